@@ -1,0 +1,424 @@
+/* mpiverify check: traces -> model -> SPIN in each buffering mode -> one counterexample per
+ * distinct deadlock, and the report. */
+#include <errno.h>
+#include <getopt.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <jansson.h>
+
+#include "cli.h"
+#include "diag.h"
+#include "paths.h"
+#include "report.h"
+#include "spin_run.h"
+#include "translate.h"
+#include "xalloc.h"
+
+#define MAX_TRAILS 20		/* deadlock states pan reports per mode before it stops */
+#define MAX_MODES 3
+
+struct mode {
+	char name[64];		/* "zero", "infinite", "eager:65536"; also its subdirectory */
+	enum eng_buffering buffering;
+	long long eager;
+};
+
+static const char check_usage[] =
+	"usage: mpiverify check [DIR] [--buffering MODE] [-o OUTDIR] [--json]\n"
+	"\n"
+	"Translate the traces in DIR (default ./mpiverify-trace) into a model and let SPIN\n"
+	"explore every behaviour for deadlocks: every match of a wildcard receive and, per\n"
+	"buffering mode, whether standard sends are buffered.\n"
+	"\n"
+	"  --buffering MODE  zero (no standard send is buffered), infinite (all are),\n"
+	"                    eager:BYTES (those up to BYTES are), or all (zero and infinite,\n"
+	"                    with each deadlock classified; the default)\n"
+	"  -o, --output DIR  where the model, SPIN's files and cex.json go (default DIR/check)\n"
+	"      --json        print the verdict and the deadlocks as one JSON document\n"
+	"  -h, --help        this help\n"
+	"\n"
+	"exit: 0 no deadlock, 1 deadlock found, 2 usage, 3 bad trace, 4 spin or the C\n"
+	"compiler failed, 5 inconclusive (the search was cut short)\n";
+
+static int parse_modes(const char *arg, struct mode *modes, int *n)
+{
+	char *end;
+
+	*n = 0;
+	if (!strcmp(arg, "all") || !strcmp(arg, "zero")) {
+		snprintf(modes[*n].name, sizeof(modes[0].name), "zero");
+		modes[(*n)++].buffering = ENG_BUF_ZERO;
+	}
+	if (!strcmp(arg, "all") || !strcmp(arg, "infinite")) {
+		snprintf(modes[*n].name, sizeof(modes[0].name), "infinite");
+		modes[(*n)++].buffering = ENG_BUF_INFINITE;
+	}
+	if (!strncmp(arg, "eager:", 6)) {
+		errno = 0;
+		modes[0].eager = strtoll(arg + 6, &end, 10);
+		if (errno || end == arg + 6 || *end || modes[0].eager < 0)
+			return -1;
+		modes[0].buffering = ENG_BUF_EAGER;
+		snprintf(modes[0].name, sizeof(modes[0].name), "eager-%lld", modes[0].eager);
+		*n = 1;
+	}
+	return *n ? 0 : -1;
+}
+
+static int make_dir(const char *path)
+{
+	char buf[PATH_MAX];
+	char *p;
+
+	snprintf(buf, sizeof(buf), "%s", path);
+	for (p = buf + 1; *p; p++) {
+		if (*p != '/')
+			continue;
+		*p = '\0';
+		if (mkdir(buf, 0755) != 0 && errno != EEXIST)
+			return -1;
+		*p = '/';
+	}
+	if (mkdir(buf, 0755) != 0 && errno != EEXIST)
+		return -1;
+	return 0;
+}
+
+static int copy_file(const char *from, const char *to)
+{
+	FILE *in = fopen(from, "r"), *out;
+	char buf[8192];
+	size_t n;
+	int rc = 0;
+
+	if (!in)
+		return -1;
+	out = fopen(to, "w");
+	if (!out) {
+		fclose(in);
+		return -1;
+	}
+	while ((n = fread(buf, 1, sizeof(buf), in)) > 0)
+		if (fwrite(buf, 1, n, out) != n)
+			rc = -1;
+	fclose(in);
+	if (fclose(out) != 0)
+		rc = -1;
+	return rc;
+}
+
+/* Remove the trails of an earlier run, so that only this run's are read. */
+static void clean_mode_dir(const char *dir)
+{
+	char path[PATH_MAX];
+	int i;
+
+	for (i = 1; i <= MAX_TRAILS + 1; i++) {
+		snprintf(path, sizeof(path), "%s/model.pml%d.trail", dir, i);
+		unlink(path);
+	}
+	snprintf(path, sizeof(path), "%s/model.pml.trail", dir);
+	unlink(path);
+}
+
+static char *signature(const struct mpiv_cex *cex)
+{
+	char *sig = xcalloc((size_t)cex->nranks * 24 + 1, 1);
+	size_t n = 0;
+	int r;
+
+	for (r = 0; r < cex->nranks; r++)
+		n += (size_t)sprintf(sig + n, "%d:%ld;", r, cex->ranks[r].blocked_op);
+	return sig;
+}
+
+/* Where the i-th distinct deadlock's cex goes: cex.json, cex-2.json, ... */
+static char *cex_path(const char *outdir, int i)
+{
+	char buf[PATH_MAX];
+
+	if (i == 1)
+		snprintf(buf, sizeof(buf), "%s/cex.json", outdir);
+	else
+		snprintf(buf, sizeof(buf), "%s/cex-%d.json", outdir, i);
+	return xstrdup(buf);
+}
+
+struct check_run {
+	const struct mpiv_traceset *ts;
+	struct eng_prog *prog;
+	const char *outdir;		/* absolute */
+	struct found_deadlock *found;
+	int nfound;
+	int incomplete;			/* some mode's search was cut short */
+	json_t *modes_json;
+};
+
+/* Add the deadlock of one trail, or merge it with an equal one found before. */
+static int add_deadlock(struct check_run *run, const struct mode *m, struct mpiv_cex *cex)
+{
+	char *sig = signature(cex);
+	struct found_deadlock *d = NULL;
+	struct mpiv_error err;
+	int i, buffered = m->buffering != ENG_BUF_ZERO;
+
+	for (i = 0; i < run->nfound; i++)
+		if (!strcmp(run->found[i].signature, sig))
+			d = &run->found[i];
+	if (d) {
+		free(sig);
+		mpiv_cex_release(cex);
+		if (!strstr(d->modes, m->name)) {
+			strncat(d->modes, ", ", sizeof(d->modes) - strlen(d->modes) - 1);
+			strncat(d->modes, m->name, sizeof(d->modes) - strlen(d->modes) - 1);
+		}
+	} else {
+		run->found = xrealloc(run->found, (size_t)(run->nfound + 1) * sizeof(*run->found));
+		d = &run->found[run->nfound++];
+		memset(d, 0, sizeof(*d));
+		d->cex = *cex;
+		d->signature = sig;
+		snprintf(d->modes, sizeof(d->modes), "%s", m->name);
+		d->path = cex_path(run->outdir, run->nfound);
+		mpiv_error_init(&err);
+		if (mpiv_cex_save(d->path, &d->cex, &err))
+			return error_report(&err) ? -1 : -1;
+	}
+	if (buffered)
+		d->in_buffered = 1;
+	else
+		d->in_zero = 1;
+	return 0;
+}
+
+static int check_mode(struct check_run *run, const struct mode *m, struct mpiv_error *err)
+{
+	char dir[PATH_MAX], dat[PATH_MAX + 16];
+	struct spin_result res;
+	long depth;
+	int r, i, nwild = 0, total = 0;
+	FILE *f;
+
+	snprintf(dir, sizeof(dir), "%s/%s", run->outdir, m->name);
+	if (make_dir(dir))
+		return mpiv_error_set(err, MPIV_EXIT_TOOL, dir, -1, -1, "cannot create: %s",
+				      strerror(errno));
+	clean_mode_dir(dir);
+	run->prog->buffering = m->buffering;
+	run->prog->eager = m->eager;
+	snprintf(dat, sizeof(dat), "%s/model.dat", dir);
+	f = fopen(dat, "w");
+	if (!f)
+		return mpiv_error_set(err, MPIV_EXIT_TOOL, dat, -1, -1, "cannot create: %s",
+				      strerror(errno));
+	if (tr_emit(run->prog, f, dat, err) | fclose(f))
+		return mpiv_error_set(err, MPIV_EXIT_TOOL, dat, -1, -1, "cannot write");
+	/* a path of the search is at most (choice loop + 2 steps) per wildcard receive */
+	for (r = 0; r < run->prog->nranks; r++)
+		for (i = 0; i < run->prog->nins[r]; i++) {
+			const struct eng_instr *in = &run->prog->ins[r][i];
+
+			total++;
+			if (in->op == ENG_POST_RECV && in->a == ENG_ANY)
+				nwild++;
+		}
+	depth = (long)nwild * (run->prog->nranks + 3) + 100;
+	if (spin_search(run->outdir, dir, depth, MAX_TRAILS, &res, err))
+		return -1;
+	if (!res.complete)
+		run->incomplete = 1;
+	json_array_append_new(run->modes_json,
+			      json_pack("{s:s, s:b, s:s?, s:I, s:i}", "mode", m->name, "complete",
+					res.complete, "why", res.complete ? NULL : res.why,
+					"states", (json_int_t)res.states, "deadlock_states",
+					res.errors));
+	for (i = 0; i < res.ntrails; i++) {
+		struct mpiv_cex cex;
+		int *choices = NULL, n = 0, rc;
+
+		if (spin_trail_choices(run->outdir, dir, res.trails[i], &choices, &n, err)) {
+			spin_result_release(&res);
+			return -1;
+		}
+		rc = tr_cex(run->prog, run->ts, choices, n, m->name, &cex, err);
+		free(choices);
+		if (rc < 0) {
+			spin_result_release(&res);
+			return -1;
+		}
+		if (rc == 0) {
+			/* an overflow state, or pan and the engine disagree: never a verdict */
+			mpiv_cex_release(&cex);
+			run->incomplete = 1;
+			warning("mode %s: trail '%s' does not end in a deadlock; treating the search "
+				"as inconclusive", m->name, res.trails[i]);
+			continue;
+		}
+		if (add_deadlock(run, m, &cex)) {
+			spin_result_release(&res);
+			return -1;
+		}
+	}
+	spin_result_release(&res);
+	(void)total;
+	return 0;
+}
+
+static void release_run(struct check_run *run)
+{
+	int i;
+
+	for (i = 0; i < run->nfound; i++) {
+		mpiv_cex_release(&run->found[i].cex);
+		free(run->found[i].signature);
+		free(run->found[i].path);
+	}
+	free(run->found);
+	json_decref(run->modes_json);
+}
+
+int cmd_check(int argc, char **argv)
+{
+	static const struct option longopts[] = {
+		{"buffering", required_argument, NULL, 'b'},
+		{"output", required_argument, NULL, 'o'},
+		{"json", no_argument, NULL, 'j'},
+		{"help", no_argument, NULL, 'h'},
+		{NULL, 0, NULL, 0},
+	};
+	struct mode modes[MAX_MODES];
+	int nmodes = 0, as_json = 0, c, i, rc;
+	const char *dir = "mpiverify-trace", *out = NULL;
+	char outbuf[PATH_MAX], outdir[PATH_MAX], model[PATH_MAX + 16];
+	struct mpiv_traceset ts;
+	struct mpiv_error err;
+	struct eng_prog prog;
+	struct tr_opts topts = {ENG_BUF_ZERO, 0, 0};
+	struct check_run run;
+
+	parse_modes("all", modes, &nmodes);
+	optind = 1;
+	while ((c = getopt_long(argc, argv, "+b:o:jh", longopts, NULL)) != -1) {
+		switch (c) {
+		case 'b':
+			if (parse_modes(optarg, modes, &nmodes))
+				return usage_error("check", "unknown buffering mode '%s'", optarg);
+			break;
+		case 'o':
+			out = optarg;
+			break;
+		case 'j':
+			as_json = 1;
+			break;
+		case 'h':
+			fputs(check_usage, stdout);
+			return MPIV_EXIT_OK;
+		default:
+			return usage_error("check", "bad option");
+		}
+	}
+	if (optind < argc)
+		dir = argv[optind++];
+	if (optind < argc)
+		return usage_error("check", "unexpected argument '%s'", argv[optind]);
+
+	mpiv_error_init(&err);
+	if (mpiv_traceset_load(dir, &ts, &err))
+		return error_report(&err);
+	if (!out) {
+		snprintf(outbuf, sizeof(outbuf), "%s/check", dir);
+		out = outbuf;
+	}
+	if (make_dir(out) || !realpath(out, outdir)) {
+		rc = error("cannot create output directory '%s': %s", out, strerror(errno));
+		mpiv_traceset_release(&ts);
+		return MPIV_EXIT_BAD_INPUT;
+	}
+	if (tr_translate(&ts, &topts, &prog, &err)) {
+		mpiv_traceset_release(&ts);
+		return error_report(&err);
+	}
+	snprintf(model, sizeof(model), "%s/model.pml", outdir);
+	{
+		char src[PATH_MAX];
+
+		snprintf(src, sizeof(src), "%s/mpi.pml", mpiv_models_dir());
+		if (copy_file(src, model)) {
+			error("cannot copy the model '%s' to '%s': %s", src, model, strerror(errno));
+			eng_prog_release(&prog);
+			mpiv_traceset_release(&ts);
+			return MPIV_EXIT_TOOL;
+		}
+	}
+	if (spin_build(outdir, prog.words, &err)) {
+		eng_prog_release(&prog);
+		mpiv_traceset_release(&ts);
+		return error_report(&err);
+	}
+	memset(&run, 0, sizeof(run));
+	run.ts = &ts;
+	run.prog = &prog;
+	run.outdir = outdir;
+	run.modes_json = json_array();
+	rc = MPIV_EXIT_OK;
+	for (i = 0; i < nmodes; i++) {
+		if (check_mode(&run, &modes[i], &err)) {
+			rc = error_report(&err);
+			break;
+		}
+	}
+	if (rc == MPIV_EXIT_OK)
+		rc = run.nfound ? MPIV_EXIT_DEADLOCK :
+		     run.incomplete ? MPIV_EXIT_INCONCLUSIVE : MPIV_EXIT_OK;
+	if (as_json && rc <= MPIV_EXIT_DEADLOCK + 4) {
+		json_t *doc = json_object(), *dl = json_array();
+
+		for (i = 0; i < run.nfound; i++)
+			json_array_append_new(dl, report_deadlock_json(&ts, &run.found[i]));
+		json_object_set_new(doc, "format", json_string("mpiverify-check"));
+		json_object_set_new(doc, "version", json_integer(1));
+		json_object_set_new(doc, "trace", json_string(dir));
+		json_object_set_new(doc, "verdict",
+				    json_string(rc == MPIV_EXIT_DEADLOCK ? "deadlock" :
+						rc == MPIV_EXIT_INCONCLUSIVE ? "inconclusive" :
+						rc == MPIV_EXIT_OK ? "no deadlock" : "error"));
+		json_object_set_new(doc, "exit", json_integer(rc));
+		json_object_set_new(doc, "modes", json_incref(run.modes_json));
+		json_object_set_new(doc, "deadlocks", dl);
+		json_dumpf(doc, stdout, JSON_INDENT(2) | JSON_PRESERVE_ORDER);
+		fputc('\n', stdout);
+		json_decref(doc);
+	} else if (rc <= MPIV_EXIT_INCONCLUSIVE && rc != MPIV_EXIT_USAGE) {
+		report_trace_notes(stdout, &ts);
+		if (rc == MPIV_EXIT_DEADLOCK) {
+			printf("mpiverify: %d deadlock%s found on the recorded path of '%s'\n",
+			       run.nfound, run.nfound == 1 ? "" : "s", dir);
+			for (i = 0; i < run.nfound; i++)
+				report_deadlock(stdout, &ts, &run.found[i], i + 1, run.nfound);
+		}
+		for (i = 0; i < (int)json_array_size(run.modes_json); i++) {
+			json_t *m = json_array_get(run.modes_json, i);
+
+			if (!json_is_true(json_object_get(m, "complete")))
+				printf("%ssearch with buffering %s was cut short: %s\n",
+				       rc == MPIV_EXIT_DEADLOCK ? "\nnote: " : "",
+				       json_string_value(json_object_get(m, "mode")),
+				       json_string_value(json_object_get(m, "why")));
+		}
+		if (rc == MPIV_EXIT_OK)
+			printf("mpiverify: no deadlock on the recorded path of '%s' (buffering: %s)\n",
+			       dir, nmodes == 2 ? "zero, infinite" : modes[0].name);
+		else if (rc == MPIV_EXIT_INCONCLUSIVE)
+			printf("mpiverify: inconclusive: no deadlock found, but the search was not "
+			       "complete\n");
+	}
+	release_run(&run);
+	eng_prog_release(&prog);
+	mpiv_traceset_release(&ts);
+	return rc;
+}

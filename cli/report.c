@@ -1,0 +1,179 @@
+/* check's report: each deadlock's class, where every rank is stuck with file:line, the
+ * wait-for cycle, the choices that lead there, and how to replay it. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "report.h"
+#include "srcloc.h"
+#include "translate.h"
+
+const char *report_class(const struct found_deadlock *d, const char **meaning)
+{
+	if (d->in_zero && d->in_buffered) {
+		*meaning = "whatever the MPI library buffers";
+		return "deadlock";
+	}
+	if (d->in_zero) {
+		*meaning = "only when standard sends are not buffered: the program relies on the "
+			   "MPI library buffering them, which MPI does not promise";
+		return "potential deadlock";
+	}
+	*meaning = "only when standard sends are buffered";
+	return "buffering-induced deadlock";
+}
+
+static void site_str(const struct mpiv_traceset *ts, int r, long e, char *buf, size_t size)
+{
+	const struct mpiv_rank_trace *t = &ts->ranks[r];
+	struct mpiv_cex_site s;
+	const struct mpiv_event *ev;
+
+	if (e < 0 || (size_t)e >= t->nevents || !t->events[e].site) {
+		snprintf(buf, size, "unknown location");
+		return;
+	}
+	ev = &t->events[e];
+	mpiv_srcloc_resolve(mpiv_trace_module(t, ev->site), MPIV_SITE_ADDR(ev->site), &s);
+	mpiv_srcloc_format(&s, buf, size);
+	mpiv_cex_site_release(&s);
+}
+
+void report_deadlock(FILE *f, const struct mpiv_traceset *ts, const struct found_deadlock *d,
+		     int i, int n)
+{
+	const struct mpiv_cex *cex = &d->cex;
+	const char *meaning;
+	const char *klass = report_class(d, &meaning);
+	char desc[256], where[512];
+	size_t k, nsync = 0;
+	int r, any_wild = 0;
+
+	fprintf(f, "\n%s %d of %d: %s (found with buffering: %s)\n", klass, i, n, meaning,
+		d->modes);
+	for (r = 0; r < cex->nranks; r++) {
+		const struct mpiv_cex_rank *cr = &cex->ranks[r];
+
+		if (cr->blocked_op < 0) {
+			fprintf(f, "  rank %d  finished\n", r);
+			continue;
+		}
+		mpiv_srcloc_format(&cr->site, where, sizeof(where));
+		fprintf(f, "  rank %d  blocked in %s\n          at %s, event %ld\n", r,
+			cr->blocked_desc ? cr->blocked_desc : "?", where, cr->blocked_op);
+	}
+	if (cex->ncycle) {
+		fprintf(f, "  waits for:");
+		for (k = 0; k < cex->ncycle; k++) {
+			const struct mpiv_cex_edge *e = &cex->cycle[k];
+
+			fprintf(f, "%s rank %d -> rank %d%s", k ? "," : "", e->rank, e->waits_for,
+				cex->ranks[e->waits_for].blocked_op < 0 ? " (finished)" : "");
+		}
+		fputc('\n', f);
+	}
+	for (k = 0; k < cex->nmatches; k++) {
+		const struct mpiv_cex_match *m = &cex->matches[k];
+
+		if (!m->wildcard)
+			continue;
+		if (!any_wild)
+			fprintf(f, "  wildcard matches that lead there, in order:\n");
+		any_wild = 1;
+		tr_describe_event(ts, m->recv_rank, m->recv_op, desc, sizeof(desc));
+		site_str(ts, m->recv_rank, m->recv_op, where, sizeof(where));
+		fprintf(f, "    rank %d %s at %s took rank %d's message (event %ld)\n",
+			m->recv_rank, desc, where, m->send_rank, m->send_op);
+	}
+	if (!any_wild)
+		fprintf(f, "  no wildcard choice is involved\n");
+	for (r = 0; r < cex->nranks; r++)
+		for (k = 0; k < cex->ranks[r].nops; k++)
+			if (cex->ranks[r].ops[k].sync == 1)
+				nsync++;
+	if (nsync) {
+		fprintf(f, "  standard sends not buffered on the way (%zu):", nsync);
+		for (r = 0; r < cex->nranks; r++)
+			for (k = 0; k < cex->ranks[r].nops; k++)
+				if (cex->ranks[r].ops[k].sync == 1)
+					fprintf(f, " rank %d event %u;", r, cex->ranks[r].ops[k].op);
+		fputc('\n', f);
+	}
+	fprintf(f, "  counterexample: %s\n  replay it: mpiverify replay --trace %s\n", d->path,
+		d->path);
+}
+
+void report_trace_notes(FILE *f, const struct mpiv_traceset *ts)
+{
+	int r;
+
+	if (ts->meta.hung)
+		fprintf(f, "note: the recorded run itself deadlocked and was ended by record\n");
+	for (r = 0; r < ts->nranks; r++) {
+		const struct mpiv_rank_trace *t = &ts->ranks[r];
+
+		if (t->truncated)
+			fprintf(f, "note: rank %d's trace '%s' is truncated: read up to its last "
+				   "complete record\n", r, t->source);
+		if (t->incomplete) {
+			char desc[256];
+
+			tr_describe_event(ts, r, (long)t->nevents - 1, desc, sizeof(desc));
+			fprintf(f, "note: rank %d's trace ends inside %s, which never returned\n", r,
+				desc);
+		} else if (t->nevents == 0 || mpiv_call_kind(t->events[t->nevents - 1].call) !=
+						      MPIV_KIND_FINALIZE) {
+			fprintf(f, "note: rank %d's trace ends without MPI_Finalize\n", r);
+		}
+	}
+}
+
+static json_t *site_json(const struct mpiv_cex_site *s)
+{
+	return json_pack("{s:s?, s:s?, s:i}", "function", s->function, "file", s->file, "line",
+			 s->line);
+}
+
+json_t *report_deadlock_json(const struct mpiv_traceset *ts, const struct found_deadlock *d)
+{
+	const char *meaning;
+	const char *klass = report_class(d, &meaning);
+	json_t *o = json_object(), *blocked = json_array(), *cycle = json_array();
+	json_t *wild = json_array();
+	size_t k;
+	int r;
+
+	json_object_set_new(o, "class", json_string(klass));
+	json_object_set_new(o, "meaning", json_string(meaning));
+	json_object_set_new(o, "modes", json_string(d->modes));
+	json_object_set_new(o, "cex", json_string(d->path));
+	for (r = 0; r < d->cex.nranks; r++) {
+		const struct mpiv_cex_rank *cr = &d->cex.ranks[r];
+
+		if (cr->blocked_op < 0)
+			continue;
+		json_array_append_new(blocked,
+				      json_pack("{s:i, s:I, s:s?, s:s?, s:o}", "rank", r, "event",
+						(json_int_t)cr->blocked_op, "call", cr->blocked_call,
+						"desc", cr->blocked_desc, "site",
+						site_json(&cr->site)));
+	}
+	json_object_set_new(o, "blocked", blocked);
+	for (k = 0; k < d->cex.ncycle; k++)
+		json_array_append_new(cycle, json_pack("{s:i, s:I, s:i}", "rank",
+						       d->cex.cycle[k].rank, "event",
+						       (json_int_t)d->cex.cycle[k].op, "waits_for",
+						       d->cex.cycle[k].waits_for));
+	json_object_set_new(o, "waits_for", cycle);
+	for (k = 0; k < d->cex.nmatches; k++) {
+		const struct mpiv_cex_match *m = &d->cex.matches[k];
+
+		if (m->wildcard)
+			json_array_append_new(wild, json_pack("{s:[iI], s:[iI]}", "recv",
+							      m->recv_rank, (json_int_t)m->recv_op,
+							      "send", m->send_rank,
+							      (json_int_t)m->send_op));
+	}
+	json_object_set_new(o, "wildcard_matches", wild);
+	(void)ts;
+	return o;
+}

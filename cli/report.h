@@ -1,0 +1,35 @@
+/* What check prints: the report a person reads, and the same as JSON (--json). */
+#ifndef MPIV_REPORT_H
+#define MPIV_REPORT_H
+
+#include <stdio.h>
+
+#include <jansson.h>
+
+#include "cex.h"
+#include "trace.h"
+
+/* One distinct deadlock: its counterexample and the buffering modes it was found in. */
+struct found_deadlock {
+	struct mpiv_cex cex;
+	char *signature;	/* which rank is blocked where: equal signatures, same deadlock */
+	char modes[128];	/* "zero, infinite" */
+	int in_zero, in_buffered;	/* found with unbuffered / with buffered standard sends */
+	char *path;		/* where its cex.json was written */
+};
+
+/* "deadlock", "potential deadlock" or "buffering-induced deadlock", with a line saying
+ * what that means, from the modes the deadlock was found in. */
+const char *report_class(const struct found_deadlock *d, const char **meaning);
+
+/* Print deadlock number i (from 1) of n. */
+void report_deadlock(FILE *f, const struct mpiv_traceset *ts, const struct found_deadlock *d,
+		     int i, int n);
+
+/* Notes on the traces themselves: truncated files, a recorded run that hung. */
+void report_trace_notes(FILE *f, const struct mpiv_traceset *ts);
+
+/* The report of one deadlock as JSON. */
+json_t *report_deadlock_json(const struct mpiv_traceset *ts, const struct found_deadlock *d);
+
+#endif

@@ -1,0 +1,248 @@
+/* Running spin, the C compiler and pan (see spin_run.h). pan's verdict is read from its
+ * "errors: N" line and its warnings, never from the words "invalid end state", which its
+ * banner prints on every run. */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "paths.h"
+#include "spin_run.h"
+#include "xalloc.h"
+
+/* Run argv with cwd as working directory, stdout and stderr to logpath. Returns the exit
+ * status (128 + signal when killed), or -1 if it could not be started (errno kept). */
+static int run_logged(const char *cwd, char *const argv[], const char *logpath)
+{
+	pid_t pid;
+	int status, fd;
+
+	fd = open(logpath, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+	if (fd < 0)
+		return -1;
+	pid = fork();
+	if (pid < 0) {
+		close(fd);
+		return -1;
+	}
+	if (pid == 0) {
+		if (chdir(cwd) != 0)
+			_exit(126);
+		dup2(fd, 1);
+		dup2(fd, 2);
+		execvp(argv[0], argv);
+		dprintf(2, "cannot run '%s': %s\n", argv[0], strerror(errno));
+		_exit(127);
+	}
+	close(fd);
+	while (waitpid(pid, &status, 0) < 0)
+		if (errno != EINTR)
+			return -1;
+	if (WIFSIGNALED(status))
+		return 128 + WTERMSIG(status);
+	return WEXITSTATUS(status);
+}
+
+static char *read_all(const char *path)
+{
+	FILE *f = fopen(path, "r");
+	size_t cap = 4096, n = 0, got;
+	char *buf;
+
+	if (!f)
+		return NULL;
+	buf = xmalloc(cap + 1);
+	while ((got = fread(buf + n, 1, cap - n, f)) > 0) {
+		n += got;
+		if (n == cap) {
+			cap *= 2;
+			buf = xrealloc(buf, cap + 1);
+		}
+	}
+	fclose(f);
+	buf[n] = '\0';
+	return buf;
+}
+
+/* The last lines of a log, for an error message. */
+static const char *tail_of(const char *text, int lines)
+{
+	const char *p = text + strlen(text);
+
+	while (p > text && (p[-1] == '\n'))
+		p--;
+	while (p > text && lines > 0) {
+		p--;
+		if (*p == '\n')
+			lines--;
+	}
+	return *p == '\n' ? p + 1 : p;
+}
+
+static int tool_failed(const char *what, const char *log, int rc, struct mpiv_error *err)
+{
+	char *text = read_all(log);
+	int ret;
+
+	if (rc == 127 || rc < 0)
+		ret = mpiv_error_set(err, MPIV_EXIT_TOOL, log, -1, -1, "cannot run %s%s%s", what,
+				     text ? ": " : "", text ? tail_of(text, 3) : "");
+	else
+		ret = mpiv_error_set(err, MPIV_EXIT_TOOL, log, -1, -1, "%s failed (exit %d): %s",
+				     what, rc, text ? tail_of(text, 5) : "no output");
+	free(text);
+	return ret;
+}
+
+int spin_build(const char *outdir, long words, struct mpiv_error *err)
+{
+	char log[4096], inc[4096], dwords[64], dvec[64];
+	long vec = words * 4 + 256;
+	int rc;
+	char *spin_argv[] = {(char *)mpiv_spin(), "-a", "model.pml", NULL};
+	char *cc_argv[] = {(char *)mpiv_cc(), "-O2", "-w", "-DSAFETY", "-DNOREDUCE",
+			   "-DMEMLIM=2048", dvec, dwords, "-include", inc, "-o", "pan", "pan.c",
+			   NULL};
+
+	snprintf(log, sizeof(log), "%s/spin.log", outdir);
+	rc = run_logged(outdir, spin_argv, log);
+	if (rc != 0)
+		return tool_failed("spin -a", log, rc, err);
+	snprintf(inc, sizeof(inc), "%s/engine.c", mpiv_models_dir());
+	if (access(inc, R_OK) != 0)
+		return mpiv_error_set(err, MPIV_EXIT_TOOL, inc, -1, -1, "cannot read the model's "
+				      "engine: %s", strerror(errno));
+	snprintf(dwords, sizeof(dwords), "-DMPIV_STATE_WORDS=%ld", words);
+	snprintf(dvec, sizeof(dvec), "-DVECTORSZ=%ld", vec < 1024 ? 1024 : vec);
+	snprintf(log, sizeof(log), "%s/cc.log", outdir);
+	rc = run_logged(outdir, cc_argv, log);
+	if (rc != 0)
+		return tool_failed("the C compiler on pan.c", log, rc, err);
+	return 0;
+}
+
+static void add_trail(struct spin_result *res, const char *name)
+{
+	res->trails = xrealloc(res->trails, (size_t)(res->ntrails + 1) * sizeof(char *));
+	res->trails[res->ntrails++] = xstrdup(name);
+}
+
+/* Read pan's output: the counts, the trails it wrote, and anything that cut it short. */
+static void parse_pan(const char *text, struct spin_result *res)
+{
+	const char *line = text;
+	static const char *const cut[] = {
+		"max search depth too small",
+		"reached -DMEMLIM bound",
+		"out of memory",
+		"Search not completed",
+		"search interrupted",
+		"VECTORSZ is too small",
+		"time limit",
+	};
+	size_t i;
+
+	res->complete = 1;
+	while (line && *line) {
+		const char *nl = strchr(line, '\n');
+		size_t len = nl ? (size_t)(nl - line) : strlen(line);
+		char buf[1024];
+		const char *p;
+		char name[256];
+
+		if (len >= sizeof(buf))
+			len = sizeof(buf) - 1;
+		memcpy(buf, line, len);
+		buf[len] = '\0';
+		p = strstr(buf, "errors: ");
+		if (p)
+			res->errors = atoi(p + 8);
+		(void)sscanf(buf, " %ld states, stored", &res->states);
+		(void)sscanf(buf, "pan: elapsed time %lf", &res->seconds);
+		if (sscanf(buf, "pan: wrote %255s", name) == 1)
+			add_trail(res, name);
+		for (i = 0; i < sizeof(cut) / sizeof(cut[0]); i++)
+			if (strstr(buf, cut[i]) && res->complete) {
+				res->complete = 0;
+				snprintf(res->why, sizeof(res->why), "%.200s", buf);
+			}
+		line = nl ? nl + 1 : NULL;
+	}
+}
+
+int spin_search(const char *outdir, const char *workdir, long depth, int max_trails,
+		struct spin_result *res, struct mpiv_error *err)
+{
+	char pan[8192], log[8192], m[64], c[64];
+	char *argv[] = {pan, "-e", c, m, "-w22", NULL};
+	char *text;
+	int rc;
+
+	memset(res, 0, sizeof(*res));
+	snprintf(pan, sizeof(pan), "%s/pan", outdir);
+	snprintf(m, sizeof(m), "-m%ld", depth);
+	snprintf(c, sizeof(c), "-c%d", max_trails);
+	snprintf(log, sizeof(log), "%s/pan.out", workdir);
+	rc = run_logged(workdir, argv, log);
+	text = read_all(log);
+	if (rc != 0 || !text || !strstr(text, "errors: ")) {
+		int ret = tool_failed("pan", log, rc ? rc : 1, err);
+
+		free(text);
+		return ret;
+	}
+	parse_pan(text, res);
+	/* pan stops at the max_trails-th error: the rest was not explored */
+	if (res->errors >= max_trails && res->complete) {
+		res->complete = 0;
+		snprintf(res->why, sizeof(res->why), "stopped after %d deadlock states", max_trails);
+	}
+	free(text);
+	return 0;
+}
+
+int spin_trail_choices(const char *outdir, const char *workdir, const char *trail,
+		       int **choices, int *n, struct mpiv_error *err)
+{
+	char pan[8192], log[8192];
+	char *argv[] = {pan, "-r", (char *)trail, NULL};
+	char *text, *line;
+	int rc, cap = 16;
+
+	snprintf(pan, sizeof(pan), "%s/pan", outdir);
+	snprintf(log, sizeof(log), "%s/%s.out", workdir, trail);
+	rc = run_logged(workdir, argv, log);
+	text = read_all(log);
+	if (rc != 0 || !text)
+		return tool_failed("pan -r", log, rc ? rc : 1, err);
+	*n = 0;
+	*choices = xmalloc((size_t)cap * sizeof(int));
+	for (line = text; line && *line;) {
+		char *nl = strchr(line, '\n');
+		int k;
+
+		if (sscanf(line, "MPIV-CHOICE %d", &k) == 1) {
+			if (*n == cap) {
+				cap *= 2;
+				*choices = xrealloc(*choices, (size_t)cap * sizeof(int));
+			}
+			(*choices)[(*n)++] = k;
+		}
+		line = nl ? nl + 1 : NULL;
+	}
+	free(text);
+	return 0;
+}
+
+void spin_result_release(struct spin_result *res)
+{
+	int i;
+
+	for (i = 0; i < res->ntrails; i++)
+		free(res->trails[i]);
+	free(res->trails);
+	memset(res, 0, sizeof(*res));
+}

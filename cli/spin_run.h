@@ -1,0 +1,36 @@
+/* Running SPIN for check: spin -a on the model, the C compiler on pan.c, ./pan on the model
+ * data, and ./pan -r on each trail to get the choices back. Everything runs inside the
+ * output directory, whose path must be absolute (pan runs in a subdirectory of it); no shell
+ * is involved. */
+#ifndef MPIV_SPIN_RUN_H
+#define MPIV_SPIN_RUN_H
+
+#include "error.h"
+
+struct spin_result {
+	int complete;		/* the whole state space was explored */
+	char why[256];		/* when not complete: what cut the search short */
+	int errors;		/* pan's "errors: N" */
+	long states;		/* states stored */
+	double seconds;		/* pan's elapsed time */
+	char **trails;		/* trail file names, in the order pan wrote them */
+	int ntrails;
+};
+
+/* spin -a model.pml and cc pan.c into outdir/pan, for an engine state of `words` int32
+ * words. Returns 0, or -1 with err filled (TOOL; the log file is named). */
+int spin_build(const char *outdir, long words, struct mpiv_error *err);
+
+/* Run outdir/pan in workdir (which holds model.dat), keeping at most max_trails error
+ * trails. depth bounds the search depth. Returns 0 (res filled), or -1 with err filled. */
+int spin_search(const char *outdir, const char *workdir, long depth, int max_trails,
+		struct spin_result *res, struct mpiv_error *err);
+
+/* Replay a trail with outdir/pan in workdir and collect the model's choices. Returns 0 with
+ * *choices (malloc'd) and *n, or -1 with err filled. */
+int spin_trail_choices(const char *outdir, const char *workdir, const char *trail,
+		       int **choices, int *n, struct mpiv_error *err);
+
+void spin_result_release(struct spin_result *res);
+
+#endif

@@ -1,0 +1,362 @@
+/* cex.json: save and validated load (doc/cex-format.md). Uses plain malloc and never exits,
+ * because the replayer loads it inside the user's program. */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <jansson.h>
+
+#include "cex.h"
+
+static char *dup_or_null(const char *s)
+{
+	return s ? strdup(s) : NULL;
+}
+
+static json_t *site_to_json(const struct mpiv_cex_site *s)
+{
+	json_t *o = json_object();
+
+	json_object_set_new(o, "function", s->function ? json_string(s->function) : json_null());
+	json_object_set_new(o, "file", s->file ? json_string(s->file) : json_null());
+	json_object_set_new(o, "line", json_integer(s->line));
+	return o;
+}
+
+int mpiv_cex_save(const char *path, const struct mpiv_cex *cex, struct mpiv_error *err)
+{
+	json_t *root = json_object(), *ranks = json_array(), *cycle = json_array();
+	json_t *cmd = json_array(), *matches = json_array();
+	size_t i;
+	int r, rc = 0;
+
+	for (i = 0; i < cex->nmatches; i++) {
+		const struct mpiv_cex_match *m = &cex->matches[i];
+		json_t *o = json_object();
+
+		json_object_set_new(o, "recv", json_pack("[iI]", m->recv_rank, (json_int_t)m->recv_op));
+		json_object_set_new(o, "send", json_pack("[iI]", m->send_rank, (json_int_t)m->send_op));
+		if (m->wildcard)
+			json_object_set_new(o, "wildcard", json_true());
+		json_array_append_new(matches, o);
+	}
+
+	json_object_set_new(root, "format", json_string(MPIV_CEX_FORMAT));
+	json_object_set_new(root, "version", json_integer(MPIV_CEX_VERSION));
+	json_object_set_new(root, "trace", json_string(cex->trace_dir ? cex->trace_dir : ""));
+	json_object_set_new(root, "buffering", json_string(cex->buffering ? cex->buffering : ""));
+	for (i = 0; cex->command && cex->command[i]; i++)
+		json_array_append_new(cmd, json_string(cex->command[i]));
+	json_object_set_new(root, "command", cmd);
+	json_object_set_new(root, "nranks", json_integer(cex->nranks));
+	for (r = 0; r < cex->nranks; r++) {
+		const struct mpiv_cex_rank *cr = &cex->ranks[r];
+		json_t *o = json_object(), *ops = json_array();
+
+		json_object_set_new(o, "rank", json_integer(cr->rank));
+		for (i = 0; i < cr->nops; i++) {
+			const struct mpiv_cex_op *op = &cr->ops[i];
+			json_t *jo = json_object();
+
+			json_object_set_new(jo, "op", json_integer(op->op));
+			if (op->match_rank >= 0) {
+				json_t *m = json_object();
+
+				json_object_set_new(m, "rank", json_integer(op->match_rank));
+				json_object_set_new(m, "op", json_integer(op->match_op));
+				json_object_set_new(jo, "match", m);
+			}
+			if (op->wildcard)
+				json_object_set_new(jo, "wildcard", json_true());
+			if (op->sync >= 0)
+				json_object_set_new(jo, "buffered", json_boolean(!op->sync));
+			json_array_append_new(ops, jo);
+		}
+		json_object_set_new(o, "ops", ops);
+		if (cr->blocked_op >= 0) {
+			json_t *b = json_object();
+
+			json_object_set_new(b, "op", json_integer(cr->blocked_op));
+			json_object_set_new(b, "call", json_string(cr->blocked_call ? cr->blocked_call : ""));
+			json_object_set_new(b, "desc", json_string(cr->blocked_desc ? cr->blocked_desc : ""));
+			json_object_set_new(b, "site", site_to_json(&cr->site));
+			json_object_set_new(o, "blocked", b);
+		} else {
+			json_object_set_new(o, "blocked", json_null());
+		}
+		json_array_append_new(ranks, o);
+	}
+	json_object_set_new(root, "ranks", ranks);
+	for (i = 0; i < cex->ncycle; i++) {
+		json_t *e = json_object();
+
+		json_object_set_new(e, "rank", json_integer(cex->cycle[i].rank));
+		json_object_set_new(e, "op", json_integer(cex->cycle[i].op));
+		json_object_set_new(e, "waits_for", json_integer(cex->cycle[i].waits_for));
+		json_array_append_new(cycle, e);
+	}
+	json_object_set_new(root, "cycle", cycle);
+	json_object_set_new(root, "matches", matches);
+	if (json_dump_file(root, path, JSON_INDENT(2) | JSON_PRESERVE_ORDER))
+		rc = mpiv_error_set(err, MPIV_EXIT_TOOL, path, -1, -1, "cannot write: %s",
+				    strerror(errno));
+	json_decref(root);
+	return rc;
+}
+
+/* Validation helpers: each returns the value or sets err naming the JSON path. */
+static int want_int(json_t *j, long min, long max, long *out, const char *path,
+		    struct mpiv_error *err, const char *what)
+{
+	if (!json_is_integer(j) || json_integer_value(j) < min || json_integer_value(j) > max)
+		return mpiv_error_set(err, MPIV_EXIT_BAD_INPUT, path, -1, -1,
+				      "%s: expected an integer in %ld..%ld", what, min, max);
+	*out = (long)json_integer_value(j);
+	return 0;
+}
+
+static int load_site(json_t *j, struct mpiv_cex_site *s)
+{
+	json_t *f;
+
+	if (!json_is_object(j))
+		return 0;
+	f = json_object_get(j, "function");
+	s->function = json_is_string(f) ? strdup(json_string_value(f)) : NULL;
+	f = json_object_get(j, "file");
+	s->file = json_is_string(f) ? strdup(json_string_value(f)) : NULL;
+	f = json_object_get(j, "line");
+	s->line = json_is_integer(f) ? (int)json_integer_value(f) : 0;
+	return 0;
+}
+
+static int load_rank(json_t *o, int r, int nranks, struct mpiv_cex_rank *cr, const char *path,
+		     struct mpiv_error *err)
+{
+	char what[96];
+	json_t *ops, *b;
+	long v;
+	size_t i;
+
+	cr->rank = r;
+	cr->blocked_op = -1;
+	if (!json_is_object(o))
+		return mpiv_error_set(err, MPIV_EXIT_BAD_INPUT, path, r, -1,
+				      "ranks[%d]: expected an object", r);
+	snprintf(what, sizeof(what), "ranks[%d].rank", r);
+	if (want_int(json_object_get(o, "rank"), r, r, &v, path, err, what))
+		return -1;
+	ops = json_object_get(o, "ops");
+	if (!json_is_array(ops))
+		return mpiv_error_set(err, MPIV_EXIT_BAD_INPUT, path, r, -1,
+				      "ranks[%d].ops: expected an array", r);
+	cr->ops = calloc(json_array_size(ops) + 1, sizeof(*cr->ops));
+	if (!cr->ops)
+		return mpiv_error_set(err, MPIV_EXIT_TOOL, path, r, -1, "out of memory");
+	for (i = 0; i < json_array_size(ops); i++) {
+		json_t *jo = json_array_get(ops, i), *m, *bf;
+		struct mpiv_cex_op *op = &cr->ops[i];
+
+		op->match_rank = -1;
+		op->match_op = -1;
+		op->sync = -1;
+		snprintf(what, sizeof(what), "ranks[%d].ops[%zu].op", r, i);
+		if (want_int(json_object_get(jo, "op"), 0, INT32_MAX, &v, path, err, what))
+			return -1;
+		op->op = (uint32_t)v;
+		if (i > 0 && op->op <= cr->ops[i - 1].op)
+			return mpiv_error_set(err, MPIV_EXIT_BAD_INPUT, path, r, -1,
+					      "%s: operations must be in program order", what);
+		m = json_object_get(jo, "match");
+		if (m) {
+			snprintf(what, sizeof(what), "ranks[%d].ops[%zu].match.rank", r, i);
+			if (want_int(json_object_get(m, "rank"), 0, nranks - 1, &v, path, err, what))
+				return -1;
+			op->match_rank = (int32_t)v;
+			snprintf(what, sizeof(what), "ranks[%d].ops[%zu].match.op", r, i);
+			if (want_int(json_object_get(m, "op"), 0, INT32_MAX, &v, path, err, what))
+				return -1;
+			op->match_op = (int32_t)v;
+		}
+		op->wildcard = json_is_true(json_object_get(jo, "wildcard"));
+		bf = json_object_get(jo, "buffered");
+		if (bf) {
+			if (!json_is_boolean(bf))
+				return mpiv_error_set(err, MPIV_EXIT_BAD_INPUT, path, r, -1,
+						      "ranks[%d].ops[%zu].buffered: expected a boolean",
+						      r, i);
+			op->sync = !json_is_true(bf);
+		}
+		cr->nops = i + 1;
+	}
+	b = json_object_get(o, "blocked");
+	if (b && !json_is_null(b)) {
+		json_t *c;
+
+		snprintf(what, sizeof(what), "ranks[%d].blocked.op", r);
+		if (want_int(json_object_get(b, "op"), 0, INT32_MAX, &v, path, err, what))
+			return -1;
+		cr->blocked_op = v;
+		c = json_object_get(b, "call");
+		cr->blocked_call = dup_or_null(json_is_string(c) ? json_string_value(c) : NULL);
+		c = json_object_get(b, "desc");
+		cr->blocked_desc = dup_or_null(json_is_string(c) ? json_string_value(c) : NULL);
+		load_site(json_object_get(b, "site"), &cr->site);
+	}
+	return 0;
+}
+
+int mpiv_cex_load(const char *path, struct mpiv_cex *cex, struct mpiv_error *err)
+{
+	json_error_t jerr;
+	json_t *root, *j, *ranks, *cycle, *cmd;
+	long v;
+	size_t i;
+	int r;
+
+	memset(cex, 0, sizeof(*cex));
+	root = json_load_file(path, 0, &jerr);
+	if (!root) {
+		mpiv_error_set(err, MPIV_EXIT_BAD_INPUT, path, -1, -1, "%s", jerr.text);
+		if (err && jerr.line > 0)
+			err->line = jerr.line;
+		return -1;
+	}
+	j = json_object_get(root, "format");
+	if (!json_is_string(j) || strcmp(json_string_value(j), MPIV_CEX_FORMAT)) {
+		mpiv_error_set(err, MPIV_EXIT_BAD_INPUT, path, -1, -1,
+			       "format: expected \"" MPIV_CEX_FORMAT "\"");
+		goto fail;
+	}
+	if (want_int(json_object_get(root, "version"), MPIV_CEX_VERSION, MPIV_CEX_VERSION, &v,
+		     path, err, "version"))
+		goto fail;
+	j = json_object_get(root, "trace");
+	if (!json_is_string(j)) {
+		mpiv_error_set(err, MPIV_EXIT_BAD_INPUT, path, -1, -1, "trace: expected a string");
+		goto fail;
+	}
+	cex->trace_dir = strdup(json_string_value(j));
+	j = json_object_get(root, "buffering");
+	if (!json_is_string(j)) {
+		mpiv_error_set(err, MPIV_EXIT_BAD_INPUT, path, -1, -1,
+			       "buffering: expected a string");
+		goto fail;
+	}
+	cex->buffering = strdup(json_string_value(j));
+	cmd = json_object_get(root, "command");
+	if (cmd && !json_is_array(cmd)) {
+		mpiv_error_set(err, MPIV_EXIT_BAD_INPUT, path, -1, -1,
+			       "command: expected an array of strings");
+		goto fail;
+	}
+	if (cmd && json_array_size(cmd) > 0) {
+		cex->command = calloc(json_array_size(cmd) + 1, sizeof(char *));
+		for (i = 0; cex->command && i < json_array_size(cmd); i++) {
+			j = json_array_get(cmd, i);
+			if (!json_is_string(j)) {
+				mpiv_error_set(err, MPIV_EXIT_BAD_INPUT, path, -1, -1,
+					       "command[%zu]: expected a string", i);
+				goto fail;
+			}
+			cex->command[i] = strdup(json_string_value(j));
+		}
+	}
+	if (want_int(json_object_get(root, "nranks"), 1, 1 << 20, &v, path, err, "nranks"))
+		goto fail;
+	ranks = json_object_get(root, "ranks");
+	if (!json_is_array(ranks) || json_array_size(ranks) != (size_t)v) {
+		mpiv_error_set(err, MPIV_EXIT_BAD_INPUT, path, -1, -1,
+			       "ranks: expected an array of nranks (%ld) entries", v);
+		goto fail;
+	}
+	cex->ranks = calloc((size_t)v, sizeof(*cex->ranks));
+	if (!cex->ranks) {
+		mpiv_error_set(err, MPIV_EXIT_TOOL, path, -1, -1, "out of memory");
+		goto fail;
+	}
+	cex->nranks = (int)v;
+	for (r = 0; r < cex->nranks; r++)
+		cex->ranks[r].blocked_op = -1;
+	for (r = 0; r < cex->nranks; r++)
+		if (load_rank(json_array_get(ranks, (size_t)r), r, cex->nranks, &cex->ranks[r],
+			      path, err))
+			goto fail;
+	cycle = json_object_get(root, "cycle");
+	if (cycle && !json_is_array(cycle)) {
+		mpiv_error_set(err, MPIV_EXIT_BAD_INPUT, path, -1, -1, "cycle: expected an array");
+		goto fail;
+	}
+	if (cycle && json_array_size(cycle)) {
+		cex->cycle = calloc(json_array_size(cycle), sizeof(*cex->cycle));
+		for (i = 0; cex->cycle && i < json_array_size(cycle); i++) {
+			json_t *e = json_array_get(cycle, i);
+			char what[64];
+
+			snprintf(what, sizeof(what), "cycle[%zu].rank", i);
+			if (want_int(json_object_get(e, "rank"), 0, cex->nranks - 1, &v, path, err,
+				     what))
+				goto fail;
+			cex->cycle[i].rank = (int)v;
+			snprintf(what, sizeof(what), "cycle[%zu].op", i);
+			if (want_int(json_object_get(e, "op"), 0, INT32_MAX, &v, path, err, what))
+				goto fail;
+			cex->cycle[i].op = v;
+			snprintf(what, sizeof(what), "cycle[%zu].waits_for", i);
+			if (want_int(json_object_get(e, "waits_for"), 0, cex->nranks - 1, &v, path,
+				     err, what))
+				goto fail;
+			cex->cycle[i].waits_for = (int)v;
+			cex->ncycle = i + 1;
+		}
+	}
+	json_decref(root);
+	return 0;
+fail:
+	json_decref(root);
+	mpiv_cex_release(cex);
+	return -1;
+}
+
+const struct mpiv_cex_op *mpiv_cex_find(const struct mpiv_cex_rank *r, uint32_t op)
+{
+	size_t lo = 0, hi = r->nops;
+
+	while (lo < hi) {
+		size_t mid = (lo + hi) / 2;
+
+		if (r->ops[mid].op == op)
+			return &r->ops[mid];
+		if (r->ops[mid].op < op)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return NULL;
+}
+
+void mpiv_cex_release(struct mpiv_cex *cex)
+{
+	size_t i;
+	int r;
+
+	free(cex->trace_dir);
+	free(cex->buffering);
+	for (i = 0; cex->command && cex->command[i]; i++)
+		free(cex->command[i]);
+	free(cex->command);
+	for (r = 0; cex->ranks && r < cex->nranks; r++) {
+		struct mpiv_cex_rank *cr = &cex->ranks[r];
+
+		free(cr->ops);
+		free(cr->blocked_call);
+		free(cr->blocked_desc);
+		free(cr->site.function);
+		free(cr->site.file);
+	}
+	free(cex->ranks);
+	free(cex->cycle);
+	free(cex->matches);
+	memset(cex, 0, sizeof(*cex));
+}

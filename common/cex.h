@@ -1,0 +1,84 @@
+/* The counterexample, cex.json (doc/cex-format.md): what check writes for each deadlock and
+ * replay consumes. Loading validates the document; nothing here prints or exits, and it uses
+ * plain malloc so that the replayer can load it inside the user's program. */
+#ifndef MPIV_CEX_H
+#define MPIV_CEX_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "error.h"
+
+#define MPIV_CEX_FORMAT "mpiverify-cex"
+#define MPIV_CEX_VERSION 1
+
+/* Where a call was made, resolved at check time. Strings may be NULL when unknown. */
+struct mpiv_cex_site {
+	char *function;
+	char *file;
+	int line;		/* 0 when unknown */
+};
+
+/* One operation a rank executed on the way to the deadlock, in program order. */
+struct mpiv_cex_op {
+	uint32_t op;		/* event index in the rank's trace */
+	int32_t match_rank;	/* receive: world rank of the matched send's rank, else -1 */
+	int32_t match_op;	/* receive: event index of the matched send, else -1 */
+	int sync;		/* standard send: 1 unbuffered (waits for its receive), 0 buffered;
+				 * -1 for every other operation */
+	int wildcard;		/* receive posted with MPI_ANY_SOURCE: the match is a choice */
+};
+
+/* Where a rank ended in the deadlock state. */
+struct mpiv_cex_rank {
+	int rank;
+	struct mpiv_cex_op *ops;	/* executed operations, in program order */
+	size_t nops;
+	long blocked_op;		/* event index of the call it is stuck in, -1 if done */
+	char *blocked_call;		/* "MPI_Recv", NULL if done */
+	char *blocked_desc;		/* "MPI_Recv(source=1, tag=0, comm=WORLD)", NULL if done */
+	struct mpiv_cex_site site;	/* of the blocked call */
+};
+
+/* One edge of the wait-for graph: `rank` blocked at `op` waits for `waits_for`. */
+struct mpiv_cex_edge {
+	int rank;
+	long op;
+	int waits_for;
+};
+
+/* A match made on the way, in execution order. */
+struct mpiv_cex_match {
+	int recv_rank;
+	long recv_op;		/* event index of the receive */
+	int send_rank;
+	long send_op;		/* event index of the send */
+	int wildcard;		/* the receive named MPI_ANY_SOURCE: this match was a choice */
+};
+
+struct mpiv_cex {
+	char *trace_dir;	/* trace directory the deadlock was found in */
+	char *buffering;	/* "zero", "infinite" */
+	char **command;		/* the recorded launcher command line, NULL-terminated */
+	int nranks;
+	struct mpiv_cex_rank *ranks;	/* nranks entries, by rank */
+	struct mpiv_cex_edge *cycle;	/* the wait-for cycle or knot */
+	size_t ncycle;
+	struct mpiv_cex_match *matches;	/* every match, in execution order */
+	size_t nmatches;
+};
+
+/* Read and validate path. On error returns -1, fills err (exit code BAD_INPUT, the file and
+ * the JSON path at fault) and leaves cex empty. */
+int mpiv_cex_load(const char *path, struct mpiv_cex *cex, struct mpiv_error *err);
+
+/* Write cex to path as JSON. Returns 0, or -1 with err filled. */
+int mpiv_cex_save(const char *path, const struct mpiv_cex *cex, struct mpiv_error *err);
+
+/* The op entry for event index op of rank r, or NULL if r did not execute it. */
+const struct mpiv_cex_op *mpiv_cex_find(const struct mpiv_cex_rank *r, uint32_t op);
+
+/* Free everything cex owns and zero it. */
+void mpiv_cex_release(struct mpiv_cex *cex);
+
+#endif

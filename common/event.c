@@ -1,0 +1,68 @@
+/* Name, kind and flag tables of the MPI calls, built from common/mpi_calls.def. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "event.h"
+
+static const struct {
+	const char *name;
+	enum mpiv_kind kind;
+	unsigned flags;
+} calls[] = {
+#define MPIV_CALL(name, kind, flags, params, args) {"MPI_" #name, MPIV_KIND_##kind, flags},
+#include "mpi_calls.def"
+#undef MPIV_CALL
+};
+
+const char *mpiv_call_name(unsigned call)
+{
+	if (call >= MPIV_CALL__COUNT)
+		return NULL;
+	return calls[call].name;
+}
+
+int mpiv_call_from_name(const char *name)
+{
+	unsigned i;
+
+	if (!name)
+		return -1;
+	for (i = 0; i < MPIV_CALL__COUNT; i++) {
+		if (!strcmp(calls[i].name, name) || !strcmp(calls[i].name + 4, name))
+			return (int)i;
+	}
+	return -1;
+}
+
+enum mpiv_kind mpiv_call_kind(unsigned call)
+{
+	if (call >= MPIV_CALL__COUNT)
+		return MPIV_KIND_UNSUPPORTED;
+	return calls[call].kind;
+}
+
+unsigned mpiv_call_flags(unsigned call)
+{
+	if (call >= MPIV_CALL__COUNT)
+		return 0;
+	return calls[call].flags;
+}
+
+void mpiv_event_init(struct mpiv_event *ev, unsigned call)
+{
+	memset(ev, 0, sizeof(*ev));
+	ev->call = (uint16_t)call;
+	ev->peer = MPIV_NONE;
+	ev->tag = MPIV_NONE;
+	ev->comm = MPIV_NONE;
+	ev->root = MPIV_NONE;
+	ev->src = MPIV_NONE;
+	ev->mtag = MPIV_NONE;
+}
+
+void mpiv_event_release(struct mpiv_event *ev)
+{
+	free(ev->reqs);
+	ev->reqs = NULL;
+	ev->nreqs = 0;
+}

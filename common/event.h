@@ -1,0 +1,99 @@
+/* The events of a rank's trace: what the recorder writes, the translator reads and the replayer
+ * counts. The list of calls comes from common/mpi_calls.def; this header needs no mpi.h. */
+#ifndef MPIV_EVENT_H
+#define MPIV_EVENT_H
+
+#include <stdint.h>
+
+/* Every call of mpi_calls.def, as MPIV_CALL_<name>. */
+enum mpiv_call {
+#define MPIV_CALL(name, kind, flags, params, args) MPIV_CALL_##name,
+#include "mpi_calls.def"
+#undef MPIV_CALL
+	MPIV_CALL__COUNT
+};
+
+/* What the model does with a call. */
+enum mpiv_kind {
+	MPIV_KIND_INIT,		/* start of the rank's trace */
+	MPIV_KIND_FINALIZE,	/* end: the rank is done */
+	MPIV_KIND_SEND,		/* blocking send: post, then wait for it */
+	MPIV_KIND_ISEND,	/* nonblocking send: post only */
+	MPIV_KIND_RECV,		/* blocking receive: post, then wait for it */
+	MPIV_KIND_IRECV,	/* nonblocking receive: post only */
+	MPIV_KIND_WAIT,		/* wait for every request listed in the event */
+	MPIV_KIND_COLL,		/* collective on the event's communicator */
+	MPIV_KIND_UNSUPPORTED,	/* recorded, but check cannot judge it */
+};
+
+enum mpiv_call_flags {
+	MPIV_F_SPECIAL = 1 << 0,	/* wrapper written by hand (Init, Finalize) */
+	MPIV_F_FORCE = 1 << 1,		/* the replayer may change what the call does */
+	MPIV_F_STANDARD = 1 << 2,	/* standard-mode send: buffered or not per mode */
+	MPIV_F_SYNC = 1 << 3,		/* synchronous send: completes when matched */
+	MPIV_F_BUFFERED = 1 << 4,	/* buffered send: never waits */
+};
+
+/* Special peers and tags, in world ranks (the recorder maps MPI's constants to these). */
+#define MPIV_ANY_SOURCE (-1)
+#define MPIV_PROC_NULL (-2)
+#define MPIV_ANY_TAG (-1)
+#define MPIV_NONE (-3)		/* field not used by this call */
+
+/* Communicator ids that are the same on every rank. */
+#define MPIV_COMM_WORLD 0
+#define MPIV_COMM_SELF 1
+#define MPIV_COMM_UNKNOWN (-1)	/* a communicator the recorder cannot name yet */
+
+enum mpiv_event_flags {
+	MPIV_EV_INCOMPLETE = 1 << 0,	/* the call had not returned when the trace ended */
+};
+
+/* One request an event creates or completes, with what the completion reported. */
+struct mpiv_reqinfo {
+	int32_t req;		/* request id, unique within the rank */
+	int32_t src;		/* completed receive: world rank of the sender, else MPIV_NONE */
+	int32_t tag;		/* completed receive: the message's tag, else MPIV_NONE */
+};
+
+/* One MPI call of one rank. */
+struct mpiv_event {
+	uint32_t index;		/* position in the rank's trace, from 0 */
+	uint16_t call;		/* enum mpiv_call */
+	uint16_t flags;		/* enum mpiv_event_flags */
+	int32_t peer;		/* world rank of dest/source, MPIV_ANY_SOURCE, MPIV_PROC_NULL */
+	int32_t tag;		/* tag, MPIV_ANY_TAG, or MPIV_NONE */
+	int32_t comm;		/* communicator id */
+	int32_t root;		/* collective root (world rank) or MPIV_NONE */
+	int32_t src;		/* blocking receive: world rank it matched, else MPIV_NONE */
+	int32_t mtag;		/* blocking receive: tag it matched, else MPIV_NONE */
+	int32_t thread;		/* thread that made the call, 0 for the main thread */
+	uint64_t bytes;		/* message size in bytes (count * type size) */
+	uint64_t site;		/* call site: MPIV_SITE(module, address in the module's file) */
+	uint32_t nreqs;		/* number of entries in reqs */
+	struct mpiv_reqinfo *reqs;	/* Isend/Irecv: the request made; Wait*: those completed; owned */
+};
+
+/* A call site: module id (see struct mpiv_trace's modules) and address relative to the module's
+ * link-time addresses. */
+#define MPIV_SITE(mod, addr) (((uint64_t)(mod) << 48) | ((uint64_t)(addr) & 0xffffffffffffULL))
+#define MPIV_SITE_MODULE(site) ((unsigned)((site) >> 48))
+#define MPIV_SITE_ADDR(site) ((site) & 0xffffffffffffULL)
+
+/* "MPI_Send" for MPIV_CALL_Send; NULL when out of range. */
+const char *mpiv_call_name(unsigned call);
+
+/* MPIV_CALL_Send for "MPI_Send" or "Send"; -1 when unknown. */
+int mpiv_call_from_name(const char *name);
+
+/* The kind and flags of a call from mpi_calls.def; UNSUPPORTED and 0 when out of range. */
+enum mpiv_kind mpiv_call_kind(unsigned call);
+unsigned mpiv_call_flags(unsigned call);
+
+/* Initialise an event to "no field used". */
+void mpiv_event_init(struct mpiv_event *ev, unsigned call);
+
+/* Free what the event owns (reqs); the event itself is the caller's. */
+void mpiv_event_release(struct mpiv_event *ev);
+
+#endif

@@ -1,0 +1,19 @@
+/* Where mpiverify finds its preload libraries and model files: an MPIVERIFY_* environment
+ * variable if set, else the build tree the executable sits in, else the installed location. */
+#ifndef MPIV_PATHS_H
+#define MPIV_PATHS_H
+
+/* Path of librecorder.so ($MPIVERIFY_RECORDER_LIB). Returned string is static. */
+const char *mpiv_recorder_lib(void);
+
+/* Path of libreplayer.so ($MPIVERIFY_REPLAYER_LIB). */
+const char *mpiv_replayer_lib(void);
+
+/* Directory holding mpi.pml and engine.c ($MPIVERIFY_MODELS). */
+const char *mpiv_models_dir(void);
+
+/* spin and the C compiler for pan.c ($MPIVERIFY_SPIN, $MPIVERIFY_CC), as found by configure. */
+const char *mpiv_spin(void);
+const char *mpiv_cc(void);
+
+#endif

@@ -1,0 +1,99 @@
+/* Call sites to function, file and line with elfutils' libdwfl, reading the module's ELF file
+ * offline. One Dwfl per module path is kept for the life of the process. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <elfutils/libdwfl.h>
+
+#include "srcloc.h"
+#include "xalloc.h"
+
+struct module_cache {
+	char *path;
+	Dwfl *dwfl;		/* NULL if the file could not be read */
+	Dwfl_Module *mod;
+};
+
+static struct module_cache *cache;
+static size_t ncache, cache_cap;
+
+static const Dwfl_Callbacks offline_callbacks = {
+	.find_debuginfo = dwfl_standard_find_debuginfo,
+	.section_address = dwfl_offline_section_address,
+};
+
+static struct module_cache *open_module(const char *path)
+{
+	struct module_cache *c;
+	size_t i;
+
+	for (i = 0; i < ncache; i++)
+		if (!strcmp(cache[i].path, path))
+			return &cache[i];
+	xgrow((void **)&cache, &cache_cap, ncache + 1, sizeof(*cache));
+	c = &cache[ncache++];
+	c->path = xstrdup(path);
+	c->dwfl = dwfl_begin(&offline_callbacks);
+	c->mod = NULL;
+	if (c->dwfl) {
+		c->mod = dwfl_report_offline(c->dwfl, path, path, -1);
+		dwfl_report_end(c->dwfl, NULL, NULL);
+	}
+	return c;
+}
+
+int mpiv_srcloc_resolve(const char *path, uint64_t addr, struct mpiv_cex_site *out)
+{
+	struct module_cache *c;
+	Dwarf_Addr bias = 0, pc;
+	Dwfl_Line *line;
+	const char *name, *file;
+	int lineno = 0;
+
+	memset(out, 0, sizeof(*out));
+	if (!path || !*path)
+		return -1;
+	c = open_module(path);
+	if (!c->mod)
+		return -1;
+	/* The recorder stores return addresses relative to the link-time addresses; libdwfl
+	 * places an offline module at its own bias. Step back one byte into the call
+	 * instruction so that the line is the call's, not the next statement's. */
+	if (!dwfl_module_getelf(c->mod, &bias))
+		return -1;
+	pc = addr + bias - (addr ? 1 : 0);
+	name = dwfl_module_addrname(c->mod, pc);
+	if (name)
+		out->function = xstrdup(name);
+	line = dwfl_module_getsrc(c->mod, pc);
+	if (line) {
+		file = dwfl_lineinfo(line, NULL, &lineno, NULL, NULL, NULL);
+		if (file)
+			out->file = xstrdup(file);
+		out->line = lineno;
+	}
+	return out->function || out->file ? 0 : -1;
+}
+
+void mpiv_srcloc_format(const struct mpiv_cex_site *s, char *buf, unsigned long size)
+{
+	const char *base = s->file ? strrchr(s->file, '/') : NULL;
+	const char *file = base ? base + 1 : s->file;
+
+	if (file && s->function)
+		snprintf(buf, size, "%s:%d (%s)", file, s->line, s->function);
+	else if (file)
+		snprintf(buf, size, "%s:%d", file, s->line);
+	else if (s->function)
+		snprintf(buf, size, "%s", s->function);
+	else
+		snprintf(buf, size, "unknown location");
+}
+
+void mpiv_cex_site_release(struct mpiv_cex_site *s)
+{
+	free(s->function);
+	free(s->file);
+	memset(s, 0, sizeof(*s));
+}

@@ -1,0 +1,41 @@
+/* The live status of one rank, shared between a preload library (recorder or replayer), which
+ * writes it, and the monitor in the mpiverify process, which reads it to tell a hang from
+ * progress. It is a small file per rank in a directory that every node can see (the trace or
+ * replay directory), rewritten in place by a thread of the rank: nothing assumes that the ranks
+ * share a host with mpiverify. */
+#ifndef MPIV_STATUS_H
+#define MPIV_STATUS_H
+
+#include <stdint.h>
+
+#define MPIV_STATUS_MAGIC 0x4d505653u	/* "MPVS" */
+#define MPIV_STATUS_VERSION 1
+#define MPIV_STATUS_PERIOD_MS 100	/* how often a rank rewrites its status file */
+#define MPIV_STATUS_FILE "rank-%d.status"	/* in $MPIVERIFY_STATUS_DIR */
+
+enum mpiv_rank_state {
+	MPIV_ST_STARTING = 0,	/* before MPI_Init returned */
+	MPIV_ST_RUNNING = 1,	/* outside MPI */
+	MPIV_ST_IN_CALL = 2,	/* inside the MPI call `call` */
+	MPIV_ST_FINALIZED = 3,	/* reached MPI_Finalize: done as far as deadlock goes */
+	MPIV_ST_DIVERGED = 4,	/* replay only: the program left the recorded path */
+};
+
+/* The whole file; written with one pwrite at offset 0. */
+struct mpiv_status {
+	uint32_t magic;		/* MPIV_STATUS_MAGIC */
+	uint32_t version;	/* MPIV_STATUS_VERSION */
+	int32_t rank;		/* world rank */
+	int32_t size;		/* world size */
+	int32_t pid;
+	uint32_t state;		/* enum mpiv_rank_state */
+	uint32_t call;		/* enum mpiv_call of the current call when IN_CALL */
+	uint32_t op;		/* event index of the current (or last) call */
+	uint64_t progress;	/* calls completed so far: a change means progress */
+	uint64_t beat;		/* bumped at every rewrite: a stale beat means a dead rank */
+	uint64_t site;		/* call site of the current call, MPIV_SITE() */
+	char host[64];
+	char text[512];		/* free text: the divergence, or the blocked call's stack */
+};
+
+#endif

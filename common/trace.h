@@ -1,0 +1,82 @@
+/* A recorded run: one struct mpiv_rank_trace per rank, read from the recorder's binary files
+ * (rank-N.mpivt) or from the same events written as JSON (rank-N.json), plus the run's
+ * meta.json. Formats: doc/trace-format.md. Nothing here prints or exits; errors name the file,
+ * the rank and the record or JSON path. */
+#ifndef MPIV_TRACE_H
+#define MPIV_TRACE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "error.h"
+#include "event.h"
+
+#define MPIV_TRACE_BIN_FILE "rank-%d.mpivt"
+#define MPIV_TRACE_JSON_FILE "rank-%d.json"
+#define MPIV_META_FILE "meta.json"
+
+/* An object that call sites point into. */
+struct mpiv_module {
+	uint32_t id;
+	char *path;
+};
+
+struct mpiv_rank_trace {
+	int rank;		/* world rank */
+	int size;		/* world size as this rank saw it */
+	int pid;
+	int thread_level;	/* MPI_THREAD_* granted */
+	char host[64];
+	char library[128];	/* MPI library version, "" if unknown */
+	struct mpiv_event *events;	/* by index: events[i].index == i */
+	size_t nevents;
+	struct mpiv_module *modules;
+	size_t nmodules;
+	int truncated;		/* the file ended inside a record (rank killed mid-write) */
+	int incomplete;		/* the last event had not returned (the rank was stuck in it) */
+	char *source;		/* the file it was read from */
+};
+
+/* What `record` knows of the whole run (meta.json). */
+struct mpiv_meta {
+	char **command;		/* launcher command line, NULL-terminated; NULL if unknown */
+	int exit_status;	/* the launcher's, -1 if unknown */
+	int hung;		/* record detected a real deadlock and ended the job */
+};
+
+struct mpiv_traceset {
+	char *dir;
+	int nranks;
+	struct mpiv_rank_trace *ranks;	/* nranks entries, by rank */
+	struct mpiv_meta meta;
+};
+
+/* Read one rank's binary trace. A file cut inside a record is read up to the last complete
+ * record and marked truncated. Returns 0, or -1 with err filled (BAD_INPUT) and t empty. */
+int mpiv_trace_load_bin(const char *path, struct mpiv_rank_trace *t, struct mpiv_error *err);
+
+/* Read one rank's trace written as JSON. Same contract as mpiv_trace_load_bin(). */
+int mpiv_trace_load_json(const char *path, struct mpiv_rank_trace *t, struct mpiv_error *err);
+
+/* Write t as JSON to path (indent 2). Returns 0, or -1 with err filled. */
+int mpiv_trace_save_json(const char *path, const struct mpiv_rank_trace *t,
+			 struct mpiv_error *err);
+
+/* Read every rank of a trace directory: rank-N.mpivt or rank-N.json for N = 0.. without gaps,
+ * and meta.json if present. Returns 0, or -1 with err filled. */
+int mpiv_traceset_load(const char *dir, struct mpiv_traceset *ts, struct mpiv_error *err);
+
+/* The path of the module a site points into, or NULL. */
+const char *mpiv_trace_module(const struct mpiv_rank_trace *t, uint64_t site);
+
+/* Write meta.json into dir. Returns 0, or -1 with err filled. */
+int mpiv_meta_save(const char *dir, const struct mpiv_meta *m, struct mpiv_error *err);
+
+/* Read a meta.json file. Returns 0, or -1 with err filled and m empty. */
+int mpiv_meta_load(const char *path, struct mpiv_meta *m, struct mpiv_error *err);
+void mpiv_meta_release(struct mpiv_meta *m);
+
+void mpiv_rank_trace_release(struct mpiv_rank_trace *t);
+void mpiv_traceset_release(struct mpiv_traceset *ts);
+
+#endif

@@ -1,0 +1,424 @@
+/* Rank traces and meta.json as JSON (Jansson): for tests that state cases by hand, for
+ * `mpiverify trace`, and for other producers of traces. Layout: doc/trace-format.md. */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <jansson.h>
+
+#include "trace.h"
+#include "xalloc.h"
+
+#define TRACE_FORMAT "mpiverify-trace"
+#define META_FORMAT "mpiverify-meta"
+
+/* A peer, source or tag: an integer, or one of the names of the special values. */
+static json_t *special_to_json(int32_t v, int is_tag)
+{
+	if (v == MPIV_ANY_SOURCE)
+		return json_string("any");
+	if (!is_tag && v == MPIV_PROC_NULL)
+		return json_string("null");
+	return json_integer(v);
+}
+
+static int special_from_json(json_t *j, int is_tag, int32_t *out)
+{
+	if (json_is_integer(j)) {
+		json_int_t v = json_integer_value(j);
+
+		if (v < 0 || v > INT32_MAX)
+			return -1;
+		*out = (int32_t)v;
+		return 0;
+	}
+	if (json_is_string(j) && !strcmp(json_string_value(j), "any")) {
+		*out = is_tag ? MPIV_ANY_TAG : MPIV_ANY_SOURCE;
+		return 0;
+	}
+	if (!is_tag && json_is_string(j) && !strcmp(json_string_value(j), "null")) {
+		*out = MPIV_PROC_NULL;
+		return 0;
+	}
+	return -1;
+}
+
+static json_t *event_to_json(const struct mpiv_event *ev)
+{
+	json_t *o = json_object();
+	uint32_t i;
+
+	json_object_set_new(o, "index", json_integer(ev->index));
+	json_object_set_new(o, "call", json_string(mpiv_call_name(ev->call)));
+	if (ev->peer != MPIV_NONE)
+		json_object_set_new(o, "peer", special_to_json(ev->peer, 0));
+	if (ev->tag != MPIV_NONE)
+		json_object_set_new(o, "tag", special_to_json(ev->tag, 1));
+	if (ev->comm != MPIV_NONE)
+		json_object_set_new(o, "comm", json_integer(ev->comm));
+	if (ev->root != MPIV_NONE)
+		json_object_set_new(o, "root", json_integer(ev->root));
+	if (ev->src != MPIV_NONE)
+		json_object_set_new(o, "src", json_integer(ev->src));
+	if (ev->mtag != MPIV_NONE)
+		json_object_set_new(o, "mtag", json_integer(ev->mtag));
+	if (ev->bytes)
+		json_object_set_new(o, "bytes", json_integer((json_int_t)ev->bytes));
+	if (ev->thread)
+		json_object_set_new(o, "thread", json_integer(ev->thread));
+	if (ev->flags & MPIV_EV_INCOMPLETE)
+		json_object_set_new(o, "incomplete", json_true());
+	if (ev->site) {
+		json_t *s = json_object();
+
+		json_object_set_new(s, "module", json_integer(MPIV_SITE_MODULE(ev->site)));
+		json_object_set_new(s, "addr", json_integer((json_int_t)MPIV_SITE_ADDR(ev->site)));
+		json_object_set_new(o, "site", s);
+	}
+	if (ev->nreqs) {
+		json_t *a = json_array();
+
+		for (i = 0; i < ev->nreqs; i++) {
+			json_t *r = json_object();
+
+			json_object_set_new(r, "req", json_integer(ev->reqs[i].req));
+			if (ev->reqs[i].src != MPIV_NONE)
+				json_object_set_new(r, "src", json_integer(ev->reqs[i].src));
+			if (ev->reqs[i].tag != MPIV_NONE)
+				json_object_set_new(r, "tag", json_integer(ev->reqs[i].tag));
+			json_array_append_new(a, r);
+		}
+		json_object_set_new(o, "reqs", a);
+	}
+	return o;
+}
+
+int mpiv_trace_save_json(const char *path, const struct mpiv_rank_trace *t,
+			 struct mpiv_error *err)
+{
+	json_t *root = json_object(), *mods = json_array(), *evs = json_array();
+	size_t i;
+	int rc = 0;
+
+	json_object_set_new(root, "format", json_string(TRACE_FORMAT));
+	json_object_set_new(root, "version", json_integer(1));
+	json_object_set_new(root, "rank", json_integer(t->rank));
+	json_object_set_new(root, "size", json_integer(t->size));
+	json_object_set_new(root, "pid", json_integer(t->pid));
+	json_object_set_new(root, "host", json_string(t->host));
+	json_object_set_new(root, "library", json_string(t->library));
+	json_object_set_new(root, "thread_level", json_integer(t->thread_level));
+	json_object_set_new(root, "truncated", json_boolean(t->truncated));
+	for (i = 0; i < t->nmodules; i++) {
+		json_t *m = json_object();
+
+		json_object_set_new(m, "id", json_integer(t->modules[i].id));
+		json_object_set_new(m, "path", json_string(t->modules[i].path));
+		json_array_append_new(mods, m);
+	}
+	json_object_set_new(root, "modules", mods);
+	for (i = 0; i < t->nevents; i++)
+		json_array_append_new(evs, event_to_json(&t->events[i]));
+	json_object_set_new(root, "events", evs);
+	if (json_dump_file(root, path, JSON_INDENT(2) | JSON_PRESERVE_ORDER))
+		rc = mpiv_error_set(err, MPIV_EXIT_BAD_INPUT, path, t->rank, -1,
+				    "cannot write: %s", strerror(errno));
+	json_decref(root);
+	return rc;
+}
+
+/* Read an optional special-valued field; absent leaves *out as it is. */
+static int get_special(json_t *o, const char *key, int is_tag, int32_t *out, const char *path,
+		       int rank, long idx, struct mpiv_error *err)
+{
+	json_t *j = json_object_get(o, key);
+
+	if (!j)
+		return 0;
+	if (special_from_json(j, is_tag, out))
+		return mpiv_error_set(err, MPIV_EXIT_BAD_INPUT, path, rank, idx,
+				      "events[%ld].%s: expected a non-negative integer%s", idx, key,
+				      is_tag ? " or \"any\"" : ", \"any\" or \"null\"");
+	return 0;
+}
+
+static int get_int(json_t *o, const char *key, int32_t *out, const char *path, int rank,
+		   long idx, struct mpiv_error *err)
+{
+	json_t *j = json_object_get(o, key);
+
+	if (!j)
+		return 0;
+	if (!json_is_integer(j) || json_integer_value(j) < INT32_MIN ||
+	    json_integer_value(j) > INT32_MAX)
+		return mpiv_error_set(err, MPIV_EXIT_BAD_INPUT, path, rank, idx,
+				      "events[%ld].%s: expected an integer", idx, key);
+	*out = (int32_t)json_integer_value(j);
+	return 0;
+}
+
+static int event_from_json(json_t *o, long idx, struct mpiv_rank_trace *t,
+			   struct mpiv_event *ev, struct mpiv_error *err)
+{
+	const char *path = t->source;
+	json_t *j, *reqs;
+	int call;
+	int32_t tmp;
+	size_t i;
+
+	if (!json_is_object(o))
+		return mpiv_error_set(err, MPIV_EXIT_BAD_INPUT, path, t->rank, idx,
+				      "events[%ld]: expected an object", idx);
+	j = json_object_get(o, "call");
+	call = json_is_string(j) ? mpiv_call_from_name(json_string_value(j)) : -1;
+	if (call < 0)
+		return mpiv_error_set(err, MPIV_EXIT_BAD_INPUT, path, t->rank, idx,
+				      "events[%ld].call: %s%s%s", idx,
+				      json_is_string(j) ? "unknown MPI call '" : "missing",
+				      json_is_string(j) ? json_string_value(j) : "",
+				      json_is_string(j) ? "'" : "");
+	mpiv_event_init(ev, (unsigned)call);
+	ev->index = (uint32_t)idx;
+	j = json_object_get(o, "index");
+	if (j && (!json_is_integer(j) || json_integer_value(j) != idx))
+		return mpiv_error_set(err, MPIV_EXIT_BAD_INPUT, path, t->rank, idx,
+				      "events[%ld].index: expected %ld", idx, idx);
+	if (get_special(o, "peer", 0, &ev->peer, path, t->rank, idx, err) ||
+	    get_special(o, "tag", 1, &ev->tag, path, t->rank, idx, err) ||
+	    get_int(o, "comm", &ev->comm, path, t->rank, idx, err) ||
+	    get_int(o, "root", &ev->root, path, t->rank, idx, err) ||
+	    get_int(o, "src", &ev->src, path, t->rank, idx, err) ||
+	    get_int(o, "mtag", &ev->mtag, path, t->rank, idx, err) ||
+	    get_int(o, "thread", &ev->thread, path, t->rank, idx, err))
+		return -1;
+	j = json_object_get(o, "bytes");
+	if (j) {
+		if (!json_is_integer(j) || json_integer_value(j) < 0)
+			return mpiv_error_set(err, MPIV_EXIT_BAD_INPUT, path, t->rank, idx,
+					      "events[%ld].bytes: expected a non-negative integer",
+					      idx);
+		ev->bytes = (uint64_t)json_integer_value(j);
+	}
+	if (json_is_true(json_object_get(o, "incomplete")))
+		ev->flags |= MPIV_EV_INCOMPLETE;
+	j = json_object_get(o, "site");
+	if (j) {
+		json_t *m = json_object_get(j, "module"), *a = json_object_get(j, "addr");
+
+		if (!json_is_integer(m) || !json_is_integer(a))
+			return mpiv_error_set(err, MPIV_EXIT_BAD_INPUT, path, t->rank, idx,
+					      "events[%ld].site: expected {\"module\": N, \"addr\": N}",
+					      idx);
+		ev->site = MPIV_SITE(json_integer_value(m), json_integer_value(a));
+	}
+	reqs = json_object_get(o, "reqs");
+	if (reqs) {
+		if (!json_is_array(reqs))
+			return mpiv_error_set(err, MPIV_EXIT_BAD_INPUT, path, t->rank, idx,
+					      "events[%ld].reqs: expected an array", idx);
+		ev->nreqs = (uint32_t)json_array_size(reqs);
+		ev->reqs = xcalloc(ev->nreqs, sizeof(*ev->reqs));
+		for (i = 0; i < ev->nreqs; i++) {
+			json_t *r = json_array_get(reqs, i);
+			json_t *id = json_object_get(r, "req");
+
+			ev->reqs[i].src = MPIV_NONE;
+			ev->reqs[i].tag = MPIV_NONE;
+			if (!json_is_integer(id))
+				return mpiv_error_set(err, MPIV_EXIT_BAD_INPUT, path, t->rank, idx,
+						      "events[%ld].reqs[%zu].req: expected an integer",
+						      idx, i);
+			ev->reqs[i].req = (int32_t)json_integer_value(id);
+			tmp = MPIV_NONE;
+			if (get_int(r, "src", &tmp, path, t->rank, idx, err))
+				return -1;
+			ev->reqs[i].src = tmp;
+			tmp = MPIV_NONE;
+			if (get_int(r, "tag", &tmp, path, t->rank, idx, err))
+				return -1;
+			ev->reqs[i].tag = tmp;
+		}
+	}
+	j = json_object_get(o, "req");	/* shorthand for Isend/Irecv: "req": 3 */
+	if (j && !reqs) {
+		if (!json_is_integer(j))
+			return mpiv_error_set(err, MPIV_EXIT_BAD_INPUT, path, t->rank, idx,
+					      "events[%ld].req: expected an integer", idx);
+		ev->nreqs = 1;
+		ev->reqs = xcalloc(1, sizeof(*ev->reqs));
+		ev->reqs[0].req = (int32_t)json_integer_value(j);
+		ev->reqs[0].src = MPIV_NONE;
+		ev->reqs[0].tag = MPIV_NONE;
+	}
+	if (t->size > 0 && (ev->peer >= t->size || ev->src >= t->size))
+		return mpiv_error_set(err, MPIV_EXIT_BAD_INPUT, path, t->rank, idx,
+				      "events[%ld]: rank %d is not in a world of %d", idx,
+				      ev->peer >= t->size ? ev->peer : ev->src, t->size);
+	return 0;
+}
+
+int mpiv_trace_load_json(const char *path, struct mpiv_rank_trace *t, struct mpiv_error *err)
+{
+	json_error_t jerr;
+	json_t *root, *j, *evs, *mods;
+	size_t i;
+
+	memset(t, 0, sizeof(*t));
+	t->rank = -1;
+	t->source = xstrdup(path);
+	root = json_load_file(path, 0, &jerr);
+	if (!root) {
+		mpiv_error_set(err, MPIV_EXIT_BAD_INPUT, path, -1, -1, "%s", jerr.text);
+		if (err)
+			err->line = jerr.line;
+		goto fail_noroot;
+	}
+	j = json_object_get(root, "format");
+	if (!json_is_string(j) || strcmp(json_string_value(j), TRACE_FORMAT)) {
+		mpiv_error_set(err, MPIV_EXIT_BAD_INPUT, path, -1, -1,
+			       "format: expected \"" TRACE_FORMAT "\"");
+		goto fail;
+	}
+	j = json_object_get(root, "version");
+	if (!json_is_integer(j) || json_integer_value(j) != 1) {
+		mpiv_error_set(err, MPIV_EXIT_BAD_INPUT, path, -1, -1, "version: expected 1");
+		goto fail;
+	}
+	j = json_object_get(root, "rank");
+	if (!json_is_integer(j) || json_integer_value(j) < 0) {
+		mpiv_error_set(err, MPIV_EXIT_BAD_INPUT, path, -1, -1,
+			       "rank: expected a non-negative integer");
+		goto fail;
+	}
+	t->rank = (int)json_integer_value(j);
+	j = json_object_get(root, "size");
+	if (!json_is_integer(j) || json_integer_value(j) <= t->rank) {
+		mpiv_error_set(err, MPIV_EXIT_BAD_INPUT, path, t->rank, -1,
+			       "size: expected an integer above the rank");
+		goto fail;
+	}
+	t->size = (int)json_integer_value(j);
+	t->pid = (int)json_integer_value(json_object_get(root, "pid"));
+	t->thread_level = (int)json_integer_value(json_object_get(root, "thread_level"));
+	t->truncated = json_is_true(json_object_get(root, "truncated"));
+	j = json_object_get(root, "host");
+	if (json_is_string(j))
+		snprintf(t->host, sizeof(t->host), "%s", json_string_value(j));
+	j = json_object_get(root, "library");
+	if (json_is_string(j))
+		snprintf(t->library, sizeof(t->library), "%s", json_string_value(j));
+	mods = json_object_get(root, "modules");
+	if (mods && json_is_array(mods)) {
+		t->modules = xcalloc(json_array_size(mods), sizeof(*t->modules));
+		for (i = 0; i < json_array_size(mods); i++) {
+			json_t *m = json_array_get(mods, i);
+			json_t *p = json_object_get(m, "path");
+
+			if (!json_is_string(p)) {
+				mpiv_error_set(err, MPIV_EXIT_BAD_INPUT, path, t->rank, -1,
+					       "modules[%zu].path: expected a string", i);
+				goto fail;
+			}
+			t->modules[i].id = (uint32_t)json_integer_value(json_object_get(m, "id"));
+			t->modules[i].path = xstrdup(json_string_value(p));
+			t->nmodules++;
+		}
+	}
+	evs = json_object_get(root, "events");
+	if (!json_is_array(evs)) {
+		mpiv_error_set(err, MPIV_EXIT_BAD_INPUT, path, t->rank, -1,
+			       "events: expected an array");
+		goto fail;
+	}
+	t->events = xcalloc(json_array_size(evs), sizeof(*t->events));
+	for (i = 0; i < json_array_size(evs); i++) {
+		if (event_from_json(json_array_get(evs, i), (long)i, t, &t->events[i], err)) {
+			t->nevents = i + 1;
+			goto fail;
+		}
+		t->nevents = i + 1;
+		if ((t->events[i].flags & MPIV_EV_INCOMPLETE) && i + 1 != json_array_size(evs)) {
+			mpiv_error_set(err, MPIV_EXIT_BAD_INPUT, path, t->rank, (long)i,
+				       "events[%zu]: only the last event can be incomplete", i);
+			goto fail;
+		}
+	}
+	if (t->nevents && (t->events[t->nevents - 1].flags & MPIV_EV_INCOMPLETE))
+		t->incomplete = 1;
+	json_decref(root);
+	return 0;
+fail:
+	json_decref(root);
+fail_noroot:
+	mpiv_rank_trace_release(t);
+	return -1;
+}
+
+int mpiv_meta_save(const char *dir, const struct mpiv_meta *m, struct mpiv_error *err)
+{
+	char path[4096];
+	json_t *root = json_object(), *cmd = json_array();
+	size_t i;
+	int rc = 0;
+
+	snprintf(path, sizeof(path), "%s/" MPIV_META_FILE, dir);
+	for (i = 0; m->command && m->command[i]; i++)
+		json_array_append_new(cmd, json_string(m->command[i]));
+	json_object_set_new(root, "format", json_string(META_FORMAT));
+	json_object_set_new(root, "version", json_integer(1));
+	json_object_set_new(root, "command", cmd);
+	json_object_set_new(root, "exit_status", json_integer(m->exit_status));
+	json_object_set_new(root, "hung", json_boolean(m->hung));
+	if (json_dump_file(root, path, JSON_INDENT(2) | JSON_PRESERVE_ORDER))
+		rc = mpiv_error_set(err, MPIV_EXIT_BAD_INPUT, path, -1, -1, "cannot write: %s",
+				    strerror(errno));
+	json_decref(root);
+	return rc;
+}
+
+int mpiv_meta_load(const char *path, struct mpiv_meta *m, struct mpiv_error *err)
+{
+	json_error_t jerr;
+	json_t *root, *cmd, *j;
+	size_t i;
+
+	memset(m, 0, sizeof(*m));
+	m->exit_status = -1;
+	root = json_load_file(path, 0, &jerr);
+	if (!root) {
+		mpiv_error_set(err, MPIV_EXIT_BAD_INPUT, path, -1, -1, "%s", jerr.text);
+		if (err)
+			err->line = jerr.line;
+		return -1;
+	}
+	j = json_object_get(root, "format");
+	if (!json_is_string(j) || strcmp(json_string_value(j), META_FORMAT)) {
+		json_decref(root);
+		return mpiv_error_set(err, MPIV_EXIT_BAD_INPUT, path, -1, -1,
+				      "format: expected \"" META_FORMAT "\"");
+	}
+	cmd = json_object_get(root, "command");
+	if (!json_is_array(cmd)) {
+		json_decref(root);
+		return mpiv_error_set(err, MPIV_EXIT_BAD_INPUT, path, -1, -1,
+				      "command: expected an array of strings");
+	}
+	m->command = xcalloc(json_array_size(cmd) + 1, sizeof(char *));
+	for (i = 0; i < json_array_size(cmd); i++) {
+		j = json_array_get(cmd, i);
+		if (!json_is_string(j)) {
+			json_decref(root);
+			mpiv_meta_release(m);
+			return mpiv_error_set(err, MPIV_EXIT_BAD_INPUT, path, -1, -1,
+					      "command[%zu]: expected a string", i);
+		}
+		m->command[i] = xstrdup(json_string_value(j));
+	}
+	j = json_object_get(root, "exit_status");
+	if (json_is_integer(j))
+		m->exit_status = (int)json_integer_value(j);
+	m->hung = json_is_true(json_object_get(root, "hung"));
+	json_decref(root);
+	return 0;
+}

@@ -1,0 +1,60 @@
+/* Allocation that dies on exhaustion. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "exit.h"
+#include "xalloc.h"
+
+static void oom(size_t n)
+{
+	fprintf(stderr, "mpiverify: fatal: out of memory allocating %zu bytes\n", n);
+	exit(MPIV_EXIT_TOOL);
+}
+
+void *xmalloc(size_t n)
+{
+	void *p = malloc(n ? n : 1);
+
+	if (!p)
+		oom(n);
+	return p;
+}
+
+void *xcalloc(size_t n, size_t size)
+{
+	void *p = calloc(n ? n : 1, size ? size : 1);
+
+	if (!p)
+		oom(n * size);
+	return p;
+}
+
+void *xrealloc(void *p, size_t n)
+{
+	p = realloc(p, n ? n : 1);
+	if (!p)
+		oom(n);
+	return p;
+}
+
+char *xstrdup(const char *s)
+{
+	size_t n = strlen(s) + 1;
+
+	return memcpy(xmalloc(n), s, n);
+}
+
+void xgrow(void **arr, size_t *cap, size_t need, size_t elsize)
+{
+	size_t c = *cap;
+
+	if (need <= c)
+		return;
+	if (c < 16)
+		c = 16;
+	while (c < need)
+		c *= 2;
+	*arr = xrealloc(*arr, c * elsize);
+	*cap = c;
+}

@@ -1,0 +1,16 @@
+/* Allocation that ends the mpiverify process on exhaustion (Spin's emalloc, git's xmalloc).
+ * Not for the preload libraries, which must never exit the user's program. */
+#ifndef MPIV_XALLOC_H
+#define MPIV_XALLOC_H
+
+#include <stddef.h>
+
+void *xmalloc(size_t n);
+void *xcalloc(size_t n, size_t size);
+void *xrealloc(void *p, size_t n);
+char *xstrdup(const char *s);
+
+/* Grow *arr (of *cap elements of size elsize) to hold at least need elements. */
+void xgrow(void **arr, size_t *cap, size_t need, size_t elsize);
+
+#endif

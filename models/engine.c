@@ -1,0 +1,576 @@
+/* The MPI-semantics engine (see engine.h for the model and the argument behind it). Included
+ * into pan.c by models/mpi.pml and compiled into libmpiv.a for check's counterexamples and
+ * the unit tests. State: int32 words, laid out by eng_layout():
+ *   [0..ENG_ST_HEADER) overflow flag, messages in flight, choices, done (engine.h),
+ *   pc[nranks]          next instruction of each rank,
+ *   coll[ncomms*nranks] collectives each rank has entered, per communicator,
+ *   nlive[nranks]       requests each rank has posted and not yet freed,
+ *   live[nranks*maxlive] those requests: (post instruction << 1) | completed, ascending,
+ *   msg[maxmsg*2]       messages in flight: (dst << 16 | src), (send instruction << 1) | sync,
+ *                       ascending, so that each (src, dst) channel is in FIFO order.
+ * Every unused word is 0, so that equal states are equal bytes for SPIN's hashing. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "engine.h"
+
+#define PC(p, st, r) ((st)[(p)->off_pc + (r)])
+#define COLL(p, st, c, r) ((st)[(p)->off_coll + (c) * (p)->nranks + (r)])
+#define NLIVE(p, st, r) ((st)[(p)->off_nlive + (r)])
+#define LIVE(p, st, r) (&(st)[(p)->off_live + (r) * (p)->maxlive])
+#define MSG(p, st) (&(st)[(p)->off_msg])
+
+void eng_layout(struct eng_prog *p)
+{
+	p->off_pc = ENG_ST_HEADER;
+	p->off_coll = p->off_pc + p->nranks;
+	p->off_nlive = p->off_coll + p->ncomms * p->nranks;
+	p->off_live = p->off_nlive + p->nranks;
+	p->off_msg = p->off_live + p->nranks * p->maxlive;
+	p->words = p->off_msg + 2 * p->maxmsg;
+}
+
+size_t eng_state_bytes(const struct eng_prog *p)
+{
+	return (size_t)p->words * sizeof(int32_t);
+}
+
+int eng_send_buffered(const struct eng_prog *p, int r, int si)
+{
+	const struct eng_instr *in = &p->ins[r][si];
+
+	if (in->d == ENG_SEND_SYNC)
+		return 0;
+	if (in->d == ENG_SEND_BUFFERED)
+		return 1;
+	switch (p->buffering) {
+	case ENG_BUF_INFINITE:
+		return 1;
+	case ENG_BUF_EAGER:
+		return in->bytes <= p->eager;
+	default:
+		return 0;
+	}
+}
+
+/* ---- requests ---- */
+
+static int live_find(const struct eng_prog *p, const int32_t *st, int r, int instr)
+{
+	const int32_t *l = LIVE(p, st, r);
+	int i, n = NLIVE(p, st, r);
+
+	for (i = 0; i < n; i++)
+		if ((l[i] >> 1) == instr)
+			return i;
+	return -1;
+}
+
+/* Posts happen in program order, so appending keeps the list ascending. */
+static void live_add(const struct eng_prog *p, int32_t *st, int r, int instr, int done)
+{
+	int n = NLIVE(p, st, r);
+
+	if (n >= p->maxlive) {
+		st[ENG_ST_OVERFLOW] = 1;
+		return;
+	}
+	LIVE(p, st, r)[n] = (instr << 1) | (done ? 1 : 0);
+	NLIVE(p, st, r) = n + 1;
+}
+
+static void live_remove(const struct eng_prog *p, int32_t *st, int r, int i)
+{
+	int32_t *l = LIVE(p, st, r);
+	int n = NLIVE(p, st, r);
+
+	memmove(&l[i], &l[i + 1], (size_t)(n - i - 1) * sizeof(*l));
+	l[n - 1] = 0;
+	NLIVE(p, st, r) = n - 1;
+}
+
+static void live_complete(const struct eng_prog *p, int32_t *st, int r, int instr)
+{
+	int i = live_find(p, st, r, instr);
+
+	if (i >= 0)
+		LIVE(p, st, r)[i] |= 1;
+}
+
+/* ---- messages ---- */
+
+static int msg_src(int32_t w) { return w & 0xffff; }
+
+static void msg_add(const struct eng_prog *p, int32_t *st, int src, int dst, int instr, int sync)
+{
+	int32_t *m = MSG(p, st);
+	int n = st[ENG_ST_NMSG], i;
+	int32_t key = (dst << 16) | src, val = (instr << 1) | (sync ? 1 : 0);
+
+	if (n >= p->maxmsg) {
+		st[ENG_ST_OVERFLOW] = 1;
+		return;
+	}
+	/* insert after every message that sorts before or equal to (dst, src, instr) */
+	for (i = n; i > 0; i--) {
+		int32_t k = m[2 * (i - 1)], v = m[2 * (i - 1) + 1];
+
+		if (k < key || (k == key && v < val))
+			break;
+		m[2 * i] = k;
+		m[2 * i + 1] = v;
+	}
+	m[2 * i] = key;
+	m[2 * i + 1] = val;
+	st[ENG_ST_NMSG] = n + 1;
+}
+
+static void msg_remove(const struct eng_prog *p, int32_t *st, int i)
+{
+	int32_t *m = MSG(p, st);
+	int n = st[ENG_ST_NMSG];
+
+	memmove(&m[2 * i], &m[2 * i + 2], (size_t)(n - i - 1) * 2 * sizeof(*m));
+	m[2 * (n - 1)] = 0;
+	m[2 * (n - 1) + 1] = 0;
+	st[ENG_ST_NMSG] = n - 1;
+}
+
+/* Does receive instruction rin (of rank d) match the message at index i? */
+static int recv_matches(const struct eng_prog *p, const int32_t *st, const struct eng_instr *rin,
+			int i)
+{
+	const int32_t *m = MSG(p, st);
+	int src = msg_src(m[2 * i]);
+	const struct eng_instr *sin = &p->ins[src][m[2 * i + 1] >> 1];
+
+	if (rin->a != ENG_ANY && rin->a != src)
+		return 0;
+	if (rin->b != sin->b)
+		return 0;
+	return rin->c == ENG_ANY || rin->c == sin->c;
+}
+
+/* The first message from src that receive rin of rank d matches (non-overtaking of
+ * messages), or -1. */
+static int first_match_from(const struct eng_prog *p, const int32_t *st, int d,
+			    const struct eng_instr *rin, int src)
+{
+	const int32_t *m = MSG(p, st);
+	int n = st[ENG_ST_NMSG], i;
+	int32_t key = (d << 16) | src;
+
+	for (i = 0; i < n; i++) {
+		if (m[2 * i] < key)
+			continue;
+		if (m[2 * i] > key)
+			break;
+		if (recv_matches(p, st, rin, i))
+			return i;
+	}
+	return -1;
+}
+
+/* Would an open receive of rank d posted before live entry li take message i first
+ * (non-overtaking of receives)? */
+static int earlier_receive_wants(const struct eng_prog *p, const int32_t *st, int d, int li,
+				 int i)
+{
+	const int32_t *l = LIVE(p, st, d);
+	int j;
+
+	for (j = 0; j < li; j++) {
+		const struct eng_instr *in = &p->ins[d][l[j] >> 1];
+
+		if ((l[j] & 1) || in->op != ENG_POST_RECV)
+			continue;
+		if (recv_matches(p, st, in, i))
+			return 1;
+	}
+	return 0;
+}
+
+/* Receive live entry li of rank d takes message i. */
+static void do_match(const struct eng_prog *p, int32_t *st, int d, int li, int i)
+{
+	int32_t *m = MSG(p, st);
+	int src = msg_src(m[2 * i]);
+	int si = m[2 * i + 1] >> 1, sync = m[2 * i + 1] & 1;
+	int ri = LIVE(p, st, d)[li] >> 1;
+
+	LIVE(p, st, d)[li] |= 1;
+	if (sync)
+		live_complete(p, st, src, si);
+	msg_remove(p, st, i);
+	if (p->obs && p->obs->match)
+		p->obs->match(p->obs->ctx, d, ri, src, si);
+}
+
+/* Match every open receive of rank d that names its source and whose message is there. */
+static int match_deterministic(const struct eng_prog *p, int32_t *st, int d)
+{
+	int li, progress = 0;
+
+	for (li = 0; li < NLIVE(p, st, d); li++) {
+		int32_t e = LIVE(p, st, d)[li];
+		const struct eng_instr *in = &p->ins[d][e >> 1];
+		int i;
+
+		if ((e & 1) || in->op != ENG_POST_RECV || in->a == ENG_ANY)
+			continue;
+		i = first_match_from(p, st, d, in, in->a);
+		if (i < 0 || earlier_receive_wants(p, st, d, li, i))
+			continue;
+		do_match(p, st, d, li, i);
+		progress = 1;
+	}
+	return progress;
+}
+
+/* ---- ranks ---- */
+
+static int coll_complete(const struct eng_prog *p, const int32_t *st, const struct eng_instr *in)
+{
+	const struct eng_comm *c = &p->comms[in->a];
+	int i;
+
+	for (i = 0; i < c->n; i++)
+		if (COLL(p, st, in->a, c->members[i]) < in->c)
+			return 0;
+	return 1;
+}
+
+/* Execute rank r's next instruction if it can; returns 1 if it moved. */
+static int step(const struct eng_prog *p, int32_t *st, int r)
+{
+	int pc = PC(p, st, r);
+	const struct eng_instr *in = &p->ins[r][pc];
+	int i;
+
+	switch (in->op) {
+	case ENG_POST_SEND:
+		if (in->a == ENG_PROC_NULL) {
+			live_add(p, st, r, pc, 1);
+		} else {
+			int buffered = eng_send_buffered(p, r, pc);
+
+			msg_add(p, st, r, in->a, pc, !buffered);
+			live_add(p, st, r, pc, buffered);
+		}
+		break;
+	case ENG_POST_RECV:
+		live_add(p, st, r, pc, in->a == ENG_PROC_NULL);
+		break;
+	case ENG_WAIT:
+		for (i = 0; i < in->n; i++) {
+			int li = live_find(p, st, r, in->list[i]);
+
+			if (li >= 0 && !(LIVE(p, st, r)[li] & 1))
+				return 0;
+		}
+		for (i = 0; i < in->n; i++) {
+			int li = live_find(p, st, r, in->list[i]);
+
+			if (li >= 0)
+				live_remove(p, st, r, li);
+		}
+		break;
+	case ENG_COLL:
+		if (COLL(p, st, in->a, r) < in->c)
+			COLL(p, st, in->a, r) = in->c;	/* entering is a step of its own */
+		if (!coll_complete(p, st, in))
+			return 0;
+		break;
+	default:		/* ENG_END */
+		return 0;
+	}
+	if (p->obs && p->obs->exec)
+		p->obs->exec(p->obs->ctx, r, pc);
+	PC(p, st, r) = pc + 1;
+	return 1;
+}
+
+/* Run every deterministic step until none is left (quiescence). */
+static void closure(const struct eng_prog *p, int32_t *st)
+{
+	int progress = 1, r;
+
+	while (progress && !st[ENG_ST_OVERFLOW]) {
+		progress = 0;
+		for (r = 0; r < p->nranks; r++) {
+			while (step(p, st, r))
+				progress = 1;
+			if (match_deterministic(p, st, r))
+				progress = 1;
+		}
+		/* a collective entered by a later rank may release an earlier one */
+		for (r = 0; r < p->nranks && !progress; r++) {
+			const struct eng_instr *in = &p->ins[r][PC(p, st, r)];
+
+			if (in->op == ENG_COLL && coll_complete(p, st, in))
+				progress = 1;
+		}
+	}
+}
+
+static int walk_choices(const struct eng_prog *p, const int32_t *st, int k, int *d_out,
+			int *li_out, int *i_out);
+
+/* Quiescent again: refresh the header words the model reads. */
+static void settle(const struct eng_prog *p, int32_t *st)
+{
+	closure(p, st);
+	st[ENG_ST_NCHOICES] = walk_choices(p, st, -1, NULL, NULL, NULL);
+	st[ENG_ST_DONE] = eng_all_done(p, st);
+}
+
+void eng_start(const struct eng_prog *p, int32_t *st)
+{
+	memset(st, 0, eng_state_bytes(p));
+	settle(p, st);
+}
+
+/* Walk the choices in canonical order; stop at the k-th (k < 0: count them all). */
+static int walk_choices(const struct eng_prog *p, const int32_t *st, int k, int *d_out,
+			int *li_out, int *i_out)
+{
+	int d, li, s, n = 0;
+
+	if (st[ENG_ST_OVERFLOW])
+		return 0;
+	for (d = 0; d < p->nranks; d++) {
+		for (li = 0; li < NLIVE(p, st, d); li++) {
+			int32_t e = LIVE(p, st, d)[li];
+			const struct eng_instr *in = &p->ins[d][e >> 1];
+
+			if ((e & 1) || in->op != ENG_POST_RECV || in->a != ENG_ANY)
+				continue;
+			for (s = 0; s < p->nranks; s++) {
+				int i = first_match_from(p, st, d, in, s);
+
+				if (i < 0 || earlier_receive_wants(p, st, d, li, i))
+					continue;
+				if (n == k) {
+					*d_out = d;
+					*li_out = li;
+					*i_out = i;
+					return n;
+				}
+				n++;
+			}
+		}
+	}
+	return n;
+}
+
+int eng_nchoices(const struct eng_prog *p, const int32_t *st)
+{
+	return walk_choices(p, st, -1, NULL, NULL, NULL);
+}
+
+void eng_choice(const struct eng_prog *p, const int32_t *st, int k, int *d, int *ri, int *s,
+		int *si)
+{
+	int li = -1, i = -1, dd = -1;
+	const int32_t *m = MSG(p, st);
+
+	walk_choices(p, st, k, &dd, &li, &i);
+	*d = dd;
+	*ri = dd >= 0 ? LIVE(p, st, dd)[li] >> 1 : -1;
+	*s = dd >= 0 ? msg_src(m[2 * i]) : -1;
+	*si = dd >= 0 ? m[2 * i + 1] >> 1 : -1;
+}
+
+void eng_choose(const struct eng_prog *p, int32_t *st, int k)
+{
+	int d = -1, li = -1, i = -1;
+
+	walk_choices(p, st, k, &d, &li, &i);
+	if (d < 0)
+		return;
+	do_match(p, st, d, li, i);
+	settle(p, st);
+}
+
+int eng_all_done(const struct eng_prog *p, const int32_t *st)
+{
+	int r;
+
+	for (r = 0; r < p->nranks; r++)
+		if (p->ins[r][PC(p, st, r)].op != ENG_END)
+			return 0;
+	return 1;
+}
+
+int eng_pc(const struct eng_prog *p, const int32_t *st, int r)
+{
+	return PC(p, st, r);
+}
+
+int eng_unreceived(const struct eng_prog *p, const int32_t *st)
+{
+	return st[ENG_ST_NMSG];
+}
+
+static int add_unique(int *out, int n, int r)
+{
+	int i;
+
+	for (i = 0; i < n; i++)
+		if (out[i] == r)
+			return n;
+	out[n] = r;
+	return n + 1;
+}
+
+int eng_waits_for(const struct eng_prog *p, const int32_t *st, int r, int *out)
+{
+	const struct eng_instr *in = &p->ins[r][PC(p, st, r)];
+	int n = 0, i, x;
+
+	if (in->op == ENG_COLL) {
+		const struct eng_comm *c = &p->comms[in->a];
+
+		for (i = 0; i < c->n; i++)
+			if (COLL(p, st, in->a, c->members[i]) < in->c)
+				n = add_unique(out, n, c->members[i]);
+		return n;
+	}
+	if (in->op != ENG_WAIT)
+		return 0;
+	for (i = 0; i < in->n; i++) {
+		int li = live_find(p, st, r, in->list[i]);
+		const struct eng_instr *post;
+
+		if (li < 0 || (LIVE(p, st, r)[li] & 1))
+			continue;
+		post = &p->ins[r][in->list[i]];
+		if (post->op == ENG_POST_SEND) {
+			n = add_unique(out, n, post->a);
+		} else if (post->a != ENG_ANY) {
+			n = add_unique(out, n, post->a);
+		} else {
+			for (x = 0; x < p->nranks; x++)
+				if (x != r && p->ins[x][PC(p, st, x)].op != ENG_END)
+					n = add_unique(out, n, x);
+		}
+	}
+	return n;
+}
+
+/* ---- model.dat ---- */
+
+int eng_prog_write(const struct eng_prog *p, FILE *f)
+{
+	int r, i, j;
+
+	fprintf(f, "%s %d\n", ENG_FORMAT, ENG_VERSION);
+	fprintf(f, "nranks %d ncomms %d maxlive %d maxmsg %d buffering %d eager %lld\n",
+		p->nranks, p->ncomms, p->maxlive, p->maxmsg, p->buffering, (long long)p->eager);
+	for (i = 0; i < p->ncomms; i++) {
+		fprintf(f, "comm %d %d", i, p->comms[i].n);
+		for (j = 0; j < p->comms[i].n; j++)
+			fprintf(f, " %d", p->comms[i].members[j]);
+		fputc('\n', f);
+	}
+	for (r = 0; r < p->nranks; r++) {
+		fprintf(f, "rank %d %d\n", r, p->nins[r]);
+		for (i = 0; i < p->nins[r]; i++) {
+			const struct eng_instr *in = &p->ins[r][i];
+
+			fprintf(f, "%d %d %d %d %d %d %lld %d", in->op, in->ev, in->a, in->b, in->c,
+				in->d, (long long)in->bytes, in->n);
+			for (j = 0; j < in->n; j++)
+				fprintf(f, " %d", in->list[j]);
+			fputc('\n', f);
+		}
+	}
+	return ferror(f) ? -1 : 0;
+}
+
+static int bad(char *msg, size_t size, const char *what)
+{
+	snprintf(msg, size, "malformed model data: %s", what);
+	return -1;
+}
+
+int eng_prog_read(struct eng_prog *p, FILE *f, char *msg, size_t size)
+{
+	char fmt[32];
+	int version, r, i, j, id, n;
+	long long eager;
+
+	memset(p, 0, sizeof(*p));
+	if (fscanf(f, "%31s %d", fmt, &version) != 2 || strcmp(fmt, ENG_FORMAT) ||
+	    version != ENG_VERSION)
+		return bad(msg, size, "header");
+	if (fscanf(f, " nranks %d ncomms %d maxlive %d maxmsg %d buffering %d eager %lld",
+		   &p->nranks, &p->ncomms, &p->maxlive, &p->maxmsg, &p->buffering, &eager) != 6 ||
+	    p->nranks <= 0 || p->nranks > 0x7fff || p->ncomms <= 0 || p->maxlive < 1 ||
+	    p->maxmsg < 1)
+		return bad(msg, size, "sizes");
+	p->eager = eager;
+	p->comms = calloc((size_t)p->ncomms, sizeof(*p->comms));
+	p->nins = calloc((size_t)p->nranks, sizeof(*p->nins));
+	p->ins = calloc((size_t)p->nranks, sizeof(*p->ins));
+	if (!p->comms || !p->nins || !p->ins)
+		return bad(msg, size, "out of memory");
+	for (i = 0; i < p->ncomms; i++) {
+		if (fscanf(f, " comm %d %d", &id, &n) != 2 || id != i || n < 0 || n > p->nranks)
+			return bad(msg, size, "comm");
+		p->comms[i].n = n;
+		p->comms[i].members = calloc((size_t)n + 1, sizeof(int32_t));
+		for (j = 0; j < n; j++)
+			if (fscanf(f, "%d", &p->comms[i].members[j]) != 1 ||
+			    p->comms[i].members[j] < 0 || p->comms[i].members[j] >= p->nranks)
+				return bad(msg, size, "comm member");
+	}
+	for (r = 0; r < p->nranks; r++) {
+		if (fscanf(f, " rank %d %d", &id, &n) != 2 || id != r || n < 1)
+			return bad(msg, size, "rank");
+		p->nins[r] = n;
+		p->ins[r] = calloc((size_t)n, sizeof(struct eng_instr));
+		if (!p->ins[r])
+			return bad(msg, size, "out of memory");
+		for (i = 0; i < n; i++) {
+			struct eng_instr *in = &p->ins[r][i];
+			long long bytes;
+
+			if (fscanf(f, "%d %d %d %d %d %d %lld %d", &in->op, &in->ev, &in->a, &in->b,
+				   &in->c, &in->d, &bytes, &in->n) != 8 || in->n < 0 ||
+			    in->op < ENG_POST_SEND || in->op > ENG_END)
+				return bad(msg, size, "instruction");
+			in->bytes = bytes;
+			if (in->n) {
+				in->list = calloc((size_t)in->n, sizeof(int32_t));
+				if (!in->list)
+					return bad(msg, size, "out of memory");
+				for (j = 0; j < in->n; j++)
+					if (fscanf(f, "%d", &in->list[j]) != 1 || in->list[j] < 0 ||
+					    in->list[j] >= i)
+						return bad(msg, size, "wait list");
+			}
+		}
+		if (p->ins[r][n - 1].op != ENG_END)
+			return bad(msg, size, "program without an end");
+	}
+	eng_layout(p);
+	return 0;
+}
+
+void eng_prog_release(struct eng_prog *p)
+{
+	int r, i;
+
+	for (r = 0; p->ins && r < p->nranks; r++) {
+		for (i = 0; p->ins[r] && i < p->nins[r]; i++)
+			free(p->ins[r][i].list);
+		free(p->ins[r]);
+	}
+	for (i = 0; p->comms && i < p->ncomms; i++)
+		free(p->comms[i].members);
+	free(p->ins);
+	free(p->nins);
+	free(p->comms);
+	memset(p, 0, sizeof(*p));
+}

@@ -1,0 +1,150 @@
+/* The MPI-semantics engine that SPIN drives: the model's transition relation, in C.
+ *
+ * models/mpi.pml is a fixed Promela interpreter: it includes this engine through c_code, keeps
+ * the engine's state in its state vector (c_state), and branches over the engine's choices,
+ * so that SPIN explores every behaviour and stores every state. The trace is data (model.dat,
+ * written by the translator), so neither the Promela nor the C that SPIN generates grows with
+ * the trace.
+ *
+ * Between choices the engine runs every deterministic step to quiescence in one transition.
+ * Deterministic steps (posting, matching a receive that names its source, completing waits
+ * and collectives) are monotone and commute, so one canonical order reaches the same
+ * quiescent state as any other (the confluence argument behind POE, Vakkalanka et al., and
+ * Siegel's "urgent" search, VMCAI 2005; shared/MODELLING.md sections 1.2, 1.5, 2.1). The only
+ * choices are which message a MPI_ANY_SOURCE receive takes, offered at quiescence when every
+ * candidate is there: delaying a wildcard never removes a candidate, because only its own rank
+ * consumes the messages sent to it and every channel stays in FIFO order.
+ *
+ * Matching follows MPI's two ordering rules (SPEC 3.2): a receive takes the first message of
+ * a sender that matches it (non-overtaking of messages), and a message goes to the earliest
+ * posted open receive that matches it (non-overtaking of receives). A send that is not
+ * buffered completes when a matching receive is posted and matched, even while the receiving
+ * rank is blocked elsewhere (SPEC 3.4).
+ *
+ * The file is plain C99 with no dependency but libc, so that pan.c can include it. */
+#ifndef MPIV_ENGINE_H
+#define MPIV_ENGINE_H
+
+#include <stdint.h>
+#include <stdio.h>
+
+#define ENG_FORMAT "mpiverify-model"
+#define ENG_VERSION 1
+
+#define ENG_ANY (-1)		/* MPI_ANY_SOURCE or MPI_ANY_TAG in an instruction */
+#define ENG_PROC_NULL (-2)	/* MPI_PROC_NULL peer: completes at once */
+
+/* An instruction of a rank's program. A blocking MPI call becomes a post and a wait. */
+enum eng_opcode {
+	ENG_POST_SEND = 1,	/* a = dest, b = comm, c = tag, d = enum eng_send_mode, bytes */
+	ENG_POST_RECV = 2,	/* a = source or ENG_ANY, b = comm, c = tag or ENG_ANY */
+	ENG_WAIT = 3,		/* wait until every request in list[0..n) completes, then free them */
+	ENG_COLL = 4,		/* a = comm, c = this rank's sequence number on comm (1, 2, ...) */
+	ENG_END = 5,		/* the rank is done (MPI_Finalize, or its trace ends) */
+};
+
+enum eng_send_mode {
+	ENG_SEND_STANDARD = 0,	/* buffered or not, as the buffering mode says */
+	ENG_SEND_SYNC = 1,	/* completes when matched */
+	ENG_SEND_BUFFERED = 2,	/* completes at once */
+};
+
+enum eng_buffering {
+	ENG_BUF_ZERO = 0,	/* no standard send completes before it is matched */
+	ENG_BUF_INFINITE = 1,	/* every standard send completes at once */
+	ENG_BUF_EAGER = 2,	/* standard sends up to `eager` bytes complete at once */
+};
+
+struct eng_instr {
+	int32_t op;		/* enum eng_opcode */
+	int32_t ev;		/* index of the trace event it comes from */
+	int32_t a, b, c, d;	/* operands, see enum eng_opcode */
+	int64_t bytes;		/* message size, for the eager threshold */
+	int32_t n;		/* ENG_WAIT: number of requests */
+	int32_t *list;		/* ENG_WAIT: instruction indices of the posts it waits for */
+};
+
+struct eng_comm {
+	int32_t n;		/* number of members */
+	int32_t *members;	/* world ranks, ascending */
+};
+
+/* Called for every step the engine takes, when an observer is set (the cex builder). */
+struct eng_observer {
+	void *ctx;
+	/* rank d's receive (instruction ri) took the message of rank s's send si */
+	void (*match)(void *ctx, int d, int ri, int s, int si);
+	/* rank r executed instruction i (a post, or a wait or collective that completed) */
+	void (*exec)(void *ctx, int r, int i);
+};
+
+/* A rank-indexed program plus the layout of the state that the engine works on. */
+struct eng_prog {
+	int32_t nranks;
+	int32_t ncomms;
+	struct eng_comm *comms;	/* by communicator id */
+	int32_t *nins;		/* per rank: number of instructions (the last is ENG_END) */
+	struct eng_instr **ins;	/* per rank: its instructions */
+	int32_t buffering;	/* enum eng_buffering */
+	int64_t eager;		/* threshold in bytes for ENG_BUF_EAGER */
+	int32_t maxlive;	/* most requests any rank has posted and not yet waited for */
+	int32_t maxmsg;		/* room for messages in flight; more is reported as overflow */
+	/* state layout, in int32 words (eng_layout() fills these) */
+	int32_t off_pc, off_coll, off_nlive, off_live, off_msg, words;
+	struct eng_observer *obs;	/* NULL inside SPIN */
+};
+
+/* The first state words, which mpi.pml reads directly (SPIN refuses function calls in c_expr
+ * as possible side effects, so the engine keeps what the model branches on in the state). */
+#define ENG_ST_OVERFLOW 0	/* nonzero: more messages in flight than maxmsg */
+#define ENG_ST_NMSG 1		/* messages in flight */
+#define ENG_ST_NCHOICES 2	/* eng_nchoices() of this state */
+#define ENG_ST_DONE 3		/* eng_all_done() of this state */
+#define ENG_ST_HEADER 4
+
+/* Compute the state layout of prog from nranks, ncomms, maxlive and maxmsg. */
+void eng_layout(struct eng_prog *prog);
+
+/* Size of a state in bytes (after eng_layout). */
+size_t eng_state_bytes(const struct eng_prog *prog);
+
+/* Initialise st (eng_state_bytes() bytes) to the start of every rank's program and run every
+ * deterministic step. */
+void eng_start(const struct eng_prog *prog, int32_t *st);
+
+/* Number of choices in st (0 when st is final: every rank done, or a deadlock). */
+int eng_nchoices(const struct eng_prog *prog, const int32_t *st);
+
+/* Take choice k (0 <= k < eng_nchoices()), then run every deterministic step. */
+void eng_choose(const struct eng_prog *prog, int32_t *st, int k);
+
+/* Describe choice k: rank d's receive instruction *ri takes rank *s's send instruction *si. */
+void eng_choice(const struct eng_prog *prog, const int32_t *st, int k, int *d, int *ri, int *s,
+		int *si);
+
+/* 1 when every rank has reached its ENG_END. */
+int eng_all_done(const struct eng_prog *prog, const int32_t *st);
+
+/* The instruction rank r is at (its pc); equals nins[r] - 1 (the ENG_END) when done. */
+int eng_pc(const struct eng_prog *prog, const int32_t *st, int r);
+
+/* 1 if the send posted at instruction si of rank r completes without being matched in this
+ * buffering mode. */
+int eng_send_buffered(const struct eng_prog *prog, int r, int si);
+
+/* For a rank blocked at its pc, the ranks it waits for: fills out[] (room for nranks) and
+ * returns how many. A wait on a wildcard receive waits for every rank that is not done. */
+int eng_waits_for(const struct eng_prog *prog, const int32_t *st, int r, int *out);
+
+/* Messages still in flight at rank r (sent, never received): returns how many. */
+int eng_unreceived(const struct eng_prog *prog, const int32_t *st);
+
+/* Read and write the program as text (model.dat). eng_prog_read returns 0, or -1 with a
+ * message in msg (size bytes). */
+int eng_prog_write(const struct eng_prog *prog, FILE *f);
+int eng_prog_read(struct eng_prog *prog, FILE *f, char *msg, size_t size);
+
+/* Free what eng_prog_read or the translator allocated. */
+void eng_prog_release(struct eng_prog *prog);
+
+#endif

@@ -1,0 +1,65 @@
+/* mpiverify's model: a fixed Promela interpreter of MPI semantics over a recorded trace.
+ *
+ * The trace is data (model.dat in the working directory, written by the translator), the
+ * semantics is models/engine.c (included below), and this file is the part SPIN explores:
+ * the engine's state lives in SPIN's state vector, and at every quiescent state SPIN branches
+ * over the engine's choices (which message each MPI_ANY_SOURCE receive takes). A state with no
+ * choice where some rank has not reached its end is an invalid end state: a deadlock. See
+ * models/README.md for the encoding and shared/MODELLING.md for the measurements behind it.
+ *
+ * pan.c is compiled with -include <this directory>/engine.c (an #include here would be
+ * expanded by spin's own preprocessing, system headers and all), with
+ * -DMPIV_STATE_WORDS=<engine state size in int32 words>, -DSAFETY and -DNOREDUCE (one process:
+ * nothing for partial-order reduction to do; the engine's closure is the reduction). */
+
+c_decl {
+/* The program is read once, before the search starts; it is not part of the state. */
+static struct eng_prog mpiv_prog;
+
+__attribute__((constructor)) static void mpiv_load(void)
+{
+	char msg[256];
+	FILE *f = fopen("model.dat", "r");
+
+	if (!f) {
+		fprintf(stderr, "mpiverify model: cannot open model.dat\n");
+		exit(3);
+	}
+	if (eng_prog_read(&mpiv_prog, f, msg, sizeof(msg)) != 0) {
+		fprintf(stderr, "mpiverify model: %s\n", msg);
+		exit(3);
+	}
+	fclose(f);
+	if (mpiv_prog.words != MPIV_STATE_WORDS) {
+		fprintf(stderr, "mpiverify model: model.dat needs %d state words, pan has %d\n",
+			mpiv_prog.words, MPIV_STATE_WORDS);
+		exit(3);
+	}
+}
+}
+
+c_state "int32_t st[MPIV_STATE_WORDS]" "Global"
+
+active proctype mpi()
+{
+	int k;		/* the choice being taken; back to 0 after use so it never splits states */
+
+	c_code { eng_start(&mpiv_prog, now.st); };
+	do
+	:: c_expr { now.st[ENG_ST_NCHOICES] > 0 } ->
+		do
+		:: c_expr { Pmpi->k + 1 < now.st[ENG_ST_NCHOICES] } -> k++
+		:: break
+		od;
+		c_code {
+			Printf("MPIV-CHOICE %d\n", Pmpi->k);
+			eng_choose(&mpiv_prog, now.st, Pmpi->k);
+			Pmpi->k = 0;
+		}
+	:: c_expr { now.st[ENG_ST_NCHOICES] == 0 } -> break
+	od;
+	/* more messages in flight than the state has room for: the search would be wrong */
+	assert(c_expr { now.st[ENG_ST_OVERFLOW] == 0 });
+	/* blocks, and so is an invalid end state, unless every rank is done */
+	c_expr { now.st[ENG_ST_DONE] != 0 }
+}

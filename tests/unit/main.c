@@ -1,0 +1,27 @@
+/* The CUnit test runner: one line per suite, each suite defined beside its tests. */
+#include <CUnit/Basic.h>
+
+#include "unit.h"
+
+int main(void)
+{
+	CU_SuiteInfo suites[] = {
+		event_suite,
+		trace_suite,
+		cex_suite,
+		translate_suite,
+		engine_suite,
+		CU_SUITE_INFO_NULL,
+	};
+	unsigned failed;
+
+	if (CU_initialize_registry() != CUE_SUCCESS)
+		return 2;
+	if (CU_register_suites(suites) != CUE_SUCCESS)
+		return 2;
+	CU_basic_set_mode(CU_BRM_NORMAL);
+	CU_basic_run_tests();
+	failed = CU_get_number_of_failures() + CU_get_number_of_tests_failed();
+	CU_cleanup_registry();
+	return failed ? 1 : 0;
+}

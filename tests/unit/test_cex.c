@@ -1,0 +1,103 @@
+/* cex.json: what check writes is what replay reads, and malformed documents are refused with
+ * the JSON path at fault. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cex.h"
+#include "unit.h"
+
+static void test_roundtrip(void)
+{
+	struct mpiv_cex a, b;
+	struct mpiv_cex_op ops0[] = {{1, 2, 1, -1, 1}, {2, -1, -1, -1, 0}};
+	struct mpiv_cex_op ops2[] = {{1, -1, -1, 1, 0}};
+	struct mpiv_cex_rank ranks[3];
+	struct mpiv_cex_edge edge = {0, 2, 1};
+	char *cmd[] = {"mpirun", "-np", "3", "./app", NULL};
+	char path[256];
+	const struct mpiv_cex_op *op;
+
+	memset(&a, 0, sizeof(a));
+	memset(ranks, 0, sizeof(ranks));
+	a.trace_dir = "/tmp/t";
+	a.buffering = "zero";
+	a.command = cmd;
+	a.nranks = 3;
+	a.ranks = ranks;
+	ranks[0].rank = 0;
+	ranks[0].ops = ops0;
+	ranks[0].nops = 2;
+	ranks[0].blocked_op = 2;
+	ranks[0].blocked_call = "MPI_Recv";
+	ranks[0].site.file = "app.c";
+	ranks[0].site.line = 12;
+	ranks[1].rank = 1;
+	ranks[1].blocked_op = -1;
+	ranks[2].rank = 2;
+	ranks[2].ops = ops2;
+	ranks[2].nops = 1;
+	ranks[2].blocked_op = 1;
+	a.cycle = &edge;
+	a.ncycle = 1;
+	snprintf(path, sizeof(path), "%s/cex.json", unit_tmpdir());
+	CU_ASSERT_EQUAL_FATAL(mpiv_cex_save(path, &a, NULL), 0);
+	CU_ASSERT_EQUAL_FATAL(mpiv_cex_load(path, &b, NULL), 0);
+	CU_ASSERT_EQUAL(b.nranks, 3);
+	CU_ASSERT_STRING_EQUAL(b.buffering, "zero");
+	CU_ASSERT_STRING_EQUAL(b.command[3], "./app");
+	CU_ASSERT_PTR_NULL(b.command[4]);
+	op = mpiv_cex_find(&b.ranks[0], 1);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(op);
+	CU_ASSERT_EQUAL(op->match_rank, 2);
+	CU_ASSERT_EQUAL(op->match_op, 1);
+	CU_ASSERT(op->wildcard);
+	CU_ASSERT_PTR_NULL(mpiv_cex_find(&b.ranks[0], 5));
+	CU_ASSERT_EQUAL(mpiv_cex_find(&b.ranks[2], 1)->sync, 1);
+	CU_ASSERT_EQUAL(b.ranks[0].blocked_op, 2);
+	CU_ASSERT_EQUAL(b.ranks[1].blocked_op, -1);
+	CU_ASSERT_EQUAL(b.ranks[0].site.line, 12);
+	CU_ASSERT_EQUAL(b.ncycle, 1);
+	mpiv_cex_release(&b);
+}
+
+static void test_malformed(void)
+{
+	static const struct {
+		const char *doc;
+		const char *text;
+	} cases[] = {
+		{"{\"format\":\"other\"}", "format: expected \"mpiverify-cex\""},
+		{"{\"format\":\"mpiverify-cex\",\"version\":2}", "version: expected an integer in 1..1"},
+		{"{\"format\":\"mpiverify-cex\",\"version\":1,\"trace\":\"t\",\"buffering\":\"zero\","
+		 "\"nranks\":1,\"ranks\":[{\"rank\":0,\"ops\":[{\"op\":1,\"match\":{\"rank\":4,\"op\":0}}]}]}",
+		 "ranks[0].ops[0].match.rank: expected an integer in 0..0"},
+		{"{\"format\":\"mpiverify-cex\",\"version\":1,\"trace\":\"t\",\"buffering\":\"zero\","
+		 "\"nranks\":2,\"ranks\":[]}", "ranks: expected an array of nranks (2) entries"},
+	};
+	size_t i;
+
+	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		char path[256];
+		struct mpiv_cex c;
+		struct mpiv_error err;
+		FILE *f;
+
+		snprintf(path, sizeof(path), "%s/cex.json", unit_tmpdir());
+		f = fopen(path, "w");
+		fputs(cases[i].doc, f);
+		fclose(f);
+		mpiv_error_init(&err);
+		CU_ASSERT_EQUAL(mpiv_cex_load(path, &c, &err), -1);
+		CU_ASSERT_EQUAL(err.code, MPIV_EXIT_BAD_INPUT);
+		CU_ASSERT_STRING_EQUAL(err.text, cases[i].text);
+	}
+}
+
+static CU_TestInfo cex_tests[] = {
+	{"save and load", test_roundtrip},
+	{"malformed documents", test_malformed},
+	CU_TEST_INFO_NULL,
+};
+
+CU_SuiteInfo cex_suite = {"cex", NULL, NULL, NULL, NULL, cex_tests};

@@ -1,0 +1,28 @@
+/* Shared helpers of the CUnit tests. */
+#ifndef MPIV_UNIT_H
+#define MPIV_UNIT_H
+
+#include <CUnit/CUnit.h>
+
+#include "engine.h"
+#include "trace.h"
+
+/* Write each JSON rank trace (NULL-terminated array of "events" arrays, one per rank) as
+ * rank-N.json into a fresh temporary directory and load it. Returns 0 or -1. */
+int unit_load_case(const char *const events[], struct mpiv_traceset *ts);
+
+/* Explore every choice of prog natively (depth-first). Returns the number of reachable
+ * deadlock states (-1 on overflow); *done counts reachable final states where every rank
+ * finished. */
+long unit_explore(const struct eng_prog *prog, long *done);
+
+/* Translate events[] with buffering b and explore: returns deadlock states, or -2 if the
+ * case did not load or translate. */
+long unit_deadlocks(const char *const events[], enum eng_buffering b);
+
+/* A fresh temporary directory (removed by nothing: tests leave it under /tmp). */
+const char *unit_tmpdir(void);
+
+extern CU_SuiteInfo event_suite, trace_suite, cex_suite, translate_suite, engine_suite;
+
+#endif

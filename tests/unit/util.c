@@ -1,0 +1,113 @@
+/* Helpers of the CUnit tests: cases stated as JSON, and a native exhaustive search over the
+ * engine's choices (the same semantics SPIN explores, without SPIN). */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "translate.h"
+#include "unit.h"
+#include "xalloc.h"
+
+const char *unit_tmpdir(void)
+{
+	static char dir[64];
+
+	snprintf(dir, sizeof(dir), "/tmp/mpiv-unit-XXXXXX");
+	if (!mkdtemp(dir))
+		return NULL;
+	return dir;
+}
+
+int unit_load_case(const char *const events[], struct mpiv_traceset *ts)
+{
+	const char *dir = unit_tmpdir();
+	struct mpiv_error err;
+	char path[256];
+	int n = 0, r;
+
+	while (events[n])
+		n++;
+	for (r = 0; r < n; r++) {
+		FILE *f;
+
+		snprintf(path, sizeof(path), "%s/rank-%d.json", dir, r);
+		f = fopen(path, "w");
+		if (!f)
+			return -1;
+		fprintf(f, "{\"format\": \"mpiverify-trace\", \"version\": 1, \"rank\": %d, "
+			   "\"size\": %d, \"events\": %s}\n", r, n, events[r]);
+		fclose(f);
+	}
+	mpiv_error_init(&err);
+	if (mpiv_traceset_load(dir, ts, &err)) {
+		char buf[1024];
+
+		mpiv_error_format(&err, buf, sizeof(buf));
+		fprintf(stderr, "unit_load_case: %s\n", buf);
+		return -1;
+	}
+	return 0;
+}
+
+static long explore(const struct eng_prog *p, const int32_t *st, long *done, int depth)
+{
+	size_t bytes = eng_state_bytes(p);
+	int n = eng_nchoices(p, st), k;
+	long dl = 0;
+
+	if (st[ENG_ST_OVERFLOW] || depth > 10000)
+		return -1;
+	if (n == 0) {
+		if (eng_all_done(p, st))
+			(*done)++;
+		else
+			dl++;
+		return dl;
+	}
+	for (k = 0; k < n; k++) {
+		int32_t *next = xmalloc(bytes);
+		long sub;
+
+		memcpy(next, st, bytes);
+		eng_choose(p, next, k);
+		sub = explore(p, next, done, depth + 1);
+		free(next);
+		if (sub < 0)
+			return -1;
+		dl += sub;
+	}
+	return dl;
+}
+
+long unit_explore(const struct eng_prog *prog, long *done)
+{
+	int32_t *st = xmalloc(eng_state_bytes(prog));
+	long dl;
+
+	*done = 0;
+	eng_start(prog, st);
+	dl = explore(prog, st, done, 0);
+	free(st);
+	return dl;
+}
+
+long unit_deadlocks(const char *const events[], enum eng_buffering b)
+{
+	struct mpiv_traceset ts;
+	struct eng_prog prog;
+	struct tr_opts opts = {b, 0, 0};
+	struct mpiv_error err;
+	long dl, done;
+
+	if (unit_load_case(events, &ts))
+		return -2;
+	mpiv_error_init(&err);
+	if (tr_translate(&ts, &opts, &prog, &err)) {
+		mpiv_traceset_release(&ts);
+		return -2;
+	}
+	dl = unit_explore(&prog, &done);
+	eng_prog_release(&prog);
+	mpiv_traceset_release(&ts);
+	return dl;
+}

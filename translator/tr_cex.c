@@ -1,0 +1,300 @@
+/* Translator, second half: SPIN's choices back to a counterexample. The choices are replayed
+ * on the same engine that pan ran, with an observer that notes every step, so the cex says
+ * exactly what the model did: each rank's operations in order, every match, which sends were
+ * buffered, where each rank is stuck and who it waits for. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "srcloc.h"
+#include "translate.h"
+#include "xalloc.h"
+
+struct recorder {
+	const struct eng_prog *prog;
+	int32_t **match_rank;	/* per rank, per instruction: matched sender, -1 */
+	int32_t **match_instr;	/* per rank, per instruction: sender's instruction */
+	int32_t **done_order;	/* per rank: instructions executed, in order */
+	int *ndone;
+	struct mpiv_cex_match *matches;
+	size_t nmatches, capmatches;
+};
+
+static void on_match(void *ctx, int d, int ri, int s, int si)
+{
+	struct recorder *rc = ctx;
+	struct mpiv_cex_match *m;
+
+	rc->match_rank[d][ri] = s;
+	rc->match_instr[d][ri] = si;
+	xgrow((void **)&rc->matches, &rc->capmatches, rc->nmatches + 1, sizeof(*rc->matches));
+	m = &rc->matches[rc->nmatches++];
+	m->recv_rank = d;
+	m->recv_op = rc->prog->ins[d][ri].ev;
+	m->send_rank = s;
+	m->send_op = rc->prog->ins[s][si].ev;
+	m->wildcard = rc->prog->ins[d][ri].a == ENG_ANY;
+}
+
+static void on_exec(void *ctx, int r, int i)
+{
+	struct recorder *rc = ctx;
+
+	rc->done_order[r][rc->ndone[r]++] = i;
+}
+
+static const char *comm_name(int comm)
+{
+	return comm == MPIV_COMM_WORLD ? "WORLD" : comm == MPIV_COMM_SELF ? "SELF" : "?";
+}
+
+static int peer_str(char *buf, size_t size, int32_t v)
+{
+	if (v == MPIV_ANY_SOURCE)
+		return snprintf(buf, size, "ANY");
+	if (v == MPIV_PROC_NULL)
+		return snprintf(buf, size, "PROC_NULL");
+	return snprintf(buf, size, "%d", v);
+}
+
+void tr_describe_event(const struct mpiv_traceset *ts, int r, long e, char *buf,
+		       unsigned long size)
+{
+	const struct mpiv_event *ev;
+	char peer[16], tag[16];
+
+	if (r < 0 || r >= ts->nranks || e < 0 || (size_t)e >= ts->ranks[r].nevents) {
+		snprintf(buf, size, "event %ld", e);
+		return;
+	}
+	ev = &ts->ranks[r].events[e];
+	peer_str(peer, sizeof(peer), ev->peer);
+	if (ev->tag == MPIV_ANY_TAG)
+		snprintf(tag, sizeof(tag), "ANY");
+	else
+		snprintf(tag, sizeof(tag), "%d", ev->tag);
+	switch (mpiv_call_kind(ev->call)) {
+	case MPIV_KIND_SEND:
+	case MPIV_KIND_ISEND:
+		snprintf(buf, size, "%s(dest=%s, tag=%s, comm=%s, %llu bytes)",
+			 mpiv_call_name(ev->call), peer, tag, comm_name(ev->comm),
+			 (unsigned long long)ev->bytes);
+		break;
+	case MPIV_KIND_RECV:
+	case MPIV_KIND_IRECV:
+		snprintf(buf, size, "%s(source=%s, tag=%s, comm=%s)", mpiv_call_name(ev->call), peer,
+			 tag, comm_name(ev->comm));
+		break;
+	case MPIV_KIND_WAIT:
+		snprintf(buf, size, "%s(%u request%s)", mpiv_call_name(ev->call), ev->nreqs,
+			 ev->nreqs == 1 ? "" : "s");
+		break;
+	case MPIV_KIND_COLL:
+		snprintf(buf, size, "%s(comm=%s)", mpiv_call_name(ev->call), comm_name(ev->comm));
+		break;
+	default:
+		snprintf(buf, size, "%s()", mpiv_call_name(ev->call));
+	}
+}
+
+/* Resolve the call site of event e of rank r. */
+static void resolve_site(const struct mpiv_traceset *ts, int r, long e, struct mpiv_cex_site *s)
+{
+	const struct mpiv_rank_trace *t = &ts->ranks[r];
+	const struct mpiv_event *ev;
+
+	memset(s, 0, sizeof(*s));
+	if (e < 0 || (size_t)e >= t->nevents)
+		return;
+	ev = &t->events[e];
+	if (ev->site)
+		mpiv_srcloc_resolve(mpiv_trace_module(t, ev->site), MPIV_SITE_ADDR(ev->site), s);
+}
+
+/* The wait-for cycle: follow waits-for edges among blocked ranks from each blocked rank; the
+ * first cycle found is the cycle. Without one (ranks wait for finished ranks), every blocked
+ * rank's edges are listed: the knot. */
+static void find_cycle(const struct eng_prog *p, const int32_t *st, struct mpiv_cex *cex)
+{
+	int n = p->nranks, r, k;
+	int *wf = xcalloc((size_t)n * (size_t)n, sizeof(int));
+	int *nwf = xcalloc((size_t)n, sizeof(int));
+	int *path = xcalloc((size_t)n + 1, sizeof(int));
+	int *onpath = xcalloc((size_t)n, sizeof(int));
+
+	for (r = 0; r < n; r++)
+		if (p->ins[r][eng_pc(p, st, r)].op != ENG_END)
+			nwf[r] = eng_waits_for(p, st, r, &wf[r * n]);
+	for (r = 0; r < n && !cex->ncycle; r++) {
+		int len = 0, cur = r;
+
+		memset(onpath, 0, (size_t)n * sizeof(int));
+		/* walk the first blocked successor until a rank repeats or none is left */
+		while (cur >= 0 && !onpath[cur]) {
+			int next = -1;
+
+			onpath[cur] = len + 1;
+			path[len++] = cur;
+			for (k = 0; k < nwf[cur]; k++)
+				if (nwf[wf[cur * n + k]] > 0) {
+					next = wf[cur * n + k];
+					break;
+				}
+			cur = next;
+		}
+		if (cur >= 0) {
+			int start = onpath[cur] - 1;
+
+			cex->cycle = xcalloc((size_t)(len - start), sizeof(*cex->cycle));
+			for (k = start; k < len; k++) {
+				int from = path[k];
+
+				cex->cycle[cex->ncycle].rank = from;
+				cex->cycle[cex->ncycle].op = p->ins[from][eng_pc(p, st, from)].ev;
+				cex->cycle[cex->ncycle].waits_for = k + 1 < len ? path[k + 1] : cur;
+				cex->ncycle++;
+			}
+		}
+	}
+	if (!cex->ncycle) {
+		size_t total = 0;
+
+		for (r = 0; r < n; r++)
+			total += (size_t)nwf[r];
+		cex->cycle = xcalloc(total + 1, sizeof(*cex->cycle));
+		for (r = 0; r < n; r++)
+			for (k = 0; k < nwf[r]; k++) {
+				cex->cycle[cex->ncycle].rank = r;
+				cex->cycle[cex->ncycle].op = p->ins[r][eng_pc(p, st, r)].ev;
+				cex->cycle[cex->ncycle].waits_for = wf[r * n + k];
+				cex->ncycle++;
+			}
+	}
+	free(wf);
+	free(nwf);
+	free(path);
+	free(onpath);
+}
+
+/* Rank r's operations: the events of the instructions it executed, once each, then the one it
+ * is stuck in. */
+static void build_rank(const struct eng_prog *p, const struct mpiv_traceset *ts,
+		       struct recorder *rc, const int32_t *st, int r, struct mpiv_cex_rank *cr)
+{
+	int pc = eng_pc(p, st, r), i, last = -1;
+	const struct eng_instr *at = &p->ins[r][pc];
+
+	cr->rank = r;
+	cr->blocked_op = -1;
+	cr->ops = xcalloc((size_t)rc->ndone[r] + 1, sizeof(*cr->ops));
+	for (i = 0; i <= rc->ndone[r]; i++) {
+		int ii = i < rc->ndone[r] ? rc->done_order[r][i] : pc;
+		const struct eng_instr *in = &p->ins[r][ii];
+		struct mpiv_cex_op *op;
+
+		if (i == rc->ndone[r] && at->op == ENG_END)
+			break;
+		if (in->ev == last) {
+			op = &cr->ops[cr->nops - 1];
+		} else {
+			op = &cr->ops[cr->nops++];
+			op->op = (uint32_t)in->ev;
+			op->match_rank = -1;
+			op->match_op = -1;
+			op->sync = -1;
+			last = in->ev;
+		}
+		if (in->op == ENG_POST_RECV) {
+			op->wildcard = in->a == ENG_ANY;
+			if (rc->match_rank[r][ii] >= 0) {
+				op->match_rank = rc->match_rank[r][ii];
+				op->match_op = p->ins[op->match_rank][rc->match_instr[r][ii]].ev;
+			}
+		}
+		if (in->op == ENG_POST_SEND && in->d == ENG_SEND_STANDARD && in->a >= 0)
+			op->sync = !eng_send_buffered(p, r, ii);
+	}
+	if (at->op != ENG_END) {
+		char desc[256];
+		const struct mpiv_event *ev = &ts->ranks[r].events[at->ev];
+
+		cr->blocked_op = at->ev;
+		cr->blocked_call = xstrdup(mpiv_call_name(ev->call));
+		tr_describe_event(ts, r, at->ev, desc, sizeof(desc));
+		cr->blocked_desc = xstrdup(desc);
+		resolve_site(ts, r, at->ev, &cr->site);
+	}
+}
+
+int tr_cex(const struct eng_prog *prog, const struct mpiv_traceset *ts, const int *choices,
+	   int n, const char *buffering, struct mpiv_cex *cex, struct mpiv_error *err)
+{
+	struct eng_prog p = *prog;
+	struct eng_observer obs;
+	struct recorder rc;
+	int32_t *st = xcalloc(eng_state_bytes(prog), 1);
+	int r, i, deadlock;
+
+	memset(cex, 0, sizeof(*cex));
+	memset(&rc, 0, sizeof(rc));
+	rc.prog = prog;
+	rc.match_rank = xcalloc((size_t)p.nranks, sizeof(*rc.match_rank));
+	rc.match_instr = xcalloc((size_t)p.nranks, sizeof(*rc.match_instr));
+	rc.done_order = xcalloc((size_t)p.nranks, sizeof(*rc.done_order));
+	rc.ndone = xcalloc((size_t)p.nranks, sizeof(*rc.ndone));
+	for (r = 0; r < p.nranks; r++) {
+		rc.match_rank[r] = xmalloc((size_t)p.nins[r] * sizeof(int32_t));
+		memset(rc.match_rank[r], 0xff, (size_t)p.nins[r] * sizeof(int32_t));
+		rc.match_instr[r] = xcalloc((size_t)p.nins[r], sizeof(int32_t));
+		rc.done_order[r] = xcalloc((size_t)p.nins[r], sizeof(int32_t));
+	}
+	obs.ctx = &rc;
+	obs.match = on_match;
+	obs.exec = on_exec;
+	p.obs = &obs;
+	eng_start(&p, st);
+	for (i = 0; i < n; i++) {
+		if (choices[i] < 0 || choices[i] >= eng_nchoices(&p, st)) {
+			mpiv_error_set(err, MPIV_EXIT_TOOL, NULL, -1, -1,
+				       "spin's trail takes choice %d of %d at step %d: the model and "
+				       "the engine disagree", choices[i], eng_nchoices(&p, st), i);
+			deadlock = -1;
+			goto out;
+		}
+		eng_choose(&p, st, choices[i]);
+	}
+	deadlock = !st[ENG_ST_OVERFLOW] && eng_nchoices(&p, st) == 0 && !eng_all_done(&p, st);
+	cex->trace_dir = xstrdup(ts->dir);
+	cex->buffering = xstrdup(buffering);
+	if (ts->meta.command) {
+		size_t k, nc = 0;
+
+		while (ts->meta.command[nc])
+			nc++;
+		cex->command = xcalloc(nc + 1, sizeof(char *));
+		for (k = 0; k < nc; k++)
+			cex->command[k] = xstrdup(ts->meta.command[k]);
+	}
+	cex->nranks = p.nranks;
+	cex->ranks = xcalloc((size_t)p.nranks, sizeof(*cex->ranks));
+	for (r = 0; r < p.nranks; r++)
+		build_rank(&p, ts, &rc, st, r, &cex->ranks[r]);
+	if (deadlock)
+		find_cycle(&p, st, cex);
+	cex->matches = rc.matches;
+	cex->nmatches = rc.nmatches;
+	rc.matches = NULL;
+out:
+	for (r = 0; r < p.nranks; r++) {
+		free(rc.match_rank[r]);
+		free(rc.match_instr[r]);
+		free(rc.done_order[r]);
+	}
+	free(rc.match_rank);
+	free(rc.match_instr);
+	free(rc.done_order);
+	free(rc.ndone);
+	free(rc.matches);
+	free(st);
+	return deadlock;
+}

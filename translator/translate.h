@@ -1,0 +1,39 @@
+/* The translator: recorded traces to the model's program (model.dat), and SPIN's choices back
+ * to a counterexample. Library code: fills a struct mpiv_error, never prints. */
+#ifndef MPIV_TRANSLATE_H
+#define MPIV_TRANSLATE_H
+
+#include <stdio.h>
+
+#include "cex.h"
+#include "engine.h"
+#include "error.h"
+#include "trace.h"
+
+struct tr_opts {
+	enum eng_buffering buffering;
+	long long eager;	/* threshold in bytes for ENG_BUF_EAGER */
+	int maxmsg;		/* room for messages in flight; 0 for the default */
+};
+
+/* Build the engine program of a trace set. Returns 0, or -1 with err filled (BAD_INPUT, with
+ * the file, rank and event at fault, e.g. a call check cannot judge yet). prog is the
+ * caller's to release with eng_prog_release(). */
+int tr_translate(const struct mpiv_traceset *ts, const struct tr_opts *opts,
+		 struct eng_prog *prog, struct mpiv_error *err);
+
+/* Write prog as model.dat into the open file f. Returns 0, or -1 with err filled. */
+int tr_emit(const struct eng_prog *prog, FILE *f, const char *path, struct mpiv_error *err);
+
+/* Replay choices[0..n) on prog natively and describe the state they lead to as a
+ * counterexample (struct mpiv_cex, which the caller releases). Returns 1 if that state is a
+ * deadlock, 0 if it is not (the choices do not lead to one: SPIN and the engine disagree), or
+ * -1 with err filled. Call sites are resolved to file:line through the traces' modules. */
+int tr_cex(const struct eng_prog *prog, const struct mpiv_traceset *ts, const int *choices,
+	   int n, const char *buffering, struct mpiv_cex *cex, struct mpiv_error *err);
+
+/* "MPI_Recv(source=1, tag=0, comm=WORLD, 4 bytes)" for event e of rank r, into buf. */
+void tr_describe_event(const struct mpiv_traceset *ts, int r, long e, char *buf,
+		       unsigned long size);
+
+#endif
