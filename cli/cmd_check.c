@@ -126,14 +126,25 @@ static void clean_mode_dir(const char *dir)
 	unlink(path);
 }
 
-static char *signature(const struct mpiv_cex *cex)
+/* Which rank is blocked where. With core set, ranks blocked in a standard send that was
+ * not buffered are left out: the same deadlock found with buffered sends has those ranks
+ * finished, and otherwise the same ranks stuck in the same calls. */
+static char *signature(const struct mpiv_cex *cex, int core)
 {
 	char *sig = xcalloc((size_t)cex->nranks * 24 + 1, 1);
 	size_t n = 0;
 	int r;
 
-	for (r = 0; r < cex->nranks; r++)
-		n += (size_t)sprintf(sig + n, "%d:%ld;", r, cex->ranks[r].blocked_op);
+	for (r = 0; r < cex->nranks; r++) {
+		const struct mpiv_cex_rank *cr = &cex->ranks[r];
+		const struct mpiv_cex_op *op = cr->nops ? &cr->ops[cr->nops - 1] : NULL;
+
+		if (cr->blocked_op < 0)
+			continue;
+		if (core && op && (long)op->op == cr->blocked_op && op->sync == 1)
+			continue;
+		n += (size_t)sprintf(sig + n, "%d:%ld;", r, cr->blocked_op);
+	}
 	return sig;
 }
 
@@ -159,40 +170,82 @@ struct check_run {
 	json_t *modes_json;
 };
 
-/* Add the deadlock of one trail, or merge it with an equal one found before. */
-static int add_deadlock(struct check_run *run, const struct mode *m, struct mpiv_cex *cex)
+static void add_mode(struct found_deadlock *d, const char *mode, int buffered)
 {
-	char *sig = signature(cex);
-	struct found_deadlock *d = NULL;
-	struct mpiv_error err;
-	int i, buffered = m->buffering != ENG_BUF_ZERO;
-
-	for (i = 0; i < run->nfound; i++)
-		if (!strcmp(run->found[i].signature, sig))
-			d = &run->found[i];
-	if (d) {
-		free(sig);
-		mpiv_cex_release(cex);
-		if (!strstr(d->modes, m->name)) {
+	if (!strstr(d->modes, mode)) {
+		if (d->modes[0])
 			strncat(d->modes, ", ", sizeof(d->modes) - strlen(d->modes) - 1);
-			strncat(d->modes, m->name, sizeof(d->modes) - strlen(d->modes) - 1);
-		}
-	} else {
-		run->found = xrealloc(run->found, (size_t)(run->nfound + 1) * sizeof(*run->found));
-		d = &run->found[run->nfound++];
-		memset(d, 0, sizeof(*d));
-		d->cex = *cex;
-		d->signature = sig;
-		snprintf(d->modes, sizeof(d->modes), "%s", m->name);
-		d->path = cex_path(run->outdir, run->nfound);
-		mpiv_error_init(&err);
-		if (mpiv_cex_save(d->path, &d->cex, &err))
-			return error_report(&err) ? -1 : -1;
+		strncat(d->modes, mode, sizeof(d->modes) - strlen(d->modes) - 1);
 	}
 	if (buffered)
 		d->in_buffered = 1;
 	else
 		d->in_zero = 1;
+}
+
+/* Add the deadlock of one trail, unless the same one was found before in this mode. */
+static void add_deadlock(struct check_run *run, const struct mode *m, struct mpiv_cex *cex)
+{
+	char *sig = signature(cex, 0);
+	struct found_deadlock *d;
+	int i;
+
+	for (i = 0; i < run->nfound; i++) {
+		if (!strcmp(run->found[i].signature, sig) &&
+		    !strcmp(run->found[i].cex.buffering, m->name)) {
+			free(sig);
+			mpiv_cex_release(cex);
+			return;
+		}
+	}
+	run->found = xrealloc(run->found, (size_t)(run->nfound + 1) * sizeof(*run->found));
+	d = &run->found[run->nfound++];
+	memset(d, 0, sizeof(*d));
+	d->cex = *cex;
+	d->signature = sig;
+	add_mode(d, m->name, m->buffering != ENG_BUF_ZERO);
+}
+
+/* One entry per deadlock, whatever modes it was found in: entries with the same core
+ * signature merge into the first (so zero's counterexample is kept when there is one), and
+ * each survivor's cex is written. Returns 0, or -1 with err filled. */
+static int merge_and_save(struct check_run *run, struct mpiv_error *err)
+{
+	int i, j, n = 0;
+
+	for (i = 0; i < run->nfound; i++) {
+		struct found_deadlock *d = &run->found[i];
+		char *core = signature(&d->cex, 1);
+
+		if (!d->signature)
+			continue;
+		for (j = i + 1; j < run->nfound; j++) {
+			struct found_deadlock *e = &run->found[j];
+			char *ecore;
+
+			if (!e->signature)
+				continue;
+			ecore = signature(&e->cex, 1);
+			if (!strcmp(core, ecore)) {
+				if (e->in_zero)
+					add_mode(d, e->modes, 0);
+				if (e->in_buffered)
+					add_mode(d, e->modes, 1);
+				mpiv_cex_release(&e->cex);
+				free(e->signature);
+				e->signature = NULL;
+			}
+			free(ecore);
+		}
+		free(core);
+		run->found[n++] = *d;
+	}
+	run->nfound = n;
+	for (i = 0; i < run->nfound; i++) {
+		run->found[i].path = cex_path(run->outdir, i + 1);
+		if (mpiv_cex_save(run->found[i].path, &run->found[i].cex, err))
+			return -1;
+	}
 	return 0;
 }
 
@@ -259,10 +312,7 @@ static int check_mode(struct check_run *run, const struct mode *m, struct mpiv_e
 				"as inconclusive", m->name, res.trails[i]);
 			continue;
 		}
-		if (add_deadlock(run, m, &cex)) {
-			spin_result_release(&res);
-			return -1;
-		}
+		add_deadlock(run, m, &cex);
 	}
 	spin_result_release(&res);
 	(void)total;
@@ -303,7 +353,7 @@ int cmd_check(int argc, char **argv)
 
 	parse_modes("all", modes, &nmodes);
 	optind = 1;
-	while ((c = getopt_long(argc, argv, "+b:o:jh", longopts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "b:o:jh", longopts, NULL)) != -1) {
 		switch (c) {
 		case 'b':
 			if (parse_modes(optarg, modes, &nmodes))
@@ -366,12 +416,11 @@ int cmd_check(int argc, char **argv)
 	run.outdir = outdir;
 	run.modes_json = json_array();
 	rc = MPIV_EXIT_OK;
-	for (i = 0; i < nmodes; i++) {
-		if (check_mode(&run, &modes[i], &err)) {
+	for (i = 0; i < nmodes && rc == MPIV_EXIT_OK; i++)
+		if (check_mode(&run, &modes[i], &err))
 			rc = error_report(&err);
-			break;
-		}
-	}
+	if (rc == MPIV_EXIT_OK && merge_and_save(&run, &err))
+		rc = error_report(&err);
 	if (rc == MPIV_EXIT_OK)
 		rc = run.nfound ? MPIV_EXIT_DEADLOCK :
 		     run.incomplete ? MPIV_EXIT_INCONCLUSIVE : MPIV_EXIT_OK;

@@ -52,7 +52,7 @@ int cmd_trace(int argc, char **argv)
 	size_t len;
 
 	optind = 1;
-	while ((c = getopt_long(argc, argv, "+r:o:h", longopts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "r:o:h", longopts, NULL)) != -1) {
 		switch (c) {
 		case 'r':
 			rank = atoi(optarg);

@@ -12,7 +12,7 @@
 /* One distinct deadlock: its counterexample and the buffering modes it was found in. */
 struct found_deadlock {
 	struct mpiv_cex cex;
-	char *signature;	/* which rank is blocked where: equal signatures, same deadlock */
+	char *signature;	/* which rank is blocked where (NULL once merged into another) */
 	char modes[128];	/* "zero, infinite" */
 	int in_zero, in_buffered;	/* found with unbuffered / with buffered standard sends */
 	char *path;		/* where its cex.json was written */

@@ -27,6 +27,8 @@
 
 #include <stdint.h>
 #include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
 
 #define ENG_FORMAT "mpiverify-model"
 #define ENG_VERSION 1

@@ -7,8 +7,8 @@
  * choice where some rank has not reached its end is an invalid end state: a deadlock. See
  * models/README.md for the encoding and shared/MODELLING.md for the measurements behind it.
  *
- * pan.c is compiled with -include <this directory>/engine.c (an #include here would be
- * expanded by spin's own preprocessing, system headers and all), with
+ * pan.c is compiled with -include <this directory>/engine.h and linked with engine.c (an
+ * #include here would be expanded by spin's own preprocessing, system headers and all), with
  * -DMPIV_STATE_WORDS=<engine state size in int32 words>, -DSAFETY and -DNOREDUCE (one process:
  * nothing for partial-order reduction to do; the engine's closure is the reduction). */
 

@@ -1,5 +1,9 @@
-/* The model's semantics (models/engine.c), case by case, on traces written as JSON: every MPI
- * rule the model encodes, with the verdict in each buffering mode (shared/MODELLING.md 1.8). */
+/* The model's semantics (models/engine.c) on every case of tests/model/cases: each case is a
+ * trace directory written as JSON with an `expect` file giving the verdict per buffering mode.
+ * tests/model/run.sh checks the same cases through SPIN, so the two searches are compared on
+ * every rule the model encodes. */
+#include <dirent.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -7,136 +11,94 @@
 #include "unit.h"
 #include "xalloc.h"
 
-#define INIT "{\"call\":\"MPI_Init\"}"
-#define FIN "{\"call\":\"MPI_Finalize\"}"
-#define SEND(to, tag) "{\"call\":\"MPI_Send\",\"peer\":" #to ",\"tag\":" #tag ",\"comm\":0,\"bytes\":4}"
-#define SSEND(to, tag) "{\"call\":\"MPI_Ssend\",\"peer\":" #to ",\"tag\":" #tag ",\"comm\":0,\"bytes\":4}"
-#define RECV(from, tag) "{\"call\":\"MPI_Recv\",\"peer\":" #from ",\"tag\":" #tag ",\"comm\":0,\"bytes\":4}"
-#define ISEND(to, tag, req) "{\"call\":\"MPI_Isend\",\"peer\":" #to ",\"tag\":" #tag ",\"comm\":0,\"bytes\":4,\"req\":" #req "}"
-#define IRECV(from, tag, req) "{\"call\":\"MPI_Irecv\",\"peer\":" #from ",\"tag\":" #tag ",\"comm\":0,\"req\":" #req "}"
-#define WAIT(req) "{\"call\":\"MPI_Wait\",\"reqs\":[{\"req\":" #req "}]}"
-#define WAITALL2(a, b) "{\"call\":\"MPI_Waitall\",\"reqs\":[{\"req\":" #a "},{\"req\":" #b "}]}"
-#define BARRIER "{\"call\":\"MPI_Barrier\",\"comm\":0}"
-#define RECV_ANY(tag) "{\"call\":\"MPI_Recv\",\"peer\":\"any\",\"tag\":" #tag ",\"comm\":0,\"bytes\":4}"
-#define IRECV_ANY(tag, req) "{\"call\":\"MPI_Irecv\",\"peer\":\"any\",\"tag\":" #tag ",\"comm\":0,\"req\":" #req "}"
-#define IRECV_ANYTAG(from, req) "{\"call\":\"MPI_Irecv\",\"peer\":" #from ",\"tag\":\"any\",\"comm\":0,\"req\":" #req "}"
-
-#define EXPECT(events, zero, inf) do { \
-	CU_ASSERT_EQUAL(unit_deadlocks(events, ENG_BUF_ZERO) > 0, zero); \
-	CU_ASSERT_EQUAL(unit_deadlocks(events, ENG_BUF_INFINITE) > 0, inf); \
-	CU_ASSERT(unit_deadlocks(events, ENG_BUF_ZERO) >= 0); \
-	CU_ASSERT(unit_deadlocks(events, ENG_BUF_INFINITE) >= 0); \
-} while (0)
-
-/* Both ranks send first: safe only if the library buffers (the classic unsafe program). */
-static void test_head_to_head(void)
+/* tests/model/cases, relative to the top of the tree (where make check runs). */
+static const char *cases_dir(void)
 {
-	const char *const ev[] = {
-		"[" INIT "," SEND(1, 0) "," RECV(1, 0) "," FIN "]",
-		"[" INIT "," SEND(0, 0) "," RECV(0, 0) "," FIN "]",
-		NULL,
-	};
+	const char *d = getenv("MPIV_MODEL_CASES");
 
-	EXPECT(ev, 1, 0);
+	return d && *d ? d : "tests/model/cases";
 }
 
-/* Synchronous sends never buffer, so the same program deadlocks in every mode. */
-static void test_ssend_never_buffers(void)
+static int parse_mode(const char *s, struct tr_opts *o)
 {
-	const char *const ev[] = {
-		"[" INIT "," SSEND(1, 0) "," RECV(1, 0) "," FIN "]",
-		"[" INIT "," SSEND(0, 0) "," RECV(0, 0) "," FIN "]",
-		NULL,
-	};
-
-	EXPECT(ev, 1, 1);
+	memset(o, 0, sizeof(*o));
+	if (!strcmp(s, "zero"))
+		o->buffering = ENG_BUF_ZERO;
+	else if (!strcmp(s, "infinite"))
+		o->buffering = ENG_BUF_INFINITE;
+	else if (!strncmp(s, "eager:", 6)) {
+		o->buffering = ENG_BUF_EAGER;
+		o->eager = atoll(s + 6);
+	} else {
+		return -1;
+	}
+	return 0;
 }
 
-/* A wildcard receive that takes rank 1's message leaves Recv(1) waiting forever. */
-static void test_wildcard_race(void)
+/* Check one case; returns the number of (mode, verdict) lines checked. */
+static int check_case(const char *dir)
 {
-	const char *const ev[] = {
-		"[" INIT "," RECV_ANY(0) "," RECV(1, 0) "," FIN "]",
-		"[" INIT "," SEND(0, 0) "," FIN "]",
-		"[" INIT "," SEND(0, 0) "," FIN "]",
-		NULL,
-	};
+	char path[512], line[256], mode[64], verdict[64];
+	struct mpiv_traceset ts;
+	struct mpiv_error err;
+	FILE *f;
+	int n = 0;
 
-	EXPECT(ev, 1, 1);
+	mpiv_error_init(&err);
+	if (mpiv_traceset_load(dir, &ts, &err)) {
+		fprintf(stderr, "\n%s: %s\n", dir, err.text);
+		CU_FAIL("case did not load");
+		return 0;
+	}
+	snprintf(path, sizeof(path), "%s/expect", dir);
+	f = fopen(path, "r");
+	CU_ASSERT_PTR_NOT_NULL_FATAL(f);
+	while (fgets(line, sizeof(line), f)) {
+		struct tr_opts opts;
+		struct eng_prog prog;
+		long dl, done;
+
+		if (line[0] == '#' || sscanf(line, "%63s %63s", mode, verdict) != 2)
+			continue;
+		CU_ASSERT_FATAL(parse_mode(mode, &opts) == 0);
+		CU_ASSERT_FATAL(tr_translate(&ts, &opts, &prog, NULL) == 0);
+		dl = unit_explore(&prog, &done);
+		if ((dl > 0) != !strcmp(verdict, "deadlock") || dl < 0) {
+			fprintf(stderr, "\n%s: %s: expected %s, the engine found %ld deadlock "
+					"states\n", dir, mode, verdict, dl);
+			CU_FAIL("wrong verdict");
+		}
+		/* a case with no deadlock must still finish somewhere */
+		if (dl == 0)
+			CU_ASSERT(done > 0);
+		eng_prog_release(&prog);
+		n++;
+	}
+	fclose(f);
+	mpiv_traceset_release(&ts);
+	return n;
 }
 
-/* With wildcards, buffering can create a deadlock that zero buffering does not have
- * (MODELLING ex2b): the wildcard can only take rank 1's message if rank 1's first send
- * completes without rank 2 receiving it. */
-static void test_buffering_induced(void)
+static void test_cases(void)
 {
-	const char *const ev[] = {
-		"[" INIT "," RECV_ANY(0) "," RECV(1, 0) "," FIN "]",
-		"[" INIT "," SEND(2, 0) "," SEND(0, 0) "," FIN "]",
-		"[" INIT "," SEND(0, 0) "," RECV(1, 0) "," FIN "]",
-		NULL,
-	};
+	DIR *d = opendir(cases_dir());
+	struct dirent *e;
+	int ncases = 0, nlines = 0;
 
-	EXPECT(ev, 0, 1);
-}
+	CU_ASSERT_PTR_NOT_NULL_FATAL(d);
+	while ((e = readdir(d))) {
+		char path[512];
 
-/* A cycle of sends among three ranks deadlocks unless sends are buffered. */
-static void test_send_cycle(void)
-{
-	const char *const ev[] = {
-		"[" INIT "," SEND(1, 0) "," RECV(2, 0) "," FIN "]",
-		"[" INIT "," SEND(2, 0) "," RECV(0, 0) "," FIN "]",
-		"[" INIT "," SEND(0, 0) "," RECV(1, 0) "," FIN "]",
-		NULL,
-	};
-
-	EXPECT(ev, 1, 0);
-}
-
-/* A cycle of receives deadlocks whatever the buffering. */
-static void test_recv_cycle(void)
-{
-	const char *const ev[] = {
-		"[" INIT "," RECV(2, 0) "," SEND(1, 0) "," FIN "]",
-		"[" INIT "," RECV(0, 0) "," SEND(2, 0) "," FIN "]",
-		"[" INIT "," RECV(1, 0) "," SEND(0, 0) "," FIN "]",
-		NULL,
-	};
-
-	EXPECT(ev, 1, 1);
-}
-
-/* An unbuffered send completes against a receive that was posted earlier, even while the
- * receiving rank is itself blocked in a send (MODELLING ex3b). */
-static void test_preposted_irecv(void)
-{
-	const char *const ev[] = {
-		"[" INIT "," IRECV(2, 0, 0) "," SEND(1, 0) "," WAIT(0) "," FIN "]",
-		"[" INIT "," IRECV(0, 0, 0) "," SEND(2, 0) "," WAIT(0) "," FIN "]",
-		"[" INIT "," IRECV(1, 0, 0) "," SEND(0, 0) "," WAIT(0) "," FIN "]",
-		NULL,
-	};
-
-	EXPECT(ev, 0, 0);
-}
-
-/* Non-overtaking of receives: the earlier-posted wildcard receive takes the only message, so
- * the later receive naming its source waits forever; with two messages both complete. */
-static void test_receive_order(void)
-{
-	const char *const one[] = {
-		"[" INIT "," SEND(1, 0) "," FIN "]",
-		"[" INIT "," IRECV_ANY(0, 0) "," IRECV(0, 0, 1) "," WAITALL2(0, 1) "," FIN "]",
-		NULL,
-	};
-	const char *const two[] = {
-		"[" INIT "," SEND(1, 0) "," SEND(1, 0) "," FIN "]",
-		"[" INIT "," IRECV_ANY(0, 0) "," IRECV(0, 0, 1) "," WAITALL2(0, 1) "," FIN "]",
-		NULL,
-	};
-
-	EXPECT(one, 1, 1);
-	EXPECT(two, 0, 0);
+		if (e->d_name[0] == '.')
+			continue;
+		snprintf(path, sizeof(path), "%s/%s", cases_dir(), e->d_name);
+		nlines += check_case(path);
+		ncases++;
+	}
+	closedir(d);
+	/* an empty or unreadable case directory must not pass for success */
+	CU_ASSERT(ncases >= 10);
+	CU_ASSERT(nlines >= 2 * ncases);
 }
 
 struct matches {
@@ -149,20 +111,18 @@ static void note_match(void *ctx, int d, int ri, int s, int si)
 
 	(void)d;
 	(void)s;
-	m->recv_instr[m->n] = ri;
-	m->send_instr[m->n] = si;
+	if (m->n < 8) {
+		m->recv_instr[m->n] = ri;
+		m->send_instr[m->n] = si;
+	}
 	m->n++;
 }
 
-/* Non-overtaking of messages, matching by tag: Irecv(tag 0) takes the second message (tag 0),
- * the ANY_TAG receive the first (tag 5), whatever order they were posted in (MODELLING ex4). */
+/* Matching by tag, seen from the inside: Irecv(tag 0) takes the second message (tag 0), the
+ * ANY_TAG receive the first (tag 5), whatever order they were posted in. */
 static void test_match_by_tag(void)
 {
-	const char *const ev[] = {
-		"[" INIT "," ISEND(1, 5, 0) "," ISEND(1, 0, 1) "," WAITALL2(0, 1) "," FIN "]",
-		"[" INIT "," IRECV(0, 0, 0) "," IRECV_ANYTAG(0, 1) "," WAITALL2(0, 1) "," FIN "]",
-		NULL,
-	};
+	char dir[512];
 	struct mpiv_traceset ts;
 	struct eng_prog prog;
 	struct tr_opts opts = {ENG_BUF_ZERO, 0, 0};
@@ -170,8 +130,8 @@ static void test_match_by_tag(void)
 	struct matches m;
 	int32_t *st;
 
-	EXPECT(ev, 0, 0);
-	CU_ASSERT_FATAL(unit_load_case(ev, &ts) == 0);
+	snprintf(dir, sizeof(dir), "%s/match-by-tag", cases_dir());
+	CU_ASSERT_FATAL(mpiv_traceset_load(dir, &ts, NULL) == 0);
 	CU_ASSERT_FATAL(tr_translate(&ts, &opts, &prog, NULL) == 0);
 	memset(&m, 0, sizeof(m));
 	obs.ctx = &m;
@@ -181,110 +141,49 @@ static void test_match_by_tag(void)
 	st = xmalloc(eng_state_bytes(&prog));
 	eng_start(&prog, st);
 	CU_ASSERT(eng_all_done(&prog, st));
-	CU_ASSERT_EQUAL(m.n, 2);
-	/* rank 1's instructions: 0 Irecv(tag 0), 1 Irecv(ANY_TAG); rank 0's: 0 Isend(5), 1 Isend(0) */
-	CU_ASSERT(m.n == 2 && m.recv_instr[0] == 0 && m.send_instr[0] == 1);
-	CU_ASSERT(m.n == 2 && m.recv_instr[1] == 1 && m.send_instr[1] == 0);
+	CU_ASSERT_EQUAL_FATAL(m.n, 2);
+	/* rank 1: instruction 0 Irecv(tag 0), 1 Irecv(ANY_TAG); rank 0: 0 Isend(5), 1 Isend(0) */
+	CU_ASSERT(m.recv_instr[0] == 0 && m.send_instr[0] == 1);
+	CU_ASSERT(m.recv_instr[1] == 1 && m.send_instr[1] == 0);
 	free(st);
 	eng_prog_release(&prog);
 	mpiv_traceset_release(&ts);
 }
 
-/* A barrier waits for every rank: rank 0 in the barrier never sends what rank 1 waits for. */
-static void test_barrier(void)
+/* Every state the search stores must be the same bytes for the same MPI state. */
+static void test_canonical_state(void)
 {
-	const char *const bad[] = {
-		"[" INIT "," BARRIER "," SEND(1, 0) "," FIN "]",
-		"[" INIT "," RECV(0, 0) "," BARRIER "," FIN "]",
-		NULL,
-	};
-	const char *const good[] = {
-		"[" INIT "," ISEND(1, 0, 0) "," BARRIER "," WAIT(0) "," FIN "]",
-		"[" INIT "," BARRIER "," RECV(0, 0) "," FIN "]",
-		NULL,
-	};
-	const char *const unmatched[] = {
-		"[" INIT "," ISEND(1, 0, 0) "," BARRIER "," WAIT(0) "," FIN "]",
-		"[" INIT "," BARRIER "," RECV(0, 0) "," BARRIER "," FIN "]",
-		NULL,
-	};
-	const char *const mismatched_count[] = {
-		"[" INIT "," BARRIER "," BARRIER "," FIN "]",
-		"[" INIT "," BARRIER "," FIN "]",
-		NULL,
-	};
-
-	EXPECT(bad, 1, 1);
-	EXPECT(mismatched_count, 1, 1);
-	/* the send posted before the barrier is received after it, even unbuffered */
-	EXPECT(good, 0, 0);
-	/* rank 1's second barrier waits for rank 0's second: there is none */
-	EXPECT(unmatched, 1, 1);
-}
-
-/* MPI_PROC_NULL peers complete at once. */
-static void test_proc_null(void)
-{
-	const char *const ev[] = {
-		"[" INIT ",{\"call\":\"MPI_Send\",\"peer\":\"null\",\"tag\":0,\"comm\":0},"
-		"{\"call\":\"MPI_Recv\",\"peer\":\"null\",\"tag\":0,\"comm\":0}," FIN "]",
-		NULL,
-	};
-
-	EXPECT(ev, 0, 0);
-}
-
-/* A trace that ends inside a call (a recorded hang) is still checked up to there. */
-static void test_incomplete_trace(void)
-{
-	const char *const ev[] = {
-		"[" INIT ",{\"call\":\"MPI_Recv\",\"peer\":1,\"tag\":0,\"comm\":0,\"incomplete\":true}]",
-		"[" INIT ",{\"call\":\"MPI_Recv\",\"peer\":0,\"tag\":0,\"comm\":0,\"incomplete\":true}]",
-		NULL,
-	};
-
-	EXPECT(ev, 1, 1);
-}
-
-/* Eager buffering: messages up to the threshold are buffered, larger ones wait. */
-static void test_eager(void)
-{
-#define BIGSEND(to) "{\"call\":\"MPI_Send\",\"peer\":" #to ",\"tag\":0,\"comm\":0,\"bytes\":100000}"
-	const char *const ev[] = {
-		"[" INIT "," BIGSEND(1) "," RECV(1, 0) "," FIN "]",
-		"[" INIT "," BIGSEND(0) "," RECV(0, 0) "," FIN "]",
-		NULL,
-	};
+	char dir[512];
 	struct mpiv_traceset ts;
 	struct eng_prog prog;
-	struct tr_opts small = {ENG_BUF_EAGER, 1024, 0}, large = {ENG_BUF_EAGER, 1 << 20, 0};
-	long done;
+	struct tr_opts opts = {ENG_BUF_INFINITE, 0, 0};
+	int32_t *a, *b;
 
-	CU_ASSERT_FATAL(unit_load_case(ev, &ts) == 0);
-	CU_ASSERT_FATAL(tr_translate(&ts, &small, &prog, NULL) == 0);
-	/* 100000 bytes is above a 1 KiB threshold: both sends wait, head to head */
-	CU_ASSERT_EQUAL(unit_explore(&prog, &done), 1);
-	eng_prog_release(&prog);
-	CU_ASSERT_FATAL(tr_translate(&ts, &large, &prog, NULL) == 0);
-	CU_ASSERT_EQUAL(unit_explore(&prog, &done), 0);
+	/* wildcard-gather: taking rank 1 then rank 2, or 2 then 1, ends in the same state */
+	snprintf(dir, sizeof(dir), "%s/wildcard-gather", cases_dir());
+	CU_ASSERT_FATAL(mpiv_traceset_load(dir, &ts, NULL) == 0);
+	CU_ASSERT_FATAL(tr_translate(&ts, &opts, &prog, NULL) == 0);
+	a = xmalloc(eng_state_bytes(&prog));
+	b = xmalloc(eng_state_bytes(&prog));
+	eng_start(&prog, a);
+	CU_ASSERT_EQUAL_FATAL(eng_nchoices(&prog, a), 2);
+	memcpy(b, a, eng_state_bytes(&prog));
+	eng_choose(&prog, a, 0);
+	eng_choose(&prog, a, 0);
+	eng_choose(&prog, b, 1);
+	eng_choose(&prog, b, 0);
+	CU_ASSERT(eng_all_done(&prog, a) && eng_all_done(&prog, b));
+	CU_ASSERT_EQUAL(memcmp(a, b, eng_state_bytes(&prog)), 0);
+	free(a);
+	free(b);
 	eng_prog_release(&prog);
 	mpiv_traceset_release(&ts);
 }
 
 static CU_TestInfo engine_tests[] = {
-	{"head-to-head sends", test_head_to_head},
-	{"ssend never buffers", test_ssend_never_buffers},
-	{"wildcard race", test_wildcard_race},
-	{"buffering-induced deadlock", test_buffering_induced},
-	{"send cycle", test_send_cycle},
-	{"receive cycle", test_recv_cycle},
-	{"pre-posted irecv", test_preposted_irecv},
-	{"non-overtaking receives", test_receive_order},
+	{"every case of tests/model/cases", test_cases},
 	{"match by tag", test_match_by_tag},
-	{"barrier", test_barrier},
-	{"proc null", test_proc_null},
-	{"incomplete trace", test_incomplete_trace},
-	{"eager threshold", test_eager},
+	{"canonical states", test_canonical_state},
 	CU_TEST_INFO_NULL,
 };
 

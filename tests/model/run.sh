@@ -1,0 +1,36 @@
+#!/bin/bash
+# The model through SPIN: `mpiverify check` on every case of tests/model/cases (trace
+# directories written as JSON, with the verdict per buffering mode in `expect`), comparing the
+# exit code with the expected verdict. The unit tests check the same cases on the engine
+# alone, so this is also the differential test between SPIN's search and the native one.
+set -u
+
+. "$(dirname "$0")/../lib.sh"
+require_tools spin
+require_mpiverify
+
+WORK=$(make_workdir model)
+for dir in "$SRCDIR"/tests/model/cases/*/; do
+	name=$(basename "$dir")
+	while read -r mode verdict; do
+		case $mode in '' | '#'*) continue ;; esac
+		case $verdict in
+		deadlock) want=1 ;;
+		ok) want=0 ;;
+		*)
+			fail "$name $mode" "bad verdict '$verdict' in $dir/expect"
+			continue
+			;;
+		esac
+		out="$WORK/$name-${mode//:/-}"
+		run_cmd "$out.log" 120 "$MPIVERIFY" check "$dir" --buffering "$mode" -o "$out"
+		if test "$RC" -ne "$want"; then
+			fail "$name $mode" "expected $verdict (exit $want), check exited $RC" "$out.log"
+		elif test "$want" -eq 1 && ! test -s "$out/cex.json"; then
+			fail "$name $mode" "deadlock reported but no cex.json written" "$out.log"
+		else
+			pass "$name $mode"
+		fi
+	done <"$dir/expect"
+done
+summary
