@@ -421,6 +421,17 @@ int cmd_check(int argc, char **argv)
 			rc = error_report(&err);
 	if (rc == MPIV_EXIT_OK && merge_and_save(&run, &err))
 		rc = error_report(&err);
+	for (i = 0; i < run.nfound; i++) {
+		int zero = 0, buffered = 0, m;
+
+		for (m = 0; m < nmodes; m++) {
+			if (modes[m].buffering == ENG_BUF_ZERO)
+				zero = 1;
+			else
+				buffered = 1;
+		}
+		run.found[i].classified = zero && buffered && !run.incomplete;
+	}
 	if (rc == MPIV_EXIT_OK)
 		rc = run.nfound ? MPIV_EXIT_DEADLOCK :
 		     run.incomplete ? MPIV_EXIT_INCONCLUSIVE : MPIV_EXIT_OK;

@@ -9,6 +9,11 @@
 
 const char *report_class(const struct found_deadlock *d, const char **meaning)
 {
+	if (!d->classified) {
+		*meaning = "found in the buffering mode searched; --buffering all tells whether it "
+			   "depends on buffering";
+		return "deadlock";
+	}
 	if (d->in_zero && d->in_buffered) {
 		*meaning = "whatever the MPI library buffers";
 		return "deadlock";

@@ -15,6 +15,7 @@ struct found_deadlock {
 	char *signature;	/* which rank is blocked where (NULL once merged into another) */
 	char modes[128];	/* "zero, infinite" */
 	int in_zero, in_buffered;	/* found with unbuffered / with buffered standard sends */
+	int classified;		/* both kinds of mode were searched, so the class is known */
 	char *path;		/* where its cex.json was written */
 };
 

@@ -49,6 +49,8 @@ int mpiv_cex_save(const char *path, const struct mpiv_cex *cex, struct mpiv_erro
 	for (i = 0; cex->command && cex->command[i]; i++)
 		json_array_append_new(cmd, json_string(cex->command[i]));
 	json_object_set_new(root, "command", cmd);
+	if (cex->cwd)
+		json_object_set_new(root, "cwd", json_string(cex->cwd));
 	json_object_set_new(root, "nranks", json_integer(cex->nranks));
 	for (r = 0; r < cex->nranks; r++) {
 		const struct mpiv_cex_rank *cr = &cex->ranks[r];
@@ -263,6 +265,12 @@ int mpiv_cex_load(const char *path, struct mpiv_cex *cex, struct mpiv_error *err
 			cex->command[i] = strdup(json_string_value(j));
 		}
 	}
+	j = json_object_get(root, "cwd");
+	if (j && !json_is_string(j)) {
+		mpiv_error_set(err, MPIV_EXIT_BAD_INPUT, path, -1, -1, "cwd: expected a string");
+		goto fail;
+	}
+	cex->cwd = j ? strdup(json_string_value(j)) : NULL;
 	if (want_int(json_object_get(root, "nranks"), 1, 1 << 20, &v, path, err, "nranks"))
 		goto fail;
 	ranks = json_object_get(root, "ranks");
@@ -346,6 +354,7 @@ void mpiv_cex_release(struct mpiv_cex *cex)
 	for (i = 0; cex->command && cex->command[i]; i++)
 		free(cex->command[i]);
 	free(cex->command);
+	free(cex->cwd);
 	for (r = 0; cex->ranks && r < cex->nranks; r++) {
 		struct mpiv_cex_rank *cr = &cex->ranks[r];
 

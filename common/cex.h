@@ -60,6 +60,7 @@ struct mpiv_cex {
 	char *trace_dir;	/* trace directory the deadlock was found in */
 	char *buffering;	/* "zero", "infinite" */
 	char **command;		/* the recorded launcher command line, NULL-terminated */
+	char *cwd;		/* the directory it ran in; NULL if unknown */
 	int nranks;
 	struct mpiv_cex_rank *ranks;	/* nranks entries, by rank */
 	struct mpiv_cex_edge *cycle;	/* the wait-for cycle or knot */

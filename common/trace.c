@@ -108,6 +108,13 @@ int mpiv_trace_load_bin(const char *path, struct mpiv_rank_trace *t, struct mpiv
 			break;
 		}
 		memcpy(&h, data + off, sizeof(h));
+		/* before anything else: garbage must not pass for a truncated trace */
+		if (recno == 0 && (h.type != MPIV_REC_HEADER ||
+				   h.len != sizeof(h) + sizeof(struct mpiv_rec_header))) {
+			mpiv_error_set(err, MPIV_EXIT_BAD_INPUT, path, -1, 0,
+				       "not an mpiverify trace (no header record)");
+			goto fail;
+		}
 		if (h.len < sizeof(h)) {
 			mpiv_error_set(err, MPIV_EXIT_BAD_INPUT, path, t->rank, recno,
 				       "record of impossible length %u at byte %zu", h.len, off);
@@ -116,11 +123,6 @@ int mpiv_trace_load_bin(const char *path, struct mpiv_rank_trace *t, struct mpiv
 		if (h.len > len - off) {
 			t->truncated = 1;
 			break;
-		}
-		if (recno == 0 && h.type != MPIV_REC_HEADER) {
-			mpiv_error_set(err, MPIV_EXIT_BAD_INPUT, path, -1, 0,
-				       "not an mpiverify trace (no header record)");
-			goto fail;
 		}
 		switch (h.type) {
 		case MPIV_REC_HEADER: {
@@ -318,6 +320,7 @@ void mpiv_meta_release(struct mpiv_meta *m)
 	for (i = 0; m->command && m->command[i]; i++)
 		free(m->command[i]);
 	free(m->command);
+	free(m->cwd);
 	memset(m, 0, sizeof(*m));
 	m->exit_status = -1;
 }

@@ -42,6 +42,7 @@ struct mpiv_meta {
 	char **command;		/* launcher command line, NULL-terminated; NULL if unknown */
 	int exit_status;	/* the launcher's, -1 if unknown */
 	int hung;		/* record detected a real deadlock and ended the job */
+	char *cwd;		/* the directory the command ran in; NULL if unknown */
 };
 
 struct mpiv_traceset {

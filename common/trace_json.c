@@ -368,6 +368,8 @@ int mpiv_meta_save(const char *dir, const struct mpiv_meta *m, struct mpiv_error
 	json_object_set_new(root, "format", json_string(META_FORMAT));
 	json_object_set_new(root, "version", json_integer(1));
 	json_object_set_new(root, "command", cmd);
+	if (m->cwd)
+		json_object_set_new(root, "cwd", json_string(m->cwd));
 	json_object_set_new(root, "exit_status", json_integer(m->exit_status));
 	json_object_set_new(root, "hung", json_boolean(m->hung));
 	if (json_dump_file(root, path, JSON_INDENT(2) | JSON_PRESERVE_ORDER))
@@ -419,6 +421,9 @@ int mpiv_meta_load(const char *path, struct mpiv_meta *m, struct mpiv_error *err
 	if (json_is_integer(j))
 		m->exit_status = (int)json_integer_value(j);
 	m->hung = json_is_true(json_object_get(root, "hung"));
+	j = json_object_get(root, "cwd");
+	if (json_is_string(j))
+		m->cwd = xstrdup(json_string_value(j));
 	json_decref(root);
 	return 0;
 }

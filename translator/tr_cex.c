@@ -275,6 +275,8 @@ int tr_cex(const struct eng_prog *prog, const struct mpiv_traceset *ts, const in
 		for (k = 0; k < nc; k++)
 			cex->command[k] = xstrdup(ts->meta.command[k]);
 	}
+	if (ts->meta.cwd)
+		cex->cwd = xstrdup(ts->meta.cwd);
 	cex->nranks = p.nranks;
 	cex->ranks = xcalloc((size_t)p.nranks, sizeof(*cex->ranks));
 	for (r = 0; r < p.nranks; r++)

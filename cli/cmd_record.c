@@ -1,0 +1,218 @@
+/* `mpiverify record`: the first stage of the pipeline. Runs the user's job under its real
+ * launcher with the recorder preloaded (one trace per rank plus meta.json), passes the job's
+ * exit status through, and ends the job if it really deadlocks. */
+#include <errno.h>
+#include <getopt.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <limits.h>
+#include <unistd.h>
+
+#include "cli.h"
+#include "diag.h"
+#include "launch.h"
+#include "monitor.h"
+#include "paths.h"
+#include "trace.h"
+
+#define DEFAULT_DIR "mpiverify-trace"
+#define DEFAULT_TIMEOUT 30.0
+
+static const char record_usage[] =
+	"usage: mpiverify record [-o DIR] [--deadlock-timeout SEC] [--] LAUNCHER [ARGS...]\n";
+
+static void record_help(void)
+{
+	printf("%s", record_usage);
+	printf("\nRun LAUNCHER ARGS (for example: mpirun -np 4 ./app) with the recorder preloaded\n"
+	       "into every rank. Each rank writes its MPI calls to DIR/rank-N.mpivt; DIR/meta.json\n"
+	       "keeps the command, its exit status and whether the run hung. The program's output\n"
+	       "and exit status pass through.\n"
+	       "\noptions:\n"
+	       "  -o, --output DIR            trace directory, created if missing (default\n"
+	       "                              ./" DEFAULT_DIR "); earlier traces in it are removed\n"
+	       "      --deadlock-timeout SEC  end the job as deadlocked when every rank has been\n"
+	       "                              blocked in MPI (or finished) without progress for\n"
+	       "                              SEC seconds (default %g)\n"
+	       "  -h, --help                  show this help\n"
+	       "\nexit status:\n"
+	       "  the program's own (128+N if the launcher was killed by signal N), or\n"
+	       "  1  the run deadlocked: every rank's blocked call is reported, the job ended\n"
+	       "  2  usage error\n"
+	       "  3  DIR cannot be created or written\n"
+	       "  4  the launcher or the recorder library cannot be run\n",
+	       DEFAULT_TIMEOUT);
+}
+
+/* "mpiverify: ..." on stderr: record's own news, kept apart from the program's stdout. */
+static void say(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+static void say(const char *fmt, ...)
+{
+	va_list ap;
+
+	fflush(stdout);
+	fprintf(stderr, "mpiverify: ");
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+}
+
+static int has_trace(const char *dir)
+{
+	char path[4200];
+
+	snprintf(path, sizeof(path), "%s/" MPIV_TRACE_BIN_FILE, dir, 0);
+	if (access(path, F_OK) == 0)
+		return 1;
+	snprintf(path, sizeof(path), "%s/" MPIV_TRACE_JSON_FILE, dir, 0);
+	return access(path, F_OK) == 0;
+}
+
+static int save_meta(const char *dir, char **command, int exit_status, int hung)
+{
+	struct mpiv_meta meta;
+	struct mpiv_error err;
+	char cwd[PATH_MAX];
+
+	mpiv_error_init(&err);
+	/* replay re-runs the command where it ran: its paths may be relative */
+	meta.cwd = getcwd(cwd, sizeof(cwd));
+	meta.command = command;
+	meta.exit_status = exit_status;
+	meta.hung = hung;
+	if (mpiv_meta_save(dir, &meta, &err) < 0) {
+		error_report(&err);
+		return -1;
+	}
+	return 0;
+}
+
+int cmd_record(int argc, char **argv)
+{
+	static const struct option longopts[] = {
+		{"output", required_argument, NULL, 'o'},
+		{"deadlock-timeout", required_argument, NULL, 'T'},
+		{"help", no_argument, NULL, 'h'},
+		{NULL, 0, NULL, 0},
+	};
+	static const char *const stale[] = {".mpivt", ".json", ".status", MPIV_META_FILE, NULL};
+	const char *out = DEFAULT_DIR, *lib;
+	double timeout = DEFAULT_TIMEOUT;
+	struct monitor_result res;
+	struct launch_var vars[3];
+	struct launch job;
+	char **command, *dir, *libpath;
+	int c, rc, hung = 0, status;
+
+	opterr = 0;
+	for (;;) {
+		c = getopt_long(argc, argv, "+:o:h", longopts, NULL);
+		if (c == -1)
+			break;
+		switch (c) {
+		case 'o':
+			out = optarg;
+			break;
+		case 'T':
+			if (monitor_parse_seconds(optarg, &timeout) < 0)
+				return usage_error("record", "invalid --deadlock-timeout '%s': "
+						   "expected a positive number of seconds", optarg);
+			break;
+		case 'h':
+			record_help();
+			return MPIV_EXIT_OK;
+		case ':':
+			return usage_error("record", "option '%s' needs a value", argv[optind - 1]);
+		default:
+			return usage_error("record", "unknown option '%s'", argv[optind - 1]);
+		}
+	}
+	if (optind >= argc)
+		return usage_error("record", "no launcher command given (for example: "
+				   "mpiverify record -- mpirun -np 2 ./app)");
+	if (!*out)
+		return usage_error("record", "empty output directory name");
+	command = argv + optind;
+
+	lib = mpiv_recorder_lib();
+	/* absolute, since ranks may start in another directory (mpiexec -wdir) */
+	libpath = realpath(lib, NULL);
+	if (!libpath) {
+		error("cannot find the recorder library '%s': %s", lib, strerror(errno));
+		return MPIV_EXIT_TOOL;
+	}
+
+	dir = monitor_prepare_dir(out, stale);
+	if (!dir) {
+		free(libpath);
+		return MPIV_EXIT_BAD_INPUT;
+	}
+	vars[0].name = "MPIVERIFY_TRACE_DIR";
+	vars[0].value = dir;
+	vars[1].name = "MPIVERIFY_STATUS_DIR";
+	vars[1].value = dir;
+	vars[2].name = NULL;
+	vars[2].value = NULL;
+	if (launch_start(&job, command, libpath, vars, dir) < 0) {
+		if (errno == EINVAL)
+			error("cannot preload '%s': LD_PRELOAD cannot hold a path with ':' or a "
+			      "space", libpath);
+		else
+			error("cannot run '%s': %s", command[0], strerror(errno));
+		free(libpath);
+		free(dir);
+		return MPIV_EXIT_TOOL;
+	}
+	free(libpath);
+
+	monitor_run(&job, dir, timeout, &res);
+	switch (res.outcome) {
+	case MONITOR_DEADLOCK:
+		say("the recorded run deadlocked: every rank blocked for %.0f s", res.stalled);
+		/* the traces are read for the report only once the ranks are gone and their
+		 * files final */
+		if (launch_end(&job) < 0)
+			warning("some processes of the job could not be ended");
+		monitor_report(stderr, &res, dir, NULL);
+		hung = 1;
+		status = launch_exit_code(&job);
+		rc = MPIV_EXIT_DEADLOCK;
+		break;
+	case MONITOR_INTERRUPTED:
+		say("interrupted by signal %d: ending the job", res.signal);
+		if (launch_end(&job) < 0)
+			warning("some processes of the job could not be ended");
+		status = launch_exit_code(&job);
+		rc = 128 + res.signal;
+		break;
+	case MONITOR_DIVERGED:
+		/* only the replayer reports divergence: its library is preloaded too */
+		error("a rank reported a divergence while recording: is 'libreplayer.so' in "
+		      "LD_PRELOAD?");
+		launch_end(&job);
+		status = launch_exit_code(&job);
+		rc = MPIV_EXIT_TOOL;
+		break;
+	case MONITOR_COMPLETED:
+	default:
+		/* sweep up what the launcher may have left behind (normally nothing) */
+		if (launch_end(&job) < 0)
+			warning("some processes of the job could not be ended");
+		status = res.exit_code;
+		rc = status;
+		break;
+	}
+	if (save_meta(dir, command, status, hung) < 0 && rc == MPIV_EXIT_OK)
+		rc = MPIV_EXIT_BAD_INPUT;
+	if (!has_trace(dir))
+		warning("no rank wrote a trace into '%s': is the program a dynamically linked "
+			"MPI program, and does the launcher pass LD_PRELOAD to the ranks?", dir);
+	say("traces in '%s'", dir);
+	monitor_result_release(&res);
+	launch_release(&job);
+	free(dir);
+	return rc;
+}

@@ -1,0 +1,85 @@
+/* Watching a running job through its ranks' status files (common/status.h), for record (a
+ * real hang) and replay (a reproduced deadlock, or a divergence), and reporting where each
+ * rank stands. Works from the shared directory alone, so ranks may run on other nodes. */
+#ifndef MPIV_MONITOR_H
+#define MPIV_MONITOR_H
+
+#include <stdint.h>
+#include <stdio.h>
+
+#include "cex.h"
+#include "status.h"
+
+struct launch;
+
+enum monitor_outcome {
+	MONITOR_COMPLETED,	/* the launcher exited */
+	MONITOR_DEADLOCK,	/* every rank blocked in MPI or finished, no progress for timeout */
+	MONITOR_DIVERGED,	/* a rank reported DIVERGED (replay) */
+	MONITOR_INTERRUPTED,	/* mpiverify got SIGINT, SIGTERM or SIGHUP */
+};
+
+/* What was last seen of one rank. */
+struct monitor_rank {
+	int seen;		/* a valid status file was read; the fields below are meaningful */
+	enum mpiv_rank_state state;
+	unsigned call;		/* enum mpiv_call of the current call when IN_CALL */
+	const char *call_name;	/* "MPI_Recv" (static), "MPI call N" style if unknown */
+	long op;		/* event index of the current (or last) call */
+	uint64_t progress;	/* calls completed */
+	uint64_t beat;		/* heartbeat counter */
+	uint64_t site;		/* MPIV_SITE() of the current call */
+	char host[64];
+	int pid;
+	char text[512];		/* the divergence, or the blocked call's stack; "" if none */
+	double changed;		/* monotonic time progress, state, call or op last changed */
+	double beat_changed;	/* monotonic time beat last changed */
+};
+
+struct monitor_result {
+	enum monitor_outcome outcome;
+	int exit_code;		/* the launcher's (launch_exit_code()), -1 if it had not exited */
+	int signal;		/* INTERRUPTED: the signal received */
+	double stalled;		/* DEADLOCK: seconds without any rank's progress */
+	int size;		/* world size, 0 if no status file ever appeared */
+	struct monitor_rank *ranks;	/* size entries, by world rank; owned */
+};
+
+/* Watch the job l (started with launch_start()) through the status files in status_dir,
+ * polling every MPIV_STATUS_PERIOD_MS, until the launcher exits, a rank diverges, mpiverify
+ * is interrupted, or a deadlock holds: all ranks' status files exist, every rank is FINALIZED
+ * or IN_CALL with at least one IN_CALL, no rank's progress, state, call or op has changed for
+ * timeout seconds, and every IN_CALL rank still beats (its beat changed in the last
+ * max(2, timeout / 3) seconds, at most timeout: a stopped or vanished rank is not deadlocked). Does not end the job. Warns (once) when no status file appeared within timeout,
+ * or when a rank stops beating. Fills res; release it with monitor_result_release(). */
+void monitor_run(struct launch *l, const char *status_dir, double timeout,
+		 struct monitor_result *res);
+
+void monitor_result_release(struct monitor_result *res);
+
+/* Print one line per unfinished rank of res, "rank N: blocked in MPI_Recv (event 5) at
+ * file.c:42 (main)", then its status text indented. Sites are resolved with the rank's trace
+ * in trace_dir (rank-N.mpivt or rank-N.json; NULL: none), else printed raw. With cex, each
+ * rank's line is followed by what the counterexample predicted for it, and ranks that the
+ * counterexample has blocked but that finished are listed too. Returns the number of ranks
+ * whose blocked call differs from the prediction (0 without cex). */
+int monitor_report(FILE *f, const struct monitor_result *res, const char *trace_dir,
+		   const struct mpiv_cex *cex);
+
+/* Read dir/rank-N.status for rank. Returns 0, or -1 if it is missing, short or not a status
+ * file of this version (st is then unspecified). */
+int monitor_read_status(const char *dir, int rank, struct mpiv_status *st);
+
+/* The world size from any rank-N.status file in dir, or 0 if there is none yet. */
+int monitor_find_size(const char *dir);
+
+/* Make the job's directory dir like `mkdir -p`, check that files can be created in it, and
+ * delete what an earlier run left there: for each entry of stale (NULL-terminated), the files
+ * rank-N<entry> if it starts with '.' (".status"), else the file of that name ("meta.json").
+ * Returns its absolute path (malloc'ed), or NULL after printing an error naming dir. */
+char *monitor_prepare_dir(const char *dir, const char *const *stale);
+
+/* Parse a positive number of seconds ("30", "0.5"). Returns 0, or -1 if s is not one. */
+int monitor_parse_seconds(const char *s, double *out);
+
+#endif

@@ -1,0 +1,25 @@
+#!/bin/bash
+# The preload libraries export exactly the MPI calls of common/mpi_calls.def, and nothing
+# else: a wrapper that is missing would let a call pass unrecorded (and shift every event
+# index after it), and an extra export could shadow a symbol of the user's program.
+set -u
+
+. "$(dirname "$0")/../lib.sh"
+
+want=$(sed -n 's/^MPIV_\(CALL\|SPECIAL\)(\([A-Za-z_]*\),.*/MPI_\2/p' "$SRCDIR/common/mpi_calls.def" | sort)
+if test -z "$want"; then
+	fail "mpi_calls.def" "no MPIV_CALL line found in $SRCDIR/common/mpi_calls.def"
+fi
+for lib in recorder/librecorder.so replayer/libreplayer.so; do
+	if ! test -f "$BUILDDIR/$lib"; then
+		fail "$lib" "not built"
+		continue
+	fi
+	got=$(nm -D --defined-only "$BUILDDIR/$lib" | awk '$2 == "T" || $2 == "W" { print $3 }' | sort)
+	if test "$got" = "$want"; then
+		pass "$lib exports the $(echo "$want" | wc -l) calls of mpi_calls.def"
+	else
+		fail "$lib" "exports differ from mpi_calls.def: $(diff <(echo "$want") <(echo "$got") | grep '^[<>]' | tr '\n' ' ')"
+	fi
+done
+summary
