@@ -1,0 +1,88 @@
+/* Communicators for both preload libraries: communicator ids for the trace, and rank
+ * translation between a communicator and MPI_COMM_WORLD through their groups. */
+#include <pthread.h>
+
+#include "event.h"
+#include "rec_comm.h"
+
+static pthread_mutex_t comm_lock = PTHREAD_MUTEX_INITIALIZER;	/* world_group */
+static MPI_Group world_group = MPI_GROUP_NULL;			/* cached, made on first use */
+
+int rec_comm_id(MPI_Comm comm)
+{
+	if (comm == MPI_COMM_WORLD)
+		return MPIV_COMM_WORLD;
+	if (comm == MPI_COMM_SELF)
+		return MPIV_COMM_SELF;
+	return MPIV_COMM_UNKNOWN;
+}
+
+int rec_comm_tag(int tag)
+{
+	return tag == MPI_ANY_TAG ? MPIV_ANY_TAG : tag;
+}
+
+/* Translate rank between comm's (remote) group and the world group. Returns the rank or
+ * MPI_UNDEFINED. */
+static int comm_translate(MPI_Comm comm, int rank, int to_world)
+{
+	MPI_Group group, world;
+	int inter = 0;
+	int out = MPI_UNDEFINED;
+	int rc;
+
+	pthread_mutex_lock(&comm_lock);
+	if (world_group == MPI_GROUP_NULL &&
+	    PMPI_Comm_group(MPI_COMM_WORLD, &world_group) != MPI_SUCCESS)
+		world_group = MPI_GROUP_NULL;
+	world = world_group;
+	pthread_mutex_unlock(&comm_lock);
+	if (world == MPI_GROUP_NULL)
+		return MPI_UNDEFINED;
+
+	if (PMPI_Comm_test_inter(comm, &inter) != MPI_SUCCESS)
+		return MPI_UNDEFINED;
+	/* Point-to-point ranks of an intercommunicator name the other side. */
+	rc = inter ? PMPI_Comm_remote_group(comm, &group) : PMPI_Comm_group(comm, &group);
+	if (rc != MPI_SUCCESS)
+		return MPI_UNDEFINED;
+	if (to_world)
+		rc = PMPI_Group_translate_ranks(group, 1, &rank, world, &out);
+	else
+		rc = PMPI_Group_translate_ranks(world, 1, &rank, group, &out);
+	PMPI_Group_free(&group);
+	return rc == MPI_SUCCESS ? out : MPI_UNDEFINED;
+}
+
+int rec_comm_to_world(MPI_Comm comm, int rank)
+{
+	int w;
+
+	if (rank == MPI_ANY_SOURCE)
+		return MPIV_ANY_SOURCE;
+	if (rank == MPI_PROC_NULL)
+		return MPIV_PROC_NULL;
+	if (comm == MPI_COMM_WORLD)
+		return rank;
+	w = comm_translate(comm, rank, 1);
+	return w == MPI_UNDEFINED ? MPIV_NONE : w;
+}
+
+int rec_comm_from_world(MPI_Comm comm, int world)
+{
+	int r;
+
+	if (comm == MPI_COMM_WORLD)
+		return world;
+	r = comm_translate(comm, world, 0);
+	return r == MPI_UNDEFINED ? -1 : r;
+}
+
+void rec_comm_release(void)
+{
+	pthread_mutex_lock(&comm_lock);
+	if (world_group != MPI_GROUP_NULL)
+		PMPI_Group_free(&world_group);
+	world_group = MPI_GROUP_NULL;
+	pthread_mutex_unlock(&comm_lock);
+}

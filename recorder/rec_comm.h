@@ -1,0 +1,31 @@
+/* Communicators for both preload libraries: the ids the trace gives communicators, and ranks
+ * translated between a communicator and MPI_COMM_WORLD (events always hold world ranks). */
+#ifndef MPIV_REC_COMM_H
+#define MPIV_REC_COMM_H
+
+#include <mpi.h>
+
+#pragma GCC visibility push(hidden)
+
+/* MPIV_COMM_WORLD or MPIV_COMM_SELF for those very handles, else MPIV_COMM_UNKNOWN (a dup of
+ * MPI_COMM_WORLD is another communicator: only handle identity counts). */
+int rec_comm_id(MPI_Comm comm);
+
+/* The world rank of rank in comm (of its remote group for an intercommunicator). MPI_ANY_SOURCE
+ * and MPI_PROC_NULL become MPIV_ANY_SOURCE and MPIV_PROC_NULL; MPIV_NONE if it cannot be
+ * translated. Makes MPI calls (PMPI_) for communicators other than MPI_COMM_WORLD. */
+int rec_comm_to_world(MPI_Comm comm, int rank);
+
+/* The rank in comm (its remote group for an intercommunicator) of world rank world, or -1 if
+ * it is not a member. */
+int rec_comm_from_world(MPI_Comm comm, int world);
+
+/* MPI_ANY_TAG becomes MPIV_ANY_TAG; other tags are kept. */
+int rec_comm_tag(int tag);
+
+/* Free the cached world group; call before PMPI_Finalize. */
+void rec_comm_release(void);
+
+#pragma GCC visibility pop
+
+#endif

@@ -1,0 +1,118 @@
+/* Point-to-point handlers of the recorder: every send variant goes through rec_send() or
+ * rec_isend(), every receive through rec_recv() or rec_irecv(), as Caliper groups them. Peers
+ * become world ranks; blocking receives record the source and tag they matched. */
+#include "recorder.h"
+#include "rec_comm.h"
+
+typedef int (*rec_send_fn)(const void *buf, int count, MPI_Datatype type, int dest, int tag,
+			   MPI_Comm comm);
+typedef int (*rec_isend_fn)(const void *buf, int count, MPI_Datatype type, int dest, int tag,
+			    MPI_Comm comm, MPI_Request *request);
+typedef int (*rec_recv_fn)(void *buf, int count, MPI_Datatype type, int source, int tag,
+			   MPI_Comm comm, MPI_Status *status);
+typedef int (*rec_irecv_fn)(void *buf, int count, MPI_Datatype type, int source, int tag,
+			    MPI_Comm comm, MPI_Request *request);
+
+/* Fill peer, tag, comm and bytes of c->ev from a point-to-point envelope. */
+static void rec_p2p_envelope(struct rec_call *c, int count, MPI_Datatype type, int peer,
+			     int tag, MPI_Comm comm)
+{
+	MPI_Count size = 0;
+
+	c->ev.peer = rec_comm_to_world(comm, peer);
+	c->ev.tag = rec_comm_tag(tag);
+	c->ev.comm = rec_comm_id(comm);
+	if (count > 0 && PMPI_Type_size_x(type, &size) == MPI_SUCCESS && size > 0)
+		c->ev.bytes = (uint64_t)count * (uint64_t)size;
+}
+
+static int rec_send(struct rec_call *c, rec_send_fn pmpi, const void *buf, int count,
+		    MPI_Datatype type, int dest, int tag, MPI_Comm comm)
+{
+	int rc;
+
+	rec_p2p_envelope(c, count, type, dest, tag, comm);
+	rec_call_posted(c);
+	rc = pmpi(buf, count, type, dest, tag, comm);
+	rec_call_returned(c);
+	return rc;
+}
+
+static int rec_isend(struct rec_call *c, rec_isend_fn pmpi, const void *buf, int count,
+		     MPI_Datatype type, int dest, int tag, MPI_Comm comm, MPI_Request *request)
+{
+	int rc;
+
+	rec_p2p_envelope(c, count, type, dest, tag, comm);
+	rec_call_posted(c);
+	rc = pmpi(buf, count, type, dest, tag, comm, request);
+	rec_call_returned(c);
+	if (rc == MPI_SUCCESS)
+		rec_call_add_req(c, rec_request_add(request, 0, comm), MPIV_NONE, MPIV_NONE);
+	return rc;
+}
+
+static int rec_recv(struct rec_call *c, rec_recv_fn pmpi, void *buf, int count, MPI_Datatype type,
+		    int source, int tag, MPI_Comm comm, MPI_Status *status)
+{
+	MPI_Status local;
+	int rc;
+
+	/* The matched source and tag are the point of recording a receive. */
+	if (status == MPI_STATUS_IGNORE)
+		status = &local;
+	rec_p2p_envelope(c, count, type, source, tag, comm);
+	rec_call_posted(c);
+	rc = pmpi(buf, count, type, source, tag, comm, status);
+	rec_call_returned(c);
+	/* A truncated message was still matched. */
+	if (rc == MPI_SUCCESS || rc == MPI_ERR_TRUNCATE) {
+		c->ev.src = rec_comm_to_world(comm, status->MPI_SOURCE);
+		c->ev.mtag = rec_comm_tag(status->MPI_TAG);
+	}
+	return rc;
+}
+
+static int rec_irecv(struct rec_call *c, rec_irecv_fn pmpi, void *buf, int count,
+		     MPI_Datatype type, int source, int tag, MPI_Comm comm, MPI_Request *request)
+{
+	int rc;
+
+	rec_p2p_envelope(c, count, type, source, tag, comm);
+	rec_call_posted(c);
+	rc = pmpi(buf, count, type, source, tag, comm, request);
+	rec_call_returned(c);
+	if (rc == MPI_SUCCESS)
+		rec_call_add_req(c, rec_request_add(request, 1, comm), MPIV_NONE, MPIV_NONE);
+	return rc;
+}
+
+int rec_Send(struct rec_call *c, const void *buf, int count, MPI_Datatype datatype, int dest,
+	     int tag, MPI_Comm comm)
+{
+	return rec_send(c, PMPI_Send, buf, count, datatype, dest, tag, comm);
+}
+
+int rec_Ssend(struct rec_call *c, const void *buf, int count, MPI_Datatype datatype, int dest,
+	      int tag, MPI_Comm comm)
+{
+	return rec_send(c, PMPI_Ssend, buf, count, datatype, dest, tag, comm);
+}
+
+int rec_Isend(struct rec_call *c, const void *buf, int count, MPI_Datatype datatype, int dest,
+	      int tag, MPI_Comm comm, MPI_Request *request)
+{
+	return rec_isend(c, PMPI_Isend, buf, count, datatype, dest, tag, comm, request);
+}
+
+int rec_Recv(struct rec_call *c, void *buf, int count, MPI_Datatype datatype, int source,
+	     int tag, MPI_Comm comm, MPI_Status *status)
+{
+	return rec_recv(c, PMPI_Recv, buf, count, datatype, source, tag, comm, status);
+}
+
+int rec_Irecv(struct rec_call *c, void *buf, int count, MPI_Datatype datatype, int source,
+	      int tag, MPI_Comm comm, MPI_Request *request)
+{
+	return rec_irecv(c, PMPI_Irecv, buf, count, datatype, source, tag, comm, request);
+}

@@ -1,0 +1,220 @@
+/* Nonblocking requests in the recorder: the table of requests the program holds, and the Wait
+ * handlers, which list the requests they complete with each receive's matched source and tag
+ * (substituting statuses when the program ignores them, as Score-P does). */
+#include <pthread.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "recorder.h"
+#include "rec_comm.h"
+
+#define REQ_BUCKETS 1024	/* a power of two */
+#define REQ_CHUNK 256		/* table nodes allocated at a time */
+#define REQ_STACK 32		/* Waitall counts handled without malloc */
+
+/* A table node. Handles are not unique (see struct rec_reqent), so a bucket may hold several
+ * nodes with one handle; a wait takes the newest one returned in the variable it is passed,
+ * else the oldest (several built-in handles copied into an array complete in the order they
+ * were made). Requests completed by calls not in mpi_calls.def (MPI_Test*, MPI_Request_free)
+ * stay in the table until those calls are wrapped. */
+struct req_node {
+	struct rec_reqent e;	/* the request */
+	struct req_node *next;	/* same bucket, or the free list */
+};
+
+static pthread_mutex_t req_lock = PTHREAD_MUTEX_INITIALIZER;	/* everything below */
+static struct req_node *req_buckets[REQ_BUCKETS];
+static struct req_node *req_free;	/* unused nodes */
+static int32_t req_next_id;		/* ids are 0, 1, ... in order of creation */
+
+static unsigned req_hash(MPI_Request h)
+{
+	uint64_t v = 0;
+
+	memcpy(&v, &h, sizeof(h) < sizeof(v) ? sizeof(h) : sizeof(v));
+	return (unsigned)((v * 0x9e3779b97f4a7c15ULL) >> 40) & (REQ_BUCKETS - 1);
+}
+
+/* Link e into the table. Call with req_lock held. Returns 0, or -1 if out of memory. */
+static int req_insert(const struct rec_reqent *e)
+{
+	struct req_node *n, **bucket = &req_buckets[req_hash(e->handle)];
+	unsigned i;
+
+	if (!req_free) {
+		n = malloc(REQ_CHUNK * sizeof(*n));
+		for (i = 0; n && i < REQ_CHUNK; i++) {
+			n[i].next = req_free;
+			req_free = &n[i];
+		}
+	}
+	n = req_free;
+	if (!n)
+		return -1;
+	req_free = n->next;
+	n->e = *e;
+	n->next = *bucket;
+	*bucket = n;
+	return 0;
+}
+
+/* Unlink the node *pp. Call with req_lock held. */
+static void req_unlink(struct req_node **pp)
+{
+	struct req_node *n = *pp;
+
+	*pp = n->next;
+	n->next = req_free;
+	req_free = n;
+}
+
+int32_t rec_request_add(const MPI_Request *where, int is_recv, MPI_Comm comm)
+{
+	struct rec_reqent e;
+	int32_t id;
+
+	e.handle = *where;
+	e.where = where;
+	e.is_recv = is_recv;
+	e.comm = comm;
+	/* An entry with the same handle may be here already, even in the same variable: built-in
+	 * handles of sends that completed at once, often copied out of one temporary. */
+	pthread_mutex_lock(&req_lock);
+	id = req_next_id++;
+	e.id = id;
+	if (req_insert(&e) != 0)
+		id = REC_REQ_UNKNOWN;
+	pthread_mutex_unlock(&req_lock);
+	return id;
+}
+
+void rec_request_take(MPI_Request h, const MPI_Request *where, struct rec_reqent *e)
+{
+	struct req_node **pp, **found = NULL;
+
+	pthread_mutex_lock(&req_lock);
+	for (pp = &req_buckets[req_hash(h)]; *pp; pp = &(*pp)->next) {
+		if ((*pp)->e.handle != h)
+			continue;
+		if ((*pp)->e.where == where) {
+			found = pp;
+			break;
+		}
+		if (!found || (*pp)->e.id < (*found)->e.id)
+			found = pp;
+	}
+	if (found) {
+		*e = (*found)->e;
+		req_unlink(found);
+	} else {
+		memset(e, 0, sizeof(*e));
+		e->handle = h;
+		e->id = REC_REQ_UNKNOWN;
+	}
+	pthread_mutex_unlock(&req_lock);
+}
+
+void rec_request_put(const struct rec_reqent *e)
+{
+	if (e->id == REC_REQ_UNKNOWN)
+		return;
+	pthread_mutex_lock(&req_lock);
+	req_insert(e);
+	pthread_mutex_unlock(&req_lock);
+}
+
+void rec_request_info(const struct rec_reqent *e, const MPI_Status *st,
+		      struct mpiv_reqinfo *ri)
+{
+	ri->req = e->id;
+	ri->src = MPIV_NONE;
+	ri->tag = MPIV_NONE;
+	if (e->id != REC_REQ_UNKNOWN && e->is_recv && st) {
+		ri->src = rec_comm_to_world(e->comm, st->MPI_SOURCE);
+		ri->tag = rec_comm_tag(st->MPI_TAG);
+	}
+}
+
+int rec_Wait(struct rec_call *c, MPI_Request *request, MPI_Status *status)
+{
+	struct rec_reqent e;
+	MPI_Status local;
+	int rc, freed;
+
+	if (status == MPI_STATUS_IGNORE)
+		status = &local;
+	if (!request || *request == MPI_REQUEST_NULL)
+		return PMPI_Wait(request, status);	/* completes nothing: an empty list */
+	/* Listed before the call, so that a Wait that blocks shows what it waits for. */
+	rec_request_take(*request, request, &e);
+	rec_call_add_req(c, e.id, MPIV_NONE, MPIV_NONE);
+	rec_call_posted(c);
+	rc = PMPI_Wait(request, status);
+	rec_call_returned(c);
+	freed = *request == MPI_REQUEST_NULL;
+	if (rc == MPI_SUCCESS || freed)
+		rec_request_info(&e, status, &c->ev.reqs[0]);
+	else
+		c->ev.nreqs = 0;	/* failed without completing it */
+	if (!freed)
+		rec_request_put(&e);
+	return rc;
+}
+
+int rec_Waitall(struct rec_call *c, int count, MPI_Request array_of_requests[],
+		MPI_Status array_of_statuses[])
+{
+	struct rec_reqent ent_stack[REQ_STACK], *ent = ent_stack;
+	MPI_Status st_stack[REQ_STACK], *st = array_of_statuses, *st_heap = NULL;
+	int n = count > 0 && array_of_requests ? count : 0;
+	int i, rc;
+	uint32_t k;
+
+	if (n > REQ_STACK) {
+		ent = malloc(n * sizeof(*ent));
+		if (!ent)
+			n = 0;		/* cannot follow them: record the call without requests */
+	}
+	if (n > 0 && rec_call_reserve_reqs(c, (uint32_t)n) != 0)
+		n = 0;
+	if (st == MPI_STATUSES_IGNORE && n > 0) {
+		if (n <= REQ_STACK)
+			st = st_stack;
+		else
+			st = st_heap = malloc(n * sizeof(*st));
+		if (!st)
+			st = MPI_STATUSES_IGNORE;	/* sources unknown, call unchanged */
+	}
+	for (i = 0; i < n; i++) {
+		ent[i].handle = array_of_requests[i];
+		if (ent[i].handle == MPI_REQUEST_NULL)
+			continue;
+		rec_request_take(ent[i].handle, &array_of_requests[i], &ent[i]);
+		rec_call_add_req(c, ent[i].id, MPIV_NONE, MPIV_NONE);
+	}
+
+	rec_call_posted(c);
+	rc = PMPI_Waitall(count, array_of_requests, st);
+	rec_call_returned(c);
+
+	/* Keep the requests that completed, in array order: all of them on success, else (an
+	 * error in some status) those MPI freed. */
+	for (i = 0, k = 0; i < n; i++) {
+		int freed;
+
+		if (ent[i].handle == MPI_REQUEST_NULL)
+			continue;
+		freed = array_of_requests[i] == MPI_REQUEST_NULL;
+		if (rc == MPI_SUCCESS || freed)
+			rec_request_info(&ent[i], st != MPI_STATUSES_IGNORE ? &st[i] : NULL,
+					 &c->ev.reqs[k++]);
+		if (!freed)
+			rec_request_put(&ent[i]);
+	}
+	if (n > 0)
+		c->ev.nreqs = k;
+	if (ent != ent_stack)
+		free(ent);
+	free(st_heap);
+	return rc;
+}

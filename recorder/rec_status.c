@@ -1,0 +1,342 @@
+/* The live status file of a rank (common/status.h), for both preload libraries. MPI wrappers
+ * only store what their thread is doing into its slot (atomics, seqlock, no syscalls); a
+ * background thread turns the slots into one struct mpiv_status every period. */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <pthread.h>
+#include <signal.h>
+#include <stdatomic.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "event.h"
+#include "rec_site.h"
+#include "rec_status.h"
+#include "status.h"
+
+/* What one thread is doing. Written only by its thread; read by the writer thread, which
+ * retries while seq is odd or changed (a seqlock), so that call, op and site agree. */
+struct st_slot {
+	atomic_uint seq;		/* odd while the owner updates the fields below */
+	atomic_uint active;		/* 1 while inside an intercepted call */
+	atomic_uint call;		/* enum mpiv_call of the current or last call */
+	atomic_uint op;			/* its event index */
+	atomic_ullong site;		/* its call site */
+	atomic_uint used;		/* 1 while a live thread owns the slot; 0: free for reuse */
+	atomic_uint seen;		/* 1 once the slot made a call: op/call are meaningful */
+	int thread;			/* the small thread number reported in events */
+	struct st_slot *next;		/* every slot, newest first; slots are never freed */
+};
+
+/* One consistent copy of a slot. */
+struct st_snap {
+	unsigned active, call, op, seen;
+	uint64_t site;
+};
+
+static pthread_mutex_t st_slots_lock = PTHREAD_MUTEX_INITIALIZER;	/* adding slots */
+static _Atomic(struct st_slot *) st_slots;	/* head of the slot list */
+static int st_nthreads;				/* numbers given so far, under st_slots_lock */
+static struct st_slot st_first;			/* the first thread's, so MPI_Init needs no malloc */
+static __thread struct st_slot *st_self;	/* this thread's slot */
+static pthread_key_t st_key;			/* frees the slot when its thread exits */
+static int st_key_ok;				/* st_key exists */
+static pthread_once_t st_key_once = PTHREAD_ONCE_INIT;
+
+static atomic_ullong st_progress;	/* calls returned */
+static atomic_ullong st_beat;		/* periods written */
+static atomic_int st_started;		/* MPI_Init returned (its call left) */
+static atomic_int st_final;		/* MPI_Finalize entered */
+static void (*st_tick)(uint64_t beat);	/* set before the thread starts */
+
+/* The file and the writer thread. */
+static pthread_mutex_t st_write_lock = PTHREAD_MUTEX_INITIALIZER;	/* building + pwrite */
+static int st_fd = -1;			/* the status file, under st_write_lock */
+static int st_rank, st_size;		/* set once by rec_status_init */
+static char st_host[64];
+static char st_diverged_text[512];	/* DIVERGED: why, under st_write_lock */
+static int st_diverged;			/* under st_write_lock */
+static pthread_mutex_t st_thread_lock = PTHREAD_MUTEX_INITIALIZER;	/* st_stop, st_cond */
+static pthread_cond_t st_cond;		/* wakes the writer early at finalize */
+static int st_stop;			/* the writer must end */
+static int st_running;			/* the writer thread exists */
+static pthread_t st_thread;
+
+static void st_thread_exit(void *arg)
+{
+	struct st_slot *s = arg;
+
+	atomic_store_explicit(&s->active, 0, memory_order_relaxed);
+	atomic_store_explicit(&s->used, 0, memory_order_release);
+}
+
+static void st_key_make(void)
+{
+	st_key_ok = pthread_key_create(&st_key, st_thread_exit) == 0;
+}
+
+/* This thread's slot: the one it has, a free one, or a new one. NULL if out of memory. */
+static struct st_slot *st_slot_self(void)
+{
+	struct st_slot *s = st_self;
+	unsigned zero;
+
+	if (s)
+		return s;
+	pthread_once(&st_key_once, st_key_make);
+	pthread_mutex_lock(&st_slots_lock);
+	/* A slot left by a thread that ended keeps its number: numbers stay small. */
+	for (s = atomic_load_explicit(&st_slots, memory_order_relaxed); s; s = s->next) {
+		zero = 0;
+		if (atomic_compare_exchange_strong(&s->used, &zero, 1))
+			break;
+	}
+	if (!s) {
+		s = st_nthreads == 0 ? &st_first : calloc(1, sizeof(*s));
+		if (s) {
+			s->thread = st_nthreads++;
+			atomic_store_explicit(&s->used, 1, memory_order_relaxed);
+			s->next = atomic_load_explicit(&st_slots, memory_order_relaxed);
+			atomic_store_explicit(&st_slots, s, memory_order_release);
+		}
+	}
+	pthread_mutex_unlock(&st_slots_lock);
+	if (!s)
+		return NULL;
+	atomic_store_explicit(&s->active, 0, memory_order_relaxed);
+	atomic_store_explicit(&s->seen, 0, memory_order_relaxed);
+	if (st_key_ok)
+		pthread_setspecific(st_key, s);
+	st_self = s;
+	return s;
+}
+
+int rec_status_enter(unsigned call, uint32_t op, uint64_t site)
+{
+	struct st_slot *s = st_slot_self();
+	unsigned seq;
+
+	if (!s)
+		return -1;
+	seq = atomic_load_explicit(&s->seq, memory_order_relaxed);
+	atomic_store_explicit(&s->seq, seq + 1, memory_order_relaxed);
+	atomic_thread_fence(memory_order_release);
+	atomic_store_explicit(&s->call, call, memory_order_relaxed);
+	atomic_store_explicit(&s->op, op, memory_order_relaxed);
+	atomic_store_explicit(&s->site, site, memory_order_relaxed);
+	atomic_store_explicit(&s->seen, 1, memory_order_relaxed);
+	atomic_store_explicit(&s->active, 1, memory_order_relaxed);
+	atomic_store_explicit(&s->seq, seq + 2, memory_order_release);
+	return s->thread;
+}
+
+void rec_status_leave(void)
+{
+	struct st_slot *s = st_self;
+
+	if (s)
+		atomic_store_explicit(&s->active, 0, memory_order_release);
+	atomic_fetch_add_explicit(&st_progress, 1, memory_order_relaxed);
+	/* The first call to return is MPI_Init. */
+	atomic_store_explicit(&st_started, 1, memory_order_relaxed);
+}
+
+uint64_t rec_status_beat(void)
+{
+	return atomic_load_explicit(&st_beat, memory_order_relaxed);
+}
+
+void rec_status_set_tick(void (*fn)(uint64_t beat))
+{
+	st_tick = fn;
+}
+
+static void st_slot_read(struct st_slot *s, struct st_snap *out)
+{
+	unsigned seq1, seq2;
+
+	do {
+		seq1 = atomic_load_explicit(&s->seq, memory_order_acquire);
+		out->active = atomic_load_explicit(&s->active, memory_order_relaxed);
+		out->call = atomic_load_explicit(&s->call, memory_order_relaxed);
+		out->op = atomic_load_explicit(&s->op, memory_order_relaxed);
+		out->site = atomic_load_explicit(&s->site, memory_order_relaxed);
+		out->seen = atomic_load_explicit(&s->seen, memory_order_relaxed);
+		atomic_thread_fence(memory_order_acquire);
+		seq2 = atomic_load_explicit(&s->seq, memory_order_relaxed);
+	} while ((seq1 & 1) || seq1 != seq2);
+}
+
+/* Build the status from the slots and write it. Call with st_write_lock held. */
+static void st_write(void)
+{
+	struct mpiv_status st;
+	struct st_snap best, last, snap;
+	struct st_slot *s;
+	int have_best = 0, have_last = 0;
+	const char *path;
+	ssize_t w;
+
+	if (st_fd < 0)
+		return;
+	memset(&st, 0, sizeof(st));
+	memset(&best, 0, sizeof(best));
+	memset(&last, 0, sizeof(last));
+	/* The longest-running call of all threads (lowest index) says where the rank is stuck;
+	 * with none, the last call made. */
+	for (s = atomic_load_explicit(&st_slots, memory_order_acquire); s; s = s->next) {
+		st_slot_read(s, &snap);
+		if (!snap.seen)
+			continue;
+		if (snap.active && (!have_best || snap.op < best.op)) {
+			best = snap;
+			have_best = 1;
+		}
+		if (!have_last || snap.op > last.op) {
+			last = snap;
+			have_last = 1;
+		}
+	}
+	if (!have_best)
+		best = last;
+
+	st.magic = MPIV_STATUS_MAGIC;
+	st.version = MPIV_STATUS_VERSION;
+	st.rank = st_rank;
+	st.size = st_size;
+	st.pid = (int32_t)getpid();
+	if (st_diverged)
+		st.state = MPIV_ST_DIVERGED;
+	else if (atomic_load_explicit(&st_final, memory_order_relaxed))
+		st.state = MPIV_ST_FINALIZED;
+	else if (!atomic_load_explicit(&st_started, memory_order_relaxed))
+		st.state = MPIV_ST_STARTING;
+	else if (have_best)
+		st.state = MPIV_ST_IN_CALL;
+	else
+		st.state = MPIV_ST_RUNNING;
+	st.call = best.call;
+	st.op = best.op;
+	st.site = best.site;
+	st.progress = atomic_load_explicit(&st_progress, memory_order_relaxed);
+	st.beat = atomic_load_explicit(&st_beat, memory_order_relaxed);
+	memcpy(st.host, st_host, sizeof(st.host));
+	if (st_diverged) {
+		snprintf(st.text, sizeof(st.text), "%s", st_diverged_text);
+	} else if (st.state == MPIV_ST_IN_CALL) {
+		path = rec_site_module_path(MPIV_SITE_MODULE(st.site));
+		if (path)
+			snprintf(st.text, sizeof(st.text), "%s", path);
+	}
+	do {
+		w = pwrite(st_fd, &st, sizeof(st), 0);
+	} while (w < 0 && errno == EINTR);
+}
+
+static void *st_main(void *arg)
+{
+	struct timespec until;
+	uint64_t beat;
+
+	(void)arg;
+	pthread_mutex_lock(&st_thread_lock);
+	while (!st_stop) {
+		clock_gettime(CLOCK_MONOTONIC, &until);
+		until.tv_nsec += MPIV_STATUS_PERIOD_MS * 1000000L;
+		until.tv_sec += until.tv_nsec / 1000000000L;
+		until.tv_nsec %= 1000000000L;
+		while (!st_stop &&
+		       pthread_cond_timedwait(&st_cond, &st_thread_lock, &until) != ETIMEDOUT)
+			;
+		if (st_stop)
+			break;
+		pthread_mutex_unlock(&st_thread_lock);
+
+		beat = atomic_fetch_add_explicit(&st_beat, 1, memory_order_relaxed) + 1;
+		if (st_tick)
+			st_tick(beat);
+		pthread_mutex_lock(&st_write_lock);
+		st_write();
+		pthread_mutex_unlock(&st_write_lock);
+
+		pthread_mutex_lock(&st_thread_lock);
+	}
+	pthread_mutex_unlock(&st_thread_lock);
+	return NULL;
+}
+
+int rec_status_init(int rank, int size, const char *dir, char *why, size_t whysize)
+{
+	char path[PATH_MAX], name[64];
+	pthread_condattr_t attr;
+	sigset_t all, old;
+	int fd, rc;
+
+	snprintf(name, sizeof(name), MPIV_STATUS_FILE, rank);
+	if (snprintf(path, sizeof(path), "%s/%s", dir, name) >= (int)sizeof(path)) {
+		snprintf(why, whysize, "status directory '%s' is too long", dir);
+		return -1;
+	}
+	fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+	if (fd < 0) {
+		snprintf(why, whysize, "cannot open status file '%s': %s", path, strerror(errno));
+		return -1;
+	}
+	st_rank = rank;
+	st_size = size;
+	if (gethostname(st_host, sizeof(st_host) - 1) != 0)
+		st_host[0] = '\0';
+	pthread_mutex_lock(&st_write_lock);
+	st_fd = fd;
+	st_write();
+	pthread_mutex_unlock(&st_write_lock);
+
+	pthread_condattr_init(&attr);
+	pthread_condattr_setclock(&attr, CLOCK_MONOTONIC);
+	pthread_cond_init(&st_cond, &attr);
+	pthread_condattr_destroy(&attr);
+	/* The writer takes no signals: the program's handlers run on the program's threads. */
+	sigfillset(&all);
+	pthread_sigmask(SIG_SETMASK, &all, &old);
+	rc = pthread_create(&st_thread, NULL, st_main, NULL);
+	pthread_sigmask(SIG_SETMASK, &old, NULL);
+	if (rc != 0) {
+		snprintf(why, whysize, "cannot start the status thread: %s", strerror(rc));
+		return -1;	/* the file stays, written at finalize */
+	}
+	st_running = 1;
+	return 0;
+}
+
+void rec_status_finalize(void)
+{
+	atomic_store_explicit(&st_final, 1, memory_order_relaxed);
+	if (st_running) {
+		pthread_mutex_lock(&st_thread_lock);
+		st_stop = 1;
+		pthread_cond_signal(&st_cond);
+		pthread_mutex_unlock(&st_thread_lock);
+		pthread_join(st_thread, NULL);
+		st_running = 0;
+	}
+	pthread_mutex_lock(&st_write_lock);
+	st_write();
+	if (st_fd >= 0)
+		close(st_fd);
+	st_fd = -1;
+	pthread_mutex_unlock(&st_write_lock);
+}
+
+void rec_status_diverged(const char *text)
+{
+	pthread_mutex_lock(&st_write_lock);
+	snprintf(st_diverged_text, sizeof(st_diverged_text), "%s", text);
+	st_diverged = 1;
+	st_write();
+	pthread_mutex_unlock(&st_write_lock);
+}

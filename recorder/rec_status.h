@@ -1,0 +1,61 @@
+/* The live status of a rank (common/status.h), shared by librecorder.so and libreplayer.so: the
+ * MPI wrappers say what each thread is doing with a few atomic stores, and a background thread
+ * rewrites $MPIVERIFY_STATUS_DIR/rank-<r>.status for the monitor in the mpiverify process.
+ *
+ * What the monitor can rely on (one struct mpiv_status, rewritten with one pwrite at offset 0
+ * every MPIV_STATUS_PERIOD_MS; the file appears when PMPI_Init has returned, so a rank without
+ * one has not got through MPI_Init yet):
+ *   state     STARTING until MPI_Init returns; IN_CALL while any thread of the rank is inside an
+ *             intercepted call; RUNNING otherwise; FINALIZED once MPI_Finalize was entered (the
+ *             file is then final and `beat` stops); DIVERGED (replay) is sticky and wins over
+ *             FINALIZED.
+ *   call/op/site  IN_CALL: the longest-running call (lowest op) of all threads; otherwise the
+ *             last call made. op is the number of intercepted calls the rank entered before
+ *             this one: the call's event index in the trace and the counterexample when the
+ *             program has one thread (with several, the trace numbers calls in the order their
+ *             records are written, and op is only close to it).
+ *   progress  calls returned so far; unchanged progress while IN_CALL means a blocked rank.
+ *   beat      bumped at every rewrite; a beat that stops before FINALIZED means a dead rank.
+ *   text      DIVERGED: what diverged; IN_CALL: the path of the module the site is in (resolve
+ *             with mpiv_srcloc_resolve(text, MPIV_SITE_ADDR(site))); else "".
+ * A reader racing a rewrite may see a torn record: read it again if magic or version is wrong
+ * or if two reads in a row disagree. */
+#ifndef MPIV_REC_STATUS_H
+#define MPIV_REC_STATUS_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#pragma GCC visibility push(hidden)
+
+/* Open <dir>/rank-<rank>.status, write it once and start the writer thread. Call after MPI_Init
+ * returned, inside the Init wrapper. Returns 0, or -1 with a one-line reason in why (nothing
+ * is printed; calls keep working without a file). */
+int rec_status_init(int rank, int size, const char *dir, char *why, size_t whysize);
+
+/* The calling thread entered MPI call `call` (enum mpiv_call), number op, at site. Only
+ * atomic stores (plus a one-time registration per thread). Returns the thread's small number,
+ * 0 for the first thread that makes an MPI call (the one calling MPI_Init), -1 if the thread
+ * cannot be tracked (out of memory). */
+int rec_status_enter(unsigned call, uint32_t op, uint64_t site);
+
+/* The calling thread's current call returned: bumps progress. */
+void rec_status_leave(void);
+
+/* Set FINALIZED, stop the writer thread and write the file a last time, synchronously. */
+void rec_status_finalize(void);
+
+/* Set DIVERGED with text (cut to fit) and write the file at once. Thread-safe. */
+void rec_status_diverged(const char *text);
+
+/* How many periods the writer has completed so far (0 before rec_status_init). */
+uint64_t rec_status_beat(void);
+
+/* Have fn(beat) run by the writer thread once per period, before it writes the file (the
+ * recorder uses it to write calls blocked for a while as incomplete events). fn must not make
+ * MPI calls. */
+void rec_status_set_tick(void (*fn)(uint64_t beat));
+
+#pragma GCC visibility pop
+
+#endif

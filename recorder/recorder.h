@@ -1,0 +1,136 @@
+/* librecorder.so internals (every symbol hidden): the life of one intercepted call, the typed
+ * handlers generated from common/mpi_calls.def, the request table and the trace file. */
+#ifndef MPIV_RECORDER_H
+#define MPIV_RECORDER_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include <mpi.h>
+
+#include "event.h"	/* before MPIV_SPECIAL is redefined below: its enum needs every call */
+
+#pragma GCC visibility push(hidden)
+
+/* Exported MPI_* wrappers are the only symbols with default visibility. */
+#define MPIV_EXPORT __attribute__((visibility("default")))
+/* (a, b, c) -> a, b, c: lets a .def parameter list follow another parameter. */
+#define MPIV_UNPAREN(...) __VA_ARGS__
+
+#define REC_INLINE_REQS 8	/* requests an event holds without malloc */
+#define REC_REQ_UNKNOWN (-1)	/* id of a request the recorder did not see being made */
+
+/* One intercepted call, on the wrapper's stack. Between rec_call_posted() and
+ * rec_call_returned() the watcher thread may read ev, so the handler must not change it. */
+struct rec_call {
+	struct mpiv_event ev;		/* the event being recorded; ev.reqs points to reqs_inline
+					 * or to malloc'ed memory */
+	struct mpiv_reqinfo reqs_inline[REC_INLINE_REQS];	/* storage for the first requests */
+	uint32_t reqs_cap;		/* room in ev.reqs */
+	int indexed;			/* ev.index is final: the event was written once */
+	int posted;			/* in the watcher's list (blocked in PMPI, or may be) */
+	int incomplete_sent;		/* the watcher already wrote it as MPIV_EV_INCOMPLETE */
+	uint64_t posted_beat;		/* rec_status_beat() when posted */
+	struct rec_call *prev, *next;	/* the watcher's list, under its lock */
+};
+
+/* ---- rec_call.c: the life of a call ---- */
+
+/* Start call `call` made from return address ret: takes the re-entry guard, fills call, site
+ * and thread, and updates the live status. Returns 1, or 0 when the call must simply be passed
+ * to PMPI (a call the tool itself makes, or recording is off). The event index is given when
+ * the event is first written (rec_output_call()). */
+int rec_call_enter(struct rec_call *c, unsigned call, const void *ret);
+
+/* The handler is about to call PMPI and may block: from now until rec_call_returned() the
+ * watcher may write c->ev as an incomplete event. */
+void rec_call_posted(struct rec_call *c);
+
+/* PMPI returned: the handler owns c->ev again. Idempotent. */
+void rec_call_returned(struct rec_call *c);
+
+/* Append a request to c->ev.reqs. Returns 0, or -1 (out of memory: the request is dropped). */
+int rec_call_add_req(struct rec_call *c, int32_t id, int32_t src, int32_t tag);
+
+/* Make room for n requests at once; returns 0 or -1. */
+int rec_call_reserve_reqs(struct rec_call *c, uint32_t n);
+
+/* End the call: write its event, update the status, free what c owns, drop the guard. */
+void rec_call_leave(struct rec_call *c);
+
+/* The re-entry guard alone (MPI_Finalize keeps it across PMPI_Finalize). */
+void rec_guard_take(void);
+void rec_guard_drop(void);
+
+/* Nothing is written (no trace, no status): every call goes straight to PMPI from now on. */
+void rec_call_disable(void);
+
+/* The watcher, run by the status thread each period: writes calls posted for about a second
+ * as MPIV_EV_INCOMPLETE events. */
+void rec_call_watch(uint64_t beat);
+
+/* ---- rec_output.c: the trace file and messages ---- */
+
+/* Open $MPIVERIFY_TRACE_DIR/rank-<rank>.mpivt and write its header record. Returns 0, or -1
+ * after printing one line on stderr (recording then stays off; the program is not affected). */
+int rec_output_open(int rank, int size, int thread_level);
+
+/* Append c's event, with flags (enum mpiv_event_flags) or'ed in, as one record with one
+ * write(2); nothing if the trace is not open. The first time, the event takes the next event
+ * index, under the same lock as the write: the file is then always in index order and has no
+ * gaps, even with threads or after a crash. Single-threaded, this index is the number of calls
+ * entered before, which is how the replayer counts. Thread-safe. */
+void rec_output_call(struct rec_call *c, unsigned flags);
+
+/* Append a module record (rec_site_set_hook's callback). */
+void rec_output_module(unsigned id, const char *path);
+
+void rec_output_close(void);
+
+/* The world rank messages name; -1 (printed as "?") until MPI_Init returned. */
+void rec_msg_set_rank(int rank);
+
+/* "mpiverify[recorder rank N]: <text>" on stderr, as one write. */
+void rec_msg(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+/* ---- rec_request.c: nonblocking requests ---- */
+
+/* A request the program holds, as the table knows it. */
+struct rec_reqent {
+	MPI_Request handle;		/* the program's handle; not unique: MPICH gives every send
+					 * that completed at once the same built-in handle */
+	const MPI_Request *where;	/* the program's variable it was returned in */
+	int32_t id;			/* its id in the trace, REC_REQ_UNKNOWN if not in the table */
+	int is_recv;			/* a receive: completion reports source and tag */
+	MPI_Comm comm;			/* its communicator, to make the source a world rank */
+};
+
+/* Remember the request the program just got in *where; returns its id (0, 1, ... per rank),
+ * or REC_REQ_UNKNOWN if out of memory. */
+int32_t rec_request_add(const MPI_Request *where, int is_recv, MPI_Comm comm);
+
+/* A wait is about to complete the request h, which the program passes in *where: remove its
+ * entry from the table into e (the one returned in that very variable, else the oldest with
+ * handle h). If there is none, e->id is REC_REQ_UNKNOWN. */
+void rec_request_take(MPI_Request h, const MPI_Request *where, struct rec_reqent *e);
+
+/* Put back an entry taken for a request that did not complete (an error) or that lives on. */
+void rec_request_put(const struct rec_reqent *e);
+
+/* The completion of e with status st (may be NULL) as the event lists it. */
+void rec_request_info(const struct rec_reqent *e, const MPI_Status *st,
+		      struct mpiv_reqinfo *ri);
+
+/* ---- typed handlers, one per ordinary entry of mpi_calls.def ----
+ * rec_<name>() calls PMPI_<name> itself and fills c->ev; the wrapper does the rest. The
+ * prototypes come from the .def, so a handler that disagrees with mpi.h does not compile. */
+#define MPIV_SPECIAL(name, kind, flags, params, args)
+#define MPIV_CALL(name, kind, flags, params, args) \
+	int rec_##name(struct rec_call *c, MPIV_UNPAREN params);
+#include "mpi_calls.def"
+#undef MPIV_CALL
+#undef MPIV_SPECIAL
+
+#pragma GCC visibility pop
+
+#endif

@@ -1,0 +1,22 @@
+/* The recorder's MPI_* entry points, expanded from common/mpi_calls.def (`make show-wrappers`
+ * prints the expansion). Each wrapper is thin: guard and numbering in rec_call_enter(), the
+ * call itself and what it means in the typed handler rec_<name>(), the write in
+ * rec_call_leave(). Init, Init_thread and Finalize are in wrappers_special.c. */
+#include "recorder.h"
+
+#define MPIV_SPECIAL(name, kind, flags, params, args)
+#define MPIV_CALL(name, kind, flags, params, args)					\
+	MPIV_EXPORT int MPI_##name params						\
+	{										\
+		struct rec_call c;							\
+		int rc;									\
+											\
+		if (!rec_call_enter(&c, MPIV_CALL_##name, __builtin_return_address(0)))	\
+			return PMPI_##name args;					\
+		rc = rec_##name(&c, MPIV_UNPAREN args);					\
+		rec_call_leave(&c);							\
+		return rc;								\
+	}
+#include "mpi_calls.def"
+#undef MPIV_CALL
+#undef MPIV_SPECIAL

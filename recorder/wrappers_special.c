@@ -1,0 +1,91 @@
+/* The recorder's hand-written wrappers (MPIV_SPECIAL in mpi_calls.def): MPI_Init and
+ * MPI_Init_thread open the trace and start the status thread; MPI_Finalize ends both. */
+#include <stdlib.h>
+
+#include "recorder.h"
+#include "rec_comm.h"
+#include "rec_site.h"
+#include "rec_status.h"
+
+/* MPI is up: open the trace and the status file. A tool problem is reported in one line and
+ * the program runs on, unrecorded. */
+static void rec_start(int thread_level)
+{
+	const char *dir = getenv("MPIVERIFY_STATUS_DIR");
+	char why[512];
+	int rank = 0, size = 0;
+	int tracing, watching = 0;
+
+	PMPI_Comm_rank(MPI_COMM_WORLD, &rank);
+	PMPI_Comm_size(MPI_COMM_WORLD, &size);
+	rec_msg_set_rank(rank);
+
+	tracing = rec_output_open(rank, size, thread_level) == 0;
+	/* Module records for the sites seen so far (MPI_Init's), then for each new module. */
+	if (tracing)
+		rec_site_set_hook(rec_output_module);
+
+	/* The status goes beside the trace by default; if the trace could not be opened there,
+	 * one line already said why. */
+	if ((!dir || !*dir) && tracing)
+		dir = getenv("MPIVERIFY_TRACE_DIR");
+	if (dir && *dir) {
+		rec_status_set_tick(rec_call_watch);
+		watching = rec_status_init(rank, size, dir, why, sizeof(why)) == 0;
+		if (!watching)
+			rec_msg("%s", why);
+	}
+	if (!tracing && !watching)
+		rec_call_disable();
+}
+
+MPIV_EXPORT int MPI_Init(int *argc, char ***argv)
+{
+	struct rec_call c;
+	int rc, level = MPI_THREAD_SINGLE;
+
+	if (!rec_call_enter(&c, MPIV_CALL_Init, __builtin_return_address(0)))
+		return PMPI_Init(argc, argv);
+	rc = PMPI_Init(argc, argv);
+	if (rc == MPI_SUCCESS) {
+		PMPI_Query_thread(&level);
+		rec_start(level);
+	}
+	rec_call_leave(&c);
+	return rc;
+}
+
+MPIV_EXPORT int MPI_Init_thread(int *argc, char ***argv, int required, int *provided)
+{
+	struct rec_call c;
+	int rc;
+
+	if (!rec_call_enter(&c, MPIV_CALL_Init_thread, __builtin_return_address(0)))
+		return PMPI_Init_thread(argc, argv, required, provided);
+	rc = PMPI_Init_thread(argc, argv, required, provided);
+	if (rc == MPI_SUCCESS)
+		rec_start(*provided);
+	rec_call_leave(&c);
+	return rc;
+}
+
+MPIV_EXPORT int MPI_Finalize(void)
+{
+	struct rec_call c;
+	int rc;
+
+	if (!rec_call_enter(&c, MPIV_CALL_Finalize, __builtin_return_address(0)))
+		return PMPI_Finalize();
+	/* The rank is done as far as deadlocks go once it gets here: say so before
+	 * PMPI_Finalize, which may itself wait for the other ranks. */
+	rec_call_leave(&c);
+	rec_status_finalize();
+	rec_comm_release();
+	/* Calls MPI makes from inside PMPI_Finalize (attribute callbacks) are not the
+	 * program's: keep the guard. */
+	rec_guard_take();
+	rc = PMPI_Finalize();
+	rec_guard_drop();
+	rec_output_close();
+	return rc;
+}

@@ -1,0 +1,66 @@
+/* The replayer's MPI_* entry points, expanded from common/mpi_calls.def like the recorder's:
+ * every call is numbered exactly as the recorder numbers it and shows in the live status; a
+ * call with a rep_<name>() handler (rep_force.c) goes through it, any other to PMPI_<name>. */
+#include <stdatomic.h>
+
+#include "replayer.h"
+#include "rec_site.h"
+#include "rec_status.h"
+
+/* >0 while this thread is inside a wrapper: MPI calls made meanwhile are not the program's.
+ * Same rule as the recorder's guard, so that both count the same calls. */
+static __thread int rep_depth;
+
+/* The next event index of this rank, MPI_Init being 0: calls counted at entry, which is the
+ * recorder's numbering whenever the program has one thread (recorder/rec_output.c). */
+static atomic_uint rep_next_index;
+
+void rep_guard_take(void)
+{
+	rep_depth++;
+}
+
+void rep_guard_drop(void)
+{
+	rep_depth--;
+}
+
+int rep_call_enter(struct rep_call *c, unsigned call, const void *ret)
+{
+	if (rep_depth > 0)
+		return 0;
+	rep_guard_take();
+	c->call = call;
+	c->index = atomic_fetch_add_explicit(&rep_next_index, 1, memory_order_relaxed);
+	c->site = rec_site_lookup(ret);
+	rec_status_enter(call, c->index, c->site);
+	rep_schedule_check(c);
+	return 1;
+}
+
+void rep_call_leave(struct rep_call *c)
+{
+	(void)c;
+	rec_status_leave();
+	rep_guard_drop();
+}
+
+#define MPIV_SPECIAL(name, kind, flags, params, args)
+#define MPIV_CALL(name, kind, flags, params, args)					\
+	MPIV_EXPORT int MPI_##name params						\
+	{										\
+		struct rep_call c;							\
+		int rc;									\
+											\
+		if (!rep_call_enter(&c, MPIV_CALL_##name, __builtin_return_address(0)))	\
+			return PMPI_##name args;					\
+		if (rep_##name)								\
+			rc = rep_##name(&c, MPIV_UNPAREN args);				\
+		else									\
+			rc = PMPI_##name args;						\
+		rep_call_leave(&c);							\
+		return rc;								\
+	}
+#include "mpi_calls.def"
+#undef MPIV_CALL
+#undef MPIV_SPECIAL

@@ -1,0 +1,73 @@
+/* The replayer's hand-written wrappers (MPIV_SPECIAL in mpi_calls.def): MPI_Init and
+ * MPI_Init_thread load the counterexample and start the status thread; MPI_Finalize ends it. */
+#include <stdlib.h>
+
+#include "exit.h"
+#include "replayer.h"
+#include "rec_comm.h"
+#include "rec_status.h"
+
+/* MPI is up: status file, then the schedule. Without a schedule there is nothing to replay,
+ * so that failure ends the job (through PMPI_Abort: never exit() in the user's program). */
+static void rep_start(void)
+{
+	const char *dir = getenv("MPIVERIFY_STATUS_DIR");
+	char why[512];
+	int rank = 0, size = 0;
+
+	PMPI_Comm_rank(MPI_COMM_WORLD, &rank);
+	PMPI_Comm_size(MPI_COMM_WORLD, &size);
+	rep_msg_set_rank(rank);
+	if (!dir || !*dir)
+		rep_msg("MPIVERIFY_STATUS_DIR is not set: no status file");
+	else if (rec_status_init(rank, size, dir, why, sizeof(why)) != 0)
+		rep_msg("%s", why);
+	if (rep_schedule_load(rank, size) != 0)
+		PMPI_Abort(MPI_COMM_WORLD, MPIV_EXIT_BAD_INPUT);
+}
+
+MPIV_EXPORT int MPI_Init(int *argc, char ***argv)
+{
+	struct rep_call c;
+	int rc;
+
+	if (!rep_call_enter(&c, MPIV_CALL_Init, __builtin_return_address(0)))
+		return PMPI_Init(argc, argv);
+	rc = PMPI_Init(argc, argv);
+	if (rc == MPI_SUCCESS)
+		rep_start();
+	rep_call_leave(&c);
+	return rc;
+}
+
+MPIV_EXPORT int MPI_Init_thread(int *argc, char ***argv, int required, int *provided)
+{
+	struct rep_call c;
+	int rc;
+
+	if (!rep_call_enter(&c, MPIV_CALL_Init_thread, __builtin_return_address(0)))
+		return PMPI_Init_thread(argc, argv, required, provided);
+	rc = PMPI_Init_thread(argc, argv, required, provided);
+	if (rc == MPI_SUCCESS)
+		rep_start();
+	rep_call_leave(&c);
+	return rc;
+}
+
+MPIV_EXPORT int MPI_Finalize(void)
+{
+	struct rep_call c;
+	int rc;
+
+	if (!rep_call_enter(&c, MPIV_CALL_Finalize, __builtin_return_address(0)))
+		return PMPI_Finalize();
+	/* Done as far as deadlocks go: say so before PMPI_Finalize, which may wait. */
+	rep_call_leave(&c);
+	rec_status_finalize();
+	rec_comm_release();
+	rep_guard_take();	/* as the recorder: MPI's own calls inside Finalize are not counted */
+	rc = PMPI_Finalize();
+	rep_guard_drop();
+	rep_schedule_release();
+	return rc;
+}

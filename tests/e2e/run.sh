@@ -1,0 +1,240 @@
+#!/bin/bash
+# End-to-end tests (make check-e2e): every examples/**/*.c is compiled, recorded under the real
+# mpirun, checked in each buffering mode its header names, and every deadlock found is replayed
+# on MPICH. The header states the expected outcomes (see tests/lib.sh, parse_header). Then the
+# bad-input cases: missing and garbage traces, malformed and missing counterexamples.
+#
+# Prints `ok NAME` or `FAIL NAME: why` per case and ends with `N passed, M failed`.
+# Exit status: 0 all passed, 1 a case failed, 77 skipped (mpicc, mpirun or spin missing).
+# KEEP=1 keeps the work directory under tests/out/ even when everything passed.
+set -u
+
+. "$(dirname "$0")/../lib.sh"
+
+require_tools "$MPICC" "$MPIRUN" spin
+require_mpiverify
+
+WORK=$(make_workdir e2e) || exit 1
+BINDIR=$OUTDIR/bin
+mkdir -p "$BINDIR"
+cd "$SRCDIR" || exit 1
+
+# Safety nets: no case may hang the suite, whatever mpiverify does.
+RECORD_LIMIT=90
+CHECK_LIMIT=300
+REPLAY_LIMIT=90
+
+# expected_exit VERDICT: the exit status `check` gives for it.
+expected_exit()
+{
+	case $1 in
+	deadlock) echo 1 ;;
+	*) echo 0 ;;
+	esac
+}
+
+# describe_rc RC: a few words for an exit status.
+describe_rc()
+{
+	case $1 in
+	124) echo "timed out" ;;
+	*) echo "exit $1" ;;
+	esac
+}
+
+# check_leftovers NAME PROGRAM: one case asserting that no process of PROGRAM survived.
+check_leftovers()
+{
+	if no_leftovers "$2"; then
+		pass "$1"
+	else
+		echo "$LEFTOVERS" >"$WORK/leftovers.log"
+		fail "$1" "processes of '$2' still running (killed now)" "$WORK/leftovers.log"
+	fi
+}
+
+# replay_case NAME CEX PROGRAM LOG: replay must reproduce the deadlock (exit 1, `reproduced`).
+replay_case()
+{
+	local name=$1 cex=$2 prog=$3 log=$4
+	run_cmd "$log" "$REPLAY_LIMIT" "$MPIVERIFY" replay --trace "$cex" --timeout 5
+	if test "$RC" -ne 1; then
+		fail "$name" "$(describe_rc "$RC"), want 1 (reproduced)" "$log"
+	elif ! grep -q '^reproduced' "$log"; then
+		fail "$name" "exit 1 but no line starting with 'reproduced'" "$log"
+	else
+		pass "$name"
+	fi
+	check_leftovers "$name: no leftover processes" "$prog"
+}
+
+# example_cases SOURCE: every case of one example.
+example_cases()
+{
+	local src=$1 name prog dir trace log want mode expect i missing
+	name=${src#examples/}
+	name=${name%.c}
+	prog=$BINDIR/$(basename "$name")
+	dir=$WORK/$name		# the logs
+	trace=$dir/trace	# the trace; check writes into trace/check-MODE
+
+	if ! parse_header "$src" >"$WORK/header.log"; then
+		fail "$name: header" "malformed expectation header" "$WORK/header.log"
+		return
+	fi
+	mkdir -p "$dir"
+
+	log=$dir/compile.log
+	if ! "$MPICC" -g -O0 -Wall -o "$prog" "$src" </dev/null >"$log" 2>&1; then
+		fail "$name: compile" "$MPICC failed" "$log"
+		return
+	fi
+	if test -s "$log"; then
+		fail "$name: compile" "warnings from '$MPICC -g -Wall'" "$log"
+	else
+		pass "$name: compile"
+	fi
+
+	# record: the launcher's status for a run that completes, 1 for one that deadlocks
+	log=$dir/record.log
+	rm -rf "$trace"
+	run_cmd "$log" "$RECORD_LIMIT" "$MPIVERIFY" record -o "$trace" --deadlock-timeout 3 \
+		-- "$MPIRUN" -np "$NP" "$prog"
+	want=0
+	test "$RECORD" = hang && want=1
+	if test "$RC" -ne "$want"; then
+		fail "$name: record (record=$RECORD)" "$(describe_rc "$RC"), want $want" "$log"
+	else
+		pass "$name: record (record=$RECORD)"
+	fi
+	if test "$RECORD" = hang; then
+		# every rank is stuck: record names each one's blocked MPI call
+		missing=''
+		for ((i = 0; i < NP; i++)); do
+			grep -q "rank $i\\b.*MPI_" "$log" || missing="$missing $i"
+		done
+		if test -n "$missing"; then
+			fail "$name: record reports blocked calls" \
+				"no 'rank N ... MPI_call' line for rank(s)$missing" "$log"
+		else
+			pass "$name: record reports blocked calls"
+		fi
+		check_leftovers "$name: record: no leftover processes" "$prog"
+	fi
+	missing=''
+	for ((i = 0; i < NP; i++)); do
+		test -s "$trace/rank-$i.mpivt" || missing="$missing rank-$i.mpivt"
+	done
+	test -s "$trace/meta.json" || missing="$missing meta.json"
+	if test -n "$missing"; then
+		fail "$name: trace files" "missing or empty:$missing" "$log"
+		return
+	fi
+	pass "$name: trace files"
+
+	log=$dir/trace.json
+	run_cmd "$log" 60 "$MPIVERIFY" trace "$trace"
+	if test "$RC" -ne 0 || ! grep -q '[{[]' "$log"; then
+		fail "$name: trace" "$(describe_rc "$RC"), want 0 and JSON" "$log"
+	else
+		pass "$name: trace"
+	fi
+
+	for i in $MODES; do
+		mode=${i%%=*}
+		expect=${i#*=}
+		want=$(expected_exit "$expect")
+		log=$dir/check-$mode.log
+		rm -rf "$trace/check-$mode"
+		run_cmd "$log" "$CHECK_LIMIT" "$MPIVERIFY" check "$trace" --buffering "$mode" \
+			-o "$trace/check-$mode"
+		if test "$RC" -ne "$want"; then
+			fail "$name: check --buffering $mode (expect=$expect)" \
+				"$(describe_rc "$RC"), want $want" "$log"
+		else
+			pass "$name: check --buffering $mode (expect=$expect)"
+		fi
+		test "$RC" -eq 1 || continue
+		# a deadlock was found: it has a counterexample, points at the source, and replays
+		if ! test -s "$trace/check-$mode/cex.json"; then
+			fail "$name: cex.json ($mode)" "check exited 1 but wrote no cex.json" "$log"
+			continue
+		fi
+		if grep -q "$(basename "$src"):[0-9]" "$log"; then
+			pass "$name: report names file:line ($mode)"
+		else
+			fail "$name: report names file:line ($mode)" \
+				"no '$(basename "$src"):LINE' in the report" "$log"
+		fi
+		replay_case "$name: replay ($mode)" "$trace/check-$mode/cex.json" "$prog" \
+			"$dir/replay-$mode.log"
+	done
+}
+
+# ---- the examples ----
+while IFS= read -r src; do
+	example_cases "$src"
+done < <(find examples -name '*.c' | LC_ALL=C sort)
+
+# ---- bad input ----
+BAD=$WORK/bad
+mkdir -p "$BAD"
+
+# expect_exit NAME WANT LOG [PATTERN]: the last run_cmd exited WANT and LOG matches PATTERN.
+expect_exit()
+{
+	if test "$RC" -ne "$2"; then
+		fail "$1" "$(describe_rc "$RC"), want $2" "$3"
+	elif test -n "${4:-}" && ! grep -q -- "$4" "$3"; then
+		fail "$1" "exit $2 but the message does not name '$4'" "$3"
+	else
+		pass "$1"
+	fi
+}
+
+run_cmd "$BAD/missing.log" 60 "$MPIVERIFY" check "$BAD/no-such-trace" -o "$BAD/missing-check"
+expect_exit "bad input: check on a missing directory" 3 "$BAD/missing.log" "no-such-trace"
+
+# A real trace (any example's that was recorded) with rank 0's file replaced by garbage; a
+# directory holding only the garbage file if no recording worked.
+good=$(find "$WORK" -name meta.json -path '*/trace/*' | LC_ALL=C sort | head -n 1)
+if test -n "$good"; then
+	cp -r "$(dirname "$good")" "$BAD/garbage"
+	rm -rf "$BAD"/garbage/check-*
+else
+	mkdir -p "$BAD/garbage"
+fi
+printf 'this is not an mpiverify trace\n' >"$BAD/garbage/rank-0.mpivt"
+run_cmd "$BAD/garbage.log" 60 "$MPIVERIFY" check "$BAD/garbage" -o "$BAD/garbage-check"
+expect_exit "bad input: check on a garbage rank-0.mpivt" 3 "$BAD/garbage.log" "rank-0.mpivt"
+
+printf '{"format": "mpiverify-cex", "version": 1, "ranks": \n' >"$BAD/truncated-cex.json"
+run_cmd "$BAD/cex-json.log" 60 "$MPIVERIFY" replay --trace "$BAD/truncated-cex.json" --timeout 5
+expect_exit "bad input: replay of a cex.json that is not JSON" 3 "$BAD/cex-json.log" \
+	"truncated-cex.json"
+
+printf '{"format": "something-else", "version": 1}\n' >"$BAD/wrong-format-cex.json"
+run_cmd "$BAD/cex-format.log" 60 "$MPIVERIFY" replay --trace "$BAD/wrong-format-cex.json" \
+	--timeout 5
+expect_exit "bad input: replay of a cex.json of another format" 3 "$BAD/cex-format.log" \
+	"wrong-format-cex.json"
+
+run_cmd "$BAD/cex-missing.log" 60 "$MPIVERIFY" replay --trace "$BAD/no-such-cex.json" --timeout 5
+expect_exit "bad input: replay of a missing cex.json" 3 "$BAD/cex-missing.log" "no-such-cex.json"
+
+# ---- the command line ----
+run_cmd "$BAD/version.log" 10 "$MPIVERIFY" --version
+expect_exit "cli: --version" 0 "$BAD/version.log" "mpiverify"
+run_cmd "$BAD/help.log" 10 "$MPIVERIFY" help
+expect_exit "cli: help" 0 "$BAD/help.log" "record"
+usage_dir=$BAD/garbage
+test -n "$good" && usage_dir=$(dirname "$good")
+run_cmd "$BAD/usage.log" 10 "$MPIVERIFY" check --buffering sometimes "$usage_dir"
+expect_exit "cli: check --buffering sometimes is a usage error" 2 "$BAD/usage.log"
+
+if summary; then
+	test -n "${KEEP:-}" || rm -rf "$WORK"
+	exit 0
+fi
+echo "outputs kept in $WORK"
+exit 1

@@ -1,0 +1,204 @@
+# shellcheck shell=bash disable=SC2034
+# Shared helpers of mpiverify's test scripts (sourced, not run): where the build tree and its
+# ./mpiverify are, scratch directories under tests/out/, the examples' expectation headers,
+# and `ok NAME` / `FAIL NAME: why` counting that ends in one `N passed, M failed` line.
+#
+# Exit status conventions of the scripts that use it: 0 all passed, 1 something failed,
+# 77 skipped (a required tool is missing), as automake's test drivers read them.
+
+# ---- where things are ----
+# The source tree is the parent of tests/; the build tree is the directory holding ./mpiverify
+# (configure builds in place, so both are usually the same). MPIVERIFY_BUILDDIR overrides it.
+SRCDIR=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+if test -n "${MPIVERIFY_BUILDDIR:-}"; then
+	BUILDDIR=$(cd "$MPIVERIFY_BUILDDIR" && pwd)
+elif test -x "$PWD/mpiverify" && test -f "$PWD/Makefile"; then
+	BUILDDIR=$PWD
+else
+	BUILDDIR=$SRCDIR
+fi
+MPIVERIFY=$BUILDDIR/mpiverify
+OUTDIR=$BUILDDIR/tests/out
+MPICC=${MPICC:-mpicc}
+MPIRUN=${MPIRUN:-mpirun}
+
+# ---- tools ----
+# require_tools TOOL...: exit 77 (skip) naming the first tool that is not on PATH.
+require_tools()
+{
+	local t
+	for t in "$@"; do
+		if ! command -v "$t" >/dev/null 2>&1; then
+			echo "skipped: '$t' not found (install mpich, libmpich-dev and spin)"
+			exit 77
+		fi
+	done
+}
+
+# require_mpiverify: exit 1 unless the build tree has its ./mpiverify (run make first).
+require_mpiverify()
+{
+	if ! test -x "$MPIVERIFY"; then
+		echo "FAIL setup: '$MPIVERIFY' not found: run ./configure && make first"
+		echo "0 passed, 1 failed"
+		exit 1
+	fi
+}
+
+# make_workdir PREFIX: a fresh private directory under tests/out/, its path on stdout.
+make_workdir()
+{
+	mkdir -p "$OUTDIR" && mktemp -d "$OUTDIR/$1.XXXXXX"
+}
+
+# ---- running commands ----
+# run_cmd LOG SECONDS CMD...: run CMD with stdin closed, stdout and stderr into LOG, killed
+# (with its process group) after SECONDS as a safety net; sets RC to its exit status
+# (124 if it was cut off).
+run_cmd()
+{
+	local log=$1 secs=$2
+	shift 2
+	RC=0
+	timeout -k 5 "$secs" "$@" </dev/null >"$log" 2>&1 || RC=$?
+}
+
+# procs_of PROGRAM: the pids of running processes whose command line mentions PROGRAM (an
+# absolute path), one a line; pgrep -f if procps is installed, else a scan of /proc.
+procs_of()
+{
+	if command -v pgrep >/dev/null 2>&1; then
+		pgrep -f -- "$1( |\$)" || true
+	else
+		procs_of_scan "$1"
+	fi
+}
+
+procs_of_scan()
+{
+	local prog=$1 dir pid args
+	for dir in /proc/[0-9]*; do
+		pid=${dir#/proc/}
+		test "$pid" = "$$" && continue
+		mapfile -d '' args 2>/dev/null <"$dir/cmdline" || continue
+		case " ${args[*]} " in
+		*" $prog "*) echo "$pid" ;;
+		esac
+	done
+}
+
+# no_leftovers PROGRAM: succeed if no process of PROGRAM runs (allowing it 3 s to exit);
+# otherwise print the survivors into LEFTOVERS, kill them by pid and fail.
+no_leftovers()
+{
+	local prog=$1 pids
+	for _ in $(seq 15); do
+		pids=$(procs_of "$prog")
+		test -z "$pids" && return 0
+		sleep 0.2
+	done
+	LEFTOVERS=$(ps -o pid=,args= -p "$(echo "$pids" | tr ' ' ,)" 2>/dev/null || echo "$pids")
+	# shellcheck disable=SC2086
+	kill -9 $pids 2>/dev/null || true
+	return 1
+}
+
+# ---- expectation headers ----
+# An example starts with lines of this grammar (one key=value set per line):
+#   /* mpiverify-test: np=3 record=ok
+#    * mpiverify-test: buffering=zero expect=deadlock
+#    * mpiverify-test: buffering=infinite expect=ok
+#    * what the pattern is and why */
+# parse_header FILE sets NP, RECORD and MODES (a list of MODE=EXPECT words), or prints why the
+# header is malformed and fails.
+parse_header()
+{
+	local file=$1 line word key val mode expect
+	NP='' RECORD='' MODES=''
+	while IFS= read -r line; do
+		line=${line#*mpiverify-test:}
+		line=${line%%\*/*}
+		mode='' expect=''
+		for word in $line; do
+			key=${word%%=*}
+			val=${word#*=}
+			if test "$key" = "$word"; then
+				echo "malformed word '$word' (want key=value)"
+				return 1
+			fi
+			case $key in
+			np) NP=$val ;;
+			record) RECORD=$val ;;
+			buffering) mode=$val ;;
+			expect) expect=$val ;;
+			*)
+				echo "unknown key '$key'"
+				return 1
+				;;
+			esac
+		done
+		if test -n "$mode$expect"; then
+			case $mode in
+			zero | infinite | all | eager:[0-9]*) ;;
+			*)
+				echo "bad buffering '$mode'"
+				return 1
+				;;
+			esac
+			case $expect in
+			ok | deadlock) ;;
+			*)
+				echo "bad expect '$expect' (want ok or deadlock)"
+				return 1
+				;;
+			esac
+			MODES="$MODES $mode=$expect"
+		fi
+	done < <(grep 'mpiverify-test:' "$file")
+	case $NP in
+	[1-9] | [1-9][0-9]) ;;
+	*)
+		echo "missing or bad np='$NP'"
+		return 1
+		;;
+	esac
+	case $RECORD in
+	ok | hang) ;;
+	*)
+		echo "missing or bad record='$RECORD' (want ok or hang)"
+		return 1
+		;;
+	esac
+	if test -z "$MODES"; then
+		echo "no 'buffering=MODE expect=VERDICT' line"
+		return 1
+	fi
+}
+
+# ---- counting ----
+PASSED=0
+FAILED=0
+
+# pass NAME
+pass()
+{
+	PASSED=$((PASSED + 1))
+	echo "ok $1"
+}
+
+# fail NAME WHY [LOG]: count a failure and show LOG (the command's output), indented.
+fail()
+{
+	FAILED=$((FAILED + 1))
+	echo "FAIL $1: $2"
+	if test -n "${3:-}" && test -f "$3"; then
+		sed -e 's/^/    | /' "$3" | head -n 60
+	fi
+}
+
+# summary: the last line of every test script; returns 1 if anything failed.
+summary()
+{
+	echo "$PASSED passed, $FAILED failed"
+	test "$FAILED" -eq 0
+}
