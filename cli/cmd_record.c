@@ -3,7 +3,6 @@
  * exit status through, and ends the job if it really deadlocks. */
 #include <errno.h>
 #include <getopt.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -44,20 +43,6 @@ static void record_help(void)
 	       "  3  DIR cannot be created or written\n"
 	       "  4  the launcher or the recorder library cannot be run\n",
 	       DEFAULT_TIMEOUT);
-}
-
-/* "mpiverify: ..." on stderr: record's own news, kept apart from the program's stdout. */
-static void say(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
-static void say(const char *fmt, ...)
-{
-	va_list ap;
-
-	fflush(stdout);
-	fprintf(stderr, "mpiverify: ");
-	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
-	va_end(ap);
-	fputc('\n', stderr);
 }
 
 static int has_trace(const char *dir)
@@ -171,7 +156,7 @@ int cmd_record(int argc, char **argv)
 	monitor_run(&job, dir, timeout, &res);
 	switch (res.outcome) {
 	case MONITOR_DEADLOCK:
-		say("the recorded run deadlocked: every rank blocked for %.0f s", res.stalled);
+		inform("the recorded run deadlocked: every rank blocked for %.0f s", res.stalled);
 		/* the traces are read for the report only once the ranks are gone and their
 		 * files final */
 		if (launch_end(&job) < 0)
@@ -182,7 +167,7 @@ int cmd_record(int argc, char **argv)
 		rc = MPIV_EXIT_DEADLOCK;
 		break;
 	case MONITOR_INTERRUPTED:
-		say("interrupted by signal %d: ending the job", res.signal);
+		inform("interrupted by signal %d: ending the job", res.signal);
 		if (launch_end(&job) < 0)
 			warning("some processes of the job could not be ended");
 		status = launch_exit_code(&job);
@@ -210,7 +195,7 @@ int cmd_record(int argc, char **argv)
 	if (!has_trace(dir))
 		warning("no rank wrote a trace into '%s': is the program a dynamically linked "
 			"MPI program, and does the launcher pass LD_PRELOAD to the ranks?", dir);
-	say("traces in '%s'", dir);
+	inform("traces in '%s'", dir);
 	monitor_result_release(&res);
 	launch_release(&job);
 	free(dir);

@@ -23,6 +23,15 @@ int error(const char *fmt, ...)
 	return -1;
 }
 
+void inform(const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vreport("", fmt, ap);
+	va_end(ap);
+}
+
 void warning(const char *fmt, ...)
 {
 	va_list ap;

@@ -9,6 +9,9 @@
 /* "mpiverify: error: ..." on stderr; returns -1. */
 int error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
+/* "mpiverify: ..." on stderr: mpiverify's own news, kept apart from the program's stdout. */
+void inform(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
 /* "mpiverify: warning: ..." on stderr. */
 void warning(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 

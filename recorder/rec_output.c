@@ -1,6 +1,6 @@
 /* The recorder's per-rank trace file, rank-<r>.mpivt (doc/trace-format.md, encoders in
  * common/tracefmt.c), written as the run goes: one record per write(2) on an O_APPEND file, so
- * that a crash or SIGKILL leaves every completed call readable. Also the recorder's messages. */
+ * that a crash or SIGKILL leaves every completed call readable. */
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
@@ -23,33 +23,6 @@ static pthread_mutex_t out_lock = PTHREAD_MUTEX_INITIALIZER;	/* below, and the w
 static atomic_int out_fd = -1;		/* the trace, -1 when not recording */
 static uint32_t out_next_index;		/* the next event index of this rank, MPI_Init's 0 */
 static char out_path[PATH_MAX];		/* for messages */
-static int msg_rank = -1;		/* world rank for messages, -1 before MPI_Init */
-
-void rec_msg_set_rank(int rank)
-{
-	msg_rank = rank;
-}
-
-void rec_msg(const char *fmt, ...)
-{
-	char line[1024];
-	va_list ap;
-	int n;
-	ssize_t w;
-
-	if (msg_rank >= 0)
-		n = snprintf(line, sizeof(line), "mpiverify[recorder rank %d]: ", msg_rank);
-	else
-		n = snprintf(line, sizeof(line), "mpiverify[recorder rank ?]: ");
-	va_start(ap, fmt);
-	vsnprintf(line + n, sizeof(line) - n - 1, fmt, ap);
-	va_end(ap);
-	n = (int)strlen(line);
-	line[n++] = '\n';
-	/* One write, so that lines of different ranks do not mix. */
-	w = write(STDERR_FILENO, line, n);
-	(void)w;
-}
 
 /* Append len bytes as one record; on failure say so once and stop recording. Call with
  * out_lock held. */

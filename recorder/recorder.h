@@ -9,6 +9,7 @@
 #include <mpi.h>
 
 #include "event.h"	/* before MPIV_SPECIAL is redefined below: its enum needs every call */
+#include "rec_msg.h"
 
 #pragma GCC visibility push(hidden)
 
@@ -87,11 +88,6 @@ void rec_output_module(unsigned id, const char *path);
 
 void rec_output_close(void);
 
-/* The world rank messages name; -1 (printed as "?") until MPI_Init returned. */
-void rec_msg_set_rank(int rank);
-
-/* "mpiverify[recorder rank N]: <text>" on stderr, as one write. */
-void rec_msg(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
 /* ---- rec_request.c: nonblocking requests ---- */
 

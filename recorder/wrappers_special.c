@@ -18,7 +18,7 @@ static void rec_start(int thread_level)
 
 	PMPI_Comm_rank(MPI_COMM_WORLD, &rank);
 	PMPI_Comm_size(MPI_COMM_WORLD, &size);
-	rec_msg_set_rank(rank);
+	rec_msg_set_rank("recorder", rank);
 
 	tracing = rec_output_open(rank, size, thread_level) == 0;
 	/* Module records for the sites seen so far (MPI_Init's), then for each new module. */

@@ -13,39 +13,6 @@
 
 static struct mpiv_cex rep_cex;			/* the whole counterexample */
 static const struct mpiv_cex_rank *rep_me;	/* this rank's entry, NULL without one */
-static int msg_rank = -1;			/* world rank for messages */
-
-void rep_msg_set_rank(int rank)
-{
-	msg_rank = rank;
-}
-
-static void rep_vmsg(const char *fmt, va_list ap)
-{
-	char line[1024];
-	int n;
-	ssize_t w;
-
-	if (msg_rank >= 0)
-		n = snprintf(line, sizeof(line), "mpiverify[replayer rank %d]: ", msg_rank);
-	else
-		n = snprintf(line, sizeof(line), "mpiverify[replayer rank ?]: ");
-	vsnprintf(line + n, sizeof(line) - n - 1, fmt, ap);
-	n = (int)strlen(line);
-	line[n++] = '\n';
-	/* One write, so that lines of different ranks do not mix. */
-	w = write(STDERR_FILENO, line, n);
-	(void)w;
-}
-
-void rep_msg(const char *fmt, ...)
-{
-	va_list ap;
-
-	va_start(ap, fmt);
-	rep_vmsg(fmt, ap);
-	va_end(ap);
-}
 
 int rep_schedule_load(int rank, int size)
 {
@@ -55,17 +22,17 @@ int rep_schedule_load(int rank, int size)
 	int i;
 
 	if (!path || !*path) {
-		rep_msg("MPIVERIFY_CEX is not set: nothing to replay");
+		rec_msg("MPIVERIFY_CEX is not set: nothing to replay");
 		return -1;
 	}
 	mpiv_error_init(&err);
 	if (mpiv_cex_load(path, &rep_cex, &err) != 0) {
 		mpiv_error_format(&err, text, sizeof(text));
-		rep_msg("cannot load counterexample %s", text);
+		rec_msg("cannot load counterexample %s", text);
 		return -1;
 	}
 	if (rep_cex.nranks != size) {
-		rep_msg("counterexample '%s' has %d ranks, this run has %d", path, rep_cex.nranks,
+		rec_msg("counterexample '%s' has %d ranks, this run has %d", path, rep_cex.nranks,
 			size);
 		goto fail;
 	}
@@ -75,7 +42,7 @@ int rep_schedule_load(int rank, int size)
 			rep_me = &rep_cex.ranks[i];
 	}
 	if (!rep_me) {
-		rep_msg("counterexample '%s' has no entry for rank %d", path, rank);
+		rec_msg("counterexample '%s' has no entry for rank %d", path, rank);
 		goto fail;
 	}
 	return 0;
@@ -141,6 +108,6 @@ void rep_diverged(const struct rep_call *c, const char *fmt, ...)
 	va_start(ap, fmt);
 	vsnprintf(text + n, sizeof(text) - n, fmt, ap);
 	va_end(ap);
-	rep_msg("diverged: %s", text);
+	rec_msg("diverged: %s", text);
 	rec_status_diverged(text);
 }

@@ -9,6 +9,7 @@
 
 #include "cex.h"
 #include "event.h"	/* before MPIV_SPECIAL is redefined below: its enum needs every call */
+#include "rec_msg.h"
 
 #pragma GCC visibility push(hidden)
 
@@ -64,11 +65,6 @@ int rep_schedule_sync(const struct rep_call *c);
 void rep_diverged(const struct rep_call *c, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
 
-/* The world rank messages name; -1 (printed as "?") until MPI_Init returned. */
-void rep_msg_set_rank(int rank);
-
-/* "mpiverify[replayer rank N]: <text>" on stderr, as one write. */
-void rep_msg(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
 /* ---- rep_force.c: handlers of the FORCE entries of mpi_calls.def ----
  * Declared weak for every ordinary entry: a wrapper calls rep_<name>() when rep_force.c

@@ -17,11 +17,11 @@ static void rep_start(void)
 
 	PMPI_Comm_rank(MPI_COMM_WORLD, &rank);
 	PMPI_Comm_size(MPI_COMM_WORLD, &size);
-	rep_msg_set_rank(rank);
+	rec_msg_set_rank("replayer", rank);
 	if (!dir || !*dir)
-		rep_msg("MPIVERIFY_STATUS_DIR is not set: no status file");
+		rec_msg("MPIVERIFY_STATUS_DIR is not set: no status file");
 	else if (rec_status_init(rank, size, dir, why, sizeof(why)) != 0)
-		rep_msg("%s", why);
+		rec_msg("%s", why);
 	if (rep_schedule_load(rank, size) != 0)
 		PMPI_Abort(MPI_COMM_WORLD, MPIV_EXIT_BAD_INPUT);
 }

@@ -1,0 +1,132 @@
+/* Writes synthetic trace directories for the check benchmark, in the recorder's binary format
+ * (common/tracefmt.h), so that trace size can grow without running MPI:
+ *   gen_trace halo DIR RANKS ITERS     wildcard-free ring halo exchange: per iteration
+ *                                      Irecv left, Irecv right, Isend right, Isend left, Waitall
+ *   gen_trace mw DIR WORKERS RESULTS   master/worker: the master receives every result with
+ *                                      MPI_ANY_SOURCE, each worker sends RESULTS results */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "tracefmt.h"
+
+static FILE *open_rank(const char *dir, int rank, int size)
+{
+	char path[4096], buf[512];
+	struct mpiv_rec_header h;
+	FILE *f;
+	size_t n;
+
+	snprintf(path, sizeof(path), "%s/rank-%d.mpivt", dir, rank);
+	f = fopen(path, "wb");
+	if (!f) {
+		perror(path);
+		exit(1);
+	}
+	memset(&h, 0, sizeof(h));
+	memcpy(h.magic, MPIV_TRACE_MAGIC, sizeof(MPIV_TRACE_MAGIC));
+	h.version = MPIV_TRACE_VERSION;
+	h.bom = MPIV_TRACE_BOM;
+	h.rank = rank;
+	h.size = size;
+	snprintf(h.host, sizeof(h.host), "bench");
+	n = mpiv_rec_encode_header(buf, sizeof(buf), &h);
+	fwrite(buf, 1, n, f);
+	return f;
+}
+
+static void put(FILE *f, struct mpiv_event *ev, uint32_t *index)
+{
+	char buf[1024];
+	size_t n;
+
+	ev->index = (*index)++;
+	n = mpiv_rec_encode_event(buf, sizeof(buf), ev);
+	fwrite(buf, 1, n, f);
+}
+
+static void simple(FILE *f, uint32_t *index, unsigned call, int peer, int tag, int req)
+{
+	struct mpiv_event ev;
+	struct mpiv_reqinfo r = {req, MPIV_NONE, MPIV_NONE};
+
+	mpiv_event_init(&ev, call);
+	if (call != MPIV_CALL_Init && call != MPIV_CALL_Finalize) {
+		ev.peer = peer;
+		ev.tag = tag;
+		ev.comm = MPIV_COMM_WORLD;
+		ev.bytes = 8;
+	}
+	if (req >= 0) {
+		ev.nreqs = 1;
+		ev.reqs = &r;
+	}
+	put(f, &ev, index);
+}
+
+static void halo(const char *dir, int ranks, int iters)
+{
+	int r, i, k;
+
+	for (r = 0; r < ranks; r++) {
+		FILE *f = open_rank(dir, r, ranks);
+		uint32_t index = 0;
+		int left = (r + ranks - 1) % ranks, right = (r + 1) % ranks, req = 0;
+
+		simple(f, &index, MPIV_CALL_Init, 0, 0, -1);
+		for (i = 0; i < iters; i++) {
+			struct mpiv_event ev;
+			struct mpiv_reqinfo reqs[4];
+
+			simple(f, &index, MPIV_CALL_Irecv, left, 0, req);
+			simple(f, &index, MPIV_CALL_Irecv, right, 1, req + 1);
+			simple(f, &index, MPIV_CALL_Isend, right, 0, req + 2);
+			simple(f, &index, MPIV_CALL_Isend, left, 1, req + 3);
+			mpiv_event_init(&ev, MPIV_CALL_Waitall);
+			for (k = 0; k < 4; k++) {
+				reqs[k].req = req + k;
+				reqs[k].src = MPIV_NONE;
+				reqs[k].tag = MPIV_NONE;
+			}
+			ev.nreqs = 4;
+			ev.reqs = reqs;
+			put(f, &ev, &index);
+			req += 4;
+		}
+		simple(f, &index, MPIV_CALL_Finalize, 0, 0, -1);
+		fclose(f);
+	}
+}
+
+static void mw(const char *dir, int workers, int results)
+{
+	int r, i;
+
+	for (r = 0; r <= workers; r++) {
+		FILE *f = open_rank(dir, r, workers + 1);
+		uint32_t index = 0;
+
+		simple(f, &index, MPIV_CALL_Init, 0, 0, -1);
+		for (i = 0; i < (r == 0 ? workers * results : results); i++) {
+			if (r == 0)
+				simple(f, &index, MPIV_CALL_Recv, MPIV_ANY_SOURCE, 0, -1);
+			else
+				simple(f, &index, MPIV_CALL_Send, 0, 0, -1);
+		}
+		simple(f, &index, MPIV_CALL_Finalize, 0, 0, -1);
+		fclose(f);
+	}
+}
+
+int main(int argc, char **argv)
+{
+	if (argc == 5 && !strcmp(argv[1], "halo")) {
+		halo(argv[2], atoi(argv[3]), atoi(argv[4]));
+	} else if (argc == 5 && !strcmp(argv[1], "mw")) {
+		mw(argv[2], atoi(argv[3]), atoi(argv[4]));
+	} else {
+		fprintf(stderr, "usage: gen_trace halo|mw DIR N M\n");
+		return 2;
+	}
+	return 0;
+}

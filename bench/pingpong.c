@@ -1,0 +1,31 @@
+/* Recorder overhead: a two-rank small-message ping-pong, timed inside the program so that
+ * only the MPI loop is measured. Prints one line: iterations and seconds. */
+#include <mpi.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+int main(int argc, char **argv)
+{
+	int rank, i, iters = argc > 1 ? atoi(argv[1]) : 20000;
+	char buf[8] = {0};
+	double t0, t1;
+
+	MPI_Init(&argc, &argv);
+	MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+	MPI_Barrier(MPI_COMM_WORLD);
+	t0 = MPI_Wtime();
+	for (i = 0; i < iters; i++) {
+		if (rank == 0) {
+			MPI_Send(buf, 8, MPI_CHAR, 1, 0, MPI_COMM_WORLD);
+			MPI_Recv(buf, 8, MPI_CHAR, 1, 0, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+		} else if (rank == 1) {
+			MPI_Recv(buf, 8, MPI_CHAR, 0, 0, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+			MPI_Send(buf, 8, MPI_CHAR, 0, 0, MPI_COMM_WORLD);
+		}
+	}
+	t1 = MPI_Wtime();
+	if (rank == 0)
+		printf("%d %.6f\n", iters, t1 - t0);
+	MPI_Finalize();
+	return 0;
+}
