@@ -121,10 +121,12 @@ void rec_request_info(const struct rec_reqent *e, const MPI_Status *st,
  * rec_<name>() calls PMPI_<name> itself and fills c->ev; the wrapper does the rest. The
  * prototypes come from the .def, so a handler that disagrees with mpi.h does not compile. */
 #define MPIV_SPECIAL(name, kind, flags, params, args)
+#define MPIV_OTHER(name, params, args)
 #define MPIV_CALL(name, kind, flags, params, args) \
 	int rec_##name(struct rec_call *c, MPIV_UNPAREN params);
 #include "mpi_calls.def"
 #undef MPIV_CALL
+#undef MPIV_OTHER
 #undef MPIV_SPECIAL
 
 #pragma GCC visibility pop

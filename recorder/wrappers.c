@@ -1,7 +1,8 @@
 /* The recorder's MPI_* entry points, expanded from common/mpi_calls.def (`make show-wrappers`
  * prints the expansion). Each wrapper is thin: guard and numbering in rec_call_enter(), the
  * call itself and what it means in the typed handler rec_<name>(), the write in
- * rec_call_leave(). Init, Init_thread and Finalize are in wrappers_special.c. */
+ * rec_call_leave(). Init, Init_thread and Finalize are in wrappers_special.c. A call the
+ * model does not know yet (MPIV_OTHER) is recorded with its call and site only. */
 #include "recorder.h"
 
 #define MPIV_SPECIAL(name, kind, flags, params, args)
@@ -17,6 +18,21 @@
 		rec_call_leave(&c);							\
 		return rc;								\
 	}
+#define MPIV_OTHER(name, params, args)							\
+	MPIV_EXPORT int MPI_##name params						\
+	{										\
+		struct rec_call c;							\
+		int rc;									\
+											\
+		if (!rec_call_enter(&c, MPIV_CALL_##name, __builtin_return_address(0)))	\
+			return PMPI_##name args;					\
+		rec_call_posted(&c);							\
+		rc = PMPI_##name args;							\
+		rec_call_returned(&c);							\
+		rec_call_leave(&c);							\
+		return rc;								\
+	}
 #include "mpi_calls.def"
+#undef MPIV_OTHER
 #undef MPIV_CALL
 #undef MPIV_SPECIAL

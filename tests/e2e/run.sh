@@ -222,6 +222,18 @@ expect_exit "bad input: replay of a cex.json of another format" 3 "$BAD/cex-form
 run_cmd "$BAD/cex-missing.log" 60 "$MPIVERIFY" replay --trace "$BAD/no-such-cex.json" --timeout 5
 expect_exit "bad input: replay of a missing cex.json" 3 "$BAD/cex-missing.log" "no-such-cex.json"
 
+prog=$BINDIR/unmodelled-bcast
+if "$MPICC" -g -O0 -o "$prog" "$SRCDIR/tests/e2e/programs/unmodelled-bcast.c" >"$BAD/bcast-cc.log" 2>&1; then
+	run_cmd "$BAD/bcast-record.log" 60 "$MPIVERIFY" record -o "$BAD/bcast" --deadlock-timeout 5 \
+		-- "$MPIRUN" -np 2 "$prog"
+	expect_exit "unmodelled call: record of a program using MPI_Bcast" 0 "$BAD/bcast-record.log"
+	run_cmd "$BAD/bcast-check.log" 120 "$MPIVERIFY" check "$BAD/bcast" -o "$BAD/bcast/check"
+	expect_exit "unmodelled call: check refuses the trace, naming MPI_Bcast" 3 \
+		"$BAD/bcast-check.log" "MPI_Bcast, which check cannot judge yet"
+else
+	fail "unmodelled call: compile" "mpicc failed" "$BAD/bcast-cc.log"
+fi
+
 # ---- the command line ----
 run_cmd "$BAD/version.log" 10 "$MPIVERIFY" --version
 expect_exit "cli: --version" 0 "$BAD/version.log" "mpiverify"
