@@ -5,6 +5,7 @@
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <poll.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -145,11 +146,13 @@ int launch_start(struct launch *l, char *const *argv, const char *preload,
 		 const struct launch_var *vars, const char *status_dir)
 {
 	char **envp;
-	int fds[2], child_errno = 0, saved;
+	int fds[2], out[2], err[2], child_errno = 0, saved;
 	ssize_t got;
 	pid_t pid;
 
 	memset(l, 0, sizeof(*l));
+	l->out[0] = -1;
+	l->out[1] = -1;
 	if (strchr(preload, ':') || strchr(preload, ' ')) {
 		errno = EINVAL;
 		return -1;
@@ -170,6 +173,14 @@ int launch_start(struct launch *l, char *const *argv, const char *preload,
 		errno = saved;
 		return -1;
 	}
+	if (pipe2(out, O_CLOEXEC) < 0 || pipe2(err, O_CLOEXEC) < 0) {
+		saved = errno;
+		close(fds[0]);
+		close(fds[1]);
+		free_env(envp, vars);
+		errno = saved;
+		return -1;
+	}
 	fflush(NULL);
 	pid = fork();
 	if (pid < 0) {
@@ -185,6 +196,9 @@ int launch_start(struct launch *l, char *const *argv, const char *preload,
 		int e;
 
 		close(fds[0]);
+		/* dup2 clears close-on-exec on the copies: the job writes into our relay */
+		dup2(out[1], STDOUT_FILENO);
+		dup2(err[1], STDERR_FILENO);
 		setpgid(0, 0);
 		execvpe(argv[0], argv, envp);
 		e = errno;
@@ -196,6 +210,12 @@ int launch_start(struct launch *l, char *const *argv, const char *preload,
 	/* Both sides set the group, so that it is in place whichever runs first. */
 	setpgid(pid, pid);
 	close(fds[1]);
+	close(out[1]);
+	close(err[1]);
+	fcntl(out[0], F_SETFL, O_NONBLOCK);
+	fcntl(err[0], F_SETFL, O_NONBLOCK);
+	l->out[0] = out[0];
+	l->out[1] = err[0];
 	do {
 		got = read(fds[0], &child_errno, sizeof(child_errno));
 	} while (got < 0 && errno == EINTR);
@@ -210,6 +230,102 @@ int launch_start(struct launch *l, char *const *argv, const char *preload,
 	l->pid = pid;
 	l->status_dir = status_dir ? xstrdup(status_dir) : NULL;
 	return 0;
+}
+
+/* Copy what is readable on the job's fd i to ours; close it at end of file. Returns the
+ * number of bytes read (0 at end of file or when nothing was there). */
+static ssize_t relay_one(struct launch *l, int i)
+{
+	char buf[65536];
+	ssize_t n, off, w;
+
+	n = read(l->out[i], buf, sizeof(buf));
+	if (n == 0 || (n < 0 && errno != EAGAIN && errno != EINTR)) {
+		close(l->out[i]);
+		l->out[i] = -1;
+		return 0;
+	}
+	if (n < 0)
+		return 0;
+	if (l->muted)
+		return n;
+	for (off = 0; off < n; off += w) {
+		w = write(i ? STDERR_FILENO : STDOUT_FILENO, buf + off, (size_t)(n - off));
+		if (w < 0 && errno == EINTR) {
+			w = 0;
+			continue;
+		}
+		if (w <= 0)
+			break;	/* our own output is gone: the job's is dropped, the job goes on */
+	}
+	return n;
+}
+
+void launch_relay(struct launch *l, long ms)
+{
+	struct pollfd p[2];
+	struct timespec t0, t;
+	long left = ms;
+	int i, n, rc;
+
+	clock_gettime(CLOCK_MONOTONIC, &t0);
+	for (;;) {
+		n = 0;
+		for (i = 0; i < 2; i++) {
+			if (l->out[i] < 0)
+				continue;
+			p[n].fd = l->out[i];
+			p[n].events = POLLIN;
+			p[n].revents = 0;
+			n++;
+		}
+		if (n == 0) {
+			if (left > 0)
+				sleep_ms(left);
+			return;
+		}
+		rc = poll(p, (nfds_t)n, (int)left);
+		if (rc < 0)
+			return;	/* a signal: let the caller look at it */
+		for (i = 0; i < 2; i++) {
+			int j;
+
+			for (j = 0; j < n; j++)
+				if (l->out[i] == p[j].fd && (p[j].revents & (POLLIN | POLLHUP | POLLERR)))
+					relay_one(l, i);
+		}
+		clock_gettime(CLOCK_MONOTONIC, &t);
+		left = ms - ((t.tv_sec - t0.tv_sec) * 1000 + (t.tv_nsec - t0.tv_nsec) / 1000000);
+		if (left <= 0 || rc == 0)
+			return;
+	}
+}
+
+void launch_flush(struct launch *l)
+{
+	int quiet = 0;
+
+	/* the ranks' output reaches us through the launcher; orphans may keep the pipes open,
+	 * so stop after half a second without news */
+	while ((l->out[0] >= 0 || l->out[1] >= 0) && quiet < 5) {
+		struct pollfd p[2];
+		int n = 0, i;
+
+		for (i = 0; i < 2; i++)
+			if (l->out[i] >= 0) {
+				p[n].fd = l->out[i];
+				p[n].events = POLLIN;
+				n++;
+			}
+		if (poll(p, (nfds_t)n, 100) <= 0) {
+			quiet++;
+			continue;
+		}
+		quiet = 0;
+		for (i = 0; i < 2; i++)
+			if (l->out[i] >= 0)
+				relay_one(l, i);
+	}
 }
 
 /* Reap every child that has exited: the launcher, and orphans of the job re-parented to us. */
@@ -464,7 +580,7 @@ static int wait_gone(struct launch *l, long ms, int term)
 			signal_rest(l, SIGTERM);
 			sent = 1;
 		}
-		sleep_ms(STEP_MS);
+		launch_relay(l, STEP_MS);
 	}
 	return !job_alive(l);
 }
@@ -480,6 +596,10 @@ int launch_end(struct launch *l)
 	if (!l->pid)
 		return 0;
 	reap(l);
+	/* what the program printed so far is the user's; what the launcher says of the ranks
+	 * we end is not */
+	launch_relay(l, 0);
+	l->muted = 1;
 	if (!job_alive(l))
 		return 0;
 	/* Politely first: Hydra's mpiexec forwards SIGTERM to its proxies, which end the ranks
@@ -499,6 +619,13 @@ int launch_end(struct launch *l)
 
 void launch_release(struct launch *l)
 {
+	int i;
+
+	for (i = 0; i < 2; i++)
+		if (l->out[i] >= 0) {
+			close(l->out[i]);
+			l->out[i] = -1;
+		}
 	free(l->status_dir);
 	l->status_dir = NULL;
 	prctl(PR_SET_CHILD_SUBREAPER, 0, 0, 0, 0);

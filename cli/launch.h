@@ -18,6 +18,9 @@ struct launch {
 	int status;		/* its wait status, valid once exited */
 	int exited;		/* 1 once the launcher has been reaped */
 	char *status_dir;	/* where the ranks write rank-N.status, owned; NULL if unknown */
+	int out[2];		/* read ends of the job's stdout and stderr, -1 once closed */
+	int muted;		/* the job is being ended: what it prints now (the launcher's
+				 * report of the ranks we killed) is dropped */
 };
 
 /* Start argv[0] (found on PATH, never through a shell) with argv, in a process group of its
@@ -30,6 +33,15 @@ struct launch {
  * (ENOENT: not found) or forked, or when preload contains a ':' or a space (EINVAL). */
 int launch_start(struct launch *l, char *const *argv, const char *preload,
 		 const struct launch_var *vars, const char *status_dir);
+
+/* Pass on what the job printed to its stdout and stderr, for up to ms milliseconds (0: only
+ * what is there now); returns early when a signal arrives. The job's output goes through
+ * mpiverify so that ending a job does not end in the launcher's own alarm about it. */
+void launch_relay(struct launch *l, long ms);
+
+/* After the launcher exited: pass on the rest of its output, until it is closed or nothing
+ * came for a while. */
+void launch_flush(struct launch *l);
 
 /* Reap the launcher if it has exited, without blocking (also reaps orphans handed to us).
  * Returns 1 once it has exited, else 0. */

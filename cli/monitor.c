@@ -30,15 +30,6 @@ static double now(void)
 	return ts.tv_sec + ts.tv_nsec / 1e9;
 }
 
-static void sleep_ms(long ms)
-{
-	struct timespec ts;
-
-	ts.tv_sec = ms / 1000;
-	ts.tv_nsec = (ms % 1000) * 1000000L;
-	nanosleep(&ts, NULL);
-}
-
 static int read_once(int fd, struct mpiv_status *st)
 {
 	ssize_t got;
@@ -260,8 +251,10 @@ void monitor_run(struct launch *l, const char *status_dir, double timeout,
 				t - start);
 			warned_none = 1;
 		}
-		sleep_ms(MPIV_STATUS_PERIOD_MS);
+		launch_relay(l, MPIV_STATUS_PERIOD_MS);
 	}
+	if (res->outcome == MONITOR_COMPLETED)
+		launch_flush(l);
 	free(warned);
 	res->exit_code = launch_exit_code(l);
 }
