@@ -10,10 +10,14 @@
 
 #include "tracefmt.h"
 
+/* The encoding state of the file being written (one at a time). */
+static struct mpiv_tf_writer writer;
+
 static FILE *open_rank(const char *dir, int rank, int size)
 {
-	char path[4096], buf[512];
-	struct mpiv_rec_header h;
+	char path[4096];
+	unsigned char buf[MPIV_TF_HEADER_MAX];
+	struct mpiv_tf_header h;
 	FILE *f;
 	size_t n;
 
@@ -23,25 +27,33 @@ static FILE *open_rank(const char *dir, int rank, int size)
 		perror(path);
 		exit(1);
 	}
+	memset(&writer, 0, sizeof(writer));
 	memset(&h, 0, sizeof(h));
-	memcpy(h.magic, MPIV_TRACE_MAGIC, sizeof(MPIV_TRACE_MAGIC));
 	h.version = MPIV_TRACE_VERSION;
-	h.bom = MPIV_TRACE_BOM;
 	h.rank = rank;
 	h.size = size;
 	snprintf(h.host, sizeof(h.host), "bench");
-	n = mpiv_rec_encode_header(buf, sizeof(buf), &h);
+	n = mpiv_tf_encode_header(buf, sizeof(buf), &h);
 	fwrite(buf, 1, n, f);
 	return f;
 }
 
+/* Write the end record and close: the recorder's files end so when the rank finished. */
+static void close_rank(FILE *f)
+{
+	unsigned char end[MPIV_TF_END_MAX];
+
+	fwrite(end, 1, mpiv_tf_encode_end(end, sizeof(end)), f);
+	fclose(f);
+}
+
 static void put(FILE *f, struct mpiv_event *ev, uint32_t *index)
 {
-	char buf[1024];
+	unsigned char buf[MPIV_TF_EVENT_MAX(8)];
 	size_t n;
 
 	ev->index = (*index)++;
-	n = mpiv_rec_encode_event(buf, sizeof(buf), ev);
+	n = mpiv_tf_encode_event(&writer, buf, sizeof(buf), ev);
 	fwrite(buf, 1, n, f);
 }
 
@@ -94,7 +106,7 @@ static void halo(const char *dir, int ranks, int iters)
 			req += 4;
 		}
 		simple(f, &index, MPIV_CALL_Finalize, 0, 0, -1);
-		fclose(f);
+		close_rank(f);
 	}
 }
 
@@ -114,7 +126,7 @@ static void mw(const char *dir, int workers, int results)
 				simple(f, &index, MPIV_CALL_Send, 0, 0, -1);
 		}
 		simple(f, &index, MPIV_CALL_Finalize, 0, 0, -1);
-		fclose(f);
+		close_rank(f);
 	}
 }
 

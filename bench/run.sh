@@ -1,8 +1,12 @@
 #!/bin/bash
 # make bench: figures as ratios within one run, never timed tests.
-#  1. recording overhead: a two-rank ping-pong under the same mpirun, with and without the
-#     recorder (best of 3 each), and trace bytes per operation;
-#  2. check time and peak memory against trace size: a wildcard-free halo exchange
+#  1. recording overhead, each benchmark under the same mpirun with and without the recorder
+#     (best of 3 each): a one-rank Isend/Recv/Wait loop on MPI_COMM_SELF (the per-call cost
+#     laid bare), a two-rank small-message ping-pong, and a two-rank halo exchange around a
+#     stencil (computation dominates); with the trace's bytes per recorded operation;
+#  2. replay overhead: the ping-pong and the halo exchange replayed (from the traces of 1, with
+#     a counterexample that forces nothing) against plain runs, best of 3 each;
+#  3. check time and peak memory against trace size: a wildcard-free halo exchange
 #     (ranks x iterations) and a master/worker with MPI_ANY_SOURCE receives.
 set -u
 
@@ -12,31 +16,98 @@ require_mpiverify
 WORK=$(make_workdir bench)
 cd "$WORK" || exit 1
 
-"$MPICC" -O2 -o pingpong "$SRCDIR/bench/pingpong.c" || exit 1
+for prog in selfloop pingpong halo; do
+	"$MPICC" -O2 -o $prog "$SRCDIR/bench/$prog.c" || exit 1
+done
 cc -O2 -I"$SRCDIR/common" -o gen_trace "$SRCDIR/bench/gen_trace.c" "$SRCDIR/common/tracefmt.c" \
 	"$SRCDIR/common/event.c" || exit 1
 
-best()	# best (smallest) seconds of three runs of "$@", whose last output word is seconds
+# The benchmark programs print one line: iterations, seconds (of the timed loop), MPI calls
+# of a rank in the loop, MPI calls of a rank in all.
+best()	# best (smallest) seconds of three runs of "$@" into BEST; LAST: the last run's line
 {
-	local b='' s
+	local s line
+	BEST='' LAST=''
 	for _ in 1 2 3; do
-		s=$("$@" 2>/dev/null | awk 'NF == 2 { print $2 }' | tail -n 1)
-		if test -z "$b" || awk -v s="$s" -v b="$b" 'BEGIN { exit !(s < b) }'; then b=$s; fi
+		line=$("$@" 2>/dev/null | awk 'NF == 4 && $1 ~ /^[0-9]+$/' | tail -n 1)
+		s=$(echo "$line" | awk '{ print $2 }')
+		test -z "$s" && continue
+		LAST=$line
+		if test -z "$BEST" || awk -v s="$s" -v b="$BEST" 'BEGIN { exit !(s < b) }'; then
+			BEST=$s
+		fi
 	done
-	echo "$b"
+	BEST=${BEST:-nan}
 }
 
-ITERS=20000
-echo "== recording overhead: ping-pong, 2 ranks, $ITERS round trips, best of 3"
-plain=$(best mpirun -np 2 ./pingpong $ITERS)
-rec=$(best "$MPIVERIFY" record -o trace-pp -- mpirun -np 2 ./pingpong $ITERS)
-ops=$((4 * ITERS))
-bytes=$(cat trace-pp/rank-*.mpivt | wc -c)
-awk -v p="$plain" -v r="$rec" -v b="$bytes" -v o="$ops" 'BEGIN {
-	printf "plain %.3f s, recorded %.3f s: ratio %.2fx; %.1f us per recorded call\n",
-		p, r, r / p, (r - p) * 1e6 / (o / 2);
-	printf "trace: %d bytes for %d operations, %.1f bytes per operation\n", b, o, b / o }'
+# overhead NAME NP PROGRAM ARGS...: one line of figures.
+overhead()
+{
+	local name=$1 np=$2 plain rec calls total bytes
+	shift 2
+	best "$MPIRUN" -np "$np" "$@"
+	plain=$BEST
+	best "$MPIVERIFY" record -o "trace-$name" -- "$MPIRUN" -np "$np" "$@"
+	rec=$BEST
+	calls=$(echo "$LAST" | awk '{ print $3 }')
+	total=$(echo "$LAST" | awk -v np="$np" '{ print $4 * np }')
+	bytes=$(cat "trace-$name"/rank-*.mpivt 2>/dev/null | wc -c)
+	awk -v n="$name" -v p="$plain" -v r="$rec" -v c="${calls:-0}" -v t="${total:-0}" \
+		-v b="$bytes" 'BEGIN {
+		if (p == "nan" || r == "nan" || c == 0 || t == 0) {
+			printf "%-10s failed (plain %s s, recorded %s s)\n", n, p, r; exit }
+		printf "%-10s plain %8.4f s  recorded %8.4f s  ratio %5.2fx  %6.0f ns per recorded call  %5.1f bytes per operation\n",
+			n, p, r, r / p, (r - p) * 1e9 / c, b / t }'
+}
 
+echo "== recording overhead: recorded / plain under the same mpirun, best of 3 each"
+echo "   self-loop: 1 rank, Isend/Recv/Wait to itself on MPI_COMM_SELF, 1000000 times"
+echo "   ping-pong: 2 ranks, 8-byte messages, 20000 round trips"
+echo "   halo:      2 ranks, ring halo exchange (Irecv x2, Isend x2, Waitall) around a stencil"
+echo "              of 20000 cells, 2000 iterations"
+overhead self-loop 1 ./selfloop 1000000
+overhead ping-pong 2 ./pingpong 20000
+overhead halo 2 ./halo 2000
+
+# null_cex TRACE NP: a counterexample of TRACE that forces nothing and has no rank blocked:
+# replaying it costs what replay always costs (every call checked against the trace, the live
+# status) and nothing that depends on a deadlock.
+null_cex()
+{
+	local r ranks=''
+	for ((r = 0; r < $2; r++)); do
+		ranks="$ranks${ranks:+, }{\"rank\": $r, \"ops\": [], \"blocked\": null}"
+	done
+	printf '{"format": "mpiverify-cex", "version": 1, "trace": "%s", "buffering": "zero",\n' \
+		"$PWD/$1"
+	printf ' "command": [], "nranks": %d, "ranks": [%s], "cycle": [], "matches": []}\n' \
+		"$2" "$ranks"
+}
+
+# replay_overhead NAME NP PROGRAM ARGS...: one line of figures, replaying the trace that
+# overhead NAME recorded.
+replay_overhead()
+{
+	local name=$1 np=$2 plain rep calls
+	shift 2
+	null_cex "trace-$name" "$np" >"cex-$name.json"
+	best "$MPIRUN" -np "$np" "$@"
+	plain=$BEST
+	best "$MPIVERIFY" replay --trace "cex-$name.json" -o "replay-$name" -- "$MPIRUN" -np "$np" "$@"
+	rep=$BEST
+	calls=$(echo "$LAST" | awk '{ print $3 }')
+	awk -v n="$name" -v p="$plain" -v r="$rep" -v c="${calls:-0}" 'BEGIN {
+		if (p == "nan" || r == "nan" || c == 0) {
+			printf "%-10s failed (plain %s s, replayed %s s)\n", n, p, r; exit }
+		printf "%-10s plain %8.4f s  replayed %8.4f s  ratio %5.2fx  %6.0f ns per replayed call\n",
+			n, p, r, r / p, (r - p) * 1e9 / c }'
+}
+
+echo
+echo "== replay overhead: replayed / plain under the same mpirun, best of 3 each, replaying the"
+echo "   traces recorded above with a counterexample that forces nothing"
+replay_overhead ping-pong 2 ./pingpong 20000
+replay_overhead halo 2 ./halo 2000
 echo
 echo "== check time and peak memory against trace size (--buffering all)"
 printf '%-28s %10s %10s %10s\n' trace operations seconds "peak MiB"

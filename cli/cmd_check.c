@@ -40,7 +40,11 @@ static const char check_usage[] =
 	"                    with each deadlock classified; the default)\n"
 	"  -o, --output DIR  where the model, SPIN's files and cex.json go (default DIR/check)\n"
 	"      --json        print the verdict and the deadlocks as one JSON document\n"
+	"      --time-limit SEC    stop each search after SEC seconds (default 600)\n"
+	"      --memory-limit MB   stop each search at MB megabytes (default 2048)\n"
 	"  -h, --help        this help\n"
+	"\n"
+	"A search stopped by a limit never answers \"no deadlock\": it is inconclusive.\n"
 	"\n"
 	"exit: 0 no deadlock, 1 deadlock found, 2 usage, 3 bad trace, 4 spin or the C\n"
 	"compiler failed, 5 inconclusive (the search was cut short)\n";
@@ -161,6 +165,7 @@ static char *cex_path(const char *outdir, int i)
 }
 
 struct check_run {
+	double seconds;			/* time limit of each search, 0 for none */
 	const struct mpiv_traceset *ts;
 	struct eng_prog *prog;
 	const char *outdir;		/* absolute */
@@ -281,7 +286,7 @@ static int check_mode(struct check_run *run, const struct mode *m, struct mpiv_e
 				nwild++;
 		}
 	depth = (long)nwild * (run->prog->nranks + 3) + 100;
-	if (spin_search(run->outdir, dir, depth, MAX_TRAILS, &res, err))
+	if (spin_search(run->outdir, dir, depth, MAX_TRAILS, run->seconds, &res, err))
 		return -1;
 	if (!res.complete)
 		run->incomplete = 1;
@@ -338,11 +343,16 @@ int cmd_check(int argc, char **argv)
 		{"buffering", required_argument, NULL, 'b'},
 		{"output", required_argument, NULL, 'o'},
 		{"json", no_argument, NULL, 'j'},
+		{"time-limit", required_argument, NULL, 'T'},
+		{"memory-limit", required_argument, NULL, 'M'},
 		{"help", no_argument, NULL, 'h'},
 		{NULL, 0, NULL, 0},
 	};
 	struct mode modes[MAX_MODES];
 	int nmodes = 0, as_json = 0, c, i, rc;
+	double seconds = 600;
+	long memory_mb = 2048;
+	char *end;
 	const char *dir = "mpiverify-trace", *out = NULL;
 	char outbuf[PATH_MAX], outdir[PATH_MAX], model[PATH_MAX + 16];
 	struct mpiv_traceset ts;
@@ -364,6 +374,18 @@ int cmd_check(int argc, char **argv)
 			break;
 		case 'j':
 			as_json = 1;
+			break;
+		case 'T':
+			seconds = strtod(optarg, &end);
+			if (end == optarg || *end || seconds < 0)
+				return usage_error("check", "invalid --time-limit '%s': expected "
+						   "seconds", optarg);
+			break;
+		case 'M':
+			memory_mb = strtol(optarg, &end, 10);
+			if (end == optarg || *end || memory_mb < 16)
+				return usage_error("check", "invalid --memory-limit '%s': expected "
+						   "megabytes, at least 16", optarg);
 			break;
 		case 'h':
 			fputs(check_usage, stdout);
@@ -405,12 +427,13 @@ int cmd_check(int argc, char **argv)
 			return MPIV_EXIT_TOOL;
 		}
 	}
-	if (spin_build(outdir, prog.words, &err)) {
+	if (spin_build(outdir, prog.words, memory_mb, &err)) {
 		eng_prog_release(&prog);
 		mpiv_traceset_release(&ts);
 		return error_report(&err);
 	}
 	memset(&run, 0, sizeof(run));
+	run.seconds = seconds;
 	run.ts = &ts;
 	run.prog = &prog;
 	run.outdir = outdir;

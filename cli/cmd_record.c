@@ -174,6 +174,7 @@ int cmd_record(int argc, char **argv)
 		rc = 128 + res.signal;
 		break;
 	case MONITOR_DIVERGED:
+	case MONITOR_FAILED:
 		/* only the replayer reports divergence: its library is preloaded too */
 		error("a rank reported a divergence while recording: is 'libreplayer.so' in "
 		      "LD_PRELOAD?");

@@ -1,12 +1,14 @@
 /* `mpiverify replay`: the last stage of the pipeline. Re-runs the recorded job with the
- * replayer preloaded, which forces the counterexample's matches, and says whether the
- * deadlock check predicted happens on the real MPI library. */
+ * replayer preloaded, which forces the counterexample's matches and checks every call against
+ * the recorded trace, and says whether the deadlock check predicted happens on the real MPI
+ * library, why not, or where the program left the recorded path. */
 #include <errno.h>
 #include <getopt.h>
 #include <libgen.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "cex.h"
@@ -16,10 +18,12 @@
 #include "monitor.h"
 #include "paths.h"
 #include "srcloc.h"
+#include "trace.h"
 #include "xalloc.h"
 
 #define DEFAULT_TIMEOUT 10.0
 #define REPLAY_DIR "replay"	/* status files, next to the counterexample by default */
+#define EXPECT_DIR "expect"	/* in it: a JSON trace rewritten for the replayer */
 
 static const char replay_usage[] =
 	"usage: mpiverify replay --trace CEX.json [--timeout SEC] [-o DIR] [-- LAUNCHER ARGS...]\n";
@@ -28,10 +32,12 @@ static void replay_help(void)
 {
 	printf("%s", replay_usage);
 	printf("\nRe-run the recorded command (or LAUNCHER ARGS) with the replayer preloaded into\n"
-	       "every rank: receives and wildcard completions take the matches of CEX.json, and\n"
-	       "standard sends it needs unbuffered are made synchronous. Then say whether the\n"
-	       "deadlock is reproduced, not reproduced, or whether the program left the\n"
-	       "counterexample's path (diverged).\n"
+	       "every rank: wildcard receives and probes take the matches of CEX.json, and\n"
+	       "standard sends it needs unbuffered are made synchronous. Every call is checked\n"
+	       "against the recorded trace the counterexample was found in. Then say whether the\n"
+	       "deadlock is reproduced (with every rank's blocked call and stack), not\n"
+	       "reproduced (and why, when replay can tell), or whether the program left the\n"
+	       "recorded path (diverged: which rank, which event, what was expected).\n"
 	       "\noptions:\n"
 	       "      --trace CEX.json  the counterexample written by 'mpiverify check'\n"
 	       "      --timeout SEC     the deadlock is reproduced when every rank has been blocked\n"
@@ -45,24 +51,27 @@ static void replay_help(void)
 	       "  0  not reproduced: the program completed\n"
 	       "  1  reproduced: the program deadlocked, the job was ended\n"
 	       "  2  usage error\n"
-	       "  3  CEX.json is missing or malformed, or DIR cannot be written\n"
+	       "  3  CEX.json or its trace is missing or malformed, they do not fit the\n"
+	       "     program run (another number of ranks), or DIR cannot be written\n"
 	       "  4  the launcher or the replayer library cannot be run, or no rank ran\n"
 	       "     under the replayer\n"
 	       "  5  diverged: the program took another path than the counterexample\n",
 	       DEFAULT_TIMEOUT);
 }
 
-/* The counterexample's trace directory, for resolving call sites: as written if it exists,
- * else relative to the counterexample's directory. Returns a malloc'ed path, or NULL. */
+/* The counterexample's trace directory: as written if it exists, else relative to the
+ * counterexample's directory. Returns a malloc'ed path, or NULL if neither exists. */
 static char *find_trace_dir(const char *cex_path, const char *trace_dir)
 {
 	char *copy, *path;
 	size_t n;
 
-	if (!trace_dir)
+	if (!trace_dir || !*trace_dir)
 		return NULL;
-	if (trace_dir[0] == '/' || access(trace_dir, F_OK) == 0)
+	if (access(trace_dir, F_OK) == 0)
 		return xstrdup(trace_dir);
+	if (trace_dir[0] == '/')
+		return NULL;
 	copy = xstrdup(cex_path);
 	n = strlen(copy) + strlen(trace_dir) + 2;
 	path = xmalloc(n);
@@ -85,8 +94,103 @@ static char *default_dir(const char *cex_path)
 	return path;
 }
 
-static void print_divergence(const struct monitor_result *res)
+/* Read the trace the counterexample was found in and check that the counterexample fits it:
+ * the replayer compares every call with it. Returns 0, or an exit code after an error. */
+static int load_trace(const char *cex_arg, const struct mpiv_cex *cex, const char *trace_dir,
+		      struct mpiv_traceset *ts)
 {
+	struct mpiv_error err;
+	size_t i;
+	int r;
+
+	memset(ts, 0, sizeof(*ts));
+	if (!trace_dir)
+		return error("the trace '%s' of counterexample '%s' is missing: replay needs it "
+			     "to check that the program follows the recorded path",
+			     cex->trace_dir ? cex->trace_dir : "", cex_arg),
+		       MPIV_EXIT_BAD_INPUT;
+	mpiv_error_init(&err);
+	if (mpiv_traceset_load(trace_dir, ts, &err) < 0)
+		return error_report(&err);
+	if (ts->nranks != cex->nranks)
+		return error("counterexample '%s' is for %d ranks, but its trace '%s' has %d",
+			     cex_arg, cex->nranks, trace_dir, ts->nranks),
+		       MPIV_EXIT_BAD_INPUT;
+	for (r = 0; r < cex->nranks; r++) {
+		const struct mpiv_cex_rank *cr = &cex->ranks[r];
+		size_t n = ts->ranks[r].nevents;
+
+		for (i = 0; i < cr->nops; i++)
+			if (cr->ops[i].op >= n)
+				break;
+		if (i < cr->nops || (cr->blocked_op >= 0 && (size_t)cr->blocked_op >= n))
+			return error("counterexample '%s': rank %d's event %ld is not in the trace "
+				     "'%s', whose rank %d has %zu events: the counterexample is "
+				     "not from this trace", cex_arg, r,
+				     i < cr->nops ? (long)cr->ops[i].op : cr->blocked_op,
+				     trace_dir, r, n),
+			       MPIV_EXIT_BAD_INPUT;
+	}
+	return 0;
+}
+
+/* The directory of binary traces the replayer checks calls against: the trace itself when it
+ * was recorded, else (rank-N.json files) their rewriting into dir/expect. Returns it
+ * (malloc'ed), or NULL after an error. */
+static char *expect_dir(const struct mpiv_traceset *ts, const char *trace_dir, const char *dir)
+{
+	struct mpiv_error err;
+	char *out, path[4200];
+	size_t n;
+	int r, all_bin = 1;
+
+	for (r = 0; r < ts->nranks; r++) {
+		const char *src = ts->ranks[r].source;
+
+		n = src ? strlen(src) : 0;
+		if (n < 6 || strcmp(src + n - 6, ".mpivt"))
+			all_bin = 0;
+	}
+	if (all_bin)
+		return xstrdup(trace_dir);
+	n = strlen(dir) + sizeof(EXPECT_DIR) + 1;
+	out = xmalloc(n);
+	snprintf(out, n, "%s/" EXPECT_DIR, dir);
+	if (mkdir(out, 0777) < 0 && errno != EEXIST) {
+		error("cannot create directory '%s': %s", out, strerror(errno));
+		free(out);
+		return NULL;
+	}
+	mpiv_error_init(&err);
+	for (r = 0; r < ts->nranks; r++) {
+		/* the replayer reads binary traces only */
+		snprintf(path, sizeof(path), "%s/" MPIV_TRACE_BIN_FILE, out, r);
+		if (mpiv_trace_save_bin(path, &ts->ranks[r], &err) < 0) {
+			error_report(&err);
+			free(out);
+			return NULL;
+		}
+	}
+	return out;
+}
+
+/* "at file.c:12 (main)" for a counterexample's site, or "" if it has none. */
+static void cex_site(const struct mpiv_cex_site *site, char *buf, size_t size)
+{
+	char loc[1000];
+
+	buf[0] = '\0';
+	if (!site->function && !site->file)
+		return;
+	mpiv_srcloc_format(site, loc, sizeof(loc));
+	snprintf(buf, size, " at %s", loc);
+}
+
+/* diverged: each rank that left the recorded path, what it was expected to call and what it
+ * called instead, and where. */
+static void print_divergence(const struct monitor_result *res, const char *trace_dir)
+{
+	char where[1200];
 	int r;
 
 	for (r = 0; r < res->size; r++) {
@@ -94,9 +198,163 @@ static void print_divergence(const struct monitor_result *res)
 
 		if (!m->seen || m->state != MPIV_ST_DIVERGED)
 			continue;
-		printf("diverged: rank %d left the counterexample's path at event %ld (%s)%s%s\n",
-		       r, m->op, m->call_name, m->text[0] ? ": " : "", m->text);
+		monitor_site(m, r, trace_dir, where, sizeof(where));
+		printf("diverged: rank %d %s\n", r,
+		       m->text[0] ? m->text : "left the recorded path");
+		if (where[0])
+			printf("    in %s (event %ld)%s\n", m->call_name, m->op, where);
 	}
+	printf("the program took another path than the recorded one (its control flow depends "
+	       "on something replay changed, or it is another program): the counterexample "
+	       "cannot be confirmed\n");
+}
+
+/* Ranks that cannot replay: why, in their words, once for all the ranks that say the same. */
+static void print_failure(const struct monitor_result *res)
+{
+	char ranks[256];
+	size_t used;
+	int r, k, n;
+
+	for (r = 0; r < res->size; r++) {
+		const struct monitor_rank *m = &res->ranks[r];
+
+		if (!m->seen || m->state != MPIV_ST_FAILED)
+			continue;
+		for (k = 0; k < r; k++)
+			if (res->ranks[k].seen && res->ranks[k].state == MPIV_ST_FAILED &&
+			    !strcmp(res->ranks[k].text, m->text))
+				break;
+		if (k < r)
+			continue;	/* said with an earlier rank */
+		used = 0;
+		n = 0;
+		ranks[0] = '\0';
+		for (k = r; k < res->size && used < sizeof(ranks); k++) {
+			const struct monitor_rank *o = &res->ranks[k];
+
+			if (o->seen && o->state == MPIV_ST_FAILED && !strcmp(o->text, m->text))
+				used += snprintf(ranks + used, sizeof(ranks) - used, "%s%d",
+						 n++ ? ", " : "", k);
+		}
+		error("rank%s %s cannot replay: %s", n > 1 ? "s" : "", ranks, m->text);
+	}
+}
+
+/* Ranks stuck in a receive whose wildcard replay pinned to the counterexample's sender, where
+ * the counterexample has them go on: that message never came, so the hang is replay's doing
+ * and the counterexample's path is not one this program takes. Prints a "diverged" line for
+ * each; returns how many. */
+static int print_pinned_hangs(const struct monitor_result *res, const struct mpiv_cex *cex,
+			      const char *trace_dir)
+{
+	const struct mpiv_cex_op *op;
+	char where[1200];
+	int r, n = 0;
+
+	for (r = 0; r < res->size && r < cex->nranks; r++) {
+		const struct monitor_rank *m = &res->ranks[r];
+		const struct mpiv_cex_rank *cr = &cex->ranks[r];
+
+		if (!m->seen || m->state != MPIV_ST_IN_CALL || m->op < 0 || m->op == cr->blocked_op)
+			continue;
+		op = mpiv_cex_find(cr, (uint32_t)m->op);
+		if (!op || !op->wildcard || op->match_rank < 0)
+			continue;
+		monitor_site(m, r, trace_dir, where, sizeof(where));
+		printf("diverged: rank %d at event %ld: %s%s was pinned to the counterexample's "
+		       "match, rank %d's event %d, and waits for a message that never came (the "
+		       "counterexample has it complete)\n", r, m->op, m->call_name, where,
+		       (int)op->match_rank, (int)op->match_op);
+		n++;
+	}
+	if (n)
+		printf("the counterexample's matches are not possible in this program's run: it "
+		       "cannot be confirmed\n");
+	return n;
+}
+
+/* Whether a note a rank left holds what. */
+static int any_note(const struct monitor_result *res, const char *what)
+{
+	int r;
+
+	for (r = 0; r < res->size; r++)
+		if (res->ranks[r].seen && res->ranks[r].state != MPIV_ST_DIVERGED &&
+		    strstr(res->ranks[r].text, what))
+			return 1;
+	return 0;
+}
+
+/* not reproduced: where the counterexample has the ranks blocked, and what the replayer saw
+ * happen there instead (the ranks' notes). */
+static void explain_not_reproduced(const struct monitor_result *res, const struct mpiv_cex *cex)
+{
+	char where[1100], line[1200];
+	size_t n = 0, used = 0;
+	int r, coll = 0;
+
+	line[0] = '\0';
+	for (r = 0; r < cex->nranks; r++) {
+		const struct mpiv_cex_rank *cr = &cex->ranks[r];
+
+		if (cr->blocked_op < 0)
+			continue;
+		used += snprintf(line + used, used < sizeof(line) ? sizeof(line) - used : 0,
+				 "%s rank %d at event %ld (%s)", n++ ? "," : "", r, cr->blocked_op,
+				 cr->blocked_call ? cr->blocked_call : "an MPI call");
+		if (used >= sizeof(line))
+			break;
+	}
+	if (n)
+		printf("not reproduced: the program completed, but the counterexample has these "
+		       "ranks blocked:%s\n", line);
+	else
+		printf("not reproduced: the program completed\n");
+	for (r = 0; r < cex->nranks; r++) {
+		const struct mpiv_cex_rank *cr = &cex->ranks[r];
+		const struct monitor_rank *m = r < res->size ? &res->ranks[r] : NULL;
+		int call;
+
+		if (cr->blocked_op < 0)
+			continue;
+		cex_site(&cr->site, where, sizeof(where));
+		printf("rank %d: predicted blocked in %s%s, but it %s\n", r,
+		       cr->blocked_desc ? cr->blocked_desc : cr->blocked_call, where,
+		       !m || !m->seen ? "did not report"
+		       : m->state == MPIV_ST_FINALIZED ? "finished"
+						       : "ended outside MPI_Finalize");
+		if (m && m->seen && m->text[0]) {
+			const char *p = m->text, *nl;
+
+			for (; *p; p = nl + 1) {
+				nl = strchr(p, '\n');
+				printf("    %.*s\n", nl ? (int)(nl - p) : (int)strlen(p), p);
+				if (!nl)
+					break;
+			}
+		}
+		call = cr->blocked_call ? mpiv_call_from_name(cr->blocked_call) : -1;
+		if (call >= 0 && mpiv_call_kind((unsigned)call) == MPIV_KIND_COLL)
+			coll = 1;
+	}
+	/* The reasons replay can tell of, most specific first. */
+	if (!n)
+		return;
+	if (any_note(res, "cannot force"))
+		printf("why: replay could not force every choice of the counterexample (see "
+		       "above)\n");
+	else if (coll)
+		printf("why: the counterexample has a collective wait for its peers, which the "
+		       "MPI library did not do (replay does not force collectives to "
+		       "synchronise yet)\n");
+	else if (any_note(res, "free to buffer"))
+		printf("why: the counterexample has a rank blocked in a standard send without "
+		       "asking for it to be unbuffered, and the MPI library buffered it\n");
+	else
+		printf("why: replay forced every choice the counterexample names, yet the ranks "
+		       "got past their predicted blocked calls: the model and this MPI library "
+		       "disagree here (please report it)\n");
 }
 
 /* The job ended before any rank reported: the launcher could not start the program, or the
@@ -133,12 +391,13 @@ int cmd_replay(int argc, char **argv)
 	const char *cex_arg = NULL, *out = NULL, *lib;
 	double timeout = DEFAULT_TIMEOUT;
 	struct monitor_result res;
-	struct launch_var vars[3];
+	struct launch_var vars[4];
+	struct mpiv_traceset ts;
 	struct mpiv_error err;
 	struct mpiv_cex cex;
 	struct launch job;
 	char **command, *cex_path = NULL, *dir = NULL, *libpath = NULL, *trace_dir = NULL;
-	char *dflt = NULL, how[128];
+	char *dflt = NULL, *expect = NULL, how[128];
 	int c, rc;
 
 	opterr = 0;
@@ -176,6 +435,7 @@ int cmd_replay(int argc, char **argv)
 	if (out && !*out)
 		return usage_error("replay", "empty output directory name");
 
+	memset(&ts, 0, sizeof(ts));
 	mpiv_error_init(&err);
 	if (mpiv_cex_load(cex_arg, &cex, &err) < 0) {
 		error_report(&err);
@@ -206,19 +466,29 @@ int cmd_replay(int argc, char **argv)
 		dflt = default_dir(cex_path);
 		out = dflt;
 	}
+	trace_dir = find_trace_dir(cex_path, cex.trace_dir);
+	rc = load_trace(cex_arg, &cex, trace_dir, &ts);
+	if (rc)
+		goto out;
 	dir = monitor_prepare_dir(out, stale);
 	if (!dir) {
 		rc = MPIV_EXIT_BAD_INPUT;
 		goto out;
 	}
-	trace_dir = find_trace_dir(cex_path, cex.trace_dir);
+	expect = expect_dir(&ts, trace_dir, dir);
+	if (!expect) {
+		rc = MPIV_EXIT_BAD_INPUT;
+		goto out;
+	}
 
 	vars[0].name = "MPIVERIFY_CEX";
 	vars[0].value = cex_path;
 	vars[1].name = "MPIVERIFY_STATUS_DIR";
 	vars[1].value = dir;
-	vars[2].name = NULL;
-	vars[2].value = NULL;
+	vars[2].name = "MPIVERIFY_REPLAY_TRACE";
+	vars[2].value = expect;
+	vars[3].name = NULL;
+	vars[3].value = NULL;
 	/* the recorded command runs where it was recorded: its paths may be relative to there */
 	if (command == cex.command && cex.cwd && chdir(cex.cwd) != 0)
 		warning("cannot enter the recorded directory '%s': %s; running here", cex.cwd,
@@ -236,6 +506,13 @@ int cmd_replay(int argc, char **argv)
 	monitor_run(&job, dir, timeout, &res);
 	switch (res.outcome) {
 	case MONITOR_DEADLOCK:
+		if (print_pinned_hangs(&res, &cex, trace_dir)) {
+			fflush(stdout);
+			if (launch_end(&job) < 0)
+				warning("some processes of the job could not be ended");
+			rc = MPIV_EXIT_INCONCLUSIVE;
+			break;
+		}
 		printf("reproduced: the program deadlocked, every rank blocked for %.0f s\n",
 		       res.stalled);
 		fflush(stdout);
@@ -247,11 +524,16 @@ int cmd_replay(int argc, char **argv)
 		rc = MPIV_EXIT_DEADLOCK;
 		break;
 	case MONITOR_DIVERGED:
-		print_divergence(&res);
-		fflush(stdout);
 		if (launch_end(&job) < 0)
 			warning("some processes of the job could not be ended");
+		print_divergence(&res, trace_dir);
 		rc = MPIV_EXIT_INCONCLUSIVE;
+		break;
+	case MONITOR_FAILED:
+		if (launch_end(&job) < 0)
+			warning("some processes of the job could not be ended");
+		print_failure(&res);
+		rc = MPIV_EXIT_BAD_INPUT;
 		break;
 	case MONITOR_INTERRUPTED:
 		fflush(stdout);
@@ -271,9 +553,8 @@ int cmd_replay(int argc, char **argv)
 			rc = no_replay(&job, command, dir, command == cex.command);
 			break;
 		}
-		printf("not reproduced: the program completed\n");
-		/* why: the ranks the counterexample has blocked that finished, or did not */
-		monitor_report(stdout, &res, trace_dir, &cex);
+		/* where the counterexample has ranks blocked, and what happened there instead */
+		explain_not_reproduced(&res, &cex);
 		if (res.exit_code != 0) {
 			launch_describe_exit(&job, how, sizeof(how));
 			warning("the launcher '%s' failed: %s", command[0], how);
@@ -284,6 +565,8 @@ int cmd_replay(int argc, char **argv)
 	monitor_result_release(&res);
 	launch_release(&job);
 out:
+	mpiv_traceset_release(&ts);
+	free(expect);
 	free(trace_dir);
 	free(dir);
 	free(dflt);

@@ -67,10 +67,12 @@ int monitor_read_status(const char *dir, int rank, struct mpiv_status *st)
 		return -1;
 	if (st->rank != rank || st->size <= 0 || st->size > MAX_RANKS || st->rank >= st->size)
 		return -1;
-	if (st->state > MPIV_ST_DIVERGED)
+	if (st->state > MPIV_ST_FAILED)
 		return -1;
 	st->host[sizeof(st->host) - 1] = '\0';
 	st->text[sizeof(st->text) - 1] = '\0';
+	st->module[sizeof(st->module) - 1] = '\0';
+	st->stack[sizeof(st->stack) - 1] = '\0';
 	return 0;
 }
 
@@ -137,15 +139,20 @@ static void scan(const char *dir, struct monitor_result *res, double t)
 		m->pid = st.pid;
 		memcpy(m->host, st.host, sizeof(m->host));
 		memcpy(m->text, st.text, sizeof(m->text));
+		memcpy(m->module, st.module, sizeof(m->module));
+		memcpy(m->stack, st.stack, sizeof(m->stack));
+		m->stack_op = st.stack_op;
+		m->nframes = st.nframes;
 	}
 }
 
-static int any_diverged(const struct monitor_result *res)
+/* Whether a rank is in state (a sticky one: DIVERGED, FAILED). */
+static int any_in(const struct monitor_result *res, enum mpiv_rank_state state)
 {
 	int r;
 
 	for (r = 0; r < res->size; r++)
-		if (res->ranks[r].seen && res->ranks[r].state == MPIV_ST_DIVERGED)
+		if (res->ranks[r].seen && res->ranks[r].state == state)
 			return 1;
 	return 0;
 }
@@ -223,7 +230,12 @@ void monitor_run(struct launch *l, const char *status_dir, double timeout,
 		scan(status_dir, res, t);
 		if (res->size && !warned)
 			warned = xcalloc(res->size, 1);
-		if (any_diverged(res)) {
+		/* a rank that cannot replay says why, whatever the others did */
+		if (any_in(res, MPIV_ST_FAILED)) {
+			res->outcome = MONITOR_FAILED;
+			break;
+		}
+		if (any_in(res, MPIV_ST_DIVERGED)) {
 			res->outcome = MONITOR_DIVERGED;
 			break;
 		}
@@ -283,11 +295,9 @@ static int load_trace(const char *dir, int r, struct mpiv_rank_trace *t)
 	return -1;
 }
 
-/* " at file.c:42 (main)", or the raw site when it cannot be resolved, or "" without one. The
- * module path comes from the status text (the recorder puts it there while IN_CALL), else from
- * the module table of the rank's trace t. */
-static void format_site(const struct monitor_rank *m, int r, const char *trace_dir, char *buf,
-			size_t size)
+/* The module path comes from the status, else from the module table of the rank's trace. */
+void monitor_site(const struct monitor_rank *m, int r, const char *trace_dir, char *buf,
+		  size_t size)
 {
 	const char *module = NULL;
 	struct mpiv_rank_trace t;
@@ -299,8 +309,8 @@ static void format_site(const struct monitor_rank *m, int r, const char *trace_d
 	if (!m->site)
 		return;
 	memset(&s, 0, sizeof(s));
-	if (m->state == MPIV_ST_IN_CALL && m->text[0] == '/') {
-		module = m->text;
+	if (m->module[0] == '/') {
+		module = m->module;
 		ok = mpiv_srcloc_resolve(module, MPIV_SITE_ADDR(m->site), &s) == 0;
 	}
 	/* the whole trace is read only when the status did not do */
@@ -325,7 +335,7 @@ static void format_site(const struct monitor_rank *m, int r, const char *trace_d
 		mpiv_rank_trace_release(&t);
 }
 
-/* Print the status text, each line indented, e.g. the blocked call's stack. */
+/* Print the status text, each line indented, e.g. what diverged. */
 static void print_text(FILE *f, const char *text)
 {
 	const char *p = text, *nl;
@@ -339,6 +349,50 @@ static void print_text(FILE *f, const char *text)
 		if (nl > p)
 			fprintf(f, "    %.*s\n", (int)(nl - p), p);
 		p = nl + 1;
+	}
+}
+
+/* Print the stack m took in its current call, one "    #N file.c:12 (func)" line a frame,
+ * up to main; a frame that cannot be resolved shows its module and offset. Nothing if the
+ * stack is missing or was taken in another call. */
+static void print_stack(FILE *f, const struct monitor_rank *m)
+{
+	const char *p = m->stack, *nl, *plus;
+	char path[4096], where[1200];
+	struct mpiv_cex_site s;
+	unsigned long long addr;
+	int n = 0;
+	size_t len;
+
+	if (!m->nframes || m->stack_op != (uint32_t)m->op)
+		return;
+	for (; *p; p = nl + 1) {
+		nl = strchr(p, '\n');
+		if (!nl)
+			break;
+		/* "PATH+0xADDR": the path may hold '+', the address is after the last one */
+		plus = p + (nl - p);
+		while (plus > p && *plus != '+')
+			plus--;
+		len = (size_t)(plus - p);
+		if (plus == p || len >= sizeof(path) || sscanf(plus + 1, "0x%llx", &addr) != 1)
+			continue;
+		memcpy(path, p, len);
+		path[len] = '\0';
+		memset(&s, 0, sizeof(s));
+		if (path[0] == '/' && mpiv_srcloc_resolve(path, addr, &s) == 0) {
+			mpiv_srcloc_format(&s, where, sizeof(where));
+			fprintf(f, "    #%d %s\n", n++, where);
+			if (s.function && !strcmp(s.function, "main")) {
+				mpiv_cex_site_release(&s);
+				break;
+			}
+		} else {
+			const char *base = strrchr(path, '/');
+
+			fprintf(f, "    #%d %s+0x%llx\n", n++, base ? base + 1 : path, addr);
+		}
+		mpiv_cex_site_release(&s);
 	}
 }
 
@@ -384,6 +438,9 @@ static void describe(const struct monitor_rank *m, enum monitor_outcome outcome,
 	case MPIV_ST_DIVERGED:
 		snprintf(buf, size, "diverged in %s (event %ld)", m->call_name, m->op);
 		break;
+	case MPIV_ST_FAILED:
+		snprintf(buf, size, "cannot replay");
+		break;
 	}
 }
 
@@ -425,10 +482,12 @@ int monitor_report(FILE *f, const struct monitor_result *res, const char *trace_
 		describe(m, res->outcome, what, sizeof(what));
 		where[0] = '\0';
 		if (m->state == MPIV_ST_IN_CALL || m->state == MPIV_ST_DIVERGED)
-			format_site(m, r, trace_dir, where, sizeof(where));
+			monitor_site(m, r, trace_dir, where, sizeof(where));
 		fprintf(f, "rank %d: %s%s\n", r, what, where);
-		/* IN_CALL's text is the module path, used above; DIVERGED's says why */
-		if (m->state == MPIV_ST_DIVERGED)
+		if (m->state == MPIV_ST_IN_CALL)
+			print_stack(f, m);
+		/* DIVERGED's and FAILED's text says why; the notes are for replay's own report */
+		if (m->state == MPIV_ST_DIVERGED || m->state == MPIV_ST_FAILED)
 			print_text(f, m->text);
 		if (cr)
 			print_prediction(f, cr, differs);

@@ -16,6 +16,7 @@ enum monitor_outcome {
 	MONITOR_COMPLETED,	/* the launcher exited */
 	MONITOR_DEADLOCK,	/* every rank blocked in MPI or finished, no progress for timeout */
 	MONITOR_DIVERGED,	/* a rank reported DIVERGED (replay) */
+	MONITOR_FAILED,		/* a rank reported FAILED: it cannot replay (text says why) */
 	MONITOR_INTERRUPTED,	/* mpiverify got SIGINT, SIGTERM or SIGHUP */
 };
 
@@ -31,7 +32,11 @@ struct monitor_rank {
 	uint64_t site;		/* MPIV_SITE() of the current call */
 	char host[64];
 	int pid;
-	char text[512];		/* the divergence, or the blocked call's stack; "" if none */
+	char text[512];		/* the divergence or failure, or the replayer's notes; or "" */
+	char module[512];	/* the module site points into, "" if unknown */
+	uint32_t stack_op;	/* the call the stack was taken in */
+	uint32_t nframes;	/* lines in stack, 0 if none */
+	char stack[MPIV_STATUS_STACK_SIZE];	/* as struct mpiv_status's */
 	double changed;		/* monotonic time progress, state, call or op last changed */
 	double beat_changed;	/* monotonic time beat last changed */
 };
@@ -46,8 +51,8 @@ struct monitor_result {
 };
 
 /* Watch the job l (started with launch_start()) through the status files in status_dir,
- * polling every MPIV_STATUS_PERIOD_MS, until the launcher exits, a rank diverges, mpiverify
- * is interrupted, or a deadlock holds: all ranks' status files exist, every rank is FINALIZED
+ * polling every MPIV_STATUS_PERIOD_MS, until the launcher exits, a rank diverges or fails,
+ * mpiverify is interrupted, or a deadlock holds: all ranks' status files exist, every rank is FINALIZED
  * or IN_CALL with at least one IN_CALL, no rank's progress, state, call or op has changed for
  * timeout seconds, and every IN_CALL rank still beats (its beat changed in the last
  * max(2, timeout / 3) seconds, at most timeout: a stopped or vanished rank is not deadlocked). Does not end the job. Warns (once) when no status file appeared within timeout,
@@ -58,13 +63,20 @@ void monitor_run(struct launch *l, const char *status_dir, double timeout,
 void monitor_result_release(struct monitor_result *res);
 
 /* Print one line per unfinished rank of res, "rank N: blocked in MPI_Recv (event 5) at
- * file.c:42 (main)", then its status text indented. Sites are resolved with the rank's trace
- * in trace_dir (rank-N.mpivt or rank-N.json; NULL: none), else printed raw. With cex, each
+ * file.c:42 (main)", then its call stack if the rank took one in that call ("    #0
+ * file.c:42 (main)" lines; left out if it cannot be resolved), then a divergence's text.
+ * Sites are resolved with the module the status names, else with the rank's trace in
+ * trace_dir (rank-N.mpivt or rank-N.json; NULL: none), else printed raw. With cex, each
  * rank's line is followed by what the counterexample predicted for it, and ranks that the
  * counterexample has blocked but that finished are listed too. Returns the number of ranks
  * whose blocked call differs from the prediction (0 without cex). */
 int monitor_report(FILE *f, const struct monitor_result *res, const char *trace_dir,
 		   const struct mpiv_cex *cex);
+
+/* " at file.c:42 (main)" for rank r's current call site, or the raw site when it cannot be
+ * resolved, or "" without one; trace_dir as for monitor_report(). */
+void monitor_site(const struct monitor_rank *m, int r, const char *trace_dir, char *buf,
+		  size_t size);
 
 /* Read dir/rank-N.status for rank. Returns 0, or -1 if it is missing, short or not a status
  * file of this version (st is then unspecified). */

@@ -9,6 +9,11 @@
 
 const char *report_class(const struct found_deadlock *d, const char **meaning)
 {
+	if (d->cex.mismatch) {
+		*meaning = "ranks call different collectives, or name different roots, at the same "
+			   "place on a communicator: the program is erroneous and hangs or fails";
+		return "collective mismatch";
+	}
 	if (!d->classified) {
 		*meaning = "found in the buffering mode searched; --buffering all tells whether it "
 			   "depends on buffering";

@@ -7,17 +7,23 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/wait.h>
+#include <signal.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "paths.h"
 #include "spin_run.h"
 #include "xalloc.h"
 
-/* Run argv with cwd as working directory, stdout and stderr to logpath. Returns the exit
- * status (128 + signal when killed), or -1 if it could not be started (errno kept). */
-static int run_logged(const char *cwd, char *const argv[], const char *logpath)
+#define TIMED_OUT 1000	/* run_logged's status when it ended the command at its time limit */
+
+/* Run argv with cwd as working directory, stdout and stderr to logpath, for at most
+ * seconds (0: no limit). Returns the exit status (128 + signal when killed), TIMED_OUT if it
+ * was ended at the limit, or -1 if it could not be started (errno kept). */
+static int run_limited(const char *cwd, char *const argv[], const char *logpath, double seconds)
 {
-	pid_t pid;
+	struct timespec t0, t, nap = {0, 20 * 1000 * 1000};
+	pid_t pid, got;
 	int status, fd;
 
 	fd = open(logpath, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
@@ -38,12 +44,32 @@ static int run_logged(const char *cwd, char *const argv[], const char *logpath)
 		_exit(127);
 	}
 	close(fd);
-	while (waitpid(pid, &status, 0) < 0)
-		if (errno != EINTR)
+	clock_gettime(CLOCK_MONOTONIC, &t0);
+	for (;;) {
+		got = waitpid(pid, &status, seconds > 0 ? WNOHANG : 0);
+		if (got == pid)
+			break;
+		if (got < 0 && errno != EINTR)
 			return -1;
+		clock_gettime(CLOCK_MONOTONIC, &t);
+		if (seconds > 0 &&
+		    (t.tv_sec - t0.tv_sec) + (t.tv_nsec - t0.tv_nsec) / 1e9 >= seconds) {
+			kill(pid, SIGKILL);
+			while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
+				;
+			return TIMED_OUT;
+		}
+		if (seconds > 0)
+			nanosleep(&nap, NULL);
+	}
 	if (WIFSIGNALED(status))
 		return 128 + WTERMSIG(status);
 	return WEXITSTATUS(status);
+}
+
+static int run_logged(const char *cwd, char *const argv[], const char *logpath)
+{
+	return run_limited(cwd, argv, logpath, 0);
 }
 
 static char *read_all(const char *path)
@@ -97,9 +123,9 @@ static int tool_failed(const char *what, const char *log, int rc, struct mpiv_er
 	return ret;
 }
 
-int spin_build(const char *outdir, long words, struct mpiv_error *err)
+int spin_build(const char *outdir, long words, long memory_mb, struct mpiv_error *err)
 {
-	char log[4096], eng[4096], hdr[4096], dwords[64], dvec[64];
+	char log[4096], eng[4096], hdr[4096], dwords[64], dvec[64], dmem[64];
 	long vec = words * 4 + 256;
 	int rc;
 	char *spin_argv[] = {(char *)mpiv_spin(), "-a", "model.pml", NULL};
@@ -107,7 +133,7 @@ int spin_build(const char *outdir, long words, struct mpiv_error *err)
 	 * time of a search goes, is small and compiled with -O2 */
 	char *eng_argv[] = {(char *)mpiv_cc(), "-O2", "-c", "-o", "engine.o", eng, NULL};
 	char *cc_argv[] = {(char *)mpiv_cc(), "-O0", "-w", "-DSAFETY", "-DNOREDUCE",
-			   "-DMEMLIM=2048", dvec, dwords, "-include", hdr, "-o", "pan", "pan.c",
+			   dmem, dvec, dwords, "-include", hdr, "-o", "pan", "pan.c",
 			   "engine.o", NULL};
 
 	snprintf(log, sizeof(log), "%s/spin.log", outdir);
@@ -124,6 +150,8 @@ int spin_build(const char *outdir, long words, struct mpiv_error *err)
 	if (rc != 0)
 		return tool_failed("the C compiler on the model's engine", log, rc, err);
 	snprintf(dwords, sizeof(dwords), "-DMPIV_STATE_WORDS=%ld", words);
+	/* pan stops cleanly at this bound and says so: the search is then inconclusive */
+	snprintf(dmem, sizeof(dmem), "-DMEMLIM=%ld", memory_mb);
 	snprintf(dvec, sizeof(dvec), "-DVECTORSZ=%ld", vec < 1024 ? 1024 : vec);
 	snprintf(log, sizeof(log), "%s/cc.log", outdir);
 	rc = run_logged(outdir, cc_argv, log);
@@ -182,7 +210,7 @@ static void parse_pan(const char *text, struct spin_result *res)
 }
 
 int spin_search(const char *outdir, const char *workdir, long depth, int max_trails,
-		struct spin_result *res, struct mpiv_error *err)
+		double seconds, struct spin_result *res, struct mpiv_error *err)
 {
 	char pan[8192], log[8192], m[64], c[64];
 	char *argv[] = {pan, "-e", c, m, "-w22", NULL};
@@ -194,7 +222,17 @@ int spin_search(const char *outdir, const char *workdir, long depth, int max_tra
 	snprintf(m, sizeof(m), "-m%ld", depth);
 	snprintf(c, sizeof(c), "-c%d", max_trails);
 	snprintf(log, sizeof(log), "%s/pan.out", workdir);
-	rc = run_logged(workdir, argv, log);
+	rc = run_limited(workdir, argv, log, seconds);
+	if (rc == TIMED_OUT) {
+		/* what pan found before the limit is still in its output and trails */
+		text = read_all(log);
+		if (text)
+			parse_pan(text, res);
+		free(text);
+		res->complete = 0;
+		snprintf(res->why, sizeof(res->why), "time limit of %.0f s reached", seconds);
+		return 0;
+	}
 	text = read_all(log);
 	if (rc != 0 || !text || !strstr(text, "errors: ")) {
 		int ret = tool_failed("pan", log, rc ? rc : 1, err);

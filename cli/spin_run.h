@@ -18,13 +18,14 @@ struct spin_result {
 };
 
 /* spin -a model.pml and cc pan.c into outdir/pan, for an engine state of `words` int32
- * words. Returns 0, or -1 with err filled (TOOL; the log file is named). */
-int spin_build(const char *outdir, long words, struct mpiv_error *err);
+ * words, pan stopping at memory_mb megabytes. Returns 0, or -1 with err filled (TOOL; the log
+ * file is named). */
+int spin_build(const char *outdir, long words, long memory_mb, struct mpiv_error *err);
 
 /* Run outdir/pan in workdir (which holds model.dat), keeping at most max_trails error
- * trails. depth bounds the search depth. Returns 0 (res filled), or -1 with err filled. */
+ * trails, for at most seconds (0: no limit; at the limit the search is incomplete). depth bounds the search depth. Returns 0 (res filled), or -1 with err filled. */
 int spin_search(const char *outdir, const char *workdir, long depth, int max_trails,
-		struct spin_result *res, struct mpiv_error *err);
+		double seconds, struct spin_result *res, struct mpiv_error *err);
 
 /* Replay a trail with outdir/pan in workdir and collect the model's choices. Returns 0 with
  * *choices (malloc'd) and *n, or -1 with err filled. */

@@ -100,6 +100,8 @@ int mpiv_cex_save(const char *path, const struct mpiv_cex *cex, struct mpiv_erro
 	}
 	json_object_set_new(root, "cycle", cycle);
 	json_object_set_new(root, "matches", matches);
+	if (cex->mismatch)
+		json_object_set_new(root, "collective_mismatch", json_true());
 	if (json_dump_file(root, path, JSON_INDENT(2) | JSON_PRESERVE_ORDER))
 		rc = mpiv_error_set(err, MPIV_EXIT_TOOL, path, -1, -1, "cannot write: %s",
 				    strerror(errno));
@@ -291,6 +293,7 @@ int mpiv_cex_load(const char *path, struct mpiv_cex *cex, struct mpiv_error *err
 		if (load_rank(json_array_get(ranks, (size_t)r), r, cex->nranks, &cex->ranks[r],
 			      path, err))
 			goto fail;
+	cex->mismatch = json_is_true(json_object_get(root, "collective_mismatch"));
 	cycle = json_object_get(root, "cycle");
 	if (cycle && !json_is_array(cycle)) {
 		mpiv_error_set(err, MPIV_EXIT_BAD_INPUT, path, -1, -1, "cycle: expected an array");

@@ -67,6 +67,8 @@ struct mpiv_cex {
 	size_t ncycle;
 	struct mpiv_cex_match *matches;	/* every match, in execution order */
 	size_t nmatches;
+	int mismatch;		/* ranks are stuck in collectives that do not match (different
+				 * calls or roots at the same place): an erroneous program */
 };
 
 /* Read and validate path. On error returns -1, fills err (exit code BAD_INPUT, the file and

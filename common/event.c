@@ -58,6 +58,8 @@ void mpiv_event_init(struct mpiv_event *ev, unsigned call)
 	ev->root = MPIV_NONE;
 	ev->src = MPIV_NONE;
 	ev->mtag = MPIV_NONE;
+	ev->peer2 = MPIV_NONE;
+	ev->tag2 = MPIV_NONE;
 }
 
 void mpiv_event_release(struct mpiv_event *ev)

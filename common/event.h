@@ -21,8 +21,17 @@ enum mpiv_kind {
 	MPIV_KIND_ISEND,	/* nonblocking send: post only */
 	MPIV_KIND_RECV,		/* blocking receive: post, then wait for it */
 	MPIV_KIND_IRECV,	/* nonblocking receive: post only */
-	MPIV_KIND_WAIT,		/* wait for every request listed in the event */
-	MPIV_KIND_COLL,		/* collective on the event's communicator */
+	MPIV_KIND_SENDRECV,	/* a send (peer, tag) and a receive (peer2, tag2), then both waited */
+	MPIV_KIND_WAIT,		/* completion: reqs completed, but for the last npending */
+	MPIV_KIND_PROBE,	/* wait until a message is there (Iprobe: only if it found one) */
+	MPIV_KIND_MPROBE,	/* matched probe: the message is received here (Improbe: if found) */
+	MPIV_KIND_MRECV,	/* receive of a message matched by a probe: no matching left */
+	MPIV_KIND_SEND_INIT,	/* persistent send request: its envelope, posted at each start */
+	MPIV_KIND_RECV_INIT,	/* persistent receive request */
+	MPIV_KIND_START,	/* post every persistent request listed */
+	MPIV_KIND_REQUEST_FREE,	/* the program lets go of a request */
+	MPIV_KIND_COLL,		/* blocking collective on the event's communicator */
+	MPIV_KIND_ICOLL,	/* nonblocking collective: completes at its wait */
 	MPIV_KIND_UNSUPPORTED,	/* recorded, but check cannot judge it */
 };
 
@@ -32,6 +41,8 @@ enum mpiv_call_flags {
 	MPIV_F_STANDARD = 1 << 2,	/* standard-mode send: buffered or not per mode */
 	MPIV_F_SYNC = 1 << 3,		/* synchronous send: completes when matched */
 	MPIV_F_BUFFERED = 1 << 4,	/* buffered send: never waits */
+	MPIV_F_READY = 1 << 5,		/* ready send: modelled as a standard send */
+	MPIV_F_ROOTED = 1 << 6,		/* collective with a root */
 };
 
 /* Special peers and tags, in world ranks (the recorder maps MPI's constants to these). */
@@ -68,6 +79,10 @@ struct mpiv_event {
 	int32_t src;		/* blocking receive: world rank it matched, else MPIV_NONE */
 	int32_t mtag;		/* blocking receive: tag it matched, else MPIV_NONE */
 	int32_t thread;		/* thread that made the call, 0 for the main thread */
+	int32_t peer2;		/* MPI_Sendrecv: the source (world rank, MPIV_ANY_SOURCE, ...) */
+	int32_t tag2;		/* MPI_Sendrecv: the receive's tag */
+	uint32_t npending;	/* completion calls: the last npending of reqs did not complete
+				 * (MPI_Test* with flag false, MPI_Waitany's others); 0 for waits */
 	uint64_t bytes;		/* message size in bytes (count * type size) */
 	uint64_t site;		/* call site: MPIV_SITE(module, address in the module's file) */
 	uint32_t nreqs;		/* number of entries in reqs */

@@ -9,9 +9,10 @@
 #include <stdint.h>
 
 #define MPIV_STATUS_MAGIC 0x4d505653u	/* "MPVS" */
-#define MPIV_STATUS_VERSION 1
+#define MPIV_STATUS_VERSION 2
 #define MPIV_STATUS_PERIOD_MS 100	/* how often a rank rewrites its status file */
 #define MPIV_STATUS_FILE "rank-%d.status"	/* in $MPIVERIFY_STATUS_DIR */
+#define MPIV_STATUS_STACK_SIZE 4096	/* room for a blocked call's stack, as text */
 
 enum mpiv_rank_state {
 	MPIV_ST_STARTING = 0,	/* before MPI_Init returned */
@@ -19,6 +20,7 @@ enum mpiv_rank_state {
 	MPIV_ST_IN_CALL = 2,	/* inside the MPI call `call` */
 	MPIV_ST_FINALIZED = 3,	/* reached MPI_Finalize: done as far as deadlock goes */
 	MPIV_ST_DIVERGED = 4,	/* replay only: the program left the recorded path */
+	MPIV_ST_FAILED = 5,	/* replay only: the rank cannot replay (text says why) */
 };
 
 /* The whole file; written with one pwrite at offset 0. */
@@ -35,7 +37,16 @@ struct mpiv_status {
 	uint64_t beat;		/* bumped at every rewrite: a stale beat means a dead rank */
 	uint64_t site;		/* call site of the current call, MPIV_SITE() */
 	char host[64];
-	char text[512];		/* free text: the divergence, or the blocked call's stack */
+	char text[512];		/* DIVERGED, FAILED: what happened; otherwise notes of the
+				 * replayer on what it forced (one per line), or "" */
+	char module[512];	/* the path of the module `site` points into, "" if unknown */
+	uint32_t stack_op;	/* the call (event index) the stack below was taken in */
+	uint32_t nframes;	/* lines in stack; 0: no stack (not blocked long enough, or
+				 * it could not be taken) */
+	char stack[MPIV_STATUS_STACK_SIZE];	/* IN_CALL for a while: the stack of the
+				 * thread in the call, from the program's call into MPI outwards,
+				 * one frame a line: "PATH+0xADDR" (ADDR relative to the module's
+				 * link-time addresses, as MPIV_SITE_ADDR) or "?+0xADDR" */
 };
 
 #endif

@@ -10,7 +10,7 @@
 #include "tracefmt.h"
 #include "xalloc.h"
 
-#define MAX_REQS 65536		/* more requests in one call than any program completes at once */
+#define REQS_START 64	/* request room of the decoder at first; it grows as records need */
 
 static int read_file(const char *path, char **data, size_t *len, struct mpiv_error *err)
 {
@@ -41,22 +41,18 @@ static int read_file(const char *path, char **data, size_t *len, struct mpiv_err
 	return 0;
 }
 
-/* Store ev at its index, growing the array; a later record for the same index replaces an
- * earlier one (the recorder rewrites a blocked call once it returns). */
+/* Store ev at its index, growing the array; a record that replaces an earlier event (the
+ * recorder rewrites a blocked call once it returns) may only replace an incomplete one. */
 static int put_event(struct mpiv_rank_trace *t, size_t *cap, const struct mpiv_event *ev,
-		     struct mpiv_error *err, long recno)
+		     int replaces, struct mpiv_error *err)
 {
 	struct mpiv_event *slot;
 
-	if (ev->index > t->nevents)
-		return mpiv_error_set(err, MPIV_EXIT_BAD_INPUT, t->source, t->rank, recno,
-				      "event index %u follows event %zu: events are missing",
-				      ev->index, t->nevents ? t->nevents - 1 : 0);
-	if (ev->index == t->nevents) {
+	if (!replaces) {
 		xgrow((void **)&t->events, cap, t->nevents + 1, sizeof(*t->events));
 		t->nevents++;
 	} else if (!(t->events[ev->index].flags & MPIV_EV_INCOMPLETE)) {
-		return mpiv_error_set(err, MPIV_EXIT_BAD_INPUT, t->source, t->rank, recno,
+		return mpiv_error_set(err, MPIV_EXIT_BAD_INPUT, t->source, t->rank, ev->index,
 				      "event %u written twice", ev->index);
 	} else {
 		mpiv_event_release(&t->events[ev->index]);
@@ -72,151 +68,189 @@ static int put_event(struct mpiv_rank_trace *t, size_t *cap, const struct mpiv_e
 }
 
 static int check_event(const struct mpiv_rank_trace *t, const struct mpiv_event *ev,
-		       struct mpiv_error *err, long recno)
+		       struct mpiv_error *err)
 {
-	if (ev->call >= MPIV_CALL__COUNT)
-		return mpiv_error_set(err, MPIV_EXIT_BAD_INPUT, t->source, t->rank, recno,
-				      "unknown call id %u", ev->call);
-	if (t->size > 0 && ev->peer >= t->size)
-		return mpiv_error_set(err, MPIV_EXIT_BAD_INPUT, t->source, t->rank, recno,
-				      "peer %d is not a rank of a world of %d", ev->peer, t->size);
+	long idx = (long)ev->index;
+
+	if (t->size > 0 && (ev->peer >= t->size || ev->peer2 >= t->size))
+		return mpiv_error_set(err, MPIV_EXIT_BAD_INPUT, t->source, t->rank, idx,
+				      "peer %d is not a rank of a world of %d",
+				      ev->peer >= t->size ? ev->peer : ev->peer2, t->size);
 	if (t->size > 0 && ev->src >= t->size)
-		return mpiv_error_set(err, MPIV_EXIT_BAD_INPUT, t->source, t->rank, recno,
+		return mpiv_error_set(err, MPIV_EXIT_BAD_INPUT, t->source, t->rank, idx,
 				      "matched source %d is not a rank of a world of %d", ev->src,
 				      t->size);
 	return 0;
 }
 
+/* The decoding loop of mpiv_trace_load_bin() over the records after the header. */
+static int load_records(struct mpiv_rank_trace *t, const char *data, size_t len,
+			struct mpiv_error *err)
+{
+	struct mpiv_tf_reader rd;
+	struct mpiv_tf_record rec;
+	struct mpiv_reqinfo *reqs;
+	uint64_t *sites = NULL;
+	size_t off = 0, evcap = 0, modcap = 0, sitecap = 0, nsites = 0, maxreqs = REQS_START;
+	int ended = 0, rc = -1;
+	char why[256];
+	long n;
+
+	memset(&rd, 0, sizeof(rd));
+	reqs = xmalloc(maxreqs * sizeof(*reqs));
+	while (off < len) {
+		if (ended) {
+			mpiv_error_set(err, MPIV_EXIT_BAD_INPUT, t->source, t->rank, -1,
+				       "data after the end record at byte %zu", off);
+			goto out;
+		}
+		rd.sites = sites;
+		rd.nsites = nsites;
+		n = mpiv_tf_decode(&rd, data + off, len - off, &rec, reqs, maxreqs, why, sizeof(why));
+		if (n == -2) {
+			maxreqs = rec.ev.nreqs;
+			reqs = xrealloc(reqs, maxreqs * sizeof(*reqs));
+			continue;
+		}
+		if (n == 0) {
+			t->truncated = 1;	/* cut inside a record: read up to the one before */
+			break;
+		}
+		if (n < 0) {
+			mpiv_error_set(err, MPIV_EXIT_BAD_INPUT, t->source, t->rank,
+				       (long)rd.nevents, "%s (record at byte %zu)", why, off);
+			goto out;
+		}
+		switch (rec.kind) {
+		case MPIV_TF_END:
+			ended = 1;
+			break;
+		case MPIV_TF_MODULE:
+			xgrow((void **)&t->modules, &modcap, t->nmodules + 1, sizeof(*t->modules));
+			t->modules[t->nmodules].id = rec.module;
+			t->modules[t->nmodules].path = xmalloc(rec.pathlen + 1);
+			memcpy(t->modules[t->nmodules].path, rec.path, rec.pathlen);
+			t->modules[t->nmodules].path[rec.pathlen] = '\0';
+			t->nmodules++;
+			break;
+		case MPIV_TF_SITE:
+			xgrow((void **)&sites, &sitecap, nsites + 1, sizeof(*sites));
+			sites[nsites++] = rec.site;
+			break;
+		case MPIV_TF_EVENT:
+			if (check_event(t, &rec.ev, err) ||
+			    put_event(t, &evcap, &rec.ev, rec.replaces, err))
+				goto out;
+			break;
+		}
+		off += (size_t)n;
+	}
+	/* Without its end record the file was not closed by the recorder: the rank died, and
+	 * what it had not written yet is lost even if the file ends between records. */
+	if (!ended)
+		t->truncated = 1;
+	rc = 0;
+out:
+	free(sites);
+	free(reqs);
+	return rc;
+}
+
 int mpiv_trace_load_bin(const char *path, struct mpiv_rank_trace *t, struct mpiv_error *err)
 {
+	struct mpiv_tf_header h;
 	char *data = NULL;
-	size_t len = 0, off = 0, evcap = 0, modcap = 0;
-	long recno = 0;
-	struct mpiv_reqinfo *reqs = NULL;
+	size_t len = 0;
+	char why[256];
+	long n;
 
 	memset(t, 0, sizeof(*t));
 	t->rank = -1;
 	t->source = xstrdup(path);
 	if (read_file(path, &data, &len, err))
 		goto fail;
-	reqs = xmalloc(MAX_REQS * sizeof(*reqs));
-	while (off < len) {
-		struct mpiv_rec_hdr h;
-
-		if (len - off < sizeof(h)) {
-			t->truncated = 1;
-			break;
-		}
-		memcpy(&h, data + off, sizeof(h));
-		/* before anything else: garbage must not pass for a truncated trace */
-		if (recno == 0 && (h.type != MPIV_REC_HEADER ||
-				   h.len != sizeof(h) + sizeof(struct mpiv_rec_header))) {
-			mpiv_error_set(err, MPIV_EXIT_BAD_INPUT, path, -1, 0,
-				       "not an mpiverify trace (no header record)");
-			goto fail;
-		}
-		if (h.len < sizeof(h)) {
-			mpiv_error_set(err, MPIV_EXIT_BAD_INPUT, path, t->rank, recno,
-				       "record of impossible length %u at byte %zu", h.len, off);
-			goto fail;
-		}
-		if (h.len > len - off) {
-			t->truncated = 1;
-			break;
-		}
-		switch (h.type) {
-		case MPIV_REC_HEADER: {
-			struct mpiv_rec_header hd;
-
-			if (recno != 0 || h.len != sizeof(h) + sizeof(hd)) {
-				mpiv_error_set(err, MPIV_EXIT_BAD_INPUT, path, t->rank, recno,
-					       "misplaced or malformed header record");
-				goto fail;
-			}
-			memcpy(&hd, data + off + sizeof(h), sizeof(hd));
-			if (memcmp(hd.magic, MPIV_TRACE_MAGIC, sizeof(MPIV_TRACE_MAGIC))) {
-				mpiv_error_set(err, MPIV_EXIT_BAD_INPUT, path, -1, 0,
-					       "not an mpiverify trace (bad magic)");
-				goto fail;
-			}
-			if (hd.bom != MPIV_TRACE_BOM) {
-				mpiv_error_set(err, MPIV_EXIT_BAD_INPUT, path, -1, 0,
-					       "trace written on a machine of another byte order");
-				goto fail;
-			}
-			if (hd.version != MPIV_TRACE_VERSION) {
-				mpiv_error_set(err, MPIV_EXIT_BAD_INPUT, path, -1, 0,
-					       "trace format version %u, this mpiverify reads %d",
-					       hd.version, MPIV_TRACE_VERSION);
-				goto fail;
-			}
-			if (hd.rank < 0 || hd.size <= 0 || hd.rank >= hd.size) {
-				mpiv_error_set(err, MPIV_EXIT_BAD_INPUT, path, -1, 0,
-					       "rank %d of a world of %d", hd.rank, hd.size);
-				goto fail;
-			}
-			t->rank = hd.rank;
-			t->size = hd.size;
-			t->pid = hd.pid;
-			t->thread_level = hd.thread_level;
-			memcpy(t->host, hd.host, sizeof(t->host));
-			t->host[sizeof(t->host) - 1] = '\0';
-			memcpy(t->library, hd.library, sizeof(t->library));
-			t->library[sizeof(t->library) - 1] = '\0';
-			break;
-		}
-		case MPIV_REC_MODULE: {
-			struct mpiv_rec_module m;
-			const char *p = data + off + sizeof(h) + sizeof(m);
-			size_t plen = h.len - sizeof(h) - sizeof(m);
-
-			if (h.len <= sizeof(h) + sizeof(m) || memchr(p, '\0', plen) == NULL) {
-				mpiv_error_set(err, MPIV_EXIT_BAD_INPUT, path, t->rank, recno,
-					       "malformed module record");
-				goto fail;
-			}
-			memcpy(&m, data + off + sizeof(h), sizeof(m));
-			xgrow((void **)&t->modules, &modcap, t->nmodules + 1, sizeof(*t->modules));
-			t->modules[t->nmodules].id = m.id;
-			t->modules[t->nmodules].path = xstrdup(p);
-			t->nmodules++;
-			break;
-		}
-		case MPIV_REC_EVENT: {
-			struct mpiv_event ev;
-
-			if (mpiv_rec_decode_event(data + off, h.len, &ev, reqs, MAX_REQS)) {
-				mpiv_error_set(err, MPIV_EXIT_BAD_INPUT, path, t->rank, recno,
-					       "malformed event record");
-				goto fail;
-			}
-			if (check_event(t, &ev, err, (long)ev.index) ||
-			    put_event(t, &evcap, &ev, err, (long)ev.index))
-				goto fail;
-			break;
-		}
-		default:
-			mpiv_error_set(err, MPIV_EXIT_BAD_INPUT, path, t->rank, recno,
-				       "unknown record type %u", h.type);
-			goto fail;
-		}
-		off += h.len;
-		recno++;
-	}
-	if (t->rank < 0) {
-		mpiv_error_set(err, MPIV_EXIT_BAD_INPUT, path, -1, -1, "empty trace (no header record)");
+	n = mpiv_tf_decode_header(data, len, &h, why, sizeof(why));
+	if (n < 0) {
+		mpiv_error_set(err, MPIV_EXIT_BAD_INPUT, path, -1, -1, "%s", why);
 		goto fail;
 	}
+	if (n == 0) {
+		mpiv_error_set(err, MPIV_EXIT_BAD_INPUT, path, -1, -1, len ?
+			       "trace ends inside its header (the rank died as it started)" :
+			       "empty trace (the rank died as it started)");
+		goto fail;
+	}
+	t->rank = h.rank;
+	t->size = h.size;
+	t->pid = h.pid;
+	t->thread_level = h.thread_level;
+	memcpy(t->host, h.host, sizeof(t->host));
+	t->host[sizeof(t->host) - 1] = '\0';
+	memcpy(t->library, h.library, sizeof(t->library));
+	t->library[sizeof(t->library) - 1] = '\0';
+	if (load_records(t, data + n, len - (size_t)n, err))
+		goto fail;
 	if (t->nevents && (t->events[t->nevents - 1].flags & MPIV_EV_INCOMPLETE))
 		t->incomplete = 1;
-	free(reqs);
 	free(data);
 	return 0;
 fail:
-	free(reqs);
 	free(data);
 	mpiv_rank_trace_release(t);
 	return -1;
+}
+
+int mpiv_trace_save_bin(const char *path, const struct mpiv_rank_trace *t,
+			struct mpiv_error *err)
+{
+	struct mpiv_tf_writer *w = xmalloc(sizeof(*w));
+	struct mpiv_tf_header h;
+	unsigned char *buf = NULL;
+	size_t cap = 0, len, k;
+	FILE *f;
+
+	memset(w, 0, sizeof(*w));
+	f = fopen(path, "wb");
+	if (!f) {
+		free(w);
+		return mpiv_error_set(err, MPIV_EXIT_BAD_INPUT, path, t->rank, -1,
+				      "cannot create: %s", strerror(errno));
+	}
+	memset(&h, 0, sizeof(h));
+	h.version = MPIV_TRACE_VERSION;
+	h.rank = t->rank;
+	h.size = t->size;
+	h.pid = t->pid;
+	h.thread_level = t->thread_level;
+	memcpy(h.host, t->host, sizeof(h.host) - 1);
+	memcpy(h.library, t->library, sizeof(h.library) - 1);
+	xgrow((void **)&buf, &cap, MPIV_TF_HEADER_MAX, 1);
+	len = mpiv_tf_encode_header(buf, cap, &h);
+	fwrite(buf, 1, len, f);
+	for (k = 0; k < t->nmodules; k++) {
+		xgrow((void **)&buf, &cap, MPIV_TF_MODULE_MAX(strlen(t->modules[k].path)), 1);
+		len = mpiv_tf_encode_module(buf, cap, t->modules[k].id, t->modules[k].path);
+		fwrite(buf, 1, len, f);
+	}
+	for (k = 0; k < t->nevents; k++) {
+		struct mpiv_event ev = t->events[k];
+
+		ev.index = (uint32_t)k;
+		xgrow((void **)&buf, &cap, MPIV_TF_EVENT_MAX(ev.nreqs), 1);
+		len = mpiv_tf_encode_event(w, buf, cap, &ev);
+		fwrite(buf, 1, len, f);
+	}
+	/* A truncated trace stays one: no end record. */
+	if (!t->truncated) {
+		len = mpiv_tf_encode_end(buf, cap);
+		fwrite(buf, 1, len, f);
+	}
+	free(buf);
+	free(w);
+	if (ferror(f) | (fclose(f) != 0))
+		return mpiv_error_set(err, MPIV_EXIT_BAD_INPUT, path, t->rank, -1,
+				      "cannot write: %s", strerror(errno));
+	return 0;
 }
 
 const char *mpiv_trace_module(const struct mpiv_rank_trace *t, uint64_t site)

@@ -32,7 +32,8 @@ struct mpiv_rank_trace {
 	size_t nevents;
 	struct mpiv_module *modules;
 	size_t nmodules;
-	int truncated;		/* the file ended inside a record (rank killed mid-write) */
+	int truncated;		/* the recorder never closed the file (the rank died): it was
+				 * read up to its last complete record, later calls are lost */
 	int incomplete;		/* the last event had not returned (the rank was stuck in it) */
 	char *source;		/* the file it was read from */
 };
@@ -52,9 +53,15 @@ struct mpiv_traceset {
 	struct mpiv_meta meta;
 };
 
-/* Read one rank's binary trace. A file cut inside a record is read up to the last complete
- * record and marked truncated. Returns 0, or -1 with err filled (BAD_INPUT) and t empty. */
+/* Read one rank's binary trace. A file the recorder did not close (cut anywhere, even inside
+ * a record) is read up to its last complete record and marked truncated. Returns 0, or -1
+ * with err filled (BAD_INPUT) and t empty. */
 int mpiv_trace_load_bin(const char *path, struct mpiv_rank_trace *t, struct mpiv_error *err);
+
+/* Write t as a binary trace to path, as the recorder would have (an end record unless t is
+ * truncated). Returns 0, or -1 with err filled. */
+int mpiv_trace_save_bin(const char *path, const struct mpiv_rank_trace *t,
+			struct mpiv_error *err);
 
 /* Read one rank's trace written as JSON. Same contract as mpiv_trace_load_bin(). */
 int mpiv_trace_load_json(const char *path, struct mpiv_rank_trace *t, struct mpiv_error *err);

@@ -67,6 +67,12 @@ static json_t *event_to_json(const struct mpiv_event *ev)
 		json_object_set_new(o, "bytes", json_integer((json_int_t)ev->bytes));
 	if (ev->thread)
 		json_object_set_new(o, "thread", json_integer(ev->thread));
+	if (ev->peer2 != MPIV_NONE)
+		json_object_set_new(o, "peer2", special_to_json(ev->peer2, 0));
+	if (ev->tag2 != MPIV_NONE)
+		json_object_set_new(o, "tag2", special_to_json(ev->tag2, 1));
+	if (ev->npending)
+		json_object_set_new(o, "pending", json_integer(ev->npending));
 	if (ev->flags & MPIV_EV_INCOMPLETE)
 		json_object_set_new(o, "incomplete", json_true());
 	if (ev->site) {
@@ -190,7 +196,9 @@ static int event_from_json(json_t *o, long idx, struct mpiv_rank_trace *t,
 	    get_int(o, "root", &ev->root, path, t->rank, idx, err) ||
 	    get_int(o, "src", &ev->src, path, t->rank, idx, err) ||
 	    get_int(o, "mtag", &ev->mtag, path, t->rank, idx, err) ||
-	    get_int(o, "thread", &ev->thread, path, t->rank, idx, err))
+	    get_int(o, "thread", &ev->thread, path, t->rank, idx, err) ||
+	    get_special(o, "peer2", 0, &ev->peer2, path, t->rank, idx, err) ||
+	    get_special(o, "tag2", 1, &ev->tag2, path, t->rank, idx, err))
 		return -1;
 	j = json_object_get(o, "bytes");
 	if (j) {
@@ -251,6 +259,19 @@ static int event_from_json(json_t *o, long idx, struct mpiv_rank_trace *t,
 		ev->reqs[0].src = MPIV_NONE;
 		ev->reqs[0].tag = MPIV_NONE;
 	}
+	j = json_object_get(o, "pending");
+	if (j) {
+		if (!json_is_integer(j) || json_integer_value(j) < 0 ||
+		    json_integer_value(j) > (json_int_t)ev->nreqs)
+			return mpiv_error_set(err, MPIV_EXIT_BAD_INPUT, path, t->rank, idx,
+					      "events[%ld].pending: expected at most the number of "
+					      "requests (%u)", idx, ev->nreqs);
+		ev->npending = (uint32_t)json_integer_value(j);
+	}
+	if (t->size > 0 && ev->peer2 >= t->size)
+		return mpiv_error_set(err, MPIV_EXIT_BAD_INPUT, path, t->rank, idx,
+				      "events[%ld]: rank %d is not in a world of %d", idx, ev->peer2,
+				      t->size);
 	if (t->size > 0 && (ev->peer >= t->size || ev->src >= t->size))
 		return mpiv_error_set(err, MPIV_EXIT_BAD_INPUT, path, t->rank, idx,
 				      "events[%ld]: rank %d is not in a world of %d", idx,

@@ -1,115 +1,544 @@
-/* Encoding and decoding of binary trace records (doc/trace-format.md). */
+/* Encoding and decoding of binary rank traces, version 2 (doc/trace-format.md): LEB128 varints,
+ * zigzag for signed fields, a presence mask per event so that a call carries only the fields
+ * it uses, implicit event indices, and call sites as indices into a table built as it goes. */
+#include <stdio.h>
 #include <string.h>
 
 #include "tracefmt.h"
 
-static size_t put_hdr(void *buf, uint32_t len, uint16_t type)
-{
-	struct mpiv_rec_hdr h = {len, type, 0};
+/* The presence mask of an event record: which fields follow, in this order. The most common
+ * fields take the low seven bits, so that most masks are one byte. */
+enum tf_field {
+	TF_SITE = 1 << 0,	/* index into the site table */
+	TF_PEER = 1 << 1,	/* zigzag peer */
+	TF_TAG = 1 << 2,	/* zigzag tag */
+	TF_COMM = 1 << 3,	/* zigzag comm */
+	TF_BYTES = 1 << 4,	/* bytes */
+	TF_REQS = 1 << 5,	/* count, then each request (see put_req) */
+	TF_MATCH = 1 << 6,	/* zigzag src, zigzag mtag: what a blocking receive matched */
+	TF_THREAD = 1 << 7,	/* zigzag thread */
+	TF_ROOT = 1 << 8,	/* zigzag root */
+	TF_PEER2 = 1 << 9,	/* zigzag peer2 */
+	TF_TAG2 = 1 << 10,	/* zigzag tag2 */
+	TF_PENDING = 1 << 11,	/* npending */
+	TF_FLAGS = 1 << 12,	/* flags */
+	TF_REPLACE = 1 << 13,	/* the index of the earlier event this record replaces */
+	TF_ALL = (1 << 14) - 1,
+};
 
-	memcpy(buf, &h, sizeof(h));
-	return sizeof(h);
+/* ---- varints ---- */
+
+static inline uint32_t zz_enc(int32_t v)
+{
+	return ((uint32_t)v << 1) ^ (uint32_t)(v >> 31);
 }
 
-size_t mpiv_rec_encode_event(void *buf, size_t cap, const struct mpiv_event *ev)
+static inline int32_t zz_dec(uint32_t v)
 {
-	struct mpiv_rec_event e;
-	size_t len = sizeof(struct mpiv_rec_hdr) + sizeof(e) +
-		     ev->nreqs * sizeof(struct mpiv_rec_req);
-	char *p = buf;
+	return (int32_t)((v >> 1) ^ (0u - (v & 1)));
+}
+
+static unsigned char *put_uv_long(unsigned char *p, uint64_t v)
+{
+	while (v >= 0x80) {
+		*p++ = (unsigned char)(v | 0x80);
+		v >>= 7;
+	}
+	*p++ = (unsigned char)v;
+	return p;
+}
+
+/* Most values are small: one byte, no loop. */
+static inline unsigned char *put_uv(unsigned char *p, uint64_t v)
+{
+	if (__builtin_expect(v < 0x80, 1)) {
+		*p = (unsigned char)v;
+		return p + 1;
+	}
+	return put_uv_long(p, v);
+}
+
+static inline unsigned char *put_zz(unsigned char *p, int32_t v)
+{
+	return put_uv(p, zz_enc(v));
+}
+
+/* A bounded cursor over the bytes being decoded. */
+struct tf_in {
+	const unsigned char *p;		/* next byte */
+	const unsigned char *end;	/* end of the file */
+	int short_;			/* ran past end: the file ends here */
+	int bad;			/* malformed: a varint too long for its field */
+};
+
+static uint64_t get_uv(struct tf_in *in, unsigned maxbits)
+{
+	uint64_t v = 0;
+	unsigned shift = 0;
+	unsigned char b;
+
+	do {
+		if (in->p == in->end) {
+			in->short_ = 1;
+			return 0;
+		}
+		b = *in->p++;
+		if (shift >= maxbits || (shift > 0 && maxbits - shift < 7 &&
+					 (b & 0x7f) >> (maxbits - shift))) {
+			in->bad = 1;
+			return 0;
+		}
+		v |= (uint64_t)(b & 0x7f) << shift;
+		shift += 7;
+	} while (b & 0x80);
+	return v;
+}
+
+static uint32_t get_u32(struct tf_in *in)
+{
+	return (uint32_t)get_uv(in, 32);
+}
+
+static int32_t get_zz(struct tf_in *in)
+{
+	return zz_dec(get_u32(in));
+}
+
+/* ---- encoding ---- */
+
+size_t mpiv_tf_encode_header(void *buf, size_t cap, const struct mpiv_tf_header *h)
+{
+	unsigned char *p = buf;
+	size_t n;
+
+	if (cap < MPIV_TF_HEADER_MAX)
+		return 0;
+	memcpy(p, MPIV_TRACE_MAGIC, MPIV_TRACE_MAGIC_LEN);
+	p += MPIV_TRACE_MAGIC_LEN;
+	p = put_uv(p, MPIV_TRACE_VERSION);
+	p = put_zz(p, h->rank);
+	p = put_zz(p, h->size);
+	p = put_zz(p, h->pid);
+	p = put_zz(p, h->thread_level);
+	n = strnlen(h->host, sizeof(h->host) - 1);
+	p = put_uv(p, n);
+	memcpy(p, h->host, n);
+	p += n;
+	n = strnlen(h->library, sizeof(h->library) - 1);
+	p = put_uv(p, n);
+	memcpy(p, h->library, n);
+	p += n;
+	return (size_t)(p - (unsigned char *)buf);
+}
+
+size_t mpiv_tf_encode_module(void *buf, size_t cap, uint32_t id, const char *path)
+{
+	unsigned char *p = buf;
+	size_t n = strlen(path);
+
+	if (cap < MPIV_TF_MODULE_MAX(n))
+		return 0;
+	p = put_uv(p, MPIV_TF_MODULE);
+	p = put_uv(p, id);
+	p = put_uv(p, n);
+	memcpy(p, path, n);
+	return (size_t)(p + n - (unsigned char *)buf);
+}
+
+size_t mpiv_tf_encode_end(void *buf, size_t cap)
+{
+	if (cap < MPIV_TF_END_MAX)
+		return 0;
+	*(unsigned char *)buf = MPIV_TF_END;
+	return 1;
+}
+
+/* The site table index of site, writing its site record at *pp the first time. */
+static uint32_t site_index(struct mpiv_tf_writer *w, uint64_t site, unsigned char **pp)
+{
+	unsigned i = (unsigned)((site * 0x9e3779b97f4a7c15ULL) >> 52) & (MPIV_TF_SITE_SLOTS - 1);
+	unsigned probes;
+	uint32_t index;
+
+	/* At most a quarter of the slots are used, so that probes stay short. */
+	for (probes = 0; probes < MPIV_TF_SITE_SLOTS; probes++) {
+		if (w->sites[i].site == site)
+			return w->sites[i].index;
+		if (w->sites[i].site == 0)
+			break;
+		i = (i + 1) & (MPIV_TF_SITE_SLOTS - 1);
+	}
+	index = w->nsites++;
+	*pp = put_uv(*pp, MPIV_TF_SITE);
+	*pp = put_uv(*pp, MPIV_SITE_MODULE(site));
+	*pp = put_uv(*pp, MPIV_SITE_ADDR(site));
+	if (w->sites[i].site == 0 && index < MPIV_TF_SITE_SLOTS / 4) {
+		w->sites[i].site = site;
+		w->sites[i].index = index;
+	}
+	return index;
+}
+
+/* A request: its id as the difference from the last id written (ids mostly come in order),
+ * shifted left by one, the low bit saying whether src and tag follow. */
+static unsigned char *put_req(unsigned char *p, int32_t *last, const struct mpiv_reqinfo *r)
+{
+	int st = r->src != MPIV_NONE || r->tag != MPIV_NONE;
+
+	p = put_uv(p, (uint64_t)zz_enc((int32_t)((uint32_t)r->req - (uint32_t)*last)) << 1 | st);
+	*last = r->req;
+	if (st) {
+		p = put_zz(p, r->src);
+		p = put_zz(p, r->tag);
+	}
+	return p;
+}
+
+/* The fields most calls do not use, from thread on, and the index of a replacement (else
+ * the event takes the next index). Kept out of line: the common path stays short. */
+static __attribute__((noinline)) unsigned char *put_rare(unsigned char *p,
+							 struct mpiv_tf_writer *w,
+							 const struct mpiv_event *ev,
+							 unsigned *mask)
+{
+	*mask = 0;
+	if (ev->thread) {
+		p = put_zz(p, ev->thread);
+		*mask |= TF_THREAD;
+	}
+	if (ev->root != MPIV_NONE) {
+		p = put_zz(p, ev->root);
+		*mask |= TF_ROOT;
+	}
+	if (ev->peer2 != MPIV_NONE) {
+		p = put_zz(p, ev->peer2);
+		*mask |= TF_PEER2;
+	}
+	if (ev->tag2 != MPIV_NONE) {
+		p = put_zz(p, ev->tag2);
+		*mask |= TF_TAG2;
+	}
+	if (ev->npending) {
+		p = put_uv(p, ev->npending);
+		*mask |= TF_PENDING;
+	}
+	if (ev->flags) {
+		p = put_uv(p, ev->flags);
+		*mask |= TF_FLAGS;
+	}
+	if (ev->index < w->nevents) {
+		p = put_uv(p, ev->index);
+		*mask |= TF_REPLACE;
+	} else {
+		w->nevents++;
+	}
+	return p;
+}
+
+size_t mpiv_tf_encode_event(struct mpiv_tf_writer *w, void *buf, size_t cap,
+			    const struct mpiv_event *ev)
+{
+	unsigned char *p = buf, *m;
+	unsigned mask = 0, rare;
 	uint32_t i;
 
-	if (len > cap)
+	if (cap < MPIV_TF_EVENT_MAX(ev->nreqs) || ev->index > w->nevents)
 		return 0;
-	memset(&e, 0, sizeof(e));
-	e.index = ev->index;
-	e.call = ev->call;
-	e.flags = ev->flags;
-	e.peer = ev->peer;
-	e.tag = ev->tag;
-	e.comm = ev->comm;
-	e.root = ev->root;
-	e.src = ev->src;
-	e.mtag = ev->mtag;
-	e.thread = ev->thread;
-	e.nreqs = ev->nreqs;
-	e.bytes = ev->bytes;
-	e.site = ev->site;
-	p += put_hdr(p, (uint32_t)len, MPIV_REC_EVENT);
-	memcpy(p, &e, sizeof(e));
-	p += sizeof(e);
-	for (i = 0; i < ev->nreqs; i++) {
-		struct mpiv_rec_req r = {ev->reqs[i].req, ev->reqs[i].src, ev->reqs[i].tag};
+	/* One pass: the fields go after a one-byte mask, which is moved out of their way in
+	 * the rare case that it needs two. The site record, if any, goes first. */
+	if (ev->site) {
+		uint32_t site = site_index(w, ev->site, &p);
 
-		memcpy(p, &r, sizeof(r));
-		p += sizeof(r);
+		p = put_uv(p, MPIV_TF_EVENT + (uint64_t)ev->call);
+		m = p++;
+		p = put_uv(p, site);
+		mask = TF_SITE;
+	} else {
+		p = put_uv(p, MPIV_TF_EVENT + (uint64_t)ev->call);
+		m = p++;
 	}
-	return len;
-}
-
-size_t mpiv_rec_encode_module(void *buf, size_t cap, uint32_t id, const char *path)
-{
-	struct mpiv_rec_module m = {id, 0};
-	size_t plen = strlen(path) + 1;
-	size_t len = sizeof(struct mpiv_rec_hdr) + sizeof(m) + plen;
-	char *p = buf;
-
-	if (len > cap)
-		return 0;
-	p += put_hdr(p, (uint32_t)len, MPIV_REC_MODULE);
-	memcpy(p, &m, sizeof(m));
-	memcpy(p + sizeof(m), path, plen);
-	return len;
-}
-
-size_t mpiv_rec_encode_header(void *buf, size_t cap, const struct mpiv_rec_header *h)
-{
-	size_t len = sizeof(struct mpiv_rec_hdr) + sizeof(*h);
-
-	if (len > cap)
-		return 0;
-	put_hdr(buf, (uint32_t)len, MPIV_REC_HEADER);
-	memcpy((char *)buf + sizeof(struct mpiv_rec_hdr), h, sizeof(*h));
-	return len;
-}
-
-int mpiv_rec_decode_event(const void *rec, size_t len, struct mpiv_event *ev,
-			  struct mpiv_reqinfo *reqs_out, size_t max)
-{
-	const char *p = (const char *)rec + sizeof(struct mpiv_rec_hdr);
-	struct mpiv_rec_event e;
-	uint32_t i;
-
-	if (len < sizeof(struct mpiv_rec_hdr) + sizeof(e))
-		return -1;
-	memcpy(&e, p, sizeof(e));
-	if (len != sizeof(struct mpiv_rec_hdr) + sizeof(e) + (size_t)e.nreqs * sizeof(struct mpiv_rec_req))
-		return -1;
-	if (e.nreqs > max)
-		return -1;
-	mpiv_event_init(ev, e.call);
-	ev->index = e.index;
-	ev->flags = e.flags;
-	ev->peer = e.peer;
-	ev->tag = e.tag;
-	ev->comm = e.comm;
-	ev->root = e.root;
-	ev->src = e.src;
-	ev->mtag = e.mtag;
-	ev->thread = e.thread;
-	ev->bytes = e.bytes;
-	ev->site = e.site;
-	ev->nreqs = e.nreqs;
-	ev->reqs = reqs_out;
-	p += sizeof(e);
-	for (i = 0; i < e.nreqs; i++) {
-		struct mpiv_rec_req r;
-
-		memcpy(&r, p, sizeof(r));
-		p += sizeof(r);
-		reqs_out[i].req = r.req;
-		reqs_out[i].src = r.src;
-		reqs_out[i].tag = r.tag;
+	if (ev->peer != MPIV_NONE) {
+		p = put_zz(p, ev->peer);
+		mask |= TF_PEER;
 	}
+	if (ev->tag != MPIV_NONE) {
+		p = put_zz(p, ev->tag);
+		mask |= TF_TAG;
+	}
+	if (ev->comm != MPIV_NONE) {
+		p = put_zz(p, ev->comm);
+		mask |= TF_COMM;
+	}
+	if (ev->bytes) {
+		p = put_uv(p, ev->bytes);
+		mask |= TF_BYTES;
+	}
+	if (ev->nreqs) {
+		p = put_uv(p, ev->nreqs);
+		for (i = 0; i < ev->nreqs; i++)
+			p = put_req(p, &w->last_req, &ev->reqs[i]);
+		mask |= TF_REQS;
+	}
+	if (ev->src != MPIV_NONE || ev->mtag != MPIV_NONE) {
+		p = put_zz(p, ev->src);
+		p = put_zz(p, ev->mtag);
+		mask |= TF_MATCH;
+	}
+	/* The rest is rare: one test for all of it. */
+	if ((ev->thread | (int32_t)ev->npending | ev->flags | (ev->root - MPIV_NONE) |
+	     (ev->peer2 - MPIV_NONE) | (ev->tag2 - MPIV_NONE)) != 0 || ev->index < w->nevents) {
+		p = put_rare(p, w, ev, &rare);
+		mask |= rare;
+	} else {
+		w->nevents++;
+	}
+	if (mask < 0x80) {
+		*m = (unsigned char)mask;
+	} else {
+		memmove(m + 2, m + 1, (size_t)(p - m - 1));
+		put_uv_long(m, mask);
+		p++;
+	}
+	return (size_t)(p - (unsigned char *)buf);
+}
+
+/* ---- decoding ---- */
+
+long mpiv_tf_decode_header(const void *buf, size_t len, struct mpiv_tf_header *h, char *why,
+			   size_t whysize)
+{
+	const unsigned char *b = buf;
+	struct tf_in in = {b + MPIV_TRACE_MAGIC_LEN, b + len, 0, 0};
+	uint64_t n;
+
+	memset(h, 0, sizeof(*h));
+	if (memcmp(b, MPIV_TRACE_MAGIC, len < MPIV_TRACE_MAGIC_LEN ? len : MPIV_TRACE_MAGIC_LEN)) {
+		/* Version 1 files started with a record header, then the magic. */
+		if (len >= 16 && !memcmp(b + 8, MPIV_TRACE_MAGIC, MPIV_TRACE_MAGIC_LEN))
+			snprintf(why, whysize, "trace format version 1, which this mpiverify no "
+				 "longer reads (version %d): record the program again",
+				 MPIV_TRACE_VERSION);
+		else
+			snprintf(why, whysize, "not an mpiverify trace (bad magic)");
+		return -1;
+	}
+	if (len < MPIV_TRACE_MAGIC_LEN)
+		return 0;
+	h->version = get_u32(&in);
+	if (!in.short_ && !in.bad && h->version != MPIV_TRACE_VERSION) {
+		snprintf(why, whysize, "trace format version %u, this mpiverify reads version %d",
+			 h->version, MPIV_TRACE_VERSION);
+		return -1;
+	}
+	h->rank = get_zz(&in);
+	h->size = get_zz(&in);
+	h->pid = get_zz(&in);
+	h->thread_level = get_zz(&in);
+	n = get_uv(&in, 64);
+	if (!in.short_ && !in.bad && n >= sizeof(h->host))
+		in.bad = 1;
+	if (!in.short_ && !in.bad) {
+		if ((size_t)(in.end - in.p) < n) {
+			in.short_ = 1;
+		} else {
+			memcpy(h->host, in.p, n);
+			in.p += n;
+		}
+	}
+	n = get_uv(&in, 64);
+	if (!in.short_ && !in.bad && n >= sizeof(h->library))
+		in.bad = 1;
+	if (!in.short_ && !in.bad) {
+		if ((size_t)(in.end - in.p) < n) {
+			in.short_ = 1;
+		} else {
+			memcpy(h->library, in.p, n);
+			in.p += n;
+		}
+	}
+	if (in.bad) {
+		snprintf(why, whysize, "not an mpiverify trace (malformed header)");
+		return -1;
+	}
+	if (in.short_)
+		return 0;
+	if (h->rank < 0 || h->size <= 0 || h->rank >= h->size) {
+		snprintf(why, whysize, "not an mpiverify trace (rank %d of a world of %d)", h->rank,
+			 h->size);
+		return -1;
+	}
+	return (long)(in.p - b);
+}
+
+/* Decode the fields of an event record after its code. Returns 0, or -1 (in->short_ or
+ * in->bad set, or why filled), or -2 (too many requests). */
+static int decode_event(struct mpiv_tf_reader *r, struct tf_in *in, struct mpiv_tf_record *rec,
+			struct mpiv_reqinfo *reqs, size_t maxreqs, int32_t *last_req, char *why,
+			size_t whysize)
+{
+	struct mpiv_event *ev = &rec->ev;
+	unsigned mask = get_u32(in);
+	uint32_t i, site;
+
+	if (in->short_ || in->bad)
+		return -1;
+	if (mask & ~(unsigned)TF_ALL) {
+		snprintf(why, whysize, "unknown fields 0x%x in an event record", mask & ~TF_ALL);
+		return -1;
+	}
+	if (mask & TF_SITE) {
+		site = get_u32(in);
+		if (!in->short_ && !in->bad && site >= r->nsites) {
+			snprintf(why, whysize, "site %u of a site table of %zu", site, r->nsites);
+			return -1;
+		}
+		if (!in->short_ && !in->bad)
+			ev->site = r->sites[site];
+	}
+	if (mask & TF_PEER)
+		ev->peer = get_zz(in);
+	if (mask & TF_TAG)
+		ev->tag = get_zz(in);
+	if (mask & TF_COMM)
+		ev->comm = get_zz(in);
+	if (mask & TF_BYTES)
+		ev->bytes = get_uv(in, 64);
+	if (mask & TF_REQS) {
+		ev->nreqs = get_u32(in);
+		if (in->short_ || in->bad)
+			return -1;
+		/* Each request takes a byte at least: a count beyond the file is cut or garbage. */
+		if (ev->nreqs > (size_t)(in->end - in->p)) {
+			in->short_ = 1;
+			return -1;
+		}
+		if (ev->nreqs > maxreqs)
+			return -2;
+		for (i = 0; i < ev->nreqs; i++) {
+			uint64_t v = get_uv(in, 33);
+
+			reqs[i].req = (int32_t)((uint32_t)*last_req + (uint32_t)zz_dec((uint32_t)(v >> 1)));
+			*last_req = reqs[i].req;
+			reqs[i].src = MPIV_NONE;
+			reqs[i].tag = MPIV_NONE;
+			if (v & 1) {
+				reqs[i].src = get_zz(in);
+				reqs[i].tag = get_zz(in);
+			}
+		}
+	}
+	if (mask & TF_MATCH) {
+		ev->src = get_zz(in);
+		ev->mtag = get_zz(in);
+	}
+	if (mask & TF_THREAD)
+		ev->thread = get_zz(in);
+	if (mask & TF_ROOT)
+		ev->root = get_zz(in);
+	if (mask & TF_PEER2)
+		ev->peer2 = get_zz(in);
+	if (mask & TF_TAG2)
+		ev->tag2 = get_zz(in);
+	if (mask & TF_PENDING)
+		ev->npending = get_u32(in);
+	if (mask & TF_FLAGS) {
+		uint32_t f = get_u32(in);
+
+		if (f > UINT16_MAX)
+			in->bad = 1;
+		ev->flags = (uint16_t)f;
+	}
+	ev->index = r->nevents;
+	if (mask & TF_REPLACE) {
+		ev->index = get_u32(in);
+		if (!in->short_ && !in->bad && ev->index >= r->nevents) {
+			snprintf(why, whysize, "event record replaces event %u, but only %u were "
+				 "written", ev->index, r->nevents);
+			return -1;
+		}
+		rec->replaces = 1;
+	}
+	if (in->short_ || in->bad)
+		return -1;
+	if (ev->npending > ev->nreqs) {
+		snprintf(why, whysize, "%u pending requests of %u", ev->npending, ev->nreqs);
+		return -1;
+	}
+	ev->reqs = ev->nreqs ? reqs : NULL;
 	return 0;
+}
+
+long mpiv_tf_decode(struct mpiv_tf_reader *r, const void *buf, size_t len,
+		    struct mpiv_tf_record *rec, struct mpiv_reqinfo *reqs, size_t maxreqs,
+		    char *why, size_t whysize)
+{
+	struct tf_in in = {buf, (const unsigned char *)buf + len, 0, 0};
+	int32_t last_req = r->last_req;
+	uint64_t code, v;
+	int rc = 0;
+
+	why[0] = '\0';
+	memset(rec, 0, sizeof(*rec));
+	code = get_uv(&in, 32);
+	if (in.short_)
+		return 0;
+	switch (code) {
+	case MPIV_TF_END:
+		rec->kind = MPIV_TF_END;
+		break;
+	case MPIV_TF_MODULE:
+		rec->kind = MPIV_TF_MODULE;
+		rec->module = get_u32(&in);
+		v = get_uv(&in, 32);
+		if (in.short_ || in.bad)
+			break;
+		if ((size_t)(in.end - in.p) < v) {
+			in.short_ = 1;
+			break;
+		}
+		if (v == 0 || memchr(in.p, '\0', v)) {
+			snprintf(why, whysize, "malformed module record");
+			return -1;
+		}
+		rec->path = (const char *)in.p;
+		rec->pathlen = v;
+		in.p += v;
+		break;
+	case MPIV_TF_SITE:
+		rec->kind = MPIV_TF_SITE;
+		v = get_uv(&in, 16);
+		rec->site = MPIV_SITE(v, get_uv(&in, 48));
+		if (!in.short_ && !in.bad && rec->site == 0) {
+			snprintf(why, whysize, "site record of site 0");
+			return -1;
+		}
+		break;
+	default:
+		if (code < MPIV_TF_EVENT || code - MPIV_TF_EVENT >= MPIV_CALL__COUNT) {
+			if (!in.bad)
+				snprintf(why, whysize, "unknown record code %llu",
+					 (unsigned long long)code);
+			in.bad = 1;
+			break;
+		}
+		rec->kind = MPIV_TF_EVENT;
+		mpiv_event_init(&rec->ev, (unsigned)(code - MPIV_TF_EVENT));
+		rc = decode_event(r, &in, rec, reqs, maxreqs, &last_req, why, whysize);
+		break;
+	}
+	if (rc == -2)
+		return -2;
+	if (in.short_)
+		return 0;
+	if (in.bad || rc) {
+		if (!why[0])
+			snprintf(why, whysize, "malformed record (a number too large for its field)");
+		return -1;
+	}
+	if (rec->kind == MPIV_TF_EVENT) {
+		r->last_req = last_req;
+		if (!rec->replaces)
+			r->nevents++;
+	}
+	return (long)(in.p - (const unsigned char *)buf);
 }

@@ -1,6 +1,6 @@
-/* The binary rank-trace format (doc/trace-format.md): record layouts and their encoding, shared
- * by the recorder (which writes them from inside the user's program) and the trace reader. No
- * I/O and no allocation here, so the preload library can use it freely. */
+/* The binary rank-trace format, version 2 (doc/trace-format.md): the one place that knows its
+ * layout. The recorder encodes with it from inside the user's program, the reader in trace.c
+ * decodes with it. No I/O and no allocation here, so the preload library can use it freely. */
 #ifndef MPIV_TRACEFMT_H
 #define MPIV_TRACEFMT_H
 
@@ -9,28 +9,24 @@
 
 #include "event.h"
 
-#define MPIV_TRACE_VERSION 1
-#define MPIV_TRACE_MAGIC "MPIVTRC"	/* 8 bytes with its NUL, first in the header record */
-#define MPIV_TRACE_BOM 0x01020304u	/* byte-order mark: records are in the writer's order */
+#define MPIV_TRACE_VERSION 2
+#define MPIV_TRACE_MAGIC "MPIVTRC"	/* 8 bytes with its NUL: the first bytes of a file */
+#define MPIV_TRACE_MAGIC_LEN 8
 
-/* Every record starts with this; len counts the whole record, header included. */
-struct mpiv_rec_hdr {
-	uint32_t len;
-	uint16_t type;		/* enum mpiv_rec_type */
-	uint16_t reserved;	/* 0 */
-};
+/* Distinct call sites a writer remembers; past that, a site seen again is written again (the
+ * file stays correct, only longer). A power of two. */
+#define MPIV_TF_SITE_SLOTS 4096
 
-enum mpiv_rec_type {
-	MPIV_REC_HEADER = 1,	/* first record of every file */
-	MPIV_REC_MODULE = 2,	/* a loaded object that call sites refer to */
-	MPIV_REC_EVENT = 3,	/* one MPI call */
-};
+/* Longest encodings, for sizing buffers: the header, a module record (path of n bytes) and
+ * an event record with n requests, the site record it may bring along included. */
+#define MPIV_TF_HEADER_MAX (MPIV_TRACE_MAGIC_LEN + 7 * 10 + 64 + 128)
+#define MPIV_TF_MODULE_MAX(n) (3 * 10 + (size_t)(n))
+#define MPIV_TF_EVENT_MAX(n) (3 * 10 + 15 * 10 + (size_t)(n) * 15)
+#define MPIV_TF_END_MAX 1
 
-/* MPIV_REC_HEADER payload. */
-struct mpiv_rec_header {
-	char magic[8];		/* MPIV_TRACE_MAGIC */
-	uint32_t version;	/* MPIV_TRACE_VERSION */
-	uint32_t bom;		/* MPIV_TRACE_BOM */
+/* What the header of a file holds. */
+struct mpiv_tf_header {
+	uint32_t version;	/* MPIV_TRACE_VERSION when written; what the file says when read */
 	int32_t rank;		/* rank in MPI_COMM_WORLD */
 	int32_t size;		/* size of MPI_COMM_WORLD */
 	int32_t pid;
@@ -39,43 +35,77 @@ struct mpiv_rec_header {
 	char library[128];	/* MPI_Get_library_version's first line, cut */
 };
 
-/* MPIV_REC_MODULE payload: fixed part, then the path with its NUL. */
-struct mpiv_rec_module {
-	uint32_t id;		/* what MPIV_SITE_MODULE() of a site refers to */
-	uint32_t reserved;
+/* A site the writer has written a site record for. */
+struct mpiv_tf_site {
+	uint64_t site;		/* MPIV_SITE(); 0 marks a free slot (site 0 is never written) */
+	uint32_t index;		/* its place in the file's site table */
 };
 
-/* MPIV_REC_EVENT payload: fixed part, then nreqs struct mpiv_rec_req. An event written again
- * with the same index replaces the earlier one (the recorder first writes a blocked call as
- * MPIV_EV_INCOMPLETE, then again when it returns). */
-struct mpiv_rec_event {
-	uint32_t index;
-	uint16_t call;
-	uint16_t flags;
-	int32_t peer, tag, comm, root, src, mtag, thread;
-	uint32_t nreqs;
-	uint64_t bytes;
-	uint64_t site;
+/* Encoding state of one file: what later records refer to. Zero it before the header. */
+struct mpiv_tf_writer {
+	uint32_t nevents;	/* events written: the index of the next new one */
+	uint32_t nsites;	/* site records written */
+	int32_t last_req;	/* the last request id written: ids are coded as differences */
+	struct mpiv_tf_site sites[MPIV_TF_SITE_SLOTS];	/* sites written, open addressing */
 };
 
-struct mpiv_rec_req {
-	int32_t req, src, tag;
+/* Decoding state of one file. The caller keeps the site table: every MPIV_TF_SITE record
+ * decoded must be appended to sites (and nsites bumped) before the next record is decoded. */
+struct mpiv_tf_reader {
+	uint32_t nevents;	/* events decoded: the index of the next new one */
+	int32_t last_req;	/* as in the writer */
+	const uint64_t *sites;	/* the site table so far, the caller's */
+	size_t nsites;
 };
 
-/* Encode an event as one record into buf (cap bytes). Returns the record's length, or 0 if it
- * does not fit. */
-size_t mpiv_rec_encode_event(void *buf, size_t cap, const struct mpiv_event *ev);
+enum mpiv_tf_kind {
+	MPIV_TF_END = 1,	/* the recorder closed the file: nothing follows */
+	MPIV_TF_MODULE = 2,	/* a loaded object that call sites point into */
+	MPIV_TF_SITE = 3,	/* the next entry of the site table */
+	MPIV_TF_EVENT = 16,	/* one MPI call (the record's code is 16 + its call) */
+};
+
+/* One decoded record. Strings point into the decoded buffer and are not NUL-terminated. */
+struct mpiv_tf_record {
+	enum mpiv_tf_kind kind;
+	uint32_t module;	/* MODULE: its id */
+	const char *path;	/* MODULE: its path, pathlen bytes */
+	size_t pathlen;
+	uint64_t site;		/* SITE: the site */
+	int replaces;		/* EVENT: it replaces the earlier event of the same index */
+	struct mpiv_event ev;	/* EVENT: ev.reqs points to the caller's array */
+};
+
+/* Encode the header into buf (cap bytes). Returns its length, or 0 if it does not fit. */
+size_t mpiv_tf_encode_header(void *buf, size_t cap, const struct mpiv_tf_header *h);
 
 /* Encode a module record; returns its length or 0 if it does not fit. */
-size_t mpiv_rec_encode_module(void *buf, size_t cap, uint32_t id, const char *path);
+size_t mpiv_tf_encode_module(void *buf, size_t cap, uint32_t id, const char *path);
 
-/* Encode the header record; returns its length or 0 if it does not fit. */
-size_t mpiv_rec_encode_header(void *buf, size_t cap, const struct mpiv_rec_header *h);
+/* Encode the end record; returns its length or 0 if it does not fit. */
+size_t mpiv_tf_encode_end(void *buf, size_t cap);
 
-/* Decode the event record rec (len bytes, header included) into ev. The reqs are written to
- * reqs_out (room for max entries; ev->reqs points there). Returns 0, or -1 if the record is
- * malformed (its length disagrees with its nreqs) or has more than max requests. */
-int mpiv_rec_decode_event(const void *rec, size_t len, struct mpiv_event *ev,
-			  struct mpiv_reqinfo *reqs_out, size_t max);
+/* Encode ev. ev->index must be w->nevents (a new event: the index is implicit) or an earlier
+ * index (the record replaces that event: the recorder writes a blocked call as
+ * MPIV_EV_INCOMPLETE, then again when it returns). A site not written before gets its site
+ * record in front. Returns the bytes written, or 0 (w unchanged) if cap is less than
+ * MPIV_TF_EVENT_MAX(ev->nreqs) or the index is beyond w->nevents. */
+size_t mpiv_tf_encode_event(struct mpiv_tf_writer *w, void *buf, size_t cap,
+			    const struct mpiv_event *ev);
+
+/* Decode the header at the start of a file of len bytes into h. Returns its length; 0 if the
+ * file ends inside the header; -1 if it is not a trace of this version, with why (a line
+ * starting "not an mpiverify trace" for garbage) filled. */
+long mpiv_tf_decode_header(const void *buf, size_t len, struct mpiv_tf_header *h, char *why,
+			   size_t whysize);
+
+/* Decode the record at buf (len bytes to the end of the file) into rec, its requests into
+ * reqs (room for maxreqs). Returns the record's length; 0 if the file ends inside it; -1 if
+ * it is malformed, with why filled; -2 if it has more than maxreqs requests: rec->ev.nreqs
+ * says how many, call again with room for them. On success r advances past the record (its
+ * nevents and last_req); otherwise r is unchanged. */
+long mpiv_tf_decode(struct mpiv_tf_reader *r, const void *buf, size_t len,
+		    struct mpiv_tf_record *rec, struct mpiv_reqinfo *reqs, size_t maxreqs,
+		    char *why, size_t whysize);
 
 #endif

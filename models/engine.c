@@ -229,15 +229,90 @@ static int match_deterministic(const struct eng_prog *p, int32_t *st, int d)
 
 /* ---- ranks ---- */
 
-static int coll_complete(const struct eng_prog *p, const int32_t *st, const struct eng_instr *in)
+/* May rank r leave collective `in` (entered)? The members it waits for must have entered
+ * the same collective (their sequence number on the communicator has reached in->c). */
+static int coll_complete(const struct eng_prog *p, const int32_t *st, int r,
+			 const struct eng_instr *in)
 {
 	const struct eng_comm *c = &p->comms[in->a];
+	int rule = in->b, i;
+
+	if (rule == ENG_COLL_MISMATCH)
+		return 0;
+	if (p->buffering == ENG_BUF_ZERO)
+		rule = ENG_COLL_ALL;
+	switch (rule) {
+	case ENG_COLL_NONE:
+		return 1;
+	case ENG_COLL_ROOT:
+		return COLL(p, st, in->a, in->d) >= in->c;
+	case ENG_COLL_LOWER:
+		for (i = 0; i < c->n && c->members[i] != r; i++)
+			if (COLL(p, st, in->a, c->members[i]) < in->c)
+				return 0;
+		return 1;
+	default:
+		for (i = 0; i < c->n; i++)
+			if (COLL(p, st, in->a, c->members[i]) < in->c)
+				return 0;
+		return 1;
+	}
+}
+
+/* Is there a message that a receive (source a or ENG_ANY, comm b, tag c) posted now by rank r
+ * would match? Messages an open receive of r would take first do not count. */
+static int probe_finds(const struct eng_prog *p, const int32_t *st, int r,
+		       const struct eng_instr *in)
+{
+	int s;
+
+	for (s = 0; s < p->nranks; s++) {
+		int i;
+
+		if (in->a != ENG_ANY && in->a != s)
+			continue;
+		i = first_match_from(p, st, r, in, s);
+		if (i >= 0 && !earlier_receive_wants(p, st, r, NLIVE(p, st, r), i))
+			return 1;
+	}
+	return 0;
+}
+
+/* Mark the nonblocking collectives of rank r whose rule is met; 1 if any. */
+static int complete_icoll(const struct eng_prog *p, int32_t *st, int r)
+{
+	int li, progress = 0;
+
+	for (li = 0; li < NLIVE(p, st, r); li++) {
+		int32_t e = LIVE(p, st, r)[li];
+		const struct eng_instr *in = &p->ins[r][e >> 1];
+
+		if (!(e & 1) && in->op == ENG_ICOLL && coll_complete(p, st, r, in)) {
+			LIVE(p, st, r)[li] |= 1;
+			progress = 1;
+		}
+	}
+	return progress;
+}
+
+static int live_done(const struct eng_prog *p, const int32_t *st, int r, int instr)
+{
+	int li = live_find(p, st, r, instr);
+
+	return li < 0 || (LIVE(p, st, r)[li] & 1);
+}
+
+/* Free the requests list[0..n) of rank r. */
+static void live_free(const struct eng_prog *p, int32_t *st, int r, const int32_t *list, int n)
+{
 	int i;
 
-	for (i = 0; i < c->n; i++)
-		if (COLL(p, st, in->a, c->members[i]) < in->c)
-			return 0;
-	return 1;
+	for (i = 0; i < n; i++) {
+		int li = live_find(p, st, r, list[i]);
+
+		if (li >= 0)
+			live_remove(p, st, r, li);
+	}
 }
 
 /* Execute rank r's next instruction if it can; returns 1 if it moved. */
@@ -245,7 +320,7 @@ static int step(const struct eng_prog *p, int32_t *st, int r)
 {
 	int pc = PC(p, st, r);
 	const struct eng_instr *in = &p->ins[r][pc];
-	int i;
+	int i, n;
 
 	switch (in->op) {
 	case ENG_POST_SEND:
@@ -262,23 +337,27 @@ static int step(const struct eng_prog *p, int32_t *st, int r)
 		live_add(p, st, r, pc, in->a == ENG_PROC_NULL);
 		break;
 	case ENG_WAIT:
-		for (i = 0; i < in->n; i++) {
-			int li = live_find(p, st, r, in->list[i]);
-
-			if (li >= 0 && !(LIVE(p, st, r)[li] & 1))
+	case ENG_WAITANY:
+		/* the requests the trace completed here; ENG_WAITANY's others stay */
+		n = in->op == ENG_WAIT ? in->n : in->d;
+		for (i = 0; i < n; i++)
+			if (!live_done(p, st, r, in->list[i]))
 				return 0;
-		}
-		for (i = 0; i < in->n; i++) {
-			int li = live_find(p, st, r, in->list[i]);
-
-			if (li >= 0)
-				live_remove(p, st, r, li);
-		}
+		live_free(p, st, r, in->list, n);
 		break;
 	case ENG_COLL:
 		if (COLL(p, st, in->a, r) < in->c)
 			COLL(p, st, in->a, r) = in->c;	/* entering is a step of its own */
-		if (!coll_complete(p, st, in))
+		if (!coll_complete(p, st, r, in))
+			return 0;
+		break;
+	case ENG_ICOLL:
+		COLL(p, st, in->a, r) = in->c;
+		live_add(p, st, r, pc, 0);
+		complete_icoll(p, st, r);
+		break;
+	case ENG_PROBE:
+		if (!probe_finds(p, st, r, in))
 			return 0;
 		break;
 	default:		/* ENG_END */
@@ -304,10 +383,13 @@ static void closure(const struct eng_prog *p, int32_t *st)
 				progress = 1;
 		}
 		/* a collective entered by a later rank may release an earlier one */
-		for (r = 0; r < p->nranks && !progress; r++) {
+		for (r = 0; r < p->nranks; r++) {
 			const struct eng_instr *in = &p->ins[r][PC(p, st, r)];
 
-			if (in->op == ENG_COLL && coll_complete(p, st, in))
+			if (complete_icoll(p, st, r))
+				progress = 1;
+			if (!progress && in->op == ENG_COLL && COLL(p, st, in->a, r) >= in->c &&
+			    coll_complete(p, st, r, in))
 				progress = 1;
 		}
 	}
@@ -392,14 +474,54 @@ void eng_choose(const struct eng_prog *p, int32_t *st, int k)
 	settle(p, st);
 }
 
+int eng_left_path(const struct eng_prog *p, const int32_t *st, int r)
+{
+	const struct eng_instr *in = &p->ins[r][PC(p, st, r)];
+	int i;
+
+	if (in->op != ENG_WAITANY)
+		return 0;
+	for (i = in->d; i < in->n; i++)
+		if (live_done(p, st, r, in->list[i]))
+			return 1;
+	return 0;
+}
+
 int eng_all_done(const struct eng_prog *p, const int32_t *st)
 {
-	int r;
+	int r, x, changed = 1, nblocked = 0;
+	char *free_ = calloc((size_t)p->nranks, 1);	/* finished, or may still move */
+	int *wf = malloc((size_t)p->nranks * sizeof(int));
 
+	if (!free_ || !wf) {
+		free(free_);
+		free(wf);
+		return 0;	/* no verdict without memory: treated as stuck, never as fine */
+	}
 	for (r = 0; r < p->nranks; r++)
-		if (p->ins[r][PC(p, st, r)].op != ENG_END)
-			return 0;
-	return 1;
+		free_[r] = p->ins[r][PC(p, st, r)].op == ENG_END || eng_left_path(p, st, r);
+	/* a rank waiting for a rank that left the recorded path may yet be released by it */
+	while (changed) {
+		changed = 0;
+		for (r = 0; r < p->nranks; r++) {
+			int n;
+
+			if (free_[r])
+				continue;
+			n = eng_waits_for(p, st, r, wf);
+			for (x = 0; x < n; x++)
+				if (free_[wf[x]] && p->ins[wf[x]][PC(p, st, wf[x])].op != ENG_END) {
+					free_[r] = 1;
+					changed = 1;
+					break;
+				}
+		}
+	}
+	for (r = 0; r < p->nranks; r++)
+		nblocked += !free_[r];
+	free(free_);
+	free(wf);
+	return nblocked == 0;
 }
 
 int eng_pc(const struct eng_prog *p, const int32_t *st, int r)
@@ -423,37 +545,68 @@ static int add_unique(int *out, int n, int r)
 	return n + 1;
 }
 
+/* The members a collective (entered or not) still waits for under its rule. */
+static int coll_waits_for(const struct eng_prog *p, const int32_t *st, int r,
+			  const struct eng_instr *in, int *out, int n)
+{
+	const struct eng_comm *c = &p->comms[in->a];
+	int rule = in->b == ENG_COLL_MISMATCH ? ENG_COLL_ALL : in->b, i;
+
+	if (p->buffering == ENG_BUF_ZERO)
+		rule = ENG_COLL_ALL;
+	if (rule == ENG_COLL_ROOT)
+		return COLL(p, st, in->a, in->d) < in->c ? add_unique(out, n, in->d) : n;
+	if (rule == ENG_COLL_NONE)
+		return n;
+	for (i = 0; i < c->n; i++) {
+		if (rule == ENG_COLL_LOWER && c->members[i] == r)
+			break;
+		if (COLL(p, st, in->a, c->members[i]) < in->c || in->b == ENG_COLL_MISMATCH)
+			if (c->members[i] != r)
+				n = add_unique(out, n, c->members[i]);
+	}
+	return n;
+}
+
+/* Every rank that has not finished, but r: whom a wildcard waits for. */
+static int anyone(const struct eng_prog *p, const int32_t *st, int r, int *out, int n)
+{
+	int x;
+
+	for (x = 0; x < p->nranks; x++)
+		if (x != r && p->ins[x][PC(p, st, x)].op != ENG_END)
+			n = add_unique(out, n, x);
+	return n;
+}
+
 int eng_waits_for(const struct eng_prog *p, const int32_t *st, int r, int *out)
 {
 	const struct eng_instr *in = &p->ins[r][PC(p, st, r)];
-	int n = 0, i, x;
+	int n = 0, i, count;
 
-	if (in->op == ENG_COLL) {
-		const struct eng_comm *c = &p->comms[in->a];
-
-		for (i = 0; i < c->n; i++)
-			if (COLL(p, st, in->a, c->members[i]) < in->c)
-				n = add_unique(out, n, c->members[i]);
-		return n;
-	}
-	if (in->op != ENG_WAIT)
+	switch (in->op) {
+	case ENG_COLL:
+		return coll_waits_for(p, st, r, in, out, 0);
+	case ENG_PROBE:
+		return in->a == ENG_ANY ? anyone(p, st, r, out, 0) : add_unique(out, 0, in->a);
+	case ENG_WAIT:
+	case ENG_WAITANY:
+		break;
+	default:
 		return 0;
-	for (i = 0; i < in->n; i++) {
-		int li = live_find(p, st, r, in->list[i]);
-		const struct eng_instr *post;
+	}
+	count = in->op == ENG_WAIT ? in->n : in->d;
+	for (i = 0; i < count; i++) {
+		const struct eng_instr *post = &p->ins[r][in->list[i]];
 
-		if (li < 0 || (LIVE(p, st, r)[li] & 1))
+		if (live_done(p, st, r, in->list[i]))
 			continue;
-		post = &p->ins[r][in->list[i]];
-		if (post->op == ENG_POST_SEND) {
+		if (post->op == ENG_ICOLL)
+			n = coll_waits_for(p, st, r, post, out, n);
+		else if (post->a == ENG_ANY)
+			n = anyone(p, st, r, out, n);
+		else if (post->a >= 0)
 			n = add_unique(out, n, post->a);
-		} else if (post->a != ENG_ANY) {
-			n = add_unique(out, n, post->a);
-		} else {
-			for (x = 0; x < p->nranks; x++)
-				if (x != r && p->ins[x][PC(p, st, x)].op != ENG_END)
-					n = add_unique(out, n, x);
-		}
 	}
 	return n;
 }
@@ -538,9 +691,14 @@ int eng_prog_read(struct eng_prog *p, FILE *f, char *msg, size_t size)
 
 			if (fscanf(f, "%d %d %d %d %d %d %lld %d", &in->op, &in->ev, &in->a, &in->b,
 				   &in->c, &in->d, &bytes, &in->n) != 8 || in->n < 0 ||
-			    in->op < ENG_POST_SEND || in->op > ENG_END)
+			    in->op < ENG_POST_SEND || in->op > ENG_PROBE)
 				return bad(msg, size, "instruction");
 			in->bytes = bytes;
+			if ((in->op == ENG_POST_SEND || in->op == ENG_POST_RECV || in->op == ENG_PROBE ||
+			     in->op == ENG_COLL || in->op == ENG_ICOLL) &&
+			    ((in->op == ENG_COLL || in->op == ENG_ICOLL ? in->a : in->b) < 0 ||
+			     (in->op == ENG_COLL || in->op == ENG_ICOLL ? in->a : in->b) >= p->ncomms))
+				return bad(msg, size, "communicator");
 			if (in->n) {
 				in->list = calloc((size_t)in->n, sizeof(int32_t));
 				if (!in->list)

@@ -41,8 +41,29 @@ enum eng_opcode {
 	ENG_POST_SEND = 1,	/* a = dest, b = comm, c = tag, d = enum eng_send_mode, bytes */
 	ENG_POST_RECV = 2,	/* a = source or ENG_ANY, b = comm, c = tag or ENG_ANY */
 	ENG_WAIT = 3,		/* wait until every request in list[0..n) completes, then free them */
-	ENG_COLL = 4,		/* a = comm, c = this rank's sequence number on comm (1, 2, ...) */
+	ENG_COLL = 4,		/* a = comm, b = enum eng_coll_rule, c = this rank's sequence number
+				 * on comm (1, 2, ...), d = root (world rank) for ENG_COLL_ROOT */
 	ENG_END = 5,		/* the rank is done (MPI_Finalize, or its trace ends) */
+	ENG_ICOLL = 6,		/* nonblocking collective: operands as ENG_COLL; enters it now and
+				 * posts a request that completes when the rule is met */
+	ENG_WAITANY = 7,	/* MPI_Waitany and kin: list[0..d) are the requests the trace says
+				 * completed, list[d..n) the others passed; waits for the first d,
+				 * frees them. Stuck while one of the others is complete, the program
+				 * would have taken another path than the trace */
+	ENG_PROBE = 8,		/* a = source or ENG_ANY, b = comm, c = tag or ENG_ANY: wait until a
+				 * message a receive with these arguments would match is there */
+};
+
+/* Whom a rank in a collective waits for before it may leave it. Without buffering every
+ * collective synchronises (ENG_COLL_ALL), as a portable program must allow; with buffering it
+ * waits only for the data it needs. */
+enum eng_coll_rule {
+	ENG_COLL_ALL = 0,	/* every member (barrier, all-to-all kinds, a root gathering) */
+	ENG_COLL_ROOT = 1,	/* the root (non-roots of Bcast and Scatter) */
+	ENG_COLL_NONE = 2,	/* nobody (a root broadcasting, non-roots of Reduce and Gather) */
+	ENG_COLL_LOWER = 3,	/* the members of lower rank in the communicator (Scan, Exscan) */
+	ENG_COLL_MISMATCH = 4,	/* the members called different collectives or roots here:
+				 * erroneous, and it never completes */
 };
 
 enum eng_send_mode {
@@ -124,8 +145,13 @@ void eng_choose(const struct eng_prog *prog, int32_t *st, int k);
 void eng_choice(const struct eng_prog *prog, const int32_t *st, int k, int *d, int *ri, int *s,
 		int *si);
 
-/* 1 when every rank has reached its ENG_END. */
+/* 1 when no rank is deadlocked: every rank reached its ENG_END, or left the recorded path
+ * (eng_left_path), or waits for a rank that did (it may still be released). */
 int eng_all_done(const struct eng_prog *prog, const int32_t *st);
+
+/* 1 if rank r, stuck at its pc, would have left the recorded path there (a completion call
+ * that would have returned another request than the trace's). */
+int eng_left_path(const struct eng_prog *prog, const int32_t *st, int r);
 
 /* The instruction rank r is at (its pc); equals nins[r] - 1 (the ENG_END) when done. */
 int eng_pc(const struct eng_prog *prog, const int32_t *st, int r);

@@ -40,13 +40,24 @@ __attribute__((constructor)) static void mpiv_load(void)
 
 c_state "int32_t st[MPIV_STATE_WORDS]" "Global"
 
+/* Take choice K in one indivisible step: a d_step leaves no intermediate state, so a state
+ * with n choices has exactly n successors. The trail replay (pan -r) prints each choice taken. */
+#define TAKE(K) \
+	:: d_step { c_expr { now.st[ENG_ST_NCHOICES] > K } -> \
+		c_code { Printf("MPIV-CHOICE %d\n", K); eng_choose(&mpiv_prog, now.st, K); } }
+
 active proctype mpi()
 {
-	int k;		/* the choice being taken; back to 0 after use so it never splits states */
+	int k;		/* a choice beyond the direct ones; back to 0 after use so it never
+			 * splits states */
 
 	c_code { eng_start(&mpiv_prog, now.st); };
 	do
-	:: c_expr { now.st[ENG_ST_NCHOICES] > 0 } ->
+	TAKE(0) TAKE(1) TAKE(2) TAKE(3) TAKE(4) TAKE(5) TAKE(6) TAKE(7)
+	TAKE(8) TAKE(9) TAKE(10) TAKE(11) TAKE(12) TAKE(13) TAKE(14) TAKE(15)
+	:: c_expr { now.st[ENG_ST_NCHOICES] > 16 } ->
+		/* more choices than the direct ones: reach choice k >= 16 in steps */
+		k = 16;
 		do
 		:: c_expr { Pmpi->k + 1 < now.st[ENG_ST_NCHOICES] } -> k++
 		:: break
@@ -60,6 +71,6 @@ active proctype mpi()
 	od;
 	/* more messages in flight than the state has room for: the search would be wrong */
 	assert(c_expr { now.st[ENG_ST_OVERFLOW] == 0 });
-	/* blocks, and so is an invalid end state, unless every rank is done */
+	/* blocks, and so is an invalid end state, unless no rank is deadlocked */
 	c_expr { now.st[ENG_ST_DONE] != 0 }
 }

@@ -1,10 +1,17 @@
 /* The life of one intercepted call in the recorder: re-entry guard, event numbering, live
  * status, and the watcher that writes a call still blocked after about a second as an
- * incomplete event, so that a hang leaves the blocked call in the trace. */
+ * incomplete event, so that a hang leaves the blocked call in the trace. The fast path takes
+ * no lock and, but with MPI_THREAD_MULTIPLE, makes no atomic read-modify-write: each thread
+ * publishes its blocked call in its own slot, and the rare watcher pays for the fences. */
+#define _GNU_SOURCE
+#include <linux/membarrier.h>
 #include <pthread.h>
+#include <sched.h>
 #include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/syscall.h>
+#include <unistd.h>
 
 #include "recorder.h"
 #include "rec_site.h"
@@ -14,9 +21,35 @@
 /* A call posted this many status periods ago is reported as blocked (about 1 s). */
 #define REC_STUCK_BEATS (1000 / MPIV_STATUS_PERIOD_MS)
 
+/* Handing a blocked call to the watcher. The call's thread (the owner) publishes it in its
+ * slot's posted and withdraws it when PMPI returns; the watcher, which must not read the call
+ * once its stack frame is gone, claims it in watching. Between owner (store posted = 0, then
+ * load watching) and watcher (store watching, then load posted) sits a full fence, Dekker's
+ * way, so that they cannot both miss each other. The fence costs the owner nothing: the
+ * watcher makes every thread of the process execute one with membarrier(2), as userspace RCU
+ * does. Where membarrier is missing, the owner takes the call back with an atomic exchange on
+ * posted instead and the watcher marks its claim there (REC_WATCHED). */
+#define REC_WATCHED ((uintptr_t)1)
+
+/* A thread that makes MPI calls. Slots are never freed (the watcher may be reading one);
+ * the slot of a thread that ended is reused by the next new thread. */
+struct rec_thread {
+	atomic_uintptr_t posted;	/* the owner's struct rec_call between rec_call_posted()
+					 * and rec_call_returned(); 0 when none */
+	atomic_uintptr_t watching;	/* the call the watcher holds (membarrier protocol) */
+	atomic_ullong posted_beat;	/* rec_status_beat() when it was posted: a hint that
+					 * spares the watcher claiming calls that are not stuck */
+	atomic_int released;		/* exchange protocol: the watcher let go of a call its
+					 * owner took back */
+	atomic_int used;		/* a live thread owns the slot */
+	struct rec_thread *next;	/* every slot, newest first */
+};
+
 /* >0 while this thread is inside a wrapper: MPI calls made meanwhile (by the tool, or by MPI
- * itself through the MPI_ names) are passed through unrecorded. */
-static __thread int rec_depth;
+ * itself through the MPI_ names) are passed through unrecorded. initial-exec: a plain load,
+ * the library being preloaded. */
+static __thread int rec_depth __attribute__((tls_model("initial-exec")));
+static __thread struct rec_thread *rec_self __attribute__((tls_model("initial-exec")));
 
 /* Calls entered so far: the live status's op. Single-threaded it is the index the event will
  * get (rec_output_call() gives the real one); with threads it is close to it. */
@@ -25,9 +58,17 @@ static atomic_uint rec_entered;
 /* Set when neither a trace nor a status file is written: calls go straight to PMPI. */
 static atomic_int rec_off;
 
-/* Calls between rec_call_posted() and rec_call_returned(), for the watcher. */
-static pthread_mutex_t rec_posted_lock = PTHREAD_MUTEX_INITIALIZER;
-static struct rec_call *rec_posted_head;
+/* MPI_THREAD_MULTIPLE: calls of several threads may overlap, counters need atomic updates. */
+static int rec_multi = 1;
+
+/* membarrier(2) is there: the membarrier protocol (see REC_WATCHED). */
+static int rec_asym;
+
+static pthread_mutex_t rec_threads_lock = PTHREAD_MUTEX_INITIALIZER;	/* adding slots */
+static _Atomic(struct rec_thread *) rec_threads;	/* every slot, for the watcher */
+static pthread_key_t rec_thread_key;	/* gives the slot back when its thread ends */
+static pthread_once_t rec_thread_once = PTHREAD_ONCE_INIT;
+static int rec_thread_key_ok;		/* rec_thread_key exists */
 
 void rec_guard_take(void)
 {
@@ -44,6 +85,63 @@ void rec_call_disable(void)
 	atomic_store_explicit(&rec_off, 1, memory_order_relaxed);
 }
 
+void rec_call_set_threads(int multiple)
+{
+	rec_multi = multiple;
+}
+
+/* At load, before any call: which protocol hands blocked calls to the watcher. */
+__attribute__((constructor)) static void rec_call_init(void)
+{
+	long cmds = syscall(__NR_membarrier, MEMBARRIER_CMD_QUERY, 0, 0);
+
+	rec_asym = cmds > 0 && (cmds & MEMBARRIER_CMD_PRIVATE_EXPEDITED) &&
+		   syscall(__NR_membarrier, MEMBARRIER_CMD_REGISTER_PRIVATE_EXPEDITED, 0, 0) == 0;
+}
+
+static void rec_thread_exit(void *arg)
+{
+	struct rec_thread *t = arg;
+
+	/* A call from a later destructor of this thread must not use the slot it gives up. */
+	rec_self = NULL;
+	atomic_store_explicit(&t->used, 0, memory_order_release);
+}
+
+static void rec_thread_key_make(void)
+{
+	rec_thread_key_ok = pthread_key_create(&rec_thread_key, rec_thread_exit) == 0;
+}
+
+/* This thread's slot, found or made on its first blocking call. NULL if out of memory (its
+ * calls are then never reported as blocked). */
+static struct rec_thread *rec_thread_self(void)
+{
+	struct rec_thread *t;
+	int zero;
+
+	pthread_once(&rec_thread_once, rec_thread_key_make);
+	pthread_mutex_lock(&rec_threads_lock);
+	for (t = atomic_load(&rec_threads); t; t = t->next) {
+		zero = 0;
+		if (atomic_compare_exchange_strong(&t->used, &zero, 1))
+			break;
+	}
+	if (!t) {
+		t = calloc(1, sizeof(*t));
+		if (t) {
+			atomic_store(&t->used, 1);
+			t->next = atomic_load(&rec_threads);
+			atomic_store(&rec_threads, t);
+		}
+	}
+	pthread_mutex_unlock(&rec_threads_lock);
+	if (t && rec_thread_key_ok)
+		pthread_setspecific(rec_thread_key, t);
+	rec_self = t;
+	return t;
+}
+
 int rec_call_enter(struct rec_call *c, unsigned call, const void *ret)
 {
 	uint32_t op;
@@ -51,9 +149,15 @@ int rec_call_enter(struct rec_call *c, unsigned call, const void *ret)
 	if (rec_depth > 0 || atomic_load_explicit(&rec_off, memory_order_relaxed))
 		return 0;
 
-	rec_guard_take();
+	rec_depth++;
 	mpiv_event_init(&c->ev, call);
-	op = atomic_fetch_add_explicit(&rec_entered, 1, memory_order_relaxed);
+	/* Without overlapping calls a plain increment is exact, and cheaper. */
+	if (rec_multi) {
+		op = atomic_fetch_add_explicit(&rec_entered, 1, memory_order_relaxed);
+	} else {
+		op = atomic_load_explicit(&rec_entered, memory_order_relaxed);
+		atomic_store_explicit(&rec_entered, op + 1, memory_order_relaxed);
+	}
 	c->ev.site = rec_site_lookup(ret);
 	c->ev.reqs = c->reqs_inline;
 	c->reqs_cap = REC_INLINE_REQS;
@@ -66,30 +170,37 @@ int rec_call_enter(struct rec_call *c, unsigned call, const void *ret)
 
 void rec_call_posted(struct rec_call *c)
 {
-	pthread_mutex_lock(&rec_posted_lock);
+	struct rec_thread *t = rec_self;
+
+	if (c->posted || (!t && !(t = rec_thread_self())))
+		return;
 	c->posted_beat = rec_status_beat();
-	c->prev = NULL;
-	c->next = rec_posted_head;
-	if (rec_posted_head)
-		rec_posted_head->prev = c;
-	rec_posted_head = c;
 	c->posted = 1;
-	pthread_mutex_unlock(&rec_posted_lock);
+	atomic_store_explicit(&t->posted_beat, c->posted_beat, memory_order_relaxed);
+	atomic_store_explicit(&t->posted, (uintptr_t)c, memory_order_release);
 }
 
 void rec_call_returned(struct rec_call *c)
 {
+	struct rec_thread *t = rec_self;
+
 	if (!c->posted)
 		return;
-	pthread_mutex_lock(&rec_posted_lock);
-	if (c->prev)
-		c->prev->next = c->next;
-	else
-		rec_posted_head = c->next;
-	if (c->next)
-		c->next->prev = c->prev;
 	c->posted = 0;
-	pthread_mutex_unlock(&rec_posted_lock);
+	if (rec_asym) {
+		atomic_store_explicit(&t->posted, 0, memory_order_relaxed);
+		atomic_signal_fence(memory_order_seq_cst);	/* the watcher's membarrier */
+		/* Claimed: wait until the watcher is done with c (writing it as incomplete: rare,
+		 * and quick); acquire, to see what it wrote. */
+		while (atomic_load_explicit(&t->watching, memory_order_acquire) == (uintptr_t)c)
+			sched_yield();
+		return;
+	}
+	if (atomic_exchange_explicit(&t->posted, 0, memory_order_acq_rel) & REC_WATCHED) {
+		while (!atomic_load_explicit(&t->released, memory_order_acquire))
+			sched_yield();
+		atomic_store_explicit(&t->released, 0, memory_order_relaxed);
+	}
 }
 
 int rec_call_reserve_reqs(struct rec_call *c, uint32_t n)
@@ -133,21 +244,63 @@ void rec_call_leave(struct rec_call *c)
 	if (c->ev.reqs != c->reqs_inline)
 		free(c->ev.reqs);
 	c->ev.reqs = NULL;
-	rec_guard_drop();
+	rec_depth--;
+}
+
+/* Claim t's posted call p; returns 1 if the watcher may now read it. */
+static int rec_claim(struct rec_thread *t, uintptr_t p)
+{
+	if (rec_asym) {
+		atomic_store_explicit(&t->watching, p, memory_order_relaxed);
+		syscall(__NR_membarrier, MEMBARRIER_CMD_PRIVATE_EXPEDITED, 0, 0);
+		if (atomic_load_explicit(&t->posted, memory_order_acquire) == p)
+			return 1;
+		atomic_store_explicit(&t->watching, 0, memory_order_release);
+		return 0;
+	}
+	return atomic_compare_exchange_strong(&t->posted, &p, p | REC_WATCHED);
+}
+
+/* Give back the call p claimed: its owner may return. */
+static void rec_unclaim(struct rec_thread *t, uintptr_t p)
+{
+	uintptr_t claimed = p | REC_WATCHED;
+
+	if (rec_asym)
+		atomic_store_explicit(&t->watching, 0, memory_order_release);
+	else if (!atomic_compare_exchange_strong(&t->posted, &claimed, p))
+		atomic_store_explicit(&t->released, 1, memory_order_release);	/* it waits */
+}
+
+/* If t's blocked call has been posted for REC_STUCK_BEATS, write it as incomplete. */
+static void rec_watch_thread(struct rec_thread *t, uint64_t beat)
+{
+	uintptr_t p = atomic_load_explicit(&t->posted, memory_order_acquire);
+	struct rec_call *c;
+
+	if (!p || (p & REC_WATCHED) ||
+	    beat - atomic_load_explicit(&t->posted_beat, memory_order_relaxed) < REC_STUCK_BEATS)
+		return;
+	if (!rec_claim(t, p))
+		return;
+	c = (struct rec_call *)p;
+	/* The slot's beat was a hint: the call we hold may be a newer one at the same address. */
+	if (!c->incomplete_sent && beat - c->posted_beat >= REC_STUCK_BEATS) {
+		/* This gives the call its index; when it returns, its complete record follows
+		 * and replaces this one. */
+		rec_output_call(c, MPIV_EV_INCOMPLETE);
+		c->incomplete_sent = 1;
+	}
+	rec_unclaim(t, p);
 }
 
 void rec_call_watch(uint64_t beat)
 {
-	struct rec_call *c;
+	struct rec_thread *t;
 
-	pthread_mutex_lock(&rec_posted_lock);
-	for (c = rec_posted_head; c; c = c->next) {
-		if (c->incomplete_sent || beat - c->posted_beat < REC_STUCK_BEATS)
-			continue;
-		/* This gives the call its index; when it returns, its complete record follows
-		 * with the same index and replaces this one. */
-		rec_output_call(c, MPIV_EV_INCOMPLETE);
-		c->incomplete_sent = 1;
-	}
-	pthread_mutex_unlock(&rec_posted_lock);
+	for (t = atomic_load_explicit(&rec_threads, memory_order_acquire); t; t = t->next)
+		rec_watch_thread(t, beat);
+	/* Every period: a rank killed now loses at most one period of calls, and a blocked
+	 * call just written reaches the file, after every call indexed before it. */
+	rec_output_flush();
 }

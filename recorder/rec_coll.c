@@ -13,3 +13,314 @@ int rec_Barrier(struct rec_call *c, MPI_Comm comm)
 	rec_call_returned(c);
 	return rc;
 }
+
+/* Every other collective: its communicator, its root as a world rank (rooted ones), and the
+ * bytes this rank contributes. Nonblocking ones also make a request, completed at its wait. */
+static uint64_t coll_bytes(int count, MPI_Datatype type)
+{
+	MPI_Count size = 0;
+
+	if (count > 0 && type != MPI_DATATYPE_NULL &&
+	    PMPI_Type_size_x(type, &size) == MPI_SUCCESS && size > 0)
+		return (uint64_t)count * (uint64_t)size;
+	return 0;
+}
+
+static void coll_event(struct rec_call *c, MPI_Comm comm, int root, uint64_t bytes)
+{
+	c->ev.comm = rec_comm_id(comm);
+	if (root != MPIV_NONE)
+		c->ev.root = rec_comm_to_world(comm, root);
+	c->ev.bytes = bytes;
+}
+
+static void coll_request(struct rec_call *c, int rc, MPI_Request *request)
+{
+	if (rc == MPI_SUCCESS)
+		rec_call_add_req(c, rec_request_add(request, 0, MPI_COMM_WORLD), MPIV_NONE,
+				 MPIV_NONE);
+}
+
+/* The wrappers below are all alike: record the envelope, call PMPI while posted. */
+#define COLL_BLOCKING(call, comm, root, bytes)	\
+	do {					\
+		int rc_;			\
+						\
+		coll_event(c, comm, root, bytes);	\
+		rec_call_posted(c);		\
+		rc_ = call;			\
+		rec_call_returned(c);		\
+		return rc_;			\
+	} while (0)
+#define COLL_NONBLOCKING(call, comm, root, bytes, request)	\
+	do {							\
+		int rc_;					\
+								\
+		coll_event(c, comm, root, bytes);		\
+		rc_ = call;					\
+		coll_request(c, rc_, request);			\
+		return rc_;					\
+	} while (0)
+
+int rec_Bcast(struct rec_call *c, void *buffer, int count, MPI_Datatype datatype, int root,
+	      MPI_Comm comm)
+{
+	COLL_BLOCKING(PMPI_Bcast(buffer, count, datatype, root, comm), comm, root,
+		      coll_bytes(count, datatype));
+}
+
+int rec_Reduce(struct rec_call *c, const void *sendbuf, void *recvbuf, int count,
+	       MPI_Datatype datatype, MPI_Op op, int root, MPI_Comm comm)
+{
+	COLL_BLOCKING(PMPI_Reduce(sendbuf, recvbuf, count, datatype, op, root, comm), comm, root,
+		      coll_bytes(count, datatype));
+}
+
+int rec_Allreduce(struct rec_call *c, const void *sendbuf, void *recvbuf, int count,
+		  MPI_Datatype datatype, MPI_Op op, MPI_Comm comm)
+{
+	COLL_BLOCKING(PMPI_Allreduce(sendbuf, recvbuf, count, datatype, op, comm), comm,
+		      MPIV_NONE, coll_bytes(count, datatype));
+}
+
+int rec_Gather(struct rec_call *c, const void *sendbuf, int sendcount, MPI_Datatype sendtype,
+	       void *recvbuf, int recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm)
+{
+	COLL_BLOCKING(PMPI_Gather(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root,
+				  comm), comm, root, coll_bytes(sendcount, sendtype));
+}
+
+int rec_Gatherv(struct rec_call *c, const void *sendbuf, int sendcount, MPI_Datatype sendtype,
+		void *recvbuf, const int recvcounts[], const int displs[], MPI_Datatype recvtype,
+		int root, MPI_Comm comm)
+{
+	COLL_BLOCKING(PMPI_Gatherv(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs,
+				   recvtype, root, comm), comm, root, coll_bytes(sendcount, sendtype));
+}
+
+int rec_Scatter(struct rec_call *c, const void *sendbuf, int sendcount, MPI_Datatype sendtype,
+		void *recvbuf, int recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm)
+{
+	COLL_BLOCKING(PMPI_Scatter(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype,
+				   root, comm), comm, root, coll_bytes(recvcount, recvtype));
+}
+
+int rec_Scatterv(struct rec_call *c, const void *sendbuf, const int sendcounts[],
+		 const int displs[], MPI_Datatype sendtype, void *recvbuf, int recvcount,
+		 MPI_Datatype recvtype, int root, MPI_Comm comm)
+{
+	COLL_BLOCKING(PMPI_Scatterv(sendbuf, sendcounts, displs, sendtype, recvbuf, recvcount,
+				    recvtype, root, comm), comm, root, coll_bytes(recvcount, recvtype));
+}
+
+int rec_Allgather(struct rec_call *c, const void *sendbuf, int sendcount, MPI_Datatype sendtype,
+		  void *recvbuf, int recvcount, MPI_Datatype recvtype, MPI_Comm comm)
+{
+	COLL_BLOCKING(PMPI_Allgather(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype,
+				     comm), comm, MPIV_NONE, coll_bytes(sendcount, sendtype));
+}
+
+int rec_Allgatherv(struct rec_call *c, const void *sendbuf, int sendcount,
+		   MPI_Datatype sendtype, void *recvbuf, const int recvcounts[], const int displs[],
+		   MPI_Datatype recvtype, MPI_Comm comm)
+{
+	COLL_BLOCKING(PMPI_Allgatherv(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs,
+				      recvtype, comm), comm, MPIV_NONE,
+		      coll_bytes(sendcount, sendtype));
+}
+
+int rec_Alltoall(struct rec_call *c, const void *sendbuf, int sendcount, MPI_Datatype sendtype,
+		 void *recvbuf, int recvcount, MPI_Datatype recvtype, MPI_Comm comm)
+{
+	COLL_BLOCKING(PMPI_Alltoall(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype,
+				    comm), comm, MPIV_NONE, coll_bytes(sendcount, sendtype));
+}
+
+int rec_Alltoallv(struct rec_call *c, const void *sendbuf, const int sendcounts[],
+		  const int sdispls[], MPI_Datatype sendtype, void *recvbuf,
+		  const int recvcounts[], const int rdispls[], MPI_Datatype recvtype,
+		  MPI_Comm comm)
+{
+	COLL_BLOCKING(PMPI_Alltoallv(sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts,
+				     rdispls, recvtype, comm), comm, MPIV_NONE, 0);
+}
+
+int rec_Alltoallw(struct rec_call *c, const void *sendbuf, const int sendcounts[],
+		  const int sdispls[], const MPI_Datatype sendtypes[], void *recvbuf,
+		  const int recvcounts[], const int rdispls[], const MPI_Datatype recvtypes[],
+		  MPI_Comm comm)
+{
+	COLL_BLOCKING(PMPI_Alltoallw(sendbuf, sendcounts, sdispls, sendtypes, recvbuf, recvcounts,
+				     rdispls, recvtypes, comm), comm, MPIV_NONE, 0);
+}
+
+int rec_Reduce_scatter(struct rec_call *c, const void *sendbuf, void *recvbuf,
+		       const int recvcounts[], MPI_Datatype datatype, MPI_Op op, MPI_Comm comm)
+{
+	COLL_BLOCKING(PMPI_Reduce_scatter(sendbuf, recvbuf, recvcounts, datatype, op, comm), comm,
+		      MPIV_NONE, 0);
+}
+
+int rec_Reduce_scatter_block(struct rec_call *c, const void *sendbuf, void *recvbuf,
+			     int recvcount, MPI_Datatype datatype, MPI_Op op, MPI_Comm comm)
+{
+	COLL_BLOCKING(PMPI_Reduce_scatter_block(sendbuf, recvbuf, recvcount, datatype, op, comm),
+		      comm, MPIV_NONE, coll_bytes(recvcount, datatype));
+}
+
+int rec_Scan(struct rec_call *c, const void *sendbuf, void *recvbuf, int count,
+	     MPI_Datatype datatype, MPI_Op op, MPI_Comm comm)
+{
+	COLL_BLOCKING(PMPI_Scan(sendbuf, recvbuf, count, datatype, op, comm), comm, MPIV_NONE,
+		      coll_bytes(count, datatype));
+}
+
+int rec_Exscan(struct rec_call *c, const void *sendbuf, void *recvbuf, int count,
+	       MPI_Datatype datatype, MPI_Op op, MPI_Comm comm)
+{
+	COLL_BLOCKING(PMPI_Exscan(sendbuf, recvbuf, count, datatype, op, comm), comm, MPIV_NONE,
+		      coll_bytes(count, datatype));
+}
+
+int rec_Ibarrier(struct rec_call *c, MPI_Comm comm, MPI_Request *request)
+{
+	COLL_NONBLOCKING(PMPI_Ibarrier(comm, request),
+			 comm, MPIV_NONE, 0, request);
+}
+
+int rec_Ibcast(struct rec_call *c, void *buffer, int count, MPI_Datatype datatype, int root,
+		MPI_Comm comm, MPI_Request *request)
+{
+	COLL_NONBLOCKING(PMPI_Ibcast(buffer, count, datatype, root, comm, request),
+			 comm, root, coll_bytes(count, datatype), request);
+}
+
+int rec_Ireduce(struct rec_call *c, const void *sendbuf, void *recvbuf, int count,
+		MPI_Datatype datatype, MPI_Op op, int root, MPI_Comm comm, MPI_Request *request)
+{
+	COLL_NONBLOCKING(PMPI_Ireduce(sendbuf, recvbuf, count, datatype, op, root, comm,
+				      request),
+			 comm, root, coll_bytes(count, datatype), request);
+}
+
+int rec_Iallreduce(struct rec_call *c, const void *sendbuf, void *recvbuf, int count,
+		MPI_Datatype datatype, MPI_Op op, MPI_Comm comm, MPI_Request *request)
+{
+	COLL_NONBLOCKING(PMPI_Iallreduce(sendbuf, recvbuf, count, datatype, op, comm, request),
+			 comm, MPIV_NONE, coll_bytes(count, datatype), request);
+}
+
+int rec_Igather(struct rec_call *c, const void *sendbuf, int sendcount, MPI_Datatype sendtype,
+		void *recvbuf, int recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm,
+		MPI_Request *request)
+{
+	COLL_NONBLOCKING(PMPI_Igather(sendbuf, sendcount, sendtype, recvbuf, recvcount,
+				      recvtype, root, comm, request),
+			 comm, root, coll_bytes(sendcount, sendtype), request);
+}
+
+int rec_Igatherv(struct rec_call *c, const void *sendbuf, int sendcount, MPI_Datatype sendtype,
+		void *recvbuf, const int recvcounts[], const int displs[],
+		MPI_Datatype recvtype, int root, MPI_Comm comm, MPI_Request *request)
+{
+	COLL_NONBLOCKING(PMPI_Igatherv(sendbuf, sendcount, sendtype, recvbuf, recvcounts,
+				       displs, recvtype, root, comm, request),
+			 comm, root, coll_bytes(sendcount, sendtype), request);
+}
+
+int rec_Iscatter(struct rec_call *c, const void *sendbuf, int sendcount, MPI_Datatype sendtype,
+		void *recvbuf, int recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm,
+		MPI_Request *request)
+{
+	COLL_NONBLOCKING(PMPI_Iscatter(sendbuf, sendcount, sendtype, recvbuf, recvcount,
+				       recvtype, root, comm, request),
+			 comm, root, coll_bytes(sendcount, sendtype), request);
+}
+
+int rec_Iscatterv(struct rec_call *c, const void *sendbuf, const int sendcounts[],
+		const int displs[], MPI_Datatype sendtype, void *recvbuf, int recvcount,
+		MPI_Datatype recvtype, int root, MPI_Comm comm, MPI_Request *request)
+{
+	COLL_NONBLOCKING(PMPI_Iscatterv(sendbuf, sendcounts, displs, sendtype, recvbuf,
+				        recvcount, recvtype, root, comm, request),
+			 comm, root, 0, request);
+}
+
+int rec_Iallgather(struct rec_call *c, const void *sendbuf, int sendcount,
+		MPI_Datatype sendtype, void *recvbuf, int recvcount, MPI_Datatype recvtype,
+		MPI_Comm comm, MPI_Request *request)
+{
+	COLL_NONBLOCKING(PMPI_Iallgather(sendbuf, sendcount, sendtype, recvbuf, recvcount,
+				         recvtype, comm, request),
+			 comm, MPIV_NONE, coll_bytes(sendcount, sendtype), request);
+}
+
+int rec_Iallgatherv(struct rec_call *c, const void *sendbuf, int sendcount,
+		MPI_Datatype sendtype, void *recvbuf, const int recvcounts[],
+		const int displs[], MPI_Datatype recvtype, MPI_Comm comm, MPI_Request *request)
+{
+	COLL_NONBLOCKING(PMPI_Iallgatherv(sendbuf, sendcount, sendtype, recvbuf, recvcounts,
+				          displs, recvtype, comm, request),
+			 comm, MPIV_NONE, coll_bytes(sendcount, sendtype), request);
+}
+
+int rec_Ialltoall(struct rec_call *c, const void *sendbuf, int sendcount,
+		MPI_Datatype sendtype, void *recvbuf, int recvcount, MPI_Datatype recvtype,
+		MPI_Comm comm, MPI_Request *request)
+{
+	COLL_NONBLOCKING(PMPI_Ialltoall(sendbuf, sendcount, sendtype, recvbuf, recvcount,
+				        recvtype, comm, request),
+			 comm, MPIV_NONE, coll_bytes(sendcount, sendtype), request);
+}
+
+int rec_Ialltoallv(struct rec_call *c, const void *sendbuf, const int sendcounts[],
+		const int sdispls[], MPI_Datatype sendtype, void *recvbuf,
+		const int recvcounts[], const int rdispls[], MPI_Datatype recvtype,
+		MPI_Comm comm, MPI_Request *request)
+{
+	COLL_NONBLOCKING(PMPI_Ialltoallv(sendbuf, sendcounts, sdispls, sendtype, recvbuf,
+				         recvcounts, rdispls, recvtype, comm, request),
+			 comm, MPIV_NONE, 0, request);
+}
+
+int rec_Ialltoallw(struct rec_call *c, const void *sendbuf, const int sendcounts[],
+		const int sdispls[], const MPI_Datatype sendtypes[], void *recvbuf,
+		const int recvcounts[], const int rdispls[], const MPI_Datatype recvtypes[],
+		MPI_Comm comm, MPI_Request *request)
+{
+	COLL_NONBLOCKING(PMPI_Ialltoallw(sendbuf, sendcounts, sdispls, sendtypes, recvbuf,
+				         recvcounts, rdispls, recvtypes, comm, request),
+			 comm, MPIV_NONE, 0, request);
+}
+
+int rec_Ireduce_scatter(struct rec_call *c, const void *sendbuf, void *recvbuf,
+		const int recvcounts[], MPI_Datatype datatype, MPI_Op op, MPI_Comm comm,
+		MPI_Request *request)
+{
+	COLL_NONBLOCKING(PMPI_Ireduce_scatter(sendbuf, recvbuf, recvcounts, datatype, op, comm,
+				              request),
+			 comm, MPIV_NONE, 0, request);
+}
+
+int rec_Ireduce_scatter_block(struct rec_call *c, const void *sendbuf, void *recvbuf,
+		int recvcount, MPI_Datatype datatype, MPI_Op op, MPI_Comm comm,
+		MPI_Request *request)
+{
+	COLL_NONBLOCKING(PMPI_Ireduce_scatter_block(sendbuf, recvbuf, recvcount, datatype, op,
+				                    comm, request),
+			 comm, MPIV_NONE, coll_bytes(recvcount, datatype), request);
+}
+
+int rec_Iscan(struct rec_call *c, const void *sendbuf, void *recvbuf, int count,
+		MPI_Datatype datatype, MPI_Op op, MPI_Comm comm, MPI_Request *request)
+{
+	COLL_NONBLOCKING(PMPI_Iscan(sendbuf, recvbuf, count, datatype, op, comm, request),
+			 comm, MPIV_NONE, coll_bytes(count, datatype), request);
+}
+
+int rec_Iexscan(struct rec_call *c, const void *sendbuf, void *recvbuf, int count,
+		MPI_Datatype datatype, MPI_Op op, MPI_Comm comm, MPI_Request *request)
+{
+	COLL_NONBLOCKING(PMPI_Iexscan(sendbuf, recvbuf, count, datatype, op, comm, request),
+			 comm, MPIV_NONE, coll_bytes(count, datatype), request);
+}

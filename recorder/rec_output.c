@@ -1,51 +1,330 @@
-/* The recorder's per-rank trace file, rank-<r>.mpivt (doc/trace-format.md, encoders in
- * common/tracefmt.c), written as the run goes: one record per write(2) on an O_APPEND file, so
- * that a crash or SIGKILL leaves every completed call readable. */
+/* The recorder's per-rank trace file, rank-<r>.mpivt (doc/trace-format.md; the encoding is
+ * common/tracefmt.c's). Records go into a ring buffer without a system call, a lock or an
+ * atomic read-modify-write (unless the program runs MPI_THREAD_MULTIPLE); the ring reaches
+ * the file when full, every status period, at MPI_Finalize, MPI_Abort and exit, and from
+ * fatal signal handlers, so that a crash or a hang loses nothing and a SIGKILL at most one
+ * period. */
+#define _GNU_SOURCE
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
-#include <pthread.h>
-#include <stdarg.h>
+#include <sched.h>
+#include <signal.h>
 #include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "recorder.h"
 #include "trace.h"
 #include "tracefmt.h"
 
-/* Records of events with up to this many requests are built on the stack. */
-#define REC_OUT_STACK_REQS 64
+/* 1 MiB: writes large enough to cost nothing per call, rare enough to hide. */
+#define REC_OUT_RING (1u << 20)
+/* Records that may be longer than this (completions of thousands of requests) bypass the
+ * ring: they are written to the file directly. */
+#define REC_OUT_TMP (64u << 10)
+/* How long a fatal signal handler waits for another thread to let go of the file. */
+#define REC_OUT_SIGNAL_WAIT_MS 200
 
-static pthread_mutex_t out_lock = PTHREAD_MUTEX_INITIALIZER;	/* below, and the writes */
+/* The ring. Positions count the bytes appended after the header, so position p is at file
+ * offset out_hdrlen + p and at out_ring[p % REC_OUT_RING]. The bytes of [out_tail, out_head)
+ * are complete records not yet known to be in the file. Writes put bytes at their own offset
+ * (pwrite), so writing some twice (a signal handler racing a flush) is harmless.
+ *
+ * Producers (those who append) are the thread making the call, or the watcher while it holds
+ * a blocked call (rec_call.c: the call's thread then waits for it), or close; unless the
+ * program runs MPI_THREAD_MULTIPLE, MPI's own rules make the calling threads one producer at
+ * a time, so only the watcher and close take out_plock. The writer lock out_wlock serialises
+ * writing to the file and moving out_tail. */
+static unsigned char out_ring[REC_OUT_RING];
+static unsigned char out_tmp[REC_OUT_TMP];	/* a record that wraps, before it is copied */
+static atomic_ullong out_head;		/* end of the complete records: producers store it */
+static atomic_ullong out_tail;		/* what is in the file: under out_wlock */
+static uint64_t out_hdrlen;		/* file offset of position 0 */
 static atomic_int out_fd = -1;		/* the trace, -1 when not recording */
-static uint32_t out_next_index;		/* the next event index of this rank, MPI_Init's 0 */
+static atomic_uintptr_t out_wlock;	/* writer lock: 0 when free, else the owner's &out_me */
+static atomic_uintptr_t out_plock;	/* producer lock, same values */
+static int out_multi;			/* MPI_THREAD_MULTIPLE: every producer takes out_plock */
+static struct mpiv_tf_writer out_tf;	/* event count, site table: the producers' */
+static pid_t out_pid;			/* the process that opened it (not a forked child) */
 static char out_path[PATH_MAX];		/* for messages */
 
-/* Append len bytes as one record; on failure say so once and stop recording. Call with
- * out_lock held. */
-static void out_write(const void *buf, size_t len)
+/* Identifies the thread to the locks, also in a signal handler: initial-exec TLS is a plain
+ * %fs-relative address, nothing to allocate (the library is preloaded, never dlopen'ed). */
+static __thread char out_me __attribute__((tls_model("initial-exec")));
+
+/* The fatal signals whose handler writes the ring, and what was installed before. */
+static const int out_signals[] = {SIGSEGV, SIGBUS, SIGABRT, SIGFPE, SIGILL, SIGTERM};
+#define REC_OUT_NSIGNALS (sizeof(out_signals) / sizeof(out_signals[0]))
+static struct sigaction out_old_action[REC_OUT_NSIGNALS];	/* chained to */
+static int out_installed[REC_OUT_NSIGNALS];			/* ours is in place */
+
+/* Take lock. Returns 1, or 0 if this thread holds it already: a signal handler (the
+ * program's, calling exit()) interrupted it inside; the interrupted code never resumes, so
+ * carrying on is safe, and waiting would hang. Give what it returned to out_drop(). */
+static int out_take(atomic_uintptr_t *lock)
+{
+	uintptr_t me = (uintptr_t)&out_me, cur;
+	unsigned spins = 0;
+
+	for (;;) {
+		cur = 0;
+		if (atomic_compare_exchange_weak_explicit(lock, &cur, me, memory_order_acquire,
+							  memory_order_relaxed))
+			return 1;
+		if (cur == me)
+			return 0;
+		/* The holder may be in a write(2): let it run. */
+		if (++spins > 100)
+			sched_yield();
+	}
+}
+
+static void out_drop(atomic_uintptr_t *lock, int taken)
+{
+	if (taken)
+		atomic_store_explicit(lock, 0, memory_order_release);
+}
+
+/* Write len bytes at file offset off; returns 0 or an errno value. Async-signal-safe. */
+static int out_pwrite(int fd, const void *buf, size_t len, uint64_t off)
 {
 	const char *p = buf;
 
-	while (out_fd >= 0 && len > 0) {
-		ssize_t w = write(out_fd, p, len);
+	while (len > 0) {
+		ssize_t w = pwrite(fd, p, len, (off_t)off);
 
 		if (w < 0 && errno == EINTR)
 			continue;
-		if (w <= 0) {
-			rec_msg("cannot write trace '%s': %s: recording stops", out_path,
-				w < 0 ? strerror(errno) : "nothing written");
-			close(out_fd);
-			out_fd = -1;
-			return;
-		}
+		if (w <= 0)
+			return w < 0 ? errno : EIO;
 		p += w;
 		len -= (size_t)w;
+		off += (uint64_t)w;
+	}
+	return 0;
+}
+
+/* Write positions [from, to) of the ring. Async-signal-safe. */
+static int out_write_range(int fd, uint64_t from, uint64_t to)
+{
+	while (from < to) {
+		size_t pos = (size_t)(from % REC_OUT_RING);
+		size_t n = REC_OUT_RING - pos;
+		int e;
+
+		if (n > to - from)
+			n = (size_t)(to - from);
+		e = out_pwrite(fd, out_ring + pos, n, out_hdrlen + from);
+		if (e)
+			return e;
+		from += n;
+	}
+	return 0;
+}
+
+/* Recording stops: say why once. */
+static void out_fail(const char *what, int e)
+{
+	int fd = atomic_exchange(&out_fd, -1);
+
+	if (fd < 0)
+		return;
+	rec_msg("cannot %s trace '%s': %s: recording stops", what, out_path, strerror(e));
+	close(fd);
+}
+
+/* Write what the ring holds. Call with out_wlock held. */
+static void out_flush_locked(void)
+{
+	uint64_t head = atomic_load_explicit(&out_head, memory_order_acquire);
+	uint64_t tail = atomic_load_explicit(&out_tail, memory_order_relaxed);
+	int fd = atomic_load_explicit(&out_fd, memory_order_relaxed);
+	int e;
+
+	if (head == tail || fd < 0)
+		return;
+	e = out_write_range(fd, tail, head);
+	if (e)
+		out_fail("write", e);
+	else
+		atomic_store_explicit(&out_tail, head, memory_order_release);
+}
+
+/* A record that may take max bytes does not fit: make room, or write it to the file
+ * directly if it is longer than REC_OUT_TMP. Returns 1 if it was written. Call as a
+ * producer. */
+static int out_make_room(size_t max, size_t (*encode)(void *arg, void *buf, size_t cap),
+			 void *arg)
+{
+	uint64_t head;
+	unsigned char *big;
+	size_t n;
+	int e, fd, taken;
+
+	taken = out_take(&out_wlock);
+	out_flush_locked();
+	if (max <= REC_OUT_TMP) {
+		out_drop(&out_wlock, taken);
+		return 0;
+	}
+	fd = atomic_load_explicit(&out_fd, memory_order_relaxed);
+	big = fd >= 0 ? malloc(max) : NULL;
+	if (fd >= 0 && !big)
+		out_fail("write (out of memory for a large record)", ENOMEM);
+	if (big) {
+		head = atomic_load_explicit(&out_head, memory_order_relaxed);
+		n = encode(arg, big, max);
+		e = out_pwrite(fd, big, n, out_hdrlen + head);
+		free(big);
+		if (e) {
+			out_fail("write", e);
+		} else {
+			/* tail first: a signal handler in between sees nothing to write */
+			atomic_store(&out_tail, head + n);
+			atomic_store(&out_head, head + n);
+		}
+	}
+	out_drop(&out_wlock, taken);
+	return 1;
+}
+
+/* Append a record of at most max bytes made by encode(arg, buf, cap). Call as a producer. */
+static void out_append(size_t max, size_t (*encode)(void *arg, void *buf, size_t cap), void *arg)
+{
+	uint64_t head = atomic_load_explicit(&out_head, memory_order_relaxed);
+	size_t pos, n;
+
+	if (head + max - atomic_load_explicit(&out_tail, memory_order_acquire) > REC_OUT_RING ||
+	    max > REC_OUT_TMP) {
+		if (out_make_room(max, encode, arg))
+			return;
+	}
+	if (atomic_load_explicit(&out_fd, memory_order_relaxed) < 0)
+		return;
+	pos = (size_t)(head % REC_OUT_RING);
+	if (REC_OUT_RING - pos >= max) {
+		n = encode(arg, out_ring + pos, max);
+	} else {
+		n = encode(arg, out_tmp, max);
+		if (n <= REC_OUT_RING - pos) {
+			memcpy(out_ring + pos, out_tmp, n);
+		} else {
+			memcpy(out_ring + pos, out_tmp, REC_OUT_RING - pos);
+			memcpy(out_ring, out_tmp + (REC_OUT_RING - pos), n - (REC_OUT_RING - pos));
+		}
+	}
+	/* Release: whoever sees the new head sees the bytes it covers. */
+	atomic_store_explicit(&out_head, head + n, memory_order_release);
+}
+
+static size_t enc_event(void *arg, void *buf, size_t cap)
+{
+	return mpiv_tf_encode_event(&out_tf, buf, cap, arg);
+}
+
+/* ---- fatal signals ---- */
+
+/* Write what the ring holds, from a signal handler: no lock waited for without bound, no
+ * allocation, only system calls. */
+static void out_flush_from_signal(void)
+{
+	uintptr_t me = (uintptr_t)&out_me, cur = 0;
+	struct timespec nap = {0, 1000000};
+	int fd = atomic_load(&out_fd), took = 0, i;
+	uint64_t tail, head;
+
+	if (fd < 0 || getpid() != out_pid)
+		return;
+	for (i = 0; i < REC_OUT_SIGNAL_WAIT_MS; i++) {
+		cur = 0;
+		if (atomic_compare_exchange_strong(&out_wlock, &cur, me)) {
+			took = 1;
+			break;
+		}
+		if (cur == me)
+			break;	/* this thread was interrupted writing: writing again is harmless */
+		nanosleep(&nap, NULL);
+	}
+	if (!took && cur != me)
+		return;		/* another thread is stuck in a write: better lose than corrupt */
+	/* With the writer lock no one moves the tail, so no producer can overwrite [tail,
+	 * head); a producer interrupted mid-record has not moved the head over it yet. */
+	tail = atomic_load(&out_tail);
+	head = atomic_load(&out_head);
+	if (out_write_range(fd, tail, head) == 0 && took)
+		atomic_store(&out_tail, head);
+	out_drop(&out_wlock, took);
+}
+
+static void out_on_signal(int sig, siginfo_t *info, void *uctx)
+{
+	int saved = errno;
+	const struct sigaction *old = NULL;
+	struct sigaction dfl;
+	unsigned i;
+
+	out_flush_from_signal();
+	for (i = 0; i < REC_OUT_NSIGNALS; i++)
+		if (out_signals[i] == sig)
+			old = &out_old_action[i];
+	/* The program's own handler (installed before MPI_Init) decides what happens next. */
+	if (old && old->sa_handler != SIG_DFL && old->sa_handler != SIG_IGN) {
+		if (old->sa_flags & SA_SIGINFO)
+			old->sa_sigaction(sig, info, uctx);
+		else
+			old->sa_handler(sig);
+	} else {
+		/* The default action, as if we had not been here: the signal is blocked while
+		 * this runs and is delivered, fatally, when the handler returns. */
+		memset(&dfl, 0, sizeof(dfl));
+		dfl.sa_handler = SIG_DFL;
+		sigemptyset(&dfl.sa_mask);
+		sigaction(sig, &dfl, NULL);
+		raise(sig);
+	}
+	errno = saved;
+}
+
+/* Catch the fatal signals the program does not ignore. */
+static void out_install_handlers(void)
+{
+	struct sigaction sa;
+	unsigned i;
+
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_sigaction = out_on_signal;
+	sa.sa_flags = SA_SIGINFO | SA_RESTART | SA_ONSTACK;
+	sigemptyset(&sa.sa_mask);
+	for (i = 0; i < REC_OUT_NSIGNALS; i++) {
+		if (sigaction(out_signals[i], NULL, &out_old_action[i]) != 0)
+			continue;
+		if (out_old_action[i].sa_handler == SIG_IGN)
+			continue;	/* catching it would change what the program does */
+		out_installed[i] = sigaction(out_signals[i], &sa, NULL) == 0;
 	}
 }
+
+/* Put back what the program had, if ours is still in place. */
+static void out_remove_handlers(void)
+{
+	struct sigaction cur;
+	unsigned i;
+
+	for (i = 0; i < REC_OUT_NSIGNALS; i++) {
+		if (!out_installed[i])
+			continue;
+		out_installed[i] = 0;
+		if (sigaction(out_signals[i], NULL, &cur) == 0 && (cur.sa_flags & SA_SIGINFO) &&
+		    cur.sa_sigaction == out_on_signal)
+			sigaction(out_signals[i], &out_old_action[i], NULL);
+	}
+}
+
+/* ---- the interface ---- */
 
 /* The first line of MPI_Get_library_version, cut to fit dst. */
 static void library_version(char *dst, size_t size)
@@ -68,11 +347,11 @@ static void library_version(char *dst, size_t size)
 int rec_output_open(int rank, int size, int thread_level)
 {
 	const char *dir = getenv("MPIVERIFY_TRACE_DIR");
+	unsigned char rec[MPIV_TF_HEADER_MAX];
+	struct mpiv_tf_header h;
 	char name[64];
-	char rec[sizeof(struct mpiv_rec_hdr) + sizeof(struct mpiv_rec_header)];
-	struct mpiv_rec_header h;
 	size_t len;
-	int fd;
+	int fd, e;
 
 	if (!dir || !*dir) {
 		rec_msg("MPIVERIFY_TRACE_DIR is not set: not recording");
@@ -83,16 +362,15 @@ int rec_output_open(int rank, int size, int thread_level)
 		rec_msg("trace directory '%s' is too long: not recording", dir);
 		return -1;
 	}
-	fd = open(out_path, O_WRONLY | O_CREAT | O_TRUNC | O_APPEND | O_CLOEXEC, 0644);
+	/* Not O_APPEND: pwrite must put bytes at the offset it is given. */
+	fd = open(out_path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
 	if (fd < 0) {
 		rec_msg("cannot open trace '%s': %s: not recording", out_path, strerror(errno));
 		return -1;
 	}
 
 	memset(&h, 0, sizeof(h));
-	memcpy(h.magic, MPIV_TRACE_MAGIC, sizeof(h.magic));
 	h.version = MPIV_TRACE_VERSION;
-	h.bom = MPIV_TRACE_BOM;
 	h.rank = rank;
 	h.size = size;
 	h.pid = (int32_t)getpid();
@@ -100,67 +378,127 @@ int rec_output_open(int rank, int size, int thread_level)
 	if (gethostname(h.host, sizeof(h.host) - 1) != 0)
 		h.host[0] = '\0';
 	library_version(h.library, sizeof(h.library));
-	len = mpiv_rec_encode_header(rec, sizeof(rec), &h);
+	len = mpiv_tf_encode_header(rec, sizeof(rec), &h);
+	/* The header goes out at once: a rank that dies before its first flush still leaves a
+	 * trace that says who it was. */
+	e = out_pwrite(fd, rec, len, 0);
+	if (e) {
+		rec_msg("cannot write trace '%s': %s: not recording", out_path, strerror(e));
+		close(fd);
+		return -1;
+	}
 
-	pthread_mutex_lock(&out_lock);
-	out_fd = fd;
-	out_write(rec, len);
-	fd = out_fd;
-	pthread_mutex_unlock(&out_lock);
-	return fd >= 0 ? 0 : -1;
+	/* Only this thread runs MPI calls yet: nothing else touches the ring. */
+	memset(&out_tf, 0, sizeof(out_tf));
+	out_hdrlen = len;
+	atomic_store(&out_head, 0);
+	atomic_store(&out_tail, 0);
+	out_multi = thread_level == MPI_THREAD_MULTIPLE;
+	out_pid = getpid();
+	rec_call_set_threads(out_multi);
+	atomic_store(&out_fd, fd);
+	out_install_handlers();
+	return 0;
 }
 
 void rec_output_call(struct rec_call *c, unsigned flags)
 {
-	char stack[sizeof(struct mpiv_rec_hdr) + sizeof(struct mpiv_rec_event) +
-		   REC_OUT_STACK_REQS * sizeof(struct mpiv_rec_req)];
-	size_t cap = sizeof(struct mpiv_rec_hdr) + sizeof(struct mpiv_rec_event) +
-		     (size_t)c->ev.nreqs * sizeof(struct mpiv_rec_req);
-	struct mpiv_event ev;
-	char *buf = stack;
+	size_t max = MPIV_TF_EVENT_MAX(c->ev.nreqs), pos;
+	uint16_t saved = c->ev.flags;
+	uint64_t head;
+	int taken = 0;
 
-	/* Only to skip the work when not recording; out_write() checks again under the lock. */
+	/* Only to skip the work when not recording; out_append() checks again. */
 	if (atomic_load_explicit(&out_fd, memory_order_relaxed) < 0)
 		return;
-	if (cap > sizeof(stack)) {
-		buf = malloc(cap);
-		if (!buf) {
-			rec_msg("out of memory for a %s record: recording stops",
-				mpiv_call_name(c->ev.call));
-			rec_output_close();
-			return;
-		}
-	}
-	pthread_mutex_lock(&out_lock);
+	/* Flags come from the watcher only, which always locks (see out_plock). */
+	if (out_multi || flags)
+		taken = out_take(&out_plock);
 	if (!c->indexed) {
-		c->ev.index = out_next_index++;
+		c->ev.index = out_tf.nevents;
 		c->indexed = 1;
 	}
-	ev = c->ev;
-	ev.flags |= flags;
-	out_write(buf, mpiv_rec_encode_event(buf, cap, &ev));
-	pthread_mutex_unlock(&out_lock);
-	if (buf != stack)
-		free(buf);
+	/* The fast path, every call but one in thousands: the record fits where the ring's
+	 * head is, without wrapping. */
+	head = atomic_load_explicit(&out_head, memory_order_relaxed);
+	pos = (size_t)(head % REC_OUT_RING);
+	if (!flags && max <= REC_OUT_RING - pos &&
+	    head + max - atomic_load_explicit(&out_tail, memory_order_acquire) <= REC_OUT_RING) {
+		head += mpiv_tf_encode_event(&out_tf, out_ring + pos, max, &c->ev);
+		atomic_store_explicit(&out_head, head, memory_order_release);
+		out_drop(&out_plock, taken);
+		return;
+	}
+	/* The event is the producer's alone: flags can be or'ed in place. */
+	c->ev.flags |= flags;
+	out_append(max, enc_event, &c->ev);
+	c->ev.flags = saved;
+	out_drop(&out_plock, taken);
+}
+
+struct out_module {
+	uint32_t id;		/* the module's id */
+	const char *path;	/* its file */
+};
+
+static size_t enc_module(void *arg, void *buf, size_t cap)
+{
+	const struct out_module *m = arg;
+
+	return mpiv_tf_encode_module(buf, cap, m->id, m->path);
 }
 
 void rec_output_module(unsigned id, const char *path)
 {
-	char buf[sizeof(struct mpiv_rec_hdr) + sizeof(struct mpiv_rec_module) + PATH_MAX + 1];
-	size_t len = mpiv_rec_encode_module(buf, sizeof(buf), id, path);
+	struct out_module m = {id, path};
+	int taken = 0;
 
-	if (!len)
+	if (atomic_load_explicit(&out_fd, memory_order_relaxed) < 0)
 		return;
-	pthread_mutex_lock(&out_lock);
-	out_write(buf, len);
-	pthread_mutex_unlock(&out_lock);
+	if (out_multi)
+		taken = out_take(&out_plock);
+	out_append(MPIV_TF_MODULE_MAX(strlen(path)), enc_module, &m);
+	out_drop(&out_plock, taken);
+}
+
+void rec_output_flush(void)
+{
+	int taken;
+
+	if (atomic_load_explicit(&out_fd, memory_order_relaxed) < 0)
+		return;
+	taken = out_take(&out_wlock);
+	out_flush_locked();
+	out_drop(&out_wlock, taken);
+}
+
+static size_t enc_end(void *arg, void *buf, size_t cap)
+{
+	(void)arg;
+	return mpiv_tf_encode_end(buf, cap);
 }
 
 void rec_output_close(void)
 {
-	pthread_mutex_lock(&out_lock);
-	if (out_fd >= 0)
-		close(out_fd);
-	out_fd = -1;
-	pthread_mutex_unlock(&out_lock);
+	int fd, ptaken, wtaken;
+
+	if (atomic_load(&out_fd) < 0 || getpid() != out_pid)
+		return;
+	out_remove_handlers();
+	ptaken = out_take(&out_plock);
+	out_append(MPIV_TF_END_MAX, enc_end, NULL);
+	wtaken = out_take(&out_wlock);
+	out_flush_locked();
+	fd = atomic_exchange(&out_fd, -1);
+	if (fd >= 0 && close(fd) != 0)
+		rec_msg("cannot write trace '%s': %s", out_path, strerror(errno));
+	out_drop(&out_wlock, wtaken);
+	out_drop(&out_plock, ptaken);
+}
+
+/* A rank that exits without MPI_Finalize (or after MPI_Abort returned) still leaves a
+ * complete, closed trace. Runs at exit() in the process that opened the trace only. */
+__attribute__((destructor)) static void out_at_exit(void)
+{
+	rec_output_close();
 }

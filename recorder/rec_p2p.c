@@ -1,6 +1,7 @@
 /* Point-to-point handlers of the recorder: every send variant goes through rec_send() or
- * rec_isend(), every receive through rec_recv() or rec_irecv(), as Caliper groups them. Peers
- * become world ranks; blocking receives record the source and tag they matched. */
+ * rec_isend(), every receive through rec_recv() or rec_irecv(), as Caliper groups them;
+ * persistent requests are made the same way. Peers become world ranks; blocking receives
+ * record the source and tag they matched. */
 #include "recorder.h"
 #include "rec_comm.h"
 
@@ -115,4 +116,121 @@ int rec_Irecv(struct rec_call *c, void *buf, int count, MPI_Datatype datatype, i
 	      int tag, MPI_Comm comm, MPI_Request *request)
 {
 	return rec_irecv(c, PMPI_Irecv, buf, count, datatype, source, tag, comm, request);
+}
+
+int rec_Bsend(struct rec_call *c, const void *buf, int count, MPI_Datatype datatype, int dest,
+	      int tag, MPI_Comm comm)
+{
+	return rec_send(c, PMPI_Bsend, buf, count, datatype, dest, tag, comm);
+}
+
+int rec_Rsend(struct rec_call *c, const void *buf, int count, MPI_Datatype datatype, int dest,
+	      int tag, MPI_Comm comm)
+{
+	return rec_send(c, PMPI_Rsend, buf, count, datatype, dest, tag, comm);
+}
+
+int rec_Ibsend(struct rec_call *c, const void *buf, int count, MPI_Datatype datatype, int dest,
+	       int tag, MPI_Comm comm, MPI_Request *request)
+{
+	return rec_isend(c, PMPI_Ibsend, buf, count, datatype, dest, tag, comm, request);
+}
+
+int rec_Issend(struct rec_call *c, const void *buf, int count, MPI_Datatype datatype, int dest,
+	       int tag, MPI_Comm comm, MPI_Request *request)
+{
+	return rec_isend(c, PMPI_Issend, buf, count, datatype, dest, tag, comm, request);
+}
+
+int rec_Irsend(struct rec_call *c, const void *buf, int count, MPI_Datatype datatype, int dest,
+	       int tag, MPI_Comm comm, MPI_Request *request)
+{
+	return rec_isend(c, PMPI_Irsend, buf, count, datatype, dest, tag, comm, request);
+}
+
+/* ---- persistent requests: the envelope is recorded where the request is made; each
+ * MPI_Start posts it again ---- */
+
+int rec_Send_init(struct rec_call *c, const void *buf, int count, MPI_Datatype datatype,
+		  int dest, int tag, MPI_Comm comm, MPI_Request *request)
+{
+	return rec_isend(c, PMPI_Send_init, buf, count, datatype, dest, tag, comm, request);
+}
+
+int rec_Bsend_init(struct rec_call *c, const void *buf, int count, MPI_Datatype datatype,
+		   int dest, int tag, MPI_Comm comm, MPI_Request *request)
+{
+	return rec_isend(c, PMPI_Bsend_init, buf, count, datatype, dest, tag, comm, request);
+}
+
+int rec_Ssend_init(struct rec_call *c, const void *buf, int count, MPI_Datatype datatype,
+		   int dest, int tag, MPI_Comm comm, MPI_Request *request)
+{
+	return rec_isend(c, PMPI_Ssend_init, buf, count, datatype, dest, tag, comm, request);
+}
+
+int rec_Rsend_init(struct rec_call *c, const void *buf, int count, MPI_Datatype datatype,
+		   int dest, int tag, MPI_Comm comm, MPI_Request *request)
+{
+	return rec_isend(c, PMPI_Rsend_init, buf, count, datatype, dest, tag, comm, request);
+}
+
+int rec_Recv_init(struct rec_call *c, void *buf, int count, MPI_Datatype datatype, int source,
+		  int tag, MPI_Comm comm, MPI_Request *request)
+{
+	return rec_irecv(c, PMPI_Recv_init, buf, count, datatype, source, tag, comm, request);
+}
+
+/* MPI_Sendrecv and MPI_Sendrecv_replace: the send's envelope in peer and tag, the receive's
+ * source and tag in peer2 and tag2, and what the receive matched. */
+static void rec_sendrecv_env(struct rec_call *c, int sendcount, MPI_Datatype sendtype, int dest,
+			     int sendtag, int source, int recvtag, MPI_Comm comm)
+{
+	rec_p2p_envelope(c, sendcount, sendtype, dest, sendtag, comm);
+	c->ev.peer2 = rec_comm_to_world(comm, source);
+	c->ev.tag2 = rec_comm_tag(recvtag);
+}
+
+static void rec_sendrecv_done(struct rec_call *c, int rc, MPI_Comm comm, const MPI_Status *st)
+{
+	if (rc == MPI_SUCCESS || rc == MPI_ERR_TRUNCATE) {
+		c->ev.src = rec_comm_to_world(comm, st->MPI_SOURCE);
+		c->ev.mtag = rec_comm_tag(st->MPI_TAG);
+	}
+}
+
+int rec_Sendrecv(struct rec_call *c, const void *sendbuf, int sendcount, MPI_Datatype sendtype,
+		 int dest, int sendtag, void *recvbuf, int recvcount, MPI_Datatype recvtype,
+		 int source, int recvtag, MPI_Comm comm, MPI_Status *status)
+{
+	MPI_Status local;
+	int rc;
+
+	if (status == MPI_STATUS_IGNORE)
+		status = &local;
+	rec_sendrecv_env(c, sendcount, sendtype, dest, sendtag, source, recvtag, comm);
+	rec_call_posted(c);
+	rc = PMPI_Sendrecv(sendbuf, sendcount, sendtype, dest, sendtag, recvbuf, recvcount,
+			   recvtype, source, recvtag, comm, status);
+	rec_call_returned(c);
+	rec_sendrecv_done(c, rc, comm, status);
+	return rc;
+}
+
+int rec_Sendrecv_replace(struct rec_call *c, void *buf, int count, MPI_Datatype datatype,
+			 int dest, int sendtag, int source, int recvtag, MPI_Comm comm,
+			 MPI_Status *status)
+{
+	MPI_Status local;
+	int rc;
+
+	if (status == MPI_STATUS_IGNORE)
+		status = &local;
+	rec_sendrecv_env(c, count, datatype, dest, sendtag, source, recvtag, comm);
+	rec_call_posted(c);
+	rc = PMPI_Sendrecv_replace(buf, count, datatype, dest, sendtag, source, recvtag, comm,
+				   status);
+	rec_call_returned(c);
+	rec_sendrecv_done(c, rc, comm, status);
+	return rc;
 }

@@ -218,3 +218,311 @@ int rec_Waitall(struct rec_call *c, int count, MPI_Request array_of_requests[],
 	free(st_heap);
 	return rc;
 }
+
+/* ---- the other completion calls: which of the listed requests completed ----
+ * The event lists the requests passed (MPI_REQUEST_NULL left out): first those that
+ * completed, with what each receive matched, then the npending that did not. A test that
+ * finds nothing complete lists them all as pending, which check reads as "no effect". */
+
+struct completion {
+	int n;				/* requests passed */
+	struct rec_reqent *ent;		/* their table entries, by array position */
+	struct rec_reqent stack[REQ_STACK];
+	char *done;			/* done[i]: position i completed */
+	char done_stack[REQ_STACK];
+};
+
+/* Take the entries of requests[0..count) before the call. Returns 0, or -1 if out of memory
+ * (the call is then recorded without its requests). */
+static int completion_take(struct completion *cp, int count, MPI_Request requests[])
+{
+	int i;
+
+	cp->n = count > 0 && requests ? count : 0;
+	cp->ent = cp->stack;
+	cp->done = cp->done_stack;
+	if (cp->n > REQ_STACK) {
+		cp->ent = malloc(cp->n * sizeof(*cp->ent));
+		cp->done = malloc(cp->n);
+		if (!cp->ent || !cp->done) {
+			free(cp->ent);
+			free(cp->done);
+			cp->ent = cp->stack;
+			cp->done = cp->done_stack;
+			cp->n = 0;
+			return -1;
+		}
+	}
+	for (i = 0; i < cp->n; i++) {
+		cp->done[i] = 0;
+		cp->ent[i].handle = requests[i];
+		if (requests[i] != MPI_REQUEST_NULL)
+			rec_request_take(requests[i], &requests[i], &cp->ent[i]);
+	}
+	return 0;
+}
+
+/* After the call: list completed positions (with status st_of(i), which may be NULL) first,
+ * then the pending ones; put back every entry whose request lives on. */
+static void completion_finish(struct rec_call *c, struct completion *cp, MPI_Request requests[],
+			      const MPI_Status *(*st_of)(void *ctx, int i), void *ctx)
+{
+	uint32_t pending = 0;
+	int i, pass;
+
+	for (pass = 0; pass < 2; pass++) {
+		for (i = 0; i < cp->n; i++) {
+			struct mpiv_reqinfo ri;
+
+			if (cp->ent[i].handle == MPI_REQUEST_NULL || cp->done[i] != (pass == 0))
+				continue;
+			if (pass == 0) {
+				rec_request_info(&cp->ent[i], st_of ? st_of(ctx, i) : NULL, &ri);
+			} else {
+				rec_request_info(&cp->ent[i], NULL, &ri);
+				pending++;
+			}
+			rec_call_add_req(c, ri.req, ri.src, ri.tag);
+		}
+	}
+	c->ev.npending = pending;
+	for (i = 0; i < cp->n; i++)
+		if (cp->ent[i].handle != MPI_REQUEST_NULL && requests[i] != MPI_REQUEST_NULL)
+			rec_request_put(&cp->ent[i]);	/* pending, or persistent and inactive */
+	if (cp->ent != cp->stack)
+		free(cp->ent);
+	if (cp->done != cp->done_stack)
+		free(cp->done);
+}
+
+/* Statuses: one for the single completed request, or an array by position. */
+struct status_pick {
+	const MPI_Status *one;		/* Waitany, Testany, Test */
+	const MPI_Status *array;	/* Testall (by position) */
+	const MPI_Status *some;		/* Waitsome, Testsome: by completion order */
+	const int *indices;		/* positions of `some` */
+	int nsome;
+};
+
+static const MPI_Status *pick_status(void *ctx, int i)
+{
+	const struct status_pick *p = ctx;
+	int k;
+
+	if (p->one)
+		return p->one;
+	if (p->array)
+		return &p->array[i];
+	for (k = 0; p->some && k < p->nsome; k++)
+		if (p->indices[k] == i)
+			return &p->some[k];
+	return NULL;
+}
+
+/* The request at position `index` completed (MPI_UNDEFINED: none). */
+static int mark_one(struct completion *cp, int index)
+{
+	if (index >= 0 && index < cp->n)
+		cp->done[index] = 1;
+	return index;
+}
+
+int rec_Waitany(struct rec_call *c, int count, MPI_Request array_of_requests[], int *indx,
+		MPI_Status *status)
+{
+	struct completion cp;
+	struct status_pick sp = {0};
+	MPI_Status local;
+	int rc;
+
+	if (status == MPI_STATUS_IGNORE)
+		status = &local;
+	completion_take(&cp, count, array_of_requests);
+	rec_call_posted(c);
+	rc = PMPI_Waitany(count, array_of_requests, indx, status);
+	rec_call_returned(c);
+	if (rc == MPI_SUCCESS)
+		mark_one(&cp, *indx);
+	sp.one = status;
+	completion_finish(c, &cp, array_of_requests, pick_status, &sp);
+	return rc;
+}
+
+int rec_Testany(struct rec_call *c, int count, MPI_Request array_of_requests[], int *indx,
+		int *flag, MPI_Status *status)
+{
+	struct completion cp;
+	struct status_pick sp = {0};
+	MPI_Status local;
+	int rc;
+
+	if (status == MPI_STATUS_IGNORE)
+		status = &local;
+	completion_take(&cp, count, array_of_requests);
+	rec_call_posted(c);
+	rc = PMPI_Testany(count, array_of_requests, indx, flag, status);
+	rec_call_returned(c);
+	if (rc == MPI_SUCCESS && *flag)
+		mark_one(&cp, *indx);
+	sp.one = status;
+	completion_finish(c, &cp, array_of_requests, pick_status, &sp);
+	return rc;
+}
+
+int rec_Test(struct rec_call *c, MPI_Request *request, int *flag, MPI_Status *status)
+{
+	struct completion cp;
+	struct status_pick sp = {0};
+	MPI_Status local;
+	int rc;
+
+	if (status == MPI_STATUS_IGNORE)
+		status = &local;
+	completion_take(&cp, request ? 1 : 0, request);
+	rec_call_posted(c);
+	rc = PMPI_Test(request, flag, status);
+	rec_call_returned(c);
+	if (rc == MPI_SUCCESS && *flag)
+		mark_one(&cp, 0);
+	sp.one = status;
+	completion_finish(c, &cp, request, pick_status, &sp);
+	return rc;
+}
+
+int rec_Testall(struct rec_call *c, int count, MPI_Request array_of_requests[], int *flag,
+		MPI_Status array_of_statuses[])
+{
+	struct completion cp;
+	struct status_pick sp = {0};
+	MPI_Status st_stack[REQ_STACK], *st = array_of_statuses, *heap = NULL;
+	int rc, i;
+
+	completion_take(&cp, count, array_of_requests);
+	if (st == MPI_STATUSES_IGNORE && cp.n > 0) {
+		if (cp.n <= REQ_STACK)
+			st = st_stack;
+		else
+			st = heap = malloc(cp.n * sizeof(*st));
+		if (!st)
+			st = MPI_STATUSES_IGNORE;	/* sources unknown, call unchanged */
+	}
+	rec_call_posted(c);
+	/* GCC 12 takes MPI_STATUSES_IGNORE, a constant pointer, for an array of size 0 */
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wstringop-overflow"
+	rc = PMPI_Testall(count, array_of_requests, flag, st);
+#pragma GCC diagnostic pop
+	rec_call_returned(c);
+	for (i = 0; rc == MPI_SUCCESS && *flag && i < cp.n; i++)
+		cp.done[i] = 1;
+	sp.array = st != MPI_STATUSES_IGNORE ? st : NULL;
+	completion_finish(c, &cp, array_of_requests, sp.array ? pick_status : NULL, &sp);
+	free(heap);
+	return rc;
+}
+
+/* Waitsome and Testsome differ only in whether they block. */
+typedef int (*rec_some_fn)(int incount, MPI_Request array_of_requests[], int *outcount,
+			   int array_of_indices[], MPI_Status array_of_statuses[]);
+
+static int rec_some(struct rec_call *c, rec_some_fn pmpi, int incount,
+		    MPI_Request array_of_requests[], int *outcount, int array_of_indices[],
+		    MPI_Status array_of_statuses[])
+{
+	struct completion cp;
+	struct status_pick sp = {0};
+	MPI_Status st_stack[REQ_STACK], *st = array_of_statuses, *heap = NULL;
+	int rc, k;
+
+	completion_take(&cp, incount, array_of_requests);
+	if (st == MPI_STATUSES_IGNORE && cp.n > 0) {
+		if (cp.n <= REQ_STACK)
+			st = st_stack;
+		else
+			st = heap = malloc(cp.n * sizeof(*st));
+		if (!st)
+			st = MPI_STATUSES_IGNORE;	/* sources unknown, call unchanged */
+	}
+	rec_call_posted(c);
+	rc = pmpi(incount, array_of_requests, outcount, array_of_indices, st);
+	rec_call_returned(c);
+	if (rc == MPI_SUCCESS && *outcount != MPI_UNDEFINED)
+		for (k = 0; k < *outcount; k++)
+			mark_one(&cp, array_of_indices[k]);
+	if (st != MPI_STATUSES_IGNORE && rc == MPI_SUCCESS && *outcount != MPI_UNDEFINED) {
+		sp.some = st;
+		sp.indices = array_of_indices;
+		sp.nsome = *outcount;
+	}
+	completion_finish(c, &cp, array_of_requests, sp.some ? pick_status : NULL, &sp);
+	free(heap);
+	return rc;
+}
+
+int rec_Waitsome(struct rec_call *c, int incount, MPI_Request array_of_requests[],
+		 int *outcount, int array_of_indices[], MPI_Status array_of_statuses[])
+{
+	return rec_some(c, PMPI_Waitsome, incount, array_of_requests, outcount, array_of_indices,
+			array_of_statuses);
+}
+
+int rec_Testsome(struct rec_call *c, int incount, MPI_Request array_of_requests[],
+		 int *outcount, int array_of_indices[], MPI_Status array_of_statuses[])
+{
+	return rec_some(c, PMPI_Testsome, incount, array_of_requests, outcount, array_of_indices,
+			array_of_statuses);
+}
+
+int rec_Request_free(struct rec_call *c, MPI_Request *request)
+{
+	struct rec_reqent e;
+	int rc;
+
+	if (!request || *request == MPI_REQUEST_NULL)
+		return PMPI_Request_free(request);
+	rec_request_take(*request, request, &e);
+	rec_call_add_req(c, e.id, MPIV_NONE, MPIV_NONE);
+	rc = PMPI_Request_free(request);
+	if (rc != MPI_SUCCESS)
+		rec_request_put(&e);
+	return rc;
+}
+
+/* MPI_Start and MPI_Startall post persistent requests: the event lists which, by the ids
+ * their MPI_*_init gave them. */
+static void list_started(struct rec_call *c, int count, MPI_Request requests[])
+{
+	int i;
+
+	for (i = 0; requests && i < count; i++) {
+		struct rec_reqent e;
+
+		if (requests[i] == MPI_REQUEST_NULL)
+			continue;
+		rec_request_take(requests[i], &requests[i], &e);
+		rec_call_add_req(c, e.id, MPIV_NONE, MPIV_NONE);
+		rec_request_put(&e);
+	}
+}
+
+int rec_Start(struct rec_call *c, MPI_Request *request)
+{
+	int rc;
+
+	list_started(c, 1, request);
+	rec_call_posted(c);
+	rc = PMPI_Start(request);
+	rec_call_returned(c);
+	return rc;
+}
+
+int rec_Startall(struct rec_call *c, int count, MPI_Request array_of_requests[])
+{
+	int rc;
+
+	list_started(c, count, array_of_requests);
+	rec_call_posted(c);
+	rc = PMPI_Startall(count, array_of_requests);
+	rec_call_returned(c);
+	return rc;
+}

@@ -1,6 +1,7 @@
 /* The live status file of a rank (common/status.h), for both preload libraries. MPI wrappers
  * only store what their thread is doing into its slot (atomics, seqlock, no syscalls); a
- * background thread turns the slots into one struct mpiv_status every period. */
+ * background thread turns the slots into one struct mpiv_status every period, and takes the
+ * stack of a call that has been blocked for a while (rec_stack.h). */
 #define _GNU_SOURCE
 #include <errno.h>
 #include <fcntl.h>
@@ -11,13 +12,20 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/syscall.h>
 #include <time.h>
 #include <unistd.h>
 
 #include "event.h"
 #include "rec_site.h"
+#include "rec_stack.h"
 #include "rec_status.h"
 #include "status.h"
+
+/* A call in progress for this many periods has its stack taken (half a second: well before
+ * any deadlock timeout, and rare enough to cost nothing). */
+#define ST_STACK_BEATS 5
+#define ST_NOTES_SIZE 512	/* the replayer's notes, as status.h's text */
 
 /* What one thread is doing. Written only by its thread; read by the writer thread, which
  * retries while seq is odd or changed (a seqlock), so that call, op and site agree. */
@@ -30,6 +38,8 @@ struct st_slot {
 	atomic_uint used;		/* 1 while a live thread owns the slot; 0: free for reuse */
 	atomic_uint seen;		/* 1 once the slot made a call: op/call are meaningful */
 	int thread;			/* the small thread number reported in events */
+	atomic_int tid;			/* the owner's kernel thread id, for its stack */
+	struct rec_stack stack;		/* the owner's stack, taken on request */
 	struct st_slot *next;		/* every slot, newest first; slots are never freed */
 };
 
@@ -59,13 +69,29 @@ static pthread_mutex_t st_write_lock = PTHREAD_MUTEX_INITIALIZER;	/* building + 
 static int st_fd = -1;			/* the status file, under st_write_lock */
 static int st_rank, st_size;		/* set once by rec_status_init */
 static char st_host[64];
-static char st_diverged_text[512];	/* DIVERGED: why, under st_write_lock */
-static int st_diverged;			/* under st_write_lock */
+static char st_diverged_text[512];	/* DIVERGED or FAILED: why, under st_write_lock */
+static int st_diverged;			/* MPIV_ST_DIVERGED or _FAILED once set, else 0;
+					 * under st_write_lock */
+static struct st_snap st_stuck;		/* DIVERGED: the call that diverged; under
+					 * st_write_lock */
+static int st_stuck_set;		/* st_stuck holds it */
 static pthread_mutex_t st_thread_lock = PTHREAD_MUTEX_INITIALIZER;	/* st_stop, st_cond */
 static pthread_cond_t st_cond;		/* wakes the writer early at finalize */
 static int st_stop;			/* the writer must end */
 static int st_running;			/* the writer thread exists */
 static pthread_t st_thread;
+
+/* Stacks of blocked calls. The watch is the status thread's alone; the stack it publishes is
+ * under st_write_lock. */
+static int st_stacks_ok;			/* rec_stack_init() succeeded */
+static struct st_slot *st_watch_slot;		/* the longest-running call's slot */
+static unsigned st_watch_op;			/* its op */
+static uint64_t st_watch_beat;			/* the period it was first seen in */
+static int st_watch_asked;			/* its stack was asked for */
+static char st_stack[MPIV_STATUS_STACK_SIZE];	/* the published stack, as status.h says */
+static uint32_t st_stack_lines;			/* its frames; 0: none */
+static unsigned st_stack_op;			/* the op it was taken in */
+static char st_notes[ST_NOTES_SIZE];		/* rec_status_note()s, under st_write_lock */
 
 static void st_thread_exit(void *arg)
 {
@@ -110,6 +136,9 @@ static struct st_slot *st_slot_self(void)
 		return NULL;
 	atomic_store_explicit(&s->active, 0, memory_order_relaxed);
 	atomic_store_explicit(&s->seen, 0, memory_order_relaxed);
+	atomic_store_explicit(&s->tid, (int)syscall(SYS_gettid), memory_order_relaxed);
+	atomic_store_explicit(&s->stack.state, REC_STACK_IDLE, memory_order_relaxed);
+	rec_stack_bind(&s->stack);
 	if (st_key_ok)
 		pthread_setspecific(st_key, s);
 	st_self = s;
@@ -172,38 +201,97 @@ static void st_slot_read(struct st_slot *s, struct st_snap *out)
 	} while ((seq1 & 1) || seq1 != seq2);
 }
 
+/* The longest-running call of all threads (lowest index) into *best, which says where the
+ * rank is stuck, and its slot; with none active, the last call made into *last and NULL. */
+static struct st_slot *st_longest(struct st_snap *best, struct st_snap *last)
+{
+	struct st_snap snap;
+	struct st_slot *s, *slot = NULL;
+	int have_last = 0;
+
+	memset(best, 0, sizeof(*best));
+	memset(last, 0, sizeof(*last));
+	for (s = atomic_load_explicit(&st_slots, memory_order_acquire); s; s = s->next) {
+		st_slot_read(s, &snap);
+		if (!snap.seen)
+			continue;
+		if (snap.active && (!slot || snap.op < best->op)) {
+			*best = snap;
+			slot = s;
+		}
+		if (!have_last || snap.op > last->op) {
+			*last = snap;
+			have_last = 1;
+		}
+	}
+	return slot;
+}
+
+/* Run by the status thread each period: ask the thread of a call that has been in progress
+ * for ST_STACK_BEATS periods for its stack, and publish the stack once it came, if that call
+ * is still the one in progress. */
+static void st_stack_watch(uint64_t beat)
+{
+	struct st_snap best, last, now;
+	struct st_slot *s;
+	char text[MPIV_STATUS_STACK_SIZE];
+	int lines;
+
+	if (!st_stacks_ok)
+		return;
+	s = st_longest(&best, &last);
+	if (!s) {
+		st_watch_slot = NULL;
+		return;
+	}
+	if (s != st_watch_slot || best.op != st_watch_op) {
+		st_watch_slot = s;
+		st_watch_op = best.op;
+		st_watch_beat = beat;
+		st_watch_asked = 0;
+		return;
+	}
+	if (!st_watch_asked) {
+		if (beat - st_watch_beat < ST_STACK_BEATS)
+			return;
+		st_watch_asked = 1;
+		rec_stack_request(&s->stack,
+				  atomic_load_explicit(&s->tid, memory_order_relaxed));
+		return;
+	}
+	if (atomic_load_explicit(&s->stack.state, memory_order_acquire) != REC_STACK_DONE)
+		return;
+	lines = rec_stack_format(&s->stack, text, sizeof(text));
+	atomic_store_explicit(&s->stack.state, REC_STACK_IDLE, memory_order_relaxed);
+	/* The handler may have run after the call returned: only a stack taken while the very
+	 * same call was still in progress is that call's. */
+	st_slot_read(s, &now);
+	if (!now.active || now.op != st_watch_op || lines == 0)
+		return;
+	pthread_mutex_lock(&st_write_lock);
+	memcpy(st_stack, text, sizeof(st_stack));
+	st_stack_lines = (uint32_t)lines;
+	st_stack_op = st_watch_op;
+	pthread_mutex_unlock(&st_write_lock);
+}
+
 /* Build the status from the slots and write it. Call with st_write_lock held. */
 static void st_write(void)
 {
 	struct mpiv_status st;
-	struct st_snap best, last, snap;
-	struct st_slot *s;
-	int have_best = 0, have_last = 0;
+	struct st_snap best, last;
+	int have_best;
 	const char *path;
 	ssize_t w;
 
 	if (st_fd < 0)
 		return;
 	memset(&st, 0, sizeof(st));
-	memset(&best, 0, sizeof(best));
-	memset(&last, 0, sizeof(last));
-	/* The longest-running call of all threads (lowest index) says where the rank is stuck;
-	 * with none, the last call made. */
-	for (s = atomic_load_explicit(&st_slots, memory_order_acquire); s; s = s->next) {
-		st_slot_read(s, &snap);
-		if (!snap.seen)
-			continue;
-		if (snap.active && (!have_best || snap.op < best.op)) {
-			best = snap;
-			have_best = 1;
-		}
-		if (!have_last || snap.op > last.op) {
-			last = snap;
-			have_last = 1;
-		}
-	}
+	have_best = st_longest(&best, &last) != NULL;
 	if (!have_best)
 		best = last;
+	if (st_stuck_set)
+		best = st_stuck;
 
 	st.magic = MPIV_STATUS_MAGIC;
 	st.version = MPIV_STATUS_VERSION;
@@ -211,7 +299,7 @@ static void st_write(void)
 	st.size = st_size;
 	st.pid = (int32_t)getpid();
 	if (st_diverged)
-		st.state = MPIV_ST_DIVERGED;
+		st.state = st_diverged;
 	else if (atomic_load_explicit(&st_final, memory_order_relaxed))
 		st.state = MPIV_ST_FINALIZED;
 	else if (!atomic_load_explicit(&st_started, memory_order_relaxed))
@@ -226,12 +314,17 @@ static void st_write(void)
 	st.progress = atomic_load_explicit(&st_progress, memory_order_relaxed);
 	st.beat = atomic_load_explicit(&st_beat, memory_order_relaxed);
 	memcpy(st.host, st_host, sizeof(st.host));
-	if (st_diverged) {
+	if (st_diverged)
 		snprintf(st.text, sizeof(st.text), "%s", st_diverged_text);
-	} else if (st.state == MPIV_ST_IN_CALL) {
-		path = rec_site_module_path(MPIV_SITE_MODULE(st.site));
-		if (path)
-			snprintf(st.text, sizeof(st.text), "%s", path);
+	else
+		snprintf(st.text, sizeof(st.text), "%s", st_notes);
+	path = rec_site_module_path(MPIV_SITE_MODULE(st.site));
+	if (path)
+		snprintf(st.module, sizeof(st.module), "%s", path);
+	if (st.state == MPIV_ST_IN_CALL && st_stack_lines && st_stack_op == st.op) {
+		st.stack_op = st_stack_op;
+		st.nframes = st_stack_lines;
+		memcpy(st.stack, st_stack, sizeof(st.stack));
 	}
 	do {
 		w = pwrite(st_fd, &st, sizeof(st), 0);
@@ -260,6 +353,7 @@ static void *st_main(void *arg)
 		beat = atomic_fetch_add_explicit(&st_beat, 1, memory_order_relaxed) + 1;
 		if (st_tick)
 			st_tick(beat);
+		st_stack_watch(beat);
 		pthread_mutex_lock(&st_write_lock);
 		st_write();
 		pthread_mutex_unlock(&st_write_lock);
@@ -295,6 +389,8 @@ int rec_status_init(int rank, int size, const char *dir, char *why, size_t whysi
 	st_fd = fd;
 	st_write();
 	pthread_mutex_unlock(&st_write_lock);
+	/* Without stacks the report gives the call site alone. */
+	st_stacks_ok = getenv("MPIVERIFY_NO_STACKS") == NULL && rec_stack_init() == 0;
 
 	pthread_condattr_init(&attr);
 	pthread_condattr_setclock(&attr, CLOCK_MONOTONIC);
@@ -332,11 +428,52 @@ void rec_status_finalize(void)
 	pthread_mutex_unlock(&st_write_lock);
 }
 
-void rec_status_diverged(const char *text)
+void rec_status_note(const char *line)
+{
+	size_t used, n = strlen(line);
+
+	pthread_mutex_lock(&st_write_lock);
+	used = strlen(st_notes);
+	/* whole lines only: the first notes are the ones that explain */
+	if (used + n + 2 <= sizeof(st_notes)) {
+		if (used)
+			st_notes[used++] = '\n';
+		memcpy(st_notes + used, line, n + 1);
+	}
+	pthread_mutex_unlock(&st_write_lock);
+}
+
+/* Set the sticky state (DIVERGED or FAILED; the first one set stays), with the call it is
+ * about if where is not NULL, and write at once. */
+static void st_stick(int state, const struct st_snap *where, const char *text)
 {
 	pthread_mutex_lock(&st_write_lock);
-	snprintf(st_diverged_text, sizeof(st_diverged_text), "%s", text);
-	st_diverged = 1;
+	if (!st_diverged) {
+		snprintf(st_diverged_text, sizeof(st_diverged_text), "%s", text);
+		st_diverged = state;
+		if (where) {
+			st_stuck = *where;
+			st_stuck_set = 1;
+		}
+	}
 	st_write();
 	pthread_mutex_unlock(&st_write_lock);
+}
+
+void rec_status_diverged(unsigned call, uint32_t op, uint64_t site, const char *text)
+{
+	struct st_snap where;
+
+	memset(&where, 0, sizeof(where));
+	where.active = 1;
+	where.seen = 1;
+	where.call = call;
+	where.op = op;
+	where.site = site;
+	st_stick(MPIV_ST_DIVERGED, &where, text);
+}
+
+void rec_status_failed(const char *text)
+{
+	st_stick(MPIV_ST_FAILED, NULL, text);
 }

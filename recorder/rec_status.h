@@ -8,7 +8,7 @@
  *   state     STARTING until MPI_Init returns; IN_CALL while any thread of the rank is inside an
  *             intercepted call; RUNNING otherwise; FINALIZED once MPI_Finalize was entered (the
  *             file is then final and `beat` stops); DIVERGED (replay) is sticky and wins over
- *             FINALIZED.
+ *             FINALIZED; FAILED (replay: the rank cannot replay) likewise.
  *   call/op/site  IN_CALL: the longest-running call (lowest op) of all threads; otherwise the
  *             last call made. op is the number of intercepted calls the rank entered before
  *             this one: the call's event index in the trace and the counterexample when the
@@ -16,8 +16,13 @@
  *             records are written, and op is only close to it).
  *   progress  calls returned so far; unchanged progress while IN_CALL means a blocked rank.
  *   beat      bumped at every rewrite; a beat that stops before FINALIZED means a dead rank.
- *   text      DIVERGED: what diverged; IN_CALL: the path of the module the site is in (resolve
- *             with mpiv_srcloc_resolve(text, MPIV_SITE_ADDR(site))); else "".
+ *   module    the path of the module the site is in (resolve with
+ *             mpiv_srcloc_resolve(module, MPIV_SITE_ADDR(site))), "" if unknown.
+ *   text      DIVERGED, FAILED: what happened; otherwise the notes given to rec_status_note().
+ *   stack     IN_CALL in the same call for about half a second or more: that thread's stack
+ *             (rec_stack.h), nframes lines, taken in call stack_op; nframes is 0 until then,
+ *             or if stacks cannot be taken (the program handles SIGURG, or
+ *             MPIVERIFY_NO_STACKS is set).
  * A reader racing a rewrite may see a torn record: read it again if magic or version is wrong
  * or if two reads in a row disagree. */
 #ifndef MPIV_REC_STATUS_H
@@ -45,8 +50,16 @@ void rec_status_leave(void);
 /* Set FINALIZED, stop the writer thread and write the file a last time, synchronously. */
 void rec_status_finalize(void);
 
-/* Set DIVERGED with text (cut to fit) and write the file at once. Thread-safe. */
-void rec_status_diverged(const char *text);
+/* Add a line to the status text (shown unless DIVERGED), if it fits whole. Thread-safe; takes
+ * a lock, so not for every call. */
+void rec_status_note(const char *line);
+
+/* Set DIVERGED with text (cut to fit) and write the file at once; from now on the file names
+ * the call that diverged (call, op, site) rather than the latest one. Thread-safe. */
+void rec_status_diverged(unsigned call, uint32_t op, uint64_t site, const char *text);
+
+/* Set FAILED with text (cut to fit) and write the file at once. Thread-safe. */
+void rec_status_failed(const char *text);
 
 /* How many periods the writer has completed so far (0 before rec_status_init). */
 uint64_t rec_status_beat(void);

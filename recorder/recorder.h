@@ -29,10 +29,9 @@ struct rec_call {
 	struct mpiv_reqinfo reqs_inline[REC_INLINE_REQS];	/* storage for the first requests */
 	uint32_t reqs_cap;		/* room in ev.reqs */
 	int indexed;			/* ev.index is final: the event was written once */
-	int posted;			/* in the watcher's list (blocked in PMPI, or may be) */
+	int posted;			/* published to the watcher (blocked in PMPI, or may be) */
 	int incomplete_sent;		/* the watcher already wrote it as MPIV_EV_INCOMPLETE */
 	uint64_t posted_beat;		/* rec_status_beat() when posted */
-	struct rec_call *prev, *next;	/* the watcher's list, under its lock */
 };
 
 /* ---- rec_call.c: the life of a call ---- */
@@ -66,26 +65,39 @@ void rec_guard_drop(void);
 /* Nothing is written (no trace, no status): every call goes straight to PMPI from now on. */
 void rec_call_disable(void);
 
+/* Whether calls of several threads may overlap (MPI_THREAD_MULTIPLE); until told, they may.
+ * Without, the fast path needs no atomic read-modify-write. Call from MPI_Init's wrapper. */
+void rec_call_set_threads(int multiple);
+
 /* The watcher, run by the status thread each period: writes calls posted for about a second
- * as MPIV_EV_INCOMPLETE events. */
+ * as MPIV_EV_INCOMPLETE events, then flushes the trace's buffer. */
 void rec_call_watch(uint64_t beat);
 
-/* ---- rec_output.c: the trace file and messages ---- */
+/* ---- rec_output.c: the trace file ---- */
 
-/* Open $MPIVERIFY_TRACE_DIR/rank-<rank>.mpivt and write its header record. Returns 0, or -1
- * after printing one line on stderr (recording then stays off; the program is not affected). */
+/* Open $MPIVERIFY_TRACE_DIR/rank-<rank>.mpivt, write its header and catch the fatal signals
+ * (their handlers write the buffer, then do what the program or the default would). Returns
+ * 0, or -1 after printing one line on stderr (recording then stays off; the program is not
+ * affected). */
 int rec_output_open(int rank, int size, int thread_level);
 
-/* Append c's event, with flags (enum mpiv_event_flags) or'ed in, as one record with one
- * write(2); nothing if the trace is not open. The first time, the event takes the next event
- * index, under the same lock as the write: the file is then always in index order and has no
- * gaps, even with threads or after a crash. Single-threaded, this index is the number of calls
- * entered before, which is how the replayer counts. Thread-safe. */
+/* Append c's event, with flags (enum mpiv_event_flags) or'ed in, to the trace's buffer; no
+ * system call unless the buffer is full; nothing if the trace is not open. The first time,
+ * the event takes the next event index, under the buffer's lock: the file is then always in
+ * index order and has no gaps, even with threads or after a crash. Single-threaded, this
+ * index is the number of calls entered before, which is how the replayer counts. A later
+ * call for the same c replaces the event (written incomplete, then complete). Thread-safe. */
 void rec_output_call(struct rec_call *c, unsigned flags);
 
 /* Append a module record (rec_site_set_hook's callback). */
 void rec_output_module(unsigned id, const char *path);
 
+/* Write the buffer to the file now (the status thread calls it every period, the watcher
+ * after writing a blocked call). Thread-safe. */
+void rec_output_flush(void);
+
+/* Write the buffer and the end record, close the file and give the fatal signals back to
+ * the program's handlers. Later calls are not recorded. Also runs at exit. */
 void rec_output_close(void);
 
 

@@ -1,5 +1,6 @@
 /* The recorder's hand-written wrappers (MPIV_SPECIAL in mpi_calls.def): MPI_Init and
- * MPI_Init_thread open the trace and start the status thread; MPI_Finalize ends both. */
+ * MPI_Init_thread open the trace and start the status thread; MPI_Finalize and MPI_Abort
+ * close the trace before MPI gets a chance to wait or to end the job. */
 #include <stdlib.h>
 
 #include "recorder.h"
@@ -79,6 +80,9 @@ MPIV_EXPORT int MPI_Finalize(void)
 	/* The rank is done as far as deadlocks go once it gets here: say so before
 	 * PMPI_Finalize, which may itself wait for the other ranks. */
 	rec_call_leave(&c);
+	/* Closed now: the status thread, which flushes the trace, stops here, and the job may
+	 * be ended while PMPI_Finalize waits for the other ranks. */
+	rec_output_close();
 	rec_status_finalize();
 	rec_comm_release();
 	/* Calls MPI makes from inside PMPI_Finalize (attribute callbacks) are not the
@@ -86,6 +90,23 @@ MPIV_EXPORT int MPI_Finalize(void)
 	rec_guard_take();
 	rc = PMPI_Finalize();
 	rec_guard_drop();
+	return rc;
+}
+
+MPIV_EXPORT int MPI_Abort(MPI_Comm comm, int errorcode)
+{
+	struct rec_call c;
+	int rc;
+
+	if (!rec_call_enter(&c, MPIV_CALL_Abort, __builtin_return_address(0)))
+		return PMPI_Abort(comm, errorcode);
+	c.ev.comm = rec_comm_id(comm);
+	rec_call_leave(&c);
+	/* The job ends inside PMPI_Abort, this rank perhaps by a signal: the trace must be
+	 * complete and closed before. */
 	rec_output_close();
+	rec_guard_take();
+	rc = PMPI_Abort(comm, errorcode);
+	rec_guard_drop();
 	return rc;
 }

@@ -1,7 +1,12 @@
-/* The replayer's handlers for the FORCE entries of mpi_calls.def: a wildcard receive is posted
- * with the source the counterexample matched, and a standard send the counterexample needs
- * unbuffered becomes synchronous. Anything the schedule does not pin runs unchanged. */
+/* The replayer's handlers for the FORCE entries of mpi_calls.def: a wildcard receive or probe
+ * is posted with the source the counterexample matched, and a standard send the counterexample
+ * needs unbuffered becomes synchronous. Anything the schedule does not pin runs unchanged. The
+ * wrapper has already checked the program's own arguments against the trace. Tests and
+ * nonblocking probes also say whether they found anything, for the trace's alignment. */
 #include "replayer.h"
+#include "rec_comm.h"
+
+/* ---- sends: standard (and ready) mode made synchronous where the schedule says so ---- */
 
 int rep_Send(struct rep_call *c, const void *buf, int count, MPI_Datatype datatype, int dest,
 	     int tag, MPI_Comm comm)
@@ -9,6 +14,14 @@ int rep_Send(struct rep_call *c, const void *buf, int count, MPI_Datatype dataty
 	if (rep_schedule_sync(c))
 		return PMPI_Ssend(buf, count, datatype, dest, tag, comm);
 	return PMPI_Send(buf, count, datatype, dest, tag, comm);
+}
+
+int rep_Rsend(struct rep_call *c, const void *buf, int count, MPI_Datatype datatype, int dest,
+	      int tag, MPI_Comm comm)
+{
+	if (rep_schedule_sync(c))
+		return PMPI_Ssend(buf, count, datatype, dest, tag, comm);
+	return PMPI_Rsend(buf, count, datatype, dest, tag, comm);
 }
 
 int rep_Isend(struct rep_call *c, const void *buf, int count, MPI_Datatype datatype, int dest,
@@ -19,11 +32,50 @@ int rep_Isend(struct rep_call *c, const void *buf, int count, MPI_Datatype datat
 	return PMPI_Isend(buf, count, datatype, dest, tag, comm, request);
 }
 
+int rep_Irsend(struct rep_call *c, const void *buf, int count, MPI_Datatype datatype, int dest,
+	       int tag, MPI_Comm comm, MPI_Request *request)
+{
+	if (rep_schedule_sync(c))
+		return PMPI_Issend(buf, count, datatype, dest, tag, comm, request);
+	return PMPI_Irsend(buf, count, datatype, dest, tag, comm, request);
+}
+
+int rep_Send_init(struct rep_call *c, const void *buf, int count, MPI_Datatype datatype,
+		  int dest, int tag, MPI_Comm comm, MPI_Request *request)
+{
+	if (rep_schedule_sync(c))
+		return PMPI_Ssend_init(buf, count, datatype, dest, tag, comm, request);
+	return PMPI_Send_init(buf, count, datatype, dest, tag, comm, request);
+}
+
+int rep_Rsend_init(struct rep_call *c, const void *buf, int count, MPI_Datatype datatype,
+		   int dest, int tag, MPI_Comm comm, MPI_Request *request)
+{
+	if (rep_schedule_sync(c))
+		return PMPI_Ssend_init(buf, count, datatype, dest, tag, comm, request);
+	return PMPI_Rsend_init(buf, count, datatype, dest, tag, comm, request);
+}
+
+/* ---- receives and probes: a wildcard source pinned to the counterexample's sender ---- */
+
 int rep_Recv(struct rep_call *c, void *buf, int count, MPI_Datatype datatype, int source,
 	     int tag, MPI_Comm comm, MPI_Status *status)
 {
-	source = rep_schedule_source(c, source, comm);
-	return PMPI_Recv(buf, count, datatype, source, tag, comm, status);
+	MPI_Status local;
+	int rc;
+
+	/* Where the counterexample has this rank blocked, a receive that completes explains
+	 * why the deadlock did not happen: note whose message it took. */
+	if (!rep_schedule_blocked(c))
+		return PMPI_Recv(buf, count, datatype, rep_schedule_source(c, source, comm), tag,
+				 comm, status);
+	if (status == MPI_STATUS_IGNORE)
+		status = &local;
+	rc = PMPI_Recv(buf, count, datatype, rep_schedule_source(c, source, comm), tag, comm,
+		       status);
+	if (rc == MPI_SUCCESS)
+		c->matched = rec_comm_to_world(comm, status->MPI_SOURCE);
+	return rc;
 }
 
 int rep_Irecv(struct rep_call *c, void *buf, int count, MPI_Datatype datatype, int source,
@@ -31,4 +83,74 @@ int rep_Irecv(struct rep_call *c, void *buf, int count, MPI_Datatype datatype, i
 {
 	source = rep_schedule_source(c, source, comm);
 	return PMPI_Irecv(buf, count, datatype, source, tag, comm, request);
+}
+
+int rep_Probe(struct rep_call *c, int source, int tag, MPI_Comm comm, MPI_Status *status)
+{
+	return PMPI_Probe(rep_schedule_source(c, source, comm), tag, comm, status);
+}
+
+/* A poll's outcome: whether it found anything (an error counts as found: it ends a loop). */
+static int rep_polled(struct rep_call *c, int rc, int found)
+{
+	c->poll = 1;
+	c->found = rc != MPI_SUCCESS || found;
+	return rc;
+}
+
+int rep_Iprobe(struct rep_call *c, int source, int tag, MPI_Comm comm, int *flag,
+	       MPI_Status *status)
+{
+	int rc = PMPI_Iprobe(rep_schedule_source(c, source, comm), tag, comm, flag, status);
+
+	return rep_polled(c, rc, rc == MPI_SUCCESS && *flag);
+}
+
+int rep_Mprobe(struct rep_call *c, int source, int tag, MPI_Comm comm, MPI_Message *message,
+	       MPI_Status *status)
+{
+	return PMPI_Mprobe(rep_schedule_source(c, source, comm), tag, comm, message, status);
+}
+
+int rep_Improbe(struct rep_call *c, int source, int tag, MPI_Comm comm, int *flag,
+		MPI_Message *message, MPI_Status *status)
+{
+	int rc = PMPI_Improbe(rep_schedule_source(c, source, comm), tag, comm, flag, message,
+			      status);
+
+	return rep_polled(c, rc, rc == MPI_SUCCESS && *flag);
+}
+
+/* ---- tests: passed through, their outcome noted ---- */
+
+int rep_Test(struct rep_call *c, MPI_Request *request, int *flag, MPI_Status *status)
+{
+	int rc = PMPI_Test(request, flag, status);
+
+	return rep_polled(c, rc, rc == MPI_SUCCESS && *flag);
+}
+
+int rep_Testall(struct rep_call *c, int count, MPI_Request array_of_requests[], int *flag,
+		MPI_Status array_of_statuses[])
+{
+	int rc = PMPI_Testall(count, array_of_requests, flag, array_of_statuses);
+
+	return rep_polled(c, rc, rc == MPI_SUCCESS && *flag);
+}
+
+int rep_Testany(struct rep_call *c, int count, MPI_Request array_of_requests[], int *indx,
+		int *flag, MPI_Status *status)
+{
+	int rc = PMPI_Testany(count, array_of_requests, indx, flag, status);
+
+	return rep_polled(c, rc, rc == MPI_SUCCESS && *flag);
+}
+
+int rep_Testsome(struct rep_call *c, int incount, MPI_Request array_of_requests[],
+		 int *outcount, int array_of_indices[], MPI_Status array_of_statuses[])
+{
+	int rc = PMPI_Testsome(incount, array_of_requests, outcount, array_of_indices,
+			       array_of_statuses);
+
+	return rep_polled(c, rc, rc == MPI_SUCCESS && *outcount != 0);
 }

@@ -1,7 +1,11 @@
 /* What the counterexample (cex.json) wants of this rank during replay: which sender each
  * wildcard receive must match and which standard sends must not be buffered, looked up by
- * event index; and the place where divergence from the recorded path is detected. */
+ * event index; the divergence check of every call against the recorded trace; and the notes
+ * that explain a run that completed although the counterexample has it deadlock. */
+#define _GNU_SOURCE
+#include <limits.h>
 #include <stdarg.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -13,27 +17,74 @@
 
 static struct mpiv_cex rep_cex;			/* the whole counterexample */
 static const struct mpiv_cex_rank *rep_me;	/* this rank's entry, NULL without one */
+static int rep_checking;			/* the recorded trace is loaded and usable */
+static atomic_int rep_left;			/* the program diverged: nothing is forced or
+						 * checked any more */
+/* Event indices. Aligned with the trace (rep_checking, one thread: a second one diverges),
+ * the next call's index is rep_cursor, which rep_schedule_after() moves; otherwise calls are
+ * counted at entry, MPI_Init being 0, which is the recorder's numbering whenever the program
+ * has one thread (recorder/rec_output.c). */
+static uint32_t rep_cursor;
+static atomic_uint rep_counter;
+
+/* The trace this run is checked against: $MPIVERIFY_REPLAY_TRACE (the CLI validated it).
+ * Returns 0 (also when there is none to load: replay then only forces), or -1 with why. */
+static int rep_load_trace(int rank, char *why, size_t whysize)
+{
+	const char *dir = getenv("MPIVERIFY_REPLAY_TRACE");
+	const char *recorded;
+	char exe[PATH_MAX];
+	ssize_t n;
+
+	if (!dir || !*dir) {
+		if (rank == 0)
+			rec_msg("MPIVERIFY_REPLAY_TRACE is not set: calls are not checked against "
+				"the recorded trace");
+		return 0;
+	}
+	if (rep_trace_load(dir, rank, why, whysize) != 0)
+		return -1;
+	/* With several threads calling MPI the trace numbers calls in the order they were
+	 * written, which the next run need not repeat. */
+	if (rep_trace_threaded()) {
+		rec_msg("the recorded run called MPI from several threads: calls are not checked "
+			"against the recorded trace");
+		return 0;
+	}
+	rep_checking = 1;
+	/* Running another program than the recorded one is allowed (a rebuilt binary), but it
+	 * explains a divergence: say so once. */
+	recorded = rep_trace_program();
+	n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
+	if (rank == 0 && recorded && n > 0) {
+		exe[n] = '\0';
+		if (strcmp(exe, recorded))
+			rec_msg("note: replaying '%s', but the trace was recorded from '%s'", exe,
+				recorded);
+	}
+	return 0;
+}
 
 int rep_schedule_load(int rank, int size)
 {
 	const char *path = getenv("MPIVERIFY_CEX");
 	struct mpiv_error err;
-	char text[1024];
+	char text[1024], why[1024];
 	int i;
 
 	if (!path || !*path) {
-		rec_msg("MPIVERIFY_CEX is not set: nothing to replay");
+		rep_failed("MPIVERIFY_CEX is not set: nothing to replay");
 		return -1;
 	}
 	mpiv_error_init(&err);
 	if (mpiv_cex_load(path, &rep_cex, &err) != 0) {
 		mpiv_error_format(&err, text, sizeof(text));
-		rec_msg("cannot load counterexample %s", text);
+		rep_failed("cannot load counterexample %s", text);
 		return -1;
 	}
 	if (rep_cex.nranks != size) {
-		rec_msg("counterexample '%s' has %d ranks, this run has %d", path, rep_cex.nranks,
-			size);
+		rep_failed("the counterexample '%s' is for %d ranks, this run has %d", path,
+			   rep_cex.nranks, size);
 		goto fail;
 	}
 	/* ranks[] is by rank; search anyway rather than trust it. */
@@ -42,11 +93,16 @@ int rep_schedule_load(int rank, int size)
 			rep_me = &rep_cex.ranks[i];
 	}
 	if (!rep_me) {
-		rec_msg("counterexample '%s' has no entry for rank %d", path, rank);
+		rep_failed("the counterexample '%s' has no entry for rank %d", path, rank);
+		goto fail;
+	}
+	if (rep_load_trace(rank, why, sizeof(why)) != 0) {
+		rep_failed("%s", why);
 		goto fail;
 	}
 	return 0;
 fail:
+	rep_me = NULL;
 	mpiv_cex_release(&rep_cex);
 	return -1;
 }
@@ -54,60 +110,321 @@ fail:
 void rep_schedule_release(void)
 {
 	rep_me = NULL;
+	rep_checking = 0;
 	mpiv_cex_release(&rep_cex);
+	rep_trace_release();
+}
+
+uint32_t rep_schedule_index(void)
+{
+	if (rep_checking && !atomic_load_explicit(&rep_left, memory_order_relaxed))
+		return rep_cursor;
+	return atomic_fetch_add_explicit(&rep_counter, 1, memory_order_relaxed);
+}
+
+/* Whether call is a poll: a test or a nonblocking probe, which may find nothing. */
+static int rep_is_poll(unsigned call)
+{
+	return call == MPIV_CALL_Iprobe || call == MPIV_CALL_Improbe || call == MPIV_CALL_Test ||
+	       call == MPIV_CALL_Testany || call == MPIV_CALL_Testall ||
+	       call == MPIV_CALL_Testsome;
+}
+
+/* Whether recorded event x is a poll of the same call and envelope as like that found
+ * nothing: a probe without a source, a test that completed none of its requests. */
+static int rep_failed_poll(const struct rep_expect *x, const struct rep_expect *like)
+{
+	if (!x || x->call != like->call || x->peer != like->peer || x->tag != like->tag ||
+	    x->comm != like->comm)
+		return 0;
+	if (x->call == MPIV_CALL_Iprobe || x->call == MPIV_CALL_Improbe)
+		return x->src == MPIV_NONE;
+	return rep_is_poll(x->call) && x->nreqs > 0 && x->npending == x->nreqs;
+}
+
+/* For a poll at index: the index of the recorded poll that ended its run of failed polls
+ * (the one that found), or index itself if the trace has no such run there. A run is looked
+ * for once: a loop polls its way through it, and runs of a million polls happen. */
+static uint32_t rep_poll_end(uint32_t index)
+{
+	static uint32_t lo, hi;		/* the last run seen: events [lo, hi) failed */
+	static int ends;		/* ... and event hi is the poll that found */
+	const struct rep_expect *first, *x;
+	uint32_t j = index;
+
+	if (index >= lo && index < hi)
+		return ends ? hi : index;
+	first = rep_trace_event(index);
+	if (!first || !rep_failed_poll(first, first))
+		return index;
+	while ((x = rep_trace_event(j)) && rep_failed_poll(x, first))
+		j++;
+	lo = index;
+	hi = j;
+	ends = x && x->call == first->call;
+	return ends ? hi : index;
 }
 
 const struct mpiv_cex_op *rep_schedule_op(uint32_t index)
 {
-	return rep_me ? mpiv_cex_find(rep_me, index) : NULL;
+	if (!rep_me || atomic_load_explicit(&rep_left, memory_order_relaxed))
+		return NULL;
+	return mpiv_cex_find(rep_me, index);
 }
 
-void rep_schedule_check(const struct rep_call *c)
+/* Whether the call's peer is where it sends to (the send side of a send-receive). */
+static int rep_sends(unsigned call)
 {
-	/* Divergence check, still to write: compare c->call (and, in the handlers, the
-	 * envelope) with event c->index of this rank's recorded trace, and call rep_diverged()
-	 * at the first difference. It needs the trace itself (rep_cex.trace_dir), which the
-	 * replayer does not read yet: the counterexample alone does not say which call each
-	 * index is. */
-	(void)c;
+	unsigned flags = mpiv_call_flags(call);
+
+	return (flags & (MPIV_F_STANDARD | MPIV_F_SYNC | MPIV_F_BUFFERED)) ||
+	       call == MPIV_CALL_Sendrecv || call == MPIV_CALL_Sendrecv_replace;
 }
 
-int rep_schedule_source(const struct rep_call *c, int source, MPI_Comm comm)
+/* Whether the call carries a message size: a send, a receive, persistent ones included. */
+static int rep_is_p2p(unsigned call)
 {
-	const struct mpiv_cex_op *op;
+	enum mpiv_kind kind = mpiv_call_kind(call);
+
+	if (call == MPIV_CALL_Sendrecv || call == MPIV_CALL_Sendrecv_replace)
+		return 0;
+	return rep_sends(call) || kind == MPIV_KIND_RECV || kind == MPIV_KIND_IRECV ||
+	       call == MPIV_CALL_Recv_init;
+}
+
+static void rep_rank_str(char *buf, size_t size, int32_t v)
+{
+	if (v == MPIV_ANY_SOURCE)
+		snprintf(buf, size, "ANY");
+	else if (v == MPIV_PROC_NULL)
+		snprintf(buf, size, "PROC_NULL");
+	else
+		snprintf(buf, size, "%d", (int)v);
+}
+
+void rep_describe(char *buf, size_t size, unsigned call, int32_t peer, int32_t tag, int32_t comm,
+		  int32_t root, uint64_t bytes, int has_bytes)
+{
+	const char *name = mpiv_call_name(call);
+	char v[32];
+	size_t n;
+
+	snprintf(buf, size, "%s(", name ? name : "an unknown MPI call");
+	/* each part appends ", " after itself; the last one is cut below */
+	if (peer != MPIV_NONE) {
+		rep_rank_str(v, sizeof(v), peer);
+		n = strlen(buf);
+		snprintf(buf + n, size - n, "%s=%s, ", rep_sends(call) ? "dest" : "source", v);
+	}
+	if (tag != MPIV_NONE) {
+		if (tag == MPIV_ANY_TAG)
+			snprintf(v, sizeof(v), "ANY");
+		else
+			snprintf(v, sizeof(v), "%d", (int)tag);
+		n = strlen(buf);
+		snprintf(buf + n, size - n, "tag=%s, ", v);
+	}
+	if (root != MPIV_NONE) {
+		rep_rank_str(v, sizeof(v), root);
+		n = strlen(buf);
+		snprintf(buf + n, size - n, "root=%s, ", v);
+	}
+	if (comm != MPIV_NONE) {
+		n = strlen(buf);
+		snprintf(buf + n, size - n, "comm=%s, ",
+			 comm == MPIV_COMM_WORLD ? "WORLD" : comm == MPIV_COMM_SELF ? "SELF" : "?");
+	}
+	if (has_bytes) {
+		n = strlen(buf);
+		snprintf(buf + n, size - n, "%llu bytes, ", (unsigned long long)bytes);
+	}
+	n = strlen(buf);
+	if (n >= 2 && !strcmp(buf + n - 2, ", "))
+		n -= 2;
+	snprintf(buf + n, size - n, ")");
+}
+
+/* Whether a recorded field and the program's disagree; a field either side lacks (MPIV_NONE:
+ * the recorder or the replayer does not know it for this call) is not compared. */
+static int rep_differs(int32_t recorded, int32_t now)
+{
+	return recorded != MPIV_NONE && now != MPIV_NONE && recorded != now;
+}
+
+/* Why the recorded trace has no event index: "the recorded trace ends at event 6 (...)". */
+static void rep_end_reason(char *buf, size_t size)
+{
+	uint32_t n = rep_trace_count();
+	const struct rep_expect *last = n ? rep_trace_event(n - 1) : NULL;
+	const char *name = last ? mpiv_call_name(last->call) : NULL;
+
+	if (!last)
+		snprintf(buf, size, "the recorded trace has no events");
+	else if (last->flags & MPIV_EV_INCOMPLETE)
+		snprintf(buf, size, "the recorded run never returned from event %u, %s", n - 1,
+			 name ? name : "an unknown call");
+	else
+		snprintf(buf, size, "the recorded trace ends at event %u, %s", n - 1,
+			 name ? name : "an unknown call");
+}
+
+void rep_schedule_check(struct rep_call *c, int thread)
+{
+	const struct rep_expect *x;
+	char want[256], got[256], why[160];
+	int rec_bytes;
+
+	if (!rep_checking || atomic_load_explicit(&rep_left, memory_order_relaxed)) {
+		c->op = rep_schedule_op(c->index);
+		return;
+	}
+	/* a polling loop's choice is the counterexample's at the poll that found */
+	c->op = rep_schedule_op(rep_is_poll(c->call) ? rep_poll_end(c->index) : c->index);
+	x = rep_trace_event(c->index);
+	/* The recorder wrote a message size only where it wrote the envelope. */
+	rec_bytes = x && x->peer != MPIV_NONE && rep_is_p2p(x->call);
+	if (thread <= 0 && x && x->call == c->call && !rep_differs(x->peer, c->peer) &&
+	    !rep_differs(x->tag, c->tag) && !rep_differs(x->comm, c->comm) &&
+	    !rep_differs(x->root, c->root) && !(rec_bytes && c->has_bytes && x->bytes != c->bytes))
+		return;
+	/* diverged: the words are worth their cost only now */
+	rep_describe(got, sizeof(got), c->call, c->peer, c->tag, c->comm, c->root, c->bytes,
+		     c->has_bytes);
+	if (thread > 0) {
+		rep_diverged(c, "a second thread calls MPI (%s), the recorded run called MPI from "
+			     "one thread only", got);
+	} else if (!x) {
+		rep_end_reason(why, sizeof(why));
+		rep_diverged(c, "expected no call (%s), got %s", why, got);
+	} else {
+		rep_describe(want, sizeof(want), x->call, x->peer, x->tag, x->comm, x->root,
+			     x->bytes, rec_bytes);
+		rep_diverged(c, "expected %s, got %s", want, got);
+	}
+	c->op = NULL;	/* off the path, the counterexample's choices mean nothing */
+}
+
+/* What the counterexample asks of op that a handler must do: "" if nothing. */
+static void rep_need(const struct mpiv_cex_op *op, char *buf, size_t size)
+{
+	buf[0] = '\0';
+	if (op->sync == 1)
+		snprintf(buf, size, "unbuffered (made synchronous)");
+	else if (op->wildcard && op->match_rank >= 0)
+		snprintf(buf, size, "to match rank %d's event %d", (int)op->match_rank,
+			 (int)op->match_op);
+}
+
+/* Move the cursor past call c. A poll that found nothing takes a recorded failed poll if
+ * there is one left, else stays on the recorded poll that found; a poll that found skips the
+ * recorded failures it did not need. */
+static void rep_advance(const struct rep_call *c)
+{
+	if (!rep_checking || atomic_load_explicit(&rep_left, memory_order_relaxed))
+		return;
+	if (!c->poll)
+		rep_cursor = c->index + 1;
+	else if (!c->found)
+		rep_cursor = rep_failed_poll(rep_trace_event(c->index), rep_trace_event(c->index))
+				     ? c->index + 1
+				     : c->index;
+	else
+		rep_cursor = rep_poll_end(c->index) + 1;
+}
+
+void rep_schedule_after(const struct rep_call *c)
+{
+	const char *name = mpiv_call_name(c->call);
+	char note[512], need[128];
+
+	rep_advance(c);
+	if (!rep_me || atomic_load_explicit(&rep_left, memory_order_relaxed))
+		return;
+	if (c->op && !c->forced) {
+		rep_need(c->op, need, sizeof(need));
+		if (need[0]) {
+			snprintf(note, sizeof(note), "event %u, %s: the counterexample needs it %s, "
+				 "which replay cannot force for %s yet", c->index, name, need, name);
+			rec_status_note(note);
+		}
+	}
+	if (rep_me->blocked_op < 0 || (uint32_t)rep_me->blocked_op != c->index)
+		return;
+	if (c->forced && c->op && c->op->sync == 1)
+		snprintf(note, sizeof(note), "event %u, %s, where the counterexample has this rank "
+			 "blocked, completed although it was made synchronous: a receive matched it",
+			 c->index, name);
+	else if ((mpiv_call_flags(c->call) & MPIV_F_STANDARD) && !c->forced)
+		snprintf(note, sizeof(note), "event %u, %s, where the counterexample has this rank "
+			 "blocked, completed: the counterexample does not have it made synchronous, "
+			 "so the MPI library was free to buffer it", c->index, name);
+	else if (c->matched != MPIV_NONE)
+		snprintf(note, sizeof(note), "event %u, %s, where the counterexample has this rank "
+			 "blocked, completed: it received rank %d's message", c->index, name,
+			 (int)c->matched);
+	else
+		snprintf(note, sizeof(note), "event %u, %s, where the counterexample has this rank "
+			 "blocked, completed", c->index, name);
+	rec_status_note(note);
+}
+
+int rep_schedule_blocked(const struct rep_call *c)
+{
+	return rep_me && rep_me->blocked_op >= 0 && (uint32_t)rep_me->blocked_op == c->index &&
+	       !atomic_load_explicit(&rep_left, memory_order_relaxed);
+}
+
+int rep_schedule_source(struct rep_call *c, int source, MPI_Comm comm)
+{
 	int r;
 
-	if (source != MPI_ANY_SOURCE)
+	if (source != MPI_ANY_SOURCE || !c->op || c->op->match_rank < 0)
 		return source;
-	op = rep_schedule_op(c->index);
-	if (!op || op->match_rank < 0)
-		return source;
-	r = rec_comm_from_world(comm, op->match_rank);
+	r = rec_comm_from_world(comm, c->op->match_rank);
 	if (r < 0) {
 		rep_diverged(c, "the counterexample matches world rank %d, which is not in the "
-			     "receive's communicator", op->match_rank);
+			     "receive's communicator", c->op->match_rank);
 		return source;
 	}
+	c->forced = 1;
 	return r;
 }
 
-int rep_schedule_sync(const struct rep_call *c)
+int rep_schedule_sync(struct rep_call *c)
 {
-	const struct mpiv_cex_op *op = rep_schedule_op(c->index);
-
-	return op && op->sync == 1;	/* -1: not a standard send; 0: buffered */
+	/* sync -1: not a standard send; 0: buffered, left alone */
+	if (!c->op || c->op->sync != 1)
+		return 0;
+	c->forced = 1;
+	return 1;
 }
 
 void rep_diverged(const struct rep_call *c, const char *fmt, ...)
 {
 	char text[512];
-	int n;
+	int n, first = 0;
 	va_list ap;
 
-	n = snprintf(text, sizeof(text), "%s (event %u): ", mpiv_call_name(c->call), c->index);
+	if (!atomic_compare_exchange_strong(&rep_left, &first, 1))
+		return;
+	/* from now on calls are counted, from here */
+	atomic_store_explicit(&rep_counter, c->index + 1, memory_order_relaxed);
+	n = snprintf(text, sizeof(text), "at event %u: ", c->index);
 	va_start(ap, fmt);
 	vsnprintf(text + n, sizeof(text) - n, fmt, ap);
 	va_end(ap);
-	rec_msg("diverged: %s", text);
-	rec_status_diverged(text);
+	rec_msg("diverged %s", text);
+	rec_status_diverged(c->call, c->index, c->site, text);
+}
+
+void rep_failed(const char *fmt, ...)
+{
+	char text[1024];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(text, sizeof(text), fmt, ap);
+	va_end(ap);
+	rec_msg("%s", text);
+	rec_status_failed(text);
 }

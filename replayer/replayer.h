@@ -1,5 +1,6 @@
 /* libreplayer.so internals (every symbol hidden): call numbering that lines up with the
- * recorder's, the counterexample's schedule for this rank, and the forcing handlers. */
+ * recorder's, the recorded trace each call is checked against, the counterexample's schedule
+ * for this rank, and the forcing handlers. */
 #ifndef MPIV_REPLAYER_H
 #define MPIV_REPLAYER_H
 
@@ -23,47 +24,138 @@ struct rep_call {
 	unsigned call;		/* enum mpiv_call */
 	uint32_t index;		/* event index: the same number the recorder gave this call */
 	uint64_t site;		/* call site, MPIV_SITE() */
+	int thread;		/* the caller's small thread number (rec_status_enter) */
+	/* The program's own arguments, as the recorder records them (struct mpiv_event's
+	 * conventions: world ranks, MPIV_ANY_SOURCE, ...), before anything is forced; MPIV_NONE
+	 * where the call has no such argument (rep_env_<name>() fills them). */
+	int32_t peer;		/* destination or source */
+	int32_t tag;
+	int32_t comm;		/* rec_comm_id() */
+	int32_t root;		/* collective root, world rank */
+	uint64_t bytes;		/* count * type size, when has_bytes */
+	int has_bytes;		/* bytes is the message size (point-to-point calls) */
+	const struct mpiv_cex_op *op;	/* the counterexample's entry for this call, or NULL */
+	int forced;		/* a handler did what op asks (pinned the source, made the send
+				 * synchronous) */
+	int32_t matched;	/* receive: the world rank it received from, if known, else
+				 * MPIV_NONE */
+	int poll;		/* a test or nonblocking probe, which may find nothing (its
+				 * handler sets it) */
+	int found;		/* poll: it found a message or completed a request */
+};
+
+/* An event of the recorded trace, as far as the divergence check needs it (40 bytes: the
+ * whole trace is kept in memory). */
+struct rep_expect {
+	uint16_t call;		/* enum mpiv_call */
+	uint16_t flags;		/* enum mpiv_event_flags */
+	int32_t peer, tag, comm, root;	/* as struct mpiv_event */
+	int32_t src;		/* what a receive or probe matched; MPIV_NONE for a probe that
+				 * found nothing */
+	uint32_t nreqs, npending;	/* requests listed, and how many of them did not complete */
+	uint64_t bytes;
 };
 
 /* ---- wrappers.c: the life of a call ---- */
 
-/* Start a call: re-entry guard, event index, live status, then the divergence check. Returns
- * 1, or 0 for a call the tool itself makes, which goes straight to PMPI uncounted. */
+/* Start a call: re-entry guard, event index, live status. Returns 1, or 0 for a call the tool
+ * itself makes, which goes straight to PMPI uncounted. The wrapper then fills the envelope
+ * (rep_env_<name>) and checks it (rep_schedule_check) before the call is made. */
 int rep_call_enter(struct rep_call *c, unsigned call, const void *ret);
 
-/* The call returned: status, guard. */
+/* The call returned: what replay learnt from it (rep_schedule_after), status, guard. */
 void rep_call_leave(struct rep_call *c);
 
 /* The re-entry guard alone (MPI_Finalize keeps it across PMPI_Finalize). */
 void rep_guard_take(void);
 void rep_guard_drop(void);
 
+/* ---- rep_trace.c: the recorded trace of this rank ---- */
+
+/* Read dir/rank-<rank>.mpivt. Returns 0, or -1 with a one-line reason in why (nothing is
+ * printed; nothing is kept). A file cut inside a record is read up to its last whole one. */
+int rep_trace_load(const char *dir, int rank, char *why, size_t whysize);
+
+/* Event index of the trace, or NULL past its end. */
+const struct rep_expect *rep_trace_event(uint32_t index);
+
+/* Number of events, and whether the recorded run called MPI from more than one thread (then
+ * indices do not line up from run to run). */
+uint32_t rep_trace_count(void);
+int rep_trace_threaded(void);
+
+/* The file of the recorded program (the module of MPI_Init's call site), or NULL. */
+const char *rep_trace_program(void);
+
+void rep_trace_release(void);
+
 /* ---- rep_schedule.c: what the counterexample wants of this rank ---- */
 
-/* Load $MPIVERIFY_CEX and find this rank in it. Returns 0, or -1 after printing one line (the
- * caller then aborts the job: replaying without the schedule would prove nothing). */
+/* The event index of the call being entered. With the recorded trace loaded, calls follow
+ * it: a polling loop (MPI_Test*, MPI_Iprobe, MPI_Improbe finding nothing) may poll more or
+ * fewer times than it did when recorded, and its polls are lined up with the recorded ones
+ * (rep_schedule_after advances). Without the trace, calls are simply counted. */
+uint32_t rep_schedule_index(void);
+
+/* Load $MPIVERIFY_CEX and find this rank in it, then the recorded trace from
+ * $MPIVERIFY_REPLAY_TRACE. Returns 0, or -1 after printing one line (the caller then aborts
+ * the job: replaying without the schedule would prove nothing). */
 int rep_schedule_load(int rank, int size);
 
 void rep_schedule_release(void);
 
 /* This rank's cex entry for event index, or NULL if the counterexample does not have it
- * (after the deadlock point, or no schedule). */
+ * (after the deadlock point, no schedule, or the program already diverged). */
 const struct mpiv_cex_op *rep_schedule_op(uint32_t index);
 
-/* Check that call c is the one the trace has at c->index; on mismatch reports divergence. */
-void rep_schedule_check(const struct rep_call *c);
+/* The divergence check: compare call c (its call and the envelope the wrapper filled) with
+ * event c->index of the recorded trace; at the first difference report it (rep_diverged).
+ * thread is the status's thread number of the caller: a second thread calling MPI diverges
+ * from a trace of one. Also looks up c->op (for a poll, the recorded poll that found). */
+void rep_schedule_check(struct rep_call *c, int thread);
 
-/* The source a receive must use: source itself unless it is MPI_ANY_SOURCE and the
- * counterexample pins the match, then the pinned sender as a rank of comm. */
-int rep_schedule_source(const struct rep_call *c, int source, MPI_Comm comm);
+/* Call c returned: move to the next event of the trace; if c is where the counterexample
+ * has this rank blocked, or if the counterexample needed it forced and no handler could,
+ * leave a note in the status for the "not reproduced" report. */
+void rep_schedule_after(const struct rep_call *c);
 
-/* 1 if the counterexample needs this standard send unbuffered (made synchronous). */
-int rep_schedule_sync(const struct rep_call *c);
+/* The source a receive or probe must use: source itself unless it is MPI_ANY_SOURCE and the
+ * counterexample pins the match, then the pinned sender as a rank of comm (and c->forced is
+ * set). */
+int rep_schedule_source(struct rep_call *c, int source, MPI_Comm comm);
 
-/* The program left the recorded path at call c: one line on stderr and the status file says
- * DIVERGED. The run goes on, unchanged, for the monitor to end it. */
+/* 1 if the counterexample needs this standard send unbuffered, which the caller then makes
+ * synchronous (c->forced is set). */
+int rep_schedule_sync(struct rep_call *c);
+
+/* 1 if c is where the counterexample has this rank blocked. */
+int rep_schedule_blocked(const struct rep_call *c);
+
+/* The program left the recorded path at call c: one line on stderr, "diverged at event N: ...",
+ * and the status file says DIVERGED with the same text. Only the first divergence is
+ * reported; from then on nothing is forced. The run goes on for the monitor to end it. */
 void rep_diverged(const struct rep_call *c, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
+
+/* This rank cannot replay (the counterexample or the trace cannot be used here): one line on
+ * stderr, and the status file says FAILED with the same text. */
+void rep_failed(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+/* "MPI_Recv(source=1, tag=0, comm=WORLD, 4 bytes)": a call and the envelope fields that are
+ * not MPIV_NONE, into buf. */
+void rep_describe(char *buf, size_t size, unsigned call, int32_t peer, int32_t tag, int32_t comm,
+		  int32_t root, uint64_t bytes, int has_bytes);
+
+/* ---- rep_check.c: the program's side of the check ----
+ * rep_env_<name>() fills c's envelope from the call's arguments, as the recorder's handler
+ * would record them. Declared weak for every ordinary entry of mpi_calls.def: a call without
+ * one is checked by its call alone. */
+#define MPIV_SPECIAL(name, kind, flags, params, args)
+#define MPIV_CALL(name, kind, flags, params, args) \
+	void rep_env_##name(struct rep_call *c, MPIV_UNPAREN params) __attribute__((weak));
+#include "mpi_calls.def"
+#undef MPIV_CALL
+#undef MPIV_SPECIAL
 
 
 /* ---- rep_force.c: handlers of the FORCE entries of mpi_calls.def ----

@@ -1,6 +1,7 @@
 /* The replayer's MPI_* entry points, expanded from common/mpi_calls.def like the recorder's:
- * every call is numbered exactly as the recorder numbers it and shows in the live status; a
- * call with a rep_<name>() handler (rep_force.c) goes through it, any other to PMPI_<name>. */
+ * every call is numbered exactly as the recorder numbers it, shows in the live status and is
+ * checked against the recorded trace (rep_check.c, rep_schedule.c); a call with a rep_<name>()
+ * handler (rep_force.c) goes through it, any other to PMPI_<name>. */
 #include <stdatomic.h>
 
 #include "replayer.h"
@@ -10,10 +11,6 @@
 /* >0 while this thread is inside a wrapper: MPI calls made meanwhile are not the program's.
  * Same rule as the recorder's guard, so that both count the same calls. */
 static __thread int rep_depth;
-
-/* The next event index of this rank, MPI_Init being 0: calls counted at entry, which is the
- * recorder's numbering whenever the program has one thread (recorder/rec_output.c). */
-static atomic_uint rep_next_index;
 
 void rep_guard_take(void)
 {
@@ -31,16 +28,26 @@ int rep_call_enter(struct rep_call *c, unsigned call, const void *ret)
 		return 0;
 	rep_guard_take();
 	c->call = call;
-	c->index = atomic_fetch_add_explicit(&rep_next_index, 1, memory_order_relaxed);
+	c->index = rep_schedule_index();
 	c->site = rec_site_lookup(ret);
-	rec_status_enter(call, c->index, c->site);
-	rep_schedule_check(c);
+	c->peer = MPIV_NONE;
+	c->tag = MPIV_NONE;
+	c->comm = MPIV_NONE;
+	c->root = MPIV_NONE;
+	c->bytes = 0;
+	c->has_bytes = 0;
+	c->op = NULL;
+	c->forced = 0;
+	c->matched = MPIV_NONE;
+	c->poll = 0;
+	c->found = 0;
+	c->thread = rec_status_enter(call, c->index, c->site);
 	return 1;
 }
 
 void rep_call_leave(struct rep_call *c)
 {
-	(void)c;
+	rep_schedule_after(c);
 	rec_status_leave();
 	rep_guard_drop();
 }
@@ -54,6 +61,9 @@ void rep_call_leave(struct rep_call *c)
 											\
 		if (!rep_call_enter(&c, MPIV_CALL_##name, __builtin_return_address(0)))	\
 			return PMPI_##name args;					\
+		if (rep_env_##name)							\
+			rep_env_##name(&c, MPIV_UNPAREN args);				\
+		rep_schedule_check(&c, c.thread);					\
 		if (rep_##name)								\
 			rc = rep_##name(&c, MPIV_UNPAREN args);				\
 		else									\

@@ -76,21 +76,44 @@ void tr_describe_event(const struct mpiv_traceset *ts, int r, long e, char *buf,
 	switch (mpiv_call_kind(ev->call)) {
 	case MPIV_KIND_SEND:
 	case MPIV_KIND_ISEND:
+	case MPIV_KIND_SEND_INIT:
 		snprintf(buf, size, "%s(dest=%s, tag=%s, comm=%s, %llu bytes)",
 			 mpiv_call_name(ev->call), peer, tag, comm_name(ev->comm),
 			 (unsigned long long)ev->bytes);
 		break;
+	case MPIV_KIND_SENDRECV: {
+		char peer2[16], tag2[16];
+
+		peer_str(peer2, sizeof(peer2), ev->peer2);
+		if (ev->tag2 == MPIV_ANY_TAG)
+			snprintf(tag2, sizeof(tag2), "ANY");
+		else
+			snprintf(tag2, sizeof(tag2), "%d", ev->tag2);
+		snprintf(buf, size, "%s(dest=%s, sendtag=%s, source=%s, recvtag=%s, comm=%s)",
+			 mpiv_call_name(ev->call), peer, tag, peer2, tag2, comm_name(ev->comm));
+		break;
+	}
 	case MPIV_KIND_RECV:
 	case MPIV_KIND_IRECV:
+	case MPIV_KIND_RECV_INIT:
+	case MPIV_KIND_PROBE:
+	case MPIV_KIND_MPROBE:
 		snprintf(buf, size, "%s(source=%s, tag=%s, comm=%s)", mpiv_call_name(ev->call), peer,
 			 tag, comm_name(ev->comm));
 		break;
 	case MPIV_KIND_WAIT:
+	case MPIV_KIND_START:
 		snprintf(buf, size, "%s(%u request%s)", mpiv_call_name(ev->call), ev->nreqs,
 			 ev->nreqs == 1 ? "" : "s");
 		break;
 	case MPIV_KIND_COLL:
-		snprintf(buf, size, "%s(comm=%s)", mpiv_call_name(ev->call), comm_name(ev->comm));
+	case MPIV_KIND_ICOLL:
+		if (mpiv_call_flags(ev->call) & MPIV_F_ROOTED)
+			snprintf(buf, size, "%s(root=%d, comm=%s)", mpiv_call_name(ev->call),
+				 ev->root, comm_name(ev->comm));
+		else
+			snprintf(buf, size, "%s(comm=%s)", mpiv_call_name(ev->call),
+				 comm_name(ev->comm));
 		break;
 	default:
 		snprintf(buf, size, "%s()", mpiv_call_name(ev->call));
@@ -179,9 +202,10 @@ static void find_cycle(const struct eng_prog *p, const int32_t *st, struct mpiv_
 /* Rank r's operations: the events of the instructions it executed, once each, then the one it
  * is stuck in. */
 static void build_rank(const struct eng_prog *p, const struct mpiv_traceset *ts,
-		       struct recorder *rc, const int32_t *st, int r, struct mpiv_cex_rank *cr)
+		       struct recorder *rc, const int32_t *st, int r, struct mpiv_cex_rank *cr,
+		       int *mismatch)
 {
-	int pc = eng_pc(p, st, r), i, last = -1;
+	int pc = eng_pc(p, st, r), i, last = -1, cex_mismatch = 0;
 	const struct eng_instr *at = &p->ins[r][pc];
 
 	cr->rank = r;
@@ -214,6 +238,12 @@ static void build_rank(const struct eng_prog *p, const struct mpiv_traceset *ts,
 		if (in->op == ENG_POST_SEND && in->d == ENG_SEND_STANDARD && in->a >= 0)
 			op->sync = !eng_send_buffered(p, r, ii);
 	}
+	if (at->op == ENG_COLL && at->b == ENG_COLL_MISMATCH)
+		cex_mismatch = 1;
+	for (i = 0; at->op == ENG_WAIT && i < at->n; i++)
+		if (p->ins[r][at->list[i]].op == ENG_ICOLL &&
+		    p->ins[r][at->list[i]].b == ENG_COLL_MISMATCH)
+			cex_mismatch = 1;
 	if (at->op != ENG_END) {
 		char desc[256];
 		const struct mpiv_event *ev = &ts->ranks[r].events[at->ev];
@@ -224,6 +254,8 @@ static void build_rank(const struct eng_prog *p, const struct mpiv_traceset *ts,
 		cr->blocked_desc = xstrdup(desc);
 		resolve_site(ts, r, at->ev, &cr->site);
 	}
+	if (cex_mismatch)
+		*mismatch = 1;
 }
 
 int tr_cex(const struct eng_prog *prog, const struct mpiv_traceset *ts, const int *choices,
@@ -280,7 +312,7 @@ int tr_cex(const struct eng_prog *prog, const struct mpiv_traceset *ts, const in
 	cex->nranks = p.nranks;
 	cex->ranks = xcalloc((size_t)p.nranks, sizeof(*cex->ranks));
 	for (r = 0; r < p.nranks; r++)
-		build_rank(&p, ts, &rc, st, r, &cex->ranks[r]);
+		build_rank(&p, ts, &rc, st, r, &cex->ranks[r], &cex->mismatch);
 	if (deadlock)
 		find_cycle(&p, st, cex);
 	cex->matches = rc.matches;

@@ -222,16 +222,16 @@ expect_exit "bad input: replay of a cex.json of another format" 3 "$BAD/cex-form
 run_cmd "$BAD/cex-missing.log" 60 "$MPIVERIFY" replay --trace "$BAD/no-such-cex.json" --timeout 5
 expect_exit "bad input: replay of a missing cex.json" 3 "$BAD/cex-missing.log" "no-such-cex.json"
 
-prog=$BINDIR/unmodelled-bcast
-if "$MPICC" -g -O0 -o "$prog" "$SRCDIR/tests/e2e/programs/unmodelled-bcast.c" >"$BAD/bcast-cc.log" 2>&1; then
-	run_cmd "$BAD/bcast-record.log" 60 "$MPIVERIFY" record -o "$BAD/bcast" --deadlock-timeout 5 \
+prog=$BINDIR/unmodelled-comm-dup
+if "$MPICC" -g -O0 -o "$prog" "$SRCDIR/tests/e2e/programs/unmodelled-comm-dup.c" >"$BAD/dup-cc.log" 2>&1; then
+	run_cmd "$BAD/dup-record.log" 60 "$MPIVERIFY" record -o "$BAD/dup" --deadlock-timeout 5 \
 		-- "$MPIRUN" -np 2 "$prog"
-	expect_exit "unmodelled call: record of a program using MPI_Bcast" 0 "$BAD/bcast-record.log"
-	run_cmd "$BAD/bcast-check.log" 120 "$MPIVERIFY" check "$BAD/bcast" -o "$BAD/bcast/check"
-	expect_exit "unmodelled call: check refuses the trace, naming MPI_Bcast" 3 \
-		"$BAD/bcast-check.log" "MPI_Bcast, which check cannot judge yet"
+	expect_exit "unmodelled call: record of a program using MPI_Comm_dup" 0 "$BAD/dup-record.log"
+	run_cmd "$BAD/dup-check.log" 120 "$MPIVERIFY" check "$BAD/dup" -o "$BAD/dup/check"
+	expect_exit "unmodelled call: check refuses the trace, naming MPI_Comm_dup" 3 \
+		"$BAD/dup-check.log" "MPI_Comm_dup, which check cannot judge yet"
 else
-	fail "unmodelled call: compile" "mpicc failed" "$BAD/bcast-cc.log"
+	fail "unmodelled call: compile" "mpicc failed" "$BAD/dup-cc.log"
 fi
 
 # ---- the command line ----

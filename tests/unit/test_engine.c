@@ -61,7 +61,12 @@ static int check_case(const char *dir)
 		if (line[0] == '#' || sscanf(line, "%63s %63s", mode, verdict) != 2)
 			continue;
 		CU_ASSERT_FATAL(parse_mode(mode, &opts) == 0);
-		CU_ASSERT_FATAL(tr_translate(&ts, &opts, &prog, NULL) == 0);
+		mpiv_error_init(&err);
+		if (tr_translate(&ts, &opts, &prog, &err)) {
+			fprintf(stderr, "\n%s: %s: event %ld: %s\n", dir, mode, err.event, err.text);
+			CU_FAIL("case did not translate");
+			break;
+		}
 		dl = unit_explore(&prog, &done);
 		if ((dl > 0) != !strcmp(verdict, "deadlock") || dl < 0) {
 			fprintf(stderr, "\n%s: %s: expected %s, the engine found %ld deadlock "

@@ -1,5 +1,6 @@
-/* Rank traces: the binary format as the recorder writes it, truncation, the JSON form, and the
- * errors bad input gets. */
+/* Rank traces: the binary format (version 2) field by field, a file cut at every byte, garbage,
+ * the JSON form, and the errors bad input gets. */
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -8,136 +9,456 @@
 #include "tracefmt.h"
 #include "unit.h"
 
-/* Write a binary trace of rank 0 of 1: header, a module, Init, Irecv, Wait. Returns the
- * number of bytes written and the offset where the last record starts. */
-static size_t write_bin(const char *path, size_t *last_start)
+#define MAX_RECORDS 32
+
+/* A small binary trace in memory, as the recorder writes one. */
+struct bin {
+	unsigned char data[8192];	/* the file */
+	size_t len;			/* its length */
+	size_t hdrlen;			/* the header's length */
+	size_t ends[MAX_RECORDS];	/* where each record after the header ends */
+	size_t nevents[MAX_RECORDS];	/* events complete when the file ends there */
+	size_t nrec;
+	struct mpiv_tf_writer w;	/* encoding state */
+};
+
+static void bin_header(struct bin *b, int rank, int size)
 {
-	char buf[4096];
-	size_t n = 0;
-	struct mpiv_rec_header h;
-	struct mpiv_event ev;
-	struct mpiv_reqinfo req = {7, 0, 3};
+	struct mpiv_tf_header h;
+
+	memset(b, 0, sizeof(*b));
+	memset(&h, 0, sizeof(h));
+	h.version = MPIV_TRACE_VERSION;
+	h.rank = rank;
+	h.size = size;
+	h.pid = 4242;
+	h.thread_level = 3;
+	snprintf(h.host, sizeof(h.host), "node1");
+	snprintf(h.library, sizeof(h.library), "MPICH Version: 4.0.2");
+	b->len = mpiv_tf_encode_header(b->data, sizeof(b->data), &h);
+	b->hdrlen = b->len;
+}
+
+static void bin_mark(struct bin *b)
+{
+	b->ends[b->nrec] = b->len;
+	b->nevents[b->nrec] = b->w.nevents;
+	b->nrec++;
+}
+
+static void bin_event(struct bin *b, const struct mpiv_event *ev)
+{
+	size_t n = mpiv_tf_encode_event(&b->w, b->data + b->len, sizeof(b->data) - b->len, ev);
+
+	CU_ASSERT_FATAL(n > 0);
+	b->len += n;
+	bin_mark(b);
+}
+
+static void bin_module(struct bin *b, uint32_t id, const char *path)
+{
+	b->len += mpiv_tf_encode_module(b->data + b->len, sizeof(b->data) - b->len, id, path);
+	bin_mark(b);
+}
+
+static void bin_end(struct bin *b)
+{
+	b->len += mpiv_tf_encode_end(b->data + b->len, sizeof(b->data) - b->len);
+	bin_mark(b);
+}
+
+static void bin_save(const struct bin *b, size_t len, const char *path)
+{
 	FILE *f = fopen(path, "wb");
 
-	memset(&h, 0, sizeof(h));
-	memcpy(h.magic, MPIV_TRACE_MAGIC, sizeof(MPIV_TRACE_MAGIC));
-	h.version = MPIV_TRACE_VERSION;
-	h.bom = MPIV_TRACE_BOM;
-	h.rank = 0;
-	h.size = 1;
-	snprintf(h.host, sizeof(h.host), "node1");
-	n += mpiv_rec_encode_header(buf + n, sizeof(buf) - n, &h);
-	n += mpiv_rec_encode_module(buf + n, sizeof(buf) - n, 0, "/bin/app");
+	CU_ASSERT_FATAL(f != NULL);
+	CU_ASSERT_EQUAL(fwrite(b->data, 1, len, f), len);
+	fclose(f);
+}
+
+static const char *tmp_path(const char *name)
+{
+	static char path[512];
+
+	snprintf(path, sizeof(path), "%s/%s", unit_tmpdir(), name);
+	return path;
+}
+
+/* Rank 0 of 2: a module, Init, an Irecv, a blocking Recv written incomplete then complete,
+ * a Wait, Finalize, the end record. */
+static void small_trace(struct bin *b)
+{
+	struct mpiv_reqinfo req = {7, MPIV_NONE, MPIV_NONE};
+	struct mpiv_event ev;
+
+	bin_header(b, 0, 2);
+	bin_module(b, 0, "/bin/app");
 	mpiv_event_init(&ev, MPIV_CALL_Init);
-	n += mpiv_rec_encode_event(buf + n, sizeof(buf) - n, &ev);
+	ev.site = MPIV_SITE(0, 0x1000);
+	bin_event(b, &ev);
 	mpiv_event_init(&ev, MPIV_CALL_Irecv);
 	ev.index = 1;
 	ev.peer = MPIV_ANY_SOURCE;
 	ev.tag = 3;
 	ev.comm = MPIV_COMM_SELF;
+	ev.bytes = 4;
 	ev.site = MPIV_SITE(0, 0x1234);
 	ev.nreqs = 1;
 	ev.reqs = &req;
-	req.src = MPIV_NONE;
-	req.tag = MPIV_NONE;
-	n += mpiv_rec_encode_event(buf + n, sizeof(buf) - n, &ev);
-	*last_start = n;
-	mpiv_event_init(&ev, MPIV_CALL_Wait);
+	bin_event(b, &ev);
+	mpiv_event_init(&ev, MPIV_CALL_Recv);
 	ev.index = 2;
-	req.src = 0;
+	ev.peer = 1;
+	ev.tag = MPIV_ANY_TAG;
+	ev.comm = MPIV_COMM_WORLD;
+	ev.site = MPIV_SITE(0, 0x1300);
+	ev.flags = MPIV_EV_INCOMPLETE;
+	bin_event(b, &ev);
+	ev.flags = 0;
+	ev.src = 1;
+	ev.mtag = 9;
+	bin_event(b, &ev);
+	mpiv_event_init(&ev, MPIV_CALL_Wait);
+	ev.index = 3;
+	ev.site = MPIV_SITE(0, 0x1234);	/* a site seen before: no new site record */
+	req.src = 1;
 	req.tag = 3;
 	ev.nreqs = 1;
 	ev.reqs = &req;
-	n += mpiv_rec_encode_event(buf + n, sizeof(buf) - n, &ev);
-	fwrite(buf, 1, n, f);
-	fclose(f);
-	return n;
+	bin_event(b, &ev);
+	mpiv_event_init(&ev, MPIV_CALL_Finalize);
+	ev.index = 4;
+	bin_event(b, &ev);
+	bin_end(b);
 }
 
 static void test_binary_roundtrip(void)
 {
-	char path[256];
-	size_t last;
+	struct bin b;
 	struct mpiv_rank_trace t;
 	struct mpiv_error err;
+	const char *path = tmp_path("rank-0.mpivt");
 
-	snprintf(path, sizeof(path), "%s/rank-0.mpivt", unit_tmpdir());
-	write_bin(path, &last);
+	small_trace(&b);
+	bin_save(&b, b.len, path);
 	mpiv_error_init(&err);
 	CU_ASSERT_EQUAL_FATAL(mpiv_trace_load_bin(path, &t, &err), 0);
 	CU_ASSERT_EQUAL(t.rank, 0);
-	CU_ASSERT_EQUAL(t.size, 1);
+	CU_ASSERT_EQUAL(t.size, 2);
+	CU_ASSERT_EQUAL(t.pid, 4242);
+	CU_ASSERT_EQUAL(t.thread_level, 3);
 	CU_ASSERT_STRING_EQUAL(t.host, "node1");
-	CU_ASSERT_EQUAL(t.nevents, 3);
+	CU_ASSERT_STRING_EQUAL(t.library, "MPICH Version: 4.0.2");
 	CU_ASSERT_FALSE(t.truncated);
+	CU_ASSERT_FALSE(t.incomplete);
+	CU_ASSERT_EQUAL_FATAL(t.nevents, 5);
 	CU_ASSERT_EQUAL(t.events[1].call, MPIV_CALL_Irecv);
+	CU_ASSERT_EQUAL(t.events[1].index, 1);
 	CU_ASSERT_EQUAL(t.events[1].peer, MPIV_ANY_SOURCE);
+	CU_ASSERT_EQUAL(t.events[1].comm, MPIV_COMM_SELF);
 	CU_ASSERT_EQUAL(t.events[1].reqs[0].req, 7);
-	CU_ASSERT_EQUAL(t.events[2].reqs[0].src, 0);
+	CU_ASSERT_EQUAL(t.events[1].reqs[0].src, MPIV_NONE);
+	/* the complete record replaced the incomplete one */
+	CU_ASSERT_EQUAL(t.events[2].flags, 0);
+	CU_ASSERT_EQUAL(t.events[2].src, 1);
+	CU_ASSERT_EQUAL(t.events[2].mtag, 9);
+	CU_ASSERT_EQUAL(t.events[2].tag, MPIV_ANY_TAG);
+	CU_ASSERT_EQUAL(t.events[3].reqs[0].src, 1);
+	CU_ASSERT_EQUAL(t.events[3].reqs[0].tag, 3);
+	CU_ASSERT_EQUAL(t.events[3].site, MPIV_SITE(0, 0x1234));
+	CU_ASSERT_EQUAL(t.events[4].call, MPIV_CALL_Finalize);
 	CU_ASSERT_STRING_EQUAL(mpiv_trace_module(&t, t.events[1].site), "/bin/app");
 	mpiv_rank_trace_release(&t);
 }
 
-/* A rank killed in the middle of a write leaves a partial record: read up to it. */
-static void test_truncated(void)
+static void assert_same_event(const struct mpiv_event *a, const struct mpiv_event *b)
 {
-	char path[256];
-	size_t last, n;
-	struct mpiv_rank_trace t;
+	uint32_t i;
 
-	snprintf(path, sizeof(path), "%s/rank-0.mpivt", unit_tmpdir());
-	n = write_bin(path, &last);
-	CU_ASSERT_EQUAL_FATAL(truncate(path, (off_t)(n - 5)), 0);
-	CU_ASSERT_EQUAL_FATAL(mpiv_trace_load_bin(path, &t, NULL), 0);
-	CU_ASSERT(t.truncated);
-	CU_ASSERT_EQUAL(t.nevents, 2);
-	mpiv_rank_trace_release(&t);
+	CU_ASSERT_EQUAL(a->index, b->index);
+	CU_ASSERT_EQUAL(a->call, b->call);
+	CU_ASSERT_EQUAL(a->flags, b->flags);
+	CU_ASSERT_EQUAL(a->peer, b->peer);
+	CU_ASSERT_EQUAL(a->tag, b->tag);
+	CU_ASSERT_EQUAL(a->comm, b->comm);
+	CU_ASSERT_EQUAL(a->root, b->root);
+	CU_ASSERT_EQUAL(a->src, b->src);
+	CU_ASSERT_EQUAL(a->mtag, b->mtag);
+	CU_ASSERT_EQUAL(a->thread, b->thread);
+	CU_ASSERT_EQUAL(a->peer2, b->peer2);
+	CU_ASSERT_EQUAL(a->tag2, b->tag2);
+	CU_ASSERT_EQUAL(a->npending, b->npending);
+	CU_ASSERT_EQUAL(a->bytes, b->bytes);
+	CU_ASSERT_EQUAL(a->site, b->site);
+	CU_ASSERT_EQUAL_FATAL(a->nreqs, b->nreqs);
+	for (i = 0; i < a->nreqs; i++) {
+		CU_ASSERT_EQUAL(a->reqs[i].req, b->reqs[i].req);
+		CU_ASSERT_EQUAL(a->reqs[i].src, b->reqs[i].src);
+		CU_ASSERT_EQUAL(a->reqs[i].tag, b->reqs[i].tag);
+	}
 }
 
-static void test_garbage(void)
+/* Every field of struct mpiv_event, at ordinary and extreme values, through the encoder and
+ * the decoder: what goes in comes out. */
+static void test_every_field(void)
 {
-	char path[256];
+	struct mpiv_reqinfo reqs[5] = {
+		{0, MPIV_NONE, MPIV_NONE},
+		{INT32_MAX, 3, INT32_MAX},
+		{-1, MPIV_NONE, MPIV_NONE},	/* a request the recorder did not see made */
+		{INT32_MIN, 0, MPIV_ANY_TAG},
+		{12, 2, 0},
+	};
+	struct mpiv_reqinfo out[5];
+	struct mpiv_event evs[4], ev;
+	struct mpiv_tf_writer *w = calloc(1, sizeof(*w));
+	struct mpiv_tf_reader r;
+	struct mpiv_tf_record rec;
+	unsigned char buf[4096];
+	uint64_t sites[8];
+	size_t len = 0, off = 0, k = 0, nsites = 0;
+	char why[256];
+	long n;
+
+	CU_ASSERT_FATAL(w != NULL);
+	/* every field set, none at its default */
+	mpiv_event_init(&evs[0], MPIV_CALL__COUNT - 1);
+	evs[0].flags = 0xabcd;
+	evs[0].peer = 5;
+	evs[0].tag = INT32_MAX;
+	evs[0].comm = 123456;
+	evs[0].root = 2;
+	evs[0].src = 4;
+	evs[0].mtag = INT32_MIN;
+	evs[0].thread = 17;
+	evs[0].peer2 = MPIV_PROC_NULL;
+	evs[0].tag2 = MPIV_ANY_TAG;
+	evs[0].npending = 2;
+	evs[0].bytes = UINT64_MAX;
+	evs[0].site = MPIV_SITE(0xfffe, 0xffffffffffffULL);
+	evs[0].nreqs = 5;
+	evs[0].reqs = reqs;
+	/* nothing set */
+	mpiv_event_init(&evs[1], 0);
+	evs[1].index = 1;
+	/* negative specials, thread -1 (untracked), a small site, a replacement of event 0 */
+	mpiv_event_init(&evs[2], MPIV_CALL_Send);
+	evs[2].index = 2;
+	evs[2].peer = MPIV_PROC_NULL;
+	evs[2].tag = -1;
+	evs[2].comm = MPIV_COMM_UNKNOWN;
+	evs[2].thread = -1;
+	evs[2].site = MPIV_SITE(1, 1);
+	evs[3] = evs[0];
+	evs[3].flags = 0;
+	evs[3].src = MPIV_ANY_SOURCE;
+	evs[3].mtag = MPIV_NONE;	/* one of the matched pair set */
+
+	for (k = 0; k < 4; k++) {
+		n = (long)mpiv_tf_encode_event(w, buf + len, sizeof(buf) - len, &evs[k]);
+		CU_ASSERT_FATAL(n > 0);
+		len += (size_t)n;
+	}
+	CU_ASSERT_EQUAL(w->nevents, 3);
+	/* an index beyond the next one is refused */
+	ev = evs[1];
+	ev.index = 7;
+	CU_ASSERT_EQUAL(mpiv_tf_encode_event(w, buf + len, sizeof(buf) - len, &ev), 0);
+	/* so is a buffer that might be too short */
+	ev.index = 3;
+	CU_ASSERT_EQUAL(mpiv_tf_encode_event(w, buf, MPIV_TF_EVENT_MAX(0) - 1, &ev), 0);
+
+	memset(&r, 0, sizeof(r));
+	for (k = 0; off < len;) {
+		r.sites = sites;
+		r.nsites = nsites;
+		n = mpiv_tf_decode(&r, buf + off, len - off, &rec, out, 5, why, sizeof(why));
+		CU_ASSERT_FATAL(n > 0);
+		off += (size_t)n;
+		if (rec.kind == MPIV_TF_SITE) {
+			sites[nsites++] = rec.site;
+			continue;
+		}
+		CU_ASSERT_EQUAL_FATAL(rec.kind, MPIV_TF_EVENT);
+		CU_ASSERT_EQUAL(rec.replaces, k == 3);
+		assert_same_event(&rec.ev, &evs[k]);
+		k++;
+	}
+	CU_ASSERT_EQUAL(k, 4);
+	CU_ASSERT_EQUAL(nsites, 2);	/* the replacement reused its site */
+	CU_ASSERT_EQUAL(r.nevents, 3);
+
+	/* too little room for the requests: -2 and the count, then success */
+	memset(&r, 0, sizeof(r));
+	r.sites = sites;
+	r.nsites = 0;
+	n = mpiv_tf_decode(&r, buf, len, &rec, out, 5, why, sizeof(why));	/* site record */
+	CU_ASSERT_FATAL(n > 0);
+	r.nsites = 1;
+	CU_ASSERT_EQUAL(mpiv_tf_decode(&r, buf + n, len - (size_t)n, &rec, out, 4, why,
+				       sizeof(why)), -2);
+	CU_ASSERT_EQUAL(rec.ev.nreqs, 5);
+	CU_ASSERT(mpiv_tf_decode(&r, buf + n, len - (size_t)n, &rec, out, 5, why,
+				 sizeof(why)) > 0);
+	free(w);
+}
+
+/* A rank killed at any moment leaves a prefix of its file: cut it at every byte. Inside the
+ * header it is an error; after, the trace reads up to the last whole record, truncated unless
+ * the end record is there. */
+static void test_truncated_everywhere(void)
+{
+	struct bin b;
 	struct mpiv_rank_trace t;
 	struct mpiv_error err;
-	FILE *f;
+	const char *path = tmp_path("rank-0.mpivt");
+	size_t cut, want, i;
 
-	snprintf(path, sizeof(path), "%s/rank-0.mpivt", unit_tmpdir());
-	f = fopen(path, "w");
-	fputs("this is not a trace at all, but it is long enough to be read", f);
-	fclose(f);
+	small_trace(&b);
+	for (cut = 0; cut <= b.len; cut++) {
+		bin_save(&b, cut, path);
+		mpiv_error_init(&err);
+		if (cut < b.hdrlen) {
+			CU_ASSERT_EQUAL(mpiv_trace_load_bin(path, &t, &err), -1);
+			CU_ASSERT(strstr(err.text, "header") || strstr(err.text, "empty"));
+			continue;
+		}
+		CU_ASSERT_EQUAL_FATAL(mpiv_trace_load_bin(path, &t, &err), 0);
+		want = 0;
+		for (i = 0; i < b.nrec && b.ends[i] <= cut; i++)
+			want = b.nevents[i];
+		CU_ASSERT_EQUAL(t.nevents, want);
+		CU_ASSERT_EQUAL(t.truncated, cut != b.len);
+		/* the Recv was written incomplete first: cut before its second record, the
+		 * trace ends inside it */
+		CU_ASSERT_EQUAL(t.incomplete, cut >= b.ends[3] && cut < b.ends[4]);
+		mpiv_rank_trace_release(&t);
+	}
+}
+
+static void expect_error(const struct bin *b, size_t len, const char *text)
+{
+	struct mpiv_rank_trace t;
+	struct mpiv_error err;
+	const char *path = tmp_path("rank-0.mpivt");
+
+	bin_save(b, len, path);
 	mpiv_error_init(&err);
 	CU_ASSERT_EQUAL(mpiv_trace_load_bin(path, &t, &err), -1);
 	CU_ASSERT(err.set);
 	CU_ASSERT_EQUAL(err.code, MPIV_EXIT_BAD_INPUT);
 	CU_ASSERT_STRING_EQUAL(err.source, path);
+	if (!strstr(err.text, text))
+		fprintf(stderr, "\nerror '%s' does not say '%s'\n", err.text, text);
+	CU_ASSERT(strstr(err.text, text) != NULL);
 }
 
-/* Binary -> JSON -> load gives the same events. */
+static void test_garbage(void)
+{
+	static const char text[] = "this is not a trace at all, but it is long enough to be read";
+	struct bin b, g;
+	struct mpiv_event ev;
+	size_t at;
+
+	memset(&g, 0, sizeof(g));
+	memcpy(g.data, text, sizeof(text));
+	expect_error(&g, sizeof(text), "not an mpiverify trace");
+	expect_error(&g, 3, "not an mpiverify trace");
+	/* a version 1 file: record length and type, then the magic */
+	memset(&g, 0, sizeof(g));
+	g.data[0] = 0xf4;
+	g.data[4] = 1;
+	memcpy(g.data + 8, MPIV_TRACE_MAGIC, MPIV_TRACE_MAGIC_LEN);
+	expect_error(&g, 64, "version 1");
+	/* a version from the future */
+	bin_header(&b, 0, 1);
+	b.data[MPIV_TRACE_MAGIC_LEN] = MPIV_TRACE_VERSION + 1;
+	expect_error(&b, b.len, "version 3");
+	/* rank out of its world */
+	bin_header(&b, 0, 1);
+	b.data[MPIV_TRACE_MAGIC_LEN + 1] = 4;	/* zigzag 2 */
+	expect_error(&b, b.len, "rank 2 of a world of 1");
+	/* an unknown record code */
+	bin_header(&b, 0, 1);
+	b.data[b.len++] = 5;
+	expect_error(&b, b.len, "unknown record code 5");
+	/* a call beyond the list */
+	bin_header(&b, 0, 1);
+	b.data[b.len++] = 0x80 | ((MPIV_TF_EVENT + MPIV_CALL__COUNT) & 0x7f);
+	b.data[b.len++] = (MPIV_TF_EVENT + MPIV_CALL__COUNT) >> 7;
+	b.data[b.len++] = 0;
+	expect_error(&b, b.len, "unknown record code");
+	/* unknown fields */
+	bin_header(&b, 0, 1);
+	b.data[b.len++] = MPIV_TF_EVENT;
+	b.data[b.len++] = 0x80;
+	b.data[b.len++] = 0x80;
+	b.data[b.len++] = 0x01;		/* bit 14: no such field */
+	b.data[b.len++] = 0;
+	expect_error(&b, b.len, "unknown fields");
+	/* a site index with no site record */
+	bin_header(&b, 0, 1);
+	b.data[b.len++] = MPIV_TF_EVENT;
+	b.data[b.len++] = 1 << 0;	/* the site field */
+	b.data[b.len++] = 0;
+	expect_error(&b, b.len, "site 0 of a site table of 0");
+	/* a varint longer than its field */
+	bin_header(&b, 0, 1);
+	b.data[b.len++] = MPIV_TF_EVENT;
+	b.data[b.len++] = 1 << 1;	/* the peer field */
+	for (at = 0; at < 6; at++)
+		b.data[b.len++] = 0xff;
+	b.data[b.len++] = 0;
+	expect_error(&b, b.len, "malformed record");
+	/* a peer outside the world */
+	bin_header(&b, 0, 2);
+	mpiv_event_init(&ev, MPIV_CALL_Send);
+	ev.peer = 2;
+	bin_event(&b, &ev);
+	expect_error(&b, b.len, "peer 2 is not a rank of a world of 2");
+	/* a complete event written twice */
+	bin_header(&b, 0, 1);
+	mpiv_event_init(&ev, MPIV_CALL_Init);
+	bin_event(&b, &ev);
+	bin_event(&b, &ev);
+	expect_error(&b, b.len, "event 0 written twice");
+	/* anything after the end record */
+	small_trace(&b);
+	b.data[b.len++] = MPIV_TF_END;
+	expect_error(&b, b.len, "data after the end record");
+}
+
+/* Binary -> JSON -> load, and JSON -> binary -> load, give the same events. */
 static void test_json_roundtrip(void)
 {
-	char bin[256], json[256];
-	size_t last;
-	struct mpiv_rank_trace a, b;
+	char bin[256], json[256], bin2[256];
+	struct bin b;
+	struct mpiv_rank_trace a, j, c;
 	size_t i;
 
 	snprintf(bin, sizeof(bin), "%s/rank-0.mpivt", unit_tmpdir());
 	snprintf(json, sizeof(json), "%s/rank-0.json", unit_tmpdir());
-	write_bin(bin, &last);
+	snprintf(bin2, sizeof(bin2), "%s/copy.mpivt", unit_tmpdir());
+	small_trace(&b);
+	bin_save(&b, b.len, bin);
 	CU_ASSERT_EQUAL_FATAL(mpiv_trace_load_bin(bin, &a, NULL), 0);
 	CU_ASSERT_EQUAL_FATAL(mpiv_trace_save_json(json, &a, NULL), 0);
-	CU_ASSERT_EQUAL_FATAL(mpiv_trace_load_json(json, &b, NULL), 0);
-	CU_ASSERT_EQUAL_FATAL(a.nevents, b.nevents);
+	CU_ASSERT_EQUAL_FATAL(mpiv_trace_load_json(json, &j, NULL), 0);
+	CU_ASSERT_EQUAL_FATAL(mpiv_trace_save_bin(bin2, &j, NULL), 0);
+	CU_ASSERT_EQUAL_FATAL(mpiv_trace_load_bin(bin2, &c, NULL), 0);
+	CU_ASSERT_EQUAL_FATAL(a.nevents, j.nevents);
+	CU_ASSERT_EQUAL_FATAL(a.nevents, c.nevents);
 	for (i = 0; i < a.nevents; i++) {
-		CU_ASSERT_EQUAL(a.events[i].call, b.events[i].call);
-		CU_ASSERT_EQUAL(a.events[i].peer, b.events[i].peer);
-		CU_ASSERT_EQUAL(a.events[i].tag, b.events[i].tag);
-		CU_ASSERT_EQUAL(a.events[i].comm, b.events[i].comm);
-		CU_ASSERT_EQUAL(a.events[i].site, b.events[i].site);
-		CU_ASSERT_EQUAL(a.events[i].nreqs, b.events[i].nreqs);
+		assert_same_event(&a.events[i], &j.events[i]);
+		assert_same_event(&a.events[i], &c.events[i]);
 	}
-	CU_ASSERT_STRING_EQUAL(b.modules[0].path, "/bin/app");
+	CU_ASSERT_STRING_EQUAL(j.modules[0].path, "/bin/app");
+	CU_ASSERT_STRING_EQUAL(c.modules[0].path, "/bin/app");
+	CU_ASSERT_STRING_EQUAL(c.host, "node1");
+	CU_ASSERT_EQUAL(c.truncated, 0);
 	mpiv_rank_trace_release(&a);
-	mpiv_rank_trace_release(&b);
+	mpiv_rank_trace_release(&j);
+	mpiv_rank_trace_release(&c);
 }
 
 /* Each malformed JSON trace gets an error that names the JSON path. */
@@ -190,8 +511,9 @@ static void test_traceset_errors(void)
 
 static CU_TestInfo trace_tests[] = {
 	{"binary round trip", test_binary_roundtrip},
-	{"truncated binary trace", test_truncated},
-	{"garbage binary trace", test_garbage},
+	{"binary: every field", test_every_field},
+	{"binary: cut at every byte", test_truncated_everywhere},
+	{"binary: garbage and malformed records", test_garbage},
 	{"json round trip", test_json_roundtrip},
 	{"json errors", test_json_errors},
 	{"trace set errors", test_traceset_errors},

@@ -1,0 +1,104 @@
+/* Probe handlers of the recorder: the envelope asked for and, when a message was found, the
+ * world rank and tag it came with (an MPI_Iprobe or MPI_Improbe that found nothing records
+ * no source, which check reads as "no effect"). Matched probes also make the message's
+ * receive, MPI_Mrecv or MPI_Imrecv, whose request the trace follows like any other. */
+#include "recorder.h"
+#include "rec_comm.h"
+
+static void probe_envelope(struct rec_call *c, int source, int tag, MPI_Comm comm)
+{
+	c->ev.peer = rec_comm_to_world(comm, source);
+	c->ev.tag = rec_comm_tag(tag);
+	c->ev.comm = rec_comm_id(comm);
+}
+
+static void probe_found(struct rec_call *c, MPI_Comm comm, const MPI_Status *status)
+{
+	c->ev.src = rec_comm_to_world(comm, status->MPI_SOURCE);
+	c->ev.mtag = rec_comm_tag(status->MPI_TAG);
+}
+
+int rec_Probe(struct rec_call *c, int source, int tag, MPI_Comm comm, MPI_Status *status)
+{
+	MPI_Status local;
+	int rc;
+
+	if (status == MPI_STATUS_IGNORE)
+		status = &local;
+	probe_envelope(c, source, tag, comm);
+	rec_call_posted(c);
+	rc = PMPI_Probe(source, tag, comm, status);
+	rec_call_returned(c);
+	if (rc == MPI_SUCCESS)
+		probe_found(c, comm, status);
+	return rc;
+}
+
+int rec_Iprobe(struct rec_call *c, int source, int tag, MPI_Comm comm, int *flag,
+	       MPI_Status *status)
+{
+	MPI_Status local;
+	int rc;
+
+	if (status == MPI_STATUS_IGNORE)
+		status = &local;
+	probe_envelope(c, source, tag, comm);
+	rc = PMPI_Iprobe(source, tag, comm, flag, status);
+	if (rc == MPI_SUCCESS && *flag)
+		probe_found(c, comm, status);
+	return rc;
+}
+
+int rec_Mprobe(struct rec_call *c, int source, int tag, MPI_Comm comm, MPI_Message *message,
+	       MPI_Status *status)
+{
+	MPI_Status local;
+	int rc;
+
+	if (status == MPI_STATUS_IGNORE)
+		status = &local;
+	probe_envelope(c, source, tag, comm);
+	rec_call_posted(c);
+	rc = PMPI_Mprobe(source, tag, comm, message, status);
+	rec_call_returned(c);
+	if (rc == MPI_SUCCESS)
+		probe_found(c, comm, status);
+	return rc;
+}
+
+int rec_Improbe(struct rec_call *c, int source, int tag, MPI_Comm comm, int *flag,
+		MPI_Message *message, MPI_Status *status)
+{
+	MPI_Status local;
+	int rc;
+
+	if (status == MPI_STATUS_IGNORE)
+		status = &local;
+	probe_envelope(c, source, tag, comm);
+	rc = PMPI_Improbe(source, tag, comm, flag, message, status);
+	if (rc == MPI_SUCCESS && *flag)
+		probe_found(c, comm, status);
+	return rc;
+}
+
+int rec_Mrecv(struct rec_call *c, void *buf, int count, MPI_Datatype datatype,
+	      MPI_Message *message, MPI_Status *status)
+{
+	MPI_Count size = 0;
+
+	if (count > 0 && PMPI_Type_size_x(datatype, &size) == MPI_SUCCESS && size > 0)
+		c->ev.bytes = (uint64_t)count * (uint64_t)size;
+	return PMPI_Mrecv(buf, count, datatype, message, status);
+}
+
+int rec_Imrecv(struct rec_call *c, void *buf, int count, MPI_Datatype datatype,
+	       MPI_Message *message, MPI_Request *request)
+{
+	int rc = PMPI_Imrecv(buf, count, datatype, message, request);
+
+	/* the message was matched by the probe: this request only moves its data */
+	if (rc == MPI_SUCCESS)
+		rec_call_add_req(c, rec_request_add(request, 0, MPI_COMM_WORLD), MPIV_NONE,
+				 MPIV_NONE);
+	return rc;
+}

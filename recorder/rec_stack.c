@@ -1,0 +1,140 @@
+/* The call stack of a blocked MPI call (rec_stack.h), unwound in the rank itself: the signal
+ * handler does nothing but backtrace() into the thread's buffer; everything that asks the
+ * dynamic loader happens later, on the status thread. */
+#define _GNU_SOURCE
+#include <dlfcn.h>
+#include <errno.h>
+#include <execinfo.h>
+#include <limits.h>
+#include <link.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+#include "rec_stack.h"
+
+static __thread struct rec_stack *stk_self;	/* this thread's buffer, NULL if unbound */
+static atomic_int stk_on;			/* the handler is installed */
+static char stk_exe[PATH_MAX];			/* the main program's file, "" if unknown */
+
+/* Runs on the thread in the call. Only async-signal-safe work: backtrace() is, once the
+ * unwinder is loaded (rec_stack_init), as long as the thread is not inside the dynamic
+ * loader, which a call blocked in MPI is not. */
+static void stk_handler(int sig, siginfo_t *si, void *uc)
+{
+	struct rec_stack *st = stk_self;
+	int saved = errno;
+
+	(void)sig;
+	(void)si;
+	(void)uc;
+	if (st && atomic_load_explicit(&st->state, memory_order_acquire) == REC_STACK_WANTED) {
+		st->n = backtrace(st->frames, REC_STACK_MAX);
+		atomic_store_explicit(&st->state, REC_STACK_DONE, memory_order_release);
+	}
+	errno = saved;
+}
+
+int rec_stack_init(void)
+{
+	struct sigaction sa, old;
+	void *warm[4];
+	ssize_t n;
+
+	if (atomic_load(&stk_on))
+		return 0;
+	if (sigaction(REC_STACK_SIGNAL, NULL, &old) != 0)
+		return -1;
+	/* The program's own handler wins: no stacks then. */
+	if ((old.sa_flags & SA_SIGINFO) ||
+	    (old.sa_handler != SIG_DFL && old.sa_handler != SIG_IGN))
+		return -1;
+	backtrace(warm, 4);
+	n = readlink("/proc/self/exe", stk_exe, sizeof(stk_exe) - 1);
+	stk_exe[n > 0 ? n : 0] = '\0';
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_sigaction = stk_handler;
+	sa.sa_flags = SA_SIGINFO | SA_RESTART;
+	sigemptyset(&sa.sa_mask);
+	if (sigaction(REC_STACK_SIGNAL, &sa, NULL) != 0)
+		return -1;
+	atomic_store(&stk_on, 1);
+	return 0;
+}
+
+void rec_stack_bind(struct rec_stack *st)
+{
+	stk_self = st;
+}
+
+int rec_stack_request(struct rec_stack *st, pid_t tid)
+{
+	struct sigaction cur;
+
+	if (!atomic_load(&stk_on) || tid <= 0)
+		return -1;
+	/* The program may have taken the signal over since: then it is not ours to send. */
+	if (sigaction(REC_STACK_SIGNAL, NULL, &cur) != 0 || !(cur.sa_flags & SA_SIGINFO) ||
+	    cur.sa_sigaction != stk_handler) {
+		atomic_store(&stk_on, 0);
+		return -1;
+	}
+	atomic_store_explicit(&st->state, REC_STACK_WANTED, memory_order_release);
+	if (syscall(SYS_tgkill, (long)getpid(), (long)tid, REC_STACK_SIGNAL) != 0) {
+		atomic_store_explicit(&st->state, REC_STACK_IDLE, memory_order_relaxed);
+		return -1;
+	}
+	return 0;
+}
+
+/* The loaded object addr is in, or NULL. */
+static struct link_map *stk_module(const void *addr)
+{
+	struct link_map *lm = NULL;
+	Dl_info info;
+
+	if (!dladdr1(addr, &info, (void **)&lm, RTLD_DL_LINKMAP))
+		return NULL;
+	return lm;
+}
+
+int rec_stack_format(const struct rec_stack *st, char *buf, size_t size)
+{
+	struct link_map *self = stk_module((const void *)rec_stack_format), *lm;
+	const char *path;
+	size_t used = 0;
+	int i, first = 1, lines = 0, n;
+	char line[PATH_MAX + 32];
+
+	if (size)
+		buf[0] = '\0';
+	if (atomic_load_explicit(&st->state, memory_order_acquire) != REC_STACK_DONE)
+		return 0;
+	n = st->n < REC_STACK_MAX ? st->n : REC_STACK_MAX;
+	/* The program's frames start after the outermost frame of this library: the MPI_*
+	 * wrapper the program called. */
+	for (i = 0; i < n; i++) {
+		if (self && stk_module(st->frames[i]) == self)
+			first = i + 1;
+	}
+	for (i = first; i < n; i++) {
+		uintptr_t addr = (uintptr_t)st->frames[i];
+		int len;
+
+		lm = stk_module(st->frames[i]);
+		if (lm) {
+			path = lm->l_name && lm->l_name[0] ? lm->l_name : stk_exe;
+			len = snprintf(line, sizeof(line), "%s+0x%llx\n", path[0] ? path : "?",
+				       (unsigned long long)(addr - lm->l_addr));
+		} else {
+			len = snprintf(line, sizeof(line), "?+0x%llx\n", (unsigned long long)addr);
+		}
+		if (len <= 0 || (size_t)len >= sizeof(line) || used + len >= size)
+			break;
+		memcpy(buf + used, line, len + 1);
+		used += len;
+		lines++;
+	}
+	return lines;
+}

@@ -1,0 +1,400 @@
+/* The program's side of replay's divergence check: for each call that has an envelope, what
+ * the recorder would write for it (destination or source and root as world ranks, tag,
+ * communicator id, message size), taken from the program's own arguments before the replayer
+ * forces anything. recorder/rec_p2p.c and rec_coll.c follow the same conventions. */
+#include "replayer.h"
+#include "rec_comm.h"
+
+/* A point-to-point call's envelope. */
+static void rep_env_p2p(struct rep_call *c, int count, MPI_Datatype type, int peer, int tag,
+			MPI_Comm comm)
+{
+	MPI_Count size = 0;
+
+	c->peer = rec_comm_to_world(comm, peer);
+	c->tag = rec_comm_tag(tag);
+	c->comm = rec_comm_id(comm);
+	c->bytes = 0;
+	if (count > 0 && PMPI_Type_size_x(type, &size) == MPI_SUCCESS && size > 0)
+		c->bytes = (uint64_t)count * (uint64_t)size;
+	c->has_bytes = 1;
+}
+
+/* A probe's envelope (and a send-receive's send side): no message size. */
+static void rep_env_probe(struct rep_call *c, int peer, int tag, MPI_Comm comm)
+{
+	c->peer = rec_comm_to_world(comm, peer);
+	c->tag = rec_comm_tag(tag);
+	c->comm = rec_comm_id(comm);
+}
+
+/* A collective's: its communicator, and its root as a world rank (MPI_PROC_NULL: none). */
+static void rep_env_coll(struct rep_call *c, MPI_Comm comm, int root)
+{
+	c->comm = rec_comm_id(comm);
+	if (root != MPI_PROC_NULL)
+		c->root = rec_comm_to_world(comm, root);
+}
+
+/* ---- point to point ---- */
+
+void rep_env_Send(struct rep_call *c, const void *buf, int count, MPI_Datatype datatype, int dest,
+	          int tag, MPI_Comm comm)
+{
+	rep_env_p2p(c, count, datatype, dest, tag, comm);
+}
+
+void rep_env_Ssend(struct rep_call *c, const void *buf, int count, MPI_Datatype datatype,
+	           int dest, int tag, MPI_Comm comm)
+{
+	rep_env_p2p(c, count, datatype, dest, tag, comm);
+}
+
+void rep_env_Bsend(struct rep_call *c, const void *buf, int count, MPI_Datatype datatype,
+	           int dest, int tag, MPI_Comm comm)
+{
+	rep_env_p2p(c, count, datatype, dest, tag, comm);
+}
+
+void rep_env_Rsend(struct rep_call *c, const void *buf, int count, MPI_Datatype datatype,
+	           int dest, int tag, MPI_Comm comm)
+{
+	rep_env_p2p(c, count, datatype, dest, tag, comm);
+}
+
+void rep_env_Isend(struct rep_call *c, const void *buf, int count, MPI_Datatype datatype,
+	           int dest, int tag, MPI_Comm comm, MPI_Request *request)
+{
+	rep_env_p2p(c, count, datatype, dest, tag, comm);
+}
+
+void rep_env_Issend(struct rep_call *c, const void *buf, int count, MPI_Datatype datatype,
+	            int dest, int tag, MPI_Comm comm, MPI_Request *request)
+{
+	rep_env_p2p(c, count, datatype, dest, tag, comm);
+}
+
+void rep_env_Ibsend(struct rep_call *c, const void *buf, int count, MPI_Datatype datatype,
+	            int dest, int tag, MPI_Comm comm, MPI_Request *request)
+{
+	rep_env_p2p(c, count, datatype, dest, tag, comm);
+}
+
+void rep_env_Irsend(struct rep_call *c, const void *buf, int count, MPI_Datatype datatype,
+	            int dest, int tag, MPI_Comm comm, MPI_Request *request)
+{
+	rep_env_p2p(c, count, datatype, dest, tag, comm);
+}
+
+void rep_env_Send_init(struct rep_call *c, const void *buf, int count, MPI_Datatype datatype,
+	               int dest, int tag, MPI_Comm comm, MPI_Request *request)
+{
+	rep_env_p2p(c, count, datatype, dest, tag, comm);
+}
+
+void rep_env_Bsend_init(struct rep_call *c, const void *buf, int count, MPI_Datatype datatype,
+	                int dest, int tag, MPI_Comm comm, MPI_Request *request)
+{
+	rep_env_p2p(c, count, datatype, dest, tag, comm);
+}
+
+void rep_env_Ssend_init(struct rep_call *c, const void *buf, int count, MPI_Datatype datatype,
+	                int dest, int tag, MPI_Comm comm, MPI_Request *request)
+{
+	rep_env_p2p(c, count, datatype, dest, tag, comm);
+}
+
+void rep_env_Rsend_init(struct rep_call *c, const void *buf, int count, MPI_Datatype datatype,
+	                int dest, int tag, MPI_Comm comm, MPI_Request *request)
+{
+	rep_env_p2p(c, count, datatype, dest, tag, comm);
+}
+
+void rep_env_Recv(struct rep_call *c, void *buf, int count, MPI_Datatype datatype, int source,
+	          int tag, MPI_Comm comm, MPI_Status *status)
+{
+	rep_env_p2p(c, count, datatype, source, tag, comm);
+}
+
+void rep_env_Irecv(struct rep_call *c, void *buf, int count, MPI_Datatype datatype, int source,
+	           int tag, MPI_Comm comm, MPI_Request *request)
+{
+	rep_env_p2p(c, count, datatype, source, tag, comm);
+}
+
+void rep_env_Recv_init(struct rep_call *c, void *buf, int count, MPI_Datatype datatype,
+	               int source, int tag, MPI_Comm comm, MPI_Request *request)
+{
+	rep_env_p2p(c, count, datatype, source, tag, comm);
+}
+
+/* ---- probes, and send-receive (whose peer and tag are the send's) ---- */
+
+void rep_env_Probe(struct rep_call *c, int source, int tag, MPI_Comm comm, MPI_Status *status)
+{
+	rep_env_probe(c, source, tag, comm);
+}
+
+void rep_env_Iprobe(struct rep_call *c, int source, int tag, MPI_Comm comm, int *flag,
+	            MPI_Status *status)
+{
+	rep_env_probe(c, source, tag, comm);
+}
+
+void rep_env_Mprobe(struct rep_call *c, int source, int tag, MPI_Comm comm, MPI_Message *message,
+	            MPI_Status *status)
+{
+	rep_env_probe(c, source, tag, comm);
+}
+
+void rep_env_Improbe(struct rep_call *c, int source, int tag, MPI_Comm comm, int *flag,
+	             MPI_Message *message, MPI_Status *status)
+{
+	rep_env_probe(c, source, tag, comm);
+}
+
+void rep_env_Sendrecv(struct rep_call *c, const void *sendbuf, int sendcount,
+	              MPI_Datatype sendtype, int dest, int sendtag, void *recvbuf, int recvcount,
+	              MPI_Datatype recvtype, int source, int recvtag, MPI_Comm comm,
+	              MPI_Status *status)
+{
+	rep_env_probe(c, dest, sendtag, comm);
+}
+
+void rep_env_Sendrecv_replace(struct rep_call *c, void *buf, int count, MPI_Datatype datatype,
+	                      int dest, int sendtag, int source, int recvtag, MPI_Comm comm,
+	                      MPI_Status *status)
+{
+	rep_env_probe(c, dest, sendtag, comm);
+}
+
+/* ---- collectives ---- */
+
+void rep_env_Barrier(struct rep_call *c, MPI_Comm comm)
+{
+	rep_env_coll(c, comm, MPI_PROC_NULL);
+}
+
+void rep_env_Bcast(struct rep_call *c, void *buffer, int count, MPI_Datatype datatype, int root,
+	           MPI_Comm comm)
+{
+	rep_env_coll(c, comm, root);
+}
+
+void rep_env_Reduce(struct rep_call *c, const void *sendbuf, void *recvbuf, int count,
+	            MPI_Datatype datatype, MPI_Op op, int root, MPI_Comm comm)
+{
+	rep_env_coll(c, comm, root);
+}
+
+void rep_env_Allreduce(struct rep_call *c, const void *sendbuf, void *recvbuf, int count,
+	               MPI_Datatype datatype, MPI_Op op, MPI_Comm comm)
+{
+	rep_env_coll(c, comm, MPI_PROC_NULL);
+}
+
+void rep_env_Gather(struct rep_call *c, const void *sendbuf, int sendcount, MPI_Datatype sendtype,
+	            void *recvbuf, int recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm)
+{
+	rep_env_coll(c, comm, root);
+}
+
+void rep_env_Gatherv(struct rep_call *c, const void *sendbuf, int sendcount,
+	             MPI_Datatype sendtype, void *recvbuf, const int recvcounts[],
+	             const int displs[], MPI_Datatype recvtype, int root, MPI_Comm comm)
+{
+	rep_env_coll(c, comm, root);
+}
+
+void rep_env_Scatter(struct rep_call *c, const void *sendbuf, int sendcount,
+	             MPI_Datatype sendtype, void *recvbuf, int recvcount, MPI_Datatype recvtype,
+	             int root, MPI_Comm comm)
+{
+	rep_env_coll(c, comm, root);
+}
+
+void rep_env_Scatterv(struct rep_call *c, const void *sendbuf, const int sendcounts[],
+	              const int displs[], MPI_Datatype sendtype, void *recvbuf, int recvcount,
+	              MPI_Datatype recvtype, int root, MPI_Comm comm)
+{
+	rep_env_coll(c, comm, root);
+}
+
+void rep_env_Allgather(struct rep_call *c, const void *sendbuf, int sendcount,
+	               MPI_Datatype sendtype, void *recvbuf, int recvcount, MPI_Datatype recvtype,
+	               MPI_Comm comm)
+{
+	rep_env_coll(c, comm, MPI_PROC_NULL);
+}
+
+void rep_env_Allgatherv(struct rep_call *c, const void *sendbuf, int sendcount,
+	                MPI_Datatype sendtype, void *recvbuf, const int recvcounts[],
+	                const int displs[], MPI_Datatype recvtype, MPI_Comm comm)
+{
+	rep_env_coll(c, comm, MPI_PROC_NULL);
+}
+
+void rep_env_Alltoall(struct rep_call *c, const void *sendbuf, int sendcount,
+	              MPI_Datatype sendtype, void *recvbuf, int recvcount, MPI_Datatype recvtype,
+	              MPI_Comm comm)
+{
+	rep_env_coll(c, comm, MPI_PROC_NULL);
+}
+
+void rep_env_Alltoallv(struct rep_call *c, const void *sendbuf, const int sendcounts[],
+	               const int sdispls[], MPI_Datatype sendtype, void *recvbuf,
+	               const int recvcounts[], const int rdispls[], MPI_Datatype recvtype,
+	               MPI_Comm comm)
+{
+	rep_env_coll(c, comm, MPI_PROC_NULL);
+}
+
+void rep_env_Alltoallw(struct rep_call *c, const void *sendbuf, const int sendcounts[],
+	               const int sdispls[], const MPI_Datatype sendtypes[], void *recvbuf,
+	               const int recvcounts[], const int rdispls[],
+	               const MPI_Datatype recvtypes[], MPI_Comm comm)
+{
+	rep_env_coll(c, comm, MPI_PROC_NULL);
+}
+
+void rep_env_Reduce_scatter(struct rep_call *c, const void *sendbuf, void *recvbuf,
+	                    const int recvcounts[], MPI_Datatype datatype, MPI_Op op,
+	                    MPI_Comm comm)
+{
+	rep_env_coll(c, comm, MPI_PROC_NULL);
+}
+
+void rep_env_Reduce_scatter_block(struct rep_call *c, const void *sendbuf, void *recvbuf,
+	                          int recvcount, MPI_Datatype datatype, MPI_Op op, MPI_Comm comm)
+{
+	rep_env_coll(c, comm, MPI_PROC_NULL);
+}
+
+void rep_env_Scan(struct rep_call *c, const void *sendbuf, void *recvbuf, int count,
+	          MPI_Datatype datatype, MPI_Op op, MPI_Comm comm)
+{
+	rep_env_coll(c, comm, MPI_PROC_NULL);
+}
+
+void rep_env_Exscan(struct rep_call *c, const void *sendbuf, void *recvbuf, int count,
+	            MPI_Datatype datatype, MPI_Op op, MPI_Comm comm)
+{
+	rep_env_coll(c, comm, MPI_PROC_NULL);
+}
+
+void rep_env_Ibarrier(struct rep_call *c, MPI_Comm comm, MPI_Request *request)
+{
+	rep_env_coll(c, comm, MPI_PROC_NULL);
+}
+
+void rep_env_Ibcast(struct rep_call *c, void *buffer, int count, MPI_Datatype datatype, int root,
+	            MPI_Comm comm, MPI_Request *request)
+{
+	rep_env_coll(c, comm, root);
+}
+
+void rep_env_Ireduce(struct rep_call *c, const void *sendbuf, void *recvbuf, int count,
+	             MPI_Datatype datatype, MPI_Op op, int root, MPI_Comm comm,
+	             MPI_Request *request)
+{
+	rep_env_coll(c, comm, root);
+}
+
+void rep_env_Iallreduce(struct rep_call *c, const void *sendbuf, void *recvbuf, int count,
+	                MPI_Datatype datatype, MPI_Op op, MPI_Comm comm, MPI_Request *request)
+{
+	rep_env_coll(c, comm, MPI_PROC_NULL);
+}
+
+void rep_env_Igather(struct rep_call *c, const void *sendbuf, int sendcount,
+	             MPI_Datatype sendtype, void *recvbuf, int recvcount, MPI_Datatype recvtype,
+	             int root, MPI_Comm comm, MPI_Request *request)
+{
+	rep_env_coll(c, comm, root);
+}
+
+void rep_env_Igatherv(struct rep_call *c, const void *sendbuf, int sendcount,
+	              MPI_Datatype sendtype, void *recvbuf, const int recvcounts[],
+	              const int displs[], MPI_Datatype recvtype, int root, MPI_Comm comm,
+	              MPI_Request *request)
+{
+	rep_env_coll(c, comm, root);
+}
+
+void rep_env_Iscatter(struct rep_call *c, const void *sendbuf, int sendcount,
+	              MPI_Datatype sendtype, void *recvbuf, int recvcount, MPI_Datatype recvtype,
+	              int root, MPI_Comm comm, MPI_Request *request)
+{
+	rep_env_coll(c, comm, root);
+}
+
+void rep_env_Iscatterv(struct rep_call *c, const void *sendbuf, const int sendcounts[],
+	               const int displs[], MPI_Datatype sendtype, void *recvbuf, int recvcount,
+	               MPI_Datatype recvtype, int root, MPI_Comm comm, MPI_Request *request)
+{
+	rep_env_coll(c, comm, root);
+}
+
+void rep_env_Iallgather(struct rep_call *c, const void *sendbuf, int sendcount,
+	                MPI_Datatype sendtype, void *recvbuf, int recvcount,
+	                MPI_Datatype recvtype, MPI_Comm comm, MPI_Request *request)
+{
+	rep_env_coll(c, comm, MPI_PROC_NULL);
+}
+
+void rep_env_Iallgatherv(struct rep_call *c, const void *sendbuf, int sendcount,
+	                 MPI_Datatype sendtype, void *recvbuf, const int recvcounts[],
+	                 const int displs[], MPI_Datatype recvtype, MPI_Comm comm,
+	                 MPI_Request *request)
+{
+	rep_env_coll(c, comm, MPI_PROC_NULL);
+}
+
+void rep_env_Ialltoall(struct rep_call *c, const void *sendbuf, int sendcount,
+	               MPI_Datatype sendtype, void *recvbuf, int recvcount, MPI_Datatype recvtype,
+	               MPI_Comm comm, MPI_Request *request)
+{
+	rep_env_coll(c, comm, MPI_PROC_NULL);
+}
+
+void rep_env_Ialltoallv(struct rep_call *c, const void *sendbuf, const int sendcounts[],
+	                const int sdispls[], MPI_Datatype sendtype, void *recvbuf,
+	                const int recvcounts[], const int rdispls[], MPI_Datatype recvtype,
+	                MPI_Comm comm, MPI_Request *request)
+{
+	rep_env_coll(c, comm, MPI_PROC_NULL);
+}
+
+void rep_env_Ialltoallw(struct rep_call *c, const void *sendbuf, const int sendcounts[],
+	                const int sdispls[], const MPI_Datatype sendtypes[], void *recvbuf,
+	                const int recvcounts[], const int rdispls[],
+	                const MPI_Datatype recvtypes[], MPI_Comm comm, MPI_Request *request)
+{
+	rep_env_coll(c, comm, MPI_PROC_NULL);
+}
+
+void rep_env_Ireduce_scatter(struct rep_call *c, const void *sendbuf, void *recvbuf,
+	                     const int recvcounts[], MPI_Datatype datatype, MPI_Op op,
+	                     MPI_Comm comm, MPI_Request *request)
+{
+	rep_env_coll(c, comm, MPI_PROC_NULL);
+}
+
+void rep_env_Ireduce_scatter_block(struct rep_call *c, const void *sendbuf, void *recvbuf,
+	                           int recvcount, MPI_Datatype datatype, MPI_Op op, MPI_Comm comm,
+	                           MPI_Request *request)
+{
+	rep_env_coll(c, comm, MPI_PROC_NULL);
+}
+
+void rep_env_Iscan(struct rep_call *c, const void *sendbuf, void *recvbuf, int count,
+	           MPI_Datatype datatype, MPI_Op op, MPI_Comm comm, MPI_Request *request)
+{
+	rep_env_coll(c, comm, MPI_PROC_NULL);
+}
+
+void rep_env_Iexscan(struct rep_call *c, const void *sendbuf, void *recvbuf, int count,
+	             MPI_Datatype datatype, MPI_Op op, MPI_Comm comm, MPI_Request *request)
+{
+	rep_env_coll(c, comm, MPI_PROC_NULL);
+}

@@ -1,0 +1,302 @@
+#!/bin/bash
+# The recorder under hangs, crashes and threads, end to end with the real mpirun (make check):
+# a rank killed by a signal, a program that calls MPI_Abort, a rank that exits without
+# MPI_Finalize, a real deadlock, a completion too large for the recorder's buffer, and two
+# threads per rank under MPI_THREAD_MULTIPLE must all leave traces that `mpiverify trace` and
+# `check` read up to the last complete operation; an unwritable trace directory must be
+# refused before anything is launched. The programs are tests/e2e/programs/rec-*.c.
+#
+# Prints `ok NAME` or `FAIL NAME: why` per case and ends with `N passed, M failed`.
+# Exit status: 0 all passed, 1 a case failed, 77 skipped (mpicc or mpirun missing).
+set -u
+
+. "$(dirname "$0")/../lib.sh"
+
+require_tools "$MPICC" "$MPIRUN"
+require_mpiverify
+
+WORK=$(make_workdir recorder) || exit 1
+BINDIR=$WORK/bin	# private: runs of other scripts share $OUTDIR/bin
+mkdir -p "$BINDIR"
+N=50		# round trips before rank 1 ends (rec-ends.c)
+SELF=20		# messages rank 1 then sends itself, as in rec-ends.c
+ROUNDS=500	# round trips of each thread (rec-threads.c)
+LIMIT=60	# safety net of every command
+
+# expect NAME CONDITION-STATUS WHY [LOG]: pass if the condition (an exit status) is 0.
+expect()
+{
+	if test "$2" -eq 0; then
+		pass "$1"
+	else
+		fail "$1" "$3" "${4:-}"
+	fi
+}
+
+# compile NAME [LIBS]: build tests/e2e/programs/NAME.c into $BINDIR, warning-free.
+compile()
+{
+	local log=$WORK/$1.cc.log
+	# shellcheck disable=SC2086 # LIBS is a list of words
+	"$MPICC" -g -O0 -Wall -o "$BINDIR/$1" "$SRCDIR/tests/e2e/programs/$1.c" ${2:-} \
+		</dev/null >"$log" 2>&1
+	if test $? -ne 0; then
+		fail "compile $1" "$MPICC failed" "$log"
+		return 1
+	elif test -s "$log"; then
+		fail "compile $1" "warnings from '$MPICC -Wall'" "$log"
+	else
+		pass "compile $1"
+	fi
+}
+
+# trace_json DIR RANK: rank RANK's trace as JSON into $WORK/json, RC its exit status.
+trace_json()
+{
+	run_cmd "$WORK/json" "$LIMIT" "$MPIVERIFY" trace -r "$2" "$1"
+}
+
+# count_calls: events in $WORK/json; is_truncated: "true" or "false"; last_call: the last
+# event's call.
+count_calls() { grep -c '"call":' "$WORK/json"; }
+is_truncated() { sed -n 's/.*"truncated": \([a-z]*\).*/\1/p' "$WORK/json" | head -n 1; }
+last_call() { sed -n 's/.*"call": "\([A-Za-z_]*\)".*/\1/p' "$WORK/json" | tail -n 1; }
+
+# rank_case NAME DIR RANK CALLS TRUNCATED [LASTCALL]: rank RANK's trace reads back with
+# CALLS events (">=N": at least N), truncated or not, ending with LASTCALL.
+rank_case()
+{
+	local name=$1 dir=$2 r=$3 want=$4 trunc=$5 lastc=${6:-} n t l why=''
+	trace_json "$dir" "$r"
+	if test "$RC" -ne 0; then
+		fail "$name: rank $r's trace reads" "mpiverify trace: $(describe "$RC")" "$WORK/json"
+		return
+	fi
+	n=$(count_calls)
+	t=$(is_truncated)
+	l=$(last_call)
+	case $want in
+	'>='*) test "$n" -ge "${want#>=}" || why="$n events, want at least ${want#>=}" ;;
+	*) test "$n" -eq "$want" || why="$n events, want $want" ;;
+	esac
+	test "$t" = "$trunc" || why="${why:+$why; }truncated: $t, want $trunc"
+	test -z "$lastc" || test "$l" = "$lastc" || why="${why:+$why; }last call $l, want $lastc"
+	if test -z "$why"; then
+		pass "$name: rank $r's trace ($n events, truncated: $t)"
+	else
+		fail "$name: rank $r's trace" "$why" "$WORK/json"
+	fi
+}
+
+describe()
+{
+	case $1 in
+	124) echo "timed out" ;;
+	*) echo "exit $1" ;;
+	esac
+}
+
+# check_case NAME DIR PATTERN...: check reads the traces (exit 0 or 1: a verdict, whatever
+# it is) and prints every PATTERN.
+check_case()
+{
+	local name=$1 dir=$2 log=$WORK/$1.check.log p missing=''
+	shift 2
+	run_cmd "$log" 300 "$MPIVERIFY" check "$dir" -o "$dir/check"
+	if test "$RC" -gt 1; then
+		fail "$name: check reads the traces" "$(describe "$RC"), want 0 or 1" "$log"
+		return
+	fi
+	for p in "$@"; do
+		grep -q -- "$p" "$log" || missing="$missing '$p'"
+	done
+	if test -n "$missing"; then
+		fail "$name: check reports it" "no line matching$missing" "$log"
+	else
+		pass "$name: check reports it"
+	fi
+}
+
+cd "$WORK" || exit 1
+compile rec-ends || exit 1
+compile rec-threads -lpthread || exit 1
+ENDS=$BINDIR/rec-ends
+
+# ---- a rank that dies: by a signal, through its own handler, by MPI_Abort ----
+# Rank 1 ends after 1 + 2N + 3 SELF calls, the last 3 SELF written by the way it ends (the
+# signal handler, MPI_Abort) or lost (SIGKILL); the launcher then SIGKILLs rank 0, blocked
+# in MPI_Recv, which keeps what its status thread flushed: its 1 + 2N calls at least.
+for mode in segv kill handler abort; do
+	dir=$WORK/$mode
+	run_cmd "$WORK/$mode.record.log" "$LIMIT" "$MPIVERIFY" record -o "$dir" \
+		--deadlock-timeout 20 -- "$MPIRUN" -np 2 "$ENDS" "$mode" "$N"
+	expect "$mode: record passes the failure through" \
+		"$(test "$RC" -ne 0 && test "$RC" -ne 124; echo $?)" "$(describe "$RC")" \
+		"$WORK/$mode.record.log"
+	case $mode in
+	abort)
+		rank_case "$mode" "$dir" 1 $((2 + 2 * N + 3 * SELF)) false MPI_Abort
+		rank_case "$mode" "$dir" 0 ">=$((1 + 2 * N))" true
+		check_case "$mode" "$dir" "note: rank 0's trace .* is truncated"
+		;;
+	kill)
+		rank_case "$mode" "$dir" 1 ">=$((1 + 2 * N))" true
+		rank_case "$mode" "$dir" 0 ">=$((1 + 2 * N))" true
+		check_case "$mode" "$dir" "note: rank 1's trace .* is truncated"
+		;;
+	*)
+		rank_case "$mode" "$dir" 1 $((1 + 2 * N + 3 * SELF)) true MPI_Wait
+		rank_case "$mode" "$dir" 0 ">=$((1 + 2 * N))" true
+		check_case "$mode" "$dir" "note: rank 1's trace .* is truncated" \
+			"note: rank 1's trace ends without MPI_Finalize"
+		;;
+	esac
+done
+if grep -q "the program's own SIGSEGV handler ran" "$WORK/handler.record.log"; then
+	pass "handler: the program's own handler ran after the recorder's"
+else
+	fail "handler: the program's own handler ran after the recorder's" \
+		"its message is missing" "$WORK/handler.record.log"
+fi
+
+# ---- a rank that exits without MPI_Finalize: its trace is complete and closed ----
+# One rank: the launcher kills the rest of a job as soon as one rank exits so.
+dir=$WORK/exit
+run_cmd "$WORK/exit.record.log" "$LIMIT" "$MPIVERIFY" record -o "$dir" -- \
+	"$MPIRUN" -np 1 "$ENDS" exit "$N"
+expect "exit: record" "$(test "$RC" -ne 124; echo $?)" "$(describe "$RC")" "$WORK/exit.record.log"
+rank_case exit "$dir" 0 $((1 + 3 * N)) false MPI_Wait
+check_case exit "$dir" "note: rank 0's trace ends without MPI_Finalize"
+
+# ---- a real deadlock: the blocked call is in the trace, marked as never returned ----
+dir=$WORK/hang
+run_cmd "$WORK/hang.record.log" "$LIMIT" "$MPIVERIFY" record -o "$dir" --deadlock-timeout 2 \
+	-- "$MPIRUN" -np 2 "$ENDS" hang "$N"
+expect "hang: record ends the job and exits 1" "$(test "$RC" -eq 1; echo $?)" \
+	"$(describe "$RC"), want 1" "$WORK/hang.record.log"
+rank_case hang "$dir" 0 $((2 + 2 * N)) true MPI_Recv
+rank_case hang "$dir" 1 $((2 + 2 * N)) true MPI_Recv
+check_case hang "$dir" "note: rank 0's trace ends inside MPI_Recv" \
+	"note: rank 1's trace ends inside MPI_Recv"
+if no_leftovers "$ENDS"; then
+	pass "hang: no leftover processes"
+else
+	echo "$LEFTOVERS" >"$WORK/leftovers.log"
+	fail "hang: no leftover processes" "processes still running (killed now)" \
+		"$WORK/leftovers.log"
+fi
+
+# ---- one completion of 6000 requests: longer than the buffer, written on its own ----
+dir=$WORK/bigwait
+run_cmd "$WORK/bigwait.record.log" "$LIMIT" "$MPIVERIFY" record -o "$dir" -- \
+	"$MPIRUN" -np 2 "$ENDS" bigwait 5
+expect "bigwait: record" "$RC" "$(describe "$RC")" "$WORK/bigwait.record.log"
+rank_case bigwait "$dir" 1 $((1 + 10 + 6000 + 1 + 1)) false MPI_Finalize
+expect "bigwait: every request listed" "$(test "$(grep -c '"req":' "$WORK/json")" -eq 12000; \
+	echo $?)" "$(grep -c '"req":' "$WORK/json") request entries, want 12000" "$WORK/json"
+
+# ---- MPI_THREAD_MULTIPLE: two threads per rank ----
+# thread_check NAME FILE RANK PER MAIN: the events of FILE (rank RANK's trace as JSON) are in
+# index order 0, 1, ...; each names its thread (none: the main thread, 0): MAIN events on
+# thread 0, then PER on each of threads 1 and 2, each thread on its own tag, rank 1's
+# alternating MPI_Recv and MPI_Send.
+thread_check()
+{
+	local why
+	why=$(awk -v per="$4" -v r="$3" -v main="$5" '
+		function flush() {
+			if (call == "") return
+			thr[th]++
+			if (th != 0 && tag != "") {
+				if (th in tagof && tagof[th] != tag) bad = bad " thread " th " changed tags;"
+				tagof[th] = tag
+			}
+			if (r == 1 && th != 0) {
+				want = (thr[th] % 2) ? "MPI_Recv" : "MPI_Send"
+				if (call != want) bad = bad " thread " th " made " call " where " want " was due;"
+			}
+		}
+		/^    {/ { flush(); call = ""; tag = ""; th = 0; next }
+		/^      "index":/ { v = $2 + 0; if (v != n) bad = bad " index " v " at position " n ";"; n++ }
+		/^      "call":/ { call = $2; gsub(/[",]/, "", call) }
+		/^      "tag":/ { tag = $2 + 0 }
+		/^      "thread":/ { th = $2 + 0 }
+		END {
+			flush()
+			if (thr[0] != main) bad = bad " " thr[0] " events on the main thread, want " main ";"
+			if (thr[1] != per || thr[2] != per)
+				bad = bad " threads 1 and 2 made " thr[1] " and " thr[2] " calls, want " per ";"
+			print bad
+		}' "$2")
+	expect "$1: rank $3's events in index order, per thread" "$(test -z "$why"; echo $?)" \
+		"$why" "$2"
+}
+
+dir=$WORK/threads
+run_cmd "$WORK/threads.record.log" "$LIMIT" "$MPIVERIFY" record -o "$dir" -- \
+	"$MPIRUN" -np 2 "$BINDIR/rec-threads" "$ROUNDS"
+expect "threads: record" "$RC" "$(describe "$RC")" "$WORK/threads.record.log"
+# rank 0: Isend, Recv, Wait per round and thread; rank 1: Recv, Send; both Init and Finalize
+rank_case threads "$dir" 0 $((2 + 2 * 3 * ROUNDS)) false MPI_Finalize
+thread_check threads "$WORK/json" 0 $((3 * ROUNDS)) 2
+rank_case threads "$dir" 1 $((2 + 2 * 2 * ROUNDS)) false MPI_Finalize
+thread_check threads "$WORK/json" 1 $((2 * ROUNDS)) 2
+
+# Rank 0's main thread blocked in MPI_Recv while its threads go on: the recorder writes the
+# call as incomplete after a second, taking its index there, and replaces it when it returns.
+# R rounds of at least 5 ms keep the threads busy for 2 s.
+R=400
+dir=$WORK/blocked
+run_cmd "$WORK/blocked.record.log" "$LIMIT" "$MPIVERIFY" record -o "$dir" -- \
+	"$MPIRUN" -np 2 "$BINDIR/rec-threads" "$R" blocked
+expect "blocked: record" "$RC" "$(describe "$RC")" "$WORK/blocked.record.log"
+rank_case blocked "$dir" 0 $((3 + 2 * 3 * R)) false MPI_Finalize
+thread_check blocked "$WORK/json" 0 $((3 * R)) 3
+why=$(awk -v last=$((1 + 2 * 3 * R)) '
+	/^      "index":/ { idx = $2 + 0 }
+	/^      "tag": 99/ { found = idx }
+	/^      "incomplete":/ && found == idx { bad = bad " still incomplete;" }
+	/^      "src":/ && found == idx && $2 + 0 != 1 { bad = bad " matched " $2 ";" }
+	END {
+		if (found == "") bad = bad " no MPI_Recv of tag 99;"
+		else if (found + 0 >= last) bad = bad " at index " found ", after every call of the threads: never written as incomplete while blocked;"
+		print bad
+	}' "$WORK/json")
+expect "blocked: the blocked call was written among the threads' calls, then completed" \
+	"$(test -z "$why"; echo $?)" "$why" "$WORK/json"
+
+# ---- an unwritable trace directory: refused before the launcher runs (exit 3) ----
+# unwritable_case NAME DIR [RUNNER...]: record into DIR must exit 3 naming it and not run.
+unwritable_case()
+{
+	local name=$1 dir=$2 log=$WORK/unwritable.log marker=$WORK/launched
+	shift 2
+	rm -f "$marker"
+	run_cmd "$log" "$LIMIT" "$@" "$MPIVERIFY" record -o "$dir" -- sh -c "touch '$marker'"
+	if test "$RC" -ne 3; then
+		fail "unwritable: $name" "$(describe "$RC"), want 3" "$log"
+	elif test -e "$marker"; then
+		fail "unwritable: $name" "exit 3, but the launcher ran" "$log"
+	elif ! grep -q "$dir" "$log"; then
+		fail "unwritable: $name" "exit 3, but the message does not name '$dir'" "$log"
+	else
+		pass "unwritable: $name"
+	fi
+}
+ro=$WORK/read-only
+mkdir -p "$ro" && chmod 555 "$ro"
+chmod 755 "$WORK"	# the unprivileged user must reach it
+touch "$WORK/a-file"
+if test "$(id -u)" -ne 0; then
+	unwritable_case "a read-only directory" "$ro"
+elif command -v setpriv >/dev/null && setpriv --reuid=65534 --regid=65534 --clear-groups \
+	test -x "$MPIVERIFY" 2>/dev/null; then
+	unwritable_case "a read-only directory (as nobody)" "$ro" \
+		setpriv --reuid=65534 --regid=65534 --clear-groups
+else
+	echo "note: running as root without setpriv: the read-only directory case is skipped"
+fi
+unwritable_case "a directory under a regular file" "$WORK/a-file/trace"
+unwritable_case "a directory no one may create files in" /proc/1
+
+summary

@@ -1,0 +1,263 @@
+#!/bin/bash
+# Replay's own end-to-end tests (tests/run.sh runs them as the part `replay`); run.sh already
+# replays every deadlock example's counterexamples and the malformed ones. Here:
+#  - the divergence check: a program whose control flow depends on the wildcard's match, a
+#    counterexample edited to force an impossible match, another program than the recorded
+#    one, and a run with another number of ranks;
+#  - counterexamples that do not fit their trace (exit 3);
+#  - the call stacks of blocked ranks in record's hang report and replay's reproduced report;
+#  - not reproduced, with the ranks the counterexample has blocked and what happened there;
+#  - a trace directory of JSON files (mpiverify trace -o) replayed like a recorded one;
+#  - polling loops that poll another number of times than when recorded;
+#  - after each job, no process of the program left.
+#
+# Prints `ok NAME` or `FAIL NAME: why` per case and ends with `N passed, M failed`.
+# Exit status: 0 all passed, 1 a case failed, 77 skipped (mpicc, mpirun or spin missing).
+# KEEP=1 keeps the work directory under tests/out/ even when everything passed.
+set -u
+
+. "$(dirname "$0")/../lib.sh"
+
+require_tools "$MPICC" "$MPIRUN" spin
+require_mpiverify
+
+WORK=$(make_workdir replay) || exit 1
+BINDIR=$OUTDIR/bin
+mkdir -p "$BINDIR"
+cd "$SRCDIR" || exit 1
+
+LIMIT=60	# safety net per command: no case may hang the suite
+TIMEOUT=2	# replay --timeout: every rank blocked this long is a deadlock
+
+# leftovers NAME PROGRAM: one case asserting that no process of PROGRAM survived.
+leftovers()
+{
+	if no_leftovers "$2"; then
+		pass "$1: no leftover processes"
+	else
+		echo "$LEFTOVERS" >"$WORK/leftovers.log"
+		fail "$1: no leftover processes" "processes of '$2' still running (killed now)" \
+			"$WORK/leftovers.log"
+	fi
+}
+
+# expect NAME WANT LOG PATTERN...: the last run_cmd exited WANT and LOG matches every
+# PATTERN (grep -E).
+expect()
+{
+	local name=$1 want=$2 log=$3 pat
+	shift 3
+	if test "$RC" -ne "$want"; then
+		fail "$name" "exit $RC, want $want" "$log"
+		return 1
+	fi
+	for pat in "$@"; do
+		if ! grep -Eq -- "$pat" "$log"; then
+			fail "$name" "exit $want but no line matching '$pat'" "$log"
+			return 1
+		fi
+	done
+	pass "$name"
+}
+
+# build NAME SOURCE: compile SOURCE into $BINDIR/NAME; fails the case if it does not.
+build()
+{
+	if "$MPICC" -g -O0 -o "$BINDIR/$1" "$2" >"$WORK/cc-$1.log" 2>&1; then
+		return 0
+	fi
+	fail "compile $1" "$MPICC failed" "$WORK/cc-$1.log"
+	return 1
+}
+
+# record_check NAME NP PROGRAM MODE: record PROGRAM on NP ranks into $WORK/NAME and check it
+# with --buffering MODE into $WORK/NAME/check; the counterexample is $WORK/NAME/check/cex.json.
+record_check()
+{
+	local name=$1 np=$2 prog=$3 mode=$4
+	run_cmd "$WORK/$name-record.log" "$LIMIT" "$MPIVERIFY" record -o "$WORK/$name" \
+		--deadlock-timeout "$TIMEOUT" -- "$MPIRUN" -np "$np" "$prog"
+	run_cmd "$WORK/$name-check.log" "$LIMIT" "$MPIVERIFY" check "$WORK/$name" \
+		--buffering "$mode" -o "$WORK/$name/check"
+	if test "$RC" -ne 1 || ! test -s "$WORK/$name/check/cex.json"; then
+		fail "$name: record and check" "check exited $RC, want 1 with a cex.json" \
+			"$WORK/$name-check.log"
+		return 1
+	fi
+}
+
+# edit_cex IN OUT SED-SCRIPT: OUT is IN edited with GNU sed -z (the whole file is one line, so
+# that a script can span the lines of check's indented JSON); fails if nothing changed.
+edit_cex()
+{
+	sed -z "$3" "$1" >"$2" && ! cmp -s "$1" "$2"
+}
+
+SSC=$BINDIR/send-send-cycle
+SSEND=$BINDIR/ssend-cycle
+WILD=$BINDIR/wildcard-recv-order
+BRANCH=$BINDIR/branch-on-source
+DEPTH=$BINDIR/stack-depth
+POLL=$BINDIR/poll-then-cycle
+build send-send-cycle examples/deadlock/send-send-cycle.c || exit 1
+build ssend-cycle examples/deadlock/ssend-cycle.c || exit 1
+build wildcard-recv-order examples/deadlock/wildcard-recv-order.c || exit 1
+build branch-on-source tests/e2e/programs/branch-on-source.c || exit 1
+build stack-depth tests/e2e/programs/stack-depth.c || exit 1
+build poll-then-cycle tests/e2e/programs/poll-then-cycle.c || exit 1
+
+# ---- call stacks, unwound in the ranks ----
+# stack-depth hangs when recorded: record's report shows each rank's stack down to main.
+run_cmd "$WORK/depth-record.log" "$LIMIT" "$MPIVERIFY" record -o "$WORK/depth" \
+	--deadlock-timeout "$TIMEOUT" -- "$MPIRUN" -np 2 "$DEPTH"
+expect "stacks: record's hang report shows each blocked rank's stack" 1 \
+	"$WORK/depth-record.log" '#0 stack-depth\.c:[0-9]+ \(exchange\)' \
+	'#1 stack-depth\.c:[0-9]+ \(step\)' '#2 stack-depth\.c:[0-9]+ \(main\)'
+test "$(grep -c '#2 stack-depth\.c:[0-9]* (main)' "$WORK/depth-record.log")" -eq 2 ||
+	fail "stacks: record shows both ranks' stacks" "not two '#2 ... (main)' lines" \
+		"$WORK/depth-record.log"
+leftovers "stacks: record" "$DEPTH"
+
+run_cmd "$WORK/depth-check.log" "$LIMIT" "$MPIVERIFY" check "$WORK/depth" -o "$WORK/depth/check"
+run_cmd "$WORK/depth-replay.log" "$LIMIT" "$MPIVERIFY" replay --trace \
+	"$WORK/depth/check/cex.json" --timeout "$TIMEOUT"
+expect "stacks: replay's reproduced report shows each blocked rank's stack" 1 \
+	"$WORK/depth-replay.log" '^reproduced' '#0 stack-depth\.c:[0-9]+ \(exchange\)' \
+	'#1 stack-depth\.c:[0-9]+ \(step\)' '#2 stack-depth\.c:[0-9]+ \(main\)'
+leftovers "stacks: replay" "$DEPTH"
+
+# The example the brief names: one frame, the call in main.
+if record_check ssc 2 "$SSC" zero; then
+	SSC_CEX=$WORK/ssc/check/cex.json
+	run_cmd "$WORK/ssc-replay.log" "$LIMIT" "$MPIVERIFY" replay --trace "$SSC_CEX" \
+		--timeout "$TIMEOUT"
+	expect "stacks: send-send-cycle reproduced with '#0 send-send-cycle.c:N (main)'" 1 \
+		"$WORK/ssc-replay.log" '^reproduced' \
+		'^    #0 send-send-cycle\.c:[0-9]+ \(main\)$'
+	leftovers "stacks: send-send-cycle" "$SSC"
+
+	# Without stacks (as when the program handles SIGURG itself) the call site remains.
+	MPIVERIFY_NO_STACKS=1 run_cmd "$WORK/ssc-nostack.log" "$LIMIT" "$MPIVERIFY" replay \
+		--trace "$SSC_CEX" --timeout "$TIMEOUT"
+	if expect "stacks: without stacks the report gives the call site" 1 \
+		"$WORK/ssc-nostack.log" 'blocked in MPI_Send \(event 1\) at send-send-cycle\.c:[0-9]+ \(main\)' &&
+		grep -q '#0' "$WORK/ssc-nostack.log"; then
+		fail "stacks: MPIVERIFY_NO_STACKS leaves stacks out" "a '#0' line" \
+			"$WORK/ssc-nostack.log"
+	fi
+	leftovers "stacks: without stacks" "$SSC"
+
+	# ---- another program, another world ----
+	run_cmd "$WORK/other-program.log" "$LIMIT" "$MPIVERIFY" replay --trace "$SSC_CEX" \
+		--timeout "$TIMEOUT" -- "$MPIRUN" -np 2 "$SSEND"
+	expect "divergence: another program than the recorded one diverges" 5 \
+		"$WORK/other-program.log" \
+		'^diverged: rank [01] at event 1: expected MPI_Send\(dest=[01], tag=0, comm=WORLD, 4 bytes\), got MPI_Ssend\(dest=[01], tag=0, comm=WORLD, 4 bytes\)' \
+		"replaying '.*ssend-cycle', but the trace was recorded from '.*send-send-cycle'"
+	leftovers "divergence: another program" "$SSEND"
+
+	run_cmd "$WORK/other-np.log" "$LIMIT" "$MPIVERIFY" replay --trace "$SSC_CEX" \
+		--timeout "$TIMEOUT" -- "$MPIRUN" -np 3 "$WILD"
+	expect "refused: a counterexample for 2 ranks on 3" 3 "$WORK/other-np.log" \
+		"ranks? [0-9, ]+ cannot replay: the counterexample '.*' is for 2 ranks, this run has 3"
+	leftovers "refused: another number of ranks" "$WILD"
+
+	# ---- counterexamples that do not fit their trace ----
+	edit_cex "$SSC_CEX" "$WORK/no-trace.json" \
+		's#"trace": "[^"]*"#"trace": "/nonexistent/mpiverify-trace"#' ||
+		fail "bad input: edit the trace of a cex" "sed changed nothing"
+	run_cmd "$WORK/no-trace.log" "$LIMIT" "$MPIVERIFY" replay --trace "$WORK/no-trace.json" \
+		--timeout "$TIMEOUT"
+	expect "bad input: a counterexample whose trace is gone" 3 "$WORK/no-trace.log" \
+		"the trace '/nonexistent/mpiverify-trace' of counterexample '.*no-trace.json' is missing"
+
+	# rank 1's blocked call, the second "blocked" of the file, becomes event 7
+	edit_cex "$SSC_CEX" "$WORK/past-trace.json" 's/\("blocked": {\n *"op": \)1,/\17,/2' ||
+		fail "bad input: edit a blocked event of a cex" "sed changed nothing"
+	run_cmd "$WORK/past-trace.log" "$LIMIT" "$MPIVERIFY" replay --trace \
+		"$WORK/past-trace.json" --timeout "$TIMEOUT"
+	expect "bad input: a counterexample naming an event its trace does not have" 3 \
+		"$WORK/past-trace.log" "rank 1's event 7 is not in the trace"
+
+	# ---- not reproduced ----
+	# The same deadlock with its sends left buffered: MPICH buffers 4 bytes, so the program
+	# completes; the report names the ranks the counterexample has blocked and what happened.
+	edit_cex "$SSC_CEX" "$WORK/buffered.json" 's/"buffered": false/"buffered": true/g' ||
+		fail "not reproduced: edit a cex" "sed changed nothing"
+	run_cmd "$WORK/buffered.log" "$LIMIT" "$MPIVERIFY" replay --trace "$WORK/buffered.json" \
+		--timeout "$TIMEOUT"
+	expect "not reproduced: names the predicted blocked ranks and events, and what happened" 0 \
+		"$WORK/buffered.log" \
+		'^not reproduced: the program completed, but the counterexample has these ranks blocked: rank 0 at event 1 \(MPI_Send\), rank 1 at event 1 \(MPI_Send\)$' \
+		'^rank 1: predicted blocked in MPI_Send\(dest=0, tag=0, comm=WORLD, 4 bytes\) at send-send-cycle\.c:[0-9]+ \(main\), but it finished' \
+		'event 1, MPI_Send, where the counterexample has this rank blocked, completed: the counterexample does not have it made synchronous'
+	leftovers "not reproduced" "$SSC"
+fi
+
+# ---- divergence ----
+# The program's control flow depends on the wildcard's match: forcing the other match sends it
+# down another path than the trace, and replay says where.
+if record_check branch 3 "$BRANCH" zero; then
+	run_cmd "$WORK/branch-replay.log" "$LIMIT" "$MPIVERIFY" replay --trace \
+		"$WORK/branch/check/cex.json" --timeout "$TIMEOUT"
+	expect "divergence: control flow that depends on the match" 5 \
+		"$WORK/branch-replay.log" \
+		'^diverged: rank 0 at event 2: expected MPI_Recv\(source=1, tag=0, comm=WORLD, 4 bytes\), got MPI_Recv\(source=2, tag=0, comm=WORLD, 4 bytes\)' \
+		'^    in MPI_Recv \(event 2\) at branch-on-source\.c:[0-9]+ \(main\)' \
+		'mpiverify\[replayer rank 0\]: diverged at event 2: expected'
+	leftovers "divergence: control flow" "$BRANCH"
+fi
+
+# A counterexample edited so that rank 0's wildcard receive must match a message from rank 0
+# itself, which never sends one.
+if record_check wild 3 "$WILD" zero; then
+	WILD_CEX=$WORK/wild/check/cex.json
+	# the first "match" of the file is rank 0's wildcard receive's
+	edit_cex "$WILD_CEX" "$WORK/impossible.json" 's/\("match": {\n *"rank": \)1,/\10,/' ||
+		fail "divergence: edit a match of a cex" "sed changed nothing"
+	run_cmd "$WORK/impossible.log" "$LIMIT" "$MPIVERIFY" replay --trace \
+		"$WORK/impossible.json" --timeout "$TIMEOUT"
+	expect "divergence: a counterexample forcing an impossible match" 5 \
+		"$WORK/impossible.log" \
+		"^diverged: rank 0 at event 1: MPI_Recv at wildcard-recv-order\\.c:[0-9]+ \\(main\\) was pinned to the counterexample's match, rank 0's event"
+	leftovers "divergence: impossible match" "$WILD"
+
+	# ---- a trace of JSON files ----
+	# `mpiverify trace -o` writes the recorded trace as JSON; check and replay take it too
+	# (replay rewrites it for the replayer).
+	mkdir -p "$WORK/wild-json"
+	run_cmd "$WORK/json-trace.log" "$LIMIT" "$MPIVERIFY" trace -o "$WORK/wild-json" "$WORK/wild"
+	cp "$WORK/wild/meta.json" "$WORK/wild-json/" 2>/dev/null
+	run_cmd "$WORK/json-check.log" "$LIMIT" "$MPIVERIFY" check "$WORK/wild-json" \
+		--buffering zero -o "$WORK/wild-json/check"
+	run_cmd "$WORK/json-replay.log" "$LIMIT" "$MPIVERIFY" replay --trace \
+		"$WORK/wild-json/check/cex.json" --timeout "$TIMEOUT"
+	expect "json trace: a counterexample of a JSON trace replays and is checked" 1 \
+		"$WORK/json-replay.log" '^reproduced' \
+		'#0 wildcard-recv-order\.c:[0-9]+ \(main\)'
+	leftovers "json trace" "$WILD"
+fi
+
+# ---- polling ----
+# The polls of a loop are timing: replay lines them up with the recorded ones, so that the
+# calls after the loop keep their recorded event indices and each rank is found blocked exactly
+# where the counterexample says.
+if record_check poll 2 "$POLL" zero; then
+	run_cmd "$WORK/poll-replay.log" "$LIMIT" "$MPIVERIFY" replay --trace \
+		"$WORK/poll/check/cex.json" --timeout "$TIMEOUT"
+	if expect "polling: a deadlock after polling loops is reproduced where predicted" 1 \
+		"$WORK/poll-replay.log" '^reproduced' \
+		'^    predicted: blocked in MPI_Ssend \(event [0-9]+\) at poll-then-cycle\.c' &&
+		grep -Eq 'differs|diverged' "$WORK/poll-replay.log"; then
+		fail "polling: every rank blocked at its predicted event" "a rank differs" \
+			"$WORK/poll-replay.log"
+	fi
+	leftovers "polling" "$POLL"
+fi
+
+if summary; then
+	test -n "${KEEP:-}" || rm -rf "$WORK"
+	exit 0
+fi
+echo "outputs kept in $WORK"
+exit 1
