@@ -54,6 +54,17 @@ static int comm_translate(MPI_Comm comm, int rank, int to_world)
 	return rc == MPI_SUCCESS ? out : MPI_UNDEFINED;
 }
 
+/* This process's rank in MPI_COMM_WORLD: MPI_COMM_SELF's only member, asked once (a
+ * group translation per call is what a MPI_COMM_SELF message loop would otherwise cost). */
+static int self_world_rank(void)
+{
+	static int me = -1;
+
+	if (me < 0)
+		PMPI_Comm_rank(MPI_COMM_WORLD, &me);
+	return me;
+}
+
 int rec_comm_to_world(MPI_Comm comm, int rank)
 {
 	int w;
@@ -64,6 +75,8 @@ int rec_comm_to_world(MPI_Comm comm, int rank)
 		return MPIV_PROC_NULL;
 	if (comm == MPI_COMM_WORLD)
 		return rank;
+	if (comm == MPI_COMM_SELF)
+		return rank == 0 ? self_world_rank() : MPIV_NONE;
 	w = comm_translate(comm, rank, 1);
 	return w == MPI_UNDEFINED ? MPIV_NONE : w;
 }
@@ -74,6 +87,8 @@ int rec_comm_from_world(MPI_Comm comm, int world)
 
 	if (comm == MPI_COMM_WORLD)
 		return world;
+	if (comm == MPI_COMM_SELF)
+		return world == self_world_rank() ? 0 : -1;
 	r = comm_translate(comm, world, 0);
 	return r == MPI_UNDEFINED ? -1 : r;
 }

@@ -135,6 +135,19 @@ void rec_request_info(const struct rec_reqent *e, const MPI_Status *st,
 	}
 }
 
+/* The statuses array to pass for n requests: the program's, or, when it ignores them, ours
+ * (stack for up to REQ_STACK, else *heap, which the caller frees), so that each completed
+ * receive's source is known. Without memory the program's MPI_STATUSES_IGNORE stays. */
+static MPI_Status *statuses_for(MPI_Status *given, int n, MPI_Status *stack, MPI_Status **heap)
+{
+	MPI_Status *st;
+
+	if (given != MPI_STATUSES_IGNORE || n <= 0)
+		return given;
+	st = n <= REQ_STACK ? stack : (*heap = malloc(n * sizeof(*st)));
+	return st ? st : MPI_STATUSES_IGNORE;
+}
+
 int rec_Wait(struct rec_call *c, MPI_Request *request, MPI_Status *status)
 {
 	struct rec_reqent e;
@@ -177,14 +190,7 @@ int rec_Waitall(struct rec_call *c, int count, MPI_Request array_of_requests[],
 	}
 	if (n > 0 && rec_call_reserve_reqs(c, (uint32_t)n) != 0)
 		n = 0;
-	if (st == MPI_STATUSES_IGNORE && n > 0) {
-		if (n <= REQ_STACK)
-			st = st_stack;
-		else
-			st = st_heap = malloc(n * sizeof(*st));
-		if (!st)
-			st = MPI_STATUSES_IGNORE;	/* sources unknown, call unchanged */
-	}
+	st = statuses_for(st, n, st_stack, &st_heap);
 	for (i = 0; i < n; i++) {
 		ent[i].handle = array_of_requests[i];
 		if (ent[i].handle == MPI_REQUEST_NULL)
@@ -398,14 +404,7 @@ int rec_Testall(struct rec_call *c, int count, MPI_Request array_of_requests[], 
 	int rc, i;
 
 	completion_take(&cp, count, array_of_requests);
-	if (st == MPI_STATUSES_IGNORE && cp.n > 0) {
-		if (cp.n <= REQ_STACK)
-			st = st_stack;
-		else
-			st = heap = malloc(cp.n * sizeof(*st));
-		if (!st)
-			st = MPI_STATUSES_IGNORE;	/* sources unknown, call unchanged */
-	}
+	st = statuses_for(st, cp.n, st_stack, &heap);
 	rec_call_posted(c);
 	/* GCC 12 takes MPI_STATUSES_IGNORE, a constant pointer, for an array of size 0 */
 #pragma GCC diagnostic push
@@ -435,14 +434,7 @@ static int rec_some(struct rec_call *c, rec_some_fn pmpi, int incount,
 	int rc, k;
 
 	completion_take(&cp, incount, array_of_requests);
-	if (st == MPI_STATUSES_IGNORE && cp.n > 0) {
-		if (cp.n <= REQ_STACK)
-			st = st_stack;
-		else
-			st = heap = malloc(cp.n * sizeof(*st));
-		if (!st)
-			st = MPI_STATUSES_IGNORE;	/* sources unknown, call unchanged */
-	}
+	st = statuses_for(st, cp.n, st_stack, &heap);
 	rec_call_posted(c);
 	rc = pmpi(incount, array_of_requests, outcount, array_of_indices, st);
 	rec_call_returned(c);
