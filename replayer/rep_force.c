@@ -154,3 +154,75 @@ int rep_Testsome(struct rep_call *c, int incount, MPI_Request array_of_requests[
 
 	return rep_polled(c, rc, rc == MPI_SUCCESS && *outcount != 0);
 }
+
+/* ---- collectives that need not synchronise in MPICH: a barrier first when the
+ * counterexample needs them synchronising ---- */
+
+int rep_Bcast(struct rep_call *c, void *buffer, int count, MPI_Datatype datatype, int root,
+	      MPI_Comm comm)
+{
+	if (rep_schedule_coll_sync(c))
+		PMPI_Barrier(comm);
+	return PMPI_Bcast(buffer, count, datatype, root, comm);
+}
+
+int rep_Reduce(struct rep_call *c, const void *sendbuf, void *recvbuf, int count,
+	       MPI_Datatype datatype, MPI_Op op, int root, MPI_Comm comm)
+{
+	if (rep_schedule_coll_sync(c))
+		PMPI_Barrier(comm);
+	return PMPI_Reduce(sendbuf, recvbuf, count, datatype, op, root, comm);
+}
+
+int rep_Gather(struct rep_call *c, const void *sendbuf, int sendcount, MPI_Datatype sendtype,
+	       void *recvbuf, int recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm)
+{
+	if (rep_schedule_coll_sync(c))
+		PMPI_Barrier(comm);
+	return PMPI_Gather(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm);
+}
+
+int rep_Gatherv(struct rep_call *c, const void *sendbuf, int sendcount, MPI_Datatype sendtype,
+		void *recvbuf, const int recvcounts[], const int displs[], MPI_Datatype recvtype,
+		int root, MPI_Comm comm)
+{
+	if (rep_schedule_coll_sync(c))
+		PMPI_Barrier(comm);
+	return PMPI_Gatherv(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype,
+			    root, comm);
+}
+
+int rep_Scatter(struct rep_call *c, const void *sendbuf, int sendcount, MPI_Datatype sendtype,
+		void *recvbuf, int recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm)
+{
+	if (rep_schedule_coll_sync(c))
+		PMPI_Barrier(comm);
+	return PMPI_Scatter(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root,
+			    comm);
+}
+
+int rep_Scatterv(struct rep_call *c, const void *sendbuf, const int sendcounts[],
+		 const int displs[], MPI_Datatype sendtype, void *recvbuf, int recvcount,
+		 MPI_Datatype recvtype, int root, MPI_Comm comm)
+{
+	if (rep_schedule_coll_sync(c))
+		PMPI_Barrier(comm);
+	return PMPI_Scatterv(sendbuf, sendcounts, displs, sendtype, recvbuf, recvcount, recvtype,
+			     root, comm);
+}
+
+int rep_Scan(struct rep_call *c, const void *sendbuf, void *recvbuf, int count,
+	     MPI_Datatype datatype, MPI_Op op, MPI_Comm comm)
+{
+	if (rep_schedule_coll_sync(c))
+		PMPI_Barrier(comm);
+	return PMPI_Scan(sendbuf, recvbuf, count, datatype, op, comm);
+}
+
+int rep_Exscan(struct rep_call *c, const void *sendbuf, void *recvbuf, int count,
+	       MPI_Datatype datatype, MPI_Op op, MPI_Comm comm)
+{
+	if (rep_schedule_coll_sync(c))
+		PMPI_Barrier(comm);
+	return PMPI_Exscan(sendbuf, recvbuf, count, datatype, op, comm);
+}

@@ -390,6 +390,16 @@ int rep_schedule_source(struct rep_call *c, int source, MPI_Comm comm)
 	return r;
 }
 
+int rep_schedule_coll_sync(struct rep_call *c)
+{
+	/* without buffering the model makes every collective synchronise (SPEC 3.6); MPICH's
+	 * need not, so a barrier first gives the counterexample's order, as Intel's checker does */
+	if (!c->op || !rep_cex.buffering || strcmp(rep_cex.buffering, "zero"))
+		return 0;
+	c->forced = 1;
+	return 1;
+}
+
 int rep_schedule_sync(struct rep_call *c)
 {
 	/* sync -1: not a standard send; 0: buffered, left alone */

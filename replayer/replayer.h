@@ -104,6 +104,10 @@ int rep_schedule_load(int rank, int size);
 
 void rep_schedule_release(void);
 
+/* 1 if collective call c must synchronise its communicator first: the counterexample was
+ * found without buffering, where every collective synchronises, and c is on its way. */
+int rep_schedule_coll_sync(struct rep_call *c);
+
 /* This rank's cex entry for event index, or NULL if the counterexample does not have it
  * (after the deadlock point, no schedule, or the program already diverged). */
 const struct mpiv_cex_op *rep_schedule_op(uint32_t index);
