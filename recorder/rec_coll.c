@@ -16,16 +16,6 @@ int rec_Barrier(struct rec_call *c, MPI_Comm comm)
 
 /* Every other collective: its communicator, its root as a world rank (rooted ones), and the
  * bytes this rank contributes. Nonblocking ones also make a request, completed at its wait. */
-static uint64_t coll_bytes(int count, MPI_Datatype type)
-{
-	MPI_Count size = 0;
-
-	if (count > 0 && type != MPI_DATATYPE_NULL &&
-	    PMPI_Type_size_x(type, &size) == MPI_SUCCESS && size > 0)
-		return (uint64_t)count * (uint64_t)size;
-	return 0;
-}
-
 static void coll_event(struct rec_call *c, MPI_Comm comm, int root, uint64_t bytes)
 {
 	c->ev.comm = rec_comm_id(comm);
@@ -66,28 +56,28 @@ int rec_Bcast(struct rec_call *c, void *buffer, int count, MPI_Datatype datatype
 	      MPI_Comm comm)
 {
 	COLL_BLOCKING(PMPI_Bcast(buffer, count, datatype, root, comm), comm, root,
-		      coll_bytes(count, datatype));
+		      rec_comm_bytes(count, datatype));
 }
 
 int rec_Reduce(struct rec_call *c, const void *sendbuf, void *recvbuf, int count,
 	       MPI_Datatype datatype, MPI_Op op, int root, MPI_Comm comm)
 {
 	COLL_BLOCKING(PMPI_Reduce(sendbuf, recvbuf, count, datatype, op, root, comm), comm, root,
-		      coll_bytes(count, datatype));
+		      rec_comm_bytes(count, datatype));
 }
 
 int rec_Allreduce(struct rec_call *c, const void *sendbuf, void *recvbuf, int count,
 		  MPI_Datatype datatype, MPI_Op op, MPI_Comm comm)
 {
 	COLL_BLOCKING(PMPI_Allreduce(sendbuf, recvbuf, count, datatype, op, comm), comm,
-		      MPIV_NONE, coll_bytes(count, datatype));
+		      MPIV_NONE, rec_comm_bytes(count, datatype));
 }
 
 int rec_Gather(struct rec_call *c, const void *sendbuf, int sendcount, MPI_Datatype sendtype,
 	       void *recvbuf, int recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm)
 {
 	COLL_BLOCKING(PMPI_Gather(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root,
-				  comm), comm, root, coll_bytes(sendcount, sendtype));
+				  comm), comm, root, rec_comm_bytes(sendcount, sendtype));
 }
 
 int rec_Gatherv(struct rec_call *c, const void *sendbuf, int sendcount, MPI_Datatype sendtype,
@@ -95,14 +85,14 @@ int rec_Gatherv(struct rec_call *c, const void *sendbuf, int sendcount, MPI_Data
 		int root, MPI_Comm comm)
 {
 	COLL_BLOCKING(PMPI_Gatherv(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs,
-				   recvtype, root, comm), comm, root, coll_bytes(sendcount, sendtype));
+				   recvtype, root, comm), comm, root, rec_comm_bytes(sendcount, sendtype));
 }
 
 int rec_Scatter(struct rec_call *c, const void *sendbuf, int sendcount, MPI_Datatype sendtype,
 		void *recvbuf, int recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm)
 {
 	COLL_BLOCKING(PMPI_Scatter(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype,
-				   root, comm), comm, root, coll_bytes(recvcount, recvtype));
+				   root, comm), comm, root, rec_comm_bytes(recvcount, recvtype));
 }
 
 int rec_Scatterv(struct rec_call *c, const void *sendbuf, const int sendcounts[],
@@ -110,14 +100,14 @@ int rec_Scatterv(struct rec_call *c, const void *sendbuf, const int sendcounts[]
 		 MPI_Datatype recvtype, int root, MPI_Comm comm)
 {
 	COLL_BLOCKING(PMPI_Scatterv(sendbuf, sendcounts, displs, sendtype, recvbuf, recvcount,
-				    recvtype, root, comm), comm, root, coll_bytes(recvcount, recvtype));
+				    recvtype, root, comm), comm, root, rec_comm_bytes(recvcount, recvtype));
 }
 
 int rec_Allgather(struct rec_call *c, const void *sendbuf, int sendcount, MPI_Datatype sendtype,
 		  void *recvbuf, int recvcount, MPI_Datatype recvtype, MPI_Comm comm)
 {
 	COLL_BLOCKING(PMPI_Allgather(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype,
-				     comm), comm, MPIV_NONE, coll_bytes(sendcount, sendtype));
+				     comm), comm, MPIV_NONE, rec_comm_bytes(sendcount, sendtype));
 }
 
 int rec_Allgatherv(struct rec_call *c, const void *sendbuf, int sendcount,
@@ -126,14 +116,14 @@ int rec_Allgatherv(struct rec_call *c, const void *sendbuf, int sendcount,
 {
 	COLL_BLOCKING(PMPI_Allgatherv(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs,
 				      recvtype, comm), comm, MPIV_NONE,
-		      coll_bytes(sendcount, sendtype));
+		      rec_comm_bytes(sendcount, sendtype));
 }
 
 int rec_Alltoall(struct rec_call *c, const void *sendbuf, int sendcount, MPI_Datatype sendtype,
 		 void *recvbuf, int recvcount, MPI_Datatype recvtype, MPI_Comm comm)
 {
 	COLL_BLOCKING(PMPI_Alltoall(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype,
-				    comm), comm, MPIV_NONE, coll_bytes(sendcount, sendtype));
+				    comm), comm, MPIV_NONE, rec_comm_bytes(sendcount, sendtype));
 }
 
 int rec_Alltoallv(struct rec_call *c, const void *sendbuf, const int sendcounts[],
@@ -165,21 +155,21 @@ int rec_Reduce_scatter_block(struct rec_call *c, const void *sendbuf, void *recv
 			     int recvcount, MPI_Datatype datatype, MPI_Op op, MPI_Comm comm)
 {
 	COLL_BLOCKING(PMPI_Reduce_scatter_block(sendbuf, recvbuf, recvcount, datatype, op, comm),
-		      comm, MPIV_NONE, coll_bytes(recvcount, datatype));
+		      comm, MPIV_NONE, rec_comm_bytes(recvcount, datatype));
 }
 
 int rec_Scan(struct rec_call *c, const void *sendbuf, void *recvbuf, int count,
 	     MPI_Datatype datatype, MPI_Op op, MPI_Comm comm)
 {
 	COLL_BLOCKING(PMPI_Scan(sendbuf, recvbuf, count, datatype, op, comm), comm, MPIV_NONE,
-		      coll_bytes(count, datatype));
+		      rec_comm_bytes(count, datatype));
 }
 
 int rec_Exscan(struct rec_call *c, const void *sendbuf, void *recvbuf, int count,
 	       MPI_Datatype datatype, MPI_Op op, MPI_Comm comm)
 {
 	COLL_BLOCKING(PMPI_Exscan(sendbuf, recvbuf, count, datatype, op, comm), comm, MPIV_NONE,
-		      coll_bytes(count, datatype));
+		      rec_comm_bytes(count, datatype));
 }
 
 int rec_Ibarrier(struct rec_call *c, MPI_Comm comm, MPI_Request *request)
@@ -192,7 +182,7 @@ int rec_Ibcast(struct rec_call *c, void *buffer, int count, MPI_Datatype datatyp
 		MPI_Comm comm, MPI_Request *request)
 {
 	COLL_NONBLOCKING(PMPI_Ibcast(buffer, count, datatype, root, comm, request),
-			 comm, root, coll_bytes(count, datatype), request);
+			 comm, root, rec_comm_bytes(count, datatype), request);
 }
 
 int rec_Ireduce(struct rec_call *c, const void *sendbuf, void *recvbuf, int count,
@@ -200,14 +190,14 @@ int rec_Ireduce(struct rec_call *c, const void *sendbuf, void *recvbuf, int coun
 {
 	COLL_NONBLOCKING(PMPI_Ireduce(sendbuf, recvbuf, count, datatype, op, root, comm,
 				      request),
-			 comm, root, coll_bytes(count, datatype), request);
+			 comm, root, rec_comm_bytes(count, datatype), request);
 }
 
 int rec_Iallreduce(struct rec_call *c, const void *sendbuf, void *recvbuf, int count,
 		MPI_Datatype datatype, MPI_Op op, MPI_Comm comm, MPI_Request *request)
 {
 	COLL_NONBLOCKING(PMPI_Iallreduce(sendbuf, recvbuf, count, datatype, op, comm, request),
-			 comm, MPIV_NONE, coll_bytes(count, datatype), request);
+			 comm, MPIV_NONE, rec_comm_bytes(count, datatype), request);
 }
 
 int rec_Igather(struct rec_call *c, const void *sendbuf, int sendcount, MPI_Datatype sendtype,
@@ -216,7 +206,7 @@ int rec_Igather(struct rec_call *c, const void *sendbuf, int sendcount, MPI_Data
 {
 	COLL_NONBLOCKING(PMPI_Igather(sendbuf, sendcount, sendtype, recvbuf, recvcount,
 				      recvtype, root, comm, request),
-			 comm, root, coll_bytes(sendcount, sendtype), request);
+			 comm, root, rec_comm_bytes(sendcount, sendtype), request);
 }
 
 int rec_Igatherv(struct rec_call *c, const void *sendbuf, int sendcount, MPI_Datatype sendtype,
@@ -225,7 +215,7 @@ int rec_Igatherv(struct rec_call *c, const void *sendbuf, int sendcount, MPI_Dat
 {
 	COLL_NONBLOCKING(PMPI_Igatherv(sendbuf, sendcount, sendtype, recvbuf, recvcounts,
 				       displs, recvtype, root, comm, request),
-			 comm, root, coll_bytes(sendcount, sendtype), request);
+			 comm, root, rec_comm_bytes(sendcount, sendtype), request);
 }
 
 int rec_Iscatter(struct rec_call *c, const void *sendbuf, int sendcount, MPI_Datatype sendtype,
@@ -234,7 +224,7 @@ int rec_Iscatter(struct rec_call *c, const void *sendbuf, int sendcount, MPI_Dat
 {
 	COLL_NONBLOCKING(PMPI_Iscatter(sendbuf, sendcount, sendtype, recvbuf, recvcount,
 				       recvtype, root, comm, request),
-			 comm, root, coll_bytes(sendcount, sendtype), request);
+			 comm, root, rec_comm_bytes(sendcount, sendtype), request);
 }
 
 int rec_Iscatterv(struct rec_call *c, const void *sendbuf, const int sendcounts[],
@@ -252,7 +242,7 @@ int rec_Iallgather(struct rec_call *c, const void *sendbuf, int sendcount,
 {
 	COLL_NONBLOCKING(PMPI_Iallgather(sendbuf, sendcount, sendtype, recvbuf, recvcount,
 				         recvtype, comm, request),
-			 comm, MPIV_NONE, coll_bytes(sendcount, sendtype), request);
+			 comm, MPIV_NONE, rec_comm_bytes(sendcount, sendtype), request);
 }
 
 int rec_Iallgatherv(struct rec_call *c, const void *sendbuf, int sendcount,
@@ -261,7 +251,7 @@ int rec_Iallgatherv(struct rec_call *c, const void *sendbuf, int sendcount,
 {
 	COLL_NONBLOCKING(PMPI_Iallgatherv(sendbuf, sendcount, sendtype, recvbuf, recvcounts,
 				          displs, recvtype, comm, request),
-			 comm, MPIV_NONE, coll_bytes(sendcount, sendtype), request);
+			 comm, MPIV_NONE, rec_comm_bytes(sendcount, sendtype), request);
 }
 
 int rec_Ialltoall(struct rec_call *c, const void *sendbuf, int sendcount,
@@ -270,7 +260,7 @@ int rec_Ialltoall(struct rec_call *c, const void *sendbuf, int sendcount,
 {
 	COLL_NONBLOCKING(PMPI_Ialltoall(sendbuf, sendcount, sendtype, recvbuf, recvcount,
 				        recvtype, comm, request),
-			 comm, MPIV_NONE, coll_bytes(sendcount, sendtype), request);
+			 comm, MPIV_NONE, rec_comm_bytes(sendcount, sendtype), request);
 }
 
 int rec_Ialltoallv(struct rec_call *c, const void *sendbuf, const int sendcounts[],
@@ -308,19 +298,19 @@ int rec_Ireduce_scatter_block(struct rec_call *c, const void *sendbuf, void *rec
 {
 	COLL_NONBLOCKING(PMPI_Ireduce_scatter_block(sendbuf, recvbuf, recvcount, datatype, op,
 				                    comm, request),
-			 comm, MPIV_NONE, coll_bytes(recvcount, datatype), request);
+			 comm, MPIV_NONE, rec_comm_bytes(recvcount, datatype), request);
 }
 
 int rec_Iscan(struct rec_call *c, const void *sendbuf, void *recvbuf, int count,
 		MPI_Datatype datatype, MPI_Op op, MPI_Comm comm, MPI_Request *request)
 {
 	COLL_NONBLOCKING(PMPI_Iscan(sendbuf, recvbuf, count, datatype, op, comm, request),
-			 comm, MPIV_NONE, coll_bytes(count, datatype), request);
+			 comm, MPIV_NONE, rec_comm_bytes(count, datatype), request);
 }
 
 int rec_Iexscan(struct rec_call *c, const void *sendbuf, void *recvbuf, int count,
 		MPI_Datatype datatype, MPI_Op op, MPI_Comm comm, MPI_Request *request)
 {
 	COLL_NONBLOCKING(PMPI_Iexscan(sendbuf, recvbuf, count, datatype, op, comm, request),
-			 comm, MPIV_NONE, coll_bytes(count, datatype), request);
+			 comm, MPIV_NONE, rec_comm_bytes(count, datatype), request);
 }

@@ -81,6 +81,16 @@ int rec_comm_to_world(MPI_Comm comm, int rank)
 	return w == MPI_UNDEFINED ? MPIV_NONE : w;
 }
 
+uint64_t rec_comm_bytes(int count, MPI_Datatype type)
+{
+	MPI_Count size = 0;
+
+	if (count > 0 && type != MPI_DATATYPE_NULL &&
+	    PMPI_Type_size_x(type, &size) == MPI_SUCCESS && size > 0)
+		return (uint64_t)count * (uint64_t)size;
+	return 0;
+}
+
 int rec_comm_from_world(MPI_Comm comm, int world)
 {
 	int r;

@@ -3,6 +3,8 @@
 #ifndef MPIV_REC_COMM_H
 #define MPIV_REC_COMM_H
 
+#include <stdint.h>
+
 #include <mpi.h>
 
 #pragma GCC visibility push(hidden)
@@ -19,6 +21,10 @@ int rec_comm_to_world(MPI_Comm comm, int rank);
 /* The rank in comm (its remote group for an intercommunicator) of world rank world, or -1 if
  * it is not a member. */
 int rec_comm_from_world(MPI_Comm comm, int world);
+
+/* count elements of type, in bytes (what the trace records, and replay compares); 0 when the
+ * type's size cannot be had. */
+uint64_t rec_comm_bytes(int count, MPI_Datatype type);
 
 /* MPI_ANY_TAG becomes MPIV_ANY_TAG; other tags are kept. */
 int rec_comm_tag(int tag);

@@ -18,13 +18,10 @@ typedef int (*rec_irecv_fn)(void *buf, int count, MPI_Datatype type, int source,
 static void rec_p2p_envelope(struct rec_call *c, int count, MPI_Datatype type, int peer,
 			     int tag, MPI_Comm comm)
 {
-	MPI_Count size = 0;
-
 	c->ev.peer = rec_comm_to_world(comm, peer);
 	c->ev.tag = rec_comm_tag(tag);
 	c->ev.comm = rec_comm_id(comm);
-	if (count > 0 && PMPI_Type_size_x(type, &size) == MPI_SUCCESS && size > 0)
-		c->ev.bytes = (uint64_t)count * (uint64_t)size;
+	c->ev.bytes = rec_comm_bytes(count, type);
 }
 
 static int rec_send(struct rec_call *c, rec_send_fn pmpi, const void *buf, int count,

@@ -84,10 +84,7 @@ int rec_Improbe(struct rec_call *c, int source, int tag, MPI_Comm comm, int *fla
 int rec_Mrecv(struct rec_call *c, void *buf, int count, MPI_Datatype datatype,
 	      MPI_Message *message, MPI_Status *status)
 {
-	MPI_Count size = 0;
-
-	if (count > 0 && PMPI_Type_size_x(datatype, &size) == MPI_SUCCESS && size > 0)
-		c->ev.bytes = (uint64_t)count * (uint64_t)size;
+	c->ev.bytes = rec_comm_bytes(count, datatype);
 	return PMPI_Mrecv(buf, count, datatype, message, status);
 }
 

@@ -9,14 +9,10 @@
 static void rep_env_p2p(struct rep_call *c, int count, MPI_Datatype type, int peer, int tag,
 			MPI_Comm comm)
 {
-	MPI_Count size = 0;
-
 	c->peer = rec_comm_to_world(comm, peer);
 	c->tag = rec_comm_tag(tag);
 	c->comm = rec_comm_id(comm);
-	c->bytes = 0;
-	if (count > 0 && PMPI_Type_size_x(type, &size) == MPI_SUCCESS && size > 0)
-		c->bytes = (uint64_t)count * (uint64_t)size;
+	c->bytes = rec_comm_bytes(count, type);
 	c->has_bytes = 1;
 }
 
