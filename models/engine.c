@@ -20,6 +20,8 @@
 #define LIVE(p, st, r) (&(st)[(p)->off_live + (r) * (p)->maxlive])
 #define MSG(p, st) (&(st)[(p)->off_msg])
 
+static void wenv_build(struct eng_prog *p);
+
 void eng_layout(struct eng_prog *p)
 {
 	p->off_pc = ENG_ST_HEADER;
@@ -28,6 +30,7 @@ void eng_layout(struct eng_prog *p)
 	p->off_live = p->off_nlive + p->nranks;
 	p->off_msg = p->off_live + p->nranks * p->maxlive;
 	p->words = p->off_msg + 2 * p->maxmsg;
+	wenv_build(p);
 }
 
 size_t eng_state_bytes(const struct eng_prog *p)
@@ -395,6 +398,191 @@ static void closure(const struct eng_prog *p, int32_t *st)
 	}
 }
 
+/* ---- the wildcard reduction: interchangeable receives ----
+ *
+ * Master/worker codes receive every result with MPI_ANY_SOURCE in a row; offering every
+ * candidate at every receive makes the search visit every combination of how many results of
+ * each worker were taken ((results + 1) ^ workers states), although the order cannot matter.
+ * When rank d waits for all its open receives, these are MPI_ANY_SOURCE receives of one
+ * envelope (communicator, tag), and the receives that follow are more of the same in a row
+ * (post, then wait for it alone), and no more messages can still reach d with that envelope
+ * than those receives take (M <= n: sent and unreceived, plus the sends no rank has posted
+ * yet), then d takes every one of those M messages before it does anything else. Taking the
+ * first candidate m first is then enough: any behaviour that takes another message first
+ * takes m later in the run, at an identical receive, and moving m to the front keeps every
+ * other match legal (only d consumes these messages, each sender's messages keep their
+ * order, and what m's sender does earlier only enables steps: closure steps are monotone)
+ * and reaches the same state. Every end state, deadlocked or not, stays reachable, so this
+ * single choice is offered alone, whatever other ranks could choose (a persistent set of
+ * size one; Godefroid, "Partial-Order Methods for the Verification of Concurrent Systems",
+ * LNCS 1032, 1996). */
+
+#define WENV_MAX 64		/* envelopes with tables; receives of others are searched in full */
+#define WENV_CELLS (1 << 22)	/* table entries at most, all envelopes together (16 MiB) */
+
+static int send_matches(const struct eng_instr *in, int d, int comm, int tag)
+{
+	return in->op == ENG_POST_SEND && in->a == d && in->b == comm &&
+	       (tag == ENG_ANY || in->c == tag);
+}
+
+static int is_wildcard_pair(const struct eng_prog *p, int d, int i, int comm, int tag)
+{
+	const struct eng_instr *in = &p->ins[d][i], *w;
+
+	if (i + 1 >= p->nins[d] || in->op != ENG_POST_RECV || in->a != ENG_ANY ||
+	    in->b != comm || in->c != tag)
+		return 0;
+	w = &p->ins[d][i + 1];
+	return w->op == ENG_WAIT && w->n == 1 && w->list[0] == i;
+}
+
+static void wenv_release(struct eng_prog *p)
+{
+	int e, s;
+
+	for (e = 0; e < p->nwenv; e++) {
+		for (s = 0; p->wenv[e].future && s < p->nranks; s++)
+			free(p->wenv[e].future[s]);
+		free(p->wenv[e].future);
+		free(p->wenv[e].run);
+	}
+	free(p->wenv);
+	p->wenv = NULL;
+	p->nwenv = 0;
+}
+
+static const struct eng_wenv *wenv_find(const struct eng_prog *p, int d, int comm, int tag)
+{
+	int e;
+
+	for (e = 0; e < p->nwenv; e++)
+		if (p->wenv[e].d == d && p->wenv[e].comm == comm && p->wenv[e].tag == tag)
+			return &p->wenv[e];
+	return NULL;
+}
+
+/* Fill one envelope's tables; returns the entries used, or -1 without memory. */
+static long wenv_fill(const struct eng_prog *p, struct eng_wenv *e)
+{
+	int d = e->d, s, i;
+	long cells = p->nins[d] + 2;
+
+	e->run = calloc((size_t)p->nins[d] + 2, sizeof(*e->run));
+	e->future = calloc((size_t)p->nranks, sizeof(*e->future));
+	if (!e->run || !e->future)
+		return -1;
+	for (i = p->nins[d] - 1; i >= 0; i--)
+		e->run[i] = is_wildcard_pair(p, d, i, e->comm, e->tag) ? 1 + e->run[i + 2] : 0;
+	for (s = 0; s < p->nranks; s++) {
+		int any = 0;
+
+		for (i = 0; i < p->nins[s] && !any; i++)
+			any = send_matches(&p->ins[s][i], d, e->comm, e->tag);
+		if (!any)
+			continue;
+		e->future[s] = calloc((size_t)p->nins[s] + 1, sizeof(**e->future));
+		if (!e->future[s])
+			return -1;
+		for (i = p->nins[s] - 1; i >= 0; i--)
+			e->future[s][i] = e->future[s][i + 1] +
+					  send_matches(&p->ins[s][i], d, e->comm, e->tag);
+		cells += p->nins[s] + 1;
+	}
+	return cells;
+}
+
+/* Tables for the envelopes of the program's MPI_ANY_SOURCE receives, as many as the limits
+ * allow; without memory there are none (the search is then complete, only larger). */
+static void wenv_build(struct eng_prog *p)
+{
+	long cells = 0;
+	int d, i;
+
+	wenv_release(p);
+	for (d = 0; d < p->nranks; d++) {
+		for (i = 0; i < p->nins[d]; i++) {
+			const struct eng_instr *in = &p->ins[d][i];
+			struct eng_wenv *e, *grown;
+			long used;
+
+			if (in->op != ENG_POST_RECV || in->a != ENG_ANY ||
+			    wenv_find(p, d, in->b, in->c) || p->nwenv >= WENV_MAX ||
+			    cells >= WENV_CELLS)
+				continue;
+			grown = realloc(p->wenv, (size_t)(p->nwenv + 1) * sizeof(*p->wenv));
+			if (!grown) {
+				wenv_release(p);
+				return;
+			}
+			p->wenv = grown;
+			e = &p->wenv[p->nwenv++];
+			memset(e, 0, sizeof(*e));
+			e->d = d;
+			e->comm = in->b;
+			e->tag = in->c;
+			used = wenv_fill(p, e);
+			if (used < 0) {
+				wenv_release(p);
+				return;
+			}
+			cells += used;
+		}
+	}
+}
+
+static int in_list(const struct eng_instr *w, int instr)
+{
+	int i;
+
+	for (i = 0; i < w->n; i++)
+		if (w->list[i] == instr)
+			return 1;
+	return 0;
+}
+
+/* If rank d's wildcard receives are interchangeable (above), the live index of the one to
+ * match now (its earliest open receive); else -1. */
+static int wenv_single(const struct eng_prog *p, const int32_t *st, int d)
+{
+	const struct eng_instr *w = &p->ins[d][PC(p, st, d)];
+	const struct eng_wenv *e = NULL;
+	const int32_t *m = MSG(p, st);
+	int li, first = -1, n = 0, left = 0, s, i;
+
+	if (w->op != ENG_WAIT)
+		return -1;
+	for (li = 0; li < NLIVE(p, st, d); li++) {
+		int32_t ent = LIVE(p, st, d)[li];
+		const struct eng_instr *in = &p->ins[d][ent >> 1];
+
+		if ((ent & 1) || in->op != ENG_POST_RECV)
+			continue;
+		if (in->a != ENG_ANY || !in_list(w, ent >> 1))
+			return -1;
+		if (!e) {
+			e = wenv_find(p, d, in->b, in->c);
+			first = li;
+			if (!e)
+				return -1;
+		} else if (in->b != e->comm || in->c != e->tag) {
+			return -1;
+		}
+		n++;
+	}
+	if (!e)
+		return -1;
+	n += e->run[PC(p, st, d) + 1];
+	for (i = 0; i < st[ENG_ST_NMSG]; i++)
+		if ((m[2 * i] >> 16) == d &&
+		    send_matches(&p->ins[msg_src(m[2 * i])][m[2 * i + 1] >> 1], d, e->comm, e->tag))
+			left++;
+	for (s = 0; s < p->nranks; s++)
+		if (e->future[s])
+			left += e->future[s][PC(p, st, s)];
+	return left <= n ? first : -1;
+}
+
 static int walk_choices(const struct eng_prog *p, const int32_t *st, int k, int *d_out,
 			int *li_out, int *i_out);
 
@@ -420,6 +608,25 @@ static int walk_choices(const struct eng_prog *p, const int32_t *st, int k, int 
 
 	if (st[ENG_ST_OVERFLOW])
 		return 0;
+	/* interchangeable wildcard receives: their first candidate is the only choice */
+	for (d = 0; d < p->nranks && !p->full; d++) {
+		li = wenv_single(p, st, d);
+		if (li < 0)
+			continue;
+		for (s = 0; s < p->nranks; s++) {
+			int i = first_match_from(p, st, d, &p->ins[d][LIVE(p, st, d)[li] >> 1], s);
+
+			if (i < 0 || earlier_receive_wants(p, st, d, li, i))
+				continue;
+			if (k == 0) {
+				*d_out = d;
+				*li_out = li;
+				*i_out = i;
+				return 0;
+			}
+			return 1;
+		}
+	}
 	for (d = 0; d < p->nranks; d++) {
 		for (li = 0; li < NLIVE(p, st, d); li++) {
 			int32_t e = LIVE(p, st, d)[li];
@@ -725,6 +932,7 @@ void eng_prog_release(struct eng_prog *p)
 			free(p->ins[r][i].list);
 		free(p->ins[r]);
 	}
+	wenv_release(p);
 	for (i = 0; p->comms && i < p->ncomms; i++)
 		free(p->comms[i].members);
 	free(p->ins);

@@ -101,6 +101,17 @@ struct eng_observer {
 	void (*exec)(void *ctx, int r, int i);
 };
 
+/* A run of interchangeable wildcard receives: rank d's MPI_ANY_SOURCE receives on comm with
+ * tag (or ENG_ANY), the static tables of the reduction in engine.c (eng_layout() builds them;
+ * not part of the state). */
+struct eng_wenv {
+	int32_t d, comm, tag;
+	int32_t *run;		/* per instruction i of d: blocking receives with this envelope
+				 * (post, then a wait for it alone) in a row from i */
+	int32_t **future;	/* per rank s (NULL: none): future[s][i] = sends of s at
+				 * instructions >= i that such a receive would match */
+};
+
 /* A rank-indexed program plus the layout of the state that the engine works on. */
 struct eng_prog {
 	int32_t nranks;
@@ -114,6 +125,10 @@ struct eng_prog {
 	int32_t maxmsg;		/* room for messages in flight; more is reported as overflow */
 	/* state layout, in int32 words (eng_layout() fills these) */
 	int32_t off_pc, off_coll, off_nlive, off_live, off_msg, words;
+	int32_t full;		/* 1: offer every choice, without the wildcard reduction (the
+				 * tests' reference search); not in model.dat */
+	int32_t nwenv;		/* the reduction's tables (eng_layout), by envelope */
+	struct eng_wenv *wenv;
 	struct eng_observer *obs;	/* NULL inside SPIN */
 };
 
@@ -125,7 +140,8 @@ struct eng_prog {
 #define ENG_ST_DONE 3		/* eng_all_done() of this state */
 #define ENG_ST_HEADER 4
 
-/* Compute the state layout of prog from nranks, ncomms, maxlive and maxmsg. */
+/* Compute the state layout of prog from nranks, ncomms, maxlive and maxmsg, and the static
+ * tables of the wildcard reduction from its instructions (again on a second call). */
 void eng_layout(struct eng_prog *prog);
 
 /* Size of a state in bytes (after eng_layout). */

@@ -34,8 +34,9 @@ for dir in "$SRCDIR"/tests/model/cases/*/; do
 	done <"$dir/expect"
 done
 # A search stopped by its time limit is inconclusive (exit 5), never "no deadlock": a master
-# receiving 64 results with MPI_ANY_SOURCE from 8 workers has about 9^8 states.
-big=$SRCDIR/tests/model/limits/master-worker-8x8
+# receiving 64 results with MPI_ANY_SOURCE from 8 workers, alternately with a tag and with
+# MPI_ANY_TAG (so that the receives are not interchangeable), has about 9^8 states.
+big=$SRCDIR/tests/model/limits/wildcard-tags-8x8
 run_cmd "$WORK/limit.log" 120 "$MPIVERIFY" check "$big" --buffering zero --time-limit 2 \
 	-o "$WORK/limit"
 if test "$RC" -eq 5 && grep -q "time limit" "$WORK/limit.log"; then

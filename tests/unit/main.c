@@ -11,6 +11,7 @@ int main(void)
 		cex_suite,
 		translate_suite,
 		engine_suite,
+		reduction_suite,
 		CU_SUITE_INFO_NULL,
 	};
 	unsigned failed;

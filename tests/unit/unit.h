@@ -23,6 +23,7 @@ long unit_deadlocks(const char *const events[], enum eng_buffering b);
 /* A fresh temporary directory (removed by nothing: tests leave it under /tmp). */
 const char *unit_tmpdir(void);
 
-extern CU_SuiteInfo event_suite, trace_suite, cex_suite, translate_suite, engine_suite;
+extern CU_SuiteInfo event_suite, trace_suite, cex_suite, translate_suite, engine_suite,
+	reduction_suite;
 
 #endif
