@@ -128,7 +128,7 @@ for size in "8 100" "16 500" "64 100" "64 1000"; do
 	set -- $size
 	bench_check "halo ${1}x${2}" halo "$1" "$2"
 done
-for size in "2 4" "4 2" "4 3" "6 2"; do
+for size in "4 3" "8 3" "8 8" "16 16" "32 32"; do
 	set -- $size
 	bench_check "master/worker ${1}x${2}" mw "$1" "$2"
 done
