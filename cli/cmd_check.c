@@ -360,6 +360,8 @@ int cmd_check(int argc, char **argv)
 	struct eng_prog prog;
 	struct tr_opts topts = {ENG_BUF_ZERO, 0, 0};
 	struct check_run run;
+	struct tr_warning *warns = NULL;
+	int nwarns;
 
 	parse_modes("all", modes, &nmodes);
 	optind = 1;
@@ -415,6 +417,7 @@ int cmd_check(int argc, char **argv)
 		mpiv_traceset_release(&ts);
 		return error_report(&err);
 	}
+	nwarns = tr_warnings(&prog, &ts, &warns);
 	snprintf(model, sizeof(model), "%s/model.pml", outdir);
 	{
 		char src[PATH_MAX];
@@ -422,12 +425,14 @@ int cmd_check(int argc, char **argv)
 		snprintf(src, sizeof(src), "%s/mpi.pml", mpiv_models_dir());
 		if (copy_file(src, model)) {
 			error("cannot copy the model '%s' to '%s': %s", src, model, strerror(errno));
+			free(warns);
 			eng_prog_release(&prog);
 			mpiv_traceset_release(&ts);
 			return MPIV_EXIT_TOOL;
 		}
 	}
 	if (spin_build(outdir, prog.words, memory_mb, &err)) {
+		free(warns);
 		eng_prog_release(&prog);
 		mpiv_traceset_release(&ts);
 		return error_report(&err);
@@ -473,11 +478,13 @@ int cmd_check(int argc, char **argv)
 		json_object_set_new(doc, "exit", json_integer(rc));
 		json_object_set_new(doc, "modes", json_incref(run.modes_json));
 		json_object_set_new(doc, "deadlocks", dl);
+		json_object_set_new(doc, "warnings", report_warnings_json(&ts, warns, nwarns));
 		json_dumpf(doc, stdout, JSON_INDENT(2) | JSON_PRESERVE_ORDER);
 		fputc('\n', stdout);
 		json_decref(doc);
 	} else if (rc <= MPIV_EXIT_INCONCLUSIVE && rc != MPIV_EXIT_USAGE) {
 		report_trace_notes(stdout, &ts);
+		report_warnings(stdout, &ts, warns, nwarns);
 		if (rc == MPIV_EXIT_DEADLOCK) {
 			printf("mpiverify: %d deadlock%s found on the recorded path of '%s'\n",
 			       run.nfound, run.nfound == 1 ? "" : "s", dir);
@@ -501,6 +508,7 @@ int cmd_check(int argc, char **argv)
 			       "complete\n");
 	}
 	release_run(&run);
+	free(warns);
 	eng_prog_release(&prog);
 	mpiv_traceset_release(&ts);
 	return rc;

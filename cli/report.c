@@ -32,18 +32,28 @@ const char *report_class(const struct found_deadlock *d, const char **meaning)
 	return "buffering-induced deadlock";
 }
 
-static void site_str(const struct mpiv_traceset *ts, int r, long e, char *buf, size_t size)
+/* Resolve the call site of rank r's event e into s; 0, or -1 when it is not known. */
+static int site_of(const struct mpiv_traceset *ts, int r, long e, struct mpiv_cex_site *s)
 {
 	const struct mpiv_rank_trace *t = &ts->ranks[r];
-	struct mpiv_cex_site s;
 	const struct mpiv_event *ev;
 
-	if (e < 0 || (size_t)e >= t->nevents || !t->events[e].site) {
+	memset(s, 0, sizeof(*s));
+	if (e < 0 || (size_t)e >= t->nevents || !t->events[e].site)
+		return -1;
+	ev = &t->events[e];
+	mpiv_srcloc_resolve(mpiv_trace_module(t, ev->site), MPIV_SITE_ADDR(ev->site), s);
+	return 0;
+}
+
+static void site_str(const struct mpiv_traceset *ts, int r, long e, char *buf, size_t size)
+{
+	struct mpiv_cex_site s;
+
+	if (site_of(ts, r, e, &s)) {
 		snprintf(buf, size, "unknown location");
 		return;
 	}
-	ev = &t->events[e];
-	mpiv_srcloc_resolve(mpiv_trace_module(t, ev->site), MPIV_SITE_ADDR(ev->site), &s);
 	mpiv_srcloc_format(&s, buf, size);
 	mpiv_cex_site_release(&s);
 }
@@ -143,12 +153,84 @@ static json_t *site_json(const struct mpiv_cex_site *s)
 			 s->line);
 }
 
+static const char *const warn_kinds[] = {
+	[TR_WARN_UNRECEIVED] = "unreceived",
+	[TR_WARN_TRUNCATED] = "truncated",
+	[TR_WARN_UNCOMPLETED] = "uncompleted-request",
+};
+
+/* What happened, after the call: ": never received by rank 1", ... */
+static void warning_text(const struct tr_warning *w, char *buf, size_t size)
+{
+	switch (w->kind) {
+	case TR_WARN_UNRECEIVED:
+		snprintf(buf, size, "sent, never received by rank %d", w->peer);
+		break;
+	case TR_WARN_TRUNCATED:
+		snprintf(buf, size, "took a %lld-byte message into %lld bytes (rank %d's event "
+			 "%ld): truncated", w->peer_bytes, w->bytes, w->peer, w->peer_event);
+		break;
+	default:
+		snprintf(buf, size, "request never completed");
+		break;
+	}
+}
+
+void report_warnings(FILE *f, const struct mpiv_traceset *ts, const struct tr_warning *w, int n)
+{
+	char desc[256], where[512], what[256];
+	int i;
+
+	if (n <= 0)
+		return;
+	fprintf(f, "warnings from the recorded run (%d):\n", n);
+	for (i = 0; i < n; i++) {
+		tr_describe_event(ts, w[i].rank, w[i].event, desc, sizeof(desc));
+		site_str(ts, w[i].rank, w[i].event, where, sizeof(where));
+		warning_text(&w[i], what, sizeof(what));
+		fprintf(f, "  rank %d %s at %s, event %ld: %s\n", w[i].rank, desc, where, w[i].event,
+			what);
+	}
+}
+
+json_t *report_warnings_json(const struct mpiv_traceset *ts, const struct tr_warning *w, int n)
+{
+	json_t *a = json_array();
+	int i;
+
+	for (i = 0; i < n; i++) {
+		char desc[256], what[256];
+		struct mpiv_cex_site s;
+		json_t *o;
+
+		tr_describe_event(ts, w[i].rank, w[i].event, desc, sizeof(desc));
+		warning_text(&w[i], what, sizeof(what));
+		o = json_pack("{s:s, s:i, s:I, s:s, s:s}", "kind", warn_kinds[w[i].kind], "rank",
+			      w[i].rank, "event", (json_int_t)w[i].event, "call", desc, "text", what);
+		if (!site_of(ts, w[i].rank, w[i].event, &s)) {
+			json_object_set_new(o, "site", site_json(&s));
+			mpiv_cex_site_release(&s);
+		}
+		if (w[i].peer >= 0)
+			json_object_set_new(o, "peer", json_integer(w[i].peer));
+		if (w[i].kind == TR_WARN_TRUNCATED) {
+			json_object_set_new(o, "peer_event", json_integer(w[i].peer_event));
+			json_object_set_new(o, "bytes", json_integer(w[i].bytes));
+			json_object_set_new(o, "message_bytes", json_integer(w[i].peer_bytes));
+		} else if (w[i].kind == TR_WARN_UNRECEIVED) {
+			json_object_set_new(o, "bytes", json_integer(w[i].bytes));
+		}
+		json_array_append_new(a, o);
+	}
+	return a;
+}
+
 json_t *report_deadlock_json(const struct mpiv_traceset *ts, const struct found_deadlock *d)
 {
 	const char *meaning;
 	const char *klass = report_class(d, &meaning);
 	json_t *o = json_object(), *blocked = json_array(), *cycle = json_array();
-	json_t *wild = json_array();
+	json_t *wild = json_array(), *unbuffered = json_array();
 	size_t k;
 	int r;
 
@@ -184,6 +266,13 @@ json_t *report_deadlock_json(const struct mpiv_traceset *ts, const struct found_
 							      (json_int_t)m->send_op));
 	}
 	json_object_set_new(o, "wildcard_matches", wild);
+	for (r = 0; r < d->cex.nranks; r++)
+		for (k = 0; k < d->cex.ranks[r].nops; k++)
+			if (d->cex.ranks[r].ops[k].sync == 1)
+				json_array_append_new(unbuffered, json_pack("[iI]", r,
+					(json_int_t)d->cex.ranks[r].ops[k].op));
+	json_object_set_new(o, "unbuffered_sends", unbuffered);
+	json_object_set_new(o, "replay", json_sprintf("mpiverify replay --trace %s", d->path));
 	(void)ts;
 	return o;
 }

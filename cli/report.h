@@ -8,6 +8,7 @@
 
 #include "cex.h"
 #include "trace.h"
+#include "translate.h"
 
 /* One distinct deadlock: its counterexample and the buffering modes it was found in. */
 struct found_deadlock {
@@ -29,6 +30,13 @@ void report_deadlock(FILE *f, const struct mpiv_traceset *ts, const struct found
 
 /* Notes on the traces themselves: truncated files, a recorded run that hung. */
 void report_trace_notes(FILE *f, const struct mpiv_traceset *ts);
+
+/* The warnings of the recorded run (tr_warnings()), as lines under a heading; nothing when
+ * n is 0. */
+void report_warnings(FILE *f, const struct mpiv_traceset *ts, const struct tr_warning *w, int n);
+
+/* The same as a JSON array. */
+json_t *report_warnings_json(const struct mpiv_traceset *ts, const struct tr_warning *w, int n);
 
 /* The report of one deadlock as JSON. */
 json_t *report_deadlock_json(const struct mpiv_traceset *ts, const struct found_deadlock *d);

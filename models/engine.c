@@ -741,6 +741,16 @@ int eng_unreceived(const struct eng_prog *p, const int32_t *st)
 	return st[ENG_ST_NMSG];
 }
 
+void eng_message(const struct eng_prog *p, const int32_t *st, int i, int *src, int *si,
+		 int *dst)
+{
+	const int32_t *m = MSG(p, st);
+
+	*src = msg_src(m[2 * i]);
+	*dst = m[2 * i] >> 16;
+	*si = m[2 * i + 1] >> 1;
+}
+
 static int add_unique(int *out, int n, int r)
 {
 	int i;

@@ -183,6 +183,10 @@ int eng_waits_for(const struct eng_prog *prog, const int32_t *st, int r, int *ou
 /* Messages still in flight at rank r (sent, never received): returns how many. */
 int eng_unreceived(const struct eng_prog *prog, const int32_t *st);
 
+/* Message i (0 <= i < eng_unreceived()) in flight: rank *src's send instruction *si to *dst. */
+void eng_message(const struct eng_prog *prog, const int32_t *st, int i, int *src, int *si,
+		 int *dst);
+
 /* Read and write the program as text (model.dat). eng_prog_read returns 0, or -1 with a
  * message in msg (size bytes). */
 int eng_prog_write(const struct eng_prog *prog, FILE *f);

@@ -32,6 +32,29 @@ int tr_emit(const struct eng_prog *prog, FILE *f, const char *path, struct mpiv_
 int tr_cex(const struct eng_prog *prog, const struct mpiv_traceset *ts, const int *choices,
 	   int n, const char *buffering, struct mpiv_cex *cex, struct mpiv_error *err);
 
+/* What the recorded run did that is no deadlock but probably a bug (SPEC 3.8). */
+enum tr_warn_kind {
+	TR_WARN_UNRECEIVED,	/* a message sent and never received */
+	TR_WARN_TRUNCATED,	/* a receive shorter than the message it took */
+	TR_WARN_UNCOMPLETED,	/* a request never completed by a rank that finished */
+};
+
+struct tr_warning {
+	enum tr_warn_kind kind;
+	int rank;		/* the sender (UNRECEIVED), receiver (TRUNCATED), owner (UNCOMPLETED) */
+	long event;		/* that rank's event: the send, the receive, what made the request */
+	int peer;		/* the receiver (UNRECEIVED), the sender (TRUNCATED), else -1 */
+	long peer_event;	/* the sender's event (TRUNCATED), else -1 */
+	long long bytes;	/* the message's size (UNRECEIVED), the receive's (TRUNCATED) */
+	long long peer_bytes;	/* TRUNCATED: the message's size */
+};
+
+/* The warnings of the recorded run: the recorded path replayed on prog with every wildcard
+ * receive taking the source the run recorded, and each finished rank's requests followed to
+ * their completion. Sets *out (the caller frees it) and returns how many; cannot fail. */
+int tr_warnings(const struct eng_prog *prog, const struct mpiv_traceset *ts,
+		struct tr_warning **out);
+
 /* "MPI_Recv(source=1, tag=0, comm=WORLD, 4 bytes)" for event e of rank r, into buf. */
 void tr_describe_event(const struct mpiv_traceset *ts, int r, long e, char *buf,
 		       unsigned long size);

@@ -12,6 +12,7 @@ int main(void)
 		translate_suite,
 		engine_suite,
 		reduction_suite,
+		warn_suite,
 		CU_SUITE_INFO_NULL,
 	};
 	unsigned failed;

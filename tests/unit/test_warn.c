@@ -1,0 +1,151 @@
+/* The warnings of the recorded run (translator/tr_warn.c): messages never received, receives
+ * shorter than their message, requests never completed, each on a trace stated as JSON. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "translate.h"
+#include "unit.h"
+
+/* Translate and collect the warnings of events[]; returns how many, -1 if it did not load. */
+static int warnings_of(const char *const events[], struct tr_warning **w)
+{
+	struct mpiv_traceset ts;
+	struct eng_prog prog;
+	struct tr_opts opts = {ENG_BUF_ZERO, 0, 0};
+	int n;
+
+	*w = NULL;
+	if (unit_load_case(events, &ts))
+		return -1;
+	if (tr_translate(&ts, &opts, &prog, NULL)) {
+		mpiv_traceset_release(&ts);
+		return -1;
+	}
+	n = tr_warnings(&prog, &ts, w);
+	eng_prog_release(&prog);
+	mpiv_traceset_release(&ts);
+	return n;
+}
+
+#define INIT "{\"call\": \"MPI_Init\"}"
+#define FIN "{\"call\": \"MPI_Finalize\"}"
+
+/* Two messages of one tag, one receive: the second message (non-overtaking) is left. */
+static void test_unreceived(void)
+{
+	static const char *const ev[] = {
+		"[" INIT ", {\"call\": \"MPI_Bsend\", \"peer\": 1, \"tag\": 0, \"comm\": 0, \"bytes\": 8},"
+		" {\"call\": \"MPI_Bsend\", \"peer\": 1, \"tag\": 0, \"comm\": 0, \"bytes\": 8}, " FIN "]",
+		"[" INIT ", {\"call\": \"MPI_Recv\", \"peer\": 0, \"tag\": 0, \"comm\": 0, \"bytes\": 8,"
+		" \"src\": 0, \"mtag\": 0}, " FIN "]",
+		NULL,
+	};
+	struct tr_warning *w;
+	int n = warnings_of(ev, &w);
+
+	CU_ASSERT_EQUAL_FATAL(n, 1);
+	CU_ASSERT_EQUAL(w[0].kind, TR_WARN_UNRECEIVED);
+	CU_ASSERT_EQUAL(w[0].rank, 0);
+	CU_ASSERT_EQUAL(w[0].event, 2);
+	CU_ASSERT_EQUAL(w[0].peer, 1);
+	free(w);
+}
+
+/* The wildcard took rank 2's message in the run: rank 1's is the one never received (the
+ * recorded path, not the first choice the engine offers). */
+static void test_unreceived_follows_recorded_source(void)
+{
+	static const char *const ev[] = {
+		"[" INIT ", {\"call\": \"MPI_Recv\", \"peer\": \"any\", \"tag\": 0, \"comm\": 0,"
+		" \"bytes\": 4, \"src\": 2, \"mtag\": 0}, " FIN "]",
+		"[" INIT ", {\"call\": \"MPI_Bsend\", \"peer\": 0, \"tag\": 0, \"comm\": 0, \"bytes\": 4}, "
+		FIN "]",
+		"[" INIT ", {\"call\": \"MPI_Bsend\", \"peer\": 0, \"tag\": 0, \"comm\": 0, \"bytes\": 4}, "
+		FIN "]",
+		NULL,
+	};
+	struct tr_warning *w;
+	int n = warnings_of(ev, &w);
+
+	CU_ASSERT_EQUAL_FATAL(n, 1);
+	CU_ASSERT_EQUAL(w[0].kind, TR_WARN_UNRECEIVED);
+	CU_ASSERT_EQUAL(w[0].rank, 1);
+	free(w);
+}
+
+/* A 4-byte receive takes an 8-byte message. */
+static void test_truncated(void)
+{
+	static const char *const ev[] = {
+		"[" INIT ", {\"call\": \"MPI_Send\", \"peer\": 1, \"tag\": 3, \"comm\": 0, \"bytes\": 8}, "
+		FIN "]",
+		"[" INIT ", {\"call\": \"MPI_Recv\", \"peer\": 0, \"tag\": 3, \"comm\": 0, \"bytes\": 4,"
+		" \"src\": 0, \"mtag\": 3}, " FIN "]",
+		NULL,
+	};
+	struct tr_warning *w;
+	int n = warnings_of(ev, &w);
+
+	CU_ASSERT_EQUAL_FATAL(n, 1);
+	CU_ASSERT_EQUAL(w[0].kind, TR_WARN_TRUNCATED);
+	CU_ASSERT_EQUAL(w[0].rank, 1);
+	CU_ASSERT_EQUAL(w[0].event, 1);
+	CU_ASSERT_EQUAL(w[0].peer, 0);
+	CU_ASSERT_EQUAL(w[0].peer_event, 1);
+	CU_ASSERT_EQUAL(w[0].bytes, 4);
+	CU_ASSERT_EQUAL(w[0].peer_bytes, 8);
+	free(w);
+}
+
+/* An Isend never waited for is reported; one freed with MPI_Request_free is not, nor one
+ * waited for. */
+static void test_uncompleted(void)
+{
+	static const char *const ev[] = {
+		"[" INIT ", {\"call\": \"MPI_Isend\", \"peer\": 1, \"tag\": 0, \"comm\": 0, \"bytes\": 4,"
+		" \"req\": 0},"
+		" {\"call\": \"MPI_Isend\", \"peer\": 1, \"tag\": 1, \"comm\": 0, \"bytes\": 4, \"req\": 1},"
+		" {\"call\": \"MPI_Request_free\", \"req\": 1},"
+		" {\"call\": \"MPI_Isend\", \"peer\": 1, \"tag\": 2, \"comm\": 0, \"bytes\": 4, \"req\": 2},"
+		" {\"call\": \"MPI_Wait\", \"req\": 2}, " FIN "]",
+		"[" INIT ", {\"call\": \"MPI_Recv\", \"peer\": 0, \"tag\": 0, \"comm\": 0, \"bytes\": 4},"
+		" {\"call\": \"MPI_Recv\", \"peer\": 0, \"tag\": 1, \"comm\": 0, \"bytes\": 4},"
+		" {\"call\": \"MPI_Recv\", \"peer\": 0, \"tag\": 2, \"comm\": 0, \"bytes\": 4}, " FIN "]",
+		NULL,
+	};
+	struct tr_warning *w;
+	int n = warnings_of(ev, &w);
+
+	CU_ASSERT_EQUAL_FATAL(n, 1);
+	CU_ASSERT_EQUAL(w[0].kind, TR_WARN_UNCOMPLETED);
+	CU_ASSERT_EQUAL(w[0].rank, 0);
+	CU_ASSERT_EQUAL(w[0].event, 1);
+	free(w);
+}
+
+/* A clean exchange has nothing to say. */
+static void test_none(void)
+{
+	static const char *const ev[] = {
+		"[" INIT ", {\"call\": \"MPI_Sendrecv\", \"peer\": 1, \"tag\": 0, \"comm\": 0, \"bytes\": 4,"
+		" \"peer2\": 1, \"tag2\": 0, \"src\": 1, \"mtag\": 0}, " FIN "]",
+		"[" INIT ", {\"call\": \"MPI_Sendrecv\", \"peer\": 0, \"tag\": 0, \"comm\": 0, \"bytes\": 4,"
+		" \"peer2\": 0, \"tag2\": 0, \"src\": 0, \"mtag\": 0}, " FIN "]",
+		NULL,
+	};
+	struct tr_warning *w;
+
+	CU_ASSERT_EQUAL(warnings_of(ev, &w), 0);
+	free(w);
+}
+
+static CU_TestInfo warn_tests[] = {
+	{"message never received", test_unreceived},
+	{"never received, on the recorded wildcard path", test_unreceived_follows_recorded_source},
+	{"receive shorter than its message", test_truncated},
+	{"request never completed", test_uncompleted},
+	{"no warning on a clean exchange", test_none},
+	CU_TEST_INFO_NULL,
+};
+
+CU_SuiteInfo warn_suite = {"warnings", NULL, NULL, NULL, NULL, warn_tests};

@@ -1,0 +1,201 @@
+/* Translator, warnings: what the recorded run did that is no deadlock but probably a bug
+ * (SPEC 3.8, and the warnings of the OTF2 message matching seed): messages sent and never
+ * received, receives shorter than their message, requests never completed. The recorded path
+ * is replayed on the engine with every wildcard receive taking the source the run recorded,
+ * so that matches follow MPI's ordering rules exactly as in the run. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "translate.h"
+#include "xalloc.h"
+
+struct warn_list {
+	struct tr_warning *w;
+	size_t n, cap;
+	const struct eng_prog *prog;
+	const struct mpiv_traceset *ts;
+};
+
+static void add(struct warn_list *l, const struct tr_warning *w)
+{
+	xgrow((void **)&l->w, &l->cap, l->n + 1, sizeof(*l->w));
+	l->w[l->n++] = *w;
+}
+
+/* Does event ev's own buffer size say how much it can receive? (A matched probe has no
+ * buffer; MPI_Sendrecv records the size of its send.) */
+static int has_recv_bytes(const struct mpiv_event *ev)
+{
+	enum mpiv_kind k = mpiv_call_kind(ev->call);
+
+	return k == MPIV_KIND_RECV || k == MPIV_KIND_IRECV;
+}
+
+static void on_match(void *ctx, int d, int ri, int s, int si)
+{
+	struct warn_list *l = ctx;
+	const struct eng_instr *rin = &l->prog->ins[d][ri], *sin = &l->prog->ins[s][si];
+	const struct mpiv_rank_trace *t = &l->ts->ranks[d];
+	struct tr_warning w;
+
+	/* a receive of 0 bytes is one whose size a hand-written trace left out: a real one
+	 * that took a message would have failed the run (MPI_ERR_TRUNCATE) */
+	if (rin->ev < 0 || (size_t)rin->ev >= t->nevents || !has_recv_bytes(&t->events[rin->ev]) ||
+	    rin->bytes <= 0 || sin->bytes <= rin->bytes)
+		return;
+	memset(&w, 0, sizeof(w));
+	w.kind = TR_WARN_TRUNCATED;
+	w.rank = d;
+	w.event = rin->ev;
+	w.peer = s;
+	w.peer_event = sin->ev;
+	w.bytes = rin->bytes;
+	w.peer_bytes = sin->bytes;
+	add(l, &w);
+}
+
+/* The source the run recorded for the receive of rank r's event e, or MPIV_NONE. A
+ * nonblocking receive learns it at the completion that lists its request. */
+static int32_t recorded_source(const struct mpiv_rank_trace *t, long e)
+{
+	const struct mpiv_event *ev;
+	size_t i;
+	uint32_t j;
+
+	if (e < 0 || (size_t)e >= t->nevents)
+		return MPIV_NONE;
+	ev = &t->events[e];
+	if (ev->src != MPIV_NONE || mpiv_call_kind(ev->call) != MPIV_KIND_IRECV || ev->nreqs != 1)
+		return ev->src;
+	for (i = (size_t)e + 1; i < t->nevents; i++) {
+		const struct mpiv_event *c = &t->events[i];
+
+		if (mpiv_call_kind(c->call) != MPIV_KIND_WAIT)
+			continue;
+		for (j = 0; j + c->npending < c->nreqs; j++)
+			if (c->reqs[j].req == ev->reqs[0].req)
+				return c->reqs[j].src;
+	}
+	return MPIV_NONE;
+}
+
+/* Replay the recorded path; its end state's messages in flight were never received. */
+static void recorded_path(struct warn_list *l)
+{
+	struct eng_prog q = *l->prog;	/* shares the program; only what the search does changes */
+	struct eng_observer obs = {l, on_match, NULL};
+	int32_t *st = xmalloc(eng_state_bytes(&q));
+	int n, k, i;
+
+	q.full = 1;		/* the recorded choice must be on offer */
+	q.buffering = ENG_BUF_INFINITE;	/* the run completed its sends, whatever it buffered */
+	q.obs = &obs;
+	eng_start(&q, st);
+	while ((n = eng_nchoices(&q, st)) > 0) {
+		int pick = 0;
+
+		for (k = 0; k < n; k++) {
+			int d, ri, s, si;
+
+			eng_choice(&q, st, k, &d, &ri, &s, &si);
+			if (recorded_source(&l->ts->ranks[d], q.ins[d][ri].ev) == s) {
+				pick = k;
+				break;
+			}
+		}
+		eng_choose(&q, st, pick);
+	}
+	/* a path that deadlocks leaves messages behind because of the deadlock, which check
+	 * reports as such */
+	for (i = 0; eng_all_done(&q, st) && i < eng_unreceived(&q, st); i++) {
+		struct tr_warning w;
+		int src, si, dst;
+
+		eng_message(&q, st, i, &src, &si, &dst);
+		memset(&w, 0, sizeof(w));
+		w.kind = TR_WARN_UNRECEIVED;
+		w.rank = src;
+		w.event = q.ins[src][si].ev;
+		w.peer = dst;
+		w.peer_event = -1;
+		w.bytes = q.ins[src][si].bytes;
+		add(l, &w);
+	}
+	free(st);
+}
+
+/* Requests a rank that finished made and never completed: followed in its trace. */
+static void uncompleted_requests(struct warn_list *l, int r)
+{
+	const struct mpiv_rank_trace *t = &l->ts->ranks[r];
+	long *made = NULL;	/* request id -> event that made it active, + 1; 0: inactive */
+	size_t cap = 0, i;
+	int32_t id;
+	uint32_t j;
+
+	if (t->incomplete || t->truncated || !t->nevents ||
+	    mpiv_call_kind(t->events[t->nevents - 1].call) != MPIV_KIND_FINALIZE)
+		return;
+	for (i = 0; i < t->nevents; i++) {
+		const struct mpiv_event *ev = &t->events[i];
+		enum mpiv_kind k = mpiv_call_kind(ev->call);
+		uint32_t ndone = ev->nreqs - (ev->npending <= ev->nreqs ? ev->npending : ev->nreqs);
+
+		for (j = 0; j < ev->nreqs; j++) {
+			id = ev->reqs[j].req;
+			if (id < 0)
+				continue;
+			if ((size_t)id >= cap) {
+				size_t old = cap;
+
+				xgrow((void **)&made, &cap, (size_t)id + 1, sizeof(*made));
+				memset(made + old, 0, (cap - old) * sizeof(*made));
+			}
+			switch (k) {
+			case MPIV_KIND_ISEND:
+			case MPIV_KIND_IRECV:
+			case MPIV_KIND_ICOLL:
+			case MPIV_KIND_MRECV:
+			case MPIV_KIND_START:
+				made[id] = (long)i + 1;
+				break;
+			case MPIV_KIND_WAIT:
+				if (j < ndone)
+					made[id] = 0;
+				break;
+			case MPIV_KIND_REQUEST_FREE:
+				made[id] = 0;	/* completes on its own, unobserved: allowed */
+				break;
+			default:
+				break;
+			}
+		}
+	}
+	for (id = 0; made && (size_t)id < cap; id++) {
+		struct tr_warning w;
+
+		if (!made[id])
+			continue;
+		memset(&w, 0, sizeof(w));
+		w.kind = TR_WARN_UNCOMPLETED;
+		w.rank = r;
+		w.event = made[id] - 1;
+		w.peer = -1;
+		w.peer_event = -1;
+		add(l, &w);
+	}
+	free(made);
+}
+
+int tr_warnings(const struct eng_prog *prog, const struct mpiv_traceset *ts,
+		struct tr_warning **out)
+{
+	struct warn_list l = {NULL, 0, 0, prog, ts};
+	int r;
+
+	recorded_path(&l);
+	for (r = 0; r < ts->nranks; r++)
+		uncompleted_requests(&l, r);
+	*out = l.w;
+	return (int)l.n;
+}
