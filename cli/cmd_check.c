@@ -13,6 +13,7 @@
 
 #include "cli.h"
 #include "diag.h"
+#include "mpilib.h"
 #include "paths.h"
 #include "report.h"
 #include "spin_run.h"
@@ -175,17 +176,18 @@ struct check_run {
 	json_t *modes_json;
 };
 
-static void add_mode(struct found_deadlock *d, const char *mode, int buffered)
+/* Note that d was found in mode (its name, or the names of a merged entry's modes). */
+static void add_mode(struct found_deadlock *d, const char *mode, int zero, int buffered,
+		     int eager)
 {
 	if (!strstr(d->modes, mode)) {
 		if (d->modes[0])
 			strncat(d->modes, ", ", sizeof(d->modes) - strlen(d->modes) - 1);
 		strncat(d->modes, mode, sizeof(d->modes) - strlen(d->modes) - 1);
 	}
-	if (buffered)
-		d->in_buffered = 1;
-	else
-		d->in_zero = 1;
+	d->in_zero |= zero;
+	d->in_buffered |= buffered;
+	d->in_eager |= eager;
 }
 
 /* Add the deadlock of one trail, unless the same one was found before in this mode. */
@@ -208,7 +210,9 @@ static void add_deadlock(struct check_run *run, const struct mode *m, struct mpi
 	memset(d, 0, sizeof(*d));
 	d->cex = *cex;
 	d->signature = sig;
-	add_mode(d, m->name, m->buffering != ENG_BUF_ZERO);
+	d->eager = -1;
+	add_mode(d, m->name, m->buffering == ENG_BUF_ZERO, m->buffering == ENG_BUF_INFINITE,
+		 m->buffering == ENG_BUF_EAGER);
 }
 
 /* One entry per deadlock, whatever modes it was found in: entries with the same core
@@ -232,10 +236,7 @@ static int merge_and_save(struct check_run *run, struct mpiv_error *err)
 				continue;
 			ecore = signature(&e->cex, 1);
 			if (!strcmp(core, ecore)) {
-				if (e->in_zero)
-					add_mode(d, e->modes, 0);
-				if (e->in_buffered)
-					add_mode(d, e->modes, 1);
+				add_mode(d, e->modes, e->in_zero, e->in_buffered, e->in_eager);
 				mpiv_cex_release(&e->cex);
 				free(e->signature);
 				e->signature = NULL;
@@ -252,6 +253,18 @@ static int merge_and_save(struct check_run *run, struct mpiv_error *err)
 			return -1;
 	}
 	return 0;
+}
+
+/* The eager threshold of the library every rank ran with, on one host (mpilib.c), or -1. */
+static long long library_eager(const struct mpiv_traceset *ts)
+{
+	int r;
+
+	for (r = 1; r < ts->nranks; r++)
+		if (strcmp(ts->ranks[r].library, ts->ranks[0].library) ||
+		    strcmp(ts->ranks[r].host, ts->ranks[0].host))
+			return -1;
+	return ts->nranks ? mpiv_mpilib_eager(ts->ranks[0].library) : -1;
 }
 
 static int check_mode(struct check_run *run, const struct mode *m, struct mpiv_error *err)
@@ -349,7 +362,9 @@ int cmd_check(int argc, char **argv)
 		{NULL, 0, NULL, 0},
 	};
 	struct mode modes[MAX_MODES];
-	int nmodes = 0, as_json = 0, c, i, rc;
+	int nmodes = 0, as_json = 0, c, i, rc, all = 1;
+	long long eager = -1;
+	char modes_str[3 * sizeof(modes[0].name)] = "";
 	double seconds = 600;
 	long memory_mb = 2048;
 	char *end;
@@ -370,6 +385,7 @@ int cmd_check(int argc, char **argv)
 		case 'b':
 			if (parse_modes(optarg, modes, &nmodes))
 				return usage_error("check", "unknown buffering mode '%s'", optarg);
+			all = !strcmp(optarg, "all");
 			break;
 		case 'o':
 			out = optarg;
@@ -404,6 +420,15 @@ int cmd_check(int argc, char **argv)
 	mpiv_error_init(&err);
 	if (mpiv_traceset_load(dir, &ts, &err))
 		return error_report(&err);
+	if (all && (eager = library_eager(&ts)) >= 0) {
+		modes[nmodes].buffering = ENG_BUF_EAGER;
+		modes[nmodes].eager = eager;
+		snprintf(modes[nmodes].name, sizeof(modes[0].name), "eager-%lld", eager);
+		nmodes++;
+	}
+	for (i = 0; i < nmodes; i++)
+		snprintf(modes_str + strlen(modes_str), sizeof(modes_str) - strlen(modes_str), "%s%s",
+			 i ? ", " : "", modes[i].name);
 	if (!out) {
 		snprintf(outbuf, sizeof(outbuf), "%s/check", dir);
 		out = outbuf;
@@ -455,10 +480,11 @@ int cmd_check(int argc, char **argv)
 		for (m = 0; m < nmodes; m++) {
 			if (modes[m].buffering == ENG_BUF_ZERO)
 				zero = 1;
-			else
+			else if (modes[m].buffering == ENG_BUF_INFINITE || !all)
 				buffered = 1;
 		}
 		run.found[i].classified = zero && buffered && !run.incomplete;
+		run.found[i].eager = eager;
 	}
 	if (rc == MPIV_EXIT_OK)
 		rc = run.nfound ? MPIV_EXIT_DEADLOCK :
@@ -502,7 +528,7 @@ int cmd_check(int argc, char **argv)
 		}
 		if (rc == MPIV_EXIT_OK)
 			printf("mpiverify: no deadlock on the recorded path of '%s' (buffering: %s)\n",
-			       dir, nmodes == 2 ? "zero, infinite" : modes[0].name);
+			       dir, modes_str);
 		else if (rc == MPIV_EXIT_INCONCLUSIVE)
 			printf("mpiverify: inconclusive: no deadlock found, but the search was not "
 			       "complete\n");

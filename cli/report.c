@@ -28,7 +28,12 @@ const char *report_class(const struct found_deadlock *d, const char **meaning)
 			   "MPI library buffering them, which MPI does not promise";
 		return "potential deadlock";
 	}
-	*meaning = "only when standard sends are buffered";
+	if (d->in_buffered) {
+		*meaning = "only when standard sends are buffered";
+		return "buffering-induced deadlock";
+	}
+	*meaning = "only with the recorded MPI library's eager buffering (small standard sends "
+		   "buffered, large ones not)";
 	return "buffering-induced deadlock";
 }
 
@@ -70,6 +75,10 @@ void report_deadlock(FILE *f, const struct mpiv_traceset *ts, const struct found
 
 	fprintf(f, "\n%s %d of %d: %s (found with buffering: %s)\n", klass, i, n, meaning,
 		d->modes);
+	if (d->eager >= 0)
+		fprintf(f, "  with the recorded MPI library's buffering (standard sends up to %lld "
+			   "bytes buffered) it %s\n", d->eager,
+			d->in_eager ? "happens" : "does not happen");
 	for (r = 0; r < cex->nranks; r++) {
 		const struct mpiv_cex_rank *cr = &cex->ranks[r];
 
@@ -238,6 +247,10 @@ json_t *report_deadlock_json(const struct mpiv_traceset *ts, const struct found_
 	json_object_set_new(o, "meaning", json_string(meaning));
 	json_object_set_new(o, "modes", json_string(d->modes));
 	json_object_set_new(o, "cex", json_string(d->path));
+	if (d->eager >= 0)
+		json_object_set_new(o, "library_buffering",
+				    json_pack("{s:I, s:b}", "eager", (json_int_t)d->eager, "happens",
+					      d->in_eager));
 	for (r = 0; r < d->cex.nranks; r++) {
 		const struct mpiv_cex_rank *cr = &d->cex.ranks[r];
 

@@ -16,6 +16,8 @@ struct found_deadlock {
 	char *signature;	/* which rank is blocked where (NULL once merged into another) */
 	char modes[128];	/* "zero, infinite" */
 	int in_zero, in_buffered;	/* found with unbuffered / with buffered standard sends */
+	int in_eager;		/* found with the recorded library's eager threshold */
+	long long eager;	/* that threshold when it was searched too, else -1 */
 	int classified;		/* both kinds of mode were searched, so the class is known */
 	char *path;		/* where its cex.json was written */
 };

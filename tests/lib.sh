@@ -109,12 +109,13 @@ no_leftovers()
 #    * mpiverify-test: buffering=zero expect=deadlock
 #    * mpiverify-test: buffering=infinite expect=ok
 #    * what the pattern is and why */
-# parse_header FILE sets NP, RECORD and MODES (a list of MODE=EXPECT words), or prints why the
-# header is malformed and fails.
+# parse_header FILE sets NP, RECORD, MODES (a list of MODE=EXPECT words) and WARN (the kinds of
+# warning check must report from the recorded run: unreceived, truncated, uncompleted-request;
+# none when empty), or prints why the header is malformed and fails.
 parse_header()
 {
 	local file=$1 line word key val mode expect
-	NP='' RECORD='' MODES=''
+	NP='' RECORD='' MODES='' WARN=''
 	while IFS= read -r line; do
 		line=${line#*mpiverify-test:}
 		line=${line%%\*/*}
@@ -129,6 +130,7 @@ parse_header()
 			case $key in
 			np) NP=$val ;;
 			record) RECORD=$val ;;
+			warn) WARN="$WARN ${val//,/ }" ;;
 			buffering) mode=$val ;;
 			expect) expect=$val ;;
 			*)

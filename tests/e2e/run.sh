@@ -68,6 +68,29 @@ replay_case()
 	check_leftovers "$name: no leftover processes" "$prog"
 }
 
+# check_warnings NAME LOG: the report of a check lists the warnings the header names (WARN),
+# and none when it names none.
+check_warnings()
+{
+	local kind pattern missing=''
+	for kind in $WARN; do
+		case $kind in
+		unreceived) pattern='sent, never received' ;;
+		truncated) pattern='truncated$' ;;
+		uncompleted-request) pattern='request never completed' ;;
+		*) pattern="unknown warning kind $kind" ;;
+		esac
+		grep -q "$pattern" "$2" || missing="$missing $kind"
+	done
+	if test -n "$missing"; then
+		fail "$1: warnings" "the report lacks the warning(s)$missing" "$2"
+	elif test -z "$WARN" && grep -q '^warnings from the recorded run' "$2"; then
+		fail "$1: warnings" "the report has warnings, the header names none" "$2"
+	else
+		pass "$1: warnings${WARN:+ ($WARN )}"
+	fi
+}
+
 # example_cases SOURCE: every case of one example.
 example_cases()
 {
@@ -154,6 +177,7 @@ example_cases()
 		else
 			pass "$name: check --buffering $mode (expect=$expect)"
 		fi
+		check_warnings "$name" "$log"
 		test "$RC" -eq 1 || continue
 		# a deadlock was found: it has a counterexample, points at the source, and replays
 		if ! test -s "$trace/check-$mode/cex.json"; then

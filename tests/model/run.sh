@@ -33,6 +33,24 @@ for dir in "$SRCDIR"/tests/model/cases/*/; do
 		fi
 	done <"$dir/expect"
 done
+# --buffering all also searches with the eager threshold of the library the traces name
+# (common/mpilib.c): a head-to-head MPI_Send cycle deadlocks there with 100000-byte messages,
+# not with 4-byte ones; a potential deadlock either way.
+for size in 100000 4; do
+	case $size in 100000) want=happens ;; *) want='does not happen' ;; esac
+	name="library eager threshold, $size bytes"
+	run_cmd "$WORK/library-$size.log" 120 "$MPIVERIFY" check \
+		"$SRCDIR/tests/model/library/send-cycle-$size" -o "$WORK/library-$size"
+	if test "$RC" -eq 1 && grep -q "^potential deadlock" "$WORK/library-$size.log" &&
+		grep -q "eager-8255" "$WORK/library-$size.log" &&
+		grep -q "up to 8255 bytes buffered) it $want\$" "$WORK/library-$size.log"; then
+		pass "$name"
+	else
+		fail "$name" "want exit 1, a potential deadlock that $want with eager-8255, got $RC" \
+			"$WORK/library-$size.log"
+	fi
+done
+
 # A search stopped by its time limit is inconclusive (exit 5), never "no deadlock": a master
 # receiving 64 results with MPI_ANY_SOURCE from 8 workers, alternately with a tag and with
 # MPI_ANY_TAG (so that the receives are not interchangeable), has about 9^8 states.

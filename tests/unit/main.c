@@ -13,6 +13,7 @@ int main(void)
 		engine_suite,
 		reduction_suite,
 		warn_suite,
+		mpilib_suite,
 		CU_SUITE_INFO_NULL,
 	};
 	unsigned failed;
