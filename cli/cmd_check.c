@@ -255,6 +255,30 @@ static int merge_and_save(struct check_run *run, struct mpiv_error *err)
 	return 0;
 }
 
+/* Do the recorded run's own wildcard matches lead to deadlock d, in the mode of its cex? 1
+ * yes, 0 no, -1 the trace does not say which matches the run made. */
+static int on_recorded_path(const struct check_run *run, const struct mode *modes, int nmodes,
+			    const struct found_deadlock *d)
+{
+	const struct eng_prog *p = run->prog;
+	int32_t *st;
+	int i, r, same = 1, known;
+
+	for (i = 0; i < nmodes && strcmp(modes[i].name, d->cex.buffering); i++)
+		;
+	if (i == nmodes)
+		return 0;
+	st = xmalloc(eng_state_bytes(p));
+	known = tr_recorded_path(p, run->ts, modes[i].buffering, modes[i].eager, NULL, st);
+	for (r = 0; r < p->nranks && r < d->cex.nranks && same; r++) {
+		const struct eng_instr *at = &p->ins[r][eng_pc(p, st, r)];
+
+		same = (at->op == ENG_END ? -1 : at->ev) == d->cex.ranks[r].blocked_op;
+	}
+	free(st);
+	return known ? same : -1;
+}
+
 /* The eager threshold of the library every rank ran with, on one host (mpilib.c), or -1. */
 static long long library_eager(const struct mpiv_traceset *ts)
 {
@@ -484,6 +508,7 @@ int cmd_check(int argc, char **argv)
 				buffered = 1;
 		}
 		run.found[i].classified = zero && buffered && !run.incomplete;
+		run.found[i].recorded = on_recorded_path(&run, modes, nmodes, &run.found[i]);
 		run.found[i].eager = eager;
 	}
 	if (rc == MPIV_EXIT_OK)

@@ -106,7 +106,10 @@ void report_deadlock(FILE *f, const struct mpiv_traceset *ts, const struct found
 		if (!m->wildcard)
 			continue;
 		if (!any_wild)
-			fprintf(f, "  wildcard matches that lead there, in order:\n");
+			fprintf(f, "  wildcard matches that lead there, in order (%s):\n",
+				d->recorded > 0	 ? "those of the recorded run: it needs no other"
+				: !d->recorded ? "the recorded run made others: it needs these"
+					       : "the trace does not say which the run made");
 		any_wild = 1;
 		tr_describe_event(ts, m->recv_rank, m->recv_op, desc, sizeof(desc));
 		site_str(ts, m->recv_rank, m->recv_op, where, sizeof(where));
@@ -279,6 +282,8 @@ json_t *report_deadlock_json(const struct mpiv_traceset *ts, const struct found_
 							      (json_int_t)m->send_op));
 	}
 	json_object_set_new(o, "wildcard_matches", wild);
+	if (d->recorded >= 0)
+		json_object_set_new(o, "needs_other_matches", json_boolean(!d->recorded));
 	for (r = 0; r < d->cex.nranks; r++)
 		for (k = 0; k < d->cex.ranks[r].nops; k++)
 			if (d->cex.ranks[r].ops[k].sync == 1)

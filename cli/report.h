@@ -17,6 +17,8 @@ struct found_deadlock {
 	char modes[128];	/* "zero, infinite" */
 	int in_zero, in_buffered;	/* found with unbuffered / with buffered standard sends */
 	int in_eager;		/* found with the recorded library's eager threshold */
+	int recorded;		/* the recorded run's own wildcard matches lead there (in the
+				 * mode of its cex): 1 yes, 0 no, -1 the trace does not say */
 	long long eager;	/* that threshold when it was searched too, else -1 */
 	int classified;		/* both kinds of mode were searched, so the class is known */
 	char *path;		/* where its cex.json was written */

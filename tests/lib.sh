@@ -111,11 +111,13 @@ no_leftovers()
 #    * what the pattern is and why */
 # parse_header FILE sets NP, RECORD, MODES (a list of MODE=EXPECT words) and WARN (the kinds of
 # warning check must report from the recorded run: unreceived, truncated, uncompleted-request;
-# none when empty), or prints why the header is malformed and fails.
+# none when empty) and MATCHES (for a deadlock reached through wildcard matches: `recorded` if
+# the recorded run's own matches lead there, `other` if it needs others), or prints why the
+# header is malformed and fails.
 parse_header()
 {
 	local file=$1 line word key val mode expect
-	NP='' RECORD='' MODES='' WARN=''
+	NP='' RECORD='' MODES='' WARN='' MATCHES=''
 	while IFS= read -r line; do
 		line=${line#*mpiverify-test:}
 		line=${line%%\*/*}
@@ -131,6 +133,7 @@ parse_header()
 			np) NP=$val ;;
 			record) RECORD=$val ;;
 			warn) WARN="$WARN ${val//,/ }" ;;
+			matches) MATCHES=$val ;;
 			buffering) mode=$val ;;
 			expect) expect=$val ;;
 			*)

@@ -79,46 +79,58 @@ static int32_t recorded_source(const struct mpiv_rank_trace *t, long e)
 	return MPIV_NONE;
 }
 
-/* Replay the recorded path; its end state's messages in flight were never received. */
-static void recorded_path(struct warn_list *l)
+int tr_recorded_path(const struct eng_prog *prog, const struct mpiv_traceset *ts,
+		     enum eng_buffering b, long long eager, struct eng_observer *obs, int32_t *st)
 {
-	struct eng_prog q = *l->prog;	/* shares the program; only what the search does changes */
-	struct eng_observer obs = {l, on_match, NULL};
-	int32_t *st = xmalloc(eng_state_bytes(&q));
-	int n, k, i;
+	struct eng_prog q = *prog;	/* shares the program; only what the search does changes */
+	int n, k, known = 1;
 
 	q.full = 1;		/* the recorded choice must be on offer */
-	q.buffering = ENG_BUF_INFINITE;	/* the run completed its sends, whatever it buffered */
-	q.obs = &obs;
+	q.buffering = b;
+	q.eager = eager;
+	q.obs = obs;
 	eng_start(&q, st);
 	while ((n = eng_nchoices(&q, st)) > 0) {
-		int pick = 0;
+		int pick = -1;
 
-		for (k = 0; k < n; k++) {
+		for (k = 0; k < n && pick < 0; k++) {
 			int d, ri, s, si;
 
 			eng_choice(&q, st, k, &d, &ri, &s, &si);
-			if (recorded_source(&l->ts->ranks[d], q.ins[d][ri].ev) == s) {
+			if (recorded_source(&ts->ranks[d], q.ins[d][ri].ev) == s)
 				pick = k;
-				break;
-			}
 		}
-		eng_choose(&q, st, pick);
+		if (pick < 0)
+			known = 0;
+		eng_choose(&q, st, pick < 0 ? 0 : pick);
 	}
+	return known;
+}
+
+/* The recorded path, with every send completing as it did in the run; its end state's
+ * messages in flight were never received. */
+static void recorded_path(struct warn_list *l)
+{
+	const struct eng_prog *q = l->prog;
+	struct eng_observer obs = {l, on_match, NULL};
+	int32_t *st = xmalloc(eng_state_bytes(q));
+	int i;
+
+	tr_recorded_path(q, l->ts, ENG_BUF_INFINITE, 0, &obs, st);
 	/* a path that deadlocks leaves messages behind because of the deadlock, which check
 	 * reports as such */
-	for (i = 0; eng_all_done(&q, st) && i < eng_unreceived(&q, st); i++) {
+	for (i = 0; eng_all_done(q, st) && i < eng_unreceived(q, st); i++) {
 		struct tr_warning w;
 		int src, si, dst;
 
-		eng_message(&q, st, i, &src, &si, &dst);
+		eng_message(q, st, i, &src, &si, &dst);
 		memset(&w, 0, sizeof(w));
 		w.kind = TR_WARN_UNRECEIVED;
 		w.rank = src;
-		w.event = q.ins[src][si].ev;
+		w.event = q->ins[src][si].ev;
 		w.peer = dst;
 		w.peer_event = -1;
-		w.bytes = q.ins[src][si].bytes;
+		w.bytes = q->ins[src][si].bytes;
 		add(l, &w);
 	}
 	free(st);

@@ -32,6 +32,13 @@ int tr_emit(const struct eng_prog *prog, FILE *f, const char *path, struct mpiv_
 int tr_cex(const struct eng_prog *prog, const struct mpiv_traceset *ts, const int *choices,
 	   int n, const char *buffering, struct mpiv_cex *cex, struct mpiv_error *err);
 
+/* Run prog along the recorded path into st (eng_state_bytes(prog) bytes): every wildcard
+ * receive takes the source the run recorded, standard sends buffered as b (and eager) says;
+ * obs, if not NULL, sees every step. Returns 1, or 0 if some choice was not in the trace (a
+ * receive without its recorded source: the first candidate was taken). */
+int tr_recorded_path(const struct eng_prog *prog, const struct mpiv_traceset *ts,
+		     enum eng_buffering b, long long eager, struct eng_observer *obs, int32_t *st);
+
 /* What the recorded run did that is no deadlock but probably a bug (SPEC 3.8). */
 enum tr_warn_kind {
 	TR_WARN_UNRECEIVED,	/* a message sent and never received */

@@ -1,6 +1,7 @@
 /* mpiverify-test: np=3 record=ok
  * mpiverify-test: buffering=zero expect=ok
  * mpiverify-test: buffering=infinite expect=deadlock
+ * mpiverify-test: matches=other
  * Rank 0 receives from MPI_ANY_SOURCE, then from rank 1. Unbuffered, rank 1's message to 0 can
  * only leave after rank 2 has received from 1, which is after 0 has taken rank 2's message; once
  * sends are buffered the wildcard may take rank 1's message first and the second receive hangs. */

@@ -1,6 +1,7 @@
 /* mpiverify-test: np=3 record=ok
  * mpiverify-test: buffering=zero expect=deadlock
  * mpiverify-test: buffering=infinite expect=deadlock
+ * mpiverify-test: matches=other
  * Rank 0 receives from MPI_ANY_SOURCE, then from rank 1: if the wildcard takes rank 1's message,
  * the second receive waits forever (rank 2's message is never received), whatever the buffering. */
 #include <mpi.h>

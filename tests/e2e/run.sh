@@ -190,6 +190,18 @@ example_cases()
 			fail "$name: report names file:line ($mode)" \
 				"no '$(basename "$src"):LINE' in the report" "$log"
 		fi
+		if test -n "$MATCHES"; then
+			case $MATCHES in
+			recorded) pattern='those of the recorded run: it needs no other' ;;
+			*) pattern='the recorded run made others: it needs these' ;;
+			esac
+			if grep -q "$pattern" "$log"; then
+				pass "$name: report says the matches needed ($mode, $MATCHES)"
+			else
+				fail "$name: report says the matches needed ($mode, $MATCHES)" \
+					"no '$pattern' in the report" "$log"
+			fi
+		fi
 		replay_case "$name: replay ($mode)" "$trace/check-$mode/cex.json" "$prog" \
 			"$dir/replay-$mode.log"
 	done
