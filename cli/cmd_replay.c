@@ -341,7 +341,12 @@ static void explain_not_reproduced(const struct monitor_result *res, const struc
 	/* The reasons replay can tell of, most specific first. */
 	if (!n)
 		return;
-	if (any_note(res, "cannot force"))
+	if (cex->ready_send)
+		printf("why: the counterexample is rank %d's ready send (MPI_Rsend) started before "
+		       "its matching receive was posted, which is erroneous; this MPI library does "
+		       "not detect it (a ready send behaves as a standard send there)\n",
+		       cex->ready_send - 1);
+	else if (any_note(res, "cannot force"))
 		printf("why: replay could not force every choice of the counterexample (see "
 		       "above)\n");
 	else if (coll)

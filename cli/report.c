@@ -9,6 +9,11 @@
 
 const char *report_class(const struct found_deadlock *d, const char **meaning)
 {
+	if (d->cex.ready_send) {
+		*meaning = "a ready send (MPI_Rsend) can start before its matching receive is "
+			   "posted: the program is erroneous (MPI 3.4) and its outcome undefined";
+		return "ready send without a posted receive";
+	}
 	if (d->cex.mismatch) {
 		*meaning = "ranks call different collectives, or name different roots, at the same "
 			   "place on a communicator: the program is erroneous and hangs or fails";

@@ -102,6 +102,9 @@ int mpiv_cex_save(const char *path, const struct mpiv_cex *cex, struct mpiv_erro
 	json_object_set_new(root, "matches", matches);
 	if (cex->mismatch)
 		json_object_set_new(root, "collective_mismatch", json_true());
+	if (cex->ready_send > 0)
+		json_object_set_new(root, "ready_send_unmatched",
+				    json_integer(cex->ready_send - 1));
 	if (json_dump_file(root, path, JSON_INDENT(2) | JSON_PRESERVE_ORDER))
 		rc = mpiv_error_set(err, MPIV_EXIT_TOOL, path, -1, -1, "cannot write: %s",
 				    strerror(errno));
@@ -294,6 +297,18 @@ int mpiv_cex_load(const char *path, struct mpiv_cex *cex, struct mpiv_error *err
 			      path, err))
 			goto fail;
 	cex->mismatch = json_is_true(json_object_get(root, "collective_mismatch"));
+	{
+		json_t *rs = json_object_get(root, "ready_send_unmatched");
+
+		if (rs && (!json_is_integer(rs) || json_integer_value(rs) < 0 ||
+			   json_integer_value(rs) >= cex->nranks)) {
+			mpiv_error_set(err, MPIV_EXIT_BAD_INPUT, path, -1, -1,
+				       "ready_send_unmatched: expected a rank");
+			goto fail;
+		}
+		if (rs)
+			cex->ready_send = 1 + (int)json_integer_value(rs);
+	}
 	cycle = json_object_get(root, "cycle");
 	if (cycle && !json_is_array(cycle)) {
 		mpiv_error_set(err, MPIV_EXIT_BAD_INPUT, path, -1, -1, "cycle: expected an array");

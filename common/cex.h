@@ -69,6 +69,8 @@ struct mpiv_cex {
 	size_t nmatches;
 	int mismatch;		/* ranks are stuck in collectives that do not match (different
 				 * calls or roots at the same place): an erroneous program */
+	int ready_send;		/* 1 + the rank whose ready send (its blocked call) was started with
+				 * no matching receive posted (an erroneous program); 0 if none */
 };
 
 /* Read and validate path. On error returns -1, fills err (exit code BAD_INPUT, the file and

@@ -1,7 +1,8 @@
 /* The MPI-semantics engine (see engine.h for the model and the argument behind it). Included
  * into pan.c by models/mpi.pml and compiled into libmpiv.a for check's counterexamples and
  * the unit tests. State: int32 words, laid out by eng_layout():
- *   [0..ENG_ST_HEADER) overflow flag, messages in flight, choices, done (engine.h),
+ *   [0..ENG_ST_HEADER) overflow flag, messages in flight, choices, done, ready-send
+ *                       error (engine.h),
  *   pc[nranks]          next instruction of each rank,
  *   coll[ncomms*nranks] collectives each rank has entered, per communicator,
  *   nlive[nranks]       requests each rank has posted and not yet freed,
@@ -22,6 +23,40 @@
 
 static void wenv_build(struct eng_prog *p);
 
+/* Does a receive (source, comm, tag as in `rin`) of rank d match a send of rank s? */
+static int envelope_matches(const struct eng_instr *rin, int d, const struct eng_instr *sin,
+			    int s)
+{
+	return sin->a == d && (rin->a == ENG_ANY || rin->a == s) && rin->b == sin->b &&
+	       (rin->c == ENG_ANY || rin->c == sin->c);
+}
+
+/* Count the ready sends and mark the receives that may match one ENG_RECV_LAZY. */
+static void mark_lazy(struct eng_prog *p)
+{
+	int r, i, s, j;
+
+	p->nready = 0;
+	for (r = 0; r < p->nranks; r++)
+		for (i = 0; i < p->nins[r]; i++)
+			p->nready += p->ins[r][i].op == ENG_POST_SEND &&
+				     p->ins[r][i].d == ENG_SEND_READY;
+	for (r = 0; r < p->nranks; r++)
+		for (i = 0; i < p->nins[r]; i++) {
+			struct eng_instr *rin = &p->ins[r][i];
+
+			if (rin->op != ENG_POST_RECV)
+				continue;
+			rin->d = 0;
+			for (s = 0; p->nready && s < p->nranks && !rin->d; s++)
+				for (j = 0; j < p->nins[s] && !rin->d; j++)
+					if (p->ins[s][j].op == ENG_POST_SEND &&
+					    p->ins[s][j].d == ENG_SEND_READY &&
+					    envelope_matches(rin, r, &p->ins[s][j], s))
+						rin->d = ENG_RECV_LAZY;
+		}
+}
+
 void eng_layout(struct eng_prog *p)
 {
 	p->off_pc = ENG_ST_HEADER;
@@ -30,6 +65,7 @@ void eng_layout(struct eng_prog *p)
 	p->off_live = p->off_nlive + p->nranks;
 	p->off_msg = p->off_live + p->nranks * p->maxlive;
 	p->words = p->off_msg + 2 * p->maxmsg;
+	mark_lazy(p);
 	wenv_build(p);
 }
 
@@ -318,6 +354,23 @@ static void live_free(const struct eng_prog *p, int32_t *st, int r, const int32_
 	}
 }
 
+/* Has rank in->a an open receive that rank r's send `in` matches? (A ready send may only be
+ * started then.) */
+static int receive_posted(const struct eng_prog *p, const int32_t *st, int r,
+			  const struct eng_instr *in)
+{
+	int d = in->a, li;
+
+	for (li = 0; li < NLIVE(p, st, d); li++) {
+		int32_t e = LIVE(p, st, d)[li];
+		const struct eng_instr *rin = &p->ins[d][e >> 1];
+
+		if (!(e & 1) && rin->op == ENG_POST_RECV && envelope_matches(rin, d, in, r))
+			return 1;
+	}
+	return 0;
+}
+
 /* Execute rank r's next instruction if it can; returns 1 if it moved. */
 static int step(const struct eng_prog *p, int32_t *st, int r)
 {
@@ -327,6 +380,11 @@ static int step(const struct eng_prog *p, int32_t *st, int r)
 
 	switch (in->op) {
 	case ENG_POST_SEND:
+		if (in->d == ENG_SEND_READY && in->a != ENG_PROC_NULL &&
+		    !receive_posted(p, st, r, in)) {
+			st[ENG_ST_READY] = 1 + r;	/* erroneous: the search ends here */
+			return 0;
+		}
 		if (in->a == ENG_PROC_NULL) {
 			live_add(p, st, r, pc, 1);
 		} else {
@@ -337,6 +395,8 @@ static int step(const struct eng_prog *p, int32_t *st, int r)
 		}
 		break;
 	case ENG_POST_RECV:
+		if (in->d == ENG_RECV_LAZY)
+			return 0;	/* posted as a choice (walk_choices) */
 		live_add(p, st, r, pc, in->a == ENG_PROC_NULL);
 		break;
 	case ENG_WAIT:
@@ -377,7 +437,7 @@ static void closure(const struct eng_prog *p, int32_t *st)
 {
 	int progress = 1, r;
 
-	while (progress && !st[ENG_ST_OVERFLOW]) {
+	while (progress && !st[ENG_ST_OVERFLOW] && !st[ENG_ST_READY]) {
 		progress = 0;
 		for (r = 0; r < p->nranks; r++) {
 			while (step(p, st, r))
@@ -606,10 +666,11 @@ static int walk_choices(const struct eng_prog *p, const int32_t *st, int k, int 
 {
 	int d, li, s, n = 0;
 
-	if (st[ENG_ST_OVERFLOW])
+	if (st[ENG_ST_OVERFLOW] || st[ENG_ST_READY])
 		return 0;
-	/* interchangeable wildcard receives: their first candidate is the only choice */
-	for (d = 0; d < p->nranks && !p->full; d++) {
+	/* interchangeable wildcard receives: their first candidate is the only choice (not
+	 * with ready sends, whose check depends on when receives are posted) */
+	for (d = 0; d < p->nranks && !p->full && !p->nready; d++) {
 		li = wenv_single(p, st, d);
 		if (li < 0)
 			continue;
@@ -649,6 +710,20 @@ static int walk_choices(const struct eng_prog *p, const int32_t *st, int k, int 
 			}
 		}
 	}
+	/* receives that may match a ready send, posted in every order */
+	for (d = 0; d < p->nranks; d++) {
+		const struct eng_instr *in = &p->ins[d][PC(p, st, d)];
+
+		if (in->op != ENG_POST_RECV || in->d != ENG_RECV_LAZY)
+			continue;
+		if (n == k) {
+			*d_out = d;
+			*li_out = -1;
+			*i_out = -1;
+			return n;
+		}
+		n++;
+	}
 	return n;
 }
 
@@ -665,6 +740,12 @@ void eng_choice(const struct eng_prog *p, const int32_t *st, int k, int *d, int 
 
 	walk_choices(p, st, k, &dd, &li, &i);
 	*d = dd;
+	if (dd >= 0 && li < 0) {	/* a lazy receive post */
+		*ri = PC(p, st, dd);
+		*s = -1;
+		*si = -1;
+		return;
+	}
 	*ri = dd >= 0 ? LIVE(p, st, dd)[li] >> 1 : -1;
 	*s = dd >= 0 ? msg_src(m[2 * i]) : -1;
 	*si = dd >= 0 ? m[2 * i + 1] >> 1 : -1;
@@ -677,7 +758,16 @@ void eng_choose(const struct eng_prog *p, int32_t *st, int k)
 	walk_choices(p, st, k, &d, &li, &i);
 	if (d < 0)
 		return;
-	do_match(p, st, d, li, i);
+	if (li < 0) {		/* a lazy receive post */
+		int pc = PC(p, st, d);
+
+		live_add(p, st, d, pc, 0);
+		if (p->obs && p->obs->exec)
+			p->obs->exec(p->obs->ctx, d, pc);
+		PC(p, st, d) = pc + 1;
+	} else {
+		do_match(p, st, d, li, i);
+	}
 	settle(p, st);
 }
 
@@ -700,7 +790,7 @@ int eng_all_done(const struct eng_prog *p, const int32_t *st)
 	char *free_ = calloc((size_t)p->nranks, 1);	/* finished, or may still move */
 	int *wf = malloc((size_t)p->nranks * sizeof(int));
 
-	if (!free_ || !wf) {
+	if (!free_ || !wf || st[ENG_ST_READY]) {
 		free(free_);
 		free(wf);
 		return 0;	/* no verdict without memory: treated as stuck, never as fine */

@@ -39,7 +39,8 @@
 /* An instruction of a rank's program. A blocking MPI call becomes a post and a wait. */
 enum eng_opcode {
 	ENG_POST_SEND = 1,	/* a = dest, b = comm, c = tag, d = enum eng_send_mode, bytes */
-	ENG_POST_RECV = 2,	/* a = source or ENG_ANY, b = comm, c = tag or ENG_ANY */
+	ENG_POST_RECV = 2,	/* a = source or ENG_ANY, b = comm, c = tag or ENG_ANY; d =
+				 * ENG_RECV_LAZY when it may match a ready send (eng_layout()) */
 	ENG_WAIT = 3,		/* wait until every request in list[0..n) completes, then free them */
 	ENG_COLL = 4,		/* a = comm, b = enum eng_coll_rule, c = this rank's sequence number
 				 * on comm (1, 2, ...), d = root (world rank) for ENG_COLL_ROOT */
@@ -70,7 +71,14 @@ enum eng_send_mode {
 	ENG_SEND_STANDARD = 0,	/* buffered or not, as the buffering mode says */
 	ENG_SEND_SYNC = 1,	/* completes when matched */
 	ENG_SEND_BUFFERED = 2,	/* completes at once */
+	ENG_SEND_READY = 3,	/* as a standard send, but erroneous when started while no
+				 * matching receive is posted (MPI_Rsend, MPI-4.1 3.4) */
 };
+
+/* A receive that may match a ready send is posted as a choice, not as a deterministic step:
+ * so that the search meets every order of receive posts and ready sends, and with it a ready
+ * send started before its receive if the program allows one. */
+#define ENG_RECV_LAZY 1
 
 enum eng_buffering {
 	ENG_BUF_ZERO = 0,	/* no standard send completes before it is matched */
@@ -127,6 +135,7 @@ struct eng_prog {
 	int32_t off_pc, off_coll, off_nlive, off_live, off_msg, words;
 	int32_t full;		/* 1: offer every choice, without the wildcard reduction (the
 				 * tests' reference search); not in model.dat */
+	int32_t nready;		/* ready sends in the program (eng_layout) */
 	int32_t nwenv;		/* the reduction's tables (eng_layout), by envelope */
 	struct eng_wenv *wenv;
 	struct eng_observer *obs;	/* NULL inside SPIN */
@@ -138,7 +147,9 @@ struct eng_prog {
 #define ENG_ST_NMSG 1		/* messages in flight */
 #define ENG_ST_NCHOICES 2	/* eng_nchoices() of this state */
 #define ENG_ST_DONE 3		/* eng_all_done() of this state */
-#define ENG_ST_HEADER 4
+#define ENG_ST_READY 4		/* 1 + the rank that started a ready send with no matching
+				 * receive posted: erroneous, the search ends there; else 0 */
+#define ENG_ST_HEADER 5
 
 /* Compute the state layout of prog from nranks, ncomms, maxlive and maxmsg, and the static
  * tables of the wildcard reduction from its instructions (again on a second call). */
@@ -157,7 +168,8 @@ int eng_nchoices(const struct eng_prog *prog, const int32_t *st);
 /* Take choice k (0 <= k < eng_nchoices()), then run every deterministic step. */
 void eng_choose(const struct eng_prog *prog, int32_t *st, int k);
 
-/* Describe choice k: rank d's receive instruction *ri takes rank *s's send instruction *si. */
+/* Describe choice k: rank d's receive instruction *ri takes rank *s's send instruction *si;
+ * or, with *s == -1, rank d posts its receive instruction *ri (ENG_RECV_LAZY). */
 void eng_choice(const struct eng_prog *prog, const int32_t *st, int k, int *d, int *ri, int *s,
 		int *si);
 

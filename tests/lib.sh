@@ -112,12 +112,13 @@ no_leftovers()
 # parse_header FILE sets NP, RECORD, MODES (a list of MODE=EXPECT words) and WARN (the kinds of
 # warning check must report from the recorded run: unreceived, truncated, uncompleted-request;
 # none when empty) and MATCHES (for a deadlock reached through wildcard matches: `recorded` if
-# the recorded run's own matches lead there, `other` if it needs others), or prints why the
-# header is malformed and fails.
+# the recorded run's own matches lead there, `other` if it needs others) and REPLAY
+# (`not-reproduced` when MPICH cannot show the error the counterexample describes; by default
+# every counterexample replays as reproduced), or prints why the header is malformed and fails.
 parse_header()
 {
 	local file=$1 line word key val mode expect
-	NP='' RECORD='' MODES='' WARN='' MATCHES=''
+	NP='' RECORD='' MODES='' WARN='' MATCHES='' REPLAY=''
 	while IFS= read -r line; do
 		line=${line#*mpiverify-test:}
 		line=${line%%\*/*}
@@ -134,6 +135,7 @@ parse_header()
 			record) RECORD=$val ;;
 			warn) WARN="$WARN ${val//,/ }" ;;
 			matches) MATCHES=$val ;;
+			replay) REPLAY=$val ;;
 			buffering) mode=$val ;;
 			expect) expect=$val ;;
 			*)

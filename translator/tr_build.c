@@ -101,7 +101,8 @@ static int post(struct builder *b, const struct mpiv_event *env, int ev, int sen
 	in->bytes = (int64_t)env->bytes;
 	if (send)
 		in->d = (flags & MPIV_F_SYNC) ? ENG_SEND_SYNC :
-			(flags & MPIV_F_BUFFERED) ? ENG_SEND_BUFFERED : ENG_SEND_STANDARD;
+			(flags & MPIV_F_BUFFERED) ? ENG_SEND_BUFFERED :
+			(flags & MPIV_F_READY) ? ENG_SEND_READY : ENG_SEND_STANDARD;
 	if (++b->live > b->maxlive)
 		b->maxlive = b->live;
 	return (int)(b->n - 1);

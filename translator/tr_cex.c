@@ -313,6 +313,7 @@ int tr_cex(const struct eng_prog *prog, const struct mpiv_traceset *ts, const in
 	cex->ranks = xcalloc((size_t)p.nranks, sizeof(*cex->ranks));
 	for (r = 0; r < p.nranks; r++)
 		build_rank(&p, ts, &rc, st, r, &cex->ranks[r], &cex->mismatch);
+	cex->ready_send = st[ENG_ST_READY];
 	if (deadlock)
 		find_cycle(&p, st, cex);
 	cex->matches = rc.matches;

@@ -91,16 +91,20 @@ int tr_recorded_path(const struct eng_prog *prog, const struct mpiv_traceset *ts
 	q.obs = obs;
 	eng_start(&q, st);
 	while ((n = eng_nchoices(&q, st)) > 0) {
-		int pick = -1;
+		int pick = -1, post = -1;
 
 		for (k = 0; k < n && pick < 0; k++) {
 			int d, ri, s, si;
 
 			eng_choice(&q, st, k, &d, &ri, &s, &si);
-			if (recorded_source(&ts->ranks[d], q.ins[d][ri].ev) == s)
+			if (s < 0 && post < 0)
+				post = k;	/* a receive posted as a choice: no match yet */
+			else if (s >= 0 && recorded_source(&ts->ranks[d], q.ins[d][ri].ev) == s)
 				pick = k;
 		}
-		if (pick < 0)
+		if (post >= 0)
+			pick = post;
+		else if (pick < 0)
 			known = 0;
 		eng_choose(&q, st, pick < 0 ? 0 : pick);
 	}
