@@ -31,6 +31,21 @@ static void coll_request(struct rec_call *c, int rc, MPI_Request *request)
 				 MPIV_NONE);
 }
 
+/* The bytes of a v or w collective: counts[i] elements of type (or types[i]) for every
+ * member of comm. */
+static uint64_t bytes_v(const int counts[], MPI_Datatype type, const MPI_Datatype types[],
+			MPI_Comm comm)
+{
+	uint64_t sum = 0;
+	int n = 0, i;
+
+	if (!counts || PMPI_Comm_size(comm, &n) != MPI_SUCCESS)
+		return 0;
+	for (i = 0; i < n; i++)
+		sum += rec_comm_bytes(counts[i], types ? types[i] : type);
+	return sum;
+}
+
 /* The wrappers below are all alike: record the envelope, call PMPI while posted. */
 #define COLL_BLOCKING(call, comm, root, bytes)	\
 	do {					\
@@ -132,7 +147,8 @@ int rec_Alltoallv(struct rec_call *c, const void *sendbuf, const int sendcounts[
 		  MPI_Comm comm)
 {
 	COLL_BLOCKING(PMPI_Alltoallv(sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts,
-				     rdispls, recvtype, comm), comm, MPIV_NONE, 0);
+				     rdispls, recvtype, comm), comm, MPIV_NONE,
+		      bytes_v(sendcounts, sendtype, NULL, comm));
 }
 
 int rec_Alltoallw(struct rec_call *c, const void *sendbuf, const int sendcounts[],
@@ -141,14 +157,15 @@ int rec_Alltoallw(struct rec_call *c, const void *sendbuf, const int sendcounts[
 		  MPI_Comm comm)
 {
 	COLL_BLOCKING(PMPI_Alltoallw(sendbuf, sendcounts, sdispls, sendtypes, recvbuf, recvcounts,
-				     rdispls, recvtypes, comm), comm, MPIV_NONE, 0);
+				     rdispls, recvtypes, comm), comm, MPIV_NONE,
+		      bytes_v(sendcounts, MPI_DATATYPE_NULL, sendtypes, comm));
 }
 
 int rec_Reduce_scatter(struct rec_call *c, const void *sendbuf, void *recvbuf,
 		       const int recvcounts[], MPI_Datatype datatype, MPI_Op op, MPI_Comm comm)
 {
 	COLL_BLOCKING(PMPI_Reduce_scatter(sendbuf, recvbuf, recvcounts, datatype, op, comm), comm,
-		      MPIV_NONE, 0);
+		      MPIV_NONE, bytes_v(recvcounts, datatype, NULL, comm));
 }
 
 int rec_Reduce_scatter_block(struct rec_call *c, const void *sendbuf, void *recvbuf,
@@ -270,7 +287,7 @@ int rec_Ialltoallv(struct rec_call *c, const void *sendbuf, const int sendcounts
 {
 	COLL_NONBLOCKING(PMPI_Ialltoallv(sendbuf, sendcounts, sdispls, sendtype, recvbuf,
 				         recvcounts, rdispls, recvtype, comm, request),
-			 comm, MPIV_NONE, 0, request);
+			 comm, MPIV_NONE, bytes_v(sendcounts, sendtype, NULL, comm), request);
 }
 
 int rec_Ialltoallw(struct rec_call *c, const void *sendbuf, const int sendcounts[],
@@ -280,7 +297,8 @@ int rec_Ialltoallw(struct rec_call *c, const void *sendbuf, const int sendcounts
 {
 	COLL_NONBLOCKING(PMPI_Ialltoallw(sendbuf, sendcounts, sdispls, sendtypes, recvbuf,
 				         recvcounts, rdispls, recvtypes, comm, request),
-			 comm, MPIV_NONE, 0, request);
+			 comm, MPIV_NONE, bytes_v(sendcounts, MPI_DATATYPE_NULL, sendtypes, comm),
+			 request);
 }
 
 int rec_Ireduce_scatter(struct rec_call *c, const void *sendbuf, void *recvbuf,
@@ -289,7 +307,7 @@ int rec_Ireduce_scatter(struct rec_call *c, const void *sendbuf, void *recvbuf,
 {
 	COLL_NONBLOCKING(PMPI_Ireduce_scatter(sendbuf, recvbuf, recvcounts, datatype, op, comm,
 				              request),
-			 comm, MPIV_NONE, 0, request);
+			 comm, MPIV_NONE, bytes_v(recvcounts, datatype, NULL, comm), request);
 }
 
 int rec_Ireduce_scatter_block(struct rec_call *c, const void *sendbuf, void *recvbuf,

@@ -130,6 +130,11 @@ void rec_request_info(const struct rec_reqent *e, const MPI_Status *st,
 	ri->src = MPIV_NONE;
 	ri->tag = MPIV_NONE;
 	if (e->id != REC_REQ_UNKNOWN && e->is_recv && st) {
+		int cancelled = 0;
+
+		/* a cancelled receive matched nothing: its status says nothing of a source */
+		if (PMPI_Test_cancelled(st, &cancelled) == MPI_SUCCESS && cancelled)
+			return;
 		ri->src = rec_comm_to_world(e->comm, st->MPI_SOURCE);
 		ri->tag = rec_comm_tag(st->MPI_TAG);
 	}
@@ -463,6 +468,19 @@ int rec_Testsome(struct rec_call *c, int incount, MPI_Request array_of_requests[
 {
 	return rec_some(c, PMPI_Testsome, incount, array_of_requests, outcount, array_of_indices,
 			array_of_statuses);
+}
+
+/* MPI_Cancel: which request; it lives on until a completion call frees it. */
+int rec_Cancel(struct rec_call *c, MPI_Request *request)
+{
+	struct rec_reqent e;
+
+	if (!request || *request == MPI_REQUEST_NULL)
+		return PMPI_Cancel(request);
+	rec_request_take(*request, request, &e);
+	rec_call_add_req(c, e.id, MPIV_NONE, MPIV_NONE);
+	rec_request_put(&e);
+	return PMPI_Cancel(request);
 }
 
 int rec_Request_free(struct rec_call *c, MPI_Request *request)

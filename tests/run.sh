@@ -1,7 +1,7 @@
 #!/bin/bash
 # make check: the CUnit unit tests, the model cases through SPIN, the preload libraries'
 # exports, then the end-to-end tests on the examples, replay's own tests and the recorder's
-# robustness tests (crashes, aborts, hangs, threads), then the check
+# robustness tests (crashes, aborts, hangs, threads), what it records of every call, then the check
 # that the committed configure is what autoconf makes of configure.ac. Each part prints its own
 # summary; this script ends with one line per part and exits non-zero if any part failed
 # (a part that exits 77 was skipped: a tool it needs is missing).
@@ -43,6 +43,7 @@ part exports "$SRCDIR/tests/exports/check-exports.sh"
 part e2e "$SRCDIR/tests/e2e/run.sh"
 part replay "$SRCDIR/tests/e2e/replay.sh"
 part recorder "$SRCDIR/tests/e2e/recorder.sh"
+part record-calls "$SRCDIR/tests/e2e/record-calls.sh"
 part configure "$SRCDIR/tests/check-configure.sh" "${AUTOCONF:-$(command -v autoconf || true)}"
 
 echo "==== summary"

@@ -1,0 +1,231 @@
+#!/bin/bash
+# What the recorder writes for every call of the point-to-point, probe, completion, persistent
+# and collective families (tests/e2e/programs/rec-calls.c, two ranks under the real mpirun):
+# each expected event must appear in the rank's trace, in this order, with the fields given
+# (peer and matched source as world ranks, tag, communicator, bytes, root, requests). A field
+# written `!text` must be absent. Communicators and one-sided calls have tests of their own.
+#
+# Prints `ok NAME` or `FAIL NAME: why` per case and ends with `N passed, M failed`.
+# Exit status: 0 all passed, 1 a case failed, 77 skipped (mpicc or mpirun missing).
+set -u
+
+. "$(dirname "$0")/../lib.sh"
+
+require_tools "$MPICC" "$MPIRUN"
+require_mpiverify
+
+WORK=$(make_workdir record-calls) || exit 1
+LIMIT=60
+
+# events DIR RANK: rank RANK's events, one JSON object a line (call sites left out), in
+# $WORK/events-RANK; the header line first.
+events()
+{
+	run_cmd "$WORK/trace-$2.json" "$LIMIT" "$MPIVERIFY" trace -r "$2" "$1"
+	tr -d ' \n' <"$WORK/trace-$2.json" |
+		sed 's/"events":\[{"index"/"events":[\n{"index"/; s/},{"index"/}\n{"index"/g' |
+		sed 's/,"site":{[^}]*}//' >"$WORK/events-$2"
+	echo >>"$WORK/events-$2"	# the last event's line end
+}
+
+# expect_events RANK: reads "CALL FIELD..." lines (fields separated by spaces, no spaces
+# inside one) and finds each in order in $WORK/events-RANK. A field is a whole JSON member
+# ("tag":1 does not match "tag":12) unless it ends in punctuation: then it is a prefix.
+expect_events()
+{
+	local r=$1 at=1 line call fields f n ok found
+	while read -r call fields; do
+		case $call in '' | '#'*) continue ;; esac
+		found=''
+		n=0
+		while IFS= read -r line; do
+			n=$((n + 1))
+			test "$n" -le "$at" && continue
+			case $line in *"\"call\":\"$call\""*) ;; *) continue ;; esac
+			ok=1
+			for f in $fields; do
+				case $f in
+				'!'*) case $line in *"${f#!}"*) ok='' ;; esac ;;
+				*[],}:[{]) case $line in *"$f"*) ;; *) ok='' ;; esac ;;
+				*) case $line in *"$f,"* | *"$f}"*) ;; *) ok='' ;; esac ;;
+				esac
+			done
+			if test -n "$ok"; then
+				found=$n
+				break
+			fi
+		done <"$WORK/events-$r"
+		if test -n "$found"; then
+			pass "rank $r: $call $fields"
+			at=$found
+		else
+			fail "rank $r: $call $fields" \
+				"no such event after event $((at - 2)) of the trace" "$WORK/events-$r"
+		fi
+	done
+}
+
+log=$WORK/compile.log
+if ! "$MPICC" -g -O0 -Wall -o "$WORK/rec-calls" "$SRCDIR/tests/e2e/programs/rec-calls.c" \
+	</dev/null >"$log" 2>&1 || test -s "$log"; then
+	fail "compile rec-calls" "$MPICC failed or warned" "$log"
+	summary
+	exit
+fi
+pass "compile rec-calls"
+run_cmd "$WORK/record.log" "$LIMIT" "$MPIVERIFY" record -o "$WORK/trace" -- \
+	"$MPIRUN" -np 2 "$WORK/rec-calls"
+if test "$RC" -ne 0; then
+	fail "record rec-calls" "$(describe "$RC" 2>/dev/null || echo "exit $RC"), want 0" \
+		"$WORK/record.log"
+	summary
+	exit
+fi
+pass "record rec-calls"
+events "$WORK/trace" 0
+events "$WORK/trace" 1
+
+for r in 0 1; do
+	if grep -q '"thread_level":1,' "$WORK/events-$r"; then
+		pass "rank $r: the thread level MPI_Init_thread granted (MPI_THREAD_FUNNELED)"
+	else
+		fail "rank $r: the thread level MPI_Init_thread granted (MPI_THREAD_FUNNELED)" \
+			"no '\"thread_level\":1' in the trace's header" "$WORK/events-$r"
+	fi
+done
+
+expect_events 0 <<'EOF_RANK0'
+MPI_Init_thread
+# point to point: every send mode, to a world rank, with its size in bytes
+MPI_Send "peer":1 "tag":1 "comm":0 "bytes":4
+MPI_Bsend "peer":1 "tag":2 "bytes":8
+MPI_Ssend "peer":1 "tag":3 "bytes":12
+MPI_Barrier "comm":0
+MPI_Rsend "peer":1 "tag":4 "bytes":4
+MPI_Isend "tag":5 "reqs":[{"req":0}]
+MPI_Ibsend "tag":6 "reqs":[{"req":1}]
+MPI_Issend "tag":7 "reqs":[{"req":2}]
+MPI_Waitall "reqs":[{"req":0},{"req":1},{"req":2}]
+MPI_Irsend "tag":8 "bytes":4
+MPI_Wait
+MPI_Sendrecv "peer":1 "tag":9 "peer2":1 "tag2":9 "src":1 "mtag":9 "bytes":8
+MPI_Sendrecv_replace "peer":1 "tag":10 "peer2":"any" "src":1 "mtag":10
+MPI_Send "peer":"null"
+MPI_Recv "peer":"null"
+MPI_Send "tag":11
+MPI_Send "tag":14
+MPI_Send "tag":22
+MPI_Isend "tag":24
+MPI_Request_free "reqs":[{"req":
+# persistent requests
+MPI_Send_init "peer":1 "tag":25 "bytes":4
+MPI_Bsend_init "tag":26 "bytes":8
+MPI_Ssend_init "tag":27 "bytes":12
+MPI_Startall "reqs":[{"req":
+MPI_Waitall
+MPI_Start
+MPI_Wait
+MPI_Request_free
+MPI_Request_free
+MPI_Request_free
+MPI_Rsend_init "tag":28
+MPI_Start
+MPI_Wait
+MPI_Request_free
+# collectives: communicator, root as a world rank, bytes this rank contributes
+MPI_Barrier "comm":0
+MPI_Bcast "comm":0 "root":1 "bytes":8
+MPI_Reduce "root":0 "bytes":4
+MPI_Allreduce "bytes":12 !"root"
+MPI_Gather "root":1 "bytes":4
+MPI_Gatherv "root":0
+MPI_Scatter "root":0
+MPI_Scatterv "root":1
+MPI_Allgather "bytes":4
+MPI_Allgatherv
+MPI_Alltoall "bytes":4
+MPI_Alltoallv "bytes":8
+MPI_Alltoallw "bytes":8
+MPI_Reduce_scatter "bytes":8
+MPI_Reduce_scatter_block "bytes":4
+MPI_Scan "bytes":4
+MPI_Exscan "bytes":4
+MPI_Ibarrier "comm":0 "reqs":[{"req":
+MPI_Wait
+MPI_Ibcast "root":1 "bytes":8 "reqs":
+MPI_Ireduce "root":0 "reqs":
+MPI_Iallreduce "bytes":12 "reqs":
+MPI_Igather "root":1 "reqs":
+MPI_Igatherv "root":0 "reqs":
+MPI_Iscatter "root":0 "reqs":
+MPI_Iscatterv "root":1 "reqs":
+MPI_Iallgather "reqs":
+MPI_Iallgatherv "reqs":
+MPI_Ialltoall "reqs":
+MPI_Ialltoallv "bytes":8 "reqs":
+MPI_Ialltoallw "bytes":8 "reqs":
+MPI_Ireduce_scatter "bytes":8 "reqs":
+MPI_Ireduce_scatter_block "reqs":
+MPI_Iscan "reqs":
+MPI_Iexscan "reqs":
+MPI_Wait
+MPI_Finalize
+EOF_RANK0
+
+expect_events 1 <<'EOF_RANK1'
+MPI_Init_thread
+# receives: the source and tag they matched, wildcards as such
+MPI_Recv "peer":0 "tag":1 "comm":0 "src":0 "mtag":1 "bytes":4
+MPI_Recv "peer":"any" "tag":2 "src":0 "mtag":2 "bytes":8
+MPI_Recv "peer":0 "tag":"any" "src":0 "mtag":3 "bytes":12
+MPI_Irecv "tag":4 "reqs":[{"req":0}]
+MPI_Wait "reqs":[{"req":0,"src":0,"tag":4}]
+MPI_Irecv "peer":"any" "tag":6
+MPI_Irecv "peer":0 "tag":"any"
+MPI_Waitall "src":0,"tag":5} "src":0,"tag":6} "src":0,"tag":7}
+MPI_Wait "src":0,"tag":8}
+MPI_Sendrecv "peer":0 "peer2":0 "src":0 "mtag":9
+MPI_Sendrecv_replace "peer2":"any" "src":0 "mtag":10
+MPI_Send "peer":"null"
+MPI_Recv "peer":"null"
+# probes: a probe takes nothing, the receive after it takes the message
+MPI_Probe "peer":"any" "tag":11 "src":0 "mtag":11
+MPI_Recv "tag":11 "src":0
+MPI_Iprobe "peer":0 "tag":12 "src":0 "mtag":12
+MPI_Recv "tag":12
+MPI_Mprobe "tag":13 "src":0 "mtag":13
+MPI_Mrecv "bytes":4
+MPI_Improbe "peer":"any" "tag":14 "src":0 "mtag":14
+MPI_Imrecv "reqs":[{"req":
+MPI_Wait
+# completions: which requests completed, the others listed as pending
+MPI_Waitany "pending":1 "src":0,"tag":15}
+MPI_Wait "src":0,"tag":16}
+MPI_Waitsome "src":0
+MPI_Test "src":0,"tag":19} !"pending"
+MPI_Testany "src":0,"tag":20} !"pending"
+MPI_Testall "src":0,"tag":21} "src":0,"tag":22} !"pending"
+MPI_Testsome "src":0,"tag":24} !"pending"
+# a cancelled receive: the request named, and no source when it completes
+MPI_Irecv "tag":99 "reqs":[{"req":15}]
+MPI_Cancel "reqs":[{"req":15}]
+MPI_Wait "reqs":[{"req":15}]
+MPI_Recv_init "peer":0 "tag":25 "bytes":4 "reqs":[{"req":16}]
+MPI_Start "reqs":[{"req":16}]
+MPI_Wait "reqs":[{"req":16,"src":0,"tag":25}]
+MPI_Start "reqs":[{"req":16}]
+MPI_Request_free "reqs":[{"req":16}]
+MPI_Bcast "root":1
+MPI_Iexscan
+MPI_Finalize
+EOF_RANK1
+
+# check refuses the trace: MPI_Cancel is recorded, not modelled
+run_cmd "$WORK/check.log" 120 "$MPIVERIFY" check "$WORK/trace" -o "$WORK/check"
+if test "$RC" -eq 3 && grep -q "MPI_Cancel" "$WORK/check.log"; then
+	pass "check refuses a trace with MPI_Cancel, naming it"
+else
+	fail "check refuses a trace with MPI_Cancel, naming it" "exit $RC, want 3 naming MPI_Cancel" \
+		"$WORK/check.log"
+fi
+summary
