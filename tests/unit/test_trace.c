@@ -393,7 +393,7 @@ static void test_garbage(void)
 	b.data[b.len++] = MPIV_TF_EVENT;
 	b.data[b.len++] = 0x80;
 	b.data[b.len++] = 0x80;
-	b.data[b.len++] = 0x01;		/* bit 14: no such field */
+	b.data[b.len++] = 0x08;		/* bit 17: no such field */
 	b.data[b.len++] = 0;
 	expect_error(&b, b.len, "unknown fields");
 	/* a site index with no site record */
