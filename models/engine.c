@@ -8,7 +8,9 @@
  *   live[nranks*maxlive] those requests: (post instruction << 1) | completed, ascending,
  *   msg[maxmsg*2]       messages in flight: (dst << 16 | src), (send instruction << 1) | sync,
  *                       ascending, so that each (src, dst) channel is in FIFO order.
- * Every unused word is 0, so that equal states are equal bytes for SPIN's hashing. */
+ * Every unused word is 0, so that equal states are equal bytes for SPIN's hashing. One-sided
+ * synchronisation adds no words: whether a post, a complete or a lock happened is read off the
+ * program counters. */
 #include <stdlib.h>
 #include <string.h>
 
@@ -315,6 +317,48 @@ static void live_free(const struct eng_prog *p, int32_t *st, int r, const int32_
 	}
 }
 
+/* ---- one-sided ---- */
+
+/* Have the ranks of in's pairs (rank, instruction) all executed their instruction? */
+static int win_pairs_done(const struct eng_prog *p, const int32_t *st,
+			  const struct eng_instr *in)
+{
+	int i;
+
+	for (i = 0; i + 1 < in->n; i += 2)
+		if (in->list[i + 1] < 0 || PC(p, st, in->list[i]) <= in->list[i + 1])
+			return 0;
+	return 1;
+}
+
+/* The ranks holding a lock that conflicts with rank r's lock instruction in: added to out
+ * (if not NULL) from n on. Returns the new n; n unchanged means the lock is free. */
+static int win_lock_holders(const struct eng_prog *p, const int32_t *st, int r,
+			    const struct eng_instr *in, int *out, int n)
+{
+	int i, j, found = n;
+
+	for (i = 0; i < p->nlocks; i++) {
+		const struct eng_lock *l = &p->locks[i];
+		int pc;
+
+		if (l->rank == r || l->comm != in->a || !(in->c || l->exclusive))
+			continue;
+		if (in->b != ENG_ANY && l->target != in->b)
+			continue;
+		pc = PC(p, st, l->rank);
+		if (pc <= l->lock || pc > l->unlock)
+			continue;
+		if (!out)
+			return n + 1;
+		for (j = n; j < found && out[j] != l->rank; j++)
+			;
+		if (j == found)
+			out[found++] = l->rank;
+	}
+	return found;
+}
+
 /* Execute rank r's next instruction if it can; returns 1 if it moved. */
 static int step(const struct eng_prog *p, int32_t *st, int r)
 {
@@ -358,6 +402,20 @@ static int step(const struct eng_prog *p, int32_t *st, int r)
 		break;
 	case ENG_PROBE:
 		if (!probe_finds(p, st, r, in))
+			return 0;
+		break;
+	case ENG_WIN_POST:
+	case ENG_WIN_UNLOCK:
+		break;
+	case ENG_WIN_START:
+	case ENG_WIN_COMPLETE:
+	case ENG_WIN_WAIT:
+		if (!win_pairs_done(p, st, in))
+			return 0;
+		break;
+	case ENG_WIN_LOCK:
+		/* a contended lock goes to whoever SPIN chooses (walk_choices) */
+		if (in->d || win_lock_holders(p, st, r, in, NULL, 0))
 			return 0;
 		break;
 	default:		/* ENG_END */
@@ -442,6 +500,20 @@ static int walk_choices(const struct eng_prog *p, const int32_t *st, int k, int 
 			}
 		}
 	}
+	/* then every contended lock that is free now: which rank takes it first is a choice */
+	for (d = 0; d < p->nranks; d++) {
+		const struct eng_instr *in = &p->ins[d][PC(p, st, d)];
+
+		if (in->op != ENG_WIN_LOCK || !in->d || win_lock_holders(p, st, d, in, NULL, 0))
+			continue;
+		if (n == k) {
+			*d_out = d;
+			*li_out = -1;
+			*i_out = -1;
+			return n;
+		}
+		n++;
+	}
 	return n;
 }
 
@@ -457,6 +529,13 @@ void eng_choice(const struct eng_prog *p, const int32_t *st, int k, int *d, int 
 	const int32_t *m = MSG(p, st);
 
 	walk_choices(p, st, k, &dd, &li, &i);
+	if (dd >= 0 && li < 0) {	/* a lock grant */
+		*d = dd;
+		*ri = PC(p, st, dd);
+		*s = -1;
+		*si = -1;
+		return;
+	}
 	*d = dd;
 	*ri = dd >= 0 ? LIVE(p, st, dd)[li] >> 1 : -1;
 	*s = dd >= 0 ? msg_src(m[2 * i]) : -1;
@@ -470,7 +549,13 @@ void eng_choose(const struct eng_prog *p, int32_t *st, int k)
 	walk_choices(p, st, k, &d, &li, &i);
 	if (d < 0)
 		return;
-	do_match(p, st, d, li, i);
+	if (li < 0) {		/* rank d acquires its lock */
+		if (p->obs && p->obs->exec)
+			p->obs->exec(p->obs->ctx, d, PC(p, st, d));
+		PC(p, st, d)++;
+	} else {
+		do_match(p, st, d, li, i);
+	}
 	settle(p, st);
 }
 
@@ -589,6 +674,15 @@ int eng_waits_for(const struct eng_prog *p, const int32_t *st, int r, int *out)
 		return coll_waits_for(p, st, r, in, out, 0);
 	case ENG_PROBE:
 		return in->a == ENG_ANY ? anyone(p, st, r, out, 0) : add_unique(out, 0, in->a);
+	case ENG_WIN_START:
+	case ENG_WIN_COMPLETE:
+	case ENG_WIN_WAIT:
+		for (i = 0; i + 1 < in->n; i += 2)
+			if (in->list[i + 1] < 0 || PC(p, st, in->list[i]) <= in->list[i + 1])
+				n = in->list[i] != r ? add_unique(out, n, in->list[i]) : n;
+		return n;
+	case ENG_WIN_LOCK:
+		return win_lock_holders(p, st, r, in, out, 0);
 	case ENG_WAIT:
 	case ENG_WAITANY:
 		break;
@@ -637,6 +731,13 @@ int eng_prog_write(const struct eng_prog *p, FILE *f)
 				fprintf(f, " %d", in->list[j]);
 			fputc('\n', f);
 		}
+	}
+	fprintf(f, "locks %d\n", p->nlocks);
+	for (i = 0; i < p->nlocks; i++) {
+		const struct eng_lock *l = &p->locks[i];
+
+		fprintf(f, "%d %d %d %d %d %d\n", l->rank, l->comm, l->target, l->lock, l->unlock,
+			l->exclusive);
 	}
 	return ferror(f) ? -1 : 0;
 }
@@ -689,11 +790,17 @@ int eng_prog_read(struct eng_prog *p, FILE *f, char *msg, size_t size)
 			struct eng_instr *in = &p->ins[r][i];
 			long long bytes;
 
+			int win;
+
 			if (fscanf(f, "%d %d %d %d %d %d %lld %d", &in->op, &in->ev, &in->a, &in->b,
 				   &in->c, &in->d, &bytes, &in->n) != 8 || in->n < 0 ||
-			    in->op < ENG_POST_SEND || in->op > ENG_PROBE)
+			    in->op < ENG_POST_SEND || in->op > ENG_WIN_UNLOCK ||
+			    (in->op > ENG_PROBE && in->op < ENG_WIN_POST))
 				return bad(msg, size, "instruction");
 			in->bytes = bytes;
+			win = in->op >= ENG_WIN_POST;
+			if (win && (in->a < 0 || in->a >= p->ncomms || (in->n & 1)))
+				return bad(msg, size, "window instruction");
 			if ((in->op == ENG_POST_SEND || in->op == ENG_POST_RECV || in->op == ENG_PROBE ||
 			     in->op == ENG_COLL || in->op == ENG_ICOLL) &&
 			    ((in->op == ENG_COLL || in->op == ENG_ICOLL ? in->a : in->b) < 0 ||
@@ -703,14 +810,33 @@ int eng_prog_read(struct eng_prog *p, FILE *f, char *msg, size_t size)
 				in->list = calloc((size_t)in->n, sizeof(int32_t));
 				if (!in->list)
 					return bad(msg, size, "out of memory");
-				for (j = 0; j < in->n; j++)
-					if (fscanf(f, "%d", &in->list[j]) != 1 || in->list[j] < 0 ||
-					    in->list[j] >= i)
+				for (j = 0; j < in->n; j++) {
+					if (fscanf(f, "%d", &in->list[j]) != 1)
 						return bad(msg, size, "wait list");
+					/* window pairs: (rank, its instruction or -1) */
+					if (win ? (j & 1 ? in->list[j] < -1 :
+						   in->list[j] < 0 || in->list[j] >= p->nranks) :
+					    in->list[j] < 0 || in->list[j] >= i)
+						return bad(msg, size, "wait list");
+				}
 			}
 		}
 		if (p->ins[r][n - 1].op != ENG_END)
 			return bad(msg, size, "program without an end");
+	}
+	if (fscanf(f, " locks %d", &p->nlocks) != 1 || p->nlocks < 0)
+		return bad(msg, size, "locks");
+	p->locks = calloc((size_t)p->nlocks + 1, sizeof(*p->locks));
+	if (!p->locks)
+		return bad(msg, size, "out of memory");
+	for (i = 0; i < p->nlocks; i++) {
+		struct eng_lock *l = &p->locks[i];
+
+		if (fscanf(f, "%d %d %d %d %d %d", &l->rank, &l->comm, &l->target, &l->lock,
+			   &l->unlock, &l->exclusive) != 6 || l->rank < 0 || l->rank >= p->nranks ||
+		    l->comm < 0 || l->comm >= p->ncomms || l->target < 0 ||
+		    l->target >= p->nranks || l->lock < 0 || l->unlock <= l->lock)
+			return bad(msg, size, "lock");
 	}
 	eng_layout(p);
 	return 0;
@@ -730,5 +856,6 @@ void eng_prog_release(struct eng_prog *p)
 	free(p->ins);
 	free(p->nins);
 	free(p->comms);
+	free(p->locks);
 	memset(p, 0, sizeof(*p));
 }

@@ -52,6 +52,21 @@ enum eng_opcode {
 				 * would have taken another path than the trace */
 	ENG_PROBE = 8,		/* a = source or ENG_ANY, b = comm, c = tag or ENG_ANY: wait until a
 				 * message a receive with these arguments would match is there */
+	/* One-sided synchronisation (MPI-4.1 section 13.7.3, models/README.md). A window is an
+	 * engine communicator of its own (its group); creation, free and fence are ENG_COLL. */
+	ENG_WIN_POST = 16,	/* a = window: opens an exposure epoch; never blocks */
+	ENG_WIN_START = 17,	/* a = window; list[0..n) pairs (target, the instruction of its
+				 * matching MPI_Win_post, -1 if it never posts): waits until every
+				 * target has executed it (the blocking variant MPI allows) */
+	ENG_WIN_COMPLETE = 18,	/* as ENG_WIN_START: may wait for the targets' posts */
+	ENG_WIN_WAIT = 19,	/* a = window; list pairs (origin, the instruction of its matching
+				 * MPI_Win_complete, -1 if none): waits until every origin did it */
+	ENG_WIN_LOCK = 20,	/* a = window, b = target world rank or ENG_ANY (lock_all: every
+				 * member), c = 1 exclusive, 0 shared, d = 1 if another rank locks
+				 * the same target in a conflicting way somewhere in its trace: then
+				 * who gets the lock first is a choice. Waits while a conflicting
+				 * lock is held (prog->locks says who holds what) */
+	ENG_WIN_UNLOCK = 21,	/* a = window, b = target or ENG_ANY: releases; never blocks */
 };
 
 /* Whom a rank in a collective waits for before it may leave it. Without buffering every
@@ -92,6 +107,18 @@ struct eng_comm {
 	int32_t *members;	/* world ranks, ascending */
 };
 
+/* A passive-target lock of the trace: rank holds a lock on target of window comm while its pc
+ * is past the lock instruction and not past the unlock instruction. Holding is read off the
+ * program counters, so locks need no state words. */
+struct eng_lock {
+	int32_t rank;		/* who locks */
+	int32_t comm;		/* the window (an engine communicator) */
+	int32_t target;		/* world rank locked */
+	int32_t lock;		/* instruction of the ENG_WIN_LOCK */
+	int32_t unlock;		/* instruction of its ENG_WIN_UNLOCK; INT32_MAX if none */
+	int32_t exclusive;	/* 1 exclusive, 0 shared */
+};
+
 /* Called for every step the engine takes, when an observer is set (the cex builder). */
 struct eng_observer {
 	void *ctx;
@@ -112,6 +139,8 @@ struct eng_prog {
 	int64_t eager;		/* threshold in bytes for ENG_BUF_EAGER */
 	int32_t maxlive;	/* most requests any rank has posted and not yet waited for */
 	int32_t maxmsg;		/* room for messages in flight; more is reported as overflow */
+	int32_t nlocks;		/* passive-target locks in the trace */
+	struct eng_lock *locks;	/* every one of them, by rank, then instruction */
 	/* state layout, in int32 words (eng_layout() fills these) */
 	int32_t off_pc, off_coll, off_nlive, off_live, off_msg, words;
 	struct eng_observer *obs;	/* NULL inside SPIN */
@@ -141,7 +170,8 @@ int eng_nchoices(const struct eng_prog *prog, const int32_t *st);
 /* Take choice k (0 <= k < eng_nchoices()), then run every deterministic step. */
 void eng_choose(const struct eng_prog *prog, int32_t *st, int k);
 
-/* Describe choice k: rank d's receive instruction *ri takes rank *s's send instruction *si. */
+/* Describe choice k: rank d's receive instruction *ri takes rank *s's send instruction *si;
+ * or, with *s == -1, rank d acquires the lock of its instruction *ri. */
 void eng_choice(const struct eng_prog *prog, const int32_t *st, int k, int *d, int *ri, int *s,
 		int *si);
 
