@@ -9,6 +9,7 @@
 #  - not reproduced, with the ranks the counterexample has blocked and what happened there;
 #  - a trace directory of JSON files (mpiverify trace -o) replayed like a recorded one;
 #  - polling loops that poll another number of times than when recorded;
+#  - one-sided calls: a PSCW deadlock reproduced, and a call on another window diverges;
 #  - after each job, no process of the program left.
 #
 # Prints `ok NAME` or `FAIL NAME: why` per case and ends with `N passed, M failed`.
@@ -99,12 +100,14 @@ WILD=$BINDIR/wildcard-recv-order
 BRANCH=$BINDIR/branch-on-source
 DEPTH=$BINDIR/stack-depth
 POLL=$BINDIR/poll-then-cycle
+RMA=$BINDIR/rma-window-arg
 build send-send-cycle examples/deadlock/send-send-cycle.c || exit 1
 build ssend-cycle examples/deadlock/ssend-cycle.c || exit 1
 build wildcard-recv-order examples/deadlock/wildcard-recv-order.c || exit 1
 build branch-on-source tests/e2e/programs/branch-on-source.c || exit 1
 build stack-depth tests/e2e/programs/stack-depth.c || exit 1
 build poll-then-cycle tests/e2e/programs/poll-then-cycle.c || exit 1
+build rma-window-arg tests/e2e/programs/rma-window-arg.c || exit 1
 
 # ---- call stacks, unwound in the ranks ----
 # stack-depth hangs when recorded: record's report shows each rank's stack down to main.
@@ -253,6 +256,21 @@ if record_check poll 2 "$POLL" zero; then
 			"$WORK/poll-replay.log"
 	fi
 	leftovers "polling" "$POLL"
+fi
+
+# ---- one-sided: the window a call names is part of what replay checks ----
+if record_check rma 2 "$RMA" zero; then
+	run_cmd "$WORK/rma-replay.log" "$LIMIT" "$MPIVERIFY" replay --trace \
+		"$WORK/rma/check/cex.json" --timeout "$TIMEOUT"
+	expect "rma: the recorded PSCW deadlock is reproduced" 1 "$WORK/rma-replay.log" \
+		'^reproduced' 'blocked in MPI_Win_wait \(event 4\)'
+	leftovers "rma: reproduced" "$RMA"
+	run_cmd "$WORK/rma-other.log" "$LIMIT" "$MPIVERIFY" replay --trace \
+		"$WORK/rma/check/cex.json" --timeout "$TIMEOUT" -- "$MPIRUN" -np 2 "$RMA" 1
+	expect "divergence: a window call on another window than recorded" 5 \
+		"$WORK/rma-other.log" \
+		'^diverged: rank 1 at event 3: expected MPI_Win_post\(win=0\), got MPI_Win_post\(win=1\)'
+	leftovers "divergence: another window" "$RMA"
 fi
 
 if summary; then
