@@ -13,7 +13,9 @@
  * Siegel's "urgent" search, VMCAI 2005; shared/MODELLING.md sections 1.2, 1.5, 2.1). The only
  * choices are which message a MPI_ANY_SOURCE receive takes, offered at quiescence when every
  * candidate is there: delaying a wildcard never removes a candidate, because only its own rank
- * consumes the messages sent to it and every channel stays in FIFO order.
+ * consumes the messages sent to it and every channel stays in FIFO order; and which rank takes
+ * a contended window lock first (acquiring one disables the others, so it cannot be a
+ * deterministic step; a free lock stays free until some rank is chosen to take it).
  *
  * Matching follows MPI's two ordering rules (SPEC 3.2): a receive takes the first message of
  * a sender that matches it (non-overtaking of messages), and a message goes to the earliest
