@@ -127,7 +127,7 @@ static int rep_is_poll(unsigned call)
 {
 	return call == MPIV_CALL_Iprobe || call == MPIV_CALL_Improbe || call == MPIV_CALL_Test ||
 	       call == MPIV_CALL_Testany || call == MPIV_CALL_Testall ||
-	       call == MPIV_CALL_Testsome;
+	       call == MPIV_CALL_Testsome || call == MPIV_CALL_Win_test;
 }
 
 /* Whether recorded event x is a poll of the same call and envelope as like that found
@@ -139,6 +139,8 @@ static int rep_failed_poll(const struct rep_expect *x, const struct rep_expect *
 		return 0;
 	if (x->call == MPIV_CALL_Iprobe || x->call == MPIV_CALL_Improbe)
 		return x->src == MPIV_NONE;
+	if (x->call == MPIV_CALL_Win_test)
+		return x->win == like->win && (x->flags & MPIV_EV_NOT_DONE);
 	return rep_is_poll(x->call) && x->nreqs > 0 && x->npending == x->nreqs;
 }
 

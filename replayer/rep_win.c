@@ -1,6 +1,7 @@
 /* Windows in the replayer: creation and free keep the table of window ids (recorder/rec_win.c)
  * exactly as the recorder does, so that the window every later call names can be checked
- * against the trace. Nothing is forced. */
+ * against the trace; MPI_Win_test says whether it found its epoch complete, so that a polling
+ * loop lines up with the recorded one as MPI_Test's does. Nothing is forced. */
 #include "replayer.h"
 #include "rec_win.h"
 
@@ -34,5 +35,14 @@ int rep_Win_free(struct rep_call *c, MPI_Win *win)
 	(void)c;
 	if (rc == MPI_SUCCESS)
 		rec_win_remove(w);
+	return rc;
+}
+
+int rep_Win_test(struct rep_call *c, MPI_Win win, int *flag)
+{
+	int rc = PMPI_Win_test(win, flag);
+
+	c->poll = 1;
+	c->found = rc != MPI_SUCCESS || *flag;	/* an error ends a loop too */
 	return rc;
 }

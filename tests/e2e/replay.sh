@@ -101,6 +101,7 @@ BRANCH=$BINDIR/branch-on-source
 DEPTH=$BINDIR/stack-depth
 POLL=$BINDIR/poll-then-cycle
 RMA=$BINDIR/rma-window-arg
+RMA_POLL=$BINDIR/rma-test-then-cycle
 build send-send-cycle examples/deadlock/send-send-cycle.c || exit 1
 build ssend-cycle examples/deadlock/ssend-cycle.c || exit 1
 build wildcard-recv-order examples/deadlock/wildcard-recv-order.c || exit 1
@@ -108,6 +109,7 @@ build branch-on-source tests/e2e/programs/branch-on-source.c || exit 1
 build stack-depth tests/e2e/programs/stack-depth.c || exit 1
 build poll-then-cycle tests/e2e/programs/poll-then-cycle.c || exit 1
 build rma-window-arg tests/e2e/programs/rma-window-arg.c || exit 1
+build rma-test-then-cycle tests/e2e/programs/rma-test-then-cycle.c || exit 1
 
 # ---- call stacks, unwound in the ranks ----
 # stack-depth hangs when recorded: record's report shows each rank's stack down to main.
@@ -271,6 +273,19 @@ if record_check rma 2 "$RMA" zero; then
 		"$WORK/rma-other.log" \
 		'^diverged: rank 1 at event 3: expected MPI_Win_post\(win=0\), got MPI_Win_post\(win=1\)'
 	leftovers "divergence: another window" "$RMA"
+fi
+# MPI_Win_test polls are timing too
+if record_check rma-poll 2 "$RMA_POLL" zero; then
+	run_cmd "$WORK/rma-poll-replay.log" "$LIMIT" "$MPIVERIFY" replay --trace \
+		"$WORK/rma-poll/check/cex.json" --timeout "$TIMEOUT"
+	if expect "polling: a deadlock after a MPI_Win_test loop is reproduced where predicted" 1 \
+		"$WORK/rma-poll-replay.log" '^reproduced' \
+		'^    predicted: blocked in MPI_Ssend \(event [0-9]+\) at rma-test-then-cycle\.c' &&
+		grep -Eq 'differs|diverged' "$WORK/rma-poll-replay.log"; then
+		fail "polling: MPI_Win_test: every rank blocked at its predicted event" "a rank differs" \
+			"$WORK/rma-poll-replay.log"
+	fi
+	leftovers "polling: MPI_Win_test" "$RMA_POLL"
 fi
 
 if summary; then
