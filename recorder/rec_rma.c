@@ -20,41 +20,34 @@
 		return rc_;			\
 	} while (0)
 
-/* After a creation returned: the new window's id and group. */
-static void win_created(struct rec_call *c, int rc, MPI_Win win)
-{
-	if (rc != MPI_SUCCESS)
-		return;
-	c->ev.win = rec_win_add(win);
-	c->ev.group = rec_win_group(win, &c->ev.ngroup);
-}
+/* A window creation on comm of size bytes: PMPI while posted, then the new window's id and
+ * its group. */
+#define WIN_CREATION(call, comm, size, win)				\
+	do {								\
+		int rc_;						\
+									\
+		c->ev.comm = rec_comm_id(comm);				\
+		c->ev.bytes = (size) > 0 ? (uint64_t)(size) : 0;	\
+		rec_call_posted(c);					\
+		rc_ = call;						\
+		rec_call_returned(c);					\
+		if (rc_ == MPI_SUCCESS) {				\
+			c->ev.win = rec_win_add(*(win));		\
+			c->ev.group = rec_win_group(*(win), &c->ev.ngroup);	\
+		}							\
+		return rc_;						\
+	} while (0)
 
 int rec_Win_create(struct rec_call *c, void *base, MPI_Aint size, int disp_unit, MPI_Info info,
 		   MPI_Comm comm, MPI_Win *win)
 {
-	int rc;
-
-	c->ev.comm = rec_comm_id(comm);
-	c->ev.bytes = size > 0 ? (uint64_t)size : 0;
-	rec_call_posted(c);
-	rc = PMPI_Win_create(base, size, disp_unit, info, comm, win);
-	rec_call_returned(c);
-	win_created(c, rc, *win);
-	return rc;
+	WIN_CREATION(PMPI_Win_create(base, size, disp_unit, info, comm, win), comm, size, win);
 }
 
 int rec_Win_allocate(struct rec_call *c, MPI_Aint size, int disp_unit, MPI_Info info,
 		     MPI_Comm comm, void *baseptr, MPI_Win *win)
 {
-	int rc;
-
-	c->ev.comm = rec_comm_id(comm);
-	c->ev.bytes = size > 0 ? (uint64_t)size : 0;
-	rec_call_posted(c);
-	rc = PMPI_Win_allocate(size, disp_unit, info, comm, baseptr, win);
-	rec_call_returned(c);
-	win_created(c, rc, *win);
-	return rc;
+	WIN_CREATION(PMPI_Win_allocate(size, disp_unit, info, comm, baseptr, win), comm, size, win);
 }
 
 int rec_Win_free(struct rec_call *c, MPI_Win *win)

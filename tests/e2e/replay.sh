@@ -247,18 +247,24 @@ fi
 # The polls of a loop are timing: replay lines them up with the recorded ones, so that the
 # calls after the loop keep their recorded event indices and each rank is found blocked exactly
 # where the counterexample says.
-if record_check poll 2 "$POLL" zero; then
-	run_cmd "$WORK/poll-replay.log" "$LIMIT" "$MPIVERIFY" replay --trace \
-		"$WORK/poll/check/cex.json" --timeout "$TIMEOUT"
-	if expect "polling: a deadlock after polling loops is reproduced where predicted" 1 \
-		"$WORK/poll-replay.log" '^reproduced' \
-		'^    predicted: blocked in MPI_Ssend \(event [0-9]+\) at poll-then-cycle\.c' &&
-		grep -Eq 'differs|diverged' "$WORK/poll-replay.log"; then
-		fail "polling: every rank blocked at its predicted event" "a rank differs" \
-			"$WORK/poll-replay.log"
+# poll_case NAME PROGRAM WHAT: PROGRAM (2 ranks) deadlocks in MPI_Ssend after WHAT.
+poll_case()
+{
+	local name=$1 prog=$2 what=$3
+	record_check "$name" 2 "$prog" zero || return
+	run_cmd "$WORK/$name-replay.log" "$LIMIT" "$MPIVERIFY" replay --trace \
+		"$WORK/$name/check/cex.json" --timeout "$TIMEOUT"
+	if expect "polling: a deadlock after $what is reproduced where predicted" 1 \
+		"$WORK/$name-replay.log" '^reproduced' \
+		"^    predicted: blocked in MPI_Ssend \\(event [0-9]+\\) at $(basename "$prog")\\.c" &&
+		grep -Eq 'differs|diverged' "$WORK/$name-replay.log"; then
+		fail "polling: $what: every rank blocked at its predicted event" "a rank differs" \
+			"$WORK/$name-replay.log"
 	fi
-	leftovers "polling" "$POLL"
-fi
+	leftovers "polling: $what" "$prog"
+}
+poll_case poll "$POLL" "polling loops"
+poll_case rma-poll "$RMA_POLL" "a MPI_Win_test loop"
 
 # ---- one-sided: the window a call names is part of what replay checks ----
 if record_check rma 2 "$RMA" zero; then
@@ -273,19 +279,6 @@ if record_check rma 2 "$RMA" zero; then
 		"$WORK/rma-other.log" \
 		'^diverged: rank 1 at event 3: expected MPI_Win_post\(win=0\), got MPI_Win_post\(win=1\)'
 	leftovers "divergence: another window" "$RMA"
-fi
-# MPI_Win_test polls are timing too
-if record_check rma-poll 2 "$RMA_POLL" zero; then
-	run_cmd "$WORK/rma-poll-replay.log" "$LIMIT" "$MPIVERIFY" replay --trace \
-		"$WORK/rma-poll/check/cex.json" --timeout "$TIMEOUT"
-	if expect "polling: a deadlock after a MPI_Win_test loop is reproduced where predicted" 1 \
-		"$WORK/rma-poll-replay.log" '^reproduced' \
-		'^    predicted: blocked in MPI_Ssend \(event [0-9]+\) at rma-test-then-cycle\.c' &&
-		grep -Eq 'differs|diverged' "$WORK/rma-poll-replay.log"; then
-		fail "polling: MPI_Win_test: every rank blocked at its predicted event" "a rank differs" \
-			"$WORK/rma-poll-replay.log"
-	fi
-	leftovers "polling: MPI_Win_test" "$RMA_POLL"
 fi
 
 if summary; then
