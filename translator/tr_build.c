@@ -388,6 +388,11 @@ static int build_win(struct builder *b, const struct mpiv_event *ev, struct mpiv
 		break;
 	case MPIV_KIND_WIN_POST:
 	case MPIV_KIND_WIN_START:
+		/* the trace cannot tell an empty group from one the recorder could not write */
+		if (ev->ngroup == 0)
+			return mpiv_error_set(err, MPIV_EXIT_BAD_INPUT, t->source, t->rank,
+					      ev->index, "%s without its group, which check cannot "
+					      "judge", mpiv_call_name(ev->call));
 		/* the list holds the group until link_pscw() pairs the epochs */
 		in = emit(b, kind == MPIV_KIND_WIN_POST ? ENG_WIN_POST : ENG_WIN_START,
 			  (int)ev->index);

@@ -74,6 +74,9 @@ static void test_refused(void)
 	expect_refused("[{\"call\":\"MPI_Win_create\",\"comm\":0,\"win\":0},"
 		       "{\"call\":\"MPI_Win_unlock\",\"win\":0,\"peer\":0}]",
 		       "MPI_Win_unlock of a lock this rank does not hold");
+	expect_refused("[{\"call\":\"MPI_Win_create\",\"comm\":0,\"win\":0},"
+		       "{\"call\":\"MPI_Win_post\",\"win\":0}]",
+		       "MPI_Win_post without its group, which check cannot judge");
 }
 
 /* A trace that ends without MPI_Finalize still ends its program. */
