@@ -319,7 +319,9 @@ static int check_mode(struct check_run *run, const struct mode *m, struct mpiv_e
 			const struct eng_instr *in = &run->prog->ins[r][i];
 
 			total++;
-			if (in->op == ENG_POST_RECV && in->a == ENG_ANY)
+			/* a contended lock's acquisition is a choice too */
+			if ((in->op == ENG_POST_RECV && in->a == ENG_ANY) ||
+			    (in->op == ENG_WIN_LOCK && in->d))
 				nwild++;
 		}
 	depth = (long)nwild * (run->prog->nranks + 3) + 100;

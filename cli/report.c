@@ -68,6 +68,45 @@ static void site_str(const struct mpiv_traceset *ts, int r, long e, char *buf, s
 	mpiv_cex_site_release(&s);
 }
 
+/* The passive-target locks ranks hold at the deadlock: acquired, never released on the way.
+ * Which rank acquired a contended lock first is one of the search's choices. */
+static void report_locks_held(FILE *f, const struct mpiv_traceset *ts,
+			      const struct mpiv_cex *cex)
+{
+	char desc[256], where[512];
+	int r, any = 0;
+	size_t k, j;
+
+	for (r = 0; r < cex->nranks; r++) {
+		const struct mpiv_cex_rank *cr = &cex->ranks[r];
+		const struct mpiv_rank_trace *t = &ts->ranks[r];
+
+		for (k = 0; k < cr->nops; k++) {
+			const struct mpiv_event *lk = &t->events[cr->ops[k].op];
+			int held = 1;
+
+			if ((long)cr->ops[k].op == cr->blocked_op ||
+			    mpiv_call_kind(lk->call) != MPIV_KIND_WIN_LOCK)
+				continue;
+			for (j = k + 1; j < cr->nops && held; j++) {
+				const struct mpiv_event *un = &t->events[cr->ops[j].op];
+
+				held = !(mpiv_call_kind(un->call) == MPIV_KIND_WIN_UNLOCK &&
+					 un->win == lk->win && un->peer == lk->peer &&
+					 (long)cr->ops[j].op != cr->blocked_op);
+			}
+			if (!held)
+				continue;
+			if (!any)
+				fprintf(f, "  locks held there (acquired first):\n");
+			any = 1;
+			tr_describe_event(ts, r, (long)cr->ops[k].op, desc, sizeof(desc));
+			site_str(ts, r, (long)cr->ops[k].op, where, sizeof(where));
+			fprintf(f, "    rank %d %s at %s\n", r, desc, where);
+		}
+	}
+}
+
 void report_deadlock(FILE *f, const struct mpiv_traceset *ts, const struct found_deadlock *d,
 		     int i, int n)
 {
@@ -123,6 +162,7 @@ void report_deadlock(FILE *f, const struct mpiv_traceset *ts, const struct found
 	}
 	if (!any_wild)
 		fprintf(f, "  no wildcard choice is involved\n");
+	report_locks_held(f, ts, cex);
 	for (r = 0; r < cex->nranks; r++)
 		for (k = 0; k < cex->ranks[r].nops; k++)
 			if (cex->ranks[r].ops[k].sync == 1)

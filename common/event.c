@@ -60,6 +60,8 @@ void mpiv_event_init(struct mpiv_event *ev, unsigned call)
 	ev->mtag = MPIV_NONE;
 	ev->peer2 = MPIV_NONE;
 	ev->tag2 = MPIV_NONE;
+	ev->win = MPIV_NONE;
+	ev->lock = MPIV_NONE;
 }
 
 void mpiv_event_release(struct mpiv_event *ev)
@@ -67,4 +69,7 @@ void mpiv_event_release(struct mpiv_event *ev)
 	free(ev->reqs);
 	ev->reqs = NULL;
 	ev->nreqs = 0;
+	free(ev->group);
+	ev->group = NULL;
+	ev->ngroup = 0;
 }

@@ -32,6 +32,18 @@ enum mpiv_kind {
 	MPIV_KIND_REQUEST_FREE,	/* the program lets go of a request */
 	MPIV_KIND_COLL,		/* blocking collective on the event's communicator */
 	MPIV_KIND_ICOLL,	/* nonblocking collective: completes at its wait */
+	MPIV_KIND_WIN_CREATE,	/* window creation: a collective on comm; the event's win is the
+				 * new window, its group the window's group */
+	MPIV_KIND_WIN_FREE,	/* window freed: a collective over the window's group */
+	MPIV_KIND_WIN_FENCE,	/* a collective over the window's group, synchronising */
+	MPIV_KIND_WIN_POST,	/* exposure epoch to the origins in group: never blocks */
+	MPIV_KIND_WIN_START,	/* access epoch to the targets in group: waits for their posts */
+	MPIV_KIND_WIN_COMPLETE,	/* ends the access epoch */
+	MPIV_KIND_WIN_WAIT,	/* ends the exposure epoch: waits for the origins' completes
+				 * (MPI_Win_test: only if it succeeded) */
+	MPIV_KIND_WIN_LOCK,	/* passive target lock on peer (lock_all: every member) */
+	MPIV_KIND_WIN_UNLOCK,	/* releases the lock on peer (unlock_all: every member) */
+	MPIV_KIND_WIN_LOCAL,	/* RMA data calls and flushes: never wait for another rank */
 	MPIV_KIND_UNSUPPORTED,	/* recorded, but check cannot judge it */
 };
 
@@ -56,8 +68,13 @@ enum mpiv_call_flags {
 #define MPIV_COMM_SELF 1
 #define MPIV_COMM_UNKNOWN (-1)	/* a communicator the recorder cannot name yet */
 
+/* Lock types of MPI_Win_lock (MPI_Win_lock_all: shared). */
+#define MPIV_LOCK_SHARED 1
+#define MPIV_LOCK_EXCLUSIVE 2
+
 enum mpiv_event_flags {
 	MPIV_EV_INCOMPLETE = 1 << 0,	/* the call had not returned when the trace ended */
+	MPIV_EV_NOT_DONE = 1 << 1,	/* MPI_Win_test returned flag false */
 };
 
 /* One request an event creates or completes, with what the completion reported. */
@@ -87,6 +104,13 @@ struct mpiv_event {
 	uint64_t site;		/* call site: MPIV_SITE(module, address in the module's file) */
 	uint32_t nreqs;		/* number of entries in reqs */
 	struct mpiv_reqinfo *reqs;	/* Isend/Irecv: the request made; Wait*: those completed; owned */
+	int32_t win;		/* window calls: the window, numbered per rank in creation order
+				 * (0, 1, ...), else MPIV_NONE */
+	int32_t lock;		/* MPI_Win_lock: MPIV_LOCK_SHARED or MPIV_LOCK_EXCLUSIVE, else
+				 * MPIV_NONE */
+	uint32_t ngroup;	/* number of entries in group */
+	int32_t *group;		/* window creation: the window's group; MPI_Win_post/start: the
+				 * group passed; world ranks, in group order; owned */
 };
 
 /* A call site: module id (see struct mpiv_trace's modules) and address relative to the module's

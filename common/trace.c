@@ -58,7 +58,7 @@ static int put_event(struct mpiv_rank_trace *t, size_t *cap, const struct mpiv_e
 		mpiv_event_release(&t->events[ev->index]);
 	}
 	slot = &t->events[ev->index];
-	*slot = *ev;
+	*slot = *ev;	/* the group, if any, is the caller's to give */
 	slot->reqs = NULL;
 	if (ev->nreqs) {
 		slot->reqs = xmalloc(ev->nreqs * sizeof(*slot->reqs));
@@ -71,6 +71,7 @@ static int check_event(const struct mpiv_rank_trace *t, const struct mpiv_event 
 		       struct mpiv_error *err)
 {
 	long idx = (long)ev->index;
+	uint32_t i;
 
 	if (t->size > 0 && (ev->peer >= t->size || ev->peer2 >= t->size))
 		return mpiv_error_set(err, MPIV_EXIT_BAD_INPUT, t->source, t->rank, idx,
@@ -80,6 +81,11 @@ static int check_event(const struct mpiv_rank_trace *t, const struct mpiv_event 
 		return mpiv_error_set(err, MPIV_EXIT_BAD_INPUT, t->source, t->rank, idx,
 				      "matched source %d is not a rank of a world of %d", ev->src,
 				      t->size);
+	for (i = 0; i < ev->ngroup; i++)
+		if (ev->group[i] < 0 || (t->size > 0 && ev->group[i] >= t->size))
+			return mpiv_error_set(err, MPIV_EXIT_BAD_INPUT, t->source, t->rank, idx,
+					      "group member %d is not a rank of a world of %d",
+					      ev->group[i], t->size);
 	return 0;
 }
 
@@ -138,9 +144,15 @@ static int load_records(struct mpiv_rank_trace *t, const char *data, size_t len,
 			sites[nsites++] = rec.site;
 			break;
 		case MPIV_TF_EVENT:
+			if (rec.ev.ngroup) {
+				rec.ev.group = xmalloc(rec.ev.ngroup * sizeof(*rec.ev.group));
+				mpiv_tf_group(&rec, rec.ev.group);
+			}
 			if (check_event(t, &rec.ev, err) ||
-			    put_event(t, &evcap, &rec.ev, rec.replaces, err))
+			    put_event(t, &evcap, &rec.ev, rec.replaces, err)) {
+				free(rec.ev.group);
 				goto out;
+			}
 			break;
 		}
 		off += (size_t)n;
@@ -236,7 +248,7 @@ int mpiv_trace_save_bin(const char *path, const struct mpiv_rank_trace *t,
 		struct mpiv_event ev = t->events[k];
 
 		ev.index = (uint32_t)k;
-		xgrow((void **)&buf, &cap, MPIV_TF_EVENT_MAX(ev.nreqs), 1);
+		xgrow((void **)&buf, &cap, MPIV_TF_EVENT_MAX(ev.nreqs + ev.ngroup), 1);
 		len = mpiv_tf_encode_event(w, buf, cap, &ev);
 		fwrite(buf, 1, len, f);
 	}

@@ -75,6 +75,21 @@ static json_t *event_to_json(const struct mpiv_event *ev)
 		json_object_set_new(o, "pending", json_integer(ev->npending));
 	if (ev->flags & MPIV_EV_INCOMPLETE)
 		json_object_set_new(o, "incomplete", json_true());
+	if (ev->flags & MPIV_EV_NOT_DONE)
+		json_object_set_new(o, "not_done", json_true());
+	if (ev->win != MPIV_NONE)
+		json_object_set_new(o, "win", json_integer(ev->win));
+	if (ev->lock != MPIV_NONE)
+		json_object_set_new(o, "lock", ev->lock == MPIV_LOCK_SHARED ? json_string("shared") :
+				    ev->lock == MPIV_LOCK_EXCLUSIVE ? json_string("exclusive") :
+				    json_integer(ev->lock));
+	if (ev->ngroup) {
+		json_t *a = json_array();
+
+		for (i = 0; i < ev->ngroup; i++)
+			json_array_append_new(a, json_integer(ev->group[i]));
+		json_object_set_new(o, "group", a);
+	}
 	if (ev->site) {
 		json_t *s = json_object();
 
@@ -210,6 +225,41 @@ static int event_from_json(json_t *o, long idx, struct mpiv_rank_trace *t,
 	}
 	if (json_is_true(json_object_get(o, "incomplete")))
 		ev->flags |= MPIV_EV_INCOMPLETE;
+	if (json_is_true(json_object_get(o, "not_done")))
+		ev->flags |= MPIV_EV_NOT_DONE;
+	if (get_int(o, "win", &ev->win, path, t->rank, idx, err))
+		return -1;
+	j = json_object_get(o, "lock");
+	if (j) {
+		const char *l = json_is_string(j) ? json_string_value(j) : "";
+
+		if (!strcmp(l, "shared"))
+			ev->lock = MPIV_LOCK_SHARED;
+		else if (!strcmp(l, "exclusive"))
+			ev->lock = MPIV_LOCK_EXCLUSIVE;
+		else
+			return mpiv_error_set(err, MPIV_EXIT_BAD_INPUT, path, t->rank, idx,
+					      "events[%ld].lock: expected \"shared\" or "
+					      "\"exclusive\"", idx);
+	}
+	j = json_object_get(o, "group");
+	if (j) {
+		if (!json_is_array(j))
+			return mpiv_error_set(err, MPIV_EXIT_BAD_INPUT, path, t->rank, idx,
+					      "events[%ld].group: expected an array of ranks", idx);
+		ev->ngroup = (uint32_t)json_array_size(j);
+		ev->group = xcalloc(ev->ngroup + 1, sizeof(*ev->group));
+		for (i = 0; i < ev->ngroup; i++) {
+			json_t *m = json_array_get(j, i);
+
+			if (!json_is_integer(m) || json_integer_value(m) < 0 ||
+			    (t->size > 0 && json_integer_value(m) >= t->size))
+				return mpiv_error_set(err, MPIV_EXIT_BAD_INPUT, path, t->rank, idx,
+						      "events[%ld].group[%zu]: expected a rank of "
+						      "the world (0 to %d)", idx, i, t->size - 1);
+			ev->group[i] = (int32_t)json_integer_value(m);
+		}
+	}
 	j = json_object_get(o, "site");
 	if (j) {
 		json_t *m = json_object_get(j, "module"), *a = json_object_get(j, "addr");

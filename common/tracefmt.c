@@ -23,7 +23,10 @@ enum tf_field {
 	TF_PENDING = 1 << 11,	/* npending */
 	TF_FLAGS = 1 << 12,	/* flags */
 	TF_REPLACE = 1 << 13,	/* the index of the earlier event this record replaces */
-	TF_ALL = (1 << 14) - 1,
+	TF_WIN = 1 << 14,	/* zigzag win: the window (one-sided calls) */
+	TF_LOCK = 1 << 15,	/* zigzag lock type (MPI_Win_lock) */
+	TF_GROUP = 1 << 16,	/* count, then each world rank as zigzag(rank - previous) */
+	TF_ALL = (1 << 17) - 1,
 };
 
 /* ---- varints ---- */
@@ -232,6 +235,26 @@ static __attribute__((noinline)) unsigned char *put_rare(unsigned char *p,
 	} else {
 		w->nevents++;
 	}
+	if (ev->win != MPIV_NONE) {
+		p = put_zz(p, ev->win);
+		*mask |= TF_WIN;
+	}
+	if (ev->lock != MPIV_NONE) {
+		p = put_zz(p, ev->lock);
+		*mask |= TF_LOCK;
+	}
+	if (ev->ngroup) {
+		int32_t prev = 0;
+		uint32_t i;
+
+		/* groups are mostly ascending: differences keep each rank to a byte */
+		p = put_uv(p, ev->ngroup);
+		for (i = 0; i < ev->ngroup; i++) {
+			p = put_zz(p, (int32_t)((uint32_t)ev->group[i] - (uint32_t)prev));
+			prev = ev->group[i];
+		}
+		*mask |= TF_GROUP;
+	}
 	return p;
 }
 
@@ -242,10 +265,10 @@ size_t mpiv_tf_encode_event(struct mpiv_tf_writer *w, void *buf, size_t cap,
 	unsigned mask = 0, rare;
 	uint32_t i;
 
-	if (cap < MPIV_TF_EVENT_MAX(ev->nreqs) || ev->index > w->nevents)
+	if (cap < MPIV_TF_EVENT_MAX(ev->nreqs + ev->ngroup) || ev->index > w->nevents)
 		return 0;
 	/* One pass: the fields go after a one-byte mask, which is moved out of their way in
-	 * the rare case that it needs two. The site record, if any, goes first. */
+	 * the rare case that it needs more. The site record, if any, goes first. */
 	if (ev->site) {
 		uint32_t site = site_index(w, ev->site, &p);
 
@@ -286,7 +309,8 @@ size_t mpiv_tf_encode_event(struct mpiv_tf_writer *w, void *buf, size_t cap,
 	}
 	/* The rest is rare: one test for all of it. */
 	if ((ev->thread | (int32_t)ev->npending | ev->flags | (ev->root - MPIV_NONE) |
-	     (ev->peer2 - MPIV_NONE) | (ev->tag2 - MPIV_NONE)) != 0 || ev->index < w->nevents) {
+	     (ev->peer2 - MPIV_NONE) | (ev->tag2 - MPIV_NONE) | (ev->win - MPIV_NONE) |
+	     (ev->lock - MPIV_NONE) | (int32_t)ev->ngroup) != 0 || ev->index < w->nevents) {
 		p = put_rare(p, w, ev, &rare);
 		mask |= rare;
 	} else {
@@ -295,9 +319,11 @@ size_t mpiv_tf_encode_event(struct mpiv_tf_writer *w, void *buf, size_t cap,
 	if (mask < 0x80) {
 		*m = (unsigned char)mask;
 	} else {
-		memmove(m + 2, m + 1, (size_t)(p - m - 1));
+		size_t extra = mask < 0x4000 ? 1 : 2;	/* the one-sided fields need three */
+
+		memmove(m + 1 + extra, m + 1, (size_t)(p - m - 1));
 		put_uv_long(m, mask);
-		p++;
+		p += extra;
 	}
 	return (size_t)(p - (unsigned char *)buf);
 }
@@ -458,6 +484,23 @@ static int decode_event(struct mpiv_tf_reader *r, struct tf_in *in, struct mpiv_
 		}
 		rec->replaces = 1;
 	}
+	if (mask & TF_WIN)
+		ev->win = get_zz(in);
+	if (mask & TF_LOCK)
+		ev->lock = get_zz(in);
+	if (mask & TF_GROUP) {
+		ev->ngroup = get_u32(in);
+		if (in->short_ || in->bad)
+			return -1;
+		/* a byte a member at least: a count beyond the file is cut or garbage */
+		if (ev->ngroup > (size_t)(in->end - in->p)) {
+			in->short_ = 1;
+			return -1;
+		}
+		rec->group = in->p;	/* mpiv_tf_group() decodes it */
+		for (i = 0; i < ev->ngroup; i++)
+			get_u32(in);
+	}
 	if (in->short_ || in->bad)
 		return -1;
 	if (ev->npending > ev->nreqs) {
@@ -466,6 +509,18 @@ static int decode_event(struct mpiv_tf_reader *r, struct tf_in *in, struct mpiv_
 	}
 	ev->reqs = ev->nreqs ? reqs : NULL;
 	return 0;
+}
+
+void mpiv_tf_group(const struct mpiv_tf_record *rec, int32_t *out)
+{
+	struct tf_in in = {rec->group, rec->group + 5 * (size_t)rec->ev.ngroup, 0, 0};
+	int32_t prev = 0;
+	uint32_t i;
+
+	for (i = 0; i < rec->ev.ngroup; i++) {
+		prev = (int32_t)((uint32_t)prev + (uint32_t)get_zz(&in));
+		out[i] = prev;
+	}
 }
 
 long mpiv_tf_decode(struct mpiv_tf_reader *r, const void *buf, size_t len,

@@ -18,10 +18,11 @@
 #define MPIV_TF_SITE_SLOTS 4096
 
 /* Longest encodings, for sizing buffers: the header, a module record (path of n bytes) and
- * an event record with n requests, the site record it may bring along included. */
+ * an event record with n requests and group members, the site record it may bring along
+ * included. */
 #define MPIV_TF_HEADER_MAX (MPIV_TRACE_MAGIC_LEN + 7 * 10 + 64 + 128)
 #define MPIV_TF_MODULE_MAX(n) (3 * 10 + (size_t)(n))
-#define MPIV_TF_EVENT_MAX(n) (3 * 10 + 15 * 10 + (size_t)(n) * 15)
+#define MPIV_TF_EVENT_MAX(n) (3 * 10 + 18 * 10 + (size_t)(n) * 15)
 #define MPIV_TF_END_MAX 1
 
 /* What the header of a file holds. */
@@ -73,7 +74,9 @@ struct mpiv_tf_record {
 	size_t pathlen;
 	uint64_t site;		/* SITE: the site */
 	int replaces;		/* EVENT: it replaces the earlier event of the same index */
-	struct mpiv_event ev;	/* EVENT: ev.reqs points to the caller's array */
+	struct mpiv_event ev;	/* EVENT: ev.reqs points to the caller's array; ev.group is
+				 * NULL, ev.ngroup members wait in group for mpiv_tf_group() */
+	const unsigned char *group;	/* EVENT: the encoded group, inside the decoded buffer */
 };
 
 /* Encode the header into buf (cap bytes). Returns its length, or 0 if it does not fit. */
@@ -89,7 +92,7 @@ size_t mpiv_tf_encode_end(void *buf, size_t cap);
  * index (the record replaces that event: the recorder writes a blocked call as
  * MPIV_EV_INCOMPLETE, then again when it returns). A site not written before gets its site
  * record in front. Returns the bytes written, or 0 (w unchanged) if cap is less than
- * MPIV_TF_EVENT_MAX(ev->nreqs) or the index is beyond w->nevents. */
+ * MPIV_TF_EVENT_MAX(ev->nreqs + ev->ngroup) or the index is beyond w->nevents. */
 size_t mpiv_tf_encode_event(struct mpiv_tf_writer *w, void *buf, size_t cap,
 			    const struct mpiv_event *ev);
 
@@ -107,5 +110,9 @@ long mpiv_tf_decode_header(const void *buf, size_t len, struct mpiv_tf_header *h
 long mpiv_tf_decode(struct mpiv_tf_reader *r, const void *buf, size_t len,
 		    struct mpiv_tf_record *rec, struct mpiv_reqinfo *reqs, size_t maxreqs,
 		    char *why, size_t whysize);
+
+/* The group of the event record just decoded into rec (while its buffer is still there):
+ * rec->ev.ngroup world ranks into out. */
+void mpiv_tf_group(const struct mpiv_tf_record *rec, int32_t *out);
 
 #endif

@@ -9,7 +9,9 @@
  *   live[nranks*maxlive] those requests: (post instruction << 1) | completed, ascending,
  *   msg[maxmsg*2]       messages in flight: (dst << 16 | src), (send instruction << 1) | sync,
  *                       ascending, so that each (src, dst) channel is in FIFO order.
- * Every unused word is 0, so that equal states are equal bytes for SPIN's hashing. */
+ * Every unused word is 0, so that equal states are equal bytes for SPIN's hashing. One-sided
+ * synchronisation adds no words: whether a post, a complete or a lock happened is read off the
+ * program counters. */
 #include <stdlib.h>
 #include <string.h>
 
@@ -371,6 +373,48 @@ static int receive_posted(const struct eng_prog *p, const int32_t *st, int r,
 	return 0;
 }
 
+/* ---- one-sided ---- */
+
+/* Have the ranks of in's pairs (rank, instruction) all executed their instruction? */
+static int win_pairs_done(const struct eng_prog *p, const int32_t *st,
+			  const struct eng_instr *in)
+{
+	int i;
+
+	for (i = 0; i + 1 < in->n; i += 2)
+		if (in->list[i + 1] < 0 || PC(p, st, in->list[i]) <= in->list[i + 1])
+			return 0;
+	return 1;
+}
+
+/* The ranks holding a lock that conflicts with rank r's lock instruction in: added to out
+ * (if not NULL) from n on. Returns the new n; n unchanged means the lock is free. */
+static int win_lock_holders(const struct eng_prog *p, const int32_t *st, int r,
+			    const struct eng_instr *in, int *out, int n)
+{
+	int i, j, found = n;
+
+	for (i = 0; i < p->nlocks; i++) {
+		const struct eng_lock *l = &p->locks[i];
+		int pc;
+
+		if (l->rank == r || l->comm != in->a || !(in->c || l->exclusive))
+			continue;
+		if (in->b != ENG_ANY && l->target != in->b)
+			continue;
+		pc = PC(p, st, l->rank);
+		if (pc <= l->lock || pc > l->unlock)
+			continue;
+		if (!out)
+			return n + 1;
+		for (j = n; j < found && out[j] != l->rank; j++)
+			;
+		if (j == found)
+			out[found++] = l->rank;
+	}
+	return found;
+}
+
 /* Execute rank r's next instruction if it can; returns 1 if it moved. */
 static int step(const struct eng_prog *p, int32_t *st, int r)
 {
@@ -421,6 +465,20 @@ static int step(const struct eng_prog *p, int32_t *st, int r)
 		break;
 	case ENG_PROBE:
 		if (!probe_finds(p, st, r, in))
+			return 0;
+		break;
+	case ENG_WIN_POST:
+	case ENG_WIN_UNLOCK:
+		break;
+	case ENG_WIN_START:
+	case ENG_WIN_COMPLETE:
+	case ENG_WIN_WAIT:
+		if (!win_pairs_done(p, st, in))
+			return 0;
+		break;
+	case ENG_WIN_LOCK:
+		/* a contended lock goes to whoever SPIN chooses (walk_choices) */
+		if (in->d || win_lock_holders(p, st, r, in, NULL, 0))
 			return 0;
 		break;
 	default:		/* ENG_END */
@@ -724,6 +782,20 @@ static int walk_choices(const struct eng_prog *p, const int32_t *st, int k, int 
 		}
 		n++;
 	}
+	/* then every contended lock that is free now: which rank takes it first is a choice */
+	for (d = 0; d < p->nranks; d++) {
+		const struct eng_instr *in = &p->ins[d][PC(p, st, d)];
+
+		if (in->op != ENG_WIN_LOCK || !in->d || win_lock_holders(p, st, d, in, NULL, 0))
+			continue;
+		if (n == k) {
+			*d_out = d;
+			*li_out = -1;
+			*i_out = -1;
+			return n;
+		}
+		n++;
+	}
 	return n;
 }
 
@@ -740,7 +812,7 @@ void eng_choice(const struct eng_prog *p, const int32_t *st, int k, int *d, int 
 
 	walk_choices(p, st, k, &dd, &li, &i);
 	*d = dd;
-	if (dd >= 0 && li < 0) {	/* a lazy receive post */
+	if (dd >= 0 && li < 0) {	/* a lazy receive post, or a lock grant */
 		*ri = PC(p, st, dd);
 		*s = -1;
 		*si = -1;
@@ -758,10 +830,11 @@ void eng_choose(const struct eng_prog *p, int32_t *st, int k)
 	walk_choices(p, st, k, &d, &li, &i);
 	if (d < 0)
 		return;
-	if (li < 0) {		/* a lazy receive post */
+	if (li < 0) {		/* rank d posts its lazy receive, or acquires its lock */
 		int pc = PC(p, st, d);
 
-		live_add(p, st, d, pc, 0);
+		if (p->ins[d][pc].op == ENG_POST_RECV)
+			live_add(p, st, d, pc, 0);
 		if (p->obs && p->obs->exec)
 			p->obs->exec(p->obs->ctx, d, pc);
 		PC(p, st, d) = pc + 1;
@@ -896,6 +969,15 @@ int eng_waits_for(const struct eng_prog *p, const int32_t *st, int r, int *out)
 		return coll_waits_for(p, st, r, in, out, 0);
 	case ENG_PROBE:
 		return in->a == ENG_ANY ? anyone(p, st, r, out, 0) : add_unique(out, 0, in->a);
+	case ENG_WIN_START:
+	case ENG_WIN_COMPLETE:
+	case ENG_WIN_WAIT:
+		for (i = 0; i + 1 < in->n; i += 2)
+			if (in->list[i + 1] < 0 || PC(p, st, in->list[i]) <= in->list[i + 1])
+				n = in->list[i] != r ? add_unique(out, n, in->list[i]) : n;
+		return n;
+	case ENG_WIN_LOCK:
+		return win_lock_holders(p, st, r, in, out, 0);
 	case ENG_WAIT:
 	case ENG_WAITANY:
 		break;
@@ -944,6 +1026,13 @@ int eng_prog_write(const struct eng_prog *p, FILE *f)
 				fprintf(f, " %d", in->list[j]);
 			fputc('\n', f);
 		}
+	}
+	fprintf(f, "locks %d\n", p->nlocks);
+	for (i = 0; i < p->nlocks; i++) {
+		const struct eng_lock *l = &p->locks[i];
+
+		fprintf(f, "%d %d %d %d %d %d\n", l->rank, l->comm, l->target, l->lock, l->unlock,
+			l->exclusive);
 	}
 	return ferror(f) ? -1 : 0;
 }
@@ -996,11 +1085,17 @@ int eng_prog_read(struct eng_prog *p, FILE *f, char *msg, size_t size)
 			struct eng_instr *in = &p->ins[r][i];
 			long long bytes;
 
+			int win;
+
 			if (fscanf(f, "%d %d %d %d %d %d %lld %d", &in->op, &in->ev, &in->a, &in->b,
 				   &in->c, &in->d, &bytes, &in->n) != 8 || in->n < 0 ||
-			    in->op < ENG_POST_SEND || in->op > ENG_PROBE)
+			    in->op < ENG_POST_SEND || in->op > ENG_WIN_UNLOCK ||
+			    (in->op > ENG_PROBE && in->op < ENG_WIN_POST))
 				return bad(msg, size, "instruction");
 			in->bytes = bytes;
+			win = in->op >= ENG_WIN_POST;
+			if (win && (in->a < 0 || in->a >= p->ncomms || (in->n & 1)))
+				return bad(msg, size, "window instruction");
 			if ((in->op == ENG_POST_SEND || in->op == ENG_POST_RECV || in->op == ENG_PROBE ||
 			     in->op == ENG_COLL || in->op == ENG_ICOLL) &&
 			    ((in->op == ENG_COLL || in->op == ENG_ICOLL ? in->a : in->b) < 0 ||
@@ -1010,14 +1105,33 @@ int eng_prog_read(struct eng_prog *p, FILE *f, char *msg, size_t size)
 				in->list = calloc((size_t)in->n, sizeof(int32_t));
 				if (!in->list)
 					return bad(msg, size, "out of memory");
-				for (j = 0; j < in->n; j++)
-					if (fscanf(f, "%d", &in->list[j]) != 1 || in->list[j] < 0 ||
-					    in->list[j] >= i)
+				for (j = 0; j < in->n; j++) {
+					if (fscanf(f, "%d", &in->list[j]) != 1)
 						return bad(msg, size, "wait list");
+					/* window pairs: (rank, its instruction or -1) */
+					if (win ? (j & 1 ? in->list[j] < -1 :
+						   in->list[j] < 0 || in->list[j] >= p->nranks) :
+					    in->list[j] < 0 || in->list[j] >= i)
+						return bad(msg, size, "wait list");
+				}
 			}
 		}
 		if (p->ins[r][n - 1].op != ENG_END)
 			return bad(msg, size, "program without an end");
+	}
+	if (fscanf(f, " locks %d", &p->nlocks) != 1 || p->nlocks < 0)
+		return bad(msg, size, "locks");
+	p->locks = calloc((size_t)p->nlocks + 1, sizeof(*p->locks));
+	if (!p->locks)
+		return bad(msg, size, "out of memory");
+	for (i = 0; i < p->nlocks; i++) {
+		struct eng_lock *l = &p->locks[i];
+
+		if (fscanf(f, "%d %d %d %d %d %d", &l->rank, &l->comm, &l->target, &l->lock,
+			   &l->unlock, &l->exclusive) != 6 || l->rank < 0 || l->rank >= p->nranks ||
+		    l->comm < 0 || l->comm >= p->ncomms || l->target < 0 ||
+		    l->target >= p->nranks || l->lock < 0 || l->unlock <= l->lock)
+			return bad(msg, size, "lock");
 	}
 	eng_layout(p);
 	return 0;
@@ -1038,5 +1152,6 @@ void eng_prog_release(struct eng_prog *p)
 	free(p->ins);
 	free(p->nins);
 	free(p->comms);
+	free(p->locks);
 	memset(p, 0, sizeof(*p));
 }

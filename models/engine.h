@@ -13,7 +13,9 @@
  * Siegel's "urgent" search, VMCAI 2005; shared/MODELLING.md sections 1.2, 1.5, 2.1). The only
  * choices are which message a MPI_ANY_SOURCE receive takes, offered at quiescence when every
  * candidate is there: delaying a wildcard never removes a candidate, because only its own rank
- * consumes the messages sent to it and every channel stays in FIFO order.
+ * consumes the messages sent to it and every channel stays in FIFO order; and which rank takes
+ * a contended window lock first (acquiring one disables the others, so it cannot be a
+ * deterministic step; a free lock stays free until some rank is chosen to take it).
  *
  * Matching follows MPI's two ordering rules (SPEC 3.2): a receive takes the first message of
  * a sender that matches it (non-overtaking of messages), and a message goes to the earliest
@@ -53,6 +55,21 @@ enum eng_opcode {
 				 * would have taken another path than the trace */
 	ENG_PROBE = 8,		/* a = source or ENG_ANY, b = comm, c = tag or ENG_ANY: wait until a
 				 * message a receive with these arguments would match is there */
+	/* One-sided synchronisation (MPI-4.1 section 13.7.3, models/README.md). A window is an
+	 * engine communicator of its own (its group); creation, free and fence are ENG_COLL. */
+	ENG_WIN_POST = 16,	/* a = window: opens an exposure epoch; never blocks */
+	ENG_WIN_START = 17,	/* a = window; list[0..n) pairs (target, the instruction of its
+				 * matching MPI_Win_post, -1 if it never posts): waits until every
+				 * target has executed it (the blocking variant MPI allows) */
+	ENG_WIN_COMPLETE = 18,	/* as ENG_WIN_START: may wait for the targets' posts */
+	ENG_WIN_WAIT = 19,	/* a = window; list pairs (origin, the instruction of its matching
+				 * MPI_Win_complete, -1 if none): waits until every origin did it */
+	ENG_WIN_LOCK = 20,	/* a = window, b = target world rank or ENG_ANY (lock_all: every
+				 * member), c = 1 exclusive, 0 shared, d = 1 if another rank locks
+				 * the same target in a conflicting way somewhere in its trace: then
+				 * who gets the lock first is a choice. Waits while a conflicting
+				 * lock is held (prog->locks says who holds what) */
+	ENG_WIN_UNLOCK = 21,	/* a = window, b = target or ENG_ANY: releases; never blocks */
 };
 
 /* Whom a rank in a collective waits for before it may leave it. Without buffering every
@@ -100,6 +117,18 @@ struct eng_comm {
 	int32_t *members;	/* world ranks, ascending */
 };
 
+/* A passive-target lock of the trace: rank holds a lock on target of window comm while its pc
+ * is past the lock instruction and not past the unlock instruction. Holding is read off the
+ * program counters, so locks need no state words. */
+struct eng_lock {
+	int32_t rank;		/* who locks */
+	int32_t comm;		/* the window (an engine communicator) */
+	int32_t target;		/* world rank locked */
+	int32_t lock;		/* instruction of the ENG_WIN_LOCK */
+	int32_t unlock;		/* instruction of its ENG_WIN_UNLOCK; INT32_MAX if none */
+	int32_t exclusive;	/* 1 exclusive, 0 shared */
+};
+
 /* Called for every step the engine takes, when an observer is set (the cex builder). */
 struct eng_observer {
 	void *ctx;
@@ -131,6 +160,8 @@ struct eng_prog {
 	int64_t eager;		/* threshold in bytes for ENG_BUF_EAGER */
 	int32_t maxlive;	/* most requests any rank has posted and not yet waited for */
 	int32_t maxmsg;		/* room for messages in flight; more is reported as overflow */
+	int32_t nlocks;		/* passive-target locks in the trace */
+	struct eng_lock *locks;	/* every one of them, by rank, then instruction */
 	/* state layout, in int32 words (eng_layout() fills these) */
 	int32_t off_pc, off_coll, off_nlive, off_live, off_msg, words;
 	int32_t full;		/* 1: offer every choice, without the wildcard reduction (the
@@ -169,7 +200,8 @@ int eng_nchoices(const struct eng_prog *prog, const int32_t *st);
 void eng_choose(const struct eng_prog *prog, int32_t *st, int k);
 
 /* Describe choice k: rank d's receive instruction *ri takes rank *s's send instruction *si;
- * or, with *s == -1, rank d posts its receive instruction *ri (ENG_RECV_LAZY). */
+ * or, with *s == -1, rank d executes its instruction *ri: it posts a receive that may match
+ * a ready send (ENG_RECV_LAZY), or it acquires a contended window lock. */
 void eng_choice(const struct eng_prog *prog, const int32_t *st, int k, int *d, int *ri, int *s,
 		int *si);
 

@@ -244,6 +244,8 @@ void rec_call_leave(struct rec_call *c)
 	if (c->ev.reqs != c->reqs_inline)
 		free(c->ev.reqs);
 	c->ev.reqs = NULL;
+	free(c->ev.group);	/* window calls' groups: malloc'ed by the handler */
+	c->ev.group = NULL;
 	rec_depth--;
 }
 

@@ -403,7 +403,7 @@ int rec_output_open(int rank, int size, int thread_level)
 
 void rec_output_call(struct rec_call *c, unsigned flags)
 {
-	size_t max = MPIV_TF_EVENT_MAX(c->ev.nreqs), pos;
+	size_t max = MPIV_TF_EVENT_MAX(c->ev.nreqs + c->ev.ngroup), pos;
 	uint16_t saved = c->ev.flags;
 	uint64_t head;
 	int taken = 0;

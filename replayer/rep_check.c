@@ -4,6 +4,7 @@
  * forces anything. recorder/rec_p2p.c and rec_coll.c follow the same conventions. */
 #include "replayer.h"
 #include "rec_comm.h"
+#include "rec_win.h"
 
 /* A point-to-point call's envelope. */
 static void rep_env_p2p(struct rep_call *c, int count, MPI_Datatype type, int peer, int tag,
@@ -393,4 +394,121 @@ void rep_env_Iexscan(struct rep_call *c, const void *sendbuf, void *recvbuf, int
 	             MPI_Datatype datatype, MPI_Op op, MPI_Comm comm, MPI_Request *request)
 {
 	rep_env_coll(c, comm, MPI_PROC_NULL);
+}
+
+/* ---- one-sided: the window, and the target as a world rank (recorder/rec_rma.c) ---- */
+
+void rep_env_Win_create(struct rep_call *c, void *base, MPI_Aint size, int disp_unit,
+			MPI_Info info, MPI_Comm comm, MPI_Win *win)
+{
+	c->comm = rec_comm_id(comm);
+}
+
+void rep_env_Win_allocate(struct rep_call *c, MPI_Aint size, int disp_unit, MPI_Info info,
+			  MPI_Comm comm, void *baseptr, MPI_Win *win)
+{
+	c->comm = rec_comm_id(comm);
+}
+
+void rep_env_Win_free(struct rep_call *c, MPI_Win *win)
+{
+	c->win = rec_win_id(*win);
+}
+
+void rep_env_Win_fence(struct rep_call *c, int assert, MPI_Win win)
+{
+	c->win = rec_win_id(win);
+}
+
+void rep_env_Win_post(struct rep_call *c, MPI_Group group, int assert, MPI_Win win)
+{
+	c->win = rec_win_id(win);
+}
+
+void rep_env_Win_start(struct rep_call *c, MPI_Group group, int assert, MPI_Win win)
+{
+	c->win = rec_win_id(win);
+}
+
+void rep_env_Win_complete(struct rep_call *c, MPI_Win win)
+{
+	c->win = rec_win_id(win);
+}
+
+void rep_env_Win_wait(struct rep_call *c, MPI_Win win)
+{
+	c->win = rec_win_id(win);
+}
+
+void rep_env_Win_test(struct rep_call *c, MPI_Win win, int *flag)
+{
+	c->win = rec_win_id(win);
+}
+
+/* A call naming a target rank of its window. */
+static void rep_env_target(struct rep_call *c, int rank, MPI_Win win)
+{
+	c->win = rec_win_id(win);
+	c->peer = rec_win_to_world(win, rank);
+}
+
+void rep_env_Win_lock(struct rep_call *c, int lock_type, int rank, int assert, MPI_Win win)
+{
+	rep_env_target(c, rank, win);
+}
+
+void rep_env_Win_unlock(struct rep_call *c, int rank, MPI_Win win)
+{
+	rep_env_target(c, rank, win);
+}
+
+void rep_env_Win_lock_all(struct rep_call *c, int assert, MPI_Win win)
+{
+	c->win = rec_win_id(win);
+}
+
+void rep_env_Win_unlock_all(struct rep_call *c, MPI_Win win)
+{
+	c->win = rec_win_id(win);
+}
+
+void rep_env_Win_flush(struct rep_call *c, int rank, MPI_Win win)
+{
+	rep_env_target(c, rank, win);
+}
+
+void rep_env_Win_flush_all(struct rep_call *c, MPI_Win win)
+{
+	c->win = rec_win_id(win);
+}
+
+void rep_env_Win_flush_local(struct rep_call *c, int rank, MPI_Win win)
+{
+	rep_env_target(c, rank, win);
+}
+
+void rep_env_Win_flush_local_all(struct rep_call *c, MPI_Win win)
+{
+	c->win = rec_win_id(win);
+}
+
+void rep_env_Put(struct rep_call *c, const void *origin_addr, int origin_count,
+		 MPI_Datatype origin_datatype, int target_rank, MPI_Aint target_disp,
+		 int target_count, MPI_Datatype target_datatype, MPI_Win win)
+{
+	rep_env_target(c, target_rank, win);
+}
+
+void rep_env_Get(struct rep_call *c, void *origin_addr, int origin_count,
+		 MPI_Datatype origin_datatype, int target_rank, MPI_Aint target_disp,
+		 int target_count, MPI_Datatype target_datatype, MPI_Win win)
+{
+	rep_env_target(c, target_rank, win);
+}
+
+void rep_env_Accumulate(struct rep_call *c, const void *origin_addr, int origin_count,
+			MPI_Datatype origin_datatype, int target_rank, MPI_Aint target_disp,
+			int target_count, MPI_Datatype target_datatype, MPI_Op op, MPI_Win win)
+{
+	rep_env_target(c, target_rank, win);
 }

@@ -127,7 +127,7 @@ static int rep_is_poll(unsigned call)
 {
 	return call == MPIV_CALL_Iprobe || call == MPIV_CALL_Improbe || call == MPIV_CALL_Test ||
 	       call == MPIV_CALL_Testany || call == MPIV_CALL_Testall ||
-	       call == MPIV_CALL_Testsome;
+	       call == MPIV_CALL_Testsome || call == MPIV_CALL_Win_test;
 }
 
 /* Whether recorded event x is a poll of the same call and envelope as like that found
@@ -139,6 +139,8 @@ static int rep_failed_poll(const struct rep_expect *x, const struct rep_expect *
 		return 0;
 	if (x->call == MPIV_CALL_Iprobe || x->call == MPIV_CALL_Improbe)
 		return x->src == MPIV_NONE;
+	if (x->call == MPIV_CALL_Win_test)
+		return x->win == like->win && (x->flags & MPIV_EV_NOT_DONE);
 	return rep_is_poll(x->call) && x->nreqs > 0 && x->npending == x->nreqs;
 }
 
@@ -203,7 +205,7 @@ static void rep_rank_str(char *buf, size_t size, int32_t v)
 }
 
 void rep_describe(char *buf, size_t size, unsigned call, int32_t peer, int32_t tag, int32_t comm,
-		  int32_t root, uint64_t bytes, int has_bytes)
+		  int32_t root, int32_t win, uint64_t bytes, int has_bytes)
 {
 	const char *name = mpiv_call_name(call);
 	char v[32];
@@ -214,7 +216,8 @@ void rep_describe(char *buf, size_t size, unsigned call, int32_t peer, int32_t t
 	if (peer != MPIV_NONE) {
 		rep_rank_str(v, sizeof(v), peer);
 		n = strlen(buf);
-		snprintf(buf + n, size - n, "%s=%s, ", rep_sends(call) ? "dest" : "source", v);
+		snprintf(buf + n, size - n, "%s=%s, ", win != MPIV_NONE ? "target" :
+			 rep_sends(call) ? "dest" : "source", v);
 	}
 	if (tag != MPIV_NONE) {
 		if (tag == MPIV_ANY_TAG)
@@ -233,6 +236,10 @@ void rep_describe(char *buf, size_t size, unsigned call, int32_t peer, int32_t t
 		n = strlen(buf);
 		snprintf(buf + n, size - n, "comm=%s, ",
 			 comm == MPIV_COMM_WORLD ? "WORLD" : comm == MPIV_COMM_SELF ? "SELF" : "?");
+	}
+	if (win != MPIV_NONE) {
+		n = strlen(buf);
+		snprintf(buf + n, size - n, "win=%d, ", (int)win);
 	}
 	if (has_bytes) {
 		n = strlen(buf);
@@ -285,10 +292,11 @@ void rep_schedule_check(struct rep_call *c, int thread)
 	rec_bytes = x && x->peer != MPIV_NONE && rep_is_p2p(x->call);
 	if (thread <= 0 && x && x->call == c->call && !rep_differs(x->peer, c->peer) &&
 	    !rep_differs(x->tag, c->tag) && !rep_differs(x->comm, c->comm) &&
-	    !rep_differs(x->root, c->root) && !(rec_bytes && c->has_bytes && x->bytes != c->bytes))
+	    !rep_differs(x->root, c->root) && !rep_differs(x->win, c->win) &&
+	    !(rec_bytes && c->has_bytes && x->bytes != c->bytes))
 		return;
 	/* diverged: the words are worth their cost only now */
-	rep_describe(got, sizeof(got), c->call, c->peer, c->tag, c->comm, c->root, c->bytes,
+	rep_describe(got, sizeof(got), c->call, c->peer, c->tag, c->comm, c->root, c->win, c->bytes,
 		     c->has_bytes);
 	if (thread > 0) {
 		rep_diverged(c, "a second thread calls MPI (%s), the recorded run called MPI from "
@@ -297,7 +305,7 @@ void rep_schedule_check(struct rep_call *c, int thread)
 		rep_end_reason(why, sizeof(why));
 		rep_diverged(c, "expected no call (%s), got %s", why, got);
 	} else {
-		rep_describe(want, sizeof(want), x->call, x->peer, x->tag, x->comm, x->root,
+		rep_describe(want, sizeof(want), x->call, x->peer, x->tag, x->comm, x->root, x->win,
 			     x->bytes, rec_bytes);
 		rep_diverged(c, "expected %s, got %s", want, got);
 	}

@@ -86,6 +86,7 @@ static int tr_put(const struct mpiv_event *ev, int replaces, size_t *cap, char *
 	x->tag = ev->tag;
 	x->comm = ev->comm;
 	x->root = ev->root;
+	x->win = ev->win;
 	x->src = ev->src;
 	x->nreqs = ev->nreqs;
 	x->npending = ev->npending;

@@ -32,6 +32,7 @@ struct rep_call {
 	int32_t tag;
 	int32_t comm;		/* rec_comm_id() */
 	int32_t root;		/* collective root, world rank */
+	int32_t win;		/* window calls: the window's id (rec_win.c) */
 	uint64_t bytes;		/* count * type size, when has_bytes */
 	int has_bytes;		/* bytes is the message size (point-to-point calls) */
 	const struct mpiv_cex_op *op;	/* the counterexample's entry for this call, or NULL */
@@ -44,12 +45,13 @@ struct rep_call {
 	int found;		/* poll: it found a message or completed a request */
 };
 
-/* An event of the recorded trace, as far as the divergence check needs it (40 bytes: the
+/* An event of the recorded trace, as far as the divergence check needs it (44 bytes: the
  * whole trace is kept in memory). */
 struct rep_expect {
 	uint16_t call;		/* enum mpiv_call */
 	uint16_t flags;		/* enum mpiv_event_flags */
 	int32_t peer, tag, comm, root;	/* as struct mpiv_event */
+	int32_t win;		/* as struct mpiv_event */
 	int32_t src;		/* what a receive or probe matched; MPIV_NONE for a probe that
 				 * found nothing */
 	uint32_t nreqs, npending;	/* requests listed, and how many of them did not complete */
@@ -148,7 +150,7 @@ void rep_failed(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 /* "MPI_Recv(source=1, tag=0, comm=WORLD, 4 bytes)": a call and the envelope fields that are
  * not MPIV_NONE, into buf. */
 void rep_describe(char *buf, size_t size, unsigned call, int32_t peer, int32_t tag, int32_t comm,
-		  int32_t root, uint64_t bytes, int has_bytes);
+		  int32_t root, int32_t win, uint64_t bytes, int has_bytes);
 
 /* ---- rep_check.c: the program's side of the check ----
  * rep_env_<name>() fills c's envelope from the call's arguments, as the recorder's handler

@@ -34,6 +34,7 @@ int rep_call_enter(struct rep_call *c, unsigned call, const void *ret)
 	c->tag = MPIV_NONE;
 	c->comm = MPIV_NONE;
 	c->root = MPIV_NONE;
+	c->win = MPIV_NONE;
 	c->bytes = 0;
 	c->has_bytes = 0;
 	c->op = NULL;

@@ -19,6 +19,23 @@ static int comm_id(int comm, int rank)
 	return -1;
 }
 
+/* A lock a rank holds while its program is being built: the unlock closes it. */
+struct open_lock {
+	int32_t instr;		/* its ENG_WIN_LOCK */
+	int32_t comm;		/* the window's engine communicator */
+	int32_t target;		/* world rank, or ENG_ANY for MPI_Win_lock_all */
+	int32_t exclusive;
+};
+
+/* Windows and locks of the whole trace set, filled while the ranks are built. */
+struct windows {
+	int nranks;
+	int first;		/* engine communicator of global window 0 (1 + nranks) */
+	int nwins;		/* windows created on MPI_COMM_WORLD: the most any rank made */
+	struct eng_lock *locks;	/* lock intervals, by rank then instruction */
+	size_t nlocks, caplocks;
+};
+
 /* A rank's program being built. */
 struct builder {
 	const struct mpiv_rank_trace *t;
@@ -31,6 +48,12 @@ struct builder {
 	int *coll_seq;		/* per engine comm: collectives this rank entered */
 	int32_t *peer_of;	/* per event: the source to post it with (a fused probe's) */
 	int32_t *tag_of;	/* per event: the tag to post it with */
+	struct windows *w;	/* the trace set's windows and locks */
+	int32_t *win_of;	/* the rank's window id -> engine communicator, -1 once freed */
+	size_t nwin_of;		/* room in win_of */
+	int nworld_wins;	/* windows this rank created on MPI_COMM_WORLD so far */
+	struct open_lock *open;	/* locks held now */
+	size_t nopen, capopen;
 };
 
 static struct eng_instr *emit(struct builder *b, int op, int ev)
@@ -273,6 +296,157 @@ static int build_wait(struct builder *b, const struct mpiv_event *ev, int32_t **
 	return 0;
 }
 
+/* ---- one-sided ---- */
+
+/* The engine communicator of the event's window; -1 with err filled if the rank has no such
+ * window (never created, or freed). */
+static int win_comm(struct builder *b, const struct mpiv_event *ev, struct mpiv_error *err)
+{
+	if (ev->win < 0 || (size_t)ev->win >= b->nwin_of || b->win_of[ev->win] < 0)
+		return mpiv_error_set(err, MPIV_EXIT_BAD_INPUT, b->t->source, b->t->rank, ev->index,
+				      "%s on window %d, which this rank has not created",
+				      mpiv_call_name(ev->call), ev->win);
+	return b->win_of[ev->win];
+}
+
+/* MPI_Win_create/Win_allocate: a synchronising collective on its communicator, which gives
+ * the window its engine communicator. Windows are unified across ranks by the creation's
+ * place among the rank's window creations on MPI_COMM_WORLD, the only communicator check
+ * takes windows on yet. Returns 0 or -1 with err filled. */
+static int build_win_create(struct builder *b, const struct mpiv_event *ev,
+			    struct mpiv_error *err)
+{
+	const struct mpiv_rank_trace *t = b->t;
+	struct eng_instr *in;
+	uint32_t i;
+	size_t old = b->nwin_of;
+
+	if (ev->comm != MPIV_COMM_WORLD)
+		return mpiv_error_set(err, MPIV_EXIT_BAD_INPUT, t->source, t->rank, ev->index,
+				      "%s on a communicator other than MPI_COMM_WORLD, which check "
+				      "cannot judge yet", mpiv_call_name(ev->call));
+	if (ev->win < 0 || ((size_t)ev->win < b->nwin_of && b->win_of[ev->win] != -1))
+		return mpiv_error_set(err, MPIV_EXIT_BAD_INPUT, t->source, t->rank, ev->index,
+				      "%s without a new window id (%d)", mpiv_call_name(ev->call),
+				      ev->win);
+	for (i = 0; i < ev->ngroup; i++)
+		if (ev->ngroup != (uint32_t)b->w->nranks || ev->group[i] != (int32_t)i)
+			return mpiv_error_set(err, MPIV_EXIT_BAD_INPUT, t->source, t->rank,
+					      ev->index, "%s on MPI_COMM_WORLD with a group that "
+					      "is not the world", mpiv_call_name(ev->call));
+	xgrow((void **)&b->win_of, &b->nwin_of, (size_t)ev->win + 1, sizeof(*b->win_of));
+	memset(b->win_of + old, 0xff, (b->nwin_of - old) * sizeof(*b->win_of));
+	b->win_of[ev->win] = b->w->first + b->nworld_wins++;
+	in = emit(b, ENG_COLL, (int)ev->index);
+	in->a = 0;
+	in->b = ENG_COLL_ALL;
+	in->c = ++b->coll_seq[0];
+	return 0;
+}
+
+/* Add the lock interval of open lock o, closed at instruction unlock. */
+static void close_lock(struct builder *b, const struct open_lock *o, int32_t unlock)
+{
+	struct windows *w = b->w;
+	int i, n = o->target == ENG_ANY ? w->nranks : 1;
+
+	for (i = 0; i < n; i++) {
+		struct eng_lock *l;
+
+		xgrow((void **)&w->locks, &w->caplocks, w->nlocks + 1, sizeof(*w->locks));
+		l = &w->locks[w->nlocks++];
+		l->rank = b->t->rank;
+		l->comm = o->comm;
+		l->target = o->target == ENG_ANY ? i : o->target;
+		l->lock = o->instr;
+		l->unlock = unlock;
+		l->exclusive = o->exclusive;
+	}
+}
+
+/* One-sided synchronisation calls other than creation. Returns 0 or -1 with err filled. */
+static int build_win(struct builder *b, const struct mpiv_event *ev, struct mpiv_error *err)
+{
+	const struct mpiv_rank_trace *t = b->t;
+	enum mpiv_kind kind = mpiv_call_kind(ev->call);
+	int c = win_comm(b, ev, err), all = ev->call == MPIV_CALL_Win_lock_all ||
+					     ev->call == MPIV_CALL_Win_unlock_all;
+	struct eng_instr *in;
+	size_t k;
+
+	if (c < 0)
+		return -1;
+	switch (kind) {
+	case MPIV_KIND_WIN_FREE:
+	case MPIV_KIND_WIN_FENCE:
+		/* collectives over the window's group, synchronising (as a barrier) */
+		in = emit(b, ENG_COLL, (int)ev->index);
+		in->a = c;
+		in->b = ENG_COLL_ALL;
+		in->c = ++b->coll_seq[c];
+		if (kind == MPIV_KIND_WIN_FREE)
+			b->win_of[ev->win] = -1;
+		break;
+	case MPIV_KIND_WIN_POST:
+	case MPIV_KIND_WIN_START:
+		/* the trace cannot tell an empty group from one the recorder could not write */
+		if (ev->ngroup == 0)
+			return mpiv_error_set(err, MPIV_EXIT_BAD_INPUT, t->source, t->rank,
+					      ev->index, "%s without its group, which check cannot "
+					      "judge", mpiv_call_name(ev->call));
+		/* the list holds the group until link_pscw() pairs the epochs */
+		in = emit(b, kind == MPIV_KIND_WIN_POST ? ENG_WIN_POST : ENG_WIN_START,
+			  (int)ev->index);
+		in->a = c;
+		in->n = (int32_t)ev->ngroup;
+		in->list = xmalloc((ev->ngroup + 1) * sizeof(*in->list));
+		memcpy(in->list, ev->group, ev->ngroup * sizeof(*in->list));
+		break;
+	case MPIV_KIND_WIN_COMPLETE:
+		emit(b, ENG_WIN_COMPLETE, (int)ev->index)->a = c;
+		break;
+	case MPIV_KIND_WIN_WAIT:
+		if (ev->flags & MPIV_EV_NOT_DONE)
+			break;	/* a MPI_Win_test that said no: no effect (SPEC 3.5) */
+		emit(b, ENG_WIN_WAIT, (int)ev->index)->a = c;
+		break;
+	case MPIV_KIND_WIN_LOCK:
+		if (!all && (ev->peer < 0 || ev->peer >= b->w->nranks ||
+			     (ev->lock != MPIV_LOCK_SHARED && ev->lock != MPIV_LOCK_EXCLUSIVE)))
+			return mpiv_error_set(err, MPIV_EXIT_BAD_INPUT, t->source, t->rank,
+					      ev->index, "%s without its target or lock type",
+					      mpiv_call_name(ev->call));
+		in = emit(b, ENG_WIN_LOCK, (int)ev->index);
+		in->a = c;
+		in->b = all ? ENG_ANY : ev->peer;
+		in->c = !all && ev->lock == MPIV_LOCK_EXCLUSIVE;
+		xgrow((void **)&b->open, &b->capopen, b->nopen + 1, sizeof(*b->open));
+		b->open[b->nopen].instr = (int32_t)(b->n - 1);
+		b->open[b->nopen].comm = c;
+		b->open[b->nopen].target = in->b;
+		b->open[b->nopen].exclusive = in->c;
+		b->nopen++;
+		break;
+	case MPIV_KIND_WIN_UNLOCK:
+		for (k = 0; k < b->nopen; k++)
+			if (b->open[k].comm == c && b->open[k].target == (all ? ENG_ANY : ev->peer))
+				break;
+		if (k == b->nopen)
+			return mpiv_error_set(err, MPIV_EXIT_BAD_INPUT, t->source, t->rank,
+					      ev->index, "%s of a lock this rank does not hold",
+					      mpiv_call_name(ev->call));
+		in = emit(b, ENG_WIN_UNLOCK, (int)ev->index);
+		in->a = c;
+		in->b = b->open[k].target;
+		close_lock(b, &b->open[k], (int32_t)(b->n - 1));
+		b->open[k] = b->open[--b->nopen];
+		break;
+	default:	/* MPIV_KIND_WIN_LOCAL: data calls and flushes never wait (13.7.3) */
+		break;
+	}
+	return 0;
+}
+
 static int build_rank(const struct mpiv_rank_trace *t, struct builder *b,
 		      struct mpiv_error *err)
 {
@@ -394,6 +568,22 @@ static int build_rank(const struct mpiv_rank_trace *t, struct builder *b,
 				}
 			}
 			break;
+		case MPIV_KIND_WIN_CREATE:
+			if (build_win_create(b, ev, err))
+				goto fail;
+			break;
+		case MPIV_KIND_WIN_FREE:
+		case MPIV_KIND_WIN_FENCE:
+		case MPIV_KIND_WIN_POST:
+		case MPIV_KIND_WIN_START:
+		case MPIV_KIND_WIN_COMPLETE:
+		case MPIV_KIND_WIN_WAIT:
+		case MPIV_KIND_WIN_LOCK:
+		case MPIV_KIND_WIN_UNLOCK:
+		case MPIV_KIND_WIN_LOCAL:
+			if (build_win(b, ev, err))
+				goto fail;
+			break;
 		case MPIV_KIND_COLL:
 		case MPIV_KIND_ICOLL: {
 			struct eng_instr *in;
@@ -419,6 +609,9 @@ static int build_rank(const struct mpiv_rank_trace *t, struct builder *b,
 	/* the trace ends without MPI_Finalize: the rank is done there (SPEC 3.8) */
 	emit(b, ENG_END, t->nevents ? (int)t->nevents - 1 : 0);
 done:
+	/* a lock never released is held for good */
+	while (b->nopen > 0)
+		close_lock(b, &b->open[--b->nopen], INT32_MAX);
 	free(list);
 	free(b->peer_of);
 	free(b->tag_of);
@@ -489,17 +682,191 @@ static void mark_mismatches(struct eng_prog *prog, const struct mpiv_traceset *t
 	free(npos);
 }
 
+/* Does the group of in (an ENG_WIN_POST or ENG_WIN_START whose list is still its group)
+ * name m? Any m < 0 does. */
+static int group_has(const struct eng_instr *in, int m)
+{
+	int i;
+
+	for (i = 0; m >= 0 && i < in->n; i++)
+		if (in->list[i] == m)
+			return 1;
+	return m < 0;
+}
+
+/* The instruction of rank r that is its k-th (from 0) with op on window c whose group names m
+ * (m < 0: any), or -1. */
+static int nth_epoch(const struct eng_prog *p, int r, int op, int c, int m, int k)
+{
+	int i;
+
+	for (i = 0; i < p->nins[r]; i++) {
+		const struct eng_instr *in = &p->ins[r][i];
+
+		if (in->op == op && in->a == c && group_has(in, m) && k-- == 0)
+			return i;
+	}
+	return -1;
+}
+
+/* How many instructions of rank r before instruction end have op on window c and a group
+ * naming m (m < 0: any). */
+static int epochs_before(const struct eng_prog *p, int r, int op, int c, int m, int end)
+{
+	int i, k = 0;
+
+	for (i = 0; i < end; i++) {
+		const struct eng_instr *in = &p->ins[r][i];
+
+		k += in->op == op && in->a == c && group_has(in, m);
+	}
+	return k;
+}
+
+/* The pairs (target, its matching post) of origin r's start instruction s. */
+static int32_t *start_pairs(const struct eng_prog *p, int r, int s, int32_t *n)
+{
+	const struct eng_instr *in = &p->ins[r][s];
+	int32_t *l = xmalloc((size_t)(2 * in->n + 1) * sizeof(*l));
+	int i;
+
+	for (i = 0; i < in->n; i++) {
+		int t = in->list[i];
+
+		l[2 * i] = t;
+		l[2 * i + 1] = nth_epoch(p, t, ENG_WIN_POST, in->a, r,
+					 epochs_before(p, r, ENG_WIN_START, in->a, t, s));
+	}
+	*n = 2 * in->n;
+	return l;
+}
+
+/* The pairs (origin, its matching complete) of target r's wait instruction w. */
+static int32_t *wait_pairs(const struct eng_prog *p, int r, int w, int32_t *n)
+{
+	int c = p->ins[r][w].a, i;
+	int post = nth_epoch(p, r, ENG_WIN_POST, c, -1, epochs_before(p, r, ENG_WIN_WAIT, c, -1, w));
+	const struct eng_instr *in = post >= 0 ? &p->ins[r][post] : NULL;
+	int32_t *l = xmalloc((size_t)(in ? 2 * in->n + 1 : 1) * sizeof(*l));
+
+	*n = 0;
+	for (i = 0; in && i < in->n; i++) {
+		int o = in->list[i], st;
+
+		st = nth_epoch(p, o, ENG_WIN_START, c, r, epochs_before(p, r, ENG_WIN_POST, c, o, post));
+		l[2 * i] = o;
+		l[2 * i + 1] = st < 0 ? -1 :
+			nth_epoch(p, o, ENG_WIN_COMPLETE, c, -1,
+				  epochs_before(p, o, ENG_WIN_START, c, -1, st));
+		*n += 2;
+	}
+	return l;
+}
+
+/* General active target: pair the epochs of every (origin, target), in order (the k-th start
+ * of o naming t meets the k-th post of t naming o), and give each start, complete and wait
+ * the instructions of the other ranks it waits for. Posts keep no list. */
+static void link_pscw(struct eng_prog *p)
+{
+	int32_t ***lists = xcalloc((size_t)p->nranks, sizeof(*lists));
+	int32_t **ns = xcalloc((size_t)p->nranks, sizeof(*ns));
+	int r, i;
+
+	for (r = 0; r < p->nranks; r++) {
+		lists[r] = xcalloc((size_t)p->nins[r], sizeof(**lists));
+		ns[r] = xcalloc((size_t)p->nins[r], sizeof(**ns));
+		for (i = 0; i < p->nins[r]; i++) {
+			const struct eng_instr *in = &p->ins[r][i];
+			int s;
+
+			switch (in->op) {
+			case ENG_WIN_START:
+				lists[r][i] = start_pairs(p, r, i, &ns[r][i]);
+				break;
+			case ENG_WIN_COMPLETE:
+				s = nth_epoch(p, r, ENG_WIN_START, in->a, -1,
+					      epochs_before(p, r, ENG_WIN_COMPLETE, in->a, -1, i));
+				lists[r][i] = s >= 0 ? start_pairs(p, r, s, &ns[r][i]) :
+					xcalloc(1, sizeof(int32_t));
+				break;
+			case ENG_WIN_WAIT:
+				lists[r][i] = wait_pairs(p, r, i, &ns[r][i]);
+				break;
+			case ENG_WIN_POST:
+				lists[r][i] = xcalloc(1, sizeof(int32_t));
+				break;
+			}
+		}
+	}
+	for (r = 0; r < p->nranks; r++) {
+		for (i = 0; i < p->nins[r]; i++) {
+			if (!lists[r][i])
+				continue;
+			free(p->ins[r][i].list);
+			p->ins[r][i].list = lists[r][i];
+			p->ins[r][i].n = ns[r][i];
+		}
+		free(lists[r]);
+		free(ns[r]);
+	}
+	free(lists);
+	free(ns);
+}
+
+/* A lock that another rank also takes on the same target, in a conflicting way, is
+ * contended: who gets it first is then a choice of the search, not a deterministic step. */
+static void mark_contended(struct eng_prog *p, const struct windows *w)
+{
+	size_t i, j;
+
+	for (i = 0; i < w->nlocks; i++)
+		for (j = 0; j < w->nlocks; j++) {
+			const struct eng_lock *a = &w->locks[i], *b = &w->locks[j];
+
+			if (a->rank != b->rank && a->comm == b->comm && a->target == b->target &&
+			    (a->exclusive || b->exclusive))
+				p->ins[a->rank][a->lock].d = 1;
+		}
+}
+
+/* Windows created on MPI_COMM_WORLD: the most any rank created (a rank that creates fewer
+ * never meets the others' creation collective). */
+static int count_world_windows(const struct mpiv_traceset *ts)
+{
+	int r, most = 0;
+	size_t i;
+
+	for (r = 0; r < ts->nranks; r++) {
+		int n = 0;
+
+		for (i = 0; i < ts->ranks[r].nevents; i++) {
+			const struct mpiv_event *ev = &ts->ranks[r].events[i];
+
+			n += mpiv_call_kind(ev->call) == MPIV_KIND_WIN_CREATE &&
+			     ev->comm == MPIV_COMM_WORLD;
+		}
+		if (n > most)
+			most = n;
+	}
+	return most;
+}
+
 int tr_translate(const struct mpiv_traceset *ts, const struct tr_opts *opts,
 		 struct eng_prog *prog, struct mpiv_error *err)
 {
 	int r, i, nsends = 0;
+	struct windows wins;
 
 	memset(prog, 0, sizeof(*prog));
 	if (ts->nranks > 0x7fff)
 		return mpiv_error_set(err, MPIV_EXIT_BAD_INPUT, ts->dir, -1, -1,
 				      "%d ranks: check handles at most %d", ts->nranks, 0x7fff);
+	memset(&wins, 0, sizeof(wins));
+	wins.nranks = ts->nranks;
+	wins.first = 1 + ts->nranks;
+	wins.nwins = count_world_windows(ts);
 	prog->nranks = ts->nranks;
-	prog->ncomms = 1 + ts->nranks;
+	prog->ncomms = 1 + ts->nranks + wins.nwins;
 	prog->comms = xcalloc((size_t)prog->ncomms, sizeof(*prog->comms));
 	prog->comms[0].n = ts->nranks;
 	prog->comms[0].members = xcalloc((size_t)ts->nranks, sizeof(int32_t));
@@ -508,6 +875,15 @@ int tr_translate(const struct mpiv_traceset *ts, const struct tr_opts *opts,
 		prog->comms[1 + r].n = 1;
 		prog->comms[1 + r].members = xcalloc(1, sizeof(int32_t));
 		prog->comms[1 + r].members[0] = r;
+	}
+	/* a window on MPI_COMM_WORLD has the world as its group */
+	for (i = 0; i < wins.nwins; i++) {
+		struct eng_comm *c = &prog->comms[wins.first + i];
+
+		c->n = ts->nranks;
+		c->members = xcalloc((size_t)ts->nranks, sizeof(int32_t));
+		for (r = 0; r < ts->nranks; r++)
+			c->members[r] = r;
 	}
 	prog->nins = xcalloc((size_t)ts->nranks, sizeof(*prog->nins));
 	prog->ins = xcalloc((size_t)ts->nranks, sizeof(*prog->ins));
@@ -518,13 +894,17 @@ int tr_translate(const struct mpiv_traceset *ts, const struct tr_opts *opts,
 
 		memset(&b, 0, sizeof(b));
 		b.coll_seq = xcalloc((size_t)prog->ncomms, sizeof(*b.coll_seq));
+		b.w = &wins;
 		rc = build_rank(&ts->ranks[r], &b, err);
 		free(b.coll_seq);
+		free(b.win_of);
+		free(b.open);
 		free(b.req_instr);
 		free(b.req_tmpl);
 		prog->ins[r] = b.ins;
 		prog->nins[r] = (int32_t)b.n;
 		if (rc) {
+			free(wins.locks);
 			eng_prog_release(prog);
 			return -1;
 		}
@@ -535,6 +915,10 @@ int tr_translate(const struct mpiv_traceset *ts, const struct tr_opts *opts,
 				nsends++;
 	}
 	mark_mismatches(prog, ts);
+	link_pscw(prog);
+	mark_contended(prog, &wins);
+	prog->locks = wins.locks;
+	prog->nlocks = (int32_t)wins.nlocks;
 	prog->buffering = opts->buffering;
 	prog->eager = opts->eager;
 	prog->maxmsg = opts->maxmsg > 0 ? opts->maxmsg : DEFAULT_MAXMSG;

@@ -57,6 +57,25 @@ static int peer_str(char *buf, size_t size, int32_t v)
 	return snprintf(buf, size, "%d", v);
 }
 
+/* "MPI_Win_start(group=[1, 2], win=0)": the group cut short if long. */
+static void describe_group(char *buf, unsigned long size, const struct mpiv_event *ev)
+{
+	size_t n;
+	uint32_t i;
+
+	snprintf(buf, size, "%s(group=[", mpiv_call_name(ev->call));
+	for (i = 0; i < ev->ngroup; i++) {
+		n = strlen(buf);
+		if (i == 8) {
+			snprintf(buf + n, size - n, ", ...");
+			break;
+		}
+		snprintf(buf + n, size - n, "%s%d", i ? ", " : "", ev->group[i]);
+	}
+	n = strlen(buf);
+	snprintf(buf + n, size - n, "], win=%d)", ev->win);
+}
+
 void tr_describe_event(const struct mpiv_traceset *ts, int r, long e, char *buf,
 		       unsigned long size)
 {
@@ -114,6 +133,33 @@ void tr_describe_event(const struct mpiv_traceset *ts, int r, long e, char *buf,
 		else
 			snprintf(buf, size, "%s(comm=%s)", mpiv_call_name(ev->call),
 				 comm_name(ev->comm));
+		break;
+	case MPIV_KIND_WIN_CREATE:
+		snprintf(buf, size, "%s(comm=%s, win=%d)", mpiv_call_name(ev->call),
+			 comm_name(ev->comm), ev->win);
+		break;
+	case MPIV_KIND_WIN_POST:
+	case MPIV_KIND_WIN_START:
+		describe_group(buf, size, ev);
+		break;
+	case MPIV_KIND_WIN_LOCK:
+	case MPIV_KIND_WIN_UNLOCK:
+	case MPIV_KIND_WIN_LOCAL:
+		if (ev->peer == MPIV_NONE)
+			snprintf(buf, size, "%s(win=%d)", mpiv_call_name(ev->call), ev->win);
+		else if (ev->lock != MPIV_NONE)
+			snprintf(buf, size, "%s(%s, target=%s, win=%d)", mpiv_call_name(ev->call),
+				 ev->lock == MPIV_LOCK_EXCLUSIVE ? "exclusive" : "shared", peer,
+				 ev->win);
+		else
+			snprintf(buf, size, "%s(target=%s, win=%d)", mpiv_call_name(ev->call), peer,
+				 ev->win);
+		break;
+	case MPIV_KIND_WIN_FREE:
+	case MPIV_KIND_WIN_FENCE:
+	case MPIV_KIND_WIN_COMPLETE:
+	case MPIV_KIND_WIN_WAIT:
+		snprintf(buf, size, "%s(win=%d)", mpiv_call_name(ev->call), ev->win);
 		break;
 	default:
 		snprintf(buf, size, "%s()", mpiv_call_name(ev->call));

@@ -4,7 +4,8 @@
 # MPI_Finalize, a real deadlock, a completion too large for the recorder's buffer, and two
 # threads per rank under MPI_THREAD_MULTIPLE must all leave traces that `mpiverify trace` and
 # `check` read up to the last complete operation; an unwritable trace directory must be
-# refused before anything is launched. The programs are tests/e2e/programs/rec-*.c.
+# refused before anything is launched; one-sided calls must record their window, group, target
+# and lock type in world ranks. The programs are tests/e2e/programs/rec-*.c.
 #
 # Prints `ok NAME` or `FAIL NAME: why` per case and ends with `N passed, M failed`.
 # Exit status: 0 all passed, 1 a case failed, 77 skipped (mpicc or mpirun missing).
@@ -264,6 +265,55 @@ why=$(awk -v last=$((1 + 2 * 3 * R)) '
 	}' "$WORK/json")
 expect "blocked: the blocked call was written among the threads' calls, then completed" \
 	"$(test -z "$why"; echo $?)" "$why" "$WORK/json"
+
+# ---- one-sided: window ids, groups, targets and lock types as world ranks ----
+# rma_events RANK: rank RANK's window and RMA-data events of $WORK/rma, one per line, without
+# their call sites.
+rma_events()
+{
+	"$MPIVERIFY" trace -r "$1" "$WORK/rma" | tr -d ' \n' | sed 's/"site":{[^}]*},*//g' |
+		grep -o '"call":"MPI_\(Win\|Put\|Get\|Acc\)[^}]*' | sed 's/,$//'
+}
+if compile rec-rma; then
+	run_cmd "$WORK/rma.record.log" "$LIMIT" "$MPIVERIFY" record -o "$WORK/rma" -- \
+		"$MPIRUN" -np 3 "$BINDIR/rec-rma"
+	expect "rma: record" "$RC" "$(describe "$RC")" "$WORK/rma.record.log"
+	# window 1 is on a communicator that reverses the ranks: its group and targets are
+	# world ranks all the same
+	common='"call":"MPI_Win_create","comm":0,"bytes":16,"win":0,"group":[0,1,2]
+"call":"MPI_Win_allocate","comm":-1,"bytes":8,"win":1,"group":[2,1,0]'
+	want[0]="$common"'
+"call":"MPI_Win_start","win":0,"group":[2,1]
+"call":"MPI_Put","peer":2,"bytes":8,"win":0
+"call":"MPI_Win_complete","win":0
+"call":"MPI_Win_lock","peer":2,"win":1,"lock":"exclusive"
+"call":"MPI_Accumulate","peer":2,"bytes":4,"win":1
+"call":"MPI_Win_flush","peer":2,"win":1
+"call":"MPI_Win_unlock","peer":2,"win":1'
+	want[1]="$common"'
+"call":"MPI_Win_post","win":0,"group":[0]
+"call":"MPI_Win_wait","win":0
+"call":"MPI_Win_lock","peer":0,"win":1,"lock":"shared"
+"call":"MPI_Get","peer":0,"bytes":8,"win":1
+"call":"MPI_Win_unlock","peer":0,"win":1'
+	want[2]="$common"'
+"call":"MPI_Win_post","win":0,"group":[0]
+"call":"MPI_Win_wait","win":0'
+	for r in 0 1 2; do
+		want[r]="${want[r]}"'
+"call":"MPI_Win_fence","win":1
+"call":"MPI_Win_free","win":1
+"call":"MPI_Win_free","win":0'
+		rma_events "$r" >"$WORK/rma-$r.got" 2>&1
+		printf '%s\n' "${want[r]}" >"$WORK/rma-$r.want"
+		if diff "$WORK/rma-$r.want" "$WORK/rma-$r.got" >"$WORK/rma-$r.diff"; then
+			pass "rma: rank $r's window fields"
+		else
+			fail "rma: rank $r's window fields" "recorded fields differ (want, got)" \
+				"$WORK/rma-$r.diff"
+		fi
+	done
+fi
 
 # ---- an unwritable trace directory: refused before the launcher runs (exit 3) ----
 # unwritable_case NAME DIR [RUNNER...]: record into DIR must exit 3 naming it and not run.

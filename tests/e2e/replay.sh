@@ -9,6 +9,7 @@
 #  - not reproduced, with the ranks the counterexample has blocked and what happened there;
 #  - a trace directory of JSON files (mpiverify trace -o) replayed like a recorded one;
 #  - polling loops that poll another number of times than when recorded;
+#  - one-sided calls: a PSCW deadlock reproduced, and a call on another window diverges;
 #  - after each job, no process of the program left.
 #
 # Prints `ok NAME` or `FAIL NAME: why` per case and ends with `N passed, M failed`.
@@ -99,12 +100,16 @@ WILD=$BINDIR/wildcard-recv-order
 BRANCH=$BINDIR/branch-on-source
 DEPTH=$BINDIR/stack-depth
 POLL=$BINDIR/poll-then-cycle
+RMA=$BINDIR/rma-window-arg
+RMA_POLL=$BINDIR/rma-test-then-cycle
 build send-send-cycle examples/deadlock/send-send-cycle.c || exit 1
 build ssend-cycle examples/deadlock/ssend-cycle.c || exit 1
 build wildcard-recv-order examples/deadlock/wildcard-recv-order.c || exit 1
 build branch-on-source tests/e2e/programs/branch-on-source.c || exit 1
 build stack-depth tests/e2e/programs/stack-depth.c || exit 1
 build poll-then-cycle tests/e2e/programs/poll-then-cycle.c || exit 1
+build rma-window-arg tests/e2e/programs/rma-window-arg.c || exit 1
+build rma-test-then-cycle tests/e2e/programs/rma-test-then-cycle.c || exit 1
 
 # ---- call stacks, unwound in the ranks ----
 # stack-depth hangs when recorded: record's report shows each rank's stack down to main.
@@ -242,17 +247,38 @@ fi
 # The polls of a loop are timing: replay lines them up with the recorded ones, so that the
 # calls after the loop keep their recorded event indices and each rank is found blocked exactly
 # where the counterexample says.
-if record_check poll 2 "$POLL" zero; then
-	run_cmd "$WORK/poll-replay.log" "$LIMIT" "$MPIVERIFY" replay --trace \
-		"$WORK/poll/check/cex.json" --timeout "$TIMEOUT"
-	if expect "polling: a deadlock after polling loops is reproduced where predicted" 1 \
-		"$WORK/poll-replay.log" '^reproduced' \
-		'^    predicted: blocked in MPI_Ssend \(event [0-9]+\) at poll-then-cycle\.c' &&
-		grep -Eq 'differs|diverged' "$WORK/poll-replay.log"; then
-		fail "polling: every rank blocked at its predicted event" "a rank differs" \
-			"$WORK/poll-replay.log"
+# poll_case NAME PROGRAM WHAT: PROGRAM (2 ranks) deadlocks in MPI_Ssend after WHAT.
+poll_case()
+{
+	local name=$1 prog=$2 what=$3
+	record_check "$name" 2 "$prog" zero || return
+	run_cmd "$WORK/$name-replay.log" "$LIMIT" "$MPIVERIFY" replay --trace \
+		"$WORK/$name/check/cex.json" --timeout "$TIMEOUT"
+	if expect "polling: a deadlock after $what is reproduced where predicted" 1 \
+		"$WORK/$name-replay.log" '^reproduced' \
+		"^    predicted: blocked in MPI_Ssend \\(event [0-9]+\\) at $(basename "$prog")\\.c" &&
+		grep -Eq 'differs|diverged' "$WORK/$name-replay.log"; then
+		fail "polling: $what: every rank blocked at its predicted event" "a rank differs" \
+			"$WORK/$name-replay.log"
 	fi
-	leftovers "polling" "$POLL"
+	leftovers "polling: $what" "$prog"
+}
+poll_case poll "$POLL" "polling loops"
+poll_case rma-poll "$RMA_POLL" "a MPI_Win_test loop"
+
+# ---- one-sided: the window a call names is part of what replay checks ----
+if record_check rma 2 "$RMA" zero; then
+	run_cmd "$WORK/rma-replay.log" "$LIMIT" "$MPIVERIFY" replay --trace \
+		"$WORK/rma/check/cex.json" --timeout "$TIMEOUT"
+	expect "rma: the recorded PSCW deadlock is reproduced" 1 "$WORK/rma-replay.log" \
+		'^reproduced' 'blocked in MPI_Win_wait \(event 4\)'
+	leftovers "rma: reproduced" "$RMA"
+	run_cmd "$WORK/rma-other.log" "$LIMIT" "$MPIVERIFY" replay --trace \
+		"$WORK/rma/check/cex.json" --timeout "$TIMEOUT" -- "$MPIRUN" -np 2 "$RMA" 1
+	expect "divergence: a window call on another window than recorded" 5 \
+		"$WORK/rma-other.log" \
+		'^diverged: rank 1 at event 3: expected MPI_Win_post\(win=0\), got MPI_Win_post\(win=1\)'
+	leftovers "divergence: another window" "$RMA"
 fi
 
 if summary; then

@@ -190,6 +190,9 @@ static void assert_same_event(const struct mpiv_event *a, const struct mpiv_even
 	CU_ASSERT_EQUAL(a->npending, b->npending);
 	CU_ASSERT_EQUAL(a->bytes, b->bytes);
 	CU_ASSERT_EQUAL(a->site, b->site);
+	CU_ASSERT_EQUAL(a->win, b->win);
+	CU_ASSERT_EQUAL(a->lock, b->lock);
+	CU_ASSERT_EQUAL(a->ngroup, b->ngroup);
 	CU_ASSERT_EQUAL_FATAL(a->nreqs, b->nreqs);
 	for (i = 0; i < a->nreqs; i++) {
 		CU_ASSERT_EQUAL(a->reqs[i].req, b->reqs[i].req);
@@ -210,6 +213,7 @@ static void test_every_field(void)
 		{12, 2, 0},
 	};
 	struct mpiv_reqinfo out[5];
+	int32_t group[4] = {3, 0, INT32_MAX, 2}, gout[4];	/* out of order: differences < 0 */
 	struct mpiv_event evs[4], ev;
 	struct mpiv_tf_writer *w = calloc(1, sizeof(*w));
 	struct mpiv_tf_reader r;
@@ -238,6 +242,10 @@ static void test_every_field(void)
 	evs[0].site = MPIV_SITE(0xfffe, 0xffffffffffffULL);
 	evs[0].nreqs = 5;
 	evs[0].reqs = reqs;
+	evs[0].win = 7;
+	evs[0].lock = MPIV_LOCK_EXCLUSIVE;
+	evs[0].ngroup = 4;
+	evs[0].group = group;
 	/* nothing set */
 	mpiv_event_init(&evs[1], 0);
 	evs[1].index = 1;
@@ -282,6 +290,10 @@ static void test_every_field(void)
 		CU_ASSERT_EQUAL_FATAL(rec.kind, MPIV_TF_EVENT);
 		CU_ASSERT_EQUAL(rec.replaces, k == 3);
 		assert_same_event(&rec.ev, &evs[k]);
+		if (rec.ev.ngroup == 4) {
+			mpiv_tf_group(&rec, gout);
+			CU_ASSERT(!memcmp(gout, group, sizeof(group)));
+		}
 		k++;
 	}
 	CU_ASSERT_EQUAL(k, 4);
@@ -393,7 +405,7 @@ static void test_garbage(void)
 	b.data[b.len++] = MPIV_TF_EVENT;
 	b.data[b.len++] = 0x80;
 	b.data[b.len++] = 0x80;
-	b.data[b.len++] = 0x01;		/* bit 14: no such field */
+	b.data[b.len++] = 0x08;		/* bit 17: no such field */
 	b.data[b.len++] = 0;
 	expect_error(&b, b.len, "unknown fields");
 	/* a site index with no site record */

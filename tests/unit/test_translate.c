@@ -65,6 +65,18 @@ static void test_refused(void)
 		       "which check cannot judge yet");
 	expect_refused("[{\"call\":\"MPI_Isend\",\"peer\":0,\"tag\":1,\"comm\":0}]",
 		       "MPI_Isend without its request");
+	/* one-sided: windows on other communicators, and windows never created */
+	expect_refused("[{\"call\":\"MPI_Win_create\",\"comm\":-1,\"win\":0}]",
+		       "MPI_Win_create on a communicator other than MPI_COMM_WORLD, which check "
+		       "cannot judge yet");
+	expect_refused("[{\"call\":\"MPI_Win_fence\",\"win\":0}]",
+		       "MPI_Win_fence on window 0, which this rank has not created");
+	expect_refused("[{\"call\":\"MPI_Win_create\",\"comm\":0,\"win\":0},"
+		       "{\"call\":\"MPI_Win_unlock\",\"win\":0,\"peer\":0}]",
+		       "MPI_Win_unlock of a lock this rank does not hold");
+	expect_refused("[{\"call\":\"MPI_Win_create\",\"comm\":0,\"win\":0},"
+		       "{\"call\":\"MPI_Win_post\",\"win\":0}]",
+		       "MPI_Win_post without its group, which check cannot judge");
 }
 
 /* A trace that ends without MPI_Finalize still ends its program. */
