@@ -4,24 +4,17 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "tr_comm.h"
 #include "translate.h"
 #include "xalloc.h"
 
 #define DEFAULT_MAXMSG 4096	/* messages in flight at once; more ends the search as overflow */
 
-/* Engine communicator ids: 0 is MPI_COMM_WORLD, 1 + r is rank r's MPI_COMM_SELF. */
-static int comm_id(int comm, int rank)
-{
-	if (comm == MPIV_COMM_WORLD)
-		return 0;
-	if (comm == MPIV_COMM_SELF)
-		return 1 + rank;
-	return -1;
-}
-
 /* A rank's program being built. */
 struct builder {
 	const struct mpiv_rank_trace *t;
+	const struct tr_comms *comms;	/* the trace's communicator ids -> engine ones */
+	const struct eng_prog *prog;	/* its communicators (members) */
 	struct eng_instr *ins;
 	size_t n, cap;
 	int32_t *req_instr;	/* request id -> instruction of its active post, -1 if none */
@@ -32,6 +25,13 @@ struct builder {
 	int32_t *peer_of;	/* per event: the source to post it with (a fused probe's) */
 	int32_t *tag_of;	/* per event: the tag to post it with */
 };
+
+/* Engine communicator ids: 0 is MPI_COMM_WORLD, 1 + r is rank r's MPI_COMM_SELF, then those
+ * the ranks made (tr_comm.c); -1 for one check does not know. */
+static int comm_id(const struct builder *b, int comm)
+{
+	return tr_comms_id(b->comms, b->t->rank, comm);
+}
 
 static struct eng_instr *emit(struct builder *b, int op, int ev)
 {
@@ -96,7 +96,7 @@ static int post(struct builder *b, const struct mpiv_event *env, int ev, int sen
 	int32_t tag = send ? env->tag : b->tag_of[env->index];
 
 	in->a = engine_peer(peer);
-	in->b = comm_id(env->comm, b->t->rank);
+	in->b = comm_id(b, env->comm);
 	in->c = tag == MPIV_ANY_TAG ? ENG_ANY : tag;
 	in->bytes = (int64_t)env->bytes;
 	if (send)
@@ -166,26 +166,68 @@ static int is_p2p(enum mpiv_kind kind)
 	}
 }
 
-static int check_event(const struct mpiv_rank_trace *t, const struct mpiv_event *ev,
+/* Peers and roots must be members of the event's communicator: MPI rejects any other rank,
+ * and the model would wait for it forever. Returns 0 or -1 with err filled. */
+static int check_members(const struct builder *b, const struct mpiv_event *ev,
+			 struct mpiv_error *err)
+{
+	const struct mpiv_rank_trace *t = b->t;
+	int c = comm_id(b, ev->comm);
+	int32_t who[3] = {ev->peer, ev->peer2, ev->root};
+	int k;
+
+	if (c <= 0)
+		return 0;	/* MPI_COMM_WORLD holds every rank */
+	for (k = 0; k < 3; k++) {
+		if (who[k] < 0 || tr_comms_member(b->prog, c, who[k]))
+			continue;
+		if (ev->comm == MPIV_COMM_SELF && k < 2)
+			return mpiv_error_set(err, MPIV_EXIT_BAD_INPUT, t->source, t->rank,
+					      ev->index, "peer %d on MPI_COMM_SELF of rank %d",
+					      who[k], t->rank);
+		return mpiv_error_set(err, MPIV_EXIT_BAD_INPUT, t->source, t->rank, ev->index,
+				      "%s names world rank %d, which is not a member of its "
+				      "communicator (comm %d)", mpiv_call_name(ev->call), who[k],
+				      ev->comm);
+	}
+	return 0;
+}
+
+static int check_event(const struct builder *b, const struct mpiv_event *ev,
 		       struct mpiv_error *err)
 {
+	const struct mpiv_rank_trace *t = b->t;
 	enum mpiv_kind kind = mpiv_call_kind(ev->call);
-	int needs_comm = is_p2p(kind) || kind == MPIV_KIND_COLL || kind == MPIV_KIND_ICOLL;
+	int needs_comm = is_p2p(kind) || kind == MPIV_KIND_COLL || kind == MPIV_KIND_ICOLL ||
+			 kind == MPIV_KIND_COMM_GROUP;
 	int sends = kind == MPIV_KIND_SEND || kind == MPIV_KIND_ISEND ||
 		    kind == MPIV_KIND_SEND_INIT || kind == MPIV_KIND_SENDRECV;
 	int has_req = kind == MPIV_KIND_ISEND || kind == MPIV_KIND_IRECV ||
 		      kind == MPIV_KIND_SEND_INIT || kind == MPIV_KIND_RECV_INIT ||
 		      kind == MPIV_KIND_ICOLL;
 
+	if (ev->call == MPIV_CALL_Intercomm_create)
+		return mpiv_error_set(err, MPIV_EXIT_BAD_INPUT, t->source, t->rank, ev->index,
+				      "the trace uses MPI_Intercomm_create: check cannot judge "
+				      "intercommunicators yet");
 	if (kind == MPIV_KIND_UNSUPPORTED)
 		return mpiv_error_set(err, MPIV_EXIT_BAD_INPUT, t->source, t->rank, ev->index,
 				      "the trace uses %s, which check cannot judge yet",
 				      mpiv_call_name(ev->call));
-	if (needs_comm && comm_id(ev->comm, t->rank) < 0)
+	if (needs_comm && comm_id(b, ev->comm) < 0)
 		return mpiv_error_set(err, MPIV_EXIT_BAD_INPUT, t->source, t->rank, ev->index,
-				      "%s on a communicator other than MPI_COMM_WORLD or "
-				      "MPI_COMM_SELF, which check cannot judge yet",
-				      mpiv_call_name(ev->call));
+				      "%s on a communicator check does not know (comm %d): one "
+				      "made by a call mpiverify does not record (such as "
+				      "MPI_Cart_sub or MPI_Intercomm_merge), which check cannot "
+				      "judge yet", mpiv_call_name(ev->call), ev->comm);
+	if (kind == MPIV_KIND_COMM_GROUP && !mpiv_trace_newcomm(t, ev->index) &&
+	    (ev->flags & MPIV_EV_INCOMPLETE))
+		return mpiv_error_set(err, MPIV_EXIT_BAD_INPUT, t->source, t->rank, ev->index,
+				      "the trace ends inside %s, whose group the recorder "
+				      "writes only when it returns: check cannot tell whom it "
+				      "waits for", mpiv_call_name(ev->call));
+	if (needs_comm && check_members(b, ev, err))
+		return -1;
 	if (is_p2p(kind) && (ev->peer == MPIV_NONE || ev->tag == MPIV_NONE))
 		return mpiv_error_set(err, MPIV_EXIT_BAD_INPUT, t->source, t->rank, ev->index,
 				      "%s without a peer or a tag", mpiv_call_name(ev->call));
@@ -193,10 +235,6 @@ static int check_event(const struct mpiv_rank_trace *t, const struct mpiv_event 
 		return mpiv_error_set(err, MPIV_EXIT_BAD_INPUT, t->source, t->rank, ev->index,
 				      "%s without its source or receive tag",
 				      mpiv_call_name(ev->call));
-	if (is_p2p(kind) && ev->comm == MPIV_COMM_SELF &&
-	    ((ev->peer >= 0 && ev->peer != t->rank) || (ev->peer2 >= 0 && ev->peer2 != t->rank)))
-		return mpiv_error_set(err, MPIV_EXIT_BAD_INPUT, t->source, t->rank, ev->index,
-				      "peer %d on MPI_COMM_SELF of rank %d", ev->peer, t->rank);
 	if (sends && ev->peer == MPIV_ANY_SOURCE)
 		return mpiv_error_set(err, MPIV_EXIT_BAD_INPUT, t->source, t->rank, ev->index,
 				      "send to MPI_ANY_SOURCE");
@@ -293,7 +331,7 @@ static int build_rank(const struct mpiv_rank_trace *t, struct builder *b,
 		int idx, c;
 		long f;
 
-		if (check_event(t, ev, err))
+		if (check_event(b, ev, err))
 			goto fail;
 		switch (kind) {
 		case MPIV_KIND_FINALIZE:
@@ -338,7 +376,7 @@ static int build_rank(const struct mpiv_rank_trace *t, struct builder *b,
 				struct eng_instr *in = emit(b, ENG_PROBE, (int)ev->index);
 
 				in->a = engine_peer(ev->peer);
-				in->b = comm_id(ev->comm, t->rank);
+				in->b = comm_id(b, ev->comm);
 				in->c = ev->tag == MPIV_ANY_TAG ? ENG_ANY : ev->tag;
 			}
 			break;
@@ -397,7 +435,7 @@ static int build_rank(const struct mpiv_rank_trace *t, struct builder *b,
 		case MPIV_KIND_ICOLL: {
 			struct eng_instr *in;
 
-			c = comm_id(ev->comm, t->rank);
+			c = comm_id(b, ev->comm);
 			in = emit(b, kind == MPIV_KIND_COLL ? ENG_COLL : ENG_ICOLL, (int)ev->index);
 			in->a = c;
 			in->b = coll_rule(ev->call, t->rank, ev->root);
@@ -411,7 +449,22 @@ static int build_rank(const struct mpiv_rank_trace *t, struct builder *b,
 			}
 			break;
 		}
-		default:	/* MPI_Init */
+		case MPIV_KIND_COMM_GROUP: {
+			const struct mpiv_newcomm *nc = mpiv_trace_newcomm(t, ev->index);
+			struct eng_instr *in;
+
+			/* collective over the new communicator's members, not the parent's; a
+			 * rank that got MPI_COMM_NULL was not in the group: no effect */
+			if (!nc)
+				break;
+			c = comm_id(b, nc->id);
+			in = emit(b, ENG_COLL, (int)ev->index);
+			in->a = c;
+			in->b = ENG_COLL_ALL;
+			in->c = ++b->coll_seq[c];
+			break;
+		}
+		default:	/* MPI_Init, MPI_Comm_free (it does not wait) */
 			break;
 		}
 	}
@@ -491,6 +544,7 @@ static void mark_mismatches(struct eng_prog *prog, const struct mpiv_traceset *t
 int tr_translate(const struct mpiv_traceset *ts, const struct tr_opts *opts,
 		 struct eng_prog *prog, struct mpiv_error *err)
 {
+	struct tr_comms comms;
 	int r, i, nsends = 0;
 
 	memset(prog, 0, sizeof(*prog));
@@ -498,15 +552,10 @@ int tr_translate(const struct mpiv_traceset *ts, const struct tr_opts *opts,
 		return mpiv_error_set(err, MPIV_EXIT_BAD_INPUT, ts->dir, -1, -1,
 				      "%d ranks: check handles at most %d", ts->nranks, 0x7fff);
 	prog->nranks = ts->nranks;
-	prog->ncomms = 1 + ts->nranks;
-	prog->comms = xcalloc((size_t)prog->ncomms, sizeof(*prog->comms));
-	prog->comms[0].n = ts->nranks;
-	prog->comms[0].members = xcalloc((size_t)ts->nranks, sizeof(int32_t));
-	for (r = 0; r < ts->nranks; r++) {
-		prog->comms[0].members[r] = r;
-		prog->comms[1 + r].n = 1;
-		prog->comms[1 + r].members = xcalloc(1, sizeof(int32_t));
-		prog->comms[1 + r].members[0] = r;
+	if (tr_comms_build(ts, prog, &comms, err)) {
+		tr_comms_release(&comms);
+		eng_prog_release(prog);
+		return -1;
 	}
 	prog->nins = xcalloc((size_t)ts->nranks, sizeof(*prog->nins));
 	prog->ins = xcalloc((size_t)ts->nranks, sizeof(*prog->ins));
@@ -516,6 +565,8 @@ int tr_translate(const struct mpiv_traceset *ts, const struct tr_opts *opts,
 		int rc;
 
 		memset(&b, 0, sizeof(b));
+		b.comms = &comms;
+		b.prog = prog;
 		b.coll_seq = xcalloc((size_t)prog->ncomms, sizeof(*b.coll_seq));
 		rc = build_rank(&ts->ranks[r], &b, err);
 		free(b.coll_seq);
@@ -524,6 +575,7 @@ int tr_translate(const struct mpiv_traceset *ts, const struct tr_opts *opts,
 		prog->ins[r] = b.ins;
 		prog->nins[r] = (int32_t)b.n;
 		if (rc) {
+			tr_comms_release(&comms);
 			eng_prog_release(prog);
 			return -1;
 		}
@@ -533,6 +585,7 @@ int tr_translate(const struct mpiv_traceset *ts, const struct tr_opts *opts,
 			if (prog->ins[r][i].op == ENG_POST_SEND)
 				nsends++;
 	}
+	tr_comms_release(&comms);
 	mark_mismatches(prog, ts);
 	prog->buffering = opts->buffering;
 	prog->eager = opts->eager;

@@ -61,10 +61,84 @@ static void test_refused(void)
 	expect_refused("[{\"call\":\"MPI_Wait\",\"reqs\":[{\"req\":3}]}]",
 		       "MPI_Wait completes request 3, which was never posted");
 	expect_refused("[{\"call\":\"MPI_Send\",\"peer\":0,\"tag\":1,\"comm\":-1}]",
-		       "MPI_Send on a communicator other than MPI_COMM_WORLD or MPI_COMM_SELF, "
-		       "which check cannot judge yet");
+		       "MPI_Send on a communicator check does not know (comm -1): one made by a "
+		       "call mpiverify does not record (such as MPI_Cart_sub or "
+		       "MPI_Intercomm_merge), which check cannot judge yet");
+	/* a local id no call of the rank made */
+	expect_refused("[{\"call\":\"MPI_Barrier\",\"comm\":2}]",
+		       "MPI_Barrier on a communicator check does not know (comm 2): one made by a "
+		       "call mpiverify does not record (such as MPI_Cart_sub or "
+		       "MPI_Intercomm_merge), which check cannot judge yet");
+	expect_refused("[{\"call\":\"MPI_Intercomm_create\",\"comm\":0,\"newcomm\":2,"
+		       "\"members\":[0]}]",
+		       "the trace uses MPI_Intercomm_create: check cannot judge intercommunicators "
+		       "yet");
+	expect_refused("[{\"call\":\"MPI_Comm_create_group\",\"comm\":0,\"tag\":0,"
+		       "\"incomplete\":true}]",
+		       "the trace ends inside MPI_Comm_create_group, whose group the recorder "
+		       "writes only when it returns: check cannot tell whom it waits for");
 	expect_refused("[{\"call\":\"MPI_Isend\",\"peer\":0,\"tag\":1,\"comm\":0}]",
 		       "MPI_Isend without its request");
+}
+
+#define SPLIT(members) "{\"call\":\"MPI_Comm_split\",\"comm\":0,\"newcomm\":2,\"members\":" members "}"
+#define BARRIER2 "{\"call\":\"MPI_Barrier\",\"comm\":2}"
+
+/* The rank-local ids of one communicator become one engine communicator: MPI_Comm_split into
+ * halves (listed by rank in the half, which is not world order) gives two, each with its
+ * members, and the split itself is a collective on MPI_COMM_WORLD. */
+static void test_comms(void)
+{
+	const char *const ev[] = {
+		"[" SPLIT("[1,0]") "," BARRIER2 "]",
+		"[" SPLIT("[1,0]") "," BARRIER2 "]",
+		"[" SPLIT("[3,2]") "," BARRIER2 "]",
+		"[" SPLIT("[3,2]") "," BARRIER2 "]",
+		NULL,
+	};
+	struct mpiv_traceset ts;
+	struct eng_prog p;
+	struct tr_opts opts = {ENG_BUF_INFINITE, 0, 0};
+	int r;
+
+	CU_ASSERT_FATAL(unit_load_case(ev, &ts) == 0);
+	CU_ASSERT_FATAL(tr_translate(&ts, &opts, &p, NULL) == 0);
+	CU_ASSERT_EQUAL_FATAL(p.ncomms, 1 + 4 + 2);
+	CU_ASSERT(p.comms[5].n == 2 && p.comms[5].members[0] == 1 && p.comms[5].members[1] == 0);
+	CU_ASSERT(p.comms[6].n == 2 && p.comms[6].members[0] == 3 && p.comms[6].members[1] == 2);
+	for (r = 0; r < 4; r++) {
+		CU_ASSERT_EQUAL_FATAL(p.nins[r], 3);
+		CU_ASSERT(p.ins[r][0].op == ENG_COLL && p.ins[r][0].a == 0 && p.ins[r][0].c == 1);
+		CU_ASSERT_EQUAL(p.ins[r][0].b, ENG_COLL_ALL);	/* synchronising, even buffered */
+		CU_ASSERT(p.ins[r][1].op == ENG_COLL && p.ins[r][1].c == 1);
+		CU_ASSERT_EQUAL(p.ins[r][1].a, r < 2 ? 5 : 6);
+	}
+	eng_prog_release(&p);
+	mpiv_traceset_release(&ts);
+}
+
+/* A peer outside its communicator: MPI would refuse it, the model would wait forever. */
+static void test_comm_peer_outside(void)
+{
+	const char *const ev[] = {
+		"[" SPLIT("[0]") ",{\"call\":\"MPI_Send\",\"peer\":1,\"tag\":0,\"comm\":2}]",
+		"[" SPLIT("[1]") "]",
+		NULL,
+	};
+	struct mpiv_traceset ts;
+	struct eng_prog p;
+	struct tr_opts opts = {ENG_BUF_ZERO, 0, 0};
+	struct mpiv_error err;
+
+	CU_ASSERT_FATAL(unit_load_case(ev, &ts) == 0);
+	mpiv_error_init(&err);
+	CU_ASSERT_EQUAL(tr_translate(&ts, &opts, &p, &err), -1);
+	CU_ASSERT_EQUAL(err.code, MPIV_EXIT_BAD_INPUT);
+	CU_ASSERT_STRING_EQUAL(err.text, "MPI_Send names world rank 1, which is not a member of "
+			       "its communicator (comm 2)");
+	CU_ASSERT_EQUAL(err.rank, 0);
+	CU_ASSERT_EQUAL(err.event, 1);
+	mpiv_traceset_release(&ts);
 }
 
 /* A trace that ends without MPI_Finalize still ends its program. */
@@ -87,6 +161,8 @@ static CU_TestInfo translate_tests[] = {
 	{"instructions", test_instructions},
 	{"refused traces", test_refused},
 	{"trace without finalize", test_no_finalize},
+	{"communicators across ranks", test_comms},
+	{"peer outside its communicator", test_comm_peer_outside},
 	CU_TEST_INFO_NULL,
 };
 
