@@ -61,57 +61,58 @@ void rep_env_Comm_free(struct rep_call *c, MPI_Comm *comm)
 
 /* ---- the calls: register what they made, as the recorder does ---- */
 
-static int made(int rc, MPI_Comm newcomm)
+/* newcomm by address: read after the call has filled it */
+static int made(int rc, const MPI_Comm *newcomm)
 {
 	if (rc == MPI_SUCCESS)
-		rec_comm_register(newcomm);
+		rec_comm_register(*newcomm);
 	return rc;
 }
 
 int rep_Comm_dup(struct rep_call *c, MPI_Comm comm, MPI_Comm *newcomm)
 {
-	return made(PMPI_Comm_dup(comm, newcomm), *newcomm);
+	return made(PMPI_Comm_dup(comm, newcomm), newcomm);
 }
 
 int rep_Comm_idup(struct rep_call *c, MPI_Comm comm, MPI_Comm *newcomm, MPI_Request *request)
 {
-	return made(PMPI_Comm_idup(comm, newcomm, request), *newcomm);
+	return made(PMPI_Comm_idup(comm, newcomm, request), newcomm);
 }
 
 int rep_Comm_split(struct rep_call *c, MPI_Comm comm, int color, int key, MPI_Comm *newcomm)
 {
-	return made(PMPI_Comm_split(comm, color, key, newcomm), *newcomm);
+	return made(PMPI_Comm_split(comm, color, key, newcomm), newcomm);
 }
 
 int rep_Comm_split_type(struct rep_call *c, MPI_Comm comm, int split_type, int key,
 			MPI_Info info, MPI_Comm *newcomm)
 {
-	return made(PMPI_Comm_split_type(comm, split_type, key, info, newcomm), *newcomm);
+	return made(PMPI_Comm_split_type(comm, split_type, key, info, newcomm), newcomm);
 }
 
 int rep_Comm_create(struct rep_call *c, MPI_Comm comm, MPI_Group group, MPI_Comm *newcomm)
 {
-	return made(PMPI_Comm_create(comm, group, newcomm), *newcomm);
+	return made(PMPI_Comm_create(comm, group, newcomm), newcomm);
 }
 
 int rep_Comm_create_group(struct rep_call *c, MPI_Comm comm, MPI_Group group, int tag,
 			  MPI_Comm *newcomm)
 {
-	return made(PMPI_Comm_create_group(comm, group, tag, newcomm), *newcomm);
+	return made(PMPI_Comm_create_group(comm, group, tag, newcomm), newcomm);
 }
 
 int rep_Cart_create(struct rep_call *c, MPI_Comm comm_old, int ndims, const int dims[],
 		    const int periods[], int reorder, MPI_Comm *comm_cart)
 {
 	return made(PMPI_Cart_create(comm_old, ndims, dims, periods, reorder, comm_cart),
-		    *comm_cart);
+		    comm_cart);
 }
 
 int rep_Intercomm_create(struct rep_call *c, MPI_Comm local_comm, int local_leader,
 			 MPI_Comm peer_comm, int remote_leader, int tag, MPI_Comm *newintercomm)
 {
 	return made(PMPI_Intercomm_create(local_comm, local_leader, peer_comm, remote_leader, tag,
-					  newintercomm), *newintercomm);
+					  newintercomm), newintercomm);
 }
 
 int rep_Comm_free(struct rep_call *c, MPI_Comm *comm)
