@@ -89,7 +89,8 @@ struct eng_instr {
 
 struct eng_comm {
 	int32_t n;		/* number of members */
-	int32_t *members;	/* world ranks, ascending */
+	int32_t *members;	/* world ranks, by rank in the communicator (MPI_COMM_WORLD:
+				 * ascending) */
 };
 
 /* Called for every step the engine takes, when an observer is set (the cex builder). */
