@@ -584,6 +584,19 @@ static void test_comm_roundtrip(void)
 static void test_comm_errors(void)
 {
 	static const int32_t outside[] = {2, 4}, noself[] = {0, 1}, twice[] = {2, 2};
+	static const struct {
+		uint32_t event;
+		int32_t id;
+		const int32_t *members;		/* two */
+		const char *text;
+	} after_split[] = {
+		{5, 2, noself, "comm record of event 5, but only 2 were written"},
+		{1, 2, outside, "member 4 of communicator 2 is not a rank of a world of 4"},
+		{1, 2, noself, "does not have its own rank 2 as a member"},
+		{1, 2, twice, "rank 2 is twice a member of communicator 2"},
+		{1, 1, outside, "new communicator id 1"},
+	};
+	size_t i;
 	struct bin b;
 	struct mpiv_event ev;
 	char path[256];
@@ -595,22 +608,13 @@ static void test_comm_errors(void)
 	b.len = b.ends[3];	/* after the barrier, before the end */
 	bin_comm(&b, 2, 3, 2, noself);
 	expect_error(&b, b.len, "event 2, MPI_Barrier, which does not make one");
-	comm_trace(&b);
-	b.len = b.ends[1];	/* after the split */
-	bin_comm(&b, 5, 2, 2, noself);
-	expect_error(&b, b.len, "comm record of event 5, but only 2 were written");
-	b.len = b.ends[1];
-	bin_comm(&b, 1, 2, 2, outside);
-	expect_error(&b, b.len, "member 4 of communicator 2 is not a rank of a world of 4");
-	b.len = b.ends[1];
-	bin_comm(&b, 1, 2, 2, noself);
-	expect_error(&b, b.len, "does not have its own rank 2 as a member");
-	b.len = b.ends[1];
-	bin_comm(&b, 1, 2, 2, twice);
-	expect_error(&b, b.len, "rank 2 is twice a member of communicator 2");
-	b.len = b.ends[1];
-	bin_comm(&b, 1, 1, 1, twice);
-	expect_error(&b, b.len, "new communicator id 1");
+	/* records after the split, each on its own */
+	for (i = 0; i < sizeof(after_split) / sizeof(after_split[0]); i++) {
+		comm_trace(&b);
+		b.len = b.ends[1];
+		bin_comm(&b, after_split[i].event, after_split[i].id, 2, after_split[i].members);
+		expect_error(&b, b.len, after_split[i].text);
+	}
 	/* the same id from two calls */
 	comm_trace(&b);
 	b.len = b.ends[2];
