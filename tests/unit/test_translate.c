@@ -140,6 +140,16 @@ static void test_comm_peer_outside(void)
 		"(comm 2)", 1);
 }
 
+/* Traces that disagree on a communicator's members do not come from one run: refused, since
+ * the model would wait for a member that is not coming. */
+static void test_comm_disagree(void)
+{
+	const char *const ev[] = {"[" SPLIT("[0]") "]", "[" SPLIT("[0,1]") "]", NULL};
+
+	refused(ev, "MPI_Comm_split did not give this rank the communicator that rank 1's (event "
+		"0) lists it in: the traces do not come from one run", 0);
+}
+
 /* A trace that ends without MPI_Finalize still ends its program. */
 static void test_no_finalize(void)
 {
@@ -162,6 +172,7 @@ static CU_TestInfo translate_tests[] = {
 	{"trace without finalize", test_no_finalize},
 	{"communicators across ranks", test_comms},
 	{"peer outside its communicator", test_comm_peer_outside},
+	{"ranks disagree on a communicator", test_comm_disagree},
 	CU_TEST_INFO_NULL,
 };
 
