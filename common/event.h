@@ -64,7 +64,7 @@ enum mpiv_call_flags {
 #define MPIV_COMM_SELF 1
 #define MPIV_COMM_FIRST_LOCAL 2
 #define MPIV_COMM_UNKNOWN (-1)	/* a communicator the recorder cannot name (made by a call
-				 * it does not record, such as MPI_Cart_sub) */
+				 * it does not record, such as MPI_Graph_create) */
 
 enum mpiv_event_flags {
 	MPIV_EV_INCOMPLETE = 1 << 0,	/* the call had not returned when the trace ended */

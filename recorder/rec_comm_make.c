@@ -65,6 +65,21 @@ int rec_Cart_create(struct rec_call *c, MPI_Comm comm_old, int ndims, const int 
 		  comm_cart);
 }
 
+int rec_Cart_sub(struct rec_call *c, MPI_Comm comm, const int remain_dims[], MPI_Comm *newcomm)
+{
+	COMM_MAKE(PMPI_Cart_sub(comm, remain_dims, newcomm), comm, newcomm);
+}
+
+int rec_Dist_graph_create_adjacent(struct rec_call *c, MPI_Comm comm_old, int indegree,
+				   const int sources[], const int sourceweights[], int outdegree,
+				   const int destinations[], const int destweights[],
+				   MPI_Info info, int reorder, MPI_Comm *comm_dist_graph)
+{
+	COMM_MAKE(PMPI_Dist_graph_create_adjacent(comm_old, indegree, sources, sourceweights,
+						  outdegree, destinations, destweights, info,
+						  reorder, comm_dist_graph), comm_old, comm_dist_graph);
+}
+
 /* Collective over group only; the tag tells concurrent ones on one parent apart. */
 int rec_Comm_create_group(struct rec_call *c, MPI_Comm comm, MPI_Group group, int tag,
 			  MPI_Comm *newcomm)

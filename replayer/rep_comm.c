@@ -47,6 +47,21 @@ void rep_env_Cart_create(struct rep_call *c, MPI_Comm comm_old, int ndims, const
 	c->comm = rec_comm_id(comm_old);
 }
 
+void rep_env_Cart_sub(struct rep_call *c, MPI_Comm comm, const int remain_dims[],
+		      MPI_Comm *newcomm)
+{
+	c->comm = rec_comm_id(comm);
+}
+
+void rep_env_Dist_graph_create_adjacent(struct rep_call *c, MPI_Comm comm_old, int indegree,
+					const int sources[], const int sourceweights[],
+					int outdegree, const int destinations[],
+					const int destweights[], MPI_Info info, int reorder,
+					MPI_Comm *comm_dist_graph)
+{
+	c->comm = rec_comm_id(comm_old);
+}
+
 void rep_env_Intercomm_create(struct rep_call *c, MPI_Comm local_comm, int local_leader,
 			      MPI_Comm peer_comm, int remote_leader, int tag,
 			      MPI_Comm *newintercomm)
@@ -106,6 +121,21 @@ int rep_Cart_create(struct rep_call *c, MPI_Comm comm_old, int ndims, const int 
 {
 	return made(PMPI_Cart_create(comm_old, ndims, dims, periods, reorder, comm_cart),
 		    comm_cart);
+}
+
+int rep_Cart_sub(struct rep_call *c, MPI_Comm comm, const int remain_dims[], MPI_Comm *newcomm)
+{
+	return made(PMPI_Cart_sub(comm, remain_dims, newcomm), newcomm);
+}
+
+int rep_Dist_graph_create_adjacent(struct rep_call *c, MPI_Comm comm_old, int indegree,
+				   const int sources[], const int sourceweights[], int outdegree,
+				   const int destinations[], const int destweights[],
+				   MPI_Info info, int reorder, MPI_Comm *comm_dist_graph)
+{
+	return made(PMPI_Dist_graph_create_adjacent(comm_old, indegree, sources, sourceweights,
+						    outdegree, destinations, destweights, info,
+						    reorder, comm_dist_graph), comm_dist_graph);
 }
 
 int rep_Intercomm_create(struct rep_call *c, MPI_Comm local_comm, int local_leader,

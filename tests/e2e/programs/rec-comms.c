@@ -39,14 +39,17 @@ static void show(const char *name, MPI_Comm comm)
 
 int main(int argc, char **argv)
 {
-	MPI_Comm dup, idup, split, stype, create, cgroup, cart;
+	MPI_Comm dup, idup, split, stype, create, cgroup, cart, cart2, row, graph;
 	MPI_Group world, evens;
 	MPI_Request req;
 	int me, dims[1] = {4}, periods[1] = {1}, even[2] = {0, 2};
+	int grid[2] = {2, 2}, periods2[2] = {0, 0}, remain[2] = {0, 1}, left, right;
 	char path[64];
 
 	MPI_Init(&argc, &argv);
 	MPI_Comm_rank(MPI_COMM_WORLD, &me);
+	left = (me + 3) % 4;
+	right = (me + 1) % 4;
 	snprintf(path, sizeof(path), "rec-comms-%d.txt", me);
 	out = fopen(path, "w");
 	if (!out)
@@ -73,7 +76,19 @@ int main(int argc, char **argv)
 	}
 	MPI_Cart_create(dup, 1, dims, periods, 1, &cart);
 	show("cart", cart);
+	/* a 2x2 grid's rows */
+	MPI_Cart_create(MPI_COMM_WORLD, 2, grid, periods2, 0, &cart2);
+	show("cart2", cart2);
+	MPI_Cart_sub(cart2, remain, &row);
+	show("cart_sub", row);
+	/* a ring, neighbours given */
+	MPI_Dist_graph_create_adjacent(MPI_COMM_WORLD, 1, &left, MPI_UNWEIGHTED, 1, &right,
+				       MPI_UNWEIGHTED, MPI_INFO_NULL, 0, &graph);
+	show("dist_graph", graph);
 
+	MPI_Comm_free(&graph);
+	MPI_Comm_free(&row);
+	MPI_Comm_free(&cart2);
 	MPI_Comm_free(&cart);
 	if (create != MPI_COMM_NULL)
 		MPI_Comm_free(&create);
