@@ -44,6 +44,9 @@ enum mpiv_kind {
 	MPIV_KIND_WIN_LOCK,	/* passive target lock on peer (lock_all: every member) */
 	MPIV_KIND_WIN_UNLOCK,	/* releases the lock on peer (unlock_all: every member) */
 	MPIV_KIND_WIN_LOCAL,	/* RMA data calls and flushes: never wait for another rank */
+	MPIV_KIND_COMM_GROUP,	/* MPI_Comm_create_group: a collective over the new
+				 * communicator's members only, not its parent */
+	MPIV_KIND_COMM_FREE,	/* the program lets go of a communicator: no effect */
 	MPIV_KIND_UNSUPPORTED,	/* recorded, but check cannot judge it */
 };
 
@@ -55,6 +58,8 @@ enum mpiv_call_flags {
 	MPIV_F_BUFFERED = 1 << 4,	/* buffered send: never waits */
 	MPIV_F_READY = 1 << 5,		/* ready send: modelled as a standard send */
 	MPIV_F_ROOTED = 1 << 6,		/* collective with a root */
+	MPIV_F_NEWCOMM = 1 << 7,	/* makes a communicator: on its members the event has a
+					 * struct mpiv_newcomm (trace.h) */
 };
 
 /* Special peers and tags, in world ranks (the recorder maps MPI's constants to these). */
@@ -63,10 +68,15 @@ enum mpiv_call_flags {
 #define MPIV_ANY_TAG (-1)
 #define MPIV_NONE (-3)		/* field not used by this call */
 
-/* Communicator ids that are the same on every rank. */
+/* Communicator ids. 0 and 1 are the same on every rank; from MPIV_COMM_FIRST_LOCAL on, an
+ * id is rank-local: the n-th communicator this rank got from a call flagged MPIV_F_NEWCOMM
+ * (2, 3, ... in call order, never reused), which the translator unifies across ranks through
+ * the creating calls' struct mpiv_newcomm. */
 #define MPIV_COMM_WORLD 0
 #define MPIV_COMM_SELF 1
-#define MPIV_COMM_UNKNOWN (-1)	/* a communicator the recorder cannot name yet */
+#define MPIV_COMM_FIRST_LOCAL 2
+#define MPIV_COMM_UNKNOWN (-1)	/* a communicator the recorder cannot name (made by a call
+				 * it does not record, such as MPI_Graph_create) */
 
 /* Lock types of MPI_Win_lock (MPI_Win_lock_all: shared). */
 #define MPIV_LOCK_SHARED 1

@@ -154,6 +154,19 @@ static int load_records(struct mpiv_rank_trace *t, const char *data, size_t len,
 				goto out;
 			}
 			break;
+		case MPIV_TF_COMM: {
+			int32_t *members = xmalloc((rec.nmembers ? rec.nmembers : 1) *
+						   sizeof(*members));
+			int bad;
+
+			mpiv_tf_comm_members(&rec, members);
+			bad = mpiv_trace_add_newcomm(t, rec.comm_event, rec.comm_id, rec.nmembers,
+						     members, err);
+			free(members);
+			if (bad)
+				goto out;
+			break;
+		}
 		}
 		off += (size_t)n;
 	}
@@ -216,6 +229,7 @@ int mpiv_trace_save_bin(const char *path, const struct mpiv_rank_trace *t,
 			struct mpiv_error *err)
 {
 	struct mpiv_tf_writer *w = xmalloc(sizeof(*w));
+	const struct mpiv_newcomm *nc;
 	struct mpiv_tf_header h;
 	unsigned char *buf = NULL;
 	size_t cap = 0, len, k;
@@ -251,6 +265,12 @@ int mpiv_trace_save_bin(const char *path, const struct mpiv_rank_trace *t,
 		xgrow((void **)&buf, &cap, MPIV_TF_EVENT_MAX(ev.nreqs + ev.ngroup), 1);
 		len = mpiv_tf_encode_event(w, buf, cap, &ev);
 		fwrite(buf, 1, len, f);
+		nc = mpiv_trace_newcomm(t, (uint32_t)k);
+		if (nc) {
+			xgrow((void **)&buf, &cap, MPIV_TF_COMM_MAX(nc->n), 1);
+			len = mpiv_tf_encode_comm(buf, cap, nc->event, nc->id, nc->n, nc->members);
+			fwrite(buf, 1, len, f);
+		}
 	}
 	/* A truncated trace stays one: no end record. */
 	if (!t->truncated) {
@@ -344,9 +364,89 @@ fail:
 	return -1;
 }
 
+const struct mpiv_newcomm *mpiv_trace_newcomm(const struct mpiv_rank_trace *t, uint32_t event)
+{
+	size_t lo = 0, hi = t->ncomms;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (t->comms[mid].event == event)
+			return &t->comms[mid];
+		if (t->comms[mid].event < event)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return NULL;
+}
+
+int mpiv_trace_add_newcomm(struct mpiv_rank_trace *t, uint32_t event, int32_t id, uint32_t n,
+			   const int32_t *members, struct mpiv_error *err)
+{
+	struct mpiv_newcomm *nc;
+	size_t k, at;
+	uint32_t i, j;
+	int self = 0;
+
+	if (event >= t->nevents)
+		return mpiv_error_set(err, MPIV_EXIT_BAD_INPUT, t->source, t->rank, (long)event,
+				      "a new communicator for event %u, beyond the trace", event);
+	if (!(mpiv_call_flags(t->events[event].call) & MPIV_F_NEWCOMM))
+		return mpiv_error_set(err, MPIV_EXIT_BAD_INPUT, t->source, t->rank, (long)event,
+				      "a new communicator for event %u, %s, which does not make "
+				      "one", event, mpiv_call_name(t->events[event].call));
+	if (mpiv_trace_newcomm(t, event))
+		return mpiv_error_set(err, MPIV_EXIT_BAD_INPUT, t->source, t->rank, (long)event,
+				      "a second new communicator for event %u", event);
+	if (id < MPIV_COMM_FIRST_LOCAL)
+		return mpiv_error_set(err, MPIV_EXIT_BAD_INPUT, t->source, t->rank, (long)event,
+				      "new communicator id %d (ids of new ones start at %d)", id,
+				      MPIV_COMM_FIRST_LOCAL);
+	for (k = 0; k < t->ncomms; k++)
+		if (t->comms[k].id == id)
+			return mpiv_error_set(err, MPIV_EXIT_BAD_INPUT, t->source, t->rank,
+					      (long)event, "communicator id %d made twice (events "
+					      "%u and %u)", id, t->comms[k].event, event);
+	for (i = 0; i < n; i++) {
+		if (members[i] < 0 || (t->size > 0 && members[i] >= t->size))
+			return mpiv_error_set(err, MPIV_EXIT_BAD_INPUT, t->source, t->rank,
+					      (long)event, "member %d of communicator %d is not a "
+					      "rank of a world of %d", members[i], id, t->size);
+		for (j = 0; j < i; j++)
+			if (members[j] == members[i])
+				return mpiv_error_set(err, MPIV_EXIT_BAD_INPUT, t->source, t->rank,
+						      (long)event, "rank %d is twice a member of "
+						      "communicator %d", members[i], id);
+		self |= members[i] == t->rank;
+	}
+	if (!self)
+		return mpiv_error_set(err, MPIV_EXIT_BAD_INPUT, t->source, t->rank, (long)event,
+				      "communicator %d does not have its own rank %d as a member",
+				      id, t->rank);
+	/* kept sorted by event; records come in event order but for a call written incomplete
+	 * first, so the search from the end is short */
+	t->comms = xrealloc(t->comms, (t->ncomms + 1) * sizeof(*t->comms));
+	for (at = t->ncomms; at > 0 && t->comms[at - 1].event > event; at--)
+		;
+	memmove(t->comms + at + 1, t->comms + at, (t->ncomms - at) * sizeof(*t->comms));
+	nc = &t->comms[at];
+	nc->event = event;
+	nc->id = id;
+	nc->n = n;
+	nc->members = xmalloc((n ? n : 1) * sizeof(*nc->members));
+	memcpy(nc->members, members, n * sizeof(*nc->members));
+	t->ncomms++;
+	return 0;
+}
+
 void mpiv_rank_trace_release(struct mpiv_rank_trace *t)
 {
 	size_t i;
+
+	for (i = 0; i < t->ncomms; i++)
+		free(t->comms[i].members);
+	free(t->comms);
 
 	for (i = 0; i < t->nevents; i++)
 		mpiv_event_release(&t->events[i]);

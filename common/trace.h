@@ -21,6 +21,17 @@ struct mpiv_module {
 	char *path;
 };
 
+/* The communicator a rank got from a call flagged MPIV_F_NEWCOMM (binary: a comm record after
+ * the event; JSON: the event's "newcomm" and "members"). A rank that got MPI_COMM_NULL has
+ * none for that event. */
+struct mpiv_newcomm {
+	uint32_t event;		/* index of the creating event */
+	int32_t id;		/* its rank-local id (>= MPIV_COMM_FIRST_LOCAL), which later
+				 * events carry as their comm */
+	uint32_t n;		/* number of members */
+	int32_t *members;	/* world ranks, by rank in the new communicator; owned */
+};
+
 struct mpiv_rank_trace {
 	int rank;		/* world rank */
 	int size;		/* world size as this rank saw it */
@@ -32,6 +43,8 @@ struct mpiv_rank_trace {
 	size_t nevents;
 	struct mpiv_module *modules;
 	size_t nmodules;
+	struct mpiv_newcomm *comms;	/* communicators the rank got, by event index */
+	size_t ncomms;
 	int truncated;		/* the recorder never closed the file (the rank died): it was
 				 * read up to its last complete record, later calls are lost */
 	int incomplete;		/* the last event had not returned (the rank was stuck in it) */
@@ -76,6 +89,16 @@ int mpiv_traceset_load(const char *dir, struct mpiv_traceset *ts, struct mpiv_er
 
 /* The path of the module a site points into, or NULL. */
 const char *mpiv_trace_module(const struct mpiv_rank_trace *t, uint64_t site);
+
+/* The communicator event `event` of t made, or NULL (none, or MPI_COMM_NULL). */
+const struct mpiv_newcomm *mpiv_trace_newcomm(const struct mpiv_rank_trace *t, uint32_t event);
+
+/* Append to t the communicator that its event `event` made, copying members. Returns 0, or -1
+ * with err filled (BAD_INPUT) if the event is not a known one of a NEWCOMM call, already has
+ * one, comes before the last one that has one, or if id or members are out of range (a
+ * member outside the world, twice, or the rank itself missing). */
+int mpiv_trace_add_newcomm(struct mpiv_rank_trace *t, uint32_t event, int32_t id, uint32_t n,
+			   const int32_t *members, struct mpiv_error *err);
 
 /* Write meta.json into dir. Returns 0, or -1 with err filled. */
 int mpiv_meta_save(const char *dir, const struct mpiv_meta *m, struct mpiv_error *err);

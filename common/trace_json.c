@@ -44,8 +44,9 @@ static int special_from_json(json_t *j, int is_tag, int32_t *out)
 	return -1;
 }
 
-static json_t *event_to_json(const struct mpiv_event *ev)
+static json_t *event_to_json(const struct mpiv_rank_trace *t, const struct mpiv_event *ev)
 {
+	const struct mpiv_newcomm *nc = mpiv_trace_newcomm(t, ev->index);
 	json_t *o = json_object();
 	uint32_t i;
 
@@ -112,6 +113,14 @@ static json_t *event_to_json(const struct mpiv_event *ev)
 		}
 		json_object_set_new(o, "reqs", a);
 	}
+	if (nc) {
+		json_t *a = json_array();
+
+		for (i = 0; i < nc->n; i++)
+			json_array_append_new(a, json_integer(nc->members[i]));
+		json_object_set_new(o, "newcomm", json_integer(nc->id));
+		json_object_set_new(o, "members", a);
+	}
 	return o;
 }
 
@@ -140,7 +149,7 @@ int mpiv_trace_save_json(const char *path, const struct mpiv_rank_trace *t,
 	}
 	json_object_set_new(root, "modules", mods);
 	for (i = 0; i < t->nevents; i++)
-		json_array_append_new(evs, event_to_json(&t->events[i]));
+		json_array_append_new(evs, event_to_json(t, &t->events[i]));
 	json_object_set_new(root, "events", evs);
 	if (json_dump_file(root, path, JSON_INDENT(2) | JSON_PRESERVE_ORDER))
 		rc = mpiv_error_set(err, MPIV_EXIT_BAD_INPUT, path, t->rank, -1,
@@ -329,6 +338,46 @@ static int event_from_json(json_t *o, long idx, struct mpiv_rank_trace *t,
 	return 0;
 }
 
+/* An event's "newcomm" (its rank-local id) and "members" (world ranks, by rank in it): both
+ * or neither. */
+static int newcomm_from_json(json_t *o, long idx, struct mpiv_rank_trace *t,
+			     struct mpiv_error *err)
+{
+	json_t *id = json_object_get(o, "newcomm"), *ms = json_object_get(o, "members");
+	int32_t *members;
+	size_t i, n;
+	int rc;
+
+	if (!id && !ms)
+		return 0;
+	if (!json_is_integer(id) || json_integer_value(id) < MPIV_COMM_FIRST_LOCAL ||
+	    json_integer_value(id) > INT32_MAX)
+		return mpiv_error_set(err, MPIV_EXIT_BAD_INPUT, t->source, t->rank, idx,
+				      "events[%ld].newcomm: expected an integer from %d (with "
+				      "\"members\")", idx, MPIV_COMM_FIRST_LOCAL);
+	if (!json_is_array(ms))
+		return mpiv_error_set(err, MPIV_EXIT_BAD_INPUT, t->source, t->rank, idx,
+				      "events[%ld].members: expected an array of world ranks", idx);
+	n = json_array_size(ms);
+	members = xmalloc((n ? n : 1) * sizeof(*members));
+	for (i = 0; i < n; i++) {
+		json_t *m = json_array_get(ms, i);
+
+		if (!json_is_integer(m) || json_integer_value(m) < 0 ||
+		    json_integer_value(m) > INT32_MAX) {
+			free(members);
+			return mpiv_error_set(err, MPIV_EXIT_BAD_INPUT, t->source, t->rank, idx,
+					      "events[%ld].members[%zu]: expected a world rank", idx,
+					      i);
+		}
+		members[i] = (int32_t)json_integer_value(m);
+	}
+	rc = mpiv_trace_add_newcomm(t, (uint32_t)idx, (int32_t)json_integer_value(id),
+				    (uint32_t)n, members, err);
+	free(members);
+	return rc;
+}
+
 int mpiv_trace_load_json(const char *path, struct mpiv_rank_trace *t, struct mpiv_error *err)
 {
 	json_error_t jerr;
@@ -409,6 +458,8 @@ int mpiv_trace_load_json(const char *path, struct mpiv_rank_trace *t, struct mpi
 			goto fail;
 		}
 		t->nevents = i + 1;
+		if (newcomm_from_json(json_array_get(evs, i), (long)i, t, err))
+			goto fail;
 		if ((t->events[i].flags & MPIV_EV_INCOMPLETE) && i + 1 != json_array_size(evs)) {
 			mpiv_error_set(err, MPIV_EXIT_BAD_INPUT, path, t->rank, (long)i,
 				       "events[%zu]: only the last event can be incomplete", i);

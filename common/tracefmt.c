@@ -156,6 +156,23 @@ size_t mpiv_tf_encode_end(void *buf, size_t cap)
 	return 1;
 }
 
+size_t mpiv_tf_encode_comm(void *buf, size_t cap, uint32_t event, int32_t id, uint32_t n,
+			   const int32_t *members)
+{
+	unsigned char *p = buf;
+	uint32_t i;
+
+	if (cap < MPIV_TF_COMM_MAX(n))
+		return 0;
+	p = put_uv(p, MPIV_TF_COMM);
+	p = put_uv(p, event);
+	p = put_zz(p, id);
+	p = put_uv(p, n);
+	for (i = 0; i < n; i++)
+		p = put_uv(p, (uint32_t)members[i]);
+	return (size_t)(p - (unsigned char *)buf);
+}
+
 /* The site table index of site, writing its site record at *pp the first time. */
 static uint32_t site_index(struct mpiv_tf_writer *w, uint64_t site, unsigned char **pp)
 {
@@ -396,6 +413,48 @@ long mpiv_tf_decode_header(const void *buf, size_t len, struct mpiv_tf_header *h
 	return (long)(in.p - b);
 }
 
+/* Decode a comm record after its code: check its members, remember where they are. */
+static void decode_comm(const struct mpiv_tf_reader *r, struct tf_in *in,
+			struct mpiv_tf_record *rec, char *why, size_t whysize)
+{
+	uint32_t i, m;
+
+	rec->comm_event = get_u32(in);
+	rec->comm_id = get_zz(in);
+	rec->nmembers = get_u32(in);
+	if (in->short_ || in->bad)
+		return;
+	if (rec->comm_event >= r->nevents) {
+		snprintf(why, whysize, "comm record of event %u, but only %u were written",
+			 rec->comm_event, r->nevents);
+		in->bad = 1;
+		return;
+	}
+	/* Each member takes a byte at least: a count beyond the file is cut or garbage. */
+	if (rec->nmembers > (size_t)(in->end - in->p)) {
+		in->short_ = 1;
+		return;
+	}
+	rec->members = in->p;
+	for (i = 0; i < rec->nmembers && !in->short_ && !in->bad; i++) {
+		m = get_u32(in);
+		if (!in->short_ && !in->bad && m > INT32_MAX) {
+			snprintf(why, whysize, "comm record with member %u", m);
+			in->bad = 1;
+		}
+	}
+}
+
+void mpiv_tf_comm_members(const struct mpiv_tf_record *rec, int32_t *out)
+{
+	/* decode_comm() checked them: the end is not needed */
+	struct tf_in in = {rec->members, rec->members + (size_t)rec->nmembers * 5, 0, 0};
+	uint32_t i;
+
+	for (i = 0; i < rec->nmembers; i++)
+		out[i] = (int32_t)get_u32(&in);
+}
+
 /* Decode the fields of an event record after its code. Returns 0, or -1 (in->short_ or
  * in->bad set, or why filled), or -2 (too many requests). */
 static int decode_event(struct mpiv_tf_reader *r, struct tf_in *in, struct mpiv_tf_record *rec,
@@ -567,6 +626,10 @@ long mpiv_tf_decode(struct mpiv_tf_reader *r, const void *buf, size_t len,
 			snprintf(why, whysize, "site record of site 0");
 			return -1;
 		}
+		break;
+	case MPIV_TF_COMM:
+		rec->kind = MPIV_TF_COMM;
+		decode_comm(r, &in, rec, why, whysize);
 		break;
 	default:
 		if (code < MPIV_TF_EVENT || code - MPIV_TF_EVENT >= MPIV_CALL__COUNT) {

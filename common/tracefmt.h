@@ -24,6 +24,7 @@
 #define MPIV_TF_MODULE_MAX(n) (3 * 10 + (size_t)(n))
 #define MPIV_TF_EVENT_MAX(n) (3 * 10 + 18 * 10 + (size_t)(n) * 15)
 #define MPIV_TF_END_MAX 1
+#define MPIV_TF_COMM_MAX(n) (4 * 5 + (size_t)(n) * 5)	/* a comm record of n members */
 
 /* What the header of a file holds. */
 struct mpiv_tf_header {
@@ -63,6 +64,7 @@ enum mpiv_tf_kind {
 	MPIV_TF_END = 1,	/* the recorder closed the file: nothing follows */
 	MPIV_TF_MODULE = 2,	/* a loaded object that call sites point into */
 	MPIV_TF_SITE = 3,	/* the next entry of the site table */
+	MPIV_TF_COMM = 4,	/* the communicator an event made (struct mpiv_newcomm) */
 	MPIV_TF_EVENT = 16,	/* one MPI call (the record's code is 16 + its call) */
 };
 
@@ -74,6 +76,11 @@ struct mpiv_tf_record {
 	size_t pathlen;
 	uint64_t site;		/* SITE: the site */
 	int replaces;		/* EVENT: it replaces the earlier event of the same index */
+	uint32_t comm_event;	/* COMM: the index of the event that made it */
+	int32_t comm_id;	/* COMM: its rank-local id */
+	uint32_t nmembers;	/* COMM: its number of members; mpiv_tf_comm_members() decodes
+				 * them */
+	const unsigned char *members;	/* COMM: where the members are encoded */
 	struct mpiv_event ev;	/* EVENT: ev.reqs points to the caller's array; ev.group is
 				 * NULL, ev.ngroup members wait in group for mpiv_tf_group() */
 	const unsigned char *group;	/* EVENT: the encoded group, inside the decoded buffer */
@@ -87,6 +94,15 @@ size_t mpiv_tf_encode_module(void *buf, size_t cap, uint32_t id, const char *pat
 
 /* Encode the end record; returns its length or 0 if it does not fit. */
 size_t mpiv_tf_encode_end(void *buf, size_t cap);
+
+/* Encode the comm record of the communicator event `event` made: its rank-local id and its n
+ * members (world ranks, >= 0). Returns its length, or 0 if cap is less than
+ * MPIV_TF_COMM_MAX(n). */
+size_t mpiv_tf_encode_comm(void *buf, size_t cap, uint32_t event, int32_t id, uint32_t n,
+			   const int32_t *members);
+
+/* The members of a decoded COMM record, into out (room for rec->nmembers). */
+void mpiv_tf_comm_members(const struct mpiv_tf_record *rec, int32_t *out);
 
 /* Encode ev. ev->index must be w->nevents (a new event: the index is implicit) or an earlier
  * index (the record replaces that event: the recorder writes a blocked call as

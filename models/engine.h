@@ -114,7 +114,8 @@ struct eng_instr {
 
 struct eng_comm {
 	int32_t n;		/* number of members */
-	int32_t *members;	/* world ranks, ascending */
+	int32_t *members;	/* world ranks, by rank in the communicator (MPI_COMM_WORLD:
+				 * ascending) */
 };
 
 /* A passive-target lock of the trace: rank holds a lock on target of window comm while its pc

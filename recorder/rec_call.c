@@ -164,6 +164,8 @@ int rec_call_enter(struct rec_call *c, unsigned call, const void *ret)
 	c->indexed = 0;
 	c->posted = 0;
 	c->incomplete_sent = 0;
+	c->newcomm = MPIV_NONE;
+	c->members = NULL;
 	c->ev.thread = rec_status_enter(call, op, c->ev.site);
 	return 1;
 }
@@ -246,6 +248,8 @@ void rec_call_leave(struct rec_call *c)
 	c->ev.reqs = NULL;
 	free(c->ev.group);	/* window calls' groups: malloc'ed by the handler */
 	c->ev.group = NULL;
+	free(c->members);
+	c->members = NULL;
 	rec_depth--;
 }
 

@@ -1,20 +1,133 @@
 /* Communicators for both preload libraries: communicator ids for the trace, and rank
  * translation between a communicator and MPI_COMM_WORLD through their groups. */
 #include <pthread.h>
+#include <stdlib.h>
+#include <string.h>
 
 #include "event.h"
 #include "rec_comm.h"
 
-static pthread_mutex_t comm_lock = PTHREAD_MUTEX_INITIALIZER;	/* world_group */
+/* A communicator the program holds, with the id the trace gives it. */
+struct comm_ent {
+	MPI_Comm handle;
+	int32_t id;
+};
+
+static pthread_mutex_t comm_lock = PTHREAD_MUTEX_INITIALIZER;	/* all below */
 static MPI_Group world_group = MPI_GROUP_NULL;			/* cached, made on first use */
+static struct comm_ent *comm_tab;	/* live communicators, in order of creation */
+static size_t comm_n, comm_cap;
+static int32_t comm_next = MPIV_COMM_FIRST_LOCAL;	/* the id of the next one */
 
 int rec_comm_id(MPI_Comm comm)
 {
+	int id = MPIV_COMM_UNKNOWN;
+	size_t i;
+
 	if (comm == MPI_COMM_WORLD)
 		return MPIV_COMM_WORLD;
 	if (comm == MPI_COMM_SELF)
 		return MPIV_COMM_SELF;
-	return MPIV_COMM_UNKNOWN;
+	pthread_mutex_lock(&comm_lock);
+	/* programs hold few communicators, and use the newest most */
+	for (i = comm_n; i > 0; i--) {
+		if (comm_tab[i - 1].handle == comm) {
+			id = comm_tab[i - 1].id;
+			break;
+		}
+	}
+	pthread_mutex_unlock(&comm_lock);
+	return id;
+}
+
+int rec_comm_register(MPI_Comm newcomm)
+{
+	struct comm_ent *tab;
+	int32_t id;
+	size_t i;
+
+	if (newcomm == MPI_COMM_NULL)
+		return MPIV_COMM_UNKNOWN;
+	pthread_mutex_lock(&comm_lock);
+	id = comm_next++;
+	for (i = 0; i < comm_n && comm_tab[i].handle != newcomm; i++)
+		;
+	if (i == comm_n && comm_n == comm_cap) {
+		tab = realloc(comm_tab, (comm_cap ? 2 * comm_cap : 16) * sizeof(*tab));
+		if (!tab) {
+			pthread_mutex_unlock(&comm_lock);
+			return MPIV_COMM_UNKNOWN;
+		}
+		comm_tab = tab;
+		comm_cap = comm_cap ? 2 * comm_cap : 16;
+	}
+	if (i == comm_n)
+		comm_n++;
+	comm_tab[i].handle = newcomm;
+	comm_tab[i].id = id;
+	pthread_mutex_unlock(&comm_lock);
+	return id;
+}
+
+void rec_comm_forget(MPI_Comm comm)
+{
+	size_t i;
+
+	pthread_mutex_lock(&comm_lock);
+	for (i = 0; i < comm_n; i++) {
+		if (comm_tab[i].handle == comm) {
+			memmove(comm_tab + i, comm_tab + i + 1, (comm_n - i - 1) * sizeof(*comm_tab));
+			comm_n--;
+			break;
+		}
+	}
+	pthread_mutex_unlock(&comm_lock);
+}
+
+/* The cached world group, or MPI_GROUP_NULL. */
+static MPI_Group comm_world_group(void)
+{
+	MPI_Group world;
+
+	pthread_mutex_lock(&comm_lock);
+	if (world_group == MPI_GROUP_NULL &&
+	    PMPI_Comm_group(MPI_COMM_WORLD, &world_group) != MPI_SUCCESS)
+		world_group = MPI_GROUP_NULL;
+	world = world_group;
+	pthread_mutex_unlock(&comm_lock);
+	return world;
+}
+
+int rec_comm_members(MPI_Comm comm, int32_t **out)
+{
+	MPI_Group group, world = comm_world_group();
+	int n = 0, i, *ranks = NULL, *wr = NULL, rc = -1;
+
+	*out = NULL;
+	if (world == MPI_GROUP_NULL || PMPI_Comm_group(comm, &group) != MPI_SUCCESS)
+		return -1;
+	if (PMPI_Group_size(group, &n) == MPI_SUCCESS && n > 0) {
+		ranks = malloc((size_t)n * sizeof(*ranks));
+		wr = malloc((size_t)n * sizeof(*wr));
+		*out = malloc((size_t)n * sizeof(**out));
+	}
+	if (ranks && wr && *out) {
+		for (i = 0; i < n; i++)
+			ranks[i] = i;
+		if (PMPI_Group_translate_ranks(group, n, ranks, world, wr) == MPI_SUCCESS) {
+			for (i = 0; i < n; i++)
+				(*out)[i] = wr[i] == MPI_UNDEFINED ? MPIV_NONE : wr[i];
+			rc = n;
+		}
+	}
+	PMPI_Group_free(&group);
+	free(ranks);
+	free(wr);
+	if (rc < 0) {
+		free(*out);
+		*out = NULL;
+	}
+	return rc;
 }
 
 int rec_comm_tag(int tag)
@@ -31,12 +144,7 @@ static int comm_translate(MPI_Comm comm, int rank, int to_world)
 	int out = MPI_UNDEFINED;
 	int rc;
 
-	pthread_mutex_lock(&comm_lock);
-	if (world_group == MPI_GROUP_NULL &&
-	    PMPI_Comm_group(MPI_COMM_WORLD, &world_group) != MPI_SUCCESS)
-		world_group = MPI_GROUP_NULL;
-	world = world_group;
-	pthread_mutex_unlock(&comm_lock);
+	world = comm_world_group();
 	if (world == MPI_GROUP_NULL)
 		return MPI_UNDEFINED;
 
@@ -109,5 +217,8 @@ void rec_comm_release(void)
 	if (world_group != MPI_GROUP_NULL)
 		PMPI_Group_free(&world_group);
 	world_group = MPI_GROUP_NULL;
+	free(comm_tab);
+	comm_tab = NULL;
+	comm_n = comm_cap = 0;
 	pthread_mutex_unlock(&comm_lock);
 }

@@ -9,9 +9,25 @@
 
 #pragma GCC visibility push(hidden)
 
-/* MPIV_COMM_WORLD or MPIV_COMM_SELF for those very handles, else MPIV_COMM_UNKNOWN (a dup of
- * MPI_COMM_WORLD is another communicator: only handle identity counts). */
+/* MPIV_COMM_WORLD or MPIV_COMM_SELF for those very handles, the rank-local id
+ * rec_comm_register() gave a communicator, else MPIV_COMM_UNKNOWN (a dup of MPI_COMM_WORLD
+ * is another communicator: only handle identity counts). */
 int rec_comm_id(MPI_Comm comm);
+
+/* The program just got newcomm from a call flagged MPIV_F_NEWCOMM: give it the next
+ * rank-local id (MPIV_COMM_FIRST_LOCAL, then 3, ...; never reused), which both preload
+ * libraries compute alike because they register at the same calls. Returns the id, or
+ * MPIV_COMM_UNKNOWN for MPI_COMM_NULL (the rank is not a member) or out of memory. A handle
+ * already in the table (MPI reused a handle freed behind the tool's back) takes the new id. */
+int rec_comm_register(MPI_Comm newcomm);
+
+/* The program frees comm (MPI_Comm_free): MPI may give its handle to a later communicator. */
+void rec_comm_forget(MPI_Comm comm);
+
+/* The members of comm as world ranks, by rank in comm (an intercommunicator's local group),
+ * into *out (malloc'ed, the caller frees). Returns their number, or -1 (MPI failed, or out of
+ * memory; *out is then NULL). Makes MPI calls (PMPI_). */
+int rec_comm_members(MPI_Comm comm, int32_t **out);
 
 /* The world rank of rank in comm (of its remote group for an intercommunicator). MPI_ANY_SOURCE
  * and MPI_PROC_NULL become MPIV_ANY_SOURCE and MPIV_PROC_NULL; MPIV_NONE if it cannot be

@@ -226,6 +226,13 @@ static size_t enc_event(void *arg, void *buf, size_t cap)
 	return mpiv_tf_encode_event(&out_tf, buf, cap, arg);
 }
 
+static size_t enc_comm(void *arg, void *buf, size_t cap)
+{
+	const struct rec_call *c = arg;
+
+	return mpiv_tf_encode_comm(buf, cap, c->ev.index, c->newcomm, c->nmembers, c->members);
+}
+
 /* ---- fatal signals ---- */
 
 /* Write what the ring holds, from a signal handler: no lock waited for without bound, no
@@ -422,7 +429,7 @@ void rec_output_call(struct rec_call *c, unsigned flags)
 	 * head is, without wrapping. */
 	head = atomic_load_explicit(&out_head, memory_order_relaxed);
 	pos = (size_t)(head % REC_OUT_RING);
-	if (!flags && max <= REC_OUT_RING - pos &&
+	if (!flags && !c->members && max <= REC_OUT_RING - pos &&
 	    head + max - atomic_load_explicit(&out_tail, memory_order_acquire) <= REC_OUT_RING) {
 		head += mpiv_tf_encode_event(&out_tf, out_ring + pos, max, &c->ev);
 		atomic_store_explicit(&out_head, head, memory_order_release);
@@ -433,6 +440,9 @@ void rec_output_call(struct rec_call *c, unsigned flags)
 	c->ev.flags |= flags;
 	out_append(max, enc_event, &c->ev);
 	c->ev.flags = saved;
+	/* the communicator it made follows its event, once it has returned */
+	if (!flags && c->members)
+		out_append(MPIV_TF_COMM_MAX(c->nmembers), enc_comm, c);
 	out_drop(&out_plock, taken);
 }
 

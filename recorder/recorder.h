@@ -32,6 +32,10 @@ struct rec_call {
 	int posted;			/* published to the watcher (blocked in PMPI, or may be) */
 	int incomplete_sent;		/* the watcher already wrote it as MPIV_EV_INCOMPLETE */
 	uint64_t posted_beat;		/* rec_status_beat() when posted */
+	int32_t newcomm;		/* a NEWCOMM call: the id of the communicator it made,
+					 * MPIV_NONE if none (written as a comm record) */
+	uint32_t nmembers;		/* its members ... */
+	int32_t *members;		/* ... world ranks by rank in it; malloc'ed, or NULL */
 };
 
 /* ---- rec_call.c: the life of a call ---- */
@@ -72,6 +76,12 @@ void rec_call_set_threads(int multiple);
 /* The watcher, run by the status thread each period: writes calls posted for about a second
  * as MPIV_EV_INCOMPLETE events, then flushes the trace's buffer. */
 void rec_call_watch(uint64_t beat);
+
+/* The call made communicator newcomm (a NEWCOMM call, after PMPI returned): register it
+ * (rec_comm_register) and note its id and members for the trace; members_of is the
+ * communicator whose group it has (newcomm itself, or the parent of an MPI_Comm_idup, whose
+ * result may not be used before it completes). Nothing for MPI_COMM_NULL. */
+void rec_call_newcomm(struct rec_call *c, MPI_Comm newcomm, MPI_Comm members_of);
 
 /* ---- rec_output.c: the trace file ---- */
 

@@ -234,8 +234,13 @@ void rep_describe(char *buf, size_t size, unsigned call, int32_t peer, int32_t t
 	}
 	if (comm != MPIV_NONE) {
 		n = strlen(buf);
-		snprintf(buf + n, size - n, "comm=%s, ",
-			 comm == MPIV_COMM_WORLD ? "WORLD" : comm == MPIV_COMM_SELF ? "SELF" : "?");
+		if (comm == MPIV_COMM_WORLD || comm == MPIV_COMM_SELF)
+			snprintf(buf + n, size - n, "comm=%s, ",
+				 comm == MPIV_COMM_WORLD ? "WORLD" : "SELF");
+		else if (comm >= MPIV_COMM_FIRST_LOCAL)	/* rank-local: the n-th one made */
+			snprintf(buf + n, size - n, "comm=#%d, ", comm);
+		else
+			snprintf(buf + n, size - n, "comm=?, ");
 	}
 	if (win != MPIV_NONE) {
 		n = strlen(buf);

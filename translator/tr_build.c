@@ -4,20 +4,11 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "tr_comm.h"
 #include "translate.h"
 #include "xalloc.h"
 
 #define DEFAULT_MAXMSG 4096	/* messages in flight at once; more ends the search as overflow */
-
-/* Engine communicator ids: 0 is MPI_COMM_WORLD, 1 + r is rank r's MPI_COMM_SELF. */
-static int comm_id(int comm, int rank)
-{
-	if (comm == MPIV_COMM_WORLD)
-		return 0;
-	if (comm == MPIV_COMM_SELF)
-		return 1 + rank;
-	return -1;
-}
 
 /* A lock a rank holds while its program is being built: the unlock closes it. */
 struct open_lock {
@@ -39,6 +30,8 @@ struct windows {
 /* A rank's program being built. */
 struct builder {
 	const struct mpiv_rank_trace *t;
+	const struct tr_comms *comms;	/* the trace's communicator ids -> engine ones */
+	const struct eng_prog *prog;	/* its communicators (members) */
 	struct eng_instr *ins;
 	size_t n, cap;
 	int32_t *req_instr;	/* request id -> instruction of its active post, -1 if none */
@@ -55,6 +48,13 @@ struct builder {
 	struct open_lock *open;	/* locks held now */
 	size_t nopen, capopen;
 };
+
+/* Engine communicator ids: 0 is MPI_COMM_WORLD, 1 + r is rank r's MPI_COMM_SELF, then those
+ * the ranks made (tr_comm.c); -1 for one check does not know. */
+static int comm_id(const struct builder *b, int comm)
+{
+	return tr_comms_id(b->comms, b->t->rank, comm);
+}
 
 static struct eng_instr *emit(struct builder *b, int op, int ev)
 {
@@ -119,7 +119,7 @@ static int post(struct builder *b, const struct mpiv_event *env, int ev, int sen
 	int32_t tag = send ? env->tag : b->tag_of[env->index];
 
 	in->a = engine_peer(peer);
-	in->b = comm_id(env->comm, b->t->rank);
+	in->b = comm_id(b, env->comm);
 	in->c = tag == MPIV_ANY_TAG ? ENG_ANY : tag;
 	in->bytes = (int64_t)env->bytes;
 	if (send)
@@ -190,26 +190,68 @@ static int is_p2p(enum mpiv_kind kind)
 	}
 }
 
-static int check_event(const struct mpiv_rank_trace *t, const struct mpiv_event *ev,
+/* Peers and roots must be members of the event's communicator: MPI rejects any other rank,
+ * and the model would wait for it forever. Returns 0 or -1 with err filled. */
+static int check_members(const struct builder *b, const struct mpiv_event *ev,
+			 struct mpiv_error *err)
+{
+	const struct mpiv_rank_trace *t = b->t;
+	int c = comm_id(b, ev->comm);
+	int32_t who[3] = {ev->peer, ev->peer2, ev->root};
+	int k;
+
+	if (c <= 0)
+		return 0;	/* MPI_COMM_WORLD holds every rank */
+	for (k = 0; k < 3; k++) {
+		if (who[k] < 0 || tr_comms_member(b->prog, c, who[k]))
+			continue;
+		if (ev->comm == MPIV_COMM_SELF && k < 2)
+			return mpiv_error_set(err, MPIV_EXIT_BAD_INPUT, t->source, t->rank,
+					      ev->index, "peer %d on MPI_COMM_SELF of rank %d",
+					      who[k], t->rank);
+		return mpiv_error_set(err, MPIV_EXIT_BAD_INPUT, t->source, t->rank, ev->index,
+				      "%s names world rank %d, which is not a member of its "
+				      "communicator (comm %d)", mpiv_call_name(ev->call), who[k],
+				      ev->comm);
+	}
+	return 0;
+}
+
+static int check_event(const struct builder *b, const struct mpiv_event *ev,
 		       struct mpiv_error *err)
 {
+	const struct mpiv_rank_trace *t = b->t;
 	enum mpiv_kind kind = mpiv_call_kind(ev->call);
-	int needs_comm = is_p2p(kind) || kind == MPIV_KIND_COLL || kind == MPIV_KIND_ICOLL;
+	int needs_comm = is_p2p(kind) || kind == MPIV_KIND_COLL || kind == MPIV_KIND_ICOLL ||
+			 kind == MPIV_KIND_COMM_GROUP;
 	int sends = kind == MPIV_KIND_SEND || kind == MPIV_KIND_ISEND ||
 		    kind == MPIV_KIND_SEND_INIT || kind == MPIV_KIND_SENDRECV;
 	int has_req = kind == MPIV_KIND_ISEND || kind == MPIV_KIND_IRECV ||
 		      kind == MPIV_KIND_SEND_INIT || kind == MPIV_KIND_RECV_INIT ||
 		      kind == MPIV_KIND_ICOLL;
 
+	if (ev->call == MPIV_CALL_Intercomm_create)
+		return mpiv_error_set(err, MPIV_EXIT_BAD_INPUT, t->source, t->rank, ev->index,
+				      "the trace uses MPI_Intercomm_create: check cannot judge "
+				      "intercommunicators yet");
 	if (kind == MPIV_KIND_UNSUPPORTED)
 		return mpiv_error_set(err, MPIV_EXIT_BAD_INPUT, t->source, t->rank, ev->index,
 				      "the trace uses %s, which check cannot judge yet",
 				      mpiv_call_name(ev->call));
-	if (needs_comm && comm_id(ev->comm, t->rank) < 0)
+	if (needs_comm && comm_id(b, ev->comm) < 0)
 		return mpiv_error_set(err, MPIV_EXIT_BAD_INPUT, t->source, t->rank, ev->index,
-				      "%s on a communicator other than MPI_COMM_WORLD or "
-				      "MPI_COMM_SELF, which check cannot judge yet",
-				      mpiv_call_name(ev->call));
+				      "%s on a communicator check does not know (comm %d): one "
+				      "made by a call mpiverify does not record (such as "
+				      "MPI_Intercomm_merge or MPI_Graph_create), which check cannot "
+				      "judge yet", mpiv_call_name(ev->call), ev->comm);
+	if (kind == MPIV_KIND_COMM_GROUP && !mpiv_trace_newcomm(t, ev->index) &&
+	    (ev->flags & MPIV_EV_INCOMPLETE))
+		return mpiv_error_set(err, MPIV_EXIT_BAD_INPUT, t->source, t->rank, ev->index,
+				      "the trace ends inside %s, whose group the recorder "
+				      "writes only when it returns: check cannot tell whom it "
+				      "waits for", mpiv_call_name(ev->call));
+	if (needs_comm && check_members(b, ev, err))
+		return -1;
 	if (is_p2p(kind) && (ev->peer == MPIV_NONE || ev->tag == MPIV_NONE))
 		return mpiv_error_set(err, MPIV_EXIT_BAD_INPUT, t->source, t->rank, ev->index,
 				      "%s without a peer or a tag", mpiv_call_name(ev->call));
@@ -217,10 +259,6 @@ static int check_event(const struct mpiv_rank_trace *t, const struct mpiv_event 
 		return mpiv_error_set(err, MPIV_EXIT_BAD_INPUT, t->source, t->rank, ev->index,
 				      "%s without its source or receive tag",
 				      mpiv_call_name(ev->call));
-	if (is_p2p(kind) && ev->comm == MPIV_COMM_SELF &&
-	    ((ev->peer >= 0 && ev->peer != t->rank) || (ev->peer2 >= 0 && ev->peer2 != t->rank)))
-		return mpiv_error_set(err, MPIV_EXIT_BAD_INPUT, t->source, t->rank, ev->index,
-				      "peer %d on MPI_COMM_SELF of rank %d", ev->peer, t->rank);
 	if (sends && ev->peer == MPIV_ANY_SOURCE)
 		return mpiv_error_set(err, MPIV_EXIT_BAD_INPUT, t->source, t->rank, ev->index,
 				      "send to MPI_ANY_SOURCE");
@@ -468,7 +506,7 @@ static int build_rank(const struct mpiv_rank_trace *t, struct builder *b,
 		int idx, c;
 		long f;
 
-		if (check_event(t, ev, err))
+		if (check_event(b, ev, err))
 			goto fail;
 		switch (kind) {
 		case MPIV_KIND_FINALIZE:
@@ -513,7 +551,7 @@ static int build_rank(const struct mpiv_rank_trace *t, struct builder *b,
 				struct eng_instr *in = emit(b, ENG_PROBE, (int)ev->index);
 
 				in->a = engine_peer(ev->peer);
-				in->b = comm_id(ev->comm, t->rank);
+				in->b = comm_id(b, ev->comm);
 				in->c = ev->tag == MPIV_ANY_TAG ? ENG_ANY : ev->tag;
 			}
 			break;
@@ -588,7 +626,7 @@ static int build_rank(const struct mpiv_rank_trace *t, struct builder *b,
 		case MPIV_KIND_ICOLL: {
 			struct eng_instr *in;
 
-			c = comm_id(ev->comm, t->rank);
+			c = comm_id(b, ev->comm);
 			in = emit(b, kind == MPIV_KIND_COLL ? ENG_COLL : ENG_ICOLL, (int)ev->index);
 			in->a = c;
 			in->b = coll_rule(ev->call, t->rank, ev->root);
@@ -602,7 +640,22 @@ static int build_rank(const struct mpiv_rank_trace *t, struct builder *b,
 			}
 			break;
 		}
-		default:	/* MPI_Init */
+		case MPIV_KIND_COMM_GROUP: {
+			const struct mpiv_newcomm *nc = mpiv_trace_newcomm(t, ev->index);
+			struct eng_instr *in;
+
+			/* collective over the new communicator's members, not the parent's; a
+			 * rank that got MPI_COMM_NULL was not in the group: no effect */
+			if (!nc)
+				break;
+			c = comm_id(b, nc->id);
+			in = emit(b, ENG_COLL, (int)ev->index);
+			in->a = c;
+			in->b = ENG_COLL_ALL;
+			in->c = ++b->coll_seq[c];
+			break;
+		}
+		default:	/* MPI_Init, MPI_Comm_free (it does not wait) */
 			break;
 		}
 	}
@@ -854,6 +907,7 @@ static int count_world_windows(const struct mpiv_traceset *ts)
 int tr_translate(const struct mpiv_traceset *ts, const struct tr_opts *opts,
 		 struct eng_prog *prog, struct mpiv_error *err)
 {
+	struct tr_comms comms;
 	int r, i, nsends = 0;
 	struct windows wins;
 
@@ -861,21 +915,19 @@ int tr_translate(const struct mpiv_traceset *ts, const struct tr_opts *opts,
 	if (ts->nranks > 0x7fff)
 		return mpiv_error_set(err, MPIV_EXIT_BAD_INPUT, ts->dir, -1, -1,
 				      "%d ranks: check handles at most %d", ts->nranks, 0x7fff);
+	prog->nranks = ts->nranks;
+	if (tr_comms_build(ts, prog, &comms, err)) {
+		tr_comms_release(&comms);
+		eng_prog_release(prog);
+		return -1;
+	}
+	/* windows get engine communicators after the communicators' */
 	memset(&wins, 0, sizeof(wins));
 	wins.nranks = ts->nranks;
-	wins.first = 1 + ts->nranks;
+	wins.first = prog->ncomms;
 	wins.nwins = count_world_windows(ts);
-	prog->nranks = ts->nranks;
-	prog->ncomms = 1 + ts->nranks + wins.nwins;
-	prog->comms = xcalloc((size_t)prog->ncomms, sizeof(*prog->comms));
-	prog->comms[0].n = ts->nranks;
-	prog->comms[0].members = xcalloc((size_t)ts->nranks, sizeof(int32_t));
-	for (r = 0; r < ts->nranks; r++) {
-		prog->comms[0].members[r] = r;
-		prog->comms[1 + r].n = 1;
-		prog->comms[1 + r].members = xcalloc(1, sizeof(int32_t));
-		prog->comms[1 + r].members[0] = r;
-	}
+	prog->ncomms += wins.nwins;
+	prog->comms = xrealloc(prog->comms, (size_t)prog->ncomms * sizeof(*prog->comms));
 	/* a window on MPI_COMM_WORLD has the world as its group */
 	for (i = 0; i < wins.nwins; i++) {
 		struct eng_comm *c = &prog->comms[wins.first + i];
@@ -893,6 +945,8 @@ int tr_translate(const struct mpiv_traceset *ts, const struct tr_opts *opts,
 		int rc;
 
 		memset(&b, 0, sizeof(b));
+		b.comms = &comms;
+		b.prog = prog;
 		b.coll_seq = xcalloc((size_t)prog->ncomms, sizeof(*b.coll_seq));
 		b.w = &wins;
 		rc = build_rank(&ts->ranks[r], &b, err);
@@ -905,6 +959,7 @@ int tr_translate(const struct mpiv_traceset *ts, const struct tr_opts *opts,
 		prog->nins[r] = (int32_t)b.n;
 		if (rc) {
 			free(wins.locks);
+			tr_comms_release(&comms);
 			eng_prog_release(prog);
 			return -1;
 		}
@@ -914,6 +969,7 @@ int tr_translate(const struct mpiv_traceset *ts, const struct tr_opts *opts,
 			if (prog->ins[r][i].op == ENG_POST_SEND)
 				nsends++;
 	}
+	tr_comms_release(&comms);
 	mark_mismatches(prog, ts);
 	link_pscw(prog);
 	mark_contended(prog, &wins);

@@ -43,9 +43,15 @@ static void on_exec(void *ctx, int r, int i)
 	rc->done_order[r][rc->ndone[r]++] = i;
 }
 
-static const char *comm_name(int comm)
+/* WORLD, SELF, #N for the rank's N-th communicator id (rank-local), ? for an unknown one. */
+static const char *comm_name(int comm, char *buf, size_t size)
 {
-	return comm == MPIV_COMM_WORLD ? "WORLD" : comm == MPIV_COMM_SELF ? "SELF" : "?";
+	if (comm == MPIV_COMM_WORLD || comm == MPIV_COMM_SELF)
+		return comm == MPIV_COMM_WORLD ? "WORLD" : "SELF";
+	if (comm < MPIV_COMM_FIRST_LOCAL)
+		return "?";
+	snprintf(buf, size, "#%d", comm);
+	return buf;
 }
 
 static int peer_str(char *buf, size_t size, int32_t v)
@@ -80,13 +86,15 @@ void tr_describe_event(const struct mpiv_traceset *ts, int r, long e, char *buf,
 		       unsigned long size)
 {
 	const struct mpiv_event *ev;
-	char peer[16], tag[16];
+	char peer[16], tag[16], cbuf[16];
+	const char *comm;
 
 	if (r < 0 || r >= ts->nranks || e < 0 || (size_t)e >= ts->ranks[r].nevents) {
 		snprintf(buf, size, "event %ld", e);
 		return;
 	}
 	ev = &ts->ranks[r].events[e];
+	comm = comm_name(ev->comm, cbuf, sizeof(cbuf));
 	peer_str(peer, sizeof(peer), ev->peer);
 	if (ev->tag == MPIV_ANY_TAG)
 		snprintf(tag, sizeof(tag), "ANY");
@@ -97,7 +105,7 @@ void tr_describe_event(const struct mpiv_traceset *ts, int r, long e, char *buf,
 	case MPIV_KIND_ISEND:
 	case MPIV_KIND_SEND_INIT:
 		snprintf(buf, size, "%s(dest=%s, tag=%s, comm=%s, %llu bytes)",
-			 mpiv_call_name(ev->call), peer, tag, comm_name(ev->comm),
+			 mpiv_call_name(ev->call), peer, tag, comm,
 			 (unsigned long long)ev->bytes);
 		break;
 	case MPIV_KIND_SENDRECV: {
@@ -109,7 +117,7 @@ void tr_describe_event(const struct mpiv_traceset *ts, int r, long e, char *buf,
 		else
 			snprintf(tag2, sizeof(tag2), "%d", ev->tag2);
 		snprintf(buf, size, "%s(dest=%s, sendtag=%s, source=%s, recvtag=%s, comm=%s)",
-			 mpiv_call_name(ev->call), peer, tag, peer2, tag2, comm_name(ev->comm));
+			 mpiv_call_name(ev->call), peer, tag, peer2, tag2, comm);
 		break;
 	}
 	case MPIV_KIND_RECV:
@@ -118,7 +126,7 @@ void tr_describe_event(const struct mpiv_traceset *ts, int r, long e, char *buf,
 	case MPIV_KIND_PROBE:
 	case MPIV_KIND_MPROBE:
 		snprintf(buf, size, "%s(source=%s, tag=%s, comm=%s)", mpiv_call_name(ev->call), peer,
-			 tag, comm_name(ev->comm));
+			 tag, comm);
 		break;
 	case MPIV_KIND_WAIT:
 	case MPIV_KIND_START:
@@ -127,16 +135,17 @@ void tr_describe_event(const struct mpiv_traceset *ts, int r, long e, char *buf,
 		break;
 	case MPIV_KIND_COLL:
 	case MPIV_KIND_ICOLL:
+	case MPIV_KIND_COMM_GROUP:
 		if (mpiv_call_flags(ev->call) & MPIV_F_ROOTED)
 			snprintf(buf, size, "%s(root=%d, comm=%s)", mpiv_call_name(ev->call),
-				 ev->root, comm_name(ev->comm));
+				 ev->root, comm);
 		else
 			snprintf(buf, size, "%s(comm=%s)", mpiv_call_name(ev->call),
-				 comm_name(ev->comm));
+				 comm);
 		break;
 	case MPIV_KIND_WIN_CREATE:
 		snprintf(buf, size, "%s(comm=%s, win=%d)", mpiv_call_name(ev->call),
-			 comm_name(ev->comm), ev->win);
+			 comm, ev->win);
 		break;
 	case MPIV_KIND_WIN_POST:
 	case MPIV_KIND_WIN_START:

@@ -349,4 +349,62 @@ fi
 unwritable_case "a directory under a regular file" "$WORK/a-file/trace"
 unwritable_case "a directory no one may create files in" /proc/1
 
+# ---- communicators: ids the same call gives alike, members as world ranks ----
+# rec-comms writes, per rank (into rec-comms-R.txt), every communicator it makes by dup,
+# idup, split, split_type, create, create_group (even ranks), cart (twice), cart_sub and
+# dist_graph (MPI_Dist_graph_create_adjacent), then a dup after freeing them all, as "rank R
+# NAME: MEMBERS" (world ranks by rank in it; "null" for MPI_COMM_NULL), and then calls
+# MPI_Barrier on it. The trace must list the same members on the creating event, give each
+# communicator a new id (never one freed before, even if MPI reuses the handle) and name it
+# in the barrier that follows.
+compile rec-comms || exit 1
+dir=$WORK/comms
+run_cmd "$WORK/comms.record.log" "$LIMIT" "$MPIVERIFY" record -o "$dir" -- \
+	"$MPIRUN" -np 4 "$BINDIR/rec-comms"
+expect "comms: record" "$RC" "$(describe "$RC")" "$WORK/comms.record.log"
+for r in 0 1 2 3; do
+	# what the program saw: "CALL MEMBERS" per creation, in order
+	sed -n "s/^rank $r \([a-z_0-9]*\):\(.*\)$/\1 \2/p" "$WORK/rec-comms-$r.txt" |
+		awk 'BEGIN { name["cart"] = "MPI_Cart_create"; name["cart_sub"] = "MPI_Cart_sub"
+			     name["dist_graph"] = "MPI_Dist_graph_create_adjacent" }
+		     { n = $1; sub(/2$/, "", n)	# dup2, cart2: a second one
+		       call = n in name ? name[n] : "MPI_Comm_" n; m = ""
+		       for (i = 2; i <= NF; i++) m = m (i > 2 ? "," : "") $i
+		       print call, (m == "null" ? "-" : m) }' >"$WORK/comms-want-$r"
+	trace_json "$dir" "$r"
+	# what the trace says: the same, and the ids checked along the way
+	tr -d ' \n' <"$WORK/json" | sed 's/{"index":/\n/g' | awk -F'"call":"' '
+		NF > 1 {
+			split($2, a, "\""); call = a[1]
+			id = ""; m = "-"; comm = ""
+			if (match($0, /"newcomm":[0-9]+/)) id = substr($0, RSTART + 10, RLENGTH - 10) + 0
+			if (match($0, /"members":\[[0-9,]*\]/)) m = substr($0, RSTART + 11, RLENGTH - 12)
+			if (match($0, /"comm":-?[0-9]+/)) comm = substr($0, RSTART + 7, RLENGTH - 7) + 0
+			if (call ~ /^MPI_(Comm_(dup|idup|split|split_type|create|create_group)|Cart_(create|sub)|Dist_graph_create_adjacent)$/) {
+				print call, m
+				if (id != "") {
+					if (id <= last) bad = bad " id " id " after " last ";"
+					last = id; want = id
+				}
+			}
+			if (call == "MPI_Barrier" && comm != want)
+				bad = bad " barrier on comm " comm ", want " want ";"
+		}
+		END { if (bad != "") print "BAD" bad }' >"$WORK/comms-got-$r"
+	if grep -q '^BAD' "$WORK/comms-got-$r"; then
+		fail "comms: rank $r's communicator ids" "$(grep '^BAD' "$WORK/comms-got-$r")" \
+			"$WORK/json"
+	elif ! test -s "$WORK/comms-want-$r"; then
+		fail "comms: rank $r's communicators" "the program wrote none" \
+			"$WORK/comms.record.log"
+	elif cmp -s "$WORK/comms-want-$r" "$WORK/comms-got-$r"; then
+		pass "comms: rank $r's communicators, their members and ids"
+	else
+		diff "$WORK/comms-want-$r" "$WORK/comms-got-$r" >"$WORK/comms-diff-$r"
+		fail "comms: rank $r's communicators" "trace and program disagree" \
+			"$WORK/comms-diff-$r"
+	fi
+done
+check_case comms "$dir" "no deadlock"
+
 summary

@@ -102,6 +102,7 @@ DEPTH=$BINDIR/stack-depth
 POLL=$BINDIR/poll-then-cycle
 RMA=$BINDIR/rma-window-arg
 RMA_POLL=$BINDIR/rma-test-then-cycle
+WRONGCOMM=$BINDIR/wrong-comm
 build send-send-cycle examples/deadlock/send-send-cycle.c || exit 1
 build ssend-cycle examples/deadlock/ssend-cycle.c || exit 1
 build wildcard-recv-order examples/deadlock/wildcard-recv-order.c || exit 1
@@ -110,6 +111,7 @@ build stack-depth tests/e2e/programs/stack-depth.c || exit 1
 build poll-then-cycle tests/e2e/programs/poll-then-cycle.c || exit 1
 build rma-window-arg tests/e2e/programs/rma-window-arg.c || exit 1
 build rma-test-then-cycle tests/e2e/programs/rma-test-then-cycle.c || exit 1
+build wrong-comm tests/e2e/programs/wrong-comm.c || exit 1
 
 # ---- call stacks, unwound in the ranks ----
 # stack-depth hangs when recorded: record's report shows each rank's stack down to main.
@@ -200,6 +202,22 @@ if record_check ssc 2 "$SSC" zero; then
 fi
 
 # ---- divergence ----
+# Communicators are compared by identity: the recorded run sends on the split (the second
+# communicator each rank made, #3), the replayed one on the duplicate (#2) of the same ranks.
+if record_check wrongcomm 2 "$WRONGCOMM" zero; then
+	run_cmd "$WORK/wrongcomm-replay.log" "$LIMIT" "$MPIVERIFY" replay --trace \
+		"$WORK/wrongcomm/check/cex.json" --timeout "$TIMEOUT"
+	expect "divergence: the recorded communicator replays (reproduced)" 1 \
+		"$WORK/wrongcomm-replay.log" '^reproduced'
+	leftovers "divergence: recorded communicator" "$WRONGCOMM"
+	run_cmd "$WORK/wrongcomm-other.log" "$LIMIT" "$MPIVERIFY" replay --trace \
+		"$WORK/wrongcomm/check/cex.json" --timeout "$TIMEOUT" -- "$MPIRUN" -np 2 \
+		"$WRONGCOMM" dup
+	expect "divergence: another communicator of the same ranks diverges" 5 \
+		"$WORK/wrongcomm-other.log" \
+		'^diverged: rank [01] at event 3: expected MPI_Send\(dest=[01], tag=0, comm=#3, 4 bytes\), got MPI_Send\(dest=[01], tag=0, comm=#2, 4 bytes\)'
+	leftovers "divergence: another communicator" "$WRONGCOMM"
+fi
 # The program's control flow depends on the wildcard's match: forcing the other match sends it
 # down another path than the trace, and replay says where.
 if record_check branch 3 "$BRANCH" zero; then

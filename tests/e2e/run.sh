@@ -278,16 +278,17 @@ expect_exit "bad input: replay of a cex.json of another format" 3 "$BAD/cex-form
 run_cmd "$BAD/cex-missing.log" 60 "$MPIVERIFY" replay --trace "$BAD/no-such-cex.json" --timeout 5
 expect_exit "bad input: replay of a missing cex.json" 3 "$BAD/cex-missing.log" "no-such-cex.json"
 
-prog=$BINDIR/unmodelled-comm-dup
-if "$MPICC" -g -O0 -o "$prog" "$SRCDIR/tests/e2e/programs/unmodelled-comm-dup.c" >"$BAD/dup-cc.log" 2>&1; then
-	run_cmd "$BAD/dup-record.log" 60 "$MPIVERIFY" record -o "$BAD/dup" --deadlock-timeout 5 \
+prog=$BINDIR/unmodelled-intercomm
+if "$MPICC" -g -O0 -o "$prog" "$SRCDIR/tests/e2e/programs/unmodelled-intercomm.c" >"$BAD/inter-cc.log" 2>&1; then
+	run_cmd "$BAD/inter-record.log" 60 "$MPIVERIFY" record -o "$BAD/inter" --deadlock-timeout 5 \
 		-- "$MPIRUN" -np 2 "$prog"
-	expect_exit "unmodelled call: record of a program using MPI_Comm_dup" 0 "$BAD/dup-record.log"
-	run_cmd "$BAD/dup-check.log" 120 "$MPIVERIFY" check "$BAD/dup" -o "$BAD/dup/check"
-	expect_exit "unmodelled call: check refuses the trace, naming MPI_Comm_dup" 3 \
-		"$BAD/dup-check.log" "MPI_Comm_dup, which check cannot judge yet"
+	expect_exit "unmodelled call: record of a program using MPI_Intercomm_create" 0 \
+		"$BAD/inter-record.log"
+	run_cmd "$BAD/inter-check.log" 120 "$MPIVERIFY" check "$BAD/inter" -o "$BAD/inter/check"
+	expect_exit "unmodelled call: check refuses the trace, naming MPI_Intercomm_create" 3 \
+		"$BAD/inter-check.log" "MPI_Intercomm_create: check cannot judge intercommunicators"
 else
-	fail "unmodelled call: compile" "mpicc failed" "$BAD/dup-cc.log"
+	fail "unmodelled call: compile" "mpicc failed" "$BAD/inter-cc.log"
 fi
 
 # ---- the command line ----

@@ -507,6 +507,147 @@ static void test_json_errors(void)
 	}
 }
 
+static void bin_comm(struct bin *b, uint32_t event, int32_t id, uint32_t n,
+		     const int32_t *members)
+{
+	size_t len = mpiv_tf_encode_comm(b->data + b->len, sizeof(b->data) - b->len, event, id, n,
+					  members);
+
+	CU_ASSERT_FATAL(len > 0);
+	b->len += len;
+	bin_mark(b);
+}
+
+/* Rank 2 of 4: MPI_Comm_split gives it communicator 2 of world ranks 3 and 2 (in that order),
+ * then an MPI_Barrier on it. */
+static void comm_trace(struct bin *b)
+{
+	static const int32_t members[] = {3, 2};
+	struct mpiv_event ev;
+
+	bin_header(b, 2, 4);
+	mpiv_event_init(&ev, MPIV_CALL_Init);
+	bin_event(b, &ev);
+	mpiv_event_init(&ev, MPIV_CALL_Comm_split);
+	ev.index = 1;
+	ev.comm = MPIV_COMM_WORLD;
+	bin_event(b, &ev);
+	bin_comm(b, 1, 2, 2, members);
+	mpiv_event_init(&ev, MPIV_CALL_Barrier);
+	ev.index = 2;
+	ev.comm = 2;
+	bin_event(b, &ev);
+	bin_end(b);
+}
+
+static void assert_comm_trace(const struct mpiv_rank_trace *t)
+{
+	const struct mpiv_newcomm *nc;
+
+	CU_ASSERT_EQUAL_FATAL(t->nevents, 3);
+	CU_ASSERT_EQUAL_FATAL(t->ncomms, 1);
+	CU_ASSERT(mpiv_trace_newcomm(t, 0) == NULL);
+	CU_ASSERT(mpiv_trace_newcomm(t, 2) == NULL);
+	nc = mpiv_trace_newcomm(t, 1);
+	CU_ASSERT_FATAL(nc != NULL);
+	CU_ASSERT_EQUAL(nc->event, 1);
+	CU_ASSERT_EQUAL(nc->id, 2);
+	CU_ASSERT_EQUAL_FATAL(nc->n, 2);
+	CU_ASSERT_EQUAL(nc->members[0], 3);
+	CU_ASSERT_EQUAL(nc->members[1], 2);
+	CU_ASSERT_EQUAL(t->events[1].comm, MPIV_COMM_WORLD);
+	CU_ASSERT_EQUAL(t->events[2].comm, 2);
+}
+
+/* The communicator an event made: binary -> JSON -> binary keeps its id and members, and a
+ * file cut inside its record is read up to the event before. */
+static void test_comm_roundtrip(void)
+{
+	char bin[256], json[256], bin2[256];
+	struct bin b;
+	struct mpiv_rank_trace a, j, c;
+
+	snprintf(bin, sizeof(bin), "%s/rank-2.mpivt", unit_tmpdir());
+	snprintf(json, sizeof(json), "%s/rank-2.json", unit_tmpdir());
+	snprintf(bin2, sizeof(bin2), "%s/copy.mpivt", unit_tmpdir());
+	comm_trace(&b);
+	bin_save(&b, b.len, bin);
+	CU_ASSERT_EQUAL_FATAL(mpiv_trace_load_bin(bin, &a, NULL), 0);
+	assert_comm_trace(&a);
+	CU_ASSERT_EQUAL_FATAL(mpiv_trace_save_json(json, &a, NULL), 0);
+	CU_ASSERT_EQUAL_FATAL(mpiv_trace_load_json(json, &j, NULL), 0);
+	assert_comm_trace(&j);
+	CU_ASSERT_EQUAL_FATAL(mpiv_trace_save_bin(bin2, &j, NULL), 0);
+	CU_ASSERT_EQUAL_FATAL(mpiv_trace_load_bin(bin2, &c, NULL), 0);
+	assert_comm_trace(&c);
+	mpiv_rank_trace_release(&a);
+	mpiv_rank_trace_release(&j);
+	mpiv_rank_trace_release(&c);
+	/* cut one byte short of the comm record's end: the split is there, its comm not */
+	bin_save(&b, b.ends[2] - 1, bin);
+	CU_ASSERT_EQUAL_FATAL(mpiv_trace_load_bin(bin, &a, NULL), 0);
+	CU_ASSERT(a.truncated);
+	CU_ASSERT_EQUAL(a.nevents, 2);
+	CU_ASSERT_EQUAL(a.ncomms, 0);
+	mpiv_rank_trace_release(&a);
+}
+
+/* Comm records that cannot be right are refused, naming what is wrong. */
+static void test_comm_errors(void)
+{
+	static const int32_t outside[] = {2, 4}, noself[] = {0, 1}, twice[] = {2, 2};
+	static const struct {
+		uint32_t event;
+		int32_t id;
+		const int32_t *members;		/* two */
+		const char *text;
+	} after_split[] = {
+		{5, 2, noself, "comm record of event 5, but only 2 were written"},
+		{1, 2, outside, "member 4 of communicator 2 is not a rank of a world of 4"},
+		{1, 2, noself, "does not have its own rank 2 as a member"},
+		{1, 2, twice, "rank 2 is twice a member of communicator 2"},
+		{1, 1, outside, "new communicator id 1"},
+	};
+	size_t i;
+	struct bin b;
+	struct mpiv_event ev;
+	char path[256];
+	struct mpiv_rank_trace t;
+	struct mpiv_error err;
+	FILE *f;
+
+	comm_trace(&b);
+	b.len = b.ends[3];	/* after the barrier, before the end */
+	bin_comm(&b, 2, 3, 2, noself);
+	expect_error(&b, b.len, "event 2, MPI_Barrier, which does not make one");
+	/* records after the split, each on its own */
+	for (i = 0; i < sizeof(after_split) / sizeof(after_split[0]); i++) {
+		comm_trace(&b);
+		b.len = b.ends[1];
+		bin_comm(&b, after_split[i].event, after_split[i].id, 2, after_split[i].members);
+		expect_error(&b, b.len, after_split[i].text);
+	}
+	/* the same id from two calls */
+	comm_trace(&b);
+	b.len = b.ends[2];
+	b.w.nevents = (uint32_t)b.nevents[2];
+	mpiv_event_init(&ev, MPIV_CALL_Comm_dup);
+	ev.index = 2;
+	ev.comm = MPIV_COMM_WORLD;
+	bin_event(&b, &ev);
+	bin_comm(&b, 2, 2, 1, twice);
+	expect_error(&b, b.len, "communicator id 2 made twice");
+	/* JSON: newcomm without members */
+	snprintf(path, sizeof(path), "%s/rank-0.json", unit_tmpdir());
+	f = fopen(path, "w");
+	fprintf(f, "{\"format\":\"mpiverify-trace\",\"version\":1,\"rank\":0,\"size\":1,"
+		   "\"events\":[{\"call\":\"MPI_Comm_dup\",\"comm\":0,\"newcomm\":2}]}");
+	fclose(f);
+	mpiv_error_init(&err);
+	CU_ASSERT_EQUAL(mpiv_trace_load_json(path, &t, &err), -1);
+	CU_ASSERT_STRING_EQUAL(err.text, "events[0].members: expected an array of world ranks");
+}
+
 static void test_traceset_errors(void)
 {
 	struct mpiv_traceset ts;
@@ -529,6 +670,8 @@ static CU_TestInfo trace_tests[] = {
 	{"json round trip", test_json_roundtrip},
 	{"json errors", test_json_errors},
 	{"trace set errors", test_traceset_errors},
+	{"comm records round trip", test_comm_roundtrip},
+	{"comm record errors", test_comm_errors},
 	CU_TEST_INFO_NULL,
 };
 

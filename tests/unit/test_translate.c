@@ -39,9 +39,10 @@ static void test_instructions(void)
 	mpiv_traceset_release(&ts);
 }
 
-static void expect_refused(const char *events, const char *text)
+/* tr_translate refuses the ranks' events ev (NULL-terminated) with text, at rank 0, at event
+ * `event` unless it is -1. */
+static void refused(const char *const ev[], const char *text, long event)
 {
-	const char *const ev[] = {events, NULL};
 	struct mpiv_traceset ts;
 	struct eng_prog p;
 	struct tr_opts opts = {ENG_BUF_ZERO, 0, 0};
@@ -53,7 +54,16 @@ static void expect_refused(const char *events, const char *text)
 	CU_ASSERT_EQUAL(err.code, MPIV_EXIT_BAD_INPUT);
 	CU_ASSERT_STRING_EQUAL(err.text, text);
 	CU_ASSERT_EQUAL(err.rank, 0);
+	if (event >= 0)
+		CU_ASSERT_EQUAL(err.event, event);
 	mpiv_traceset_release(&ts);
+}
+
+static void expect_refused(const char *events, const char *text)
+{
+	const char *const ev[] = {events, NULL};
+
+	refused(ev, text, -1);
 }
 
 static void test_refused(void)
@@ -61,8 +71,22 @@ static void test_refused(void)
 	expect_refused("[{\"call\":\"MPI_Wait\",\"reqs\":[{\"req\":3}]}]",
 		       "MPI_Wait completes request 3, which was never posted");
 	expect_refused("[{\"call\":\"MPI_Send\",\"peer\":0,\"tag\":1,\"comm\":-1}]",
-		       "MPI_Send on a communicator other than MPI_COMM_WORLD or MPI_COMM_SELF, "
-		       "which check cannot judge yet");
+		       "MPI_Send on a communicator check does not know (comm -1): one made by a "
+		       "call mpiverify does not record (such as MPI_Intercomm_merge or "
+		       "MPI_Graph_create), which check cannot judge yet");
+	/* a local id no call of the rank made */
+	expect_refused("[{\"call\":\"MPI_Barrier\",\"comm\":2}]",
+		       "MPI_Barrier on a communicator check does not know (comm 2): one made by a "
+		       "call mpiverify does not record (such as MPI_Intercomm_merge or "
+		       "MPI_Graph_create), which check cannot judge yet");
+	expect_refused("[{\"call\":\"MPI_Intercomm_create\",\"comm\":0,\"newcomm\":2,"
+		       "\"members\":[0]}]",
+		       "the trace uses MPI_Intercomm_create: check cannot judge intercommunicators "
+		       "yet");
+	expect_refused("[{\"call\":\"MPI_Comm_create_group\",\"comm\":0,\"tag\":0,"
+		       "\"incomplete\":true}]",
+		       "the trace ends inside MPI_Comm_create_group, whose group the recorder "
+		       "writes only when it returns: check cannot tell whom it waits for");
 	expect_refused("[{\"call\":\"MPI_Isend\",\"peer\":0,\"tag\":1,\"comm\":0}]",
 		       "MPI_Isend without its request");
 	/* one-sided: windows on other communicators, and windows never created */
@@ -77,6 +101,65 @@ static void test_refused(void)
 	expect_refused("[{\"call\":\"MPI_Win_create\",\"comm\":0,\"win\":0},"
 		       "{\"call\":\"MPI_Win_post\",\"win\":0}]",
 		       "MPI_Win_post without its group, which check cannot judge");
+}
+
+#define SPLIT(members) "{\"call\":\"MPI_Comm_split\",\"comm\":0,\"newcomm\":2,\"members\":" members "}"
+#define BARRIER2 "{\"call\":\"MPI_Barrier\",\"comm\":2}"
+
+/* The rank-local ids of one communicator become one engine communicator: MPI_Comm_split into
+ * halves (listed by rank in the half, which is not world order) gives two, each with its
+ * members, and the split itself is a collective on MPI_COMM_WORLD. */
+static void test_comms(void)
+{
+	const char *const ev[] = {
+		"[" SPLIT("[1,0]") "," BARRIER2 "]",
+		"[" SPLIT("[1,0]") "," BARRIER2 "]",
+		"[" SPLIT("[3,2]") "," BARRIER2 "]",
+		"[" SPLIT("[3,2]") "," BARRIER2 "]",
+		NULL,
+	};
+	struct mpiv_traceset ts;
+	struct eng_prog p;
+	struct tr_opts opts = {ENG_BUF_INFINITE, 0, 0};
+	int r;
+
+	CU_ASSERT_FATAL(unit_load_case(ev, &ts) == 0);
+	CU_ASSERT_FATAL(tr_translate(&ts, &opts, &p, NULL) == 0);
+	CU_ASSERT_EQUAL_FATAL(p.ncomms, 1 + 4 + 2);
+	CU_ASSERT(p.comms[5].n == 2 && p.comms[5].members[0] == 1 && p.comms[5].members[1] == 0);
+	CU_ASSERT(p.comms[6].n == 2 && p.comms[6].members[0] == 3 && p.comms[6].members[1] == 2);
+	for (r = 0; r < 4; r++) {
+		CU_ASSERT_EQUAL_FATAL(p.nins[r], 3);
+		CU_ASSERT(p.ins[r][0].op == ENG_COLL && p.ins[r][0].a == 0 && p.ins[r][0].c == 1);
+		CU_ASSERT_EQUAL(p.ins[r][0].b, ENG_COLL_ALL);	/* synchronising, even buffered */
+		CU_ASSERT(p.ins[r][1].op == ENG_COLL && p.ins[r][1].c == 1);
+		CU_ASSERT_EQUAL(p.ins[r][1].a, r < 2 ? 5 : 6);
+	}
+	eng_prog_release(&p);
+	mpiv_traceset_release(&ts);
+}
+
+/* A peer outside its communicator: MPI would refuse it, the model would wait forever. */
+static void test_comm_peer_outside(void)
+{
+	const char *const ev[] = {
+		"[" SPLIT("[0]") ",{\"call\":\"MPI_Send\",\"peer\":1,\"tag\":0,\"comm\":2}]",
+		"[" SPLIT("[1]") "]",
+		NULL,
+	};
+
+	refused(ev, "MPI_Send names world rank 1, which is not a member of its communicator "
+		"(comm 2)", 1);
+}
+
+/* Traces that disagree on a communicator's members do not come from one run: refused, since
+ * the model would wait for a member that is not coming. */
+static void test_comm_disagree(void)
+{
+	const char *const ev[] = {"[" SPLIT("[0]") "]", "[" SPLIT("[0,1]") "]", NULL};
+
+	refused(ev, "MPI_Comm_split did not give this rank the communicator that rank 1's (event "
+		"0) lists it in: the traces do not come from one run", 0);
 }
 
 /* A trace that ends without MPI_Finalize still ends its program. */
@@ -99,6 +182,9 @@ static CU_TestInfo translate_tests[] = {
 	{"instructions", test_instructions},
 	{"refused traces", test_refused},
 	{"trace without finalize", test_no_finalize},
+	{"communicators across ranks", test_comms},
+	{"peer outside its communicator", test_comm_peer_outside},
+	{"ranks disagree on a communicator", test_comm_disagree},
 	CU_TEST_INFO_NULL,
 };
 

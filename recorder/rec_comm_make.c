@@ -1,0 +1,124 @@
+/* Recorder handlers of the calls that make and free communicators: the event is a collective
+ * on the parent (its comm), and on each member the new communicator gets the next rank-local
+ * id and its members as world ranks, so that check can tell which communicator of every rank
+ * is the same one (doc/trace-format.md, comm record). */
+#include "recorder.h"
+#include "rec_comm.h"
+
+void rec_call_newcomm(struct rec_call *c, MPI_Comm newcomm, MPI_Comm members_of)
+{
+	int32_t *members;
+	int n;
+
+	if (newcomm == MPI_COMM_NULL)
+		return;
+	/* registered even if its members cannot be had: the replayer numbers it all the same */
+	c->newcomm = rec_comm_register(newcomm);
+	if (c->newcomm == MPIV_COMM_UNKNOWN)
+		return;
+	n = rec_comm_members(members_of, &members);
+	if (n <= 0)
+		return;
+	c->members = members;
+	c->nmembers = (uint32_t)n;
+}
+
+/* A blocking creation: a collective on parent that gives *newcomm. */
+#define COMM_MAKE(call, parent, newcomm)			\
+	do {							\
+		int rc_;					\
+								\
+		c->ev.comm = rec_comm_id(parent);		\
+		rec_call_posted(c);				\
+		rc_ = call;					\
+		rec_call_returned(c);				\
+		if (rc_ == MPI_SUCCESS)				\
+			rec_call_newcomm(c, *(newcomm), *(newcomm));	\
+		return rc_;					\
+	} while (0)
+
+int rec_Comm_dup(struct rec_call *c, MPI_Comm comm, MPI_Comm *newcomm)
+{
+	COMM_MAKE(PMPI_Comm_dup(comm, newcomm), comm, newcomm);
+}
+
+int rec_Comm_split(struct rec_call *c, MPI_Comm comm, int color, int key, MPI_Comm *newcomm)
+{
+	COMM_MAKE(PMPI_Comm_split(comm, color, key, newcomm), comm, newcomm);
+}
+
+int rec_Comm_split_type(struct rec_call *c, MPI_Comm comm, int split_type, int key,
+			MPI_Info info, MPI_Comm *newcomm)
+{
+	COMM_MAKE(PMPI_Comm_split_type(comm, split_type, key, info, newcomm), comm, newcomm);
+}
+
+int rec_Comm_create(struct rec_call *c, MPI_Comm comm, MPI_Group group, MPI_Comm *newcomm)
+{
+	COMM_MAKE(PMPI_Comm_create(comm, group, newcomm), comm, newcomm);
+}
+
+int rec_Cart_create(struct rec_call *c, MPI_Comm comm_old, int ndims, const int dims[],
+		    const int periods[], int reorder, MPI_Comm *comm_cart)
+{
+	COMM_MAKE(PMPI_Cart_create(comm_old, ndims, dims, periods, reorder, comm_cart), comm_old,
+		  comm_cart);
+}
+
+int rec_Cart_sub(struct rec_call *c, MPI_Comm comm, const int remain_dims[], MPI_Comm *newcomm)
+{
+	COMM_MAKE(PMPI_Cart_sub(comm, remain_dims, newcomm), comm, newcomm);
+}
+
+int rec_Dist_graph_create_adjacent(struct rec_call *c, MPI_Comm comm_old, int indegree,
+				   const int sources[], const int sourceweights[], int outdegree,
+				   const int destinations[], const int destweights[],
+				   MPI_Info info, int reorder, MPI_Comm *comm_dist_graph)
+{
+	COMM_MAKE(PMPI_Dist_graph_create_adjacent(comm_old, indegree, sources, sourceweights,
+						  outdegree, destinations, destweights, info,
+						  reorder, comm_dist_graph), comm_old, comm_dist_graph);
+}
+
+/* Collective over group only; the tag tells concurrent ones on one parent apart. */
+int rec_Comm_create_group(struct rec_call *c, MPI_Comm comm, MPI_Group group, int tag,
+			  MPI_Comm *newcomm)
+{
+	c->ev.tag = tag;
+	COMM_MAKE(PMPI_Comm_create_group(comm, group, tag, newcomm), comm, newcomm);
+}
+
+/* Intercommunicators are recorded (an id, the local group as members) so that later calls
+ * on them are numbered alike in record and replay; check refuses them. */
+int rec_Intercomm_create(struct rec_call *c, MPI_Comm local_comm, int local_leader,
+			 MPI_Comm peer_comm, int remote_leader, int tag, MPI_Comm *newintercomm)
+{
+	COMM_MAKE(PMPI_Intercomm_create(local_comm, local_leader, peer_comm, remote_leader, tag,
+					newintercomm), local_comm, newintercomm);
+}
+
+/* Nonblocking: a request, completed at its wait. Its members are its parent's: the new
+ * communicator may not be used before the request completes. */
+int rec_Comm_idup(struct rec_call *c, MPI_Comm comm, MPI_Comm *newcomm, MPI_Request *request)
+{
+	int rc;
+
+	c->ev.comm = rec_comm_id(comm);
+	rc = PMPI_Comm_idup(comm, newcomm, request);
+	if (rc == MPI_SUCCESS) {
+		rec_call_add_req(c, rec_request_add(request, 0, MPI_COMM_WORLD), MPIV_NONE,
+				 MPIV_NONE);
+		rec_call_newcomm(c, *newcomm, comm);
+	}
+	return rc;
+}
+
+int rec_Comm_free(struct rec_call *c, MPI_Comm *comm)
+{
+	MPI_Comm old = *comm;
+
+	c->ev.comm = rec_comm_id(old);
+	/* before the handle is free for MPI to give to another communicator */
+	rec_comm_forget(old);
+	return PMPI_Comm_free(comm);
+}

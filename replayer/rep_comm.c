@@ -1,0 +1,152 @@
+/* The replayer's side of the calls that make and free communicators: the same rank-local ids
+ * as the recorder gave (rec_comm_register at the same calls, in the same order), so that the
+ * divergence check compares every later call's communicator by its identity. */
+#include "replayer.h"
+#include "rec_comm.h"
+
+/* ---- envelopes: the parent, as the recorder records it ---- */
+
+void rep_env_Comm_dup(struct rep_call *c, MPI_Comm comm, MPI_Comm *newcomm)
+{
+	c->comm = rec_comm_id(comm);
+}
+
+void rep_env_Comm_idup(struct rep_call *c, MPI_Comm comm, MPI_Comm *newcomm,
+		       MPI_Request *request)
+{
+	c->comm = rec_comm_id(comm);
+}
+
+void rep_env_Comm_split(struct rep_call *c, MPI_Comm comm, int color, int key,
+			MPI_Comm *newcomm)
+{
+	c->comm = rec_comm_id(comm);
+}
+
+void rep_env_Comm_split_type(struct rep_call *c, MPI_Comm comm, int split_type, int key,
+			     MPI_Info info, MPI_Comm *newcomm)
+{
+	c->comm = rec_comm_id(comm);
+}
+
+void rep_env_Comm_create(struct rep_call *c, MPI_Comm comm, MPI_Group group, MPI_Comm *newcomm)
+{
+	c->comm = rec_comm_id(comm);
+}
+
+void rep_env_Comm_create_group(struct rep_call *c, MPI_Comm comm, MPI_Group group, int tag,
+			       MPI_Comm *newcomm)
+{
+	c->comm = rec_comm_id(comm);
+	c->tag = tag;
+}
+
+void rep_env_Cart_create(struct rep_call *c, MPI_Comm comm_old, int ndims, const int dims[],
+			 const int periods[], int reorder, MPI_Comm *comm_cart)
+{
+	c->comm = rec_comm_id(comm_old);
+}
+
+void rep_env_Cart_sub(struct rep_call *c, MPI_Comm comm, const int remain_dims[],
+		      MPI_Comm *newcomm)
+{
+	c->comm = rec_comm_id(comm);
+}
+
+void rep_env_Dist_graph_create_adjacent(struct rep_call *c, MPI_Comm comm_old, int indegree,
+					const int sources[], const int sourceweights[],
+					int outdegree, const int destinations[],
+					const int destweights[], MPI_Info info, int reorder,
+					MPI_Comm *comm_dist_graph)
+{
+	c->comm = rec_comm_id(comm_old);
+}
+
+void rep_env_Intercomm_create(struct rep_call *c, MPI_Comm local_comm, int local_leader,
+			      MPI_Comm peer_comm, int remote_leader, int tag,
+			      MPI_Comm *newintercomm)
+{
+	c->comm = rec_comm_id(local_comm);
+}
+
+void rep_env_Comm_free(struct rep_call *c, MPI_Comm *comm)
+{
+	c->comm = rec_comm_id(*comm);
+}
+
+/* ---- the calls: register what they made, as the recorder does ---- */
+
+/* newcomm by address: read after the call has filled it */
+static int made(int rc, const MPI_Comm *newcomm)
+{
+	if (rc == MPI_SUCCESS)
+		rec_comm_register(*newcomm);
+	return rc;
+}
+
+int rep_Comm_dup(struct rep_call *c, MPI_Comm comm, MPI_Comm *newcomm)
+{
+	return made(PMPI_Comm_dup(comm, newcomm), newcomm);
+}
+
+int rep_Comm_idup(struct rep_call *c, MPI_Comm comm, MPI_Comm *newcomm, MPI_Request *request)
+{
+	return made(PMPI_Comm_idup(comm, newcomm, request), newcomm);
+}
+
+int rep_Comm_split(struct rep_call *c, MPI_Comm comm, int color, int key, MPI_Comm *newcomm)
+{
+	return made(PMPI_Comm_split(comm, color, key, newcomm), newcomm);
+}
+
+int rep_Comm_split_type(struct rep_call *c, MPI_Comm comm, int split_type, int key,
+			MPI_Info info, MPI_Comm *newcomm)
+{
+	return made(PMPI_Comm_split_type(comm, split_type, key, info, newcomm), newcomm);
+}
+
+int rep_Comm_create(struct rep_call *c, MPI_Comm comm, MPI_Group group, MPI_Comm *newcomm)
+{
+	return made(PMPI_Comm_create(comm, group, newcomm), newcomm);
+}
+
+int rep_Comm_create_group(struct rep_call *c, MPI_Comm comm, MPI_Group group, int tag,
+			  MPI_Comm *newcomm)
+{
+	return made(PMPI_Comm_create_group(comm, group, tag, newcomm), newcomm);
+}
+
+int rep_Cart_create(struct rep_call *c, MPI_Comm comm_old, int ndims, const int dims[],
+		    const int periods[], int reorder, MPI_Comm *comm_cart)
+{
+	return made(PMPI_Cart_create(comm_old, ndims, dims, periods, reorder, comm_cart),
+		    comm_cart);
+}
+
+int rep_Cart_sub(struct rep_call *c, MPI_Comm comm, const int remain_dims[], MPI_Comm *newcomm)
+{
+	return made(PMPI_Cart_sub(comm, remain_dims, newcomm), newcomm);
+}
+
+int rep_Dist_graph_create_adjacent(struct rep_call *c, MPI_Comm comm_old, int indegree,
+				   const int sources[], const int sourceweights[], int outdegree,
+				   const int destinations[], const int destweights[],
+				   MPI_Info info, int reorder, MPI_Comm *comm_dist_graph)
+{
+	return made(PMPI_Dist_graph_create_adjacent(comm_old, indegree, sources, sourceweights,
+						    outdegree, destinations, destweights, info,
+						    reorder, comm_dist_graph), comm_dist_graph);
+}
+
+int rep_Intercomm_create(struct rep_call *c, MPI_Comm local_comm, int local_leader,
+			 MPI_Comm peer_comm, int remote_leader, int tag, MPI_Comm *newintercomm)
+{
+	return made(PMPI_Intercomm_create(local_comm, local_leader, peer_comm, remote_leader, tag,
+					  newintercomm), newintercomm);
+}
+
+int rep_Comm_free(struct rep_call *c, MPI_Comm *comm)
+{
+	rec_comm_forget(*comm);
+	return PMPI_Comm_free(comm);
+}

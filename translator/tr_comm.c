@@ -1,0 +1,257 @@
+/* Translator: communicators. Each rank names the communicators it made by rank-local ids
+ * (common/event.h); here the ids of all ranks that denote one communicator become one engine
+ * communicator with its members (struct eng_comm). A creation is a collective on its parent,
+ * so the k-th collective on a parent is the same call on every member of the parent, and the
+ * communicators that call made are told apart by their member lists (MPI_Comm_split makes
+ * several at once): (parent, k, members) names a communicator on every rank alike.
+ * MPI_Comm_create_group is collective over its group only: (parent, tag, members, how many
+ * such calls the rank made before) names it. SPEC 3.1, MODELLING.md 1.7 item 10. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "tr_comm.h"
+#include "xalloc.h"
+
+/* What names a derived communicator on every rank alike. */
+struct comm_key {
+	int32_t parent;		/* engine id of the parent */
+	int32_t group;		/* 1 for MPI_Comm_create_group, else 0 */
+	int32_t pos;		/* the creation's collective position on the parent (group 0),
+				 * or its tag (group 1) */
+	int32_t occ;		/* group 1: earlier such calls of the rank with this key */
+};
+
+/* A creation on a parent of a rank, as the cross-check needs it. */
+struct comm_made {
+	int32_t parent;		/* engine id of the parent */
+	int32_t pos;		/* its collective position on the parent */
+	uint32_t event;		/* the creating event */
+	int32_t result;		/* engine id of what it made, -1 for none (MPI_COMM_NULL) */
+};
+
+/* Engine communicators being collected: the fixed ones, then one per key. */
+struct comm_set {
+	struct eng_prog *prog;
+	struct comm_key *keys;	/* by engine id; unused below 1 + nranks */
+	int32_t *by_rank;	/* by engine id: the rank that first named it */
+	uint32_t *by_event;	/* ... and its event */
+	size_t cap;		/* room in prog->comms, keys, by_rank and by_event */
+	struct comm_made **made;	/* per rank: its completed creations on a parent */
+	size_t *nmade;
+};
+
+static int same_members(const struct eng_comm *c, const struct mpiv_newcomm *nc)
+{
+	return (uint32_t)c->n == nc->n &&
+	       !memcmp(c->members, nc->members, nc->n * sizeof(*nc->members));
+}
+
+/* The engine id of the communicator of key k with nc's members, made if new. */
+static int32_t comm_find(struct comm_set *s, const struct comm_key *k,
+			 const struct mpiv_newcomm *nc, int rank)
+{
+	struct eng_prog *p = s->prog;
+	size_t cap = s->cap, cap2 = s->cap, cap3 = s->cap;
+	int32_t g;
+
+	for (g = 1 + p->nranks; g < p->ncomms; g++)
+		if (!memcmp(&s->keys[g], k, sizeof(*k)) && same_members(&p->comms[g], nc))
+			return g;
+	xgrow((void **)&p->comms, &s->cap, (size_t)p->ncomms + 1, sizeof(*p->comms));
+	xgrow((void **)&s->keys, &cap, (size_t)p->ncomms + 1, sizeof(*s->keys));
+	xgrow((void **)&s->by_rank, &cap2, (size_t)p->ncomms + 1, sizeof(*s->by_rank));
+	xgrow((void **)&s->by_event, &cap3, (size_t)p->ncomms + 1, sizeof(*s->by_event));
+	g = p->ncomms++;
+	s->keys[g] = *k;
+	s->by_rank[g] = rank;
+	s->by_event[g] = nc->event;
+	p->comms[g].n = (int32_t)nc->n;
+	p->comms[g].members = xmalloc((nc->n ? nc->n : 1) * sizeof(int32_t));
+	memcpy(p->comms[g].members, nc->members, nc->n * sizeof(int32_t));
+	return g;
+}
+
+/* Walk rank r's events in order: count its collectives per communicator, and map each
+ * communicator it made to its engine id. */
+static int comm_rank(struct comm_set *s, struct tr_comms *cm, const struct mpiv_rank_trace *t,
+		     struct mpiv_error *err)
+{
+	int32_t nids = (int32_t)t->nevents + MPIV_COMM_FIRST_LOCAL;
+	int32_t *local = xmalloc((size_t)nids * sizeof(*local));
+	int32_t *count = xcalloc((size_t)nids, sizeof(*count));	/* collectives per local id */
+	size_t i, j, cap = 0;
+	int32_t id;
+
+	for (id = 0; id < nids; id++)
+		local[id] = -1;
+	local[MPIV_COMM_WORLD] = 0;
+	local[MPIV_COMM_SELF] = 1 + t->rank;
+	cm->local[t->rank] = local;
+	cm->nlocal[t->rank] = nids;
+	for (i = 0; i < t->nevents; i++) {
+		const struct mpiv_event *ev = &t->events[i];
+		enum mpiv_kind kind = mpiv_call_kind(ev->call);
+		const struct mpiv_newcomm *nc = mpiv_trace_newcomm(t, (uint32_t)i);
+		struct comm_key k;
+		int32_t parent = -1;
+
+		if (ev->comm >= 0 && ev->comm < nids)
+			parent = local[ev->comm];
+		if ((kind == MPIV_KIND_COLL || kind == MPIV_KIND_ICOLL) && parent >= 0)
+			count[ev->comm]++;
+		if (kind != MPIV_KIND_COMM_GROUP && parent >= 0 &&
+		    (mpiv_call_flags(ev->call) & MPIV_F_NEWCOMM) &&
+		    !(ev->flags & MPIV_EV_INCOMPLETE)) {
+			struct comm_made *m;
+
+			xgrow((void **)&s->made[t->rank], &cap, s->nmade[t->rank] + 1, sizeof(*m));
+			m = &s->made[t->rank][s->nmade[t->rank]++];
+			m->parent = parent;
+			m->pos = count[ev->comm];
+			m->event = (uint32_t)i;
+			m->result = -1;
+		}
+		if (!nc)
+			continue;
+		if (nc->id >= nids) {
+			free(count);
+			return mpiv_error_set(err, MPIV_EXIT_BAD_INPUT, t->source, t->rank,
+					      (long)i, "communicator id %d, beyond the %zu events of "
+					      "the trace", nc->id, t->nevents);
+		}
+		if (parent < 0)
+			continue;	/* made from one check does not know: refused at its use */
+		memset(&k, 0, sizeof(k));
+		k.parent = parent;
+		if (kind == MPIV_KIND_COMM_GROUP) {
+			k.group = 1;
+			k.pos = ev->tag;
+			for (j = 0; j < t->ncomms && t->comms[j].event < i; j++) {
+				const struct mpiv_event *e = &t->events[t->comms[j].event];
+
+				if (mpiv_call_kind(e->call) == MPIV_KIND_COMM_GROUP &&
+				    e->comm == ev->comm && e->tag == ev->tag &&
+				    t->comms[j].n == nc->n &&
+				    !memcmp(t->comms[j].members, nc->members,
+					    nc->n * sizeof(*nc->members)))
+					k.occ++;
+			}
+		} else {
+			k.pos = count[ev->comm];
+		}
+		local[nc->id] = comm_find(s, &k, nc, t->rank);
+		if (k.group == 0)
+			s->made[t->rank][s->nmade[t->rank] - 1].result = local[nc->id];
+	}
+	free(count);
+	return 0;
+}
+
+/* Every member of a communicator made on a parent must have got it from its own call at that
+ * place, if it completed the same call there: otherwise the traces disagree (they do not come
+ * from one run), and the model would wait for a member that is not coming. A member that
+ * called another collective there is a collective mismatch, which the model reports. */
+static int comm_crosscheck(const struct comm_set *s, const struct mpiv_traceset *ts,
+			   struct mpiv_error *err)
+{
+	const struct eng_prog *p = s->prog;
+	int32_t g, i;
+	size_t j;
+
+	for (g = 1 + p->nranks; g < p->ncomms; g++) {
+		const struct mpiv_rank_trace *by = &ts->ranks[s->by_rank[g]];
+		unsigned call = by->events[s->by_event[g]].call;
+
+		if (s->keys[g].group)
+			continue;
+		for (i = 0; i < p->comms[g].n; i++) {
+			int m = p->comms[g].members[i];
+			const struct mpiv_rank_trace *t = &ts->ranks[m];
+
+			for (j = 0; j < s->nmade[m]; j++) {
+				const struct comm_made *x = &s->made[m][j];
+
+				if (x->parent != s->keys[g].parent || x->pos != s->keys[g].pos ||
+				    t->events[x->event].call != call || x->result == g)
+					continue;
+				return mpiv_error_set(err, MPIV_EXIT_BAD_INPUT, t->source, t->rank,
+						      (long)x->event, "%s did not give this rank the "
+						      "communicator that rank %d's (event %u) lists it "
+						      "in: the traces do not come from one run",
+						      mpiv_call_name(call), s->by_rank[g],
+						      s->by_event[g]);
+			}
+		}
+	}
+	return 0;
+}
+
+int tr_comms_build(const struct mpiv_traceset *ts, struct eng_prog *prog, struct tr_comms *cm,
+		   struct mpiv_error *err)
+{
+	struct comm_set s;
+	int r, rc = 0;
+
+	memset(cm, 0, sizeof(*cm));
+	cm->nranks = ts->nranks;
+	cm->local = xcalloc((size_t)ts->nranks, sizeof(*cm->local));
+	cm->nlocal = xcalloc((size_t)ts->nranks, sizeof(*cm->nlocal));
+	prog->ncomms = 1 + ts->nranks;
+	prog->comms = xcalloc((size_t)prog->ncomms, sizeof(*prog->comms));
+	prog->comms[0].n = ts->nranks;
+	prog->comms[0].members = xcalloc((size_t)ts->nranks, sizeof(int32_t));
+	for (r = 0; r < ts->nranks; r++) {
+		prog->comms[0].members[r] = r;
+		prog->comms[1 + r].n = 1;
+		prog->comms[1 + r].members = xcalloc(1, sizeof(int32_t));
+		prog->comms[1 + r].members[0] = r;
+	}
+	memset(&s, 0, sizeof(s));
+	s.prog = prog;
+	s.cap = (size_t)prog->ncomms;
+	s.keys = xcalloc(s.cap, sizeof(*s.keys));
+	s.by_rank = xcalloc(s.cap, sizeof(*s.by_rank));
+	s.by_event = xcalloc(s.cap, sizeof(*s.by_event));
+	s.made = xcalloc((size_t)ts->nranks, sizeof(*s.made));
+	s.nmade = xcalloc((size_t)ts->nranks, sizeof(*s.nmade));
+	for (r = 0; r < ts->nranks && !rc; r++)
+		rc = comm_rank(&s, cm, &ts->ranks[r], err);
+	if (!rc)
+		rc = comm_crosscheck(&s, ts, err);
+	for (r = 0; r < ts->nranks; r++)
+		free(s.made[r]);
+	free(s.made);
+	free(s.nmade);
+	free(s.keys);
+	free(s.by_rank);
+	free(s.by_event);
+	return rc;
+}
+
+int tr_comms_id(const struct tr_comms *cm, int rank, int comm)
+{
+	if (rank < 0 || rank >= cm->nranks || comm < 0 || comm >= cm->nlocal[rank])
+		return -1;
+	return cm->local[rank][comm];
+}
+
+int tr_comms_member(const struct eng_prog *prog, int c, int world)
+{
+	int i;
+
+	for (i = 0; i < prog->comms[c].n; i++)
+		if (prog->comms[c].members[i] == world)
+			return 1;
+	return 0;
+}
+
+void tr_comms_release(struct tr_comms *cm)
+{
+	int r;
+
+	for (r = 0; r < cm->nranks; r++)
+		free(cm->local[r]);
+	free(cm->local);
+	free(cm->nlocal);
+	memset(cm, 0, sizeof(*cm));
+}
