@@ -113,6 +113,7 @@ void rep_schedule_release(void)
 	rep_checking = 0;
 	mpiv_cex_release(&rep_cex);
 	rep_trace_release();
+	rep_request_release();
 }
 
 uint32_t rep_schedule_index(void)
@@ -368,6 +369,13 @@ void rep_schedule_after(const struct rep_call *c)
 	rec_status_note(note);
 }
 
+const struct rep_expect *rep_schedule_recorded(const struct rep_call *c)
+{
+	if (!rep_checking || atomic_load_explicit(&rep_left, memory_order_relaxed))
+		return NULL;
+	return rep_trace_event(rep_is_poll(c->call) ? rep_poll_end(c->index) : c->index);
+}
+
 int rep_schedule_blocked(const struct rep_call *c)
 {
 	return rep_me && rep_me->blocked_op >= 0 && (uint32_t)rep_me->blocked_op == c->index &&
@@ -393,7 +401,8 @@ int rep_schedule_source(struct rep_call *c, int source, MPI_Comm comm)
 int rep_schedule_coll_sync(struct rep_call *c)
 {
 	/* without buffering the model makes every collective synchronise (SPEC 3.6); MPICH's
-	 * need not, so a barrier first gives the counterexample's order, as Intel's checker does */
+	 * need not, so a barrier first gives the counterexample's order, as Intel's checker does
+	 * (a nonblocking one gets an MPI_Ibarrier, completed at its wait: rep_request.c) */
 	if (!c->op || !rep_cex.buffering || strcmp(rep_cex.buffering, "zero"))
 		return 0;
 	c->forced = 1;

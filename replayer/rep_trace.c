@@ -16,6 +16,10 @@
 
 static struct rep_expect *tr_events;	/* by index */
 static uint32_t tr_nevents;
+/* The request ids the events list (struct rep_expect's reqs is an offset in here): what a
+ * call made, which requests a completion call completed, for forcing that choice again. */
+static int32_t *tr_reqs;
+static size_t tr_nreqs, tr_reqcap;
 static int tr_threads;			/* the recorded run called MPI from several threads */
 static char *tr_program;		/* the module of MPI_Init's call site, NULL if unknown */
 
@@ -57,12 +61,33 @@ static int tr_read(const char *path, char **data, size_t *len)
 	return 0;
 }
 
+/* Append to a malloc'ed array of n elements of size each, growing it by doubling. Returns 0,
+ * or -1 if out of memory (the array is unchanged). */
+static int tr_grow(void **arr, size_t *cap, size_t n, size_t size)
+{
+	void *p;
+	size_t c;
+
+	if (n < *cap)
+		return 0;
+	c = *cap ? 2 * *cap : 64;
+	while (c <= n)
+		c *= 2;
+	p = realloc(*arr, c * size);
+	if (!p)
+		return -1;
+	*arr = p;
+	*cap = c;
+	return 0;
+}
+
 /* Store ev at its index; a record that replaces an earlier event may only replace an
  * incomplete one, as in common/trace.c. Returns 0, or -1 with a reason in why. */
 static int tr_put(const struct mpiv_event *ev, int replaces, size_t *cap, char *why,
 		  size_t whysize)
 {
 	struct rep_expect *x, *grown;
+	uint32_t i;
 
 	if (!replaces) {
 		if (tr_nevents == *cap) {
@@ -90,28 +115,17 @@ static int tr_put(const struct mpiv_event *ev, int replaces, size_t *cap, char *
 	x->nreqs = ev->nreqs;
 	x->npending = ev->npending;
 	x->bytes = ev->bytes;
+	x->reqs = (uint32_t)tr_nreqs;
 	if (ev->thread > 0)
 		tr_threads = 1;
-	return 0;
-}
-
-/* Append to a malloc'ed array of n elements of size each, growing it by doubling. Returns 0,
- * or -1 if out of memory (the array is unchanged). */
-static int tr_grow(void **arr, size_t *cap, size_t n, size_t size)
-{
-	void *p;
-	size_t c;
-
-	if (n < *cap)
-		return 0;
-	c = *cap ? 2 * *cap : 64;
-	while (c <= n)
-		c *= 2;
-	p = realloc(*arr, c * size);
-	if (!p)
+	/* a replaced record's ids stay behind unused: only incomplete events are replaced */
+	if (ev->nreqs && tr_grow((void **)&tr_reqs, &tr_reqcap, tr_nreqs + ev->nreqs - 1,
+				 sizeof(*tr_reqs)) != 0) {
+		snprintf(why, whysize, "out of memory");
 		return -1;
-	*arr = p;
-	*cap = c;
+	}
+	for (i = 0; i < ev->nreqs; i++)
+		tr_reqs[tr_nreqs++] = ev->reqs[i].req;
 	return 0;
 }
 
@@ -214,6 +228,11 @@ const struct rep_expect *rep_trace_event(uint32_t index)
 	return index < tr_nevents ? &tr_events[index] : NULL;
 }
 
+const int32_t *rep_trace_reqs(const struct rep_expect *x)
+{
+	return x->nreqs ? &tr_reqs[x->reqs] : NULL;
+}
+
 uint32_t rep_trace_count(void)
 {
 	return tr_nevents;
@@ -233,6 +252,10 @@ void rep_trace_release(void)
 {
 	free(tr_events);
 	free(tr_program);
+	free(tr_reqs);
+	tr_reqs = NULL;
+	tr_nreqs = 0;
+	tr_reqcap = 0;
 	tr_events = NULL;
 	tr_program = NULL;
 	tr_nevents = 0;
