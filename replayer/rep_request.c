@@ -52,29 +52,30 @@ void rep_request_made(struct rep_call *c)
 {
 	const struct rep_expect *x = rep_schedule_recorded(c);
 	const int32_t *ids = x ? rep_trace_reqs(x) : NULL;
+	MPI_Request sync = MPI_REQUEST_NULL;
 	struct rep_req *n;
 	unsigned b;
 
 	if (c->rc != MPI_SUCCESS)
 		return;
+	/* started right after the collective on every member, so they pair up in order */
+	if (c->mpicomm != MPI_COMM_NULL && rep_schedule_coll_sync(c) &&
+	    PMPI_Ibarrier(c->mpicomm, &sync) != MPI_SUCCESS)
+		sync = MPI_REQUEST_NULL;
+	if (!ids && sync == MPI_REQUEST_NULL)
+		return;	/* nothing to know about it */
 	n = calloc(1, sizeof(*n));
-	if (!n)
-		return;	/* nothing is forced for it: its completions pass through */
+	if (!n) {
+		/* its completions pass through unforced; the barrier is left to MPI_Finalize */
+		return;
+	}
 	n->handle = *c->made;
 	n->where = c->made;
 	n->id = ids ? ids[0] : -1;
 	n->made = c->index;
-	n->sync = MPI_REQUEST_NULL;
+	n->sync = sync;
 	n->icoll = c->mpicomm != MPI_COMM_NULL;
-	/* started right after the collective on every member, so they pair up in order */
-	if (c->mpicomm != MPI_COMM_NULL && rep_schedule_coll_sync(c) &&
-	    PMPI_Ibarrier(c->mpicomm, &n->sync) != MPI_SUCCESS)
-		n->sync = MPI_REQUEST_NULL;
-	n->synced = n->sync != MPI_REQUEST_NULL;
-	if (n->id < 0 && n->sync == MPI_REQUEST_NULL) {
-		free(n);	/* nothing to know about it */
-		return;
-	}
+	n->synced = sync != MPI_REQUEST_NULL;
 	b = req_hash(n->handle);
 	pthread_mutex_lock(&req_lock);
 	n->seq = req_seq++;
