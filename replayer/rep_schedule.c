@@ -150,19 +150,21 @@ static uint32_t rep_poll_end(uint32_t index)
 {
 	static uint32_t lo, hi;		/* the last run seen: events [lo, hi) failed */
 	static int ends;		/* ... and event hi is the poll that found */
-	const struct rep_expect *first, *x;
+	const struct rep_expect *x;
+	struct rep_expect first;	/* a copy: the scan may take the trace's chunk away */
 	uint32_t j = index;
 
 	if (index >= lo && index < hi)
 		return ends ? hi : index;
-	first = rep_trace_event(index);
-	if (!first || !rep_failed_poll(first, first))
+	x = rep_trace_event(index);
+	if (!x || !rep_failed_poll(x, x))
 		return index;
-	while ((x = rep_trace_event(j)) && rep_failed_poll(x, first))
+	first = *x;
+	while ((x = rep_trace_event(j)) && rep_failed_poll(x, &first))
 		j++;
 	lo = index;
 	hi = j;
-	ends = x && x->call == first->call;
+	ends = x && x->call == first.call;
 	return ends ? hi : index;
 }
 
@@ -256,10 +258,12 @@ static int rep_differs(int32_t recorded, int32_t now)
 static void rep_end_reason(char *buf, size_t size)
 {
 	uint32_t n = rep_trace_count();
-	const struct rep_expect *last = n ? rep_trace_event(n - 1) : NULL;
+	const struct rep_expect *last = rep_trace_last();
 	const char *name = last ? mpiv_call_name(last->call) : NULL;
 
-	if (!last)
+	if (rep_trace_error())
+		snprintf(buf, size, "%s", rep_trace_error());
+	else if (!last)
 		snprintf(buf, size, "the recorded trace has no events");
 	else if (last->flags & MPIV_EV_INCOMPLETE)
 		snprintf(buf, size, "the recorded run never returned from event %u, %s", n - 1,

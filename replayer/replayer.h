@@ -49,7 +49,7 @@ struct rep_call {
 };
 
 /* An event of the recorded trace, as far as the divergence check and the forcing of
- * completions need it (48 bytes: the whole trace is kept in memory). */
+ * completions need it (rep_trace.c keeps a few thousand of them decoded). */
 struct rep_expect {
 	uint16_t call;		/* enum mpiv_call */
 	uint16_t flags;		/* enum mpiv_event_flags */
@@ -57,7 +57,7 @@ struct rep_expect {
 	int32_t src;		/* what a receive or probe matched; MPIV_NONE for a probe that
 				 * found nothing */
 	uint32_t nreqs, npending;	/* requests listed, and how many of them did not complete */
-	uint32_t reqs;		/* where its nreqs request ids are (rep_trace_reqs) */
+	uint32_t reqs;		/* where its nreqs request ids are in its chunk (rep_trace_reqs) */
 	uint64_t bytes;
 };
 
@@ -77,12 +77,21 @@ void rep_guard_drop(void);
 
 /* ---- rep_trace.c: the recorded trace of this rank ---- */
 
-/* Read dir/rank-<rank>.mpivt. Returns 0, or -1 with a one-line reason in why (nothing is
- * printed; nothing is kept). A file cut inside a record is read up to its last whole one. */
+/* Read dir/rank-<rank>.mpivt through, validating it. Returns 0, or -1 with a one-line reason
+ * in why (nothing is printed; nothing is kept). A file cut inside a record is read up to its
+ * last whole one. */
 int rep_trace_load(const char *dir, int rank, char *why, size_t whysize);
 
-/* Event index of the trace, or NULL past its end. */
+/* Event index of the trace, or NULL past its end (or if the file cannot be read again:
+ * rep_trace_error() says why). The pointer is good until the next call: events are decoded a
+ * chunk at a time, and only two chunks are kept. */
 const struct rep_expect *rep_trace_event(uint32_t index);
+
+/* The last event (its call and flags only), NULL if there is none. */
+const struct rep_expect *rep_trace_last(void);
+
+/* Why an event could not be read again, or NULL. */
+const char *rep_trace_error(void);
 
 /* The request ids event x lists (x->nreqs of them, as struct mpiv_event's reqs: the one it
  * made, or those a completion completed, then its npending others), NULL if none. */
