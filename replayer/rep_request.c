@@ -38,6 +38,8 @@ struct rep_req {
 
 static pthread_mutex_t req_lock = PTHREAD_MUTEX_INITIALIZER;	/* the table */
 static struct rep_req *req_buckets[REQ_BUCKETS];
+static struct rep_req *req_free;	/* unused nodes: a request is made and completed at
+					 * every call of a loop, malloc each time costs */
 static uint64_t req_seq;
 
 static unsigned req_hash(MPI_Request h)
@@ -64,11 +66,16 @@ void rep_request_made(struct rep_call *c)
 		sync = MPI_REQUEST_NULL;
 	if (!ids && sync == MPI_REQUEST_NULL)
 		return;	/* nothing to know about it */
-	n = calloc(1, sizeof(*n));
-	if (!n) {
-		/* its completions pass through unforced; the barrier is left to MPI_Finalize */
-		return;
-	}
+	pthread_mutex_lock(&req_lock);
+	n = req_free;
+	if (n)
+		req_free = n->next;
+	pthread_mutex_unlock(&req_lock);
+	if (!n)
+		n = malloc(sizeof(*n));
+	if (!n)
+		return;	/* its completions pass through unforced; the barrier is left to MPI_Finalize */
+	memset(n, 0, sizeof(*n));
 	n->handle = *c->made;
 	n->where = c->made;
 	n->id = ids ? ids[0] : -1;
@@ -97,6 +104,11 @@ void rep_request_release(void)
 		}
 		req_buckets[b] = NULL;
 	}
+	for (n = req_free; n; n = next) {
+		next = n->next;
+		free(n);
+	}
+	req_free = NULL;
 	pthread_mutex_unlock(&req_lock);
 }
 
@@ -229,8 +241,9 @@ static void req_forget(struct req_set *rs)
 				break;
 			}
 		}
+		n->next = req_free;
+		req_free = n;
 		pthread_mutex_unlock(&req_lock);
-		free(n);
 	}
 	if (rs->node != rs->stack) {
 		free(rs->node);
