@@ -213,9 +213,9 @@ static void req_note_unsynced(const struct rep_call *c, const struct req_set *rs
 		if (!n || !n->icoll || n->synced || rs->reqs[i] != MPI_REQUEST_NULL)
 			continue;
 		snprintf(note, sizeof(note), "event %u, %s, completed the nonblocking collective "
-			 "made at event %u before every member had started it: replay makes "
-			 "collectives synchronise only for a counterexample found without "
-			 "buffering", c->index, mpiv_call_name(c->call), n->made);
+			 "made at event %u, which replay did not make synchronise (it does so "
+			 "on the way of a counterexample found without buffering)", c->index,
+			 mpiv_call_name(c->call), n->made);
 		rec_status_note(note);
 		return;
 	}
