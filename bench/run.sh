@@ -8,7 +8,16 @@
 #     a counterexample that forces nothing) against plain runs, best of 3 each;
 #  3. check time and peak memory against trace size: a wildcard-free halo exchange
 #     (ranks x iterations) and a master/worker with MPI_ANY_SOURCE receives.
+# Arguments name the parts to run (record, replay, check; default all): `bench/run.sh replay`
+# records the traces it replays once, untimed, and times only the replays.
 set -u
+
+PARTS=${*:-record replay check}
+part()	# part NAME: whether NAME is to run
+{
+	case " $PARTS " in *" $1 "*) return 0 ;; esac
+	return 1
+}
 
 . "$(dirname "$0")/../tests/lib.sh"
 require_tools mpicc mpirun spin
@@ -60,6 +69,7 @@ overhead()
 			n, p, r, r / p, (r - p) * 1e9 / c, b / t }'
 }
 
+if part record; then
 echo "== recording overhead: recorded / plain under the same mpirun, best of 3 each"
 echo "   self-loop: 1 rank, Isend/Recv/Wait to itself on MPI_COMM_SELF, 1000000 times"
 echo "   ping-pong: 2 ranks, 8-byte messages, 20000 round trips"
@@ -68,6 +78,11 @@ echo "              of 20000 cells, 2000 iterations"
 overhead self-loop 1 ./selfloop 1000000
 overhead ping-pong 2 ./pingpong 20000
 overhead halo 2 ./halo 2000
+elif part replay; then
+	# the traces to replay, recorded once
+	"$MPIVERIFY" record -o trace-ping-pong -- "$MPIRUN" -np 2 ./pingpong 20000 >/dev/null 2>&1
+	"$MPIVERIFY" record -o trace-halo -- "$MPIRUN" -np 2 ./halo 2000 >/dev/null 2>&1
+fi
 
 # null_cex TRACE NP: a counterexample of TRACE that forces nothing and has no rank blocked:
 # replaying it costs what replay always costs (every call checked against the trace, the live
@@ -103,11 +118,18 @@ replay_overhead()
 			n, p, r, r / p, (r - p) * 1e9 / c }'
 }
 
+if part replay; then
 echo
 echo "== replay overhead: replayed / plain under the same mpirun, best of 3 each, replaying the"
 echo "   traces recorded above with a counterexample that forces nothing"
 replay_overhead ping-pong 2 ./pingpong 20000
 replay_overhead halo 2 ./halo 2000
+fi
+if ! part check; then
+	echo
+	echo "work directory: $WORK"
+	exit 0
+fi
 echo
 echo "== check time and peak memory against trace size (--buffering all)"
 printf '%-28s %10s %10s %10s\n' trace operations seconds "peak MiB"

@@ -338,6 +338,8 @@ static void explain_not_reproduced(const struct monitor_result *res, const struc
 		if (call >= 0 && mpiv_call_kind((unsigned)call) == MPIV_KIND_COLL)
 			coll = 1;
 	}
+	if (any_note(res, "nonblocking collective"))
+		coll = 1;
 	/* The reasons replay can tell of, most specific first. */
 	if (!n)
 		return;
@@ -351,8 +353,8 @@ static void explain_not_reproduced(const struct monitor_result *res, const struc
 		       "above)\n");
 	else if (coll)
 		printf("why: the counterexample has a collective wait for its peers, which the "
-		       "MPI library did not do (replay does not force collectives to "
-		       "synchronise yet)\n");
+		       "MPI library did not do (replay makes collectives synchronise only for a "
+		       "counterexample found without buffering)\n");
 	else if (any_note(res, "free to buffer"))
 		printf("why: the counterexample has a rank blocked in a standard send without "
 		       "asking for it to be unbuffered, and the MPI library buffered it\n");

@@ -33,6 +33,15 @@ static void rep_env_coll(struct rep_call *c, MPI_Comm comm, int root)
 		c->root = rec_comm_to_world(comm, root);
 }
 
+/* A nonblocking collective's: as a blocking one's, and the request it makes, whose wait
+ * completes its barrier too when it must synchronise (rep_request.c). */
+static void rep_env_icoll(struct rep_call *c, MPI_Comm comm, int root, MPI_Request *request)
+{
+	rep_env_coll(c, comm, root);
+	c->mpicomm = comm;
+	c->made = request;
+}
+
 /* ---- point to point ---- */
 
 void rep_env_Send(struct rep_call *c, const void *buf, int count, MPI_Datatype datatype, int dest,
@@ -63,48 +72,56 @@ void rep_env_Isend(struct rep_call *c, const void *buf, int count, MPI_Datatype 
 	           int dest, int tag, MPI_Comm comm, MPI_Request *request)
 {
 	rep_env_p2p(c, count, datatype, dest, tag, comm);
+	c->made = request;
 }
 
 void rep_env_Issend(struct rep_call *c, const void *buf, int count, MPI_Datatype datatype,
 	            int dest, int tag, MPI_Comm comm, MPI_Request *request)
 {
 	rep_env_p2p(c, count, datatype, dest, tag, comm);
+	c->made = request;
 }
 
 void rep_env_Ibsend(struct rep_call *c, const void *buf, int count, MPI_Datatype datatype,
 	            int dest, int tag, MPI_Comm comm, MPI_Request *request)
 {
 	rep_env_p2p(c, count, datatype, dest, tag, comm);
+	c->made = request;
 }
 
 void rep_env_Irsend(struct rep_call *c, const void *buf, int count, MPI_Datatype datatype,
 	            int dest, int tag, MPI_Comm comm, MPI_Request *request)
 {
 	rep_env_p2p(c, count, datatype, dest, tag, comm);
+	c->made = request;
 }
 
 void rep_env_Send_init(struct rep_call *c, const void *buf, int count, MPI_Datatype datatype,
 	               int dest, int tag, MPI_Comm comm, MPI_Request *request)
 {
 	rep_env_p2p(c, count, datatype, dest, tag, comm);
+	c->made = request;
 }
 
 void rep_env_Bsend_init(struct rep_call *c, const void *buf, int count, MPI_Datatype datatype,
 	                int dest, int tag, MPI_Comm comm, MPI_Request *request)
 {
 	rep_env_p2p(c, count, datatype, dest, tag, comm);
+	c->made = request;
 }
 
 void rep_env_Ssend_init(struct rep_call *c, const void *buf, int count, MPI_Datatype datatype,
 	                int dest, int tag, MPI_Comm comm, MPI_Request *request)
 {
 	rep_env_p2p(c, count, datatype, dest, tag, comm);
+	c->made = request;
 }
 
 void rep_env_Rsend_init(struct rep_call *c, const void *buf, int count, MPI_Datatype datatype,
 	                int dest, int tag, MPI_Comm comm, MPI_Request *request)
 {
 	rep_env_p2p(c, count, datatype, dest, tag, comm);
+	c->made = request;
 }
 
 void rep_env_Recv(struct rep_call *c, void *buf, int count, MPI_Datatype datatype, int source,
@@ -117,12 +134,21 @@ void rep_env_Irecv(struct rep_call *c, void *buf, int count, MPI_Datatype dataty
 	           int tag, MPI_Comm comm, MPI_Request *request)
 {
 	rep_env_p2p(c, count, datatype, source, tag, comm);
+	c->made = request;
 }
 
 void rep_env_Recv_init(struct rep_call *c, void *buf, int count, MPI_Datatype datatype,
 	               int source, int tag, MPI_Comm comm, MPI_Request *request)
 {
 	rep_env_p2p(c, count, datatype, source, tag, comm);
+	c->made = request;
+}
+
+/* no envelope: the probe matched its message; only the request it makes */
+void rep_env_Imrecv(struct rep_call *c, void *buf, int count, MPI_Datatype datatype,
+		    MPI_Message *message, MPI_Request *request)
+{
+	c->made = request;
 }
 
 /* ---- probes, and send-receive (whose peer and tag are the send's) ---- */
@@ -281,33 +307,33 @@ void rep_env_Exscan(struct rep_call *c, const void *sendbuf, void *recvbuf, int 
 
 void rep_env_Ibarrier(struct rep_call *c, MPI_Comm comm, MPI_Request *request)
 {
-	rep_env_coll(c, comm, MPI_PROC_NULL);
+	rep_env_icoll(c, comm, MPI_PROC_NULL, request);
 }
 
 void rep_env_Ibcast(struct rep_call *c, void *buffer, int count, MPI_Datatype datatype, int root,
 	            MPI_Comm comm, MPI_Request *request)
 {
-	rep_env_coll(c, comm, root);
+	rep_env_icoll(c, comm, root, request);
 }
 
 void rep_env_Ireduce(struct rep_call *c, const void *sendbuf, void *recvbuf, int count,
 	             MPI_Datatype datatype, MPI_Op op, int root, MPI_Comm comm,
 	             MPI_Request *request)
 {
-	rep_env_coll(c, comm, root);
+	rep_env_icoll(c, comm, root, request);
 }
 
 void rep_env_Iallreduce(struct rep_call *c, const void *sendbuf, void *recvbuf, int count,
 	                MPI_Datatype datatype, MPI_Op op, MPI_Comm comm, MPI_Request *request)
 {
-	rep_env_coll(c, comm, MPI_PROC_NULL);
+	rep_env_icoll(c, comm, MPI_PROC_NULL, request);
 }
 
 void rep_env_Igather(struct rep_call *c, const void *sendbuf, int sendcount,
 	             MPI_Datatype sendtype, void *recvbuf, int recvcount, MPI_Datatype recvtype,
 	             int root, MPI_Comm comm, MPI_Request *request)
 {
-	rep_env_coll(c, comm, root);
+	rep_env_icoll(c, comm, root, request);
 }
 
 void rep_env_Igatherv(struct rep_call *c, const void *sendbuf, int sendcount,
@@ -315,28 +341,28 @@ void rep_env_Igatherv(struct rep_call *c, const void *sendbuf, int sendcount,
 	              const int displs[], MPI_Datatype recvtype, int root, MPI_Comm comm,
 	              MPI_Request *request)
 {
-	rep_env_coll(c, comm, root);
+	rep_env_icoll(c, comm, root, request);
 }
 
 void rep_env_Iscatter(struct rep_call *c, const void *sendbuf, int sendcount,
 	              MPI_Datatype sendtype, void *recvbuf, int recvcount, MPI_Datatype recvtype,
 	              int root, MPI_Comm comm, MPI_Request *request)
 {
-	rep_env_coll(c, comm, root);
+	rep_env_icoll(c, comm, root, request);
 }
 
 void rep_env_Iscatterv(struct rep_call *c, const void *sendbuf, const int sendcounts[],
 	               const int displs[], MPI_Datatype sendtype, void *recvbuf, int recvcount,
 	               MPI_Datatype recvtype, int root, MPI_Comm comm, MPI_Request *request)
 {
-	rep_env_coll(c, comm, root);
+	rep_env_icoll(c, comm, root, request);
 }
 
 void rep_env_Iallgather(struct rep_call *c, const void *sendbuf, int sendcount,
 	                MPI_Datatype sendtype, void *recvbuf, int recvcount,
 	                MPI_Datatype recvtype, MPI_Comm comm, MPI_Request *request)
 {
-	rep_env_coll(c, comm, MPI_PROC_NULL);
+	rep_env_icoll(c, comm, MPI_PROC_NULL, request);
 }
 
 void rep_env_Iallgatherv(struct rep_call *c, const void *sendbuf, int sendcount,
@@ -344,14 +370,14 @@ void rep_env_Iallgatherv(struct rep_call *c, const void *sendbuf, int sendcount,
 	                 const int displs[], MPI_Datatype recvtype, MPI_Comm comm,
 	                 MPI_Request *request)
 {
-	rep_env_coll(c, comm, MPI_PROC_NULL);
+	rep_env_icoll(c, comm, MPI_PROC_NULL, request);
 }
 
 void rep_env_Ialltoall(struct rep_call *c, const void *sendbuf, int sendcount,
 	               MPI_Datatype sendtype, void *recvbuf, int recvcount, MPI_Datatype recvtype,
 	               MPI_Comm comm, MPI_Request *request)
 {
-	rep_env_coll(c, comm, MPI_PROC_NULL);
+	rep_env_icoll(c, comm, MPI_PROC_NULL, request);
 }
 
 void rep_env_Ialltoallv(struct rep_call *c, const void *sendbuf, const int sendcounts[],
@@ -359,7 +385,7 @@ void rep_env_Ialltoallv(struct rep_call *c, const void *sendbuf, const int sendc
 	                const int recvcounts[], const int rdispls[], MPI_Datatype recvtype,
 	                MPI_Comm comm, MPI_Request *request)
 {
-	rep_env_coll(c, comm, MPI_PROC_NULL);
+	rep_env_icoll(c, comm, MPI_PROC_NULL, request);
 }
 
 void rep_env_Ialltoallw(struct rep_call *c, const void *sendbuf, const int sendcounts[],
@@ -367,33 +393,33 @@ void rep_env_Ialltoallw(struct rep_call *c, const void *sendbuf, const int sendc
 	                const int recvcounts[], const int rdispls[],
 	                const MPI_Datatype recvtypes[], MPI_Comm comm, MPI_Request *request)
 {
-	rep_env_coll(c, comm, MPI_PROC_NULL);
+	rep_env_icoll(c, comm, MPI_PROC_NULL, request);
 }
 
 void rep_env_Ireduce_scatter(struct rep_call *c, const void *sendbuf, void *recvbuf,
 	                     const int recvcounts[], MPI_Datatype datatype, MPI_Op op,
 	                     MPI_Comm comm, MPI_Request *request)
 {
-	rep_env_coll(c, comm, MPI_PROC_NULL);
+	rep_env_icoll(c, comm, MPI_PROC_NULL, request);
 }
 
 void rep_env_Ireduce_scatter_block(struct rep_call *c, const void *sendbuf, void *recvbuf,
 	                           int recvcount, MPI_Datatype datatype, MPI_Op op, MPI_Comm comm,
 	                           MPI_Request *request)
 {
-	rep_env_coll(c, comm, MPI_PROC_NULL);
+	rep_env_icoll(c, comm, MPI_PROC_NULL, request);
 }
 
 void rep_env_Iscan(struct rep_call *c, const void *sendbuf, void *recvbuf, int count,
 	           MPI_Datatype datatype, MPI_Op op, MPI_Comm comm, MPI_Request *request)
 {
-	rep_env_coll(c, comm, MPI_PROC_NULL);
+	rep_env_icoll(c, comm, MPI_PROC_NULL, request);
 }
 
 void rep_env_Iexscan(struct rep_call *c, const void *sendbuf, void *recvbuf, int count,
 	             MPI_Datatype datatype, MPI_Op op, MPI_Comm comm, MPI_Request *request)
 {
-	rep_env_coll(c, comm, MPI_PROC_NULL);
+	rep_env_icoll(c, comm, MPI_PROC_NULL, request);
 }
 
 /* ---- one-sided: the window, and the target as a world rank (recorder/rec_rma.c) ---- */

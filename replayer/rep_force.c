@@ -1,8 +1,9 @@
 /* The replayer's handlers for the FORCE entries of mpi_calls.def: a wildcard receive or probe
  * is posted with the source the counterexample matched, and a standard send the counterexample
  * needs unbuffered becomes synchronous. Anything the schedule does not pin runs unchanged. The
- * wrapper has already checked the program's own arguments against the trace. Tests and
- * nonblocking probes also say whether they found anything, for the trace's alignment. */
+ * wrapper has already checked the program's own arguments against the trace. Nonblocking
+ * probes also say whether they found anything, for the trace's alignment. The completion
+ * calls' handlers are in rep_request.c. */
 #include "replayer.h"
 #include "rec_comm.h"
 
@@ -90,8 +91,7 @@ int rep_Probe(struct rep_call *c, int source, int tag, MPI_Comm comm, MPI_Status
 	return PMPI_Probe(rep_schedule_source(c, source, comm), tag, comm, status);
 }
 
-/* A poll's outcome: whether it found anything (an error counts as found: it ends a loop). */
-static int rep_polled(struct rep_call *c, int rc, int found)
+int rep_polled(struct rep_call *c, int rc, int found)
 {
 	c->poll = 1;
 	c->found = rc != MPI_SUCCESS || found;
@@ -119,40 +119,6 @@ int rep_Improbe(struct rep_call *c, int source, int tag, MPI_Comm comm, int *fla
 			      status);
 
 	return rep_polled(c, rc, rc == MPI_SUCCESS && *flag);
-}
-
-/* ---- tests: passed through, their outcome noted ---- */
-
-int rep_Test(struct rep_call *c, MPI_Request *request, int *flag, MPI_Status *status)
-{
-	int rc = PMPI_Test(request, flag, status);
-
-	return rep_polled(c, rc, rc == MPI_SUCCESS && *flag);
-}
-
-int rep_Testall(struct rep_call *c, int count, MPI_Request array_of_requests[], int *flag,
-		MPI_Status array_of_statuses[])
-{
-	int rc = PMPI_Testall(count, array_of_requests, flag, array_of_statuses);
-
-	return rep_polled(c, rc, rc == MPI_SUCCESS && *flag);
-}
-
-int rep_Testany(struct rep_call *c, int count, MPI_Request array_of_requests[], int *indx,
-		int *flag, MPI_Status *status)
-{
-	int rc = PMPI_Testany(count, array_of_requests, indx, flag, status);
-
-	return rep_polled(c, rc, rc == MPI_SUCCESS && *flag);
-}
-
-int rep_Testsome(struct rep_call *c, int incount, MPI_Request array_of_requests[],
-		 int *outcount, int array_of_indices[], MPI_Status array_of_statuses[])
-{
-	int rc = PMPI_Testsome(incount, array_of_requests, outcount, array_of_indices,
-			       array_of_statuses);
-
-	return rep_polled(c, rc, rc == MPI_SUCCESS && *outcount != 0);
 }
 
 /* ---- collectives that need not synchronise in MPICH: a barrier first when the

@@ -113,6 +113,7 @@ void rep_schedule_release(void)
 	rep_checking = 0;
 	mpiv_cex_release(&rep_cex);
 	rep_trace_release();
+	rep_request_release();
 }
 
 uint32_t rep_schedule_index(void)
@@ -151,19 +152,21 @@ static uint32_t rep_poll_end(uint32_t index)
 {
 	static uint32_t lo, hi;		/* the last run seen: events [lo, hi) failed */
 	static int ends;		/* ... and event hi is the poll that found */
-	const struct rep_expect *first, *x;
+	const struct rep_expect *x;
+	struct rep_expect first;	/* a copy: the scan may take the trace's chunk away */
 	uint32_t j = index;
 
 	if (index >= lo && index < hi)
 		return ends ? hi : index;
-	first = rep_trace_event(index);
-	if (!first || !rep_failed_poll(first, first))
+	x = rep_trace_event(index);
+	if (!x || !rep_failed_poll(x, x))
 		return index;
-	while ((x = rep_trace_event(j)) && rep_failed_poll(x, first))
+	first = *x;
+	while ((x = rep_trace_event(j)) && rep_failed_poll(x, &first))
 		j++;
 	lo = index;
 	hi = j;
-	ends = x && x->call == first->call;
+	ends = x && x->call == first.call;
 	return ends ? hi : index;
 }
 
@@ -267,10 +270,12 @@ static int rep_differs(int32_t recorded, int32_t now)
 static void rep_end_reason(char *buf, size_t size)
 {
 	uint32_t n = rep_trace_count();
-	const struct rep_expect *last = n ? rep_trace_event(n - 1) : NULL;
+	const struct rep_expect *last = rep_trace_last();
 	const char *name = last ? mpiv_call_name(last->call) : NULL;
 
-	if (!last)
+	if (rep_trace_error())
+		snprintf(buf, size, "%s", rep_trace_error());
+	else if (!last)
 		snprintf(buf, size, "the recorded trace has no events");
 	else if (last->flags & MPIV_EV_INCOMPLETE)
 		snprintf(buf, size, "the recorded run never returned from event %u, %s", n - 1,
@@ -381,6 +386,13 @@ void rep_schedule_after(const struct rep_call *c)
 	rec_status_note(note);
 }
 
+const struct rep_expect *rep_schedule_recorded(const struct rep_call *c)
+{
+	if (!rep_checking || atomic_load_explicit(&rep_left, memory_order_relaxed))
+		return NULL;
+	return rep_trace_event(rep_is_poll(c->call) ? rep_poll_end(c->index) : c->index);
+}
+
 int rep_schedule_blocked(const struct rep_call *c)
 {
 	return rep_me && rep_me->blocked_op >= 0 && (uint32_t)rep_me->blocked_op == c->index &&
@@ -406,7 +418,8 @@ int rep_schedule_source(struct rep_call *c, int source, MPI_Comm comm)
 int rep_schedule_coll_sync(struct rep_call *c)
 {
 	/* without buffering the model makes every collective synchronise (SPEC 3.6); MPICH's
-	 * need not, so a barrier first gives the counterexample's order, as Intel's checker does */
+	 * need not, so a barrier first gives the counterexample's order, as Intel's checker does
+	 * (a nonblocking one gets an MPI_Ibarrier, completed at its wait: rep_request.c) */
 	if (!c->op || !rep_cex.buffering || strcmp(rep_cex.buffering, "zero"))
 		return 0;
 	c->forced = 1;

@@ -1,100 +1,67 @@
-/* The replayer's copy of its rank's recorded trace (rank-N.mpivt, doc/trace-format.md): the call
- * and envelope of every event, read once in MPI_Init so that each call can be compared with the
- * recorded one. It runs inside the user's program: plain malloc, every failure returned as a
- * reason, nothing printed and nothing that exits. */
+/* The replayer's view of its rank's recorded trace (rank-N.mpivt, doc/trace-format.md): the
+ * call, envelope and requests of every event, so that each call can be compared with the
+ * recorded one. MPI_Init reads the file through once, in blocks, to validate it and to mark
+ * where every TR_CHUNK-th event starts; afterwards events are decoded a chunk at a time, two
+ * chunks kept (the calls' own place, and where a polling loop ends), so that replaying a long
+ * run stays small. It runs inside the user's program: plain malloc, every failure returned as
+ * a reason, nothing printed and nothing that exits. */
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
+#include <sys/types.h>
 #include <unistd.h>
 
 #include "replayer.h"
 #include "trace.h"
 #include "tracefmt.h"
 
-static struct rep_expect *tr_events;	/* by index */
+#define TR_CHUNK 4096		/* events decoded at a time */
+#define TR_BLOCK (1 << 20)	/* bytes read at a time (more for a longer record) */
+
+/* Where chunk k starts: the offset of the record that makes its first event, and the
+ * decoder's state there. */
+struct tr_mark {
+	uint64_t off;
+	struct mpiv_tf_reader rd;
+};
+
+/* A decoded chunk: events [k * TR_CHUNK, k * TR_CHUNK + n). */
+struct tr_chunk {
+	long k;				/* -1: empty */
+	uint64_t used;			/* when last looked at: the older of two is replaced */
+	uint32_t n;
+	int32_t *reqs;			/* the events' request ids (struct rep_expect's reqs is an
+					 * offset in here) */
+	size_t nreqs, reqcap;
+	struct rep_expect ev[TR_CHUNK];
+};
+
+/* The file read in blocks. */
+struct tr_stream {
+	int fd;
+	char *buf;
+	size_t cap, len, pos;		/* buf[pos..len) not decoded yet */
+	uint64_t base;			/* file offset of buf[0] */
+	uint64_t end;			/* stop reading here (a chunk's end), or UINT64_MAX */
+	int eof;
+};
+
+static char tr_path[4096];		/* the file */
 static uint32_t tr_nevents;
 static int tr_threads;			/* the recorded run called MPI from several threads */
 static char *tr_program;		/* the module of MPI_Init's call site, NULL if unknown */
-
-/* Read the whole file into a malloc'ed buffer. Returns 0, or -1 with errno set. */
-static int tr_read(const char *path, char **data, size_t *len)
-{
-	struct stat st;
-	size_t n = 0;
-	ssize_t got;
-	char *buf;
-	int fd, saved;
-
-	fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0)
-		return -1;
-	if (fstat(fd, &st) != 0) {
-		saved = errno;
-		close(fd);
-		errno = saved;
-		return -1;
-	}
-	buf = malloc(st.st_size > 0 ? (size_t)st.st_size : 1);
-	if (!buf) {
-		close(fd);
-		errno = ENOMEM;
-		return -1;
-	}
-	while (n < (size_t)st.st_size) {
-		got = read(fd, buf + n, (size_t)st.st_size - n);
-		if (got < 0 && errno == EINTR)
-			continue;
-		if (got <= 0)
-			break;	/* shorter than it was: what was read is the trace */
-		n += (size_t)got;
-	}
-	close(fd);
-	*data = buf;
-	*len = n;
-	return 0;
-}
-
-/* Store ev at its index; a record that replaces an earlier event may only replace an
- * incomplete one, as in common/trace.c. Returns 0, or -1 with a reason in why. */
-static int tr_put(const struct mpiv_event *ev, int replaces, size_t *cap, char *why,
-		  size_t whysize)
-{
-	struct rep_expect *x, *grown;
-
-	if (!replaces) {
-		if (tr_nevents == *cap) {
-			*cap = *cap ? 2 * *cap : 256;
-			grown = realloc(tr_events, *cap * sizeof(*tr_events));
-			if (!grown) {
-				snprintf(why, whysize, "out of memory");
-				return -1;
-			}
-			tr_events = grown;
-		}
-		tr_nevents++;
-	} else if (ev->index >= tr_nevents || !(tr_events[ev->index].flags & MPIV_EV_INCOMPLETE)) {
-		snprintf(why, whysize, "event %u written twice", ev->index);
-		return -1;
-	}
-	x = &tr_events[ev->index];
-	x->call = ev->call;
-	x->flags = ev->flags;
-	x->peer = ev->peer;
-	x->tag = ev->tag;
-	x->comm = ev->comm;
-	x->root = ev->root;
-	x->win = ev->win;
-	x->src = ev->src;
-	x->nreqs = ev->nreqs;
-	x->npending = ev->npending;
-	x->bytes = ev->bytes;
-	if (ev->thread > 0)
-		tr_threads = 1;
-	return 0;
-}
+static struct rep_expect tr_last;	/* the last event (call and flags only) */
+static uint64_t *tr_sites;		/* the whole site table */
+static size_t tr_nsites, tr_sitecap;
+static struct tr_mark *tr_marks;	/* by chunk */
+static size_t tr_nmarks, tr_markcap;
+static struct tr_chunk *tr_cache[2];
+static uint64_t tr_clock;
+static struct mpiv_reqinfo *tr_reqbuf;	/* the decoder's room for a record's requests */
+static size_t tr_reqbufcap;
+static char tr_error[512];		/* why a chunk could not be read again, "" if it could */
 
 /* Append to a malloc'ed array of n elements of size each, growing it by doubling. Returns 0,
  * or -1 if out of memory (the array is unchanged). */
@@ -116,103 +83,361 @@ static int tr_grow(void **arr, size_t *cap, size_t n, size_t size)
 	return 0;
 }
 
+/* Open the stream at offset off, reading no further than end. Returns 0, or -1 with errno. */
+static int tr_open(struct tr_stream *s, uint64_t off, uint64_t end)
+{
+	memset(s, 0, sizeof(*s));
+	s->fd = open(tr_path, O_RDONLY | O_CLOEXEC);
+	if (s->fd < 0)
+		return -1;
+	s->base = off;
+	s->end = end;
+	s->cap = TR_BLOCK;
+	s->buf = malloc(s->cap);
+	if (!s->buf) {
+		close(s->fd);
+		errno = ENOMEM;
+		return -1;
+	}
+	return 0;
+}
+
+static void tr_close(struct tr_stream *s)
+{
+	if (s->fd >= 0)
+		close(s->fd);
+	free(s->buf);
+	s->fd = -1;
+	s->buf = NULL;
+}
+
+/* Read more after the undecoded rest, which moves to the front (the buffer grows if the rest
+ * fills it: a record longer than a block). Returns 1 if bytes came, 0 at the end, -1 on an
+ * error (errno). */
+static int tr_fill(struct tr_stream *s)
+{
+	uint64_t at;
+	size_t want;
+	ssize_t got;
+	char *p;
+
+	if (s->eof)
+		return 0;
+	memmove(s->buf, s->buf + s->pos, s->len - s->pos);
+	s->base += s->pos;
+	s->len -= s->pos;
+	s->pos = 0;
+	if (s->len == s->cap) {
+		p = realloc(s->buf, 2 * s->cap);
+		if (!p) {
+			errno = ENOMEM;
+			return -1;
+		}
+		s->buf = p;
+		s->cap *= 2;
+	}
+	at = s->base + s->len;
+	want = s->cap - s->len;
+	if (s->end - at < want)
+		want = (size_t)(s->end - at);
+	do
+		got = want ? pread(s->fd, s->buf + s->len, want, (off_t)at) : 0;
+	while (got < 0 && errno == EINTR);
+	if (got < 0)
+		return -1;
+	if (got == 0) {
+		s->eof = 1;	/* shorter than it was: what was read is the trace */
+		return 0;
+	}
+	s->len += (size_t)got;
+	return 1;
+}
+
+/* The next record at s into rec. Returns its length; 0 at the end of the file (or of the
+ * stream's range), or inside a record cut there; -1 with why if it is malformed or cannot be
+ * read. */
+static long tr_next(struct tr_stream *s, struct mpiv_tf_reader *rd, struct mpiv_tf_record *rec,
+		    char *why, size_t whysize)
+{
+	long n;
+	int got;
+
+	for (;;) {
+		n = mpiv_tf_decode(rd, s->buf + s->pos, s->len - s->pos, rec, tr_reqbuf,
+				   tr_reqbufcap, why, whysize);
+		if (n == -2) {
+			/* room for the record's requests, which the decoder wants even if unused */
+			if (tr_grow((void **)&tr_reqbuf, &tr_reqbufcap, rec->ev.nreqs,
+				    sizeof(*tr_reqbuf)) != 0) {
+				snprintf(why, whysize, "out of memory");
+				return -1;
+			}
+			continue;
+		}
+		if (n != 0)
+			break;
+		got = tr_fill(s);
+		if (got < 0) {
+			snprintf(why, whysize, "%s", strerror(errno));
+			return -1;
+		}
+		if (got == 0)
+			return 0;
+	}
+	if (n > 0)
+		s->pos += (size_t)n;
+	return n;
+}
+
+/* Whether event index is marked incomplete (a bit per event, for the replacement rule). */
+static int tr_bit(const unsigned char *bits, uint32_t index)
+{
+	return bits[index / 8] >> (index % 8) & 1;
+}
+
 int rep_trace_load(const char *dir, int rank, char *why, size_t whysize)
 {
-	char path[4096], reason[256], *data = NULL;
-	struct mpiv_reqinfo *reqs = NULL;
-	uint64_t *sites = NULL, init_site = 0;
-	size_t len = 0, off, cap = 0, reqcap = 0, sitecap = 0, nsites = 0, modcap = 0, nmods = 0;
+	char reason[256];
 	struct {
 		uint32_t id;
-		size_t off, len;	/* the path, in data */
+		char *path;
 	} *mods = NULL;
+	unsigned char *incomplete = NULL;
+	size_t modcap = 0, nmods = 0, bitcap = 0, i;
+	uint64_t init_site = 0;
 	struct mpiv_tf_header hd;
 	struct mpiv_tf_reader rd;
 	struct mpiv_tf_record rec;
+	struct tr_stream s;
+	struct tr_mark here;
 	long n;
-	size_t i;
 	int rc = -1;
 
-	snprintf(path, sizeof(path), "%s/" MPIV_TRACE_BIN_FILE, dir, rank);
-	if (tr_read(path, &data, &len) != 0) {
-		snprintf(why, whysize, "cannot read the recorded trace '%s': %s", path,
+	snprintf(tr_path, sizeof(tr_path), "%s/" MPIV_TRACE_BIN_FILE, dir, rank);
+	if (tr_open(&s, 0, UINT64_MAX) != 0) {
+		snprintf(why, whysize, "cannot read the recorded trace '%s': %s", tr_path,
 			 strerror(errno));
 		return -1;
 	}
-	n = mpiv_tf_decode_header(data, len, &hd, reason, sizeof(reason));
+	/* the header is short: the first block holds it, or the file is cut inside it */
+	while ((n = mpiv_tf_decode_header(s.buf, s.len, &hd, reason, sizeof(reason))) == 0 &&
+	       tr_fill(&s) > 0)
+		;
 	if (n <= 0) {
-		snprintf(why, whysize, "'%s': %s", path, n < 0 ? reason : "cut inside its header");
+		snprintf(why, whysize, "'%s': %s", tr_path, n < 0 ? reason : "cut inside its header");
 		goto out;
 	}
 	if (hd.rank != rank) {
-		snprintf(why, whysize, "'%s' is the trace of rank %d, not %d", path, hd.rank, rank);
+		snprintf(why, whysize, "'%s' is the trace of rank %d, not %d", tr_path, hd.rank,
+			 rank);
 		goto out;
 	}
+	s.pos = (size_t)n;
 	memset(&rd, 0, sizeof(rd));
-	for (off = (size_t)n; off < len; off += (size_t)n) {
-		rd.sites = sites;
-		rd.nsites = nsites;
-		n = mpiv_tf_decode(&rd, data + off, len - off, &rec, reqs, reqcap, reason,
-				   sizeof(reason));
-		if (n == -2) {
-			/* room for the record's requests, which the decoder wants even if unused */
-			if (tr_grow((void **)&reqs, &reqcap, rec.ev.nreqs, sizeof(*reqs)) != 0)
-				goto oom;
-			n = 0;
-			continue;
-		}
+	for (;;) {
+		rd.sites = tr_sites;
+		rd.nsites = tr_nsites;
+		here.off = s.base + s.pos;
+		here.rd = rd;
+		n = tr_next(&s, &rd, &rec, reason, sizeof(reason));
 		if (n == 0)
-			break;	/* cut inside a record: read up to the last whole one */
+			break;	/* the end, or cut inside a record: up to the last whole one */
 		if (n < 0) {
-			snprintf(why, whysize, "'%s': %s (record at byte %zu)", path, reason, off);
+			snprintf(why, whysize, "'%s': %s (record at byte %llu)", tr_path, reason,
+				 (unsigned long long)here.off);
 			goto out;
 		}
 		if (rec.kind == MPIV_TF_END)
 			break;
 		if (rec.kind == MPIV_TF_SITE) {
-			if (tr_grow((void **)&sites, &sitecap, nsites, sizeof(*sites)) != 0)
+			if (tr_grow((void **)&tr_sites, &tr_sitecap, tr_nsites, sizeof(*tr_sites)))
 				goto oom;
-			sites[nsites++] = rec.site;
+			tr_sites[tr_nsites++] = rec.site;
 		} else if (rec.kind == MPIV_TF_MODULE) {
 			if (tr_grow((void **)&mods, &modcap, nmods, sizeof(*mods)) != 0)
 				goto oom;
 			mods[nmods].id = rec.module;
-			mods[nmods].off = (size_t)(rec.path - data);
-			mods[nmods].len = rec.pathlen;
+			mods[nmods].path = strndup(rec.path, rec.pathlen);
+			if (!mods[nmods].path)
+				goto oom;
 			nmods++;
 		} else if (rec.kind == MPIV_TF_EVENT) {
-			if (tr_put(&rec.ev, rec.replaces, &cap, reason, sizeof(reason)) != 0) {
-				snprintf(why, whysize, "'%s': %s", path, reason);
+			/* a record that replaces an earlier event may only replace an incomplete
+			 * one, as in common/trace.c */
+			if (rec.replaces && !tr_bit(incomplete, rec.ev.index)) {
+				snprintf(why, whysize, "'%s': event %u written twice", tr_path,
+					 rec.ev.index);
 				goto out;
 			}
+			if (!rec.replaces && rec.ev.index % TR_CHUNK == 0) {
+				if (tr_grow((void **)&tr_marks, &tr_markcap, tr_nmarks,
+					    sizeof(*tr_marks)) != 0)
+					goto oom;
+				tr_marks[tr_nmarks++] = here;
+			}
+			if (tr_grow((void **)&incomplete, &bitcap, rec.ev.index / 8, 1) != 0)
+				goto oom;
+			if (!rec.replaces && rec.ev.index % 8 == 0)
+				incomplete[rec.ev.index / 8] = 0;
+			if (rec.ev.flags & MPIV_EV_INCOMPLETE)
+				incomplete[rec.ev.index / 8] |= 1 << (rec.ev.index % 8);
+			else
+				incomplete[rec.ev.index / 8] &= ~(1 << (rec.ev.index % 8));
+			if (rec.ev.thread > 0)
+				tr_threads = 1;
 			if (rec.ev.index == 0)
 				init_site = rec.ev.site;
+			if (!rec.replaces)
+				tr_nevents++;
+			if (rec.ev.index + 1 == tr_nevents) {
+				tr_last.call = rec.ev.call;
+				tr_last.flags = rec.ev.flags;
+			}
 		}
+	}
+	for (i = 0; i < 2; i++) {
+		tr_cache[i] = malloc(sizeof(*tr_cache[i]));
+		if (!tr_cache[i])
+			goto oom;
+		tr_cache[i]->k = -1;
+		tr_cache[i]->reqs = NULL;
+		tr_cache[i]->nreqs = tr_cache[i]->reqcap = 0;
 	}
 	/* The program itself is the module of MPI_Init's call site; only for messages. */
 	for (i = 0; init_site && i < nmods; i++) {
 		if (mods[i].id == MPIV_SITE_MODULE(init_site)) {
-			tr_program = strndup(data + mods[i].off, mods[i].len);
+			tr_program = mods[i].path;
+			mods[i].path = NULL;
 			break;
 		}
 	}
 	rc = 0;
 	goto out;
 oom:
-	snprintf(why, whysize, "out of memory reading '%s'", path);
+	snprintf(why, whysize, "out of memory reading '%s'", tr_path);
 out:
+	for (i = 0; i < nmods; i++)
+		free(mods[i].path);
 	free(mods);
-	free(sites);
-	free(reqs);
-	free(data);
+	free(incomplete);
+	tr_close(&s);
 	if (rc != 0)
 		rep_trace_release();
 	return rc;
 }
 
+/* Store ev in chunk ch (an event of ch's range, new or replacing one). Returns 0, or -1 if
+ * out of memory. */
+static int tr_put(struct tr_chunk *ch, const struct mpiv_event *ev)
+{
+	struct rep_expect *x = &ch->ev[ev->index % TR_CHUNK];
+	uint32_t i;
+
+	if (ev->nreqs && tr_grow((void **)&ch->reqs, &ch->reqcap, ch->nreqs + ev->nreqs - 1,
+				 sizeof(*ch->reqs)) != 0)
+		return -1;
+	x->call = ev->call;
+	x->flags = ev->flags;
+	x->peer = ev->peer;
+	x->tag = ev->tag;
+	x->comm = ev->comm;
+	x->root = ev->root;
+	x->win = ev->win;
+	x->src = ev->src;
+	x->nreqs = ev->nreqs;
+	x->npending = ev->npending;
+	x->bytes = ev->bytes;
+	/* a replaced record's ids stay behind unused: only incomplete events are replaced */
+	x->reqs = (uint32_t)ch->nreqs;
+	for (i = 0; i < ev->nreqs; i++)
+		ch->reqs[ch->nreqs++] = ev->reqs[i].req;
+	if (ev->index % TR_CHUNK >= ch->n)
+		ch->n = ev->index % TR_CHUNK + 1;
+	return 0;
+}
+
+/* Decode chunk k into ch, from its mark to the next one. Returns 0, or -1 with tr_error. */
+static int tr_load_chunk(struct tr_chunk *ch, long k)
+{
+	uint64_t end = (size_t)k + 1 < tr_nmarks ? tr_marks[k + 1].off : UINT64_MAX;
+	uint32_t lo = (uint32_t)k * TR_CHUNK;
+	struct mpiv_tf_reader rd = tr_marks[k].rd;
+	struct mpiv_tf_record rec;
+	struct tr_stream s;
+	char reason[256];
+	long n;
+
+	ch->k = -1;
+	ch->n = 0;
+	ch->nreqs = 0;
+	if (tr_open(&s, tr_marks[k].off, end) != 0) {
+		snprintf(tr_error, sizeof(tr_error), "cannot read the recorded trace '%s' again: %s",
+			 tr_path, strerror(errno));
+		return -1;
+	}
+	rd.sites = tr_sites;	/* the whole table: it only grows */
+	rd.nsites = tr_nsites;
+	while ((n = tr_next(&s, &rd, &rec, reason, sizeof(reason))) > 0) {
+		if (rec.kind == MPIV_TF_END)
+			break;
+		if (rec.kind != MPIV_TF_EVENT || rec.ev.index < lo)
+			continue;
+		if (rec.ev.index >= lo + TR_CHUNK)
+			break;
+		if (tr_put(ch, &rec.ev) != 0) {
+			snprintf(reason, sizeof(reason), "out of memory");
+			n = -1;
+			break;
+		}
+	}
+	tr_close(&s);
+	if (n < 0) {
+		snprintf(tr_error, sizeof(tr_error), "cannot read the recorded trace '%s' again: %s",
+			 tr_path, reason);
+		return -1;
+	}
+	ch->k = k;
+	return 0;
+}
+
 const struct rep_expect *rep_trace_event(uint32_t index)
 {
-	return index < tr_nevents ? &tr_events[index] : NULL;
+	long k = (long)(index / TR_CHUNK);
+	struct tr_chunk *ch;
+
+	if (index >= tr_nevents || (size_t)k >= tr_nmarks || !tr_cache[0])
+		return NULL;
+	if (tr_cache[0]->k == k) {
+		ch = tr_cache[0];
+	} else if (tr_cache[1]->k == k) {
+		ch = tr_cache[1];
+	} else {
+		ch = tr_cache[0]->used <= tr_cache[1]->used ? tr_cache[0] : tr_cache[1];
+		if (tr_load_chunk(ch, k) != 0)
+			return NULL;
+	}
+	ch->used = ++tr_clock;
+	return index % TR_CHUNK < ch->n ? &ch->ev[index % TR_CHUNK] : NULL;
+}
+
+const int32_t *rep_trace_reqs(const struct rep_expect *x)
+{
+	int i;
+
+	for (i = 0; i < 2 && tr_cache[i] && x->nreqs; i++)
+		if (x >= tr_cache[i]->ev && x < tr_cache[i]->ev + TR_CHUNK)
+			return &tr_cache[i]->reqs[x->reqs];
+	return NULL;
+}
+
+const struct rep_expect *rep_trace_last(void)
+{
+	return tr_nevents ? &tr_last : NULL;
+}
+
+const char *rep_trace_error(void)
+{
+	return tr_error[0] ? tr_error : NULL;
 }
 
 uint32_t rep_trace_count(void)
@@ -232,10 +457,25 @@ const char *rep_trace_program(void)
 
 void rep_trace_release(void)
 {
-	free(tr_events);
+	int i;
+
+	for (i = 0; i < 2; i++) {
+		if (tr_cache[i])
+			free(tr_cache[i]->reqs);
+		free(tr_cache[i]);
+		tr_cache[i] = NULL;
+	}
 	free(tr_program);
-	tr_events = NULL;
+	free(tr_sites);
+	free(tr_marks);
+	free(tr_reqbuf);
 	tr_program = NULL;
+	tr_sites = NULL;
+	tr_marks = NULL;
+	tr_reqbuf = NULL;
+	tr_nsites = tr_sitecap = tr_nmarks = tr_markcap = tr_reqbufcap = 0;
 	tr_nevents = 0;
 	tr_threads = 0;
+	tr_error[0] = '\0';
+	memset(&tr_last, 0, sizeof(tr_last));
 }

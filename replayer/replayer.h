@@ -43,10 +43,14 @@ struct rep_call {
 	int poll;		/* a test or nonblocking probe, which may find nothing (its
 				 * handler sets it) */
 	int found;		/* poll: it found a message or completed a request */
+	MPI_Request *made;	/* where the call puts the request it makes (rep_env_<name>), or
+				 * NULL: noted in the request table once it returned */
+	MPI_Comm mpicomm;	/* a nonblocking collective's communicator, for its barrier */
+	int rc;			/* what the call returned */
 };
 
-/* An event of the recorded trace, as far as the divergence check needs it (44 bytes: the
- * whole trace is kept in memory). */
+/* An event of the recorded trace, as far as the divergence check and the forcing of
+ * completions need it (rep_trace.c keeps a few thousand of them decoded). */
 struct rep_expect {
 	uint16_t call;		/* enum mpiv_call */
 	uint16_t flags;		/* enum mpiv_event_flags */
@@ -55,6 +59,7 @@ struct rep_expect {
 	int32_t src;		/* what a receive or probe matched; MPIV_NONE for a probe that
 				 * found nothing */
 	uint32_t nreqs, npending;	/* requests listed, and how many of them did not complete */
+	uint32_t reqs;		/* where its nreqs request ids are in its chunk (rep_trace_reqs) */
 	uint64_t bytes;
 };
 
@@ -74,12 +79,25 @@ void rep_guard_drop(void);
 
 /* ---- rep_trace.c: the recorded trace of this rank ---- */
 
-/* Read dir/rank-<rank>.mpivt. Returns 0, or -1 with a one-line reason in why (nothing is
- * printed; nothing is kept). A file cut inside a record is read up to its last whole one. */
+/* Read dir/rank-<rank>.mpivt through, validating it. Returns 0, or -1 with a one-line reason
+ * in why (nothing is printed; nothing is kept). A file cut inside a record is read up to its
+ * last whole one. */
 int rep_trace_load(const char *dir, int rank, char *why, size_t whysize);
 
-/* Event index of the trace, or NULL past its end. */
+/* Event index of the trace, or NULL past its end (or if the file cannot be read again:
+ * rep_trace_error() says why). The pointer is good until the next call: events are decoded a
+ * chunk at a time, and only two chunks are kept. */
 const struct rep_expect *rep_trace_event(uint32_t index);
+
+/* The last event (its call and flags only), NULL if there is none. */
+const struct rep_expect *rep_trace_last(void);
+
+/* Why an event could not be read again, or NULL. */
+const char *rep_trace_error(void);
+
+/* The request ids event x lists (x->nreqs of them, as struct mpiv_event's reqs: the one it
+ * made, or those a completion completed, then its npending others), NULL if none. */
+const int32_t *rep_trace_reqs(const struct rep_expect *x);
 
 /* Number of events, and whether the recorded run called MPI from more than one thread (then
  * indices do not line up from run to run). */
@@ -134,6 +152,11 @@ int rep_schedule_source(struct rep_call *c, int source, MPI_Comm comm);
  * synchronous (c->forced is set). */
 int rep_schedule_sync(struct rep_call *c);
 
+/* The recorded event call c must reproduce: for a poll the recorded poll that ended its
+ * loop (the one that found), else event c->index. NULL when calls are not checked against the
+ * trace (none loaded, or the program diverged). */
+const struct rep_expect *rep_schedule_recorded(const struct rep_call *c);
+
 /* 1 if c is where the counterexample has this rank blocked. */
 int rep_schedule_blocked(const struct rep_call *c);
 
@@ -152,6 +175,18 @@ void rep_failed(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 void rep_describe(char *buf, size_t size, unsigned call, int32_t peer, int32_t tag, int32_t comm,
 		  int32_t root, int32_t win, uint64_t bytes, int has_bytes);
 
+/* ---- rep_request.c: the requests the program holds ----
+ * Completion calls (Wait*, Test*, Request_free) have their handlers there: Waitany, Waitsome,
+ * Testany and Testsome complete the requests the recorded trace says they completed, and a
+ * nonblocking collective made to synchronise completes with its hidden barrier. */
+
+/* Call c, which makes a request in *c->made, returned: note the request with the id the
+ * recorded trace gives it and, for a nonblocking collective the counterexample needs
+ * synchronising, start the barrier it completes with. */
+void rep_request_made(struct rep_call *c);
+
+void rep_request_release(void);
+
 /* ---- rep_check.c: the program's side of the check ----
  * rep_env_<name>() fills c's envelope from the call's arguments, as the recorder's handler
  * would record them. Declared weak for every ordinary entry of mpi_calls.def: a call without
@@ -168,6 +203,10 @@ void rep_describe(char *buf, size_t size, unsigned call, int32_t peer, int32_t t
  * Declared weak for every ordinary entry: a wrapper calls rep_<name>() when rep_force.c
  * defines it and passes the call to PMPI_<name> otherwise. The prototypes come from the .def,
  * so a handler that disagrees with mpi.h does not compile. */
+/* A poll's outcome, for the trace's alignment: c is a poll, and whether it found anything (an
+ * error counts as found: it ends a loop). Returns rc. */
+int rep_polled(struct rep_call *c, int rc, int found);
+
 #define MPIV_SPECIAL(name, kind, flags, params, args)
 #define MPIV_CALL(name, kind, flags, params, args) \
 	int rep_##name(struct rep_call *c, MPIV_UNPAREN params) __attribute__((weak));

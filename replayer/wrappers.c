@@ -42,12 +42,17 @@ int rep_call_enter(struct rep_call *c, unsigned call, const void *ret)
 	c->matched = MPIV_NONE;
 	c->poll = 0;
 	c->found = 0;
+	c->made = NULL;
+	c->mpicomm = MPI_COMM_NULL;
+	c->rc = MPI_SUCCESS;
 	c->thread = rec_status_enter(call, c->index, c->site);
 	return 1;
 }
 
 void rep_call_leave(struct rep_call *c)
 {
+	if (c->made)
+		rep_request_made(c);	/* before the cursor moves past its recorded event */
 	rep_schedule_after(c);
 	rec_status_leave();
 	rep_guard_drop();
@@ -69,6 +74,7 @@ void rep_call_leave(struct rep_call *c)
 			rc = rep_##name(&c, MPIV_UNPAREN args);				\
 		else									\
 			rc = PMPI_##name args;						\
+		c.rc = rc;								\
 		rep_call_leave(&c);							\
 		return rc;								\
 	}

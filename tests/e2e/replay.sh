@@ -10,6 +10,10 @@
 #  - a trace directory of JSON files (mpiverify trace -o) replayed like a recorded one;
 #  - polling loops that poll another number of times than when recorded;
 #  - one-sided calls: a PSCW deadlock reproduced, and a call on another window diverges;
+#  - MPI_Waitany, Testany, Waitsome, Testsome forced to the recorded completion when the
+#    replayed run's timing favours another request;
+#  - a nonblocking collective synchronised only for a counterexample found without buffering;
+#  - a malformed counterexample, and one pointing at another program's trace;
 #  - after each job, no process of the program left.
 #
 # Prints `ok NAME` or `FAIL NAME: why` per case and ends with `N passed, M failed`.
@@ -71,13 +75,14 @@ build()
 	return 1
 }
 
-# record_check NAME NP PROGRAM MODE: record PROGRAM on NP ranks into $WORK/NAME and check it
+# record_check NAME NP PROGRAM MODE [ARG...]: record PROGRAM (with ARGs) on NP ranks into $WORK/NAME and check it
 # with --buffering MODE into $WORK/NAME/check; the counterexample is $WORK/NAME/check/cex.json.
 record_check()
 {
 	local name=$1 np=$2 prog=$3 mode=$4
+	shift 4
 	run_cmd "$WORK/$name-record.log" "$LIMIT" "$MPIVERIFY" record -o "$WORK/$name" \
-		--deadlock-timeout "$TIMEOUT" -- "$MPIRUN" -np "$np" "$prog"
+		--deadlock-timeout "$TIMEOUT" -- "$MPIRUN" -np "$np" "$prog" "$@"
 	run_cmd "$WORK/$name-check.log" "$LIMIT" "$MPIVERIFY" check "$WORK/$name" \
 		--buffering "$mode" -o "$WORK/$name/check"
 	if test "$RC" -ne 1 || ! test -s "$WORK/$name/check/cex.json"; then
@@ -103,6 +108,8 @@ POLL=$BINDIR/poll-then-cycle
 RMA=$BINDIR/rma-window-arg
 RMA_POLL=$BINDIR/rma-test-then-cycle
 WRONGCOMM=$BINDIR/wrong-comm
+WANY=$BINDIR/waitany-reply-order
+IBCAST=$BINDIR/ibcast-wait-before-recv
 build send-send-cycle examples/deadlock/send-send-cycle.c || exit 1
 build ssend-cycle examples/deadlock/ssend-cycle.c || exit 1
 build wildcard-recv-order examples/deadlock/wildcard-recv-order.c || exit 1
@@ -112,6 +119,8 @@ build poll-then-cycle tests/e2e/programs/poll-then-cycle.c || exit 1
 build rma-window-arg tests/e2e/programs/rma-window-arg.c || exit 1
 build rma-test-then-cycle tests/e2e/programs/rma-test-then-cycle.c || exit 1
 build wrong-comm tests/e2e/programs/wrong-comm.c || exit 1
+build waitany-reply-order examples/deadlock/waitany-reply-order.c || exit 1
+build ibcast-wait-before-recv examples/deadlock/ibcast-wait-before-recv.c || exit 1
 
 # ---- call stacks, unwound in the ranks ----
 # stack-depth hangs when recorded: record's report shows each rank's stack down to main.
@@ -297,6 +306,79 @@ if record_check rma 2 "$RMA" zero; then
 		"$WORK/rma-other.log" \
 		'^diverged: rank 1 at event 3: expected MPI_Win_post\(win=0\), got MPI_Win_post\(win=1\)'
 	leftovers "divergence: another window" "$RMA"
+fi
+
+# ---- completion choices ----
+# Recorded with rank 1 slow, MPI_Waitany takes rank 2's message (index 1) and rank 0 replies
+# to rank 2. Replayed with rank 2 slow ("swap"), MPI would take index 1 only if forced;
+# otherwise rank 0 replies to rank 1 and the run diverges.
+if record_check waitany 3 "$WANY" zero; then
+	run_cmd "$WORK/waitany-replay.log" "$LIMIT" "$MPIVERIFY" replay --trace \
+		"$WORK/waitany/check/cex.json" --timeout "$TIMEOUT" -- "$MPIRUN" -np 3 "$WANY" \
+		waitany swap
+	expect "completion: MPI_Waitany forced to the recorded request against the timing" 1 \
+		"$WORK/waitany-replay.log" '^reproduced' \
+		'event 3: MPI_Waitany forced to complete index 1 \(made at event 2\), as in the recorded run' \
+		'^rank 0: waitany completed index 1 first' \
+		'^    predicted: blocked in MPI_Send \(event 4\) at waitany-reply-order\.c'
+	leftovers "completion: MPI_Waitany" "$WANY"
+
+	# A counterexample whose "trace" is another program's (same number of ranks), one too
+	# short for the counterexample's events: refused before anything runs.
+	edit_cex "$WORK/waitany/check/cex.json" "$WORK/other-trace.json" \
+		"s#\"trace\": \"[^\"]*\"#\"trace\": \"$WORK/wild\"#" ||
+		fail "divergence: edit the trace of a cex" "sed changed nothing"
+	run_cmd "$WORK/other-trace.log" "$LIMIT" "$MPIVERIFY" replay --trace \
+		"$WORK/other-trace.json" --timeout "$TIMEOUT"
+	expect "refused: a counterexample pointing at another program's trace" 3 \
+		"$WORK/other-trace.log" \
+		"rank 0's event 4 is not in the trace '$WORK/wild', whose rank 0 has 4 events: the counterexample is not from this trace"
+	leftovers "refused: another program's trace" "$WANY"
+
+	# ---- a malformed counterexample: the file and the JSON path at fault ----
+	edit_cex "$WORK/waitany/check/cex.json" "$WORK/bad-op.json" \
+		's/\("ops": \[\n *{\n *"op": \)[0-9]*/\1"one"/' ||
+		fail "bad input: edit an op of a cex" "sed changed nothing"
+	run_cmd "$WORK/bad-op.log" "$LIMIT" "$MPIVERIFY" replay --trace "$WORK/bad-op.json" \
+		--timeout "$TIMEOUT"
+	expect "bad input: a malformed counterexample names the file and the JSON path" 3 \
+		"$WORK/bad-op.log" "'[^']*bad-op\.json': ranks\[0\]\.ops\[0\]\.op: expected an integer"
+fi
+
+# The same program with the first message taken by a polling loop of MPI_Testany, by
+# MPI_Waitsome, and by a polling loop of MPI_Testsome.
+for method in testany waitsome testsome; do
+	record_check "$method" 3 "$WANY" zero "$method" || continue
+	case $method in
+	testany) call=MPI_Testany ;;
+	waitsome) call=MPI_Waitsome ;;
+	*) call=MPI_Testsome ;;
+	esac
+	run_cmd "$WORK/$method-replay.log" "$LIMIT" "$MPIVERIFY" replay --trace \
+		"$WORK/$method/check/cex.json" --timeout "$TIMEOUT" -- "$MPIRUN" -np 3 "$WANY" \
+		"$method" swap
+	expect "completion: $call forced to the recorded request against the timing" 1 \
+		"$WORK/$method-replay.log" '^reproduced' \
+		"event [0-9]+: $call forced to complete index 1 \\(made at event 2\\)" \
+		"^rank 0: $method completed index 1 first"
+	leftovers "completion: $call" "$WANY"
+done
+
+# ---- nonblocking collectives ----
+# Found without buffering, the Ibcast's wait synchronises (run.sh replays it); the same
+# counterexample said to be found with buffering gets no barrier, and MPICH's root leaves its
+# Ibcast alone: not reproduced, and replay says why.
+if record_check ibcast 2 "$IBCAST" zero; then
+	edit_cex "$WORK/ibcast/check/cex.json" "$WORK/ibcast-infinite.json" \
+		's/"buffering": "zero"/"buffering": "infinite"/' ||
+		fail "not reproduced: edit the buffering of a cex" "sed changed nothing"
+	run_cmd "$WORK/ibcast-infinite.log" "$LIMIT" "$MPIVERIFY" replay --trace \
+		"$WORK/ibcast-infinite.json" --timeout "$TIMEOUT"
+	expect "not reproduced: a nonblocking collective left unsynchronised, and why" 0 \
+		"$WORK/ibcast-infinite.log" '^not reproduced' \
+		'event 2, MPI_Wait, completed the nonblocking collective made at event 1, which replay did not make synchronise' \
+		'^why: the counterexample has a collective wait for its peers'
+	leftovers "not reproduced: nonblocking collective" "$IBCAST"
 fi
 
 if summary; then
