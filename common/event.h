@@ -43,6 +43,9 @@ enum mpiv_call_flags {
 	MPIV_F_BUFFERED = 1 << 4,	/* buffered send: never waits */
 	MPIV_F_READY = 1 << 5,		/* ready send: modelled as a standard send */
 	MPIV_F_ROOTED = 1 << 6,		/* collective with a root */
+	MPIV_F_POLL = 1 << 7,		/* a poll: may return having found or completed nothing
+					 * (no effect, no progress; a run of equal ones is one
+					 * event with a repeat count) */
 };
 
 /* Special peers and tags, in world ranks (the recorder maps MPI's constants to these). */

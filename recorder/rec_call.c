@@ -58,8 +58,9 @@ static atomic_uint rec_entered;
 /* Set when neither a trace nor a status file is written: calls go straight to PMPI. */
 static atomic_int rec_off;
 
-/* MPI_THREAD_MULTIPLE: calls of several threads may overlap, counters need atomic updates. */
-static int rec_multi = 1;
+/* MPI_THREAD_MULTIPLE: calls of several threads may overlap, counters need atomic updates
+ * and tables their locks (recorder.h). */
+int rec_multi = 1;
 
 /* membarrier(2) is there: the membarrier protocol (see REC_WATCHED). */
 static int rec_asym;
@@ -164,6 +165,7 @@ int rec_call_enter(struct rec_call *c, unsigned call, const void *ret)
 	c->indexed = 0;
 	c->posted = 0;
 	c->incomplete_sent = 0;
+	c->failed_poll = 0;
 	c->ev.thread = rec_status_enter(call, op, c->ev.site);
 	return 1;
 }
@@ -240,7 +242,7 @@ void rec_call_leave(struct rec_call *c)
 {
 	rec_call_returned(c);
 	rec_output_call(c, 0);
-	rec_status_leave();
+	rec_status_leave(c->failed_poll);
 	if (c->ev.reqs != c->reqs_inline)
 		free(c->ev.reqs);
 	c->ev.reqs = NULL;

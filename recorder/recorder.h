@@ -31,6 +31,9 @@ struct rec_call {
 	int indexed;			/* ev.index is final: the event was written once */
 	int posted;			/* published to the watcher (blocked in PMPI, or may be) */
 	int incomplete_sent;		/* the watcher already wrote it as MPIV_EV_INCOMPLETE */
+	int failed_poll;		/* a test that completed nothing or a nonblocking probe
+					 * that found nothing (set by the handler): no progress,
+					 * and a run of equal ones is one event (rec_output_call) */
 	uint64_t posted_beat;		/* rec_status_beat() when posted */
 };
 
@@ -68,6 +71,11 @@ void rec_call_disable(void);
 /* Whether calls of several threads may overlap (MPI_THREAD_MULTIPLE); until told, they may.
  * Without, the fast path needs no atomic read-modify-write. Call from MPI_Init's wrapper. */
 void rec_call_set_threads(int multiple);
+
+/* rec_call_set_threads()'s word: calls of several threads may overlap. Without it, the tables
+ * the calls' threads alone use (requests) need no lock: MPI's thread levels below
+ * MPI_THREAD_MULTIPLE make those threads take turns. */
+extern int rec_multi;
 
 /* The watcher, run by the status thread each period: writes calls posted for about a second
  * as MPIV_EV_INCOMPLETE events, then flushes the trace's buffer. */

@@ -48,7 +48,7 @@ int rep_call_enter(struct rep_call *c, unsigned call, const void *ret)
 void rep_call_leave(struct rep_call *c)
 {
 	rep_schedule_after(c);
-	rec_status_leave();
+	rec_status_leave(c->poll && !c->found);
 	rep_guard_drop();
 }
 
