@@ -105,6 +105,12 @@ static const char *call_name(unsigned call)
 	return name ? name : "an unknown MPI call";
 }
 
+/* Whether a rank in state is running, in MPI or out of it. */
+static int in_or_out(uint32_t state)
+{
+	return state == MPIV_ST_RUNNING || state == MPIV_ST_IN_CALL;
+}
+
 /* Read every rank's status once; note the time of changes. */
 static void scan(const char *dir, struct monitor_result *res, double t)
 {
@@ -128,7 +134,9 @@ static void scan(const char *dir, struct monitor_result *res, double t)
 			m->changed = t;
 		if (!m->seen || st.beat != m->beat)
 			m->beat_changed = t;
-		if (!m->seen || st.progress != m->progress || st.state != m->state) {
+		/* a rank that polls goes in and out of MPI all the time: that is no change */
+		if (!m->seen || st.progress != m->progress ||
+		    (st.state != m->state && (!in_or_out(st.state) || !in_or_out(m->state)))) {
 			m->progress_changed = t;
 			m->polls_base = st.polls;
 		}

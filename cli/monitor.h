@@ -44,7 +44,8 @@ struct monitor_rank {
 	char stack[MPIV_STATUS_STACK_SIZE];	/* as struct mpiv_status's */
 	double changed;		/* monotonic time progress, state, call or op last changed */
 	double beat_changed;	/* monotonic time beat last changed */
-	double progress_changed;	/* monotonic time progress or state last changed */
+	double progress_changed;	/* monotonic time progress last changed, or the state
+					 * other than between RUNNING and IN_CALL */
 	double polls_changed;	/* monotonic time polls last changed */
 };
 

@@ -60,6 +60,18 @@ void mpiv_event_init(struct mpiv_event *ev, unsigned call)
 	ev->mtag = MPIV_NONE;
 	ev->peer2 = MPIV_NONE;
 	ev->tag2 = MPIV_NONE;
+	ev->repeat = 1;
+}
+
+int mpiv_event_failed_poll(const struct mpiv_event *ev)
+{
+	enum mpiv_kind kind = mpiv_call_kind(ev->call);
+
+	if (!(mpiv_call_flags(ev->call) & MPIV_F_POLL))
+		return 0;
+	if (kind == MPIV_KIND_PROBE || kind == MPIV_KIND_MPROBE)
+		return ev->src == MPIV_NONE;
+	return ev->nreqs > 0 && ev->npending == ev->nreqs;
 }
 
 void mpiv_event_release(struct mpiv_event *ev)

@@ -90,6 +90,8 @@ struct mpiv_event {
 	uint64_t site;		/* call site: MPIV_SITE(module, address in the module's file) */
 	uint32_t nreqs;		/* number of entries in reqs */
 	struct mpiv_reqinfo *reqs;	/* Isend/Irecv: the request made; Wait*: those completed; owned */
+	uint64_t repeat;	/* a failed poll (mpiv_event_failed_poll): the times it was made
+				 * in a row, the same way, each finding nothing; 1 otherwise */
 };
 
 /* A call site: module id (see struct mpiv_trace's modules) and address relative to the module's
@@ -107,6 +109,11 @@ int mpiv_call_from_name(const char *name);
 /* The kind and flags of a call from mpi_calls.def; UNSUPPORTED and 0 when out of range. */
 enum mpiv_kind mpiv_call_kind(unsigned call);
 unsigned mpiv_call_flags(unsigned call);
+
+/* Whether ev is a poll that found nothing: a test (MPIV_F_POLL) that completed none of the
+ * requests it lists, a nonblocking probe without a source. It has no effect: a run of them
+ * is recorded as one event with a repeat count. */
+int mpiv_event_failed_poll(const struct mpiv_event *ev);
 
 /* Initialise an event to "no field used". */
 void mpiv_event_init(struct mpiv_event *ev, unsigned call);

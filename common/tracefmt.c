@@ -145,6 +145,17 @@ size_t mpiv_tf_encode_module(void *buf, size_t cap, uint32_t id, const char *pat
 	return (size_t)(p + n - (unsigned char *)buf);
 }
 
+size_t mpiv_tf_encode_repeat(void *buf, size_t cap, uint64_t more)
+{
+	unsigned char *p = buf;
+
+	if (cap < MPIV_TF_REPEAT_MAX || more == 0)
+		return 0;
+	p = put_uv(p, MPIV_TF_REPEAT);
+	p = put_uv(p, more);
+	return (size_t)(p - (unsigned char *)buf);
+}
+
 size_t mpiv_tf_encode_end(void *buf, size_t cap)
 {
 	if (cap < MPIV_TF_END_MAX)
@@ -510,6 +521,14 @@ long mpiv_tf_decode(struct mpiv_tf_reader *r, const void *buf, size_t len,
 		rec->site = MPIV_SITE(v, get_uv(&in, 48));
 		if (!in.short_ && !in.bad && rec->site == 0) {
 			snprintf(why, whysize, "site record of site 0");
+			return -1;
+		}
+		break;
+	case MPIV_TF_REPEAT:
+		rec->kind = MPIV_TF_REPEAT;
+		rec->more = get_uv(&in, 64);
+		if (!in.short_ && !in.bad && rec->more == 0) {
+			snprintf(why, whysize, "repeat record of 0 times");
 			return -1;
 		}
 		break;

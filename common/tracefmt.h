@@ -23,6 +23,7 @@
 #define MPIV_TF_MODULE_MAX(n) (3 * 10 + (size_t)(n))
 #define MPIV_TF_EVENT_MAX(n) (3 * 10 + 15 * 10 + (size_t)(n) * 15)
 #define MPIV_TF_END_MAX 1
+#define MPIV_TF_REPEAT_MAX 11
 
 /* What the header of a file holds. */
 struct mpiv_tf_header {
@@ -62,6 +63,7 @@ enum mpiv_tf_kind {
 	MPIV_TF_END = 1,	/* the recorder closed the file: nothing follows */
 	MPIV_TF_MODULE = 2,	/* a loaded object that call sites point into */
 	MPIV_TF_SITE = 3,	/* the next entry of the site table */
+	MPIV_TF_REPEAT = 6,	/* the event before, a failed poll, was made n more times */
 	MPIV_TF_EVENT = 16,	/* one MPI call (the record's code is 16 + its call) */
 };
 
@@ -72,6 +74,7 @@ struct mpiv_tf_record {
 	const char *path;	/* MODULE: its path, pathlen bytes */
 	size_t pathlen;
 	uint64_t site;		/* SITE: the site */
+	uint64_t more;		/* REPEAT: the times more, at least 1 */
 	int replaces;		/* EVENT: it replaces the earlier event of the same index */
 	struct mpiv_event ev;	/* EVENT: ev.reqs points to the caller's array */
 };
@@ -81,6 +84,10 @@ size_t mpiv_tf_encode_header(void *buf, size_t cap, const struct mpiv_tf_header 
 
 /* Encode a module record; returns its length or 0 if it does not fit. */
 size_t mpiv_tf_encode_module(void *buf, size_t cap, uint32_t id, const char *path);
+
+/* Encode a repeat record: the event before was made more (at least 1) times more; returns its
+ * length or 0 if it does not fit. The reader checks that it follows a failed poll. */
+size_t mpiv_tf_encode_repeat(void *buf, size_t cap, uint64_t more);
 
 /* Encode the end record; returns its length or 0 if it does not fit. */
 size_t mpiv_tf_encode_end(void *buf, size_t cap);

@@ -51,8 +51,7 @@ struct rec_thread {
 static __thread int rec_depth __attribute__((tls_model("initial-exec")));
 static __thread struct rec_thread *rec_self __attribute__((tls_model("initial-exec")));
 
-/* Calls entered so far: the live status's op. Single-threaded it is the index the event will
- * get (rec_output_call() gives the real one); with threads it is close to it. */
+/* Calls entered so far: the live status's op when no trace is written. */
 static atomic_uint rec_entered;
 
 /* Set when neither a trace nor a status file is written: calls go straight to PMPI. */
@@ -152,10 +151,12 @@ int rec_call_enter(struct rec_call *c, unsigned call, const void *ret)
 
 	rec_depth++;
 	mpiv_event_init(&c->ev, call);
-	/* Without overlapping calls a plain increment is exact, and cheaper. */
-	if (rec_multi) {
+	/* The index the event will take, from the trace (runs of failed polls are one event);
+	 * without a trace, calls are counted: a plain increment without overlapping calls. */
+	op = rec_output_next_index(call);
+	if (op == UINT32_MAX && rec_multi) {
 		op = atomic_fetch_add_explicit(&rec_entered, 1, memory_order_relaxed);
-	} else {
+	} else if (op == UINT32_MAX) {
 		op = atomic_load_explicit(&rec_entered, memory_order_relaxed);
 		atomic_store_explicit(&rec_entered, op + 1, memory_order_relaxed);
 	}

@@ -92,10 +92,15 @@ int rec_output_open(int rank, int size, int thread_level);
 /* Append c's event, with flags (enum mpiv_event_flags) or'ed in, to the trace's buffer; no
  * system call unless the buffer is full; nothing if the trace is not open. The first time,
  * the event takes the next event index, under the buffer's lock: the file is then always in
- * index order and has no gaps, even with threads or after a crash. Single-threaded, this
- * index is the number of calls entered before, which is how the replayer counts. A later
- * call for the same c replaces the event (written incomplete, then complete). Thread-safe. */
+ * index order and has no gaps, even with threads or after a crash. A failed poll (c's
+ * failed_poll) equal to the event just written, itself a failed poll, is not written again:
+ * it takes that event's index and adds one to its repeat count. A later call for the same c
+ * replaces the event (written incomplete, then complete). Thread-safe. */
 void rec_output_call(struct rec_call *c, unsigned flags);
+
+/* The index the next event of call will most likely take (the open run's, for a failed poll
+ * of the same call); exact when one thread makes calls. UINT32_MAX if the trace is not open. */
+uint32_t rec_output_next_index(unsigned call);
 
 /* Append a module record (rec_site_set_hook's callback). */
 void rec_output_module(unsigned id, const char *path);
