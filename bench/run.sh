@@ -1,11 +1,12 @@
 #!/bin/bash
 # make bench: figures as ratios within one run, never timed tests.
 #  1. recording overhead, each benchmark under the same mpirun with and without the recorder
-#     (best of 3 each): a one-rank Isend/Recv/Wait loop on MPI_COMM_SELF (the per-call cost
+#     (best of $RUNS each, 5 unless BENCH_RUNS says; plain and recorded runs alternate, so
+#     that a busy spell of the shared machine hits both): a one-rank Isend/Recv/Wait loop on MPI_COMM_SELF (the per-call cost
 #     laid bare), a two-rank small-message ping-pong, and a two-rank halo exchange around a
 #     stencil (computation dominates); with the trace's bytes per recorded operation;
 #  2. replay overhead: the ping-pong and the halo exchange replayed (from the traces of 1, with
-#     a counterexample that forces nothing) against plain runs, best of 3 each;
+#     a counterexample that forces nothing) against plain runs, best of $RUNS each;
 #  3. check time and peak memory against trace size: a wildcard-free halo exchange
 #     (ranks x iterations) and a master/worker with MPI_ANY_SOURCE receives.
 set -u
@@ -22,33 +23,54 @@ done
 cc -O2 -I"$SRCDIR/common" -o gen_trace "$SRCDIR/bench/gen_trace.c" "$SRCDIR/common/tracefmt.c" \
 	"$SRCDIR/common/event.c" || exit 1
 
+RUNS=${BENCH_RUNS:-5}
+
 # The benchmark programs print one line: iterations, seconds (of the timed loop), MPI calls
 # of a rank in the loop, MPI calls of a rank in all.
-best()	# best (smallest) seconds of three runs of "$@" into BEST; LAST: the last run's line
+# run_once CMD...: one run's seconds into S, its line into LINE (S empty if it failed).
+run_once()
 {
-	local s line
+	LINE=$("$@" 2>/dev/null | awk 'NF == 4 && $1 ~ /^[0-9]+$/' | tail -n 1)
+	S=$(echo "$LINE" | awk '{ print $2 }')
+}
+
+# smaller A B: the smaller of two numbers of seconds, either may be empty.
+smaller()
+{
+	if test -z "$1" || { test -n "$2" && awk -v a="$1" -v b="$2" 'BEGIN { exit !(b < a) }'; }
+	then
+		echo "$2"
+	else
+		echo "$1"
+	fi
+}
+
+best()	# best (smallest) seconds of $RUNS runs of "$@" into BEST; LAST: the last run's line
+{
+	local i
 	BEST='' LAST=''
-	for _ in 1 2 3; do
-		line=$("$@" 2>/dev/null | awk 'NF == 4 && $1 ~ /^[0-9]+$/' | tail -n 1)
-		s=$(echo "$line" | awk '{ print $2 }')
-		test -z "$s" && continue
-		LAST=$line
-		if test -z "$BEST" || awk -v s="$s" -v b="$BEST" 'BEGIN { exit !(s < b) }'; then
-			BEST=$s
-		fi
+	for ((i = 0; i < RUNS; i++)); do
+		run_once "$@"
+		test -n "$S" && LAST=$LINE
+		BEST=$(smaller "$BEST" "$S")
 	done
 	BEST=${BEST:-nan}
 }
 
-# overhead NAME NP PROGRAM ARGS...: one line of figures.
+# overhead NAME NP PROGRAM ARGS...: one line of figures; plain and recorded runs alternate.
 overhead()
 {
-	local name=$1 np=$2 plain rec calls total bytes
+	local name=$1 np=$2 plain='' rec='' calls total bytes i
 	shift 2
-	best "$MPIRUN" -np "$np" "$@"
-	plain=$BEST
-	best "$MPIVERIFY" record -o "trace-$name" -- "$MPIRUN" -np "$np" "$@"
-	rec=$BEST
+	for ((i = 0; i < RUNS; i++)); do
+		run_once "$MPIRUN" -np "$np" "$@"
+		plain=$(smaller "$plain" "$S")
+		run_once "$MPIVERIFY" record -o "trace-$name" -- "$MPIRUN" -np "$np" "$@"
+		rec=$(smaller "$rec" "$S")
+		test -n "$S" && LAST=$LINE
+	done
+	plain=${plain:-nan}
+	rec=${rec:-nan}
 	calls=$(echo "$LAST" | awk '{ print $3 }')
 	total=$(echo "$LAST" | awk -v np="$np" '{ print $4 * np }')
 	bytes=$(cat "trace-$name"/rank-*.mpivt 2>/dev/null | wc -c)
@@ -60,13 +82,13 @@ overhead()
 			n, p, r, r / p, (r - p) * 1e9 / c, b / t }'
 }
 
-echo "== recording overhead: recorded / plain under the same mpirun, best of 3 each"
-echo "   self-loop: 1 rank, Isend/Recv/Wait to itself on MPI_COMM_SELF, 1000000 times"
-echo "   ping-pong: 2 ranks, 8-byte messages, 20000 round trips"
+echo "== recording overhead: recorded / plain under the same mpirun, best of $RUNS each"
+echo "   self-loop: 1 rank, Isend/Recv/Wait to itself on MPI_COMM_SELF, 3000000 times"
+echo "   ping-pong: 2 ranks, 8-byte messages, 50000 round trips"
 echo "   halo:      2 ranks, ring halo exchange (Irecv x2, Isend x2, Waitall) around a stencil"
 echo "              of 20000 cells, 2000 iterations"
-overhead self-loop 1 ./selfloop 1000000
-overhead ping-pong 2 ./pingpong 20000
+overhead self-loop 1 ./selfloop 3000000
+overhead ping-pong 2 ./pingpong 50000
 overhead halo 2 ./halo 2000
 
 # null_cex TRACE NP: a counterexample of TRACE that forces nothing and has no rank blocked:
@@ -104,9 +126,9 @@ replay_overhead()
 }
 
 echo
-echo "== replay overhead: replayed / plain under the same mpirun, best of 3 each, replaying the"
+echo "== replay overhead: replayed / plain under the same mpirun, best of $RUNS each, replaying the"
 echo "   traces recorded above with a counterexample that forces nothing"
-replay_overhead ping-pong 2 ./pingpong 20000
+replay_overhead ping-pong 2 ./pingpong 50000
 replay_overhead halo 2 ./halo 2000
 echo
 echo "== check time and peak memory against trace size (--buffering all)"
