@@ -58,7 +58,8 @@ static pid_t out_pid;			/* the process that opened it (not a forked child) */
  * (the next records overwrite it), so that a rank killed while polling loses at most a
  * period of its count. */
 static struct mpiv_event out_run;	/* the run's event; its reqs in out_run_reqs */
-static struct mpiv_reqinfo out_run_reqs[REC_INLINE_REQS];
+static struct mpiv_reqinfo *out_run_reqs;	/* malloc'ed, room for out_run_cap */
+static uint32_t out_run_cap;
 static atomic_int out_run_open;		/* out_run is the last event appended */
 static atomic_ullong out_run_more;	/* the times it was made more, not yet written */
 static char out_path[PATH_MAX];		/* for messages */
@@ -274,7 +275,7 @@ static int out_run_same(const struct mpiv_event *ev)
 	       ev->bytes == r->bytes && ev->root == r->root && ev->peer2 == r->peer2 &&
 	       ev->tag2 == r->tag2 && ev->src == r->src && ev->mtag == r->mtag &&
 	       ev->npending == r->npending && ev->flags == r->flags && ev->nreqs == r->nreqs &&
-	       !memcmp(ev->reqs, r->reqs, ev->nreqs * sizeof(*ev->reqs));
+	       (!ev->nreqs || !memcmp(ev->reqs, r->reqs, ev->nreqs * sizeof(*ev->reqs)));
 }
 
 /* End the open run of failed polls, if any: its repeat record goes after its event, before
@@ -295,8 +296,18 @@ static void out_run_end(void)
 /* c's event was just appended as a new event: open a run if it is a failed poll. */
 static void out_run_start(const struct rec_call *c)
 {
-	if (!c->failed_poll || c->ev.flags || c->ev.nreqs > REC_INLINE_REQS)
+	struct mpiv_reqinfo *r;
+
+	if (!c->failed_poll || c->ev.flags)
 		return;
+	if (c->ev.nreqs > out_run_cap) {
+		/* without memory the polls are written one by one, as they come */
+		r = realloc(out_run_reqs, c->ev.nreqs * sizeof(*r));
+		if (!r)
+			return;
+		out_run_reqs = r;
+		out_run_cap = c->ev.nreqs;
+	}
 	out_run = c->ev;
 	out_run.reqs = out_run_reqs;
 	memcpy(out_run_reqs, c->ev.reqs, c->ev.nreqs * sizeof(*c->ev.reqs));

@@ -10,10 +10,10 @@
  *             file is then final and `beat` stops); DIVERGED (replay) is sticky and wins over
  *             FINALIZED; FAILED (replay: the rank cannot replay) likewise.
  *   call/op/site  IN_CALL: the longest-running call (lowest op) of all threads; otherwise the
- *             last call made. op is the number of intercepted calls the rank entered before
- *             this one: the call's event index in the trace and the counterexample when the
- *             program has one thread (with several, the trace numbers calls in the order their
- *             records are written, and op is only close to it).
+ *             last call made. op is the call's event index in the trace and the
+ *             counterexample when the program has one thread (the recorder's trace gives it; a
+ *             run of failed polls is one event); with several, the trace numbers calls in the
+ *             order their records are written, and op is only close to it.
  *   progress  calls returned so far, failed polls left out; unchanged progress while IN_CALL
  *             means a blocked rank.
  *   polls     failed polls returned so far: a rank whose polls grow while its progress
