@@ -2,13 +2,15 @@
 # make bench: figures as ratios within one run, never timed tests.
 #  1. recording overhead, each benchmark under the same mpirun with and without the recorder
 #     (best of $RUNS each, 5 unless BENCH_RUNS says; plain and recorded runs alternate, so
-#     that a busy spell of the shared machine hits both): a one-rank Isend/Recv/Wait loop on MPI_COMM_SELF (the per-call cost
-#     laid bare), a two-rank small-message ping-pong, and a two-rank halo exchange around a
-#     stencil (computation dominates); with the trace's bytes per recorded operation;
+#     that a busy spell of the shared machine hits both): a one-rank Isend/Recv/Wait loop on
+#     MPI_COMM_SELF (the per-call cost laid bare), a two-rank small-message ping-pong, and a
+#     two-rank halo exchange around a stencil (computation dominates); with the trace's bytes
+#     per recorded operation;
 #  2. replay overhead: the ping-pong and the halo exchange replayed (from the traces of 1, with
 #     a counterexample that forces nothing) against plain runs, best of $RUNS each;
 #  3. check time and peak memory against trace size: a wildcard-free halo exchange
 #     (ranks x iterations) and a master/worker with MPI_ANY_SOURCE receives.
+# `bench/run.sh record` runs 1 only.
 set -u
 
 . "$(dirname "$0")/../tests/lib.sh"
@@ -90,6 +92,7 @@ echo "              of 20000 cells, 2000 iterations"
 overhead self-loop 1 ./selfloop 3000000
 overhead ping-pong 2 ./pingpong 50000
 overhead halo 2 ./halo 2000
+test "${1:-}" = record && exit 0
 
 # null_cex TRACE NP: a counterexample of TRACE that forces nothing and has no rank blocked:
 # replaying it costs what replay always costs (every call checked against the trace, the live
