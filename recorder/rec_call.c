@@ -151,9 +151,10 @@ int rec_call_enter(struct rec_call *c, unsigned call, const void *ret)
 
 	rec_depth++;
 	mpiv_event_init(&c->ev, call);
-	/* The index the event will take, from the trace (runs of failed polls are one event);
-	 * without a trace, calls are counted: a plain increment without overlapping calls. */
-	op = rec_output_next_index(call);
+	/* One thread at a time: the index the event will take, from the trace (a run of failed
+	 * polls is one event); without a trace, calls counted with a plain increment. With
+	 * overlapping calls, counted, which is close. */
+	op = rec_multi ? UINT32_MAX : rec_output_next_index(call);
 	if (op == UINT32_MAX && rec_multi) {
 		op = atomic_fetch_add_explicit(&rec_entered, 1, memory_order_relaxed);
 	} else if (op == UINT32_MAX) {

@@ -99,7 +99,8 @@ int rec_output_open(int rank, int size, int thread_level);
 void rec_output_call(struct rec_call *c, unsigned flags);
 
 /* The index the next event of call will most likely take (the open run's, for a failed poll
- * of the same call); exact when one thread makes calls. UINT32_MAX if the trace is not open. */
+ * of the same call). Only while calls cannot overlap (not rec_multi): it reads the writer's
+ * state without its lock. UINT32_MAX if the trace is not open. */
 uint32_t rec_output_next_index(unsigned call);
 
 /* Append a module record (rec_site_set_hook's callback). */
