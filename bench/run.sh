@@ -27,8 +27,8 @@ cc -O2 -I"$SRCDIR/common" -o gen_trace "$SRCDIR/bench/gen_trace.c" "$SRCDIR/comm
 
 RUNS=${BENCH_RUNS:-5}
 
-# The benchmark programs print one line: iterations, seconds (of the timed loop), MPI calls
-# of a rank in the loop, MPI calls of a rank in all.
+# The benchmark programs print one line: iterations, CPU seconds of the timed loop (the rank
+# process's, bench/bench_clock.h), MPI calls of a rank in the loop, MPI calls of a rank in all.
 # run_once CMD...: one run's seconds into S, its line into LINE (S empty if it failed).
 run_once()
 {
