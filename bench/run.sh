@@ -86,12 +86,12 @@ overhead()
 
 echo "== recording overhead: recorded / plain under the same mpirun, best of $RUNS each"
 echo "   self-loop: 1 rank, Isend/Recv/Wait to itself on MPI_COMM_SELF, 3000000 times"
-echo "   ping-pong: 2 ranks, 8-byte messages, 50000 round trips"
+echo "   ping-pong: 2 ranks, 8-byte messages, 200000 round trips"
 echo "   halo:      2 ranks, ring halo exchange (Irecv x2, Isend x2, Waitall) around a stencil"
-echo "              of 20000 cells, 2000 iterations"
+echo "              of 20000 cells, 10000 iterations"
 overhead self-loop 1 ./selfloop 3000000
-overhead ping-pong 2 ./pingpong 50000
-overhead halo 2 ./halo 2000
+overhead ping-pong 2 ./pingpong 200000
+overhead halo 2 ./halo 10000
 test "${1:-}" = record && exit 0
 
 # null_cex TRACE NP: a counterexample of TRACE that forces nothing and has no rank blocked:
@@ -131,8 +131,8 @@ replay_overhead()
 echo
 echo "== replay overhead: replayed / plain under the same mpirun, best of $RUNS each, replaying the"
 echo "   traces recorded above with a counterexample that forces nothing"
-replay_overhead ping-pong 2 ./pingpong 50000
-replay_overhead halo 2 ./halo 2000
+replay_overhead ping-pong 2 ./pingpong 200000
+replay_overhead halo 2 ./halo 10000
 echo
 echo "== check time and peak memory against trace size (--buffering all)"
 printf '%-28s %10s %10s %10s\n' trace operations seconds "peak MiB"
