@@ -1,11 +1,13 @@
 #!/bin/bash
 # make bench: figures as ratios within one run, never timed tests.
 #  1. recording overhead, each benchmark under the same mpirun with and without the recorder
-#     (best of 3 each): a one-rank Isend/Recv/Wait loop on MPI_COMM_SELF (the per-call cost
-#     laid bare), a two-rank small-message ping-pong, and a two-rank halo exchange around a
-#     stencil (computation dominates); with the trace's bytes per recorded operation;
+#     (best of $RUNS each, 5 unless BENCH_RUNS says; plain and recorded runs alternate, so
+#     that a busy spell of the shared machine hits both): a one-rank Isend/Recv/Wait loop on
+#     MPI_COMM_SELF (the per-call cost laid bare), a two-rank small-message ping-pong, and a
+#     two-rank halo exchange around a stencil (computation dominates); with the trace's bytes
+#     per recorded operation;
 #  2. replay overhead: the ping-pong and the halo exchange replayed (from the traces of 1, with
-#     a counterexample that forces nothing) against plain runs, best of 3 each;
+#     a counterexample that forces nothing) against plain runs, best of $RUNS each;
 #  3. check time and peak memory against trace size: a wildcard-free halo exchange
 #     (ranks x iterations) and a master/worker with MPI_ANY_SOURCE receives.
 # Arguments name the parts to run (record, replay, check; default all): `bench/run.sh replay`
@@ -31,33 +33,54 @@ done
 cc -O2 -I"$SRCDIR/common" -o gen_trace "$SRCDIR/bench/gen_trace.c" "$SRCDIR/common/tracefmt.c" \
 	"$SRCDIR/common/event.c" || exit 1
 
-# The benchmark programs print one line: iterations, seconds (of the timed loop), MPI calls
-# of a rank in the loop, MPI calls of a rank in all.
-best()	# best (smallest) seconds of three runs of "$@" into BEST; LAST: the last run's line
+RUNS=${BENCH_RUNS:-5}
+
+# The benchmark programs print one line: iterations, CPU seconds of the timed loop (the rank
+# process's, bench/bench_clock.h), MPI calls of a rank in the loop, MPI calls of a rank in all.
+# run_once CMD...: one run's seconds into S, its line into LINE (S empty if it failed).
+run_once()
 {
-	local s line
+	LINE=$("$@" 2>/dev/null | awk 'NF == 4 && $1 ~ /^[0-9]+$/' | tail -n 1)
+	S=$(echo "$LINE" | awk '{ print $2 }')
+}
+
+# smaller A B: the smaller of two numbers of seconds, either may be empty.
+smaller()
+{
+	if test -z "$1" || { test -n "$2" && awk -v a="$1" -v b="$2" 'BEGIN { exit !(b < a) }'; }
+	then
+		echo "$2"
+	else
+		echo "$1"
+	fi
+}
+
+best()	# best (smallest) seconds of $RUNS runs of "$@" into BEST; LAST: the last run's line
+{
+	local i
 	BEST='' LAST=''
-	for _ in 1 2 3; do
-		line=$("$@" 2>/dev/null | awk 'NF == 4 && $1 ~ /^[0-9]+$/' | tail -n 1)
-		s=$(echo "$line" | awk '{ print $2 }')
-		test -z "$s" && continue
-		LAST=$line
-		if test -z "$BEST" || awk -v s="$s" -v b="$BEST" 'BEGIN { exit !(s < b) }'; then
-			BEST=$s
-		fi
+	for ((i = 0; i < RUNS; i++)); do
+		run_once "$@"
+		test -n "$S" && LAST=$LINE
+		BEST=$(smaller "$BEST" "$S")
 	done
 	BEST=${BEST:-nan}
 }
 
-# overhead NAME NP PROGRAM ARGS...: one line of figures.
+# overhead NAME NP PROGRAM ARGS...: one line of figures; plain and recorded runs alternate.
 overhead()
 {
-	local name=$1 np=$2 plain rec calls total bytes
+	local name=$1 np=$2 plain='' rec='' calls total bytes i
 	shift 2
-	best "$MPIRUN" -np "$np" "$@"
-	plain=$BEST
-	best "$MPIVERIFY" record -o "trace-$name" -- "$MPIRUN" -np "$np" "$@"
-	rec=$BEST
+	for ((i = 0; i < RUNS; i++)); do
+		run_once "$MPIRUN" -np "$np" "$@"
+		plain=$(smaller "$plain" "$S")
+		run_once "$MPIVERIFY" record -o "trace-$name" -- "$MPIRUN" -np "$np" "$@"
+		rec=$(smaller "$rec" "$S")
+		test -n "$S" && LAST=$LINE
+	done
+	plain=${plain:-nan}
+	rec=${rec:-nan}
 	calls=$(echo "$LAST" | awk '{ print $3 }')
 	total=$(echo "$LAST" | awk -v np="$np" '{ print $4 * np }')
 	bytes=$(cat "trace-$name"/rank-*.mpivt 2>/dev/null | wc -c)
@@ -70,18 +93,18 @@ overhead()
 }
 
 if part record; then
-echo "== recording overhead: recorded / plain under the same mpirun, best of 3 each"
-echo "   self-loop: 1 rank, Isend/Recv/Wait to itself on MPI_COMM_SELF, 1000000 times"
-echo "   ping-pong: 2 ranks, 8-byte messages, 20000 round trips"
+echo "== recording overhead: recorded / plain under the same mpirun, best of $RUNS each"
+echo "   self-loop: 1 rank, Isend/Recv/Wait to itself on MPI_COMM_SELF, 3000000 times"
+echo "   ping-pong: 2 ranks, 8-byte messages, 200000 round trips"
 echo "   halo:      2 ranks, ring halo exchange (Irecv x2, Isend x2, Waitall) around a stencil"
-echo "              of 20000 cells, 2000 iterations"
-overhead self-loop 1 ./selfloop 1000000
-overhead ping-pong 2 ./pingpong 20000
-overhead halo 2 ./halo 2000
+echo "              of 20000 cells, 10000 iterations"
+overhead self-loop 1 ./selfloop 3000000
+overhead ping-pong 2 ./pingpong 200000
+overhead halo 2 ./halo 10000
 elif part replay; then
 	# the traces to replay, recorded once
-	"$MPIVERIFY" record -o trace-ping-pong -- "$MPIRUN" -np 2 ./pingpong 20000 >/dev/null 2>&1
-	"$MPIVERIFY" record -o trace-halo -- "$MPIRUN" -np 2 ./halo 2000 >/dev/null 2>&1
+	"$MPIVERIFY" record -o trace-ping-pong -- "$MPIRUN" -np 2 ./pingpong 200000 >/dev/null 2>&1
+	"$MPIVERIFY" record -o trace-halo -- "$MPIRUN" -np 2 ./halo 10000 >/dev/null 2>&1
 fi
 
 # null_cex TRACE NP: a counterexample of TRACE that forces nothing and has no rank blocked:
@@ -120,10 +143,10 @@ replay_overhead()
 
 if part replay; then
 echo
-echo "== replay overhead: replayed / plain under the same mpirun, best of 3 each, replaying the"
+echo "== replay overhead: replayed / plain under the same mpirun, best of $RUNS each, replaying the"
 echo "   traces recorded above with a counterexample that forces nothing"
-replay_overhead ping-pong 2 ./pingpong 20000
-replay_overhead halo 2 ./halo 2000
+replay_overhead ping-pong 2 ./pingpong 200000
+replay_overhead halo 2 ./halo 10000
 fi
 if ! part check; then
 	echo

@@ -33,12 +33,14 @@ static void record_help(void)
 	       "  -o, --output DIR            trace directory, created if missing (default\n"
 	       "                              ./" DEFAULT_DIR "); earlier traces in it are removed\n"
 	       "      --deadlock-timeout SEC  end the job as deadlocked when every rank has been\n"
-	       "                              blocked in MPI (or finished) without progress for\n"
-	       "                              SEC seconds (default %g)\n"
+	       "                              blocked in MPI, polling (MPI_Test*, MPI_Iprobe)\n"
+	       "                              without finding anything, or finished, without\n"
+	       "                              progress for SEC seconds (default %g)\n"
 	       "  -h, --help                  show this help\n"
 	       "\nexit status:\n"
 	       "  the program's own (128+N if the launcher was killed by signal N), or\n"
-	       "  1  the run deadlocked: every rank's blocked call is reported, the job ended\n"
+	       "  1  the run deadlocked or made no progress: every rank's blocked or polling\n"
+	       "     call is reported, the job ended\n"
 	       "  2  usage error\n"
 	       "  3  DIR cannot be created or written\n"
 	       "  4  the launcher or the recorder library cannot be run\n",
@@ -156,7 +158,13 @@ int cmd_record(int argc, char **argv)
 	monitor_run(&job, dir, timeout, &res);
 	switch (res.outcome) {
 	case MONITOR_DEADLOCK:
-		inform("the recorded run deadlocked: every rank blocked for %.0f s", res.stalled);
+		if (res.npolling)
+			warning("no progress: for %.0f s every rank has been blocked in MPI or "
+				"polling without finding anything (%d polling): ending the job",
+				res.stalled, res.npolling);
+		else
+			inform("the recorded run deadlocked: every rank blocked for %.0f s",
+			       res.stalled);
 		/* the traces are read for the report only once the ranks are gone and their
 		 * files final */
 		if (launch_end(&job) < 0)

@@ -105,6 +105,12 @@ static const char *call_name(unsigned call)
 	return name ? name : "an unknown MPI call";
 }
 
+/* Whether a rank in state is running, in MPI or out of it. */
+static int in_or_out(uint32_t state)
+{
+	return state == MPIV_ST_RUNNING || state == MPIV_ST_IN_CALL;
+}
+
 /* Read every rank's status once; note the time of changes. */
 static void scan(const char *dir, struct monitor_result *res, double t)
 {
@@ -128,6 +134,15 @@ static void scan(const char *dir, struct monitor_result *res, double t)
 			m->changed = t;
 		if (!m->seen || st.beat != m->beat)
 			m->beat_changed = t;
+		/* a rank that polls goes in and out of MPI all the time: that is no change */
+		if (!m->seen || st.progress != m->progress ||
+		    (st.state != m->state && (!in_or_out(st.state) || !in_or_out(m->state)))) {
+			m->progress_changed = t;
+			m->polls_base = st.polls;
+		}
+		if (!m->seen || st.polls != m->polls)
+			m->polls_changed = t;
+		m->polls = st.polls;
 		m->seen = 1;
 		m->state = st.state;
 		m->call = st.call;
@@ -170,19 +185,37 @@ static double beat_limit(double timeout)
 	return limit < timeout ? limit : timeout;
 }
 
+/* Whether m polls without progress: it made failed polls since its progress last changed, and
+ * recently, and is between polls or in one (not in another call, which would block). */
+static int polling(const struct monitor_rank *m, double t, double timeout)
+{
+	if (m->state != MPIV_ST_RUNNING && m->state != MPIV_ST_IN_CALL)
+		return 0;
+	if (m->polls == m->polls_base || t - m->polls_changed >= beat_limit(timeout))
+		return 0;
+	return m->state == MPIV_ST_RUNNING || (mpiv_call_flags(m->call) & MPIV_F_POLL);
+}
+
 /* The deadlock rule of monitor_run(). warned[r] keeps a stopped rank's warning to one. */
 static int deadlocked(struct monitor_result *res, double t, double timeout, char *warned)
 {
 	double last = 0;
-	int r, in_call = 0, stopped = 0;
+	int r, in_call = 0, stopped = 0, npolling = 0;
 
 	if (!res->size)
 		return 0;
 	for (r = 0; r < res->size; r++) {
-		const struct monitor_rank *m = &res->ranks[r];
+		struct monitor_rank *m = &res->ranks[r];
 
 		if (!m->seen)
 			return 0;
+		m->polling = polling(m, t, timeout);
+		if (m->polling) {
+			npolling++;
+			if (m->progress_changed > last)
+				last = m->progress_changed;
+			continue;
+		}
 		if (m->state == MPIV_ST_IN_CALL)
 			in_call++;
 		else if (m->state != MPIV_ST_FINALIZED)
@@ -190,14 +223,15 @@ static int deadlocked(struct monitor_result *res, double t, double timeout, char
 		if (m->changed > last)
 			last = m->changed;
 	}
-	if (!in_call || t - last < timeout)
+	if ((!in_call && !npolling) || t - last < timeout)
 		return 0;
 	/* A rank that does not even rewrite its status is stopped (a debugger, SIGSTOP) or
 	 * gone, not blocked: ending the job would be wrong. */
 	for (r = 0; r < res->size; r++) {
 		const struct monitor_rank *m = &res->ranks[r];
 
-		if (m->state != MPIV_ST_IN_CALL || t - m->beat_changed < beat_limit(timeout))
+		if (m->polling || m->state != MPIV_ST_IN_CALL ||
+		    t - m->beat_changed < beat_limit(timeout))
 			continue;
 		stopped = 1;
 		if (!warned[r]) {
@@ -210,6 +244,7 @@ static int deadlocked(struct monitor_result *res, double t, double timeout, char
 	if (stopped)
 		return 0;
 	res->stalled = t - last;
+	res->npolling = npolling;
 	return 1;
 }
 
@@ -426,9 +461,17 @@ static void describe(const struct monitor_rank *m, enum monitor_outcome outcome,
 		snprintf(buf, size, "starting (MPI_Init has not returned)");
 		break;
 	case MPIV_ST_RUNNING:
-		snprintf(buf, size, "running outside MPI (after event %ld)", m->op);
-		break;
 	case MPIV_ST_IN_CALL:
+		if (m->polling && outcome == MONITOR_DEADLOCK) {
+			snprintf(buf, size, "polling without progress: %llu failed %s (last: "
+				 "event %ld)", (unsigned long long)(m->polls - m->polls_base),
+				 m->call_name, m->op);
+			break;
+		}
+		if (m->state == MPIV_ST_RUNNING) {
+			snprintf(buf, size, "running outside MPI (after event %ld)", m->op);
+			break;
+		}
 		snprintf(buf, size, "%s %s (event %ld)",
 			 outcome == MONITOR_DEADLOCK ? "blocked in" : "in", m->call_name, m->op);
 		break;
@@ -481,10 +524,10 @@ int monitor_report(FILE *f, const struct monitor_result *res, const char *trace_
 		}
 		describe(m, res->outcome, what, sizeof(what));
 		where[0] = '\0';
-		if (m->state == MPIV_ST_IN_CALL || m->state == MPIV_ST_DIVERGED)
+		if (m->state == MPIV_ST_IN_CALL || m->state == MPIV_ST_DIVERGED || m->polling)
 			monitor_site(m, r, trace_dir, where, sizeof(where));
 		fprintf(f, "rank %d: %s%s\n", r, what, where);
-		if (m->state == MPIV_ST_IN_CALL)
+		if (m->state == MPIV_ST_IN_CALL && !m->polling)
 			print_stack(f, m);
 		/* DIVERGED's and FAILED's text says why; the notes are for replay's own report */
 		if (m->state == MPIV_ST_DIVERGED || m->state == MPIV_ST_FAILED)

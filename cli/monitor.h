@@ -14,7 +14,8 @@ struct launch;
 
 enum monitor_outcome {
 	MONITOR_COMPLETED,	/* the launcher exited */
-	MONITOR_DEADLOCK,	/* every rank blocked in MPI or finished, no progress for timeout */
+	MONITOR_DEADLOCK,	/* every rank blocked in MPI, polling without progress or
+				 * finished, no progress for timeout */
 	MONITOR_DIVERGED,	/* a rank reported DIVERGED (replay) */
 	MONITOR_FAILED,		/* a rank reported FAILED: it cannot replay (text says why) */
 	MONITOR_INTERRUPTED,	/* mpiverify got SIGINT, SIGTERM or SIGHUP */
@@ -27,7 +28,11 @@ struct monitor_rank {
 	unsigned call;		/* enum mpiv_call of the current call when IN_CALL */
 	const char *call_name;	/* "MPI_Recv" (static), "MPI call N" style if unknown */
 	long op;		/* event index of the current (or last) call */
-	uint64_t progress;	/* calls completed */
+	uint64_t progress;	/* calls completed, failed polls left out */
+	uint64_t polls;		/* failed polls (MPI_Test*, MPI_Iprobe that found nothing) */
+	uint64_t polls_base;	/* polls when progress last changed */
+	int polling;		/* DEADLOCK: the rank polled without progress (call, op and
+				 * site are its last poll's) rather than blocked */
 	uint64_t beat;		/* heartbeat counter */
 	uint64_t site;		/* MPIV_SITE() of the current call */
 	char host[64];
@@ -39,6 +44,9 @@ struct monitor_rank {
 	char stack[MPIV_STATUS_STACK_SIZE];	/* as struct mpiv_status's */
 	double changed;		/* monotonic time progress, state, call or op last changed */
 	double beat_changed;	/* monotonic time beat last changed */
+	double progress_changed;	/* monotonic time progress last changed, or the state
+					 * other than between RUNNING and IN_CALL */
+	double polls_changed;	/* monotonic time polls last changed */
 };
 
 struct monitor_result {
@@ -46,16 +54,22 @@ struct monitor_result {
 	int exit_code;		/* the launcher's (launch_exit_code()), -1 if it had not exited */
 	int signal;		/* INTERRUPTED: the signal received */
 	double stalled;		/* DEADLOCK: seconds without any rank's progress */
+	int npolling;		/* DEADLOCK: ranks that polled without progress */
 	int size;		/* world size, 0 if no status file ever appeared */
 	struct monitor_rank *ranks;	/* size entries, by world rank; owned */
 };
 
 /* Watch the job l (started with launch_start()) through the status files in status_dir,
  * polling every MPIV_STATUS_PERIOD_MS, until the launcher exits, a rank diverges or fails,
- * mpiverify is interrupted, or a deadlock holds: all ranks' status files exist, every rank is FINALIZED
- * or IN_CALL with at least one IN_CALL, no rank's progress, state, call or op has changed for
- * timeout seconds, and every IN_CALL rank still beats (its beat changed in the last
- * max(2, timeout / 3) seconds, at most timeout: a stopped or vanished rank is not deadlocked). Does not end the job. Warns (once) when no status file appeared within timeout,
+ * mpiverify is interrupted, or a deadlock holds: all ranks' status files exist; every rank is
+ * FINALIZED, blocked (IN_CALL, its progress, state, call and op unchanged for timeout seconds)
+ * or polling without progress (its failed polls still growing, in the last max(2, timeout / 3)
+ * seconds, while its progress and state have not changed for timeout seconds), with one rank
+ * at least not FINALIZED; and every blocked rank still beats (its beat changed in the last
+ * max(2, timeout / 3) seconds, at most timeout: a stopped or vanished rank is not
+ * deadlocked). A rank that polls calls MPI all the time, but calls that find nothing change
+ * nothing: only a call that completes something counts as its progress. Does not end the
+ * job. Warns (once) when no status file appeared within timeout,
  * or when a rank stops beating. Fills res; release it with monitor_result_release(). */
 void monitor_run(struct launch *l, const char *status_dir, double timeout,
 		 struct monitor_result *res);

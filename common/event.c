@@ -62,6 +62,20 @@ void mpiv_event_init(struct mpiv_event *ev, unsigned call)
 	ev->tag2 = MPIV_NONE;
 	ev->win = MPIV_NONE;
 	ev->lock = MPIV_NONE;
+	ev->repeat = 1;
+}
+
+int mpiv_event_failed_poll(const struct mpiv_event *ev)
+{
+	enum mpiv_kind kind = mpiv_call_kind(ev->call);
+
+	if (!(mpiv_call_flags(ev->call) & MPIV_F_POLL))
+		return 0;
+	if (kind == MPIV_KIND_PROBE || kind == MPIV_KIND_MPROBE)
+		return ev->src == MPIV_NONE;
+	if (kind == MPIV_KIND_WIN_WAIT)	/* MPI_Win_test (its runs are not folded: it has a flag) */
+		return (ev->flags & MPIV_EV_NOT_DONE) != 0;
+	return ev->nreqs > 0 && ev->npending == ev->nreqs;
 }
 
 void mpiv_event_release(struct mpiv_event *ev)

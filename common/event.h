@@ -60,6 +60,9 @@ enum mpiv_call_flags {
 	MPIV_F_ROOTED = 1 << 6,		/* collective with a root */
 	MPIV_F_NEWCOMM = 1 << 7,	/* makes a communicator: on its members the event has a
 					 * struct mpiv_newcomm (trace.h) */
+	MPIV_F_POLL = 1 << 8,		/* a poll: may return having found or completed nothing
+					 * (no effect, no progress; a run of equal ones is one
+					 * event with a repeat count) */
 };
 
 /* Special peers and tags, in world ranks (the recorder maps MPI's constants to these). */
@@ -121,6 +124,8 @@ struct mpiv_event {
 	uint32_t ngroup;	/* number of entries in group */
 	int32_t *group;		/* window creation: the window's group; MPI_Win_post/start: the
 				 * group passed; world ranks, in group order; owned */
+	uint64_t repeat;	/* a failed poll (mpiv_event_failed_poll): the times it was made
+				 * in a row, the same way, each finding nothing; 1 otherwise */
 };
 
 /* A call site: module id (see struct mpiv_trace's modules) and address relative to the module's
@@ -138,6 +143,11 @@ int mpiv_call_from_name(const char *name);
 /* The kind and flags of a call from mpi_calls.def; UNSUPPORTED and 0 when out of range. */
 enum mpiv_kind mpiv_call_kind(unsigned call);
 unsigned mpiv_call_flags(unsigned call);
+
+/* Whether ev is a poll that found nothing: a test (MPIV_F_POLL) that completed none of the
+ * requests it lists, a nonblocking probe without a source. It has no effect: a run of them
+ * is recorded as one event with a repeat count. */
+int mpiv_event_failed_poll(const struct mpiv_event *ev);
 
 /* Initialise an event to "no field used". */
 void mpiv_event_init(struct mpiv_event *ev, unsigned call);

@@ -9,7 +9,7 @@
 #include <stdint.h>
 
 #define MPIV_STATUS_MAGIC 0x4d505653u	/* "MPVS" */
-#define MPIV_STATUS_VERSION 2
+#define MPIV_STATUS_VERSION 3
 #define MPIV_STATUS_PERIOD_MS 100	/* how often a rank rewrites its status file */
 #define MPIV_STATUS_FILE "rank-%d.status"	/* in $MPIVERIFY_STATUS_DIR */
 #define MPIV_STATUS_STACK_SIZE 4096	/* room for a blocked call's stack, as text */
@@ -33,7 +33,8 @@ struct mpiv_status {
 	uint32_t state;		/* enum mpiv_rank_state */
 	uint32_t call;		/* enum mpiv_call of the current call when IN_CALL */
 	uint32_t op;		/* event index of the current (or last) call */
-	uint64_t progress;	/* calls completed so far: a change means progress */
+	uint64_t progress;	/* calls completed so far, failed polls left out: a change
+				 * means progress */
 	uint64_t beat;		/* bumped at every rewrite: a stale beat means a dead rank */
 	uint64_t site;		/* call site of the current call, MPIV_SITE() */
 	char host[64];
@@ -47,6 +48,9 @@ struct mpiv_status {
 				 * thread in the call, from the program's call into MPI outwards,
 				 * one frame a line: "PATH+0xADDR" (ADDR relative to the module's
 				 * link-time addresses, as MPIV_SITE_ADDR) or "?+0xADDR" */
+	uint64_t polls;		/* failed polls so far (MPI_Test* that completed nothing,
+				 * MPI_Iprobe that found nothing): growing polls with standing
+				 * progress mean a rank that polls without progress */
 };
 
 #endif

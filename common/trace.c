@@ -99,6 +99,7 @@ static int load_records(struct mpiv_rank_trace *t, const char *data, size_t len,
 	uint64_t *sites = NULL;
 	size_t off = 0, evcap = 0, modcap = 0, sitecap = 0, nsites = 0, maxreqs = REQS_START;
 	int ended = 0, rc = -1;
+	int after_poll = 0;	/* the record before was a new event, a failed poll */
 	char why[256];
 	long n;
 
@@ -167,7 +168,23 @@ static int load_records(struct mpiv_rank_trace *t, const char *data, size_t len,
 				goto out;
 			break;
 		}
+		case MPIV_TF_REPEAT:
+			/* the run's event is the last one, and it stays what it was */
+			if (!after_poll) {
+				mpiv_error_set(err, MPIV_EXIT_BAD_INPUT, t->source, t->rank,
+					       (long)rd.nevents - 1, "a repeat record that does not "
+					       "follow a failed poll (record at byte %zu)", off);
+				goto out;
+			}
+			t->events[t->nevents - 1].repeat =
+				rec.more > UINT64_MAX - t->events[t->nevents - 1].repeat
+					? UINT64_MAX
+					: t->events[t->nevents - 1].repeat + rec.more;
+			break;
 		}
+		after_poll = (rec.kind == MPIV_TF_EVENT && !rec.replaces &&
+			      mpiv_event_failed_poll(&rec.ev) && !rec.ev.flags) ||
+			     (rec.kind == MPIV_TF_REPEAT);
 		off += (size_t)n;
 	}
 	/* Without its end record the file was not closed by the recorder: the rank died, and
@@ -265,6 +282,10 @@ int mpiv_trace_save_bin(const char *path, const struct mpiv_rank_trace *t,
 		xgrow((void **)&buf, &cap, MPIV_TF_EVENT_MAX(ev.nreqs + ev.ngroup), 1);
 		len = mpiv_tf_encode_event(w, buf, cap, &ev);
 		fwrite(buf, 1, len, f);
+		if (ev.repeat > 1) {
+			len = mpiv_tf_encode_repeat(buf, cap, ev.repeat - 1);
+			fwrite(buf, 1, len, f);
+		}
 		nc = mpiv_trace_newcomm(t, (uint32_t)k);
 		if (nc) {
 			xgrow((void **)&buf, &cap, MPIV_TF_COMM_MAX(nc->n), 1);

@@ -91,6 +91,8 @@ static json_t *event_to_json(const struct mpiv_rank_trace *t, const struct mpiv_
 			json_array_append_new(a, json_integer(ev->group[i]));
 		json_object_set_new(o, "group", a);
 	}
+	if (ev->repeat > 1)
+		json_object_set_new(o, "repeat", json_integer((json_int_t)ev->repeat));
 	if (ev->site) {
 		json_t *s = json_object();
 
@@ -326,6 +328,18 @@ static int event_from_json(json_t *o, long idx, struct mpiv_rank_trace *t,
 					      "events[%ld].pending: expected at most the number of "
 					      "requests (%u)", idx, ev->nreqs);
 		ev->npending = (uint32_t)json_integer_value(j);
+	}
+	j = json_object_get(o, "repeat");
+	if (j) {
+		if (!json_is_integer(j) || json_integer_value(j) < 1)
+			return mpiv_error_set(err, MPIV_EXIT_BAD_INPUT, path, t->rank, idx,
+					      "events[%ld].repeat: expected a positive integer", idx);
+		ev->repeat = (uint64_t)json_integer_value(j);
+		if (ev->repeat > 1 && (!mpiv_event_failed_poll(ev) || ev->flags))
+			return mpiv_error_set(err, MPIV_EXIT_BAD_INPUT, path, t->rank, idx,
+					      "events[%ld].repeat: only a poll that found nothing "
+					      "(an MPI_Test* that completed none of its requests, an "
+					      "MPI_Iprobe without \"src\") can repeat", idx);
 	}
 	if (t->size > 0 && ev->peer2 >= t->size)
 		return mpiv_error_set(err, MPIV_EXIT_BAD_INPUT, path, t->rank, idx,

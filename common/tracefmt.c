@@ -1,4 +1,4 @@
-/* Encoding and decoding of binary rank traces, version 2 (doc/trace-format.md): LEB128 varints,
+/* Encoding and decoding of binary rank traces, version 3 (doc/trace-format.md): LEB128 varints,
  * zigzag for signed fields, a presence mask per event so that a call carries only the fields
  * it uses, implicit event indices, and call sites as indices into a table built as it goes. */
 #include <stdio.h>
@@ -146,6 +146,17 @@ size_t mpiv_tf_encode_module(void *buf, size_t cap, uint32_t id, const char *pat
 	p = put_uv(p, n);
 	memcpy(p, path, n);
 	return (size_t)(p + n - (unsigned char *)buf);
+}
+
+size_t mpiv_tf_encode_repeat(void *buf, size_t cap, uint64_t more)
+{
+	unsigned char *p = buf;
+
+	if (cap < MPIV_TF_REPEAT_MAX || more == 0)
+		return 0;
+	p = put_uv(p, MPIV_TF_REPEAT);
+	p = put_uv(p, more);
+	return (size_t)(p - (unsigned char *)buf);
 }
 
 size_t mpiv_tf_encode_end(void *buf, size_t cap)
@@ -630,6 +641,14 @@ long mpiv_tf_decode(struct mpiv_tf_reader *r, const void *buf, size_t len,
 	case MPIV_TF_COMM:
 		rec->kind = MPIV_TF_COMM;
 		decode_comm(r, &in, rec, why, whysize);
+		break;
+	case MPIV_TF_REPEAT:
+		rec->kind = MPIV_TF_REPEAT;
+		rec->more = get_uv(&in, 64);
+		if (!in.short_ && !in.bad && rec->more == 0) {
+			snprintf(why, whysize, "repeat record of 0 times");
+			return -1;
+		}
 		break;
 	default:
 		if (code < MPIV_TF_EVENT || code - MPIV_TF_EVENT >= MPIV_CALL__COUNT) {

@@ -1,4 +1,4 @@
-/* The binary rank-trace format, version 2 (doc/trace-format.md): the one place that knows its
+/* The binary rank-trace format, version 3 (doc/trace-format.md): the one place that knows its
  * layout. The recorder encodes with it from inside the user's program, the reader in trace.c
  * decodes with it. No I/O and no allocation here, so the preload library can use it freely. */
 #ifndef MPIV_TRACEFMT_H
@@ -9,7 +9,7 @@
 
 #include "event.h"
 
-#define MPIV_TRACE_VERSION 2
+#define MPIV_TRACE_VERSION 3
 #define MPIV_TRACE_MAGIC "MPIVTRC"	/* 8 bytes with its NUL: the first bytes of a file */
 #define MPIV_TRACE_MAGIC_LEN 8
 
@@ -25,6 +25,7 @@
 #define MPIV_TF_EVENT_MAX(n) (3 * 10 + 18 * 10 + (size_t)(n) * 15)
 #define MPIV_TF_END_MAX 1
 #define MPIV_TF_COMM_MAX(n) (4 * 5 + (size_t)(n) * 5)	/* a comm record of n members */
+#define MPIV_TF_REPEAT_MAX 11
 
 /* What the header of a file holds. */
 struct mpiv_tf_header {
@@ -65,6 +66,7 @@ enum mpiv_tf_kind {
 	MPIV_TF_MODULE = 2,	/* a loaded object that call sites point into */
 	MPIV_TF_SITE = 3,	/* the next entry of the site table */
 	MPIV_TF_COMM = 4,	/* the communicator an event made (struct mpiv_newcomm) */
+	MPIV_TF_REPEAT = 6,	/* the event before, a failed poll, was made n more times */
 	MPIV_TF_EVENT = 16,	/* one MPI call (the record's code is 16 + its call) */
 };
 
@@ -75,6 +77,7 @@ struct mpiv_tf_record {
 	const char *path;	/* MODULE: its path, pathlen bytes */
 	size_t pathlen;
 	uint64_t site;		/* SITE: the site */
+	uint64_t more;		/* REPEAT: the times more, at least 1 */
 	int replaces;		/* EVENT: it replaces the earlier event of the same index */
 	uint32_t comm_event;	/* COMM: the index of the event that made it */
 	int32_t comm_id;	/* COMM: its rank-local id */
@@ -91,6 +94,10 @@ size_t mpiv_tf_encode_header(void *buf, size_t cap, const struct mpiv_tf_header 
 
 /* Encode a module record; returns its length or 0 if it does not fit. */
 size_t mpiv_tf_encode_module(void *buf, size_t cap, uint32_t id, const char *path);
+
+/* Encode a repeat record: the event before was made more (at least 1) times more; returns its
+ * length or 0 if it does not fit. The reader checks that it follows a failed poll. */
+size_t mpiv_tf_encode_repeat(void *buf, size_t cap, uint64_t more);
 
 /* Encode the end record; returns its length or 0 if it does not fit. */
 size_t mpiv_tf_encode_end(void *buf, size_t cap);

@@ -51,15 +51,15 @@ struct rec_thread {
 static __thread int rec_depth __attribute__((tls_model("initial-exec")));
 static __thread struct rec_thread *rec_self __attribute__((tls_model("initial-exec")));
 
-/* Calls entered so far: the live status's op. Single-threaded it is the index the event will
- * get (rec_output_call() gives the real one); with threads it is close to it. */
+/* Calls entered so far: the live status's op when no trace is written. */
 static atomic_uint rec_entered;
 
 /* Set when neither a trace nor a status file is written: calls go straight to PMPI. */
 static atomic_int rec_off;
 
-/* MPI_THREAD_MULTIPLE: calls of several threads may overlap, counters need atomic updates. */
-static int rec_multi = 1;
+/* MPI_THREAD_MULTIPLE: calls of several threads may overlap, counters need atomic updates
+ * and tables their locks (recorder.h). */
+int rec_multi = 1;
 
 /* membarrier(2) is there: the membarrier protocol (see REC_WATCHED). */
 static int rec_asym;
@@ -151,10 +151,13 @@ int rec_call_enter(struct rec_call *c, unsigned call, const void *ret)
 
 	rec_depth++;
 	mpiv_event_init(&c->ev, call);
-	/* Without overlapping calls a plain increment is exact, and cheaper. */
-	if (rec_multi) {
+	/* One thread at a time: the index the event will take, from the trace (a run of failed
+	 * polls is one event); without a trace, calls counted with a plain increment. With
+	 * overlapping calls, counted, which is close. */
+	op = rec_multi ? UINT32_MAX : rec_output_next_index(call);
+	if (op == UINT32_MAX && rec_multi) {
 		op = atomic_fetch_add_explicit(&rec_entered, 1, memory_order_relaxed);
-	} else {
+	} else if (op == UINT32_MAX) {
 		op = atomic_load_explicit(&rec_entered, memory_order_relaxed);
 		atomic_store_explicit(&rec_entered, op + 1, memory_order_relaxed);
 	}
@@ -166,6 +169,7 @@ int rec_call_enter(struct rec_call *c, unsigned call, const void *ret)
 	c->incomplete_sent = 0;
 	c->newcomm = MPIV_NONE;
 	c->members = NULL;
+	c->failed_poll = 0;
 	c->ev.thread = rec_status_enter(call, op, c->ev.site);
 	return 1;
 }
@@ -242,7 +246,7 @@ void rec_call_leave(struct rec_call *c)
 {
 	rec_call_returned(c);
 	rec_output_call(c, 0);
-	rec_status_leave();
+	rec_status_leave(c->failed_poll);
 	if (c->ev.reqs != c->reqs_inline)
 		free(c->ev.reqs);
 	c->ev.reqs = NULL;

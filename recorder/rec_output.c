@@ -50,6 +50,18 @@ static atomic_uintptr_t out_plock;	/* producer lock, same values */
 static int out_multi;			/* MPI_THREAD_MULTIPLE: every producer takes out_plock */
 static struct mpiv_tf_writer out_tf;	/* event count, site table: the producers' */
 static pid_t out_pid;			/* the process that opened it (not a forked child) */
+
+/* A run of failed polls (doc/trace-format.md, repeat records): the first is written as an
+ * event; the equal ones after it only count in out_run_more, written as one repeat record
+ * when the run ends (another record comes, or close). Producers' (under out_plock when
+ * they take it), but a flush also writes the count so far just past the head, provisionally
+ * (the next records overwrite it), so that a rank killed while polling loses at most a
+ * period of its count. */
+static struct mpiv_event out_run;	/* the run's event; its reqs in out_run_reqs */
+static struct mpiv_reqinfo *out_run_reqs;	/* malloc'ed, room for out_run_cap */
+static uint32_t out_run_cap;
+static atomic_int out_run_open;		/* out_run is the last event appended */
+static atomic_ullong out_run_more;	/* the times it was made more, not yet written */
 static char out_path[PATH_MAX];		/* for messages */
 
 /* Identifies the thread to the locks, also in a signal handler: initial-exec TLS is a plain
@@ -137,6 +149,24 @@ static void out_fail(const char *what, int e)
 	close(fd);
 }
 
+/* The count of an open run of failed polls, written as a repeat record at position head (just
+ * past what was written), if the run is still the last thing appended. Async-signal-safe. */
+static void out_write_run(int fd, uint64_t head)
+{
+	unsigned char rec[MPIV_TF_REPEAT_MAX];
+	uint64_t more;
+	size_t n;
+
+	if (!atomic_load_explicit(&out_run_open, memory_order_acquire))
+		return;
+	more = atomic_load_explicit(&out_run_more, memory_order_acquire);
+	/* a producer that moved the head meanwhile may have ended this run: its record wins */
+	if (!more || atomic_load_explicit(&out_head, memory_order_acquire) != head)
+		return;
+	n = mpiv_tf_encode_repeat(rec, sizeof(rec), more);
+	out_pwrite(fd, rec, n, out_hdrlen + head);
+}
+
 /* Write what the ring holds. Call with out_wlock held. */
 static void out_flush_locked(void)
 {
@@ -145,13 +175,17 @@ static void out_flush_locked(void)
 	int fd = atomic_load_explicit(&out_fd, memory_order_relaxed);
 	int e;
 
-	if (head == tail || fd < 0)
+	if (fd < 0)
 		return;
-	e = out_write_range(fd, tail, head);
-	if (e)
-		out_fail("write", e);
-	else
+	if (head != tail) {
+		e = out_write_range(fd, tail, head);
+		if (e) {
+			out_fail("write", e);
+			return;
+		}
 		atomic_store_explicit(&out_tail, head, memory_order_release);
+	}
+	out_write_run(fd, head);
 }
 
 /* A record that may take max bytes does not fit: make room, or write it to the file
@@ -233,6 +267,61 @@ static size_t enc_comm(void *arg, void *buf, size_t cap)
 	return mpiv_tf_encode_comm(buf, cap, c->ev.index, c->newcomm, c->nmembers, c->members);
 }
 
+static size_t enc_repeat(void *arg, void *buf, size_t cap)
+{
+	return mpiv_tf_encode_repeat(buf, cap, *(const uint64_t *)arg);
+}
+
+/* Whether ev is the open run's event made again: every field the trace keeps is equal. */
+static int out_run_same(const struct mpiv_event *ev)
+{
+	const struct mpiv_event *r = &out_run;
+
+	return ev->call == r->call && ev->site == r->site && ev->thread == r->thread &&
+	       ev->peer == r->peer && ev->tag == r->tag && ev->comm == r->comm &&
+	       ev->bytes == r->bytes && ev->root == r->root && ev->peer2 == r->peer2 &&
+	       ev->tag2 == r->tag2 && ev->src == r->src && ev->mtag == r->mtag &&
+	       ev->npending == r->npending && ev->flags == r->flags && ev->nreqs == r->nreqs &&
+	       ev->win == r->win && ev->lock == r->lock && !ev->ngroup && !r->ngroup &&
+	       (!ev->nreqs || !memcmp(ev->reqs, r->reqs, ev->nreqs * sizeof(*ev->reqs)));
+}
+
+/* End the open run of failed polls, if any: its repeat record goes after its event, before
+ * anything else. Call as a producer. */
+static void out_run_end(void)
+{
+	uint64_t more;
+
+	if (!atomic_load_explicit(&out_run_open, memory_order_relaxed))
+		return;
+	more = atomic_load_explicit(&out_run_more, memory_order_relaxed);
+	if (more)
+		out_append(MPIV_TF_REPEAT_MAX, enc_repeat, &more);
+	atomic_store_explicit(&out_run_open, 0, memory_order_release);
+	atomic_store_explicit(&out_run_more, 0, memory_order_relaxed);
+}
+
+/* c's event was just appended as a new event: open a run if it is a failed poll. */
+static void out_run_start(const struct rec_call *c)
+{
+	struct mpiv_reqinfo *r;
+
+	if (!c->failed_poll || c->ev.flags)
+		return;
+	if (c->ev.nreqs > out_run_cap) {
+		/* without memory the polls are written one by one, as they come */
+		r = realloc(out_run_reqs, c->ev.nreqs * sizeof(*r));
+		if (!r)
+			return;
+		out_run_reqs = r;
+		out_run_cap = c->ev.nreqs;
+	}
+	out_run = c->ev;
+	out_run.reqs = out_run_reqs;
+	memcpy(out_run_reqs, c->ev.reqs, c->ev.nreqs * sizeof(*c->ev.reqs));
+	atomic_store_explicit(&out_run_open, 1, memory_order_release);
+}
+
 /* ---- fatal signals ---- */
 
 /* Write what the ring holds, from a signal handler: no lock waited for without bound, no
@@ -262,8 +351,11 @@ static void out_flush_from_signal(void)
 	 * head); a producer interrupted mid-record has not moved the head over it yet. */
 	tail = atomic_load(&out_tail);
 	head = atomic_load(&out_head);
-	if (out_write_range(fd, tail, head) == 0 && took)
-		atomic_store(&out_tail, head);
+	if (out_write_range(fd, tail, head) == 0) {
+		if (took)
+			atomic_store(&out_tail, head);
+		out_write_run(fd, head);
+	}
 	out_drop(&out_wlock, took);
 }
 
@@ -413,7 +505,7 @@ void rec_output_call(struct rec_call *c, unsigned flags)
 	size_t max = MPIV_TF_EVENT_MAX(c->ev.nreqs + c->ev.ngroup), pos;
 	uint16_t saved = c->ev.flags;
 	uint64_t head;
-	int taken = 0;
+	int taken = 0, fresh;
 
 	/* Only to skip the work when not recording; out_append() checks again. */
 	if (atomic_load_explicit(&out_fd, memory_order_relaxed) < 0)
@@ -421,7 +513,20 @@ void rec_output_call(struct rec_call *c, unsigned flags)
 	/* Flags come from the watcher only, which always locks (see out_plock). */
 	if (out_multi || flags)
 		taken = out_take(&out_plock);
-	if (!c->indexed) {
+	fresh = !c->indexed;
+	/* A failed poll made again the same way: one more in the run, nothing written. */
+	if (fresh && !flags && c->failed_poll &&
+	    atomic_load_explicit(&out_run_open, memory_order_relaxed) && out_run_same(&c->ev)) {
+		c->ev.index = out_tf.nevents - 1;
+		c->indexed = 1;
+		atomic_store_explicit(&out_run_more,
+				      atomic_load_explicit(&out_run_more, memory_order_relaxed) + 1,
+				      memory_order_release);
+		out_drop(&out_plock, taken);
+		return;
+	}
+	out_run_end();
+	if (fresh) {
 		c->ev.index = out_tf.nevents;
 		c->indexed = 1;
 	}
@@ -433,17 +538,29 @@ void rec_output_call(struct rec_call *c, unsigned flags)
 	    head + max - atomic_load_explicit(&out_tail, memory_order_acquire) <= REC_OUT_RING) {
 		head += mpiv_tf_encode_event(&out_tf, out_ring + pos, max, &c->ev);
 		atomic_store_explicit(&out_head, head, memory_order_release);
-		out_drop(&out_plock, taken);
-		return;
+	} else {
+		/* The event is the producer's alone: flags can be or'ed in place. */
+		c->ev.flags |= flags;
+		out_append(max, enc_event, &c->ev);
+		c->ev.flags = saved;
 	}
-	/* The event is the producer's alone: flags can be or'ed in place. */
-	c->ev.flags |= flags;
-	out_append(max, enc_event, &c->ev);
-	c->ev.flags = saved;
 	/* the communicator it made follows its event, once it has returned */
 	if (!flags && c->members)
 		out_append(MPIV_TF_COMM_MAX(c->nmembers), enc_comm, c);
+	if (fresh && !flags)
+		out_run_start(c);
 	out_drop(&out_plock, taken);
+}
+
+uint32_t rec_output_next_index(unsigned call)
+{
+	uint32_t n = out_tf.nevents;
+
+	if (atomic_load_explicit(&out_fd, memory_order_relaxed) < 0)
+		return UINT32_MAX;
+	if (atomic_load_explicit(&out_run_open, memory_order_relaxed) && out_run.call == call)
+		return n - 1;
+	return n;
 }
 
 struct out_module {
@@ -467,6 +584,7 @@ void rec_output_module(unsigned id, const char *path)
 		return;
 	if (out_multi)
 		taken = out_take(&out_plock);
+	out_run_end();
 	out_append(MPIV_TF_MODULE_MAX(strlen(path)), enc_module, &m);
 	out_drop(&out_plock, taken);
 }
@@ -496,6 +614,7 @@ void rec_output_close(void)
 		return;
 	out_remove_handlers();
 	ptaken = out_take(&out_plock);
+	out_run_end();
 	out_append(MPIV_TF_END_MAX, enc_end, NULL);
 	wtaken = out_take(&out_wlock);
 	out_flush_locked();

@@ -15,17 +15,29 @@
 /* A table node. Handles are not unique (see struct rec_reqent), so a bucket may hold several
  * nodes with one handle; a wait takes the newest one returned in the variable it is passed,
  * else the oldest (several built-in handles copied into an array complete in the order they
- * were made). Requests completed by calls not in mpi_calls.def (MPI_Test*, MPI_Request_free)
- * stay in the table until those calls are wrapped. */
+ * were made). */
 struct req_node {
 	struct rec_reqent e;	/* the request */
 	struct req_node *next;	/* same bucket, or the free list */
 };
 
-static pthread_mutex_t req_lock = PTHREAD_MUTEX_INITIALIZER;	/* everything below */
+static pthread_mutex_t req_lock = PTHREAD_MUTEX_INITIALIZER;	/* everything below, if rec_multi */
 static struct req_node *req_buckets[REQ_BUCKETS];
 static struct req_node *req_free;	/* unused nodes */
 static int32_t req_next_id;		/* ids are 0, 1, ... in order of creation */
+
+/* req_lock, needed only when calls of several threads may overlap (rec_multi). */
+static void req_lock_take(void)
+{
+	if (rec_multi)
+		pthread_mutex_lock(&req_lock);
+}
+
+static void req_lock_drop(void)
+{
+	if (rec_multi)
+		pthread_mutex_unlock(&req_lock);
+}
 
 static unsigned req_hash(MPI_Request h)
 {
@@ -79,12 +91,12 @@ int32_t rec_request_add(const MPI_Request *where, int is_recv, MPI_Comm comm)
 	e.comm = comm;
 	/* An entry with the same handle may be here already, even in the same variable: built-in
 	 * handles of sends that completed at once, often copied out of one temporary. */
-	pthread_mutex_lock(&req_lock);
+	req_lock_take();
 	id = req_next_id++;
 	e.id = id;
 	if (req_insert(&e) != 0)
 		id = REC_REQ_UNKNOWN;
-	pthread_mutex_unlock(&req_lock);
+	req_lock_drop();
 	return id;
 }
 
@@ -92,7 +104,7 @@ void rec_request_take(MPI_Request h, const MPI_Request *where, struct rec_reqent
 {
 	struct req_node **pp, **found = NULL;
 
-	pthread_mutex_lock(&req_lock);
+	req_lock_take();
 	for (pp = &req_buckets[req_hash(h)]; *pp; pp = &(*pp)->next) {
 		if ((*pp)->e.handle != h)
 			continue;
@@ -111,16 +123,16 @@ void rec_request_take(MPI_Request h, const MPI_Request *where, struct rec_reqent
 		e->handle = h;
 		e->id = REC_REQ_UNKNOWN;
 	}
-	pthread_mutex_unlock(&req_lock);
+	req_lock_drop();
 }
 
 void rec_request_put(const struct rec_reqent *e)
 {
 	if (e->id == REC_REQ_UNKNOWN)
 		return;
-	pthread_mutex_lock(&req_lock);
+	req_lock_take();
 	req_insert(e);
-	pthread_mutex_unlock(&req_lock);
+	req_lock_drop();
 }
 
 void rec_request_info(const struct rec_reqent *e, const MPI_Status *st,
@@ -375,6 +387,7 @@ int rec_Testany(struct rec_call *c, int count, MPI_Request array_of_requests[], 
 	rec_call_returned(c);
 	if (rc == MPI_SUCCESS && *flag)
 		mark_one(&cp, *indx);
+	c->failed_poll = rc == MPI_SUCCESS && !*flag;
 	sp.one = status;
 	completion_finish(c, &cp, array_of_requests, pick_status, &sp);
 	return rc;
@@ -395,6 +408,7 @@ int rec_Test(struct rec_call *c, MPI_Request *request, int *flag, MPI_Status *st
 	rec_call_returned(c);
 	if (rc == MPI_SUCCESS && *flag)
 		mark_one(&cp, 0);
+	c->failed_poll = rc == MPI_SUCCESS && !*flag;
 	sp.one = status;
 	completion_finish(c, &cp, request, pick_status, &sp);
 	return rc;
@@ -419,6 +433,7 @@ int rec_Testall(struct rec_call *c, int count, MPI_Request array_of_requests[], 
 	rec_call_returned(c);
 	for (i = 0; rc == MPI_SUCCESS && *flag && i < cp.n; i++)
 		cp.done[i] = 1;
+	c->failed_poll = rc == MPI_SUCCESS && !*flag;
 	sp.array = st != MPI_STATUSES_IGNORE ? st : NULL;
 	completion_finish(c, &cp, array_of_requests, sp.array ? pick_status : NULL, &sp);
 	free(heap);
@@ -446,6 +461,8 @@ static int rec_some(struct rec_call *c, rec_some_fn pmpi, int incount,
 	if (rc == MPI_SUCCESS && *outcount != MPI_UNDEFINED)
 		for (k = 0; k < *outcount; k++)
 			mark_one(&cp, array_of_indices[k]);
+	/* Testsome that completed none (Waitsome returns with one at least) */
+	c->failed_poll = pmpi == PMPI_Testsome && rc == MPI_SUCCESS && *outcount == 0;
 	if (st != MPI_STATUSES_IGNORE && rc == MPI_SUCCESS && *outcount != MPI_UNDEFINED) {
 		sp.some = st;
 		sp.indices = array_of_indices;

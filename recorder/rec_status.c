@@ -37,6 +37,10 @@ struct st_slot {
 	atomic_ullong site;		/* its call site */
 	atomic_uint used;		/* 1 while a live thread owns the slot; 0: free for reuse */
 	atomic_uint seen;		/* 1 once the slot made a call: op/call are meaningful */
+	atomic_ullong progress;		/* calls of this slot's threads that returned, failed
+					 * polls left out; only the owner writes it, so a plain
+					 * load and store update it (no read-modify-write) */
+	atomic_ullong polls;		/* failed polls that returned, likewise */
 	int thread;			/* the small thread number reported in events */
 	atomic_int tid;			/* the owner's kernel thread id, for its stack */
 	struct rec_stack stack;		/* the owner's stack, taken on request */
@@ -53,12 +57,13 @@ static pthread_mutex_t st_slots_lock = PTHREAD_MUTEX_INITIALIZER;	/* adding slot
 static _Atomic(struct st_slot *) st_slots;	/* head of the slot list */
 static int st_nthreads;				/* numbers given so far, under st_slots_lock */
 static struct st_slot st_first;			/* the first thread's, so MPI_Init needs no malloc */
-static __thread struct st_slot *st_self;	/* this thread's slot */
+/* this thread's slot; initial-exec: a plain load, the library being preloaded */
+static __thread struct st_slot *st_self __attribute__((tls_model("initial-exec")));
 static pthread_key_t st_key;			/* frees the slot when its thread exits */
 static int st_key_ok;				/* st_key exists */
 static pthread_once_t st_key_once = PTHREAD_ONCE_INIT;
 
-static atomic_ullong st_progress;	/* calls returned */
+static atomic_ullong st_progress;	/* calls returned by threads without a slot */
 static atomic_ullong st_beat;		/* periods written */
 static atomic_int st_started;		/* MPI_Init returned (its call left) */
 static atomic_int st_final;		/* MPI_Finalize entered */
@@ -164,15 +169,26 @@ int rec_status_enter(unsigned call, uint32_t op, uint64_t site)
 	return s->thread;
 }
 
-void rec_status_leave(void)
+/* Count one more in *n, which only the calling thread writes. */
+static void st_bump(atomic_ullong *n)
+{
+	atomic_store_explicit(n, atomic_load_explicit(n, memory_order_relaxed) + 1,
+			      memory_order_relaxed);
+}
+
+void rec_status_leave(int failed_poll)
 {
 	struct st_slot *s = st_self;
 
-	if (s)
+	if (s) {
+		st_bump(failed_poll ? &s->polls : &s->progress);
 		atomic_store_explicit(&s->active, 0, memory_order_release);
-	atomic_fetch_add_explicit(&st_progress, 1, memory_order_relaxed);
+	} else if (!failed_poll) {
+		atomic_fetch_add_explicit(&st_progress, 1, memory_order_relaxed);
+	}
 	/* The first call to return is MPI_Init. */
-	atomic_store_explicit(&st_started, 1, memory_order_relaxed);
+	if (!atomic_load_explicit(&st_started, memory_order_relaxed))
+		atomic_store_explicit(&st_started, 1, memory_order_relaxed);
 }
 
 uint64_t rec_status_beat(void)
@@ -199,6 +215,19 @@ static void st_slot_read(struct st_slot *s, struct st_snap *out)
 		atomic_thread_fence(memory_order_acquire);
 		seq2 = atomic_load_explicit(&s->seq, memory_order_relaxed);
 	} while ((seq1 & 1) || seq1 != seq2);
+}
+
+/* Calls returned (failed polls left out) and failed polls returned, by all threads. */
+static void st_counts(uint64_t *progress, uint64_t *polls)
+{
+	struct st_slot *s;
+
+	*progress = atomic_load_explicit(&st_progress, memory_order_relaxed);
+	*polls = 0;
+	for (s = atomic_load_explicit(&st_slots, memory_order_acquire); s; s = s->next) {
+		*progress += atomic_load_explicit(&s->progress, memory_order_relaxed);
+		*polls += atomic_load_explicit(&s->polls, memory_order_relaxed);
+	}
 }
 
 /* The longest-running call of all threads (lowest index) into *best, which says where the
@@ -311,7 +340,7 @@ static void st_write(void)
 	st.call = best.call;
 	st.op = best.op;
 	st.site = best.site;
-	st.progress = atomic_load_explicit(&st_progress, memory_order_relaxed);
+	st_counts(&st.progress, &st.polls);
 	st.beat = atomic_load_explicit(&st_beat, memory_order_relaxed);
 	memcpy(st.host, st_host, sizeof(st.host));
 	if (st_diverged)

@@ -10,11 +10,14 @@
  *             file is then final and `beat` stops); DIVERGED (replay) is sticky and wins over
  *             FINALIZED; FAILED (replay: the rank cannot replay) likewise.
  *   call/op/site  IN_CALL: the longest-running call (lowest op) of all threads; otherwise the
- *             last call made. op is the number of intercepted calls the rank entered before
- *             this one: the call's event index in the trace and the counterexample when the
- *             program has one thread (with several, the trace numbers calls in the order their
- *             records are written, and op is only close to it).
- *   progress  calls returned so far; unchanged progress while IN_CALL means a blocked rank.
+ *             last call made. op is the call's event index in the trace and the
+ *             counterexample when the program has one thread (the recorder's trace gives it; a
+ *             run of failed polls is one event); with several, the trace numbers calls in the
+ *             order their records are written, and op is only close to it.
+ *   progress  calls returned so far, failed polls left out; unchanged progress while IN_CALL
+ *             means a blocked rank.
+ *   polls     failed polls returned so far: a rank whose polls grow while its progress
+ *             stands still polls without progress (call/op/site then name its last poll).
  *   beat      bumped at every rewrite; a beat that stops before FINALIZED means a dead rank.
  *   module    the path of the module the site is in (resolve with
  *             mpiv_srcloc_resolve(module, MPIV_SITE_ADDR(site))), "" if unknown.
@@ -44,8 +47,10 @@ int rec_status_init(int rank, int size, const char *dir, char *why, size_t whysi
  * cannot be tracked (out of memory). */
 int rec_status_enter(unsigned call, uint32_t op, uint64_t site);
 
-/* The calling thread's current call returned: bumps progress. */
-void rec_status_leave(void);
+/* The calling thread's current call returned: bumps progress, or, for a failed poll (a test
+ * that completed nothing, a nonblocking probe that found nothing), the count of polls, which
+ * the monitor does not take for progress. Only stores, no read-modify-write. */
+void rec_status_leave(int failed_poll);
 
 /* Set FINALIZED, stop the writer thread and write the file a last time, synchronously. */
 void rec_status_finalize(void);

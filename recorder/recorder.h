@@ -31,6 +31,9 @@ struct rec_call {
 	int indexed;			/* ev.index is final: the event was written once */
 	int posted;			/* published to the watcher (blocked in PMPI, or may be) */
 	int incomplete_sent;		/* the watcher already wrote it as MPIV_EV_INCOMPLETE */
+	int failed_poll;		/* a test that completed nothing or a nonblocking probe
+					 * that found nothing (set by the handler): no progress,
+					 * and a run of equal ones is one event (rec_output_call) */
 	uint64_t posted_beat;		/* rec_status_beat() when posted */
 	int32_t newcomm;		/* a NEWCOMM call: the id of the communicator it made,
 					 * MPIV_NONE if none (written as a comm record) */
@@ -73,6 +76,11 @@ void rec_call_disable(void);
  * Without, the fast path needs no atomic read-modify-write. Call from MPI_Init's wrapper. */
 void rec_call_set_threads(int multiple);
 
+/* rec_call_set_threads()'s word: calls of several threads may overlap. Without it, the tables
+ * the calls' threads alone use (requests) need no lock: MPI's thread levels below
+ * MPI_THREAD_MULTIPLE make those threads take turns. */
+extern int rec_multi;
+
 /* The watcher, run by the status thread each period: writes calls posted for about a second
  * as MPIV_EV_INCOMPLETE events, then flushes the trace's buffer. */
 void rec_call_watch(uint64_t beat);
@@ -94,10 +102,16 @@ int rec_output_open(int rank, int size, int thread_level);
 /* Append c's event, with flags (enum mpiv_event_flags) or'ed in, to the trace's buffer; no
  * system call unless the buffer is full; nothing if the trace is not open. The first time,
  * the event takes the next event index, under the buffer's lock: the file is then always in
- * index order and has no gaps, even with threads or after a crash. Single-threaded, this
- * index is the number of calls entered before, which is how the replayer counts. A later
- * call for the same c replaces the event (written incomplete, then complete). Thread-safe. */
+ * index order and has no gaps, even with threads or after a crash. A failed poll (c's
+ * failed_poll) equal to the event just written, itself a failed poll, is not written again:
+ * it takes that event's index and adds one to its repeat count. A later call for the same c
+ * replaces the event (written incomplete, then complete). Thread-safe. */
 void rec_output_call(struct rec_call *c, unsigned flags);
+
+/* The index the next event of call will most likely take (the open run's, for a failed poll
+ * of the same call). Only while calls cannot overlap (not rec_multi): it reads the writer's
+ * state without its lock. UINT32_MAX if the trace is not open. */
+uint32_t rec_output_next_index(unsigned call);
 
 /* Append a module record (rec_site_set_hook's callback). */
 void rec_output_module(unsigned id, const char *path);

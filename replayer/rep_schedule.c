@@ -126,9 +126,7 @@ uint32_t rep_schedule_index(void)
 /* Whether call is a poll: a test or a nonblocking probe, which may find nothing. */
 static int rep_is_poll(unsigned call)
 {
-	return call == MPIV_CALL_Iprobe || call == MPIV_CALL_Improbe || call == MPIV_CALL_Test ||
-	       call == MPIV_CALL_Testany || call == MPIV_CALL_Testall ||
-	       call == MPIV_CALL_Testsome || call == MPIV_CALL_Win_test;
+	return (mpiv_call_flags(call) & MPIV_F_POLL) != 0;
 }
 
 /* Whether recorded event x is a poll of the same call and envelope as like that found

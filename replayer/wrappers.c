@@ -54,7 +54,7 @@ void rep_call_leave(struct rep_call *c)
 	if (c->made)
 		rep_request_made(c);	/* before the cursor moves past its recorded event */
 	rep_schedule_after(c);
-	rec_status_leave();
+	rec_status_leave(c->poll && !c->found);
 	rep_guard_drop();
 }
 

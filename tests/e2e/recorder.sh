@@ -187,6 +187,34 @@ else
 		"$WORK/leftovers.log"
 fi
 
+# ---- no progress: both ranks poll forever (MPI_Test, MPI_Iprobe), never blocked ----
+# record must take it for hung, name each rank's polling call and its line, end the job (no
+# leftovers) and exit 1; each rank's run of failed polls is one event, the last in its trace.
+if compile rec-poll-forever; then
+	POLLS=$BINDIR/rec-poll-forever
+	dir=$WORK/polls
+	run_cmd "$WORK/polls.record.log" "$LIMIT" "$MPIVERIFY" record -o "$dir" \
+		--deadlock-timeout 2 -- "$MPIRUN" -np 2 "$POLLS"
+	expect "polls: record ends the job and exits 1" "$(test "$RC" -eq 1; echo $?)" \
+		"$(describe "$RC"), want 1" "$WORK/polls.record.log"
+	for want in "no progress" \
+		"rank 0: polling without progress: [0-9]* failed MPI_Test .* at .*rec-poll-forever.c:17" \
+		"rank 1: polling without progress: [0-9]* failed MPI_Iprobe .* at .*rec-poll-forever.c:20"; do
+		expect "polls: the report says '$want'" \
+			"$(grep -q -- "$want" "$WORK/polls.record.log"; echo $?)" "missing" \
+			"$WORK/polls.record.log"
+	done
+	rank_case polls "$dir" 0 3 true MPI_Test
+	rank_case polls "$dir" 1 2 true MPI_Iprobe
+	if no_leftovers "$POLLS"; then
+		pass "polls: no leftover processes"
+	else
+		echo "$LEFTOVERS" >"$WORK/leftovers.log"
+		fail "polls: no leftover processes" "processes still running (killed now)" \
+			"$WORK/leftovers.log"
+	fi
+fi
+
 # ---- one completion of 6000 requests: longer than the buffer, written on its own ----
 dir=$WORK/bigwait
 run_cmd "$WORK/bigwait.record.log" "$LIMIT" "$MPIVERIFY" record -o "$dir" -- \

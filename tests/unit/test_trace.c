@@ -1,4 +1,4 @@
-/* Rank traces: the binary format (version 2) field by field, a file cut at every byte, garbage,
+/* Rank traces: the binary format (version 3) field by field, a file cut at every byte, garbage,
  * the JSON form, and the errors bad input gets. */
 #include <stdint.h>
 #include <stdio.h>
@@ -440,6 +440,96 @@ static void test_garbage(void)
 	expect_error(&b, b.len, "data after the end record");
 }
 
+static void bin_repeat(struct bin *b, uint64_t more)
+{
+	size_t n = mpiv_tf_encode_repeat(b->data + b->len, sizeof(b->data) - b->len, more);
+
+	CU_ASSERT_FATAL(n > 0);
+	b->len += n;
+	bin_mark(b);
+}
+
+/* Rank 0 of 1: Init, an Irecv, a run of 1000 failed MPI_Test (one event and a repeat record
+ * of 999), the MPI_Test that completes it, Finalize. */
+static void polling_trace(struct bin *b)
+{
+	struct mpiv_reqinfo req = {0, MPIV_NONE, MPIV_NONE};
+	struct mpiv_event ev;
+
+	bin_header(b, 0, 1);
+	mpiv_event_init(&ev, MPIV_CALL_Init);
+	bin_event(b, &ev);
+	mpiv_event_init(&ev, MPIV_CALL_Irecv);
+	ev.index = 1;
+	ev.peer = 0;
+	ev.tag = 0;
+	ev.comm = MPIV_COMM_WORLD;
+	ev.nreqs = 1;
+	ev.reqs = &req;
+	bin_event(b, &ev);
+	mpiv_event_init(&ev, MPIV_CALL_Test);
+	ev.index = 2;
+	ev.nreqs = 1;
+	ev.reqs = &req;
+	ev.npending = 1;
+	bin_event(b, &ev);
+	bin_repeat(b, 999);
+	ev.index = 3;
+	ev.npending = 0;
+	bin_event(b, &ev);
+	mpiv_event_init(&ev, MPIV_CALL_Finalize);
+	ev.index = 4;
+	bin_event(b, &ev);
+	bin_end(b);
+}
+
+/* A run of failed polls is one event with its repeat count, in binary and in JSON; a repeat
+ * record anywhere but after a failed poll, or of 0 times, is an error. */
+static void test_poll_runs(void)
+{
+	char bin[256], json[256], bin2[256];
+	struct mpiv_rank_trace a, j, c;
+	struct mpiv_event ev;
+	struct bin b;
+
+	snprintf(bin, sizeof(bin), "%s/rank-0.mpivt", unit_tmpdir());
+	snprintf(json, sizeof(json), "%s/rank-0.json", unit_tmpdir());
+	snprintf(bin2, sizeof(bin2), "%s/copy.mpivt", unit_tmpdir());
+	polling_trace(&b);
+	bin_save(&b, b.len, bin);
+	CU_ASSERT_EQUAL_FATAL(mpiv_trace_load_bin(bin, &a, NULL), 0);
+	CU_ASSERT_EQUAL_FATAL(a.nevents, 5);
+	CU_ASSERT_EQUAL(a.events[2].repeat, 1000);
+	CU_ASSERT_EQUAL(a.events[3].repeat, 1);
+	CU_ASSERT_EQUAL_FATAL(mpiv_trace_save_json(json, &a, NULL), 0);
+	CU_ASSERT_EQUAL_FATAL(mpiv_trace_load_json(json, &j, NULL), 0);
+	CU_ASSERT_EQUAL_FATAL(mpiv_trace_save_bin(bin2, &j, NULL), 0);
+	CU_ASSERT_EQUAL_FATAL(mpiv_trace_load_bin(bin2, &c, NULL), 0);
+	CU_ASSERT_EQUAL_FATAL(c.nevents, 5);
+	CU_ASSERT_EQUAL(j.events[2].repeat, 1000);
+	CU_ASSERT_EQUAL(c.events[2].repeat, 1000);
+	CU_ASSERT_EQUAL(c.events[3].repeat, 1);
+	mpiv_rank_trace_release(&a);
+	mpiv_rank_trace_release(&j);
+	mpiv_rank_trace_release(&c);
+	/* after an event that is not a failed poll */
+	bin_header(&b, 0, 1);
+	mpiv_event_init(&ev, MPIV_CALL_Init);
+	bin_event(&b, &ev);
+	bin_repeat(&b, 3);
+	expect_error(&b, b.len, "a repeat record that does not follow a failed poll");
+	/* first in the file */
+	bin_header(&b, 0, 1);
+	bin_repeat(&b, 3);
+	expect_error(&b, b.len, "a repeat record that does not follow a failed poll");
+	/* of 0 times */
+	polling_trace(&b);
+	b.len = b.ends[3];	/* just after the first MPI_Test */
+	b.data[b.len++] = MPIV_TF_REPEAT;
+	b.data[b.len++] = 0;
+	expect_error(&b, b.len, "repeat record of 0 times");
+}
+
 /* Binary -> JSON -> load, and JSON -> binary -> load, give the same events. */
 static void test_json_roundtrip(void)
 {
@@ -485,6 +575,11 @@ static void test_json_errors(void)
 		 "events[1].peer: expected a non-negative integer, \"any\" or \"null\""},
 		{"[{\"call\":\"MPI_Send\",\"peer\":5,\"tag\":0}]", "events[0]: rank 5 is not in a world of 1"},
 		{"{}", "events: expected an array"},
+		{"[{\"call\":\"MPI_Send\",\"peer\":0,\"tag\":0,\"repeat\":2}]",
+		 "events[0].repeat: only a poll that found nothing (an MPI_Test* that completed none "
+		 "of its requests, an MPI_Iprobe without \"src\") can repeat"},
+		{"[{\"call\":\"MPI_Iprobe\",\"peer\":0,\"tag\":0,\"repeat\":0}]",
+		 "events[0].repeat: expected a positive integer"},
 	};
 	size_t i;
 
@@ -667,6 +762,7 @@ static CU_TestInfo trace_tests[] = {
 	{"binary: every field", test_every_field},
 	{"binary: cut at every byte", test_truncated_everywhere},
 	{"binary: garbage and malformed records", test_garbage},
+	{"binary and json: runs of failed polls", test_poll_runs},
 	{"json round trip", test_json_roundtrip},
 	{"json errors", test_json_errors},
 	{"trace set errors", test_traceset_errors},
