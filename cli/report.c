@@ -214,6 +214,7 @@ static const char *const warn_kinds[] = {
 	[TR_WARN_UNRECEIVED] = "unreceived",
 	[TR_WARN_TRUNCATED] = "truncated",
 	[TR_WARN_UNCOMPLETED] = "uncompleted-request",
+	[TR_WARN_COMM_LEAK] = "unfreed-communicator",
 };
 
 /* What happened, after the call: ": never received by rank 1", ... */
@@ -226,6 +227,9 @@ static void warning_text(const struct tr_warning *w, char *buf, size_t size)
 	case TR_WARN_TRUNCATED:
 		snprintf(buf, size, "took a %lld-byte message into %lld bytes (rank %d's event "
 			 "%ld): truncated", w->peer_bytes, w->bytes, w->peer, w->peer_event);
+		break;
+	case TR_WARN_COMM_LEAK:
+		snprintf(buf, size, "communicator never freed");
 		break;
 	default:
 		snprintf(buf, size, "request never completed");

@@ -110,7 +110,8 @@ no_leftovers()
 #    * mpiverify-test: buffering=infinite expect=ok
 #    * what the pattern is and why */
 # parse_header FILE sets NP, RECORD, MODES (a list of MODE=EXPECT words) and WARN (the kinds of
-# warning check must report from the recorded run: unreceived, truncated, uncompleted-request;
+# warning check must report from the recorded run: unreceived, truncated, uncompleted-request,
+# unfreed-communicator;
 # none when empty) and MATCHES (for a deadlock reached through wildcard matches: `recorded` if
 # the recorded run's own matches lead there, `other` if it needs others) and REPLAY
 # (`not-reproduced` when MPICH cannot show the error the counterexample describes; by default

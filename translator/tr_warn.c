@@ -1,6 +1,7 @@
 /* Translator, warnings: what the recorded run did that is no deadlock but probably a bug
  * (SPEC 3.8, and the warnings of the OTF2 message matching seed): messages sent and never
- * received, receives shorter than their message, requests never completed. The recorded path
+ * received, receives shorter than their message, requests never completed, communicators
+ * never freed. The recorded path
  * is replayed on the engine with every wildcard receive taking the source the run recorded,
  * so that matches follow MPI's ordering rules exactly as in the run. */
 #include <stdlib.h>
@@ -140,6 +141,42 @@ static void recorded_path(struct warn_list *l)
 	free(st);
 }
 
+/* Did rank t reach MPI_Finalize, its trace complete? (Only then is what it left undone a
+ * leak rather than the cut.) */
+static int finished(const struct mpiv_rank_trace *t)
+{
+	return !t->incomplete && !t->truncated && t->nevents &&
+	       mpiv_call_kind(t->events[t->nevents - 1].call) == MPIV_KIND_FINALIZE;
+}
+
+/* Communicators a rank that finished got and never freed with MPI_Comm_free. */
+static void unfreed_comms(struct warn_list *l, int r)
+{
+	const struct mpiv_rank_trace *t = &l->ts->ranks[r];
+	size_t k, i;
+
+	if (!finished(t))
+		return;
+	for (k = 0; k < t->ncomms; k++) {
+		const struct mpiv_newcomm *nc = &t->comms[k];
+		struct tr_warning w;
+		int freed = 0;
+
+		for (i = nc->event + 1; i < t->nevents && !freed; i++)
+			freed = t->events[i].call == MPIV_CALL_Comm_free &&
+				t->events[i].comm == nc->id;
+		if (freed)
+			continue;
+		memset(&w, 0, sizeof(w));
+		w.kind = TR_WARN_COMM_LEAK;
+		w.rank = r;
+		w.event = nc->event;
+		w.peer = -1;
+		w.peer_event = -1;
+		add(l, &w);
+	}
+}
+
 /* Requests a rank that finished made and never completed: followed in its trace. */
 static void uncompleted_requests(struct warn_list *l, int r)
 {
@@ -149,8 +186,7 @@ static void uncompleted_requests(struct warn_list *l, int r)
 	int32_t id;
 	uint32_t j;
 
-	if (t->incomplete || t->truncated || !t->nevents ||
-	    mpiv_call_kind(t->events[t->nevents - 1].call) != MPIV_KIND_FINALIZE)
+	if (!finished(t))
 		return;
 	for (i = 0; i < t->nevents; i++) {
 		const struct mpiv_event *ev = &t->events[i];
@@ -210,8 +246,10 @@ int tr_warnings(const struct eng_prog *prog, const struct mpiv_traceset *ts,
 	int r;
 
 	recorded_path(&l);
-	for (r = 0; r < ts->nranks; r++)
+	for (r = 0; r < ts->nranks; r++) {
 		uncompleted_requests(&l, r);
+		unfreed_comms(&l, r);
+	}
 	*out = l.w;
 	return (int)l.n;
 }

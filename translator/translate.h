@@ -44,12 +44,14 @@ enum tr_warn_kind {
 	TR_WARN_UNRECEIVED,	/* a message sent and never received */
 	TR_WARN_TRUNCATED,	/* a receive shorter than the message it took */
 	TR_WARN_UNCOMPLETED,	/* a request never completed by a rank that finished */
+	TR_WARN_COMM_LEAK,	/* a communicator never freed by a rank that finished */
 };
 
 struct tr_warning {
 	enum tr_warn_kind kind;
-	int rank;		/* the sender (UNRECEIVED), receiver (TRUNCATED), owner (UNCOMPLETED) */
-	long event;		/* that rank's event: the send, the receive, what made the request */
+	int rank;		/* the sender (UNRECEIVED), receiver (TRUNCATED), owner (the others) */
+	long event;		/* that rank's event: the send, the receive, what made the request
+				 * or the communicator */
 	int peer;		/* the receiver (UNRECEIVED), the sender (TRUNCATED), else -1 */
 	long peer_event;	/* the sender's event (TRUNCATED), else -1 */
 	long long bytes;	/* the message's size (UNRECEIVED), the receive's (TRUNCATED) */

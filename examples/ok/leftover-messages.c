@@ -1,10 +1,11 @@
 /* mpiverify-test: np=2 record=ok
  * mpiverify-test: buffering=zero expect=ok
  * mpiverify-test: buffering=infinite expect=ok
- * mpiverify-test: warn=unreceived,uncompleted-request
- * No deadlock, but two bugs check reports as warnings from the recorded run: rank 1 buffers
+ * mpiverify-test: warn=unreceived,uncompleted-request,unfreed-communicator
+ * No deadlock, but three bugs check reports as warnings from the recorded run: rank 1 buffers
  * two messages with MPI_Bsend and rank 0 receives only one (the second is never received),
- * and rank 0's MPI_Isend request is never completed by a wait or test. */
+ * rank 0's MPI_Isend request is never completed by a wait or test, and the communicator
+ * MPI_Comm_dup makes is never freed. */
 #include <mpi.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -14,10 +15,12 @@ int main(int argc, char **argv)
 	int rank, v[2] = {0, 0}, size = 2 * (MPI_BSEND_OVERHEAD + (int)sizeof(int));
 	void *buf = malloc((size_t)size);
 	MPI_Request req;
+	MPI_Comm dup;
 
 	MPI_Init(&argc, &argv);
 	MPI_Comm_rank(MPI_COMM_WORLD, &rank);
 	MPI_Buffer_attach(buf, size);
+	MPI_Comm_dup(MPI_COMM_WORLD, &dup);
 	if (rank == 1) {
 		MPI_Bsend(&v[0], 1, MPI_INT, 0, 7, MPI_COMM_WORLD);
 		MPI_Bsend(&v[1], 1, MPI_INT, 0, 7, MPI_COMM_WORLD);
@@ -27,7 +30,7 @@ int main(int argc, char **argv)
 		MPI_Isend(&v[1], 1, MPI_INT, 1, 3, MPI_COMM_WORLD, &req);
 		printf("rank 0: received one of rank 1's two messages\n");
 	}
-	MPI_Barrier(MPI_COMM_WORLD);
+	MPI_Barrier(dup);
 	MPI_Buffer_detach(&buf, &size);
 	MPI_Finalize();
 	free(buf);

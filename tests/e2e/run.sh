@@ -78,6 +78,7 @@ check_warnings()
 		unreceived) pattern='sent, never received' ;;
 		truncated) pattern='truncated$' ;;
 		uncompleted-request) pattern='request never completed' ;;
+		unfreed-communicator) pattern='communicator never freed' ;;
 		*) pattern="unknown warning kind $kind" ;;
 		esac
 		grep -q "$pattern" "$2" || missing="$missing $kind"

@@ -123,6 +123,26 @@ static void test_uncompleted(void)
 	free(w);
 }
 
+/* A communicator never freed by a rank that finished; the freed one is not reported. */
+static void test_unfreed_comm(void)
+{
+	static const char *const ev[] = {
+		"[" INIT ", {\"call\": \"MPI_Comm_dup\", \"comm\": 0, \"newcomm\": 2,"
+		" \"members\": [0]},"
+		" {\"call\": \"MPI_Comm_dup\", \"comm\": 0, \"newcomm\": 3, \"members\": [0]},"
+		" {\"call\": \"MPI_Comm_free\", \"comm\": 2}, " FIN "]",
+		NULL,
+	};
+	struct tr_warning *w;
+	int n = warnings_of(ev, &w);
+
+	CU_ASSERT_EQUAL_FATAL(n, 1);
+	CU_ASSERT_EQUAL(w[0].kind, TR_WARN_COMM_LEAK);
+	CU_ASSERT_EQUAL(w[0].rank, 0);
+	CU_ASSERT_EQUAL(w[0].event, 2);
+	free(w);
+}
+
 /* A clean exchange has nothing to say. */
 static void test_none(void)
 {
@@ -195,6 +215,7 @@ static CU_TestInfo warn_tests[] = {
 	{"never received, on the recorded wildcard path", test_unreceived_follows_recorded_source},
 	{"receive shorter than its message", test_truncated},
 	{"request never completed", test_uncompleted},
+	{"communicator never freed", test_unfreed_comm},
 	{"no warning on a clean exchange", test_none},
 	CU_TEST_INFO_NULL,
 };
