@@ -718,6 +718,16 @@ void eng_start(const struct eng_prog *p, int32_t *st)
 	settle(p, st);
 }
 
+/* Is rank d's next instruction taken as a choice rather than as a deterministic step? */
+static int step_is_choice(const struct eng_prog *p, const int32_t *st, int d)
+{
+	const struct eng_instr *in = &p->ins[d][PC(p, st, d)];
+
+	if (in->op == ENG_POST_RECV)
+		return in->d == ENG_RECV_LAZY;
+	return in->op == ENG_WIN_LOCK && in->d && !win_lock_holders(p, st, d, in, NULL, 0);
+}
+
 /* Walk the choices in canonical order; stop at the k-th (k < 0: count them all). */
 static int walk_choices(const struct eng_prog *p, const int32_t *st, int k, int *d_out,
 			int *li_out, int *i_out)
@@ -768,25 +778,10 @@ static int walk_choices(const struct eng_prog *p, const int32_t *st, int k, int 
 			}
 		}
 	}
-	/* receives that may match a ready send, posted in every order */
+	/* ranks whose next step is itself a choice: a receive that may match a ready send
+	 * (posted in every order), a contended lock that is free now (who takes it first) */
 	for (d = 0; d < p->nranks; d++) {
-		const struct eng_instr *in = &p->ins[d][PC(p, st, d)];
-
-		if (in->op != ENG_POST_RECV || in->d != ENG_RECV_LAZY)
-			continue;
-		if (n == k) {
-			*d_out = d;
-			*li_out = -1;
-			*i_out = -1;
-			return n;
-		}
-		n++;
-	}
-	/* then every contended lock that is free now: which rank takes it first is a choice */
-	for (d = 0; d < p->nranks; d++) {
-		const struct eng_instr *in = &p->ins[d][PC(p, st, d)];
-
-		if (in->op != ENG_WIN_LOCK || !in->d || win_lock_holders(p, st, d, in, NULL, 0))
+		if (!step_is_choice(p, st, d))
 			continue;
 		if (n == k) {
 			*d_out = d;

@@ -53,19 +53,25 @@ check_leftovers()
 	fi
 }
 
+# replay_expect NAME CEX PROGRAM LOG WANT WORDS: replay exits WANT with a line starting with
+# WORDS, and leaves no process of PROGRAM behind.
+replay_expect()
+{
+	run_cmd "$4" "$REPLAY_LIMIT" "$MPIVERIFY" replay --trace "$2" --timeout 5
+	if test "$RC" -ne "$5"; then
+		fail "$1" "$(describe_rc "$RC"), want $5 ($6)" "$4"
+	elif ! grep -q "^$6" "$4"; then
+		fail "$1" "exit $5 but no line starting with '$6'" "$4"
+	else
+		pass "$1"
+	fi
+	check_leftovers "$1: no leftover processes" "$3"
+}
+
 # replay_case NAME CEX PROGRAM LOG: replay must reproduce the deadlock (exit 1, `reproduced`).
 replay_case()
 {
-	local name=$1 cex=$2 prog=$3 log=$4
-	run_cmd "$log" "$REPLAY_LIMIT" "$MPIVERIFY" replay --trace "$cex" --timeout 5
-	if test "$RC" -ne 1; then
-		fail "$name" "$(describe_rc "$RC"), want 1 (reproduced)" "$log"
-	elif ! grep -q '^reproduced' "$log"; then
-		fail "$name" "exit 1 but no line starting with 'reproduced'" "$log"
-	else
-		pass "$name"
-	fi
-	check_leftovers "$name: no leftover processes" "$prog"
+	replay_expect "$1" "$2" "$3" "$4" 1 reproduced
 }
 
 # check_warnings NAME LOG: the report of a check lists the warnings the header names (WARN),
@@ -96,15 +102,7 @@ check_warnings()
 # reproduced`), as the example's header says MPICH must.
 replay_not_reproduced()
 {
-	run_cmd "$4" "$REPLAY_LIMIT" "$MPIVERIFY" replay --trace "$2" --timeout 5
-	if test "$RC" -ne 0; then
-		fail "$1" "$(describe_rc "$RC"), want 0 (not reproduced)" "$4"
-	elif ! grep -q '^not reproduced' "$4"; then
-		fail "$1" "exit 0 but no line starting with 'not reproduced'" "$4"
-	else
-		pass "$1"
-	fi
-	check_leftovers "$1: no leftover processes" "$3"
+	replay_expect "$1" "$2" "$3" "$4" 0 'not reproduced'
 }
 
 # example_cases SOURCE: every case of one example.
