@@ -306,10 +306,10 @@ if compile rec-rma; then
 	run_cmd "$WORK/rma.record.log" "$LIMIT" "$MPIVERIFY" record -o "$WORK/rma" -- \
 		"$MPIRUN" -np 3 "$BINDIR/rec-rma"
 	expect "rma: record" "$RC" "$(describe "$RC")" "$WORK/rma.record.log"
-	# window 1 is on a communicator that reverses the ranks: its group and targets are
-	# world ranks all the same
+	# window 1 is on a communicator that reverses the ranks (each rank's first derived
+	# communicator: id 2): its group and targets are world ranks all the same
 	common='"call":"MPI_Win_create","comm":0,"bytes":16,"win":0,"group":[0,1,2]
-"call":"MPI_Win_allocate","comm":-1,"bytes":8,"win":1,"group":[2,1,0]'
+"call":"MPI_Win_allocate","comm":2,"bytes":8,"win":1,"group":[2,1,0]'
 	want[0]="$common"'
 "call":"MPI_Win_start","win":0,"group":[2,1]
 "call":"MPI_Put","peer":2,"bytes":8,"win":0
