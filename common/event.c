@@ -50,18 +50,30 @@ unsigned mpiv_call_flags(unsigned call)
 
 void mpiv_event_init(struct mpiv_event *ev, unsigned call)
 {
-	memset(ev, 0, sizeof(*ev));
+	/* Field by field, not memset or a compound literal: the recorder does this at every
+	 * call, and GCC makes either a `rep stos`, whose start-up cost was a tenth of the
+	 * recorder's time per call. Padding is left alone: nothing reads it. */
+	ev->index = 0;
 	ev->call = (uint16_t)call;
+	ev->flags = 0;
 	ev->peer = MPIV_NONE;
 	ev->tag = MPIV_NONE;
 	ev->comm = MPIV_NONE;
 	ev->root = MPIV_NONE;
 	ev->src = MPIV_NONE;
 	ev->mtag = MPIV_NONE;
+	ev->thread = 0;
 	ev->peer2 = MPIV_NONE;
 	ev->tag2 = MPIV_NONE;
+	ev->npending = 0;
+	ev->bytes = 0;
+	ev->site = 0;
+	ev->nreqs = 0;
+	ev->reqs = NULL;
 	ev->win = MPIV_NONE;
 	ev->lock = MPIV_NONE;
+	ev->ngroup = 0;
+	ev->group = NULL;
 	ev->repeat = 1;
 }
 

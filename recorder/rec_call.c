@@ -247,13 +247,18 @@ void rec_call_leave(struct rec_call *c)
 	rec_call_returned(c);
 	rec_output_call(c, 0);
 	rec_status_leave(c->failed_poll);
+	/* Tested first: most calls own nothing, and free(NULL) is still a call. */
 	if (c->ev.reqs != c->reqs_inline)
 		free(c->ev.reqs);
 	c->ev.reqs = NULL;
-	free(c->ev.group);	/* window calls' groups: malloc'ed by the handler */
-	c->ev.group = NULL;
-	free(c->members);
-	c->members = NULL;
+	if (c->ev.group) {
+		free(c->ev.group);	/* window calls' groups: malloc'ed by the handler */
+		c->ev.group = NULL;
+	}
+	if (c->members) {
+		free(c->members);
+		c->members = NULL;
+	}
 	rec_depth--;
 }
 
