@@ -70,6 +70,27 @@ int rec_Cart_sub(struct rec_call *c, MPI_Comm comm, const int remain_dims[], MPI
 	COMM_MAKE(PMPI_Cart_sub(comm, remain_dims, newcomm), comm, newcomm);
 }
 
+int rec_Comm_dup_with_info(struct rec_call *c, MPI_Comm comm, MPI_Info info, MPI_Comm *newcomm)
+{
+	COMM_MAKE(PMPI_Comm_dup_with_info(comm, info, newcomm), comm, newcomm);
+}
+
+int rec_Graph_create(struct rec_call *c, MPI_Comm comm_old, int nnodes, const int indx[],
+		     const int edges[], int reorder, MPI_Comm *comm_graph)
+{
+	COMM_MAKE(PMPI_Graph_create(comm_old, nnodes, indx, edges, reorder, comm_graph), comm_old,
+		  comm_graph);
+}
+
+int rec_Dist_graph_create(struct rec_call *c, MPI_Comm comm_old, int n, const int sources[],
+			  const int degrees[], const int destinations[], const int weights[],
+			  MPI_Info info, int reorder, MPI_Comm *comm_dist_graph)
+{
+	COMM_MAKE(PMPI_Dist_graph_create(comm_old, n, sources, degrees, destinations, weights,
+					 info, reorder, comm_dist_graph),
+		  comm_old, comm_dist_graph);
+}
+
 int rec_Dist_graph_create_adjacent(struct rec_call *c, MPI_Comm comm_old, int indegree,
 				   const int sources[], const int sourceweights[], int outdegree,
 				   const int destinations[], const int destweights[],

@@ -50,6 +50,19 @@ int rec_Win_allocate(struct rec_call *c, MPI_Aint size, int disp_unit, MPI_Info 
 	WIN_CREATION(PMPI_Win_allocate(size, disp_unit, info, comm, baseptr, win), comm, size, win);
 }
 
+int rec_Win_allocate_shared(struct rec_call *c, MPI_Aint size, int disp_unit, MPI_Info info,
+			    MPI_Comm comm, void *baseptr, MPI_Win *win)
+{
+	WIN_CREATION(PMPI_Win_allocate_shared(size, disp_unit, info, comm, baseptr, win), comm,
+		     size, win);
+}
+
+/* memory is attached later (MPI_Win_attach, which does not synchronise): none at creation */
+int rec_Win_create_dynamic(struct rec_call *c, MPI_Info info, MPI_Comm comm, MPI_Win *win)
+{
+	WIN_CREATION(PMPI_Win_create_dynamic(info, comm, win), comm, 0, win);
+}
+
 int rec_Win_free(struct rec_call *c, MPI_Win *win)
 {
 	MPI_Win w = *win;

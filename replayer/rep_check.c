@@ -436,6 +436,17 @@ void rep_env_Win_allocate(struct rep_call *c, MPI_Aint size, int disp_unit, MPI_
 	c->comm = rec_comm_id(comm);
 }
 
+void rep_env_Win_allocate_shared(struct rep_call *c, MPI_Aint size, int disp_unit,
+				 MPI_Info info, MPI_Comm comm, void *baseptr, MPI_Win *win)
+{
+	c->comm = rec_comm_id(comm);
+}
+
+void rep_env_Win_create_dynamic(struct rep_call *c, MPI_Info info, MPI_Comm comm, MPI_Win *win)
+{
+	c->comm = rec_comm_id(comm);
+}
+
 void rep_env_Win_free(struct rep_call *c, MPI_Win *win)
 {
 	c->win = rec_win_id(*win);

@@ -62,6 +62,25 @@ void rep_env_Dist_graph_create_adjacent(struct rep_call *c, MPI_Comm comm_old, i
 	c->comm = rec_comm_id(comm_old);
 }
 
+void rep_env_Comm_dup_with_info(struct rep_call *c, MPI_Comm comm, MPI_Info info,
+				MPI_Comm *newcomm)
+{
+	c->comm = rec_comm_id(comm);
+}
+
+void rep_env_Graph_create(struct rep_call *c, MPI_Comm comm_old, int nnodes, const int indx[],
+			  const int edges[], int reorder, MPI_Comm *comm_graph)
+{
+	c->comm = rec_comm_id(comm_old);
+}
+
+void rep_env_Dist_graph_create(struct rep_call *c, MPI_Comm comm_old, int n, const int sources[],
+			       const int degrees[], const int destinations[], const int weights[],
+			       MPI_Info info, int reorder, MPI_Comm *comm_dist_graph)
+{
+	c->comm = rec_comm_id(comm_old);
+}
+
 void rep_env_Intercomm_create(struct rep_call *c, MPI_Comm local_comm, int local_leader,
 			      MPI_Comm peer_comm, int remote_leader, int tag,
 			      MPI_Comm *newintercomm)
@@ -136,6 +155,26 @@ int rep_Dist_graph_create_adjacent(struct rep_call *c, MPI_Comm comm_old, int in
 	return made(PMPI_Dist_graph_create_adjacent(comm_old, indegree, sources, sourceweights,
 						    outdegree, destinations, destweights, info,
 						    reorder, comm_dist_graph), comm_dist_graph);
+}
+
+int rep_Comm_dup_with_info(struct rep_call *c, MPI_Comm comm, MPI_Info info, MPI_Comm *newcomm)
+{
+	return made(PMPI_Comm_dup_with_info(comm, info, newcomm), newcomm);
+}
+
+int rep_Graph_create(struct rep_call *c, MPI_Comm comm_old, int nnodes, const int indx[],
+		     const int edges[], int reorder, MPI_Comm *comm_graph)
+{
+	return made(PMPI_Graph_create(comm_old, nnodes, indx, edges, reorder, comm_graph),
+		    comm_graph);
+}
+
+int rep_Dist_graph_create(struct rep_call *c, MPI_Comm comm_old, int n, const int sources[],
+			  const int degrees[], const int destinations[], const int weights[],
+			  MPI_Info info, int reorder, MPI_Comm *comm_dist_graph)
+{
+	return made(PMPI_Dist_graph_create(comm_old, n, sources, degrees, destinations, weights,
+					   info, reorder, comm_dist_graph), comm_dist_graph);
 }
 
 int rep_Intercomm_create(struct rep_call *c, MPI_Comm local_comm, int local_leader,

@@ -27,6 +27,27 @@ int rep_Win_allocate(struct rep_call *c, MPI_Aint size, int disp_unit, MPI_Info 
 	return rc;
 }
 
+int rep_Win_allocate_shared(struct rep_call *c, MPI_Aint size, int disp_unit, MPI_Info info,
+			    MPI_Comm comm, void *baseptr, MPI_Win *win)
+{
+	int rc = PMPI_Win_allocate_shared(size, disp_unit, info, comm, baseptr, win);
+
+	(void)c;
+	if (rc == MPI_SUCCESS)
+		rec_win_add(*win);
+	return rc;
+}
+
+int rep_Win_create_dynamic(struct rep_call *c, MPI_Info info, MPI_Comm comm, MPI_Win *win)
+{
+	int rc = PMPI_Win_create_dynamic(info, comm, win);
+
+	(void)c;
+	if (rc == MPI_SUCCESS)
+		rec_win_add(*win);
+	return rc;
+}
+
 int rep_Win_free(struct rep_call *c, MPI_Win *win)
 {
 	MPI_Win w = *win;

@@ -242,8 +242,7 @@ static int check_event(const struct builder *b, const struct mpiv_event *ev,
 		return mpiv_error_set(err, MPIV_EXIT_BAD_INPUT, t->source, t->rank, ev->index,
 				      "%s on a communicator check does not know (comm %d): one "
 				      "made by a call mpiverify does not record (such as "
-				      "MPI_Intercomm_merge or MPI_Graph_create), which check cannot "
-				      "judge yet", mpiv_call_name(ev->call), ev->comm);
+				      "MPI_Comm_get_parent), which check cannot judge yet", mpiv_call_name(ev->call), ev->comm);
 	if (kind == MPIV_KIND_COMM_GROUP && !mpiv_trace_newcomm(t, ev->index) &&
 	    (ev->flags & MPIV_EV_INCOMPLETE))
 		return mpiv_error_set(err, MPIV_EXIT_BAD_INPUT, t->source, t->rank, ev->index,

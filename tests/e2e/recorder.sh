@@ -330,6 +330,10 @@ if compile rec-rma; then
 	for r in 0 1 2; do
 		want[r]="${want[r]}"'
 "call":"MPI_Win_fence","win":1
+"call":"MPI_Win_allocate_shared","comm":0,"bytes":4,"win":2,"group":[0,1,2]
+"call":"MPI_Win_create_dynamic","comm":2,"win":3,"group":[2,1,0]
+"call":"MPI_Win_free","win":3
+"call":"MPI_Win_free","win":2
 "call":"MPI_Win_free","win":1
 "call":"MPI_Win_free","win":0'
 		rma_events "$r" >"$WORK/rma-$r.got" 2>&1
@@ -379,8 +383,9 @@ unwritable_case "a directory no one may create files in" /proc/1
 
 # ---- communicators: ids the same call gives alike, members as world ranks ----
 # rec-comms writes, per rank (into rec-comms-R.txt), every communicator it makes by dup,
-# idup, split, split_type, create, create_group (even ranks), cart (twice), cart_sub and
-# dist_graph (MPI_Dist_graph_create_adjacent), then a dup after freeing them all, as "rank R
+# idup, split, split_type, create, create_group (even ranks), cart (twice), cart_sub,
+# dist_graph (MPI_Dist_graph_create_adjacent), dup_with_info, graph (MPI_Graph_create) and
+# dist_graph_general (MPI_Dist_graph_create), then a dup after freeing them all, as "rank R
 # NAME: MEMBERS" (world ranks by rank in it; "null" for MPI_COMM_NULL), and then calls
 # MPI_Barrier on it. The trace must list the same members on the creating event, give each
 # communicator a new id (never one freed before, even if MPI reuses the handle) and name it
@@ -394,7 +399,9 @@ for r in 0 1 2 3; do
 	# what the program saw: "CALL MEMBERS" per creation, in order
 	sed -n "s/^rank $r \([a-z_0-9]*\):\(.*\)$/\1 \2/p" "$WORK/rec-comms-$r.txt" |
 		awk 'BEGIN { name["cart"] = "MPI_Cart_create"; name["cart_sub"] = "MPI_Cart_sub"
-			     name["dist_graph"] = "MPI_Dist_graph_create_adjacent" }
+			     name["dist_graph"] = "MPI_Dist_graph_create_adjacent"
+			     name["graph"] = "MPI_Graph_create"
+			     name["dist_graph_general"] = "MPI_Dist_graph_create" }
 		     { n = $1; sub(/2$/, "", n)	# dup2, cart2: a second one
 		       call = n in name ? name[n] : "MPI_Comm_" n; m = ""
 		       for (i = 2; i <= NF; i++) m = m (i > 2 ? "," : "") $i
@@ -408,7 +415,7 @@ for r in 0 1 2 3; do
 			if (match($0, /"newcomm":[0-9]+/)) id = substr($0, RSTART + 10, RLENGTH - 10) + 0
 			if (match($0, /"members":\[[0-9,]*\]/)) m = substr($0, RSTART + 11, RLENGTH - 12)
 			if (match($0, /"comm":-?[0-9]+/)) comm = substr($0, RSTART + 7, RLENGTH - 7) + 0
-			if (call ~ /^MPI_(Comm_(dup|idup|split|split_type|create|create_group)|Cart_(create|sub)|Dist_graph_create_adjacent)$/) {
+			if (call ~ /^MPI_(Comm_(dup|dup_with_info|idup|split|split_type|create|create_group)|Cart_(create|sub)|Dist_graph_create(_adjacent)?|Graph_create)$/) {
 				print call, m
 				if (id != "") {
 					if (id <= last) bad = bad " id " id " after " last ";"

@@ -277,17 +277,30 @@ expect_exit "bad input: replay of a cex.json of another format" 3 "$BAD/cex-form
 run_cmd "$BAD/cex-missing.log" 60 "$MPIVERIFY" replay --trace "$BAD/no-such-cex.json" --timeout 5
 expect_exit "bad input: replay of a missing cex.json" 3 "$BAD/cex-missing.log" "no-such-cex.json"
 
-prog=$BINDIR/unmodelled-intercomm
-if "$MPICC" -g -O0 -o "$prog" "$SRCDIR/tests/e2e/programs/unmodelled-intercomm.c" >"$BAD/inter-cc.log" 2>&1; then
-	run_cmd "$BAD/inter-record.log" 60 "$MPIVERIFY" record -o "$BAD/inter" --deadlock-timeout 5 \
-		-- "$MPIRUN" -np 2 "$prog"
-	expect_exit "unmodelled call: record of a program using MPI_Intercomm_create" 0 \
-		"$BAD/inter-record.log"
-	run_cmd "$BAD/inter-check.log" 120 "$MPIVERIFY" check "$BAD/inter" -o "$BAD/inter/check"
-	expect_exit "unmodelled call: check refuses the trace, naming MPI_Intercomm_create" 3 \
-		"$BAD/inter-check.log" "MPI_Intercomm_create: check cannot judge intercommunicators"
+# unmodelled MODE CALL TEXT: a program using CALL is recorded, and check refuses its trace
+# with exit 3 and TEXT (tests/e2e/programs/unmodelled.c)
+unmodelled()
+{
+	local mode=$1 call=$2 text=$3
+
+	run_cmd "$BAD/$mode-record.log" 60 "$MPIVERIFY" record -o "$BAD/$mode" --deadlock-timeout 5 \
+		-- "$MPIRUN" -np 2 "$BINDIR/unmodelled" "$mode"
+	expect_exit "unmodelled call: record of a program using $call" 0 "$BAD/$mode-record.log"
+	run_cmd "$BAD/$mode-check.log" 120 "$MPIVERIFY" check "$BAD/$mode" -o "$BAD/$mode/check"
+	expect_exit "unmodelled call: check refuses the trace, naming $call" 3 \
+		"$BAD/$mode-check.log" "$text"
+}
+if "$MPICC" -g -O0 -o "$BINDIR/unmodelled" "$SRCDIR/tests/e2e/programs/unmodelled.c" \
+	>"$BAD/unmodelled-cc.log" 2>&1; then
+	unmodelled intercomm MPI_Intercomm_create \
+		"MPI_Intercomm_create: check cannot judge intercommunicators"
+	unmodelled neighbor MPI_Neighbor_allgather \
+		"the trace uses MPI_Neighbor_allgather, which check cannot judge yet"
+	unmodelled persistent MPI_Barrier_init \
+		"the trace uses MPI_Barrier_init, which check cannot judge yet"
+	unmodelled isendrecv MPI_Isendrecv "the trace uses MPI_Isendrecv, which check cannot judge yet"
 else
-	fail "unmodelled call: compile" "mpicc failed" "$BAD/inter-cc.log"
+	fail "unmodelled call: compile" "mpicc failed" "$BAD/unmodelled-cc.log"
 fi
 
 # ---- the command line ----

@@ -4,8 +4,9 @@
  * ranks. Rank 0 opens an access epoch to the group {2, 1} (in that order) of window 0 and
  * puts 2 ints to rank 2; ranks 1 and 2 post {0}. Then rank 0 locks window 1's rank 0 (world
  * rank 2) exclusively, accumulates one int, flushes and unlocks; rank 1 locks window 1's rank
- * 2 (world rank 0) shared and gets 2 ints. A fence on window 1, then both windows are freed.
- * The values moved do not matter. */
+ * 2 (world rank 0) shared and gets 2 ints. A fence on window 1; then a shared-memory window
+ * on MPI_COMM_WORLD (window 2) and a dynamic one on the reversed communicator (window 3) are
+ * made and freed, then windows 1 and 0 are freed. The values moved do not matter. */
 #include <mpi.h>
 
 int main(int argc, char **argv)
@@ -13,7 +14,7 @@ int main(int argc, char **argv)
 	int rank, slots[4] = {0}, out[2] = {1, 2}, in[2], two[2] = {2, 1}, zero = 0, *base;
 	MPI_Comm rev;
 	MPI_Group world, g;
-	MPI_Win w0, w1;
+	MPI_Win w0, w1, w2, w3;
 
 	MPI_Init(&argc, &argv);
 	MPI_Comm_rank(MPI_COMM_WORLD, &rank);
@@ -44,6 +45,11 @@ int main(int argc, char **argv)
 		MPI_Win_unlock(2, w1);
 	}
 	MPI_Win_fence(0, w1);
+	MPI_Win_allocate_shared(sizeof(int), sizeof(int), MPI_INFO_NULL, MPI_COMM_WORLD, &base,
+				&w2);
+	MPI_Win_create_dynamic(MPI_INFO_NULL, rev, &w3);
+	MPI_Win_free(&w3);
+	MPI_Win_free(&w2);
 	MPI_Win_free(&w1);
 	MPI_Win_free(&w0);
 	MPI_Group_free(&g);

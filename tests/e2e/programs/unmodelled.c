@@ -1,0 +1,62 @@
+/* Correct programs that use calls the model does not know yet, one per argument: record must
+ * write them, and check must refuse the trace with exit 3 naming the call, never give a
+ * verdict that ignores it. Ignoring them would be wrong: in "neighbor", rank 0 sends before
+ * the neighbourhood collective and rank 1 receives after it, a deadlock whenever the send is
+ * not buffered, which a check blind to the collective would call safe.
+ *   intercomm   MPI_Intercomm_create joins the two halves of MPI_COMM_WORLD
+ *   neighbor    MPI_Neighbor_allgather on a ring (MPI_Cart_create)
+ *   persistent  an MPI-4 persistent collective: MPI_Barrier_init, MPI_Start, MPI_Wait
+ *   isendrecv   MPI-4 MPI_Isendrecv around the ring */
+#include <mpi.h>
+#include <stdio.h>
+#include <string.h>
+
+int main(int argc, char **argv)
+{
+	const char *mode = argc > 1 ? argv[1] : "neighbor";
+	int rank, size, out, in[2] = {0, 0};
+
+	MPI_Init(&argc, &argv);
+	MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+	MPI_Comm_size(MPI_COMM_WORLD, &size);
+	out = rank;
+	if (!strcmp(mode, "intercomm")) {
+		MPI_Comm half, inter;
+		int other = rank % 2 ? 0 : 1;	/* the other half's leader, in MPI_COMM_WORLD */
+
+		MPI_Comm_split(MPI_COMM_WORLD, rank % 2, rank, &half);
+		MPI_Intercomm_create(half, 0, MPI_COMM_WORLD, other, 5, &inter);
+		MPI_Barrier(inter);
+		MPI_Comm_free(&inter);
+		MPI_Comm_free(&half);
+	} else if (!strcmp(mode, "neighbor")) {
+		MPI_Comm ring;
+		int dims[1] = {size}, periods[1] = {1};
+
+		MPI_Cart_create(MPI_COMM_WORLD, 1, dims, periods, 0, &ring);
+		if (rank == 0)
+			MPI_Send(&out, 1, MPI_INT, 1, 0, MPI_COMM_WORLD);
+		MPI_Neighbor_allgather(&out, 1, MPI_INT, in, 1, MPI_INT, ring);
+		if (rank == 1)
+			MPI_Recv(&out, 1, MPI_INT, 0, 0, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+		MPI_Comm_free(&ring);
+	} else if (!strcmp(mode, "persistent")) {
+		MPI_Request req;
+
+		MPI_Barrier_init(MPI_COMM_WORLD, MPI_INFO_NULL, &req);
+		MPI_Start(&req);
+		MPI_Wait(&req, MPI_STATUS_IGNORE);
+		MPI_Request_free(&req);
+	} else if (!strcmp(mode, "isendrecv")) {
+		MPI_Request req;
+
+		MPI_Isendrecv(&out, 1, MPI_INT, (rank + 1) % size, 0, in, 1, MPI_INT,
+			      (rank + size - 1) % size, 0, MPI_COMM_WORLD, &req);
+		MPI_Wait(&req, MPI_STATUS_IGNORE);
+	} else {
+		fprintf(stderr, "unknown mode '%s'\n", mode);
+		MPI_Abort(MPI_COMM_WORLD, 2);
+	}
+	MPI_Finalize();
+	return 0;
+}
