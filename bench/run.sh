@@ -3,7 +3,8 @@
 #  1. recording overhead, each benchmark under the same mpirun with and without the recorder
 #     (best of $RUNS each, 5 unless BENCH_RUNS says; plain and recorded runs alternate, so
 #     that a busy spell of the shared machine hits both): a one-rank Isend/Recv/Wait loop on
-#     MPI_COMM_SELF (the per-call cost laid bare), a two-rank small-message ping-pong, and a
+#     MPI_COMM_SELF (the per-call cost laid bare), the same on a duplicate of it (a
+#     communicator the program made), a two-rank small-message ping-pong, and a
 #     two-rank halo exchange around a stencil (computation dominates); with the trace's bytes
 #     per recorded operation;
 #  2. replay overhead: the ping-pong and the halo exchange replayed (from the traces of 1, with
@@ -95,10 +96,12 @@ overhead()
 if part record; then
 echo "== recording overhead: recorded / plain under the same mpirun, best of $RUNS each"
 echo "   self-loop: 1 rank, Isend/Recv/Wait to itself on MPI_COMM_SELF, 3000000 times"
+echo "   self-dup:  the same on a duplicate of MPI_COMM_SELF"
 echo "   ping-pong: 2 ranks, 8-byte messages, 200000 round trips"
 echo "   halo:      2 ranks, ring halo exchange (Irecv x2, Isend x2, Waitall) around a stencil"
 echo "              of 20000 cells, 10000 iterations"
 overhead self-loop 1 ./selfloop 3000000
+overhead self-dup 1 ./selfloop 3000000 dup
 overhead ping-pong 2 ./pingpong 200000
 overhead halo 2 ./halo 10000
 elif part replay; then

@@ -1,6 +1,10 @@
 /* Communicators for both preload libraries: communicator ids for the trace, and rank
- * translation between a communicator and MPI_COMM_WORLD through their groups. */
+ * translation between a communicator and MPI_COMM_WORLD. A communicator the program made has
+ * its ranks' world ranks in a table, built when first needed, and each thread remembers the
+ * last communicator it looked up: a call on a derived communicator then costs no MPI call and
+ * no lock, as one on MPI_COMM_WORLD. */
 #include <pthread.h>
+#include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -11,6 +15,17 @@
 struct comm_ent {
 	MPI_Comm handle;
 	int32_t id;
+	int32_t n;		/* entries of world; -1 until first needed, 0 if it cannot be had */
+	int32_t *world;		/* world rank by rank in it (its remote group's, for an
+				 * intercommunicator); malloc'ed, immutable once built */
+};
+
+/* What one thread last looked up: valid while the table is at generation gen. */
+struct comm_seen {
+	unsigned gen;
+	MPI_Comm handle;
+	int32_t id, n;
+	const int32_t *world;
 };
 
 static pthread_mutex_t comm_lock = PTHREAD_MUTEX_INITIALIZER;	/* all below */
@@ -18,26 +33,83 @@ static MPI_Group world_group = MPI_GROUP_NULL;			/* cached, made on first use */
 static struct comm_ent *comm_tab;	/* live communicators, in order of creation */
 static size_t comm_n, comm_cap;
 static int32_t comm_next = MPIV_COMM_FIRST_LOCAL;	/* the id of the next one */
+/* Bumped whenever an entry is added or goes: a thread's comm_seen of an older generation is
+ * looked up again (a freed handle may be given to another communicator). */
+static atomic_uint comm_gen = 1;
+static __thread struct comm_seen comm_last __attribute__((tls_model("initial-exec")));
+
+static MPI_Group comm_world_group_locked(void);
+
+/* The world ranks of e's communicator, by rank in it: n entries into *world. Call with
+ * comm_lock held. Returns n, 0 if MPI cannot say. */
+static int32_t comm_build_world(struct comm_ent *e)
+{
+	MPI_Group world = comm_world_group_locked(), group;
+	int inter = 0, n = 0, i, *ranks;
+
+	e->n = 0;
+	if (world == MPI_GROUP_NULL || PMPI_Comm_test_inter(e->handle, &inter) != MPI_SUCCESS)
+		return 0;
+	/* point-to-point ranks of an intercommunicator name the other side */
+	if ((inter ? PMPI_Comm_remote_group(e->handle, &group) :
+		     PMPI_Comm_group(e->handle, &group)) != MPI_SUCCESS)
+		return 0;
+	if (PMPI_Group_size(group, &n) == MPI_SUCCESS && n > 0 &&
+	    (ranks = malloc(2 * (size_t)n * sizeof(*ranks))) != NULL) {
+		for (i = 0; i < n; i++)
+			ranks[i] = i;
+		if (PMPI_Group_translate_ranks(group, n, ranks, world, ranks + n) == MPI_SUCCESS &&
+		    (e->world = malloc((size_t)n * sizeof(*e->world))) != NULL) {
+			for (i = 0; i < n; i++)
+				e->world[i] = ranks[n + i] == MPI_UNDEFINED ? MPIV_NONE : ranks[n + i];
+			e->n = n;
+		}
+		free(ranks);
+	}
+	PMPI_Group_free(&group);
+	return e->n;
+}
+
+/* comm's entry as this thread's comm_last, with its world ranks if with_world; NULL if the
+ * program's communicator is not in the table (made by a call not recorded). comm is neither
+ * MPI_COMM_WORLD nor MPI_COMM_SELF. */
+static const struct comm_seen *comm_find(MPI_Comm comm, int with_world)
+{
+	unsigned gen = atomic_load_explicit(&comm_gen, memory_order_acquire);
+	struct comm_seen *seen = &comm_last;
+	size_t i;
+
+	if (seen->gen == gen && seen->handle == comm && (!with_world || seen->n >= 0))
+		return seen;
+	pthread_mutex_lock(&comm_lock);
+	/* programs hold few communicators, and use the newest most */
+	for (i = comm_n; i > 0 && comm_tab[i - 1].handle != comm; i--)
+		;
+	if (i == 0) {
+		pthread_mutex_unlock(&comm_lock);
+		return NULL;
+	}
+	if (with_world && comm_tab[i - 1].n < 0)
+		comm_build_world(&comm_tab[i - 1]);
+	seen->gen = atomic_load_explicit(&comm_gen, memory_order_relaxed);
+	seen->handle = comm;
+	seen->id = comm_tab[i - 1].id;
+	seen->n = comm_tab[i - 1].n;
+	seen->world = comm_tab[i - 1].world;
+	pthread_mutex_unlock(&comm_lock);
+	return seen;
+}
 
 int rec_comm_id(MPI_Comm comm)
 {
-	int id = MPIV_COMM_UNKNOWN;
-	size_t i;
+	const struct comm_seen *e;
 
 	if (comm == MPI_COMM_WORLD)
 		return MPIV_COMM_WORLD;
 	if (comm == MPI_COMM_SELF)
 		return MPIV_COMM_SELF;
-	pthread_mutex_lock(&comm_lock);
-	/* programs hold few communicators, and use the newest most */
-	for (i = comm_n; i > 0; i--) {
-		if (comm_tab[i - 1].handle == comm) {
-			id = comm_tab[i - 1].id;
-			break;
-		}
-	}
-	pthread_mutex_unlock(&comm_lock);
-	return id;
+	e = comm_find(comm, 0);
+	return e ? e->id : MPIV_COMM_UNKNOWN;
 }
 
 int rec_comm_register(MPI_Comm newcomm)
@@ -63,8 +135,13 @@ int rec_comm_register(MPI_Comm newcomm)
 	}
 	if (i == comm_n)
 		comm_n++;
+	else
+		free(comm_tab[i].world);
 	comm_tab[i].handle = newcomm;
 	comm_tab[i].id = id;
+	comm_tab[i].n = -1;	/* built at first use: an MPI_Comm_idup's is not usable yet */
+	comm_tab[i].world = NULL;
+	atomic_fetch_add_explicit(&comm_gen, 1, memory_order_release);
 	pthread_mutex_unlock(&comm_lock);
 	return id;
 }
@@ -76,12 +153,23 @@ void rec_comm_forget(MPI_Comm comm)
 	pthread_mutex_lock(&comm_lock);
 	for (i = 0; i < comm_n; i++) {
 		if (comm_tab[i].handle == comm) {
+			free(comm_tab[i].world);
 			memmove(comm_tab + i, comm_tab + i + 1, (comm_n - i - 1) * sizeof(*comm_tab));
 			comm_n--;
+			atomic_fetch_add_explicit(&comm_gen, 1, memory_order_release);
 			break;
 		}
 	}
 	pthread_mutex_unlock(&comm_lock);
+}
+
+/* The cached world group, or MPI_GROUP_NULL. Call with comm_lock held. */
+static MPI_Group comm_world_group_locked(void)
+{
+	if (world_group == MPI_GROUP_NULL &&
+	    PMPI_Comm_group(MPI_COMM_WORLD, &world_group) != MPI_SUCCESS)
+		world_group = MPI_GROUP_NULL;
+	return world_group;
 }
 
 /* The cached world group, or MPI_GROUP_NULL. */
@@ -90,10 +178,7 @@ static MPI_Group comm_world_group(void)
 	MPI_Group world;
 
 	pthread_mutex_lock(&comm_lock);
-	if (world_group == MPI_GROUP_NULL &&
-	    PMPI_Comm_group(MPI_COMM_WORLD, &world_group) != MPI_SUCCESS)
-		world_group = MPI_GROUP_NULL;
-	world = world_group;
+	world = comm_world_group_locked();
 	pthread_mutex_unlock(&comm_lock);
 	return world;
 }
@@ -175,6 +260,7 @@ static int self_world_rank(void)
 
 int rec_comm_to_world(MPI_Comm comm, int rank)
 {
+	const struct comm_seen *e;
 	int w;
 
 	if (rank == MPI_ANY_SOURCE)
@@ -185,6 +271,9 @@ int rec_comm_to_world(MPI_Comm comm, int rank)
 		return rank;
 	if (comm == MPI_COMM_SELF)
 		return rank == 0 ? self_world_rank() : MPIV_NONE;
+	e = comm_find(comm, 1);
+	if (e && e->n > 0)
+		return rank >= 0 && rank < e->n ? e->world[rank] : MPIV_NONE;
 	w = comm_translate(comm, rank, 1);
 	return w == MPI_UNDEFINED ? MPIV_NONE : w;
 }
@@ -237,12 +326,20 @@ uint64_t rec_comm_bytes(int count, MPI_Datatype type)
 
 int rec_comm_from_world(MPI_Comm comm, int world)
 {
+	const struct comm_seen *e;
 	int r;
 
 	if (comm == MPI_COMM_WORLD)
 		return world;
 	if (comm == MPI_COMM_SELF)
 		return world == self_world_rank() ? 0 : -1;
+	e = comm_find(comm, 1);
+	if (e && e->n > 0) {
+		for (r = 0; r < e->n; r++)
+			if (e->world[r] == world)
+				return r;
+		return -1;
+	}
 	r = comm_translate(comm, world, 0);
 	return r == MPI_UNDEFINED ? -1 : r;
 }
@@ -253,6 +350,9 @@ void rec_comm_release(void)
 	if (world_group != MPI_GROUP_NULL)
 		PMPI_Group_free(&world_group);
 	world_group = MPI_GROUP_NULL;
+	while (comm_n > 0)
+		free(comm_tab[--comm_n].world);
+	atomic_fetch_add_explicit(&comm_gen, 1, memory_order_release);
 	free(comm_tab);
 	comm_tab = NULL;
 	comm_n = comm_cap = 0;
