@@ -286,15 +286,22 @@ static __attribute__((noinline)) unsigned char *put_rare(unsigned char *p,
 	return p;
 }
 
-size_t mpiv_tf_encode_event(struct mpiv_tf_writer *w, void *buf, size_t cap,
-			    const struct mpiv_event *ev)
+/* Whether ev has a field of put_rare() or replaces an earlier event: one test for all. */
+static inline int has_rare(const struct mpiv_tf_writer *w, const struct mpiv_event *ev)
+{
+	return (ev->thread | (int32_t)ev->npending | ev->flags | (ev->root - MPIV_NONE) |
+		(ev->peer2 - MPIV_NONE) | (ev->tag2 - MPIV_NONE) | (ev->win - MPIV_NONE) |
+		(ev->lock - MPIV_NONE) | (int32_t)ev->ngroup) != 0 ||
+	       ev->index < w->nevents;
+}
+
+/* Encode ev (room checked, index valid). */
+static size_t encode_event(struct mpiv_tf_writer *w, void *buf, const struct mpiv_event *ev)
 {
 	unsigned char *p = buf, *m;
 	unsigned mask = 0, rare;
 	uint32_t i;
 
-	if (cap < MPIV_TF_EVENT_MAX(ev->nreqs + ev->ngroup) || ev->index > w->nevents)
-		return 0;
 	/* One pass: the fields go after a one-byte mask, which is moved out of their way in
 	 * the rare case that it needs more. The site record, if any, goes first. */
 	if (ev->site) {
@@ -336,9 +343,7 @@ size_t mpiv_tf_encode_event(struct mpiv_tf_writer *w, void *buf, size_t cap,
 		mask |= TF_MATCH;
 	}
 	/* The rest is rare: one test for all of it. */
-	if ((ev->thread | (int32_t)ev->npending | ev->flags | (ev->root - MPIV_NONE) |
-	     (ev->peer2 - MPIV_NONE) | (ev->tag2 - MPIV_NONE) | (ev->win - MPIV_NONE) |
-	     (ev->lock - MPIV_NONE) | (int32_t)ev->ngroup) != 0 || ev->index < w->nevents) {
+	if (has_rare(w, ev)) {
 		p = put_rare(p, w, ev, &rare);
 		mask |= rare;
 	} else {
@@ -354,6 +359,98 @@ size_t mpiv_tf_encode_event(struct mpiv_tf_writer *w, void *buf, size_t cap,
 		p += extra;
 	}
 	return (size_t)(p - (unsigned char *)buf);
+}
+
+/* ---- remembered records (struct mpiv_tf_memo) ---- */
+
+static inline struct mpiv_tf_memo *memo_slot(struct mpiv_tf_writer *w, uint64_t site)
+{
+	return &w->memo[((site * 0x9e3779b97f4a7c15ULL) >> 56) & (MPIV_TF_MEMO_SLOTS - 1)];
+}
+
+/* Whether m's record is what encoding ev would write now: same fields, same requests at the
+ * same distance from the last request id, nothing rare. */
+static inline int memo_same(const struct mpiv_tf_writer *w, const struct mpiv_tf_memo *m,
+			    const struct mpiv_event *ev)
+{
+	int32_t last = w->last_req;
+	uint32_t i;
+
+	if (m->site != ev->site || m->call != ev->call || m->nreqs != ev->nreqs ||
+	    m->peer != ev->peer || m->tag != ev->tag || m->comm != ev->comm ||
+	    m->bytes != ev->bytes || m->src != ev->src || m->mtag != ev->mtag ||
+	    has_rare(w, ev))
+		return 0;
+	for (i = 0; i < ev->nreqs; i++) {
+		if (m->req_delta[i] != (int32_t)((uint32_t)ev->reqs[i].req - (uint32_t)last) ||
+		    m->req_src[i] != ev->reqs[i].src || m->req_tag[i] != ev->reqs[i].tag)
+			return 0;
+		last = ev->reqs[i].req;
+	}
+	return 1;
+}
+
+/* Remember rec, len bytes just written for ev, starting from request id last (the writer's
+ * before ev), if ev is of the kind remembered. */
+static void memo_keep(struct mpiv_tf_writer *w, const struct mpiv_event *ev, int32_t last,
+		      const unsigned char *rec, size_t len)
+{
+	struct mpiv_tf_memo *m;
+	uint32_t i;
+
+	if (!ev->site || ev->nreqs > MPIV_TF_MEMO_REQS || len > MPIV_TF_MEMO_LEN)
+		return;
+	m = memo_slot(w, ev->site);
+	m->site = ev->site;
+	m->call = ev->call;
+	m->nreqs = (uint8_t)ev->nreqs;
+	m->peer = ev->peer;
+	m->tag = ev->tag;
+	m->comm = ev->comm;
+	m->bytes = ev->bytes;
+	m->src = ev->src;
+	m->mtag = ev->mtag;
+	for (i = 0; i < ev->nreqs; i++) {
+		m->req_delta[i] = (int32_t)((uint32_t)ev->reqs[i].req - (uint32_t)last);
+		m->req_src[i] = ev->reqs[i].src;
+		m->req_tag[i] = ev->reqs[i].tag;
+		last = ev->reqs[i].req;
+	}
+	m->len = (uint8_t)len;
+	memcpy(m->rec, rec, len);
+}
+
+size_t mpiv_tf_encode_event(struct mpiv_tf_writer *w, void *buf, size_t cap,
+			    const struct mpiv_event *ev)
+{
+	struct mpiv_tf_memo *m;
+	uint32_t known;
+	int32_t last;
+	int plain;
+	size_t n;
+
+	if (cap < MPIV_TF_EVENT_MAX(ev->nreqs + ev->ngroup) || ev->index > w->nevents)
+		return 0;
+	if (ev->site) {
+		m = memo_slot(w, ev->site);
+		if (memo_same(w, m, ev)) {
+			/* the whole room is ours: copy the slot whole, the length is what counts */
+			memcpy(buf, m->rec, MPIV_TF_MEMO_LEN);
+			if (ev->nreqs)
+				w->last_req = ev->reqs[ev->nreqs - 1].req;
+			w->nevents++;
+			return m->len;
+		}
+	}
+	/* Remembered if plain (no rare field, not a replacement) and written without its site
+	 * record (the site is in the table: its index will not change). */
+	plain = ev->site && !has_rare(w, ev);
+	known = w->nsites;
+	last = w->last_req;
+	n = encode_event(w, buf, ev);
+	if (plain && w->nsites == known)
+		memo_keep(w, ev, last, buf, n);
+	return n;
 }
 
 /* ---- decoding ---- */

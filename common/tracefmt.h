@@ -44,12 +44,35 @@ struct mpiv_tf_site {
 	uint32_t index;		/* its place in the file's site table */
 };
 
+/* Event records remembered, one per slot, by site (a power of two). A call made in a loop
+ * mostly writes the same bytes every time: the record of the last event of a site is kept
+ * with the fields it was made from, and an event whose fields are all the same is written
+ * by copying it, which costs a fraction of encoding it (the recorder does it at every call). */
+#define MPIV_TF_MEMO_SLOTS 256
+#define MPIV_TF_MEMO_REQS 2	/* events with more requests are not remembered */
+#define MPIV_TF_MEMO_LEN 32	/* nor those whose record is longer */
+
+/* The last event record written for a site, and what it was made of. */
+struct mpiv_tf_memo {
+	uint64_t site;		/* the event's site; 0: the slot is empty */
+	uint64_t bytes;		/* its fields that a record of the fast kind carries ... */
+	int32_t peer, tag, comm, src, mtag;
+	uint16_t call;
+	uint8_t nreqs;		/* ... and its requests: each as the difference from the request
+				 * id before, with what it reports */
+	uint8_t len;		/* the record's length */
+	int32_t req_delta[MPIV_TF_MEMO_REQS], req_src[MPIV_TF_MEMO_REQS],
+		req_tag[MPIV_TF_MEMO_REQS];
+	unsigned char rec[MPIV_TF_MEMO_LEN];	/* the record */
+};
+
 /* Encoding state of one file: what later records refer to. Zero it before the header. */
 struct mpiv_tf_writer {
 	uint32_t nevents;	/* events written: the index of the next new one */
 	uint32_t nsites;	/* site records written */
 	int32_t last_req;	/* the last request id written: ids are coded as differences */
 	struct mpiv_tf_site sites[MPIV_TF_SITE_SLOTS];	/* sites written, open addressing */
+	struct mpiv_tf_memo memo[MPIV_TF_MEMO_SLOTS];	/* by site, direct-mapped */
 };
 
 /* Decoding state of one file. The caller keeps the site table: every MPIV_TF_SITE record

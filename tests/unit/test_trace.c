@@ -315,6 +315,120 @@ static void test_every_field(void)
 	free(w);
 }
 
+/* A draw from a few values (so that events repeat) or, now and then, any value. */
+static int32_t pick(unsigned *seed, const int32_t *few, int nfew)
+{
+	unsigned r = (unsigned)rand_r(seed);
+
+	if (r % 16 == 0)
+		return (int32_t)((unsigned)rand_r(seed) * 2654435761u);
+	return few[r % (unsigned)nfew];
+}
+
+/* Random events from a few call sites, most of them the same as an earlier one of their site
+ * but for the request ids (which the writer remembers the records of and copies), some with
+ * other fields, more requests, rare fields or replacing the event before: decoded, they are
+ * what was encoded. */
+static void test_random_events(void)
+{
+	enum { N = 20000, MAXREQ = 4 };
+	static const int32_t ranks[] = {0, 1, 2, MPIV_ANY_SOURCE, MPIV_PROC_NULL, MPIV_NONE};
+	static const int32_t tags[] = {0, 7, MPIV_ANY_TAG, MPIV_NONE};
+	static const int32_t comms[] = {MPIV_COMM_WORLD, MPIV_COMM_SELF, 3, MPIV_NONE};
+	static const int32_t calls[] = {MPIV_CALL_Isend, MPIV_CALL_Recv, MPIV_CALL_Wait,
+					MPIV_CALL_Waitall, MPIV_CALL_Testany};
+	struct mpiv_event *evs = calloc(N, sizeof(*evs)), prev;
+	struct mpiv_reqinfo *reqs = calloc((size_t)N * MAXREQ, sizeof(*reqs)), out[MAXREQ];
+	struct mpiv_tf_writer *w = calloc(1, sizeof(*w));
+	size_t cap = (size_t)N * MPIV_TF_EVENT_MAX(MAXREQ), len = 0, off = 0, k, nsites = 0;
+	unsigned char *buf = malloc(cap);
+	uint64_t sites[16];
+	struct mpiv_tf_reader r;
+	struct mpiv_tf_record rec;
+	unsigned seed = 12345, i, j, kept = 0;
+	uint32_t index = 0;	/* of the next new event */
+	int32_t next_req = 0;
+	char why[256];
+	long n;
+
+	CU_ASSERT_FATAL(evs && reqs && w && buf);
+	for (k = 0; k < N; k++) {
+		struct mpiv_event *ev = &evs[k];
+		unsigned r1 = (unsigned)rand_r(&seed);
+
+		if (k > 0 && r1 % 50 == 0 && !evs[k - 1].ngroup) {
+			/* the event before, written again complete (the recorder's replacement) */
+			*ev = evs[k - 1];
+			ev->flags = 0;
+			ev->src = 1;
+			ev->mtag = 0;
+			continue;
+		}
+		mpiv_event_init(ev, (unsigned)calls[r1 % 5]);
+		ev->index = index++;
+		ev->site = MPIV_SITE(0, 0x100 + 16 * (rand_r(&seed) % 12));
+		if (ev->call != MPIV_CALL_Wait && ev->call != MPIV_CALL_Waitall &&
+		    ev->call != MPIV_CALL_Testany) {
+			ev->peer = pick(&seed, ranks, 6);
+			ev->tag = pick(&seed, tags, 4);
+			ev->comm = pick(&seed, comms, 4);
+			ev->bytes = rand_r(&seed) % 8 ? 8 : (uint64_t)rand_r(&seed) << 20;
+		}
+		if (ev->call == MPIV_CALL_Recv && rand_r(&seed) % 4) {
+			ev->src = pick(&seed, ranks, 3);
+			ev->mtag = pick(&seed, tags, 2);
+		}
+		ev->nreqs = ev->call == MPIV_CALL_Recv ? 0 : (uint32_t)(rand_r(&seed) % 3 ? 1 :
+									   rand_r(&seed) % (MAXREQ + 1));
+		ev->reqs = &reqs[k * MAXREQ];
+		for (j = 0; j < ev->nreqs; j++) {
+			/* mostly the next id or one made just before, as a loop makes them */
+			ev->reqs[j].req = rand_r(&seed) % 8 ? next_req - (int32_t)(rand_r(&seed) % 2) :
+							       pick(&seed, ranks, 3);
+			ev->reqs[j].src = rand_r(&seed) % 2 ? MPIV_NONE : pick(&seed, ranks, 3);
+			ev->reqs[j].tag = ev->reqs[j].src == MPIV_NONE ? MPIV_NONE : 0;
+			next_req++;
+		}
+		if (ev->call == MPIV_CALL_Testany)
+			ev->npending = ev->nreqs;	/* a rare field */
+		if (rand_r(&seed) % 40 == 0)
+			ev->thread = 1 + (int32_t)(rand_r(&seed) % 3);
+		if (rand_r(&seed) % 60 == 0)
+			ev->flags = MPIV_EV_INCOMPLETE;
+	}
+	for (k = 0; k < N; k++) {
+		n = (long)mpiv_tf_encode_event(w, buf + len, cap - len, &evs[k]);
+		CU_ASSERT_FATAL(n > 0);
+		len += (size_t)n;
+	}
+	for (i = 0; i < MPIV_TF_MEMO_SLOTS; i++)
+		kept += w->memo[i].site != 0;
+	CU_ASSERT(kept > 0);	/* the copying path was taken */
+
+	memset(&r, 0, sizeof(r));
+	memset(&prev, 0, sizeof(prev));
+	for (k = 0; off < len;) {
+		r.sites = sites;
+		r.nsites = nsites;
+		n = mpiv_tf_decode(&r, buf + off, len - off, &rec, out, MAXREQ, why, sizeof(why));
+		CU_ASSERT_FATAL(n > 0);
+		off += (size_t)n;
+		if (rec.kind == MPIV_TF_SITE) {
+			CU_ASSERT_FATAL(nsites < 16);
+			sites[nsites++] = rec.site;
+			continue;
+		}
+		CU_ASSERT_EQUAL_FATAL(rec.kind, MPIV_TF_EVENT);
+		assert_same_event(&rec.ev, &evs[k]);
+		k++;
+	}
+	CU_ASSERT_EQUAL(k, N);
+	free(buf);
+	free(w);
+	free(reqs);
+	free(evs);
+}
+
 /* A rank killed at any moment leaves a prefix of its file: cut it at every byte. Inside the
  * header it is an error; after, the trace reads up to the last whole record, truncated unless
  * the end record is there. */
@@ -760,6 +874,7 @@ static void test_traceset_errors(void)
 static CU_TestInfo trace_tests[] = {
 	{"binary round trip", test_binary_roundtrip},
 	{"binary: every field", test_every_field},
+	{"binary: random events, records copied or encoded", test_random_events},
 	{"binary: cut at every byte", test_truncated_everywhere},
 	{"binary: garbage and malformed records", test_garbage},
 	{"binary and json: runs of failed polls", test_poll_runs},
