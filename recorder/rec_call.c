@@ -142,7 +142,7 @@ static struct rec_thread *rec_thread_self(void)
 	return t;
 }
 
-int rec_call_enter(struct rec_call *c, unsigned call, const void *ret)
+REC_HOT int rec_call_enter(struct rec_call *c, unsigned call, const void *ret)
 {
 	uint32_t op;
 
@@ -242,7 +242,7 @@ int rec_call_add_req(struct rec_call *c, int32_t id, int32_t src, int32_t tag)
 	return 0;
 }
 
-void rec_call_leave(struct rec_call *c)
+REC_HOT void rec_call_leave(struct rec_call *c)
 {
 	rec_call_returned(c);
 	rec_output_call(c, 0);

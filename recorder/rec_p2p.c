@@ -24,7 +24,7 @@ static void rec_p2p_envelope(struct rec_call *c, int count, MPI_Datatype type, i
 	c->ev.bytes = rec_comm_bytes(count, type);
 }
 
-static int rec_send(struct rec_call *c, rec_send_fn pmpi, const void *buf, int count,
+static REC_HOT int rec_send(struct rec_call *c, rec_send_fn pmpi, const void *buf, int count,
 		    MPI_Datatype type, int dest, int tag, MPI_Comm comm)
 {
 	int rc;
@@ -36,7 +36,7 @@ static int rec_send(struct rec_call *c, rec_send_fn pmpi, const void *buf, int c
 	return rc;
 }
 
-static int rec_isend(struct rec_call *c, rec_isend_fn pmpi, const void *buf, int count,
+static REC_HOT int rec_isend(struct rec_call *c, rec_isend_fn pmpi, const void *buf, int count,
 		     MPI_Datatype type, int dest, int tag, MPI_Comm comm, MPI_Request *request)
 {
 	int rc;
@@ -50,7 +50,7 @@ static int rec_isend(struct rec_call *c, rec_isend_fn pmpi, const void *buf, int
 	return rc;
 }
 
-static int rec_recv(struct rec_call *c, rec_recv_fn pmpi, void *buf, int count, MPI_Datatype type,
+static REC_HOT int rec_recv(struct rec_call *c, rec_recv_fn pmpi, void *buf, int count, MPI_Datatype type,
 		    int source, int tag, MPI_Comm comm, MPI_Status *status)
 {
 	MPI_Status local;
@@ -71,7 +71,7 @@ static int rec_recv(struct rec_call *c, rec_recv_fn pmpi, void *buf, int count, 
 	return rc;
 }
 
-static int rec_irecv(struct rec_call *c, rec_irecv_fn pmpi, void *buf, int count,
+static REC_HOT int rec_irecv(struct rec_call *c, rec_irecv_fn pmpi, void *buf, int count,
 		     MPI_Datatype type, int source, int tag, MPI_Comm comm, MPI_Request *request)
 {
 	int rc;

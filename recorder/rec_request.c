@@ -165,7 +165,7 @@ static MPI_Status *statuses_for(MPI_Status *given, int n, MPI_Status *stack, MPI
 	return st ? st : MPI_STATUSES_IGNORE;
 }
 
-int rec_Wait(struct rec_call *c, MPI_Request *request, MPI_Status *status)
+REC_HOT int rec_Wait(struct rec_call *c, MPI_Request *request, MPI_Status *status)
 {
 	struct rec_reqent e;
 	MPI_Status local;
@@ -191,7 +191,7 @@ int rec_Wait(struct rec_call *c, MPI_Request *request, MPI_Status *status)
 	return rc;
 }
 
-int rec_Waitall(struct rec_call *c, int count, MPI_Request array_of_requests[],
+REC_HOT int rec_Waitall(struct rec_call *c, int count, MPI_Request array_of_requests[],
 		MPI_Status array_of_statuses[])
 {
 	struct rec_reqent ent_stack[REQ_STACK], *ent = ent_stack;
@@ -393,7 +393,7 @@ int rec_Testany(struct rec_call *c, int count, MPI_Request array_of_requests[], 
 	return rc;
 }
 
-int rec_Test(struct rec_call *c, MPI_Request *request, int *flag, MPI_Status *status)
+REC_HOT int rec_Test(struct rec_call *c, MPI_Request *request, int *flag, MPI_Status *status)
 {
 	struct completion cp;
 	struct status_pick sp = {0};
