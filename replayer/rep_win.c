@@ -5,47 +5,35 @@
 #include "replayer.h"
 #include "rec_win.h"
 
-int rep_Win_create(struct rep_call *c, void *base, MPI_Aint size, int disp_unit, MPI_Info info,
-		   MPI_Comm comm, MPI_Win *win)
+/* A window creation returned rc: number the new window, as the recorder does. */
+static int made(int rc, const MPI_Win *win)
 {
-	int rc = PMPI_Win_create(base, size, disp_unit, info, comm, win);
-
-	(void)c;
 	if (rc == MPI_SUCCESS)
 		rec_win_add(*win);
 	return rc;
+}
+
+int rep_Win_create(struct rep_call *c, void *base, MPI_Aint size, int disp_unit, MPI_Info info,
+		   MPI_Comm comm, MPI_Win *win)
+{
+	return made(PMPI_Win_create(base, size, disp_unit, info, comm, win), win);
 }
 
 int rep_Win_allocate(struct rep_call *c, MPI_Aint size, int disp_unit, MPI_Info info,
 		     MPI_Comm comm, void *baseptr, MPI_Win *win)
 {
-	int rc = PMPI_Win_allocate(size, disp_unit, info, comm, baseptr, win);
-
-	(void)c;
-	if (rc == MPI_SUCCESS)
-		rec_win_add(*win);
-	return rc;
+	return made(PMPI_Win_allocate(size, disp_unit, info, comm, baseptr, win), win);
 }
 
 int rep_Win_allocate_shared(struct rep_call *c, MPI_Aint size, int disp_unit, MPI_Info info,
 			    MPI_Comm comm, void *baseptr, MPI_Win *win)
 {
-	int rc = PMPI_Win_allocate_shared(size, disp_unit, info, comm, baseptr, win);
-
-	(void)c;
-	if (rc == MPI_SUCCESS)
-		rec_win_add(*win);
-	return rc;
+	return made(PMPI_Win_allocate_shared(size, disp_unit, info, comm, baseptr, win), win);
 }
 
 int rep_Win_create_dynamic(struct rep_call *c, MPI_Info info, MPI_Comm comm, MPI_Win *win)
 {
-	int rc = PMPI_Win_create_dynamic(info, comm, win);
-
-	(void)c;
-	if (rc == MPI_SUCCESS)
-		rec_win_add(*win);
-	return rc;
+	return made(PMPI_Win_create_dynamic(info, comm, win), win);
 }
 
 int rep_Win_free(struct rep_call *c, MPI_Win *win)
