@@ -6,7 +6,8 @@
 #     MPI_COMM_SELF (the per-call cost laid bare), the same on a duplicate of it (a
 #     communicator the program made), a two-rank small-message ping-pong, and a
 #     two-rank halo exchange around a stencil (computation dominates); with the trace's bytes
-#     per recorded operation;
+#     per recorded operation, and the same programs under a PMPI library that forwards their
+#     calls and records nothing (bench/passthrough.c): the floor any PMPI tool pays;
 #  2. replay overhead: the ping-pong and the halo exchange replayed (from the traces of 1, with
 #     a counterexample that forces nothing) against plain runs, best of $RUNS each;
 #  3. check time and peak memory against trace size: a wildcard-free halo exchange
@@ -31,6 +32,7 @@ cd "$WORK" || exit 1
 for prog in selfloop pingpong halo; do
 	"$MPICC" -O2 -o $prog "$SRCDIR/bench/$prog.c" || exit 1
 done
+"$MPICC" -O2 -shared -fPIC -o passthrough.so "$SRCDIR/bench/passthrough.c" || exit 1
 cc -O2 -I"$SRCDIR/common" -o gen_trace "$SRCDIR/bench/gen_trace.c" "$SRCDIR/common/tracefmt.c" \
 	"$SRCDIR/common/event.c" || exit 1
 
@@ -68,33 +70,39 @@ best()	# best (smallest) seconds of $RUNS runs of "$@" into BEST; LAST: the last
 	BEST=${BEST:-nan}
 }
 
-# overhead NAME NP PROGRAM ARGS...: one line of figures; plain and recorded runs alternate.
+# overhead NAME NP PROGRAM ARGS...: one line of figures; plain, pass-through and recorded runs
+# alternate.
 overhead()
 {
-	local name=$1 np=$2 plain='' rec='' calls total bytes i
+	local name=$1 np=$2 plain='' pass='' rec='' calls total bytes i
 	shift 2
 	for ((i = 0; i < RUNS; i++)); do
 		run_once "$MPIRUN" -np "$np" "$@"
 		plain=$(smaller "$plain" "$S")
+		run_once "$MPIRUN" -np "$np" -genv LD_PRELOAD "$PWD/passthrough.so" "$@"
+		pass=$(smaller "$pass" "$S")
 		run_once "$MPIVERIFY" record -o "trace-$name" -- "$MPIRUN" -np "$np" "$@"
 		rec=$(smaller "$rec" "$S")
 		test -n "$S" && LAST=$LINE
 	done
 	plain=${plain:-nan}
+	pass=${pass:-nan}
 	rec=${rec:-nan}
 	calls=$(echo "$LAST" | awk '{ print $3 }')
 	total=$(echo "$LAST" | awk -v np="$np" '{ print $4 * np }')
 	bytes=$(cat "trace-$name"/rank-*.mpivt 2>/dev/null | wc -c)
-	awk -v n="$name" -v p="$plain" -v r="$rec" -v c="${calls:-0}" -v t="${total:-0}" \
-		-v b="$bytes" 'BEGIN {
-		if (p == "nan" || r == "nan" || c == 0 || t == 0) {
-			printf "%-10s failed (plain %s s, recorded %s s)\n", n, p, r; exit }
-		printf "%-10s plain %8.4f s  recorded %8.4f s  ratio %5.2fx  %6.0f ns per recorded call  %5.1f bytes per operation\n",
-			n, p, r, r / p, (r - p) * 1e9 / c, b / t }'
+	awk -v n="$name" -v p="$plain" -v f="$pass" -v r="$rec" -v c="${calls:-0}" \
+		-v t="${total:-0}" -v b="$bytes" 'BEGIN {
+		if (p == "nan" || f == "nan" || r == "nan" || c == 0 || t == 0) {
+			printf "%-10s failed (plain %s s, pass-through %s s, recorded %s s)\n", n, p, f, r
+			exit }
+		printf "%-10s plain %7.4f s  pass-through %5.2fx  recorded %7.4f s %5.2fx  %4.0f ns per recorded call  %4.1f bytes per operation\n",
+			n, p, f / p, r, r / p, (r - p) * 1e9 / c, b / t }'
 }
 
 if part record; then
-echo "== recording overhead: recorded / plain under the same mpirun, best of $RUNS each"
+echo "== recording overhead: recorded / plain under the same mpirun, best of $RUNS each; pass-through:"
+echo "   a PMPI library that forwards the calls and records nothing (bench/passthrough.c)"
 echo "   self-loop: 1 rank, Isend/Recv/Wait to itself on MPI_COMM_SELF, 3000000 times"
 echo "   self-dup:  the same on a duplicate of MPI_COMM_SELF"
 echo "   ping-pong: 2 ranks, 8-byte messages, 200000 round trips"
