@@ -35,6 +35,18 @@ require_tools()
 	done
 }
 
+# mpi_version: the MPI_VERSION of the MPI library's mpi.h (0 if it cannot be had). The preload
+# libraries wrap MPI-4 calls only when it is 4 or more (common/mpi_calls.def, MPIV_OTHER4).
+mpi_version()
+{
+	local v
+	v=$(printf '#include <mpi.h>\nMPI_VERSION\n' | "$MPICC" -E -P - 2>/dev/null | tail -n 1)
+	case $v in
+	'' | *[!0-9]*) echo 0 ;;
+	*) echo "$v" ;;
+	esac
+}
+
 # require_mpiverify: exit 1 unless the build tree has its ./mpiverify (run make first).
 require_mpiverify()
 {

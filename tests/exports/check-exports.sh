@@ -7,9 +7,8 @@ set -u
 . "$(dirname "$0")/../lib.sh"
 
 # MPI-4 calls (MPIV_OTHER4) have wrappers only if the library's mpi.h is MPI-4.
-mpi_version=$(printf '#include <mpi.h>\nMPI_VERSION\n' | ${MPICC:-mpicc} -E -P - 2>/dev/null | tail -n 1)
 macros='CALL\|SPECIAL\|OTHER'
-if test "${mpi_version:-0}" -ge 4 2>/dev/null; then
+if test "$(mpi_version)" -ge 4; then
 	macros="$macros\\|OTHER4"
 fi
 want=$(sed -n "s/^MPIV_\\($macros\\)(\\([A-Za-z_]*\\),.*/MPI_\\2/p" "$SRCDIR/common/mpi_calls.def" | sort)

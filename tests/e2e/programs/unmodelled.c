@@ -40,6 +40,7 @@ int main(int argc, char **argv)
 		if (rank == 1)
 			MPI_Recv(&out, 1, MPI_INT, 0, 0, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
 		MPI_Comm_free(&ring);
+#if MPI_VERSION >= 4	/* tests/e2e/run.sh runs these two with an MPI-4 library only */
 	} else if (!strcmp(mode, "persistent")) {
 		MPI_Request req;
 
@@ -53,6 +54,7 @@ int main(int argc, char **argv)
 		MPI_Isendrecv(&out, 1, MPI_INT, (rank + 1) % size, 0, in, 1, MPI_INT,
 			      (rank + size - 1) % size, 0, MPI_COMM_WORLD, &req);
 		MPI_Wait(&req, MPI_STATUS_IGNORE);
+#endif
 	} else {
 		fprintf(stderr, "unknown mode '%s'\n", mode);
 		MPI_Abort(MPI_COMM_WORLD, 2);
