@@ -4,14 +4,16 @@
  * Active target with fences: every rank puts its rank into its right neighbour's window and
  * gets its left neighbour's, each epoch between two MPI_Win_fence calls, which meet as a
  * collective over the window's group. One window is made with MPI_Win_create, one with
- * MPI_Win_allocate. (The values are not checked: what matters here is the synchronisation.) */
+ * MPI_Win_allocate, one with MPI_Win_allocate_shared (the ranks share one node), and a
+ * dynamic one (MPI_Win_create_dynamic) is made and freed: each creation and free is a
+ * collective too. (The values are not checked: what matters is the synchronisation.) */
 #include <mpi.h>
 #include <stdio.h>
 
 int main(int argc, char **argv)
 {
-	int rank, size, right, left, slot = -1, got = -1, *mem;
-	MPI_Win win, win2;
+	int rank, size, right, left, slot = -1, got = -1, *mem, *shared;
+	MPI_Win win, win2, win3, dyn;
 
 	MPI_Init(&argc, &argv);
 	MPI_Comm_rank(MPI_COMM_WORLD, &rank);
@@ -28,8 +30,16 @@ int main(int argc, char **argv)
 	MPI_Win_fence(0, win2);
 	MPI_Get(&got, 1, MPI_INT, left, 0, 1, MPI_INT, win2);
 	MPI_Win_fence(0, win2);
+	MPI_Win_allocate_shared(sizeof(int), sizeof(int), MPI_INFO_NULL, MPI_COMM_WORLD, &shared,
+				&win3);
+	MPI_Win_fence(0, win3);
+	MPI_Put(&rank, 1, MPI_INT, left, 0, 1, MPI_INT, win3);
+	MPI_Win_fence(0, win3);
+	MPI_Win_create_dynamic(MPI_INFO_NULL, MPI_COMM_WORLD, &dyn);
+	MPI_Win_free(&dyn);
 	printf("rank %d: done\n", rank);
 
+	MPI_Win_free(&win3);
 	MPI_Win_free(&win2);
 	MPI_Win_free(&win);
 	MPI_Finalize();
