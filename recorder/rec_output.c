@@ -500,29 +500,36 @@ int rec_output_open(int rank, int size, int thread_level)
 	return 0;
 }
 
+/* The common case of appending an event of at most max bytes, every call but one in
+ * thousands: it fits where the ring's head is, without wrapping. Returns 1 if written, 0 if
+ * it does not fit (out_append() then does the rest). Call as a producer. */
+static int out_put_event(const struct mpiv_event *ev, size_t max)
+{
+	uint64_t head = atomic_load_explicit(&out_head, memory_order_relaxed);
+	size_t pos = (size_t)(head % REC_OUT_RING);
+
+	if (max > REC_OUT_RING - pos ||
+	    head + max - atomic_load_explicit(&out_tail, memory_order_acquire) > REC_OUT_RING)
+		return 0;
+	head += mpiv_tf_encode_event(&out_tf, out_ring + pos, max, ev);
+	atomic_store_explicit(&out_head, head, memory_order_release);
+	return 1;
+}
+
 void rec_output_call(struct rec_call *c, unsigned flags)
 {
-	size_t max = MPIV_TF_EVENT_MAX(c->ev.nreqs + c->ev.ngroup), pos;
+	size_t max = MPIV_TF_EVENT_MAX(c->ev.nreqs + c->ev.ngroup);
 	uint16_t saved = c->ev.flags;
-	uint64_t head;
 	int taken = 0, fresh;
 
-	/* The fast path, nearly every call: calls cannot overlap, the event is new, no run of
-	 * failed polls is open or to open, no communicator record follows, and the record fits
-	 * where the ring's head is, without wrapping. What the rest of this function would do
-	 * then, in fewer steps. */
+	/* Nearly every call: calls cannot overlap, the event is new, no run of failed polls is
+	 * open or to open, and no communicator record follows: none of what follows applies. */
 	if (!(flags | (unsigned)out_multi | (unsigned)c->indexed | (unsigned)c->failed_poll) &&
-	    !c->members && !atomic_load_explicit(&out_run_open, memory_order_relaxed)) {
-		head = atomic_load_explicit(&out_head, memory_order_relaxed);
-		pos = (size_t)(head % REC_OUT_RING);
-		if (max <= REC_OUT_RING - pos &&
-		    head + max - atomic_load_explicit(&out_tail, memory_order_acquire) <=
-			    REC_OUT_RING &&
-		    atomic_load_explicit(&out_fd, memory_order_relaxed) >= 0) {
-			c->ev.index = out_tf.nevents;
+	    !c->members && !atomic_load_explicit(&out_run_open, memory_order_relaxed) &&
+	    atomic_load_explicit(&out_fd, memory_order_relaxed) >= 0) {
+		c->ev.index = out_tf.nevents;
+		if (out_put_event(&c->ev, max)) {
 			c->indexed = 1;
-			head += mpiv_tf_encode_event(&out_tf, out_ring + pos, max, &c->ev);
-			atomic_store_explicit(&out_head, head, memory_order_release);
 			return;
 		}
 	}
@@ -549,15 +556,7 @@ void rec_output_call(struct rec_call *c, unsigned flags)
 		c->ev.index = out_tf.nevents;
 		c->indexed = 1;
 	}
-	/* The fast path, every call but one in thousands: the record fits where the ring's
-	 * head is, without wrapping. */
-	head = atomic_load_explicit(&out_head, memory_order_relaxed);
-	pos = (size_t)(head % REC_OUT_RING);
-	if (!flags && !c->members && max <= REC_OUT_RING - pos &&
-	    head + max - atomic_load_explicit(&out_tail, memory_order_acquire) <= REC_OUT_RING) {
-		head += mpiv_tf_encode_event(&out_tf, out_ring + pos, max, &c->ev);
-		atomic_store_explicit(&out_head, head, memory_order_release);
-	} else {
+	if (flags || c->members || !out_put_event(&c->ev, max)) {
 		/* The event is the producer's alone: flags can be or'ed in place. */
 		c->ev.flags |= flags;
 		out_append(max, enc_event, &c->ev);
