@@ -40,34 +40,49 @@ static __thread struct comm_seen comm_last __attribute__((tls_model("initial-exe
 
 static MPI_Group comm_world_group_locked(void);
 
-/* The world ranks of e's communicator, by rank in it: n entries into *world. Call with
- * comm_lock held. Returns n, 0 if MPI cannot say. */
-static int32_t comm_build_world(struct comm_ent *e)
+/* The members of group as world ranks (world: the world group), as rec_group_to_world(). */
+static int32_t *group_to_world(MPI_Group group, MPI_Group world, uint32_t *n)
 {
-	MPI_Group world = comm_world_group_locked(), group;
-	int inter = 0, n = 0, i, *ranks;
+	int size = 0, i, *ranks;
+	int32_t *out = NULL;
+
+	*n = 0;
+	if (world == MPI_GROUP_NULL || group == MPI_GROUP_NULL ||
+	    PMPI_Group_size(group, &size) != MPI_SUCCESS || size <= 0)
+		return NULL;
+	ranks = malloc(2 * (size_t)size * sizeof(*ranks));
+	if (!ranks)
+		return NULL;
+	for (i = 0; i < size; i++)
+		ranks[i] = i;
+	if (PMPI_Group_translate_ranks(group, size, ranks, world, ranks + size) == MPI_SUCCESS &&
+	    (out = malloc((size_t)size * sizeof(*out))) != NULL) {
+		for (i = 0; i < size; i++)
+			out[i] = ranks[size + i] == MPI_UNDEFINED ? MPIV_NONE : ranks[size + i];
+		*n = (uint32_t)size;
+	}
+	free(ranks);
+	return out;
+}
+
+/* Build e's world ranks (e->n and e->world; n 0 if MPI cannot say). Call with comm_lock
+ * held. */
+static void comm_build_world(struct comm_ent *e)
+{
+	MPI_Group group;
+	uint32_t n = 0;
+	int inter = 0;
 
 	e->n = 0;
-	if (world == MPI_GROUP_NULL || PMPI_Comm_test_inter(e->handle, &inter) != MPI_SUCCESS)
-		return 0;
+	if (PMPI_Comm_test_inter(e->handle, &inter) != MPI_SUCCESS)
+		return;
 	/* point-to-point ranks of an intercommunicator name the other side */
 	if ((inter ? PMPI_Comm_remote_group(e->handle, &group) :
 		     PMPI_Comm_group(e->handle, &group)) != MPI_SUCCESS)
-		return 0;
-	if (PMPI_Group_size(group, &n) == MPI_SUCCESS && n > 0 &&
-	    (ranks = malloc(2 * (size_t)n * sizeof(*ranks))) != NULL) {
-		for (i = 0; i < n; i++)
-			ranks[i] = i;
-		if (PMPI_Group_translate_ranks(group, n, ranks, world, ranks + n) == MPI_SUCCESS &&
-		    (e->world = malloc((size_t)n * sizeof(*e->world))) != NULL) {
-			for (i = 0; i < n; i++)
-				e->world[i] = ranks[n + i] == MPI_UNDEFINED ? MPIV_NONE : ranks[n + i];
-			e->n = n;
-		}
-		free(ranks);
-	}
+		return;
+	e->world = group_to_world(group, comm_world_group_locked(), &n);
+	e->n = (int32_t)n;
 	PMPI_Group_free(&group);
-	return e->n;
 }
 
 /* comm's entry as this thread's comm_last, with its world ranks if with_world; NULL if the
@@ -183,36 +198,22 @@ static MPI_Group comm_world_group(void)
 	return world;
 }
 
+int32_t *rec_group_to_world(MPI_Group group, uint32_t *n)
+{
+	return group_to_world(group, comm_world_group(), n);
+}
+
 int rec_comm_members(MPI_Comm comm, int32_t **out)
 {
-	MPI_Group group, world = comm_world_group();
-	int n = 0, i, *ranks = NULL, *wr = NULL, rc = -1;
+	MPI_Group group;
+	uint32_t n = 0;
 
 	*out = NULL;
-	if (world == MPI_GROUP_NULL || PMPI_Comm_group(comm, &group) != MPI_SUCCESS)
+	if (PMPI_Comm_group(comm, &group) != MPI_SUCCESS)
 		return -1;
-	if (PMPI_Group_size(group, &n) == MPI_SUCCESS && n > 0) {
-		ranks = malloc((size_t)n * sizeof(*ranks));
-		wr = malloc((size_t)n * sizeof(*wr));
-		*out = malloc((size_t)n * sizeof(**out));
-	}
-	if (ranks && wr && *out) {
-		for (i = 0; i < n; i++)
-			ranks[i] = i;
-		if (PMPI_Group_translate_ranks(group, n, ranks, world, wr) == MPI_SUCCESS) {
-			for (i = 0; i < n; i++)
-				(*out)[i] = wr[i] == MPI_UNDEFINED ? MPIV_NONE : wr[i];
-			rc = n;
-		}
-	}
+	*out = rec_group_to_world(group, &n);
 	PMPI_Group_free(&group);
-	free(ranks);
-	free(wr);
-	if (rc < 0) {
-		free(*out);
-		*out = NULL;
-	}
-	return rc;
+	return *out ? (int)n : -1;
 }
 
 int rec_comm_tag(int tag)

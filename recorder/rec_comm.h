@@ -29,6 +29,10 @@ void rec_comm_forget(MPI_Comm comm);
  * memory; *out is then NULL). Makes MPI calls (PMPI_). */
 int rec_comm_members(MPI_Comm comm, int32_t **out);
 
+/* The members of group as world ranks, in group order: malloc'ed, *n entries; NULL (n = 0)
+ * for an empty group or on failure. Makes MPI calls. */
+int32_t *rec_group_to_world(MPI_Group group, uint32_t *n);
+
 /* The world rank of rank in comm (of its remote group for an intercommunicator). MPI_ANY_SOURCE
  * and MPI_PROC_NULL become MPIV_ANY_SOURCE and MPIV_PROC_NULL; MPIV_NONE if it cannot be
  * translated. Makes MPI calls (PMPI_) for communicators other than MPI_COMM_WORLD. */

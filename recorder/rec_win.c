@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "event.h"
+#include "rec_comm.h"
 #include "rec_win.h"
 
 struct win_entry {
@@ -18,33 +19,6 @@ static pthread_mutex_t win_lock = PTHREAD_MUTEX_INITIALIZER;	/* everything below
 static struct win_entry *wins;
 static size_t nwins, capwins;
 static int32_t next_id;		/* ids are never reused: a freed window's handle may be */
-
-int32_t *rec_group_to_world(MPI_Group group, uint32_t *n)
-{
-	MPI_Group world;
-	int size = 0, i, *ranks;
-	int32_t *out = NULL;
-
-	*n = 0;
-	if (group == MPI_GROUP_NULL || PMPI_Group_size(group, &size) != MPI_SUCCESS || size <= 0)
-		return NULL;
-	if (PMPI_Comm_group(MPI_COMM_WORLD, &world) != MPI_SUCCESS)
-		return NULL;
-	ranks = malloc(2 * (size_t)size * sizeof(int));
-	if (ranks) {
-		for (i = 0; i < size; i++)
-			ranks[i] = i;
-		if (PMPI_Group_translate_ranks(group, size, ranks, world, ranks + size) ==
-		    MPI_SUCCESS && (out = malloc((size_t)size * sizeof(*out))) != NULL) {
-			for (i = 0; i < size; i++)
-				out[i] = ranks[size + i] == MPI_UNDEFINED ? MPIV_NONE : ranks[size + i];
-			*n = (uint32_t)size;
-		}
-		free(ranks);
-	}
-	PMPI_Group_free(&world);
-	return out;
-}
 
 int32_t rec_win_add(MPI_Win win)
 {

@@ -27,10 +27,6 @@ int32_t *rec_win_group(MPI_Win win, uint32_t *n);
 /* Forget win (MPI_Win_free is about to free it). */
 void rec_win_remove(MPI_Win win);
 
-/* The members of group as world ranks, in group order: malloc'ed, *n entries; NULL (n = 0)
- * for an empty group or on failure. Makes MPI calls. */
-int32_t *rec_group_to_world(MPI_Group group, uint32_t *n);
-
 #pragma GCC visibility pop
 
 #endif
