@@ -376,7 +376,8 @@ elif command -v setpriv >/dev/null && setpriv --reuid=65534 --regid=65534 --clea
 	unwritable_case "a read-only directory (as nobody)" "$ro" \
 		setpriv --reuid=65534 --regid=65534 --clear-groups
 else
-	echo "note: running as root without setpriv: the read-only directory case is skipped"
+	echo "note: running as root, and user nobody cannot run '$MPIVERIFY' (no setpriv, or a" \
+		"directory on the way it may not enter): the read-only directory case is skipped"
 fi
 unwritable_case "a directory under a regular file" "$WORK/a-file/trace"
 unwritable_case "a directory no one may create files in" /proc/1
