@@ -47,17 +47,6 @@ static void record_help(void)
 	       DEFAULT_TIMEOUT);
 }
 
-static int has_trace(const char *dir)
-{
-	char path[4200];
-
-	snprintf(path, sizeof(path), "%s/" MPIV_TRACE_BIN_FILE, dir, 0);
-	if (access(path, F_OK) == 0)
-		return 1;
-	snprintf(path, sizeof(path), "%s/" MPIV_TRACE_JSON_FILE, dir, 0);
-	return access(path, F_OK) == 0;
-}
-
 static int save_meta(const char *dir, char **command, int exit_status, int hung)
 {
 	struct mpiv_meta meta;
@@ -91,7 +80,7 @@ int cmd_record(int argc, char **argv)
 	struct monitor_result res;
 	struct launch_var vars[3];
 	struct launch job;
-	char **command, *dir, *libpath;
+	char **command, *dir, *libpath, path[4200];
 	int c, rc, hung = 0, status;
 
 	opterr = 0;
@@ -201,7 +190,7 @@ int cmd_record(int argc, char **argv)
 	}
 	if (save_meta(dir, command, status, hung) < 0 && rc == MPIV_EXIT_OK)
 		rc = MPIV_EXIT_BAD_INPUT;
-	if (!has_trace(dir))
+	if (!mpiv_trace_rank_file(dir, 0, path, sizeof(path)))
 		warning("no rank wrote a trace into '%s': is the program a dynamically linked "
 			"MPI program, and does the launcher pass LD_PRELOAD to the ranks?", dir);
 	inform("traces in '%s'", dir);

@@ -313,23 +313,6 @@ void monitor_result_release(struct monitor_result *res)
 	res->exit_code = -1;
 }
 
-/* Load rank r's trace from dir, binary or JSON. Returns 0, or -1 (t empty). */
-static int load_trace(const char *dir, int r, struct mpiv_rank_trace *t)
-{
-	char path[4096];
-	struct mpiv_error err;
-
-	mpiv_error_init(&err);
-	memset(t, 0, sizeof(*t));
-	snprintf(path, sizeof(path), "%s/" MPIV_TRACE_BIN_FILE, dir, r);
-	if (access(path, R_OK) == 0)
-		return mpiv_trace_load_bin(path, t, &err);
-	snprintf(path, sizeof(path), "%s/" MPIV_TRACE_JSON_FILE, dir, r);
-	if (access(path, R_OK) == 0)
-		return mpiv_trace_load_json(path, t, &err);
-	return -1;
-}
-
 /* The module path comes from the status, else from the module table of the rank's trace. */
 void monitor_site(const struct monitor_rank *m, int r, const char *trace_dir, char *buf,
 		  size_t size)
@@ -337,6 +320,7 @@ void monitor_site(const struct monitor_rank *m, int r, const char *trace_dir, ch
 	const char *module = NULL;
 	struct mpiv_rank_trace t;
 	struct mpiv_cex_site s;
+	struct mpiv_error err;
 	char where[1024];
 	int ok = 0, have_trace = 0;
 
@@ -349,8 +333,10 @@ void monitor_site(const struct monitor_rank *m, int r, const char *trace_dir, ch
 		ok = mpiv_srcloc_resolve(module, MPIV_SITE_ADDR(m->site), &s) == 0;
 	}
 	/* the whole trace is read only when the status did not do */
-	if (!ok && trace_dir)
-		have_trace = load_trace(trace_dir, r, &t) == 0;
+	if (!ok && trace_dir) {
+		mpiv_error_init(&err);
+		have_trace = mpiv_trace_load_rank(trace_dir, r, &t, &err) == 0;
+	}
 	if (have_trace && mpiv_trace_module(&t, m->site)) {
 		mpiv_cex_site_release(&s);
 		module = mpiv_trace_module(&t, m->site);
