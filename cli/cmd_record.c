@@ -11,6 +11,7 @@
 
 #include "cli.h"
 #include "diag.h"
+#include "environment.h"
 #include "launch.h"
 #include "monitor.h"
 #include "paths.h"
@@ -126,9 +127,9 @@ int cmd_record(int argc, char **argv)
 		free(libpath);
 		return MPIV_EXIT_BAD_INPUT;
 	}
-	vars[0].name = "MPIVERIFY_TRACE_DIR";
+	vars[0].name = MPIV_ENV_TRACE_DIR;
 	vars[0].value = dir;
-	vars[1].name = "MPIVERIFY_STATUS_DIR";
+	vars[1].name = MPIV_ENV_STATUS_DIR;
 	vars[1].value = dir;
 	vars[2].name = NULL;
 	vars[2].value = NULL;

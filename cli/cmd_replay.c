@@ -14,6 +14,7 @@
 #include "cex.h"
 #include "cli.h"
 #include "diag.h"
+#include "environment.h"
 #include "launch.h"
 #include "monitor.h"
 #include "paths.h"
@@ -488,11 +489,11 @@ int cmd_replay(int argc, char **argv)
 		goto out;
 	}
 
-	vars[0].name = "MPIVERIFY_CEX";
+	vars[0].name = MPIV_ENV_CEX;
 	vars[0].value = cex_path;
-	vars[1].name = "MPIVERIFY_STATUS_DIR";
+	vars[1].name = MPIV_ENV_STATUS_DIR;
 	vars[1].value = dir;
-	vars[2].name = "MPIVERIFY_REPLAY_TRACE";
+	vars[2].name = MPIV_ENV_REPLAY_TRACE;
 	vars[2].value = expect;
 	vars[3].name = NULL;
 	vars[3].value = NULL;

@@ -16,6 +16,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "environment.h"
 #include "launch.h"
 #include "monitor.h"
 #include "status.h"
@@ -478,7 +479,7 @@ static int is_job_process(pid_t pid, const char *status_dir)
 	}
 	fclose(f);
 	buf[len] = '\0';
-	want = make_var("MPIVERIFY_STATUS_DIR", status_dir);
+	want = make_var(MPIV_ENV_STATUS_DIR, status_dir);
 	wlen = strlen(want);
 	for (p = buf; p < buf + len; p += strlen(p) + 1) {
 		if (strlen(p) == wlen && !memcmp(p, want, wlen)) {

@@ -6,6 +6,7 @@
 #include <unistd.h>
 
 #include "config.h"
+#include "environment.h"
 #include "paths.h"
 
 /* The directory of the running executable, if it is a build tree (it has models/mpi.pml). */
@@ -56,31 +57,31 @@ static const char *locate(const char *env, const char *in_tree, const char *inst
 
 const char *mpiv_recorder_lib(void)
 {
-	return locate("MPIVERIFY_RECORDER_LIB", "recorder/librecorder.so",
+	return locate(MPIV_ENV_RECORDER_LIB, "recorder/librecorder.so",
 		      MPIV_PKGLIBDIR "/librecorder.so");
 }
 
 const char *mpiv_replayer_lib(void)
 {
-	return locate("MPIVERIFY_REPLAYER_LIB", "replayer/libreplayer.so",
+	return locate(MPIV_ENV_REPLAYER_LIB, "replayer/libreplayer.so",
 		      MPIV_PKGLIBDIR "/libreplayer.so");
 }
 
 const char *mpiv_models_dir(void)
 {
-	return locate("MPIVERIFY_MODELS", "models", MPIV_PKGDATADIR "/models");
+	return locate(MPIV_ENV_MODELS, "models", MPIV_PKGDATADIR "/models");
 }
 
 const char *mpiv_spin(void)
 {
-	const char *v = getenv("MPIVERIFY_SPIN");
+	const char *v = getenv(MPIV_ENV_SPIN);
 
 	return v && *v ? v : MPIV_SPIN;
 }
 
 const char *mpiv_cc(void)
 {
-	const char *v = getenv("MPIVERIFY_CC");
+	const char *v = getenv(MPIV_ENV_CC);
 
 	return v && *v ? v : MPIV_CC;
 }

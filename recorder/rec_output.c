@@ -17,6 +17,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "environment.h"
 #include "recorder.h"
 #include "trace.h"
 #include "tracefmt.h"
@@ -445,7 +446,7 @@ static void library_version(char *dst, size_t size)
 
 int rec_output_open(int rank, int size, int thread_level)
 {
-	const char *dir = getenv("MPIVERIFY_TRACE_DIR");
+	const char *dir = getenv(MPIV_ENV_TRACE_DIR);
 	unsigned char rec[MPIV_TF_HEADER_MAX];
 	struct mpiv_tf_header h;
 	char name[64];
@@ -453,7 +454,7 @@ int rec_output_open(int rank, int size, int thread_level)
 	int fd, e;
 
 	if (!dir || !*dir) {
-		rec_msg("MPIVERIFY_TRACE_DIR is not set: not recording");
+		rec_msg(MPIV_ENV_TRACE_DIR " is not set: not recording");
 		return -1;
 	}
 	snprintf(name, sizeof(name), MPIV_TRACE_BIN_FILE, rank);

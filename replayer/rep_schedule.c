@@ -11,6 +11,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "environment.h"
 #include "replayer.h"
 #include "rec_comm.h"
 #include "rec_status.h"
@@ -31,14 +32,14 @@ static atomic_uint rep_counter;
  * Returns 0 (also when there is none to load: replay then only forces), or -1 with why. */
 static int rep_load_trace(int rank, char *why, size_t whysize)
 {
-	const char *dir = getenv("MPIVERIFY_REPLAY_TRACE");
+	const char *dir = getenv(MPIV_ENV_REPLAY_TRACE);
 	const char *recorded;
 	char exe[PATH_MAX];
 	ssize_t n;
 
 	if (!dir || !*dir) {
 		if (rank == 0)
-			rec_msg("MPIVERIFY_REPLAY_TRACE is not set: calls are not checked against "
+			rec_msg(MPIV_ENV_REPLAY_TRACE " is not set: calls are not checked against "
 				"the recorded trace");
 		return 0;
 	}
@@ -67,13 +68,13 @@ static int rep_load_trace(int rank, char *why, size_t whysize)
 
 int rep_schedule_load(int rank, int size)
 {
-	const char *path = getenv("MPIVERIFY_CEX");
+	const char *path = getenv(MPIV_ENV_CEX);
 	struct mpiv_error err;
 	char text[1024], why[1024];
 	int i;
 
 	if (!path || !*path) {
-		rep_failed("MPIVERIFY_CEX is not set: nothing to replay");
+		rep_failed(MPIV_ENV_CEX " is not set: nothing to replay");
 		return -1;
 	}
 	mpiv_error_init(&err);
