@@ -14,6 +14,7 @@
 #include "cli.h"
 #include "diag.h"
 #include "mpilib.h"
+#include "outdir.h"
 #include "paths.h"
 #include "report.h"
 #include "spin_run.h"
@@ -73,25 +74,6 @@ static int parse_modes(const char *arg, struct mode *modes, int *n)
 		*n = 1;
 	}
 	return *n ? 0 : -1;
-}
-
-static int make_dir(const char *path)
-{
-	char buf[PATH_MAX];
-	char *p;
-
-	snprintf(buf, sizeof(buf), "%s", path);
-	for (p = buf + 1; *p; p++) {
-		if (*p != '/')
-			continue;
-		*p = '\0';
-		if (mkdir(buf, 0755) != 0 && errno != EEXIST)
-			return -1;
-		*p = '/';
-	}
-	if (mkdir(buf, 0755) != 0 && errno != EEXIST)
-		return -1;
-	return 0;
 }
 
 static int copy_file(const char *from, const char *to)
@@ -300,7 +282,7 @@ static int check_mode(struct check_run *run, const struct mode *m, struct mpiv_e
 	FILE *f;
 
 	snprintf(dir, sizeof(dir), "%s/%s", run->outdir, m->name);
-	if (make_dir(dir))
+	if (outdir_make(dir))
 		return mpiv_error_set(err, MPIV_EXIT_TOOL, dir, -1, -1, "cannot create: %s",
 				      strerror(errno));
 	clean_mode_dir(dir);
@@ -405,8 +387,8 @@ int cmd_check(int argc, char **argv)
 	int nwarns;
 
 	parse_modes("all", modes, &nmodes);
-	optind = 1;
-	while ((c = getopt_long(argc, argv, "b:o:jh", longopts, NULL)) != -1) {
+	opterr = 0;
+	while ((c = getopt_long(argc, argv, ":b:o:jh", longopts, NULL)) != -1) {
 		switch (c) {
 		case 'b':
 			if (parse_modes(optarg, modes, &nmodes))
@@ -435,7 +417,7 @@ int cmd_check(int argc, char **argv)
 			fputs(check_usage, stdout);
 			return MPIV_EXIT_OK;
 		default:
-			return usage_error("check", "bad option");
+			return option_error("check", c, argv);
 		}
 	}
 	if (optind < argc)
@@ -459,7 +441,7 @@ int cmd_check(int argc, char **argv)
 		snprintf(outbuf, sizeof(outbuf), "%s/check", dir);
 		out = outbuf;
 	}
-	if (make_dir(out) || !realpath(out, outdir)) {
+	if (outdir_make(out) || !realpath(out, outdir)) {
 		rc = error("cannot create output directory '%s': %s", out, strerror(errno));
 		mpiv_traceset_release(&ts);
 		return MPIV_EXIT_BAD_INPUT;

@@ -51,8 +51,8 @@ int cmd_trace(int argc, char **argv)
 	int c, rank = -1, r, rc = MPIV_EXIT_OK;
 	size_t len;
 
-	optind = 1;
-	while ((c = getopt_long(argc, argv, "r:o:h", longopts, NULL)) != -1) {
+	opterr = 0;
+	while ((c = getopt_long(argc, argv, ":r:o:h", longopts, NULL)) != -1) {
 		switch (c) {
 		case 'r':
 			rank = atoi(optarg);
@@ -64,7 +64,7 @@ int cmd_trace(int argc, char **argv)
 			fputs(trace_usage, stdout);
 			return MPIV_EXIT_OK;
 		default:
-			return usage_error("trace", "bad option");
+			return option_error("trace", c, argv);
 		}
 	}
 	if (optind < argc)

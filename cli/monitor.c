@@ -1,26 +1,17 @@
 /* Watching a running job through its ranks' status files, for record and replay alike: tells a
- * deadlock from slow progress, notices a divergence, and reports where each rank is blocked.
- * Detection reads only the shared status directory, never /proc, so ranks may be remote. */
-#include <ctype.h>
-#include <dirent.h>
-#include <errno.h>
-#include <fcntl.h>
-#include <stdio.h>
+ * deadlock from slow progress and notices a divergence (monitor_report.c then says where each
+ * rank is). Detection reads only the shared status directory, never /proc, so ranks may be
+ * remote. */
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 #include <time.h>
-#include <unistd.h>
 
 #include "diag.h"
 #include "event.h"
 #include "launch.h"
 #include "monitor.h"
-#include "srcloc.h"
-#include "trace.h"
+#include "status_file.h"
 #include "xalloc.h"
-
-#define MAX_RANKS (1 << 22)	/* a size beyond this is a damaged file, not a world */
 
 static double now(void)
 {
@@ -28,74 +19,6 @@ static double now(void)
 
 	clock_gettime(CLOCK_MONOTONIC, &ts);
 	return ts.tv_sec + ts.tv_nsec / 1e9;
-}
-
-static int read_once(int fd, struct mpiv_status *st)
-{
-	ssize_t got;
-
-	do {
-		got = pread(fd, st, sizeof(*st), 0);
-	} while (got < 0 && errno == EINTR);
-	return got == (ssize_t)sizeof(*st) ? 0 : -1;
-}
-
-int monitor_read_status(const char *dir, int rank, struct mpiv_status *st)
-{
-	char path[4096];
-	struct mpiv_status again;
-	int fd, tries, rc = -1;
-
-	snprintf(path, sizeof(path), "%s/" MPIV_STATUS_FILE, dir, rank);
-	fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0)
-		return -1;
-	/* The rank rewrites the file in place while we read it; two equal reads in a row are
-	 * not a torn one. */
-	for (tries = 0; tries < 3; tries++) {
-		if (read_once(fd, st) < 0 || read_once(fd, &again) < 0)
-			break;
-		if (!memcmp(st, &again, sizeof(again))) {
-			rc = 0;
-			break;
-		}
-	}
-	close(fd);
-	if (rc < 0)
-		return -1;
-	if (st->magic != MPIV_STATUS_MAGIC || st->version != MPIV_STATUS_VERSION)
-		return -1;
-	if (st->rank != rank || st->size <= 0 || st->size > MAX_RANKS || st->rank >= st->size)
-		return -1;
-	if (st->state > MPIV_ST_FAILED)
-		return -1;
-	st->host[sizeof(st->host) - 1] = '\0';
-	st->text[sizeof(st->text) - 1] = '\0';
-	st->module[sizeof(st->module) - 1] = '\0';
-	st->stack[sizeof(st->stack) - 1] = '\0';
-	return 0;
-}
-
-int monitor_find_size(const char *dir)
-{
-	DIR *d = opendir(dir);
-	struct dirent *de;
-	struct mpiv_status st;
-	int size = 0;
-
-	if (!d)
-		return 0;
-	for (de = readdir(d); de && !size; de = readdir(d)) {
-		int rank, end = 0;
-
-		if (sscanf(de->d_name, "rank-%d.status%n", &rank, &end) != 1 || rank < 0 ||
-		    de->d_name[end] != '\0' || end == 0)
-			continue;
-		if (monitor_read_status(dir, rank, &st) == 0)
-			size = st.size;
-	}
-	closedir(d);
-	return size;
 }
 
 static const char *call_name(unsigned call)
@@ -118,7 +41,7 @@ static void scan(const char *dir, struct monitor_result *res, double t)
 	int r;
 
 	if (!res->size) {
-		res->size = monitor_find_size(dir);
+		res->size = status_file_size(dir);
 		if (!res->size)
 			return;
 		res->ranks = xcalloc(res->size, sizeof(*res->ranks));
@@ -127,7 +50,7 @@ static void scan(const char *dir, struct monitor_result *res, double t)
 		struct monitor_rank *m = &res->ranks[r];
 
 		/* a missing or damaged read keeps what was seen last */
-		if (monitor_read_status(dir, r, &st) < 0 || st.size != res->size)
+		if (status_file_read(dir, r, &st) < 0 || st.size != res->size)
 			continue;
 		if (!m->seen || st.progress != m->progress || st.state != m->state ||
 		    st.call != m->call || st.op != m->op)
@@ -311,335 +234,4 @@ void monitor_result_release(struct monitor_result *res)
 	free(res->ranks);
 	memset(res, 0, sizeof(*res));
 	res->exit_code = -1;
-}
-
-/* The module path comes from the status, else from the module table of the rank's trace. */
-void monitor_site(const struct monitor_rank *m, int r, const char *trace_dir, char *buf,
-		  size_t size)
-{
-	const char *module = NULL;
-	struct mpiv_rank_trace t;
-	struct mpiv_cex_site s;
-	struct mpiv_error err;
-	char where[1024];
-	int ok = 0, have_trace = 0;
-
-	buf[0] = '\0';
-	if (!m->site)
-		return;
-	memset(&s, 0, sizeof(s));
-	if (m->module[0] == '/') {
-		module = m->module;
-		ok = mpiv_srcloc_resolve(module, MPIV_SITE_ADDR(m->site), &s) == 0;
-	}
-	/* the whole trace is read only when the status did not do */
-	if (!ok && trace_dir) {
-		mpiv_error_init(&err);
-		have_trace = mpiv_trace_load_rank(trace_dir, r, &t, &err) == 0;
-	}
-	if (have_trace && mpiv_trace_module(&t, m->site)) {
-		mpiv_cex_site_release(&s);
-		module = mpiv_trace_module(&t, m->site);
-		ok = mpiv_srcloc_resolve(module, MPIV_SITE_ADDR(m->site), &s) == 0;
-	}
-	if (ok) {
-		mpiv_srcloc_format(&s, where, sizeof(where));
-		snprintf(buf, size, " at %s", where);
-	} else if (module) {
-		snprintf(buf, size, " at %s+0x%llx", module,
-			 (unsigned long long)MPIV_SITE_ADDR(m->site));
-	} else {
-		snprintf(buf, size, " at site 0x%016llx", (unsigned long long)m->site);
-	}
-	mpiv_cex_site_release(&s);
-	if (have_trace)
-		mpiv_rank_trace_release(&t);
-}
-
-/* Print the status text, each line indented, e.g. what diverged. */
-static void print_text(FILE *f, const char *text)
-{
-	const char *p = text, *nl;
-
-	while (*p) {
-		nl = strchr(p, '\n');
-		if (!nl) {
-			fprintf(f, "    %s\n", p);
-			break;
-		}
-		if (nl > p)
-			fprintf(f, "    %.*s\n", (int)(nl - p), p);
-		p = nl + 1;
-	}
-}
-
-/* Print the stack m took in its current call, one "    #N file.c:12 (func)" line a frame,
- * up to main; a frame that cannot be resolved shows its module and offset. Nothing if the
- * stack is missing or was taken in another call. */
-static void print_stack(FILE *f, const struct monitor_rank *m)
-{
-	const char *p = m->stack, *nl, *plus;
-	char path[4096], where[1200];
-	struct mpiv_cex_site s;
-	unsigned long long addr;
-	int n = 0;
-	size_t len;
-
-	if (!m->nframes || m->stack_op != (uint32_t)m->op)
-		return;
-	for (; *p; p = nl + 1) {
-		nl = strchr(p, '\n');
-		if (!nl)
-			break;
-		/* "PATH+0xADDR": the path may hold '+', the address is after the last one */
-		plus = p + (nl - p);
-		while (plus > p && *plus != '+')
-			plus--;
-		len = (size_t)(plus - p);
-		if (plus == p || len >= sizeof(path) || sscanf(plus + 1, "0x%llx", &addr) != 1)
-			continue;
-		memcpy(path, p, len);
-		path[len] = '\0';
-		memset(&s, 0, sizeof(s));
-		if (path[0] == '/' && mpiv_srcloc_resolve(path, addr, &s) == 0) {
-			mpiv_srcloc_format(&s, where, sizeof(where));
-			fprintf(f, "    #%d %s\n", n++, where);
-			if (s.function && !strcmp(s.function, "main")) {
-				mpiv_cex_site_release(&s);
-				break;
-			}
-		} else {
-			const char *base = strrchr(path, '/');
-
-			fprintf(f, "    #%d %s+0x%llx\n", n++, base ? base + 1 : path, addr);
-		}
-		mpiv_cex_site_release(&s);
-	}
-}
-
-static void print_prediction(FILE *f, const struct mpiv_cex_rank *cr, int differs)
-{
-	char where[1024];
-
-	if (cr->blocked_op < 0) {
-		fprintf(f, "    predicted: finished%s\n", differs ? " (differs)" : "");
-		return;
-	}
-	where[0] = '\0';
-	if (cr->site.function || cr->site.file) {
-		char loc[1000];
-
-		mpiv_srcloc_format(&cr->site, loc, sizeof(loc));
-		snprintf(where, sizeof(where), " at %s", loc);
-	}
-	fprintf(f, "    predicted: blocked in %s (event %ld)%s%s\n",
-		cr->blocked_call ? cr->blocked_call : "an MPI call", cr->blocked_op, where,
-		differs ? " (differs)" : "");
-}
-
-/* What rank m is doing, as "blocked in MPI_Recv (event 5)"; a call is only said to block in a
- * deadlock (after a crash, say, the rank was merely in it). */
-static void describe(const struct monitor_rank *m, enum monitor_outcome outcome, char *buf,
-		     size_t size)
-{
-	switch (m->state) {
-	case MPIV_ST_STARTING:
-		snprintf(buf, size, "starting (MPI_Init has not returned)");
-		break;
-	case MPIV_ST_RUNNING:
-	case MPIV_ST_IN_CALL:
-		if (m->polling && outcome == MONITOR_DEADLOCK) {
-			snprintf(buf, size, "polling without progress: %llu failed %s (last: "
-				 "event %ld)", (unsigned long long)(m->polls - m->polls_base),
-				 m->call_name, m->op);
-			break;
-		}
-		if (m->state == MPIV_ST_RUNNING) {
-			snprintf(buf, size, "running outside MPI (after event %ld)", m->op);
-			break;
-		}
-		snprintf(buf, size, "%s %s (event %ld)",
-			 outcome == MONITOR_DEADLOCK ? "blocked in" : "in", m->call_name, m->op);
-		break;
-	case MPIV_ST_FINALIZED:
-		snprintf(buf, size, "finished");
-		break;
-	case MPIV_ST_DIVERGED:
-		snprintf(buf, size, "diverged in %s (event %ld)", m->call_name, m->op);
-		break;
-	case MPIV_ST_FAILED:
-		snprintf(buf, size, "cannot replay");
-		break;
-	}
-}
-
-int monitor_report(FILE *f, const struct monitor_result *res, const char *trace_dir,
-		   const struct mpiv_cex *cex)
-{
-	int n = res->size, r, differ = 0;
-
-	if (cex && cex->nranks > n)
-		n = cex->nranks;
-	if (!n)
-		fprintf(f, "no rank reported its status\n");
-	for (r = 0; r < n; r++) {
-		const struct monitor_rank *m = r < res->size ? &res->ranks[r] : NULL;
-		const struct mpiv_cex_rank *cr = cex && r < cex->nranks ? &cex->ranks[r] : NULL;
-		int finished, differs;
-		char what[256], where[1200];
-
-		finished = m && m->seen && m->state == MPIV_ST_FINALIZED;
-		if (cr) {
-			if (finished)
-				differs = cr->blocked_op >= 0;
-			else
-				differs = !m || !m->seen || m->state != MPIV_ST_IN_CALL ||
-					  m->op != cr->blocked_op;
-		} else {
-			differs = 0;
-		}
-		differ += differs;
-		/* finished ranks are not news, unless the counterexample has them blocked */
-		if (finished && !differs)
-			continue;
-		if (!m || !m->seen) {
-			fprintf(f, "rank %d: no status reported\n", r);
-			if (cr)
-				print_prediction(f, cr, differs);
-			continue;
-		}
-		describe(m, res->outcome, what, sizeof(what));
-		where[0] = '\0';
-		if (m->state == MPIV_ST_IN_CALL || m->state == MPIV_ST_DIVERGED || m->polling)
-			monitor_site(m, r, trace_dir, where, sizeof(where));
-		fprintf(f, "rank %d: %s%s\n", r, what, where);
-		if (m->state == MPIV_ST_IN_CALL && !m->polling)
-			print_stack(f, m);
-		/* DIVERGED's and FAILED's text says why; the notes are for replay's own report */
-		if (m->state == MPIV_ST_DIVERGED || m->state == MPIV_ST_FAILED)
-			print_text(f, m->text);
-		if (cr)
-			print_prediction(f, cr, differs);
-	}
-	return differ;
-}
-
-/* mkdir -p: every missing component of path, in turn. */
-static int make_dirs(const char *path)
-{
-	char *p, *s, c;
-	int rc = 0;
-
-	if (!*path) {
-		errno = ENOENT;
-		return -1;
-	}
-	p = xstrdup(path);
-	for (s = p + 1;; s++) {
-		if (*s != '/' && *s != '\0')
-			continue;
-		c = *s;
-		*s = '\0';
-		if (mkdir(p, 0777) < 0 && errno != EEXIST) {
-			rc = -1;
-			break;
-		}
-		*s = c;
-		if (!c)
-			break;
-	}
-	free(p);
-	return rc;
-}
-
-/* Whether name is rank-N<ext>, N a decimal number. */
-static int is_rank_file(const char *name, const char *ext)
-{
-	const char *p = name + 5;
-
-	if (strncmp(name, "rank-", 5) || !isdigit((unsigned char)*p))
-		return 0;
-	while (isdigit((unsigned char)*p))
-		p++;
-	return !strcmp(p, ext);
-}
-
-static int is_stale(const char *name, const char *const *stale)
-{
-	size_t i;
-
-	for (i = 0; stale && stale[i]; i++) {
-		if (stale[i][0] == '.' ? is_rank_file(name, stale[i]) : !strcmp(name, stale[i]))
-			return 1;
-	}
-	return 0;
-}
-
-char *monitor_prepare_dir(const char *dir, const char *const *stale)
-{
-	struct stat st;
-	struct dirent *de;
-	char *abs, probe[4200];
-	DIR *d;
-	int fd;
-
-	if (make_dirs(dir) < 0) {
-		error("cannot create directory '%s': %s", dir, strerror(errno));
-		return NULL;
-	}
-	if (stat(dir, &st) < 0 || !S_ISDIR(st.st_mode)) {
-		error("'%s' is not a directory", dir);
-		return NULL;
-	}
-	abs = realpath(dir, NULL);
-	if (!abs) {
-		error("cannot resolve directory '%s': %s", dir, strerror(errno));
-		return NULL;
-	}
-	/* Really create a file: access() misses read-only mounts and ACLs, and the ranks must
-	 * be able to create theirs. */
-	snprintf(probe, sizeof(probe), "%s/.mpiverify-probe-XXXXXX", abs);
-	fd = mkstemp(probe);
-	if (fd < 0) {
-		error("cannot write into directory '%s': %s", dir, strerror(errno));
-		free(abs);
-		return NULL;
-	}
-	close(fd);
-	unlink(probe);
-	d = opendir(abs);
-	if (!d) {
-		error("cannot read directory '%s': %s", dir, strerror(errno));
-		free(abs);
-		return NULL;
-	}
-	for (de = readdir(d); de; de = readdir(d)) {
-		char path[4400];
-
-		if (!is_stale(de->d_name, stale))
-			continue;
-		snprintf(path, sizeof(path), "%s/%s", abs, de->d_name);
-		if (unlink(path) < 0 && errno != ENOENT) {
-			error("cannot remove '%s' left by an earlier run: %s", path, strerror(errno));
-			closedir(d);
-			free(abs);
-			return NULL;
-		}
-	}
-	closedir(d);
-	return abs;
-}
-
-int monitor_parse_seconds(const char *s, double *out)
-{
-	char *end;
-	double v;
-
-	errno = 0;
-	v = strtod(s, &end);
-	/* isfinite() without libm: NaN fails v > 0, infinity fails v <= 1e7 */
-	if (errno || end == s || *end || !(v > 0) || v > 1e7)
-		return -1;
-	*out = v;
-	return 0;
 }
