@@ -110,10 +110,9 @@ int rec_Win_test(struct rec_call *c, MPI_Win win, int *flag)
 
 	c->ev.win = rec_win_id(win);
 	rc = PMPI_Win_test(win, flag);
-	if (rc == MPI_SUCCESS && !*flag) {
+	if (rc == MPI_SUCCESS && !*flag)
 		c->ev.flags |= MPIV_EV_NOT_DONE;
-		c->failed_poll = 1;	/* no progress, for record's monitor */
-	}
+	rec_call_polled(c, rc);	/* no progress, for record's monitor */
 	return rc;
 }
 

@@ -131,17 +131,14 @@ static int rep_is_poll(unsigned call)
 }
 
 /* Whether recorded event x is a poll of the same call and envelope as like that found
- * nothing: a probe without a source, a test that completed none of its requests. */
+ * nothing (mpiv_failed_poll(): a probe without a source, a test that completed none of its
+ * requests, a window test that said no). */
 static int rep_failed_poll(const struct rep_expect *x, const struct rep_expect *like)
 {
 	if (!x || x->call != like->call || x->peer != like->peer || x->tag != like->tag ||
-	    x->comm != like->comm)
+	    x->comm != like->comm || x->win != like->win)
 		return 0;
-	if (x->call == MPIV_CALL_Iprobe || x->call == MPIV_CALL_Improbe)
-		return x->src == MPIV_NONE;
-	if (x->call == MPIV_CALL_Win_test)
-		return x->win == like->win && (x->flags & MPIV_EV_NOT_DONE);
-	return rep_is_poll(x->call) && x->nreqs > 0 && x->npending == x->nreqs;
+	return mpiv_failed_poll(x->call, x->src, x->flags, x->nreqs, x->npending);
 }
 
 /* For a poll at index: the index of the recorded poll that ended its run of failed polls

@@ -144,32 +144,18 @@ static void wait_for(struct builder *b, int ev, const int32_t *instrs, int n, in
 }
 
 /* What a rank in a collective waits for, with buffering (without, every collective
- * synchronises: the engine's rule). */
+ * synchronises: the engine's rule), from the call's flags in mpi_calls.def. */
 static int coll_rule(unsigned call, int me, int root)
 {
-	switch (call) {
-	case MPIV_CALL_Bcast:
-	case MPIV_CALL_Ibcast:
-	case MPIV_CALL_Scatter:
-	case MPIV_CALL_Scatterv:
-	case MPIV_CALL_Iscatter:
-	case MPIV_CALL_Iscatterv:
+	unsigned flags = mpiv_call_flags(call);
+
+	if (flags & MPIV_F_ROOT_SENDS)
 		return me == root ? ENG_COLL_NONE : ENG_COLL_ROOT;
-	case MPIV_CALL_Reduce:
-	case MPIV_CALL_Ireduce:
-	case MPIV_CALL_Gather:
-	case MPIV_CALL_Gatherv:
-	case MPIV_CALL_Igather:
-	case MPIV_CALL_Igatherv:
+	if (flags & MPIV_F_ROOT_RECEIVES)
 		return me == root ? ENG_COLL_ALL : ENG_COLL_NONE;
-	case MPIV_CALL_Scan:
-	case MPIV_CALL_Exscan:
-	case MPIV_CALL_Iscan:
-	case MPIV_CALL_Iexscan:
+	if (flags & MPIV_F_PREFIX)
 		return ENG_COLL_LOWER;
-	default:
-		return ENG_COLL_ALL;
-	}
+	return ENG_COLL_ALL;
 }
 
 static int is_p2p(enum mpiv_kind kind)
