@@ -14,6 +14,98 @@ static char *dup_or_null(const char *s)
 	return s ? strdup(s) : NULL;
 }
 
+static const char *const buffering_modes[] = {"zero", "infinite", "eager"};	/* by mode */
+
+void mpiv_buffering_name(const struct mpiv_buffering *b, char *buf, size_t size)
+{
+	if (b->mode == MPIV_BUF_EAGER)
+		snprintf(buf, size, "eager-%lld", b->bytes);
+	else
+		snprintf(buf, size, "%s", buffering_modes[b->mode]);
+}
+
+/* The mode named name, or -1. */
+static int buffering_mode(const char *name)
+{
+	int m;
+
+	for (m = MPIV_BUF_ZERO; m <= MPIV_BUF_EAGER; m++)
+		if (!strcmp(name, buffering_modes[m]))
+			return m;
+	return -1;
+}
+
+int mpiv_buffering_parse(const char *s, struct mpiv_buffering *b)
+{
+	long long bytes;
+	char *end;
+	int m = buffering_mode(s);
+
+	if (m == MPIV_BUF_ZERO || m == MPIV_BUF_INFINITE) {
+		b->mode = (enum mpiv_buffering_mode)m;
+		b->bytes = 0;
+		return 0;
+	}
+	if (strncmp(s, "eager-", 6))
+		return -1;
+	errno = 0;
+	bytes = strtoll(s + 6, &end, 10);
+	if (errno || end == s + 6 || *end || bytes < 0)
+		return -1;
+	b->mode = MPIV_BUF_EAGER;
+	b->bytes = bytes;
+	return 0;
+}
+
+static json_t *buffering_to_json(const struct mpiv_buffering *b)
+{
+	json_t *o = json_object();
+
+	json_object_set_new(o, "mode", json_string(buffering_modes[b->mode]));
+	if (b->mode == MPIV_BUF_EAGER)
+		json_object_set_new(o, "bytes", json_integer(b->bytes));
+	return o;
+}
+
+/* "buffering": {"mode": "eager", "bytes": 8255} (version 2), or the mode's name (version 1).
+ * Returns 0, or -1 with err filled. */
+static int buffering_from_json(json_t *j, long version, struct mpiv_buffering *b,
+			       const char *path, struct mpiv_error *err)
+{
+	json_t *mode, *bytes;
+	int m;
+
+	if (version == 1) {
+		if (!json_is_string(j) || mpiv_buffering_parse(json_string_value(j), b))
+			return mpiv_error_set(err, MPIV_EXIT_BAD_INPUT, path, -1, -1,
+					      "buffering: expected \"zero\", \"infinite\" or "
+					      "\"eager-BYTES\"");
+		return 0;
+	}
+	if (!json_is_object(j))
+		return mpiv_error_set(err, MPIV_EXIT_BAD_INPUT, path, -1, -1,
+				      "buffering: expected an object");
+	mode = json_object_get(j, "mode");
+	m = json_is_string(mode) ? buffering_mode(json_string_value(mode)) : -1;
+	if (m < 0)
+		return mpiv_error_set(err, MPIV_EXIT_BAD_INPUT, path, -1, -1,
+				      "buffering.mode: expected \"zero\", \"infinite\" or "
+				      "\"eager\"");
+	b->mode = (enum mpiv_buffering_mode)m;
+	b->bytes = 0;
+	bytes = json_object_get(j, "bytes");
+	if (m == MPIV_BUF_EAGER) {
+		if (!json_is_integer(bytes) || json_integer_value(bytes) < 0)
+			return mpiv_error_set(err, MPIV_EXIT_BAD_INPUT, path, -1, -1,
+					      "buffering.bytes: expected a number of bytes");
+		b->bytes = (long long)json_integer_value(bytes);
+	} else if (bytes) {
+		return mpiv_error_set(err, MPIV_EXIT_BAD_INPUT, path, -1, -1,
+				      "buffering.bytes: only mode \"eager\" has a threshold");
+	}
+	return 0;
+}
+
 static json_t *site_to_json(const struct mpiv_cex_site *s)
 {
 	json_t *o = json_object();
@@ -45,7 +137,7 @@ int mpiv_cex_save(const char *path, const struct mpiv_cex *cex, struct mpiv_erro
 	json_object_set_new(root, "format", json_string(MPIV_CEX_FORMAT));
 	json_object_set_new(root, "version", json_integer(MPIV_CEX_VERSION));
 	json_object_set_new(root, "trace", json_string(cex->trace_dir ? cex->trace_dir : ""));
-	json_object_set_new(root, "buffering", json_string(cex->buffering ? cex->buffering : ""));
+	json_object_set_new(root, "buffering", buffering_to_json(&cex->buffering));
 	for (i = 0; cex->command && cex->command[i]; i++)
 		json_array_append_new(cmd, json_string(cex->command[i]));
 	json_object_set_new(root, "command", cmd);
@@ -218,7 +310,7 @@ int mpiv_cex_load(const char *path, struct mpiv_cex *cex, struct mpiv_error *err
 {
 	json_error_t jerr;
 	json_t *root, *j, *ranks, *cycle, *cmd;
-	long v;
+	long v, version;
 	size_t i;
 	int r;
 
@@ -236,8 +328,8 @@ int mpiv_cex_load(const char *path, struct mpiv_cex *cex, struct mpiv_error *err
 			       "format: expected \"" MPIV_CEX_FORMAT "\"");
 		goto fail;
 	}
-	if (want_int(json_object_get(root, "version"), MPIV_CEX_VERSION, MPIV_CEX_VERSION, &v,
-		     path, err, "version"))
+	if (want_int(json_object_get(root, "version"), 1, MPIV_CEX_VERSION, &version, path, err,
+		     "version"))
 		goto fail;
 	j = json_object_get(root, "trace");
 	if (!json_is_string(j)) {
@@ -245,13 +337,9 @@ int mpiv_cex_load(const char *path, struct mpiv_cex *cex, struct mpiv_error *err
 		goto fail;
 	}
 	cex->trace_dir = strdup(json_string_value(j));
-	j = json_object_get(root, "buffering");
-	if (!json_is_string(j)) {
-		mpiv_error_set(err, MPIV_EXIT_BAD_INPUT, path, -1, -1,
-			       "buffering: expected a string");
+	if (buffering_from_json(json_object_get(root, "buffering"), version, &cex->buffering, path,
+				err))
 		goto fail;
-	}
-	cex->buffering = strdup(json_string_value(j));
 	cmd = json_object_get(root, "command");
 	if (cmd && !json_is_array(cmd)) {
 		mpiv_error_set(err, MPIV_EXIT_BAD_INPUT, path, -1, -1,
@@ -368,7 +456,6 @@ void mpiv_cex_release(struct mpiv_cex *cex)
 	int r;
 
 	free(cex->trace_dir);
-	free(cex->buffering);
 	for (i = 0; cex->command && cex->command[i]; i++)
 		free(cex->command[i]);
 	free(cex->command);

@@ -314,7 +314,7 @@ static void build_rank(const struct eng_prog *p, const struct mpiv_traceset *ts,
 }
 
 int tr_cex(const struct eng_prog *prog, const struct mpiv_traceset *ts, const int *choices,
-	   int n, const char *buffering, struct mpiv_cex *cex, struct mpiv_error *err)
+	   int n, const struct mpiv_buffering *b, struct mpiv_cex *cex, struct mpiv_error *err)
 {
 	struct eng_prog p = *prog;
 	struct eng_observer obs;
@@ -352,7 +352,7 @@ int tr_cex(const struct eng_prog *prog, const struct mpiv_traceset *ts, const in
 	}
 	deadlock = !st[ENG_ST_OVERFLOW] && eng_nchoices(&p, st) == 0 && !eng_all_done(&p, st);
 	cex->trace_dir = xstrdup(ts->dir);
-	cex->buffering = xstrdup(buffering);
+	cex->buffering = *b;
 	if (ts->meta.command) {
 		size_t k, nc = 0;
 
