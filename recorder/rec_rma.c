@@ -1,7 +1,7 @@
 /* One-sided (RMA) handlers of the recorder: every call names its window by the trace's window
  * id (rec_win.c); creation records the window's communicator and group, MPI_Win_post and
  * MPI_Win_start their group, and lock, flush and data calls their target, all as world ranks.
- * What check makes of them: models/README.md, "One-sided". */
+ * What check makes of them: doc/semantics.md 7. */
 #include <stdlib.h>
 
 #include "recorder.h"

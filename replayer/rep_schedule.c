@@ -413,9 +413,10 @@ int rep_schedule_source(struct rep_call *c, int source, MPI_Comm comm)
 
 int rep_schedule_coll_sync(struct rep_call *c)
 {
-	/* without buffering the model makes every collective synchronise (SPEC 3.6); MPICH's
-	 * need not, so a barrier first gives the counterexample's order, as Intel's checker does
-	 * (a nonblocking one gets an MPI_Ibarrier, completed at its wait: rep_request.c) */
+	/* without buffering the model makes every collective synchronise (doc/semantics.md
+	 * 5.2); MPICH's need not, so a barrier first gives the counterexample's order, as
+	 * Intel's checker does (a nonblocking one gets an MPI_Ibarrier, completed at its wait:
+	 * rep_request.c) */
 	if (!c->op || rep_cex.buffering.mode != MPIV_BUF_ZERO)
 		return 0;
 	c->forced = 1;

@@ -91,7 +91,7 @@ int tr_on_recorded_path(const struct eng_prog *prog, const struct mpiv_traceset 
 /* Free what set owns and empty it. */
 void tr_deadlocks_release(struct tr_deadlocks *set);
 
-/* What the recorded run did that is no deadlock but probably a bug (SPEC 3.8). */
+/* What the recorded run did that is no deadlock but probably a bug (doc/semantics.md 9.5). */
 enum tr_warn_kind {
 	TR_WARN_UNRECEIVED,	/* a message sent and never received */
 	TR_WARN_TRUNCATED,	/* a receive shorter than the message it took */
