@@ -36,13 +36,15 @@ static void test_kinds_and_flags(void)
 	CU_ASSERT_EQUAL(mpiv_call_kind(MPIV_CALL__COUNT), MPIV_KIND_UNSUPPORTED);
 }
 
+struct call_number {
+	unsigned number;
+	const char *name;	/* "MPI_Send" */
+};
+
 /* The number of every call, as binary traces store it (16 + number, doc/trace-format.md). A
  * number never moves and is never reused, or old traces would name other calls: a call added
  * to common/mpi_calls.def takes the next free number and adds its line here. */
-static const struct {
-	unsigned number;
-	const char *name;
-} pinned[] = {
+static const struct call_number pinned[] = {
 	{0, "MPI_Init"}, {1, "MPI_Init_thread"}, {2, "MPI_Finalize"}, {3, "MPI_Abort"},
 	{4, "MPI_Send"}, {5, "MPI_Ssend"}, {6, "MPI_Recv"}, {7, "MPI_Isend"}, {8, "MPI_Irecv"},
 	{9, "MPI_Wait"}, {10, "MPI_Waitall"}, {11, "MPI_Barrier"}, {12, "MPI_Bsend"},
@@ -96,10 +98,7 @@ static const struct {
 };
 
 /* Each call of the list, with the number the list gives it. */
-static const struct {
-	unsigned number;
-	const char *name;
-} listed[] = {
+static const struct call_number listed[] = {
 #define MPIV_CALL(name, number, kind, flags, params, args) {MPIV_CALL_##name, "MPI_" #name},
 #include "mpi_calls.def"
 #undef MPIV_CALL
