@@ -199,7 +199,7 @@ void rep_request_release(void);
 #undef MPIV_SPECIAL
 
 
-/* ---- rep_force.c: handlers of the FORCE entries of mpi_calls.def ----
+/* ---- rep_force.c: handlers of the calls replay may force ----
  * Declared weak for every ordinary entry: a wrapper calls rep_<name>() when rep_force.c
  * defines it and passes the call to PMPI_<name> otherwise. The prototypes come from the .def,
  * so a handler that disagrees with mpi.h does not compile. */
