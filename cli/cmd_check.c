@@ -352,9 +352,11 @@ int cmd_check(int argc, char **argv)
 	for (i = 0; i < nmodes && rc == MPIV_EXIT_OK; i++)
 		if (check_mode(&run, &modes[i], &err))
 			rc = error_report(&err);
-	tr_deadlocks_merge(&run.found);
-	if (rc == MPIV_EXIT_OK && save_cexes(&run, &err))
-		rc = error_report(&err);
+	if (rc == MPIV_EXIT_OK) {
+		tr_deadlocks_merge(&run.found);
+		if (save_cexes(&run, &err))
+			rc = error_report(&err);
+	}
 	for (i = 0; i < run.found.n; i++) {
 		int zero = 0, buffered = 0, m;
 
