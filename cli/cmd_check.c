@@ -271,9 +271,14 @@ static int on_recorded_path(const struct check_run *run, const struct mode *mode
 	st = xmalloc(eng_state_bytes(p));
 	known = tr_recorded_path(p, run->ts, modes[i].buffering, modes[i].eager, NULL, st);
 	for (r = 0; r < p->nranks && r < d->cex.nranks && same; r++) {
-		const struct eng_instr *at = &p->ins[r][eng_pc(p, st, r)];
+		long blocked = -1;
+		int q;
 
-		same = (at->op == ENG_END ? -1 : at->ev) == d->cex.ranks[r].blocked_op;
+		/* as the cex names a rank's place: its first thread that is not at its end */
+		for (q = p->rank_proc[r]; q < p->rank_proc[r + 1] && blocked < 0; q++)
+			if (!eng_at_end(p, st, q))
+				blocked = p->ins[q][eng_pc(p, st, q)].ev;
+		same = blocked == d->cex.ranks[r].blocked_op;
 	}
 	free(st);
 	return known ? same : -1;
@@ -314,7 +319,7 @@ static int check_mode(struct check_run *run, const struct mode *m, struct mpiv_e
 	if (tr_emit(run->prog, f, dat, err) | fclose(f))
 		return mpiv_error_set(err, MPIV_EXIT_TOOL, dat, -1, -1, "cannot write");
 	/* a path of the search is at most (choice loop + 2 steps) per wildcard receive */
-	for (r = 0; r < run->prog->nranks; r++)
+	for (r = 0; r < run->prog->nprocs; r++)
 		for (i = 0; i < run->prog->nins[r]; i++) {
 			const struct eng_instr *in = &run->prog->ins[r][i];
 
@@ -324,7 +329,7 @@ static int check_mode(struct check_run *run, const struct mode *m, struct mpiv_e
 			    (in->op == ENG_WIN_LOCK && in->d))
 				nwild++;
 		}
-	depth = (long)nwild * (run->prog->nranks + 3) + 100;
+	depth = (long)nwild * (run->prog->nprocs + 3) + 100;
 	if (spin_search(run->outdir, dir, depth, MAX_TRAILS, run->seconds, &res, err))
 		return -1;
 	if (!res.complete)

@@ -474,6 +474,7 @@ int rec_output_open(int rank, int size, int thread_level)
 	h.size = size;
 	h.pid = (int32_t)getpid();
 	h.thread_level = thread_level;
+	h.bsend_overhead = MPI_BSEND_OVERHEAD;
 	if (gethostname(h.host, sizeof(h.host) - 1) != 0)
 		h.host[0] = '\0';
 	library_version(h.library, sizeof(h.library));

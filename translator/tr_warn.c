@@ -1,7 +1,6 @@
 /* Translator, warnings: what the recorded run did that is no deadlock but probably a bug
- * (SPEC 3.8, and the warnings of the OTF2 message matching seed): messages sent and never
- * received, receives shorter than their message, requests never completed, communicators
- * never freed. The recorded path
+ * (doc/semantics.md, "Warnings"): messages sent and never received, receives shorter than
+ * their message, requests never completed, communicators never freed. The recorded path
  * is replayed on the engine with every wildcard receive taking the source the run recorded,
  * so that matches follow MPI's ordering rules exactly as in the run. */
 #include <stdlib.h>
@@ -36,7 +35,7 @@ static void on_match(void *ctx, int d, int ri, int s, int si)
 {
 	struct warn_list *l = ctx;
 	const struct eng_instr *rin = &l->prog->ins[d][ri], *sin = &l->prog->ins[s][si];
-	const struct mpiv_rank_trace *t = &l->ts->ranks[d];
+	const struct mpiv_rank_trace *t = &l->ts->ranks[l->prog->proc_rank[d]];
 	struct tr_warning w;
 
 	/* a receive of 0 bytes is one whose size a hand-written trace left out: a real one
@@ -46,9 +45,9 @@ static void on_match(void *ctx, int d, int ri, int s, int si)
 		return;
 	memset(&w, 0, sizeof(w));
 	w.kind = TR_WARN_TRUNCATED;
-	w.rank = d;
+	w.rank = l->prog->proc_rank[d];
 	w.event = rin->ev;
-	w.peer = s;
+	w.peer = l->prog->proc_rank[s];
 	w.peer_event = sin->ev;
 	w.bytes = rin->bytes;
 	w.peer_bytes = sin->bytes;
@@ -100,7 +99,8 @@ int tr_recorded_path(const struct eng_prog *prog, const struct mpiv_traceset *ts
 			eng_choice(&q, st, k, &d, &ri, &s, &si);
 			if (s < 0 && post < 0)
 				post = k;	/* a receive posted as a choice: no match yet */
-			else if (s >= 0 && recorded_source(&ts->ranks[d], q.ins[d][ri].ev) == s)
+			else if (s >= 0 && recorded_source(&ts->ranks[q.proc_rank[d]], q.ins[d][ri].ev) ==
+					   q.proc_rank[s])
 				pick = k;
 		}
 		if (post >= 0)
@@ -131,7 +131,7 @@ static void recorded_path(struct warn_list *l)
 		eng_message(q, st, i, &src, &si, &dst);
 		memset(&w, 0, sizeof(w));
 		w.kind = TR_WARN_UNRECEIVED;
-		w.rank = src;
+		w.rank = q->proc_rank[src];
 		w.event = q->ins[src][si].ev;
 		w.peer = dst;
 		w.peer_event = -1;
@@ -141,12 +141,13 @@ static void recorded_path(struct warn_list *l)
 	free(st);
 }
 
-/* Did rank t reach MPI_Finalize, its trace complete? (Only then is what it left undone a
- * leak rather than the cut.) */
-static int finished(const struct mpiv_rank_trace *t)
+/* Did rank r finish? (Only then is what it left undone a leak rather than the cut.) */
+static int finished(const struct mpiv_traceset *ts, int r)
 {
-	return !t->incomplete && !t->truncated && t->nevents &&
-	       mpiv_call_kind(t->events[t->nevents - 1].call) == MPIV_KIND_FINALIZE;
+	struct tr_stop s;
+
+	tr_stop_of(ts, r, &s);
+	return s.kind == TR_FINISHED;
 }
 
 /* Communicators a rank that finished got and never freed with MPI_Comm_free. */
@@ -155,7 +156,7 @@ static void unfreed_comms(struct warn_list *l, int r)
 	const struct mpiv_rank_trace *t = &l->ts->ranks[r];
 	size_t k, i;
 
-	if (!finished(t))
+	if (!finished(l->ts, r))
 		return;
 	for (k = 0; k < t->ncomms; k++) {
 		const struct mpiv_newcomm *nc = &t->comms[k];
@@ -186,7 +187,7 @@ static void uncompleted_requests(struct warn_list *l, int r)
 	int32_t id;
 	uint32_t j;
 
-	if (!finished(t))
+	if (!finished(l->ts, r))
 		return;
 	for (i = 0; i < t->nevents; i++) {
 		const struct mpiv_event *ev = &t->events[i];

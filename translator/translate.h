@@ -64,6 +64,39 @@ struct tr_warning {
 int tr_warnings(const struct eng_prog *prog, const struct mpiv_traceset *ts,
 		struct tr_warning **out);
 
+/* How a rank's run ended (tr_stop.c). */
+enum tr_stop_kind {
+	TR_FINISHED,		/* MPI_Finalize returned */
+	TR_STOP_ABORTED,	/* it called MPI_Abort (code) */
+	TR_STOP_SIGNAL,		/* it died of a signal (code) */
+	TR_STOP_EXIT,		/* it exited without MPI_Finalize (code: the status) */
+	TR_STOP_ENDED,		/* record ended the job (a hang, no progress, an interrupt)
+				 * while the rank was blocked, polling or computing */
+	TR_STOP_KILLED,		/* no word of how: killed with SIGKILL (the launcher ends the
+				 * other ranks so when one stops), or its trace was cut */
+};
+
+struct tr_stop {
+	int rank;
+	enum tr_stop_kind kind;
+	int code;		/* abort code, signal number or exit status */
+	long event;		/* its last event, -1 if none */
+	int in_call;		/* it was inside its last call (the call never returned) */
+	int seen;		/* enum mpiv_rank_seen: what record last saw of it */
+};
+
+/* How rank r of ts ended: its stop record, else what record saw (meta.json), else the trace
+ * (one that ends in a complete MPI_Finalize, as traces written by hand do, finished). */
+void tr_stop_of(const struct mpiv_traceset *ts, int r, struct tr_stop *s);
+
+/* 1 if every rank of ts finished. */
+int tr_all_finished(const struct mpiv_traceset *ts);
+
+/* "called MPI_Abort with error code 3", "died of signal 11 (Segmentation fault) after its
+ * last call, outside MPI", ... into buf. */
+void tr_stop_describe(const struct mpiv_traceset *ts, const struct tr_stop *s, char *buf,
+		      size_t size);
+
 /* "MPI_Recv(source=1, tag=0, comm=WORLD, 4 bytes)" for event e of rank r, into buf. */
 void tr_describe_event(const struct mpiv_traceset *ts, int r, long e, char *buf,
 		       unsigned long size);
