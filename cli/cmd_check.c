@@ -215,9 +215,45 @@ static void add_deadlock(struct check_run *run, const struct mode *m, struct mpi
 		 m->buffering == ENG_BUF_EAGER);
 }
 
-/* One entry per deadlock, whatever modes it was found in: entries with the same core
- * signature merge into the first (so zero's counterexample is kept when there is one), and
- * each survivor's cex is written. Returns 0, or -1 with err filled. */
+/* Is every "rank:op;" entry of core signature a also in b? */
+static int core_within(const char *a, const char *b)
+{
+	const char *p = a;
+
+	while (*p) {
+		const char *end = strchr(p, ';');
+		char entry[32];
+		size_t len = end ? (size_t)(end - p) + 1 : strlen(p);
+
+		if (len >= sizeof(entry) - 1)
+			return 0;
+		memcpy(entry, p, len);
+		entry[len] = '\0';
+		/* entries are "r:op;": a match must start at the start of b or after a ';' */
+		{
+			const char *q = b;
+			int found = 0;
+
+			while ((q = strstr(q, entry)) != NULL) {
+				if (q == b || q[-1] == ';') {
+					found = 1;
+					break;
+				}
+				q++;
+			}
+			if (!found)
+				return 0;
+		}
+		p += len;
+	}
+	return 1;
+}
+
+/* One entry per deadlock, whatever modes it was found in: entries whose core signatures are
+ * the same, or one within the other (the ranks stuck in the same calls, some of them moving
+ * on to be stuck further when sends are buffered), merge into the first (so zero's
+ * counterexample is kept when there is one), and each survivor's cex is written. Returns 0,
+ * or -1 with err filled. */
 static int merge_and_save(struct check_run *run, struct mpiv_error *err)
 {
 	int i, j, n = 0;
@@ -235,7 +271,10 @@ static int merge_and_save(struct check_run *run, struct mpiv_error *err)
 			if (!e->signature)
 				continue;
 			ecore = signature(&e->cex, 1);
-			if (!strcmp(core, ecore)) {
+			/* within one mode only the same core is the same deadlock */
+			if (!strcmp(core, ecore) ||
+			    (*core && *ecore && strcmp(d->cex.buffering, e->cex.buffering) &&
+			     (core_within(core, ecore) || core_within(ecore, core)))) {
 				add_mode(d, e->modes, e->in_zero, e->in_buffered, e->in_eager);
 				mpiv_cex_release(&e->cex);
 				free(e->signature);
@@ -407,7 +446,7 @@ int cmd_check(int argc, char **argv)
 	struct tr_opts topts = {ENG_BUF_ZERO, 0, 0};
 	struct check_run run;
 	struct tr_warning *warns = NULL;
-	int nwarns;
+	int nwarns, finished, nstops = 0;
 
 	parse_modes("all", modes, &nmodes);
 	optind = 1;
@@ -518,9 +557,11 @@ int cmd_check(int argc, char **argv)
 		run.found[i].recorded = on_recorded_path(&run, modes, nmodes, &run.found[i]);
 		run.found[i].eager = eager;
 	}
+	/* a run in which some rank did not finish is not a whole path: never "no deadlock" */
+	finished = tr_all_finished(&ts);
 	if (rc == MPIV_EXIT_OK)
 		rc = run.nfound ? MPIV_EXIT_DEADLOCK :
-		     run.incomplete ? MPIV_EXIT_INCONCLUSIVE : MPIV_EXIT_OK;
+		     run.incomplete || !finished ? MPIV_EXIT_INCONCLUSIVE : MPIV_EXIT_OK;
 	if (as_json && rc <= MPIV_EXIT_DEADLOCK + 4) {
 		json_t *doc = json_object(), *dl = json_array();
 
@@ -534,6 +575,11 @@ int cmd_check(int argc, char **argv)
 						rc == MPIV_EXIT_INCONCLUSIVE ? "inconclusive" :
 						rc == MPIV_EXIT_OK ? "no deadlock" : "error"));
 		json_object_set_new(doc, "exit", json_integer(rc));
+		if (rc == MPIV_EXIT_INCONCLUSIVE)
+			json_object_set_new(doc, "why", json_string(
+				run.incomplete ? "a search was cut short" :
+				"some ranks did not finish: the run is not a whole path"));
+		json_object_set_new(doc, "stopped", report_stops_json(&ts, &prog));
 		json_object_set_new(doc, "modes", json_incref(run.modes_json));
 		json_object_set_new(doc, "deadlocks", dl);
 		json_object_set_new(doc, "warnings", report_warnings_json(&ts, warns, nwarns));
@@ -542,6 +588,7 @@ int cmd_check(int argc, char **argv)
 		json_decref(doc);
 	} else if (rc <= MPIV_EXIT_INCONCLUSIVE && rc != MPIV_EXIT_USAGE) {
 		report_trace_notes(stdout, &ts);
+		nstops = report_stops(stdout, &ts, &prog);
 		report_warnings(stdout, &ts, warns, nwarns);
 		if (rc == MPIV_EXIT_DEADLOCK) {
 			printf("mpiverify: %d deadlock%s found on the recorded path of '%s'\n",
@@ -561,9 +608,13 @@ int cmd_check(int argc, char **argv)
 		if (rc == MPIV_EXIT_OK)
 			printf("mpiverify: no deadlock on the recorded path of '%s' (buffering: %s)\n",
 			       dir, modes_str);
-		else if (rc == MPIV_EXIT_INCONCLUSIVE)
+		else if (rc == MPIV_EXIT_INCONCLUSIVE && run.incomplete)
 			printf("mpiverify: inconclusive: no deadlock found, but the search was not "
 			       "complete\n");
+		else if (rc == MPIV_EXIT_INCONCLUSIVE)
+			printf("mpiverify: inconclusive: no deadlock among what was recorded, but %d "
+			       "rank%s did not finish (above): the rest of the run is unknown\n",
+			       nstops, nstops == 1 ? "" : "s");
 	}
 	release_run(&run);
 	free(warns);

@@ -15,6 +15,7 @@
 #include "monitor.h"
 #include "paths.h"
 #include "trace.h"
+#include "xalloc.h"
 
 #define DEFAULT_DIR "mpiverify-trace"
 #define DEFAULT_TIMEOUT 30.0
@@ -58,23 +59,66 @@ static int has_trace(const char *dir)
 	return access(path, F_OK) == 0;
 }
 
-static int save_meta(const char *dir, char **command, int exit_status, int hung)
+/* What record last saw of rank r, as meta.json says it: its status file, read once more now
+ * that the job is over (a rank that stopped fast was never seen by the monitor), and whether
+ * the monitor saw it poll without progress. */
+static void seen_of(const char *dir, const struct monitor_result *res, int r,
+		    struct mpiv_meta_rank *mr)
+{
+	struct mpiv_status st;
+	int polling = r < res->size && res->ranks[r].seen && res->ranks[r].polling;
+
+	mr->seen = MPIV_SEEN_NONE;
+	mr->event = -1;
+	mr->call = -1;
+	if (monitor_read_status(dir, r, &st) < 0)
+		return;
+	mr->event = st.op;
+	switch (st.state) {
+	case MPIV_ST_FINALIZED:
+		mr->seen = MPIV_SEEN_FINALIZED;
+		break;
+	case MPIV_ST_IN_CALL:
+		mr->seen = polling ? MPIV_SEEN_POLLING : MPIV_SEEN_IN_CALL;
+		mr->call = (int)st.call;
+		break;
+	case MPIV_ST_RUNNING:
+		mr->seen = polling ? MPIV_SEEN_POLLING : MPIV_SEEN_RUNNING;
+		break;
+	default:
+		mr->event = -1;
+		break;
+	}
+}
+
+/* meta.json: the command, how the job ended and what record last saw of each rank, so that
+ * check can tell a rank that stopped from one that finished. */
+static int save_meta(const char *dir, char **command, int exit_status, int job,
+		     const struct monitor_result *res)
 {
 	struct mpiv_meta meta;
 	struct mpiv_error err;
 	char cwd[PATH_MAX];
+	int r, rc = 0;
 
 	mpiv_error_init(&err);
+	memset(&meta, 0, sizeof(meta));
 	/* replay re-runs the command where it ran: its paths may be relative */
 	meta.cwd = getcwd(cwd, sizeof(cwd));
 	meta.command = command;
 	meta.exit_status = exit_status;
-	meta.hung = hung;
+	meta.job = job;
+	meta.hung = job == MPIV_JOB_DEADLOCK || job == MPIV_JOB_NO_PROGRESS;
+	meta.nranks = res->size > 0 ? res->size : monitor_find_size(dir);
+	meta.ranks = xcalloc((size_t)meta.nranks + 1, sizeof(*meta.ranks));
+	for (r = 0; r < meta.nranks; r++)
+		seen_of(dir, res, r, &meta.ranks[r]);
 	if (mpiv_meta_save(dir, &meta, &err) < 0) {
 		error_report(&err);
-		return -1;
+		rc = -1;
 	}
-	return 0;
+	free(meta.ranks);
+	return rc;
 }
 
 int cmd_record(int argc, char **argv)
@@ -92,7 +136,7 @@ int cmd_record(int argc, char **argv)
 	struct launch_var vars[3];
 	struct launch job;
 	char **command, *dir, *libpath;
-	int c, rc, hung = 0, status;
+	int c, rc, end = MPIV_JOB_EXITED, status;
 
 	opterr = 0;
 	for (;;) {
@@ -170,16 +214,18 @@ int cmd_record(int argc, char **argv)
 		if (launch_end(&job) < 0)
 			warning("some processes of the job could not be ended");
 		monitor_report(stderr, &res, dir, NULL);
-		hung = 1;
-		status = launch_exit_code(&job);
+		end = res.npolling ? MPIV_JOB_NO_PROGRESS : MPIV_JOB_DEADLOCK;
 		rc = MPIV_EXIT_DEADLOCK;
+		/* what record exits with: the launcher's own status is that of a killed job */
+		status = rc;
 		break;
 	case MONITOR_INTERRUPTED:
 		inform("interrupted by signal %d: ending the job", res.signal);
 		if (launch_end(&job) < 0)
 			warning("some processes of the job could not be ended");
-		status = launch_exit_code(&job);
+		end = MPIV_JOB_INTERRUPTED;
 		rc = 128 + res.signal;
+		status = rc;
 		break;
 	case MONITOR_DIVERGED:
 	case MONITOR_FAILED:
@@ -199,11 +245,13 @@ int cmd_record(int argc, char **argv)
 		rc = status;
 		break;
 	}
-	if (save_meta(dir, command, status, hung) < 0 && rc == MPIV_EXIT_OK)
+	if (save_meta(dir, command, status, end, &res) < 0 && rc == MPIV_EXIT_OK)
 		rc = MPIV_EXIT_BAD_INPUT;
-	if (!has_trace(dir))
-		warning("no rank wrote a trace into '%s': is the program a dynamically linked "
-			"MPI program, and does the launcher pass LD_PRELOAD to the ranks?", dir);
+	if (!has_trace(dir)) {
+		error("no rank wrote a trace into '%s': is the program a dynamically linked "
+		      "MPI program, and does the launcher pass LD_PRELOAD to the ranks?", dir);
+		rc = MPIV_EXIT_TOOL;
+	}
 	inform("traces in '%s'", dir);
 	monitor_result_release(&res);
 	launch_release(&job);

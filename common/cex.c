@@ -39,6 +39,8 @@ int mpiv_cex_save(const char *path, const struct mpiv_cex *cex, struct mpiv_erro
 		json_object_set_new(o, "send", json_pack("[iI]", m->send_rank, (json_int_t)m->send_op));
 		if (m->wildcard)
 			json_object_set_new(o, "wildcard", json_true());
+		if (m->wildcard && m->as_recorded >= 0)
+			json_object_set_new(o, "as_recorded", json_boolean(m->as_recorded));
 		json_array_append_new(matches, o);
 	}
 
@@ -119,6 +121,16 @@ int mpiv_cex_save(const char *path, const struct mpiv_cex *cex, struct mpiv_erro
 		json_array_append_new(cycle, e);
 	}
 	json_object_set_new(root, "cycle", cycle);
+	{
+		json_t *edges = json_array();
+
+		for (i = 0; i < cex->nedges; i++)
+			json_array_append_new(edges, json_pack("{s:i, s:I, s:i}", "rank",
+							       cex->edges[i].rank, "op",
+							       (json_int_t)cex->edges[i].op, "waits_for",
+							       cex->edges[i].waits_for));
+		json_object_set_new(root, "waits_for", edges);
+	}
 	json_object_set_new(root, "matches", matches);
 	if (cex->mismatch)
 		json_object_set_new(root, "collective_mismatch", json_true());
@@ -451,6 +463,7 @@ void mpiv_cex_release(struct mpiv_cex *cex)
 	}
 	free(cex->ranks);
 	free(cex->cycle);
+	free(cex->edges);
 	free(cex->matches);
 	memset(cex, 0, sizeof(*cex));
 }

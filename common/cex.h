@@ -67,6 +67,8 @@ struct mpiv_cex_match {
 	int send_rank;
 	long send_op;		/* event index of the send */
 	int wildcard;		/* the receive named MPI_ANY_SOURCE: this match was a choice */
+	int as_recorded;	/* 1: the recorded run made this match too; 0: it took another
+				 * sender's message there; -1: the trace does not say */
 };
 
 struct mpiv_cex {
@@ -78,6 +80,8 @@ struct mpiv_cex {
 	struct mpiv_cex_rank *ranks;	/* nranks entries, by rank */
 	struct mpiv_cex_edge *cycle;	/* the wait-for cycle or knot */
 	size_t ncycle;
+	struct mpiv_cex_edge *edges;	/* every blocked rank's waits-for edges (no repeats) */
+	size_t nedges;
 	struct mpiv_cex_match *matches;	/* every match, in execution order */
 	size_t nmatches;
 	int mismatch;		/* ranks are stuck in collectives that do not match (different

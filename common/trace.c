@@ -340,12 +340,26 @@ static int exists(const char *path)
 	return stat(path, &st) == 0;
 }
 
+/* Rank r of a recorded run of `world` ranks, which left no file: no event, never finished. */
+static void absent_trace(struct mpiv_rank_trace *t, const char *dir, int r, int world)
+{
+	char path[4096];
+
+	memset(t, 0, sizeof(*t));
+	snprintf(path, sizeof(path), "%s/" MPIV_TRACE_BIN_FILE, dir, r);
+	t->rank = r;
+	t->size = world;
+	t->truncated = 1;
+	t->absent = 1;
+	t->source = xstrdup(path);
+}
+
 int mpiv_traceset_load(const char *dir, struct mpiv_traceset *ts, struct mpiv_error *err)
 {
 	char path[4096];
 	size_t cap = 0;
 	struct stat st;
-	int r;
+	int r, world = -1, recorded = 0;
 
 	memset(ts, 0, sizeof(*ts));
 	ts->meta.exit_status = -1;
@@ -354,6 +368,14 @@ int mpiv_traceset_load(const char *dir, struct mpiv_traceset *ts, struct mpiv_er
 				      "not a trace directory: %s",
 				      errno ? strerror(errno) : "not a directory");
 	ts->dir = xstrdup(dir);
+	/* meta.json first: in a recorded run, a rank may have left no trace at all (killed
+	 * before its MPI_Init returned), and record says how many ranks the job had */
+	snprintf(path, sizeof(path), "%s/" MPIV_META_FILE, dir);
+	if (exists(path)) {
+		if (mpiv_meta_load(path, &ts->meta, err))
+			goto fail;
+		recorded = 1;
+	}
 	for (r = 0;; r++) {
 		struct mpiv_rank_trace t;
 		int rc;
@@ -363,9 +385,16 @@ int mpiv_traceset_load(const char *dir, struct mpiv_traceset *ts, struct mpiv_er
 			rc = mpiv_trace_load_bin(path, &t, err);
 		} else {
 			snprintf(path, sizeof(path), "%s/" MPIV_TRACE_JSON_FILE, dir, r);
-			if (!exists(path))
-				break;
-			rc = mpiv_trace_load_json(path, &t, err);
+			if (exists(path)) {
+				rc = mpiv_trace_load_json(path, &t, err);
+			} else {
+				if (world < 0 && recorded)
+					world = ts->meta.nranks;
+				if (!recorded || r >= world)
+					break;
+				absent_trace(&t, dir, r, world);
+				rc = 0;
+			}
 		}
 		if (rc)
 			goto fail;
@@ -375,6 +404,8 @@ int mpiv_traceset_load(const char *dir, struct mpiv_traceset *ts, struct mpiv_er
 			mpiv_rank_trace_release(&t);
 			goto fail;
 		}
+		if (world < 0)
+			world = t.size;
 		xgrow((void **)&ts->ranks, &cap, (size_t)r + 1, sizeof(*ts->ranks));
 		ts->ranks[r] = t;
 		ts->nranks = r + 1;
@@ -392,9 +423,6 @@ int mpiv_traceset_load(const char *dir, struct mpiv_traceset *ts, struct mpiv_er
 			goto fail;
 		}
 	}
-	snprintf(path, sizeof(path), "%s/" MPIV_META_FILE, dir);
-	if (exists(path) && mpiv_meta_load(path, &ts->meta, err))
-		goto fail;
 	return 0;
 fail:
 	mpiv_traceset_release(ts);

@@ -52,6 +52,8 @@ struct mpiv_rank_trace {
 	int32_t end_code;	/* the abort code, signal number or exit status of end */
 	int64_t bsend_overhead;	/* the library's MPI_BSEND_OVERHEAD, 0 if unknown */
 	int incomplete;		/* the last event had not returned (the rank was stuck in it) */
+	int absent;		/* a rank of a recorded run that left no file (killed before
+				 * its MPI_Init returned): no event, truncated */
 	char *source;		/* the file it was read from */
 };
 
@@ -120,7 +122,9 @@ int mpiv_trace_save_json(const char *path, const struct mpiv_rank_trace *t,
 			 struct mpiv_error *err);
 
 /* Read every rank of a trace directory: rank-N.mpivt or rank-N.json for N = 0.. without gaps,
- * and meta.json if present. Returns 0, or -1 with err filled. */
+ * and meta.json if present. In a recorded run (one with meta.json) a rank of the world that
+ * left no file is an absent trace (struct mpiv_rank_trace's absent). Returns 0, or -1 with err
+ * filled. */
 int mpiv_traceset_load(const char *dir, struct mpiv_traceset *ts, struct mpiv_error *err);
 
 /* The path of the module a site points into, or NULL. */

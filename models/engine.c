@@ -1170,15 +1170,18 @@ static int add_unique(int *out, int n, int r)
 	return n + 1;
 }
 
-/* The processes of rank r that have not finished, but `not` (-1: none left out). */
+/* The processes of rank r that have not finished, but `not` (-1: none left out); if every
+ * one has finished, its first: whom a rank waiting for a finished one waits for. */
 static int add_rank(const struct eng_prog *p, const int32_t *st, int r, int not, int *out,
 		    int n)
 {
-	int q;
+	int q, added = n;
 
 	for (q = FIRST(p, r); q < LAST(p, r); q++)
 		if (q != not && p->ins[q][PC(p, st, q)].op != ENG_END)
 			n = add_unique(out, n, q);
+	if (n == added && FIRST(p, r) != not)
+		n = add_unique(out, n, FIRST(p, r));
 	return n;
 }
 

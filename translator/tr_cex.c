@@ -13,6 +13,7 @@
 /* What the engine did on the way, per process. */
 struct recorder {
 	const struct eng_prog *prog;
+	const struct mpiv_traceset *ts;
 	int32_t **match_proc;	/* per process, per instruction: matched sending process, -1 */
 	int32_t **match_instr;	/* per process, per instruction: sender's instruction */
 	int32_t **done_order;	/* per process: instructions executed, in order */
@@ -38,6 +39,11 @@ static void on_match(void *ctx, int d, int ri, int s, int si)
 	m->send_rank = rc->prog->proc_rank[s];
 	m->send_op = rc->prog->ins[s][si].ev;
 	m->wildcard = rc->prog->ins[d][ri].a == ENG_ANY;
+	{
+		int32_t src = tr_recorded_source(&rc->ts->ranks[m->recv_rank], m->recv_op);
+
+		m->as_recorded = src == MPIV_NONE ? -1 : src == m->send_rank;
+	}
 }
 
 static void on_exec(void *ctx, int r, int i)
@@ -244,6 +250,27 @@ static void find_cycle(const struct eng_prog *p, const int32_t *st, struct mpiv_
 			}
 		}
 	}
+	/* every blocked process's edges, between ranks, once each */
+	{
+		size_t total = 0, e;
+
+		for (r = 0; r < n; r++)
+			total += (size_t)nwf[r];
+		cex->edges = xcalloc(total + 1, sizeof(*cex->edges));
+		for (r = 0; r < n; r++)
+			for (k = 0; k < nwf[r]; k++) {
+				struct mpiv_cex_edge edge;
+
+				edge.rank = p->proc_rank[r];
+				edge.op = p->ins[r][eng_pc(p, st, r)].ev;
+				edge.waits_for = p->proc_rank[wf[r * n + k]];
+				for (e = 0; e < cex->nedges; e++)
+					if (!memcmp(&cex->edges[e], &edge, sizeof(edge)))
+						break;
+				if (e == cex->nedges)
+					cex->edges[cex->nedges++] = edge;
+			}
+	}
 	if (!cex->ncycle) {
 		size_t total = 0;
 
@@ -391,6 +418,7 @@ int tr_cex(const struct eng_prog *prog, const struct mpiv_traceset *ts, const in
 	memset(cex, 0, sizeof(*cex));
 	memset(&rc, 0, sizeof(rc));
 	rc.prog = prog;
+	rc.ts = ts;
 	rc.match_proc = xcalloc((size_t)p.nprocs, sizeof(*rc.match_proc));
 	rc.match_instr = xcalloc((size_t)p.nprocs, sizeof(*rc.match_instr));
 	rc.done_order = xcalloc((size_t)p.nprocs, sizeof(*rc.done_order));

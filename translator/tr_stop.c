@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "translate.h"
+#include "xalloc.h"
 
 /* Did the recorded run end this rank with a complete MPI_Finalize, as a trace written by
  * hand says by ending there? */
@@ -120,9 +121,40 @@ void tr_stop_describe(const struct mpiv_traceset *ts, const struct tr_stop *s, c
 			 ts->meta.job == MPIV_JOB_NO_PROGRESS ? "no progress" : "no progress: a hang");
 		break;
 	default:
+		if (ts->ranks[s->rank].absent) {
+			snprintf(buf, size, "left no trace: it was killed before its MPI_Init returned, "
+				 "or its file is gone");
+			break;
+		}
 		snprintf(buf, size, "was killed, or its trace was cut, %s, without a word of how "
 			 "(a signal that cannot be caught, such as the launcher's SIGKILL after "
 			 "another rank stopped)", where);
 		break;
 	}
+}
+
+int tr_stop_waiters(const struct eng_prog *prog, const struct mpiv_traceset *ts, int r,
+		    int *out)
+{
+	int32_t *st = xmalloc(eng_state_bytes(prog));
+	int *wf = xmalloc((size_t)prog->nprocs * sizeof(int));
+	char *waits = xcalloc((size_t)prog->nranks, 1);
+	int q, k, n = 0, x;
+
+	tr_recorded_path(prog, ts, ENG_BUF_INFINITE, 0, NULL, st);
+	for (q = 0; q < prog->nprocs; q++) {
+		if (prog->proc_rank[q] == r || eng_at_end(prog, st, q))
+			continue;
+		k = eng_waits_for(prog, st, q, wf);
+		for (x = 0; x < k; x++)
+			if (prog->proc_rank[wf[x]] == r)
+				waits[prog->proc_rank[q]] = 1;
+	}
+	for (x = 0; x < prog->nranks; x++)
+		if (waits[x])
+			out[n++] = x;
+	free(st);
+	free(wf);
+	free(waits);
+	return n;
 }

@@ -9,6 +9,8 @@
 #include "translate.h"
 #include "xalloc.h"
 
+static int finished(const struct mpiv_traceset *ts, int r);
+
 struct warn_list {
 	struct tr_warning *w;
 	size_t n, cap;
@@ -54,9 +56,7 @@ static void on_match(void *ctx, int d, int ri, int s, int si)
 	add(l, &w);
 }
 
-/* The source the run recorded for the receive of rank r's event e, or MPIV_NONE. A
- * nonblocking receive learns it at the completion that lists its request. */
-static int32_t recorded_source(const struct mpiv_rank_trace *t, long e)
+int32_t tr_recorded_source(const struct mpiv_rank_trace *t, long e)
 {
 	const struct mpiv_event *ev;
 	size_t i;
@@ -99,7 +99,7 @@ int tr_recorded_path(const struct eng_prog *prog, const struct mpiv_traceset *ts
 			eng_choice(&q, st, k, &d, &ri, &s, &si);
 			if (s < 0 && post < 0)
 				post = k;	/* a receive posted as a choice: no match yet */
-			else if (s >= 0 && recorded_source(&ts->ranks[q.proc_rank[d]], q.ins[d][ri].ev) ==
+			else if (s >= 0 && tr_recorded_source(&ts->ranks[q.proc_rank[d]], q.ins[d][ri].ev) ==
 					   q.proc_rank[s])
 				pick = k;
 		}
@@ -123,12 +123,14 @@ static void recorded_path(struct warn_list *l)
 
 	tr_recorded_path(q, l->ts, ENG_BUF_INFINITE, 0, &obs, st);
 	/* a path that deadlocks leaves messages behind because of the deadlock, which check
-	 * reports as such */
+	 * reports as such; one that stopped leaves those its rank might have received later */
 	for (i = 0; eng_all_done(q, st) && i < eng_unreceived(q, st); i++) {
 		struct tr_warning w;
 		int src, si, dst;
 
 		eng_message(q, st, i, &src, &si, &dst);
+		if (!finished(l->ts, dst))
+			continue;
 		memset(&w, 0, sizeof(w));
 		w.kind = TR_WARN_UNRECEIVED;
 		w.rank = q->proc_rank[src];

@@ -39,7 +39,12 @@ int tr_cex(const struct eng_prog *prog, const struct mpiv_traceset *ts, const in
 int tr_recorded_path(const struct eng_prog *prog, const struct mpiv_traceset *ts,
 		     enum eng_buffering b, long long eager, struct eng_observer *obs, int32_t *st);
 
-/* What the recorded run did that is no deadlock but probably a bug (SPEC 3.8). */
+/* The source (world rank) the recorded run's receive at event e of t took its message from,
+ * or MPIV_NONE if it did not say (it never completed). A nonblocking receive learns it at the
+ * completion that lists its request. */
+int32_t tr_recorded_source(const struct mpiv_rank_trace *t, long e);
+
+/* What the recorded run did that is no deadlock but probably a bug (doc/semantics.md). */
 enum tr_warn_kind {
 	TR_WARN_UNRECEIVED,	/* a message sent and never received */
 	TR_WARN_TRUNCATED,	/* a receive shorter than the message it took */
@@ -91,6 +96,12 @@ void tr_stop_of(const struct mpiv_traceset *ts, int r, struct tr_stop *s);
 
 /* 1 if every rank of ts finished. */
 int tr_all_finished(const struct mpiv_traceset *ts);
+
+/* The ranks that, at the end of the recorded path (standard sends buffered, as small ones
+ * were in the run), are blocked waiting for rank r: filled into out (room for nranks);
+ * returns how many. */
+int tr_stop_waiters(const struct eng_prog *prog, const struct mpiv_traceset *ts, int r,
+		    int *out);
 
 /* "called MPI_Abort with error code 3", "died of signal 11 (Segmentation fault) after its
  * last call, outside MPI", ... into buf. */
