@@ -132,6 +132,15 @@ static int load_records(struct mpiv_rank_trace *t, const char *data, size_t len,
 		case MPIV_TF_END:
 			ended = 1;
 			break;
+		case MPIV_TF_STOP:
+			if (t->end != MPIV_END_UNKNOWN) {
+				mpiv_error_set(err, MPIV_EXIT_BAD_INPUT, t->source, t->rank, -1,
+					       "a second stop record (record at byte %zu)", off);
+				goto out;
+			}
+			t->end = rec.how;
+			t->end_code = rec.code;
+			break;
 		case MPIV_TF_MODULE:
 			xgrow((void **)&t->modules, &modcap, t->nmodules + 1, sizeof(*t->modules));
 			t->modules[t->nmodules].id = rec.module;
@@ -230,6 +239,7 @@ int mpiv_trace_load_bin(const char *path, struct mpiv_rank_trace *t, struct mpiv
 	t->host[sizeof(t->host) - 1] = '\0';
 	memcpy(t->library, h.library, sizeof(t->library));
 	t->library[sizeof(t->library) - 1] = '\0';
+	t->bsend_overhead = h.bsend_overhead;
 	if (load_records(t, data + n, len - (size_t)n, err))
 		goto fail;
 	if (t->nevents && (t->events[t->nevents - 1].flags & MPIV_EV_INCOMPLETE))
@@ -267,6 +277,7 @@ int mpiv_trace_save_bin(const char *path, const struct mpiv_rank_trace *t,
 	h.thread_level = t->thread_level;
 	memcpy(h.host, t->host, sizeof(h.host) - 1);
 	memcpy(h.library, t->library, sizeof(h.library) - 1);
+	h.bsend_overhead = t->bsend_overhead;
 	xgrow((void **)&buf, &cap, MPIV_TF_HEADER_MAX, 1);
 	len = mpiv_tf_encode_header(buf, cap, &h);
 	fwrite(buf, 1, len, f);
@@ -292,6 +303,11 @@ int mpiv_trace_save_bin(const char *path, const struct mpiv_rank_trace *t,
 			len = mpiv_tf_encode_comm(buf, cap, nc->event, nc->id, nc->n, nc->members);
 			fwrite(buf, 1, len, f);
 		}
+	}
+	xgrow((void **)&buf, &cap, MPIV_TF_STOP_MAX + MPIV_TF_END_MAX, 1);
+	if (t->end != MPIV_END_UNKNOWN) {
+		len = mpiv_tf_encode_stop(buf, cap, t->end, t->end_code);
+		fwrite(buf, 1, len, f);
 	}
 	/* A truncated trace stays one: no end record. */
 	if (!t->truncated) {

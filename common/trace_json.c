@@ -11,6 +11,21 @@
 #include "xalloc.h"
 
 #define TRACE_FORMAT "mpiverify-trace"
+/* The names the files use for enum mpiv_end. */
+static const char *const end_names[] = {"unknown", "finalized", "aborted", "signal", "exit"};
+
+#define NAMES(a) (sizeof(a) / sizeof((a)[0]))
+
+/* The index of s in names[0..n), or -1. */
+static int name_index(const char *const *names, size_t n, const char *s)
+{
+	size_t i;
+
+	for (i = 0; s && i < n; i++)
+		if (!strcmp(names[i], s))
+			return (int)i;
+	return -1;
+}
 
 /* A peer, source or tag: an integer, or one of the names of the special values. */
 static json_t *special_to_json(int32_t v, int is_tag)
@@ -141,6 +156,12 @@ int mpiv_trace_save_json(const char *path, const struct mpiv_rank_trace *t,
 	json_object_set_new(root, "library", json_string(t->library));
 	json_object_set_new(root, "thread_level", json_integer(t->thread_level));
 	json_object_set_new(root, "truncated", json_boolean(t->truncated));
+	if (t->end != MPIV_END_UNKNOWN)
+		json_object_set_new(root, "end", json_pack("{s:s, s:i}", "how",
+							   end_names[t->end], "code",
+							   t->end_code));
+	if (t->bsend_overhead)
+		json_object_set_new(root, "bsend_overhead", json_integer(t->bsend_overhead));
 	for (i = 0; i < t->nmodules; i++) {
 		json_t *m = json_object();
 
@@ -435,6 +456,27 @@ int mpiv_trace_load_json(const char *path, struct mpiv_rank_trace *t, struct mpi
 	t->pid = (int)json_integer_value(json_object_get(root, "pid"));
 	t->thread_level = (int)json_integer_value(json_object_get(root, "thread_level"));
 	t->truncated = json_is_true(json_object_get(root, "truncated"));
+	j = json_object_get(root, "end");
+	if (j) {
+		json_t *how = json_object_get(j, "how"), *code = json_object_get(j, "code");
+
+		t->end = name_index(end_names, NAMES(end_names), json_string_value(how));
+		if (t->end <= MPIV_END_UNKNOWN || (code && !json_is_integer(code))) {
+			mpiv_error_set(err, MPIV_EXIT_BAD_INPUT, path, t->rank, -1,
+				       "end: expected {\"how\": \"finalized\", \"aborted\", "
+				       "\"signal\" or \"exit\", \"code\": an integer}");
+			goto fail;
+		}
+		t->end_code = code ? (int32_t)json_integer_value(code) : 0;
+	}
+	j = json_object_get(root, "bsend_overhead");
+	if (j && (!json_is_integer(j) || json_integer_value(j) < 0 ||
+		  json_integer_value(j) > INT32_MAX)) {
+		mpiv_error_set(err, MPIV_EXIT_BAD_INPUT, path, t->rank, -1,
+			       "bsend_overhead: expected a non-negative integer");
+		goto fail;
+	}
+	t->bsend_overhead = j ? json_integer_value(j) : 0;
 	j = json_object_get(root, "host");
 	if (json_is_string(j))
 		snprintf(t->host, sizeof(t->host), "%s", json_string_value(j));
