@@ -26,6 +26,8 @@
 #define MPIV_ENV_CEX "MPIVERIFY_CEX"		/* replay: the counterexample to force */
 #define MPIV_ENV_REPLAY_TRACE "MPIVERIFY_REPLAY_TRACE"	/* replay: the binary traces every
 							 * call is checked against */
+#define MPIV_ENV_STEER "MPIVERIFY_STEER"	/* record for verify: the decisions each rank
+						 * must take first (doc/verify.md) */
 
 /* The test suite alone reads MPIVERIFY_BUILDDIR (tests/lib.sh: the build tree to test). */
 

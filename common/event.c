@@ -99,6 +99,39 @@ int mpiv_event_failed_poll(const struct mpiv_event *ev)
 	return mpiv_failed_poll(ev->call, ev->src, ev->flags, ev->nreqs, ev->npending);
 }
 
+enum mpiv_decision mpiv_decision_of(unsigned call, int32_t peer, int32_t peer2, int32_t src,
+				    uint32_t nreqs, uint32_t npending)
+{
+	switch (mpiv_call_kind(call)) {
+	case MPIV_KIND_RECV:
+	case MPIV_KIND_IRECV:
+		return peer == MPIV_ANY_SOURCE ? MPIV_DEC_SOURCE : MPIV_DEC_NONE;
+	case MPIV_KIND_PROBE:
+	case MPIV_KIND_MPROBE:
+		/* a probe that found nothing (a failed MPI_Iprobe, MPI_Improbe) chose nothing */
+		return peer == MPIV_ANY_SOURCE && src != MPIV_NONE ? MPIV_DEC_SOURCE : MPIV_DEC_NONE;
+	case MPIV_KIND_SENDRECV:
+		return peer2 == MPIV_ANY_SOURCE ? MPIV_DEC_SOURCE : MPIV_DEC_NONE;
+	case MPIV_KIND_WAIT:
+		if (call != MPIV_CALL_Waitany && call != MPIV_CALL_Testany &&
+		    call != MPIV_CALL_Waitsome && call != MPIV_CALL_Testsome)
+			return MPIV_DEC_NONE;
+		return nreqs >= 2 && npending < nreqs ? MPIV_DEC_COMPLETION : MPIV_DEC_NONE;
+	default:
+		return MPIV_DEC_NONE;
+	}
+}
+
+enum mpiv_decision mpiv_event_decision(const struct mpiv_event *ev)
+{
+	return mpiv_decision_of(ev->call, ev->peer, ev->peer2, ev->src, ev->nreqs, ev->npending);
+}
+
+int32_t mpiv_event_recv_tag(const struct mpiv_event *ev)
+{
+	return mpiv_call_kind(ev->call) == MPIV_KIND_SENDRECV ? ev->tag2 : ev->tag;
+}
+
 void mpiv_event_release(struct mpiv_event *ev)
 {
 	free(ev->reqs);

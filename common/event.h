@@ -189,6 +189,27 @@ int mpiv_event_failed_poll(const struct mpiv_event *ev);
 int mpiv_failed_poll(unsigned call, int32_t src, unsigned flags, uint32_t nreqs,
 		     uint32_t npending);
 
+/* The calls whose outcome MPI leaves open and a program may act on: verify steers a run by
+ * the order of each rank's decisions (doc/verify.md). */
+enum mpiv_decision {
+	MPIV_DEC_NONE = 0,
+	MPIV_DEC_SOURCE = 1,	/* which sender a receive or probe naming MPI_ANY_SOURCE took
+				 * (MPI_Sendrecv's receive too) */
+	MPIV_DEC_COMPLETION = 2,	/* which of several requests MPI_Waitany, Testany,
+					 * Waitsome or Testsome completed */
+};
+
+/* Whether a call is a decision of its rank: its call, the source it names (peer; peer2 for
+ * MPI_Sendrecv), what a probe found (src, MPIV_NONE for nothing), the requests it lists and how
+ * many of them did not complete. A poll that found nothing decides nothing. */
+enum mpiv_decision mpiv_decision_of(unsigned call, int32_t peer, int32_t peer2, int32_t src,
+				    uint32_t nreqs, uint32_t npending);
+enum mpiv_decision mpiv_event_decision(const struct mpiv_event *ev);
+
+/* The tag a call's receive names: tag2 for MPI_Sendrecv and MPI_Sendrecv_replace (whose tag is
+ * the send's), tag otherwise. */
+int32_t mpiv_event_recv_tag(const struct mpiv_event *ev);
+
 /* Initialise an event to "no field used". */
 void mpiv_event_init(struct mpiv_event *ev, unsigned call);
 

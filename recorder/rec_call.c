@@ -250,6 +250,7 @@ void rec_call_polled(struct rec_call *c, int rc)
 REC_HOT void rec_call_leave(struct rec_call *c)
 {
 	rec_call_returned(c);
+	rec_steer_after(c);
 	rec_output_call(c, 0);
 	rec_status_leave(c->failed_poll);
 	/* Tested first: most calls own nothing, and free(NULL) is still a call. */

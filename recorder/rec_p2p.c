@@ -61,7 +61,7 @@ static REC_HOT int rec_recv(struct rec_call *c, rec_recv_fn pmpi, void *buf, int
 		status = &local;
 	rec_p2p_envelope(c, count, type, source, tag, comm);
 	rec_call_posted(c);
-	rc = pmpi(buf, count, type, source, tag, comm, status);
+	rc = pmpi(buf, count, type, rec_steer_source(c, source, comm), tag, comm, status);
 	rec_call_returned(c);
 	/* A truncated message was still matched. */
 	if (rc == MPI_SUCCESS || rc == MPI_ERR_TRUNCATE) {
@@ -78,7 +78,7 @@ static REC_HOT int rec_irecv(struct rec_call *c, rec_irecv_fn pmpi, void *buf, i
 
 	rec_p2p_envelope(c, count, type, source, tag, comm);
 	rec_call_posted(c);
-	rc = pmpi(buf, count, type, source, tag, comm, request);
+	rc = pmpi(buf, count, type, rec_steer_source(c, source, comm), tag, comm, request);
 	rec_call_returned(c);
 	if (rc == MPI_SUCCESS)
 		rec_call_add_req(c, rec_request_add(request, 1, comm), MPIV_NONE, MPIV_NONE);
@@ -208,7 +208,7 @@ int rec_Sendrecv(struct rec_call *c, const void *sendbuf, int sendcount, MPI_Dat
 	rec_sendrecv_env(c, sendcount, sendtype, dest, sendtag, source, recvtag, comm);
 	rec_call_posted(c);
 	rc = PMPI_Sendrecv(sendbuf, sendcount, sendtype, dest, sendtag, recvbuf, recvcount,
-			   recvtype, source, recvtag, comm, status);
+			   recvtype, rec_steer_source(c, source, comm), recvtag, comm, status);
 	rec_call_returned(c);
 	rec_sendrecv_done(c, rc, comm, status);
 	return rc;
@@ -225,8 +225,8 @@ int rec_Sendrecv_replace(struct rec_call *c, void *buf, int count, MPI_Datatype 
 		status = &local;
 	rec_sendrecv_env(c, count, datatype, dest, sendtag, source, recvtag, comm);
 	rec_call_posted(c);
-	rc = PMPI_Sendrecv_replace(buf, count, datatype, dest, sendtag, source, recvtag, comm,
-				   status);
+	rc = PMPI_Sendrecv_replace(buf, count, datatype, dest, sendtag,
+				   rec_steer_source(c, source, comm), recvtag, comm, status);
 	rec_call_returned(c);
 	rec_sendrecv_done(c, rc, comm, status);
 	return rc;

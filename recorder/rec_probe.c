@@ -27,7 +27,7 @@ int rec_Probe(struct rec_call *c, int source, int tag, MPI_Comm comm, MPI_Status
 		status = &local;
 	probe_envelope(c, source, tag, comm);
 	rec_call_posted(c);
-	rc = PMPI_Probe(source, tag, comm, status);
+	rc = PMPI_Probe(rec_steer_source(c, source, comm), tag, comm, status);
 	rec_call_returned(c);
 	if (rc == MPI_SUCCESS)
 		probe_found(c, comm, status);
@@ -43,7 +43,7 @@ int rec_Iprobe(struct rec_call *c, int source, int tag, MPI_Comm comm, int *flag
 	if (status == MPI_STATUS_IGNORE)
 		status = &local;
 	probe_envelope(c, source, tag, comm);
-	rc = PMPI_Iprobe(source, tag, comm, flag, status);
+	rc = PMPI_Iprobe(rec_steer_source(c, source, comm), tag, comm, flag, status);
 	if (rc == MPI_SUCCESS && *flag)
 		probe_found(c, comm, status);
 	rec_call_polled(c, rc);
@@ -60,7 +60,7 @@ int rec_Mprobe(struct rec_call *c, int source, int tag, MPI_Comm comm, MPI_Messa
 		status = &local;
 	probe_envelope(c, source, tag, comm);
 	rec_call_posted(c);
-	rc = PMPI_Mprobe(source, tag, comm, message, status);
+	rc = PMPI_Mprobe(rec_steer_source(c, source, comm), tag, comm, message, status);
 	rec_call_returned(c);
 	if (rc == MPI_SUCCESS)
 		probe_found(c, comm, status);
@@ -76,7 +76,7 @@ int rec_Improbe(struct rec_call *c, int source, int tag, MPI_Comm comm, int *fla
 	if (status == MPI_STATUS_IGNORE)
 		status = &local;
 	probe_envelope(c, source, tag, comm);
-	rc = PMPI_Improbe(source, tag, comm, flag, message, status);
+	rc = PMPI_Improbe(rec_steer_source(c, source, comm), tag, comm, flag, message, status);
 	if (rc == MPI_SUCCESS && *flag)
 		probe_found(c, comm, status);
 	rec_call_polled(c, rc);

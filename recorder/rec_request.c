@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "recorder.h"
+#include "steer.h"
 #include "rec_comm.h"
 
 #define REQ_BUCKETS 1024	/* a power of two */
@@ -359,6 +360,98 @@ static const MPI_Status *pick_status(void *ctx, int i)
 	return NULL;
 }
 
+/* ---- steered completions (rec_steer.c): exactly the requests a verify run forces ---- */
+
+/* Requests of cp that are active, or may be: the choice is a choice only among two or more. */
+static int active_count(const struct completion *cp)
+{
+	int i, n = 0;
+
+	for (i = 0; i < cp->n; i++)
+		n += cp->ent[i].handle != MPI_REQUEST_NULL;
+	return n;
+}
+
+/* The positions in cp of the requests steering decision d completes, into pos (room for
+ * cp->n); their number, or -1 after stopping the steering (one of them is not passed, or
+ * want, if not 0, says how many the call completes). */
+static int steered_positions(const struct completion *cp, const struct mpiv_steer_decision *d,
+			     int want, int *pos)
+{
+	uint32_t j;
+	int i;
+
+	if ((want && d->nreqs != (uint32_t)want) || d->nreqs > (uint32_t)cp->n) {
+		rec_steer_stop("the steering completes another number of requests than the call");
+		return -1;
+	}
+	for (j = 0; j < d->nreqs; j++) {
+		for (i = 0; i < cp->n; i++)
+			if (cp->ent[i].handle != MPI_REQUEST_NULL && cp->ent[i].id == d->reqs[j])
+				break;
+		if (i == cp->n) {
+			rec_steer_stop("a request the steering completes is not passed");
+			return -1;
+		}
+		pos[j] = i;
+	}
+	return (int)d->nreqs;
+}
+
+/* Complete exactly the requests at pos[0..k) of reqs: wait for each (block), or test them all
+ * at once (all or none, MPI_Testall on them): *done says which. statuses, if not NULL, get
+ * theirs in that order. Returns what MPI returned. */
+static int force_complete(MPI_Request reqs[], const int *pos, int k, int block,
+			  MPI_Status *statuses, int *done)
+{
+	MPI_Request stack[REQ_STACK], *tmp = stack;
+	int j, rc = MPI_SUCCESS;
+
+	*done = 0;
+	if (block) {
+		for (j = 0; j < k && rc == MPI_SUCCESS; j++)
+			rc = PMPI_Wait(&reqs[pos[j]], statuses ? &statuses[j] : MPI_STATUS_IGNORE);
+		*done = rc == MPI_SUCCESS;
+		return rc;
+	}
+	if (k > REQ_STACK && !(tmp = malloc((size_t)k * sizeof(*tmp))))
+		return MPI_ERR_NO_MEM;
+	for (j = 0; j < k; j++)
+		tmp[j] = reqs[pos[j]];
+	rc = PMPI_Testall(k, tmp, done, statuses ? statuses : MPI_STATUSES_IGNORE);
+	for (j = 0; j < k; j++)
+		reqs[pos[j]] = tmp[j];
+	if (tmp != stack)
+		free(tmp);
+	return rc;
+}
+
+/* The steered positions of an any-completion, into *pos (pos_stack, or malloc'ed: free with
+ * steer_done); their number, 0 when the call is not steered. */
+static int steer_positions(struct rec_call *c, const struct completion *cp, int want,
+			   int *pos_stack, int **pos)
+{
+	const struct mpiv_steer_decision *d = rec_steer_completion(c, active_count(cp));
+	int k;
+
+	*pos = pos_stack;
+	if (!d)
+		return 0;
+	if (cp->n > REQ_STACK && !(*pos = malloc((size_t)cp->n * sizeof(**pos)))) {
+		*pos = pos_stack;
+		rec_steer_stop("out of memory");
+		return 0;
+	}
+	k = steered_positions(cp, d, want, *pos);
+	return k > 0 ? k : 0;
+}
+
+static void steer_done(int *pos, const int *pos_stack)
+{
+	if (pos != pos_stack)
+		free(pos);
+}
+
 /* The request at position `index` completed (MPI_UNDEFINED: none). */
 static int mark_one(struct completion *cp, int index)
 {
@@ -373,14 +466,20 @@ int rec_Waitany(struct rec_call *c, int count, MPI_Request array_of_requests[], 
 	struct completion cp;
 	struct status_pick sp = {0};
 	MPI_Status local;
-	int rc;
+	int rc, done, pos_stack[REQ_STACK], *pos;
 
 	if (status == MPI_STATUS_IGNORE)
 		status = &local;
 	completion_take(&cp, count, array_of_requests);
 	completion_list_pending(c, &cp);
 	rec_call_posted(c);
-	rc = PMPI_Waitany(count, array_of_requests, indx, status);
+	if (steer_positions(c, &cp, 1, pos_stack, &pos)) {
+		rc = force_complete(array_of_requests, pos, 1, 1, status, &done);
+		*indx = pos[0];
+	} else {
+		rc = PMPI_Waitany(count, array_of_requests, indx, status);
+	}
+	steer_done(pos, pos_stack);
 	rec_call_returned(c);
 	if (rc == MPI_SUCCESS)
 		mark_one(&cp, *indx);
@@ -395,13 +494,19 @@ int rec_Testany(struct rec_call *c, int count, MPI_Request array_of_requests[], 
 	struct completion cp;
 	struct status_pick sp = {0};
 	MPI_Status local;
-	int rc;
+	int rc, pos_stack[REQ_STACK], *pos;
 
 	if (status == MPI_STATUS_IGNORE)
 		status = &local;
 	completion_take(&cp, count, array_of_requests);
 	rec_call_posted(c);
-	rc = PMPI_Testany(count, array_of_requests, indx, flag, status);
+	if (steer_positions(c, &cp, 1, pos_stack, &pos)) {
+		rc = force_complete(array_of_requests, pos, 1, 0, status, flag);
+		*indx = *flag ? pos[0] : MPI_UNDEFINED;
+	} else {
+		rc = PMPI_Testany(count, array_of_requests, indx, flag, status);
+	}
+	steer_done(pos, pos_stack);
 	rec_call_returned(c);
 	if (rc == MPI_SUCCESS && *flag)
 		mark_one(&cp, *indx);
@@ -469,14 +574,23 @@ static int rec_some(struct rec_call *c, rec_some_fn pmpi, int incount,
 	struct completion cp;
 	struct status_pick sp = {0};
 	MPI_Status st_stack[REQ_STACK], *st = array_of_statuses, *heap = NULL;
-	int rc, k;
+	int rc, k, done, pos_stack[REQ_STACK], *pos;
 
 	completion_take(&cp, incount, array_of_requests);
 	if (pmpi != PMPI_Testsome)
 		completion_list_pending(c, &cp);
 	st = statuses_for(st, cp.n, st_stack, &heap);
 	rec_call_posted(c);
-	rc = pmpi(incount, array_of_requests, outcount, array_of_indices, st);
+	k = steer_positions(c, &cp, 0, pos_stack, &pos);
+	if (k) {
+		rc = force_complete(array_of_requests, pos, k, pmpi != PMPI_Testsome,
+				    st != MPI_STATUSES_IGNORE ? st : NULL, &done);
+		*outcount = done ? k : 0;
+		memcpy(array_of_indices, pos, (size_t)(done ? k : 0) * sizeof(*pos));
+	} else {
+		rc = pmpi(incount, array_of_requests, outcount, array_of_indices, st);
+	}
+	steer_done(pos, pos_stack);
 	rec_call_returned(c);
 	if (rc == MPI_SUCCESS && *outcount != MPI_UNDEFINED)
 		for (k = 0; k < *outcount; k++)

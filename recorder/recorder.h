@@ -139,6 +139,32 @@ void rec_output_flush(void);
 void rec_output_close(int how, int32_t code);
 
 
+/* ---- rec_steer.c: the decisions a verify run forces (doc/verify.md) ---- */
+
+struct mpiv_steer_decision;
+
+/* Load this rank's steering from $MPIVERIFY_STEER, if set (at MPI_Init). Returns 0, or -1
+ * after one line saying why (the rank then runs unsteered). */
+int rec_steer_load(int rank);
+
+/* The source a receive or probe naming source must use on comm: the steered sender (as a
+ * rank of comm) when it names MPI_ANY_SOURCE and its decision is steered, else source. Call
+ * with c's envelope filled. */
+int rec_steer_source(struct rec_call *c, int source, MPI_Comm comm);
+
+/* For an any-completion call c over nactive active requests: the steered decision it must
+ * take (the requests it must complete, by id), or NULL. */
+const struct mpiv_steer_decision *rec_steer_completion(struct rec_call *c, int nactive);
+
+/* Steering cannot go on (why: a request the steering names is not passed): the rank runs free
+ * from here, and says so once. */
+void rec_steer_stop(const char *why);
+
+/* Call c returned: if it made a decision, the next one is the rank's next. */
+void rec_steer_after(const struct rec_call *c);
+
+void rec_steer_release(void);
+
 /* ---- rec_request.c: nonblocking requests ---- */
 
 /* A request the program holds, as the table knows it. */

@@ -24,6 +24,7 @@ static void rec_start(int thread_level)
 	rec_msg_set_rank("recorder", rank);
 
 	tracing = rec_output_open(rank, size, thread_level) == 0;
+	rec_steer_load(rank);
 	/* Module records for the sites seen so far (MPI_Init's), then for each new module. */
 	if (tracing)
 		rec_site_set_hook(rec_output_module);

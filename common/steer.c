@@ -1,0 +1,180 @@
+/* The steering file of a verify run (steer.h): written by verify, parsed by the recorder in
+ * every rank. Malloc and string functions only, so that the preload library can use it. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "event.h"
+#include "steer.h"
+
+/* A cursor over the text. */
+struct steer_in {
+	const char *p, *end;
+};
+
+static void skip_space(struct steer_in *in)
+{
+	while (in->p < in->end && (*in->p == ' ' || *in->p == '\t' || *in->p == '\n' ||
+				   *in->p == '\r'))
+		in->p++;
+}
+
+/* The next word, into buf (size bytes); 0, or -1 at the end or for one too long. */
+static int word(struct steer_in *in, char *buf, size_t size)
+{
+	size_t n = 0;
+
+	skip_space(in);
+	while (in->p < in->end && *in->p != ' ' && *in->p != '\t' && *in->p != '\n' &&
+	       *in->p != '\r') {
+		if (n + 1 >= size)
+			return -1;
+		buf[n++] = *in->p++;
+	}
+	buf[n] = '\0';
+	return n ? 0 : -1;
+}
+
+/* The next word as an integer in [lo, hi]; 0 or -1. */
+static int number(struct steer_in *in, long lo, long hi, long *out)
+{
+	char buf[32], *e;
+
+	if (word(in, buf, sizeof(buf)))
+		return -1;
+	*out = strtol(buf, &e, 10);
+	return *e || *out < lo || *out > hi ? -1 : 0;
+}
+
+static int bad(char *why, size_t whysize, const char *what)
+{
+	size_t n = strlen(what);
+
+	if (whysize) {
+		if (n >= whysize)
+			n = whysize - 1;
+		memcpy(why, what, n);
+		why[n] = '\0';
+	}
+	return -1;
+}
+
+/* One decision line into d (already zeroed); 0 or -1. */
+static int parse_decision(struct steer_in *in, struct mpiv_steer_decision *d)
+{
+	char name[64], kind[16];
+	long v, k;
+	int call;
+	uint32_t i;
+
+	if (word(in, name, sizeof(name)) || (call = mpiv_call_from_name(name)) < 0)
+		return -1;
+	d->call = (uint16_t)call;
+	if (number(in, -3, INT32_MAX, &v))
+		return -1;
+	d->comm = (int32_t)v;
+	if (number(in, -3, INT32_MAX, &v))
+		return -1;
+	d->tag = (int32_t)v;
+	d->src = MPIV_NONE;
+	if (word(in, kind, sizeof(kind)))
+		return -1;
+	if (!strcmp(kind, "src")) {
+		if (number(in, 0, INT32_MAX, &v))
+			return -1;
+		d->src = (int32_t)v;
+		return 0;
+	}
+	if (strcmp(kind, "reqs") || number(in, 1, 1 << 20, &k))
+		return -1;
+	d->reqs = malloc((size_t)k * sizeof(*d->reqs));
+	if (!d->reqs)
+		return -1;
+	d->nreqs = (uint32_t)k;
+	for (i = 0; i < d->nreqs; i++) {
+		if (number(in, 0, INT32_MAX, &v))
+			return -1;
+		d->reqs[i] = (int32_t)v;
+	}
+	return 0;
+}
+
+int mpiv_steer_parse(const char *text, size_t len, int rank, struct mpiv_steer *s, char *why,
+		     size_t whysize)
+{
+	struct steer_in in = {text, text + len};
+	char buf[32];
+	long v, r, n, i;
+
+	memset(s, 0, sizeof(*s));
+	s->rank = rank;
+	if (word(&in, buf, sizeof(buf)) || strcmp(buf, MPIV_STEER_FORMAT) ||
+	    number(&in, MPIV_STEER_VERSION, MPIV_STEER_VERSION, &v))
+		return bad(why, whysize, "not a steering file of version 1");
+	while (!word(&in, buf, sizeof(buf))) {
+		struct mpiv_steer_decision *d = NULL;
+
+		if (strcmp(buf, "rank") || number(&in, 0, INT32_MAX, &r) ||
+		    number(&in, 0, 1 << 24, &n))
+			return bad(why, whysize, "malformed rank line");
+		if (r == rank) {
+			d = calloc((size_t)n + 1, sizeof(*d));
+			if (!d)
+				return bad(why, whysize, "out of memory");
+			mpiv_steer_release(s);
+			s->rank = rank;
+			s->d = d;
+		}
+		for (i = 0; i < n; i++) {
+			struct mpiv_steer_decision tmp;
+
+			memset(&tmp, 0, sizeof(tmp));
+			if (parse_decision(&in, d ? &d[i] : &tmp)) {
+				free(tmp.reqs);
+				if (d)
+					s->n = (size_t)i + 1;
+				return bad(why, whysize, "malformed decision line");
+			}
+			free(tmp.reqs);
+		}
+		if (d)
+			s->n = (size_t)n;
+	}
+	skip_space(&in);
+	if (in.p != in.end)
+		return bad(why, whysize, "malformed steering file");
+	return 0;
+}
+
+void mpiv_steer_write_header(FILE *f)
+{
+	fprintf(f, "%s %d\n", MPIV_STEER_FORMAT, MPIV_STEER_VERSION);
+}
+
+void mpiv_steer_write_rank(FILE *f, int rank, const struct mpiv_steer_decision *d, size_t n)
+{
+	size_t i;
+	uint32_t j;
+
+	fprintf(f, "rank %d %zu\n", rank, n);
+	for (i = 0; i < n; i++) {
+		fprintf(f, "%s %d %d ", mpiv_call_name(d[i].call), (int)d[i].comm, (int)d[i].tag);
+		if (d[i].src != MPIV_NONE) {
+			fprintf(f, "src %d\n", (int)d[i].src);
+			continue;
+		}
+		fprintf(f, "reqs %u", d[i].nreqs);
+		for (j = 0; j < d[i].nreqs; j++)
+			fprintf(f, " %d", (int)d[i].reqs[j]);
+		fputc('\n', f);
+	}
+}
+
+void mpiv_steer_release(struct mpiv_steer *s)
+{
+	size_t i;
+
+	for (i = 0; s->d && i < s->n; i++)
+		free(s->d[i].reqs);
+	free(s->d);
+	memset(s, 0, sizeof(*s));
+}

@@ -1,0 +1,54 @@
+/* The steering file of a verify run (doc/verify.md): for each rank, the outcomes its first
+ * decisions (enum mpiv_decision, in the order the rank makes them) must take; past them the
+ * run is free. verify writes it, the recorder reads it in every rank. Plain text, so that the
+ * recorder reads it without a JSON library:
+ *
+ *	mpiverify-steer 1
+ *	rank R N			N decisions of rank R follow, one a line, in order:
+ *	CALL COMM TAG src S		a receive or probe on COMM with TAG (MPIV_ANY_TAG: -1)
+ *					takes world rank S's message
+ *	CALL COMM TAG reqs K ID...	a completion completes exactly these K requests (the
+ *					recorder's request ids); COMM and TAG are -3 (unused)
+ *
+ * CALL is the call's name ("MPI_Recv"). No I/O here: the caller reads the file. */
+#ifndef MPIV_STEER_H
+#define MPIV_STEER_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#define MPIV_STEER_FORMAT "mpiverify-steer"
+#define MPIV_STEER_VERSION 1
+
+/* One decision, as the steered rank must take it. */
+struct mpiv_steer_decision {
+	uint16_t call;		/* enum mpiv_call of the call that makes it */
+	int32_t comm, tag;	/* a source decision's communicator id and tag, as the trace
+				 * records them; MPIV_NONE for a completion */
+	int32_t src;		/* a source decision: the world rank whose message it takes;
+				 * MPIV_NONE for a completion */
+	uint32_t nreqs;		/* a completion: the requests it completes ... */
+	int32_t *reqs;		/* ... by the recorder's ids; owned */
+};
+
+/* One rank's steering. */
+struct mpiv_steer {
+	int rank;
+	struct mpiv_steer_decision *d;
+	size_t n;
+};
+
+/* Parse the steering of rank out of text (len bytes). Returns 0 (a rank the file does not
+ * name gets none: n == 0), or -1 with why filled (the file is malformed); s is the caller's
+ * to release either way. Uses malloc only. */
+int mpiv_steer_parse(const char *text, size_t len, int rank, struct mpiv_steer *s, char *why,
+		     size_t whysize);
+
+/* Write the header, then one rank's decisions d[0..n) (as mpiv_steer_parse reads them). */
+void mpiv_steer_write_header(FILE *f);
+void mpiv_steer_write_rank(FILE *f, int rank, const struct mpiv_steer_decision *d, size_t n);
+
+void mpiv_steer_release(struct mpiv_steer *s);
+
+#endif

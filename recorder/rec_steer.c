@@ -1,0 +1,147 @@
+/* Steering a recorded run, for verify (doc/verify.md): each rank's first decisions
+ * (mpiv_event_decision(): the sender a wildcard receive or probe takes, the requests an
+ * any-completion completes) take the outcomes $MPIVERIFY_STEER gives (common/steer.h), in the
+ * order the rank makes them; past them the run is free, and recorded as always. A decision call
+ * that is not the one the steering expects means the program left the path the steering was
+ * made for: steering stops there for the rank, which runs on free, and the rank says so once.
+ * Decisions are counted, not event indices: a polling loop may poll more or fewer times than
+ * in the run the steering comes from. Only a rank whose calls come from one thread is steered. */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "environment.h"
+#include "recorder.h"
+#include "rec_comm.h"
+#include "steer.h"
+
+static struct mpiv_steer steer;		/* this rank's decisions */
+static size_t steer_next;		/* the ordinal of the rank's next decision */
+static int steer_on;			/* decisions steer_next.. are still to be forced */
+
+/* Read the whole file at path; malloc'ed, *len bytes, or NULL with errno set. */
+static char *read_all(const char *path, size_t *len)
+{
+	struct stat st;
+	char *buf = NULL;
+	ssize_t n;
+	size_t got = 0;
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+
+	if (fd < 0)
+		return NULL;
+	if (fstat(fd, &st) != 0 || st.st_size < 0 || st.st_size > (64 << 20) ||
+	    !(buf = malloc((size_t)st.st_size + 1))) {
+		close(fd);
+		errno = ENOMEM;
+		return NULL;
+	}
+	while (got < (size_t)st.st_size && (n = read(fd, buf + got, st.st_size - got)) > 0)
+		got += (size_t)n;
+	close(fd);
+	*len = got;
+	return buf;
+}
+
+int rec_steer_load(int rank)
+{
+	const char *path = getenv(MPIV_ENV_STEER);
+	char why[128], *text;
+	size_t len = 0;
+
+	if (!path || !*path)
+		return 0;
+	text = read_all(path, &len);
+	if (!text) {
+		rec_msg("cannot read the steering file '%s': %s: this rank runs unsteered", path,
+			strerror(errno));
+		return -1;
+	}
+	if (mpiv_steer_parse(text, len, rank, &steer, why, sizeof(why))) {
+		rec_msg("steering file '%s': %s: this rank runs unsteered", path, why);
+		mpiv_steer_release(&steer);
+		free(text);
+		return -1;
+	}
+	free(text);
+	steer_next = 0;
+	steer_on = steer.n > 0;
+	return 0;
+}
+
+/* The decision call c is about to make must be forced: the next one of the steering, if c
+ * is the call it names; else the rank left the steered path, and steering stops. */
+static const struct mpiv_steer_decision *expected(struct rec_call *c, enum mpiv_decision kind)
+{
+	const struct mpiv_steer_decision *d;
+
+	if (!steer_on)
+		return NULL;
+	if (steer_next >= steer.n) {
+		steer_on = 0;	/* every decision was taken: free from here */
+		return NULL;
+	}
+	d = &steer.d[steer_next];
+	if (c->ev.thread == 0 && d->call == c->ev.call &&
+	    (kind == MPIV_DEC_COMPLETION ? d->src == MPIV_NONE :
+	     d->src != MPIV_NONE && d->comm == c->ev.comm && d->tag == mpiv_event_recv_tag(&c->ev)))
+		return d;
+	rec_msg("steering stops at decision %zu: expected %s, got %s; this rank runs on free",
+		steer_next, mpiv_call_name(d->call), mpiv_call_name(c->ev.call));
+	steer_on = 0;
+	return NULL;
+}
+
+int rec_steer_source(struct rec_call *c, int source, MPI_Comm comm)
+{
+	const struct mpiv_steer_decision *d;
+	int r;
+
+	/* a call that is never a decision (MPI_Recv_init: a persistent wildcard) is not steered */
+	if (!steer_on || source != MPI_ANY_SOURCE ||
+	    mpiv_decision_of(c->ev.call, MPIV_ANY_SOURCE, MPIV_ANY_SOURCE, 0, 0, 0) !=
+		    MPIV_DEC_SOURCE)
+		return source;
+	d = expected(c, MPIV_DEC_SOURCE);
+	if (!d)
+		return source;
+	r = rec_comm_from_world(comm, d->src);
+	if (r < 0) {
+		rec_msg("steering stops at decision %zu: world rank %d is not in the "
+			"communicator of %s; this rank runs on free", steer_next, (int)d->src,
+			mpiv_call_name(c->ev.call));
+		steer_on = 0;
+		return source;
+	}
+	return r;
+}
+
+const struct mpiv_steer_decision *rec_steer_completion(struct rec_call *c, int nactive)
+{
+	if (!steer_on || nactive < 2)
+		return NULL;
+	return expected(c, MPIV_DEC_COMPLETION);
+}
+
+void rec_steer_stop(const char *why)
+{
+	if (!steer_on)
+		return;
+	rec_msg("steering stops at decision %zu: %s; this rank runs on free", steer_next, why);
+	steer_on = 0;
+}
+
+void rec_steer_after(const struct rec_call *c)
+{
+	if (steer_on && mpiv_event_decision(&c->ev) != MPIV_DEC_NONE)
+		steer_next++;
+}
+
+void rec_steer_release(void)
+{
+	steer_on = 0;
+	mpiv_steer_release(&steer);
+}
