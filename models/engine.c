@@ -28,6 +28,16 @@
 #define BUF(p, st, r) ((st)[(p)->off_buf + (r)])
 #define MSG(p, st) (&(st)[(p)->off_msg])
 #define RANK(p, q) ((p)->proc_rank[q])
+/* Variants (verify): process q has VN of them; VINS/VNINS are variant v's instructions and
+ * their number; VAR is q's variant in st, CUR its instructions. Without variants, every process
+ * has one, ins[q], and no state word says which. */
+#define VN(p, q) ((p)->nvar ? (p)->nvar[q] : 1)
+#define VINS(p, q, v) ((p)->nvar ? (p)->vins[q][v] : (p)->ins[q])
+#define VNINS(p, q, v) ((p)->nvar ? (p)->vnins[q][v] : (p)->nins[q])
+#define VAR(p, st, q) ((p)->nvar ? (st)[(p)->off_var + (q)] : 0)
+#define CUR(p, st, q) VINS(p, q, VAR(p, st, q))
+/* Input register r of process q: two words, the source (or request) and the tag. */
+#define REG(p, st, q, r) (&(st)[(p)->off_reg + ((q) * (p)->nregs + (r)) * 2])
 /* the processes of rank r: for (q = FIRST(p, r); q < LAST(p, r); q++) */
 #define FIRST(p, r) ((p)->rank_proc[r])
 #define LAST(p, r) ((p)->rank_proc[(r) + 1])
@@ -42,30 +52,44 @@ static int envelope_matches(const struct eng_instr *rin, int d, const struct eng
 	       (rin->c == ENG_ANY || rin->c == sin->c);
 }
 
+/* Does a ready send of any variant of any process match receive rin of rank d? */
+static int any_ready_match(const struct eng_prog *p, const struct eng_instr *rin, int d)
+{
+	int s, v, j;
+
+	for (s = 0; s < p->nprocs; s++)
+		for (v = 0; v < VN(p, s); v++)
+			for (j = 0; j < VNINS(p, s, v); j++) {
+				const struct eng_instr *in = &VINS(p, s, v)[j];
+
+				if (in->op == ENG_POST_SEND && in->d == ENG_SEND_READY &&
+				    (in->sym & ENG_IN_SOURCE ? 1 : envelope_matches(rin, d, in, RANK(p, s))))
+					return 1;
+			}
+	return 0;
+}
+
 /* Count the ready sends and mark the receives that may match one ENG_RECV_LAZY. */
 static void mark_lazy(struct eng_prog *p)
 {
-	int r, i, s, j;
+	int r, i, v;
 
 	p->nready = 0;
 	for (r = 0; r < p->nprocs; r++)
-		for (i = 0; i < p->nins[r]; i++)
-			p->nready += p->ins[r][i].op == ENG_POST_SEND &&
-				     p->ins[r][i].d == ENG_SEND_READY;
+		for (v = 0; v < VN(p, r); v++)
+			for (i = 0; i < VNINS(p, r, v); i++)
+				p->nready += VINS(p, r, v)[i].op == ENG_POST_SEND &&
+					     VINS(p, r, v)[i].d == ENG_SEND_READY;
 	for (r = 0; r < p->nprocs; r++)
-		for (i = 0; i < p->nins[r]; i++) {
-			struct eng_instr *rin = &p->ins[r][i];
+		for (v = 0; v < VN(p, r); v++)
+			for (i = 0; i < VNINS(p, r, v); i++) {
+				struct eng_instr *rin = &VINS(p, r, v)[i];
 
-			if (rin->op != ENG_POST_RECV)
-				continue;
-			rin->d = 0;
-			for (s = 0; p->nready && s < p->nprocs && !rin->d; s++)
-				for (j = 0; j < p->nins[s] && !rin->d; j++)
-					if (p->ins[s][j].op == ENG_POST_SEND &&
-					    p->ins[s][j].d == ENG_SEND_READY &&
-					    envelope_matches(rin, RANK(p, r), &p->ins[s][j], RANK(p, s)))
-						rin->d = ENG_RECV_LAZY;
-		}
+				if (rin->op != ENG_POST_RECV)
+					continue;
+				rin->d = p->nready && any_ready_match(p, rin, RANK(p, r)) ?
+						 ENG_RECV_LAZY : 0;
+			}
 }
 
 /* The rank of each process, and the first process of each rank; with no table, process r is
@@ -96,17 +120,18 @@ static void map_procs(struct eng_prog *p)
  * in the state, and a buffered send that does not fit is an error. */
 static int uses_buffer(const struct eng_prog *p)
 {
-	int q, i;
+	int q, v, i;
 
 	for (q = 0; q < p->nprocs; q++)
-		for (i = 0; i < p->nins[q]; i++) {
-			const struct eng_instr *in = &p->ins[q][i];
+		for (v = 0; v < VN(p, q); v++)
+			for (i = 0; i < VNINS(p, q, v); i++) {
+				const struct eng_instr *in = &VINS(p, q, v)[i];
 
-			if (in->op == ENG_BUF_ATTACH ||
-			    (in->op == ENG_POST_SEND && in->d == ENG_SEND_BUFFERED &&
-			     in->a != ENG_PROC_NULL))
-				return 1;
-		}
+				if (in->op == ENG_BUF_ATTACH ||
+				    (in->op == ENG_POST_SEND && in->d == ENG_SEND_BUFFERED &&
+				     in->a != ENG_PROC_NULL))
+					return 1;
+			}
 	return 0;
 }
 
@@ -119,7 +144,9 @@ void eng_layout(struct eng_prog *p)
 	p->off_nlive = p->off_coll + p->ncomms * p->nranks;
 	p->off_live = p->off_nlive + p->nprocs;
 	p->off_buf = p->off_live + p->nprocs * p->maxlive;
-	p->off_msg = p->off_buf + p->nbuf;
+	p->off_var = p->off_buf + p->nbuf;
+	p->off_reg = p->off_var + (p->nvar ? p->nprocs : 0);
+	p->off_msg = p->off_reg + p->nprocs * p->nregs * 2;
 	p->words = p->off_msg + 2 * p->maxmsg;
 	mark_lazy(p);
 	wenv_build(p);
@@ -130,10 +157,8 @@ size_t eng_state_bytes(const struct eng_prog *p)
 	return (size_t)p->words * sizeof(int32_t);
 }
 
-int eng_send_buffered(const struct eng_prog *p, int r, int si)
+int eng_send_buffered(const struct eng_prog *p, const struct eng_instr *in)
 {
-	const struct eng_instr *in = &p->ins[r][si];
-
 	if (in->d == ENG_SEND_SYNC)
 		return 0;
 	if (in->d == ENG_SEND_BUFFERED)
@@ -145,6 +170,35 @@ int eng_send_buffered(const struct eng_prog *p, int r, int si)
 		return in->bytes <= p->eager;
 	default:
 		return 0;
+	}
+}
+
+/* The send `in` of process q, posted: its destination (a world rank), the one it names or,
+ * when it follows an input (verify), the source in its register. */
+static int send_dest(const struct eng_prog *p, const int32_t *st, int q,
+		     const struct eng_instr *in)
+{
+	if (in->sym & ENG_IN_SOURCE)
+		return REG(p, st, q, in->reg - 1)[0];
+	return in->a;
+}
+
+/* verify: process q's instruction i, in, took input (src, tag) into its register. */
+static void set_input(const struct eng_prog *p, int32_t *st, int q, int i,
+		      const struct eng_instr *in, int src, int tag)
+{
+	REG(p, st, q, in->reg - 1)[0] = src;
+	REG(p, st, q, in->reg - 1)[1] = tag;
+	if (p->obs && p->obs->input)
+		p->obs->input(p->obs->ctx, q, i, in, src, tag);
+}
+
+/* verify: instruction in read its register; clear it if that was the last read. */
+static void spend_input(const struct eng_prog *p, int32_t *st, int q, const struct eng_instr *in)
+{
+	if (in->reg > 0 && (in->sym & ENG_IN_LAST)) {
+		REG(p, st, q, in->reg - 1)[0] = 0;
+		REG(p, st, q, in->reg - 1)[1] = 0;
 	}
 }
 
@@ -237,7 +291,7 @@ static const struct eng_instr *msg_send(const struct eng_prog *p, const int32_t 
 {
 	const int32_t *m = MSG(p, st);
 
-	return &p->ins[msg_src(m[2 * i])][m[2 * i + 1] >> 1];
+	return &CUR(p, st, msg_src(m[2 * i]))[m[2 * i + 1] >> 1];
 }
 
 /* Does receive instruction rin match the message at index i (sent to its rank)? */
@@ -283,7 +337,7 @@ static int earlier_receive_wants(const struct eng_prog *p, const int32_t *st, in
 	int j;
 
 	for (j = 0; j < li; j++) {
-		const struct eng_instr *in = &p->ins[q][l[j] >> 1];
+		const struct eng_instr *in = &CUR(p, st, q)[l[j] >> 1];
 
 		if ((l[j] & 1) || in->op != ENG_POST_RECV)
 			continue;
@@ -321,7 +375,7 @@ static int last_source(const struct eng_prog *p, const struct eng_instr *rin)
  * one it matches, unless an earlier receive of q takes that one first. */
 static int candidate(const struct eng_prog *p, const int32_t *st, int q, int li, int sp)
 {
-	const struct eng_instr *in = &p->ins[q][LIVE(p, st, q)[li] >> 1];
+	const struct eng_instr *in = &CUR(p, st, q)[LIVE(p, st, q)[li] >> 1];
 	int i = first_match_from(p, st, RANK(p, q), in, sp);
 
 	return i < 0 || earlier_receive_wants(p, st, q, li, i) ? -1 : i;
@@ -383,9 +437,13 @@ static void do_match(const struct eng_prog *p, int32_t *st, int d, int li, int i
 	LIVE(p, st, d)[li] |= 1;
 	if (sync)
 		live_complete(p, st, src, si);
-	msg_remove(p, st, i);
+	/* verify: the source and tag it took are an input the process may act on */
+	if (CUR(p, st, d)[ri].reg > 0)
+		set_input(p, st, d, ri, &CUR(p, st, d)[ri], RANK(p, src), msg_send(p, st, i)->c);
 	if (p->obs && p->obs->match)
-		p->obs->match(p->obs->ctx, d, ri, src, si);
+		p->obs->match(p->obs->ctx, d, ri, &CUR(p, st, d)[ri], src, si,
+			      msg_send(p, st, i));
+	msg_remove(p, st, i);
 }
 
 /* Match every open receive of process q that names its source, whose message is there, and
@@ -399,7 +457,7 @@ static int match_deterministic(const struct eng_prog *p, int32_t *st, int q)
 
 	for (li = 0; li < NLIVE(p, st, q); li++) {
 		int32_t e = LIVE(p, st, q)[li];
-		const struct eng_instr *in = &p->ins[q][e >> 1];
+		const struct eng_instr *in = &CUR(p, st, q)[e >> 1];
 		int sp, i = -1, n = 0;
 
 		if ((e & 1) || in->op != ENG_POST_RECV || in->a == ENG_ANY ||
@@ -476,7 +534,7 @@ static int complete_icoll(const struct eng_prog *p, int32_t *st, int q)
 
 	for (li = 0; li < NLIVE(p, st, q); li++) {
 		int32_t e = LIVE(p, st, q)[li];
-		const struct eng_instr *in = &p->ins[q][e >> 1];
+		const struct eng_instr *in = &CUR(p, st, q)[e >> 1];
 
 		if (!(e & 1) && in->op == ENG_ICOLL && coll_complete(p, st, RANK(p, q), in)) {
 			LIVE(p, st, q)[li] |= 1;
@@ -529,15 +587,16 @@ static int live_free_done(const struct eng_prog *p, int32_t *st, int r, const in
 static int receive_posted(const struct eng_prog *p, const int32_t *st, int q,
 			  const struct eng_instr *in)
 {
-	int d = in->a, o, li;
+	int d = send_dest(p, st, q, in), o, li;
 
 	for (o = FIRST(p, d); o < LAST(p, d); o++)
 		for (li = 0; li < NLIVE(p, st, o); li++) {
 			int32_t e = LIVE(p, st, o)[li];
-			const struct eng_instr *rin = &p->ins[o][e >> 1];
+			const struct eng_instr *rin = &CUR(p, st, o)[e >> 1];
 
 			if (!(e & 1) && rin->op == ENG_POST_RECV &&
-			    envelope_matches(rin, d, in, RANK(p, q)))
+			    (rin->a == ENG_ANY || rin->a == RANK(p, q)) && rin->b == in->b &&
+			    (rin->c == ENG_ANY || rin->c == in->c))
 				return 1;
 		}
 	return 0;
@@ -586,11 +645,61 @@ static int win_lock_holders(const struct eng_prog *p, const int32_t *st, int q,
 	return found;
 }
 
+/* Does input (src, tag) equal the recorded (rs, rt) in the parts sym compares? */
+static int same_input(int src, int tag, int rs, int rt, int sym)
+{
+	return (!(sym & ENG_IN_SOURCE) || src == rs) && (!(sym & ENG_IN_TAG) || tag == rt);
+}
+
+/* The variants branch `in` of process q may go on in: the current one if it recorded the
+ * input in its register, and every other that shares the instructions so far and recorded it.
+ * Returns how many; *first is the first of them (k-th with branch_target()). */
+static int branch_targets(const struct eng_prog *p, const int32_t *st, int q,
+			  const struct eng_instr *in, int *first)
+{
+	const int32_t *r = REG(p, st, q, in->a);
+	int i, n = 0;
+
+	*first = -1;
+	if (same_input(r[0], r[1], in->b, in->c, in->sym)) {
+		*first = VAR(p, st, q);
+		n++;
+	}
+	for (i = 0; i + 2 < in->n; i += 3)
+		if (same_input(r[0], r[1], in->list[i + 1], in->list[i + 2], in->sym)) {
+			if (!n)
+				*first = in->list[i];
+			n++;
+		}
+	return n;
+}
+
+/* The k-th of branch_targets(). */
+static int branch_target(const struct eng_prog *p, const int32_t *st, int q,
+			 const struct eng_instr *in, int k)
+{
+	const int32_t *r = REG(p, st, q, in->a);
+	int i;
+
+	if (same_input(r[0], r[1], in->b, in->c, in->sym) && k-- == 0)
+		return VAR(p, st, q);
+	for (i = 0; i + 2 < in->n; i += 3)
+		if (same_input(r[0], r[1], in->list[i + 1], in->list[i + 2], in->sym) && k-- == 0)
+			return in->list[i];
+	return -1;
+}
+
+/* verify: is `in` a wildcard probe whose sender is a choice? */
+static int verify_probe(const struct eng_prog *p, const struct eng_instr *in)
+{
+	return p->nvar && in->op == ENG_PROBE && in->reg > 0 && in->a == ENG_ANY;
+}
+
 /* Execute process q's next instruction if it can; returns 1 if it moved. */
 static int step(const struct eng_prog *p, int32_t *st, int q)
 {
 	int pc = PC(p, st, q), r = RANK(p, q);
-	const struct eng_instr *in = &p->ins[q][pc];
+	const struct eng_instr *in = &CUR(p, st, q)[pc];
 	int i, n;
 
 	switch (in->op) {
@@ -607,10 +716,11 @@ static int step(const struct eng_prog *p, int32_t *st, int q)
 		if (in->a == ENG_PROC_NULL) {
 			live_add(p, st, q, pc, 1);
 		} else {
-			int buffered = eng_send_buffered(p, q, pc);
+			int buffered = eng_send_buffered(p, in);
 
-			msg_add(p, st, q, in->a, pc, !buffered);
+			msg_add(p, st, q, send_dest(p, st, q, in), pc, !buffered);
 			live_add(p, st, q, pc, buffered);
+			spend_input(p, st, q, in);
 		}
 		break;
 	case ENG_POST_RECV:
@@ -620,6 +730,9 @@ static int step(const struct eng_prog *p, int32_t *st, int q)
 		break;
 	case ENG_WAIT:
 	case ENG_WAITANY:
+		/* verify: which request an any-completion completes is a choice (walk_choices) */
+		if (in->op == ENG_WAITANY && p->nvar && in->reg > 0)
+			return 0;
 		/* the requests the trace completed here; ENG_WAITANY's others stay */
 		n = in->op == ENG_WAIT ? in->n : in->d;
 		for (i = 0; i < n; i++)
@@ -645,10 +758,24 @@ static int step(const struct eng_prog *p, int32_t *st, int q)
 	case ENG_PROBE:
 		if (in->a == ENG_PROC_NULL)
 			break;	/* MPI_Probe(MPI_PROC_NULL) returns at once */
+		/* verify: which sender a wildcard probe sees is a choice (walk_choices) */
+		if (verify_probe(p, in))
+			return 0;
 		i = probe_finds(p, st, q, in);
 		/* a message another thread's receive may take first: a choice (walk_choices) */
 		if (i < 0 || other_thread_wants(p, st, q, i))
 			return 0;
+		if (in->reg > 0)	/* verify: what it found is an input */
+			set_input(p, st, q, pc, in, RANK(p, msg_src(MSG(p, st)[2 * i])),
+				  msg_send(p, st, i)->c);
+		break;
+	case ENG_BRANCH:
+		/* go on in the one variant that recorded this input; none: a frontier; several:
+		 * a choice (walk_choices) */
+		if (branch_targets(p, st, q, in, &i) != 1)
+			return 0;
+		st[p->off_var + q] = i;
+		spend_input(p, st, q, in);
 		break;
 	case ENG_BUF_ATTACH:
 		if (p->nbuf)
@@ -682,7 +809,7 @@ static int step(const struct eng_prog *p, int32_t *st, int q)
 		return 0;
 	}
 	if (p->obs && p->obs->exec)
-		p->obs->exec(p->obs->ctx, q, pc);
+		p->obs->exec(p->obs->ctx, q, pc, in);
 	PC(p, st, q) = pc + 1;
 	return 1;
 }
@@ -702,7 +829,7 @@ static void closure(const struct eng_prog *p, int32_t *st)
 		}
 		/* a collective entered by a later rank may release an earlier one */
 		for (q = 0; q < p->nprocs; q++) {
-			const struct eng_instr *in = &p->ins[q][PC(p, st, q)];
+			const struct eng_instr *in = &CUR(p, st, q)[PC(p, st, q)];
 
 			if (complete_icoll(p, st, q))
 				progress = 1;
@@ -819,7 +946,7 @@ static void wenv_build(struct eng_prog *p)
 	int d, i;
 
 	wenv_release(p);
-	if (p->threaded || p->nbuf)
+	if (p->threaded || p->nbuf || p->nvar)
 		return;
 	for (d = 0; d < p->nranks; d++) {
 		for (i = 0; i < p->nins[d]; i++) {
@@ -924,7 +1051,7 @@ void eng_start(const struct eng_prog *p, int32_t *st)
 /* Is process d's next instruction taken as a choice rather than as a deterministic step? */
 static int step_is_choice(const struct eng_prog *p, const int32_t *st, int d)
 {
-	const struct eng_instr *in = &p->ins[d][PC(p, st, d)];
+	const struct eng_instr *in = &CUR(p, st, d)[PC(p, st, d)];
 	int i;
 
 	switch (in->op) {
@@ -975,7 +1102,7 @@ static int walk_choices(const struct eng_prog *p, const int32_t *st, int k, int 
 	for (d = 0; d < p->nprocs; d++) {
 		for (li = 0; li < NLIVE(p, st, d); li++) {
 			int32_t e = LIVE(p, st, d)[li];
-			const struct eng_instr *in = &p->ins[d][e >> 1];
+			const struct eng_instr *in = &CUR(p, st, d)[e >> 1];
 
 			if ((e & 1) || in->op != ENG_POST_RECV ||
 			    (in->a != ENG_ANY && !p->threaded && !p->nbuf) || in->a == ENG_PROC_NULL)
@@ -1009,6 +1136,45 @@ static int walk_choices(const struct eng_prog *p, const int32_t *st, int k, int 
 		}
 		n++;
 	}
+	/* verify: which of its complete requests an any-completion returns (li -2, i the
+	 * position in its list); which sender a wildcard probe sees (li -3, i the message);
+	 * which of the variants that recorded its input a branch goes on in (li -4, i the k-th) */
+	for (d = 0; p->nvar && d < p->nprocs; d++) {
+		const struct eng_instr *in = &CUR(p, st, d)[PC(p, st, d)];
+		int j, m = 0, kind = 0, first;
+
+		if (in->op == ENG_WAITANY && in->reg > 0) {
+			kind = -2;
+			m = in->n;
+		} else if (verify_probe(p, in)) {
+			kind = -3;
+			m = last_source(p, in);
+		} else if (in->op == ENG_BRANCH && branch_targets(p, st, d, in, &first) > 1) {
+			kind = -4;
+			m = branch_targets(p, st, d, in, &first);
+		}
+		for (j = 0; j < m; j++) {
+			int x = j;
+
+			if (kind == -2) {
+				int l = live_find(p, st, d, in->list[j]);
+
+				if (l < 0 || !(LIVE(p, st, d)[l] & 1))
+					continue;
+			} else if (kind == -3) {
+				x = first_match_from(p, st, RANK(p, d), in, j);
+				if (x < 0 || earlier_receive_wants(p, st, d, NLIVE(p, st, d), x))
+					continue;
+			}
+			if (n == k) {
+				*d_out = d;
+				*li_out = kind;
+				*i_out = x;
+				return n;
+			}
+			n++;
+		}
+	}
 	return n;
 }
 
@@ -1025,6 +1191,15 @@ void eng_choice(const struct eng_prog *p, const int32_t *st, int k, int *d, int 
 
 	walk_choices(p, st, k, &dd, &li, &i);
 	*d = dd;
+	if (dd >= 0 && li <= -2) {	/* verify: an any-completion, a probe, a branch */
+		const struct eng_instr *in = &CUR(p, st, dd)[PC(p, st, dd)];
+
+		*ri = PC(p, st, dd);
+		*s = li;
+		*si = li == -2 ? in->list[i] :
+		      li == -3 ? RANK(p, msg_src(m[2 * i])) : branch_target(p, st, dd, in, i);
+		return;
+	}
 	if (dd >= 0 && li < 0) {	/* a lazy receive post, a lock grant, a probe */
 		*ri = PC(p, st, dd);
 		*s = -1;
@@ -1043,13 +1218,30 @@ void eng_choose(const struct eng_prog *p, int32_t *st, int k)
 	walk_choices(p, st, k, &d, &li, &i);
 	if (d < 0)
 		return;
-	if (li < 0) {		/* process d posts its lazy receive, acquires its lock, probes */
+	if (li <= -2) {		/* verify */
+		int pc = PC(p, st, d);
+		const struct eng_instr *in = &CUR(p, st, d)[pc];
+
+		if (li == -2) {	/* its any-completion returns request list[i] */
+			live_free(p, st, d, &in->list[i], 1);
+			set_input(p, st, d, pc, in, in->list[i], 0);
+		} else if (li == -3) {	/* its wildcard probe sees message i */
+			set_input(p, st, d, pc, in, RANK(p, msg_src(MSG(p, st)[2 * i])),
+				  msg_send(p, st, i)->c);
+		} else {	/* its branch goes on in the i-th variant that recorded the input */
+			st[p->off_var + d] = branch_target(p, st, d, in, i);
+			spend_input(p, st, d, in);
+		}
+		if (p->obs && p->obs->exec)
+			p->obs->exec(p->obs->ctx, d, pc, in);
+		PC(p, st, d) = pc + 1;
+	} else if (li < 0) {	/* process d posts its lazy receive, acquires its lock, probes */
 		int pc = PC(p, st, d);
 
-		if (p->ins[d][pc].op == ENG_POST_RECV)
+		if (CUR(p, st, d)[pc].op == ENG_POST_RECV)
 			live_add(p, st, d, pc, 0);
 		if (p->obs && p->obs->exec)
-			p->obs->exec(p->obs->ctx, d, pc);
+			p->obs->exec(p->obs->ctx, d, pc, &CUR(p, st, d)[pc]);
 		PC(p, st, d) = pc + 1;
 	} else {
 		do_match(p, st, d, li, i);
@@ -1059,10 +1251,13 @@ void eng_choose(const struct eng_prog *p, int32_t *st, int k)
 
 int eng_left_path(const struct eng_prog *p, const int32_t *st, int r)
 {
-	const struct eng_instr *in = &p->ins[r][PC(p, st, r)];
+	const struct eng_instr *in = &CUR(p, st, r)[PC(p, st, r)];
 	int i;
 
-	if (in->op != ENG_WAITANY)
+	if (in->op == ENG_BRANCH)
+		return eng_at_frontier(p, st, r);	/* verify: no variant knows what comes next */
+	/* verify: an any-completion's other outcomes are choices, not a way off the path */
+	if (in->op != ENG_WAITANY || (p->nvar && in->reg > 0))
 		return 0;
 	for (i = in->d; i < in->n; i++)
 		if (live_done(p, st, r, in->list[i]))
@@ -1070,9 +1265,48 @@ int eng_left_path(const struct eng_prog *p, const int32_t *st, int r)
 	return 0;
 }
 
+int eng_at_frontier(const struct eng_prog *p, const int32_t *st, int r)
+{
+	const struct eng_instr *in = &CUR(p, st, r)[PC(p, st, r)];
+	int first;
+
+	return in->op == ENG_BRANCH && branch_targets(p, st, r, in, &first) == 0;
+}
+
+const struct eng_instr *eng_instr_at(const struct eng_prog *p, const int32_t *st, int r)
+{
+	return &CUR(p, st, r)[PC(p, st, r)];
+}
+
+int eng_variant(const struct eng_prog *p, const int32_t *st, int r)
+{
+	return VAR(p, st, r);
+}
+
+int eng_nvariants(const struct eng_prog *p, int r)
+{
+	return VN(p, r);
+}
+
+const struct eng_instr *eng_variant_ins(const struct eng_prog *p, int r, int v)
+{
+	return VINS(p, r, v);
+}
+
+int eng_variant_nins(const struct eng_prog *p, int r, int v)
+{
+	return VNINS(p, r, v);
+}
+
+void eng_input(const struct eng_prog *p, const int32_t *st, int r, int reg, int *src, int *tag)
+{
+	*src = REG(p, st, r, reg)[0];
+	*tag = REG(p, st, r, reg)[1];
+}
+
 int eng_at_end(const struct eng_prog *p, const int32_t *st, int r)
 {
-	int op = p->ins[r][PC(p, st, r)].op;
+	int op = CUR(p, st, r)[PC(p, st, r)].op;
 
 	return op == ENG_END || op == ENG_STOP;
 }
@@ -1084,7 +1318,7 @@ enum eng_error eng_error(const struct eng_prog *p, const int32_t *st, int *proc)
 	*proc = q;
 	if (q < 0 || q >= p->nprocs)
 		return ENG_ERR_NONE;
-	return p->ins[q][PC(p, st, q)].d == ENG_SEND_READY ? ENG_ERR_READY : ENG_ERR_BSEND;
+	return CUR(p, st, q)[PC(p, st, q)].d == ENG_SEND_READY ? ENG_ERR_READY : ENG_ERR_BSEND;
 }
 
 int eng_deadlocked(const struct eng_prog *p, const int32_t *st, char *blocked)
@@ -1111,7 +1345,7 @@ int eng_deadlocked(const struct eng_prog *p, const int32_t *st, char *blocked)
 				continue;
 			k = eng_waits_for(p, st, q, wf);
 			for (x = 0; x < k; x++)
-				if (!blocked[wf[x]] && p->ins[wf[x]][PC(p, st, wf[x])].op != ENG_END) {
+				if (!blocked[wf[x]] && CUR(p, st, wf[x])[PC(p, st, wf[x])].op != ENG_END) {
 					blocked[q] = 0;
 					changed = 1;
 					break;
@@ -1178,7 +1412,7 @@ static int add_rank(const struct eng_prog *p, const int32_t *st, int r, int not,
 	int q, added = n;
 
 	for (q = FIRST(p, r); q < LAST(p, r); q++)
-		if (q != not && p->ins[q][PC(p, st, q)].op != ENG_END)
+		if (q != not && CUR(p, st, q)[PC(p, st, q)].op != ENG_END)
 			n = add_unique(out, n, q);
 	if (n == added && FIRST(p, r) != not)
 		n = add_unique(out, n, FIRST(p, r));
@@ -1208,20 +1442,36 @@ static int coll_waits_for(const struct eng_prog *p, const int32_t *st, int q,
 	return n;
 }
 
+/* The rank send `post` (instruction si of process q), not yet received, went to: the one it
+ * names, or, following an input (verify), its message's destination. */
+static int sent_to(const struct eng_prog *p, const int32_t *st, int q, int si,
+		   const struct eng_instr *post)
+{
+	const int32_t *m = MSG(p, st);
+	int i;
+
+	if (!(post->sym & ENG_IN_SOURCE))
+		return post->a;
+	for (i = 0; i < st[ENG_ST_NMSG]; i++)
+		if (msg_src(m[2 * i]) == q && (m[2 * i + 1] >> 1) == si)
+			return m[2 * i] >> 16;
+	return -1;
+}
+
 /* Every process that has not finished, but q: whom a wildcard waits for. */
 static int anyone(const struct eng_prog *p, const int32_t *st, int q, int *out, int n)
 {
 	int x;
 
 	for (x = 0; x < p->nprocs; x++)
-		if (x != q && p->ins[x][PC(p, st, x)].op != ENG_END)
+		if (x != q && CUR(p, st, x)[PC(p, st, x)].op != ENG_END)
 			n = add_unique(out, n, x);
 	return n;
 }
 
 int eng_waits_for(const struct eng_prog *p, const int32_t *st, int q, int *out)
 {
-	const struct eng_instr *in = &p->ins[q][PC(p, st, q)];
+	const struct eng_instr *in = &CUR(p, st, q)[PC(p, st, q)];
 	const int32_t *m = MSG(p, st);
 	int n = 0, i, count;
 
@@ -1254,18 +1504,23 @@ int eng_waits_for(const struct eng_prog *p, const int32_t *st, int q, int *out)
 	default:
 		return 0;
 	}
-	count = in->op == ENG_WAITANY ? in->d : in->n;
+	/* a verify any-completion waits for any of its requests */
+	count = in->op == ENG_WAITANY && !(p->nvar && in->reg > 0) ? in->d : in->n;
 	for (i = 0; i < count; i++) {
-		const struct eng_instr *post = &p->ins[q][in->list[i]];
+		const struct eng_instr *post = &CUR(p, st, q)[in->list[i]];
+		int dest;
 
 		if (live_done(p, st, q, in->list[i]))
 			continue;
-		if (post->op == ENG_ICOLL)
+		if (post->op == ENG_ICOLL) {
 			n = coll_waits_for(p, st, q, post, out, n);
-		else if (post->a == ENG_ANY)
+			continue;
+		}
+		dest = post->op == ENG_POST_SEND ? sent_to(p, st, q, in->list[i], post) : post->a;
+		if (dest == ENG_ANY)
 			n = anyone(p, st, q, out, n);
-		else if (post->a >= 0)
-			n = add_rank(p, st, post->a, q, out, n);
+		else if (dest >= 0)
+			n = add_rank(p, st, dest, q, out, n);
 	}
 	return n;
 }
@@ -1274,12 +1529,13 @@ int eng_waits_for(const struct eng_prog *p, const int32_t *st, int q, int *out)
 
 int eng_prog_write(const struct eng_prog *p, FILE *f)
 {
-	int r, i, j;
+	int r, v, i, j;
 
 	fprintf(f, "%s %d\n", ENG_FORMAT, ENG_VERSION);
 	fprintf(f, "nranks %d nprocs %d ncomms %d maxlive %d maxmsg %d buffering %d eager %lld "
-		   "bsend_overhead %lld\n", p->nranks, p->nprocs, p->ncomms, p->maxlive, p->maxmsg,
-		p->buffering, (long long)p->eager, (long long)p->bsend_overhead);
+		   "bsend_overhead %lld nregs %d variants %d\n", p->nranks, p->nprocs, p->ncomms,
+		p->maxlive, p->maxmsg, p->buffering, (long long)p->eager,
+		(long long)p->bsend_overhead, p->nregs, p->nvar != NULL);
 	for (i = 0; i < p->ncomms; i++) {
 		fprintf(f, "comm %d %d", i, p->comms[i].n);
 		for (j = 0; j < p->comms[i].n; j++)
@@ -1287,15 +1543,19 @@ int eng_prog_write(const struct eng_prog *p, FILE *f)
 		fputc('\n', f);
 	}
 	for (r = 0; r < p->nprocs; r++) {
-		fprintf(f, "proc %d %d %d %d\n", r, p->proc_rank[r], p->proc_thread[r], p->nins[r]);
-		for (i = 0; i < p->nins[r]; i++) {
-			const struct eng_instr *in = &p->ins[r][i];
+		fprintf(f, "proc %d %d %d %d\n", r, p->proc_rank[r], p->proc_thread[r], VN(p, r));
+		for (v = 0; v < VN(p, r); v++) {
+			fprintf(f, "variant %d %d\n", v, VNINS(p, r, v));
+			for (i = 0; i < VNINS(p, r, v); i++) {
+				const struct eng_instr *in = &VINS(p, r, v)[i];
 
-			fprintf(f, "%d %d %d %d %d %d %lld %d", in->op, in->ev, in->a, in->b, in->c,
-				in->d, (long long)in->bytes, in->n);
-			for (j = 0; j < in->n; j++)
-				fprintf(f, " %d", in->list[j]);
-			fputc('\n', f);
+				fprintf(f, "%d %d %d %d %d %d %lld %d %d %d", in->op, in->ev, in->a,
+					in->b, in->c, in->d, (long long)in->bytes, in->reg, in->sym,
+					in->n);
+				for (j = 0; j < in->n; j++)
+					fprintf(f, " %d", in->list[j]);
+				fputc('\n', f);
+			}
 		}
 	}
 	fprintf(f, "locks %d\n", p->nlocks);
@@ -1317,7 +1577,7 @@ static int bad(char *msg, size_t size, const char *what)
 /* Is op an instruction the engine knows? */
 static int known_op(int op)
 {
-	return (op >= ENG_POST_SEND && op <= ENG_BUF_DETACH) ||
+	return (op >= ENG_POST_SEND && op <= ENG_BRANCH) ||
 	       (op >= ENG_WIN_POST && op <= ENG_WIN_UNLOCK);
 }
 
@@ -1347,10 +1607,62 @@ static int valid_operands(const struct eng_prog *p, int r, int i, const struct e
 	return 1;
 }
 
+/* Read one variant's n instructions of process r into *out (malloc'ed). 0, or -1 with msg. */
+static int read_variant(struct eng_prog *p, FILE *f, int r, int n, struct eng_instr **out,
+			int nvar, char *msg, size_t size)
+{
+	struct eng_instr *ins = calloc((size_t)n, sizeof(*ins));
+	int i, j;
+
+	*out = ins;
+	if (!ins)
+		return bad(msg, size, "out of memory");
+	for (i = 0; i < n; i++) {
+		struct eng_instr *in = &ins[i];
+		long long bytes;
+		int win;
+
+		if (fscanf(f, "%d %d %d %d %d %d %lld %d %d %d", &in->op, &in->ev, &in->a, &in->b,
+			   &in->c, &in->d, &bytes, &in->reg, &in->sym, &in->n) != 10 || in->n < 0 ||
+		    in->n > (1 << 24) || !known_op(in->op) || bytes < 0 || in->reg < 0 ||
+		    in->reg > p->nregs || in->sym < 0 || in->sym > (ENG_IN_SOURCE | ENG_IN_TAG | ENG_IN_LAST) ||
+		    (in->op == ENG_POST_SEND && in->sym && !in->reg) ||
+		    (in->op == ENG_BRANCH && (in->a < 0 || in->a >= p->nregs || in->n % 3)))
+			return bad(msg, size, "instruction");
+		in->bytes = bytes;
+		if (!valid_operands(p, r, i, in))
+			return bad(msg, size, "operands");
+		win = in->op >= ENG_WIN_POST;
+		if (in->n) {
+			in->list = calloc((size_t)in->n, sizeof(int32_t));
+			if (!in->list)
+				return bad(msg, size, "out of memory");
+			for (j = 0; j < in->n; j++) {
+				if (fscanf(f, "%d", &in->list[j]) != 1)
+					return bad(msg, size, "wait list");
+				/* window pairs: (process, its instruction or -1); branch triples:
+				 * (variant, source, tag) */
+				if (in->op == ENG_BRANCH ? j % 3 == 0 && (in->list[j] < 0 ||
+									  in->list[j] >= nvar) :
+				    win ? (j & 1 ? in->list[j] < -1 :
+					   in->list[j] < 0 || in->list[j] >= p->nprocs) :
+				    in->list[j] < 0 || in->list[j] >= i)
+					return bad(msg, size, "wait list");
+			}
+		}
+		if ((in->op == ENG_WAITANY && (in->d < 1 || in->d > in->n)) ||
+		    ((in->op == ENG_WAIT || in->op == ENG_WAIT_SOME) && in->n < 1))
+			return bad(msg, size, "wait list");
+	}
+	if (ins[n - 1].op != ENG_END && ins[n - 1].op != ENG_STOP)
+		return bad(msg, size, "program without an end");
+	return 0;
+}
+
 int eng_prog_read(struct eng_prog *p, FILE *f, char *msg, size_t size)
 {
 	char fmt[32];
-	int version, r, i, j, id, n, rank, thread;
+	int version, r, i, j, id, n, rank, thread, nvar, v, variants;
 	long long eager, overhead;
 
 	memset(p, 0, sizeof(*p));
@@ -1358,11 +1670,13 @@ int eng_prog_read(struct eng_prog *p, FILE *f, char *msg, size_t size)
 	    version != ENG_VERSION)
 		return bad(msg, size, "header");
 	if (fscanf(f, " nranks %d nprocs %d ncomms %d maxlive %d maxmsg %d buffering %d eager %lld "
-		      "bsend_overhead %lld", &p->nranks, &p->nprocs, &p->ncomms, &p->maxlive,
-		   &p->maxmsg, &p->buffering, &eager, &overhead) != 8 ||
+		      "bsend_overhead %lld nregs %d variants %d", &p->nranks, &p->nprocs,
+		   &p->ncomms, &p->maxlive, &p->maxmsg, &p->buffering, &eager, &overhead,
+		   &p->nregs, &variants) != 10 ||
 	    p->nranks <= 0 || p->nranks > 0x7fff || p->nprocs < p->nranks || p->nprocs > 0x7fff ||
 	    p->ncomms <= 0 || p->maxlive < 1 || p->maxmsg < 1 || p->maxmsg > (1 << 24) ||
-	    p->buffering < ENG_BUF_ZERO || p->buffering > ENG_BUF_EAGER || overhead < 0)
+	    p->buffering < ENG_BUF_ZERO || p->buffering > ENG_BUF_EAGER || overhead < 0 ||
+	    p->nregs < 0 || p->nregs > 1024 || (variants != 0 && variants != 1))
 		return bad(msg, size, "sizes");
 	p->eager = eager;
 	p->bsend_overhead = overhead;
@@ -1373,6 +1687,13 @@ int eng_prog_read(struct eng_prog *p, FILE *f, char *msg, size_t size)
 	p->proc_thread = calloc((size_t)p->nprocs, sizeof(*p->proc_thread));
 	if (!p->comms || !p->nins || !p->ins || !p->proc_rank || !p->proc_thread)
 		return bad(msg, size, "out of memory");
+	if (variants) {
+		p->nvar = calloc((size_t)p->nprocs, sizeof(*p->nvar));
+		p->vnins = calloc((size_t)p->nprocs, sizeof(*p->vnins));
+		p->vins = calloc((size_t)p->nprocs, sizeof(*p->vins));
+		if (!p->nvar || !p->vnins || !p->vins)
+			return bad(msg, size, "out of memory");
+	}
 	for (i = 0; i < p->ncomms; i++) {
 		if (fscanf(f, " comm %d %d", &id, &n) != 2 || id != i || n < 0 || n > p->nranks)
 			return bad(msg, size, "comm");
@@ -1387,50 +1708,46 @@ int eng_prog_read(struct eng_prog *p, FILE *f, char *msg, size_t size)
 	}
 	for (r = 0; r < p->nprocs; r++) {
 		/* processes by rank, every rank with one at least */
-		if (fscanf(f, " proc %d %d %d %d", &id, &rank, &thread, &n) != 4 || id != r ||
-		    n < 1 || rank < 0 || rank >= p->nranks ||
+		if (fscanf(f, " proc %d %d %d %d", &id, &rank, &thread, &nvar) != 4 || id != r ||
+		    nvar < 1 || (!variants && nvar != 1) || nvar > (1 << 16) || rank < 0 ||
+		    rank >= p->nranks ||
 		    (r > 0 ? rank != p->proc_rank[r - 1] && rank != p->proc_rank[r - 1] + 1 :
 		     rank != 0) || (r == p->nprocs - 1 && rank != p->nranks - 1))
 			return bad(msg, size, "process");
 		p->proc_rank[r] = rank;
 		p->proc_thread[r] = thread;
-		p->nins[r] = n;
-		p->ins[r] = calloc((size_t)n, sizeof(struct eng_instr));
-		if (!p->ins[r])
-			return bad(msg, size, "out of memory");
-		for (i = 0; i < n; i++) {
-			struct eng_instr *in = &p->ins[r][i];
-			long long bytes;
-			int win;
-
-			if (fscanf(f, "%d %d %d %d %d %d %lld %d", &in->op, &in->ev, &in->a, &in->b,
-				   &in->c, &in->d, &bytes, &in->n) != 8 || in->n < 0 ||
-			    in->n > (1 << 24) || !known_op(in->op) || bytes < 0)
-				return bad(msg, size, "instruction");
-			in->bytes = bytes;
-			if (!valid_operands(p, r, i, in))
-				return bad(msg, size, "operands");
-			win = in->op >= ENG_WIN_POST;
-			if (in->n) {
-				in->list = calloc((size_t)in->n, sizeof(int32_t));
-				if (!in->list)
-					return bad(msg, size, "out of memory");
-				for (j = 0; j < in->n; j++) {
-					if (fscanf(f, "%d", &in->list[j]) != 1)
-						return bad(msg, size, "wait list");
-					/* window pairs: (process, its instruction or -1) */
-					if (win ? (j & 1 ? in->list[j] < -1 :
-						   in->list[j] < 0 || in->list[j] >= p->nprocs) :
-					    in->list[j] < 0 || in->list[j] >= i)
-						return bad(msg, size, "wait list");
-				}
-			}
-			if ((in->op == ENG_WAITANY && (in->d < 1 || in->d > in->n)) ||
-			    ((in->op == ENG_WAIT || in->op == ENG_WAIT_SOME) && in->n < 1))
-				return bad(msg, size, "wait list");
+		if (variants) {
+			p->vnins[r] = calloc((size_t)nvar, sizeof(**p->vnins));
+			p->vins[r] = calloc((size_t)nvar, sizeof(**p->vins));
+			if (!p->vnins[r] || !p->vins[r])
+				return bad(msg, size, "out of memory");
+			p->nvar[r] = nvar;
 		}
-		if (p->ins[r][n - 1].op != ENG_END && p->ins[r][n - 1].op != ENG_STOP)
-			return bad(msg, size, "program without an end");
+		for (v = 0; v < nvar; v++) {
+			struct eng_instr *ins;
+
+			if (fscanf(f, " variant %d %d", &id, &n) != 2 || id != v || n < 1 ||
+			    n > (1 << 28))
+				return bad(msg, size, "variant");
+			if (read_variant(p, f, r, n, &ins, nvar, msg, size)) {
+				if (variants) {
+					p->vins[r][v] = ins;
+					p->vnins[r][v] = n;
+				} else {
+					p->ins[r] = ins;
+					p->nins[r] = n;
+				}
+				return -1;
+			}
+			if (variants) {
+				p->vins[r][v] = ins;
+				p->vnins[r][v] = n;
+			}
+			if (v == 0) {
+				p->ins[r] = ins;
+				p->nins[r] = n;
+			}
+		}
 	}
 	if (fscanf(f, " locks %d", &p->nlocks) != 1 || p->nlocks < 0 || p->nlocks > (1 << 24))
 		return bad(msg, size, "locks");
@@ -1450,20 +1767,38 @@ int eng_prog_read(struct eng_prog *p, FILE *f, char *msg, size_t size)
 	return 0;
 }
 
+/* Free instructions ins[0..n) and the array. */
+static void free_instrs(struct eng_instr *ins, int n)
+{
+	int i;
+
+	for (i = 0; ins && i < n; i++)
+		free(ins[i].list);
+	free(ins);
+}
+
 void eng_prog_release(struct eng_prog *p)
 {
-	int r, i;
+	int r, v, i;
 
 	for (r = 0; p->ins && r < p->nprocs; r++) {
-		for (i = 0; p->ins[r] && i < p->nins[r]; i++)
-			free(p->ins[r][i].list);
-		free(p->ins[r]);
+		if (p->nvar && p->vins && p->vins[r]) {
+			for (v = 0; v < p->nvar[r]; v++)
+				free_instrs(p->vins[r][v], p->vnins[r][v]);
+			free(p->vins[r]);
+			free(p->vnins[r]);
+		} else {
+			free_instrs(p->ins[r], p->nins[r]);
+		}
 	}
 	wenv_release(p);
 	for (i = 0; p->comms && i < p->ncomms; i++)
 		free(p->comms[i].members);
 	free(p->ins);
 	free(p->nins);
+	free(p->nvar);
+	free(p->vins);
+	free(p->vnins);
 	free(p->comms);
 	free(p->locks);
 	free(p->proc_rank);

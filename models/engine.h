@@ -34,7 +34,7 @@
 #include <string.h>
 
 #define ENG_FORMAT "mpiverify-model"
-#define ENG_VERSION 2
+#define ENG_VERSION 3
 
 #define ENG_ANY (-1)		/* MPI_ANY_SOURCE or MPI_ANY_TAG in an instruction */
 #define ENG_PROC_NULL (-2)	/* MPI_PROC_NULL peer: completes at once */
@@ -68,6 +68,14 @@ enum eng_opcode {
 	ENG_BUF_ATTACH = 11,	/* MPI_Buffer_attach: bytes = the buffer's size */
 	ENG_BUF_DETACH = 12,	/* MPI_Buffer_detach: waits until no message the rank sent with a
 				 * buffered send occupies the buffer, then detaches it */
+	ENG_BRANCH = 13,	/* verify: where the process's behaviour may depend on an input
+				 * (in register a, from 0): b, c = the input this
+				 * variant recorded (source or request, tag), sym = the parts
+				 * compared (ENG_IN_SOURCE, ENG_IN_TAG); list holds triples
+				 * (variant, source, tag) of the other variants that share the
+				 * process's instructions up to here and recorded another input.
+				 * Goes on in the variant that recorded the input it got; stuck
+				 * for good when none did: a frontier (doc/verify.md) */
 	/* One-sided synchronisation (doc/semantics.md 7, MPI-4.1 section 13.7.3). A window is an
 	 * engine communicator of its own (its group); creation, free and fence are ENG_COLL. */
 	ENG_WIN_POST = 16,	/* a = window: opens an exposure epoch; never blocks */
@@ -120,6 +128,13 @@ enum eng_buffering {
 	ENG_BUF_EAGER = 2,	/* standard sends up to `eager` bytes complete at once */
 };
 
+/* The parts of an input a branch compares, and of a send that follow an input. */
+#define ENG_IN_SOURCE 1		/* the source a receive took (an any-completion: the post
+				 * instruction of the request it completed) */
+#define ENG_IN_TAG 2		/* the tag of the message it took */
+#define ENG_IN_LAST 4		/* the register's last reader: cleared once read, so that
+				 * states that differ only in a spent input are one */
+
 struct eng_instr {
 	int32_t op;		/* enum eng_opcode */
 	int32_t ev;		/* index of the trace event it comes from */
@@ -127,6 +142,11 @@ struct eng_instr {
 	int64_t bytes;		/* message size, for the eager threshold */
 	int32_t n;		/* ENG_WAIT: number of requests */
 	int32_t *list;		/* ENG_WAIT: instruction indices of the posts it waits for */
+	int32_t reg;		/* verify: 1 + the input register a receive, probe or
+				 * any-completion writes, a send with sym reads; 0: none */
+	int32_t sym;		/* ENG_POST_SEND: ENG_IN_* parts of its envelope taken from
+				 * register reg (a destination that follows the source just
+				 * received from); ENG_BRANCH: the parts compared */
 };
 
 struct eng_comm {
@@ -147,13 +167,20 @@ struct eng_lock {
 	int32_t exclusive;	/* 1 exclusive, 0 shared */
 };
 
-/* Called for every step the engine takes, when an observer is set (the cex builder). */
+/* Called for every step the engine takes, when an observer is set (the cex builder). The
+ * instructions are those of the processes' variants at the time. */
 struct eng_observer {
 	void *ctx;
-	/* process d's receive (instruction ri) took the message of process s's send si */
-	void (*match)(void *ctx, int d, int ri, int s, int si);
-	/* process r executed instruction i (a post, or a wait or collective that completed) */
-	void (*exec)(void *ctx, int r, int i);
+	/* process d's receive (instruction ri, rin) took the message of process s's send si */
+	void (*match)(void *ctx, int d, int ri, const struct eng_instr *rin, int s, int si,
+		      const struct eng_instr *sin);
+	/* process r executed instruction i, in (a post, or a wait or collective that completed,
+	 * or a branch, after which r may be in another variant) */
+	void (*exec)(void *ctx, int r, int i, const struct eng_instr *in);
+	/* verify: process r's instruction i (a receive, probe or any-completion with a
+	 * register) took input (src, tag): a source as a world rank, or an any-completion's
+	 * request as its post instruction (tag 0). May be NULL. */
+	void (*input)(void *ctx, int r, int i, const struct eng_instr *in, int src, int tag);
 };
 
 /* A run of interchangeable wildcard receives: rank d's MPI_ANY_SOURCE receives on comm with
@@ -186,8 +213,17 @@ struct eng_prog {
 	int32_t ncomms;
 	struct eng_comm *comms;	/* by communicator id */
 	int32_t *nins;		/* per process: number of instructions (the last is ENG_END or
-				 * ENG_STOP) */
-	struct eng_instr **ins;	/* per process: its instructions */
+				 * ENG_STOP) of its variant 0 */
+	struct eng_instr **ins;	/* per process: the instructions of its variant 0 */
+	/* verify (doc/verify.md): the behaviours of each process that runs recorded, its
+	 * variants, which share instructions up to where an input differed (ENG_BRANCH). NULL
+	 * nvar: one variant per process, ins and nins. */
+	int32_t *nvar;		/* per process: its variants */
+	int32_t **vnins;	/* per process, per variant: number of instructions */
+	struct eng_instr ***vins;	/* per process, per variant: the instructions
+					 * (vins[q][0] is ins[q]) */
+	int32_t nregs;		/* input registers per process (two words each: source or
+				 * request, tag) */
 	int32_t buffering;	/* enum eng_buffering */
 	int64_t eager;		/* threshold in bytes for ENG_BUF_EAGER */
 	int64_t bsend_overhead;	/* bytes a buffered message takes in the attached buffer
@@ -197,7 +233,7 @@ struct eng_prog {
 	int32_t nlocks;		/* passive-target locks in the trace */
 	struct eng_lock *locks;	/* every one of them, by process, then instruction */
 	/* state layout, in int32 words (eng_layout() fills these) */
-	int32_t off_pc, off_coll, off_nlive, off_live, off_buf, off_msg, words;
+	int32_t off_pc, off_coll, off_nlive, off_live, off_buf, off_var, off_reg, off_msg, words;
 	int32_t nbuf;		/* words of attached buffer sizes: nranks if the program
 				 * attaches a buffer, else 0 (eng_layout) */
 	int32_t full;		/* 1: offer every choice, without the wildcard reduction (the
@@ -241,7 +277,10 @@ void eng_choose(const struct eng_prog *prog, int32_t *st, int k);
 /* Describe choice k: process d's receive instruction *ri takes process *s's send instruction
  * *si; or, with *s == -1, process d executes its instruction *ri: it posts a receive that may
  * match a ready send (ENG_RECV_LAZY), acquires a contended window lock, or passes a probe
- * another thread's receive could overtake. */
+ * another thread's receive could overtake; or (verify) with *s == -2, process d's
+ * any-completion *ri completes the request posted at its instruction *si; with *s == -3, its
+ * wildcard probe *ri finds a message of world rank *si; with *s == -4, its branch *ri goes on
+ * in its variant *si (several that recorded the same input). */
 void eng_choice(const struct eng_prog *prog, const int32_t *st, int k, int *d, int *ri, int *s,
 		int *si);
 
@@ -268,9 +307,27 @@ int eng_at_end(const struct eng_prog *prog, const int32_t *st, int r);
 /* The erroneous instruction's process in st and how (ENG_ERR_NONE, -1 if none). */
 enum eng_error eng_error(const struct eng_prog *prog, const int32_t *st, int *proc);
 
-/* 1 if the send posted at instruction si of process r completes without being matched in
- * this buffering mode. */
-int eng_send_buffered(const struct eng_prog *prog, int r, int si);
+/* 1 if the send `in` completes without being matched in this buffering mode. */
+int eng_send_buffered(const struct eng_prog *prog, const struct eng_instr *in);
+
+/* The instruction process r is at in st (in its current variant), and that variant. */
+const struct eng_instr *eng_instr_at(const struct eng_prog *prog, const int32_t *st, int r);
+int eng_variant(const struct eng_prog *prog, const int32_t *st, int r);
+
+/* Process r's variants: how many, and variant v's instructions and their number (variant 0:
+ * ins[r], nins[r]). */
+int eng_nvariants(const struct eng_prog *prog, int r);
+const struct eng_instr *eng_variant_ins(const struct eng_prog *prog, int r, int v);
+int eng_variant_nins(const struct eng_prog *prog, int r, int v);
+
+/* 1 if process r is stuck at a branch whose input no variant of it recorded: a frontier
+ * (doc/verify.md); its register holds the input (eng_input()). */
+int eng_at_frontier(const struct eng_prog *prog, const int32_t *st, int r);
+
+/* The input in register reg of process r: *src (a source, or an any-completion's request as
+ * its post instruction), *tag. */
+void eng_input(const struct eng_prog *prog, const int32_t *st, int r, int reg, int *src,
+	       int *tag);
 
 /* For a process blocked at its pc, the processes it waits for: fills out[] (room for nprocs)
  * and returns how many. A wait on a wildcard receive waits for every process that is not at

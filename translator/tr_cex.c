@@ -10,10 +10,18 @@
 #include "translate.h"
 #include "xalloc.h"
 
+/* One match, by instruction index: resolved to events once the run is over, through the
+ * variant each process ended in (doc/verify.md: the instructions a process ran before it
+ * switched variant are the same in the one it switched to). */
+struct match_at {
+	int d, ri, s, si;
+};
+
 /* What the engine did on the way, per process. */
 struct recorder {
 	const struct eng_prog *prog;
 	const struct mpiv_traceset *ts;
+	const struct eng_instr **fin;	/* per process: the instructions of its final variant */
 	int32_t **match_proc;	/* per process, per instruction: matched sending process, -1 */
 	int32_t **match_instr;	/* per process, per instruction: sender's instruction */
 	int32_t **done_order;	/* per process: instructions executed, in order */
@@ -21,37 +29,49 @@ struct recorder {
 				 * over all processes), to merge a rank's threads in order */
 	int *ndone;
 	long step;
-	struct mpiv_cex_match *matches;
-	size_t nmatches, capmatches;
+	struct match_at *at;
+	size_t nat, capat;
 };
 
-static void on_match(void *ctx, int d, int ri, int s, int si)
+static void on_match(void *ctx, int d, int ri, const struct eng_instr *rin, int s, int si,
+		     const struct eng_instr *sin)
 {
 	struct recorder *rc = ctx;
-	struct mpiv_cex_match *m;
 
 	rc->match_proc[d][ri] = s;
 	rc->match_instr[d][ri] = si;
-	xgrow((void **)&rc->matches, &rc->capmatches, rc->nmatches + 1, sizeof(*rc->matches));
-	m = &rc->matches[rc->nmatches++];
-	m->recv_rank = rc->prog->proc_rank[d];
-	m->recv_op = rc->prog->ins[d][ri].ev;
-	m->send_rank = rc->prog->proc_rank[s];
-	m->send_op = rc->prog->ins[s][si].ev;
-	m->wildcard = rc->prog->ins[d][ri].a == ENG_ANY;
-	{
-		int32_t src = tr_recorded_source(&rc->ts->ranks[m->recv_rank], m->recv_op);
-
-		m->as_recorded = src == MPIV_NONE ? -1 : src == m->send_rank;
-	}
+	xgrow((void **)&rc->at, &rc->capat, rc->nat + 1, sizeof(*rc->at));
+	rc->at[rc->nat++] = (struct match_at){d, ri, s, si};
 }
 
-static void on_exec(void *ctx, int r, int i)
+static void on_exec(void *ctx, int r, int i, const struct eng_instr *in)
 {
 	struct recorder *rc = ctx;
 
 	rc->done_step[r][rc->ndone[r]] = rc->step++;
 	rc->done_order[r][rc->ndone[r]++] = i;
+}
+
+/* The matches, as events of the traces. */
+static struct mpiv_cex_match *resolve_matches(const struct recorder *rc)
+{
+	struct mpiv_cex_match *out = xcalloc(rc->nat + 1, sizeof(*out));
+	size_t k;
+
+	for (k = 0; k < rc->nat; k++) {
+		const struct match_at *a = &rc->at[k];
+		struct mpiv_cex_match *m = &out[k];
+		int32_t src;
+
+		m->recv_rank = rc->prog->proc_rank[a->d];
+		m->recv_op = rc->fin[a->d][a->ri].ev;
+		m->send_rank = rc->prog->proc_rank[a->s];
+		m->send_op = rc->fin[a->s][a->si].ev;
+		m->wildcard = rc->fin[a->d][a->ri].a == ENG_ANY;
+		src = tr_recorded_source(&rc->ts->ranks[m->recv_rank], m->recv_op);
+		m->as_recorded = src == MPIV_NONE ? -1 : src == m->send_rank;
+	}
+	return out;
 }
 
 /* WORLD, SELF, #N for the rank's N-th communicator id (rank-local), ? for an unknown one. */
@@ -243,7 +263,7 @@ static void find_cycle(const struct eng_prog *p, const int32_t *st, struct mpiv_
 				int from = path[k];
 
 				cex->cycle[cex->ncycle].rank = p->proc_rank[from];
-				cex->cycle[cex->ncycle].op = p->ins[from][eng_pc(p, st, from)].ev;
+				cex->cycle[cex->ncycle].op = eng_instr_at(p, st, from)->ev;
 				cex->cycle[cex->ncycle].waits_for =
 					p->proc_rank[k + 1 < len ? path[k + 1] : cur];
 				cex->ncycle++;
@@ -262,7 +282,7 @@ static void find_cycle(const struct eng_prog *p, const int32_t *st, struct mpiv_
 				struct mpiv_cex_edge edge;
 
 				edge.rank = p->proc_rank[r];
-				edge.op = p->ins[r][eng_pc(p, st, r)].ev;
+				edge.op = eng_instr_at(p, st, r)->ev;
 				edge.waits_for = p->proc_rank[wf[r * n + k]];
 				for (e = 0; e < cex->nedges; e++)
 					if (!memcmp(&cex->edges[e], &edge, sizeof(edge)))
@@ -280,7 +300,7 @@ static void find_cycle(const struct eng_prog *p, const int32_t *st, struct mpiv_
 		for (r = 0; r < n; r++)
 			for (k = 0; k < nwf[r]; k++) {
 				cex->cycle[cex->ncycle].rank = p->proc_rank[r];
-				cex->cycle[cex->ncycle].op = p->ins[r][eng_pc(p, st, r)].ev;
+				cex->cycle[cex->ncycle].op = eng_instr_at(p, st, r)->ev;
 				cex->cycle[cex->ncycle].waits_for = p->proc_rank[wf[r * n + k]];
 				cex->ncycle++;
 			}
@@ -298,7 +318,7 @@ static void find_cycle(const struct eng_prog *p, const int32_t *st, struct mpiv_
 static void add_op(const struct eng_prog *p, const struct recorder *rc, int q, int ii,
 		   struct mpiv_cex_rank *cr, long *last)
 {
-	const struct eng_instr *in = &p->ins[q][ii];
+	const struct eng_instr *in = &rc->fin[q][ii];
 	struct mpiv_cex_op *op;
 
 	if (*last >= 0 && (long)cr->ops[*last].op == in->ev) {
@@ -317,23 +337,22 @@ static void add_op(const struct eng_prog *p, const struct recorder *rc, int q, i
 			int s = rc->match_proc[q][ii];
 
 			op->match_rank = p->proc_rank[s];
-			op->match_op = p->ins[s][rc->match_instr[q][ii]].ev;
+			op->match_op = rc->fin[s][rc->match_instr[q][ii]].ev;
 		}
 	}
 	if (in->op == ENG_POST_SEND && in->d == ENG_SEND_STANDARD && in->a >= 0)
-		op->sync = !eng_send_buffered(p, q, ii);
+		op->sync = !eng_send_buffered(p, in);
 }
 
 /* Is process q stuck in a mismatched collective? */
-static int in_mismatch(const struct eng_prog *p, int q, const struct eng_instr *at)
+static int in_mismatch(const struct eng_instr *ins, const struct eng_instr *at)
 {
 	int i;
 
 	if (at->op == ENG_COLL && at->b == ENG_COLL_MISMATCH)
 		return 1;
 	for (i = 0; at->op == ENG_WAIT && i < at->n; i++)
-		if (p->ins[q][at->list[i]].op == ENG_ICOLL &&
-		    p->ins[q][at->list[i]].b == ENG_COLL_MISMATCH)
+		if (ins[at->list[i]].op == ENG_ICOLL && ins[at->list[i]].b == ENG_COLL_MISMATCH)
 			return 1;
 	return 0;
 }
@@ -375,7 +394,7 @@ static void build_rank(const struct eng_prog *p, const struct mpiv_traceset *ts,
 	}
 	for (q = first; q < last; q++) {
 		int pc = eng_pc(p, st, q);
-		const struct eng_instr *at = &p->ins[q][pc];
+		const struct eng_instr *at = &rc->fin[q][pc];
 		char desc[256];
 
 		if (cr->threads) {
@@ -387,7 +406,7 @@ static void build_rank(const struct eng_prog *p, const struct mpiv_traceset *ts,
 		if (at->op == ENG_END || at->op == ENG_STOP)
 			continue;
 		add_op(p, rc, q, pc, cr, &lastop[q - first]);
-		if (in_mismatch(p, q, at))
+		if (in_mismatch(rc->fin[q], at))
 			*mismatch = 1;
 		tr_describe_event(ts, r, at->ev, desc, sizeof(desc));
 		if (cr->threads) {
@@ -424,12 +443,18 @@ int tr_cex(const struct eng_prog *prog, const struct mpiv_traceset *ts, const in
 	rc.done_order = xcalloc((size_t)p.nprocs, sizeof(*rc.done_order));
 	rc.done_step = xcalloc((size_t)p.nprocs, sizeof(*rc.done_step));
 	rc.ndone = xcalloc((size_t)p.nprocs, sizeof(*rc.ndone));
+	rc.fin = xcalloc((size_t)p.nprocs, sizeof(*rc.fin));
 	for (r = 0; r < p.nprocs; r++) {
-		rc.match_proc[r] = xmalloc((size_t)p.nins[r] * sizeof(int32_t));
-		memset(rc.match_proc[r], 0xff, (size_t)p.nins[r] * sizeof(int32_t));
-		rc.match_instr[r] = xcalloc((size_t)p.nins[r], sizeof(int32_t));
-		rc.done_order[r] = xcalloc((size_t)p.nins[r], sizeof(int32_t));
-		rc.done_step[r] = xcalloc((size_t)p.nins[r], sizeof(long));
+		int v, most = 0;
+
+		for (v = 0; v < eng_nvariants(&p, r); v++)
+			if (eng_variant_nins(&p, r, v) > most)
+				most = eng_variant_nins(&p, r, v);
+		rc.match_proc[r] = xmalloc((size_t)most * sizeof(int32_t));
+		memset(rc.match_proc[r], 0xff, (size_t)most * sizeof(int32_t));
+		rc.match_instr[r] = xcalloc((size_t)most, sizeof(int32_t));
+		rc.done_order[r] = xcalloc((size_t)most, sizeof(int32_t));
+		rc.done_step[r] = xcalloc((size_t)most, sizeof(long));
 	}
 	obs.ctx = &rc;
 	obs.match = on_match;
@@ -447,6 +472,8 @@ int tr_cex(const struct eng_prog *prog, const struct mpiv_traceset *ts, const in
 		eng_choose(&p, st, choices[i]);
 	}
 	deadlock = !st[ENG_ST_OVERFLOW] && eng_nchoices(&p, st) == 0 && !eng_all_done(&p, st);
+	for (r = 0; r < p.nprocs; r++)
+		rc.fin[r] = eng_variant_ins(&p, r, eng_variant(&p, st, r));
 	cex->trace_dir = xstrdup(ts->dir);
 	cex->buffering = *b;
 	if (ts->meta.command) {
@@ -480,9 +507,8 @@ int tr_cex(const struct eng_prog *prog, const struct mpiv_traceset *ts, const in
 	}
 	if (deadlock)
 		find_cycle(&p, st, cex);
-	cex->matches = rc.matches;
-	cex->nmatches = rc.nmatches;
-	rc.matches = NULL;
+	cex->matches = resolve_matches(&rc);
+	cex->nmatches = rc.nat;
 out:
 	for (r = 0; r < p.nprocs; r++) {
 		free(rc.match_proc[r]);
@@ -495,7 +521,8 @@ out:
 	free(rc.done_order);
 	free(rc.done_step);
 	free(rc.ndone);
-	free(rc.matches);
+	free(rc.fin);
+	free(rc.at);
 	free(st);
 	return deadlock;
 }

@@ -34,10 +34,10 @@ static int has_recv_bytes(const struct mpiv_event *ev)
 	return k == MPIV_KIND_RECV || k == MPIV_KIND_IRECV;
 }
 
-static void on_match(void *ctx, int d, int ri, int s, int si)
+static void on_match(void *ctx, int d, int ri, const struct eng_instr *rin, int s, int si,
+		     const struct eng_instr *sin)
 {
 	struct warn_list *l = ctx;
-	const struct eng_instr *rin = &l->prog->ins[d][ri], *sin = &l->prog->ins[s][si];
 	const struct mpiv_rank_trace *t = &l->ts->ranks[l->prog->proc_rank[d]];
 	struct tr_warning w;
 
@@ -118,7 +118,7 @@ int tr_recorded_path(const struct eng_prog *prog, const struct mpiv_traceset *ts
 static void recorded_path(struct warn_list *l)
 {
 	const struct eng_prog *q = l->prog;
-	struct eng_observer obs = {l, on_match, NULL};
+	struct eng_observer obs = {l, on_match, NULL, NULL};
 	int32_t *st = xmalloc(eng_state_bytes(q));
 	int i;
 

@@ -110,7 +110,8 @@ struct matches {
 	int recv_instr[8], send_instr[8], n;
 };
 
-static void note_match(void *ctx, int d, int ri, int s, int si)
+static void note_match(void *ctx, int d, int ri, const struct eng_instr *rin, int s, int si,
+		       const struct eng_instr *sin)
 {
 	struct matches *m = ctx;
 
