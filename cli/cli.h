@@ -17,6 +17,7 @@ int cmd_record(int argc, char **argv);
 int cmd_check(int argc, char **argv);
 int cmd_replay(int argc, char **argv);
 int cmd_trace(int argc, char **argv);
+int cmd_verify(int argc, char **argv);
 
 /* ---- options.c: one convention for every command's command line ---- */
 

@@ -256,7 +256,7 @@ int cmd_check(int argc, char **argv)
 	struct mpiv_traceset ts;
 	struct mpiv_error err;
 	struct eng_prog prog;
-	struct tr_opts topts = {ENG_BUF_ZERO, 0, 0};
+	struct tr_opts topts = {ENG_BUF_ZERO, 0, 0, 0};
 	struct check_run run;
 	struct tr_warning *warns = NULL;
 	int nwarns, finished, nstops = 0;

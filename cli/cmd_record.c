@@ -11,10 +11,8 @@
 
 #include "cli.h"
 #include "diag.h"
-#include "environment.h"
-#include "job.h"
+#include "record_run.h"
 #include "paths.h"
-#include "status_file.h"
 #include "trace.h"
 #include "xalloc.h"
 
@@ -50,68 +48,6 @@ static void record_help(void)
 	       DEFAULT_TIMEOUT);
 }
 
-/* What record last saw of rank r, as meta.json says it: its status file, read once more now
- * that the job is over (a rank that stopped fast was never seen by the monitor), and whether
- * the monitor saw it poll without progress. */
-static void seen_of(const char *dir, const struct monitor_result *res, int r,
-		    struct mpiv_meta_rank *mr)
-{
-	struct mpiv_status st;
-	int polling = r < res->size && res->ranks[r].seen && res->ranks[r].polling;
-
-	mr->seen = MPIV_SEEN_NONE;
-	mr->event = -1;
-	mr->call = -1;
-	if (status_file_read(dir, r, &st) < 0)
-		return;
-	mr->event = st.op;
-	switch (st.state) {
-	case MPIV_ST_FINALIZED:
-		mr->seen = MPIV_SEEN_FINALIZED;
-		break;
-	case MPIV_ST_IN_CALL:
-		mr->seen = polling ? MPIV_SEEN_POLLING : MPIV_SEEN_IN_CALL;
-		mr->call = (int)st.call;
-		break;
-	case MPIV_ST_RUNNING:
-		mr->seen = polling ? MPIV_SEEN_POLLING : MPIV_SEEN_RUNNING;
-		break;
-	default:
-		mr->event = -1;
-		break;
-	}
-}
-
-/* meta.json: the command, how the job ended and what record last saw of each rank, so that
- * check can tell a rank that stopped from one that finished. */
-static int save_meta(const char *dir, char **command, int exit_status, int job,
-		     const struct monitor_result *res)
-{
-	struct mpiv_meta meta;
-	struct mpiv_error err;
-	char cwd[PATH_MAX];
-	int r, rc = 0;
-
-	mpiv_error_init(&err);
-	memset(&meta, 0, sizeof(meta));
-	/* replay re-runs the command where it ran: its paths may be relative */
-	meta.cwd = getcwd(cwd, sizeof(cwd));
-	meta.command = command;
-	meta.exit_status = exit_status;
-	meta.job = job;
-	meta.hung = job == MPIV_JOB_DEADLOCK || job == MPIV_JOB_NO_PROGRESS;
-	meta.nranks = res->size > 0 ? res->size : status_file_size(dir);
-	meta.ranks = xcalloc((size_t)meta.nranks + 1, sizeof(*meta.ranks));
-	for (r = 0; r < meta.nranks; r++)
-		seen_of(dir, res, r, &meta.ranks[r]);
-	if (mpiv_meta_save(dir, &meta, &err) < 0) {
-		error_report(&err);
-		rc = -1;
-	}
-	free(meta.ranks);
-	return rc;
-}
-
 int cmd_record(int argc, char **argv)
 {
 	static const struct option longopts[] = {
@@ -120,14 +56,11 @@ int cmd_record(int argc, char **argv)
 		{"help", no_argument, NULL, 'h'},
 		{NULL, 0, NULL, 0},
 	};
-	static const char *const stale[] = {".mpivt", ".json", ".status", MPIV_META_FILE, NULL};
 	const char *out = DEFAULT_DIR;
 	double timeout = DEFAULT_TIMEOUT;
-	const struct monitor_result *res;
-	struct launch_var vars[2];
-	struct job job;
-	char **command, path[4200];
-	int c, rc, end = MPIV_JOB_EXITED, status;
+	struct record_opts opts;
+	struct record_result r;
+	int c, rc;
 
 	opterr = 0;
 	while ((c = getopt_long(argc, argv, "+:o:h", longopts, NULL)) != -1) {
@@ -152,74 +85,11 @@ int cmd_record(int argc, char **argv)
 				   "mpiverify record -- mpirun -np 2 ./app)");
 	if (!*out)
 		return usage_error("record", "empty output directory name");
-	command = argv + optind;
-
-	rc = job_init(&job, mpiv_recorder_lib(), "recorder");
-	if (!rc)
-		rc = job_prepare_dir(&job, out, stale);
-	if (!rc) {
-		vars[0].name = MPIV_ENV_TRACE_DIR;
-		vars[0].value = job.dir;
-		vars[1].name = NULL;
-		vars[1].value = NULL;
-		rc = job_start(&job, command, vars);
-	}
-	if (rc) {
-		job_release(&job);
-		return rc;
-	}
-
-	res = job_watch(&job, timeout);
-	switch (res->outcome) {
-	case MONITOR_DEADLOCK:
-		if (res->npolling)
-			warning("no progress: for %.0f s every rank has been blocked in MPI or "
-				"polling without finding anything (%d polling): ending the job",
-				res->stalled, res->npolling);
-		else
-			inform("the recorded run deadlocked: every rank blocked for %.0f s",
-			       res->stalled);
-		/* the traces are read for the report only once the ranks are gone and their
-		 * files final */
-		job_end(&job);
-		monitor_report(stderr, res, job.dir, NULL);
-		end = res->npolling ? MPIV_JOB_NO_PROGRESS : MPIV_JOB_DEADLOCK;
-		rc = MPIV_EXIT_DEADLOCK;
-		/* what record exits with: the launcher's own status is that of a killed job */
-		status = rc;
-		break;
-	case MONITOR_INTERRUPTED:
-		inform("interrupted by signal %d: ending the job", res->signal);
-		job_end(&job);
-		end = MPIV_JOB_INTERRUPTED;
-		rc = 128 + res->signal;
-		status = rc;
-		break;
-	case MONITOR_DIVERGED:
-	case MONITOR_FAILED:
-		/* only the replayer reports divergence: its library is preloaded too */
-		error("a rank reported a divergence while recording: is 'libreplayer.so' in "
-		      "LD_PRELOAD?");
-		job_end(&job);
-		status = launch_exit_code(&job.launch);
-		rc = MPIV_EXIT_TOOL;
-		break;
-	case MONITOR_COMPLETED:
-	default:
-		/* sweep up what the launcher may have left behind (normally nothing) */
-		job_end(&job);
-		status = res->exit_code;
-		rc = status;
-		break;
-	}
-	if (save_meta(job.dir, command, status, end, res) < 0 && rc == MPIV_EXIT_OK)
-		rc = MPIV_EXIT_BAD_INPUT;
-	if (!mpiv_trace_rank_file(job.dir, 0, path, sizeof(path))) {
-		error("no rank wrote a trace into '%s': is the program a dynamically linked "
-		      "MPI program, and does the launcher pass LD_PRELOAD to the ranks?", job.dir);
-		rc = MPIV_EXIT_TOOL;
-	}
-	inform("traces in '%s'", job.dir);
-	job_release(&job);
+	memset(&opts, 0, sizeof(opts));
+	opts.dir = out;
+	opts.command = argv + optind;
+	opts.timeout = timeout;
+	rc = record_run(&opts, &r);
+	record_result_release(&r);
 	return rc;
 }

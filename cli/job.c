@@ -55,12 +55,13 @@ int job_start(struct job *j, char *const *command, const struct launch_var *vars
 		return MPIV_EXIT_TOOL;
 	}
 	j->started = 1;
+	j->launch.sink = j->sink;
 	return 0;
 }
 
 const struct monitor_result *job_watch(struct job *j, double timeout)
 {
-	monitor_run(&j->launch, j->dir, timeout, &j->res);
+	monitor_run(&j->launch, j->dir, timeout, j->expect, &j->res);
 	return &j->res;
 }
 

@@ -23,6 +23,10 @@ struct job {
 	int started;			/* launch holds a started launcher */
 	struct launch launch;
 	struct monitor_result res;	/* what job_watch() saw */
+	int sink;			/* > 0: where the job's output goes (verify's runs), set
+					 * before job_start(); 0: ours */
+	const struct monitor_expect *expect;	/* set before job_watch(): the deadlock the
+						 * run should end in (verify), or NULL */
 };
 
 /* Start a job that preloads lib ("recorder" or "replayer" for messages: what it is). Returns 0,

@@ -251,7 +251,8 @@ static ssize_t relay_one(struct launch *l, int i)
 	if (l->muted)
 		return n;
 	for (off = 0; off < n; off += w) {
-		w = write(i ? STDERR_FILENO : STDOUT_FILENO, buf + off, (size_t)(n - off));
+		w = write(l->sink > 0 ? l->sink : i ? STDERR_FILENO : STDOUT_FILENO, buf + off,
+			  (size_t)(n - off));
 		if (w < 0 && errno == EINTR) {
 			w = 0;
 			continue;

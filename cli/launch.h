@@ -21,6 +21,8 @@ struct launch {
 	int out[2];		/* read ends of the job's stdout and stderr, -1 once closed */
 	int muted;		/* the job is being ended: what it prints now (the launcher's
 				 * report of the ranks we killed) is dropped */
+	int sink;		/* > 0: the job's stdout and stderr go to this descriptor
+				 * rather than to ours (set after launch_start()) */
 };
 
 /* Start argv[0] (found on PATH, never through a shell) with argv, in a process group of its

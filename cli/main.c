@@ -16,6 +16,7 @@ struct cmd {
 static int cmd_help(int argc, char **argv);
 
 static const struct cmd commands[] = {
+	{"verify", cmd_verify, "find deadlocks on every path: record, check, re-run, confirm"},
 	{"record", cmd_record, "run an MPI program under the launcher, one trace per rank"},
 	{"check", cmd_check, "model the traces and search every behaviour for deadlocks"},
 	{"replay", cmd_replay, "re-run the program forcing a counterexample's choices"},

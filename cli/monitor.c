@@ -172,8 +172,39 @@ static int deadlocked(struct monitor_result *res, double t, double timeout, char
 	return 1;
 }
 
+/* The expected deadlock holds: every rank is where expect has it (or, without a prediction,
+ * blocked or finished in a deadlock known already), still, for grace. */
+static int as_expected(struct monitor_result *res, const struct monitor_expect *expect,
+		       double t)
+{
+	double last = 0;
+	int r, predicted = expect && expect->call != NULL;
+
+	if (!expect || !res->size || expect->n != res->size)
+		return 0;
+	for (r = 0; r < res->size; r++) {
+		const struct monitor_rank *m = &res->ranks[r];
+
+		if (!m->seen || (m->state != MPIV_ST_IN_CALL && m->state != MPIV_ST_FINALIZED))
+			return 0;
+		if (predicted && (expect->call[r] < 0 ? m->state != MPIV_ST_FINALIZED :
+				  m->state != MPIV_ST_IN_CALL ||
+				  m->call != (unsigned)expect->call[r]))
+			predicted = 0;
+		if (m->changed > last)
+			last = m->changed;
+	}
+	if (t - last < expect->grace)
+		return 0;
+	if (!predicted && !(expect->known && expect->known(expect->ctx, res)))
+		return 0;
+	res->stalled = t - last;
+	res->npolling = 0;
+	return 1;
+}
+
 void monitor_run(struct launch *l, const char *status_dir, double timeout,
-		 struct monitor_result *res)
+		 const struct monitor_expect *expect, struct monitor_result *res)
 {
 	double start = now(), t;
 	char *warned = NULL;
@@ -207,7 +238,7 @@ void monitor_run(struct launch *l, const char *status_dir, double timeout,
 			res->signal = launch_interrupted();
 			break;
 		}
-		if (deadlocked(res, t, timeout, warned)) {
+		if (as_expected(res, expect, t) || deadlocked(res, t, timeout, warned)) {
 			res->outcome = MONITOR_DEADLOCK;
 			break;
 		}

@@ -61,6 +61,21 @@ struct monitor_result {
 	struct monitor_rank *ranks;	/* size entries, by world rank; owned */
 };
 
+/* A deadlock a run is expected to end in (verify's confirmation of a model's deadlock): once
+ * every rank sits in the call the model has it blocked in (or has finished, where the model
+ * has it finish), with no progress for grace seconds, the run is deadlocked without waiting
+ * for the timeout: the steering forces every choice that leads there, so none can move. */
+struct monitor_expect {
+	int n;			/* ranks */
+	const int *call;	/* per rank: enum mpiv_call of its blocked call; -1: finished;
+				 * NULL: no prediction */
+	double grace;
+	/* or, every rank blocked or finished, still for grace: 1 if this is a deadlock known
+	 * already (a run confirmed it); NULL: none is */
+	int (*known)(void *ctx, const struct monitor_result *res);
+	void *ctx;
+};
+
 /* Watch the job l (started with launch_start()) through the status files in status_dir,
  * polling every MPIV_STATUS_PERIOD_MS, until the launcher exits, a rank diverges or fails,
  * mpiverify is interrupted, or a deadlock holds: all ranks' status files exist; every rank is
@@ -69,12 +84,12 @@ struct monitor_result {
  * seconds, while its progress and state have not changed for timeout seconds), with one rank
  * at least not FINALIZED; and every blocked rank still beats (its beat changed in the last
  * max(2, timeout / 3) seconds, at most timeout: a stopped or vanished rank is not
- * deadlocked). A rank that polls calls MPI all the time, but calls that find nothing change
+ * deadlocked), or sooner, as expect says (NULL: no expectation). A rank that polls calls MPI all the time, but calls that find nothing change
  * nothing: only a call that completes something counts as its progress. Does not end the
  * job. Warns (once) when no status file appeared within timeout,
  * or when a rank stops beating. Fills res; release it with monitor_result_release(). */
 void monitor_run(struct launch *l, const char *status_dir, double timeout,
-		 struct monitor_result *res);
+		 const struct monitor_expect *expect, struct monitor_result *res);
 
 void monitor_result_release(struct monitor_result *res);
 

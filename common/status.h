@@ -23,8 +23,8 @@ enum mpiv_rank_state {
 	MPIV_ST_FAILED = 5,	/* replay only: the rank cannot replay (text says why) */
 };
 
-/* What the replayer noted in the status text, as bits of struct mpiv_status's notes: replay
- * reads these, not the English of the lines. */
+/* What the replayer (or, steered, the recorder) noted in the status text, as bits of struct
+ * mpiv_status's notes: replay and verify read these, not the English of the lines. */
 enum mpiv_note_kind {
 	MPIV_NOTE_UNFORCED = 1 << 0,	/* the counterexample needs a choice replay cannot force */
 	MPIV_NOTE_PASSED = 1 << 1,	/* a call the counterexample has blocked completed */
@@ -35,6 +35,8 @@ enum mpiv_note_kind {
 	MPIV_NOTE_FORCED = 1 << 4,	/* replay forced a completion call's outcome */
 	MPIV_NOTE_MISMATCH = 1 << 5,	/* the members of a communicator called different
 					 * collectives (or roots) at the same place: confirmed */
+	MPIV_NOTE_STEER_LEFT = 1 << 6,	/* recorder, verify: the rank left the steered path
+					 * (a decision call other than the steering's) */
 };
 
 /* The whole file; written with one pwrite at offset 0. */

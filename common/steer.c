@@ -98,6 +98,38 @@ static int parse_decision(struct steer_in *in, struct mpiv_steer_decision *d)
 	return 0;
 }
 
+static const char *const buffering_names[] = {"natural", "zero", "infinite", "eager"};
+
+/* The optional buffering line; 0 or -1. */
+static int parse_buffering(struct steer_in *in, struct mpiv_steer *s)
+{
+	struct steer_in look = *in;
+	char buf[16];
+	long long v;
+	char *e;
+	int i;
+
+	if (word(&look, buf, sizeof(buf)) || strcmp(buf, "buffering"))
+		return 0;
+	if (word(&look, buf, sizeof(buf)))
+		return -1;
+	for (i = 0; i < 4 && strcmp(buf, buffering_names[i]); i++)
+		;
+	if (i == 4)
+		return -1;
+	s->buffering = (enum mpiv_steer_buffering)i;
+	if (i == MPIV_STEER_EAGER) {
+		if (word(&look, buf, sizeof(buf)))
+			return -1;
+		v = strtoll(buf, &e, 10);
+		if (*e || v < 0)
+			return -1;
+		s->eager = v;
+	}
+	*in = look;
+	return 0;
+}
+
 int mpiv_steer_parse(const char *text, size_t len, int rank, struct mpiv_steer *s, char *why,
 		     size_t whysize)
 {
@@ -110,6 +142,8 @@ int mpiv_steer_parse(const char *text, size_t len, int rank, struct mpiv_steer *
 	if (word(&in, buf, sizeof(buf)) || strcmp(buf, MPIV_STEER_FORMAT) ||
 	    number(&in, MPIV_STEER_VERSION, MPIV_STEER_VERSION, &v))
 		return bad(why, whysize, "not a steering file of version 1");
+	if (parse_buffering(&in, s))
+		return bad(why, whysize, "malformed buffering line");
 	while (!word(&in, buf, sizeof(buf))) {
 		struct mpiv_steer_decision *d = NULL;
 
@@ -120,8 +154,13 @@ int mpiv_steer_parse(const char *text, size_t len, int rank, struct mpiv_steer *
 			d = calloc((size_t)n + 1, sizeof(*d));
 			if (!d)
 				return bad(why, whysize, "out of memory");
+			/* a rank named twice: its last line stands */
+			struct mpiv_steer keep = *s;
+
+			keep.d = NULL;
+			keep.n = 0;
 			mpiv_steer_release(s);
-			s->rank = rank;
+			*s = keep;
 			s->d = d;
 		}
 		for (i = 0; i < n; i++) {
@@ -145,9 +184,13 @@ int mpiv_steer_parse(const char *text, size_t len, int rank, struct mpiv_steer *
 	return 0;
 }
 
-void mpiv_steer_write_header(FILE *f)
+void mpiv_steer_write_header(FILE *f, enum mpiv_steer_buffering b, long long eager)
 {
 	fprintf(f, "%s %d\n", MPIV_STEER_FORMAT, MPIV_STEER_VERSION);
+	if (b == MPIV_STEER_EAGER)
+		fprintf(f, "buffering eager %lld\n", eager);
+	else if (b != MPIV_STEER_NATURAL)
+		fprintf(f, "buffering %s\n", buffering_names[b]);
 }
 
 void mpiv_steer_write_rank(FILE *f, int rank, const struct mpiv_steer_decision *d, size_t n)

@@ -4,6 +4,10 @@
  * recorder reads it without a JSON library:
  *
  *	mpiverify-steer 1
+ *	buffering MODE			optional, first: how standard sends complete (zero:
+ *					synchronous, and every blocking collective
+ *					synchronises; infinite: buffered; eager BYTES: buffered
+ *					up to BYTES; natural, the default: as the library does)
  *	rank R N			N decisions of rank R follow, one a line, in order:
  *	CALL COMM TAG src S		a receive or probe on COMM with TAG (MPIV_ANY_TAG: -1)
  *					takes world rank S's message
@@ -32,9 +36,19 @@ struct mpiv_steer_decision {
 	int32_t *reqs;		/* ... by the recorder's ids; owned */
 };
 
+/* How a steered run's standard sends complete: as a model's buffering mode has them. */
+enum mpiv_steer_buffering {
+	MPIV_STEER_NATURAL = 0,	/* as the MPI library does */
+	MPIV_STEER_ZERO,	/* synchronous (MPI_Ssend); collectives synchronise */
+	MPIV_STEER_INFINITE,	/* buffered: complete at once, whoever receives */
+	MPIV_STEER_EAGER,	/* buffered up to eager bytes, synchronous above */
+};
+
 /* One rank's steering. */
 struct mpiv_steer {
 	int rank;
+	enum mpiv_steer_buffering buffering;
+	long long eager;	/* MPIV_STEER_EAGER's threshold in bytes */
 	struct mpiv_steer_decision *d;
 	size_t n;
 };
@@ -45,8 +59,9 @@ struct mpiv_steer {
 int mpiv_steer_parse(const char *text, size_t len, int rank, struct mpiv_steer *s, char *why,
 		     size_t whysize);
 
-/* Write the header, then one rank's decisions d[0..n) (as mpiv_steer_parse reads them). */
-void mpiv_steer_write_header(FILE *f);
+/* Write the header (with the buffering line unless NATURAL), then one rank's decisions
+ * d[0..n) (as mpiv_steer_parse reads them). */
+void mpiv_steer_write_header(FILE *f, enum mpiv_steer_buffering b, long long eager);
 void mpiv_steer_write_rank(FILE *f, int rank, const struct mpiv_steer_decision *d, size_t n);
 
 void mpiv_steer_release(struct mpiv_steer *s);

@@ -36,8 +36,9 @@
 #define VNINS(p, q, v) ((p)->nvar ? (p)->vnins[q][v] : (p)->nins[q])
 #define VAR(p, st, q) ((p)->nvar ? (st)[(p)->off_var + (q)] : 0)
 #define CUR(p, st, q) VINS(p, q, VAR(p, st, q))
-/* Input register r of process q: two words, the source (or request) and the tag. */
-#define REG(p, st, q, r) (&(st)[(p)->off_reg + ((q) * (p)->nregs + (r)) * 2])
+/* Input register r of process q: three words, the source (or request), the tag and the
+ * send's site. */
+#define REG(p, st, q, r) (&(st)[(p)->off_reg + ((q) * (p)->nregs + (r)) * 3])
 /* the processes of rank r: for (q = FIRST(p, r); q < LAST(p, r); q++) */
 #define FIRST(p, r) ((p)->rank_proc[r])
 #define LAST(p, r) ((p)->rank_proc[(r) + 1])
@@ -146,7 +147,7 @@ void eng_layout(struct eng_prog *p)
 	p->off_buf = p->off_live + p->nprocs * p->maxlive;
 	p->off_var = p->off_buf + p->nbuf;
 	p->off_reg = p->off_var + (p->nvar ? p->nprocs : 0);
-	p->off_msg = p->off_reg + p->nprocs * p->nregs * 2;
+	p->off_msg = p->off_reg + p->nprocs * p->nregs * 3;
 	p->words = p->off_msg + 2 * p->maxmsg;
 	mark_lazy(p);
 	wenv_build(p);
@@ -185,12 +186,13 @@ static int send_dest(const struct eng_prog *p, const int32_t *st, int q,
 
 /* verify: process q's instruction i, in, took input (src, tag) into its register. */
 static void set_input(const struct eng_prog *p, int32_t *st, int q, int i,
-		      const struct eng_instr *in, int src, int tag)
+		      const struct eng_instr *in, int src, int tag, int site)
 {
 	REG(p, st, q, in->reg - 1)[0] = src;
 	REG(p, st, q, in->reg - 1)[1] = tag;
+	REG(p, st, q, in->reg - 1)[2] = site;
 	if (p->obs && p->obs->input)
-		p->obs->input(p->obs->ctx, q, i, in, src, tag);
+		p->obs->input(p->obs->ctx, q, i, in, src, tag, site);
 }
 
 /* verify: instruction in read its register; clear it if that was the last read. */
@@ -199,6 +201,7 @@ static void spend_input(const struct eng_prog *p, int32_t *st, int q, const stru
 	if (in->reg > 0 && (in->sym & ENG_IN_LAST)) {
 		REG(p, st, q, in->reg - 1)[0] = 0;
 		REG(p, st, q, in->reg - 1)[1] = 0;
+		REG(p, st, q, in->reg - 1)[2] = 0;
 	}
 }
 
@@ -439,7 +442,8 @@ static void do_match(const struct eng_prog *p, int32_t *st, int d, int li, int i
 		live_complete(p, st, src, si);
 	/* verify: the source and tag it took are an input the process may act on */
 	if (CUR(p, st, d)[ri].reg > 0)
-		set_input(p, st, d, ri, &CUR(p, st, d)[ri], RANK(p, src), msg_send(p, st, i)->c);
+		set_input(p, st, d, ri, &CUR(p, st, d)[ri], RANK(p, src), msg_send(p, st, i)->c,
+			  msg_send(p, st, i)->key);
 	if (p->obs && p->obs->match)
 		p->obs->match(p->obs->ctx, d, ri, &CUR(p, st, d)[ri], src, si,
 			      msg_send(p, st, i));
@@ -481,6 +485,41 @@ static int match_deterministic(const struct eng_prog *p, int32_t *st, int q)
 
 /* ---- ranks ---- */
 
+/* verify: member m's collective number seq on communicator comm, in the variant it is in;
+ * NULL if it has none (yet). */
+static const struct eng_instr *coll_at(const struct eng_prog *p, const int32_t *st, int m,
+				       int comm, int seq)
+{
+	int q = FIRST(p, m), i;
+	const struct eng_instr *ins = CUR(p, st, q);
+
+	for (i = 0; i <= PC(p, st, q) && i < VNINS(p, q, VAR(p, st, q)); i++)
+		if ((ins[i].op == ENG_COLL || ins[i].op == ENG_ICOLL) && ins[i].a == comm &&
+		    ins[i].c == seq)
+			return &ins[i];
+	return NULL;
+}
+
+int eng_coll_mismatch(const struct eng_prog *p, const int32_t *st, int r,
+		      const struct eng_instr *in)
+{
+	const struct eng_comm *c = &p->comms[in->a];
+	int i;
+
+	if (!p->nvar)
+		return in->b == ENG_COLL_MISMATCH;
+	for (i = 0; i < c->n; i++) {
+		const struct eng_instr *other;
+
+		if (c->members[i] == r || COLL(p, st, in->a, c->members[i]) < in->c)
+			continue;
+		other = coll_at(p, st, c->members[i], in->a, in->c);
+		if (other && (other->key != in->key || other->d != in->d))
+			return 1;
+	}
+	return 0;
+}
+
 /* May rank r leave collective `in` (entered)? The members it waits for must have entered
  * the same collective (their sequence number on the communicator has reached in->c). */
 static int coll_complete(const struct eng_prog *p, const int32_t *st, int r,
@@ -489,7 +528,7 @@ static int coll_complete(const struct eng_prog *p, const int32_t *st, int r,
 	const struct eng_comm *c = &p->comms[in->a];
 	int rule = in->b, i;
 
-	if (rule == ENG_COLL_MISMATCH)
+	if (rule == ENG_COLL_MISMATCH || eng_coll_mismatch(p, st, r, in))
 		return 0;
 	if (p->buffering == ENG_BUF_ZERO)
 		rule = ENG_COLL_ALL;
@@ -645,10 +684,12 @@ static int win_lock_holders(const struct eng_prog *p, const int32_t *st, int q,
 	return found;
 }
 
-/* Does input (src, tag) equal the recorded (rs, rt) in the parts sym compares? */
-static int same_input(int src, int tag, int rs, int rt, int sym)
+/* Does input r (source, tag, site) equal the recorded (rs, rt, rk) in the parts sym
+ * compares? */
+static int same_input(const int32_t *r, int rs, int rt, int rk, int sym)
 {
-	return (!(sym & ENG_IN_SOURCE) || src == rs) && (!(sym & ENG_IN_TAG) || tag == rt);
+	return (!(sym & ENG_IN_SOURCE) || r[0] == rs) && (!(sym & ENG_IN_TAG) || r[1] == rt) &&
+	       (!(sym & ENG_IN_SITE) || r[2] == rk);
 }
 
 /* The variants branch `in` of process q may go on in: the current one if it recorded the
@@ -661,12 +702,12 @@ static int branch_targets(const struct eng_prog *p, const int32_t *st, int q,
 	int i, n = 0;
 
 	*first = -1;
-	if (same_input(r[0], r[1], in->b, in->c, in->sym)) {
+	if (same_input(r, in->b, in->c, in->d, in->sym)) {
 		*first = VAR(p, st, q);
 		n++;
 	}
-	for (i = 0; i + 2 < in->n; i += 3)
-		if (same_input(r[0], r[1], in->list[i + 1], in->list[i + 2], in->sym)) {
+	for (i = 0; i + 3 < in->n; i += 4)
+		if (same_input(r, in->list[i + 1], in->list[i + 2], in->list[i + 3], in->sym)) {
 			if (!n)
 				*first = in->list[i];
 			n++;
@@ -681,10 +722,11 @@ static int branch_target(const struct eng_prog *p, const int32_t *st, int q,
 	const int32_t *r = REG(p, st, q, in->a);
 	int i;
 
-	if (same_input(r[0], r[1], in->b, in->c, in->sym) && k-- == 0)
+	if (same_input(r, in->b, in->c, in->d, in->sym) && k-- == 0)
 		return VAR(p, st, q);
-	for (i = 0; i + 2 < in->n; i += 3)
-		if (same_input(r[0], r[1], in->list[i + 1], in->list[i + 2], in->sym) && k-- == 0)
+	for (i = 0; i + 3 < in->n; i += 4)
+		if (same_input(r, in->list[i + 1], in->list[i + 2], in->list[i + 3], in->sym) &&
+		    k-- == 0)
 			return in->list[i];
 	return -1;
 }
@@ -767,7 +809,7 @@ static int step(const struct eng_prog *p, int32_t *st, int q)
 			return 0;
 		if (in->reg > 0)	/* verify: what it found is an input */
 			set_input(p, st, q, pc, in, RANK(p, msg_src(MSG(p, st)[2 * i])),
-				  msg_send(p, st, i)->c);
+				  msg_send(p, st, i)->c, msg_send(p, st, i)->key);
 		break;
 	case ENG_BRANCH:
 		/* go on in the one variant that recorded this input; none: a frontier; several:
@@ -1224,10 +1266,10 @@ void eng_choose(const struct eng_prog *p, int32_t *st, int k)
 
 		if (li == -2) {	/* its any-completion returns request list[i] */
 			live_free(p, st, d, &in->list[i], 1);
-			set_input(p, st, d, pc, in, in->list[i], 0);
+			set_input(p, st, d, pc, in, in->list[i], 0, 0);
 		} else if (li == -3) {	/* its wildcard probe sees message i */
 			set_input(p, st, d, pc, in, RANK(p, msg_src(MSG(p, st)[2 * i])),
-				  msg_send(p, st, i)->c);
+				  msg_send(p, st, i)->c, msg_send(p, st, i)->key);
 		} else {	/* its branch goes on in the i-th variant that recorded the input */
 			st[p->off_var + d] = branch_target(p, st, d, in, i);
 			spend_input(p, st, d, in);
@@ -1298,10 +1340,12 @@ int eng_variant_nins(const struct eng_prog *p, int r, int v)
 	return VNINS(p, r, v);
 }
 
-void eng_input(const struct eng_prog *p, const int32_t *st, int r, int reg, int *src, int *tag)
+void eng_input(const struct eng_prog *p, const int32_t *st, int r, int reg, int *src, int *tag,
+	       int *site)
 {
 	*src = REG(p, st, r, reg)[0];
 	*tag = REG(p, st, r, reg)[1];
+	*site = REG(p, st, r, reg)[2];
 }
 
 int eng_at_end(const struct eng_prog *p, const int32_t *st, int r)
@@ -1549,9 +1593,9 @@ int eng_prog_write(const struct eng_prog *p, FILE *f)
 			for (i = 0; i < VNINS(p, r, v); i++) {
 				const struct eng_instr *in = &VINS(p, r, v)[i];
 
-				fprintf(f, "%d %d %d %d %d %d %lld %d %d %d", in->op, in->ev, in->a,
-					in->b, in->c, in->d, (long long)in->bytes, in->reg, in->sym,
-					in->n);
+				fprintf(f, "%d %d %d %d %d %d %lld %d %d %d %d", in->op, in->ev,
+					in->a, in->b, in->c, in->d, (long long)in->bytes, in->reg,
+					in->sym, in->key, in->n);
 				for (j = 0; j < in->n; j++)
 					fprintf(f, " %d", in->list[j]);
 				fputc('\n', f);
@@ -1622,12 +1666,13 @@ static int read_variant(struct eng_prog *p, FILE *f, int r, int n, struct eng_in
 		long long bytes;
 		int win;
 
-		if (fscanf(f, "%d %d %d %d %d %d %lld %d %d %d", &in->op, &in->ev, &in->a, &in->b,
-			   &in->c, &in->d, &bytes, &in->reg, &in->sym, &in->n) != 10 || in->n < 0 ||
+		if (fscanf(f, "%d %d %d %d %d %d %lld %d %d %d %d", &in->op, &in->ev, &in->a, &in->b,
+			   &in->c, &in->d, &bytes, &in->reg, &in->sym, &in->key, &in->n) != 11 ||
+		    in->n < 0 ||
 		    in->n > (1 << 24) || !known_op(in->op) || bytes < 0 || in->reg < 0 ||
-		    in->reg > p->nregs || in->sym < 0 || in->sym > (ENG_IN_SOURCE | ENG_IN_TAG | ENG_IN_LAST) ||
+		    in->reg > p->nregs || in->sym < 0 || in->sym > (ENG_IN_SOURCE | ENG_IN_TAG | ENG_IN_LAST | ENG_IN_SITE) ||
 		    (in->op == ENG_POST_SEND && in->sym && !in->reg) ||
-		    (in->op == ENG_BRANCH && (in->a < 0 || in->a >= p->nregs || in->n % 3)))
+		    (in->op == ENG_BRANCH && (in->a < 0 || in->a >= p->nregs || in->n % 4)))
 			return bad(msg, size, "instruction");
 		in->bytes = bytes;
 		if (!valid_operands(p, r, i, in))
@@ -1640,9 +1685,9 @@ static int read_variant(struct eng_prog *p, FILE *f, int r, int n, struct eng_in
 			for (j = 0; j < in->n; j++) {
 				if (fscanf(f, "%d", &in->list[j]) != 1)
 					return bad(msg, size, "wait list");
-				/* window pairs: (process, its instruction or -1); branch triples:
-				 * (variant, source, tag) */
-				if (in->op == ENG_BRANCH ? j % 3 == 0 && (in->list[j] < 0 ||
+				/* window pairs: (process, its instruction or -1); branch
+				 * quadruples: (variant, source, tag, site) */
+				if (in->op == ENG_BRANCH ? j % 4 == 0 && (in->list[j] < 0 ||
 									  in->list[j] >= nvar) :
 				    win ? (j & 1 ? in->list[j] < -1 :
 					   in->list[j] < 0 || in->list[j] >= p->nprocs) :

@@ -69,13 +69,13 @@ enum eng_opcode {
 	ENG_BUF_DETACH = 12,	/* MPI_Buffer_detach: waits until no message the rank sent with a
 				 * buffered send occupies the buffer, then detaches it */
 	ENG_BRANCH = 13,	/* verify: where the process's behaviour may depend on an input
-				 * (in register a, from 0): b, c = the input this
-				 * variant recorded (source or request, tag), sym = the parts
-				 * compared (ENG_IN_SOURCE, ENG_IN_TAG); list holds triples
-				 * (variant, source, tag) of the other variants that share the
-				 * process's instructions up to here and recorded another input.
-				 * Goes on in the variant that recorded the input it got; stuck
-				 * for good when none did: a frontier (doc/verify.md) */
+				 * (in register a, from 0): b, c, d = the input this variant
+				 * recorded (source or request, tag, send site), sym = the parts
+				 * compared (ENG_IN_*); list holds quadruples (variant, source,
+				 * tag, site) of the other variants that share the process's
+				 * instructions up to here. Goes on in the variant that recorded
+				 * the input it got (a choice when several did); stuck for good
+				 * when none did: a frontier (doc/verify.md) */
 	/* One-sided synchronisation (doc/semantics.md 7, MPI-4.1 section 13.7.3). A window is an
 	 * engine communicator of its own (its group); creation, free and fence are ENG_COLL. */
 	ENG_WIN_POST = 16,	/* a = window: opens an exposure epoch; never blocks */
@@ -132,6 +132,8 @@ enum eng_buffering {
 #define ENG_IN_SOURCE 1		/* the source a receive took (an any-completion: the post
 				 * instruction of the request it completed) */
 #define ENG_IN_TAG 2		/* the tag of the message it took */
+#define ENG_IN_SITE 8		/* the call site of the send whose message it took (the
+				 * sender's key): what the model knows of the message's data */
 #define ENG_IN_LAST 4		/* the register's last reader: cleared once read, so that
 				 * states that differ only in a spent input are one */
 
@@ -147,6 +149,10 @@ struct eng_instr {
 	int32_t sym;		/* ENG_POST_SEND: ENG_IN_* parts of its envelope taken from
 				 * register reg (a destination that follows the source just
 				 * received from); ENG_BRANCH: the parts compared */
+	int32_t key;		/* verify: ENG_POST_SEND: its call site's id (where a receive's
+				 * message came from: ENG_IN_SITE); ENG_COLL, ENG_ICOLL: the call
+				 * (members whose k-th collectives on a communicator differ in
+				 * call or root never complete it); 0 elsewhere */
 };
 
 struct eng_comm {
@@ -179,8 +185,10 @@ struct eng_observer {
 	void (*exec)(void *ctx, int r, int i, const struct eng_instr *in);
 	/* verify: process r's instruction i (a receive, probe or any-completion with a
 	 * register) took input (src, tag): a source as a world rank, or an any-completion's
-	 * request as its post instruction (tag 0). May be NULL. */
-	void (*input)(void *ctx, int r, int i, const struct eng_instr *in, int src, int tag);
+	 * request as its post instruction (tag 0), and the key of the send whose message it took.
+	 * May be NULL. */
+	void (*input)(void *ctx, int r, int i, const struct eng_instr *in, int src, int tag,
+		      int site);
 };
 
 /* A run of interchangeable wildcard receives: rank d's MPI_ANY_SOURCE receives on comm with
@@ -222,8 +230,8 @@ struct eng_prog {
 	int32_t **vnins;	/* per process, per variant: number of instructions */
 	struct eng_instr ***vins;	/* per process, per variant: the instructions
 					 * (vins[q][0] is ins[q]) */
-	int32_t nregs;		/* input registers per process (two words each: source or
-				 * request, tag) */
+	int32_t nregs;		/* input registers per process (three words each: source or
+				 * request, tag, send site) */
 	int32_t buffering;	/* enum eng_buffering */
 	int64_t eager;		/* threshold in bytes for ENG_BUF_EAGER */
 	int64_t bsend_overhead;	/* bytes a buffered message takes in the attached buffer
@@ -320,14 +328,21 @@ int eng_nvariants(const struct eng_prog *prog, int r);
 const struct eng_instr *eng_variant_ins(const struct eng_prog *prog, int r, int v);
 int eng_variant_nins(const struct eng_prog *prog, int r, int v);
 
+/* 1 if collective `in` of rank r can never complete: another member's collective at the same
+ * place on its communicator is another call or has another root (doc/semantics.md 5.1).
+ * Without variants the translator marks those (ENG_COLL_MISMATCH); with them, which
+ * collectives meet depends on the variants the members are in. */
+int eng_coll_mismatch(const struct eng_prog *prog, const int32_t *st, int r,
+		      const struct eng_instr *in);
+
 /* 1 if process r is stuck at a branch whose input no variant of it recorded: a frontier
  * (doc/verify.md); its register holds the input (eng_input()). */
 int eng_at_frontier(const struct eng_prog *prog, const int32_t *st, int r);
 
 /* The input in register reg of process r: *src (a source, or an any-completion's request as
- * its post instruction), *tag. */
+ * its post instruction), *tag, *site (the key of the send whose message it took). */
 void eng_input(const struct eng_prog *prog, const int32_t *st, int r, int reg, int *src,
-	       int *tag);
+	       int *tag, int *site);
 
 /* For a process blocked at its pc, the processes it waits for: fills out[] (room for nprocs)
  * and returns how many. A wait on a wildcard receive waits for every process that is not at

@@ -53,6 +53,7 @@ static uint64_t bytes_v(const int counts[], MPI_Datatype type, const MPI_Datatyp
 						\
 		coll_event(c, comm, root, bytes);	\
 		rec_call_posted(c);		\
+		rec_steer_coll_sync(comm);	\
 		rc_ = call;			\
 		rec_call_returned(c);		\
 		return rc_;			\

@@ -27,11 +27,19 @@ static void rec_p2p_envelope(struct rec_call *c, int count, MPI_Datatype type, i
 static REC_HOT int rec_send(struct rec_call *c, rec_send_fn pmpi, const void *buf, int count,
 		    MPI_Datatype type, int dest, int tag, MPI_Comm comm)
 {
+	enum rec_send_force force;
 	int rc;
 
 	rec_p2p_envelope(c, count, type, dest, tag, comm);
 	rec_call_posted(c);
-	rc = pmpi(buf, count, type, dest, tag, comm);
+	if (pmpi != PMPI_Send || dest == MPI_PROC_NULL)
+		rc = pmpi(buf, count, type, dest, tag, comm);
+	else if ((force = rec_steer_send(c->ev.bytes)) == REC_SEND_SYNC)
+		rc = PMPI_Ssend(buf, count, type, dest, tag, comm);
+	else if (force == REC_SEND_BUFFERED)
+		rc = rec_steer_send_copy(buf, count, type, dest, tag, comm);
+	else
+		rc = pmpi(buf, count, type, dest, tag, comm);
 	rec_call_returned(c);
 	return rc;
 }
@@ -43,6 +51,10 @@ static REC_HOT int rec_isend(struct rec_call *c, rec_isend_fn pmpi, const void *
 
 	rec_p2p_envelope(c, count, type, dest, tag, comm);
 	rec_call_posted(c);
+	/* steered synchronous: the request completes when the message is matched */
+	if (pmpi == PMPI_Isend && dest != MPI_PROC_NULL &&
+	    rec_steer_send(c->ev.bytes) == REC_SEND_SYNC)
+		pmpi = PMPI_Issend;
 	rc = pmpi(buf, count, type, dest, tag, comm, request);
 	rec_call_returned(c);
 	if (rc == MPI_SUCCESS)

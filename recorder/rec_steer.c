@@ -5,8 +5,13 @@
  * that is not the one the steering expects means the program left the path the steering was
  * made for: steering stops there for the rank, which runs on free, and the rank says so once.
  * Decisions are counted, not event indices: a polling loop may poll more or fewer times than
- * in the run the steering comes from. Only a rank whose calls come from one thread is steered. */
+ * in the run the steering comes from. Only a rank whose calls come from one thread is steered.
+ *
+ * The steering also says how standard sends complete in the whole run (the buffering of the
+ * model whose deadlock the run is to confirm): synchronous, buffered (a copy sent in the
+ * background), or as the library does. */
 #include <errno.h>
+#include <stdio.h>
 #include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
@@ -16,6 +21,8 @@
 #include "environment.h"
 #include "recorder.h"
 #include "rec_comm.h"
+#include "rec_status.h"
+#include "status.h"
 #include "steer.h"
 
 static struct mpiv_steer steer;		/* this rank's decisions */
@@ -89,9 +96,13 @@ static const struct mpiv_steer_decision *expected(struct rec_call *c, enum mpiv_
 	    (kind == MPIV_DEC_COMPLETION ? d->src == MPIV_NONE :
 	     d->src != MPIV_NONE && d->comm == c->ev.comm && d->tag == mpiv_event_recv_tag(&c->ev)))
 		return d;
-	rec_msg("steering stops at decision %zu: expected %s, got %s; this rank runs on free",
-		steer_next, mpiv_call_name(d->call), mpiv_call_name(c->ev.call));
-	steer_on = 0;
+	{
+		char why[160];
+
+		snprintf(why, sizeof(why), "expected %s, got %s", mpiv_call_name(d->call),
+			 mpiv_call_name(c->ev.call));
+		rec_steer_stop(why);
+	}
 	return NULL;
 }
 
@@ -110,10 +121,11 @@ int rec_steer_source(struct rec_call *c, int source, MPI_Comm comm)
 		return source;
 	r = rec_comm_from_world(comm, d->src);
 	if (r < 0) {
-		rec_msg("steering stops at decision %zu: world rank %d is not in the "
-			"communicator of %s; this rank runs on free", steer_next, (int)d->src,
-			mpiv_call_name(c->ev.call));
-		steer_on = 0;
+		char why[160];
+
+		snprintf(why, sizeof(why), "world rank %d is not in the communicator of %s",
+			 (int)d->src, mpiv_call_name(c->ev.call));
+		rec_steer_stop(why);
 		return source;
 	}
 	return r;
@@ -128,9 +140,13 @@ const struct mpiv_steer_decision *rec_steer_completion(struct rec_call *c, int n
 
 void rec_steer_stop(const char *why)
 {
+	char line[256];
+
 	if (!steer_on)
 		return;
-	rec_msg("steering stops at decision %zu: %s; this rank runs on free", steer_next, why);
+	snprintf(line, sizeof(line), "steering stops at decision %zu: %s; this rank runs on free",
+		 steer_next, why);
+	rec_status_note(MPIV_NOTE_STEER_LEFT, line);
 	steer_on = 0;
 }
 
@@ -144,4 +160,87 @@ void rec_steer_release(void)
 {
 	steer_on = 0;
 	mpiv_steer_release(&steer);
+}
+
+enum rec_send_force rec_steer_send(uint64_t bytes)
+{
+	switch (steer.buffering) {
+	case MPIV_STEER_ZERO:
+		return REC_SEND_SYNC;
+	case MPIV_STEER_INFINITE:
+		return REC_SEND_BUFFERED;
+	case MPIV_STEER_EAGER:
+		return bytes <= (uint64_t)steer.eager ? REC_SEND_BUFFERED : REC_SEND_SYNC;
+	default:
+		return REC_SEND_AS_IS;
+	}
+}
+
+void rec_steer_coll_sync(MPI_Comm comm)
+{
+	int inter = 0;
+
+	if (steer.buffering != MPIV_STEER_ZERO || comm == MPI_COMM_NULL ||
+	    PMPI_Comm_test_inter(comm, &inter) != MPI_SUCCESS || inter)
+		return;
+	PMPI_Barrier(comm);
+}
+
+/* The copies sent in the background, until they complete. */
+struct copy {
+	MPI_Request req;
+	void *buf;
+};
+static struct copy *copies;
+static size_t ncopies, capcopies;
+
+/* Free the copies whose send completed. */
+static void reap_copies(void)
+{
+	size_t i = 0;
+	int done;
+
+	while (i < ncopies) {
+		done = 0;
+		if (PMPI_Test(&copies[i].req, &done, MPI_STATUS_IGNORE) != MPI_SUCCESS || done) {
+			free(copies[i].buf);
+			copies[i] = copies[--ncopies];
+		} else {
+			i++;
+		}
+	}
+}
+
+int rec_steer_send_copy(const void *buf, int count, MPI_Datatype type, int dest, int tag,
+			MPI_Comm comm)
+{
+	int size = 0, pos = 0, rc;
+	void *copy;
+
+	reap_copies();
+	if (ncopies == capcopies) {
+		size_t cap = capcopies ? 2 * capcopies : 16;
+		struct copy *c = realloc(copies, cap * sizeof(*c));
+
+		if (!c)
+			return MPI_ERR_NO_MEM;
+		copies = c;
+		capcopies = cap;
+	}
+	/* packed: whatever the datatype, the message a receive of that type matches */
+	rc = PMPI_Pack_size(count, type, comm, &size);
+	if (rc != MPI_SUCCESS)
+		return rc;
+	copy = malloc(size > 0 ? (size_t)size : 1);
+	if (!copy)
+		return MPI_ERR_NO_MEM;
+	rc = PMPI_Pack(buf, count, type, copy, size, &pos, comm);
+	if (rc == MPI_SUCCESS)
+		rc = PMPI_Isend(copy, pos, MPI_PACKED, dest, tag, comm, &copies[ncopies].req);
+	if (rc != MPI_SUCCESS) {
+		free(copy);
+		return rc;
+	}
+	copies[ncopies++].buf = copy;
+	return MPI_SUCCESS;
 }

@@ -165,6 +165,24 @@ void rec_steer_after(const struct rec_call *c);
 
 void rec_steer_release(void);
 
+/* How a standard send of `bytes` bytes must complete in this run, as the steering's
+ * buffering says (the model's mode whose deadlock the run is to confirm). */
+enum rec_send_force {
+	REC_SEND_AS_IS = 0,	/* as the library does */
+	REC_SEND_SYNC,		/* synchronous: the library's Ssend */
+	REC_SEND_BUFFERED,	/* complete at once: a copy is sent in the background */
+};
+enum rec_send_force rec_steer_send(uint64_t bytes);
+
+/* Zero buffering: a blocking collective on comm synchronises (a barrier first), as the model
+ * has it. Otherwise nothing. */
+void rec_steer_coll_sync(MPI_Comm comm);
+
+/* Send a copy of the message in the background (a buffered send without the program's
+ * attached buffer): returns the MPI error code of packing or posting it. */
+int rec_steer_send_copy(const void *buf, int count, MPI_Datatype type, int dest, int tag,
+			MPI_Comm comm);
+
 /* ---- rec_request.c: nonblocking requests ---- */
 
 /* A request the program holds, as the table knows it. */

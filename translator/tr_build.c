@@ -34,6 +34,7 @@ struct proc_build {
 	size_t n, cap;
 	int live, maxlive;	/* requests posted and not waited for, now and at most */
 	long last;		/* its last event, -1 before the first */
+	int ninputs;		/* verify: inputs taken so far (the next one's number) */
 };
 
 /* A rank's program being built: one process per thread that called MPI. */
@@ -59,6 +60,7 @@ struct builder {
 	int nworld_wins;	/* windows this rank created on MPI_COMM_WORLD so far */
 	struct open_lock *open;	/* locks held now */
 	size_t nopen, capopen;
+	int verify;		/* tr_opts.verify */
 };
 
 /* Engine communicator ids: 0 is MPI_COMM_WORLD, 1 + r is rank r's MPI_COMM_SELF, then those
@@ -74,6 +76,19 @@ static struct proc_build *cur(struct builder *b)
 	return &b->procs[b->cur];
 }
 
+static struct eng_instr *emit(struct builder *b, int op, int ev)
+{
+	struct proc_build *pb = cur(b);
+	struct eng_instr *in;
+
+	xgrow((void **)&pb->ins, &pb->cap, pb->n + 1, sizeof(*pb->ins));
+	in = &pb->ins[pb->n++];
+	memset(in, 0, sizeof(*in));
+	in->op = op;
+	in->ev = ev;
+	return in;
+}
+
 /* Make the process of `thread` the one being built, adding it on its first event. */
 static void select_thread(struct builder *b, int32_t thread)
 {
@@ -87,21 +102,13 @@ static void select_thread(struct builder *b, int32_t thread)
 		b->procs[i].thread = thread;
 		b->procs[i].last = -1;
 		b->nprocs++;
+		b->cur = i;
+		/* verify: a branch that compares nothing, where runs that differ from the start
+		 * (by what the model does not see) part (tr_merge.c) */
+		if (b->verify)
+			emit(b, ENG_BRANCH, 0);
 	}
 	b->cur = i;
-}
-
-static struct eng_instr *emit(struct builder *b, int op, int ev)
-{
-	struct proc_build *pb = cur(b);
-	struct eng_instr *in;
-
-	xgrow((void **)&pb->ins, &pb->cap, pb->n + 1, sizeof(*pb->ins));
-	in = &pb->ins[pb->n++];
-	memset(in, 0, sizeof(*in));
-	in->op = op;
-	in->ev = ev;
-	return in;
 }
 
 /* Index of the last instruction emitted for the process being built. */
@@ -172,6 +179,10 @@ static int post(struct builder *b, const struct mpiv_event *env, int ev, int sen
 		in->d = (flags & MPIV_F_SYNC) ? ENG_SEND_SYNC :
 			(flags & MPIV_F_BUFFERED) ? ENG_SEND_BUFFERED :
 			(flags & MPIV_F_READY) ? ENG_SEND_READY : ENG_SEND_STANDARD;
+	if (b->verify && send)
+		in->key = tr_site_key(b->t, env->site);
+	else if (b->verify && in->a != ENG_PROC_NULL)
+		in->reg = 1 + cur(b)->ninputs++;
 	if (++cur(b)->live > cur(b)->maxlive)
 		cur(b)->maxlive = cur(b)->live;
 	return last_instr(b);
@@ -187,6 +198,25 @@ static void wait_for(struct builder *b, int ev, const int32_t *instrs, int n, in
 	in->list = xmalloc((size_t)(n ? n : 1) * sizeof(*in->list));
 	memcpy(in->list, instrs, (size_t)n * sizeof(*in->list));
 	cur(b)->live -= d;
+}
+
+/* verify: the program learns the input of instruction x (a receive, probe or
+ * any-completion that took one) here: a branch on it. It compares the parts the call left
+ * open (a wildcard source or tag; an any-completion's request); the input it recorded is
+ * filled in from the recorded path (tr_fill_inputs()). */
+static void learn(struct builder *b, int ev, int x)
+{
+	const struct eng_instr *in = &cur(b)->ins[x];
+	int reg = in->reg, sym;
+	struct eng_instr *br;
+
+	if (!b->verify || reg <= 0)
+		return;
+	sym = in->op == ENG_WAITANY ? ENG_IN_SOURCE :
+	      (in->a == ENG_ANY ? ENG_IN_SOURCE : 0) | (in->c == ENG_ANY ? ENG_IN_TAG : 0);
+	br = emit(b, ENG_BRANCH, ev);
+	br->a = reg - 1;
+	br->sym = sym;
 }
 
 /* What a rank in a collective waits for, with buffering (without, every collective
@@ -312,7 +342,7 @@ static int check_event(const struct builder *b, const struct mpiv_event *ev,
  * message (its source and tag taken from the probe's status), is one wildcard receive: in
  * another behaviour the probe finds another message and the program receives that one
  * (doc/semantics.md 4.5). Returns the index of that receive, or -1. */
-static long fused_receive(const struct mpiv_rank_trace *t, size_t i)
+long tr_fused_receive(const struct mpiv_rank_trace *t, size_t i)
 {
 	const struct mpiv_event *pr = &t->events[i];
 	size_t j;
@@ -408,8 +438,20 @@ static int build_wait(struct builder *b, const struct mpiv_event *ev, int32_t **
 		}
 		n++;
 	}
-	if (d > 0)
+	if (d > 0) {
+		int w;
+
 		wait_for(b, (int)ev->index, *list, n, d);
+		w = last_instr(b);
+		/* verify: which request MPI_Waitany or MPI_Testany returned is an input */
+		if (b->verify && n >= 2 && d == 1 &&
+		    (ev->call == MPIV_CALL_Waitany || ev->call == MPIV_CALL_Testany)) {
+			cur(b)->ins[w].reg = 1 + cur(b)->ninputs++;
+			learn(b, (int)ev->index, w);
+		}
+		for (j = 0; j < (uint32_t)d; j++)
+			learn(b, (int)ev->index, cur(b)->ins[w].list[j]);
+	}
 	return 0;
 }
 
@@ -458,6 +500,8 @@ static int build_win_create(struct builder *b, const struct mpiv_event *ev,
 	in->a = 0;
 	in->b = ENG_COLL_ALL;
 	in->c = ++b->coll_seq[0];
+	if (b->verify)
+		in->key = (int32_t)ev->call;
 	return 0;
 }
 
@@ -501,6 +545,8 @@ static int build_win(struct builder *b, const struct mpiv_event *ev, struct mpiv
 		in->a = c;
 		in->b = ENG_COLL_ALL;
 		in->c = ++b->coll_seq[c];
+		if (b->verify)
+			in->key = (int32_t)ev->call;
 		if (kind == MPIV_KIND_WIN_FREE)
 			b->win_of[ev->win] = -1;
 		break;
@@ -668,6 +714,8 @@ static int build_rank(const struct mpiv_traceset *ts, const struct mpiv_rank_tra
 		case MPIV_KIND_RECV:
 			idx = post(b, ev, (int)ev->index, kind == MPIV_KIND_SEND);
 			wait_for(b, (int)ev->index, &idx, 1, 1);
+			if (!(ev->flags & MPIV_EV_INCOMPLETE))
+				learn(b, (int)ev->index, idx);
 			break;
 		case MPIV_KIND_ISEND:
 		case MPIV_KIND_IRECV:
@@ -684,6 +732,8 @@ static int build_rank(const struct mpiv_traceset *ts, const struct mpiv_rank_tra
 			recv.call = MPIV_CALL_Recv;
 			pair[1] = post(b, &recv, (int)ev->index, 0);
 			wait_for(b, (int)ev->index, pair, 2, 2);
+			if (!(ev->flags & MPIV_EV_INCOMPLETE))
+				learn(b, (int)ev->index, pair[1]);
 			break;
 		}
 		case MPIV_KIND_WAIT:
@@ -696,7 +746,7 @@ static int build_rank(const struct mpiv_traceset *ts, const struct mpiv_rank_tra
 			if (ev->src == MPIV_NONE && !(ev->flags & MPIV_EV_INCOMPLETE))
 				break;
 			f = ev->peer == MPIV_ANY_SOURCE && ev->src != MPIV_NONE ?
-			    fused_receive(t, i) : -1;
+			    tr_fused_receive(t, i) : -1;
 			if (f >= 0) {
 				b->peer_of[f] = MPIV_ANY_SOURCE;
 				b->tag_of[f] = ev->tag;
@@ -708,6 +758,12 @@ static int build_rank(const struct mpiv_traceset *ts, const struct mpiv_rank_tra
 				in->a = engine_peer(ev->peer);
 				in->b = comm_id(b, ev->comm);
 				in->c = ev->tag == MPIV_ANY_TAG ? ENG_ANY : ev->tag;
+				/* verify: what a wildcard probe found is an input */
+				if (b->verify && (in->a == ENG_ANY || in->c == ENG_ANY)) {
+					in->reg = 1 + cur(b)->ninputs++;
+					if (!(ev->flags & MPIV_EV_INCOMPLETE))
+						learn(b, (int)ev->index, last_instr(b));
+				}
 			}
 			break;
 		case MPIV_KIND_MPROBE:
@@ -716,6 +772,8 @@ static int build_rank(const struct mpiv_traceset *ts, const struct mpiv_rank_tra
 			/* a matched probe takes its message: it is the receive */
 			idx = post(b, ev, (int)ev->index, 0);
 			wait_for(b, (int)ev->index, &idx, 1, 1);
+			if (!(ev->flags & MPIV_EV_INCOMPLETE))
+				learn(b, (int)ev->index, idx);
 			break;
 		case MPIV_KIND_MRECV:
 			if (ev->call == MPIV_CALL_Imrecv && ev->nreqs == 1) {
@@ -788,6 +846,8 @@ static int build_rank(const struct mpiv_traceset *ts, const struct mpiv_rank_tra
 			in->c = ++b->coll_seq[c];
 			in->d = ev->root >= 0 ? ev->root : 0;
 			in->bytes = (int64_t)ev->bytes;
+			if (b->verify)
+				in->key = (int32_t)ev->call;
 			if (kind == MPIV_KIND_ICOLL) {
 				map_req(b, ev->reqs[0].req, last_instr(b));
 				if (++cur(b)->live > cur(b)->maxlive)
@@ -808,6 +868,8 @@ static int build_rank(const struct mpiv_traceset *ts, const struct mpiv_rank_tra
 			in->a = c;
 			in->b = ENG_COLL_ALL;
 			in->c = ++b->coll_seq[c];
+			if (b->verify)
+				in->key = (int32_t)ev->call;
 			break;
 		}
 		case MPIV_KIND_BUF_ATTACH:
@@ -1077,6 +1139,28 @@ static int count_world_windows(const struct mpiv_traceset *ts)
 	return most;
 }
 
+/* verify: every process has one variant, its instructions, and a register per input it
+ * takes (numbered by input: tr_merge() shares them out). */
+static void one_variant_each(struct eng_prog *p)
+{
+	int q, i;
+
+	p->nvar = xcalloc((size_t)p->nprocs, sizeof(*p->nvar));
+	p->vnins = xcalloc((size_t)p->nprocs, sizeof(*p->vnins));
+	p->vins = xcalloc((size_t)p->nprocs, sizeof(*p->vins));
+	p->nregs = 1;		/* the first branch names register 0 */
+	for (q = 0; q < p->nprocs; q++) {
+		p->nvar[q] = 1;
+		p->vnins[q] = xmalloc(sizeof(**p->vnins));
+		p->vins[q] = xmalloc(sizeof(**p->vins));
+		p->vnins[q][0] = p->nins[q];
+		p->vins[q][0] = p->ins[q];
+		for (i = 0; i < p->nins[q]; i++)
+			if (p->ins[q][i].reg > p->nregs)
+				p->nregs = p->ins[q][i].reg;
+	}
+}
+
 int tr_translate(const struct mpiv_traceset *ts, const struct tr_opts *opts,
 		 struct eng_prog *prog, struct mpiv_error *err)
 {
@@ -1118,6 +1202,7 @@ int tr_translate(const struct mpiv_traceset *ts, const struct tr_opts *opts,
 		int rc;
 
 		memset(&b, 0, sizeof(b));
+		b.verify = opts->verify;
 		b.comms = &comms;
 		b.prog = prog;
 		b.coll_seq = xcalloc((size_t)prog->ncomms, sizeof(*b.coll_seq));
@@ -1166,7 +1251,9 @@ int tr_translate(const struct mpiv_traceset *ts, const struct tr_opts *opts,
 		}
 	}
 	tr_comms_release(&comms);
-	mark_mismatches(prog, ts);
+	/* verify: which collectives meet depends on the variants (eng_coll_mismatch()) */
+	if (!opts->verify)
+		mark_mismatches(prog, ts);
 	link_pscw(prog);
 	mark_contended(prog, &wins);
 	prog->locks = wins.locks;
@@ -1179,6 +1266,8 @@ int tr_translate(const struct mpiv_traceset *ts, const struct tr_opts *opts,
 	prog->maxmsg = opts->maxmsg > 0 ? opts->maxmsg : DEFAULT_MAXMSG;
 	if (nsends < prog->maxmsg)
 		prog->maxmsg = nsends > 0 ? nsends : 1;
+	if (opts->verify)
+		one_variant_each(prog);
 	eng_layout(prog);
 	return 0;
 }

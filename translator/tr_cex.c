@@ -344,15 +344,16 @@ static void add_op(const struct eng_prog *p, const struct recorder *rc, int q, i
 		op->sync = !eng_send_buffered(p, in);
 }
 
-/* Is process q stuck in a mismatched collective? */
-static int in_mismatch(const struct eng_instr *ins, const struct eng_instr *at)
+/* Is process q (of rank r) stuck in a mismatched collective? */
+static int in_mismatch(const struct eng_prog *p, const int32_t *st, int r,
+		       const struct eng_instr *ins, const struct eng_instr *at)
 {
 	int i;
 
-	if (at->op == ENG_COLL && at->b == ENG_COLL_MISMATCH)
+	if (at->op == ENG_COLL && eng_coll_mismatch(p, st, r, at))
 		return 1;
 	for (i = 0; at->op == ENG_WAIT && i < at->n; i++)
-		if (ins[at->list[i]].op == ENG_ICOLL && ins[at->list[i]].b == ENG_COLL_MISMATCH)
+		if (ins[at->list[i]].op == ENG_ICOLL && eng_coll_mismatch(p, st, r, &ins[at->list[i]]))
 			return 1;
 	return 0;
 }
@@ -406,7 +407,7 @@ static void build_rank(const struct eng_prog *p, const struct mpiv_traceset *ts,
 		if (at->op == ENG_END || at->op == ENG_STOP)
 			continue;
 		add_op(p, rc, q, pc, cr, &lastop[q - first]);
-		if (in_mismatch(rc->fin[q], at))
+		if (in_mismatch(p, st, r, rc->fin[q], at))
 			*mismatch = 1;
 		tr_describe_event(ts, r, at->ev, desc, sizeof(desc));
 		if (cr->threads) {

@@ -80,6 +80,28 @@ int32_t tr_recorded_source(const struct mpiv_rank_trace *t, long e)
 	return MPIV_NONE;
 }
 
+/* The event of instruction i of process d, in the variant it is in. */
+static long recorded_ev(const struct eng_prog *p, const int32_t *st, int d, int i)
+{
+	return eng_variant_ins(p, d, eng_variant(p, st, d))[i].ev;
+}
+
+/* verify's choices (eng_choice() with s <= -2): is it what the run did? An any-completion
+ * returns the request the run's did (listed first), a wildcard probe finds the sender the
+ * run's found; a branch goes on in the variant it is in. */
+static int recorded_input(const struct eng_prog *p, const struct mpiv_traceset *ts,
+			  const int32_t *st, int d, int s, int si)
+{
+	const struct eng_instr *in = eng_instr_at(p, st, d);
+	const struct mpiv_rank_trace *t = &ts->ranks[p->proc_rank[d]];
+
+	if (s == -2)
+		return si == in->list[0];
+	if (s == -3)
+		return in->ev >= 0 && (size_t)in->ev < t->nevents && t->events[in->ev].src == si;
+	return si == eng_variant(p, st, d);
+}
+
 int tr_recorded_path(const struct eng_prog *prog, const struct mpiv_traceset *ts,
 		     enum eng_buffering b, long long eager, struct eng_observer *obs, int32_t *st)
 {
@@ -98,10 +120,13 @@ int tr_recorded_path(const struct eng_prog *prog, const struct mpiv_traceset *ts
 			int d, ri, s, si;
 
 			eng_choice(&q, st, k, &d, &ri, &s, &si);
-			if (s < 0 && post < 0)
+			if (s == -1 && post < 0)
 				post = k;	/* a receive posted as a choice: no match yet */
-			else if (s >= 0 && tr_recorded_source(&ts->ranks[q.proc_rank[d]], q.ins[d][ri].ev) ==
-					   q.proc_rank[s])
+			else if (s >= 0 && tr_recorded_source(&ts->ranks[q.proc_rank[d]],
+							      recorded_ev(&q, st, d, ri)) ==
+						   q.proc_rank[s])
+				pick = k;
+			else if (s <= -2 && recorded_input(&q, ts, st, d, s, si))
 				pick = k;
 		}
 		if (post >= 0)

@@ -3,17 +3,24 @@
 #ifndef MPIV_TRANSLATE_H
 #define MPIV_TRANSLATE_H
 
+#include <limits.h>
 #include <stdio.h>
 
 #include "cex.h"
 #include "engine.h"
 #include "error.h"
+#include "steer.h"
 #include "trace.h"
 
 struct tr_opts {
 	enum eng_buffering buffering;
 	long long eager;	/* threshold in bytes for ENG_BUF_EAGER */
 	int maxmsg;		/* room for messages in flight; 0 for the default */
+	int verify;		/* 1: a program for verify (doc/verify.md): every receive,
+				 * wildcard probe and any-completion takes an input into a
+				 * register, a branch follows where the program learns it, sends
+				 * carry their call site, collectives their call; registers are
+				 * numbered by input (tr_merge() maps them) */
 };
 
 /* Build the engine program of a trace set. Returns 0, or -1 with err filled (BAD_INPUT, with
@@ -21,6 +28,115 @@ struct tr_opts {
  * caller's to release with eng_prog_release(). */
 int tr_translate(const struct mpiv_traceset *ts, const struct tr_opts *opts,
 		 struct eng_prog *prog, struct mpiv_error *err);
+
+/* The receive a wildcard probe (event i of t) is fused with: the next call of its thread, if
+ * it receives exactly the message the probe found (doc/semantics.md 4.5); else -1. */
+long tr_fused_receive(const struct mpiv_rank_trace *t, size_t i);
+
+/* ---- tr_inputs.c: what verify needs of one run ---- */
+
+/* An input no run recorded (a branch whose input the recorded path never took). */
+#define TR_NO_INPUT INT32_MIN
+
+/* The id of call site `site` of trace t, the same in every run of the program (0: unknown). */
+int32_t tr_site_key(const struct mpiv_rank_trace *t, uint64_t site);
+
+/* Fill every branch of prog (translated with tr_opts.verify from ts alone) with the input the
+ * recorded run took there: the recorded path is run on the engine, every input it takes
+ * noted. An input it never took stays TR_NO_INPUT. Cannot fail. */
+void tr_fill_inputs(struct eng_prog *prog, const struct mpiv_traceset *ts);
+
+/* ---- tr_merge.c: the runs of verify, one model ---- */
+
+struct tr_merged {
+	struct eng_prog prog;	/* a variant per process per distinct behaviour */
+	int nruns;
+	int **run;		/* per process, per variant: the run it comes from */
+	int32_t ***node;	/* per process, per variant, per instruction: its place, shared
+				 * by variants that made the same calls so far */
+};
+
+/* Merge the programs of nruns runs (translated with tr_opts.verify, inputs filled) into one
+ * (doc/verify.md), in opts's buffering mode. Decides which sends' destinations follow the
+ * source just received (and so changes the sends of progs). Returns 0 (release m with
+ * tr_merged_release()), or -1 with err filled when the runs cannot be one model (threads,
+ * one-sided synchronisation, different communicators). */
+int tr_merge(struct eng_prog *const *progs, int nruns, const struct tr_opts *opts,
+	     struct tr_merged *m, struct mpiv_error *err);
+
+/* tr_explore_opts.node for a merged program (ctx: the struct tr_merged). */
+long tr_merged_node(void *ctx, int q, int v, int pc);
+
+void tr_merged_release(struct tr_merged *m);
+
+/* ---- tr_path.c: a path of the merged model, as a run must take it ---- */
+
+struct tr_path {
+	int ok;			/* the path's choices were all on offer */
+	int nranks;
+	struct mpiv_steer *steer;	/* per rank: the decisions the run must take (those
+					 * of the run its final variant comes from, with the
+					 * outcomes of the path, up to the first it leaves open) */
+	int *run;		/* per rank: the run its final variant comes from */
+	long *event;		/* per rank: the event (of that run's trace) it is at in the
+				 * path's last state: where it is blocked, if it is */
+	char *at_end;		/* per rank: 1 if it reached its end */
+};
+
+/* Run path[0..npath) on m's program and describe it (out: release with tr_path_release()).
+ * runs[i] is run i's trace set. Returns 0, or -1 if a choice was not on offer (out->ok 0,
+ * filled up to there). */
+int tr_path_of(const struct tr_merged *m, struct mpiv_traceset *const *runs, const int *path,
+	       int npath, struct tr_path *out);
+void tr_path_release(struct tr_path *pt);
+
+/* ---- tr_explore.c: verify's search ---- */
+
+/* A frontier: process proc at a branch (its place) with an input no variant recorded. */
+struct tr_frontier {
+	int proc;
+	long place;		/* the branch: tr_explore_opts.node's, else its instruction */
+	int input[3];		/* the input it got (source or request, tag, site), the parts
+				 * the branch does not compare 0 */
+	int sym;		/* the parts the branch compares (ENG_IN_*) */
+	int *path, npath;	/* the choices that lead there from the start */
+};
+
+/* A deadlock (or an erroneous state): where each process is stuck. */
+struct tr_stuck {
+	int error;		/* ENG_ST_ERROR was set: an erroneous call, not a deadlock */
+	long *place;		/* per process: its place if blocked (every one, for an error),
+				 * else -1 */
+	int *path, npath;	/* the choices that lead there */
+};
+
+struct tr_explore_opts {
+	long max_states;	/* stop (incomplete) after storing this many states; 0: none */
+	/* the place of process q at instruction pc of its variant v (places shared by
+	 * variants tell frontiers and deadlocks apart); NULL: pc */
+	long (*node)(void *ctx, int q, int v, int pc);
+	/* polled during the search: nonzero stops it (incomplete); NULL: never */
+	int (*stop)(void *ctx);
+	void *ctx;
+};
+
+struct tr_explore_result {
+	struct tr_frontier *frontiers;
+	int nfrontiers;
+	size_t capfrontiers;
+	struct tr_stuck *stuck;	/* distinct by where the processes are stuck */
+	int nstuck;
+	size_t capstuck;
+	long states;
+	int complete;		/* every reachable state was visited */
+	char why[160];		/* when not: what cut it short */
+};
+
+/* Search every state of prog reachable from the start (in prog's buffering mode). Returns 0
+ * (res filled; release it with tr_explore_release()). */
+int tr_explore(const struct eng_prog *prog, const struct tr_explore_opts *opts,
+	       struct tr_explore_result *res);
+void tr_explore_release(struct tr_explore_result *res);
 
 /* Write prog as model.dat into the open file f. Returns 0, or -1 with err filled. */
 int tr_emit(const struct eng_prog *prog, FILE *f, const char *path, struct mpiv_error *err);

@@ -131,7 +131,7 @@ static void test_match_by_tag(void)
 	char dir[512];
 	struct mpiv_traceset ts;
 	struct eng_prog prog;
-	struct tr_opts opts = {ENG_BUF_ZERO, 0, 0};
+	struct tr_opts opts = {ENG_BUF_ZERO, 0, 0, 0};
 	struct eng_observer obs;
 	struct matches m;
 	int32_t *st;
@@ -162,7 +162,7 @@ static void test_canonical_state(void)
 	char dir[512];
 	struct mpiv_traceset ts;
 	struct eng_prog prog;
-	struct tr_opts opts = {ENG_BUF_INFINITE, 0, 0};
+	struct tr_opts opts = {ENG_BUF_INFINITE, 0, 0, 0};
 	int32_t *a, *b;
 
 	/* wildcard-gather: taking rank 1 then rank 2, or 2 then 1, ends in the same state

@@ -18,7 +18,7 @@ static void test_instructions(void)
 	};
 	struct mpiv_traceset ts;
 	struct eng_prog p;
-	struct tr_opts opts = {ENG_BUF_ZERO, 0, 0};
+	struct tr_opts opts = {ENG_BUF_ZERO, 0, 0, 0};
 	const struct eng_instr *in;
 
 	CU_ASSERT_FATAL(unit_load_case(ev, &ts) == 0);
@@ -45,7 +45,7 @@ static void refused(const char *const ev[], const char *text, long event)
 {
 	struct mpiv_traceset ts;
 	struct eng_prog p;
-	struct tr_opts opts = {ENG_BUF_ZERO, 0, 0};
+	struct tr_opts opts = {ENG_BUF_ZERO, 0, 0, 0};
 	struct mpiv_error err;
 
 	CU_ASSERT_FATAL(unit_load_case(ev, &ts) == 0);
@@ -120,7 +120,7 @@ static void test_comms(void)
 	};
 	struct mpiv_traceset ts;
 	struct eng_prog p;
-	struct tr_opts opts = {ENG_BUF_INFINITE, 0, 0};
+	struct tr_opts opts = {ENG_BUF_INFINITE, 0, 0, 0};
 	int r;
 
 	CU_ASSERT_FATAL(unit_load_case(ev, &ts) == 0);
@@ -169,7 +169,7 @@ static void test_no_finalize(void)
 	const char *const ev[] = {"[{\"call\":\"MPI_Init\"}]", NULL};
 	struct mpiv_traceset ts;
 	struct eng_prog p;
-	struct tr_opts opts = {ENG_BUF_ZERO, 0, 0};
+	struct tr_opts opts = {ENG_BUF_ZERO, 0, 0, 0};
 
 	CU_ASSERT_FATAL(unit_load_case(ev, &ts) == 0);
 	CU_ASSERT_FATAL(tr_translate(&ts, &opts, &p, NULL) == 0);

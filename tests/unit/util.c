@@ -95,7 +95,7 @@ long unit_deadlocks(const char *const events[], enum eng_buffering b)
 {
 	struct mpiv_traceset ts;
 	struct eng_prog prog;
-	struct tr_opts opts = {b, 0, 0};
+	struct tr_opts opts = {b, 0, 0, 0};
 	struct mpiv_error err;
 	long dl, done;
 

@@ -1,0 +1,199 @@
+/* One recorded run of the user's job (record_run.h): the recorder preloaded, the job watched
+ * until it completes or hangs, meta.json written. */
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "diag.h"
+#include "environment.h"
+#include "exit.h"
+#include "job.h"
+#include "paths.h"
+#include "record_run.h"
+#include "status_file.h"
+#include "trace.h"
+#include "xalloc.h"
+
+/* What record last saw of rank r, as meta.json says it: its status file, read once more now
+ * that the job is over (a rank that stopped fast was never seen by the monitor), and whether
+ * the monitor saw it poll without progress. */
+static void seen_of(const char *dir, const struct monitor_result *res, int r,
+		    struct mpiv_meta_rank *mr)
+{
+	struct mpiv_status st;
+	int polling = r < res->size && res->ranks[r].seen && res->ranks[r].polling;
+
+	mr->seen = MPIV_SEEN_NONE;
+	mr->event = -1;
+	mr->call = -1;
+	if (status_file_read(dir, r, &st) < 0)
+		return;
+	mr->event = st.op;
+	switch (st.state) {
+	case MPIV_ST_FINALIZED:
+		mr->seen = MPIV_SEEN_FINALIZED;
+		break;
+	case MPIV_ST_IN_CALL:
+		mr->seen = polling ? MPIV_SEEN_POLLING : MPIV_SEEN_IN_CALL;
+		mr->call = (int)st.call;
+		break;
+	case MPIV_ST_RUNNING:
+		mr->seen = polling ? MPIV_SEEN_POLLING : MPIV_SEEN_RUNNING;
+		break;
+	default:
+		mr->event = -1;
+		break;
+	}
+}
+
+/* meta.json: the command, how the job ended and what record last saw of each rank, so that
+ * check can tell a rank that stopped from one that finished. */
+static int save_meta(const char *dir, char **command, int exit_status, int job,
+		     const struct monitor_result *res)
+{
+	struct mpiv_meta meta;
+	struct mpiv_error err;
+	char cwd[PATH_MAX];
+	int r, rc = 0;
+
+	mpiv_error_init(&err);
+	memset(&meta, 0, sizeof(meta));
+	/* replay re-runs the command where it ran: its paths may be relative */
+	meta.cwd = getcwd(cwd, sizeof(cwd));
+	meta.command = command;
+	meta.exit_status = exit_status;
+	meta.job = job;
+	meta.hung = job == MPIV_JOB_DEADLOCK || job == MPIV_JOB_NO_PROGRESS;
+	meta.nranks = res->size > 0 ? res->size : status_file_size(dir);
+	meta.ranks = xcalloc((size_t)meta.nranks + 1, sizeof(*meta.ranks));
+	for (r = 0; r < meta.nranks; r++)
+		seen_of(dir, res, r, &meta.ranks[r]);
+	if (mpiv_meta_save(dir, &meta, &err) < 0) {
+		error_report(&err);
+		rc = -1;
+	}
+	free(meta.ranks);
+	return rc;
+}
+
+/* Every rank's blocked call and stack, as monitor_report() prints them, into a string. */
+static char *hang_report(const struct monitor_result *res, const char *dir)
+{
+	char *text = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&text, &len);
+
+	if (!f)
+		return NULL;
+	monitor_report(f, res, dir, NULL);
+	fclose(f);
+	return text;
+}
+
+int record_run(const struct record_opts *opts, struct record_result *r)
+{
+	static const char *const stale[] = {".mpivt", ".json", ".status", MPIV_META_FILE, NULL};
+	const struct monitor_result *res;
+	struct launch_var vars[3];
+	struct job job;
+	char path[4200];
+	int rc, end = MPIV_JOB_EXITED, status, n = 0;
+
+	memset(r, 0, sizeof(*r));
+	r->res.exit_code = -1;
+	rc = job_init(&job, mpiv_recorder_lib(), "recorder");
+	if (!rc)
+		rc = job_prepare_dir(&job, opts->dir, stale);
+	if (!rc) {
+		vars[n].name = MPIV_ENV_TRACE_DIR;
+		vars[n++].value = job.dir;
+		if (opts->steer) {
+			vars[n].name = MPIV_ENV_STEER;
+			vars[n++].value = opts->steer;
+		}
+		vars[n].name = NULL;
+		vars[n].value = NULL;
+		job.sink = opts->sink;
+		rc = job_start(&job, opts->command, vars);
+	}
+	if (rc) {
+		job_release(&job);
+		r->rc = rc;
+		return rc;
+	}
+
+	job.expect = opts->expect;
+	res = job_watch(&job, opts->timeout);
+	switch (res->outcome) {
+	case MONITOR_DEADLOCK:
+		if (!opts->quiet && res->npolling)
+			warning("no progress: for %.0f s every rank has been blocked in MPI or "
+				"polling without finding anything (%d polling): ending the job",
+				res->stalled, res->npolling);
+		else if (!opts->quiet)
+			inform("the recorded run deadlocked: every rank blocked for %.0f s",
+			       res->stalled);
+		/* the traces are read for the report only once the ranks are gone and their
+		 * files final */
+		job_end(&job);
+		r->report = hang_report(res, job.dir);
+		if (!opts->quiet && r->report)
+			fputs(r->report, stderr);
+		end = res->npolling ? MPIV_JOB_NO_PROGRESS : MPIV_JOB_DEADLOCK;
+		rc = MPIV_EXIT_DEADLOCK;
+		/* what record exits with: the launcher's own status is that of a killed job */
+		status = rc;
+		break;
+	case MONITOR_INTERRUPTED:
+		inform("interrupted by signal %d: ending the job", res->signal);
+		job_end(&job);
+		end = MPIV_JOB_INTERRUPTED;
+		rc = 128 + res->signal;
+		status = rc;
+		break;
+	case MONITOR_DIVERGED:
+	case MONITOR_FAILED:
+		/* only the replayer reports divergence: its library is preloaded too */
+		error("a rank reported a divergence while recording: is 'libreplayer.so' in "
+		      "LD_PRELOAD?");
+		job_end(&job);
+		status = launch_exit_code(&job.launch);
+		rc = MPIV_EXIT_TOOL;
+		break;
+	case MONITOR_COMPLETED:
+	default:
+		/* sweep up what the launcher may have left behind (normally nothing) */
+		job_end(&job);
+		status = res->exit_code;
+		rc = status;
+		break;
+	}
+	if (save_meta(job.dir, opts->command, status, end, res) < 0 && rc == MPIV_EXIT_OK)
+		rc = MPIV_EXIT_BAD_INPUT;
+	if (!mpiv_trace_rank_file(job.dir, 0, path, sizeof(path))) {
+		error("no rank wrote a trace into '%s': is the program a dynamically linked "
+		      "MPI program, and does the launcher pass LD_PRELOAD to the ranks?", job.dir);
+		rc = MPIV_EXIT_TOOL;
+	}
+	if (!opts->quiet)
+		inform("traces in '%s'", job.dir);
+	r->rc = rc;
+	r->job = end;
+	r->status = status;
+	r->dir = xstrdup(job.dir);
+	/* the result keeps what the monitor saw; the job is done with it */
+	r->res = job.res;
+	memset(&job.res, 0, sizeof(job.res));
+	job_release(&job);
+	return rc;
+}
+
+void record_result_release(struct record_result *r)
+{
+	monitor_result_release(&r->res);
+	free(r->report);
+	free(r->dir);
+	memset(r, 0, sizeof(*r));
+}

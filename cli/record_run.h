@@ -1,0 +1,35 @@
+/* One recorded run of the user's job: what record does, as a function, for record itself and
+ * for verify's runs (which are steered, watched for an expected deadlock and quiet). */
+#ifndef MPIV_RECORD_RUN_H
+#define MPIV_RECORD_RUN_H
+
+#include "monitor.h"
+
+struct record_opts {
+	const char *dir;		/* the trace directory (created; stale traces removed) */
+	char **command;			/* launcher and arguments */
+	double timeout;			/* --deadlock-timeout */
+	const char *steer;		/* verify: the steering file ($MPIVERIFY_STEER), or NULL */
+	const struct monitor_expect *expect;	/* verify: the deadlock it should end in */
+	int sink;			/* > 0: the job's output goes there, not to ours */
+	int quiet;			/* no "traces in" / "deadlocked" lines on stderr */
+};
+
+struct record_result {
+	int rc;				/* what record exits with (enum mpiv_exit, or the
+					 * program's own status) */
+	int job;			/* enum mpiv_job_end */
+	int status;			/* the job's exit status as meta.json keeps it */
+	struct monitor_result res;	/* what the monitor saw (owned) */
+	char *report;			/* a hang: every rank's blocked call and stack, as
+					 * monitor_report() prints them (malloc'ed), else NULL */
+	char *dir;			/* the trace directory, absolute (malloc'ed) */
+};
+
+/* Run the job with the recorder preloaded as opts say; write meta.json. Returns r->rc (and
+ * fills r: release it with record_result_release()). Messages go to stderr. */
+int record_run(const struct record_opts *opts, struct record_result *r);
+
+void record_result_release(struct record_result *r);
+
+#endif

@@ -1,0 +1,375 @@
+/* verify's model of its runs (verify.h): every usable run's trace, translated for verify and
+ * merged into one program (doc/verify.md), searched in each buffering mode; each deadlock the
+ * search finds and each frontier it meets becomes a run to make, unless one with the same
+ * steering was made. */
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "diag.h"
+#include "srcloc.h"
+#include "verify.h"
+#include "xalloc.h"
+
+static double now(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+int verify_add_path(struct verify *v, struct vrun *r)
+{
+	struct tr_opts opts = {ENG_BUF_ZERO, 0, 0, 1};
+	struct mpiv_error err;
+
+	mpiv_error_init(&err);
+	if (mpiv_traceset_load(r->dir, &r->ts, &err) < 0)
+		return error_report(&err);
+	if (tr_translate(&r->ts, &opts, &r->prog, &err) < 0) {
+		mpiv_traceset_release(&r->ts);
+		return error_report(&err);
+	}
+	if (r->prog.nprocs != r->prog.nranks) {
+		eng_prog_release(&r->prog);
+		mpiv_traceset_release(&r->ts);
+		return error("run %d: ranks call MPI from several threads, which verify cannot "
+			     "steer yet ('mpiverify check' judges such a run)", r->index),
+		       MPIV_EXIT_BAD_INPUT;
+	}
+	tr_fill_inputs(&r->prog, &r->ts);
+	r->usable = 1;
+	(void)v;
+	return 0;
+}
+
+void vitem_release(struct vitem *it)
+{
+	free(it->steer);
+	free(it->call);
+	free(it->what);
+	free(it->places);
+	memset(it, 0, sizeof(*it));
+}
+
+/* ---- describing ---- */
+
+/* "MPI_Recv(source=ANY, tag=0, comm=WORLD, 4 bytes) at app.c:40 (main)" into buf. */
+static void event_where(const struct mpiv_traceset *ts, int r, long e, char *buf, size_t size)
+{
+	const struct mpiv_rank_trace *t = &ts->ranks[r];
+	struct mpiv_cex_site site;
+	char desc[256], loc[600];
+	size_t n;
+
+	tr_describe_event(ts, r, e, desc, sizeof(desc));
+	snprintf(buf, size, "%s", desc);
+	if (e < 0 || (size_t)e >= t->nevents || !t->events[e].site)
+		return;
+	memset(&site, 0, sizeof(site));
+	if (mpiv_srcloc_resolve(mpiv_trace_module(t, t->events[e].site),
+				MPIV_SITE_ADDR(t->events[e].site), &site) == 0) {
+		mpiv_srcloc_format(&site, loc, sizeof(loc));
+		n = strlen(buf);
+		snprintf(buf + n, size - n, " at %s", loc);
+	}
+	mpiv_cex_site_release(&site);
+}
+
+/* The steering file of a path: its buffering, then each rank's decisions. */
+static char *steer_text(const struct tr_path *pt, const struct mpiv_buffering *mode)
+{
+	enum mpiv_steer_buffering b = MPIV_STEER_NATURAL;
+	char *text = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&text, &len);
+	int r;
+
+	if (!f)
+		die(MPIV_EXIT_TOOL, "out of memory");
+	if (mode)
+		b = mode->mode == MPIV_BUF_ZERO ? MPIV_STEER_ZERO :
+		    mode->mode == MPIV_BUF_INFINITE ? MPIV_STEER_INFINITE : MPIV_STEER_EAGER;
+	mpiv_steer_write_header(f, b, mode ? mode->bytes : 0);
+	for (r = 0; r < pt->nranks; r++)
+		if (pt->steer[r].n)
+			mpiv_steer_write_rank(f, r, pt->steer[r].d, pt->steer[r].n);
+	fclose(f);
+	return text;
+}
+
+/* ---- the model ---- */
+
+/* One model to search: every run merged, or one run alone. */
+struct model {
+	struct tr_merged m;
+	struct mpiv_traceset **runs;	/* by run index of m (its runs' trace sets) */
+	int id;				/* tells models apart in places */
+};
+
+struct search_ctx {
+	const struct verify *v;
+	struct model *model;
+};
+
+static long node_of(void *ctx, int q, int var, int pc)
+{
+	return tr_merged_node(&((struct search_ctx *)ctx)->model->m, q, var, pc);
+}
+
+static int out_of_time(void *ctx)
+{
+	const struct verify *v = ((struct search_ctx *)ctx)->v;
+
+	return v->time_limit > 0 && now() - v->started > v->time_limit;
+}
+
+static int tried(const struct verify *v, const char *steer)
+{
+	int i;
+
+	for (i = 0; i < v->ntried; i++)
+		if (!strcmp(v->tried[i], steer))
+			return 1;
+	return 0;
+}
+
+/* A confirmed deadlock has these ranks blocked in these calls already. */
+static int known_hang(const struct verify *v, const char *sig)
+{
+	int i;
+
+	for (i = 0; i < v->nfound; i++)
+		if (vsig_same(v->found[i].run->hang_sig, sig))
+			return 1;
+	return 0;
+}
+
+/* Add it to items unless an item with the same steering is there or was made. */
+static void add_item(const struct verify *v, struct vitem **items, int *n, size_t *cap,
+		     struct vitem *it)
+{
+	int i;
+
+	if (tried(v, it->steer)) {
+		vitem_release(it);
+		return;
+	}
+	for (i = 0; i < *n; i++)
+		if (!strcmp((*items)[i].steer, it->steer)) {
+			vitem_release(it);
+			return;
+		}
+	xgrow((void **)items, cap, (size_t)*n + 1, sizeof(**items));
+	(*items)[(*n)++] = *it;
+}
+
+/* The run a model's deadlock asks for: confirm it, steered along its path, standard sends
+ * forced as the mode has them. */
+static int deadlock_item(const struct verify *v, struct model *md, const struct tr_stuck *s,
+			 const struct mpiv_buffering *mode, struct vitem *it)
+{
+	struct tr_path pt;
+	char buf[1024];
+	char *what = NULL;
+	size_t wlen = 0;
+	struct vsig sig;
+	FILE *w;
+	int r, q;
+
+	if (tr_path_of(&md->m, md->runs, s->path, s->npath, &pt) < 0) {
+		tr_path_release(&pt);
+		return -1;
+	}
+	memset(it, 0, sizeof(*it));
+	it->kind = VITEM_DEADLOCK;
+	it->mode = *mode;
+	it->error = s->error;
+	it->nranks = pt.nranks;
+	it->call = xmalloc((size_t)pt.nranks * sizeof(*it->call));
+	w = open_memstream(&what, &wlen);
+	if (!w)
+		die(MPIV_EXIT_TOOL, "out of memory");
+	vsig_open(&sig);
+	for (r = 0; r < pt.nranks; r++) {
+		const struct mpiv_rank_trace *t = &md->runs[pt.run[r]]->ranks[r];
+		const struct mpiv_event *ev;
+		long e = pt.event[r];
+
+		if (pt.at_end[r] || e < 0 || (size_t)e >= t->nevents) {
+			it->call[r] = -1;
+			continue;
+		}
+		ev = &t->events[e];
+		it->call[r] = ev->call;
+		q = md->m.prog.rank_proc[r];
+		if (s->place[q] < 0)
+			continue;
+		vsig_rank(&sig, ev->call, ev->site ? mpiv_trace_module(t, ev->site) : NULL,
+			  MPIV_SITE_ADDR(ev->site));
+		event_where(md->runs[pt.run[r]], r, e, buf, sizeof(buf));
+		fprintf(w, "%srank %d in %s", wlen ? "; " : "", r, buf);
+		fflush(w);
+	}
+	fclose(w);
+	it->what = what;
+	it->places = vsig_close(&sig);
+	it->steer = steer_text(&pt, mode);
+	tr_path_release(&pt);
+	if (known_hang(v, it->places)) {
+		vitem_release(it);
+		return -1;
+	}
+	return 0;
+}
+
+/* What a frontier's input is, as "takes rank 2's message": the parts its branch compares. */
+static void input_desc(const struct mpiv_traceset *ts, int r, long e, const struct tr_frontier *f,
+		       char *buf, size_t size)
+{
+	const struct mpiv_rank_trace *t = &ts->ranks[r];
+	unsigned call = e >= 0 && (size_t)e < t->nevents ? t->events[e].call : 0;
+
+	if ((f->sym & ENG_IN_SOURCE) && (call == MPIV_CALL_Waitany || call == MPIV_CALL_Testany))
+		snprintf(buf, size, "completes another request first");
+	else if (f->sym & ENG_IN_SOURCE)
+		snprintf(buf, size, "takes rank %d's message", f->input[0]);
+	else if (f->sym & ENG_IN_TAG)
+		snprintf(buf, size, "takes a message with tag %d", f->input[1]);
+	else
+		snprintf(buf, size, "takes a message sent from another call");
+}
+
+/* The run a frontier asks for: steered along its path, then free. */
+static int frontier_item(struct model *md, const struct tr_frontier *f, struct vitem *it)
+{
+	const struct eng_prog *p = &md->m.prog;
+	int r = p->proc_rank[f->proc];
+	char buf[1024], input[128];
+	const struct mpiv_traceset *ts;
+	struct tr_path pt;
+	size_t len;
+
+	if (tr_path_of(&md->m, md->runs, f->path, f->npath, &pt) < 0) {
+		tr_path_release(&pt);
+		return -1;
+	}
+	memset(it, 0, sizeof(*it));
+	it->kind = VITEM_FRONTIER;
+	it->nranks = pt.nranks;
+	it->steer = steer_text(&pt, NULL);
+	ts = md->runs[pt.run[r]];
+	event_where(ts, r, pt.event[r], buf, sizeof(buf));
+	input_desc(ts, r, pt.event[r], f, input, sizeof(input));
+	len = strlen(buf) + strlen(input) + 64;
+	it->what = xmalloc(len);
+	snprintf(it->what, len, "rank %d's %s %s", r, buf, input);
+	tr_path_release(&pt);
+	return 0;
+}
+
+/* Search one model in every mode; add what it asks for to items. */
+static void search_model(struct verify *v, struct model *md, struct vitem **items, int *n,
+			 size_t *cap)
+{
+	struct search_ctx ctx = {v, md};
+	struct tr_explore_opts eo;
+	int k, i;
+
+	memset(&eo, 0, sizeof(eo));
+	eo.max_states = v->max_states;
+	eo.node = node_of;
+	eo.stop = out_of_time;
+	eo.ctx = &ctx;
+	for (k = 0; k < v->nmodes; k++) {
+		struct tr_explore_result res;
+
+		md->m.prog.buffering = (enum eng_buffering)v->modes[k].mode;
+		md->m.prog.eager = v->modes[k].bytes;
+		tr_explore(&md->m.prog, &eo, &res);
+		v->states += res.states;
+		if (!res.complete && !v->incomplete) {
+			v->incomplete = 1;
+			snprintf(v->incomplete_why, sizeof(v->incomplete_why), "%s", res.why);
+		}
+		for (i = 0; i < res.nstuck; i++) {
+			struct vitem it;
+
+			if (deadlock_item(v, md, &res.stuck[i], &v->modes[k], &it) == 0)
+				add_item(v, items, n, cap, &it);
+		}
+		for (i = 0; i < res.nfrontiers; i++) {
+			struct vitem it;
+
+			if (frontier_item(md, &res.frontiers[i], &it) == 0)
+				add_item(v, items, n, cap, &it);
+		}
+		tr_explore_release(&res);
+	}
+}
+
+/* Deadlocks first (to confirm), then frontiers, each in the order found. */
+static void deadlocks_first(struct vitem *items, int n)
+{
+	struct vitem *sorted = xmalloc((size_t)n * sizeof(*sorted));
+	int i, k = 0;
+
+	for (i = 0; i < n; i++)
+		if (items[i].kind == VITEM_DEADLOCK)
+			sorted[k++] = items[i];
+	for (i = 0; i < n; i++)
+		if (items[i].kind != VITEM_DEADLOCK)
+			sorted[k++] = items[i];
+	memcpy(items, sorted, (size_t)n * sizeof(*items));
+	free(sorted);
+}
+
+int verify_search(struct verify *v, struct vitem **items, int *n)
+{
+	struct eng_prog **progs = xcalloc((size_t)v->nruns + 1, sizeof(*progs));
+	struct mpiv_traceset **sets = xcalloc((size_t)v->nruns + 1, sizeof(*sets));
+	struct tr_opts opts = {ENG_BUF_ZERO, 0, 0, 1};
+	struct mpiv_error err;
+	struct model md;
+	size_t cap = 0;
+	int i, np = 0;
+
+	*items = NULL;
+	*n = 0;
+	v->states = 0;
+	v->incomplete = 0;
+	for (i = 0; i < v->nruns; i++)
+		if (v->runs[i]->usable) {
+			progs[np] = &v->runs[i]->prog;
+			sets[np++] = &v->runs[i]->ts;
+		}
+	mpiv_error_init(&err);
+	memset(&md, 0, sizeof(md));
+	if (np && tr_merge(progs, np, &opts, &md.m, &err) == 0) {
+		v->merged = 1;
+		md.runs = sets;
+		search_model(v, &md, items, n, &cap);
+		tr_merged_release(&md.m);
+	} else if (np) {
+		/* one model per run: what a run did is not known to the others' */
+		v->merged = 0;
+		snprintf(v->unmerged_why, sizeof(v->unmerged_why), "%s", err.text);
+		for (i = 0; i < np; i++) {
+			mpiv_error_init(&err);
+			if (tr_merge(&progs[i], 1, &opts, &md.m, &err) < 0) {
+				free(progs);
+				free(sets);
+				return error_report(&err);
+			}
+			md.runs = &sets[i];
+			md.id = i;
+			search_model(v, &md, items, n, &cap);
+			tr_merged_release(&md.m);
+		}
+	}
+	free(progs);
+	free(sets);
+	deadlocks_first(*items, *n);
+	return 0;
+}
