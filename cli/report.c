@@ -198,6 +198,12 @@ void report_deadlock(FILE *f, const struct mpiv_traceset *ts, const struct tr_de
 	}
 	if (!any_wild)
 		fprintf(f, "  no wildcard choice is involved\n");
+	else if (!d->recorded)
+		fprintf(f, "  it needs other outcomes than the recorded run's decisions: where the "
+			   "program acts on which sender it got, it may never get there ('mpiverify "
+			   "verify' runs those paths and confirms what is real)\n");
+	else if (d->recorded > 0)
+		fprintf(f, "  it lies on the recorded run's own decisions\n");
 	report_locks_held(f, ts, cex);
 	for (r = 0; r < cex->nranks; r++)
 		for (k = 0; k < cex->ranks[r].nops; k++)

@@ -202,7 +202,9 @@ static void wait_for(struct builder *b, int ev, const int32_t *instrs, int n, in
 
 /* verify: the program learns the input of instruction x (a receive, probe or
  * any-completion that took one) here: a branch on it. It compares the parts the call left
- * open (a wildcard source or tag; an any-completion's request); the input it recorded is
+ * open (a wildcard source or tag; an any-completion's request) and, for a message, the call
+ * site of its send: what the model knows of its data, so that a message from a call no run
+ * showed there is a frontier rather than taken for the recorded one. The input it recorded is
  * filled in from the recorded path (tr_fill_inputs()). */
 static void learn(struct builder *b, int ev, int x)
 {
@@ -213,7 +215,8 @@ static void learn(struct builder *b, int ev, int x)
 	if (!b->verify || reg <= 0)
 		return;
 	sym = in->op == ENG_WAITANY ? ENG_IN_SOURCE :
-	      (in->a == ENG_ANY ? ENG_IN_SOURCE : 0) | (in->c == ENG_ANY ? ENG_IN_TAG : 0);
+	      (in->a == ENG_ANY ? ENG_IN_SOURCE : 0) | (in->c == ENG_ANY ? ENG_IN_TAG : 0) |
+		      ENG_IN_SITE;
 	br = emit(b, ENG_BRANCH, ev);
 	br->a = reg - 1;
 	br->sym = sym;

@@ -21,6 +21,17 @@ static int ends_in_finalize(const struct mpiv_rank_trace *t)
 	       !t->truncated;
 }
 
+/* Was rank r inside MPI_Finalize when record ended a hung job? */
+static int waits_in_finalize(const struct mpiv_traceset *ts, int r)
+{
+	const struct mpiv_rank_trace *t = &ts->ranks[r];
+	const struct mpiv_meta *m = &ts->meta;
+
+	return (m->job == MPIV_JOB_DEADLOCK || m->job == MPIV_JOB_NO_PROGRESS) &&
+	       r < m->nranks && m->ranks[r].seen == MPIV_SEEN_FINALIZED && t->nevents &&
+	       t->events[t->nevents - 1].call == MPIV_CALL_Finalize;
+}
+
 void tr_stop_of(const struct mpiv_traceset *ts, int r, struct tr_stop *s)
 {
 	const struct mpiv_rank_trace *t = &ts->ranks[r];
@@ -30,12 +41,17 @@ void tr_stop_of(const struct mpiv_traceset *ts, int r, struct tr_stop *s)
 
 	memset(s, 0, sizeof(*s));
 	s->rank = r;
+	s->kind = TR_FINISHED;
 	s->code = t->end_code;
 	s->event = t->nevents ? (long)t->nevents - 1 : -1;
 	s->in_call = t->nevents && (t->events[t->nevents - 1].flags & MPIV_EV_INCOMPLETE);
 	s->seen = seen ? seen->seen : MPIV_SEEN_NONE;
 	if (seen && seen->seen == MPIV_SEEN_IN_CALL)
 		s->in_call = 1;
+	/* In a hang record ended, a rank inside MPI_Finalize waited there for the others (as
+	 * MPICH's does): it had made its last call, and is as good as finished for deadlock. */
+	if (waits_in_finalize(ts, r))
+		return;
 	switch (t->end) {
 	case MPIV_END_FINALIZED:
 		s->kind = TR_FINISHED;
@@ -61,6 +77,7 @@ void tr_stop_of(const struct mpiv_traceset *ts, int r, struct tr_stop *s)
 		s->kind = TR_FINISHED;
 		return;
 	}
+
 	s->kind = by_record ? TR_STOP_ENDED : TR_STOP_KILLED;
 }
 
