@@ -84,4 +84,13 @@ else
 	fail "time limit: inconclusive" "expected exit 5 naming the time limit, got $RC" \
 		"$WORK/limit.log"
 fi
+# So is one stopped by its memory limit, which pan takes at run time.
+run_cmd "$WORK/memory.log" 120 "$MPIVERIFY" check "$big" --buffering zero --memory-limit 16 \
+	-o "$WORK/memory"
+if test "$RC" -eq 5 && grep -q "memory limit of 16 MB reached" "$WORK/memory.log"; then
+	pass "memory limit: inconclusive"
+else
+	fail "memory limit: inconclusive" "expected exit 5 naming the memory limit, got $RC" \
+		"$WORK/memory.log"
+fi
 summary
