@@ -1,6 +1,7 @@
 /* Running spin, the C compiler and pan (see spin_run.h). pan's verdict is read from its
  * "errors: N" line and its warnings, never from the words "invalid end state", which its
  * banner prints on every run. */
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
@@ -146,8 +147,9 @@ static int copy_file(const char *from, const char *to)
 	return rc;
 }
 
-/* Build outdir/pan from the model's sources for states of exactly `words` words. pan.c is
- * large and generic: -O0 keeps its compile short; the engine is compiled with -O2. */
+/* Build outdir/pan from the model's sources for states of exactly `words` words, as the
+ * prebuilt verifiers are built (Makefile.in, "the verifiers"), except that pan.c is compiled
+ * with -O0: a state this large allows few states, so the compile is what costs. */
 static int spin_build(const char *outdir, long words, struct mpiv_error *err)
 {
 	char log[4096], eng[4096], hdr[4096], src[4096], model[4096], dwords[64];
@@ -183,8 +185,40 @@ static int spin_build(const char *outdir, long words, struct mpiv_error *err)
 	return 0;
 }
 
+/* The smallest prebuilt verifier in dir with room for `words` state words, into pan (size
+ * bytes). Returns 0, or -1 if none has room (or dir cannot be read). */
+static int prebuilt(const char *dir, long words, char *pan, size_t size)
+{
+	DIR *d = opendir(dir);
+	struct dirent *e;
+	long best = -1, w;
+	char *end;
+
+	if (!d)
+		return -1;
+	while ((e = readdir(d)) != NULL) {
+		if (strncmp(e->d_name, "pan-", 4))
+			continue;
+		w = strtol(e->d_name + 4, &end, 10);
+		if (end == e->d_name + 4 || *end || w < words || (best >= 0 && w >= best))
+			continue;
+		snprintf(pan, size, "%s/%s", dir, e->d_name);
+		if (access(pan, X_OK) == 0)
+			best = w;
+	}
+	closedir(d);
+	if (best < 0)
+		return -1;
+	snprintf(pan, size, "%s/pan-%ld", dir, best);
+	return 0;
+}
+
 int spin_verifier(const char *outdir, long words, char *pan, size_t size, struct mpiv_error *err)
 {
+	const char *dir = mpiv_pan_dir();
+
+	if (dir && prebuilt(dir, words, pan, size) == 0)
+		return 0;
 	if (spin_build(outdir, words, err))
 		return -1;
 	snprintf(pan, size, "%s/pan", outdir);

@@ -1,5 +1,6 @@
-/* Running SPIN for check: spin -a on the model, the C compiler on pan.c, pan on the model
- * data, and pan -r on each trail to get the choices back. Everything runs inside the output
+/* Running SPIN for check: pan, the verifier, on the model data, and pan -r on each trail to get
+ * the choices back. pan is prebuilt (`make` builds one for each of a few state sizes, see
+ * Makefile.in) or, for a larger state, built by spin -a and the C compiler in the output
  * directory, whose path must be absolute (pan runs in a subdirectory of it); no shell is
  * involved. */
 #ifndef MPIV_SPIN_RUN_H
@@ -19,8 +20,9 @@ struct spin_result {
 	int ntrails;
 };
 
-/* The verifier for an engine state of `words` int32 words: outdir/pan, built by spin -a and
- * the C compiler from the model's sources (mpiv_models_dir()). Writes its path into pan (size bytes). Returns 0,
+/* The verifier for an engine state of `words` int32 words: the smallest prebuilt one with
+ * room for them (mpiv_pan_dir()), else outdir/pan, built by spin -a and the C compiler from
+ * the model's sources (mpiv_models_dir()). Writes its path into pan (size bytes). Returns 0,
  * or -1 with err filled (TOOL; the log file is named). */
 int spin_verifier(const char *outdir, long words, char *pan, size_t size, struct mpiv_error *err);
 

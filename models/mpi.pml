@@ -10,7 +10,8 @@
  * pan.c is compiled with -include <this directory>/engine.h and linked with engine.c (an
  * #include here would be expanded by spin's own preprocessing, system headers and all), with
  * -DMPIV_STATE_WORDS=<room for the engine state, in int32 words>; the rest of pan's build
- * settings are below, so that every build of pan has them. */
+ * settings are below, so that every build of pan has them: `make` builds pan once for each of
+ * a few state sizes, and check builds its own only for a state larger than all of them. */
 
 c_decl {
 /* pan's build settings, here so that every build of pan has them; \# passes a directive
