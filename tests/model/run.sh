@@ -93,4 +93,47 @@ else
 	fail "memory limit: inconclusive" "expected exit 5 naming the memory limit, got $RC" \
 		"$WORK/memory.log"
 fi
+
+# The verifier (cli/spin_run.c): a prebuilt pan when one has room for the state, so that
+# nothing is compiled into the output directory; else one compiled there, same verdict.
+# verifier_case NAME DIR WANT-EXIT OWN-PAN [VAR=VALUE...]: check DIR, with the variables set,
+# exits WANT-EXIT, and its output directory has a pan of its own (OWN-PAN yes) or not (no).
+verifier_case()
+{
+	local name=$1 dir=$2 want=$3 want_own=$4 own=no out
+	shift 4
+	nverifier=$((${nverifier:-0} + 1))
+	out=$WORK/verifier-$nverifier
+	run_cmd "$out.log" 120 env "$@" "$MPIVERIFY" check "$dir" -o "$out"
+	test -x "$out/pan" && own=yes
+	if test "$RC" -eq "$want" && test "$own" = "$want_own"; then
+		pass "$name"
+	else
+		fail "$name" "expected exit $want, own pan: $want_own; got exit $RC, own pan: $own" \
+			"$out.log"
+	fi
+}
+h2h=$SRCDIR/tests/model/cases/head-to-head
+verifier_case "verifier: prebuilt" "$h2h" 1 no
+mkdir -p "$WORK/no-verifiers"
+verifier_case "verifier: none in MPIVERIFY_PAN_DIR, compiled" "$h2h" 1 yes \
+	MPIVERIFY_PAN_DIR="$WORK/no-verifiers"
+# A barrier among n ranks keeps n * (n + 1) collective counts in the state (per rank, per
+# communicator, the n MPI_COMM_SELFs included): n grows until that is more words than the
+# largest prebuilt pan has room for.
+largest=$(ls "$BUILDDIR/pan" 2>/dev/null | sed -n 's/^pan-\([0-9]*\)$/\1/p' | sort -n | tail -n 1)
+n=2
+while ((n * (n + 1) <= ${largest:-0})); do
+	n=$((n * 2))
+done
+wide=$WORK/barrier-$n-ranks
+events='{"call": "MPI_Init"}, {"call": "MPI_Barrier", "comm": 0}, {"call": "MPI_Finalize"}'
+mkdir -p "$wide"
+for ((r = 0; r < n; r++)); do
+	printf '{"format": "mpiverify-trace", "version": 1, "rank": %d, "size": %d,\n' "$r" "$n" \
+		>"$wide/rank-$r.json"
+	printf ' "events": [%s]}\n' "$events" >>"$wide/rank-$r.json"
+done
+verifier_case "verifier: a state larger than every prebuilt one ($n ranks), compiled" \
+	"$wide" 0 yes
 summary
