@@ -72,27 +72,25 @@ for dir in "$SRCDIR"/tests/model/reports/*/; do
 	fi
 done
 
-# A search stopped by its time limit is inconclusive (exit 5), never "no deadlock": a master
-# receiving 64 results with MPI_ANY_SOURCE from 8 workers, alternately with a tag and with
-# MPI_ANY_TAG (so that the receives are not interchangeable), has about 9^8 states.
+# A search stopped by its time or memory limit (the memory limit is pan's, at run time) is
+# inconclusive (exit 5), never "no deadlock": a master receiving 64 results with
+# MPI_ANY_SOURCE from 8 workers, alternately with a tag and with MPI_ANY_TAG (so that the
+# receives are not interchangeable), has about 9^8 states.
+# limit_case WHAT VALUE TEXT: check with --WHAT-limit VALUE exits 5 and says TEXT.
 big=$SRCDIR/tests/model/limits/wildcard-tags-8x8
-run_cmd "$WORK/limit.log" 120 "$MPIVERIFY" check "$big" --buffering zero --time-limit 2 \
-	-o "$WORK/limit"
-if test "$RC" -eq 5 && grep -q "time limit" "$WORK/limit.log"; then
-	pass "time limit: inconclusive"
-else
-	fail "time limit: inconclusive" "expected exit 5 naming the time limit, got $RC" \
-		"$WORK/limit.log"
-fi
-# So is one stopped by its memory limit, which pan takes at run time.
-run_cmd "$WORK/memory.log" 120 "$MPIVERIFY" check "$big" --buffering zero --memory-limit 16 \
-	-o "$WORK/memory"
-if test "$RC" -eq 5 && grep -q "memory limit of 16 MB reached" "$WORK/memory.log"; then
-	pass "memory limit: inconclusive"
-else
-	fail "memory limit: inconclusive" "expected exit 5 naming the memory limit, got $RC" \
-		"$WORK/memory.log"
-fi
+limit_case()
+{
+	run_cmd "$WORK/$1.log" 120 "$MPIVERIFY" check "$big" --buffering zero "--$1-limit" "$2" \
+		-o "$WORK/$1"
+	if test "$RC" -eq 5 && grep -q "$3" "$WORK/$1.log"; then
+		pass "$1 limit: inconclusive"
+	else
+		fail "$1 limit: inconclusive" "expected exit 5 naming the $1 limit, got $RC" \
+			"$WORK/$1.log"
+	fi
+}
+limit_case time 2 "time limit"
+limit_case memory 16 "memory limit of 16 MB reached"
 
 # The verifier (cli/spin_run.c): a prebuilt pan when one has room for the state, so that
 # nothing is compiled into the output directory; else one compiled there, same verdict.
