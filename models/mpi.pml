@@ -14,11 +14,11 @@
  * a few state sizes, and check builds its own only for a state larger than all of them. */
 
 c_decl {
-/* pan's build settings, here so that every build of pan has them; \# passes a directive
- * through spin's preprocessing to pan.c, where c_decl comes before pan's own #ifdefs.
- * SAFETY: no cycle checks; NOREDUCE: one process, nothing for partial-order reduction to do
- * (the engine's closure is the reduction); AUTO_RESIZE: the hash table starts small (-w) and
- * grows with the search, so that a small search does not pay for a large table. */
+/* pan's build settings: \# passes a directive through spin's preprocessing to pan.c, where
+ * c_decl comes before pan's own #ifdefs. SAFETY: no cycle checks; NOREDUCE: one process,
+ * nothing for partial-order reduction to do (the engine's closure is the reduction);
+ * AUTO_RESIZE: the hash table starts small (-w) and grows with the search, so that a small
+ * search does not pay for a large table. */
 \#define SAFETY
 \#define NOREDUCE
 \#define AUTO_RESIZE
