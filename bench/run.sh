@@ -10,13 +10,16 @@
 #     calls and records nothing (bench/passthrough.c): the floor any PMPI tool pays;
 #  2. replay overhead: the ping-pong and the halo exchange replayed (from the traces of 1, with
 #     a counterexample that forces nothing) against plain runs, best of $RUNS each;
-#  3. check time and peak memory against trace size: a wildcard-free halo exchange
+#  3. the fixed cost of a small check: CPU time of `check --buffering all` on a recorded
+#     two-rank example, with the prebuilt verifiers and with the compile path (a pan compiled
+#     in the output directory, as every check once did), and the share of it spent in pan;
+#  4. check time and peak memory against trace size: a wildcard-free halo exchange
 #     (ranks x iterations) and a master/worker with MPI_ANY_SOURCE receives.
-# Arguments name the parts to run (record, replay, check; default all): `bench/run.sh replay`
-# records the traces it replays once, untimed, and times only the replays.
+# Arguments name the parts to run (record, replay, small, check; default all): `bench/run.sh
+# replay` records the traces it replays once, untimed, and times only the replays.
 set -u
 
-PARTS=${*:-record replay check}
+PARTS=${*:-record replay small check}
 part()	# part NAME: whether NAME is to run
 {
 	case " $PARTS " in *" $1 "*) return 0 ;; esac
@@ -158,6 +161,56 @@ echo "== replay overhead: replayed / plain under the same mpirun, best of $RUNS 
 echo "   traces recorded above with a counterexample that forces nothing"
 replay_overhead ping-pong 2 ./pingpong 200000
 replay_overhead halo 2 ./halo 10000
+fi
+# cpu_best CMD...: the least user + sys CPU seconds of $RUNS runs of CMD, its children included,
+# into BEST (bash's `time`: millisecond resolution); RC: the last run's exit status.
+cpu_best()
+{
+	local i TIMEFORMAT='%3U %3S'
+	BEST=''
+	for ((i = 0; i < RUNS; i++)); do
+		RC=0
+		{ time "$@" >/dev/null 2>&1 || RC=$?; } 2>cpu.txt
+		BEST=$(smaller "$BEST" "$(awk '{ print $1 + $2 }' cpu.txt)")
+	done
+}
+
+if part small; then
+	echo
+	echo "== fixed cost of a small check: CPU seconds (user + sys, children included) of"
+	echo "   \`check --buffering all\` on examples/deadlock/send-send-cycle.c recorded with 2 ranks"
+	echo "   (3 searches: zero, infinite and the library's eager threshold; one deadlock), best"
+	echo "   of $RUNS"
+	"$MPICC" -O2 -o send-send-cycle "$SRCDIR/examples/deadlock/send-send-cycle.c" &&
+		"$MPIVERIFY" record -o trace-small -- "$MPIRUN" -np 2 ./send-send-cycle >/dev/null 2>&1
+	cpu_best "$MPIVERIFY" check trace-small -o small.check
+	prebuilt=$BEST prebuilt_rc=$RC
+	# the same with wrappers of the prebuilt pans that note each run's CPU time: pan's share
+	mkdir -p no-verifiers pan-timed
+	rm -f pan-timed/pan-* pan-cpu.txt
+	for pan in "$BUILDDIR"/pan/pan-*; do
+		printf '#!/bin/bash\nTIMEFORMAT="%%3U %%3S"\n{ time %q "$@" 2>&3; } 3>&2 2>>%q\n' \
+			"$pan" "$PWD/pan-cpu.txt" >"pan-timed/${pan##*/}"
+		chmod +x "pan-timed/${pan##*/}"
+	done
+	inpan=''
+	for ((i = 0; i < RUNS; i++)); do
+		: >pan-cpu.txt
+		MPIVERIFY_PAN_DIR=$PWD/pan-timed "$MPIVERIFY" check trace-small -o small.timed \
+			>/dev/null 2>&1
+		inpan=$(smaller "$inpan" "$(awk '{ s += $1 + $2 } END { print s + 0 }' pan-cpu.txt)")
+	done
+	pans=$(wc -l <pan-cpu.txt)
+	MPIVERIFY_PAN_DIR=$PWD/no-verifiers cpu_best "$MPIVERIFY" check trace-small -o small.compiled
+	compiled=$BEST compiled_rc=$RC
+	awk -v p="$prebuilt" -v c="$compiled" -v i="$inpan" -v n="$pans" -v rp="$prebuilt_rc" \
+		-v rc="$compiled_rc" 'BEGIN {
+		if (p == "" || c == "" || rp != 1 || rc != 1) {
+			printf "failed (exit %s and %s, want 1: a deadlock)\n", rp, rc; exit }
+		printf "prebuilt pan   %6.3f s   in pan (%d runs) %6.3f s, outside pan %6.3f s (%.0f%%)\n",
+			p, n, i, p - i, (p > 0 ? 100 * (p - i) / p : 0)
+		printf "pan compiled   %6.3f s   (spin -a, cc on the engine and on pan.c, per check)\n", c
+		printf "ratio          %6.1fx\n", (p > 0 ? c / p : 0) }'
 fi
 if ! part check; then
 	echo

@@ -15,7 +15,6 @@
 #include "diag.h"
 #include "mpilib.h"
 #include "outdir.h"
-#include "paths.h"
 #include "report.h"
 #include "spin_run.h"
 #include "translate.h"
@@ -83,29 +82,6 @@ static int parse_modes(const char *arg, struct mode *modes, int *n)
 	return *n ? 0 : -1;
 }
 
-static int copy_file(const char *from, const char *to)
-{
-	FILE *in = fopen(from, "r"), *out;
-	char buf[8192];
-	size_t n;
-	int rc = 0;
-
-	if (!in)
-		return -1;
-	out = fopen(to, "w");
-	if (!out) {
-		fclose(in);
-		return -1;
-	}
-	while ((n = fread(buf, 1, sizeof(buf), in)) > 0)
-		if (fwrite(buf, 1, n, out) != n)
-			rc = -1;
-	fclose(in);
-	if (fclose(out) != 0)
-		rc = -1;
-	return rc;
-}
-
 /* Remove the trails of an earlier run, so that only this run's are read. */
 static void clean_mode_dir(const char *dir)
 {
@@ -137,6 +113,8 @@ struct check_run {
 	const struct mpiv_traceset *ts;
 	struct eng_prog *prog;
 	const char *outdir;		/* absolute */
+	char pan[PATH_MAX];		/* the verifier (spin_verifier()) */
+	long memory_mb;			/* memory limit of each search */
 	struct tr_deadlocks found;
 	int incomplete;			/* some mode's search was cut short */
 	json_t *modes_json;
@@ -189,8 +167,8 @@ static int check_mode(struct check_run *run, const struct mode *m, struct mpiv_e
 				      strerror(errno));
 	if (tr_emit(run->prog, f, dat, err) | fclose(f))
 		return mpiv_error_set(err, MPIV_EXIT_TOOL, dat, -1, -1, "cannot write");
-	if (spin_search(run->outdir, dir, tr_search_depth(run->prog), MAX_TRAILS, run->seconds,
-			&res, err))
+	if (spin_search(run->pan, dir, tr_search_depth(run->prog), run->memory_mb, MAX_TRAILS,
+			run->seconds, &res, err))
 		return -1;
 	if (!res.complete)
 		run->incomplete = 1;
@@ -203,7 +181,7 @@ static int check_mode(struct check_run *run, const struct mode *m, struct mpiv_e
 		struct mpiv_cex cex;
 		int *choices = NULL, n = 0, rc;
 
-		if (spin_trail_choices(run->outdir, dir, res.trails[i], &choices, &n, err)) {
+		if (spin_trail_choices(run->pan, dir, res.trails[i], &choices, &n, err)) {
 			spin_result_release(&res);
 			return -1;
 		}
@@ -252,7 +230,7 @@ int cmd_check(int argc, char **argv)
 	long memory_mb = 2048;
 	char *end;
 	const char *dir = "mpiverify-trace", *out = NULL;
-	char outbuf[PATH_MAX], outdir[PATH_MAX], model[PATH_MAX + 16];
+	char outbuf[PATH_MAX], outdir[PATH_MAX];
 	struct mpiv_traceset ts;
 	struct mpiv_error err;
 	struct eng_prog prog;
@@ -323,26 +301,14 @@ int cmd_check(int argc, char **argv)
 		return error_report(&err);
 	}
 	nwarns = tr_warnings(&prog, &ts, &warns);
-	snprintf(model, sizeof(model), "%s/model.pml", outdir);
-	{
-		char src[PATH_MAX];
-
-		snprintf(src, sizeof(src), "%s/mpi.pml", mpiv_models_dir());
-		if (copy_file(src, model)) {
-			error("cannot copy the model '%s' to '%s': %s", src, model, strerror(errno));
-			free(warns);
-			eng_prog_release(&prog);
-			mpiv_traceset_release(&ts);
-			return MPIV_EXIT_TOOL;
-		}
-	}
-	if (spin_build(outdir, prog.words, memory_mb, &err)) {
+	memset(&run, 0, sizeof(run));
+	if (spin_verifier(outdir, prog.words, run.pan, sizeof(run.pan), &err)) {
 		free(warns);
 		eng_prog_release(&prog);
 		mpiv_traceset_release(&ts);
 		return error_report(&err);
 	}
-	memset(&run, 0, sizeof(run));
+	run.memory_mb = memory_mb;
 	run.seconds = seconds;
 	run.ts = &ts;
 	run.prog = &prog;

@@ -1,6 +1,7 @@
 /* Running spin, the C compiler and pan (see spin_run.h). pan's verdict is read from its
  * "errors: N" line and its warnings, never from the words "invalid end state", which its
  * banner prints on every run. */
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
@@ -123,19 +124,46 @@ static int tool_failed(const char *what, const char *log, int rc, struct mpiv_er
 	return ret;
 }
 
-int spin_build(const char *outdir, long words, long memory_mb, struct mpiv_error *err)
+static int copy_file(const char *from, const char *to)
 {
-	char log[4096], eng[4096], hdr[4096], dwords[64], dvec[64], dmem[64];
-	long vec = words * 4 + 256;
+	FILE *in = fopen(from, "r"), *out;
+	char buf[8192];
+	size_t n;
+	int rc = 0;
+
+	if (!in)
+		return -1;
+	out = fopen(to, "w");
+	if (!out) {
+		fclose(in);
+		return -1;
+	}
+	while ((n = fread(buf, 1, sizeof(buf), in)) > 0)
+		if (fwrite(buf, 1, n, out) != n)
+			rc = -1;
+	fclose(in);
+	if (fclose(out) != 0)
+		rc = -1;
+	return rc;
+}
+
+/* Build outdir/pan from the model's sources for states of exactly `words` words, as the
+ * prebuilt verifiers are built (Makefile.in, "the verifiers"), except that pan.c is compiled
+ * with -O0: a state this large allows few states, so the compile is what costs. */
+static int spin_build(const char *outdir, long words, struct mpiv_error *err)
+{
+	char log[4096], eng[4096], hdr[4096], src[4096], model[4096], dwords[64];
 	int rc;
 	char *spin_argv[] = {(char *)mpiv_spin(), "-a", "model.pml", NULL};
-	/* pan.c is large and generic: -O0 keeps its compile short; the engine, where the
-	 * time of a search goes, is small and compiled with -O2 */
 	char *eng_argv[] = {(char *)mpiv_cc(), "-O2", "-c", "-o", "engine.o", eng, NULL};
-	char *cc_argv[] = {(char *)mpiv_cc(), "-O0", "-w", "-DSAFETY", "-DNOREDUCE",
-			   dmem, dvec, dwords, "-include", hdr, "-o", "pan", "pan.c",
-			   "engine.o", NULL};
+	char *cc_argv[] = {(char *)mpiv_cc(), "-O0", "-w", dwords, "-include", hdr, "-o", "pan",
+			   "pan.c", "engine.o", NULL};
 
+	snprintf(src, sizeof(src), "%s/mpi.pml", mpiv_models_dir());
+	snprintf(model, sizeof(model), "%s/model.pml", outdir);
+	if (copy_file(src, model))
+		return mpiv_error_set(err, MPIV_EXIT_TOOL, src, -1, -1, "cannot copy the model to "
+				      "'%s': %s", model, strerror(errno));
 	snprintf(log, sizeof(log), "%s/spin.log", outdir);
 	rc = run_logged(outdir, spin_argv, log);
 	if (rc != 0)
@@ -150,13 +178,50 @@ int spin_build(const char *outdir, long words, long memory_mb, struct mpiv_error
 	if (rc != 0)
 		return tool_failed("the C compiler on the model's engine", log, rc, err);
 	snprintf(dwords, sizeof(dwords), "-DMPIV_STATE_WORDS=%ld", words);
-	/* pan stops cleanly at this bound and says so: the search is then inconclusive */
-	snprintf(dmem, sizeof(dmem), "-DMEMLIM=%ld", memory_mb);
-	snprintf(dvec, sizeof(dvec), "-DVECTORSZ=%ld", vec < 1024 ? 1024 : vec);
 	snprintf(log, sizeof(log), "%s/cc.log", outdir);
 	rc = run_logged(outdir, cc_argv, log);
 	if (rc != 0)
 		return tool_failed("the C compiler on pan.c", log, rc, err);
+	return 0;
+}
+
+/* The smallest prebuilt verifier in dir with room for `words` state words, into pan (size
+ * bytes). Returns 0, or -1 if none has room (or dir cannot be read). */
+static int prebuilt(const char *dir, long words, char *pan, size_t size)
+{
+	DIR *d = opendir(dir);
+	struct dirent *e;
+	long best = -1, w;
+	char *end;
+
+	if (!d)
+		return -1;
+	while ((e = readdir(d)) != NULL) {
+		if (strncmp(e->d_name, "pan-", 4))
+			continue;
+		w = strtol(e->d_name + 4, &end, 10);
+		if (end == e->d_name + 4 || *end || w < words || (best >= 0 && w >= best))
+			continue;
+		snprintf(pan, size, "%s/%s", dir, e->d_name);
+		if (access(pan, X_OK) == 0)
+			best = w;
+	}
+	closedir(d);
+	if (best < 0)
+		return -1;
+	snprintf(pan, size, "%s/pan-%ld", dir, best);
+	return 0;
+}
+
+int spin_verifier(const char *outdir, long words, char *pan, size_t size, struct mpiv_error *err)
+{
+	const char *dir = mpiv_pan_dir();
+
+	if (dir && prebuilt(dir, words, pan, size) == 0)
+		return 0;
+	if (spin_build(outdir, words, err))
+		return -1;
+	snprintf(pan, size, "%s/pan", outdir);
 	return 0;
 }
 
@@ -213,16 +278,18 @@ static void parse_pan(const char *text, struct spin_result *res)
 	}
 }
 
-int spin_search(const char *outdir, const char *workdir, long depth, int max_trails,
+int spin_search(const char *pan, const char *workdir, long depth, long memory_mb, int max_trails,
 		double seconds, struct spin_result *res, struct mpiv_error *err)
 {
-	char pan[8192], log[8192], m[64], c[64];
-	char *argv[] = {pan, "-e", c, m, "-w22", NULL};
+	char log[8192], mem[64], m[64], c[64];
+	/* the hash table starts at 2^18 slots (2 MB) and grows with the search (AUTO_RESIZE in
+	 * models/mpi.pml) */
+	char *argv[] = {(char *)pan, mem, "-e", c, m, "-w18", NULL};
 	char *text;
 	int rc;
 
 	memset(res, 0, sizeof(*res));
-	snprintf(pan, sizeof(pan), "%s/pan", outdir);
+	snprintf(mem, sizeof(mem), "--memory-limit=%ld", memory_mb);
 	snprintf(m, sizeof(m), "-m%ld", depth);
 	snprintf(c, sizeof(c), "-c%d", max_trails);
 	snprintf(log, sizeof(log), "%s/pan.out", workdir);
@@ -245,6 +312,8 @@ int spin_search(const char *outdir, const char *workdir, long depth, int max_tra
 		return ret;
 	}
 	parse_pan(text, res);
+	if (!res->complete && strstr(res->why, "MEMLIM"))
+		snprintf(res->why, sizeof(res->why), "memory limit of %ld MB reached", memory_mb);
 	/* pan stops at the max_trails-th error: the rest was not explored */
 	if (res->errors >= max_trails && res->complete) {
 		res->complete = 0;
@@ -254,15 +323,15 @@ int spin_search(const char *outdir, const char *workdir, long depth, int max_tra
 	return 0;
 }
 
-int spin_trail_choices(const char *outdir, const char *workdir, const char *trail,
-		       int **choices, int *n, struct mpiv_error *err)
+int spin_trail_choices(const char *pan, const char *workdir, const char *trail, int **choices,
+		       int *n, struct mpiv_error *err)
 {
-	char pan[8192], log[8192];
-	char *argv[] = {pan, "-r", (char *)trail, NULL};
+	char log[8192];
+	/* a replay stores no states: a small hash table (pan's default is 128 MB) */
+	char *argv[] = {(char *)pan, "-w10", "-r", (char *)trail, NULL};
 	char *text, *line;
 	int rc, cap = 16;
 
-	snprintf(pan, sizeof(pan), "%s/pan", outdir);
 	snprintf(log, sizeof(log), "%s/%s.out", workdir, trail);
 	rc = run_logged(workdir, argv, log);
 	text = read_all(log);

@@ -1,9 +1,12 @@
-/* Running SPIN for check: spin -a on the model, the C compiler on pan.c, ./pan on the model
- * data, and ./pan -r on each trail to get the choices back. Everything runs inside the
- * output directory, whose path must be absolute (pan runs in a subdirectory of it); no shell
- * is involved. */
+/* Running SPIN for check: pan, the verifier, on the model data, and pan -r on each trail to get
+ * the choices back. pan is prebuilt (`make` builds one for each of a few state sizes, see
+ * Makefile.in) or, for a larger state, built by spin -a and the C compiler in the output
+ * directory, whose path must be absolute (pan runs in a subdirectory of it); no shell is
+ * involved. */
 #ifndef MPIV_SPIN_RUN_H
 #define MPIV_SPIN_RUN_H
+
+#include <stddef.h>
 
 #include "error.h"
 
@@ -17,20 +20,23 @@ struct spin_result {
 	int ntrails;
 };
 
-/* spin -a model.pml and cc pan.c into outdir/pan, for an engine state of `words` int32
- * words, pan stopping at memory_mb megabytes. Returns 0, or -1 with err filled (TOOL; the log
- * file is named). */
-int spin_build(const char *outdir, long words, long memory_mb, struct mpiv_error *err);
+/* The verifier for an engine state of `words` int32 words: the smallest prebuilt one with
+ * room for them (mpiv_pan_dir()), else outdir/pan, built by spin -a and the C compiler from
+ * the model's sources (mpiv_models_dir()). Writes its path into pan (size bytes). Returns 0,
+ * or -1 with err filled (TOOL; the log file is named). */
+int spin_verifier(const char *outdir, long words, char *pan, size_t size, struct mpiv_error *err);
 
-/* Run outdir/pan in workdir (which holds model.dat), keeping at most max_trails error
- * trails, for at most seconds (0: no limit; at the limit the search is incomplete). depth bounds the search depth. Returns 0 (res filled), or -1 with err filled. */
-int spin_search(const char *outdir, const char *workdir, long depth, int max_trails,
+/* Run the verifier pan in workdir (which holds model.dat), keeping at most max_trails error
+ * trails, stopping at memory_mb megabytes or after seconds (0: no limit); depth bounds the
+ * search depth. A search stopped by a limit is incomplete. Returns 0 (res filled), or -1
+ * with err filled. */
+int spin_search(const char *pan, const char *workdir, long depth, long memory_mb, int max_trails,
 		double seconds, struct spin_result *res, struct mpiv_error *err);
 
-/* Replay a trail with outdir/pan in workdir and collect the model's choices. Returns 0 with
- * *choices (malloc'd) and *n, or -1 with err filled. */
-int spin_trail_choices(const char *outdir, const char *workdir, const char *trail,
-		       int **choices, int *n, struct mpiv_error *err);
+/* Replay a trail with the verifier pan in workdir and collect the model's choices. Returns 0
+ * with *choices (malloc'd) and *n, or -1 with err filled. */
+int spin_trail_choices(const char *pan, const char *workdir, const char *trail, int **choices,
+		       int *n, struct mpiv_error *err);
 
 void spin_result_release(struct spin_result *res);
 

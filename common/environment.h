@@ -11,6 +11,8 @@
 #define MPIV_ENV_RECORDER_LIB "MPIVERIFY_RECORDER_LIB"	/* librecorder.so to preload */
 #define MPIV_ENV_REPLAYER_LIB "MPIVERIFY_REPLAYER_LIB"	/* libreplayer.so to preload */
 #define MPIV_ENV_MODELS "MPIVERIFY_MODELS"	/* directory of mpi.pml, engine.c, engine.h */
+#define MPIV_ENV_PAN_DIR "MPIVERIFY_PAN_DIR"	/* directory of the prebuilt verifiers
+						 * pan-WORDS (cli/spin_run.c) */
 #define MPIV_ENV_SPIN "MPIVERIFY_SPIN"		/* spin, instead of the one configure found */
 #define MPIV_ENV_CC "MPIVERIFY_CC"		/* C compiler for pan.c, likewise */
 

@@ -81,6 +81,15 @@ const char *mpiv_models_dir(void)
 	return locate(MPIV_ENV_MODELS, "models", 1, MPIV_PKGDATADIR "/models");
 }
 
+const char *mpiv_pan_dir(void)
+{
+	const char *models = getenv(MPIV_ENV_MODELS), *dir = getenv(MPIV_ENV_PAN_DIR);
+
+	if (models && *models && !(dir && *dir))
+		return NULL;
+	return locate(MPIV_ENV_PAN_DIR, "pan", 0, MPIV_PKGLIBDIR "/pan");
+}
+
 const char *mpiv_spin(void)
 {
 	const char *v = getenv(MPIV_ENV_SPIN);

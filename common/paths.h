@@ -12,6 +12,11 @@ const char *mpiv_replayer_lib(void);
 /* Directory holding mpi.pml and engine.c ($MPIVERIFY_MODELS). */
 const char *mpiv_models_dir(void);
 
+/* Directory of the prebuilt verifiers, pan-WORDS ($MPIVERIFY_PAN_DIR), or NULL when
+ * $MPIVERIFY_MODELS names other model sources and $MPIVERIFY_PAN_DIR is not set: verifiers
+ * built from the default sources would not search that model. */
+const char *mpiv_pan_dir(void);
+
 /* spin and the C compiler for pan.c ($MPIVERIFY_SPIN, $MPIVERIFY_CC), as found by configure. */
 const char *mpiv_spin(void);
 const char *mpiv_cc(void);

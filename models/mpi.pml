@@ -9,10 +9,26 @@
  *
  * pan.c is compiled with -include <this directory>/engine.h and linked with engine.c (an
  * #include here would be expanded by spin's own preprocessing, system headers and all), with
- * -DMPIV_STATE_WORDS=<engine state size in int32 words>, -DSAFETY and -DNOREDUCE (one process:
- * nothing for partial-order reduction to do; the engine's closure is the reduction). */
+ * -DMPIV_STATE_WORDS=<room for the engine state, in int32 words>; the rest of pan's build
+ * settings are below, so that every build of pan has them: `make` builds pan once for each of
+ * a few state sizes, and check builds its own only for a state larger than all of them. */
 
 c_decl {
+/* pan's build settings: \# passes a directive through spin's preprocessing to pan.c, where
+ * c_decl comes before pan's own #ifdefs. SAFETY: no cycle checks; NOREDUCE: one process,
+ * nothing for partial-order reduction to do (the engine's closure is the reduction);
+ * AUTO_RESIZE: the hash table starts small (-w) and grows with the search, so that a small
+ * search does not pay for a large table. */
+\#define SAFETY
+\#define NOREDUCE
+\#define AUTO_RESIZE
+\#define VECTORSZ (MPIV_STATE_WORDS * 4 + 256)
+/* pan stops cleanly at this many megabytes and says so ("reached -DMEMLIM bound"): the search
+ * is then inconclusive. Set at run time by --memory-limit=MB, pan's first argument (main
+ * below); unbounded without it. */
+static int mpiv_memory_mb = INT_MAX;
+\#define MEMLIM mpiv_memory_mb
+
 /* The program is read once, before the search starts; it is not part of the state. */
 static struct eng_prog mpiv_prog;
 
@@ -30,12 +46,29 @@ __attribute__((constructor)) static void mpiv_load(void)
 		exit(3);
 	}
 	fclose(f);
-	if (mpiv_prog.words != MPIV_STATE_WORDS) {
-		fprintf(stderr, "mpiverify model: model.dat needs %d state words, pan has %d\n",
-			mpiv_prog.words, MPIV_STATE_WORDS);
+	/* a pan with room for more words serves too: the words past the program's stay 0, so
+	 * equal engine states are still equal state vectors */
+	if (mpiv_prog.words > MPIV_STATE_WORDS) {
+		fprintf(stderr, "mpiverify model: model.dat needs %d state words, pan has room "
+			"for %d\n", mpiv_prog.words, MPIV_STATE_WORDS);
 		exit(3);
 	}
 }
+
+/* pan's own main, renamed (the #define below reaches its definition, later in pan.c): this
+ * one takes the model's run-time option off the command line first. */
+int mpiv_pan_main(int argc, char *argv[]);
+
+int main(int argc, char *argv[])
+{
+	if (argc > 1 && !strncmp(argv[1], "--memory-limit=", 15)) {
+		mpiv_memory_mb = atoi(argv[1] + 15);
+		argv[1] = argv[0];
+		return mpiv_pan_main(argc - 1, argv + 1);
+	}
+	return mpiv_pan_main(argc, argv);
+}
+\#define main mpiv_pan_main
 }
 
 c_state "int32_t st[MPIV_STATE_WORDS]" "Global"

@@ -72,16 +72,66 @@ for dir in "$SRCDIR"/tests/model/reports/*/; do
 	fi
 done
 
-# A search stopped by its time limit is inconclusive (exit 5), never "no deadlock": a master
-# receiving 64 results with MPI_ANY_SOURCE from 8 workers, alternately with a tag and with
-# MPI_ANY_TAG (so that the receives are not interchangeable), has about 9^8 states.
+# A search stopped by its time or memory limit (the memory limit is pan's, at run time) is
+# inconclusive (exit 5), never "no deadlock": a master receiving 64 results with
+# MPI_ANY_SOURCE from 8 workers, alternately with a tag and with MPI_ANY_TAG (so that the
+# receives are not interchangeable), has about 9^8 states.
+# limit_case WHAT VALUE TEXT: check with --WHAT-limit VALUE exits 5 and says TEXT.
 big=$SRCDIR/tests/model/limits/wildcard-tags-8x8
-run_cmd "$WORK/limit.log" 120 "$MPIVERIFY" check "$big" --buffering zero --time-limit 2 \
-	-o "$WORK/limit"
-if test "$RC" -eq 5 && grep -q "time limit" "$WORK/limit.log"; then
-	pass "time limit: inconclusive"
-else
-	fail "time limit: inconclusive" "expected exit 5 naming the time limit, got $RC" \
-		"$WORK/limit.log"
-fi
+limit_case()
+{
+	run_cmd "$WORK/$1.log" 120 "$MPIVERIFY" check "$big" --buffering zero "--$1-limit" "$2" \
+		-o "$WORK/$1"
+	if test "$RC" -eq 5 && grep -q "$3" "$WORK/$1.log"; then
+		pass "$1 limit: inconclusive"
+	else
+		fail "$1 limit: inconclusive" "expected exit 5 naming the $1 limit, got $RC" \
+			"$WORK/$1.log"
+	fi
+}
+limit_case time 2 "time limit"
+limit_case memory 16 "memory limit of 16 MB reached"
+
+# The verifier (cli/spin_run.c): a prebuilt pan when one has room for the state, so that
+# nothing is compiled into the output directory; else one compiled there, same verdict.
+# verifier_case NAME DIR WANT-EXIT OWN-PAN [VAR=VALUE...]: check DIR, with the variables set,
+# exits WANT-EXIT, and its output directory has a pan of its own (OWN-PAN yes) or not (no).
+verifier_case()
+{
+	local name=$1 dir=$2 want=$3 want_own=$4 own=no out
+	shift 4
+	nverifier=$((${nverifier:-0} + 1))
+	out=$WORK/verifier-$nverifier
+	run_cmd "$out.log" 120 env "$@" "$MPIVERIFY" check "$dir" -o "$out"
+	test -x "$out/pan" && own=yes
+	if test "$RC" -eq "$want" && test "$own" = "$want_own"; then
+		pass "$name"
+	else
+		fail "$name" "expected exit $want, own pan: $want_own; got exit $RC, own pan: $own" \
+			"$out.log"
+	fi
+}
+h2h=$SRCDIR/tests/model/cases/head-to-head
+verifier_case "verifier: prebuilt" "$h2h" 1 no
+mkdir -p "$WORK/no-verifiers"
+verifier_case "verifier: none in MPIVERIFY_PAN_DIR, compiled" "$h2h" 1 yes \
+	MPIVERIFY_PAN_DIR="$WORK/no-verifiers"
+# A barrier among n ranks keeps n * (n + 1) collective counts in the state (per rank, per
+# communicator, the n MPI_COMM_SELFs included): n grows until that is more words than the
+# largest prebuilt pan has room for.
+largest=$(ls "$BUILDDIR/pan" 2>/dev/null | sed -n 's/^pan-\([0-9]*\)$/\1/p' | sort -n | tail -n 1)
+n=2
+while ((n * (n + 1) <= ${largest:-0})); do
+	n=$((n * 2))
+done
+wide=$WORK/barrier-$n-ranks
+events='{"call": "MPI_Init"}, {"call": "MPI_Barrier", "comm": 0}, {"call": "MPI_Finalize"}'
+mkdir -p "$wide"
+for ((r = 0; r < n; r++)); do
+	printf '{"format": "mpiverify-trace", "version": 1, "rank": %d, "size": %d,\n' "$r" "$n" \
+		>"$wide/rank-$r.json"
+	printf ' "events": [%s]}\n' "$events" >>"$wide/rank-$r.json"
+done
+verifier_case "verifier: a state larger than every prebuilt one ($n ranks), compiled" \
+	"$wide" 0 yes
 summary
