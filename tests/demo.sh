@@ -1,19 +1,20 @@
 #!/bin/bash
-# make demo: the whole story on examples/deadlock/wildcard-recv-order.c. The recorded run
-# completes, check finds the deadlock hidden in another match order of the wildcard receive,
-# and replay forces that order on MPICH and shows the program hang.
-# Exit status: 0 when check found the deadlock and replay reproduced it, 1 otherwise,
-# 77 if mpicc, mpirun or spin is missing.
+# make demo: the main job on examples/verify/first-sender-branch.c. Rank 0 acts on which of
+# ranks 1 and 2 answered first; the first run takes the safe branch, and the deadlock hides on
+# the other. verify records that run, models it, runs the program again with the other sender
+# first, and confirms the deadlock there on MPICH.
+# Exit status: 0 when verify confirmed the deadlock, 1 otherwise, 77 if mpicc or mpirun is
+# missing.
 set -u
 
 . "$(dirname "$0")/lib.sh"
 
-require_tools "$MPICC" "$MPIRUN" spin
+require_tools "$MPICC" "$MPIRUN"
 require_mpiverify
 
-SRC=$SRCDIR/examples/deadlock/wildcard-recv-order.c
+SRC=$SRCDIR/examples/verify/first-sender-branch.c
 DEMO=$OUTDIR/demo
-PROG=$DEMO/wildcard-recv-order
+PROG=$DEMO/first-sender-branch
 rm -rf "$DEMO"
 mkdir -p "$DEMO"
 cd "$DEMO" || exit 1
@@ -22,49 +23,29 @@ cd "$DEMO" || exit 1
 step()
 {
 	echo
-	echo "== $1"
+	echo "== $*"
 }
 
-step "1. compile the example: rank 0 receives from MPI_ANY_SOURCE, then from rank 1"
-echo "\$ $MPICC -g -o wildcard-recv-order $SRC"
+step "1. compile the example: rank 0 acts on which sender its MPI_ANY_SOURCE receive took"
+echo "\$ $MPICC -g -o first-sender-branch $SRC"
 if ! "$MPICC" -g -o "$PROG" "$SRC"; then
 	echo "demo failed: cannot compile '$SRC'"
 	exit 1
 fi
 
-step "2. record a run: rank 1 sends late, so the wildcard matches rank 2 and the run completes"
-echo "\$ mpiverify record -o trace -- $MPIRUN -np 3 ./wildcard-recv-order"
+step "2. verify: record a run (rank 2 answers late, the run completes), model it, run the" \
+	"program again with rank 2's message first, and confirm the deadlock it hits"
+echo "\$ mpiverify verify -- $MPIRUN -np 3 ./first-sender-branch"
 RC=0
-timeout -k 5 120 "$MPIVERIFY" record -o trace -- "$MPIRUN" -np 3 ./wildcard-recv-order \
-	</dev/null || RC=$?
+timeout -k 5 300 "$MPIVERIFY" verify -o verify --deadlock-timeout 3 -- "$MPIRUN" -np 3 \
+	./first-sender-branch </dev/null >verify.log 2>&1 || RC=$?
+cat verify.log
 echo "[exit status $RC]"
-if test "$RC" -ne 0; then
-	echo "demo failed: the recorded run should have completed (exit 0), record exited $RC"
+if test "$RC" -ne 1 || ! grep -q '^deadlock 1: confirmed' verify.log; then
+	echo "demo failed: verify should have confirmed a deadlock (exit 1, 'deadlock 1: confirmed')"
 	exit 1
 fi
 
-step "3. check every behaviour of the recorded trace: the other match order deadlocks"
-echo "\$ mpiverify check trace"
-RC=0
-timeout -k 5 300 "$MPIVERIFY" check trace </dev/null || RC=$?
-echo "[exit status $RC]"
-if test "$RC" -ne 1 || ! test -s trace/check/cex.json; then
-	echo "demo failed: check should have found a deadlock (exit 1, trace/check/cex.json)"
-	exit 1
-fi
-
-step "4. replay the counterexample on MPICH: force the wildcard to take rank 1's message"
-echo "\$ mpiverify replay --trace trace/check/cex.json --timeout 5"
-RC=0
-timeout -k 5 120 "$MPIVERIFY" replay --trace trace/check/cex.json --timeout 5 </dev/null \
-	>replay.log 2>&1 || RC=$?
-cat replay.log
-echo "[exit status $RC]"
-if test "$RC" -ne 1 || ! grep -q '^reproduced' replay.log; then
-	echo "demo failed: replay should have reproduced the deadlock (exit 1, 'reproduced')"
-	exit 1
-fi
-
-step "the deadlock the recorded run never showed was found by check and reproduced by replay"
-echo "(files in $DEMO)"
+step "the deadlock on the branch the first run did not take was found and confirmed on MPICH"
+echo "(every run's trace, steering and output are in $DEMO/verify/runs)"
 exit 0

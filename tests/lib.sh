@@ -121,17 +121,22 @@ no_leftovers()
 #    * mpiverify-test: buffering=zero expect=deadlock
 #    * mpiverify-test: buffering=infinite expect=ok
 #    * what the pattern is and why */
-# parse_header FILE sets NP, RECORD, MODES (a list of MODE=EXPECT words) and WARN (the kinds of
+# parse_header FILE sets NP, RECORD (ok, hang, fail, or any: the first run may go either
+# way), MODES (a list of MODE=EXPECT words), VERIFY (the verdict of `mpiverify verify`, every
+# mode: ok, deadlock or inconclusive; empty: not run) and VERIFY_RUNS (the most runs it may
+# take: its --max-runs; empty: its default) and WARN (the kinds of
 # warning check must report from the recorded run: unreceived, truncated, uncompleted-request,
 # unfreed-communicator;
 # none when empty) and MATCHES (for a deadlock reached through wildcard matches: `recorded` if
 # the recorded run's own matches lead there, `other` if it needs others) and REPLAY
-# (`not-reproduced` when MPICH cannot show the error the counterexample describes; by default
+# (`not-reproduced` when MPICH cannot show the error the counterexample describes,
+# `diverged` when the program leaves the counterexample's path, which needs another branch
+# than the recorded run's; by default
 # every counterexample replays as reproduced), or prints why the header is malformed and fails.
 parse_header()
 {
 	local file=$1 line word key val mode expect
-	NP='' RECORD='' MODES='' WARN='' MATCHES='' REPLAY=''
+	NP='' RECORD='' MODES='' WARN='' MATCHES='' REPLAY='' VERIFY='' VERIFY_RUNS=''
 	while IFS= read -r line; do
 		line=${line#*mpiverify-test:}
 		line=${line%%\*/*}
@@ -149,6 +154,8 @@ parse_header()
 			warn) WARN="$WARN ${val//,/ }" ;;
 			matches) MATCHES=$val ;;
 			replay) REPLAY=$val ;;
+			verify) VERIFY=$val ;;
+			verify-runs) VERIFY_RUNS=$val ;;
 			buffering) mode=$val ;;
 			expect) expect=$val ;;
 			*)
@@ -183,14 +190,28 @@ parse_header()
 		;;
 	esac
 	case $RECORD in
-	ok | hang | fail) ;;
+	ok | hang | fail | any) ;;
 	*)
-		echo "missing or bad record='$RECORD' (want ok, hang or fail)"
+		echo "missing or bad record='$RECORD' (want ok, hang, fail or any)"
 		return 1
 		;;
 	esac
-	if test -z "$MODES"; then
-		echo "no 'buffering=MODE expect=VERDICT' line"
+	case $VERIFY in
+	'' | ok | deadlock | inconclusive) ;;
+	*)
+		echo "bad verify='$VERIFY' (want ok, deadlock or inconclusive)"
+		return 1
+		;;
+	esac
+	case $VERIFY_RUNS in
+	'' | [1-9] | [1-9][0-9] | [1-9][0-9][0-9]) ;;
+	*)
+		echo "bad verify-runs='$VERIFY_RUNS'"
+		return 1
+		;;
+	esac
+	if test -z "$MODES" && test -z "$VERIFY"; then
+		echo "no 'buffering=MODE expect=VERDICT' line and no verify=VERDICT"
 		return 1
 	fi
 }

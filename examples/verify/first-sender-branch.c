@@ -1,12 +1,13 @@
 /* mpiverify-test: np=3 record=ok verify=deadlock verify-runs=3
- * mpiverify-test: buffering=zero expect=deadlock
+ * mpiverify-test: buffering=zero expect=deadlock matches=other replay=diverged
  * mpiverify-test: buffering=infinite expect=deadlock
  * Rank 0 acts on which of ranks 1 and 2 answered first. Rank 2 answers late, so the first
  * run takes the branch for rank 1, which is correct. On the other branch rank 0 waits for a
  * second message from rank 1 that never comes: a deadlock no run of the program shows
- * unless rank 2 wins the race. A check of the recorded run finds a deadlock only through
- * another match than the run's (and not this one: it keeps the recorded branch); verify
- * runs the program with rank 2's message first and confirms the deadlock on the real MPI. */
+ * unless rank 2 wins the race. A check of the recorded run alone finds a deadlock through
+ * another match than the run's, but on the recorded branch (rank 0 waiting for rank 2 a
+ * second time), which the program never reaches: replay says it diverged. verify runs the
+ * program with rank 2's message first and confirms the real deadlock on the other branch. */
 #include <mpi.h>
 #include <unistd.h>
 

@@ -1,0 +1,390 @@
+/* The model verify searches (doc/verify.md): a run translated with inputs and branches,
+ * several runs merged into variants, destinations that follow the source just received, the
+ * frontiers and deadlocks of verify's own search, a path as the decisions a run must take,
+ * and the steering file. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "steer.h"
+#include "translate.h"
+#include "unit.h"
+#include "xalloc.h"
+
+#define INIT "{\"call\": \"MPI_Init\"}"
+#define FIN "{\"call\": \"MPI_Finalize\"}"
+#define SITE(a) ", \"site\": {\"module\": 0, \"addr\": " #a "}"
+#define SEND(peer, tag, site) \
+	"{\"call\": \"MPI_Send\", \"peer\": " #peer ", \"tag\": " #tag ", \"comm\": 0, \"bytes\": 4" \
+	SITE(site) "}"
+#define RECV(peer, tag, src, mtag, site) \
+	"{\"call\": \"MPI_Recv\", \"peer\": " peer ", \"tag\": " tag ", \"comm\": 0, \"bytes\": 4, " \
+	"\"src\": " #src ", \"mtag\": " #mtag SITE(site) "}"
+
+/* Rank 0 acts on which sender its wildcard took (examples/verify/first-sender-branch.c):
+ * taking rank 1 first it receives from rank 2 (run a); taking rank 2 first it receives from
+ * rank 1 twice and hangs in the second (run b). */
+static const char *const branch_a[] = {
+	"[" INIT ", " RECV("\"any\"", "0", 1, 0, 32) ", " RECV("2", "0", 2, 0, 48) ", " FIN "]",
+	"[" INIT ", " SEND(0, 0, 16) ", " FIN "]",
+	"[" INIT ", " SEND(0, 0, 16) ", " FIN "]",
+	NULL,
+};
+static const char *const branch_b[] = {
+	"[" INIT ", " RECV("\"any\"", "0", 2, 0, 32) ", " RECV("1", "0", 1, 0, 64) ", "
+	"{\"call\": \"MPI_Recv\", \"peer\": 1, \"tag\": 0, \"comm\": 0, \"bytes\": 4, "
+	"\"incomplete\": true" SITE(80) "}]",
+	"[" INIT ", " SEND(0, 0, 16) ", " FIN "]",
+	"[" INIT ", " SEND(0, 0, 16) ", " FIN "]",
+	NULL,
+};
+
+/* A task farm of two workers (examples/verify/task-farm.c): the master replies to whichever
+ * answered (first = the one whose result came first), stopping it with tag 2. */
+#define FARM(first, second)									\
+	{											\
+		"[" INIT ", " SEND(1, 1, 16) ", " SEND(2, 1, 16) ", "				\
+		RECV("\"any\"", "0", first, 0, 32) ", " SEND(first, 2, 48) ", "		\
+		RECV("\"any\"", "0", second, 0, 32) ", " SEND(second, 2, 48) ", " FIN "]",	\
+		"[" INIT ", " RECV("0", "\"any\"", 0, 1, 64) ", " SEND(0, 0, 80) ", "		\
+		RECV("0", "\"any\"", 0, 2, 64) ", " FIN "]",					\
+		"[" INIT ", " RECV("0", "\"any\"", 0, 1, 64) ", " SEND(0, 0, 80) ", "		\
+		RECV("0", "\"any\"", 0, 2, 64) ", " FIN "]",					\
+		NULL,										\
+	}
+static const char *const farm_12[] = FARM(1, 2);
+static const char *const farm_21[] = FARM(2, 1);
+
+/* One run, loaded and translated for verify with its inputs filled. */
+struct run {
+	struct mpiv_traceset ts;
+	struct eng_prog prog;
+};
+
+static int load(const char *const events[], struct run *r)
+{
+	struct tr_opts opts = {ENG_BUF_ZERO, 0, 0, 1};
+
+	memset(r, 0, sizeof(*r));
+	if (unit_load_case(events, &r->ts))
+		return -1;
+	if (tr_translate(&r->ts, &opts, &r->prog, NULL)) {
+		mpiv_traceset_release(&r->ts);
+		return -1;
+	}
+	tr_fill_inputs(&r->prog, &r->ts);
+	return 0;
+}
+
+static void unload(struct run *r)
+{
+	eng_prog_release(&r->prog);
+	mpiv_traceset_release(&r->ts);
+}
+
+/* Merge runs[0..n) in buffering b and search. Returns 0, or -1 if they did not merge. */
+static int merge_search(struct run *runs, int n, enum eng_buffering b, struct tr_merged *m,
+			struct tr_explore_result *res)
+{
+	struct tr_opts opts = {b, 0, 0, 1};
+	struct eng_prog *progs[4];
+	struct tr_explore_opts eo;
+	int i;
+
+	for (i = 0; i < n; i++)
+		progs[i] = &runs[i].prog;
+	if (tr_merge(progs, n, &opts, m, NULL))
+		return -1;
+	memset(&eo, 0, sizeof(eo));
+	eo.node = tr_merged_node;
+	eo.ctx = m;
+	return tr_explore(&m->prog, &eo, res);
+}
+
+/* A receive takes an input into a register, and a branch follows where the program learns
+ * it: comparing the source a wildcard left open and the sending call site, with the input the
+ * run recorded. */
+static void test_inputs_and_branches(void)
+{
+	struct run r;
+	const struct eng_instr *ins;
+	int i, branches = 0;
+
+	CU_ASSERT_FATAL(load(branch_a, &r) == 0);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(r.prog.nvar);
+	ins = r.prog.ins[0];
+	CU_ASSERT_EQUAL(ins[0].op, ENG_BRANCH);	/* where runs that differ from the start part */
+	for (i = 1; i < r.prog.nins[0]; i++) {
+		if (ins[i].op == ENG_POST_RECV)
+			CU_ASSERT(ins[i].reg > 0);
+		if (ins[i].op != ENG_BRANCH)
+			continue;
+		CU_ASSERT_EQUAL(ins[i - 1].op, ENG_WAIT);	/* learnt when the receive returns */
+		if (branches++ == 0) {
+			CU_ASSERT_EQUAL(ins[i].sym, ENG_IN_SOURCE | ENG_IN_SITE);
+			CU_ASSERT_EQUAL(ins[i].b, 1);	/* the recorded sender */
+			CU_ASSERT_EQUAL(ins[i].c, 0);
+			CU_ASSERT(ins[i].d != 0);	/* rank 1's send's site */
+		} else {
+			CU_ASSERT_EQUAL(ins[i].sym, ENG_IN_SITE);	/* a named source */
+			CU_ASSERT_EQUAL(ins[i].b, 2);
+		}
+	}
+	CU_ASSERT_EQUAL(branches, 2);
+	/* ranks 1 and 2 send from the same call: the same key in every run */
+	CU_ASSERT_EQUAL(r.prog.ins[1][1].key, r.prog.ins[2][1].key);
+	CU_ASSERT(r.prog.ins[1][1].key != 0);
+	unload(&r);
+}
+
+/* One run: the other sender is a frontier (no run shows what rank 0 does then); the
+ * recorded branch itself is free of deadlock. */
+static void test_frontier_of_one_run(void)
+{
+	struct run r;
+	struct tr_merged m;
+	struct tr_explore_result res;
+
+	CU_ASSERT_FATAL(load(branch_a, &r) == 0);
+	CU_ASSERT_FATAL(merge_search(&r, 1, ENG_BUF_ZERO, &m, &res) == 0);
+	CU_ASSERT(res.complete);
+	CU_ASSERT_EQUAL(res.nstuck, 0);
+	CU_ASSERT_EQUAL_FATAL(res.nfrontiers, 1);
+	CU_ASSERT_EQUAL(res.frontiers[0].proc, 0);
+	CU_ASSERT_EQUAL(res.frontiers[0].input[0], 2);	/* rank 2's message first */
+	CU_ASSERT(res.frontiers[0].sym & ENG_IN_SOURCE);
+	tr_explore_release(&res);
+	tr_merged_release(&m);
+	unload(&r);
+}
+
+/* Both runs merged: rank 0 has two variants that part at the branch; taking rank 2 first it
+ * goes on in run b's and deadlocks; no frontier is left. */
+static void test_merged_runs_deadlock(void)
+{
+	struct run r[2];
+	struct tr_merged m;
+	struct tr_explore_result res;
+	struct tr_path pt;
+	struct mpiv_traceset *sets[2];
+
+	CU_ASSERT_FATAL(load(branch_a, &r[0]) == 0);
+	CU_ASSERT_FATAL(load(branch_b, &r[1]) == 0);
+	CU_ASSERT_FATAL(merge_search(r, 2, ENG_BUF_ZERO, &m, &res) == 0);
+	CU_ASSERT_EQUAL(m.prog.nvar[0], 2);
+	CU_ASSERT_EQUAL(m.prog.nvar[1], 1);	/* the senders did the same in both runs */
+	CU_ASSERT_EQUAL(res.nfrontiers, 0);
+	CU_ASSERT_EQUAL_FATAL(res.nstuck, 1);
+	CU_ASSERT(res.stuck[0].place[0] >= 0);	/* rank 0 blocked */
+	CU_ASSERT_EQUAL(res.stuck[0].place[1], -1);
+	/* the path: rank 0's wildcard takes rank 2's message; it ends in run b's variant */
+	sets[0] = &r[0].ts;
+	sets[1] = &r[1].ts;
+	CU_ASSERT_FATAL(tr_path_of(&m, sets, res.stuck[0].path, res.stuck[0].npath, &pt) == 0);
+	CU_ASSERT_EQUAL(pt.run[0], 1);
+	CU_ASSERT_EQUAL(pt.event[0], 3);	/* the second receive from rank 1 */
+	CU_ASSERT_EQUAL_FATAL(pt.steer[0].n, 1);
+	CU_ASSERT_EQUAL(pt.steer[0].d[0].call, MPIV_CALL_Recv);
+	CU_ASSERT_EQUAL(pt.steer[0].d[0].src, 2);
+	CU_ASSERT_EQUAL(pt.steer[1].n, 0);
+	CU_ASSERT(pt.at_end[1]);
+	tr_path_release(&pt);
+	tr_explore_release(&res);
+	tr_merged_release(&m);
+	unload(&r[0]);
+	unload(&r[1]);
+}
+
+/* The farm's replies follow the source just received: one run models every order of the
+ * answers (a frontier only where the master learns of a sender no run showed), and two runs
+ * of both orders leave none; no order deadlocks. */
+static void test_destination_follows_source(void)
+{
+	struct run r[2];
+	struct tr_merged m;
+	struct tr_explore_result res;
+	const struct eng_instr *ins;
+	int i, followed = 0;
+
+	CU_ASSERT_FATAL(load(farm_12, &r[0]) == 0);
+	CU_ASSERT_FATAL(load(farm_21, &r[1]) == 0);
+	CU_ASSERT_FATAL(merge_search(r, 1, ENG_BUF_ZERO, &m, &res) == 0);
+	ins = m.prog.ins[0];
+	for (i = 0; i < m.prog.nins[0]; i++)
+		if (ins[i].op == ENG_POST_SEND && ins[i].c == 2) {
+			CU_ASSERT(ins[i].sym & ENG_IN_SOURCE);
+			CU_ASSERT(ins[i].reg > 0);
+			followed++;
+		} else if (ins[i].op == ENG_POST_SEND) {
+			CU_ASSERT_EQUAL(ins[i].sym, 0);	/* the first tasks: no input before */
+		}
+	CU_ASSERT_EQUAL(followed, 2);
+	CU_ASSERT_EQUAL(res.nstuck, 0);
+	CU_ASSERT(res.nfrontiers >= 1);
+	tr_explore_release(&res);
+	tr_merged_release(&m);
+	CU_ASSERT_FATAL(merge_search(r, 2, ENG_BUF_ZERO, &m, &res) == 0);
+	CU_ASSERT_EQUAL(m.prog.nvar[0], 2);
+	CU_ASSERT_EQUAL(res.nstuck, 0);
+	CU_ASSERT_EQUAL(res.nfrontiers, 0);
+	tr_explore_release(&res);
+	tr_merged_release(&m);
+	unload(&r[0]);
+	unload(&r[1]);
+}
+
+/* Without the dependence (the replies come from a call that does not always answer the
+ * sender) the recorded destinations stay, and the other order is a frontier, never a
+ * deadlock of the model. (With buffered sends: unbuffered, the master's stop to worker 2 and
+ * worker 2's result meet head to head.) */
+static void test_destination_kept(void)
+{
+	static const char *const farm_fixed[] = {
+		"[" INIT ", " SEND(1, 1, 16) ", " SEND(2, 1, 16) ", "
+		RECV("\"any\"", "0", 1, 0, 32) ", " SEND(2, 2, 48) ", "
+		RECV("\"any\"", "0", 2, 0, 32) ", " SEND(1, 2, 48) ", " FIN "]",
+		"[" INIT ", " RECV("0", "\"any\"", 0, 1, 64) ", " SEND(0, 0, 80) ", "
+		RECV("0", "\"any\"", 0, 2, 64) ", " FIN "]",
+		"[" INIT ", " RECV("0", "\"any\"", 0, 1, 64) ", " SEND(0, 0, 80) ", "
+		RECV("0", "\"any\"", 0, 2, 64) ", " FIN "]",
+		NULL,
+	};
+	struct run r;
+	struct tr_merged m;
+	struct tr_explore_result res;
+	int i;
+
+	CU_ASSERT_FATAL(load(farm_fixed, &r) == 0);
+	CU_ASSERT_FATAL(merge_search(&r, 1, ENG_BUF_INFINITE, &m, &res) == 0);
+	for (i = 0; i < m.prog.nins[0]; i++)
+		if (m.prog.ins[0][i].op == ENG_POST_SEND)
+			CU_ASSERT_EQUAL(m.prog.ins[0][i].sym, 0);
+	CU_ASSERT_EQUAL(res.nstuck, 0);
+	CU_ASSERT(res.nfrontiers >= 1);
+	tr_explore_release(&res);
+	tr_merged_release(&m);
+	unload(&r);
+}
+
+/* MPI_Waitany's index is a choice in verify, and the branch after it compares it: the other
+ * request first is a frontier. */
+static void test_waitany_choice(void)
+{
+	static const char *const waitany[] = {
+		"[" INIT ", {\"call\": \"MPI_Irecv\", \"peer\": 1, \"tag\": 0, \"comm\": 0, "
+		"\"bytes\": 4, \"reqs\": [{\"req\": 0}]" SITE(16) "}, {\"call\": \"MPI_Irecv\", "
+		"\"peer\": 2, \"tag\": 0, \"comm\": 0, \"bytes\": 4, \"reqs\": [{\"req\": 1}]"
+		SITE(17) "}, {\"call\": \"MPI_Waitany\", \"pending\": 1, \"reqs\": [{\"req\": 0, "
+		"\"src\": 1, \"tag\": 0}, {\"req\": 1}]" SITE(18) "}, {\"call\": \"MPI_Wait\", "
+		"\"reqs\": [{\"req\": 1, \"src\": 2, \"tag\": 0}]" SITE(19) "}, " FIN "]",
+		"[" INIT ", " SEND(0, 0, 20) ", " FIN "]",
+		"[" INIT ", " SEND(0, 0, 20) ", " FIN "]",
+		NULL,
+	};
+	struct run r;
+	struct tr_merged m;
+	struct tr_explore_result res;
+	struct tr_path pt;
+	struct mpiv_traceset *sets[1];
+	int i;
+
+	CU_ASSERT_FATAL(load(waitany, &r) == 0);
+	CU_ASSERT_FATAL(merge_search(&r, 1, ENG_BUF_ZERO, &m, &res) == 0);
+	CU_ASSERT_EQUAL(res.nstuck, 0);
+	CU_ASSERT_EQUAL_FATAL(res.nfrontiers, 1);
+	CU_ASSERT_EQUAL(res.frontiers[0].proc, 0);
+	/* the path to it: MPI_Waitany returns request 1 (rank 2's receive) */
+	sets[0] = &r.ts;
+	CU_ASSERT_FATAL(tr_path_of(&m, sets, res.frontiers[0].path, res.frontiers[0].npath,
+				   &pt) == 0);
+	CU_ASSERT_EQUAL_FATAL(pt.steer[0].n, 1);
+	CU_ASSERT_EQUAL(pt.steer[0].d[0].call, MPIV_CALL_Waitany);
+	CU_ASSERT_EQUAL_FATAL(pt.steer[0].d[0].nreqs, 1);
+	CU_ASSERT_EQUAL(pt.steer[0].d[0].reqs[0], 1);
+	for (i = 1; i < 3; i++)
+		CU_ASSERT_EQUAL(pt.steer[i].n, 0);
+	tr_path_release(&pt);
+	tr_explore_release(&res);
+	tr_merged_release(&m);
+	unload(&r);
+}
+
+/* Which collectives meet depends on the variants: without the translator's marking, the
+ * engine finds members at the same place on a communicator calling different collectives,
+ * and they never complete. */
+static void test_collective_mismatch(void)
+{
+	static const char *const mismatch[] = {
+		"[" INIT ", {\"call\": \"MPI_Barrier\", \"comm\": 0}, " FIN "]",
+		"[" INIT ", {\"call\": \"MPI_Allreduce\", \"comm\": 0, \"bytes\": 4}, " FIN "]",
+		NULL,
+	};
+	struct run r;
+	struct tr_merged m;
+	struct tr_explore_result res;
+
+	CU_ASSERT_FATAL(load(mismatch, &r) == 0);
+	CU_ASSERT_FATAL(merge_search(&r, 1, ENG_BUF_INFINITE, &m, &res) == 0);
+	CU_ASSERT_EQUAL(res.nstuck, 1);
+	tr_explore_release(&res);
+	tr_merged_release(&m);
+	unload(&r);
+}
+
+/* The steering file: buffering line and decisions, written and read back. */
+static void test_steer_file(void)
+{
+	struct mpiv_steer_decision d[2];
+	struct mpiv_steer s;
+	int32_t reqs[1] = {4};
+	char *text = NULL, why[128];
+	size_t len = 0;
+	FILE *f = open_memstream(&text, &len);
+
+	CU_ASSERT_FATAL(f != NULL);
+	memset(d, 0, sizeof(d));
+	d[0].call = MPIV_CALL_Recv;
+	d[0].comm = 0;
+	d[0].tag = MPIV_ANY_TAG;
+	d[0].src = 2;
+	d[1].call = MPIV_CALL_Waitany;
+	d[1].comm = MPIV_NONE;
+	d[1].tag = MPIV_NONE;
+	d[1].src = MPIV_NONE;
+	d[1].nreqs = 1;
+	d[1].reqs = reqs;
+	mpiv_steer_write_header(f, MPIV_STEER_EAGER, 8192);
+	mpiv_steer_write_rank(f, 3, d, 2);
+	fclose(f);
+	CU_ASSERT_FATAL(mpiv_steer_parse(text, len, 3, &s, why, sizeof(why)) == 0);
+	CU_ASSERT_EQUAL(s.buffering, MPIV_STEER_EAGER);
+	CU_ASSERT_EQUAL(s.eager, 8192);
+	CU_ASSERT_EQUAL_FATAL(s.n, 2);
+	CU_ASSERT_EQUAL(s.d[0].src, 2);
+	CU_ASSERT_EQUAL(s.d[0].tag, MPIV_ANY_TAG);
+	CU_ASSERT_EQUAL(s.d[1].nreqs, 1);
+	CU_ASSERT_EQUAL(s.d[1].reqs[0], 4);
+	mpiv_steer_release(&s);
+	/* another rank's decisions are not this one's, but the buffering is the run's */
+	CU_ASSERT_FATAL(mpiv_steer_parse(text, len, 1, &s, why, sizeof(why)) == 0);
+	CU_ASSERT_EQUAL(s.n, 0);
+	CU_ASSERT_EQUAL(s.buffering, MPIV_STEER_EAGER);
+	mpiv_steer_release(&s);
+	CU_ASSERT(mpiv_steer_parse("mpiverify-steer 1\nbuffering sometimes\n", 38, 0, &s, why,
+				   sizeof(why)) < 0);
+	mpiv_steer_release(&s);
+	free(text);
+}
+
+static CU_TestInfo tests[] = {
+	{"a receive's input and the branch that learns it", test_inputs_and_branches},
+	{"one run: the other sender is a frontier", test_frontier_of_one_run},
+	{"two runs merged: the other branch deadlocks", test_merged_runs_deadlock},
+	{"a reply follows the source just received", test_destination_follows_source},
+	{"a destination that does not follow stays", test_destination_kept},
+	{"MPI_Waitany's index is a choice and a decision", test_waitany_choice},
+	{"collectives that meet differ: never complete", test_collective_mismatch},
+	{"the steering file round trip", test_steer_file},
+	CU_TEST_INFO_NULL,
+};
+
+CU_SuiteInfo verify_suite = {"verify", NULL, NULL, NULL, NULL, tests};
