@@ -13,13 +13,18 @@
 #  3. the fixed cost of a small check: CPU time of `check --buffering all` on a recorded
 #     two-rank example, with the prebuilt verifiers and with the compile path (a pan compiled
 #     in the output directory, as every check once did), and the share of it spent in pan;
-#  4. check time and peak memory against trace size: a wildcard-free halo exchange
+#  4. verify's runs and time against ranks and tasks: the task farm of
+#     examples/verify/task-farm.c (correct: no deadlock, every decision explored), the same
+#     with the bug of task-farm-last-task.c (found and confirmed), and the two branch
+#     examples;
+#  5. check time and peak memory against trace size: a wildcard-free halo exchange
 #     (ranks x iterations) and a master/worker with MPI_ANY_SOURCE receives.
-# Arguments name the parts to run (record, replay, small, check; default all): `bench/run.sh
-# replay` records the traces it replays once, untimed, and times only the replays.
+# Arguments name the parts to run (record, replay, small, verify, check; default all):
+# `bench/run.sh replay` records the traces it replays once, untimed, and times only the
+# replays.
 set -u
 
-PARTS=${*:-record replay small check}
+PARTS=${*:-record replay small verify check}
 part()	# part NAME: whether NAME is to run
 {
 	case " $PARTS " in *" $1 "*) return 0 ;; esac
@@ -211,6 +216,38 @@ if part small; then
 			p, n, i, p - i, (p > 0 ? 100 * (p - i) / p : 0)
 		printf "pan compiled   %6.3f s   (spin -a, cc on the engine and on pan.c, per check)\n", c
 		printf "ratio          %6.1fx\n", (p > 0 ? c / p : 0) }'
+fi
+if part verify; then
+	echo
+	echo "== verify: runs of the program and wall seconds until it answers (--deadlock-timeout 3)"
+	printf '%-32s %6s %6s %9s %9s %9s  %s\n' program ranks tasks runs explored seconds verdict
+	# bench_verify NAME SOURCE NP TASKS: one line of figures
+	bench_verify()
+	{
+		local name=$1 src=$2 np=$3 tasks=$4 t0 t1 rc
+		"$MPICC" -O2 ${tasks:+-DNTASKS=$tasks} -o verify-prog "$SRCDIR/examples/verify/$src" ||
+			return
+		rm -rf verify.out
+		t0=$(date +%s.%N)
+		"$MPIVERIFY" verify -o verify.out --deadlock-timeout 3 --json -- "$MPIRUN" -np "$np" \
+			./verify-prog >verify.json 2>verify.err
+		rc=$?
+		t1=$(date +%s.%N)
+		awk -v name="$name" -v np="$np" -v tasks="${tasks:--}" -v t="$(awk -v a="$t0" \
+			-v b="$t1" 'BEGIN { print b - a }')" -v rc="$rc" '
+			/"runs": [0-9]/ && !runs { gsub(/[^0-9]/, ""); runs = $0 }
+			/"decisions_explored"/ { gsub(/[^0-9]/, ""); expl = $0 }
+			/"verdict"/ { split($0, a, "\""); verdict = a[4] }
+			END { printf "%-32s %6s %6s %9s %9s %9.1f  %s (exit %d)\n", name, np, tasks,
+				runs, expl, t, verdict, rc }' verify.json
+	}
+	for size in "3 6" "4 6" "4 9" "4 12" "5 9"; do
+		set -- $size
+		bench_verify "task farm" task-farm.c "$1" "$2"
+	done
+	bench_verify "task farm, bug on the last task" task-farm-last-task.c 4 9
+	bench_verify "branch on the first sender" first-sender-branch.c 3 ''
+	bench_verify "branch on MPI_Waitany's index" waitany-branch.c 3 ''
 fi
 if ! part check; then
 	echo

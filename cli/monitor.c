@@ -189,7 +189,8 @@ static int as_expected(struct monitor_result *res, const struct monitor_expect *
 			return 0;
 		if (predicted && (expect->call[r] < 0 ? m->state != MPIV_ST_FINALIZED :
 				  m->state != MPIV_ST_IN_CALL ||
-				  m->call != (unsigned)expect->call[r]))
+				  m->call != (unsigned)expect->call[r] ||
+				  (expect->op && expect->op[r] >= 0 && m->op != expect->op[r])))
 			predicted = 0;
 		if (m->changed > last)
 			last = m->changed;

@@ -69,6 +69,8 @@ struct monitor_expect {
 	int n;			/* ranks */
 	const int *call;	/* per rank: enum mpiv_call of its blocked call; -1: finished;
 				 * NULL: no prediction */
+	const long *op;		/* with call: per rank, the event index of that call (the
+				 * status's op), -1 if unknown */
 	double grace;
 	/* or, every rank blocked or finished, still for grace: 1 if this is a deadlock known
 	 * already (a run confirmed it); NULL: none is */

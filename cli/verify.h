@@ -31,6 +31,8 @@ struct vitem {
 	int nranks;
 	int *call;		/* VITEM_DEADLOCK: per rank, the call the model has it blocked
 				 * in (enum mpiv_call), -1 if it finishes */
+	long *event;		/* VITEM_DEADLOCK: per rank, that call's event index in the
+				 * trace the model took it from (where the run's should be) */
 	char *what;		/* one line: where the model's ranks are blocked, or which
 				 * decision is explored ("rank 0's MPI_Recv at app.c:40 takes
 				 * rank 2's message") */

@@ -133,7 +133,8 @@ static int where_expected(const struct monitor_result *res, const struct vitem *
 		const struct monitor_rank *m = &res->ranks[r];
 
 		if (!m->seen || (it->call[r] < 0 ? m->state != MPIV_ST_FINALIZED :
-				 m->state != MPIV_ST_IN_CALL || m->call != (unsigned)it->call[r]))
+				 m->state != MPIV_ST_IN_CALL || m->call != (unsigned)it->call[r] ||
+				 (it->event[r] >= 0 && m->op != it->event[r])))
 			return 0;
 	}
 	return 1;
@@ -266,6 +267,7 @@ struct vrun *verify_run(struct verify *v, struct vitem *item)
 	if (r->item && r->item->kind == VITEM_DEADLOCK) {
 		expect.n = r->item->nranks;
 		expect.call = r->item->call;
+		expect.op = r->item->event;
 	}
 	expect.grace = CONFIRM_GRACE;
 	expect.known = known_deadlock;

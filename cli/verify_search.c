@@ -48,6 +48,7 @@ void vitem_release(struct vitem *it)
 {
 	free(it->steer);
 	free(it->call);
+	free(it->event);
 	free(it->what);
 	free(it->places);
 	memset(it, 0, sizeof(*it));
@@ -188,6 +189,7 @@ static int deadlock_item(const struct verify *v, struct model *md, const struct 
 	it->error = s->error;
 	it->nranks = pt.nranks;
 	it->call = xmalloc((size_t)pt.nranks * sizeof(*it->call));
+	it->event = xmalloc((size_t)pt.nranks * sizeof(*it->event));
 	w = open_memstream(&what, &wlen);
 	if (!w)
 		die(MPIV_EXIT_TOOL, "out of memory");
@@ -197,12 +199,14 @@ static int deadlock_item(const struct verify *v, struct model *md, const struct 
 		const struct mpiv_event *ev;
 		long e = pt.event[r];
 
+		it->event[r] = -1;
 		if (pt.at_end[r] || e < 0 || (size_t)e >= t->nevents) {
 			it->call[r] = -1;
 			continue;
 		}
 		ev = &t->events[e];
 		it->call[r] = ev->call;
+		it->event[r] = e;
 		q = md->m.prog.rank_proc[r];
 		if (s->place[q] < 0)
 			continue;

@@ -7,7 +7,9 @@
 #include <mpi.h>
 #include <unistd.h>
 
+#ifndef NTASKS
 #define NTASKS 9
+#endif
 #define WORK 1
 #define STOP 2
 

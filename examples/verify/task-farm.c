@@ -8,7 +8,9 @@
  * runs of their own: no deadlock, every decision explored. */
 #include <mpi.h>
 
+#ifndef NTASKS
 #define NTASKS 9
+#endif
 #define WORK 1
 #define STOP 2
 
