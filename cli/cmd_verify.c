@@ -3,6 +3,7 @@
  * each (one at a time, searching again after every run, so that what a run shows spares
  * runs); stop when nothing is left, or at a limit. Only deadlocks a run showed on the real
  * MPI library are reported as deadlocks. */
+#include <dirent.h>
 #include <errno.h>
 #include <getopt.h>
 #include <limits.h>
@@ -16,6 +17,7 @@
 #include "diag.h"
 #include "launch.h"
 #include "outdir.h"
+#include "trace.h"
 #include "verify.h"
 #include "xalloc.h"
 
@@ -44,7 +46,8 @@ static void verify_help(void)
 	       "Only deadlocks the real MPI library showed are reported as deadlocks.\n"
 	       "\noptions:\n"
 	       "  -o, --output DIR            where every run's trace, steering and output go\n"
-	       "                              (default ./" DEFAULT_DIR "; emptied first)\n"
+	       "                              (default ./" DEFAULT_DIR "; the runs of an\n"
+	       "                              earlier verify there are removed)\n"
 	       "      --buffering MODE        zero (no standard send buffered), infinite (all\n"
 	       "                              are), eager:BYTES (those up to BYTES are), or all\n"
 	       "                              (zero and infinite; the default)\n"
@@ -165,6 +168,39 @@ static int any_stopped(const struct verify *v)
 		if (v->runs[i]->end == VRUN_STOPPED)
 			return 1;
 	return 0;
+}
+
+/* Remove what an earlier verify left in runs/: run directories N (their traces and status
+ * files) and N.steer, N.out. Nothing else is touched. Returns 0, or -1 after an error. */
+static int remove_old_runs(const char *runs)
+{
+	static const char *const stale[] = {".mpivt", ".json", ".status", MPIV_META_FILE, NULL};
+	struct dirent *de;
+	DIR *d = opendir(runs);
+	int rc = 0;
+
+	if (!d)
+		return error("cannot read directory '%s': %s", runs, strerror(errno)), -1;
+	while (rc == 0 && (de = readdir(d))) {
+		char path[PATH_MAX], *end;
+		char *abs;
+
+		strtol(de->d_name, &end, 10);
+		if (end == de->d_name || (*end && strcmp(end, ".steer") && strcmp(end, ".out")))
+			continue;
+		snprintf(path, sizeof(path), "%s/%s", runs, de->d_name);
+		if (*end) {
+			if (unlink(path) < 0 && errno != ENOENT)
+				rc = error("cannot remove '%s': %s", path, strerror(errno));
+			continue;
+		}
+		abs = outdir_prepare(path, stale);	/* empties it of what a run writes */
+		if (!abs || rmdir(abs) < 0)
+			rc = abs ? error("cannot remove '%s': %s", path, strerror(errno)) : -1;
+		free(abs);
+	}
+	closedir(d);
+	return rc < 0 ? -1 : 0;
 }
 
 /* The loop; returns the exit code. */
@@ -298,6 +334,8 @@ int cmd_verify(int argc, char **argv)
 	snprintf(runs, sizeof(runs), "%s/runs", out);
 	if (outdir_make(runs) < 0)
 		return error("cannot create '%s': %s", runs, strerror(errno)), MPIV_EXIT_BAD_INPUT;
+	if (remove_old_runs(runs) < 0)
+		return MPIV_EXIT_BAD_INPUT;
 	v.outdir = realpath(out, NULL);
 	if (!v.outdir)
 		return error("cannot resolve '%s': %s", out, strerror(errno)), MPIV_EXIT_BAD_INPUT;

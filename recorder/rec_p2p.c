@@ -47,15 +47,20 @@ static REC_HOT int rec_send(struct rec_call *c, rec_send_fn pmpi, const void *bu
 static REC_HOT int rec_isend(struct rec_call *c, rec_isend_fn pmpi, const void *buf, int count,
 		     MPI_Datatype type, int dest, int tag, MPI_Comm comm, MPI_Request *request)
 {
+	enum rec_send_force force;
 	int rc;
 
 	rec_p2p_envelope(c, count, type, dest, tag, comm);
 	rec_call_posted(c);
-	/* steered synchronous: the request completes when the message is matched */
-	if (pmpi == PMPI_Isend && dest != MPI_PROC_NULL &&
-	    rec_steer_send(c->ev.bytes) == REC_SEND_SYNC)
-		pmpi = PMPI_Issend;
-	rc = pmpi(buf, count, type, dest, tag, comm, request);
+	/* steered: synchronous, the request completes when the message is matched; buffered,
+	 * a copy goes in the background and the request is complete at once */
+	force = pmpi == PMPI_Isend && dest != MPI_PROC_NULL ? rec_steer_send(c->ev.bytes) :
+							       REC_SEND_AS_IS;
+	if (force == REC_SEND_BUFFERED)
+		rc = rec_steer_isend_copy(buf, count, type, dest, tag, comm, request);
+	else
+		rc = (force == REC_SEND_SYNC ? PMPI_Issend : pmpi)(buf, count, type, dest, tag,
+								    comm, request);
 	rec_call_returned(c);
 	if (rc == MPI_SUCCESS)
 		rec_call_add_req(c, rec_request_add(request, 0, comm), MPIV_NONE, MPIV_NONE);
@@ -208,6 +213,27 @@ static void rec_sendrecv_done(struct rec_call *c, int rc, MPI_Comm comm, const M
 	}
 }
 
+/* MPI_Sendrecv with its send forced as the steering says (synchronous or buffered): the
+ * send posted, the receive made, then the send completed, as MPI_Sendrecv does. */
+static int sendrecv_forced(struct rec_call *c, const void *sendbuf, int sendcount,
+			   MPI_Datatype sendtype, int dest, int sendtag, void *recvbuf,
+			   int recvcount, MPI_Datatype recvtype, int source, int recvtag,
+			   MPI_Comm comm, MPI_Status *status)
+{
+	MPI_Request req;
+	int rc, rc2;
+
+	if (rec_steer_send(c->ev.bytes) == REC_SEND_BUFFERED)
+		rc = rec_steer_isend_copy(sendbuf, sendcount, sendtype, dest, sendtag, comm, &req);
+	else
+		rc = PMPI_Issend(sendbuf, sendcount, sendtype, dest, sendtag, comm, &req);
+	if (rc != MPI_SUCCESS)
+		return rc;
+	rc = PMPI_Recv(recvbuf, recvcount, recvtype, source, recvtag, comm, status);
+	rc2 = PMPI_Wait(&req, MPI_STATUS_IGNORE);
+	return rc != MPI_SUCCESS ? rc : rc2;
+}
+
 int rec_Sendrecv(struct rec_call *c, const void *sendbuf, int sendcount, MPI_Datatype sendtype,
 		 int dest, int sendtag, void *recvbuf, int recvcount, MPI_Datatype recvtype,
 		 int source, int recvtag, MPI_Comm comm, MPI_Status *status)
@@ -219,8 +245,13 @@ int rec_Sendrecv(struct rec_call *c, const void *sendbuf, int sendcount, MPI_Dat
 		status = &local;
 	rec_sendrecv_env(c, sendcount, sendtype, dest, sendtag, source, recvtag, comm);
 	rec_call_posted(c);
-	rc = PMPI_Sendrecv(sendbuf, sendcount, sendtype, dest, sendtag, recvbuf, recvcount,
-			   recvtype, rec_steer_source(c, source, comm), recvtag, comm, status);
+	source = rec_steer_source(c, source, comm);
+	if (dest != MPI_PROC_NULL && rec_steer_send(c->ev.bytes) != REC_SEND_AS_IS)
+		rc = sendrecv_forced(c, sendbuf, sendcount, sendtype, dest, sendtag, recvbuf,
+				     recvcount, recvtype, source, recvtag, comm, status);
+	else
+		rc = PMPI_Sendrecv(sendbuf, sendcount, sendtype, dest, sendtag, recvbuf, recvcount,
+				   recvtype, source, recvtag, comm, status);
 	rec_call_returned(c);
 	rec_sendrecv_done(c, rc, comm, status);
 	return rc;

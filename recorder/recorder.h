@@ -183,6 +183,10 @@ void rec_steer_coll_sync(MPI_Comm comm);
 int rec_steer_send_copy(const void *buf, int count, MPI_Datatype type, int dest, int tag,
 			MPI_Comm comm);
 
+/* The same for MPI_Isend: *request is a request complete from the start. */
+int rec_steer_isend_copy(const void *buf, int count, MPI_Datatype type, int dest, int tag,
+			 MPI_Comm comm, MPI_Request *request);
+
 /* ---- rec_request.c: nonblocking requests ---- */
 
 /* A request the program holds, as the table knows it. */
