@@ -29,7 +29,8 @@
 
 static const char verify_usage[] =
 	"usage: mpiverify verify [-o DIR] [--buffering MODE] [--max-runs N] [--time-limit SEC]\n"
-	"                        [--deadlock-timeout SEC] [--json] [--] LAUNCHER [ARGS...]\n";
+	"                        [--deadlock-timeout SEC] [--max-states N] [--json]\n"
+	"                        [--] LAUNCHER [ARGS...]\n";
 
 static void verify_help(void)
 {
