@@ -15,8 +15,8 @@
 #     in the output directory, as every check once did), and the share of it spent in pan;
 #  4. verify's runs and time against ranks and tasks: the task farm of
 #     examples/verify/task-farm.c (correct: no deadlock, every decision explored), the same
-#     with the bug of task-farm-last-task.c (found and confirmed), and the two branch
-#     examples;
+#     with the bug of task-farm-last-task.c (found and confirmed), a farm served with
+#     MPI_Waitany (a path per order of indices), and the two branch examples;
 #  5. check time and peak memory against trace size: a wildcard-free halo exchange
 #     (ranks x iterations) and a master/worker with MPI_ANY_SOURCE receives.
 # Arguments name the parts to run (record, replay, small, verify, check; default all):
@@ -246,6 +246,12 @@ if part verify; then
 		bench_verify "task farm" task-farm.c "$1" "$2"
 	done
 	bench_verify "task farm, bug on the last task" task-farm-last-task.c 4 9
+	# a master serving its workers with MPI_Waitany: a path per order of indices
+	# (doc/verify.md, "Limits")
+	for size in "3 3" "3 4" "3 6"; do
+		set -- $size
+		bench_verify "MPI_Waitany farm" farm-waitany.c "$1" "$2"
+	done
 	bench_verify "branch on the first sender" first-sender-branch.c 3 ''
 	bench_verify "branch on MPI_Waitany's index" waitany-branch.c 3 ''
 fi

@@ -8,7 +8,9 @@
  * left, and says so (inconclusive), never "no deadlock" and never a deadlock. */
 #include <mpi.h>
 
+#ifndef NTASKS
 #define NTASKS 8
+#endif
 #define MAXW 8
 
 int main(int argc, char **argv)
