@@ -24,6 +24,7 @@ struct record_result {
 	char *report;			/* a hang: every rank's blocked call and stack, as
 					 * monitor_report() prints them (malloc'ed), else NULL */
 	char *dir;			/* the trace directory, absolute (malloc'ed) */
+	int traced;			/* some rank wrote a trace */
 };
 
 /* Run the job with the recorder preloaded as opts say; write meta.json. Returns r->rc (and

@@ -285,10 +285,10 @@ struct vrun *verify_run(struct verify *v, struct vitem *item)
 	opts.sink = out;
 	record_run(&opts, &rr);
 	close(out);
-	if (!rr.dir) {
+	if (!rr.dir || !rr.traced) {
 		record_result_release(&rr);
 		vrun_free(r);
-		return NULL;	/* the job could not run: record said why */
+		return NULL;	/* the job could not run, or ran without the recorder: said why */
 	}
 	classify(v, r, &rr);
 	record_result_release(&rr);

@@ -390,7 +390,7 @@ usage_case()
 	expect_exit "$name" 2 "$log" "^mpiverify: $want\$" &&
 		expect_exit "$name: points to the help" 2 "$log" "^try 'mpiverify $cmd --help'\$"
 }
-for cmd in record check replay trace; do
+for cmd in verify record check replay trace; do
 	usage_case "cli: $cmd --foo" "$BAD/usage-$cmd-foo.log" "unknown option '--foo'" \
 		"$cmd" --foo
 	usage_case "cli: $cmd -Z" "$BAD/usage-$cmd-Z.log" "unknown option '-Z'" "$cmd" -Z
@@ -405,6 +405,23 @@ usage_case "cli: replay --trace without a value" "$BAD/usage-replay-trace.log" \
 	"option '--trace' needs a value" replay --trace
 usage_case "cli: trace -r without a value" "$BAD/usage-trace-r.log" \
 	"option '-r' needs a value" trace -r
+usage_case "cli: verify without a launcher" "$BAD/usage-verify-none.log" \
+	"no launcher command given (for example: mpiverify verify -- mpirun -np 2 ./app)" verify
+usage_case "cli: verify --max-runs 0" "$BAD/usage-verify-runs.log" \
+	"invalid --max-runs '0': expected a positive number" verify --max-runs 0 -- x
+usage_case "cli: verify --buffering sometimes" "$BAD/usage-verify-buffering.log" \
+	"invalid --buffering 'sometimes': expected zero, infinite, eager:BYTES or all" verify \
+	--buffering sometimes -- x
+
+# verify of what runs no MPI program under the recorder, or of no launcher at all: a tool
+# failure (exit 4), never a verdict
+run_cmd "$BAD/verify-true.log" 60 "$MPIVERIFY" verify -o "$BAD/verify-true" -- "$MPIRUN" -np 2 true
+expect_exit "verify: a program that writes no trace is a tool failure" 4 "$BAD/verify-true.log" \
+	"no rank wrote a trace"
+run_cmd "$BAD/verify-nolauncher.log" 10 "$MPIVERIFY" verify -o "$BAD/verify-none" -- \
+	no-such-launcher-here
+expect_exit "verify: a launcher that cannot run is a tool failure" 4 \
+	"$BAD/verify-nolauncher.log" "no-such-launcher-here"
 
 if summary; then
 	test -n "${KEEP:-}" || rm -rf "$WORK"
