@@ -1,8 +1,6 @@
-/* `mpiverify verify` (verify.h, doc/verify.md): the main job. Record a run; search the model
- * of every run so far for deadlocks and for decisions no run took; run the program steered to
- * each (one at a time, searching again after every run, so that what a run shows spares
- * runs); stop when nothing is left, or at a limit. Only deadlocks a run showed on the real
- * MPI library are reported as deadlocks. */
+/* `mpiverify verify` (doc/verify.md): the main job. Its options, the exploration of explore/
+ * with runs made by the recorder (verify_run.c), and the answer (verify_report.c). Only
+ * deadlocks a run showed on the real MPI library are reported as deadlocks. */
 #include <dirent.h>
 #include <errno.h>
 #include <getopt.h>
@@ -79,16 +77,16 @@ static double now(void)
 }
 
 /* --buffering: "zero", "infinite", "all" (both) or "eager:BYTES". Returns 0 or -1. */
-static int parse_modes(const char *arg, struct verify *v)
+static int parse_modes(const char *arg, struct explore *x)
 {
 	struct mpiv_buffering b;
 
-	v->nmodes = 0;
+	x->nmodes = 0;
 	if (!strcmp(arg, "all")) {
-		v->modes[v->nmodes].mode = MPIV_BUF_ZERO;
-		v->modes[v->nmodes++].bytes = 0;
-		v->modes[v->nmodes].mode = MPIV_BUF_INFINITE;
-		v->modes[v->nmodes++].bytes = 0;
+		x->modes[x->nmodes].mode = MPIV_BUF_ZERO;
+		x->modes[x->nmodes++].bytes = 0;
+		x->modes[x->nmodes].mode = MPIV_BUF_INFINITE;
+		x->modes[x->nmodes++].bytes = 0;
 		return 0;
 	}
 	if (!strncmp(arg, "eager:", 6)) {
@@ -99,14 +97,14 @@ static int parse_modes(const char *arg, struct verify *v)
 		bytes = strtoll(arg + 6, &end, 10);
 		if (errno || end == arg + 6 || *end || bytes < 0)
 			return -1;
-		v->modes[0].mode = MPIV_BUF_EAGER;
-		v->modes[0].bytes = bytes;
-		v->nmodes = 1;
+		x->modes[0].mode = MPIV_BUF_EAGER;
+		x->modes[0].bytes = bytes;
+		x->nmodes = 1;
 		return 0;
 	}
 	if (mpiv_buffering_parse(arg, &b) < 0 || b.mode == MPIV_BUF_EAGER)
 		return -1;
-	v->modes[v->nmodes++] = b;
+	x->modes[x->nmodes++] = b;
 	return 0;
 }
 
@@ -117,58 +115,6 @@ static int parse_count(const char *s, long *out)
 	errno = 0;
 	*out = strtol(s, &end, 10);
 	return errno || end == s || *end || *out < 1 ? -1 : 0;
-}
-
-/* What a run showed, into the answer. */
-static void take(struct verify *v, struct vrun *r)
-{
-	const struct vitem *it = r->item;
-	char mode[48];
-	int i;
-
-	if (it && it->kind == VITEM_FRONTIER)
-		v->explored++;
-	if (r->end == VRUN_CONFIRMED || r->end == VRUN_HUNG) {
-		for (i = 0; i < v->nfound; i++)
-			if (vsig_same(r->hang_sig, v->found[i].run->hang_sig))
-				return;	/* the same calls stuck */
-		xgrow((void **)&v->found, &v->capfound, (size_t)v->nfound + 1, sizeof(*v->found));
-		if (it && it->kind == VITEM_DEADLOCK)
-			mpiv_buffering_name(&it->mode, mode, sizeof(mode));
-		else
-			snprintf(mode, sizeof(mode), "as the library does");
-		v->found[v->nfound].run = r;
-		v->found[v->nfound].mode = xstrdup(mode);
-		v->found[v->nfound].predicted = r->end == VRUN_CONFIRMED;
-		v->nfound++;
-		return;
-	}
-	if (!it || it->kind != VITEM_DEADLOCK)
-		return;
-	/* a deadlock of the model the run did not show */
-	if (r->left || r->end == VRUN_PINNED) {
-		v->refuted++;	/* the program does not take that path: its run is a path */
-		return;
-	}
-	xgrow((void **)&v->unconfirmed, &v->capunconfirmed, (size_t)v->nunconfirmed + 1,
-	      sizeof(*v->unconfirmed));
-	v->unconfirmed[v->nunconfirmed].run = r;
-	v->unconfirmed[v->nunconfirmed].why =
-		r->end == VRUN_STOPPED ? "a rank stopped before it could deadlock" :
-		"the program took the model's path to its end without deadlocking: the model "
-		"and this MPI library disagree";
-	v->nunconfirmed++;
-}
-
-/* Whether some run crashed, aborted or exited without MPI_Finalize. */
-static int any_stopped(const struct verify *v)
-{
-	int i;
-
-	for (i = 0; i < v->nruns; i++)
-		if (v->runs[i]->end == VRUN_STOPPED)
-			return 1;
-	return 0;
 }
 
 /* Remove what an earlier verify left in runs/: run directories N (their traces and status
@@ -204,58 +150,6 @@ static int remove_old_runs(const char *runs)
 	return rc < 0 ? -1 : 0;
 }
 
-/* The loop; returns the exit code. */
-static int explore(struct verify *v)
-{
-	struct vitem *items = NULL;
-	struct vrun *r;
-	int n = 0, i, rc;
-
-	r = verify_run(v, NULL);
-	if (!r)
-		return MPIV_EXIT_TOOL;
-	if (r->end == VRUN_FAILED)
-		return MPIV_EXIT_BAD_INPUT;
-	verify_progress(v, r);
-	take(v, r);
-	for (;;) {
-		if (r->end == VRUN_INTERRUPTED)
-			return 128 + launch_interrupted();
-		rc = verify_search(v, &items, &n);
-		if (rc)
-			return rc;
-		if (n == 0)
-			break;
-		if (v->nruns >= v->max_runs || (v->time_limit > 0 &&
-						now() - v->started > v->time_limit)) {
-			v->left = n;
-			snprintf(v->left_why, sizeof(v->left_why), v->nruns >= v->max_runs ?
-				 "--max-runs %d reached" : "--time-limit reached", v->max_runs);
-			break;
-		}
-		r = verify_run(v, &items[0]);
-		for (i = 0; i < n; i++)
-			vitem_release(&items[i]);
-		free(items);
-		items = NULL;
-		n = 0;
-		if (!r)
-			return MPIV_EXIT_TOOL;
-		if (r->end == VRUN_FAILED)
-			return MPIV_EXIT_BAD_INPUT;
-		verify_progress(v, r);
-		take(v, r);
-	}
-	for (i = 0; i < n; i++)
-		vitem_release(&items[i]);
-	free(items);
-	if (v->nfound)
-		return MPIV_EXIT_DEADLOCK;
-	if (v->left || v->incomplete || v->nunconfirmed || any_stopped(v))
-		return MPIV_EXIT_INCONCLUSIVE;
-	return MPIV_EXIT_OK;
-}
-
 int cmd_verify(int argc, char **argv)
 {
 	static const struct option longopts[] = {
@@ -270,17 +164,20 @@ int cmd_verify(int argc, char **argv)
 		{NULL, 0, NULL, 0},
 	};
 	const char *out = DEFAULT_DIR;
+	struct explore_runner runner;
+	struct verify_opts o;
 	char runs[PATH_MAX];
-	struct verify v;
+	struct explore x;
 	long count;
-	int c, rc, i;
+	int c, rc;
 
-	memset(&v, 0, sizeof(v));
-	v.max_runs = DEFAULT_MAX_RUNS;
-	v.time_limit = DEFAULT_TIME_LIMIT;
-	v.timeout = DEFAULT_TIMEOUT;
-	v.max_states = DEFAULT_MAX_STATES;
-	parse_modes("all", &v);
+	memset(&x, 0, sizeof(x));
+	memset(&o, 0, sizeof(o));
+	x.max_runs = DEFAULT_MAX_RUNS;
+	x.time_limit = DEFAULT_TIME_LIMIT;
+	x.max_states = DEFAULT_MAX_STATES;
+	o.timeout = DEFAULT_TIMEOUT;
+	parse_modes("all", &x);
 	opterr = 0;
 	while ((c = getopt_long(argc, argv, "+:o:h", longopts, NULL)) != -1) {
 		switch (c) {
@@ -288,7 +185,7 @@ int cmd_verify(int argc, char **argv)
 			out = optarg;
 			break;
 		case 'b':
-			if (parse_modes(optarg, &v) < 0)
+			if (parse_modes(optarg, &x) < 0)
 				return usage_error("verify", "invalid --buffering '%s': expected zero, "
 						   "infinite, eager:BYTES or all", optarg);
 			break;
@@ -296,15 +193,15 @@ int cmd_verify(int argc, char **argv)
 			if (parse_count(optarg, &count) < 0 || count > INT_MAX)
 				return usage_error("verify", "invalid --max-runs '%s': expected a "
 						   "positive number", optarg);
-			v.max_runs = (int)count;
+			x.max_runs = (int)count;
 			break;
 		case 'L':
-			if (parse_seconds(optarg, &v.time_limit) < 0)
+			if (parse_seconds(optarg, &x.time_limit) < 0)
 				return usage_error("verify", "invalid --time-limit '%s': expected a "
 						   "positive number of seconds", optarg);
 			break;
 		case 'T':
-			if (parse_seconds(optarg, &v.timeout) < 0)
+			if (parse_seconds(optarg, &o.timeout) < 0)
 				return usage_error("verify", "invalid --deadlock-timeout '%s': "
 						   "expected a positive number of seconds", optarg);
 			break;
@@ -312,10 +209,10 @@ int cmd_verify(int argc, char **argv)
 			if (parse_count(optarg, &count) < 0)
 				return usage_error("verify", "invalid --max-states '%s': expected a "
 						   "positive number", optarg);
-			v.max_states = count;
+			x.max_states = count;
 			break;
 		case 'j':
-			v.json = 1;
+			o.json = 1;
 			break;
 		case 'h':
 			verify_help();
@@ -329,32 +226,26 @@ int cmd_verify(int argc, char **argv)
 				   "mpiverify verify -- mpirun -np 2 ./app)");
 	if (!*out)
 		return usage_error("verify", "empty output directory name");
-	v.command = argv + optind;
-	v.tty = isatty(STDERR_FILENO);
-	v.started = now();
+	o.command = argv + optind;
+	o.tty = isatty(STDERR_FILENO);
+	x.started = now();
 	snprintf(runs, sizeof(runs), "%s/runs", out);
 	if (outdir_make(runs) < 0)
 		return error("cannot create '%s': %s", runs, strerror(errno)), MPIV_EXIT_BAD_INPUT;
 	if (remove_old_runs(runs) < 0)
 		return MPIV_EXIT_BAD_INPUT;
-	v.outdir = realpath(out, NULL);
-	if (!v.outdir)
+	x.outdir = realpath(out, NULL);
+	if (!x.outdir)
 		return error("cannot resolve '%s': %s", out, strerror(errno)), MPIV_EXIT_BAD_INPUT;
 
-	rc = explore(&v);
+	runner.run = verify_run;
+	runner.progress = verify_progress;
+	runner.ctx = &o;
+	rc = explore_loop(&x, &runner);
 	if (rc == MPIV_EXIT_OK || rc == MPIV_EXIT_DEADLOCK || rc == MPIV_EXIT_INCONCLUSIVE)
-		verify_report(&v, rc);
-
-	for (i = 0; i < v.nruns; i++)
-		vrun_free(v.runs[i]);
-	free(v.runs);
-	for (i = 0; i < v.ntried; i++)
-		free(v.tried[i]);
-	free(v.tried);
-	for (i = 0; i < v.nfound; i++)
-		free(v.found[i].mode);
-	free(v.found);
-	free(v.unconfirmed);
-	free((char *)v.outdir);
+		verify_report(&o, &x, rc);
+	free((char *)x.outdir);
+	x.outdir = NULL;
+	explore_release(&x);
 	return rc;
 }

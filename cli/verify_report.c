@@ -11,20 +11,20 @@
 #include "diag.h"
 #include "verify.h"
 
-static const char *end_name(enum vrun_end e)
+static const char *end_name(enum xrun_end e)
 {
 	switch (e) {
-	case VRUN_COMPLETED:
+	case XRUN_COMPLETED:
 		return "completed";
-	case VRUN_CONFIRMED:
+	case XRUN_CONFIRMED:
 		return "deadlocked as predicted";
-	case VRUN_HUNG:
+	case XRUN_HUNG:
 		return "deadlocked";
-	case VRUN_PINNED:
+	case XRUN_PINNED:
 		return "hung on a forced match";
-	case VRUN_STOPPED:
+	case XRUN_STOPPED:
 		return "a rank stopped";
-	case VRUN_FAILED:
+	case XRUN_FAILED:
 		return "failed";
 	default:
 		return "interrupted";
@@ -32,16 +32,18 @@ static const char *end_name(enum vrun_end e)
 }
 
 /* What run r was for, in a few words. */
-static const char *purpose(const struct vrun *r)
+static const char *purpose(const struct xrun *r)
 {
 	if (!r->item)
 		return "first run";
-	return r->item->kind == VITEM_DEADLOCK ? "confirm" : "explore";
+	return r->item->kind == XITEM_DEADLOCK ? "confirm" : "explore";
 }
 
-void verify_progress(const struct verify *v, const struct vrun *r)
+void verify_progress(void *ctx, const struct explore *x, const struct xrun *r)
 {
-	if (!v->tty)
+	const struct verify_opts *o = ctx;
+
+	if (!o->tty)
 		return;
 	fprintf(stderr, "mpiverify: run %d (%s%s%s): %s%s\n", r->index, purpose(r),
 		r->item ? ": " : "", r->item ? r->item->what : "", end_name(r->end),
@@ -49,7 +51,7 @@ void verify_progress(const struct verify *v, const struct vrun *r)
 }
 
 /* The decisions run r was steered with, one rank a line, from its steering file's text. */
-static void print_steering(FILE *f, const struct vrun *r, const char *indent)
+static void print_steering(FILE *f, const struct xrun *r, const char *indent)
 {
 	const char *p = r->item ? r->item->steer : NULL, *nl;
 
@@ -64,13 +66,13 @@ static void print_steering(FILE *f, const struct vrun *r, const char *indent)
 	}
 }
 
-static void print_text(const struct verify *v, int rc)
+static void print_text(const struct explore *x, int rc)
 {
 	int i;
 
-	for (i = 0; i < v->nfound; i++) {
-		const struct vdeadlock *d = &v->found[i];
-		const struct vrun *r = d->run;
+	for (i = 0; i < x->nfound; i++) {
+		const struct xdeadlock *d = &x->found[i];
+		const struct xrun *r = d->run;
 
 		printf("deadlock %d: confirmed on the real MPI library (run %d, standard sends: "
 		       "%s)\n", i + 1, r->index, d->mode);
@@ -87,45 +89,45 @@ static void print_text(const struct verify *v, int rc)
 		}
 		printf("  trace: %s\n\n", r->dir);
 	}
-	for (i = 0; i < v->nunconfirmed; i++) {
-		const struct vrun *r = v->unconfirmed[i].run;
+	for (i = 0; i < x->nunconfirmed; i++) {
+		const struct xrun *r = x->unconfirmed[i].run;
 
 		printf("not confirmed: the model deadlocks with %s; run %d: %s\n",
-		       r->item->what, r->index, v->unconfirmed[i].why);
+		       r->item->what, r->index, x->unconfirmed[i].why);
 	}
-	for (i = 0; i < v->nruns; i++)
-		if (v->runs[i]->end == VRUN_STOPPED)
-			printf("run %d: %s (trace %s)\n", v->runs[i]->index, v->runs[i]->stopped,
-			       v->runs[i]->dir);
+	for (i = 0; i < x->nruns; i++)
+		if (x->runs[i]->end == XRUN_STOPPED)
+			printf("run %d: %s (trace %s)\n", x->runs[i]->index, x->runs[i]->stopped,
+			       x->runs[i]->dir);
 	printf("coverage: %d run%s; %d decision%s explored by a run, %d left; %d deadlock%s of the "
-	       "model refuted by a run that took another path\n", v->nruns,
-	       v->nruns == 1 ? "" : "s", v->explored, v->explored == 1 ? "" : "s", v->left,
-	       v->refuted, v->refuted == 1 ? "" : "s");
-	if (!v->merged && v->unmerged_why[0])
-		printf("note: each run was modelled on its own (%s)\n", v->unmerged_why);
-	if (v->left_why[0])
-		printf("stopped early: %s, with %d run%s still to make\n", v->left_why, v->left,
-		       v->left == 1 ? "" : "s");
-	if (v->incomplete)
-		printf("a search was cut short: %s\n", v->incomplete_why);
+	       "model refuted by a run that took another path\n", x->nruns,
+	       x->nruns == 1 ? "" : "s", x->explored, x->explored == 1 ? "" : "s", x->left,
+	       x->refuted, x->refuted == 1 ? "" : "s");
+	if (!x->merged && x->unmerged_why[0])
+		printf("note: each run was modelled on its own (%s)\n", x->unmerged_why);
+	if (x->left_why[0])
+		printf("stopped early: %s, with %d run%s still to make\n", x->left_why, x->left,
+		       x->left == 1 ? "" : "s");
+	if (x->incomplete)
+		printf("a search was cut short: %s\n", x->incomplete_why);
 	switch (rc) {
 	case MPIV_EXIT_DEADLOCK:
-		printf("verdict: %d deadlock%s confirmed on the real MPI library\n", v->nfound,
-		       v->nfound == 1 ? "" : "s");
+		printf("verdict: %d deadlock%s confirmed on the real MPI library\n", x->nfound,
+		       x->nfound == 1 ? "" : "s");
 		break;
 	case MPIV_EXIT_OK:
 		printf("verdict: no deadlock on any path; every decision explored\n");
 		break;
 	default:
 		printf("verdict: inconclusive: %s\n",
-		       v->left ? "decisions are left unexplored" :
-		       v->incomplete ? "a search was cut short" :
-		       v->nunconfirmed ? "the model has deadlocks no run showed" :
+		       x->left ? "decisions are left unexplored" :
+		       x->incomplete ? "a search was cut short" :
+		       x->nunconfirmed ? "the model has deadlocks no run showed" :
 		       "a rank stopped in some run");
 	}
 }
 
-static json_t *run_json(const struct vrun *r)
+static json_t *run_json(const struct xrun *r)
 {
 	return json_pack("{s:i, s:s, s:s, s:s?, s:s?, s:b, s:s?}", "run", r->index, "trace",
 			 r->dir, "end", end_name(r->end), "purpose", r->item ? r->item->what : NULL,
@@ -133,14 +135,14 @@ static json_t *run_json(const struct vrun *r)
 			 r->stopped);
 }
 
-static void print_json(const struct verify *v, int rc)
+static void print_json(const struct explore *x, int rc)
 {
 	json_t *doc, *found = json_array(), *unconf = json_array(), *runs = json_array();
 	char *text;
 	int i;
 
-	for (i = 0; i < v->nfound; i++) {
-		const struct vdeadlock *d = &v->found[i];
+	for (i = 0; i < x->nfound; i++) {
+		const struct xdeadlock *d = &x->found[i];
 
 		json_array_append_new(found,
 				      json_pack("{s:i, s:s, s:b, s:s?, s:s?, s:s?, s:s?}", "run",
@@ -150,22 +152,22 @@ static void print_json(const struct verify *v, int rc)
 						"steering", d->run->item ? d->run->item->steer : NULL,
 						"trace", d->run->dir));
 	}
-	for (i = 0; i < v->nunconfirmed; i++)
+	for (i = 0; i < x->nunconfirmed; i++)
 		json_array_append_new(unconf, json_pack("{s:i, s:s, s:s}", "run",
-							v->unconfirmed[i].run->index, "model",
-							v->unconfirmed[i].run->item->what, "why",
-							v->unconfirmed[i].why));
-	for (i = 0; i < v->nruns; i++)
-		json_array_append_new(runs, run_json(v->runs[i]));
+							x->unconfirmed[i].run->index, "model",
+							x->unconfirmed[i].run->item->what, "why",
+							x->unconfirmed[i].why));
+	for (i = 0; i < x->nruns; i++)
+		json_array_append_new(runs, run_json(x->runs[i]));
 	doc = json_pack("{s:s, s:i, s:s, s:i, s:o, s:o, s:{s:i, s:i, s:i, s:i, s:b, s:s?, s:b},"
 			" s:o}",
 			"format", "mpiverify-verify", "version", 1, "verdict",
 			rc == MPIV_EXIT_DEADLOCK ? "deadlock" : rc == MPIV_EXIT_OK ? "no deadlock" :
 			"inconclusive", "exit", rc, "deadlocks", found, "unconfirmed", unconf,
-			"coverage", "runs", v->nruns, "decisions_explored", v->explored,
-			"decisions_left", v->left, "refuted", v->refuted, "complete",
-			!v->left && !v->incomplete, "stopped_early", v->left_why[0] ? v->left_why :
-			NULL, "merged", v->merged, "runs", runs);
+			"coverage", "runs", x->nruns, "decisions_explored", x->explored,
+			"decisions_left", x->left, "refuted", x->refuted, "complete",
+			!x->left && !x->incomplete, "stopped_early", x->left_why[0] ? x->left_why :
+			NULL, "merged", x->merged, "runs", runs);
 	text = json_dumps(doc, JSON_INDENT(2));
 	if (text)
 		printf("%s\n", text);
@@ -173,10 +175,10 @@ static void print_json(const struct verify *v, int rc)
 	json_decref(doc);
 }
 
-void verify_report(const struct verify *v, int rc)
+void verify_report(const struct verify_opts *o, const struct explore *x, int rc)
 {
-	if (v->json)
-		print_json(v, rc);
+	if (o->json)
+		print_json(x, rc);
 	else
-		print_text(v, rc);
+		print_text(x, rc);
 }

@@ -1,4 +1,4 @@
-/* verify's model of its runs (verify.h): every usable run's trace, translated for verify and
+/* verify's model of its runs (explore.h): every usable run's trace, translated for verify and
  * merged into one program (doc/verify.md), searched in each buffering mode; each deadlock the
  * search finds and each frontier it meets becomes a run to make, unless one with the same
  * steering was made. */
@@ -8,7 +8,7 @@
 
 #include "diag.h"
 #include "srcloc.h"
-#include "verify.h"
+#include "explore.h"
 #include "xalloc.h"
 
 static double now(void)
@@ -19,7 +19,7 @@ static double now(void)
 	return ts.tv_sec + ts.tv_nsec / 1e9;
 }
 
-int verify_add_path(struct verify *v, struct vrun *r)
+int explore_add_path(struct explore *x, struct xrun *r)
 {
 	struct tr_opts opts = {ENG_BUF_ZERO, 0, 0, 1};
 	struct mpiv_error err;
@@ -40,17 +40,17 @@ int verify_add_path(struct verify *v, struct vrun *r)
 	}
 	tr_fill_inputs(&r->prog, &r->ts);
 	r->usable = 1;
-	(void)v;
+	(void)x;
 	return 0;
 }
 
-void vitem_release(struct vitem *it)
+void xitem_release(struct xitem *it)
 {
 	free(it->steer);
 	free(it->call);
 	free(it->event);
 	free(it->what);
-	free(it->places);
+	free(it->key);
 	memset(it, 0, sizeof(*it));
 }
 
@@ -110,7 +110,7 @@ struct model {
 };
 
 struct search_ctx {
-	const struct verify *v;
+	const struct explore *x;
 	struct model *model;
 };
 
@@ -121,45 +121,34 @@ static long node_of(void *ctx, int q, int var, int pc)
 
 static int out_of_time(void *ctx)
 {
-	const struct verify *v = ((struct search_ctx *)ctx)->v;
+	const struct explore *x = ((struct search_ctx *)ctx)->x;
 
-	return v->time_limit > 0 && now() - v->started > v->time_limit;
+	return x->time_limit > 0 && now() - x->started > x->time_limit;
 }
 
-static int tried(const struct verify *v, const char *steer)
+static int tried(const struct explore *x, const char *steer)
 {
 	int i;
 
-	for (i = 0; i < v->ntried; i++)
-		if (!strcmp(v->tried[i], steer))
-			return 1;
-	return 0;
-}
-
-/* A confirmed deadlock has these ranks blocked in these calls already. */
-static int known_hang(const struct verify *v, const char *sig)
-{
-	int i;
-
-	for (i = 0; i < v->nfound; i++)
-		if (vsig_same(v->found[i].run->hang_sig, sig))
+	for (i = 0; i < x->ntried; i++)
+		if (!strcmp(x->tried[i], steer))
 			return 1;
 	return 0;
 }
 
 /* Add it to items unless an item with the same steering is there or was made. */
-static void add_item(const struct verify *v, struct vitem **items, int *n, size_t *cap,
-		     struct vitem *it)
+static void add_item(const struct explore *x, struct xitem **items, int *n, size_t *cap,
+		     struct xitem *it)
 {
 	int i;
 
-	if (tried(v, it->steer)) {
-		vitem_release(it);
+	if (tried(x, it->steer)) {
+		xitem_release(it);
 		return;
 	}
 	for (i = 0; i < *n; i++)
 		if (!strcmp((*items)[i].steer, it->steer)) {
-			vitem_release(it);
+			xitem_release(it);
 			return;
 		}
 	xgrow((void **)items, cap, (size_t)*n + 1, sizeof(**items));
@@ -168,14 +157,14 @@ static void add_item(const struct verify *v, struct vitem **items, int *n, size_
 
 /* The run a model's deadlock asks for: confirm it, steered along its path, standard sends
  * forced as the mode has them. */
-static int deadlock_item(const struct verify *v, struct model *md, const struct tr_stuck *s,
-			 const struct mpiv_buffering *mode, struct vitem *it)
+static int deadlock_item(const struct explore *x, struct model *md, const struct tr_stuck *s,
+			 const struct mpiv_buffering *mode, struct xitem *it)
 {
 	struct tr_path pt;
 	char buf[1024];
 	char *what = NULL;
 	size_t wlen = 0;
-	struct vsig sig;
+	struct xkey sig;
 	FILE *w;
 	int r, q;
 
@@ -184,7 +173,7 @@ static int deadlock_item(const struct verify *v, struct model *md, const struct 
 		return -1;
 	}
 	memset(it, 0, sizeof(*it));
-	it->kind = VITEM_DEADLOCK;
+	it->kind = XITEM_DEADLOCK;
 	it->mode = *mode;
 	it->error = s->error;
 	it->nranks = pt.nranks;
@@ -193,7 +182,7 @@ static int deadlock_item(const struct verify *v, struct model *md, const struct 
 	w = open_memstream(&what, &wlen);
 	if (!w)
 		die(MPIV_EXIT_TOOL, "out of memory");
-	vsig_open(&sig);
+	xkey_open(&sig);
 	for (r = 0; r < pt.nranks; r++) {
 		const struct mpiv_rank_trace *t = &md->runs[pt.run[r]]->ranks[r];
 		const struct mpiv_event *ev;
@@ -210,7 +199,7 @@ static int deadlock_item(const struct verify *v, struct model *md, const struct 
 		q = md->m.prog.rank_proc[r];
 		if (s->place[q] < 0)
 			continue;
-		vsig_rank(&sig, ev->call, ev->site ? mpiv_trace_module(t, ev->site) : NULL,
+		xkey_rank(&sig, ev->call, ev->site ? mpiv_trace_module(t, ev->site) : NULL,
 			  MPIV_SITE_ADDR(ev->site));
 		event_where(md->runs[pt.run[r]], r, e, buf, sizeof(buf));
 		fprintf(w, "%srank %d in %s", wlen ? "; " : "", r, buf);
@@ -218,11 +207,11 @@ static int deadlock_item(const struct verify *v, struct model *md, const struct 
 	}
 	fclose(w);
 	it->what = what;
-	it->places = vsig_close(&sig);
+	it->key = xkey_close(&sig);
 	it->steer = steer_text(&pt, mode);
 	tr_path_release(&pt);
-	if (known_hang(v, it->places)) {
-		vitem_release(it);
+	if (explore_known(x, it->key)) {
+		xitem_release(it);
 		return -1;
 	}
 	return 0;
@@ -246,7 +235,7 @@ static void input_desc(const struct mpiv_traceset *ts, int r, long e, const stru
 }
 
 /* The run a frontier asks for: steered along its path, then free. */
-static int frontier_item(struct model *md, const struct tr_frontier *f, struct vitem *it)
+static int frontier_item(struct model *md, const struct tr_frontier *f, struct xitem *it)
 {
 	const struct eng_prog *p = &md->m.prog;
 	int r = p->proc_rank[f->proc];
@@ -260,7 +249,7 @@ static int frontier_item(struct model *md, const struct tr_frontier *f, struct v
 		return -1;
 	}
 	memset(it, 0, sizeof(*it));
-	it->kind = VITEM_FRONTIER;
+	it->kind = XITEM_FRONTIER;
 	it->nranks = pt.nranks;
 	it->steer = steer_text(&pt, NULL);
 	ts = md->runs[pt.run[r]];
@@ -274,65 +263,65 @@ static int frontier_item(struct model *md, const struct tr_frontier *f, struct v
 }
 
 /* Search one model in every mode; add what it asks for to items. */
-static void search_model(struct verify *v, struct model *md, struct vitem **items, int *n,
+static void search_model(struct explore *x, struct model *md, struct xitem **items, int *n,
 			 size_t *cap)
 {
-	struct search_ctx ctx = {v, md};
+	struct search_ctx ctx = {x, md};
 	struct tr_explore_opts eo;
 	int k, i;
 
 	memset(&eo, 0, sizeof(eo));
-	eo.max_states = v->max_states;
+	eo.max_states = x->max_states;
 	eo.node = node_of;
 	eo.stop = out_of_time;
 	eo.ctx = &ctx;
-	for (k = 0; k < v->nmodes; k++) {
+	for (k = 0; k < x->nmodes; k++) {
 		struct tr_explore_result res;
 
-		md->m.prog.buffering = (enum eng_buffering)v->modes[k].mode;
-		md->m.prog.eager = v->modes[k].bytes;
+		md->m.prog.buffering = (enum eng_buffering)x->modes[k].mode;
+		md->m.prog.eager = x->modes[k].bytes;
 		tr_explore(&md->m.prog, &eo, &res);
-		v->states += res.states;
-		if (!res.complete && !v->incomplete) {
-			v->incomplete = 1;
-			snprintf(v->incomplete_why, sizeof(v->incomplete_why), "%s", res.why);
+		x->states += res.states;
+		if (!res.complete && !x->incomplete) {
+			x->incomplete = 1;
+			snprintf(x->incomplete_why, sizeof(x->incomplete_why), "%s", res.why);
 		}
 		for (i = 0; i < res.nstuck; i++) {
-			struct vitem it;
+			struct xitem it;
 
-			if (deadlock_item(v, md, &res.stuck[i], &v->modes[k], &it) == 0)
-				add_item(v, items, n, cap, &it);
+			if (deadlock_item(x, md, &res.stuck[i], &x->modes[k], &it) == 0)
+				add_item(x, items, n, cap, &it);
 		}
 		for (i = 0; i < res.nfrontiers; i++) {
-			struct vitem it;
+			struct xitem it;
 
 			if (frontier_item(md, &res.frontiers[i], &it) == 0)
-				add_item(v, items, n, cap, &it);
+				add_item(x, items, n, cap, &it);
 		}
 		tr_explore_release(&res);
 	}
 }
 
 /* Deadlocks first (to confirm), then frontiers, each in the order found. */
-static void deadlocks_first(struct vitem *items, int n)
+static void deadlocks_first(struct xitem *items, int n)
 {
-	struct vitem *sorted = xmalloc((size_t)n * sizeof(*sorted));
+	struct xitem *sorted = xmalloc((size_t)n * sizeof(*sorted));
 	int i, k = 0;
 
 	for (i = 0; i < n; i++)
-		if (items[i].kind == VITEM_DEADLOCK)
+		if (items[i].kind == XITEM_DEADLOCK)
 			sorted[k++] = items[i];
 	for (i = 0; i < n; i++)
-		if (items[i].kind != VITEM_DEADLOCK)
+		if (items[i].kind != XITEM_DEADLOCK)
 			sorted[k++] = items[i];
 	memcpy(items, sorted, (size_t)n * sizeof(*items));
 	free(sorted);
 }
 
-int verify_search(struct verify *v, struct vitem **items, int *n)
+int explore_search(struct explore *x, struct xitem **items, int *n)
 {
-	struct eng_prog **progs = xcalloc((size_t)v->nruns + 1, sizeof(*progs));
-	struct mpiv_traceset **sets = xcalloc((size_t)v->nruns + 1, sizeof(*sets));
+	struct eng_prog **progs = xcalloc((size_t)x->nruns + 1, sizeof(*progs));
+	struct mpiv_traceset **sets = xcalloc((size_t)x->nruns + 1, sizeof(*sets));
 	struct tr_opts opts = {ENG_BUF_ZERO, 0, 0, 1};
 	struct mpiv_error err;
 	struct model md;
@@ -341,24 +330,24 @@ int verify_search(struct verify *v, struct vitem **items, int *n)
 
 	*items = NULL;
 	*n = 0;
-	v->states = 0;
-	v->incomplete = 0;
-	for (i = 0; i < v->nruns; i++)
-		if (v->runs[i]->usable) {
-			progs[np] = &v->runs[i]->prog;
-			sets[np++] = &v->runs[i]->ts;
+	x->states = 0;
+	x->incomplete = 0;
+	for (i = 0; i < x->nruns; i++)
+		if (x->runs[i]->usable) {
+			progs[np] = &x->runs[i]->prog;
+			sets[np++] = &x->runs[i]->ts;
 		}
 	mpiv_error_init(&err);
 	memset(&md, 0, sizeof(md));
 	if (np && tr_merge(progs, np, &opts, &md.m, &err) == 0) {
-		v->merged = 1;
+		x->merged = 1;
 		md.runs = sets;
-		search_model(v, &md, items, n, &cap);
+		search_model(x, &md, items, n, &cap);
 		tr_merged_release(&md.m);
 	} else if (np) {
 		/* one model per run: what a run did is not known to the others' */
-		v->merged = 0;
-		snprintf(v->unmerged_why, sizeof(v->unmerged_why), "%s", err.text);
+		x->merged = 0;
+		snprintf(x->unmerged_why, sizeof(x->unmerged_why), "%s", err.text);
 		for (i = 0; i < np; i++) {
 			mpiv_error_init(&err);
 			if (tr_merge(&progs[i], 1, &opts, &md.m, &err) < 0) {
@@ -368,7 +357,7 @@ int verify_search(struct verify *v, struct vitem **items, int *n)
 			}
 			md.runs = &sets[i];
 			md.id = i;
-			search_model(v, &md, items, n, &cap);
+			search_model(x, &md, items, n, &cap);
 			tr_merged_release(&md.m);
 		}
 	}

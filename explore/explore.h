@@ -1,0 +1,189 @@
+/* verify's exploration (doc/verify.md): record a run; search the model of every run so far
+ * for deadlocks and for decisions no run took yet (frontiers); have the program run again,
+ * steered to each, until none is left; keep the deadlocks a run showed on the real MPI
+ * library. The runs themselves are made by a runner the caller gives (cli/verify_run.c: the
+ * recorder under the launcher), so that this folder stands on the translator alone.
+ *
+ *	explore.c		the loop, and what each run showed
+ *	explore_search.c	the runs' model, its search, the runs it asks for (items)
+ *	explore_key.c		the key that tells deadlocks apart
+ */
+#ifndef MPIV_EXPLORE_H
+#define MPIV_EXPLORE_H
+
+#include <stdint.h>
+#include <stdio.h>
+
+#include "cex.h"
+#include "translate.h"
+
+#define EXPLORE_MAX_MODES 3
+
+/* What a run asks of the program, and why. */
+enum xitem_kind {
+	XITEM_DEADLOCK,		/* confirm a deadlock of the model */
+	XITEM_FRONTIER,		/* explore a decision no run took */
+};
+
+struct xitem {
+	enum xitem_kind kind;
+	char *steer;		/* the steering file's text */
+	struct mpiv_buffering mode;	/* XITEM_DEADLOCK: the buffering it was found with */
+	int nranks;
+	int *call;		/* XITEM_DEADLOCK: per rank, the call the model has it blocked
+				 * in (enum mpiv_call), -1 if it finishes */
+	long *event;		/* XITEM_DEADLOCK: per rank, that call's event index in the
+				 * trace the model took it from (where the run's should be) */
+	char *what;		/* one line: where the model's ranks are blocked, or which
+				 * decision is explored ("rank 0's MPI_Recv(...) at app.c:40
+				 * takes rank 2's message") */
+	char *key;		/* XITEM_DEADLOCK: its key (xkey) */
+	int error;		/* an erroneous call of the model rather than a deadlock */
+};
+
+/* What the runner saw of a run. */
+enum xrun_seen {
+	XSEEN_COMPLETED,	/* the launcher exited */
+	XSEEN_HUNG,		/* every rank blocked or finished, until the timeout */
+	XSEEN_PREDICTED,	/* ended early: every rank where the item's deadlock has it */
+	XSEEN_KNOWN,		/* ended early: stuck in a deadlock confirmed before */
+	XSEEN_INTERRUPTED,	/* mpiverify was interrupted */
+};
+
+/* How a run ended, as verify counts it. */
+enum xrun_end {
+	XRUN_COMPLETED,		/* the program ran to its end */
+	XRUN_CONFIRMED,		/* it deadlocked where the model said */
+	XRUN_HUNG,		/* it deadlocked (somewhere else): a deadlock all the same */
+	XRUN_PINNED,		/* it hung only because steering pinned a receive that could
+				 * have taken another message: the path is not the program's */
+	XRUN_STOPPED,		/* a rank crashed, aborted or exited without MPI_Finalize */
+	XRUN_FAILED,		/* its trace cannot be judged */
+	XRUN_INTERRUPTED,
+};
+
+struct xrun {
+	int index;		/* 1, 2, ... */
+	char *dir;		/* its trace directory (OUTDIR/runs/N) */
+	char *steer_path;	/* its steering file (OUTDIR/runs/N.steer), NULL for the first */
+	char *out_path;		/* where the program's output goes (OUTDIR/runs/N.out) */
+	struct xitem *item;	/* what it was for (owned), NULL for the first run */
+	/* filled by the runner */
+	enum xrun_seen seen;
+	int signal;		/* XSEEN_INTERRUPTED: the signal mpiverify got */
+	int left;		/* some rank left the steered path (steering stopped) */
+	char *report;		/* a hang: every rank's blocked call and stack */
+	char *hang_key;		/* a hang: its key (xkey) */
+	/* filled by explore */
+	enum xrun_end end;
+	char *stopped;		/* XRUN_STOPPED: how (one line) */
+	int usable;		/* its trace is a path of the program, in the model */
+	struct mpiv_traceset ts;	/* usable: the trace */
+	struct eng_prog prog;	/* usable: its verify program, inputs filled */
+};
+
+/* A deadlock confirmed on the real MPI library. */
+struct xdeadlock {
+	struct xrun *run;	/* the run that deadlocked */
+	char *mode;		/* the buffering it was forced with: "zero", ... or "as the
+				 * library does" */
+	int predicted;		/* the model predicted it (1) or a run came upon it (0) */
+};
+
+/* A model's deadlock the real program did not show. */
+struct xunconfirmed {
+	struct xrun *run;
+	const char *why;
+};
+
+struct explore;
+
+/* How runs are made. */
+struct explore_runner {
+	/* Run the program for r: first (r->item NULL) or steered by r->steer_path, its trace
+	 * into r->dir, its output into r->out_path; fill r->seen, r->left, r->report and
+	 * r->hang_key. Returns 0, or -1 when the job could not run or wrote no trace (a message
+	 * said why). */
+	int (*run)(void *ctx, struct explore *x, struct xrun *r);
+	/* Say what r showed (a line on a terminal); may be NULL. */
+	void (*progress)(void *ctx, const struct explore *x, const struct xrun *r);
+	void *ctx;
+};
+
+struct explore {
+	/* options */
+	const char *outdir;	/* absolute */
+	struct mpiv_buffering modes[EXPLORE_MAX_MODES];
+	int nmodes;
+	int max_runs;
+	double time_limit, started;	/* seconds; started: CLOCK_MONOTONIC */
+	long max_states;
+	/* state */
+	struct xrun **runs;
+	int nruns;
+	size_t capruns;
+	char **tried;		/* the steering of every run made */
+	int ntried;
+	size_t captried;
+	struct xdeadlock *found;
+	int nfound;
+	size_t capfound;
+	int refuted;		/* model deadlocks whose run took another path */
+	struct xunconfirmed *unconfirmed;
+	int nunconfirmed;
+	size_t capunconfirmed;
+	int explored;		/* frontier runs made */
+	int left;		/* items left when it stopped early */
+	char left_why[128];	/* why it stopped early, "" if it did not */
+	int incomplete;		/* a search was cut short */
+	char incomplete_why[256];
+	long states;		/* states of the last searches, summed over modes */
+	int merged;		/* the last model was one of every run (else one per run) */
+	char unmerged_why[160];
+};
+
+/* ---- explore.c ---- */
+
+/* Explore until nothing is left or a limit: x's options set, its state zeroed. Returns the
+ * exit code: MPIV_EXIT_DEADLOCK (a run showed one), MPIV_EXIT_OK (none on any path, every
+ * decision explored), MPIV_EXIT_INCONCLUSIVE, or the code of an error (a message said it). */
+int explore_loop(struct explore *x, const struct explore_runner *runner);
+
+/* Has a run confirmed a deadlock with this key (the same calls stuck)? */
+int explore_known(const struct explore *x, const char *key);
+
+/* Free what x holds. */
+void explore_release(struct explore *x);
+
+void xrun_free(struct xrun *r);
+
+/* ---- explore_search.c ---- */
+
+/* Translate run r's trace for verify (r->usable set on success). Returns 0, or an exit code
+ * after an error message (a trace verify cannot judge). */
+int explore_add_path(struct explore *x, struct xrun *r);
+
+/* Search the model of every usable run in each mode; the runs it asks for, not made yet,
+ * deadlocks first, into *items (malloc'ed, *n of them). Returns 0, or an exit code. */
+int explore_search(struct explore *x, struct xitem **items, int *n);
+
+void xitem_release(struct xitem *it);
+
+/* ---- explore_key.c ---- */
+
+/* A deadlock's key: the calls its ranks are blocked in (call and site, whichever rank), but
+ * standard sends (left waiting for their receiver: the deadlock's consequence) unless every
+ * blocked call is one; sorted, each once, as "CALL@MODULE+0xADDR;". Two deadlocks are the
+ * same when one's calls are among the other's (the same stuck calls, some ranks stuck
+ * further or elsewhere by the buffering or the order of matches). Runs and the model key
+ * deadlocks the same way: xkey_open(), xkey_rank() for each blocked rank, xkey_close(). */
+struct xkey {
+	char **all, **core;
+	size_t nall, ncore, capall, capcore;
+};
+void xkey_open(struct xkey *k);
+void xkey_rank(struct xkey *k, unsigned call, const char *module, uint64_t addr);
+char *xkey_close(struct xkey *k);	/* malloc'ed */
+int xkey_same(const char *a, const char *b);
+
+#endif
