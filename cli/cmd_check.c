@@ -61,25 +61,18 @@ static void add_mode_to_search(struct mode *modes, int *n, enum mpiv_buffering_m
 	mpiv_buffering_name(&m->b, m->name, sizeof(m->name));
 }
 
-/* --buffering: "zero", "infinite", "all" (both) or "eager:BYTES". Returns 0 or -1. */
+/* --buffering's modes to search. Returns 0 or -1. */
 static int parse_modes(const char *arg, struct mode *modes, int *n)
 {
-	long long bytes;
-	char *end;
+	struct mpiv_buffering b[2];
+	int k, nb;
 
 	*n = 0;
-	if (!strcmp(arg, "all") || !strcmp(arg, "zero"))
-		add_mode_to_search(modes, n, MPIV_BUF_ZERO, 0);
-	if (!strcmp(arg, "all") || !strcmp(arg, "infinite"))
-		add_mode_to_search(modes, n, MPIV_BUF_INFINITE, 0);
-	if (!strncmp(arg, "eager:", 6)) {
-		errno = 0;
-		bytes = strtoll(arg + 6, &end, 10);
-		if (errno || end == arg + 6 || *end || bytes < 0)
-			return -1;
-		add_mode_to_search(modes, n, MPIV_BUF_EAGER, bytes);
-	}
-	return *n ? 0 : -1;
+	if (mpiv_buffering_arg(arg, b, &nb) < 0)
+		return -1;
+	for (k = 0; k < nb; k++)
+		add_mode_to_search(modes, n, b[k].mode, b[k].bytes);
+	return 0;
 }
 
 /* Remove the trails of an earlier run, so that only this run's are read. */

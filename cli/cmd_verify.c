@@ -76,36 +76,10 @@ static double now(void)
 	return ts.tv_sec + ts.tv_nsec / 1e9;
 }
 
-/* --buffering: "zero", "infinite", "all" (both) or "eager:BYTES". Returns 0 or -1. */
+/* --buffering's modes to search. Returns 0 or -1. */
 static int parse_modes(const char *arg, struct explore *x)
 {
-	struct mpiv_buffering b;
-
-	x->nmodes = 0;
-	if (!strcmp(arg, "all")) {
-		x->modes[x->nmodes].mode = MPIV_BUF_ZERO;
-		x->modes[x->nmodes++].bytes = 0;
-		x->modes[x->nmodes].mode = MPIV_BUF_INFINITE;
-		x->modes[x->nmodes++].bytes = 0;
-		return 0;
-	}
-	if (!strncmp(arg, "eager:", 6)) {
-		char *end;
-		long long bytes;
-
-		errno = 0;
-		bytes = strtoll(arg + 6, &end, 10);
-		if (errno || end == arg + 6 || *end || bytes < 0)
-			return -1;
-		x->modes[0].mode = MPIV_BUF_EAGER;
-		x->modes[0].bytes = bytes;
-		x->nmodes = 1;
-		return 0;
-	}
-	if (mpiv_buffering_parse(arg, &b) < 0 || b.mode == MPIV_BUF_EAGER)
-		return -1;
-	x->modes[x->nmodes++] = b;
-	return 0;
+	return mpiv_buffering_arg(arg, x->modes, &x->nmodes);
 }
 
 static int parse_count(const char *s, long *out)

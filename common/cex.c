@@ -57,6 +57,32 @@ int mpiv_buffering_parse(const char *s, struct mpiv_buffering *b)
 	return 0;
 }
 
+int mpiv_buffering_arg(const char *arg, struct mpiv_buffering b[2], int *n)
+{
+	long long bytes;
+	char *end;
+
+	*n = 0;
+	if (!strcmp(arg, "all") || !strcmp(arg, "zero")) {
+		b[*n].mode = MPIV_BUF_ZERO;
+		b[(*n)++].bytes = 0;
+	}
+	if (!strcmp(arg, "all") || !strcmp(arg, "infinite")) {
+		b[*n].mode = MPIV_BUF_INFINITE;
+		b[(*n)++].bytes = 0;
+	}
+	if (!strncmp(arg, "eager:", 6)) {
+		errno = 0;
+		bytes = strtoll(arg + 6, &end, 10);
+		if (errno || end == arg + 6 || *end || bytes < 0)
+			return -1;
+		b[0].mode = MPIV_BUF_EAGER;
+		b[0].bytes = bytes;
+		*n = 1;
+	}
+	return *n ? 0 : -1;
+}
+
 static json_t *buffering_to_json(const struct mpiv_buffering *b)
 {
 	json_t *o = json_object();

@@ -31,6 +31,10 @@ void mpiv_buffering_name(const struct mpiv_buffering *b, char *buf, size_t size)
 /* Read a name mpiv_buffering_name() gives. Returns 0, or -1 if s is not one (b unchanged). */
 int mpiv_buffering_parse(const char *s, struct mpiv_buffering *b);
 
+/* The modes a --buffering argument names: "zero", "infinite", "eager:BYTES", or "all" (zero
+ * and infinite), into b[0..*n) (room for 2). Returns 0, or -1 if arg is none of them. */
+int mpiv_buffering_arg(const char *arg, struct mpiv_buffering b[2], int *n);
+
 /* Where a call was made, resolved at check time. Strings may be NULL when unknown. */
 struct mpiv_cex_site {
 	char *function;

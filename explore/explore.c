@@ -133,12 +133,7 @@ static struct xrun *new_run(struct explore *x, struct xitem *item)
 		error("cannot write the steering file '%s': %s", path, strerror(errno));
 		if (f)
 			fclose(f);
-		free(r->dir);
-		free(r->out_path);
-		free(r->steer_path);
-		xitem_release(r->item);
-		free(r->item);
-		free(r);
+		xrun_free(r);
 		return NULL;
 	}
 	xgrow((void **)&x->tried, &x->captried, (size_t)x->ntried + 1, sizeof(*x->tried));

@@ -1340,6 +1340,16 @@ int eng_variant_nins(const struct eng_prog *p, int r, int v)
 	return VNINS(p, r, v);
 }
 
+int eng_max_nins(const struct eng_prog *p, int r)
+{
+	int v, most = 0;
+
+	for (v = 0; v < VN(p, r); v++)
+		if (VNINS(p, r, v) > most)
+			most = VNINS(p, r, v);
+	return most;
+}
+
 void eng_input(const struct eng_prog *p, const int32_t *st, int r, int reg, int *src, int *tag,
 	       int *site)
 {

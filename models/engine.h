@@ -328,6 +328,9 @@ int eng_nvariants(const struct eng_prog *prog, int r);
 const struct eng_instr *eng_variant_ins(const struct eng_prog *prog, int r, int v);
 int eng_variant_nins(const struct eng_prog *prog, int r, int v);
 
+/* The most instructions any variant of process r has: room for a table by instruction. */
+int eng_max_nins(const struct eng_prog *prog, int r);
+
 /* 1 if collective `in` of rank r can never complete: another member's collective at the same
  * place on its communicator is another call or has another root (doc/semantics.md 5.1).
  * Without variants the translator marks those (ENG_COLL_MISMATCH); with them, which

@@ -446,11 +446,8 @@ int tr_cex(const struct eng_prog *prog, const struct mpiv_traceset *ts, const in
 	rc.ndone = xcalloc((size_t)p.nprocs, sizeof(*rc.ndone));
 	rc.fin = xcalloc((size_t)p.nprocs, sizeof(*rc.fin));
 	for (r = 0; r < p.nprocs; r++) {
-		int v, most = 0;
+		int most = eng_max_nins(&p, r);
 
-		for (v = 0; v < eng_nvariants(&p, r); v++)
-			if (eng_variant_nins(&p, r, v) > most)
-				most = eng_variant_nins(&p, r, v);
 		rc.match_proc[r] = xmalloc((size_t)most * sizeof(int32_t));
 		memset(rc.match_proc[r], 0xff, (size_t)most * sizeof(int32_t));
 		rc.match_instr[r] = xcalloc((size_t)most, sizeof(int32_t));

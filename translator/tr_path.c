@@ -150,9 +150,7 @@ int tr_path_of(const struct tr_merged *m, struct mpiv_traceset *const *runs, con
 	tk.has = xcalloc((size_t)p->nprocs, sizeof(*tk.has));
 	tk.done = xcalloc((size_t)p->nprocs, sizeof(*tk.done));
 	for (q = 0; q < p->nprocs; q++) {
-		for (most = 0, i = 0; i < eng_nvariants(p, q); i++)
-			if (eng_variant_nins(p, q, i) > most)
-				most = eng_variant_nins(p, q, i);
+		most = eng_max_nins(p, q);
 		tk.src[q] = xcalloc((size_t)most, sizeof(**tk.src));
 		tk.has[q] = xcalloc((size_t)most, 1);
 		tk.done[q] = xcalloc((size_t)most, 1);
