@@ -30,6 +30,10 @@ int usage_error(const char *cmd, const char *fmt, ...) __attribute__((format(pri
  * value", anything else "unknown option '--foo'". Returns MPIV_EXIT_USAGE. */
 int option_error(const char *cmd, int c, char **argv);
 
+/* The checks of a command that runs a launcher: one must follow the options (at argv[optind]),
+ * and the output directory's name must not be empty. Returns 0, or the usage error. */
+int launcher_args(const char *cmd, int argc, int optind, const char *out);
+
 /* Parse a positive number of seconds ("30", "0.5"). Returns 0, or -1 if s is not one. */
 int parse_seconds(const char *s, double *out);
 

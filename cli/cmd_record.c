@@ -80,11 +80,8 @@ int cmd_record(int argc, char **argv)
 			return option_error("record", c, argv);
 		}
 	}
-	if (optind >= argc)
-		return usage_error("record", "no launcher command given (for example: "
-				   "mpiverify record -- mpirun -np 2 ./app)");
-	if (!*out)
-		return usage_error("record", "empty output directory name");
+	if ((rc = launcher_args("record", argc, optind, out)))
+		return rc;
 	memset(&opts, 0, sizeof(opts));
 	opts.dir = out;
 	opts.command = argv + optind;

@@ -195,11 +195,8 @@ int cmd_verify(int argc, char **argv)
 			return option_error("verify", c, argv);
 		}
 	}
-	if (optind >= argc)
-		return usage_error("verify", "no launcher command given (for example: "
-				   "mpiverify verify -- mpirun -np 2 ./app)");
-	if (!*out)
-		return usage_error("verify", "empty output directory name");
+	if ((rc = launcher_args("verify", argc, optind, out)))
+		return rc;
 	o.command = argv + optind;
 	o.tty = isatty(STDERR_FILENO);
 	x.started = now();

@@ -55,3 +55,13 @@ int parse_seconds(const char *s, double *out)
 	*out = v;
 	return 0;
 }
+
+int launcher_args(const char *cmd, int argc, int optind, const char *out)
+{
+	if (optind >= argc)
+		return usage_error(cmd, "no launcher command given (for example: "
+				   "mpiverify %s -- mpirun -np 2 ./app)", cmd);
+	if (!*out)
+		return usage_error(cmd, "empty output directory name");
+	return 0;
+}
