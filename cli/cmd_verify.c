@@ -8,7 +8,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 #include <unistd.h>
 
 #include "cli.h"
@@ -66,14 +65,6 @@ static void verify_help(void)
 	       "  5  inconclusive: stopped at a limit with decisions left, a rank crashed, or\n"
 	       "     a deadlock of the model the program did not show\n",
 	       DEFAULT_MAX_RUNS, DEFAULT_TIME_LIMIT, DEFAULT_TIMEOUT, DEFAULT_MAX_STATES);
-}
-
-static double now(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec + ts.tv_nsec / 1e9;
 }
 
 /* --buffering's modes to search. Returns 0 or -1. */
@@ -199,7 +190,6 @@ int cmd_verify(int argc, char **argv)
 		return rc;
 	o.command = argv + optind;
 	o.tty = isatty(STDERR_FILENO);
-	x.started = now();
 	snprintf(runs, sizeof(runs), "%s/runs", out);
 	if (outdir_make(runs) < 0)
 		return error("cannot create '%s': %s", runs, strerror(errno)), MPIV_EXIT_BAD_INPUT;

@@ -4,22 +4,14 @@
  * remote. */
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
+#include "clock.h"
 #include "diag.h"
 #include "event.h"
 #include "launch.h"
 #include "monitor.h"
 #include "status_file.h"
 #include "xalloc.h"
-
-static double now(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec + ts.tv_nsec / 1e9;
-}
 
 static const char *call_name(unsigned call)
 {
@@ -207,7 +199,7 @@ static int as_expected(struct monitor_result *res, const struct monitor_expect *
 void monitor_run(struct launch *l, const char *status_dir, double timeout,
 		 const struct monitor_expect *expect, struct monitor_result *res)
 {
-	double start = now(), t;
+	double start = mpiv_now(), t;
 	char *warned = NULL;
 	int warned_none = 0, done;
 
@@ -217,7 +209,7 @@ void monitor_run(struct launch *l, const char *status_dir, double timeout,
 		/* The launcher's exit is taken before the scan, so that the last scan sees the
 		 * ranks' final word (a rank that diverged and then aborted the job). */
 		done = launch_poll(l);
-		t = now();
+		t = mpiv_now();
 		scan(status_dir, res, t);
 		if (res->size && !warned)
 			warned = xcalloc(res->size, 1);

@@ -7,30 +7,12 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
+#include "clock.h"
 #include "diag.h"
 #include "explore.h"
 #include "mpilib.h"
 #include "xalloc.h"
-
-static double now(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec + ts.tv_nsec / 1e9;
-}
-
-int explore_known(const struct explore *x, const char *key)
-{
-	int i;
-
-	for (i = 0; i < x->nfound; i++)
-		if (xkey_same(x->found[i].run->hang_key, key))
-			return 1;
-	return 0;
-}
 
 /* A steered run hung: is it a deadlock of the program, or did a receive the steering pinned
  * to one sender wait for a message another sender's could have stood for? The run's own
@@ -222,6 +204,7 @@ int explore_loop(struct explore *x, const struct explore_runner *runner)
 	struct xrun *r;
 	int n = 0, i, rc;
 
+	x->started = mpiv_now();
 	r = make_run(x, runner, NULL, &rc);
 	if (!r)
 		return rc;
@@ -234,7 +217,7 @@ int explore_loop(struct explore *x, const struct explore_runner *runner)
 		if (n == 0)
 			break;
 		if (x->nruns >= x->max_runs ||
-		    (x->time_limit > 0 && now() - x->started > x->time_limit)) {
+		    explore_out_of_time(x)) {
 			x->left = n;
 			if (x->nruns >= x->max_runs)
 				snprintf(x->left_why, sizeof(x->left_why), "--max-runs %d reached",

@@ -116,9 +116,10 @@ struct explore {
 	struct mpiv_buffering modes[EXPLORE_MAX_MODES];
 	int nmodes;
 	int max_runs;
-	double time_limit, started;	/* seconds; started: CLOCK_MONOTONIC */
+	double time_limit;	/* seconds, from explore_loop()'s start */
 	long max_states;
 	/* state */
+	double started;		/* mpiv_now() when explore_loop() began */
 	struct xrun **runs;
 	int nruns;
 	size_t capruns;
@@ -149,9 +150,6 @@ struct explore {
  * decision explored), MPIV_EXIT_INCONCLUSIVE, or the code of an error (a message said it). */
 int explore_loop(struct explore *x, const struct explore_runner *runner);
 
-/* Has a run confirmed a deadlock with this key (the same calls stuck)? */
-int explore_known(const struct explore *x, const char *key);
-
 /* Free what x holds. */
 void explore_release(struct explore *x);
 
@@ -169,6 +167,9 @@ int explore_search(struct explore *x, struct xitem **items, int *n);
 
 void xitem_release(struct xitem *it);
 
+/* Is --time-limit spent? */
+int explore_out_of_time(const struct explore *x);
+
 /* ---- explore_key.c ---- */
 
 /* A deadlock's key: the calls its ranks are blocked in (call and site, whichever rank), but
@@ -185,5 +186,8 @@ void xkey_open(struct xkey *k);
 void xkey_rank(struct xkey *k, unsigned call, const char *module, uint64_t addr);
 char *xkey_close(struct xkey *k);	/* malloc'ed */
 int xkey_same(const char *a, const char *b);
+
+/* Has a run confirmed a deadlock with this key (the same calls stuck)? */
+int explore_known(const struct explore *x, const char *key);
 
 #endif

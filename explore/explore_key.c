@@ -84,3 +84,13 @@ int xkey_same(const char *a, const char *b)
 {
 	return a && b && (within(a, b) || within(b, a));
 }
+
+int explore_known(const struct explore *x, const char *key)
+{
+	int i;
+
+	for (i = 0; i < x->nfound; i++)
+		if (xkey_same(x->found[i].run->hang_key, key))
+			return 1;
+	return 0;
+}

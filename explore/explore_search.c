@@ -4,20 +4,12 @@
  * steering was made. */
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
+#include "clock.h"
 #include "diag.h"
 #include "srcloc.h"
 #include "explore.h"
 #include "xalloc.h"
-
-static double now(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec + ts.tv_nsec / 1e9;
-}
 
 int explore_add_path(struct explore *x, struct xrun *r)
 {
@@ -119,11 +111,14 @@ static long node_of(void *ctx, int q, int var, int pc)
 	return tr_merged_node(&((struct search_ctx *)ctx)->model->m, q, var, pc);
 }
 
+int explore_out_of_time(const struct explore *x)
+{
+	return x->time_limit > 0 && mpiv_now() - x->started > x->time_limit;
+}
+
 static int out_of_time(void *ctx)
 {
-	const struct explore *x = ((struct search_ctx *)ctx)->x;
-
-	return x->time_limit > 0 && now() - x->started > x->time_limit;
+	return explore_out_of_time(((struct search_ctx *)ctx)->x);
 }
 
 static int tried(const struct explore *x, const char *steer)
