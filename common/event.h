@@ -3,6 +3,7 @@
 #ifndef MPIV_EVENT_H
 #define MPIV_EVENT_H
 
+#include <stddef.h>
 #include <stdint.h>
 
 /* Every call of mpi_calls.def, as MPIV_CALL_<name>. */
@@ -81,6 +82,11 @@ enum mpiv_call_flags {
 #define MPIV_COMM_UNKNOWN (-1)	/* a communicator the recorder cannot name (made by a call
 				 * it does not record, such as MPI_Graph_create) */
 
+/* Thread levels as a trace's header gives them: the values of MPI_THREAD_SINGLE ...
+ * MPI_THREAD_MULTIPLE, which MPICH and Open MPI both number 0 to 3. */
+#define MPIV_THREAD_SINGLE 0
+#define MPIV_THREAD_MULTIPLE 3
+
 /* Lock types of MPI_Win_lock (MPI_Win_lock_all: shared). */
 #define MPIV_LOCK_SHARED 1
 #define MPIV_LOCK_EXCLUSIVE 2
@@ -133,6 +139,7 @@ struct mpiv_event {
 #define MPIV_SITE(mod, addr) (((uint64_t)(mod) << 48) | ((uint64_t)(addr) & 0xffffffffffffULL))
 #define MPIV_SITE_MODULE(site) ((unsigned)((site) >> 48))
 #define MPIV_SITE_ADDR(site) ((site) & 0xffffffffffffULL)
+#define MPIV_SITE_NO_MODULE 0xffffu	/* module id of a site in no known module */
 
 /* "MPI_Send" for MPIV_CALL_Send; NULL when out of range. */
 const char *mpiv_call_name(unsigned call);
@@ -148,6 +155,15 @@ unsigned mpiv_call_flags(unsigned call);
  * requests it lists, a nonblocking probe without a source. It has no effect: a run of them
  * is recorded as one event with a repeat count. */
 int mpiv_event_failed_poll(const struct mpiv_event *ev);
+
+/* Whether every field of ev holds a value it can mean in a world of size ranks: peers, roots,
+ * sources and group members are world ranks or the special values their field allows, tags
+ * are >= 0 or theirs, no unknown flag, at most nreqs pending, a repeat only on a failed poll.
+ * Whether the calls fit together (a request completed before it was made, a window never
+ * created) is the translator's to say. Returns 0; or -1 with why filled as "field: what is
+ * wrong" (for instance "peer: -7, expected ..."; a request's field is "reqs[2].src"), so that
+ * a reader can prefix it with the event or its JSON path. */
+int mpiv_event_check(const struct mpiv_event *ev, int32_t size, char *why, size_t whysize);
 
 /* Initialise an event to "no field used". */
 void mpiv_event_init(struct mpiv_event *ev, unsigned call);

@@ -100,6 +100,12 @@ const struct mpiv_newcomm *mpiv_trace_newcomm(const struct mpiv_rank_trace *t, u
 int mpiv_trace_add_newcomm(struct mpiv_rank_trace *t, uint32_t event, int32_t id, uint32_t n,
 			   const int32_t *members, struct mpiv_error *err);
 
+/* Append to t the module id whose path is the len bytes at path. Returns 0, or -1 with err
+ * filled (BAD_INPUT) if a call site cannot name the id (MPIV_SITE_NO_MODULE or more) or t
+ * has it already. */
+int mpiv_trace_add_module(struct mpiv_rank_trace *t, uint32_t id, const char *path,
+			  size_t len, struct mpiv_error *err);
+
 /* Write meta.json into dir. Returns 0, or -1 with err filled. */
 int mpiv_meta_save(const char *dir, const struct mpiv_meta *m, struct mpiv_error *err);
 

@@ -12,6 +12,7 @@
 
 #define TRACE_FORMAT "mpiverify-trace"
 #define META_FORMAT "mpiverify-meta"
+#define META_VERSION 1
 
 /* A peer, source or tag: an integer, or one of the names of the special values. */
 static json_t *special_to_json(int32_t v, int is_tag)
@@ -175,18 +176,45 @@ static int get_special(json_t *o, const char *key, int is_tag, int32_t *out, con
 	return 0;
 }
 
-static int get_int(json_t *o, const char *key, int32_t *out, const char *path, int rank,
-		   long idx, struct mpiv_error *err)
+static int is_int32(json_t *j)
+{
+	return json_is_integer(j) && json_integer_value(j) >= INT32_MIN &&
+	       json_integer_value(j) <= INT32_MAX;
+}
+
+/* Read an optional integer field of o, named in messages events[idx].name; absent leaves
+ * *out as it is. */
+static int get_int_named(json_t *o, const char *key, const char *name, int32_t *out,
+			 const char *path, int rank, long idx, struct mpiv_error *err)
 {
 	json_t *j = json_object_get(o, key);
 
 	if (!j)
 		return 0;
-	if (!json_is_integer(j) || json_integer_value(j) < INT32_MIN ||
-	    json_integer_value(j) > INT32_MAX)
+	if (!is_int32(j))
 		return mpiv_error_set(err, MPIV_EXIT_BAD_INPUT, path, rank, idx,
-				      "events[%ld].%s: expected an integer", idx, key);
+				      "events[%ld].%s: expected an integer", idx, name);
 	*out = (int32_t)json_integer_value(j);
+	return 0;
+}
+
+static int get_int(json_t *o, const char *key, int32_t *out, const char *path, int rank,
+		   long idx, struct mpiv_error *err)
+{
+	return get_int_named(o, key, key, out, path, rank, idx, err);
+}
+
+/* An optional boolean that sets flag in ev->flags when true. */
+static int get_flag(json_t *o, const char *key, unsigned flag, struct mpiv_event *ev,
+		    const char *path, int rank, long idx, struct mpiv_error *err)
+{
+	json_t *j = json_object_get(o, key);
+
+	if (j && !json_is_boolean(j))
+		return mpiv_error_set(err, MPIV_EXIT_BAD_INPUT, path, rank, idx,
+				      "events[%ld].%s: expected true or false", idx, key);
+	if (json_is_true(j))
+		ev->flags |= flag;
 	return 0;
 }
 
@@ -195,8 +223,8 @@ static int event_from_json(json_t *o, long idx, struct mpiv_rank_trace *t,
 {
 	const char *path = t->source;
 	json_t *j, *reqs;
+	char why[256], name[48];
 	int call;
-	int32_t tmp;
 	size_t i;
 
 	if (!json_is_object(o))
@@ -234,10 +262,9 @@ static int event_from_json(json_t *o, long idx, struct mpiv_rank_trace *t,
 					      idx);
 		ev->bytes = (uint64_t)json_integer_value(j);
 	}
-	if (json_is_true(json_object_get(o, "incomplete")))
-		ev->flags |= MPIV_EV_INCOMPLETE;
-	if (json_is_true(json_object_get(o, "not_done")))
-		ev->flags |= MPIV_EV_NOT_DONE;
+	if (get_flag(o, "incomplete", MPIV_EV_INCOMPLETE, ev, path, t->rank, idx, err) ||
+	    get_flag(o, "not_done", MPIV_EV_NOT_DONE, ev, path, t->rank, idx, err))
+		return -1;
 	if (get_int(o, "win", &ev->win, path, t->rank, idx, err))
 		return -1;
 	j = json_object_get(o, "lock");
@@ -263,8 +290,8 @@ static int event_from_json(json_t *o, long idx, struct mpiv_rank_trace *t,
 		for (i = 0; i < ev->ngroup; i++) {
 			json_t *m = json_array_get(j, i);
 
-			if (!json_is_integer(m) || json_integer_value(m) < 0 ||
-			    (t->size > 0 && json_integer_value(m) >= t->size))
+			if (!json_is_integer(m) || json_integer_value(m) < INT32_MIN ||
+			    json_integer_value(m) > INT32_MAX)
 				return mpiv_error_set(err, MPIV_EXIT_BAD_INPUT, path, t->rank, idx,
 						      "events[%ld].group[%zu]: expected a rank of "
 						      "the world (0 to %d)", idx, i, t->size - 1);
@@ -275,10 +302,13 @@ static int event_from_json(json_t *o, long idx, struct mpiv_rank_trace *t,
 	if (j) {
 		json_t *m = json_object_get(j, "module"), *a = json_object_get(j, "addr");
 
-		if (!json_is_integer(m) || !json_is_integer(a))
+		/* the site's bits: 16 for the module, 48 for the address (MPIV_SITE) */
+		if (!json_is_integer(m) || !json_is_integer(a) || json_integer_value(m) < 0 ||
+		    json_integer_value(m) > 0xffff || json_integer_value(a) < 0 ||
+		    (uint64_t)json_integer_value(a) > MPIV_SITE_ADDR(~0ULL))
 			return mpiv_error_set(err, MPIV_EXIT_BAD_INPUT, path, t->rank, idx,
-					      "events[%ld].site: expected {\"module\": N, \"addr\": N}",
-					      idx);
+					      "events[%ld].site: expected {\"module\": 0 to 65535, "
+					      "\"addr\": 0 to 2^48 - 1}", idx);
 		ev->site = MPIV_SITE(json_integer_value(m), json_integer_value(a));
 	}
 	reqs = json_object_get(o, "reqs");
@@ -294,24 +324,28 @@ static int event_from_json(json_t *o, long idx, struct mpiv_rank_trace *t,
 
 			ev->reqs[i].src = MPIV_NONE;
 			ev->reqs[i].tag = MPIV_NONE;
-			if (!json_is_integer(id))
+			if (!json_is_object(r))
+				return mpiv_error_set(err, MPIV_EXIT_BAD_INPUT, path, t->rank, idx,
+						      "events[%ld].reqs[%zu]: expected an object",
+						      idx, i);
+			if (!is_int32(id))
 				return mpiv_error_set(err, MPIV_EXIT_BAD_INPUT, path, t->rank, idx,
 						      "events[%ld].reqs[%zu].req: expected an integer",
 						      idx, i);
 			ev->reqs[i].req = (int32_t)json_integer_value(id);
-			tmp = MPIV_NONE;
-			if (get_int(r, "src", &tmp, path, t->rank, idx, err))
+			snprintf(name, sizeof(name), "reqs[%zu].src", i);
+			if (get_int_named(r, "src", name, &ev->reqs[i].src, path, t->rank, idx,
+					  err))
 				return -1;
-			ev->reqs[i].src = tmp;
-			tmp = MPIV_NONE;
-			if (get_int(r, "tag", &tmp, path, t->rank, idx, err))
+			snprintf(name, sizeof(name), "reqs[%zu].tag", i);
+			if (get_int_named(r, "tag", name, &ev->reqs[i].tag, path, t->rank, idx,
+					  err))
 				return -1;
-			ev->reqs[i].tag = tmp;
 		}
 	}
 	j = json_object_get(o, "req");	/* shorthand for Isend/Irecv: "req": 3 */
 	if (j && !reqs) {
-		if (!json_is_integer(j))
+		if (!is_int32(j))
 			return mpiv_error_set(err, MPIV_EXIT_BAD_INPUT, path, t->rank, idx,
 					      "events[%ld].req: expected an integer", idx);
 		ev->nreqs = 1;
@@ -335,20 +369,11 @@ static int event_from_json(json_t *o, long idx, struct mpiv_rank_trace *t,
 			return mpiv_error_set(err, MPIV_EXIT_BAD_INPUT, path, t->rank, idx,
 					      "events[%ld].repeat: expected a positive integer", idx);
 		ev->repeat = (uint64_t)json_integer_value(j);
-		if (ev->repeat > 1 && (!mpiv_event_failed_poll(ev) || ev->flags))
-			return mpiv_error_set(err, MPIV_EXIT_BAD_INPUT, path, t->rank, idx,
-					      "events[%ld].repeat: only a poll that found nothing "
-					      "(an MPI_Test* that completed none of its requests, an "
-					      "MPI_Iprobe without \"src\") can repeat", idx);
 	}
-	if (t->size > 0 && ev->peer2 >= t->size)
+	/* every field within what it can mean, as for a binary trace */
+	if (mpiv_event_check(ev, t->size, why, sizeof(why)))
 		return mpiv_error_set(err, MPIV_EXIT_BAD_INPUT, path, t->rank, idx,
-				      "events[%ld]: rank %d is not in a world of %d", idx, ev->peer2,
-				      t->size);
-	if (t->size > 0 && (ev->peer >= t->size || ev->src >= t->size))
-		return mpiv_error_set(err, MPIV_EXIT_BAD_INPUT, path, t->rank, idx,
-				      "events[%ld]: rank %d is not in a world of %d", idx,
-				      ev->peer >= t->size ? ev->peer : ev->src, t->size);
+				      "events[%ld].%s", idx, why);
 	return 0;
 }
 
@@ -392,6 +417,44 @@ static int newcomm_from_json(json_t *o, long idx, struct mpiv_rank_trace *t,
 	return rc;
 }
 
+/* The optional fields of a trace's top level that say where and how it ran. Returns 0, or
+ * -1 with err filled. */
+static int load_header(json_t *root, struct mpiv_rank_trace *t, struct mpiv_error *err)
+{
+	json_t *j = json_object_get(root, "pid");
+
+	if (j && !is_int32(j))
+		return mpiv_error_set(err, MPIV_EXIT_BAD_INPUT, t->source, t->rank, -1,
+				      "pid: expected an integer");
+	t->pid = (int)json_integer_value(j);
+	j = json_object_get(root, "thread_level");
+	if (j && (!json_is_integer(j) || json_integer_value(j) < MPIV_THREAD_SINGLE ||
+		  json_integer_value(j) > MPIV_THREAD_MULTIPLE))
+		return mpiv_error_set(err, MPIV_EXIT_BAD_INPUT, t->source, t->rank, -1,
+				      "thread_level: expected %d (MPI_THREAD_SINGLE) to %d "
+				      "(MPI_THREAD_MULTIPLE)", MPIV_THREAD_SINGLE,
+				      MPIV_THREAD_MULTIPLE);
+	t->thread_level = (int)json_integer_value(j);
+	j = json_object_get(root, "truncated");
+	if (j && !json_is_boolean(j))
+		return mpiv_error_set(err, MPIV_EXIT_BAD_INPUT, t->source, t->rank, -1,
+				      "truncated: expected true or false");
+	t->truncated = json_is_true(j);
+	j = json_object_get(root, "host");
+	if (j && !json_is_string(j))
+		return mpiv_error_set(err, MPIV_EXIT_BAD_INPUT, t->source, t->rank, -1,
+				      "host: expected a string");
+	if (j)
+		snprintf(t->host, sizeof(t->host), "%s", json_string_value(j));
+	j = json_object_get(root, "library");
+	if (j && !json_is_string(j))
+		return mpiv_error_set(err, MPIV_EXIT_BAD_INPUT, t->source, t->rank, -1,
+				      "library: expected a string");
+	if (j)
+		snprintf(t->library, sizeof(t->library), "%s", json_string_value(j));
+	return 0;
+}
+
 int mpiv_trace_load_json(const char *path, struct mpiv_rank_trace *t, struct mpiv_error *err)
 {
 	json_error_t jerr;
@@ -420,44 +483,48 @@ int mpiv_trace_load_json(const char *path, struct mpiv_rank_trace *t, struct mpi
 		goto fail;
 	}
 	j = json_object_get(root, "rank");
-	if (!json_is_integer(j) || json_integer_value(j) < 0) {
+	if (!json_is_integer(j) || json_integer_value(j) < 0 ||
+	    json_integer_value(j) >= INT32_MAX) {
 		mpiv_error_set(err, MPIV_EXIT_BAD_INPUT, path, -1, -1,
 			       "rank: expected a non-negative integer");
 		goto fail;
 	}
 	t->rank = (int)json_integer_value(j);
 	j = json_object_get(root, "size");
-	if (!json_is_integer(j) || json_integer_value(j) <= t->rank) {
+	if (!json_is_integer(j) || json_integer_value(j) <= t->rank ||
+	    json_integer_value(j) > INT32_MAX) {
 		mpiv_error_set(err, MPIV_EXIT_BAD_INPUT, path, t->rank, -1,
 			       "size: expected an integer above the rank");
 		goto fail;
 	}
 	t->size = (int)json_integer_value(j);
-	t->pid = (int)json_integer_value(json_object_get(root, "pid"));
-	t->thread_level = (int)json_integer_value(json_object_get(root, "thread_level"));
-	t->truncated = json_is_true(json_object_get(root, "truncated"));
-	j = json_object_get(root, "host");
-	if (json_is_string(j))
-		snprintf(t->host, sizeof(t->host), "%s", json_string_value(j));
-	j = json_object_get(root, "library");
-	if (json_is_string(j))
-		snprintf(t->library, sizeof(t->library), "%s", json_string_value(j));
+	if (load_header(root, t, err))
+		goto fail;
 	mods = json_object_get(root, "modules");
-	if (mods && json_is_array(mods)) {
-		t->modules = xcalloc(json_array_size(mods), sizeof(*t->modules));
-		for (i = 0; i < json_array_size(mods); i++) {
-			json_t *m = json_array_get(mods, i);
-			json_t *p = json_object_get(m, "path");
+	if (mods && !json_is_array(mods)) {
+		mpiv_error_set(err, MPIV_EXIT_BAD_INPUT, path, t->rank, -1,
+			       "modules: expected an array");
+		goto fail;
+	}
+	for (i = 0; i < json_array_size(mods); i++) {
+		json_t *m = json_array_get(mods, i);
+		json_t *p = json_object_get(m, "path"), *id = json_object_get(m, "id");
 
-			if (!json_is_string(p)) {
-				mpiv_error_set(err, MPIV_EXIT_BAD_INPUT, path, t->rank, -1,
-					       "modules[%zu].path: expected a string", i);
-				goto fail;
-			}
-			t->modules[i].id = (uint32_t)json_integer_value(json_object_get(m, "id"));
-			t->modules[i].path = xstrdup(json_string_value(p));
-			t->nmodules++;
+		if (!json_is_string(p)) {
+			mpiv_error_set(err, MPIV_EXIT_BAD_INPUT, path, t->rank, -1,
+				       "modules[%zu].path: expected a string", i);
+			goto fail;
 		}
+		if (!json_is_integer(id) || json_integer_value(id) < 0 ||
+		    json_integer_value(id) >= MPIV_SITE_NO_MODULE) {
+			mpiv_error_set(err, MPIV_EXIT_BAD_INPUT, path, t->rank, -1,
+				       "modules[%zu].id: expected an integer from 0 to %u", i,
+				       MPIV_SITE_NO_MODULE - 1);
+			goto fail;
+		}
+		if (mpiv_trace_add_module(t, (uint32_t)json_integer_value(id),
+					  json_string_value(p), json_string_length(p), err))
+			goto fail;
 	}
 	evs = json_object_get(root, "events");
 	if (!json_is_array(evs)) {
@@ -502,7 +569,7 @@ int mpiv_meta_save(const char *dir, const struct mpiv_meta *m, struct mpiv_error
 	for (i = 0; m->command && m->command[i]; i++)
 		json_array_append_new(cmd, json_string(m->command[i]));
 	json_object_set_new(root, "format", json_string(META_FORMAT));
-	json_object_set_new(root, "version", json_integer(1));
+	json_object_set_new(root, "version", json_integer(META_VERSION));
 	json_object_set_new(root, "command", cmd);
 	if (m->cwd)
 		json_object_set_new(root, "cwd", json_string(m->cwd));
@@ -513,6 +580,33 @@ int mpiv_meta_save(const char *dir, const struct mpiv_meta *m, struct mpiv_error
 				    strerror(errno));
 	json_decref(root);
 	return rc;
+}
+
+/* meta.json's fields after the command, each optional. Returns 0, or -1 with err filled. */
+static int meta_fields(json_t *root, struct mpiv_meta *m, const char *path,
+		       struct mpiv_error *err)
+{
+	json_t *j = json_object_get(root, "exit_status");
+
+	/* a shell's status: 0 to 255, 128 + N for a signal; -1 when unknown */
+	if (j && (!json_is_integer(j) || json_integer_value(j) < -1 ||
+		  json_integer_value(j) > 255))
+		return mpiv_error_set(err, MPIV_EXIT_BAD_INPUT, path, -1, -1,
+				      "exit_status: expected -1 (unknown) to 255");
+	if (j)
+		m->exit_status = (int)json_integer_value(j);
+	j = json_object_get(root, "hung");
+	if (j && !json_is_boolean(j))
+		return mpiv_error_set(err, MPIV_EXIT_BAD_INPUT, path, -1, -1,
+				      "hung: expected true or false");
+	m->hung = json_is_true(j);
+	j = json_object_get(root, "cwd");
+	if (j && !json_is_string(j))
+		return mpiv_error_set(err, MPIV_EXIT_BAD_INPUT, path, -1, -1,
+				      "cwd: expected a string");
+	if (j)
+		m->cwd = xstrdup(json_string_value(j));
+	return 0;
 }
 
 int mpiv_meta_load(const char *path, struct mpiv_meta *m, struct mpiv_error *err)
@@ -536,6 +630,14 @@ int mpiv_meta_load(const char *path, struct mpiv_meta *m, struct mpiv_error *err
 		return mpiv_error_set(err, MPIV_EXIT_BAD_INPUT, path, -1, -1,
 				      "format: expected \"" META_FORMAT "\"");
 	}
+	/* a later version may mean other things by the same fields */
+	j = json_object_get(root, "version");
+	if (!json_is_integer(j) || json_integer_value(j) != META_VERSION) {
+		json_decref(root);
+		return mpiv_error_set(err, MPIV_EXIT_BAD_INPUT, path, -1, -1,
+				      "version: expected %d (this mpiverify reads that version of "
+				      "meta.json)", META_VERSION);
+	}
 	cmd = json_object_get(root, "command");
 	if (!json_is_array(cmd)) {
 		json_decref(root);
@@ -553,13 +655,11 @@ int mpiv_meta_load(const char *path, struct mpiv_meta *m, struct mpiv_error *err
 		}
 		m->command[i] = xstrdup(json_string_value(j));
 	}
-	j = json_object_get(root, "exit_status");
-	if (json_is_integer(j))
-		m->exit_status = (int)json_integer_value(j);
-	m->hung = json_is_true(json_object_get(root, "hung"));
-	j = json_object_get(root, "cwd");
-	if (json_is_string(j))
-		m->cwd = xstrdup(json_string_value(j));
+	if (meta_fields(root, m, path, err)) {
+		json_decref(root);
+		mpiv_meta_release(m);
+		return -1;
+	}
 	json_decref(root);
 	return 0;
 }

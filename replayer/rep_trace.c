@@ -262,6 +262,16 @@ int rep_trace_load(const char *dir, int rank, char *why, size_t whysize)
 				goto oom;
 			nmods++;
 		} else if (rec.kind == MPIV_TF_EVENT) {
+			struct mpiv_event fields = rec.ev;
+
+			/* every field within what it can mean, as in common/trace.c, but for the
+			 * group, which is not decoded here (calls are not compared by it) */
+			fields.ngroup = 0;
+			if (mpiv_event_check(&fields, hd.size, reason, sizeof(reason))) {
+				snprintf(why, whysize, "'%s': event %u: %s (record at byte %llu)",
+					 tr_path, rec.ev.index, reason, (unsigned long long)here.off);
+				goto out;
+			}
 			/* a record that replaces an earlier event may only replace an incomplete
 			 * one, as in common/trace.c */
 			if (rec.replaces && !tr_bit(incomplete, rec.ev.index)) {
