@@ -307,6 +307,8 @@ static int probe_finds(const struct eng_prog *p, const int32_t *st, int r,
 {
 	int s;
 
+	if (in->a == ENG_PROC_NULL)
+		return 1;	/* a probe of MPI_PROC_NULL returns at once, as a receive does */
 	for (s = 0; s < p->nranks; s++) {
 		int i;
 
@@ -963,7 +965,8 @@ int eng_waits_for(const struct eng_prog *p, const int32_t *st, int r, int *out)
 	case ENG_COLL:
 		return coll_waits_for(p, st, r, in, out, 0);
 	case ENG_PROBE:
-		return in->a == ENG_ANY ? anyone(p, st, r, out, 0) : add_unique(out, 0, in->a);
+		return in->a == ENG_ANY ? anyone(p, st, r, out, 0) :
+		       in->a >= 0 ? add_unique(out, 0, in->a) : 0;
 	case ENG_WIN_START:
 	case ENG_WIN_COMPLETE:
 	case ENG_WIN_WAIT:
@@ -1038,94 +1041,184 @@ static int bad(char *msg, size_t size, const char *what)
 	return -1;
 }
 
+/* The most state words a program may need: its state must stay addressable by int32 and
+ * small enough for pan to store (a gigabyte). */
+#define ENG_MAX_WORDS (1L << 28)
+
+/* Grow *arr (of *cap elements of size bytes) to hold n, doubling: an array is only as large
+ * as what the file has delivered so far, whatever count it announced. Returns 0, or -1 out of
+ * memory. */
+static int grow(void **arr, int32_t *cap, int32_t n, size_t size)
+{
+	int64_t c = *cap ? *cap : 8;
+	void *q;
+
+	if (n <= *cap)
+		return 0;
+	while (c < n)
+		c *= 2;
+	q = realloc(*arr, (size_t)c * size);
+	if (!q)
+		return -1;
+	memset((char *)q + (size_t)*cap * size, 0, (size_t)(c - *cap) * size);
+	*arr = q;
+	*cap = (int32_t)c;
+	return 0;
+}
+
+/* A peer operand: a rank, or what the instruction allows besides. */
+static int is_peer(const struct eng_prog *p, int32_t a, int any, int proc_null)
+{
+	return (a >= 0 && a < p->nranks) || (any && a == ENG_ANY) ||
+	       (proc_null && a == ENG_PROC_NULL);
+}
+
+/* Whether every operand of instruction i of a rank whose instructions are ins is one the
+ * engine can use: ranks, tags, communicators and modes in range, wait lists naming earlier
+ * instructions that post a request. */
+static int instr_ok(const struct eng_prog *p, const struct eng_instr *ins, int i)
+{
+	const struct eng_instr *in = &ins[i];
+	int j, op;
+
+	if (in->ev < 0)
+		return 0;
+	switch (in->op) {
+	case ENG_POST_SEND:
+		return is_peer(p, in->a, 0, 1) && in->b >= 0 && in->b < p->ncomms && in->c >= 0 &&
+		       in->d >= ENG_SEND_STANDARD && in->d <= ENG_SEND_READY && in->n == 0;
+	case ENG_POST_RECV:
+	case ENG_PROBE:
+		return is_peer(p, in->a, 1, 1) && in->b >= 0 && in->b < p->ncomms &&
+		       (in->c >= 0 || in->c == ENG_ANY) && in->n == 0;
+	case ENG_WAIT:
+	case ENG_WAITANY:
+		if (in->op == ENG_WAITANY && (in->d < 0 || in->d > in->n))
+			return 0;
+		for (j = 0; j < in->n; j++) {
+			if (in->list[j] < 0 || in->list[j] >= i)
+				return 0;
+			op = ins[in->list[j]].op;
+			if (op != ENG_POST_SEND && op != ENG_POST_RECV && op != ENG_ICOLL)
+				return 0;
+		}
+		return 1;
+	case ENG_COLL:
+	case ENG_ICOLL:
+		return in->a >= 0 && in->a < p->ncomms && in->b >= ENG_COLL_ALL &&
+		       in->b <= ENG_COLL_MISMATCH && in->c >= 1 && in->d >= 0 &&
+		       in->d < p->nranks && in->n == 0;
+	case ENG_END:
+		return in->n == 0;
+	case ENG_WIN_POST:
+	case ENG_WIN_START:
+	case ENG_WIN_COMPLETE:
+	case ENG_WIN_WAIT:
+	case ENG_WIN_LOCK:
+	case ENG_WIN_UNLOCK:
+		/* window pairs: (rank, its instruction or -1) */
+		if (in->a < 0 || in->a >= p->ncomms || (in->n & 1))
+			return 0;
+		for (j = 0; j < in->n; j++)
+			if (j & 1 ? in->list[j] < -1 : !is_peer(p, in->list[j], 0, 0))
+				return 0;
+		if (in->op == ENG_WIN_LOCK || in->op == ENG_WIN_UNLOCK)
+			return is_peer(p, in->b, 1, 0) && (in->op == ENG_WIN_UNLOCK ||
+			       ((in->c == 0 || in->c == 1) && (in->d == 0 || in->d == 1)));
+		return 1;
+	default:
+		return 0;
+	}
+}
+
 int eng_prog_read(struct eng_prog *p, FILE *f, char *msg, size_t size)
 {
 	char fmt[32];
 	int version, r, i, j, id, n;
+	int32_t ccap = 0, icap, lcap = 0, ncomms;
 	long long eager;
+	int64_t words;
 
 	memset(p, 0, sizeof(*p));
 	if (fscanf(f, "%31s %d", fmt, &version) != 2 || strcmp(fmt, ENG_FORMAT) ||
 	    version != ENG_VERSION)
 		return bad(msg, size, "header");
 	if (fscanf(f, " nranks %d ncomms %d maxlive %d maxmsg %d buffering %d eager %lld",
-		   &p->nranks, &p->ncomms, &p->maxlive, &p->maxmsg, &p->buffering, &eager) != 6 ||
-	    p->nranks <= 0 || p->nranks > 0x7fff || p->ncomms <= 0 || p->maxlive < 1 ||
-	    p->maxmsg < 1)
+		   &p->nranks, &ncomms, &p->maxlive, &p->maxmsg, &p->buffering, &eager) != 6 ||
+	    p->nranks <= 0 || p->nranks > 0x7fff || ncomms <= 0 || p->maxlive < 1 ||
+	    p->maxmsg < 1 || p->buffering < ENG_BUF_ZERO || p->buffering > ENG_BUF_EAGER)
 		return bad(msg, size, "sizes");
+	/* eng_layout's sums, in 64 bits: they must fit the state */
+	words = ENG_ST_HEADER + (int64_t)p->nranks * (2 + ncomms + p->maxlive) +
+		2 * (int64_t)p->maxmsg;
+	if (words > ENG_MAX_WORDS)
+		return bad(msg, size, "a state larger than the engine allows");
 	p->eager = eager;
-	p->comms = calloc((size_t)p->ncomms, sizeof(*p->comms));
 	p->nins = calloc((size_t)p->nranks, sizeof(*p->nins));
 	p->ins = calloc((size_t)p->nranks, sizeof(*p->ins));
-	if (!p->comms || !p->nins || !p->ins)
+	if (!p->nins || !p->ins)
 		return bad(msg, size, "out of memory");
-	for (i = 0; i < p->ncomms; i++) {
+	for (i = 0; i < ncomms; i++) {
 		if (fscanf(f, " comm %d %d", &id, &n) != 2 || id != i || n < 0 || n > p->nranks)
 			return bad(msg, size, "comm");
-		p->comms[i].n = n;
+		if (grow((void **)&p->comms, &ccap, i + 1, sizeof(*p->comms)))
+			return bad(msg, size, "out of memory");
+		p->ncomms = i + 1;
 		p->comms[i].members = calloc((size_t)n + 1, sizeof(int32_t));
+		if (!p->comms[i].members)
+			return bad(msg, size, "out of memory");
+		p->comms[i].n = n;
 		for (j = 0; j < n; j++)
 			if (fscanf(f, "%d", &p->comms[i].members[j]) != 1 ||
 			    p->comms[i].members[j] < 0 || p->comms[i].members[j] >= p->nranks)
 				return bad(msg, size, "comm member");
 	}
 	for (r = 0; r < p->nranks; r++) {
-		if (fscanf(f, " rank %d %d", &id, &n) != 2 || id != r || n < 1)
+		/* instruction indices are shifted left by one in the state */
+		if (fscanf(f, " rank %d %d", &id, &n) != 2 || id != r || n < 1 || n >= 1 << 30)
 			return bad(msg, size, "rank");
-		p->nins[r] = n;
-		p->ins[r] = calloc((size_t)n, sizeof(struct eng_instr));
-		if (!p->ins[r])
-			return bad(msg, size, "out of memory");
+		icap = 0;
 		for (i = 0; i < n; i++) {
-			struct eng_instr *in = &p->ins[r][i];
+			struct eng_instr *in;
 			long long bytes;
+			int32_t listcap = 0;
 
-			int win;
-
+			if (grow((void **)&p->ins[r], &icap, i + 1, sizeof(struct eng_instr)))
+				return bad(msg, size, "out of memory");
+			p->nins[r] = i + 1;
+			in = &p->ins[r][i];
 			if (fscanf(f, "%d %d %d %d %d %d %lld %d", &in->op, &in->ev, &in->a, &in->b,
-				   &in->c, &in->d, &bytes, &in->n) != 8 || in->n < 0 ||
-			    in->op < ENG_POST_SEND || in->op > ENG_WIN_UNLOCK ||
-			    (in->op > ENG_PROBE && in->op < ENG_WIN_POST))
+				   &in->c, &in->d, &bytes, &in->n) != 8 || in->n < 0)
 				return bad(msg, size, "instruction");
 			in->bytes = bytes;
-			win = in->op >= ENG_WIN_POST;
-			if (win && (in->a < 0 || in->a >= p->ncomms || (in->n & 1)))
-				return bad(msg, size, "window instruction");
-			if ((in->op == ENG_POST_SEND || in->op == ENG_POST_RECV || in->op == ENG_PROBE ||
-			     in->op == ENG_COLL || in->op == ENG_ICOLL) &&
-			    ((in->op == ENG_COLL || in->op == ENG_ICOLL ? in->a : in->b) < 0 ||
-			     (in->op == ENG_COLL || in->op == ENG_ICOLL ? in->a : in->b) >= p->ncomms))
-				return bad(msg, size, "communicator");
-			if (in->n) {
-				in->list = calloc((size_t)in->n, sizeof(int32_t));
-				if (!in->list)
+			for (j = 0; j < in->n; j++) {
+				if (grow((void **)&in->list, &listcap, j + 1, sizeof(int32_t)))
 					return bad(msg, size, "out of memory");
-				for (j = 0; j < in->n; j++) {
-					if (fscanf(f, "%d", &in->list[j]) != 1)
-						return bad(msg, size, "wait list");
-					/* window pairs: (rank, its instruction or -1) */
-					if (win ? (j & 1 ? in->list[j] < -1 :
-						   in->list[j] < 0 || in->list[j] >= p->nranks) :
-					    in->list[j] < 0 || in->list[j] >= i)
-						return bad(msg, size, "wait list");
+				if (fscanf(f, "%d", &in->list[j]) != 1) {
+					in->n = j;	/* what eng_prog_release frees is there */
+					return bad(msg, size, "wait list");
 				}
 			}
+			if (!instr_ok(p, p->ins[r], i))
+				return bad(msg, size, "instruction");
 		}
 		if (p->ins[r][n - 1].op != ENG_END)
 			return bad(msg, size, "program without an end");
 	}
-	if (fscanf(f, " locks %d", &p->nlocks) != 1 || p->nlocks < 0)
+	if (fscanf(f, " locks %d", &n) != 1 || n < 0)
 		return bad(msg, size, "locks");
-	p->locks = calloc((size_t)p->nlocks + 1, sizeof(*p->locks));
-	if (!p->locks)
-		return bad(msg, size, "out of memory");
-	for (i = 0; i < p->nlocks; i++) {
-		struct eng_lock *l = &p->locks[i];
+	for (i = 0; i < n; i++) {
+		struct eng_lock *l;
 
+		if (grow((void **)&p->locks, &lcap, i + 1, sizeof(*p->locks)))
+			return bad(msg, size, "out of memory");
+		p->nlocks = i + 1;
+		l = &p->locks[i];
 		if (fscanf(f, "%d %d %d %d %d %d", &l->rank, &l->comm, &l->target, &l->lock,
 			   &l->unlock, &l->exclusive) != 6 || l->rank < 0 || l->rank >= p->nranks ||
 		    l->comm < 0 || l->comm >= p->ncomms || l->target < 0 ||
-		    l->target >= p->nranks || l->lock < 0 || l->unlock <= l->lock)
+		    l->target >= p->nranks || l->lock < 0 || l->lock >= p->nins[l->rank] ||
+		    l->unlock <= l->lock || (l->exclusive != 0 && l->exclusive != 1))
 			return bad(msg, size, "lock");
 	}
 	eng_layout(p);
