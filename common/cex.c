@@ -8,11 +8,8 @@
 #include <jansson.h>
 
 #include "cex.h"
-
-static char *dup_or_null(const char *s)
-{
-	return s ? strdup(s) : NULL;
-}
+#include "event.h"
+#include "trace.h"
 
 static json_t *site_to_json(const struct mpiv_cex_site *s)
 {
@@ -123,18 +120,55 @@ static int want_int(json_t *j, long min, long max, long *out, const char *path,
 	return 0;
 }
 
-static int load_site(json_t *j, struct mpiv_cex_site *s)
+/* An optional string or null at key of j into *out (NULL when absent or null). */
+static int want_string(json_t *j, const char *key, char **out, const char *path, int r,
+		       const char *where, struct mpiv_error *err)
 {
-	json_t *f;
+	json_t *f = json_object_get(j, key);
 
-	if (!json_is_object(j))
+	if (f && !json_is_string(f) && !json_is_null(f))
+		return mpiv_error_set(err, MPIV_EXIT_BAD_INPUT, path, r, -1,
+				      "%s.%s: expected a string or null", where, key);
+	*out = json_is_string(f) ? strdup(json_string_value(f)) : NULL;
+	return 0;
+}
+
+/* A call's site: function and file (strings or null), line (0 if unknown). */
+static int load_site(json_t *j, struct mpiv_cex_site *s, const char *path, int r,
+		     struct mpiv_error *err)
+{
+	char where[64];
+	json_t *f;
+	long v;
+
+	if (!j || json_is_null(j))
 		return 0;
-	f = json_object_get(j, "function");
-	s->function = json_is_string(f) ? strdup(json_string_value(f)) : NULL;
-	f = json_object_get(j, "file");
-	s->file = json_is_string(f) ? strdup(json_string_value(f)) : NULL;
+	snprintf(where, sizeof(where), "ranks[%d].blocked.site", r);
+	if (!json_is_object(j))
+		return mpiv_error_set(err, MPIV_EXIT_BAD_INPUT, path, r, -1,
+				      "%s: expected an object", where);
+	if (want_string(j, "function", &s->function, path, r, where, err) ||
+	    want_string(j, "file", &s->file, path, r, where, err))
+		return -1;
 	f = json_object_get(j, "line");
-	s->line = json_is_integer(f) ? (int)json_integer_value(f) : 0;
+	snprintf(where, sizeof(where), "ranks[%d].blocked.site.line", r);
+	if (f && want_int(f, 0, INT32_MAX, &v, path, err, where))
+		return -1;
+	s->line = f ? (int)v : 0;
+	return 0;
+}
+
+/* An optional boolean at key of j: 1 if true. Returns 0, or -1 with err filled. */
+static int want_bool(json_t *j, const char *key, int *out, const char *path, int r,
+		     const char *where, struct mpiv_error *err)
+{
+	json_t *f = json_object_get(j, key);
+
+	if (f && !json_is_boolean(f))
+		return mpiv_error_set(err, MPIV_EXIT_BAD_INPUT, path, r, -1,
+				      "%s%s%s: expected true or false", where, *where ? "." : "",
+				      key);
+	*out = json_is_true(f);
 	return 0;
 }
 
@@ -186,7 +220,9 @@ static int load_rank(json_t *o, int r, int nranks, struct mpiv_cex_rank *cr, con
 				return -1;
 			op->match_op = (int32_t)v;
 		}
-		op->wildcard = json_is_true(json_object_get(jo, "wildcard"));
+		snprintf(what, sizeof(what), "ranks[%d].ops[%zu]", r, i);
+		if (want_bool(jo, "wildcard", &op->wildcard, path, r, what, err))
+			return -1;
 		bf = json_object_get(jo, "buffered");
 		if (bf) {
 			if (!json_is_boolean(bf))
@@ -199,19 +235,36 @@ static int load_rank(json_t *o, int r, int nranks, struct mpiv_cex_rank *cr, con
 	}
 	b = json_object_get(o, "blocked");
 	if (b && !json_is_null(b)) {
-		json_t *c;
-
+		if (!json_is_object(b))
+			return mpiv_error_set(err, MPIV_EXIT_BAD_INPUT, path, r, -1,
+					      "ranks[%d].blocked: expected an object or null", r);
 		snprintf(what, sizeof(what), "ranks[%d].blocked.op", r);
 		if (want_int(json_object_get(b, "op"), 0, INT32_MAX, &v, path, err, what))
 			return -1;
 		cr->blocked_op = v;
-		c = json_object_get(b, "call");
-		cr->blocked_call = dup_or_null(json_is_string(c) ? json_string_value(c) : NULL);
-		c = json_object_get(b, "desc");
-		cr->blocked_desc = dup_or_null(json_is_string(c) ? json_string_value(c) : NULL);
-		load_site(json_object_get(b, "site"), &cr->site);
+		snprintf(what, sizeof(what), "ranks[%d].blocked", r);
+		if (want_string(b, "call", &cr->blocked_call, path, r, what, err) ||
+		    want_string(b, "desc", &cr->blocked_desc, path, r, what, err) ||
+		    load_site(json_object_get(b, "site"), &cr->site, path, r, err))
+			return -1;
 	}
 	return 0;
+}
+
+/* Whether name is a buffering mode check searches with: zero, infinite, eager-BYTES (the
+ * names of its subdirectories). */
+static int buffering_name(const char *name)
+{
+	const char *p;
+
+	if (!strcmp(name, "zero") || !strcmp(name, "infinite"))
+		return 1;
+	if (strncmp(name, "eager-", 6) || !name[6])
+		return 0;
+	for (p = name + 6; *p; p++)
+		if (*p < '0' || *p > '9')
+			return 0;
+	return p - name < 6 + 19;	/* fits a long long */
 }
 
 int mpiv_cex_load(const char *path, struct mpiv_cex *cex, struct mpiv_error *err)
@@ -249,6 +302,12 @@ int mpiv_cex_load(const char *path, struct mpiv_cex *cex, struct mpiv_error *err
 	if (!json_is_string(j)) {
 		mpiv_error_set(err, MPIV_EXIT_BAD_INPUT, path, -1, -1,
 			       "buffering: expected a string");
+		goto fail;
+	}
+	if (!buffering_name(json_string_value(j))) {
+		mpiv_error_set(err, MPIV_EXIT_BAD_INPUT, path, -1, -1, "buffering: expected "
+			       "\"zero\", \"infinite\" or \"eager-BYTES\", not \"%.64s\"",
+			       json_string_value(j));
 		goto fail;
 	}
 	cex->buffering = strdup(json_string_value(j));
@@ -296,7 +355,8 @@ int mpiv_cex_load(const char *path, struct mpiv_cex *cex, struct mpiv_error *err
 		if (load_rank(json_array_get(ranks, (size_t)r), r, cex->nranks, &cex->ranks[r],
 			      path, err))
 			goto fail;
-	cex->mismatch = json_is_true(json_object_get(root, "collective_mismatch"));
+	if (want_bool(root, "collective_mismatch", &cex->mismatch, path, -1, "", err))
+		goto fail;
 	{
 		json_t *rs = json_object_get(root, "ready_send_unmatched");
 
@@ -343,6 +403,74 @@ fail:
 	json_decref(root);
 	mpiv_cex_release(cex);
 	return -1;
+}
+
+/* Whether the event of rank r's trace at index op exists (and, with kinds, is of one of
+ * those kinds, a mask of 1 << enum mpiv_kind); else err is filled, naming what refers to
+ * it. */
+static int check_op(const struct mpiv_traceset *ts, int r, long op, unsigned kinds,
+		    const char *path, const char *what, struct mpiv_error *err)
+{
+	const struct mpiv_rank_trace *t = &ts->ranks[r];
+	const struct mpiv_event *ev;
+
+	if (op < 0 || (size_t)op >= t->nevents)
+		return mpiv_error_set(err, MPIV_EXIT_BAD_INPUT, path, r, op, "%s names event "
+				      "%ld of rank %d, but the trace '%s' has %zu events there: "
+				      "the counterexample is not from this trace", what, op, r,
+				      ts->dir ? ts->dir : "", t->nevents);
+	ev = &t->events[op];
+	if (kinds && !(kinds & (1u << mpiv_call_kind(ev->call))))
+		return mpiv_error_set(err, MPIV_EXIT_BAD_INPUT, path, r, op, "%s names event "
+				      "%ld of rank %d, which is %s in the trace '%s': the "
+				      "counterexample is not from this trace", what, op, r,
+				      mpiv_call_name(ev->call), ts->dir ? ts->dir : "");
+	return 0;
+}
+
+/* The calls whose events post a send or a receive the model matches (translator/). */
+#define SEND_KINDS (1u << MPIV_KIND_SEND | 1u << MPIV_KIND_ISEND | 1u << MPIV_KIND_SENDRECV | \
+		    1u << MPIV_KIND_START)
+#define RECV_KINDS (1u << MPIV_KIND_RECV | 1u << MPIV_KIND_IRECV | 1u << MPIV_KIND_SENDRECV | \
+		    1u << MPIV_KIND_MPROBE | 1u << MPIV_KIND_MRECV | 1u << MPIV_KIND_START)
+
+int mpiv_cex_check_trace(const struct mpiv_cex *cex, const struct mpiv_traceset *ts,
+			 const char *path, struct mpiv_error *err)
+{
+	char what[96];
+	size_t i;
+	int r;
+
+	if (ts->nranks != cex->nranks)
+		return mpiv_error_set(err, MPIV_EXIT_BAD_INPUT, path, -1, -1, "the counterexample "
+				      "is for %d ranks, but its trace '%s' has %d", cex->nranks,
+				      ts->dir ? ts->dir : "", ts->nranks);
+	for (r = 0; r < cex->nranks; r++) {
+		const struct mpiv_cex_rank *cr = &cex->ranks[r];
+
+		for (i = 0; i < cr->nops; i++) {
+			const struct mpiv_cex_op *op = &cr->ops[i];
+
+			snprintf(what, sizeof(what), "ranks[%d].ops[%zu]", r, i);
+			if (check_op(ts, r, op->op, op->match_rank >= 0 ? RECV_KINDS :
+				     op->sync >= 0 ? SEND_KINDS : 0, path, what, err))
+				return -1;
+			if (op->match_rank < 0)
+				continue;
+			snprintf(what, sizeof(what), "ranks[%d].ops[%zu].match", r, i);
+			if (check_op(ts, op->match_rank, op->match_op, SEND_KINDS, path, what, err))
+				return -1;
+		}
+		snprintf(what, sizeof(what), "ranks[%d].blocked", r);
+		if (cr->blocked_op >= 0 && check_op(ts, r, cr->blocked_op, 0, path, what, err))
+			return -1;
+	}
+	for (i = 0; i < cex->ncycle; i++) {
+		snprintf(what, sizeof(what), "cycle[%zu]", i);
+		if (check_op(ts, cex->cycle[i].rank, cex->cycle[i].op, 0, path, what, err))
+			return -1;
+	}
+	return 0;
 }
 
 const struct mpiv_cex_op *mpiv_cex_find(const struct mpiv_cex_rank *r, uint32_t op)
