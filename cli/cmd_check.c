@@ -123,12 +123,13 @@ static void clean_mode_dir(const char *dir)
 	char path[PATH_MAX];
 	int i;
 
-	for (i = 1; i <= MAX_TRAILS + 1; i++) {
-		snprintf(path, sizeof(path), "%s/model.pml%d.trail", dir, i);
+	/* a name cut short would remove another file: none is longer than the directory's
+	 * own files (check_mode made it) by more than a dozen bytes, and it is checked */
+	for (i = 1; i <= MAX_TRAILS + 1; i++)
+		if (snprintf(path, sizeof(path), "%s/model.pml%d.trail", dir, i) < (int)sizeof(path))
+			unlink(path);
+	if (snprintf(path, sizeof(path), "%s/model.pml.trail", dir) < (int)sizeof(path))
 		unlink(path);
-	}
-	snprintf(path, sizeof(path), "%s/model.pml.trail", dir);
-	unlink(path);
 }
 
 /* Which rank is blocked where. With core set, ranks blocked in a standard send that was
@@ -156,13 +157,14 @@ static char *signature(const struct mpiv_cex *cex, int core)
 /* Where the i-th distinct deadlock's cex goes: cex.json, cex-2.json, ... */
 static char *cex_path(const char *outdir, int i)
 {
-	char buf[PATH_MAX];
+	size_t n = strlen(outdir) + 32;
+	char *buf = xmalloc(n);
 
 	if (i == 1)
-		snprintf(buf, sizeof(buf), "%s/cex.json", outdir);
+		snprintf(buf, n, "%s/cex.json", outdir);
 	else
-		snprintf(buf, sizeof(buf), "%s/cex-%d.json", outdir, i);
-	return xstrdup(buf);
+		snprintf(buf, n, "%s/cex-%d.json", outdir, i);
+	return buf;
 }
 
 struct check_run {
@@ -299,7 +301,9 @@ static int check_mode(struct check_run *run, const struct mode *m, struct mpiv_e
 	int r, i, nwild = 0, total = 0;
 	FILE *f;
 
-	snprintf(dir, sizeof(dir), "%s/%s", run->outdir, m->name);
+	if (snprintf(dir, sizeof(dir), "%s/%s", run->outdir, m->name) >= (int)sizeof(dir))
+		return mpiv_error_set(err, MPIV_EXIT_BAD_INPUT, run->outdir, -1, -1,
+				      "output directory name too long");
 	if (make_dir(dir))
 		return mpiv_error_set(err, MPIV_EXIT_TOOL, dir, -1, -1, "cannot create: %s",
 				      strerror(errno));
@@ -390,7 +394,7 @@ int cmd_check(int argc, char **argv)
 	struct mode modes[MAX_MODES];
 	int nmodes = 0, as_json = 0, c, i, rc, all = 1;
 	long long eager = -1;
-	char modes_str[3 * sizeof(modes[0].name)] = "";
+	char modes_str[MAX_MODES * (sizeof(modes[0].name) + 2)] = "";
 	double seconds = 600;
 	long memory_mb = 2048;
 	char *end;
@@ -452,9 +456,11 @@ int cmd_check(int argc, char **argv)
 		snprintf(modes[nmodes].name, sizeof(modes[0].name), "eager-%lld", eager);
 		nmodes++;
 	}
-	for (i = 0; i < nmodes; i++)
-		snprintf(modes_str + strlen(modes_str), sizeof(modes_str) - strlen(modes_str), "%s%s",
-			 i ? ", " : "", modes[i].name);
+	for (i = 0; i < nmodes; i++) {
+		if (i)
+			strncat(modes_str, ", ", sizeof(modes_str) - strlen(modes_str) - 1);
+		strncat(modes_str, modes[i].name, sizeof(modes_str) - strlen(modes_str) - 1);
+	}
 	if (!out) {
 		snprintf(outbuf, sizeof(outbuf), "%s/check", dir);
 		out = outbuf;

@@ -61,7 +61,8 @@ static struct tr_chunk *tr_cache[2];
 static uint64_t tr_clock;
 static struct mpiv_reqinfo *tr_reqbuf;	/* the decoder's room for a record's requests */
 static size_t tr_reqbufcap;
-static char tr_error[512];		/* why a chunk could not be read again, "" if it could */
+static char tr_error[sizeof(tr_path) + 512];	/* why a chunk could not be read again, "" if it
+						 * could: room for the path and the why */
 
 /* Append to a malloc'ed array of n elements of size each, growing it by doubling. Returns 0,
  * or -1 if out of memory (the array is unchanged). */

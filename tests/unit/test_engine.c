@@ -50,7 +50,7 @@ static int check_case(const char *dir)
 		CU_FAIL("case did not load");
 		return 0;
 	}
-	snprintf(path, sizeof(path), "%s/expect", dir);
+	CU_ASSERT_FATAL(snprintf(path, sizeof(path), "%s/expect", dir) < (int)sizeof(path));
 	f = fopen(path, "r");
 	CU_ASSERT_PTR_NOT_NULL_FATAL(f);
 	while (fgets(line, sizeof(line), f)) {
