@@ -13,6 +13,7 @@
 
 #include "cli.h"
 #include "diag.h"
+#include "jsontext.h"
 #include "mpilib.h"
 #include "paths.h"
 #include "report.h"
@@ -529,7 +530,7 @@ int cmd_check(int argc, char **argv)
 			json_array_append_new(dl, report_deadlock_json(&ts, &run.found[i]));
 		json_object_set_new(doc, "format", json_string("mpiverify-check"));
 		json_object_set_new(doc, "version", json_integer(1));
-		json_object_set_new(doc, "trace", json_string(dir));
+		json_object_set_new(doc, "trace", mpiv_json_text(dir));
 		json_object_set_new(doc, "verdict",
 				    json_string(rc == MPIV_EXIT_DEADLOCK ? "deadlock" :
 						rc == MPIV_EXIT_INCONCLUSIVE ? "inconclusive" :

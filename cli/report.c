@@ -3,6 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "jsontext.h"
 #include "report.h"
 #include "srcloc.h"
 #include "translate.h"
@@ -206,8 +207,9 @@ void report_trace_notes(FILE *f, const struct mpiv_traceset *ts)
 
 static json_t *site_json(const struct mpiv_cex_site *s)
 {
-	return json_pack("{s:s?, s:s?, s:i}", "function", s->function, "file", s->file, "line",
-			 s->line);
+	/* names from the debug information are bytes: not always UTF-8 */
+	return json_pack("{s:o, s:o, s:i}", "function", mpiv_json_text(s->function), "file",
+			 mpiv_json_text(s->file), "line", s->line);
 }
 
 static const char *const warn_kinds[] = {
@@ -298,7 +300,7 @@ json_t *report_deadlock_json(const struct mpiv_traceset *ts, const struct found_
 	json_object_set_new(o, "class", json_string(klass));
 	json_object_set_new(o, "meaning", json_string(meaning));
 	json_object_set_new(o, "modes", json_string(d->modes));
-	json_object_set_new(o, "cex", json_string(d->path));
+	json_object_set_new(o, "cex", mpiv_json_text(d->path));
 	if (d->eager >= 0)
 		json_object_set_new(o, "library_buffering",
 				    json_pack("{s:I, s:b}", "eager", (json_int_t)d->eager, "happens",

@@ -9,14 +9,15 @@
 
 #include "cex.h"
 #include "event.h"
+#include "jsontext.h"
 #include "trace.h"
 
 static json_t *site_to_json(const struct mpiv_cex_site *s)
 {
 	json_t *o = json_object();
 
-	json_object_set_new(o, "function", s->function ? json_string(s->function) : json_null());
-	json_object_set_new(o, "file", s->file ? json_string(s->file) : json_null());
+	json_object_set_new(o, "function", mpiv_json_text(s->function));
+	json_object_set_new(o, "file", mpiv_json_text(s->file));
 	json_object_set_new(o, "line", json_integer(s->line));
 	return o;
 }
@@ -41,13 +42,13 @@ int mpiv_cex_save(const char *path, const struct mpiv_cex *cex, struct mpiv_erro
 
 	json_object_set_new(root, "format", json_string(MPIV_CEX_FORMAT));
 	json_object_set_new(root, "version", json_integer(MPIV_CEX_VERSION));
-	json_object_set_new(root, "trace", json_string(cex->trace_dir ? cex->trace_dir : ""));
+	json_object_set_new(root, "trace", mpiv_json_text(cex->trace_dir ? cex->trace_dir : ""));
 	json_object_set_new(root, "buffering", json_string(cex->buffering ? cex->buffering : ""));
 	for (i = 0; cex->command && cex->command[i]; i++)
-		json_array_append_new(cmd, json_string(cex->command[i]));
+		json_array_append_new(cmd, mpiv_json_text(cex->command[i]));
 	json_object_set_new(root, "command", cmd);
 	if (cex->cwd)
-		json_object_set_new(root, "cwd", json_string(cex->cwd));
+		json_object_set_new(root, "cwd", mpiv_json_text(cex->cwd));
 	json_object_set_new(root, "nranks", json_integer(cex->nranks));
 	for (r = 0; r < cex->nranks; r++) {
 		const struct mpiv_cex_rank *cr = &cex->ranks[r];
@@ -77,8 +78,8 @@ int mpiv_cex_save(const char *path, const struct mpiv_cex *cex, struct mpiv_erro
 			json_t *b = json_object();
 
 			json_object_set_new(b, "op", json_integer(cr->blocked_op));
-			json_object_set_new(b, "call", json_string(cr->blocked_call ? cr->blocked_call : ""));
-			json_object_set_new(b, "desc", json_string(cr->blocked_desc ? cr->blocked_desc : ""));
+			json_object_set_new(b, "call", mpiv_json_text(cr->blocked_call ? cr->blocked_call : ""));
+			json_object_set_new(b, "desc", mpiv_json_text(cr->blocked_desc ? cr->blocked_desc : ""));
 			json_object_set_new(b, "site", site_to_json(&cr->site));
 			json_object_set_new(o, "blocked", b);
 		} else {

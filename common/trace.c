@@ -231,6 +231,8 @@ int mpiv_trace_load_bin(const char *path, struct mpiv_rank_trace *t, struct mpiv
 	t->library[sizeof(t->library) - 1] = '\0';
 	if (load_records(t, data, len, (size_t)n, err))
 		goto fail;
+	if (mpiv_trace_check_incomplete(t, err))
+		goto fail;
 	if (t->nevents && (t->events[t->nevents - 1].flags & MPIV_EV_INCOMPLETE))
 		t->incomplete = 1;
 	free(data);
@@ -382,6 +384,32 @@ int mpiv_traceset_load(const char *dir, struct mpiv_traceset *ts, struct mpiv_er
 fail:
 	mpiv_traceset_release(ts);
 	return -1;
+}
+
+int mpiv_trace_check_incomplete(const struct mpiv_rank_trace *t, struct mpiv_error *err)
+{
+	int32_t *seen = NULL;	/* threads met so far, from the end */
+	size_t nseen = 0, cap = 0, i, k;
+	int rc = 0;
+
+	for (i = t->nevents; i-- > 0 && rc == 0;) {
+		const struct mpiv_event *ev = &t->events[i];
+
+		for (k = 0; k < nseen && seen[k] != ev->thread; k++)
+			;
+		if (k < nseen) {
+			if (ev->flags & MPIV_EV_INCOMPLETE)
+				rc = mpiv_error_set(err, MPIV_EXIT_BAD_INPUT, t->source, t->rank,
+						    (long)i, "event %zu is incomplete (its call had "
+						    "not returned), yet its thread %d made a later one",
+						    i, ev->thread);
+			continue;
+		}
+		xgrow((void **)&seen, &cap, nseen + 1, sizeof(*seen));
+		seen[nseen++] = ev->thread;
+	}
+	free(seen);
+	return rc;
 }
 
 int mpiv_trace_add_module(struct mpiv_rank_trace *t, uint32_t id, const char *path,

@@ -106,6 +106,11 @@ int mpiv_trace_add_newcomm(struct mpiv_rank_trace *t, uint32_t event, int32_t id
 int mpiv_trace_add_module(struct mpiv_rank_trace *t, uint32_t id, const char *path,
 			  size_t len, struct mpiv_error *err);
 
+/* Check that each event of t written incomplete (its call had not returned) is the last of
+ * its thread: a thread makes no call while it is blocked in one. Returns 0, or -1 with err
+ * filled (BAD_INPUT). */
+int mpiv_trace_check_incomplete(const struct mpiv_rank_trace *t, struct mpiv_error *err);
+
 /* Write meta.json into dir. Returns 0, or -1 with err filled. */
 int mpiv_meta_save(const char *dir, const struct mpiv_meta *m, struct mpiv_error *err);
 

@@ -7,6 +7,7 @@
 
 #include <jansson.h>
 
+#include "jsontext.h"
 #include "trace.h"
 #include "xalloc.h"
 
@@ -127,33 +128,41 @@ static json_t *event_to_json(const struct mpiv_rank_trace *t, const struct mpiv_
 	return o;
 }
 
-int mpiv_trace_save_json(const char *path, const struct mpiv_rank_trace *t,
-			 struct mpiv_error *err)
+/* The whole trace as one JSON document (the caller's to json_decref). */
+static json_t *trace_to_json(const struct mpiv_rank_trace *t)
 {
 	json_t *root = json_object(), *mods = json_array(), *evs = json_array();
 	size_t i;
-	int rc = 0;
 
 	json_object_set_new(root, "format", json_string(TRACE_FORMAT));
 	json_object_set_new(root, "version", json_integer(1));
 	json_object_set_new(root, "rank", json_integer(t->rank));
 	json_object_set_new(root, "size", json_integer(t->size));
 	json_object_set_new(root, "pid", json_integer(t->pid));
-	json_object_set_new(root, "host", json_string(t->host));
-	json_object_set_new(root, "library", json_string(t->library));
+	json_object_set_new(root, "host", mpiv_json_text(t->host));
+	json_object_set_new(root, "library", mpiv_json_text(t->library));
 	json_object_set_new(root, "thread_level", json_integer(t->thread_level));
 	json_object_set_new(root, "truncated", json_boolean(t->truncated));
 	for (i = 0; i < t->nmodules; i++) {
 		json_t *m = json_object();
 
 		json_object_set_new(m, "id", json_integer(t->modules[i].id));
-		json_object_set_new(m, "path", json_string(t->modules[i].path));
+		json_object_set_new(m, "path", mpiv_json_text(t->modules[i].path));
 		json_array_append_new(mods, m);
 	}
 	json_object_set_new(root, "modules", mods);
 	for (i = 0; i < t->nevents; i++)
 		json_array_append_new(evs, event_to_json(t, &t->events[i]));
 	json_object_set_new(root, "events", evs);
+	return root;
+}
+
+int mpiv_trace_save_json(const char *path, const struct mpiv_rank_trace *t,
+			 struct mpiv_error *err)
+{
+	json_t *root = trace_to_json(t);
+	int rc = 0;
+
 	if (json_dump_file(root, path, JSON_INDENT(2) | JSON_PRESERVE_ORDER))
 		rc = mpiv_error_set(err, MPIV_EXIT_BAD_INPUT, path, t->rank, -1,
 				    "cannot write: %s", strerror(errno));
@@ -541,12 +550,9 @@ int mpiv_trace_load_json(const char *path, struct mpiv_rank_trace *t, struct mpi
 		t->nevents = i + 1;
 		if (newcomm_from_json(json_array_get(evs, i), (long)i, t, err))
 			goto fail;
-		if ((t->events[i].flags & MPIV_EV_INCOMPLETE) && i + 1 != json_array_size(evs)) {
-			mpiv_error_set(err, MPIV_EXIT_BAD_INPUT, path, t->rank, (long)i,
-				       "events[%zu]: only the last event can be incomplete", i);
-			goto fail;
-		}
 	}
+	if (mpiv_trace_check_incomplete(t, err))
+		goto fail;
 	if (t->nevents && (t->events[t->nevents - 1].flags & MPIV_EV_INCOMPLETE))
 		t->incomplete = 1;
 	json_decref(root);
@@ -567,12 +573,12 @@ int mpiv_meta_save(const char *dir, const struct mpiv_meta *m, struct mpiv_error
 
 	snprintf(path, sizeof(path), "%s/" MPIV_META_FILE, dir);
 	for (i = 0; m->command && m->command[i]; i++)
-		json_array_append_new(cmd, json_string(m->command[i]));
+		json_array_append_new(cmd, mpiv_json_text(m->command[i]));
 	json_object_set_new(root, "format", json_string(META_FORMAT));
 	json_object_set_new(root, "version", json_integer(META_VERSION));
 	json_object_set_new(root, "command", cmd);
 	if (m->cwd)
-		json_object_set_new(root, "cwd", json_string(m->cwd));
+		json_object_set_new(root, "cwd", mpiv_json_text(m->cwd));
 	json_object_set_new(root, "exit_status", json_integer(m->exit_status));
 	json_object_set_new(root, "hung", json_boolean(m->hung));
 	if (json_dump_file(root, path, JSON_INDENT(2) | JSON_PRESERVE_ORDER))

@@ -748,6 +748,7 @@ static void test_bad_records(void)
 {
 	struct mpiv_event ev;
 	struct bin b;
+	int k;
 
 	bin_header(&b, 0, 1);
 	b.data[b.hdrlen - 1 - strlen("MPICH Version: 4.0.2") - 1 - strlen("node1") - 1] = 9 << 1;
@@ -769,6 +770,36 @@ static void test_bad_records(void)
 	ev.flags = 0;
 	bin_event(&b, &ev);
 	expect_error(&b, b.len, "event 0, MPI_Recv, rewritten as MPI_Send");
+	/* a blocked call, then another call of the same thread (another thread's is fine: it
+	 * is how a multi-threaded rank's file may end), as binary and as JSON */
+	for (k = 0; k < 2; k++) {
+		struct mpiv_rank_trace t;
+		char json[512];
+
+		bin_header(&b, 0, 2);
+		recv_event(&ev);
+		ev.index = 0;
+		ev.flags = MPIV_EV_INCOMPLETE;
+		bin_event(&b, &ev);
+		recv_event(&ev);
+		ev.index = 1;
+		ev.thread = (int32_t)k;
+		bin_event(&b, &ev);
+		bin_end(&b);
+		if (k == 0) {
+			expect_error(&b, b.len, "event 0 is incomplete (its call had not "
+				     "returned), yet its thread 0 made a later one");
+			continue;
+		}
+		snprintf(json, sizeof(json), "%s", tmp_path("rank-0.mpivt"));
+		bin_save(&b, b.len, json);
+		CU_ASSERT_EQUAL_FATAL(mpiv_trace_load_bin(json, &t, NULL), 0);
+		snprintf(json, sizeof(json), "%s/rank-0.json", unit_tmpdir());
+		CU_ASSERT_EQUAL(mpiv_trace_save_json(json, &t, NULL), 0);
+		mpiv_rank_trace_release(&t);
+		CU_ASSERT_EQUAL(mpiv_trace_load_json(json, &t, NULL), 0);
+		mpiv_rank_trace_release(&t);
+	}
 }
 
 /* Binary -> JSON -> load, and JSON -> binary -> load, give the same events. */
@@ -796,6 +827,7 @@ static void test_json_roundtrip(void)
 		assert_same_event(&a.events[i], &c.events[i]);
 	}
 	CU_ASSERT_STRING_EQUAL(j.modules[0].path, "/bin/app");
+	CU_ASSERT_STRING_EQUAL(j.host, "node1");
 	CU_ASSERT_STRING_EQUAL(c.modules[0].path, "/bin/app");
 	CU_ASSERT_STRING_EQUAL(c.host, "node1");
 	CU_ASSERT_EQUAL(c.truncated, 0);
@@ -851,6 +883,32 @@ static void write_file(const char *path, const char *text)
 	CU_ASSERT_FATAL(f != NULL);
 	fputs(text, f);
 	fclose(f);
+}
+
+/* Paths and names are bytes: one that is not UTF-8 is written to JSON with U+FFFD for each
+ * byte that cannot be written (before, Jansson refused the string, the module's path became
+ * null, and the JSON trace did not read). */
+static void test_json_not_utf8(void)
+{
+	const char *bin = tmp_path("rank-0.mpivt");
+	char json[512];
+	struct mpiv_rank_trace a, j;
+	struct mpiv_event ev;
+	struct bin b;
+
+	bin_header(&b, 0, 1);
+	bin_module(&b, 0, "/home/j\xfcrgen/app\xc3");
+	mpiv_event_init(&ev, MPIV_CALL_Init);
+	bin_event(&b, &ev);
+	bin_end(&b);
+	bin_save(&b, b.len, bin);
+	snprintf(json, sizeof(json), "%s/rank-0.json", unit_tmpdir());
+	CU_ASSERT_EQUAL_FATAL(mpiv_trace_load_bin(bin, &a, NULL), 0);
+	CU_ASSERT_EQUAL_FATAL(mpiv_trace_save_json(json, &a, NULL), 0);
+	CU_ASSERT_EQUAL_FATAL(mpiv_trace_load_json(json, &j, NULL), 0);
+	CU_ASSERT_STRING_EQUAL(j.modules[0].path, "/home/j\xef\xbf\xbdrgen/app\xef\xbf\xbd");
+	mpiv_rank_trace_release(&a);
+	mpiv_rank_trace_release(&j);
 }
 
 /* The top level of a JSON trace, and events' fields beyond their type, are checked too:
@@ -1117,6 +1175,7 @@ static CU_TestInfo trace_tests[] = {
 	{"json round trip", test_json_roundtrip},
 	{"json errors", test_json_errors},
 	{"json: header and fields checked", test_json_fields},
+	{"json: names that are not UTF-8", test_json_not_utf8},
 	{"meta.json: version and fields checked", test_meta},
 	{"trace set errors", test_traceset_errors},
 	{"comm records round trip", test_comm_roundtrip},
