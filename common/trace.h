@@ -7,6 +7,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 
 #include "error.h"
 #include "event.h"
@@ -82,6 +83,11 @@ int mpiv_trace_load_json(const char *path, struct mpiv_rank_trace *t, struct mpi
 /* Write t as JSON to path (indent 2). Returns 0, or -1 with err filled. */
 int mpiv_trace_save_json(const char *path, const struct mpiv_rank_trace *t,
 			 struct mpiv_error *err);
+
+/* Write t as JSON (indent 2) and a newline to the open file f, at its position (stdout: a
+ * file it is redirected to gets every rank written this way, one after the other). Returns 0,
+ * or -1 if writing failed (errno). */
+int mpiv_trace_write_json(FILE *f, const struct mpiv_rank_trace *t);
 
 /* Read every rank of a trace directory: rank-N.mpivt or rank-N.json for N = 0.. without gaps,
  * and meta.json if present. Returns 0, or -1 with err filled. */

@@ -170,6 +170,17 @@ int mpiv_trace_save_json(const char *path, const struct mpiv_rank_trace *t,
 	return rc;
 }
 
+int mpiv_trace_write_json(FILE *f, const struct mpiv_rank_trace *t)
+{
+	json_t *root = trace_to_json(t);
+	int rc = json_dumpf(root, f, JSON_INDENT(2) | JSON_PRESERVE_ORDER);
+
+	json_decref(root);
+	if (rc == 0 && fputc('\n', f) == EOF)
+		rc = -1;
+	return rc ? -1 : 0;
+}
+
 /* Read an optional special-valued field; absent leaves *out as it is. */
 static int get_special(json_t *o, const char *key, int is_tag, int32_t *out, const char *path,
 		       int rank, long idx, struct mpiv_error *err)
