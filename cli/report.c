@@ -108,6 +108,27 @@ static void report_locks_held(FILE *f, const struct mpiv_traceset *ts,
 	}
 }
 
+/* Print s so that a shell reads it back as one word: as it is if it is made of characters
+ * no shell treats specially, else in single quotes. */
+static void print_shell_word(FILE *f, const char *s)
+{
+	const char *p;
+
+	if (*s && strspn(s, "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789"
+			 "/._+-,=:@%") == strlen(s)) {
+		fputs(s, f);
+		return;
+	}
+	fputc('\'', f);
+	for (p = s; *p; p++) {
+		if (*p == '\'')
+			fputs("'\\''", f);
+		else
+			fputc(*p, f);
+	}
+	fputc('\'', f);
+}
+
 void report_deadlock(FILE *f, const struct mpiv_traceset *ts, const struct found_deadlock *d,
 		     int i, int n)
 {
@@ -176,8 +197,9 @@ void report_deadlock(FILE *f, const struct mpiv_traceset *ts, const struct found
 					fprintf(f, " rank %d event %u;", r, cex->ranks[r].ops[k].op);
 		fputc('\n', f);
 	}
-	fprintf(f, "  counterexample: %s\n  replay it: mpiverify replay --trace %s\n", d->path,
-		d->path);
+	fprintf(f, "  counterexample: %s\n  replay it: mpiverify replay --trace ", d->path);
+	print_shell_word(f, d->path);
+	fputc('\n', f);
 }
 
 void report_trace_notes(FILE *f, const struct mpiv_traceset *ts)

@@ -351,7 +351,10 @@ int tr_cex(const struct eng_prog *prog, const struct mpiv_traceset *ts, const in
 		eng_choose(&p, st, choices[i]);
 	}
 	deadlock = !st[ENG_ST_OVERFLOW] && eng_nchoices(&p, st) == 0 && !eng_all_done(&p, st);
-	cex->trace_dir = xstrdup(ts->dir);
+	/* absolute: replay is run from anywhere, and finds the trace by this path */
+	cex->trace_dir = realpath(ts->dir, NULL);
+	if (!cex->trace_dir)
+		cex->trace_dir = xstrdup(ts->dir);
 	cex->buffering = xstrdup(buffering);
 	if (ts->meta.command) {
 		size_t k, nc = 0;
