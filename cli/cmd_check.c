@@ -1,5 +1,6 @@
 /* mpiverify check: traces -> model -> SPIN in each buffering mode -> one counterexample per
  * distinct deadlock, and the report. */
+#include <dirent.h>
 #include <errno.h>
 #include <getopt.h>
 #include <limits.h>
@@ -15,6 +16,7 @@
 #include "diag.h"
 #include "jsontext.h"
 #include "mpilib.h"
+#include "monitor.h"
 #include "paths.h"
 #include "report.h"
 #include "spin_run.h"
@@ -153,6 +155,45 @@ static char *signature(const struct mpiv_cex *cex, int core)
 		n += (size_t)sprintf(sig + n, "%d:%ld;", r, cr->blocked_op);
 	}
 	return sig;
+}
+
+/* Whether name is one cex_path() makes: cex.json, cex-N.json. */
+static int is_cex_name(const char *name)
+{
+	const char *p;
+
+	if (!strcmp(name, "cex.json"))
+		return 1;
+	if (strncmp(name, "cex-", 4))
+		return 0;
+	for (p = name + 4; *p >= '0' && *p <= '9'; p++)
+		;
+	return p > name + 4 && !strcmp(p, ".json");
+}
+
+/* Remove the counterexamples an earlier check left in outdir: a deadlock it found and this
+ * one does not must not look found. Returns 0, or -1 with err filled. */
+static int remove_old_cex(const char *outdir, struct mpiv_error *err)
+{
+	char path[PATH_MAX];
+	struct dirent *e;
+	DIR *d = opendir(outdir);
+	int rc = 0;
+
+	if (!d)
+		return mpiv_error_set(err, MPIV_EXIT_BAD_INPUT, outdir, -1, -1, "cannot read: %s",
+				      strerror(errno));
+	while (rc == 0 && (e = readdir(d)) != NULL) {
+		if (!is_cex_name(e->d_name))
+			continue;
+		if (snprintf(path, sizeof(path), "%s/%s", outdir, e->d_name) >= (int)sizeof(path) ||
+		    (unlink(path) != 0 && errno != ENOENT))
+			rc = mpiv_error_set(err, MPIV_EXIT_BAD_INPUT, path, -1, -1, "cannot remove "
+					    "the counterexample of an earlier check: %s",
+					    strerror(errno));
+	}
+	closedir(d);
+	return rc;
 }
 
 /* Where the i-th distinct deadlock's cex goes: cex.json, cex-2.json, ... */
@@ -368,6 +409,15 @@ static int check_mode(struct check_run *run, const struct mode *m, struct mpiv_e
 	return 0;
 }
 
+/* After a spin_* call failed: 128 + the signal if check was told to stop (which spin_stopped
+ * says), else err's exit code once it is printed. */
+static int stopped_or_report(const struct mpiv_error *err)
+{
+	int sig = spin_stopped();
+
+	return sig ? 128 + sig : (int)error_report(err);
+}
+
 static void release_run(struct check_run *run)
 {
 	int i;
@@ -425,10 +475,11 @@ int cmd_check(int argc, char **argv)
 			as_json = 1;
 			break;
 		case 'T':
-			seconds = strtod(optarg, &end);
-			if (end == optarg || *end || seconds < 0)
-				return usage_error("check", "invalid --time-limit '%s': expected "
-						   "seconds", optarg);
+			/* 0 is refused, not read as "no limit": every command's seconds
+			 * options want a positive number */
+			if (monitor_parse_seconds(optarg, &seconds) < 0)
+				return usage_error("check", "invalid --time-limit '%s': expected a "
+						   "positive number of seconds", optarg);
 			break;
 		case 'M':
 			memory_mb = strtol(optarg, &end, 10);
@@ -448,6 +499,7 @@ int cmd_check(int argc, char **argv)
 	if (optind < argc)
 		return usage_error("check", "unexpected argument '%s'", argv[optind]);
 
+	spin_catch_signals();
 	mpiv_error_init(&err);
 	if (mpiv_traceset_load(dir, &ts, &err))
 		return error_report(&err);
@@ -471,6 +523,10 @@ int cmd_check(int argc, char **argv)
 		mpiv_traceset_release(&ts);
 		return MPIV_EXIT_BAD_INPUT;
 	}
+	if (remove_old_cex(outdir, &err)) {
+		mpiv_traceset_release(&ts);
+		return error_report(&err);
+	}
 	if (tr_translate(&ts, &topts, &prog, &err)) {
 		mpiv_traceset_release(&ts);
 		return error_report(&err);
@@ -493,7 +549,7 @@ int cmd_check(int argc, char **argv)
 		free(warns);
 		eng_prog_release(&prog);
 		mpiv_traceset_release(&ts);
-		return error_report(&err);
+		return stopped_or_report(&err);
 	}
 	memset(&run, 0, sizeof(run));
 	run.seconds = seconds;
@@ -504,7 +560,7 @@ int cmd_check(int argc, char **argv)
 	rc = MPIV_EXIT_OK;
 	for (i = 0; i < nmodes && rc == MPIV_EXIT_OK; i++)
 		if (check_mode(&run, &modes[i], &err))
-			rc = error_report(&err);
+			rc = stopped_or_report(&err);
 	if (rc == MPIV_EXIT_OK && merge_and_save(&run, &err))
 		rc = error_report(&err);
 	for (i = 0; i < run.nfound; i++) {
