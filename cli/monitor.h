@@ -99,10 +99,14 @@ int monitor_read_status(const char *dir, int rank, struct mpiv_status *st);
 /* The world size from any rank-N.status file in dir, or 0 if there is none yet. */
 int monitor_find_size(const char *dir);
 
-/* Make the job's directory dir like `mkdir -p`, check that files can be created in it, and
- * delete what an earlier run left there: for each entry of stale (NULL-terminated), the files
- * rank-N<entry> if it starts with '.' (".status"), else the file of that name ("meta.json").
- * Returns its absolute path (malloc'ed), or NULL after printing an error naming dir. */
+#define MONITOR_LOCK_FILE ".mpiverify-lock"
+
+/* Make the job's directory dir like `mkdir -p`, check that files can be created in it, lock
+ * it for this process (MONITOR_LOCK_FILE: until the process ends; one already locked by
+ * another mpiverify is refused, since two runs would mix their files), and delete what an
+ * earlier run left there: for each entry of stale (NULL-terminated), the files rank-N<entry>
+ * if it starts with '.' (".status"), else the file of that name ("meta.json"). Returns its
+ * absolute path (malloc'ed), or NULL after printing an error naming dir. */
 char *monitor_prepare_dir(const char *dir, const char *const *stale);
 
 /* Parse a positive number of seconds ("30", "0.5"). Returns 0, or -1 if s is not one. */
