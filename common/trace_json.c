@@ -437,6 +437,20 @@ static int newcomm_from_json(json_t *o, long idx, struct mpiv_rank_trace *t,
 	return rc;
 }
 
+/* An optional string of the top level into buf (cut to size); absent leaves buf. */
+static int get_text(json_t *root, const char *key, char *buf, size_t size,
+		    const struct mpiv_rank_trace *t, struct mpiv_error *err)
+{
+	json_t *j = json_object_get(root, key);
+
+	if (j && !json_is_string(j))
+		return mpiv_error_set(err, MPIV_EXIT_BAD_INPUT, t->source, t->rank, -1,
+				      "%s: expected a string", key);
+	if (j)
+		snprintf(buf, size, "%s", json_string_value(j));
+	return 0;
+}
+
 /* The optional fields of a trace's top level that say where and how it ran. Returns 0, or
  * -1 with err filled. */
 static int load_header(json_t *root, struct mpiv_rank_trace *t, struct mpiv_error *err)
@@ -460,18 +474,9 @@ static int load_header(json_t *root, struct mpiv_rank_trace *t, struct mpiv_erro
 		return mpiv_error_set(err, MPIV_EXIT_BAD_INPUT, t->source, t->rank, -1,
 				      "truncated: expected true or false");
 	t->truncated = json_is_true(j);
-	j = json_object_get(root, "host");
-	if (j && !json_is_string(j))
-		return mpiv_error_set(err, MPIV_EXIT_BAD_INPUT, t->source, t->rank, -1,
-				      "host: expected a string");
-	if (j)
-		snprintf(t->host, sizeof(t->host), "%s", json_string_value(j));
-	j = json_object_get(root, "library");
-	if (j && !json_is_string(j))
-		return mpiv_error_set(err, MPIV_EXIT_BAD_INPUT, t->source, t->rank, -1,
-				      "library: expected a string");
-	if (j)
-		snprintf(t->library, sizeof(t->library), "%s", json_string_value(j));
+	if (get_text(root, "host", t->host, sizeof(t->host), t, err) ||
+	    get_text(root, "library", t->library, sizeof(t->library), t, err))
+		return -1;
 	return 0;
 }
 

@@ -27,35 +27,16 @@ mkdir -p "$BINDIR"
 cd "$SRCDIR" || exit 1
 LIMIT=120	# safety net per command
 
-# expect NAME WANT LOG [TEXT...]: the last run_cmd exited WANT and LOG holds every TEXT
-# (fixed strings).
-expect()
-{
-	local name=$1 want=$2 log=$3 text
-	shift 3
-	if test "$RC" -ne "$want"; then
-		fail "$name" "exit $RC, want $want" "$log"
-		return 1
-	fi
-	for text in "$@"; do
-		if ! grep -qF -- "$text" "$log"; then
-			fail "$name" "exit $want, but the output lacks '$text'" "$log"
-			return 1
-		fi
-	done
-	pass "$name"
-}
-
 # ---- invalid traces: exit 3 naming the file, rank, event and field ----
 for dir in tests/traces-invalid/*/; do
 	dir=${dir%/}
 	name=$(basename "$dir")
 	want=$(cat "$dir/error")
 	run_cmd "$WORK/$name.check.log" "$LIMIT" "$MPIVERIFY" check "$dir" -o "$WORK/$name.out"
-	expect "invalid trace $name: check says why" 3 "$WORK/$name.check.log" \
+	expect_text "invalid trace $name: check says why" 3 "$WORK/$name.check.log" \
 		"/$name/$want"
 	run_cmd "$WORK/$name.trace.log" "$LIMIT" "$MPIVERIFY" trace "$dir"
-	expect "invalid trace $name: trace says why" 3 "$WORK/$name.trace.log" "/$name/$want"
+	expect_text "invalid trace $name: trace says why" 3 "$WORK/$name.trace.log" "/$name/$want"
 done
 
 # ---- trace: every rank to a file, one rank as JSON ----
@@ -79,7 +60,7 @@ mkdir -p "$WORK/trace-one"
 cp "$WORK/trace-o/rank-0.json" "$WORK/trace-o/rank-2.json" "$WORK/trace-one/"
 "$MPIVERIFY" trace -r 1 "$case_dir" >"$WORK/trace-one/rank-1.json"
 run_cmd "$WORK/trace-one.log" "$LIMIT" "$MPIVERIFY" trace "$WORK/trace-one"
-expect "trace -r 1 > FILE is a JSON trace check reads" 0 "$WORK/trace-one.log"
+expect_text "trace -r 1 > FILE is a JSON trace check reads" 0 "$WORK/trace-one.log"
 
 # ---- the replay command check prints, from another directory ----
 prog=$BINDIR/wildcard-recv-order
@@ -89,11 +70,11 @@ mkdir -p "$WORK/run" "$WORK/elsewhere"
 (cd "$WORK/run" && run_cmd "$WORK/record.log" "$LIMIT" "$MPIVERIFY" record -o trace \
 	-- "$MPIRUN" -np 3 "$prog" && exit "$RC")
 RC=$?
-expect "record into a relative directory" 0 "$WORK/record.log"
+expect_text "record into a relative directory" 0 "$WORK/record.log"
 (cd "$WORK/run" && run_cmd "$WORK/check.log" "$LIMIT" "$MPIVERIFY" check trace \
 	--buffering zero && exit "$RC")
 RC=$?
-expect "check a relative directory" 1 "$WORK/check.log" "replay it: mpiverify replay"
+expect_text "check a relative directory" 1 "$WORK/check.log" "replay it: mpiverify replay"
 replay_line=$(sed -n 's/^  replay it: mpiverify //p' "$WORK/check.log" | head -n 1)
 cex=$WORK/run/trace/check/cex.json
 # before, the counterexample named its trace 'trace', relative to where check ran: replay
@@ -101,7 +82,7 @@ cex=$WORK/run/trace/check/cex.json
 (cd "$WORK/elsewhere" && eval "run_cmd \"\$WORK/replay-elsewhere.log\" \"\$LIMIT\" \
 	\"\$MPIVERIFY\" $replay_line --timeout 3" && exit "$RC")
 RC=$?
-expect "the printed replay command, run from another directory" 1 \
+expect_text "the printed replay command, run from another directory" 1 \
 	"$WORK/replay-elsewhere.log" "reproduced"
 no_leftovers "$prog" || fail "replay: no leftover processes" "$LEFTOVERS"
 
@@ -110,13 +91,13 @@ no_leftovers "$prog" || fail "replay: no leftover processes" "$LEFTOVERS"
 perl -0pe 's/("match": \{\s*"rank": \d+,\s*"op": )\d+/${1}99/' "$cex" >"$WORK/cex-match.json"
 run_cmd "$WORK/cex-match.log" "$LIMIT" "$MPIVERIFY" replay --trace "$WORK/cex-match.json" \
 	--timeout 3
-expect "replay refuses a match with an event the trace lacks" 3 "$WORK/cex-match.log" \
+expect_text "replay refuses a match with an event the trace lacks" 3 "$WORK/cex-match.log" \
 	"cex-match.json': rank 1: event 99: ranks[0].ops[0].match names event 99 of rank 1"
 perl -0pe 's/("cycle": \[\s*\{\s*"rank": (\d+),\s*"op": )\d+/${1}77/' "$cex" \
 	>"$WORK/cex-cycle.json"
 run_cmd "$WORK/cex-cycle.log" "$LIMIT" "$MPIVERIFY" replay --trace "$WORK/cex-cycle.json" \
 	--timeout 3
-expect "replay refuses a wait-for edge at an event the trace lacks" 3 "$WORK/cex-cycle.log" \
+expect_text "replay refuses a wait-for edge at an event the trace lacks" 3 "$WORK/cex-cycle.log" \
 	"event 77: cycle[0] names event 77 of rank"
 
 # ---- two records into one directory ----
@@ -127,13 +108,13 @@ for _ in $(seq 50); do
 	sleep 0.1
 done
 run_cmd "$WORK/record-second.log" "$LIMIT" "$MPIVERIFY" record -o "$WORK/shared" -- true
-expect "a second record into a directory in use is refused" 3 "$WORK/record-second.log" \
+expect_text "a second record into a directory in use is refused" 3 "$WORK/record-second.log" \
 	"'$WORK/shared' is in use by another mpiverify (pid $first)"
 wait "$first"
 RC=$?
-expect "the first record into it goes on" 0 "$WORK/record-first.log"
+expect_text "the first record into it goes on" 0 "$WORK/record-first.log"
 run_cmd "$WORK/record-third.log" "$LIMIT" "$MPIVERIFY" record -o "$WORK/shared" -- true
-expect "a record into it once the first ended" 0 "$WORK/record-third.log"
+expect_text "a record into it once the first ended" 0 "$WORK/record-third.log"
 
 # ---- SIGTERM and SIGINT to check: the search is stopped, pan with it ----
 # A master taking 64 results from 8 workers with alternating tags: minutes of search.
@@ -159,7 +140,7 @@ for sig in TERM INT; do
 	wait "$pid"
 	RC=$?
 	want=$((128 + $(kill -l "$sig")))
-	expect "SIG$sig to check: no verdict, exit $want" "$want" "$out.log" \
+	expect_text "SIG$sig to check: no verdict, exit $want" "$want" "$out.log" \
 		"interrupted by signal $(kill -l "$sig"): search stopped, no verdict"
 	if no_leftovers "$out/pan"; then
 		pass "SIG$sig to check: pan ended too"
@@ -184,53 +165,45 @@ fi
 
 # ---- seconds options of 0: refused, not "no limit" ----
 run_cmd "$WORK/tl0.log" 10 "$MPIVERIFY" check --time-limit 0 tests/model/cases/head-to-head
-expect "check --time-limit 0 is a usage error" 2 "$WORK/tl0.log" \
+expect_text "check --time-limit 0 is a usage error" 2 "$WORK/tl0.log" \
 	"invalid --time-limit '0': expected a positive number of seconds"
 run_cmd "$WORK/dt0.log" 10 "$MPIVERIFY" record --deadlock-timeout 0 -- true
-expect "record --deadlock-timeout 0 is a usage error" 2 "$WORK/dt0.log" \
+expect_text "record --deadlock-timeout 0 is a usage error" 2 "$WORK/dt0.log" \
 	"invalid --deadlock-timeout '0'"
 run_cmd "$WORK/rt0.log" 10 "$MPIVERIFY" replay --trace "$cex" --timeout 0
-expect "replay --timeout 0 is a usage error" 2 "$WORK/rt0.log" "invalid --timeout '0'"
+expect_text "replay --timeout 0 is a usage error" 2 "$WORK/rt0.log" "invalid --timeout '0'"
 
 # ---- help help ----
 # (before, it said "unknown command 'help'" and sent to `help --help`, which said the same)
 run_cmd "$WORK/helphelp.log" 10 "$MPIVERIFY" help help
-expect "help help shows help's own usage" 0 "$WORK/helphelp.log" "usage: mpiverify help"
+expect_text "help help shows help's own usage" 0 "$WORK/helphelp.log" "usage: mpiverify help"
 run_cmd "$WORK/helphelp2.log" 10 "$MPIVERIFY" help --help
-expect "help --help shows help's own usage" 0 "$WORK/helphelp2.log" "usage: mpiverify help"
+expect_text "help --help shows help's own usage" 0 "$WORK/helphelp2.log" "usage: mpiverify help"
 
 # ---- sizes of 2^31 bytes and more ----
 big=$WORK/big
 mkdir -p "$big"
 # head to head; rank 0's receive is a byte short of the message, rank 1 sends 4 GiB more
-# that nobody receives
-cat >"$big/rank-0.json" <<JSON
-{"format": "mpiverify-trace", "version": 1, "rank": 0, "size": 2,
- "events": [
-  {"call": "MPI_Init"},
-  {"call": "MPI_Send", "peer": 1, "tag": 0, "comm": 0, "bytes": 2147483648},
-  {"call": "MPI_Recv", "peer": 1, "tag": 0, "comm": 0, "bytes": 2147483647},
-  {"call": "MPI_Finalize"}
- ]}
-JSON
-cat >"$big/rank-1.json" <<JSON
-{"format": "mpiverify-trace", "version": 1, "rank": 1, "size": 2,
- "events": [
-  {"call": "MPI_Init"},
-  {"call": "MPI_Send", "peer": 0, "tag": 0, "comm": 0, "bytes": 2147483648},
-  {"call": "MPI_Send", "peer": 0, "tag": 1, "comm": 0, "bytes": 4294967296},
-  {"call": "MPI_Recv", "peer": 0, "tag": 0, "comm": 0, "bytes": 2147483648},
-  {"call": "MPI_Finalize"}
- ]}
-JSON
+# that nobody receives. rank_json R EVENTS: rank R of 2 as a JSON trace, its events between
+# MPI_Init and MPI_Finalize.
+rank_json()
+{
+	printf '{"format": "mpiverify-trace", "version": 1, "rank": %d, "size": 2, "events": [\n' "$1"
+	printf ' {"call": "MPI_Init"},\n %s,\n {"call": "MPI_Finalize"}]}\n' "$2"
+}
+rank_json 0 '{"call": "MPI_Send", "peer": 1, "tag": 0, "comm": 0, "bytes": 2147483648},
+ {"call": "MPI_Recv", "peer": 1, "tag": 0, "comm": 0, "bytes": 2147483647}' >"$big/rank-0.json"
+rank_json 1 '{"call": "MPI_Send", "peer": 0, "tag": 0, "comm": 0, "bytes": 2147483648},
+ {"call": "MPI_Send", "peer": 0, "tag": 1, "comm": 0, "bytes": 4294967296},
+ {"call": "MPI_Recv", "peer": 0, "tag": 0, "comm": 0, "bytes": 2147483648}' >"$big/rank-1.json"
 run_cmd "$WORK/big.log" "$LIMIT" "$MPIVERIFY" check "$big" --buffering zero -o "$big/check"
-expect "a size of 2^31 bytes prints as it is" 1 "$WORK/big.log" \
+expect_text "a size of 2^31 bytes prints as it is" 1 "$WORK/big.log" \
 	"MPI_Send(dest=1, tag=0, comm=WORLD, 2147483648 bytes)"
 run_cmd "$WORK/big-json.log" "$LIMIT" "$MPIVERIFY" check "$big" --buffering infinite --json \
 	-o "$big/check"
-expect "sizes of 2^31 and 2^32 bytes in check --json" 0 "$WORK/big-json.log" \
+expect_text "sizes of 2^31 and 2^32 bytes in check --json" 0 "$WORK/big-json.log" \
 	'"bytes": 4294967296' '"bytes": 2147483647' '"message_bytes": 2147483648'
-expect "sizes of 2^31 and 2^32 bytes in the warnings" 0 "$WORK/big-json.log" \
+expect_text "sizes of 2^31 and 2^32 bytes in the warnings" 0 "$WORK/big-json.log" \
 	'took a 2147483648-byte message into 2147483647 bytes' \
 	'MPI_Send(dest=0, tag=1, comm=WORLD, 4294967296 bytes)'
 
