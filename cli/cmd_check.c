@@ -268,10 +268,11 @@ static int merge_and_save(struct check_run *run, struct mpiv_error *err)
 
 	for (i = 0; i < run->nfound; i++) {
 		struct found_deadlock *d = &run->found[i];
-		char *core = signature(&d->cex, 1);
+		char *core;
 
 		if (!d->signature)
-			continue;
+			continue;	/* merged into an earlier one */
+		core = signature(&d->cex, 1);
 		for (j = i + 1; j < run->nfound; j++) {
 			struct found_deadlock *e = &run->found[j];
 			char *ecore;
