@@ -82,9 +82,10 @@ int mpiv_cex_save(const char *path, const struct mpiv_cex *cex, struct mpiv_erro
 
 struct mpiv_traceset;
 
-/* Check that cex, read from path, is one of the trace set ts: as many ranks, and every event
- * it names (executed, matched, blocked, on the cycle) one the trace has, receives matched
- * with sends. Returns 0, or -1 with err filled (BAD_INPUT, the rank and event at fault). */
+/* Check that cex, read from path, is one of the trace set ts: as many ranks, every event it
+ * names (executed, matched, blocked, on the cycle) one the trace has, a match only on a
+ * receive, buffering only on a send. Returns 0, or -1 with err filled (BAD_INPUT, the rank
+ * and event at fault). */
 int mpiv_cex_check_trace(const struct mpiv_cex *cex, const struct mpiv_traceset *ts,
 			 const char *path, struct mpiv_error *err);
 

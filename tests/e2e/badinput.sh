@@ -92,13 +92,13 @@ perl -0pe 's/("match": \{\s*"rank": \d+,\s*"op": )\d+/${1}99/' "$cex" >"$WORK/ce
 run_cmd "$WORK/cex-match.log" "$LIMIT" "$MPIVERIFY" replay --trace "$WORK/cex-match.json" \
 	--timeout 3
 expect_text "replay refuses a match with an event the trace lacks" 3 "$WORK/cex-match.log" \
-	"cex-match.json': rank 1: event 99: ranks[0].ops[0].match names event 99 of rank 1"
+	"cex-match.json': rank 1: event 99: ranks[0].ops[0].match: rank 1's event 99 is not in"
 perl -0pe 's/("cycle": \[\s*\{\s*"rank": (\d+),\s*"op": )\d+/${1}77/' "$cex" \
 	>"$WORK/cex-cycle.json"
 run_cmd "$WORK/cex-cycle.log" "$LIMIT" "$MPIVERIFY" replay --trace "$WORK/cex-cycle.json" \
 	--timeout 3
 expect_text "replay refuses a wait-for edge at an event the trace lacks" 3 "$WORK/cex-cycle.log" \
-	"event 77: cycle[0] names event 77 of rank"
+	"event 77: cycle[0]: rank"
 
 # ---- two records into one directory ----
 "$MPIVERIFY" record -o "$WORK/shared" -- sleep 4 >"$WORK/record-first.log" 2>&1 &
