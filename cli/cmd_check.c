@@ -16,7 +16,7 @@
 #include "diag.h"
 #include "jsontext.h"
 #include "mpilib.h"
-#include "monitor.h"
+#include "outdir.h"
 #include "paths.h"
 #include "report.h"
 #include "spin_run.h"
@@ -26,10 +26,11 @@
 #define MAX_TRAILS 20		/* deadlock states pan reports per mode before it stops */
 #define MAX_MODES 3
 
+/* One buffering mode to search. */
 struct mode {
-	char name[64];		/* "zero", "infinite", "eager:65536"; also its subdirectory */
-	enum eng_buffering buffering;
-	long long eager;
+	struct mpiv_buffering b;
+	char name[32];		/* mpiv_buffering_name(): "zero", "eager-65536"; also its
+				 * subdirectory */
 };
 
 static const char check_usage[] =
@@ -53,48 +54,35 @@ static const char check_usage[] =
 	"exit: 0 no deadlock, 1 deadlock found, 2 usage, 3 bad trace, 4 spin or the C\n"
 	"compiler failed, 5 inconclusive (the search was cut short)\n";
 
+static void add_mode_to_search(struct mode *modes, int *n, enum mpiv_buffering_mode mode,
+			       long long bytes)
+{
+	struct mode *m = &modes[(*n)++];
+
+	m->b.mode = mode;
+	m->b.bytes = bytes;
+	mpiv_buffering_name(&m->b, m->name, sizeof(m->name));
+}
+
+/* --buffering: "zero", "infinite", "all" (both) or "eager:BYTES". Returns 0 or -1. */
 static int parse_modes(const char *arg, struct mode *modes, int *n)
 {
+	long long bytes;
 	char *end;
 
 	*n = 0;
-	if (!strcmp(arg, "all") || !strcmp(arg, "zero")) {
-		snprintf(modes[*n].name, sizeof(modes[0].name), "zero");
-		modes[(*n)++].buffering = ENG_BUF_ZERO;
-	}
-	if (!strcmp(arg, "all") || !strcmp(arg, "infinite")) {
-		snprintf(modes[*n].name, sizeof(modes[0].name), "infinite");
-		modes[(*n)++].buffering = ENG_BUF_INFINITE;
-	}
+	if (!strcmp(arg, "all") || !strcmp(arg, "zero"))
+		add_mode_to_search(modes, n, MPIV_BUF_ZERO, 0);
+	if (!strcmp(arg, "all") || !strcmp(arg, "infinite"))
+		add_mode_to_search(modes, n, MPIV_BUF_INFINITE, 0);
 	if (!strncmp(arg, "eager:", 6)) {
 		errno = 0;
-		modes[0].eager = strtoll(arg + 6, &end, 10);
-		if (errno || end == arg + 6 || *end || modes[0].eager < 0)
+		bytes = strtoll(arg + 6, &end, 10);
+		if (errno || end == arg + 6 || *end || bytes < 0)
 			return -1;
-		modes[0].buffering = ENG_BUF_EAGER;
-		snprintf(modes[0].name, sizeof(modes[0].name), "eager-%lld", modes[0].eager);
-		*n = 1;
+		add_mode_to_search(modes, n, MPIV_BUF_EAGER, bytes);
 	}
 	return *n ? 0 : -1;
-}
-
-static int make_dir(const char *path)
-{
-	char buf[PATH_MAX];
-	char *p;
-
-	snprintf(buf, sizeof(buf), "%s", path);
-	for (p = buf + 1; *p; p++) {
-		if (*p != '/')
-			continue;
-		*p = '\0';
-		if (mkdir(buf, 0755) != 0 && errno != EEXIST)
-			return -1;
-		*p = '/';
-	}
-	if (mkdir(buf, 0755) != 0 && errno != EEXIST)
-		return -1;
-	return 0;
 }
 
 static int copy_file(const char *from, const char *to)
@@ -133,28 +121,6 @@ static void clean_mode_dir(const char *dir)
 			unlink(path);
 	if (snprintf(path, sizeof(path), "%s/model.pml.trail", dir) < (int)sizeof(path))
 		unlink(path);
-}
-
-/* Which rank is blocked where. With core set, ranks blocked in a standard send that was
- * not buffered are left out: the same deadlock found with buffered sends has those ranks
- * finished, and otherwise the same ranks stuck in the same calls. */
-static char *signature(const struct mpiv_cex *cex, int core)
-{
-	char *sig = xcalloc((size_t)cex->nranks * 24 + 1, 1);
-	size_t n = 0;
-	int r;
-
-	for (r = 0; r < cex->nranks; r++) {
-		const struct mpiv_cex_rank *cr = &cex->ranks[r];
-		const struct mpiv_cex_op *op = cr->nops ? &cr->ops[cr->nops - 1] : NULL;
-
-		if (cr->blocked_op < 0)
-			continue;
-		if (core && op && (long)op->op == cr->blocked_op && op->sync == 1)
-			continue;
-		n += (size_t)sprintf(sig + n, "%d:%ld;", r, cr->blocked_op);
-	}
-	return sig;
 }
 
 /* Whether name is one cex_path() makes: cex.json, cex-N.json. */
@@ -214,114 +180,23 @@ struct check_run {
 	const struct mpiv_traceset *ts;
 	struct eng_prog *prog;
 	const char *outdir;		/* absolute */
-	struct found_deadlock *found;
-	int nfound;
+	struct tr_deadlocks found;
 	int incomplete;			/* some mode's search was cut short */
 	json_t *modes_json;
 };
 
-/* Note that d was found in mode (its name, or the names of a merged entry's modes). */
-static void add_mode(struct found_deadlock *d, const char *mode, int zero, int buffered,
-		     int eager)
+/* Write each deadlock's counterexample: cex.json, cex-2.json, ... Returns 0, or -1 with err
+ * filled. */
+static int save_cexes(struct check_run *run, struct mpiv_error *err)
 {
-	if (!strstr(d->modes, mode)) {
-		if (d->modes[0])
-			strncat(d->modes, ", ", sizeof(d->modes) - strlen(d->modes) - 1);
-		strncat(d->modes, mode, sizeof(d->modes) - strlen(d->modes) - 1);
-	}
-	d->in_zero |= zero;
-	d->in_buffered |= buffered;
-	d->in_eager |= eager;
-}
-
-/* Add the deadlock of one trail, unless the same one was found before in this mode. */
-static void add_deadlock(struct check_run *run, const struct mode *m, struct mpiv_cex *cex)
-{
-	char *sig = signature(cex, 0);
-	struct found_deadlock *d;
 	int i;
 
-	for (i = 0; i < run->nfound; i++) {
-		if (!strcmp(run->found[i].signature, sig) &&
-		    !strcmp(run->found[i].cex.buffering, m->name)) {
-			free(sig);
-			mpiv_cex_release(cex);
-			return;
-		}
-	}
-	run->found = xrealloc(run->found, (size_t)(run->nfound + 1) * sizeof(*run->found));
-	d = &run->found[run->nfound++];
-	memset(d, 0, sizeof(*d));
-	d->cex = *cex;
-	d->signature = sig;
-	d->eager = -1;
-	add_mode(d, m->name, m->buffering == ENG_BUF_ZERO, m->buffering == ENG_BUF_INFINITE,
-		 m->buffering == ENG_BUF_EAGER);
-}
-
-/* One entry per deadlock, whatever modes it was found in: entries with the same core
- * signature merge into the first (so zero's counterexample is kept when there is one), and
- * each survivor's cex is written. Returns 0, or -1 with err filled. */
-static int merge_and_save(struct check_run *run, struct mpiv_error *err)
-{
-	int i, j, n = 0;
-
-	for (i = 0; i < run->nfound; i++) {
-		struct found_deadlock *d = &run->found[i];
-		char *core;
-
-		if (!d->signature)
-			continue;	/* merged into an earlier one */
-		core = signature(&d->cex, 1);
-		for (j = i + 1; j < run->nfound; j++) {
-			struct found_deadlock *e = &run->found[j];
-			char *ecore;
-
-			if (!e->signature)
-				continue;
-			ecore = signature(&e->cex, 1);
-			if (!strcmp(core, ecore)) {
-				add_mode(d, e->modes, e->in_zero, e->in_buffered, e->in_eager);
-				mpiv_cex_release(&e->cex);
-				free(e->signature);
-				e->signature = NULL;
-			}
-			free(ecore);
-		}
-		free(core);
-		run->found[n++] = *d;
-	}
-	run->nfound = n;
-	for (i = 0; i < run->nfound; i++) {
-		run->found[i].path = cex_path(run->outdir, i + 1);
-		if (mpiv_cex_save(run->found[i].path, &run->found[i].cex, err))
+	for (i = 0; i < run->found.n; i++) {
+		run->found.d[i].path = cex_path(run->outdir, i + 1);
+		if (mpiv_cex_save(run->found.d[i].path, &run->found.d[i].cex, err))
 			return -1;
 	}
 	return 0;
-}
-
-/* Do the recorded run's own wildcard matches lead to deadlock d, in the mode of its cex? 1
- * yes, 0 no, -1 the trace does not say which matches the run made. */
-static int on_recorded_path(const struct check_run *run, const struct mode *modes, int nmodes,
-			    const struct found_deadlock *d)
-{
-	const struct eng_prog *p = run->prog;
-	int32_t *st;
-	int i, r, same = 1, known;
-
-	for (i = 0; i < nmodes && strcmp(modes[i].name, d->cex.buffering); i++)
-		;
-	if (i == nmodes)
-		return 0;
-	st = xmalloc(eng_state_bytes(p));
-	known = tr_recorded_path(p, run->ts, modes[i].buffering, modes[i].eager, NULL, st);
-	for (r = 0; r < p->nranks && r < d->cex.nranks && same; r++) {
-		const struct eng_instr *at = &p->ins[r][eng_pc(p, st, r)];
-
-		same = (at->op == ENG_END ? -1 : at->ev) == d->cex.ranks[r].blocked_op;
-	}
-	free(st);
-	return known ? same : -1;
 }
 
 /* The eager threshold of the library every rank ran with, on one host (mpilib.c), or -1. */
@@ -340,19 +215,18 @@ static int check_mode(struct check_run *run, const struct mode *m, struct mpiv_e
 {
 	char dir[PATH_MAX], dat[PATH_MAX + 16];
 	struct spin_result res;
-	long depth;
-	int r, i, nwild = 0, total = 0;
+	int i;
 	FILE *f;
 
 	if (snprintf(dir, sizeof(dir), "%s/%s", run->outdir, m->name) >= (int)sizeof(dir))
 		return mpiv_error_set(err, MPIV_EXIT_BAD_INPUT, run->outdir, -1, -1,
 				      "output directory name too long");
-	if (make_dir(dir))
+	if (outdir_make(dir))
 		return mpiv_error_set(err, MPIV_EXIT_TOOL, dir, -1, -1, "cannot create: %s",
 				      strerror(errno));
 	clean_mode_dir(dir);
-	run->prog->buffering = m->buffering;
-	run->prog->eager = m->eager;
+	run->prog->buffering = (enum eng_buffering)m->b.mode;
+	run->prog->eager = m->b.bytes;
 	snprintf(dat, sizeof(dat), "%s/model.dat", dir);
 	f = fopen(dat, "w");
 	if (!f)
@@ -360,19 +234,8 @@ static int check_mode(struct check_run *run, const struct mode *m, struct mpiv_e
 				      strerror(errno));
 	if (tr_emit(run->prog, f, dat, err) | fclose(f))
 		return mpiv_error_set(err, MPIV_EXIT_TOOL, dat, -1, -1, "cannot write");
-	/* a path of the search is at most (choice loop + 2 steps) per wildcard receive */
-	for (r = 0; r < run->prog->nranks; r++)
-		for (i = 0; i < run->prog->nins[r]; i++) {
-			const struct eng_instr *in = &run->prog->ins[r][i];
-
-			total++;
-			/* a contended lock's acquisition is a choice too */
-			if ((in->op == ENG_POST_RECV && in->a == ENG_ANY) ||
-			    (in->op == ENG_WIN_LOCK && in->d))
-				nwild++;
-		}
-	depth = (long)nwild * (run->prog->nranks + 3) + 100;
-	if (spin_search(run->outdir, dir, depth, MAX_TRAILS, run->seconds, &res, err))
+	if (spin_search(run->outdir, dir, tr_search_depth(run->prog), MAX_TRAILS, run->seconds,
+			&res, err))
 		return -1;
 	if (!res.complete)
 		run->incomplete = 1;
@@ -389,7 +252,7 @@ static int check_mode(struct check_run *run, const struct mode *m, struct mpiv_e
 			spin_result_release(&res);
 			return -1;
 		}
-		rc = tr_cex(run->prog, run->ts, choices, n, m->name, &cex, err);
+		rc = tr_cex(run->prog, run->ts, choices, n, &m->b, &cex, err);
 		free(choices);
 		if (rc < 0) {
 			spin_result_release(&res);
@@ -403,10 +266,9 @@ static int check_mode(struct check_run *run, const struct mode *m, struct mpiv_e
 				"as inconclusive", m->name, res.trails[i]);
 			continue;
 		}
-		add_deadlock(run, m, &cex);
+		tr_deadlocks_add(&run->found, &cex);
 	}
 	spin_result_release(&res);
-	(void)total;
 	return 0;
 }
 
@@ -421,14 +283,7 @@ static int stopped_or_report(const struct mpiv_error *err)
 
 static void release_run(struct check_run *run)
 {
-	int i;
-
-	for (i = 0; i < run->nfound; i++) {
-		mpiv_cex_release(&run->found[i].cex);
-		free(run->found[i].signature);
-		free(run->found[i].path);
-	}
-	free(run->found);
+	tr_deadlocks_release(&run->found);
 	json_decref(run->modes_json);
 }
 
@@ -461,8 +316,8 @@ int cmd_check(int argc, char **argv)
 	int nwarns;
 
 	parse_modes("all", modes, &nmodes);
-	optind = 1;
-	while ((c = getopt_long(argc, argv, "b:o:jh", longopts, NULL)) != -1) {
+	opterr = 0;
+	while ((c = getopt_long(argc, argv, ":b:o:jh", longopts, NULL)) != -1) {
 		switch (c) {
 		case 'b':
 			if (parse_modes(optarg, modes, &nmodes))
@@ -478,7 +333,7 @@ int cmd_check(int argc, char **argv)
 		case 'T':
 			/* 0 is refused, not read as "no limit": every command's seconds
 			 * options want a positive number */
-			if (monitor_parse_seconds(optarg, &seconds) < 0)
+			if (parse_seconds(optarg, &seconds) < 0)
 				return usage_error("check", "invalid --time-limit '%s': expected a "
 						   "positive number of seconds", optarg);
 			break;
@@ -492,7 +347,7 @@ int cmd_check(int argc, char **argv)
 			fputs(check_usage, stdout);
 			return MPIV_EXIT_OK;
 		default:
-			return usage_error("check", "bad option");
+			return option_error("check", c, argv);
 		}
 	}
 	if (optind < argc)
@@ -505,10 +360,7 @@ int cmd_check(int argc, char **argv)
 	if (mpiv_traceset_load(dir, &ts, &err))
 		return error_report(&err);
 	if (all && (eager = library_eager(&ts)) >= 0) {
-		modes[nmodes].buffering = ENG_BUF_EAGER;
-		modes[nmodes].eager = eager;
-		snprintf(modes[nmodes].name, sizeof(modes[0].name), "eager-%lld", eager);
-		nmodes++;
+		add_mode_to_search(modes, &nmodes, MPIV_BUF_EAGER, eager);
 	}
 	for (i = 0; i < nmodes; i++) {
 		if (i)
@@ -519,7 +371,7 @@ int cmd_check(int argc, char **argv)
 		snprintf(outbuf, sizeof(outbuf), "%s/check", dir);
 		out = outbuf;
 	}
-	if (make_dir(out) || !realpath(out, outdir)) {
+	if (outdir_make(out) || !realpath(out, outdir)) {
 		rc = error("cannot create output directory '%s': %s", out, strerror(errno));
 		mpiv_traceset_release(&ts);
 		return MPIV_EXIT_BAD_INPUT;
@@ -562,29 +414,32 @@ int cmd_check(int argc, char **argv)
 	for (i = 0; i < nmodes && rc == MPIV_EXIT_OK; i++)
 		if (check_mode(&run, &modes[i], &err))
 			rc = stopped_or_report(&err);
-	if (rc == MPIV_EXIT_OK && merge_and_save(&run, &err))
-		rc = error_report(&err);
-	for (i = 0; i < run.nfound; i++) {
+	if (rc == MPIV_EXIT_OK) {
+		tr_deadlocks_merge(&run.found);
+		if (save_cexes(&run, &err))
+			rc = error_report(&err);
+	}
+	for (i = 0; i < run.found.n; i++) {
 		int zero = 0, buffered = 0, m;
 
 		for (m = 0; m < nmodes; m++) {
-			if (modes[m].buffering == ENG_BUF_ZERO)
+			if (modes[m].b.mode == MPIV_BUF_ZERO)
 				zero = 1;
-			else if (modes[m].buffering == ENG_BUF_INFINITE || !all)
+			else if (modes[m].b.mode == MPIV_BUF_INFINITE || !all)
 				buffered = 1;
 		}
-		run.found[i].classified = zero && buffered && !run.incomplete;
-		run.found[i].recorded = on_recorded_path(&run, modes, nmodes, &run.found[i]);
-		run.found[i].eager = eager;
+		run.found.d[i].classified = zero && buffered && !run.incomplete;
+		run.found.d[i].recorded = tr_on_recorded_path(&prog, &ts, &run.found.d[i].cex);
+		run.found.d[i].eager = eager;
 	}
 	if (rc == MPIV_EXIT_OK)
-		rc = run.nfound ? MPIV_EXIT_DEADLOCK :
+		rc = run.found.n ? MPIV_EXIT_DEADLOCK :
 		     run.incomplete ? MPIV_EXIT_INCONCLUSIVE : MPIV_EXIT_OK;
 	if (as_json && rc <= MPIV_EXIT_DEADLOCK + 4) {
 		json_t *doc = json_object(), *dl = json_array();
 
-		for (i = 0; i < run.nfound; i++)
-			json_array_append_new(dl, report_deadlock_json(&ts, &run.found[i]));
+		for (i = 0; i < run.found.n; i++)
+			json_array_append_new(dl, report_deadlock_json(&ts, &run.found.d[i]));
 		json_object_set_new(doc, "format", json_string("mpiverify-check"));
 		json_object_set_new(doc, "version", json_integer(1));
 		json_object_set_new(doc, "trace", mpiv_json_text(dir));
@@ -604,9 +459,9 @@ int cmd_check(int argc, char **argv)
 		report_warnings(stdout, &ts, warns, nwarns);
 		if (rc == MPIV_EXIT_DEADLOCK) {
 			printf("mpiverify: %d deadlock%s found on the recorded path of '%s'\n",
-			       run.nfound, run.nfound == 1 ? "" : "s", dir);
-			for (i = 0; i < run.nfound; i++)
-				report_deadlock(stdout, &ts, &run.found[i], i + 1, run.nfound);
+			       run.found.n, run.found.n == 1 ? "" : "s", dir);
+			for (i = 0; i < run.found.n; i++)
+				report_deadlock(stdout, &ts, &run.found.d[i], i + 1, run.found.n);
 		}
 		for (i = 0; i < (int)json_array_size(run.modes_json); i++) {
 			json_t *m = json_array_get(run.modes_json, i);

@@ -11,8 +11,8 @@
 
 #include "cli.h"
 #include "diag.h"
-#include "launch.h"
-#include "monitor.h"
+#include "environment.h"
+#include "job.h"
 #include "paths.h"
 #include "trace.h"
 
@@ -47,17 +47,6 @@ static void record_help(void)
 	       DEFAULT_TIMEOUT);
 }
 
-static int has_trace(const char *dir)
-{
-	char path[4200];
-
-	snprintf(path, sizeof(path), "%s/" MPIV_TRACE_BIN_FILE, dir, 0);
-	if (access(path, F_OK) == 0)
-		return 1;
-	snprintf(path, sizeof(path), "%s/" MPIV_TRACE_JSON_FILE, dir, 0);
-	return access(path, F_OK) == 0;
-}
-
 static int save_meta(const char *dir, char **command, int exit_status, int hung)
 {
 	struct mpiv_meta meta;
@@ -86,35 +75,30 @@ int cmd_record(int argc, char **argv)
 		{NULL, 0, NULL, 0},
 	};
 	static const char *const stale[] = {".mpivt", ".json", ".status", MPIV_META_FILE, NULL};
-	const char *out = DEFAULT_DIR, *lib;
+	const char *out = DEFAULT_DIR;
 	double timeout = DEFAULT_TIMEOUT;
-	struct monitor_result res;
-	struct launch_var vars[3];
-	struct launch job;
-	char **command, *dir, *libpath;
+	const struct monitor_result *res;
+	struct launch_var vars[2];
+	struct job job;
+	char **command, path[4200];
 	int c, rc, hung = 0, status;
 
 	opterr = 0;
-	for (;;) {
-		c = getopt_long(argc, argv, "+:o:h", longopts, NULL);
-		if (c == -1)
-			break;
+	while ((c = getopt_long(argc, argv, "+:o:h", longopts, NULL)) != -1) {
 		switch (c) {
 		case 'o':
 			out = optarg;
 			break;
 		case 'T':
-			if (monitor_parse_seconds(optarg, &timeout) < 0)
+			if (parse_seconds(optarg, &timeout) < 0)
 				return usage_error("record", "invalid --deadlock-timeout '%s': "
 						   "expected a positive number of seconds", optarg);
 			break;
 		case 'h':
 			record_help();
 			return MPIV_EXIT_OK;
-		case ':':
-			return usage_error("record", "option '%s' needs a value", argv[optind - 1]);
 		default:
-			return usage_error("record", "unknown option '%s'", argv[optind - 1]);
+			return option_error("record", c, argv);
 		}
 	}
 	if (optind >= argc)
@@ -124,89 +108,68 @@ int cmd_record(int argc, char **argv)
 		return usage_error("record", "empty output directory name");
 	command = argv + optind;
 
-	lib = mpiv_recorder_lib();
-	/* absolute, since ranks may start in another directory (mpiexec -wdir) */
-	libpath = realpath(lib, NULL);
-	if (!libpath) {
-		error("cannot find the recorder library '%s': %s", lib, strerror(errno));
-		return MPIV_EXIT_TOOL;
+	rc = job_init(&job, mpiv_recorder_lib(), "recorder");
+	if (!rc)
+		rc = job_prepare_dir(&job, out, stale);
+	if (!rc) {
+		vars[0].name = MPIV_ENV_TRACE_DIR;
+		vars[0].value = job.dir;
+		vars[1].name = NULL;
+		vars[1].value = NULL;
+		rc = job_start(&job, command, vars);
+	}
+	if (rc) {
+		job_release(&job);
+		return rc;
 	}
 
-	dir = monitor_prepare_dir(out, stale);
-	if (!dir) {
-		free(libpath);
-		return MPIV_EXIT_BAD_INPUT;
-	}
-	vars[0].name = "MPIVERIFY_TRACE_DIR";
-	vars[0].value = dir;
-	vars[1].name = "MPIVERIFY_STATUS_DIR";
-	vars[1].value = dir;
-	vars[2].name = NULL;
-	vars[2].value = NULL;
-	if (launch_start(&job, command, libpath, vars, dir) < 0) {
-		if (errno == EINVAL)
-			error("cannot preload '%s': LD_PRELOAD cannot hold a path with ':' or a "
-			      "space", libpath);
-		else
-			error("cannot run '%s': %s", command[0], strerror(errno));
-		free(libpath);
-		free(dir);
-		return MPIV_EXIT_TOOL;
-	}
-	free(libpath);
-
-	monitor_run(&job, dir, timeout, &res);
-	switch (res.outcome) {
+	res = job_watch(&job, timeout);
+	switch (res->outcome) {
 	case MONITOR_DEADLOCK:
-		if (res.npolling)
+		if (res->npolling)
 			warning("no progress: for %.0f s every rank has been blocked in MPI or "
 				"polling without finding anything (%d polling): ending the job",
-				res.stalled, res.npolling);
+				res->stalled, res->npolling);
 		else
 			inform("the recorded run deadlocked: every rank blocked for %.0f s",
-			       res.stalled);
+			       res->stalled);
 		/* the traces are read for the report only once the ranks are gone and their
 		 * files final */
-		if (launch_end(&job) < 0)
-			warning("some processes of the job could not be ended");
-		monitor_report(stderr, &res, dir, NULL);
+		job_end(&job);
+		monitor_report(stderr, res, job.dir, NULL);
 		hung = 1;
-		status = launch_exit_code(&job);
+		status = launch_exit_code(&job.launch);
 		rc = MPIV_EXIT_DEADLOCK;
 		break;
 	case MONITOR_INTERRUPTED:
-		inform("interrupted by signal %d: ending the job", res.signal);
-		if (launch_end(&job) < 0)
-			warning("some processes of the job could not be ended");
-		status = launch_exit_code(&job);
-		rc = 128 + res.signal;
+		inform("interrupted by signal %d: ending the job", res->signal);
+		job_end(&job);
+		status = launch_exit_code(&job.launch);
+		rc = 128 + res->signal;
 		break;
 	case MONITOR_DIVERGED:
 	case MONITOR_FAILED:
 		/* only the replayer reports divergence: its library is preloaded too */
 		error("a rank reported a divergence while recording: is 'libreplayer.so' in "
 		      "LD_PRELOAD?");
-		launch_end(&job);
-		status = launch_exit_code(&job);
+		job_end(&job);
+		status = launch_exit_code(&job.launch);
 		rc = MPIV_EXIT_TOOL;
 		break;
 	case MONITOR_COMPLETED:
 	default:
 		/* sweep up what the launcher may have left behind (normally nothing) */
-		if (launch_end(&job) < 0)
-			warning("some processes of the job could not be ended");
-		status = res.exit_code;
+		job_end(&job);
+		status = res->exit_code;
 		rc = status;
 		break;
 	}
-	if (save_meta(dir, command, status, hung) < 0 && rc == MPIV_EXIT_OK)
+	if (save_meta(job.dir, command, status, hung) < 0 && rc == MPIV_EXIT_OK)
 		rc = MPIV_EXIT_BAD_INPUT;
-	if (!has_trace(dir))
+	if (!mpiv_trace_rank_file(job.dir, 0, path, sizeof(path)))
 		warning("no rank wrote a trace into '%s': is the program a dynamically linked "
-			"MPI program, and does the launcher pass LD_PRELOAD to the ranks?", dir);
-	inform("traces in '%s'", dir);
-	monitor_result_release(&res);
-	launch_release(&job);
-	free(dir);
+			"MPI program, and does the launcher pass LD_PRELOAD to the ranks?", job.dir);
+	inform("traces in '%s'", job.dir);
+	job_release(&job);
 	return rc;
 }

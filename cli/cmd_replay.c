@@ -14,8 +14,8 @@
 #include "cex.h"
 #include "cli.h"
 #include "diag.h"
-#include "launch.h"
-#include "monitor.h"
+#include "environment.h"
+#include "job.h"
 #include "paths.h"
 #include "srcloc.h"
 #include "trace.h"
@@ -375,29 +375,26 @@ int cmd_replay(int argc, char **argv)
 		{NULL, 0, NULL, 0},
 	};
 	static const char *const stale[] = {".status", NULL};
-	const char *cex_arg = NULL, *out = NULL, *lib;
+	const char *cex_arg = NULL, *out = NULL;
 	double timeout = DEFAULT_TIMEOUT;
-	struct monitor_result res;
-	struct launch_var vars[4];
+	const struct monitor_result *res;
+	struct launch_var vars[3];
 	struct mpiv_traceset ts;
 	struct mpiv_error err;
 	struct mpiv_cex cex;
-	struct launch job;
-	char **command, *cex_path = NULL, *dir = NULL, *libpath = NULL, *trace_dir = NULL;
+	struct job job;
+	char **command, *cex_path = NULL, *trace_dir = NULL;
 	char *dflt = NULL, *expect = NULL, how[128];
 	int c, rc;
 
 	opterr = 0;
-	for (;;) {
-		c = getopt_long(argc, argv, "+:o:h", longopts, NULL);
-		if (c == -1)
-			break;
+	while ((c = getopt_long(argc, argv, "+:o:h", longopts, NULL)) != -1) {
 		switch (c) {
 		case 't':
 			cex_arg = optarg;
 			break;
 		case 'T':
-			if (monitor_parse_seconds(optarg, &timeout) < 0)
+			if (parse_seconds(optarg, &timeout) < 0)
 				return usage_error("replay", "invalid --timeout '%s': expected a "
 						   "positive number of seconds", optarg);
 			break;
@@ -407,10 +404,8 @@ int cmd_replay(int argc, char **argv)
 		case 'h':
 			replay_help();
 			return MPIV_EXIT_OK;
-		case ':':
-			return usage_error("replay", "option '%s' needs a value", argv[optind - 1]);
 		default:
-			return usage_error("replay", "unknown option '%s'", argv[optind - 1]);
+			return option_error("replay", c, argv);
 		}
 	}
 	/* The command must follow '--': a bare word is more likely a forgotten --trace. */
@@ -435,13 +430,9 @@ int cmd_replay(int argc, char **argv)
 				   "after '--'", cex_arg);
 	}
 
-	lib = mpiv_replayer_lib();
-	libpath = realpath(lib, NULL);
-	if (!libpath) {
-		error("cannot find the replayer library '%s': %s", lib, strerror(errno));
-		rc = MPIV_EXIT_TOOL;
+	rc = job_init(&job, mpiv_replayer_lib(), "replayer");
+	if (rc)
 		goto out;
-	}
 	/* the ranks may start in another directory: they get absolute paths */
 	cex_path = realpath(cex_arg, NULL);
 	if (!cex_path) {
@@ -455,110 +446,90 @@ int cmd_replay(int argc, char **argv)
 	}
 	trace_dir = find_trace_dir(cex_path, cex.trace_dir);
 	rc = load_trace(cex_arg, &cex, trace_dir, &ts);
+	if (!rc)
+		rc = job_prepare_dir(&job, out, stale);
 	if (rc)
 		goto out;
-	dir = monitor_prepare_dir(out, stale);
-	if (!dir) {
-		rc = MPIV_EXIT_BAD_INPUT;
-		goto out;
-	}
-	expect = expect_dir(&ts, trace_dir, dir);
+	expect = expect_dir(&ts, trace_dir, job.dir);
 	if (!expect) {
 		rc = MPIV_EXIT_BAD_INPUT;
 		goto out;
 	}
 
-	vars[0].name = "MPIVERIFY_CEX";
+	vars[0].name = MPIV_ENV_CEX;
 	vars[0].value = cex_path;
-	vars[1].name = "MPIVERIFY_STATUS_DIR";
-	vars[1].value = dir;
-	vars[2].name = "MPIVERIFY_REPLAY_TRACE";
-	vars[2].value = expect;
-	vars[3].name = NULL;
-	vars[3].value = NULL;
+	vars[1].name = MPIV_ENV_REPLAY_TRACE;
+	vars[1].value = expect;
+	vars[2].name = NULL;
+	vars[2].value = NULL;
 	/* the recorded command runs where it was recorded: its paths may be relative to there */
 	if (command == cex.command && cex.cwd && chdir(cex.cwd) != 0)
 		warning("cannot enter the recorded directory '%s': %s; running here", cex.cwd,
 			strerror(errno));
-	if (launch_start(&job, command, libpath, vars, dir) < 0) {
-		if (errno == EINVAL)
-			error("cannot preload '%s': LD_PRELOAD cannot hold a path with ':' or a "
-			      "space", libpath);
-		else
-			error("cannot run '%s': %s", command[0], strerror(errno));
-		rc = MPIV_EXIT_TOOL;
+	rc = job_start(&job, command, vars);
+	if (rc)
 		goto out;
-	}
 
-	monitor_run(&job, dir, timeout, &res);
-	switch (res.outcome) {
+	res = job_watch(&job, timeout);
+	switch (res->outcome) {
 	case MONITOR_DEADLOCK:
-		if (print_pinned_hangs(&res, &cex, trace_dir)) {
+		if (print_pinned_hangs(res, &cex, trace_dir)) {
 			fflush(stdout);
-			if (launch_end(&job) < 0)
-				warning("some processes of the job could not be ended");
+			job_end(&job);
 			rc = MPIV_EXIT_INCONCLUSIVE;
 			break;
 		}
 		printf("reproduced: the program deadlocked, every rank blocked for %.0f s\n",
-		       res.stalled);
+		       res->stalled);
 		fflush(stdout);
-		if (launch_end(&job) < 0)
-			warning("some processes of the job could not be ended");
-		if (monitor_report(stdout, &res, trace_dir, &cex))
+		job_end(&job);
+		if (monitor_report(stdout, res, trace_dir, &cex))
 			printf("note: some ranks are blocked elsewhere than the counterexample "
 			       "predicts (marked 'differs')\n");
 		rc = MPIV_EXIT_DEADLOCK;
 		break;
 	case MONITOR_DIVERGED:
-		if (launch_end(&job) < 0)
-			warning("some processes of the job could not be ended");
-		print_divergence(&res, trace_dir);
+		job_end(&job);
+		print_divergence(res, trace_dir);
 		rc = MPIV_EXIT_INCONCLUSIVE;
 		break;
 	case MONITOR_FAILED:
-		if (launch_end(&job) < 0)
-			warning("some processes of the job could not be ended");
-		print_failure(&res);
+		job_end(&job);
+		print_failure(res);
 		rc = MPIV_EXIT_BAD_INPUT;
 		break;
 	case MONITOR_INTERRUPTED:
 		fflush(stdout);
 		fprintf(stderr, "mpiverify: interrupted by signal %d: ending the job\n",
-			res.signal);
-		if (launch_end(&job) < 0)
-			warning("some processes of the job could not be ended");
-		rc = 128 + res.signal;
+			res->signal);
+		job_end(&job);
+		rc = 128 + res->signal;
 		break;
 	case MONITOR_COMPLETED:
 	default:
-		if (launch_end(&job) < 0)
-			warning("some processes of the job could not be ended");
-		if (!res.size) {
+		job_end(&job);
+		if (!res->size) {
 			/* Without one status file nothing was replayed: saying "not reproduced"
 			 * would be a verdict on a run that did not happen. */
-			rc = no_replay(&job, command, dir, command == cex.command);
+			rc = no_replay(&job.launch, command, job.dir, command == cex.command);
 			break;
 		}
 		/* where the counterexample has ranks blocked, and what happened there instead */
-		explain_not_reproduced(&res, &cex);
-		if (res.exit_code != 0) {
-			launch_describe_exit(&job, how, sizeof(how));
+		explain_not_reproduced(res, &cex);
+		if (res->exit_code != 0) {
+			launch_describe_exit(&job.launch, how, sizeof(how));
 			warning("the launcher '%s' failed: %s", command[0], how);
 		}
 		rc = MPIV_EXIT_OK;
 		break;
 	}
-	monitor_result_release(&res);
-	launch_release(&job);
 out:
+	job_release(&job);
 	mpiv_traceset_release(&ts);
 	free(expect);
 	free(trace_dir);
-	free(dir);
 	free(dflt);
 	free(cex_path);
-	free(libpath);
 	mpiv_cex_release(&cex);
 	return rc;
 }

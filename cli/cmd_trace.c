@@ -61,8 +61,8 @@ int cmd_trace(int argc, char **argv)
 	long lrank;
 	size_t len;
 
-	optind = 1;
-	while ((c = getopt_long(argc, argv, "r:o:h", longopts, NULL)) != -1) {
+	opterr = 0;
+	while ((c = getopt_long(argc, argv, ":r:o:h", longopts, NULL)) != -1) {
 		switch (c) {
 		case 'r':
 			errno = 0;
@@ -79,7 +79,7 @@ int cmd_trace(int argc, char **argv)
 			fputs(trace_usage, stdout);
 			return MPIV_EXIT_OK;
 		default:
-			return usage_error("trace", "bad option");
+			return option_error("trace", c, argv);
 		}
 	}
 	if (optind < argc)

@@ -16,9 +16,10 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "environment.h"
 #include "launch.h"
-#include "monitor.h"
 #include "status.h"
+#include "status_file.h"
 #include "xalloc.h"
 
 #define TERM_GRACE_MS 3000	/* between SIGTERM and SIGKILL */
@@ -478,7 +479,7 @@ static int is_job_process(pid_t pid, const char *status_dir)
 	}
 	fclose(f);
 	buf[len] = '\0';
-	want = make_var("MPIVERIFY_STATUS_DIR", status_dir);
+	want = make_var(MPIV_ENV_STATUS_DIR, status_dir);
 	wlen = strlen(want);
 	for (p = buf; p < buf + len; p += strlen(p) + 1) {
 		if (strlen(p) == wlen && !memcmp(p, want, wlen)) {
@@ -512,12 +513,12 @@ static pid_t *local_ranks(const struct launch *l, size_t *n)
 	if (!l->status_dir || gethostname(host, sizeof(host)) < 0)
 		return NULL;
 	host[sizeof(host) - 1] = '\0';
-	size = monitor_find_size(l->status_dir);
+	size = status_file_size(l->status_dir);
 	if (size <= 0)
 		return NULL;
 	out = xcalloc(size, sizeof(*out));
 	for (r = 0; r < size; r++) {
-		if (monitor_read_status(l->status_dir, r, &st) < 0)
+		if (status_file_read(l->status_dir, r, &st) < 0)
 			continue;
 		st.host[sizeof(st.host) - 1] = '\0';
 		if (st.pid <= 1 || st.pid == getpid() || !same_host(st.host, host))

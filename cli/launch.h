@@ -8,7 +8,7 @@
 
 /* One variable to set in the job's environment; a list ends with a NULL name. */
 struct launch_var {
-	const char *name;	/* "MPIVERIFY_TRACE_DIR" */
+	const char *name;	/* MPIV_ENV_TRACE_DIR (environment.h) */
 	const char *value;	/* not copied: must live until launch_start() returns */
 };
 

@@ -1,6 +1,5 @@
 /* The mpiverify executable: the command table and its dispatch (git.c). */
 #include <errno.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -71,19 +70,6 @@ static int cmd_help(int argc, char **argv)
 		return usage_error("help", "unknown command '%s'", argv[1]);
 	sub[0] = argv[1];
 	return c->fn(2, sub);
-}
-
-int usage_error(const char *cmd, const char *fmt, ...)
-{
-	va_list ap;
-
-	fflush(stdout);
-	fprintf(stderr, "mpiverify: ");
-	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
-	va_end(ap);
-	fprintf(stderr, "\ntry 'mpiverify %s --help'\n", cmd);
-	return MPIV_EXIT_USAGE;
 }
 
 int main(int argc, char **argv)

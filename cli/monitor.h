@@ -1,6 +1,7 @@
 /* Watching a running job through its ranks' status files (common/status.h), for record (a
- * real hang) and replay (a reproduced deadlock, or a divergence), and reporting where each
- * rank stands. Works from the shared directory alone, so ranks may run on other nodes. */
+ * real hang) and replay (a reproduced deadlock, or a divergence): monitor.c; and reporting
+ * where each rank stands: monitor_report.c. Works from the shared directory alone, so ranks
+ * may run on other nodes. */
 #ifndef MPIV_MONITOR_H
 #define MPIV_MONITOR_H
 
@@ -76,6 +77,8 @@ void monitor_run(struct launch *l, const char *status_dir, double timeout,
 
 void monitor_result_release(struct monitor_result *res);
 
+/* ---- monitor_report.c ---- */
+
 /* Print one line per unfinished rank of res, "rank N: blocked in MPI_Recv (event 5) at
  * file.c:42 (main)", then its call stack if the rank took one in that call ("    #0
  * file.c:42 (main)" lines; left out if it cannot be resolved), then a divergence's text.
@@ -91,25 +94,5 @@ int monitor_report(FILE *f, const struct monitor_result *res, const char *trace_
  * resolved, or "" without one; trace_dir as for monitor_report(). */
 void monitor_site(const struct monitor_rank *m, int r, const char *trace_dir, char *buf,
 		  size_t size);
-
-/* Read dir/rank-N.status for rank. Returns 0, or -1 if it is missing, short or not a status
- * file of this version (st is then unspecified). */
-int monitor_read_status(const char *dir, int rank, struct mpiv_status *st);
-
-/* The world size from any rank-N.status file in dir, or 0 if there is none yet. */
-int monitor_find_size(const char *dir);
-
-#define MONITOR_LOCK_FILE ".mpiverify-lock"
-
-/* Make the job's directory dir like `mkdir -p`, check that files can be created in it, lock
- * it for this process (MONITOR_LOCK_FILE: until the process ends; one already locked by
- * another mpiverify is refused, since two runs would mix their files), and delete what an
- * earlier run left there: for each entry of stale (NULL-terminated), the files rank-N<entry>
- * if it starts with '.' (".status"), else the file of that name ("meta.json"). Returns its
- * absolute path (malloc'ed), or NULL after printing an error naming dir. */
-char *monitor_prepare_dir(const char *dir, const char *const *stale);
-
-/* Parse a positive number of seconds ("30", "0.5"). Returns 0, or -1 if s is not one. */
-int monitor_parse_seconds(const char *s, double *out);
 
 #endif

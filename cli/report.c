@@ -8,7 +8,7 @@
 #include "srcloc.h"
 #include "translate.h"
 
-const char *report_class(const struct found_deadlock *d, const char **meaning)
+const char *report_class(const struct tr_deadlock *d, const char **meaning)
 {
 	if (d->cex.ready_send) {
 		*meaning = "a ready send (MPI_Rsend) can start before its matching receive is "
@@ -129,7 +129,7 @@ static void print_shell_word(FILE *f, const char *s)
 	fputc('\'', f);
 }
 
-void report_deadlock(FILE *f, const struct mpiv_traceset *ts, const struct found_deadlock *d,
+void report_deadlock(FILE *f, const struct mpiv_traceset *ts, const struct tr_deadlock *d,
 		     int i, int n)
 {
 	const struct mpiv_cex *cex = &d->cex;
@@ -310,7 +310,7 @@ json_t *report_warnings_json(const struct mpiv_traceset *ts, const struct tr_war
 	return a;
 }
 
-json_t *report_deadlock_json(const struct mpiv_traceset *ts, const struct found_deadlock *d)
+json_t *report_deadlock_json(const struct mpiv_traceset *ts, const struct tr_deadlock *d)
 {
 	const char *meaning;
 	const char *klass = report_class(d, &meaning);

@@ -10,26 +10,12 @@
 #include "trace.h"
 #include "translate.h"
 
-/* One distinct deadlock: its counterexample and the buffering modes it was found in. */
-struct found_deadlock {
-	struct mpiv_cex cex;
-	char *signature;	/* which rank is blocked where (NULL once merged into another) */
-	char modes[128];	/* "zero, infinite" */
-	int in_zero, in_buffered;	/* found with unbuffered / with buffered standard sends */
-	int in_eager;		/* found with the recorded library's eager threshold */
-	int recorded;		/* the recorded run's own wildcard matches lead there (in the
-				 * mode of its cex): 1 yes, 0 no, -1 the trace does not say */
-	long long eager;	/* that threshold when it was searched too, else -1 */
-	int classified;		/* both kinds of mode were searched, so the class is known */
-	char *path;		/* where its cex.json was written */
-};
-
 /* "deadlock", "potential deadlock" or "buffering-induced deadlock", with a line saying
  * what that means, from the modes the deadlock was found in. */
-const char *report_class(const struct found_deadlock *d, const char **meaning);
+const char *report_class(const struct tr_deadlock *d, const char **meaning);
 
 /* Print deadlock number i (from 1) of n. */
-void report_deadlock(FILE *f, const struct mpiv_traceset *ts, const struct found_deadlock *d,
+void report_deadlock(FILE *f, const struct mpiv_traceset *ts, const struct tr_deadlock *d,
 		     int i, int n);
 
 /* Notes on the traces themselves: truncated files, a recorded run that hung. */
@@ -43,6 +29,6 @@ void report_warnings(FILE *f, const struct mpiv_traceset *ts, const struct tr_wa
 json_t *report_warnings_json(const struct mpiv_traceset *ts, const struct tr_warning *w, int n);
 
 /* The report of one deadlock as JSON. */
-json_t *report_deadlock_json(const struct mpiv_traceset *ts, const struct found_deadlock *d);
+json_t *report_deadlock_json(const struct mpiv_traceset *ts, const struct tr_deadlock *d);
 
 #endif

@@ -12,6 +12,98 @@
 #include "jsontext.h"
 #include "trace.h"
 
+static const char *const buffering_modes[] = {"zero", "infinite", "eager"};	/* by mode */
+
+void mpiv_buffering_name(const struct mpiv_buffering *b, char *buf, size_t size)
+{
+	if (b->mode == MPIV_BUF_EAGER)
+		snprintf(buf, size, "eager-%lld", b->bytes);
+	else
+		snprintf(buf, size, "%s", buffering_modes[b->mode]);
+}
+
+/* The mode named name, or -1. */
+static int buffering_mode(const char *name)
+{
+	int m;
+
+	for (m = MPIV_BUF_ZERO; m <= MPIV_BUF_EAGER; m++)
+		if (!strcmp(name, buffering_modes[m]))
+			return m;
+	return -1;
+}
+
+int mpiv_buffering_parse(const char *s, struct mpiv_buffering *b)
+{
+	long long bytes;
+	char *end;
+	int m = buffering_mode(s);
+
+	if (m == MPIV_BUF_ZERO || m == MPIV_BUF_INFINITE) {
+		b->mode = (enum mpiv_buffering_mode)m;
+		b->bytes = 0;
+		return 0;
+	}
+	if (strncmp(s, "eager-", 6))
+		return -1;
+	errno = 0;
+	bytes = strtoll(s + 6, &end, 10);
+	if (errno || end == s + 6 || *end || bytes < 0)
+		return -1;
+	b->mode = MPIV_BUF_EAGER;
+	b->bytes = bytes;
+	return 0;
+}
+
+static json_t *buffering_to_json(const struct mpiv_buffering *b)
+{
+	json_t *o = json_object();
+
+	json_object_set_new(o, "mode", json_string(buffering_modes[b->mode]));
+	if (b->mode == MPIV_BUF_EAGER)
+		json_object_set_new(o, "bytes", json_integer(b->bytes));
+	return o;
+}
+
+/* "buffering": {"mode": "eager", "bytes": 8255} (version 2), or the mode's name (version 1).
+ * Returns 0, or -1 with err filled. */
+static int buffering_from_json(json_t *j, long version, struct mpiv_buffering *b,
+			       const char *path, struct mpiv_error *err)
+{
+	json_t *mode, *bytes;
+	int m;
+
+	if (version == 1) {
+		if (!json_is_string(j) || mpiv_buffering_parse(json_string_value(j), b))
+			return mpiv_error_set(err, MPIV_EXIT_BAD_INPUT, path, -1, -1,
+					      "buffering: expected \"zero\", \"infinite\" or "
+					      "\"eager-BYTES\"");
+		return 0;
+	}
+	if (!json_is_object(j))
+		return mpiv_error_set(err, MPIV_EXIT_BAD_INPUT, path, -1, -1,
+				      "buffering: expected an object");
+	mode = json_object_get(j, "mode");
+	m = json_is_string(mode) ? buffering_mode(json_string_value(mode)) : -1;
+	if (m < 0)
+		return mpiv_error_set(err, MPIV_EXIT_BAD_INPUT, path, -1, -1,
+				      "buffering.mode: expected \"zero\", \"infinite\" or "
+				      "\"eager\"");
+	b->mode = (enum mpiv_buffering_mode)m;
+	b->bytes = 0;
+	bytes = json_object_get(j, "bytes");
+	if (m == MPIV_BUF_EAGER) {
+		if (!json_is_integer(bytes) || json_integer_value(bytes) < 0)
+			return mpiv_error_set(err, MPIV_EXIT_BAD_INPUT, path, -1, -1,
+					      "buffering.bytes: expected a number of bytes");
+		b->bytes = (long long)json_integer_value(bytes);
+	} else if (bytes) {
+		return mpiv_error_set(err, MPIV_EXIT_BAD_INPUT, path, -1, -1,
+				      "buffering.bytes: only mode \"eager\" has a threshold");
+	}
+	return 0;
+}
+
 static json_t *site_to_json(const struct mpiv_cex_site *s)
 {
 	json_t *o = json_object();
@@ -43,7 +135,7 @@ int mpiv_cex_save(const char *path, const struct mpiv_cex *cex, struct mpiv_erro
 	json_object_set_new(root, "format", json_string(MPIV_CEX_FORMAT));
 	json_object_set_new(root, "version", json_integer(MPIV_CEX_VERSION));
 	json_object_set_new(root, "trace", mpiv_json_text(cex->trace_dir ? cex->trace_dir : ""));
-	json_object_set_new(root, "buffering", json_string(cex->buffering ? cex->buffering : ""));
+	json_object_set_new(root, "buffering", buffering_to_json(&cex->buffering));
 	for (i = 0; cex->command && cex->command[i]; i++)
 		json_array_append_new(cmd, mpiv_json_text(cex->command[i]));
 	json_object_set_new(root, "command", cmd);
@@ -252,27 +344,11 @@ static int load_rank(json_t *o, int r, int nranks, struct mpiv_cex_rank *cr, con
 	return 0;
 }
 
-/* Whether name is a buffering mode check searches with: zero, infinite, eager-BYTES (the
- * names of its subdirectories). */
-static int buffering_name(const char *name)
-{
-	const char *p;
-
-	if (!strcmp(name, "zero") || !strcmp(name, "infinite"))
-		return 1;
-	if (strncmp(name, "eager-", 6) || !name[6])
-		return 0;
-	for (p = name + 6; *p; p++)
-		if (*p < '0' || *p > '9')
-			return 0;
-	return p - name < 6 + 19;	/* fits a long long */
-}
-
 int mpiv_cex_load(const char *path, struct mpiv_cex *cex, struct mpiv_error *err)
 {
 	json_error_t jerr;
 	json_t *root, *j, *ranks, *cycle, *cmd;
-	long v;
+	long v, version;
 	size_t i;
 	int r;
 
@@ -290,8 +366,8 @@ int mpiv_cex_load(const char *path, struct mpiv_cex *cex, struct mpiv_error *err
 			       "format: expected \"" MPIV_CEX_FORMAT "\"");
 		goto fail;
 	}
-	if (want_int(json_object_get(root, "version"), MPIV_CEX_VERSION, MPIV_CEX_VERSION, &v,
-		     path, err, "version"))
+	if (want_int(json_object_get(root, "version"), 1, MPIV_CEX_VERSION, &version, path, err,
+		     "version"))
 		goto fail;
 	j = json_object_get(root, "trace");
 	if (!json_is_string(j)) {
@@ -299,19 +375,9 @@ int mpiv_cex_load(const char *path, struct mpiv_cex *cex, struct mpiv_error *err
 		goto fail;
 	}
 	cex->trace_dir = strdup(json_string_value(j));
-	j = json_object_get(root, "buffering");
-	if (!json_is_string(j)) {
-		mpiv_error_set(err, MPIV_EXIT_BAD_INPUT, path, -1, -1,
-			       "buffering: expected a string");
+	if (buffering_from_json(json_object_get(root, "buffering"), version, &cex->buffering, path,
+				err))
 		goto fail;
-	}
-	if (!buffering_name(json_string_value(j))) {
-		mpiv_error_set(err, MPIV_EXIT_BAD_INPUT, path, -1, -1, "buffering: expected "
-			       "\"zero\", \"infinite\" or \"eager-BYTES\", not \"%.64s\"",
-			       json_string_value(j));
-		goto fail;
-	}
-	cex->buffering = strdup(json_string_value(j));
 	cmd = json_object_get(root, "command");
 	if (cmd && !json_is_array(cmd)) {
 		mpiv_error_set(err, MPIV_EXIT_BAD_INPUT, path, -1, -1,
@@ -500,7 +566,6 @@ void mpiv_cex_release(struct mpiv_cex *cex)
 	int r;
 
 	free(cex->trace_dir);
-	free(cex->buffering);
 	for (i = 0; cex->command && cex->command[i]; i++)
 		free(cex->command[i]);
 	free(cex->command);

@@ -10,7 +10,26 @@
 #include "error.h"
 
 #define MPIV_CEX_FORMAT "mpiverify-cex"
-#define MPIV_CEX_VERSION 1
+#define MPIV_CEX_VERSION 2	/* written; version 1 (buffering as a string) is still read */
+
+/* What a standard send does in a search (check --buffering), and so in its counterexample. */
+enum mpiv_buffering_mode {
+	MPIV_BUF_ZERO = 0,	/* no standard send completes before it is matched */
+	MPIV_BUF_INFINITE = 1,	/* every standard send completes at once */
+	MPIV_BUF_EAGER = 2,	/* standard sends up to `bytes` complete at once */
+};
+
+struct mpiv_buffering {
+	enum mpiv_buffering_mode mode;
+	long long bytes;	/* EAGER: the threshold in bytes; 0 otherwise */
+};
+
+/* The mode's name, as reports and check's directories give it: "zero", "infinite",
+ * "eager-BYTES"; into buf, which size 32 always holds. */
+void mpiv_buffering_name(const struct mpiv_buffering *b, char *buf, size_t size);
+
+/* Read a name mpiv_buffering_name() gives. Returns 0, or -1 if s is not one (b unchanged). */
+int mpiv_buffering_parse(const char *s, struct mpiv_buffering *b);
 
 /* Where a call was made, resolved at check time. Strings may be NULL when unknown. */
 struct mpiv_cex_site {
@@ -58,7 +77,7 @@ struct mpiv_cex_match {
 
 struct mpiv_cex {
 	char *trace_dir;	/* trace directory the deadlock was found in */
-	char *buffering;	/* "zero", "infinite" */
+	struct mpiv_buffering buffering;	/* of the search that found it */
 	char **command;		/* the recorded launcher command line, NULL-terminated */
 	char *cwd;		/* the directory it ran in; NULL if unknown */
 	int nranks;

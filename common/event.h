@@ -6,13 +6,22 @@
 #include <stddef.h>
 #include <stdint.h>
 
-/* Every call of mpi_calls.def, as MPIV_CALL_<name>. */
+/* Every call of mpi_calls.def, as MPIV_CALL_<name>, with the number the list gives it (which
+ * binary traces store: it never changes). */
 enum mpiv_call {
-#define MPIV_CALL(name, kind, flags, params, args) MPIV_CALL_##name,
+#define MPIV_CALL(name, number, kind, flags, params, args) MPIV_CALL_##name = number,
 #include "mpi_calls.def"
 #undef MPIV_CALL
-	MPIV_CALL__COUNT
 };
+
+/* One more than the highest call number: the size of tables indexed by call. A union of one
+ * array per call, each one longer than its call's number, is exactly that long. */
+union mpiv_call_numbers {
+#define MPIV_CALL(name, number, kind, flags, params, args) char c_##name[number + 1];
+#include "mpi_calls.def"
+#undef MPIV_CALL
+};
+#define MPIV_CALL__COUNT ((unsigned)sizeof(union mpiv_call_numbers))
 
 /* What the model does with a call. */
 enum mpiv_kind {
@@ -52,13 +61,21 @@ enum mpiv_kind {
 };
 
 enum mpiv_call_flags {
-	MPIV_F_SPECIAL = 1 << 0,	/* wrapper written by hand (Init, Finalize) */
-	MPIV_F_FORCE = 1 << 1,		/* the replayer may change what the call does */
-	MPIV_F_STANDARD = 1 << 2,	/* standard-mode send: buffered or not per mode */
-	MPIV_F_SYNC = 1 << 3,		/* synchronous send: completes when matched */
-	MPIV_F_BUFFERED = 1 << 4,	/* buffered send: never waits */
-	MPIV_F_READY = 1 << 5,		/* ready send: modelled as a standard send */
-	MPIV_F_ROOTED = 1 << 6,		/* collective with a root */
+	MPIV_F_STANDARD = 1 << 0,	/* standard-mode send: buffered or not per mode */
+	MPIV_F_SYNC = 1 << 1,		/* synchronous send: completes when matched */
+	MPIV_F_BUFFERED = 1 << 2,	/* buffered send: never waits */
+	MPIV_F_READY = 1 << 3,		/* ready send: a standard send that must find its receive
+					 * posted */
+	MPIV_F_ROOT_SENDS = 1 << 4,	/* collective whose root's data goes to the others (Bcast,
+					 * Scatter): with buffering a non-root waits for the root,
+					 * the root for nobody */
+	MPIV_F_ROOT_RECEIVES = 1 << 5,	/* collective whose data goes to the root (Reduce,
+					 * Gather): with buffering the root waits for every
+					 * member, the others for nobody */
+	MPIV_F_ROOTED = MPIV_F_ROOT_SENDS | MPIV_F_ROOT_RECEIVES,	/* either: has a root */
+	MPIV_F_PREFIX = 1 << 6,		/* prefix collective (Scan, Exscan): with buffering a rank
+					 * waits for the members of lower rank. A collective with
+					 * none of these three waits for every member */
 	MPIV_F_NEWCOMM = 1 << 7,	/* makes a communicator: on its members the event has a
 					 * struct mpiv_newcomm (trace.h) */
 	MPIV_F_POLL = 1 << 8,		/* a poll: may return having found or completed nothing
@@ -141,19 +158,21 @@ struct mpiv_event {
 #define MPIV_SITE_ADDR(site) ((site) & 0xffffffffffffULL)
 #define MPIV_SITE_NO_MODULE 0xffffu	/* module id of a site in no known module */
 
-/* "MPI_Send" for MPIV_CALL_Send; NULL when out of range. */
+/* "MPI_Send" for MPIV_CALL_Send; NULL for a number that is no call. */
 const char *mpiv_call_name(unsigned call);
 
 /* MPIV_CALL_Send for "MPI_Send" or "Send"; -1 when unknown. */
 int mpiv_call_from_name(const char *name);
 
-/* The kind and flags of a call from mpi_calls.def; UNSUPPORTED and 0 when out of range. */
+/* The kind and flags of a call from mpi_calls.def; UNSUPPORTED and 0 for a number that is no
+ * call. */
 enum mpiv_kind mpiv_call_kind(unsigned call);
 unsigned mpiv_call_flags(unsigned call);
 
 /* Whether ev is a poll that found nothing: a test (MPIV_F_POLL) that completed none of the
- * requests it lists, a nonblocking probe without a source. It has no effect: a run of them
- * is recorded as one event with a repeat count. */
+ * requests it lists, a nonblocking probe without a source, an MPI_Win_test that said no. It
+ * has no effect: a run of them is recorded as one event with a repeat count. The one rule:
+ * the recorder, the trace reader and the replayer all apply it. */
 int mpiv_event_failed_poll(const struct mpiv_event *ev);
 
 /* Whether every field of ev holds a value it can mean in a world of size ranks: peers, roots,
@@ -164,6 +183,12 @@ int mpiv_event_failed_poll(const struct mpiv_event *ev);
  * wrong" (for instance "peer: -7, expected ..."; a request's field is "reqs[2].src"), so that
  * a reader can prefix it with the event or its JSON path. */
 int mpiv_event_check(const struct mpiv_event *ev, int32_t size, char *why, size_t whysize);
+
+/* The same rule on an event's fields, for those that keep events in another shape (the
+ * replayer): call, src, flags (enum mpiv_event_flags), nreqs and npending as in struct
+ * mpiv_event. */
+int mpiv_failed_poll(unsigned call, int32_t src, unsigned flags, uint32_t nreqs,
+		     uint32_t npending);
 
 /* Initialise an event to "no field used". */
 void mpiv_event_init(struct mpiv_event *ev, unsigned call);

@@ -6,49 +6,59 @@
 #include <unistd.h>
 
 #include "config.h"
+#include "environment.h"
 #include "paths.h"
 
-/* The directory of the running executable, if it is a build tree (it has models/mpi.pml). */
-static const char *build_tree(void)
+/* The directory of the running executable, if it is a build tree: the source tree configured
+ * in place (it has models/mpi.pml), or a build directory of its own (it has config.status, and
+ * the sources are in MPIV_SRCDIR). *in_place tells which. */
+static const char *build_tree(int *in_place)
 {
 	static char dir[PATH_MAX];
-	static int done;
+	static int done, sources_here;
 	char probe[PATH_MAX + 32];
 	ssize_t n;
 	char *slash;
 
 	if (done)
-		return dir[0] ? dir : NULL;
+		goto out;
 	done = 1;
 	n = readlink("/proc/self/exe", dir, sizeof(dir) - 1);
 	if (n <= 0) {
 		dir[0] = '\0';
-		return NULL;
+		goto out;
 	}
 	dir[n] = '\0';
 	slash = strrchr(dir, '/');
 	if (slash)
 		*slash = '\0';
 	snprintf(probe, sizeof(probe), "%s/models/mpi.pml", dir);
-	if (access(probe, R_OK) != 0)
+	sources_here = access(probe, R_OK) == 0;
+	snprintf(probe, sizeof(probe), "%s/config.status", dir);
+	if (!sources_here && access(probe, R_OK) != 0)
 		dir[0] = '\0';
+out:
+	*in_place = sources_here;
 	return dir[0] ? dir : NULL;
 }
 
-static const char *locate(const char *env, const char *in_tree, const char *installed)
+/* $env if set; else path under the build tree (source: under the source tree, for the models);
+ * else the installed path. */
+static const char *locate(const char *env, const char *path, int source, const char *installed)
 {
 	static char buf[4][PATH_MAX + 64];
 	static int next;
 	const char *v = getenv(env);
 	const char *tree;
 	char *b;
+	int in_place;
 
 	if (v && *v)
 		return v;
-	tree = build_tree();
+	tree = build_tree(&in_place);
 	b = buf[next++ % 4];
 	if (tree)
-		snprintf(b, sizeof(buf[0]), "%s/%s", tree, in_tree);
+		snprintf(b, sizeof(buf[0]), "%s/%s", source && !in_place ? MPIV_SRCDIR : tree, path);
 	else
 		snprintf(b, sizeof(buf[0]), "%s", installed);
 	return b;
@@ -56,31 +66,31 @@ static const char *locate(const char *env, const char *in_tree, const char *inst
 
 const char *mpiv_recorder_lib(void)
 {
-	return locate("MPIVERIFY_RECORDER_LIB", "recorder/librecorder.so",
+	return locate(MPIV_ENV_RECORDER_LIB, "recorder/librecorder.so", 0,
 		      MPIV_PKGLIBDIR "/librecorder.so");
 }
 
 const char *mpiv_replayer_lib(void)
 {
-	return locate("MPIVERIFY_REPLAYER_LIB", "replayer/libreplayer.so",
+	return locate(MPIV_ENV_REPLAYER_LIB, "replayer/libreplayer.so", 0,
 		      MPIV_PKGLIBDIR "/libreplayer.so");
 }
 
 const char *mpiv_models_dir(void)
 {
-	return locate("MPIVERIFY_MODELS", "models", MPIV_PKGDATADIR "/models");
+	return locate(MPIV_ENV_MODELS, "models", 1, MPIV_PKGDATADIR "/models");
 }
 
 const char *mpiv_spin(void)
 {
-	const char *v = getenv("MPIVERIFY_SPIN");
+	const char *v = getenv(MPIV_ENV_SPIN);
 
 	return v && *v ? v : MPIV_SPIN;
 }
 
 const char *mpiv_cc(void)
 {
-	const char *v = getenv("MPIVERIFY_CC");
+	const char *v = getenv(MPIV_ENV_CC);
 
 	return v && *v ? v : MPIV_CC;
 }

@@ -1,10 +1,10 @@
-/* Reading a recorded run: the recorder's binary rank files and the trace directory. The JSON
- * side (rank-N.json, meta.json) is in trace_json.c. */
+/* One rank's trace: the recorder's binary rank files (rank-N.mpivt) read and written, and what
+ * every rank trace has (modules, communicators, release). The same events as JSON are in
+ * trace_json.c; the trace directory and meta.json in traceset.c. */
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 
 #include "trace.h"
 #include "tracefmt.h"
@@ -318,74 +318,6 @@ const char *mpiv_trace_module(const struct mpiv_rank_trace *t, uint64_t site)
 	return NULL;
 }
 
-static int exists(const char *path)
-{
-	struct stat st;
-
-	return stat(path, &st) == 0;
-}
-
-int mpiv_traceset_load(const char *dir, struct mpiv_traceset *ts, struct mpiv_error *err)
-{
-	char path[4096];
-	size_t cap = 0;
-	struct stat st;
-	int r;
-
-	memset(ts, 0, sizeof(*ts));
-	ts->meta.exit_status = -1;
-	if (stat(dir, &st) != 0 || !S_ISDIR(st.st_mode))
-		return mpiv_error_set(err, MPIV_EXIT_BAD_INPUT, dir, -1, -1,
-				      "not a trace directory: %s",
-				      errno ? strerror(errno) : "not a directory");
-	ts->dir = xstrdup(dir);
-	for (r = 0;; r++) {
-		struct mpiv_rank_trace t;
-		int rc;
-
-		snprintf(path, sizeof(path), "%s/" MPIV_TRACE_BIN_FILE, dir, r);
-		if (exists(path)) {
-			rc = mpiv_trace_load_bin(path, &t, err);
-		} else {
-			snprintf(path, sizeof(path), "%s/" MPIV_TRACE_JSON_FILE, dir, r);
-			if (!exists(path))
-				break;
-			rc = mpiv_trace_load_json(path, &t, err);
-		}
-		if (rc)
-			goto fail;
-		if (t.rank != r) {
-			mpiv_error_set(err, MPIV_EXIT_BAD_INPUT, path, t.rank, -1,
-				       "file of rank %d holds rank %d", r, t.rank);
-			mpiv_rank_trace_release(&t);
-			goto fail;
-		}
-		xgrow((void **)&ts->ranks, &cap, (size_t)r + 1, sizeof(*ts->ranks));
-		ts->ranks[r] = t;
-		ts->nranks = r + 1;
-	}
-	if (ts->nranks == 0) {
-		mpiv_error_set(err, MPIV_EXIT_BAD_INPUT, dir, -1, -1,
-			       "no trace in directory (expected rank-0.mpivt or rank-0.json)");
-		goto fail;
-	}
-	for (r = 0; r < ts->nranks; r++) {
-		if (ts->ranks[r].size != ts->nranks) {
-			mpiv_error_set(err, MPIV_EXIT_BAD_INPUT, ts->ranks[r].source, r, -1,
-				       "rank of a world of %d, but the directory holds %d ranks",
-				       ts->ranks[r].size, ts->nranks);
-			goto fail;
-		}
-	}
-	snprintf(path, sizeof(path), "%s/" MPIV_META_FILE, dir);
-	if (exists(path) && mpiv_meta_load(path, &ts->meta, err))
-		goto fail;
-	return 0;
-fail:
-	mpiv_traceset_release(ts);
-	return -1;
-}
-
 int mpiv_trace_check_incomplete(const struct mpiv_rank_trace *t, struct mpiv_error *err)
 {
 	int32_t *seen = NULL;	/* threads met so far, from the end */
@@ -528,28 +460,4 @@ void mpiv_rank_trace_release(struct mpiv_rank_trace *t)
 	free(t->source);
 	memset(t, 0, sizeof(*t));
 	t->rank = -1;
-}
-
-void mpiv_meta_release(struct mpiv_meta *m)
-{
-	size_t i;
-
-	for (i = 0; m->command && m->command[i]; i++)
-		free(m->command[i]);
-	free(m->command);
-	free(m->cwd);
-	memset(m, 0, sizeof(*m));
-	m->exit_status = -1;
-}
-
-void mpiv_traceset_release(struct mpiv_traceset *ts)
-{
-	int r;
-
-	for (r = 0; r < ts->nranks; r++)
-		mpiv_rank_trace_release(&ts->ranks[r]);
-	free(ts->ranks);
-	free(ts->dir);
-	mpiv_meta_release(&ts->meta);
-	memset(ts, 0, sizeof(*ts));
 }

@@ -89,6 +89,15 @@ int mpiv_trace_save_json(const char *path, const struct mpiv_rank_trace *t,
  * or -1 if writing failed (errno). */
 int mpiv_trace_write_json(FILE *f, const struct mpiv_rank_trace *t);
 
+/* The file holding rank's trace in directory dir, into buf: rank-N.mpivt if it is there, else
+ * rank-N.json. Returns buf, or NULL if dir has neither. */
+const char *mpiv_trace_rank_file(const char *dir, int rank, char *buf, size_t size);
+
+/* Read rank's trace from directory dir: rank-N.mpivt if it is there, else rank-N.json.
+ * Returns 0; 1 if dir has neither (t empty); or -1 with err filled and t empty. */
+int mpiv_trace_load_rank(const char *dir, int rank, struct mpiv_rank_trace *t,
+			 struct mpiv_error *err);
+
 /* Read every rank of a trace directory: rank-N.mpivt or rank-N.json for N = 0.. without gaps,
  * and meta.json if present. Returns 0, or -1 with err filled. */
 int mpiv_traceset_load(const char *dir, struct mpiv_traceset *ts, struct mpiv_error *err);

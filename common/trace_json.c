@@ -1,5 +1,5 @@
-/* Rank traces and meta.json as JSON (Jansson): for tests that state cases by hand, for
- * `mpiverify trace`, and for other producers of traces. Layout: doc/trace-format.md. */
+/* Rank traces as JSON (Jansson): for tests that state cases by hand, for `mpiverify trace`, and
+ * for other producers of traces. Layout: doc/trace-format.md. */
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -12,8 +12,6 @@
 #include "xalloc.h"
 
 #define TRACE_FORMAT "mpiverify-trace"
-#define META_FORMAT "mpiverify-meta"
-#define META_VERSION 1
 
 /* A peer, source or tag: an integer, or one of the names of the special values. */
 static json_t *special_to_json(int32_t v, int is_tag)
@@ -578,110 +576,4 @@ fail:
 fail_noroot:
 	mpiv_rank_trace_release(t);
 	return -1;
-}
-
-int mpiv_meta_save(const char *dir, const struct mpiv_meta *m, struct mpiv_error *err)
-{
-	char path[4096];
-	json_t *root = json_object(), *cmd = json_array();
-	size_t i;
-	int rc = 0;
-
-	snprintf(path, sizeof(path), "%s/" MPIV_META_FILE, dir);
-	for (i = 0; m->command && m->command[i]; i++)
-		json_array_append_new(cmd, mpiv_json_text(m->command[i]));
-	json_object_set_new(root, "format", json_string(META_FORMAT));
-	json_object_set_new(root, "version", json_integer(META_VERSION));
-	json_object_set_new(root, "command", cmd);
-	if (m->cwd)
-		json_object_set_new(root, "cwd", mpiv_json_text(m->cwd));
-	json_object_set_new(root, "exit_status", json_integer(m->exit_status));
-	json_object_set_new(root, "hung", json_boolean(m->hung));
-	if (json_dump_file(root, path, JSON_INDENT(2) | JSON_PRESERVE_ORDER))
-		rc = mpiv_error_set(err, MPIV_EXIT_BAD_INPUT, path, -1, -1, "cannot write: %s",
-				    strerror(errno));
-	json_decref(root);
-	return rc;
-}
-
-/* meta.json's fields after the command, each optional. Returns 0, or -1 with err filled. */
-static int meta_fields(json_t *root, struct mpiv_meta *m, const char *path,
-		       struct mpiv_error *err)
-{
-	json_t *j = json_object_get(root, "exit_status");
-
-	/* a shell's status: 0 to 255, 128 + N for a signal; -1 when unknown */
-	if (j && (!json_is_integer(j) || json_integer_value(j) < -1 ||
-		  json_integer_value(j) > 255))
-		return mpiv_error_set(err, MPIV_EXIT_BAD_INPUT, path, -1, -1,
-				      "exit_status: expected -1 (unknown) to 255");
-	if (j)
-		m->exit_status = (int)json_integer_value(j);
-	j = json_object_get(root, "hung");
-	if (j && !json_is_boolean(j))
-		return mpiv_error_set(err, MPIV_EXIT_BAD_INPUT, path, -1, -1,
-				      "hung: expected true or false");
-	m->hung = json_is_true(j);
-	j = json_object_get(root, "cwd");
-	if (j && !json_is_string(j))
-		return mpiv_error_set(err, MPIV_EXIT_BAD_INPUT, path, -1, -1,
-				      "cwd: expected a string");
-	if (j)
-		m->cwd = xstrdup(json_string_value(j));
-	return 0;
-}
-
-int mpiv_meta_load(const char *path, struct mpiv_meta *m, struct mpiv_error *err)
-{
-	json_error_t jerr;
-	json_t *root, *cmd, *j;
-	size_t i;
-
-	memset(m, 0, sizeof(*m));
-	m->exit_status = -1;
-	root = json_load_file(path, 0, &jerr);
-	if (!root) {
-		mpiv_error_set(err, MPIV_EXIT_BAD_INPUT, path, -1, -1, "%s", jerr.text);
-		if (err)
-			err->line = jerr.line;
-		return -1;
-	}
-	j = json_object_get(root, "format");
-	if (!json_is_string(j) || strcmp(json_string_value(j), META_FORMAT)) {
-		json_decref(root);
-		return mpiv_error_set(err, MPIV_EXIT_BAD_INPUT, path, -1, -1,
-				      "format: expected \"" META_FORMAT "\"");
-	}
-	/* a later version may mean other things by the same fields */
-	j = json_object_get(root, "version");
-	if (!json_is_integer(j) || json_integer_value(j) != META_VERSION) {
-		json_decref(root);
-		return mpiv_error_set(err, MPIV_EXIT_BAD_INPUT, path, -1, -1,
-				      "version: expected %d (this mpiverify reads that version of "
-				      "meta.json)", META_VERSION);
-	}
-	cmd = json_object_get(root, "command");
-	if (!json_is_array(cmd)) {
-		json_decref(root);
-		return mpiv_error_set(err, MPIV_EXIT_BAD_INPUT, path, -1, -1,
-				      "command: expected an array of strings");
-	}
-	m->command = xcalloc(json_array_size(cmd) + 1, sizeof(char *));
-	for (i = 0; i < json_array_size(cmd); i++) {
-		j = json_array_get(cmd, i);
-		if (!json_is_string(j)) {
-			json_decref(root);
-			mpiv_meta_release(m);
-			return mpiv_error_set(err, MPIV_EXIT_BAD_INPUT, path, -1, -1,
-					      "command[%zu]: expected a string", i);
-		}
-		m->command[i] = xstrdup(json_string_value(j));
-	}
-	if (meta_fields(root, m, path, err)) {
-		json_decref(root);
-		mpiv_meta_release(m);
-		return -1;
-	}
-	json_decref(root);
-	return 0;
 }

@@ -10,18 +10,19 @@
  * Deterministic steps (posting, matching a receive that names its source, completing waits
  * and collectives) are monotone and commute, so one canonical order reaches the same
  * quiescent state as any other (the confluence argument behind POE, Vakkalanka et al., and
- * Siegel's "urgent" search, VMCAI 2005; shared/MODELLING.md sections 1.2, 1.5, 2.1). The only
+ * Siegel's "urgent" search, VMCAI 2005; models/README.md, "Why this shape"). The only
  * choices are which message a MPI_ANY_SOURCE receive takes, offered at quiescence when every
  * candidate is there: delaying a wildcard never removes a candidate, because only its own rank
  * consumes the messages sent to it and every channel stays in FIFO order; and which rank takes
  * a contended window lock first (acquiring one disables the others, so it cannot be a
  * deterministic step; a free lock stays free until some rank is chosen to take it).
  *
- * Matching follows MPI's two ordering rules (SPEC 3.2): a receive takes the first message of
+ * Matching follows MPI's two ordering rules (doc/semantics.md 2.2; MPI-4.1 section 3.5,
+ * "Order"): a receive takes the first message of
  * a sender that matches it (non-overtaking of messages), and a message goes to the earliest
  * posted open receive that matches it (non-overtaking of receives). A send that is not
  * buffered completes when a matching receive is posted and matched, even while the receiving
- * rank is blocked elsewhere (SPEC 3.4).
+ * rank is blocked elsewhere (doc/semantics.md 3.3; MPI-4.1 section 3.5, "Progress").
  *
  * The file is plain C99 with no dependency but libc, so that pan.c can include it. */
 #ifndef MPIV_ENGINE_H
@@ -55,7 +56,7 @@ enum eng_opcode {
 				 * would have taken another path than the trace */
 	ENG_PROBE = 8,		/* a = source or ENG_ANY, b = comm, c = tag or ENG_ANY: wait until a
 				 * message a receive with these arguments would match is there */
-	/* One-sided synchronisation (MPI-4.1 section 13.7.3, models/README.md). A window is an
+	/* One-sided synchronisation (doc/semantics.md 7, MPI-4.1 section 13.7.3). A window is an
 	 * engine communicator of its own (its group); creation, free and fence are ENG_COLL. */
 	ENG_WIN_POST = 16,	/* a = window: opens an exposure epoch; never blocks */
 	ENG_WIN_START = 17,	/* a = window; list[0..n) pairs (target, the instruction of its

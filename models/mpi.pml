@@ -5,7 +5,7 @@
  * the engine's state lives in SPIN's state vector, and at every quiescent state SPIN branches
  * over the engine's choices (which message each MPI_ANY_SOURCE receive takes). A state with no
  * choice where some rank has not reached its end is an invalid end state: a deadlock. See
- * models/README.md for the encoding and shared/MODELLING.md for the measurements behind it.
+ * models/README.md for the encoding and doc/semantics.md for the MPI rules it implements.
  *
  * pan.c is compiled with -include <this directory>/engine.h and linked with engine.c (an
  * #include here would be expanded by spin's own preprocessing, system headers and all), with

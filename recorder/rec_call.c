@@ -242,6 +242,11 @@ int rec_call_add_req(struct rec_call *c, int32_t id, int32_t src, int32_t tag)
 	return 0;
 }
 
+void rec_call_polled(struct rec_call *c, int rc)
+{
+	c->failed_poll = rc == MPI_SUCCESS && mpiv_event_failed_poll(&c->ev);
+}
+
 REC_HOT void rec_call_leave(struct rec_call *c)
 {
 	rec_call_returned(c);

@@ -17,6 +17,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "environment.h"
 #include "recorder.h"
 #include "trace.h"
 #include "tracefmt.h"
@@ -449,7 +450,7 @@ _Static_assert(MPI_THREAD_SINGLE == MPIV_THREAD_SINGLE && MPI_THREAD_MULTIPLE ==
 
 int rec_output_open(int rank, int size, int thread_level)
 {
-	const char *dir = getenv("MPIVERIFY_TRACE_DIR");
+	const char *dir = getenv(MPIV_ENV_TRACE_DIR);
 	unsigned char rec[MPIV_TF_HEADER_MAX];
 	struct mpiv_tf_header h;
 	char name[64];
@@ -457,7 +458,7 @@ int rec_output_open(int rank, int size, int thread_level)
 	int fd, e;
 
 	if (!dir || !*dir) {
-		rec_msg("MPIVERIFY_TRACE_DIR is not set: not recording");
+		rec_msg(MPIV_ENV_TRACE_DIR " is not set: not recording");
 		return -1;
 	}
 	snprintf(name, sizeof(name), MPIV_TRACE_BIN_FILE, rank);

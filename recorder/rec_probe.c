@@ -46,7 +46,7 @@ int rec_Iprobe(struct rec_call *c, int source, int tag, MPI_Comm comm, int *flag
 	rc = PMPI_Iprobe(source, tag, comm, flag, status);
 	if (rc == MPI_SUCCESS && *flag)
 		probe_found(c, comm, status);
-	c->failed_poll = rc == MPI_SUCCESS && !*flag;
+	rec_call_polled(c, rc);
 	return rc;
 }
 
@@ -79,7 +79,7 @@ int rec_Improbe(struct rec_call *c, int source, int tag, MPI_Comm comm, int *fla
 	rc = PMPI_Improbe(source, tag, comm, flag, message, status);
 	if (rc == MPI_SUCCESS && *flag)
 		probe_found(c, comm, status);
-	c->failed_poll = rc == MPI_SUCCESS && !*flag;
+	rec_call_polled(c, rc);
 	return rc;
 }
 

@@ -387,9 +387,9 @@ int rec_Testany(struct rec_call *c, int count, MPI_Request array_of_requests[], 
 	rec_call_returned(c);
 	if (rc == MPI_SUCCESS && *flag)
 		mark_one(&cp, *indx);
-	c->failed_poll = rc == MPI_SUCCESS && !*flag;
 	sp.one = status;
 	completion_finish(c, &cp, array_of_requests, pick_status, &sp);
+	rec_call_polled(c, rc);
 	return rc;
 }
 
@@ -408,9 +408,9 @@ REC_HOT int rec_Test(struct rec_call *c, MPI_Request *request, int *flag, MPI_St
 	rec_call_returned(c);
 	if (rc == MPI_SUCCESS && *flag)
 		mark_one(&cp, 0);
-	c->failed_poll = rc == MPI_SUCCESS && !*flag;
 	sp.one = status;
 	completion_finish(c, &cp, request, pick_status, &sp);
+	rec_call_polled(c, rc);
 	return rc;
 }
 
@@ -438,9 +438,9 @@ int rec_Testall(struct rec_call *c, int count, MPI_Request array_of_requests[], 
 	rec_call_returned(c);
 	for (i = 0; rc == MPI_SUCCESS && *flag && i < cp.n; i++)
 		cp.done[i] = 1;
-	c->failed_poll = rc == MPI_SUCCESS && !*flag;
 	sp.array = st != MPI_STATUSES_IGNORE ? st : NULL;
 	completion_finish(c, &cp, array_of_requests, sp.array ? pick_status : NULL, &sp);
+	rec_call_polled(c, rc);
 	free(heap);
 	return rc;
 }
@@ -466,14 +466,13 @@ static int rec_some(struct rec_call *c, rec_some_fn pmpi, int incount,
 	if (rc == MPI_SUCCESS && *outcount != MPI_UNDEFINED)
 		for (k = 0; k < *outcount; k++)
 			mark_one(&cp, array_of_indices[k]);
-	/* Testsome that completed none (Waitsome returns with one at least) */
-	c->failed_poll = pmpi == PMPI_Testsome && rc == MPI_SUCCESS && *outcount == 0;
 	if (st != MPI_STATUSES_IGNORE && rc == MPI_SUCCESS && *outcount != MPI_UNDEFINED) {
 		sp.some = st;
 		sp.indices = array_of_indices;
 		sp.nsome = *outcount;
 	}
 	completion_finish(c, &cp, array_of_requests, sp.some ? pick_status : NULL, &sp);
+	rec_call_polled(c, rc);	/* a Testsome that completed none */
 	free(heap);
 	return rc;
 }

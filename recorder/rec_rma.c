@@ -1,7 +1,7 @@
 /* One-sided (RMA) handlers of the recorder: every call names its window by the trace's window
  * id (rec_win.c); creation records the window's communicator and group, MPI_Win_post and
  * MPI_Win_start their group, and lock, flush and data calls their target, all as world ranks.
- * What check makes of them: models/README.md, "One-sided". */
+ * What check makes of them: doc/semantics.md 7. */
 #include <stdlib.h>
 
 #include "recorder.h"
@@ -110,10 +110,9 @@ int rec_Win_test(struct rec_call *c, MPI_Win win, int *flag)
 
 	c->ev.win = rec_win_id(win);
 	rc = PMPI_Win_test(win, flag);
-	if (rc == MPI_SUCCESS && !*flag) {
+	if (rc == MPI_SUCCESS && !*flag)
 		c->ev.flags |= MPIV_EV_NOT_DONE;
-		c->failed_poll = 1;	/* no progress, for record's monitor */
-	}
+	rec_call_polled(c, rc);	/* no progress, for record's monitor */
 	return rc;
 }
 

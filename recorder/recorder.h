@@ -37,9 +37,9 @@ struct rec_call {
 	int indexed;			/* ev.index is final: the event was written once */
 	int posted;			/* published to the watcher (blocked in PMPI, or may be) */
 	int incomplete_sent;		/* the watcher already wrote it as MPIV_EV_INCOMPLETE */
-	int failed_poll;		/* a test that completed nothing or a nonblocking probe
-					 * that found nothing (set by the handler): no progress,
-					 * and a run of equal ones is one event (rec_output_call) */
+	int failed_poll;		/* a poll that found nothing (rec_call_polled()): no
+					 * progress, and a run of equal ones is one event
+					 * (rec_output_call) */
 	uint64_t posted_beat;		/* rec_status_beat() when posted */
 	int32_t newcomm;		/* a NEWCOMM call: the id of the communicator it made,
 					 * MPIV_NONE if none (written as a comm record) */
@@ -61,6 +61,11 @@ void rec_call_posted(struct rec_call *c);
 
 /* PMPI returned: the handler owns c->ev again. Idempotent. */
 void rec_call_returned(struct rec_call *c);
+
+/* The handler of a poll (MPIV_F_POLL) is done with c->ev, and PMPI returned rc: note whether
+ * the call found nothing, by the one rule readers of the trace apply too
+ * (mpiv_event_failed_poll()). */
+void rec_call_polled(struct rec_call *c, int rc);
 
 /* Append a request to c->ev.reqs. Returns 0, or -1 (out of memory: the request is dropped). */
 int rec_call_add_req(struct rec_call *c, int32_t id, int32_t src, int32_t tag);
@@ -162,9 +167,9 @@ void rec_request_info(const struct rec_reqent *e, const MPI_Status *st,
 /* ---- typed handlers, one per ordinary entry of mpi_calls.def ----
  * rec_<name>() calls PMPI_<name> itself and fills c->ev; the wrapper does the rest. The
  * prototypes come from the .def, so a handler that disagrees with mpi.h does not compile. */
-#define MPIV_SPECIAL(name, kind, flags, params, args)
-#define MPIV_OTHER(name, params, args)
-#define MPIV_CALL(name, kind, flags, params, args) \
+#define MPIV_SPECIAL(name, number, kind, flags, params, args)
+#define MPIV_OTHER(name, number, params, args)
+#define MPIV_CALL(name, number, kind, flags, params, args) \
 	int rec_##name(struct rec_call *c, MPIV_UNPAREN params);
 #include "mpi_calls.def"
 #undef MPIV_CALL

@@ -5,8 +5,8 @@
  * model does not know yet (MPIV_OTHER) is recorded with its call and site only. */
 #include "recorder.h"
 
-#define MPIV_SPECIAL(name, kind, flags, params, args)
-#define MPIV_CALL(name, kind, flags, params, args)					\
+#define MPIV_SPECIAL(name, number, kind, flags, params, args)
+#define MPIV_CALL(name, number, kind, flags, params, args)				\
 	MPIV_EXPORT int MPI_##name params						\
 	{										\
 		struct rec_call c;							\
@@ -18,7 +18,7 @@
 		rec_call_leave(&c);							\
 		return rc;								\
 	}
-#define MPIV_OTHER(name, params, args)							\
+#define MPIV_OTHER(name, number, params, args)						\
 	MPIV_EXPORT int MPI_##name params						\
 	{										\
 		struct rec_call c;							\

@@ -3,6 +3,7 @@
  * close the trace before MPI gets a chance to wait or to end the job. */
 #include <stdlib.h>
 
+#include "environment.h"
 #include "recorder.h"
 #include "rec_comm.h"
 #include "rec_site.h"
@@ -12,7 +13,7 @@
  * the program runs on, unrecorded. */
 static void rec_start(int thread_level)
 {
-	const char *dir = getenv("MPIVERIFY_STATUS_DIR");
+	const char *dir = getenv(MPIV_ENV_STATUS_DIR);
 	char why[512];
 	int rank = 0, size = 0;
 	int tracing, watching = 0;
@@ -29,7 +30,7 @@ static void rec_start(int thread_level)
 	/* The status goes beside the trace by default; if the trace could not be opened there,
 	 * one line already said why. */
 	if ((!dir || !*dir) && tracing)
-		dir = getenv("MPIVERIFY_TRACE_DIR");
+		dir = getenv(MPIV_ENV_TRACE_DIR);
 	if (dir && *dir) {
 		rec_status_set_tick(rec_call_watch);
 		watching = rec_status_init(rank, size, dir, why, sizeof(why)) == 0;

@@ -1,4 +1,4 @@
-/* The replayer's handlers for the FORCE entries of mpi_calls.def: a wildcard receive or probe
+/* The replayer's handlers of the calls it may force (rep_<name>()): a wildcard receive or probe
  * is posted with the source the counterexample matched, and a standard send the counterexample
  * needs unbuffered becomes synchronous. Anything the schedule does not pin runs unchanged. The
  * wrapper has already checked the program's own arguments against the trace. Nonblocking

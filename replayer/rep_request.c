@@ -1,7 +1,7 @@
 /* The replayer's requests: a table of the requests the program holds, each with the id the
  * recorder gave it (read from the recorded trace), and the handlers of the completion calls.
  * The model only follows the recorded completion choice of MPI_Waitany, Waitsome, Testany and
- * Testsome (models/README.md), so replay makes them complete exactly the requests the trace
+ * Testsome (doc/semantics.md 1.2), so replay makes them complete exactly the requests the trace
  * says they completed. A nonblocking collective that a counterexample found without buffering
  * needs synchronising carries a hidden MPI_Ibarrier on its communicator, completed together
  * with its request at its wait or test: neither the program's handles and statuses nor the

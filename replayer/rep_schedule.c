@@ -11,6 +11,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "environment.h"
 #include "replayer.h"
 #include "rec_comm.h"
 #include "rec_status.h"
@@ -31,14 +32,14 @@ static atomic_uint rep_counter;
  * Returns 0 (also when there is none to load: replay then only forces), or -1 with why. */
 static int rep_load_trace(int rank, char *why, size_t whysize)
 {
-	const char *dir = getenv("MPIVERIFY_REPLAY_TRACE");
+	const char *dir = getenv(MPIV_ENV_REPLAY_TRACE);
 	const char *recorded;
 	char exe[PATH_MAX];
 	ssize_t n;
 
 	if (!dir || !*dir) {
 		if (rank == 0)
-			rec_msg("MPIVERIFY_REPLAY_TRACE is not set: calls are not checked against "
+			rec_msg(MPIV_ENV_REPLAY_TRACE " is not set: calls are not checked against "
 				"the recorded trace");
 		return 0;
 	}
@@ -67,13 +68,13 @@ static int rep_load_trace(int rank, char *why, size_t whysize)
 
 int rep_schedule_load(int rank, int size)
 {
-	const char *path = getenv("MPIVERIFY_CEX");
+	const char *path = getenv(MPIV_ENV_CEX);
 	struct mpiv_error err;
 	char text[1024], why[1024];
 	int i;
 
 	if (!path || !*path) {
-		rep_failed("MPIVERIFY_CEX is not set: nothing to replay");
+		rep_failed(MPIV_ENV_CEX " is not set: nothing to replay");
 		return -1;
 	}
 	mpiv_error_init(&err);
@@ -130,17 +131,14 @@ static int rep_is_poll(unsigned call)
 }
 
 /* Whether recorded event x is a poll of the same call and envelope as like that found
- * nothing: a probe without a source, a test that completed none of its requests. */
+ * nothing (mpiv_failed_poll(): a probe without a source, a test that completed none of its
+ * requests, a window test that said no). */
 static int rep_failed_poll(const struct rep_expect *x, const struct rep_expect *like)
 {
 	if (!x || x->call != like->call || x->peer != like->peer || x->tag != like->tag ||
-	    x->comm != like->comm)
+	    x->comm != like->comm || x->win != like->win)
 		return 0;
-	if (x->call == MPIV_CALL_Iprobe || x->call == MPIV_CALL_Improbe)
-		return x->src == MPIV_NONE;
-	if (x->call == MPIV_CALL_Win_test)
-		return x->win == like->win && (x->flags & MPIV_EV_NOT_DONE);
-	return rep_is_poll(x->call) && x->nreqs > 0 && x->npending == x->nreqs;
+	return mpiv_failed_poll(x->call, x->src, x->flags, x->nreqs, x->npending);
 }
 
 /* For a poll at index: the index of the recorded poll that ended its run of failed polls
@@ -415,10 +413,11 @@ int rep_schedule_source(struct rep_call *c, int source, MPI_Comm comm)
 
 int rep_schedule_coll_sync(struct rep_call *c)
 {
-	/* without buffering the model makes every collective synchronise (SPEC 3.6); MPICH's
-	 * need not, so a barrier first gives the counterexample's order, as Intel's checker does
-	 * (a nonblocking one gets an MPI_Ibarrier, completed at its wait: rep_request.c) */
-	if (!c->op || !rep_cex.buffering || strcmp(rep_cex.buffering, "zero"))
+	/* without buffering the model makes every collective synchronise (doc/semantics.md
+	 * 5.2); MPICH's need not, so a barrier first gives the counterexample's order, as
+	 * Intel's checker does (a nonblocking one gets an MPI_Ibarrier, completed at its wait:
+	 * rep_request.c) */
+	if (!c->op || rep_cex.buffering.mode != MPIV_BUF_ZERO)
 		return 0;
 	c->forced = 1;
 	return 1;

@@ -1,4 +1,4 @@
-/* Windows in the replayer: creation and free keep the table of window ids (recorder/rec_win.c)
+/* Windows in the replayer: creation and free keep the table of window ids (preload/rec_win.c)
  * exactly as the recorder does, so that the window every later call names can be checked
  * against the trace; MPI_Win_test says whether it found its epoch complete, so that a polling
  * loop lines up with the recorded one as MPI_Test's does. Nothing is forced. */

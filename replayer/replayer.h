@@ -191,15 +191,15 @@ void rep_request_release(void);
  * rep_env_<name>() fills c's envelope from the call's arguments, as the recorder's handler
  * would record them. Declared weak for every ordinary entry of mpi_calls.def: a call without
  * one is checked by its call alone. */
-#define MPIV_SPECIAL(name, kind, flags, params, args)
-#define MPIV_CALL(name, kind, flags, params, args) \
+#define MPIV_SPECIAL(name, number, kind, flags, params, args)
+#define MPIV_CALL(name, number, kind, flags, params, args) \
 	void rep_env_##name(struct rep_call *c, MPIV_UNPAREN params) __attribute__((weak));
 #include "mpi_calls.def"
 #undef MPIV_CALL
 #undef MPIV_SPECIAL
 
 
-/* ---- rep_force.c: handlers of the FORCE entries of mpi_calls.def ----
+/* ---- rep_force.c: handlers of the calls replay may force ----
  * Declared weak for every ordinary entry: a wrapper calls rep_<name>() when rep_force.c
  * defines it and passes the call to PMPI_<name> otherwise. The prototypes come from the .def,
  * so a handler that disagrees with mpi.h does not compile. */
@@ -207,8 +207,8 @@ void rep_request_release(void);
  * error counts as found: it ends a loop). Returns rc. */
 int rep_polled(struct rep_call *c, int rc, int found);
 
-#define MPIV_SPECIAL(name, kind, flags, params, args)
-#define MPIV_CALL(name, kind, flags, params, args) \
+#define MPIV_SPECIAL(name, number, kind, flags, params, args)
+#define MPIV_CALL(name, number, kind, flags, params, args) \
 	int rep_##name(struct rep_call *c, MPIV_UNPAREN params) __attribute__((weak));
 #include "mpi_calls.def"
 #undef MPIV_CALL

@@ -58,8 +58,8 @@ void rep_call_leave(struct rep_call *c)
 	rep_guard_drop();
 }
 
-#define MPIV_SPECIAL(name, kind, flags, params, args)
-#define MPIV_CALL(name, kind, flags, params, args)					\
+#define MPIV_SPECIAL(name, number, kind, flags, params, args)
+#define MPIV_CALL(name, number, kind, flags, params, args)				\
 	MPIV_EXPORT int MPI_##name params						\
 	{										\
 		struct rep_call c;							\

@@ -3,6 +3,7 @@
  * MPI_Abort is counted, as the recorder records it, and passed through. */
 #include <stdlib.h>
 
+#include "environment.h"
 #include "exit.h"
 #include "replayer.h"
 #include "rec_comm.h"
@@ -14,7 +15,7 @@
  * user's program). */
 static void rep_start(void)
 {
-	const char *dir = getenv("MPIVERIFY_STATUS_DIR");
+	const char *dir = getenv(MPIV_ENV_STATUS_DIR);
 	char why[512];
 	int rank = 0, size = 0, watched = 0;
 
@@ -22,7 +23,7 @@ static void rep_start(void)
 	PMPI_Comm_size(MPI_COMM_WORLD, &size);
 	rec_msg_set_rank("replayer", rank);
 	if (!dir || !*dir)
-		rec_msg("MPIVERIFY_STATUS_DIR is not set: no status file");
+		rec_msg(MPIV_ENV_STATUS_DIR " is not set: no status file");
 	else if (rec_status_init(rank, size, dir, why, sizeof(why)) != 0)
 		rec_msg("%s", why);
 	else

@@ -33,7 +33,7 @@ part()
 }
 
 if test -x tests/unit/run-unit; then
-	part unit tests/unit/run-unit
+	part unit env MPIV_MODEL_CASES="$SRCDIR/tests/model/cases" tests/unit/run-unit
 else
 	echo "==== unit: 'tests/unit/run-unit' not built (make tests/unit/run-unit)"
 	RESULTS="${RESULTS}unit: FAILED (not built)"$'\n'

@@ -144,32 +144,18 @@ static void wait_for(struct builder *b, int ev, const int32_t *instrs, int n, in
 }
 
 /* What a rank in a collective waits for, with buffering (without, every collective
- * synchronises: the engine's rule). */
+ * synchronises: the engine's rule), from the call's flags in mpi_calls.def. */
 static int coll_rule(unsigned call, int me, int root)
 {
-	switch (call) {
-	case MPIV_CALL_Bcast:
-	case MPIV_CALL_Ibcast:
-	case MPIV_CALL_Scatter:
-	case MPIV_CALL_Scatterv:
-	case MPIV_CALL_Iscatter:
-	case MPIV_CALL_Iscatterv:
+	unsigned flags = mpiv_call_flags(call);
+
+	if (flags & MPIV_F_ROOT_SENDS)
 		return me == root ? ENG_COLL_NONE : ENG_COLL_ROOT;
-	case MPIV_CALL_Reduce:
-	case MPIV_CALL_Ireduce:
-	case MPIV_CALL_Gather:
-	case MPIV_CALL_Gatherv:
-	case MPIV_CALL_Igather:
-	case MPIV_CALL_Igatherv:
+	if (flags & MPIV_F_ROOT_RECEIVES)
 		return me == root ? ENG_COLL_ALL : ENG_COLL_NONE;
-	case MPIV_CALL_Scan:
-	case MPIV_CALL_Exscan:
-	case MPIV_CALL_Iscan:
-	case MPIV_CALL_Iexscan:
+	if (flags & MPIV_F_PREFIX)
 		return ENG_COLL_LOWER;
-	default:
-		return ENG_COLL_ALL;
-	}
+	return ENG_COLL_ALL;
 }
 
 static int is_p2p(enum mpiv_kind kind)
@@ -275,7 +261,7 @@ static int check_event(const struct builder *b, const struct mpiv_event *ev,
 /* A probe with MPI_ANY_SOURCE that found a message, followed by the receive of exactly that
  * message (its source and tag taken from the probe's status), is one wildcard receive: in
  * another behaviour the probe finds another message and the program receives that one
- * (MODELLING 1.7.8). Returns the index of that receive, or -1. */
+ * (doc/semantics.md 4.5). Returns the index of that receive, or -1. */
 static long fused_receive(const struct mpiv_rank_trace *t, size_t i)
 {
 	const struct mpiv_event *pr = &t->events[i];
@@ -305,7 +291,7 @@ static int build_wait(struct builder *b, const struct mpiv_event *ev, int32_t **
 	int n = 0, d = 0;
 
 	if (ndone == 0)
-		return 0;	/* a test that found nothing: no effect (SPEC 3.5) */
+		return 0;	/* a test that found nothing: no effect (doc/semantics.md 4.3) */
 	xgrow((void **)list, listcap, ev->nreqs + 1, sizeof(**list));
 	for (j = 0; j < ev->nreqs; j++) {
 		int32_t req = ev->reqs[j].req, instr = req_instr(b, req);
@@ -444,7 +430,7 @@ static int build_win(struct builder *b, const struct mpiv_event *ev, struct mpiv
 		break;
 	case MPIV_KIND_WIN_WAIT:
 		if (ev->flags & MPIV_EV_NOT_DONE)
-			break;	/* a MPI_Win_test that said no: no effect (SPEC 3.5) */
+			break;	/* a MPI_Win_test that said no: no effect (semantics.md 4.3) */
 		emit(b, ENG_WIN_WAIT, (int)ev->index)->a = c;
 		break;
 	case MPIV_KIND_WIN_LOCK:
@@ -524,7 +510,7 @@ static int build_rank(const struct mpiv_rank_trace *t, struct builder *b,
 		case MPIV_KIND_SENDRECV: {
 			struct mpiv_event recv = *ev;
 
-			/* both halves posted together, then both waited for (SPEC 3.5) */
+			/* both halves posted together, then both waited for (semantics.md 4.6) */
 			pair[0] = post(b, ev, (int)ev->index, 1);
 			b->peer_of[i] = ev->peer2;
 			b->tag_of[i] = ev->tag2;
@@ -658,7 +644,7 @@ static int build_rank(const struct mpiv_rank_trace *t, struct builder *b,
 			break;
 		}
 	}
-	/* the trace ends without MPI_Finalize: the rank is done there (SPEC 3.8) */
+	/* the trace ends without MPI_Finalize: the rank is done there (doc/semantics.md 8) */
 	emit(b, ENG_END, t->nevents ? (int)t->nevents - 1 : 0);
 done:
 	/* a lock never released is held for good */
@@ -676,8 +662,9 @@ fail:
 }
 
 /* The collectives of a communicator meet in call order: the k-th of every member must be the
- * same call with the same root (SPEC 3.6). Where they differ, all k-th ones are marked as a
- * mismatch: erroneous, and never completing. One pass per (communicator, member). */
+ * same call with the same root (doc/semantics.md 5.1). Where they differ, all k-th ones are
+ * marked as a mismatch: erroneous, and never completing. One pass per (communicator,
+ * member). */
 static void mark_mismatches(struct eng_prog *prog, const struct mpiv_traceset *ts)
 {
 	struct eng_instr ***pos = xcalloc((size_t)prog->nranks, sizeof(*pos));

@@ -314,7 +314,7 @@ static void build_rank(const struct eng_prog *p, const struct mpiv_traceset *ts,
 }
 
 int tr_cex(const struct eng_prog *prog, const struct mpiv_traceset *ts, const int *choices,
-	   int n, const char *buffering, struct mpiv_cex *cex, struct mpiv_error *err)
+	   int n, const struct mpiv_buffering *b, struct mpiv_cex *cex, struct mpiv_error *err)
 {
 	struct eng_prog p = *prog;
 	struct eng_observer obs;
@@ -355,7 +355,7 @@ int tr_cex(const struct eng_prog *prog, const struct mpiv_traceset *ts, const in
 	cex->trace_dir = realpath(ts->dir, NULL);
 	if (!cex->trace_dir)
 		cex->trace_dir = xstrdup(ts->dir);
-	cex->buffering = xstrdup(buffering);
+	cex->buffering = *b;
 	if (ts->meta.command) {
 		size_t k, nc = 0;
 

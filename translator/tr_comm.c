@@ -5,7 +5,7 @@
  * communicators that call made are told apart by their member lists (MPI_Comm_split makes
  * several at once): (parent, k, members) names a communicator on every rank alike.
  * MPI_Comm_create_group is collective over its group only: (parent, tag, members, how many
- * such calls the rank made before) names it. SPEC 3.1, MODELLING.md 1.7 item 10. */
+ * such calls the rank made before) names it. The rules: doc/semantics.md 6. */
 #include <stdlib.h>
 #include <string.h>
 

@@ -26,11 +26,12 @@ int tr_translate(const struct mpiv_traceset *ts, const struct tr_opts *opts,
 int tr_emit(const struct eng_prog *prog, FILE *f, const char *path, struct mpiv_error *err);
 
 /* Replay choices[0..n) on prog natively and describe the state they lead to as a
- * counterexample (struct mpiv_cex, which the caller releases). Returns 1 if that state is a
- * deadlock, 0 if it is not (the choices do not lead to one: SPIN and the engine disagree), or
- * -1 with err filled. Call sites are resolved to file:line through the traces' modules. */
+ * counterexample (struct mpiv_cex, which the caller releases) of a search with buffering b
+ * (prog's own). Returns 1 if that state is a deadlock, 0 if it is not (the choices do not lead
+ * to one: SPIN and the engine disagree), or -1 with err filled. Call sites are resolved to
+ * file:line through the traces' modules. */
 int tr_cex(const struct eng_prog *prog, const struct mpiv_traceset *ts, const int *choices,
-	   int n, const char *buffering, struct mpiv_cex *cex, struct mpiv_error *err);
+	   int n, const struct mpiv_buffering *b, struct mpiv_cex *cex, struct mpiv_error *err);
 
 /* Run prog along the recorded path into st (eng_state_bytes(prog) bytes): every wildcard
  * receive takes the source the run recorded, standard sends buffered as b (and eager) says;
@@ -39,7 +40,58 @@ int tr_cex(const struct eng_prog *prog, const struct mpiv_traceset *ts, const in
 int tr_recorded_path(const struct eng_prog *prog, const struct mpiv_traceset *ts,
 		     enum eng_buffering b, long long eager, struct eng_observer *obs, int32_t *st);
 
-/* What the recorded run did that is no deadlock but probably a bug (SPEC 3.8). */
+/* ---- tr_search.c: check's search of a program, and the deadlocks it finds ---- */
+
+/* The depth bound for SPIN's search of prog: a path takes at most (choice loop + 2 steps) per
+ * choice the program offers (a wildcard receive's match, which rank gets a contended window
+ * lock first), plus a margin. */
+long tr_search_depth(const struct eng_prog *prog);
+
+/* One distinct deadlock: its counterexample and the buffering modes it was found in. */
+struct tr_deadlock {
+	struct mpiv_cex cex;
+	char *signature;	/* which rank is blocked where (NULL once merged into another) */
+	char modes[128];	/* "zero, infinite" */
+	int in_zero, in_buffered;	/* found with unbuffered / with buffered standard sends */
+	int in_eager;		/* found with the recorded library's eager threshold */
+	int recorded;		/* the recorded run's own wildcard matches lead there (in the
+				 * mode of its cex): 1 yes, 0 no, -1 the trace does not say */
+	long long eager;	/* that threshold when it was searched too, else -1 */
+	int classified;		/* both kinds of mode were searched, so the class is known */
+	char *path;		/* where its cex.json was written (by check), else NULL */
+};
+
+/* The deadlocks of one check, in the order they were found. */
+struct tr_deadlocks {
+	struct tr_deadlock *d;
+	int n;
+};
+
+/* Which rank is blocked at which event, as "0:2;2:1;" (a malloc'ed string). With core set,
+ * ranks blocked in a standard send that was not buffered are left out: the same deadlock
+ * found with buffered sends has those ranks finished, and otherwise the same ranks stuck in
+ * the same calls. */
+char *tr_deadlock_signature(const struct mpiv_cex *cex, int core);
+
+/* Add the deadlock of one trail, found in the mode cex->buffering names, unless the same one
+ * (same signature) was found before in that mode. Takes cex (it is released or kept, and
+ * zeroed). Cannot fail. */
+void tr_deadlocks_add(struct tr_deadlocks *set, struct mpiv_cex *cex);
+
+/* One entry per deadlock, whatever modes it was found in: entries with the same core
+ * signature merge into the first (so the counterexample of the first mode searched, zero's
+ * when there is one, is kept), which then lists every mode. */
+void tr_deadlocks_merge(struct tr_deadlocks *set);
+
+/* Do the recorded run's own wildcard matches lead to the deadlock of cex, in the mode of cex?
+ * 1 yes, 0 no, -1 the trace does not say which matches the run made. */
+int tr_on_recorded_path(const struct eng_prog *prog, const struct mpiv_traceset *ts,
+			const struct mpiv_cex *cex);
+
+/* Free what set owns and empty it. */
+void tr_deadlocks_release(struct tr_deadlocks *set);
+
+/* What the recorded run did that is no deadlock but probably a bug (doc/semantics.md 9.5). */
 enum tr_warn_kind {
 	TR_WARN_UNRECEIVED,	/* a message sent and never received */
 	TR_WARN_TRUNCATED,	/* a receive shorter than the message it took */

@@ -351,7 +351,7 @@ done
 # Ibcast alone: not reproduced, and replay says why.
 if record_check ibcast 2 "$IBCAST" zero; then
 	edit_cex "$WORK/ibcast/check/cex.json" "$WORK/ibcast-infinite.json" \
-		's/"buffering": "zero"/"buffering": "infinite"/' ||
+		's/"mode": "zero"/"mode": "infinite"/' ||
 		fail "not reproduced: edit the buffering of a cex" "sed changed nothing"
 	run_cmd "$WORK/ibcast-infinite.log" "$LIMIT" "$MPIVERIFY" replay --trace \
 		"$WORK/ibcast-infinite.json" --timeout "$TIMEOUT"

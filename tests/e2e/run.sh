@@ -316,6 +316,32 @@ test -n "$good" && usage_dir=$(dirname "$good")
 run_cmd "$BAD/usage.log" 10 "$MPIVERIFY" check --buffering sometimes "$usage_dir"
 expect_exit "cli: check --buffering sometimes is a usage error" 2 "$BAD/usage.log"
 
+# usage_case NAME LOG WANT ARGS...: mpiverify ARGS is a usage error (exit 2) saying WANT, then
+# "try 'mpiverify <command> --help'", the same way for every command (cli/options.c).
+usage_case()
+{
+	local name=$1 log=$2 want=$3 cmd=$4
+	shift 3
+	run_cmd "$log" 10 "$MPIVERIFY" "$@"
+	expect_exit "$name" 2 "$log" "^mpiverify: $want\$" &&
+		expect_exit "$name: points to the help" 2 "$log" "^try 'mpiverify $cmd --help'\$"
+}
+for cmd in record check replay trace; do
+	usage_case "cli: $cmd --foo" "$BAD/usage-$cmd-foo.log" "unknown option '--foo'" \
+		"$cmd" --foo
+	usage_case "cli: $cmd -Z" "$BAD/usage-$cmd-Z.log" "unknown option '-Z'" "$cmd" -Z
+	usage_case "cli: $cmd --help=x" "$BAD/usage-$cmd-help.log" \
+		"option '--help' takes no value" "$cmd" --help=x
+done
+usage_case "cli: record -o without a value" "$BAD/usage-record-o.log" \
+	"option '-o' needs a value" record -o
+usage_case "cli: check --buffering without a value" "$BAD/usage-check-buffering.log" \
+	"option '--buffering' needs a value" check --buffering
+usage_case "cli: replay --trace without a value" "$BAD/usage-replay-trace.log" \
+	"option '--trace' needs a value" replay --trace
+usage_case "cli: trace -r without a value" "$BAD/usage-trace-r.log" \
+	"option '-r' needs a value" trace -r
+
 if summary; then
 	test -n "${KEEP:-}" || rm -rf "$WORK"
 	exit 0

@@ -134,6 +134,7 @@ static void walk(const struct eng_prog *prog, const struct mpiv_traceset *ts,
 {
 	int32_t *st = xcalloc(eng_state_bytes(prog), 1);
 	int *out = xcalloc((size_t)prog->nranks, sizeof(int));
+	static const struct mpiv_buffering zero = {MPIV_BUF_ZERO, 0};
 	int choices[MAX_STEPS], n = 0, r, i, nc, d, ri, s, si;
 	struct mpiv_error err;
 	struct mpiv_cex cex;
@@ -159,7 +160,7 @@ static void walk(const struct eng_prog *prog, const struct mpiv_traceset *ts,
 	for (i = 0; i < eng_unreceived(prog, st); i++)
 		eng_message(prog, st, i, &s, &si, &d);
 	mpiv_error_init(&err);
-	if (tr_cex(prog, ts, choices, n, "zero", &cex, &err) >= 0) {
+	if (tr_cex(prog, ts, choices, n, &zero, &cex, &err) >= 0) {
 		if (mpiv_cex_check_trace(&cex, ts, "cex", &err)) {
 			mpiv_error_format(&err, text, sizeof(text));
 			fuzz_fail("the counterexample made from the trace does not fit it: %s", text);

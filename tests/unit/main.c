@@ -14,6 +14,7 @@ int main(void)
 		reduction_suite,
 		warn_suite,
 		mpilib_suite,
+		search_suite,
 		CU_SUITE_INFO_NULL,
 	};
 	unsigned failed;

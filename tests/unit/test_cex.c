@@ -21,7 +21,8 @@ static void test_roundtrip(void)
 	memset(&a, 0, sizeof(a));
 	memset(ranks, 0, sizeof(ranks));
 	a.trace_dir = "/tmp/t";
-	a.buffering = "zero";
+	a.buffering.mode = MPIV_BUF_EAGER;
+	a.buffering.bytes = 8255;
 	a.command = cmd;
 	a.nranks = 3;
 	a.ranks = ranks;
@@ -44,7 +45,8 @@ static void test_roundtrip(void)
 	CU_ASSERT_EQUAL_FATAL(mpiv_cex_save(path, &a, NULL), 0);
 	CU_ASSERT_EQUAL_FATAL(mpiv_cex_load(path, &b, NULL), 0);
 	CU_ASSERT_EQUAL(b.nranks, 3);
-	CU_ASSERT_STRING_EQUAL(b.buffering, "zero");
+	CU_ASSERT_EQUAL(b.buffering.mode, MPIV_BUF_EAGER);
+	CU_ASSERT_EQUAL(b.buffering.bytes, 8255);
 	CU_ASSERT_STRING_EQUAL(b.command[3], "./app");
 	CU_ASSERT_PTR_NULL(b.command[4]);
 	op = mpiv_cex_find(&b.ranks[0], 1);
@@ -68,16 +70,25 @@ static void test_malformed(void)
 		const char *text;
 	} cases[] = {
 		{"{\"format\":\"other\"}", "format: expected \"mpiverify-cex\""},
-		{"{\"format\":\"mpiverify-cex\",\"version\":2}", "version: expected an integer in 1..1"},
+		{"{\"format\":\"mpiverify-cex\",\"version\":3}", "version: expected an integer in 1..2"},
 		{"{\"format\":\"mpiverify-cex\",\"version\":1,\"trace\":\"t\",\"buffering\":\"zero\","
 		 "\"nranks\":1,\"ranks\":[{\"rank\":0,\"ops\":[{\"op\":1,\"match\":{\"rank\":4,\"op\":0}}]}]}",
 		 "ranks[0].ops[0].match.rank: expected an integer in 0..0"},
 		{"{\"format\":\"mpiverify-cex\",\"version\":1,\"trace\":\"t\",\"buffering\":\"zero\","
 		 "\"nranks\":2,\"ranks\":[]}", "ranks: expected an array of nranks (2) entries"},
-		{"{\"format\":\"mpiverify-cex\",\"version\":1,\"trace\":\"t\",\"buffering\":\"fast\"}",
-		 "buffering: expected \"zero\", \"infinite\" or \"eager-BYTES\", not \"fast\""},
-		{"{\"format\":\"mpiverify-cex\",\"version\":1,\"trace\":\"t\",\"buffering\":\"eager-x\"}",
-		 "buffering: expected \"zero\", \"infinite\" or \"eager-BYTES\", not \"eager-x\""},
+		/* the buffering mode: a name in version 1, an object since version 2 */
+		{"{\"format\":\"mpiverify-cex\",\"version\":1,\"trace\":\"t\",\"buffering\":\"eager\"}",
+		 "buffering: expected \"zero\", \"infinite\" or \"eager-BYTES\""},
+		{"{\"format\":\"mpiverify-cex\",\"version\":2,\"trace\":\"t\",\"buffering\":\"zero\"}",
+		 "buffering: expected an object"},
+		{"{\"format\":\"mpiverify-cex\",\"version\":2,\"trace\":\"t\","
+		 "\"buffering\":{\"mode\":\"some\"}}",
+		 "buffering.mode: expected \"zero\", \"infinite\" or \"eager\""},
+		{"{\"format\":\"mpiverify-cex\",\"version\":2,\"trace\":\"t\","
+		 "\"buffering\":{\"mode\":\"eager\"}}", "buffering.bytes: expected a number of bytes"},
+		{"{\"format\":\"mpiverify-cex\",\"version\":2,\"trace\":\"t\","
+		 "\"buffering\":{\"mode\":\"zero\",\"bytes\":4}}",
+		 "buffering.bytes: only mode \"eager\" has a threshold"},
 		{"{\"format\":\"mpiverify-cex\",\"version\":1,\"trace\":\"t\",\"buffering\":\"zero\","
 		 "\"nranks\":1,\"ranks\":[{\"rank\":0,\"ops\":[{\"op\":1,\"wildcard\":1}]}]}",
 		 "ranks[0].ops[0].wildcard: expected true or false"},
@@ -194,9 +205,38 @@ static void test_check_trace(void)
 	mpiv_traceset_release(&ts);
 }
 
+/* A version 1 document, with the buffering mode as its name, is still read. */
+static void test_version1(void)
+{
+	static const char *const names[] = {"zero", "infinite", "eager-8255"};
+	static const struct mpiv_buffering want[] = {
+		{MPIV_BUF_ZERO, 0}, {MPIV_BUF_INFINITE, 0}, {MPIV_BUF_EAGER, 8255},
+	};
+	char path[256], name[32];
+	struct mpiv_cex c;
+	size_t i;
+	FILE *f;
+
+	for (i = 0; i < sizeof(names) / sizeof(names[0]); i++) {
+		snprintf(path, sizeof(path), "%s/cex.json", unit_tmpdir());
+		f = fopen(path, "w");
+		fprintf(f, "{\"format\":\"mpiverify-cex\",\"version\":1,\"trace\":\"t\","
+			   "\"buffering\":\"%s\",\"nranks\":1,\"ranks\":[{\"rank\":0,\"ops\":[]}]}",
+			names[i]);
+		fclose(f);
+		CU_ASSERT_EQUAL_FATAL(mpiv_cex_load(path, &c, NULL), 0);
+		CU_ASSERT_EQUAL(c.buffering.mode, want[i].mode);
+		CU_ASSERT_EQUAL(c.buffering.bytes, want[i].bytes);
+		mpiv_buffering_name(&c.buffering, name, sizeof(name));
+		CU_ASSERT_STRING_EQUAL(name, names[i]);
+		mpiv_cex_release(&c);
+	}
+}
+
 static CU_TestInfo cex_tests[] = {
 	{"save and load", test_roundtrip},
 	{"malformed documents", test_malformed},
+	{"version 1 still read", test_version1},
 	{"events checked against the trace", test_check_trace},
 	CU_TEST_INFO_NULL,
 };

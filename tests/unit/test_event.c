@@ -28,8 +28,108 @@ static void test_kinds_and_flags(void)
 	CU_ASSERT_EQUAL(mpiv_call_kind(MPIV_CALL_Barrier), MPIV_KIND_COLL);
 	CU_ASSERT(mpiv_call_flags(MPIV_CALL_Send) & MPIV_F_STANDARD);
 	CU_ASSERT(mpiv_call_flags(MPIV_CALL_Ssend) & MPIV_F_SYNC);
-	CU_ASSERT(mpiv_call_flags(MPIV_CALL_Init) & MPIV_F_SPECIAL);
+	CU_ASSERT(mpiv_call_flags(MPIV_CALL_Bcast) & MPIV_F_ROOT_SENDS);
+	CU_ASSERT(mpiv_call_flags(MPIV_CALL_Igatherv) & MPIV_F_ROOT_RECEIVES);
+	CU_ASSERT(mpiv_call_flags(MPIV_CALL_Iscatter) & MPIV_F_ROOTED);
+	CU_ASSERT(mpiv_call_flags(MPIV_CALL_Exscan) & MPIV_F_PREFIX);
+	CU_ASSERT_FALSE(mpiv_call_flags(MPIV_CALL_Allreduce) & (MPIV_F_ROOTED | MPIV_F_PREFIX));
 	CU_ASSERT_EQUAL(mpiv_call_kind(MPIV_CALL__COUNT), MPIV_KIND_UNSUPPORTED);
+}
+
+struct call_number {
+	unsigned number;
+	const char *name;	/* "MPI_Send" */
+};
+
+/* The number of every call, as binary traces store it (16 + number, doc/trace-format.md). A
+ * number never moves and is never reused, or old traces would name other calls: a call added
+ * to common/mpi_calls.def takes the next free number and adds its line here. */
+static const struct call_number pinned[] = {
+	{0, "MPI_Init"}, {1, "MPI_Init_thread"}, {2, "MPI_Finalize"}, {3, "MPI_Abort"},
+	{4, "MPI_Send"}, {5, "MPI_Ssend"}, {6, "MPI_Recv"}, {7, "MPI_Isend"}, {8, "MPI_Irecv"},
+	{9, "MPI_Wait"}, {10, "MPI_Waitall"}, {11, "MPI_Barrier"}, {12, "MPI_Bsend"},
+	{13, "MPI_Rsend"}, {14, "MPI_Ibsend"}, {15, "MPI_Issend"}, {16, "MPI_Irsend"},
+	{17, "MPI_Sendrecv"}, {18, "MPI_Sendrecv_replace"}, {19, "MPI_Probe"}, {20, "MPI_Iprobe"},
+	{21, "MPI_Mprobe"}, {22, "MPI_Improbe"}, {23, "MPI_Mrecv"}, {24, "MPI_Imrecv"},
+	{25, "MPI_Waitany"}, {26, "MPI_Waitsome"}, {27, "MPI_Test"}, {28, "MPI_Testall"},
+	{29, "MPI_Testany"}, {30, "MPI_Testsome"}, {31, "MPI_Request_free"}, {32, "MPI_Cancel"},
+	{33, "MPI_Send_init"}, {34, "MPI_Bsend_init"}, {35, "MPI_Ssend_init"},
+	{36, "MPI_Rsend_init"}, {37, "MPI_Recv_init"}, {38, "MPI_Start"}, {39, "MPI_Startall"},
+	{40, "MPI_Bcast"}, {41, "MPI_Reduce"}, {42, "MPI_Allreduce"}, {43, "MPI_Gather"},
+	{44, "MPI_Gatherv"}, {45, "MPI_Scatter"}, {46, "MPI_Scatterv"}, {47, "MPI_Allgather"},
+	{48, "MPI_Allgatherv"}, {49, "MPI_Alltoall"}, {50, "MPI_Alltoallv"}, {51, "MPI_Alltoallw"},
+	{52, "MPI_Reduce_scatter"}, {53, "MPI_Reduce_scatter_block"}, {54, "MPI_Scan"},
+	{55, "MPI_Exscan"}, {56, "MPI_Ibarrier"}, {57, "MPI_Ibcast"}, {58, "MPI_Ireduce"},
+	{59, "MPI_Iallreduce"}, {60, "MPI_Igather"}, {61, "MPI_Igatherv"}, {62, "MPI_Iscatter"},
+	{63, "MPI_Iscatterv"}, {64, "MPI_Iallgather"}, {65, "MPI_Iallgatherv"},
+	{66, "MPI_Ialltoall"}, {67, "MPI_Ialltoallv"}, {68, "MPI_Ialltoallw"},
+	{69, "MPI_Ireduce_scatter"}, {70, "MPI_Ireduce_scatter_block"}, {71, "MPI_Iscan"},
+	{72, "MPI_Iexscan"}, {73, "MPI_Comm_dup"}, {74, "MPI_Comm_idup"}, {75, "MPI_Comm_split"},
+	{76, "MPI_Comm_split_type"}, {77, "MPI_Comm_create"}, {78, "MPI_Comm_create_group"},
+	{79, "MPI_Cart_create"}, {80, "MPI_Cart_sub"}, {81, "MPI_Dist_graph_create_adjacent"},
+	{82, "MPI_Intercomm_create"}, {83, "MPI_Comm_free"}, {84, "MPI_Win_create"},
+	{85, "MPI_Win_allocate"}, {86, "MPI_Win_free"}, {87, "MPI_Win_fence"}, {88, "MPI_Win_post"},
+	{89, "MPI_Win_start"}, {90, "MPI_Win_complete"}, {91, "MPI_Win_wait"}, {92, "MPI_Win_test"},
+	{93, "MPI_Win_lock"}, {94, "MPI_Win_unlock"}, {95, "MPI_Win_lock_all"},
+	{96, "MPI_Win_unlock_all"}, {97, "MPI_Win_flush"}, {98, "MPI_Win_flush_all"},
+	{99, "MPI_Win_flush_local"}, {100, "MPI_Win_flush_local_all"}, {101, "MPI_Put"},
+	{102, "MPI_Get"}, {103, "MPI_Accumulate"}, {104, "MPI_Comm_dup_with_info"},
+	{105, "MPI_Graph_create"}, {106, "MPI_Dist_graph_create"}, {107, "MPI_Win_allocate_shared"},
+	{108, "MPI_Win_create_dynamic"}, {109, "MPI_Neighbor_allgather"},
+	{110, "MPI_Neighbor_allgatherv"}, {111, "MPI_Neighbor_alltoall"},
+	{112, "MPI_Neighbor_alltoallv"}, {113, "MPI_Neighbor_alltoallw"},
+	{114, "MPI_Ineighbor_allgather"}, {115, "MPI_Ineighbor_allgatherv"},
+	{116, "MPI_Ineighbor_alltoall"}, {117, "MPI_Ineighbor_alltoallv"},
+	{118, "MPI_Ineighbor_alltoallw"}, {119, "MPI_Rput"}, {120, "MPI_Rget"},
+	{121, "MPI_Raccumulate"}, {122, "MPI_Rget_accumulate"}, {123, "MPI_Intercomm_merge"},
+	{124, "MPI_Comm_spawn"}, {125, "MPI_Comm_spawn_multiple"}, {126, "MPI_Comm_accept"},
+	{127, "MPI_Comm_connect"}, {128, "MPI_Comm_join"}, {129, "MPI_Barrier_init"},
+	{130, "MPI_Bcast_init"}, {131, "MPI_Reduce_init"}, {132, "MPI_Allreduce_init"},
+	{133, "MPI_Gather_init"}, {134, "MPI_Scatter_init"}, {135, "MPI_Allgather_init"},
+	{136, "MPI_Alltoall_init"}, {137, "MPI_Scan_init"}, {138, "MPI_Exscan_init"},
+	{139, "MPI_Reduce_scatter_block_init"}, {140, "MPI_Gatherv_init"},
+	{141, "MPI_Scatterv_init"}, {142, "MPI_Allgatherv_init"}, {143, "MPI_Alltoallv_init"},
+	{144, "MPI_Alltoallw_init"}, {145, "MPI_Reduce_scatter_init"},
+	{146, "MPI_Neighbor_allgather_init"}, {147, "MPI_Neighbor_allgatherv_init"},
+	{148, "MPI_Neighbor_alltoall_init"}, {149, "MPI_Neighbor_alltoallv_init"},
+	{150, "MPI_Neighbor_alltoallw_init"}, {151, "MPI_Psend_init"}, {152, "MPI_Precv_init"},
+	{153, "MPI_Isendrecv"}, {154, "MPI_Isendrecv_replace"}, {155, "MPI_Comm_idup_with_info"},
+	{156, "MPI_Comm_create_from_group"}, {157, "MPI_Intercomm_create_from_groups"},
+};
+
+/* Each call of the list, with the number the list gives it. */
+static const struct call_number listed[] = {
+#define MPIV_CALL(name, number, kind, flags, params, args) {MPIV_CALL_##name, "MPI_" #name},
+#include "mpi_calls.def"
+#undef MPIV_CALL
+};
+
+#define NPINNED (sizeof(pinned) / sizeof(pinned[0]))
+#define NLISTED (sizeof(listed) / sizeof(listed[0]))
+
+static void test_numbers_pinned(void)
+{
+	size_t i, j;
+
+	/* every number of old traces still names its call ... */
+	for (i = 0; i < NPINNED; i++) {
+		CU_ASSERT_EQUAL(mpiv_call_from_name(pinned[i].name), (int)pinned[i].number);
+		CU_ASSERT_PTR_NOT_NULL_FATAL(mpiv_call_name(pinned[i].number));
+		CU_ASSERT_STRING_EQUAL(mpiv_call_name(pinned[i].number), pinned[i].name);
+	}
+	/* ... every call of the list is pinned here ... */
+	for (i = 0; i < NLISTED; i++) {
+		for (j = 0; j < NPINNED && strcmp(pinned[j].name, listed[i].name); j++)
+			;
+		CU_ASSERT(j < NPINNED);
+		if (j < NPINNED)
+			CU_ASSERT_EQUAL(listed[i].number, pinned[j].number);
+	}
+	/* ... and no two calls share a number */
+	for (i = 0; i < NLISTED; i++)
+		for (j = i + 1; j < NLISTED; j++)
+			CU_ASSERT_NOT_EQUAL(listed[i].number, listed[j].number);
+	CU_ASSERT_EQUAL(NLISTED, MPIV_CALL__COUNT);
 }
 
 static void test_site_packing(void)
@@ -43,6 +143,7 @@ static void test_site_packing(void)
 static CU_TestInfo event_tests[] = {
 	{"names round trip", test_names_roundtrip},
 	{"kinds and flags", test_kinds_and_flags},
+	{"call numbers pinned", test_numbers_pinned},
 	{"site packing", test_site_packing},
 	CU_TEST_INFO_NULL,
 };

@@ -16,6 +16,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "environment.h"
 #include "event.h"
 #include "rec_site.h"
 #include "rec_stack.h"
@@ -419,7 +420,7 @@ int rec_status_init(int rank, int size, const char *dir, char *why, size_t whysi
 	st_write();
 	pthread_mutex_unlock(&st_write_lock);
 	/* Without stacks the report gives the call site alone. */
-	st_stacks_ok = getenv("MPIVERIFY_NO_STACKS") == NULL && rec_stack_init() == 0;
+	st_stacks_ok = getenv(MPIV_ENV_NO_STACKS) == NULL && rec_stack_init() == 0;
 
 	pthread_condattr_init(&attr);
 	pthread_condattr_setclock(&attr, CLOCK_MONOTONIC);

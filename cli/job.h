@@ -1,0 +1,53 @@
+/* One run of the user's job under a preload library, for every command that runs the program
+ * (record, replay; verify next): find the library, prepare the directory the ranks report to,
+ * start the launcher with the library preloaded and the variables set, watch it with the
+ * monitor until an outcome, end it. The caller decides what the outcome means and prints it.
+ *
+ *	struct job job;
+ *	if ((rc = job_init(&job, mpiv_recorder_lib(), "recorder")) ||
+ *	    (rc = job_prepare_dir(&job, out, stale)) || (rc = job_start(&job, command, vars)))
+ *		goto out;
+ *	res = job_watch(&job, timeout);
+ *	... job_end(&job) once the outcome is known ...
+ *	out: job_release(&job);
+ */
+#ifndef MPIV_JOB_H
+#define MPIV_JOB_H
+
+#include "launch.h"
+#include "monitor.h"
+
+struct job {
+	char *lib;			/* the preload library, absolute; owned */
+	char *dir;			/* where the ranks write rank-N.status, absolute; owned */
+	int started;			/* launch holds a started launcher */
+	struct launch launch;
+	struct monitor_result res;	/* what job_watch() saw */
+};
+
+/* Start a job that preloads lib ("recorder" or "replayer" for messages: what it is). Returns 0,
+ * or MPIV_EXIT_TOOL after an error when lib cannot be found. Call job_release() either way. */
+int job_init(struct job *j, const char *lib, const char *what);
+
+/* Make dir the job's directory (outdir_prepare(): created, writable, stale files of an earlier
+ * run removed). Returns 0, or MPIV_EXIT_BAD_INPUT after an error. */
+int job_prepare_dir(struct job *j, const char *dir, const char *const *stale);
+
+/* Start command (argv[0] found on PATH) with the library preloaded, the job's directory as
+ * MPIVERIFY_STATUS_DIR and every variable of vars (a list ending with a NULL name). Returns
+ * 0, or MPIV_EXIT_TOOL after an error (the launcher cannot be run). */
+int job_start(struct job *j, char *const *command, const struct launch_var *vars);
+
+/* Watch the started job (monitor_run()) until it completes, deadlocks (no progress for
+ * timeout seconds), a rank diverges or fails, or mpiverify is interrupted. The job is left
+ * running: end it with job_end(). Returns the result, which the job owns. */
+const struct monitor_result *job_watch(struct job *j, double timeout);
+
+/* End the job: every process of it on this host (launch_end()); warns if some could not be
+ * made to exit. */
+void job_end(struct job *j);
+
+/* Free what j owns; the job must have ended. */
+void job_release(struct job *j);
+
+#endif

@@ -1,0 +1,220 @@
+/* Where each rank of a watched job stands, as record and replay print it: the blocked call
+ * with its site and stack, resolved to file:line, and, for replay, next to what the
+ * counterexample predicted. */
+#include <stdio.h>
+#include <string.h>
+
+#include "monitor.h"
+#include "srcloc.h"
+#include "trace.h"
+
+/* The module path comes from the status, else from the module table of the rank's trace. */
+void monitor_site(const struct monitor_rank *m, int r, const char *trace_dir, char *buf,
+		  size_t size)
+{
+	const char *module = NULL;
+	struct mpiv_rank_trace t;
+	struct mpiv_cex_site s;
+	struct mpiv_error err;
+	char where[1024];
+	int ok = 0, have_trace = 0;
+
+	buf[0] = '\0';
+	if (!m->site)
+		return;
+	memset(&s, 0, sizeof(s));
+	if (m->module[0] == '/') {
+		module = m->module;
+		ok = mpiv_srcloc_resolve(module, MPIV_SITE_ADDR(m->site), &s) == 0;
+	}
+	/* the whole trace is read only when the status did not do */
+	if (!ok && trace_dir) {
+		mpiv_error_init(&err);
+		have_trace = mpiv_trace_load_rank(trace_dir, r, &t, &err) == 0;
+	}
+	if (have_trace && mpiv_trace_module(&t, m->site)) {
+		mpiv_cex_site_release(&s);
+		module = mpiv_trace_module(&t, m->site);
+		ok = mpiv_srcloc_resolve(module, MPIV_SITE_ADDR(m->site), &s) == 0;
+	}
+	if (ok) {
+		mpiv_srcloc_format(&s, where, sizeof(where));
+		snprintf(buf, size, " at %s", where);
+	} else if (module) {
+		snprintf(buf, size, " at %s+0x%llx", module,
+			 (unsigned long long)MPIV_SITE_ADDR(m->site));
+	} else {
+		snprintf(buf, size, " at site 0x%016llx", (unsigned long long)m->site);
+	}
+	mpiv_cex_site_release(&s);
+	if (have_trace)
+		mpiv_rank_trace_release(&t);
+}
+
+/* Print the status text, each line indented, e.g. what diverged. */
+static void print_text(FILE *f, const char *text)
+{
+	const char *p = text, *nl;
+
+	while (*p) {
+		nl = strchr(p, '\n');
+		if (!nl) {
+			fprintf(f, "    %s\n", p);
+			break;
+		}
+		if (nl > p)
+			fprintf(f, "    %.*s\n", (int)(nl - p), p);
+		p = nl + 1;
+	}
+}
+
+/* Print the stack m took in its current call, one "    #N file.c:12 (func)" line a frame,
+ * up to main; a frame that cannot be resolved shows its module and offset. Nothing if the
+ * stack is missing or was taken in another call. */
+static void print_stack(FILE *f, const struct monitor_rank *m)
+{
+	const char *p = m->stack, *nl, *plus;
+	char path[4096], where[1200];
+	struct mpiv_cex_site s;
+	unsigned long long addr;
+	int n = 0;
+	size_t len;
+
+	if (!m->nframes || m->stack_op != (uint32_t)m->op)
+		return;
+	for (; *p; p = nl + 1) {
+		nl = strchr(p, '\n');
+		if (!nl)
+			break;
+		/* "PATH+0xADDR": the path may hold '+', the address is after the last one */
+		plus = p + (nl - p);
+		while (plus > p && *plus != '+')
+			plus--;
+		len = (size_t)(plus - p);
+		if (plus == p || len >= sizeof(path) || sscanf(plus + 1, "0x%llx", &addr) != 1)
+			continue;
+		memcpy(path, p, len);
+		path[len] = '\0';
+		memset(&s, 0, sizeof(s));
+		if (path[0] == '/' && mpiv_srcloc_resolve(path, addr, &s) == 0) {
+			mpiv_srcloc_format(&s, where, sizeof(where));
+			fprintf(f, "    #%d %s\n", n++, where);
+			if (s.function && !strcmp(s.function, "main")) {
+				mpiv_cex_site_release(&s);
+				break;
+			}
+		} else {
+			const char *base = strrchr(path, '/');
+
+			fprintf(f, "    #%d %s+0x%llx\n", n++, base ? base + 1 : path, addr);
+		}
+		mpiv_cex_site_release(&s);
+	}
+}
+
+static void print_prediction(FILE *f, const struct mpiv_cex_rank *cr, int differs)
+{
+	char where[1024];
+
+	if (cr->blocked_op < 0) {
+		fprintf(f, "    predicted: finished%s\n", differs ? " (differs)" : "");
+		return;
+	}
+	where[0] = '\0';
+	if (cr->site.function || cr->site.file) {
+		char loc[1000];
+
+		mpiv_srcloc_format(&cr->site, loc, sizeof(loc));
+		snprintf(where, sizeof(where), " at %s", loc);
+	}
+	fprintf(f, "    predicted: blocked in %s (event %ld)%s%s\n",
+		cr->blocked_call ? cr->blocked_call : "an MPI call", cr->blocked_op, where,
+		differs ? " (differs)" : "");
+}
+
+/* What rank m is doing, as "blocked in MPI_Recv (event 5)"; a call is only said to block in a
+ * deadlock (after a crash, say, the rank was merely in it). */
+static void describe(const struct monitor_rank *m, enum monitor_outcome outcome, char *buf,
+		     size_t size)
+{
+	switch (m->state) {
+	case MPIV_ST_STARTING:
+		snprintf(buf, size, "starting (MPI_Init has not returned)");
+		break;
+	case MPIV_ST_RUNNING:
+	case MPIV_ST_IN_CALL:
+		if (m->polling && outcome == MONITOR_DEADLOCK) {
+			snprintf(buf, size, "polling without progress: %llu failed %s (last: "
+				 "event %ld)", (unsigned long long)(m->polls - m->polls_base),
+				 m->call_name, m->op);
+			break;
+		}
+		if (m->state == MPIV_ST_RUNNING) {
+			snprintf(buf, size, "running outside MPI (after event %ld)", m->op);
+			break;
+		}
+		snprintf(buf, size, "%s %s (event %ld)",
+			 outcome == MONITOR_DEADLOCK ? "blocked in" : "in", m->call_name, m->op);
+		break;
+	case MPIV_ST_FINALIZED:
+		snprintf(buf, size, "finished");
+		break;
+	case MPIV_ST_DIVERGED:
+		snprintf(buf, size, "diverged in %s (event %ld)", m->call_name, m->op);
+		break;
+	case MPIV_ST_FAILED:
+		snprintf(buf, size, "cannot replay");
+		break;
+	}
+}
+
+int monitor_report(FILE *f, const struct monitor_result *res, const char *trace_dir,
+		   const struct mpiv_cex *cex)
+{
+	int n = res->size, r, differ = 0;
+
+	if (cex && cex->nranks > n)
+		n = cex->nranks;
+	if (!n)
+		fprintf(f, "no rank reported its status\n");
+	for (r = 0; r < n; r++) {
+		const struct monitor_rank *m = r < res->size ? &res->ranks[r] : NULL;
+		const struct mpiv_cex_rank *cr = cex && r < cex->nranks ? &cex->ranks[r] : NULL;
+		int finished, differs;
+		char what[256], where[1200];
+
+		finished = m && m->seen && m->state == MPIV_ST_FINALIZED;
+		if (cr) {
+			if (finished)
+				differs = cr->blocked_op >= 0;
+			else
+				differs = !m || !m->seen || m->state != MPIV_ST_IN_CALL ||
+					  m->op != cr->blocked_op;
+		} else {
+			differs = 0;
+		}
+		differ += differs;
+		/* finished ranks are not news, unless the counterexample has them blocked */
+		if (finished && !differs)
+			continue;
+		if (!m || !m->seen) {
+			fprintf(f, "rank %d: no status reported\n", r);
+			if (cr)
+				print_prediction(f, cr, differs);
+			continue;
+		}
+		describe(m, res->outcome, what, sizeof(what));
+		where[0] = '\0';
+		if (m->state == MPIV_ST_IN_CALL || m->state == MPIV_ST_DIVERGED || m->polling)
+			monitor_site(m, r, trace_dir, where, sizeof(where));
+		fprintf(f, "rank %d: %s%s\n", r, what, where);
+		if (m->state == MPIV_ST_IN_CALL && !m->polling)
+			print_stack(f, m);
+		/* DIVERGED's and FAILED's text says why; the notes are for replay's own report */
+		if (m->state == MPIV_ST_DIVERGED || m->state == MPIV_ST_FAILED)
+			print_text(f, m->text);
+		if (cr)
+			print_prediction(f, cr, differs);
+	}
+	return differ;
+}

@@ -1,0 +1,32 @@
+/* Every environment variable mpiverify reads, named once (git's environment.h). The C code uses
+ * these macros, never the strings; README.md ("Environment") and doc/mpiverify.1
+ * (ENVIRONMENT) list the same variables for users.
+ *
+ * Adding a variable: define it here with who sets it and who reads it, use the macro, and
+ * document it in README.md and doc/mpiverify.1 (or say there that it is internal). */
+#ifndef MPIV_ENVIRONMENT_H
+#define MPIV_ENVIRONMENT_H
+
+/* ---- set by the user, read by mpiverify (common/paths.c) ---- */
+#define MPIV_ENV_RECORDER_LIB "MPIVERIFY_RECORDER_LIB"	/* librecorder.so to preload */
+#define MPIV_ENV_REPLAYER_LIB "MPIVERIFY_REPLAYER_LIB"	/* libreplayer.so to preload */
+#define MPIV_ENV_MODELS "MPIVERIFY_MODELS"	/* directory of mpi.pml, engine.c, engine.h */
+#define MPIV_ENV_SPIN "MPIVERIFY_SPIN"		/* spin, instead of the one configure found */
+#define MPIV_ENV_CC "MPIVERIFY_CC"		/* C compiler for pan.c, likewise */
+
+/* ---- set by the user for the ranks, read by both preload libraries ---- */
+#define MPIV_ENV_NO_STACKS "MPIVERIFY_NO_STACKS"	/* set: take no stacks of blocked
+							 * calls (preload/rec_status.c) */
+
+/* ---- internal: set by mpiverify for the ranks of the job it starts ---- */
+#define MPIV_ENV_STATUS_DIR "MPIVERIFY_STATUS_DIR"	/* record, replay: where each rank
+							 * writes rank-N.status */
+#define MPIV_ENV_TRACE_DIR "MPIVERIFY_TRACE_DIR"	/* record: where the recorder writes
+							 * rank-N.mpivt */
+#define MPIV_ENV_CEX "MPIVERIFY_CEX"		/* replay: the counterexample to force */
+#define MPIV_ENV_REPLAY_TRACE "MPIVERIFY_REPLAY_TRACE"	/* replay: the binary traces every
+							 * call is checked against */
+
+/* The test suite alone reads MPIVERIFY_BUILDDIR (tests/lib.sh: the build tree to test). */
+
+#endif

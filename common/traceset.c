@@ -1,0 +1,234 @@
+/* A trace directory as a whole: which file holds each rank (rank-N.mpivt, else rank-N.json),
+ * and the run's meta.json. The rank files themselves are read by trace.c (binary) and
+ * trace_json.c (JSON). */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include <jansson.h>
+
+#include "jsontext.h"
+#include "trace.h"
+#include "xalloc.h"
+
+#define META_FORMAT "mpiverify-meta"
+#define META_VERSION 1
+
+static int exists(const char *path)
+{
+	struct stat st;
+
+	return stat(path, &st) == 0;
+}
+
+const char *mpiv_trace_rank_file(const char *dir, int rank, char *buf, size_t size)
+{
+	snprintf(buf, size, "%s/" MPIV_TRACE_BIN_FILE, dir, rank);
+	if (exists(buf))
+		return buf;
+	snprintf(buf, size, "%s/" MPIV_TRACE_JSON_FILE, dir, rank);
+	return exists(buf) ? buf : NULL;
+}
+
+int mpiv_trace_load_rank(const char *dir, int rank, struct mpiv_rank_trace *t,
+			 struct mpiv_error *err)
+{
+	char path[4096];
+	size_t n;
+
+	if (!mpiv_trace_rank_file(dir, rank, path, sizeof(path))) {
+		memset(t, 0, sizeof(*t));
+		t->rank = -1;
+		return 1;
+	}
+	n = strlen(path);
+	if (n > 5 && !strcmp(path + n - 5, ".json"))
+		return mpiv_trace_load_json(path, t, err);
+	return mpiv_trace_load_bin(path, t, err);
+}
+
+int mpiv_traceset_load(const char *dir, struct mpiv_traceset *ts, struct mpiv_error *err)
+{
+	char path[4096];
+	size_t cap = 0;
+	struct stat st;
+	int r;
+
+	memset(ts, 0, sizeof(*ts));
+	ts->meta.exit_status = -1;
+	if (stat(dir, &st) != 0 || !S_ISDIR(st.st_mode))
+		return mpiv_error_set(err, MPIV_EXIT_BAD_INPUT, dir, -1, -1,
+				      "not a trace directory: %s",
+				      errno ? strerror(errno) : "not a directory");
+	ts->dir = xstrdup(dir);
+	for (r = 0;; r++) {
+		struct mpiv_rank_trace t;
+		int rc = mpiv_trace_load_rank(dir, r, &t, err);
+
+		if (rc > 0)
+			break;
+		if (rc < 0)
+			goto fail;
+		if (t.rank != r) {
+			mpiv_error_set(err, MPIV_EXIT_BAD_INPUT, t.source, t.rank, -1,
+				       "file of rank %d holds rank %d", r, t.rank);
+			mpiv_rank_trace_release(&t);
+			goto fail;
+		}
+		xgrow((void **)&ts->ranks, &cap, (size_t)r + 1, sizeof(*ts->ranks));
+		ts->ranks[r] = t;
+		ts->nranks = r + 1;
+	}
+	if (ts->nranks == 0) {
+		mpiv_error_set(err, MPIV_EXIT_BAD_INPUT, dir, -1, -1,
+			       "no trace in directory (expected rank-0.mpivt or rank-0.json)");
+		goto fail;
+	}
+	for (r = 0; r < ts->nranks; r++) {
+		if (ts->ranks[r].size != ts->nranks) {
+			mpiv_error_set(err, MPIV_EXIT_BAD_INPUT, ts->ranks[r].source, r, -1,
+				       "rank of a world of %d, but the directory holds %d ranks",
+				       ts->ranks[r].size, ts->nranks);
+			goto fail;
+		}
+	}
+	snprintf(path, sizeof(path), "%s/" MPIV_META_FILE, dir);
+	if (exists(path) && mpiv_meta_load(path, &ts->meta, err))
+		goto fail;
+	return 0;
+fail:
+	mpiv_traceset_release(ts);
+	return -1;
+}
+
+int mpiv_meta_save(const char *dir, const struct mpiv_meta *m, struct mpiv_error *err)
+{
+	char path[4096];
+	json_t *root = json_object(), *cmd = json_array();
+	size_t i;
+	int rc = 0;
+
+	snprintf(path, sizeof(path), "%s/" MPIV_META_FILE, dir);
+	for (i = 0; m->command && m->command[i]; i++)
+		json_array_append_new(cmd, mpiv_json_text(m->command[i]));
+	json_object_set_new(root, "format", json_string(META_FORMAT));
+	json_object_set_new(root, "version", json_integer(META_VERSION));
+	json_object_set_new(root, "command", cmd);
+	if (m->cwd)
+		json_object_set_new(root, "cwd", mpiv_json_text(m->cwd));
+	json_object_set_new(root, "exit_status", json_integer(m->exit_status));
+	json_object_set_new(root, "hung", json_boolean(m->hung));
+	if (json_dump_file(root, path, JSON_INDENT(2) | JSON_PRESERVE_ORDER))
+		rc = mpiv_error_set(err, MPIV_EXIT_BAD_INPUT, path, -1, -1, "cannot write: %s",
+				    strerror(errno));
+	json_decref(root);
+	return rc;
+}
+
+/* meta.json's fields after the command, each optional. Returns 0, or -1 with err filled. */
+static int meta_fields(json_t *root, struct mpiv_meta *m, const char *path,
+		       struct mpiv_error *err)
+{
+	json_t *j = json_object_get(root, "exit_status");
+
+	/* a shell's status: 0 to 255, 128 + N for a signal; -1 when unknown */
+	if (j && (!json_is_integer(j) || json_integer_value(j) < -1 ||
+		  json_integer_value(j) > 255))
+		return mpiv_error_set(err, MPIV_EXIT_BAD_INPUT, path, -1, -1,
+				      "exit_status: expected -1 (unknown) to 255");
+	if (j)
+		m->exit_status = (int)json_integer_value(j);
+	j = json_object_get(root, "hung");
+	if (j && !json_is_boolean(j))
+		return mpiv_error_set(err, MPIV_EXIT_BAD_INPUT, path, -1, -1,
+				      "hung: expected true or false");
+	m->hung = json_is_true(j);
+	j = json_object_get(root, "cwd");
+	if (j && !json_is_string(j))
+		return mpiv_error_set(err, MPIV_EXIT_BAD_INPUT, path, -1, -1,
+				      "cwd: expected a string");
+	if (j)
+		m->cwd = xstrdup(json_string_value(j));
+	return 0;
+}
+
+int mpiv_meta_load(const char *path, struct mpiv_meta *m, struct mpiv_error *err)
+{
+	json_error_t jerr;
+	json_t *root, *cmd, *j;
+	size_t i;
+
+	memset(m, 0, sizeof(*m));
+	m->exit_status = -1;
+	root = json_load_file(path, 0, &jerr);
+	if (!root) {
+		mpiv_error_set(err, MPIV_EXIT_BAD_INPUT, path, -1, -1, "%s", jerr.text);
+		if (err)
+			err->line = jerr.line;
+		return -1;
+	}
+	j = json_object_get(root, "format");
+	if (!json_is_string(j) || strcmp(json_string_value(j), META_FORMAT)) {
+		json_decref(root);
+		return mpiv_error_set(err, MPIV_EXIT_BAD_INPUT, path, -1, -1,
+				      "format: expected \"" META_FORMAT "\"");
+	}
+	/* a later version may mean other things by the same fields */
+	j = json_object_get(root, "version");
+	if (!json_is_integer(j) || json_integer_value(j) != META_VERSION) {
+		json_decref(root);
+		return mpiv_error_set(err, MPIV_EXIT_BAD_INPUT, path, -1, -1,
+				      "version: expected %d (this mpiverify reads that version of "
+				      "meta.json)", META_VERSION);
+	}
+	cmd = json_object_get(root, "command");
+	if (!json_is_array(cmd)) {
+		json_decref(root);
+		return mpiv_error_set(err, MPIV_EXIT_BAD_INPUT, path, -1, -1,
+				      "command: expected an array of strings");
+	}
+	m->command = xcalloc(json_array_size(cmd) + 1, sizeof(char *));
+	for (i = 0; i < json_array_size(cmd); i++) {
+		j = json_array_get(cmd, i);
+		if (!json_is_string(j)) {
+			json_decref(root);
+			mpiv_meta_release(m);
+			return mpiv_error_set(err, MPIV_EXIT_BAD_INPUT, path, -1, -1,
+					      "command[%zu]: expected a string", i);
+		}
+		m->command[i] = xstrdup(json_string_value(j));
+	}
+	if (meta_fields(root, m, path, err)) {
+		json_decref(root);
+		mpiv_meta_release(m);
+		return -1;
+	}
+	json_decref(root);
+	return 0;
+}
+
+void mpiv_meta_release(struct mpiv_meta *m)
+{
+	size_t i;
+
+	for (i = 0; m->command && m->command[i]; i++)
+		free(m->command[i]);
+	free(m->command);
+	free(m->cwd);
+	memset(m, 0, sizeof(*m));
+	m->exit_status = -1;
+}
+
+void mpiv_traceset_release(struct mpiv_traceset *ts)
+{
+	int r;
+
+	for (r = 0; r < ts->nranks; r++)
+		mpiv_rank_trace_release(&ts->ranks[r]);
+	free(ts->ranks);
+	free(ts->dir);
+	mpiv_meta_release(&ts->meta);
+	memset(ts, 0, sizeof(*ts));
+}

@@ -1,0 +1,159 @@
+/* What check's search needs from a program, and what it makes of the deadlocks SPIN finds: the
+ * depth bound of a search, one entry per distinct deadlock across buffering modes (the
+ * signature and the merge policy), and whether the recorded run's own choices lead there. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "translate.h"
+#include "xalloc.h"
+
+long tr_search_depth(const struct eng_prog *prog)
+{
+	long nchoices = 0;
+	int r, i;
+
+	for (r = 0; r < prog->nranks; r++)
+		for (i = 0; i < prog->nins[r]; i++) {
+			const struct eng_instr *in = &prog->ins[r][i];
+
+			/* a wildcard receive's match is a choice, and so is which rank gets a
+			 * contended lock first */
+			if ((in->op == ENG_POST_RECV && in->a == ENG_ANY) ||
+			    (in->op == ENG_WIN_LOCK && in->d))
+				nchoices++;
+		}
+	/* a path of the search is at most (choice loop + 2 steps) per choice */
+	return nchoices * (prog->nranks + 3) + 100;
+}
+
+char *tr_deadlock_signature(const struct mpiv_cex *cex, int core)
+{
+	char *sig = xcalloc((size_t)cex->nranks * 24 + 1, 1);
+	size_t n = 0;
+	int r;
+
+	for (r = 0; r < cex->nranks; r++) {
+		const struct mpiv_cex_rank *cr = &cex->ranks[r];
+		const struct mpiv_cex_op *op = cr->nops ? &cr->ops[cr->nops - 1] : NULL;
+
+		if (cr->blocked_op < 0)
+			continue;
+		if (core && op && (long)op->op == cr->blocked_op && op->sync == 1)
+			continue;
+		n += (size_t)sprintf(sig + n, "%d:%ld;", r, cr->blocked_op);
+	}
+	return sig;
+}
+
+/* Note that d was found in mode (its name, or the names of a merged entry's modes). */
+static void add_mode(struct tr_deadlock *d, const char *mode, int zero, int buffered, int eager)
+{
+	if (!strstr(d->modes, mode)) {
+		if (d->modes[0])
+			strncat(d->modes, ", ", sizeof(d->modes) - strlen(d->modes) - 1);
+		strncat(d->modes, mode, sizeof(d->modes) - strlen(d->modes) - 1);
+	}
+	d->in_zero |= zero;
+	d->in_buffered |= buffered;
+	d->in_eager |= eager;
+}
+
+static int same_buffering(const struct mpiv_buffering *a, const struct mpiv_buffering *b)
+{
+	return a->mode == b->mode && a->bytes == b->bytes;
+}
+
+void tr_deadlocks_add(struct tr_deadlocks *set, struct mpiv_cex *cex)
+{
+	const struct mpiv_buffering b = cex->buffering;
+	char *sig = tr_deadlock_signature(cex, 0);
+	char name[32];
+	struct tr_deadlock *d;
+	int i;
+
+	for (i = 0; i < set->n; i++) {
+		if (!strcmp(set->d[i].signature, sig) &&
+		    same_buffering(&set->d[i].cex.buffering, &b)) {
+			free(sig);
+			mpiv_cex_release(cex);
+			return;
+		}
+	}
+	set->d = xrealloc(set->d, (size_t)(set->n + 1) * sizeof(*set->d));
+	d = &set->d[set->n++];
+	memset(d, 0, sizeof(*d));
+	d->cex = *cex;
+	memset(cex, 0, sizeof(*cex));
+	d->signature = sig;
+	d->eager = -1;
+	mpiv_buffering_name(&b, name, sizeof(name));
+	add_mode(d, name, b.mode == MPIV_BUF_ZERO, b.mode == MPIV_BUF_INFINITE,
+		 b.mode == MPIV_BUF_EAGER);
+}
+
+void tr_deadlocks_merge(struct tr_deadlocks *set)
+{
+	int i, j, n = 0;
+
+	for (i = 0; i < set->n; i++) {
+		struct tr_deadlock *d = &set->d[i];
+		char *core;
+
+		if (!d->signature)
+			continue;
+		core = tr_deadlock_signature(&d->cex, 1);
+		for (j = i + 1; j < set->n; j++) {
+			struct tr_deadlock *e = &set->d[j];
+			char *ecore;
+
+			if (!e->signature)
+				continue;
+			ecore = tr_deadlock_signature(&e->cex, 1);
+			if (!strcmp(core, ecore)) {
+				add_mode(d, e->modes, e->in_zero, e->in_buffered, e->in_eager);
+				mpiv_cex_release(&e->cex);
+				free(e->signature);
+				e->signature = NULL;
+			}
+			free(ecore);
+		}
+		free(core);
+		set->d[n++] = *d;
+	}
+	set->n = n;
+}
+
+/* A counterexample's buffering mode is the engine's: the same numbers. */
+_Static_assert(MPIV_BUF_ZERO == (int)ENG_BUF_ZERO && MPIV_BUF_INFINITE == (int)ENG_BUF_INFINITE &&
+	       MPIV_BUF_EAGER == (int)ENG_BUF_EAGER, "enum mpiv_buffering_mode != eng_buffering");
+
+int tr_on_recorded_path(const struct eng_prog *prog, const struct mpiv_traceset *ts,
+			const struct mpiv_cex *cex)
+{
+	enum eng_buffering b = (enum eng_buffering)cex->buffering.mode;
+	int32_t *st = xmalloc(eng_state_bytes(prog));
+	int r, same = 1, known;
+
+	known = tr_recorded_path(prog, ts, b, cex->buffering.bytes, NULL, st);
+	for (r = 0; r < prog->nranks && r < cex->nranks && same; r++) {
+		const struct eng_instr *at = &prog->ins[r][eng_pc(prog, st, r)];
+
+		same = (at->op == ENG_END ? -1 : at->ev) == cex->ranks[r].blocked_op;
+	}
+	free(st);
+	return known ? same : -1;
+}
+
+void tr_deadlocks_release(struct tr_deadlocks *set)
+{
+	int i;
+
+	for (i = 0; i < set->n; i++) {
+		mpiv_cex_release(&set->d[i].cex);
+		free(set->d[i].signature);
+		free(set->d[i].path);
+	}
+	free(set->d);
+	memset(set, 0, sizeof(*set));
+}
