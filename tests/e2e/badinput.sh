@@ -1,8 +1,9 @@
 #!/bin/bash
 # Bad input and the command line's edge cases (tests/run.sh runs them as the part `bad-input`):
-#  - every case of tests/traces-invalid/ (a trace directory and, in `error`, the error check
-#    must give: the file, the rank, the event and the field, or the JSON path): check and
-#    trace exit 3 with that error, and nothing crashes;
+#  - every case of tests/traces-invalid/ (a trace directory, made binary by json2bin where
+#    the case says so, and in `error` the error check must give: the file, the rank, the
+#    event and the field, or the JSON path): check and trace exit 3 with that error, and
+#    nothing crashes;
 #  - trace printing every rank to a file, one rank as valid JSON;
 #  - the "replay it:" command check prints, run from another directory;
 #  - a counterexample naming events its trace does not have;
@@ -28,10 +29,28 @@ cd "$SRCDIR" || exit 1
 LIMIT=120	# safety net per command
 
 # ---- invalid traces: exit 3 naming the file, rank, event and field ----
+# A case with a `binary` file is a binary trace: each rank-N.json written by json2bin as
+# rank-N.mpivt (of this build's format), with the fields the file sets for rank N.
+JSON2BIN=$BUILDDIR/tests/tools/json2bin
+test -x "$JSON2BIN" || fail "invalid traces: setup" "'$JSON2BIN' not built (make check builds it)"
 for dir in tests/traces-invalid/*/; do
 	dir=${dir%/}
 	name=$(basename "$dir")
 	want=$(cat "$dir/error")
+	if test -f "$dir/binary"; then
+		bin=$WORK/cases/$name
+		mkdir -p "$bin"
+		for json in "$dir"/rank-*.json; do
+			r=${json##*/rank-}
+			r=${r%.json}
+			# shellcheck disable=SC2046
+			"$JSON2BIN" "$json" "$bin/rank-$r.mpivt" $(awk -v r="$r" \
+				'!/^#/ && $1 == r { print $2, $3, $4 }' "$dir/binary") ||
+				fail "invalid trace $name: json2bin" "rank $r not written"
+		done
+		test -f "$dir/meta.json" && cp "$dir/meta.json" "$bin/"
+		dir=$bin
+	fi
 	run_cmd "$WORK/$name.check.log" "$LIMIT" "$MPIVERIFY" check "$dir" -o "$WORK/$name.out"
 	expect_text "invalid trace $name: check says why" 3 "$WORK/$name.check.log" \
 		"/$name/$want"
