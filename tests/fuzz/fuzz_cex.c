@@ -21,7 +21,8 @@ int LLVMFuzzerInitialize(int *argc, char ***argv)
 	if (!dir || !*dir) {
 		snprintf(path, sizeof(path), "%s", (*argv)[0]);
 		slash = strrchr(path, '/');
-		snprintf(slash ? slash + 1 : path, sizeof(path) - (size_t)(slash ? slash + 1 - path : 0),
+		snprintf(slash ? slash + 1 : path,
+			 sizeof(path) - (size_t)(slash ? slash + 1 - path : 0),
 			 "../model/cases/wildcard-race");
 		dir = path;
 	}
@@ -45,7 +46,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	mpiv_cex_check_trace(&cex, &ts, path, &err);
 	for (r = 0; r < cex.nranks; r++)
 		for (i = 0; i < cex.ranks[r].nops; i++)
-			if (mpiv_cex_find(&cex.ranks[r], cex.ranks[r].ops[i].op) != &cex.ranks[r].ops[i])
+			if (mpiv_cex_find(&cex.ranks[r], cex.ranks[r].ops[i].op) !=
+			    &cex.ranks[r].ops[i])
 				fuzz_fail("rank %d's op %zu is not found by its event", r, i);
 	mpiv_error_init(&err);
 	path = fuzz_write("copy.json", "", 0);

@@ -42,7 +42,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 
 		for (i = 0; i < m; i++)
 			if (out[i] < 0 || out[i] >= prog.nranks)
-				fuzz_fail("rank %d waits for rank %d of %d", r, out[i], prog.nranks);
+				fuzz_fail("rank %d waits for rank %d of %d", r, out[i],
+					  prog.nranks);
 	}
 	eng_all_done(&prog, st);
 	free(out);

@@ -41,7 +41,8 @@ static void same_in_replayer(const struct mpiv_rank_trace *t, int r)
 		for (j = 0; j < ev->nreqs; j++)
 			if (!reqs || reqs[j] != ev->reqs[j].req)
 				fuzz_fail("rank %d: event %u's request %u reads otherwise in the "
-					  "replayer", r, i, j);
+					  "replayer",
+					  r, i, j);
 	}
 	rep_trace_release();
 }

@@ -10,8 +10,8 @@
 #include "translate.h"
 #include "xalloc.h"
 
-#define MAX_STEPS 64		/* choices taken on a walk through the search */
-#define MAX_WORDS (1 << 20)	/* larger states are not walked: the input is about sizes */
+#define MAX_STEPS 64	    /* choices taken on a walk through the search */
+#define MAX_WORDS (1 << 20) /* larger states are not walked: the input is about sizes */
 
 static char dir[256];
 
@@ -129,8 +129,8 @@ static void reread_model(const struct eng_prog *prog)
 
 /* Walk the search from the start, taking the picked choices, then make the counterexample
  * of that state as check does for a trail. */
-static void walk(const struct eng_prog *prog, const struct mpiv_traceset *ts,
-		 const uint8_t *picks, size_t npicks)
+static void walk(const struct eng_prog *prog, const struct mpiv_traceset *ts, const uint8_t *picks,
+		 size_t npicks)
 {
 	int32_t *st = xcalloc(eng_state_bytes(prog), 1);
 	int *out = xcalloc((size_t)prog->nranks, sizeof(int));
@@ -163,7 +163,8 @@ static void walk(const struct eng_prog *prog, const struct mpiv_traceset *ts,
 	if (tr_cex(prog, ts, choices, n, &zero, &cex, &err) >= 0) {
 		if (mpiv_cex_check_trace(&cex, ts, "cex", &err)) {
 			mpiv_error_format(&err, text, sizeof(text));
-			fuzz_fail("the counterexample made from the trace does not fit it: %s", text);
+			fuzz_fail("the counterexample made from the trace does not fit it: %s",
+				  text);
 		}
 		mpiv_cex_release(&cex);
 	}
@@ -174,7 +175,9 @@ static void walk(const struct eng_prog *prog, const struct mpiv_traceset *ts,
 void fuzz_pipeline(const struct mpiv_traceset *ts, const uint8_t *picks, size_t npicks)
 {
 	static const struct tr_opts modes[] = {
-		{ENG_BUF_ZERO, 0, 0}, {ENG_BUF_INFINITE, 0, 0}, {ENG_BUF_EAGER, 64, 0},
+		{ENG_BUF_ZERO, 0, 0},
+		{ENG_BUF_INFINITE, 0, 0},
+		{ENG_BUF_EAGER, 64, 0},
 	};
 	struct tr_warning *warns;
 	struct mpiv_error err;
@@ -191,7 +194,7 @@ void fuzz_pipeline(const struct mpiv_traceset *ts, const uint8_t *picks, size_t 
 	for (m = 0; m < sizeof(modes) / sizeof(modes[0]); m++) {
 		mpiv_error_init(&err);
 		if (tr_translate(ts, &modes[m], &prog, &err))
-			continue;	/* refused, with a reason: what check does too */
+			continue; /* refused, with a reason: what check does too */
 		if (prog.words <= MAX_WORDS) {
 			int32_t *st = xcalloc(eng_state_bytes(&prog), 1);
 
