@@ -313,7 +313,7 @@ int cmd_check(int argc, char **argv)
 	struct tr_opts topts = {ENG_BUF_ZERO, 0, 0};
 	struct check_run run;
 	struct tr_warning *warns = NULL;
-	int nwarns;
+	int nwarns, finished, nstops = 0;
 
 	parse_modes("all", modes, &nmodes);
 	opterr = 0;
@@ -432,9 +432,11 @@ int cmd_check(int argc, char **argv)
 		run.found.d[i].recorded = tr_on_recorded_path(&prog, &ts, &run.found.d[i].cex);
 		run.found.d[i].eager = eager;
 	}
+	/* a run in which some rank did not finish is not a whole path: never "no deadlock" */
+	finished = tr_all_finished(&ts);
 	if (rc == MPIV_EXIT_OK)
 		rc = run.found.n ? MPIV_EXIT_DEADLOCK :
-		     run.incomplete ? MPIV_EXIT_INCONCLUSIVE : MPIV_EXIT_OK;
+		     run.incomplete || !finished ? MPIV_EXIT_INCONCLUSIVE : MPIV_EXIT_OK;
 	if (as_json && rc <= MPIV_EXIT_DEADLOCK + 4) {
 		json_t *doc = json_object(), *dl = json_array();
 
@@ -448,6 +450,11 @@ int cmd_check(int argc, char **argv)
 						rc == MPIV_EXIT_INCONCLUSIVE ? "inconclusive" :
 						rc == MPIV_EXIT_OK ? "no deadlock" : "error"));
 		json_object_set_new(doc, "exit", json_integer(rc));
+		if (rc == MPIV_EXIT_INCONCLUSIVE)
+			json_object_set_new(doc, "why", json_string(
+				run.incomplete ? "a search was cut short" :
+				"some ranks did not finish: the run is not a whole path"));
+		json_object_set_new(doc, "stopped", report_stops_json(&ts, &prog));
 		json_object_set_new(doc, "modes", json_incref(run.modes_json));
 		json_object_set_new(doc, "deadlocks", dl);
 		json_object_set_new(doc, "warnings", report_warnings_json(&ts, warns, nwarns));
@@ -456,6 +463,7 @@ int cmd_check(int argc, char **argv)
 		json_decref(doc);
 	} else if (rc <= MPIV_EXIT_INCONCLUSIVE && rc != MPIV_EXIT_USAGE) {
 		report_trace_notes(stdout, &ts);
+		nstops = report_stops(stdout, &ts, &prog);
 		report_warnings(stdout, &ts, warns, nwarns);
 		if (rc == MPIV_EXIT_DEADLOCK) {
 			printf("mpiverify: %d deadlock%s found on the recorded path of '%s'\n",
@@ -475,9 +483,13 @@ int cmd_check(int argc, char **argv)
 		if (rc == MPIV_EXIT_OK)
 			printf("mpiverify: no deadlock on the recorded path of '%s' (buffering: %s)\n",
 			       dir, modes_str);
-		else if (rc == MPIV_EXIT_INCONCLUSIVE)
+		else if (rc == MPIV_EXIT_INCONCLUSIVE && run.incomplete)
 			printf("mpiverify: inconclusive: no deadlock found, but the search was not "
 			       "complete\n");
+		else if (rc == MPIV_EXIT_INCONCLUSIVE)
+			printf("mpiverify: inconclusive: no deadlock among what was recorded, but %d "
+			       "rank%s did not finish (above): the rest of the run is unknown\n",
+			       nstops, nstops == 1 ? "" : "s");
 	}
 	release_run(&run);
 	free(warns);

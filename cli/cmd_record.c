@@ -14,7 +14,9 @@
 #include "environment.h"
 #include "job.h"
 #include "paths.h"
+#include "status_file.h"
 #include "trace.h"
+#include "xalloc.h"
 
 #define DEFAULT_DIR "mpiverify-trace"
 #define DEFAULT_TIMEOUT 30.0
@@ -43,27 +45,71 @@ static void record_help(void)
 	       "     call is reported, the job ended\n"
 	       "  2  usage error\n"
 	       "  3  DIR cannot be created or written\n"
-	       "  4  the launcher or the recorder library cannot be run\n",
+	       "  4  the launcher or the recorder library cannot be run, or no rank wrote a\n"
+	       "     trace\n",
 	       DEFAULT_TIMEOUT);
 }
 
-static int save_meta(const char *dir, char **command, int exit_status, int hung)
+/* What record last saw of rank r, as meta.json says it: its status file, read once more now
+ * that the job is over (a rank that stopped fast was never seen by the monitor), and whether
+ * the monitor saw it poll without progress. */
+static void seen_of(const char *dir, const struct monitor_result *res, int r,
+		    struct mpiv_meta_rank *mr)
+{
+	struct mpiv_status st;
+	int polling = r < res->size && res->ranks[r].seen && res->ranks[r].polling;
+
+	mr->seen = MPIV_SEEN_NONE;
+	mr->event = -1;
+	mr->call = -1;
+	if (status_file_read(dir, r, &st) < 0)
+		return;
+	mr->event = st.op;
+	switch (st.state) {
+	case MPIV_ST_FINALIZED:
+		mr->seen = MPIV_SEEN_FINALIZED;
+		break;
+	case MPIV_ST_IN_CALL:
+		mr->seen = polling ? MPIV_SEEN_POLLING : MPIV_SEEN_IN_CALL;
+		mr->call = (int)st.call;
+		break;
+	case MPIV_ST_RUNNING:
+		mr->seen = polling ? MPIV_SEEN_POLLING : MPIV_SEEN_RUNNING;
+		break;
+	default:
+		mr->event = -1;
+		break;
+	}
+}
+
+/* meta.json: the command, how the job ended and what record last saw of each rank, so that
+ * check can tell a rank that stopped from one that finished. */
+static int save_meta(const char *dir, char **command, int exit_status, int job,
+		     const struct monitor_result *res)
 {
 	struct mpiv_meta meta;
 	struct mpiv_error err;
 	char cwd[PATH_MAX];
+	int r, rc = 0;
 
 	mpiv_error_init(&err);
+	memset(&meta, 0, sizeof(meta));
 	/* replay re-runs the command where it ran: its paths may be relative */
 	meta.cwd = getcwd(cwd, sizeof(cwd));
 	meta.command = command;
 	meta.exit_status = exit_status;
-	meta.hung = hung;
+	meta.job = job;
+	meta.hung = job == MPIV_JOB_DEADLOCK || job == MPIV_JOB_NO_PROGRESS;
+	meta.nranks = res->size > 0 ? res->size : status_file_size(dir);
+	meta.ranks = xcalloc((size_t)meta.nranks + 1, sizeof(*meta.ranks));
+	for (r = 0; r < meta.nranks; r++)
+		seen_of(dir, res, r, &meta.ranks[r]);
 	if (mpiv_meta_save(dir, &meta, &err) < 0) {
 		error_report(&err);
-		return -1;
+		rc = -1;
 	}
-	return 0;
+	free(meta.ranks);
+	return rc;
 }
 
 int cmd_record(int argc, char **argv)
@@ -81,7 +127,7 @@ int cmd_record(int argc, char **argv)
 	struct launch_var vars[2];
 	struct job job;
 	char **command, path[4200];
-	int c, rc, hung = 0, status;
+	int c, rc, end = MPIV_JOB_EXITED, status;
 
 	opterr = 0;
 	while ((c = getopt_long(argc, argv, "+:o:h", longopts, NULL)) != -1) {
@@ -137,15 +183,17 @@ int cmd_record(int argc, char **argv)
 		 * files final */
 		job_end(&job);
 		monitor_report(stderr, res, job.dir, NULL);
-		hung = 1;
-		status = launch_exit_code(&job.launch);
+		end = res->npolling ? MPIV_JOB_NO_PROGRESS : MPIV_JOB_DEADLOCK;
 		rc = MPIV_EXIT_DEADLOCK;
+		/* what record exits with: the launcher's own status is that of a killed job */
+		status = rc;
 		break;
 	case MONITOR_INTERRUPTED:
 		inform("interrupted by signal %d: ending the job", res->signal);
 		job_end(&job);
-		status = launch_exit_code(&job.launch);
+		end = MPIV_JOB_INTERRUPTED;
 		rc = 128 + res->signal;
+		status = rc;
 		break;
 	case MONITOR_DIVERGED:
 	case MONITOR_FAILED:
@@ -164,11 +212,13 @@ int cmd_record(int argc, char **argv)
 		rc = status;
 		break;
 	}
-	if (save_meta(job.dir, command, status, hung) < 0 && rc == MPIV_EXIT_OK)
+	if (save_meta(job.dir, command, status, end, res) < 0 && rc == MPIV_EXIT_OK)
 		rc = MPIV_EXIT_BAD_INPUT;
-	if (!mpiv_trace_rank_file(job.dir, 0, path, sizeof(path)))
-		warning("no rank wrote a trace into '%s': is the program a dynamically linked "
-			"MPI program, and does the launcher pass LD_PRELOAD to the ranks?", job.dir);
+	if (!mpiv_trace_rank_file(job.dir, 0, path, sizeof(path))) {
+		error("no rank wrote a trace into '%s': is the program a dynamically linked "
+		      "MPI program, and does the launcher pass LD_PRELOAD to the ranks?", job.dir);
+		rc = MPIV_EXIT_TOOL;
+	}
 	inform("traces in '%s'", job.dir);
 	job_release(&job);
 	return rc;

@@ -254,16 +254,35 @@ static int print_pinned_hangs(const struct monitor_result *res, const struct mpi
 	return n;
 }
 
-/* Whether a note a rank left holds what. */
-static int any_note(const struct monitor_result *res, const char *what)
+/* Whether a rank left a note of kind (enum mpiv_note_kind). */
+static int any_note(const struct monitor_result *res, unsigned kind)
 {
 	int r;
 
 	for (r = 0; r < res->size; r++)
 		if (res->ranks[r].seen && res->ranks[r].state != MPIV_ST_DIVERGED &&
-		    strstr(res->ranks[r].text, what))
+		    (res->ranks[r].notes & kind))
 			return 1;
 	return 0;
+}
+
+/* Each rank's notes, when it left one of kind: "rank N: LINE" for every line. */
+static void print_notes(const struct monitor_result *res, unsigned kind)
+{
+	int r;
+
+	for (r = 0; r < res->size; r++) {
+		const char *p = res->ranks[r].text, *nl;
+
+		if (!res->ranks[r].seen || !(res->ranks[r].notes & kind))
+			continue;
+		for (; *p; p = nl + 1) {
+			nl = strchr(p, '\n');
+			printf("rank %d: %.*s\n", r, nl ? (int)(nl - p) : (int)strlen(p), p);
+			if (!nl)
+				break;
+		}
+	}
 }
 
 /* not reproduced: where the counterexample has the ranks blocked, and what the replayer saw
@@ -318,7 +337,7 @@ static void explain_not_reproduced(const struct monitor_result *res, const struc
 		if (call >= 0 && mpiv_call_kind((unsigned)call) == MPIV_KIND_COLL)
 			coll = 1;
 	}
-	if (any_note(res, "nonblocking collective"))
+	if (any_note(res, MPIV_NOTE_ICOLL_FREE))
 		coll = 1;
 	/* The reasons replay can tell of, most specific first. */
 	if (!n)
@@ -328,14 +347,14 @@ static void explain_not_reproduced(const struct monitor_result *res, const struc
 		       "its matching receive was posted, which is erroneous; this MPI library does "
 		       "not detect it (a ready send behaves as a standard send there)\n",
 		       cex->ready_send - 1);
-	else if (any_note(res, "cannot force"))
+	else if (any_note(res, MPIV_NOTE_UNFORCED))
 		printf("why: replay could not force every choice of the counterexample (see "
 		       "above)\n");
 	else if (coll)
 		printf("why: the counterexample has a collective wait for its peers, which the "
 		       "MPI library did not do (replay makes collectives synchronise only for a "
 		       "counterexample found without buffering)\n");
-	else if (any_note(res, "free to buffer"))
+	else if (any_note(res, MPIV_NOTE_FREE_TO_BUFFER))
 		printf("why: the counterexample has a rank blocked in a standard send without "
 		       "asking for it to be unbuffered, and the MPI library buffered it\n");
 	else
@@ -486,6 +505,8 @@ int cmd_replay(int argc, char **argv)
 		if (monitor_report(stdout, res, trace_dir, &cex))
 			printf("note: some ranks are blocked elsewhere than the counterexample "
 			       "predicts (marked 'differs')\n");
+		if (cex.mismatch)
+			print_notes(res, MPIV_NOTE_MISMATCH);
 		rc = MPIV_EXIT_DEADLOCK;
 		break;
 	case MONITOR_DIVERGED:
@@ -512,6 +533,14 @@ int cmd_replay(int argc, char **argv)
 			/* Without one status file nothing was replayed: saying "not reproduced"
 			 * would be a verdict on a run that did not happen. */
 			rc = no_replay(&job.launch, command, job.dir, command == cex.command);
+			break;
+		}
+		/* a collective mismatch shows by the calls, not by a hang */
+		if (cex.mismatch && any_note(res, MPIV_NOTE_MISMATCH)) {
+			printf("reproduced: the ranks called different collectives at the same place "
+			       "(the MPI library completed them all the same)\n");
+			print_notes(res, MPIV_NOTE_MISMATCH);
+			rc = MPIV_EXIT_DEADLOCK;
 			break;
 		}
 		/* where the counterexample has ranks blocked, and what happened there instead */

@@ -77,6 +77,7 @@ static void scan(const char *dir, struct monitor_result *res, double t)
 		m->pid = st.pid;
 		memcpy(m->host, st.host, sizeof(m->host));
 		memcpy(m->text, st.text, sizeof(m->text));
+		m->notes = st.notes;
 		memcpy(m->module, st.module, sizeof(m->module));
 		memcpy(m->stack, st.stack, sizeof(m->stack));
 		m->stack_op = st.stack_op;

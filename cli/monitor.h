@@ -39,6 +39,7 @@ struct monitor_rank {
 	char host[64];
 	int pid;
 	char text[512];		/* the divergence or failure, or the replayer's notes; or "" */
+	unsigned notes;		/* the kinds of those notes (enum mpiv_note_kind) */
 	char module[512];	/* the module site points into, "" if unknown */
 	uint32_t stack_op;	/* the call the stack was taken in */
 	uint32_t nframes;	/* lines in stack, 0 if none */

@@ -10,6 +10,12 @@
 
 const char *report_class(const struct tr_deadlock *d, const char **meaning)
 {
+	if (d->cex.bsend_overflow) {
+		*meaning = "a buffered send (MPI_Bsend) can find the attached buffer too full for "
+			   "its message, with the messages before it not yet received: the program "
+			   "is erroneous (MPI 3.6) and the library fails the call";
+		return "buffered send overflows the attached buffer";
+	}
 	if (d->cex.ready_send) {
 		*meaning = "a ready send (MPI_Rsend) can start before its matching receive is "
 			   "posted: the program is erroneous (MPI 3.4) and its outcome undefined";
@@ -148,23 +154,50 @@ void report_deadlock(FILE *f, const struct mpiv_traceset *ts, const struct tr_de
 	for (r = 0; r < cex->nranks; r++) {
 		const struct mpiv_cex_rank *cr = &cex->ranks[r];
 
+		if (cr->nthreads) {
+			for (k = 0; k < cr->nthreads; k++) {
+				const struct mpiv_cex_thread *th = &cr->threads[k];
+
+				if (th->blocked_op < 0) {
+					fprintf(f, "  rank %d thread %d  %s\n", r, th->thread,
+						cr->stopped ? "stopped" : "finished");
+					continue;
+				}
+				mpiv_srcloc_format(&th->site, where, sizeof(where));
+				fprintf(f, "  rank %d thread %d  blocked in %s\n          at %s, "
+					   "event %ld\n", r, th->thread,
+					th->blocked_desc ? th->blocked_desc : "?", where,
+					th->blocked_op);
+			}
+			continue;
+		}
 		if (cr->blocked_op < 0) {
-			fprintf(f, "  rank %d  finished\n", r);
+			fprintf(f, "  rank %d  %s\n", r, cr->stopped ? "stopped (its trace ends there: "
+				   "it did not finish)" : "finished");
 			continue;
 		}
 		mpiv_srcloc_format(&cr->site, where, sizeof(where));
 		fprintf(f, "  rank %d  blocked in %s\n          at %s, event %ld\n", r,
 			cr->blocked_desc ? cr->blocked_desc : "?", where, cr->blocked_op);
 	}
-	if (cex->ncycle) {
+	if (cex->nedges) {
 		fprintf(f, "  waits for:");
-		for (k = 0; k < cex->ncycle; k++) {
-			const struct mpiv_cex_edge *e = &cex->cycle[k];
+		for (k = 0; k < cex->nedges; k++) {
+			const struct mpiv_cex_edge *e = &cex->edges[k];
 
 			fprintf(f, "%s rank %d -> rank %d%s", k ? "," : "", e->rank, e->waits_for,
-				cex->ranks[e->waits_for].blocked_op < 0 ? " (finished)" : "");
+				cex->ranks[e->waits_for].blocked_op >= 0 ? "" :
+				cex->ranks[e->waits_for].stopped ? " (stopped)" : " (finished)");
 		}
 		fputc('\n', f);
+	}
+	if (cex->ncycle && cex->cycle[0].waits_for == cex->cycle[cex->ncycle - 1].rank &&
+	    cex->ncycle < cex->nedges) {
+		/* the cycle among them, when there is more than the cycle */
+		fprintf(f, "  cycle:");
+		for (k = 0; k < cex->ncycle; k++)
+			fprintf(f, " rank %d ->", cex->cycle[k].rank);
+		fprintf(f, " rank %d\n", cex->cycle[0].rank);
 	}
 	for (k = 0; k < cex->nmatches; k++) {
 		const struct mpiv_cex_match *m = &cex->matches[k];
@@ -173,14 +206,17 @@ void report_deadlock(FILE *f, const struct mpiv_traceset *ts, const struct tr_de
 			continue;
 		if (!any_wild)
 			fprintf(f, "  wildcard matches that lead there, in order (%s):\n",
-				d->recorded > 0	 ? "those of the recorded run: it needs no other"
+				d->recorded > 0	 ? "the recorded run's own lead there too: it needs no "
+						   "other"
 				: !d->recorded ? "the recorded run made others: it needs these"
 					       : "the trace does not say which the run made");
 		any_wild = 1;
 		tr_describe_event(ts, m->recv_rank, m->recv_op, desc, sizeof(desc));
 		site_str(ts, m->recv_rank, m->recv_op, where, sizeof(where));
-		fprintf(f, "    rank %d %s at %s took rank %d's message (event %ld)\n",
-			m->recv_rank, desc, where, m->send_rank, m->send_op);
+		fprintf(f, "    rank %d %s at %s took rank %d's message (event %ld)%s\n",
+			m->recv_rank, desc, where, m->send_rank, m->send_op,
+			m->as_recorded > 0 ? ", as in the recorded run" :
+			!m->as_recorded ? ", which the recorded run did not" : "");
 	}
 	if (!any_wild)
 		fprintf(f, "  no wildcard choice is involved\n");
@@ -211,7 +247,7 @@ void report_trace_notes(FILE *f, const struct mpiv_traceset *ts)
 	for (r = 0; r < ts->nranks; r++) {
 		const struct mpiv_rank_trace *t = &ts->ranks[r];
 
-		if (t->truncated)
+		if (t->truncated && !t->absent)
 			fprintf(f, "note: rank %d's trace '%s' is truncated: read up to its last "
 				   "complete record\n", r, t->source);
 		if (t->incomplete) {
@@ -220,9 +256,6 @@ void report_trace_notes(FILE *f, const struct mpiv_traceset *ts)
 			tr_describe_event(ts, r, (long)t->nevents - 1, desc, sizeof(desc));
 			fprintf(f, "note: rank %d's trace ends inside %s, which never returned\n", r,
 				desc);
-		} else if (t->nevents == 0 || mpiv_call_kind(t->events[t->nevents - 1].call) !=
-						      MPIV_KIND_FINALIZE) {
-			fprintf(f, "note: rank %d's trace ends without MPI_Finalize\n", r);
 		}
 	}
 }
@@ -233,6 +266,97 @@ static json_t *site_json(const struct mpiv_cex_site *s)
 	return json_pack("{s:o, s:o, s:i}", "function", mpiv_json_text(s->function), "file",
 			 mpiv_json_text(s->file), "line", s->line);
 }
+
+/* "MPI_Send(dest=1, ...) at x.c:9 (main), event 1", or "no MPI call recorded". */
+static void last_call(const struct mpiv_traceset *ts, const struct tr_stop *s, char *buf,
+		      size_t size)
+{
+	char desc[256], where[512];
+
+	if (s->event < 0) {
+		snprintf(buf, size, "no MPI call recorded");
+		return;
+	}
+	tr_describe_event(ts, s->rank, s->event, desc, sizeof(desc));
+	site_str(ts, s->rank, s->event, where, sizeof(where));
+	snprintf(buf, size, "%s at %s, event %ld", desc, where, s->event);
+}
+
+int report_stops(FILE *f, const struct mpiv_traceset *ts, const struct eng_prog *prog)
+{
+	int *who = malloc((size_t)ts->nranks * sizeof(int) + 1);
+	int r, n = 0, k, w;
+
+	for (r = 0; r < ts->nranks && who; r++) {
+		struct tr_stop s;
+		char how[512], call[1024];
+
+		tr_stop_of(ts, r, &s);
+		if (s.kind == TR_FINISHED)
+			continue;
+		if (!n++)
+			fprintf(f, "ranks that did not finish (the run is not a whole path: check never "
+				   "answers \"no deadlock\" for it):\n");
+		tr_stop_describe(ts, &s, how, sizeof(how));
+		last_call(ts, &s, call, sizeof(call));
+		fprintf(f, "  rank %d  %s\n          last call: %s\n", r, how, call);
+		k = tr_stop_waiters(prog, ts, r, who);
+		fprintf(f, "          waited for by:");
+		for (w = 0; w < k; w++)
+			fprintf(f, "%s rank %d", w ? "," : "", who[w]);
+		fprintf(f, "%s\n", k ? "" : " no rank");
+	}
+	free(who);
+	return n;
+}
+
+json_t *report_stops_json(const struct mpiv_traceset *ts, const struct eng_prog *prog)
+{
+	static const char *const kinds[] = {
+		[TR_FINISHED] = "finished",
+		[TR_STOP_ABORTED] = "aborted",
+		[TR_STOP_SIGNAL] = "signal",
+		[TR_STOP_EXIT] = "exit",
+		[TR_STOP_ENDED] = "ended-by-record",
+		[TR_STOP_KILLED] = "killed",
+	};
+	json_t *a = json_array();
+	int *who = malloc((size_t)ts->nranks * sizeof(int) + 1);
+	int r, k, w;
+
+	for (r = 0; r < ts->nranks && who; r++) {
+		struct tr_stop s;
+		struct mpiv_cex_site site;
+		char how[512];
+		json_t *o, *waiters = json_array();
+
+		tr_stop_of(ts, r, &s);
+		if (s.kind == TR_FINISHED)
+			continue;
+		tr_stop_describe(ts, &s, how, sizeof(how));
+		o = json_pack("{s:i, s:s, s:i, s:b, s:s}", "rank", r, "how", kinds[s.kind], "code",
+			      s.code, "in_call", s.in_call, "text", how);
+		if (s.event >= 0) {
+			char desc[256];
+
+			tr_describe_event(ts, r, s.event, desc, sizeof(desc));
+			json_object_set_new(o, "event", json_integer(s.event));
+			json_object_set_new(o, "call", json_string(desc));
+			if (!site_of(ts, r, s.event, &site)) {
+				json_object_set_new(o, "site", site_json(&site));
+				mpiv_cex_site_release(&site);
+			}
+		}
+		k = tr_stop_waiters(prog, ts, r, who);
+		for (w = 0; w < k; w++)
+			json_array_append_new(waiters, json_integer(who[w]));
+		json_object_set_new(o, "waited_for_by", waiters);
+		json_array_append_new(a, o);
+	}
+	free(who);
+	return a;
+}
+
 
 static const char *const warn_kinds[] = {
 	[TR_WARN_UNRECEIVED] = "unreceived",
@@ -339,20 +463,24 @@ json_t *report_deadlock_json(const struct mpiv_traceset *ts, const struct tr_dea
 						site_json(&cr->site)));
 	}
 	json_object_set_new(o, "blocked", blocked);
-	for (k = 0; k < d->cex.ncycle; k++)
+	for (k = 0; k < d->cex.nedges; k++)
 		json_array_append_new(cycle, json_pack("{s:i, s:I, s:i}", "rank",
-						       d->cex.cycle[k].rank, "event",
-						       (json_int_t)d->cex.cycle[k].op, "waits_for",
-						       d->cex.cycle[k].waits_for));
+						       d->cex.edges[k].rank, "event",
+						       (json_int_t)d->cex.edges[k].op, "waits_for",
+						       d->cex.edges[k].waits_for));
 	json_object_set_new(o, "waits_for", cycle);
 	for (k = 0; k < d->cex.nmatches; k++) {
 		const struct mpiv_cex_match *m = &d->cex.matches[k];
 
-		if (m->wildcard)
-			json_array_append_new(wild, json_pack("{s:[iI], s:[iI]}", "recv",
-							      m->recv_rank, (json_int_t)m->recv_op,
-							      "send", m->send_rank,
-							      (json_int_t)m->send_op));
+		if (m->wildcard) {
+			json_t *jm = json_pack("{s:[iI], s:[iI]}", "recv", m->recv_rank,
+					       (json_int_t)m->recv_op, "send", m->send_rank,
+					       (json_int_t)m->send_op);
+
+			if (m->as_recorded >= 0)
+				json_object_set_new(jm, "as_recorded", json_boolean(m->as_recorded));
+			json_array_append_new(wild, jm);
+		}
 	}
 	json_object_set_new(o, "wildcard_matches", wild);
 	if (d->recorded >= 0)

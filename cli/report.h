@@ -21,6 +21,13 @@ void report_deadlock(FILE *f, const struct mpiv_traceset *ts, const struct tr_de
 /* Notes on the traces themselves: truncated files, a recorded run that hung. */
 void report_trace_notes(FILE *f, const struct mpiv_traceset *ts);
 
+/* The ranks that did not finish (tr_stop.c): how each stopped, its last call with file:line,
+ * and who waited for it on the recorded path; returns how many (nothing printed for 0). */
+int report_stops(FILE *f, const struct mpiv_traceset *ts, const struct eng_prog *prog);
+
+/* The same as a JSON array. */
+json_t *report_stops_json(const struct mpiv_traceset *ts, const struct eng_prog *prog);
+
 /* The warnings of the recorded run (tr_warnings()), as lines under a heading; nothing when
  * n is 0. */
 void report_warnings(FILE *f, const struct mpiv_traceset *ts, const struct tr_warning *w, int n);

@@ -296,8 +296,12 @@ static void parse_pan(const char *text, struct spin_result *res)
 		p = strstr(buf, "errors: ");
 		if (p)
 			res->errors = atoi(p + 8);
-		(void)sscanf(buf, " %ld states, stored", &res->states);
-		(void)sscanf(buf, "pan: elapsed time %lf", &res->seconds);
+		/* sscanf assigns a leading number even when the words after it differ (the
+		 * memory lines start with one too): match the words first */
+		if (strstr(buf, " states, stored"))
+			(void)sscanf(buf, " %ld", &res->states);
+		if (!strncmp(buf, "pan: elapsed time ", 18))
+			(void)sscanf(buf + 18, "%lf", &res->seconds);
 		if (sscanf(buf, "pan: wrote %255s", name) == 1)
 			add_trail(res, name);
 		for (i = 0; i < sizeof(cut) / sizeof(cut[0]); i++)

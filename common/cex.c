@@ -129,6 +129,8 @@ int mpiv_cex_save(const char *path, const struct mpiv_cex *cex, struct mpiv_erro
 		json_object_set_new(o, "send", json_pack("[iI]", m->send_rank, (json_int_t)m->send_op));
 		if (m->wildcard)
 			json_object_set_new(o, "wildcard", json_true());
+		if (m->wildcard && m->as_recorded >= 0)
+			json_object_set_new(o, "as_recorded", json_boolean(m->as_recorded));
 		json_array_append_new(matches, o);
 	}
 
@@ -177,6 +179,26 @@ int mpiv_cex_save(const char *path, const struct mpiv_cex *cex, struct mpiv_erro
 		} else {
 			json_object_set_new(o, "blocked", json_null());
 		}
+		if (cr->stopped)
+			json_object_set_new(o, "stopped", json_true());
+		if (cr->nthreads) {
+			json_t *ths = json_array();
+
+			for (i = 0; i < cr->nthreads; i++) {
+				const struct mpiv_cex_thread *th = &cr->threads[i];
+				json_t *jt = json_object();
+
+				json_object_set_new(jt, "thread", json_integer(th->thread));
+				if (th->blocked_op >= 0) {
+					json_object_set_new(jt, "op", json_integer(th->blocked_op));
+					json_object_set_new(jt, "desc", json_string(th->blocked_desc ?
+										    th->blocked_desc : ""));
+					json_object_set_new(jt, "site", site_to_json(&th->site));
+				}
+				json_array_append_new(ths, jt);
+			}
+			json_object_set_new(o, "threads", ths);
+		}
 		json_array_append_new(ranks, o);
 	}
 	json_object_set_new(root, "ranks", ranks);
@@ -189,12 +211,24 @@ int mpiv_cex_save(const char *path, const struct mpiv_cex *cex, struct mpiv_erro
 		json_array_append_new(cycle, e);
 	}
 	json_object_set_new(root, "cycle", cycle);
+	{
+		json_t *edges = json_array();
+
+		for (i = 0; i < cex->nedges; i++)
+			json_array_append_new(edges, json_pack("{s:i, s:I, s:i}", "rank",
+							       cex->edges[i].rank, "op",
+							       (json_int_t)cex->edges[i].op, "waits_for",
+							       cex->edges[i].waits_for));
+		json_object_set_new(root, "waits_for", edges);
+	}
 	json_object_set_new(root, "matches", matches);
 	if (cex->mismatch)
 		json_object_set_new(root, "collective_mismatch", json_true());
 	if (cex->ready_send > 0)
 		json_object_set_new(root, "ready_send_unmatched",
 				    json_integer(cex->ready_send - 1));
+	if (cex->bsend_overflow > 0)
+		json_object_set_new(root, "bsend_overflow", json_integer(cex->bsend_overflow - 1));
 	if (json_dump_file(root, path, JSON_INDENT(2) | JSON_PRESERVE_ORDER))
 		rc = mpiv_error_set(err, MPIV_EXIT_TOOL, path, -1, -1, "cannot write: %s",
 				    strerror(errno));
@@ -226,17 +260,17 @@ static int want_string(json_t *j, const char *key, char **out, const char *path,
 	return 0;
 }
 
-/* A call's site: function and file (strings or null), line (0 if unknown). */
+/* A call's site at JSON path where: function and file (strings or null), line (0 if
+ * unknown). */
 static int load_site(json_t *j, struct mpiv_cex_site *s, const char *path, int r,
-		     struct mpiv_error *err)
+		     const char *where, struct mpiv_error *err)
 {
-	char where[64];
+	char what[96];
 	json_t *f;
 	long v;
 
 	if (!j || json_is_null(j))
 		return 0;
-	snprintf(where, sizeof(where), "ranks[%d].blocked.site", r);
 	if (!json_is_object(j))
 		return mpiv_error_set(err, MPIV_EXIT_BAD_INPUT, path, r, -1,
 				      "%s: expected an object", where);
@@ -244,8 +278,8 @@ static int load_site(json_t *j, struct mpiv_cex_site *s, const char *path, int r
 	    want_string(j, "file", &s->file, path, r, where, err))
 		return -1;
 	f = json_object_get(j, "line");
-	snprintf(where, sizeof(where), "ranks[%d].blocked.site.line", r);
-	if (f && want_int(f, 0, INT32_MAX, &v, path, err, where))
+	snprintf(what, sizeof(what), "%s.line", where);
+	if (f && want_int(f, 0, INT32_MAX, &v, path, err, what))
 		return -1;
 	s->line = f ? (int)v : 0;
 	return 0;
@@ -268,7 +302,7 @@ static int want_bool(json_t *j, const char *key, int *out, const char *path, int
 static int load_rank(json_t *o, int r, int nranks, struct mpiv_cex_rank *cr, const char *path,
 		     struct mpiv_error *err)
 {
-	char what[96];
+	char what[96], site[112];
 	json_t *ops, *b;
 	long v;
 	size_t i;
@@ -336,10 +370,45 @@ static int load_rank(json_t *o, int r, int nranks, struct mpiv_cex_rank *cr, con
 			return -1;
 		cr->blocked_op = v;
 		snprintf(what, sizeof(what), "ranks[%d].blocked", r);
+		snprintf(site, sizeof(site), "ranks[%d].blocked.site", r);
 		if (want_string(b, "call", &cr->blocked_call, path, r, what, err) ||
 		    want_string(b, "desc", &cr->blocked_desc, path, r, what, err) ||
-		    load_site(json_object_get(b, "site"), &cr->site, path, r, err))
+		    load_site(json_object_get(b, "site"), &cr->site, path, r, site, err))
 			return -1;
+	}
+	snprintf(what, sizeof(what), "ranks[%d]", r);
+	if (want_bool(o, "stopped", &cr->stopped, path, r, what, err))
+		return -1;
+	b = json_object_get(o, "threads");
+	if (b && (!json_is_array(b) || json_array_size(b) > 4096))
+		return mpiv_error_set(err, MPIV_EXIT_BAD_INPUT, path, r, -1,
+				      "ranks[%d].threads: expected an array", r);
+	if (b && json_array_size(b)) {
+		cr->threads = calloc(json_array_size(b), sizeof(*cr->threads));
+		if (!cr->threads)
+			return mpiv_error_set(err, MPIV_EXIT_BAD_INPUT, path, r, -1, "out of memory");
+		for (i = 0; i < json_array_size(b); i++) {
+			json_t *jt = json_array_get(b, i);
+			struct mpiv_cex_thread *th = &cr->threads[i];
+
+			cr->nthreads = i + 1;
+			th->blocked_op = -1;
+			snprintf(what, sizeof(what), "ranks[%d].threads[%zu].thread", r, i);
+			if (want_int(json_object_get(jt, "thread"), 0, INT32_MAX, &v, path, err, what))
+				return -1;
+			th->thread = (int)v;
+			if (!json_object_get(jt, "op"))
+				continue;
+			snprintf(what, sizeof(what), "ranks[%d].threads[%zu].op", r, i);
+			if (want_int(json_object_get(jt, "op"), 0, INT32_MAX, &v, path, err, what))
+				return -1;
+			th->blocked_op = v;
+			snprintf(what, sizeof(what), "ranks[%d].threads[%zu]", r, i);
+			snprintf(site, sizeof(site), "ranks[%d].threads[%zu].site", r, i);
+			if (want_string(jt, "desc", &th->blocked_desc, path, r, what, err) ||
+			    load_site(json_object_get(jt, "site"), &th->site, path, r, site, err))
+				return -1;
+		}
 	}
 	return 0;
 }
@@ -435,6 +504,15 @@ int mpiv_cex_load(const char *path, struct mpiv_cex *cex, struct mpiv_error *err
 		}
 		if (rs)
 			cex->ready_send = 1 + (int)json_integer_value(rs);
+		rs = json_object_get(root, "bsend_overflow");
+		if (rs && (!json_is_integer(rs) || json_integer_value(rs) < 0 ||
+			   json_integer_value(rs) >= cex->nranks)) {
+			mpiv_error_set(err, MPIV_EXIT_BAD_INPUT, path, -1, -1,
+				       "bsend_overflow: expected a rank");
+			goto fail;
+		}
+		if (rs)
+			cex->bsend_overflow = 1 + (int)json_integer_value(rs);
 	}
 	cycle = json_object_get(root, "cycle");
 	if (cycle && !json_is_array(cycle)) {
@@ -534,6 +612,12 @@ int mpiv_cex_check_trace(const struct mpiv_cex *cex, const struct mpiv_traceset 
 		snprintf(what, sizeof(what), "ranks[%d].blocked", r);
 		if (cr->blocked_op >= 0 && check_op(ts, r, cr->blocked_op, 0, path, what, err))
 			return -1;
+		for (i = 0; i < cr->nthreads; i++) {
+			snprintf(what, sizeof(what), "ranks[%d].threads[%zu]", r, i);
+			if (cr->threads[i].blocked_op >= 0 &&
+			    check_op(ts, r, cr->threads[i].blocked_op, 0, path, what, err))
+				return -1;
+		}
 	}
 	for (i = 0; i < cex->ncycle; i++) {
 		snprintf(what, sizeof(what), "cycle[%zu]", i);
@@ -578,9 +662,16 @@ void mpiv_cex_release(struct mpiv_cex *cex)
 		free(cr->blocked_desc);
 		free(cr->site.function);
 		free(cr->site.file);
+		for (i = 0; i < cr->nthreads; i++) {
+			free(cr->threads[i].blocked_desc);
+			free(cr->threads[i].site.function);
+			free(cr->threads[i].site.file);
+		}
+		free(cr->threads);
 	}
 	free(cex->ranks);
 	free(cex->cycle);
+	free(cex->edges);
 	free(cex->matches);
 	memset(cex, 0, sizeof(*cex));
 }

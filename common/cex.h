@@ -48,15 +48,28 @@ struct mpiv_cex_op {
 	int wildcard;		/* receive posted with MPI_ANY_SOURCE: the match is a choice */
 };
 
+/* Where one thread of a rank whose threads call MPI ended in the deadlock state. */
+struct mpiv_cex_thread {
+	int thread;			/* the recorder's thread number, 0 for the main thread */
+	long blocked_op;		/* event index of the call it is stuck in, -1 if done */
+	char *blocked_desc;		/* as struct mpiv_cex_rank's, NULL if done */
+	struct mpiv_cex_site site;	/* of the blocked call */
+};
+
 /* Where a rank ended in the deadlock state. */
 struct mpiv_cex_rank {
 	int rank;
-	struct mpiv_cex_op *ops;	/* executed operations, in program order */
+	struct mpiv_cex_op *ops;	/* executed operations, in the order the model ran them */
 	size_t nops;
-	long blocked_op;		/* event index of the call it is stuck in, -1 if done */
+	long blocked_op;		/* event index of the call it is stuck in, -1 if done (with
+				 * threads: the first blocked thread's) */
 	char *blocked_call;		/* "MPI_Recv", NULL if done */
 	char *blocked_desc;		/* "MPI_Recv(source=1, tag=0, comm=WORLD)", NULL if done */
 	struct mpiv_cex_site site;	/* of the blocked call */
+	int stopped;			/* its trace ends without it finishing (it crashed, was
+					 * killed, ...): it is not blocked, but never moves */
+	struct mpiv_cex_thread *threads;	/* one per thread, when several call MPI */
+	size_t nthreads;
 };
 
 /* One edge of the wait-for graph: `rank` blocked at `op` waits for `waits_for`. */
@@ -73,6 +86,8 @@ struct mpiv_cex_match {
 	int send_rank;
 	long send_op;		/* event index of the send */
 	int wildcard;		/* the receive named MPI_ANY_SOURCE: this match was a choice */
+	int as_recorded;	/* 1: the recorded run made this match too; 0: it took another
+				 * sender's message there; -1: the trace does not say */
 };
 
 struct mpiv_cex {
@@ -84,12 +99,16 @@ struct mpiv_cex {
 	struct mpiv_cex_rank *ranks;	/* nranks entries, by rank */
 	struct mpiv_cex_edge *cycle;	/* the wait-for cycle or knot */
 	size_t ncycle;
+	struct mpiv_cex_edge *edges;	/* every blocked rank's waits-for edges (no repeats) */
+	size_t nedges;
 	struct mpiv_cex_match *matches;	/* every match, in execution order */
 	size_t nmatches;
 	int mismatch;		/* ranks are stuck in collectives that do not match (different
 				 * calls or roots at the same place): an erroneous program */
 	int ready_send;		/* 1 + the rank whose ready send (its blocked call) was started with
 				 * no matching receive posted (an erroneous program); 0 if none */
+	int bsend_overflow;	/* 1 + the rank whose buffered send (its blocked call) does not
+				 * fit its attached buffer (an erroneous program); 0 if none */
 };
 
 /* Read and validate path. On error returns -1, fills err (exit code BAD_INPUT, the file and

@@ -57,6 +57,8 @@ enum mpiv_kind {
 	MPIV_KIND_COMM_GROUP,	/* MPI_Comm_create_group: a collective over the new
 				 * communicator's members only, not its parent */
 	MPIV_KIND_COMM_FREE,	/* the program lets go of a communicator: no effect */
+	MPIV_KIND_BUF_ATTACH,	/* MPI_Buffer_attach: bytes is the buffer's size */
+	MPIV_KIND_BUF_DETACH,	/* MPI_Buffer_detach: waits until its messages are delivered */
 	MPIV_KIND_UNSUPPORTED,	/* recorded, but check cannot judge it */
 };
 
@@ -103,6 +105,19 @@ enum mpiv_call_flags {
  * MPI_THREAD_MULTIPLE, which MPICH and Open MPI both number 0 to 3. */
 #define MPIV_THREAD_SINGLE 0
 #define MPIV_THREAD_MULTIPLE 3
+
+/* How a rank's run ended, as the recorder saw it from inside the rank (a stop record in the
+ * trace). A rank has finished only when MPI_Finalize returned (doc/semantics.md 8); anything
+ * else leaves its trace a path it did not finish. */
+enum mpiv_end {
+	MPIV_END_UNKNOWN = 0,	/* no word from the rank: killed by a signal that cannot be
+				 * caught (SIGKILL), or its trace was cut */
+	MPIV_END_FINALIZED = 1,	/* MPI_Finalize returned */
+	MPIV_END_ABORTED = 2,	/* it called MPI_Abort: code is the error code */
+	MPIV_END_SIGNAL = 3,	/* a fatal signal: code is its number */
+	MPIV_END_EXIT = 4,	/* the process exited without MPI_Finalize: code is its status */
+	MPIV_END_LAST = MPIV_END_EXIT
+};
 
 /* Lock types of MPI_Win_lock (MPI_Win_lock_all: shared). */
 #define MPIV_LOCK_SHARED 1

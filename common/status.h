@@ -9,7 +9,7 @@
 #include <stdint.h>
 
 #define MPIV_STATUS_MAGIC 0x4d505653u	/* "MPVS" */
-#define MPIV_STATUS_VERSION 3
+#define MPIV_STATUS_VERSION 4
 #define MPIV_STATUS_PERIOD_MS 100	/* how often a rank rewrites its status file */
 #define MPIV_STATUS_FILE "rank-%d.status"	/* in $MPIVERIFY_STATUS_DIR */
 #define MPIV_STATUS_STACK_SIZE 4096	/* room for a blocked call's stack, as text */
@@ -21,6 +21,20 @@ enum mpiv_rank_state {
 	MPIV_ST_FINALIZED = 3,	/* reached MPI_Finalize: done as far as deadlock goes */
 	MPIV_ST_DIVERGED = 4,	/* replay only: the program left the recorded path */
 	MPIV_ST_FAILED = 5,	/* replay only: the rank cannot replay (text says why) */
+};
+
+/* What the replayer noted in the status text, as bits of struct mpiv_status's notes: replay
+ * reads these, not the English of the lines. */
+enum mpiv_note_kind {
+	MPIV_NOTE_UNFORCED = 1 << 0,	/* the counterexample needs a choice replay cannot force */
+	MPIV_NOTE_PASSED = 1 << 1,	/* a call the counterexample has blocked completed */
+	MPIV_NOTE_FREE_TO_BUFFER = 1 << 2,	/* ... a standard send replay was not asked to make
+						 * synchronous: the library was free to buffer it */
+	MPIV_NOTE_ICOLL_FREE = 1 << 3,	/* ... a nonblocking collective replay did not make
+					 * synchronise */
+	MPIV_NOTE_FORCED = 1 << 4,	/* replay forced a completion call's outcome */
+	MPIV_NOTE_MISMATCH = 1 << 5,	/* the members of a communicator called different
+					 * collectives (or roots) at the same place: confirmed */
 };
 
 /* The whole file; written with one pwrite at offset 0. */
@@ -51,6 +65,8 @@ struct mpiv_status {
 	uint64_t polls;		/* failed polls so far (MPI_Test* that completed nothing,
 				 * MPI_Iprobe that found nothing): growing polls with standing
 				 * progress mean a rank that polls without progress */
+	uint32_t notes;		/* enum mpiv_note_kind bits of the notes in text */
+	uint32_t pad;
 };
 
 #endif

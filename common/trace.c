@@ -129,6 +129,15 @@ static int load_records(struct mpiv_rank_trace *t, const char *data, size_t len,
 		case MPIV_TF_END:
 			ended = 1;
 			break;
+		case MPIV_TF_STOP:
+			if (t->end != MPIV_END_UNKNOWN) {
+				mpiv_error_set(err, MPIV_EXIT_BAD_INPUT, t->source, t->rank, -1,
+					       "a second stop record (record at byte %zu)", off);
+				goto out;
+			}
+			t->end = rec.how;
+			t->end_code = rec.code;
+			break;
 		case MPIV_TF_MODULE:
 			if (mpiv_trace_add_module(t, rec.module, rec.path, rec.pathlen, err))
 				goto out;
@@ -229,6 +238,7 @@ int mpiv_trace_load_bin(const char *path, struct mpiv_rank_trace *t, struct mpiv
 	t->host[sizeof(t->host) - 1] = '\0';
 	memcpy(t->library, h.library, sizeof(t->library));
 	t->library[sizeof(t->library) - 1] = '\0';
+	t->bsend_overhead = h.bsend_overhead;
 	if (load_records(t, data, len, (size_t)n, err))
 		goto fail;
 	if (mpiv_trace_check_incomplete(t, err))
@@ -268,6 +278,7 @@ int mpiv_trace_save_bin(const char *path, const struct mpiv_rank_trace *t,
 	h.thread_level = t->thread_level;
 	memcpy(h.host, t->host, sizeof(h.host) - 1);
 	memcpy(h.library, t->library, sizeof(h.library) - 1);
+	h.bsend_overhead = t->bsend_overhead;
 	xgrow((void **)&buf, &cap, MPIV_TF_HEADER_MAX, 1);
 	len = mpiv_tf_encode_header(buf, cap, &h);
 	fwrite(buf, 1, len, f);
@@ -293,6 +304,11 @@ int mpiv_trace_save_bin(const char *path, const struct mpiv_rank_trace *t,
 			len = mpiv_tf_encode_comm(buf, cap, nc->event, nc->id, nc->n, nc->members);
 			fwrite(buf, 1, len, f);
 		}
+	}
+	xgrow((void **)&buf, &cap, MPIV_TF_STOP_MAX + MPIV_TF_END_MAX, 1);
+	if (t->end != MPIV_END_UNKNOWN) {
+		len = mpiv_tf_encode_stop(buf, cap, t->end, t->end_code);
+		fwrite(buf, 1, len, f);
 	}
 	/* A truncated trace stays one: no end record. */
 	if (!t->truncated) {

@@ -48,17 +48,55 @@ struct mpiv_rank_trace {
 	size_t ncomms;
 	int truncated;		/* the recorder never closed the file (the rank died): it was
 				 * read up to its last complete record, later calls are lost */
+	int end;		/* enum mpiv_end: how the rank said it ended (a stop record);
+				 * MPIV_END_UNKNOWN if it did not */
+	int32_t end_code;	/* the abort code, signal number or exit status of end */
+	int64_t bsend_overhead;	/* the library's MPI_BSEND_OVERHEAD, 0 if unknown */
 	int incomplete;		/* the last event had not returned (the rank was stuck in it) */
+	int absent;		/* a rank of a recorded run that left no file (killed before
+				 * its MPI_Init returned): no event, truncated */
 	char *source;		/* the file it was read from */
+};
+
+/* How the job ended, as record saw it. */
+enum mpiv_job_end {
+	MPIV_JOB_EXITED = 0,	/* the launcher exited by itself */
+	MPIV_JOB_DEADLOCK = 1,	/* record ended it: every rank blocked in MPI or finished, with
+				 * no progress for the deadlock timeout */
+	MPIV_JOB_NO_PROGRESS = 2,	/* record ended it: ranks polled without finding anything */
+	MPIV_JOB_INTERRUPTED = 3,	/* mpiverify was interrupted and ended it */
+};
+
+/* What record last saw of a rank from outside, through its status file. */
+enum mpiv_rank_seen {
+	MPIV_SEEN_NONE = 0,	/* no status: it never got through MPI_Init, or record could
+				 * not read it */
+	MPIV_SEEN_RUNNING = 1,	/* outside MPI: computing */
+	MPIV_SEEN_IN_CALL = 2,	/* inside an MPI call */
+	MPIV_SEEN_POLLING = 3,	/* polling (MPI_Test*, MPI_Iprobe) without finding anything */
+	MPIV_SEEN_FINALIZED = 4,	/* reached MPI_Finalize */
+};
+
+struct mpiv_meta_rank {
+	int seen;		/* enum mpiv_rank_seen */
+	long event;		/* the call it was in, or made last; -1 if unknown */
+	int call;		/* that call, enum mpiv_call; -1 if unknown */
 };
 
 /* What `record` knows of the whole run (meta.json). */
 struct mpiv_meta {
 	char **command;		/* launcher command line, NULL-terminated; NULL if unknown */
 	int exit_status;	/* the launcher's, -1 if unknown */
-	int hung;		/* record detected a real deadlock and ended the job */
+	int hung;		/* record ended the job: it deadlocked or made no progress */
+	int job;		/* enum mpiv_job_end */
 	char *cwd;		/* the directory the command ran in; NULL if unknown */
+	int nranks;		/* entries of ranks; 0 if record saw no rank (or an older file) */
+	struct mpiv_meta_rank *ranks;	/* by world rank */
 };
+
+/* "deadlock", "in-call", ...: the names meta.json uses. */
+const char *mpiv_job_end_name(int job);
+const char *mpiv_rank_seen_name(int seen);
 
 struct mpiv_traceset {
 	char *dir;
@@ -99,7 +137,9 @@ int mpiv_trace_load_rank(const char *dir, int rank, struct mpiv_rank_trace *t,
 			 struct mpiv_error *err);
 
 /* Read every rank of a trace directory: rank-N.mpivt or rank-N.json for N = 0.. without gaps,
- * and meta.json if present. Returns 0, or -1 with err filled. */
+ * and meta.json if present. In a recorded run (one with meta.json) a rank of the world that
+ * left no file is an absent trace (struct mpiv_rank_trace's absent). Returns 0, or -1 with err
+ * filled. */
 int mpiv_traceset_load(const char *dir, struct mpiv_traceset *ts, struct mpiv_error *err);
 
 /* The path of the module a site points into, or NULL. */

@@ -12,6 +12,21 @@
 #include "xalloc.h"
 
 #define TRACE_FORMAT "mpiverify-trace"
+/* The names the files use for enum mpiv_end. */
+static const char *const end_names[] = {"unknown", "finalized", "aborted", "signal", "exit"};
+
+#define NAMES(a) (sizeof(a) / sizeof((a)[0]))
+
+/* The index of s in names[0..n), or -1. */
+static int name_index(const char *const *names, size_t n, const char *s)
+{
+	size_t i;
+
+	for (i = 0; s && i < n; i++)
+		if (!strcmp(names[i], s))
+			return (int)i;
+	return -1;
+}
 
 /* A peer, source or tag: an integer, or one of the names of the special values. */
 static json_t *special_to_json(int32_t v, int is_tag)
@@ -141,6 +156,12 @@ static json_t *trace_to_json(const struct mpiv_rank_trace *t)
 	json_object_set_new(root, "library", mpiv_json_text(t->library));
 	json_object_set_new(root, "thread_level", json_integer(t->thread_level));
 	json_object_set_new(root, "truncated", json_boolean(t->truncated));
+	if (t->end != MPIV_END_UNKNOWN)
+		json_object_set_new(root, "end", json_pack("{s:s, s:i}", "how",
+							   end_names[t->end], "code",
+							   t->end_code));
+	if (t->bsend_overhead)
+		json_object_set_new(root, "bsend_overhead", json_integer(t->bsend_overhead));
 	for (i = 0; i < t->nmodules; i++) {
 		json_t *m = json_object();
 
@@ -472,6 +493,23 @@ static int load_header(json_t *root, struct mpiv_rank_trace *t, struct mpiv_erro
 		return mpiv_error_set(err, MPIV_EXIT_BAD_INPUT, t->source, t->rank, -1,
 				      "truncated: expected true or false");
 	t->truncated = json_is_true(j);
+	j = json_object_get(root, "end");
+	if (j) {
+		json_t *how = json_object_get(j, "how"), *code = json_object_get(j, "code");
+
+		t->end = name_index(end_names, NAMES(end_names), json_string_value(how));
+		if (t->end <= MPIV_END_UNKNOWN || (code && !is_int32(code)))
+			return mpiv_error_set(err, MPIV_EXIT_BAD_INPUT, t->source, t->rank, -1,
+					      "end: expected {\"how\": \"finalized\", \"aborted\", "
+					      "\"signal\" or \"exit\", \"code\": an integer}");
+		t->end_code = code ? (int32_t)json_integer_value(code) : 0;
+	}
+	j = json_object_get(root, "bsend_overhead");
+	if (j && (!json_is_integer(j) || json_integer_value(j) < 0 ||
+		  json_integer_value(j) > INT32_MAX))
+		return mpiv_error_set(err, MPIV_EXIT_BAD_INPUT, t->source, t->rank, -1,
+				      "bsend_overhead: expected a non-negative integer");
+	t->bsend_overhead = j ? json_integer_value(j) : 0;
 	if (get_text(root, "host", t->host, sizeof(t->host), t, err) ||
 	    get_text(root, "library", t->library, sizeof(t->library), t, err))
 		return -1;

@@ -131,6 +131,7 @@ size_t mpiv_tf_encode_header(void *buf, size_t cap, const struct mpiv_tf_header 
 	p = put_uv(p, n);
 	memcpy(p, h->library, n);
 	p += n;
+	p = put_uv(p, (uint64_t)(h->bsend_overhead > 0 ? h->bsend_overhead : 0));
 	return (size_t)(p - (unsigned char *)buf);
 }
 
@@ -165,6 +166,18 @@ size_t mpiv_tf_encode_end(void *buf, size_t cap)
 		return 0;
 	*(unsigned char *)buf = MPIV_TF_END;
 	return 1;
+}
+
+size_t mpiv_tf_encode_stop(void *buf, size_t cap, int how, int32_t code)
+{
+	unsigned char *p = buf;
+
+	if (cap < MPIV_TF_STOP_MAX || how <= MPIV_END_UNKNOWN || how > MPIV_END_LAST)
+		return 0;
+	p = put_uv(p, MPIV_TF_STOP);
+	p = put_uv(p, (uint64_t)how);
+	p = put_zz(p, code);
+	return (size_t)(p - (unsigned char *)buf);
 }
 
 size_t mpiv_tf_encode_comm(void *buf, size_t cap, uint32_t event, int32_t id, uint32_t n,
@@ -507,6 +520,8 @@ long mpiv_tf_decode_header(const void *buf, size_t len, struct mpiv_tf_header *h
 			in.p += n;
 		}
 	}
+	n = get_uv(&in, 31);
+	h->bsend_overhead = (int64_t)n;
 	if (in.bad) {
 		snprintf(why, whysize, "not an mpiverify trace (malformed header)");
 		return -1;
@@ -738,6 +753,16 @@ long mpiv_tf_decode(struct mpiv_tf_reader *r, const void *buf, size_t len,
 	case MPIV_TF_COMM:
 		rec->kind = MPIV_TF_COMM;
 		decode_comm(r, &in, rec, why, whysize);
+		break;
+	case MPIV_TF_STOP:
+		rec->kind = MPIV_TF_STOP;
+		rec->how = (int32_t)get_uv(&in, 8);
+		rec->code = get_zz(&in);
+		if (!in.short_ && !in.bad &&
+		    (rec->how <= MPIV_END_UNKNOWN || rec->how > MPIV_END_LAST)) {
+			snprintf(why, whysize, "stop record of an unknown kind %d", rec->how);
+			return -1;
+		}
 		break;
 	case MPIV_TF_REPEAT:
 		rec->kind = MPIV_TF_REPEAT;

@@ -1,4 +1,4 @@
-/* The binary rank-trace format, version 3 (doc/trace-format.md): the one place that knows its
+/* The binary rank-trace format, version 4 (doc/trace-format.md): the one place that knows its
  * layout. The recorder encodes with it from inside the user's program, the reader in trace.c
  * decodes with it. No I/O and no allocation here, so the preload library can use it freely. */
 #ifndef MPIV_TRACEFMT_H
@@ -9,7 +9,7 @@
 
 #include "event.h"
 
-#define MPIV_TRACE_VERSION 3
+#define MPIV_TRACE_VERSION 4
 #define MPIV_TRACE_MAGIC "MPIVTRC"	/* 8 bytes with its NUL: the first bytes of a file */
 #define MPIV_TRACE_MAGIC_LEN 8
 
@@ -20,10 +20,11 @@
 /* Longest encodings, for sizing buffers: the header, a module record (path of n bytes) and
  * an event record with n requests and group members, the site record it may bring along
  * included. */
-#define MPIV_TF_HEADER_MAX (MPIV_TRACE_MAGIC_LEN + 7 * 10 + 64 + 128)
+#define MPIV_TF_HEADER_MAX (MPIV_TRACE_MAGIC_LEN + 8 * 10 + 64 + 128)
 #define MPIV_TF_MODULE_MAX(n) (3 * 10 + (size_t)(n))
 #define MPIV_TF_EVENT_MAX(n) (3 * 10 + 18 * 10 + (size_t)(n) * 15)
 #define MPIV_TF_END_MAX 1
+#define MPIV_TF_STOP_MAX (1 + 10 + 5)	/* how the rank ended, and its code */
 #define MPIV_TF_COMM_MAX(n) (4 * 5 + (size_t)(n) * 5)	/* a comm record of n members */
 #define MPIV_TF_REPEAT_MAX 11
 
@@ -36,6 +37,8 @@ struct mpiv_tf_header {
 	int32_t thread_level;	/* granted by MPI_Init_thread, MPI_THREAD_SINGLE for MPI_Init */
 	char host[64];		/* NUL-terminated, cut if longer */
 	char library[128];	/* MPI_Get_library_version's first line, cut */
+	int64_t bsend_overhead;	/* the library's MPI_BSEND_OVERHEAD: bytes a buffered message
+				 * takes in the attached buffer besides its data */
 };
 
 /* A site the writer has written a site record for. */
@@ -90,6 +93,7 @@ enum mpiv_tf_kind {
 	MPIV_TF_SITE = 3,	/* the next entry of the site table */
 	MPIV_TF_COMM = 4,	/* the communicator an event made (struct mpiv_newcomm) */
 	MPIV_TF_REPEAT = 6,	/* the event before, a failed poll, was made n more times */
+	MPIV_TF_STOP = 7,	/* how the rank ended (enum mpiv_end), and its code */
 	MPIV_TF_EVENT = 16,	/* one MPI call (the record's code is 16 + its call) */
 };
 
@@ -101,6 +105,8 @@ struct mpiv_tf_record {
 	size_t pathlen;
 	uint64_t site;		/* SITE: the site */
 	uint64_t more;		/* REPEAT: the times more, at least 1 */
+	int32_t how;		/* STOP: enum mpiv_end */
+	int32_t code;		/* STOP: the abort code, signal number or exit status */
 	int replaces;		/* EVENT: it replaces the earlier event of the same index */
 	uint32_t comm_event;	/* COMM: the index of the event that made it */
 	int32_t comm_id;	/* COMM: its rank-local id */
@@ -124,6 +130,10 @@ size_t mpiv_tf_encode_repeat(void *buf, size_t cap, uint64_t more);
 
 /* Encode the end record; returns its length or 0 if it does not fit. */
 size_t mpiv_tf_encode_end(void *buf, size_t cap);
+
+/* Encode a stop record: the rank ended this way (enum mpiv_end, not MPIV_END_UNKNOWN) with
+ * code; returns its length or 0 if it does not fit. */
+size_t mpiv_tf_encode_stop(void *buf, size_t cap, int how, int32_t code);
 
 /* Encode the comm record of the communicator event `event` made: its rank-local id and its n
  * members (world ranks, >= 0). Returns its length, or 0 if cap is less than

@@ -14,7 +14,35 @@
 #include "xalloc.h"
 
 #define META_FORMAT "mpiverify-meta"
-#define META_VERSION 1
+#define META_VERSION 2		/* 2: the job's end and what record saw of each rank */
+
+/* The names meta.json uses for enum mpiv_job_end and enum mpiv_rank_seen. */
+static const char *const job_names[] = {"exited", "deadlock", "no-progress", "interrupted"};
+static const char *const seen_names[] = {"none", "running", "in-call", "polling", "finalized"};
+
+#define NAMES(a) (sizeof(a) / sizeof((a)[0]))
+
+/* The index of s in names[0..n), or -1. */
+static int name_index(const char *const *names, size_t n, const char *s)
+{
+	size_t i;
+
+	for (i = 0; s && i < n; i++)
+		if (!strcmp(names[i], s))
+			return (int)i;
+	return -1;
+}
+
+const char *mpiv_job_end_name(int job)
+{
+	return job >= 0 && (size_t)job < NAMES(job_names) ? job_names[job] : "?";
+}
+
+const char *mpiv_rank_seen_name(int seen)
+{
+	return seen >= 0 && (size_t)seen < NAMES(seen_names) ? seen_names[seen] : "?";
+}
+
 
 static int exists(const char *path)
 {
@@ -49,12 +77,26 @@ int mpiv_trace_load_rank(const char *dir, int rank, struct mpiv_rank_trace *t,
 	return mpiv_trace_load_bin(path, t, err);
 }
 
+/* Rank r of a recorded run of `world` ranks, which left no file: no event, never finished. */
+static void absent_trace(struct mpiv_rank_trace *t, const char *dir, int r, int world)
+{
+	char path[4096];
+
+	memset(t, 0, sizeof(*t));
+	snprintf(path, sizeof(path), "%s/" MPIV_TRACE_BIN_FILE, dir, r);
+	t->rank = r;
+	t->size = world;
+	t->truncated = 1;
+	t->absent = 1;
+	t->source = xstrdup(path);
+}
+
 int mpiv_traceset_load(const char *dir, struct mpiv_traceset *ts, struct mpiv_error *err)
 {
 	char path[4096];
 	size_t cap = 0;
 	struct stat st;
-	int r;
+	int r, world = -1, recorded = 0;
 
 	memset(ts, 0, sizeof(*ts));
 	ts->meta.exit_status = -1;
@@ -63,12 +105,26 @@ int mpiv_traceset_load(const char *dir, struct mpiv_traceset *ts, struct mpiv_er
 				      "not a trace directory: %s",
 				      errno ? strerror(errno) : "not a directory");
 	ts->dir = xstrdup(dir);
+	/* meta.json first: in a recorded run, a rank may have left no trace at all (killed
+	 * before its MPI_Init returned), and record says how many ranks the job had */
+	snprintf(path, sizeof(path), "%s/" MPIV_META_FILE, dir);
+	if (exists(path)) {
+		if (mpiv_meta_load(path, &ts->meta, err))
+			goto fail;
+		recorded = 1;
+	}
 	for (r = 0;; r++) {
 		struct mpiv_rank_trace t;
 		int rc = mpiv_trace_load_rank(dir, r, &t, err);
 
-		if (rc > 0)
-			break;
+		if (rc > 0) {
+			if (world < 0 && recorded)
+				world = ts->meta.nranks;
+			if (!recorded || r >= world)
+				break;
+			absent_trace(&t, dir, r, world);
+			rc = 0;
+		}
 		if (rc < 0)
 			goto fail;
 		if (t.rank != r) {
@@ -77,6 +133,8 @@ int mpiv_traceset_load(const char *dir, struct mpiv_traceset *ts, struct mpiv_er
 			mpiv_rank_trace_release(&t);
 			goto fail;
 		}
+		if (world < 0)
+			world = t.size;
 		xgrow((void **)&ts->ranks, &cap, (size_t)r + 1, sizeof(*ts->ranks));
 		ts->ranks[r] = t;
 		ts->nranks = r + 1;
@@ -94,9 +152,6 @@ int mpiv_traceset_load(const char *dir, struct mpiv_traceset *ts, struct mpiv_er
 			goto fail;
 		}
 	}
-	snprintf(path, sizeof(path), "%s/" MPIV_META_FILE, dir);
-	if (exists(path) && mpiv_meta_load(path, &ts->meta, err))
-		goto fail;
 	return 0;
 fail:
 	mpiv_traceset_release(ts);
@@ -106,9 +161,9 @@ fail:
 int mpiv_meta_save(const char *dir, const struct mpiv_meta *m, struct mpiv_error *err)
 {
 	char path[4096];
-	json_t *root = json_object(), *cmd = json_array();
+	json_t *root = json_object(), *cmd = json_array(), *ranks = json_array();
 	size_t i;
-	int rc = 0;
+	int rc = 0, r;
 
 	snprintf(path, sizeof(path), "%s/" MPIV_META_FILE, dir);
 	for (i = 0; m->command && m->command[i]; i++)
@@ -120,6 +175,20 @@ int mpiv_meta_save(const char *dir, const struct mpiv_meta *m, struct mpiv_error
 		json_object_set_new(root, "cwd", mpiv_json_text(m->cwd));
 	json_object_set_new(root, "exit_status", json_integer(m->exit_status));
 	json_object_set_new(root, "hung", json_boolean(m->hung));
+	json_object_set_new(root, "job", json_string(mpiv_job_end_name(m->job)));
+	for (r = 0; r < m->nranks; r++) {
+		const struct mpiv_meta_rank *mr = &m->ranks[r];
+		json_t *o = json_object();
+
+		json_object_set_new(o, "rank", json_integer(r));
+		json_object_set_new(o, "seen", json_string(mpiv_rank_seen_name(mr->seen)));
+		if (mr->event >= 0)
+			json_object_set_new(o, "event", json_integer(mr->event));
+		if (mr->call >= 0 && mpiv_call_name((unsigned)mr->call))
+			json_object_set_new(o, "call", json_string(mpiv_call_name((unsigned)mr->call)));
+		json_array_append_new(ranks, o);
+	}
+	json_object_set_new(root, "ranks", ranks);
 	if (json_dump_file(root, path, JSON_INDENT(2) | JSON_PRESERVE_ORDER))
 		rc = mpiv_error_set(err, MPIV_EXIT_BAD_INPUT, path, -1, -1, "cannot write: %s",
 				    strerror(errno));
@@ -154,10 +223,52 @@ static int meta_fields(json_t *root, struct mpiv_meta *m, const char *path,
 	return 0;
 }
 
+/* meta.json's "ranks" (version 2): what record saw of each rank. */
+static int meta_load_ranks(const char *path, json_t *ranks, struct mpiv_meta *m,
+			   struct mpiv_error *err)
+{
+	size_t i;
+
+	if (!ranks)
+		return 0;
+	if (!json_is_array(ranks) || json_array_size(ranks) > (1u << 20))
+		return mpiv_error_set(err, MPIV_EXIT_BAD_INPUT, path, -1, -1,
+				      "ranks: expected an array");
+	m->nranks = (int)json_array_size(ranks);
+	m->ranks = xcalloc((size_t)m->nranks + 1, sizeof(*m->ranks));
+	for (i = 0; i < json_array_size(ranks); i++) {
+		json_t *o = json_array_get(ranks, i), *j;
+		struct mpiv_meta_rank *mr = &m->ranks[i];
+
+		j = json_object_get(o, "rank");
+		if (!json_is_object(o) || !json_is_integer(j) || json_integer_value(j) != (json_int_t)i)
+			return mpiv_error_set(err, MPIV_EXIT_BAD_INPUT, path, -1, -1,
+					      "ranks[%zu].rank: expected %zu", i, i);
+		mr->seen = name_index(seen_names, NAMES(seen_names),
+				      json_string_value(json_object_get(o, "seen")));
+		if (mr->seen < 0)
+			return mpiv_error_set(err, MPIV_EXIT_BAD_INPUT, path, -1, -1,
+					      "ranks[%zu].seen: expected one of none, running, "
+					      "in-call, polling, finalized", i);
+		j = json_object_get(o, "event");
+		mr->event = json_is_integer(j) && json_integer_value(j) >= 0 &&
+				    json_integer_value(j) < UINT32_MAX
+			    ? (long)json_integer_value(j) : -1;
+		mr->call = -1;
+		j = json_object_get(o, "call");
+		if (j && (!json_is_string(j) ||
+			  (mr->call = mpiv_call_from_name(json_string_value(j))) < 0))
+			return mpiv_error_set(err, MPIV_EXIT_BAD_INPUT, path, -1, -1,
+					      "ranks[%zu].call: not an MPI call mpiverify knows", i);
+	}
+	return 0;
+}
+
 int mpiv_meta_load(const char *path, struct mpiv_meta *m, struct mpiv_error *err)
 {
 	json_error_t jerr;
 	json_t *root, *cmd, *j;
+	json_int_t version;
 	size_t i;
 
 	memset(m, 0, sizeof(*m));
@@ -175,13 +286,12 @@ int mpiv_meta_load(const char *path, struct mpiv_meta *m, struct mpiv_error *err
 		return mpiv_error_set(err, MPIV_EXIT_BAD_INPUT, path, -1, -1,
 				      "format: expected \"" META_FORMAT "\"");
 	}
-	/* a later version may mean other things by the same fields */
 	j = json_object_get(root, "version");
-	if (!json_is_integer(j) || json_integer_value(j) != META_VERSION) {
+	version = json_is_integer(j) ? json_integer_value(j) : -1;
+	if (version < 1 || version > META_VERSION) {
 		json_decref(root);
 		return mpiv_error_set(err, MPIV_EXIT_BAD_INPUT, path, -1, -1,
-				      "version: expected %d (this mpiverify reads that version of "
-				      "meta.json)", META_VERSION);
+				      "version: this mpiverify reads versions 1 to %d", META_VERSION);
 	}
 	cmd = json_object_get(root, "command");
 	if (!json_is_array(cmd)) {
@@ -205,6 +315,21 @@ int mpiv_meta_load(const char *path, struct mpiv_meta *m, struct mpiv_error *err
 		mpiv_meta_release(m);
 		return -1;
 	}
+	j = json_object_get(root, "job");
+	m->job = j ? name_index(job_names, NAMES(job_names), json_string_value(j)) :
+	     m->hung ? MPIV_JOB_DEADLOCK : MPIV_JOB_EXITED;
+	if (m->job < 0) {
+		json_decref(root);
+		mpiv_meta_release(m);
+		return mpiv_error_set(err, MPIV_EXIT_BAD_INPUT, path, -1, -1,
+				      "job: expected one of exited, deadlock, no-progress, "
+				      "interrupted");
+	}
+	if (meta_load_ranks(path, json_object_get(root, "ranks"), m, err)) {
+		json_decref(root);
+		mpiv_meta_release(m);
+		return -1;
+	}
 	json_decref(root);
 	return 0;
 }
@@ -217,6 +342,7 @@ void mpiv_meta_release(struct mpiv_meta *m)
 		free(m->command[i]);
 	free(m->command);
 	free(m->cwd);
+	free(m->ranks);
 	memset(m, 0, sizeof(*m));
 	m->exit_status = -1;
 }

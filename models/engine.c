@@ -1,14 +1,18 @@
 /* The MPI-semantics engine (see engine.h for the model and the argument behind it). Included
  * into pan.c by models/mpi.pml and compiled into libmpiv.a for check's counterexamples and
  * the unit tests. State: int32 words, laid out by eng_layout():
- *   [0..ENG_ST_HEADER) overflow flag, messages in flight, choices, done, ready-send
- *                       error (engine.h),
- *   pc[nranks]          next instruction of each rank,
+ *   [0..ENG_ST_HEADER) overflow flag, messages in flight, choices, done, erroneous process
+ *                       (engine.h),
+ *   pc[nprocs]          next instruction of each process,
  *   coll[ncomms*nranks] collectives each rank has entered, per communicator,
- *   nlive[nranks]       requests each rank has posted and not yet freed,
- *   live[nranks*maxlive] those requests: (post instruction << 1) | completed, ascending,
- *   msg[maxmsg*2]       messages in flight: (dst << 16 | src), (send instruction << 1) | sync,
- *                       ascending, so that each (src, dst) channel is in FIFO order.
+ *   nlive[nprocs]       requests each process has posted and not yet freed,
+ *   live[nprocs*maxlive] those requests: (post instruction << 1) | completed, ascending,
+ *   buf[nbuf]           each rank's attached buffer size (only if the program attaches one
+ *                       or makes buffered sends),
+ *   msg[maxmsg*2]       messages in flight: (dst rank << 16 | src process), (send instruction
+ *                       << 1) | sync, ascending, so that each (src process, dst rank) channel
+ *                       is in FIFO order: messages of one thread do not overtake each other,
+ *                       those of different threads of a rank are not ordered (MPI-4.1 3.5).
  * Every unused word is 0, so that equal states are equal bytes for SPIN's hashing. One-sided
  * synchronisation adds no words: whether a post, a complete or a lock happened is read off the
  * program counters. */
@@ -17,11 +21,16 @@
 
 #include "engine.h"
 
-#define PC(p, st, r) ((st)[(p)->off_pc + (r)])
+#define PC(p, st, q) ((st)[(p)->off_pc + (q)])
 #define COLL(p, st, c, r) ((st)[(p)->off_coll + (c) * (p)->nranks + (r)])
-#define NLIVE(p, st, r) ((st)[(p)->off_nlive + (r)])
-#define LIVE(p, st, r) (&(st)[(p)->off_live + (r) * (p)->maxlive])
+#define NLIVE(p, st, q) ((st)[(p)->off_nlive + (q)])
+#define LIVE(p, st, q) (&(st)[(p)->off_live + (q) * (p)->maxlive])
+#define BUF(p, st, r) ((st)[(p)->off_buf + (r)])
 #define MSG(p, st) (&(st)[(p)->off_msg])
+#define RANK(p, q) ((p)->proc_rank[q])
+/* the processes of rank r: for (q = FIRST(p, r); q < LAST(p, r); q++) */
+#define FIRST(p, r) ((p)->rank_proc[r])
+#define LAST(p, r) ((p)->rank_proc[(r) + 1])
 
 static void wenv_build(struct eng_prog *p);
 
@@ -39,33 +48,78 @@ static void mark_lazy(struct eng_prog *p)
 	int r, i, s, j;
 
 	p->nready = 0;
-	for (r = 0; r < p->nranks; r++)
+	for (r = 0; r < p->nprocs; r++)
 		for (i = 0; i < p->nins[r]; i++)
 			p->nready += p->ins[r][i].op == ENG_POST_SEND &&
 				     p->ins[r][i].d == ENG_SEND_READY;
-	for (r = 0; r < p->nranks; r++)
+	for (r = 0; r < p->nprocs; r++)
 		for (i = 0; i < p->nins[r]; i++) {
 			struct eng_instr *rin = &p->ins[r][i];
 
 			if (rin->op != ENG_POST_RECV)
 				continue;
 			rin->d = 0;
-			for (s = 0; p->nready && s < p->nranks && !rin->d; s++)
+			for (s = 0; p->nready && s < p->nprocs && !rin->d; s++)
 				for (j = 0; j < p->nins[s] && !rin->d; j++)
 					if (p->ins[s][j].op == ENG_POST_SEND &&
 					    p->ins[s][j].d == ENG_SEND_READY &&
-					    envelope_matches(rin, r, &p->ins[s][j], s))
+					    envelope_matches(rin, RANK(p, r), &p->ins[s][j], RANK(p, s)))
 						rin->d = ENG_RECV_LAZY;
 		}
 }
 
+/* The rank of each process, and the first process of each rank; with no table, process r is
+ * rank r. Also notes whether some rank has several processes. */
+static void map_procs(struct eng_prog *p)
+{
+	int q, r;
+
+	if (!p->proc_rank) {
+		p->nprocs = p->nranks;
+		p->proc_rank = malloc((size_t)p->nprocs * sizeof(int32_t));
+		p->proc_thread = calloc((size_t)p->nprocs, sizeof(int32_t));
+		for (q = 0; p->proc_rank && q < p->nprocs; q++)
+			p->proc_rank[q] = q;
+	}
+	free(p->rank_proc);
+	p->rank_proc = calloc((size_t)p->nranks + 1, sizeof(int32_t));
+	if (!p->rank_proc || !p->proc_rank)
+		abort();	/* the translator and the reader check this beforehand */
+	for (q = 0; q < p->nprocs; q++)
+		p->rank_proc[RANK(p, q) + 1]++;
+	for (r = 0; r < p->nranks; r++)
+		p->rank_proc[r + 1] += p->rank_proc[r];
+	p->threaded = p->nprocs != p->nranks;
+}
+
+/* Does the program attach a buffer or make buffered sends? Then every rank has a buffer size
+ * in the state, and a buffered send that does not fit is an error. */
+static int uses_buffer(const struct eng_prog *p)
+{
+	int q, i;
+
+	for (q = 0; q < p->nprocs; q++)
+		for (i = 0; i < p->nins[q]; i++) {
+			const struct eng_instr *in = &p->ins[q][i];
+
+			if (in->op == ENG_BUF_ATTACH ||
+			    (in->op == ENG_POST_SEND && in->d == ENG_SEND_BUFFERED &&
+			     in->a != ENG_PROC_NULL))
+				return 1;
+		}
+	return 0;
+}
+
 void eng_layout(struct eng_prog *p)
 {
+	map_procs(p);
+	p->nbuf = uses_buffer(p) ? p->nranks : 0;
 	p->off_pc = ENG_ST_HEADER;
-	p->off_coll = p->off_pc + p->nranks;
+	p->off_coll = p->off_pc + p->nprocs;
 	p->off_nlive = p->off_coll + p->ncomms * p->nranks;
-	p->off_live = p->off_nlive + p->nranks;
-	p->off_msg = p->off_live + p->nranks * p->maxlive;
+	p->off_live = p->off_nlive + p->nprocs;
+	p->off_buf = p->off_live + p->nprocs * p->maxlive;
+	p->off_msg = p->off_buf + p->nbuf;
 	p->words = p->off_msg + 2 * p->maxmsg;
 	mark_lazy(p);
 	wenv_build(p);
@@ -140,6 +194,7 @@ static void live_complete(const struct eng_prog *p, int32_t *st, int r, int inst
 
 /* ---- messages ---- */
 
+/* The process that sent message word w. */
 static int msg_src(int32_t w) { return w & 0xffff; }
 
 static void msg_add(const struct eng_prog *p, int32_t *st, int src, int dst, int instr, int sync)
@@ -177,13 +232,20 @@ static void msg_remove(const struct eng_prog *p, int32_t *st, int i)
 	st[ENG_ST_NMSG] = n - 1;
 }
 
-/* Does receive instruction rin (of rank d) match the message at index i? */
+/* The send instruction of message i. */
+static const struct eng_instr *msg_send(const struct eng_prog *p, const int32_t *st, int i)
+{
+	const int32_t *m = MSG(p, st);
+
+	return &p->ins[msg_src(m[2 * i])][m[2 * i + 1] >> 1];
+}
+
+/* Does receive instruction rin match the message at index i (sent to its rank)? */
 static int recv_matches(const struct eng_prog *p, const int32_t *st, const struct eng_instr *rin,
 			int i)
 {
-	const int32_t *m = MSG(p, st);
-	int src = msg_src(m[2 * i]);
-	const struct eng_instr *sin = &p->ins[src][m[2 * i + 1] >> 1];
+	const struct eng_instr *sin = msg_send(p, st, i);
+	int src = RANK(p, msg_src(MSG(p, st)[2 * i]));
 
 	if (rin->a != ENG_ANY && rin->a != src)
 		return 0;
@@ -192,14 +254,14 @@ static int recv_matches(const struct eng_prog *p, const int32_t *st, const struc
 	return rin->c == ENG_ANY || rin->c == sin->c;
 }
 
-/* The first message from src that receive rin of rank d matches (non-overtaking of
+/* The first message from process sp to rank d that receive rin matches (non-overtaking of
  * messages), or -1. */
 static int first_match_from(const struct eng_prog *p, const int32_t *st, int d,
-			    const struct eng_instr *rin, int src)
+			    const struct eng_instr *rin, int sp)
 {
 	const int32_t *m = MSG(p, st);
 	int n = st[ENG_ST_NMSG], i;
-	int32_t key = (d << 16) | src;
+	int32_t key = (d << 16) | sp;
 
 	for (i = 0; i < n; i++) {
 		if (m[2 * i] < key)
@@ -212,16 +274,16 @@ static int first_match_from(const struct eng_prog *p, const int32_t *st, int d,
 	return -1;
 }
 
-/* Would an open receive of rank d posted before live entry li take message i first
+/* Would an open receive of process q posted before live entry li take message i first
  * (non-overtaking of receives)? */
-static int earlier_receive_wants(const struct eng_prog *p, const int32_t *st, int d, int li,
+static int earlier_receive_wants(const struct eng_prog *p, const int32_t *st, int q, int li,
 				 int i)
 {
-	const int32_t *l = LIVE(p, st, d);
+	const int32_t *l = LIVE(p, st, q);
 	int j;
 
 	for (j = 0; j < li; j++) {
-		const struct eng_instr *in = &p->ins[d][l[j] >> 1];
+		const struct eng_instr *in = &p->ins[q][l[j] >> 1];
 
 		if ((l[j] & 1) || in->op != ENG_POST_RECV)
 			continue;
@@ -231,7 +293,86 @@ static int earlier_receive_wants(const struct eng_prog *p, const int32_t *st, in
 	return 0;
 }
 
-/* Receive live entry li of rank d takes message i. */
+/* Has another thread of q's rank an open receive that matches message i? Receives posted by
+ * different threads are not ordered (MPI-4.1 3.5): which one takes it is a choice. */
+static int other_thread_wants(const struct eng_prog *p, const int32_t *st, int q, int i)
+{
+	int r = RANK(p, q), o;
+
+	for (o = FIRST(p, r); p->threaded && o < LAST(p, r); o++)
+		if (o != q && earlier_receive_wants(p, st, o, NLIVE(p, st, o), i))
+			return 1;
+	return 0;
+}
+
+/* The first source process receive rin may take a message from: every process for a
+ * wildcard, else the processes of its source rank; LAST_SOURCE is one past the last. */
+static int first_source(const struct eng_prog *p, const struct eng_instr *rin)
+{
+	return rin->a == ENG_ANY ? 0 : FIRST(p, rin->a);
+}
+
+static int last_source(const struct eng_prog *p, const struct eng_instr *rin)
+{
+	return rin->a == ENG_ANY ? p->nprocs : LAST(p, rin->a);
+}
+
+/* The message open receive li of process q may take from process sp now, or -1: sp's first
+ * one it matches, unless an earlier receive of q takes that one first. */
+static int candidate(const struct eng_prog *p, const int32_t *st, int q, int li, int sp)
+{
+	const struct eng_instr *in = &p->ins[q][LIVE(p, st, q)[li] >> 1];
+	int i = first_match_from(p, st, RANK(p, q), in, sp);
+
+	return i < 0 || earlier_receive_wants(p, st, q, li, i) ? -1 : i;
+}
+
+/* ---- the attached buffer of buffered sends ---- */
+
+/* Is a buffered send of `bytes` transmitted at once, freeing its place in the attached
+ * buffer, in this buffering mode? Without buffering (the portable worst case) a message
+ * stays in the buffer until it is matched; a library that buffers every standard send
+ * transmits buffered ones at once too, an eager one those up to its threshold
+ * (doc/semantics.md 3.4). */
+static int bsend_transmitted(const struct eng_prog *p, int64_t bytes)
+{
+	return p->buffering == ENG_BUF_INFINITE ||
+	       (p->buffering == ENG_BUF_EAGER && bytes <= p->eager);
+}
+
+/* Does message i occupy its sender's attached buffer? */
+static int msg_occupies(const struct eng_prog *p, const int32_t *st, int i)
+{
+	const struct eng_instr *sin = msg_send(p, st, i);
+
+	return sin->d == ENG_SEND_BUFFERED && !bsend_transmitted(p, sin->bytes);
+}
+
+/* Bytes of rank r's attached buffer its messages in flight occupy. */
+static int64_t buffer_used(const struct eng_prog *p, const int32_t *st, int r)
+{
+	const int32_t *m = MSG(p, st);
+	int64_t used = 0;
+	int i;
+
+	for (i = 0; i < st[ENG_ST_NMSG]; i++)
+		if (RANK(p, msg_src(m[2 * i])) == r && msg_occupies(p, st, i))
+			used += msg_send(p, st, i)->bytes + p->bsend_overhead;
+	return used;
+}
+
+/* Does the buffered send `in` of process q fit what is left of its rank's buffer? */
+static int bsend_fits(const struct eng_prog *p, const int32_t *st, int q,
+		      const struct eng_instr *in)
+{
+	int r = RANK(p, q);
+
+	if (!p->nbuf || in->a == ENG_PROC_NULL || bsend_transmitted(p, in->bytes))
+		return 1;
+	return buffer_used(p, st, r) + in->bytes + p->bsend_overhead <= (int64_t)BUF(p, st, r);
+}
+
+/* Receive live entry li of process d takes message i. */
 static void do_match(const struct eng_prog *p, int32_t *st, int d, int li, int i)
 {
 	int32_t *m = MSG(p, st);
@@ -247,22 +388,34 @@ static void do_match(const struct eng_prog *p, int32_t *st, int d, int li, int i
 		p->obs->match(p->obs->ctx, d, ri, src, si);
 }
 
-/* Match every open receive of rank d that names its source and whose message is there. */
-static int match_deterministic(const struct eng_prog *p, int32_t *st, int d)
+/* Match every open receive of process q that names its source, whose message is there, and
+ * that no other choice could take it from: one sending thread has it, and no other thread of
+ * q's rank wants it. A message that holds its sender's attached buffer is not matched here
+ * but as a choice: when it leaves the buffer decides whether the sender's next buffered send
+ * fits, so the search must also meet the order in which it leaves late. */
+static int match_deterministic(const struct eng_prog *p, int32_t *st, int q)
 {
 	int li, progress = 0;
 
-	for (li = 0; li < NLIVE(p, st, d); li++) {
-		int32_t e = LIVE(p, st, d)[li];
-		const struct eng_instr *in = &p->ins[d][e >> 1];
-		int i;
+	for (li = 0; li < NLIVE(p, st, q); li++) {
+		int32_t e = LIVE(p, st, q)[li];
+		const struct eng_instr *in = &p->ins[q][e >> 1];
+		int sp, i = -1, n = 0;
 
-		if ((e & 1) || in->op != ENG_POST_RECV || in->a == ENG_ANY)
+		if ((e & 1) || in->op != ENG_POST_RECV || in->a == ENG_ANY ||
+		    in->a == ENG_PROC_NULL)
 			continue;
-		i = first_match_from(p, st, d, in, in->a);
-		if (i < 0 || earlier_receive_wants(p, st, d, li, i))
+		for (sp = FIRST(p, in->a); sp < LAST(p, in->a) && n < 2; sp++) {
+			int c = candidate(p, st, q, li, sp);
+
+			if (c >= 0) {
+				i = c;
+				n++;
+			}
+		}
+		if (n != 1 || other_thread_wants(p, st, q, i) || (p->nbuf && msg_occupies(p, st, i)))
 			continue;
-		do_match(p, st, d, li, i);
+		do_match(p, st, q, li, i);
 		progress = 1;
 	}
 	return progress;
@@ -300,38 +453,33 @@ static int coll_complete(const struct eng_prog *p, const int32_t *st, int r,
 	}
 }
 
-/* Is there a message that a receive (source a or ENG_ANY, comm b, tag c) posted now by rank r
- * would match? Messages an open receive of r would take first do not count. */
-static int probe_finds(const struct eng_prog *p, const int32_t *st, int r,
+/* A message that a receive (source a or ENG_ANY, comm b, tag c) posted now by process q
+ * would match, or -1. Messages an open receive of q would take first do not count. */
+static int probe_finds(const struct eng_prog *p, const int32_t *st, int q,
 		       const struct eng_instr *in)
 {
-	int s;
+	int sp;
 
-	if (in->a == ENG_PROC_NULL)
-		return 1;	/* a probe of MPI_PROC_NULL returns at once, as a receive does */
-	for (s = 0; s < p->nranks; s++) {
-		int i;
+	for (sp = first_source(p, in); sp < last_source(p, in); sp++) {
+		int i = first_match_from(p, st, RANK(p, q), in, sp);
 
-		if (in->a != ENG_ANY && in->a != s)
-			continue;
-		i = first_match_from(p, st, r, in, s);
-		if (i >= 0 && !earlier_receive_wants(p, st, r, NLIVE(p, st, r), i))
-			return 1;
+		if (i >= 0 && !earlier_receive_wants(p, st, q, NLIVE(p, st, q), i))
+			return i;
 	}
-	return 0;
+	return -1;
 }
 
-/* Mark the nonblocking collectives of rank r whose rule is met; 1 if any. */
-static int complete_icoll(const struct eng_prog *p, int32_t *st, int r)
+/* Mark the nonblocking collectives of process q whose rule is met; 1 if any. */
+static int complete_icoll(const struct eng_prog *p, int32_t *st, int q)
 {
 	int li, progress = 0;
 
-	for (li = 0; li < NLIVE(p, st, r); li++) {
-		int32_t e = LIVE(p, st, r)[li];
-		const struct eng_instr *in = &p->ins[r][e >> 1];
+	for (li = 0; li < NLIVE(p, st, q); li++) {
+		int32_t e = LIVE(p, st, q)[li];
+		const struct eng_instr *in = &p->ins[q][e >> 1];
 
-		if (!(e & 1) && in->op == ENG_ICOLL && coll_complete(p, st, r, in)) {
-			LIVE(p, st, r)[li] |= 1;
+		if (!(e & 1) && in->op == ENG_ICOLL && coll_complete(p, st, RANK(p, q), in)) {
+			LIVE(p, st, q)[li] |= 1;
 			progress = 1;
 		}
 	}
@@ -345,7 +493,7 @@ static int live_done(const struct eng_prog *p, const int32_t *st, int r, int ins
 	return li < 0 || (LIVE(p, st, r)[li] & 1);
 }
 
-/* Free the requests list[0..n) of rank r. */
+/* Free the requests list[0..n) of process r. */
 static void live_free(const struct eng_prog *p, int32_t *st, int r, const int32_t *list, int n)
 {
 	int i;
@@ -358,26 +506,46 @@ static void live_free(const struct eng_prog *p, int32_t *st, int r, const int32_
 	}
 }
 
-/* Has rank in->a an open receive that rank r's send `in` matches? (A ready send may only be
- * started then.) */
-static int receive_posted(const struct eng_prog *p, const int32_t *st, int r,
+/* Free the completed requests of list[0..n) of process r; 1 if there was one. */
+static int live_free_done(const struct eng_prog *p, int32_t *st, int r, const int32_t *list,
+			  int n)
+{
+	int i, any = 0;
+
+	for (i = 0; i < n; i++) {
+		int li = live_find(p, st, r, list[i]);
+
+		if (li < 0 || (LIVE(p, st, r)[li] & 1)) {
+			any = 1;
+			if (li >= 0)
+				live_remove(p, st, r, li);
+		}
+	}
+	return any;
+}
+
+/* Has rank in->a an open receive that process q's send `in` matches? (A ready send may only
+ * be started then.) */
+static int receive_posted(const struct eng_prog *p, const int32_t *st, int q,
 			  const struct eng_instr *in)
 {
-	int d = in->a, li;
+	int d = in->a, o, li;
 
-	for (li = 0; li < NLIVE(p, st, d); li++) {
-		int32_t e = LIVE(p, st, d)[li];
-		const struct eng_instr *rin = &p->ins[d][e >> 1];
+	for (o = FIRST(p, d); o < LAST(p, d); o++)
+		for (li = 0; li < NLIVE(p, st, o); li++) {
+			int32_t e = LIVE(p, st, o)[li];
+			const struct eng_instr *rin = &p->ins[o][e >> 1];
 
-		if (!(e & 1) && rin->op == ENG_POST_RECV && envelope_matches(rin, d, in, r))
-			return 1;
-	}
+			if (!(e & 1) && rin->op == ENG_POST_RECV &&
+			    envelope_matches(rin, d, in, RANK(p, q)))
+				return 1;
+		}
 	return 0;
 }
 
 /* ---- one-sided ---- */
 
-/* Have the ranks of in's pairs (rank, instruction) all executed their instruction? */
+/* Have the processes of in's pairs (process, instruction) all executed their instruction? */
 static int win_pairs_done(const struct eng_prog *p, const int32_t *st,
 			  const struct eng_instr *in)
 {
@@ -389,9 +557,9 @@ static int win_pairs_done(const struct eng_prog *p, const int32_t *st,
 	return 1;
 }
 
-/* The ranks holding a lock that conflicts with rank r's lock instruction in: added to out
- * (if not NULL) from n on. Returns the new n; n unchanged means the lock is free. */
-static int win_lock_holders(const struct eng_prog *p, const int32_t *st, int r,
+/* The processes holding a lock that conflicts with process q's lock instruction in: added to
+ * out (if not NULL) from n on. Returns the new n; n unchanged means the lock is free. */
+static int win_lock_holders(const struct eng_prog *p, const int32_t *st, int q,
 			    const struct eng_instr *in, int *out, int n)
 {
 	int i, j, found = n;
@@ -400,59 +568,68 @@ static int win_lock_holders(const struct eng_prog *p, const int32_t *st, int r,
 		const struct eng_lock *l = &p->locks[i];
 		int pc;
 
-		if (l->rank == r || l->comm != in->a || !(in->c || l->exclusive))
+		if (RANK(p, l->proc) == RANK(p, q) || l->comm != in->a ||
+		    !(in->c || l->exclusive))
 			continue;
 		if (in->b != ENG_ANY && l->target != in->b)
 			continue;
-		pc = PC(p, st, l->rank);
+		pc = PC(p, st, l->proc);
 		if (pc <= l->lock || pc > l->unlock)
 			continue;
 		if (!out)
 			return n + 1;
-		for (j = n; j < found && out[j] != l->rank; j++)
+		for (j = n; j < found && out[j] != l->proc; j++)
 			;
 		if (j == found)
-			out[found++] = l->rank;
+			out[found++] = l->proc;
 	}
 	return found;
 }
 
-/* Execute rank r's next instruction if it can; returns 1 if it moved. */
-static int step(const struct eng_prog *p, int32_t *st, int r)
+/* Execute process q's next instruction if it can; returns 1 if it moved. */
+static int step(const struct eng_prog *p, int32_t *st, int q)
 {
-	int pc = PC(p, st, r);
-	const struct eng_instr *in = &p->ins[r][pc];
+	int pc = PC(p, st, q), r = RANK(p, q);
+	const struct eng_instr *in = &p->ins[q][pc];
 	int i, n;
 
 	switch (in->op) {
 	case ENG_POST_SEND:
 		if (in->d == ENG_SEND_READY && in->a != ENG_PROC_NULL &&
-		    !receive_posted(p, st, r, in)) {
-			st[ENG_ST_READY] = 1 + r;	/* erroneous: the search ends here */
+		    !receive_posted(p, st, q, in)) {
+			st[ENG_ST_ERROR] = 1 + q;	/* erroneous: the search ends here */
+			return 0;
+		}
+		if (in->d == ENG_SEND_BUFFERED && !bsend_fits(p, st, q, in)) {
+			st[ENG_ST_ERROR] = 1 + q;
 			return 0;
 		}
 		if (in->a == ENG_PROC_NULL) {
-			live_add(p, st, r, pc, 1);
+			live_add(p, st, q, pc, 1);
 		} else {
-			int buffered = eng_send_buffered(p, r, pc);
+			int buffered = eng_send_buffered(p, q, pc);
 
-			msg_add(p, st, r, in->a, pc, !buffered);
-			live_add(p, st, r, pc, buffered);
+			msg_add(p, st, q, in->a, pc, !buffered);
+			live_add(p, st, q, pc, buffered);
 		}
 		break;
 	case ENG_POST_RECV:
 		if (in->d == ENG_RECV_LAZY)
 			return 0;	/* posted as a choice (walk_choices) */
-		live_add(p, st, r, pc, in->a == ENG_PROC_NULL);
+		live_add(p, st, q, pc, in->a == ENG_PROC_NULL);
 		break;
 	case ENG_WAIT:
 	case ENG_WAITANY:
 		/* the requests the trace completed here; ENG_WAITANY's others stay */
 		n = in->op == ENG_WAIT ? in->n : in->d;
 		for (i = 0; i < n; i++)
-			if (!live_done(p, st, r, in->list[i]))
+			if (!live_done(p, st, q, in->list[i]))
 				return 0;
-		live_free(p, st, r, in->list, n);
+		live_free(p, st, q, in->list, n);
+		break;
+	case ENG_WAIT_SOME:
+		if (!live_free_done(p, st, q, in->list, in->n))
+			return 0;
 		break;
 	case ENG_COLL:
 		if (COLL(p, st, in->a, r) < in->c)
@@ -462,12 +639,30 @@ static int step(const struct eng_prog *p, int32_t *st, int r)
 		break;
 	case ENG_ICOLL:
 		COLL(p, st, in->a, r) = in->c;
-		live_add(p, st, r, pc, 0);
-		complete_icoll(p, st, r);
+		live_add(p, st, q, pc, 0);
+		complete_icoll(p, st, q);
 		break;
 	case ENG_PROBE:
-		if (!probe_finds(p, st, r, in))
+		if (in->a == ENG_PROC_NULL)
+			break;	/* MPI_Probe(MPI_PROC_NULL) returns at once */
+		i = probe_finds(p, st, q, in);
+		/* a message another thread's receive may take first: a choice (walk_choices) */
+		if (i < 0 || other_thread_wants(p, st, q, i))
 			return 0;
+		break;
+	case ENG_BUF_ATTACH:
+		if (p->nbuf)
+			BUF(p, st, r) = (int32_t)(in->bytes < INT32_MAX ? in->bytes : INT32_MAX);
+		break;
+	case ENG_BUF_DETACH:
+		if (p->nbuf) {
+			const int32_t *m = MSG(p, st);
+
+			for (i = 0; i < st[ENG_ST_NMSG]; i++)
+				if (RANK(p, msg_src(m[2 * i])) == r && msg_occupies(p, st, i))
+					return 0;
+			BUF(p, st, r) = 0;
+		}
 		break;
 	case ENG_WIN_POST:
 	case ENG_WIN_UNLOCK:
@@ -480,39 +675,40 @@ static int step(const struct eng_prog *p, int32_t *st, int r)
 		break;
 	case ENG_WIN_LOCK:
 		/* a contended lock goes to whoever SPIN chooses (walk_choices) */
-		if (in->d || win_lock_holders(p, st, r, in, NULL, 0))
+		if (in->d || win_lock_holders(p, st, q, in, NULL, 0))
 			return 0;
 		break;
-	default:		/* ENG_END */
+	default:		/* ENG_END, ENG_STOP */
 		return 0;
 	}
 	if (p->obs && p->obs->exec)
-		p->obs->exec(p->obs->ctx, r, pc);
-	PC(p, st, r) = pc + 1;
+		p->obs->exec(p->obs->ctx, q, pc);
+	PC(p, st, q) = pc + 1;
 	return 1;
 }
 
 /* Run every deterministic step until none is left (quiescence). */
 static void closure(const struct eng_prog *p, int32_t *st)
 {
-	int progress = 1, r;
+	int progress = 1, q;
 
-	while (progress && !st[ENG_ST_OVERFLOW] && !st[ENG_ST_READY]) {
+	while (progress && !st[ENG_ST_OVERFLOW] && !st[ENG_ST_ERROR]) {
 		progress = 0;
-		for (r = 0; r < p->nranks; r++) {
-			while (step(p, st, r))
+		for (q = 0; q < p->nprocs; q++) {
+			while (step(p, st, q))
 				progress = 1;
-			if (match_deterministic(p, st, r))
+			if (match_deterministic(p, st, q))
 				progress = 1;
 		}
 		/* a collective entered by a later rank may release an earlier one */
-		for (r = 0; r < p->nranks; r++) {
-			const struct eng_instr *in = &p->ins[r][PC(p, st, r)];
+		for (q = 0; q < p->nprocs; q++) {
+			const struct eng_instr *in = &p->ins[q][PC(p, st, q)];
 
-			if (complete_icoll(p, st, r))
+			if (complete_icoll(p, st, q))
 				progress = 1;
-			if (!progress && in->op == ENG_COLL && COLL(p, st, in->a, r) >= in->c &&
-			    coll_complete(p, st, r, in))
+			if (!progress && in->op == ENG_COLL &&
+			    COLL(p, st, in->a, RANK(p, q)) >= in->c &&
+			    coll_complete(p, st, RANK(p, q), in))
 				progress = 1;
 		}
 	}
@@ -535,7 +731,9 @@ static void closure(const struct eng_prog *p, int32_t *st)
  * and reaches the same state. Every end state, deadlocked or not, stays reachable, so this
  * single choice is offered alone, whatever other ranks could choose (a persistent set of
  * size one; Godefroid, "Partial-Order Methods for the Verification of Concurrent Systems",
- * LNCS 1032, 1996). */
+ * LNCS 1032, 1996). The tables are per rank: the reduction is only used when every rank is
+ * one process, and not when buffered sends fill an attached buffer (when a message is taken
+ * then decides whether a later buffered send fits). */
 
 #define WENV_MAX 64		/* envelopes with tables; receives of others are searched in full */
 #define WENV_CELLS (1 << 22)	/* table entries at most, all envelopes together (16 MiB) */
@@ -613,13 +811,16 @@ static long wenv_fill(const struct eng_prog *p, struct eng_wenv *e)
 }
 
 /* Tables for the envelopes of the program's MPI_ANY_SOURCE receives, as many as the limits
- * allow; without memory there are none (the search is then complete, only larger). */
+ * allow; without memory, with threads or with an attached buffer there are none (the search
+ * is then complete, only larger). */
 static void wenv_build(struct eng_prog *p)
 {
 	long cells = 0;
 	int d, i;
 
 	wenv_release(p);
+	if (p->threaded || p->nbuf)
+		return;
 	for (d = 0; d < p->nranks; d++) {
 		for (i = 0; i < p->nins[d]; i++) {
 			const struct eng_instr *in = &p->ins[d][i];
@@ -720,14 +921,24 @@ void eng_start(const struct eng_prog *p, int32_t *st)
 	settle(p, st);
 }
 
-/* Is rank d's next instruction taken as a choice rather than as a deterministic step? */
+/* Is process d's next instruction taken as a choice rather than as a deterministic step? */
 static int step_is_choice(const struct eng_prog *p, const int32_t *st, int d)
 {
 	const struct eng_instr *in = &p->ins[d][PC(p, st, d)];
+	int i;
 
-	if (in->op == ENG_POST_RECV)
+	switch (in->op) {
+	case ENG_POST_RECV:
 		return in->d == ENG_RECV_LAZY;
-	return in->op == ENG_WIN_LOCK && in->d && !win_lock_holders(p, st, d, in, NULL, 0);
+	case ENG_WIN_LOCK:
+		return in->d && !win_lock_holders(p, st, d, in, NULL, 0);
+	case ENG_PROBE:
+		/* it finds a message that another thread's receive may take first */
+		i = p->threaded && in->a != ENG_PROC_NULL ? probe_finds(p, st, d, in) : -1;
+		return i >= 0 && other_thread_wants(p, st, d, i);
+	default:
+		return 0;
+	}
 }
 
 /* Walk the choices in canonical order; stop at the k-th (k < 0: count them all). */
@@ -736,18 +947,18 @@ static int walk_choices(const struct eng_prog *p, const int32_t *st, int k, int 
 {
 	int d, li, s, n = 0;
 
-	if (st[ENG_ST_OVERFLOW] || st[ENG_ST_READY])
+	if (st[ENG_ST_OVERFLOW] || st[ENG_ST_ERROR])
 		return 0;
 	/* interchangeable wildcard receives: their first candidate is the only choice (not
 	 * with ready sends, whose check depends on when receives are posted) */
-	for (d = 0; d < p->nranks && !p->full && !p->nready; d++) {
+	for (d = 0; d < p->nranks && !p->full && !p->nready && p->nwenv; d++) {
 		li = wenv_single(p, st, d);
 		if (li < 0)
 			continue;
-		for (s = 0; s < p->nranks; s++) {
-			int i = first_match_from(p, st, d, &p->ins[d][LIVE(p, st, d)[li] >> 1], s);
+		for (s = 0; s < p->nprocs; s++) {
+			int i = candidate(p, st, d, li, s);
 
-			if (i < 0 || earlier_receive_wants(p, st, d, li, i))
+			if (i < 0)
 				continue;
 			if (k == 0) {
 				*d_out = d;
@@ -758,17 +969,21 @@ static int walk_choices(const struct eng_prog *p, const int32_t *st, int k, int 
 			return 1;
 		}
 	}
-	for (d = 0; d < p->nranks; d++) {
+	/* which message an open receive takes: a wildcard's; with threads, one that several
+	 * sending threads or several receiving threads compete for; one that holds its
+	 * sender's attached buffer (match_deterministic) */
+	for (d = 0; d < p->nprocs; d++) {
 		for (li = 0; li < NLIVE(p, st, d); li++) {
 			int32_t e = LIVE(p, st, d)[li];
 			const struct eng_instr *in = &p->ins[d][e >> 1];
 
-			if ((e & 1) || in->op != ENG_POST_RECV || in->a != ENG_ANY)
+			if ((e & 1) || in->op != ENG_POST_RECV ||
+			    (in->a != ENG_ANY && !p->threaded && !p->nbuf) || in->a == ENG_PROC_NULL)
 				continue;
-			for (s = 0; s < p->nranks; s++) {
-				int i = first_match_from(p, st, d, in, s);
+			for (s = first_source(p, in); s < last_source(p, in); s++) {
+				int i = candidate(p, st, d, li, s);
 
-				if (i < 0 || earlier_receive_wants(p, st, d, li, i))
+				if (i < 0)
 					continue;
 				if (n == k) {
 					*d_out = d;
@@ -780,9 +995,10 @@ static int walk_choices(const struct eng_prog *p, const int32_t *st, int k, int 
 			}
 		}
 	}
-	/* ranks whose next step is itself a choice: a receive that may match a ready send
-	 * (posted in every order), a contended lock that is free now (who takes it first) */
-	for (d = 0; d < p->nranks; d++) {
+	/* processes whose next step is itself a choice: a receive that may match a ready send
+	 * (posted in every order), a contended lock that is free now (who takes it first), a
+	 * probe another thread's receive competes with */
+	for (d = 0; d < p->nprocs; d++) {
 		if (!step_is_choice(p, st, d))
 			continue;
 		if (n == k) {
@@ -809,7 +1025,7 @@ void eng_choice(const struct eng_prog *p, const int32_t *st, int k, int *d, int 
 
 	walk_choices(p, st, k, &dd, &li, &i);
 	*d = dd;
-	if (dd >= 0 && li < 0) {	/* a lazy receive post, or a lock grant */
+	if (dd >= 0 && li < 0) {	/* a lazy receive post, a lock grant, a probe */
 		*ri = PC(p, st, dd);
 		*s = -1;
 		*si = -1;
@@ -827,7 +1043,7 @@ void eng_choose(const struct eng_prog *p, int32_t *st, int k)
 	walk_choices(p, st, k, &d, &li, &i);
 	if (d < 0)
 		return;
-	if (li < 0) {		/* rank d posts its lazy receive, or acquires its lock */
+	if (li < 0) {		/* process d posts its lazy receive, acquires its lock, probes */
 		int pc = PC(p, st, d);
 
 		if (p->ins[d][pc].op == ENG_POST_RECV)
@@ -854,41 +1070,73 @@ int eng_left_path(const struct eng_prog *p, const int32_t *st, int r)
 	return 0;
 }
 
-int eng_all_done(const struct eng_prog *p, const int32_t *st)
+int eng_at_end(const struct eng_prog *p, const int32_t *st, int r)
 {
-	int r, x, changed = 1, nblocked = 0;
-	char *free_ = calloc((size_t)p->nranks, 1);	/* finished, or may still move */
-	int *wf = malloc((size_t)p->nranks * sizeof(int));
+	int op = p->ins[r][PC(p, st, r)].op;
 
-	if (!free_ || !wf || st[ENG_ST_READY]) {
-		free(free_);
-		free(wf);
-		return 0;	/* no verdict without memory: treated as stuck, never as fine */
+	return op == ENG_END || op == ENG_STOP;
+}
+
+enum eng_error eng_error(const struct eng_prog *p, const int32_t *st, int *proc)
+{
+	int q = st[ENG_ST_ERROR] - 1;
+
+	*proc = q;
+	if (q < 0 || q >= p->nprocs)
+		return ENG_ERR_NONE;
+	return p->ins[q][PC(p, st, q)].d == ENG_SEND_READY ? ENG_ERR_READY : ENG_ERR_BSEND;
+}
+
+int eng_deadlocked(const struct eng_prog *p, const int32_t *st, char *blocked)
+{
+	int q, x, changed = 1, n = 0;
+	int *wf = malloc((size_t)p->nprocs * sizeof(int));
+
+	if (!wf) {
+		for (q = 0; q < p->nprocs; q++)
+			blocked[q] = !eng_at_end(p, st, q);	/* no verdict of fine without memory */
+		return p->nprocs;
 	}
-	for (r = 0; r < p->nranks; r++)
-		free_[r] = p->ins[r][PC(p, st, r)].op == ENG_END || eng_left_path(p, st, r);
-	/* a rank waiting for a rank that left the recorded path may yet be released by it */
+	/* free: finished, stopped (it might have gone on), or left the recorded path */
+	for (q = 0; q < p->nprocs; q++)
+		blocked[q] = !eng_at_end(p, st, q) && !eng_left_path(p, st, q);
+	/* a process waiting for one that stopped or left the recorded path may yet be released
+	 * by it */
 	while (changed) {
 		changed = 0;
-		for (r = 0; r < p->nranks; r++) {
-			int n;
+		for (q = 0; q < p->nprocs; q++) {
+			int k;
 
-			if (free_[r])
+			if (!blocked[q])
 				continue;
-			n = eng_waits_for(p, st, r, wf);
-			for (x = 0; x < n; x++)
-				if (free_[wf[x]] && p->ins[wf[x]][PC(p, st, wf[x])].op != ENG_END) {
-					free_[r] = 1;
+			k = eng_waits_for(p, st, q, wf);
+			for (x = 0; x < k; x++)
+				if (!blocked[wf[x]] && p->ins[wf[x]][PC(p, st, wf[x])].op != ENG_END) {
+					blocked[q] = 0;
 					changed = 1;
 					break;
 				}
 		}
 	}
-	for (r = 0; r < p->nranks; r++)
-		nblocked += !free_[r];
-	free(free_);
+	for (q = 0; q < p->nprocs; q++)
+		n += blocked[q];
 	free(wf);
-	return nblocked == 0;
+	return n;
+}
+
+int eng_all_done(const struct eng_prog *p, const int32_t *st)
+{
+	char *blocked;
+	int n;
+
+	if (st[ENG_ST_ERROR])
+		return 0;
+	blocked = malloc((size_t)p->nprocs);
+	if (!blocked)
+		return 0;	/* no verdict without memory: treated as stuck, never as fine */
+	n = eng_deadlocked(p, st, blocked);
+	free(blocked);
+	return n == 0;
 }
 
 int eng_pc(const struct eng_prog *p, const int32_t *st, int r)
@@ -922,17 +1170,32 @@ static int add_unique(int *out, int n, int r)
 	return n + 1;
 }
 
-/* The members a collective (entered or not) still waits for under its rule. */
-static int coll_waits_for(const struct eng_prog *p, const int32_t *st, int r,
+/* The processes of rank r that have not finished, but `not` (-1: none left out); if every
+ * one has finished, its first: whom a rank waiting for a finished one waits for. */
+static int add_rank(const struct eng_prog *p, const int32_t *st, int r, int not, int *out,
+		    int n)
+{
+	int q, added = n;
+
+	for (q = FIRST(p, r); q < LAST(p, r); q++)
+		if (q != not && p->ins[q][PC(p, st, q)].op != ENG_END)
+			n = add_unique(out, n, q);
+	if (n == added && FIRST(p, r) != not)
+		n = add_unique(out, n, FIRST(p, r));
+	return n;
+}
+
+/* The members a collective (entered or not) of process q still waits for under its rule. */
+static int coll_waits_for(const struct eng_prog *p, const int32_t *st, int q,
 			  const struct eng_instr *in, int *out, int n)
 {
 	const struct eng_comm *c = &p->comms[in->a];
-	int rule = in->b == ENG_COLL_MISMATCH ? ENG_COLL_ALL : in->b, i;
+	int rule = in->b == ENG_COLL_MISMATCH ? ENG_COLL_ALL : in->b, i, r = RANK(p, q);
 
 	if (p->buffering == ENG_BUF_ZERO)
 		rule = ENG_COLL_ALL;
 	if (rule == ENG_COLL_ROOT)
-		return COLL(p, st, in->a, in->d) < in->c ? add_unique(out, n, in->d) : n;
+		return COLL(p, st, in->a, in->d) < in->c ? add_rank(p, st, in->d, q, out, n) : n;
 	if (rule == ENG_COLL_NONE)
 		return n;
 	for (i = 0; i < c->n; i++) {
@@ -940,60 +1203,69 @@ static int coll_waits_for(const struct eng_prog *p, const int32_t *st, int r,
 			break;
 		if (COLL(p, st, in->a, c->members[i]) < in->c || in->b == ENG_COLL_MISMATCH)
 			if (c->members[i] != r)
-				n = add_unique(out, n, c->members[i]);
+				n = add_rank(p, st, c->members[i], q, out, n);
 	}
 	return n;
 }
 
-/* Every rank that has not finished, but r: whom a wildcard waits for. */
-static int anyone(const struct eng_prog *p, const int32_t *st, int r, int *out, int n)
+/* Every process that has not finished, but q: whom a wildcard waits for. */
+static int anyone(const struct eng_prog *p, const int32_t *st, int q, int *out, int n)
 {
 	int x;
 
-	for (x = 0; x < p->nranks; x++)
-		if (x != r && p->ins[x][PC(p, st, x)].op != ENG_END)
+	for (x = 0; x < p->nprocs; x++)
+		if (x != q && p->ins[x][PC(p, st, x)].op != ENG_END)
 			n = add_unique(out, n, x);
 	return n;
 }
 
-int eng_waits_for(const struct eng_prog *p, const int32_t *st, int r, int *out)
+int eng_waits_for(const struct eng_prog *p, const int32_t *st, int q, int *out)
 {
-	const struct eng_instr *in = &p->ins[r][PC(p, st, r)];
+	const struct eng_instr *in = &p->ins[q][PC(p, st, q)];
+	const int32_t *m = MSG(p, st);
 	int n = 0, i, count;
 
 	switch (in->op) {
 	case ENG_COLL:
-		return coll_waits_for(p, st, r, in, out, 0);
+		return coll_waits_for(p, st, q, in, out, 0);
 	case ENG_PROBE:
-		return in->a == ENG_ANY ? anyone(p, st, r, out, 0) :
-		       in->a >= 0 ? add_unique(out, 0, in->a) : 0;
+		if (in->a == ENG_PROC_NULL)
+			return 0;
+		return in->a == ENG_ANY ? anyone(p, st, q, out, 0) : add_rank(p, st, in->a, q, out, 0);
 	case ENG_WIN_START:
 	case ENG_WIN_COMPLETE:
 	case ENG_WIN_WAIT:
 		for (i = 0; i + 1 < in->n; i += 2)
 			if (in->list[i + 1] < 0 || PC(p, st, in->list[i]) <= in->list[i + 1])
-				n = in->list[i] != r ? add_unique(out, n, in->list[i]) : n;
+				n = in->list[i] != q ? add_unique(out, n, in->list[i]) : n;
 		return n;
 	case ENG_WIN_LOCK:
-		return win_lock_holders(p, st, r, in, out, 0);
+		return win_lock_holders(p, st, q, in, out, 0);
+	case ENG_BUF_DETACH:
+		/* the receivers of its messages still in the buffer */
+		for (i = 0; i < st[ENG_ST_NMSG]; i++)
+			if (RANK(p, msg_src(m[2 * i])) == RANK(p, q) && msg_occupies(p, st, i))
+				n = add_rank(p, st, m[2 * i] >> 16, q, out, n);
+		return n;
 	case ENG_WAIT:
 	case ENG_WAITANY:
+	case ENG_WAIT_SOME:
 		break;
 	default:
 		return 0;
 	}
-	count = in->op == ENG_WAIT ? in->n : in->d;
+	count = in->op == ENG_WAITANY ? in->d : in->n;
 	for (i = 0; i < count; i++) {
-		const struct eng_instr *post = &p->ins[r][in->list[i]];
+		const struct eng_instr *post = &p->ins[q][in->list[i]];
 
-		if (live_done(p, st, r, in->list[i]))
+		if (live_done(p, st, q, in->list[i]))
 			continue;
 		if (post->op == ENG_ICOLL)
-			n = coll_waits_for(p, st, r, post, out, n);
+			n = coll_waits_for(p, st, q, post, out, n);
 		else if (post->a == ENG_ANY)
-			n = anyone(p, st, r, out, n);
+			n = anyone(p, st, q, out, n);
 		else if (post->a >= 0)
-			n = add_unique(out, n, post->a);
+			n = add_rank(p, st, post->a, q, out, n);
 	}
 	return n;
 }
@@ -1005,16 +1277,17 @@ int eng_prog_write(const struct eng_prog *p, FILE *f)
 	int r, i, j;
 
 	fprintf(f, "%s %d\n", ENG_FORMAT, ENG_VERSION);
-	fprintf(f, "nranks %d ncomms %d maxlive %d maxmsg %d buffering %d eager %lld\n",
-		p->nranks, p->ncomms, p->maxlive, p->maxmsg, p->buffering, (long long)p->eager);
+	fprintf(f, "nranks %d nprocs %d ncomms %d maxlive %d maxmsg %d buffering %d eager %lld "
+		   "bsend_overhead %lld\n", p->nranks, p->nprocs, p->ncomms, p->maxlive, p->maxmsg,
+		p->buffering, (long long)p->eager, (long long)p->bsend_overhead);
 	for (i = 0; i < p->ncomms; i++) {
 		fprintf(f, "comm %d %d", i, p->comms[i].n);
 		for (j = 0; j < p->comms[i].n; j++)
 			fprintf(f, " %d", p->comms[i].members[j]);
 		fputc('\n', f);
 	}
-	for (r = 0; r < p->nranks; r++) {
-		fprintf(f, "rank %d %d\n", r, p->nins[r]);
+	for (r = 0; r < p->nprocs; r++) {
+		fprintf(f, "proc %d %d %d %d\n", r, p->proc_rank[r], p->proc_thread[r], p->nins[r]);
 		for (i = 0; i < p->nins[r]; i++) {
 			const struct eng_instr *in = &p->ins[r][i];
 
@@ -1029,7 +1302,7 @@ int eng_prog_write(const struct eng_prog *p, FILE *f)
 	for (i = 0; i < p->nlocks; i++) {
 		const struct eng_lock *l = &p->locks[i];
 
-		fprintf(f, "%d %d %d %d %d %d\n", l->rank, l->comm, l->target, l->lock, l->unlock,
+		fprintf(f, "%d %d %d %d %d %d\n", l->proc, l->comm, l->target, l->lock, l->unlock,
 			l->exclusive);
 	}
 	return ferror(f) ? -1 : 0;
@@ -1039,6 +1312,13 @@ static int bad(char *msg, size_t size, const char *what)
 {
 	snprintf(msg, size, "malformed model data: %s", what);
 	return -1;
+}
+
+/* Is op an instruction the engine knows? */
+static int known_op(int op)
+{
+	return (op >= ENG_POST_SEND && op <= ENG_BUF_DETACH) ||
+	       (op >= ENG_WIN_POST && op <= ENG_WIN_UNLOCK);
 }
 
 /* The most state words a program may need: its state must stay addressable by int32 and
@@ -1066,97 +1346,91 @@ static int grow(void **arr, int32_t *cap, int32_t n, size_t size)
 	return 0;
 }
 
-/* A peer operand: a rank, or what the instruction allows besides. */
-static int is_peer(const struct eng_prog *p, int32_t a, int any, int proc_null)
+/* Is a a world rank, or ENG_ANY where any is allowed? */
+static int is_target(const struct eng_prog *p, int32_t a, int any)
 {
-	return (a >= 0 && a < p->nranks) || (any && a == ENG_ANY) ||
-	       (proc_null && a == ENG_PROC_NULL);
+	return (a >= 0 && a < p->nranks) || (any && a == ENG_ANY);
 }
 
-/* Whether every operand of instruction i of a rank whose instructions are ins is one the
- * engine can use: ranks, tags, communicators and modes in range, wait lists naming earlier
- * instructions that post a request. */
-static int instr_ok(const struct eng_prog *p, const struct eng_instr *ins, int i)
+/* Check the operands of instruction i of process r that name ranks, processes,
+ * communicators, modes or instructions, so that no state index can go out of bounds and
+ * every instruction a wait names is a request's post. */
+static int valid_operands(const struct eng_prog *p, int r, int i, const struct eng_instr *in)
 {
-	const struct eng_instr *in = &ins[i];
-	int j, op;
+	int peer = in->op == ENG_POST_SEND || in->op == ENG_POST_RECV || in->op == ENG_PROBE;
+	int coll = in->op == ENG_COLL || in->op == ENG_ICOLL;
+	int wait = in->op == ENG_WAIT || in->op == ENG_WAITANY || in->op == ENG_WAIT_SOME;
 
-	if (in->ev < 0)
+	if (in->ev < 0 || (!wait && in->op < ENG_WIN_POST && in->n != 0))
 		return 0;
-	switch (in->op) {
-	case ENG_POST_SEND:
-		return is_peer(p, in->a, 0, 1) && in->b >= 0 && in->b < p->ncomms && in->c >= 0 &&
-		       in->d >= ENG_SEND_STANDARD && in->d <= ENG_SEND_READY && in->n == 0;
-	case ENG_POST_RECV:
-	case ENG_PROBE:
-		return is_peer(p, in->a, 1, 1) && in->b >= 0 && in->b < p->ncomms &&
-		       (in->c >= 0 || in->c == ENG_ANY) && in->n == 0;
-	case ENG_WAIT:
-	case ENG_WAITANY:
-		if (in->op == ENG_WAITANY && (in->d < 0 || in->d > in->n))
-			return 0;
-		for (j = 0; j < in->n; j++) {
-			if (in->list[j] < 0 || in->list[j] >= i)
-				return 0;
-			op = ins[in->list[j]].op;
-			if (op != ENG_POST_SEND && op != ENG_POST_RECV && op != ENG_ICOLL)
-				return 0;
-		}
-		return 1;
-	case ENG_COLL:
-	case ENG_ICOLL:
-		return in->a >= 0 && in->a < p->ncomms && in->b >= ENG_COLL_ALL &&
-		       in->b <= ENG_COLL_MISMATCH && in->c >= 1 && in->d >= 0 &&
-		       in->d < p->nranks && in->n == 0;
-	case ENG_END:
-		return in->n == 0;
-	case ENG_WIN_POST:
-	case ENG_WIN_START:
-	case ENG_WIN_COMPLETE:
-	case ENG_WIN_WAIT:
-	case ENG_WIN_LOCK:
-	case ENG_WIN_UNLOCK:
-		/* window pairs: (rank, its instruction or -1) */
-		if (in->a < 0 || in->a >= p->ncomms || (in->n & 1))
-			return 0;
-		for (j = 0; j < in->n; j++)
-			if (j & 1 ? in->list[j] < -1 : !is_peer(p, in->list[j], 0, 0))
-				return 0;
-		if (in->op == ENG_WIN_LOCK || in->op == ENG_WIN_UNLOCK)
-			return is_peer(p, in->b, 1, 0) && (in->op == ENG_WIN_UNLOCK ||
-			       ((in->c == 0 || in->c == 1) && (in->d == 0 || in->d == 1)));
-		return 1;
-	default:
+	if (peer && ((in->a < 0 && in->a != ENG_ANY && in->a != ENG_PROC_NULL) ||
+		     in->a >= p->nranks || (in->op == ENG_POST_SEND && in->a == ENG_ANY) ||
+		     in->b < 0 || in->b >= p->ncomms || (in->c < 0 && in->c != ENG_ANY)))
 		return 0;
-	}
+	if (in->op == ENG_POST_SEND && (in->d < ENG_SEND_STANDARD || in->d > ENG_SEND_READY))
+		return 0;
+	if (coll && (in->a < 0 || in->a >= p->ncomms || in->b < ENG_COLL_ALL ||
+		     in->b > ENG_COLL_MISMATCH || in->c < 1 ||
+		     (in->b == ENG_COLL_ROOT && (in->d < 0 || in->d >= p->nranks))))
+		return 0;
+	if ((in->op == ENG_WIN_LOCK || in->op == ENG_WIN_UNLOCK) &&
+	    (in->a < 0 || in->a >= p->ncomms || !is_target(p, in->b, 1)))
+		return 0;
+	if (in->op == ENG_WIN_LOCK && ((in->c != 0 && in->c != 1) || (in->d != 0 && in->d != 1)))
+		return 0;
+	if (in->op >= ENG_WIN_POST && (in->a < 0 || in->a >= p->ncomms || (in->n & 1)))
+		return 0;
+	(void)r;
+	(void)i;
+	return 1;
+}
+
+/* Is wait list entry j of instruction i of process r one an instruction of that kind may
+ * name: a request's post before it (ENG_WAIT and kin), or a pair (process, its instruction
+ * or -1) of a window instruction? */
+static int valid_list(const struct eng_prog *p, int r, int i, const struct eng_instr *in, int j)
+{
+	int op;
+
+	if (in->op >= ENG_WIN_POST)
+		return j & 1 ? in->list[j] >= -1 : in->list[j] >= 0 && in->list[j] < p->nprocs;
+	if (in->list[j] < 0 || in->list[j] >= i)
+		return 0;
+	op = p->ins[r][in->list[j]].op;
+	return op == ENG_POST_SEND || op == ENG_POST_RECV || op == ENG_ICOLL;
 }
 
 int eng_prog_read(struct eng_prog *p, FILE *f, char *msg, size_t size)
 {
 	char fmt[32];
-	int version, r, i, j, id, n;
-	int32_t ccap = 0, icap, lcap = 0, ncomms;
-	long long eager;
+	int version, r, i, j, id, n, rank, thread;
+	int32_t ccap = 0, icap, lcap = 0, ncomms, nlocks;
+	long long eager, overhead;
 	int64_t words;
 
 	memset(p, 0, sizeof(*p));
 	if (fscanf(f, "%31s %d", fmt, &version) != 2 || strcmp(fmt, ENG_FORMAT) ||
 	    version != ENG_VERSION)
 		return bad(msg, size, "header");
-	if (fscanf(f, " nranks %d ncomms %d maxlive %d maxmsg %d buffering %d eager %lld",
-		   &p->nranks, &ncomms, &p->maxlive, &p->maxmsg, &p->buffering, &eager) != 6 ||
-	    p->nranks <= 0 || p->nranks > 0x7fff || ncomms <= 0 || p->maxlive < 1 ||
-	    p->maxmsg < 1 || p->buffering < ENG_BUF_ZERO || p->buffering > ENG_BUF_EAGER)
+	if (fscanf(f, " nranks %d nprocs %d ncomms %d maxlive %d maxmsg %d buffering %d eager %lld "
+		      "bsend_overhead %lld", &p->nranks, &p->nprocs, &ncomms, &p->maxlive,
+		   &p->maxmsg, &p->buffering, &eager, &overhead) != 8 ||
+	    p->nranks <= 0 || p->nranks > 0x7fff || p->nprocs < p->nranks || p->nprocs > 0x7fff ||
+	    ncomms <= 0 || p->maxlive < 1 || p->maxmsg < 1 || p->maxmsg > (1 << 24) ||
+	    p->buffering < ENG_BUF_ZERO || p->buffering > ENG_BUF_EAGER || overhead < 0)
 		return bad(msg, size, "sizes");
 	/* eng_layout's sums, in 64 bits: they must fit the state */
-	words = ENG_ST_HEADER + (int64_t)p->nranks * (2 + ncomms + p->maxlive) +
-		2 * (int64_t)p->maxmsg;
+	words = ENG_ST_HEADER + (int64_t)p->nprocs * (2 + p->maxlive) +
+		(int64_t)ncomms * p->nranks + p->nranks + 2 * (int64_t)p->maxmsg;
 	if (words > ENG_MAX_WORDS)
 		return bad(msg, size, "a state larger than the engine allows");
 	p->eager = eager;
-	p->nins = calloc((size_t)p->nranks, sizeof(*p->nins));
-	p->ins = calloc((size_t)p->nranks, sizeof(*p->ins));
-	if (!p->nins || !p->ins)
+	p->bsend_overhead = overhead;
+	p->nins = calloc((size_t)p->nprocs, sizeof(*p->nins));
+	p->ins = calloc((size_t)p->nprocs, sizeof(*p->ins));
+	p->proc_rank = calloc((size_t)p->nprocs, sizeof(*p->proc_rank));
+	p->proc_thread = calloc((size_t)p->nprocs, sizeof(*p->proc_thread));
+	if (!p->nins || !p->ins || !p->proc_rank || !p->proc_thread)
 		return bad(msg, size, "out of memory");
 	for (i = 0; i < ncomms; i++) {
 		if (fscanf(f, " comm %d %d", &id, &n) != 2 || id != i || n < 0 || n > p->nranks)
@@ -1173,10 +1447,16 @@ int eng_prog_read(struct eng_prog *p, FILE *f, char *msg, size_t size)
 			    p->comms[i].members[j] < 0 || p->comms[i].members[j] >= p->nranks)
 				return bad(msg, size, "comm member");
 	}
-	for (r = 0; r < p->nranks; r++) {
-		/* instruction indices are shifted left by one in the state */
-		if (fscanf(f, " rank %d %d", &id, &n) != 2 || id != r || n < 1 || n >= 1 << 30)
-			return bad(msg, size, "rank");
+	for (r = 0; r < p->nprocs; r++) {
+		/* processes by rank, every rank with one at least; instruction indices are
+		 * shifted left by one in the state */
+		if (fscanf(f, " proc %d %d %d %d", &id, &rank, &thread, &n) != 4 || id != r ||
+		    n < 1 || n >= 1 << 30 || rank < 0 || rank >= p->nranks ||
+		    (r > 0 ? rank != p->proc_rank[r - 1] && rank != p->proc_rank[r - 1] + 1 :
+		     rank != 0) || (r == p->nprocs - 1 && rank != p->nranks - 1))
+			return bad(msg, size, "process");
+		p->proc_rank[r] = rank;
+		p->proc_thread[r] = thread;
 		icap = 0;
 		for (i = 0; i < n; i++) {
 			struct eng_instr *in;
@@ -1188,36 +1468,48 @@ int eng_prog_read(struct eng_prog *p, FILE *f, char *msg, size_t size)
 			p->nins[r] = i + 1;
 			in = &p->ins[r][i];
 			if (fscanf(f, "%d %d %d %d %d %d %lld %d", &in->op, &in->ev, &in->a, &in->b,
-				   &in->c, &in->d, &bytes, &in->n) != 8 || in->n < 0)
+				   &in->c, &in->d, &bytes, &in->n) != 8 || in->n < 0 ||
+			    in->n > (1 << 24) || !known_op(in->op) || bytes < 0) {
+				in->n = 0;	/* what eng_prog_release frees is there */
 				return bad(msg, size, "instruction");
+			}
 			in->bytes = bytes;
+			if (!valid_operands(p, r, i, in)) {
+				in->n = 0;
+				return bad(msg, size, "operands");
+			}
 			for (j = 0; j < in->n; j++) {
-				if (grow((void **)&in->list, &listcap, j + 1, sizeof(int32_t)))
+				if (grow((void **)&in->list, &listcap, j + 1, sizeof(int32_t))) {
+					in->n = j;
 					return bad(msg, size, "out of memory");
-				if (fscanf(f, "%d", &in->list[j]) != 1) {
-					in->n = j;	/* what eng_prog_release frees is there */
+				}
+				if (fscanf(f, "%d", &in->list[j]) != 1 || !valid_list(p, r, i, in, j)) {
+					in->n = j;
 					return bad(msg, size, "wait list");
 				}
 			}
-			if (!instr_ok(p, p->ins[r], i))
-				return bad(msg, size, "instruction");
+			if ((in->op == ENG_WAITANY && (in->d < 1 || in->d > in->n)) ||
+			    ((in->op == ENG_WAIT || in->op == ENG_WAIT_SOME) && in->n < 1))
+				return bad(msg, size, "wait list");
 		}
-		if (p->ins[r][n - 1].op != ENG_END)
+		if (p->ins[r][n - 1].op != ENG_END && p->ins[r][n - 1].op != ENG_STOP)
 			return bad(msg, size, "program without an end");
 	}
-	if (fscanf(f, " locks %d", &n) != 1 || n < 0)
+	if (fscanf(f, " locks %d", &nlocks) != 1 || nlocks < 0)
 		return bad(msg, size, "locks");
-	for (i = 0; i < n; i++) {
+	if (grow((void **)&p->locks, &lcap, 1, sizeof(*p->locks)))
+		return bad(msg, size, "out of memory");
+	for (i = 0; i < nlocks; i++) {
 		struct eng_lock *l;
 
 		if (grow((void **)&p->locks, &lcap, i + 1, sizeof(*p->locks)))
 			return bad(msg, size, "out of memory");
 		p->nlocks = i + 1;
 		l = &p->locks[i];
-		if (fscanf(f, "%d %d %d %d %d %d", &l->rank, &l->comm, &l->target, &l->lock,
-			   &l->unlock, &l->exclusive) != 6 || l->rank < 0 || l->rank >= p->nranks ||
+		if (fscanf(f, "%d %d %d %d %d %d", &l->proc, &l->comm, &l->target, &l->lock,
+			   &l->unlock, &l->exclusive) != 6 || l->proc < 0 || l->proc >= p->nprocs ||
 		    l->comm < 0 || l->comm >= p->ncomms || l->target < 0 ||
-		    l->target >= p->nranks || l->lock < 0 || l->lock >= p->nins[l->rank] ||
+		    l->target >= p->nranks || l->lock < 0 || l->lock >= p->nins[l->proc] ||
 		    l->unlock <= l->lock || (l->exclusive != 0 && l->exclusive != 1))
 			return bad(msg, size, "lock");
 	}
@@ -1229,7 +1521,7 @@ void eng_prog_release(struct eng_prog *p)
 {
 	int r, i;
 
-	for (r = 0; p->ins && r < p->nranks; r++) {
+	for (r = 0; p->ins && r < p->nprocs; r++) {
 		for (i = 0; p->ins[r] && i < p->nins[r]; i++)
 			free(p->ins[r][i].list);
 		free(p->ins[r]);
@@ -1241,5 +1533,8 @@ void eng_prog_release(struct eng_prog *p)
 	free(p->nins);
 	free(p->comms);
 	free(p->locks);
+	free(p->proc_rank);
+	free(p->proc_thread);
+	free(p->rank_proc);
 	memset(p, 0, sizeof(*p));
 }

@@ -34,12 +34,15 @@
 #include <string.h>
 
 #define ENG_FORMAT "mpiverify-model"
-#define ENG_VERSION 1
+#define ENG_VERSION 2
 
 #define ENG_ANY (-1)		/* MPI_ANY_SOURCE or MPI_ANY_TAG in an instruction */
 #define ENG_PROC_NULL (-2)	/* MPI_PROC_NULL peer: completes at once */
 
-/* An instruction of a rank's program. A blocking MPI call becomes a post and a wait. */
+/* An instruction of a process's program. A blocking MPI call becomes a post and a wait. A
+ * process is one thread of a rank that calls MPI (one per rank without threads): each runs
+ * its own instructions, and the processes of a rank share its messages and its posted
+ * receives (doc/semantics.md 1.3). Peers, roots and members are world ranks. */
 enum eng_opcode {
 	ENG_POST_SEND = 1,	/* a = dest, b = comm, c = tag, d = enum eng_send_mode, bytes */
 	ENG_POST_RECV = 2,	/* a = source or ENG_ANY, b = comm, c = tag or ENG_ANY; d =
@@ -47,7 +50,7 @@ enum eng_opcode {
 	ENG_WAIT = 3,		/* wait until every request in list[0..n) completes, then free them */
 	ENG_COLL = 4,		/* a = comm, b = enum eng_coll_rule, c = this rank's sequence number
 				 * on comm (1, 2, ...), d = root (world rank) for ENG_COLL_ROOT */
-	ENG_END = 5,		/* the rank is done (MPI_Finalize, or its trace ends) */
+	ENG_END = 5,		/* the process is done (MPI_Finalize returned) */
 	ENG_ICOLL = 6,		/* nonblocking collective: operands as ENG_COLL; enters it now and
 				 * posts a request that completes when the rule is met */
 	ENG_WAITANY = 7,	/* MPI_Waitany and kin: list[0..d) are the requests the trace says
@@ -56,15 +59,25 @@ enum eng_opcode {
 				 * would have taken another path than the trace */
 	ENG_PROBE = 8,		/* a = source or ENG_ANY, b = comm, c = tag or ENG_ANY: wait until a
 				 * message a receive with these arguments would match is there */
+	ENG_STOP = 9,		/* the trace ends here but the process did not finish (it crashed,
+				 * aborted, exited without MPI_Finalize, was killed or was still
+				 * running when the job ended): it never moves again, and whoever
+				 * waits for it is not deadlocked (it might have gone on) */
+	ENG_WAIT_SOME = 10,	/* wait until at least one request of list[0..n) completes (a
+				 * polling loop that was still polling when the job ended) */
+	ENG_BUF_ATTACH = 11,	/* MPI_Buffer_attach: bytes = the buffer's size */
+	ENG_BUF_DETACH = 12,	/* MPI_Buffer_detach: waits until no message the rank sent with a
+				 * buffered send occupies the buffer, then detaches it */
 	/* One-sided synchronisation (doc/semantics.md 7, MPI-4.1 section 13.7.3). A window is an
 	 * engine communicator of its own (its group); creation, free and fence are ENG_COLL. */
 	ENG_WIN_POST = 16,	/* a = window: opens an exposure epoch; never blocks */
-	ENG_WIN_START = 17,	/* a = window; list[0..n) pairs (target, the instruction of its
-				 * matching MPI_Win_post, -1 if it never posts): waits until every
-				 * target has executed it (the blocking variant MPI allows) */
+	ENG_WIN_START = 17,	/* a = window; list[0..n) pairs (target process, the instruction of
+				 * its matching MPI_Win_post, -1 if it never posts): waits until
+				 * every target has executed it (the blocking variant MPI allows) */
 	ENG_WIN_COMPLETE = 18,	/* as ENG_WIN_START: may wait for the targets' posts */
-	ENG_WIN_WAIT = 19,	/* a = window; list pairs (origin, the instruction of its matching
-				 * MPI_Win_complete, -1 if none): waits until every origin did it */
+	ENG_WIN_WAIT = 19,	/* a = window; list pairs (origin process, the instruction of its
+				 * matching MPI_Win_complete, -1 if none): waits until every origin
+				 * did it */
 	ENG_WIN_LOCK = 20,	/* a = window, b = target world rank or ENG_ANY (lock_all: every
 				 * member), c = 1 exclusive, 0 shared, d = 1 if another rank locks
 				 * the same target in a conflicting way somewhere in its trace: then
@@ -88,7 +101,10 @@ enum eng_coll_rule {
 enum eng_send_mode {
 	ENG_SEND_STANDARD = 0,	/* buffered or not, as the buffering mode says */
 	ENG_SEND_SYNC = 1,	/* completes when matched */
-	ENG_SEND_BUFFERED = 2,	/* completes at once */
+	ENG_SEND_BUFFERED = 2,	/* completes at once; its message occupies the rank's attached
+				 * buffer (bytes + prog->bsend_overhead) until it is matched, or
+				 * at once when the eager mode transmits it; one that does not fit
+				 * is erroneous */
 	ENG_SEND_READY = 3,	/* as a standard send, but erroneous when started while no
 				 * matching receive is posted (MPI_Rsend, MPI-4.1 3.4) */
 };
@@ -119,11 +135,11 @@ struct eng_comm {
 				 * ascending) */
 };
 
-/* A passive-target lock of the trace: rank holds a lock on target of window comm while its pc
- * is past the lock instruction and not past the unlock instruction. Holding is read off the
- * program counters, so locks need no state words. */
+/* A passive-target lock of the trace: process proc holds a lock on target of window comm
+ * while its pc is past the lock instruction and not past the unlock instruction. Holding is
+ * read off the program counters, so locks need no state words. */
 struct eng_lock {
-	int32_t rank;		/* who locks */
+	int32_t proc;		/* who locks */
 	int32_t comm;		/* the window (an engine communicator) */
 	int32_t target;		/* world rank locked */
 	int32_t lock;		/* instruction of the ENG_WIN_LOCK */
@@ -134,15 +150,15 @@ struct eng_lock {
 /* Called for every step the engine takes, when an observer is set (the cex builder). */
 struct eng_observer {
 	void *ctx;
-	/* rank d's receive (instruction ri) took the message of rank s's send si */
+	/* process d's receive (instruction ri) took the message of process s's send si */
 	void (*match)(void *ctx, int d, int ri, int s, int si);
-	/* rank r executed instruction i (a post, or a wait or collective that completed) */
+	/* process r executed instruction i (a post, or a wait or collective that completed) */
 	void (*exec)(void *ctx, int r, int i);
 };
 
 /* A run of interchangeable wildcard receives: rank d's MPI_ANY_SOURCE receives on comm with
  * tag (or ENG_ANY), the static tables of the reduction in engine.c (eng_layout() builds them;
- * not part of the state). */
+ * not part of the state). Only for programs with one process per rank. */
 struct eng_wenv {
 	int32_t d, comm, tag;
 	int32_t *run;		/* per instruction i of d: blocking receives with this envelope
@@ -151,24 +167,43 @@ struct eng_wenv {
 				 * instructions >= i that such a receive would match */
 };
 
-/* A rank-indexed program plus the layout of the state that the engine works on. */
+/* What makes a state erroneous rather than deadlocked (ENG_ST_ERROR says who). */
+enum eng_error {
+	ENG_ERR_NONE = 0,
+	ENG_ERR_READY = 1,	/* a ready send started with no matching receive posted */
+	ENG_ERR_BSEND = 2,	/* a buffered send that does not fit the attached buffer */
+};
+
+/* A process-indexed program plus the layout of the state that the engine works on. */
 struct eng_prog {
-	int32_t nranks;
+	int32_t nranks;		/* world ranks */
+	int32_t nprocs;		/* processes: one per (rank, thread) that calls MPI */
+	int32_t *proc_rank;	/* per process: its world rank (processes of a rank are
+				 * contiguous, in the order of their threads) */
+	int32_t *proc_thread;	/* per process: the recorder's thread number (0: main) */
+	int32_t *rank_proc;	/* per rank, then one more: rank r's processes are
+				 * rank_proc[r] .. rank_proc[r + 1] - 1 (eng_layout()) */
 	int32_t ncomms;
 	struct eng_comm *comms;	/* by communicator id */
-	int32_t *nins;		/* per rank: number of instructions (the last is ENG_END) */
-	struct eng_instr **ins;	/* per rank: its instructions */
+	int32_t *nins;		/* per process: number of instructions (the last is ENG_END or
+				 * ENG_STOP) */
+	struct eng_instr **ins;	/* per process: its instructions */
 	int32_t buffering;	/* enum eng_buffering */
 	int64_t eager;		/* threshold in bytes for ENG_BUF_EAGER */
-	int32_t maxlive;	/* most requests any rank has posted and not yet waited for */
+	int64_t bsend_overhead;	/* bytes a buffered message takes in the attached buffer
+				 * besides its data (the library's MPI_BSEND_OVERHEAD) */
+	int32_t maxlive;	/* most requests any process has posted and not yet waited for */
 	int32_t maxmsg;		/* room for messages in flight; more is reported as overflow */
 	int32_t nlocks;		/* passive-target locks in the trace */
-	struct eng_lock *locks;	/* every one of them, by rank, then instruction */
+	struct eng_lock *locks;	/* every one of them, by process, then instruction */
 	/* state layout, in int32 words (eng_layout() fills these) */
-	int32_t off_pc, off_coll, off_nlive, off_live, off_msg, words;
+	int32_t off_pc, off_coll, off_nlive, off_live, off_buf, off_msg, words;
+	int32_t nbuf;		/* words of attached buffer sizes: nranks if the program
+				 * attaches a buffer, else 0 (eng_layout) */
 	int32_t full;		/* 1: offer every choice, without the wildcard reduction (the
 				 * tests' reference search); not in model.dat */
 	int32_t nready;		/* ready sends in the program (eng_layout) */
+	int32_t threaded;	/* some rank has more than one process (eng_layout) */
 	int32_t nwenv;		/* the reduction's tables (eng_layout), by envelope */
 	struct eng_wenv *wenv;
 	struct eng_observer *obs;	/* NULL inside SPIN */
@@ -180,56 +215,73 @@ struct eng_prog {
 #define ENG_ST_NMSG 1		/* messages in flight */
 #define ENG_ST_NCHOICES 2	/* eng_nchoices() of this state */
 #define ENG_ST_DONE 3		/* eng_all_done() of this state */
-#define ENG_ST_READY 4		/* 1 + the rank that started a ready send with no matching
-				 * receive posted: erroneous, the search ends there; else 0 */
+#define ENG_ST_ERROR 4		/* 1 + the process whose next instruction is erroneous (enum
+				 * eng_error says how: eng_error()); the search ends there; else 0 */
 #define ENG_ST_HEADER 5
 
-/* Compute the state layout of prog from nranks, ncomms, maxlive and maxmsg, and the static
- * tables of the wildcard reduction from its instructions (again on a second call). */
+/* Compute the state layout of prog from nranks, nprocs, ncomms, maxlive and maxmsg, the rank
+ * to process table, and the static tables of the wildcard reduction from its instructions
+ * (again on a second call). proc_rank must be set; without it (NULL) every rank is one
+ * process. */
 void eng_layout(struct eng_prog *prog);
 
 /* Size of a state in bytes (after eng_layout). */
 size_t eng_state_bytes(const struct eng_prog *prog);
 
-/* Initialise st (eng_state_bytes() bytes) to the start of every rank's program and run every
- * deterministic step. */
+/* Initialise st (eng_state_bytes() bytes) to the start of every process's program and run
+ * every deterministic step. */
 void eng_start(const struct eng_prog *prog, int32_t *st);
 
-/* Number of choices in st (0 when st is final: every rank done, or a deadlock). */
+/* Number of choices in st (0 when st is final: every process done, or a deadlock). */
 int eng_nchoices(const struct eng_prog *prog, const int32_t *st);
 
 /* Take choice k (0 <= k < eng_nchoices()), then run every deterministic step. */
 void eng_choose(const struct eng_prog *prog, int32_t *st, int k);
 
-/* Describe choice k: rank d's receive instruction *ri takes rank *s's send instruction *si;
- * or, with *s == -1, rank d executes its instruction *ri: it posts a receive that may match
- * a ready send (ENG_RECV_LAZY), or it acquires a contended window lock. */
+/* Describe choice k: process d's receive instruction *ri takes process *s's send instruction
+ * *si; or, with *s == -1, process d executes its instruction *ri: it posts a receive that may
+ * match a ready send (ENG_RECV_LAZY), acquires a contended window lock, or passes a probe
+ * another thread's receive could overtake. */
 void eng_choice(const struct eng_prog *prog, const int32_t *st, int k, int *d, int *ri, int *s,
 		int *si);
 
-/* 1 when no rank is deadlocked: every rank reached its ENG_END, or left the recorded path
- * (eng_left_path), or waits for a rank that did (it may still be released). */
+/* 1 when no process is deadlocked: every process reached its ENG_END or ENG_STOP, or left the
+ * recorded path (eng_left_path), or waits for a process that stopped or left it (it may
+ * still be released). */
 int eng_all_done(const struct eng_prog *prog, const int32_t *st);
 
-/* 1 if rank r, stuck at its pc, would have left the recorded path there (a completion call
+/* The processes that are deadlocked in st (eng_all_done() is 0): marks blocked[p] = 1 for
+ * each (room for nprocs) and returns how many. */
+int eng_deadlocked(const struct eng_prog *prog, const int32_t *st, char *blocked);
+
+/* 1 if process r, stuck at its pc, would have left the recorded path there (a completion call
  * that would have returned another request than the trace's). */
 int eng_left_path(const struct eng_prog *prog, const int32_t *st, int r);
 
-/* The instruction rank r is at (its pc); equals nins[r] - 1 (the ENG_END) when done. */
+/* The instruction process r is at (its pc); equals nins[r] - 1 (the ENG_END or ENG_STOP) when
+ * it reached its end. */
 int eng_pc(const struct eng_prog *prog, const int32_t *st, int r);
 
-/* 1 if the send posted at instruction si of rank r completes without being matched in this
- * buffering mode. */
+/* 1 if process r reached its last instruction (ENG_END or ENG_STOP). */
+int eng_at_end(const struct eng_prog *prog, const int32_t *st, int r);
+
+/* The erroneous instruction's process in st and how (ENG_ERR_NONE, -1 if none). */
+enum eng_error eng_error(const struct eng_prog *prog, const int32_t *st, int *proc);
+
+/* 1 if the send posted at instruction si of process r completes without being matched in
+ * this buffering mode. */
 int eng_send_buffered(const struct eng_prog *prog, int r, int si);
 
-/* For a rank blocked at its pc, the ranks it waits for: fills out[] (room for nranks) and
- * returns how many. A wait on a wildcard receive waits for every rank that is not done. */
+/* For a process blocked at its pc, the processes it waits for: fills out[] (room for nprocs)
+ * and returns how many. A wait on a wildcard receive waits for every process that is not at
+ * its end. */
 int eng_waits_for(const struct eng_prog *prog, const int32_t *st, int r, int *out);
 
-/* Messages still in flight at rank r (sent, never received): returns how many. */
+/* Messages still in flight (sent, never received): returns how many. */
 int eng_unreceived(const struct eng_prog *prog, const int32_t *st);
 
-/* Message i (0 <= i < eng_unreceived()) in flight: rank *src's send instruction *si to *dst. */
+/* Message i (0 <= i < eng_unreceived()) in flight: process *src's send instruction *si to
+ * world rank *dst. */
 void eng_message(const struct eng_prog *prog, const int32_t *st, int i, int *src, int *si,
 		 int *dst);
 

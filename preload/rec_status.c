@@ -98,6 +98,7 @@ static char st_stack[MPIV_STATUS_STACK_SIZE];	/* the published stack, as status.
 static uint32_t st_stack_lines;			/* its frames; 0: none */
 static unsigned st_stack_op;			/* the op it was taken in */
 static char st_notes[ST_NOTES_SIZE];		/* rec_status_note()s, under st_write_lock */
+static uint32_t st_note_kinds;			/* their kinds, under st_write_lock */
 
 static void st_thread_exit(void *arg)
 {
@@ -348,6 +349,7 @@ static void st_write(void)
 		snprintf(st.text, sizeof(st.text), "%s", st_diverged_text);
 	else
 		snprintf(st.text, sizeof(st.text), "%s", st_notes);
+	st.notes = st_note_kinds;
 	path = rec_site_module_path(MPIV_SITE_MODULE(st.site));
 	if (path)
 		snprintf(st.module, sizeof(st.module), "%s", path);
@@ -458,11 +460,12 @@ void rec_status_finalize(void)
 	pthread_mutex_unlock(&st_write_lock);
 }
 
-void rec_status_note(const char *line)
+void rec_status_note(unsigned kind, const char *line)
 {
 	size_t used, n = strlen(line);
 
 	pthread_mutex_lock(&st_write_lock);
+	st_note_kinds |= kind;
 	used = strlen(st_notes);
 	/* whole lines only: the first notes are the ones that explain */
 	if (used + n + 2 <= sizeof(st_notes)) {

@@ -55,9 +55,10 @@ void rec_status_leave(int failed_poll);
 /* Set FINALIZED, stop the writer thread and write the file a last time, synchronously. */
 void rec_status_finalize(void);
 
-/* Add a line to the status text (shown unless DIVERGED), if it fits whole. Thread-safe; takes
- * a lock, so not for every call. */
-void rec_status_note(const char *line);
+/* Add a line of kind (enum mpiv_note_kind) to the status text (shown unless DIVERGED), if it
+ * fits whole; its kind is noted whether it fits or not. Thread-safe; takes a lock, so not for
+ * every call. */
+void rec_status_note(unsigned kind, const char *line);
 
 /* Set DIVERGED with text (cut to fit) and write the file at once; from now on the file names
  * the call that diverged (call, op, site) rather than the latest one. Thread-safe. */

@@ -64,6 +64,8 @@ static uint32_t out_run_cap;
 static atomic_int out_run_open;		/* out_run is the last event appended */
 static atomic_ullong out_run_more;	/* the times it was made more, not yet written */
 static char out_path[PATH_MAX];		/* for messages */
+static int out_on_exit_set;		/* out_on_exit() is registered */
+static void out_on_exit(int status, void *arg);
 
 /* Identifies the thread to the locks, also in a signal handler: initial-exec TLS is a plain
  * %fs-relative address, nothing to allocate (the library is preloaded, never dlopen'ed). */
@@ -151,21 +153,22 @@ static void out_fail(const char *what, int e)
 }
 
 /* The count of an open run of failed polls, written as a repeat record at position head (just
- * past what was written), if the run is still the last thing appended. Async-signal-safe. */
-static void out_write_run(int fd, uint64_t head)
+ * past what was written), if the run is still the last thing appended. Returns the bytes
+ * written (0 for none). Async-signal-safe. */
+static size_t out_write_run(int fd, uint64_t head)
 {
 	unsigned char rec[MPIV_TF_REPEAT_MAX];
 	uint64_t more;
 	size_t n;
 
 	if (!atomic_load_explicit(&out_run_open, memory_order_acquire))
-		return;
+		return 0;
 	more = atomic_load_explicit(&out_run_more, memory_order_acquire);
 	/* a producer that moved the head meanwhile may have ended this run: its record wins */
 	if (!more || atomic_load_explicit(&out_head, memory_order_acquire) != head)
-		return;
+		return 0;
 	n = mpiv_tf_encode_repeat(rec, sizeof(rec), more);
-	out_pwrite(fd, rec, n, out_hdrlen + head);
+	return out_pwrite(fd, rec, n, out_hdrlen + head) ? 0 : n;
 }
 
 /* Write what the ring holds. Call with out_wlock held. */
@@ -326,8 +329,9 @@ static void out_run_start(const struct rec_call *c)
 /* ---- fatal signals ---- */
 
 /* Write what the ring holds, from a signal handler: no lock waited for without bound, no
- * allocation, only system calls. */
-static void out_flush_from_signal(void)
+ * allocation, only system calls. With sig, the process dies of it next: the trace then ends
+ * with a stop record that says so, and its end record. */
+static void out_flush_from_signal(int sig)
 {
 	uintptr_t me = (uintptr_t)&out_me, cur = 0;
 	struct timespec nap = {0, 1000000};
@@ -355,7 +359,14 @@ static void out_flush_from_signal(void)
 	if (out_write_range(fd, tail, head) == 0) {
 		if (took)
 			atomic_store(&out_tail, head);
-		out_write_run(fd, head);
+		head += out_write_run(fd, head);
+		if (sig) {
+			unsigned char rec[MPIV_TF_STOP_MAX + MPIV_TF_END_MAX];
+			size_t n = mpiv_tf_encode_stop(rec, sizeof(rec), MPIV_END_SIGNAL, sig);
+
+			n += mpiv_tf_encode_end(rec + n, sizeof(rec) - n);
+			out_pwrite(fd, rec, n, out_hdrlen + head);
+		}
 	}
 	out_drop(&out_wlock, took);
 }
@@ -367,11 +378,17 @@ static void out_on_signal(int sig, siginfo_t *info, void *uctx)
 	struct sigaction dfl;
 	unsigned i;
 
-	out_flush_from_signal();
 	for (i = 0; i < REC_OUT_NSIGNALS; i++)
 		if (out_signals[i] == sig)
 			old = &out_old_action[i];
-	/* The program's own handler (installed before MPI_Init) decides what happens next. */
+	/* Another handler (the program's, or the MPI library's: UCX prints a backtrace on
+	 * SIGSEGV) decides what happens next. A fault, a bus error, a bad instruction or an
+	 * abort ends the rank all the same nearly always: the stop record goes in past what
+	 * is written, where whatever the rank writes if it lives on replaces it, as a run's
+	 * count does. A SIGTERM the program handles may mean anything: no stop record. */
+	out_flush_from_signal(sig != SIGTERM ||
+			      !(old && old->sa_handler != SIG_DFL && old->sa_handler != SIG_IGN) ?
+			      sig : 0);
 	if (old && old->sa_handler != SIG_DFL && old->sa_handler != SIG_IGN) {
 		if (old->sa_flags & SA_SIGINFO)
 			old->sa_sigaction(sig, info, uctx);
@@ -479,6 +496,7 @@ int rec_output_open(int rank, int size, int thread_level)
 	h.size = size;
 	h.pid = (int32_t)getpid();
 	h.thread_level = thread_level;
+	h.bsend_overhead = MPI_BSEND_OVERHEAD;
 	if (gethostname(h.host, sizeof(h.host) - 1) != 0)
 		h.host[0] = '\0';
 	library_version(h.library, sizeof(h.library));
@@ -502,6 +520,10 @@ int rec_output_open(int rank, int size, int thread_level)
 	rec_call_set_threads(out_multi);
 	atomic_store(&out_fd, fd);
 	out_install_handlers();
+	if (!out_on_exit_set) {
+		out_on_exit_set = 1;
+		on_exit(out_on_exit, NULL);
+	}
 	return 0;
 }
 
@@ -629,8 +651,21 @@ static size_t enc_end(void *arg, void *buf, size_t cap)
 	return mpiv_tf_encode_end(buf, cap);
 }
 
-void rec_output_close(void)
+struct out_stop {
+	int how;
+	int32_t code;
+};
+
+static size_t enc_stop(void *arg, void *buf, size_t cap)
 {
+	const struct out_stop *s = arg;
+
+	return mpiv_tf_encode_stop(buf, cap, s->how, s->code);
+}
+
+void rec_output_close(int how, int32_t code)
+{
+	struct out_stop stop = {how, code};
 	int fd, ptaken, wtaken;
 
 	if (atomic_load(&out_fd) < 0 || getpid() != out_pid)
@@ -638,6 +673,8 @@ void rec_output_close(void)
 	out_remove_handlers();
 	ptaken = out_take(&out_plock);
 	out_run_end();
+	if (how != MPIV_END_UNKNOWN)
+		out_append(MPIV_TF_STOP_MAX, enc_stop, &stop);
 	out_append(MPIV_TF_END_MAX, enc_end, NULL);
 	wtaken = out_take(&out_wlock);
 	out_flush_locked();
@@ -649,8 +686,18 @@ void rec_output_close(void)
 }
 
 /* A rank that exits without MPI_Finalize (or after MPI_Abort returned) still leaves a
- * complete, closed trace. Runs at exit() in the process that opened the trace only. */
+ * complete, closed trace that says with which status. Registered with on_exit() when the
+ * trace opens, so it runs at exit() in that process only (rec_output_close() checks), before
+ * the library's destructors. */
+static void out_on_exit(int status, void *arg)
+{
+	(void)arg;
+	rec_output_close(MPIV_END_EXIT, status);
+}
+
+/* The same for a process that leaves without exit() running the handlers (a library
+ * destructor is the last chance): the status is not known there. */
 __attribute__((destructor)) static void out_at_exit(void)
 {
-	rec_output_close();
+	rec_output_close(MPIV_END_UNKNOWN, 0);
 }

@@ -285,6 +285,22 @@ static int completion_take(struct completion *cp, int count, MPI_Request request
 	return 0;
 }
 
+/* Before a call that may block (MPI_Waitany, MPI_Waitsome): list every request as pending,
+ * so that the event written while it is blocked says what it waits for. */
+static void completion_list_pending(struct rec_call *c, const struct completion *cp)
+{
+	struct mpiv_reqinfo ri;
+	int i;
+
+	for (i = 0; i < cp->n; i++) {
+		if (cp->ent[i].handle == MPI_REQUEST_NULL)
+			continue;
+		rec_request_info(&cp->ent[i], NULL, &ri);
+		rec_call_add_req(c, ri.req, ri.src, ri.tag);
+	}
+	c->ev.npending = c->ev.nreqs;
+}
+
 /* After the call: list completed positions (with status st_of(i), which may be NULL) first,
  * then the pending ones; put back every entry whose request lives on. */
 static void completion_finish(struct rec_call *c, struct completion *cp, MPI_Request requests[],
@@ -293,6 +309,7 @@ static void completion_finish(struct rec_call *c, struct completion *cp, MPI_Req
 	uint32_t pending = 0;
 	int i, pass;
 
+	c->ev.nreqs = 0;	/* completion_list_pending()'s list, if any, is written again */
 	for (pass = 0; pass < 2; pass++) {
 		for (i = 0; i < cp->n; i++) {
 			struct mpiv_reqinfo ri;
@@ -361,6 +378,7 @@ int rec_Waitany(struct rec_call *c, int count, MPI_Request array_of_requests[], 
 	if (status == MPI_STATUS_IGNORE)
 		status = &local;
 	completion_take(&cp, count, array_of_requests);
+	completion_list_pending(c, &cp);
 	rec_call_posted(c);
 	rc = PMPI_Waitany(count, array_of_requests, indx, status);
 	rec_call_returned(c);
@@ -459,6 +477,8 @@ static int rec_some(struct rec_call *c, rec_some_fn pmpi, int incount,
 	int rc, k;
 
 	completion_take(&cp, incount, array_of_requests);
+	if (pmpi != PMPI_Testsome)
+		completion_list_pending(c, &cp);
 	st = statuses_for(st, cp.n, st_stack, &heap);
 	rec_call_posted(c);
 	rc = pmpi(incount, array_of_requests, outcount, array_of_indices, st);
@@ -489,6 +509,25 @@ int rec_Testsome(struct rec_call *c, int incount, MPI_Request array_of_requests[
 {
 	return rec_some(c, PMPI_Testsome, incount, array_of_requests, outcount, array_of_indices,
 			array_of_statuses);
+}
+
+/* The buffer of buffered sends: its size; detaching it may wait for the messages in it. */
+int rec_Buffer_attach(struct rec_call *c, void *buffer, int size)
+{
+	c->ev.bytes = size > 0 ? (uint64_t)size : 0;
+	return PMPI_Buffer_attach(buffer, size);
+}
+
+int rec_Buffer_detach(struct rec_call *c, void *buffer_addr, int *size)
+{
+	int rc;
+
+	rec_call_posted(c);
+	rc = PMPI_Buffer_detach(buffer_addr, size);
+	rec_call_returned(c);
+	if (rc == MPI_SUCCESS && size && *size > 0)
+		c->ev.bytes = (uint64_t)*size;
+	return rc;
 }
 
 /* MPI_Cancel: which request; it lives on until a completion call frees it. */

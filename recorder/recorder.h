@@ -131,9 +131,12 @@ void rec_output_module(unsigned id, const char *path);
  * after writing a blocked call). Thread-safe. */
 void rec_output_flush(void);
 
-/* Write the buffer and the end record, close the file and give the fatal signals back to
- * the program's handlers. Later calls are not recorded. Also runs at exit. */
-void rec_output_close(void);
+/* Write the buffer, a stop record saying how the rank ended (enum mpiv_end: how, code; none
+ * for MPIV_END_UNKNOWN) and the end record, close the file and give the fatal signals back
+ * to the program's handlers. Later calls are not recorded. Runs at exit too (MPIV_END_EXIT
+ * with the exit status), and from a fatal signal's handler (MPIV_END_SIGNAL) in its own
+ * async-signal-safe way. */
+void rec_output_close(int how, int32_t code);
 
 
 /* ---- rec_request.c: nonblocking requests ---- */

@@ -1,6 +1,7 @@
 /* The recorder's hand-written wrappers (MPIV_SPECIAL in mpi_calls.def): MPI_Init and
- * MPI_Init_thread open the trace and start the status thread; MPI_Finalize and MPI_Abort
- * close the trace before MPI gets a chance to wait or to end the job. */
+ * MPI_Init_thread open the trace and start the status thread; MPI_Finalize writes the trace
+ * out before MPI gets a chance to wait, and closes it, finished, once PMPI_Finalize returned;
+ * MPI_Abort closes it before MPI ends the job. */
 #include <stdlib.h>
 
 #include "environment.h"
@@ -54,6 +55,8 @@ MPIV_EXPORT int MPI_Init(int *argc, char ***argv)
 		rec_start(level);
 	}
 	rec_call_leave(&c);
+	/* at once: a rank killed soon after (its peer aborted) still says it started */
+	rec_output_flush();
 	return rc;
 }
 
@@ -68,6 +71,7 @@ MPIV_EXPORT int MPI_Init_thread(int *argc, char ***argv, int required, int *prov
 	if (rc == MPI_SUCCESS)
 		rec_start(*provided);
 	rec_call_leave(&c);
+	rec_output_flush();
 	return rc;
 }
 
@@ -78,12 +82,12 @@ MPIV_EXPORT int MPI_Finalize(void)
 
 	if (!rec_call_enter(&c, MPIV_CALL_Finalize, __builtin_return_address(0)))
 		return PMPI_Finalize();
-	/* The rank is done as far as deadlocks go once it gets here: say so before
-	 * PMPI_Finalize, which may itself wait for the other ranks. */
+	/* The rank has made its last call that others may wait for once it gets here: say so
+	 * before PMPI_Finalize, which may itself wait for the other ranks. */
 	rec_call_leave(&c);
-	/* Closed now: the status thread, which flushes the trace, stops here, and the job may
-	 * be ended while PMPI_Finalize waits for the other ranks. */
-	rec_output_close();
+	/* Written out now: the status thread, which flushes the trace, stops here, and the job
+	 * may be ended while PMPI_Finalize waits for the other ranks. */
+	rec_output_flush();
 	rec_status_finalize();
 	rec_comm_release();
 	/* Calls MPI makes from inside PMPI_Finalize (attribute callbacks) are not the
@@ -91,6 +95,8 @@ MPIV_EXPORT int MPI_Finalize(void)
 	rec_guard_take();
 	rc = PMPI_Finalize();
 	rec_guard_drop();
+	/* Only now has the rank finished (doc/semantics.md 8.1). */
+	rec_output_close(MPIV_END_FINALIZED, 0);
 	return rc;
 }
 
@@ -105,7 +111,7 @@ MPIV_EXPORT int MPI_Abort(MPI_Comm comm, int errorcode)
 	rec_call_leave(&c);
 	/* The job ends inside PMPI_Abort, this rank perhaps by a signal: the trace must be
 	 * complete and closed before. */
-	rec_output_close();
+	rec_output_close(MPIV_END_ABORTED, errorcode);
 	rec_guard_take();
 	rc = PMPI_Abort(comm, errorcode);
 	rec_guard_drop();

@@ -98,8 +98,10 @@ void rep_env_Comm_free(struct rep_call *c, MPI_Comm *comm)
 /* newcomm by address: read after the call has filled it */
 static int made(int rc, const MPI_Comm *newcomm)
 {
-	if (rc == MPI_SUCCESS)
+	if (rc == MPI_SUCCESS) {
 		rec_comm_register(*newcomm);
+		rep_coll_adopt(*newcomm);
+	}
 	return rc;
 }
 
@@ -110,7 +112,12 @@ int rep_Comm_dup(struct rep_call *c, MPI_Comm comm, MPI_Comm *newcomm)
 
 int rep_Comm_idup(struct rep_call *c, MPI_Comm comm, MPI_Comm *newcomm, MPI_Request *request)
 {
-	return made(PMPI_Comm_idup(comm, newcomm, request), newcomm);
+	int rc = PMPI_Comm_idup(comm, newcomm, request);
+
+	/* not usable before its wait: no private duplicate (its barriers use it directly) */
+	if (rc == MPI_SUCCESS)
+		rec_comm_register(*newcomm);
+	return rc;
 }
 
 int rep_Comm_split(struct rep_call *c, MPI_Comm comm, int color, int key, MPI_Comm *newcomm)
@@ -186,6 +193,7 @@ int rep_Intercomm_create(struct rep_call *c, MPI_Comm local_comm, int local_lead
 
 int rep_Comm_free(struct rep_call *c, MPI_Comm *comm)
 {
+	rep_coll_forget(*comm);
 	rec_comm_forget(*comm);
 	return PMPI_Comm_free(comm);
 }

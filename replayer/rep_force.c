@@ -4,8 +4,12 @@
  * wrapper has already checked the program's own arguments against the trace. Nonblocking
  * probes also say whether they found anything, for the trace's alignment. The completion
  * calls' handlers are in rep_request.c. */
+#include <stdlib.h>
+
 #include "replayer.h"
 #include "rec_comm.h"
+#include "rec_status.h"
+#include "status.h"
 
 /* ---- sends: standard (and ready) mode made synchronous where the schedule says so ---- */
 
@@ -44,7 +48,7 @@ int rep_Irsend(struct rep_call *c, const void *buf, int count, MPI_Datatype data
 int rep_Send_init(struct rep_call *c, const void *buf, int count, MPI_Datatype datatype,
 		  int dest, int tag, MPI_Comm comm, MPI_Request *request)
 {
-	if (rep_schedule_sync(c))
+	if (rep_schedule_sync_persistent(c))
 		return PMPI_Ssend_init(buf, count, datatype, dest, tag, comm, request);
 	return PMPI_Send_init(buf, count, datatype, dest, tag, comm, request);
 }
@@ -52,9 +56,82 @@ int rep_Send_init(struct rep_call *c, const void *buf, int count, MPI_Datatype d
 int rep_Rsend_init(struct rep_call *c, const void *buf, int count, MPI_Datatype datatype,
 		   int dest, int tag, MPI_Comm comm, MPI_Request *request)
 {
-	if (rep_schedule_sync(c))
+	if (rep_schedule_sync_persistent(c))
 		return PMPI_Ssend_init(buf, count, datatype, dest, tag, comm, request);
 	return PMPI_Rsend_init(buf, count, datatype, dest, tag, comm, request);
+}
+
+/* ---- send-receive: the source pinned, the send made synchronous, as the counterexample
+ * says ---- */
+
+/* Post the receive, then the send synchronously, and wait for both: MPI_Sendrecv with an
+ * unbuffered send. */
+static int sendrecv_sync(struct rep_call *c, const void *sendbuf, int sendcount,
+			 MPI_Datatype sendtype, int dest, int sendtag, void *recvbuf,
+			 int recvcount, MPI_Datatype recvtype, int source, int recvtag,
+			 MPI_Comm comm, MPI_Status *status)
+{
+	MPI_Request req[2];
+	MPI_Status st[2];
+	int rc;
+
+	rc = PMPI_Irecv(recvbuf, recvcount, recvtype, source, recvtag, comm, &req[0]);
+	if (rc != MPI_SUCCESS)
+		return rc;
+	rc = PMPI_Issend(sendbuf, sendcount, sendtype, dest, sendtag, comm, &req[1]);
+	if (rc != MPI_SUCCESS) {
+		PMPI_Cancel(&req[0]);
+		PMPI_Request_free(&req[0]);
+		return rc;
+	}
+	rc = PMPI_Waitall(2, req, st);
+	if (status != MPI_STATUS_IGNORE)
+		*status = st[0];
+	if (rc == MPI_SUCCESS && rep_schedule_blocked(c))
+		c->matched = rec_comm_to_world(comm, st[0].MPI_SOURCE);
+	return rc;
+}
+
+int rep_Sendrecv(struct rep_call *c, const void *sendbuf, int sendcount, MPI_Datatype sendtype,
+		 int dest, int sendtag, void *recvbuf, int recvcount, MPI_Datatype recvtype,
+		 int source, int recvtag, MPI_Comm comm, MPI_Status *status)
+{
+	int src = rep_schedule_source(c, source, comm);
+
+	if (rep_schedule_sync(c))
+		return sendrecv_sync(c, sendbuf, sendcount, sendtype, dest, sendtag, recvbuf,
+				     recvcount, recvtype, src, recvtag, comm, status);
+	return PMPI_Sendrecv(sendbuf, sendcount, sendtype, dest, sendtag, recvbuf, recvcount,
+			     recvtype, src, recvtag, comm, status);
+}
+
+int rep_Sendrecv_replace(struct rep_call *c, void *buf, int count, MPI_Datatype datatype,
+			 int dest, int sendtag, int source, int recvtag, MPI_Comm comm,
+			 MPI_Status *status)
+{
+	int src = rep_schedule_source(c, source, comm), size = 0, pos = 0, rc;
+	void *out;
+
+	if (!rep_schedule_sync(c))
+		return PMPI_Sendrecv_replace(buf, count, datatype, dest, sendtag, src, recvtag,
+					     comm, status);
+	/* the message goes out of a packed copy while the receive lands in buf (data packed
+	 * with MPI_Pack is received with its own datatype, MPI-4.1 5.2.1) */
+	rc = PMPI_Pack_size(count, datatype, comm, &size);
+	out = rc == MPI_SUCCESS ? malloc(size > 0 ? (size_t)size : 1) : NULL;
+	if (!out) {
+		rec_status_note(MPIV_NOTE_UNFORCED, "MPI_Sendrecv_replace: no memory to make its "
+				"send synchronous");
+		c->forced = 0;
+		return PMPI_Sendrecv_replace(buf, count, datatype, dest, sendtag, src, recvtag,
+					     comm, status);
+	}
+	rc = PMPI_Pack(buf, count, datatype, out, size, &pos, comm);
+	if (rc == MPI_SUCCESS)
+		rc = sendrecv_sync(c, out, pos, MPI_PACKED, dest, sendtag, buf, count, datatype,
+				   src, recvtag, comm, status);
+	free(out);
+	return rc;
 }
 
 /* ---- receives and probes: a wildcard source pinned to the counterexample's sender ---- */
@@ -128,7 +205,7 @@ int rep_Bcast(struct rep_call *c, void *buffer, int count, MPI_Datatype datatype
 	      MPI_Comm comm)
 {
 	if (rep_schedule_coll_sync(c))
-		PMPI_Barrier(comm);
+		rep_coll_barrier(c, comm);
 	return PMPI_Bcast(buffer, count, datatype, root, comm);
 }
 
@@ -136,7 +213,7 @@ int rep_Reduce(struct rep_call *c, const void *sendbuf, void *recvbuf, int count
 	       MPI_Datatype datatype, MPI_Op op, int root, MPI_Comm comm)
 {
 	if (rep_schedule_coll_sync(c))
-		PMPI_Barrier(comm);
+		rep_coll_barrier(c, comm);
 	return PMPI_Reduce(sendbuf, recvbuf, count, datatype, op, root, comm);
 }
 
@@ -144,7 +221,7 @@ int rep_Gather(struct rep_call *c, const void *sendbuf, int sendcount, MPI_Datat
 	       void *recvbuf, int recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm)
 {
 	if (rep_schedule_coll_sync(c))
-		PMPI_Barrier(comm);
+		rep_coll_barrier(c, comm);
 	return PMPI_Gather(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm);
 }
 
@@ -153,7 +230,7 @@ int rep_Gatherv(struct rep_call *c, const void *sendbuf, int sendcount, MPI_Data
 		int root, MPI_Comm comm)
 {
 	if (rep_schedule_coll_sync(c))
-		PMPI_Barrier(comm);
+		rep_coll_barrier(c, comm);
 	return PMPI_Gatherv(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype,
 			    root, comm);
 }
@@ -162,7 +239,7 @@ int rep_Scatter(struct rep_call *c, const void *sendbuf, int sendcount, MPI_Data
 		void *recvbuf, int recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm)
 {
 	if (rep_schedule_coll_sync(c))
-		PMPI_Barrier(comm);
+		rep_coll_barrier(c, comm);
 	return PMPI_Scatter(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root,
 			    comm);
 }
@@ -172,7 +249,7 @@ int rep_Scatterv(struct rep_call *c, const void *sendbuf, const int sendcounts[]
 		 MPI_Datatype recvtype, int root, MPI_Comm comm)
 {
 	if (rep_schedule_coll_sync(c))
-		PMPI_Barrier(comm);
+		rep_coll_barrier(c, comm);
 	return PMPI_Scatterv(sendbuf, sendcounts, displs, sendtype, recvbuf, recvcount, recvtype,
 			     root, comm);
 }
@@ -181,7 +258,7 @@ int rep_Scan(struct rep_call *c, const void *sendbuf, void *recvbuf, int count,
 	     MPI_Datatype datatype, MPI_Op op, MPI_Comm comm)
 {
 	if (rep_schedule_coll_sync(c))
-		PMPI_Barrier(comm);
+		rep_coll_barrier(c, comm);
 	return PMPI_Scan(sendbuf, recvbuf, count, datatype, op, comm);
 }
 
@@ -189,6 +266,6 @@ int rep_Exscan(struct rep_call *c, const void *sendbuf, void *recvbuf, int count
 	       MPI_Datatype datatype, MPI_Op op, MPI_Comm comm)
 {
 	if (rep_schedule_coll_sync(c))
-		PMPI_Barrier(comm);
+		rep_coll_barrier(c, comm);
 	return PMPI_Exscan(sendbuf, recvbuf, count, datatype, op, comm);
 }

@@ -14,6 +14,7 @@
 
 #include "replayer.h"
 #include "rec_status.h"
+#include "status.h"
 
 #define REQ_BUCKETS 1024	/* a power of two */
 #define REQ_STACK 32		/* arrays of requests handled without malloc */
@@ -62,7 +63,7 @@ void rep_request_made(struct rep_call *c)
 		return;
 	/* started right after the collective on every member, so they pair up in order */
 	if (c->mpicomm != MPI_COMM_NULL && rep_schedule_coll_sync(c) &&
-	    PMPI_Ibarrier(c->mpicomm, &sync) != MPI_SUCCESS)
+	    PMPI_Ibarrier(rep_coll_sync_comm(c->mpicomm), &sync) != MPI_SUCCESS)
 		sync = MPI_REQUEST_NULL;
 	if (!ids && sync == MPI_REQUEST_NULL)
 		return;	/* nothing to know about it */
@@ -216,7 +217,7 @@ static void req_note_unsynced(const struct rep_call *c, const struct req_set *rs
 			 "made at event %u, which replay did not make synchronise (it does so "
 			 "on the way of a counterexample found without buffering)", c->index,
 			 mpiv_call_name(c->call), n->made);
-		rec_status_note(note);
+		rec_status_note(MPIV_NOTE_PASSED | MPIV_NOTE_ICOLL_FREE, note);
 		return;
 	}
 }

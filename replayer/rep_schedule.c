@@ -15,6 +15,7 @@
 #include "replayer.h"
 #include "rec_comm.h"
 #include "rec_status.h"
+#include "status.h"
 
 static struct mpiv_cex rep_cex;			/* the whole counterexample */
 static const struct mpiv_cex_rank *rep_me;	/* this rank's entry, NULL without one */
@@ -359,7 +360,7 @@ void rep_schedule_after(const struct rep_call *c)
 		if (need[0]) {
 			snprintf(note, sizeof(note), "event %u, %s: the counterexample needs it %s, "
 				 "which replay cannot force for %s yet", c->index, name, need, name);
-			rec_status_note(note);
+			rec_status_note(MPIV_NOTE_UNFORCED, note);
 		}
 	}
 	if (rep_me->blocked_op < 0 || (uint32_t)rep_me->blocked_op != c->index)
@@ -368,10 +369,13 @@ void rep_schedule_after(const struct rep_call *c)
 		snprintf(note, sizeof(note), "event %u, %s, where the counterexample has this rank "
 			 "blocked, completed although it was made synchronous: a receive matched it",
 			 c->index, name);
-	else if ((mpiv_call_flags(c->call) & MPIV_F_STANDARD) && !c->forced)
+	else if ((mpiv_call_flags(c->call) & MPIV_F_STANDARD) && !c->forced) {
 		snprintf(note, sizeof(note), "event %u, %s, where the counterexample has this rank "
 			 "blocked, completed: the counterexample does not have it made synchronous, "
 			 "so the MPI library was free to buffer it", c->index, name);
+		rec_status_note(MPIV_NOTE_PASSED | MPIV_NOTE_FREE_TO_BUFFER, note);
+		return;
+	}
 	else if (c->matched != MPIV_NONE)
 		snprintf(note, sizeof(note), "event %u, %s, where the counterexample has this rank "
 			 "blocked, completed: it received rank %d's message", c->index, name,
@@ -379,7 +383,7 @@ void rep_schedule_after(const struct rep_call *c)
 	else
 		snprintf(note, sizeof(note), "event %u, %s, where the counterexample has this rank "
 			 "blocked, completed", c->index, name);
-	rec_status_note(note);
+	rec_status_note(MPIV_NOTE_PASSED, note);
 }
 
 const struct rep_expect *rep_schedule_recorded(const struct rep_call *c)
@@ -421,6 +425,32 @@ int rep_schedule_coll_sync(struct rep_call *c)
 		return 0;
 	c->forced = 1;
 	return 1;
+}
+
+int rep_schedule_mismatch(void)
+{
+	return rep_me && rep_cex.mismatch;
+}
+
+int rep_schedule_coll_private(void)
+{
+	return rep_me && (rep_cex.mismatch || rep_cex.buffering.mode == MPIV_BUF_ZERO);
+}
+
+int rep_schedule_sync_persistent(struct rep_call *c)
+{
+	const struct mpiv_buffering *b = &rep_cex.buffering;
+
+	/* every start posts the same envelope and size, so the counterexample's mode decides
+	 * for all of them alike, as the model did for each */
+	if (!rep_me)
+		return 0;
+	if (b->mode == MPIV_BUF_ZERO ||
+	    (b->mode == MPIV_BUF_EAGER && (long long)c->bytes > b->bytes)) {
+		c->forced = 1;
+		return 1;
+	}
+	return 0;
 }
 
 int rep_schedule_sync(struct rep_call *c)

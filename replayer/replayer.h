@@ -128,6 +128,11 @@ void rep_schedule_release(void);
  * found without buffering, where every collective synchronises, and c is on its way. */
 int rep_schedule_coll_sync(struct rep_call *c);
 
+/* 1 if the counterexample is a collective mismatch; 1 if its collectives need private
+ * communicators (found without buffering, or a mismatch). */
+int rep_schedule_mismatch(void);
+int rep_schedule_coll_private(void);
+
 /* This rank's cex entry for event index, or NULL if the counterexample does not have it
  * (after the deadlock point, no schedule, or the program already diverged). */
 const struct mpiv_cex_op *rep_schedule_op(uint32_t index);
@@ -151,6 +156,11 @@ int rep_schedule_source(struct rep_call *c, int source, MPI_Comm comm);
 /* 1 if the counterexample needs this standard send unbuffered, which the caller then makes
  * synchronous (c->forced is set). */
 int rep_schedule_sync(struct rep_call *c);
+
+/* The same for a persistent standard send request being made (MPI_Send_init): 1 if the
+ * counterexample's buffering mode has its sends (c->bytes each) unbuffered, so that every
+ * start of it is synchronous. */
+int rep_schedule_sync_persistent(struct rep_call *c);
 
 /* The recorded event call c must reproduce: for a poll the recorded poll that ended its
  * loop (the one that found), else event c->index. NULL when calls are not checked against the
@@ -186,6 +196,31 @@ void rep_describe(char *buf, size_t size, unsigned call, int32_t peer, int32_t t
 void rep_request_made(struct rep_call *c);
 
 void rep_request_release(void);
+
+/* ---- rep_coll.c: collectives under replay ---- */
+
+/* The program got comm (MPI_Init's MPI_COMM_WORLD, or a communicator it made, all members at
+ * the same call): make its private duplicate, when the counterexample needs collectives
+ * synchronised or checked (rep_schedule_coll_private()). Makes MPI calls. */
+void rep_coll_adopt(MPI_Comm comm);
+
+/* The program frees comm: free its private duplicate. */
+void rep_coll_forget(MPI_Comm comm);
+
+/* Free every private duplicate; call before PMPI_Finalize. */
+void rep_coll_release(void);
+
+/* The communicator replay's own synchronisation of comm goes on: its private duplicate, or
+ * comm itself if it has none. */
+MPI_Comm rep_coll_sync_comm(MPI_Comm comm);
+
+/* Synchronise comm's members before collective call c, on rep_coll_sync_comm(comm). */
+void rep_coll_barrier(struct rep_call *c, MPI_Comm comm);
+
+/* For a counterexample of a collective mismatch: compare collective call c's call and root
+ * with the other members' at the same place (an MPI_Allgather on the private duplicate);
+ * a difference is noted (MPIV_NOTE_MISMATCH). Nothing for other calls or counterexamples. */
+void rep_coll_check(struct rep_call *c);
 
 /* ---- rep_check.c: the program's side of the check ----
  * rep_env_<name>() fills c's envelope from the call's arguments, as the recorder's handler

@@ -70,6 +70,7 @@ void rep_call_leave(struct rep_call *c)
 		if (rep_env_##name)							\
 			rep_env_##name(&c, MPIV_UNPAREN args);				\
 		rep_schedule_check(&c, c.thread);					\
+		rep_coll_check(&c);							\
 		if (rep_##name)								\
 			rc = rep_##name(&c, MPIV_UNPAREN args);				\
 		else									\

@@ -30,6 +30,7 @@ static void rep_start(void)
 		watched = 1;
 	if (rep_schedule_load(rank, size) != 0 && !watched)
 		PMPI_Abort(MPI_COMM_WORLD, MPIV_EXIT_BAD_INPUT);
+	rep_coll_adopt(MPI_COMM_WORLD);
 }
 
 MPIV_EXPORT int MPI_Init(int *argc, char ***argv)
@@ -75,6 +76,7 @@ MPIV_EXPORT int MPI_Finalize(void)
 	/* Done as far as deadlocks go: say so before PMPI_Finalize, which may wait. */
 	rep_call_leave(&c);
 	rec_status_finalize();
+	rep_coll_release();
 	rec_comm_release();
 	rep_guard_take();	/* as the recorder: MPI's own calls inside Finalize are not counted */
 	rc = PMPI_Finalize();

@@ -166,9 +166,9 @@ parse_header()
 				;;
 			esac
 			case $expect in
-			ok | deadlock) ;;
+			ok | deadlock | inconclusive) ;;
 			*)
-				echo "bad expect '$expect' (want ok or deadlock)"
+				echo "bad expect '$expect' (want ok, deadlock or inconclusive)"
 				return 1
 				;;
 			esac
@@ -183,9 +183,9 @@ parse_header()
 		;;
 	esac
 	case $RECORD in
-	ok | hang) ;;
+	ok | hang | fail) ;;
 	*)
-		echo "missing or bad record='$RECORD' (want ok or hang)"
+		echo "missing or bad record='$RECORD' (want ok, hang or fail)"
 		return 1
 		;;
 	esac

@@ -27,17 +27,29 @@ struct windows {
 	size_t nlocks, caplocks;
 };
 
-/* A rank's program being built. */
+/* One thread's program being built: a process of the engine. */
+struct proc_build {
+	int32_t thread;		/* the recorder's thread number */
+	struct eng_instr *ins;
+	size_t n, cap;
+	int live, maxlive;	/* requests posted and not waited for, now and at most */
+	long last;		/* its last event, -1 before the first */
+};
+
+/* A rank's program being built: one process per thread that called MPI. */
 struct builder {
 	const struct mpiv_rank_trace *t;
 	const struct tr_comms *comms;	/* the trace's communicator ids -> engine ones */
 	const struct eng_prog *prog;	/* its communicators (members) */
-	struct eng_instr *ins;
-	size_t n, cap;
+	struct proc_build *procs;	/* in the order their threads first called MPI */
+	size_t nprocs, capprocs;
+	size_t cur;		/* the process of the event being built */
+	int proc_base;		/* engine index of procs[0] */
+	int threaded;		/* more than one thread of the rank calls MPI */
 	int32_t *req_instr;	/* request id -> instruction of its active post, -1 if none */
+	int32_t *req_proc;	/* request id -> the process that posted it */
 	int32_t *req_tmpl;	/* request id -> event of its persistent template, -1 if none */
-	size_t nreq;		/* room in req_instr and req_tmpl */
-	int live, maxlive;	/* requests posted and not waited for, now and at most */
+	size_t nreq;		/* room in req_instr, req_proc and req_tmpl */
 	int *coll_seq;		/* per engine comm: collectives this rank entered */
 	int32_t *peer_of;	/* per event: the source to post it with (a fused probe's) */
 	int32_t *tag_of;	/* per event: the tag to post it with */
@@ -56,16 +68,46 @@ static int comm_id(const struct builder *b, int comm)
 	return tr_comms_id(b->comms, b->t->rank, comm);
 }
 
+/* The process being built. */
+static struct proc_build *cur(struct builder *b)
+{
+	return &b->procs[b->cur];
+}
+
+/* Make the process of `thread` the one being built, adding it on its first event. */
+static void select_thread(struct builder *b, int32_t thread)
+{
+	size_t i;
+
+	for (i = 0; i < b->nprocs && b->procs[i].thread != thread; i++)
+		;
+	if (i == b->nprocs) {
+		xgrow((void **)&b->procs, &b->capprocs, b->nprocs + 1, sizeof(*b->procs));
+		memset(&b->procs[i], 0, sizeof(b->procs[i]));
+		b->procs[i].thread = thread;
+		b->procs[i].last = -1;
+		b->nprocs++;
+	}
+	b->cur = i;
+}
+
 static struct eng_instr *emit(struct builder *b, int op, int ev)
 {
+	struct proc_build *pb = cur(b);
 	struct eng_instr *in;
 
-	xgrow((void **)&b->ins, &b->cap, b->n + 1, sizeof(*b->ins));
-	in = &b->ins[b->n++];
+	xgrow((void **)&pb->ins, &pb->cap, pb->n + 1, sizeof(*pb->ins));
+	in = &pb->ins[pb->n++];
 	memset(in, 0, sizeof(*in));
 	in->op = op;
 	in->ev = ev;
 	return in;
+}
+
+/* Index of the last instruction emitted for the process being built. */
+static int last_instr(struct builder *b)
+{
+	return (int)cur(b)->n - 1;
 }
 
 static void grow_reqs(struct builder *b, int32_t req)
@@ -76,9 +118,12 @@ static void grow_reqs(struct builder *b, int32_t req)
 		return;
 	xgrow((void **)&b->req_instr, &cap, (size_t)req + 1, sizeof(*b->req_instr));
 	cap = old;
+	xgrow((void **)&b->req_proc, &cap, (size_t)req + 1, sizeof(*b->req_proc));
+	cap = old;
 	xgrow((void **)&b->req_tmpl, &cap, (size_t)req + 1, sizeof(*b->req_tmpl));
 	b->nreq = cap;
 	memset(b->req_instr + old, 0xff, (b->nreq - old) * sizeof(*b->req_instr));
+	memset(b->req_proc + old, 0xff, (b->nreq - old) * sizeof(*b->req_proc));
 	memset(b->req_tmpl + old, 0xff, (b->nreq - old) * sizeof(*b->req_tmpl));
 }
 
@@ -98,6 +143,7 @@ static void map_req(struct builder *b, int32_t req, int instr)
 		return;
 	grow_reqs(b, req);
 	b->req_instr[req] = instr;
+	b->req_proc[req] = (int32_t)b->cur;
 }
 
 static int engine_peer(int32_t peer)
@@ -126,9 +172,9 @@ static int post(struct builder *b, const struct mpiv_event *env, int ev, int sen
 		in->d = (flags & MPIV_F_SYNC) ? ENG_SEND_SYNC :
 			(flags & MPIV_F_BUFFERED) ? ENG_SEND_BUFFERED :
 			(flags & MPIV_F_READY) ? ENG_SEND_READY : ENG_SEND_STANDARD;
-	if (++b->live > b->maxlive)
-		b->maxlive = b->live;
-	return (int)(b->n - 1);
+	if (++cur(b)->live > cur(b)->maxlive)
+		cur(b)->maxlive = cur(b)->live;
+	return last_instr(b);
 }
 
 /* Wait for list[0..n); with d < n, only the first d complete (MPI_Waitany and kin). */
@@ -140,7 +186,7 @@ static void wait_for(struct builder *b, int ev, const int32_t *instrs, int n, in
 	in->d = d;
 	in->list = xmalloc((size_t)(n ? n : 1) * sizeof(*in->list));
 	memcpy(in->list, instrs, (size_t)n * sizeof(*in->list));
-	b->live -= d;
+	cur(b)->live -= d;
 }
 
 /* What a rank in a collective waits for, with buffering (without, every collective
@@ -224,6 +270,10 @@ static int check_event(const struct builder *b, const struct mpiv_event *ev,
 		return mpiv_error_set(err, MPIV_EXIT_BAD_INPUT, t->source, t->rank, ev->index,
 				      "the trace uses %s, which check cannot judge yet",
 				      mpiv_call_name(ev->call));
+	if (b->threaded && kind >= MPIV_KIND_WIN_CREATE && kind <= MPIV_KIND_WIN_LOCAL)
+		return mpiv_error_set(err, MPIV_EXIT_BAD_INPUT, t->source, t->rank, ev->index,
+				      "%s in a rank whose threads call MPI: check cannot judge "
+				      "one-sided calls with threads yet", mpiv_call_name(ev->call));
 	if (needs_comm && comm_id(b, ev->comm) < 0)
 		return mpiv_error_set(err, MPIV_EXIT_BAD_INPUT, t->source, t->rank, ev->index,
 				      "%s on a communicator check does not know (comm %d): one "
@@ -271,6 +321,8 @@ static long fused_receive(const struct mpiv_rank_trace *t, size_t i)
 		const struct mpiv_event *ev = &t->events[j];
 		enum mpiv_kind kind = mpiv_call_kind(ev->call);
 
+		if (ev->thread != pr->thread)
+			continue;	/* another thread's call */
 		if (kind == MPIV_KIND_PROBE || kind == MPIV_KIND_MPROBE)
 			return -1;
 		if (kind != MPIV_KIND_RECV && kind != MPIV_KIND_IRECV)
@@ -283,6 +335,40 @@ static long fused_receive(const struct mpiv_rank_trace *t, size_t i)
 	return -1;
 }
 
+/* A completion call that never returned, or a polling loop that was still polling when the
+ * rank stopped: wait for all of its requests (any = 0: MPI_Test, MPI_Testall) or for one
+ * (MPI_Waitany, MPI_Testany and the some kinds), whichever completion ends it. Returns 0 or
+ * -1 with err filled. */
+static int block_on(struct builder *b, const struct mpiv_event *ev, int32_t **list,
+		    size_t *listcap, int any, struct mpiv_error *err)
+{
+	struct eng_instr *in;
+	uint32_t j;
+	int n = 0;
+
+	xgrow((void **)list, listcap, ev->nreqs + 1, sizeof(**list));
+	for (j = 0; j < ev->nreqs; j++) {
+		int32_t req = ev->reqs[j].req, instr = req_instr(b, req);
+
+		if (instr < 0)
+			continue;	/* inactive: it would complete at once */
+		if (b->req_proc[req] != (int32_t)b->cur)
+			return mpiv_error_set(err, MPIV_EXIT_BAD_INPUT, b->t->source, b->t->rank,
+					      ev->index, "%s on thread %d waits for request %d, "
+					      "which thread %d made: check cannot judge requests "
+					      "shared between threads yet", mpiv_call_name(ev->call),
+					      cur(b)->thread, req, b->procs[b->req_proc[req]].thread);
+		(*list)[n++] = instr;
+	}
+	if (n == 0)
+		return 0;
+	in = emit(b, any ? ENG_WAIT_SOME : ENG_WAIT, (int)ev->index);
+	in->n = n;
+	in->list = xmalloc((size_t)n * sizeof(*in->list));
+	memcpy(in->list, *list, (size_t)n * sizeof(*in->list));
+	return 0;
+}
+
 /* Translate one completion call: reqs[0..nreqs - npending) completed, the rest did not. */
 static int build_wait(struct builder *b, const struct mpiv_event *ev, int32_t **list,
 		      size_t *listcap, struct mpiv_error *err)
@@ -290,6 +376,8 @@ static int build_wait(struct builder *b, const struct mpiv_event *ev, int32_t **
 	uint32_t ndone = ev->nreqs - ev->npending, j;
 	int n = 0, d = 0;
 
+	if (ndone == 0 && (ev->flags & MPIV_EV_INCOMPLETE))
+		return block_on(b, ev, list, listcap, 1, err);	/* stuck in MPI_Waitany */
 	if (ndone == 0)
 		return 0;	/* a test that found nothing: no effect (doc/semantics.md 4.3) */
 	xgrow((void **)list, listcap, ev->nreqs + 1, sizeof(**list));
@@ -304,6 +392,12 @@ static int build_wait(struct builder *b, const struct mpiv_event *ev, int32_t **
 					      ev->index, "%s completes request %d, which was never "
 					      "posted", mpiv_call_name(ev->call), req);
 		}
+		if (b->req_proc[req] != (int32_t)b->cur)
+			return mpiv_error_set(err, MPIV_EXIT_BAD_INPUT, b->t->source, b->t->rank,
+					      ev->index, "%s on thread %d completes request %d, which "
+					      "thread %d made: check cannot judge requests shared "
+					      "between threads yet", mpiv_call_name(ev->call),
+					      cur(b)->thread, req, b->procs[b->req_proc[req]].thread);
 		if (j < ndone) {
 			b->req_instr[req] = -1;
 			/* completed ones first, as ENG_WAITANY wants them */
@@ -378,7 +472,7 @@ static void close_lock(struct builder *b, const struct open_lock *o, int32_t unl
 
 		xgrow((void **)&w->locks, &w->caplocks, w->nlocks + 1, sizeof(*w->locks));
 		l = &w->locks[w->nlocks++];
-		l->rank = b->t->rank;
+		l->proc = b->proc_base + (int32_t)b->cur;
 		l->comm = o->comm;
 		l->target = o->target == ENG_ANY ? i : o->target;
 		l->lock = o->instr;
@@ -444,7 +538,7 @@ static int build_win(struct builder *b, const struct mpiv_event *ev, struct mpiv
 		in->b = all ? ENG_ANY : ev->peer;
 		in->c = !all && ev->lock == MPIV_LOCK_EXCLUSIVE;
 		xgrow((void **)&b->open, &b->capopen, b->nopen + 1, sizeof(*b->open));
-		b->open[b->nopen].instr = (int32_t)(b->n - 1);
+		b->open[b->nopen].instr = last_instr(b);
 		b->open[b->nopen].comm = c;
 		b->open[b->nopen].target = in->b;
 		b->open[b->nopen].exclusive = in->c;
@@ -461,7 +555,7 @@ static int build_win(struct builder *b, const struct mpiv_event *ev, struct mpiv
 		in = emit(b, ENG_WIN_UNLOCK, (int)ev->index);
 		in->a = c;
 		in->b = b->open[k].target;
-		close_lock(b, &b->open[k], (int32_t)(b->n - 1));
+		close_lock(b, &b->open[k], last_instr(b));
 		b->open[k] = b->open[--b->nopen];
 		break;
 	default:	/* MPIV_KIND_WIN_LOCAL: data calls and flushes never wait (13.7.3) */
@@ -470,15 +564,79 @@ static int build_win(struct builder *b, const struct mpiv_event *ev, struct mpiv
 	return 0;
 }
 
-static int build_rank(const struct mpiv_rank_trace *t, struct builder *b,
-		      struct mpiv_error *err)
+/* A polling loop that was still polling when the rank stopped never found what it polled
+ * for: the rank is stuck in it as in the blocking call it stands for (MPI_Test as MPI_Wait,
+ * MPI_Iprobe as MPI_Probe, MPI_Win_test as MPI_Win_wait). Returns 0 or -1 with err
+ * filled. */
+static int block_on_poll(struct builder *b, const struct mpiv_event *ev, int32_t **list,
+			 size_t *listcap, struct mpiv_error *err)
+{
+	struct mpiv_event blocking;
+	struct eng_instr *in;
+
+	switch (mpiv_call_kind(ev->call)) {
+	case MPIV_KIND_WAIT:
+		return block_on(b, ev, list, listcap,
+				ev->call == MPIV_CALL_Testany || ev->call == MPIV_CALL_Testsome, err);
+	case MPIV_KIND_PROBE:
+	case MPIV_KIND_MPROBE:
+		in = emit(b, ENG_PROBE, (int)ev->index);
+		in->a = engine_peer(ev->peer);
+		in->b = comm_id(b, ev->comm);
+		in->c = ev->tag == MPIV_ANY_TAG ? ENG_ANY : ev->tag;
+		return 0;
+	case MPIV_KIND_WIN_WAIT:
+		blocking = *ev;
+		blocking.flags &= (uint16_t)~MPIV_EV_NOT_DONE;
+		return build_win(b, &blocking, err);
+	default:
+		return 0;
+	}
+}
+
+/* The end of every process of the rank: ENG_END if the rank finished; otherwise, after what
+ * it was stuck in (an incomplete last call is already its last instruction; a polling loop
+ * that never found anything waits for good), ENG_STOP: it never moves again. Returns 0 or
+ * -1 with err filled. */
+static int finish_procs(struct builder *b, const struct tr_stop *stop, int32_t **list,
+			size_t *listcap, struct mpiv_error *err)
+{
+	size_t k;
+
+	if (b->nprocs == 0)
+		select_thread(b, 0);	/* a rank without an event: one process, stopped at once */
+	for (k = 0; k < b->nprocs; k++) {
+		const struct mpiv_event *last;
+		int ev;
+
+		b->cur = k;
+		ev = cur(b)->last >= 0 ? (int)cur(b)->last : 0;
+		if (stop->kind == TR_FINISHED) {
+			emit(b, ENG_END, ev);
+			continue;
+		}
+		last = cur(b)->last >= 0 ? &b->t->events[cur(b)->last] : NULL;
+		if (last && (stop->kind == TR_STOP_ENDED || stop->kind == TR_STOP_KILLED) &&
+		    mpiv_event_failed_poll(last) && block_on_poll(b, last, list, listcap, err))
+			return -1;
+		emit(b, ENG_STOP, ev);
+	}
+	return 0;
+}
+
+static int build_rank(const struct mpiv_traceset *ts, const struct mpiv_rank_trace *t,
+		      struct builder *b, struct mpiv_error *err)
 {
 	size_t i;
 	uint32_t j;
 	int32_t *list = NULL, pair[2];
 	size_t listcap = 0;
+	struct tr_stop stop;
 
 	b->t = t;
+	tr_stop_of(ts, t->rank, &stop);
+	for (i = 0; i < t->nevents && !b->threaded; i++)
+		b->threaded = t->events[i].thread != 0;
 	b->peer_of = xmalloc((t->nevents + 1) * sizeof(*b->peer_of));
 	b->tag_of = xmalloc((t->nevents + 1) * sizeof(*b->tag_of));
 	for (i = 0; i < t->nevents; i++) {
@@ -493,9 +651,18 @@ static int build_rank(const struct mpiv_rank_trace *t, struct builder *b,
 
 		if (check_event(b, ev, err))
 			goto fail;
+		if (ev->thread != 0 && t->thread_level < 3 /* MPI_THREAD_MULTIPLE */) {
+			mpiv_error_set(err, MPIV_EXIT_BAD_INPUT, t->source, t->rank, ev->index,
+				       "%s from thread %d of a rank that is not MPI_THREAD_MULTIPLE "
+				       "(thread level %d): the program serialises its threads' calls "
+				       "itself, which check cannot judge yet",
+				       mpiv_call_name(ev->call), ev->thread, t->thread_level);
+			goto fail;
+		}
+		select_thread(b, ev->thread);
+		cur(b)->last = (long)i;
 		switch (kind) {
-		case MPIV_KIND_FINALIZE:
-			emit(b, ENG_END, (int)ev->index);
+		case MPIV_KIND_FINALIZE:	/* MPI_Finalize, MPI_Abort: the rank's last call */
 			goto done;
 		case MPIV_KIND_SEND:
 		case MPIV_KIND_RECV:
@@ -524,9 +691,12 @@ static int build_rank(const struct mpiv_rank_trace *t, struct builder *b,
 				goto fail;
 			break;
 		case MPIV_KIND_PROBE:
-			if (ev->src == MPIV_NONE)
-				break;	/* an MPI_Iprobe that found nothing: no effect */
-			f = ev->peer == MPIV_ANY_SOURCE ? fused_receive(t, i) : -1;
+			/* an MPI_Iprobe that found nothing: no effect; an MPI_Probe that never
+			 * returned: the rank is stuck there */
+			if (ev->src == MPIV_NONE && !(ev->flags & MPIV_EV_INCOMPLETE))
+				break;
+			f = ev->peer == MPIV_ANY_SOURCE && ev->src != MPIV_NONE ?
+			    fused_receive(t, i) : -1;
 			if (f >= 0) {
 				b->peer_of[f] = MPIV_ANY_SOURCE;
 				b->tag_of[f] = ev->tag;
@@ -541,7 +711,7 @@ static int build_rank(const struct mpiv_rank_trace *t, struct builder *b,
 			}
 			break;
 		case MPIV_KIND_MPROBE:
-			if (ev->src == MPIV_NONE)
+			if (ev->src == MPIV_NONE && !(ev->flags & MPIV_EV_INCOMPLETE))
 				break;	/* an MPI_Improbe that found nothing */
 			/* a matched probe takes its message: it is the receive */
 			idx = post(b, ev, (int)ev->index, 0);
@@ -619,9 +789,9 @@ static int build_rank(const struct mpiv_rank_trace *t, struct builder *b,
 			in->d = ev->root >= 0 ? ev->root : 0;
 			in->bytes = (int64_t)ev->bytes;
 			if (kind == MPIV_KIND_ICOLL) {
-				map_req(b, ev->reqs[0].req, (int)(b->n - 1));
-				if (++b->live > b->maxlive)
-					b->maxlive = b->live;
+				map_req(b, ev->reqs[0].req, last_instr(b));
+				if (++cur(b)->live > cur(b)->maxlive)
+					cur(b)->maxlive = cur(b)->live;
 			}
 			break;
 		}
@@ -640,13 +810,19 @@ static int build_rank(const struct mpiv_rank_trace *t, struct builder *b,
 			in->c = ++b->coll_seq[c];
 			break;
 		}
+		case MPIV_KIND_BUF_ATTACH:
+			emit(b, ENG_BUF_ATTACH, (int)ev->index)->bytes = (int64_t)ev->bytes;
+			break;
+		case MPIV_KIND_BUF_DETACH:
+			emit(b, ENG_BUF_DETACH, (int)ev->index);
+			break;
 		default:	/* MPI_Init, MPI_Comm_free (it does not wait) */
 			break;
 		}
 	}
-	/* the trace ends without MPI_Finalize: the rank is done there (doc/semantics.md 8) */
-	emit(b, ENG_END, t->nevents ? (int)t->nevents - 1 : 0);
 done:
+	if (finish_procs(b, &stop, &list, &listcap, err))
+		goto fail;
 	/* a lock never released is held for good */
 	while (b->nopen > 0)
 		close_lock(b, &b->open[--b->nopen], INT32_MAX);
@@ -669,7 +845,7 @@ static void mark_mismatches(struct eng_prog *prog, const struct mpiv_traceset *t
 {
 	struct eng_instr ***pos = xcalloc((size_t)prog->nranks, sizeof(*pos));
 	size_t *npos = xcalloc((size_t)prog->nranks, sizeof(*npos));
-	int c, i, x;
+	int c, i, q, x;
 	size_t k, cap;
 
 	for (c = 0; c < prog->ncomms; c++) {
@@ -682,14 +858,19 @@ static void mark_mismatches(struct eng_prog *prog, const struct mpiv_traceset *t
 			npos[i] = 0;
 			cap = 0;
 			pos[i] = NULL;
-			for (x = 0; x < prog->nins[r]; x++) {
-				struct eng_instr *in = &prog->ins[r][x];
+			/* the rank's collectives on c by their sequence number, whichever of its
+			 * threads made them */
+			for (q = prog->rank_proc[r]; q < prog->rank_proc[r + 1]; q++)
+				for (x = 0; x < prog->nins[q]; x++) {
+					struct eng_instr *in = &prog->ins[q][x];
 
-				if ((in->op != ENG_COLL && in->op != ENG_ICOLL) || in->a != c)
-					continue;
-				xgrow((void **)&pos[i], &cap, npos[i] + 1, sizeof(*pos[i]));
-				pos[i][npos[i]++] = in;
-			}
+					if ((in->op != ENG_COLL && in->op != ENG_ICOLL) || in->a != c)
+						continue;
+					xgrow((void **)&pos[i], &cap, (size_t)in->c, sizeof(*pos[i]));
+					pos[i][in->c - 1] = in;
+					if ((size_t)in->c > npos[i])
+						npos[i] = (size_t)in->c;
+				}
 			if (npos[i] > most)
 				most = npos[i];
 		}
@@ -700,7 +881,7 @@ static void mark_mismatches(struct eng_prog *prog, const struct mpiv_traceset *t
 			for (i = 0; i < cm->n; i++) {
 				const struct mpiv_event *ev;
 
-				if (k >= npos[i])
+				if (k >= npos[i] || !pos[i][k])
 					continue;
 				ev = &ts->ranks[cm->members[i]].events[pos[i][k]->ev];
 				if (!first)
@@ -711,7 +892,7 @@ static void mark_mismatches(struct eng_prog *prog, const struct mpiv_traceset *t
 					mismatch = 1;
 			}
 			for (i = 0; mismatch && i < cm->n; i++)
-				if (k < npos[i])
+				if (k < npos[i] && pos[i][k])
 					pos[i][k]->b = ENG_COLL_MISMATCH;
 		}
 		for (i = 0; i < cm->n; i++)
@@ -733,8 +914,12 @@ static int group_has(const struct eng_instr *in, int m)
 	return m < 0;
 }
 
-/* The instruction of rank r that is its k-th (from 0) with op on window c whose group names m
- * (m < 0: any), or -1. */
+/* The process of a rank that makes one-sided calls: its only one (check refuses one-sided
+ * calls from ranks with threads). */
+#define WIN_PROC(p, r) ((p)->rank_proc[r])
+
+/* The instruction of process r that is its k-th (from 0) with op on window c whose group
+ * names rank m (m < 0: any), or -1. */
 static int nth_epoch(const struct eng_prog *p, int r, int op, int c, int m, int k)
 {
 	int i;
@@ -748,8 +933,8 @@ static int nth_epoch(const struct eng_prog *p, int r, int op, int c, int m, int 
 	return -1;
 }
 
-/* How many instructions of rank r before instruction end have op on window c and a group
- * naming m (m < 0: any). */
+/* How many instructions of process r before instruction end have op on window c and a group
+ * naming rank m (m < 0: any). */
 static int epochs_before(const struct eng_prog *p, int r, int op, int c, int m, int end)
 {
 	int i, k = 0;
@@ -762,7 +947,7 @@ static int epochs_before(const struct eng_prog *p, int r, int op, int c, int m, 
 	return k;
 }
 
-/* The pairs (target, its matching post) of origin r's start instruction s. */
+/* The pairs (target process, its matching post) of origin process r's start instruction s. */
 static int32_t *start_pairs(const struct eng_prog *p, int r, int s, int32_t *n)
 {
 	const struct eng_instr *in = &p->ins[r][s];
@@ -772,15 +957,16 @@ static int32_t *start_pairs(const struct eng_prog *p, int r, int s, int32_t *n)
 	for (i = 0; i < in->n; i++) {
 		int t = in->list[i];
 
-		l[2 * i] = t;
-		l[2 * i + 1] = nth_epoch(p, t, ENG_WIN_POST, in->a, r,
+		l[2 * i] = WIN_PROC(p, t);
+		l[2 * i + 1] = nth_epoch(p, WIN_PROC(p, t), ENG_WIN_POST, in->a, p->proc_rank[r],
 					 epochs_before(p, r, ENG_WIN_START, in->a, t, s));
 	}
 	*n = 2 * in->n;
 	return l;
 }
 
-/* The pairs (origin, its matching complete) of target r's wait instruction w. */
+/* The pairs (origin process, its matching complete) of target process r's wait
+ * instruction w. */
 static int32_t *wait_pairs(const struct eng_prog *p, int r, int w, int32_t *n)
 {
 	int c = p->ins[r][w].a, i;
@@ -790,13 +976,14 @@ static int32_t *wait_pairs(const struct eng_prog *p, int r, int w, int32_t *n)
 
 	*n = 0;
 	for (i = 0; in && i < in->n; i++) {
-		int o = in->list[i], st;
+		int o = in->list[i], oq = WIN_PROC(p, o), st;
 
-		st = nth_epoch(p, o, ENG_WIN_START, c, r, epochs_before(p, r, ENG_WIN_POST, c, o, post));
-		l[2 * i] = o;
+		st = nth_epoch(p, oq, ENG_WIN_START, c, p->proc_rank[r],
+			       epochs_before(p, r, ENG_WIN_POST, c, o, post));
+		l[2 * i] = oq;
 		l[2 * i + 1] = st < 0 ? -1 :
-			nth_epoch(p, o, ENG_WIN_COMPLETE, c, -1,
-				  epochs_before(p, o, ENG_WIN_START, c, -1, st));
+			nth_epoch(p, oq, ENG_WIN_COMPLETE, c, -1,
+				  epochs_before(p, oq, ENG_WIN_START, c, -1, st));
 		*n += 2;
 	}
 	return l;
@@ -807,11 +994,11 @@ static int32_t *wait_pairs(const struct eng_prog *p, int r, int w, int32_t *n)
  * the instructions of the other ranks it waits for. Posts keep no list. */
 static void link_pscw(struct eng_prog *p)
 {
-	int32_t ***lists = xcalloc((size_t)p->nranks, sizeof(*lists));
-	int32_t **ns = xcalloc((size_t)p->nranks, sizeof(*ns));
+	int32_t ***lists = xcalloc((size_t)p->nprocs, sizeof(*lists));
+	int32_t **ns = xcalloc((size_t)p->nprocs, sizeof(*ns));
 	int r, i;
 
-	for (r = 0; r < p->nranks; r++) {
+	for (r = 0; r < p->nprocs; r++) {
 		lists[r] = xcalloc((size_t)p->nins[r], sizeof(**lists));
 		ns[r] = xcalloc((size_t)p->nins[r], sizeof(**ns));
 		for (i = 0; i < p->nins[r]; i++) {
@@ -837,7 +1024,7 @@ static void link_pscw(struct eng_prog *p)
 			}
 		}
 	}
-	for (r = 0; r < p->nranks; r++) {
+	for (r = 0; r < p->nprocs; r++) {
 		for (i = 0; i < p->nins[r]; i++) {
 			if (!lists[r][i])
 				continue;
@@ -862,9 +1049,9 @@ static void mark_contended(struct eng_prog *p, const struct windows *w)
 		for (j = 0; j < w->nlocks; j++) {
 			const struct eng_lock *a = &w->locks[i], *b = &w->locks[j];
 
-			if (a->rank != b->rank && a->comm == b->comm && a->target == b->target &&
-			    (a->exclusive || b->exclusive))
-				p->ins[a->rank][a->lock].d = 1;
+			if (p->proc_rank[a->proc] != p->proc_rank[b->proc] && a->comm == b->comm &&
+			    a->target == b->target && (a->exclusive || b->exclusive))
+				p->ins[a->proc][a->lock].d = 1;
 		}
 }
 
@@ -923,11 +1110,11 @@ int tr_translate(const struct mpiv_traceset *ts, const struct tr_opts *opts,
 		for (r = 0; r < ts->nranks; r++)
 			c->members[r] = r;
 	}
-	prog->nins = xcalloc((size_t)ts->nranks, sizeof(*prog->nins));
-	prog->ins = xcalloc((size_t)ts->nranks, sizeof(*prog->ins));
 	prog->maxlive = 1;
+	prog->rank_proc = xcalloc((size_t)ts->nranks + 1, sizeof(*prog->rank_proc));
 	for (r = 0; r < ts->nranks; r++) {
 		struct builder b;
+		size_t k, capprocs = (size_t)prog->nprocs;
 		int rc;
 
 		memset(&b, 0, sizeof(b));
@@ -935,25 +1122,48 @@ int tr_translate(const struct mpiv_traceset *ts, const struct tr_opts *opts,
 		b.prog = prog;
 		b.coll_seq = xcalloc((size_t)prog->ncomms, sizeof(*b.coll_seq));
 		b.w = &wins;
-		rc = build_rank(&ts->ranks[r], &b, err);
+		b.proc_base = prog->nprocs;
+		rc = build_rank(ts, &ts->ranks[r], &b, err);
 		free(b.coll_seq);
 		free(b.win_of);
 		free(b.open);
 		free(b.req_instr);
+		free(b.req_proc);
 		free(b.req_tmpl);
-		prog->ins[r] = b.ins;
-		prog->nins[r] = (int32_t)b.n;
+		/* the rank's processes, in the order its threads first called MPI */
+		capprocs = (size_t)prog->nprocs;
+		xgrow((void **)&prog->ins, &capprocs, (size_t)prog->nprocs + b.nprocs,
+		      sizeof(*prog->ins));
+		capprocs = (size_t)prog->nprocs;
+		xgrow((void **)&prog->nins, &capprocs, (size_t)prog->nprocs + b.nprocs,
+		      sizeof(*prog->nins));
+		capprocs = (size_t)prog->nprocs;
+		xgrow((void **)&prog->proc_rank, &capprocs, (size_t)prog->nprocs + b.nprocs,
+		      sizeof(*prog->proc_rank));
+		capprocs = (size_t)prog->nprocs;
+		xgrow((void **)&prog->proc_thread, &capprocs, (size_t)prog->nprocs + b.nprocs,
+		      sizeof(*prog->proc_thread));
+		for (k = 0; k < b.nprocs; k++) {
+			int q = prog->nprocs++;
+
+			prog->ins[q] = b.procs[k].ins;
+			prog->nins[q] = (int32_t)b.procs[k].n;
+			prog->proc_rank[q] = r;
+			prog->proc_thread[q] = b.procs[k].thread;
+			if (b.procs[k].maxlive > prog->maxlive)
+				prog->maxlive = b.procs[k].maxlive;
+			for (i = 0; i < prog->nins[q]; i++)
+				if (prog->ins[q][i].op == ENG_POST_SEND)
+					nsends++;
+		}
+		free(b.procs);
+		prog->rank_proc[r + 1] = prog->nprocs;
 		if (rc) {
 			free(wins.locks);
 			tr_comms_release(&comms);
 			eng_prog_release(prog);
 			return -1;
 		}
-		if (b.maxlive > prog->maxlive)
-			prog->maxlive = b.maxlive;
-		for (i = 0; i < prog->nins[r]; i++)
-			if (prog->ins[r][i].op == ENG_POST_SEND)
-				nsends++;
 	}
 	tr_comms_release(&comms);
 	mark_mismatches(prog, ts);
@@ -963,6 +1173,9 @@ int tr_translate(const struct mpiv_traceset *ts, const struct tr_opts *opts,
 	prog->nlocks = (int32_t)wins.nlocks;
 	prog->buffering = opts->buffering;
 	prog->eager = opts->eager;
+	for (r = 0; r < ts->nranks; r++)
+		if (ts->ranks[r].bsend_overhead > prog->bsend_overhead)
+			prog->bsend_overhead = ts->ranks[r].bsend_overhead;
 	prog->maxmsg = opts->maxmsg > 0 ? opts->maxmsg : DEFAULT_MAXMSG;
 	if (nsends < prog->maxmsg)
 		prog->maxmsg = nsends > 0 ? nsends : 1;

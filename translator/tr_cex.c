@@ -10,12 +10,17 @@
 #include "translate.h"
 #include "xalloc.h"
 
+/* What the engine did on the way, per process. */
 struct recorder {
 	const struct eng_prog *prog;
-	int32_t **match_rank;	/* per rank, per instruction: matched sender, -1 */
-	int32_t **match_instr;	/* per rank, per instruction: sender's instruction */
-	int32_t **done_order;	/* per rank: instructions executed, in order */
+	const struct mpiv_traceset *ts;
+	int32_t **match_proc;	/* per process, per instruction: matched sending process, -1 */
+	int32_t **match_instr;	/* per process, per instruction: sender's instruction */
+	int32_t **done_order;	/* per process: instructions executed, in order */
+	long **done_step;	/* per process: when each of them was executed (a step count
+				 * over all processes), to merge a rank's threads in order */
 	int *ndone;
+	long step;
 	struct mpiv_cex_match *matches;
 	size_t nmatches, capmatches;
 };
@@ -25,21 +30,27 @@ static void on_match(void *ctx, int d, int ri, int s, int si)
 	struct recorder *rc = ctx;
 	struct mpiv_cex_match *m;
 
-	rc->match_rank[d][ri] = s;
+	rc->match_proc[d][ri] = s;
 	rc->match_instr[d][ri] = si;
 	xgrow((void **)&rc->matches, &rc->capmatches, rc->nmatches + 1, sizeof(*rc->matches));
 	m = &rc->matches[rc->nmatches++];
-	m->recv_rank = d;
+	m->recv_rank = rc->prog->proc_rank[d];
 	m->recv_op = rc->prog->ins[d][ri].ev;
-	m->send_rank = s;
+	m->send_rank = rc->prog->proc_rank[s];
 	m->send_op = rc->prog->ins[s][si].ev;
 	m->wildcard = rc->prog->ins[d][ri].a == ENG_ANY;
+	{
+		int32_t src = tr_recorded_source(&rc->ts->ranks[m->recv_rank], m->recv_op);
+
+		m->as_recorded = src == MPIV_NONE ? -1 : src == m->send_rank;
+	}
 }
 
 static void on_exec(void *ctx, int r, int i)
 {
 	struct recorder *rc = ctx;
 
+	rc->done_step[r][rc->ndone[r]] = rc->step++;
 	rc->done_order[r][rc->ndone[r]++] = i;
 }
 
@@ -189,32 +200,36 @@ static void resolve_site(const struct mpiv_traceset *ts, int r, long e, struct m
 		mpiv_srcloc_resolve(mpiv_trace_module(t, ev->site), MPIV_SITE_ADDR(ev->site), s);
 }
 
-/* The wait-for cycle: follow waits-for edges among blocked ranks from each blocked rank; the
- * first cycle found is the cycle. Without one (ranks wait for finished ranks), every blocked
- * rank's edges are listed: the knot. */
+/* The wait-for cycle: follow waits-for edges among blocked processes from each blocked one;
+ * the first cycle found is the cycle. Without one (processes wait for finished ones), every
+ * blocked process's edges are listed: the knot. Edges are reported between ranks. */
 static void find_cycle(const struct eng_prog *p, const int32_t *st, struct mpiv_cex *cex)
 {
-	int n = p->nranks, r, k;
+	int n = p->nprocs, r, k;
 	int *wf = xcalloc((size_t)n * (size_t)n, sizeof(int));
 	int *nwf = xcalloc((size_t)n, sizeof(int));
 	int *path = xcalloc((size_t)n + 1, sizeof(int));
 	int *onpath = xcalloc((size_t)n, sizeof(int));
+	char *blocked = xcalloc((size_t)n, 1);
 
+	eng_deadlocked(p, st, blocked);
 	for (r = 0; r < n; r++)
-		if (p->ins[r][eng_pc(p, st, r)].op != ENG_END)
+		if (blocked[r])
 			nwf[r] = eng_waits_for(p, st, r, &wf[r * n]);
 	for (r = 0; r < n && !cex->ncycle; r++) {
 		int len = 0, cur = r;
 
+		if (!blocked[r])
+			continue;
 		memset(onpath, 0, (size_t)n * sizeof(int));
-		/* walk the first blocked successor until a rank repeats or none is left */
+		/* walk the first blocked successor until a process repeats or none is left */
 		while (cur >= 0 && !onpath[cur]) {
 			int next = -1;
 
 			onpath[cur] = len + 1;
 			path[len++] = cur;
 			for (k = 0; k < nwf[cur]; k++)
-				if (nwf[wf[cur * n + k]] > 0) {
+				if (blocked[wf[cur * n + k]]) {
 					next = wf[cur * n + k];
 					break;
 				}
@@ -227,12 +242,34 @@ static void find_cycle(const struct eng_prog *p, const int32_t *st, struct mpiv_
 			for (k = start; k < len; k++) {
 				int from = path[k];
 
-				cex->cycle[cex->ncycle].rank = from;
+				cex->cycle[cex->ncycle].rank = p->proc_rank[from];
 				cex->cycle[cex->ncycle].op = p->ins[from][eng_pc(p, st, from)].ev;
-				cex->cycle[cex->ncycle].waits_for = k + 1 < len ? path[k + 1] : cur;
+				cex->cycle[cex->ncycle].waits_for =
+					p->proc_rank[k + 1 < len ? path[k + 1] : cur];
 				cex->ncycle++;
 			}
 		}
+	}
+	/* every blocked process's edges, between ranks, once each */
+	{
+		size_t total = 0, e;
+
+		for (r = 0; r < n; r++)
+			total += (size_t)nwf[r];
+		cex->edges = xcalloc(total + 1, sizeof(*cex->edges));
+		for (r = 0; r < n; r++)
+			for (k = 0; k < nwf[r]; k++) {
+				struct mpiv_cex_edge edge;
+
+				edge.rank = p->proc_rank[r];
+				edge.op = p->ins[r][eng_pc(p, st, r)].ev;
+				edge.waits_for = p->proc_rank[wf[r * n + k]];
+				for (e = 0; e < cex->nedges; e++)
+					if (!memcmp(&cex->edges[e], &edge, sizeof(edge)))
+						break;
+				if (e == cex->nedges)
+					cex->edges[cex->nedges++] = edge;
+			}
 	}
 	if (!cex->ncycle) {
 		size_t total = 0;
@@ -242,9 +279,9 @@ static void find_cycle(const struct eng_prog *p, const int32_t *st, struct mpiv_
 		cex->cycle = xcalloc(total + 1, sizeof(*cex->cycle));
 		for (r = 0; r < n; r++)
 			for (k = 0; k < nwf[r]; k++) {
-				cex->cycle[cex->ncycle].rank = r;
+				cex->cycle[cex->ncycle].rank = p->proc_rank[r];
 				cex->cycle[cex->ncycle].op = p->ins[r][eng_pc(p, st, r)].ev;
-				cex->cycle[cex->ncycle].waits_for = wf[r * n + k];
+				cex->cycle[cex->ncycle].waits_for = p->proc_rank[wf[r * n + k]];
 				cex->ncycle++;
 			}
 	}
@@ -252,65 +289,121 @@ static void find_cycle(const struct eng_prog *p, const int32_t *st, struct mpiv_
 	free(nwf);
 	free(path);
 	free(onpath);
+	free(blocked);
 }
 
-/* Rank r's operations: the events of the instructions it executed, once each, then the one it
- * is stuck in. */
+/* Add instruction ii of process q (one it executed, or the one it is stuck in) to rank cr's
+ * operations; the instructions of one event (a post and its wait) make one operation, which
+ * *last (q's last operation index, -1 for none) tracks. */
+static void add_op(const struct eng_prog *p, const struct recorder *rc, int q, int ii,
+		   struct mpiv_cex_rank *cr, long *last)
+{
+	const struct eng_instr *in = &p->ins[q][ii];
+	struct mpiv_cex_op *op;
+
+	if (*last >= 0 && (long)cr->ops[*last].op == in->ev) {
+		op = &cr->ops[*last];
+	} else {
+		*last = (long)cr->nops;
+		op = &cr->ops[cr->nops++];
+		op->op = (uint32_t)in->ev;
+		op->match_rank = -1;
+		op->match_op = -1;
+		op->sync = -1;
+	}
+	if (in->op == ENG_POST_RECV) {
+		op->wildcard = in->a == ENG_ANY;
+		if (rc->match_proc[q][ii] >= 0) {
+			int s = rc->match_proc[q][ii];
+
+			op->match_rank = p->proc_rank[s];
+			op->match_op = p->ins[s][rc->match_instr[q][ii]].ev;
+		}
+	}
+	if (in->op == ENG_POST_SEND && in->d == ENG_SEND_STANDARD && in->a >= 0)
+		op->sync = !eng_send_buffered(p, q, ii);
+}
+
+/* Is process q stuck in a mismatched collective? */
+static int in_mismatch(const struct eng_prog *p, int q, const struct eng_instr *at)
+{
+	int i;
+
+	if (at->op == ENG_COLL && at->b == ENG_COLL_MISMATCH)
+		return 1;
+	for (i = 0; at->op == ENG_WAIT && i < at->n; i++)
+		if (p->ins[q][at->list[i]].op == ENG_ICOLL &&
+		    p->ins[q][at->list[i]].b == ENG_COLL_MISMATCH)
+			return 1;
+	return 0;
+}
+
+/* Rank r's operations: the events of the instructions its processes executed, once each, in
+ * the order the model ran them, then those they are stuck in. */
 static void build_rank(const struct eng_prog *p, const struct mpiv_traceset *ts,
 		       struct recorder *rc, const int32_t *st, int r, struct mpiv_cex_rank *cr,
 		       int *mismatch)
 {
-	int pc = eng_pc(p, st, r), i, last = -1, cex_mismatch = 0;
-	const struct eng_instr *at = &p->ins[r][pc];
+	int first = p->rank_proc[r], last = p->rank_proc[r + 1], q, total = 0;
+	int *next = xcalloc((size_t)(last - first), sizeof(int));
+	long *lastop = xmalloc((size_t)(last - first) * sizeof(long));
 
 	cr->rank = r;
 	cr->blocked_op = -1;
-	cr->ops = xcalloc((size_t)rc->ndone[r] + 1, sizeof(*cr->ops));
-	for (i = 0; i <= rc->ndone[r]; i++) {
-		int ii = i < rc->ndone[r] ? rc->done_order[r][i] : pc;
-		const struct eng_instr *in = &p->ins[r][ii];
-		struct mpiv_cex_op *op;
-
-		if (i == rc->ndone[r] && at->op == ENG_END)
-			break;
-		if (in->ev == last) {
-			op = &cr->ops[cr->nops - 1];
-		} else {
-			op = &cr->ops[cr->nops++];
-			op->op = (uint32_t)in->ev;
-			op->match_rank = -1;
-			op->match_op = -1;
-			op->sync = -1;
-			last = in->ev;
-		}
-		if (in->op == ENG_POST_RECV) {
-			op->wildcard = in->a == ENG_ANY;
-			if (rc->match_rank[r][ii] >= 0) {
-				op->match_rank = rc->match_rank[r][ii];
-				op->match_op = p->ins[op->match_rank][rc->match_instr[r][ii]].ev;
-			}
-		}
-		if (in->op == ENG_POST_SEND && in->d == ENG_SEND_STANDARD && in->a >= 0)
-			op->sync = !eng_send_buffered(p, r, ii);
+	for (q = first; q < last; q++) {
+		total += rc->ndone[q] + 1;
+		lastop[q - first] = -1;
 	}
-	if (at->op == ENG_COLL && at->b == ENG_COLL_MISMATCH)
-		cex_mismatch = 1;
-	for (i = 0; at->op == ENG_WAIT && i < at->n; i++)
-		if (p->ins[r][at->list[i]].op == ENG_ICOLL &&
-		    p->ins[r][at->list[i]].b == ENG_COLL_MISMATCH)
-			cex_mismatch = 1;
-	if (at->op != ENG_END) {
-		char desc[256];
-		const struct mpiv_event *ev = &ts->ranks[r].events[at->ev];
+	cr->ops = xcalloc((size_t)total + 1, sizeof(*cr->ops));
+	/* merge the processes' executed instructions by when they ran */
+	for (;;) {
+		int best = -1;
 
-		cr->blocked_op = at->ev;
-		cr->blocked_call = xstrdup(mpiv_call_name(ev->call));
+		for (q = first; q < last; q++)
+			if (next[q - first] < rc->ndone[q] &&
+			    (best < 0 || rc->done_step[q][next[q - first]] <
+					 rc->done_step[best][next[best - first]]))
+				best = q;
+		if (best < 0)
+			break;
+		add_op(p, rc, best, rc->done_order[best][next[best - first]++], cr,
+		       &lastop[best - first]);
+	}
+	if (last - first > 1) {
+		cr->threads = xcalloc((size_t)(last - first), sizeof(*cr->threads));
+		cr->nthreads = (size_t)(last - first);
+	}
+	for (q = first; q < last; q++) {
+		int pc = eng_pc(p, st, q);
+		const struct eng_instr *at = &p->ins[q][pc];
+		char desc[256];
+
+		if (cr->threads) {
+			cr->threads[q - first].thread = p->proc_thread[q];
+			cr->threads[q - first].blocked_op = -1;
+		}
+		if (at->op == ENG_STOP)
+			cr->stopped = 1;
+		if (at->op == ENG_END || at->op == ENG_STOP)
+			continue;
+		add_op(p, rc, q, pc, cr, &lastop[q - first]);
+		if (in_mismatch(p, q, at))
+			*mismatch = 1;
 		tr_describe_event(ts, r, at->ev, desc, sizeof(desc));
+		if (cr->threads) {
+			cr->threads[q - first].blocked_op = at->ev;
+			cr->threads[q - first].blocked_desc = xstrdup(desc);
+			resolve_site(ts, r, at->ev, &cr->threads[q - first].site);
+		}
+		if (cr->blocked_op >= 0)
+			continue;
+		cr->blocked_op = at->ev;
+		cr->blocked_call = xstrdup(mpiv_call_name(ts->ranks[r].events[at->ev].call));
 		cr->blocked_desc = xstrdup(desc);
 		resolve_site(ts, r, at->ev, &cr->site);
 	}
-	if (cex_mismatch)
-		*mismatch = 1;
+	free(next);
+	free(lastop);
 }
 
 int tr_cex(const struct eng_prog *prog, const struct mpiv_traceset *ts, const int *choices,
@@ -325,15 +418,18 @@ int tr_cex(const struct eng_prog *prog, const struct mpiv_traceset *ts, const in
 	memset(cex, 0, sizeof(*cex));
 	memset(&rc, 0, sizeof(rc));
 	rc.prog = prog;
-	rc.match_rank = xcalloc((size_t)p.nranks, sizeof(*rc.match_rank));
-	rc.match_instr = xcalloc((size_t)p.nranks, sizeof(*rc.match_instr));
-	rc.done_order = xcalloc((size_t)p.nranks, sizeof(*rc.done_order));
-	rc.ndone = xcalloc((size_t)p.nranks, sizeof(*rc.ndone));
-	for (r = 0; r < p.nranks; r++) {
-		rc.match_rank[r] = xmalloc((size_t)p.nins[r] * sizeof(int32_t));
-		memset(rc.match_rank[r], 0xff, (size_t)p.nins[r] * sizeof(int32_t));
+	rc.ts = ts;
+	rc.match_proc = xcalloc((size_t)p.nprocs, sizeof(*rc.match_proc));
+	rc.match_instr = xcalloc((size_t)p.nprocs, sizeof(*rc.match_instr));
+	rc.done_order = xcalloc((size_t)p.nprocs, sizeof(*rc.done_order));
+	rc.done_step = xcalloc((size_t)p.nprocs, sizeof(*rc.done_step));
+	rc.ndone = xcalloc((size_t)p.nprocs, sizeof(*rc.ndone));
+	for (r = 0; r < p.nprocs; r++) {
+		rc.match_proc[r] = xmalloc((size_t)p.nins[r] * sizeof(int32_t));
+		memset(rc.match_proc[r], 0xff, (size_t)p.nins[r] * sizeof(int32_t));
 		rc.match_instr[r] = xcalloc((size_t)p.nins[r], sizeof(int32_t));
 		rc.done_order[r] = xcalloc((size_t)p.nins[r], sizeof(int32_t));
+		rc.done_step[r] = xcalloc((size_t)p.nins[r], sizeof(long));
 	}
 	obs.ctx = &rc;
 	obs.match = on_match;
@@ -371,21 +467,36 @@ int tr_cex(const struct eng_prog *prog, const struct mpiv_traceset *ts, const in
 	cex->ranks = xcalloc((size_t)p.nranks, sizeof(*cex->ranks));
 	for (r = 0; r < p.nranks; r++)
 		build_rank(&p, ts, &rc, st, r, &cex->ranks[r], &cex->mismatch);
-	cex->ready_send = st[ENG_ST_READY];
+	{
+		int q;
+
+		switch (eng_error(&p, st, &q)) {
+		case ENG_ERR_READY:
+			cex->ready_send = 1 + p.proc_rank[q];
+			break;
+		case ENG_ERR_BSEND:
+			cex->bsend_overflow = 1 + p.proc_rank[q];
+			break;
+		default:
+			break;
+		}
+	}
 	if (deadlock)
 		find_cycle(&p, st, cex);
 	cex->matches = rc.matches;
 	cex->nmatches = rc.nmatches;
 	rc.matches = NULL;
 out:
-	for (r = 0; r < p.nranks; r++) {
-		free(rc.match_rank[r]);
+	for (r = 0; r < p.nprocs; r++) {
+		free(rc.match_proc[r]);
 		free(rc.match_instr[r]);
 		free(rc.done_order[r]);
+		free(rc.done_step[r]);
 	}
-	free(rc.match_rank);
+	free(rc.match_proc);
 	free(rc.match_instr);
 	free(rc.done_order);
+	free(rc.done_step);
 	free(rc.ndone);
 	free(rc.matches);
 	free(st);

@@ -13,7 +13,7 @@ long tr_search_depth(const struct eng_prog *prog)
 	long nchoices = 0;
 	int r, i;
 
-	for (r = 0; r < prog->nranks; r++)
+	for (r = 0; r < prog->nprocs; r++)
 		for (i = 0; i < prog->nins[r]; i++) {
 			const struct eng_instr *in = &prog->ins[r][i];
 
@@ -24,7 +24,7 @@ long tr_search_depth(const struct eng_prog *prog)
 				nchoices++;
 		}
 	/* a path of the search is at most (choice loop + 2 steps) per choice */
-	return nchoices * (prog->nranks + 3) + 100;
+	return nchoices * (prog->nprocs + 3) + 100;
 }
 
 char *tr_deadlock_signature(const struct mpiv_cex *cex, int core)
@@ -92,6 +92,31 @@ void tr_deadlocks_add(struct tr_deadlocks *set, struct mpiv_cex *cex)
 		 b.mode == MPIV_BUF_EAGER);
 }
 
+/* Is every "rank:op;" entry of core signature a also one of b's? */
+static int core_within(const char *a, const char *b)
+{
+	char entry[40];
+	size_t len;
+
+	for (; *a; a += len) {
+		const char *q;
+		int found = 0;
+
+		len = strcspn(a, ";") + 1;
+		if (len + 1 >= sizeof(entry))
+			return 0;
+		entry[0] = ';';	/* whole entries only: ";1:2;" is no part of ";11:2;" */
+		memcpy(entry + 1, a, len);
+		entry[len + 1] = '\0';
+		found = !strncmp(b, entry + 1, len);
+		for (q = b; !found && (q = strstr(q, entry)) != NULL; q++)
+			found = 1;
+		if (!found)
+			return 0;
+	}
+	return 1;
+}
+
 void tr_deadlocks_merge(struct tr_deadlocks *set)
 {
 	int i, j, n = 0;
@@ -110,7 +135,12 @@ void tr_deadlocks_merge(struct tr_deadlocks *set)
 			if (!e->signature)
 				continue;
 			ecore = tr_deadlock_signature(&e->cex, 1);
-			if (!strcmp(core, ecore)) {
+			/* within one mode only the same core is the same deadlock; across modes one
+			 * within the other is too: the same ranks stuck in the same calls, some
+			 * moving on to be stuck further when sends are buffered */
+			if (!strcmp(core, ecore) ||
+			    (*core && *ecore && !same_buffering(&d->cex.buffering, &e->cex.buffering) &&
+			     (core_within(core, ecore) || core_within(ecore, core)))) {
 				add_mode(d, e->modes, e->in_zero, e->in_buffered, e->in_eager);
 				mpiv_cex_release(&e->cex);
 				free(e->signature);
@@ -137,9 +167,14 @@ int tr_on_recorded_path(const struct eng_prog *prog, const struct mpiv_traceset 
 
 	known = tr_recorded_path(prog, ts, b, cex->buffering.bytes, NULL, st);
 	for (r = 0; r < prog->nranks && r < cex->nranks && same; r++) {
-		const struct eng_instr *at = &prog->ins[r][eng_pc(prog, st, r)];
+		long blocked = -1;
+		int q;
 
-		same = (at->op == ENG_END ? -1 : at->ev) == cex->ranks[r].blocked_op;
+		/* as the cex names a rank's place: its first thread that is not at its end */
+		for (q = prog->rank_proc[r]; q < prog->rank_proc[r + 1] && blocked < 0; q++)
+			if (!eng_at_end(prog, st, q))
+				blocked = prog->ins[q][eng_pc(prog, st, q)].ev;
+		same = blocked == cex->ranks[r].blocked_op;
 	}
 	free(st);
 	return known ? same : -1;

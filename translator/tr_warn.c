@@ -10,6 +10,8 @@
 #include "translate.h"
 #include "xalloc.h"
 
+static int finished(const struct mpiv_traceset *ts, int r);
+
 struct warn_list {
 	struct tr_warning *w;
 	size_t n, cap;
@@ -36,7 +38,7 @@ static void on_match(void *ctx, int d, int ri, int s, int si)
 {
 	struct warn_list *l = ctx;
 	const struct eng_instr *rin = &l->prog->ins[d][ri], *sin = &l->prog->ins[s][si];
-	const struct mpiv_rank_trace *t = &l->ts->ranks[d];
+	const struct mpiv_rank_trace *t = &l->ts->ranks[l->prog->proc_rank[d]];
 	struct tr_warning w;
 
 	/* a receive of 0 bytes is one whose size a hand-written trace left out: a real one
@@ -46,18 +48,16 @@ static void on_match(void *ctx, int d, int ri, int s, int si)
 		return;
 	memset(&w, 0, sizeof(w));
 	w.kind = TR_WARN_TRUNCATED;
-	w.rank = d;
+	w.rank = l->prog->proc_rank[d];
 	w.event = rin->ev;
-	w.peer = s;
+	w.peer = l->prog->proc_rank[s];
 	w.peer_event = sin->ev;
 	w.bytes = rin->bytes;
 	w.peer_bytes = sin->bytes;
 	add(l, &w);
 }
 
-/* The source the run recorded for the receive of rank r's event e, or MPIV_NONE. A
- * nonblocking receive learns it at the completion that lists its request. */
-static int32_t recorded_source(const struct mpiv_rank_trace *t, long e)
+int32_t tr_recorded_source(const struct mpiv_rank_trace *t, long e)
 {
 	const struct mpiv_event *ev;
 	size_t i;
@@ -100,7 +100,8 @@ int tr_recorded_path(const struct eng_prog *prog, const struct mpiv_traceset *ts
 			eng_choice(&q, st, k, &d, &ri, &s, &si);
 			if (s < 0 && post < 0)
 				post = k;	/* a receive posted as a choice: no match yet */
-			else if (s >= 0 && recorded_source(&ts->ranks[d], q.ins[d][ri].ev) == s)
+			else if (s >= 0 && tr_recorded_source(&ts->ranks[q.proc_rank[d]], q.ins[d][ri].ev) ==
+					   q.proc_rank[s])
 				pick = k;
 		}
 		if (post >= 0)
@@ -123,15 +124,17 @@ static void recorded_path(struct warn_list *l)
 
 	tr_recorded_path(q, l->ts, ENG_BUF_INFINITE, 0, &obs, st);
 	/* a path that deadlocks leaves messages behind because of the deadlock, which check
-	 * reports as such */
+	 * reports as such; one that stopped leaves those its rank might have received later */
 	for (i = 0; eng_all_done(q, st) && i < eng_unreceived(q, st); i++) {
 		struct tr_warning w;
 		int src, si, dst;
 
 		eng_message(q, st, i, &src, &si, &dst);
+		if (!finished(l->ts, dst))
+			continue;
 		memset(&w, 0, sizeof(w));
 		w.kind = TR_WARN_UNRECEIVED;
-		w.rank = src;
+		w.rank = q->proc_rank[src];
 		w.event = q->ins[src][si].ev;
 		w.peer = dst;
 		w.peer_event = -1;
@@ -141,12 +144,13 @@ static void recorded_path(struct warn_list *l)
 	free(st);
 }
 
-/* Did rank t reach MPI_Finalize, its trace complete? (Only then is what it left undone a
- * leak rather than the cut.) */
-static int finished(const struct mpiv_rank_trace *t)
+/* Did rank r finish? (Only then is what it left undone a leak rather than the cut.) */
+static int finished(const struct mpiv_traceset *ts, int r)
 {
-	return !t->incomplete && !t->truncated && t->nevents &&
-	       mpiv_call_kind(t->events[t->nevents - 1].call) == MPIV_KIND_FINALIZE;
+	struct tr_stop s;
+
+	tr_stop_of(ts, r, &s);
+	return s.kind == TR_FINISHED;
 }
 
 /* Communicators a rank that finished got and never freed with MPI_Comm_free. */
@@ -155,7 +159,7 @@ static void unfreed_comms(struct warn_list *l, int r)
 	const struct mpiv_rank_trace *t = &l->ts->ranks[r];
 	size_t k, i;
 
-	if (!finished(t))
+	if (!finished(l->ts, r))
 		return;
 	for (k = 0; k < t->ncomms; k++) {
 		const struct mpiv_newcomm *nc = &t->comms[k];
@@ -186,7 +190,7 @@ static void uncompleted_requests(struct warn_list *l, int r)
 	int32_t id;
 	uint32_t j;
 
-	if (!finished(t))
+	if (!finished(l->ts, r))
 		return;
 	for (i = 0; i < t->nevents; i++) {
 		const struct mpiv_event *ev = &t->events[i];

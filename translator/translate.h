@@ -79,8 +79,10 @@ char *tr_deadlock_signature(const struct mpiv_cex *cex, int core);
 void tr_deadlocks_add(struct tr_deadlocks *set, struct mpiv_cex *cex);
 
 /* One entry per deadlock, whatever modes it was found in: entries with the same core
- * signature merge into the first (so the counterexample of the first mode searched, zero's
- * when there is one, is kept), which then lists every mode. */
+ * signature, or, found in different modes, one core within the other (the same ranks stuck in
+ * the same calls, some moving on to be stuck further when sends are buffered), merge into the
+ * first (so the counterexample of the first mode searched, zero's when there is one, is
+ * kept), which then lists every mode. */
 void tr_deadlocks_merge(struct tr_deadlocks *set);
 
 /* Do the recorded run's own wildcard matches lead to the deadlock of cex, in the mode of cex?
@@ -90,6 +92,11 @@ int tr_on_recorded_path(const struct eng_prog *prog, const struct mpiv_traceset 
 
 /* Free what set owns and empty it. */
 void tr_deadlocks_release(struct tr_deadlocks *set);
+
+/* The source (world rank) the recorded run's receive at event e of t took its message from,
+ * or MPIV_NONE if it did not say (it never completed). A nonblocking receive learns it at the
+ * completion that lists its request. */
+int32_t tr_recorded_source(const struct mpiv_rank_trace *t, long e);
 
 /* What the recorded run did that is no deadlock but probably a bug (doc/semantics.md 9.5). */
 enum tr_warn_kind {
@@ -115,6 +122,45 @@ struct tr_warning {
  * their completion. Sets *out (the caller frees it) and returns how many; cannot fail. */
 int tr_warnings(const struct eng_prog *prog, const struct mpiv_traceset *ts,
 		struct tr_warning **out);
+
+/* How a rank's run ended (tr_stop.c). */
+enum tr_stop_kind {
+	TR_FINISHED,		/* MPI_Finalize returned */
+	TR_STOP_ABORTED,	/* it called MPI_Abort (code) */
+	TR_STOP_SIGNAL,		/* it died of a signal (code) */
+	TR_STOP_EXIT,		/* it exited without MPI_Finalize (code: the status) */
+	TR_STOP_ENDED,		/* record ended the job (a hang, no progress, an interrupt)
+				 * while the rank was blocked, polling or computing */
+	TR_STOP_KILLED,		/* no word of how: killed with SIGKILL (the launcher ends the
+				 * other ranks so when one stops), or its trace was cut */
+};
+
+struct tr_stop {
+	int rank;
+	enum tr_stop_kind kind;
+	int code;		/* abort code, signal number or exit status */
+	long event;		/* its last event, -1 if none */
+	int in_call;		/* it was inside its last call (the call never returned) */
+	int seen;		/* enum mpiv_rank_seen: what record last saw of it */
+};
+
+/* How rank r of ts ended: its stop record, else what record saw (meta.json), else the trace
+ * (one that ends in a complete MPI_Finalize, as traces written by hand do, finished). */
+void tr_stop_of(const struct mpiv_traceset *ts, int r, struct tr_stop *s);
+
+/* 1 if every rank of ts finished. */
+int tr_all_finished(const struct mpiv_traceset *ts);
+
+/* The ranks that, at the end of the recorded path (standard sends buffered, as small ones
+ * were in the run), are blocked waiting for rank r: filled into out (room for nranks);
+ * returns how many. */
+int tr_stop_waiters(const struct eng_prog *prog, const struct mpiv_traceset *ts, int r,
+		    int *out);
+
+/* "called MPI_Abort with error code 3", "died of signal 11 (Segmentation fault) after its
+ * last call, outside MPI", ... into buf. */
+void tr_stop_describe(const struct mpiv_traceset *ts, const struct tr_stop *s, char *buf,
+		      size_t size);
 
 /* "MPI_Recv(source=1, tag=0, comm=WORLD, 4 bytes)" for event e of rank r, into buf. */
 void tr_describe_event(const struct mpiv_traceset *ts, int r, long e, char *buf,

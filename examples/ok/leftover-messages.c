@@ -5,7 +5,9 @@
  * No deadlock, but three bugs check reports as warnings from the recorded run: rank 1 buffers
  * two messages with MPI_Bsend and rank 0 receives only one (the second is never received),
  * rank 0's MPI_Isend request is never completed by a wait or test, and the communicator
- * MPI_Comm_dup makes is never freed. */
+ * MPI_Comm_dup makes is never freed. The buffer stays attached until MPI_Finalize:
+ * MPI_Buffer_detach would wait for the message nobody receives, a deadlock wherever the
+ * library keeps it (examples/deadlock/bsend-detach.c). */
 #include <mpi.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -31,7 +33,6 @@ int main(int argc, char **argv)
 		printf("rank 0: received one of rank 1's two messages\n");
 	}
 	MPI_Barrier(dup);
-	MPI_Buffer_detach(&buf, &size);
 	MPI_Finalize();
 	free(buf);
 	return 0;

@@ -120,19 +120,38 @@ expect_text "replay refuses a wait-for edge at an event the trace lacks" 3 "$WOR
 	"event 77: cycle[0]: rank"
 
 # ---- two records into one directory ----
-"$MPIVERIFY" record -o "$WORK/shared" -- sleep 4 >"$WORK/record-first.log" 2>&1 &
+# the first runs a program that waits a few seconds between MPI_Init and MPI_Finalize
+cat >"$WORK/slow.c" <<'C'
+#include <mpi.h>
+#include <unistd.h>
+
+int main(int argc, char **argv)
+{
+	MPI_Init(&argc, &argv);
+	sleep(4);
+	MPI_Barrier(MPI_COMM_WORLD);
+	MPI_Finalize();
+	return 0;
+}
+C
+"$MPICC" -o "$BINDIR/slow" "$WORK/slow.c" >"$WORK/slow-cc.log" 2>&1 ||
+	fail "compile slow.c" "mpicc failed" "$WORK/slow-cc.log"
+"$MPIVERIFY" record -o "$WORK/shared" -- "$MPIRUN" -np 2 "$BINDIR/slow" \
+	>"$WORK/record-first.log" 2>&1 &
 first=$!
 for _ in $(seq 50); do
 	test -s "$WORK/shared/.mpiverify-lock" && break
 	sleep 0.1
 done
-run_cmd "$WORK/record-second.log" "$LIMIT" "$MPIVERIFY" record -o "$WORK/shared" -- true
+run_cmd "$WORK/record-second.log" "$LIMIT" "$MPIVERIFY" record -o "$WORK/shared" \
+	-- "$MPIRUN" -np 1 "$BINDIR/slow"
 expect_text "a second record into a directory in use is refused" 3 "$WORK/record-second.log" \
 	"'$WORK/shared' is in use by another mpiverify (pid $first)"
 wait "$first"
 RC=$?
 expect_text "the first record into it goes on" 0 "$WORK/record-first.log"
-run_cmd "$WORK/record-third.log" "$LIMIT" "$MPIVERIFY" record -o "$WORK/shared" -- true
+run_cmd "$WORK/record-third.log" "$LIMIT" "$MPIVERIFY" record -o "$WORK/shared" \
+	-- "$MPIRUN" -np 1 "$BINDIR/slow"
 expect_text "a record into it once the first ended" 0 "$WORK/record-third.log"
 
 # ---- SIGTERM and SIGINT to check: the search is stopped, pan with it ----

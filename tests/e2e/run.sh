@@ -29,6 +29,7 @@ expected_exit()
 {
 	case $1 in
 	deadlock) echo 1 ;;
+	inconclusive) echo 5 ;;
 	*) echo 0 ;;
 	esac
 }
@@ -122,7 +123,7 @@ example_cases()
 	mkdir -p "$dir"
 
 	log=$dir/compile.log
-	if ! "$MPICC" -g -O0 -Wall -o "$prog" "$src" </dev/null >"$log" 2>&1; then
+	if ! "$MPICC" -g -O0 -Wall -pthread -o "$prog" "$src" </dev/null >"$log" 2>&1; then
 		fail "$name: compile" "$MPICC failed" "$log"
 		return
 	fi
@@ -132,14 +133,21 @@ example_cases()
 		pass "$name: compile"
 	fi
 
-	# record: the launcher's status for a run that completes, 1 for one that deadlocks
+	# record: the launcher's status for a run that completes (not 0 for one that failed: a
+	# rank aborted or crashed), 1 for one that deadlocks
 	log=$dir/record.log
 	rm -rf "$trace"
 	run_cmd "$log" "$RECORD_LIMIT" "$MPIVERIFY" record -o "$trace" --deadlock-timeout 3 \
 		-- "$MPIRUN" -np "$NP" "$prog"
 	want=0
 	test "$RECORD" = hang && want=1
-	if test "$RC" -ne "$want"; then
+	if test "$RECORD" = fail; then
+		if test "$RC" -eq 0 || test "$RC" -eq 124 || test "$RC" -eq 4; then
+			fail "$name: record (record=fail)" "$(describe_rc "$RC"), want the failed run's status" "$log"
+		else
+			pass "$name: record (record=fail, exit $RC)"
+		fi
+	elif test "$RC" -ne "$want"; then
 		fail "$name: record (record=$RECORD)" "$(describe_rc "$RC"), want $want" "$log"
 	else
 		pass "$name: record (record=$RECORD)"
@@ -192,6 +200,14 @@ example_cases()
 			pass "$name: check --buffering $mode (expect=$expect)"
 		fi
 		check_warnings "$name" "$log"
+		if test "$expect" = inconclusive; then
+			if grep -q 'ranks that did not finish' "$log"; then
+				pass "$name: report lists the ranks that did not finish ($mode)"
+			else
+				fail "$name: report lists the ranks that did not finish ($mode)" \
+					"no 'ranks that did not finish' in the report" "$log"
+			fi
+		fi
 		test "$RC" -eq 1 || continue
 		# a deadlock was found: it has a counterexample, points at the source, and replays
 		if ! test -s "$trace/check-$mode/cex.json"; then
@@ -206,7 +222,7 @@ example_cases()
 		fi
 		if test -n "$MATCHES"; then
 			case $MATCHES in
-			recorded) pattern='those of the recorded run: it needs no other' ;;
+			recorded) pattern='lead there too: it needs no other' ;;
 			*) pattern='the recorded run made others: it needs these' ;;
 			esac
 			if grep -q "$pattern" "$log"; then

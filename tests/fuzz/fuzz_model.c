@@ -31,19 +31,19 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		return 0;
 	}
 	st = calloc(eng_state_bytes(&prog), 1);
-	out = calloc((size_t)prog.nranks, sizeof(int));
+	out = calloc((size_t)prog.nprocs, sizeof(int));
 	if (!st || !out)
 		fuzz_fail("out of memory");
 	eng_start(&prog, st);
 	for (n = 0; n < MAX_STEPS && (nc = eng_nchoices(&prog, st)) > 0; n++)
 		eng_choose(&prog, st, size ? data[(size_t)n % size] % nc : 0);
-	for (r = 0; r < prog.nranks; r++) {
+	for (r = 0; r < prog.nprocs; r++) {
 		int m = eng_waits_for(&prog, st, r, out);
 
 		for (i = 0; i < m; i++)
-			if (out[i] < 0 || out[i] >= prog.nranks)
-				fuzz_fail("rank %d waits for rank %d of %d", r, out[i],
-					  prog.nranks);
+			if (out[i] < 0 || out[i] >= prog.nprocs)
+				fuzz_fail("process %d waits for process %d of %d", r, out[i],
+					  prog.nprocs);
 	}
 	eng_all_done(&prog, st);
 	free(out);

@@ -133,7 +133,7 @@ static void walk(const struct eng_prog *prog, const struct mpiv_traceset *ts, co
 		 size_t npicks)
 {
 	int32_t *st = xcalloc(eng_state_bytes(prog), 1);
-	int *out = xcalloc((size_t)prog->nranks, sizeof(int));
+	int *out = xcalloc((size_t)prog->nprocs, sizeof(int));
 	static const struct mpiv_buffering zero = {MPIV_BUF_ZERO, 0};
 	int choices[MAX_STEPS], n = 0, r, i, nc, d, ri, s, si;
 	struct mpiv_error err;
@@ -147,13 +147,13 @@ static void walk(const struct eng_prog *prog, const struct mpiv_traceset *ts, co
 		eng_choose(prog, st, choices[n]);
 		n++;
 	}
-	for (r = 0; r < prog->nranks; r++) {
+	for (r = 0; r < prog->nprocs; r++) {
 		int m = eng_waits_for(prog, st, r, out);
 
 		for (i = 0; i < m; i++)
-			if (out[i] < 0 || out[i] >= prog->nranks)
-				fuzz_fail("rank %d waits for rank %d of %d", r, out[i],
-					  prog->nranks);
+			if (out[i] < 0 || out[i] >= prog->nprocs)
+				fuzz_fail("process %d waits for process %d of %d", r, out[i],
+					  prog->nprocs);
 		eng_left_path(prog, st, r);
 	}
 	eng_all_done(prog, st);

@@ -50,6 +50,28 @@ for size in 100000 4; do
 	fi
 done
 
+# Reports: `check` (every mode) on each case of tests/model/reports; its `expect` file gives
+# the exit status ("exit N"), lines the report must hold ("grep TEXT") and must not ("not
+# TEXT").
+for dir in "$SRCDIR"/tests/model/reports/*/; do
+	name="report: $(basename "$dir")"
+	out="$WORK/report-$(basename "$dir")"
+	run_cmd "$out.log" 120 "$MPIVERIFY" check "$dir" -o "$out"
+	why=''
+	while read -r key text; do
+		case $key in
+		exit) test "$RC" -eq "$text" || why="$why; exit $RC, want $text" ;;
+		grep) grep -qF -- "$text" "$out.log" || why="$why; no '$text'" ;;
+		not) grep -qF -- "$text" "$out.log" && why="$why; has '$text'" ;;
+		esac
+	done < <(grep -v '^#' "$dir/expect")
+	if test -n "$why"; then
+		fail "$name" "${why#; }" "$out.log"
+	else
+		pass "$name"
+	fi
+done
+
 # A search stopped by its time limit is inconclusive (exit 5), never "no deadlock": a master
 # receiving 64 results with MPI_ANY_SOURCE from 8 workers, alternately with a tag and with
 # MPI_ANY_TAG (so that the receives are not interchangeable), has about 9^8 states.

@@ -190,11 +190,12 @@ static void test_canonical_state(void)
 /* model.dat of a head-to-head send cycle, as the translator writes it; %s is replaced by
  * each case's instruction 0 of rank 0 (its send). */
 static const char model_dat[] =
-	"mpiverify-model 1\n"
-	"nranks 2 ncomms 3 maxlive 1 maxmsg 2 buffering 0 eager 0\n"
+	"mpiverify-model 2\n"
+	"nranks 2 nprocs 2 ncomms 3 maxlive 1 maxmsg 2 buffering 0 eager 0 bsend_overhead 0\n"
 	"comm 0 2 0 1\ncomm 1 1 0\ncomm 2 1 1\n"
-	"rank 0 5\n%s\n3 1 0 0 0 1 0 1 0\n2 2 1 0 0 0 4 0\n3 2 0 0 0 1 0 1 2\n5 3 0 0 0 0 0 0\n"
-	"rank 1 5\n1 1 0 0 0 0 4 0\n3 1 0 0 0 1 0 1 0\n2 2 0 0 0 0 4 0\n3 2 0 0 0 1 0 1 2\n"
+	"proc 0 0 0 5\n%s\n3 1 0 0 0 1 0 1 0\n2 2 1 0 0 0 4 0\n3 2 0 0 0 1 0 1 2\n"
+	"5 3 0 0 0 0 0 0\n"
+	"proc 1 1 0 5\n1 1 0 0 0 0 4 0\n3 1 0 0 0 1 0 1 0\n2 2 0 0 0 0 4 0\n3 2 0 0 0 1 0 1 2\n"
 	"5 3 0 0 0 0 0 0\nlocks 0\n";
 
 /* pan reads model.dat with the engine: every operand is checked against what the engine
@@ -239,8 +240,8 @@ static void test_model_dat(void)
 		fclose(f);
 	}
 	/* sizes whose state would not fit */
-	snprintf(text, sizeof(text), "mpiverify-model 1\nnranks 30000 ncomms 2000000 maxlive 1 "
-		 "maxmsg 1 buffering 0 eager 0\n");
+	snprintf(text, sizeof(text), "mpiverify-model 2\nnranks 30000 nprocs 30000 ncomms 2000000 "
+		 "maxlive 1 maxmsg 1 buffering 0 eager 0 bsend_overhead 0\n");
 	f = fmemopen(text, strlen(text), "r");
 	CU_ASSERT_EQUAL(eng_prog_read(&prog, f, msg, sizeof(msg)), -1);
 	CU_ASSERT(strstr(msg, "state larger") != NULL);
