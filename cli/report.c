@@ -328,11 +328,12 @@ json_t *report_stops_json(const struct mpiv_traceset *ts, const struct eng_prog 
 		struct tr_stop s;
 		struct mpiv_cex_site site;
 		char how[512];
-		json_t *o, *waiters = json_array();
+		json_t *o, *waiters;
 
 		tr_stop_of(ts, r, &s);
 		if (s.kind == TR_FINISHED)
 			continue;
+		waiters = json_array();	/* after the skip: a finished rank's would leak */
 		tr_stop_describe(ts, &s, how, sizeof(how));
 		o = json_pack("{s:i, s:s, s:i, s:b, s:s}", "rank", r, "how", kinds[s.kind], "code",
 			      s.code, "in_call", s.in_call, "text", how);
