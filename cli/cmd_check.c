@@ -1,5 +1,6 @@
 /* mpiverify check: traces -> model -> SPIN in each buffering mode -> one counterexample per
  * distinct deadlock, and the report. */
+#include <dirent.h>
 #include <errno.h>
 #include <getopt.h>
 #include <limits.h>
@@ -13,6 +14,7 @@
 
 #include "cli.h"
 #include "diag.h"
+#include "jsontext.h"
 #include "mpilib.h"
 #include "outdir.h"
 #include "report.h"
@@ -81,24 +83,65 @@ static void clean_mode_dir(const char *dir)
 	char path[PATH_MAX];
 	int i;
 
-	for (i = 1; i <= MAX_TRAILS + 1; i++) {
-		snprintf(path, sizeof(path), "%s/model.pml%d.trail", dir, i);
+	/* a name cut short would remove another file: none is longer than the directory's
+	 * own files (check_mode made it) by more than a dozen bytes, and it is checked */
+	for (i = 1; i <= MAX_TRAILS + 1; i++)
+		if (snprintf(path, sizeof(path), "%s/model.pml%d.trail", dir, i) < (int)sizeof(path))
+			unlink(path);
+	if (snprintf(path, sizeof(path), "%s/model.pml.trail", dir) < (int)sizeof(path))
 		unlink(path);
+}
+
+/* Whether name is one cex_path() makes: cex.json, cex-N.json. */
+static int is_cex_name(const char *name)
+{
+	const char *p;
+
+	if (!strcmp(name, "cex.json"))
+		return 1;
+	if (strncmp(name, "cex-", 4))
+		return 0;
+	for (p = name + 4; *p >= '0' && *p <= '9'; p++)
+		;
+	return p > name + 4 && !strcmp(p, ".json");
+}
+
+/* Remove the counterexamples an earlier check left in outdir: a deadlock it found and this
+ * one does not must not look found. Returns 0, or -1 with err filled. */
+static int remove_old_cex(const char *outdir, struct mpiv_error *err)
+{
+	char path[PATH_MAX];
+	struct dirent *e;
+	DIR *d = opendir(outdir);
+	int rc = 0;
+
+	if (!d)
+		return mpiv_error_set(err, MPIV_EXIT_BAD_INPUT, outdir, -1, -1, "cannot read: %s",
+				      strerror(errno));
+	while (rc == 0 && (e = readdir(d)) != NULL) {
+		if (!is_cex_name(e->d_name))
+			continue;
+		if (snprintf(path, sizeof(path), "%s/%s", outdir, e->d_name) >= (int)sizeof(path) ||
+		    (unlink(path) != 0 && errno != ENOENT))
+			rc = mpiv_error_set(err, MPIV_EXIT_BAD_INPUT, path, -1, -1, "cannot remove "
+					    "the counterexample of an earlier check: %s",
+					    strerror(errno));
 	}
-	snprintf(path, sizeof(path), "%s/model.pml.trail", dir);
-	unlink(path);
+	closedir(d);
+	return rc;
 }
 
 /* Where the i-th distinct deadlock's cex goes: cex.json, cex-2.json, ... */
 static char *cex_path(const char *outdir, int i)
 {
-	char buf[PATH_MAX];
+	size_t n = strlen(outdir) + 32;
+	char *buf = xmalloc(n);
 
 	if (i == 1)
-		snprintf(buf, sizeof(buf), "%s/cex.json", outdir);
+		snprintf(buf, n, "%s/cex.json", outdir);
 	else
-		snprintf(buf, sizeof(buf), "%s/cex-%d.json", outdir, i);
-	return xstrdup(buf);
+		snprintf(buf, n, "%s/cex-%d.json", outdir, i);
+	return buf;
 }
 
 struct check_run {
@@ -146,7 +189,9 @@ static int check_mode(struct check_run *run, const struct mode *m, struct mpiv_e
 	int i;
 	FILE *f;
 
-	snprintf(dir, sizeof(dir), "%s/%s", run->outdir, m->name);
+	if (snprintf(dir, sizeof(dir), "%s/%s", run->outdir, m->name) >= (int)sizeof(dir))
+		return mpiv_error_set(err, MPIV_EXIT_BAD_INPUT, run->outdir, -1, -1,
+				      "output directory name too long");
 	if (outdir_make(dir))
 		return mpiv_error_set(err, MPIV_EXIT_TOOL, dir, -1, -1, "cannot create: %s",
 				      strerror(errno));
@@ -198,6 +243,15 @@ static int check_mode(struct check_run *run, const struct mode *m, struct mpiv_e
 	return 0;
 }
 
+/* After a spin_* call failed: 128 + the signal if check was told to stop (which spin_stopped
+ * says), else err's exit code once it is printed. */
+static int stopped_or_report(const struct mpiv_error *err)
+{
+	int sig = spin_stopped();
+
+	return sig ? 128 + sig : (int)error_report(err);
+}
+
 static void release_run(struct check_run *run)
 {
 	tr_deadlocks_release(&run->found);
@@ -218,7 +272,7 @@ int cmd_check(int argc, char **argv)
 	struct mode modes[MAX_MODES];
 	int nmodes = 0, as_json = 0, c, i, rc, all = 1;
 	long long eager = -1;
-	char modes_str[3 * sizeof(modes[0].name)] = "";
+	char modes_str[MAX_MODES * (sizeof(modes[0].name) + 2)] = "";
 	double seconds = 600;
 	long memory_mb = 2048;
 	char *end;
@@ -248,10 +302,11 @@ int cmd_check(int argc, char **argv)
 			as_json = 1;
 			break;
 		case 'T':
-			seconds = strtod(optarg, &end);
-			if (end == optarg || *end || seconds < 0)
-				return usage_error("check", "invalid --time-limit '%s': expected "
-						   "seconds", optarg);
+			/* 0 is refused, not read as "no limit": every command's seconds
+			 * options want a positive number */
+			if (parse_seconds(optarg, &seconds) < 0)
+				return usage_error("check", "invalid --time-limit '%s': expected a "
+						   "positive number of seconds", optarg);
 			break;
 		case 'M':
 			memory_mb = strtol(optarg, &end, 10);
@@ -271,15 +326,18 @@ int cmd_check(int argc, char **argv)
 	if (optind < argc)
 		return usage_error("check", "unexpected argument '%s'", argv[optind]);
 
+	spin_catch_signals();
 	mpiv_error_init(&err);
 	if (mpiv_traceset_load(dir, &ts, &err))
 		return error_report(&err);
 	if (all && (eager = library_eager(&ts)) >= 0) {
 		add_mode_to_search(modes, &nmodes, MPIV_BUF_EAGER, eager);
 	}
-	for (i = 0; i < nmodes; i++)
-		snprintf(modes_str + strlen(modes_str), sizeof(modes_str) - strlen(modes_str), "%s%s",
-			 i ? ", " : "", modes[i].name);
+	for (i = 0; i < nmodes; i++) {
+		if (i)
+			strncat(modes_str, ", ", sizeof(modes_str) - strlen(modes_str) - 1);
+		strncat(modes_str, modes[i].name, sizeof(modes_str) - strlen(modes_str) - 1);
+	}
 	if (!out) {
 		snprintf(outbuf, sizeof(outbuf), "%s/check", dir);
 		out = outbuf;
@@ -288,6 +346,10 @@ int cmd_check(int argc, char **argv)
 		rc = error("cannot create output directory '%s': %s", out, strerror(errno));
 		mpiv_traceset_release(&ts);
 		return MPIV_EXIT_BAD_INPUT;
+	}
+	if (remove_old_cex(outdir, &err)) {
+		mpiv_traceset_release(&ts);
+		return error_report(&err);
 	}
 	if (tr_translate(&ts, &topts, &prog, &err)) {
 		mpiv_traceset_release(&ts);
@@ -299,7 +361,7 @@ int cmd_check(int argc, char **argv)
 		free(warns);
 		eng_prog_release(&prog);
 		mpiv_traceset_release(&ts);
-		return error_report(&err);
+		return stopped_or_report(&err);
 	}
 	run.memory_mb = memory_mb;
 	run.seconds = seconds;
@@ -310,7 +372,7 @@ int cmd_check(int argc, char **argv)
 	rc = MPIV_EXIT_OK;
 	for (i = 0; i < nmodes && rc == MPIV_EXIT_OK; i++)
 		if (check_mode(&run, &modes[i], &err))
-			rc = error_report(&err);
+			rc = stopped_or_report(&err);
 	if (rc == MPIV_EXIT_OK) {
 		tr_deadlocks_merge(&run.found);
 		if (save_cexes(&run, &err))
@@ -341,7 +403,7 @@ int cmd_check(int argc, char **argv)
 			json_array_append_new(dl, report_deadlock_json(&ts, &run.found.d[i]));
 		json_object_set_new(doc, "format", json_string("mpiverify-check"));
 		json_object_set_new(doc, "version", json_integer(1));
-		json_object_set_new(doc, "trace", json_string(dir));
+		json_object_set_new(doc, "trace", mpiv_json_text(dir));
 		json_object_set_new(doc, "verdict",
 				    json_string(rc == MPIV_EXIT_DEADLOCK ? "deadlock" :
 						rc == MPIV_EXIT_INCONCLUSIVE ? "inconclusive" :

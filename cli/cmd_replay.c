@@ -100,8 +100,6 @@ static int load_trace(const char *cex_arg, const struct mpiv_cex *cex, const cha
 		      struct mpiv_traceset *ts)
 {
 	struct mpiv_error err;
-	size_t i;
-	int r;
 
 	memset(ts, 0, sizeof(*ts));
 	if (!trace_dir)
@@ -110,27 +108,9 @@ static int load_trace(const char *cex_arg, const struct mpiv_cex *cex, const cha
 			     cex->trace_dir ? cex->trace_dir : "", cex_arg),
 		       MPIV_EXIT_BAD_INPUT;
 	mpiv_error_init(&err);
-	if (mpiv_traceset_load(trace_dir, ts, &err) < 0)
+	if (mpiv_traceset_load(trace_dir, ts, &err) < 0 ||
+	    mpiv_cex_check_trace(cex, ts, cex_arg, &err) < 0)
 		return error_report(&err);
-	if (ts->nranks != cex->nranks)
-		return error("counterexample '%s' is for %d ranks, but its trace '%s' has %d",
-			     cex_arg, cex->nranks, trace_dir, ts->nranks),
-		       MPIV_EXIT_BAD_INPUT;
-	for (r = 0; r < cex->nranks; r++) {
-		const struct mpiv_cex_rank *cr = &cex->ranks[r];
-		size_t n = ts->ranks[r].nevents;
-
-		for (i = 0; i < cr->nops; i++)
-			if (cr->ops[i].op >= n)
-				break;
-		if (i < cr->nops || (cr->blocked_op >= 0 && (size_t)cr->blocked_op >= n))
-			return error("counterexample '%s': rank %d's event %ld is not in the trace "
-				     "'%s', whose rank %d has %zu events: the counterexample is "
-				     "not from this trace", cex_arg, r,
-				     i < cr->nops ? (long)cr->ops[i].op : cr->blocked_op,
-				     trace_dir, r, n),
-			       MPIV_EXIT_BAD_INPUT;
-	}
 	return 0;
 }
 

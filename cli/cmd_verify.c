@@ -100,7 +100,8 @@ static int remove_old_runs(const char *runs)
 		strtol(de->d_name, &end, 10);
 		if (end == de->d_name || (*end && strcmp(end, ".steer") && strcmp(end, ".out")))
 			continue;
-		snprintf(path, sizeof(path), "%s/%s", runs, de->d_name);
+		if (snprintf(path, sizeof(path), "%s/%s", runs, de->d_name) >= (int)sizeof(path))
+			continue;	/* not a name verify gives */
 		if (*end) {
 			if (unlink(path) < 0 && errno != ENOENT)
 				rc = error("cannot remove '%s': %s", path, strerror(errno));

@@ -57,8 +57,17 @@ static int cmd_help(int argc, char **argv)
 		list_commands(stdout);
 		return MPIV_EXIT_OK;
 	}
+	if (argc > 2)
+		return usage_error("help", "unexpected argument '%s'", argv[2]);
+	/* its own help: the usage error below sends there, so it must not send back */
+	if (!strcmp(argv[1], "help") || !strcmp(argv[1], "--help") || !strcmp(argv[1], "-h")) {
+		fputs("usage: mpiverify help [COMMAND]\n\n"
+		      "Show the commands, or COMMAND's options (as 'mpiverify COMMAND --help').\n",
+		      stdout);
+		return MPIV_EXIT_OK;
+	}
 	c = find_command(argv[1]);
-	if (!c || c->fn == cmd_help)
+	if (!c)
 		return usage_error("help", "unknown command '%s'", argv[1]);
 	sub[0] = argv[1];
 	return c->fn(2, sub);

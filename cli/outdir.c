@@ -6,6 +6,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <fcntl.h>
+#include <sys/file.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -63,6 +65,43 @@ static int is_stale(const char *name, const char *const *stale)
 	return 0;
 }
 
+/* Hold directory abs (dir as the user gave it) for this process: an exclusive flock(2) on
+ * its lock file, which the kernel drops when the process ends, however it ends. The file
+ * stays open, close-on-exec so that the job does not inherit it, until then. Returns 0, or
+ * -1 after printing an error (another mpiverify holds it: two runs would mix their files). */
+static int lock_dir(const char *abs, const char *dir)
+{
+	char path[4200], pid[32];
+	ssize_t n;
+	int fd;
+
+	snprintf(path, sizeof(path), "%s/" OUTDIR_LOCK_FILE, abs);
+	fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0644);
+	if (fd < 0) {
+		error("cannot create the lock file '%s': %s", path, strerror(errno));
+		return -1;
+	}
+	if (flock(fd, LOCK_EX | LOCK_NB) != 0) {
+		if (errno == EWOULDBLOCK) {
+			n = pread(fd, pid, sizeof(pid) - 1, 0);
+			pid[n > 0 ? n : 0] = '\0';
+			pid[strcspn(pid, "\n")] = '\0';
+			error("'%s' is in use by another mpiverify%s%s%s writing into it: wait for "
+			      "it to end, or give another directory with -o", dir,
+			      pid[0] ? " (pid " : "", pid, pid[0] ? ")" : "");
+		} else {
+			error("cannot lock '%s': %s", path, strerror(errno));
+		}
+		close(fd);
+		return -1;
+	}
+	/* who holds it, for the message another one prints */
+	n = snprintf(pid, sizeof(pid), "%ld\n", (long)getpid());
+	if (ftruncate(fd, 0) != 0 || pwrite(fd, pid, (size_t)n, 0) != n)
+		warning("cannot write into the lock file '%s': %s", path, strerror(errno));
+	return 0;
+}
+
 char *outdir_prepare(const char *dir, const char *const *stale)
 {
 	struct stat st;
@@ -95,6 +134,11 @@ char *outdir_prepare(const char *dir, const char *const *stale)
 	}
 	close(fd);
 	unlink(probe);
+	/* before anything in it is removed: it may be another run's */
+	if (lock_dir(abs, dir) < 0) {
+		free(abs);
+		return NULL;
+	}
 	d = opendir(abs);
 	if (!d) {
 		error("cannot read directory '%s': %s", dir, strerror(errno));

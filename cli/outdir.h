@@ -7,10 +7,14 @@
  * umask). Returns 0, or -1 with errno set. */
 int outdir_make(const char *path);
 
-/* Make the job's directory dir (outdir_make), check that files can be created in it, and
- * delete what an earlier run left there: for each entry of stale (NULL-terminated), the files
- * rank-N<entry> if it starts with '.' (".status"), else the file of that name ("meta.json").
- * Returns its absolute path (malloc'ed), or NULL after printing an error naming dir. */
+#define OUTDIR_LOCK_FILE ".mpiverify-lock"
+
+/* Make the job's directory dir (outdir_make), check that files can be created in it, lock it
+ * for this process (OUTDIR_LOCK_FILE: until the process ends; one already locked by another
+ * mpiverify is refused, since two runs would mix their files), and delete what an earlier
+ * run left there: for each entry of stale (NULL-terminated), the files rank-N<entry> if it
+ * starts with '.' (".status"), else the file of that name ("meta.json"). Returns its absolute
+ * path (malloc'ed), or NULL after printing an error naming dir. */
 char *outdir_prepare(const char *dir, const char *const *stale);
 
 #endif

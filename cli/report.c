@@ -3,6 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "jsontext.h"
 #include "report.h"
 #include "srcloc.h"
 #include "translate.h"
@@ -113,6 +114,27 @@ static void report_locks_held(FILE *f, const struct mpiv_traceset *ts,
 	}
 }
 
+/* Print s so that a shell reads it back as one word: as it is if it is made of characters
+ * no shell treats specially, else in single quotes. */
+static void print_shell_word(FILE *f, const char *s)
+{
+	const char *p;
+
+	if (*s && strspn(s, "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789"
+			 "/._+-,=:@%") == strlen(s)) {
+		fputs(s, f);
+		return;
+	}
+	fputc('\'', f);
+	for (p = s; *p; p++) {
+		if (*p == '\'')
+			fputs("'\\''", f);
+		else
+			fputc(*p, f);
+	}
+	fputc('\'', f);
+}
+
 void report_deadlock(FILE *f, const struct mpiv_traceset *ts, const struct tr_deadlock *d,
 		     int i, int n)
 {
@@ -217,8 +239,9 @@ void report_deadlock(FILE *f, const struct mpiv_traceset *ts, const struct tr_de
 					fprintf(f, " rank %d event %u;", r, cex->ranks[r].ops[k].op);
 		fputc('\n', f);
 	}
-	fprintf(f, "  counterexample: %s\n  replay it: mpiverify replay --trace %s\n", d->path,
-		d->path);
+	fprintf(f, "  counterexample: %s\n  replay it: mpiverify replay --trace ", d->path);
+	print_shell_word(f, d->path);
+	fputc('\n', f);
 }
 
 void report_trace_notes(FILE *f, const struct mpiv_traceset *ts)
@@ -245,8 +268,9 @@ void report_trace_notes(FILE *f, const struct mpiv_traceset *ts)
 
 static json_t *site_json(const struct mpiv_cex_site *s)
 {
-	return json_pack("{s:s?, s:s?, s:i}", "function", s->function, "file", s->file, "line",
-			 s->line);
+	/* names from the debug information are bytes: not always UTF-8 */
+	return json_pack("{s:o, s:o, s:i}", "function", mpiv_json_text(s->function), "file",
+			 mpiv_json_text(s->file), "line", s->line);
 }
 
 /* "MPI_Send(dest=1, ...) at x.c:9 (main), event 1", or "no MPI call recorded". */
@@ -310,11 +334,12 @@ json_t *report_stops_json(const struct mpiv_traceset *ts, const struct eng_prog 
 		struct tr_stop s;
 		struct mpiv_cex_site site;
 		char how[512];
-		json_t *o, *waiters = json_array();
+		json_t *o, *waiters;
 
 		tr_stop_of(ts, r, &s);
 		if (s.kind == TR_FINISHED)
 			continue;
+		waiters = json_array();	/* after the skip: a finished rank's would leak */
 		tr_stop_describe(ts, &s, how, sizeof(how));
 		o = json_pack("{s:i, s:s, s:i, s:b, s:s}", "rank", r, "how", kinds[s.kind], "code",
 			      s.code, "in_call", s.in_call, "text", how);
@@ -428,7 +453,7 @@ json_t *report_deadlock_json(const struct mpiv_traceset *ts, const struct tr_dea
 	json_object_set_new(o, "class", json_string(klass));
 	json_object_set_new(o, "meaning", json_string(meaning));
 	json_object_set_new(o, "modes", json_string(d->modes));
-	json_object_set_new(o, "cex", json_string(d->path));
+	json_object_set_new(o, "cex", mpiv_json_text(d->path));
 	if (d->eager >= 0)
 		json_object_set_new(o, "library_buffering",
 				    json_pack("{s:I, s:b}", "eager", (json_int_t)d->eager, "happens",

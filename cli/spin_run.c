@@ -16,26 +16,111 @@
 #include "spin_run.h"
 #include "xalloc.h"
 
-#define TIMED_OUT 1000	/* run_logged's status when it ended the command at its time limit */
+#define TIMED_OUT 1000	/* run_limited's status when it ended the command at its time limit */
+#define INTERRUPTED 1001	/* ... when it ended it because mpiverify was told to stop */
+
+/* Stopping check: SIGINT, SIGTERM and SIGHUP end the command running (its process group: cc
+ * has children of its own), and run_limited says so; between commands they end mpiverify at
+ * once. Either way it says why, and gives no verdict. */
+static volatile sig_atomic_t stop_signal;	/* the signal received, 0 if none */
+static volatile pid_t running;			/* the command running (its group), or 0 */
+static const int stop_signals[] = {SIGINT, SIGTERM, SIGHUP};
+
+/* Async-signal-safe: write(2) only. */
+static void say_stopped(int sig)
+{
+	static const char tail[] = ": search stopped, no verdict\n";
+	char msg[96] = "mpiverify: interrupted by signal ";
+	size_t n = strlen(msg);
+	int d = 100;
+
+	for (; d > 1 && sig < d; d /= 10)
+		;
+	for (; d > 0; d /= 10)
+		msg[n++] = (char)('0' + sig / d % 10);
+	memcpy(msg + n, tail, sizeof(tail) - 1);
+	if (write(2, msg, n + sizeof(tail) - 1) < 0)
+		return;
+}
+
+static void on_stop(int sig)
+{
+	pid_t pid = running;
+
+	stop_signal = sig;
+	if (pid > 0) {
+		kill(-pid, SIGKILL);	/* run_limited reaps it and returns INTERRUPTED */
+		return;
+	}
+	say_stopped(sig);
+	signal(sig, SIG_DFL);
+	raise(sig);
+}
+
+void spin_catch_signals(void)
+{
+	struct sigaction sa, old;
+	size_t i;
+
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = on_stop;
+	sigemptyset(&sa.sa_mask);
+	for (i = 0; i < sizeof(stop_signals) / sizeof(stop_signals[0]); i++)
+		/* a signal ignored by whoever started us (nohup) stays ignored */
+		if (sigaction(stop_signals[i], NULL, &old) == 0 && old.sa_handler != SIG_IGN)
+			sigaction(stop_signals[i], &sa, NULL);
+}
+
+int spin_stopped(void)
+{
+	if (stop_signal)
+		say_stopped(stop_signal);
+	return stop_signal;
+}
+
+/* Block (how SIG_BLOCK) or unblock the stop signals. */
+static void mask_stop_signals(int how)
+{
+	sigset_t set;
+	size_t i;
+
+	sigemptyset(&set);
+	for (i = 0; i < sizeof(stop_signals) / sizeof(stop_signals[0]); i++)
+		sigaddset(&set, stop_signals[i]);
+	sigprocmask(how, &set, NULL);
+}
 
 /* Run argv with cwd as working directory, stdout and stderr to logpath, for at most
- * seconds (0: no limit). Returns the exit status (128 + signal when killed), TIMED_OUT if it
- * was ended at the limit, or -1 if it could not be started (errno kept). */
+ * seconds (0: no limit), in a process group of its own. Returns the exit status (128 +
+ * signal when killed), TIMED_OUT if it was ended at the limit, INTERRUPTED if mpiverify was
+ * told to stop meanwhile (the command is ended, its group too), or -1 if it could not be
+ * started (errno kept). */
 static int run_limited(const char *cwd, char *const argv[], const char *logpath, double seconds)
 {
 	struct timespec t0, t, nap = {0, 20 * 1000 * 1000};
 	pid_t pid, got;
 	int status, fd;
+	size_t i;
 
+	if (stop_signal)
+		return INTERRUPTED;
 	fd = open(logpath, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
 	if (fd < 0)
 		return -1;
+	/* no stop signal between the fork and `running`: it would miss the child */
+	mask_stop_signals(SIG_BLOCK);
 	pid = fork();
 	if (pid < 0) {
+		mask_stop_signals(SIG_UNBLOCK);
 		close(fd);
 		return -1;
 	}
 	if (pid == 0) {
+		setpgid(0, 0);
+		for (i = 0; i < sizeof(stop_signals) / sizeof(stop_signals[0]); i++)
+			if (signal(stop_signals[i], SIG_DFL) == SIG_IGN)
+				signal(stop_signals[i], SIG_IGN);
+		mask_stop_signals(SIG_UNBLOCK);
 		if (chdir(cwd) != 0)
 			_exit(126);
 		dup2(fd, 1);
@@ -44,25 +129,34 @@ static int run_limited(const char *cwd, char *const argv[], const char *logpath,
 		dprintf(2, "cannot run '%s': %s\n", argv[0], strerror(errno));
 		_exit(127);
 	}
+	setpgid(pid, pid);	/* as the child does: whichever runs first */
+	running = pid;
+	mask_stop_signals(SIG_UNBLOCK);
 	close(fd);
 	clock_gettime(CLOCK_MONOTONIC, &t0);
 	for (;;) {
 		got = waitpid(pid, &status, seconds > 0 ? WNOHANG : 0);
 		if (got == pid)
 			break;
-		if (got < 0 && errno != EINTR)
+		if (got < 0 && errno != EINTR) {
+			running = 0;
 			return -1;
+		}
 		clock_gettime(CLOCK_MONOTONIC, &t);
 		if (seconds > 0 &&
 		    (t.tv_sec - t0.tv_sec) + (t.tv_nsec - t0.tv_nsec) / 1e9 >= seconds) {
-			kill(pid, SIGKILL);
+			kill(-pid, SIGKILL);
 			while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
 				;
-			return TIMED_OUT;
+			running = 0;
+			return stop_signal ? INTERRUPTED : TIMED_OUT;
 		}
 		if (seconds > 0)
 			nanosleep(&nap, NULL);
 	}
+	running = 0;
+	if (stop_signal)
+		return INTERRUPTED;
 	if (WIFSIGNALED(status))
 		return 128 + WTERMSIG(status);
 	return WEXITSTATUS(status);
@@ -111,8 +205,14 @@ static const char *tail_of(const char *text, int lines)
 
 static int tool_failed(const char *what, const char *log, int rc, struct mpiv_error *err)
 {
-	char *text = read_all(log);
+	char *text;
 	int ret;
+
+	/* the caller asks spin_stopped(): this error is not what went wrong */
+	if (rc == INTERRUPTED)
+		return mpiv_error_set(err, MPIV_EXIT_TOOL, log, -1, -1, "%s stopped: mpiverify "
+				      "was interrupted", what);
+	text = read_all(log);
 
 	if (rc == 127 || rc < 0)
 		ret = mpiv_error_set(err, MPIV_EXIT_TOOL, log, -1, -1, "cannot run %s%s%s", what,
@@ -294,6 +394,8 @@ int spin_search(const char *pan, const char *workdir, long depth, long memory_mb
 	snprintf(c, sizeof(c), "-c%d", max_trails);
 	snprintf(log, sizeof(log), "%s/pan.out", workdir);
 	rc = run_limited(workdir, argv, log, seconds);
+	if (rc == INTERRUPTED)
+		return tool_failed("pan", log, rc, err);
 	if (rc == TIMED_OUT) {
 		/* what pan found before the limit is still in its output and trails */
 		text = read_all(log);

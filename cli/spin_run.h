@@ -40,4 +40,13 @@ int spin_trail_choices(const char *pan, const char *workdir, const char *trail, 
 
 void spin_result_release(struct spin_result *res);
 
+/* Make SIGINT, SIGTERM and SIGHUP stop check: a command running (spin, the C compiler, pan)
+ * is ended with its process group and the spin_* call running it fails; with none running,
+ * mpiverify says so and dies of the signal at once. */
+void spin_catch_signals(void);
+
+/* The stop signal received, 0 if none; when one was, "interrupted by signal N: search
+ * stopped, no verdict" is printed (check then exits 128 + N). */
+int spin_stopped(void);
+
 #endif

@@ -8,11 +8,9 @@
 #include <jansson.h>
 
 #include "cex.h"
-
-static char *dup_or_null(const char *s)
-{
-	return s ? strdup(s) : NULL;
-}
+#include "event.h"
+#include "jsontext.h"
+#include "trace.h"
 
 static const char *const buffering_modes[] = {"zero", "infinite", "eager"};	/* by mode */
 
@@ -136,8 +134,8 @@ static json_t *site_to_json(const struct mpiv_cex_site *s)
 {
 	json_t *o = json_object();
 
-	json_object_set_new(o, "function", s->function ? json_string(s->function) : json_null());
-	json_object_set_new(o, "file", s->file ? json_string(s->file) : json_null());
+	json_object_set_new(o, "function", mpiv_json_text(s->function));
+	json_object_set_new(o, "file", mpiv_json_text(s->file));
 	json_object_set_new(o, "line", json_integer(s->line));
 	return o;
 }
@@ -164,13 +162,13 @@ int mpiv_cex_save(const char *path, const struct mpiv_cex *cex, struct mpiv_erro
 
 	json_object_set_new(root, "format", json_string(MPIV_CEX_FORMAT));
 	json_object_set_new(root, "version", json_integer(MPIV_CEX_VERSION));
-	json_object_set_new(root, "trace", json_string(cex->trace_dir ? cex->trace_dir : ""));
+	json_object_set_new(root, "trace", mpiv_json_text(cex->trace_dir ? cex->trace_dir : ""));
 	json_object_set_new(root, "buffering", buffering_to_json(&cex->buffering));
 	for (i = 0; cex->command && cex->command[i]; i++)
-		json_array_append_new(cmd, json_string(cex->command[i]));
+		json_array_append_new(cmd, mpiv_json_text(cex->command[i]));
 	json_object_set_new(root, "command", cmd);
 	if (cex->cwd)
-		json_object_set_new(root, "cwd", json_string(cex->cwd));
+		json_object_set_new(root, "cwd", mpiv_json_text(cex->cwd));
 	json_object_set_new(root, "nranks", json_integer(cex->nranks));
 	for (r = 0; r < cex->nranks; r++) {
 		const struct mpiv_cex_rank *cr = &cex->ranks[r];
@@ -200,8 +198,8 @@ int mpiv_cex_save(const char *path, const struct mpiv_cex *cex, struct mpiv_erro
 			json_t *b = json_object();
 
 			json_object_set_new(b, "op", json_integer(cr->blocked_op));
-			json_object_set_new(b, "call", json_string(cr->blocked_call ? cr->blocked_call : ""));
-			json_object_set_new(b, "desc", json_string(cr->blocked_desc ? cr->blocked_desc : ""));
+			json_object_set_new(b, "call", mpiv_json_text(cr->blocked_call ? cr->blocked_call : ""));
+			json_object_set_new(b, "desc", mpiv_json_text(cr->blocked_desc ? cr->blocked_desc : ""));
 			json_object_set_new(b, "site", site_to_json(&cr->site));
 			json_object_set_new(o, "blocked", b);
 		} else {
@@ -275,25 +273,62 @@ static int want_int(json_t *j, long min, long max, long *out, const char *path,
 	return 0;
 }
 
-static int load_site(json_t *j, struct mpiv_cex_site *s)
+/* An optional string or null at key of j into *out (NULL when absent or null). */
+static int want_string(json_t *j, const char *key, char **out, const char *path, int r,
+		       const char *where, struct mpiv_error *err)
 {
-	json_t *f;
+	json_t *f = json_object_get(j, key);
 
-	if (!json_is_object(j))
+	if (f && !json_is_string(f) && !json_is_null(f))
+		return mpiv_error_set(err, MPIV_EXIT_BAD_INPUT, path, r, -1,
+				      "%s.%s: expected a string or null", where, key);
+	*out = json_is_string(f) ? strdup(json_string_value(f)) : NULL;
+	return 0;
+}
+
+/* A call's site at JSON path where: function and file (strings or null), line (0 if
+ * unknown). */
+static int load_site(json_t *j, struct mpiv_cex_site *s, const char *path, int r,
+		     const char *where, struct mpiv_error *err)
+{
+	char what[96];
+	json_t *f;
+	long v;
+
+	if (!j || json_is_null(j))
 		return 0;
-	f = json_object_get(j, "function");
-	s->function = json_is_string(f) ? strdup(json_string_value(f)) : NULL;
-	f = json_object_get(j, "file");
-	s->file = json_is_string(f) ? strdup(json_string_value(f)) : NULL;
+	if (!json_is_object(j))
+		return mpiv_error_set(err, MPIV_EXIT_BAD_INPUT, path, r, -1,
+				      "%s: expected an object", where);
+	if (want_string(j, "function", &s->function, path, r, where, err) ||
+	    want_string(j, "file", &s->file, path, r, where, err))
+		return -1;
 	f = json_object_get(j, "line");
-	s->line = json_is_integer(f) ? (int)json_integer_value(f) : 0;
+	snprintf(what, sizeof(what), "%s.line", where);
+	if (f && want_int(f, 0, INT32_MAX, &v, path, err, what))
+		return -1;
+	s->line = f ? (int)v : 0;
+	return 0;
+}
+
+/* An optional boolean at key of j: 1 if true. Returns 0, or -1 with err filled. */
+static int want_bool(json_t *j, const char *key, int *out, const char *path, int r,
+		     const char *where, struct mpiv_error *err)
+{
+	json_t *f = json_object_get(j, key);
+
+	if (f && !json_is_boolean(f))
+		return mpiv_error_set(err, MPIV_EXIT_BAD_INPUT, path, r, -1,
+				      "%s%s%s: expected true or false", where, *where ? "." : "",
+				      key);
+	*out = json_is_true(f);
 	return 0;
 }
 
 static int load_rank(json_t *o, int r, int nranks, struct mpiv_cex_rank *cr, const char *path,
 		     struct mpiv_error *err)
 {
-	char what[96];
+	char what[96], site[112];
 	json_t *ops, *b;
 	long v;
 	size_t i;
@@ -338,7 +373,9 @@ static int load_rank(json_t *o, int r, int nranks, struct mpiv_cex_rank *cr, con
 				return -1;
 			op->match_op = (int32_t)v;
 		}
-		op->wildcard = json_is_true(json_object_get(jo, "wildcard"));
+		snprintf(what, sizeof(what), "ranks[%d].ops[%zu]", r, i);
+		if (want_bool(jo, "wildcard", &op->wildcard, path, r, what, err))
+			return -1;
 		bf = json_object_get(jo, "buffered");
 		if (bf) {
 			if (!json_is_boolean(bf))
@@ -351,19 +388,23 @@ static int load_rank(json_t *o, int r, int nranks, struct mpiv_cex_rank *cr, con
 	}
 	b = json_object_get(o, "blocked");
 	if (b && !json_is_null(b)) {
-		json_t *c;
-
+		if (!json_is_object(b))
+			return mpiv_error_set(err, MPIV_EXIT_BAD_INPUT, path, r, -1,
+					      "ranks[%d].blocked: expected an object or null", r);
 		snprintf(what, sizeof(what), "ranks[%d].blocked.op", r);
 		if (want_int(json_object_get(b, "op"), 0, INT32_MAX, &v, path, err, what))
 			return -1;
 		cr->blocked_op = v;
-		c = json_object_get(b, "call");
-		cr->blocked_call = dup_or_null(json_is_string(c) ? json_string_value(c) : NULL);
-		c = json_object_get(b, "desc");
-		cr->blocked_desc = dup_or_null(json_is_string(c) ? json_string_value(c) : NULL);
-		load_site(json_object_get(b, "site"), &cr->site);
+		snprintf(what, sizeof(what), "ranks[%d].blocked", r);
+		snprintf(site, sizeof(site), "ranks[%d].blocked.site", r);
+		if (want_string(b, "call", &cr->blocked_call, path, r, what, err) ||
+		    want_string(b, "desc", &cr->blocked_desc, path, r, what, err) ||
+		    load_site(json_object_get(b, "site"), &cr->site, path, r, site, err))
+			return -1;
 	}
-	cr->stopped = json_is_true(json_object_get(o, "stopped"));
+	snprintf(what, sizeof(what), "ranks[%d]", r);
+	if (want_bool(o, "stopped", &cr->stopped, path, r, what, err))
+		return -1;
 	b = json_object_get(o, "threads");
 	if (b && (!json_is_array(b) || json_array_size(b) > 4096))
 		return mpiv_error_set(err, MPIV_EXIT_BAD_INPUT, path, r, -1,
@@ -373,7 +414,7 @@ static int load_rank(json_t *o, int r, int nranks, struct mpiv_cex_rank *cr, con
 		if (!cr->threads)
 			return mpiv_error_set(err, MPIV_EXIT_BAD_INPUT, path, r, -1, "out of memory");
 		for (i = 0; i < json_array_size(b); i++) {
-			json_t *jt = json_array_get(b, i), *c;
+			json_t *jt = json_array_get(b, i);
 			struct mpiv_cex_thread *th = &cr->threads[i];
 
 			cr->nthreads = i + 1;
@@ -388,9 +429,11 @@ static int load_rank(json_t *o, int r, int nranks, struct mpiv_cex_rank *cr, con
 			if (want_int(json_object_get(jt, "op"), 0, INT32_MAX, &v, path, err, what))
 				return -1;
 			th->blocked_op = v;
-			c = json_object_get(jt, "desc");
-			th->blocked_desc = dup_or_null(json_is_string(c) ? json_string_value(c) : NULL);
-			load_site(json_object_get(jt, "site"), &th->site);
+			snprintf(what, sizeof(what), "ranks[%d].threads[%zu]", r, i);
+			snprintf(site, sizeof(site), "ranks[%d].threads[%zu].site", r, i);
+			if (want_string(jt, "desc", &th->blocked_desc, path, r, what, err) ||
+			    load_site(json_object_get(jt, "site"), &th->site, path, r, site, err))
+				return -1;
 		}
 	}
 	return 0;
@@ -474,7 +517,8 @@ int mpiv_cex_load(const char *path, struct mpiv_cex *cex, struct mpiv_error *err
 		if (load_rank(json_array_get(ranks, (size_t)r), r, cex->nranks, &cex->ranks[r],
 			      path, err))
 			goto fail;
-	cex->mismatch = json_is_true(json_object_get(root, "collective_mismatch"));
+	if (want_bool(root, "collective_mismatch", &cex->mismatch, path, -1, "", err))
+		goto fail;
 	{
 		json_t *rs = json_object_get(root, "ready_send_unmatched");
 
@@ -530,6 +574,83 @@ fail:
 	json_decref(root);
 	mpiv_cex_release(cex);
 	return -1;
+}
+
+/* The calls whose events post a send or a receive the model matches (translator/). */
+#define SEND_KINDS (1u << MPIV_KIND_SEND | 1u << MPIV_KIND_ISEND | 1u << MPIV_KIND_SENDRECV | \
+		    1u << MPIV_KIND_START)
+#define RECV_KINDS (1u << MPIV_KIND_RECV | 1u << MPIV_KIND_IRECV | 1u << MPIV_KIND_SENDRECV | \
+		    1u << MPIV_KIND_MPROBE | 1u << MPIV_KIND_MRECV | 1u << MPIV_KIND_START)
+
+/* Whether the event of rank r's trace at index op exists (and, with kinds, is of one of
+ * those kinds, a mask of 1 << enum mpiv_kind); else err is filled, naming what refers to
+ * it. */
+static int check_op(const struct mpiv_traceset *ts, int r, long op, unsigned kinds,
+		    const char *path, const char *what, struct mpiv_error *err)
+{
+	const struct mpiv_rank_trace *t = &ts->ranks[r];
+	const struct mpiv_event *ev;
+
+	if (op < 0 || (size_t)op >= t->nevents)
+		return mpiv_error_set(err, MPIV_EXIT_BAD_INPUT, path, r, op, "%s: rank %d's event "
+				      "%ld is not in the trace '%s', whose rank %d has %zu events: "
+				      "the counterexample is not from this trace", what, r, op,
+				      ts->dir ? ts->dir : "", r, t->nevents);
+	ev = &t->events[op];
+	if (kinds && !(kinds & (1u << mpiv_call_kind(ev->call))))
+		return mpiv_error_set(err, MPIV_EXIT_BAD_INPUT, path, r, op, "%s: rank %d's event "
+				      "%ld is %s in the trace '%s', which %s: the counterexample is "
+				      "not from this trace", what, r, op, mpiv_call_name(ev->call),
+				      ts->dir ? ts->dir : "", kinds == SEND_KINDS ?
+				      "sends nothing" : "receives nothing");
+	return 0;
+}
+
+int mpiv_cex_check_trace(const struct mpiv_cex *cex, const struct mpiv_traceset *ts,
+			 const char *path, struct mpiv_error *err)
+{
+	char what[96];
+	size_t i;
+	int r;
+
+	if (ts->nranks != cex->nranks)
+		return mpiv_error_set(err, MPIV_EXIT_BAD_INPUT, path, -1, -1, "the counterexample "
+				      "is for %d ranks, but its trace '%s' has %d", cex->nranks,
+				      ts->dir ? ts->dir : "", ts->nranks);
+	for (r = 0; r < cex->nranks; r++) {
+		const struct mpiv_cex_rank *cr = &cex->ranks[r];
+
+		for (i = 0; i < cr->nops; i++) {
+			const struct mpiv_cex_op *op = &cr->ops[i];
+
+			snprintf(what, sizeof(what), "ranks[%d].ops[%zu]", r, i);
+			if (check_op(ts, r, op->op, op->match_rank >= 0 ? RECV_KINDS :
+				     op->sync >= 0 ? SEND_KINDS : 0, path, what, err))
+				return -1;
+			if (op->match_rank < 0)
+				continue;
+			/* any event, not only a send: a match the program cannot make is replay's
+			 * to find out, which it reports as a divergence */
+			snprintf(what, sizeof(what), "ranks[%d].ops[%zu].match", r, i);
+			if (check_op(ts, op->match_rank, op->match_op, 0, path, what, err))
+				return -1;
+		}
+		snprintf(what, sizeof(what), "ranks[%d].blocked", r);
+		if (cr->blocked_op >= 0 && check_op(ts, r, cr->blocked_op, 0, path, what, err))
+			return -1;
+		for (i = 0; i < cr->nthreads; i++) {
+			snprintf(what, sizeof(what), "ranks[%d].threads[%zu]", r, i);
+			if (cr->threads[i].blocked_op >= 0 &&
+			    check_op(ts, r, cr->threads[i].blocked_op, 0, path, what, err))
+				return -1;
+		}
+	}
+	for (i = 0; i < cex->ncycle; i++) {
+		snprintf(what, sizeof(what), "cycle[%zu]", i);
+		if (check_op(ts, cex->cycle[i].rank, cex->cycle[i].op, 0, path, what, err))
+			return -1;
+	}
+	return 0;
 }
 
 const struct mpiv_cex_op *mpiv_cex_find(const struct mpiv_cex_rank *r, uint32_t op)

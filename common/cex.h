@@ -122,6 +122,15 @@ int mpiv_cex_load(const char *path, struct mpiv_cex *cex, struct mpiv_error *err
 /* Write cex to path as JSON. Returns 0, or -1 with err filled. */
 int mpiv_cex_save(const char *path, const struct mpiv_cex *cex, struct mpiv_error *err);
 
+struct mpiv_traceset;
+
+/* Check that cex, read from path, is one of the trace set ts: as many ranks, every event it
+ * names (executed, matched, blocked, on the cycle) one the trace has, a match only on a
+ * receive, buffering only on a send. Returns 0, or -1 with err filled (BAD_INPUT, the rank
+ * and event at fault). */
+int mpiv_cex_check_trace(const struct mpiv_cex *cex, const struct mpiv_traceset *ts,
+			 const char *path, struct mpiv_error *err);
+
 /* The op entry for event index op of rank r, or NULL if r did not execute it. */
 const struct mpiv_cex_op *mpiv_cex_find(const struct mpiv_cex_rank *r, uint32_t op);
 

@@ -1,4 +1,5 @@
 /* Name, kind and flag tables of the MPI calls, built from common/mpi_calls.def. */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -130,6 +131,125 @@ enum mpiv_decision mpiv_event_decision(const struct mpiv_event *ev)
 int32_t mpiv_event_recv_tag(const struct mpiv_event *ev)
 {
 	return mpiv_call_kind(ev->call) == MPIV_KIND_SENDRECV ? ev->tag2 : ev->tag;
+}
+
+/* What a field of a rank, a source or a peer may hold besides a world rank. */
+enum rank_specials {
+	RS_NONE = 1 << 0,	/* MPIV_NONE: not used by the call */
+	RS_ANY = 1 << 1,	/* MPIV_ANY_SOURCE */
+	RS_PROC_NULL = 1 << 2,	/* MPIV_PROC_NULL */
+};
+
+/* Whether v is a world rank or one of the specials allowed; else why is filled. */
+static int check_rank(const char *field, int32_t v, int32_t size, unsigned allowed, char *why,
+		      size_t whysize)
+{
+	if ((v >= 0 && v < size) || (v == MPIV_NONE && (allowed & RS_NONE)) ||
+	    (v == MPIV_ANY_SOURCE && (allowed & RS_ANY)) ||
+	    (v == MPIV_PROC_NULL && (allowed & RS_PROC_NULL)))
+		return 0;
+	snprintf(why, whysize, "%s: %d, expected a world rank (0 to %d)%s", field, v, size - 1,
+		 (allowed & RS_ANY) && (allowed & RS_PROC_NULL) ? ", MPI_ANY_SOURCE or MPI_PROC_NULL"
+		 : allowed & RS_PROC_NULL ? " or MPI_PROC_NULL" : "");
+	return -1;
+}
+
+/* Whether v is a tag: >= 0, MPIV_NONE, or MPIV_ANY_TAG when any is allowed. */
+static int check_tag(const char *field, int32_t v, int any, char *why, size_t whysize)
+{
+	if (v >= 0 || v == MPIV_NONE || (any && v == MPIV_ANY_TAG))
+		return 0;
+	snprintf(why, whysize, "%s: %d, expected a tag (0 or more)%s", field, v,
+		 any ? " or MPI_ANY_TAG" : "");
+	return -1;
+}
+
+int mpiv_event_check(const struct mpiv_event *ev, int32_t size, char *why, size_t whysize)
+{
+	char field[48];
+	uint32_t i;
+
+	if (!mpiv_call_name(ev->call)) {
+		snprintf(why, whysize, "call: %u, expected a call of mpi_calls.def", ev->call);
+		return -1;
+	}
+	if (ev->flags & ~(MPIV_EV_INCOMPLETE | MPIV_EV_NOT_DONE)) {
+		snprintf(why, whysize, "flags: unknown bits 0x%x",
+			 ev->flags & ~(MPIV_EV_INCOMPLETE | MPIV_EV_NOT_DONE));
+		return -1;
+	}
+	/* A completed receive's status names a rank or MPI_PROC_NULL (a receive from it), its
+	 * tag MPI_ANY_TAG then; never MPI_ANY_SOURCE. */
+	if (check_rank("peer", ev->peer, size, RS_NONE | RS_ANY | RS_PROC_NULL, why, whysize) ||
+	    check_tag("tag", ev->tag, 1, why, whysize) ||
+	    check_rank("peer2", ev->peer2, size, RS_NONE | RS_ANY | RS_PROC_NULL, why, whysize) ||
+	    check_tag("tag2", ev->tag2, 1, why, whysize) ||
+	    check_rank("root", ev->root, size, RS_NONE | RS_PROC_NULL, why, whysize) ||
+	    check_rank("src", ev->src, size, RS_NONE | RS_PROC_NULL, why, whysize) ||
+	    check_tag("mtag", ev->mtag, 1, why, whysize))
+		return -1;
+	if (ev->comm < MPIV_COMM_UNKNOWN && ev->comm != MPIV_NONE) {
+		snprintf(why, whysize, "comm: %d, expected a communicator id (0 or more, -1 for "
+			 "one the recorder cannot name)", ev->comm);
+		return -1;
+	}
+	if (ev->thread < 0) {
+		snprintf(why, whysize, "thread: %d, expected 0 or more", ev->thread);
+		return -1;
+	}
+	if (ev->win < 0 && ev->win != MPIV_NONE) {
+		snprintf(why, whysize, "win: %d, expected a window (0 or more)", ev->win);
+		return -1;
+	}
+	if (ev->lock != MPIV_NONE && ev->lock != MPIV_LOCK_SHARED &&
+	    ev->lock != MPIV_LOCK_EXCLUSIVE) {
+		snprintf(why, whysize, "lock: %d, expected %d (shared) or %d (exclusive)", ev->lock,
+			 MPIV_LOCK_SHARED, MPIV_LOCK_EXCLUSIVE);
+		return -1;
+	}
+	/* the engine keeps sizes signed */
+	if (ev->bytes > (uint64_t)INT64_MAX) {
+		snprintf(why, whysize, "bytes: %llu, expected at most %lld",
+			 (unsigned long long)ev->bytes, (long long)INT64_MAX);
+		return -1;
+	}
+	if (ev->npending > ev->nreqs) {
+		snprintf(why, whysize, "pending: %u, expected at most the %u requests listed",
+			 ev->npending, ev->nreqs);
+		return -1;
+	}
+	for (i = 0; i < ev->nreqs; i++) {
+		const struct mpiv_reqinfo *r = &ev->reqs[i];
+
+		/* -1: a request the recorder did not see being made */
+		if (r->req < -1) {
+			snprintf(why, whysize, "reqs[%u].req: %d, expected a request id (0 or more, "
+				 "-1 for an unknown one)", i, r->req);
+			return -1;
+		}
+		snprintf(field, sizeof(field), "reqs[%u].src", i);
+		if (check_rank(field, r->src, size, RS_NONE | RS_PROC_NULL, why, whysize))
+			return -1;
+		snprintf(field, sizeof(field), "reqs[%u].tag", i);
+		if (check_tag(field, r->tag, 1, why, whysize))
+			return -1;
+	}
+	for (i = 0; i < ev->ngroup; i++) {
+		snprintf(field, sizeof(field), "group[%u]", i);
+		if (check_rank(field, ev->group[i], size, 0, why, whysize))
+			return -1;
+	}
+	if (ev->repeat == 0) {
+		snprintf(why, whysize, "repeat: 0, expected 1 or more");
+		return -1;
+	}
+	if (ev->repeat > 1 && (!mpiv_event_failed_poll(ev) || ev->flags)) {
+		snprintf(why, whysize, "repeat: %llu, but only a poll that found nothing (an "
+			 "MPI_Test* that completed none of its requests, an MPI_Iprobe without a "
+			 "source) is made more than once", (unsigned long long)ev->repeat);
+		return -1;
+	}
+	return 0;
 }
 
 void mpiv_event_release(struct mpiv_event *ev)

@@ -3,6 +3,7 @@
 #ifndef MPIV_EVENT_H
 #define MPIV_EVENT_H
 
+#include <stddef.h>
 #include <stdint.h>
 
 /* Every call of mpi_calls.def, as MPIV_CALL_<name>, with the number the list gives it (which
@@ -100,6 +101,11 @@ enum mpiv_call_flags {
 #define MPIV_COMM_UNKNOWN (-1)	/* a communicator the recorder cannot name (made by a call
 				 * it does not record, such as MPI_Graph_create) */
 
+/* Thread levels as a trace's header gives them: the values of MPI_THREAD_SINGLE ...
+ * MPI_THREAD_MULTIPLE, which MPICH and Open MPI both number 0 to 3. */
+#define MPIV_THREAD_SINGLE 0
+#define MPIV_THREAD_MULTIPLE 3
+
 /* How a rank's run ended, as the recorder saw it from inside the rank (a stop record in the
  * trace). A rank has finished only when MPI_Finalize returned (doc/semantics.md 8); anything
  * else leaves its trace a path it did not finish. */
@@ -165,6 +171,7 @@ struct mpiv_event {
 #define MPIV_SITE(mod, addr) (((uint64_t)(mod) << 48) | ((uint64_t)(addr) & 0xffffffffffffULL))
 #define MPIV_SITE_MODULE(site) ((unsigned)((site) >> 48))
 #define MPIV_SITE_ADDR(site) ((site) & 0xffffffffffffULL)
+#define MPIV_SITE_NO_MODULE 0xffffu	/* module id of a site in no known module */
 
 /* "MPI_Send" for MPIV_CALL_Send; NULL for a number that is no call. */
 const char *mpiv_call_name(unsigned call);
@@ -182,6 +189,15 @@ unsigned mpiv_call_flags(unsigned call);
  * has no effect: a run of them is recorded as one event with a repeat count. The one rule:
  * the recorder, the trace reader and the replayer all apply it. */
 int mpiv_event_failed_poll(const struct mpiv_event *ev);
+
+/* Whether every field of ev holds a value it can mean in a world of size ranks: peers, roots,
+ * sources and group members are world ranks or the special values their field allows, tags
+ * are >= 0 or theirs, no unknown flag, at most nreqs pending, a repeat only on a failed poll.
+ * Whether the calls fit together (a request completed before it was made, a window never
+ * created) is the translator's to say. Returns 0; or -1 with why filled as "field: what is
+ * wrong" (for instance "peer: -7, expected ..."; a request's field is "reqs[2].src"), so that
+ * a reader can prefix it with the event or its JSON path. */
+int mpiv_event_check(const struct mpiv_event *ev, int32_t size, char *why, size_t whysize);
 
 /* The same rule on an event's fields, for those that keep events in another shape (the
  * replayer): call, src, flags (enum mpiv_event_flags), nreqs and npending as in struct

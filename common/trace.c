@@ -54,6 +54,12 @@ static int put_event(struct mpiv_rank_trace *t, size_t *cap, const struct mpiv_e
 	} else if (!(t->events[ev->index].flags & MPIV_EV_INCOMPLETE)) {
 		return mpiv_error_set(err, MPIV_EXIT_BAD_INPUT, t->source, t->rank, ev->index,
 				      "event %u written twice", ev->index);
+	} else if (t->events[ev->index].call != ev->call) {
+		/* the recorder rewrites a blocked call when it returns: the same call */
+		return mpiv_error_set(err, MPIV_EXIT_BAD_INPUT, t->source, t->rank, ev->index,
+				      "event %u, %s, rewritten as %s", ev->index,
+				      mpiv_call_name(t->events[ev->index].call),
+				      mpiv_call_name(ev->call));
 	} else {
 		mpiv_event_release(&t->events[ev->index]);
 	}
@@ -67,37 +73,28 @@ static int put_event(struct mpiv_rank_trace *t, size_t *cap, const struct mpiv_e
 	return 0;
 }
 
+/* Every field of a decoded event within what it can mean (mpiv_event_check). */
 static int check_event(const struct mpiv_rank_trace *t, const struct mpiv_event *ev,
-		       struct mpiv_error *err)
+		       size_t off, struct mpiv_error *err)
 {
-	long idx = (long)ev->index;
-	uint32_t i;
+	char why[256];
 
-	if (t->size > 0 && (ev->peer >= t->size || ev->peer2 >= t->size))
-		return mpiv_error_set(err, MPIV_EXIT_BAD_INPUT, t->source, t->rank, idx,
-				      "peer %d is not a rank of a world of %d",
-				      ev->peer >= t->size ? ev->peer : ev->peer2, t->size);
-	if (t->size > 0 && ev->src >= t->size)
-		return mpiv_error_set(err, MPIV_EXIT_BAD_INPUT, t->source, t->rank, idx,
-				      "matched source %d is not a rank of a world of %d", ev->src,
-				      t->size);
-	for (i = 0; i < ev->ngroup; i++)
-		if (ev->group[i] < 0 || (t->size > 0 && ev->group[i] >= t->size))
-			return mpiv_error_set(err, MPIV_EXIT_BAD_INPUT, t->source, t->rank, idx,
-					      "group member %d is not a rank of a world of %d",
-					      ev->group[i], t->size);
+	if (mpiv_event_check(ev, t->size, why, sizeof(why)))
+		return mpiv_error_set(err, MPIV_EXIT_BAD_INPUT, t->source, t->rank,
+				      (long)ev->index, "%s (record at byte %zu)", why, off);
 	return 0;
 }
 
-/* The decoding loop of mpiv_trace_load_bin() over the records after the header. */
-static int load_records(struct mpiv_rank_trace *t, const char *data, size_t len,
+/* The decoding loop of mpiv_trace_load_bin() over the records from byte off of the file (the
+ * end of its header) to byte len: byte offsets in messages are the file's. */
+static int load_records(struct mpiv_rank_trace *t, const char *data, size_t len, size_t off,
 			struct mpiv_error *err)
 {
 	struct mpiv_tf_reader rd;
 	struct mpiv_tf_record rec;
 	struct mpiv_reqinfo *reqs;
 	uint64_t *sites = NULL;
-	size_t off = 0, evcap = 0, modcap = 0, sitecap = 0, nsites = 0, maxreqs = REQS_START;
+	size_t evcap = 0, sitecap = 0, nsites = 0, maxreqs = REQS_START;
 	int ended = 0, rc = -1;
 	int after_poll = 0;	/* the record before was a new event, a failed poll */
 	char why[256];
@@ -142,12 +139,8 @@ static int load_records(struct mpiv_rank_trace *t, const char *data, size_t len,
 			t->end_code = rec.code;
 			break;
 		case MPIV_TF_MODULE:
-			xgrow((void **)&t->modules, &modcap, t->nmodules + 1, sizeof(*t->modules));
-			t->modules[t->nmodules].id = rec.module;
-			t->modules[t->nmodules].path = xmalloc(rec.pathlen + 1);
-			memcpy(t->modules[t->nmodules].path, rec.path, rec.pathlen);
-			t->modules[t->nmodules].path[rec.pathlen] = '\0';
-			t->nmodules++;
+			if (mpiv_trace_add_module(t, rec.module, rec.path, rec.pathlen, err))
+				goto out;
 			break;
 		case MPIV_TF_SITE:
 			xgrow((void **)&sites, &sitecap, nsites + 1, sizeof(*sites));
@@ -158,7 +151,7 @@ static int load_records(struct mpiv_rank_trace *t, const char *data, size_t len,
 				rec.ev.group = xmalloc(rec.ev.ngroup * sizeof(*rec.ev.group));
 				mpiv_tf_group(&rec, rec.ev.group);
 			}
-			if (check_event(t, &rec.ev, err) ||
+			if (check_event(t, &rec.ev, off, err) ||
 			    put_event(t, &evcap, &rec.ev, rec.replaces, err)) {
 				free(rec.ev.group);
 				goto out;
@@ -231,6 +224,12 @@ int mpiv_trace_load_bin(const char *path, struct mpiv_rank_trace *t, struct mpiv
 			       "empty trace (the rank died as it started)");
 		goto fail;
 	}
+	if (h.thread_level < MPIV_THREAD_SINGLE || h.thread_level > MPIV_THREAD_MULTIPLE) {
+		mpiv_error_set(err, MPIV_EXIT_BAD_INPUT, path, h.rank, -1, "thread level %d, "
+			       "expected %d (MPI_THREAD_SINGLE) to %d (MPI_THREAD_MULTIPLE)",
+			       h.thread_level, MPIV_THREAD_SINGLE, MPIV_THREAD_MULTIPLE);
+		goto fail;
+	}
 	t->rank = h.rank;
 	t->size = h.size;
 	t->pid = h.pid;
@@ -240,7 +239,9 @@ int mpiv_trace_load_bin(const char *path, struct mpiv_rank_trace *t, struct mpiv
 	memcpy(t->library, h.library, sizeof(t->library));
 	t->library[sizeof(t->library) - 1] = '\0';
 	t->bsend_overhead = h.bsend_overhead;
-	if (load_records(t, data + n, len - (size_t)n, err))
+	if (load_records(t, data, len, (size_t)n, err))
+		goto fail;
+	if (mpiv_trace_check_incomplete(t, err))
 		goto fail;
 	if (t->nevents && (t->events[t->nevents - 1].flags & MPIV_EV_INCOMPLETE))
 		t->incomplete = 1;
@@ -331,6 +332,55 @@ const char *mpiv_trace_module(const struct mpiv_rank_trace *t, uint64_t site)
 		if (t->modules[i].id == id)
 			return t->modules[i].path;
 	return NULL;
+}
+
+int mpiv_trace_check_incomplete(const struct mpiv_rank_trace *t, struct mpiv_error *err)
+{
+	int32_t *seen = NULL;	/* threads met so far, from the end */
+	size_t nseen = 0, cap = 0, i, k;
+	int rc = 0;
+
+	for (i = t->nevents; i-- > 0 && rc == 0;) {
+		const struct mpiv_event *ev = &t->events[i];
+
+		for (k = 0; k < nseen && seen[k] != ev->thread; k++)
+			;
+		if (k < nseen) {
+			if (ev->flags & MPIV_EV_INCOMPLETE)
+				rc = mpiv_error_set(err, MPIV_EXIT_BAD_INPUT, t->source, t->rank,
+						    (long)i, "event %zu is incomplete (its call had "
+						    "not returned), yet its thread %d made a later one",
+						    i, ev->thread);
+			continue;
+		}
+		xgrow((void **)&seen, &cap, nseen + 1, sizeof(*seen));
+		seen[nseen++] = ev->thread;
+	}
+	free(seen);
+	return rc;
+}
+
+int mpiv_trace_add_module(struct mpiv_rank_trace *t, uint32_t id, const char *path,
+			  size_t len, struct mpiv_error *err)
+{
+	size_t i;
+
+	if (id >= MPIV_SITE_NO_MODULE)
+		return mpiv_error_set(err, MPIV_EXIT_BAD_INPUT, t->source, t->rank, -1,
+				      "module id %u, expected below %u (a call site names its "
+				      "module in 16 bits)", id, MPIV_SITE_NO_MODULE);
+	for (i = 0; i < t->nmodules; i++)
+		if (t->modules[i].id == id)
+			return mpiv_error_set(err, MPIV_EXIT_BAD_INPUT, t->source, t->rank, -1,
+					      "module id %u given twice", id);
+	/* one at a time: a trace has a few modules */
+	t->modules = xrealloc(t->modules, (t->nmodules + 1) * sizeof(*t->modules));
+	t->modules[t->nmodules].id = id;
+	t->modules[t->nmodules].path = xmalloc(len + 1);
+	memcpy(t->modules[t->nmodules].path, path, len);
+	t->modules[t->nmodules].path[len] = '\0';
+	t->nmodules++;
+	return 0;
 }
 
 const struct mpiv_newcomm *mpiv_trace_newcomm(const struct mpiv_rank_trace *t, uint32_t event)

@@ -7,6 +7,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 
 #include "error.h"
 #include "event.h"
@@ -121,6 +122,11 @@ int mpiv_trace_load_json(const char *path, struct mpiv_rank_trace *t, struct mpi
 int mpiv_trace_save_json(const char *path, const struct mpiv_rank_trace *t,
 			 struct mpiv_error *err);
 
+/* Write t as JSON (indent 2) and a newline to the open file f, at its position (stdout: a
+ * file it is redirected to gets every rank written this way, one after the other). Returns 0,
+ * or -1 if writing failed (errno). */
+int mpiv_trace_write_json(FILE *f, const struct mpiv_rank_trace *t);
+
 /* The file holding rank's trace in directory dir, into buf: rank-N.mpivt if it is there, else
  * rank-N.json. Returns buf, or NULL if dir has neither. */
 const char *mpiv_trace_rank_file(const char *dir, int rank, char *buf, size_t size);
@@ -148,6 +154,17 @@ const struct mpiv_newcomm *mpiv_trace_newcomm(const struct mpiv_rank_trace *t, u
  * member outside the world, twice, or the rank itself missing). */
 int mpiv_trace_add_newcomm(struct mpiv_rank_trace *t, uint32_t event, int32_t id, uint32_t n,
 			   const int32_t *members, struct mpiv_error *err);
+
+/* Append to t the module id whose path is the len bytes at path. Returns 0, or -1 with err
+ * filled (BAD_INPUT) if a call site cannot name the id (MPIV_SITE_NO_MODULE or more) or t
+ * has it already. */
+int mpiv_trace_add_module(struct mpiv_rank_trace *t, uint32_t id, const char *path,
+			  size_t len, struct mpiv_error *err);
+
+/* Check that each event of t written incomplete (its call had not returned) is the last of
+ * its thread: a thread makes no call while it is blocked in one. Returns 0, or -1 with err
+ * filled (BAD_INPUT). */
+int mpiv_trace_check_incomplete(const struct mpiv_rank_trace *t, struct mpiv_error *err);
 
 /* Write meta.json into dir. Returns 0, or -1 with err filled. */
 int mpiv_meta_save(const char *dir, const struct mpiv_meta *m, struct mpiv_error *err);

@@ -7,6 +7,7 @@
 
 #include <jansson.h>
 
+#include "jsontext.h"
 #include "trace.h"
 #include "xalloc.h"
 
@@ -140,20 +141,19 @@ static json_t *event_to_json(const struct mpiv_rank_trace *t, const struct mpiv_
 	return o;
 }
 
-int mpiv_trace_save_json(const char *path, const struct mpiv_rank_trace *t,
-			 struct mpiv_error *err)
+/* The whole trace as one JSON document (the caller's to json_decref). */
+static json_t *trace_to_json(const struct mpiv_rank_trace *t)
 {
 	json_t *root = json_object(), *mods = json_array(), *evs = json_array();
 	size_t i;
-	int rc = 0;
 
 	json_object_set_new(root, "format", json_string(TRACE_FORMAT));
 	json_object_set_new(root, "version", json_integer(1));
 	json_object_set_new(root, "rank", json_integer(t->rank));
 	json_object_set_new(root, "size", json_integer(t->size));
 	json_object_set_new(root, "pid", json_integer(t->pid));
-	json_object_set_new(root, "host", json_string(t->host));
-	json_object_set_new(root, "library", json_string(t->library));
+	json_object_set_new(root, "host", mpiv_json_text(t->host));
+	json_object_set_new(root, "library", mpiv_json_text(t->library));
 	json_object_set_new(root, "thread_level", json_integer(t->thread_level));
 	json_object_set_new(root, "truncated", json_boolean(t->truncated));
 	if (t->end != MPIV_END_UNKNOWN)
@@ -166,18 +166,38 @@ int mpiv_trace_save_json(const char *path, const struct mpiv_rank_trace *t,
 		json_t *m = json_object();
 
 		json_object_set_new(m, "id", json_integer(t->modules[i].id));
-		json_object_set_new(m, "path", json_string(t->modules[i].path));
+		json_object_set_new(m, "path", mpiv_json_text(t->modules[i].path));
 		json_array_append_new(mods, m);
 	}
 	json_object_set_new(root, "modules", mods);
 	for (i = 0; i < t->nevents; i++)
 		json_array_append_new(evs, event_to_json(t, &t->events[i]));
 	json_object_set_new(root, "events", evs);
+	return root;
+}
+
+int mpiv_trace_save_json(const char *path, const struct mpiv_rank_trace *t,
+			 struct mpiv_error *err)
+{
+	json_t *root = trace_to_json(t);
+	int rc = 0;
+
 	if (json_dump_file(root, path, JSON_INDENT(2) | JSON_PRESERVE_ORDER))
 		rc = mpiv_error_set(err, MPIV_EXIT_BAD_INPUT, path, t->rank, -1,
 				    "cannot write: %s", strerror(errno));
 	json_decref(root);
 	return rc;
+}
+
+int mpiv_trace_write_json(FILE *f, const struct mpiv_rank_trace *t)
+{
+	json_t *root = trace_to_json(t);
+	int rc = json_dumpf(root, f, JSON_INDENT(2) | JSON_PRESERVE_ORDER);
+
+	json_decref(root);
+	if (rc == 0 && fputc('\n', f) == EOF)
+		rc = -1;
+	return rc ? -1 : 0;
 }
 
 /* Read an optional special-valued field; absent leaves *out as it is. */
@@ -195,18 +215,45 @@ static int get_special(json_t *o, const char *key, int is_tag, int32_t *out, con
 	return 0;
 }
 
-static int get_int(json_t *o, const char *key, int32_t *out, const char *path, int rank,
-		   long idx, struct mpiv_error *err)
+static int is_int32(json_t *j)
+{
+	return json_is_integer(j) && json_integer_value(j) >= INT32_MIN &&
+	       json_integer_value(j) <= INT32_MAX;
+}
+
+/* Read an optional integer field of o, named in messages events[idx].name; absent leaves
+ * *out as it is. */
+static int get_int_named(json_t *o, const char *key, const char *name, int32_t *out,
+			 const char *path, int rank, long idx, struct mpiv_error *err)
 {
 	json_t *j = json_object_get(o, key);
 
 	if (!j)
 		return 0;
-	if (!json_is_integer(j) || json_integer_value(j) < INT32_MIN ||
-	    json_integer_value(j) > INT32_MAX)
+	if (!is_int32(j))
 		return mpiv_error_set(err, MPIV_EXIT_BAD_INPUT, path, rank, idx,
-				      "events[%ld].%s: expected an integer", idx, key);
+				      "events[%ld].%s: expected an integer", idx, name);
 	*out = (int32_t)json_integer_value(j);
+	return 0;
+}
+
+static int get_int(json_t *o, const char *key, int32_t *out, const char *path, int rank,
+		   long idx, struct mpiv_error *err)
+{
+	return get_int_named(o, key, key, out, path, rank, idx, err);
+}
+
+/* An optional boolean that sets flag in ev->flags when true. */
+static int get_flag(json_t *o, const char *key, unsigned flag, struct mpiv_event *ev,
+		    const char *path, int rank, long idx, struct mpiv_error *err)
+{
+	json_t *j = json_object_get(o, key);
+
+	if (j && !json_is_boolean(j))
+		return mpiv_error_set(err, MPIV_EXIT_BAD_INPUT, path, rank, idx,
+				      "events[%ld].%s: expected true or false", idx, key);
+	if (json_is_true(j))
+		ev->flags |= flag;
 	return 0;
 }
 
@@ -215,8 +262,8 @@ static int event_from_json(json_t *o, long idx, struct mpiv_rank_trace *t,
 {
 	const char *path = t->source;
 	json_t *j, *reqs;
+	char why[256], name[48];
 	int call;
-	int32_t tmp;
 	size_t i;
 
 	if (!json_is_object(o))
@@ -254,10 +301,9 @@ static int event_from_json(json_t *o, long idx, struct mpiv_rank_trace *t,
 					      idx);
 		ev->bytes = (uint64_t)json_integer_value(j);
 	}
-	if (json_is_true(json_object_get(o, "incomplete")))
-		ev->flags |= MPIV_EV_INCOMPLETE;
-	if (json_is_true(json_object_get(o, "not_done")))
-		ev->flags |= MPIV_EV_NOT_DONE;
+	if (get_flag(o, "incomplete", MPIV_EV_INCOMPLETE, ev, path, t->rank, idx, err) ||
+	    get_flag(o, "not_done", MPIV_EV_NOT_DONE, ev, path, t->rank, idx, err))
+		return -1;
 	if (get_int(o, "win", &ev->win, path, t->rank, idx, err))
 		return -1;
 	j = json_object_get(o, "lock");
@@ -283,8 +329,8 @@ static int event_from_json(json_t *o, long idx, struct mpiv_rank_trace *t,
 		for (i = 0; i < ev->ngroup; i++) {
 			json_t *m = json_array_get(j, i);
 
-			if (!json_is_integer(m) || json_integer_value(m) < 0 ||
-			    (t->size > 0 && json_integer_value(m) >= t->size))
+			if (!json_is_integer(m) || json_integer_value(m) < INT32_MIN ||
+			    json_integer_value(m) > INT32_MAX)
 				return mpiv_error_set(err, MPIV_EXIT_BAD_INPUT, path, t->rank, idx,
 						      "events[%ld].group[%zu]: expected a rank of "
 						      "the world (0 to %d)", idx, i, t->size - 1);
@@ -295,10 +341,13 @@ static int event_from_json(json_t *o, long idx, struct mpiv_rank_trace *t,
 	if (j) {
 		json_t *m = json_object_get(j, "module"), *a = json_object_get(j, "addr");
 
-		if (!json_is_integer(m) || !json_is_integer(a))
+		/* the site's bits: 16 for the module, 48 for the address (MPIV_SITE) */
+		if (!json_is_integer(m) || !json_is_integer(a) || json_integer_value(m) < 0 ||
+		    json_integer_value(m) > 0xffff || json_integer_value(a) < 0 ||
+		    (uint64_t)json_integer_value(a) > MPIV_SITE_ADDR(~0ULL))
 			return mpiv_error_set(err, MPIV_EXIT_BAD_INPUT, path, t->rank, idx,
-					      "events[%ld].site: expected {\"module\": N, \"addr\": N}",
-					      idx);
+					      "events[%ld].site: expected {\"module\": 0 to 65535, "
+					      "\"addr\": 0 to 2^48 - 1}", idx);
 		ev->site = MPIV_SITE(json_integer_value(m), json_integer_value(a));
 	}
 	reqs = json_object_get(o, "reqs");
@@ -314,24 +363,28 @@ static int event_from_json(json_t *o, long idx, struct mpiv_rank_trace *t,
 
 			ev->reqs[i].src = MPIV_NONE;
 			ev->reqs[i].tag = MPIV_NONE;
-			if (!json_is_integer(id))
+			if (!json_is_object(r))
+				return mpiv_error_set(err, MPIV_EXIT_BAD_INPUT, path, t->rank, idx,
+						      "events[%ld].reqs[%zu]: expected an object",
+						      idx, i);
+			if (!is_int32(id))
 				return mpiv_error_set(err, MPIV_EXIT_BAD_INPUT, path, t->rank, idx,
 						      "events[%ld].reqs[%zu].req: expected an integer",
 						      idx, i);
 			ev->reqs[i].req = (int32_t)json_integer_value(id);
-			tmp = MPIV_NONE;
-			if (get_int(r, "src", &tmp, path, t->rank, idx, err))
+			snprintf(name, sizeof(name), "reqs[%zu].src", i);
+			if (get_int_named(r, "src", name, &ev->reqs[i].src, path, t->rank, idx,
+					  err))
 				return -1;
-			ev->reqs[i].src = tmp;
-			tmp = MPIV_NONE;
-			if (get_int(r, "tag", &tmp, path, t->rank, idx, err))
+			snprintf(name, sizeof(name), "reqs[%zu].tag", i);
+			if (get_int_named(r, "tag", name, &ev->reqs[i].tag, path, t->rank, idx,
+					  err))
 				return -1;
-			ev->reqs[i].tag = tmp;
 		}
 	}
 	j = json_object_get(o, "req");	/* shorthand for Isend/Irecv: "req": 3 */
 	if (j && !reqs) {
-		if (!json_is_integer(j))
+		if (!is_int32(j))
 			return mpiv_error_set(err, MPIV_EXIT_BAD_INPUT, path, t->rank, idx,
 					      "events[%ld].req: expected an integer", idx);
 		ev->nreqs = 1;
@@ -355,20 +408,11 @@ static int event_from_json(json_t *o, long idx, struct mpiv_rank_trace *t,
 			return mpiv_error_set(err, MPIV_EXIT_BAD_INPUT, path, t->rank, idx,
 					      "events[%ld].repeat: expected a positive integer", idx);
 		ev->repeat = (uint64_t)json_integer_value(j);
-		if (ev->repeat > 1 && (!mpiv_event_failed_poll(ev) || ev->flags))
-			return mpiv_error_set(err, MPIV_EXIT_BAD_INPUT, path, t->rank, idx,
-					      "events[%ld].repeat: only a poll that found nothing "
-					      "(an MPI_Test* that completed none of its requests, an "
-					      "MPI_Iprobe without \"src\") can repeat", idx);
 	}
-	if (t->size > 0 && ev->peer2 >= t->size)
+	/* every field within what it can mean, as for a binary trace */
+	if (mpiv_event_check(ev, t->size, why, sizeof(why)))
 		return mpiv_error_set(err, MPIV_EXIT_BAD_INPUT, path, t->rank, idx,
-				      "events[%ld]: rank %d is not in a world of %d", idx, ev->peer2,
-				      t->size);
-	if (t->size > 0 && (ev->peer >= t->size || ev->src >= t->size))
-		return mpiv_error_set(err, MPIV_EXIT_BAD_INPUT, path, t->rank, idx,
-				      "events[%ld]: rank %d is not in a world of %d", idx,
-				      ev->peer >= t->size ? ev->peer : ev->src, t->size);
+				      "events[%ld].%s", idx, why);
 	return 0;
 }
 
@@ -412,6 +456,66 @@ static int newcomm_from_json(json_t *o, long idx, struct mpiv_rank_trace *t,
 	return rc;
 }
 
+/* An optional string of the top level into buf (cut to size); absent leaves buf. */
+static int get_text(json_t *root, const char *key, char *buf, size_t size,
+		    const struct mpiv_rank_trace *t, struct mpiv_error *err)
+{
+	json_t *j = json_object_get(root, key);
+
+	if (j && !json_is_string(j))
+		return mpiv_error_set(err, MPIV_EXIT_BAD_INPUT, t->source, t->rank, -1,
+				      "%s: expected a string", key);
+	if (j)
+		snprintf(buf, size, "%s", json_string_value(j));
+	return 0;
+}
+
+/* The optional fields of a trace's top level that say where and how it ran. Returns 0, or
+ * -1 with err filled. */
+static int load_header(json_t *root, struct mpiv_rank_trace *t, struct mpiv_error *err)
+{
+	json_t *j = json_object_get(root, "pid");
+
+	if (j && !is_int32(j))
+		return mpiv_error_set(err, MPIV_EXIT_BAD_INPUT, t->source, t->rank, -1,
+				      "pid: expected an integer");
+	t->pid = (int)json_integer_value(j);
+	j = json_object_get(root, "thread_level");
+	if (j && (!json_is_integer(j) || json_integer_value(j) < MPIV_THREAD_SINGLE ||
+		  json_integer_value(j) > MPIV_THREAD_MULTIPLE))
+		return mpiv_error_set(err, MPIV_EXIT_BAD_INPUT, t->source, t->rank, -1,
+				      "thread_level: expected %d (MPI_THREAD_SINGLE) to %d "
+				      "(MPI_THREAD_MULTIPLE)", MPIV_THREAD_SINGLE,
+				      MPIV_THREAD_MULTIPLE);
+	t->thread_level = (int)json_integer_value(j);
+	j = json_object_get(root, "truncated");
+	if (j && !json_is_boolean(j))
+		return mpiv_error_set(err, MPIV_EXIT_BAD_INPUT, t->source, t->rank, -1,
+				      "truncated: expected true or false");
+	t->truncated = json_is_true(j);
+	j = json_object_get(root, "end");
+	if (j) {
+		json_t *how = json_object_get(j, "how"), *code = json_object_get(j, "code");
+
+		t->end = name_index(end_names, NAMES(end_names), json_string_value(how));
+		if (t->end <= MPIV_END_UNKNOWN || (code && !is_int32(code)))
+			return mpiv_error_set(err, MPIV_EXIT_BAD_INPUT, t->source, t->rank, -1,
+					      "end: expected {\"how\": \"finalized\", \"aborted\", "
+					      "\"signal\" or \"exit\", \"code\": an integer}");
+		t->end_code = code ? (int32_t)json_integer_value(code) : 0;
+	}
+	j = json_object_get(root, "bsend_overhead");
+	if (j && (!json_is_integer(j) || json_integer_value(j) < 0 ||
+		  json_integer_value(j) > INT32_MAX))
+		return mpiv_error_set(err, MPIV_EXIT_BAD_INPUT, t->source, t->rank, -1,
+				      "bsend_overhead: expected a non-negative integer");
+	t->bsend_overhead = j ? json_integer_value(j) : 0;
+	if (get_text(root, "host", t->host, sizeof(t->host), t, err) ||
+	    get_text(root, "library", t->library, sizeof(t->library), t, err))
+		return -1;
+	return 0;
+}
+
 int mpiv_trace_load_json(const char *path, struct mpiv_rank_trace *t, struct mpiv_error *err)
 {
 	json_error_t jerr;
@@ -440,65 +544,48 @@ int mpiv_trace_load_json(const char *path, struct mpiv_rank_trace *t, struct mpi
 		goto fail;
 	}
 	j = json_object_get(root, "rank");
-	if (!json_is_integer(j) || json_integer_value(j) < 0) {
+	if (!json_is_integer(j) || json_integer_value(j) < 0 ||
+	    json_integer_value(j) >= INT32_MAX) {
 		mpiv_error_set(err, MPIV_EXIT_BAD_INPUT, path, -1, -1,
 			       "rank: expected a non-negative integer");
 		goto fail;
 	}
 	t->rank = (int)json_integer_value(j);
 	j = json_object_get(root, "size");
-	if (!json_is_integer(j) || json_integer_value(j) <= t->rank) {
+	if (!json_is_integer(j) || json_integer_value(j) <= t->rank ||
+	    json_integer_value(j) > INT32_MAX) {
 		mpiv_error_set(err, MPIV_EXIT_BAD_INPUT, path, t->rank, -1,
 			       "size: expected an integer above the rank");
 		goto fail;
 	}
 	t->size = (int)json_integer_value(j);
-	t->pid = (int)json_integer_value(json_object_get(root, "pid"));
-	t->thread_level = (int)json_integer_value(json_object_get(root, "thread_level"));
-	t->truncated = json_is_true(json_object_get(root, "truncated"));
-	j = json_object_get(root, "end");
-	if (j) {
-		json_t *how = json_object_get(j, "how"), *code = json_object_get(j, "code");
-
-		t->end = name_index(end_names, NAMES(end_names), json_string_value(how));
-		if (t->end <= MPIV_END_UNKNOWN || (code && !json_is_integer(code))) {
-			mpiv_error_set(err, MPIV_EXIT_BAD_INPUT, path, t->rank, -1,
-				       "end: expected {\"how\": \"finalized\", \"aborted\", "
-				       "\"signal\" or \"exit\", \"code\": an integer}");
-			goto fail;
-		}
-		t->end_code = code ? (int32_t)json_integer_value(code) : 0;
-	}
-	j = json_object_get(root, "bsend_overhead");
-	if (j && (!json_is_integer(j) || json_integer_value(j) < 0 ||
-		  json_integer_value(j) > INT32_MAX)) {
+	if (load_header(root, t, err))
+		goto fail;
+	mods = json_object_get(root, "modules");
+	if (mods && !json_is_array(mods)) {
 		mpiv_error_set(err, MPIV_EXIT_BAD_INPUT, path, t->rank, -1,
-			       "bsend_overhead: expected a non-negative integer");
+			       "modules: expected an array");
 		goto fail;
 	}
-	t->bsend_overhead = j ? json_integer_value(j) : 0;
-	j = json_object_get(root, "host");
-	if (json_is_string(j))
-		snprintf(t->host, sizeof(t->host), "%s", json_string_value(j));
-	j = json_object_get(root, "library");
-	if (json_is_string(j))
-		snprintf(t->library, sizeof(t->library), "%s", json_string_value(j));
-	mods = json_object_get(root, "modules");
-	if (mods && json_is_array(mods)) {
-		t->modules = xcalloc(json_array_size(mods), sizeof(*t->modules));
-		for (i = 0; i < json_array_size(mods); i++) {
-			json_t *m = json_array_get(mods, i);
-			json_t *p = json_object_get(m, "path");
+	for (i = 0; i < json_array_size(mods); i++) {
+		json_t *m = json_array_get(mods, i);
+		json_t *p = json_object_get(m, "path"), *id = json_object_get(m, "id");
 
-			if (!json_is_string(p)) {
-				mpiv_error_set(err, MPIV_EXIT_BAD_INPUT, path, t->rank, -1,
-					       "modules[%zu].path: expected a string", i);
-				goto fail;
-			}
-			t->modules[i].id = (uint32_t)json_integer_value(json_object_get(m, "id"));
-			t->modules[i].path = xstrdup(json_string_value(p));
-			t->nmodules++;
+		if (!json_is_string(p)) {
+			mpiv_error_set(err, MPIV_EXIT_BAD_INPUT, path, t->rank, -1,
+				       "modules[%zu].path: expected a string", i);
+			goto fail;
 		}
+		if (!json_is_integer(id) || json_integer_value(id) < 0 ||
+		    json_integer_value(id) >= MPIV_SITE_NO_MODULE) {
+			mpiv_error_set(err, MPIV_EXIT_BAD_INPUT, path, t->rank, -1,
+				       "modules[%zu].id: expected an integer from 0 to %u", i,
+				       MPIV_SITE_NO_MODULE - 1);
+			goto fail;
+		}
+		if (mpiv_trace_add_module(t, (uint32_t)json_integer_value(id),
+					  json_string_value(p), json_string_length(p), err))
+			goto fail;
 	}
 	evs = json_object_get(root, "events");
 	if (!json_is_array(evs)) {
@@ -515,12 +602,9 @@ int mpiv_trace_load_json(const char *path, struct mpiv_rank_trace *t, struct mpi
 		t->nevents = i + 1;
 		if (newcomm_from_json(json_array_get(evs, i), (long)i, t, err))
 			goto fail;
-		if ((t->events[i].flags & MPIV_EV_INCOMPLETE) && i + 1 != json_array_size(evs)) {
-			mpiv_error_set(err, MPIV_EXIT_BAD_INPUT, path, t->rank, (long)i,
-				       "events[%zu]: only the last event can be incomplete", i);
-			goto fail;
-		}
 	}
+	if (mpiv_trace_check_incomplete(t, err))
+		goto fail;
 	if (t->nevents && (t->events[t->nevents - 1].flags & MPIV_EV_INCOMPLETE))
 		t->incomplete = 1;
 	json_decref(root);

@@ -773,7 +773,9 @@ long mpiv_tf_decode(struct mpiv_tf_reader *r, const void *buf, size_t len,
 		}
 		break;
 	default:
-		if (code < MPIV_TF_EVENT || code - MPIV_TF_EVENT >= MPIV_CALL__COUNT) {
+		/* the list's numbers may have gaps: a number that is no call is unknown too */
+		if (code < MPIV_TF_EVENT || code - MPIV_TF_EVENT >= MPIV_CALL__COUNT ||
+		    !mpiv_call_name((unsigned)(code - MPIV_TF_EVENT))) {
 			if (!in.bad)
 				snprintf(why, whysize, "unknown record code %llu",
 					 (unsigned long long)code);

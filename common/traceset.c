@@ -9,6 +9,7 @@
 
 #include <jansson.h>
 
+#include "jsontext.h"
 #include "trace.h"
 #include "xalloc.h"
 
@@ -166,12 +167,12 @@ int mpiv_meta_save(const char *dir, const struct mpiv_meta *m, struct mpiv_error
 
 	snprintf(path, sizeof(path), "%s/" MPIV_META_FILE, dir);
 	for (i = 0; m->command && m->command[i]; i++)
-		json_array_append_new(cmd, json_string(m->command[i]));
+		json_array_append_new(cmd, mpiv_json_text(m->command[i]));
 	json_object_set_new(root, "format", json_string(META_FORMAT));
 	json_object_set_new(root, "version", json_integer(META_VERSION));
 	json_object_set_new(root, "command", cmd);
 	if (m->cwd)
-		json_object_set_new(root, "cwd", json_string(m->cwd));
+		json_object_set_new(root, "cwd", mpiv_json_text(m->cwd));
 	json_object_set_new(root, "exit_status", json_integer(m->exit_status));
 	json_object_set_new(root, "hung", json_boolean(m->hung));
 	json_object_set_new(root, "job", json_string(mpiv_job_end_name(m->job)));
@@ -193,6 +194,33 @@ int mpiv_meta_save(const char *dir, const struct mpiv_meta *m, struct mpiv_error
 				    strerror(errno));
 	json_decref(root);
 	return rc;
+}
+
+/* meta.json's fields after the command, each optional. Returns 0, or -1 with err filled. */
+static int meta_fields(json_t *root, struct mpiv_meta *m, const char *path,
+		       struct mpiv_error *err)
+{
+	json_t *j = json_object_get(root, "exit_status");
+
+	/* a shell's status: 0 to 255, 128 + N for a signal; -1 when unknown */
+	if (j && (!json_is_integer(j) || json_integer_value(j) < -1 ||
+		  json_integer_value(j) > 255))
+		return mpiv_error_set(err, MPIV_EXIT_BAD_INPUT, path, -1, -1,
+				      "exit_status: expected -1 (unknown) to 255");
+	if (j)
+		m->exit_status = (int)json_integer_value(j);
+	j = json_object_get(root, "hung");
+	if (j && !json_is_boolean(j))
+		return mpiv_error_set(err, MPIV_EXIT_BAD_INPUT, path, -1, -1,
+				      "hung: expected true or false");
+	m->hung = json_is_true(j);
+	j = json_object_get(root, "cwd");
+	if (j && !json_is_string(j))
+		return mpiv_error_set(err, MPIV_EXIT_BAD_INPUT, path, -1, -1,
+				      "cwd: expected a string");
+	if (j)
+		m->cwd = xstrdup(json_string_value(j));
+	return 0;
 }
 
 /* meta.json's "ranks" (version 2): what record saw of each rank. */
@@ -282,10 +310,11 @@ int mpiv_meta_load(const char *path, struct mpiv_meta *m, struct mpiv_error *err
 		}
 		m->command[i] = xstrdup(json_string_value(j));
 	}
-	j = json_object_get(root, "exit_status");
-	if (json_is_integer(j))
-		m->exit_status = (int)json_integer_value(j);
-	m->hung = json_is_true(json_object_get(root, "hung"));
+	if (meta_fields(root, m, path, err)) {
+		json_decref(root);
+		mpiv_meta_release(m);
+		return -1;
+	}
 	j = json_object_get(root, "job");
 	m->job = j ? name_index(job_names, NAMES(job_names), json_string_value(j)) :
 	     m->hung ? MPIV_JOB_DEADLOCK : MPIV_JOB_EXITED;
@@ -296,9 +325,6 @@ int mpiv_meta_load(const char *path, struct mpiv_meta *m, struct mpiv_error *err
 				      "job: expected one of exited, deadlock, no-progress, "
 				      "interrupted");
 	}
-	j = json_object_get(root, "cwd");
-	if (json_is_string(j))
-		m->cwd = xstrdup(json_string_value(j));
 	if (meta_load_ranks(path, json_object_get(root, "ranks"), m, err)) {
 		json_decref(root);
 		mpiv_meta_release(m);

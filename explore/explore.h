@@ -140,7 +140,7 @@ struct explore {
 	char incomplete_why[256];
 	long states;		/* states of the last searches, summed over modes */
 	int merged;		/* the last model was one of every run (else one per run) */
-	char unmerged_why[160];
+	char unmerged_why[512];	/* why not (an error's text) */
 };
 
 /* ---- explore.c ---- */

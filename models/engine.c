@@ -1635,24 +1635,62 @@ static int known_op(int op)
 	       (op >= ENG_WIN_POST && op <= ENG_WIN_UNLOCK);
 }
 
+/* The most state words a program may need: its state must stay addressable by int32 and
+ * small enough for pan to store (a gigabyte). */
+#define ENG_MAX_WORDS (1L << 28)
+
+/* Grow *arr (of *cap elements of size bytes) to hold n, doubling: an array is only as large
+ * as what the file has delivered so far, whatever count it announced. Returns 0, or -1 out of
+ * memory. */
+static int grow(void **arr, int32_t *cap, int32_t n, size_t size)
+{
+	int64_t c = *cap ? *cap : 8;
+	void *q;
+
+	if (n <= *cap)
+		return 0;
+	while (c < n)
+		c *= 2;
+	q = realloc(*arr, (size_t)c * size);
+	if (!q)
+		return -1;
+	memset((char *)q + (size_t)*cap * size, 0, (size_t)(c - *cap) * size);
+	*arr = q;
+	*cap = (int32_t)c;
+	return 0;
+}
+
+/* Is a a world rank, or ENG_ANY where any is allowed? */
+static int is_target(const struct eng_prog *p, int32_t a, int any)
+{
+	return (a >= 0 && a < p->nranks) || (any && a == ENG_ANY);
+}
+
 /* Check the operands of instruction i of process r that name ranks, processes,
- * communicators or instructions, so that no state index can go out of bounds. */
+ * communicators, modes or instructions, so that no state index can go out of bounds and
+ * every instruction a wait names is a request's post. */
 static int valid_operands(const struct eng_prog *p, int r, int i, const struct eng_instr *in)
 {
 	int peer = in->op == ENG_POST_SEND || in->op == ENG_POST_RECV || in->op == ENG_PROBE;
 	int coll = in->op == ENG_COLL || in->op == ENG_ICOLL;
+	int wait = in->op == ENG_WAIT || in->op == ENG_WAITANY || in->op == ENG_WAIT_SOME;
 
+	if (in->ev < 0 || (!wait && in->op != ENG_BRANCH && in->op < ENG_WIN_POST && in->n != 0))
+		return 0;
 	if (peer && ((in->a < 0 && in->a != ENG_ANY && in->a != ENG_PROC_NULL) ||
 		     in->a >= p->nranks || (in->op == ENG_POST_SEND && in->a == ENG_ANY) ||
 		     in->b < 0 || in->b >= p->ncomms || (in->c < 0 && in->c != ENG_ANY)))
+		return 0;
+	if (in->op == ENG_POST_SEND && (in->d < ENG_SEND_STANDARD || in->d > ENG_SEND_READY))
 		return 0;
 	if (coll && (in->a < 0 || in->a >= p->ncomms || in->b < ENG_COLL_ALL ||
 		     in->b > ENG_COLL_MISMATCH || in->c < 1 ||
 		     (in->b == ENG_COLL_ROOT && (in->d < 0 || in->d >= p->nranks))))
 		return 0;
-	if (in->op == ENG_WIN_LOCK &&
-	    (in->a < 0 || in->a >= p->ncomms || (in->b != ENG_ANY && (in->b < 0 ||
-	     in->b >= p->nranks))))
+	if ((in->op == ENG_WIN_LOCK || in->op == ENG_WIN_UNLOCK) &&
+	    (in->a < 0 || in->a >= p->ncomms || !is_target(p, in->b, 1)))
+		return 0;
+	if (in->op == ENG_WIN_LOCK && ((in->c != 0 && in->c != 1) || (in->d != 0 && in->d != 1)))
 		return 0;
 	if (in->op >= ENG_WIN_POST && (in->a < 0 || in->a >= p->ncomms || (in->n & 1)))
 		return 0;
@@ -1661,55 +1699,75 @@ static int valid_operands(const struct eng_prog *p, int r, int i, const struct e
 	return 1;
 }
 
-/* Read one variant's n instructions of process r into *out (malloc'ed). 0, or -1 with msg. */
-static int read_variant(struct eng_prog *p, FILE *f, int r, int n, struct eng_instr **out,
-			int nvar, char *msg, size_t size)
+/* Is wait list entry j of instruction i (among ins, one variant of a process) one an
+ * instruction of that kind may name: a request's post before it (ENG_WAIT and kin), a pair
+ * (process, its instruction or -1) of a window instruction, or a quadruple (variant, source,
+ * tag, site) of a branch among nvar variants? */
+static int valid_list(const struct eng_prog *p, const struct eng_instr *ins, int i, int nvar,
+		      int j)
 {
-	struct eng_instr *ins = calloc((size_t)n, sizeof(*ins));
+	const struct eng_instr *in = &ins[i];
+	int op;
+
+	if (in->op == ENG_BRANCH)
+		return j % 4 || (in->list[j] >= 0 && in->list[j] < nvar);
+	if (in->op >= ENG_WIN_POST)
+		return j & 1 ? in->list[j] >= -1 : in->list[j] >= 0 && in->list[j] < p->nprocs;
+	if (in->list[j] < 0 || in->list[j] >= i)
+		return 0;
+	op = ins[in->list[j]].op;
+	return op == ENG_POST_SEND || op == ENG_POST_RECV || op == ENG_ICOLL;
+}
+
+/* Read one variant's n instructions of process r into *out (malloc'ed, *got of them read,
+ * for eng_prog_release() to free whatever the outcome). 0, or -1 with msg. */
+static int read_variant(struct eng_prog *p, FILE *f, int r, int n, struct eng_instr **out,
+			int *got, int nvar, char *msg, size_t size)
+{
+	int32_t icap = 0;
 	int i, j;
 
-	*out = ins;
-	if (!ins)
-		return bad(msg, size, "out of memory");
+	*out = NULL;
+	*got = 0;
 	for (i = 0; i < n; i++) {
-		struct eng_instr *in = &ins[i];
+		struct eng_instr *in;
 		long long bytes;
-		int win;
+		int32_t listcap = 0;
 
+		if (grow((void **)out, &icap, i + 1, sizeof(struct eng_instr)))
+			return bad(msg, size, "out of memory");
+		*got = i + 1;
+		in = &(*out)[i];
 		if (fscanf(f, "%d %d %d %d %d %d %lld %d %d %d %d", &in->op, &in->ev, &in->a, &in->b,
 			   &in->c, &in->d, &bytes, &in->reg, &in->sym, &in->key, &in->n) != 11 ||
-		    in->n < 0 ||
-		    in->n > (1 << 24) || !known_op(in->op) || bytes < 0 || in->reg < 0 ||
-		    in->reg > p->nregs || in->sym < 0 || in->sym > (ENG_IN_SOURCE | ENG_IN_TAG | ENG_IN_LAST | ENG_IN_SITE) ||
+		    in->n < 0 || in->n > (1 << 24) || !known_op(in->op) || bytes < 0 ||
+		    in->reg < 0 || in->reg > p->nregs || in->sym < 0 ||
+		    in->sym > (ENG_IN_SOURCE | ENG_IN_TAG | ENG_IN_LAST | ENG_IN_SITE) ||
 		    (in->op == ENG_POST_SEND && in->sym && !in->reg) ||
-		    (in->op == ENG_BRANCH && (in->a < 0 || in->a >= p->nregs || in->n % 4)))
+		    (in->op == ENG_BRANCH && (in->a < 0 || in->a >= p->nregs || in->n % 4))) {
+			in->n = 0;	/* what eng_prog_release frees is there */
 			return bad(msg, size, "instruction");
+		}
 		in->bytes = bytes;
-		if (!valid_operands(p, r, i, in))
+		if (!valid_operands(p, r, i, in)) {
+			in->n = 0;
 			return bad(msg, size, "operands");
-		win = in->op >= ENG_WIN_POST;
-		if (in->n) {
-			in->list = calloc((size_t)in->n, sizeof(int32_t));
-			if (!in->list)
+		}
+		for (j = 0; j < in->n; j++) {
+			if (grow((void **)&in->list, &listcap, j + 1, sizeof(int32_t))) {
+				in->n = j;
 				return bad(msg, size, "out of memory");
-			for (j = 0; j < in->n; j++) {
-				if (fscanf(f, "%d", &in->list[j]) != 1)
-					return bad(msg, size, "wait list");
-				/* window pairs: (process, its instruction or -1); branch
-				 * quadruples: (variant, source, tag, site) */
-				if (in->op == ENG_BRANCH ? j % 4 == 0 && (in->list[j] < 0 ||
-									  in->list[j] >= nvar) :
-				    win ? (j & 1 ? in->list[j] < -1 :
-					   in->list[j] < 0 || in->list[j] >= p->nprocs) :
-				    in->list[j] < 0 || in->list[j] >= i)
-					return bad(msg, size, "wait list");
+			}
+			if (fscanf(f, "%d", &in->list[j]) != 1 || !valid_list(p, *out, i, nvar, j)) {
+				in->n = j;
+				return bad(msg, size, "wait list");
 			}
 		}
 		if ((in->op == ENG_WAITANY && (in->d < 1 || in->d > in->n)) ||
 		    ((in->op == ENG_WAIT || in->op == ENG_WAIT_SOME) && in->n < 1))
 			return bad(msg, size, "wait list");
 	}
-	if (ins[n - 1].op != ENG_END && ins[n - 1].op != ENG_STOP)
+	if ((*out)[n - 1].op != ENG_END && (*out)[n - 1].op != ENG_STOP)
 		return bad(msg, size, "program without an end");
 	return 0;
 }
@@ -1718,7 +1776,9 @@ int eng_prog_read(struct eng_prog *p, FILE *f, char *msg, size_t size)
 {
 	char fmt[32];
 	int version, r, i, j, id, n, rank, thread, nvar, v, variants;
+	int32_t ccap = 0, lcap = 0, ncomms, nlocks;
 	long long eager, overhead;
+	int64_t words;
 
 	memset(p, 0, sizeof(*p));
 	if (fscanf(f, "%31s %d", fmt, &version) != 2 || strcmp(fmt, ENG_FORMAT) ||
@@ -1726,21 +1786,26 @@ int eng_prog_read(struct eng_prog *p, FILE *f, char *msg, size_t size)
 		return bad(msg, size, "header");
 	if (fscanf(f, " nranks %d nprocs %d ncomms %d maxlive %d maxmsg %d buffering %d eager %lld "
 		      "bsend_overhead %lld nregs %d variants %d", &p->nranks, &p->nprocs,
-		   &p->ncomms, &p->maxlive, &p->maxmsg, &p->buffering, &eager, &overhead,
+		   &ncomms, &p->maxlive, &p->maxmsg, &p->buffering, &eager, &overhead,
 		   &p->nregs, &variants) != 10 ||
 	    p->nranks <= 0 || p->nranks > 0x7fff || p->nprocs < p->nranks || p->nprocs > 0x7fff ||
-	    p->ncomms <= 0 || p->maxlive < 1 || p->maxmsg < 1 || p->maxmsg > (1 << 24) ||
+	    ncomms <= 0 || p->maxlive < 1 || p->maxmsg < 1 || p->maxmsg > (1 << 24) ||
 	    p->buffering < ENG_BUF_ZERO || p->buffering > ENG_BUF_EAGER || overhead < 0 ||
 	    p->nregs < 0 || p->nregs > 1024 || (variants != 0 && variants != 1))
 		return bad(msg, size, "sizes");
+	/* eng_layout's sums, in 64 bits: they must fit the state */
+	words = ENG_ST_HEADER + (int64_t)p->nprocs * (2 + p->maxlive) +
+		(int64_t)ncomms * p->nranks + p->nranks + 2 * (int64_t)p->maxmsg +
+		(int64_t)p->nprocs * (variants + 3 * (int64_t)p->nregs);
+	if (words > ENG_MAX_WORDS)
+		return bad(msg, size, "a state larger than the engine allows");
 	p->eager = eager;
 	p->bsend_overhead = overhead;
-	p->comms = calloc((size_t)p->ncomms, sizeof(*p->comms));
 	p->nins = calloc((size_t)p->nprocs, sizeof(*p->nins));
 	p->ins = calloc((size_t)p->nprocs, sizeof(*p->ins));
 	p->proc_rank = calloc((size_t)p->nprocs, sizeof(*p->proc_rank));
 	p->proc_thread = calloc((size_t)p->nprocs, sizeof(*p->proc_thread));
-	if (!p->comms || !p->nins || !p->ins || !p->proc_rank || !p->proc_thread)
+	if (!p->nins || !p->ins || !p->proc_rank || !p->proc_thread)
 		return bad(msg, size, "out of memory");
 	if (variants) {
 		p->nvar = calloc((size_t)p->nprocs, sizeof(*p->nvar));
@@ -1749,13 +1814,16 @@ int eng_prog_read(struct eng_prog *p, FILE *f, char *msg, size_t size)
 		if (!p->nvar || !p->vnins || !p->vins)
 			return bad(msg, size, "out of memory");
 	}
-	for (i = 0; i < p->ncomms; i++) {
+	for (i = 0; i < ncomms; i++) {
 		if (fscanf(f, " comm %d %d", &id, &n) != 2 || id != i || n < 0 || n > p->nranks)
 			return bad(msg, size, "comm");
-		p->comms[i].n = n;
+		if (grow((void **)&p->comms, &ccap, i + 1, sizeof(*p->comms)))
+			return bad(msg, size, "out of memory");
+		p->ncomms = i + 1;
 		p->comms[i].members = calloc((size_t)n + 1, sizeof(int32_t));
 		if (!p->comms[i].members)
 			return bad(msg, size, "out of memory");
+		p->comms[i].n = n;
 		for (j = 0; j < n; j++)
 			if (fscanf(f, "%d", &p->comms[i].members[j]) != 1 ||
 			    p->comms[i].members[j] < 0 || p->comms[i].members[j] >= p->nranks)
@@ -1780,42 +1848,41 @@ int eng_prog_read(struct eng_prog *p, FILE *f, char *msg, size_t size)
 		}
 		for (v = 0; v < nvar; v++) {
 			struct eng_instr *ins;
+			int got, bad_variant;
 
+			/* instruction indices are shifted left by one in the state */
 			if (fscanf(f, " variant %d %d", &id, &n) != 2 || id != v || n < 1 ||
-			    n > (1 << 28))
+			    n >= 1 << 28)
 				return bad(msg, size, "variant");
-			if (read_variant(p, f, r, n, &ins, nvar, msg, size)) {
-				if (variants) {
-					p->vins[r][v] = ins;
-					p->vnins[r][v] = n;
-				} else {
-					p->ins[r] = ins;
-					p->nins[r] = n;
-				}
-				return -1;
-			}
+			bad_variant = read_variant(p, f, r, n, &ins, &got, nvar, msg, size);
 			if (variants) {
 				p->vins[r][v] = ins;
-				p->vnins[r][v] = n;
+				p->vnins[r][v] = got;
 			}
 			if (v == 0) {
 				p->ins[r] = ins;
-				p->nins[r] = n;
+				p->nins[r] = got;
 			}
+			if (bad_variant)
+				return -1;
 		}
 	}
-	if (fscanf(f, " locks %d", &p->nlocks) != 1 || p->nlocks < 0 || p->nlocks > (1 << 24))
+	if (fscanf(f, " locks %d", &nlocks) != 1 || nlocks < 0)
 		return bad(msg, size, "locks");
-	p->locks = calloc((size_t)p->nlocks + 1, sizeof(*p->locks));
-	if (!p->locks)
+	if (grow((void **)&p->locks, &lcap, 1, sizeof(*p->locks)))
 		return bad(msg, size, "out of memory");
-	for (i = 0; i < p->nlocks; i++) {
-		struct eng_lock *l = &p->locks[i];
+	for (i = 0; i < nlocks; i++) {
+		struct eng_lock *l;
 
+		if (grow((void **)&p->locks, &lcap, i + 1, sizeof(*p->locks)))
+			return bad(msg, size, "out of memory");
+		p->nlocks = i + 1;
+		l = &p->locks[i];
 		if (fscanf(f, "%d %d %d %d %d %d", &l->proc, &l->comm, &l->target, &l->lock,
 			   &l->unlock, &l->exclusive) != 6 || l->proc < 0 || l->proc >= p->nprocs ||
 		    l->comm < 0 || l->comm >= p->ncomms || l->target < 0 ||
-		    l->target >= p->nranks || l->lock < 0 || l->unlock <= l->lock)
+		    l->target >= p->nranks || l->lock < 0 || l->lock >= p->nins[l->proc] ||
+		    l->unlock <= l->lock || (l->exclusive != 0 && l->exclusive != 1))
 			return bad(msg, size, "lock");
 	}
 	eng_layout(p);

@@ -5,11 +5,13 @@
 
 #include <stdint.h>
 
+#include "event.h"
+
 #pragma GCC visibility push(hidden)
 
 /* Module id of sites whose module is unknown (no loaded object, or too many modules); their
  * address is then the absolute one. */
-#define REC_SITE_NO_MODULE 0xffffu
+#define REC_SITE_NO_MODULE MPIV_SITE_NO_MODULE
 
 /* The site of return address ret. Cached: after the first time an address is seen this is a
  * hash lookup with no lock. Never fails (see REC_SITE_NO_MODULE). */

@@ -461,6 +461,10 @@ static void library_version(char *dst, size_t size)
 	dst[n] = '\0';
 }
 
+/* The header keeps the level as MPI numbers it; readers check it against these. */
+_Static_assert(MPI_THREAD_SINGLE == MPIV_THREAD_SINGLE && MPI_THREAD_MULTIPLE == MPIV_THREAD_MULTIPLE,
+	       "MPI_THREAD_* are not numbered 0 to 3: the trace header needs a mapping");
+
 int rec_output_open(int rank, int size, int thread_level)
 {
 	const char *dir = getenv(MPIV_ENV_TRACE_DIR);

@@ -61,7 +61,8 @@ static struct tr_chunk *tr_cache[2];
 static uint64_t tr_clock;
 static struct mpiv_reqinfo *tr_reqbuf;	/* the decoder's room for a record's requests */
 static size_t tr_reqbufcap;
-static char tr_error[512];		/* why a chunk could not be read again, "" if it could */
+static char tr_error[sizeof(tr_path) + 512];	/* why a chunk could not be read again, "" if it
+						 * could: room for the path and the why */
 
 /* Append to a malloc'ed array of n elements of size each, growing it by doubling. Returns 0,
  * or -1 if out of memory (the array is unchanged). */
@@ -262,6 +263,16 @@ int rep_trace_load(const char *dir, int rank, char *why, size_t whysize)
 				goto oom;
 			nmods++;
 		} else if (rec.kind == MPIV_TF_EVENT) {
+			struct mpiv_event fields = rec.ev;
+
+			/* every field within what it can mean, as in common/trace.c, but for the
+			 * group, which is not decoded here (calls are not compared by it) */
+			fields.ngroup = 0;
+			if (mpiv_event_check(&fields, hd.size, reason, sizeof(reason))) {
+				snprintf(why, whysize, "'%s': event %u: %s (record at byte %llu)",
+					 tr_path, rec.ev.index, reason, (unsigned long long)here.off);
+				goto out;
+			}
 			/* a record that replaces an earlier event may only replace an incomplete
 			 * one, as in common/trace.c */
 			if (rec.replaces && !tr_bit(incomplete, rec.ev.index)) {

@@ -237,6 +237,35 @@ fail()
 	fi
 }
 
+# expect NAME WANT LOG PATTERN...: the last run_cmd exited WANT and LOG matches every
+# PATTERN (grep -E); one case, passed or failed. expect_text: the same with fixed strings.
+expect()
+{
+	expect_grep -E "$@"
+}
+
+expect_text()
+{
+	expect_grep -F "$@"
+}
+
+expect_grep()
+{
+	local how=$1 name=$2 want=$3 log=$4 pat
+	shift 4
+	if test "$RC" -ne "$want"; then
+		fail "$name" "exit $RC, want $want" "$log"
+		return 1
+	fi
+	for pat in "$@"; do
+		if ! grep "$how" -q -- "$pat" "$log"; then
+			fail "$name" "exit $want but no line matching '$pat'" "$log"
+			return 1
+		fi
+	done
+	pass "$name"
+}
+
 # summary: the last line of every test script; returns 1 if anything failed.
 summary()
 {

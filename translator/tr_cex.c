@@ -472,7 +472,10 @@ int tr_cex(const struct eng_prog *prog, const struct mpiv_traceset *ts, const in
 	deadlock = !st[ENG_ST_OVERFLOW] && eng_nchoices(&p, st) == 0 && !eng_all_done(&p, st);
 	for (r = 0; r < p.nprocs; r++)
 		rc.fin[r] = eng_variant_ins(&p, r, eng_variant(&p, st, r));
-	cex->trace_dir = xstrdup(ts->dir);
+	/* absolute: replay is run from anywhere, and finds the trace by this path */
+	cex->trace_dir = realpath(ts->dir, NULL);
+	if (!cex->trace_dir)
+		cex->trace_dir = xstrdup(ts->dir);
 	cex->buffering = *b;
 	if (ts->meta.command) {
 		size_t k, nc = 0;

@@ -46,25 +46,6 @@ leftovers()
 	fi
 }
 
-# expect NAME WANT LOG PATTERN...: the last run_cmd exited WANT and LOG matches every
-# PATTERN (grep -E).
-expect()
-{
-	local name=$1 want=$2 log=$3 pat
-	shift 3
-	if test "$RC" -ne "$want"; then
-		fail "$name" "exit $RC, want $want" "$log"
-		return 1
-	fi
-	for pat in "$@"; do
-		if ! grep -Eq -- "$pat" "$log"; then
-			fail "$name" "exit $want but no line matching '$pat'" "$log"
-			return 1
-		fi
-	done
-	pass "$name"
-}
-
 # build NAME SOURCE: compile SOURCE into $BINDIR/NAME; fails the case if it does not.
 build()
 {

@@ -89,6 +89,22 @@ static void test_malformed(void)
 		{"{\"format\":\"mpiverify-cex\",\"version\":2,\"trace\":\"t\","
 		 "\"buffering\":{\"mode\":\"zero\",\"bytes\":4}}",
 		 "buffering.bytes: only mode \"eager\" has a threshold"},
+		{"{\"format\":\"mpiverify-cex\",\"version\":1,\"trace\":\"t\",\"buffering\":\"zero\","
+		 "\"nranks\":1,\"ranks\":[{\"rank\":0,\"ops\":[{\"op\":1,\"wildcard\":1}]}]}",
+		 "ranks[0].ops[0].wildcard: expected true or false"},
+		{"{\"format\":\"mpiverify-cex\",\"version\":1,\"trace\":\"t\",\"buffering\":\"zero\","
+		 "\"nranks\":1,\"ranks\":[{\"rank\":0,\"ops\":[],\"blocked\":3}]}",
+		 "ranks[0].blocked: expected an object or null"},
+		{"{\"format\":\"mpiverify-cex\",\"version\":1,\"trace\":\"t\",\"buffering\":\"zero\","
+		 "\"nranks\":1,\"ranks\":[{\"rank\":0,\"ops\":[],\"blocked\":{\"op\":1,"
+		 "\"call\":7}}]}", "ranks[0].blocked.call: expected a string or null"},
+		{"{\"format\":\"mpiverify-cex\",\"version\":1,\"trace\":\"t\",\"buffering\":\"zero\","
+		 "\"nranks\":1,\"ranks\":[{\"rank\":0,\"ops\":[],\"blocked\":{\"op\":1,"
+		 "\"site\":{\"line\":-3}}}]}",
+		 "ranks[0].blocked.site.line: expected an integer in 0..2147483647"},
+		{"{\"format\":\"mpiverify-cex\",\"version\":1,\"trace\":\"t\",\"buffering\":\"zero\","
+		 "\"nranks\":1,\"ranks\":[{\"rank\":0,\"ops\":[]}],\"collective_mismatch\":\"y\"}",
+		 "collective_mismatch: expected true or false"},
 	};
 	size_t i;
 
@@ -107,6 +123,86 @@ static void test_malformed(void)
 		CU_ASSERT_EQUAL(err.code, MPIV_EXIT_BAD_INPUT);
 		CU_ASSERT_STRING_EQUAL(err.text, cases[i].text);
 	}
+}
+
+/* Rank 0 sends to rank 1 and receives from it; rank 1 the other way round. */
+static const char *const exchange[] = {
+	"[{\"call\":\"MPI_Init\"},"
+	"{\"call\":\"MPI_Send\",\"peer\":1,\"tag\":0,\"comm\":0,\"bytes\":4},"
+	"{\"call\":\"MPI_Recv\",\"peer\":1,\"tag\":0,\"comm\":0,\"bytes\":4},"
+	"{\"call\":\"MPI_Finalize\"}]",
+	"[{\"call\":\"MPI_Init\"},"
+	"{\"call\":\"MPI_Recv\",\"peer\":0,\"tag\":0,\"comm\":0,\"bytes\":4},"
+	"{\"call\":\"MPI_Send\",\"peer\":0,\"tag\":0,\"comm\":0,\"bytes\":4},"
+	"{\"call\":\"MPI_Finalize\"}]",
+	NULL,
+};
+
+/* A counterexample naming events its trace does not have, or a receive matched with
+ * something that is not a send, is not from that trace: replay refuses it, naming the rank
+ * and the event (before, only the executed and blocked events were looked at). */
+static void test_check_trace(void)
+{
+	static const struct {
+		int rank, op, match_rank, match_op, cycle_op;
+		const char *text;
+		int err_rank;
+		long err_event;
+	} cases[] = {
+		{0, 1, -1, -1, 1, NULL, -1, -1},
+		{0, 9, -1, -1, 1, "ranks[0].ops[0]: rank 0's event 9 is not in the trace", 0, 9},
+		{1, 1, 0, 7, 1, "ranks[1].ops[0].match: rank 0's event 7 is not in the trace", 0, 7},
+		/* a match of a send the program cannot take: replay's to report */
+		{1, 1, 0, 0, 1, NULL, -1, -1},
+		{1, 0, 0, 1, 1, "ranks[1].ops[0]: rank 1's event 0 is MPI_Init in the trace", 1, 0},
+		{0, 1, -1, -1, 12, "cycle[0]: rank 0's event 12 is not in the trace", 0, 12},
+	};
+	struct mpiv_traceset ts;
+	struct mpiv_cex_rank ranks[2];
+	struct mpiv_cex_edge edge;
+	struct mpiv_cex_op op;
+	struct mpiv_error err;
+	struct mpiv_cex cex;
+	size_t i;
+
+	CU_ASSERT_EQUAL_FATAL(unit_load_case(exchange, &ts), 0);
+	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		memset(&cex, 0, sizeof(cex));
+		memset(ranks, 0, sizeof(ranks));
+		cex.nranks = 2;
+		cex.ranks = ranks;
+		ranks[0].blocked_op = ranks[1].blocked_op = -1;
+		op.op = (uint32_t)cases[i].op;
+		op.match_rank = cases[i].match_rank;
+		op.match_op = cases[i].match_op;
+		op.sync = -1;
+		op.wildcard = 0;
+		ranks[cases[i].rank].ops = &op;
+		ranks[cases[i].rank].nops = 1;
+		edge.rank = 0;
+		edge.op = cases[i].cycle_op;
+		edge.waits_for = 1;
+		cex.cycle = &edge;
+		cex.ncycle = 1;
+		mpiv_error_init(&err);
+		if (!cases[i].text) {
+			CU_ASSERT_EQUAL(mpiv_cex_check_trace(&cex, &ts, "cex.json", &err), 0);
+			continue;
+		}
+		CU_ASSERT_EQUAL(mpiv_cex_check_trace(&cex, &ts, "cex.json", &err), -1);
+		CU_ASSERT_EQUAL(err.code, MPIV_EXIT_BAD_INPUT);
+		CU_ASSERT_EQUAL(err.rank, cases[i].err_rank);
+		CU_ASSERT_EQUAL(err.event, cases[i].err_event);
+		if (!strstr(err.text, cases[i].text))
+			fprintf(stderr, "\nerror '%s' does not say '%s'\n", err.text, cases[i].text);
+		CU_ASSERT(strstr(err.text, cases[i].text) != NULL);
+	}
+	/* another number of ranks */
+	cex.nranks = 1;
+	mpiv_error_init(&err);
+	CU_ASSERT_EQUAL(mpiv_cex_check_trace(&cex, &ts, "cex.json", &err), -1);
+	CU_ASSERT(strstr(err.text, "is for 1 ranks, but its trace") != NULL);
+	mpiv_traceset_release(&ts);
 }
 
 /* A version 1 document, with the buffering mode as its name, is still read. */
@@ -141,6 +237,7 @@ static CU_TestInfo cex_tests[] = {
 	{"save and load", test_roundtrip},
 	{"malformed documents", test_malformed},
 	{"version 1 still read", test_version1},
+	{"events checked against the trace", test_check_trace},
 	CU_TEST_INFO_NULL,
 };
 

@@ -50,7 +50,7 @@ static int check_case(const char *dir)
 		CU_FAIL("case did not load");
 		return 0;
 	}
-	snprintf(path, sizeof(path), "%s/expect", dir);
+	CU_ASSERT_FATAL(snprintf(path, sizeof(path), "%s/expect", dir) < (int)sizeof(path));
 	f = fopen(path, "r");
 	CU_ASSERT_PTR_NOT_NULL_FATAL(f);
 	while (fgets(line, sizeof(line), f)) {
@@ -188,7 +188,73 @@ static void test_canonical_state(void)
 	mpiv_traceset_release(&ts);
 }
 
+/* model.dat of a head-to-head send cycle, as the translator writes it; %s is replaced by
+ * each case's instruction 0 of rank 0 (its send). */
+static const char model_dat[] =
+	"mpiverify-model 3\n"
+	"nranks 2 nprocs 2 ncomms 3 maxlive 1 maxmsg 2 buffering 0 eager 0 bsend_overhead 0 "
+	"nregs 0 variants 0\n"
+	"comm 0 2 0 1\ncomm 1 1 0\ncomm 2 1 1\n"
+	"proc 0 0 0 1\nvariant 0 5\n%s\n3 1 0 0 0 1 0 0 0 0 1 0\n2 2 1 0 0 0 4 0 0 0 0\n"
+	"3 2 0 0 0 1 0 0 0 0 1 2\n5 3 0 0 0 0 0 0 0 0 0\n"
+	"proc 1 1 0 1\nvariant 0 5\n1 1 0 0 0 0 4 0 0 0 0\n3 1 0 0 0 1 0 0 0 0 1 0\n"
+	"2 2 0 0 0 0 4 0 0 0 0\n3 2 0 0 0 1 0 0 0 0 1 2\n5 3 0 0 0 0 0 0 0 0 0\nlocks 0\n";
+
+/* pan reads model.dat with the engine: every operand is checked against what the engine
+ * indexes with it (before, a send to rank -7 reached the message table as a shift of a
+ * negative number). */
+static void test_model_dat(void)
+{
+	static const struct {
+		const char *send;	/* rank 0's first instruction */
+		int ok;
+	} cases[] = {
+		{"1 1 1 0 0 0 4 0 0 0 0", 1},
+		{"1 1 -2 0 0 0 4 0 0 0 0", 1},		/* to MPI_PROC_NULL */
+		{"1 1 -7 0 0 0 4 0 0 0 0", 0},		/* to no rank */
+		{"1 1 2 0 0 0 4 0 0 0 0", 0},			/* to a rank beyond */
+		{"1 1 -1 0 0 0 4 0 0 0 0", 0},		/* a send to MPI_ANY_SOURCE */
+		{"1 1 1 3 0 0 4 0 0 0 0", 0},			/* on a communicator beyond */
+		{"1 1 1 0 -4 0 4 0 0 0 0", 0},		/* a negative tag */
+		{"1 1 1 0 0 9 4 0 0 0 0", 0},			/* an unknown send mode */
+		{"2 1 -7 0 0 0 4 0 0 0 0", 0},		/* a receive from no rank */
+		{"8 1 -7 0 0 0 0 0 0 0 0", 0},		/* a probe of no rank */
+		{"4 1 0 0 1 5 0 0 0 0 0", 0},			/* a collective rooted beyond */
+		{"4 1 0 7 1 0 0 0 0 0 0", 0},			/* an unknown collective rule */
+		{"3 1 0 0 0 1 0 0 0 0 1 0", 0},		/* a wait for itself */
+		{"15 1 0 0 0 0 0 0 0 0 0", 0},			/* an unknown opcode */
+		{"13 1 0 0 0 0 0 0 0 0 4 0 0 0 0", 0},	/* a branch on a register beyond */
+		{"1 1 1 0 0 0 4 1 0 0 0", 0},		/* a send reading a register beyond */
+		{"1 1 1 0 0 0 4 0 0 0 2147483647", 0},	/* a list longer than the file */
+	};
+	char text[1024], msg[256];
+	struct eng_prog prog;
+	size_t i;
+	FILE *f;
+
+	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		snprintf(text, sizeof(text), model_dat, cases[i].send);
+		f = fmemopen(text, strlen(text), "r");
+		CU_ASSERT_PTR_NOT_NULL_FATAL(f);
+		msg[0] = '\0';
+		CU_ASSERT_EQUAL(eng_prog_read(&prog, f, msg, sizeof(msg)), cases[i].ok ? 0 : -1);
+		if (cases[i].ok != !msg[0])
+			fprintf(stderr, "\n'%s': %s\n", cases[i].send, msg);
+		eng_prog_release(&prog);
+		fclose(f);
+	}
+	/* sizes whose state would not fit */
+	snprintf(text, sizeof(text), "mpiverify-model 3\nnranks 30000 nprocs 30000 ncomms 2000000 "
+		 "maxlive 1 maxmsg 1 buffering 0 eager 0 bsend_overhead 0 nregs 0 variants 0\n");
+	f = fmemopen(text, strlen(text), "r");
+	CU_ASSERT_EQUAL(eng_prog_read(&prog, f, msg, sizeof(msg)), -1);
+	CU_ASSERT(strstr(msg, "state larger") != NULL);
+	eng_prog_release(&prog);
+	fclose(f);
+}
+
 static CU_TestInfo engine_tests[] = {
+	{"model.dat: operands checked", test_model_dat},
 	{"every case of tests/model/cases", test_cases},
 	{"match by tag", test_match_by_tag},
 	{"canonical states", test_canonical_state},

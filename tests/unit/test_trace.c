@@ -546,7 +546,7 @@ static void test_garbage(void)
 	mpiv_event_init(&ev, MPIV_CALL_Send);
 	ev.peer = 2;
 	bin_event(&b, &ev);
-	expect_error(&b, b.len, "peer 2 is not a rank of a world of 2");
+	expect_error(&b, b.len, "peer: 2, expected a world rank (0 to 1), MPI_ANY_SOURCE or MPI_PROC_NULL");
 	/* a complete event written twice */
 	bin_header(&b, 0, 1);
 	mpiv_event_init(&ev, MPIV_CALL_Init);
@@ -649,6 +649,169 @@ static void test_poll_runs(void)
 	expect_error(&b, b.len, "repeat record of 0 times");
 }
 
+/* A field set out of range on a valid MPI_Recv (rank 0 of 2, event 1), and what reading it
+ * must say. */
+struct bad_field {
+	const char *what;
+	const char *text;
+};
+
+static const struct bad_field bad_fields[] = {
+	{"peer below the special values", "peer: -7, expected a world rank (0 to 1), "
+	 "MPI_ANY_SOURCE or MPI_PROC_NULL"},
+	{"peer beyond the world", "peer: 2, expected a world rank"},
+	{"negative tag", "tag: -5, expected a tag (0 or more) or MPI_ANY_TAG"},
+	{"communicator", "comm: -9, expected a communicator id"},
+	{"root", "root: -7, expected a world rank (0 to 1) or MPI_PROC_NULL"},
+	{"matched source", "src: 5, expected a world rank (0 to 1) or MPI_PROC_NULL"},
+	{"matched tag", "mtag: -2, expected a tag"},
+	{"thread", "thread: -1, expected 0 or more"},
+	{"window", "win: -4, expected a window"},
+	{"lock type", "lock: 7, expected 1 (shared) or 2 (exclusive)"},
+	{"size beyond int64", "bytes: 9223372036854775808, expected at most"},
+	{"request id", "reqs[0].req: -5, expected a request id"},
+	{"request's source", "reqs[0].src: -7, expected a world rank"},
+	{"group member", "group[1]: 3, expected a world rank (0 to 1)"},
+	{"flags", "flags: unknown bits 0x4"},
+};
+
+/* Set case k of bad_fields on ev, which owns nothing; req and group are its room. */
+static void set_bad_field(struct mpiv_event *ev, size_t k, struct mpiv_reqinfo *req,
+			  int32_t *group)
+{
+	switch (k) {
+	case 0: ev->peer = -7; break;
+	case 1: ev->peer = 2; break;
+	case 2: ev->tag = -5; break;
+	case 3: ev->comm = -9; break;
+	case 4: ev->root = -7; break;
+	case 5: ev->src = 5; break;
+	case 6: ev->mtag = -2; break;
+	case 7: ev->thread = -1; break;
+	case 8: ev->win = -4; break;
+	case 9: ev->lock = 7; break;
+	case 10: ev->bytes = (uint64_t)INT64_MAX + 1; break;
+	case 11: req->req = -5; ev->reqs = req; ev->nreqs = 1; break;
+	case 12: req->src = -7; ev->reqs = req; ev->nreqs = 1; break;
+	case 13: group[0] = 0; group[1] = 3; ev->group = group; ev->ngroup = 2; break;
+	default: ev->flags = 4; break;
+	}
+}
+
+static void recv_event(struct mpiv_event *ev)
+{
+	mpiv_event_init(ev, MPIV_CALL_Recv);
+	ev->index = 1;
+	ev->peer = 1;
+	ev->tag = 0;
+	ev->comm = MPIV_COMM_WORLD;
+	ev->bytes = 4;
+}
+
+/* Every field of a binary event is checked against what it can mean: a bad one is an error
+ * naming the file, the rank, the event and the field (before, a peer of -7 went through to
+ * the engine, whose tables it indexed). */
+static void test_bad_fields(void)
+{
+	const char *path = tmp_path("rank-0.mpivt");
+	struct mpiv_reqinfo req;
+	struct mpiv_rank_trace t;
+	struct mpiv_error err;
+	struct mpiv_event ev;
+	int32_t group[2];
+	struct bin b;
+	size_t k;
+
+	for (k = 0; k < sizeof(bad_fields) / sizeof(bad_fields[0]); k++) {
+		bin_header(&b, 0, 2);
+		mpiv_event_init(&ev, MPIV_CALL_Init);
+		bin_event(&b, &ev);
+		recv_event(&ev);
+		req.req = 0;
+		req.src = MPIV_NONE;
+		req.tag = MPIV_NONE;
+		set_bad_field(&ev, k, &req, group);
+		bin_event(&b, &ev);
+		bin_end(&b);
+		bin_save(&b, b.len, path);
+		mpiv_error_init(&err);
+		CU_ASSERT_EQUAL(mpiv_trace_load_bin(path, &t, &err), -1);
+		CU_ASSERT_EQUAL(err.code, MPIV_EXIT_BAD_INPUT);
+		CU_ASSERT_STRING_EQUAL(err.source, path);
+		CU_ASSERT_EQUAL(err.rank, 0);
+		CU_ASSERT_EQUAL(err.event, 1);
+		if (!strstr(err.text, bad_fields[k].text))
+			fprintf(stderr, "\n%s: error '%s' does not say '%s'\n", bad_fields[k].what,
+				err.text, bad_fields[k].text);
+		CU_ASSERT(strstr(err.text, bad_fields[k].text) != NULL);
+		CU_ASSERT(strstr(err.text, "(record at byte ") != NULL);
+	}
+}
+
+/* The header, modules and rewritten events are checked too. */
+static void test_bad_records(void)
+{
+	struct mpiv_tf_header h;
+	struct mpiv_event ev;
+	struct bin b;
+	int k;
+
+	memset(&b, 0, sizeof(b));
+	memset(&h, 0, sizeof(h));
+	h.version = MPIV_TRACE_VERSION;
+	h.size = 1;
+	h.thread_level = 9;
+	b.len = b.hdrlen = mpiv_tf_encode_header(b.data, sizeof(b.data), &h);
+	expect_error(&b, b.len, "thread level 9, expected 0 (MPI_THREAD_SINGLE) to 3");
+	bin_header(&b, 0, 1);
+	bin_module(&b, MPIV_SITE_NO_MODULE, "/bin/app");
+	expect_error(&b, b.len, "module id 65535, expected below 65535");
+	bin_header(&b, 0, 1);
+	bin_module(&b, 3, "/bin/app");
+	bin_module(&b, 3, "/lib/libmpi.so");
+	expect_error(&b, b.len, "module id 3 given twice");
+	/* a blocked MPI_Recv rewritten as another call */
+	bin_header(&b, 0, 2);
+	recv_event(&ev);
+	ev.index = 0;
+	ev.flags = MPIV_EV_INCOMPLETE;
+	bin_event(&b, &ev);
+	ev.call = MPIV_CALL_Send;
+	ev.flags = 0;
+	bin_event(&b, &ev);
+	expect_error(&b, b.len, "event 0, MPI_Recv, rewritten as MPI_Send");
+	/* a blocked call, then another call of the same thread (another thread's is fine: it
+	 * is how a multi-threaded rank's file may end), as binary and as JSON */
+	for (k = 0; k < 2; k++) {
+		struct mpiv_rank_trace t;
+		char json[512];
+
+		bin_header(&b, 0, 2);
+		recv_event(&ev);
+		ev.index = 0;
+		ev.flags = MPIV_EV_INCOMPLETE;
+		bin_event(&b, &ev);
+		recv_event(&ev);
+		ev.index = 1;
+		ev.thread = (int32_t)k;
+		bin_event(&b, &ev);
+		bin_end(&b);
+		if (k == 0) {
+			expect_error(&b, b.len, "event 0 is incomplete (its call had not "
+				     "returned), yet its thread 0 made a later one");
+			continue;
+		}
+		snprintf(json, sizeof(json), "%s", tmp_path("rank-0.mpivt"));
+		bin_save(&b, b.len, json);
+		CU_ASSERT_EQUAL_FATAL(mpiv_trace_load_bin(json, &t, NULL), 0);
+		snprintf(json, sizeof(json), "%s/rank-0.json", unit_tmpdir());
+		CU_ASSERT_EQUAL(mpiv_trace_save_json(json, &t, NULL), 0);
+		mpiv_rank_trace_release(&t);
+		CU_ASSERT_EQUAL(mpiv_trace_load_json(json, &t, NULL), 0);
+		mpiv_rank_trace_release(&t);
+	}
+}
+
 /* Binary -> JSON -> load, and JSON -> binary -> load, give the same events. */
 static void test_json_roundtrip(void)
 {
@@ -674,6 +837,7 @@ static void test_json_roundtrip(void)
 		assert_same_event(&a.events[i], &c.events[i]);
 	}
 	CU_ASSERT_STRING_EQUAL(j.modules[0].path, "/bin/app");
+	CU_ASSERT_STRING_EQUAL(j.host, "node1");
 	CU_ASSERT_STRING_EQUAL(c.modules[0].path, "/bin/app");
 	CU_ASSERT_STRING_EQUAL(c.host, "node1");
 	CU_ASSERT_EQUAL(c.truncated, 0);
@@ -692,11 +856,12 @@ static void test_json_errors(void)
 		{"[{\"call\":\"MPI_Sned\"}]", "events[0].call: unknown MPI call 'MPI_Sned'"},
 		{"[{\"call\":\"MPI_Init\"},{\"call\":\"MPI_Send\",\"peer\":\"x\"}]",
 		 "events[1].peer: expected a non-negative integer, \"any\" or \"null\""},
-		{"[{\"call\":\"MPI_Send\",\"peer\":5,\"tag\":0}]", "events[0]: rank 5 is not in a world of 1"},
+		{"[{\"call\":\"MPI_Send\",\"peer\":5,\"tag\":0}]", "events[0].peer: 5, expected a world rank (0 to 0), MPI_ANY_SOURCE or MPI_PROC_NULL"},
 		{"{}", "events: expected an array"},
 		{"[{\"call\":\"MPI_Send\",\"peer\":0,\"tag\":0,\"repeat\":2}]",
-		 "events[0].repeat: only a poll that found nothing (an MPI_Test* that completed none "
-		 "of its requests, an MPI_Iprobe without \"src\") can repeat"},
+		 "events[0].repeat: 2, but only a poll that found nothing (an MPI_Test* that "
+		 "completed none of its requests, an MPI_Iprobe without a source) is made more "
+		 "than once"},
 		{"[{\"call\":\"MPI_Iprobe\",\"peer\":0,\"tag\":0,\"repeat\":0}]",
 		 "events[0].repeat: expected a positive integer"},
 	};
@@ -718,6 +883,138 @@ static void test_json_errors(void)
 		CU_ASSERT_EQUAL(mpiv_trace_load_json(path, &t, &err), -1);
 		CU_ASSERT_STRING_EQUAL(err.text, cases[i].text);
 		CU_ASSERT_STRING_EQUAL(err.source, path);
+	}
+}
+
+static void write_file(const char *path, const char *text)
+{
+	FILE *f = fopen(path, "w");
+
+	CU_ASSERT_FATAL(f != NULL);
+	fputs(text, f);
+	fclose(f);
+}
+
+/* Paths and names are bytes: one that is not UTF-8 is written to JSON with U+FFFD for each
+ * byte that cannot be written (before, Jansson refused the string, the module's path became
+ * null, and the JSON trace did not read). */
+static void test_json_not_utf8(void)
+{
+	const char *bin = tmp_path("rank-0.mpivt");
+	char json[512];
+	struct mpiv_rank_trace a, j;
+	struct mpiv_event ev;
+	struct bin b;
+
+	bin_header(&b, 0, 1);
+	bin_module(&b, 0, "/home/j\xfcrgen/app\xc3");
+	mpiv_event_init(&ev, MPIV_CALL_Init);
+	bin_event(&b, &ev);
+	bin_end(&b);
+	bin_save(&b, b.len, bin);
+	snprintf(json, sizeof(json), "%s/rank-0.json", unit_tmpdir());
+	CU_ASSERT_EQUAL_FATAL(mpiv_trace_load_bin(bin, &a, NULL), 0);
+	CU_ASSERT_EQUAL_FATAL(mpiv_trace_save_json(json, &a, NULL), 0);
+	CU_ASSERT_EQUAL_FATAL(mpiv_trace_load_json(json, &j, NULL), 0);
+	CU_ASSERT_STRING_EQUAL(j.modules[0].path, "/home/j\xef\xbf\xbdrgen/app\xef\xbf\xbd");
+	mpiv_rank_trace_release(&a);
+	mpiv_rank_trace_release(&j);
+}
+
+/* The top level of a JSON trace, and events' fields beyond their type, are checked too:
+ * each error names its JSON path. */
+static void test_json_fields(void)
+{
+#define HEAD "{\"format\":\"mpiverify-trace\",\"version\":1,\"rank\":0,\"size\":2,"
+	static const struct {
+		const char *doc;
+		const char *text;
+	} cases[] = {
+		{HEAD "\"pid\":\"x\",\"events\":[]}", "pid: expected an integer"},
+		{HEAD "\"thread_level\":9,\"events\":[]}", "thread_level: expected 0 "
+		 "(MPI_THREAD_SINGLE) to 3 (MPI_THREAD_MULTIPLE)"},
+		{HEAD "\"truncated\":\"yes\",\"events\":[]}", "truncated: expected true or false"},
+		{HEAD "\"host\":3,\"events\":[]}", "host: expected a string"},
+		{HEAD "\"modules\":{},\"events\":[]}", "modules: expected an array"},
+		{HEAD "\"modules\":[{\"id\":70000,\"path\":\"/a\"}],\"events\":[]}",
+		 "modules[0].id: expected an integer from 0 to 65534"},
+		{HEAD "\"modules\":[{\"id\":1,\"path\":\"/a\"},{\"id\":1,\"path\":\"/b\"}],"
+		 "\"events\":[]}", "module id 1 given twice"},
+		{"{\"format\":\"mpiverify-trace\",\"version\":1,\"rank\":0,\"size\":4294967296,"
+		 "\"events\":[]}", "size: expected an integer above the rank"},
+		{HEAD "\"events\":[{\"call\":\"MPI_Recv\",\"peer\":1,\"tag\":0,\"src\":-7}]}",
+		 "events[0].src: -7, expected a world rank (0 to 1) or MPI_PROC_NULL"},
+		{HEAD "\"events\":[{\"call\":\"MPI_Recv\",\"peer\":1,\"tag\":0,\"comm\":-5}]}",
+		 "events[0].comm: -5, expected a communicator id"},
+		{HEAD "\"events\":[{\"call\":\"MPI_Recv\",\"peer\":1,\"tag\":0,"
+		 "\"incomplete\":1}]}", "events[0].incomplete: expected true or false"},
+		{HEAD "\"events\":[{\"call\":\"MPI_Recv\",\"peer\":1,\"tag\":0,"
+		 "\"site\":{\"module\":65536,\"addr\":0}}]}",
+		 "events[0].site: expected {\"module\": 0 to 65535"},
+		{HEAD "\"events\":[{\"call\":\"MPI_Wait\",\"reqs\":[3]}]}",
+		 "events[0].reqs[0]: expected an object"},
+		{HEAD "\"events\":[{\"call\":\"MPI_Wait\",\"reqs\":[{\"req\":4294967296}]}]}",
+		 "events[0].reqs[0].req: expected an integer"},
+		{HEAD "\"events\":[{\"call\":\"MPI_Wait\",\"reqs\":[{\"req\":1,\"src\":\"a\"}]}]}",
+		 "events[0].reqs[0].src: expected an integer"},
+		{HEAD "\"events\":[{\"call\":\"MPI_Wait\",\"reqs\":[{\"req\":1,\"src\":-4}]}]}",
+		 "events[0].reqs[0].src: -4, expected a world rank"},
+		{HEAD "\"events\":[{\"call\":\"MPI_Win_start\",\"win\":0,\"group\":[1,2]}]}",
+		 "events[0].group[1]: 2, expected a world rank (0 to 1)"},
+	};
+#undef HEAD
+	const char *path = tmp_path("rank-0.json");
+	struct mpiv_rank_trace t;
+	struct mpiv_error err;
+	size_t i;
+
+	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		write_file(path, cases[i].doc);
+		mpiv_error_init(&err);
+		CU_ASSERT_EQUAL(mpiv_trace_load_json(path, &t, &err), -1);
+		CU_ASSERT_EQUAL(err.code, MPIV_EXIT_BAD_INPUT);
+		if (!strstr(err.text, cases[i].text))
+			fprintf(stderr, "\nerror '%s' does not say '%s'\n", err.text, cases[i].text);
+		CU_ASSERT(strstr(err.text, cases[i].text) != NULL);
+	}
+}
+
+/* meta.json: a version this mpiverify does not know is refused (before, any was read as
+ * version 1), and so are fields of the wrong type. */
+static void test_meta(void)
+{
+#define META "{\"format\":\"mpiverify-meta\",\"command\":[\"mpirun\"],"
+	static const struct {
+		const char *doc;
+		const char *text;	/* NULL: it loads */
+	} cases[] = {
+		{META "\"version\":1,\"exit_status\":0,\"hung\":false,\"cwd\":\"/x\"}", NULL},
+		{META "\"version\":3}", "version: this mpiverify reads versions 1 to 2"},
+		{META "\"exit_status\":0}", "version: this mpiverify reads versions 1 to 2"},
+		{META "\"version\":1,\"exit_status\":300}", "exit_status: expected -1 (unknown) to 255"},
+		{META "\"version\":1,\"hung\":\"no\"}", "hung: expected true or false"},
+		{META "\"version\":1,\"cwd\":[]}", "cwd: expected a string"},
+	};
+#undef META
+	const char *path = tmp_path("meta.json");
+	struct mpiv_error err;
+	struct mpiv_meta m;
+	size_t i;
+
+	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		write_file(path, cases[i].doc);
+		mpiv_error_init(&err);
+		if (!cases[i].text) {
+			CU_ASSERT_EQUAL(mpiv_meta_load(path, &m, &err), 0);
+			CU_ASSERT_STRING_EQUAL(m.cwd, "/x");
+			mpiv_meta_release(&m);
+			continue;
+		}
+		CU_ASSERT_EQUAL(mpiv_meta_load(path, &m, &err), -1);
+		CU_ASSERT_EQUAL(err.code, MPIV_EXIT_BAD_INPUT);
+		if (!strstr(err.text, cases[i].text))
+			fprintf(stderr, "\nerror '%s' does not say '%s'\n", err.text, cases[i].text);
+		CU_ASSERT(strstr(err.text, cases[i].text) != NULL);
 	}
 }
 
@@ -883,8 +1180,13 @@ static CU_TestInfo trace_tests[] = {
 	{"binary: cut at every byte", test_truncated_everywhere},
 	{"binary: garbage and malformed records", test_garbage},
 	{"binary and json: runs of failed polls", test_poll_runs},
+	{"binary: every field range-checked", test_bad_fields},
+	{"binary: header, modules and rewrites checked", test_bad_records},
 	{"json round trip", test_json_roundtrip},
 	{"json errors", test_json_errors},
+	{"json: header and fields checked", test_json_fields},
+	{"json: names that are not UTF-8", test_json_not_utf8},
+	{"meta.json: version and fields checked", test_meta},
 	{"trace set errors", test_traceset_errors},
 	{"comm records round trip", test_comm_roundtrip},
 	{"comm record errors", test_comm_errors},

@@ -1,0 +1,96 @@
+/* Fuzz target: binary rank traces (rank-N.mpivt, common/tracefmt.c and common/trace.c) and
+ * the replayer's reader of the same files (replayer/rep_trace.c). The input is a trace
+ * directory: split before every later occurrence of the magic "MPIVTRC\0", each piece is
+ * the file of the next rank (a seed is rank files concatenated). A directory that reads goes
+ * through check's pipeline (fuzz.h); every file the common reader accepts must be one the
+ * replayer accepts too, with the same events. */
+#include <stdio.h>
+#include <string.h>
+
+#include "fuzz.h"
+#include "replayer.h"
+#include "tracefmt.h"
+
+#define MAX_RANKS 8
+
+/* The replayer reads rank r's file as the common reader did (t): same events, same fields. */
+static void same_in_replayer(const struct mpiv_rank_trace *t, int r)
+{
+	char why[1024];
+	uint32_t i, j;
+
+	if (rep_trace_load(fuzz_dir(), r, why, sizeof(why)))
+		fuzz_fail("rank %d: the replayer refuses what check reads: %s", r, why);
+	if (rep_trace_count() != t->nevents)
+		fuzz_fail("rank %d: the replayer reads %u events, check %zu", r, rep_trace_count(),
+			  t->nevents);
+	for (i = 0; i < t->nevents; i++) {
+		const struct mpiv_event *ev = &t->events[i];
+		const struct rep_expect *x = rep_trace_event(i);
+		const int32_t *reqs;
+
+		if (!x)
+			fuzz_fail("rank %d: the replayer cannot read event %u: %s", r, i,
+				  rep_trace_error() ? rep_trace_error() : "?");
+		if (x->call != ev->call || x->flags != ev->flags || x->peer != ev->peer ||
+		    x->tag != ev->tag || x->comm != ev->comm || x->root != ev->root ||
+		    x->win != ev->win || x->src != ev->src || x->nreqs != ev->nreqs ||
+		    x->npending != ev->npending || x->bytes != ev->bytes)
+			fuzz_fail("rank %d: event %u reads otherwise in the replayer", r, i);
+		reqs = rep_trace_reqs(x);
+		for (j = 0; j < ev->nreqs; j++)
+			if (!reqs || reqs[j] != ev->reqs[j].req)
+				fuzz_fail("rank %d: event %u's request %u reads otherwise in the "
+					  "replayer",
+					  r, i, j);
+	}
+	rep_trace_release();
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+	const uint8_t *at[MAX_RANKS + 1];
+	struct mpiv_traceset ts;
+	struct mpiv_error err;
+	char name[32];
+	size_t i;
+	int n = 0, r;
+
+	fuzz_clear();
+	at[n++] = data;
+	for (i = 1; i + MPIV_TRACE_MAGIC_LEN <= size && n < MAX_RANKS; i++)
+		if (!memcmp(data + i, MPIV_TRACE_MAGIC, MPIV_TRACE_MAGIC_LEN))
+			at[n++] = data + i;
+	at[n] = data + size;
+	for (r = 0; r < n; r++) {
+		snprintf(name, sizeof(name), MPIV_TRACE_BIN_FILE, r);
+		fuzz_write(name, at[r], (size_t)(at[r + 1] - at[r]));
+	}
+	/* each file alone, as `mpiverify trace FILE` and the replayer read it */
+	for (r = 0; r < n; r++) {
+		struct mpiv_rank_trace t;
+		char path[512], why[1024];
+
+		snprintf(path, sizeof(path), "%s/" MPIV_TRACE_BIN_FILE, fuzz_dir(), r);
+		mpiv_error_init(&err);
+		if (mpiv_trace_load_bin(path, &t, &err) == 0) {
+			if (t.rank == r)
+				same_in_replayer(&t, r);
+			mpiv_rank_trace_release(&t);
+		} else if (rep_trace_load(fuzz_dir(), r, why, sizeof(why)) == 0) {
+			/* the replayer may take more (it skips what it does not compare); what it
+			 * takes must read */
+			uint32_t k;
+
+			for (k = 0; k < rep_trace_count(); k++)
+				rep_trace_event(k);
+			rep_trace_release();
+		}
+	}
+	mpiv_error_init(&err);
+	if (mpiv_traceset_load(fuzz_dir(), &ts, &err) == 0) {
+		fuzz_pipeline(&ts, data, size < 64 ? size : 64);
+		mpiv_traceset_release(&ts);
+	}
+	return 0;
+}

@@ -1,0 +1,73 @@
+#!/bin/bash
+# Remake the fuzz targets' seed corpora (tests/fuzz/corpus/TARGET/) from the examples: each
+# example is compiled and recorded under mpirun, its trace printed as JSON and checked, and
+# what that wrote becomes seeds: the rank files (trace: concatenated; json: joined by NUL
+# bytes), meta.json, every model.dat and cex.json, and the cex.json files of the trace the
+# cex target checks against (tests/model/cases/wildcard-race). Run by hand (it takes a few
+# minutes); the corpora are committed, and make check only reads them.
+set -u
+
+. "$(dirname "$0")/../lib.sh"
+require_tools "$MPICC" "$MPIRUN" spin
+require_mpiverify
+
+CORPUS=$SRCDIR/tests/fuzz/corpus
+WORK=$(make_workdir corpus) || exit 1
+rm -rf "$CORPUS"
+mkdir -p "$CORPUS"/trace "$CORPUS"/json "$CORPUS"/cex "$CORPUS"/meta "$CORPUS"/model
+
+# seeds NAME DIR: the seeds of a trace directory DIR that was checked into DIR/check.
+seeds()
+{
+	local name=$1 dir=$2 f r n
+	n=0
+	while test -f "$dir/rank-$n.mpivt" || test -f "$dir/rank-$n.json"; do
+		n=$((n + 1))
+	done
+	test "$n" -gt 0 || return 0
+	if test -f "$dir/rank-0.mpivt"; then
+		for ((r = 0; r < n; r++)); do cat "$dir/rank-$r.mpivt"; done >"$WORK/$name.seed"
+		# a long polling run is no seed: the fuzzer works on inputs of a few KiB
+		test "$(stat -c %s "$WORK/$name.seed")" -le 65536 &&
+			mv "$WORK/$name.seed" "$CORPUS/trace/$name"
+		"$MPIVERIFY" trace -o "$WORK/$name.json" "$dir" >/dev/null 2>&1 || return 0
+		dir_json=$WORK/$name.json
+	else
+		dir_json=$dir
+	fi
+	for ((r = 0; r < n; r++)); do
+		test "$r" -gt 0 && printf '\0'
+		cat "$dir_json/rank-$r.json"
+	done >"$CORPUS/json/$name"
+	test -f "$dir/meta.json" && cp "$dir/meta.json" "$CORPUS/meta/$name.json"
+	for f in "$dir"/check/*/model.dat; do
+		test -f "$f" && cp "$f" "$CORPUS/model/$name-$(basename "$(dirname "$f")")"
+	done
+	for f in "$dir"/check/cex*.json; do
+		test -f "$f" && cp "$f" "$CORPUS/cex/$name-$(basename "$f")"
+	done
+	return 0
+}
+
+cd "$SRCDIR" || exit 1
+while IFS= read -r src; do
+	parse_header "$src" >/dev/null || continue
+	name=$(basename "$src" .c)
+	"$MPICC" -g -O0 -o "$WORK/$name" "$src" || continue
+	run_cmd "$WORK/$name.record.log" 90 "$MPIVERIFY" record -o "$WORK/$name.trace" \
+		--deadlock-timeout 3 -- "$MPIRUN" -np "$NP" "$WORK/$name"
+	run_cmd "$WORK/$name.check.log" 300 "$MPIVERIFY" check "$WORK/$name.trace" \
+		--time-limit 60
+	seeds "$name" "$WORK/$name.trace"
+	echo "seeds of $name"
+done < <(find examples -name '*.c' | LC_ALL=C sort)
+
+# the cex target's trace, checked in each mode: counterexamples of that very trace
+cp -r "$SRCDIR/tests/model/cases/wildcard-race" "$WORK/wildcard-race"
+for mode in zero infinite; do
+	"$MPIVERIFY" check "$WORK/wildcard-race" --buffering "$mode" \
+		-o "$WORK/wildcard-race/check-$mode" >/dev/null 2>&1
+	cp "$WORK/wildcard-race/check-$mode/cex.json" "$CORPUS/cex/wildcard-race-$mode.json"
+done
+rm -rf "$WORK"
+du -sh "$CORPUS"/*
