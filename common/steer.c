@@ -1,5 +1,6 @@
 /* The steering file of a verify run (steer.h): written by verify, parsed by the recorder in
  * every rank. Malloc and string functions only, so that the preload library can use it. */
+#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -121,8 +122,9 @@ static int parse_buffering(struct steer_in *in, struct mpiv_steer *s)
 	if (i == MPIV_STEER_EAGER) {
 		if (word(&look, buf, sizeof(buf)))
 			return -1;
+		errno = 0;
 		v = strtoll(buf, &e, 10);
-		if (*e || v < 0)
+		if (e == buf || *e || v < 0 || errno)
 			return -1;
 		s->eager = v;
 	}
@@ -136,6 +138,8 @@ int mpiv_steer_parse(const char *text, size_t len, int rank, struct mpiv_steer *
 	struct steer_in in = {text, text + len};
 	char buf[32];
 	long v, r, n, i;
+	size_t cap = 0;
+	int mine = 0;
 
 	memset(s, 0, sizeof(*s));
 	s->rank = rank;
@@ -145,15 +149,10 @@ int mpiv_steer_parse(const char *text, size_t len, int rank, struct mpiv_steer *
 	if (parse_buffering(&in, s))
 		return bad(why, whysize, "malformed buffering line");
 	while (!word(&in, buf, sizeof(buf))) {
-		struct mpiv_steer_decision *d = NULL;
-
 		if (strcmp(buf, "rank") || number(&in, 0, INT32_MAX, &r) ||
 		    number(&in, 0, 1 << 24, &n))
 			return bad(why, whysize, "malformed rank line");
 		if (r == rank) {
-			d = calloc((size_t)n + 1, sizeof(*d));
-			if (!d)
-				return bad(why, whysize, "out of memory");
 			/* a rank named twice: its last line stands */
 			struct mpiv_steer keep = *s;
 
@@ -161,22 +160,36 @@ int mpiv_steer_parse(const char *text, size_t len, int rank, struct mpiv_steer *
 			keep.n = 0;
 			mpiv_steer_release(s);
 			*s = keep;
-			s->d = d;
+			cap = 0;
+			mine = 1;
 		}
 		for (i = 0; i < n; i++) {
 			struct mpiv_steer_decision tmp;
 
 			memset(&tmp, 0, sizeof(tmp));
-			if (parse_decision(&in, d ? &d[i] : &tmp)) {
+			if (parse_decision(&in, &tmp)) {
 				free(tmp.reqs);
-				if (d)
-					s->n = (size_t)i + 1;
 				return bad(why, whysize, "malformed decision line");
 			}
-			free(tmp.reqs);
+			if (!mine) {
+				free(tmp.reqs);
+				continue;
+			}
+			/* grown as lines come: no larger than what the file holds */
+			if (s->n == cap) {
+				struct mpiv_steer_decision *d;
+
+				cap = cap ? 2 * cap : 16;
+				d = realloc(s->d, cap * sizeof(*d));
+				if (!d) {
+					free(tmp.reqs);
+					return bad(why, whysize, "out of memory");
+				}
+				s->d = d;
+			}
+			s->d[s->n++] = tmp;
 		}
-		if (d)
-			s->n = (size_t)n;
+		mine = 0;
 	}
 	skip_space(&in);
 	if (in.p != in.end)

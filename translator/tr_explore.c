@@ -92,7 +92,8 @@ static int *copy_path(const int *path, int n)
 {
 	int *p = xmalloc((size_t)(n + 1) * sizeof(*p));
 
-	memcpy(p, path, (size_t)n * sizeof(*p));
+	if (n)	/* the start's path is empty, and may be NULL */
+		memcpy(p, path, (size_t)n * sizeof(*p));
 	return p;
 }
 

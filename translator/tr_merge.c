@@ -495,7 +495,7 @@ int tr_merge(struct eng_prog *const *progs, int nruns, const struct tr_opts *opt
 	out->vnins = xcalloc((size_t)out->nprocs, sizeof(*out->vnins));
 	out->vins = xcalloc((size_t)out->nprocs, sizeof(*out->vins));
 	out->locks = xcalloc((size_t)progs[0]->nlocks + 1, sizeof(*out->locks));
-	if (nruns == 1) {
+	if (nruns == 1 && progs[0]->nlocks) {
 		out->nlocks = progs[0]->nlocks;
 		memcpy(out->locks, progs[0]->locks, (size_t)out->nlocks * sizeof(*out->locks));
 	}

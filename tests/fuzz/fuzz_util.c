@@ -172,12 +172,56 @@ static void walk(const struct eng_prog *prog, const struct mpiv_traceset *ts, co
 	free(st);
 }
 
+/* What verify does with a run's trace: its program for verify, the inputs the run took, the
+ * model of that one run, a bounded search of it, and the steering of every path it found. */
+static void verify_pipeline(const struct mpiv_traceset *ts, enum eng_buffering b)
+{
+	struct tr_opts opts = {b, 64, 0, 1};
+	struct tr_explore_opts xo = {200, NULL, NULL, NULL};
+	struct tr_explore_result res;
+	struct mpiv_traceset *runs[1] = {(struct mpiv_traceset *)ts};
+	struct eng_prog prog, *progs[1] = {&prog};
+	struct tr_merged m;
+	struct tr_path pt;
+	struct mpiv_error err;
+	int i;
+
+	mpiv_error_init(&err);
+	if (tr_translate(ts, &opts, &prog, &err))
+		return;
+	if (prog.words > MAX_WORDS) {
+		eng_prog_release(&prog);
+		return;
+	}
+	tr_fill_inputs(&prog, ts);
+	mpiv_error_init(&err);
+	if (tr_merge(progs, 1, &opts, &m, &err)) {
+		eng_prog_release(&prog);
+		return;
+	}
+	xo.node = tr_merged_node;
+	xo.ctx = &m;
+	if (tr_explore(&m.prog, &xo, &res) == 0) {
+		for (i = 0; i < res.nfrontiers; i++) {
+			tr_path_of(&m, runs, res.frontiers[i].path, res.frontiers[i].npath, &pt);
+			tr_path_release(&pt);
+		}
+		for (i = 0; i < res.nstuck; i++) {
+			tr_path_of(&m, runs, res.stuck[i].path, res.stuck[i].npath, &pt);
+			tr_path_release(&pt);
+		}
+		tr_explore_release(&res);
+	}
+	tr_merged_release(&m);
+	eng_prog_release(&prog);
+}
+
 void fuzz_pipeline(const struct mpiv_traceset *ts, const uint8_t *picks, size_t npicks)
 {
 	static const struct tr_opts modes[] = {
-		{ENG_BUF_ZERO, 0, 0},
-		{ENG_BUF_INFINITE, 0, 0},
-		{ENG_BUF_EAGER, 64, 0},
+		{ENG_BUF_ZERO, 0, 0, 0},
+		{ENG_BUF_INFINITE, 0, 0, 0},
+		{ENG_BUF_EAGER, 64, 0, 0},
 	};
 	struct tr_warning *warns;
 	struct mpiv_error err;
@@ -207,4 +251,6 @@ void fuzz_pipeline(const struct mpiv_traceset *ts, const uint8_t *picks, size_t 
 		}
 		eng_prog_release(&prog);
 	}
+	verify_pipeline(ts, ENG_BUF_ZERO);
+	verify_pipeline(ts, ENG_BUF_INFINITE);
 }

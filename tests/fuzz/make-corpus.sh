@@ -2,7 +2,8 @@
 # Remake the fuzz targets' seed corpora (tests/fuzz/corpus/TARGET/) from the examples: each
 # example is compiled and recorded under mpirun, its trace printed as JSON and checked, and
 # what that wrote becomes seeds: the rank files (trace: concatenated; json: joined by NUL
-# bytes), meta.json, every model.dat and cex.json, and the cex.json files of the trace the
+# bytes), meta.json, every model.dat and cex.json, the steering files of a few verify runs of
+# examples/verify/, and the cex.json files of the trace the
 # cex target checks against (tests/model/cases/wildcard-race). Run by hand (it takes a few
 # minutes); the corpora are committed, and make check only reads them.
 set -u
@@ -14,7 +15,8 @@ require_mpiverify
 CORPUS=$SRCDIR/tests/fuzz/corpus
 WORK=$(make_workdir corpus) || exit 1
 rm -rf "$CORPUS"
-mkdir -p "$CORPUS"/trace "$CORPUS"/json "$CORPUS"/cex "$CORPUS"/meta "$CORPUS"/model
+mkdir -p "$CORPUS"/trace "$CORPUS"/json "$CORPUS"/cex "$CORPUS"/meta "$CORPUS"/model \
+	"$CORPUS"/steer
 
 # seeds NAME DIR: the seeds of a trace directory DIR that was checked into DIR/check.
 seeds()
@@ -59,6 +61,16 @@ while IFS= read -r src; do
 	run_cmd "$WORK/$name.check.log" 300 "$MPIVERIFY" check "$WORK/$name.trace" \
 		--time-limit 60
 	seeds "$name" "$WORK/$name.trace"
+	# verify's steering files: a few runs of the programs whose answer depends on paths
+	case $src in
+	examples/verify/*)
+		run_cmd "$WORK/$name.verify.log" 120 "$MPIVERIFY" verify -o "$WORK/$name.verify" \
+			--max-runs 3 --deadlock-timeout 3 -- "$MPIRUN" -np "$NP" "$WORK/$name"
+		for f in "$WORK/$name.verify"/runs/*.steer; do
+			test -f "$f" && cp "$f" "$CORPUS/steer/$name-$(basename "$f" .steer)"
+		done
+		;;
+	esac
 	echo "seeds of $name"
 done < <(find examples -name '*.c' | LC_ALL=C sort)
 
@@ -69,5 +81,10 @@ for mode in zero infinite; do
 		-o "$WORK/wildcard-race/check-$mode" >/dev/null 2>&1
 	cp "$WORK/wildcard-race/check-$mode/cex.json" "$CORPUS/cex/wildcard-race-$mode.json"
 done
+# steering with a buffering line, and the forms verify writes rarely
+printf 'mpiverify-steer 1\nbuffering eager 8192\nrank 0 2\nMPI_Recv 0 -1 src 2\nMPI_Waitany -3 -3 reqs 1 4\nrank 1 1\nMPI_Waitsome -3 -3 reqs 2 0 1\n' \
+	>"$CORPUS/steer/eager-recv-waitany"
+printf 'mpiverify-steer 1\nbuffering zero\nrank 2 1\nMPI_Sendrecv 0 7 src 0\nrank 0 0\n' \
+	>"$CORPUS/steer/zero-sendrecv"
 rm -rf "$WORK"
 du -sh "$CORPUS"/*
