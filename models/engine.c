@@ -1639,6 +1639,10 @@ static int known_op(int op)
  * small enough for pan to store (a gigabyte). */
 #define ENG_MAX_WORDS (1L << 28)
 
+/* The most bytes a message, a buffer or an overhead may have: far beyond any real one, and
+ * small enough that the sums of a rank's buffered messages cannot overflow. */
+#define ENG_MAX_BYTES (1LL << 48)
+
 /* Grow *arr (of *cap elements of size bytes) to hold n, doubling: an array is only as large
  * as what the file has delivered so far, whatever count it announced. Returns 0, or -1 out of
  * memory. */
@@ -1741,7 +1745,7 @@ static int read_variant(struct eng_prog *p, FILE *f, int r, int n, struct eng_in
 		if (fscanf(f, "%d %d %d %d %d %d %lld %d %d %d %d", &in->op, &in->ev, &in->a, &in->b,
 			   &in->c, &in->d, &bytes, &in->reg, &in->sym, &in->key, &in->n) != 11 ||
 		    in->n < 0 || in->n > (1 << 24) || !known_op(in->op) || bytes < 0 ||
-		    in->reg < 0 || in->reg > p->nregs || in->sym < 0 ||
+		    bytes > ENG_MAX_BYTES || in->reg < 0 || in->reg > p->nregs || in->sym < 0 ||
 		    in->sym > (ENG_IN_SOURCE | ENG_IN_TAG | ENG_IN_LAST | ENG_IN_SITE) ||
 		    (in->op == ENG_POST_SEND && in->sym && !in->reg) ||
 		    (in->op == ENG_BRANCH && (in->a < 0 || in->a >= p->nregs || in->n % 4))) {
@@ -1791,7 +1795,8 @@ int eng_prog_read(struct eng_prog *p, FILE *f, char *msg, size_t size)
 	    p->nranks <= 0 || p->nranks > 0x7fff || p->nprocs < p->nranks || p->nprocs > 0x7fff ||
 	    ncomms <= 0 || p->maxlive < 1 || p->maxmsg < 1 || p->maxmsg > (1 << 24) ||
 	    p->buffering < ENG_BUF_ZERO || p->buffering > ENG_BUF_EAGER || overhead < 0 ||
-	    p->nregs < 0 || p->nregs > 1024 || (variants != 0 && variants != 1))
+	    overhead > ENG_MAX_BYTES || eager > ENG_MAX_BYTES || p->nregs < 0 || p->nregs > 1024 ||
+	    (variants != 0 && variants != 1))
 		return bad(msg, size, "sizes");
 	/* eng_layout's sums, in 64 bits: they must fit the state */
 	words = ENG_ST_HEADER + (int64_t)p->nprocs * (2 + p->maxlive) +
