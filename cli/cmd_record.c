@@ -14,6 +14,7 @@
 #include "environment.h"
 #include "job.h"
 #include "paths.h"
+#include "reduction.h"
 #include "status_file.h"
 #include "trace.h"
 #include "xalloc.h"
@@ -22,7 +23,8 @@
 #define DEFAULT_TIMEOUT 30.0
 
 static const char record_usage[] =
-	"usage: mpiverify record [-o DIR] [--deadlock-timeout SEC] [--] LAUNCHER [ARGS...]\n";
+	"usage: mpiverify record [-o DIR] [--deadlock-timeout SEC] [--check-reductions[=TOL|correct]]\n"
+	"                        [--] LAUNCHER [ARGS...]\n";
 
 static void record_help(void)
 {
@@ -38,6 +40,14 @@ static void record_help(void)
 	       "                              blocked in MPI, polling (MPI_Test*, MPI_Iprobe)\n"
 	       "                              without finding anything, or finished, without\n"
 	       "                              progress for SEC seconds (default %g)\n"
+	       "      --check-reductions[=TOL|correct]\n"
+	       "                              compute every reduction a second time, by plain\n"
+	       "                              messages combined in rank order, and report a\n"
+	       "                              result of the library that differs (floating-point\n"
+	       "                              sums and products: by more than rounding allows, or\n"
+	       "                              by more than TOL relative to their magnitude);\n"
+	       "                              correct: also write the reliable result over it\n"
+	       "                              (both: correct,TOL)\n"
 	       "  -h, --help                  show this help\n"
 	       "\nexit status:\n"
 	       "  the program's own (128+N if the launcher was killed by signal N), or\n"
@@ -117,14 +127,17 @@ int cmd_record(int argc, char **argv)
 	static const struct option longopts[] = {
 		{"output", required_argument, NULL, 'o'},
 		{"deadlock-timeout", required_argument, NULL, 'T'},
+		{"check-reductions", optional_argument, NULL, 'R'},
 		{"help", no_argument, NULL, 'h'},
 		{NULL, 0, NULL, 0},
 	};
 	static const char *const stale[] = {".mpivt", ".json", ".status", MPIV_META_FILE, NULL};
 	const char *out = DEFAULT_DIR;
 	double timeout = DEFAULT_TIMEOUT;
+	const char *reductions = NULL;	/* --check-reductions' value, "detect" if none */
+	struct mpiv_red_opts red;
 	const struct monitor_result *res;
-	struct launch_var vars[2];
+	struct launch_var vars[3];
 	struct job job;
 	char **command, path[4200];
 	int c, rc, end = MPIV_JOB_EXITED, status;
@@ -140,6 +153,13 @@ int cmd_record(int argc, char **argv)
 				return usage_error("record", "invalid --deadlock-timeout '%s': "
 						   "expected a positive number of seconds", optarg);
 			break;
+		case 'R':
+			reductions = optarg ? optarg : "detect";
+			if (mpiv_red_opts_parse(reductions, &red) < 0)
+				return usage_error("record", "invalid --check-reductions '%s': "
+						   "expected a tolerance (a number >= 0), 'correct' "
+						   "or both, separated by a comma", reductions);
+			break;
 		case 'h':
 			record_help();
 			return MPIV_EXIT_OK;
@@ -154,14 +174,19 @@ int cmd_record(int argc, char **argv)
 		return usage_error("record", "empty output directory name");
 	command = argv + optind;
 
+	/* the ranks check reductions when the option says so, not when the variable leaks in */
+	if (!reductions)
+		unsetenv(MPIV_ENV_CHECK_REDUCTIONS);
 	rc = job_init(&job, mpiv_recorder_lib(), "recorder");
 	if (!rc)
 		rc = job_prepare_dir(&job, out, stale);
 	if (!rc) {
 		vars[0].name = MPIV_ENV_TRACE_DIR;
 		vars[0].value = job.dir;
-		vars[1].name = NULL;
-		vars[1].value = NULL;
+		vars[1].name = reductions ? MPIV_ENV_CHECK_REDUCTIONS : NULL;
+		vars[1].value = reductions;
+		vars[2].name = NULL;
+		vars[2].value = NULL;
 		rc = job_start(&job, command, vars);
 	}
 	if (rc) {

@@ -26,6 +26,10 @@
 #define MPIV_ENV_CEX "MPIVERIFY_CEX"		/* replay: the counterexample to force */
 #define MPIV_ENV_REPLAY_TRACE "MPIVERIFY_REPLAY_TRACE"	/* replay: the binary traces every
 							 * call is checked against */
+#define MPIV_ENV_CHECK_REDUCTIONS "MPIVERIFY_CHECK_REDUCTIONS"	/* record: the value of
+							 * --check-reductions ("detect" when it
+							 * has none): the recorder checks every
+							 * reduction (recorder/rec_reduce.c) */
 
 /* The test suite alone reads MPIVERIFY_BUILDDIR (tests/lib.sh: the build tree to test). */
 

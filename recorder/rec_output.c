@@ -604,6 +604,24 @@ uint32_t rec_output_next_index(unsigned call)
 	return n;
 }
 
+static size_t enc_reduction(void *arg, void *buf, size_t cap)
+{
+	return mpiv_tf_encode_reduction(buf, cap, arg);
+}
+
+void rec_output_reduction(const struct mpiv_reduction *r)
+{
+	int taken = 0;
+
+	if (atomic_load_explicit(&out_fd, memory_order_relaxed) < 0)
+		return;
+	if (out_multi)
+		taken = out_take(&out_plock);
+	out_run_end();
+	out_append(MPIV_TF_REDUCE_MAX, enc_reduction, (void *)r);
+	out_drop(&out_plock, taken);
+}
+
 struct out_module {
 	uint32_t id;		/* the module's id */
 	const char *path;	/* its file */
