@@ -34,37 +34,6 @@ int report_reductions_exit(int rc, int nerrors)
 	return rc;
 }
 
-/* What finding red says, in a sentence: "MPI_SUM on MPI_DOUBLE: 1 of 8 elements differ;
- * ...". */
-static void finding_text(const struct mpiv_reduction *red, char *buf, size_t size)
-{
-	const char *corrected = red->flags & MPIV_RED_CORRECTED ?
-				"; the reliable result was written over the library's" : "";
-
-	switch (red->what) {
-	case MPIV_RED_MISMATCH:
-		snprintf(buf, size, "%s on %s: %llu of %llu elements differ; the first is element "
-			 "%llu (%s): library %s, reliable %s (allowed difference %.3g%s)%s", red->op,
-			 red->type, (unsigned long long)red->differ,
-			 (unsigned long long)red->count, (unsigned long long)red->first, red->elem,
-			 red->got, red->want, red->allowed,
-			 red->flags & MPIV_RED_TOL_GIVEN ? ", the given tolerance" : "", corrected);
-		break;
-	case MPIV_RED_FAILED:
-		snprintf(buf, size, "%s on %s: the library returned error %d: %s%s", red->op,
-			 red->type, red->code, red->why, corrected);
-		break;
-	case MPIV_RED_CORRUPT:
-		snprintf(buf, size, "%s on %s: not judged: the contribution of rank %d to the "
-			 "second computation arrived damaged (%s): the network or the MPI library "
-			 "corrupts plain messages", red->op, red->type, red->peer, red->why);
-		break;
-	default:
-		snprintf(buf, size, "%s on %s: not checked: %s", red->op, red->type, red->why);
-		break;
-	}
-}
-
 /* ", checked at event 9 (MPI_Wait)" for a nonblocking reduction, else "". */
 static void checked_at(const struct mpiv_traceset *ts, int r, const struct mpiv_reduction *red,
 		       char *buf, size_t size)
@@ -93,7 +62,7 @@ static void print_findings(FILE *f, const struct mpiv_traceset *ts, int errors, 
 		tr_describe_event(ts, r, red->event, desc, sizeof(desc));
 		site_str(ts, r, red->event, where, sizeof(where));
 		checked_at(ts, r, red, at, sizeof(at));
-		finding_text(red, text, sizeof(text));
+		mpiv_red_describe(red, text, sizeof(text));
 		fprintf(f, "  rank %d %s at %s, event %u%s: %s\n", r, desc, where, red->event, at,
 			text);
 	}
@@ -130,7 +99,7 @@ json_t *report_reductions_json(json_t *a, const struct mpiv_traceset *ts, int er
 		json_t *o;
 
 		tr_describe_event(ts, r, red->event, desc, sizeof(desc));
-		finding_text(red, text, sizeof(text));
+		mpiv_red_describe(red, text, sizeof(text));
 		o = json_pack("{s:s, s:i, s:I, s:s, s:I, s:s, s:s, s:s}", "kind", kinds[red->what],
 			      "rank", r, "event", (json_int_t)red->event, "call", desc,
 			      "checked_at", (json_int_t)red->done, "type", red->type, "op", red->op,

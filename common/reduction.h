@@ -64,6 +64,11 @@ int mpiv_red_what_from_name(const char *name);
  * UNCHECKED, which is a note. */
 int mpiv_red_is_error(int what);
 
+/* What finding r says, as one sentence for people (the recorder's message, check's report):
+ * "MPI_SUM on MPI_DOUBLE: 1 of 8 elements differ; the first is element 3 (MPI_DOUBLE):
+ * library 5, reliable 4 (allowed difference 1.8e-15)". */
+void mpiv_red_describe(const struct mpiv_reduction *r, char *buf, unsigned long size);
+
 /* Whether s is a text field a record may hold: shorter than MPIV_RED_TEXT, printable ASCII
  * (readers print and write it as JSON). */
 int mpiv_red_text_ok(const char *s, unsigned long len);

@@ -269,35 +269,19 @@ static void failed(struct rec_red *r, int rc)
 
 static void print_finding(const struct rec_red *r, const struct mpiv_reduction *f)
 {
-	char where[512], corrected[64] = "";
+	static const char *const heads[] = {
+		[MPIV_RED_MISMATCH] = "reduction mismatch", [MPIV_RED_FAILED] = "reduction failed",
+		[MPIV_RED_CORRUPT] = "reduction not judged",
+		[MPIV_RED_UNCHECKED] = "reduction not checked",
+	};
+	char where[512], text[1024], at[64] = "";
 
 	rec_srcline(r->site, where, sizeof(where));
-	if (f->flags & MPIV_RED_CORRECTED)
-		snprintf(corrected, sizeof(corrected), "; the reliable result was written over it");
-	switch (f->what) {
-	case MPIV_RED_MISMATCH:
-		rec_msg("reduction mismatch: %s(%s, %s, %llu elements) at %s, event %u: %llu "
-			"differ; the first, element %llu (%s): library %s, reliable %s (allowed "
-			"difference %.3g)%s", mpiv_call_name(r->call), f->type, f->op,
-			(unsigned long long)f->count, where, f->event,
-			(unsigned long long)f->differ, (unsigned long long)f->first, f->elem,
-			f->got, f->want, f->allowed, corrected);
-		break;
-	case MPIV_RED_FAILED:
-		rec_msg("reduction failed: %s at %s, event %u: the library returned error %d: %s%s",
-			mpiv_call_name(r->call), where, f->event, f->code, f->why, corrected);
-		break;
-	case MPIV_RED_CORRUPT:
-		rec_msg("reduction not judged: %s at %s, event %u: the contribution of rank %d to "
-			"the second computation arrived damaged (%s): the network or the MPI "
-			"library corrupts plain messages", mpiv_call_name(r->call), where, f->event,
-			f->peer, f->why);
-		break;
-	default:
-		rec_msg("reduction not checked: %s at %s, event %u: %s", mpiv_call_name(r->call),
-			where, f->event, f->why);
-		break;
-	}
+	mpiv_red_describe(f, text, sizeof(text));
+	if (f->done != f->event)
+		snprintf(at, sizeof(at), ", completed at event %u", f->done);
+	rec_msg("%s: %s at %s, event %u%s: %s", heads[f->what], mpiv_call_name(r->call), where,
+		f->event, at, text);
 }
 
 static void red_free(struct rec_red *r)
