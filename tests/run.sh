@@ -1,7 +1,8 @@
 #!/bin/bash
 # make check: the CUnit unit tests, the model cases through SPIN, the preload libraries'
 # exports, then the end-to-end tests on the examples, replay's own tests and the recorder's
-# robustness tests (crashes, aborts, hangs, threads), what it records of every call, then the check
+# robustness tests (crashes, aborts, hangs, threads), what it records of every call, the
+# reduction check (record --check-reductions) against a faulty MPI library, then the check
 # that the committed configure is what autoconf makes of configure.ac. Each part prints its own
 # summary; this script ends with one line per part and exits non-zero if any part failed
 # (a part that exits 77 was skipped: a tool it needs is missing).
@@ -44,6 +45,7 @@ part e2e "$SRCDIR/tests/e2e/run.sh"
 part replay "$SRCDIR/tests/e2e/replay.sh"
 part recorder "$SRCDIR/tests/e2e/recorder.sh"
 part record-calls "$SRCDIR/tests/e2e/record-calls.sh"
+part reductions "$SRCDIR/tests/e2e/reductions.sh"
 part configure "$SRCDIR/tests/check-configure.sh" "${AUTOCONF:-$(command -v autoconf || true)}"
 
 echo "==== summary"

@@ -15,6 +15,7 @@ int main(void)
 		warn_suite,
 		mpilib_suite,
 		search_suite,
+		redcheck_suite,
 		CU_SUITE_INFO_NULL,
 	};
 	unsigned failed;
