@@ -29,6 +29,8 @@
 #define RED_TAG_MASK 0x7fff	/* tags stay below the least MPI_TAG_UB MPI allows */
 #define RED_PRINT_MAX 10	/* findings printed by a rank; later ones only go to the trace */
 #define RED_UNCHECKED_SITES 256	/* call sites whose unchecked reductions are reported */
+#define RED_POOL 8		/* large data buffers kept for the next reductions */
+#define RED_POOL_MIN (64 << 10)	/* below this, buffers come and go with malloc cheaply */
 
 int rec_reduce_on;
 
@@ -60,6 +62,15 @@ static struct red_userop *red_userops;
 
 /* Nonblocking reductions started, not completed yet. */
 static struct rec_red *red_pending;
+
+/* Large data buffers freed, for reuse: glibc maps every allocation of this size afresh and
+ * unmaps it when freed, and the page faults of a new mapping for each contribution cost more
+ * than the reduction. Each buffer has its size in front (red_data()). */
+static struct {
+	unsigned char *p;
+	size_t cap;
+} red_pool[RED_POOL];
+static int red_npool;
 
 static uint64_t red_unchecked_sites[RED_UNCHECKED_SITES];	/* reported unchecked */
 static int red_nunchecked;
@@ -95,6 +106,73 @@ struct rec_red {
 	int nreqs;
 	struct mpiv_reduction *finding;	/* what it found; NULL for nothing */
 };
+
+/* ---- memory ---- */
+
+/* Fatal: the check could not take part in an exchange the other ranks count on. */
+static void out_of_memory(void)
+{
+	rec_msg("fatal: out of memory for the reduction check: ending the job");
+	PMPI_Abort(MPI_COMM_WORLD, 1);
+}
+
+/* n bytes, zeroed if zero (a table) and not (data, soon overwritten: zeroing megabytes would
+ * cost as much as copying them). */
+static void *red_alloc(size_t n, int zero)
+{
+	void *p = zero ? calloc(1, n ? n : 1) : malloc(n ? n : 1);
+
+	if (!p)
+		out_of_memory();
+	return p;
+}
+
+/* A data buffer of n bytes, from the pool if one there is large enough (and not more than
+ * twice as large): free it with red_data_free(). */
+static unsigned char *red_data(size_t n)
+{
+	size_t *h;
+	int i, best = -1;
+
+	if (n >= RED_POOL_MIN) {
+		pthread_mutex_lock(&red_lock);
+		for (i = 0; i < red_npool; i++)
+			if (red_pool[i].cap >= n && red_pool[i].cap <= 2 * n &&
+			    (best < 0 || red_pool[i].cap < red_pool[best].cap))
+				best = i;
+		if (best >= 0) {
+			unsigned char *p = red_pool[best].p;
+
+			red_pool[best] = red_pool[--red_npool];
+			pthread_mutex_unlock(&red_lock);
+			return p;
+		}
+		pthread_mutex_unlock(&red_lock);
+	}
+	h = red_alloc(2 * sizeof(*h) + n, 0);	/* two words: the data stays aligned */
+	h[0] = n;
+	return (unsigned char *)(h + 2);
+}
+
+static void red_data_free(unsigned char *p)
+{
+	size_t *h;
+
+	if (!p)
+		return;
+	h = (size_t *)p - 2;
+	if (h[0] >= RED_POOL_MIN) {
+		pthread_mutex_lock(&red_lock);
+		if (red_npool < RED_POOL) {
+			red_pool[red_npool].p = p;
+			red_pool[red_npool++].cap = h[0];
+			p = NULL;
+		}
+		pthread_mutex_unlock(&red_lock);
+	}
+	if (p)
+		free(h);
+}
 
 /* ---- tables ---- */
 
@@ -289,9 +367,9 @@ static void red_free(struct rec_red *r)
 	int i;
 
 	for (i = 0; r->bufs && i < r->n; i++)
-		free(r->bufs[i]);
+		red_data_free(r->bufs[i]);
 	for (i = 0; r->sends && i < r->n; i++)
-		free(r->sends[i]);
+		red_data_free(r->sends[i]);
 	free(r->bufs);
 	free(r->bytes);
 	free(r->contrib);
@@ -341,24 +419,6 @@ static void attach(struct rec_call *c, struct rec_red *r)
 
 /* ---- the exchange ---- */
 
-/* Fatal: the check could not take part in an exchange the other ranks count on. */
-static void out_of_memory(void)
-{
-	rec_msg("fatal: out of memory for the reduction check: ending the job");
-	PMPI_Abort(MPI_COMM_WORLD, 1);
-}
-
-/* n bytes, zeroed if zero (a table) and not (data, soon overwritten: zeroing megabytes would
- * cost as much as copying them). */
-static void *red_alloc(size_t n, int zero)
-{
-	void *p = zero ? calloc(1, n ? n : 1) : malloc(n ? n : 1);
-
-	if (!p)
-		out_of_memory();
-	return p;
-}
-
 /* Pack count elements of the datatype at buf into out (which has room). */
 static void pack(const struct rec_red *r, const void *buf, size_t count, unsigned char *out)
 {
@@ -395,7 +455,7 @@ static void seal(unsigned char *b, size_t bytes)
 static unsigned char *contribution(const struct rec_red *r, const void *buf, size_t count)
 {
 	size_t bytes = count * rd_sig_bytes(r->sig);
-	unsigned char *b = red_alloc(RED_HDR + bytes, 0);
+	unsigned char *b = red_data(RED_HDR + bytes);
 
 	pack(r, buf, count, b + RED_HDR);
 	seal(b, bytes);
@@ -405,7 +465,7 @@ static unsigned char *contribution(const struct rec_red *r, const void *buf, siz
 /* The same of bytes already packed at data. */
 static unsigned char *sealed_copy(const unsigned char *data, size_t bytes)
 {
-	unsigned char *b = red_alloc(RED_HDR + bytes, 0);
+	unsigned char *b = red_data(RED_HDR + bytes);
 
 	memcpy(b + RED_HDR, data, bytes);
 	seal(b, bytes);
@@ -487,7 +547,7 @@ static void post(struct rec_red *r, const void *input, size_t in, const size_t *
 		if (p == r->me || r->a.shape == REC_RED_LOCAL)
 			continue;
 		r->bytes[p] = r->rcount * sz;	/* every contribution is a result's size */
-		r->bufs[p] = red_alloc(RED_HDR + r->bytes[p], 0);
+		r->bufs[p] = red_data(RED_HDR + r->bytes[p]);
 		r->req_rank[r->nreqs] = p;
 		PMPI_Irecv(r->bufs[p], (int)(RED_HDR + r->bytes[p]), MPI_BYTE, p, r->tag, r->priv,
 			   &r->reqs[r->nreqs++]);
@@ -572,8 +632,8 @@ static void user_fold(struct rec_red *r, struct rd_fold *f)
 	PMPI_Type_get_extent(type, &lb, &ext);
 	PMPI_Type_get_true_extent(type, &tlb, &text);
 	span = (size_t)text + (r->rcount - 1) * (size_t)ext;
-	m1 = red_alloc(span, 0);
-	m2 = red_alloc(span, 0);
+	m1 = red_data(span);
+	m2 = red_data(span);
 	unpack(r, r->contrib[r->lo], r->rcount, m1 - tlb);
 	for (p = r->lo + 1; p < r->hi; p++) {
 		/* the function computes inoutvec = invec op inoutvec */
@@ -584,8 +644,8 @@ static void user_fold(struct rec_red *r, struct rd_fold *f)
 		m2 = t;
 	}
 	pack(r, m1 - tlb, r->rcount, f->acc);
-	free(m1);
-	free(m2);
+	red_data_free(m1);
+	red_data_free(m2);
 }
 
 /* Combine the contributions, compare with the library's result (rc: what its call
@@ -597,19 +657,16 @@ static void compute(struct rec_red *r, int rc)
 	size_t bytes = r->rcount * rd_sig_bytes(r->sig);
 	unsigned char *lib = NULL;
 	struct rd_fold fold;
-	int p;
 
-	if (rd_fold_start(&fold, r->sig, r->op, r->rcount, r->contrib[r->lo]))
-		out_of_memory();
-	for (p = r->lo + 1; p < r->hi; p++)
-		rd_fold_add(&fold, r->contrib[p]);
+	rd_fold(&fold, r->sig, r->op, r->rcount, r->contrib + r->lo, r->hi - r->lo,
+		red_data(bytes));
 	if (r->op == RD_USER)
 		user_fold(r, &fold);
 	if (rc == MPI_SUCCESS) {
 		if (rd_sig_direct(r->sig)) {
 			lib = r->result;
 		} else {
-			lib = red_alloc(bytes, 0);
+			lib = red_data(bytes);
 			pack(r, r->result, r->rcount, lib);
 		}
 		memset(&cmpd, 0, sizeof(cmpd));
@@ -626,7 +683,7 @@ static void compute(struct rec_red *r, int rc)
 				f->flags |= MPIV_RED_TOL_GIVEN;
 		}
 		if (lib != r->result)
-			free(lib);
+			red_data_free(lib);
 	}
 	/* the patent's correction: the library's result is wrong or undefined */
 	if (red_opts.correct && r->finding &&
@@ -634,7 +691,7 @@ static void compute(struct rec_red *r, int rc)
 		unpack(r, fold.acc, r->rcount, r->result);
 		r->finding->flags |= MPIV_RED_CORRECTED;
 	}
-	rd_fold_release(&fold);
+	red_data_free(fold.acc);
 }
 
 /* The library's call returned rc: wait for the exchange, check what came, and compare. */

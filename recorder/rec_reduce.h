@@ -131,31 +131,25 @@ const char *rd_sig_name(const struct rd_sig *s);
 /* Whether op is defined on every predefined type of s (MPI-4.1 6.9.2); if not, why. */
 int rd_op_ok(enum rd_op op, const struct rd_sig *s, char *why, size_t whysize);
 
-/* The second computation: the reliable result of count elements, built by adding the
- * contributions one by one in rank order. */
+/* The second computation: the reliable result of count elements, the contributions combined
+ * in rank order, ((x0 op x1) op x2) .... */
 struct rd_fold {
 	const struct rd_sig *sig;
 	enum rd_op op;
 	size_t count;		/* elements (of the datatype) */
-	unsigned char *acc;	/* the result so far, packed; malloc'ed */
-	unsigned char *mag;	/* per basic element: the sum of the magnitudes combined so far,
-				 * for the tolerance of sums and user-defined operations; or
-				 * NULL */
-	unsigned char *range;	/* products: the extremes of the partial products, to see
-				 * whether some order may overflow or underflow; or NULL */
-	int n;			/* contributions added */
+	unsigned char *acc;	/* the result, packed: the caller's buffer */
+	const unsigned char *const *xs;	/* the contributions (packed), the caller's: the
+					 * comparison computes the magnitudes of an element
+					 * that differs from them */
+	int n;			/* how many */
 };
 
-/* Start with the first contribution x (packed, count elements). For RD_USER, start counts
- * magnitudes only: the caller combines with the user's function and sets acc itself.
- * Returns 0, or -1 if out of memory. */
-int rd_fold_start(struct rd_fold *f, const struct rd_sig *sig, enum rd_op op, size_t count,
-		  const unsigned char *x);
-
-/* Add the next contribution x in rank order: acc = acc op x (RD_USER: magnitudes only). */
-void rd_fold_add(struct rd_fold *f, const unsigned char *x);
-
-void rd_fold_release(struct rd_fold *f);
+/* Combine the n contributions xs (packed, count elements each; kept by the caller until the
+ * comparison) into acc (room for count elements), which f->acc is then. For RD_USER acc is
+ * a copy of xs[0]: the caller combines with the user's function itself and puts the result
+ * there. */
+void rd_fold(struct rd_fold *f, const struct rd_sig *sig, enum rd_op op, size_t count,
+	     const unsigned char *const *xs, int n, unsigned char *acc);
 
 /* Compare got, the library's packed result, with f's. Returns the number of basic elements
  * that differ (0: none); out gets the first of them (first, elem, got, want, rel, allowed)

@@ -642,166 +642,37 @@ static void fold_run(enum rd_op op, const struct rd_basic *b, unsigned char *acc
 	}
 }
 
-/* Magnitudes, for the tolerance: mag += |x| part by part (sums, user-defined operations), and
- * for products hi *= max(|x|, 1), lo *= min(|x|, 1) over the finite nonzero factors (moduli
- * for complex ones): every partial product, in any order, lies between lo and hi. */
-#define MAGNITUDES(name, T, ABS)						\
-	static void name(int prod, unsigned char *mag, unsigned char *hi,	\
-			 unsigned char *lo, const unsigned char *x, size_t n, int cplx)	\
-	{									\
-		size_t i;							\
-		if (!prod) {							\
-			for (i = 0; i < n * (cplx ? 2 : 1); i++)		\
-				ST(T, mag, i, LD(T, mag, i) + ABS(LD(T, x, i)));	\
-			return;							\
-		}								\
-		for (i = 0; i < n; i++) {					\
-			T m = cplx ? (T)hypotl(LD(T, x, 2 * i), LD(T, x, 2 * i + 1))	\
-				   : ABS(LD(T, x, i));				\
-			size_t k = cplx ? 2 * i : i;				\
-			if (!isfinite(m) || m == 0)				\
-				continue;					\
-			if (m > 1)						\
-				ST(T, hi, k, LD(T, hi, k) * m);			\
-			else							\
-				ST(T, lo, k, LD(T, lo, k) * m);			\
-		}								\
-	}
-MAGNITUDES(mag_f, float, fabsf)
-MAGNITUDES(mag_d, double, fabs)
-MAGNITUDES(mag_ld, long double, fabsl)
-
-/* The fold's walk over one run. */
+/* The fold's walk over one run: acc = acc op x. */
 struct fold_ctx {
 	struct rd_fold *f;
 	const unsigned char *x;
-	int first;		/* the first contribution: acc is x already; magnitudes start */
 };
-
-static void mag_run(struct rd_fold *f, const struct rd_basic *b, size_t off,
-		    const unsigned char *x, size_t n)
-{
-	int cplx = b->cls == RD_C_COMPLEX, prod = f->op == RD_PROD;
-	unsigned char *hi = NULL, *lo = NULL, *mag = NULL;
-
-	if ((prod && !f->range) || (!prod && !f->mag))
-		return;
-	if (prod) {
-		hi = f->range + off;
-		lo = f->range + f->count * f->sig->bytes + off;
-	} else {
-		mag = f->mag + off;
-	}
-	if (b->cls == RD_C_PAIR) {
-		/* user-defined operations on pairs: the value's magnitude, one per element */
-		size_t i;
-
-		for (i = 0; !prod && is_float(b->sc) && i < n; i++) {
-			const unsigned char *v = x + i * b->size;
-			unsigned char *m = mag + i * b->size;
-
-			if (b->sc == RD_F)
-				ST(float, m, 0, LD(float, m, 0) + fabsf(LD(float, v, 0)));
-			else if (b->sc == RD_D)
-				ST(double, m, 0, LD(double, m, 0) + fabs(LD(double, v, 0)));
-			else
-				ST(long double, m, 0, LD(long double, m, 0) +
-						      fabsl(LD(long double, v, 0)));
-		}
-		return;
-	}
-	if (b->cls != RD_C_FLOAT && !cplx)
-		return;
-	if (b->sc == RD_F)
-		mag_f(prod, mag, hi, lo, x, n, cplx);
-	else if (b->sc == RD_D)
-		mag_d(prod, mag, hi, lo, x, n, cplx);
-	else
-		mag_ld(prod, mag, hi, lo, x, n, cplx);
-}
-
-/* hi and lo start at 1 (the empty product), part by part. */
-static void range_init_run(void *ctx, const struct rd_basic *b, size_t off, size_t n,
-			   uint64_t idx)
-{
-	struct rd_fold *f = ctx;
-	unsigned char *hi = f->range + off, *lo = f->range + f->count * f->sig->bytes + off;
-	size_t i, parts = n * (b->cls == RD_C_COMPLEX ? 2 : 1);
-
-	(void)idx;
-	if (b->cls != RD_C_FLOAT && b->cls != RD_C_COMPLEX)
-		return;
-	for (i = 0; i < parts; i++) {
-		if (b->sc == RD_F) {
-			ST(float, hi, i, 1.0f);
-			ST(float, lo, i, 1.0f);
-		} else if (b->sc == RD_D) {
-			ST(double, hi, i, 1.0);
-			ST(double, lo, i, 1.0);
-		} else {
-			ST(long double, hi, i, 1.0L);
-			ST(long double, lo, i, 1.0L);
-		}
-	}
-}
 
 static void fold_walk(void *ctx, const struct rd_basic *b, size_t off, size_t n, uint64_t idx)
 {
 	struct fold_ctx *fc = ctx;
 
 	(void)idx;
-	if (!fc->first && fc->f->op != RD_USER)
-		fold_run(fc->f->op, b, fc->f->acc + off, fc->x + off, n);
-	mag_run(fc->f, b, off, fc->x + off, n);
+	fold_run(fc->f->op, b, fc->f->acc + off, fc->x + off, n);
 }
 
-/* Whether the operation's tolerance needs the magnitudes of the contributions. */
-static int needs_mag(enum rd_op op)
+void rd_fold(struct rd_fold *f, const struct rd_sig *sig, enum rd_op op, size_t count,
+	     const unsigned char *const *xs, int n, unsigned char *acc)
 {
-	return op == RD_SUM || op == RD_USER;
-}
+	struct fold_ctx fc = {f, NULL};
+	int i;
 
-int rd_fold_start(struct rd_fold *f, const struct rd_sig *sig, enum rd_op op, size_t count,
-		  const unsigned char *x)
-{
-	size_t bytes = count * sig->bytes;
-	struct fold_ctx fc = {f, x, 1};
-
-	memset(f, 0, sizeof(*f));
 	f->sig = sig;
 	f->op = op;
 	f->count = count;
-	f->acc = malloc(bytes ? bytes : 1);
-	if (needs_mag(op))
-		f->mag = calloc(1, bytes ? bytes : 1);
-	if (op == RD_PROD)
-		f->range = malloc(2 * bytes + 1);
-	if (!f->acc || (needs_mag(op) && !f->mag) || (op == RD_PROD && !f->range)) {
-		rd_fold_release(f);
-		return -1;
+	f->xs = xs;
+	f->n = n;
+	f->acc = acc;
+	memcpy(f->acc, xs[0], count * sig->bytes);
+	for (i = 1; i < n && op != RD_USER; i++) {
+		fc.x = xs[i];
+		sig_walk(sig, count, fold_walk, &fc);
 	}
-	memcpy(f->acc, x, bytes);
-	if (f->range)
-		sig_walk(sig, count, range_init_run, f);
-	sig_walk(sig, count, fold_walk, &fc);
-	f->n = 1;
-	return 0;
-}
-
-void rd_fold_add(struct rd_fold *f, const unsigned char *x)
-{
-	struct fold_ctx fc = {f, x, 0};
-
-	sig_walk(f->sig, f->count, fold_walk, &fc);
-	f->n++;
-}
-
-void rd_fold_release(struct rd_fold *f)
-{
-	free(f->acc);
-	free(f->mag);
-	free(f->range);
-	memset(f, 0, sizeof(*f));
 }
 
 /* ---- comparison ---- */
@@ -881,14 +752,48 @@ static void format_value(const struct rd_basic *b, const unsigned char *p, char 
 	}
 }
 
-/* How one floating-point part compares: *allowed is the difference allowed (0: exact). */
+/* The magnitudes of what was combined into the value at byte offset off, for the tolerance,
+ * computed only for an element that differs: *sum the sum of the values' absolute values;
+ * and, over the finite nonzero ones (modulus: the complex numbers' moduli, off being an
+ * element's), *hi the product of those above 1 and *lo of those below: every partial
+ * product, in any order, lies between lo and hi. */
+static void magnitudes(const struct rd_fold *f, const struct rd_basic *b, size_t off,
+		       int modulus, long double *sum, long double *hi, long double *lo)
+{
+	int i;
+
+	*sum = 0;
+	*hi = 1;
+	*lo = 1;
+	for (i = 0; i < f->n; i++) {
+		const unsigned char *p = f->xs[i] + off;
+		long double m = fabsl(get_real(b->sc, p));
+
+		*sum += m;
+		if (modulus)
+			m = hypotl(m, get_real(b->sc, p + scalar_size(b->sc)));
+		if (!isfinite(m) || m == 0)
+			continue;
+		if (m > 1)
+			*hi *= m;
+		else
+			*lo *= m;
+	}
+}
+
+/* How one floating-point part compares: *allowed is the difference allowed (0: exact). The
+ * magnitudes are computed as the type would (a sum of doubles that overflows a double is an
+ * overflow in some order, even if a long double holds it). */
 static int part_differs(const struct rd_fold *f, const struct rd_cmp *cmp,
 			const struct rd_basic *b, size_t off, long double got, long double want,
 			long double rel, long double *allowed)
 {
-	long double mag;
+	long double mag, hi, lo;
 
 	*allowed = 0;
+	magnitudes(f, b, off, 0, &mag, &hi, &lo);
+	if (mag > largest(b->sc))
+		mag = INFINITY;
 	switch (cmp->op) {
 	case RD_MAX:
 	case RD_MIN:
@@ -896,10 +801,7 @@ static int part_differs(const struct rd_fold *f, const struct rd_cmp *cmp,
 	case RD_MINLOC:
 		/* exact; a NaN among the inputs makes the result depend on the order */
 		return !isnan(want) && got != want;
-	case RD_PROD: {
-		long double hi = get_real(b->sc, f->range + off);
-		long double lo = get_real(b->sc, f->range + f->count * f->sig->bytes + off);
-
+	case RD_PROD:
 		/* some order may overflow or underflow: any answer is one of a correct library */
 		if (hi > largest(b->sc) || lo < smallest_normal(b->sc))
 			return 0;
@@ -909,12 +811,10 @@ static int part_differs(const struct rd_fold *f, const struct rd_cmp *cmp,
 			return got != want;
 		*allowed = rel * fabsl(want);
 		return !(fabsl(got - want) <= *allowed);
-	}
 	default:	/* sums; user-defined operations, of unknown rounding */
 		/* a sum is NaN only with a NaN or infinities among its inputs: see below */
 		if (isnan(want))
 			return cmp->op == RD_USER && !isnan(got);
-		mag = get_real(b->sc, f->mag + off);
 		if (cmp->op == RD_USER && fabsl(want) > mag)
 			mag = fabsl(want);
 		/* an infinity among the inputs, or an overflow in some order: any answer */
@@ -955,10 +855,9 @@ static int element_differs(struct cmp_ctx *cc, const struct rd_basic *b, size_t 
 			long double gr = get_real(b->sc, g), wr = get_real(b->sc, w);
 			long double gi = get_real(b->sc, g + scalar_size(b->sc));
 			long double wi = get_real(b->sc, w + scalar_size(b->sc));
-			long double hi = get_real(b->sc, cc->f->range + off);
-			long double lo = get_real(b->sc, cc->f->range +
-							   cc->f->count * cc->f->sig->bytes + off);
-			long double wm = hypotl(wr, wi);
+			long double wm = hypotl(wr, wi), sum, hi, lo;
+
+			magnitudes(cc->f, b, off, 1, &sum, &hi, &lo);
 
 			if (hi > largest(b->sc) || lo < smallest_normal(b->sc) || !isfinite(wm))
 				return 0;
@@ -1039,22 +938,30 @@ uint64_t rd_compare(const struct rd_fold *f, const unsigned char *got, const str
 
 uint64_t rd_checksum(const void *p, size_t len)
 {
+	const uint64_t k = 0x100000001b3ULL;	/* odd: multiplying by it is a bijection */
 	const unsigned char *b = p;
-	uint64_t h = 0x9e3779b97f4a7c15ULL ^ len, w;
-	size_t i;
+	uint64_t h[4], w;
+	size_t i = 0;
+	int l;
 
-	/* (h ^ w) * odd, then a rotation: each step a bijection of h for a given w, so that a
-	 * changed word always changes the sum */
-	for (i = 0; i + 8 <= len; i += 8) {
-		memcpy(&w, b + i, 8);
-		h = (h ^ w) * 0x100000001b3ULL;
-		h = (h << 27) | (h >> 37);
+	/* Four lanes, each word folded into its lane by (h ^ w) * k and a rotation: each step a
+	 * bijection of h for a given w, so a changed word always changes its lane; the lanes
+	 * run side by side (the loop is bound by memory, not by the multiplications), and are
+	 * combined the same way, so a changed lane changes the sum. */
+	for (l = 0; l < 4; l++)
+		h[l] = (0x9e3779b97f4a7c15ULL + (uint64_t)l) ^ len;
+	for (; i + 32 <= len; i += 32) {
+		for (l = 0; l < 4; l++) {
+			memcpy(&w, b + i + 8 * l, 8);
+			h[l] = (h[l] ^ w) * k;
+			h[l] = (h[l] << 27) | (h[l] >> 37);
+		}
 	}
-	if (i < len) {
+	for (; i < len; i += 8) {
 		w = 0;
-		memcpy(&w, b + i, len - i);
-		h = (h ^ w) * 0x100000001b3ULL;
-		h = (h << 27) | (h >> 37);
+		memcpy(&w, b + i, len - i < 8 ? len - i : 8);
+		h[0] = (h[0] ^ w) * k;
+		h[0] = (h[0] << 27) | (h[0] >> 37);
 	}
-	return h;
+	return (((h[0] * k ^ h[1]) * k ^ h[2]) * k) ^ h[3];
 }
