@@ -653,7 +653,7 @@ static void user_fold(struct rec_red *r, struct rd_fold *f)
 static void compute(struct rec_red *r, int rc)
 {
 	struct rd_cmp cmp = {r->op, r->hi - r->lo, red_opts.tol};
-	struct mpiv_reduction cmpd, *f;
+	struct mpiv_reduction *f;
 	size_t bytes = r->rcount * rd_sig_bytes(r->sig);
 	unsigned char *lib = NULL;
 	struct rd_fold fold;
@@ -669,18 +669,12 @@ static void compute(struct rec_red *r, int rc)
 			lib = red_data(bytes);
 			pack(r, r->result, r->rcount, lib);
 		}
-		memset(&cmpd, 0, sizeof(cmpd));
-		if (rd_compare(&fold, lib, &cmp, &cmpd) && (f = finding(r, MPIV_RED_MISMATCH))) {
-			f->count = cmpd.count;
-			f->differ = cmpd.differ;
-			f->first = cmpd.first;
-			f->rel = cmpd.rel;
-			f->allowed = cmpd.allowed;
-			memcpy(f->elem, cmpd.elem, sizeof(f->elem));
-			memcpy(f->got, cmpd.got, sizeof(f->got));
-			memcpy(f->want, cmpd.want, sizeof(f->want));
-			if (red_opts.tol >= 0)
-				f->flags |= MPIV_RED_TOL_GIVEN;
+		/* a finding to fill, dropped when nothing differs (the call succeeded: there is
+		 * no other finding) */
+		f = finding(r, MPIV_RED_MISMATCH);
+		if (f && !rd_compare(&fold, lib, &cmp, f)) {
+			free(f);
+			r->finding = NULL;
 		}
 		if (lib != r->result)
 			red_data_free(lib);

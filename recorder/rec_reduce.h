@@ -152,8 +152,9 @@ void rd_fold(struct rd_fold *f, const struct rd_sig *sig, enum rd_op op, size_t 
 	     const unsigned char *const *xs, int n, unsigned char *acc);
 
 /* Compare got, the library's packed result, with f's. Returns the number of basic elements
- * that differ (0: none); out gets the first of them (first, elem, got, want, rel, allowed)
- * and count, differ. */
+ * that differ (0: none); out gets the first of them (first, elem, got, want, rel, allowed,
+ * the flag MPIV_RED_TOL_GIVEN if it was compared within the user's tolerance) and count,
+ * differ. */
 uint64_t rd_compare(const struct rd_fold *f, const unsigned char *got, const struct rd_cmp *cmp,
 		    struct mpiv_reduction *out);
 

@@ -833,7 +833,17 @@ struct cmp_ctx {
 	uint64_t differ;
 };
 
-/* Whether element i of a run (at byte offset off) differs; the difference allowed. */
+/* Whether op's results on elements of b depend on the order of evaluation (floating-point
+ * sums, products and user-defined operations): they are compared within a tolerance. */
+static int toleranced(enum rd_op op, const struct rd_basic *b)
+{
+	return (op == RD_SUM || op == RD_PROD || op == RD_USER) &&
+	       (b->cls == RD_C_FLOAT || b->cls == RD_C_COMPLEX ||
+		(b->cls == RD_C_PAIR && is_float(b->sc)));
+}
+
+/* Whether the element at byte offset off differs; the relative tolerance and the difference
+ * allowed there (0 and 0 for an exact comparison). */
 static int element_differs(struct cmp_ctx *cc, const struct rd_basic *b, size_t off,
 			   long double *rel, long double *allowed)
 {
@@ -850,7 +860,7 @@ static int element_differs(struct cmp_ctx *cc, const struct rd_basic *b, size_t 
 		return memcmp(g, w, b->size) != 0;
 	case RD_C_FLOAT:
 	case RD_C_COMPLEX:
-		*rel = rel_of(cc->cmp, b);
+		*rel = toleranced(cc->cmp->op, b) ? rel_of(cc->cmp, b) : 0;
 		if (b->cls == RD_C_COMPLEX && cc->cmp->op == RD_PROD) {
 			long double gr = get_real(b->sc, g), wr = get_real(b->sc, w);
 			long double gi = get_real(b->sc, g + scalar_size(b->sc));
@@ -877,7 +887,7 @@ static int element_differs(struct cmp_ctx *cc, const struct rd_basic *b, size_t 
 		return d;
 	case RD_C_PAIR:
 		if (is_float(b->sc)) {
-			*rel = cc->cmp->op == RD_USER ? rel_of(cc->cmp, b) : 0;
+			*rel = toleranced(cc->cmp->op, b) ? rel_of(cc->cmp, b) : 0;
 			d = part_differs(cc->f, cc->cmp, b, off, get_real(b->sc, g),
 					 get_real(b->sc, w), *rel, allowed);
 		} else {
@@ -909,6 +919,8 @@ static void cmp_walk(void *ctx, const struct rd_basic *b, size_t off, size_t n, 
 			r->first = idx + i;
 			r->rel = (double)rel;
 			r->allowed = (double)allowed;
+			if (cc->cmp->tol >= 0 && toleranced(cc->cmp->op, b))
+				r->flags |= MPIV_RED_TOL_GIVEN;
 			snprintf(r->elem, sizeof(r->elem), "%s", b->name);
 			format_value(b, cc->got + off, r->got, sizeof(r->got));
 			format_value(b, cc->f->acc + off, r->want, sizeof(r->want));

@@ -150,67 +150,60 @@ static void corrupt(void *buf, int count, MPI_Datatype t)
 	damage(t, (unsigned char *)buf + k * extent);
 }
 
+/* The real calls: libmpi's, the next definition after this library's. */
+typedef int reduce_fn(const void *, void *, int, MPI_Datatype, MPI_Op, int, MPI_Comm);
+typedef int allreduce_fn(const void *, void *, int, MPI_Datatype, MPI_Op, MPI_Comm);
 
-int PMPI_Allreduce(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype,
-		   MPI_Op op, MPI_Comm comm)
+/* The real call returned rc: on the faulty rank, if it has a result, fail or damage it. */
+static int fault(int rc, int has_result, void *recvbuf, int count, MPI_Datatype datatype)
 {
-	int (*real)(const void *, void *, int, MPI_Datatype, MPI_Op, MPI_Comm) =
-		(int (*)(const void *, void *, int, MPI_Datatype, MPI_Op, MPI_Comm))
-			dlsym(RTLD_NEXT, "PMPI_Allreduce");
-	int rc = real(sendbuf, recvbuf, count, datatype, op, comm);
-
-	if (rc != MPI_SUCCESS || !faulty_here())
+	if (rc != MPI_SUCCESS || !faulty_here() || !has_result)
 		return rc;
 	if (failing())
 		return MPI_ERR_OTHER;
 	corrupt(recvbuf, count, datatype);
 	return rc;
+}
+
+int PMPI_Allreduce(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype,
+		   MPI_Op op, MPI_Comm comm)
+{
+	allreduce_fn *real = (allreduce_fn *)dlsym(RTLD_NEXT, "PMPI_Allreduce");
+
+	return fault(real(sendbuf, recvbuf, count, datatype, op, comm), 1, recvbuf, count,
+		     datatype);
 }
 
 int PMPI_Reduce(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype, MPI_Op op,
 		int root, MPI_Comm comm)
 {
-	int (*real)(const void *, void *, int, MPI_Datatype, MPI_Op, int, MPI_Comm) =
-		(int (*)(const void *, void *, int, MPI_Datatype, MPI_Op, int, MPI_Comm))
-			dlsym(RTLD_NEXT, "PMPI_Reduce");
-	int rc = real(sendbuf, recvbuf, count, datatype, op, root, comm), me = -1;
+	reduce_fn *real = (reduce_fn *)dlsym(RTLD_NEXT, "PMPI_Reduce");
+	int me = -1;
 
 	PMPI_Comm_rank(comm, &me);
-	if (rc != MPI_SUCCESS || !faulty_here() || me != root)
-		return rc;	/* only the root has a result */
-	if (failing())
-		return MPI_ERR_OTHER;
-	corrupt(recvbuf, count, datatype);
-	return rc;
+	/* only the root has a result */
+	return fault(real(sendbuf, recvbuf, count, datatype, op, root, comm), me == root, recvbuf,
+		     count, datatype);
 }
 
 int PMPI_Scan(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype, MPI_Op op,
 	      MPI_Comm comm)
 {
-	int (*real)(const void *, void *, int, MPI_Datatype, MPI_Op, MPI_Comm) =
-		(int (*)(const void *, void *, int, MPI_Datatype, MPI_Op, MPI_Comm))
-			dlsym(RTLD_NEXT, "PMPI_Scan");
-	int rc = real(sendbuf, recvbuf, count, datatype, op, comm);
+	allreduce_fn *real = (allreduce_fn *)dlsym(RTLD_NEXT, "PMPI_Scan");
 
-	if (rc != MPI_SUCCESS || !faulty_here())
-		return rc;
-	if (failing())
-		return MPI_ERR_OTHER;
-	corrupt(recvbuf, count, datatype);
-	return rc;
+	return fault(real(sendbuf, recvbuf, count, datatype, op, comm), 1, recvbuf, count,
+		     datatype);
 }
 
 int PMPI_Iallreduce(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype,
 		    MPI_Op op, MPI_Comm comm, MPI_Request *request)
 {
-	int (*real)(const void *, void *, int, MPI_Datatype, MPI_Op, MPI_Comm) =
-		(int (*)(const void *, void *, int, MPI_Datatype, MPI_Op, MPI_Comm))
-			dlsym(RTLD_NEXT, "PMPI_Allreduce");
+	allreduce_fn *real = (allreduce_fn *)dlsym(RTLD_NEXT, "PMPI_Allreduce");
 	int rc = real(sendbuf, recvbuf, count, datatype, op, comm);
 
 	if (rc != MPI_SUCCESS)
 		return rc;
 	if (faulty_here() && !failing())
-		corrupt(recvbuf, count, datatype);
+		corrupt(recvbuf, count, datatype);	/* a failure would leave no request */
 	return PMPI_Ibarrier(comm, request);
 }
