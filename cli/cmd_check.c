@@ -50,8 +50,11 @@ static const char check_usage[] =
 	"\n"
 	"A search stopped by a limit never answers \"no deadlock\": it is inconclusive.\n"
 	"\n"
-	"exit: 0 no deadlock, 1 deadlock found, 2 usage, 3 bad trace, 4 spin or the C\n"
-	"compiler failed, 5 inconclusive (the search was cut short)\n";
+	"Reductions that record --check-reductions found wrong are MPI correctness errors:\n"
+	"they are listed, and check exits 1 for them whatever the search finds.\n"
+	"\n"
+	"exit: 0 no deadlock, 1 deadlock (or reduction error) found, 2 usage, 3 bad trace,\n"
+	"4 spin or the C compiler failed, 5 inconclusive (the search was cut short)\n";
 
 static void add_mode_to_search(struct mode *modes, int *n, enum mpiv_buffering_mode mode,
 			       long long bytes)
@@ -284,7 +287,7 @@ int cmd_check(int argc, char **argv)
 	struct tr_opts topts = {ENG_BUF_ZERO, 0, 0, 0};
 	struct check_run run;
 	struct tr_warning *warns = NULL;
-	int nwarns, finished, nstops = 0;
+	int nwarns, finished, nstops = 0, nred;
 
 	parse_modes("all", modes, &nmodes);
 	opterr = 0;
@@ -330,6 +333,7 @@ int cmd_check(int argc, char **argv)
 	mpiv_error_init(&err);
 	if (mpiv_traceset_load(dir, &ts, &err))
 		return error_report(&err);
+	nred = report_reduction_errors(&ts);
 	if (all && (eager = library_eager(&ts)) >= 0) {
 		add_mode_to_search(modes, &nmodes, MPIV_BUF_EAGER, eager);
 	}
@@ -408,7 +412,7 @@ int cmd_check(int argc, char **argv)
 				    json_string(rc == MPIV_EXIT_DEADLOCK ? "deadlock" :
 						rc == MPIV_EXIT_INCONCLUSIVE ? "inconclusive" :
 						rc == MPIV_EXIT_OK ? "no deadlock" : "error"));
-		json_object_set_new(doc, "exit", json_integer(rc));
+		json_object_set_new(doc, "exit", json_integer(report_reductions_exit(rc, nred)));
 		if (rc == MPIV_EXIT_INCONCLUSIVE)
 			json_object_set_new(doc, "why", json_string(
 				run.incomplete ? "a search was cut short" :
@@ -416,7 +420,10 @@ int cmd_check(int argc, char **argv)
 		json_object_set_new(doc, "stopped", report_stops_json(&ts, &prog));
 		json_object_set_new(doc, "modes", json_incref(run.modes_json));
 		json_object_set_new(doc, "deadlocks", dl);
-		json_object_set_new(doc, "warnings", report_warnings_json(&ts, warns, nwarns));
+		json_object_set_new(doc, "errors", report_reductions_json(json_array(), &ts, 1));
+		json_object_set_new(doc, "warnings",
+				    report_reductions_json(report_warnings_json(&ts, warns, nwarns),
+							   &ts, 0));
 		json_dumpf(doc, stdout, JSON_INDENT(2) | JSON_PRESERVE_ORDER);
 		fputc('\n', stdout);
 		json_decref(doc);
@@ -424,6 +431,7 @@ int cmd_check(int argc, char **argv)
 		report_trace_notes(stdout, &ts);
 		nstops = report_stops(stdout, &ts, &prog);
 		report_warnings(stdout, &ts, warns, nwarns);
+		report_reductions(stdout, &ts);
 		if (rc == MPIV_EXIT_DEADLOCK) {
 			printf("mpiverify: %d deadlock%s found on the recorded path of '%s'\n",
 			       run.found.n, run.found.n == 1 ? "" : "s", dir);
@@ -449,10 +457,13 @@ int cmd_check(int argc, char **argv)
 			printf("mpiverify: inconclusive: no deadlock among what was recorded, but %d "
 			       "rank%s did not finish (above): the rest of the run is unknown\n",
 			       nstops, nstops == 1 ? "" : "s");
+		if (nred)
+			printf("mpiverify: %d MPI correctness error%s in reductions (above)\n", nred,
+			       nred == 1 ? "" : "s");
 	}
 	release_run(&run);
 	free(warns);
 	eng_prog_release(&prog);
 	mpiv_traceset_release(&ts);
-	return rc;
+	return report_reductions_exit(rc, nred);
 }

@@ -13,6 +13,7 @@
 #include "diag.h"
 #include "record_run.h"
 #include "paths.h"
+#include "reduction.h"
 #include "trace.h"
 #include "xalloc.h"
 
@@ -20,7 +21,8 @@
 #define DEFAULT_TIMEOUT 30.0
 
 static const char record_usage[] =
-	"usage: mpiverify record [-o DIR] [--deadlock-timeout SEC] [--] LAUNCHER [ARGS...]\n";
+	"usage: mpiverify record [-o DIR] [--deadlock-timeout SEC] [--check-reductions[=TOL|correct]]\n"
+	"                        [--] LAUNCHER [ARGS...]\n";
 
 static void record_help(void)
 {
@@ -36,6 +38,14 @@ static void record_help(void)
 	       "                              blocked in MPI, polling (MPI_Test*, MPI_Iprobe)\n"
 	       "                              without finding anything, or finished, without\n"
 	       "                              progress for SEC seconds (default %g)\n"
+	       "      --check-reductions[=TOL|correct]\n"
+	       "                              compute every reduction a second time, by plain\n"
+	       "                              messages combined in rank order, and report a\n"
+	       "                              result of the library that differs (floating-point\n"
+	       "                              sums and products: by more than rounding allows, or\n"
+	       "                              by more than TOL relative to their magnitude);\n"
+	       "                              correct: also write the reliable result over it\n"
+	       "                              (both: correct,TOL)\n"
 	       "  -h, --help                  show this help\n"
 	       "\nexit status:\n"
 	       "  the program's own (128+N if the launcher was killed by signal N), or\n"
@@ -53,11 +63,14 @@ int cmd_record(int argc, char **argv)
 	static const struct option longopts[] = {
 		{"output", required_argument, NULL, 'o'},
 		{"deadlock-timeout", required_argument, NULL, 'T'},
+		{"check-reductions", optional_argument, NULL, 'R'},
 		{"help", no_argument, NULL, 'h'},
 		{NULL, 0, NULL, 0},
 	};
 	const char *out = DEFAULT_DIR;
 	double timeout = DEFAULT_TIMEOUT;
+	const char *reductions = NULL;	/* --check-reductions' value, "detect" if none */
+	struct mpiv_red_opts red;
 	struct record_opts opts;
 	struct record_result r;
 	int c, rc;
@@ -73,6 +86,13 @@ int cmd_record(int argc, char **argv)
 				return usage_error("record", "invalid --deadlock-timeout '%s': "
 						   "expected a positive number of seconds", optarg);
 			break;
+		case 'R':
+			reductions = optarg ? optarg : "detect";
+			if (mpiv_red_opts_parse(reductions, &red) < 0)
+				return usage_error("record", "invalid --check-reductions '%s': "
+						   "expected a tolerance (a number >= 0), 'correct' "
+						   "or both, separated by a comma", reductions);
+			break;
 		case 'h':
 			record_help();
 			return MPIV_EXIT_OK;
@@ -86,6 +106,7 @@ int cmd_record(int argc, char **argv)
 	opts.dir = out;
 	opts.command = argv + optind;
 	opts.timeout = timeout;
+	opts.reductions = reductions;
 	rc = record_run(&opts, &r);
 	record_result_release(&r);
 	return rc;

@@ -96,13 +96,19 @@ int record_run(const struct record_opts *opts, struct record_result *r)
 {
 	static const char *const stale[] = {".mpivt", ".json", ".status", MPIV_META_FILE, NULL};
 	const struct monitor_result *res;
-	struct launch_var vars[3];
+	struct launch_var vars[4];
 	struct job job;
 	char path[4200];
 	int rc, end = MPIV_JOB_EXITED, status, n = 0;
 
 	memset(r, 0, sizeof(*r));
 	r->res.exit_code = -1;
+	/* the ranks are steered, or check reductions, when the options say so, not when the
+	 * variables leak in from the user's environment */
+	if (!opts->steer)
+		unsetenv(MPIV_ENV_STEER);
+	if (!opts->reductions)
+		unsetenv(MPIV_ENV_CHECK_REDUCTIONS);
 	rc = job_init(&job, mpiv_recorder_lib(), "recorder");
 	if (!rc)
 		rc = job_prepare_dir(&job, opts->dir, stale);
@@ -112,6 +118,10 @@ int record_run(const struct record_opts *opts, struct record_result *r)
 		if (opts->steer) {
 			vars[n].name = MPIV_ENV_STEER;
 			vars[n++].value = opts->steer;
+		}
+		if (opts->reductions) {
+			vars[n].name = MPIV_ENV_CHECK_REDUCTIONS;
+			vars[n++].value = opts->reductions;
 		}
 		vars[n].name = NULL;
 		vars[n].value = NULL;

@@ -49,8 +49,7 @@ const char *report_class(const struct tr_deadlock *d, const char **meaning)
 	return "buffering-induced deadlock";
 }
 
-/* Resolve the call site of rank r's event e into s; 0, or -1 when it is not known. */
-static int site_of(const struct mpiv_traceset *ts, int r, long e, struct mpiv_cex_site *s)
+int site_of(const struct mpiv_traceset *ts, int r, long e, struct mpiv_cex_site *s)
 {
 	const struct mpiv_rank_trace *t = &ts->ranks[r];
 	const struct mpiv_event *ev;
@@ -63,7 +62,7 @@ static int site_of(const struct mpiv_traceset *ts, int r, long e, struct mpiv_ce
 	return 0;
 }
 
-static void site_str(const struct mpiv_traceset *ts, int r, long e, char *buf, size_t size)
+void site_str(const struct mpiv_traceset *ts, int r, long e, char *buf, size_t size)
 {
 	struct mpiv_cex_site s;
 
@@ -266,7 +265,7 @@ void report_trace_notes(FILE *f, const struct mpiv_traceset *ts)
 	}
 }
 
-static json_t *site_json(const struct mpiv_cex_site *s)
+json_t *site_json(const struct mpiv_cex_site *s)
 {
 	/* names from the debug information are bytes: not always UTF-8 */
 	return json_pack("{s:o, s:o, s:i}", "function", mpiv_json_text(s->function), "file",

@@ -30,6 +30,10 @@
 							 * call is checked against */
 #define MPIV_ENV_STEER "MPIVERIFY_STEER"	/* record for verify: the decisions each rank
 						 * must take first (doc/verify.md) */
+#define MPIV_ENV_CHECK_REDUCTIONS "MPIVERIFY_CHECK_REDUCTIONS"	/* record: the value of
+							 * --check-reductions ("detect" when it
+							 * has none): the recorder checks every
+							 * reduction (recorder/rec_reduce.c) */
 
 /* The test suite alone reads MPIVERIFY_BUILDDIR (tests/lib.sh: the build tree to test). */
 

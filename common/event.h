@@ -59,6 +59,8 @@ enum mpiv_kind {
 	MPIV_KIND_COMM_FREE,	/* the program lets go of a communicator: no effect */
 	MPIV_KIND_BUF_ATTACH,	/* MPI_Buffer_attach: bytes is the buffer's size */
 	MPIV_KIND_BUF_DETACH,	/* MPI_Buffer_detach: waits until its messages are delivered */
+	MPIV_KIND_LOCAL,	/* involves no other rank (MPI_Reduce_local, MPI_Op_create): no
+				 * effect on the model */
 	MPIV_KIND_UNSUPPORTED,	/* recorded, but check cannot judge it */
 };
 
@@ -83,6 +85,8 @@ enum mpiv_call_flags {
 	MPIV_F_POLL = 1 << 8,		/* a poll: may return having found or completed nothing
 					 * (no effect, no progress; a run of equal ones is one
 					 * event with a repeat count) */
+	MPIV_F_REDUCE = 1 << 9,		/* a reduction (MPI-4.1 6.9-6.11): the reduction check
+					 * (record --check-reductions) computes it a second way */
 };
 
 /* Special peers and tags, in world ranks (the recorder maps MPI's constants to these). */

@@ -4,7 +4,8 @@
 
 enum mpiv_exit {
 	MPIV_EXIT_OK = 0,		/* check: no deadlock; replay: the program completed */
-	MPIV_EXIT_DEADLOCK = 1,		/* check: deadlock found; replay: reproduced */
+	MPIV_EXIT_DEADLOCK = 1,		/* check: deadlock or other MPI correctness error (a
+					 * reduction mismatch) found; replay: reproduced */
 	MPIV_EXIT_USAGE = 2,		/* bad command line */
 	MPIV_EXIT_BAD_INPUT = 3,	/* unreadable or malformed trace or counterexample */
 	MPIV_EXIT_TOOL = 4,		/* spin, the C compiler or the launcher missing or failed */

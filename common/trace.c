@@ -85,10 +85,11 @@ static int check_event(const struct mpiv_rank_trace *t, const struct mpiv_event 
 	return 0;
 }
 
-/* The decoding loop of mpiv_trace_load_bin() over the records from byte off of the file (the
- * end of its header) to byte len: byte offsets in messages are the file's. */
-static int load_records(struct mpiv_rank_trace *t, const char *data, size_t len, size_t off,
-			struct mpiv_error *err)
+/* The decoding loop of mpiv_trace_load_bin() over the records (of a file of this version)
+ * from byte off of the file (the end of its header) to byte len: byte offsets in messages are
+ * the file's. */
+static int load_records(struct mpiv_rank_trace *t, uint32_t version, const char *data,
+			size_t len, size_t off, struct mpiv_error *err)
 {
 	struct mpiv_tf_reader rd;
 	struct mpiv_tf_record rec;
@@ -101,6 +102,7 @@ static int load_records(struct mpiv_rank_trace *t, const char *data, size_t len,
 	long n;
 
 	memset(&rd, 0, sizeof(rd));
+	rd.version = version;
 	reqs = xmalloc(maxreqs * sizeof(*reqs));
 	while (off < len) {
 		if (ended) {
@@ -170,6 +172,10 @@ static int load_records(struct mpiv_rank_trace *t, const char *data, size_t len,
 				goto out;
 			break;
 		}
+		case MPIV_TF_REDUCE:
+			if (mpiv_trace_add_reduction(t, &rec.red, err))
+				goto out;
+			break;
 		case MPIV_TF_REPEAT:
 			/* the run's event is the last one, and it stays what it was */
 			if (!after_poll) {
@@ -239,7 +245,7 @@ int mpiv_trace_load_bin(const char *path, struct mpiv_rank_trace *t, struct mpiv
 	memcpy(t->library, h.library, sizeof(t->library));
 	t->library[sizeof(t->library) - 1] = '\0';
 	t->bsend_overhead = h.bsend_overhead;
-	if (load_records(t, data, len, (size_t)n, err))
+	if (load_records(t, h.version, data, len, (size_t)n, err))
 		goto fail;
 	if (mpiv_trace_check_incomplete(t, err))
 		goto fail;
@@ -304,6 +310,12 @@ int mpiv_trace_save_bin(const char *path, const struct mpiv_rank_trace *t,
 			len = mpiv_tf_encode_comm(buf, cap, nc->event, nc->id, nc->n, nc->members);
 			fwrite(buf, 1, len, f);
 		}
+	}
+	/* after every event: a finding names its events by index */
+	xgrow((void **)&buf, &cap, MPIV_TF_REDUCE_MAX, 1);
+	for (k = 0; k < t->nreductions; k++) {
+		len = mpiv_tf_encode_reduction(buf, cap, &t->reductions[k]);
+		fwrite(buf, 1, len, f);
 	}
 	xgrow((void **)&buf, &cap, MPIV_TF_STOP_MAX + MPIV_TF_END_MAX, 1);
 	if (t->end != MPIV_END_UNKNOWN) {
@@ -466,6 +478,7 @@ void mpiv_rank_trace_release(struct mpiv_rank_trace *t)
 	for (i = 0; i < t->ncomms; i++)
 		free(t->comms[i].members);
 	free(t->comms);
+	free(t->reductions);
 
 	for (i = 0; i < t->nevents; i++)
 		mpiv_event_release(&t->events[i]);

@@ -11,6 +11,7 @@
 
 #include "error.h"
 #include "event.h"
+#include "reduction.h"
 
 #define MPIV_TRACE_BIN_FILE "rank-%d.mpivt"
 #define MPIV_TRACE_JSON_FILE "rank-%d.json"
@@ -46,6 +47,9 @@ struct mpiv_rank_trace {
 	size_t nmodules;
 	struct mpiv_newcomm *comms;	/* communicators the rank got, by event index */
 	size_t ncomms;
+	struct mpiv_reduction *reductions;	/* the reduction check's findings, in the order
+						 * written (trace_reduce.c) */
+	size_t nreductions;
 	int truncated;		/* the recorder never closed the file (the rank died): it was
 				 * read up to its last complete record, later calls are lost */
 	int end;		/* enum mpiv_end: how the rank said it ended (a stop record);
@@ -165,6 +169,15 @@ int mpiv_trace_add_module(struct mpiv_rank_trace *t, uint32_t id, const char *pa
  * its thread: a thread makes no call while it is blocked in one. Returns 0, or -1 with err
  * filled (BAD_INPUT). */
 int mpiv_trace_check_incomplete(const struct mpiv_rank_trace *t, struct mpiv_error *err);
+
+/* ---- trace_reduce.c: the reduction check's findings in a rank trace ---- */
+
+/* Append finding r to t. Returns 0, or -1 with err filled (BAD_INPUT) if its event is not a
+ * reduction (mpi_calls.def's REDUCE flag) of t, if it was checked at another event than its
+ * own but it is not a nonblocking reduction checked at a later completion call, or if a field
+ * is out of range (kind, flags, counts, tolerances, text, a peer outside the world). */
+int mpiv_trace_add_reduction(struct mpiv_rank_trace *t, const struct mpiv_reduction *r,
+			     struct mpiv_error *err);
 
 /* Write meta.json into dir. Returns 0, or -1 with err filled. */
 int mpiv_meta_save(const char *dir, const struct mpiv_meta *m, struct mpiv_error *err);

@@ -9,6 +9,7 @@
 
 #include "jsontext.h"
 #include "trace.h"
+#include "trace_reduce.h"
 #include "xalloc.h"
 
 #define TRACE_FORMAT "mpiverify-trace"
@@ -173,6 +174,8 @@ static json_t *trace_to_json(const struct mpiv_rank_trace *t)
 	for (i = 0; i < t->nevents; i++)
 		json_array_append_new(evs, event_to_json(t, &t->events[i]));
 	json_object_set_new(root, "events", evs);
+	if (t->nreductions)
+		json_object_set_new(root, "reductions", mpiv_reductions_to_json(t));
 	return root;
 }
 
@@ -607,6 +610,8 @@ int mpiv_trace_load_json(const char *path, struct mpiv_rank_trace *t, struct mpi
 		goto fail;
 	if (t->nevents && (t->events[t->nevents - 1].flags & MPIV_EV_INCOMPLETE))
 		t->incomplete = 1;
+	if (mpiv_reductions_from_json(json_object_get(root, "reductions"), t, err))
+		goto fail;
 	json_decref(root);
 	return 0;
 fail:

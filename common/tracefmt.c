@@ -1,6 +1,7 @@
-/* Encoding and decoding of binary rank traces, version 3 (doc/trace-format.md): LEB128 varints,
+/* Encoding and decoding of binary rank traces, version 5 (doc/trace-format.md): LEB128 varints,
  * zigzag for signed fields, a presence mask per event so that a call carries only the fields
  * it uses, implicit event indices, and call sites as indices into a table built as it goes. */
+#include <math.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -194,6 +195,52 @@ size_t mpiv_tf_encode_comm(void *buf, size_t cap, uint32_t event, int32_t id, ui
 	p = put_uv(p, n);
 	for (i = 0; i < n; i++)
 		p = put_uv(p, (uint32_t)members[i]);
+	return (size_t)(p - (unsigned char *)buf);
+}
+
+/* A text field of a reduction record: its length, then its bytes (no NUL). */
+static unsigned char *put_text(unsigned char *p, const char *s)
+{
+	size_t n = strnlen(s, MPIV_RED_TEXT - 1);
+
+	p = put_uv(p, n);
+	memcpy(p, s, n);
+	return p + n;
+}
+
+/* A double as the uvarint of its bits (IEEE 754 binary64). */
+static unsigned char *put_double(unsigned char *p, double v)
+{
+	uint64_t bits;
+
+	memcpy(&bits, &v, sizeof(bits));
+	return put_uv(p, bits);
+}
+
+size_t mpiv_tf_encode_reduction(void *buf, size_t cap, const struct mpiv_reduction *r)
+{
+	unsigned char *p = buf;
+
+	if (cap < MPIV_TF_REDUCE_MAX)
+		return 0;
+	p = put_uv(p, MPIV_TF_REDUCE);
+	p = put_uv(p, r->event);
+	p = put_uv(p, r->done);
+	p = put_uv(p, (uint32_t)r->what);
+	p = put_uv(p, r->flags);
+	p = put_zz(p, r->peer);
+	p = put_zz(p, r->code);
+	p = put_uv(p, r->count);
+	p = put_uv(p, r->differ);
+	p = put_uv(p, r->first);
+	p = put_double(p, r->rel);
+	p = put_double(p, r->allowed);
+	p = put_text(p, r->type);
+	p = put_text(p, r->elem);
+	p = put_text(p, r->op);
+	p = put_text(p, r->got);
+	p = put_text(p, r->want);
+	p = put_text(p, r->why);
 	return (size_t)(p - (unsigned char *)buf);
 }
 
@@ -489,7 +536,8 @@ long mpiv_tf_decode_header(const void *buf, size_t len, struct mpiv_tf_header *h
 	if (len < MPIV_TRACE_MAGIC_LEN)
 		return 0;
 	h->version = get_u32(&in);
-	if (!in.short_ && !in.bad && h->version != MPIV_TRACE_VERSION) {
+	if (!in.short_ && !in.bad &&
+	    (h->version < MPIV_TRACE_VERSION_OLDEST || h->version > MPIV_TRACE_VERSION)) {
 		snprintf(why, whysize, "trace format version %u, this mpiverify reads version %d",
 			 h->version, MPIV_TRACE_VERSION);
 		return -1;
@@ -566,6 +614,89 @@ static void decode_comm(const struct mpiv_tf_reader *r, struct tf_in *in,
 			in->bad = 1;
 		}
 	}
+}
+
+/* A text field of a reduction record into out (MPIV_RED_TEXT bytes), NUL-terminated. */
+static void get_text(struct tf_in *in, char *out, const char *field, char *why, size_t whysize)
+{
+	uint64_t n = get_uv(in, 32);
+
+	if (in->short_ || in->bad)
+		return;
+	if ((size_t)(in->end - in->p) < n) {
+		in->short_ = 1;
+		return;
+	}
+	if (!mpiv_red_text_ok((const char *)in->p, n)) {
+		snprintf(why, whysize, "reduction record with a %s that is not printable text of "
+			 "at most %d bytes", field, MPIV_RED_TEXT - 1);
+		in->bad = 1;
+		return;
+	}
+	memcpy(out, in->p, n);
+	out[n] = '\0';
+	in->p += n;
+}
+
+static double get_double(struct tf_in *in)
+{
+	uint64_t bits = get_uv(in, 64);
+	double v;
+
+	memcpy(&v, &bits, sizeof(v));
+	return v;
+}
+
+/* Decode a reduction record after its code, and check what needs no other record: its events
+ * written already (done not before event), a known kind and flags, counts that agree, finite
+ * tolerances. What the events are is the trace reader's to check (mpiv_trace_add_reduction). */
+static void decode_reduction(const struct mpiv_tf_reader *r, struct tf_in *in,
+			     struct mpiv_reduction *red, char *why, size_t whysize)
+{
+	red->event = get_u32(in);
+	red->done = get_u32(in);
+	red->what = (int32_t)get_u32(in);
+	red->flags = get_u32(in);
+	red->peer = get_zz(in);
+	red->code = get_zz(in);
+	red->count = get_uv(in, 64);
+	red->differ = get_uv(in, 64);
+	red->first = get_uv(in, 64);
+	red->rel = get_double(in);
+	red->allowed = get_double(in);
+	get_text(in, red->type, "type", why, whysize);
+	get_text(in, red->elem, "element type", why, whysize);
+	get_text(in, red->op, "op", why, whysize);
+	get_text(in, red->got, "library value", why, whysize);
+	get_text(in, red->want, "reliable value", why, whysize);
+	get_text(in, red->why, "reason", why, whysize);
+	if (in->short_ || in->bad)
+		return;
+	in->bad = 1;
+	if (r->version && r->version < MPIV_TRACE_VERSION_REDUCE)
+		snprintf(why, whysize, "reduction record in a trace of version %u", r->version);
+	else if (red->event >= r->nevents || red->done >= r->nevents)
+		snprintf(why, whysize, "reduction record of events %u and %u, but only %u were "
+			 "written", red->event, red->done, r->nevents);
+	else if (red->done < red->event)
+		snprintf(why, whysize, "reduction record checked at event %u, before its event %u",
+			 red->done, red->event);
+	else if (!mpiv_red_what_name(red->what))
+		snprintf(why, whysize, "reduction record of an unknown kind %d", red->what);
+	else if (red->flags & ~(uint32_t)MPIV_RED_FLAGS_ALL)
+		snprintf(why, whysize, "reduction record with unknown flags 0x%x",
+			 red->flags & ~(uint32_t)MPIV_RED_FLAGS_ALL);
+	else if (red->what == MPIV_RED_MISMATCH &&
+		 (red->differ == 0 || red->differ > red->count || red->first >= red->count))
+		snprintf(why, whysize, "reduction mismatch of %llu elements of %llu, the first at "
+			 "%llu", (unsigned long long)red->differ, (unsigned long long)red->count,
+			 (unsigned long long)red->first);
+	else if (!isfinite(red->rel) || red->rel < 0 || !isfinite(red->allowed) ||
+		 red->allowed < 0)
+		snprintf(why, whysize, "reduction record with a tolerance that is not a finite "
+			 "number >= 0");
+	else
+		in->bad = 0;
 }
 
 void mpiv_tf_comm_members(const struct mpiv_tf_record *rec, int32_t *out)
@@ -763,6 +894,10 @@ long mpiv_tf_decode(struct mpiv_tf_reader *r, const void *buf, size_t len,
 			snprintf(why, whysize, "stop record of an unknown kind %d", rec->how);
 			return -1;
 		}
+		break;
+	case MPIV_TF_REDUCE:
+		rec->kind = MPIV_TF_REDUCE;
+		decode_reduction(r, &in, &rec->red, why, whysize);
 		break;
 	case MPIV_TF_REPEAT:
 		rec->kind = MPIV_TF_REPEAT;

@@ -1,4 +1,4 @@
-/* The binary rank-trace format, version 4 (doc/trace-format.md): the one place that knows its
+/* The binary rank-trace format, version 5 (doc/trace-format.md): the one place that knows its
  * layout. The recorder encodes with it from inside the user's program, the reader in trace.c
  * decodes with it. No I/O and no allocation here, so the preload library can use it freely. */
 #ifndef MPIV_TRACEFMT_H
@@ -8,8 +8,14 @@
 #include <stdint.h>
 
 #include "event.h"
+#include "reduction.h"
 
-#define MPIV_TRACE_VERSION 4
+#define MPIV_TRACE_VERSION 5
+/* The oldest version still read: version 5 is version 4 with reduction records added, so a
+ * version 4 file reads the same. */
+#define MPIV_TRACE_VERSION_OLDEST 4
+/* The first version with reduction records. */
+#define MPIV_TRACE_VERSION_REDUCE 5
 #define MPIV_TRACE_MAGIC "MPIVTRC"	/* 8 bytes with its NUL: the first bytes of a file */
 #define MPIV_TRACE_MAGIC_LEN 8
 
@@ -27,6 +33,8 @@
 #define MPIV_TF_STOP_MAX (1 + 10 + 5)	/* how the rank ended, and its code */
 #define MPIV_TF_COMM_MAX(n) (4 * 5 + (size_t)(n) * 5)	/* a comm record of n members */
 #define MPIV_TF_REPEAT_MAX 11
+/* a reduction record: its numbers, then its text fields, each a length and the bytes */
+#define MPIV_TF_REDUCE_MAX (13 * 10 + 6 * (2 + MPIV_RED_TEXT))
 
 /* What the header of a file holds. */
 struct mpiv_tf_header {
@@ -81,6 +89,7 @@ struct mpiv_tf_writer {
 /* Decoding state of one file. The caller keeps the site table: every MPIV_TF_SITE record
  * decoded must be appended to sites (and nsites bumped) before the next record is decoded. */
 struct mpiv_tf_reader {
+	uint32_t version;	/* the file's version (its header's); 0 is MPIV_TRACE_VERSION */
 	uint32_t nevents;	/* events decoded: the index of the next new one */
 	int32_t last_req;	/* as in the writer */
 	const uint64_t *sites;	/* the site table so far, the caller's */
@@ -94,6 +103,7 @@ enum mpiv_tf_kind {
 	MPIV_TF_COMM = 4,	/* the communicator an event made (struct mpiv_newcomm) */
 	MPIV_TF_REPEAT = 6,	/* the event before, a failed poll, was made n more times */
 	MPIV_TF_STOP = 7,	/* how the rank ended (enum mpiv_end), and its code */
+	MPIV_TF_REDUCE = 8,	/* a finding of the reduction check (struct mpiv_reduction) */
 	MPIV_TF_EVENT = 16,	/* one MPI call (the record's code is 16 + its call) */
 };
 
@@ -107,6 +117,7 @@ struct mpiv_tf_record {
 	uint64_t more;		/* REPEAT: the times more, at least 1 */
 	int32_t how;		/* STOP: enum mpiv_end */
 	int32_t code;		/* STOP: the abort code, signal number or exit status */
+	struct mpiv_reduction red;	/* REDUCE: the finding; its events are below nevents */
 	int replaces;		/* EVENT: it replaces the earlier event of the same index */
 	uint32_t comm_event;	/* COMM: the index of the event that made it */
 	int32_t comm_id;	/* COMM: its rank-local id */
@@ -135,6 +146,11 @@ size_t mpiv_tf_encode_end(void *buf, size_t cap);
  * code; returns its length or 0 if it does not fit. */
 size_t mpiv_tf_encode_stop(void *buf, size_t cap, int how, int32_t code);
 
+/* Encode a reduction record: finding r, whose events must have been written already, its
+ * text fields NUL-terminated (each cut to MPIV_RED_TEXT - 1 bytes). Returns its length, or 0
+ * if cap is less than MPIV_TF_REDUCE_MAX. */
+size_t mpiv_tf_encode_reduction(void *buf, size_t cap, const struct mpiv_reduction *r);
+
 /* Encode the comm record of the communicator event `event` made: its rank-local id and its n
  * members (world ranks, >= 0). Returns its length, or 0 if cap is less than
  * MPIV_TF_COMM_MAX(n). */
@@ -153,7 +169,8 @@ size_t mpiv_tf_encode_event(struct mpiv_tf_writer *w, void *buf, size_t cap,
 			    const struct mpiv_event *ev);
 
 /* Decode the header at the start of a file of len bytes into h. Returns its length; 0 if the
- * file ends inside the header; -1 if it is not a trace of this version, with why (a line
+ * file ends inside the header; -1 if it is not a trace of a version this mpiverify reads
+ * (MPIV_TRACE_VERSION_OLDEST to MPIV_TRACE_VERSION), with why (a line
  * starting "not an mpiverify trace" for garbage) filled. */
 long mpiv_tf_decode_header(const void *buf, size_t len, struct mpiv_tf_header *h, char *why,
 			   size_t whysize);

@@ -169,6 +169,7 @@ REC_HOT int rec_call_enter(struct rec_call *c, unsigned call, const void *ret)
 	c->incomplete_sent = 0;
 	c->newcomm = MPIV_NONE;
 	c->members = NULL;
+	c->reduce = NULL;
 	c->failed_poll = 0;
 	c->ev.thread = rec_status_enter(call, op, c->ev.site);
 	return 1;
@@ -252,6 +253,8 @@ REC_HOT void rec_call_leave(struct rec_call *c)
 	rec_call_returned(c);
 	rec_steer_after(c);
 	rec_output_call(c, 0);
+	if (c->reduce)
+		rec_reduce_leave(c);	/* its findings follow the event they name */
 	rec_status_leave(c->failed_poll);
 	/* Tested first: most calls own nothing, and free(NULL) is still a call. */
 	if (c->ev.reqs != c->reqs_inline)

@@ -67,6 +67,35 @@ static uint64_t bytes_v(const int counts[], MPI_Datatype type, const MPI_Datatyp
 		coll_request(c, rc_, request);			\
 		return rc_;					\
 	} while (0)
+/* The same for reductions, with the reduction check's hooks around the call when it is on
+ * (rec_reduce.h); the last arguments are the fields of a struct rec_red_args. */
+#define COLL_REDUCE(call, comm, root, bytes, ...)		\
+	do {							\
+		struct rec_red_args a_ = {__VA_ARGS__};		\
+		struct rec_red *r_ = rec_reduce_on ? rec_reduce_begin(c, &a_) : NULL;	\
+		int rc_;					\
+								\
+		coll_event(c, comm, root, bytes);		\
+		rec_call_posted(c);				\
+		rc_ = call;					\
+		if (r_)						\
+			rec_reduce_end(r_, c, rc_);		\
+		rec_call_returned(c);				\
+		return rc_;					\
+	} while (0)
+#define COLL_IREDUCE(call, comm, root, bytes, request, ...)	\
+	do {							\
+		struct rec_red_args a_ = {__VA_ARGS__};		\
+		struct rec_red *r_ = rec_reduce_on ? rec_reduce_begin(c, &a_) : NULL;	\
+		int rc_;					\
+								\
+		coll_event(c, comm, root, bytes);		\
+		rc_ = call;					\
+		coll_request(c, rc_, request);			\
+		if (r_)						\
+			rec_reduce_started(r_, c, rc_, request);	\
+		return rc_;					\
+	} while (0)
 
 int rec_Bcast(struct rec_call *c, void *buffer, int count, MPI_Datatype datatype, int root,
 	      MPI_Comm comm)
@@ -78,15 +107,17 @@ int rec_Bcast(struct rec_call *c, void *buffer, int count, MPI_Datatype datatype
 int rec_Reduce(struct rec_call *c, const void *sendbuf, void *recvbuf, int count,
 	       MPI_Datatype datatype, MPI_Op op, int root, MPI_Comm comm)
 {
-	COLL_BLOCKING(PMPI_Reduce(sendbuf, recvbuf, count, datatype, op, root, comm), comm, root,
-		      rec_comm_bytes(count, datatype));
+	COLL_REDUCE(PMPI_Reduce(sendbuf, recvbuf, count, datatype, op, root, comm), comm, root,
+		    rec_comm_bytes(count, datatype), REC_RED_REDUCE, sendbuf, recvbuf, count, NULL,
+		    datatype, op, root, comm);
 }
 
 int rec_Allreduce(struct rec_call *c, const void *sendbuf, void *recvbuf, int count,
 		  MPI_Datatype datatype, MPI_Op op, MPI_Comm comm)
 {
-	COLL_BLOCKING(PMPI_Allreduce(sendbuf, recvbuf, count, datatype, op, comm), comm,
-		      MPIV_NONE, rec_comm_bytes(count, datatype));
+	COLL_REDUCE(PMPI_Allreduce(sendbuf, recvbuf, count, datatype, op, comm), comm, MPIV_NONE,
+		    rec_comm_bytes(count, datatype), REC_RED_ALL, sendbuf, recvbuf, count, NULL,
+		    datatype, op, 0, comm);
 }
 
 int rec_Gather(struct rec_call *c, const void *sendbuf, int sendcount, MPI_Datatype sendtype,
@@ -165,29 +196,33 @@ int rec_Alltoallw(struct rec_call *c, const void *sendbuf, const int sendcounts[
 int rec_Reduce_scatter(struct rec_call *c, const void *sendbuf, void *recvbuf,
 		       const int recvcounts[], MPI_Datatype datatype, MPI_Op op, MPI_Comm comm)
 {
-	COLL_BLOCKING(PMPI_Reduce_scatter(sendbuf, recvbuf, recvcounts, datatype, op, comm), comm,
-		      MPIV_NONE, bytes_v(recvcounts, datatype, NULL, comm));
+	COLL_REDUCE(PMPI_Reduce_scatter(sendbuf, recvbuf, recvcounts, datatype, op, comm), comm,
+		    MPIV_NONE, bytes_v(recvcounts, datatype, NULL, comm), REC_RED_SCATTER, sendbuf,
+		    recvbuf, 0, recvcounts, datatype, op, 0, comm);
 }
 
 int rec_Reduce_scatter_block(struct rec_call *c, const void *sendbuf, void *recvbuf,
 			     int recvcount, MPI_Datatype datatype, MPI_Op op, MPI_Comm comm)
 {
-	COLL_BLOCKING(PMPI_Reduce_scatter_block(sendbuf, recvbuf, recvcount, datatype, op, comm),
-		      comm, MPIV_NONE, rec_comm_bytes(recvcount, datatype));
+	COLL_REDUCE(PMPI_Reduce_scatter_block(sendbuf, recvbuf, recvcount, datatype, op, comm),
+		    comm, MPIV_NONE, rec_comm_bytes(recvcount, datatype), REC_RED_SCATTER_BLOCK,
+		    sendbuf, recvbuf, recvcount, NULL, datatype, op, 0, comm);
 }
 
 int rec_Scan(struct rec_call *c, const void *sendbuf, void *recvbuf, int count,
 	     MPI_Datatype datatype, MPI_Op op, MPI_Comm comm)
 {
-	COLL_BLOCKING(PMPI_Scan(sendbuf, recvbuf, count, datatype, op, comm), comm, MPIV_NONE,
-		      rec_comm_bytes(count, datatype));
+	COLL_REDUCE(PMPI_Scan(sendbuf, recvbuf, count, datatype, op, comm), comm, MPIV_NONE,
+		    rec_comm_bytes(count, datatype), REC_RED_SCAN, sendbuf, recvbuf, count, NULL,
+		    datatype, op, 0, comm);
 }
 
 int rec_Exscan(struct rec_call *c, const void *sendbuf, void *recvbuf, int count,
 	       MPI_Datatype datatype, MPI_Op op, MPI_Comm comm)
 {
-	COLL_BLOCKING(PMPI_Exscan(sendbuf, recvbuf, count, datatype, op, comm), comm, MPIV_NONE,
-		      rec_comm_bytes(count, datatype));
+	COLL_REDUCE(PMPI_Exscan(sendbuf, recvbuf, count, datatype, op, comm), comm, MPIV_NONE,
+		    rec_comm_bytes(count, datatype), REC_RED_EXSCAN, sendbuf, recvbuf, count, NULL,
+		    datatype, op, 0, comm);
 }
 
 int rec_Ibarrier(struct rec_call *c, MPI_Comm comm, MPI_Request *request)
@@ -206,16 +241,17 @@ int rec_Ibcast(struct rec_call *c, void *buffer, int count, MPI_Datatype datatyp
 int rec_Ireduce(struct rec_call *c, const void *sendbuf, void *recvbuf, int count,
 		MPI_Datatype datatype, MPI_Op op, int root, MPI_Comm comm, MPI_Request *request)
 {
-	COLL_NONBLOCKING(PMPI_Ireduce(sendbuf, recvbuf, count, datatype, op, root, comm,
-				      request),
-			 comm, root, rec_comm_bytes(count, datatype), request);
+	COLL_IREDUCE(PMPI_Ireduce(sendbuf, recvbuf, count, datatype, op, root, comm, request),
+		     comm, root, rec_comm_bytes(count, datatype), request, REC_RED_REDUCE, sendbuf,
+		     recvbuf, count, NULL, datatype, op, root, comm);
 }
 
 int rec_Iallreduce(struct rec_call *c, const void *sendbuf, void *recvbuf, int count,
 		MPI_Datatype datatype, MPI_Op op, MPI_Comm comm, MPI_Request *request)
 {
-	COLL_NONBLOCKING(PMPI_Iallreduce(sendbuf, recvbuf, count, datatype, op, comm, request),
-			 comm, MPIV_NONE, rec_comm_bytes(count, datatype), request);
+	COLL_IREDUCE(PMPI_Iallreduce(sendbuf, recvbuf, count, datatype, op, comm, request),
+		     comm, MPIV_NONE, rec_comm_bytes(count, datatype), request, REC_RED_ALL,
+		     sendbuf, recvbuf, count, NULL, datatype, op, 0, comm);
 }
 
 int rec_Igather(struct rec_call *c, const void *sendbuf, int sendcount, MPI_Datatype sendtype,
@@ -306,30 +342,34 @@ int rec_Ireduce_scatter(struct rec_call *c, const void *sendbuf, void *recvbuf,
 		const int recvcounts[], MPI_Datatype datatype, MPI_Op op, MPI_Comm comm,
 		MPI_Request *request)
 {
-	COLL_NONBLOCKING(PMPI_Ireduce_scatter(sendbuf, recvbuf, recvcounts, datatype, op, comm,
-				              request),
-			 comm, MPIV_NONE, bytes_v(recvcounts, datatype, NULL, comm), request);
+	COLL_IREDUCE(PMPI_Ireduce_scatter(sendbuf, recvbuf, recvcounts, datatype, op, comm,
+					  request),
+		     comm, MPIV_NONE, bytes_v(recvcounts, datatype, NULL, comm), request,
+		     REC_RED_SCATTER, sendbuf, recvbuf, 0, recvcounts, datatype, op, 0, comm);
 }
 
 int rec_Ireduce_scatter_block(struct rec_call *c, const void *sendbuf, void *recvbuf,
 		int recvcount, MPI_Datatype datatype, MPI_Op op, MPI_Comm comm,
 		MPI_Request *request)
 {
-	COLL_NONBLOCKING(PMPI_Ireduce_scatter_block(sendbuf, recvbuf, recvcount, datatype, op,
-				                    comm, request),
-			 comm, MPIV_NONE, rec_comm_bytes(recvcount, datatype), request);
+	COLL_IREDUCE(PMPI_Ireduce_scatter_block(sendbuf, recvbuf, recvcount, datatype, op, comm,
+						request),
+		     comm, MPIV_NONE, rec_comm_bytes(recvcount, datatype), request,
+		     REC_RED_SCATTER_BLOCK, sendbuf, recvbuf, recvcount, NULL, datatype, op, 0, comm);
 }
 
 int rec_Iscan(struct rec_call *c, const void *sendbuf, void *recvbuf, int count,
 		MPI_Datatype datatype, MPI_Op op, MPI_Comm comm, MPI_Request *request)
 {
-	COLL_NONBLOCKING(PMPI_Iscan(sendbuf, recvbuf, count, datatype, op, comm, request),
-			 comm, MPIV_NONE, rec_comm_bytes(count, datatype), request);
+	COLL_IREDUCE(PMPI_Iscan(sendbuf, recvbuf, count, datatype, op, comm, request), comm,
+		     MPIV_NONE, rec_comm_bytes(count, datatype), request, REC_RED_SCAN, sendbuf,
+		     recvbuf, count, NULL, datatype, op, 0, comm);
 }
 
 int rec_Iexscan(struct rec_call *c, const void *sendbuf, void *recvbuf, int count,
 		MPI_Datatype datatype, MPI_Op op, MPI_Comm comm, MPI_Request *request)
 {
-	COLL_NONBLOCKING(PMPI_Iexscan(sendbuf, recvbuf, count, datatype, op, comm, request),
-			 comm, MPIV_NONE, rec_comm_bytes(count, datatype), request);
+	COLL_IREDUCE(PMPI_Iexscan(sendbuf, recvbuf, count, datatype, op, comm, request), comm,
+		     MPIV_NONE, rec_comm_bytes(count, datatype), request, REC_RED_EXSCAN, sendbuf,
+		     recvbuf, count, NULL, datatype, op, 0, comm);
 }

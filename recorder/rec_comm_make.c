@@ -12,6 +12,8 @@ void rec_call_newcomm(struct rec_call *c, MPI_Comm newcomm, MPI_Comm members_of)
 
 	if (newcomm == MPI_COMM_NULL)
 		return;
+	if (rec_reduce_on)
+		rec_reduce_comm_made(newcomm, members_of);
 	/* registered even if its members cannot be had: the replayer numbers it all the same */
 	c->newcomm = rec_comm_register(newcomm);
 	if (c->newcomm == MPIV_COMM_UNKNOWN)
@@ -141,5 +143,7 @@ int rec_Comm_free(struct rec_call *c, MPI_Comm *comm)
 	c->ev.comm = rec_comm_id(old);
 	/* before the handle is free for MPI to give to another communicator */
 	rec_comm_forget(old);
+	if (rec_reduce_on)
+		rec_reduce_comm_free(old);
 	return PMPI_Comm_free(comm);
 }

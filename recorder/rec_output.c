@@ -608,6 +608,31 @@ uint32_t rec_output_next_index(unsigned call)
 	return n;
 }
 
+static size_t enc_reduction(void *arg, void *buf, size_t cap)
+{
+	return mpiv_tf_encode_reduction(buf, cap, arg);
+}
+
+/* Append a record other than an event's, of at most max bytes made by encode(arg, ...), as
+ * a producer that takes the lock: from any thread, outside the fast path. */
+static void out_record(size_t max, size_t (*encode)(void *arg, void *buf, size_t cap), void *arg)
+{
+	int taken = 0;
+
+	if (atomic_load_explicit(&out_fd, memory_order_relaxed) < 0)
+		return;
+	if (out_multi)
+		taken = out_take(&out_plock);
+	out_run_end();
+	out_append(max, encode, arg);
+	out_drop(&out_plock, taken);
+}
+
+void rec_output_reduction(const struct mpiv_reduction *r)
+{
+	out_record(MPIV_TF_REDUCE_MAX, enc_reduction, (void *)r);
+}
+
 struct out_module {
 	uint32_t id;		/* the module's id */
 	const char *path;	/* its file */
@@ -623,15 +648,8 @@ static size_t enc_module(void *arg, void *buf, size_t cap)
 void rec_output_module(unsigned id, const char *path)
 {
 	struct out_module m = {id, path};
-	int taken = 0;
 
-	if (atomic_load_explicit(&out_fd, memory_order_relaxed) < 0)
-		return;
-	if (out_multi)
-		taken = out_take(&out_plock);
-	out_run_end();
-	out_append(MPIV_TF_MODULE_MAX(strlen(path)), enc_module, &m);
-	out_drop(&out_plock, taken);
+	out_record(MPIV_TF_MODULE_MAX(strlen(path)), enc_module, &m);
 }
 
 void rec_output_flush(void)

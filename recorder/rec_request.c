@@ -187,6 +187,8 @@ REC_HOT int rec_Wait(struct rec_call *c, MPI_Request *request, MPI_Status *statu
 		rec_request_info(&e, status, &c->ev.reqs[0]);
 	else
 		c->ev.nreqs = 0;	/* failed without completing it */
+	if (rec_reduce_on && (rc == MPI_SUCCESS || freed))
+		rec_reduce_completed(c, e.handle, rc);
 	if (!freed)
 		rec_request_put(&e);
 	return rc;
@@ -232,6 +234,9 @@ REC_HOT int rec_Waitall(struct rec_call *c, int count, MPI_Request array_of_requ
 		if (rc == MPI_SUCCESS || freed)
 			rec_request_info(&ent[i], st != MPI_STATUSES_IGNORE ? &st[i] : NULL,
 					 &c->ev.reqs[k++]);
+		if (rec_reduce_on && (rc == MPI_SUCCESS || freed))
+			rec_reduce_completed(c, ent[i].handle, rc == MPI_SUCCESS ||
+					     st == MPI_STATUSES_IGNORE ? rc : st[i].MPI_ERROR);
 		if (!freed)
 			rec_request_put(&ent[i]);
 	}
@@ -319,6 +324,9 @@ static void completion_finish(struct rec_call *c, struct completion *cp, MPI_Req
 				continue;
 			if (pass == 0) {
 				rec_request_info(&cp->ent[i], st_of ? st_of(ctx, i) : NULL, &ri);
+				/* marked done only when the call succeeded */
+				if (rec_reduce_on)
+					rec_reduce_completed(c, cp->ent[i].handle, MPI_SUCCESS);
 			} else {
 				rec_request_info(&cp->ent[i], NULL, &ri);
 				pending++;

@@ -10,6 +10,7 @@
 
 #include "event.h"	/* before MPIV_SPECIAL is redefined below: its enum needs every call */
 #include "rec_msg.h"
+#include "rec_reduce.h"
 
 #pragma GCC visibility push(hidden)
 
@@ -45,6 +46,9 @@ struct rec_call {
 					 * MPIV_NONE if none (written as a comm record) */
 	uint32_t nmembers;		/* its members ... */
 	int32_t *members;		/* ... world ranks by rank in it; malloc'ed, or NULL */
+	struct rec_red *reduce;		/* reductions the reduction check handled in this call,
+					 * whose findings follow its event (rec_reduce.c); NULL
+					 * for none */
 };
 
 /* ---- rec_call.c: the life of a call ---- */
@@ -123,6 +127,10 @@ void rec_output_call(struct rec_call *c, unsigned flags);
  * of the same call). Only while calls cannot overlap (not rec_multi): it reads the writer's
  * state without its lock. UINT32_MAX if the trace is not open. */
 uint32_t rec_output_next_index(unsigned call);
+
+/* Append a reduction record: a finding of the reduction check, whose events (r->event,
+ * r->done) are written already. Thread-safe. */
+void rec_output_reduction(const struct mpiv_reduction *r);
 
 /* Append a module record (rec_site_set_hook's callback). */
 void rec_output_module(unsigned id, const char *path);

@@ -41,6 +41,8 @@ static void rec_start(int thread_level)
 	}
 	if (!tracing && !watching)
 		rec_call_disable();
+	else
+		rec_reduce_init();
 }
 
 MPIV_EXPORT int MPI_Init(int *argc, char ***argv)

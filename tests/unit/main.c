@@ -16,6 +16,7 @@ int main(void)
 		mpilib_suite,
 		search_suite,
 		verify_suite,
+		redcheck_suite,
 		CU_SUITE_INFO_NULL,
 	};
 	unsigned failed;
