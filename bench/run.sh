@@ -13,18 +13,22 @@
 #  3. the fixed cost of a small check: CPU time of `check --buffering all` on a recorded
 #     two-rank example, with the prebuilt verifiers and with the compile path (a pan compiled
 #     in the output directory, as every check once did), and the share of it spent in pan;
-#  4. verify's runs and time against ranks and tasks: the task farm of
+#  4. the reduction check's cost (record --check-reductions): MPI_Allreduce of 8 and of 1M
+#     doubles on 2 and 4 ranks, recorded with the check against recorded without it (and
+#     against plain runs), best of $RUNS each, the three kinds of run alternating;
+#  5. verify's runs and time against ranks and tasks: the task farm of
 #     examples/verify/task-farm.c (correct: no deadlock, every decision explored), the same
 #     with the bug of task-farm-last-task.c (found and confirmed), a farm served with
 #     MPI_Waitany (a path per order of indices), and the two branch examples;
-#  5. check time and peak memory against trace size: a wildcard-free halo exchange
+#  6. check time and peak memory against trace size: a wildcard-free halo exchange
 #     (ranks x iterations) and a master/worker with MPI_ANY_SOURCE receives.
-# Arguments name the parts to run (record, replay, small, verify, check; default all):
+# Arguments name the parts to run (record, replay, small, reduce, verify, check; default
+# all):
 # `bench/run.sh replay` records the traces it replays once, untimed, and times only the
 # replays.
 set -u
 
-PARTS=${*:-record replay small verify check}
+PARTS=${*:-record replay small reduce verify check}
 part()	# part NAME: whether NAME is to run
 {
 	case " $PARTS " in *" $1 "*) return 0 ;; esac
@@ -37,12 +41,12 @@ require_mpiverify
 WORK=$(make_workdir bench)
 cd "$WORK" || exit 1
 
-for prog in selfloop pingpong halo; do
+for prog in selfloop pingpong halo allreduce; do
 	"$MPICC" -O2 -o $prog "$SRCDIR/bench/$prog.c" || exit 1
 done
 "$MPICC" -O2 -shared -fPIC -o passthrough.so "$SRCDIR/bench/passthrough.c" || exit 1
 cc -O2 -I"$SRCDIR/common" -o gen_trace "$SRCDIR/bench/gen_trace.c" "$SRCDIR/common/tracefmt.c" \
-	"$SRCDIR/common/event.c" || exit 1
+	"$SRCDIR/common/event.c" "$SRCDIR/common/reduction.c" || exit 1
 
 RUNS=${BENCH_RUNS:-5}
 
@@ -216,6 +220,38 @@ if part small; then
 			p, n, i, p - i, (p > 0 ? 100 * (p - i) / p : 0)
 		printf "pan compiled   %6.3f s   (spin -a, cc on the engine and on pan.c, per check)\n", c
 		printf "ratio          %6.1fx\n", (p > 0 ? c / p : 0) }'
+fi
+# reduce_cost NAME NP N ITERS: one line of figures for ITERS MPI_Allreduce of N doubles.
+reduce_cost()
+{
+	local name=$1 np=$2 dir=trace-${1// /-} plain='' rec='' chk='' i
+	shift 2
+	for ((i = 0; i < RUNS; i++)); do
+		run_once "$MPIRUN" -np "$np" ./allreduce "$@"
+		plain=$(smaller "$plain" "$S")
+		run_once "$MPIVERIFY" record -o "$dir" -- "$MPIRUN" -np "$np" ./allreduce "$@"
+		rec=$(smaller "$rec" "$S")
+		run_once "$MPIVERIFY" record -o "$dir-checked" --check-reductions -- \
+			"$MPIRUN" -np "$np" ./allreduce "$@"
+		chk=$(smaller "$chk" "$S")
+	done
+	awk -v n="$name" -v p="${plain:-nan}" -v r="${rec:-nan}" -v c="${chk:-nan}" \
+		-v it="$2" 'BEGIN {
+		if (p == "nan" || r == "nan" || c == "nan") {
+			printf "%-16s failed (plain %s s, recorded %s s, checked %s s)\n", n, p, r, c
+			exit }
+		printf "%-16s plain %8.4f s  recorded %8.4f s  checked %8.4f s  check/recorded %6.2fx  check/plain %6.2fx  %8.1f us per checked reduction\n",
+			n, p, r, c, c / r, c / p, (c - r) * 1e6 / it }'
+}
+
+if part reduce; then
+echo
+echo "== reduction check: MPI_Allreduce of doubles (MPI_SUM) recorded with --check-reductions"
+echo "   against recorded without it, and against plain runs, best of $RUNS each"
+reduce_cost "8 x 2 ranks" 2 8 20000
+reduce_cost "8 x 4 ranks" 4 8 500
+reduce_cost "1M x 2 ranks" 2 1048576 20
+reduce_cost "1M x 4 ranks" 4 1048576 10
 fi
 if part verify; then
 	echo
