@@ -341,7 +341,10 @@ static void failed(struct rec_red *r, int rc)
 	if (PMPI_Error_string(rc, text, &len) != MPI_SUCCESS)
 		len = 0;
 	text[len < MPI_MAX_ERROR_STRING ? len : MPI_MAX_ERROR_STRING - 1] = '\0';
-	snprintf(f->why, sizeof(f->why), "%s", text);
+	/* cut to what a finding keeps (the trace format's limit) */
+	len = (int)strnlen(text, sizeof(f->why) - 1);
+	memcpy(f->why, text, (size_t)len);
+	f->why[len] = '\0';
 	printable(f->why);
 }
 
