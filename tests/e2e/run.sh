@@ -7,6 +7,8 @@
 # Prints `ok NAME` or `FAIL NAME: why` per case and ends with `N passed, M failed`.
 # Exit status: 0 all passed, 1 a case failed, 77 skipped (mpicc, mpirun or spin missing).
 # KEEP=1 keeps the work directory under tests/out/ even when everything passed.
+# E2E_EXAMPLES=PATTERN runs only the examples whose path under examples/ matches the extended
+# regular expression PATTERN (and the bad-input cases), for a quick look at one feature.
 set -u
 
 . "$(dirname "$0")/../lib.sh"
@@ -293,7 +295,8 @@ verify_case()
 # ---- the examples ----
 while IFS= read -r src; do
 	example_cases "$src"
-done < <(find examples -name '*.c' | LC_ALL=C sort)
+done < <(find examples -name '*.c' | LC_ALL=C sort |
+	grep -E -- "${E2E_EXAMPLES:-.}")
 
 # ---- bad input ----
 BAD=$WORK/bad
