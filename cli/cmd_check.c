@@ -199,8 +199,7 @@ static int check_mode(struct check_run *run, const struct mode *m, struct mpiv_e
 		return mpiv_error_set(err, MPIV_EXIT_TOOL, dir, -1, -1, "cannot create: %s",
 				      strerror(errno));
 	clean_mode_dir(dir);
-	run->prog->buffering = (enum eng_buffering)m->b.mode;
-	run->prog->eager = m->b.bytes;
+	eng_set_buffering(run->prog, (enum eng_buffering)m->b.mode, m->b.bytes);
 	snprintf(dat, sizeof(dat), "%s/model.dat", dir);
 	f = fopen(dat, "w");
 	if (!f)

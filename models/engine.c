@@ -883,26 +883,71 @@ static void closure(const struct eng_prog *p, int32_t *st)
 	}
 }
 
-/* ---- the wildcard reduction: interchangeable receives ----
+/* ---- the reductions ----
  *
- * Master/worker codes receive every result with MPI_ANY_SOURCE in a row; offering every
- * candidate at every receive makes the search visit every combination of how many results of
- * each worker were taken ((results + 1) ^ workers states), although the order cannot matter.
- * When rank d waits for all its open receives, these are MPI_ANY_SOURCE receives of one
- * envelope (communicator, tag), and the receives that follow are more of the same in a row
- * (post, then wait for it alone), and no more messages can still reach d with that envelope
- * than those receives take (M <= n: sent and unreceived, plus the sends no rank has posted
- * yet), then d takes every one of those M messages before it does anything else. Taking the
- * first candidate m first is then enough: any behaviour that takes another message first
- * takes m later in the run, at an identical receive, and moving m to the front keeps every
- * other match legal (only d consumes these messages, each sender's messages keep their
- * order, and what m's sender does earlier only enables steps: closure steps are monotone)
- * and reaches the same state. Every end state, deadlocked or not, stays reachable, so this
- * single choice is offered alone, whatever other ranks could choose (a persistent set of
- * size one; Godefroid, "Partial-Order Methods for the Verification of Concurrent Systems",
- * LNCS 1032, 1996). The tables are per rank: the reduction is only used when every rank is
- * one process, and not when buffered sends fill an attached buffer (when a message is taken
- * then decides whether a later buffered send fits). */
+ * The closure already runs every deterministic step in one canonical order (engine.h). Two
+ * reductions also cut the choices a quiescent state offers, each with the argument below.
+ * Both keep every end state reachable (deadlocked, erroneous or finished: a state with no
+ * choice), and the end states are all the search reports, so the reduced search finds the
+ * same deadlocks as the full one (eng_prog.full: every choice offered). The unit test
+ * tests/unit/test_reduction.c compares the end states of both searches on random programs in
+ * every buffering mode.
+ *
+ * They are used only when every rank is one process, no buffered send fills an attached
+ * buffer (when a message leaves the buffer decides whether a later buffered send fits), the
+ * program makes no ready send (whose check depends on when receives are posted) and no
+ * contended window lock, and has one variant per process (not verify's programs): then every
+ * choice is which message an MPI_ANY_SOURCE receive takes. Both rest on three facts:
+ *   (F1) only rank d takes the messages sent to d, each sender's messages to d stay in the
+ *        order they were sent, and a message goes to the earliest posted open receive of d
+ *        that matches it (the closure matches a receive that names its source as soon as its
+ *        message is there; a wildcard receive only by a choice of its own): a receive d
+ *        posts later never takes a message that one of its open receives matches;
+ *   (F2) closure steps are monotone and commute: a step enabled stays enabled, and the
+ *        quiescent state a set of matches leads to does not depend on the order in which
+ *        they were made (engine.h).
+ *
+ * 1. Interchangeable receives. Master/worker codes receive every result with MPI_ANY_SOURCE;
+ * offering every candidate at every receive makes the search visit every combination of how
+ * many results of each worker were taken ((results + 1) ^ workers states), although the order
+ * cannot matter. Suppose rank d waits, and can block there only on its open receives (every
+ * other request of the wait is complete or one the buffering mode completes at once); these
+ * are MPI_ANY_SOURCE receives of one envelope (communicator, tag); d's program then goes on
+ * with more of the same (blocking receives of the envelope, between which it only makes
+ * sends the mode completes at once, or to MPI_PROC_NULL, and waits for such sends), so that
+ * it takes n messages of the envelope before it can block on anything else; and no more
+ * messages can still reach d with that envelope than it takes (M <= n: sent and unreceived,
+ * plus the sends no rank has posted yet). Then in every run from here d takes every one of
+ * the M messages before it blocks anywhere else, and each end state is reached by a run that
+ * takes the first candidate m first: a run that takes m at its j-th receive instead stays a
+ * run if its first j - 1 receives take their messages one receive later (by F1 these come
+ * from other senders than m's, and d, now one receive ahead, runs ahead only through steps
+ * that cannot block, which only enables steps, F2), and it reaches the same state once m is
+ * taken. So m is offered alone, whatever other ranks could choose. (Waiting for a send that
+ * may block, d could stay there with other messages than m's taken: that wait ends the
+ * reduction.)
+ *
+ * 2. One rank's choices (a persistent set: Godefroid, "Partial-Order Methods for the
+ * Verification of Concurrent Systems", LNCS 1032, 1996, applied to MPI's wildcard receives as
+ * in Siegel's urgent search, VMCAI 2005). Suppose that no rank (d included) that has no
+ * message to d in flight matching one of d's open wildcard receives will ever send one (its
+ * sends still to be posted include none that matches it). Then the choices of d alone are
+ * enough. Along any run from here that makes no choice of d, d's open wildcard receives get
+ * no new candidate: a sender that has a matching message in flight keeps it first, or behind
+ * one an earlier open receive of d wants (F1: later messages queue behind; only d takes
+ * them), and no other sender can bring one. Every other choice on such a run is another
+ * rank's receive, or a receive d posted later, taking a message that none of the open
+ * receives of the choices of d matches (F1); it cannot disable those choices nor be disabled
+ * by them (they take other messages, and a message's removal changes no other's place among
+ * the messages a receive matches), and both orders reach the same state (F2). So the
+ * choices of d are a persistent set, and a search that explores only a persistent set in
+ * every state reaches every end state: a state without a choice is a deadlock of the
+ * transition system in Godefroid's sense, and the states here form no cycle (every choice
+ * consumes a message). Of the ranks that qualify, the one with the fewest choices is taken.
+ *
+ * The tables below are per rank and envelope, built for the buffering mode of the program
+ * (which sends complete at once); a program whose mode changed without eng_set_buffering()
+ * is searched in full. */
 
 #define WENV_MAX 64		/* envelopes with tables; receives of others are searched in full */
 #define WENV_CELLS (1 << 22)	/* table entries at most, all envelopes together (16 MiB) */
@@ -922,6 +967,30 @@ static int is_wildcard_pair(const struct eng_prog *p, int d, int i, int comm, in
 		return 0;
 	w = &p->ins[d][i + 1];
 	return w->op == ENG_WAIT && w->n == 1 && w->list[0] == i;
+}
+
+/* Does instruction i of rank d complete at once, taking no message, in the program's
+ * buffering mode: a send the mode buffers (or one to MPI_PROC_NULL), a receive from
+ * MPI_PROC_NULL, a wait for such requests only? */
+static int passable(const struct eng_prog *p, int d, int i)
+{
+	const struct eng_instr *in = &p->ins[d][i];
+	int j;
+
+	switch (in->op) {
+	case ENG_POST_SEND:
+		return !in->sym && (in->a == ENG_PROC_NULL ||
+				    (in->d != ENG_SEND_READY && eng_send_buffered(p, in)));
+	case ENG_POST_RECV:
+		return in->a == ENG_PROC_NULL;
+	case ENG_WAIT:
+		for (j = 0; j < in->n; j++)
+			if (p->ins[d][in->list[j]].op == ENG_WAIT || !passable(p, d, in->list[j]))
+				return 0;
+		return 1;
+	default:
+		return 0;
+	}
 }
 
 static void wenv_release(struct eng_prog *p)
@@ -960,7 +1029,8 @@ static long wenv_fill(const struct eng_prog *p, struct eng_wenv *e)
 	if (!e->run || !e->future)
 		return -1;
 	for (i = p->nins[d] - 1; i >= 0; i--)
-		e->run[i] = is_wildcard_pair(p, d, i, e->comm, e->tag) ? 1 + e->run[i + 2] : 0;
+		e->run[i] = is_wildcard_pair(p, d, i, e->comm, e->tag) ? 1 + e->run[i + 2] :
+			    passable(p, d, i) ? e->run[i + 1] : 0;
 	for (s = 0; s < p->nranks; s++) {
 		int any = 0;
 
@@ -979,16 +1049,31 @@ static long wenv_fill(const struct eng_prog *p, struct eng_wenv *e)
 	return cells;
 }
 
+/* Does some rank lock a window in a way another rank contends (a choice, ENG_WIN_LOCK)? */
+static int has_contended_lock(const struct eng_prog *p)
+{
+	int q, i;
+
+	for (q = 0; q < p->nprocs; q++)
+		for (i = 0; i < p->nins[q]; i++)
+			if (p->ins[q][i].op == ENG_WIN_LOCK && p->ins[q][i].d)
+				return 1;
+	return 0;
+}
+
 /* Tables for the envelopes of the program's MPI_ANY_SOURCE receives, as many as the limits
- * allow; without memory, with threads or with an attached buffer there are none (the search
- * is then complete, only larger). */
+ * allow, for its buffering mode; none for a program the reductions do not apply to, or
+ * without memory (the search is then complete, only larger). */
 static void wenv_build(struct eng_prog *p)
 {
 	long cells = 0;
 	int d, i;
 
 	wenv_release(p);
-	if (p->threaded || p->nbuf || p->nvar)
+	p->red_buffering = p->buffering;
+	p->red_eager = p->eager;
+	p->red_persistent = 0;
+	if (p->threaded || p->nbuf || p->nvar || p->nready)
 		return;
 	for (d = 0; d < p->nranks; d++) {
 		for (i = 0; i < p->nins[d]; i++) {
@@ -1019,6 +1104,21 @@ static void wenv_build(struct eng_prog *p)
 			cells += used;
 		}
 	}
+	p->red_persistent = p->nwenv > 0 && !has_contended_lock(p);
+}
+
+void eng_set_buffering(struct eng_prog *p, enum eng_buffering b, int64_t eager)
+{
+	p->buffering = b;
+	p->eager = eager;
+	wenv_build(p);
+}
+
+/* May the search take the reductions in this program, with these tables? */
+static int reducing(const struct eng_prog *p)
+{
+	return !p->full && p->nwenv && p->red_buffering == p->buffering &&
+	       (p->buffering != ENG_BUF_EAGER || p->red_eager == p->eager);
 }
 
 static int in_list(const struct eng_instr *w, int instr)
@@ -1031,7 +1131,7 @@ static int in_list(const struct eng_instr *w, int instr)
 	return 0;
 }
 
-/* If rank d's wildcard receives are interchangeable (above), the live index of the one to
+/* If rank d's wildcard receives are interchangeable (1. above), the live index of the one to
  * match now (its earliest open receive); else -1. */
 static int wenv_single(const struct eng_prog *p, const int32_t *st, int d)
 {
@@ -1042,6 +1142,14 @@ static int wenv_single(const struct eng_prog *p, const int32_t *st, int d)
 
 	if (w->op != ENG_WAIT)
 		return -1;
+	/* the wait can block only on the open wildcard receives */
+	for (i = 0; i < w->n; i++) {
+		const struct eng_instr *in = &p->ins[d][w->list[i]];
+
+		if (!(in->op == ENG_POST_RECV && in->a == ENG_ANY) && !passable(p, d, w->list[i]) &&
+		    !live_done(p, st, d, w->list[i]))
+			return -1;
+	}
 	for (li = 0; li < NLIVE(p, st, d); li++) {
 		int32_t ent = LIVE(p, st, d)[li];
 		const struct eng_instr *in = &p->ins[d][ent >> 1];
@@ -1071,6 +1179,65 @@ static int wenv_single(const struct eng_prog *p, const int32_t *st, int d)
 		if (e->future[s])
 			left += e->future[s][PC(p, st, s)];
 	return left <= n ? first : -1;
+}
+
+/* The choices of rank d in st: the candidates of its open wildcard receives. */
+static int rank_choices(const struct eng_prog *p, const int32_t *st, int d)
+{
+	int li, s, n = 0;
+
+	for (li = 0; li < NLIVE(p, st, d); li++) {
+		int32_t ent = LIVE(p, st, d)[li];
+		const struct eng_instr *in = &p->ins[d][ent >> 1];
+
+		if ((ent & 1) || in->op != ENG_POST_RECV || in->a != ENG_ANY)
+			continue;
+		for (s = 0; s < p->nranks; s++)
+			n += candidate(p, st, d, li, s) >= 0;
+	}
+	return n;
+}
+
+/* Are the choices of rank d a persistent set in st (2. above)? */
+static int persistent(const struct eng_prog *p, const int32_t *st, int d)
+{
+	int li, s;
+
+	/* no rank, d included, can bring one of its open wildcard receives a candidate it has
+	 * not now */
+	for (li = 0; li < NLIVE(p, st, d); li++) {
+		int32_t ent = LIVE(p, st, d)[li];
+		const struct eng_instr *in = &p->ins[d][ent >> 1];
+		const struct eng_wenv *e;
+
+		if ((ent & 1) || in->op != ENG_POST_RECV || in->a != ENG_ANY)
+			continue;
+		e = wenv_find(p, d, in->b, in->c);
+		if (!e)
+			return 0;
+		for (s = 0; s < p->nranks; s++)
+			if (e->future[s] && e->future[s][PC(p, st, s)] > 0 &&
+			    first_match_from(p, st, d, in, s) < 0)
+				return 0;
+	}
+	return 1;
+}
+
+/* The rank whose choices alone are offered in st (2. above), or -1: every choice is. */
+static int persistent_rank(const struct eng_prog *p, const int32_t *st)
+{
+	int d, n, best = -1, fewest = 0;
+
+	if (!p->red_persistent)
+		return -1;
+	for (d = 0; d < p->nranks; d++) {
+		n = rank_choices(p, st, d);
+		if (n > 0 && (best < 0 || n < fewest) && persistent(p, st, d)) {
+			best = d;
+			fewest = n;
+		}
+	}
+	return best;
 }
 
 static int walk_choices(const struct eng_prog *p, const int32_t *st, int k, int *d_out,
@@ -1114,13 +1281,13 @@ static int step_is_choice(const struct eng_prog *p, const int32_t *st, int d)
 static int walk_choices(const struct eng_prog *p, const int32_t *st, int k, int *d_out,
 			int *li_out, int *i_out)
 {
-	int d, li, s, n = 0;
+	int d, li, s, n = 0, only = -1, reduce = reducing(p);
 
 	if (st[ENG_ST_OVERFLOW] || st[ENG_ST_ERROR])
 		return 0;
-	/* interchangeable wildcard receives: their first candidate is the only choice (not
-	 * with ready sends, whose check depends on when receives are posted) */
-	for (d = 0; d < p->nranks && !p->full && !p->nready && p->nwenv; d++) {
+	/* the reductions (above): interchangeable wildcard receives, whose first candidate is
+	 * the only choice; else one rank's choices, when they are a persistent set */
+	for (d = 0; d < p->nranks && reduce; d++) {
 		li = wenv_single(p, st, d);
 		if (li < 0)
 			continue;
@@ -1138,10 +1305,14 @@ static int walk_choices(const struct eng_prog *p, const int32_t *st, int k, int 
 			return 1;
 		}
 	}
+	if (reduce)
+		only = persistent_rank(p, st);
 	/* which message an open receive takes: a wildcard's; with threads, one that several
 	 * sending threads or several receiving threads compete for; one that holds its
 	 * sender's attached buffer (match_deterministic) */
 	for (d = 0; d < p->nprocs; d++) {
+		if (only >= 0 && d != only)
+			continue;
 		for (li = 0; li < NLIVE(p, st, d); li++) {
 			int32_t e = LIVE(p, st, d)[li];
 			const struct eng_instr *in = &CUR(p, st, d)[e >> 1];

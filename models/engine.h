@@ -191,13 +191,15 @@ struct eng_observer {
 		      int site);
 };
 
-/* A run of interchangeable wildcard receives: rank d's MPI_ANY_SOURCE receives on comm with
- * tag (or ENG_ANY), the static tables of the reduction in engine.c (eng_layout() builds them;
- * not part of the state). Only for programs with one process per rank. */
+/* Rank d's MPI_ANY_SOURCE receives on comm with tag (or ENG_ANY): the static tables of the
+ * reductions in engine.c for one envelope (eng_layout() builds them for the program's
+ * buffering mode; not part of the state). Only for programs with one process per rank. */
 struct eng_wenv {
 	int32_t d, comm, tag;
-	int32_t *run;		/* per instruction i of d: blocking receives with this envelope
-				 * (post, then a wait for it alone) in a row from i */
+	int32_t *run;		/* per instruction i of d: the blocking receives with this
+				 * envelope (post, then a wait for it alone) d makes from i on
+				 * before it can block on anything else (it passes only sends the
+				 * mode completes at once, and waits for them, between them) */
 	int32_t **future;	/* per rank s (NULL: none): future[s][i] = sends of s at
 				 * instructions >= i that such a receive would match */
 };
@@ -244,12 +246,15 @@ struct eng_prog {
 	int32_t off_pc, off_coll, off_nlive, off_live, off_buf, off_var, off_reg, off_msg, words;
 	int32_t nbuf;		/* words of attached buffer sizes: nranks if the program
 				 * attaches a buffer, else 0 (eng_layout) */
-	int32_t full;		/* 1: offer every choice, without the wildcard reduction (the
-				 * tests' reference search); not in model.dat */
+	int32_t full;		/* 1: offer every choice, without the reductions (the tests'
+				 * reference search, check --full-search) */
 	int32_t nready;		/* ready sends in the program (eng_layout) */
 	int32_t threaded;	/* some rank has more than one process (eng_layout) */
-	int32_t nwenv;		/* the reduction's tables (eng_layout), by envelope */
+	int32_t nwenv;		/* the reductions' tables (eng_layout), by envelope */
 	struct eng_wenv *wenv;
+	int32_t red_buffering;	/* the buffering mode and threshold the tables were built */
+	int64_t red_eager;	/* for: in another, the search offers every choice */
+	int32_t red_persistent;	/* the persistent-set reduction applies (engine.c) */
 	struct eng_observer *obs;	/* NULL inside SPIN */
 };
 
@@ -268,6 +273,10 @@ struct eng_prog {
  * (again on a second call). proc_rank must be set; without it (NULL) every rank is one
  * process. */
 void eng_layout(struct eng_prog *prog);
+
+/* Set prog's buffering mode (and eager threshold) and rebuild the reductions' tables for it:
+ * a program searched in several modes must be set so between them. */
+void eng_set_buffering(struct eng_prog *prog, enum eng_buffering b, int64_t eager);
 
 /* Size of a state in bytes (after eng_layout). */
 size_t eng_state_bytes(const struct eng_prog *prog);
