@@ -97,7 +97,9 @@ static void mask_stop_signals(int how)
  * started (errno kept). */
 static int run_limited(const char *cwd, char *const argv[], const char *logpath, double seconds)
 {
-	struct timespec t0, t, nap = {0, 20 * 1000 * 1000};
+	/* polled every millisecond at first, then less often: a short pan run is not kept
+	 * waiting, a long one not polled in vain */
+	struct timespec t0, t, nap = {0, 1000 * 1000};
 	pid_t pid, got;
 	int status, fd;
 	size_t i;
@@ -151,8 +153,11 @@ static int run_limited(const char *cwd, char *const argv[], const char *logpath,
 			running = 0;
 			return stop_signal ? INTERRUPTED : TIMED_OUT;
 		}
-		if (seconds > 0)
+		if (seconds > 0) {
 			nanosleep(&nap, NULL);
+			if (nap.tv_nsec < 20 * 1000 * 1000)
+				nap.tv_nsec *= 2;
+		}
 	}
 	running = 0;
 	if (stop_signal)
