@@ -14,6 +14,7 @@
 
 #include "cli.h"
 #include "diag.h"
+#include "environment.h"
 #include "jsontext.h"
 #include "mpilib.h"
 #include "outdir.h"
@@ -46,6 +47,8 @@ static const char check_usage[] =
 	"      --json        print the verdict and the deadlocks as one JSON document\n"
 	"      --time-limit SEC    stop each search after SEC seconds (default 600)\n"
 	"      --memory-limit MB   stop each search at MB megabytes (default 2048)\n"
+	"      --full-search       offer the search every choice, without its reductions\n"
+	"                          (the same verdict, slower: for comparing)\n"
 	"  -h, --help        this help\n"
 	"\n"
 	"A search stopped by a limit never answers \"no deadlock\": it is inconclusive.\n"
@@ -80,11 +83,18 @@ static int parse_modes(const char *arg, struct mode *modes, int *n)
 	return 0;
 }
 
-/* Remove the trails of an earlier run, so that only this run's are read. */
+/* Remove what an earlier run left (trails, model data, pan's output), so that only this run's
+ * is read and found there. */
 static void clean_mode_dir(const char *dir)
 {
+	static const char *const left[] = {"model.dat", "pan.out"};
 	char path[PATH_MAX];
+	size_t k;
 	int i;
+
+	for (k = 0; k < sizeof(left) / sizeof(left[0]); k++)
+		if (snprintf(path, sizeof(path), "%s/%s", dir, left[k]) < (int)sizeof(path))
+			unlink(path);
 
 	/* a name cut short would remove another file: none is longer than the directory's
 	 * own files (check_mode made it) by more than a dozen bytes, and it is checked */
@@ -152,7 +162,8 @@ struct check_run {
 	const struct mpiv_traceset *ts;
 	struct eng_prog *prog;
 	const char *outdir;		/* absolute */
-	char pan[PATH_MAX];		/* the verifier (spin_verifier()) */
+	char pan[PATH_MAX];		/* the verifier (spin_verifier()), "" until a search
+					 * needs it */
 	long memory_mb;			/* memory limit of each search */
 	struct tr_deadlocks found;
 	int incomplete;			/* some mode's search was cut short */
@@ -185,47 +196,99 @@ static long long library_eager(const struct mpiv_traceset *ts)
 	return ts->nranks ? mpiv_mpilib_eager(ts->ranks[0].library) : -1;
 }
 
-static int check_mode(struct check_run *run, const struct mode *m, struct mpiv_error *err)
+/* Note one mode's search in run->modes_json. */
+static void note_mode(struct check_run *run, const struct mode *m, int complete, const char *why,
+		      long states, int errors)
 {
-	char dir[PATH_MAX], dat[PATH_MAX + 16];
+	json_array_append_new(run->modes_json,
+			      json_pack("{s:s, s:b, s:s?, s:I, s:i}", "mode", m->name, "complete",
+					complete, "why", complete ? NULL : why, "states",
+					(json_int_t)states, "deadlock_states", errors));
+}
+
+/* A search whose every state offers one choice at most is one path, which check has run to its
+ * end st (lead choices from the start, tr_forced_path()): no SPIN. Returns 0, or -1 with err
+ * filled. */
+static int decide_path(struct check_run *run, const struct mode *m, const int32_t *st, long lead,
+		       struct mpiv_error *err)
+{
+	struct mpiv_cex cex;
+	char why[128];
+	int rc;
+
+	if (st[ENG_ST_OVERFLOW]) {
+		/* more messages in flight than the state has room for: never a verdict */
+		snprintf(why, sizeof(why), "more messages in flight than the model has room for "
+			 "(%d)", run->prog->maxmsg);
+		note_mode(run, m, 0, why, lead + 1, 0);
+		run->incomplete = 1;
+		return 0;
+	}
+	if (eng_all_done(run->prog, st)) {
+		note_mode(run, m, 1, NULL, lead + 1, 0);
+		return 0;
+	}
+	note_mode(run, m, 1, NULL, lead + 1, 1);
+	rc = tr_cex(run->prog, run->ts, lead, NULL, 0, &m->b, &cex, err);
+	if (rc < 0)
+		return -1;
+	if (rc == 0) {
+		mpiv_cex_release(&cex);
+		return mpiv_error_set(err, MPIV_EXIT_TOOL, NULL, -1, -1, "mode %s: the engine's "
+				      "path does not end where it did", m->name);
+	}
+	tr_deadlocks_add(&run->found, &cex);
+	return 0;
+}
+
+/* SPIN's search of what is left from st, the first state with several choices (lead choices
+ * from the start), or of the whole program (st NULL), in dir. Returns 0, or -1 with err
+ * filled. */
+static int search_rest(struct check_run *run, const struct mode *m, const char *dir,
+		       int32_t *st, long lead, struct mpiv_error *err)
+{
+	char dat[PATH_MAX + 16];
 	struct spin_result res;
-	int i;
+	struct eng_prog cut;
+	long depth;
+	int i, rc, is_cut;
 	FILE *f;
 
-	if (snprintf(dir, sizeof(dir), "%s/%s", run->outdir, m->name) >= (int)sizeof(dir))
-		return mpiv_error_set(err, MPIV_EXIT_BAD_INPUT, run->outdir, -1, -1,
-				      "output directory name too long");
-	if (outdir_make(dir))
-		return mpiv_error_set(err, MPIV_EXIT_TOOL, dir, -1, -1, "cannot create: %s",
-				      strerror(errno));
-	clean_mode_dir(dir);
-	eng_set_buffering(run->prog, (enum eng_buffering)m->b.mode, m->b.bytes);
+	if (!run->pan[0] &&
+	    spin_verifier(run->outdir, run->prog->words, run->pan, sizeof(run->pan), err))
+		return -1;
 	snprintf(dat, sizeof(dat), "%s/model.dat", dir);
 	f = fopen(dat, "w");
 	if (!f)
 		return mpiv_error_set(err, MPIV_EXIT_TOOL, dat, -1, -1, "cannot create: %s",
 				      strerror(errno));
-	if (tr_emit(run->prog, f, dat, err) | fclose(f))
+	/* SPIN gets the rest of the program, or all of it, starting in st; or from the start,
+	 * the program as it is */
+	is_cut = st ? tr_cut(run->prog, st, &cut) : 0;
+	if (!is_cut)
+		run->prog->start = st;
+	depth = tr_search_depth(is_cut ? &cut : run->prog);
+	rc = tr_emit(is_cut ? &cut : run->prog, f, dat, err);
+	run->prog->start = NULL;
+	if (is_cut)
+		eng_prog_release(&cut);
+	if (rc | fclose(f))
 		return mpiv_error_set(err, MPIV_EXIT_TOOL, dat, -1, -1, "cannot write");
-	if (spin_search(run->pan, dir, tr_search_depth(run->prog), run->memory_mb, MAX_TRAILS,
-			run->seconds, &res, err))
+	if (spin_search(run->pan, dir, depth, run->memory_mb, MAX_TRAILS, run->seconds, &res,
+			err))
 		return -1;
 	if (!res.complete)
 		run->incomplete = 1;
-	json_array_append_new(run->modes_json,
-			      json_pack("{s:s, s:b, s:s?, s:I, s:i}", "mode", m->name, "complete",
-					res.complete, "why", res.complete ? NULL : res.why,
-					"states", (json_int_t)res.states, "deadlock_states",
-					res.errors));
+	note_mode(run, m, res.complete, res.why, lead + res.states, res.errors);
 	for (i = 0; i < res.ntrails; i++) {
 		struct mpiv_cex cex;
-		int *choices = NULL, n = 0, rc;
+		int *choices = NULL, n = 0;
 
 		if (spin_trail_choices(run->pan, dir, res.trails[i], &choices, &n, err)) {
 			spin_result_release(&res);
 			return -1;
 		}
-		rc = tr_cex(run->prog, run->ts, choices, n, &m->b, &cex, err);
+		rc = tr_cex(run->prog, run->ts, lead, choices, n, &m->b, &cex, err);
 		free(choices);
 		if (rc < 0) {
 			spin_result_release(&res);
@@ -243,6 +306,50 @@ static int check_mode(struct check_run *run, const struct mode *m, struct mpiv_e
 	}
 	spin_result_release(&res);
 	return 0;
+}
+
+/* Search one buffering mode: check's own pass as long as the search offers one choice at a
+ * time, then SPIN on the rest (tr_cut.c). Returns 0, or -1 with err filled. */
+static int check_mode(struct check_run *run, const struct mode *m, struct mpiv_error *err)
+{
+	char dir[PATH_MAX];
+	int32_t *st;
+	long lead;
+	int rc;
+
+	if (snprintf(dir, sizeof(dir), "%s/%s", run->outdir, m->name) >= (int)sizeof(dir))
+		return mpiv_error_set(err, MPIV_EXIT_BAD_INPUT, run->outdir, -1, -1,
+				      "output directory name too long");
+	if (outdir_make(dir))
+		return mpiv_error_set(err, MPIV_EXIT_TOOL, dir, -1, -1, "cannot create: %s",
+				      strerror(errno));
+	clean_mode_dir(dir);
+	eng_set_buffering(run->prog, (enum eng_buffering)m->b.mode, m->b.bytes);
+	st = xmalloc(eng_state_bytes(run->prog));
+	if (getenv(MPIV_ENV_SPIN_FROM_START)) {
+		rc = search_rest(run, m, dir, NULL, 0, err);
+	} else {
+		lead = tr_forced_path(run->prog, st);
+		if (eng_nchoices(run->prog, st) == 0)
+			rc = decide_path(run, m, st, lead, err);
+		else
+			rc = search_rest(run, m, dir, st, lead, err);
+	}
+	free(st);
+	return rc;
+}
+
+/* Was deadlock d found in a search of buffering mode `mode`? */
+static int found_in(const struct tr_deadlock *d, enum mpiv_buffering_mode mode)
+{
+	switch (mode) {
+	case MPIV_BUF_ZERO:
+		return d->in_zero;
+	case MPIV_BUF_INFINITE:
+		return d->in_buffered;
+	default:
+		return d->in_eager;
+	}
 }
 
 /* After a spin_* call failed: 128 + the signal if check was told to stop (which spin_stopped
@@ -268,11 +375,12 @@ int cmd_check(int argc, char **argv)
 		{"json", no_argument, NULL, 'j'},
 		{"time-limit", required_argument, NULL, 'T'},
 		{"memory-limit", required_argument, NULL, 'M'},
+		{"full-search", no_argument, NULL, 'F'},
 		{"help", no_argument, NULL, 'h'},
 		{NULL, 0, NULL, 0},
 	};
 	struct mode modes[MAX_MODES];
-	int nmodes = 0, as_json = 0, c, i, rc, all = 1;
+	int nmodes = 0, as_json = 0, c, i, rc, all = 1, full = 0;
 	long long eager = -1;
 	char modes_str[MAX_MODES * (sizeof(modes[0].name) + 2)] = "";
 	double seconds = 600;
@@ -316,6 +424,9 @@ int cmd_check(int argc, char **argv)
 				return usage_error("check", "invalid --memory-limit '%s': expected "
 						   "megabytes, at least 16", optarg);
 			break;
+		case 'F':
+			full = 1;
+			break;
 		case 'h':
 			fputs(check_usage, stdout);
 			return MPIV_EXIT_OK;
@@ -358,14 +469,9 @@ int cmd_check(int argc, char **argv)
 		mpiv_traceset_release(&ts);
 		return error_report(&err);
 	}
+	prog.full = full;
 	nwarns = tr_warnings(&prog, &ts, &warns);
 	memset(&run, 0, sizeof(run));
-	if (spin_verifier(outdir, prog.words, run.pan, sizeof(run.pan), &err)) {
-		free(warns);
-		eng_prog_release(&prog);
-		mpiv_traceset_release(&ts);
-		return stopped_or_report(&err);
-	}
 	run.memory_mb = memory_mb;
 	run.seconds = seconds;
 	run.ts = &ts;
@@ -382,15 +488,21 @@ int cmd_check(int argc, char **argv)
 			rc = error_report(&err);
 	}
 	for (i = 0; i < run.found.n; i++) {
-		int zero = 0, buffered = 0, m;
+		int zero = 0, buffered = 0, known = 1, m;
 
 		for (m = 0; m < nmodes; m++) {
 			if (modes[m].b.mode == MPIV_BUF_ZERO)
 				zero = 1;
 			else if (modes[m].b.mode == MPIV_BUF_INFINITE || !all)
 				buffered = 1;
+			/* where it was not found, the search must have been whole */
+			if (!found_in(&run.found.d[i], modes[m].b.mode) &&
+			    !json_is_true(json_object_get(json_array_get(run.modes_json, m),
+							  "complete")))
+				known = 0;
 		}
-		run.found.d[i].classified = zero && buffered && !run.incomplete;
+		run.found.d[i].classified = zero && buffered && known &&
+					    json_array_size(run.modes_json) == (size_t)nmodes;
 		run.found.d[i].recorded = tr_on_recorded_path(&prog, &ts, &run.found.d[i].cex);
 		run.found.d[i].eager = eager;
 	}

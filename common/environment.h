@@ -40,6 +40,14 @@
 							 * has none): the recorder checks every
 							 * reduction (recorder/rec_reduce.c) */
 
+/* ---- internal: set by the tests, read by mpiverify ---- */
+#define MPIV_ENV_SPIN_FROM_START "MPIVERIFY_SPIN_FROM_START"	/* check, set (to anything):
+							 * no pass of its own over the paths
+							 * of one choice (translator/
+							 * tr_cut.c); SPIN searches every mode
+							 * from the start, so that the tests
+							 * can compare both */
+
 /* The test suite alone reads MPIVERIFY_BUILDDIR (tests/lib.sh: the build tree to test). */
 
 #endif

@@ -1073,6 +1073,7 @@ static void wenv_build(struct eng_prog *p)
 	p->red_buffering = p->buffering;
 	p->red_eager = p->eager;
 	p->red_persistent = 0;
+	p->red_partial = 0;
 	if (p->threaded || p->nbuf || p->nvar || p->nready)
 		return;
 	for (d = 0; d < p->nranks; d++) {
@@ -1082,12 +1083,16 @@ static void wenv_build(struct eng_prog *p)
 			long used;
 
 			if (in->op != ENG_POST_RECV || in->a != ENG_ANY ||
-			    wenv_find(p, d, in->b, in->c) || p->nwenv >= WENV_MAX ||
-			    cells >= WENV_CELLS)
+			    wenv_find(p, d, in->b, in->c))
 				continue;
+			if (p->nwenv >= WENV_MAX || cells >= WENV_CELLS) {
+				p->red_partial = 1;
+				continue;
+			}
 			grown = realloc(p->wenv, (size_t)(p->nwenv + 1) * sizeof(*p->wenv));
 			if (!grown) {
 				wenv_release(p);
+				p->red_partial = 1;
 				return;
 			}
 			p->wenv = grown;
@@ -1099,6 +1104,7 @@ static void wenv_build(struct eng_prog *p)
 			used = wenv_fill(p, e);
 			if (used < 0) {
 				wenv_release(p);
+				p->red_partial = 1;
 				return;
 			}
 			cells += used;
@@ -1253,7 +1259,10 @@ static void settle(const struct eng_prog *p, int32_t *st)
 
 void eng_start(const struct eng_prog *p, int32_t *st)
 {
-	memset(st, 0, eng_state_bytes(p));
+	if (p->start)
+		memcpy(st, p->start, eng_state_bytes(p));
+	else
+		memset(st, 0, eng_state_bytes(p));
 	settle(p, st);
 }
 
@@ -1758,9 +1767,9 @@ int eng_prog_write(const struct eng_prog *p, FILE *f)
 
 	fprintf(f, "%s %d\n", ENG_FORMAT, ENG_VERSION);
 	fprintf(f, "nranks %d nprocs %d ncomms %d maxlive %d maxmsg %d buffering %d eager %lld "
-		   "bsend_overhead %lld nregs %d variants %d\n", p->nranks, p->nprocs, p->ncomms,
-		p->maxlive, p->maxmsg, p->buffering, (long long)p->eager,
-		(long long)p->bsend_overhead, p->nregs, p->nvar != NULL);
+		   "bsend_overhead %lld nregs %d variants %d full %d\n", p->nranks, p->nprocs,
+		p->ncomms, p->maxlive, p->maxmsg, p->buffering, (long long)p->eager,
+		(long long)p->bsend_overhead, p->nregs, p->nvar != NULL, p->full != 0);
 	for (i = 0; i < p->ncomms; i++) {
 		fprintf(f, "comm %d %d", i, p->comms[i].n);
 		for (j = 0; j < p->comms[i].n; j++)
@@ -1790,6 +1799,9 @@ int eng_prog_write(const struct eng_prog *p, FILE *f)
 		fprintf(f, "%d %d %d %d %d %d\n", l->proc, l->comm, l->target, l->lock, l->unlock,
 			l->exclusive);
 	}
+	fprintf(f, "start %d\n", p->start ? p->words : 0);
+	for (i = 0; p->start && i < p->words; i++)
+		fprintf(f, "%d%c", p->start[i], i % 16 == 15 || i == p->words - 1 ? '\n' : ' ');
 	return ferror(f) ? -1 : 0;
 }
 
@@ -1947,6 +1959,88 @@ static int read_variant(struct eng_prog *p, FILE *f, int r, int n, struct eng_in
 	return 0;
 }
 
+/* Is st a state the engine can run from: every index in range, the requests and messages in
+ * order, every unused word 0? Only for a program without variants or registers, whose words
+ * past the messages are 0. */
+static int valid_state(const struct eng_prog *p, const int32_t *st)
+{
+	const int32_t *m = MSG(p, st);
+	int q, i, nmsg = st[ENG_ST_NMSG];
+
+	if (st[ENG_ST_OVERFLOW] < 0 || st[ENG_ST_OVERFLOW] > 1 || nmsg < 0 || nmsg > p->maxmsg ||
+	    st[ENG_ST_ERROR] < 0 || st[ENG_ST_ERROR] > p->nprocs)
+		return 0;
+	for (q = 0; q < p->nprocs; q++) {
+		int pc = PC(p, st, q);
+
+		if (pc < 0 || pc >= p->nins[q] || NLIVE(p, st, q) < 0 ||
+		    NLIVE(p, st, q) > p->maxlive)
+			return 0;
+		for (i = 0; i < p->maxlive; i++) {
+			int32_t e = LIVE(p, st, q)[i];
+			int op;
+
+			if (i >= NLIVE(p, st, q)) {
+				if (e)
+					return 0;
+				continue;
+			}
+			if (e < 0 || (e >> 1) >= pc || (i > 0 && (e >> 1) <= (LIVE(p, st, q)[i - 1] >> 1)))
+				return 0;
+			op = p->ins[q][e >> 1].op;
+			if (op != ENG_POST_SEND && op != ENG_POST_RECV && op != ENG_ICOLL)
+				return 0;
+		}
+	}
+	for (i = p->off_coll; i < p->off_nlive; i++)
+		if (st[i] < 0)
+			return 0;
+	for (i = p->off_buf; i < p->off_var; i++)
+		if (st[i] < 0)
+			return 0;
+	for (i = p->off_var; i < p->off_msg; i++)
+		if (st[i])
+			return 0;
+	for (i = 0; i < p->maxmsg; i++) {
+		int32_t k = m[2 * i], v = m[2 * i + 1];
+		int src = msg_src(k);
+
+		if (i >= nmsg) {
+			if (k || v)
+				return 0;
+			continue;
+		}
+		if (k < 0 || v < 0 || src >= p->nprocs || (k >> 16) >= p->nranks ||
+		    (v >> 1) >= PC(p, st, src) || p->ins[src][v >> 1].op != ENG_POST_SEND)
+			return 0;
+		if (i > 0 && (m[2 * i - 2] > k || (m[2 * i - 2] == k && m[2 * i - 1] >= v)))
+			return 0;
+	}
+	return 1;
+}
+
+/* The start state, after the program (none: "start 0"). 0, or -1 with msg. */
+static int read_start(struct eng_prog *p, FILE *f, char *msg, size_t size)
+{
+	int n, i;
+
+	if (fscanf(f, " start %d", &n) != 1 || (n != 0 && n != p->words))
+		return bad(msg, size, "start");
+	if (n == 0)
+		return 0;
+	if (p->nvar || p->nregs)
+		return bad(msg, size, "a start state in a program with variants");
+	p->start = calloc((size_t)n, sizeof(*p->start));
+	if (!p->start)
+		return bad(msg, size, "out of memory");
+	for (i = 0; i < n; i++)
+		if (fscanf(f, "%d", &p->start[i]) != 1)
+			return bad(msg, size, "start");
+	if (!valid_state(p, p->start))
+		return bad(msg, size, "start state");
+	return 0;
+}
+
 int eng_prog_read(struct eng_prog *p, FILE *f, char *msg, size_t size)
 {
 	char fmt[32];
@@ -1960,9 +2054,9 @@ int eng_prog_read(struct eng_prog *p, FILE *f, char *msg, size_t size)
 	    version != ENG_VERSION)
 		return bad(msg, size, "header");
 	if (fscanf(f, " nranks %d nprocs %d ncomms %d maxlive %d maxmsg %d buffering %d eager %lld "
-		      "bsend_overhead %lld nregs %d variants %d", &p->nranks, &p->nprocs,
+		      "bsend_overhead %lld nregs %d variants %d full %d", &p->nranks, &p->nprocs,
 		   &ncomms, &p->maxlive, &p->maxmsg, &p->buffering, &eager, &overhead,
-		   &p->nregs, &variants) != 10 ||
+		   &p->nregs, &variants, &p->full) != 11 || (p->full != 0 && p->full != 1) ||
 	    p->nranks <= 0 || p->nranks > 0x7fff || p->nprocs < p->nranks || p->nprocs > 0x7fff ||
 	    ncomms <= 0 || p->maxlive < 1 || p->maxmsg < 1 || p->maxmsg > (1 << 24) ||
 	    p->buffering < ENG_BUF_ZERO || p->buffering > ENG_BUF_EAGER || overhead < 0 ||
@@ -2062,7 +2156,7 @@ int eng_prog_read(struct eng_prog *p, FILE *f, char *msg, size_t size)
 			return bad(msg, size, "lock");
 	}
 	eng_layout(p);
-	return 0;
+	return read_start(p, f, msg, size);
 }
 
 /* Free instructions ins[0..n) and the array. */
@@ -2102,5 +2196,6 @@ void eng_prog_release(struct eng_prog *p)
 	free(p->proc_rank);
 	free(p->proc_thread);
 	free(p->rank_proc);
+	free(p->start);
 	memset(p, 0, sizeof(*p));
 }

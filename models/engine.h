@@ -34,7 +34,7 @@
 #include <string.h>
 
 #define ENG_FORMAT "mpiverify-model"
-#define ENG_VERSION 3
+#define ENG_VERSION 4
 
 #define ENG_ANY (-1)		/* MPI_ANY_SOURCE or MPI_ANY_TAG in an instruction */
 #define ENG_PROC_NULL (-2)	/* MPI_PROC_NULL peer: completes at once */
@@ -248,6 +248,9 @@ struct eng_prog {
 				 * attaches a buffer, else 0 (eng_layout) */
 	int32_t full;		/* 1: offer every choice, without the reductions (the tests'
 				 * reference search, check --full-search) */
+	int32_t *start;		/* the state a search starts from (eng_state_bytes(), after
+				 * eng_layout): where check's own pass handed the search over;
+				 * NULL: the start of every process's program */
 	int32_t nready;		/* ready sends in the program (eng_layout) */
 	int32_t threaded;	/* some rank has more than one process (eng_layout) */
 	int32_t nwenv;		/* the reductions' tables (eng_layout), by envelope */
@@ -255,6 +258,8 @@ struct eng_prog {
 	int32_t red_buffering;	/* the buffering mode and threshold the tables were built */
 	int64_t red_eager;	/* for: in another, the search offers every choice */
 	int32_t red_persistent;	/* the persistent-set reduction applies (engine.c) */
+	int32_t red_partial;	/* some envelopes got no tables (limits, memory): what the
+				 * reductions do depends on the whole program */
 	struct eng_observer *obs;	/* NULL inside SPIN */
 };
 
@@ -281,8 +286,8 @@ void eng_set_buffering(struct eng_prog *prog, enum eng_buffering b, int64_t eage
 /* Size of a state in bytes (after eng_layout). */
 size_t eng_state_bytes(const struct eng_prog *prog);
 
-/* Initialise st (eng_state_bytes() bytes) to the start of every process's program and run
- * every deterministic step. */
+/* Initialise st (eng_state_bytes() bytes) to the start of every process's program, or to
+ * prog->start, and run every deterministic step. */
 void eng_start(const struct eng_prog *prog, int32_t *st);
 
 /* Number of choices in st (0 when st is final: every process done, or a deadlock). */

@@ -426,8 +426,9 @@ static void build_rank(const struct eng_prog *p, const struct mpiv_traceset *ts,
 	free(lastop);
 }
 
-int tr_cex(const struct eng_prog *prog, const struct mpiv_traceset *ts, const int *choices,
-	   int n, const struct mpiv_buffering *b, struct mpiv_cex *cex, struct mpiv_error *err)
+int tr_cex(const struct eng_prog *prog, const struct mpiv_traceset *ts, long lead,
+	   const int *choices, int n, const struct mpiv_buffering *b, struct mpiv_cex *cex,
+	   struct mpiv_error *err)
 {
 	struct eng_prog p = *prog;
 	struct eng_observer obs;
@@ -459,6 +460,15 @@ int tr_cex(const struct eng_prog *prog, const struct mpiv_traceset *ts, const in
 	obs.exec = on_exec;
 	p.obs = &obs;
 	eng_start(&p, st);
+	for (; lead > 0; lead--) {
+		if (eng_nchoices(&p, st) != 1) {
+			mpiv_error_set(err, MPIV_EXIT_TOOL, NULL, -1, -1, "the engine's forced path "
+				       "offers %d choices where it offered one", eng_nchoices(&p, st));
+			deadlock = -1;
+			goto out;
+		}
+		eng_choose(&p, st, 0);
+	}
 	for (i = 0; i < n; i++) {
 		if (choices[i] < 0 || choices[i] >= eng_nchoices(&p, st)) {
 			mpiv_error_set(err, MPIV_EXIT_TOOL, NULL, -1, -1,

@@ -6,7 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "engine.h"
+#include "translate.h"
 #include "unit.h"
 #include "xalloc.h"
 
@@ -580,12 +580,90 @@ static void test_send_to_self(void)
 	eng_prog_release(&p);
 }
 
+/* Do the searches of p from st and of c from cst offer the same choices at every step, and end
+ * alike (finished or not, each process at its end or not, who is stuck the same process)?
+ * Explores at most *budget states of each. */
+static int same_search(const struct eng_prog *p, const int32_t *st, const struct eng_prog *c,
+		       const int32_t *cst, int *budget)
+{
+	int n = eng_nchoices(p, st), k, q, same = 1;
+
+	if (n != eng_nchoices(c, cst) || eng_all_done(p, st) != eng_all_done(c, cst) ||
+	    st[ENG_ST_ERROR] != cst[ENG_ST_ERROR] || st[ENG_ST_NMSG] != cst[ENG_ST_NMSG])
+		return 0;
+	for (q = 0; q < p->nprocs; q++)
+		if (eng_at_end(p, st, q) != eng_at_end(c, cst, q) ||
+		    eng_instr_at(p, st, q)->ev != eng_instr_at(c, cst, q)->ev)
+			return 0;
+	for (k = 0; k < n && same && --*budget > 0; k++) {
+		int32_t *a = xmalloc(eng_state_bytes(p)), *b = xmalloc(eng_state_bytes(c));
+		int d1, r1, s1, i1, d2, r2, s2, i2;
+
+		eng_choice(p, st, k, &d1, &r1, &s1, &i1);
+		eng_choice(c, cst, k, &d2, &r2, &s2, &i2);
+		memcpy(a, st, eng_state_bytes(p));
+		memcpy(b, cst, eng_state_bytes(c));
+		eng_choose(p, a, k);
+		eng_choose(c, b, k);
+		same = d1 == d2 && s1 == s2 && same_search(p, a, c, b, budget);
+		free(a);
+		free(b);
+	}
+	return same;
+}
+
+/* check's own pass: the state the forced path ends in, cut there (tr_cut), must offer the same
+ * search as the whole program from that state, in every mode. */
+static void test_cut_programs(void)
+{
+	void (*makes[])(struct gen *, struct eng_prog *, int) = {make_program, make_mixed,
+								 make_farm};
+	int t, m, g, cut = 0, branching = 0;
+
+	for (g = 0; g < 3; g++)
+		for (t = 0; t < 200; t++) {
+			struct gen gen;
+			struct eng_prog p;
+
+			memset(&gen, 0, sizeof(gen));
+			gen.seed = 104729u * (unsigned)t + (unsigned)g;
+			makes[g](&gen, &p, 2 + rnd(&gen, GEN_RANKS - 1));
+			for (m = 0; m < 3; m++) {
+				int32_t *st;
+				struct eng_prog c;
+				int budget = 5000;
+
+				eng_set_buffering(&p, modes[m], EAGER);
+				st = xmalloc(eng_state_bytes(&p));
+				tr_forced_path(&p, st);
+				if (eng_nchoices(&p, st) > 1) {
+					branching++;
+					if (tr_cut(&p, st, &c)) {
+						int32_t *cst = xmalloc(eng_state_bytes(&c));
+
+						eng_start(&c, cst);
+						CU_ASSERT(same_search(&p, st, &c, cst, &budget));
+						cut++;
+						free(cst);
+						eng_prog_release(&c);
+					}
+				}
+				free(st);
+			}
+			eng_prog_release(&p);
+		}
+	/* every program of these generators can be cut */
+	CU_ASSERT(branching >= 300);
+	CU_ASSERT_EQUAL(cut, branching);
+}
+
 static CU_TestInfo reduction_tests[] = {
 	{"reduced search reaches the same end states: masters", test_master_programs},
 	{"reduced search reaches the same end states: mixed", test_mixed_programs},
 	{"reduced search reaches the same end states: farms", test_farm_programs},
 	{"a wait for a send that may block ends the interchangeable run", test_wait_with_send},
 	{"a rank's send to itself can bring its wildcard a candidate", test_send_to_self},
+	{"a search cut where it branches offers the same choices", test_cut_programs},
 	CU_TEST_INFO_NULL,
 };
 
