@@ -58,11 +58,11 @@ static void event_where(const struct mpiv_traceset *ts, int r, long e, char *buf
 
 	tr_describe_event(ts, r, e, desc, sizeof(desc));
 	snprintf(buf, size, "%s", desc);
-	if (e < 0 || (size_t)e >= t->nevents || !t->events[e].site)
+	if (e < 0 || (size_t)e >= t->nevents || !mpiv_trace_event(t, (size_t)e)->site)
 		return;
 	memset(&site, 0, sizeof(site));
-	if (mpiv_srcloc_resolve(mpiv_trace_module(t, t->events[e].site),
-				MPIV_SITE_ADDR(t->events[e].site), &site) == 0) {
+	if (mpiv_srcloc_resolve(mpiv_trace_module(t, mpiv_trace_event(t, (size_t)e)->site),
+				MPIV_SITE_ADDR(mpiv_trace_event(t, (size_t)e)->site), &site) == 0) {
 		mpiv_srcloc_format(&site, loc, sizeof(loc));
 		n = strlen(buf);
 		snprintf(buf + n, size - n, " at %s", loc);
@@ -188,7 +188,7 @@ static int deadlock_item(const struct explore *x, struct model *md, const struct
 			it->call[r] = -1;
 			continue;
 		}
-		ev = &t->events[e];
+		ev = mpiv_trace_event(t, (size_t)e);
 		it->call[r] = ev->call;
 		it->event[r] = e;
 		q = md->m.prog.rank_proc[r];
@@ -217,7 +217,7 @@ static void input_desc(const struct mpiv_traceset *ts, int r, long e, const stru
 		       char *buf, size_t size)
 {
 	const struct mpiv_rank_trace *t = &ts->ranks[r];
-	unsigned call = e >= 0 && (size_t)e < t->nevents ? t->events[e].call : 0;
+	unsigned call = e >= 0 && (size_t)e < t->nevents ? mpiv_trace_event(t, (size_t)e)->call : 0;
 
 	if ((f->sym & ENG_IN_SOURCE) && (call == MPIV_CALL_Waitany || call == MPIV_CALL_Testany))
 		snprintf(buf, size, "completes another request first");

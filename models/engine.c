@@ -70,17 +70,51 @@ static int any_ready_match(const struct eng_prog *p, const struct eng_instr *rin
 	return 0;
 }
 
-/* Count the ready sends and mark the receives that may match one ENG_RECV_LAZY. */
+/* What eng_layout needs to know of every instruction, in one pass over the program (which may
+ * hold millions): the ready sends, whether a receive is marked (lazy), whether the program
+ * attaches a buffer or makes buffered sends (then every rank has a buffer size in the state,
+ * and a buffered send that does not fit is an error), its nonblocking collectives and its
+ * MPI_ANY_SOURCE receives. */
+static void scan_program(struct eng_prog *p, int *lazy, int *buffer)
+{
+	int q, v, i;
+
+	p->nready = 0;
+	p->nicoll = 0;
+	p->nwild = 0;
+	*lazy = *buffer = 0;
+	for (q = 0; q < p->nprocs; q++)
+		for (v = 0; v < VN(p, q); v++)
+			for (i = 0; i < VNINS(p, q, v); i++) {
+				const struct eng_instr *in = &VINS(p, q, v)[i];
+
+				switch (in->op) {
+				case ENG_POST_SEND:
+					p->nready += in->d == ENG_SEND_READY;
+					*buffer |= in->d == ENG_SEND_BUFFERED &&
+						   in->a != ENG_PROC_NULL;
+					break;
+				case ENG_POST_RECV:
+					*lazy |= in->d != 0;
+					p->nwild += in->a == ENG_ANY;
+					break;
+				case ENG_BUF_ATTACH:
+					*buffer = 1;
+					break;
+				case ENG_ICOLL:
+					p->nicoll++;
+					break;
+				default:
+					break;
+				}
+			}
+}
+
+/* Mark the receives that may match a ready send ENG_RECV_LAZY, and no other. */
 static void mark_lazy(struct eng_prog *p)
 {
 	int r, i, v;
 
-	p->nready = 0;
-	for (r = 0; r < p->nprocs; r++)
-		for (v = 0; v < VN(p, r); v++)
-			for (i = 0; i < VNINS(p, r, v); i++)
-				p->nready += VINS(p, r, v)[i].op == ENG_POST_SEND &&
-					     VINS(p, r, v)[i].d == ENG_SEND_READY;
 	for (r = 0; r < p->nprocs; r++)
 		for (v = 0; v < VN(p, r); v++)
 			for (i = 0; i < VNINS(p, r, v); i++) {
@@ -117,29 +151,13 @@ static void map_procs(struct eng_prog *p)
 	p->threaded = p->nprocs != p->nranks;
 }
 
-/* Does the program attach a buffer or make buffered sends? Then every rank has a buffer size
- * in the state, and a buffered send that does not fit is an error. */
-static int uses_buffer(const struct eng_prog *p)
-{
-	int q, v, i;
-
-	for (q = 0; q < p->nprocs; q++)
-		for (v = 0; v < VN(p, q); v++)
-			for (i = 0; i < VNINS(p, q, v); i++) {
-				const struct eng_instr *in = &VINS(p, q, v)[i];
-
-				if (in->op == ENG_BUF_ATTACH ||
-				    (in->op == ENG_POST_SEND && in->d == ENG_SEND_BUFFERED &&
-				     in->a != ENG_PROC_NULL))
-					return 1;
-			}
-	return 0;
-}
-
 void eng_layout(struct eng_prog *p)
 {
+	int lazy, buffer;
+
 	map_procs(p);
-	p->nbuf = uses_buffer(p) ? p->nranks : 0;
+	scan_program(p, &lazy, &buffer);
+	p->nbuf = buffer ? p->nranks : 0;
 	p->off_pc = ENG_ST_HEADER;
 	p->off_coll = p->off_pc + p->nprocs;
 	p->off_nlive = p->off_coll + p->ncomms * p->nranks;
@@ -149,7 +167,8 @@ void eng_layout(struct eng_prog *p)
 	p->off_reg = p->off_var + (p->nvar ? p->nprocs : 0);
 	p->off_msg = p->off_reg + p->nprocs * p->nregs * 3;
 	p->words = p->off_msg + 2 * p->maxmsg;
-	mark_lazy(p);
+	if (p->nready || lazy)
+		mark_lazy(p);
 	wenv_build(p);
 }
 
@@ -873,7 +892,7 @@ static void closure(const struct eng_prog *p, int32_t *st)
 		for (q = 0; q < p->nprocs; q++) {
 			const struct eng_instr *in = &CUR(p, st, q)[PC(p, st, q)];
 
-			if (complete_icoll(p, st, q))
+			if (p->nicoll && complete_icoll(p, st, q))
 				progress = 1;
 			if (!progress && in->op == ENG_COLL &&
 			    COLL(p, st, in->a, RANK(p, q)) >= in->c &&
@@ -1074,7 +1093,7 @@ static void wenv_build(struct eng_prog *p)
 	p->red_eager = p->eager;
 	p->red_persistent = 0;
 	p->red_partial = 0;
-	if (p->threaded || p->nbuf || p->nvar || p->nready)
+	if (p->threaded || p->nbuf || p->nvar || p->nready || !p->nwild)
 		return;
 	for (d = 0; d < p->nranks; d++) {
 		for (i = 0; i < p->nins[d]; i++) {
@@ -1821,10 +1840,6 @@ static int known_op(int op)
 /* The most state words a program may need: its state must stay addressable by int32 and
  * small enough for pan to store (a gigabyte). */
 #define ENG_MAX_WORDS (1L << 28)
-
-/* The most bytes a message, a buffer or an overhead may have: far beyond any real one, and
- * small enough that the sums of a rank's buffered messages cannot overflow. */
-#define ENG_MAX_BYTES (1LL << 48)
 
 /* Grow *arr (of *cap elements of size bytes) to hold n, doubling: an array is only as large
  * as what the file has delivered so far, whatever count it announced. Returns 0, or -1 out of

@@ -137,22 +137,29 @@ enum eng_buffering {
 #define ENG_IN_LAST 4		/* the register's last reader: cleared once read, so that
 				 * states that differ only in a spent input are one */
 
+/* The most bytes a message, a buffer or an overhead may have: far beyond any real one, and
+ * small enough that the sums of a rank's buffered messages cannot overflow. */
+#define ENG_MAX_BYTES (1LL << 48)
+
 struct eng_instr {
+	/* 32-bit fields first, then the two 64-bit ones: no padding (56 bytes; programs of
+	 * millions of instructions) */
 	int32_t op;		/* enum eng_opcode */
 	int32_t ev;		/* index of the trace event it comes from */
 	int32_t a, b, c, d;	/* operands, see enum eng_opcode */
-	int64_t bytes;		/* message size, for the eager threshold */
 	int32_t n;		/* ENG_WAIT: number of requests */
-	int32_t *list;		/* ENG_WAIT: instruction indices of the posts it waits for */
 	int32_t reg;		/* verify: 1 + the input register a receive, probe or
 				 * any-completion writes, a send with sym reads; 0: none */
 	int32_t sym;		/* ENG_POST_SEND: ENG_IN_* parts of its envelope taken from
 				 * register reg (a destination that follows the source just
 				 * received from); ENG_BRANCH: the parts compared */
-	int32_t key;		/* verify: ENG_POST_SEND: its call site's id (where a receive's
-				 * message came from: ENG_IN_SITE); ENG_COLL, ENG_ICOLL: the call
-				 * (members whose k-th collectives on a communicator differ in
-				 * call or root never complete it); 0 elsewhere */
+	int32_t key;		/* ENG_COLL, ENG_ICOLL: the call (members whose k-th collectives
+				 * on a communicator differ in call or root never complete it);
+				 * verify: ENG_POST_SEND: its call site's id (where a receive's
+				 * message came from: ENG_IN_SITE); 0 elsewhere */
+	int64_t bytes;		/* message size, for the eager threshold (at most
+				 * ENG_MAX_BYTES) */
+	int32_t *list;		/* ENG_WAIT: instruction indices of the posts it waits for */
 };
 
 struct eng_comm {
@@ -252,6 +259,8 @@ struct eng_prog {
 				 * eng_layout): where check's own pass handed the search over;
 				 * NULL: the start of every process's program */
 	int32_t nready;		/* ready sends in the program (eng_layout) */
+	int32_t nicoll;		/* nonblocking collectives in it (eng_layout) */
+	int32_t nwild;		/* MPI_ANY_SOURCE receives in it (eng_layout) */
 	int32_t threaded;	/* some rank has more than one process (eng_layout) */
 	int32_t nwenv;		/* the reductions' tables (eng_layout), by envelope */
 	struct eng_wenv *wenv;

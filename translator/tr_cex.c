@@ -124,7 +124,7 @@ void tr_describe_event(const struct mpiv_traceset *ts, int r, long e, char *buf,
 		snprintf(buf, size, "event %ld", e);
 		return;
 	}
-	ev = &ts->ranks[r].events[e];
+	ev = mpiv_trace_event(&ts->ranks[r], (size_t)e);
 	comm = comm_name(ev->comm, cbuf, sizeof(cbuf));
 	peer_str(peer, sizeof(peer), ev->peer);
 	if (ev->tag == MPIV_ANY_TAG)
@@ -215,7 +215,7 @@ static void resolve_site(const struct mpiv_traceset *ts, int r, long e, struct m
 	memset(s, 0, sizeof(*s));
 	if (e < 0 || (size_t)e >= t->nevents)
 		return;
-	ev = &t->events[e];
+	ev = mpiv_trace_event(t, (size_t)e);
 	if (ev->site)
 		mpiv_srcloc_resolve(mpiv_trace_module(t, ev->site), MPIV_SITE_ADDR(ev->site), s);
 }
@@ -418,7 +418,7 @@ static void build_rank(const struct eng_prog *p, const struct mpiv_traceset *ts,
 		if (cr->blocked_op >= 0)
 			continue;
 		cr->blocked_op = at->ev;
-		cr->blocked_call = xstrdup(mpiv_call_name(ts->ranks[r].events[at->ev].call));
+		cr->blocked_call = xstrdup(mpiv_call_name(mpiv_trace_event(&ts->ranks[r], (size_t)at->ev)->call));
 		cr->blocked_desc = xstrdup(desc);
 		resolve_site(ts, r, at->ev, &cr->site);
 	}

@@ -181,6 +181,10 @@ int tr_cut(const struct eng_prog *prog, const int32_t *st, struct eng_prog *out)
  * lock first), plus a margin. */
 long tr_search_depth(const struct eng_prog *prog);
 
+/* 1 if no send of prog carries more than bytes: then a search with that eager threshold is
+ * the search with every send buffered (ENG_BUF_INFINITE), state for state. */
+int tr_sends_within(const struct eng_prog *prog, long long bytes);
+
 /* One distinct deadlock: its counterexample and the buffering modes it was found in. */
 struct tr_deadlock {
 	struct mpiv_cex cex;
