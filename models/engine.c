@@ -73,8 +73,8 @@ static int any_ready_match(const struct eng_prog *p, const struct eng_instr *rin
 /* What eng_layout needs to know of every instruction, in one pass over the program (which may
  * hold millions): the ready sends, whether a receive is marked (lazy), whether the program
  * attaches a buffer or makes buffered sends (then every rank has a buffer size in the state,
- * and a buffered send that does not fit is an error), its nonblocking collectives and its
- * MPI_ANY_SOURCE receives. */
+ * and a buffered send that does not fit is an error), its nonblocking collectives, its
+ * MPI_ANY_SOURCE receives and its contended window locks. */
 static void scan_program(struct eng_prog *p, int *lazy, int *buffer)
 {
 	int q, v, i;
@@ -82,6 +82,7 @@ static void scan_program(struct eng_prog *p, int *lazy, int *buffer)
 	p->nready = 0;
 	p->nicoll = 0;
 	p->nwild = 0;
+	p->ncontended = 0;
 	*lazy = *buffer = 0;
 	for (q = 0; q < p->nprocs; q++)
 		for (v = 0; v < VN(p, q); v++)
@@ -103,6 +104,9 @@ static void scan_program(struct eng_prog *p, int *lazy, int *buffer)
 					break;
 				case ENG_ICOLL:
 					p->nicoll++;
+					break;
+				case ENG_WIN_LOCK:
+					p->ncontended += in->d != 0;
 					break;
 				default:
 					break;
@@ -330,6 +334,24 @@ static int recv_matches(const struct eng_prog *p, const int32_t *st, const struc
 	return rin->c == ENG_ANY || rin->c == sin->c;
 }
 
+/* The first message whose key (destination rank << 16 | source process) is key or more: the
+ * messages are sorted by it, and a state may hold thousands. */
+static int msg_lower(const struct eng_prog *p, const int32_t *st, int32_t key)
+{
+	const int32_t *m = MSG(p, st);
+	int lo = 0, hi = st[ENG_ST_NMSG];
+
+	while (lo < hi) {
+		int mid = lo + (hi - lo) / 2;
+
+		if (m[2 * mid] < key)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo;
+}
+
 /* The first message from process sp to rank d that receive rin matches (non-overtaking of
  * messages), or -1. */
 static int first_match_from(const struct eng_prog *p, const int32_t *st, int d,
@@ -339,15 +361,26 @@ static int first_match_from(const struct eng_prog *p, const int32_t *st, int d,
 	int n = st[ENG_ST_NMSG], i;
 	int32_t key = (d << 16) | sp;
 
-	for (i = 0; i < n; i++) {
-		if (m[2 * i] < key)
-			continue;
-		if (m[2 * i] > key)
-			break;
+	for (i = msg_lower(p, st, key); i < n && m[2 * i] == key; i++)
 		if (recv_matches(p, st, rin, i))
 			return i;
-	}
 	return -1;
+}
+
+/* The processes with messages to rank d in flight, in ascending order: from *i = the first
+ * message to d (msg_lower(p, st, d << 16)), the next one (its messages passed), or -1. Only
+ * those can give a receive of d a candidate. */
+static int next_sender(const struct eng_prog *p, const int32_t *st, int d, int *i)
+{
+	const int32_t *m = MSG(p, st);
+	int n = st[ENG_ST_NMSG], s;
+
+	if (*i >= n || (m[2 * *i] >> 16) != d)
+		return -1;
+	s = msg_src(m[2 * *i]);
+	while (*i < n && m[2 * *i] == ((d << 16) | s))
+		(*i)++;
+	return s;
 }
 
 /* Would an open receive of process q posted before live entry li take message i first
@@ -968,8 +1001,11 @@ static void closure(const struct eng_prog *p, int32_t *st)
  * (which sends complete at once); a program whose mode changed without eng_set_buffering()
  * is searched in full. */
 
-#define WENV_MAX 64		/* envelopes with tables; receives of others are searched in full */
-#define WENV_CELLS (1 << 22)	/* table entries at most, all envelopes together (16 MiB) */
+/* The tables' room: WENV_TIMES entries an instruction of the program, and WENV_SPARE more
+ * (a rank with more envelopes than that allows has the receives of the others searched in
+ * full). */
+#define WENV_TIMES 2
+#define WENV_SPARE (1L << 22)
 
 static int send_matches(const struct eng_instr *in, int d, int comm, int tag)
 {
@@ -1017,76 +1053,102 @@ static void wenv_release(struct eng_prog *p)
 	int e, s;
 
 	for (e = 0; e < p->nwenv; e++) {
-		for (s = 0; p->wenv[e].future && s < p->nranks; s++)
-			free(p->wenv[e].future[s]);
-		free(p->wenv[e].future);
+		for (s = 0; p->wenv[e].sends && s < p->nranks; s++)
+			free(p->wenv[e].sends[s]);
+		free(p->wenv[e].sends);
+		free(p->wenv[e].nsends);
 		free(p->wenv[e].run);
 	}
 	free(p->wenv);
+	free(p->wenv_first);
 	p->wenv = NULL;
+	p->wenv_first = NULL;
 	p->nwenv = 0;
 }
 
-static const struct eng_wenv *wenv_find(const struct eng_prog *p, int d, int comm, int tag)
+/* Rank d's envelope (comm, tag) among the envelopes before n, or NULL. */
+static const struct eng_wenv *wenv_of(const struct eng_prog *p, int d, int comm, int tag, int n)
 {
 	int e;
 
-	for (e = 0; e < p->nwenv; e++)
-		if (p->wenv[e].d == d && p->wenv[e].comm == comm && p->wenv[e].tag == tag)
+	for (e = p->wenv_first[d]; e < n; e++)
+		if (p->wenv[e].comm == comm && p->wenv[e].tag == tag)
 			return &p->wenv[e];
 	return NULL;
 }
 
-/* Fill one envelope's tables; returns the entries used, or -1 without memory. */
-static long wenv_fill(const struct eng_prog *p, struct eng_wenv *e)
+static const struct eng_wenv *wenv_find(const struct eng_prog *p, int d, int comm, int tag)
 {
-	int d = e->d, s, i;
-	long cells = p->nins[d] + 2;
-
-	e->run = calloc((size_t)p->nins[d] + 2, sizeof(*e->run));
-	e->future = calloc((size_t)p->nranks, sizeof(*e->future));
-	if (!e->run || !e->future)
-		return -1;
-	for (i = p->nins[d] - 1; i >= 0; i--)
-		e->run[i] = is_wildcard_pair(p, d, i, e->comm, e->tag) ? 1 + e->run[i + 2] :
-			    passable(p, d, i) ? e->run[i + 1] : 0;
-	for (s = 0; s < p->nranks; s++) {
-		int any = 0;
-
-		for (i = 0; i < p->nins[s] && !any; i++)
-			any = send_matches(&p->ins[s][i], d, e->comm, e->tag);
-		if (!any)
-			continue;
-		e->future[s] = calloc((size_t)p->nins[s] + 1, sizeof(**e->future));
-		if (!e->future[s])
-			return -1;
-		for (i = p->nins[s] - 1; i >= 0; i--)
-			e->future[s][i] = e->future[s][i + 1] +
-					  send_matches(&p->ins[s][i], d, e->comm, e->tag);
-		cells += p->nins[s] + 1;
-	}
-	return cells;
+	return wenv_of(p, d, comm, tag, p->wenv_first[d + 1]);
 }
 
-/* Does some rank lock a window in a way another rank contends (a choice, ENG_WIN_LOCK)? */
-static int has_contended_lock(const struct eng_prog *p)
+/* How many sends of rank s at instructions >= i a receive of envelope e would match. */
+static int wenv_future(const struct eng_wenv *e, int s, int i)
 {
-	int q, i;
+	const int32_t *at = e->sends[s];
+	int lo = 0, hi = e->nsends[s];
 
-	for (q = 0; q < p->nprocs; q++)
-		for (i = 0; i < p->nins[q]; i++)
-			if (p->ins[q][i].op == ENG_WIN_LOCK && p->ins[q][i].d)
-				return 1;
+	while (lo < hi) {	/* the first at or after i */
+		int mid = lo + (hi - lo) / 2;
+
+		if (at[mid] < i)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return e->nsends[s] - lo;
+}
+
+/* The sends each envelope's receives would match, rank by rank, in one pass over the
+ * program (counted, then kept). Returns 0, or -1 without memory. */
+static int wenv_sends(struct eng_prog *p)
+{
+	int pass, s, i, e;
+
+	for (e = 0; e < p->nwenv; e++) {
+		p->wenv[e].sends = calloc((size_t)p->nranks, sizeof(*p->wenv[e].sends));
+		p->wenv[e].nsends = calloc((size_t)p->nranks, sizeof(*p->wenv[e].nsends));
+		if (!p->wenv[e].sends || !p->wenv[e].nsends)
+			return -1;
+	}
+	for (pass = 0; pass < 2; pass++)
+		for (s = 0; s < p->nranks; s++) {
+			for (e = 0; pass && e < p->nwenv; e++) {
+				if (!p->wenv[e].nsends[s])
+					continue;
+				p->wenv[e].sends[s] = malloc((size_t)p->wenv[e].nsends[s] *
+							     sizeof(int32_t));
+				if (!p->wenv[e].sends[s])
+					return -1;
+				p->wenv[e].nsends[s] = 0;
+			}
+			for (i = 0; i < p->nins[s]; i++) {
+				const struct eng_instr *in = &p->ins[s][i];
+
+				if (in->op != ENG_POST_SEND || in->a < 0)
+					continue;
+				for (e = p->wenv_first[in->a]; e < p->wenv_first[in->a + 1]; e++) {
+					struct eng_wenv *w = &p->wenv[e];
+
+					if (!send_matches(in, w->d, w->comm, w->tag))
+						continue;
+					if (pass)
+						w->sends[s][w->nsends[s]] = i;
+					w->nsends[s]++;
+				}
+			}
+		}
 	return 0;
 }
 
-/* Tables for the envelopes of the program's MPI_ANY_SOURCE receives, as many as the limits
- * allow, for its buffering mode; none for a program the reductions do not apply to, or
+/* Tables for the envelopes of the program's MPI_ANY_SOURCE receives, for its buffering mode:
+ * for as many as fit in a few times the program's size (a rank with more envelopes than that
+ * has the others searched in full); none for a program the reductions do not apply to, or
  * without memory (the search is then complete, only larger). */
 static void wenv_build(struct eng_prog *p)
 {
-	long cells = 0;
-	int d, i;
+	long cells = 0, most = WENV_SPARE;
+	int d, i, e, cap = 0;
 
 	wenv_release(p);
 	p->red_buffering = p->buffering;
@@ -1095,41 +1157,63 @@ static void wenv_build(struct eng_prog *p)
 	p->red_partial = 0;
 	if (p->threaded || p->nbuf || p->nvar || p->nready || !p->nwild)
 		return;
+	p->wenv_first = calloc((size_t)p->nranks + 1, sizeof(*p->wenv_first));
+	if (!p->wenv_first)
+		goto cut;
+	for (d = 0; d < p->nranks; d++)
+		most += WENV_TIMES * (long)p->nins[d];
 	for (d = 0; d < p->nranks; d++) {
+		p->wenv_first[d] = p->nwenv;
 		for (i = 0; i < p->nins[d]; i++) {
 			const struct eng_instr *in = &p->ins[d][i];
-			struct eng_wenv *e, *grown;
-			long used;
+			struct eng_wenv *w;
 
 			if (in->op != ENG_POST_RECV || in->a != ENG_ANY ||
-			    wenv_find(p, d, in->b, in->c))
+			    wenv_of(p, d, in->b, in->c, p->nwenv))
 				continue;
-			if (p->nwenv >= WENV_MAX || cells >= WENV_CELLS) {
+			if (cells + p->nins[d] + 2 > most) {
 				p->red_partial = 1;
 				continue;
 			}
-			grown = realloc(p->wenv, (size_t)(p->nwenv + 1) * sizeof(*p->wenv));
-			if (!grown) {
-				wenv_release(p);
-				p->red_partial = 1;
-				return;
+			if (p->nwenv == cap) {
+				struct eng_wenv *grown;
+
+				cap = cap ? 2 * cap : 16;
+				grown = realloc(p->wenv, (size_t)cap * sizeof(*p->wenv));
+				if (!grown)
+					goto cut;
+				p->wenv = grown;
 			}
-			p->wenv = grown;
-			e = &p->wenv[p->nwenv++];
-			memset(e, 0, sizeof(*e));
-			e->d = d;
-			e->comm = in->b;
-			e->tag = in->c;
-			used = wenv_fill(p, e);
-			if (used < 0) {
-				wenv_release(p);
-				p->red_partial = 1;
-				return;
+			w = &p->wenv[p->nwenv++];
+			memset(w, 0, sizeof(*w));
+			w->d = d;
+			w->comm = in->b;
+			w->tag = in->c;
+			w->run = calloc((size_t)p->nins[d] + 2, sizeof(*w->run));
+			if (!w->run)
+				goto cut;
+			cells += p->nins[d] + 2;
+		}
+		/* the runs of receives of d's envelopes, from the end */
+		for (i = p->nins[d] - 1; i >= 0 && p->wenv_first[d] < p->nwenv; i--) {
+			int pass = passable(p, d, i);
+
+			for (e = p->wenv_first[d]; e < p->nwenv; e++) {
+				struct eng_wenv *w = &p->wenv[e];
+
+				w->run[i] = is_wildcard_pair(p, d, i, w->comm, w->tag) ?
+						    1 + w->run[i + 2] : pass ? w->run[i + 1] : 0;
 			}
-			cells += used;
 		}
 	}
-	p->red_persistent = p->nwenv > 0 && !has_contended_lock(p);
+	p->wenv_first[p->nranks] = p->nwenv;
+	if (wenv_sends(p))
+		goto cut;
+	p->red_persistent = p->nwenv > 0 && !p->ncontended;
+	return;
+cut:
+	wenv_release(p);
+	p->red_partial = 1;
 }
 
 void eng_set_buffering(struct eng_prog *p, enum eng_buffering b, int64_t eager)
@@ -1201,15 +1285,15 @@ static int wenv_single(const struct eng_prog *p, const int32_t *st, int d)
 		    send_matches(&p->ins[msg_src(m[2 * i])][m[2 * i + 1] >> 1], d, e->comm, e->tag))
 			left++;
 	for (s = 0; s < p->nranks; s++)
-		if (e->future[s])
-			left += e->future[s][PC(p, st, s)];
+		if (e->nsends[s])
+			left += wenv_future(e, s, PC(p, st, s));
 	return left <= n ? first : -1;
 }
 
 /* The choices of rank d in st: the candidates of its open wildcard receives. */
 static int rank_choices(const struct eng_prog *p, const int32_t *st, int d)
 {
-	int li, s, n = 0;
+	int li, s, j, n = 0;
 
 	for (li = 0; li < NLIVE(p, st, d); li++) {
 		int32_t ent = LIVE(p, st, d)[li];
@@ -1217,7 +1301,7 @@ static int rank_choices(const struct eng_prog *p, const int32_t *st, int d)
 
 		if ((ent & 1) || in->op != ENG_POST_RECV || in->a != ENG_ANY)
 			continue;
-		for (s = 0; s < p->nranks; s++)
+		for (j = msg_lower(p, st, d << 16); (s = next_sender(p, st, d, &j)) >= 0;)
 			n += candidate(p, st, d, li, s) >= 0;
 	}
 	return n;
@@ -1241,7 +1325,7 @@ static int persistent(const struct eng_prog *p, const int32_t *st, int d)
 		if (!e)
 			return 0;
 		for (s = 0; s < p->nranks; s++)
-			if (e->future[s] && e->future[s][PC(p, st, s)] > 0 &&
+			if (e->nsends[s] && wenv_future(e, s, PC(p, st, s)) > 0 &&
 			    first_match_from(p, st, d, in, s) < 0)
 				return 0;
 	}
@@ -1265,15 +1349,32 @@ static int persistent_rank(const struct eng_prog *p, const int32_t *st)
 	return best;
 }
 
+/* Every choice walk_choices() counts, as it gives the k-th: (process, live index or kind,
+ * message or position); max entries at most. */
+struct walk_list {
+	int *d, *li, *i;
+	int max;
+};
+
+static void walk_note(struct walk_list *all, int n, int d, int li, int i)
+{
+	if (!all || n >= all->max)
+		return;
+	all->d[n] = d;
+	all->li[n] = li;
+	all->i[n] = i;
+}
+
 static int walk_choices(const struct eng_prog *p, const int32_t *st, int k, int *d_out,
-			int *li_out, int *i_out);
+			int *li_out, int *i_out, struct walk_list *all);
 
 /* Quiescent again: refresh the header words the model reads. */
 static void settle(const struct eng_prog *p, int32_t *st)
 {
 	closure(p, st);
-	st[ENG_ST_NCHOICES] = walk_choices(p, st, -1, NULL, NULL, NULL);
-	st[ENG_ST_DONE] = eng_all_done(p, st);
+	st[ENG_ST_NCHOICES] = walk_choices(p, st, -1, NULL, NULL, NULL, NULL);
+	/* only a state without a choice ends a path: only there is it asked */
+	st[ENG_ST_DONE] = st[ENG_ST_NCHOICES] ? 0 : eng_all_done(p, st);
 }
 
 void eng_start(const struct eng_prog *p, int32_t *st)
@@ -1307,9 +1408,9 @@ static int step_is_choice(const struct eng_prog *p, const int32_t *st, int d)
 
 /* Walk the choices in canonical order; stop at the k-th (k < 0: count them all). */
 static int walk_choices(const struct eng_prog *p, const int32_t *st, int k, int *d_out,
-			int *li_out, int *i_out)
+			int *li_out, int *i_out, struct walk_list *all)
 {
-	int d, li, s, n = 0, only = -1, reduce = reducing(p);
+	int d, li, s, j, n = 0, only = -1, reduce = reducing(p);
 
 	if (st[ENG_ST_OVERFLOW] || st[ENG_ST_ERROR])
 		return 0;
@@ -1319,7 +1420,7 @@ static int walk_choices(const struct eng_prog *p, const int32_t *st, int k, int 
 		li = wenv_single(p, st, d);
 		if (li < 0)
 			continue;
-		for (s = 0; s < p->nprocs; s++) {
+		for (j = msg_lower(p, st, d << 16); (s = next_sender(p, st, d, &j)) >= 0;) {
 			int i = candidate(p, st, d, li, s);
 
 			if (i < 0)
@@ -1330,6 +1431,7 @@ static int walk_choices(const struct eng_prog *p, const int32_t *st, int k, int 
 				*i_out = i;
 				return 0;
 			}
+			walk_note(all, 0, d, li, i);
 			return 1;
 		}
 	}
@@ -1348,9 +1450,13 @@ static int walk_choices(const struct eng_prog *p, const int32_t *st, int k, int 
 			if ((e & 1) || in->op != ENG_POST_RECV ||
 			    (in->a != ENG_ANY && !p->threaded && !p->nbuf) || in->a == ENG_PROC_NULL)
 				continue;
-			for (s = first_source(p, in); s < last_source(p, in); s++) {
-				int i = candidate(p, st, d, li, s);
+			for (j = msg_lower(p, st, RANK(p, d) << 16);
+			     (s = next_sender(p, st, RANK(p, d), &j)) >= 0;) {
+				int i;
 
+				if (s < first_source(p, in) || s >= last_source(p, in))
+					continue;
+				i = candidate(p, st, d, li, s);
 				if (i < 0)
 					continue;
 				if (n == k) {
@@ -1359,7 +1465,7 @@ static int walk_choices(const struct eng_prog *p, const int32_t *st, int k, int 
 					*i_out = i;
 					return n;
 				}
-				n++;
+				walk_note(all, n++, d, li, i);
 			}
 		}
 	}
@@ -1375,7 +1481,7 @@ static int walk_choices(const struct eng_prog *p, const int32_t *st, int k, int 
 			*i_out = -1;
 			return n;
 		}
-		n++;
+		walk_note(all, n++, d, -1, -1);
 	}
 	/* verify: which of its complete requests an any-completion returns (li -2, i the
 	 * position in its list); which sender a wildcard probe sees (li -3, i the message);
@@ -1413,7 +1519,7 @@ static int walk_choices(const struct eng_prog *p, const int32_t *st, int k, int 
 				*i_out = x;
 				return n;
 			}
-			n++;
+			walk_note(all, n++, d, kind, x);
 		}
 	}
 	return n;
@@ -1421,16 +1527,15 @@ static int walk_choices(const struct eng_prog *p, const int32_t *st, int k, int 
 
 int eng_nchoices(const struct eng_prog *p, const int32_t *st)
 {
-	return walk_choices(p, st, -1, NULL, NULL, NULL);
+	return walk_choices(p, st, -1, NULL, NULL, NULL, NULL);
 }
 
-void eng_choice(const struct eng_prog *p, const int32_t *st, int k, int *d, int *ri, int *s,
-		int *si)
+/* eng_choice()'s description of the choice walk_choices() gives as (dd, li, i). */
+static void describe(const struct eng_prog *p, const int32_t *st, int dd, int li, int i, int *d,
+		     int *ri, int *s, int *si)
 {
-	int li = -1, i = -1, dd = -1;
 	const int32_t *m = MSG(p, st);
 
-	walk_choices(p, st, k, &dd, &li, &i);
 	*d = dd;
 	if (dd >= 0 && li <= -2) {	/* verify: an any-completion, a probe, a branch */
 		const struct eng_instr *in = &CUR(p, st, dd)[PC(p, st, dd)];
@@ -1452,11 +1557,41 @@ void eng_choice(const struct eng_prog *p, const int32_t *st, int k, int *d, int 
 	*si = dd >= 0 ? m[2 * i + 1] >> 1 : -1;
 }
 
+void eng_choice(const struct eng_prog *p, const int32_t *st, int k, int *d, int *ri, int *s,
+		int *si)
+{
+	int li = -1, i = -1, dd = -1;
+
+	walk_choices(p, st, k, &dd, &li, &i, NULL);
+	describe(p, st, dd, li, i, d, ri, s, si);
+}
+
+int eng_choice_list(const struct eng_prog *p, const int32_t *st, int *d, int *ri, int *s,
+		    int *si, int max)
+{
+	int *li = malloc((size_t)(max > 0 ? max : 1) * sizeof(int));
+	int *at = malloc((size_t)(max > 0 ? max : 1) * sizeof(int));
+	struct walk_list all = {d, li, at, max};
+	int n, k;
+
+	if (!li || !at) {
+		free(li);
+		free(at);
+		return -1;
+	}
+	n = walk_choices(p, st, -1, NULL, NULL, NULL, &all);
+	for (k = 0; k < n && k < max; k++)
+		describe(p, st, d[k], li[k], at[k], &d[k], &ri[k], &s[k], &si[k]);
+	free(li);
+	free(at);
+	return n;
+}
+
 void eng_choose(const struct eng_prog *p, int32_t *st, int k)
 {
 	int d = -1, li = -1, i = -1;
 
-	walk_choices(p, st, k, &d, &li, &i);
+	walk_choices(p, st, k, &d, &li, &i, NULL);
 	if (d < 0)
 		return;
 	if (li <= -2) {		/* verify */

@@ -207,8 +207,9 @@ struct eng_wenv {
 				 * envelope (post, then a wait for it alone) d makes from i on
 				 * before it can block on anything else (it passes only sends the
 				 * mode completes at once, and waits for them, between them) */
-	int32_t **future;	/* per rank s (NULL: none): future[s][i] = sends of s at
-				 * instructions >= i that such a receive would match */
+	int32_t **sends;	/* per rank s: the instructions of s that post a send such a
+				 * receive would match, ascending (NULL: none) */
+	int32_t *nsends;	/* per rank s: how many */
 };
 
 /* What makes a state erroneous rather than deadlocked (ENG_ST_ERROR says who). */
@@ -261,9 +262,13 @@ struct eng_prog {
 	int32_t nready;		/* ready sends in the program (eng_layout) */
 	int32_t nicoll;		/* nonblocking collectives in it (eng_layout) */
 	int32_t nwild;		/* MPI_ANY_SOURCE receives in it (eng_layout) */
+	int32_t ncontended;	/* contended window locks in it (eng_layout) */
 	int32_t threaded;	/* some rank has more than one process (eng_layout) */
-	int32_t nwenv;		/* the reductions' tables (eng_layout), by envelope */
+	int32_t nwenv;		/* the reductions' tables (eng_layout), by envelope, rank by
+				 * rank */
 	struct eng_wenv *wenv;
+	int32_t *wenv_first;	/* per rank d, then one more: d's envelopes are
+				 * wenv[wenv_first[d] .. wenv_first[d + 1]) */
 	int32_t red_buffering;	/* the buffering mode and threshold the tables were built */
 	int64_t red_eager;	/* for: in another, the search offers every choice */
 	int32_t red_persistent;	/* the persistent-set reduction applies (engine.c) */
@@ -277,7 +282,7 @@ struct eng_prog {
 #define ENG_ST_OVERFLOW 0	/* nonzero: more messages in flight than maxmsg */
 #define ENG_ST_NMSG 1		/* messages in flight */
 #define ENG_ST_NCHOICES 2	/* eng_nchoices() of this state */
-#define ENG_ST_DONE 3		/* eng_all_done() of this state */
+#define ENG_ST_DONE 3		/* eng_all_done() of this state when it has no choice, else 0 */
 #define ENG_ST_ERROR 4		/* 1 + the process whose next instruction is erroneous (enum
 				 * eng_error says how: eng_error()); the search ends there; else 0 */
 #define ENG_ST_HEADER 5
@@ -314,6 +319,12 @@ void eng_choose(const struct eng_prog *prog, int32_t *st, int k);
  * in its variant *si (several that recorded the same input). */
 void eng_choice(const struct eng_prog *prog, const int32_t *st, int k, int *d, int *ri, int *s,
 		int *si);
+
+/* Every choice of st at once, as eng_choice() describes each (d, ri, s, si, rooms for max
+ * entries): one walk where asking eng_choice() for each k walks them k times. Returns how many
+ * there are (entries past max are not filled), or -1 without memory. */
+int eng_choice_list(const struct eng_prog *prog, const int32_t *st, int *d, int *ri, int *s,
+		    int *si, int max);
 
 /* 1 when no process is deadlocked: every process reached its ENG_END or ENG_STOP, or left the
  * recorded path (eng_left_path), or waits for a process that stopped or left it (it may

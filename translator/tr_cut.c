@@ -13,7 +13,8 @@ long tr_forced_path(const struct eng_prog *prog, int32_t *st)
 	long lead = 0;
 
 	eng_start(prog, st);
-	while (eng_nchoices(prog, st) == 1) {
+	/* the state's count of choices, as the engine left it (eng_nchoices() walks them) */
+	while (st[ENG_ST_NCHOICES] == 1) {
 		eng_choose(prog, st, 0);
 		lead++;
 	}

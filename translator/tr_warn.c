@@ -110,27 +110,34 @@ int tr_recorded_path(const struct eng_prog *prog, const struct mpiv_traceset *ts
 		     enum eng_buffering b, long long eager, struct eng_observer *obs, int32_t *st)
 {
 	struct eng_prog q = *prog;	/* shares the program; only what the search does changes */
-	int n, k, known = 1;
+	int *d = NULL, *ri = NULL, *s = NULL, *si = NULL, n, k, known = 1, max = 0;
 
 	q.full = 1;		/* the recorded choice must be on offer */
 	q.buffering = b;
 	q.eager = eager;
 	q.obs = obs;
 	eng_start(&q, st);
-	while ((n = eng_nchoices(&q, st)) > 0) {
+	while ((n = st[ENG_ST_NCHOICES]) > 0) {
 		int pick = -1, post = -1;
 
+		if (n > max) {	/* room for every choice, listed in one walk */
+			max = 2 * n;
+			d = xrealloc(d, (size_t)max * sizeof(*d));
+			ri = xrealloc(ri, (size_t)max * sizeof(*ri));
+			s = xrealloc(s, (size_t)max * sizeof(*s));
+			si = xrealloc(si, (size_t)max * sizeof(*si));
+		}
+		if (eng_choice_list(&q, st, d, ri, s, si, max) != n)
+			abort();	/* the count the engine left is the list's */
 		for (k = 0; k < n && pick < 0; k++) {
-			int d, ri, s, si;
-
-			eng_choice(&q, st, k, &d, &ri, &s, &si);
-			if (s == -1 && post < 0)
+			if (s[k] == -1 && post < 0)
 				post = k;	/* a receive posted as a choice: no match yet */
-			else if (s >= 0 && tr_recorded_source(&ts->ranks[q.proc_rank[d]],
-							      recorded_ev(&q, st, d, ri)) ==
-						   q.proc_rank[s])
+			else if (s[k] >= 0 &&
+				 tr_recorded_source(&ts->ranks[q.proc_rank[d[k]]],
+						    recorded_ev(&q, st, d[k], ri[k])) ==
+					 q.proc_rank[s[k]])
 				pick = k;
-			else if (s <= -2 && recorded_input(&q, ts, st, d, s, si))
+			else if (s[k] <= -2 && recorded_input(&q, ts, st, d[k], s[k], si[k]))
 				pick = k;
 		}
 		if (post >= 0)
@@ -139,6 +146,10 @@ int tr_recorded_path(const struct eng_prog *prog, const struct mpiv_traceset *ts
 			known = 0;
 		eng_choose(&q, st, pick < 0 ? 0 : pick);
 	}
+	free(d);
+	free(ri);
+	free(s);
+	free(si);
 	return known;
 }
 
