@@ -1,6 +1,6 @@
 /* Writes synthetic trace directories for the check benchmark (and the tests that compare
  * check's ways of searching), in the recorder's binary format (common/tracefmt.h), so that
- * trace size can grow without running MPI:
+ * trace size can grow without running MPI (it prints how many events it wrote):
  *   gen_trace halo DIR RANKS ITERS     wildcard-free ring halo exchange: per iteration
  *                                      Irecv left, Irecv right, Isend right, Isend left, Waitall
  *   gen_trace mw DIR WORKERS RESULTS   master/worker: the master receives every result with
@@ -23,6 +23,9 @@
 
 /* The encoding state of the file being written (one at a time). */
 static struct mpiv_tf_writer writer;
+
+/* Events written, all ranks: printed at the end (the benchmark's per-event figures). */
+static unsigned long long written;
 
 static FILE *open_rank(const char *dir, int rank, int size)
 {
@@ -66,6 +69,7 @@ static void put(FILE *f, struct mpiv_event *ev, uint32_t *index)
 	ev->index = (*index)++;
 	n = mpiv_tf_encode_event(&writer, buf, sizeof(buf), ev);
 	fwrite(buf, 1, n, f);
+	written++;
 }
 
 static void simple(FILE *f, uint32_t *index, unsigned call, int peer, int tag, int req)
@@ -274,5 +278,6 @@ int main(int argc, char **argv)
 		fprintf(stderr, "usage: gen_trace halo|mw|farm DIR N M\n");
 		return 2;
 	}
+	printf("%llu events\n", written);
 	return 0;
 }

@@ -421,8 +421,9 @@ int spin_search(const char *pan, const char *workdir, long depth, long memory_mb
 	parse_pan(text, res);
 	if (!res->complete && strstr(res->why, "MEMLIM"))
 		snprintf(res->why, sizeof(res->why), "memory limit of %ld MB reached", memory_mb);
-	/* pan stops at the max_trails-th error: the rest was not explored */
-	if (res->errors >= max_trails && res->complete) {
+	/* pan stops at the max_trails-th error: the rest was not explored (pan says only
+	 * "Search not completed") */
+	if (res->errors >= max_trails && (res->complete || strstr(res->why, "Search not completed"))) {
 		res->complete = 0;
 		snprintf(res->why, sizeof(res->why), "stopped after %d deadlock states", max_trails);
 	}

@@ -119,7 +119,7 @@ gen=$BUILDDIR/bench/gen_trace
 if test -x "$gen"; then
 	for args in "halo 4 20" "halo 16 3" "mw 4 3" "mw 6 5" "farm 2 6" "farm 3 12" "farm 5 100"; do
 		dir=$WORK/gen-${args// /-}
-		mkdir -p "$dir" && "$gen" ${args%% *} "$dir" ${args#* }
+		mkdir -p "$dir" && "$gen" ${args%% *} "$dir" ${args#* } >/dev/null
 		compare_ways "generated $args" "$dir"
 		compare_ways "generated $args, eager:0" "$dir" --buffering eager:0
 	done
