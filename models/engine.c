@@ -949,7 +949,7 @@ static void closure(const struct eng_prog *p, int32_t *st)
  * buffer (when a message leaves the buffer decides whether a later buffered send fits), the
  * program makes no ready send (whose check depends on when receives are posted) and no
  * contended window lock, and has one variant per process (not verify's programs): then every
- * choice is which message an MPI_ANY_SOURCE receive takes. Both rest on three facts:
+ * choice is which message an MPI_ANY_SOURCE receive takes. Both rest on two facts:
  *   (F1) only rank d takes the messages sent to d, each sender's messages to d stay in the
  *        order they were sent, and a message goes to the earliest posted open receive of d
  *        that matches it (the closure matches a receive that names its source as soon as its

@@ -37,6 +37,34 @@ expected_exit()
 	esac
 }
 
+# same_from_start NAME TRACE OUT LOG RC ARGS...: check TRACE ARGS again with SPIN searching
+# from the start (MPIVERIFY_SPIN_FROM_START), as check did before its own pass over the paths
+# of one choice, into TRACE/OUT-spin: the same exit status RC, the same report (LOG, of the
+# check into TRACE/OUT) and the same counterexamples.
+same_from_start()
+{
+	local name=$1 trace=$2 out=$3 log=$4 rc=$5 f why=''
+	shift 5
+	rm -rf "$trace/$out-spin"
+	run_cmd "$log.spin" "$CHECK_LIMIT" env MPIVERIFY_SPIN_FROM_START=1 "$MPIVERIFY" check \
+		"$trace" "$@" -o "$trace/$out-spin"
+	test "$RC" -eq "$rc" || why="exit $RC, want $rc"
+	sed "s|$trace/$out-spin|OUT|g" "$log.spin" >"$log.spin.norm"
+	sed "s|$trace/$out|OUT|g" "$log" >"$log.norm"
+	cmp -s "$log.norm" "$log.spin.norm" || why="${why:+$why; }the reports differ"
+	for f in "$trace/$out"/cex*.json "$trace/$out-spin"/cex*.json; do
+		test -e "$f" || continue
+		cmp -s "$trace/$out/${f##*/}" "$trace/$out-spin/${f##*/}" ||
+			why="${why:+$why; }${f##*/} differs"
+	done
+	if test -n "$why"; then
+		diff "$log.norm" "$log.spin.norm" >"$log.spin.diff"
+		fail "$name: the same with SPIN from the start" "$why" "$log.spin.diff"
+	else
+		pass "$name: the same with SPIN from the start"
+	fi
+}
+
 # describe_rc RC: a few words for an exit status.
 describe_rc()
 {
@@ -208,6 +236,8 @@ example_cases()
 		else
 			pass "$name: check --buffering $mode (expect=$expect)"
 		fi
+		same_from_start "$name ($mode)" "$trace" "check-$mode" "$log" "$RC" \
+			--buffering "$mode"
 		check_warnings "$name" "$log"
 		if test "$expect" = inconclusive; then
 			if grep -q 'ranks that did not finish' "$log"; then
