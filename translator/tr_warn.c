@@ -1,8 +1,8 @@
 /* Translator, warnings: what the recorded run did that is no deadlock but probably a bug
  * (doc/semantics.md 9.5): messages sent and never received, receives shorter than their
- * message, requests never completed, communicators never freed. The recorded path is replayed on the engine with every wildcard
- * receive taking the source the run recorded, so that matches follow MPI's ordering rules
- * exactly as in the run. */
+ * message, requests never completed, communicators never freed. The recorded path is
+ * replayed on the engine with every wildcard receive taking the source the run recorded, so
+ * that matches follow MPI's ordering rules exactly as in the run. */
 #include <stdlib.h>
 #include <string.h>
 
