@@ -50,6 +50,22 @@ void verify_progress(void *ctx, const struct explore *x, const struct xrun *r)
 		r->left ? ", left the steered path" : "");
 }
 
+/* "verdict: 1 deadlock and 1 collective mismatch confirmed on the real MPI library" */
+static void print_found_verdict(const struct explore *x)
+{
+	int i, m = 0;
+
+	for (i = 0; i < x->nfound; i++)
+		m += x->found[i].mismatch;
+	printf("verdict: ");
+	if (x->nfound - m)
+		printf("%d deadlock%s%s", x->nfound - m, x->nfound - m == 1 ? "" : "s",
+		       m ? " and " : "");
+	if (m)
+		printf("%d collective mismatch%s", m, m == 1 ? "" : "es");
+	printf(" confirmed on the real MPI library\n");
+}
+
 static void print_text(const struct explore *x, int rc)
 {
 	int i;
@@ -58,8 +74,14 @@ static void print_text(const struct explore *x, int rc)
 		const struct xdeadlock *d = &x->found[i];
 		const struct xrun *r = d->run;
 
-		printf("deadlock %d: confirmed on the real MPI library (run %d, standard sends: "
-		       "%s)\n", i + 1, r->index, d->mode);
+		if (d->mismatch)
+			printf("collective mismatch %d: the ranks of run %d called different "
+			       "collectives, or named different roots, at the same place (standard "
+			       "sends: %s); erroneous whether or not the library completed it:\n",
+			       i + 1, r->index, d->mode);
+		else
+			printf("deadlock %d: confirmed on the real MPI library (run %d, standard "
+			       "sends: %s)\n", i + 1, r->index, d->mode);
 		if (d->predicted && r->item)
 			printf("  the model predicted: %s\n", r->item->what);
 		if (r->report)
@@ -96,8 +118,7 @@ static void print_text(const struct explore *x, int rc)
 		printf("a search was cut short: %s\n", x->incomplete_why);
 	switch (rc) {
 	case MPIV_EXIT_DEADLOCK:
-		printf("verdict: %d deadlock%s confirmed on the real MPI library\n", x->nfound,
-		       x->nfound == 1 ? "" : "s");
+		print_found_verdict(x);
 		break;
 	case MPIV_EXIT_OK:
 		printf("verdict: no deadlock on any path; every decision explored\n");
@@ -129,7 +150,9 @@ static void print_json(const struct explore *x, int rc)
 		const struct xdeadlock *d = &x->found[i];
 
 		json_array_append_new(found,
-				      json_pack("{s:i, s:s, s:b, s:s?, s:s?, s:s?, s:s?}", "run",
+				      json_pack("{s:s, s:i, s:s, s:b, s:s?, s:s?, s:s?, s:s?}",
+						"kind", d->mismatch ? "collective-mismatch" :
+						"deadlock", "run",
 						d->run->index, "buffering", d->mode, "predicted",
 						d->predicted, "model", d->run->item ?
 						d->run->item->what : NULL, "report", d->run->report,

@@ -44,6 +44,56 @@ static int genuine_hang(struct xrun *r)
 	return genuine;
 }
 
+/* The collective mismatch run r's own trace shows (doc/semantics.md 5.1): members of a
+ * communicator that called different collectives, or named different roots, at the same
+ * place. The run made that error, whether or not the library completed it. Returns its
+ * description, one line a call (malloc'ed), with its key in *key, or NULL if there is none. */
+static char *run_mismatch(const struct xrun *r, char **key)
+{
+	struct tr_opts opts = {ENG_BUF_ZERO, 0, 0, 0};
+	struct eng_prog p;
+	struct mpiv_error err;
+	struct xkey k;
+	char *text = NULL, where[1024];
+	size_t len = 0;
+	FILE *f;
+	int q, i, n = 0;
+
+	mpiv_error_init(&err);
+	if (!r->usable || tr_translate(&r->ts, &opts, &p, &err) < 0)
+		return NULL;	/* translated for verify already: it cannot fail here */
+	f = open_memstream(&text, &len);
+	if (!f)
+		die(MPIV_EXIT_TOOL, "out of memory");
+	xkey_open(&k);
+	for (q = 0; q < p.nprocs; q++)
+		for (i = 0; i < p.nins[q]; i++) {
+			const struct eng_instr *in = &p.ins[q][i];
+			const struct mpiv_rank_trace *t = &r->ts.ranks[p.proc_rank[q]];
+			const struct mpiv_event *ev;
+
+			if ((in->op != ENG_COLL && in->op != ENG_ICOLL) ||
+			    in->b != ENG_COLL_MISMATCH || in->ev < 0 ||
+			    (size_t)in->ev >= t->nevents)
+				continue;
+			ev = &t->events[in->ev];
+			explore_event_where(&r->ts, p.proc_rank[q], in->ev, where, sizeof(where));
+			fprintf(f, "rank %d: %s, event %d\n", p.proc_rank[q], where, in->ev);
+			xkey_rank(&k, ev->call, mpiv_trace_module(t, ev->site),
+				  MPIV_SITE_ADDR(ev->site));
+			n++;
+		}
+	fclose(f);
+	eng_prog_release(&p);
+	*key = xkey_close(&k);
+	if (n)
+		return text;
+	free(text);
+	free(*key);
+	*key = NULL;
+	return NULL;
+}
+
 /* How r ended, from what the runner saw and its trace. */
 static void classify(struct explore *x, struct xrun *r)
 {
@@ -123,27 +173,55 @@ static struct xrun *new_run(struct explore *x, struct xitem *item)
 	return r;
 }
 
+/* Add what run r showed to the answer's findings: a deadlock, or a collective mismatch. */
+static void found(struct explore *x, struct xrun *r, int mismatch)
+{
+	const struct xitem *it = r->item;
+	struct xdeadlock *d;
+	char mode[48];
+
+	xgrow((void **)&x->found, &x->capfound, (size_t)x->nfound + 1, sizeof(*x->found));
+	if (it && it->kind == XITEM_DEADLOCK)
+		mpiv_buffering_name(&it->mode, mode, sizeof(mode));
+	else
+		snprintf(mode, sizeof(mode), "as the library does");
+	d = &x->found[x->nfound++];
+	d->run = r;
+	d->mode = xstrdup(mode);
+	d->predicted = mismatch ? it && it->kind == XITEM_DEADLOCK : r->end == XRUN_CONFIRMED;
+	d->mismatch = mismatch;
+}
+
 /* What run r showed, into the answer. */
 static void take(struct explore *x, struct xrun *r)
 {
 	const struct xitem *it = r->item;
-	char mode[48];
+	char *key = NULL, *mismatch;
 
 	if (it && it->kind == XITEM_FRONTIER)
 		x->explored++;
 	if (r->end == XRUN_CONFIRMED || r->end == XRUN_HUNG) {
-		if (explore_known(x, r->hang_key))
-			return;	/* the same calls stuck */
-		xgrow((void **)&x->found, &x->capfound, (size_t)x->nfound + 1, sizeof(*x->found));
-		if (it && it->kind == XITEM_DEADLOCK)
-			mpiv_buffering_name(&it->mode, mode, sizeof(mode));
-		else
-			snprintf(mode, sizeof(mode), "as the library does");
-		x->found[x->nfound].run = r;
-		x->found[x->nfound].mode = xstrdup(mode);
-		x->found[x->nfound].predicted = r->end == XRUN_CONFIRMED;
-		x->nfound++;
+		if (!explore_known(x, r->hang_key))	/* else: the same calls stuck */
+			found(x, r, 0);
 		return;
+	}
+	/* a run that went through a collective mismatch (the library completed it, or a rank
+	 * stopped after it) showed an error of the program: the model's deadlock there is the
+	 * same one, by the calls (explore_known() spares its run) */
+	if ((r->end == XRUN_COMPLETED || r->end == XRUN_STOPPED) &&
+	    (mismatch = run_mismatch(r, &key))) {
+		if (!explore_known(x, key)) {
+			free(r->hang_key);
+			r->hang_key = key;
+			free(r->report);
+			r->report = mismatch;
+			found(x, r, 1);
+			return;
+		}
+		free(key);
+		free(mismatch);
+		if (it && it->kind == XITEM_DEADLOCK)
+			return;	/* the mismatch it was to confirm, shown before */
 	}
 	if (!it || it->kind != XITEM_DEADLOCK)
 		return;

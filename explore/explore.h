@@ -83,12 +83,16 @@ struct xrun {
 	struct eng_prog prog;	/* usable: its verify program, inputs filled */
 };
 
-/* A deadlock confirmed on the real MPI library. */
+/* A deadlock confirmed on the real MPI library, or a collective mismatch a run made. */
 struct xdeadlock {
 	struct xrun *run;	/* the run that deadlocked */
 	char *mode;		/* the buffering it was forced with: "zero", ... or "as the
 				 * library does" */
 	int predicted;		/* the model predicted it (1) or a run came upon it (0) */
+	int mismatch;		/* the run's members of a communicator called different
+				 * collectives or roots at the same place (doc/semantics.md 5.1):
+				 * an error the run made, whether or not the library completed
+				 * it; the run's report names the calls */
 };
 
 /* A model's deadlock the real program did not show. */
