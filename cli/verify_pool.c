@@ -181,6 +181,7 @@ int verify_start(void *ctx, struct explore *x, struct xrun *r)
 	c->pid = pid;
 	c->fd = fds[0];
 	c->run = r;
+	r->started = mpiv_now();
 	return 0;
 }
 
@@ -224,6 +225,7 @@ static struct xrun *finish(struct pool_child *c)
 
 	close(c->fd);
 	c->fd = -1;
+	r->ended = mpiv_now();
 	while (waitpid(c->pid, &st, 0) < 0 && errno == EINTR)
 		;
 	if (c->len >= sizeof(res)) {

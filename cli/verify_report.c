@@ -131,12 +131,13 @@ static void print_text(const struct explore *x, int rc)
 	}
 }
 
-static json_t *run_json(const struct xrun *r)
+static json_t *run_json(const struct explore *x, const struct xrun *r)
 {
-	return json_pack("{s:i, s:s, s:s, s:s?, s:s?, s:b, s:s?}", "run", r->index, "trace",
-			 r->dir, "end", end_name(r->end), "purpose", r->item ? r->item->what : NULL,
-			 "steering", r->steer_path, "left_steered_path", r->left, "stopped",
-			 r->stopped);
+	return json_pack("{s:i, s:s, s:s, s:s?, s:s?, s:b, s:s?, s:i, s:f, s:f}", "run", r->index,
+			 "trace", r->dir, "end", end_name(r->end), "purpose",
+			 r->item ? r->item->what : NULL, "steering", r->steer_path,
+			 "left_steered_path", r->left, "stopped", r->stopped, "round", r->round,
+			 "started", r->started - x->started, "ended", r->ended - x->started);
 }
 
 static void print_json(const struct explore *x, int rc)
@@ -162,7 +163,7 @@ static void print_json(const struct explore *x, int rc)
 							x->unconfirmed[i].run->item->what, "why",
 							x->unconfirmed[i].why));
 	for (i = 0; i < x->nruns; i++)
-		json_array_append_new(runs, run_json(x->runs[i]));
+		json_array_append_new(runs, run_json(x, x->runs[i]));
 	doc = json_pack("{s:s, s:i, s:s, s:i, s:o, s:o, s:{s:i, s:i, s:i, s:i, s:i, s:b, s:s?, s:b},"
 			" s:o}",
 			"format", "mpiverify-verify", "version", 1, "verdict",

@@ -101,6 +101,7 @@ static struct xrun *new_run(struct explore *x, struct xitem *item)
 	FILE *f;
 
 	r->index = ++x->made;
+	r->round = x->rounds;
 	snprintf(path, sizeof(path), "%s/runs/%d", x->outdir, r->index);
 	r->dir = xstrdup(path);
 	snprintf(path, sizeof(path), "%s/runs/%d.out", x->outdir, r->index);
@@ -291,6 +292,7 @@ int explore_loop(struct explore *x, const struct explore_runner *runner)
 			break;
 		}
 		/* the round: every item, as far as --max-runs allows, in the search's order */
+		x->rounds++;
 		rs = xcalloc((size_t)n, sizeof(*rs));
 		for (k = 0; k < n && x->made < x->max_runs; k++) {
 			rs[k] = new_run(x, &items[k]);

@@ -77,8 +77,11 @@ struct xrun {
 	char *report;		/* a hang: every rank's blocked call and stack */
 	char *hang_key;		/* a hang: its key (xkey) */
 	int failed;		/* the job could not run, or wrote no trace */
+	double started;		/* mpiv_now() when the runner started it, and when it */
+	double ended;		/* saw it end */
 	/* filled by explore */
 	int cancelled;		/* ended before its end by a limit: not a run that counts */
+	int round;		/* the search that asked for it: 0 for the first run */
 	enum xrun_end end;
 	char *stopped;		/* XRUN_STOPPED: how (one line) */
 	int usable;		/* its trace is a path of the program, in the model */
@@ -139,6 +142,7 @@ struct explore {
 	int nruns;		/* runs that count, in the order they were asked for */
 	size_t capruns;
 	int made;		/* runs started, cancelled ones included: numbers them */
+	int rounds;		/* searches that asked for runs */
 	char **tried;		/* the steering of every run made */
 	int ntried;
 	size_t captried;
