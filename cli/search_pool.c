@@ -1,7 +1,7 @@
 /* check's searches side by side (search_pool.h): a child process per search, its result back
  * through a pipe; a child whose parent dies gets SIGTERM (spin_catch_signals() then ends its
  * pan), so that an interrupted check leaves no search running. */
-#define _GNU_SOURCE		/* sched_getaffinity */
+#define _GNU_SOURCE /* sched_getaffinity */
 #include <errno.h>
 #include <sched.h>
 #include <signal.h>
@@ -132,7 +132,7 @@ static void take_reply(int fd, pid_t pid, struct spin_result *res, struct mpiv_e
 		size_t n = strnlen(buf + off, len - off);
 
 		if (off + n >= len)
-			break;	/* a name cut short: the reply is damaged */
+			break; /* a name cut short: the reply is damaged */
 		res->trails[res->ntrails++] = xstrdup(buf + off);
 		off += n + 1;
 	}

@@ -2,7 +2,7 @@
  * process of mpiverify of its own, which runs the job as verify_run() does (its launcher, its
  * monitor, its end) and hands back what it saw through a pipe. On one machine this pool is the
  * whole scheduler; on a cluster each run is a Slurm job step (slurm.h) and Slurm places it. */
-#define _GNU_SOURCE		/* sched_getaffinity, pipe2 */
+#define _GNU_SOURCE /* sched_getaffinity, pipe2 */
 #include <errno.h>
 #include <fcntl.h>
 #include <poll.h>
@@ -23,8 +23,8 @@
 
 /* What a child writes at its end, then report_len + key_len bytes. */
 struct pool_result {
-	int32_t ok;		/* verify_run() returned 0 */
-	int32_t seen;		/* enum xrun_seen */
+	int32_t ok;   /* verify_run() returned 0 */
+	int32_t seen; /* enum xrun_seen */
 	int32_t signal;
 	int32_t left;
 	uint32_t report_len;
@@ -33,16 +33,16 @@ struct pool_result {
 
 struct pool_child {
 	pid_t pid;
-	int fd;			/* the read end of its result pipe, -1 once at its end */
+	int fd; /* the read end of its result pipe, -1 once at its end */
 	struct xrun *run;
-	char *buf;		/* what it wrote so far */
+	char *buf; /* what it wrote so far */
 	size_t len, cap;
 };
 
 static struct pool_child *children;
 static int nchildren;
 static size_t capchildren;
-static int forwarded;		/* the signal mpiverify got was passed to the children */
+static int forwarded; /* the signal mpiverify got was passed to the children */
 static volatile sig_atomic_t pool_signal;
 
 static void on_signal(int sig)
@@ -63,7 +63,7 @@ void verify_pool_init(void)
 		memset(&sa, 0, sizeof(sa));
 		sa.sa_handler = on_signal;
 		sigemptyset(&sa.sa_mask);
-		sigaction(sigs[i], &sa, NULL);	/* no SA_RESTART: poll() returns at once */
+		sigaction(sigs[i], &sa, NULL); /* no SA_RESTART: poll() returns at once */
 	}
 }
 
@@ -252,7 +252,8 @@ static struct xrun *finish(struct pool_child *c)
 		if (res.report_len)
 			r->report = copy_bytes(c->buf + sizeof(res), res.report_len);
 		if (res.key_len)
-			r->hang_key = copy_bytes(c->buf + sizeof(res) + res.report_len, res.key_len);
+			r->hang_key = copy_bytes(c->buf + sizeof(res) + res.report_len,
+						 res.key_len);
 	}
 	/* a signal mpiverify got, passed on: the run says the one it saw */
 	if (r->seen == XSEEN_INTERRUPTED && pool_signal)

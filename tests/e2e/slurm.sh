@@ -83,7 +83,7 @@ if ! cluster_start_one "$WORK/cluster1" "$CPUS"; then
 fi
 pass "slurm: a one-node cluster starts ($CPUS CPUs declared)"
 
-run_cmd "$WORK/record-ok.log" "$LIMIT" on_node A "$MPIVERIFY" record -o "$WORK/t-ok" -- \
+run_cmd "$WORK/record-ok.log" "$LIMIT" "${NODE_A[@]}" "$MPIVERIFY" record -o "$WORK/t-ok" -- \
 	srun -n 3 --mpi=pmi2 "$WORK/sendrecv-ring"
 expect "slurm: record through srun --mpi=pmi2" 0 "$WORK/record-ok.log" "traces in"
 if test -f "$WORK/t-ok/rank-2.mpivt" && test -f "$WORK/t-ok/meta.json"; then
@@ -95,7 +95,7 @@ fi
 run_cmd "$WORK/check-ok.log" "$LIMIT" "$MPIVERIFY" check "$WORK/t-ok"
 expect "slurm: check of a run recorded through srun" 0 "$WORK/check-ok.log"
 
-run_cmd "$WORK/record-hang.log" "$LIMIT" on_node A "$MPIVERIFY" record -o "$WORK/t-hang" \
+run_cmd "$WORK/record-hang.log" "$LIMIT" "${NODE_A[@]}" "$MPIVERIFY" record -o "$WORK/t-hang" \
 	--deadlock-timeout 3 -- srun -n 3 --mpi=pmi2 "$WORK/recv-cycle"
 expect "slurm: record detects a real hang under srun" 1 "$WORK/record-hang.log" \
 	"deadlocked" "blocked in MPI_Recv"
@@ -111,12 +111,12 @@ check_gone()
 }
 check_gone "slurm: no rank of the hung job left" "$WORK/recv-cycle"
 
-run_cmd "$WORK/record-wild.log" "$LIMIT" on_node A "$MPIVERIFY" record -o "$WORK/t-wild" -- \
+run_cmd "$WORK/record-wild.log" "$LIMIT" "${NODE_A[@]}" "$MPIVERIFY" record -o "$WORK/t-wild" -- \
 	srun -n 3 --mpi=pmi2 "$WORK/wildcard-recv-order"
 expect "slurm: record wildcard-recv-order" 0 "$WORK/record-wild.log"
 run_cmd "$WORK/check-wild.log" "$LIMIT" "$MPIVERIFY" check --buffering zero "$WORK/t-wild"
 expect "slurm: check finds the deadlock" 1 "$WORK/check-wild.log" "deadlock"
-run_cmd "$WORK/replay-wild.log" "$LIMIT" on_node A "$MPIVERIFY" replay --timeout 3 \
+run_cmd "$WORK/replay-wild.log" "$LIMIT" "${NODE_A[@]}" "$MPIVERIFY" replay --timeout 3 \
 	--trace "$WORK/t-wild/check/cex.json"
 expect "slurm: replay reproduces it through srun (the recorded command)" 1 \
 	"$WORK/replay-wild.log" "^reproduced"
@@ -128,7 +128,7 @@ verify_in_allocation()	# LOG JOBS DIR [ARGS...]
 {
 	local log=$1 jobs=$2 dir=$3
 	shift 3
-	run_cmd "$log" "$LIMIT" on_node A salloc -n 8 "$MPIVERIFY" verify -o "$dir" --jobs "$jobs" \
+	run_cmd "$log" "$LIMIT" "${NODE_A[@]}" salloc -n 8 "$MPIVERIFY" verify -o "$dir" --jobs "$jobs" \
 		--deadlock-timeout 3 --json "$@"
 }
 verify_in_allocation "$WORK/verify1.log" 1 "$WORK/v1" --max-runs 6 -- \
@@ -189,7 +189,7 @@ fi
 pass "slurm: two nodes in namespaces of their own, joined by a veth pair"
 # the trace directory is on a file system both nodes see (the test's directory; each node's
 # /tmp is its own)
-run_cmd "$WORK/record2-ok.log" "$LIMIT" on_node A "$MPIVERIFY" record -o "$WORK/t2-ok" -- \
+run_cmd "$WORK/record2-ok.log" "$LIMIT" "${NODE_A[@]}" "$MPIVERIFY" record -o "$WORK/t2-ok" -- \
 	srun -N 2 -n 4 --mpi=pmi2 "$WORK/farm-waitany"
 expect "slurm: record a 4-rank run spanning two nodes" 0 "$WORK/record2-ok.log"
 hosts=$(cat "$WORK"/t2-ok/rank-*.status 2>/dev/null | tr -c 'a-z\n' '\n' | grep -x 'node[ab]' |
@@ -200,7 +200,7 @@ else
 	fail "slurm: its ranks ran on nodea and nodeb" "status files name: '$hosts'" \
 		"$WORK/record2-ok.log"
 fi
-run_cmd "$WORK/record2-hang.log" "$LIMIT" on_node A "$MPIVERIFY" record -o "$WORK/t2-hang" \
+run_cmd "$WORK/record2-hang.log" "$LIMIT" "${NODE_A[@]}" "$MPIVERIFY" record -o "$WORK/t2-hang" \
 	--deadlock-timeout 3 -- srun -N 2 -n 4 --mpi=pmi2 "$WORK/recv-cycle"
 expect "slurm: a hang across two nodes is detected" 1 "$WORK/record2-hang.log" "deadlocked"
 no_jobs_left "slurm: the hung two-node job was ended"

@@ -11,7 +11,8 @@
 #                                    pair, with its own hostname and its own /tmp; returns 1
 #                                    (CLUSTER_SKIP says why) where namespaces cannot be made
 #   on_node A|B CMD...               run CMD on a node (in its namespaces; on this host for
-#                                    the one-node cluster), SLURM_CONF set
+#                                    the one-node cluster), SLURM_CONF set; "${NODE_A[@]}"
+#                                    CMD... the same where a function cannot be (timeout)
 #   cluster_stop                     end every job, daemon and namespace it started
 #
 # Every process the cluster starts carries MPIVERIFY_SLURM_TEST=DIR in its environment, which
@@ -118,26 +119,37 @@ CLUSTER_NS_A=''
 CLUSTER_NS_B=''
 CLUSTER_SKIP=''
 
+# NODE_A, NODE_B: the words that run a command on a node, for run_cmd and the like.
+NODE_A=()
+NODE_B=()
+
+set_nodes()
+{
+	local mark=("env" "SLURM_CONF=$CLUSTER_DIR/slurm.conf" "MPIVERIFY_SLURM_TEST=$CLUSTER_DIR")
+	if test -z "$CLUSTER_NS_A"; then
+		NODE_A=("${mark[@]}")
+		NODE_B=("${mark[@]}")
+	else
+		NODE_A=(nsenter -t "$CLUSTER_NS_A" -n -u -m -- "${mark[@]}")
+		NODE_B=(nsenter -t "$CLUSTER_NS_B" -n -u -m -- "${mark[@]}")
+	fi
+}
+
 on_node()
 {
-	local node=$1 pid
+	local node=$1
 	shift
 	case $node in
-	A) pid=$CLUSTER_NS_A ;;
-	*) pid=$CLUSTER_NS_B ;;
+	A) "${NODE_A[@]}" "$@" ;;
+	*) "${NODE_B[@]}" "$@" ;;
 	esac
-	if test -z "$pid"; then
-		env SLURM_CONF="$CLUSTER_DIR/slurm.conf" MPIVERIFY_SLURM_TEST="$CLUSTER_DIR" "$@"
-	else
-		nsenter -t "$pid" -n -u -m -- env SLURM_CONF="$CLUSTER_DIR/slurm.conf" \
-			MPIVERIFY_SLURM_TEST="$CLUSTER_DIR" "$@"
-	fi
 }
 
 cluster_start_one()
 {
 	local dir=$1 cpus=$2 host
 	CLUSTER_DIR=$dir
+	set_nodes
 	host=$(hostname -s)
 	start_munge "$dir" || return 1
 	cluster_conf "$dir" "$host" 127.0.0.1 \
@@ -188,6 +200,7 @@ cluster_start_two()
 		ip addr add 10.207.0.2/24 dev $b && ip link set $b up &&
 		mount --bind '$dir/hosts' /etc/hosts && mount -t tmpfs tmpfs /tmp" ||
 		{ CLUSTER_SKIP="cannot set up node b's namespaces"; return 1; }
+	set_nodes
 	start_munge "$dir" || { CLUSTER_SKIP="munged does not start"; return 1; }
 	cluster_conf "$dir" nodea 10.207.0.1 \
 		"NodeName=nodea NodeAddr=10.207.0.1 CPUs=$cpus State=UNKNOWN
@@ -206,7 +219,7 @@ marked_pids()
 		pid=${f#/proc/}
 		pid=${pid%/environ}
 		test "$pid" = "$$" && continue
-		if tr '\0' '\n' <"$f" 2>/dev/null | grep -qx "MPIVERIFY_SLURM_TEST=$1"; then
+		if { tr '\0' '\n' <"$f"; } 2>/dev/null | grep -qx "MPIVERIFY_SLURM_TEST=$1"; then
 			echo "$pid"
 		fi
 	done
