@@ -200,7 +200,9 @@ static int run_round(struct explore *x, const struct explore_runner *runner, str
 		}
 		if (!running)
 			break;
-		r = runner->wait(runner->ctx, x, x->time_limit > 0 ? x->started + x->time_limit : 0);
+		/* once stopping, the runs under way are waited for to their end */
+		r = runner->wait(runner->ctx, x,
+				 x->time_limit > 0 && !stopping ? x->started + x->time_limit : 0);
 		if (!r) {
 			/* --time-limit: what is under way is ended, and left */
 			if (!x->left_why[0])
