@@ -18,6 +18,7 @@
 #include "mpilib.h"
 #include "outdir.h"
 #include "report.h"
+#include "child.h"
 #include "search_pool.h"
 #include "spin_run.h"
 #include "translate.h"
@@ -410,7 +411,7 @@ int cmd_check(int argc, char **argv)
 	 * modes' order, so that the report does not depend on which ended first */
 	ms.run = &run;
 	ms.modes = modes;
-	search_pool_run(search_nth, &ms, nmodes, search_pool_cpus(), results, errs, rcs);
+	search_pool_run(search_nth, &ms, nmodes, child_cpus(), results, errs, rcs);
 	for (i = 0; i < nmodes; i++) {
 		if (rc == MPIV_EXIT_OK && rcs[i])
 			rc = stopped_or_report(&errs[i]);

@@ -1,9 +1,7 @@
 /* check's searches side by side (search_pool.h): a child process per search, its result back
  * through a pipe; a child whose parent dies gets SIGTERM (spin_catch_signals() then ends its
  * pan), so that an interrupted check leaves no search running. */
-#define _GNU_SOURCE /* sched_getaffinity */
 #include <errno.h>
-#include <sched.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -12,6 +10,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "child.h"
 #include "search_pool.h"
 #include "xalloc.h"
 
@@ -26,34 +25,6 @@ struct pool_reply {
 	double seconds;
 	int ntrails;
 };
-
-int search_pool_cpus(void)
-{
-	cpu_set_t set;
-	long n;
-
-	if (sched_getaffinity(0, sizeof(set), &set) == 0 && CPU_COUNT(&set) > 0)
-		return CPU_COUNT(&set);
-	n = sysconf(_SC_NPROCESSORS_ONLN);
-	return n > 0 ? (int)n : 1;
-}
-
-static int write_all(int fd, const void *p, size_t n)
-{
-	const char *c = p;
-	ssize_t w;
-
-	while (n) {
-		w = write(fd, c, n);
-		if (w < 0 && errno == EINTR)
-			continue;
-		if (w <= 0)
-			return -1;
-		c += w;
-		n -= (size_t)w;
-	}
-	return 0;
-}
 
 static void child(search_fn search, void *ctx, int i, int fd)
 {
@@ -72,10 +43,10 @@ static void child(search_fn search, void *ctx, int i, int fd)
 	rep.states = res.states;
 	rep.seconds = res.seconds;
 	rep.ntrails = rep.rc ? 0 : res.ntrails;
-	if (write_all(fd, &rep, sizeof(rep)) < 0)
+	if (child_write_all(fd, &rep, sizeof(rep)) < 0)
 		_exit(1);
 	for (k = 0; k < rep.ntrails; k++)
-		if (write_all(fd, res.trails[k], strlen(res.trails[k]) + 1) < 0)
+		if (child_write_all(fd, res.trails[k], strlen(res.trails[k]) + 1) < 0)
 			_exit(1);
 	_exit(0);
 }

@@ -17,7 +17,4 @@ typedef int (*search_fn)(void *ctx, int i, struct spin_result *res, struct mpiv_
 void search_pool_run(search_fn search, void *ctx, int n, int slots, struct spin_result *res,
 		     struct mpiv_error *err, int *rc);
 
-/* The CPUs this process may run on (at least 1). */
-int search_pool_cpus(void);
-
 #endif

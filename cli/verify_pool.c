@@ -2,11 +2,10 @@
  * process of mpiverify of its own, which runs the job as verify_run() does (its launcher, its
  * monitor, its end) and hands back what it saw through a pipe. On one machine this pool is the
  * whole scheduler; on a cluster each run is a Slurm job step (slurm.h) and Slurm places it. */
-#define _GNU_SOURCE /* sched_getaffinity, pipe2 */
+#define _GNU_SOURCE /* pipe2 */
 #include <errno.h>
 #include <fcntl.h>
 #include <poll.h>
-#include <sched.h>
 #include <signal.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -15,6 +14,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "child.h"
 #include "clock.h"
 #include "diag.h"
 #include "slurm.h"
@@ -67,18 +67,6 @@ void verify_pool_init(void)
 	}
 }
 
-/* The CPUs this process may run on. */
-static int local_cpus(void)
-{
-	cpu_set_t set;
-	long n;
-
-	if (sched_getaffinity(0, sizeof(set), &set) == 0 && CPU_COUNT(&set) > 0)
-		return CPU_COUNT(&set);
-	n = sysconf(_SC_NPROCESSORS_ONLN);
-	return n > 0 ? (int)n : 1;
-}
-
 int verify_slots(void *ctx, const struct explore *x)
 {
 	const struct verify_opts *o = ctx;
@@ -91,27 +79,10 @@ int verify_slots(void *ctx, const struct explore *x)
 	if (o->slurm)
 		cpus = slurm_allocation_cpus();
 	if (cpus <= 0)
-		cpus = local_cpus();
+		cpus = child_cpus();
 	if (ranks <= 0 || cpus / ranks < 1)
 		return 1;
 	return cpus / ranks;
-}
-
-static int write_all(int fd, const void *p, size_t n)
-{
-	const char *c = p;
-	ssize_t w;
-
-	while (n) {
-		w = write(fd, c, n);
-		if (w < 0 && errno == EINTR)
-			continue;
-		if (w <= 0)
-			return -1;
-		c += w;
-		n -= (size_t)w;
-	}
-	return 0;
 }
 
 /* In the child: make the run, write what it saw, end. Never returns. */
@@ -140,9 +111,9 @@ static void child_main(struct verify_opts *o, struct explore *x, struct xrun *r,
 	res.left = r->left;
 	res.report_len = r->report ? (uint32_t)strlen(r->report) : 0;
 	res.key_len = r->hang_key ? (uint32_t)strlen(r->hang_key) : 0;
-	if (write_all(fd, &res, sizeof(res)) < 0 ||
-	    write_all(fd, r->report ? r->report : "", res.report_len) < 0 ||
-	    write_all(fd, r->hang_key ? r->hang_key : "", res.key_len) < 0)
+	if (child_write_all(fd, &res, sizeof(res)) < 0 ||
+	    child_write_all(fd, r->report ? r->report : "", res.report_len) < 0 ||
+	    child_write_all(fd, r->hang_key ? r->hang_key : "", res.key_len) < 0)
 		_exit(MPIV_EXIT_TOOL);
 	fflush(stderr);
 	_exit(0);
