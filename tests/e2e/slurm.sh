@@ -171,6 +171,23 @@ expect "slurm: verify --time-limit stops with decisions left" 5 "$WORK/verify-li
 	'"stopped_early": "--time-limit reached"'
 no_jobs_left "slurm: --time-limit ended every job step"
 check_gone "slurm: --time-limit: no rank left" "$WORK/farm-waitany"
+
+# Ctrl-C (SIGINT to verify alone: it passes it on to its runs) ends every step under way
+"${NODE_A[@]}" salloc -n 8 "$MPIVERIFY" verify -o "$WORK/v5" --jobs 2 --deadlock-timeout 3 -- \
+	srun -n 4 --mpi=pmi2 "$WORK/farm-waitany" >"$WORK/verify-int.log" 2>&1 </dev/null &
+bg=$!
+for _ in $(seq 150); do
+	test -n "$(steps_now)" && break
+	sleep 0.2
+done
+pid=$(pgrep -o -f -- "^$MPIVERIFY verify -o $WORK/v5 ")
+test -n "$pid" && kill -INT "$pid"
+RC=0
+wait "$bg" || RC=$?
+expect "slurm: verify interrupted while its steps run exits 130" 130 "$WORK/verify-int.log" \
+	"interrupted|signal 2"
+no_jobs_left "slurm: the interruption ended every job step"
+check_gone "slurm: interrupted: no rank left" "$WORK/farm-waitany"
 cluster_stop
 
 # ---- two nodes ----
@@ -205,4 +222,10 @@ run_cmd "$WORK/record2-hang.log" "$LIMIT" "${NODE_A[@]}" "$MPIVERIFY" record -o 
 expect "slurm: a hang across two nodes is detected" 1 "$WORK/record2-hang.log" "deadlocked"
 no_jobs_left "slurm: the hung two-node job was ended"
 check_gone "slurm: no rank of it left on either node" "$WORK/recv-cycle"
+run_cmd "$WORK/verify2n.log" "$LIMIT" "${NODE_A[@]}" salloc -N 2 -n 8 "$MPIVERIFY" verify \
+	-o "$WORK/v2n" --jobs 2 --deadlock-timeout 3 --max-runs 4 --json -- \
+	srun -n 4 --mpi=pmi2 "$WORK/farm-waitany"
+expect "slurm: verify --jobs 2 in a two-node allocation" 5 "$WORK/verify2n.log" \
+	'"verdict": "inconclusive"' '"stopped_early": "--max-runs 4 reached"'
+no_jobs_left "slurm: the two-node verify left no job step"
 summary
