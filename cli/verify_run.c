@@ -137,10 +137,15 @@ int verify_run(void *ctx, struct explore *x, struct xrun *r)
 		warning("run %d: a node of its job step failed (see '%s'): running it again",
 			r->index, r->out_path);
 	}
-	if (!rr.dir || !rr.traced)
+	if (rr.dir && rr.res.outcome == MONITOR_INTERRUPTED) {
+		/* ended by a signal (or a limit of verify's), maybe before a rank wrote */
+		r->seen = XSEEN_INTERRUPTED;
+		r->signal = rr.res.signal;
+	} else if (!rr.dir || !rr.traced) {
 		rc = -1;	/* the job could not run, or ran without the recorder: said why */
-	else
+	} else {
 		seen(x, r, &rr);
+	}
 	record_result_release(&rr);
 	return rc;
 }
