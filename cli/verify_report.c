@@ -39,15 +39,16 @@ static const char *purpose(const struct xrun *r)
 	return r->item->kind == XITEM_DEADLOCK ? "confirm" : "explore";
 }
 
-void verify_progress(void *ctx, const struct explore *x, const struct xrun *r)
+void verify_progress(void *ctx, const struct explore *x, const struct xrun *r, int running)
 {
 	const struct verify_opts *o = ctx;
 
+	(void)x;
 	if (!o->tty)
 		return;
-	fprintf(stderr, "mpiverify: run %d (%s%s%s): %s%s\n", r->index, purpose(r),
+	fprintf(stderr, "mpiverify: run %d (%s%s%s): %s%s [%d running]\n", r->index, purpose(r),
 		r->item ? ": " : "", r->item ? r->item->what : "", end_name(r->end),
-		r->left ? ", left the steered path" : "");
+		r->left ? ", left the steered path" : "", running);
 }
 
 /* "verdict: 1 deadlock and 1 collective mismatch confirmed on the real MPI library" */
@@ -111,6 +112,9 @@ static void print_text(const struct explore *x, int rc)
 	       x->refuted, x->refuted == 1 ? "" : "s");
 	if (!x->merged && x->unmerged_why[0])
 		printf("note: each run was modelled on its own (%s)\n", x->unmerged_why);
+	if (x->lost)
+		printf("lost: %d run%s lost twice with a node of the cluster, left unexplored\n",
+		       x->lost, x->lost == 1 ? "" : "s");
 	if (x->left_why[0])
 		printf("stopped early: %s, with %d run%s still to make\n", x->left_why, x->left,
 		       x->left == 1 ? "" : "s");
@@ -132,12 +136,13 @@ static void print_text(const struct explore *x, int rc)
 	}
 }
 
-static json_t *run_json(const struct xrun *r)
+static json_t *run_json(const struct explore *x, const struct xrun *r)
 {
-	return json_pack("{s:i, s:s, s:s, s:s?, s:s?, s:b, s:s?}", "run", r->index, "trace",
-			 r->dir, "end", end_name(r->end), "purpose", r->item ? r->item->what : NULL,
-			 "steering", r->steer_path, "left_steered_path", r->left, "stopped",
-			 r->stopped);
+	return json_pack("{s:i, s:s, s:s, s:s?, s:s?, s:b, s:s?, s:i, s:f, s:f}", "run", r->index,
+			 "trace", r->dir, "end", end_name(r->end), "purpose",
+			 r->item ? r->item->what : NULL, "steering", r->steer_path,
+			 "left_steered_path", r->left, "stopped", r->stopped, "round", r->round,
+			 "started", r->started - x->started, "ended", r->ended - x->started);
 }
 
 static void print_json(const struct explore *x, int rc)
@@ -165,14 +170,14 @@ static void print_json(const struct explore *x, int rc)
 							x->unconfirmed[i].run->item->what, "why",
 							x->unconfirmed[i].why));
 	for (i = 0; i < x->nruns; i++)
-		json_array_append_new(runs, run_json(x->runs[i]));
-	doc = json_pack("{s:s, s:i, s:s, s:i, s:o, s:o, s:{s:i, s:i, s:i, s:i, s:b, s:s?, s:b},"
+		json_array_append_new(runs, run_json(x, x->runs[i]));
+	doc = json_pack("{s:s, s:i, s:s, s:i, s:o, s:o, s:{s:i, s:i, s:i, s:i, s:i, s:b, s:s?, s:b},"
 			" s:o}",
 			"format", "mpiverify-verify", "version", 1, "verdict",
 			rc == MPIV_EXIT_DEADLOCK ? "deadlock" : rc == MPIV_EXIT_OK ? "no deadlock" :
 			"inconclusive", "exit", rc, "deadlocks", found, "unconfirmed", unconf,
 			"coverage", "runs", x->nruns, "decisions_explored", x->explored,
-			"decisions_left", x->left, "refuted", x->refuted, "complete",
+			"decisions_left", x->left, "refuted", x->refuted, "lost", x->lost, "complete",
 			!x->left && !x->incomplete, "stopped_early", x->left_why[0] ? x->left_why :
 			NULL, "merged", x->merged, "runs", runs);
 	text = json_dumps(doc, JSON_INDENT(2));
