@@ -26,7 +26,9 @@
 
 static const char verify_usage[] =
 	"usage: mpiverify verify [-o DIR] [--buffering MODE] [--max-runs N] [--time-limit SEC]\n"
-	"                        [--deadlock-timeout SEC] [--max-states N] [--json]\n"
+	"                        [--deadlock-timeout SEC] [--max-states N] [--json | --sarif]\n"
+	"                        [--suppressions FILE]... [--gen-suppressions[=FILE]]\n"
+	"                        [--ignore-potential-below BYTES]\n"
 	"                        [--] LAUNCHER [ARGS...]\n";
 
 static void verify_help(void)
@@ -55,6 +57,14 @@ static void verify_help(void)
 	       "                              deadlocked (default %.0f)\n"
 	       "      --max-states N          stop a search after N states (default %ld)\n"
 	       "      --json                  print the answer as one JSON document\n"
+	       "      --sarif                 print it as a SARIF 2.1.0 log instead\n"
+	       "      --suppressions FILE     leave the deadlocks FILE names out of the verdict\n"
+	       "                              and the exit status (repeatable)\n"
+	       "      --gen-suppressions[=FILE]  write a suppression for each deadlock found\n"
+	       "                              (to standard output, after the report)\n"
+	       "      --ignore-potential-below BYTES  leave out deadlocks confirmed only\n"
+	       "                              with unbuffered sends whose blocked standard\n"
+	       "                              sends are all smaller than BYTES\n"
 	       "  -h, --help                  show this help\n"
 	       "\nexit status:\n"
 	       "  0  no deadlock on any path, every decision explored\n"
@@ -125,7 +135,7 @@ int cmd_verify(int argc, char **argv)
 		{"time-limit", required_argument, NULL, 'L'},
 		{"deadlock-timeout", required_argument, NULL, 'T'},
 		{"max-states", required_argument, NULL, 'S'},
-		{"json", no_argument, NULL, 'j'},
+		FINDINGS_LONGOPTS,
 		{"help", no_argument, NULL, 'h'},
 		{NULL, 0, NULL, 0},
 	};
@@ -146,6 +156,11 @@ int cmd_verify(int argc, char **argv)
 	parse_modes("all", &x);
 	opterr = 0;
 	while ((c = getopt_long(argc, argv, "+:o:h", longopts, NULL)) != -1) {
+		if ((rc = findings_option(&o.findings, "verify", c, optarg)) >= 0) {
+			if (rc)
+				return findings_opts_release(&o.findings), rc;
+			continue;
+		}
 		switch (c) {
 		case 'o':
 			out = optarg;
@@ -177,9 +192,6 @@ int cmd_verify(int argc, char **argv)
 						   "positive number", optarg);
 			x.max_states = count;
 			break;
-		case 'j':
-			o.json = 1;
-			break;
 		case 'h':
 			verify_help();
 			return MPIV_EXIT_OK;
@@ -187,8 +199,9 @@ int cmd_verify(int argc, char **argv)
 			return option_error("verify", c, argv);
 		}
 	}
-	if ((rc = launcher_args("verify", argc, optind, out)))
-		return rc;
+	if ((rc = launcher_args("verify", argc, optind, out)) ||
+	    (rc = findings_options_done(&o.findings, "verify")))
+		return findings_opts_release(&o.findings), rc;
 	o.command = argv + optind;
 	o.tty = isatty(STDERR_FILENO);
 	snprintf(runs, sizeof(runs), "%s/runs", out);
@@ -205,7 +218,8 @@ int cmd_verify(int argc, char **argv)
 	runner.ctx = &o;
 	rc = explore_loop(&x, &runner);
 	if (rc == MPIV_EXIT_OK || rc == MPIV_EXIT_DEADLOCK || rc == MPIV_EXIT_INCONCLUSIVE)
-		verify_report(&o, &x, rc);
+		rc = verify_report(&o, &x, rc);
+	findings_opts_release(&o.findings);
 	free((char *)x.outdir);
 	x.outdir = NULL;
 	explore_release(&x);

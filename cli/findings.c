@@ -128,8 +128,10 @@ void findings_suppress(struct findings *fs, const struct mpiv_suppressions *set,
 
 		if (sp)
 			fd->suppressed = sp->name;
-		else if (ignore_below > 0 && fd->f.kind == MPIV_FIND_POTENTIAL &&
-			 json_is_integer(most) && json_integer_value(most) < ignore_below)
+		else if (ignore_below > 0 && json_is_integer(most) &&
+			 json_integer_value(most) < ignore_below &&
+			 (fd->f.kind == MPIV_FIND_POTENTIAL ||
+			  json_is_true(json_object_get(fd->entry, "needs_unbuffered"))))
 			fd->suppressed = fs->ignored;
 		if (!fd->suppressed)
 			continue;

@@ -37,8 +37,10 @@ struct findings {
 void findings_of(struct findings *fs, json_t *doc);
 
 /* Hide the findings that a suppression of set (may be NULL) matches, and, when ignore_below
- * is positive, the potential deadlocks whose unbuffered standard sends are all smaller than
- * ignore_below bytes; each hidden one's entry gets "suppressed" (what hides it). */
+ * is positive, the potential deadlocks (and verify's deadlocks confirmed only with every
+ * standard send unbuffered, "needs_unbuffered") whose unbuffered standard sends are all
+ * smaller than ignore_below bytes ("unbuffered_max_bytes"); each hidden one's entry gets
+ * "suppressed" (what hides it). */
 void findings_suppress(struct findings *fs, const struct mpiv_suppressions *set,
 		       long long ignore_below);
 

@@ -331,3 +331,161 @@ json_t *report_details_check(const struct check_outcome *co)
 		mpiv_cex_release(&rec[k]);
 	return a;
 }
+
+/* The call site of a status (its module, else the trace's), resolved into s. */
+static void status_site(const struct mpiv_status *st, const struct mpiv_traceset *ts, int r,
+			struct mpiv_cex_site *s)
+{
+	const char *module = st->module[0] == '/' ? st->module : NULL;
+
+	memset(s, 0, sizeof(*s));
+	if (!module && r < ts->nranks)
+		module = mpiv_trace_module(&ts->ranks[r], st->site);
+	if (st->site && module)
+		mpiv_srcloc_resolve(module, MPIV_SITE_ADDR(st->site), s);
+}
+
+/* The blocked calls of a run that hung, as its ranks' status files last said: the call each
+ * sat in when the run was ended, with the stack it took there. */
+static json_t *run_blocked(const struct mpiv_traceset *ts, const char *dir, int nranks)
+{
+	json_t *a = json_array();
+	int r;
+
+	for (r = 0; r < nranks; r++) {
+		struct mpiv_status st;
+		struct mpiv_cex_site s;
+		char desc[256];
+		json_t *o;
+
+		if (status_file_read(dir, r, &st) < 0 || st.state != MPIV_ST_IN_CALL)
+			continue;
+		if (r < ts->nranks && st.op < ts->ranks[r].nevents)
+			tr_describe_event(ts, r, (long)st.op, desc, sizeof(desc));
+		else
+			snprintf(desc, sizeof(desc), "%s", mpiv_call_name(st.call) ?
+				 mpiv_call_name(st.call) : "an MPI call");
+		status_site(&st, ts, r, &s);
+		o = blocked_json(ts, r, -1, (long)st.op, desc, &s);
+		json_object_set_new(o, "call", json_string(mpiv_call_name(st.call) ?
+							    mpiv_call_name(st.call) : "?"));
+		mpiv_cex_site_release(&s);
+		json_array_append_new(a, o);
+	}
+	return a;
+}
+
+/* A lane's last operation where the status file has the rank blocked, when the trace ended
+ * before the call was written (a run ended as soon as the deadlock was sure). */
+static void add_status_op(json_t *timeline, json_t *b)
+{
+	json_t *lane;
+	size_t k;
+
+	json_array_foreach(json_object_get(timeline, "lanes"), k, lane) {
+		json_t *ops = json_object_get(lane, "ops"), *last;
+
+		if (json_integer_value(json_object_get(lane, "rank")) !=
+		    json_integer_value(json_object_get(b, "rank")))
+			continue;
+		last = json_array_get(ops, json_array_size(ops) - 1);
+		if (last && json_integer_value(json_object_get(last, "ev")) >=
+				    json_integer_value(json_object_get(b, "event")))
+			return;
+		json_array_append_new(ops, json_pack("{s:O, s:O, s:s, s:O, s:s, s:b}", "ev",
+						     json_object_get(b, "event"), "call",
+						     json_object_get(b, "call"), "kind", "other",
+						     "desc", json_object_get(b, "desc"), "site",
+						     "where the run was blocked", "blocked", 1));
+		json_object_set_new(lane, "end", json_string("blocked"));
+	}
+}
+
+/* A run forced to leave every standard send unbuffered: the largest standard send blocked
+ * at its end, which --ignore-potential-below compares (findings.c). */
+static void forced_unbuffered(const struct mpiv_traceset *ts, json_t *blocked, json_t *entry)
+{
+	long long most = -1;
+	json_t *b;
+	size_t k;
+
+	json_array_foreach(blocked, k, b) {
+		json_int_t r = json_integer_value(json_object_get(b, "rank"));
+		json_int_t e = json_integer_value(json_object_get(b, "event"));
+		const struct mpiv_event *ev;
+
+		if (r < 0 || r >= ts->nranks || e < 0 || (size_t)e >= ts->ranks[r].nevents)
+			continue;
+		ev = &ts->ranks[r].events[e];
+		if ((mpiv_call_flags(ev->call) & MPIV_F_STANDARD) && (long long)ev->bytes > most)
+			most = (long long)ev->bytes;
+	}
+	if (most < 0)
+		return;
+	json_object_set_new(entry, "needs_unbuffered", json_true());
+	json_object_set_new(entry, "unbuffered_max_bytes", json_integer(most));
+}
+
+json_t *report_details_run(const char *run_dir, const char *mode, json_t *entry)
+{
+	struct tr_opts topts = {ENG_BUF_ZERO, 0, 0, 0};
+	struct mpiv_traceset ts;
+	struct mpiv_buffering b;
+	struct mpiv_error err;
+	struct eng_prog prog;
+	struct mpiv_cex cex;
+	json_t *det, *blocked, *tl, *e;
+	size_t k;
+	int deadlock;
+
+	mpiv_error_init(&err);
+	if (mpiv_traceset_load(run_dir, &ts, &err))
+		return json_object();
+	if (tr_translate(&ts, &topts, &prog, &err)) {
+		mpiv_traceset_release(&ts);
+		return json_object();
+	}
+	/* the buffering the run was forced with, else the library's own */
+	if (mpiv_buffering_parse(mode, &b)) {
+		long long eager = ts.nranks ? mpiv_mpilib_eager(ts.ranks[0].library) : -1;
+
+		b.mode = eager >= 0 ? MPIV_BUF_EAGER : MPIV_BUF_ZERO;
+		b.bytes = eager >= 0 ? eager : 0;
+	}
+	deadlock = tr_recorded_cex(&prog, &ts, &b, &cex, &err);
+	blocked = run_blocked(&ts, run_dir, ts.nranks);
+	if (deadlock >= 0) {
+		tl = timeline_json(&ts, &cex, NULL);
+		json_array_foreach(blocked, k, e)
+			add_status_op(tl, e);
+		if (deadlock) {
+			json_t *waits = json_array();
+
+			for (k = 0; k < cex.nedges; k++)
+				json_array_append_new(waits,
+						      json_pack("{s:i, s:I, s:i}", "rank",
+								cex.edges[k].rank, "event",
+								(json_int_t)cex.edges[k].op,
+								"waits_for", cex.edges[k].waits_for));
+			json_object_set_new(entry, "waits_for", waits);
+			json_object_set_new(entry, "cycle", report_cycle_json(&cex));
+		}
+		mpiv_cex_release(&cex);
+	} else {
+		tl = NULL;
+	}
+	if (!mpiv_buffering_parse(mode, &b) && b.mode == MPIV_BUF_ZERO)
+		forced_unbuffered(&ts, blocked, entry);
+	/* the document's blocked calls: the run's, without what only the page shows */
+	json_object_set_new(entry, "blocked", json_deep_copy(blocked));
+	json_array_foreach(json_object_get(entry, "blocked"), k, e) {
+		json_object_del(e, "stack");
+		json_object_del(e, "source");
+	}
+	det = json_pack("{s:o}", "blocked", blocked);
+	if (tl)
+		json_object_set_new(det, "timeline", tl);
+	eng_prog_release(&prog);
+	mpiv_traceset_release(&ts);
+	return det;
+}

@@ -47,8 +47,11 @@ void report_html(FILE *f, json_t *doc, json_t *details);
 json_t *report_details_check(const struct check_outcome *co);
 
 /* The same for a deadlock a run of verify showed: its trace in run_dir, drawn as the run
- * went, with the stacks the ranks' status files hold. A new object ({} when the trace cannot
- * be read). */
-json_t *report_details_run(const char *run_dir);
+ * went (its standard sends buffered as mode, the name of the buffering it was forced with,
+ * says; else as its MPI library does), its blocked calls as the ranks' status files last said,
+ * with their stacks. The blocked calls, and the wait-for edges and cycle where the trace ends
+ * in the deadlock, also go into entry, the deadlock's entry of verify's document. A new
+ * object ({} when the trace cannot be read). */
+json_t *report_details_run(const char *run_dir, const char *mode, json_t *entry);
 
 #endif

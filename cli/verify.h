@@ -5,12 +5,13 @@
 #define MPIV_VERIFY_H
 
 #include "explore.h"
+#include "findings.h"
 #include "record_run.h"
 
 struct verify_opts {
 	char **command;		/* launcher and arguments */
 	double timeout;		/* --deadlock-timeout of each run */
-	int json;		/* --json */
+	struct findings_opts findings;	/* --json, --sarif, --suppressions, ... */
 	int tty;		/* stderr is a terminal: a line per run */
 };
 
@@ -20,7 +21,9 @@ int verify_run(void *ctx, struct explore *x, struct xrun *r);
 /* explore_runner.progress: a line per run, on stderr when it is a terminal. */
 void verify_progress(void *ctx, const struct explore *x, const struct xrun *r);
 
-/* The answer (exit code rc), as text on stdout or as JSON. */
-void verify_report(const struct verify_opts *o, const struct explore *x, int rc);
+/* The answer (exit code rc of the exploration) as text, JSON or SARIF on stdout, and the
+ * report files in x's output directory. Returns the exit status once suppressions hid what
+ * they hide. */
+int verify_report(const struct verify_opts *o, const struct explore *x, int rc);
 
 #endif
