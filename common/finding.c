@@ -52,7 +52,7 @@ const char *mpiv_finding_basename(const char *file)
 	if (!file || !*file)
 		return "?";
 	slash = strrchr(file, '/');
-	return slash ? slash + 1 : file;
+	return !slash ? file : slash[1] ? slash + 1 : "?";
 }
 
 static int strcmp_null(const char *a, const char *b)

@@ -57,7 +57,7 @@ struct mpiv_finding {
  * for f->nsites); returns how many. */
 size_t mpiv_finding_distinct_sites(const struct mpiv_finding *f, struct mpiv_finding_site *out);
 
-/* The file's last path component, or "?" when unknown. */
+/* The file's last path component, or "?" when unknown (or empty). */
 const char *mpiv_finding_basename(const char *file);
 
 /* A fingerprint of the finding that stays the same from one run of the same program to the

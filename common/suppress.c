@@ -15,6 +15,8 @@ struct reader {
 	const char *p, *end;
 	const char *file;
 	int line;		/* of the line last read */
+	char *buf;		/* that line, its blanks around it cut */
+	size_t cap;
 	struct mpiv_error *err;
 };
 
@@ -29,9 +31,9 @@ static int fail(struct reader *rd, const char *fmt, const char *arg)
 	return -1;
 }
 
-/* The next line with its blanks around it cut, NUL-terminated in buf; 0 at the end, 1 with a
- * line, -1 after an error. Comment lines ('#' first) and blank lines are skipped. */
-static int next_line(struct reader *rd, char *buf, size_t size)
+/* The next line into rd->buf, its blanks around it cut; 0 at the end, 1 with a line, -1
+ * after an error. Comment lines ('#' first) and blank lines are skipped. */
+static int next_line(struct reader *rd)
 {
 	while (rd->p < rd->end) {
 		const char *nl = memchr(rd->p, '\n', (size_t)(rd->end - rd->p));
@@ -47,10 +49,9 @@ static int next_line(struct reader *rd, char *buf, size_t size)
 			e--;
 		if (b == e || *b == '#')
 			continue;
-		if ((size_t)(e - b) >= size)
-			return fail(rd, "line longer than %s bytes", "4095");
-		memcpy(buf, b, (size_t)(e - b));
-		buf[e - b] = '\0';
+		xgrow((void **)&rd->buf, &rd->cap, (size_t)(e - b) + 1, 1);
+		memcpy(rd->buf, b, (size_t)(e - b));
+		rd->buf[e - b] = '\0';
 		return 1;
 	}
 	return 0;
@@ -130,42 +131,41 @@ static void supp_release(struct mpiv_suppression *s)
 /* One block, its '{' read. Returns 0 or -1. */
 static int parse_block(struct reader *rd, struct mpiv_suppression *s)
 {
-	char buf[4096];
 	int start = rd->line, rc;
 
 	memset(s, 0, sizeof(*s));
 	s->file = xstrdup(rd->file);
 	s->line = start;
-	if ((rc = next_line(rd, buf, sizeof(buf))) <= 0 || !strcmp(buf, "}") || !strcmp(buf, "{"))
-		return rc < 0 ? -1 : rc == 0 ? fail(rd, "the suppression opened here has no end", NULL)
-		       : fail(rd, "expected the suppression's name, got '%s'", buf);
-	s->name = xstrdup(buf);
-	if ((rc = next_line(rd, buf, sizeof(buf))) <= 0)
+	if ((rc = next_line(rd)) <= 0 || !strcmp(rd->buf, "}") || !strcmp(rd->buf, "{"))
+		return rc < 0 ? -1 : rc == 0 ? fail(rd, "the suppression has no end", NULL)
+		       : fail(rd, "expected the suppression's name, got '%s'", rd->buf);
+	s->name = xstrdup(rd->buf);
+	if ((rc = next_line(rd)) <= 0)
 		return rc < 0 ? -1 : fail(rd, "the suppression has no end", NULL);
-	if (strncmp(buf, "mpiverify:", 10) || !buf[10])
+	if (strncmp(rd->buf, "mpiverify:", 10) || !rd->buf[10])
 		return fail(rd, "expected 'mpiverify:KIND' (deadlock, potential-deadlock, ...), "
-			    "got '%s'", buf);
-	if (!strcmp(buf + 10, mpiv_finding_kind_name(MPIV_FIND_RANK_STOPPED)))
+			    "got '%s'", rd->buf);
+	if (!strcmp(rd->buf + 10, mpiv_finding_kind_name(MPIV_FIND_RANK_STOPPED)))
 		return fail(rd, "'%s': a rank that stopped cannot be suppressed: the run is not "
-			    "a whole path", buf);
-	if (!kind_known(buf + 10))
-		return fail(rd, "unknown kind '%s' (see doc/reports.md)", buf + 10);
-	s->kind = xstrdup(buf + 10);
+			    "a whole path", rd->buf);
+	if (!kind_known(rd->buf + 10))
+		return fail(rd, "unknown kind '%s' (see doc/reports.md)", rd->buf + 10);
+	s->kind = xstrdup(rd->buf + 10);
 	for (;;) {
-		if ((rc = next_line(rd, buf, sizeof(buf))) <= 0)
+		if ((rc = next_line(rd)) <= 0)
 			return rc < 0 ? -1 : fail(rd, "the suppression has no '}'", NULL);
-		if (!strcmp(buf, "}"))
+		if (!strcmp(rd->buf, "}"))
 			break;
 		if (s->more)
-			return fail(rd, "expected '}' after '...', got '%s'", buf);
-		if (!strcmp(buf, "...")) {
+			return fail(rd, "expected '}' after '...', got '%s'", rd->buf);
+		if (!strcmp(rd->buf, "...")) {
 			s->more = 1;
 			continue;
 		}
-		if (!strcmp(buf, "{"))
+		if (!strcmp(rd->buf, "{"))
 			return fail(rd, "a '{' inside a suppression: its '}' is missing", NULL);
 		s->sites = xrealloc(s->sites, (s->nsites + 1) * sizeof(*s->sites));
-		if (parse_site(rd, buf, &s->sites[s->nsites++]))
+		if (parse_site(rd, rd->buf, &s->sites[s->nsites++]))
 			return -1;
 	}
 	if (!s->nsites && !s->more)
@@ -177,14 +177,13 @@ static int parse_block(struct reader *rd, struct mpiv_suppression *s)
 int mpiv_suppressions_parse(struct mpiv_suppressions *set, const char *text, size_t len,
 			    const char *file, struct mpiv_error *err)
 {
-	char buf[4096];
-	struct reader rd = {text, text + len, file, 0, err};
+	struct reader rd = {text, text + len, file, 0, NULL, 0, err};
 	size_t first = set->n;
 	int rc;
 
-	while ((rc = next_line(&rd, buf, sizeof(buf))) > 0) {
-		if (strcmp(buf, "{")) {
-			rc = fail(&rd, "expected '{' to open a suppression, got '%s'", buf);
+	while ((rc = next_line(&rd)) > 0) {
+		if (strcmp(rd.buf, "{")) {
+			rc = fail(&rd, "expected '{' to open a suppression, got '%s'", rd.buf);
 			break;
 		}
 		xgrow((void **)&set->s, &set->cap, set->n + 1, sizeof(*set->s));
@@ -195,6 +194,7 @@ int mpiv_suppressions_parse(struct mpiv_suppressions *set, const char *text, siz
 		}
 		set->n++;
 	}
+	free(rd.buf);
 	if (rc == 0)
 		return 0;
 	while (set->n > first)
@@ -288,16 +288,19 @@ const struct mpiv_suppression *mpiv_suppressions_match(const struct mpiv_suppres
 	return NULL;
 }
 
-/* s as a pattern that matches exactly it: glob characters escaped; blanks (which end a
- * token), other control characters and ':' (which may start a line number) matched by '?'. */
+/* s as a pattern that matches exactly it: glob characters escaped, and those the reader
+ * gives a meaning at a line's start ('#', '{', '}', "..."); blanks (which end a token),
+ * other control characters and ':' (which may start a line number) matched by '?'. */
 static void put_literal(FILE *out, const char *s)
 {
+	if (!strcmp(s, "..."))
+		fputc('\\', out);
 	for (; *s; s++) {
 		unsigned char c = (unsigned char)*s;
 
 		if (c <= ' ' || c == 0x7f || c == ':')
 			fputc('?', out);
-		else if (strchr("*?[]\\", c))
+		else if (strchr("*?[]\\#{}", c))
 			fprintf(out, "\\%c", c);
 		else
 			fputc(c, out);
@@ -310,7 +313,12 @@ void mpiv_suppression_write(FILE *out, const struct mpiv_finding *f, const char 
 	size_t n = mpiv_finding_distinct_sites(f, d), i, j;
 	const char *p;
 
+	/* the name as one line the reader takes for a name: not blank, not a comment, no
+	 * brace */
 	fprintf(out, "{\n   ");
+	p = name + strspn(name, " \t\r\n");
+	if (!*p || strchr("#{}", *p))
+		fputs("- ", out);
 	for (p = name; *p; p++)
 		fputc(*p == '\n' || *p == '\r' ? ' ' : *p, out);
 	fprintf(out, "\n   mpiverify:%s\n", mpiv_finding_kind_name(f->kind));
@@ -326,7 +334,10 @@ void mpiv_suppression_write(FILE *out, const struct mpiv_finding *f, const char 
 		if (j < i)
 			continue;
 		fputs("   ", out);
-		put_literal(out, d[i].call && *d[i].call ? d[i].call : "*");
+		if (d[i].call && *d[i].call)
+			put_literal(out, d[i].call);
+		else
+			fputc('*', out);	/* an unknown call: any */
 		if (d[i].function && *d[i].function) {
 			fputs(" fun:", out);
 			put_literal(out, d[i].function);
