@@ -46,8 +46,9 @@ static void put_script_json(FILE *f, const char *s)
 void report_html(FILE *f, json_t *doc, json_t *details)
 {
 	const char *at = strstr(report_template, MARKER);
-	json_t *page = json_copy(doc), *data;
+	json_t *page = json_copy(doc), *data, *d;
 	char *text;
+	size_t k;
 
 	cut(page, "warnings", MAX_ROWS);
 	cut(page, "errors", MAX_ROWS);
@@ -55,10 +56,21 @@ void report_html(FILE *f, json_t *doc, json_t *details)
 	cut(page, "runs", MAX_ROWS);
 	cut(page, "unconfirmed", MAX_ROWS);
 	cut(page, "deadlocks", MAX_DEADLOCKS);
+	/* a copy of the array, whose entries are replaced: doc's stays as it is */
+	json_object_set_new(page, "deadlocks", json_copy(json_object_get(page, "deadlocks")));
+	json_array_foreach(json_object_get(page, "deadlocks"), k, d) {
+		/* each deadlock's own lists too: a long path has many sends on the way */
+		json_t *own = json_copy(d);
+
+		cut(own, "unbuffered_sends", MAX_ROWS);
+		cut(own, "wildcard_matches", MAX_ROWS);
+		cut(own, "blocked", MAX_ROWS);
+		cut(own, "waits_for", MAX_ROWS);
+		json_array_set_new(json_object_get(page, "deadlocks"), k, own);
+	}
 	data = json_pack("{s:o, s:O}", "doc", page, "details", details ? details : json_null());
 	if (json_is_array(details) && json_array_size(details) > MAX_DEADLOCKS) {
 		json_t *head = json_array();
-		size_t k;
 
 		for (k = 0; k < MAX_DEADLOCKS; k++)
 			json_array_append(head, json_array_get(details, k));
