@@ -92,6 +92,18 @@ static int parse_count(const char *s, long *out)
 	return errno || end == s || *end || *out < 1 ? -1 : 0;
 }
 
+/* Remove the lock file of run directory abs, which this process holds. Returns 0, or -1
+ * after an error. */
+static int unlink_lock(const char *abs)
+{
+	char path[PATH_MAX];
+
+	snprintf(path, sizeof(path), "%s/" OUTDIR_LOCK_FILE, abs);
+	if (unlink(path) < 0 && errno != ENOENT)
+		return error("cannot remove '%s': %s", path, strerror(errno)), -1;
+	return 0;
+}
+
 /* Remove what an earlier verify left in runs/: run directories N (their traces and status
  * files) and N.steer, N.out. Nothing else is touched. Returns 0, or -1 after an error. */
 static int remove_old_runs(const char *runs)
@@ -106,6 +118,7 @@ static int remove_old_runs(const char *runs)
 	while (rc == 0 && (de = readdir(d))) {
 		char path[PATH_MAX], *end;
 		char *abs;
+		int lock = -1;
 
 		strtol(de->d_name, &end, 10);
 		if (end == de->d_name || (*end && strcmp(end, ".steer") && strcmp(end, ".out")))
@@ -117,9 +130,13 @@ static int remove_old_runs(const char *runs)
 				rc = error("cannot remove '%s': %s", path, strerror(errno));
 			continue;
 		}
-		abs = outdir_prepare(path, stale);	/* empties it of what a run writes */
-		if (!abs || rmdir(abs) < 0)
-			rc = abs ? error("cannot remove '%s': %s", path, strerror(errno)) : -1;
+		abs = outdir_prepare(path, stale, &lock);	/* empties it of what a run writes */
+		if (!abs || unlink_lock(abs) < 0)
+			rc = -1;
+		else if (rmdir(abs) < 0)
+			rc = error("cannot remove '%s': %s", path, strerror(errno));
+		if (lock >= 0)
+			close(lock);
 		free(abs);
 	}
 	closedir(d);

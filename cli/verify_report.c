@@ -52,22 +52,6 @@ void verify_progress(void *ctx, const struct explore *x, const struct xrun *r)
 		r->left ? ", left the steered path" : "");
 }
 
-/* The decisions run r was steered with, one rank a line, from its steering file's text. */
-static void print_steering(FILE *f, const struct xrun *r, const char *indent)
-{
-	const char *p = r->item ? r->item->steer : NULL, *nl;
-
-	if (!p)
-		return;
-	for (; *p; p = nl + 1) {
-		nl = strchr(p, '\n');
-		if (strncmp(p, "mpiverify-steer", 15))
-			fprintf(f, "%s%.*s\n", indent, nl ? (int)(nl - p) : (int)strlen(p), p);
-		if (!nl)
-			break;
-	}
-}
-
 static void print_text(const struct explore *x, int rc, const struct findings *fs)
 {
 	int i, shown = findings_shown(fs, 1);
@@ -87,7 +71,7 @@ static void print_text(const struct explore *x, int rc, const struct findings *f
 		if (r->item) {
 			printf("  the decisions that lead there (steering file %s):\n",
 			       r->steer_path);
-			print_steering(stdout, r, "    ");
+			explore_print_decisions(stdout, r, "    ");
 		} else {
 			printf("  on the first run, without steering\n");
 		}

@@ -7,6 +7,7 @@
  *	explore.c		the loop, and what each run showed
  *	explore_search.c	the runs' model, its search, the runs it asks for (items)
  *	explore_key.c		the key that tells deadlocks apart
+ *	explore_describe.c	a call and a run's decisions, in words
  */
 #ifndef MPIV_EXPLORE_H
 #define MPIV_EXPLORE_H
@@ -169,6 +170,17 @@ void xitem_release(struct xitem *it);
 
 /* Is --time-limit spent? */
 int explore_out_of_time(const struct explore *x);
+
+/* ---- explore_describe.c ---- */
+
+/* "MPI_Recv(source=ANY, tag=0, comm=WORLD, 4 bytes) at app.c:40 (main)": rank r's event e of
+ * ts, into buf. */
+void explore_event_where(const struct mpiv_traceset *ts, int r, long e, char *buf, size_t size);
+
+/* The decisions run r was steered with (none for the first run), a line each, at the call
+ * that made it in the run's own trace: "rank 0: MPI_Recv(...) at app.c:20 (main) takes rank
+ * 2's message", or "... completes the request of MPI_Irecv(...) at app.c:31 (main)". */
+void explore_print_decisions(FILE *f, const struct xrun *r, const char *indent);
 
 /* ---- explore_key.c ---- */
 

@@ -426,6 +426,26 @@ run_cmd "$BAD/verify-nolauncher.log" 10 "$MPIVERIFY" verify -o "$BAD/verify-none
 expect_exit "verify: a launcher that cannot run is a tool failure" 4 \
 	"$BAD/verify-nolauncher.log" "no-such-launcher-here"
 
+# verify's text answer names each decision at its call, and a second verify into the same
+# directory replaces the first one's runs
+prog=$BINDIR/first-sender-branch
+if test -x "$prog"; then
+	for i in 1 2; do
+		run_cmd "$BAD/verify-again-$i.log" "$VERIFY_LIMIT" "$MPIVERIFY" verify \
+			-o "$BAD/verify-again" --deadlock-timeout 3 -- "$MPIRUN" -np 3 "$prog"
+	done
+	expect_exit "verify: a second verify into the same directory" 1 "$BAD/verify-again-2.log" \
+		"^verdict: 1 deadlock confirmed"
+	expect_exit "verify: the decisions are named at their calls" 1 "$BAD/verify-again-2.log" \
+		"rank 0: MPI_Recv(source=ANY, .*) at first-sender-branch.c:[0-9]* (main) takes rank 2's message"
+	if test "$(find "$BAD/verify-again/runs" -name '*.steer' | wc -l)" -eq 1; then
+		pass "verify: the earlier verify's runs are gone"
+	else
+		fail "verify: the earlier verify's runs are gone" "steering files of both" \
+			"$BAD/verify-again-2.log"
+	fi
+fi
+
 if summary; then
 	test -n "${KEEP:-}" || rm -rf "$WORK"
 	exit 0
