@@ -35,7 +35,9 @@ struct mode {
 };
 
 static const char check_usage[] =
-	"usage: mpiverify check [DIR] [--buffering MODE] [-o OUTDIR] [--json]\n"
+	"usage: mpiverify check [DIR] [--buffering MODE] [-o OUTDIR] [--json | --sarif]\n"
+	"                       [--suppressions FILE]... [--gen-suppressions[=FILE]]\n"
+	"                       [--ignore-potential-below BYTES]\n"
 	"\n"
 	"Translate the traces in DIR (default ./mpiverify-trace) into a model and let SPIN\n"
 	"explore every behaviour for deadlocks: every match of a wildcard receive and, per\n"
@@ -44,19 +46,31 @@ static const char check_usage[] =
 	"  --buffering MODE  zero (no standard send is buffered), infinite (all are),\n"
 	"                    eager:BYTES (those up to BYTES are), or all (zero and infinite,\n"
 	"                    with each deadlock classified; the default)\n"
-	"  -o, --output DIR  where the model, SPIN's files and cex.json go (default DIR/check)\n"
-	"      --json        print the verdict and the deadlocks as one JSON document\n"
+	"  -o, --output DIR  where the model, SPIN's files, cex.json and the reports go\n"
+	"                    (default DIR/check)\n"
+	"      --json        print the verdict and the findings as one JSON document\n"
+	"      --sarif       print them as a SARIF 2.1.0 log (report.sarif) instead\n"
+	"      --suppressions FILE  leave the findings FILE names out of the exit status,\n"
+	"                    listed as suppressed (repeatable; doc/reports.md)\n"
+	"      --gen-suppressions[=FILE]  write a suppression for each finding, into FILE\n"
+	"                    or after the report on standard output\n"
+	"      --ignore-potential-below BYTES  suppress the potential deadlocks whose\n"
+	"                    unbuffered standard sends are all smaller than BYTES\n"
 	"      --time-limit SEC    stop each search after SEC seconds (default 600)\n"
 	"      --memory-limit MB   stop each search at MB megabytes (default 2048)\n"
 	"  -h, --help        this help\n"
+	"\n"
+	"OUTDIR also gets report.html (the findings with space-time diagrams, for a\n"
+	"browser), report.sarif (for CI) and waits-for.dot (for Graphviz).\n"
 	"\n"
 	"A search stopped by a limit never answers \"no deadlock\": it is inconclusive.\n"
 	"\n"
 	"Reductions that record --check-reductions found wrong are MPI correctness errors:\n"
 	"they are listed, and check exits 1 for them whatever the search finds.\n"
 	"\n"
-	"exit: 0 no deadlock, 1 deadlock (or reduction error) found, 2 usage, 3 bad trace,\n"
-	"4 spin or the C compiler failed, 5 inconclusive (the search was cut short)\n";
+	"exit: 0 no deadlock (or every one suppressed), 1 deadlock (or reduction error) found,\n"
+	"2 usage, 3 bad trace or suppressions file, 4 spin or the C compiler failed,\n"
+	"5 inconclusive (the search was cut short)\n";
 
 static void add_mode_to_search(struct mode *modes, int *n, enum mpiv_buffering_mode mode,
 			       long long bytes)
