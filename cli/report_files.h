@@ -20,6 +20,13 @@
  * report_details_*(); taken). Returns 0, or -1 after an error message naming the file. */
 int report_files(const char *dir, json_t *doc, const struct findings *fs, json_t *details);
 
+/* Add what replay found of the counterexample at cex_path (outcome, taken: {"outcome":
+ * "reproduced" | "not reproduced" | "diverged", "exit": N, "text": ...}) to the report.html
+ * of the check that wrote it, beside it, when that page is there and names it; the page is
+ * drawn again from its own data. Returns 0 (also when there is no such page), or -1 after an
+ * error message. */
+int report_html_replayed(const char *cex_path, json_t *outcome);
+
 /* ---- report_sarif.c ---- */
 
 /* The SARIF 2.1.0 log of doc's findings: one result per finding, at its first call site,

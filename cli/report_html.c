@@ -69,6 +69,8 @@ void report_html(FILE *f, json_t *doc, json_t *details)
 		json_array_set_new(json_object_get(page, "deadlocks"), k, own);
 	}
 	data = json_pack("{s:o, s:O}", "doc", page, "details", details ? details : json_null());
+	if (!data)
+		return;
 	if (json_is_array(details) && json_array_size(details) > MAX_DEADLOCKS) {
 		json_t *head = json_array();
 

@@ -7,7 +7,8 @@
 #  - report.html is rendered by headless Chromium, where it is installed, and the rendered
 #    DOM has a lane per rank, the blocked calls, the wait-for cycle, the matched messages, the
 #    recorded run's other match, file:line and the source line; with call times in its data
-#    it draws to scale; a million-event trace gives a small page;
+#    it draws to scale; a million-event trace gives a small page; replay's outcome is added to
+#    it;
 #  - suppressions: --gen-suppressions writes what --suppressions takes, which hides the
 #    finding from the exit status and lists it; --ignore-potential-below; the options' edge
 #    cases; verify's report files and suppressions.
@@ -135,6 +136,19 @@ if command -v dot >/dev/null; then
 	fi
 fi
 
+# ---- replay's outcome, added to the page of the check that wrote the counterexample ----
+run_cmd "$WORK/wild.check.log" "$LIMIT" "$MPIVERIFY" check "$WORK/wild"
+cp "$WORK/wild/check/report.html" "$WORK/wild-before-replay.html"
+run_cmd "$WORK/wild.replay.log" "$LIMIT" "$MPIVERIFY" replay --trace "$WORK/wild/check/cex.json" \
+	--timeout 3
+if test "$RC" -eq 1 && grep -q '"replay_outcome":{"outcome":"reproduced","exit":1' \
+	"$WORK/wild/check/report.html"; then
+	pass "replay: its outcome added to report.html"
+else
+	fail "replay: its outcome added to report.html" "exit $RC, or not in the page" \
+		"$WORK/wild.replay.log"
+fi
+
 # ---- report.html, rendered by Chromium ----
 if test -n "$CHROMIUM"; then
 	render "$OUT_A/report.html" "$WORK/cycle.dom"
@@ -153,13 +167,18 @@ if test -n "$CHROMIUM"; then
 	dom "page: the verdict per buffering mode" "$WORK/cycle.dom" '<tr class="mode" data-mode="(zero|infinite)"' 2
 
 	# matched messages, and the recorded run's other match
-	run_cmd "$WORK/wild.check.log" "$LIMIT" "$MPIVERIFY" check "$WORK/wild"
 	render "$WORK/wild/check/report.html" "$WORK/wild.dom"
 	dom "page: the counterexample's matched messages" "$WORK/wild.dom" '<path class="msg( wildcard)?"' 1
 	dom "page: the wildcard receive's choice" "$WORK/wild.dom" '<path class="msg wildcard"' 1
 	dom "page: the match the recorded run made instead" "$WORK/wild.dom" \
 		'<path class="msg recorded-other"' 1 1
 	dom "page: a finished rank's lane" "$WORK/wild.dom" '✓ finished' 1
+	dom "page: replay's outcome" "$WORK/wild.dom" \
+		'<div class="outcome replay" data-outcome="reproduced">' 1 1
+	render "$WORK/wild-before-replay.html" "$WORK/wild-before.dom"
+	dom "page: drawn again after replay, the same diagram" "$WORK/wild-before.dom" \
+		'<path class="msg' "$(grep -oE '<path class="msg' "$WORK/wild.dom" | wc -l)" \
+		"$(grep -oE '<path class="msg' "$WORK/wild.dom" | wc -l)"
 
 	# call times, when a trace carries them, put the operations to scale
 	sed -e 's/{"ev":/{"t0":0.25,"t1":0.5,"ev":/g' "$OUT_A/report.html" >"$WORK/timed.html"
