@@ -167,18 +167,6 @@ static json_t *verify_document(const struct explore *x, int rc, json_t **details
 	return doc;
 }
 
-/* Is anything of the exploration not whole: decisions left, a search cut short, a model
- * deadlock no run showed, a rank that stopped? */
-static int not_whole(const struct explore *x)
-{
-	int i;
-
-	for (i = 0; i < x->nruns; i++)
-		if (x->runs[i]->end == XRUN_STOPPED)
-			return 1;
-	return x->left || x->incomplete || x->nunconfirmed;
-}
-
 int verify_report(const struct verify_opts *o, const struct explore *x, int rc)
 {
 	struct findings fs;
@@ -186,7 +174,7 @@ int verify_report(const struct verify_opts *o, const struct explore *x, int rc)
 
 	findings_of(&fs, doc);
 	findings_suppress(&fs, &o->findings.supps, o->findings.ignore_below);
-	rc = findings_exit(rc, &fs, not_whole(x));
+	rc = findings_exit(rc, &fs, !explore_whole(x));
 	json_object_set_new(doc, "exit", json_integer(rc));
 	json_object_set_new(doc, "suppressed", json_integer(fs.nsuppressed));
 	if (report_files(x->outdir, doc, &fs, details) < 0) {

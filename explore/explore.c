@@ -188,14 +188,14 @@ static struct xrun *make_run(struct explore *x, const struct explore_runner *run
 	return r;
 }
 
-static int any_stopped(const struct explore *x)
+int explore_whole(const struct explore *x)
 {
 	int i;
 
 	for (i = 0; i < x->nruns; i++)
 		if (x->runs[i]->end == XRUN_STOPPED)
-			return 1;
-	return 0;
+			return 0;
+	return !x->left && !x->incomplete && !x->nunconfirmed;
 }
 
 int explore_loop(struct explore *x, const struct explore_runner *runner)
@@ -240,7 +240,7 @@ int explore_loop(struct explore *x, const struct explore_runner *runner)
 	free(items);
 	if (x->nfound)
 		return MPIV_EXIT_DEADLOCK;
-	if (x->left || x->incomplete || x->nunconfirmed || any_stopped(x))
+	if (!explore_whole(x))
 		return MPIV_EXIT_INCONCLUSIVE;
 	return MPIV_EXIT_OK;
 }
