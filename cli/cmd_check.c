@@ -19,7 +19,9 @@
 #include "mpilib.h"
 #include "outdir.h"
 #include "report.h"
+#include "child.h"
 #include "report_files.h"
+#include "search_pool.h"
 #include "spin_run.h"
 #include "translate.h"
 #include "xalloc.h"
@@ -201,11 +203,13 @@ static long long library_eager(const struct mpiv_traceset *ts)
 	return ts->nranks ? mpiv_mpilib_eager(ts->ranks[0].library) : -1;
 }
 
-static int check_mode(struct check_run *run, const struct mode *m, struct mpiv_error *err)
+/* The search of one mode, into res: its directory, its model data, pan. Runs in a process of
+ * its own when several modes are searched at once (search_pool.h). Returns 0, or -1 with err
+ * filled. */
+static int search_mode(struct check_run *run, const struct mode *m, struct spin_result *res,
+		       struct mpiv_error *err)
 {
 	char dir[PATH_MAX], dat[PATH_MAX + 16];
-	struct spin_result res;
-	int i;
 	FILE *f;
 
 	if (snprintf(dir, sizeof(dir), "%s/%s", run->outdir, m->name) >= (int)sizeof(dir))
@@ -224,28 +228,40 @@ static int check_mode(struct check_run *run, const struct mode *m, struct mpiv_e
 				      strerror(errno));
 	if (tr_emit(run->prog, f, dat, err) | fclose(f))
 		return mpiv_error_set(err, MPIV_EXIT_TOOL, dat, -1, -1, "cannot write");
-	if (spin_search(run->pan, dir, tr_search_depth(run->prog), run->memory_mb, MAX_TRAILS,
-			run->seconds, &res, err))
-		return -1;
-	if (!res.complete)
+	return spin_search(run->pan, dir, tr_search_depth(run->prog), run->memory_mb, MAX_TRAILS,
+			   run->seconds, res, err);
+}
+
+/* What one mode's search found (res, released here): its line of the report, and a
+ * counterexample per deadlock trail. Returns 0, or -1 with err filled. */
+static int take_mode(struct check_run *run, const struct mode *m, struct spin_result *res,
+		     struct mpiv_error *err)
+{
+	char dir[PATH_MAX];
+	int i;
+
+	snprintf(dir, sizeof(dir), "%s/%s", run->outdir, m->name);
+	run->prog->buffering = (enum eng_buffering)m->b.mode;
+	run->prog->eager = m->b.bytes;
+	if (!res->complete)
 		run->incomplete = 1;
 	json_array_append_new(run->modes_json,
 			      json_pack("{s:s, s:b, s:s?, s:I, s:i}", "mode", m->name, "complete",
-					res.complete, "why", res.complete ? NULL : res.why,
-					"states", (json_int_t)res.states, "deadlock_states",
-					res.errors));
-	for (i = 0; i < res.ntrails; i++) {
+					res->complete, "why", res->complete ? NULL : res->why,
+					"states", (json_int_t)res->states, "deadlock_states",
+					res->errors));
+	for (i = 0; i < res->ntrails; i++) {
 		struct mpiv_cex cex;
 		int *choices = NULL, n = 0, rc;
 
-		if (spin_trail_choices(run->pan, dir, res.trails[i], &choices, &n, err)) {
-			spin_result_release(&res);
+		if (spin_trail_choices(run->pan, dir, res->trails[i], &choices, &n, err)) {
+			spin_result_release(res);
 			return -1;
 		}
 		rc = tr_cex(run->prog, run->ts, choices, n, &m->b, &cex, err);
 		free(choices);
 		if (rc < 0) {
-			spin_result_release(&res);
+			spin_result_release(res);
 			return -1;
 		}
 		if (rc == 0) {
@@ -253,13 +269,26 @@ static int check_mode(struct check_run *run, const struct mode *m, struct mpiv_e
 			mpiv_cex_release(&cex);
 			run->incomplete = 1;
 			warning("mode %s: trail '%s' does not end in a deadlock; treating the search "
-				"as inconclusive", m->name, res.trails[i]);
+				"as inconclusive", m->name, res->trails[i]);
 			continue;
 		}
 		tr_deadlocks_add(&run->found, &cex);
 	}
-	spin_result_release(&res);
+	spin_result_release(res);
 	return 0;
+}
+
+/* search_pool's view of search_mode(). */
+struct mode_search {
+	struct check_run *run;
+	const struct mode *modes;
+};
+
+static int search_nth(void *ctx, int i, struct spin_result *res, struct mpiv_error *err)
+{
+	struct mode_search *ms = ctx;
+
+	return search_mode(ms->run, &ms->modes[i], res, err);
 }
 
 /* After a spin_* call failed: 128 + the signal if check was told to stop (which spin_stopped
@@ -376,6 +405,10 @@ static int report(struct check_args *a, struct check_run *run, const struct chec
 /* The check itself, once the command line is read. */
 static int check(struct check_args *a)
 {
+	struct spin_result results[MAX_MODES];
+	struct mpiv_error errs[MAX_MODES];
+	int rcs[MAX_MODES];
+	struct mode_search ms;
 	long long eager = -1;
 	char modes_str[MAX_MODES * (sizeof(a->modes[0].name) + 2)] = "";
 	char outbuf[PATH_MAX], outdir[PATH_MAX];
@@ -431,9 +464,18 @@ static int check(struct check_args *a)
 	run.outdir = outdir;
 	run.modes_json = json_array();
 	rc = MPIV_EXIT_OK;
-	for (i = 0; i < a->nmodes && rc == MPIV_EXIT_OK; i++)
-		if (check_mode(&run, &a->modes[i], &err))
+	/* every mode's search at once, as far as the CPUs go; what they found is taken in the
+	 * modes' order, so that the report does not depend on which ended first */
+	ms.run = &run;
+	ms.modes = a->modes;
+	search_pool_run(search_nth, &ms, a->nmodes, child_cpus(), results, errs, rcs);
+	for (i = 0; i < a->nmodes; i++) {
+		if (rc == MPIV_EXIT_OK && rcs[i])
+			rc = stopped_or_report(&errs[i]);
+		if (rc == MPIV_EXIT_OK && take_mode(&run, &a->modes[i], &results[i], &err))
 			rc = stopped_or_report(&err);
+		spin_result_release(&results[i]);
+	}
 	if (rc == MPIV_EXIT_OK) {
 		tr_deadlocks_merge(&run.found);
 		if (save_cexes(&run, &err))

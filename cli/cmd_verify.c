@@ -14,6 +14,7 @@
 #include "diag.h"
 #include "launch.h"
 #include "outdir.h"
+#include "slurm.h"
 #include "trace.h"
 #include "verify.h"
 #include "xalloc.h"
@@ -25,10 +26,10 @@
 #define DEFAULT_MAX_STATES 2000000L
 
 static const char verify_usage[] =
-	"usage: mpiverify verify [-o DIR] [--buffering MODE] [--max-runs N] [--time-limit SEC]\n"
-	"                        [--deadlock-timeout SEC] [--max-states N] [--json | --sarif]\n"
-	"                        [--suppressions FILE]... [--gen-suppressions[=FILE]]\n"
-	"                        [--ignore-potential-below BYTES]\n"
+	"usage: mpiverify verify [-o DIR] [--buffering MODE] [--jobs N] [--max-runs N]\n"
+	"                        [--time-limit SEC] [--deadlock-timeout SEC] [--max-states N]\n"
+	"                        [--json | --sarif] [--suppressions FILE]...\n"
+	"                        [--gen-suppressions[=FILE]] [--ignore-potential-below BYTES]\n"
 	"                        [--] LAUNCHER [ARGS...]\n";
 
 static void verify_help(void)
@@ -51,6 +52,10 @@ static void verify_help(void)
 	       "      --buffering MODE        zero (no standard send buffered), infinite (all\n"
 	       "                              are), eager:BYTES (those up to BYTES are), or all\n"
 	       "                              (zero and infinite; the default)\n"
+	       "      --jobs N                at most N runs at once (default: as many as the\n"
+	       "                              CPUs hold given the program's ranks; with srun,\n"
+	       "                              the CPUs of the Slurm allocation, each run a job\n"
+	       "                              step of its own); the answer does not depend on N\n"
 	       "      --max-runs N            run the program at most N times (default %d)\n"
 	       "      --time-limit SEC        stop after SEC seconds (default %.0f)\n"
 	       "      --deadlock-timeout SEC  a run that makes no progress for SEC seconds is\n"
@@ -151,6 +156,7 @@ int cmd_verify(int argc, char **argv)
 	static const struct option longopts[] = {
 		{"output", required_argument, NULL, 'o'},
 		{"buffering", required_argument, NULL, 'b'},
+		{"jobs", required_argument, NULL, 'J'},
 		{"max-runs", required_argument, NULL, 'R'},
 		{"time-limit", required_argument, NULL, 'L'},
 		{"deadlock-timeout", required_argument, NULL, 'T'},
@@ -164,6 +170,7 @@ int cmd_verify(int argc, char **argv)
 	struct verify_opts o;
 	char runs[PATH_MAX];
 	struct explore x;
+	char **step = NULL;
 	long count;
 	int c, rc;
 
@@ -185,10 +192,17 @@ int cmd_verify(int argc, char **argv)
 		case 'o':
 			out = optarg;
 			break;
+
 		case 'b':
 			if (parse_modes(optarg, &x) < 0)
 				return usage_error("verify", "invalid --buffering '%s': expected zero, "
 						   "infinite, eager:BYTES or all", optarg);
+			break;
+		case 'J':
+			if (parse_count(optarg, &count) < 0 || count > 4096)
+				return usage_error("verify", "invalid --jobs '%s': expected a number "
+						   "from 1 to 4096", optarg);
+			o.jobs = (int)count;
 			break;
 		case 'R':
 			if (parse_count(optarg, &count) < 0 || count > INT_MAX)
@@ -223,6 +237,12 @@ int cmd_verify(int argc, char **argv)
 	    (rc = findings_options_done(&o.findings, "verify")))
 		return findings_opts_release(&o.findings), rc;
 	o.command = argv + optind;
+	/* under srun each run is a job step of its own size, so that several run at once */
+	step = slurm_step_command(o.command);
+	if (step) {
+		o.command = step;
+		o.slurm = 1;
+	}
 	o.tty = isatty(STDERR_FILENO);
 	snprintf(runs, sizeof(runs), "%s/runs", out);
 	if (outdir_make(runs) < 0)
@@ -233,15 +253,21 @@ int cmd_verify(int argc, char **argv)
 	if (!x.outdir)
 		return error("cannot resolve '%s': %s", out, strerror(errno)), MPIV_EXIT_BAD_INPUT;
 
-	runner.run = verify_run;
+	memset(&runner, 0, sizeof(runner));
+	runner.start = verify_start;
+	runner.wait = verify_wait;
+	runner.cancel = verify_cancel;
+	runner.slots = verify_slots;
 	runner.progress = verify_progress;
 	runner.ctx = &o;
+	verify_pool_init();
 	rc = explore_loop(&x, &runner);
 	if (rc == MPIV_EXIT_OK || rc == MPIV_EXIT_DEADLOCK || rc == MPIV_EXIT_INCONCLUSIVE)
 		rc = verify_report(&o, &x, rc);
 	findings_opts_release(&o.findings);
 	free((char *)x.outdir);
 	x.outdir = NULL;
+	free(step);
 	explore_release(&x);
 	return rc;
 }

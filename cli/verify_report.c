@@ -41,20 +41,40 @@ static const char *purpose(const struct xrun *r)
 	return r->item->kind == XITEM_DEADLOCK ? "confirm" : "explore";
 }
 
-void verify_progress(void *ctx, const struct explore *x, const struct xrun *r)
+void verify_progress(void *ctx, const struct explore *x, const struct xrun *r, int running)
 {
 	const struct verify_opts *o = ctx;
 
+	(void)x;
 	if (!o->tty)
 		return;
-	fprintf(stderr, "mpiverify: run %d (%s%s%s): %s%s\n", r->index, purpose(r),
+	fprintf(stderr, "mpiverify: run %d (%s%s%s): %s%s [%d running]\n", r->index, purpose(r),
 		r->item ? ": " : "", r->item ? r->item->what : "", end_name(r->end),
-		r->left ? ", left the steered path" : "");
+		r->left ? ", left the steered path" : "", running);
+}
+
+/* "verdict: 1 deadlock and 1 collective mismatch confirmed on the real MPI library" */
+static void print_found_verdict(const struct explore *x, const struct findings *fs)
+{
+	int i, m = 0, n = 0;
+
+	for (i = 0; i < x->nfound; i++) {
+		if (findings_hidden(fs, "deadlocks", i))
+			continue;
+		n++;
+		m += x->found[i].mismatch;
+	}
+	printf("verdict: ");
+	if (n - m)
+		printf("%d deadlock%s%s", n - m, n - m == 1 ? "" : "s", m ? " and " : "");
+	if (m)
+		printf("%d collective mismatch%s", m, m == 1 ? "" : "es");
+	printf(" confirmed on the real MPI library\n");
 }
 
 static void print_text(const struct explore *x, int rc, const struct findings *fs)
 {
-	int i, shown = findings_shown(fs, 1);
+	int i;
 
 	for (i = 0; i < x->nfound; i++) {
 		const struct xdeadlock *d = &x->found[i];
@@ -62,8 +82,14 @@ static void print_text(const struct explore *x, int rc, const struct findings *f
 
 		if (findings_hidden(fs, "deadlocks", i))
 			continue;
-		printf("deadlock %d: confirmed on the real MPI library (run %d, standard sends: "
-		       "%s)\n", i + 1, r->index, d->mode);
+		if (d->mismatch)
+			printf("collective mismatch %d: the ranks of run %d called different "
+			       "collectives, or named different roots, at the same place (standard "
+			       "sends: %s); erroneous whether or not the library completed it:\n",
+			       i + 1, r->index, d->mode);
+		else
+			printf("deadlock %d: confirmed on the real MPI library (run %d, standard "
+			       "sends: %s)\n", i + 1, r->index, d->mode);
 		if (d->predicted && r->item)
 			printf("  the model predicted: %s\n", r->item->what);
 		if (r->report)
@@ -93,6 +119,9 @@ static void print_text(const struct explore *x, int rc, const struct findings *f
 	       x->refuted, x->refuted == 1 ? "" : "s");
 	if (!x->merged && x->unmerged_why[0])
 		printf("note: each run was modelled on its own (%s)\n", x->unmerged_why);
+	if (x->lost)
+		printf("lost: %d run%s lost twice with a node of the cluster, left unexplored\n",
+		       x->lost, x->lost == 1 ? "" : "s");
 	if (x->left_why[0])
 		printf("stopped early: %s, with %d run%s still to make\n", x->left_why, x->left,
 		       x->left == 1 ? "" : "s");
@@ -101,8 +130,7 @@ static void print_text(const struct explore *x, int rc, const struct findings *f
 	findings_print_suppressed(stdout, fs);
 	switch (rc) {
 	case MPIV_EXIT_DEADLOCK:
-		printf("verdict: %d deadlock%s confirmed on the real MPI library\n", shown,
-		       shown == 1 ? "" : "s");
+		print_found_verdict(x, fs);
 		break;
 	case MPIV_EXIT_OK:
 		printf("verdict: no deadlock on any path%s; every decision explored\n",
@@ -118,12 +146,13 @@ static void print_text(const struct explore *x, int rc, const struct findings *f
 	}
 }
 
-static json_t *run_json(const struct xrun *r)
+static json_t *run_json(const struct explore *x, const struct xrun *r)
 {
-	return json_pack("{s:i, s:s, s:s, s:s?, s:s?, s:b, s:s?}", "run", r->index, "trace",
-			 r->dir, "end", end_name(r->end), "purpose", r->item ? r->item->what : NULL,
-			 "steering", r->steer_path, "left_steered_path", r->left, "stopped",
-			 r->stopped);
+	return json_pack("{s:i, s:s, s:s, s:s?, s:s?, s:b, s:s?, s:i, s:f, s:f}", "run", r->index,
+			 "trace", r->dir, "end", end_name(r->end), "purpose",
+			 r->item ? r->item->what : NULL, "steering", r->steer_path,
+			 "left_steered_path", r->left, "stopped", r->stopped, "round", r->round,
+			 "started", r->started - x->started, "ended", r->ended - x->started);
 }
 
 /* verify's document (doc/verify.md); each deadlock's entry also has its kind, blocked calls
@@ -138,7 +167,8 @@ static json_t *verify_document(const struct explore *x, int rc, json_t **details
 	for (i = 0; i < x->nfound; i++) {
 		const struct xdeadlock *d = &x->found[i];
 		json_t *e = json_pack("{s:s, s:i, s:s, s:b, s:s?, s:s?, s:s?, s:s?}", "kind",
-				      mpiv_finding_kind_name(MPIV_FIND_DEADLOCK), "run",
+				      mpiv_finding_kind_name(d->mismatch ? MPIV_FIND_COLL_MISMATCH :
+							     MPIV_FIND_DEADLOCK), "run",
 				      d->run->index, "buffering", d->mode, "predicted", d->predicted,
 				      "model", d->run->item ? d->run->item->what : NULL, "report",
 				      d->run->report, "steering",
@@ -154,14 +184,14 @@ static json_t *verify_document(const struct explore *x, int rc, json_t **details
 							x->unconfirmed[i].run->item->what, "why",
 							x->unconfirmed[i].why));
 	for (i = 0; i < x->nruns; i++)
-		json_array_append_new(runs, run_json(x->runs[i]));
-	doc = json_pack("{s:s, s:i, s:s, s:i, s:o, s:o, s:{s:i, s:i, s:i, s:i, s:b, s:s?, s:b},"
+		json_array_append_new(runs, run_json(x, x->runs[i]));
+	doc = json_pack("{s:s, s:i, s:s, s:i, s:o, s:o, s:{s:i, s:i, s:i, s:i, s:i, s:b, s:s?, s:b},"
 			" s:o}",
 			"format", "mpiverify-verify", "version", 1, "verdict",
 			rc == MPIV_EXIT_DEADLOCK ? "deadlock" : rc == MPIV_EXIT_OK ? "no deadlock" :
 			"inconclusive", "exit", rc, "deadlocks", found, "unconfirmed", unconf,
 			"coverage", "runs", x->nruns, "decisions_explored", x->explored,
-			"decisions_left", x->left, "refuted", x->refuted, "complete",
+			"decisions_left", x->left, "refuted", x->refuted, "lost", x->lost, "complete",
 			!x->left && !x->incomplete, "stopped_early", x->left_why[0] ? x->left_why :
 			NULL, "merged", x->merged, "runs", runs);
 	return doc;

@@ -18,6 +18,7 @@ int main(void)
 		verify_suite,
 		redcheck_suite,
 		suppress_suite,
+		slurm_suite,
 		CU_SUITE_INFO_NULL,
 	};
 	unsigned failed;
