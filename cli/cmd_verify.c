@@ -28,7 +28,8 @@
 static const char verify_usage[] =
 	"usage: mpiverify verify [-o DIR] [--buffering MODE] [--jobs N] [--max-runs N]\n"
 	"                        [--time-limit SEC] [--deadlock-timeout SEC] [--max-states N]\n"
-	"                        [--json]\n"
+	"                        [--json | --sarif] [--suppressions FILE]...\n"
+	"                        [--gen-suppressions[=FILE]] [--ignore-potential-below BYTES]\n"
 	"                        [--] LAUNCHER [ARGS...]\n";
 
 static void verify_help(void)
@@ -61,12 +62,23 @@ static void verify_help(void)
 	       "                              deadlocked (default %.0f)\n"
 	       "      --max-states N          stop a search after N states (default %ld)\n"
 	       "      --json                  print the answer as one JSON document\n"
+	       "      --sarif                 print it as a SARIF 2.1.0 log instead\n"
+	       "      --suppressions FILE     leave the deadlocks FILE names out of the verdict\n"
+	       "                              and the exit status (repeatable)\n"
+	       "      --gen-suppressions[=FILE]  write a suppression for each deadlock found\n"
+	       "                              (to standard output, after the report)\n"
+	       "      --ignore-potential-below BYTES  suppress the deadlocks a run showed\n"
+	       "                              with every standard send forced unbuffered,\n"
+	       "                              when its blocked ones are all smaller than BYTES\n"
 	       "  -h, --help                  show this help\n"
+	       "\nDIR also gets report.html, report.sarif and waits-for.dot (doc/reports.md).\n"
 	       "\nexit status:\n"
-	       "  0  no deadlock on any path, every decision explored\n"
+	       "  0  no deadlock on any path (or every one suppressed), every decision\n"
+	       "     explored\n"
 	       "  1  a deadlock (or an erroneous call) confirmed on the real MPI library\n"
 	       "  2  usage error\n"
-	       "  3  a trace verify cannot judge, or DIR cannot be written\n"
+	       "  3  a trace verify cannot judge, a bad suppressions file, or DIR cannot be\n"
+	       "     written\n"
 	       "  4  the launcher or the recorder cannot be run\n"
 	       "  5  inconclusive: stopped at a limit with decisions left, a rank crashed, or\n"
 	       "     a deadlock of the model the program did not show\n",
@@ -149,7 +161,7 @@ int cmd_verify(int argc, char **argv)
 		{"time-limit", required_argument, NULL, 'L'},
 		{"deadlock-timeout", required_argument, NULL, 'T'},
 		{"max-states", required_argument, NULL, 'S'},
-		{"json", no_argument, NULL, 'j'},
+		FINDINGS_LONGOPTS,
 		{"help", no_argument, NULL, 'h'},
 		{NULL, 0, NULL, 0},
 	};
@@ -171,6 +183,11 @@ int cmd_verify(int argc, char **argv)
 	parse_modes("all", &x);
 	opterr = 0;
 	while ((c = getopt_long(argc, argv, "+:o:h", longopts, NULL)) != -1) {
+		if ((rc = findings_option(&o.findings, "verify", c, optarg)) >= 0) {
+			if (rc)
+				return findings_opts_release(&o.findings), rc;
+			continue;
+		}
 		switch (c) {
 		case 'o':
 			out = optarg;
@@ -209,9 +226,6 @@ int cmd_verify(int argc, char **argv)
 						   "positive number", optarg);
 			x.max_states = count;
 			break;
-		case 'j':
-			o.json = 1;
-			break;
 		case 'h':
 			verify_help();
 			return MPIV_EXIT_OK;
@@ -219,8 +233,9 @@ int cmd_verify(int argc, char **argv)
 			return option_error("verify", c, argv);
 		}
 	}
-	if ((rc = launcher_args("verify", argc, optind, out)))
-		return rc;
+	if ((rc = launcher_args("verify", argc, optind, out)) ||
+	    (rc = findings_options_done(&o.findings, "verify")))
+		return findings_opts_release(&o.findings), rc;
 	o.command = argv + optind;
 	/* under srun each run is a job step of its own size, so that several run at once */
 	step = slurm_step_command(o.command);
@@ -248,7 +263,8 @@ int cmd_verify(int argc, char **argv)
 	verify_pool_init();
 	rc = explore_loop(&x, &runner);
 	if (rc == MPIV_EXIT_OK || rc == MPIV_EXIT_DEADLOCK || rc == MPIV_EXIT_INCONCLUSIVE)
-		verify_report(&o, &x, rc);
+		rc = verify_report(&o, &x, rc);
+	findings_opts_release(&o.findings);
 	free((char *)x.outdir);
 	x.outdir = NULL;
 	free(step);

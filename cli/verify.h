@@ -5,6 +5,7 @@
 #define MPIV_VERIFY_H
 
 #include "explore.h"
+#include "findings.h"
 #include "record_run.h"
 
 struct verify_opts {
@@ -12,7 +13,7 @@ struct verify_opts {
 	int jobs;		/* --jobs: runs at once; 0: as many as the CPUs hold */
 	int slurm;		/* the launcher is srun: runs are job steps */
 	double timeout;		/* --deadlock-timeout of each run */
-	int json;		/* --json */
+	struct findings_opts findings;	/* --json, --sarif, --suppressions, ... */
 	int tty;		/* stderr is a terminal: a line per run */
 };
 
@@ -39,7 +40,9 @@ struct xrun *verify_wait(void *ctx, struct explore *x, double deadline);
 void verify_cancel(void *ctx);
 int verify_slots(void *ctx, const struct explore *x);
 
-/* The answer (exit code rc), as text on stdout or as JSON. */
-void verify_report(const struct verify_opts *o, const struct explore *x, int rc);
+/* The answer (exit code rc of the exploration) as text, JSON or SARIF on stdout, and the
+ * report files in x's output directory. Returns the exit status once suppressions hid what
+ * they hide. */
+int verify_report(const struct verify_opts *o, const struct explore *x, int rc);
 
 #endif

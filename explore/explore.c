@@ -331,14 +331,14 @@ static int run_round(struct explore *x, const struct explore_runner *runner, str
 	return rc;
 }
 
-static int any_stopped(const struct explore *x)
+int explore_whole(const struct explore *x)
 {
 	int i;
 
 	for (i = 0; i < x->nruns; i++)
 		if (x->runs[i]->end == XRUN_STOPPED)
-			return 1;
-	return 0;
+			return 0;
+	return !x->left && !x->incomplete && !x->nunconfirmed;
 }
 
 int explore_loop(struct explore *x, const struct explore_runner *runner)
@@ -404,7 +404,7 @@ int explore_loop(struct explore *x, const struct explore_runner *runner)
 	free(items);
 	if (x->nfound)
 		return MPIV_EXIT_DEADLOCK;
-	if (x->left || x->incomplete || x->nunconfirmed || any_stopped(x))
+	if (!explore_whole(x))
 		return MPIV_EXIT_INCONCLUSIVE;
 	return MPIV_EXIT_OK;
 }

@@ -176,6 +176,11 @@ struct explore {
  * decision explored), MPIV_EXIT_INCONCLUSIVE, or the code of an error (a message said it). */
 int explore_loop(struct explore *x, const struct explore_runner *runner);
 
+/* Whether the exploration covered every path: no decision left, no search cut short, no
+ * model deadlock a run neither confirmed nor refuted, no rank that stopped in a run. Without
+ * it, verify never answers "no deadlock" (nor 0 once suppressions hide every deadlock). */
+int explore_whole(const struct explore *x);
+
 /* Free what x holds. */
 void explore_release(struct explore *x);
 

@@ -1,8 +1,12 @@
 /* Translator: the recorded path. The run as it happened, replayed on the engine: every
  * wildcard receive takes the source the run recorded, every any-completion the request it
  * returned. Warnings (tr_warn.c), the stopped ranks' waiters (tr_stop.c), verify's inputs
- * (tr_inputs.c) and check's "on the recorded path" (tr_search.c) all stand on it. */
+ * (tr_inputs.c), check's "on the recorded path" (tr_search.c) and the report's drawing of
+ * the recorded run (tr_recorded_cex(), cli/report_details.c) all stand on it. */
+#include <stdlib.h>
+
 #include "translate.h"
+#include "xalloc.h"
 
 int32_t tr_recorded_source(const struct mpiv_rank_trace *t, long e)
 {
@@ -49,10 +53,14 @@ static int recorded_input(const struct eng_prog *p, const struct mpiv_traceset *
 	return si == eng_variant(p, st, d);
 }
 
-int tr_recorded_path(const struct eng_prog *prog, const struct mpiv_traceset *ts,
-		     enum eng_buffering b, long long eager, struct eng_observer *obs, int32_t *st)
+/* tr_recorded_path(), each choice it takes appended to *picks (grown; *npicks of them) when
+ * picks is not NULL. */
+static int recorded_walk(const struct eng_prog *prog, const struct mpiv_traceset *ts,
+			 enum eng_buffering b, long long eager, struct eng_observer *obs,
+			 int32_t *st, int **picks, int *npicks)
 {
 	struct eng_prog q = *prog;	/* shares the program; only what the search does changes */
+	size_t cap = 0;
 	int n, k, known = 1;
 
 	q.full = 1;		/* the recorded choice must be on offer */
@@ -80,7 +88,37 @@ int tr_recorded_path(const struct eng_prog *prog, const struct mpiv_traceset *ts
 			pick = post;
 		else if (pick < 0)
 			known = 0;
-		eng_choose(&q, st, pick < 0 ? 0 : pick);
+		if (pick < 0)
+			pick = 0;
+		if (picks) {
+			xgrow((void **)picks, &cap, (size_t)*npicks + 1, sizeof(**picks));
+			(*picks)[(*npicks)++] = pick;
+		}
+		eng_choose(&q, st, pick);
 	}
 	return known;
+}
+
+int tr_recorded_path(const struct eng_prog *prog, const struct mpiv_traceset *ts,
+		     enum eng_buffering b, long long eager, struct eng_observer *obs, int32_t *st)
+{
+	return recorded_walk(prog, ts, b, eager, obs, st, NULL, NULL);
+}
+
+int tr_recorded_cex(const struct eng_prog *prog, const struct mpiv_traceset *ts,
+		    const struct mpiv_buffering *b, struct mpiv_cex *cex, struct mpiv_error *err)
+{
+	struct eng_prog q = *prog;
+	int32_t *st = xmalloc(eng_state_bytes(prog));
+	int *picks = NULL, n = 0, rc;
+
+	recorded_walk(prog, ts, (enum eng_buffering)b->mode, b->bytes, NULL, st, &picks, &n);
+	/* the same program as the walk ran: every choice on offer, sends buffered as b says */
+	q.full = 1;
+	q.buffering = (enum eng_buffering)b->mode;
+	q.eager = b->bytes;
+	rc = tr_cex(&q, ts, picks, n, b, cex, err);
+	free(picks);
+	free(st);
+	return rc;
 }
