@@ -3,6 +3,7 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "diag.h"
 #include "environment.h"
@@ -16,6 +17,7 @@
 int job_init(struct job *j, const char *lib, const char *what)
 {
 	memset(j, 0, sizeof(*j));
+	j->lock = -1;
 	monitor_result_release(&j->res);
 	/* absolute, since ranks may start in another directory (mpiexec -wdir) */
 	j->lib = realpath(lib, NULL);
@@ -28,7 +30,7 @@ int job_init(struct job *j, const char *lib, const char *what)
 
 int job_prepare_dir(struct job *j, const char *dir, const char *const *stale)
 {
-	j->dir = outdir_prepare(dir, stale);
+	j->dir = outdir_prepare(dir, stale, &j->lock);
 	return j->dir ? 0 : MPIV_EXIT_BAD_INPUT;
 }
 
@@ -78,5 +80,8 @@ void job_release(struct job *j)
 		launch_release(&j->launch);
 	free(j->lib);
 	free(j->dir);
+	if (j->lock >= 0)
+		close(j->lock);	/* the directory is free for the next run */
+	j->lock = -1;
 	memset(j, 0, sizeof(*j));
 }

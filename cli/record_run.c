@@ -183,7 +183,8 @@ int record_run(const struct record_opts *opts, struct record_result *r)
 	if (save_meta(job.dir, opts->command, status, end, res) < 0 && rc == MPIV_EXIT_OK)
 		rc = MPIV_EXIT_BAD_INPUT;
 	r->traced = mpiv_trace_rank_file(job.dir, 0, path, sizeof(path)) != NULL;
-	if (!r->traced) {
+	/* interrupted before a rank wrote: the signal is the answer, not a tool failure */
+	if (!r->traced && end != MPIV_JOB_INTERRUPTED) {
 		error("no rank wrote a trace into '%s': is the program a dynamically linked "
 		      "MPI program, and does the launcher pass LD_PRELOAD to the ranks?", job.dir);
 		rc = MPIV_EXIT_TOOL;

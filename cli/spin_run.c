@@ -318,11 +318,16 @@ static int prebuilt(const char *dir, long words, char *pan, size_t size)
 	return 0;
 }
 
-int spin_verifier(const char *outdir, long words, char *pan, size_t size, struct mpiv_error *err)
+int spin_prebuilt(long words, char *pan, size_t size)
 {
 	const char *dir = mpiv_pan_dir();
 
-	if (dir && prebuilt(dir, words, pan, size) == 0)
+	return dir ? prebuilt(dir, words, pan, size) : -1;
+}
+
+int spin_verifier(const char *outdir, long words, char *pan, size_t size, struct mpiv_error *err)
+{
+	if (spin_prebuilt(words, pan, size) == 0)
 		return 0;
 	if (spin_build(outdir, words, err))
 		return -1;

@@ -3,7 +3,9 @@
 # exports, then the end-to-end tests on the examples, replay's own tests and the recorder's
 # robustness tests (crashes, aborts, hangs, threads), what it records of every call, the bad
 # input and command-line edge cases, a short run of every fuzz target, the reduction check
-# (record --check-reductions) against a faulty MPI library, then the check that the committed
+# (record --check-reductions) against a faulty MPI library, the report files (HTML in headless
+# Chromium, SARIF, Graphviz) and suppressions, record, replay and verify through srun on a
+# Slurm cluster the test starts itself, then the check that the committed
 # configure is what autoconf makes of configure.ac. Each part prints its own
 # summary; this script ends with one line per part and exits non-zero if any part failed
 # (a part that exits 77 was skipped: a tool it needs is missing).
@@ -49,6 +51,8 @@ part record-calls "$SRCDIR/tests/e2e/record-calls.sh"
 part bad-input "$SRCDIR/tests/e2e/badinput.sh"
 part fuzz "$SRCDIR/tests/fuzz/run.sh"
 part reductions "$SRCDIR/tests/e2e/reductions.sh"
+part slurm "$SRCDIR/tests/e2e/slurm.sh"
+part reports "$SRCDIR/tests/e2e/reports.sh"
 part configure "$SRCDIR/tests/check-configure.sh" "${AUTOCONF:-$(command -v autoconf || true)}"
 
 echo "==== summary"

@@ -150,17 +150,19 @@ limit_case memory 16 "memory limit of 16 MB reached"
 # The verifier (cli/spin_run.c): none where every state of the search offers one choice at
 # most (check runs that path itself, translator/tr_cut.c); else a prebuilt pan when one has
 # room for the state, so that nothing is compiled into the output directory; else one
-# compiled there, same verdict.
+# compiled there (in the directory of the mode searched), same verdict.
 # verifier_case NAME DIR WANT-EXIT OWN-PAN [VAR=VALUE...]: check DIR, with the variables set,
 # exits WANT-EXIT, and its output directory has a pan of its own (OWN-PAN yes) or not (no).
 verifier_case()
 {
-	local name=$1 dir=$2 want=$3 want_own=$4 own=no out
+	local name=$1 dir=$2 want=$3 want_own=$4 own=no out p
 	shift 4
 	nverifier=$((${nverifier:-0} + 1))
 	out=$WORK/verifier-$nverifier
 	run_cmd "$out.log" 120 env "$@" "$MPIVERIFY" check "$dir" -o "$out"
-	test -x "$out/pan" && own=yes
+	for p in "$out"/pan "$out"/*/pan; do
+		test -x "$p" && own=yes
+	done
 	if test "$RC" -eq "$want" && test "$own" = "$want_own"; then
 		pass "$name"
 	else
