@@ -43,23 +43,17 @@ expected_exit()
 # check into TRACE/OUT) and the same counterexamples.
 same_from_start()
 {
-	local name=$1 trace=$2 out=$3 log=$4 rc=$5 f why=''
+	local name=$1 trace=$2 out=$3 log=$4 rc=$5
 	shift 5
 	rm -rf "$trace/$out-spin"
 	run_cmd "$log.spin" "$CHECK_LIMIT" env MPIVERIFY_SPIN_FROM_START=1 "$MPIVERIFY" check \
 		"$trace" "$@" -o "$trace/$out-spin"
-	test "$RC" -eq "$rc" || why="exit $RC, want $rc"
-	sed "s|$trace/$out-spin|OUT|g" "$log.spin" >"$log.spin.norm"
-	sed "s|$trace/$out|OUT|g" "$log" >"$log.norm"
-	cmp -s "$log.norm" "$log.spin.norm" || why="${why:+$why; }the reports differ"
-	for f in "$trace/$out"/cex*.json "$trace/$out-spin"/cex*.json; do
-		test -e "$f" || continue
-		cmp -s "$trace/$out/${f##*/}" "$trace/$out-spin/${f##*/}" ||
-			why="${why:+$why; }${f##*/} differs"
-	done
-	if test -n "$why"; then
+	WHY=''
+	test "$RC" -eq "$rc" || WHY="exit $RC, want $rc"
+	same_checks "$trace/$out" "$log" "$trace/$out-spin" "$log.spin"
+	if test -n "$WHY"; then
 		diff "$log.norm" "$log.spin.norm" >"$log.spin.diff"
-		fail "$name: the same with SPIN from the start" "$why" "$log.spin.diff"
+		fail "$name: the same with SPIN from the start" "$WHY" "$log.spin.diff"
 	else
 		pass "$name: the same with SPIN from the start"
 	fi

@@ -80,25 +80,20 @@ done
 # compare_ways NAME DIR ARGS...: one case.
 compare_ways()
 {
-	local name=$1 dir=$2 a=$WORK/ways-a b=$WORK/ways-b f why=''
+	local name=$1 dir=$2 a=$WORK/ways-a b=$WORK/ways-b
 	shift 2
 	rm -rf "$a" "$b"
 	run_cmd "$a.log" 120 "$MPIVERIFY" check "$dir" "$@" -o "$a"
 	local rca=$RC
 	run_cmd "$b.log" 120 env MPIVERIFY_SPIN_FROM_START=1 "$MPIVERIFY" check "$dir" "$@" -o "$b"
-	test "$rca" -eq "$RC" || why="exit $rca, from the start $RC"
-	sed "s|$a|OUT|g" "$a.log" >"$a.norm"
-	sed "s|$b|OUT|g" "$b.log" >"$b.norm"
-	cmp -s "$a.norm" "$b.norm" || why="${why:+$why; }reports differ"
-	for f in "$a"/cex*.json "$b"/cex*.json; do
-		test -e "$f" || continue
-		cmp -s "$a/${f##*/}" "$b/${f##*/}" || why="${why:+$why; }${f##*/} differs"
-	done
-	if test -n "$why"; then
-		diff "$a.norm" "$b.norm" >"$WORK/ways.diff"
-		fail "own pass = SPIN from the start: $name" "$why" "$WORK/ways.diff"
-		cp "$a.norm" "$WORK/ways-$nways.a"
-		cp "$b.norm" "$WORK/ways-$nways.b"
+	WHY=''
+	test "$rca" -eq "$RC" || WHY="exit $rca, from the start $RC"
+	same_checks "$a" "$a.log" "$b" "$b.log"
+	if test -n "$WHY"; then
+		diff "$a.log.norm" "$b.log.norm" >"$WORK/ways.diff"
+		fail "own pass = SPIN from the start: $name" "$WHY" "$WORK/ways.diff"
+		cp "$a.log.norm" "$WORK/ways-$nways.a"
+		cp "$b.log.norm" "$WORK/ways-$nways.b"
 	else
 		pass "own pass = SPIN from the start: $name"
 	fi
