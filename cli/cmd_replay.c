@@ -401,6 +401,7 @@ int cmd_replay(int argc, char **argv)
 	struct mpiv_traceset ts;
 	struct mpiv_error err;
 	struct mpiv_cex cex;
+	struct preload preload;
 	struct job job;
 	char **command, *cex_path = NULL, *trace_dir = NULL;
 	char *dflt = NULL, *expect = NULL, how[128];
@@ -449,9 +450,8 @@ int cmd_replay(int argc, char **argv)
 				   "after '--'", cex_arg);
 	}
 
-	rc = job_init(&job, mpiv_replayer_lib(), "replayer");
-	if (rc)
-		goto out;
+	job_init(&job);
+	memset(&preload, 0, sizeof(preload));
 	/* the ranks may start in another directory: they get absolute paths */
 	cex_path = realpath(cex_arg, NULL);
 	if (!cex_path) {
@@ -485,7 +485,10 @@ int cmd_replay(int argc, char **argv)
 	if (command == cex.command && cex.cwd && chdir(cex.cwd) != 0)
 		warning("cannot enter the recorded directory '%s': %s; running here", cex.cwd,
 			strerror(errno));
-	rc = job_start(&job, command, vars);
+	/* from there: the command's relative paths are */
+	rc = preload_pick(&preload, command, PRELOAD_REPLAYER, 0);
+	if (!rc)
+		rc = job_start(&job, &preload, command, vars);
 	if (rc)
 		goto out;
 
@@ -554,6 +557,7 @@ int cmd_replay(int argc, char **argv)
 	}
 out:
 	job_release(&job);
+	preload_release(&preload);
 	mpiv_traceset_release(&ts);
 	free(expect);
 	free(trace_dir);

@@ -116,6 +116,21 @@ static int remove_old_runs(const char *runs)
 	return rc < 0 ? -1 : 0;
 }
 
+/* Make out/runs (its name into runs), empty of earlier runs, and x->outdir out's absolute
+ * path. Returns 0, or MPIV_EXIT_BAD_INPUT after an error. */
+static int prepare_out(const char *out, char *runs, size_t size, struct explore *x)
+{
+	snprintf(runs, size, "%s/runs", out);
+	if (outdir_make(runs) < 0)
+		return error("cannot create '%s': %s", runs, strerror(errno)), MPIV_EXIT_BAD_INPUT;
+	if (remove_old_runs(runs) < 0)
+		return MPIV_EXIT_BAD_INPUT;
+	x->outdir = realpath(out, NULL);
+	if (!x->outdir)
+		return error("cannot resolve '%s': %s", out, strerror(errno)), MPIV_EXIT_BAD_INPUT;
+	return 0;
+}
+
 int cmd_verify(int argc, char **argv)
 {
 	static const struct option longopts[] = {
@@ -191,14 +206,17 @@ int cmd_verify(int argc, char **argv)
 		return rc;
 	o.command = argv + optind;
 	o.tty = isatty(STDERR_FILENO);
-	snprintf(runs, sizeof(runs), "%s/runs", out);
-	if (outdir_make(runs) < 0)
-		return error("cannot create '%s': %s", runs, strerror(errno)), MPIV_EXIT_BAD_INPUT;
-	if (remove_old_runs(runs) < 0)
-		return MPIV_EXIT_BAD_INPUT;
-	x.outdir = realpath(out, NULL);
-	if (!x.outdir)
-		return error("cannot resolve '%s': %s", out, strerror(errno)), MPIV_EXIT_BAD_INPUT;
+	/* the MPI library the program runs on, before anything is written */
+	rc = preload_pick(&o.preload, o.command, PRELOAD_RECORDER, 0);
+	if (rc) {
+		preload_release(&o.preload);
+		return rc;
+	}
+	rc = prepare_out(out, runs, sizeof(runs), &x);
+	if (rc) {
+		preload_release(&o.preload);
+		return rc;
+	}
 
 	runner.run = verify_run;
 	runner.progress = verify_progress;
@@ -209,5 +227,6 @@ int cmd_verify(int argc, char **argv)
 	free((char *)x.outdir);
 	x.outdir = NULL;
 	explore_release(&x);
+	preload_release(&o.preload);
 	return rc;
 }

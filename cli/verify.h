@@ -9,6 +9,7 @@
 
 struct verify_opts {
 	char **command;		/* launcher and arguments */
+	struct preload preload;	/* the recorder for command, picked once for every run */
 	double timeout;		/* --deadlock-timeout of each run */
 	int json;		/* --json */
 	int tty;		/* stderr is a terminal: a line per run */
