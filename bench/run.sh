@@ -36,8 +36,9 @@ part()	# part NAME: whether NAME is to run
 }
 
 . "$(dirname "$0")/../tests/lib.sh"
-require_tools mpicc mpirun spin
+require_tools "$MPICC" "$MPIRUN" spin
 require_mpiverify
+require_mpi_built
 WORK=$(make_workdir bench)
 cd "$WORK" || exit 1
 
