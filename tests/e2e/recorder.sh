@@ -15,6 +15,7 @@ set -u
 
 require_tools "$MPICC" "$MPIRUN"
 require_mpiverify
+require_mpi_built
 
 WORK=$(make_workdir recorder) || exit 1
 BINDIR=$WORK/bin	# private: runs of other scripts share $OUTDIR/bin

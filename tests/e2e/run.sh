@@ -1,7 +1,7 @@
 #!/bin/bash
 # End-to-end tests (make check-e2e): every examples/**/*.c is compiled, recorded under the real
 # mpirun, checked in each buffering mode its header names, and every deadlock found is replayed
-# on MPICH. The header states the expected outcomes (see tests/lib.sh, parse_header). Then the
+# on the MPI library MPICC and MPIRUN name (MPICH by default; tests/lib.sh). The header states the expected outcomes (see tests/lib.sh, parse_header). Then the
 # bad-input cases: missing and garbage traces, malformed and missing counterexamples.
 #
 # Prints `ok NAME` or `FAIL NAME: why` per case and ends with `N passed, M failed`.
@@ -15,9 +15,9 @@ set -u
 
 require_tools "$MPICC" "$MPIRUN" spin
 require_mpiverify
+require_mpi_built
 
 WORK=$(make_workdir e2e) || exit 1
-BINDIR=$OUTDIR/bin
 mkdir -p "$BINDIR"
 cd "$SRCDIR" || exit 1
 
@@ -103,7 +103,7 @@ check_warnings()
 }
 
 # replay_not_reproduced NAME CEX PROGRAM LOG: the program completes under replay (exit 0, `not
-# reproduced`), as the example's header says MPICH must.
+# reproduced`), as the example's header says the MPI library must.
 replay_not_reproduced()
 {
 	replay_expect "$1" "$2" "$3" "$4" 0 'not reproduced'
@@ -242,7 +242,7 @@ example_cases()
 			fi
 		fi
 		if test "$REPLAY" = not-reproduced; then
-			replay_not_reproduced "$name: replay ($mode, not reproduced on MPICH)" \
+			replay_not_reproduced "$name: replay ($mode, not reproduced on $MPI_TITLE)" \
 				"$trace/check-$mode/cex.json" "$prog" "$dir/replay-$mode.log"
 			continue
 		fi
