@@ -95,28 +95,25 @@ done
 # PATH makes it Open MPI's, as on a machine where Open MPI is the default.
 mkdir -p "$WORK/ompi-default"
 ln -sf "$(command -v mpirun.openmpi)" "$WORK/ompi-default/mpirun"
-ln -sf "$(command -v mpicc.openmpi)" "$WORK/ompi-default/mpicc"
-run_cmd "$WORK/generic.log" "$LIMIT" env "${OMPI_ENV[@]}" PATH="$WORK/ompi-default:$PATH" \
-	"$MPIVERIFY" record -o "$WORK/generic" --deadlock-timeout 3 -- mpirun -np 2 \
+# plain_mpirun NAME DIR PROGRAM: record PROGRAM under that plain mpirun into DIR: it runs, on
+# Open MPI's recorder
+plain_mpirun()
+{
+	run_cmd "$2.log" "$LIMIT" env "${OMPI_ENV[@]}" PATH="$WORK/ompi-default:$PATH" \
+		"$MPIVERIFY" record -o "$2" --deadlock-timeout 3 -- mpirun -np 2 "$3"
+	if test "$RC" -eq 0 && test "$(library_of "$2")" = Open; then
+		pass "$1"
+	else
+		fail "$1" "exit $RC, want 0 and an Open MPI trace" "$2.log"
+	fi
+}
+plain_mpirun "record under a plain mpirun that is Open MPI's" "$WORK/generic" \
 	"$WORK/ssc-openmpi"
-if test "$RC" -eq 0 && test "$(library_of "$WORK/generic")" = Open; then
-	pass "record under a plain mpirun that is Open MPI's"
-else
-	fail "record under a plain mpirun that is Open MPI's" "exit $RC, want 0 and an Open MPI trace" \
-		"$WORK/generic.log"
-fi
 # a program that is a script: the launcher tells
 printf '#!/bin/sh\nexec "%s" "$@"\n' "$WORK/ssc-openmpi" >"$WORK/run-ssc.sh"
 chmod +x "$WORK/run-ssc.sh"
-run_cmd "$WORK/script.log" "$LIMIT" env "${OMPI_ENV[@]}" PATH="$WORK/ompi-default:$PATH" \
-	"$MPIVERIFY" record -o "$WORK/script" --deadlock-timeout 3 -- mpirun -np 2 \
+plain_mpirun "record of a script under Open MPI's mpirun: the launcher tells" "$WORK/script" \
 	"$WORK/run-ssc.sh"
-if test "$RC" -eq 0 && test "$(library_of "$WORK/script")" = Open; then
-	pass "record of a script under Open MPI's mpirun: the launcher tells"
-else
-	fail "record of a script under Open MPI's mpirun" "exit $RC, want 0 and an Open MPI trace" \
-		"$WORK/script.log"
-fi
 # an Open MPI program under MPICH's launcher: its recorder, and a warning
 run_cmd "$WORK/mixed.log" "$LIMIT" "$MPIVERIFY" record -o "$WORK/mixed" --deadlock-timeout 3 \
 	-- mpirun.mpich -np 1 "$WORK/ssc-openmpi"
