@@ -53,8 +53,9 @@ static void replay_help(void)
 	       "  2  usage error\n"
 	       "  3  CEX.json or its trace is missing or malformed, they do not fit the\n"
 	       "     program run (another number of ranks), or DIR cannot be written\n"
-	       "  4  the launcher or the replayer library cannot be run, or no rank ran\n"
-	       "     under the replayer\n"
+	       "  4  the launcher or the replayer library cannot be run, the program's MPI\n"
+	       "     library is one mpiverify was not built for, or no rank ran under the\n"
+	       "     replayer\n"
 	       "  5  diverged: the program took another path than the counterexample\n",
 	       DEFAULT_TIMEOUT);
 }

@@ -61,7 +61,8 @@ static void verify_help(void)
 	       "  1  a deadlock (or an erroneous call) confirmed on the real MPI library\n"
 	       "  2  usage error\n"
 	       "  3  a trace verify cannot judge, or DIR cannot be written\n"
-	       "  4  the launcher or the recorder cannot be run\n"
+	       "  4  the launcher or the recorder cannot be run, the program's MPI library\n"
+	       "     is one mpiverify was not built for, or a run wrote no trace\n"
 	       "  5  inconclusive: stopped at a limit with decisions left, a rank crashed, or\n"
 	       "     a deadlock of the model the program did not show\n",
 	       DEFAULT_MAX_RUNS, DEFAULT_TIME_LIMIT, DEFAULT_TIMEOUT, DEFAULT_MAX_STATES);
