@@ -186,7 +186,17 @@ int record_run(const struct record_opts *opts, struct record_result *r)
 	if (save_meta(job.dir, opts->command, status, end, res) < 0 && rc == MPIV_EXIT_OK)
 		rc = MPIV_EXIT_BAD_INPUT;
 	r->traced = mpiv_trace_rank_file(job.dir, 0, path, sizeof(path)) != NULL;
-	if (!r->traced) {
+	if (!r->traced && !res->size && status != 0 && end == MPIV_JOB_EXITED) {
+		char how[128];
+
+		/* the launcher refused to start the job (Open MPI's as root without
+		 * --allow-run-as-root, more ranks than slots): it said why */
+		launch_describe_exit(&job.launch, how, sizeof(how));
+		error("no rank wrote a trace into '%s': the launcher '%s' failed (%s) before any "
+		      "rank started under the recorder (what it said is above)", job.dir,
+		      opts->command[0], how);
+		rc = MPIV_EXIT_TOOL;
+	} else if (!r->traced) {
 		error("no rank wrote a trace into '%s': is the program a dynamically linked "
 		      "MPI program, and does the launcher pass LD_PRELOAD to the ranks?", job.dir);
 		rc = MPIV_EXIT_TOOL;

@@ -135,6 +135,15 @@ run_cmd "$WORK/options.log" "$LIMIT" env -u OMPI_ALLOW_RUN_AS_ROOT \
 expect_text "verify -- mpirun.openmpi ${root[*]} --oversubscribe -np 2: confirmed" 1 \
 	"$WORK/options.log" "send-send-cycle.c:"
 
+# Without --oversubscribe, Open MPI's mpirun refuses more ranks than slots, and starts none:
+# record says the launcher failed, and exits 4
+run_cmd "$WORK/slots.log" "$LIMIT" env -u OMPI_MCA_rmaps_base_oversubscribe \
+	OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 "$MPIVERIFY" record \
+	-o "$WORK/slots" -- mpirun.openmpi -np 512 "$WORK/ssc-openmpi"
+expect_text "mpirun.openmpi -np 512 without --oversubscribe: the launcher failed, exit 4" 4 \
+	"$WORK/slots.log" "--oversubscribe" \
+	"the launcher 'mpirun.openmpi' failed (exit status 1) before any rank started under the recorder"
+
 # ---- a job of a library mpiverify has no build for: refused, exit 4 ----
 # A build tree of mpiverify with MPICH's preload libraries only (the executable finds its
 # libraries beside it, as in a build tree: config.status there).
