@@ -155,7 +155,7 @@ static int refuse(const struct mpiv_mpilib *lib, enum preload_kind kind, const c
 int preload_pick(struct preload *p, char *const *command, enum preload_kind kind, int quiet)
 {
 	const struct mpiv_mpilib *prog = NULL, *launcher, *lib;
-	const char *soname = NULL, *file;
+	const char *soname = NULL, *file, *env;
 	char path[PATH_MAX], resolved[NAME_MAX + 1], what[PATH_MAX + 256];
 	int i, at = -1;
 
@@ -192,8 +192,8 @@ int preload_pick(struct preload *p, char *const *command, enum preload_kind kind
 	p->mpi = lib;
 	file = lib_file(lib, kind);
 	/* $MPIVERIFY_*_LIB is taken as it is: the user chose it */
-	if (!getenv(kind == PRELOAD_RECORDER ? MPIV_ENV_RECORDER_LIB : MPIV_ENV_REPLAYER_LIB) &&
-	    what[0] && access(file, R_OK) != 0)
+	env = getenv(kind == PRELOAD_RECORDER ? MPIV_ENV_RECORDER_LIB : MPIV_ENV_REPLAYER_LIB);
+	if (!(env && *env) && what[0] && access(file, R_OK) != 0)
 		return refuse(lib, kind, what);
 	/* absolute, since ranks may start in another directory (mpiexec -wdir) */
 	p->lib = realpath(file, NULL);
