@@ -11,8 +11,8 @@
 #include "xalloc.h"
 
 /* Read the needed entries of elf into *out. Returns 0, or -1 with err set. */
-static int read_needed(Elf *elf, const char *source, struct mpiv_elf_needed *out,
-		       struct mpiv_error *err)
+static int needed_of(Elf *elf, const char *source, struct mpiv_elf_needed *out,
+		     struct mpiv_error *err)
 {
 	Elf_Scn *scn = NULL;
 	size_t cap = 0;
@@ -62,6 +62,23 @@ static int read_needed(Elf *elf, const char *source, struct mpiv_elf_needed *out
 	return 0;
 }
 
+/* The needed entries of elf (NULL: elf_begin failed) into *out, then elf ended; *out empty
+ * on failure. Returns 0, or -1 with err set. */
+static int read_needed(Elf *elf, const char *source, struct mpiv_elf_needed *out,
+		       struct mpiv_error *err)
+{
+	int rc;
+
+	if (!elf)
+		return mpiv_error_set(err, MPIV_EXIT_BAD_INPUT, source, -1, -1,
+				      "not an ELF file: %s", elf_errmsg(-1));
+	rc = needed_of(elf, source, out, err);
+	elf_end(elf);
+	if (rc < 0)
+		mpiv_elf_needed_release(out);
+	return rc;
+}
+
 /* libelf's version handshake, once. */
 static int elf_ready(const char *source, struct mpiv_error *err)
 {
@@ -86,16 +103,8 @@ int mpiv_elf_needed_file(const char *path, struct mpiv_elf_needed *out, struct m
 		return mpiv_error_set(err, MPIV_EXIT_BAD_INPUT, path, -1, -1, "%s",
 				      strerror(errno));
 	elf = elf_begin(fd, ELF_C_READ_MMAP, NULL);
-	if (!elf) {
-		close(fd);
-		return mpiv_error_set(err, MPIV_EXIT_BAD_INPUT, path, -1, -1, "not an ELF file: %s",
-				      elf_errmsg(-1));
-	}
 	rc = read_needed(elf, path, out, err);
-	elf_end(elf);
 	close(fd);
-	if (rc < 0)
-		mpiv_elf_needed_release(out);
 	return rc;
 }
 
@@ -113,16 +122,8 @@ int mpiv_elf_needed_mem(const void *image, size_t size, const char *source,
 	copy = xmalloc(size ? size : 1);
 	memcpy(copy, image, size);
 	elf = elf_memory(copy, size);
-	if (!elf) {
-		free(copy);
-		return mpiv_error_set(err, MPIV_EXIT_BAD_INPUT, source, -1, -1,
-				      "not an ELF file: %s", elf_errmsg(-1));
-	}
 	rc = read_needed(elf, source, out, err);
-	elf_end(elf);
 	free(copy);
-	if (rc < 0)
-		mpiv_elf_needed_release(out);
 	return rc;
 }
 
