@@ -17,6 +17,7 @@
 #include "environment.h"
 #include "job.h"
 #include "paths.h"
+#include "report_files.h"
 #include "srcloc.h"
 #include "trace.h"
 #include "xalloc.h"
@@ -165,6 +166,28 @@ static void cex_site(const struct mpiv_cex_site *site, char *buf, size_t size)
 		return;
 	mpiv_srcloc_format(site, loc, sizeof(loc));
 	snprintf(buf, size, " at %s", loc);
+}
+
+/* What replay found, into the page of the check that wrote the counterexample (report.html
+ * beside it): the outcome, and for a reproduced deadlock every rank's blocked call and
+ * stack, as printed. */
+static void report_replayed(const char *cex_path, int rc, const struct monitor_result *res,
+			    const char *trace_dir, const struct mpiv_cex *cex)
+{
+	char *text = NULL;
+	size_t len = 0;
+	FILE *f;
+
+	if (rc == MPIV_EXIT_DEADLOCK && res->outcome == MONITOR_DEADLOCK &&
+	    (f = open_memstream(&text, &len))) {
+		monitor_report(f, res, trace_dir, cex);
+		fclose(f);
+	}
+	report_html_replayed(cex_path, json_pack("{s:s, s:i, s:s?}", "outcome",
+						 rc == MPIV_EXIT_DEADLOCK ? "reproduced" :
+						 rc == MPIV_EXIT_OK ? "not reproduced" : "diverged",
+						 "exit", rc, "text", text));
+	free(text);
 }
 
 /* diverged: each rank that left the recorded path, what it was expected to call and what it
@@ -556,6 +579,8 @@ int cmd_replay(int argc, char **argv)
 		rc = MPIV_EXIT_OK;
 		break;
 	}
+	if (rc == MPIV_EXIT_OK || rc == MPIV_EXIT_DEADLOCK || rc == MPIV_EXIT_INCONCLUSIVE)
+		report_replayed(cex_path, rc, res, trace_dir, &cex);
 out:
 	job_release(&job);
 	preload_release(&preload);

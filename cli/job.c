@@ -4,6 +4,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "diag.h"
 #include "environment.h"
@@ -17,12 +18,13 @@
 void job_init(struct job *j)
 {
 	memset(j, 0, sizeof(*j));
+	j->lock = -1;
 	monitor_result_release(&j->res);
 }
 
 int job_prepare_dir(struct job *j, const char *dir, const char *const *stale)
 {
-	j->dir = outdir_prepare(dir, stale);
+	j->dir = outdir_prepare(dir, stale, &j->lock);
 	return j->dir ? 0 : MPIV_EXIT_BAD_INPUT;
 }
 
@@ -107,5 +109,8 @@ void job_release(struct job *j)
 		launch_release(&j->launch);
 	free(j->lib);
 	free(j->dir);
+	if (j->lock >= 0)
+		close(j->lock);	/* the directory is free for the next run */
+	j->lock = -1;
 	memset(j, 0, sizeof(*j));
 }

@@ -25,6 +25,7 @@ struct job {
 	char *lib;			/* the preload library, absolute; owned */
 	const struct mpiv_mpilib *mpi;	/* the MPI library the job runs on */
 	char *dir;			/* where the ranks write rank-N.status, absolute; owned */
+	int lock;			/* holds dir (outdir_prepare()) until job_release(), or -1 */
 	int started;			/* launch holds a started launcher */
 	struct launch launch;
 	struct monitor_result res;	/* what job_watch() saw */

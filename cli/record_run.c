@@ -196,7 +196,9 @@ int record_run(const struct record_opts *opts, struct record_result *r)
 		      "rank started under the recorder (what it said is above)", job.dir,
 		      opts->command[0], how);
 		rc = MPIV_EXIT_TOOL;
-	} else if (!r->traced) {
+	} else if (!r->traced && end != MPIV_JOB_INTERRUPTED) {
+		/* interrupted before a rank wrote: the signal is the answer, not a tool
+		 * failure */
 		error("no rank wrote a trace into '%s': is the program a dynamically linked "
 		      "MPI program, and does the launcher pass LD_PRELOAD to the ranks?", job.dir);
 		rc = MPIV_EXIT_TOOL;

@@ -517,7 +517,6 @@ int rec_output_open(int rank, int size, int thread_level)
 	atomic_store(&out_tail, 0);
 	out_multi = thread_level == MPI_THREAD_MULTIPLE;
 	out_pid = getpid();
-	rec_call_set_threads(out_multi);
 	atomic_store(&out_fd, fd);
 	out_install_handlers();
 	if (!out_on_exit_set) {

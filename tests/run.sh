@@ -3,13 +3,14 @@
 # exports, then the end-to-end tests on the examples, replay's own tests and the recorder's
 # robustness tests (crashes, aborts, hangs, threads), what it records of every call, the bad
 # input and command-line edge cases, a short run of every fuzz target, the reduction check
-# (record --check-reductions) against a faulty MPI library, which build of the preload
-# libraries a job gets (MPICH's, Open MPI's, or refused), then the check that the committed
-# configure is what autoconf makes of configure.ac. The parts that run MPI programs run on
-# MPICH (tests/lib.sh: MPICC, MPIRUN), then again on Open MPI where it is installed (below:
-# which parts, and why). Each part prints its own summary; this script ends with one line per
-# part and exits non-zero if any part failed (a part that exits 77 was skipped: a tool it
-# needs is missing).
+# (record --check-reductions) against a faulty MPI library, the report files (HTML in headless
+# Chromium, SARIF, Graphviz) and suppressions, record, replay and verify through srun on a
+# Slurm cluster the test starts itself, which build of the preload libraries a job gets
+# (MPICH's, Open MPI's, or refused), then the check that the committed configure is what
+# autoconf makes of configure.ac. The parts that run MPI programs run on MPICH (tests/lib.sh:
+# MPICC, MPIRUN), then again on Open MPI where it is installed (below: which parts, and why).
+# Each part prints its own summary; this script ends with one line per part and exits
+# non-zero if any part failed (a part that exits 77 was skipped: a tool it needs is missing).
 set -u
 
 . "$(dirname "$0")/lib.sh"
@@ -52,6 +53,8 @@ part record-calls "$SRCDIR/tests/e2e/record-calls.sh"
 part bad-input "$SRCDIR/tests/e2e/badinput.sh"
 part fuzz "$SRCDIR/tests/fuzz/run.sh"
 part reductions "$SRCDIR/tests/e2e/reductions.sh"
+part slurm "$SRCDIR/tests/e2e/slurm.sh"
+part reports "$SRCDIR/tests/e2e/reports.sh"
 part mpi-libs "$SRCDIR/tests/e2e/mpilibs.sh"
 
 # ---- again on Open MPI ----

@@ -156,6 +156,14 @@ int tr_cex(const struct eng_prog *prog, const struct mpiv_traceset *ts, const in
 int tr_recorded_path(const struct eng_prog *prog, const struct mpiv_traceset *ts,
 		     enum eng_buffering b, long long eager, struct eng_observer *obs, int32_t *st);
 
+/* The recorded path (tr_recorded_path()) in buffering b, described as a counterexample is
+ * (tr_cex()): each rank's operations in order, every match the run made, which standard sends
+ * b buffers, and where ranks are stuck at its end. Returns 1 if the path ends in a deadlock
+ * (cex also has its wait-for cycle), 0 if not (cex is filled all the same), or -1 with err
+ * filled. */
+int tr_recorded_cex(const struct eng_prog *prog, const struct mpiv_traceset *ts,
+		    const struct mpiv_buffering *b, struct mpiv_cex *cex, struct mpiv_error *err);
+
 /* ---- tr_search.c: check's search of a program, and the deadlocks it finds ---- */
 
 /* The depth bound for SPIN's search of prog: a path takes at most (choice loop + 2 steps) per

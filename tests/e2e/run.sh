@@ -267,7 +267,8 @@ verify_case()
 	want=$(expected_exit "$VERIFY")
 	rm -rf "$dir/verify"
 	run_cmd "$log" "$VERIFY_LIMIT" "$MPIVERIFY" verify -o "$dir/verify" --deadlock-timeout 3 \
-		${VERIFY_RUNS:+--max-runs "$VERIFY_RUNS"} --json -- "$MPIRUN" -np "$NP" "$prog"
+		--jobs 1 ${VERIFY_RUNS:+--max-runs "$VERIFY_RUNS"} --json -- "$MPIRUN" -np "$NP" \
+		"$prog"
 	if test "$RC" -ne "$want"; then
 		fail "$name: verify (verify=$VERIFY)" "$(describe_rc "$RC"), want $want" "$log"
 	else
@@ -290,6 +291,65 @@ verify_case()
 		fi
 	fi
 	check_leftovers "$name: verify: no leftover processes" "$prog"
+	verify_jobs_case "$name" "$prog" "$dir" "$log"
+}
+
+# verify_answer LOG: what must not depend on --jobs in verify --json's answer: the verdict,
+# the decisions left, and the calls (file:line) of every deadlock confirmed, sorted.
+verify_answer()
+{
+	sed -n 's/^  "verdict": \(.*\),$/verdict \1/p; s/^ *"decisions_left": \(.*\),$/left \1/p' "$1"
+	grep -o 'blocked in MPI_[A-Za-z_]* ([^)]*) at [^ ]*:[0-9]*' "$1" |
+		sed 's/ (event [0-9]*)//' | LC_ALL=C sort -u
+}
+
+# verify_jobs_case NAME PROGRAM DIR LOG: verify --jobs 2 gives the answer --jobs 1 gave (LOG),
+# with two runs under way at once.
+verify_jobs_case()
+{
+	local name=$1 prog=$2 dir=$3 log1=$4 log=$3/verify-jobs2.log
+	rm -rf "$dir/verify2"
+	run_cmd "$log" "$VERIFY_LIMIT" "$MPIVERIFY" verify -o "$dir/verify2" --deadlock-timeout 3 \
+		--jobs 2 ${VERIFY_RUNS:+--max-runs "$VERIFY_RUNS"} --json -- "$MPIRUN" -np "$NP" \
+		"$prog"
+	verify_answer "$log1" >"$dir/answer-jobs1"
+	verify_answer "$log" >"$dir/answer-jobs2"
+	if ! grep -q '^verdict' "$dir/answer-jobs2"; then
+		fail "$name: verify --jobs 2" "$(describe_rc "$RC"), no answer" "$log"
+	elif cmp -s "$dir/answer-jobs1" "$dir/answer-jobs2"; then
+		pass "$name: verify --jobs 2 answers as --jobs 1"
+	else
+		diff "$dir/answer-jobs1" "$dir/answer-jobs2" >"$dir/answer-diff"
+		fail "$name: verify --jobs 2 answers as --jobs 1" "the answers differ" \
+			"$dir/answer-diff"
+	fi
+	case $(runs_overlap "$log") in
+	overlap) pass "$name: verify --jobs 2 had two runs under way at once" ;;
+	alone) pass "$name: verify --jobs 2: no round asked for two runs" ;;
+	*) fail "$name: verify --jobs 2 had two runs under way at once" \
+		"a round asked for several runs, made one after another" "$log" ;;
+	esac
+	check_leftovers "$name: verify --jobs 2: no leftover processes" "$prog"
+}
+
+# runs_overlap LOG: "overlap" if two runs of verify --json's answer were under way at the same
+# time, "alone" if no round (the runs one search asked for) had two runs, else "sequential".
+runs_overlap()
+{
+	awk '/"round": / { gsub(/[^0-9]/, ""); round[n] = $0 }
+		/"started": / { gsub(/[^0-9.]/, ""); start[n] = $0 + 0 }
+		/"ended": / { gsub(/[^0-9.]/, ""); end[n] = $0 + 0; n++ }
+		END {
+			several = 0; overlap = 0
+			for (i = 0; i < n; i++)
+				for (j = i + 1; j < n; j++) {
+					if (round[i] == round[j])
+						several = 1
+					if (start[i] < end[j] && start[j] < end[i])
+						overlap = 1
+				}
+			print overlap ? "overlap" : several ? "sequential" : "alone"
+		}' "$1"
 }
 
 # ---- the examples ----
@@ -425,6 +485,26 @@ run_cmd "$BAD/verify-nolauncher.log" 10 "$MPIVERIFY" verify -o "$BAD/verify-none
 	no-such-launcher-here
 expect_exit "verify: a launcher that cannot run is a tool failure" 4 \
 	"$BAD/verify-nolauncher.log" "no-such-launcher-here"
+
+# verify's text answer names each decision at its call, and a second verify into the same
+# directory replaces the first one's runs
+prog=$BINDIR/first-sender-branch
+if test -x "$prog"; then
+	for i in 1 2; do
+		run_cmd "$BAD/verify-again-$i.log" "$VERIFY_LIMIT" "$MPIVERIFY" verify \
+			-o "$BAD/verify-again" --deadlock-timeout 3 -- "$MPIRUN" -np 3 "$prog"
+	done
+	expect_exit "verify: a second verify into the same directory" 1 "$BAD/verify-again-2.log" \
+		"^verdict: 1 deadlock confirmed"
+	expect_exit "verify: the decisions are named at their calls" 1 "$BAD/verify-again-2.log" \
+		"rank 0: MPI_Recv(source=ANY, .*) at first-sender-branch.c:[0-9]* (main) takes rank 2's message"
+	if test "$(find "$BAD/verify-again/runs" -name '*.steer' | wc -l)" -eq 1; then
+		pass "verify: the earlier verify's runs are gone"
+	else
+		fail "verify: the earlier verify's runs are gone" "steering files of both" \
+			"$BAD/verify-again-2.log"
+	fi
+fi
 
 if summary; then
 	test -n "${KEEP:-}" || rm -rf "$WORK"
