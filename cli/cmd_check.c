@@ -34,6 +34,7 @@ struct mode {
 
 static const char check_usage[] =
 	"usage: mpiverify check [DIR] [--buffering MODE] [-o OUTDIR] [--json]\n"
+	"       mpiverify check --promela FILE [--buffering MODE] [DIR]\n"
 	"\n"
 	"Translate the traces in DIR (default ./mpiverify-trace) into a model and let SPIN\n"
 	"explore every behaviour for deadlocks: every match of a wildcard receive and, per\n"
@@ -46,6 +47,10 @@ static const char check_usage[] =
 	"      --json        print the verdict and the deadlocks as one JSON document\n"
 	"      --time-limit SEC    stop each search after SEC seconds (default 600)\n"
 	"      --memory-limit MB   stop each search at MB megabytes (default 2048)\n"
+	"      --promela FILE      write a standalone Promela model of the traces into FILE\n"
+	"                    (- for standard output) instead of searching: one process per\n"
+	"                    rank, MPI's rules in Promela, the buffering mode (default zero)\n"
+	"                    a #define; check it with spin -a FILE && cc -o pan pan.c && ./pan\n"
 	"  -h, --help        this help\n"
 	"\n"
 	"A search stopped by a limit never answers \"no deadlock\": it is inconclusive.\n"
@@ -54,7 +59,8 @@ static const char check_usage[] =
 	"they are listed, and check exits 1 for them whatever the search finds.\n"
 	"\n"
 	"exit: 0 no deadlock, 1 deadlock (or reduction error) found, 2 usage, 3 bad trace,\n"
-	"4 spin or the C compiler failed, 5 inconclusive (the search was cut short)\n";
+	"4 spin or the C compiler failed, 5 inconclusive (the search was cut short);\n"
+	"with --promela: 0 written, 3 a call or a size the standalone model cannot encode\n";
 
 static void add_mode_to_search(struct mode *modes, int *n, enum mpiv_buffering_mode mode,
 			       long long bytes)
@@ -261,6 +267,46 @@ static void release_run(struct check_run *run)
 	json_decref(run->modes_json);
 }
 
+/* --promela FILE: the standalone Promela model of the traces in dir, in buffering b, into
+ * path ("-": standard output). Returns the exit code. */
+static int write_promela(const char *path, const char *dir, const struct mpiv_buffering *b)
+{
+	struct tr_opts topts = {(enum eng_buffering)b->mode, b->bytes, 0, 0};
+	struct tr_promela_opts popts = {(enum eng_buffering)b->mode, b->bytes, 0, 0};
+	struct tr_promela_input in;
+	struct mpiv_traceset ts;
+	struct mpiv_error err;
+	struct eng_prog prog;
+	int to_stdout = !strcmp(path, "-"), rc;
+	FILE *f;
+
+	mpiv_error_init(&err);
+	if (mpiv_traceset_load(dir, &ts, &err))
+		return error_report(&err);
+	if (tr_translate(&ts, &topts, &prog, &err)) {
+		mpiv_traceset_release(&ts);
+		return error_report(&err);
+	}
+	f = to_stdout ? stdout : fopen(path, "w");
+	if (!f) {
+		rc = error("cannot create '%s': %s", path, strerror(errno));
+		eng_prog_release(&prog);
+		mpiv_traceset_release(&ts);
+		return MPIV_EXIT_BAD_INPUT;
+	}
+	in.prog = &prog;
+	in.ts = &ts;
+	rc = tr_promela(f, to_stdout ? "model.pml" : path, &in, 1, &popts, NULL, &err);
+	if (!to_stdout && fclose(f) && rc == 0)
+		rc = mpiv_error_set(&err, MPIV_EXIT_TOOL, path, -1, -1, "cannot write: %s",
+				    strerror(errno));
+	if (rc && !to_stdout)
+		unlink(path);	/* no half a model */
+	eng_prog_release(&prog);
+	mpiv_traceset_release(&ts);
+	return rc ? error_report(&err) : MPIV_EXIT_OK;
+}
+
 int cmd_check(int argc, char **argv)
 {
 	static const struct option longopts[] = {
@@ -269,17 +315,18 @@ int cmd_check(int argc, char **argv)
 		{"json", no_argument, NULL, 'j'},
 		{"time-limit", required_argument, NULL, 'T'},
 		{"memory-limit", required_argument, NULL, 'M'},
+		{"promela", required_argument, NULL, 'P'},
 		{"help", no_argument, NULL, 'h'},
 		{NULL, 0, NULL, 0},
 	};
 	struct mode modes[MAX_MODES];
-	int nmodes = 0, as_json = 0, c, i, rc, all = 1;
+	int nmodes = 0, as_json = 0, c, i, rc, all = 1, buffering_given = 0;
 	long long eager = -1;
 	char modes_str[MAX_MODES * (sizeof(modes[0].name) + 2)] = "";
 	double seconds = 600;
 	long memory_mb = 2048;
 	char *end;
-	const char *dir = "mpiverify-trace", *out = NULL;
+	const char *dir = "mpiverify-trace", *out = NULL, *promela = NULL;
 	char outbuf[PATH_MAX], outdir[PATH_MAX];
 	struct mpiv_traceset ts;
 	struct mpiv_error err;
@@ -297,6 +344,7 @@ int cmd_check(int argc, char **argv)
 			if (parse_modes(optarg, modes, &nmodes))
 				return usage_error("check", "unknown buffering mode '%s'", optarg);
 			all = !strcmp(optarg, "all");
+			buffering_given = 1;
 			break;
 		case 'o':
 			out = optarg;
@@ -317,6 +365,11 @@ int cmd_check(int argc, char **argv)
 				return usage_error("check", "invalid --memory-limit '%s': expected "
 						   "megabytes, at least 16", optarg);
 			break;
+		case 'P':
+			if (!*optarg)
+				return usage_error("check", "empty --promela file name");
+			promela = optarg;
+			break;
 		case 'h':
 			fputs(check_usage, stdout);
 			return MPIV_EXIT_OK;
@@ -328,6 +381,15 @@ int cmd_check(int argc, char **argv)
 		dir = argv[optind++];
 	if (optind < argc)
 		return usage_error("check", "unexpected argument '%s'", argv[optind]);
+	if (promela) {
+		/* one model, one mode: zero unless --buffering names another */
+		if (buffering_given && nmodes != 1)
+			return usage_error("check", "--promela writes one buffering mode: zero, "
+					   "infinite or eager:BYTES");
+		if (!buffering_given)
+			parse_modes("zero", modes, &nmodes);
+		return write_promela(promela, dir, &modes[0].b);
+	}
 
 	spin_catch_signals();
 	mpiv_error_init(&err);
