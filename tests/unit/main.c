@@ -17,6 +17,7 @@ int main(void)
 		search_suite,
 		verify_suite,
 		redcheck_suite,
+		promela_suite,
 		CU_SUITE_INFO_NULL,
 	};
 	unsigned failed;
