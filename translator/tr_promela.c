@@ -954,7 +954,6 @@ static void write_instr(struct writer *w, const struct prog *g, int q, int i)
 	describe(g, q, in, d, sizeof(d));
 	switch (in->op) {
 	case ENG_POST_SEND:
-		out(w, "\t/* %s */\n", d);
 		if (in->a == ENG_PROC_NULL)
 			out(w, "\td_step { %srq[%d] = DONE; printf(\"%s: %s: to MPI_PROC_NULL, "
 			       "done\\n\") }\n", g->pre, x, who, d);
@@ -962,7 +961,6 @@ static void write_instr(struct writer *w, const struct prog *g, int q, int i)
 			write_send(w, g, q, i, who, d);
 		break;
 	case ENG_POST_RECV:
-		out(w, "\t/* %s */\n", d);
 		if (in->a == ENG_PROC_NULL)
 			out(w, "\td_step { %srq[%d] = DONE; printf(\"%s: %s: from MPI_PROC_NULL, "
 			       "done\\n\") }\n", g->pre, x, who, d);
@@ -973,22 +971,25 @@ static void write_instr(struct writer *w, const struct prog *g, int q, int i)
 	case ENG_WAIT:
 	case ENG_WAITANY:
 	case ENG_WAIT_SOME:
-		out(w, "\t/* %s: %s", d, in->op == ENG_WAIT ? "waits for" :
-		    in->op == ENG_WAITANY ? "the trace has it complete" : "waits for one of");
-		for (j = 0; j < (in->op == ENG_WAITANY ? in->d : in->n); j++)
-			out(w, "%s %s %d", j ? "," : "", g->req[q][in->list[j]] >= 0 ? "request" :
-			    "the collective at its instruction",
-			    g->req[q][in->list[j]] >= 0 ? g->req[q][in->list[j]] : in->list[j]);
-		if (in->op == ENG_WAITANY)
-			out(w, " (if one of the others completes first, the run leaves the "
-			       "recorded path)");
-		out(w, " */\n");
+		if (in->op != ENG_WAIT) {
+			out(w, "\t/* %s", in->op == ENG_WAITANY ? "the trace has it complete" :
+			    "a polling loop that never ended: it waits for one of");
+			for (j = 0; j < (in->op == ENG_WAITANY ? in->d : in->n); j++)
+				out(w, "%s %s %d", j ? "," : "", g->req[q][in->list[j]] >= 0 ?
+				    "request" : "the collective at its instruction",
+				    g->req[q][in->list[j]] >= 0 ? g->req[q][in->list[j]] :
+				    in->list[j]);
+			if (in->op == ENG_WAITANY)
+				out(w, "; if another of its requests completes first, the run "
+				       "leaves the recorded path");
+			out(w, " */\n");
+		}
 		write_wait(w, g, q, i, who, d);
 		break;
 	case ENG_COLL:
 	case ENG_ICOLL:
 		coll_name(g, in->a, name, sizeof(name));
-		out(w, "\t/* %s: collective %d on its communicator%s */\n", d, in->c,
+		out(w, "\t/* collective %d on its communicator%s */\n", in->c,
 		    in->b == ENG_COLL_MISMATCH ? "; the other members call another collective "
 						 "or root here: it never completes (erroneous)" : "");
 		out(w, "\td_step { ENTER(%s, %d, %d); printf(\"%s: %s %s\\n\") }\n", name, r, in->c,
@@ -1000,7 +1001,6 @@ static void write_instr(struct writer *w, const struct prog *g, int q, int i)
 		out(w, "\td_step { %s -> printf(\"%s: %s returns\\n\") }\n", sb_str(&cond), who, d);
 		break;
 	case ENG_PROBE:
-		out(w, "\t/* %s */\n", d);
 		if (in->a == ENG_PROC_NULL) {
 			out(w, "\tprintf(\"%s: %s: MPI_PROC_NULL, returns\\n\");\n", who, d);
 			break;
@@ -1011,7 +1011,6 @@ static void write_instr(struct writer *w, const struct prog *g, int q, int i)
 		    sb_str(&cond), who, d);
 		break;
 	case ENG_END:
-		out(w, "\t/* %s: the rank finished */\n", d);
 		if (g->judged)
 			out(w, "\td_step { %sfinished[%d] = 1; printf(\"%s: finished\\n\") }\n",
 			    g->pre, q, who);
@@ -1019,24 +1018,21 @@ static void write_instr(struct writer *w, const struct prog *g, int q, int i)
 			out(w, "\tprintf(\"%s: finished\\n\");\n", who);
 		break;
 	case ENG_STOP:
-		out(w, "\t/* the trace ends here, after %s: the rank stopped without "
-		       "finishing */\n", d);
+		out(w, "\t/* the trace ends here: the rank stopped without finishing */\n");
 		out(w, "\td_step { %sstopped[%d] = 1; printf(\"%s: stopped (its trace ends)\\n\") "
 		       "}\n", g->pre, q, who);
 		break;
 	case ENG_BUF_ATTACH:
-		out(w, "\t/* %s */\n\td_step { %sbufsize[%d] = %lld; printf(\"%s: %s\\n\") }\n", d,
-		    g->pre, r, (long long)in->bytes, who, d);
+		out(w, "\td_step { %sbufsize[%d] = %lld; printf(\"%s: %s\\n\") }\n", g->pre, r,
+		    (long long)in->bytes, who, d);
 		break;
 	case ENG_BUF_DETACH:
-		out(w, "\t/* %s: waits until no message of the rank takes room in the buffer */\n",
-		    d);
+		out(w, "\t/* it waits until no message of the rank takes room in the buffer */\n");
 		blocking_label(w, i);
 		out(w, "\td_step { %sbufused[%d] == 0 -> %sbufsize[%d] = 0; printf(\"%s: %s "
 		       "returns\\n\") }\n", g->pre, r, g->pre, r, who, d);
 		break;
 	case ENG_WIN_POST:
-		out(w, "\t/* %s */\n", d);
 		if (g->wflag[q][i] >= 0)
 			out(w, "\td_step { %swin_done[%d] = 1; printf(\"%s: %s\\n\") }\n", g->pre,
 			    g->wflag[q][i], who, d);
@@ -1049,7 +1045,7 @@ static void write_instr(struct writer *w, const struct prog *g, int q, int i)
 		size_t start = cond.n;
 		char pair[48];
 
-		out(w, "\t/* %s: waits for", d);
+		out(w, "\t/* it waits for");
 		for (j = 0; j + 1 < in->n; j += 2) {
 			proc_label(g, in->list[j], pair, sizeof(pair));
 			out(w, "%s %s's %s", j ? "," : "", pair,
@@ -1085,8 +1081,8 @@ static void write_instr(struct writer *w, const struct prog *g, int q, int i)
 			sb_op(&cond, start, "||");
 			sb_add(&cond, "%sheld[%d]", g->pre, k);
 		}
-		out(w, "\t/* %s: waits while another rank holds a lock on its target that "
-		       "conflicts */\n", d);
+		out(w, "\t/* it waits while another rank holds a lock on its target that "
+		       "conflicts */\n");
 		blocking_label(w, i);
 		out(w, "\td_step { !(%s) ->\n", cond.n > start ? sb_str(&cond) : "false");
 		write_held(w, g, q, i, 1);
@@ -1094,12 +1090,12 @@ static void write_instr(struct writer *w, const struct prog *g, int q, int i)
 		break;
 	}
 	case ENG_WIN_UNLOCK:
-		out(w, "\t/* %s */\n\td_step {\n", d);
+		out(w, "\td_step {\n");
 		write_held(w, g, q, i, 0);
 		out(w, "\t\tprintf(\"%s: %s\\n\") }\n", who, d);
 		break;
 	default:
-		out(w, "\t/* %s: not modelled */\n", d);	/* refuse() keeps these out */
+		out(w, "\t/* not modelled */\n");	/* refuse() keeps these out */
 	}
 	free(cond.s);
 }
@@ -1116,7 +1112,15 @@ static void write_process(struct writer *w, const struct prog *g, int pi, int q,
 	out(w, "/* ---- %s: its calls in recorded order ---- */\n%sproctype %s()\n{\n", who,
 	    o->choose ? "" : "active ", name);
 	for (i = 0; i < p->nins[q]; i++) {
+		const struct eng_instr *in = &p->ins[q][i];
+		char d[600];
+
 		belongs(w, pi, q, i);
+		/* a call's comment once, before its first step (a blocking call has two) */
+		if (i == 0 || p->ins[q][i - 1].ev != in->ev) {
+			describe(g, q, in, d, sizeof(d));
+			out(w, "\t/* %s */\n", d);
+		}
 		write_instr(w, g, q, i);
 	}
 	belongs(w, -1, -1, -1);
@@ -1317,9 +1321,15 @@ static void waits_for_free(struct sb *b, const struct prog *g, int q, int i)
 		for (j = 0; j < n; j++) {
 			const struct eng_instr *post = &p->ins[q][in->list[j]];
 
-			sb_add(b, " || (!(");
-			req_settled(b, g, q, in->list[j]);
-			sb_add(b, ") && ");
+			sb_add(b, " || (");
+			if (post->op == ENG_ICOLL) {
+				sb_add(b, "!");
+				req_done(b, g, q, in->list[j]);
+			} else {
+				rq(b, g, q, in->list[j]);
+				sb_add(b, " == PENDING");
+			}
+			sb_add(b, " && ");
 			if (post->op == ENG_ICOLL)
 				coll_waits(b, g, q, post);
 			else if (post->a == ENG_ANY)
@@ -1444,20 +1454,24 @@ static void write_judge(struct writer *w, const struct prog *g, const int *pid_o
 	}
 	out(w, "\t\tchanged = 1;\n\t\tdo\n\t\t:: changed ->\n\t\t\tchanged = 0;\n");
 	for (q = 0; q < p->nprocs; q++) {
-		sb_clear(&b);
-		sb_add(&b, "false");
+		proc_label(g, q, who, sizeof(who));
+		out(w, "\t\t\t/* %s, blocked, waits for a free rank that has not finished */\n"
+		       "\t\t\tif\n\t\t\t:: !free[%d] && (false\n", who, q);
 		for (i = 0; i < p->nins[q]; i++) {
+			char d[600];
+
 			if (!is_blocking(p->ins[q][i].op) ||
 			    (p->ins[q][i].op == ENG_PROBE && p->ins[q][i].a == ENG_PROC_NULL))
 				continue;
-			sb_add(&b, " || (");
+			sb_clear(&b);
 			at(&b, g, pid_of, q, i, o);
 			sb_add(&b, " && ");
 			waits_for_free(&b, g, q, i);
-			sb_add(&b, ")");
+			describe(g, q, &p->ins[q][i], d, sizeof(d));
+			out(w, "\t\t\t\t|| (%s)\t/* %s */\n", sb_str(&b), d);
 		}
-		out(w, "\t\t\tif\n\t\t\t:: !free[%d] && (%s) -> free[%d] = 1; changed = 1\n"
-		       "\t\t\t:: else -> skip\n\t\t\tfi;\n", q, sb_str(&b), q);
+		out(w, "\t\t\t\t) -> free[%d] = 1; changed = 1\n\t\t\t:: else -> skip\n"
+		       "\t\t\tfi;\n", q);
 	}
 	out(w, "\t\t:: else -> break\n\t\tod;\n");
 	sb_clear(&b);
