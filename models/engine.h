@@ -284,8 +284,9 @@ void eng_choose(const struct eng_prog *prog, int32_t *st, int k);
 
 /* Describe choice k: process d's receive instruction *ri takes process *s's send instruction
  * *si; or, with *s == -1, process d executes its instruction *ri: it posts a receive that may
- * match a ready send (ENG_RECV_LAZY), acquires a contended window lock, or passes a probe
- * another thread's receive could overtake; or (verify) with *s == -2, process d's
+ * match a ready send (ENG_RECV_LAZY), acquires a contended window lock, passes a probe
+ * another thread's receive could overtake, or takes a step on the attached buffer its rank's
+ * threads share (attach, detach, a buffered send); or (verify) with *s == -2, process d's
  * any-completion *ri completes the request posted at its instruction *si; with *s == -3, its
  * wildcard probe *ri finds a message of world rank *si; with *s == -4, its branch *ri goes on
  * in its variant *si (several that recorded the same input). */
