@@ -758,14 +758,15 @@ static void write_globals(struct writer *w, const struct prog *g)
 		       "sender's event, whether the send\n * waits for its receive%s. */\n",
 		       g->buffer ? ", the room it takes in the sender's attached buffer" : "");
 	for (k = 0; k < g->nchans; k++) {
-		char from[48];
+		char from[48], comm[48] = "";
 
 		chan_name(g, k, name, sizeof(name));
 		proc_label(g, g->chans[k].src, from, sizeof(from));
+		if (g->chans[k].comm != 0)
+			snprintf(comm, sizeof(comm), ", on communicator c%d", g->chans[k].comm);
 		out(w, "chan %s = [%d] of { %s, short, %s, bit%s };\t/* %s to rank %d%s */\n",
 		    name, g->chans[k].cap, int_type(g->maxtag), int_type(g->maxev),
-		    g->buffer ? ", int" : "", from, g->chans[k].dst,
-		    g->chans[k].comm == 0 ? "" : ", another communicator");
+		    g->buffer ? ", int" : "", from, g->chans[k].dst, comm);
 	}
 	if (g->nchans)
 		out(w, "\n");
@@ -773,9 +774,18 @@ static void write_globals(struct writer *w, const struct prog *g)
 		if (!g->ncoll[c])
 			continue;
 		coll_name(g, c, name, sizeof(name));
-		out(w, "/* Collectives each rank entered on %s (by world rank) */\n%s %s[%d];\n",
-		    c == 0 ? "MPI_COMM_WORLD" : "an engine communicator", int_type(g->ncoll[c]),
-		    name, p->nranks);
+		if (c == 0)
+			out(w, "/* Collectives each rank entered on MPI_COMM_WORLD (by world rank) */\n");
+		else if (c <= p->nranks)
+			out(w, "/* Collectives rank %d entered on its MPI_COMM_SELF */\n", c - 1);
+		else
+			out(w, "/* Collectives each rank entered on a communicator the program made, or "
+			       "a window (members:");
+		for (k = 0; c > p->nranks && k < p->comms[c].n; k++)
+			out(w, " %d", p->comms[c].members[k]);
+		if (c > p->nranks)
+			out(w, ") */\n");
+		out(w, "%s %s[%d];\n", int_type(g->ncoll[c]), name, p->nranks);
 	}
 	if (g->buffer)
 		out(w, "/* Each rank's attached buffer, and the room its messages in flight take in "
