@@ -361,6 +361,15 @@ static int shared_rank(const struct eng_prog *p, int q)
 	return LAST(p, RANK(p, q)) - FIRST(p, RANK(p, q)) > 1;
 }
 
+/* A ready send (not to MPI_PROC_NULL) is started only as a choice: whether it finds a
+ * matching receive posted depends on when the receives of its destination are posted (those
+ * are choices, ENG_RECV_LAZY) and matched (those are choices too, match_deterministic), so
+ * the search must meet every order of the three. */
+static int ready_send(const struct eng_instr *in)
+{
+	return in->op == ENG_POST_SEND && in->d == ENG_SEND_READY && in->a != ENG_PROC_NULL;
+}
+
 /* Is in, process q's next instruction, a step on an attached buffer its rank's threads
  * share (attach, detach, a buffered send)? */
 static int buffer_race(const struct eng_prog *p, int q, const struct eng_instr *in)
@@ -475,8 +484,9 @@ static int match_deterministic(const struct eng_prog *p, int32_t *st, int q)
 		const struct eng_instr *in = &CUR(p, st, q)[e >> 1];
 		int sp, i = -1, n = 0;
 
+		/* a receive a ready send may need open: its match is a choice (ready_send) */
 		if ((e & 1) || in->op != ENG_POST_RECV || in->a == ENG_ANY ||
-		    in->a == ENG_PROC_NULL)
+		    in->a == ENG_PROC_NULL || in->d == ENG_RECV_LAZY)
 			continue;
 		for (sp = FIRST(p, in->a); sp < LAST(p, in->a) && n < 2; sp++) {
 			int c = candidate(p, st, q, li, sp);
@@ -756,7 +766,7 @@ static int step(const struct eng_prog *p, int32_t *st, int q, int chosen)
 	const struct eng_instr *in = &CUR(p, st, q)[pc];
 	int i, n;
 
-	if (!chosen && buffer_race(p, q, in))
+	if (!chosen && (buffer_race(p, q, in) || ready_send(in)))
 		return 0;	/* a choice (walk_choices) */
 	switch (in->op) {
 	case ENG_POST_SEND:
@@ -1121,7 +1131,7 @@ static int step_is_choice(const struct eng_prog *p, const int32_t *st, int d)
 		return i >= 0;
 	case ENG_POST_SEND:
 	case ENG_BUF_ATTACH:
-		return buffer_race(p, d, in);	/* it posts, or is erroneous */
+		return buffer_race(p, d, in) || ready_send(in);	/* it posts, or is erroneous */
 	case ENG_BUF_DETACH:
 		if (!buffer_race(p, d, in))
 			return 0;
@@ -1165,14 +1175,15 @@ static int walk_choices(const struct eng_prog *p, const int32_t *st, int k, int 
 	}
 	/* which message an open receive takes: a wildcard's; with threads, one that several
 	 * sending threads compete for, and every one of a rank whose threads receive
-	 * (shared_rank()); one that holds its sender's attached buffer (match_deterministic) */
+	 * (shared_rank()); one that holds its sender's attached buffer; one a ready send may
+	 * need open (match_deterministic) */
 	for (d = 0; d < p->nprocs; d++) {
 		for (li = 0; li < NLIVE(p, st, d); li++) {
 			int32_t e = LIVE(p, st, d)[li];
 			const struct eng_instr *in = &CUR(p, st, d)[e >> 1];
 
-			if ((e & 1) || in->op != ENG_POST_RECV ||
-			    (in->a != ENG_ANY && !p->threaded && !p->nbuf) || in->a == ENG_PROC_NULL)
+			if ((e & 1) || in->op != ENG_POST_RECV || in->a == ENG_PROC_NULL ||
+			    (in->a != ENG_ANY && !p->threaded && !p->nbuf && in->d != ENG_RECV_LAZY))
 				continue;
 			for (s = first_source(p, in); s < last_source(p, in); s++) {
 				int i = candidate(p, st, d, li, s);
@@ -1190,9 +1201,9 @@ static int walk_choices(const struct eng_prog *p, const int32_t *st, int k, int 
 		}
 	}
 	/* processes whose next step is itself a choice: a receive that may match a ready send
-	 * (posted in every order), a contended lock that is free now (who takes it first), a
-	 * probe another thread's receive competes with, a step on the attached buffer a rank's
-	 * threads share */
+	 * and the ready send (posted in every order), a contended lock that is free now (who
+	 * takes it first), a probe another thread's receive competes with, a step on the
+	 * attached buffer a rank's threads share */
 	for (d = 0; d < p->nprocs; d++) {
 		if (!step_is_choice(p, st, d))
 			continue;
@@ -1303,8 +1314,10 @@ void eng_choose(const struct eng_prog *p, int32_t *st, int k)
 		if (p->obs && p->obs->exec)
 			p->obs->exec(p->obs->ctx, d, pc, in);
 		PC(p, st, d) = pc + 1;
-	} else if (li < 0 && buffer_race(p, d, &CUR(p, st, d)[PC(p, st, d)])) {
-		step(p, st, d, 1);	/* its step on the buffer its threads share (or its error) */
+	} else if (li < 0 && (buffer_race(p, d, &CUR(p, st, d)[PC(p, st, d)]) ||
+			      ready_send(&CUR(p, st, d)[PC(p, st, d)]))) {
+		/* its ready send, its step on the buffer its threads share (or its error) */
+		step(p, st, d, 1);
 	} else if (li < 0) {	/* process d posts its lazy receive, acquires its lock, probes */
 		int pc = PC(p, st, d);
 
