@@ -156,6 +156,34 @@ static int dsteps(const struct prog *g, const struct eng_instr *in)
 	}
 }
 
+/* Does write_instr() encode instructions of kind op? */
+static int encodable(int op)
+{
+	switch (op) {
+	case ENG_POST_SEND:
+	case ENG_POST_RECV:
+	case ENG_WAIT:
+	case ENG_WAITANY:
+	case ENG_WAIT_SOME:
+	case ENG_COLL:
+	case ENG_ICOLL:
+	case ENG_PROBE:
+	case ENG_END:
+	case ENG_STOP:
+	case ENG_BUF_ATTACH:
+	case ENG_BUF_DETACH:
+	case ENG_WIN_POST:
+	case ENG_WIN_START:
+	case ENG_WIN_COMPLETE:
+	case ENG_WIN_WAIT:
+	case ENG_WIN_LOCK:
+	case ENG_WIN_UNLOCK:
+		return 1;
+	default:
+		return 0;
+	}
+}
+
 /* What the model cannot encode: 0, or -1 with err naming the rank and event. */
 static int refuse(const struct prog *g, struct mpiv_error *err)
 {
@@ -184,6 +212,12 @@ static int refuse(const struct prog *g, struct mpiv_error *err)
 			const struct eng_instr *in = &p->ins[q][i];
 			const struct mpiv_event *ev = &ts->ranks[rank_of(g, q)].events[in->ev];
 
+			if (!encodable(in->op))
+				return mpiv_error_set(err, MPIV_EXIT_BAD_INPUT,
+						      ts->ranks[rank_of(g, q)].source, rank_of(g, q),
+						      in->ev, "%s: the standalone model does not encode "
+						      "what the engine makes of it (instruction %d)",
+						      mpiv_call_name(ev->call), in->op);
 			if ((in->op == ENG_POST_SEND || in->op == ENG_POST_RECV ||
 			     in->op == ENG_BUF_ATTACH) && in->bytes > INT_MAX / 4)
 				return mpiv_error_set(err, MPIV_EXIT_BAD_INPUT,
@@ -1104,8 +1138,8 @@ static void write_instr(struct writer *w, const struct prog *g, int q, int i)
 		write_held(w, g, q, i, 0);
 		out(w, "\t\tprintf(\"%s: %s\\n\") }\n", who, d);
 		break;
-	default:
-		out(w, "\t/* not modelled */\n");	/* refuse() keeps these out */
+	default:	/* refuse() keeps these out (encodable()) */
+		break;
 	}
 	free(cond.s);
 }
