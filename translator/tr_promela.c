@@ -1267,14 +1267,14 @@ static void may_move(struct sb *b, const struct prog *g, int p)
 	sb_add(b, "(free[%d] && !%sfinished[%d])", p, g->pre, p);
 }
 
-/* Any process of rank r but q that may move. */
-static void rank_may_move(struct sb *b, const struct prog *g, int r, int q)
+/* Any process from .. to - 1 but q that may move. */
+static void procs_may_move(struct sb *b, const struct prog *g, int from, int to, int q)
 {
 	size_t start = b->n;
 	int p;
 
 	sb_add(b, "(");
-	for (p = g->p->rank_proc[r]; p < g->p->rank_proc[r + 1]; p++) {
+	for (p = from; p < to; p++) {
 		if (p == q)
 			continue;
 		if (b->n > start + 1)
@@ -1286,22 +1286,16 @@ static void rank_may_move(struct sb *b, const struct prog *g, int r, int q)
 	sb_add(b, ")");
 }
 
+/* Any process of rank r but q that may move. */
+static void rank_may_move(struct sb *b, const struct prog *g, int r, int q)
+{
+	procs_may_move(b, g, g->p->rank_proc[r], g->p->rank_proc[r + 1], q);
+}
+
+/* Any process but q that may move: whom a wildcard waits for. */
 static void anyone_may_move(struct sb *b, const struct prog *g, int q)
 {
-	size_t start = b->n;
-	int p;
-
-	sb_add(b, "(");
-	for (p = 0; p < g->p->nprocs; p++) {
-		if (p == q)
-			continue;
-		if (b->n > start + 1)
-			sb_add(b, " || ");
-		may_move(b, g, p);
-	}
-	if (b->n == start + 1)
-		sb_add(b, "false");
-	sb_add(b, ")");
+	procs_may_move(b, g, 0, g->p->nprocs, q);
 }
 
 /* Members collective `in` of process q waits for, that may still move. */
