@@ -3,8 +3,9 @@
  * every send mode, nonblocking and persistent requests completed by waits (now and then by an
  * MPI_Waitany the trace says returned its first request), MPI_Sendrecv, probes, an attached
  * buffer, collectives in the same order on every rank (now and then with another root on
- * one), and now and then a rank whose calls come from two threads: enough for deadlocks of
- * every kind the model knows, and small enough for both searches. */
+ * one), now and then a rank whose calls come from two threads, a window whose ranks lock
+ * its targets around some of their calls, a rank whose trace stops before MPI_Finalize:
+ * enough for deadlocks of every kind the model knows, and small enough for both searches. */
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -56,6 +57,11 @@ struct rank {
 	int n;
 	int bsend;		/* it makes a buffered send */
 	int threads;		/* 1, or 2 (MPI_THREAD_MULTIPLE) */
+	int window;		/* it creates (and frees) window 0 with the others */
+	int lock_from, lock_to;	/* it holds a lock on window 0 around items [from, to); -1 */
+	int lock_target, lock_exclusive;
+	int stop;		/* its trace ends after this many items, without MPI_Finalize;
+				 * -1: it finishes */
 };
 
 /* The requests of one thread not completed yet. */
@@ -171,10 +177,21 @@ static int write_rank(const char *dir, int me, int nranks, struct rank *r, uint6
 	if (r->bsend)
 		fprintf(f, ",\n  {\"call\": \"MPI_Buffer_attach\", \"bytes\": %d}",
 			rnd(s, 2) ? 200 : 80);
+	if (r->window)
+		fprintf(f, ",\n  {\"call\": \"MPI_Win_create\", \"comm\": 0, \"win\": 0}");
 	for (i = 0; i < r->n; i++) {
 		const struct item *it = &r->items[i];
 
+		if (i == r->stop)
+			break;	/* the rank stopped here: no more calls */
+		if (i == r->lock_from)
+			fprintf(f, ",\n  {\"call\": \"MPI_Win_lock\", \"peer\": %d, \"win\": 0, "
+				   "\"lock\": \"%s\"}", r->lock_target,
+				r->lock_exclusive ? "exclusive" : "shared");
 		write_item(f, r, it, nreq);
+		if (i + 1 == r->lock_to)
+			fprintf(f, ",\n  {\"call\": \"MPI_Win_unlock\", \"peer\": %d, \"win\": 0}",
+				r->lock_target);
 		if (it->nonblocking || it->persistent) {
 			struct pending *p = &pend[it->thread];
 
@@ -184,12 +201,18 @@ static int write_rank(const char *dir, int me, int nranks, struct rank *r, uint6
 		if (pend[t].n && rnd(s, 10) < 3)
 			complete(f, s, r, t, &pend[t], 0);
 	}
+	if (r->stop >= 0) {
+		fprintf(f, "\n ]}\n");	/* no MPI_Finalize: the rank stopped */
+		return fclose(f) ? -1 : 0;
+	}
 	/* most requests are completed before the end; now and then one is left */
 	for (t = 0; t < r->threads; t++)
 		if (pend[t].n && rnd(s, 10) < 9)
 			complete(f, s, r, t, &pend[t], 1);
 	if (r->bsend && rnd(s, 2))
 		fprintf(f, ",\n  {\"call\": \"MPI_Buffer_detach\"}");
+	if (r->window)
+		fprintf(f, ",\n  {\"call\": \"MPI_Win_free\", \"win\": 0}");
 	fprintf(f, ",\n  {\"call\": \"MPI_Finalize\"}\n ]}\n");
 	return fclose(f) ? -1 : 0;
 }
@@ -255,8 +278,10 @@ int oracles_random_trace(uint64_t seed, const char *dir)
 	memset(ranks, 0, sizeof(ranks));
 	/* now and then one rank's calls come from two threads */
 	threaded = rnd(s, 6) == 0 ? rnd(s, nranks) : -1;
-	for (r = 0; r < nranks; r++)
+	for (r = 0; r < nranks; r++) {
 		ranks[r].threads = r == threaded ? 2 : 1;
+		ranks[r].lock_from = ranks[r].lock_to = ranks[r].stop = -1;
+	}
 	for (k = 0; k < nmsg; k++) {
 		struct item snd, rcv;
 		int src = rnd(s, nranks), dst = (src + 1 + rnd(s, nranks - 1)) % nranks;
@@ -330,6 +355,26 @@ int oracles_random_trace(uint64_t seed, const char *dir)
 			rk->items[at] = c;
 			rk->n++;
 		}
+	}
+	/* now and then a window: every rank creates it; some lock a target around some calls
+	 * (not in a rank with threads: check refuses one-sided calls there) */
+	if (rnd(s, 6) == 0 && threaded < 0) {
+		for (r = 0; r < nranks; r++) {
+			struct rank *rk = &ranks[r];
+
+			rk->window = 1;
+			if (rk->n == 0 || rnd(s, 2))
+				continue;
+			rk->lock_from = rnd(s, rk->n);
+			rk->lock_to = rk->lock_from + 1 + rnd(s, rk->n - rk->lock_from);
+			rk->lock_target = rnd(s, nranks);
+			rk->lock_exclusive = rnd(s, 2);
+		}
+	}
+	/* now and then a rank stops before MPI_Finalize */
+	if (rnd(s, 8) == 0) {
+		r = rnd(s, nranks);
+		ranks[r].stop = rnd(s, ranks[r].n + 1);
 	}
 	for (r = 0; r < nranks; r++)
 		if (write_rank(dir, r, nranks, &ranks[r], s))
