@@ -1313,8 +1313,9 @@ static void coll_waits(struct sb *b, const struct prog *g, int q, const struct e
 
 		if (in->b == ENG_COLL_MISMATCH && pass)
 			break;
-		sb_add(b, " || (%sSYNC_COLLECTIVES", pass ? "!" : in->b == ENG_COLL_MISMATCH ?
-							      "true || " : "");
+		/* the mode each pass holds in; a mismatch waits for every member in all */
+		sb_add(b, " || (%s", in->b == ENG_COLL_MISMATCH ? "true" :
+			  pass ? "!SYNC_COLLECTIVES" : "SYNC_COLLECTIVES");
 		if (rule == ENG_COLL_ROOT) {
 			sb_add(b, " && %s[%d] < %d && ", name, in->d, in->c);
 			rank_may_move(b, g, in->d, q);
