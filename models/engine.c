@@ -353,9 +353,11 @@ static int earlier_receive_wants(const struct eng_prog *p, const int32_t *st, in
 /* Has process q's rank several processes (threads that call MPI)? Their steps on what the
  * rank shares do not commute: a receive matched in one thread may be the message another
  * thread's receive, posted later, takes in another behaviour (receives of different threads
- * are not ordered, MPI-4.1 3.5); a probe may find a message another thread takes first; the
- * threads attach, fill and detach one buffer. So each such step is a choice, never a
- * deterministic one (a thread that has not posted its receive yet competes too). */
+ * are not ordered, MPI-4.1 3.5), and a receive from a rank whose threads send may take the
+ * message another thread sends later in the trace (nor are their messages); a probe may find
+ * a message another thread takes first; the threads attach, fill and detach one buffer. So
+ * each such step is a choice, never a deterministic one (a thread that has not posted its
+ * receive, or sent its message, yet competes too). */
 static int shared_rank(const struct eng_prog *p, int q)
 {
 	return LAST(p, RANK(p, q)) - FIRST(p, RANK(p, q)) > 1;
@@ -469,8 +471,8 @@ static void do_match(const struct eng_prog *p, int32_t *st, int d, int li, int i
 }
 
 /* Match every open receive of process q that names its source, whose message is there, and
- * that no other choice could take it from: one sending thread has it, and q's rank has no
- * other thread (shared_rank()). A message that holds its sender's attached buffer is not
+ * that no other choice could take it from: q's rank and the source rank have one thread each
+ * (shared_rank()). A message that holds its sender's attached buffer is not
  * matched here but as a choice: when it leaves the buffer decides whether the sender's next
  * buffered send fits, so the search must also meet the order in which it leaves late. */
 static int match_deterministic(const struct eng_prog *p, int32_t *st, int q)
@@ -484,9 +486,12 @@ static int match_deterministic(const struct eng_prog *p, int32_t *st, int q)
 		const struct eng_instr *in = &CUR(p, st, q)[e >> 1];
 		int sp, i = -1, n = 0;
 
-		/* a receive a ready send may need open: its match is a choice (ready_send) */
+		/* a receive a ready send may need open: its match is a choice (ready_send); so
+		 * is one from a rank whose threads send: a message another thread sends later
+		 * in the trace may come first (shared_rank()) */
 		if ((e & 1) || in->op != ENG_POST_RECV || in->a == ENG_ANY ||
-		    in->a == ENG_PROC_NULL || in->d == ENG_RECV_LAZY)
+		    in->a == ENG_PROC_NULL || in->d == ENG_RECV_LAZY ||
+		    LAST(p, in->a) - FIRST(p, in->a) > 1)
 			continue;
 		for (sp = FIRST(p, in->a); sp < LAST(p, in->a) && n < 2; sp++) {
 			int c = candidate(p, st, q, li, sp);
@@ -1173,10 +1178,10 @@ static int walk_choices(const struct eng_prog *p, const int32_t *st, int k, int 
 			return 1;
 		}
 	}
-	/* which message an open receive takes: a wildcard's; with threads, one that several
-	 * sending threads compete for, and every one of a rank whose threads receive
-	 * (shared_rank()); one that holds its sender's attached buffer; one a ready send may
-	 * need open (match_deterministic) */
+	/* which message an open receive takes: a wildcard's; with threads, every one of a rank
+	 * whose threads receive or from a rank whose threads send (shared_rank()); one that
+	 * holds its sender's attached buffer; one a ready send may need open
+	 * (match_deterministic) */
 	for (d = 0; d < p->nprocs; d++) {
 		for (li = 0; li < NLIVE(p, st, d); li++) {
 			int32_t e = LIVE(p, st, d)[li];
