@@ -90,8 +90,8 @@ struct prog {
 	int buffer;		/* the program attaches a buffer or makes buffered sends */
 	long long maxtag, maxev;
 	int npids;		/* processes it runs: ranks, libraries, judge */
-	int *pid_proc;
-	int haslib_total;
+	int *pid_proc;		/* per process it runs, in that order: the engine process, -1 for
+				 * a library or the judge (tr_promela_map.pid_proc) */
 };
 
 static int rank_of(const struct prog *g, int q)
