@@ -1,6 +1,6 @@
 #!/bin/bash
-# make check: the CUnit unit tests, the model cases through SPIN, the preload libraries'
-# exports, then the end-to-end tests on the examples, replay's own tests and the recorder's
+# make check: the CUnit unit tests, the model cases through SPIN, the standalone Promela model
+# against the engine (tests/promela/run.sh), the preload libraries' exports, then the end-to-end tests on the examples, replay's own tests and the recorder's
 # robustness tests (crashes, aborts, hangs, threads), what it records of every call, the bad
 # input and command-line edge cases, a short run of every fuzz target, the reduction check
 # (record --check-reductions) against a faulty MPI library, the report files (HTML in headless
@@ -45,6 +45,7 @@ else
 	STATUS=1
 fi
 part model "$SRCDIR/tests/model/run.sh"
+part promela "$SRCDIR/tests/promela/run.sh"
 part exports "$SRCDIR/tests/exports/check-exports.sh"
 part e2e "$SRCDIR/tests/e2e/run.sh"
 part replay "$SRCDIR/tests/e2e/replay.sh"
