@@ -40,11 +40,14 @@ expected_exit()
 # same_from_start NAME TRACE OUT LOG RC ARGS...: check TRACE ARGS again with SPIN searching
 # from the start (MPIVERIFY_SPIN_FROM_START), as check did before its own pass over the paths
 # of one choice, into TRACE/OUT-spin: the same exit status RC, the same report (LOG, of the
-# check into TRACE/OUT) and the same counterexamples.
+# check into TRACE/OUT) and the same counterexamples. On MPICH's run only: the two ways are
+# mpiverify's own search of a trace, whichever library made it, and the suite runs again on
+# Open MPI (tests/run.sh), where they would add time and test nothing new.
 same_from_start()
 {
 	local name=$1 trace=$2 out=$3 log=$4 rc=$5
 	shift 5
+	test "$MPI_LIB" = mpich || return 0
 	rm -rf "$trace/$out-spin"
 	run_cmd "$log.spin" "$CHECK_LIMIT" env MPIVERIFY_SPIN_FROM_START=1 "$MPIVERIFY" check \
 		"$trace" "$@" -o "$trace/$out-spin"
