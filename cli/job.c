@@ -9,6 +9,7 @@
 #include "environment.h"
 #include "exit.h"
 #include "job.h"
+#include "nodes.h"
 #include "outdir.h"
 #include "xalloc.h"
 
@@ -37,10 +38,29 @@ int job_prepare_dir(struct job *j, const char *dir, const char *const *stale)
 int job_start(struct job *j, char *const *command, const struct launch_var *vars)
 {
 	struct launch_var all[JOB_MAX_VARS];
-	int n = 0;
+	const char **dirs;
+	int n = 0, k = 0;
 
+	if (nodes_active(command)) {
+		/* the ranks write their status where they run; the nodes' helpers read it */
+		j->status_dir = nodes_status_dir(j->dir);
+		while (j->put_dirs && j->put_dirs[k])
+			k++;
+		dirs = xcalloc((size_t)k + 2, sizeof(*dirs));
+		if (k)
+			memcpy(dirs, j->put_dirs, (size_t)k * sizeof(*dirs));
+		dirs[k] = j->status_dir;
+		n = nodes_put(dirs, j->put_files);
+		free(dirs);
+		if (n < 0)
+			return MPIV_EXIT_TOOL;
+		j->nodes = xcalloc(1, sizeof(*j->nodes));
+	} else {
+		j->status_dir = xstrdup(j->dir);
+	}
+	n = 0;
 	all[n].name = MPIV_ENV_STATUS_DIR;
-	all[n++].value = j->dir;
+	all[n++].value = j->status_dir;
 	for (; vars && vars->name; vars++) {
 		if (n == JOB_MAX_VARS - 1)
 			BUG("more variables for the job than JOB_MAX_VARS");
@@ -48,7 +68,7 @@ int job_start(struct job *j, char *const *command, const struct launch_var *vars
 	}
 	all[n].name = NULL;
 	all[n].value = NULL;
-	if (launch_start(&j->launch, command, j->lib, all, j->dir) < 0) {
+	if (launch_start(&j->launch, command, j->lib, all, j->status_dir) < 0) {
 		if (errno == EINVAL)
 			error("cannot preload '%s': LD_PRELOAD cannot hold a path with ':' or a "
 			      "space", j->lib);
@@ -63,7 +83,22 @@ int job_start(struct job *j, char *const *command, const struct launch_var *vars
 
 const struct monitor_result *job_watch(struct job *j, double timeout)
 {
-	monitor_run(&j->launch, j->dir, timeout, j->expect, &j->res);
+	if (j->nodes && nodes_watch_start(j->nodes, j->status_dir, timeout) < 0) {
+		warning("hangs cannot be detected across the nodes: the job runs until it ends");
+		free(j->nodes);
+		j->nodes = NULL;
+	}
+	monitor_run(&j->launch, j->status_dir, timeout, j->expect, j->nodes, &j->res);
+	if (!j->nodes)
+		return &j->res;
+	nodes_watch_stop(j->nodes);
+	free(j->nodes);
+	j->nodes = NULL;
+	/* the ranks' files are final once they are gone */
+	job_end(j);
+	if (nodes_get(j->dir, j->status_dir) < 0)
+		warning("the files of some nodes could not be gathered into '%s'", j->dir);
+	monitor_rescan(j->dir, &j->res);
 	return &j->res;
 }
 
@@ -80,6 +115,7 @@ void job_release(struct job *j)
 		launch_release(&j->launch);
 	free(j->lib);
 	free(j->dir);
+	free(j->status_dir);
 	if (j->lock >= 0)
 		close(j->lock);	/* the directory is free for the next run */
 	j->lock = -1;

@@ -97,6 +97,7 @@ int record_run(const struct record_opts *opts, struct record_result *r)
 	static const char *const stale[] = {".mpivt", ".json", ".status", MPIV_META_FILE, NULL};
 	const struct monitor_result *res;
 	struct launch_var vars[4];
+	const char *dirs[2] = {NULL, NULL}, *files[2] = {NULL, NULL};
 	struct job job;
 	char path[4200];
 	int rc, end = MPIV_JOB_EXITED, status, n = 0;
@@ -126,6 +127,11 @@ int record_run(const struct record_opts *opts, struct record_result *r)
 		vars[n].name = NULL;
 		vars[n].value = NULL;
 		job.sink = opts->sink;
+		/* across nodes without a shared directory, each node gets it and the steering */
+		dirs[0] = job.dir;
+		files[0] = opts->steer;
+		job.put_dirs = dirs;
+		job.put_files = files;
 		rc = job_start(&job, opts->command, vars);
 	}
 	if (rc) {
