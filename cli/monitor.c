@@ -236,12 +236,8 @@ void monitor_summarise(struct monitor_rank *const *ranks, int n, double t, doubl
 	s->still = n ? t - last : 0;
 }
 
-/* The deadlock rule of monitor_run() on the nodes' summaries (nodes.h): deadlocked() summed
- * up per node. Every rank of the world reported; none runs; one at least is blocked or
- * polls; every node still for timeout; and every node's helper reporting, no blocked rank
- * stopped. warned (per node) keeps a warning to one. */
-static int nodes_deadlocked(struct node_watch *w, struct monitor_result *res, double t,
-			    double timeout)
+int monitor_nodes_deadlocked(struct node_watch *w, struct monitor_result *res, double t,
+			     double timeout)
 {
 	double still = -1;
 	int i, size = 0, n = 0, busy = 0, npolling = 0, stopped = 0;
@@ -356,8 +352,8 @@ void monitor_run(struct launch *l, const char *status_dir, double timeout,
 			break;
 		}
 		/* the nodes sum their ranks up: an expected deadlock waits for the timeout */
-		if (nodes ? nodes_deadlocked(nodes, res, t, timeout) :
-			    as_expected(res, expect, t) || deadlocked(res, t, timeout, warned)) {
+		if (nodes ? monitor_nodes_deadlocked(nodes, res, t, timeout) :
+				as_expected(res, expect, t) || deadlocked(res, t, timeout, warned)) {
 			res->outcome = MONITOR_DEADLOCK;
 			break;
 		}

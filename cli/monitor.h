@@ -119,6 +119,14 @@ int monitor_rank_polling(const struct monitor_rank *m, double t, double timeout)
  * at most timeout. */
 double monitor_beat_limit(double timeout);
 
+/* The rule on the nodes' summaries w holds (deadlocked() summed up per node): every rank of
+ * the world reported; none runs; one at least is blocked or polls; every node still for
+ * timeout; every node's helper heard from within monitor_beat_limit(), no blocked rank
+ * stopped (either is warned of, once a node). Sets res's stalled and npolling when it does.
+ * Returns 1 or 0. */
+int monitor_nodes_deadlocked(struct node_watch *w, struct monitor_result *res, double t,
+			     double timeout);
+
 /* Add n ranks, as seen at t, to s (counts, the latest change, progress); sets each rank's
  * polling. s's host and size are the caller's. */
 void monitor_summarise(struct monitor_rank *const *ranks, int n, double t, double timeout,
