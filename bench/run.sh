@@ -24,14 +24,18 @@
 #     the wall time of `check --buffering all` (its modes' searches at once, a process each)
 #     against `--buffering zero` alone, on a master/worker trace;
 #  7. check time and peak memory against trace size: a wildcard-free halo exchange
-#     (ranks x iterations) and a master/worker with MPI_ANY_SOURCE receives.
-# Arguments name the parts to run (record, replay, small, reduce, verify, scale, check;
-# default all):
+#     (ranks x iterations) and a master/worker with MPI_ANY_SOURCE receives;
+#  8. the hang monitor's cost per period against ranks: every rank's status file read on
+#     mpiverify's node (one machine) against a job spread over nodes of 64 ranks (each
+#     node's helper reads its own; mpiverify reads a summary line per node), on a synthetic
+#     status directory (bench/monitor_cost.c).
+# Arguments name the parts to run (record, replay, small, reduce, verify, scale, check,
+# monitor; default all):
 # `bench/run.sh replay` records the traces it replays once, untimed, and times only the
 # replays.
 set -u
 
-PARTS=${*:-record replay small reduce verify scale check}
+PARTS=${*:-record replay small reduce verify scale check monitor}
 part()	# part NAME: whether NAME is to run
 {
 	case " $PARTS " in *" $1 "*) return 0 ;; esac
@@ -336,6 +340,25 @@ if part scale; then
 		awk -v n="master/worker ${1}x${2}" -v o="$one" -v a="$all" \
 			'BEGIN { printf "%-24s %10.3f %10.3f %7.2fx\n", n, o, a, a / o }'
 	done
+fi
+if part monitor; then
+	echo
+	echo "== the hang monitor's wall time per period (every 100 ms) against ranks: each rank's"
+	echo "   file read on mpiverify's node, against nodes of 64 ranks (each node's helper reads"
+	echo "   its own ranks; mpiverify reads one summary line per node); mean of 50 periods"
+	cc -O2 -I"$SRCDIR/common" -I"$SRCDIR/cli" -I"$BUILDDIR" -o monitor_cost \
+		"$SRCDIR/bench/monitor_cost.c" "$BUILDDIR/cli/monitor.o" "$BUILDDIR/cli/launch.o" \
+		"$BUILDDIR/cli/status_file.o" "$BUILDDIR/cli/nodes.o" "$BUILDDIR/cli/slurm.o" \
+		"$BUILDDIR/libmpiv.a" -ljansson -ldw || exit 1
+	printf '%7s %6s %14s %14s %16s %12s\n' ranks nodes "per-rank us" "helper us" \
+		"summaries us" "per-rank/sum"
+	for n in 256 1024 4096; do
+		rm -rf monitor.dir
+		./monitor_cost monitor.dir "$n" 64 50 |
+			awk '{ printf "%7d %6d %14.1f %14.1f %16.1f %11.0fx\n", $1, $2, $3, $4, $5,
+				$3 / $5 }'
+	done
+	rm -rf monitor.dir
 fi
 if ! part check; then
 	echo
