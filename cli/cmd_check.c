@@ -39,7 +39,7 @@ struct mode {
 static const char check_usage[] =
 	"usage: mpiverify check [DIR] [--buffering MODE] [-o OUTDIR] [--json | --sarif]\n"
 	"                       [--suppressions FILE]... [--gen-suppressions[=FILE]]\n"
-	"                       [--ignore-potential-below BYTES]\n"
+	"                       [--ignore-potential-below BYTES] [--swarm N]\n"
 	"\n"
 	"Translate the traces in DIR (default ./mpiverify-trace) into a model and let SPIN\n"
 	"explore every behaviour for deadlocks: every match of a wildcard receive and, per\n"
@@ -60,6 +60,10 @@ static const char check_usage[] =
 	"                    unbuffered standard sends are all smaller than BYTES\n"
 	"      --time-limit SEC    stop each search after SEC seconds (default 600)\n"
 	"      --memory-limit MB   stop each search at MB megabytes (default 2048)\n"
+	"      --swarm N     for a search one core cannot finish: N bitstate searches per\n"
+	"                    mode, each in its own order, at once on the CPUs; they find\n"
+	"                    deadlocks (each checked as usual) but never prove there is\n"
+	"                    none: without one found the verdict is inconclusive\n"
 	"  -h, --help        this help\n"
 	"\n"
 	"OUTDIR also gets report.html (the findings with space-time diagrams, for a\n"
@@ -170,8 +174,11 @@ struct check_run {
 	const struct mpiv_traceset *ts;
 	struct eng_prog *prog;
 	const char *outdir;		/* absolute */
-	char pan[PATH_MAX];		/* the verifier (spin_verifier()) */
+	char pan[PATH_MAX];		/* the verifier (spin_verifier(), or with swarm
+					 * spin_swarm_verifier()) */
 	long memory_mb;			/* memory limit of each search */
+	int swarm;			/* --swarm: bitstate searches per mode, 0 for one
+					 * exhaustive search */
 	struct tr_deadlocks found;
 	int incomplete;			/* some mode's search was cut short */
 	json_t *modes_json;
@@ -203,18 +210,14 @@ static long long library_eager(const struct mpiv_traceset *ts)
 	return ts->nranks ? mpiv_mpilib_eager(ts->ranks[0].library) : -1;
 }
 
-/* The search of one mode, into res: its directory, its model data, pan. Runs in a process of
- * its own when several modes are searched at once (search_pool.h). Returns 0, or -1 with err
- * filled. */
-static int search_mode(struct check_run *run, const struct mode *m, struct spin_result *res,
-		       struct mpiv_error *err)
+/* Make dir, without the trails of an earlier search, with the model data of mode m. Returns
+ * 0, or -1 with err filled. */
+static int mode_dir(struct check_run *run, const struct mode *m, const char *dir,
+		    struct mpiv_error *err)
 {
-	char dir[PATH_MAX], dat[PATH_MAX + 16];
+	char dat[PATH_MAX + 16];
 	FILE *f;
 
-	if (snprintf(dir, sizeof(dir), "%s/%s", run->outdir, m->name) >= (int)sizeof(dir))
-		return mpiv_error_set(err, MPIV_EXIT_BAD_INPUT, run->outdir, -1, -1,
-				      "output directory name too long");
 	if (outdir_make(dir))
 		return mpiv_error_set(err, MPIV_EXIT_TOOL, dir, -1, -1, "cannot create: %s",
 				      strerror(errno));
@@ -228,8 +231,61 @@ static int search_mode(struct check_run *run, const struct mode *m, struct spin_
 				      strerror(errno));
 	if (tr_emit(run->prog, f, dat, err) | fclose(f))
 		return mpiv_error_set(err, MPIV_EXIT_TOOL, dat, -1, -1, "cannot write");
+	return 0;
+}
+
+/* The search of one mode, into res: its directory, its model data, pan; with --swarm, the
+ * member-th of its swarm, in the subdirectory swarm-MEMBER of the mode's. Runs in a process
+ * of its own when several are searched at once (search_pool.h). Returns 0, or -1 with err
+ * filled. */
+static int search_mode(struct check_run *run, const struct mode *m, int member,
+		       struct spin_result *res, struct mpiv_error *err)
+{
+	char dir[PATH_MAX];
+	int n = run->swarm ? snprintf(dir, sizeof(dir), "%s/%s/swarm-%d", run->outdir, m->name,
+				      member) :
+			     snprintf(dir, sizeof(dir), "%s/%s", run->outdir, m->name);
+
+	if (n >= (int)sizeof(dir))
+		return mpiv_error_set(err, MPIV_EXIT_BAD_INPUT, run->outdir, -1, -1,
+				      "output directory name too long");
+	if (mode_dir(run, m, dir, err))
+		return -1;
+	if (run->swarm)
+		return spin_swarm_search(run->pan, dir, tr_search_depth(run->prog), run->memory_mb,
+					 MAX_TRAILS, run->seconds, member, res, err);
 	return spin_search(run->pan, dir, tr_search_depth(run->prog), run->memory_mb, MAX_TRAILS,
 			   run->seconds, res, err);
+}
+
+/* A mode's swarm as one search (its members' results, n of them, released here): the
+ * states and deadlocks of all, their trails named from the mode's directory, never
+ * complete. */
+static void swarm_result(struct spin_result *members, int n, struct spin_result *res)
+{
+	char name[PATH_MAX];
+	int k, i;
+
+	memset(res, 0, sizeof(*res));
+	snprintf(res->why, sizeof(res->why), "a swarm of %d bitstate searches is not "
+		 "exhaustive", n);
+	for (k = 0; k < n; k++) {
+		res->states += members[k].states;
+		res->errors += members[k].errors;
+		if (members[k].seconds > res->seconds)
+			res->seconds = members[k].seconds;
+		/* a member cut short by a limit says so */
+		if (strcmp(members[k].why, "a bitstate search is not exhaustive"))
+			snprintf(res->why, sizeof(res->why), "a swarm of %d bitstate searches is "
+				 "not exhaustive (%s)", n, members[k].why);
+		for (i = 0; i < members[k].ntrails; i++) {
+			snprintf(name, sizeof(name), "swarm-%d/%s", k, members[k].trails[i]);
+			res->trails = xrealloc(res->trails,
+					       (size_t)(res->ntrails + 1) * sizeof(char *));
+			res->trails[res->ntrails++] = xstrdup(name);
+		}
+		spin_result_release(&members[k]);
+	}
 }
 
 /* What one mode's search found (res, released here): its line of the report, and a
@@ -287,8 +343,9 @@ struct mode_search {
 static int search_nth(void *ctx, int i, struct spin_result *res, struct mpiv_error *err)
 {
 	struct mode_search *ms = ctx;
+	int per = ms->run->swarm ? ms->run->swarm : 1;
 
-	return search_mode(ms->run, &ms->modes[i], res, err);
+	return search_mode(ms->run, &ms->modes[i / per], i % per, res, err);
 }
 
 /* After a spin_* call failed: 128 + the signal if check was told to stop (which spin_stopped
@@ -315,6 +372,7 @@ struct check_args {
 	int all;			/* --buffering all: each deadlock classified */
 	double seconds;
 	long memory_mb;
+	int swarm;			/* --swarm N, 0 without */
 	struct findings_opts o;
 };
 
@@ -405,9 +463,9 @@ static int report(struct check_args *a, struct check_run *run, const struct chec
 /* The check itself, once the command line is read. */
 static int check(struct check_args *a)
 {
-	struct spin_result results[MAX_MODES];
-	struct mpiv_error errs[MAX_MODES];
-	int rcs[MAX_MODES];
+	struct spin_result *results, merged;
+	struct mpiv_error *errs;
+	int *rcs, per = a->swarm ? a->swarm : 1, k;
 	struct mode_search ms;
 	long long eager = -1;
 	char modes_str[MAX_MODES * (sizeof(a->modes[0].name) + 2)] = "";
@@ -451,13 +509,15 @@ static int check(struct check_args *a)
 	}
 	nwarns = tr_warnings(&prog, &ts, &warns);
 	memset(&run, 0, sizeof(run));
-	if (spin_verifier(outdir, prog.words, run.pan, sizeof(run.pan), &err)) {
+	if (a->swarm ? spin_swarm_verifier(outdir, prog.words, run.pan, sizeof(run.pan), &err) :
+		       spin_verifier(outdir, prog.words, run.pan, sizeof(run.pan), &err)) {
 		free(warns);
 		eng_prog_release(&prog);
 		mpiv_traceset_release(&ts);
 		return stopped_or_report(&err);
 	}
 	run.memory_mb = a->memory_mb;
+	run.swarm = a->swarm;
 	run.seconds = a->seconds;
 	run.ts = &ts;
 	run.prog = &prog;
@@ -468,14 +528,34 @@ static int check(struct check_args *a)
 	 * modes' order, so that the report does not depend on which ended first */
 	ms.run = &run;
 	ms.modes = a->modes;
-	search_pool_run(search_nth, &ms, a->nmodes, child_cpus(), results, errs, rcs);
-	for (i = 0; i < a->nmodes; i++) {
-		if (rc == MPIV_EXIT_OK && rcs[i])
-			rc = stopped_or_report(&errs[i]);
-		if (rc == MPIV_EXIT_OK && take_mode(&run, &a->modes[i], &results[i], &err))
-			rc = stopped_or_report(&err);
-		spin_result_release(&results[i]);
+	results = xcalloc((size_t)(a->nmodes * per), sizeof(*results));
+	errs = xcalloc((size_t)(a->nmodes * per), sizeof(*errs));
+	rcs = xcalloc((size_t)(a->nmodes * per), sizeof(*rcs));
+	/* a swarm's trails are replayed from the mode's directory: its model data goes there */
+	for (i = 0; a->swarm && i < a->nmodes && rc == MPIV_EXIT_OK; i++) {
+		char dir[PATH_MAX + sizeof(a->modes[i].name) + 1];
+
+		snprintf(dir, sizeof(dir), "%s/%s", outdir, a->modes[i].name);
+		if (mode_dir(&run, &a->modes[i], dir, &err))
+			rc = error_report(&err);
 	}
+	if (rc == MPIV_EXIT_OK)
+		search_pool_run(search_nth, &ms, a->nmodes * per, child_cpus(), results, errs, rcs);
+	for (i = 0; i < a->nmodes; i++) {
+		for (k = 0; k < per; k++)
+			if (rc == MPIV_EXIT_OK && rcs[i * per + k])
+				rc = stopped_or_report(&errs[i * per + k]);
+		if (a->swarm)
+			swarm_result(results + i * per, per, &merged);
+		else
+			merged = results[i];
+		if (rc == MPIV_EXIT_OK && take_mode(&run, &a->modes[i], &merged, &err))
+			rc = stopped_or_report(&err);
+		spin_result_release(&merged);
+	}
+	free(results);
+	free(errs);
+	free(rcs);
 	if (rc == MPIV_EXIT_OK) {
 		tr_deadlocks_merge(&run.found);
 		if (save_cexes(&run, &err))
@@ -521,6 +601,7 @@ int cmd_check(int argc, char **argv)
 		FINDINGS_LONGOPTS,
 		{"time-limit", required_argument, NULL, 'T'},
 		{"memory-limit", required_argument, NULL, 'M'},
+		{"swarm", required_argument, NULL, 'S'},
 		{"help", no_argument, NULL, 'h'},
 		{NULL, 0, NULL, 0},
 	};
@@ -561,6 +642,12 @@ int cmd_check(int argc, char **argv)
 			if (end == optarg || *end || a.memory_mb < 16)
 				rc = usage_error("check", "invalid --memory-limit '%s': expected "
 						 "megabytes, at least 16", optarg);
+			break;
+		case 'S':
+			a.swarm = (int)strtol(optarg, &end, 10);
+			if (end == optarg || *end || a.swarm < 1 || a.swarm > 1000)
+				rc = usage_error("check", "invalid --swarm '%s': expected a number of "
+						 "searches, 1 to 1000", optarg);
 			break;
 		case 'h':
 			fputs(check_usage, stdout);

@@ -92,6 +92,32 @@ limit_case()
 limit_case time 2 "time limit"
 limit_case memory 16 "memory limit of 16 MB reached"
 
+# --swarm: bitstate searches, each in an order of its own, several at once. They find a
+# deadlock (checked by the engine as any trail is), but a swarm is not exhaustive, even when
+# each search ran to its end: without a deadlock found it is inconclusive, never "no deadlock".
+# swarm_case NAME DIR WANT-EXIT TEXT [ARGS...]: check --swarm 3 DIR exits WANT-EXIT, says TEXT.
+swarm_case()
+{
+	local name=$1 dir=$2 want=$3 text=$4 out
+	shift 4
+	out=$WORK/swarm-$(basename "$dir")
+	run_cmd "$out.log" 120 "$MPIVERIFY" check "$dir" --swarm 3 --memory-limit 64 -o "$out" "$@"
+	if test "$RC" -eq "$want" && grep -q "$text" "$out.log" &&
+		grep -q "a swarm of 3 bitstate searches is not exhaustive" "$out.log" &&
+		test -e "$out/zero/swarm-2/pan.out"; then
+		pass "$name"
+	else
+		fail "$name" "expected exit $want, '$text' and three searches; got exit $RC" \
+			"$out.log"
+	fi
+}
+swarm_case "swarm: a deadlock found" "$SRCDIR/tests/model/cases/wildcard-race" 1 \
+	"^deadlock 1 of" --buffering zero
+swarm_case "swarm: none found is inconclusive" "$SRCDIR/tests/model/cases/master-worker-8x8" \
+	5 "^mpiverify: inconclusive: no deadlock found"
+swarm_case "swarm: a search one core does not finish, inconclusive" "$big" 5 \
+	"not exhaustive (time limit of 3 s reached)" --buffering zero --time-limit 3
+
 # The verifier (cli/spin_run.c): a prebuilt pan when one has room for the state, so that
 # nothing is compiled into the output directory; else one compiled there, same verdict.
 # verifier_case NAME DIR WANT-EXIT OWN-PAN [VAR=VALUE...]: check DIR, with the variables set,
