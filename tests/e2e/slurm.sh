@@ -149,14 +149,21 @@ else
 	fail "slurm: verify --jobs 2 ran two job steps at once" "squeue showed at most $most" \
 		"$WORK/verify2.log"
 fi
-a1=$(grep -E '"(verdict|decisions_left|runs)": [^[]' "$WORK/verify1.log")
-a2=$(grep -E '"(verdict|decisions_left|runs)": [^[]' "$WORK/verify2.log")
-if test -n "$a1" && test "$a1" = "$a2"; then
-	pass "slurm: verify --jobs 2 answers as --jobs 1"
-else
-	printf '%s\n---\n%s\n' "$a1" "$a2" >"$WORK/answers.log"
-	fail "slurm: verify --jobs 2 answers as --jobs 1" "the answers differ" "$WORK/answers.log"
-fi
+# same_answer NAME LOG1 LOG2: one case, that two verify --json runs gave the same verdict,
+# runs and decisions left.
+same_answer()
+{
+	local a1 a2
+	a1=$(grep -E '"(verdict|decisions_left|runs)": [^[]' "$2")
+	a2=$(grep -E '"(verdict|decisions_left|runs)": [^[]' "$3")
+	if test -n "$a1" && test "$a1" = "$a2"; then
+		pass "$1"
+	else
+		printf '%s\n---\n%s\n' "$a1" "$a2" >"$WORK/answers.log"
+		fail "$1" "the answers differ" "$WORK/answers.log"
+	fi
+}
+same_answer "slurm: verify --jobs 2 answers as --jobs 1" "$WORK/verify1.log" "$WORK/verify2.log"
 no_jobs_left "slurm: verify left no job step"
 
 verify_in_allocation "$WORK/verify-dl.log" 2 "$WORK/v3" -- \
@@ -234,7 +241,8 @@ no_jobs_left "slurm: the two-node verify left no job step"
 # allocation the ranks write where they run, a helper on each node watches its ranks, and
 # mpiverify gathers every node's files afterwards (doc/cluster.md).
 LOCAL=/tmp/mpiverify-e2e-$$
-# hosts_of DIR: the hosts the status files in DIR (on node A) name, sorted, one line.
+# hosts_of DIR: the hosts the status files in DIR (on node A; a pattern) name, sorted, on one
+# line.
 hosts_of()
 {
 	on_node A sh -c "cat $1/rank-*.status 2>/dev/null" | tr -c 'a-z\n' '\n' |
@@ -295,17 +303,9 @@ run_cmd "$WORK/local-verify.log" "$LIMIT" "${NODE_A[@]}" salloc -N 2 -n 8 "$MPIV
 	srun -n 4 --mpi=pmi2 "$WORK/farm-waitany"
 expect "slurm: verify --jobs 2 in a two-node allocation, node-local -o" 5 \
 	"$WORK/local-verify.log" '"verdict": "inconclusive"' '"stopped_early": "--max-runs 4 reached"'
-a1=$(grep -E '"(verdict|decisions_left|runs)": [^[]' "$WORK/verify2n.log")
-a2=$(grep -E '"(verdict|decisions_left|runs)": [^[]' "$WORK/local-verify.log")
-if test -n "$a1" && test "$a1" = "$a2"; then
-	pass "slurm: node-local -o gives the answer of a shared one"
-else
-	printf '%s\n---\n%s\n' "$a1" "$a2" >"$WORK/local-answers.log"
-	fail "slurm: node-local -o gives the answer of a shared one" "the answers differ" \
-		"$WORK/local-answers.log"
-fi
-hosts=$(on_node A sh -c "cat $LOCAL/v/runs/*/rank-*.status 2>/dev/null" | tr -c 'a-z\n' '\n' |
-	grep -x 'node[ab]' | sort -u | tr '\n' ' ')
+same_answer "slurm: node-local -o gives the answer of a shared one" "$WORK/verify2n.log" \
+	"$WORK/local-verify.log"
+hosts=$(hosts_of "$LOCAL/v/runs/*")
 if test "$hosts" = "nodea nodeb "; then
 	pass "slurm: verify's runs ran on both nodes, their files gathered"
 else
