@@ -83,10 +83,17 @@ int job_start(struct job *j, char *const *command, const struct launch_var *vars
 
 const struct monitor_result *job_watch(struct job *j, double timeout)
 {
+	char peek[4200];
+
 	if (j->nodes && nodes_watch_start(j->nodes, j->status_dir, timeout) < 0) {
 		warning("hangs cannot be detected across the nodes: the job runs until it ends");
 		free(j->nodes);
 		j->nodes = NULL;
+	}
+	if (j->nodes && j->expect) {
+		/* verify's expected deadlock: where each rank sits is gathered to see it */
+		snprintf(peek, sizeof(peek), "%s/.peek", j->dir);
+		j->nodes->peek_dir = xstrdup(peek);
 	}
 	monitor_run(&j->launch, j->status_dir, timeout, j->expect, j->nodes, &j->res);
 	if (!j->nodes)

@@ -288,6 +288,50 @@ int monitor_nodes_deadlocked(struct node_watch *w, struct monitor_result *res, d
 	return 1;
 }
 
+/* As as_expected(), across nodes (nodes.h): the summaries do not say which call each rank
+ * sits in, so once they say that every rank has been blocked or finished, still, for
+ * expect's grace, the ranks' status files are gathered once (a peek; again only after
+ * something changed since) and the expectation is taken on them. */
+static int nodes_as_expected(struct node_watch *w, const char *status_dir,
+			     const struct monitor_expect *expect, struct monitor_result *res,
+			     double t)
+{
+	struct monitor_result seen;
+	double still = -1;
+	int i, size = 0, n = 0, ok;
+
+	if (!expect || !w->peek_dir)
+		return 0;
+	for (i = 0; i < w->nnodes; i++) {
+		const struct node_summary *s = &w->nodes[i];
+
+		if (!s->n)
+			continue;
+		if ((size && s->size != size) || s->other || s->polling || s->diverged ||
+		    s->failed || t - s->received >= 1)
+			return 0;
+		size = s->size;
+		n += s->n;
+		if (still < 0 || s->still < still)
+			still = s->still;
+	}
+	if (!size || n != size || still < expect->grace || (w->peeked && still > t - w->peeked))
+		return 0;
+	w->peeked = t;
+	if (nodes_peek(w, status_dir) < 0)
+		return 0;
+	memset(&seen, 0, sizeof(seen));
+	monitor_rescan(w->peek_dir, &seen);
+	/* still for grace by the summaries: the files are taken as of then */
+	ok = as_expected(&seen, expect, mpiv_now() + expect->grace);
+	monitor_result_release(&seen);
+	if (!ok)
+		return 0;
+	res->stalled = still;
+	res->npolling = 0;
+	return 1;
+}
+
 /* The nodes' ranks in state count (diverged or failed). */
 static int nodes_any(const struct node_watch *w, int failed)
 {
@@ -351,8 +395,8 @@ void monitor_run(struct launch *l, const char *status_dir, double timeout,
 			res->signal = launch_interrupted();
 			break;
 		}
-		/* the nodes sum their ranks up: an expected deadlock waits for the timeout */
-		if (nodes ? monitor_nodes_deadlocked(nodes, res, t, timeout) :
+		if (nodes ? nodes_as_expected(nodes, status_dir, expect, res, t) ||
+				    monitor_nodes_deadlocked(nodes, res, t, timeout) :
 				as_expected(res, expect, t) || deadlocked(res, t, timeout, warned)) {
 			res->outcome = MONITOR_DEADLOCK;
 			break;

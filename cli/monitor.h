@@ -100,8 +100,9 @@ void monitor_run(struct launch *l, const char *status_dir, double timeout,
  * file: each node's helper sums up its own ranks with monitor_summarise() once a period, and
  * the rule above is taken on those summaries (every rank of the world counted, none
  * running, every node still for timeout, every helper heard from within max(2, timeout / 3)
- * seconds, no blocked rank stopped); expect is not used (a predicted deadlock is confirmed
- * by the timeout), and res's ranks stay empty until monitor_rescan(). */
+ * seconds, no blocked rank stopped); expect is taken once every rank has been blocked or
+ * finished for its grace, on the status files gathered then (nodes_peek(), when the watch
+ * has a peek directory), and res's ranks stay empty until monitor_rescan(). */
 
 /* Fill res's ranks from the status files in dir once (a job's files gathered from its nodes
  * after it ended), keeping its outcome. */

@@ -1,6 +1,7 @@
 /* The node helpers of a job spread over a Slurm allocation (nodes.h): their job steps, and
  * what mpiverify does with what they send. */
 #define _GNU_SOURCE /* pipe2 */
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <inttypes.h>
@@ -364,6 +365,25 @@ void nodes_watch_poll(struct node_watch *w, double t)
 		w->len = 0; /* no line is that long: drop it */
 }
 
+/* Remove the status files of dir. */
+static void empty_dir(const char *dir)
+{
+	char path[8192];
+	struct dirent *de;
+	DIR *d = opendir(dir);
+	int rank, end;
+
+	while (d && (de = readdir(d))) {
+		end = 0;
+		if (sscanf(de->d_name, "rank-%d.status%n", &rank, &end) == 1 && !de->d_name[end]) {
+			snprintf(path, sizeof(path), "%s/%s", dir, de->d_name);
+			unlink(path);
+		}
+	}
+	if (d)
+		closedir(d);
+}
+
 void nodes_watch_stop(struct node_watch *w)
 {
 	double start = mpiv_now();
@@ -388,6 +408,11 @@ void nodes_watch_stop(struct node_watch *w)
 	}
 	if (w->out >= 0)
 		close(w->out);
+	if (w->peek_dir) {
+		empty_dir(w->peek_dir);
+		rmdir(w->peek_dir);
+		free(w->peek_dir);
+	}
 	/* the monitor's reaping may have collected it already */
 	if (w->pid)
 		waitpid(w->pid, NULL, WNOHANG);
@@ -505,4 +530,12 @@ int nodes_get(const char *dir, const char *status_dir)
 	}
 	free(tasks);
 	return rc;
+}
+
+int nodes_peek(struct node_watch *w, const char *status_dir)
+{
+	if (mkdir(w->peek_dir, 0777) < 0 && errno != EEXIST)
+		return error("cannot create directory '%s': %s", w->peek_dir, strerror(errno));
+	empty_dir(w->peek_dir);
+	return nodes_get(w->peek_dir, status_dir);
 }

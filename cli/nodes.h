@@ -49,6 +49,9 @@ struct node_watch {
 	char *warned;		    /* per node: its silence or a stopped rank was warned of */
 	int nnodes;
 	size_t capnodes;
+	char *peek_dir; /* where nodes_peek() gathers the status files (owned, set after
+			 * nodes_watch_start()), or NULL: no peeking */
+	double peeked;	/* when the last peek was (monotonic), 0 if none */
 };
 
 /* Whether a job of command runs under the node helpers: inside a Slurm allocation of more
@@ -72,7 +75,13 @@ int nodes_watch_start(struct node_watch *w, const char *status_dir, double timeo
 /* Take the summaries the helpers sent since the last call, stamped t. */
 void nodes_watch_poll(struct node_watch *w, double t);
 
-/* End the helper step (at once: its tasks exit when their input closes) and free w. */
+/* Gather every node's status files now, while the job runs, into w->peek_dir (emptied
+ * first): what each rank is blocked in, once the summaries say that every rank is still.
+ * Returns 0, or -1 after an error. */
+int nodes_peek(struct node_watch *w, const char *status_dir);
+
+/* End the helper step (at once: its tasks exit when their input closes) and free w, its
+ * peek directory removed. */
 void nodes_watch_stop(struct node_watch *w);
 
 /* get: from every node, the status files of status_dir and the traces of dir, into dir on

@@ -317,6 +317,24 @@ run_cmd "$WORK/local-verify-dl.log" "$LIMIT" "${NODE_A[@]}" salloc -N 2 -n 8 "$M
 	srun -N 2 -n 3 --mpi=pmi2 "$WORK/first-sender-branch"
 expect "slurm: verify confirms a deadlock across two nodes, node-local -o" 1 \
 	"$WORK/local-verify-dl.log" "verdict: 1 deadlock confirmed" 'first-sender-branch.c:[0-9]'
+# A deadlock the model predicts is confirmed once every rank has sat still where the model has
+# it (the nodes' status files gathered then), not after the timeout (30 s here; a run that
+# hangs where the model did not predict it waits for it).
+run_cmd "$WORK/local-verify-pred.log" "$LIMIT" "${NODE_A[@]}" salloc -N 2 -n 8 "$MPIVERIFY" \
+	verify -o "$LOCAL/v-pred" --jobs 2 --deadlock-timeout 30 --json -- \
+	srun -N 2 -n 4 --mpi=pmi2 "$WORK/wildcard-recv-order"
+expect "slurm: verify confirms a predicted deadlock across two nodes" 1 \
+	"$WORK/local-verify-pred.log" '"verdict": "deadlock"' '"end": "deadlocked as predicted"'
+took=$(awk '/"end": "deadlocked as predicted"/ { p = 1 }
+	p && /"started"/ { gsub(/[^0-9.]/, ""); s = $0 }
+	p && /"ended"/ { gsub(/[^0-9.]/, ""); print $0 - s; exit }' "$WORK/local-verify-pred.log")
+if test -n "$took" && awk -v t="$took" 'BEGIN { exit !(t < 15) }'; then
+	pass "slurm: its run confirmed it without the 30 s timeout (${took} s)"
+else
+	fail "slurm: its run confirmed it without the 30 s timeout" "the run took '$took' s" \
+		"$WORK/local-verify-pred.log"
+fi
 no_jobs_left "slurm: verify with node-local directories left no job step"
 check_gone "slurm: verify: no rank left on either node" "$WORK/first-sender-branch"
+check_gone "slurm: verify: no rank of the predicted deadlock left" "$WORK/wildcard-recv-order"
 summary
