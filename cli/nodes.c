@@ -23,7 +23,8 @@
 #include "slurm.h"
 #include "xalloc.h"
 
-#define STOP_MS 3000 /* for a helper step to end once told, before it is killed */
+#define STOP_MS 3000   /* for a helper step to end once told, before it is killed */
+#define QUIET_MS 60000 /* a helper step that sends nothing for this long is stuck */
 
 void node_summary_format(const struct node_summary *s, char *buf, size_t size)
 {
@@ -186,7 +187,7 @@ struct lines {
 };
 
 /* The next whole line of fd, without its newline, into *line: 1; 0 at the end of the file;
- * -1 on an error or a line longer than max. */
+ * -1 on an error, a line longer than max, or nothing read for QUIET_MS (errno ETIMEDOUT). */
 static int next_line(int fd, struct lines *l, char **line, size_t max)
 {
 	char *nl;
@@ -208,6 +209,17 @@ static int next_line(int fd, struct lines *l, char **line, size_t max)
 		if (l->len > max)
 			return -1;
 		xgrow((void **)&l->buf, &l->cap, l->len + 65536, 1);
+		{
+			struct pollfd p = {.fd = fd, .events = POLLIN};
+			int rc = poll(&p, 1, QUIET_MS);
+
+			if (rc < 0 && errno == EINTR)
+				continue;
+			if (rc == 0)
+				errno = ETIMEDOUT;
+			if (rc <= 0)
+				return -1;
+		}
 		n = read(fd, l->buf + l->len, l->cap - l->len);
 		if (n < 0 && errno == EINTR)
 			continue;
@@ -472,7 +484,7 @@ int nodes_get(const char *dir, const char *status_dir)
 	struct get_task *tasks;
 	struct lines lines = {0};
 	char *line, *rest, why[256];
-	int in, out, ntasks, t, task, got, rc = 0, st;
+	int in, out, ntasks, t, task, got, more, rc = 0, st;
 	pid_t pid = spawn("get", dir, status_dir, 1, &in, &out, &ntasks);
 
 	if (!pid)
@@ -483,7 +495,7 @@ int nodes_get(const char *dir, const char *status_dir)
 		mpiv_fs_reader_init(&tasks[t].r);
 		tasks[t].fd = -1;
 	}
-	while (next_line(out, &lines, &line, 1 << 16) > 0) {
+	while ((more = next_line(out, &lines, &line, 1 << 16)) > 0) {
 		struct get_task *g;
 
 		rest = unlabel(line, &task);
@@ -514,6 +526,13 @@ int nodes_get(const char *dir, const char *status_dir)
 		} else if (got == MPIV_FS_DIR) {
 			rc = error("the files of node task %d: a dir record", task);
 		}
+	}
+	if (more < 0 && errno == ETIMEDOUT) {
+		if (!rc)
+			rc = error("the step that gathers the nodes' files sent nothing for %d s: "
+				   "ending it",
+				   QUIET_MS / 1000);
+		kill(-pid, SIGTERM);
 	}
 	close(out);
 	free(lines.buf);
