@@ -319,9 +319,10 @@ expect "slurm: verify confirms a deadlock across two nodes, node-local -o" 1 \
 	"$WORK/local-verify-dl.log" "verdict: 1 deadlock confirmed" 'first-sender-branch.c:[0-9]'
 # A deadlock the model predicts is confirmed once every rank has sat still where the model has
 # it (the nodes' status files gathered then), not after the timeout (30 s here; a run that
-# hangs where the model did not predict it waits for it).
+# hangs where the model did not predict it waits for it). One run at a time: a run's time is
+# then its own, not also its wait for CPUs another run's step holds.
 run_cmd "$WORK/local-verify-pred.log" "$LIMIT" "${NODE_A[@]}" salloc -N 2 -n 8 "$MPIVERIFY" \
-	verify -o "$LOCAL/v-pred" --jobs 2 --deadlock-timeout 30 --json -- \
+	verify -o "$LOCAL/v-pred" --jobs 1 --deadlock-timeout 30 --json -- \
 	srun -N 2 -n 4 --mpi=pmi2 "$WORK/wildcard-recv-order"
 expect "slurm: verify confirms a predicted deadlock across two nodes" 1 \
 	"$WORK/local-verify-pred.log" '"verdict": "deadlock"' '"end": "deadlocked as predicted"'
