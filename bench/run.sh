@@ -23,19 +23,21 @@
 #  6. scale-out: verify's runs per second against --jobs (the MPI_Waitany farm, 3 ranks), and
 #     the wall time of `check --buffering all` (its modes' searches at once, a process each)
 #     against `--buffering zero` alone, on a master/worker trace;
-#  7. check time and peak memory against trace size: a wildcard-free halo exchange
-#     (ranks x iterations) and a master/worker with MPI_ANY_SOURCE receives;
+#  7. the standalone Promela model (check --promela) against trace size: spin -a, the C
+#     compiler and pan on a halo exchange of growing length, against check's own search;
 #  8. the hang monitor's cost per period against ranks: every rank's status file read on
 #     mpiverify's node (one machine) against a job spread over nodes of 64 ranks (each
 #     node's helper reads its own; mpiverify reads a summary line per node), on a synthetic
-#     status directory (bench/monitor_cost.c).
-# Arguments name the parts to run (record, replay, small, reduce, verify, scale, check,
-# monitor; default all):
+#     status directory (bench/monitor_cost.c);
+#  9. check time and peak memory against trace size: a wildcard-free halo exchange
+#     (ranks x iterations) and a master/worker with MPI_ANY_SOURCE receives.
+# Arguments name the parts to run (record, replay, small, reduce, verify, scale, promela,
+# monitor, check; default all):
 # `bench/run.sh replay` records the traces it replays once, untimed, and times only the
 # replays.
 set -u
 
-PARTS=${*:-record replay small reduce verify scale check monitor}
+PARTS=${*:-record replay small reduce verify scale promela monitor check}
 part()	# part NAME: whether NAME is to run
 {
 	case " $PARTS " in *" $1 "*) return 0 ;; esac
@@ -43,8 +45,9 @@ part()	# part NAME: whether NAME is to run
 }
 
 . "$(dirname "$0")/../tests/lib.sh"
-require_tools mpicc mpirun spin
+require_tools "$MPICC" "$MPIRUN" spin
 require_mpiverify
+require_mpi_built
 WORK=$(make_workdir bench)
 cd "$WORK" || exit 1
 
@@ -298,6 +301,7 @@ if part verify; then
 	bench_verify "branch on the first sender" first-sender-branch.c 3 ''
 	bench_verify "branch on MPI_Waitany's index" waitany-branch.c 3 ''
 fi
+
 if part scale; then
 	echo
 	echo "== scale-out: verify's runs per second against --jobs (MPI_Waitany farm, 3 ranks, 4"
@@ -340,6 +344,42 @@ if part scale; then
 		awk -v n="master/worker ${1}x${2}" -v o="$one" -v a="$all" \
 			'BEGIN { printf "%-24s %10.3f %10.3f %7.2fx\n", n, o, a, a / o }'
 	done
+fi
+
+if part promela; then
+echo
+echo "== the standalone Promela model (check --promela) against trace size: a four-rank halo"
+echo "   exchange without buffering; CPU seconds of spin -a, of cc -O0 on pan.c (and its peak"
+echo "   memory) and of pan, against check's own search of the same trace (--buffering zero)"
+printf '%-12s %6s %7s %7s %7s %9s %7s %7s %10s\n' trace calls spin cc "cc MiB" states pan check \
+	"model/check"
+# cpu_of CMD...: user + system CPU seconds of CMD into CPU, its peak KiB into PEAK
+cpu_of()
+{
+	/usr/bin/time -f '%U %S %M' -o time.out "$@" >cmd.out 2>&1
+	read -r u s PEAK <time.out
+	CPU=$(awk -v u="$u" -v s="$s" 'BEGIN { print u + s }')
+}
+for it in 12 25 49; do	# at most 1000 operations: 20 per iteration, 4 to start and end
+	dir=trace-halo-4x$it
+	rm -rf "$dir" && mkdir -p "$dir" && ./gen_trace halo "$dir" 4 "$it"
+	calls=$("$MPIVERIFY" trace "$dir" | grep -c '"call"')
+	"$MPIVERIFY" check --promela "$dir.pml" "$dir" || continue
+	cpu_of spin -a "$dir.pml"
+	t_spin=$CPU
+	cpu_of cc -O0 -w -o pan pan.c
+	t_cc=$CPU
+	cc_mib=$((PEAK / 1024))
+	cpu_of ./pan -m100000
+	t_pan=$CPU
+	states=$(sed -n 's/^ *\([0-9]*\) states, stored.*/\1/p' cmd.out)
+	cpu_of "$MPIVERIFY" check "$dir" --buffering zero -o "$dir.check"
+	awk -v n="4x$it" -v c="$calls" -v s="$t_spin" -v cc="$t_cc" -v m="$cc_mib" \
+		-v st="$states" -v p="$t_pan" -v k="$CPU" 'BEGIN {
+		# time counts in hundredths: a check below one is at most 0.01 s
+		printf "%-12s %6d %7.2f %7.2f %7d %9d %7.2f %7.2f %9s%.0fx\n", n, c, s, cc, m, st, p, k,
+			(k < 0.01 ? ">" : ""), (s + cc + p) / (k < 0.01 ? 0.01 : k) }'
+done
 fi
 if part monitor; then
 	echo

@@ -40,6 +40,7 @@ static const char check_usage[] =
 	"usage: mpiverify check [DIR] [--buffering MODE] [-o OUTDIR] [--json | --sarif]\n"
 	"                       [--suppressions FILE]... [--gen-suppressions[=FILE]]\n"
 	"                       [--ignore-potential-below BYTES] [--swarm N]\n"
+	"       mpiverify check --promela FILE [--buffering MODE] [DIR]\n"
 	"\n"
 	"Translate the traces in DIR (default ./mpiverify-trace) into a model and let SPIN\n"
 	"explore every behaviour for deadlocks: every match of a wildcard receive and, per\n"
@@ -64,6 +65,10 @@ static const char check_usage[] =
 	"                    mode, each in its own order, at once on the CPUs; they find\n"
 	"                    deadlocks (each checked as usual) but never prove there is\n"
 	"                    none: without one found the verdict is inconclusive\n"
+	"      --promela FILE      write a standalone Promela model of the traces into FILE\n"
+	"                    (- for standard output) instead of searching: one process per\n"
+	"                    rank, MPI's rules in Promela, the buffering mode (default zero)\n"
+	"                    a #define; check it with spin -a FILE && cc -o pan pan.c && ./pan\n"
 	"  -h, --help        this help\n"
 	"\n"
 	"OUTDIR also gets report.html (the findings with space-time diagrams, for a\n"
@@ -76,7 +81,8 @@ static const char check_usage[] =
 	"\n"
 	"exit: 0 no deadlock (or every one suppressed), 1 deadlock (or reduction error) found,\n"
 	"2 usage, 3 bad trace or suppressions file, 4 spin or the C compiler failed,\n"
-	"5 inconclusive (the search was cut short)\n";
+	"5 inconclusive (the search was cut short);\n"
+	"with --promela: 0 written, 3 a call or a size the standalone model cannot encode\n";
 
 static void add_mode_to_search(struct mode *modes, int *n, enum mpiv_buffering_mode mode,
 			       long long bytes)
@@ -593,6 +599,46 @@ static int check(struct check_args *a)
 	return rc;
 }
 
+/* --promela FILE: the standalone Promela model of the traces in dir, in buffering b, into
+ * path ("-": standard output). Returns the exit code. */
+static int write_promela(const char *path, const char *dir, const struct mpiv_buffering *b)
+{
+	struct tr_opts topts = {(enum eng_buffering)b->mode, b->bytes, 0, 0};
+	struct tr_promela_opts popts = {(enum eng_buffering)b->mode, b->bytes, 0, 0};
+	struct tr_promela_input in;
+	struct mpiv_traceset ts;
+	struct mpiv_error err;
+	struct eng_prog prog;
+	int to_stdout = !strcmp(path, "-"), rc;
+	FILE *f;
+
+	mpiv_error_init(&err);
+	if (mpiv_traceset_load(dir, &ts, &err))
+		return error_report(&err);
+	if (tr_translate(&ts, &topts, &prog, &err)) {
+		mpiv_traceset_release(&ts);
+		return error_report(&err);
+	}
+	f = to_stdout ? stdout : fopen(path, "w");
+	if (!f) {
+		rc = error("cannot create '%s': %s", path, strerror(errno));
+		eng_prog_release(&prog);
+		mpiv_traceset_release(&ts);
+		return MPIV_EXIT_BAD_INPUT;
+	}
+	in.prog = &prog;
+	in.ts = &ts;
+	rc = tr_promela(f, to_stdout ? "model.pml" : path, &in, 1, &popts, NULL, &err);
+	if (!to_stdout && fclose(f) && rc == 0)
+		rc = mpiv_error_set(&err, MPIV_EXIT_TOOL, path, -1, -1, "cannot write: %s",
+				    strerror(errno));
+	if (rc && !to_stdout)
+		unlink(path);	/* no half a model */
+	eng_prog_release(&prog);
+	mpiv_traceset_release(&ts);
+	return rc ? error_report(&err) : MPIV_EXIT_OK;
+}
+
 int cmd_check(int argc, char **argv)
 {
 	static const struct option longopts[] = {
@@ -602,12 +648,14 @@ int cmd_check(int argc, char **argv)
 		{"time-limit", required_argument, NULL, 'T'},
 		{"memory-limit", required_argument, NULL, 'M'},
 		{"swarm", required_argument, NULL, 'S'},
+		{"promela", required_argument, NULL, 'P'},
 		{"help", no_argument, NULL, 'h'},
 		{NULL, 0, NULL, 0},
 	};
 	struct check_args a;
+	const char *promela = NULL;
 	char *end;
-	int c, rc = -1, help = 0;
+	int c, rc = -1, help = 0, buffering_given = 0;
 
 	memset(&a, 0, sizeof(a));
 	a.dir = "mpiverify-trace";
@@ -626,6 +674,7 @@ int cmd_check(int argc, char **argv)
 			if (parse_modes(optarg, a.modes, &a.nmodes))
 				rc = usage_error("check", "unknown buffering mode '%s'", optarg);
 			a.all = !strcmp(optarg, "all");
+			buffering_given = 1;
 			break;
 		case 'o':
 			a.out = optarg;
@@ -649,6 +698,11 @@ int cmd_check(int argc, char **argv)
 				rc = usage_error("check", "invalid --swarm '%s': expected a number of "
 						 "searches, 1 to 1000", optarg);
 			break;
+		case 'P':
+			if (!*optarg)
+				rc = usage_error("check", "empty --promela file name");
+			promela = optarg;
+			break;
 		case 'h':
 			fputs(check_usage, stdout);
 			help = 1;
@@ -663,6 +717,20 @@ int cmd_check(int argc, char **argv)
 		a.dir = argv[optind++];
 	if (rc < 0 && optind < argc)
 		rc = usage_error("check", "unexpected argument '%s'", argv[optind]);
+	if (rc < 0 && promela) {
+		/* one model, one mode: zero unless --buffering names another */
+		if (buffering_given && a.nmodes != 1)
+			rc = usage_error("check", "--promela writes one buffering mode: zero, "
+					 "infinite or eager:BYTES");
+		else if (a.swarm)
+			rc = usage_error("check", "--promela writes a model instead of searching: "
+					 "--swarm has nothing to do with it");
+		else
+			rc = write_promela(promela, a.dir, buffering_given ? &a.modes[0].b :
+					   &(struct mpiv_buffering){MPIV_BUF_ZERO, 0});
+		findings_opts_release(&a.o);
+		return rc;
+	}
 	if (rc < 0)
 		rc = findings_options_done(&a.o, "check");
 	if (!rc && !help)

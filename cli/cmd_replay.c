@@ -54,8 +54,9 @@ static void replay_help(void)
 	       "  2  usage error\n"
 	       "  3  CEX.json or its trace is missing or malformed, they do not fit the\n"
 	       "     program run (another number of ranks), or DIR cannot be written\n"
-	       "  4  the launcher or the replayer library cannot be run, or no rank ran\n"
-	       "     under the replayer\n"
+	       "  4  the launcher or the replayer library cannot be run, the program's MPI\n"
+	       "     library is one mpiverify was not built for, or no rank ran under the\n"
+	       "     replayer\n"
 	       "  5  diverged: the program took another path than the counterexample\n",
 	       DEFAULT_TIMEOUT);
 }
@@ -441,6 +442,7 @@ int cmd_replay(int argc, char **argv)
 	struct mpiv_traceset ts;
 	struct mpiv_error err;
 	struct mpiv_cex cex;
+	struct preload preload;
 	struct job job;
 	char **command, *cex_path = NULL, *trace_dir = NULL;
 	char *dflt = NULL, *expect = NULL, how[128], **put = NULL;
@@ -489,9 +491,8 @@ int cmd_replay(int argc, char **argv)
 				   "after '--'", cex_arg);
 	}
 
-	rc = job_init(&job, mpiv_replayer_lib(), "replayer");
-	if (rc)
-		goto out;
+	job_init(&job);
+	memset(&preload, 0, sizeof(preload));
 	/* the ranks may start in another directory: they get absolute paths */
 	cex_path = realpath(cex_arg, NULL);
 	if (!cex_path) {
@@ -528,7 +529,10 @@ int cmd_replay(int argc, char **argv)
 	if (command == cex.command && cex.cwd && chdir(cex.cwd) != 0)
 		warning("cannot enter the recorded directory '%s': %s; running here", cex.cwd,
 			strerror(errno));
-	rc = job_start(&job, command, vars);
+	/* from there: the command's relative paths are */
+	rc = preload_pick(&preload, command, PRELOAD_REPLAYER, 0);
+	if (!rc)
+		rc = job_start(&job, &preload, command, vars);
 	if (rc)
 		goto out;
 
@@ -599,6 +603,7 @@ int cmd_replay(int argc, char **argv)
 		report_replayed(cex_path, rc, res, trace_dir, &cex);
 out:
 	job_release(&job);
+	preload_release(&preload);
 	mpiv_traceset_release(&ts);
 	for (c = 0; put && put[c]; c++)
 		free(put[c]);

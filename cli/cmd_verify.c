@@ -79,7 +79,8 @@ static void verify_help(void)
 	       "  2  usage error\n"
 	       "  3  a trace verify cannot judge, a bad suppressions file, or DIR cannot be\n"
 	       "     written\n"
-	       "  4  the launcher or the recorder cannot be run\n"
+	       "  4  the launcher or the recorder cannot be run, the program's MPI library\n"
+	       "     is one mpiverify was not built for, or a run wrote no trace\n"
 	       "  5  inconclusive: stopped at a limit with decisions left, a rank crashed, or\n"
 	       "     a deadlock of the model the program did not show\n",
 	       DEFAULT_MAX_RUNS, DEFAULT_TIME_LIMIT, DEFAULT_TIMEOUT, DEFAULT_MAX_STATES);
@@ -149,6 +150,21 @@ static int remove_old_runs(const char *runs)
 	}
 	closedir(d);
 	return rc < 0 ? -1 : 0;
+}
+
+/* Make out/runs (its name into runs), empty of earlier runs, and x->outdir out's absolute
+ * path. Returns 0, or MPIV_EXIT_BAD_INPUT after an error. */
+static int prepare_out(const char *out, char *runs, size_t size, struct explore *x)
+{
+	snprintf(runs, size, "%s/runs", out);
+	if (outdir_make(runs) < 0)
+		return error("cannot create '%s': %s", runs, strerror(errno)), MPIV_EXIT_BAD_INPUT;
+	if (remove_old_runs(runs) < 0)
+		return MPIV_EXIT_BAD_INPUT;
+	x->outdir = realpath(out, NULL);
+	if (!x->outdir)
+		return error("cannot resolve '%s': %s", out, strerror(errno)), MPIV_EXIT_BAD_INPUT;
+	return 0;
 }
 
 int cmd_verify(int argc, char **argv)
@@ -244,14 +260,16 @@ int cmd_verify(int argc, char **argv)
 		o.slurm = 1;
 	}
 	o.tty = isatty(STDERR_FILENO);
-	snprintf(runs, sizeof(runs), "%s/runs", out);
-	if (outdir_make(runs) < 0)
-		return error("cannot create '%s': %s", runs, strerror(errno)), MPIV_EXIT_BAD_INPUT;
-	if (remove_old_runs(runs) < 0)
-		return MPIV_EXIT_BAD_INPUT;
-	x.outdir = realpath(out, NULL);
-	if (!x.outdir)
-		return error("cannot resolve '%s': %s", out, strerror(errno)), MPIV_EXIT_BAD_INPUT;
+	/* the MPI library the program runs on, before anything is written */
+	rc = preload_pick(&o.preload, o.command, PRELOAD_RECORDER, 0);
+	if (!rc)
+		rc = prepare_out(out, runs, sizeof(runs), &x);
+	if (rc) {
+		preload_release(&o.preload);
+		findings_opts_release(&o.findings);
+		free(step);
+		return rc;
+	}
 
 	memset(&runner, 0, sizeof(runner));
 	runner.start = verify_start;
@@ -269,5 +287,6 @@ int cmd_verify(int argc, char **argv)
 	x.outdir = NULL;
 	free(step);
 	explore_release(&x);
+	preload_release(&o.preload);
 	return rc;
 }

@@ -1,6 +1,7 @@
 /* One run of the user's job under a preload library (job.h): what record and replay share
  * between parsing their options and saying what the run means. */
 #include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -15,18 +16,11 @@
 
 #define JOB_MAX_VARS 8		/* variables a command sets for its ranks, the job's own included */
 
-int job_init(struct job *j, const char *lib, const char *what)
+void job_init(struct job *j)
 {
 	memset(j, 0, sizeof(*j));
 	j->lock = -1;
 	monitor_result_release(&j->res);
-	/* absolute, since ranks may start in another directory (mpiexec -wdir) */
-	j->lib = realpath(lib, NULL);
-	if (!j->lib) {
-		error("cannot find the %s library '%s': %s", what, lib, strerror(errno));
-		return MPIV_EXIT_TOOL;
-	}
-	return 0;
 }
 
 int job_prepare_dir(struct job *j, const char *dir, const char *const *stale)
@@ -35,12 +29,38 @@ int job_prepare_dir(struct job *j, const char *dir, const char *const *stale)
 	return j->dir ? 0 : MPIV_EXIT_BAD_INPUT;
 }
 
-int job_start(struct job *j, char *const *command, const struct launch_var *vars)
+/* The launcher's list of variables to pass to the ranks (j->mpi->forward_env): the user's own
+ * list, then LD_PRELOAD and the names of all (n of them). Returns it, malloc'ed. */
+static char *forward_list(const struct job *j, const struct launch_var *all, int n)
+{
+	const char *old = getenv(j->mpi->forward_env);
+	char *list = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&list, &len);
+	int i;
+
+	if (!f)
+		die(MPIV_EXIT_TOOL, "out of memory");
+	if (old && *old)
+		fprintf(f, "%s%c", old, j->mpi->forward_sep);
+	fprintf(f, "LD_PRELOAD");
+	for (i = 0; i < n; i++)
+		fprintf(f, "%c%s", j->mpi->forward_sep, all[i].name);
+	fclose(f);
+	return list;
+}
+
+int job_start(struct job *j, const struct preload *p, char *const *command,
+	      const struct launch_var *vars)
 {
 	struct launch_var all[JOB_MAX_VARS];
 	const char **dirs;
-	int n = 0, k = 0;
+	char *forward = NULL;
+	int n = 0, k = 0, rc, saved;
 
+	free(j->lib);
+	j->lib = xstrdup(p->lib);
+	j->mpi = p->mpi;
 	if (nodes_active(command)) {
 		/* the ranks write their status where they run; the nodes' helpers read it */
 		j->status_dir = nodes_status_dir(j->dir);
@@ -62,13 +82,22 @@ int job_start(struct job *j, char *const *command, const struct launch_var *vars
 	all[n].name = MPIV_ENV_STATUS_DIR;
 	all[n++].value = j->status_dir;
 	for (; vars && vars->name; vars++) {
-		if (n == JOB_MAX_VARS - 1)
+		if (n == JOB_MAX_VARS - 2)
 			BUG("more variables for the job than JOB_MAX_VARS");
 		all[n++] = *vars;
 	}
+	if (j->mpi && j->mpi->forward_env) {
+		forward = forward_list(j, all, n);
+		all[n].name = j->mpi->forward_env;
+		all[n++].value = forward;
+	}
 	all[n].name = NULL;
 	all[n].value = NULL;
-	if (launch_start(&j->launch, command, j->lib, all, j->status_dir) < 0) {
+	rc = launch_start(&j->launch, command, j->lib, all, j->status_dir);
+	saved = errno;
+	free(forward);
+	errno = saved;
+	if (rc < 0) {
 		if (errno == EINVAL)
 			error("cannot preload '%s': LD_PRELOAD cannot hold a path with ':' or a "
 			      "space", j->lib);

@@ -356,13 +356,16 @@ static int reported(const struct monitor_result *res, const struct node_watch *n
 	return 0;
 }
 
+/* Seconds between a rank's word that it diverged or cannot replay and the end of the job. */
+#define NOTE_GRACE 0.3
+
 void monitor_run(struct launch *l, const char *status_dir, double timeout,
 		 const struct monitor_expect *expect, struct node_watch *nodes,
 		 struct monitor_result *res)
 {
-	double start = mpiv_now(), t;
+	double start = mpiv_now(), t, noted = 0;
 	char *warned = NULL;
-	int warned_none = 0, done;
+	int warned_none = 0, done, failed;
 
 	memset(res, 0, sizeof(*res));
 	res->exit_code = -1;
@@ -377,14 +380,19 @@ void monitor_run(struct launch *l, const char *status_dir, double timeout,
 			scan(status_dir, res, t);
 		if (res->size && !warned)
 			warned = xcalloc(res->size, 1);
-		/* a rank that cannot replay says why, whatever the others did */
-		if (nodes ? nodes_any(nodes, 1) : any_in(res, MPIV_ST_FAILED)) {
-			res->outcome = MONITOR_FAILED;
-			break;
-		}
-		if (nodes ? nodes_any(nodes, 0) : any_in(res, MPIV_ST_DIVERGED)) {
-			res->outcome = MONITOR_DIVERGED;
-			break;
+		/* a rank that cannot replay says why, whatever the others did; its own line on
+		 * stderr is still on its way through the launcher's proxies, which ending the
+		 * job would cut: a moment for it first */
+		failed = nodes ? nodes_any(nodes, 1) : any_in(res, MPIV_ST_FAILED);
+		if (failed || (nodes ? nodes_any(nodes, 0) : any_in(res, MPIV_ST_DIVERGED))) {
+			if (!noted)
+				noted = t;
+			if (done || t - noted >= NOTE_GRACE) {
+				res->outcome = failed ? MONITOR_FAILED : MONITOR_DIVERGED;
+				break;
+			}
+			launch_relay(l, MPIV_STATUS_PERIOD_MS);
+			continue;
 		}
 		if (done) {
 			res->outcome = MONITOR_COMPLETED;

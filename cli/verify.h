@@ -10,6 +10,7 @@
 
 struct verify_opts {
 	char **command;		/* launcher and arguments (srun's with --exact: slurm.h) */
+	struct preload preload;	/* the recorder for command, picked once for every run */
 	int jobs;		/* --jobs: runs at once; 0: as many as the CPUs hold */
 	int slurm;		/* the launcher is srun: runs are job steps */
 	double timeout;		/* --deadlock-timeout of each run */

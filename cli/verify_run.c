@@ -98,6 +98,7 @@ int verify_run(void *ctx, struct explore *x, struct xrun *r)
 	memset(&opts, 0, sizeof(opts));
 	opts.dir = r->dir;
 	opts.command = o->command;
+	opts.preload = &o->preload;
 	opts.timeout = o->timeout;
 	opts.quiet = 1;
 	opts.steer = r->steer_path;

@@ -23,9 +23,9 @@ set -u
 
 require_tools "$MPICC" "$MPIRUN" spin
 require_mpiverify
+require_mpi_built
 
 WORK=$(make_workdir badinput) || exit 1
-BINDIR=$OUTDIR/bin
 mkdir -p "$BINDIR"
 cd "$SRCDIR" || exit 1
 LIMIT=120	# safety net per command

@@ -11,6 +11,7 @@ set -u
 . "$(dirname "$0")/../lib.sh"
 require_tools "$MPICC" "$MPIRUN" spin
 require_mpiverify
+require_mpi_built
 
 CORPUS=$SRCDIR/tests/fuzz/corpus
 WORK=$(make_workdir corpus) || exit 1

@@ -167,6 +167,23 @@ in_ns()
 	nsenter -t "$pid" -n -u -m -- "$@"
 }
 
+# own_tmp DIR: the shell commands that give a node's namespace a /tmp of its own, a tmpfs;
+# when DIR (the cluster's files, on the "shared file system") is under /tmp, the tree holding
+# it is bound back in at the same path, as a shared file system would be mounted.
+own_tmp()
+{
+	local top
+	case $1 in
+	/tmp/*)
+		top=${1#/tmp/}
+		top=${top%%/*}
+		echo "mount --bind /tmp /mnt && mount -t tmpfs tmpfs /tmp &&
+			mkdir -p '/tmp/$top' && mount --bind '/mnt/$top' '/tmp/$top'"
+		;;
+	*) echo "mount -t tmpfs tmpfs /tmp" ;;
+	esac
+}
+
 cluster_start_two()
 {
 	local dir=$1 cpus=$2 a=mvva$$ b=mvvb$$
@@ -194,11 +211,11 @@ cluster_start_two()
 	mkdir -p "$dir/tmp-a" "$dir/tmp-b"
 	in_ns "$CLUSTER_NS_A" sh -c "hostname nodea && ip link set lo up &&
 		ip addr add 10.207.0.1/24 dev $a && ip link set $a up &&
-		mount --bind '$dir/hosts' /etc/hosts && mount -t tmpfs tmpfs /tmp" ||
+		mount --bind '$dir/hosts' /etc/hosts && $(own_tmp "$dir")" ||
 		{ CLUSTER_SKIP="cannot set up node a's namespaces"; return 1; }
 	in_ns "$CLUSTER_NS_B" sh -c "hostname nodeb && ip link set lo up &&
 		ip addr add 10.207.0.2/24 dev $b && ip link set $b up &&
-		mount --bind '$dir/hosts' /etc/hosts && mount -t tmpfs tmpfs /tmp" ||
+		mount --bind '$dir/hosts' /etc/hosts && $(own_tmp "$dir")" ||
 		{ CLUSTER_SKIP="cannot set up node b's namespaces"; return 1; }
 	set_nodes
 	start_munge "$dir" || { CLUSTER_SKIP="munged does not start"; return 1; }

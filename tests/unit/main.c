@@ -20,6 +20,7 @@ int main(void)
 		suppress_suite,
 		slurm_suite,
 		nodes_suite,
+		promela_suite,
 		CU_SUITE_INFO_NULL,
 	};
 	unsigned failed;
