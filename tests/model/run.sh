@@ -117,6 +117,13 @@ swarm_case "swarm: none found is inconclusive" "$SRCDIR/tests/model/cases/master
 	5 "^mpiverify: inconclusive: no deadlock found"
 swarm_case "swarm: a search one core does not finish, inconclusive" "$big" 5 \
 	"not exhaustive (time limit of 3 s reached)" --buffering zero --time-limit 3
+run_cmd "$WORK/swarm-0.log" 10 "$MPIVERIFY" check --swarm 0 "$SRCDIR/tests/model/cases/head-to-head"
+expect_text "swarm: --swarm 0 is a usage error" 2 "$WORK/swarm-0.log" \
+	"invalid --swarm '0': expected a number of searches, 1 to 1000"
+run_cmd "$WORK/swarm-promela.log" 10 "$MPIVERIFY" check --swarm 2 --promela - \
+	"$SRCDIR/tests/model/cases/head-to-head"
+expect_text "swarm: with --promela, a usage error" 2 "$WORK/swarm-promela.log" \
+	"--swarm has nothing to do with it"
 
 # The verifier (cli/spin_run.c): a prebuilt pan when one has room for the state, so that
 # nothing is compiled into the output directory; else one compiled there, same verdict.
