@@ -280,10 +280,10 @@ static void swarm_result(struct spin_result *members, int n, struct spin_result 
 		res->errors += members[k].errors;
 		if (members[k].seconds > res->seconds)
 			res->seconds = members[k].seconds;
-		/* a member cut short by a limit says so */
-		if (strcmp(members[k].why, "a bitstate search is not exhaustive"))
+		/* a member cut short by a limit says so (its words cut to fit the line) */
+		if (strcmp(members[k].why, SPIN_BITSTATE_WHY))
 			snprintf(res->why, sizeof(res->why), "a swarm of %d bitstate searches is "
-				 "not exhaustive (%s)", n, members[k].why);
+				 "not exhaustive (%.180s)", n, members[k].why);
 		for (i = 0; i < members[k].ntrails; i++) {
 			snprintf(name, sizeof(name), "swarm-%d/%s", k, members[k].trails[i]);
 			res->trails = xrealloc(res->trails,

@@ -480,7 +480,7 @@ int spin_swarm_search(const char *pan, const char *workdir, long depth, long mem
 	/* one stopped by a limit says which */
 	if (rc == 0 && res->complete) {
 		res->complete = 0;
-		snprintf(res->why, sizeof(res->why), "a bitstate search is not exhaustive");
+		snprintf(res->why, sizeof(res->why), "%s", SPIN_BITSTATE_WHY);
 	}
 	return rc;
 }

@@ -40,6 +40,9 @@ int spin_search(const char *pan, const char *workdir, long depth, long memory_mb
 int spin_swarm_verifier(const char *outdir, long words, char *pan, size_t size,
 			struct mpiv_error *err);
 
+/* res->why of a swarm search that ran to its end: not cut short, yet not exhaustive */
+#define SPIN_BITSTATE_WHY "a bitstate search is not exhaustive"
+
 /* One search of a swarm, with the verifier spin_swarm_verifier() built: spin_search() as a
  * bitstate search (a bit array as large as half of memory_mb holds, up to 2^35 bits), its
  * order and hash function chosen by seed (0, 1, ...: each member a different one). It may
