@@ -26,20 +26,23 @@
 #     against `--buffering zero` alone, on a master/worker trace;
 #  7. the standalone Promela model (check --promela) against trace size: spin -a, the C
 #     compiler and pan on a halo exchange of growing length, against check's own search;
-#  8. check time and peak memory against trace size: a wildcard-free halo exchange
+#  8. the hang monitor's cost per period against ranks: every rank's status file read on
+#     mpiverify's node (one machine) against a job spread over nodes of 64 ranks (each
+#     node's helper reads its own; mpiverify reads a summary line per node), on a synthetic
+#     status directory (bench/monitor_cost.c);
+#  9. check time and peak memory against trace size: a wildcard-free halo exchange
 #     (ranks x iterations) and two codes with MPI_ANY_SOURCE receives (a master receiving every
 #     result, a task farm answering each), small and at 1M and 10M events, as ratios;
-#  9. state explosion: a task farm like a ray tracer's (5 workers, 100 items of three kinds,
+# 10. state explosion: a task farm like a ray tracer's (5 workers, 100 items of three kinds,
 #     answers received with MPI_ANY_SOURCE and MPI_ANY_TAG), states and time of each mode's
 #     search with the reductions and without them (check --full-search).
-# Arguments name the parts to run (record, replay, small, reduce, verify, scale, promela, check,
-# explosion;
-# default all):
+# Arguments name the parts to run (record, replay, small, reduce, verify, scale, promela,
+# monitor, check, explosion; default all):
 # `bench/run.sh replay` records the traces it replays once, untimed, and times only the
 # replays.
 set -u
 
-PARTS=${*:-record replay small reduce verify scale promela check explosion}
+PARTS=${*:-record replay small reduce verify scale promela monitor check explosion}
 part()	# part NAME: whether NAME is to run
 {
 	case " $PARTS " in *" $1 "*) return 0 ;; esac
@@ -405,6 +408,25 @@ for it in 12 25 49; do	# at most 1000 operations: 20 per iteration, 4 to start a
 		printf "%-12s %6d %7.2f %7.2f %7d %9d %7.2f %7.2f %9s%.0fx\n", n, c, s, cc, m, st, p, k,
 			(k < 0.01 ? ">" : ""), (s + cc + p) / (k < 0.01 ? 0.01 : k) }'
 done
+fi
+if part monitor; then
+	echo
+	echo "== the hang monitor's wall time per period (every 100 ms) against ranks: each rank's"
+	echo "   file read on mpiverify's node, against nodes of 64 ranks (each node's helper reads"
+	echo "   its own ranks; mpiverify reads one summary line per node); mean of 50 periods"
+	cc -O2 -I"$SRCDIR/common" -I"$SRCDIR/cli" -I"$BUILDDIR" -o monitor_cost \
+		"$SRCDIR/bench/monitor_cost.c" "$BUILDDIR/cli/monitor.o" "$BUILDDIR/cli/launch.o" \
+		"$BUILDDIR/cli/status_file.o" "$BUILDDIR/cli/nodes.o" "$BUILDDIR/cli/slurm.o" \
+		"$BUILDDIR/libmpiv.a" -ljansson -ldw || exit 1
+	printf '%7s %6s %14s %14s %16s %12s\n' ranks nodes "per-rank us" "helper us" \
+		"summaries us" "per-rank/sum"
+	for n in 256 1024 4096; do
+		rm -rf monitor.dir
+		./monitor_cost monitor.dir "$n" 64 50 |
+			awk '{ printf "%7d %6d %14.1f %14.1f %16.1f %11.0fx\n", $1, $2, $3, $4, $5,
+				$3 / $5 }'
+	done
+	rm -rf monitor.dir
 fi
 if part check; then
 echo

@@ -40,7 +40,7 @@ struct mode {
 static const char check_usage[] =
 	"usage: mpiverify check [DIR] [--buffering MODE] [-o OUTDIR] [--json | --sarif]\n"
 	"                       [--suppressions FILE]... [--gen-suppressions[=FILE]]\n"
-	"                       [--ignore-potential-below BYTES]\n"
+	"                       [--ignore-potential-below BYTES] [--swarm N]\n"
 	"       mpiverify check --promela FILE [--buffering MODE] [DIR]\n"
 	"\n"
 	"Translate the traces in DIR (default ./mpiverify-trace) into a model and let SPIN\n"
@@ -64,6 +64,10 @@ static const char check_usage[] =
 	"      --memory-limit MB   stop each search at MB megabytes (default 2048)\n"
 	"      --full-search       offer the search every choice, without its reductions\n"
 	"                          (the same verdict, slower: for comparing)\n"
+	"      --swarm N     for a search one core cannot finish: N bitstate searches per\n"
+	"                    mode, each in its own order, at once on the CPUs; they find\n"
+	"                    deadlocks (each checked as usual) but never prove there is\n"
+	"                    none: without one found the verdict is inconclusive\n"
 	"      --promela FILE      write a standalone Promela model of the traces into FILE\n"
 	"                    (- for standard output) instead of searching: one process per\n"
 	"                    rank, MPI's rules in Promela, the buffering mode (default zero)\n"
@@ -187,9 +191,12 @@ struct check_run {
 	struct eng_prog *prog;
 	const char *outdir;		/* absolute */
 	char pan[PATH_MAX];		/* the prebuilt verifier with room for the state
-					 * (spin_prebuilt()); "": a search that needs one builds
-					 * its own in its mode's directory */
+					 * (spin_prebuilt()), or with --swarm the bitstate one
+					 * (spin_swarm_verifier()); "": a search that needs one
+					 * builds its own in its mode's directory */
 	long memory_mb;			/* memory limit of each search */
+	int swarm;			/* --swarm: bitstate searches per mode, 0 for one
+					 * exhaustive search */
 	struct tr_deadlocks found;
 	int incomplete;			/* some mode's search was cut short */
 	json_t *modes_json;
@@ -242,39 +249,49 @@ static void mode_pan(const struct check_run *run, const char *dir, char *pan, si
 		snprintf(pan, size, "%s/pan", dir);
 }
 
+/* The model data of prog into dir/model.dat. Returns 0, or -1 with err filled. */
+static int emit_model(struct eng_prog *prog, const char *dir, struct mpiv_error *err)
+{
+	char dat[PATH_MAX + 16];
+	FILE *f;
+
+	snprintf(dat, sizeof(dat), "%s/model.dat", dir);
+	f = fopen(dat, "w");
+	if (!f)
+		return mpiv_error_set(err, MPIV_EXIT_TOOL, dat, -1, -1, "cannot create: %s",
+				      strerror(errno));
+	if (tr_emit(prog, f, dat, err) | fclose(f))
+		return mpiv_error_set(err, MPIV_EXIT_TOOL, dat, -1, -1, "cannot write");
+	return 0;
+}
+
 /* SPIN's search, in dir, of what is left from st, the first state with several choices (lead
  * choices from the start), or of the whole program (st NULL), into res. Returns 0, or -1
  * with err filled. */
 static int search_rest(struct check_run *run, const char *dir, int32_t *st, long lead,
 		       struct spin_result *res, struct mpiv_error *err)
 {
-	char dat[PATH_MAX + 16], pan[PATH_MAX + 8];
+	char pan[PATH_MAX + 8];
 	struct eng_prog cut;
 	long depth;
 	int rc, is_cut;
-	FILE *f;
 
 	/* no prebuilt verifier with room for the state: this search builds its own */
 	if (!run->pan[0] && spin_verifier(dir, run->prog->words, pan, sizeof(pan), err))
 		return -1;
 	mode_pan(run, dir, pan, sizeof(pan));
-	snprintf(dat, sizeof(dat), "%s/model.dat", dir);
-	f = fopen(dat, "w");
-	if (!f)
-		return mpiv_error_set(err, MPIV_EXIT_TOOL, dat, -1, -1, "cannot create: %s",
-				      strerror(errno));
 	/* SPIN gets the rest of the program, or all of it, starting in st; or from the start,
 	 * the program as it is */
 	is_cut = st ? tr_cut(run->prog, st, &cut) : 0;
 	if (!is_cut)
 		run->prog->start = st;
 	depth = tr_search_depth(is_cut ? &cut : run->prog);
-	rc = tr_emit(is_cut ? &cut : run->prog, f, dat, err);
+	rc = emit_model(is_cut ? &cut : run->prog, dir, err);
 	run->prog->start = NULL;
 	if (is_cut)
 		eng_prog_release(&cut);
-	if (rc | fclose(f))
-		return mpiv_error_set(err, MPIV_EXIT_TOOL, dat, -1, -1, "cannot write");
+	if (rc)
+		return -1;
 	if (spin_search(pan, dir, depth, run->memory_mb, MAX_TRAILS, run->seconds, res, err))
 		return -1;
 	res->lead = lead;
@@ -282,12 +299,72 @@ static int search_rest(struct check_run *run, const char *dir, int32_t *st, long
 	return 0;
 }
 
+/* Make dir, without the trails of an earlier search, for a search of mode m. Returns 0, or
+ * -1 with err filled. */
+static int fresh_dir(struct check_run *run, const struct mode *m, const char *dir,
+		     struct mpiv_error *err)
+{
+	if (outdir_make(dir))
+		return mpiv_error_set(err, MPIV_EXIT_TOOL, dir, -1, -1, "cannot create: %s",
+				      strerror(errno));
+	clean_mode_dir(dir);
+	eng_set_buffering(run->prog, (enum eng_buffering)m->b.mode, m->b.bytes);
+	return 0;
+}
+
+/* With --swarm, mode m's directory (check() made it, with the model data its trails are
+ * replayed with): the member-th search of its swarm, in its subdirectory swarm-MEMBER, of
+ * the whole program. Returns 0, or -1 with err filled. */
+static int search_swarm_member(struct check_run *run, const struct mode *m, const char *dir,
+			       int member, struct spin_result *res, struct mpiv_error *err)
+{
+	char sub[PATH_MAX];
+
+	if (snprintf(sub, sizeof(sub), "%s/swarm-%d", dir, member) >= (int)sizeof(sub))
+		return mpiv_error_set(err, MPIV_EXIT_BAD_INPUT, run->outdir, -1, -1,
+				      "output directory name too long");
+	if (fresh_dir(run, m, sub, err) || emit_model(run->prog, sub, err))
+		return -1;
+	return spin_swarm_search(run->pan, sub, tr_search_depth(run->prog), run->memory_mb,
+				 MAX_TRAILS, run->seconds, member, res, err);
+}
+
+/* A mode's swarm as one search (its members' results, n of them, released here): the
+ * states and deadlocks of all, their trails named from the mode's directory, never
+ * complete. */
+static void swarm_result(struct spin_result *members, int n, struct spin_result *res)
+{
+	char name[PATH_MAX];
+	int k, i;
+
+	memset(res, 0, sizeof(*res));
+	snprintf(res->why, sizeof(res->why), "a swarm of %d bitstate searches is not "
+		 "exhaustive", n);
+	for (k = 0; k < n; k++) {
+		res->states += members[k].states;
+		res->errors += members[k].errors;
+		if (members[k].seconds > res->seconds)
+			res->seconds = members[k].seconds;
+		/* a member cut short by a limit says so (its words cut to fit the line) */
+		if (strcmp(members[k].why, SPIN_BITSTATE_WHY))
+			snprintf(res->why, sizeof(res->why), "a swarm of %d bitstate searches is "
+				 "not exhaustive (%.180s)", n, members[k].why);
+		for (i = 0; i < members[k].ntrails; i++) {
+			snprintf(name, sizeof(name), "swarm-%d/%s", k, members[k].trails[i]);
+			res->trails = xrealloc(res->trails,
+					       (size_t)(res->ntrails + 1) * sizeof(char *));
+			res->trails[res->ntrails++] = xstrdup(name);
+		}
+		spin_result_release(&members[k]);
+	}
+}
+
 /* The search of one mode, into res: check's own pass as long as the search offers one choice
- * at a time, then, where it branches, SPIN on the rest (tr_cut.c). Runs in a process of its
- * own when several modes are searched at once (search_pool.h). Returns 0, or -1 with err
- * filled. */
-static int search_mode(struct check_run *run, const struct mode *m, struct spin_result *res,
-		       struct mpiv_error *err)
+ * at a time, then, where it branches, SPIN on the rest (tr_cut.c); with --swarm, the
+ * member-th search of the mode's swarm. Runs in a process of its own when several are
+ * searched at once (search_pool.h). Returns 0, or -1 with err filled. */
+static int search_mode(struct check_run *run, const struct mode *m, int member,
+		       struct spin_result *res, struct mpiv_error *err)
 {
 	char dir[PATH_MAX];
 	int32_t *st;
@@ -296,11 +373,10 @@ static int search_mode(struct check_run *run, const struct mode *m, struct spin_
 
 	if (mode_dir(run, m, dir, err))
 		return -1;
-	if (outdir_make(dir))
-		return mpiv_error_set(err, MPIV_EXIT_TOOL, dir, -1, -1, "cannot create: %s",
-				      strerror(errno));
-	clean_mode_dir(dir);
-	eng_set_buffering(run->prog, (enum eng_buffering)m->b.mode, m->b.bytes);
+	if (run->swarm)
+		return search_swarm_member(run, m, dir, member, res, err);
+	if (fresh_dir(run, m, dir, err))
+		return -1;
 	if (getenv(MPIV_ENV_SPIN_FROM_START))
 		return search_rest(run, dir, NULL, 0, res, err);
 	st = xmalloc(eng_state_bytes(run->prog));
@@ -436,13 +512,14 @@ struct mode_search {
 	struct check_run *run;
 	const struct mode *modes;
 	int which[MAX_MODES];	/* the modes searched at once, by their index in modes */
+	int per;		/* searches per mode: --swarm's N, or 1 */
 };
 
 static int search_nth(void *ctx, int i, struct spin_result *res, struct mpiv_error *err)
 {
 	struct mode_search *ms = ctx;
 
-	return search_mode(ms->run, &ms->modes[ms->which[i]], res, err);
+	return search_mode(ms->run, &ms->modes[ms->which[i / ms->per]], i % ms->per, res, err);
 }
 
 /* After a spin_* call failed: 128 + the signal if check was told to stop (which spin_stopped
@@ -470,6 +547,7 @@ struct check_args {
 	double seconds;
 	long memory_mb;
 	int full;			/* --full-search: without the reductions */
+	int swarm;			/* --swarm N, 0 without */
 	struct findings_opts o;
 };
 
@@ -560,9 +638,9 @@ static int report(struct check_args *a, struct check_run *run, const struct chec
 /* The check itself, once the command line is read. */
 static int check(struct check_args *a)
 {
-	struct spin_result results[MAX_MODES];
-	struct mpiv_error errs[MAX_MODES];
-	int rcs[MAX_MODES], nat = 0, at[MAX_MODES];
+	struct spin_result *results, merged;
+	struct mpiv_error *errs;
+	int *rcs, nat = 0, at[MAX_MODES], per = a->swarm ? a->swarm : 1, k;
 	struct mode_search ms;
 	long long eager = -1;
 	char modes_str[MAX_MODES * (sizeof(a->modes[0].name) + 2)] = "";
@@ -608,10 +686,19 @@ static int check(struct check_args *a)
 	prog.full = a->full;
 	nwarns = tr_warnings(&prog, &ts, &warns);
 	memset(&run, 0, sizeof(run));
-	/* a search that needs a verifier and finds none prebuilt builds its own */
-	if (spin_prebuilt(prog.words, run.pan, sizeof(run.pan)))
+	if (a->swarm) {
+		if (spin_swarm_verifier(outdir, prog.words, run.pan, sizeof(run.pan), &err)) {
+			free(warns);
+			eng_prog_release(&prog);
+			mpiv_traceset_release(&ts);
+			return stopped_or_report(&err);
+		}
+	} else if (spin_prebuilt(prog.words, run.pan, sizeof(run.pan))) {
+		/* a search that needs a verifier and finds none prebuilt builds its own */
 		run.pan[0] = '\0';
+	}
 	run.memory_mb = a->memory_mb;
+	run.swarm = a->swarm;
 	run.seconds = a->seconds;
 	run.ts = &ts;
 	run.prog = &prog;
@@ -623,18 +710,31 @@ static int check(struct check_args *a)
 	 * not depend on which ended first */
 	ms.run = &run;
 	ms.modes = a->modes;
+	ms.per = per;
 	for (i = 0; i < a->nmodes; i++) {
 		at[i] = -1;
-		if (!waits_for_infinite(&run, a->modes, a->nmodes, &a->modes[i])) {
+		if (a->swarm || !waits_for_infinite(&run, a->modes, a->nmodes, &a->modes[i])) {
 			at[i] = nat;
 			ms.which[nat++] = i;
 		}
 	}
-	search_pool_run(search_nth, &ms, nat, child_cpus(), results, errs, rcs);
+	results = xcalloc((size_t)(nat * per), sizeof(*results));
+	errs = xcalloc((size_t)(nat * per), sizeof(*errs));
+	rcs = xcalloc((size_t)(nat * per), sizeof(*rcs));
+	/* a swarm's trails are replayed from the mode's directory: its model data goes there */
+	for (i = 0; a->swarm && i < a->nmodes && rc == MPIV_EXIT_OK; i++) {
+		char dir[PATH_MAX];
+
+		if (mode_dir(&run, &a->modes[i], dir, &err) ||
+		    fresh_dir(&run, &a->modes[i], dir, &err) || emit_model(&prog, dir, &err))
+			rc = error_report(&err);
+	}
+	if (rc == MPIV_EXIT_OK)
+		search_pool_run(search_nth, &ms, nat * per, child_cpus(), results, errs, rcs);
 	for (i = 0; i < a->nmodes; i++) {
 		struct spin_result late;
 		struct mpiv_error lerr;
-		struct spin_result *res = at[i] >= 0 ? &results[at[i]] : &late;
+		struct spin_result *res = &late;
 
 		if (at[i] < 0) {
 			/* the same search as the infinite one, made only if that one found a
@@ -643,18 +743,28 @@ static int check(struct check_args *a)
 				continue;
 			memset(&late, 0, sizeof(late));
 			mpiv_error_init(&lerr);
-			if (search_mode(&run, &a->modes[i], &late, &lerr)) {
+			if (search_mode(&run, &a->modes[i], 0, &late, &lerr)) {
 				rc = stopped_or_report(&lerr);
 				spin_result_release(&late);
 				continue;
 			}
-		} else if (rc == MPIV_EXIT_OK && rcs[at[i]]) {
-			rc = stopped_or_report(&errs[at[i]]);
+		} else {
+			for (k = 0; k < per; k++)
+				if (rc == MPIV_EXIT_OK && rcs[at[i] * per + k])
+					rc = stopped_or_report(&errs[at[i] * per + k]);
+			if (a->swarm)
+				swarm_result(results + at[i] * per, per, &merged);
+			else
+				merged = results[at[i]];
+			res = &merged;
 		}
 		if (rc == MPIV_EXIT_OK && take_mode(&run, &a->modes[i], res, &err))
 			rc = stopped_or_report(&err);
 		spin_result_release(res);
 	}
+	free(results);
+	free(errs);
+	free(rcs);
 	if (rc == MPIV_EXIT_OK) {
 		tr_deadlocks_merge(&run.found);
 		if (save_cexes(&run, &err))
@@ -747,6 +857,7 @@ int cmd_check(int argc, char **argv)
 		{"time-limit", required_argument, NULL, 'T'},
 		{"memory-limit", required_argument, NULL, 'M'},
 		{"full-search", no_argument, NULL, 'F'},
+		{"swarm", required_argument, NULL, 'S'},
 		{"promela", required_argument, NULL, 'P'},
 		{"help", no_argument, NULL, 'h'},
 		{NULL, 0, NULL, 0},
@@ -794,6 +905,12 @@ int cmd_check(int argc, char **argv)
 		case 'F':
 			a.full = 1;
 			break;
+		case 'S':
+			a.swarm = (int)strtol(optarg, &end, 10);
+			if (end == optarg || *end || a.swarm < 1 || a.swarm > 1000)
+				rc = usage_error("check", "invalid --swarm '%s': expected a number of "
+						 "searches, 1 to 1000", optarg);
+			break;
 		case 'P':
 			if (!*optarg)
 				rc = usage_error("check", "empty --promela file name");
@@ -818,6 +935,9 @@ int cmd_check(int argc, char **argv)
 		if (buffering_given && a.nmodes != 1)
 			rc = usage_error("check", "--promela writes one buffering mode: zero, "
 					 "infinite or eager:BYTES");
+		else if (a.swarm)
+			rc = usage_error("check", "--promela writes a model instead of searching: "
+					 "--swarm has nothing to do with it");
 		else
 			rc = write_promela(promela, a.dir, buffering_given ? &a.modes[0].b :
 					   &(struct mpiv_buffering){MPIV_BUF_ZERO, 0});

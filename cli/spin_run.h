@@ -41,6 +41,25 @@ int spin_prebuilt(long words, char *pan, size_t size);
 int spin_search(const char *pan, const char *workdir, long depth, long memory_mb, int max_trails,
 		double seconds, struct spin_result *res, struct mpiv_error *err);
 
+/* The verifier for swarm searches (check --swarm): as spin_verifier() builds one, with
+ * bitstate hashing and transition and process orders shuffled by a seed (SPIN's -DBITSTATE
+ * -DT_RAND -DP_RAND), always built, in outdir/swarm. Its path goes into pan. Returns 0, or -1
+ * with err filled. */
+int spin_swarm_verifier(const char *outdir, long words, char *pan, size_t size,
+			struct mpiv_error *err);
+
+/* res->why of a swarm search that ran to its end: not cut short, yet not exhaustive */
+#define SPIN_BITSTATE_WHY "a bitstate search is not exhaustive"
+
+/* One search of a swarm, with the verifier spin_swarm_verifier() built: spin_search() as a
+ * bitstate search (a bit array as large as half of memory_mb holds, up to 2^35 bits), its
+ * order and hash function chosen by seed (0, 1, ...: each member a different one). It may
+ * find deadlocks (each a real path of the model, as spin_search()'s), but it is never
+ * complete: res->complete is 0, res->why says why. */
+int spin_swarm_search(const char *pan, const char *workdir, long depth, long memory_mb,
+		      int max_trails, double seconds, int seed, struct spin_result *res,
+		      struct mpiv_error *err);
+
 /* Replay a trail with the verifier pan in workdir and collect the model's choices. Returns 0
  * with *choices (malloc'd) and *n, or -1 with err filled. */
 int spin_trail_choices(const char *pan, const char *workdir, const char *trail, int **choices,

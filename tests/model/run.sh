@@ -142,6 +142,39 @@ limit_case()
 limit_case time 2 "time limit"
 limit_case memory 16 "memory limit of 16 MB reached"
 
+# --swarm: bitstate searches, each in an order of its own, several at once. They find a
+# deadlock (checked by the engine as any trail is), but a swarm is not exhaustive, even when
+# each search ran to its end: without a deadlock found it is inconclusive, never "no deadlock".
+# swarm_case NAME DIR WANT-EXIT TEXT [ARGS...]: check --swarm 3 DIR exits WANT-EXIT, says TEXT.
+swarm_case()
+{
+	local name=$1 dir=$2 want=$3 text=$4 out
+	shift 4
+	out=$WORK/swarm-$(basename "$dir")
+	run_cmd "$out.log" 120 "$MPIVERIFY" check "$dir" --swarm 3 --memory-limit 64 -o "$out" "$@"
+	if test "$RC" -eq "$want" && grep -q "$text" "$out.log" &&
+		grep -q "a swarm of 3 bitstate searches is not exhaustive" "$out.log" &&
+		test -e "$out/zero/swarm-2/pan.out"; then
+		pass "$name"
+	else
+		fail "$name" "expected exit $want, '$text' and three searches; got exit $RC" \
+			"$out.log"
+	fi
+}
+swarm_case "swarm: a deadlock found" "$SRCDIR/tests/model/cases/wildcard-race" 1 \
+	"^deadlock 1 of" --buffering zero
+swarm_case "swarm: none found is inconclusive" "$SRCDIR/tests/model/cases/master-worker-8x8" \
+	5 "^mpiverify: inconclusive: no deadlock found"
+swarm_case "swarm: a search one core does not finish, inconclusive" "$big" 5 \
+	"not exhaustive (time limit of 3 s reached)" --buffering zero --time-limit 3
+run_cmd "$WORK/swarm-0.log" 10 "$MPIVERIFY" check --swarm 0 "$SRCDIR/tests/model/cases/head-to-head"
+expect_text "swarm: --swarm 0 is a usage error" 2 "$WORK/swarm-0.log" \
+	"invalid --swarm '0': expected a number of searches, 1 to 1000"
+run_cmd "$WORK/swarm-promela.log" 10 "$MPIVERIFY" check --swarm 2 --promela - \
+	"$SRCDIR/tests/model/cases/head-to-head"
+expect_text "swarm: with --promela, a usage error" 2 "$WORK/swarm-promela.log" \
+	"--swarm has nothing to do with it"
+
 # The verifier (cli/spin_run.c): none where every state of the search offers one choice at
 # most (check runs that path itself, translator/tr_cut.c); else a prebuilt pan when one has
 # room for the state, so that nothing is compiled into the output directory; else one
