@@ -3,7 +3,8 @@
 # preload the build of their library for the MPI library the program links, told by its ELF
 # file (the program found on the launcher's command line) or else by the launcher; a job of a
 # library mpiverify has no build for is refused with exit 4, never crashed; the launcher's own
-# options (Open MPI's --oversubscribe, --allow-run-as-root) pass through untouched; a run in
+# options (Open MPI's --oversubscribe, --allow-run-as-root) pass through untouched; a program
+# linking both libraries is refused; a run in
 # which no rank wrote a trace is a tool failure. Needs MPICH and Open MPI both (skipped
 # otherwise: tests/run.sh runs the rest of the end-to-end parts on each).
 #
@@ -177,6 +178,25 @@ run_cmd "$WORK/only-mpich.log" "$LIMIT" "$ONLY/mpiverify" record -o "$WORK/only-
 	--deadlock-timeout 3 -- mpirun.mpich -np 2 "$WORK/ssc-mpich"
 expect_text "an MPICH program, a build for MPICH only: recorded" 0 "$WORK/only-mpich.log" \
 	"traces in '$WORK/only-mpich'"
+
+# ---- a program that links both libraries: refused, exit 4 ----
+# (as Debian's mpif90.openmpi makes one where MPICH is the default libmpi.so)
+if mpicc.openmpi -g -O0 -o "$WORK/mixed" "$SRC" -Wl,--no-as-needed -lmpich \
+	>"$WORK/cc-mixed.log" 2>&1; then
+	run_cmd "$WORK/mixed.log" "$LIMIT" env "${OMPI_ENV[@]}" "$MPIVERIFY" record \
+		-o "$WORK/mixed-trace" -- mpirun.openmpi -np 2 "$WORK/mixed"
+	expect_text "a program linking Open MPI and MPICH: record refuses" 4 "$WORK/mixed.log" \
+		"links two MPI libraries, MPICH ('libmpich.so.12') and Open MPI ('libmpi.so.40')"
+	if test -e "$WORK/mixed-trace"; then
+		fail "a refused record of a program linking both writes nothing" \
+			"'$WORK/mixed-trace' was made"
+	else
+		pass "a refused record of a program linking both writes nothing"
+	fi
+else
+	echo "skipped: a program linking both libraries: mpicc.openmpi ... -lmpich failed" \
+		"(no libmpich.so on the linker's path)"
+fi
 
 # ---- no rank wrote a trace: never exit 0 ----
 for lib in mpich openmpi; do
