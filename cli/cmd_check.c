@@ -14,6 +14,7 @@
 
 #include "cli.h"
 #include "diag.h"
+#include "environment.h"
 #include "findings.h"
 #include "jsontext.h"
 #include "mpilib.h"
@@ -61,6 +62,8 @@ static const char check_usage[] =
 	"                    unbuffered standard sends are all smaller than BYTES\n"
 	"      --time-limit SEC    stop each search after SEC seconds (default 600)\n"
 	"      --memory-limit MB   stop each search at MB megabytes (default 2048)\n"
+	"      --full-search       offer the search every choice, without its reductions\n"
+	"                          (the same verdict, slower: for comparing)\n"
 	"      --promela FILE      write a standalone Promela model of the traces into FILE\n"
 	"                    (- for standard output) instead of searching: one process per\n"
 	"                    rank, MPI's rules in Promela, the buffering mode (default zero)\n"
@@ -104,11 +107,18 @@ static int parse_modes(const char *arg, struct mode *modes, int *n)
 	return 0;
 }
 
-/* Remove the trails of an earlier run, so that only this run's are read. */
+/* Remove what an earlier run left (trails, model data, pan's output), so that only this run's
+ * is read and found there. */
 static void clean_mode_dir(const char *dir)
 {
+	static const char *const left[] = {"model.dat", "pan.out"};
 	char path[PATH_MAX];
+	size_t k;
 	int i;
+
+	for (k = 0; k < sizeof(left) / sizeof(left[0]); k++)
+		if (snprintf(path, sizeof(path), "%s/%s", dir, left[k]) < (int)sizeof(path))
+			unlink(path);
 
 	/* a name cut short would remove another file: none is longer than the directory's
 	 * own files (check_mode made it) by more than a dozen bytes, and it is checked */
@@ -176,11 +186,15 @@ struct check_run {
 	const struct mpiv_traceset *ts;
 	struct eng_prog *prog;
 	const char *outdir;		/* absolute */
-	char pan[PATH_MAX];		/* the verifier (spin_verifier()) */
+	char pan[PATH_MAX];		/* the prebuilt verifier with room for the state
+					 * (spin_prebuilt()); "": a search that needs one builds
+					 * its own in its mode's directory */
 	long memory_mb;			/* memory limit of each search */
 	struct tr_deadlocks found;
 	int incomplete;			/* some mode's search was cut short */
 	json_t *modes_json;
+	json_t *infinite;		/* the search with every send buffered, once taken and
+					 * found no deadlock (a borrowed entry of modes_json) */
 };
 
 /* Write each deadlock's counterexample: cex.json, cex-2.json, ... Returns 0, or -1 with err
@@ -209,46 +223,120 @@ static long long library_eager(const struct mpiv_traceset *ts)
 	return ts->nranks ? mpiv_mpilib_eager(ts->ranks[0].library) : -1;
 }
 
-/* The search of one mode, into res: its directory, its model data, pan. Runs in a process of
- * its own when several modes are searched at once (search_pool.h). Returns 0, or -1 with err
- * filled. */
-static int search_mode(struct check_run *run, const struct mode *m, struct spin_result *res,
-		       struct mpiv_error *err)
+/* The mode's directory, into dir (PATH_MAX bytes). Returns 0, or -1 with err filled. */
+static int mode_dir(const struct check_run *run, const struct mode *m, char *dir,
+		    struct mpiv_error *err)
 {
-	char dir[PATH_MAX], dat[PATH_MAX + 16];
-	FILE *f;
-
-	if (snprintf(dir, sizeof(dir), "%s/%s", run->outdir, m->name) >= (int)sizeof(dir))
+	if (snprintf(dir, PATH_MAX, "%s/%s", run->outdir, m->name) >= PATH_MAX)
 		return mpiv_error_set(err, MPIV_EXIT_BAD_INPUT, run->outdir, -1, -1,
 				      "output directory name too long");
-	if (outdir_make(dir))
-		return mpiv_error_set(err, MPIV_EXIT_TOOL, dir, -1, -1, "cannot create: %s",
-				      strerror(errno));
-	clean_mode_dir(dir);
-	run->prog->buffering = (enum eng_buffering)m->b.mode;
-	run->prog->eager = m->b.bytes;
+	return 0;
+}
+
+/* The verifier of the mode in dir: the prebuilt one, or the one its search built there. */
+static void mode_pan(const struct check_run *run, const char *dir, char *pan, size_t size)
+{
+	if (run->pan[0])
+		snprintf(pan, size, "%s", run->pan);
+	else
+		snprintf(pan, size, "%s/pan", dir);
+}
+
+/* SPIN's search, in dir, of what is left from st, the first state with several choices (lead
+ * choices from the start), or of the whole program (st NULL), into res. Returns 0, or -1
+ * with err filled. */
+static int search_rest(struct check_run *run, const char *dir, int32_t *st, long lead,
+		       struct spin_result *res, struct mpiv_error *err)
+{
+	char dat[PATH_MAX + 16], pan[PATH_MAX + 8];
+	struct eng_prog cut;
+	long depth;
+	int rc, is_cut;
+	FILE *f;
+
+	/* no prebuilt verifier with room for the state: this search builds its own */
+	if (!run->pan[0] && spin_verifier(dir, run->prog->words, pan, sizeof(pan), err))
+		return -1;
+	mode_pan(run, dir, pan, sizeof(pan));
 	snprintf(dat, sizeof(dat), "%s/model.dat", dir);
 	f = fopen(dat, "w");
 	if (!f)
 		return mpiv_error_set(err, MPIV_EXIT_TOOL, dat, -1, -1, "cannot create: %s",
 				      strerror(errno));
-	if (tr_emit(run->prog, f, dat, err) | fclose(f))
+	/* SPIN gets the rest of the program, or all of it, starting in st; or from the start,
+	 * the program as it is */
+	is_cut = st ? tr_cut(run->prog, st, &cut) : 0;
+	if (!is_cut)
+		run->prog->start = st;
+	depth = tr_search_depth(is_cut ? &cut : run->prog);
+	rc = tr_emit(is_cut ? &cut : run->prog, f, dat, err);
+	run->prog->start = NULL;
+	if (is_cut)
+		eng_prog_release(&cut);
+	if (rc | fclose(f))
 		return mpiv_error_set(err, MPIV_EXIT_TOOL, dat, -1, -1, "cannot write");
-	return spin_search(run->pan, dir, tr_search_depth(run->prog), run->memory_mb, MAX_TRAILS,
-			   run->seconds, res, err);
+	if (spin_search(pan, dir, depth, run->memory_mb, MAX_TRAILS, run->seconds, res, err))
+		return -1;
+	res->lead = lead;
+	res->states += lead;
+	return 0;
+}
+
+/* The search of one mode, into res: check's own pass as long as the search offers one choice
+ * at a time, then, where it branches, SPIN on the rest (tr_cut.c). Runs in a process of its
+ * own when several modes are searched at once (search_pool.h). Returns 0, or -1 with err
+ * filled. */
+static int search_mode(struct check_run *run, const struct mode *m, struct spin_result *res,
+		       struct mpiv_error *err)
+{
+	char dir[PATH_MAX];
+	int32_t *st;
+	long lead;
+	int rc = 0;
+
+	if (mode_dir(run, m, dir, err))
+		return -1;
+	if (outdir_make(dir))
+		return mpiv_error_set(err, MPIV_EXIT_TOOL, dir, -1, -1, "cannot create: %s",
+				      strerror(errno));
+	clean_mode_dir(dir);
+	eng_set_buffering(run->prog, (enum eng_buffering)m->b.mode, m->b.bytes);
+	if (getenv(MPIV_ENV_SPIN_FROM_START))
+		return search_rest(run, dir, NULL, 0, res, err);
+	st = xmalloc(eng_state_bytes(run->prog));
+	lead = tr_forced_path(run->prog, st);
+	if (eng_nchoices(run->prog, st) > 0) {
+		rc = search_rest(run, dir, st, lead, res, err);
+	} else {
+		/* one path, to its end: no SPIN (take_mode() describes a deadlock there) */
+		res->own = 1;
+		res->lead = lead;
+		res->states = lead + 1;
+		res->complete = !st[ENG_ST_OVERFLOW];
+		if (st[ENG_ST_OVERFLOW])
+			snprintf(res->why, sizeof(res->why), "more messages in flight than the model "
+				 "has room for (%d)", run->prog->maxmsg);
+		else
+			res->errors = !eng_all_done(run->prog, st);
+	}
+	free(st);
+	return rc;
 }
 
 /* What one mode's search found (res, released here): its line of the report, and a
- * counterexample per deadlock trail. Returns 0, or -1 with err filled. */
+ * counterexample per deadlock (each trail's, or that of the end of check's own path). Returns
+ * 0, or -1 with err filled. */
 static int take_mode(struct check_run *run, const struct mode *m, struct spin_result *res,
 		     struct mpiv_error *err)
 {
-	char dir[PATH_MAX];
-	int i;
+	char dir[PATH_MAX], pan[PATH_MAX + 8];
+	int i, found = run->found.n;
 
-	snprintf(dir, sizeof(dir), "%s/%s", run->outdir, m->name);
-	run->prog->buffering = (enum eng_buffering)m->b.mode;
-	run->prog->eager = m->b.bytes;
+	if (mode_dir(run, m, dir, err))
+		return -1;
+	mode_pan(run, dir, pan, sizeof(pan));
+	/* the tables of the reductions as the search had them, for the replays below */
+	eng_set_buffering(run->prog, (enum eng_buffering)m->b.mode, m->b.bytes);
 	if (!res->complete)
 		run->incomplete = 1;
 	json_array_append_new(run->modes_json,
@@ -256,15 +344,29 @@ static int take_mode(struct check_run *run, const struct mode *m, struct spin_re
 					res->complete, "why", res->complete ? NULL : res->why,
 					"states", (json_int_t)res->states, "deadlock_states",
 					res->errors));
+	if (res->own && res->errors) {
+		struct mpiv_cex cex;
+		int rc = tr_cex(run->prog, run->ts, res->lead, NULL, 0, &m->b, &cex, err);
+
+		if (rc <= 0) {
+			if (rc == 0)
+				mpiv_cex_release(&cex);
+			spin_result_release(res);
+			return rc < 0 ? -1 : mpiv_error_set(err, MPIV_EXIT_TOOL, NULL, -1, -1,
+							    "mode %s: the engine's path does not "
+							    "end where it did", m->name);
+		}
+		tr_deadlocks_add(&run->found, &cex);
+	}
 	for (i = 0; i < res->ntrails; i++) {
 		struct mpiv_cex cex;
 		int *choices = NULL, n = 0, rc;
 
-		if (spin_trail_choices(run->pan, dir, res->trails[i], &choices, &n, err)) {
+		if (spin_trail_choices(pan, dir, res->trails[i], &choices, &n, err)) {
 			spin_result_release(res);
 			return -1;
 		}
-		rc = tr_cex(run->prog, run->ts, choices, n, &m->b, &cex, err);
+		rc = tr_cex(run->prog, run->ts, res->lead, choices, n, &m->b, &cex, err);
 		free(choices);
 		if (rc < 0) {
 			spin_result_release(res);
@@ -281,20 +383,66 @@ static int take_mode(struct check_run *run, const struct mode *m, struct spin_re
 		tr_deadlocks_add(&run->found, &cex);
 	}
 	spin_result_release(res);
+	if (m->b.mode == MPIV_BUF_INFINITE && run->found.n == found)
+		run->infinite = json_array_get(run->modes_json, json_array_size(run->modes_json) - 1);
 	return 0;
+}
+
+/* With an eager threshold no send of the program exceeds, every send is buffered: the search
+ * is the one with infinite buffering. If that one was taken and found no deadlock, mode m's
+ * entry repeats it (1); else 0, m is to be searched. */
+static int same_as_infinite(struct check_run *run, const struct mode *m)
+{
+	json_t *same;
+
+	if (m->b.mode != MPIV_BUF_EAGER || !run->infinite ||
+	    !tr_sends_within(run->prog, m->b.bytes))
+		return 0;
+	same = json_deep_copy(run->infinite);
+	json_object_set_new(same, "mode", json_string(m->name));
+	json_array_append_new(run->modes_json, same);
+	return 1;
+}
+
+/* Does mode m (of modes[0..n)) wait for the infinite one's search, which it may repeat? */
+static int waits_for_infinite(const struct check_run *run, const struct mode *modes, int n,
+			      const struct mode *m)
+{
+	int i;
+
+	if (m->b.mode != MPIV_BUF_EAGER || !tr_sends_within(run->prog, m->b.bytes))
+		return 0;
+	for (i = 0; i < n; i++)
+		if (modes[i].b.mode == MPIV_BUF_INFINITE)
+			return 1;
+	return 0;
+}
+
+/* Was deadlock d found in a search of buffering mode `mode`? */
+static int found_in(const struct tr_deadlock *d, enum mpiv_buffering_mode mode)
+{
+	switch (mode) {
+	case MPIV_BUF_ZERO:
+		return d->in_zero;
+	case MPIV_BUF_INFINITE:
+		return d->in_buffered;
+	default:
+		return d->in_eager;
+	}
 }
 
 /* search_pool's view of search_mode(). */
 struct mode_search {
 	struct check_run *run;
 	const struct mode *modes;
+	int which[MAX_MODES];	/* the modes searched at once, by their index in modes */
 };
 
 static int search_nth(void *ctx, int i, struct spin_result *res, struct mpiv_error *err)
 {
 	struct mode_search *ms = ctx;
 
-	return search_mode(ms->run, &ms->modes[i], res, err);
+	return search_mode(ms->run, &ms->modes[ms->which[i]], res, err);
 }
 
 /* After a spin_* call failed: 128 + the signal if check was told to stop (which spin_stopped
@@ -321,6 +469,7 @@ struct check_args {
 	int all;			/* --buffering all: each deadlock classified */
 	double seconds;
 	long memory_mb;
+	int full;			/* --full-search: without the reductions */
 	struct findings_opts o;
 };
 
@@ -413,7 +562,7 @@ static int check(struct check_args *a)
 {
 	struct spin_result results[MAX_MODES];
 	struct mpiv_error errs[MAX_MODES];
-	int rcs[MAX_MODES];
+	int rcs[MAX_MODES], nat = 0, at[MAX_MODES];
 	struct mode_search ms;
 	long long eager = -1;
 	char modes_str[MAX_MODES * (sizeof(a->modes[0].name) + 2)] = "";
@@ -429,7 +578,8 @@ static int check(struct check_args *a)
 
 	spin_catch_signals();
 	mpiv_error_init(&err);
-	if (mpiv_traceset_load(a->dir, &ts, &err))
+	/* as records: a trace of millions of events takes a few bytes an event */
+	if (mpiv_traceset_load_records(a->dir, &ts, &err))
 		return error_report(&err);
 	if (a->all && (eager = library_eager(&ts)) >= 0)
 		add_mode_to_search(a->modes, &a->nmodes, MPIV_BUF_EAGER, eager);
@@ -455,14 +605,12 @@ static int check(struct check_args *a)
 		mpiv_traceset_release(&ts);
 		return error_report(&err);
 	}
+	prog.full = a->full;
 	nwarns = tr_warnings(&prog, &ts, &warns);
 	memset(&run, 0, sizeof(run));
-	if (spin_verifier(outdir, prog.words, run.pan, sizeof(run.pan), &err)) {
-		free(warns);
-		eng_prog_release(&prog);
-		mpiv_traceset_release(&ts);
-		return stopped_or_report(&err);
-	}
+	/* a search that needs a verifier and finds none prebuilt builds its own */
+	if (spin_prebuilt(prog.words, run.pan, sizeof(run.pan)))
+		run.pan[0] = '\0';
 	run.memory_mb = a->memory_mb;
 	run.seconds = a->seconds;
 	run.ts = &ts;
@@ -470,17 +618,42 @@ static int check(struct check_args *a)
 	run.outdir = outdir;
 	run.modes_json = json_array();
 	rc = MPIV_EXIT_OK;
-	/* every mode's search at once, as far as the CPUs go; what they found is taken in the
-	 * modes' order, so that the report does not depend on which ended first */
+	/* every mode's search at once, as far as the CPUs go, but those that may repeat the
+	 * infinite one's; what they found is taken in the modes' order, so that the report does
+	 * not depend on which ended first */
 	ms.run = &run;
 	ms.modes = a->modes;
-	search_pool_run(search_nth, &ms, a->nmodes, child_cpus(), results, errs, rcs);
 	for (i = 0; i < a->nmodes; i++) {
-		if (rc == MPIV_EXIT_OK && rcs[i])
-			rc = stopped_or_report(&errs[i]);
-		if (rc == MPIV_EXIT_OK && take_mode(&run, &a->modes[i], &results[i], &err))
+		at[i] = -1;
+		if (!waits_for_infinite(&run, a->modes, a->nmodes, &a->modes[i])) {
+			at[i] = nat;
+			ms.which[nat++] = i;
+		}
+	}
+	search_pool_run(search_nth, &ms, nat, child_cpus(), results, errs, rcs);
+	for (i = 0; i < a->nmodes; i++) {
+		struct spin_result late;
+		struct mpiv_error lerr;
+		struct spin_result *res = at[i] >= 0 ? &results[at[i]] : &late;
+
+		if (at[i] < 0) {
+			/* the same search as the infinite one, made only if that one found a
+			 * deadlock (or was not taken) */
+			if (rc != MPIV_EXIT_OK || same_as_infinite(&run, &a->modes[i]))
+				continue;
+			memset(&late, 0, sizeof(late));
+			mpiv_error_init(&lerr);
+			if (search_mode(&run, &a->modes[i], &late, &lerr)) {
+				rc = stopped_or_report(&lerr);
+				spin_result_release(&late);
+				continue;
+			}
+		} else if (rc == MPIV_EXIT_OK && rcs[at[i]]) {
+			rc = stopped_or_report(&errs[at[i]]);
+		}
+		if (rc == MPIV_EXIT_OK && take_mode(&run, &a->modes[i], res, &err))
 			rc = stopped_or_report(&err);
-		spin_result_release(&results[i]);
+		spin_result_release(res);
 	}
 	if (rc == MPIV_EXIT_OK) {
 		tr_deadlocks_merge(&run.found);
@@ -488,15 +661,21 @@ static int check(struct check_args *a)
 			rc = error_report(&err);
 	}
 	for (i = 0; i < run.found.n; i++) {
-		int zero = 0, buffered = 0, m;
+		int zero = 0, buffered = 0, known = 1, m;
 
 		for (m = 0; m < a->nmodes; m++) {
 			if (a->modes[m].b.mode == MPIV_BUF_ZERO)
 				zero = 1;
 			else if (a->modes[m].b.mode == MPIV_BUF_INFINITE || !a->all)
 				buffered = 1;
+			/* where it was not found, the search must have been whole */
+			if (!found_in(&run.found.d[i], a->modes[m].b.mode) &&
+			    !json_is_true(json_object_get(json_array_get(run.modes_json, m),
+							  "complete")))
+				known = 0;
 		}
-		run.found.d[i].classified = zero && buffered && !run.incomplete;
+		run.found.d[i].classified = zero && buffered && known &&
+					    json_array_size(run.modes_json) == (size_t)a->nmodes;
 		run.found.d[i].recorded = tr_on_recorded_path(&prog, &ts, &run.found.d[i].cex);
 		run.found.d[i].eager = eager;
 	}
@@ -567,6 +746,7 @@ int cmd_check(int argc, char **argv)
 		FINDINGS_LONGOPTS,
 		{"time-limit", required_argument, NULL, 'T'},
 		{"memory-limit", required_argument, NULL, 'M'},
+		{"full-search", no_argument, NULL, 'F'},
 		{"promela", required_argument, NULL, 'P'},
 		{"help", no_argument, NULL, 'h'},
 		{NULL, 0, NULL, 0},
@@ -610,6 +790,9 @@ int cmd_check(int argc, char **argv)
 			if (end == optarg || *end || a.memory_mb < 16)
 				rc = usage_error("check", "invalid --memory-limit '%s': expected "
 						 "megabytes, at least 16", optarg);
+			break;
+		case 'F':
+			a.full = 1;
 			break;
 		case 'P':
 			if (!*optarg)

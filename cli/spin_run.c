@@ -97,7 +97,9 @@ static void mask_stop_signals(int how)
  * started (errno kept). */
 static int run_limited(const char *cwd, char *const argv[], const char *logpath, double seconds)
 {
-	struct timespec t0, t, nap = {0, 20 * 1000 * 1000};
+	/* polled every millisecond at first, then less often: a short pan run is not kept
+	 * waiting, a long one not polled in vain */
+	struct timespec t0, t, nap = {0, 1000 * 1000};
 	pid_t pid, got;
 	int status, fd;
 	size_t i;
@@ -151,8 +153,11 @@ static int run_limited(const char *cwd, char *const argv[], const char *logpath,
 			running = 0;
 			return stop_signal ? INTERRUPTED : TIMED_OUT;
 		}
-		if (seconds > 0)
+		if (seconds > 0) {
 			nanosleep(&nap, NULL);
+			if (nap.tv_nsec < 20 * 1000 * 1000)
+				nap.tv_nsec *= 2;
+		}
 	}
 	running = 0;
 	if (stop_signal)
@@ -313,11 +318,16 @@ static int prebuilt(const char *dir, long words, char *pan, size_t size)
 	return 0;
 }
 
-int spin_verifier(const char *outdir, long words, char *pan, size_t size, struct mpiv_error *err)
+int spin_prebuilt(long words, char *pan, size_t size)
 {
 	const char *dir = mpiv_pan_dir();
 
-	if (dir && prebuilt(dir, words, pan, size) == 0)
+	return dir ? prebuilt(dir, words, pan, size) : -1;
+}
+
+int spin_verifier(const char *outdir, long words, char *pan, size_t size, struct mpiv_error *err)
+{
+	if (spin_prebuilt(words, pan, size) == 0)
 		return 0;
 	if (spin_build(outdir, words, err))
 		return -1;
@@ -416,8 +426,9 @@ int spin_search(const char *pan, const char *workdir, long depth, long memory_mb
 	parse_pan(text, res);
 	if (!res->complete && strstr(res->why, "MEMLIM"))
 		snprintf(res->why, sizeof(res->why), "memory limit of %ld MB reached", memory_mb);
-	/* pan stops at the max_trails-th error: the rest was not explored */
-	if (res->errors >= max_trails && res->complete) {
+	/* pan stops at the max_trails-th error: the rest was not explored (pan says only
+	 * "Search not completed") */
+	if (res->errors >= max_trails && (res->complete || strstr(res->why, "Search not completed"))) {
 		res->complete = 0;
 		snprintf(res->why, sizeof(res->why), "stopped after %d deadlock states", max_trails);
 	}

@@ -18,6 +18,10 @@ struct spin_result {
 	double seconds;		/* pan's elapsed time */
 	char **trails;		/* trail file names, in the order pan wrote them */
 	int ntrails;
+	long lead;		/* choices check's own pass made before the search began (each
+				 * trail's choices follow them) */
+	int own;		/* check's own pass decided the mode: no SPIN, no trails; errors
+				 * is 1 if its path ends in a deadlock */
 };
 
 /* The verifier for an engine state of `words` int32 words: the smallest prebuilt one with
@@ -25,6 +29,10 @@ struct spin_result {
  * the model's sources (mpiv_models_dir()). Writes its path into pan (size bytes). Returns 0,
  * or -1 with err filled (TOOL; the log file is named). */
 int spin_verifier(const char *outdir, long words, char *pan, size_t size, struct mpiv_error *err);
+
+/* The smallest prebuilt verifier with room for `words` state words, into pan (size bytes).
+ * Returns 0, or -1 if there is none (spin_verifier() then builds one). */
+int spin_prebuilt(long words, char *pan, size_t size);
 
 /* Run the verifier pan in workdir (which holds model.dat), keeping at most max_trails error
  * trails, stopping at memory_mb megabytes or after seconds (0: no limit); depth bounds the

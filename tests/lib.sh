@@ -373,6 +373,22 @@ expect_grep()
 	pass "$name"
 }
 
+# same_checks A ALOG B BLOG: two checks, into the directories A and B, whose reports are ALOG
+# and BLOG, said the same (each directory's name read as OUT) and wrote the same
+# counterexamples (cex*.json); appends what differs to WHY, and leaves the reports so read in
+# ALOG.norm and BLOG.norm.
+same_checks()
+{
+	local a=$1 alog=$2 b=$3 blog=$4 f
+	sed "s|$a|OUT|g" "$alog" >"$alog.norm"
+	sed "s|$b|OUT|g" "$blog" >"$blog.norm"
+	cmp -s "$alog.norm" "$blog.norm" || WHY="${WHY:+$WHY; }the reports differ"
+	for f in "$a"/cex*.json "$b"/cex*.json; do
+		test -e "$f" || continue
+		cmp -s "$a/${f##*/}" "$b/${f##*/}" || WHY="${WHY:+$WHY; }${f##*/} differs"
+	done
+}
+
 # summary: the last line of every test script; returns 1 if anything failed.
 summary()
 {

@@ -11,21 +11,23 @@
 int32_t tr_recorded_source(const struct mpiv_rank_trace *t, long e)
 {
 	const struct mpiv_event *ev;
+	int32_t req;
 	size_t i;
 	uint32_t j;
 
 	if (e < 0 || (size_t)e >= t->nevents)
 		return MPIV_NONE;
-	ev = &t->events[e];
+	ev = mpiv_trace_event(t, (size_t)e);
 	if (ev->src != MPIV_NONE || mpiv_call_kind(ev->call) != MPIV_KIND_IRECV || ev->nreqs != 1)
 		return ev->src;
+	req = ev->reqs[0].req;	/* the events read after it may take its place */
 	for (i = (size_t)e + 1; i < t->nevents; i++) {
-		const struct mpiv_event *c = &t->events[i];
+		const struct mpiv_event *c = mpiv_trace_event(t, i);
 
 		if (mpiv_call_kind(c->call) != MPIV_KIND_WAIT)
 			continue;
 		for (j = 0; j + c->npending < c->nreqs; j++)
-			if (c->reqs[j].req == ev->reqs[0].req)
+			if (c->reqs[j].req == req)
 				return c->reqs[j].src;
 	}
 	return MPIV_NONE;
@@ -49,7 +51,8 @@ static int recorded_input(const struct eng_prog *p, const struct mpiv_traceset *
 	if (s == -2)
 		return si == in->list[0];
 	if (s == -3)
-		return in->ev >= 0 && (size_t)in->ev < t->nevents && t->events[in->ev].src == si;
+		return in->ev >= 0 && (size_t)in->ev < t->nevents &&
+		       mpiv_trace_event(t, (size_t)in->ev)->src == si;
 	return si == eng_variant(p, st, d);
 }
 
@@ -61,27 +64,34 @@ static int recorded_walk(const struct eng_prog *prog, const struct mpiv_traceset
 {
 	struct eng_prog q = *prog;	/* shares the program; only what the search does changes */
 	size_t cap = 0;
-	int n, k, known = 1;
+	int *d = NULL, *ri = NULL, *s = NULL, *si = NULL, n, k, known = 1, max = 0;
 
 	q.full = 1;		/* the recorded choice must be on offer */
 	q.buffering = b;
 	q.eager = eager;
 	q.obs = obs;
 	eng_start(&q, st);
-	while ((n = eng_nchoices(&q, st)) > 0) {
+	while ((n = st[ENG_ST_NCHOICES]) > 0) {
 		int pick = -1, post = -1;
 
+		if (n > max) {	/* room for every choice, listed in one walk */
+			max = 2 * n;
+			d = xrealloc(d, (size_t)max * sizeof(*d));
+			ri = xrealloc(ri, (size_t)max * sizeof(*ri));
+			s = xrealloc(s, (size_t)max * sizeof(*s));
+			si = xrealloc(si, (size_t)max * sizeof(*si));
+		}
+		if (eng_choice_list(&q, st, d, ri, s, si, max) != n)
+			abort();	/* the count the engine left is the list's */
 		for (k = 0; k < n && pick < 0; k++) {
-			int d, ri, s, si;
-
-			eng_choice(&q, st, k, &d, &ri, &s, &si);
-			if (s == -1 && post < 0)
+			if (s[k] == -1 && post < 0)
 				post = k;	/* a receive posted as a choice: no match yet */
-			else if (s >= 0 && tr_recorded_source(&ts->ranks[q.proc_rank[d]],
-							      recorded_ev(&q, st, d, ri)) ==
-						   q.proc_rank[s])
+			else if (s[k] >= 0 &&
+				 tr_recorded_source(&ts->ranks[q.proc_rank[d[k]]],
+						    recorded_ev(&q, st, d[k], ri[k])) ==
+					 q.proc_rank[s[k]])
 				pick = k;
-			else if (s <= -2 && recorded_input(&q, ts, st, d, s, si))
+			else if (s[k] <= -2 && recorded_input(&q, ts, st, d[k], s[k], si[k]))
 				pick = k;
 		}
 		if (post >= 0)
@@ -96,6 +106,10 @@ static int recorded_walk(const struct eng_prog *prog, const struct mpiv_traceset
 		}
 		eng_choose(&q, st, pick);
 	}
+	free(d);
+	free(ri);
+	free(s);
+	free(si);
 	return known;
 }
 
@@ -117,7 +131,7 @@ int tr_recorded_cex(const struct eng_prog *prog, const struct mpiv_traceset *ts,
 	q.full = 1;
 	q.buffering = (enum eng_buffering)b->mode;
 	q.eager = b->bytes;
-	rc = tr_cex(&q, ts, picks, n, b, cex, err);
+	rc = tr_cex(&q, ts, 0, picks, n, b, cex, err);
 	free(picks);
 	free(st);
 	return rc;

@@ -37,6 +37,31 @@ expected_exit()
 	esac
 }
 
+# same_from_start NAME TRACE OUT LOG RC ARGS...: check TRACE ARGS again with SPIN searching
+# from the start (MPIVERIFY_SPIN_FROM_START), as check did before its own pass over the paths
+# of one choice, into TRACE/OUT-spin: the same exit status RC, the same report (LOG, of the
+# check into TRACE/OUT) and the same counterexamples. On MPICH's run only: the two ways are
+# mpiverify's own search of a trace, whichever library made it, and the suite runs again on
+# Open MPI (tests/run.sh), where they would add time and test nothing new.
+same_from_start()
+{
+	local name=$1 trace=$2 out=$3 log=$4 rc=$5
+	shift 5
+	test "$MPI_LIB" = mpich || return 0
+	rm -rf "$trace/$out-spin"
+	run_cmd "$log.spin" "$CHECK_LIMIT" env MPIVERIFY_SPIN_FROM_START=1 "$MPIVERIFY" check \
+		"$trace" "$@" -o "$trace/$out-spin"
+	WHY=''
+	test "$RC" -eq "$rc" || WHY="exit $RC, want $rc"
+	same_checks "$trace/$out" "$log" "$trace/$out-spin" "$log.spin"
+	if test -n "$WHY"; then
+		diff "$log.norm" "$log.spin.norm" >"$log.spin.diff"
+		fail "$name: the same with SPIN from the start" "$WHY" "$log.spin.diff"
+	else
+		pass "$name: the same with SPIN from the start"
+	fi
+}
+
 # describe_rc RC: a few words for an exit status.
 describe_rc()
 {
@@ -273,6 +298,8 @@ example_cases()
 		else
 			pass "$name: check --buffering $mode (expect=$expect)"
 		fi
+		same_from_start "$name ($mode)" "$trace" "check-$mode" "$log" "$RC" \
+			--buffering "$mode"
 		check_warnings "$name" "$log"
 		if test "$expect" = inconclusive; then
 			if grep -q 'ranks that did not finish' "$log"; then
