@@ -1,5 +1,5 @@
 #!/bin/bash
-# End-to-end tests (make check-e2e): every examples/**/*.c is compiled, recorded under the real
+# End-to-end tests (make check-e2e): every examples/**/*.c (and *.f90, with MPIFC) is compiled, recorded under the real
 # mpirun, checked in each buffering mode its header names, and every deadlock found is replayed
 # on the MPI library MPICC and MPIRUN name (MPICH by default; tests/lib.sh). The header states the expected outcomes (see tests/lib.sh, parse_header). Then the
 # bad-input cases: missing and garbage traces, malformed and missing counterexamples.
@@ -158,12 +158,52 @@ differential_case()
 	esac
 }
 
+# fortran_sites_case NAME SOURCE LOG: every call site of the report (its "at FILE:LINE" lines)
+# is a line of SOURCE that calls MPI, not the MPI library's Fortran binding or another file.
+fortran_sites_case()
+{
+	local name=$1 src=$2 log=$3 base bad='' n=0 line at
+	base=$(basename "$src")
+	while IFS= read -r at; do
+		n=$((n + 1))
+		line=$(printf '%s\n' "$at" | sed -n "s/^at $base:\([0-9]*\) .*/\1/p")
+		if test -z "$line" || ! sed -n "${line}p" "$src" | grep -q 'call MPI_'; then
+			bad="$bad '$at'"
+		fi
+	done < <(sed -n 's/^ *\(at .*\)/\1/p' "$log" | sed 's/, event [0-9]*$//')
+	if test "$n" -eq 0; then
+		fail "$name: call sites in $base" "the report names no call site" "$log"
+	elif test -n "$bad"; then
+		fail "$name: call sites in $base" "not an MPI call of $base:$bad" "$log"
+	else
+		pass "$name: call sites in $base ($n, each a 'call MPI_' line)"
+	fi
+}
+
+# compile_example SOURCE PROGRAM LOG: compile a C example with MPICC, a Fortran one with MPIFC.
+compile_example()
+{
+	case $1 in
+	*.f90) "$MPIFC" -g -O0 -Wall $MPIFC_FLAGS -o "$2" "$1" </dev/null >"$3" 2>&1 ;;
+	*) "$MPICC" -g -O0 -Wall -pthread -o "$2" "$1" </dev/null >"$3" 2>&1 ;;
+	esac
+}
+
 # example_cases SOURCE: every case of one example.
 example_cases()
 {
-	local src=$1 name prog dir trace log want mode expect i missing
+	local src=$1 name prog dir trace log want mode expect i missing cc=$MPICC
 	name=${src#examples/}
-	name=${name%.c}
+	name=${name%.*}
+	case $src in
+	*.f90)
+		cc=$MPIFC
+		if ! command -v "$MPIFC" >/dev/null 2>&1; then
+			echo "skipped $name: no Fortran compiler '$MPIFC' (Debian: gfortran)"
+			return
+		fi
+		;;
+	esac
 	prog=$BINDIR/$(basename "$name")
 	dir=$WORK/$name		# the logs
 	trace=$dir/trace	# the trace; check writes into trace/check-MODE
@@ -175,12 +215,12 @@ example_cases()
 	mkdir -p "$dir"
 
 	log=$dir/compile.log
-	if ! "$MPICC" -g -O0 -Wall -pthread -o "$prog" "$src" </dev/null >"$log" 2>&1; then
-		fail "$name: compile" "$MPICC failed" "$log"
+	if ! compile_example "$src" "$prog" "$log"; then
+		fail "$name: compile" "$cc failed" "$log"
 		return
 	fi
 	if test -s "$log"; then
-		fail "$name: compile" "warnings from '$MPICC -g -Wall'" "$log"
+		fail "$name: compile" "warnings from '$cc -g -Wall'" "$log"
 	else
 		pass "$name: compile"
 	fi
@@ -281,6 +321,9 @@ example_cases()
 			fail "$name: report names file:line ($mode)" \
 				"no '$(basename "$src"):LINE' in the report" "$log"
 		fi
+		case $src in
+		*.f90) fortran_sites_case "$name ($mode)" "$src" "$log" ;;
+		esac
 		if test -n "$MATCHES"; then
 			case $MATCHES in
 			recorded) pattern='lead there too: it needs no other' ;;
@@ -407,7 +450,7 @@ runs_overlap()
 # ---- the examples ----
 while IFS= read -r src; do
 	example_cases "$src"
-done < <(find examples -name '*.c' | LC_ALL=C sort |
+done < <(find examples -name '*.c' -o -name '*.f90' | LC_ALL=C sort |
 	grep -E -- "${E2E_EXAMPLES:-.}")
 
 # ---- bad input ----
