@@ -88,8 +88,8 @@ static int check_event(const struct mpiv_rank_trace *t, const struct mpiv_event 
 /* The decoding loop of mpiv_trace_load_bin() over the records (of a file of this version)
  * from byte off of the file (the end of its header) to byte len: byte offsets in messages are
  * the file's. */
-static int load_records(struct mpiv_rank_trace *t, uint32_t version, const char *data,
-			size_t len, size_t off, struct mpiv_error *err)
+static int load_records(struct mpiv_rank_trace *t, const struct mpiv_tf_header *h,
+			const char *data, size_t len, size_t off, struct mpiv_error *err)
 {
 	struct mpiv_tf_reader rd;
 	struct mpiv_tf_record rec;
@@ -102,7 +102,7 @@ static int load_records(struct mpiv_rank_trace *t, uint32_t version, const char 
 	long n;
 
 	memset(&rd, 0, sizeof(rd));
-	rd.version = version;
+	mpiv_tf_reader_start(&rd, h);
 	reqs = xmalloc(maxreqs * sizeof(*reqs));
 	while (off < len) {
 		if (ended) {
@@ -188,6 +188,8 @@ static int load_records(struct mpiv_rank_trace *t, uint32_t version, const char 
 				rec.more > UINT64_MAX - t->events[t->nevents - 1].repeat
 					? UINT64_MAX
 					: t->events[t->nevents - 1].repeat + rec.more;
+			if (rd.clock.on)
+				t->events[t->nevents - 1].leave = rec.leave;
 			break;
 		}
 		after_poll = (rec.kind == MPIV_TF_EVENT && !rec.replaces &&
@@ -245,7 +247,12 @@ int mpiv_trace_load_bin(const char *path, struct mpiv_rank_trace *t, struct mpiv
 	memcpy(t->library, h.library, sizeof(t->library));
 	t->library[sizeof(t->library) - 1] = '\0';
 	t->bsend_overhead = h.bsend_overhead;
-	if (load_records(t, h.version, data, len, (size_t)n, err))
+	if (h.version >= MPIV_TRACE_VERSION_TIME) {
+		t->clock = (int)h.clock;
+		t->clock_origin = h.origin;
+		t->clock_realtime = h.realtime;
+	}
+	if (load_records(t, &h, data, len, (size_t)n, err))
 		goto fail;
 	if (mpiv_trace_check_incomplete(t, err))
 		goto fail;
@@ -285,6 +292,10 @@ int mpiv_trace_save_bin(const char *path, const struct mpiv_rank_trace *t,
 	memcpy(h.host, t->host, sizeof(h.host) - 1);
 	memcpy(h.library, t->library, sizeof(h.library) - 1);
 	h.bsend_overhead = t->bsend_overhead;
+	h.clock = (uint32_t)t->clock;
+	h.origin = t->clock_origin;
+	h.realtime = t->clock_realtime;
+	mpiv_tf_writer_start(w, &h);
 	xgrow((void **)&buf, &cap, MPIV_TF_HEADER_MAX, 1);
 	len = mpiv_tf_encode_header(buf, cap, &h);
 	fwrite(buf, 1, len, f);
@@ -301,7 +312,8 @@ int mpiv_trace_save_bin(const char *path, const struct mpiv_rank_trace *t,
 		len = mpiv_tf_encode_event(w, buf, cap, &ev);
 		fwrite(buf, 1, len, f);
 		if (ev.repeat > 1) {
-			len = mpiv_tf_encode_repeat(buf, cap, ev.repeat - 1);
+			/* the event's record has the run's span already */
+			len = mpiv_tf_encode_repeat(buf, cap, ev.repeat - 1, &w->clock, ev.leave);
 			fwrite(buf, 1, len, f);
 		}
 		nc = mpiv_trace_newcomm(t, (uint32_t)k);

@@ -56,6 +56,9 @@ struct mpiv_rank_trace {
 				 * MPIV_END_UNKNOWN if it did not */
 	int32_t end_code;	/* the abort code, signal number or exit status of end */
 	int64_t bsend_overhead;	/* the library's MPI_BSEND_OVERHEAD, 0 if unknown */
+	int clock;		/* enum mpiv_clock: whether events have times, and which */
+	uint64_t clock_origin;	/* with a clock: its time when the recorder opened the trace */
+	uint64_t clock_realtime;	/* CLOCK_REALTIME then, nanoseconds since the epoch */
 	int incomplete;		/* the last event had not returned (the rank was stuck in it) */
 	int absent;		/* a rank of a recorded run that left no file (killed before
 				 * its MPI_Init returned): no event, truncated */

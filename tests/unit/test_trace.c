@@ -561,7 +561,8 @@ static void test_garbage(void)
 
 static void bin_repeat(struct bin *b, uint64_t more)
 {
-	size_t n = mpiv_tf_encode_repeat(b->data + b->len, sizeof(b->data) - b->len, more);
+	size_t n = mpiv_tf_encode_repeat(b->data + b->len, sizeof(b->data) - b->len, more,
+					 &b->w.clock, 0);
 
 	CU_ASSERT_FATAL(n > 0);
 	b->len += n;
