@@ -1,8 +1,9 @@
-/* Call sites for both preload libraries: which loaded object a return address is in
- * (dladdr1 with RTLD_DL_LINKMAP) and where relative to its link-time addresses, cached in a
- * lock-free hash table so that a call site costs one lookup after its first call. */
+/* Call sites for both preload libraries: which loaded object a return address is in and where
+ * relative to its link-time addresses, cached in a lock-free hash table so that a call site
+ * costs one lookup after its first call. The objects come from dl_iterate_phdr(), their paths
+ * are built on the heap: a first call from a new site, deep in a program's recursion, takes
+ * hardly more stack than any other (dladdr() and realpath() would take kilobytes). */
 #define _GNU_SOURCE
-#include <dlfcn.h>
 #include <limits.h>
 #include <link.h>
 #include <pthread.h>
@@ -12,11 +13,13 @@
 #include <unistd.h>
 
 #include "event.h"
+#include "rec_hot.h"
 #include "rec_site.h"
 
 #define SITE_SLOTS 4096			/* hash table size, a power of two */
 #define SITE_ENTRIES (SITE_SLOTS / 2)	/* at most half full, so probes stay short */
 #define SITE_MAX_MODULES 1024
+#define SITE_MAX_OBJECTS 4096		/* loaded objects remembered, used or not */
 
 /* One cached address. Written once, before it is published in site_table. */
 struct site_ent {
@@ -24,16 +27,26 @@ struct site_ent {
 	uint64_t site;		/* its MPIV_SITE() */
 };
 
-/* A loaded object that sites point into. */
-struct site_module {
-	const struct link_map *lm;	/* the loader's entry: identifies the object */
-	char *path;			/* absolute path of its file */
+/* A loaded object, as dl_iterate_phdr() gave it. */
+struct site_object {
+	uintptr_t lo, hi;	/* the addresses its loadable segments span */
+	uintptr_t bias;		/* load bias: what was added to its link-time addresses */
+	char *name;		/* the loader's name for it, malloc'ed ("" for the program) */
+	unsigned id;		/* its module id once a site is in it, else REC_SITE_NO_MODULE */
 };
 
-static pthread_mutex_t site_lock = PTHREAD_MUTEX_INITIALIZER;	/* inserts, modules, hook */
+/* A module: a loaded object that sites point into. */
+struct site_module {
+	char *path;		/* absolute path of its file */
+};
+
+static pthread_mutex_t site_lock = PTHREAD_MUTEX_INITIALIZER;	/* inserts, objects, modules,
+								 * hook */
 static _Atomic(struct site_ent *) site_table[SITE_SLOTS];	/* open addressing, no deletes */
 static struct site_ent site_pool[SITE_ENTRIES];			/* storage of the entries */
 static unsigned site_pool_used;					/* under site_lock */
+static struct site_object site_objects[SITE_MAX_OBJECTS];	/* in the order first seen */
+static unsigned site_nobjects;					/* under site_lock */
 static struct site_module site_modules[SITE_MAX_MODULES];	/* by id */
 static atomic_uint site_nmodules;				/* published after the entry */
 static void (*site_hook)(unsigned id, const char *path);	/* under site_lock */
@@ -43,42 +56,110 @@ static unsigned site_hash(uintptr_t addr)
 	return (unsigned)(((uint64_t)addr * 0x9e3779b97f4a7c15ULL) >> 40) & (SITE_SLOTS - 1);
 }
 
-/* The file of a loaded object: the loader's name made absolute, or the executable itself for
- * the main program (whose name is ""). NULL if out of memory. */
-static char *module_path(const struct link_map *lm)
+/* The file of a loaded object named name by the loader: the name itself if absolute, else
+ * made absolute from the working directory, or the executable for the program (""). On the
+ * heap (NULL if out of memory). */
+static char *module_path(const char *name)
 {
-	char buf[PATH_MAX];
-	char *p;
+	char *buf, *cwd, *p;
 	ssize_t n;
 
-	if (!lm->l_name || !lm->l_name[0]) {
-		n = readlink("/proc/self/exe", buf, sizeof(buf) - 1);
-		if (n < 0)
+	if (!name[0]) {
+		buf = malloc(PATH_MAX);
+		if (!buf)
+			return NULL;
+		n = readlink("/proc/self/exe", buf, PATH_MAX - 1);
+		if (n < 0) {
+			free(buf);
 			return strdup("[main program]");
+		}
 		buf[n] = '\0';
-		return strdup(buf);
+		return buf;
 	}
-	p = realpath(lm->l_name, NULL);
-	return p ? p : strdup(lm->l_name);
+	if (name[0] == '/')
+		return strdup(name);
+	cwd = getcwd(NULL, 0);
+	if (!cwd)
+		return strdup(name);
+	p = malloc(strlen(cwd) + strlen(name) + 2);
+	if (p) {
+		strcpy(p, cwd);
+		strcat(p, "/");
+		strcat(p, name);
+	}
+	free(cwd);
+	return p;
 }
 
-/* The id of lm, adding it (and telling the hook) the first time. Call with site_lock held.
- * Returns REC_SITE_NO_MODULE if the table is full or memory is short. */
-static unsigned module_id(const struct link_map *lm)
+/* dl_iterate_phdr's callback: remember an object not seen before. Called with site_lock
+ * held. */
+static int add_object(struct dl_phdr_info *info, size_t size, void *arg)
 {
-	unsigned n = atomic_load_explicit(&site_nmodules, memory_order_relaxed);
+	struct site_object *o;
+	uintptr_t lo = UINTPTR_MAX, hi = 0, a;
+	const char *name = info->dlpi_name ? info->dlpi_name : "";
+	unsigned i;
+	int k;
+
+	(void)size;
+	(void)arg;
+	for (k = 0; k < info->dlpi_phnum; k++) {
+		if (info->dlpi_phdr[k].p_type != PT_LOAD)
+			continue;
+		a = info->dlpi_addr + info->dlpi_phdr[k].p_vaddr;
+		if (a < lo)
+			lo = a;
+		if (a + info->dlpi_phdr[k].p_memsz > hi)
+			hi = a + info->dlpi_phdr[k].p_memsz;
+	}
+	if (lo >= hi)
+		return 0;
+	for (i = 0; i < site_nobjects; i++) {
+		o = &site_objects[i];
+		if (o->lo == lo && o->bias == info->dlpi_addr && !strcmp(o->name, name))
+			return 0;
+	}
+	if (site_nobjects == SITE_MAX_OBJECTS)
+		return 1;
+	o = &site_objects[site_nobjects];
+	o->name = strdup(name);
+	if (!o->name)
+		return 1;
+	o->lo = lo;
+	o->hi = hi;
+	o->bias = info->dlpi_addr;
+	o->id = REC_SITE_NO_MODULE;
+	site_nobjects++;
+	return 0;
+}
+
+/* The object addr is in, the newest first (an object loaded where one was unloaded); NULL if
+ * none. Call with site_lock held. */
+static struct site_object *find_object(uintptr_t addr)
+{
 	unsigned i;
 
-	for (i = 0; i < n; i++) {
-		if (site_modules[i].lm == lm)
-			return i;
+	for (i = site_nobjects; i > 0; i--) {
+		if (addr >= site_objects[i - 1].lo && addr < site_objects[i - 1].hi)
+			return &site_objects[i - 1];
 	}
+	return NULL;
+}
+
+/* The module id of object o, making it a module (and telling the hook) the first time. Call
+ * with site_lock held. Returns REC_SITE_NO_MODULE if the table is full or memory is short. */
+static unsigned module_id(struct site_object *o)
+{
+	unsigned n = atomic_load_explicit(&site_nmodules, memory_order_relaxed);
+
+	if (o->id != REC_SITE_NO_MODULE)
+		return o->id;
 	if (n == SITE_MAX_MODULES)
 		return REC_SITE_NO_MODULE;
-	site_modules[n].path = module_path(lm);
+	site_modules[n].path = module_path(o->name);
 	if (!site_modules[n].path)
 		return REC_SITE_NO_MODULE;
-	site_modules[n].lm = lm;
+	o->id = n;
 	atomic_store_explicit(&site_nmodules, n + 1, memory_order_release);
 	if (site_hook)
 		site_hook(n, site_modules[n].path);
@@ -88,34 +169,29 @@ static unsigned module_id(const struct link_map *lm)
 /* Resolve addr without the cache. Call with site_lock held. */
 static uint64_t site_resolve(uintptr_t addr)
 {
-	struct link_map *lm = NULL;
-	Dl_info info;
+	struct site_object *o = find_object(addr);
 	unsigned id;
 
-	if (!dladdr1((void *)addr, &info, (void **)&lm, RTLD_DL_LINKMAP) || !lm)
+	if (!o) {
+		/* loaded since the last look (or never looked): look again */
+		dl_iterate_phdr(add_object, NULL);
+		o = find_object(addr);
+	}
+	if (!o)
 		return MPIV_SITE(REC_SITE_NO_MODULE, addr);
-	id = module_id(lm);
+	id = module_id(o);
 	if (id == REC_SITE_NO_MODULE)
 		return MPIV_SITE(REC_SITE_NO_MODULE, addr);
-	/* l_addr is the load bias: what was added to the object's link-time addresses. */
-	return MPIV_SITE(id, addr - lm->l_addr);
+	return MPIV_SITE(id, addr - o->bias);
 }
 
-uint64_t rec_site_lookup(const void *ret)
+/* The first call from addr (its slot in the hash table after probing from h, i): resolve it
+ * and cache it. */
+static REC_COLD uint64_t site_insert(uintptr_t addr, unsigned h)
 {
-	uintptr_t addr = (uintptr_t)ret;
-	unsigned h = site_hash(addr);
 	struct site_ent *e;
 	uint64_t site;
 	unsigned i;
-
-	for (i = h;; i = (i + 1) & (SITE_SLOTS - 1)) {
-		e = atomic_load_explicit(&site_table[i], memory_order_acquire);
-		if (!e)
-			break;
-		if (e->addr == addr)
-			return e->site;
-	}
 
 	pthread_mutex_lock(&site_lock);
 	site = site_resolve(addr);
@@ -135,6 +211,22 @@ uint64_t rec_site_lookup(const void *ret)
 	}
 	pthread_mutex_unlock(&site_lock);
 	return site;
+}
+
+uint64_t rec_site_lookup(const void *ret)
+{
+	uintptr_t addr = (uintptr_t)ret;
+	unsigned h = site_hash(addr), i;
+	struct site_ent *e;
+
+	for (i = h;; i = (i + 1) & (SITE_SLOTS - 1)) {
+		e = atomic_load_explicit(&site_table[i], memory_order_acquire);
+		if (!e)
+			break;
+		if (e->addr == addr)
+			return e->site;
+	}
+	return site_insert(addr, h);
 }
 
 const char *rec_site_module_path(unsigned id)

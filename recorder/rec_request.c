@@ -11,7 +11,8 @@
 
 #define REQ_BUCKETS 1024	/* a power of two */
 #define REQ_CHUNK 256		/* table nodes allocated at a time */
-#define REQ_STACK 32		/* Waitall counts handled without malloc */
+#define REQ_STACK 8		/* requests a completion call handles without malloc: few, its
+				 * frame is on the program's stack */
 
 /* A table node. Handles are not unique (see struct rec_reqent), so a bucket may hold several
  * nodes with one handle; a wait takes the newest one returned in the variable it is passed,
