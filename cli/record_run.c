@@ -96,7 +96,7 @@ int record_run(const struct record_opts *opts, struct record_result *r)
 {
 	static const char *const stale[] = {".mpivt", ".json", ".status", MPIV_META_FILE, NULL};
 	const struct monitor_result *res;
-	struct launch_var vars[4];
+	struct launch_var vars[5];
 	struct job job;
 	char path[4200];
 	int rc, end = MPIV_JOB_EXITED, status, n = 0;
@@ -109,6 +109,8 @@ int record_run(const struct record_opts *opts, struct record_result *r)
 		unsetenv(MPIV_ENV_STEER);
 	if (!opts->reductions)
 		unsetenv(MPIV_ENV_CHECK_REDUCTIONS);
+	if (!opts->timestamps)
+		unsetenv(MPIV_ENV_TIMESTAMPS);
 	rc = job_init(&job, mpiv_recorder_lib(), "recorder");
 	if (!rc)
 		rc = job_prepare_dir(&job, opts->dir, stale);
@@ -122,6 +124,10 @@ int record_run(const struct record_opts *opts, struct record_result *r)
 		if (opts->reductions) {
 			vars[n].name = MPIV_ENV_CHECK_REDUCTIONS;
 			vars[n++].value = opts->reductions;
+		}
+		if (opts->timestamps) {
+			vars[n].name = MPIV_ENV_TIMESTAMPS;
+			vars[n++].value = "1";
 		}
 		vars[n].name = NULL;
 		vars[n].value = NULL;

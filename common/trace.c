@@ -347,6 +347,19 @@ int mpiv_trace_save_bin(const char *path, const struct mpiv_rank_trace *t,
 	return 0;
 }
 
+int64_t mpiv_trace_realtime(const struct mpiv_rank_trace *t, uint64_t ns)
+{
+	return (int64_t)(ns - t->clock_origin) + (int64_t)t->clock_realtime;
+}
+
+int64_t mpiv_trace_ns_between(const struct mpiv_rank_trace *ta, uint64_t a,
+			      const struct mpiv_rank_trace *tb, uint64_t b)
+{
+	if (ta->clock == tb->clock && !strcmp(ta->host, tb->host))
+		return (int64_t)(b - a);
+	return mpiv_trace_realtime(tb, b) - mpiv_trace_realtime(ta, a);
+}
+
 const char *mpiv_trace_module(const struct mpiv_rank_trace *t, uint64_t site)
 {
 	unsigned id = MPIV_SITE_MODULE(site);

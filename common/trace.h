@@ -152,6 +152,17 @@ int mpiv_traceset_load(const char *dir, struct mpiv_traceset *ts, struct mpiv_er
 /* The path of the module a site points into, or NULL. */
 const char *mpiv_trace_module(const struct mpiv_rank_trace *t, uint64_t site);
 
+/* Time ns of rank t's clock (t->clock is not MPIV_CLOCK_NONE) on one time line for all
+ * ranks: nanoseconds since the epoch, by the offset between its clock and CLOCK_REALTIME when
+ * its trace was opened. */
+int64_t mpiv_trace_realtime(const struct mpiv_rank_trace *t, uint64_t ns);
+
+/* How long after time a of rank ta's clock time b of rank tb's is, in nanoseconds (negative:
+ * before); both have a clock. Ranks of one host share CLOCK_MONOTONIC, which is compared as
+ * is; others through mpiv_trace_realtime(), which their hosts' clocks may skew. */
+int64_t mpiv_trace_ns_between(const struct mpiv_rank_trace *ta, uint64_t a,
+			      const struct mpiv_rank_trace *tb, uint64_t b);
+
 /* The communicator event `event` of t made, or NULL (none, or MPI_COMM_NULL). */
 const struct mpiv_newcomm *mpiv_trace_newcomm(const struct mpiv_rank_trace *t, uint32_t event);
 
