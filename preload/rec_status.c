@@ -198,9 +198,6 @@ void rec_status_leave(int failed_poll)
 	} else if (!failed_poll) {
 		atomic_fetch_add_explicit(&st_progress, 1, memory_order_relaxed);
 	}
-	/* The first call to return is MPI_Init. */
-	if (!atomic_load_explicit(&st_started, memory_order_relaxed))
-		atomic_store_explicit(&st_started, 1, memory_order_relaxed);
 }
 
 uint64_t rec_status_beat(void)
@@ -455,6 +452,8 @@ int rec_status_init(int rank, int size, const char *dir, char *why, size_t whysi
 		return -1;	/* the file stays, written at finalize */
 	}
 	st_running = 1;
+	/* MPI_Init returned (the call leaves right after): no longer starting */
+	atomic_store_explicit(&st_started, 1, memory_order_relaxed);
 	return 0;
 }
 

@@ -69,6 +69,12 @@ void rec_call_unquick(struct rec_call *c)
 
 	if (!(c->bits & REC_C_QUICK))
 		return;
+	c->ev.call = (uint16_t)(s->args2 >> 32);
+	c->ev.site = s->site;
+	c->ev.thread = 0;
+	if (!c->ev.nreqs)
+		c->ev.reqs = c->reqs_inline;
+	c->reqs_cap = REC_INLINE_REQS;
 	c->ev.flags = 0;
 	c->ev.peer = s->wpeer;
 	c->ev.tag = s->wtag;
@@ -130,20 +136,29 @@ static inline struct rq_slot *rq_enter(struct rec_call *c, unsigned call, const 
 	    (s->args2 ^ rq_pair(tag, (int32_t)call)) | (s->comm ^ RQ_BITS(comm)) |
 	    (s->type ^ RQ_BITS(type)) | (s->gen ^ rec_comm_gen()))
 		rq_translate(s, call, ret, count, type, peer, tag, comm);
+	/* of the event, only what changes from call to call: the rest is the slot's until
+	 * rec_call_unquick() */
 	c->bits = REC_C_QUICK;
 	c->slot = s;
-	c->ev.call = (uint16_t)call;
-	c->ev.site = s->site;
 	c->ev.nreqs = 0;
-	c->ev.reqs = c->reqs_inline;
-	c->reqs_cap = REC_INLINE_REQS;
 	if (rec_timed) {
 		c->ev.enter = rec_now();
 		c->ev.leave = 0;
 	}
-	/* no run of failed polls is open (rec_quick_ready()): the event's index is the next */
-	c->ev.thread = rec_status_enter(call, rec_output_nevents(), s->site);
+	/* no run of failed polls is open (rec_quick_ready()): the event's index is the next;
+	 * the thread is the first, 0 */
+	rec_status_enter(call, rec_output_nevents(), s->site);
 	return s;
+}
+
+/* c's one request: id, which the call made or completes. */
+static inline void rq_req(struct rec_call *c, int32_t id)
+{
+	c->reqs_inline[0].req = id;
+	c->reqs_inline[0].src = MPIV_NONE;
+	c->reqs_inline[0].tag = MPIV_NONE;
+	c->ev.reqs = c->reqs_inline;
+	c->ev.nreqs = 1;
 }
 
 /* How c's requests stand as a slot keeps them: their number and the distance of the
@@ -210,7 +225,7 @@ REC_HOT int rec_quick_Isend(const void *buf, int count, MPI_Datatype datatype, i
 	rc = PMPI_Isend(buf, count, datatype, dest, tag, comm, request);
 	rec_call_returned(&c);
 	if (rc == MPI_SUCCESS)
-		rec_call_add_req(&c, rec_request_add(request, 0, comm), MPIV_NONE, MPIV_NONE);
+		rq_req(&c, rec_request_add(request, 0, comm));
 	rq_leave(s, &c, RQ_NO_MATCH, RQ_NO_MATCH, MPI_COMM_NULL);
 	return rc;
 }
@@ -250,7 +265,7 @@ REC_HOT int rec_quick_Irecv(void *buf, int count, MPI_Datatype datatype, int sou
 	rc = PMPI_Irecv(buf, count, datatype, source, tag, comm, request);
 	rec_call_returned(&c);
 	if (rc == MPI_SUCCESS)
-		rec_call_add_req(&c, rec_request_add(request, 1, comm), MPIV_NONE, MPIV_NONE);
+		rq_req(&c, rec_request_add(request, 1, comm));
 	rq_leave(s, &c, RQ_NO_MATCH, RQ_NO_MATCH, MPI_COMM_NULL);
 	return rc;
 }
@@ -273,7 +288,7 @@ REC_HOT int rec_quick_Wait(MPI_Request *request, MPI_Status *status, const void 
 	 * communicator. */
 	rec_request_take(*request, request, &e);
 	s = rq_enter(&c, MPIV_CALL_Wait, ret, e.is_recv, MPI_DATATYPE_NULL, 0, 0, e.comm);
-	rec_call_add_req(&c, e.id, MPIV_NONE, MPIV_NONE);
+	rq_req(&c, e.id);
 	rec_call_posted(&c);
 	rc = PMPI_Wait(request, status);
 	rec_call_returned(&c);
