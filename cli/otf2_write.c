@@ -1,4 +1,4 @@
-/* `mpiverify trace --otf2` (doc/otf2.md): the operations of a time line (timeline.h) as an
+/* `mpiverify trace --otf2` (doc/otf2.md): the operations of a time line (translator/tr_timeline.h) as an
  * OTF2 archive, with Debian's libotf2: one location per rank and thread, a region per MPI
  * call, Enter and Leave around each call, and the MPI records Score-P writes: MpiSend,
  * MpiIsend and MpiIsendComplete, MpiIrecvRequest and MpiIrecv, MpiRecv, MpiCollectiveBegin
@@ -38,7 +38,7 @@ int otf2_write(const char *dir, const struct mpiv_traceset *ts, const struct mpi
 
 #include <otf2/otf2.h>
 
-#include "timeline.h"
+#include "tr_timeline.h"
 #include "xalloc.h"
 
 #define OW_ARCHIVE "traces"	/* DIR/traces.otf2, DIR/traces.def, DIR/traces/ */
@@ -60,7 +60,7 @@ struct ow_req {
 
 /* One archive being written. */
 struct ow {
-	const struct timeline *tl;
+	const struct tr_timeline *tl;
 	const struct mpiv_traceset *ts;
 	OTF2_Archive *archive;
 	int err;			/* an OTF2 call failed: the first error */
@@ -338,7 +338,7 @@ static void ow_op(struct ow *w, OTF2_EvtWriter *ew, OTF2_LocationRef loc, int r,
 /* Every rank's records, a location per thread. */
 static void ow_events(struct ow *w)
 {
-	const struct timeline *tl = w->tl;
+	const struct tr_timeline *tl = w->tl;
 	struct ow_req *reqs = NULL;
 	size_t capreqs = 0, i;
 	int r;
@@ -388,7 +388,7 @@ static void ow_group(struct ow *w, OTF2_GlobalDefWriter *gw, OTF2_GroupRef id, c
  * Strings are collected while the others are written, and written first. */
 static void ow_definitions(struct ow *w)
 {
-	const struct timeline *tl = w->tl;
+	const struct tr_timeline *tl = w->tl;
 	OTF2_GlobalDefWriter *gw;
 	uint64_t *members = xcalloc((size_t)tl->nranks + 1, sizeof(*members));
 	char name[64];
@@ -569,7 +569,7 @@ int otf2_available(void)
 
 int otf2_write(const char *dir, const struct mpiv_traceset *ts, const struct mpiv_cex *cex)
 {
-	struct timeline tl;
+	struct tr_timeline tl;
 	struct mpiv_error err;
 	struct ow w;
 	size_t i;
@@ -582,7 +582,7 @@ int otf2_write(const char *dir, const struct mpiv_traceset *ts, const struct mpi
 	}
 	if (ow_clear(dir))
 		return MPIV_EXIT_BAD_INPUT;
-	if (timeline_build(&tl, ts, cex, &err))
+	if (tr_timeline_build(&tl, ts, cex, &err))
 		return error_report(&err);
 	memset(&w, 0, sizeof(w));
 	w.tl = &tl;
@@ -594,7 +594,7 @@ int otf2_write(const char *dir, const struct mpiv_traceset *ts, const struct mpi
 				      OTF2_COMPRESSION_NONE);
 	if (!w.archive) {
 		error("cannot create the OTF2 archive '%s/" OW_ARCHIVE ".otf2'", dir);
-		timeline_release(&tl);
+		tr_timeline_release(&tl);
 		return MPIV_EXIT_BAD_INPUT;
 	}
 	ow_check(&w, OTF2_Archive_SetFlushCallbacks(w.archive, &ow_flush, NULL));
@@ -617,7 +617,7 @@ int otf2_write(const char *dir, const struct mpiv_traceset *ts, const struct mpi
 		free(w.strings[i]);
 	free(w.strings);
 	free(w.locs);
-	timeline_release(&tl);
+	tr_timeline_release(&tl);
 	return rc;
 }
 

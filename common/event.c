@@ -228,6 +228,18 @@ int mpiv_event_check(const struct mpiv_event *ev, int32_t size, char *why, size_
 		snprintf(why, whysize, "repeat: 0, expected 1 or more");
 		return -1;
 	}
+	/* times are nanoseconds of a clock (JSON keeps them as signed 64-bit integers) */
+	if (ev->enter > (uint64_t)INT64_MAX) {
+		snprintf(why, whysize, "enter: %llu, expected at most %lld nanoseconds",
+			 (unsigned long long)ev->enter, (long long)INT64_MAX);
+		return -1;
+	}
+	if (ev->leave > (uint64_t)INT64_MAX || (ev->leave && ev->leave < ev->enter)) {
+		snprintf(why, whysize, "leave: %llu, expected nanoseconds from enter (%llu) to "
+			 "%lld", (unsigned long long)ev->leave, (unsigned long long)ev->enter,
+			 (long long)INT64_MAX);
+		return -1;
+	}
 	if (ev->repeat > 1 && (!mpiv_event_failed_poll(ev) || ev->flags)) {
 		snprintf(why, whysize, "repeat: %llu, but only a poll that found nothing (an "
 			 "MPI_Test* that completed none of its requests, an MPI_Iprobe without a "

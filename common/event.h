@@ -231,7 +231,8 @@ int mpiv_event_failed_poll(const struct mpiv_event *ev);
 
 /* Whether every field of ev holds a value it can mean in a world of size ranks: peers, roots,
  * sources and group members are world ranks or the special values their field allows, tags
- * are >= 0 or theirs, no unknown flag, at most nreqs pending, a repeat only on a failed poll.
+ * are >= 0 or theirs, no unknown flag, at most nreqs pending, a repeat only on a failed poll,
+ * times below 2^63 and leave (if any) not before enter.
  * Whether the calls fit together (a request completed before it was made, a window never
  * created) is the translator's to say. Returns 0; or -1 with why filled as "field: what is
  * wrong" (for instance "peer: -7, expected ..."; a request's field is "reqs[2].src"), so that

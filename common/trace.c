@@ -188,8 +188,20 @@ static int load_records(struct mpiv_rank_trace *t, const struct mpiv_tf_header *
 				rec.more > UINT64_MAX - t->events[t->nevents - 1].repeat
 					? UINT64_MAX
 					: t->events[t->nevents - 1].repeat + rec.more;
-			if (rd.clock.on)
-				t->events[t->nevents - 1].leave = rec.leave;
+			if (rd.clock.on) {
+				struct mpiv_event *run = &t->events[t->nevents - 1];
+
+				if (rec.leave < run->enter || rec.leave > (uint64_t)INT64_MAX) {
+					mpiv_error_set(err, MPIV_EXIT_BAD_INPUT, t->source, t->rank,
+						       (long)rd.nevents - 1, "a repeat record whose "
+						       "last return (%llu) is not from its event's "
+						       "enter (%llu) to 2^63 - 1 (record at byte %zu)",
+						       (unsigned long long)rec.leave,
+						       (unsigned long long)run->enter, off);
+					goto out;
+				}
+				run->leave = rec.leave;
+			}
 			break;
 		}
 		after_poll = (rec.kind == MPIV_TF_EVENT && !rec.replaces &&

@@ -681,8 +681,8 @@ long mpiv_tf_decode_header(const void *buf, size_t len, struct mpiv_tf_header *h
 			return -1;
 		}
 		if (h->clock != MPIV_CLOCK_NONE) {
-			h->origin = get_uv(&in, 64);
-			h->realtime = get_uv(&in, 64);
+			h->origin = get_uv(&in, 63);
+			h->realtime = get_uv(&in, 63);
 		}
 	}
 	if (in.bad) {

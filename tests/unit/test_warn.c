@@ -1,9 +1,13 @@
 /* The warnings of the recorded run (translator/tr_warn.c): messages never received, receives
- * shorter than their message, requests never completed, each on a trace stated as JSON. */
+ * shorter than their message, requests never completed, and what the times of its messages
+ * say (tr_times.c), each on a trace stated as JSON; and the run's operations on one time line
+ * (tr_timeline.c). */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "translate.h"
+#include "tr_timeline.h"
 #include "unit.h"
 
 /* Translate and collect the warnings of events[]; returns how many, -1 if it did not load. */
@@ -207,6 +211,180 @@ static void test_recorded_path(void)
 	}
 }
 
+/* Load ranks[] (each the top level of a rank's JSON trace after rank and size: a host, a
+ * clock, events) as a trace set. Returns 0 or -1. */
+static int load_ranks(const char *const ranks[], struct mpiv_traceset *ts)
+{
+	const char *dir = unit_tmpdir();
+	struct mpiv_error err;
+	char path[256];
+	int n = 0, r;
+
+	while (ranks[n])
+		n++;
+	for (r = 0; r < n; r++) {
+		FILE *f;
+
+		snprintf(path, sizeof(path), "%s/rank-%d.json", dir, r);
+		f = fopen(path, "w");
+		if (!f)
+			return -1;
+		fprintf(f, "{\"format\": \"mpiverify-trace\", \"version\": 1, \"rank\": %d, "
+			   "\"size\": %d, %s}\n", r, n, ranks[r]);
+		fclose(f);
+	}
+	mpiv_error_init(&err);
+	return mpiv_traceset_load(dir, ts, &err);
+}
+
+/* The warnings of ranks[] (load_ranks()): their number, -1 if they do not load. */
+static int time_warnings(const char *const ranks[], struct tr_warning **w)
+{
+	struct mpiv_traceset ts;
+	struct eng_prog prog;
+	struct tr_opts opts = {ENG_BUF_ZERO, 0, 0, 0};
+	int n;
+
+	*w = NULL;
+	if (load_ranks(ranks, &ts))
+		return -1;
+	if (tr_translate(&ts, &opts, &prog, NULL)) {
+		mpiv_traceset_release(&ts);
+		return -1;
+	}
+	n = tr_warnings(&prog, &ts, w);
+	eng_prog_release(&prog);
+	mpiv_traceset_release(&ts);
+	return n;
+}
+
+#define CLOCK(realtime) \
+	"\"clock\": {\"kind\": \"monotonic\", \"origin\": 0, \"realtime\": " #realtime "}"
+#define TINIT "{\"call\": \"MPI_Init\", \"enter\": 10, \"leave\": 20}"
+#define TFIN "{\"call\": \"MPI_Finalize\", \"enter\": 90000000, \"leave\": 90000010}"
+/* Rank 0 sends three messages from one site, entering at 1000, 2000 and 3000 ns of its clock;
+ * rank 1 receives them from one site, returning at 1500, 2100 and 5500 of its own. */
+#define SENDS_AT(a, b, c) \
+	"\"events\": [" TINIT ", " \
+	"{\"call\": \"MPI_Send\", \"peer\": 1, \"tag\": 0, \"comm\": 0, \"bytes\": 4, " \
+	"\"site\": {\"module\": 0, \"addr\": 16}, \"enter\": " #a ", \"leave\": " #a "}, " \
+	"{\"call\": \"MPI_Send\", \"peer\": 1, \"tag\": 0, \"comm\": 0, \"bytes\": 4, " \
+	"\"site\": {\"module\": 0, \"addr\": 16}, \"enter\": " #b ", \"leave\": " #b "}, " \
+	"{\"call\": \"MPI_Send\", \"peer\": 1, \"tag\": 0, \"comm\": 0, \"bytes\": 4, " \
+	"\"site\": {\"module\": 0, \"addr\": 16}, \"enter\": " #c ", \"leave\": " #c "}, " TFIN "]"
+#define RECV_AT(t) \
+	"{\"call\": \"MPI_Recv\", \"peer\": 0, \"tag\": 0, \"comm\": 0, \"bytes\": 4, " \
+	"\"src\": 0, \"mtag\": 0, \"site\": {\"module\": 0, \"addr\": 32}, \"enter\": 100, " \
+	"\"leave\": " #t "}"
+#define RECVS "\"events\": [" TINIT ", " RECV_AT(1500) ", " RECV_AT(2100) ", " RECV_AT(5500) \
+	", " TFIN "]"
+
+/* Two hosts whose clocks disagree: rank 1's realtime is 2 us behind rank 0's, so that on one
+ * time line it returns from two receives before rank 0 entered their send. One warning for
+ * the pair of call sites, with both messages and the worst. */
+static void test_received_before_sent(void)
+{
+	static const char *const ranks[] = {
+		"\"host\": \"a\", " CLOCK(1000000000000) ", " SENDS_AT(1000, 2000, 3000),
+		"\"host\": \"b\", " CLOCK(999999998000) ", " RECVS,
+		NULL,
+	};
+	struct tr_warning *w;
+	int n = time_warnings(ranks, &w);
+
+	CU_ASSERT_EQUAL_FATAL(n, 1);
+	CU_ASSERT_EQUAL(w[0].kind, TR_WARN_RECV_BEFORE_SEND);
+	CU_ASSERT_EQUAL(w[0].rank, 1);
+	CU_ASSERT_EQUAL(w[0].event, 1);
+	CU_ASSERT_EQUAL(w[0].peer, 0);
+	CU_ASSERT_EQUAL(w[0].peer_event, 1);
+	CU_ASSERT_EQUAL(w[0].count, 2);	/* the third: received at 3500, sent at 3000 */
+	CU_ASSERT_EQUAL(w[0].ns, 1900);	/* the second: sent at 2000, received at 100 */
+	free(w);
+}
+
+/* One host: the ranks share CLOCK_MONOTONIC, whatever CLOCK_REALTIME said when each opened its
+ * trace: no warning. */
+static void test_one_host_one_clock(void)
+{
+	static const char *const ranks[] = {
+		"\"host\": \"a\", " CLOCK(1000000000000) ", " SENDS_AT(1000, 2000, 3000),
+		"\"host\": \"a\", " CLOCK(999999998000) ", " RECVS,
+		NULL,
+	};
+	struct tr_warning *w;
+
+	CU_ASSERT_EQUAL(time_warnings(ranks, &w), 0);
+	free(w);
+}
+
+/* A blocking send of 5 ms whose blocking receive took 0.1 ms: the receiver came late. */
+static void test_long_send(void)
+{
+	static const char *const ranks[] = {
+		"\"host\": \"a\", " CLOCK(0) ", \"events\": [" TINIT ", "
+		"{\"call\": \"MPI_Send\", \"peer\": 1, \"tag\": 0, \"comm\": 0, \"bytes\": 4, "
+		"\"enter\": 1000, \"leave\": 5001000}, " TFIN "]",
+		"\"host\": \"a\", " CLOCK(0) ", \"events\": [" TINIT ", "
+		"{\"call\": \"MPI_Recv\", \"peer\": 0, \"tag\": 0, \"comm\": 0, \"bytes\": 4, "
+		"\"src\": 0, \"mtag\": 0, \"enter\": 4900000, \"leave\": 5000000}, " TFIN "]",
+		NULL,
+	};
+	struct tr_warning *w;
+	int n = time_warnings(ranks, &w);
+
+	CU_ASSERT_EQUAL_FATAL(n, 1);
+	CU_ASSERT_EQUAL(w[0].kind, TR_WARN_LONG_SEND);
+	CU_ASSERT_EQUAL(w[0].rank, 0);
+	CU_ASSERT_EQUAL(w[0].event, 1);
+	CU_ASSERT_EQUAL(w[0].peer, 1);
+	CU_ASSERT_EQUAL(w[0].peer_event, 1);
+	CU_ASSERT_EQUAL(w[0].ns, 5000000);
+	CU_ASSERT_EQUAL(w[0].peer_ns, 100000);
+	free(w);
+}
+
+/* Synthetic times: rank 0's receive of rank 1's message, posted first, comes after the send
+ * (a step later); each rank's operations go a step apart. A nonblocking receive is paired
+ * with its send through the wait that completed it, which comes after the send. */
+static void test_timeline(void)
+{
+	static const char *const ev[] = {
+		"[" INIT ", {\"call\": \"MPI_Recv\", \"peer\": 1, \"tag\": 5, \"comm\": 0, "
+		"\"bytes\": 4, \"src\": 1, \"mtag\": 5}, {\"call\": \"MPI_Send\", \"peer\": 1, "
+		"\"tag\": 6, \"comm\": 0, \"bytes\": 4}, " FIN "]",
+		"[" INIT ", {\"call\": \"MPI_Irecv\", \"peer\": \"any\", \"tag\": 6, \"comm\": 0, "
+		"\"bytes\": 4, \"req\": 0}, {\"call\": \"MPI_Send\", \"peer\": 0, \"tag\": 5, "
+		"\"comm\": 0, \"bytes\": 4}, {\"call\": \"MPI_Wait\", \"reqs\": [{\"req\": 0, "
+		"\"src\": 0, \"tag\": 6}]}, " FIN "]",
+		NULL,
+	};
+	struct mpiv_traceset ts;
+	struct mpiv_error err;
+	struct tr_timeline tl;
+
+	CU_ASSERT_FATAL(unit_load_case(ev, &ts) == 0);
+	mpiv_error_init(&err);
+	CU_ASSERT_FATAL(tr_timeline_build(&tl, &ts, NULL, &err) == 0);
+	CU_ASSERT(tl.synthetic);
+	CU_ASSERT_EQUAL_FATAL(tl.nops[0], 4);
+	CU_ASSERT_EQUAL_FATAL(tl.nops[1], 5);
+	/* rank 0's Recv took rank 1's Send (event 2); rank 1's Irecv, rank 0's Send */
+	CU_ASSERT_EQUAL(tl.ops[0][1].from_rank, 1);
+	CU_ASSERT_EQUAL(tl.ops[0][1].from_ev, 2);
+	CU_ASSERT_EQUAL(tl.ops[1][1].from_rank, 0);
+	CU_ASSERT_EQUAL(tl.ops[1][1].from_ev, 2);
+	CU_ASSERT_EQUAL(tl.ops[0][2].from_rank, -1);
+	/* after the send it took, and after the rank's operation before */
+	CU_ASSERT(tl.ops[0][1].enter > tl.ops[1][2].enter);
+	CU_ASSERT(tl.ops[0][1].enter >= tl.ops[0][0].leave + TL_STEP / 2);
+	CU_ASSERT(tl.ops[1][3].enter > tl.ops[0][2].enter);	/* the Wait */
+	CU_ASSERT(tl.ops[1][1].enter < tl.ops[0][2].enter);	/* the Irecv need not wait */
+	CU_ASSERT(tl.end > tl.ops[1][4].leave);
+	tr_timeline_release(&tl);
+	mpiv_traceset_release(&ts);
+}
+
 static CU_TestInfo warn_tests[] = {
 	{"the recorded path", test_recorded_path},
 	{"message never received", test_unreceived},
@@ -215,6 +393,10 @@ static CU_TestInfo warn_tests[] = {
 	{"request never completed", test_uncompleted},
 	{"communicator never freed", test_unfreed_comm},
 	{"no warning on a clean exchange", test_none},
+	{"times: received before sent, once per pair of sites", test_received_before_sent},
+	{"times: one host, one clock", test_one_host_one_clock},
+	{"times: a long send", test_long_send},
+	{"a run's operations on one time line", test_timeline},
 	CU_TEST_INFO_NULL,
 };
 

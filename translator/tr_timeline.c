@@ -1,11 +1,12 @@
-/* The operations of a run on one time line (timeline.h). Which send each receive of a
- * recorded run took follows from what the receive recorded (its source and tag) and MPI's
- * order of messages: between two ranks, on one communicator and tag, the k-th receive posted
- * took the k-th message sent. A counterexample says it of each of its receives. */
+/* Translator: the operations of a run on one time line (tr_timeline.h). Which send each
+ * receive of a recorded run took follows from what the receive recorded (its source and tag)
+ * and MPI's order of messages: between two ranks, on one communicator and tag, the k-th
+ * receive posted took the k-th message sent. A counterexample says it of each of its
+ * receives. */
 #include <stdlib.h>
 #include <string.h>
 
-#include "timeline.h"
+#include "tr_timeline.h"
 #include "translate.h"
 #include "xalloc.h"
 
@@ -50,13 +51,13 @@ static size_t first_of(const struct tl_send *sends, size_t n, const struct tl_se
 }
 
 /* The communicator of rank r's trace comm id, or -1. */
-static int32_t comm_of(const struct timeline *tl, int r, int32_t comm)
+static int32_t comm_of(const struct tr_timeline *tl, int r, int32_t comm)
 {
 	return tr_comms_id(&tl->comms, r, comm);
 }
 
 /* Every message the ranks sent, in each rank's order. */
-static struct tl_send *collect_sends(const struct timeline *tl, size_t *n)
+static struct tl_send *collect_sends(const struct tr_timeline *tl, size_t *n)
 {
 	struct tl_send *sends = NULL;
 	size_t cap = 0, i;
@@ -112,8 +113,71 @@ static int taken(const struct mpiv_rank_trace *t, const int32_t *done, size_t e,
 	return *src >= 0 ? 0 : -1;
 }
 
+/* The operation of rank r at event ev, or NULL (ops are in event order). */
+static struct tl_op *op_at(const struct tr_timeline *tl, int r, uint32_t ev)
+{
+	size_t lo = 0, hi;
+
+	if (r < 0 || r >= tl->nranks)
+		return NULL;
+	hi = tl->nops[r];
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (tl->ops[r][mid].ev < ev)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo < tl->nops[r] && tl->ops[r][lo].ev == ev ? &tl->ops[r][lo] : NULL;
+}
+
+/* Rank r's operation op completes the receive that took send's message. */
+static void add_dep(struct tr_timeline *tl, int r, size_t op, int32_t rank, uint32_t ev,
+		    size_t *cap)
+{
+	xgrow((void **)&tl->deps[r], cap, tl->ndeps[r] + 1, sizeof(*tl->deps[r]));
+	tl->deps[r][tl->ndeps[r]].op = op;
+	tl->deps[r][tl->ndeps[r]].rank = rank;
+	tl->deps[r][tl->ndeps[r]].ev = ev;
+	tl->ndeps[r]++;
+}
+
+static int dep_cmp(const void *a, const void *b)
+{
+	const struct tl_dep *x = a, *y = b;
+
+	return x->op < y->op ? -1 : x->op > y->op;
+}
+
+/* The dependencies of rank r's receives (ops from_rank, from_ev filled): a blocking one's on
+ * itself, a nonblocking one's on the operation that completed it (done: tr_completions(),
+ * by event), if it is one of ops. */
+static void receive_deps(struct tr_timeline *tl, int r, const int32_t *done)
+{
+	size_t i, cap = 0;
+
+	for (i = 0; i < tl->nops[r]; i++) {
+		const struct tl_op *op = &tl->ops[r][i];
+		enum mpiv_kind k;
+		struct tl_op *at;
+
+		if (op->from_rank < 0)
+			continue;
+		k = mpiv_call_kind(tl->ts->ranks[r].events[op->ev].call);
+		if (k != MPIV_KIND_IRECV) {
+			add_dep(tl, r, i, op->from_rank, op->from_ev, &cap);
+			continue;
+		}
+		at = done[op->ev] >= 0 ? op_at(tl, r, (uint32_t)done[op->ev]) : NULL;
+		if (at)
+			add_dep(tl, r, (size_t)(at - tl->ops[r]), op->from_rank, op->from_ev, &cap);
+	}
+	qsort(tl->deps[r], tl->ndeps[r], sizeof(*tl->deps[r]), dep_cmp);
+}
+
 /* The recorded run's operations: every event, each receive paired with its send. */
-static void recorded_ops(struct timeline *tl)
+static void recorded_ops(struct tr_timeline *tl)
 {
 	size_t nsends, *next, i, g;
 	struct tl_send *sends = collect_sends(tl, &nsends);
@@ -151,6 +215,7 @@ static void recorded_ops(struct timeline *tl)
 				}
 			}
 		}
+		receive_deps(tl, r, done);
 		free(done);
 	}
 	free(next);
@@ -158,7 +223,7 @@ static void recorded_ops(struct timeline *tl)
 }
 
 /* The counterexample's operations, as it matched them. */
-static void cex_ops(struct timeline *tl, const struct mpiv_cex *cex)
+static void cex_ops(struct tr_timeline *tl, const struct mpiv_cex *cex)
 {
 	int r;
 	size_t i;
@@ -177,35 +242,23 @@ static void cex_ops(struct timeline *tl, const struct mpiv_cex *cex)
 			op->blocked = i + 1 == cr->nops && cr->blocked_op == (long)op->ev;
 		}
 	}
-}
+	for (r = 0; r < tl->nranks; r++) {
+		int32_t *done = tr_completions(&tl->ts->ranks[r]);
 
-/* The operation of rank r at event ev, or NULL (ops are in event order). */
-static struct tl_op *op_at(const struct timeline *tl, int r, uint32_t ev)
-{
-	size_t lo = 0, hi;
-
-	if (r < 0 || r >= tl->nranks)
-		return NULL;
-	hi = tl->nops[r];
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-
-		if (tl->ops[r][mid].ev < ev)
-			lo = mid + 1;
-		else
-			hi = mid;
+		receive_deps(tl, r, done);
+		free(done);
 	}
-	return lo < tl->nops[r] && tl->ops[r][lo].ev == ev ? &tl->ops[r][lo] : NULL;
 }
 
 /* Synthetic times: each operation a step after the rank's one before, a receive also after
  * the send it took. A receive whose send has no time yet waits; if every rank waits (a
  * pairing that cannot be, from a damaged trace), the first waiting receive goes on. */
-static void synthetic_times(struct timeline *tl)
+static void synthetic_times(struct tr_timeline *tl)
 {
 	size_t *pos = xcalloc((size_t)tl->nranks, sizeof(*pos));
+	size_t *dep = xcalloc((size_t)tl->nranks, sizeof(*dep));	/* next in deps */
 	uint64_t *last = xcalloc((size_t)tl->nranks, sizeof(*last));
-	size_t left = 0;
+	size_t left = 0, d;
 	int r, moved, force = 0;
 
 	for (r = 0; r < tl->nranks; r++)
@@ -214,15 +267,21 @@ static void synthetic_times(struct timeline *tl)
 		moved = 0;
 		for (r = 0; r < tl->nranks; r++) {
 			while (pos[r] < tl->nops[r]) {
-				struct tl_op *op = &tl->ops[r][pos[r]], *from = NULL;
+				struct tl_op *op = &tl->ops[r][pos[r]], *from;
 				uint64_t t = last[r] + TL_STEP;
+				int waits = 0;
 
-				if (op->from_rank >= 0)
-					from = op_at(tl, op->from_rank, op->from_ev);
-				if (from && !from->enter && !force)
-					break;	/* its send has no time yet */
-				if (from && from->enter && from->enter + TL_STEP > t)
-					t = from->enter + TL_STEP;
+				for (d = dep[r]; d < tl->ndeps[r] && tl->deps[r][d].op == pos[r];
+				     d++) {
+					from = op_at(tl, tl->deps[r][d].rank, tl->deps[r][d].ev);
+					if (from && !from->enter)
+						waits = 1;	/* its send has no time yet */
+					else if (from && from->enter + TL_STEP > t)
+						t = from->enter + TL_STEP;
+				}
+				if (waits && !force)
+					break;
+				dep[r] = d;
 				op->enter = t;
 				op->leave = t + TL_STEP / 2;
 				last[r] = op->leave;
@@ -240,11 +299,12 @@ static void synthetic_times(struct timeline *tl)
 			tl->end = last[r];
 	tl->end += TL_STEP;
 	free(pos);
+	free(dep);
 	free(last);
 }
 
 /* The run's own times, from the earliest entering of any rank. */
-static void recorded_times(struct timeline *tl)
+static void recorded_times(struct tr_timeline *tl)
 {
 	const struct mpiv_traceset *ts = tl->ts;
 	int64_t start = INT64_MAX, end = INT64_MIN, t;
@@ -280,7 +340,7 @@ static void recorded_times(struct timeline *tl)
 		}
 }
 
-int timeline_build(struct timeline *tl, const struct mpiv_traceset *ts, const struct mpiv_cex *cex,
+int tr_timeline_build(struct tr_timeline *tl, const struct mpiv_traceset *ts, const struct mpiv_cex *cex,
 		   struct mpiv_error *err)
 {
 	struct eng_prog prog;
@@ -294,13 +354,15 @@ int timeline_build(struct timeline *tl, const struct mpiv_traceset *ts, const st
 	if (tr_comms_build(ts, &prog, &tl->comms, err)) {
 		tl->comm = prog.comms;
 		tl->ncomms = prog.ncomms;
-		timeline_release(tl);
+		tr_timeline_release(tl);
 		return -1;
 	}
 	tl->comm = prog.comms;
 	tl->ncomms = prog.ncomms;
 	tl->ops = xcalloc((size_t)(tl->nranks ? tl->nranks : 1), sizeof(*tl->ops));
 	tl->nops = xcalloc((size_t)(tl->nranks ? tl->nranks : 1), sizeof(*tl->nops));
+	tl->deps = xcalloc((size_t)(tl->nranks ? tl->nranks : 1), sizeof(*tl->deps));
+	tl->ndeps = xcalloc((size_t)(tl->nranks ? tl->nranks : 1), sizeof(*tl->ndeps));
 	for (r = 0; r < ts->nranks; r++)
 		timed &= ts->ranks[r].clock != MPIV_CLOCK_NONE;
 	if (cex)
@@ -315,14 +377,18 @@ int timeline_build(struct timeline *tl, const struct mpiv_traceset *ts, const st
 	return 0;
 }
 
-void timeline_release(struct timeline *tl)
+void tr_timeline_release(struct tr_timeline *tl)
 {
 	int r;
 
-	for (r = 0; tl->ops && r < tl->nranks; r++)
+	for (r = 0; tl->ops && r < tl->nranks; r++) {
 		free(tl->ops[r]);
+		free(tl->deps[r]);
+	}
 	free(tl->ops);
 	free(tl->nops);
+	free(tl->deps);
+	free(tl->ndeps);
 	tr_comms_release(&tl->comms);
 	for (r = 0; r < tl->ncomms; r++)
 		free(tl->comm[r].members);

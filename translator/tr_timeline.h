@@ -2,10 +2,10 @@
  * line: each rank's operations in program order, when each was entered and left, and which
  * send each receive took its message from. A trace recorded with times (record --timestamps)
  * keeps its own; otherwise, and for a counterexample, the times are synthetic: one step per
- * operation, a receive after the send it took (a logical clock). For the OTF2 export
- * (otf2_write.c). */
-#ifndef MPIV_TIMELINE_H
-#define MPIV_TIMELINE_H
+ * operation, the completion of a receive (a blocking one, or the wait of a nonblocking one)
+ * after the send it took (a logical clock). For the OTF2 export (cli/otf2_write.c). */
+#ifndef MPIV_TR_TIMELINE_H
+#define MPIV_TR_TIMELINE_H
 
 #include <stddef.h>
 #include <stdint.h>
@@ -27,11 +27,21 @@ struct tl_op {
 	int blocked;		/* it never returned: left at the time line's end */
 };
 
-struct timeline {
+/* An operation (op, an index into its rank's ops) that completes a receive of the message a
+ * send (rank, ev) sent: it comes after the send. */
+struct tl_dep {
+	size_t op;
+	int32_t rank;
+	uint32_t ev;
+};
+
+struct tr_timeline {
 	const struct mpiv_traceset *ts;
 	int nranks;
 	struct tl_op **ops;	/* per rank, in program order */
 	size_t *nops;
+	struct tl_dep **deps;	/* per rank, by op */
+	size_t *ndeps;
 	uint64_t end;		/* the last time, nanoseconds from the start */
 	int64_t start;		/* recorded times: the start as nanoseconds since the epoch
 				 * (mpiv_trace_realtime()); 0 when synthetic */
@@ -45,9 +55,9 @@ struct timeline {
 /* The time line of ts, or, with cex (checked against ts), of the counterexample's
  * operations. Returns 0, or -1 with err filled (BAD_INPUT: a communicator the traces cannot
  * agree on). */
-int timeline_build(struct timeline *tl, const struct mpiv_traceset *ts, const struct mpiv_cex *cex,
+int tr_timeline_build(struct tr_timeline *tl, const struct mpiv_traceset *ts, const struct mpiv_cex *cex,
 		   struct mpiv_error *err);
 
-void timeline_release(struct timeline *tl);
+void tr_timeline_release(struct tr_timeline *tl);
 
 #endif
