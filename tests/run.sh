@@ -1,9 +1,10 @@
 #!/bin/bash
 # make check: the CUnit unit tests, the model cases through SPIN, the preload libraries'
 # exports, then the end-to-end tests on the examples, replay's own tests and the recorder's
-# robustness tests (crashes, aborts, hangs, threads), what it records of every call, the bad
-# input and command-line edge cases, a short run of every fuzz target, the reduction check
-# (record --check-reductions) against a faulty MPI library, then the check that the committed
+# robustness tests (crashes, aborts, hangs, threads, a program close to its stack limit), what
+# it records of every call, the OTF2 export (read back by otf2-print), the bad input and
+# command-line edge cases, a short run of every fuzz target, the reduction check (record
+# --check-reductions) against a faulty MPI library, then the check that the committed
 # configure is what autoconf makes of configure.ac. Each part prints its own
 # summary; this script ends with one line per part and exits non-zero if any part failed
 # (a part that exits 77 was skipped: a tool it needs is missing).
@@ -46,6 +47,7 @@ part e2e "$SRCDIR/tests/e2e/run.sh"
 part replay "$SRCDIR/tests/e2e/replay.sh"
 part recorder "$SRCDIR/tests/e2e/recorder.sh"
 part record-calls "$SRCDIR/tests/e2e/record-calls.sh"
+part otf2 "$SRCDIR/tests/e2e/otf2.sh"
 part bad-input "$SRCDIR/tests/e2e/badinput.sh"
 part fuzz "$SRCDIR/tests/fuzz/run.sh"
 part reductions "$SRCDIR/tests/e2e/reductions.sh"
