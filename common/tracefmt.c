@@ -514,19 +514,7 @@ static inline int memo_plain_same(const struct mpiv_tf_writer *w, const struct m
 static inline int memo_same(const struct mpiv_tf_writer *w, const struct mpiv_tf_memo *m,
 			    const struct mpiv_event *ev)
 {
-	int32_t last = w->last_req;
-	uint32_t i;
-
-	if (m->site != ev->site || m->nreqs != ev->nreqs || !memo_key_same(m, ev) ||
-	    has_rare(w, ev))
-		return 0;
-	for (i = 0; i < ev->nreqs; i++) {
-		if (m->req_delta[i] != (int32_t)((uint32_t)ev->reqs[i].req - (uint32_t)last) ||
-		    m->req_src[i] != ev->reqs[i].src || m->req_tag[i] != ev->reqs[i].tag)
-			return 0;
-		last = ev->reqs[i].req;
-	}
-	return 1;
+	return !has_rare(w, ev) && memo_plain_same(w, m, ev);
 }
 
 /* Remember rec, len bytes just written for ev (its times left out), starting from request id

@@ -214,20 +214,32 @@ REC_HOT int rec_quick_Send(const void *buf, int count, MPI_Datatype datatype, in
 	return rc;
 }
 
+/* MPI_Isend and MPI_Irecv: the request made, what both record. A nonblocking call is local
+ * (MPI-4.1 3.7): it returns without waiting for another rank, so it is never written as
+ * blocked, and need not be posted to the watcher. */
+static inline int rq_nonblocking(unsigned call, const void *buf, int count, MPI_Datatype type,
+				 int peer, int tag, MPI_Comm comm, MPI_Request *request,
+				 const void *ret)
+{
+	struct rec_call c;
+	struct rq_slot *s = rq_enter(&c, call, ret, count, type, peer, tag, comm);
+	int rc = call == MPIV_CALL_Isend ?
+			 PMPI_Isend(buf, count, type, peer, tag, comm, request) :
+			 PMPI_Irecv((void *)buf, count, type, peer, tag, comm, request);
+
+	if (rec_timed)
+		c.ev.leave = rec_now();
+	if (rc == MPI_SUCCESS)
+		rq_req(&c, rec_request_add(request, call == MPIV_CALL_Irecv, comm));
+	rq_leave(s, &c, RQ_NO_MATCH, RQ_NO_MATCH, MPI_COMM_NULL);
+	return rc;
+}
+
 REC_HOT int rec_quick_Isend(const void *buf, int count, MPI_Datatype datatype, int dest, int tag,
 			    MPI_Comm comm, MPI_Request *request, const void *ret)
 {
-	struct rec_call c;
-	struct rq_slot *s = rq_enter(&c, MPIV_CALL_Isend, ret, count, datatype, dest, tag, comm);
-	int rc;
-
-	rec_call_posted(&c);
-	rc = PMPI_Isend(buf, count, datatype, dest, tag, comm, request);
-	rec_call_returned(&c);
-	if (rc == MPI_SUCCESS)
-		rq_req(&c, rec_request_add(request, 0, comm));
-	rq_leave(s, &c, RQ_NO_MATCH, RQ_NO_MATCH, MPI_COMM_NULL);
-	return rc;
+	return rq_nonblocking(MPIV_CALL_Isend, buf, count, datatype, dest, tag, comm, request,
+			      ret);
 }
 
 REC_HOT int rec_quick_Recv(void *buf, int count, MPI_Datatype datatype, int source, int tag,
@@ -257,17 +269,8 @@ REC_HOT int rec_quick_Recv(void *buf, int count, MPI_Datatype datatype, int sour
 REC_HOT int rec_quick_Irecv(void *buf, int count, MPI_Datatype datatype, int source, int tag,
 			    MPI_Comm comm, MPI_Request *request, const void *ret)
 {
-	struct rec_call c;
-	struct rq_slot *s = rq_enter(&c, MPIV_CALL_Irecv, ret, count, datatype, source, tag, comm);
-	int rc;
-
-	rec_call_posted(&c);
-	rc = PMPI_Irecv(buf, count, datatype, source, tag, comm, request);
-	rec_call_returned(&c);
-	if (rc == MPI_SUCCESS)
-		rq_req(&c, rec_request_add(request, 1, comm));
-	rq_leave(s, &c, RQ_NO_MATCH, RQ_NO_MATCH, MPI_COMM_NULL);
-	return rc;
+	return rq_nonblocking(MPIV_CALL_Irecv, buf, count, datatype, source, tag, comm, request,
+			      ret);
 }
 
 REC_HOT int rec_quick_Wait(MPI_Request *request, MPI_Status *status, const void *ret)

@@ -49,6 +49,24 @@ export_otf2()
 	run_cmd "$WORK/$name.defs" "$LIMIT" otf2-print -G "$WORK/$name.otf2/traces.otf2"
 }
 
+# record_export NAME NP PROGRAM [RECORD-OPTION]: record PROGRAM on NP ranks into
+# $WORK/NAME.trace, then export_otf2 NAME; 0 if both went well, else 1 after failing the case.
+record_export()
+{
+	# shellcheck disable=SC2086 # the option is one word or none
+	run_cmd "$WORK/$1.record.log" "$LIMIT" "$MPIVERIFY" record ${4:-} -o "$WORK/$1.trace" -- \
+		"$MPIRUN" -np "$2" "$3"
+	if test "$RC" -ne 0; then
+		fail "$1: record" "exit $RC" "$WORK/$1.record.log"
+		return 1
+	fi
+	export_otf2 "$1" "$WORK/$1.trace"
+	if test "$RC" -ne 0; then
+		fail "$1: export and otf2-print" "exit $RC" "$WORK/$1.export.log"
+		return 1
+	fi
+}
+
 # count FILE RECORD [LOCATION]: the records of a kind (at one location) in otf2-print's output.
 count()
 {
@@ -84,18 +102,7 @@ build ring examples/ok/ring-isend-irecv.c &&
 for mode in timed synthetic; do
 	opt=''
 	test "$mode" = timed && opt=--timestamps
-	# shellcheck disable=SC2086 # opt is one word or none
-	run_cmd "$WORK/ring-$mode.record.log" "$LIMIT" "$MPIVERIFY" record $opt \
-		-o "$WORK/ring-$mode.trace" -- "$MPIRUN" -np 4 "$WORK/ring"
-	if test "$RC" -ne 0; then
-		fail "ring ($mode): record" "exit $RC" "$WORK/ring-$mode.record.log"
-		continue
-	fi
-	export_otf2 "ring-$mode" "$WORK/ring-$mode.trace"
-	if test "$RC" -ne 0; then
-		fail "ring ($mode): export and otf2-print" "exit $RC" "$WORK/ring-$mode.export.log"
-		continue
-	fi
+	record_export "ring-$mode" 4 "$WORK/ring" "$opt" || continue
 	why=''
 	for loc in 0 1 2 3; do
 		# 3 iterations of 2 Irecv, 2 Isend, 1 Waitall; Init and Finalize
@@ -123,38 +130,26 @@ for mode in timed synthetic; do
 done
 
 # ---- collectives and MPI_Sendrecv, with times ----
-build coll examples/ok/collectives.c &&
+build coll examples/ok/collectives.c && record_export coll 4 "$WORK/coll" --timestamps &&
 {
-	run_cmd "$WORK/coll.record.log" "$LIMIT" "$MPIVERIFY" record --timestamps \
-		-o "$WORK/coll.trace" -- "$MPIRUN" -np 4 "$WORK/coll"
-	if test "$RC" -ne 0; then
-		fail "collectives: record" "exit $RC" "$WORK/coll.record.log"
+	why=''
+	# Bcast, Reduce, Allreduce, Gather, Scatter, Allgather, Alltoall, Scan, Exscan: 9
+	# blocking collectives a rank; one Sendrecv
+	for rec in MPI_COLLECTIVE_BEGIN:36 MPI_COLLECTIVE_END:36 MPI_SEND:4 MPI_RECV:4; do
+		n=$(count "$WORK/coll.events" "${rec%:*}")
+		test "$n" -eq "${rec#*:}" || why="$why $n ${rec%:*}, want ${rec#*:};"
+	done
+	grep -q 'MPI_COLLECTIVE_END .*Operation: REDUCE, .*Root: 1' "$WORK/coll.events" ||
+		why="$why no MPI_Reduce with root 1;"
+	grep -q 'MPI_COLLECTIVE_END .*Operation: GATHER, .*Root: 2' "$WORK/coll.events" ||
+		why="$why no MPI_Gather with root 2;"
+	grep -q '^REGION .*"MPI_Alltoall".*Role: COLL_ALL2ALL' "$WORK/coll.defs" ||
+		why="$why no all-to-all region;"
+	order=$(in_order "$WORK/coll.events") || why="$why $order"
+	if test -z "$why"; then
+		pass "collectives: begin and end with operation and root, Sendrecv's send and receive"
 	else
-		export_otf2 coll "$WORK/coll.trace"
-		if test "$RC" -ne 0; then
-			fail "collectives: export and otf2-print" "exit $RC" "$WORK/coll.export.log"
-		else
-			why=''
-			# Bcast, Reduce, Allreduce, Gather, Scatter, Allgather, Alltoall, Scan,
-			# Exscan: 9 blocking collectives a rank; one Sendrecv
-			for rec in MPI_COLLECTIVE_BEGIN:36 MPI_COLLECTIVE_END:36 MPI_SEND:4 \
-				MPI_RECV:4; do
-				n=$(count "$WORK/coll.events" "${rec%:*}")
-				test "$n" -eq "${rec#*:}" || why="$why $n ${rec%:*}, want ${rec#*:};"
-			done
-			grep -q 'MPI_COLLECTIVE_END .*Operation: REDUCE, .*Root: 1' "$WORK/coll.events" ||
-				why="$why no MPI_Reduce with root 1;"
-			grep -q 'MPI_COLLECTIVE_END .*Operation: GATHER, .*Root: 2' "$WORK/coll.events" ||
-				why="$why no MPI_Gather with root 2;"
-			grep -q '^REGION .*"MPI_Alltoall".*Role: COLL_ALL2ALL' "$WORK/coll.defs" ||
-				why="$why no all-to-all region;"
-			order=$(in_order "$WORK/coll.events") || why="$why $order"
-			if test -z "$why"; then
-				pass "collectives: begin and end with operation and root, Sendrecv's send and receive"
-			else
-				fail "collectives: records" "$why" "$WORK/coll.events"
-			fi
-		fi
+		fail "collectives: records" "$why" "$WORK/coll.events"
 	fi
 }
 

@@ -10,8 +10,11 @@
 #include "tr_timeline.h"
 #include "unit.h"
 
-/* Translate and collect the warnings of events[]; returns how many, -1 if it did not load. */
-static int warnings_of(const char *const events[], struct tr_warning **w)
+/* Translate and collect the warnings of ranks[], loaded by load (unit_load_case() or
+ * unit_load_ranks()); returns how many, -1 if it did not load. */
+static int warnings_loaded(const char *const ranks[],
+			   int (*load)(const char *const ranks[], struct mpiv_traceset *ts),
+			   struct tr_warning **w)
 {
 	struct mpiv_traceset ts;
 	struct eng_prog prog;
@@ -19,7 +22,7 @@ static int warnings_of(const char *const events[], struct tr_warning **w)
 	int n;
 
 	*w = NULL;
-	if (unit_load_case(events, &ts))
+	if (load(ranks, &ts))
 		return -1;
 	if (tr_translate(&ts, &opts, &prog, NULL)) {
 		mpiv_traceset_release(&ts);
@@ -29,6 +32,12 @@ static int warnings_of(const char *const events[], struct tr_warning **w)
 	eng_prog_release(&prog);
 	mpiv_traceset_release(&ts);
 	return n;
+}
+
+/* The warnings of events[] (unit_load_case()). */
+static int warnings_of(const char *const events[], struct tr_warning **w)
+{
+	return warnings_loaded(events, unit_load_case, w);
 }
 
 /* The one warning events[] must give, of this kind, rank and event: returned for more
@@ -211,53 +220,6 @@ static void test_recorded_path(void)
 	}
 }
 
-/* Load ranks[] (each the top level of a rank's JSON trace after rank and size: a host, a
- * clock, events) as a trace set. Returns 0 or -1. */
-static int load_ranks(const char *const ranks[], struct mpiv_traceset *ts)
-{
-	const char *dir = unit_tmpdir();
-	struct mpiv_error err;
-	char path[256];
-	int n = 0, r;
-
-	while (ranks[n])
-		n++;
-	for (r = 0; r < n; r++) {
-		FILE *f;
-
-		snprintf(path, sizeof(path), "%s/rank-%d.json", dir, r);
-		f = fopen(path, "w");
-		if (!f)
-			return -1;
-		fprintf(f, "{\"format\": \"mpiverify-trace\", \"version\": 1, \"rank\": %d, "
-			   "\"size\": %d, %s}\n", r, n, ranks[r]);
-		fclose(f);
-	}
-	mpiv_error_init(&err);
-	return mpiv_traceset_load(dir, ts, &err);
-}
-
-/* The warnings of ranks[] (load_ranks()): their number, -1 if they do not load. */
-static int time_warnings(const char *const ranks[], struct tr_warning **w)
-{
-	struct mpiv_traceset ts;
-	struct eng_prog prog;
-	struct tr_opts opts = {ENG_BUF_ZERO, 0, 0, 0};
-	int n;
-
-	*w = NULL;
-	if (load_ranks(ranks, &ts))
-		return -1;
-	if (tr_translate(&ts, &opts, &prog, NULL)) {
-		mpiv_traceset_release(&ts);
-		return -1;
-	}
-	n = tr_warnings(&prog, &ts, w);
-	eng_prog_release(&prog);
-	mpiv_traceset_release(&ts);
-	return n;
-}
-
 #define CLOCK(realtime) \
 	"\"clock\": {\"kind\": \"monotonic\", \"origin\": 0, \"realtime\": " #realtime "}"
 #define TINIT "{\"call\": \"MPI_Init\", \"enter\": 10, \"leave\": 20}"
@@ -290,7 +252,7 @@ static void test_received_before_sent(void)
 		NULL,
 	};
 	struct tr_warning *w;
-	int n = time_warnings(ranks, &w);
+	int n = warnings_loaded(ranks, unit_load_ranks, &w);
 
 	CU_ASSERT_EQUAL_FATAL(n, 1);
 	CU_ASSERT_EQUAL(w[0].kind, TR_WARN_RECV_BEFORE_SEND);
@@ -314,7 +276,7 @@ static void test_one_host_one_clock(void)
 	};
 	struct tr_warning *w;
 
-	CU_ASSERT_EQUAL(time_warnings(ranks, &w), 0);
+	CU_ASSERT_EQUAL(warnings_loaded(ranks, unit_load_ranks, &w), 0);
 	free(w);
 }
 
@@ -331,7 +293,7 @@ static void test_long_send(void)
 		NULL,
 	};
 	struct tr_warning *w;
-	int n = time_warnings(ranks, &w);
+	int n = warnings_loaded(ranks, unit_load_ranks, &w);
 
 	CU_ASSERT_EQUAL_FATAL(n, 1);
 	CU_ASSERT_EQUAL(w[0].kind, TR_WARN_LONG_SEND);
