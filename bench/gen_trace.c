@@ -3,7 +3,10 @@
  *   gen_trace halo DIR RANKS ITERS     wildcard-free ring halo exchange: per iteration
  *                                      Irecv left, Irecv right, Isend right, Isend left, Waitall
  *   gen_trace mw DIR WORKERS RESULTS   master/worker: the master receives every result with
- *                                      MPI_ANY_SOURCE, each worker sends RESULTS results */
+ *                                      MPI_ANY_SOURCE, each worker sends RESULTS results
+ *   gen_trace cycle DIR RANKS ITERS    the halo exchange, then a ring of blocking standard
+ *                                      sends: a potential deadlock after a long trace (the
+ *                                      report's size test, tests/e2e/reports.sh) */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -76,9 +79,36 @@ static void simple(FILE *f, uint32_t *index, unsigned call, int peer, int tag, i
 	put(f, &ev, index);
 }
 
-static void halo(const char *dir, int ranks, int iters)
+/* One iteration of the halo exchange: Irecv left, Irecv right, Isend right, Isend left,
+ * Waitall; *req the first of its four request ids. */
+static void halo_iteration(FILE *f, uint32_t *index, int left, int right, int *req)
 {
-	int r, i, k;
+	struct mpiv_event ev;
+	struct mpiv_reqinfo reqs[4];
+	int k;
+
+	simple(f, index, MPIV_CALL_Irecv, left, 0, *req);
+	simple(f, index, MPIV_CALL_Irecv, right, 1, *req + 1);
+	simple(f, index, MPIV_CALL_Isend, right, 0, *req + 2);
+	simple(f, index, MPIV_CALL_Isend, left, 1, *req + 3);
+	mpiv_event_init(&ev, MPIV_CALL_Waitall);
+	for (k = 0; k < 4; k++) {
+		reqs[k].req = *req + k;
+		reqs[k].src = MPIV_NONE;
+		reqs[k].tag = MPIV_NONE;
+	}
+	ev.nreqs = 4;
+	ev.reqs = reqs;
+	put(f, &ev, index);
+	*req += 4;
+}
+
+/* The halo exchange for iters iterations; with ring set, then each rank sends to its right
+ * neighbour and receives from its left with blocking standard calls: a ring of sends that
+ * deadlocks when they are not buffered (a potential deadlock) at the end of a long trace. */
+static void halo(const char *dir, int ranks, int iters, int ring)
+{
+	int r, i;
 
 	for (r = 0; r < ranks; r++) {
 		FILE *f = open_rank(dir, r, ranks);
@@ -86,24 +116,11 @@ static void halo(const char *dir, int ranks, int iters)
 		int left = (r + ranks - 1) % ranks, right = (r + 1) % ranks, req = 0;
 
 		simple(f, &index, MPIV_CALL_Init, 0, 0, -1);
-		for (i = 0; i < iters; i++) {
-			struct mpiv_event ev;
-			struct mpiv_reqinfo reqs[4];
-
-			simple(f, &index, MPIV_CALL_Irecv, left, 0, req);
-			simple(f, &index, MPIV_CALL_Irecv, right, 1, req + 1);
-			simple(f, &index, MPIV_CALL_Isend, right, 0, req + 2);
-			simple(f, &index, MPIV_CALL_Isend, left, 1, req + 3);
-			mpiv_event_init(&ev, MPIV_CALL_Waitall);
-			for (k = 0; k < 4; k++) {
-				reqs[k].req = req + k;
-				reqs[k].src = MPIV_NONE;
-				reqs[k].tag = MPIV_NONE;
-			}
-			ev.nreqs = 4;
-			ev.reqs = reqs;
-			put(f, &ev, &index);
-			req += 4;
+		for (i = 0; i < iters; i++)
+			halo_iteration(f, &index, left, right, &req);
+		if (ring) {
+			simple(f, &index, MPIV_CALL_Send, right, 2, -1);
+			simple(f, &index, MPIV_CALL_Recv, left, 2, -1);
 		}
 		simple(f, &index, MPIV_CALL_Finalize, 0, 0, -1);
 		close_rank(f);
@@ -133,11 +150,13 @@ static void mw(const char *dir, int workers, int results)
 int main(int argc, char **argv)
 {
 	if (argc == 5 && !strcmp(argv[1], "halo")) {
-		halo(argv[2], atoi(argv[3]), atoi(argv[4]));
+		halo(argv[2], atoi(argv[3]), atoi(argv[4]), 0);
 	} else if (argc == 5 && !strcmp(argv[1], "mw")) {
 		mw(argv[2], atoi(argv[3]), atoi(argv[4]));
+	} else if (argc == 5 && !strcmp(argv[1], "cycle")) {
+		halo(argv[2], atoi(argv[3]), atoi(argv[4]), 1);
 	} else {
-		fprintf(stderr, "usage: gen_trace halo|mw DIR N M\n");
+		fprintf(stderr, "usage: gen_trace halo|mw|cycle DIR N M\n");
 		return 2;
 	}
 	return 0;

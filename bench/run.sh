@@ -21,15 +21,20 @@
 #     examples/verify/task-farm.c (correct: no deadlock, every decision explored), the same
 #     with the bug of task-farm-last-task.c (found and confirmed), a farm served with
 #     MPI_Waitany (a path per order of indices), and the two branch examples;
-#  6. check time and peak memory against trace size: a wildcard-free halo exchange
+#  6. scale-out: verify's runs per second against --jobs (the MPI_Waitany farm, 3 ranks), and
+#     the wall time of `check --buffering all` (its modes' searches at once, a process each)
+#     against `--buffering zero` alone, on a master/worker trace;
+#  7. the standalone Promela model (check --promela) against trace size: spin -a, the C
+#     compiler and pan on a halo exchange of growing length, against check's own search;
+#  8. check time and peak memory against trace size: a wildcard-free halo exchange
 #     (ranks x iterations) and a master/worker with MPI_ANY_SOURCE receives.
-# Arguments name the parts to run (record, replay, small, reduce, verify, check; default
-# all):
+# Arguments name the parts to run (record, replay, small, reduce, verify, scale, promela, check;
+# default all):
 # `bench/run.sh replay` records the traces it replays once, untimed, and times only the
 # replays.
 set -u
 
-PARTS=${*:-record replay small reduce verify check}
+PARTS=${*:-record replay small reduce verify scale promela check}
 part()	# part NAME: whether NAME is to run
 {
 	case " $PARTS " in *" $1 "*) return 0 ;; esac
@@ -37,8 +42,9 @@ part()	# part NAME: whether NAME is to run
 }
 
 . "$(dirname "$0")/../tests/lib.sh"
-require_tools mpicc mpirun spin
+require_tools "$MPICC" "$MPIRUN" spin
 require_mpiverify
+require_mpi_built
 WORK=$(make_workdir bench)
 cd "$WORK" || exit 1
 
@@ -297,6 +303,86 @@ if part verify; then
 	done
 	bench_verify "branch on the first sender" first-sender-branch.c 3 ''
 	bench_verify "branch on MPI_Waitany's index" waitany-branch.c 3 ''
+fi
+
+if part scale; then
+	echo
+	echo "== scale-out: verify's runs per second against --jobs (MPI_Waitany farm, 3 ranks, 4"
+	echo "   tasks; --deadlock-timeout 3; $(nproc) CPUs here, so --jobs 2 oversubscribes them)"
+	printf '%-8s %6s %9s %9s %12s  %s\n' jobs runs seconds runs/s "vs --jobs 1" verdict
+	"$MPICC" -O2 -DNTASKS=4 -o scale-prog "$SRCDIR/examples/verify/farm-waitany.c" &&
+		for jobs in 1 2 3; do
+			rm -rf scale.out
+			t0=$(date +%s.%N)
+			"$MPIVERIFY" verify -o scale.out --jobs "$jobs" --deadlock-timeout 3 --json -- \
+				"$MPIRUN" -np 3 ./scale-prog >scale.json 2>scale.err
+			rc=$?
+			t1=$(date +%s.%N)
+			awk -v jobs="$jobs" -v t="$(awk -v a="$t0" -v b="$t1" 'BEGIN { print b - a }')" \
+				-v rc="$rc" -v base="${base:-}" '
+				/"runs": [0-9]/ && !runs { gsub(/[^0-9]/, ""); runs = $0 }
+				/"verdict"/ { split($0, a, "\""); verdict = a[4] }
+				END { rate = runs / t; printf "%-8s %6s %9.1f %9.2f %12s  %s (exit %d)\n",
+					jobs, runs, t, rate, base ? sprintf("%.2fx", rate / base) : "1.00x",
+					verdict, rc }' scale.json | tee scale.line
+			test -n "${base:-}" || base=$(awk '{ print $4 }' scale.line)
+		done
+	echo
+	echo "== scale-out: wall seconds of check --buffering all (zero and infinite searched at"
+	echo "   once) against --buffering zero alone, master/worker traces, best of $RUNS"
+	printf '%-24s %10s %10s %8s\n' trace "zero" "all" "all/zero"
+	for size in "16 16" "32 32"; do
+		set -- $size
+		rm -rf "trace-scale" && mkdir -p trace-scale && ./gen_trace mw trace-scale "$1" "$2"
+		one='' all=''
+		for ((i = 0; i < RUNS; i++)); do
+			t0=$(date +%s.%N)
+			"$MPIVERIFY" check --buffering zero trace-scale -o scale.zero >/dev/null 2>&1
+			t1=$(date +%s.%N)
+			"$MPIVERIFY" check --buffering all trace-scale -o scale.all >/dev/null 2>&1
+			t2=$(date +%s.%N)
+			one=$(smaller "$one" "$(awk -v a="$t0" -v b="$t1" 'BEGIN { print b - a }')")
+			all=$(smaller "$all" "$(awk -v a="$t1" -v b="$t2" 'BEGIN { print b - a }')")
+		done
+		awk -v n="master/worker ${1}x${2}" -v o="$one" -v a="$all" \
+			'BEGIN { printf "%-24s %10.3f %10.3f %7.2fx\n", n, o, a, a / o }'
+	done
+fi
+
+if part promela; then
+echo
+echo "== the standalone Promela model (check --promela) against trace size: a four-rank halo"
+echo "   exchange without buffering; CPU seconds of spin -a, of cc -O0 on pan.c (and its peak"
+echo "   memory) and of pan, against check's own search of the same trace (--buffering zero)"
+printf '%-12s %6s %7s %7s %7s %9s %7s %7s %10s\n' trace calls spin cc "cc MiB" states pan check \
+	"model/check"
+# cpu_of CMD...: user + system CPU seconds of CMD into CPU, its peak KiB into PEAK
+cpu_of()
+{
+	/usr/bin/time -f '%U %S %M' -o time.out "$@" >cmd.out 2>&1
+	read -r u s PEAK <time.out
+	CPU=$(awk -v u="$u" -v s="$s" 'BEGIN { print u + s }')
+}
+for it in 12 25 49; do	# at most 1000 operations: 20 per iteration, 4 to start and end
+	dir=trace-halo-4x$it
+	rm -rf "$dir" && mkdir -p "$dir" && ./gen_trace halo "$dir" 4 "$it"
+	calls=$("$MPIVERIFY" trace "$dir" | grep -c '"call"')
+	"$MPIVERIFY" check --promela "$dir.pml" "$dir" || continue
+	cpu_of spin -a "$dir.pml"
+	t_spin=$CPU
+	cpu_of cc -O0 -w -o pan pan.c
+	t_cc=$CPU
+	cc_mib=$((PEAK / 1024))
+	cpu_of ./pan -m100000
+	t_pan=$CPU
+	states=$(sed -n 's/^ *\([0-9]*\) states, stored.*/\1/p' cmd.out)
+	cpu_of "$MPIVERIFY" check "$dir" --buffering zero -o "$dir.check"
+	awk -v n="4x$it" -v c="$calls" -v s="$t_spin" -v cc="$t_cc" -v m="$cc_mib" \
+		-v st="$states" -v p="$t_pan" -v k="$CPU" 'BEGIN {
+		# time counts in hundredths: a check below one is at most 0.01 s
+		printf "%-12s %6d %7.2f %7.2f %7d %9d %7.2f %7.2f %9s%.0fx\n", n, c, s, cc, m, st, p, k,
+			(k < 0.01 ? ">" : ""), (s + cc + p) / (k < 0.01 ? 0.01 : k) }'
+done
 fi
 if ! part check; then
 	echo

@@ -14,10 +14,14 @@
 
 #include "cli.h"
 #include "diag.h"
+#include "findings.h"
 #include "jsontext.h"
 #include "mpilib.h"
 #include "outdir.h"
 #include "report.h"
+#include "child.h"
+#include "report_files.h"
+#include "search_pool.h"
 #include "spin_run.h"
 #include "translate.h"
 #include "xalloc.h"
@@ -33,7 +37,10 @@ struct mode {
 };
 
 static const char check_usage[] =
-	"usage: mpiverify check [DIR] [--buffering MODE] [-o OUTDIR] [--json]\n"
+	"usage: mpiverify check [DIR] [--buffering MODE] [-o OUTDIR] [--json | --sarif]\n"
+	"                       [--suppressions FILE]... [--gen-suppressions[=FILE]]\n"
+	"                       [--ignore-potential-below BYTES]\n"
+	"       mpiverify check --promela FILE [--buffering MODE] [DIR]\n"
 	"\n"
 	"Translate the traces in DIR (default ./mpiverify-trace) into a model and let SPIN\n"
 	"explore every behaviour for deadlocks: every match of a wildcard receive and, per\n"
@@ -42,19 +49,36 @@ static const char check_usage[] =
 	"  --buffering MODE  zero (no standard send is buffered), infinite (all are),\n"
 	"                    eager:BYTES (those up to BYTES are), or all (zero and infinite,\n"
 	"                    with each deadlock classified; the default)\n"
-	"  -o, --output DIR  where the model, SPIN's files and cex.json go (default DIR/check)\n"
-	"      --json        print the verdict and the deadlocks as one JSON document\n"
+	"  -o, --output DIR  where the model, SPIN's files, cex.json and the reports go\n"
+	"                    (default DIR/check)\n"
+	"      --json        print the verdict and the findings as one JSON document\n"
+	"      --sarif       print them as a SARIF 2.1.0 log (report.sarif) instead\n"
+	"      --suppressions FILE  leave the findings FILE names out of the exit status,\n"
+	"                    listed as suppressed (repeatable; doc/reports.md)\n"
+	"      --gen-suppressions[=FILE]  write a suppression for each finding, into FILE\n"
+	"                    or after the report on standard output\n"
+	"      --ignore-potential-below BYTES  suppress the potential deadlocks whose\n"
+	"                    unbuffered standard sends are all smaller than BYTES\n"
 	"      --time-limit SEC    stop each search after SEC seconds (default 600)\n"
 	"      --memory-limit MB   stop each search at MB megabytes (default 2048)\n"
+	"      --promela FILE      write a standalone Promela model of the traces into FILE\n"
+	"                    (- for standard output) instead of searching: one process per\n"
+	"                    rank, MPI's rules in Promela, the buffering mode (default zero)\n"
+	"                    a #define; check it with spin -a FILE && cc -o pan pan.c && ./pan\n"
 	"  -h, --help        this help\n"
+	"\n"
+	"OUTDIR also gets report.html (the findings with space-time diagrams, for a\n"
+	"browser), report.sarif (for CI) and waits-for.dot (for Graphviz).\n"
 	"\n"
 	"A search stopped by a limit never answers \"no deadlock\": it is inconclusive.\n"
 	"\n"
 	"Reductions that record --check-reductions found wrong are MPI correctness errors:\n"
 	"they are listed, and check exits 1 for them whatever the search finds.\n"
 	"\n"
-	"exit: 0 no deadlock, 1 deadlock (or reduction error) found, 2 usage, 3 bad trace,\n"
-	"4 spin or the C compiler failed, 5 inconclusive (the search was cut short)\n";
+	"exit: 0 no deadlock (or every one suppressed), 1 deadlock (or reduction error) found,\n"
+	"2 usage, 3 bad trace or suppressions file, 4 spin or the C compiler failed,\n"
+	"5 inconclusive (the search was cut short);\n"
+	"with --promela: 0 written, 3 a call or a size the standalone model cannot encode\n";
 
 static void add_mode_to_search(struct mode *modes, int *n, enum mpiv_buffering_mode mode,
 			       long long bytes)
@@ -185,11 +209,13 @@ static long long library_eager(const struct mpiv_traceset *ts)
 	return ts->nranks ? mpiv_mpilib_eager(ts->ranks[0].library) : -1;
 }
 
-static int check_mode(struct check_run *run, const struct mode *m, struct mpiv_error *err)
+/* The search of one mode, into res: its directory, its model data, pan. Runs in a process of
+ * its own when several modes are searched at once (search_pool.h). Returns 0, or -1 with err
+ * filled. */
+static int search_mode(struct check_run *run, const struct mode *m, struct spin_result *res,
+		       struct mpiv_error *err)
 {
 	char dir[PATH_MAX], dat[PATH_MAX + 16];
-	struct spin_result res;
-	int i;
 	FILE *f;
 
 	if (snprintf(dir, sizeof(dir), "%s/%s", run->outdir, m->name) >= (int)sizeof(dir))
@@ -208,28 +234,40 @@ static int check_mode(struct check_run *run, const struct mode *m, struct mpiv_e
 				      strerror(errno));
 	if (tr_emit(run->prog, f, dat, err) | fclose(f))
 		return mpiv_error_set(err, MPIV_EXIT_TOOL, dat, -1, -1, "cannot write");
-	if (spin_search(run->pan, dir, tr_search_depth(run->prog), run->memory_mb, MAX_TRAILS,
-			run->seconds, &res, err))
-		return -1;
-	if (!res.complete)
+	return spin_search(run->pan, dir, tr_search_depth(run->prog), run->memory_mb, MAX_TRAILS,
+			   run->seconds, res, err);
+}
+
+/* What one mode's search found (res, released here): its line of the report, and a
+ * counterexample per deadlock trail. Returns 0, or -1 with err filled. */
+static int take_mode(struct check_run *run, const struct mode *m, struct spin_result *res,
+		     struct mpiv_error *err)
+{
+	char dir[PATH_MAX];
+	int i;
+
+	snprintf(dir, sizeof(dir), "%s/%s", run->outdir, m->name);
+	run->prog->buffering = (enum eng_buffering)m->b.mode;
+	run->prog->eager = m->b.bytes;
+	if (!res->complete)
 		run->incomplete = 1;
 	json_array_append_new(run->modes_json,
 			      json_pack("{s:s, s:b, s:s?, s:I, s:i}", "mode", m->name, "complete",
-					res.complete, "why", res.complete ? NULL : res.why,
-					"states", (json_int_t)res.states, "deadlock_states",
-					res.errors));
-	for (i = 0; i < res.ntrails; i++) {
+					res->complete, "why", res->complete ? NULL : res->why,
+					"states", (json_int_t)res->states, "deadlock_states",
+					res->errors));
+	for (i = 0; i < res->ntrails; i++) {
 		struct mpiv_cex cex;
 		int *choices = NULL, n = 0, rc;
 
-		if (spin_trail_choices(run->pan, dir, res.trails[i], &choices, &n, err)) {
-			spin_result_release(&res);
+		if (spin_trail_choices(run->pan, dir, res->trails[i], &choices, &n, err)) {
+			spin_result_release(res);
 			return -1;
 		}
 		rc = tr_cex(run->prog, run->ts, choices, n, &m->b, &cex, err);
 		free(choices);
 		if (rc < 0) {
-			spin_result_release(&res);
+			spin_result_release(res);
 			return -1;
 		}
 		if (rc == 0) {
@@ -237,13 +275,26 @@ static int check_mode(struct check_run *run, const struct mode *m, struct mpiv_e
 			mpiv_cex_release(&cex);
 			run->incomplete = 1;
 			warning("mode %s: trail '%s' does not end in a deadlock; treating the search "
-				"as inconclusive", m->name, res.trails[i]);
+				"as inconclusive", m->name, res->trails[i]);
 			continue;
 		}
 		tr_deadlocks_add(&run->found, &cex);
 	}
-	spin_result_release(&res);
+	spin_result_release(res);
 	return 0;
+}
+
+/* search_pool's view of search_mode(). */
+struct mode_search {
+	struct check_run *run;
+	const struct mode *modes;
+};
+
+static int search_nth(void *ctx, int i, struct spin_result *res, struct mpiv_error *err)
+{
+	struct mode_search *ms = ctx;
+
+	return search_mode(ms->run, &ms->modes[i], res, err);
 }
 
 /* After a spin_* call failed: 128 + the signal if check was told to stop (which spin_stopped
@@ -261,93 +312,138 @@ static void release_run(struct check_run *run)
 	json_decref(run->modes_json);
 }
 
-int cmd_check(int argc, char **argv)
-{
-	static const struct option longopts[] = {
-		{"buffering", required_argument, NULL, 'b'},
-		{"output", required_argument, NULL, 'o'},
-		{"json", no_argument, NULL, 'j'},
-		{"time-limit", required_argument, NULL, 'T'},
-		{"memory-limit", required_argument, NULL, 'M'},
-		{"help", no_argument, NULL, 'h'},
-		{NULL, 0, NULL, 0},
-	};
+/* What the command line asks for. */
+struct check_args {
+	const char *dir;		/* the trace directory */
+	const char *out;		/* -o, NULL for DIR/check */
 	struct mode modes[MAX_MODES];
-	int nmodes = 0, as_json = 0, c, i, rc, all = 1;
+	int nmodes;
+	int all;			/* --buffering all: each deadlock classified */
+	double seconds;
+	long memory_mb;
+	struct findings_opts o;
+};
+
+/* The text report: notes, stopped ranks, warnings, reduction errors, the deadlocks fs does not
+ * hide, the suppressed ones, and the verdict; search_rc is the search's answer. */
+static void print_text(const struct check_run *run, const struct check_outcome *co,
+		       const struct findings *fs, int search_rc, const char *modes_str)
+{
+	const struct mpiv_traceset *ts = co->ts;
+	const char *but = search_rc == MPIV_EXIT_DEADLOCK ? " but those suppressed" : "";
+	int i, nstops, shown = findings_shown(fs, 1), nred = findings_shown(fs, 0);
+
+	report_trace_notes(stdout, ts);
+	nstops = report_stops(stdout, ts, co->prog);
+	report_warnings(stdout, ts, co->warns, co->nwarns, fs);
+	report_reductions(stdout, ts, fs, co->nwarns);
+	if (search_rc == MPIV_EXIT_DEADLOCK && shown) {
+		printf("mpiverify: %d deadlock%s found on the recorded path of '%s'", shown,
+		       shown == 1 ? "" : "s", co->dir);
+		if (shown < run->found.n)
+			printf(" (and %d suppressed, below)", run->found.n - shown);
+		putchar('\n');
+		for (i = 0; i < run->found.n; i++)
+			if (!findings_hidden(fs, "deadlocks", i))
+				report_deadlock(stdout, ts, &run->found.d[i], i + 1, run->found.n);
+	}
+	for (i = 0; i < (int)json_array_size(run->modes_json); i++) {
+		json_t *m = json_array_get(run->modes_json, i);
+
+		if (!json_is_true(json_object_get(m, "complete")))
+			printf("%ssearch with buffering %s was cut short: %s\n",
+			       search_rc == MPIV_EXIT_DEADLOCK ? "\nnote: " : "",
+			       json_string_value(json_object_get(m, "mode")),
+			       json_string_value(json_object_get(m, "why")));
+	}
+	if (fs->nsuppressed) {
+		putchar('\n');
+		findings_print_suppressed(stdout, fs);
+	}
+	if (search_rc == MPIV_EXIT_DEADLOCK && shown)
+		;	/* the deadlocks above are the answer */
+	else if (!co->incomplete && !nstops)
+		printf("mpiverify: no deadlock on the recorded path of '%s'%s (buffering: %s)\n",
+		       co->dir, but, modes_str);
+	else if (co->incomplete)
+		printf("mpiverify: inconclusive: no deadlock found%s, but the search was not "
+		       "complete\n", but);
+	else
+		printf("mpiverify: inconclusive: no deadlock among what was recorded%s, but %d "
+		       "rank%s did not finish (above): the rest of the run is unknown\n", but,
+		       nstops, nstops == 1 ? "" : "s");
+	if (nred)
+		printf("mpiverify: %d MPI correctness error%s in reductions (above)\n", nred,
+		       nred == 1 ? "" : "s");
+}
+
+/* The document, the findings it holds and what suppressions hide, the files of the output
+ * directory, and what standard output shows. Returns the exit status. */
+static int report(struct check_args *a, struct check_run *run, const struct check_outcome *co,
+		  const char *modes_str)
+{
+	struct findings fs;
+	json_t *doc = check_document(co);
+	int rc;
+
+	findings_of(&fs, doc);
+	findings_suppress(&fs, &a->o.supps, a->o.ignore_below);
+	rc = findings_exit(co->rc, &fs, run->incomplete || !tr_all_finished(co->ts));
+	json_object_set_new(doc, "exit", json_integer(rc));
+	json_object_set_new(doc, "suppressed", json_integer(fs.nsuppressed));
+	if (report_files(run->outdir, doc, &fs, report_details_check(co)) < 0) {
+		rc = MPIV_EXIT_BAD_INPUT;
+	} else if (a->o.output == OUT_JSON) {
+		json_dumpf(doc, stdout, JSON_INDENT(2) | JSON_PRESERVE_ORDER);
+		fputc('\n', stdout);
+	} else if (a->o.output == OUT_SARIF) {
+		report_sarif(stdout, doc, &fs);
+	} else {
+		print_text(run, co, &fs, co->rc, modes_str);
+	}
+	if (rc != MPIV_EXIT_BAD_INPUT && findings_gen(&a->o, &fs) < 0)
+		rc = MPIV_EXIT_BAD_INPUT;
+	findings_release(&fs);
+	json_decref(doc);
+	return rc;
+}
+
+/* The check itself, once the command line is read. */
+static int check(struct check_args *a)
+{
+	struct spin_result results[MAX_MODES];
+	struct mpiv_error errs[MAX_MODES];
+	int rcs[MAX_MODES];
+	struct mode_search ms;
 	long long eager = -1;
-	char modes_str[MAX_MODES * (sizeof(modes[0].name) + 2)] = "";
-	double seconds = 600;
-	long memory_mb = 2048;
-	char *end;
-	const char *dir = "mpiverify-trace", *out = NULL;
+	char modes_str[MAX_MODES * (sizeof(a->modes[0].name) + 2)] = "";
 	char outbuf[PATH_MAX], outdir[PATH_MAX];
+	const char *out = a->out;
 	struct mpiv_traceset ts;
 	struct mpiv_error err;
 	struct eng_prog prog;
 	struct tr_opts topts = {ENG_BUF_ZERO, 0, 0, 0};
 	struct check_run run;
 	struct tr_warning *warns = NULL;
-	int nwarns, finished, nstops = 0, nred;
-
-	parse_modes("all", modes, &nmodes);
-	opterr = 0;
-	while ((c = getopt_long(argc, argv, ":b:o:jh", longopts, NULL)) != -1) {
-		switch (c) {
-		case 'b':
-			if (parse_modes(optarg, modes, &nmodes))
-				return usage_error("check", "unknown buffering mode '%s'", optarg);
-			all = !strcmp(optarg, "all");
-			break;
-		case 'o':
-			out = optarg;
-			break;
-		case 'j':
-			as_json = 1;
-			break;
-		case 'T':
-			/* 0 is refused, not read as "no limit": every command's seconds
-			 * options want a positive number */
-			if (parse_seconds(optarg, &seconds) < 0)
-				return usage_error("check", "invalid --time-limit '%s': expected a "
-						   "positive number of seconds", optarg);
-			break;
-		case 'M':
-			memory_mb = strtol(optarg, &end, 10);
-			if (end == optarg || *end || memory_mb < 16)
-				return usage_error("check", "invalid --memory-limit '%s': expected "
-						   "megabytes, at least 16", optarg);
-			break;
-		case 'h':
-			fputs(check_usage, stdout);
-			return MPIV_EXIT_OK;
-		default:
-			return option_error("check", c, argv);
-		}
-	}
-	if (optind < argc)
-		dir = argv[optind++];
-	if (optind < argc)
-		return usage_error("check", "unexpected argument '%s'", argv[optind]);
+	int nwarns, finished, i, rc;
 
 	spin_catch_signals();
 	mpiv_error_init(&err);
-	if (mpiv_traceset_load(dir, &ts, &err))
+	if (mpiv_traceset_load(a->dir, &ts, &err))
 		return error_report(&err);
-	nred = report_reduction_errors(&ts);
-	if (all && (eager = library_eager(&ts)) >= 0) {
-		add_mode_to_search(modes, &nmodes, MPIV_BUF_EAGER, eager);
-	}
-	for (i = 0; i < nmodes; i++) {
+	if (a->all && (eager = library_eager(&ts)) >= 0)
+		add_mode_to_search(a->modes, &a->nmodes, MPIV_BUF_EAGER, eager);
+	for (i = 0; i < a->nmodes; i++) {
 		if (i)
 			strncat(modes_str, ", ", sizeof(modes_str) - strlen(modes_str) - 1);
-		strncat(modes_str, modes[i].name, sizeof(modes_str) - strlen(modes_str) - 1);
+		strncat(modes_str, a->modes[i].name, sizeof(modes_str) - strlen(modes_str) - 1);
 	}
 	if (!out) {
-		snprintf(outbuf, sizeof(outbuf), "%s/check", dir);
+		snprintf(outbuf, sizeof(outbuf), "%s/check", a->dir);
 		out = outbuf;
 	}
 	if (outdir_make(out) || !realpath(out, outdir)) {
-		rc = error("cannot create output directory '%s': %s", out, strerror(errno));
+		error("cannot create output directory '%s': %s", out, strerror(errno));
 		mpiv_traceset_release(&ts);
 		return MPIV_EXIT_BAD_INPUT;
 	}
@@ -367,16 +463,25 @@ int cmd_check(int argc, char **argv)
 		mpiv_traceset_release(&ts);
 		return stopped_or_report(&err);
 	}
-	run.memory_mb = memory_mb;
-	run.seconds = seconds;
+	run.memory_mb = a->memory_mb;
+	run.seconds = a->seconds;
 	run.ts = &ts;
 	run.prog = &prog;
 	run.outdir = outdir;
 	run.modes_json = json_array();
 	rc = MPIV_EXIT_OK;
-	for (i = 0; i < nmodes && rc == MPIV_EXIT_OK; i++)
-		if (check_mode(&run, &modes[i], &err))
+	/* every mode's search at once, as far as the CPUs go; what they found is taken in the
+	 * modes' order, so that the report does not depend on which ended first */
+	ms.run = &run;
+	ms.modes = a->modes;
+	search_pool_run(search_nth, &ms, a->nmodes, child_cpus(), results, errs, rcs);
+	for (i = 0; i < a->nmodes; i++) {
+		if (rc == MPIV_EXIT_OK && rcs[i])
+			rc = stopped_or_report(&errs[i]);
+		if (rc == MPIV_EXIT_OK && take_mode(&run, &a->modes[i], &results[i], &err))
 			rc = stopped_or_report(&err);
+		spin_result_release(&results[i]);
+	}
 	if (rc == MPIV_EXIT_OK) {
 		tr_deadlocks_merge(&run.found);
 		if (save_cexes(&run, &err))
@@ -385,10 +490,10 @@ int cmd_check(int argc, char **argv)
 	for (i = 0; i < run.found.n; i++) {
 		int zero = 0, buffered = 0, m;
 
-		for (m = 0; m < nmodes; m++) {
-			if (modes[m].b.mode == MPIV_BUF_ZERO)
+		for (m = 0; m < a->nmodes; m++) {
+			if (a->modes[m].b.mode == MPIV_BUF_ZERO)
 				zero = 1;
-			else if (modes[m].b.mode == MPIV_BUF_INFINITE || !all)
+			else if (a->modes[m].b.mode == MPIV_BUF_INFINITE || !a->all)
 				buffered = 1;
 		}
 		run.found.d[i].classified = zero && buffered && !run.incomplete;
@@ -400,70 +505,146 @@ int cmd_check(int argc, char **argv)
 	if (rc == MPIV_EXIT_OK)
 		rc = run.found.n ? MPIV_EXIT_DEADLOCK :
 		     run.incomplete || !finished ? MPIV_EXIT_INCONCLUSIVE : MPIV_EXIT_OK;
-	if (as_json && rc <= MPIV_EXIT_DEADLOCK + 4) {
-		json_t *doc = json_object(), *dl = json_array();
+	/* a verdict, not a failure: reported (a failure was, as an error) */
+	if (rc == MPIV_EXIT_OK || rc == MPIV_EXIT_DEADLOCK || rc == MPIV_EXIT_INCONCLUSIVE) {
+		struct check_outcome co = {a->dir, &ts, &prog, &run.found, run.modes_json, warns,
+					   nwarns, rc, run.incomplete};
 
-		for (i = 0; i < run.found.n; i++)
-			json_array_append_new(dl, report_deadlock_json(&ts, &run.found.d[i]));
-		json_object_set_new(doc, "format", json_string("mpiverify-check"));
-		json_object_set_new(doc, "version", json_integer(1));
-		json_object_set_new(doc, "trace", mpiv_json_text(dir));
-		json_object_set_new(doc, "verdict",
-				    json_string(rc == MPIV_EXIT_DEADLOCK ? "deadlock" :
-						rc == MPIV_EXIT_INCONCLUSIVE ? "inconclusive" :
-						rc == MPIV_EXIT_OK ? "no deadlock" : "error"));
-		json_object_set_new(doc, "exit", json_integer(report_reductions_exit(rc, nred)));
-		if (rc == MPIV_EXIT_INCONCLUSIVE)
-			json_object_set_new(doc, "why", json_string(
-				run.incomplete ? "a search was cut short" :
-				"some ranks did not finish: the run is not a whole path"));
-		json_object_set_new(doc, "stopped", report_stops_json(&ts, &prog));
-		json_object_set_new(doc, "modes", json_incref(run.modes_json));
-		json_object_set_new(doc, "deadlocks", dl);
-		json_object_set_new(doc, "errors", report_reductions_json(json_array(), &ts, 1));
-		json_object_set_new(doc, "warnings",
-				    report_reductions_json(report_warnings_json(&ts, warns, nwarns),
-							   &ts, 0));
-		json_dumpf(doc, stdout, JSON_INDENT(2) | JSON_PRESERVE_ORDER);
-		fputc('\n', stdout);
-		json_decref(doc);
-	} else if (rc <= MPIV_EXIT_INCONCLUSIVE && rc != MPIV_EXIT_USAGE) {
-		report_trace_notes(stdout, &ts);
-		nstops = report_stops(stdout, &ts, &prog);
-		report_warnings(stdout, &ts, warns, nwarns);
-		report_reductions(stdout, &ts);
-		if (rc == MPIV_EXIT_DEADLOCK) {
-			printf("mpiverify: %d deadlock%s found on the recorded path of '%s'\n",
-			       run.found.n, run.found.n == 1 ? "" : "s", dir);
-			for (i = 0; i < run.found.n; i++)
-				report_deadlock(stdout, &ts, &run.found.d[i], i + 1, run.found.n);
-		}
-		for (i = 0; i < (int)json_array_size(run.modes_json); i++) {
-			json_t *m = json_array_get(run.modes_json, i);
-
-			if (!json_is_true(json_object_get(m, "complete")))
-				printf("%ssearch with buffering %s was cut short: %s\n",
-				       rc == MPIV_EXIT_DEADLOCK ? "\nnote: " : "",
-				       json_string_value(json_object_get(m, "mode")),
-				       json_string_value(json_object_get(m, "why")));
-		}
-		if (rc == MPIV_EXIT_OK)
-			printf("mpiverify: no deadlock on the recorded path of '%s' (buffering: %s)\n",
-			       dir, modes_str);
-		else if (rc == MPIV_EXIT_INCONCLUSIVE && run.incomplete)
-			printf("mpiverify: inconclusive: no deadlock found, but the search was not "
-			       "complete\n");
-		else if (rc == MPIV_EXIT_INCONCLUSIVE)
-			printf("mpiverify: inconclusive: no deadlock among what was recorded, but %d "
-			       "rank%s did not finish (above): the rest of the run is unknown\n",
-			       nstops, nstops == 1 ? "" : "s");
-		if (nred)
-			printf("mpiverify: %d MPI correctness error%s in reductions (above)\n", nred,
-			       nred == 1 ? "" : "s");
+		rc = report(a, &run, &co, modes_str);
 	}
 	release_run(&run);
 	free(warns);
 	eng_prog_release(&prog);
 	mpiv_traceset_release(&ts);
-	return report_reductions_exit(rc, nred);
+	return rc;
+}
+
+/* --promela FILE: the standalone Promela model of the traces in dir, in buffering b, into
+ * path ("-": standard output). Returns the exit code. */
+static int write_promela(const char *path, const char *dir, const struct mpiv_buffering *b)
+{
+	struct tr_opts topts = {(enum eng_buffering)b->mode, b->bytes, 0, 0};
+	struct tr_promela_opts popts = {(enum eng_buffering)b->mode, b->bytes, 0, 0};
+	struct tr_promela_input in;
+	struct mpiv_traceset ts;
+	struct mpiv_error err;
+	struct eng_prog prog;
+	int to_stdout = !strcmp(path, "-"), rc;
+	FILE *f;
+
+	mpiv_error_init(&err);
+	if (mpiv_traceset_load(dir, &ts, &err))
+		return error_report(&err);
+	if (tr_translate(&ts, &topts, &prog, &err)) {
+		mpiv_traceset_release(&ts);
+		return error_report(&err);
+	}
+	f = to_stdout ? stdout : fopen(path, "w");
+	if (!f) {
+		rc = error("cannot create '%s': %s", path, strerror(errno));
+		eng_prog_release(&prog);
+		mpiv_traceset_release(&ts);
+		return MPIV_EXIT_BAD_INPUT;
+	}
+	in.prog = &prog;
+	in.ts = &ts;
+	rc = tr_promela(f, to_stdout ? "model.pml" : path, &in, 1, &popts, NULL, &err);
+	if (!to_stdout && fclose(f) && rc == 0)
+		rc = mpiv_error_set(&err, MPIV_EXIT_TOOL, path, -1, -1, "cannot write: %s",
+				    strerror(errno));
+	if (rc && !to_stdout)
+		unlink(path);	/* no half a model */
+	eng_prog_release(&prog);
+	mpiv_traceset_release(&ts);
+	return rc ? error_report(&err) : MPIV_EXIT_OK;
+}
+
+int cmd_check(int argc, char **argv)
+{
+	static const struct option longopts[] = {
+		{"buffering", required_argument, NULL, 'b'},
+		{"output", required_argument, NULL, 'o'},
+		FINDINGS_LONGOPTS,
+		{"time-limit", required_argument, NULL, 'T'},
+		{"memory-limit", required_argument, NULL, 'M'},
+		{"promela", required_argument, NULL, 'P'},
+		{"help", no_argument, NULL, 'h'},
+		{NULL, 0, NULL, 0},
+	};
+	struct check_args a;
+	const char *promela = NULL;
+	char *end;
+	int c, rc = -1, help = 0, buffering_given = 0;
+
+	memset(&a, 0, sizeof(a));
+	a.dir = "mpiverify-trace";
+	a.all = 1;
+	a.seconds = 600;
+	a.memory_mb = 2048;
+	parse_modes("all", a.modes, &a.nmodes);
+	opterr = 0;
+	while (rc < 0 && (c = getopt_long(argc, argv, ":b:o:h", longopts, NULL)) != -1) {
+		if ((rc = findings_option(&a.o, "check", c, optarg)) >= 0) {
+			rc = rc ? rc : -1;
+			continue;
+		}
+		switch (c) {
+		case 'b':
+			if (parse_modes(optarg, a.modes, &a.nmodes))
+				rc = usage_error("check", "unknown buffering mode '%s'", optarg);
+			a.all = !strcmp(optarg, "all");
+			buffering_given = 1;
+			break;
+		case 'o':
+			a.out = optarg;
+			break;
+		case 'T':
+			/* 0 is refused, not read as "no limit": every command's seconds
+			 * options want a positive number */
+			if (parse_seconds(optarg, &a.seconds) < 0)
+				rc = usage_error("check", "invalid --time-limit '%s': expected a "
+						 "positive number of seconds", optarg);
+			break;
+		case 'M':
+			a.memory_mb = strtol(optarg, &end, 10);
+			if (end == optarg || *end || a.memory_mb < 16)
+				rc = usage_error("check", "invalid --memory-limit '%s': expected "
+						 "megabytes, at least 16", optarg);
+			break;
+		case 'P':
+			if (!*optarg)
+				rc = usage_error("check", "empty --promela file name");
+			promela = optarg;
+			break;
+		case 'h':
+			fputs(check_usage, stdout);
+			help = 1;
+			rc = MPIV_EXIT_OK;
+			break;
+		default:
+			rc = option_error("check", c, argv);
+			break;
+		}
+	}
+	if (rc < 0 && optind < argc)
+		a.dir = argv[optind++];
+	if (rc < 0 && optind < argc)
+		rc = usage_error("check", "unexpected argument '%s'", argv[optind]);
+	if (rc < 0 && promela) {
+		/* one model, one mode: zero unless --buffering names another */
+		if (buffering_given && a.nmodes != 1)
+			rc = usage_error("check", "--promela writes one buffering mode: zero, "
+					 "infinite or eager:BYTES");
+		else
+			rc = write_promela(promela, a.dir, buffering_given ? &a.modes[0].b :
+					   &(struct mpiv_buffering){MPIV_BUF_ZERO, 0});
+		findings_opts_release(&a.o);
+		return rc;
+	}
+	if (rc < 0)
+		rc = findings_options_done(&a.o, "check");
+	if (!rc && !help)
+		rc = check(&a);
+	findings_opts_release(&a.o);
+	return rc;
 }

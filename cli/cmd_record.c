@@ -28,9 +28,10 @@ static void record_help(void)
 {
 	printf("%s", record_usage);
 	printf("\nRun LAUNCHER ARGS (for example: mpirun -np 4 ./app) with the recorder preloaded\n"
-	       "into every rank. Each rank writes its MPI calls to DIR/rank-N.mpivt; DIR/meta.json\n"
-	       "keeps the command, its exit status and whether the run hung. The program's output\n"
-	       "and exit status pass through.\n"
+	       "into every rank, the one built for the MPI library the program links. Each rank\n"
+	       "writes its MPI calls to DIR/rank-N.mpivt; DIR/meta.json keeps the command, its\n"
+	       "exit status and whether the run hung. The program's output and exit status pass\n"
+	       "through.\n"
 	       "\noptions:\n"
 	       "  -o, --output DIR            trace directory, created if missing (default\n"
 	       "                              ./" DEFAULT_DIR "); earlier traces in it are removed\n"
@@ -58,8 +59,8 @@ static void record_help(void)
 	       "     call is reported, the job ended\n"
 	       "  2  usage error\n"
 	       "  3  DIR cannot be created or written\n"
-	       "  4  the launcher or the recorder library cannot be run, or no rank wrote a\n"
-	       "     trace\n",
+	       "  4  the launcher or the recorder library cannot be run, the program's MPI\n"
+	       "     library is one mpiverify was not built for, or no rank wrote a trace\n",
 	       DEFAULT_TIMEOUT);
 }
 

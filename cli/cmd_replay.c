@@ -17,6 +17,7 @@
 #include "environment.h"
 #include "job.h"
 #include "paths.h"
+#include "report_files.h"
 #include "srcloc.h"
 #include "trace.h"
 #include "xalloc.h"
@@ -53,8 +54,9 @@ static void replay_help(void)
 	       "  2  usage error\n"
 	       "  3  CEX.json or its trace is missing or malformed, they do not fit the\n"
 	       "     program run (another number of ranks), or DIR cannot be written\n"
-	       "  4  the launcher or the replayer library cannot be run, or no rank ran\n"
-	       "     under the replayer\n"
+	       "  4  the launcher or the replayer library cannot be run, the program's MPI\n"
+	       "     library is one mpiverify was not built for, or no rank ran under the\n"
+	       "     replayer\n"
 	       "  5  diverged: the program took another path than the counterexample\n",
 	       DEFAULT_TIMEOUT);
 }
@@ -164,6 +166,28 @@ static void cex_site(const struct mpiv_cex_site *site, char *buf, size_t size)
 		return;
 	mpiv_srcloc_format(site, loc, sizeof(loc));
 	snprintf(buf, size, " at %s", loc);
+}
+
+/* What replay found, into the page of the check that wrote the counterexample (report.html
+ * beside it): the outcome, and for a reproduced deadlock every rank's blocked call and
+ * stack, as printed. */
+static void report_replayed(const char *cex_path, int rc, const struct monitor_result *res,
+			    const char *trace_dir, const struct mpiv_cex *cex)
+{
+	char *text = NULL;
+	size_t len = 0;
+	FILE *f;
+
+	if (rc == MPIV_EXIT_DEADLOCK && res->outcome == MONITOR_DEADLOCK &&
+	    (f = open_memstream(&text, &len))) {
+		monitor_report(f, res, trace_dir, cex);
+		fclose(f);
+	}
+	report_html_replayed(cex_path, json_pack("{s:s, s:i, s:s?}", "outcome",
+						 rc == MPIV_EXIT_DEADLOCK ? "reproduced" :
+						 rc == MPIV_EXIT_OK ? "not reproduced" : "diverged",
+						 "exit", rc, "text", text));
+	free(text);
 }
 
 /* diverged: each rank that left the recorded path, what it was expected to call and what it
@@ -401,6 +425,7 @@ int cmd_replay(int argc, char **argv)
 	struct mpiv_traceset ts;
 	struct mpiv_error err;
 	struct mpiv_cex cex;
+	struct preload preload;
 	struct job job;
 	char **command, *cex_path = NULL, *trace_dir = NULL;
 	char *dflt = NULL, *expect = NULL, how[128];
@@ -449,9 +474,8 @@ int cmd_replay(int argc, char **argv)
 				   "after '--'", cex_arg);
 	}
 
-	rc = job_init(&job, mpiv_replayer_lib(), "replayer");
-	if (rc)
-		goto out;
+	job_init(&job);
+	memset(&preload, 0, sizeof(preload));
 	/* the ranks may start in another directory: they get absolute paths */
 	cex_path = realpath(cex_arg, NULL);
 	if (!cex_path) {
@@ -485,7 +509,10 @@ int cmd_replay(int argc, char **argv)
 	if (command == cex.command && cex.cwd && chdir(cex.cwd) != 0)
 		warning("cannot enter the recorded directory '%s': %s; running here", cex.cwd,
 			strerror(errno));
-	rc = job_start(&job, command, vars);
+	/* from there: the command's relative paths are */
+	rc = preload_pick(&preload, command, PRELOAD_REPLAYER, 0);
+	if (!rc)
+		rc = job_start(&job, &preload, command, vars);
 	if (rc)
 		goto out;
 
@@ -552,8 +579,11 @@ int cmd_replay(int argc, char **argv)
 		rc = MPIV_EXIT_OK;
 		break;
 	}
+	if (rc == MPIV_EXIT_OK || rc == MPIV_EXIT_DEADLOCK || rc == MPIV_EXIT_INCONCLUSIVE)
+		report_replayed(cex_path, rc, res, trace_dir, &cex);
 out:
 	job_release(&job);
+	preload_release(&preload);
 	mpiv_traceset_release(&ts);
 	free(expect);
 	free(trace_dir);

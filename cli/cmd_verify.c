@@ -14,6 +14,7 @@
 #include "diag.h"
 #include "launch.h"
 #include "outdir.h"
+#include "slurm.h"
 #include "trace.h"
 #include "verify.h"
 #include "xalloc.h"
@@ -25,8 +26,10 @@
 #define DEFAULT_MAX_STATES 2000000L
 
 static const char verify_usage[] =
-	"usage: mpiverify verify [-o DIR] [--buffering MODE] [--max-runs N] [--time-limit SEC]\n"
-	"                        [--deadlock-timeout SEC] [--max-states N] [--json]\n"
+	"usage: mpiverify verify [-o DIR] [--buffering MODE] [--jobs N] [--max-runs N]\n"
+	"                        [--time-limit SEC] [--deadlock-timeout SEC] [--max-states N]\n"
+	"                        [--json | --sarif] [--suppressions FILE]...\n"
+	"                        [--gen-suppressions[=FILE]] [--ignore-potential-below BYTES]\n"
 	"                        [--] LAUNCHER [ARGS...]\n";
 
 static void verify_help(void)
@@ -49,19 +52,35 @@ static void verify_help(void)
 	       "      --buffering MODE        zero (no standard send buffered), infinite (all\n"
 	       "                              are), eager:BYTES (those up to BYTES are), or all\n"
 	       "                              (zero and infinite; the default)\n"
+	       "      --jobs N                at most N runs at once (default: as many as the\n"
+	       "                              CPUs hold given the program's ranks; with srun,\n"
+	       "                              the CPUs of the Slurm allocation, each run a job\n"
+	       "                              step of its own); the answer does not depend on N\n"
 	       "      --max-runs N            run the program at most N times (default %d)\n"
 	       "      --time-limit SEC        stop after SEC seconds (default %.0f)\n"
 	       "      --deadlock-timeout SEC  a run that makes no progress for SEC seconds is\n"
 	       "                              deadlocked (default %.0f)\n"
 	       "      --max-states N          stop a search after N states (default %ld)\n"
 	       "      --json                  print the answer as one JSON document\n"
+	       "      --sarif                 print it as a SARIF 2.1.0 log instead\n"
+	       "      --suppressions FILE     leave the deadlocks FILE names out of the verdict\n"
+	       "                              and the exit status (repeatable)\n"
+	       "      --gen-suppressions[=FILE]  write a suppression for each deadlock found\n"
+	       "                              (to standard output, after the report)\n"
+	       "      --ignore-potential-below BYTES  suppress the deadlocks a run showed\n"
+	       "                              with every standard send forced unbuffered,\n"
+	       "                              when its blocked ones are all smaller than BYTES\n"
 	       "  -h, --help                  show this help\n"
+	       "\nDIR also gets report.html, report.sarif and waits-for.dot (doc/reports.md).\n"
 	       "\nexit status:\n"
-	       "  0  no deadlock on any path, every decision explored\n"
+	       "  0  no deadlock on any path (or every one suppressed), every decision\n"
+	       "     explored\n"
 	       "  1  a deadlock (or an erroneous call) confirmed on the real MPI library\n"
 	       "  2  usage error\n"
-	       "  3  a trace verify cannot judge, or DIR cannot be written\n"
-	       "  4  the launcher or the recorder cannot be run\n"
+	       "  3  a trace verify cannot judge, a bad suppressions file, or DIR cannot be\n"
+	       "     written\n"
+	       "  4  the launcher or the recorder cannot be run, the program's MPI library\n"
+	       "     is one mpiverify was not built for, or a run wrote no trace\n"
 	       "  5  inconclusive: stopped at a limit with decisions left, a rank crashed, or\n"
 	       "     a deadlock of the model the program did not show\n",
 	       DEFAULT_MAX_RUNS, DEFAULT_TIME_LIMIT, DEFAULT_TIMEOUT, DEFAULT_MAX_STATES);
@@ -82,6 +101,18 @@ static int parse_count(const char *s, long *out)
 	return errno || end == s || *end || *out < 1 ? -1 : 0;
 }
 
+/* Remove the lock file of run directory abs, which this process holds. Returns 0, or -1
+ * after an error. */
+static int unlink_lock(const char *abs)
+{
+	char path[PATH_MAX];
+
+	snprintf(path, sizeof(path), "%s/" OUTDIR_LOCK_FILE, abs);
+	if (unlink(path) < 0 && errno != ENOENT)
+		return error("cannot remove '%s': %s", path, strerror(errno)), -1;
+	return 0;
+}
+
 /* Remove what an earlier verify left in runs/: run directories N (their traces and status
  * files) and N.steer, N.out. Nothing else is touched. Returns 0, or -1 after an error. */
 static int remove_old_runs(const char *runs)
@@ -96,6 +127,7 @@ static int remove_old_runs(const char *runs)
 	while (rc == 0 && (de = readdir(d))) {
 		char path[PATH_MAX], *end;
 		char *abs;
+		int lock = -1;
 
 		strtol(de->d_name, &end, 10);
 		if (end == de->d_name || (*end && strcmp(end, ".steer") && strcmp(end, ".out")))
@@ -107,13 +139,32 @@ static int remove_old_runs(const char *runs)
 				rc = error("cannot remove '%s': %s", path, strerror(errno));
 			continue;
 		}
-		abs = outdir_prepare(path, stale);	/* empties it of what a run writes */
-		if (!abs || rmdir(abs) < 0)
-			rc = abs ? error("cannot remove '%s': %s", path, strerror(errno)) : -1;
+		abs = outdir_prepare(path, stale, &lock);	/* empties it of what a run writes */
+		if (!abs || unlink_lock(abs) < 0)
+			rc = -1;
+		else if (rmdir(abs) < 0)
+			rc = error("cannot remove '%s': %s", path, strerror(errno));
+		if (lock >= 0)
+			close(lock);
 		free(abs);
 	}
 	closedir(d);
 	return rc < 0 ? -1 : 0;
+}
+
+/* Make out/runs (its name into runs), empty of earlier runs, and x->outdir out's absolute
+ * path. Returns 0, or MPIV_EXIT_BAD_INPUT after an error. */
+static int prepare_out(const char *out, char *runs, size_t size, struct explore *x)
+{
+	snprintf(runs, size, "%s/runs", out);
+	if (outdir_make(runs) < 0)
+		return error("cannot create '%s': %s", runs, strerror(errno)), MPIV_EXIT_BAD_INPUT;
+	if (remove_old_runs(runs) < 0)
+		return MPIV_EXIT_BAD_INPUT;
+	x->outdir = realpath(out, NULL);
+	if (!x->outdir)
+		return error("cannot resolve '%s': %s", out, strerror(errno)), MPIV_EXIT_BAD_INPUT;
+	return 0;
 }
 
 int cmd_verify(int argc, char **argv)
@@ -121,11 +172,12 @@ int cmd_verify(int argc, char **argv)
 	static const struct option longopts[] = {
 		{"output", required_argument, NULL, 'o'},
 		{"buffering", required_argument, NULL, 'b'},
+		{"jobs", required_argument, NULL, 'J'},
 		{"max-runs", required_argument, NULL, 'R'},
 		{"time-limit", required_argument, NULL, 'L'},
 		{"deadlock-timeout", required_argument, NULL, 'T'},
 		{"max-states", required_argument, NULL, 'S'},
-		{"json", no_argument, NULL, 'j'},
+		FINDINGS_LONGOPTS,
 		{"help", no_argument, NULL, 'h'},
 		{NULL, 0, NULL, 0},
 	};
@@ -134,6 +186,7 @@ int cmd_verify(int argc, char **argv)
 	struct verify_opts o;
 	char runs[PATH_MAX];
 	struct explore x;
+	char **step = NULL;
 	long count;
 	int c, rc;
 
@@ -146,14 +199,26 @@ int cmd_verify(int argc, char **argv)
 	parse_modes("all", &x);
 	opterr = 0;
 	while ((c = getopt_long(argc, argv, "+:o:h", longopts, NULL)) != -1) {
+		if ((rc = findings_option(&o.findings, "verify", c, optarg)) >= 0) {
+			if (rc)
+				return findings_opts_release(&o.findings), rc;
+			continue;
+		}
 		switch (c) {
 		case 'o':
 			out = optarg;
 			break;
+
 		case 'b':
 			if (parse_modes(optarg, &x) < 0)
 				return usage_error("verify", "invalid --buffering '%s': expected zero, "
 						   "infinite, eager:BYTES or all", optarg);
+			break;
+		case 'J':
+			if (parse_count(optarg, &count) < 0 || count > 4096)
+				return usage_error("verify", "invalid --jobs '%s': expected a number "
+						   "from 1 to 4096", optarg);
+			o.jobs = (int)count;
 			break;
 		case 'R':
 			if (parse_count(optarg, &count) < 0 || count > INT_MAX)
@@ -177,9 +242,6 @@ int cmd_verify(int argc, char **argv)
 						   "positive number", optarg);
 			x.max_states = count;
 			break;
-		case 'j':
-			o.json = 1;
-			break;
 		case 'h':
 			verify_help();
 			return MPIV_EXIT_OK;
@@ -187,27 +249,44 @@ int cmd_verify(int argc, char **argv)
 			return option_error("verify", c, argv);
 		}
 	}
-	if ((rc = launcher_args("verify", argc, optind, out)))
-		return rc;
+	if ((rc = launcher_args("verify", argc, optind, out)) ||
+	    (rc = findings_options_done(&o.findings, "verify")))
+		return findings_opts_release(&o.findings), rc;
 	o.command = argv + optind;
+	/* under srun each run is a job step of its own size, so that several run at once */
+	step = slurm_step_command(o.command);
+	if (step) {
+		o.command = step;
+		o.slurm = 1;
+	}
 	o.tty = isatty(STDERR_FILENO);
-	snprintf(runs, sizeof(runs), "%s/runs", out);
-	if (outdir_make(runs) < 0)
-		return error("cannot create '%s': %s", runs, strerror(errno)), MPIV_EXIT_BAD_INPUT;
-	if (remove_old_runs(runs) < 0)
-		return MPIV_EXIT_BAD_INPUT;
-	x.outdir = realpath(out, NULL);
-	if (!x.outdir)
-		return error("cannot resolve '%s': %s", out, strerror(errno)), MPIV_EXIT_BAD_INPUT;
+	/* the MPI library the program runs on, before anything is written */
+	rc = preload_pick(&o.preload, o.command, PRELOAD_RECORDER, 0);
+	if (!rc)
+		rc = prepare_out(out, runs, sizeof(runs), &x);
+	if (rc) {
+		preload_release(&o.preload);
+		findings_opts_release(&o.findings);
+		free(step);
+		return rc;
+	}
 
-	runner.run = verify_run;
+	memset(&runner, 0, sizeof(runner));
+	runner.start = verify_start;
+	runner.wait = verify_wait;
+	runner.cancel = verify_cancel;
+	runner.slots = verify_slots;
 	runner.progress = verify_progress;
 	runner.ctx = &o;
+	verify_pool_init();
 	rc = explore_loop(&x, &runner);
 	if (rc == MPIV_EXIT_OK || rc == MPIV_EXIT_DEADLOCK || rc == MPIV_EXIT_INCONCLUSIVE)
-		verify_report(&o, &x, rc);
+		rc = verify_report(&o, &x, rc);
+	findings_opts_release(&o.findings);
 	free((char *)x.outdir);
 	x.outdir = NULL;
+	free(step);
 	explore_release(&x);
+	preload_release(&o.preload);
 	return rc;
 }

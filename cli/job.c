@@ -1,8 +1,10 @@
 /* One run of the user's job under a preload library (job.h): what record and replay share
  * between parsing their options and saying what the run means. */
 #include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "diag.h"
 #include "environment.h"
@@ -13,40 +15,69 @@
 
 #define JOB_MAX_VARS 8		/* variables a command sets for its ranks, the job's own included */
 
-int job_init(struct job *j, const char *lib, const char *what)
+void job_init(struct job *j)
 {
 	memset(j, 0, sizeof(*j));
+	j->lock = -1;
 	monitor_result_release(&j->res);
-	/* absolute, since ranks may start in another directory (mpiexec -wdir) */
-	j->lib = realpath(lib, NULL);
-	if (!j->lib) {
-		error("cannot find the %s library '%s': %s", what, lib, strerror(errno));
-		return MPIV_EXIT_TOOL;
-	}
-	return 0;
 }
 
 int job_prepare_dir(struct job *j, const char *dir, const char *const *stale)
 {
-	j->dir = outdir_prepare(dir, stale);
+	j->dir = outdir_prepare(dir, stale, &j->lock);
 	return j->dir ? 0 : MPIV_EXIT_BAD_INPUT;
 }
 
-int job_start(struct job *j, char *const *command, const struct launch_var *vars)
+/* The launcher's list of variables to pass to the ranks (j->mpi->forward_env): the user's own
+ * list, then LD_PRELOAD and the names of all (n of them). Returns it, malloc'ed. */
+static char *forward_list(const struct job *j, const struct launch_var *all, int n)
+{
+	const char *old = getenv(j->mpi->forward_env);
+	char *list = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&list, &len);
+	int i;
+
+	if (!f)
+		die(MPIV_EXIT_TOOL, "out of memory");
+	if (old && *old)
+		fprintf(f, "%s%c", old, j->mpi->forward_sep);
+	fprintf(f, "LD_PRELOAD");
+	for (i = 0; i < n; i++)
+		fprintf(f, "%c%s", j->mpi->forward_sep, all[i].name);
+	fclose(f);
+	return list;
+}
+
+int job_start(struct job *j, const struct preload *p, char *const *command,
+	      const struct launch_var *vars)
 {
 	struct launch_var all[JOB_MAX_VARS];
-	int n = 0;
+	char *forward = NULL;
+	int n = 0, rc, saved;
 
+	free(j->lib);
+	j->lib = xstrdup(p->lib);
+	j->mpi = p->mpi;
 	all[n].name = MPIV_ENV_STATUS_DIR;
 	all[n++].value = j->dir;
 	for (; vars && vars->name; vars++) {
-		if (n == JOB_MAX_VARS - 1)
+		if (n == JOB_MAX_VARS - 2)
 			BUG("more variables for the job than JOB_MAX_VARS");
 		all[n++] = *vars;
 	}
+	if (j->mpi && j->mpi->forward_env) {
+		forward = forward_list(j, all, n);
+		all[n].name = j->mpi->forward_env;
+		all[n++].value = forward;
+	}
 	all[n].name = NULL;
 	all[n].value = NULL;
-	if (launch_start(&j->launch, command, j->lib, all, j->dir) < 0) {
+	rc = launch_start(&j->launch, command, j->lib, all, j->dir);
+	saved = errno;
+	free(forward);
+	errno = saved;
+	if (rc < 0) {
 		if (errno == EINVAL)
 			error("cannot preload '%s': LD_PRELOAD cannot hold a path with ':' or a "
 			      "space", j->lib);
@@ -78,5 +109,8 @@ void job_release(struct job *j)
 		launch_release(&j->launch);
 	free(j->lib);
 	free(j->dir);
+	if (j->lock >= 0)
+		close(j->lock);	/* the directory is free for the next run */
+	j->lock = -1;
 	memset(j, 0, sizeof(*j));
 }

@@ -1,25 +1,31 @@
 /* One run of the user's job under a preload library, for every command that runs the program
- * (record, replay; verify next): find the library, prepare the directory the ranks report to,
- * start the launcher with the library preloaded and the variables set, watch it with the
- * monitor until an outcome, end it. The caller decides what the outcome means and prints it.
+ * (record, replay, verify's runs): prepare the directory the ranks report to, start the
+ * launcher with the library preload_pick() chose preloaded and the variables set, watch it
+ * with the monitor until an outcome, end it. The caller decides what the outcome means and
+ * prints it.
  *
  *	struct job job;
- *	if ((rc = job_init(&job, mpiv_recorder_lib(), "recorder")) ||
- *	    (rc = job_prepare_dir(&job, out, stale)) || (rc = job_start(&job, command, vars)))
+ *	job_init(&job);
+ *	if ((rc = preload_pick(&preload, command, PRELOAD_RECORDER, 0)) ||
+ *	    (rc = job_prepare_dir(&job, out, stale)) ||
+ *	    (rc = job_start(&job, &preload, command, vars)))
  *		goto out;
  *	res = job_watch(&job, timeout);
  *	... job_end(&job) once the outcome is known ...
- *	out: job_release(&job);
+ *	out: job_release(&job); preload_release(&preload);
  */
 #ifndef MPIV_JOB_H
 #define MPIV_JOB_H
 
 #include "launch.h"
 #include "monitor.h"
+#include "mpi_pick.h"
 
 struct job {
 	char *lib;			/* the preload library, absolute; owned */
+	const struct mpiv_mpilib *mpi;	/* the MPI library the job runs on */
 	char *dir;			/* where the ranks write rank-N.status, absolute; owned */
+	int lock;			/* holds dir (outdir_prepare()) until job_release(), or -1 */
 	int started;			/* launch holds a started launcher */
 	struct launch launch;
 	struct monitor_result res;	/* what job_watch() saw */
@@ -29,18 +35,20 @@ struct job {
 						 * run should end in (verify), or NULL */
 };
 
-/* Start a job that preloads lib ("recorder" or "replayer" for messages: what it is). Returns 0,
- * or MPIV_EXIT_TOOL after an error when lib cannot be found. Call job_release() either way. */
-int job_init(struct job *j, const char *lib, const char *what);
+/* An empty job; call job_release() in the end. */
+void job_init(struct job *j);
 
 /* Make dir the job's directory (outdir_prepare(): created, writable, stale files of an earlier
  * run removed). Returns 0, or MPIV_EXIT_BAD_INPUT after an error. */
 int job_prepare_dir(struct job *j, const char *dir, const char *const *stale);
 
-/* Start command (argv[0] found on PATH) with the library preloaded, the job's directory as
- * MPIVERIFY_STATUS_DIR and every variable of vars (a list ending with a NULL name). Returns
- * 0, or MPIV_EXIT_TOOL after an error (the launcher cannot be run). */
-int job_start(struct job *j, char *const *command, const struct launch_var *vars);
+/* Start command (argv[0] found on PATH) with p's library preloaded, the job's directory as
+ * MPIVERIFY_STATUS_DIR and every variable of vars (a list ending with a NULL name); for a
+ * launcher that passes only the variables it is told of to the ranks (Open MPI's: struct
+ * mpiv_mpilib, forward_env), it is told of these and LD_PRELOAD. Returns 0, or
+ * MPIV_EXIT_TOOL after an error (the launcher cannot be run). */
+int job_start(struct job *j, const struct preload *p, char *const *command,
+	      const struct launch_var *vars);
 
 /* Watch the started job (monitor_run()) until it completes, deadlocks (no progress for
  * timeout seconds), a rank diverges or fails, or mpiverify is interrupted. The job is left

@@ -196,10 +196,13 @@ static int as_expected(struct monitor_result *res, const struct monitor_expect *
 	return 1;
 }
 
+/* Seconds between a rank's word that it diverged or cannot replay and the end of the job. */
+#define NOTE_GRACE 0.3
+
 void monitor_run(struct launch *l, const char *status_dir, double timeout,
 		 const struct monitor_expect *expect, struct monitor_result *res)
 {
-	double start = mpiv_now(), t;
+	double start = mpiv_now(), t, noted = 0;
 	char *warned = NULL;
 	int warned_none = 0, done;
 
@@ -213,14 +216,19 @@ void monitor_run(struct launch *l, const char *status_dir, double timeout,
 		scan(status_dir, res, t);
 		if (res->size && !warned)
 			warned = xcalloc(res->size, 1);
-		/* a rank that cannot replay says why, whatever the others did */
-		if (any_in(res, MPIV_ST_FAILED)) {
-			res->outcome = MONITOR_FAILED;
-			break;
-		}
-		if (any_in(res, MPIV_ST_DIVERGED)) {
-			res->outcome = MONITOR_DIVERGED;
-			break;
+		/* a rank that cannot replay says why, whatever the others did; its own line on
+		 * stderr is still on its way through the launcher's proxies, which ending the
+		 * job would cut: a moment for it first */
+		if (any_in(res, MPIV_ST_FAILED) || any_in(res, MPIV_ST_DIVERGED)) {
+			if (!noted)
+				noted = t;
+			if (done || t - noted >= NOTE_GRACE) {
+				res->outcome = any_in(res, MPIV_ST_FAILED) ? MONITOR_FAILED :
+									      MONITOR_DIVERGED;
+				break;
+			}
+			launch_relay(l, MPIV_STATUS_PERIOD_MS);
+			continue;
 		}
 		if (done) {
 			res->outcome = MONITOR_COMPLETED;

@@ -108,6 +108,11 @@ void monitor_result_release(struct monitor_result *res);
 int monitor_report(FILE *f, const struct monitor_result *res, const char *trace_dir,
 		   const struct mpiv_cex *cex);
 
+/* The frames of a stack as a status file holds it (struct mpiv_status's stack), resolved to
+ * "file.c:42 (func)" (or "module+0xADDR" when that fails), up to main: *out (malloc'ed, as
+ * each frame) gets them; returns how many. */
+int monitor_stack_frames(const char *stack, char ***out);
+
 /* " at file.c:42 (main)" for rank r's current call site, or the raw site when it cannot be
  * resolved, or "" without one; trace_dir as for monitor_report(). */
 void monitor_site(const struct monitor_rank *m, int r, const char *trace_dir, char *buf,

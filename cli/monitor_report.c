@@ -2,11 +2,13 @@
  * with its site and stack, resolved to file:line, and, for replay, next to what the
  * counterexample predicted. */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "monitor.h"
 #include "srcloc.h"
 #include "trace.h"
+#include "xalloc.h"
 
 /* The module path comes from the status, else from the module table of the rank's trace. */
 void monitor_site(const struct monitor_rank *m, int r, const char *trace_dir, char *buf,
@@ -68,21 +70,17 @@ static void print_text(FILE *f, const char *text)
 	}
 }
 
-/* Print the stack m took in its current call, one "    #N file.c:12 (func)" line a frame,
- * up to main; a frame that cannot be resolved shows its module and offset. Nothing if the
- * stack is missing or was taken in another call. */
-static void print_stack(FILE *f, const struct monitor_rank *m)
+int monitor_stack_frames(const char *stack, char ***out)
 {
-	const char *p = m->stack, *nl, *plus;
-	char path[4096], where[1200];
+	const char *p = stack, *nl, *plus;
+	char path[4096], where[4200];
 	struct mpiv_cex_site s;
 	unsigned long long addr;
-	int n = 0;
+	char **frames = NULL;
+	int n = 0, top = 0;
 	size_t len;
 
-	if (!m->nframes || m->stack_op != (uint32_t)m->op)
-		return;
-	for (; *p; p = nl + 1) {
+	for (; *p && !top; p = nl + 1) {
 		nl = strchr(p, '\n');
 		if (!nl)
 			break;
@@ -98,18 +96,36 @@ static void print_stack(FILE *f, const struct monitor_rank *m)
 		memset(&s, 0, sizeof(s));
 		if (path[0] == '/' && mpiv_srcloc_resolve(path, addr, &s) == 0) {
 			mpiv_srcloc_format(&s, where, sizeof(where));
-			fprintf(f, "    #%d %s\n", n++, where);
-			if (s.function && !strcmp(s.function, "main")) {
-				mpiv_cex_site_release(&s);
-				break;
-			}
+			top = s.function && !strcmp(s.function, "main");
 		} else {
 			const char *base = strrchr(path, '/');
 
-			fprintf(f, "    #%d %s+0x%llx\n", n++, base ? base + 1 : path, addr);
+			snprintf(where, sizeof(where), "%s+0x%llx", base ? base + 1 : path, addr);
 		}
 		mpiv_cex_site_release(&s);
+		frames = xrealloc(frames, (size_t)(n + 1) * sizeof(*frames));
+		frames[n++] = xstrdup(where);
 	}
+	*out = frames;
+	return n;
+}
+
+/* Print the stack m took in its current call, one "    #N file.c:12 (func)" line a frame,
+ * up to main; a frame that cannot be resolved shows its module and offset. Nothing if the
+ * stack is missing or was taken in another call. */
+static void print_stack(FILE *f, const struct monitor_rank *m)
+{
+	char **frames;
+	int n, k;
+
+	if (!m->nframes || m->stack_op != (uint32_t)m->op)
+		return;
+	n = monitor_stack_frames(m->stack, &frames);
+	for (k = 0; k < n; k++) {
+		fprintf(f, "    #%d %s\n", k, frames[k]);
+		free(frames[k]);
+	}
+	free(frames);
 }
 
 static void print_prediction(FILE *f, const struct mpiv_cex_rank *cr, int differs)

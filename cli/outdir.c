@@ -66,9 +66,10 @@ static int is_stale(const char *name, const char *const *stale)
 }
 
 /* Hold directory abs (dir as the user gave it) for this process: an exclusive flock(2) on
- * its lock file, which the kernel drops when the process ends, however it ends. The file
- * stays open, close-on-exec so that the job does not inherit it, until then. Returns 0, or
- * -1 after printing an error (another mpiverify holds it: two runs would mix their files). */
+ * its lock file, which the kernel drops when the descriptor is closed or the process ends,
+ * however it ends. The file is open close-on-exec, so that the job does not inherit it.
+ * Returns the descriptor, or -1 after printing an error (another mpiverify holds it: two runs
+ * would mix their files). */
 static int lock_dir(const char *abs, const char *dir)
 {
 	char path[4200], pid[32];
@@ -99,10 +100,10 @@ static int lock_dir(const char *abs, const char *dir)
 	n = snprintf(pid, sizeof(pid), "%ld\n", (long)getpid());
 	if (ftruncate(fd, 0) != 0 || pwrite(fd, pid, (size_t)n, 0) != n)
 		warning("cannot write into the lock file '%s': %s", path, strerror(errno));
-	return 0;
+	return fd;
 }
 
-char *outdir_prepare(const char *dir, const char *const *stale)
+char *outdir_prepare(const char *dir, const char *const *stale, int *lock)
 {
 	struct stat st;
 	struct dirent *de;
@@ -135,15 +136,15 @@ char *outdir_prepare(const char *dir, const char *const *stale)
 	close(fd);
 	unlink(probe);
 	/* before anything in it is removed: it may be another run's */
-	if (lock_dir(abs, dir) < 0) {
+	*lock = lock_dir(abs, dir);
+	if (*lock < 0) {
 		free(abs);
 		return NULL;
 	}
 	d = opendir(abs);
 	if (!d) {
 		error("cannot read directory '%s': %s", dir, strerror(errno));
-		free(abs);
-		return NULL;
+		goto fail;
 	}
 	for (de = readdir(d); de; de = readdir(d)) {
 		char path[4400];
@@ -154,10 +155,14 @@ char *outdir_prepare(const char *dir, const char *const *stale)
 		if (unlink(path) < 0 && errno != ENOENT) {
 			error("cannot remove '%s' left by an earlier run: %s", path, strerror(errno));
 			closedir(d);
-			free(abs);
-			return NULL;
+			goto fail;
 		}
 	}
 	closedir(d);
 	return abs;
+fail:
+	close(*lock);
+	*lock = -1;
+	free(abs);
+	return NULL;
 }

@@ -10,7 +10,6 @@
 #include "environment.h"
 #include "exit.h"
 #include "job.h"
-#include "paths.h"
 #include "record_run.h"
 #include "status_file.h"
 #include "trace.h"
@@ -97,6 +96,7 @@ int record_run(const struct record_opts *opts, struct record_result *r)
 	static const char *const stale[] = {".mpivt", ".json", ".status", MPIV_META_FILE, NULL};
 	const struct monitor_result *res;
 	struct launch_var vars[5];
+	struct preload own;
 	struct job job;
 	char path[4200];
 	int rc, end = MPIV_JOB_EXITED, status, n = 0;
@@ -111,7 +111,9 @@ int record_run(const struct record_opts *opts, struct record_result *r)
 		unsetenv(MPIV_ENV_CHECK_REDUCTIONS);
 	if (!opts->timestamps)
 		unsetenv(MPIV_ENV_TIMESTAMPS);
-	rc = job_init(&job, mpiv_recorder_lib(), "recorder");
+	memset(&own, 0, sizeof(own));
+	job_init(&job);
+	rc = opts->preload ? 0 : preload_pick(&own, opts->command, PRELOAD_RECORDER, opts->quiet);
 	if (!rc)
 		rc = job_prepare_dir(&job, opts->dir, stale);
 	if (!rc) {
@@ -132,8 +134,9 @@ int record_run(const struct record_opts *opts, struct record_result *r)
 		vars[n].name = NULL;
 		vars[n].value = NULL;
 		job.sink = opts->sink;
-		rc = job_start(&job, opts->command, vars);
+		rc = job_start(&job, opts->preload ? opts->preload : &own, opts->command, vars);
 	}
+	preload_release(&own);
 	if (rc) {
 		job_release(&job);
 		r->rc = rc;
@@ -189,7 +192,19 @@ int record_run(const struct record_opts *opts, struct record_result *r)
 	if (save_meta(job.dir, opts->command, status, end, res) < 0 && rc == MPIV_EXIT_OK)
 		rc = MPIV_EXIT_BAD_INPUT;
 	r->traced = mpiv_trace_rank_file(job.dir, 0, path, sizeof(path)) != NULL;
-	if (!r->traced) {
+	if (!r->traced && !res->size && status != 0 && end == MPIV_JOB_EXITED) {
+		char how[128];
+
+		/* the launcher refused to start the job (Open MPI's as root without
+		 * --allow-run-as-root, more ranks than slots): it said why */
+		launch_describe_exit(&job.launch, how, sizeof(how));
+		error("no rank wrote a trace into '%s': the launcher '%s' failed (%s) before any "
+		      "rank started under the recorder (what it said is above)", job.dir,
+		      opts->command[0], how);
+		rc = MPIV_EXIT_TOOL;
+	} else if (!r->traced && end != MPIV_JOB_INTERRUPTED) {
+		/* interrupted before a rank wrote: the signal is the answer, not a tool
+		 * failure */
 		error("no rank wrote a trace into '%s': is the program a dynamically linked "
 		      "MPI program, and does the launcher pass LD_PRELOAD to the ranks?", job.dir);
 		rc = MPIV_EXIT_TOOL;

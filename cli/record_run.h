@@ -4,10 +4,13 @@
 #define MPIV_RECORD_RUN_H
 
 #include "monitor.h"
+#include "mpi_pick.h"
 
 struct record_opts {
 	const char *dir;		/* the trace directory (created; stale traces removed) */
 	char **command;			/* launcher and arguments */
+	const struct preload *preload;	/* the recorder picked for command (verify: once for
+					 * all its runs), or NULL: record_run() picks it */
 	double timeout;			/* --deadlock-timeout */
 	const char *steer;		/* verify: the steering file ($MPIVERIFY_STEER), or NULL */
 	const char *reductions;		/* --check-reductions' value ($MPIVERIFY_CHECK_REDUCTIONS),

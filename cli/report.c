@@ -3,6 +3,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "finding.h"
+#include "findings.h"
 #include "jsontext.h"
 #include "report.h"
 #include "srcloc.h"
@@ -47,6 +49,36 @@ const char *report_class(const struct tr_deadlock *d, const char **meaning)
 	*meaning = "only with the recorded MPI library's eager buffering (small standard sends "
 		   "buffered, large ones not)";
 	return "buffering-induced deadlock";
+}
+
+int report_kind(const struct tr_deadlock *d)
+{
+	if (d->cex.bsend_overflow)
+		return MPIV_FIND_BSEND_OVERFLOW;
+	if (d->cex.ready_send)
+		return MPIV_FIND_READY_SEND;
+	if (d->cex.mismatch)
+		return MPIV_FIND_COLL_MISMATCH;
+	if (!d->classified || (d->in_zero && d->in_buffered))
+		return MPIV_FIND_DEADLOCK;
+	return d->in_zero ? MPIV_FIND_POTENTIAL : MPIV_FIND_BUFFERING;
+}
+
+long long report_unbuffered_max(const struct mpiv_traceset *ts, const struct mpiv_cex *cex)
+{
+	long long most = -1;
+	size_t k;
+	int r;
+
+	for (r = 0; r < cex->nranks; r++)
+		for (k = 0; k < cex->ranks[r].nops; k++) {
+			const struct mpiv_cex_op *op = &cex->ranks[r].ops[k];
+
+			if (op->sync == 1 && op->op < ts->ranks[r].nevents &&
+			    (long long)ts->ranks[r].events[op->op].bytes > most)
+				most = (long long)ts->ranks[r].events[op->op].bytes;
+		}
+	return most;
 }
 
 int site_of(const struct mpiv_traceset *ts, int r, long e, struct mpiv_cex_site *s)
@@ -364,13 +396,14 @@ json_t *report_stops_json(const struct mpiv_traceset *ts, const struct eng_prog 
 }
 
 
-static const char *const warn_kinds[] = {
-	[TR_WARN_UNRECEIVED] = "unreceived",
-	[TR_WARN_TRUNCATED] = "truncated",
-	[TR_WARN_UNCOMPLETED] = "uncompleted-request",
-	[TR_WARN_COMM_LEAK] = "unfreed-communicator",
-	[TR_WARN_RECV_BEFORE_SEND] = "received-before-sent",
-	[TR_WARN_LONG_SEND] = "long-send",
+/* The finding kind of each warning: its name in the JSON document (finding.c). */
+static const int warn_kinds[] = {
+	[TR_WARN_UNRECEIVED] = MPIV_FIND_UNRECEIVED,
+	[TR_WARN_TRUNCATED] = MPIV_FIND_TRUNCATED,
+	[TR_WARN_UNCOMPLETED] = MPIV_FIND_UNCOMPLETED,
+	[TR_WARN_COMM_LEAK] = MPIV_FIND_COMM_LEAK,
+	[TR_WARN_RECV_BEFORE_SEND] = MPIV_FIND_RECV_BEFORE_SEND,
+	[TR_WARN_LONG_SEND] = MPIV_FIND_LONG_SEND,
 };
 
 /* What happened, after the call: ": never received by rank 1", ... */
@@ -401,15 +434,20 @@ static void warning_text(const struct tr_warning *w, char *buf, size_t size)
 	}
 }
 
-void report_warnings(FILE *f, const struct mpiv_traceset *ts, const struct tr_warning *w, int n)
+void report_warnings(FILE *f, const struct mpiv_traceset *ts, const struct tr_warning *w, int n,
+		     const struct findings *fs)
 {
 	char desc[256], where[512], what[256];
-	int i;
+	int i, shown = 0;
 
-	if (n <= 0)
+	for (i = 0; i < n; i++)
+		shown += !findings_hidden(fs, "warnings", i);
+	if (shown <= 0)
 		return;
-	fprintf(f, "warnings from the recorded run (%d):\n", n);
+	fprintf(f, "warnings from the recorded run (%d):\n", shown);
 	for (i = 0; i < n; i++) {
+		if (findings_hidden(fs, "warnings", i))
+			continue;
 		tr_describe_event(ts, w[i].rank, w[i].event, desc, sizeof(desc));
 		site_str(ts, w[i].rank, w[i].event, where, sizeof(where));
 		warning_text(&w[i], what, sizeof(what));
@@ -434,7 +472,8 @@ json_t *report_warnings_json(const struct mpiv_traceset *ts, const struct tr_war
 
 		tr_describe_event(ts, w[i].rank, w[i].event, desc, sizeof(desc));
 		warning_text(&w[i], what, sizeof(what));
-		o = json_pack("{s:s, s:i, s:I, s:s, s:s}", "kind", warn_kinds[w[i].kind], "rank",
+		o = json_pack("{s:s, s:i, s:I, s:s, s:s}", "kind",
+			      mpiv_finding_kind_name(warn_kinds[w[i].kind]), "rank",
 			      w[i].rank, "event", (json_int_t)w[i].event, "call", desc, "text", what);
 		if (!site_of(ts, w[i].rank, w[i].event, &s)) {
 			json_object_set_new(o, "site", site_json(&s));
@@ -461,6 +500,21 @@ json_t *report_warnings_json(const struct mpiv_traceset *ts, const struct tr_war
 	return a;
 }
 
+json_t *report_cycle_json(const struct mpiv_cex *cex)
+{
+	json_t *a = json_array();
+	size_t k;
+
+	/* a closed cycle, each edge's rank waiting for the next's; else (ranks wait for
+	 * finished ranks) no cycle */
+	for (k = 0; k < cex->ncycle; k++)
+		if (cex->cycle[k].waits_for != cex->cycle[(k + 1) % cex->ncycle].rank)
+			return a;
+	for (k = 0; k < cex->ncycle; k++)
+		json_array_append_new(a, json_integer(cex->cycle[k].rank));
+	return a;
+}
+
 json_t *report_deadlock_json(const struct mpiv_traceset *ts, const struct tr_deadlock *d)
 {
 	const char *meaning;
@@ -470,6 +524,7 @@ json_t *report_deadlock_json(const struct mpiv_traceset *ts, const struct tr_dea
 	size_t k;
 	int r;
 
+	json_object_set_new(o, "kind", json_string(mpiv_finding_kind_name(report_kind(d))));
 	json_object_set_new(o, "class", json_string(klass));
 	json_object_set_new(o, "meaning", json_string(meaning));
 	json_object_set_new(o, "modes", json_string(d->modes));
@@ -496,6 +551,7 @@ json_t *report_deadlock_json(const struct mpiv_traceset *ts, const struct tr_dea
 						       (json_int_t)d->cex.edges[k].op, "waits_for",
 						       d->cex.edges[k].waits_for));
 	json_object_set_new(o, "waits_for", cycle);
+	json_object_set_new(o, "cycle", report_cycle_json(&d->cex));
 	for (k = 0; k < d->cex.nmatches; k++) {
 		const struct mpiv_cex_match *m = &d->cex.matches[k];
 
@@ -518,7 +574,9 @@ json_t *report_deadlock_json(const struct mpiv_traceset *ts, const struct tr_dea
 				json_array_append_new(unbuffered, json_pack("[iI]", r,
 					(json_int_t)d->cex.ranks[r].ops[k].op));
 	json_object_set_new(o, "unbuffered_sends", unbuffered);
+	if (json_array_size(unbuffered))
+		json_object_set_new(o, "unbuffered_max_bytes",
+				    json_integer(report_unbuffered_max(ts, &d->cex)));
 	json_object_set_new(o, "replay", json_sprintf("mpiverify replay --trace %s", d->path));
-	(void)ts;
 	return o;
 }

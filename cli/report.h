@@ -14,6 +14,13 @@
  * what that means, from the modes the deadlock was found in. */
 const char *report_class(const struct tr_deadlock *d, const char **meaning);
 
+/* Its kind (enum mpiv_finding_kind): the class above, as suppressions and SARIF name it. */
+int report_kind(const struct tr_deadlock *d);
+
+/* The size in bytes of the largest standard send the counterexample has not buffered on the
+ * way (sync), or -1 if there is none. */
+long long report_unbuffered_max(const struct mpiv_traceset *ts, const struct mpiv_cex *cex);
+
 /* Print deadlock number i (from 1) of n. */
 void report_deadlock(FILE *f, const struct mpiv_traceset *ts, const struct tr_deadlock *d,
 		     int i, int n);
@@ -28,15 +35,43 @@ int report_stops(FILE *f, const struct mpiv_traceset *ts, const struct eng_prog 
 /* The same as a JSON array. */
 json_t *report_stops_json(const struct mpiv_traceset *ts, const struct eng_prog *prog);
 
-/* The warnings of the recorded run (tr_warnings()), as lines under a heading; nothing when
- * n is 0. */
-void report_warnings(FILE *f, const struct mpiv_traceset *ts, const struct tr_warning *w, int n);
+struct findings;
+
+/* The warnings of the recorded run (tr_warnings()), as lines under a heading, but those fs
+ * hides (the document's "warnings" entries of the same index; fs may be NULL); nothing when
+ * none is left. */
+void report_warnings(FILE *f, const struct mpiv_traceset *ts, const struct tr_warning *w, int n,
+		     const struct findings *fs);
 
 /* The same as a JSON array. */
 json_t *report_warnings_json(const struct mpiv_traceset *ts, const struct tr_warning *w, int n);
 
+/* The ranks of the counterexample's wait-for cycle, in order, each waiting for the next and
+ * the last for the first; empty when there is none (ranks wait for finished ranks). */
+json_t *report_cycle_json(const struct mpiv_cex *cex);
+
 /* The report of one deadlock as JSON. */
 json_t *report_deadlock_json(const struct mpiv_traceset *ts, const struct tr_deadlock *d);
+
+/* ---- check_doc.c: check's JSON document, which every output is made from ---- */
+
+/* What one check found. */
+struct check_outcome {
+	const char *dir;			/* the trace directory, as given */
+	const struct mpiv_traceset *ts;
+	const struct eng_prog *prog;
+	const struct tr_deadlocks *found;
+	json_t *modes;				/* one entry per mode searched (borrowed) */
+	const struct tr_warning *warns;		/* the recorded run's warnings */
+	int nwarns;
+	int rc;					/* the search's answer: OK, DEADLOCK or
+						 * INCONCLUSIVE */
+	int incomplete;				/* a search was cut short */
+};
+
+/* The document (doc/check-json.md); its "exit" is rc's, which suppressions and the
+ * reduction check's errors change after (cmd_check.c). */
+json_t *check_document(const struct check_outcome *c);
 
 /* ---- call sites, for every part of the report ---- */
 
@@ -51,21 +86,15 @@ json_t *site_json(const struct mpiv_cex_site *s);
 
 /* ---- report_reduce.c: the reduction check's findings (record --check-reductions) ---- */
 
-/* The number of MPI correctness errors the reduction check found in ts (mismatches, failed
- * and corrupted reductions; not the reductions it could not check). */
-int report_reduction_errors(const struct mpiv_traceset *ts);
-
 /* The errors, then the reductions not checked, each under a heading, one line each, in rank
- * and event order; nothing when there are none. */
-void report_reductions(FILE *f, const struct mpiv_traceset *ts);
+ * and event order, but those fs hides (may be NULL; the reductions not checked follow the
+ * nwarns warnings in the document's "warnings"); nothing when there are none. */
+void report_reductions(FILE *f, const struct mpiv_traceset *ts, const struct findings *fs,
+		       int nwarns);
 
 /* Append the errors (errors != 0) or the reductions not checked to the JSON array a, as
  * entries of kind "reduction-mismatch", "reduction-failed", "reduction-corrupt" or
  * "reduction-unchecked" (doc/check-json.md). Returns a. */
 json_t *report_reductions_json(json_t *a, const struct mpiv_traceset *ts, int errors);
-
-/* What check exits with: rc, or 1 (MPIV_EXIT_DEADLOCK) when nerrors reduction errors were
- * found and the search found no deadlock (0) or could not tell (5). */
-int report_reductions_exit(int rc, int nerrors);
 
 #endif

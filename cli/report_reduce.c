@@ -5,6 +5,8 @@
  * 1 for them whatever the search finds (doc/reductions.md). */
 #include <string.h>
 
+#include "finding.h"
+#include "findings.h"
 #include "report.h"
 #include "srcloc.h"
 #include "translate.h"
@@ -16,24 +18,6 @@
 			if (((red) = &(ts)->ranks[r].reductions[k]) &&			\
 			    mpiv_red_is_error((red)->what) == !!(errors))
 
-int report_reduction_errors(const struct mpiv_traceset *ts)
-{
-	const struct mpiv_reduction *red;
-	int r, n = 0;
-	size_t k;
-
-	FOR_FINDINGS(ts, 1, r, k, red)
-		n++;
-	return n;
-}
-
-int report_reductions_exit(int rc, int nerrors)
-{
-	if (nerrors && (rc == MPIV_EXIT_OK || rc == MPIV_EXIT_INCONCLUSIVE))
-		return MPIV_EXIT_DEADLOCK;
-	return rc;
-}
-
 /* ", checked at event 9 (MPI_Wait)" for a nonblocking reduction, else "". */
 static void checked_at(const struct mpiv_traceset *ts, int r, const struct mpiv_reduction *red,
 		       char *buf, size_t size)
@@ -44,21 +28,30 @@ static void checked_at(const struct mpiv_traceset *ts, int r, const struct mpiv_
 			 mpiv_call_name(ts->ranks[r].events[red->done].call));
 }
 
-static void print_findings(FILE *f, const struct mpiv_traceset *ts, int errors, int n)
+/* The findings of kind errors (1) or notes (0), but those fs hides: the document's "errors",
+ * or its "warnings" from index first on. */
+static void print_findings(FILE *f, const struct mpiv_traceset *ts, int errors,
+			   const struct findings *fs, int first)
 {
+	const char *section = errors ? "errors" : "warnings";
 	char desc[256], where[512], at[64], text[1024];
 	const struct mpiv_reduction *red;
 	size_t k;
-	int r;
+	int r, i = first, n = 0;
 
+	FOR_FINDINGS(ts, errors, r, k, red)
+		n += !findings_hidden(fs, section, i++);
 	if (!n)
 		return;
+	i = first;
 	if (errors)
 		fprintf(f, "MPI correctness errors in reductions (%d), found by record "
 			"--check-reductions:\n", n);
 	else
 		fprintf(f, "reductions not checked (%d call site%s):\n", n, n == 1 ? "" : "s");
 	FOR_FINDINGS(ts, errors, r, k, red) {
+		if (findings_hidden(fs, section, i++))
+			continue;
 		tr_describe_event(ts, r, red->event, desc, sizeof(desc));
 		site_str(ts, r, red->event, where, sizeof(where));
 		checked_at(ts, r, red, at, sizeof(at));
@@ -68,23 +61,19 @@ static void print_findings(FILE *f, const struct mpiv_traceset *ts, int errors, 
 	}
 }
 
-void report_reductions(FILE *f, const struct mpiv_traceset *ts)
+void report_reductions(FILE *f, const struct mpiv_traceset *ts, const struct findings *fs,
+		       int nwarns)
 {
-	const struct mpiv_reduction *red;
-	int r, notes = 0;
-	size_t k;
-
-	FOR_FINDINGS(ts, 0, r, k, red)
-		notes++;
-	print_findings(f, ts, 1, report_reduction_errors(ts));
-	print_findings(f, ts, 0, notes);
+	print_findings(f, ts, 1, fs, 0);
+	print_findings(f, ts, 0, fs, nwarns);
 }
 
-static const char *const kinds[] = {
-	[MPIV_RED_MISMATCH] = "reduction-mismatch",
-	[MPIV_RED_FAILED] = "reduction-failed",
-	[MPIV_RED_CORRUPT] = "reduction-corrupt",
-	[MPIV_RED_UNCHECKED] = "reduction-unchecked",
+/* The finding kind of each reduction record: its name in the JSON document (finding.c). */
+static const int kinds[] = {
+	[MPIV_RED_MISMATCH] = MPIV_FIND_RED_MISMATCH,
+	[MPIV_RED_FAILED] = MPIV_FIND_RED_FAILED,
+	[MPIV_RED_CORRUPT] = MPIV_FIND_RED_CORRUPT,
+	[MPIV_RED_UNCHECKED] = MPIV_FIND_RED_UNCHECKED,
 };
 
 json_t *report_reductions_json(json_t *a, const struct mpiv_traceset *ts, int errors)
@@ -100,7 +89,8 @@ json_t *report_reductions_json(json_t *a, const struct mpiv_traceset *ts, int er
 
 		tr_describe_event(ts, r, red->event, desc, sizeof(desc));
 		mpiv_red_describe(red, text, sizeof(text));
-		o = json_pack("{s:s, s:i, s:I, s:s, s:I, s:s, s:s, s:s}", "kind", kinds[red->what],
+		o = json_pack("{s:s, s:i, s:I, s:s, s:I, s:s, s:s, s:s}", "kind",
+			      mpiv_finding_kind_name(kinds[red->what]),
 			      "rank", r, "event", (json_int_t)red->event, "call", desc,
 			      "checked_at", (json_int_t)red->done, "type", red->type, "op", red->op,
 			      "text", text);

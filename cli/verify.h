@@ -5,22 +5,45 @@
 #define MPIV_VERIFY_H
 
 #include "explore.h"
+#include "findings.h"
 #include "record_run.h"
 
 struct verify_opts {
-	char **command;		/* launcher and arguments */
+	char **command;		/* launcher and arguments (srun's with --exact: slurm.h) */
+	struct preload preload;	/* the recorder for command, picked once for every run */
+	int jobs;		/* --jobs: runs at once; 0: as many as the CPUs hold */
+	int slurm;		/* the launcher is srun: runs are job steps */
 	double timeout;		/* --deadlock-timeout of each run */
-	int json;		/* --json */
+	struct findings_opts findings;	/* --json, --sarif, --suppressions, ... */
 	int tty;		/* stderr is a terminal: a line per run */
 };
 
-/* explore_runner.run: one run under the recorder (ctx: the struct verify_opts). */
+/* One run under the recorder (ctx: the struct verify_opts), as the explore_runner's start
+ * describes it, made to its end in this process; a job step lost with its node is made once
+ * more, and XSEEN_LOST if it is lost again. Returns 0, or -1 when the job could not run or
+ * wrote no trace (a message said why). */
 int verify_run(void *ctx, struct explore *x, struct xrun *r);
 
-/* explore_runner.progress: a line per run, on stderr when it is a terminal. */
-void verify_progress(void *ctx, const struct explore *x, const struct xrun *r);
+/* explore_runner.progress: a line per run, on stderr when it is a terminal, with the runs
+ * still under way. */
+void verify_progress(void *ctx, const struct explore *x, const struct xrun *r, int running);
 
-/* The answer (exit code rc), as text on stdout or as JSON. */
-void verify_report(const struct verify_opts *o, const struct explore *x, int rc);
+/* ---- verify_pool.c: the runs side by side, each in a child process (ctx: the options) ---- */
+
+/* Take SIGINT, SIGTERM and SIGHUP as a flag, passed on to the runs under way. */
+void verify_pool_init(void);
+
+/* explore_runner.start, .wait, .cancel and .slots (explore.h). slots: --jobs, else as many
+ * runs as the CPUs (of the Slurm allocation, when the runs are job steps) hold given the
+ * ranks of the first run, at least 1. */
+int verify_start(void *ctx, struct explore *x, struct xrun *r);
+struct xrun *verify_wait(void *ctx, struct explore *x, double deadline);
+void verify_cancel(void *ctx);
+int verify_slots(void *ctx, const struct explore *x);
+
+/* The answer (exit code rc of the exploration) as text, JSON or SARIF on stdout, and the
+ * report files in x's output directory. Returns the exit status once suppressions hid what
+ * they hide. */
+int verify_report(const struct verify_opts *o, const struct explore *x, int rc);
 
 #endif

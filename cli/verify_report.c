@@ -1,7 +1,8 @@
 /* verify's answer (verify.h): a progress line per run on a terminal; then the deadlocks the
  * real MPI library showed (each with every rank's blocked call and stack, and the decisions
  * that lead there), the model's deadlocks it did not show and why, and the coverage; as text,
- * or as one JSON document (doc/verify.md). */
+ * as one JSON document (doc/verify.md) or as SARIF; and the report files in verify's output
+ * directory (report_files.h), all from that document, with what suppressions hide. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -9,6 +10,7 @@
 #include <jansson.h>
 
 #include "diag.h"
+#include "report_files.h"
 #include "verify.h"
 
 static const char *end_name(enum xrun_end e)
@@ -39,34 +41,38 @@ static const char *purpose(const struct xrun *r)
 	return r->item->kind == XITEM_DEADLOCK ? "confirm" : "explore";
 }
 
-void verify_progress(void *ctx, const struct explore *x, const struct xrun *r)
+void verify_progress(void *ctx, const struct explore *x, const struct xrun *r, int running)
 {
 	const struct verify_opts *o = ctx;
 
+	(void)x;
 	if (!o->tty)
 		return;
-	fprintf(stderr, "mpiverify: run %d (%s%s%s): %s%s\n", r->index, purpose(r),
+	fprintf(stderr, "mpiverify: run %d (%s%s%s): %s%s [%d running]\n", r->index, purpose(r),
 		r->item ? ": " : "", r->item ? r->item->what : "", end_name(r->end),
-		r->left ? ", left the steered path" : "");
+		r->left ? ", left the steered path" : "", running);
 }
 
-/* The decisions run r was steered with, one rank a line, from its steering file's text. */
-static void print_steering(FILE *f, const struct xrun *r, const char *indent)
+/* "verdict: 1 deadlock and 1 collective mismatch confirmed on the real MPI library" */
+static void print_found_verdict(const struct explore *x, const struct findings *fs)
 {
-	const char *p = r->item ? r->item->steer : NULL, *nl;
+	int i, m = 0, n = 0;
 
-	if (!p)
-		return;
-	for (; *p; p = nl + 1) {
-		nl = strchr(p, '\n');
-		if (strncmp(p, "mpiverify-steer", 15))
-			fprintf(f, "%s%.*s\n", indent, nl ? (int)(nl - p) : (int)strlen(p), p);
-		if (!nl)
-			break;
+	for (i = 0; i < x->nfound; i++) {
+		if (findings_hidden(fs, "deadlocks", i))
+			continue;
+		n++;
+		m += x->found[i].mismatch;
 	}
+	printf("verdict: ");
+	if (n - m)
+		printf("%d deadlock%s%s", n - m, n - m == 1 ? "" : "s", m ? " and " : "");
+	if (m)
+		printf("%d collective mismatch%s", m, m == 1 ? "" : "es");
+	printf(" confirmed on the real MPI library\n");
 }
 
-static void print_text(const struct explore *x, int rc)
+static void print_text(const struct explore *x, int rc, const struct findings *fs)
 {
 	int i;
 
@@ -74,8 +80,16 @@ static void print_text(const struct explore *x, int rc)
 		const struct xdeadlock *d = &x->found[i];
 		const struct xrun *r = d->run;
 
-		printf("deadlock %d: confirmed on the real MPI library (run %d, standard sends: "
-		       "%s)\n", i + 1, r->index, d->mode);
+		if (findings_hidden(fs, "deadlocks", i))
+			continue;
+		if (d->mismatch)
+			printf("collective mismatch %d: the ranks of run %d called different "
+			       "collectives, or named different roots, at the same place (standard "
+			       "sends: %s); erroneous whether or not the library completed it:\n",
+			       i + 1, r->index, d->mode);
+		else
+			printf("deadlock %d: confirmed on the real MPI library (run %d, standard "
+			       "sends: %s)\n", i + 1, r->index, d->mode);
 		if (d->predicted && r->item)
 			printf("  the model predicted: %s\n", r->item->what);
 		if (r->report)
@@ -83,7 +97,7 @@ static void print_text(const struct explore *x, int rc)
 		if (r->item) {
 			printf("  the decisions that lead there (steering file %s):\n",
 			       r->steer_path);
-			print_steering(stdout, r, "    ");
+			explore_print_decisions(stdout, r, "    ");
 		} else {
 			printf("  on the first run, without steering\n");
 		}
@@ -105,21 +119,26 @@ static void print_text(const struct explore *x, int rc)
 	       x->refuted, x->refuted == 1 ? "" : "s");
 	if (!x->merged && x->unmerged_why[0])
 		printf("note: each run was modelled on its own (%s)\n", x->unmerged_why);
+	if (x->lost)
+		printf("lost: %d run%s lost twice with a node of the cluster, left unexplored\n",
+		       x->lost, x->lost == 1 ? "" : "s");
 	if (x->left_why[0])
 		printf("stopped early: %s, with %d run%s still to make\n", x->left_why, x->left,
 		       x->left == 1 ? "" : "s");
 	if (x->incomplete)
 		printf("a search was cut short: %s\n", x->incomplete_why);
+	findings_print_suppressed(stdout, fs);
 	switch (rc) {
 	case MPIV_EXIT_DEADLOCK:
-		printf("verdict: %d deadlock%s confirmed on the real MPI library\n", x->nfound,
-		       x->nfound == 1 ? "" : "s");
+		print_found_verdict(x, fs);
 		break;
 	case MPIV_EXIT_OK:
-		printf("verdict: no deadlock on any path; every decision explored\n");
+		printf("verdict: no deadlock on any path%s; every decision explored\n",
+		       x->nfound ? " but those suppressed" : "");
 		break;
 	default:
-		printf("verdict: inconclusive: %s\n",
+		printf("verdict: inconclusive: %s%s\n", x->nfound ? "no deadlock but those "
+		       "suppressed, and " : "",
 		       x->left ? "decisions are left unexplored" :
 		       x->incomplete ? "a search was cut short" :
 		       x->nunconfirmed ? "the model has deadlocks no run showed" :
@@ -127,30 +146,37 @@ static void print_text(const struct explore *x, int rc)
 	}
 }
 
-static json_t *run_json(const struct xrun *r)
+static json_t *run_json(const struct explore *x, const struct xrun *r)
 {
-	return json_pack("{s:i, s:s, s:s, s:s?, s:s?, s:b, s:s?}", "run", r->index, "trace",
-			 r->dir, "end", end_name(r->end), "purpose", r->item ? r->item->what : NULL,
-			 "steering", r->steer_path, "left_steered_path", r->left, "stopped",
-			 r->stopped);
+	return json_pack("{s:i, s:s, s:s, s:s?, s:s?, s:b, s:s?, s:i, s:f, s:f}", "run", r->index,
+			 "trace", r->dir, "end", end_name(r->end), "purpose",
+			 r->item ? r->item->what : NULL, "steering", r->steer_path,
+			 "left_steered_path", r->left, "stopped", r->stopped, "round", r->round,
+			 "started", r->started - x->started, "ended", r->ended - x->started);
 }
 
-static void print_json(const struct explore *x, int rc)
+/* verify's document (doc/verify.md); each deadlock's entry also has its kind, blocked calls
+ * and wait-for edges from its run (report_details_run()), whose details for report.html go
+ * into *details. */
+static json_t *verify_document(const struct explore *x, int rc, json_t **details)
 {
 	json_t *doc, *found = json_array(), *unconf = json_array(), *runs = json_array();
-	char *text;
 	int i;
 
+	*details = json_array();
 	for (i = 0; i < x->nfound; i++) {
 		const struct xdeadlock *d = &x->found[i];
+		json_t *e = json_pack("{s:s, s:i, s:s, s:b, s:s?, s:s?, s:s?, s:s?}", "kind",
+				      mpiv_finding_kind_name(d->mismatch ? MPIV_FIND_COLL_MISMATCH :
+							     MPIV_FIND_DEADLOCK), "run",
+				      d->run->index, "buffering", d->mode, "predicted", d->predicted,
+				      "model", d->run->item ? d->run->item->what : NULL, "report",
+				      d->run->report, "steering",
+				      d->run->item ? d->run->item->steer : NULL, "trace",
+				      d->run->dir);
 
-		json_array_append_new(found,
-				      json_pack("{s:i, s:s, s:b, s:s?, s:s?, s:s?, s:s?}", "run",
-						d->run->index, "buffering", d->mode, "predicted",
-						d->predicted, "model", d->run->item ?
-						d->run->item->what : NULL, "report", d->run->report,
-						"steering", d->run->item ? d->run->item->steer : NULL,
-						"trace", d->run->dir));
+		json_array_append_new(*details, report_details_run(d->run->dir, d->mode, e));
+		json_array_append_new(found, e);
 	}
 	for (i = 0; i < x->nunconfirmed; i++)
 		json_array_append_new(unconf, json_pack("{s:i, s:s, s:s}", "run",
@@ -158,27 +184,42 @@ static void print_json(const struct explore *x, int rc)
 							x->unconfirmed[i].run->item->what, "why",
 							x->unconfirmed[i].why));
 	for (i = 0; i < x->nruns; i++)
-		json_array_append_new(runs, run_json(x->runs[i]));
-	doc = json_pack("{s:s, s:i, s:s, s:i, s:o, s:o, s:{s:i, s:i, s:i, s:i, s:b, s:s?, s:b},"
+		json_array_append_new(runs, run_json(x, x->runs[i]));
+	doc = json_pack("{s:s, s:i, s:s, s:i, s:o, s:o, s:{s:i, s:i, s:i, s:i, s:i, s:b, s:s?, s:b},"
 			" s:o}",
 			"format", "mpiverify-verify", "version", 1, "verdict",
 			rc == MPIV_EXIT_DEADLOCK ? "deadlock" : rc == MPIV_EXIT_OK ? "no deadlock" :
 			"inconclusive", "exit", rc, "deadlocks", found, "unconfirmed", unconf,
 			"coverage", "runs", x->nruns, "decisions_explored", x->explored,
-			"decisions_left", x->left, "refuted", x->refuted, "complete",
+			"decisions_left", x->left, "refuted", x->refuted, "lost", x->lost, "complete",
 			!x->left && !x->incomplete, "stopped_early", x->left_why[0] ? x->left_why :
 			NULL, "merged", x->merged, "runs", runs);
-	text = json_dumps(doc, JSON_INDENT(2));
-	if (text)
-		printf("%s\n", text);
-	free(text);
-	json_decref(doc);
+	return doc;
 }
 
-void verify_report(const struct verify_opts *o, const struct explore *x, int rc)
+int verify_report(const struct verify_opts *o, const struct explore *x, int rc)
 {
-	if (o->json)
-		print_json(x, rc);
-	else
-		print_text(x, rc);
+	struct findings fs;
+	json_t *details, *doc = verify_document(x, rc, &details);
+
+	findings_of(&fs, doc);
+	findings_suppress(&fs, &o->findings.supps, o->findings.ignore_below);
+	rc = findings_exit(rc, &fs, !explore_whole(x));
+	json_object_set_new(doc, "exit", json_integer(rc));
+	json_object_set_new(doc, "suppressed", json_integer(fs.nsuppressed));
+	if (report_files(x->outdir, doc, &fs, details) < 0) {
+		rc = MPIV_EXIT_BAD_INPUT;
+	} else if (o->findings.output == OUT_JSON) {
+		json_dumpf(doc, stdout, JSON_INDENT(2));
+		fputc('\n', stdout);
+	} else if (o->findings.output == OUT_SARIF) {
+		report_sarif(stdout, doc, &fs);
+	} else {
+		print_text(x, rc, &fs);
+	}
+	if (rc != MPIV_EXIT_BAD_INPUT && findings_gen(&o->findings, &fs) < 0)
+		rc = MPIV_EXIT_BAD_INPUT;
+	findings_release(&fs);
+	json_decref(doc);
+	return rc;
 }

@@ -9,6 +9,7 @@
 #include <unistd.h>
 
 #include "diag.h"
+#include "slurm.h"
 #include "status.h"
 #include "verify.h"
 #include "xalloc.h"
@@ -92,11 +93,12 @@ int verify_run(void *ctx, struct explore *x, struct xrun *r)
 	struct monitor_expect expect;
 	struct record_opts opts;
 	struct record_result rr;
-	int out, rc = 0;
+	int out, rc = 0, attempt;
 
 	memset(&opts, 0, sizeof(opts));
 	opts.dir = r->dir;
 	opts.command = o->command;
+	opts.preload = &o->preload;
 	opts.timeout = o->timeout;
 	opts.quiet = 1;
 	opts.steer = r->steer_path;
@@ -114,17 +116,37 @@ int verify_run(void *ctx, struct explore *x, struct xrun *r)
 	expect.ctx = x;
 	if (expect.n)
 		opts.expect = &expect;
-	/* the program's output, run after run, goes to a file of its own */
-	out = open(r->out_path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0666);
-	if (out < 0)
-		return error("cannot create '%s': %s", r->out_path, strerror(errno)), -1;
-	opts.sink = out;
-	record_run(&opts, &rr);
-	close(out);
-	if (!rr.dir || !rr.traced)
+	for (attempt = 0;; attempt++) {
+		/* the program's output, run after run, goes to a file of its own */
+		out = open(r->out_path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0666);
+		if (out < 0)
+			return error("cannot create '%s': %s", r->out_path, strerror(errno)), -1;
+		opts.sink = out;
+		record_run(&opts, &rr);
+		close(out);
+		/* a job step that died with its node ended for no reason of the program's */
+		if (!o->slurm || !slurm_node_failed(r->out_path) ||
+		    rr.res.outcome == MONITOR_INTERRUPTED)
+			break;
+		record_result_release(&rr);
+		if (attempt == 1) {
+			warning("run %d: lost twice with a node of the cluster (see '%s'): left "
+				"unexplored", r->index, r->out_path);
+			r->seen = XSEEN_LOST;
+			return 0;
+		}
+		warning("run %d: a node of its job step failed (see '%s'): running it again",
+			r->index, r->out_path);
+	}
+	if (rr.dir && rr.res.outcome == MONITOR_INTERRUPTED) {
+		/* ended by a signal (or a limit of verify's), maybe before a rank wrote */
+		r->seen = XSEEN_INTERRUPTED;
+		r->signal = rr.res.signal;
+	} else if (!rr.dir || !rr.traced) {
 		rc = -1;	/* the job could not run, or ran without the recorder: said why */
-	else
+	} else {
 		seen(x, r, &rr);
+	}
 	record_result_release(&rr);
 	return rc;
 }

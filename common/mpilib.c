@@ -1,20 +1,104 @@
-/* What mpiverify knows of particular MPI libraries: their eager thresholds, so that `check
- * --buffering all` can also search with the buffering of the library the run used. */
+/* What mpiverify knows of particular MPI libraries: which library a program or a launcher
+ * belongs to, so that record, replay and verify preload the right build of their libraries
+ * (cli/mpi_pick.c); their eager thresholds, so that `check --buffering all` can also search
+ * with the buffering of the library the run used. */
 #include <string.h>
 
 #include "mpilib.h"
 
-struct mpilib {
+/* Hydra (MPICH's mpiexec) passes its whole environment to the ranks; Open MPI's mpirun gives
+ * remote ranks only the variables named by -x or by the MCA parameter mca_base_env_list. */
+static const struct mpiv_mpilib mpich = {"mpich", "MPICH", "mpich libmpich-dev", NULL, 0};
+static const struct mpiv_mpilib openmpi = {"openmpi", "Open MPI", "openmpi-bin libopenmpi-dev",
+					   "OMPI_MCA_mca_base_env_list", ';'};
+
+/* What programs link: the C library and the language bindings (a Fortran or C++ program may
+ * name only those). MPICH installs libmpi.so.12 beside libmpich.so.12 (its ABI, which Intel
+ * MPI shares); Open MPI's libmpi is .so.40 since 3.0 (.so.20 in 2.x). A prefix ends in '.'. */
+static const struct {
+	const char *soname;
+	const struct mpiv_mpilib *lib;
+} sonames[] = {
+	{"libmpich.so.", &mpich},
+	{"libmpi.so.12", &mpich},
+	{"libmpichfort.so.", &mpich},
+	{"libmpifort.so.", &mpich},
+	{"libmpichcxx.so.", &mpich},
+	{"libmpicxx.so.", &mpich},
+	{"libmpi.so.40", &openmpi},
+	{"libmpi.so.20", &openmpi},
+	{"libmpi_mpifh.so.", &openmpi},
+	{"libmpi_usempif08.so.", &openmpi},
+	{"libmpi_usempi_ignore_tkr.so.", &openmpi},
+	{"libmpi_cxx.so.", &openmpi},
+};
+
+/* Launchers by file name, symbolic links followed (Debian's mpirun.openmpi is a link to
+ * orterun, mpirun.mpich to mpiexec.hydra). */
+static const struct {
+	const char *name;
+	const struct mpiv_mpilib *lib;
+} launchers[] = {
+	{"mpiexec.hydra", &mpich},
+	{"mpirun.mpich", &mpich},
+	{"mpiexec.mpich", &mpich},
+	{"mpiexec.gforker", &mpich},
+	{"orterun", &openmpi},
+	{"prterun", &openmpi},
+	{"mpirun.openmpi", &openmpi},
+	{"mpiexec.openmpi", &openmpi},
+};
+
+const struct mpiv_mpilib *mpiv_mpilib_named(const char *name)
+{
+	if (name && !strcmp(name, mpich.name))
+		return &mpich;
+	if (name && !strcmp(name, openmpi.name))
+		return &openmpi;
+	return NULL;
+}
+
+const struct mpiv_mpilib *mpiv_mpilib_of_soname(const char *soname)
+{
+	size_t i, n;
+
+	for (i = 0; soname && i < sizeof(sonames) / sizeof(sonames[0]); i++) {
+		n = strlen(sonames[i].soname);
+		if (sonames[i].soname[n - 1] == '.' ? !strncmp(soname, sonames[i].soname, n)
+						    : !strcmp(soname, sonames[i].soname))
+			return sonames[i].lib;
+	}
+	return NULL;
+}
+
+const struct mpiv_mpilib *mpiv_mpilib_of_launcher(const char *name)
+{
+	size_t i;
+
+	for (i = 0; name && i < sizeof(launchers) / sizeof(launchers[0]); i++)
+		if (!strcmp(name, launchers[i].name))
+			return launchers[i].lib;
+	return NULL;
+}
+
+struct eager {
 	const char *version;	/* the first line of MPI_Get_library_version, whitespace folded */
 	long long eager;	/* largest standard send completed without its receive, bytes */
 };
 
-/* Measured, not read from documentation: two ranks on one host each MPI_Send N bytes to the
- * other before receiving; the largest N that completes. Debian 12's mpich 4.0.2 (device
- * ch4:ucx, shared memory between the ranks): 8255 completes, 8256 hangs. Another build or
- * device of the same version may differ; MPIR_CVAR settings change it too. */
-static const struct mpilib libs[] = {
+/* Measured, not read from documentation (bench/eager-threshold.sh): two ranks on one host
+ * each MPI_Send N bytes to the other before receiving; the largest N that completes.
+ *  - Debian 12's mpich 4.0.2 (device ch4:ucx, shared memory between the ranks): 8255
+ *    completes, 8256 hangs. MPIR_CVAR settings change it.
+ *  - Debian 12's Open MPI 4.1.4 (pml ob1, btl vader: shared memory; Debian's
+ *    /etc/openmpi/openmpi-mca-params.conf leaves out pml ucx): 4040 completes, 4041 hangs
+ *    (vader's eager limit, 4096 bytes, less the message's header). The MCA parameters
+ *    btl_vader_eager_limit and pml change it.
+ * Another build or transport of the same version may differ. */
+static const struct eager libs[] = {
 	{"MPICH Version: 4.0.2", 8255},
+	{"Open MPI v4.1.4, package: Debian OpenMPI, ident: 4.1.4, repo rev: v4.1.4, May 26, 2022",
+	 4040},
 };
 
 /* Compare with runs of spaces and tabs folded to one space. */

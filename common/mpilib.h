@@ -1,6 +1,32 @@
-/* What mpiverify knows of particular MPI libraries (one place for these facts). */
+/* What mpiverify knows of particular MPI libraries (one place for these facts): how to tell
+ * which one a program or a launcher belongs to, and their eager thresholds. */
 #ifndef MPIV_MPILIB_H
 #define MPIV_MPILIB_H
+
+/* An MPI library whose ABI the preload libraries are built for, once each (configure). MPICH's
+ * ABI is also Intel MPI's and MVAPICH's; Open MPI's handles are pointers, MPICH's integers, so
+ * a preload library of one crashes a program of the other. */
+struct mpiv_mpilib {
+	const char *name;	/* "mpich", "openmpi": configure's name, the directory of its
+				 * preload libraries (lib/NAME/, PKGLIBDIR/NAME/) */
+	const char *title;	/* "MPICH", "Open MPI", for messages */
+	const char *packages;	/* the Debian packages that give its mpi.h and compiler */
+	const char *forward_env;	/* the launcher's variable listing the variables it
+					 * passes to the ranks on every host (as its -x does),
+					 * separated by forward_sep; NULL: it passes them all */
+	char forward_sep;
+};
+
+/* The library of that name ("mpich", "openmpi"), or NULL. */
+const struct mpiv_mpilib *mpiv_mpilib_named(const char *name);
+
+/* The library a shared object of that name (a DT_NEEDED entry: "libmpi.so.40") belongs to,
+ * or NULL if it is none of those known. */
+const struct mpiv_mpilib *mpiv_mpilib_of_soname(const char *soname);
+
+/* The library whose launcher has this file name (no directory: "mpirun.openmpi", "orterun",
+ * "mpiexec.hydra"), or NULL (a generic name such as "mpirun", or another launcher). */
+const struct mpiv_mpilib *mpiv_mpilib_of_launcher(const char *name);
 
 /* The eager threshold of the library whose MPI_Get_library_version starts with `library`
  * (as a trace's header records it), for ranks on one host: the largest standard send, in

@@ -64,16 +64,29 @@ static const char *locate(const char *env, const char *path, int source, const c
 	return b;
 }
 
-const char *mpiv_recorder_lib(void)
+/* The preload library file (librecorder.so) built for the MPI library named family. */
+static const char *preload_lib(const char *env, const char *family, const char *file)
 {
-	return locate(MPIV_ENV_RECORDER_LIB, "recorder/librecorder.so", 0,
-		      MPIV_PKGLIBDIR "/librecorder.so");
+	char tree[128], installed[PATH_MAX];
+
+	snprintf(tree, sizeof(tree), "lib/%s/%s", family, file);
+	snprintf(installed, sizeof(installed), "%s/%s/%s", MPIV_PKGLIBDIR, family, file);
+	return locate(env, tree, 0, installed);
 }
 
-const char *mpiv_replayer_lib(void)
+const char *mpiv_recorder_lib(const char *family)
 {
-	return locate(MPIV_ENV_REPLAYER_LIB, "replayer/libreplayer.so", 0,
-		      MPIV_PKGLIBDIR "/libreplayer.so");
+	return preload_lib(MPIV_ENV_RECORDER_LIB, family, "librecorder.so");
+}
+
+const char *mpiv_replayer_lib(const char *family)
+{
+	return preload_lib(MPIV_ENV_REPLAYER_LIB, family, "libreplayer.so");
+}
+
+const char *mpiv_mpi_families(void)
+{
+	return MPIV_MPI_FAMILIES;
 }
 
 const char *mpiv_models_dir(void)

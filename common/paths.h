@@ -3,11 +3,17 @@
 #ifndef MPIV_PATHS_H
 #define MPIV_PATHS_H
 
-/* Path of librecorder.so ($MPIVERIFY_RECORDER_LIB). Returned string is static. */
-const char *mpiv_recorder_lib(void);
+/* Path of the librecorder.so built for the MPI library named family ("mpich", "openmpi":
+ * common/mpilib.h), or $MPIVERIFY_RECORDER_LIB whatever the family. The returned string is
+ * static (the last four calls' stay valid). */
+const char *mpiv_recorder_lib(const char *family);
 
-/* Path of libreplayer.so ($MPIVERIFY_REPLAYER_LIB). */
-const char *mpiv_replayer_lib(void);
+/* Path of libreplayer.so for family ($MPIVERIFY_REPLAYER_LIB). */
+const char *mpiv_replayer_lib(const char *family);
+
+/* The MPI libraries the preload libraries were built for, by name, separated by spaces, the
+ * default first (configure: "mpich openmpi"). */
+const char *mpiv_mpi_families(void);
 
 /* Directory holding mpi.pml and engine.c ($MPIVERIFY_MODELS). */
 const char *mpiv_models_dir(void);

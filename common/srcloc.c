@@ -76,6 +76,29 @@ int mpiv_srcloc_resolve(const char *path, uint64_t addr, struct mpiv_cex_site *o
 	return out->function || out->file ? 0 : -1;
 }
 
+int mpiv_srcloc_source_path(const char *path, uint64_t addr, char *buf, unsigned long size)
+{
+	struct module_cache *c;
+	Dwarf_Addr bias = 0;
+	Dwfl_Line *line;
+	const char *file, *dir;
+
+	if (!path || !*path || !size)
+		return -1;
+	c = open_module(path);
+	if (!c->mod || !dwfl_module_getelf(c->mod, &bias))
+		return -1;
+	line = dwfl_module_getsrc(c->mod, addr + bias - (addr ? 1 : 0));
+	file = line ? dwfl_lineinfo(line, NULL, NULL, NULL, NULL, NULL) : NULL;
+	if (!file)
+		return -1;
+	dir = file[0] == '/' ? NULL : dwfl_line_comp_dir(line);
+	if ((unsigned long)snprintf(buf, size, "%s%s%s", dir ? dir : "", dir ? "/" : "", file) >=
+	    size)
+		return -1;
+	return 0;
+}
+
 void mpiv_srcloc_format(const struct mpiv_cex_site *s, char *buf, unsigned long size)
 {
 	const char *base = s->file ? strrchr(s->file, '/') : NULL;

@@ -1,8 +1,10 @@
 /* The loop of verify (explore.h, doc/verify.md): a first run; then, until the model of every
- * run so far asks for nothing new, the first run it asks for (a deadlock of the model to
- * confirm before a frontier to explore), one at a time, searching again after each, so that
- * what a run shows spares runs. Then the answer: deadlocks a run showed, the model's a run did
- * not, and what is left. */
+ * run so far asks for nothing new, a round of every run it asks for (deadlocks of the model to
+ * confirm before frontiers to explore), as many under way at once as the runner has slots,
+ * searching again after each round. What a round's runs showed is taken in the order they
+ * were asked for, once all have ended, so that the answer does not depend on how many ran at
+ * once nor on which ended first. Then the answer: deadlocks a run showed, the model's a run
+ * did not, and what is left. */
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -42,6 +44,56 @@ static int genuine_hang(struct xrun *r)
 	genuine = eng_nchoices(&p, st) == 0 && !eng_all_done(&p, st);
 	free(st);
 	return genuine;
+}
+
+/* The collective mismatch run r's own trace shows (doc/semantics.md 5.1): members of a
+ * communicator that called different collectives, or named different roots, at the same
+ * place. The run made that error, whether or not the library completed it. Returns its
+ * description, one line a call (malloc'ed), with its key in *key, or NULL if there is none. */
+static char *run_mismatch(const struct xrun *r, char **key)
+{
+	struct tr_opts opts = {ENG_BUF_ZERO, 0, 0, 0};
+	struct eng_prog p;
+	struct mpiv_error err;
+	struct xkey k;
+	char *text = NULL, where[1024];
+	size_t len = 0;
+	FILE *f;
+	int q, i, n = 0;
+
+	mpiv_error_init(&err);
+	if (!r->usable || tr_translate(&r->ts, &opts, &p, &err) < 0)
+		return NULL;	/* translated for verify already: it cannot fail here */
+	f = open_memstream(&text, &len);
+	if (!f)
+		die(MPIV_EXIT_TOOL, "out of memory");
+	xkey_open(&k);
+	for (q = 0; q < p.nprocs; q++)
+		for (i = 0; i < p.nins[q]; i++) {
+			const struct eng_instr *in = &p.ins[q][i];
+			const struct mpiv_rank_trace *t = &r->ts.ranks[p.proc_rank[q]];
+			const struct mpiv_event *ev;
+
+			if ((in->op != ENG_COLL && in->op != ENG_ICOLL) ||
+			    in->b != ENG_COLL_MISMATCH || in->ev < 0 ||
+			    (size_t)in->ev >= t->nevents)
+				continue;
+			ev = &t->events[in->ev];
+			explore_event_where(&r->ts, p.proc_rank[q], in->ev, where, sizeof(where));
+			fprintf(f, "rank %d: %s, event %d\n", p.proc_rank[q], where, in->ev);
+			xkey_rank(&k, ev->call, mpiv_trace_module(t, ev->site),
+				  MPIV_SITE_ADDR(ev->site));
+			n++;
+		}
+	fclose(f);
+	eng_prog_release(&p);
+	*key = xkey_close(&k);
+	if (n)
+		return text;
+	free(text);
+	free(*key);
+	*key = NULL;
+	return NULL;
 }
 
 /* How r ended, from what the runner saw and its trace. */
@@ -98,7 +150,8 @@ static struct xrun *new_run(struct explore *x, struct xitem *item)
 	char path[4200];
 	FILE *f;
 
-	r->index = x->nruns + 1;
+	r->index = ++x->made;
+	r->round = x->rounds;
 	snprintf(path, sizeof(path), "%s/runs/%d", x->outdir, r->index);
 	r->dir = xstrdup(path);
 	snprintf(path, sizeof(path), "%s/runs/%d.out", x->outdir, r->index);
@@ -123,27 +176,55 @@ static struct xrun *new_run(struct explore *x, struct xitem *item)
 	return r;
 }
 
+/* Add what run r showed to the answer's findings: a deadlock, or a collective mismatch. */
+static void found(struct explore *x, struct xrun *r, int mismatch)
+{
+	const struct xitem *it = r->item;
+	struct xdeadlock *d;
+	char mode[48];
+
+	xgrow((void **)&x->found, &x->capfound, (size_t)x->nfound + 1, sizeof(*x->found));
+	if (it && it->kind == XITEM_DEADLOCK)
+		mpiv_buffering_name(&it->mode, mode, sizeof(mode));
+	else
+		snprintf(mode, sizeof(mode), "as the library does");
+	d = &x->found[x->nfound++];
+	d->run = r;
+	d->mode = xstrdup(mode);
+	d->predicted = mismatch ? it && it->kind == XITEM_DEADLOCK : r->end == XRUN_CONFIRMED;
+	d->mismatch = mismatch;
+}
+
 /* What run r showed, into the answer. */
 static void take(struct explore *x, struct xrun *r)
 {
 	const struct xitem *it = r->item;
-	char mode[48];
+	char *key = NULL, *mismatch;
 
 	if (it && it->kind == XITEM_FRONTIER)
 		x->explored++;
 	if (r->end == XRUN_CONFIRMED || r->end == XRUN_HUNG) {
-		if (explore_known(x, r->hang_key))
-			return;	/* the same calls stuck */
-		xgrow((void **)&x->found, &x->capfound, (size_t)x->nfound + 1, sizeof(*x->found));
-		if (it && it->kind == XITEM_DEADLOCK)
-			mpiv_buffering_name(&it->mode, mode, sizeof(mode));
-		else
-			snprintf(mode, sizeof(mode), "as the library does");
-		x->found[x->nfound].run = r;
-		x->found[x->nfound].mode = xstrdup(mode);
-		x->found[x->nfound].predicted = r->end == XRUN_CONFIRMED;
-		x->nfound++;
+		if (!explore_known(x, r->hang_key))	/* else: the same calls stuck */
+			found(x, r, 0);
 		return;
+	}
+	/* a run that went through a collective mismatch (the library completed it, or a rank
+	 * stopped after it) showed an error of the program: the model's deadlock there is the
+	 * same one, by the calls (explore_known() spares its run) */
+	if ((r->end == XRUN_COMPLETED || r->end == XRUN_STOPPED) &&
+	    (mismatch = run_mismatch(r, &key))) {
+		if (!explore_known(x, key)) {
+			free(r->hang_key);
+			r->hang_key = key;
+			free(r->report);
+			r->report = mismatch;
+			found(x, r, 1);
+			return;
+		}
+		free(key);
+		free(mismatch);
+		if (it && it->kind == XITEM_DEADLOCK)
+			return;	/* the mismatch it was to confirm, shown before */
 	}
 	if (!it || it->kind != XITEM_DEADLOCK)
 		return;
@@ -162,85 +243,168 @@ static void take(struct explore *x, struct xrun *r)
 	x->nunconfirmed++;
 }
 
-/* Make a run for item (NULL: the first), and take what it showed. Returns it, or NULL after
- * an error (its exit code in *rc). */
-static struct xrun *make_run(struct explore *x, const struct explore_runner *runner,
-			     struct xitem *item, int *rc)
+/* Stop a round early: nothing more is started, and what is under way is ended. */
+static void stop_round(const struct explore_runner *runner, int *stopping)
 {
-	struct xrun *r = new_run(x, item);
-
-	*rc = MPIV_EXIT_BAD_INPUT;
-	if (!r)
-		return NULL;
-	if (runner->run(runner->ctx, x, r) < 0) {
-		*rc = MPIV_EXIT_TOOL;
-		xrun_free(r);
-		return NULL;
-	}
-	classify(x, r);
-	xgrow((void **)&x->runs, &x->capruns, (size_t)x->nruns + 1, sizeof(*x->runs));
-	x->runs[x->nruns++] = r;
-	if (runner->progress)
-		runner->progress(runner->ctx, x, r);
-	if (r->end == XRUN_FAILED)
-		return NULL;	/* explore_add_path() said why */
-	take(x, r);
-	return r;
+	if (*stopping)
+		return;
+	*stopping = 1;
+	runner->cancel(runner->ctx);
 }
 
-static int any_stopped(const struct explore *x)
+/* Make the runs of one round, at most runner->slots() at once, classifying each as it ends;
+ * then count, in the round's order, those that ended (a run cancelled by --time-limit does
+ * not count: it is one more left). Returns 0, or an exit code: 128 + the signal when
+ * mpiverify was interrupted, MPIV_EXIT_TOOL when a job could not run, MPIV_EXIT_BAD_INPUT
+ * when a trace cannot be judged (a message said why). Frees every run of rs that does not
+ * count. */
+static int run_round(struct explore *x, const struct explore_runner *runner, struct xrun **rs,
+		     int n)
+{
+	int slots = runner->slots(runner->ctx, x), next = 0, running = 0, stopping = 0;
+	int rc = 0, i, signal = 0;
+	struct xrun *r;
+
+	while (next < n || running) {
+		while (!stopping && next < n && running < slots) {
+			if (runner->start(runner->ctx, x, rs[next]) < 0) {
+				rs[next++]->failed = 1;
+				rc = MPIV_EXIT_TOOL;
+				stop_round(runner, &stopping);
+				break;
+			}
+			next++;
+			running++;
+		}
+		if (!running)
+			break;
+		/* once stopping, the runs under way are waited for to their end */
+		r = runner->wait(runner->ctx, x,
+				 x->time_limit > 0 && !stopping ? x->started + x->time_limit : 0);
+		if (!r) {
+			/* --time-limit: what is under way is ended, and left */
+			if (!x->left_why[0])
+				snprintf(x->left_why, sizeof(x->left_why), "--time-limit reached");
+			stop_round(runner, &stopping);
+			continue;
+		}
+		running--;
+		if (r->failed) {
+			rc = MPIV_EXIT_TOOL;
+			stop_round(runner, &stopping);
+			continue;
+		}
+		if (r->seen == XSEEN_INTERRUPTED && stopping && !signal) {
+			r->cancelled = 1;	/* ended by us, not by a signal to mpiverify */
+			continue;
+		}
+		if (r->seen == XSEEN_LOST) {
+			r->cancelled = 1;	/* no verdict: a decision left */
+			x->lost++;
+			continue;
+		}
+		classify(x, r);
+		if (r->end == XRUN_INTERRUPTED) {
+			signal = r->signal;
+			stop_round(runner, &stopping);
+		}
+		if (runner->progress)
+			runner->progress(runner->ctx, x, r, running);
+	}
+	for (i = 0; i < n; i++) {
+		r = rs[i];
+		if (i >= next || r->cancelled || r->failed) {
+			if (i >= next || r->cancelled)
+				x->left++;
+			xrun_free(r);
+			continue;
+		}
+		xgrow((void **)&x->runs, &x->capruns, (size_t)x->nruns + 1, sizeof(*x->runs));
+		x->runs[x->nruns++] = r;
+		if (r->end == XRUN_FAILED && !rc)
+			rc = MPIV_EXIT_BAD_INPUT;	/* explore_add_path() said why */
+		else if (r->end != XRUN_FAILED && r->end != XRUN_INTERRUPTED)
+			take(x, r);
+	}
+	if (signal)
+		return 128 + signal;
+	return rc;
+}
+
+int explore_whole(const struct explore *x)
 {
 	int i;
 
 	for (i = 0; i < x->nruns; i++)
 		if (x->runs[i]->end == XRUN_STOPPED)
-			return 1;
-	return 0;
+			return 0;
+	return !x->left && !x->incomplete && !x->nunconfirmed;
 }
 
 int explore_loop(struct explore *x, const struct explore_runner *runner)
 {
 	struct xitem *items = NULL;
-	struct xrun *r;
-	int n = 0, i, rc;
+	struct xrun **rs = NULL;
+	int n = 0, i, k, rc;
 
 	x->started = mpiv_now();
-	r = make_run(x, runner, NULL, &rc);
-	if (!r)
+	rs = xmalloc(sizeof(*rs));
+	rs[0] = new_run(x, NULL);
+	rc = run_round(x, runner, rs, 1);
+	free(rs);
+	if (rc)
 		return rc;
+	if (!x->nruns)
+		return MPIV_EXIT_INCONCLUSIVE;	/* the first run was cut short by --time-limit */
 	for (;;) {
-		if (r->end == XRUN_INTERRUPTED)
-			return 128 + r->signal;
 		rc = explore_search(x, &items, &n);
 		if (rc)
 			return rc;
 		if (n == 0)
 			break;
-		if (x->nruns >= x->max_runs ||
-		    explore_out_of_time(x)) {
-			x->left = n;
-			if (x->nruns >= x->max_runs)
+		if (x->made >= x->max_runs || explore_out_of_time(x)) {
+			x->left += n;
+			if (!x->left_why[0] && x->made >= x->max_runs)
 				snprintf(x->left_why, sizeof(x->left_why), "--max-runs %d reached",
 					 x->max_runs);
-			else
+			else if (!x->left_why[0])
 				snprintf(x->left_why, sizeof(x->left_why), "--time-limit reached");
 			break;
 		}
-		r = make_run(x, runner, &items[0], &rc);
+		/* the round: every item, as far as --max-runs allows, in the search's order */
+		x->rounds++;
+		rs = xcalloc((size_t)n, sizeof(*rs));
+		for (k = 0; k < n && x->made < x->max_runs; k++) {
+			rs[k] = new_run(x, &items[k]);
+			if (!rs[k]) {
+				rc = MPIV_EXIT_BAD_INPUT;
+				break;
+			}
+		}
 		for (i = 0; i < n; i++)
 			xitem_release(&items[i]);
 		free(items);
 		items = NULL;
+		/* items past --max-runs are asked for again by the next search, and counted
+		 * there as left */
+		if (!rc)
+			rc = run_round(x, runner, rs, k);
+		else
+			for (i = 0; i < k; i++)
+				xrun_free(rs[i]);
+		free(rs);
 		n = 0;
-		if (!r)
+		if (rc)
 			return rc;
+		if (x->left_why[0])
+			break;	/* --time-limit, during the round */
 	}
 	for (i = 0; i < n; i++)
 		xitem_release(&items[i]);
 	free(items);
 	if (x->nfound)
 		return MPIV_EXIT_DEADLOCK;
-	if (x->left || x->incomplete || x->nunconfirmed || any_stopped(x))
+	if (!explore_whole(x))
 		return MPIV_EXIT_INCONCLUSIVE;
 	return MPIV_EXIT_OK;
 }

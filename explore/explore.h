@@ -7,6 +7,7 @@
  *	explore.c		the loop, and what each run showed
  *	explore_search.c	the runs' model, its search, the runs it asks for (items)
  *	explore_key.c		the key that tells deadlocks apart
+ *	explore_describe.c	a call and a run's decisions, in words
  */
 #ifndef MPIV_EXPLORE_H
 #define MPIV_EXPLORE_H
@@ -48,6 +49,8 @@ enum xrun_seen {
 	XSEEN_PREDICTED,	/* ended early: every rank where the item's deadlock has it */
 	XSEEN_KNOWN,		/* ended early: stuck in a deadlock confirmed before */
 	XSEEN_INTERRUPTED,	/* mpiverify was interrupted */
+	XSEEN_LOST,		/* the run was lost with a node of the cluster, twice: it
+				 * showed nothing of the program */
 };
 
 /* How a run ended, as verify counts it. */
@@ -74,7 +77,12 @@ struct xrun {
 	int left;		/* some rank left the steered path (steering stopped) */
 	char *report;		/* a hang: every rank's blocked call and stack */
 	char *hang_key;		/* a hang: its key (xkey) */
+	int failed;		/* the job could not run, or wrote no trace */
+	double started;		/* mpiv_now() when the runner started it, and when it */
+	double ended;		/* saw it end */
 	/* filled by explore */
+	int cancelled;		/* ended before its end by a limit: not a run that counts */
+	int round;		/* the search that asked for it: 0 for the first run */
 	enum xrun_end end;
 	char *stopped;		/* XRUN_STOPPED: how (one line) */
 	int usable;		/* its trace is a path of the program, in the model */
@@ -82,12 +90,16 @@ struct xrun {
 	struct eng_prog prog;	/* usable: its verify program, inputs filled */
 };
 
-/* A deadlock confirmed on the real MPI library. */
+/* A deadlock confirmed on the real MPI library, or a collective mismatch a run made. */
 struct xdeadlock {
 	struct xrun *run;	/* the run that deadlocked */
 	char *mode;		/* the buffering it was forced with: "zero", ... or "as the
 				 * library does" */
 	int predicted;		/* the model predicted it (1) or a run came upon it (0) */
+	int mismatch;		/* the run's members of a communicator called different
+				 * collectives or roots at the same place (doc/semantics.md 5.1):
+				 * an error the run made, whether or not the library completed
+				 * it; the run's report names the calls */
 };
 
 /* A model's deadlock the real program did not show. */
@@ -98,15 +110,26 @@ struct xunconfirmed {
 
 struct explore;
 
-/* How runs are made. */
+/* How runs are made: several may be under way at once, each started by start() and handed
+ * back by wait() when it has ended, in whatever order they end. */
 struct explore_runner {
-	/* Run the program for r: first (r->item NULL) or steered by r->steer_path, its trace
-	 * into r->dir, its output into r->out_path; fill r->seen, r->left, r->report and
-	 * r->hang_key. Returns 0, or -1 when the job could not run or wrote no trace (a message
-	 * said why). */
-	int (*run)(void *ctx, struct explore *x, struct xrun *r);
-	/* Say what r showed (a line on a terminal); may be NULL. */
-	void (*progress)(void *ctx, const struct explore *x, const struct xrun *r);
+	/* Start the run for r: first (r->item NULL) or steered by r->steer_path, its trace into
+	 * r->dir, its output into r->out_path. Returns 0, or -1 when it could not be started (a
+	 * message said why). */
+	int (*start)(void *ctx, struct explore *x, struct xrun *r);
+	/* Wait until a started run has ended, or until the monotonic time deadline (0: no
+	 * deadline). Returns the run, its seen, signal, left, report and hang_key filled, or
+	 * r->failed set when the job could not run or wrote no trace (a message said why);
+	 * NULL at the deadline, or when no run is under way. */
+	struct xrun *(*wait)(void *ctx, struct explore *x, double deadline);
+	/* End every run under way (a limit, an interruption): wait() then hands each back,
+	 * seen XSEEN_INTERRUPTED. */
+	void (*cancel)(void *ctx);
+	/* How many runs may be under way at once (1 or more), now that x->runs[0] is known. */
+	int (*slots)(void *ctx, const struct explore *x);
+	/* Say what r showed (a line on a terminal), running: runs still under way; may be
+	 * NULL. */
+	void (*progress)(void *ctx, const struct explore *x, const struct xrun *r, int running);
 	void *ctx;
 };
 
@@ -121,8 +144,10 @@ struct explore {
 	/* state */
 	double started;		/* mpiv_now() when explore_loop() began */
 	struct xrun **runs;
-	int nruns;
+	int nruns;		/* runs that count, in the order they were asked for */
 	size_t capruns;
+	int made;		/* runs started, cancelled ones included: numbers them */
+	int rounds;		/* searches that asked for runs */
 	char **tried;		/* the steering of every run made */
 	int ntried;
 	size_t captried;
@@ -134,6 +159,7 @@ struct explore {
 	int nunconfirmed;
 	size_t capunconfirmed;
 	int explored;		/* frontier runs made */
+	int lost;		/* runs lost with their node (left, never a verdict) */
 	int left;		/* items left when it stopped early */
 	char left_why[128];	/* why it stopped early, "" if it did not */
 	int incomplete;		/* a search was cut short */
@@ -149,6 +175,11 @@ struct explore {
  * exit code: MPIV_EXIT_DEADLOCK (a run showed one), MPIV_EXIT_OK (none on any path, every
  * decision explored), MPIV_EXIT_INCONCLUSIVE, or the code of an error (a message said it). */
 int explore_loop(struct explore *x, const struct explore_runner *runner);
+
+/* Whether the exploration covered every path: no decision left, no search cut short, no
+ * model deadlock a run neither confirmed nor refuted, no rank that stopped in a run. Without
+ * it, verify never answers "no deadlock" (nor 0 once suppressions hide every deadlock). */
+int explore_whole(const struct explore *x);
 
 /* Free what x holds. */
 void explore_release(struct explore *x);
@@ -169,6 +200,17 @@ void xitem_release(struct xitem *it);
 
 /* Is --time-limit spent? */
 int explore_out_of_time(const struct explore *x);
+
+/* ---- explore_describe.c ---- */
+
+/* "MPI_Recv(source=ANY, tag=0, comm=WORLD, 4 bytes) at app.c:40 (main)": rank r's event e of
+ * ts, into buf. */
+void explore_event_where(const struct mpiv_traceset *ts, int r, long e, char *buf, size_t size);
+
+/* The decisions run r was steered with (none for the first run), a line each, at the call
+ * that made it in the run's own trace: "rank 0: MPI_Recv(...) at app.c:20 (main) takes rank
+ * 2's message", or "... completes the request of MPI_Irecv(...) at app.c:31 (main)". */
+void explore_print_decisions(FILE *f, const struct xrun *r, const char *indent);
 
 /* ---- explore_key.c ---- */
 

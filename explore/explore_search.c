@@ -48,28 +48,6 @@ void xitem_release(struct xitem *it)
 
 /* ---- describing ---- */
 
-/* "MPI_Recv(source=ANY, tag=0, comm=WORLD, 4 bytes) at app.c:40 (main)" into buf. */
-static void event_where(const struct mpiv_traceset *ts, int r, long e, char *buf, size_t size)
-{
-	const struct mpiv_rank_trace *t = &ts->ranks[r];
-	struct mpiv_cex_site site;
-	char desc[256], loc[600];
-	size_t n;
-
-	tr_describe_event(ts, r, e, desc, sizeof(desc));
-	snprintf(buf, size, "%s", desc);
-	if (e < 0 || (size_t)e >= t->nevents || !t->events[e].site)
-		return;
-	memset(&site, 0, sizeof(site));
-	if (mpiv_srcloc_resolve(mpiv_trace_module(t, t->events[e].site),
-				MPIV_SITE_ADDR(t->events[e].site), &site) == 0) {
-		mpiv_srcloc_format(&site, loc, sizeof(loc));
-		n = strlen(buf);
-		snprintf(buf + n, size - n, " at %s", loc);
-	}
-	mpiv_cex_site_release(&site);
-}
-
 /* The steering file of a path: its buffering, then each rank's decisions. */
 static char *steer_text(const struct tr_path *pt, const struct mpiv_buffering *mode)
 {
@@ -196,7 +174,7 @@ static int deadlock_item(const struct explore *x, struct model *md, const struct
 			continue;
 		xkey_rank(&sig, ev->call, ev->site ? mpiv_trace_module(t, ev->site) : NULL,
 			  MPIV_SITE_ADDR(ev->site));
-		event_where(md->runs[pt.run[r]], r, e, buf, sizeof(buf));
+		explore_event_where(md->runs[pt.run[r]], r, e, buf, sizeof(buf));
 		fprintf(w, "%srank %d in %s", wlen ? "; " : "", r, buf);
 		fflush(w);
 	}
@@ -248,7 +226,7 @@ static int frontier_item(struct model *md, const struct tr_frontier *f, struct x
 	it->nranks = pt.nranks;
 	it->steer = steer_text(&pt, NULL);
 	ts = md->runs[pt.run[r]];
-	event_where(ts, r, pt.event[r], buf, sizeof(buf));
+	explore_event_where(ts, r, pt.event[r], buf, sizeof(buf));
 	input_desc(ts, r, pt.event[r], f, input, sizeof(input));
 	len = strlen(buf) + strlen(input) + 64;
 	it->what = xmalloc(len);

@@ -350,16 +350,36 @@ static int earlier_receive_wants(const struct eng_prog *p, const int32_t *st, in
 	return 0;
 }
 
-/* Has another thread of q's rank an open receive that matches message i? Receives posted by
- * different threads are not ordered (MPI-4.1 3.5): which one takes it is a choice. */
-static int other_thread_wants(const struct eng_prog *p, const int32_t *st, int q, int i)
+/* Has process q's rank several processes (threads that call MPI)? Their steps on what the
+ * rank shares do not commute: a receive matched in one thread may be the message another
+ * thread's receive, posted later, takes in another behaviour (receives of different threads
+ * are not ordered, MPI-4.1 3.5), and a receive from a rank whose threads send may take the
+ * message another thread sends later in the trace (nor are their messages); a probe may find
+ * a message another thread takes first; the threads attach, fill and detach one buffer. So
+ * each such step is a choice, never a deterministic one (a thread that has not posted its
+ * receive, or sent its message, yet competes too). */
+static int shared_rank(const struct eng_prog *p, int q)
 {
-	int r = RANK(p, q), o;
+	return LAST(p, RANK(p, q)) - FIRST(p, RANK(p, q)) > 1;
+}
 
-	for (o = FIRST(p, r); p->threaded && o < LAST(p, r); o++)
-		if (o != q && earlier_receive_wants(p, st, o, NLIVE(p, st, o), i))
-			return 1;
-	return 0;
+/* A ready send (not to MPI_PROC_NULL) is started only as a choice: whether it finds a
+ * matching receive posted depends on when the receives of its destination are posted (those
+ * are choices, ENG_RECV_LAZY) and matched (those are choices too, match_deterministic), so
+ * the search must meet every order of the three. */
+static int ready_send(const struct eng_instr *in)
+{
+	return in->op == ENG_POST_SEND && in->d == ENG_SEND_READY && in->a != ENG_PROC_NULL;
+}
+
+/* Is in, process q's next instruction, a step on an attached buffer its rank's threads
+ * share (attach, detach, a buffered send)? */
+static int buffer_race(const struct eng_prog *p, int q, const struct eng_instr *in)
+{
+	if (!p->nbuf || !shared_rank(p, q))
+		return 0;
+	return in->op == ENG_BUF_ATTACH || in->op == ENG_BUF_DETACH ||
+	       (in->op == ENG_POST_SEND && in->d == ENG_SEND_BUFFERED && in->a != ENG_PROC_NULL);
 }
 
 /* The first source process receive rin may take a message from: every process for a
@@ -451,21 +471,27 @@ static void do_match(const struct eng_prog *p, int32_t *st, int d, int li, int i
 }
 
 /* Match every open receive of process q that names its source, whose message is there, and
- * that no other choice could take it from: one sending thread has it, and no other thread of
- * q's rank wants it. A message that holds its sender's attached buffer is not matched here
- * but as a choice: when it leaves the buffer decides whether the sender's next buffered send
- * fits, so the search must also meet the order in which it leaves late. */
+ * that no other choice could take it from: q's rank and the source rank have one thread each
+ * (shared_rank()). A message that holds its sender's attached buffer is not
+ * matched here but as a choice: when it leaves the buffer decides whether the sender's next
+ * buffered send fits, so the search must also meet the order in which it leaves late. */
 static int match_deterministic(const struct eng_prog *p, int32_t *st, int q)
 {
 	int li, progress = 0;
 
+	if (shared_rank(p, q))
+		return 0;	/* which thread takes a message: a choice (walk_choices) */
 	for (li = 0; li < NLIVE(p, st, q); li++) {
 		int32_t e = LIVE(p, st, q)[li];
 		const struct eng_instr *in = &CUR(p, st, q)[e >> 1];
 		int sp, i = -1, n = 0;
 
+		/* a receive a ready send may need open: its match is a choice (ready_send); so
+		 * is one from a rank whose threads send: a message another thread sends later
+		 * in the trace may come first (shared_rank()) */
 		if ((e & 1) || in->op != ENG_POST_RECV || in->a == ENG_ANY ||
-		    in->a == ENG_PROC_NULL)
+		    in->a == ENG_PROC_NULL || in->d == ENG_RECV_LAZY ||
+		    LAST(p, in->a) - FIRST(p, in->a) > 1)
 			continue;
 		for (sp = FIRST(p, in->a); sp < LAST(p, in->a) && n < 2; sp++) {
 			int c = candidate(p, st, q, li, sp);
@@ -475,7 +501,7 @@ static int match_deterministic(const struct eng_prog *p, int32_t *st, int q)
 				n++;
 			}
 		}
-		if (n != 1 || other_thread_wants(p, st, q, i) || (p->nbuf && msg_occupies(p, st, i)))
+		if (n != 1 || (p->nbuf && msg_occupies(p, st, i)))
 			continue;
 		do_match(p, st, q, li, i);
 		progress = 1;
@@ -737,13 +763,16 @@ static int verify_probe(const struct eng_prog *p, const struct eng_instr *in)
 	return p->nvar && in->op == ENG_PROBE && in->reg > 0 && in->a == ENG_ANY;
 }
 
-/* Execute process q's next instruction if it can; returns 1 if it moved. */
-static int step(const struct eng_prog *p, int32_t *st, int q)
+/* Execute process q's next instruction if it can; returns 1 if it moved. A step on what the
+ * threads of a rank share waits to be chosen (chosen 0: the closure's steps). */
+static int step(const struct eng_prog *p, int32_t *st, int q, int chosen)
 {
 	int pc = PC(p, st, q), r = RANK(p, q);
 	const struct eng_instr *in = &CUR(p, st, q)[pc];
 	int i, n;
 
+	if (!chosen && (buffer_race(p, q, in) || ready_send(in)))
+		return 0;	/* a choice (walk_choices) */
 	switch (in->op) {
 	case ENG_POST_SEND:
 		if (in->d == ENG_SEND_READY && in->a != ENG_PROC_NULL &&
@@ -805,7 +834,7 @@ static int step(const struct eng_prog *p, int32_t *st, int q)
 			return 0;
 		i = probe_finds(p, st, q, in);
 		/* a message another thread's receive may take first: a choice (walk_choices) */
-		if (i < 0 || other_thread_wants(p, st, q, i))
+		if (i < 0 || (!chosen && shared_rank(p, q)))
 			return 0;
 		if (in->reg > 0)	/* verify: what it found is an input */
 			set_input(p, st, q, pc, in, RANK(p, msg_src(MSG(p, st)[2 * i])),
@@ -864,7 +893,7 @@ static void closure(const struct eng_prog *p, int32_t *st)
 	while (progress && !st[ENG_ST_OVERFLOW] && !st[ENG_ST_ERROR]) {
 		progress = 0;
 		for (q = 0; q < p->nprocs; q++) {
-			while (step(p, st, q))
+			while (step(p, st, q, 0))
 				progress = 1;
 			if (match_deterministic(p, st, q))
 				progress = 1;
@@ -1103,8 +1132,19 @@ static int step_is_choice(const struct eng_prog *p, const int32_t *st, int d)
 		return in->d && !win_lock_holders(p, st, d, in, NULL, 0);
 	case ENG_PROBE:
 		/* it finds a message that another thread's receive may take first */
-		i = p->threaded && in->a != ENG_PROC_NULL ? probe_finds(p, st, d, in) : -1;
-		return i >= 0 && other_thread_wants(p, st, d, i);
+		i = shared_rank(p, d) && in->a != ENG_PROC_NULL ? probe_finds(p, st, d, in) : -1;
+		return i >= 0;
+	case ENG_POST_SEND:
+	case ENG_BUF_ATTACH:
+		return buffer_race(p, d, in) || ready_send(in);	/* it posts, or is erroneous */
+	case ENG_BUF_DETACH:
+		if (!buffer_race(p, d, in))
+			return 0;
+		/* enabled when no message of the rank holds the buffer */
+		for (i = 0; i < st[ENG_ST_NMSG]; i++)
+			if (RANK(p, msg_src(MSG(p, st)[2 * i])) == RANK(p, d) && msg_occupies(p, st, i))
+				return 0;
+		return 1;
 	default:
 		return 0;
 	}
@@ -1138,16 +1178,17 @@ static int walk_choices(const struct eng_prog *p, const int32_t *st, int k, int 
 			return 1;
 		}
 	}
-	/* which message an open receive takes: a wildcard's; with threads, one that several
-	 * sending threads or several receiving threads compete for; one that holds its
-	 * sender's attached buffer (match_deterministic) */
+	/* which message an open receive takes: a wildcard's; with threads, every one of a rank
+	 * whose threads receive or from a rank whose threads send (shared_rank()); one that
+	 * holds its sender's attached buffer; one a ready send may need open
+	 * (match_deterministic) */
 	for (d = 0; d < p->nprocs; d++) {
 		for (li = 0; li < NLIVE(p, st, d); li++) {
 			int32_t e = LIVE(p, st, d)[li];
 			const struct eng_instr *in = &CUR(p, st, d)[e >> 1];
 
-			if ((e & 1) || in->op != ENG_POST_RECV ||
-			    (in->a != ENG_ANY && !p->threaded && !p->nbuf) || in->a == ENG_PROC_NULL)
+			if ((e & 1) || in->op != ENG_POST_RECV || in->a == ENG_PROC_NULL ||
+			    (in->a != ENG_ANY && !p->threaded && !p->nbuf && in->d != ENG_RECV_LAZY))
 				continue;
 			for (s = first_source(p, in); s < last_source(p, in); s++) {
 				int i = candidate(p, st, d, li, s);
@@ -1165,8 +1206,9 @@ static int walk_choices(const struct eng_prog *p, const int32_t *st, int k, int 
 		}
 	}
 	/* processes whose next step is itself a choice: a receive that may match a ready send
-	 * (posted in every order), a contended lock that is free now (who takes it first), a
-	 * probe another thread's receive competes with */
+	 * and the ready send (posted in every order), a contended lock that is free now (who
+	 * takes it first), a probe another thread's receive competes with, a step on the
+	 * attached buffer a rank's threads share */
 	for (d = 0; d < p->nprocs; d++) {
 		if (!step_is_choice(p, st, d))
 			continue;
@@ -1277,6 +1319,10 @@ void eng_choose(const struct eng_prog *p, int32_t *st, int k)
 		if (p->obs && p->obs->exec)
 			p->obs->exec(p->obs->ctx, d, pc, in);
 		PC(p, st, d) = pc + 1;
+	} else if (li < 0 && (buffer_race(p, d, &CUR(p, st, d)[PC(p, st, d)]) ||
+			      ready_send(&CUR(p, st, d)[PC(p, st, d)]))) {
+		/* its ready send, its step on the buffer its threads share (or its error) */
+		step(p, st, d, 1);
 	} else if (li < 0) {	/* process d posts its lazy receive, acquires its lock, probes */
 		int pc = PC(p, st, d);
 

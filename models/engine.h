@@ -117,9 +117,10 @@ enum eng_send_mode {
 				 * matching receive is posted (MPI_Rsend, MPI-4.1 3.4) */
 };
 
-/* A receive that may match a ready send is posted as a choice, not as a deterministic step:
- * so that the search meets every order of receive posts and ready sends, and with it a ready
- * send started before its receive if the program allows one. */
+/* A receive that may match a ready send is posted, and matched, as a choice, not as a
+ * deterministic step, and the ready send starts as one: so that the search meets every order
+ * of receive posts, their matches and ready sends, and with it a ready send started before
+ * its receive is posted, or after it took another message, if the program allows one. */
 #define ENG_RECV_LAZY 1
 
 enum eng_buffering {
@@ -284,8 +285,10 @@ void eng_choose(const struct eng_prog *prog, int32_t *st, int k);
 
 /* Describe choice k: process d's receive instruction *ri takes process *s's send instruction
  * *si; or, with *s == -1, process d executes its instruction *ri: it posts a receive that may
- * match a ready send (ENG_RECV_LAZY), acquires a contended window lock, or passes a probe
- * another thread's receive could overtake; or (verify) with *s == -2, process d's
+ * match a ready send (ENG_RECV_LAZY) or starts a ready send, acquires a contended window
+ * lock, passes a probe
+ * another thread's receive could overtake, or takes a step on the attached buffer its rank's
+ * threads share (attach, detach, a buffered send); or (verify) with *s == -2, process d's
  * any-completion *ri completes the request posted at its instruction *si; with *s == -3, its
  * wildcard probe *ri finds a message of world rank *si; with *s == -4, its branch *ri goes on
  * in its variant *si (several that recorded the same input). */

@@ -585,7 +585,6 @@ int rec_output_open(int rank, int size, int thread_level)
 	atomic_store(&out_tail, 0);
 	out_multi = thread_level == MPI_THREAD_MULTIPLE;
 	out_pid = getpid();
-	rec_call_set_threads(out_multi);
 	atomic_store(&out_fd, fd);
 	rec_output_fast = !out_multi;
 	out_install_handlers();

@@ -293,8 +293,10 @@ int rec_steer_isend_copy(const void *buf, int count, MPI_Datatype type, int dest
 
 /* A request the program holds, as the table knows it. */
 struct rec_reqent {
-	MPI_Request handle;		/* the program's handle; not unique: MPICH gives every send
-					 * that completed at once the same built-in handle */
+	MPI_Request handle;		/* the program's handle, compared whole (an integer in
+					 * MPICH, a pointer in Open MPI); not unique: MPICH gives
+					 * every send that completed at once the same built-in
+					 * handle, and a freed request's may be given again */
 	const MPI_Request *where;	/* the program's variable it was returned in */
 	int32_t id;			/* its id in the trace, REC_REQ_UNKNOWN if not in the table */
 	int is_recv;			/* a receive: completion reports source and tag */

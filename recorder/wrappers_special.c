@@ -24,6 +24,9 @@ static void rec_start(int thread_level)
 	rec_msg_set_rank("recorder", rank);
 
 	tracing = rec_output_open(rank, size, thread_level) == 0;
+	/* only this thread runs MPI calls yet: the call tables' locks can be set up now */
+	if (tracing)
+		rec_call_set_threads(thread_level == MPI_THREAD_MULTIPLE);
 	rec_steer_load(rank);
 	/* Module records for the sites seen so far (MPI_Init's), then for each new module. */
 	if (tracing)

@@ -168,13 +168,6 @@ int rep_Probe(struct rep_call *c, int source, int tag, MPI_Comm comm, MPI_Status
 	return PMPI_Probe(rep_schedule_source(c, source, comm), tag, comm, status);
 }
 
-int rep_polled(struct rep_call *c, int rc, int found)
-{
-	c->poll = 1;
-	c->found = rc != MPI_SUCCESS || found;
-	return rc;
-}
-
 int rep_Iprobe(struct rep_call *c, int source, int tag, MPI_Comm comm, int *flag,
 	       MPI_Status *status)
 {

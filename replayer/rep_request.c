@@ -21,7 +21,8 @@
 #define REQ_SHOWN 8		/* forced completions a rank prints; the others are silent */
 
 /* A request the program holds. Handles are not unique (MPICH gives every send that completed
- * at once the same one), so requests are resolved as the recorder resolves them
+ * at once the same one; a freed request's handle, an integer in MPICH, a pointer in Open MPI,
+ * may be given again), so requests are resolved as the recorder resolves them
  * (recorder/rec_request.c): the newest made in the very variable passed, else the oldest with
  * that handle. */
 struct rep_req {

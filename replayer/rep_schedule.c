@@ -115,7 +115,6 @@ void rep_schedule_release(void)
 	rep_checking = 0;
 	mpiv_cex_release(&rep_cex);
 	rep_trace_release();
-	rep_request_release();
 }
 
 uint32_t rep_schedule_index(void)
@@ -490,4 +489,11 @@ void rep_failed(const char *fmt, ...)
 	va_end(ap);
 	rec_msg("%s", text);
 	rec_status_failed(text);
+}
+
+int rep_polled(struct rep_call *c, int rc, int found)
+{
+	c->poll = 1;
+	c->found = rc != MPI_SUCCESS || found;
+	return rc;
 }

@@ -167,6 +167,10 @@ int rep_schedule_sync_persistent(struct rep_call *c);
  * trace (none loaded, or the program diverged). */
 const struct rep_expect *rep_schedule_recorded(const struct rep_call *c);
 
+/* A poll's outcome, for the trace's alignment: c is a poll, and whether it found anything (an
+ * error counts as found: it ends a loop). Returns rc. */
+int rep_polled(struct rep_call *c, int rc, int found);
+
 /* 1 if c is where the counterexample has this rank blocked. */
 int rep_schedule_blocked(const struct rep_call *c);
 
@@ -238,10 +242,6 @@ void rep_coll_check(struct rep_call *c);
  * Declared weak for every ordinary entry: a wrapper calls rep_<name>() when rep_force.c
  * defines it and passes the call to PMPI_<name> otherwise. The prototypes come from the .def,
  * so a handler that disagrees with mpi.h does not compile. */
-/* A poll's outcome, for the trace's alignment: c is a poll, and whether it found anything (an
- * error counts as found: it ends a loop). Returns rc. */
-int rep_polled(struct rep_call *c, int rc, int found);
-
 #define MPIV_SPECIAL(name, number, kind, flags, params, args)
 #define MPIV_CALL(name, number, kind, flags, params, args) \
 	int rep_##name(struct rep_call *c, MPIV_UNPAREN params) __attribute__((weak));

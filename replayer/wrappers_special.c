@@ -82,6 +82,7 @@ MPIV_EXPORT int MPI_Finalize(void)
 	rc = PMPI_Finalize();
 	rep_guard_drop();
 	rep_schedule_release();
+	rep_request_release();
 	return rc;
 }
 

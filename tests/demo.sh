@@ -2,7 +2,8 @@
 # make demo: the main job on examples/verify/first-sender-branch.c. Rank 0 acts on which of
 # ranks 1 and 2 answered first; the first run takes the safe branch, and the deadlock hides on
 # the other. verify records that run, models it, runs the program again with the other sender
-# first, and confirms the deadlock there on MPICH.
+# first, and confirms the deadlock there on MPICH (MPICC and MPIRUN name another MPI library's
+# wrappers: tests/lib.sh).
 # Exit status: 0 when verify confirmed the deadlock, 1 otherwise, 77 if mpicc or mpirun is
 # missing.
 set -u
@@ -11,6 +12,7 @@ set -u
 
 require_tools "$MPICC" "$MPIRUN"
 require_mpiverify
+require_mpi_built
 
 SRC=$SRCDIR/examples/verify/first-sender-branch.c
 DEMO=$OUTDIR/demo
@@ -46,6 +48,6 @@ if test "$RC" -ne 1 || ! grep -q '^deadlock 1: confirmed' verify.log; then
 	exit 1
 fi
 
-step "the deadlock on the branch the first run did not take was found and confirmed on MPICH"
+step "the deadlock on the branch the first run did not take was found and confirmed on $MPI_TITLE"
 echo "(every run's trace, steering and output are in $DEMO/verify/runs)"
 exit 0

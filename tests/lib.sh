@@ -19,8 +19,47 @@ else
 fi
 MPIVERIFY=$BUILDDIR/mpiverify
 OUTDIR=$BUILDDIR/tests/out
-MPICC=${MPICC:-mpicc}
-MPIRUN=${MPIRUN:-mpirun}
+
+# ---- the MPI library the tests run on ----
+# Named by its wrappers, MPICC and MPIRUN: MPICH's by default (Debian's mpicc.mpich and
+# mpirun.mpich; the plain mpicc and mpirun where those are missing), since installing Open MPI
+# beside MPICH makes the plain names Open MPI's. tests/run.sh runs the end-to-end parts a second
+# time with MPICC=mpicc.openmpi MPIRUN=mpirun.openmpi. MPI_LIB is the library MPICC compiles
+# for (mpich, openmpi; common/mpilib.c), MPI_TITLE its name in messages.
+if test -z "${MPICC:-}"; then
+	MPICC=mpicc
+	command -v mpicc.mpich >/dev/null 2>&1 && MPICC=mpicc.mpich
+fi
+if test -z "${MPIRUN:-}"; then
+	MPIRUN=mpirun
+	command -v mpirun.mpich >/dev/null 2>&1 && MPIRUN=mpirun.mpich
+fi
+# mpi_cpp LINE: LINE after #include <mpi.h>, preprocessed by MPICC (-x c: Open MPI's wrapper
+# adds its include path only for a source language it knows).
+mpi_cpp()
+{
+	printf '#include <mpi.h>\n%s\n' "$1" | "$MPICC" -E -P -x c - 2>/dev/null | tail -n 1
+}
+MPI_LIB=$(printf '#include <mpi.h>\n#if defined(OPEN_MPI)\nopenmpi\n#elif defined(MPICH)\nmpich\n#endif\n' |
+	"$MPICC" -E -P -x c - 2>/dev/null | grep -E '^(openmpi|mpich)$' | tail -n 1)
+case $MPI_LIB in
+openmpi) MPI_TITLE='Open MPI' ;;
+mpich) MPI_TITLE=MPICH ;;
+*) MPI_TITLE="the MPI library of '$MPICC'" ;;
+esac
+# Programs of the tests, compiled for that library.
+BINDIR=$OUTDIR/bin-${MPI_LIB:-unknown}
+# Open MPI's mpirun refuses to run as root without --allow-run-as-root and to start more ranks
+# than there are cores without --oversubscribe: the tests give it both through its
+# environment (the same settings as the options, mpirun(1)), so that the command lines stay
+# those a user types for MPICH. A user passes the options (README.md); mpiverify passes the
+# launcher command as it is given.
+if test "$MPI_LIB" = openmpi; then
+	if test "$(id -u)" -eq 0; then
+		export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
+	fi
+	export OMPI_MCA_rmaps_base_oversubscribe=1
+fi
 
 # ---- tools ----
 # require_tools TOOL...: exit 77 (skip) naming the first tool that is not on PATH.
@@ -35,12 +74,27 @@ require_tools()
 	done
 }
 
+# require_mpi_built: exit 77 (skip) unless MPICC compiles for an MPI library the build has
+# preload libraries for (configure finds every one installed).
+require_mpi_built()
+{
+	if test -z "$MPI_LIB"; then
+		echo "skipped: '$MPICC' compiles for no MPI library mpiverify knows"
+		exit 77
+	fi
+	if ! test -f "$BUILDDIR/lib/$MPI_LIB/librecorder.so"; then
+		echo "skipped: mpiverify was not built for $MPI_TITLE (no" \
+			"'$BUILDDIR/lib/$MPI_LIB/librecorder.so': configure did not find it)"
+		exit 77
+	fi
+}
+
 # mpi_version: the MPI_VERSION of the MPI library's mpi.h (0 if it cannot be had). The preload
 # libraries wrap MPI-4 calls only when it is 4 or more (common/mpi_calls.def, MPIV_OTHER4).
 mpi_version()
 {
 	local v
-	v=$(printf '#include <mpi.h>\nMPI_VERSION\n' | "$MPICC" -E -P - 2>/dev/null | tail -n 1)
+	v=$(mpi_cpp MPI_VERSION)
 	case $v in
 	'' | *[!0-9]*) echo 0 ;;
 	*) echo "$v" ;;
@@ -120,7 +174,11 @@ no_leftovers()
 #   /* mpiverify-test: np=3 record=ok
 #    * mpiverify-test: buffering=zero expect=deadlock
 #    * mpiverify-test: buffering=infinite expect=ok
+#    * mpiverify-test: lib=openmpi buffering=all expect=ok
 #    * what the pattern is and why */
+# A line with lib=LIBRARY (mpich, openmpi) holds only for that MPI library, where it
+# legitimately differs (an eager threshold, a collective one library completes): it is read
+# after the others and replaces what they say (for a buffering mode, its verdict).
 # parse_header FILE sets NP, RECORD (ok, hang, fail, or any: the first run may go either
 # way), MODES (a list of MODE=EXPECT words), VERIFY (the verdict of `mpiverify verify`, every
 # mode: ok, deadlock or inconclusive; empty: not run) and VERIFY_RUNS (the most runs it may
@@ -129,59 +187,93 @@ no_leftovers()
 # unfreed-communicator;
 # none when empty) and MATCHES (for a deadlock reached through wildcard matches: `recorded` if
 # the recorded run's own matches lead there, `other` if it needs others) and REPLAY
-# (`not-reproduced` when MPICH cannot show the error the counterexample describes,
+# (`not-reproduced` when the MPI library cannot show the error the counterexample describes,
 # `diverged` when the program leaves the counterexample's path, which needs another branch
-# than the recorded run's; by default
-# every counterexample replays as reproduced), or prints why the header is malformed and fails.
+# than the recorded run's; by default, or `reproduced`,
+# every counterexample replays as reproduced), for the MPI library MPI_LIB, or prints why the
+# header is malformed and fails.
 parse_header()
 {
-	local file=$1 line word key val mode expect
+	local file=$1 line word key val mode expect lib pass
 	NP='' RECORD='' MODES='' WARN='' MATCHES='' REPLAY='' VERIFY='' VERIFY_RUNS=''
-	while IFS= read -r line; do
-		line=${line#*mpiverify-test:}
-		line=${line%%\*/*}
-		mode='' expect=''
-		for word in $line; do
-			key=${word%%=*}
-			val=${word#*=}
-			if test "$key" = "$word"; then
-				echo "malformed word '$word' (want key=value)"
+	for pass in all lib; do
+		while IFS= read -r line; do
+			line=${line#*mpiverify-test:}
+			line=${line%%\*/*}
+			lib=''
+			for word in $line; do
+				case $word in
+				lib=*) lib=${word#lib=} ;;
+				esac
+			done
+			case $lib in
+			'' | mpich | openmpi) ;;
+			*)
+				echo "bad lib '$lib' (want mpich or openmpi)"
 				return 1
+				;;
+			esac
+			# generic lines first, then those of this library
+			if test "$pass" = all; then
+				test -z "$lib" || continue
+			else
+				test -n "$lib" && test "$lib" = "$MPI_LIB" || continue
 			fi
-			case $key in
-			np) NP=$val ;;
-			record) RECORD=$val ;;
-			warn) WARN="$WARN ${val//,/ }" ;;
-			matches) MATCHES=$val ;;
-			replay) REPLAY=$val ;;
-			verify) VERIFY=$val ;;
-			verify-runs) VERIFY_RUNS=$val ;;
-			buffering) mode=$val ;;
-			expect) expect=$val ;;
-			*)
-				echo "unknown key '$key'"
-				return 1
-				;;
-			esac
-		done
-		if test -n "$mode$expect"; then
-			case $mode in
-			zero | infinite | all | eager:[0-9]*) ;;
-			*)
-				echo "bad buffering '$mode'"
-				return 1
-				;;
-			esac
-			case $expect in
-			ok | deadlock | inconclusive) ;;
-			*)
-				echo "bad expect '$expect' (want ok, deadlock or inconclusive)"
-				return 1
-				;;
-			esac
-			MODES="$MODES $mode=$expect"
-		fi
-	done < <(grep 'mpiverify-test:' "$file")
+			mode='' expect=''
+			for word in $line; do
+				key=${word%%=*}
+				val=${word#*=}
+				if test "$key" = "$word"; then
+					echo "malformed word '$word' (want key=value)"
+					return 1
+				fi
+				case $key in
+				lib) ;;
+				np) NP=$val ;;
+				record) RECORD=$val ;;
+				warn) WARN="$WARN ${val//,/ }" ;;
+				matches) MATCHES=$val ;;
+				replay) REPLAY=$val ;;
+				verify) VERIFY=$val ;;
+				verify-runs) VERIFY_RUNS=$val ;;
+				buffering) mode=$val ;;
+				expect) expect=$val ;;
+				*)
+					echo "unknown key '$key'"
+					return 1
+					;;
+				esac
+			done
+			if test -n "$mode$expect"; then
+				case $mode in
+				zero | infinite | all | eager:[0-9]*) ;;
+				*)
+					echo "bad buffering '$mode'"
+					return 1
+					;;
+				esac
+				case $expect in
+				ok | deadlock | inconclusive) ;;
+				*)
+					echo "bad expect '$expect' (want ok, deadlock or inconclusive)"
+					return 1
+					;;
+				esac
+				# a later line's verdict for a mode replaces an earlier one's
+				MODES=$(for word in $MODES; do
+					test "${word%%=*}" = "$mode" || printf ' %s' "$word"
+				done)
+				MODES="$MODES $mode=$expect"
+			fi
+		done < <(grep 'mpiverify-test:' "$file")
+	done
+	case $REPLAY in
+	'' | reproduced | not-reproduced | diverged) ;;
+	*)
+		echo "bad replay='$REPLAY' (want reproduced, not-reproduced or diverged)"
+		return 1
+		;;
+	esac
 	case $NP in
 	[1-9] | [1-9][0-9]) ;;
 	*)

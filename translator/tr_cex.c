@@ -206,8 +206,7 @@ void tr_describe_event(const struct mpiv_traceset *ts, int r, long e, char *buf,
 	}
 }
 
-/* Resolve the call site of event e of rank r. */
-static void resolve_site(const struct mpiv_traceset *ts, int r, long e, struct mpiv_cex_site *s)
+void tr_event_site(const struct mpiv_traceset *ts, int r, long e, struct mpiv_cex_site *s)
 {
 	const struct mpiv_rank_trace *t = &ts->ranks[r];
 	const struct mpiv_event *ev;
@@ -413,14 +412,14 @@ static void build_rank(const struct eng_prog *p, const struct mpiv_traceset *ts,
 		if (cr->threads) {
 			cr->threads[q - first].blocked_op = at->ev;
 			cr->threads[q - first].blocked_desc = xstrdup(desc);
-			resolve_site(ts, r, at->ev, &cr->threads[q - first].site);
+			tr_event_site(ts, r, at->ev, &cr->threads[q - first].site);
 		}
 		if (cr->blocked_op >= 0)
 			continue;
 		cr->blocked_op = at->ev;
 		cr->blocked_call = xstrdup(mpiv_call_name(ts->ranks[r].events[at->ev].call));
 		cr->blocked_desc = xstrdup(desc);
-		resolve_site(ts, r, at->ev, &cr->site);
+		tr_event_site(ts, r, at->ev, &cr->site);
 	}
 	free(next);
 	free(lastop);

@@ -1,10 +1,9 @@
 /* Translator, warnings: what the recorded run did that is no deadlock but probably a bug
- * (doc/semantics.md 9.5, and the warnings of the OTF2 message matching seed): messages sent
- * and never received, receives shorter than their message, requests never completed,
- * communicators never freed, and what the times of a trace with times say of its messages
- * (tr_times.c). The recorded path is replayed on the engine with every wildcard receive
- * taking the source the run recorded, so that matches follow MPI's ordering rules exactly as
- * in the run. */
+ * (doc/semantics.md 9.5): messages sent and never received, receives shorter than their
+ * message, requests never completed, communicators never freed, and what the times of a trace
+ * with times say of its messages (tr_times.c). The recorded path is replayed on the engine
+ * with every wildcard receive taking the source the run recorded, so that matches follow
+ * MPI's ordering rules exactly as in the run. */
 #include <stdlib.h>
 #include <string.h>
 
@@ -63,87 +62,6 @@ static void on_match(void *ctx, int d, int ri, const struct eng_instr *rin, int 
 	w.bytes = rin->bytes;
 	w.peer_bytes = sin->bytes;
 	add(l, &w);
-}
-
-int32_t tr_recorded_source(const struct mpiv_rank_trace *t, long e)
-{
-	const struct mpiv_event *ev;
-	size_t i;
-	uint32_t j;
-
-	if (e < 0 || (size_t)e >= t->nevents)
-		return MPIV_NONE;
-	ev = &t->events[e];
-	if (ev->src != MPIV_NONE || mpiv_call_kind(ev->call) != MPIV_KIND_IRECV || ev->nreqs != 1)
-		return ev->src;
-	for (i = (size_t)e + 1; i < t->nevents; i++) {
-		const struct mpiv_event *c = &t->events[i];
-
-		if (mpiv_call_kind(c->call) != MPIV_KIND_WAIT)
-			continue;
-		for (j = 0; j + c->npending < c->nreqs; j++)
-			if (c->reqs[j].req == ev->reqs[0].req)
-				return c->reqs[j].src;
-	}
-	return MPIV_NONE;
-}
-
-/* The event of instruction i of process d, in the variant it is in. */
-static long recorded_ev(const struct eng_prog *p, const int32_t *st, int d, int i)
-{
-	return eng_variant_ins(p, d, eng_variant(p, st, d))[i].ev;
-}
-
-/* verify's choices (eng_choice() with s <= -2): is it what the run did? An any-completion
- * returns the request the run's did (listed first), a wildcard probe finds the sender the
- * run's found; a branch goes on in the variant it is in. */
-static int recorded_input(const struct eng_prog *p, const struct mpiv_traceset *ts,
-			  const int32_t *st, int d, int s, int si)
-{
-	const struct eng_instr *in = eng_instr_at(p, st, d);
-	const struct mpiv_rank_trace *t = &ts->ranks[p->proc_rank[d]];
-
-	if (s == -2)
-		return si == in->list[0];
-	if (s == -3)
-		return in->ev >= 0 && (size_t)in->ev < t->nevents && t->events[in->ev].src == si;
-	return si == eng_variant(p, st, d);
-}
-
-int tr_recorded_path(const struct eng_prog *prog, const struct mpiv_traceset *ts,
-		     enum eng_buffering b, long long eager, struct eng_observer *obs, int32_t *st)
-{
-	struct eng_prog q = *prog;	/* shares the program; only what the search does changes */
-	int n, k, known = 1;
-
-	q.full = 1;		/* the recorded choice must be on offer */
-	q.buffering = b;
-	q.eager = eager;
-	q.obs = obs;
-	eng_start(&q, st);
-	while ((n = eng_nchoices(&q, st)) > 0) {
-		int pick = -1, post = -1;
-
-		for (k = 0; k < n && pick < 0; k++) {
-			int d, ri, s, si;
-
-			eng_choice(&q, st, k, &d, &ri, &s, &si);
-			if (s == -1 && post < 0)
-				post = k;	/* a receive posted as a choice: no match yet */
-			else if (s >= 0 && tr_recorded_source(&ts->ranks[q.proc_rank[d]],
-							      recorded_ev(&q, st, d, ri)) ==
-						   q.proc_rank[s])
-				pick = k;
-			else if (s <= -2 && recorded_input(&q, ts, st, d, s, si))
-				pick = k;
-		}
-		if (post >= 0)
-			pick = post;
-		else if (pick < 0)
-			known = 0;
-		eng_choose(&q, st, pick < 0 ? 0 : pick);
-	}
-	return known;
 }
 
 /* The recorded path, with every send completing as it did in the run; its end state's

@@ -138,6 +138,53 @@ int tr_explore(const struct eng_prog *prog, const struct tr_explore_opts *opts,
 	       struct tr_explore_result *res);
 void tr_explore_release(struct tr_explore_result *res);
 
+/* ---- tr_promela.c: a standalone Promela model of a trace (doc/promela.md) ---- */
+
+/* The most engine instructions a standalone model takes: the C compiler's time and memory on
+ * pan.c grow faster than the trace, about 5 s and 440 MB at 1000 (doc/promela.md, "Size"). */
+#define TR_PROMELA_MAX_INSTRS 1000
+
+struct tr_promela_input {
+	const struct eng_prog *prog;	/* translated by tr_translate(), without variants */
+	const struct mpiv_traceset *ts;	/* its traces: the calls' descriptions and sites */
+};
+
+struct tr_promela_opts {
+	enum eng_buffering buffering;	/* written as #define BUFFERING */
+	long long eager;		/* written as #define EAGER_LIMIT */
+	/* 0: one program, its processes active, the buffering mode a #define (what check
+	 * --promela writes). 1: any number, names prefixed p0_, p1_, ...: init chooses a
+	 * program and a buffering mode of `modes` and runs that program's processes, so that
+	 * one pan searches them all (the differential tests). */
+	int choose;
+	unsigned modes;			/* choose: 1 << enum eng_buffering, for each mode */
+};
+
+/* Where the model put each process and instruction, for reading pan's trails back. */
+struct tr_promela_map {
+	long nlines;		/* lines written */
+	int *line_prog;		/* per line (from 1): the program of the rank process whose
+				 * instruction it belongs to, -1 if none */
+	int *line_proc, *line_instr;	/* that process and instruction */
+	int nprogs;
+	int *npids;		/* per program: the processes it runs (its pids 0 .. npids-1 one
+				 * program alone, 1 .. npids with choose: init is pid 0) */
+	int **pid_proc;		/* per program, per pid: the engine process, -1 for a library
+				 * process or the judge */
+	int *judged;		/* per program: 1 if its deadlocks are the judge's assertion
+				 * rather than invalid end states */
+};
+
+/* Write the standalone Promela model of the programs in[0..n) (n is 1 unless o->choose) into
+ * f, named path in its comments; fill map if not NULL (release it with
+ * tr_promela_map_release()). Returns 0, or -1 with err filled: BAD_INPUT naming the rank and
+ * event of a call the model cannot encode (or a trace above TR_PROMELA_MAX_INSTRS), nothing
+ * written then; TOOL if f cannot be written. */
+int tr_promela(FILE *f, const char *path, const struct tr_promela_input *in, int n,
+	       const struct tr_promela_opts *o, struct tr_promela_map *map,
+	       struct mpiv_error *err);
+void tr_promela_map_release(struct tr_promela_map *map);
+
 /* Write prog as model.dat into the open file f. Returns 0, or -1 with err filled. */
 int tr_emit(const struct eng_prog *prog, FILE *f, const char *path, struct mpiv_error *err);
 
@@ -155,6 +202,14 @@ int tr_cex(const struct eng_prog *prog, const struct mpiv_traceset *ts, const in
  * receive without its recorded source: the first candidate was taken). */
 int tr_recorded_path(const struct eng_prog *prog, const struct mpiv_traceset *ts,
 		     enum eng_buffering b, long long eager, struct eng_observer *obs, int32_t *st);
+
+/* The recorded path (tr_recorded_path()) in buffering b, described as a counterexample is
+ * (tr_cex()): each rank's operations in order, every match the run made, which standard sends
+ * b buffers, and where ranks are stuck at its end. Returns 1 if the path ends in a deadlock
+ * (cex also has its wait-for cycle), 0 if not (cex is filled all the same), or -1 with err
+ * filled. */
+int tr_recorded_cex(const struct eng_prog *prog, const struct mpiv_traceset *ts,
+		    const struct mpiv_buffering *b, struct mpiv_cex *cex, struct mpiv_error *err);
 
 /* ---- tr_search.c: check's search of a program, and the deadlocks it finds ---- */
 
@@ -293,6 +348,10 @@ int tr_stop_waiters(const struct eng_prog *prog, const struct mpiv_traceset *ts,
  * last call, outside MPI", ... into buf. */
 void tr_stop_describe(const struct mpiv_traceset *ts, const struct tr_stop *s, char *buf,
 		      size_t size);
+
+/* The call site of event e of rank r (zeroed when unknown; release with
+ * mpiv_cex_site_release()). */
+void tr_event_site(const struct mpiv_traceset *ts, int r, long e, struct mpiv_cex_site *s);
 
 /* "MPI_Recv(source=1, tag=0, comm=WORLD, 4 bytes)" for event e of rank r, into buf. */
 void tr_describe_event(const struct mpiv_traceset *ts, int r, long e, char *buf,

@@ -1,4 +1,4 @@
-/* mpiverify-test: np=2 record=ok
+/* mpiverify-test: np=2 record=ok verify=deadlock verify-runs=1
  * mpiverify-test: buffering=zero expect=deadlock
  * mpiverify-test: buffering=infinite expect=deadlock
  * Each rank calls MPI_Bcast as its own root: the members of MPI_COMM_WORLD name different

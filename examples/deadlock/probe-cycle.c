@@ -1,4 +1,4 @@
-/* mpiverify-test: np=2 record=hang
+/* mpiverify-test: np=2 record=hang verify=deadlock verify-runs=1
  * mpiverify-test: buffering=zero expect=deadlock
  * mpiverify-test: buffering=infinite expect=deadlock
  * Each rank probes for the other's message before it sends its own: MPI_Probe blocks until a

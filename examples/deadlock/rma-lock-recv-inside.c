@@ -1,4 +1,4 @@
-/* mpiverify-test: np=3 record=hang
+/* mpiverify-test: np=3 record=hang verify=deadlock verify-runs=1
  * mpiverify-test: buffering=zero expect=deadlock
  * mpiverify-test: buffering=infinite expect=deadlock
  * Ranks 0 and 1 lock rank 2's window exclusively; inside its epoch rank 0 receives from rank

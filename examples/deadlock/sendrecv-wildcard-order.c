@@ -1,4 +1,4 @@
-/* mpiverify-test: np=3 record=ok matches=other
+/* mpiverify-test: np=3 record=ok matches=other verify=deadlock verify-runs=2
  * mpiverify-test: buffering=zero expect=deadlock
  * mpiverify-test: buffering=infinite expect=deadlock
  * Rank 0 sends rank 2 its go-ahead and takes the first result with one MPI_Sendrecv whose

@@ -1,4 +1,4 @@
-/* mpiverify-test: np=3 record=ok
+/* mpiverify-test: np=3 record=ok verify=deadlock verify-runs=4
  * mpiverify-test: buffering=zero expect=deadlock
  * mpiverify-test: buffering=infinite expect=ok
  * Rank 0 waits for the first of two workers' messages (MPI_Waitany), replies to that worker

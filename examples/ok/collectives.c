@@ -1,4 +1,4 @@
-/* mpiverify-test: np=4 record=ok
+/* mpiverify-test: np=4 record=ok verify=ok verify-runs=1
  * mpiverify-test: buffering=zero expect=ok
  * mpiverify-test: buffering=infinite expect=ok
  * Every rank calls the same blocking collectives in the same order with the same roots, and

@@ -1,4 +1,4 @@
-/* mpiverify-test: np=3 record=ok
+/* mpiverify-test: np=3 record=ok verify=ok verify-runs=5
  * mpiverify-test: buffering=zero expect=ok
  * mpiverify-test: buffering=infinite expect=ok
  * The master probes with MPI_ANY_SOURCE and MPI_ANY_TAG, then receives exactly the probed

@@ -1,4 +1,4 @@
-/* mpiverify-test: np=2 record=ok
+/* mpiverify-test: np=2 record=ok verify=ok verify-runs=1
  * mpiverify-test: buffering=zero expect=ok
  * mpiverify-test: buffering=infinite expect=ok
  * General active target, MPI-4.1 section 13.7.3, figure 34: rank 1 posts its window, then

@@ -1,4 +1,4 @@
-/* mpiverify-test: np=3 record=ok
+/* mpiverify-test: np=3 record=ok verify=ok verify-runs=2
  * mpiverify-test: buffering=zero expect=ok
  * mpiverify-test: buffering=infinite expect=ok
  * Rank 0 receives one message from each other rank with two MPI_ANY_SOURCE receives: whichever

@@ -1,4 +1,4 @@
-/* mpiverify-test: np=2 record=fail
+/* mpiverify-test: np=2 record=fail verify=inconclusive verify-runs=1
  * mpiverify-test: buffering=zero expect=inconclusive
  * mpiverify-test: buffering=infinite expect=inconclusive
  * Rank 0 sends one message and calls MPI_Abort while rank 1 is still computing, before it

@@ -10,7 +10,9 @@
 #  - two records into one directory at once;
 #  - SIGTERM and SIGINT to check while pan searches;
 #  - counterexamples of an earlier check removed;
-#  - seconds options of 0, help help, sizes of 2^31 bytes and more in the report.
+#  - seconds options of 0, help help, sizes of 2^31 bytes and more in the report;
+#  - every invalid suppressions file of tests/suppressions-invalid/: check and verify exit 3
+#    naming the file and the line, before running anything.
 #
 # Prints `ok NAME` or `FAIL NAME: why` per case and ends with `N passed, M failed`.
 # Exit status: 0 all passed, 1 a case failed, 77 skipped (mpicc, mpirun or spin missing).
@@ -21,9 +23,9 @@ set -u
 
 require_tools "$MPICC" "$MPIRUN" spin
 require_mpiverify
+require_mpi_built
 
 WORK=$(make_workdir badinput) || exit 1
-BINDIR=$OUTDIR/bin
 mkdir -p "$BINDIR"
 cd "$SRCDIR" || exit 1
 LIMIT=120	# safety net per command
@@ -57,6 +59,24 @@ for dir in tests/traces-invalid/*/; do
 	run_cmd "$WORK/$name.trace.log" "$LIMIT" "$MPIVERIFY" trace "$dir"
 	expect_text "invalid trace $name: trace says why" 3 "$WORK/$name.trace.log" "/$name/$want"
 done
+
+# ---- invalid suppressions files: exit 3 naming the file and the line, nothing run ----
+for supp in tests/suppressions-invalid/*.supp; do
+	name=$(basename "$supp" .supp)
+	want="'$supp': $(sed -n '1s/^# expect: //p' "$supp")"
+	run_cmd "$WORK/supp-$name.check.log" "$LIMIT" "$MPIVERIFY" check "$WORK/no-such-trace" \
+		--suppressions "$supp"
+	expect_text "invalid suppressions $name: check says where and why" 3 \
+		"$WORK/supp-$name.check.log" "$want"
+	run_cmd "$WORK/supp-$name.verify.log" "$LIMIT" "$MPIVERIFY" verify -o "$WORK/supp-verify" \
+		--suppressions "$supp" -- /bin/false
+	expect_text "invalid suppressions $name: verify says where and why" 3 \
+		"$WORK/supp-$name.verify.log" "$want"
+done
+run_cmd "$WORK/supp-missing.log" "$LIMIT" "$MPIVERIFY" check "$WORK/no-such-trace" \
+	--suppressions "$WORK/no-such.supp"
+expect_text "suppressions file missing: named" 3 "$WORK/supp-missing.log" \
+	"'$WORK/no-such.supp': cannot read suppressions: No such file or directory"
 
 # ---- trace: every rank to a file, one rank as JSON ----
 # The ranks printed one after the other are what `trace -o` writes, each and a newline;

@@ -15,6 +15,7 @@ set -u
 
 require_tools "$MPICC" "$MPIRUN"
 require_mpiverify
+require_mpi_built
 
 WORK=$(make_workdir record-calls) || exit 1
 LIMIT=60

@@ -19,6 +19,7 @@ set -u
 
 require_tools "$MPICC" "$MPIRUN" spin
 require_mpiverify
+require_mpi_built
 
 WORK=$(make_workdir reductions) || exit 1
 LIMIT=120

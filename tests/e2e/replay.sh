@@ -25,9 +25,9 @@ set -u
 
 require_tools "$MPICC" "$MPIRUN" spin
 require_mpiverify
+require_mpi_built
 
 WORK=$(make_workdir replay) || exit 1
-BINDIR=$OUTDIR/bin
 mkdir -p "$BINDIR"
 cd "$SRCDIR" || exit 1
 

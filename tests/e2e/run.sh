@@ -1,7 +1,7 @@
 #!/bin/bash
 # End-to-end tests (make check-e2e): every examples/**/*.c is compiled, recorded under the real
 # mpirun, checked in each buffering mode its header names, and every deadlock found is replayed
-# on MPICH. The header states the expected outcomes (see tests/lib.sh, parse_header). Then the
+# on the MPI library MPICC and MPIRUN name (MPICH by default; tests/lib.sh). The header states the expected outcomes (see tests/lib.sh, parse_header). Then the
 # bad-input cases: missing and garbage traces, malformed and missing counterexamples.
 #
 # Prints `ok NAME` or `FAIL NAME: why` per case and ends with `N passed, M failed`.
@@ -15,9 +15,9 @@ set -u
 
 require_tools "$MPICC" "$MPIRUN" spin
 require_mpiverify
+require_mpi_built
 
 WORK=$(make_workdir e2e) || exit 1
-BINDIR=$OUTDIR/bin
 mkdir -p "$BINDIR"
 cd "$SRCDIR" || exit 1
 
@@ -103,10 +103,34 @@ check_warnings()
 }
 
 # replay_not_reproduced NAME CEX PROGRAM LOG: the program completes under replay (exit 0, `not
-# reproduced`), as the example's header says MPICH must.
+# reproduced`), as the example's header says the MPI library must.
 replay_not_reproduced()
 {
 	replay_expect "$1" "$2" "$3" "$4" 0 'not reproduced'
+}
+
+# differential_case NAME TRACE DIR: the engine and the standalone Promela model (the plain
+# model check --promela writes, through spin, cc and pan) find the same deadlocks in the
+# recorded trace, without buffering, with it, and with the eager threshold the header names
+# (16 bytes if none); a mode it cannot take or search to the end is said, not agreed.
+differential_case()
+{
+	local name=$1 trace=$2 log=$3/differential.log eager=eager:16 word rc=0 not note=
+	for word in $MODES; do
+		case $word in eager:*) eager=${word%%=*} ;; esac
+	done
+	"$BUILDDIR/tests/tools/oracles" case --plain --modes "zero,infinite,$eager" \
+		--memory 512 --work "$3/oracles" "$trace" >"$log" 2>&1 </dev/null || rc=$?
+	not=$(grep -c '^not comparable' "$log")
+	test "$not" -gt 0 && note="; $not not comparable, below"
+	case $rc in
+	0)
+		pass "$name: standalone model agrees with the engine (zero, infinite, $eager$note)"
+		grep '^not comparable' "$log" | sed -e 's/^/    /'
+		;;
+	1) fail "$name: standalone model against the engine" "they disagree" "$log" ;;
+	*) fail "$name: standalone model against the engine" "oracles exited $rc" "$log" ;;
+	esac
 }
 
 # example_cases SOURCE: every case of one example.
@@ -193,6 +217,7 @@ example_cases()
 	else
 		pass "$name: trace"
 	fi
+	differential_case "$name" "$trace" "$dir"
 
 	for i in $MODES; do
 		mode=${i%%=*}
@@ -242,7 +267,7 @@ example_cases()
 			fi
 		fi
 		if test "$REPLAY" = not-reproduced; then
-			replay_not_reproduced "$name: replay ($mode, not reproduced on MPICH)" \
+			replay_not_reproduced "$name: replay ($mode, not reproduced on $MPI_TITLE)" \
 				"$trace/check-$mode/cex.json" "$prog" "$dir/replay-$mode.log"
 			continue
 		fi
@@ -267,7 +292,8 @@ verify_case()
 	want=$(expected_exit "$VERIFY")
 	rm -rf "$dir/verify"
 	run_cmd "$log" "$VERIFY_LIMIT" "$MPIVERIFY" verify -o "$dir/verify" --deadlock-timeout 3 \
-		${VERIFY_RUNS:+--max-runs "$VERIFY_RUNS"} --json -- "$MPIRUN" -np "$NP" "$prog"
+		--jobs 1 ${VERIFY_RUNS:+--max-runs "$VERIFY_RUNS"} --json -- "$MPIRUN" -np "$NP" \
+		"$prog"
 	if test "$RC" -ne "$want"; then
 		fail "$name: verify (verify=$VERIFY)" "$(describe_rc "$RC"), want $want" "$log"
 	else
@@ -290,6 +316,65 @@ verify_case()
 		fi
 	fi
 	check_leftovers "$name: verify: no leftover processes" "$prog"
+	verify_jobs_case "$name" "$prog" "$dir" "$log"
+}
+
+# verify_answer LOG: what must not depend on --jobs in verify --json's answer: the verdict,
+# the decisions left, and the calls (file:line) of every deadlock confirmed, sorted.
+verify_answer()
+{
+	sed -n 's/^  "verdict": \(.*\),$/verdict \1/p; s/^ *"decisions_left": \(.*\),$/left \1/p' "$1"
+	grep -o 'blocked in MPI_[A-Za-z_]* ([^)]*) at [^ ]*:[0-9]*' "$1" |
+		sed 's/ (event [0-9]*)//' | LC_ALL=C sort -u
+}
+
+# verify_jobs_case NAME PROGRAM DIR LOG: verify --jobs 2 gives the answer --jobs 1 gave (LOG),
+# with two runs under way at once.
+verify_jobs_case()
+{
+	local name=$1 prog=$2 dir=$3 log1=$4 log=$3/verify-jobs2.log
+	rm -rf "$dir/verify2"
+	run_cmd "$log" "$VERIFY_LIMIT" "$MPIVERIFY" verify -o "$dir/verify2" --deadlock-timeout 3 \
+		--jobs 2 ${VERIFY_RUNS:+--max-runs "$VERIFY_RUNS"} --json -- "$MPIRUN" -np "$NP" \
+		"$prog"
+	verify_answer "$log1" >"$dir/answer-jobs1"
+	verify_answer "$log" >"$dir/answer-jobs2"
+	if ! grep -q '^verdict' "$dir/answer-jobs2"; then
+		fail "$name: verify --jobs 2" "$(describe_rc "$RC"), no answer" "$log"
+	elif cmp -s "$dir/answer-jobs1" "$dir/answer-jobs2"; then
+		pass "$name: verify --jobs 2 answers as --jobs 1"
+	else
+		diff "$dir/answer-jobs1" "$dir/answer-jobs2" >"$dir/answer-diff"
+		fail "$name: verify --jobs 2 answers as --jobs 1" "the answers differ" \
+			"$dir/answer-diff"
+	fi
+	case $(runs_overlap "$log") in
+	overlap) pass "$name: verify --jobs 2 had two runs under way at once" ;;
+	alone) pass "$name: verify --jobs 2: no round asked for two runs" ;;
+	*) fail "$name: verify --jobs 2 had two runs under way at once" \
+		"a round asked for several runs, made one after another" "$log" ;;
+	esac
+	check_leftovers "$name: verify --jobs 2: no leftover processes" "$prog"
+}
+
+# runs_overlap LOG: "overlap" if two runs of verify --json's answer were under way at the same
+# time, "alone" if no round (the runs one search asked for) had two runs, else "sequential".
+runs_overlap()
+{
+	awk '/"round": / { gsub(/[^0-9]/, ""); round[n] = $0 }
+		/"started": / { gsub(/[^0-9.]/, ""); start[n] = $0 + 0 }
+		/"ended": / { gsub(/[^0-9.]/, ""); end[n] = $0 + 0; n++ }
+		END {
+			several = 0; overlap = 0
+			for (i = 0; i < n; i++)
+				for (j = i + 1; j < n; j++) {
+					if (round[i] == round[j])
+						several = 1
+					if (start[i] < end[j] && start[j] < end[i])
+						overlap = 1
+				}
+			print overlap ? "overlap" : several ? "sequential" : "alone"
+		}' "$1"
 }
 
 # ---- the examples ----
@@ -425,6 +510,26 @@ run_cmd "$BAD/verify-nolauncher.log" 10 "$MPIVERIFY" verify -o "$BAD/verify-none
 	no-such-launcher-here
 expect_exit "verify: a launcher that cannot run is a tool failure" 4 \
 	"$BAD/verify-nolauncher.log" "no-such-launcher-here"
+
+# verify's text answer names each decision at its call, and a second verify into the same
+# directory replaces the first one's runs
+prog=$BINDIR/first-sender-branch
+if test -x "$prog"; then
+	for i in 1 2; do
+		run_cmd "$BAD/verify-again-$i.log" "$VERIFY_LIMIT" "$MPIVERIFY" verify \
+			-o "$BAD/verify-again" --deadlock-timeout 3 -- "$MPIRUN" -np 3 "$prog"
+	done
+	expect_exit "verify: a second verify into the same directory" 1 "$BAD/verify-again-2.log" \
+		"^verdict: 1 deadlock confirmed"
+	expect_exit "verify: the decisions are named at their calls" 1 "$BAD/verify-again-2.log" \
+		"rank 0: MPI_Recv(source=ANY, .*) at first-sender-branch.c:[0-9]* (main) takes rank 2's message"
+	if test "$(find "$BAD/verify-again/runs" -name '*.steer' | wc -l)" -eq 1; then
+		pass "verify: the earlier verify's runs are gone"
+	else
+		fail "verify: the earlier verify's runs are gone" "steering files of both" \
+			"$BAD/verify-again-2.log"
+	fi
+fi
 
 if summary; then
 	test -n "${KEEP:-}" || rm -rf "$WORK"

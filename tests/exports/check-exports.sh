@@ -1,10 +1,13 @@
 #!/bin/bash
 # The preload libraries export exactly the MPI calls of common/mpi_calls.def, and nothing
 # else: a wrapper that is missing would let a call pass unrecorded (and shift every event
-# index after it), and an extra export could shadow a symbol of the user's program.
+# index after it), and an extra export could shadow a symbol of the user's program. Checks the
+# build for the MPI library MPICC compiles for (tests/lib.sh; tests/run.sh runs it for each).
 set -u
 
 . "$(dirname "$0")/../lib.sh"
+
+require_mpi_built
 
 # MPI-4 calls (MPIV_OTHER4) have wrappers only if the library's mpi.h is MPI-4.
 macros='CALL\|SPECIAL\|OTHER'
@@ -15,7 +18,7 @@ want=$(sed -n "s/^MPIV_\\($macros\\)(\\([A-Za-z_]*\\),.*/MPI_\\2/p" "$SRCDIR/com
 if test -z "$want"; then
 	fail "mpi_calls.def" "no MPIV_CALL line found in $SRCDIR/common/mpi_calls.def"
 fi
-for lib in recorder/librecorder.so replayer/libreplayer.so; do
+for lib in lib/$MPI_LIB/librecorder.so lib/$MPI_LIB/libreplayer.so; do
 	if ! test -f "$BUILDDIR/$lib"; then
 		fail "$lib" "not built"
 		continue

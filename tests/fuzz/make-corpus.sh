@@ -12,10 +12,12 @@ set -u
 . "$(dirname "$0")/../lib.sh"
 require_tools "$MPICC" "$MPIRUN" spin
 require_mpiverify
+require_mpi_built
 
 CORPUS=$SRCDIR/tests/fuzz/corpus
 WORK=$(make_workdir corpus) || exit 1
-rm -rf "$CORPUS"
+# corpus/suppress/ is written by hand: kept
+rm -rf "$CORPUS"/trace "$CORPUS"/json "$CORPUS"/cex "$CORPUS"/meta "$CORPUS"/model "$CORPUS"/steer
 mkdir -p "$CORPUS"/trace "$CORPUS"/json "$CORPUS"/cex "$CORPUS"/meta "$CORPUS"/model \
 	"$CORPUS"/steer
 

@@ -17,6 +17,9 @@ int main(void)
 		search_suite,
 		verify_suite,
 		redcheck_suite,
+		suppress_suite,
+		slurm_suite,
+		promela_suite,
 		CU_SUITE_INFO_NULL,
 	};
 	unsigned failed;

@@ -43,7 +43,7 @@ int main(int argc, char **argv)
 	MPI_Group world, evens;
 	MPI_Request req;
 	int me, dims[1] = {4}, periods[1] = {1}, even[2] = {0, 2};
-	int grid[2] = {2, 2}, periods2[2] = {0, 0}, remain[2] = {0, 1}, left, right;
+	int grid[2] = {2, 2}, periods2[2] = {0, 0}, remain[2] = {0, 1}, left, right, weight = 1;
 	int index[4] = {1, 2, 3, 4}, edges[4] = {1, 2, 3, 0}, one = 1;
 	char path[64];
 
@@ -82,17 +82,18 @@ int main(int argc, char **argv)
 	show("cart2", cart2);
 	MPI_Cart_sub(cart2, remain, &row);
 	show("cart_sub", row);
-	/* a ring, neighbours given */
-	MPI_Dist_graph_create_adjacent(MPI_COMM_WORLD, 1, &left, MPI_UNWEIGHTED, 1, &right,
-				       MPI_UNWEIGHTED, MPI_INFO_NULL, 0, &graph);
+	/* a ring, neighbours given (edges of weight 1 rather than MPI_UNWEIGHTED, which Open MPI
+	 * defines as a constant pointer that GCC takes for an empty array) */
+	MPI_Dist_graph_create_adjacent(MPI_COMM_WORLD, 1, &left, &weight, 1, &right, &weight,
+				       MPI_INFO_NULL, 0, &graph);
 	show("dist_graph", graph);
 	MPI_Comm_dup_with_info(MPI_COMM_WORLD, MPI_INFO_NULL, &dupinfo);
 	show("dup_with_info", dupinfo);
 	/* the ring as a graph (node i's neighbour is i + 1), then each rank giving its edge */
 	MPI_Graph_create(MPI_COMM_WORLD, 4, index, edges, 0, &g1);
 	show("graph", g1);
-	MPI_Dist_graph_create(MPI_COMM_WORLD, 1, &me, &one, &right, MPI_UNWEIGHTED, MPI_INFO_NULL,
-			      0, &dg);
+	MPI_Dist_graph_create(MPI_COMM_WORLD, 1, &me, &one, &right, &weight, MPI_INFO_NULL, 0,
+			      &dg);
 	show("dist_graph_general", dg);
 
 	MPI_Comm_free(&dg);

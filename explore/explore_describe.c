@@ -1,0 +1,152 @@
+/* verify's words for what a run did (explore.h): a call with its place in the source, and the
+ * decisions a run was steered with, each at the call that made it in the run's own trace. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "diag.h"
+#include "explore.h"
+#include "srcloc.h"
+#include "steer.h"
+
+void explore_event_where(const struct mpiv_traceset *ts, int r, long e, char *buf, size_t size)
+{
+	const struct mpiv_rank_trace *t = &ts->ranks[r];
+	struct mpiv_cex_site site;
+	char desc[256], loc[600];
+	size_t n;
+
+	tr_describe_event(ts, r, e, desc, sizeof(desc));
+	snprintf(buf, size, "%s", desc);
+	if (e < 0 || (size_t)e >= t->nevents || !t->events[e].site)
+		return;
+	memset(&site, 0, sizeof(site));
+	if (mpiv_srcloc_resolve(mpiv_trace_module(t, t->events[e].site),
+				MPIV_SITE_ADDR(t->events[e].site), &site) == 0) {
+		mpiv_srcloc_format(&site, loc, sizeof(loc));
+		n = strlen(buf);
+		snprintf(buf + n, size - n, " at %s", loc);
+	}
+	mpiv_cex_site_release(&site);
+}
+
+/* The event of rank t's k-th decision (from 0), or -1 if the trace has fewer. */
+static long decision_event(const struct mpiv_rank_trace *t, size_t k)
+{
+	size_t e;
+
+	for (e = 0; e < t->nevents; e++)
+		if (mpiv_event_decision(&t->events[e]) != MPIV_DEC_NONE && k-- == 0)
+			return (long)e;
+	return -1;
+}
+
+/* The event before e that made request req (the recorder's id), or -1. */
+static long request_maker(const struct mpiv_rank_trace *t, long e, int32_t req)
+{
+	long i;
+	uint32_t j;
+
+	for (i = e - 1; i >= 0; i--) {
+		const struct mpiv_event *ev = &t->events[i];
+
+		if (mpiv_call_kind(ev->call) == MPIV_KIND_WAIT)
+			continue;
+		for (j = 0; j < ev->nreqs; j++)
+			if (ev->reqs[j].req == req)
+				return i;
+	}
+	return -1;
+}
+
+/* One decision of rank r, as it was taken at event e of ts, into buf. */
+static void decision_text(const struct mpiv_traceset *ts, int r, long e,
+			  const struct mpiv_steer_decision *d, char *buf, size_t size)
+{
+	char made[1024];
+	size_t n;
+	uint32_t j;
+
+	explore_event_where(ts, r, e, buf, size);
+	n = strlen(buf);
+	if (d->src != MPIV_NONE) {
+		snprintf(buf + n, size - n, " takes rank %d's message", d->src);
+		return;
+	}
+	snprintf(buf + n, size - n, " completes");
+	for (j = 0; j < d->nreqs; j++) {
+		long m = request_maker(&ts->ranks[r], e, d->reqs[j]);
+
+		n = strlen(buf);
+		if (m < 0) {
+			snprintf(buf + n, size - n, "%s request %d", j ? "," : "", d->reqs[j]);
+			continue;
+		}
+		explore_event_where(ts, r, m, made, sizeof(made));
+		snprintf(buf + n, size - n, "%s the request of %s", j ? "," : "", made);
+	}
+}
+
+/* Rank r's line for text, taken times decisions in a row. */
+static void print_line(FILE *f, const char *indent, int r, const char *text, int times)
+{
+	if (times == 1)
+		fprintf(f, "%srank %d: %s\n", indent, r, text);
+	else if (times > 1)
+		fprintf(f, "%srank %d, %d decisions in a row: %s\n", indent, r, times, text);
+}
+
+void explore_print_decisions(FILE *f, const struct xrun *r, const char *indent)
+{
+	struct mpiv_traceset own, *ts = (struct mpiv_traceset *)&r->ts;
+	struct mpiv_error err;
+	const char *text = r->item ? r->item->steer : NULL;
+	char why[1024];
+	int rank;
+
+	if (!text)
+		return;
+	mpiv_error_init(&err);
+	if (!r->usable) {
+		memset(&own, 0, sizeof(own));
+		if (mpiv_traceset_load(r->dir, &own, &err) < 0) {
+			mpiv_error_format(&err, why, sizeof(why));
+			fprintf(f, "%s(the run's trace cannot be read: %s)\n", indent, why);
+			return;
+		}
+		ts = &own;
+	}
+	for (rank = 0; rank < ts->nranks; rank++) {
+		struct mpiv_steer s;
+		size_t k;
+
+		char line[2048], prev[2048] = "";
+		int times = 0;
+
+		memset(&s, 0, sizeof(s));
+		if (mpiv_steer_parse(text, strlen(text), rank, &s, why, sizeof(why)) < 0) {
+			fprintf(f, "%s(the steering cannot be read: %s)\n", indent, why);
+			mpiv_steer_release(&s);
+			break;
+		}
+		for (k = 0; k < s.n; k++) {
+			long e = decision_event(&ts->ranks[rank], k);
+
+			if (e < 0)
+				snprintf(line, sizeof(line), "decision %zu, which the run did not reach",
+					 k + 1);
+			else
+				decision_text(ts, rank, e, &s.d[k], line, sizeof(line));
+			if (times && !strcmp(line, prev)) {
+				times++;
+				continue;
+			}
+			print_line(f, indent, rank, prev, times);
+			snprintf(prev, sizeof(prev), "%s", line);
+			times = 1;
+		}
+		print_line(f, indent, rank, prev, times);
+		mpiv_steer_release(&s);
+	}
+	if (ts == &own)
+		mpiv_traceset_release(&own);
+}

@@ -1,0 +1,291 @@
+#!/bin/bash
+# The report files of check and verify (doc/reports.md), on real runs under mpirun:
+#  - report.sarif is a SARIF 2.1.0 log (tests/tools/sarif_check reads it with Jansson), the
+#    same that --sarif prints, and its fingerprints are the same for two recordings of one
+#    program;
+#  - waits-for.dot is drawn by Graphviz (`dot -Tsvg`), where it is installed;
+#  - report.html is rendered by headless Chromium, where it is installed, and the rendered
+#    DOM has a lane per rank, the blocked calls, the wait-for cycle, the matched messages, the
+#    recorded run's other match, file:line and the source line; with call times in its data
+#    it draws to scale; a million-event trace gives a small page; replay's outcome is added to
+#    it;
+#  - suppressions: --gen-suppressions writes what --suppressions takes, which hides the
+#    finding from the exit status and lists it; --ignore-potential-below; the options' edge
+#    cases; verify's report files and suppressions.
+#
+# Prints `ok NAME` or `FAIL NAME: why` per case and ends with `N passed, M failed`.
+# Exit status: 0 all passed, 1 a case failed, 77 skipped (mpicc, mpirun or spin missing).
+# KEEP=1 keeps the work directory under tests/out/ even when everything passed.
+set -u
+
+. "$(dirname "$0")/../lib.sh"
+
+require_tools "$MPICC" "$MPIRUN" spin
+require_mpiverify
+
+WORK=$(make_workdir reports) || exit 1
+SARIF_CHECK=$BUILDDIR/tests/tools/sarif_check
+LIMIT=300	# safety net per command
+cd "$SRCDIR" || exit 1
+
+CHROMIUM=$(command -v chromium || command -v chromium-browser || true)
+test -n "$CHROMIUM" || echo "note: chromium not found: the page's rendering cases are skipped" \
+	"(apt-get install chromium)"
+command -v dot >/dev/null || echo "note: dot not found: waits-for.dot is not drawn" \
+	"(apt-get install graphviz)"
+
+# compile NAME SOURCE: the example, with debug information (file:line in the reports).
+compile()
+{
+	"$MPICC" -g -O0 -o "$WORK/$1" "$2" || fail "compile $1" "$MPICC failed"
+}
+
+# record NAME DIR NP: a recorded run of program NAME into DIR.
+record()
+{
+	run_cmd "$WORK/$2.record.log" "$LIMIT" "$MPIVERIFY" record -o "$WORK/$2" -- \
+		"$MPIRUN" -np "$3" "$WORK/$1"
+	test "$RC" -eq 0 || fail "record $2" "exit $RC" "$WORK/$2.record.log"
+}
+
+# render HTML OUT: the page as headless Chromium renders it (its DOM after the script ran).
+render()
+{
+	timeout -k 5 120 "$CHROMIUM" --headless --no-sandbox --disable-gpu --no-first-run \
+		--user-data-dir="$WORK/chromium" --dump-dom "file://$1" >"$2" 2>"$2.err"
+}
+
+# dom NAME FILE PATTERN MIN [MAX]: the rendered DOM FILE has at least MIN (at most MAX) matches
+# of the extended regular expression PATTERN.
+dom()
+{
+	local n
+	n=$(grep -oE -- "$3" "$2" | wc -l)
+	if test "$n" -lt "$4" || { test -n "${5:-}" && test "$n" -gt "$5"; }; then
+		fail "$1" "$n matches of '$3' in the rendered page, want ${5:+$4 to }${5:-at least $4}"
+	else
+		pass "$1"
+	fi
+}
+
+# json_int FILE KEY: the first integer value of "KEY" in a JSON file.
+json_int()
+{
+	grep -oE "\"$2\": [0-9]+" "$1" | head -n 1 | grep -oE '[0-9]+$'
+}
+
+compile cycle examples/deadlock/send-send-cycle.c
+compile wildcard examples/deadlock/wildcard-recv-order.c
+compile branch examples/verify/first-sender-branch.c
+record cycle cycle-a 2
+record cycle cycle-b 2
+record wildcard wild 3
+
+# ---- the files check writes, and SARIF ----
+run_cmd "$WORK/cycle-a.check.log" "$LIMIT" "$MPIVERIFY" check "$WORK/cycle-a"
+expect "check: a deadlock" 1 "$WORK/cycle-a.check.log" "potential deadlock 1 of 1"
+OUT_A=$WORK/cycle-a/check
+for f in report.html report.sarif waits-for.dot; do
+	if test -s "$OUT_A/$f"; then pass "check writes $f"; else fail "check writes $f" "missing"; fi
+done
+run_cmd "$WORK/sarif-a.log" 60 "$SARIF_CHECK" "$OUT_A/report.sarif"
+expect "report.sarif: a valid SARIF 2.1.0 log, one result" 0 "$WORK/sarif-a.log" \
+	'^ok: 1 results \(0 suppressed\)'
+# the example is compiled from the source tree by a relative path: relative to the root
+grep -q '"uri": "examples/deadlock/send-send-cycle.c"' "$OUT_A/report.sarif" &&
+	grep -q '"uriBaseId": "%SRCROOT%"' "$OUT_A/report.sarif" &&
+	grep -q '"startLine": [1-9]' "$OUT_A/report.sarif" &&
+	grep -q '"relatedLocations"' "$OUT_A/report.sarif" &&
+	pass "report.sarif: at the blocked call's line, the other rank's call related" ||
+	fail "report.sarif: at the blocked call's line" "no uri, startLine or related location" \
+		"$OUT_A/report.sarif"
+"$MPIVERIFY" check "$WORK/cycle-a" --sarif >"$WORK/cycle-a.sarif" 2>"$WORK/cycle-a.sarif.err"
+RC=$?
+if test "$RC" -eq 1 && cmp -s "$WORK/cycle-a.sarif" "$OUT_A/report.sarif"; then
+	pass "--sarif prints report.sarif, exit 1"
+else
+	fail "--sarif prints report.sarif" "exit $RC, or it differs" "$WORK/cycle-a.sarif.err"
+fi
+"$MPIVERIFY" check "$WORK/cycle-a" --json >"$WORK/cycle-a.json" 2>/dev/null
+grep -q '"kind": "potential-deadlock"' "$WORK/cycle-a.json" &&
+	grep -q '"fingerprint": "[0-9a-f]\{16\}:1"' "$WORK/cycle-a.json" &&
+	pass "--json: each finding's kind and fingerprint" ||
+	fail "--json: each finding's kind and fingerprint" "missing" "$WORK/cycle-a.json"
+
+# the same program recorded again: the same findings, by their fingerprints
+run_cmd "$WORK/cycle-b.check.log" "$LIMIT" "$MPIVERIFY" check "$WORK/cycle-b"
+"$SARIF_CHECK" --fingerprints "$OUT_A/report.sarif" | grep -v '^ok' | sort >"$WORK/fp-a"
+"$SARIF_CHECK" --fingerprints "$WORK/cycle-b/check/report.sarif" | grep -v '^ok' | sort \
+	>"$WORK/fp-b"
+if test -s "$WORK/fp-a" && cmp -s "$WORK/fp-a" "$WORK/fp-b"; then
+	pass "fingerprints: the same for two recordings of one program"
+else
+	diff "$WORK/fp-a" "$WORK/fp-b" >"$WORK/fp.diff"
+	fail "fingerprints: the same for two recordings" "they differ, or there are none" \
+		"$WORK/fp.diff"
+fi
+
+# ---- waits-for.dot, through Graphviz ----
+if command -v dot >/dev/null; then
+	run_cmd "$WORK/dot.log" 60 dot -Tsvg "$OUT_A/waits-for.dot" -o "$WORK/waits-for.svg"
+	if test "$RC" -eq 0 && grep -q '<svg' "$WORK/waits-for.svg" &&
+		test "$(grep -c 'color=red' "$OUT_A/waits-for.dot")" -eq 2; then
+		pass "waits-for.dot: dot draws it, the cycle's two edges red"
+	else
+		fail "waits-for.dot: dot draws it" "exit $RC, or not two red edges" "$WORK/dot.log"
+	fi
+fi
+
+# ---- replay's outcome, added to the page of the check that wrote the counterexample ----
+run_cmd "$WORK/wild.check.log" "$LIMIT" "$MPIVERIFY" check "$WORK/wild"
+cp "$WORK/wild/check/report.html" "$WORK/wild-before-replay.html"
+run_cmd "$WORK/wild.replay.log" "$LIMIT" "$MPIVERIFY" replay --trace "$WORK/wild/check/cex.json" \
+	--timeout 3
+if test "$RC" -eq 1 && grep -q '"replay_outcome":{"outcome":"reproduced","exit":1' \
+	"$WORK/wild/check/report.html"; then
+	pass "replay: its outcome added to report.html"
+else
+	fail "replay: its outcome added to report.html" "exit $RC, or not in the page" \
+		"$WORK/wild.replay.log"
+fi
+
+# ---- report.html, rendered by Chromium ----
+if test -n "$CHROMIUM"; then
+	render "$OUT_A/report.html" "$WORK/cycle.dom"
+	line=$(grep -oE '"line": [0-9]+' "$WORK/cycle-a.json" | head -n 1 | grep -oE '[0-9]+$')
+	dom "page: drawn by its script" "$WORK/cycle.dom" '<svg class="spacetime"[^>]*data-layout="logical"' 1 1
+	dom "page: a lane per rank" "$WORK/cycle.dom" '<g class="lane( on-cycle)?" data-rank="[0-9]+"' 2 2
+	dom "page: both ranks on the cycle" "$WORK/cycle.dom" '<g class="lane on-cycle"' 2 2
+	dom "page: each rank's blocked send at its lane's end" "$WORK/cycle.dom" \
+		'<g class="op op-send blocked' 2 2
+	dom "page: the wait-for cycle in the diagram" "$WORK/cycle.dom" '<path class="wait cycle"' 2 2
+	dom "page: the wait-for graph, its cycle" "$WORK/cycle.dom" '<path class="edge cycle"' 2 2
+	dom "page: file:line of the blocked calls" "$WORK/cycle.dom" \
+		"send-send-cycle\\.c:$line \\(main\\)" 2
+	dom "page: the source line of the blocked call" "$WORK/cycle.dom" \
+		"<span class=\"here\" data-line=\"$line\">[^<]*MPI_Send" 1
+	dom "page: the verdict per buffering mode" "$WORK/cycle.dom" '<tr class="mode" data-mode="(zero|infinite)"' 2
+
+	# matched messages, and the recorded run's other match
+	render "$WORK/wild/check/report.html" "$WORK/wild.dom"
+	dom "page: the counterexample's matched messages" "$WORK/wild.dom" '<path class="msg( wildcard)?"' 1
+	dom "page: the wildcard receive's choice" "$WORK/wild.dom" '<path class="msg wildcard"' 1
+	dom "page: the match the recorded run made instead" "$WORK/wild.dom" \
+		'<path class="msg recorded-other"' 1 1
+	dom "page: a finished rank's lane" "$WORK/wild.dom" '✓ finished' 1
+	dom "page: replay's outcome" "$WORK/wild.dom" \
+		'<div class="outcome replay" data-outcome="reproduced">' 1 1
+	render "$WORK/wild-before-replay.html" "$WORK/wild-before.dom"
+	dom "page: drawn again after replay, the same diagram" "$WORK/wild-before.dom" \
+		'<path class="msg' "$(grep -oE '<path class="msg' "$WORK/wild.dom" | wc -l)" \
+		"$(grep -oE '<path class="msg' "$WORK/wild.dom" | wc -l)"
+
+	# call times, when a trace carries them, put the operations to scale
+	sed -e 's/{"ev":/{"t0":0.25,"t1":0.5,"ev":/g' "$OUT_A/report.html" >"$WORK/timed.html"
+	render "$WORK/timed.html" "$WORK/timed.dom"
+	dom "page: drawn to scale with call times" "$WORK/timed.dom" \
+		'<svg class="spacetime"[^>]*data-layout="time"' 1 1
+	dom "page: drawn to scale, the same lanes" "$WORK/timed.dom" '<g class="lane( on-cycle)?" data-rank' 2 2
+fi
+
+# ---- a million-event trace: a small page, the rest folded ----
+GEN=$WORK/gen_trace
+if cc -O2 -I"$SRCDIR/common" -o "$GEN" bench/gen_trace.c common/tracefmt.c common/event.c \
+	common/reduction.c; then
+	mkdir -p "$WORK/big"
+	"$GEN" cycle "$WORK/big" 2 100000
+	run_cmd "$WORK/big.check.log" "$LIMIT" "$MPIVERIFY" check "$WORK/big" --buffering zero
+	size=$(stat -c %s "$WORK/big/check/report.html" 2>/dev/null || echo 0)
+	if test "$RC" -eq 1 && test "$size" -gt 0 && test "$size" -lt 262144; then
+		pass "1,000,004 events: report.html of $size bytes"
+	else
+		fail "1,000,004 events: a small report.html" "exit $RC, $size bytes" "$WORK/big.check.log"
+	fi
+	if test -n "$CHROMIUM"; then
+		render "$WORK/big/check/report.html" "$WORK/big.dom"
+		dom "1,000,004 events: the earlier operations folded" "$WORK/big.dom" \
+			'… 4999[0-9]+ earlier' 2 2
+		dom "1,000,004 events: the last operations drawn" "$WORK/big.dom" '<g class="op ' 80 82
+	fi
+else
+	fail "gen_trace" "does not compile"
+fi
+
+# ---- suppressions ----
+SUPP=$WORK/cycle.supp
+run_cmd "$WORK/gen.log" "$LIMIT" "$MPIVERIFY" check "$WORK/cycle-a" --gen-suppressions="$SUPP"
+if test "$RC" -eq 1 && grep -q '^   mpiverify:potential-deadlock$' "$SUPP" &&
+	grep -qE '^   MPI_Send fun:main src:send-send-cycle\.c$' "$SUPP"; then
+	pass "--gen-suppressions=FILE: one for the deadlock, by kind and call"
+else
+	fail "--gen-suppressions=FILE" "exit $RC, or not the suppression" "$SUPP"
+fi
+run_cmd "$WORK/gen-stdout.log" "$LIMIT" "$MPIVERIFY" check "$WORK/cycle-a" --gen-suppressions
+expect_text "--gen-suppressions: after the report, on standard output" 1 "$WORK/gen-stdout.log" \
+	"potential deadlock 1 of 1" "   mpiverify:potential-deadlock"
+run_cmd "$WORK/supp.log" "$LIMIT" "$MPIVERIFY" check "$WORK/cycle-b" --suppressions "$SUPP"
+expect_text "--suppressions: the other recording's deadlock hidden, exit 0" 0 "$WORK/supp.log" \
+	"suppressed findings (1), not counted in the exit status:" \
+	"but those suppressed"
+printf '# nothing yet\n' >"$WORK/empty.supp"
+run_cmd "$WORK/supp2.log" "$LIMIT" "$MPIVERIFY" check "$WORK/cycle-b" --suppressions \
+	"$WORK/empty.supp" --suppressions "$SUPP" --json
+expect_text "--suppressions twice, --json: exit 0, the entry says what hides it" 0 \
+	"$WORK/supp2.log" '"exit": 0' '"suppressed": 1' '"suppressed": "potential-deadlock: MPI_Send'
+run_cmd "$WORK/supp3.log" "$LIMIT" "$MPIVERIFY" check "$WORK/cycle-b" --suppressions \
+	"$WORK/empty.supp"
+expect "--suppressions that match nothing: exit 1" 1 "$WORK/supp3.log" "potential deadlock 1 of 1"
+"$MPIVERIFY" check "$WORK/cycle-b" --suppressions "$SUPP" >/dev/null 2>&1
+run_cmd "$WORK/sarif-supp.log" 60 "$SARIF_CHECK" "$WORK/cycle-b/check/report.sarif"
+expect "report.sarif: the suppressed finding kept, marked" 0 "$WORK/sarif-supp.log" \
+	'^ok: 1 results \(1 suppressed\)'
+if test -n "$CHROMIUM"; then
+	render "$WORK/cycle-b/check/report.html" "$WORK/supp.dom"
+	dom "page: the suppressed deadlock marked" "$WORK/supp.dom" \
+		'<section class="deadlock suppressed"' 1 1
+fi
+
+# --ignore-potential-below: only when every unbuffered send is smaller
+bytes=$(json_int "$WORK/cycle-a.json" unbuffered_max_bytes)
+run_cmd "$WORK/ignore-above.log" "$LIMIT" "$MPIVERIFY" check "$WORK/cycle-a" \
+	--ignore-potential-below "$((bytes + 1))"
+expect_text "--ignore-potential-below $((bytes + 1)): the $bytes-byte sends' deadlock hidden" 0 \
+	"$WORK/ignore-above.log" "(by '--ignore-potential-below $((bytes + 1))')"
+run_cmd "$WORK/ignore-at.log" "$LIMIT" "$MPIVERIFY" check "$WORK/cycle-a" \
+	--ignore-potential-below "$bytes"
+expect "--ignore-potential-below $bytes: not smaller, kept" 1 "$WORK/ignore-at.log" \
+	"potential deadlock 1 of 1"
+
+# the options' edge cases
+for args in "--json --sarif" "--json --gen-suppressions" "--ignore-potential-below 0" \
+	"--ignore-potential-below 12x" "--gen-suppressions="; do
+	# shellcheck disable=SC2086
+	run_cmd "$WORK/usage.log" 60 "$MPIVERIFY" check "$WORK/cycle-a" $args
+	expect "check $args: a usage error" 2 "$WORK/usage.log" "try 'mpiverify check --help'"
+done
+
+# ---- verify: the same files, a run's deadlock drawn, suppressions ----
+run_cmd "$WORK/verify.log" "$LIMIT" "$MPIVERIFY" verify -o "$WORK/verify" \
+	--gen-suppressions="$WORK/verify.supp" -- "$MPIRUN" -np 3 "$WORK/branch"
+expect "verify: a deadlock confirmed" 1 "$WORK/verify.log" "^verdict: 1 deadlock confirmed"
+run_cmd "$WORK/verify-sarif.log" 60 "$SARIF_CHECK" "$WORK/verify/report.sarif"
+expect "verify: report.sarif valid, one result" 0 "$WORK/verify-sarif.log" '^ok: 1 results'
+test -s "$WORK/verify/waits-for.dot" && pass "verify: waits-for.dot written" ||
+	fail "verify: waits-for.dot written" "missing"
+if test -n "$CHROMIUM"; then
+	render "$WORK/verify/report.html" "$WORK/verify.dom"
+	dom "verify page: the run's lanes" "$WORK/verify.dom" '<g class="lane( on-cycle)?" data-rank' 3 3
+	dom "verify page: the blocked call at its lane's end" "$WORK/verify.dom" \
+		'<g class="op op-[a-z]+ blocked' 1
+	dom "verify page: its stack, taken in the run" "$WORK/verify.dom" \
+		'<ol class="stack"[^>]*><li>first-sender-branch\.c:[0-9]+ \(main\)' 1
+fi
+run_cmd "$WORK/verify-supp.log" "$LIMIT" "$MPIVERIFY" verify -o "$WORK/verify" \
+	--suppressions "$WORK/verify.supp" -- "$MPIRUN" -np 3 "$WORK/branch"
+expect_text "verify --suppressions: the deadlock hidden, exit 0" 0 "$WORK/verify-supp.log" \
+	"suppressed findings (1)" "verdict: no deadlock on any path but those suppressed"
+
+summary
+rc=$?
+test "$rc" -eq 0 && test -z "${KEEP:-}" && rm -rf "$WORK"
+exit $rc
