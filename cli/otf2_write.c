@@ -56,6 +56,8 @@ struct ow_req {
 	int recv;		/* a receive (else a send) */
 	int32_t comm;		/* its communicator */
 	uint64_t bytes;		/* a receive: the message's length, when known */
+	int32_t src, tag;	/* a receive the time line matched (a counterexample's): the
+				 * send's world rank and tag, else src -1 */
 };
 
 /* One archive being written. */
@@ -235,6 +237,22 @@ static uint64_t ow_msg_bytes(const struct ow *w, const struct tl_op *op, uint64_
 	return op->from_ev < t->nevents ? t->events[op->from_ev].bytes : own;
 }
 
+/* Whom a receive at op took its message from, as a world rank, and its tag: the send the
+ * time line paired it with (a counterexample's match, which need not be the recorded one),
+ * else what the receive recorded (src, tag). */
+static void ow_msg_from(const struct ow *w, const struct tl_op *op, int32_t *src, int32_t *tag)
+{
+	const struct mpiv_rank_trace *t;
+
+	if (op->from_rank < 0 || op->from_rank >= w->ts->nranks)
+		return;
+	t = &w->ts->ranks[op->from_rank];
+	if (op->from_ev >= t->nevents)
+		return;
+	*src = op->from_rank;
+	*tag = t->events[op->from_ev].tag;
+}
+
 /* A time of the time line for location loc: never before its last record's. */
 static OTF2_TimeStamp ow_time(struct ow *w, OTF2_LocationRef loc, uint64_t t)
 {
@@ -279,6 +297,8 @@ static void ow_op(struct ow *w, OTF2_EvtWriter *ew, OTF2_LocationRef loc, int r,
 		(*reqs)[id].recv = k == MPIV_KIND_IRECV;
 		(*reqs)[id].comm = c;
 		(*reqs)[id].bytes = ow_msg_bytes(w, op, ev->bytes);
+		(*reqs)[id].src = -1;
+		ow_msg_from(w, op, &(*reqs)[id].src, &(*reqs)[id].tag);
 		if (k == MPIV_KIND_IRECV)
 			ow_check(w, OTF2_EvtWriter_MpiIrecvRequest(ew, NULL,
 								   ow_time(w, loc, op->enter),
@@ -296,10 +316,17 @@ static void ow_op(struct ow *w, OTF2_EvtWriter *ew, OTF2_LocationRef loc, int r,
 		ow_check(w, OTF2_EvtWriter_Leave(ew, NULL, ow_time(w, loc, op->leave), region));
 		return;
 	}
-	if ((k == MPIV_KIND_RECV || k == MPIV_KIND_SENDRECV) && src >= 0)
-		ow_check(w, OTF2_EvtWriter_MpiRecv(ew, NULL, ow_time(w, loc, op->leave),
-						   (uint32_t)src, ow_comm(w, c),
-						   (uint32_t)ev->mtag, ow_msg_bytes(w, op, ev->bytes)));
+	if (k == MPIV_KIND_RECV || k == MPIV_KIND_SENDRECV) {
+		int32_t from = ev->src, tag = ev->mtag;
+
+		ow_msg_from(w, op, &from, &tag);
+		src = ow_rank_in(w, c, from);
+		if (src >= 0)
+			ow_check(w, OTF2_EvtWriter_MpiRecv(ew, NULL, ow_time(w, loc, op->leave),
+							   (uint32_t)src, ow_comm(w, c),
+							   (uint32_t)tag,
+							   ow_msg_bytes(w, op, ev->bytes)));
+	}
 	ndone = k == MPIV_KIND_WAIT ? ev->nreqs - ev->npending : 0;
 	for (j = 0; j < ndone; j++) {
 		int32_t id = ev->reqs[j].req;
@@ -313,12 +340,15 @@ static void ow_op(struct ow *w, OTF2_EvtWriter *ew, OTF2_LocationRef loc, int r,
 								    ow_time(w, loc, op->leave),
 								    (uint64_t)id));
 		} else {
-			src = ow_rank_in(w, q->comm, ev->reqs[j].src);
+			int32_t from = q->src >= 0 ? q->src : ev->reqs[j].src;
+
+			src = ow_rank_in(w, q->comm, from);
 			if (src >= 0)
 				ow_check(w, OTF2_EvtWriter_MpiIrecv(ew, NULL,
 								    ow_time(w, loc, op->leave),
 								    (uint32_t)src, ow_comm(w, q->comm),
-								    (uint32_t)ev->reqs[j].tag,
+								    (uint32_t)(q->src >= 0 ? q->tag :
+									       ev->reqs[j].tag),
 								    q->bytes, (uint64_t)id));
 		}
 	}

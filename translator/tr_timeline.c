@@ -298,6 +298,11 @@ static void synthetic_times(struct tr_timeline *tl)
 		if (last[r] > tl->end)
 			tl->end = last[r];
 	tl->end += TL_STEP;
+	/* a call that never returned is left at the end, as in a recorded run */
+	for (r = 0; r < tl->nranks; r++)
+		for (d = 0; d < tl->nops[r]; d++)
+			if (tl->ops[r][d].blocked)
+				tl->ops[r][d].leave = tl->end;
 	free(pos);
 	free(dep);
 	free(last);

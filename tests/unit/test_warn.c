@@ -347,6 +347,63 @@ static void test_timeline(void)
 	mpiv_traceset_release(&ts);
 }
 
+/* A counterexample's time line: its matches, not the recorded run's (rank 0's wildcard
+ * receive took rank 2's message in the run, rank 1's in the counterexample), and the calls
+ * that never return left at the line's end. */
+static void test_timeline_cex(void)
+{
+	static const char *const ev[] = {
+		"[" INIT ", {\"call\": \"MPI_Recv\", \"peer\": \"any\", \"tag\": 0, \"comm\": 0, "
+		"\"bytes\": 4, \"src\": 2, \"mtag\": 0}, {\"call\": \"MPI_Recv\", \"peer\": 1, "
+		"\"tag\": 0, \"comm\": 0, \"bytes\": 4, \"src\": 1, \"mtag\": 0}, " FIN "]",
+		"[" INIT ", {\"call\": \"MPI_Send\", \"peer\": 0, \"tag\": 0, \"comm\": 0, "
+		"\"bytes\": 4}, " FIN "]",
+		"[" INIT ", {\"call\": \"MPI_Send\", \"peer\": 0, \"tag\": 0, \"comm\": 0, "
+		"\"bytes\": 4}, " FIN "]",
+		NULL,
+	};
+	struct mpiv_cex_op ops0[] = {{1, 1, 1, -1, 1}, {2, -1, -1, -1, 0}};
+	struct mpiv_cex_op ops1[] = {{1, -1, -1, 0, 0}};
+	struct mpiv_cex_op ops2[] = {{1, -1, -1, 0, 0}};
+	struct mpiv_cex_rank ranks[3];
+	struct mpiv_cex cex;
+	struct mpiv_traceset ts;
+	struct mpiv_error err;
+	struct tr_timeline tl;
+
+	memset(ranks, 0, sizeof(ranks));
+	memset(&cex, 0, sizeof(cex));
+	ranks[0].ops = ops0;
+	ranks[0].nops = 2;
+	ranks[0].blocked_op = 2;
+	ranks[1].ops = ops1;
+	ranks[1].nops = 1;
+	ranks[1].blocked_op = -1;
+	ranks[2].ops = ops2;
+	ranks[2].nops = 1;
+	ranks[2].blocked_op = 1;
+	cex.nranks = 3;
+	cex.ranks = ranks;
+	CU_ASSERT_FATAL(unit_load_case(ev, &ts) == 0);
+	mpiv_error_init(&err);
+	CU_ASSERT_FATAL(tr_timeline_build(&tl, &ts, &cex, &err) == 0);
+	CU_ASSERT(tl.synthetic);
+	CU_ASSERT_EQUAL_FATAL(tl.nops[0], 2);
+	CU_ASSERT_EQUAL(tl.ops[0][0].from_rank, 1);
+	CU_ASSERT_EQUAL(tl.ops[0][0].from_ev, 1);
+	CU_ASSERT(tl.ops[0][0].enter > tl.ops[1][0].enter);
+	CU_ASSERT(!tl.ops[0][0].blocked);
+	CU_ASSERT(tl.ops[0][0].leave < tl.end);
+	CU_ASSERT(tl.ops[0][1].blocked);
+	CU_ASSERT_EQUAL(tl.ops[0][1].leave, tl.end);
+	CU_ASSERT(tl.ops[2][0].blocked);
+	CU_ASSERT_EQUAL(tl.ops[2][0].leave, tl.end);
+	CU_ASSERT(!tl.ops[1][0].blocked);
+	CU_ASSERT(tl.ops[1][0].leave < tl.end);
+	tr_timeline_release(&tl);
+	mpiv_traceset_release(&ts);
+}
+
 static CU_TestInfo warn_tests[] = {
 	{"the recorded path", test_recorded_path},
 	{"message never received", test_unreceived},
@@ -359,6 +416,7 @@ static CU_TestInfo warn_tests[] = {
 	{"times: one host, one clock", test_one_host_one_clock},
 	{"times: a long send", test_long_send},
 	{"a run's operations on one time line", test_timeline},
+	{"a counterexample's time line: its matches, its blocked calls", test_timeline_cex},
 	CU_TEST_INFO_NULL,
 };
 
