@@ -90,9 +90,9 @@ in_order()
 	}
 	$1 == "MPI_RECV" || $1 == "MPI_IRECV" {
 		k = field("Sender") " " $2 " " field("Communicator") " " field("Tag")
-		if (!((k, m[k]) in q)) { print "no send for " $0; bad = 1; exit }
-		if ($3 < q[k, m[k]]) { print "received at " $3 " before sent at " q[k, m[k]] ": " $0; bad = 1; exit }
-		m[k]++
+		i = m[k]++ + 0
+		if (!((k, i) in q)) { print "no send for " $0; bad = 1; exit }
+		if ($3 < q[k, i]) { print "received at " $3 " before sent at " q[k, i] ": " $0; bad = 1; exit }
 	}
 	END { exit bad }' "$1"
 }
@@ -105,9 +105,9 @@ for mode in timed synthetic; do
 	record_export "ring-$mode" 4 "$WORK/ring" "$opt" || continue
 	why=''
 	for loc in 0 1 2 3; do
-		# 3 iterations of 2 Irecv, 2 Isend, 1 Waitall; Init and Finalize
+		# 3 iterations of 2 Irecv, 2 Isend, 1 Waitall; Init, Barrier and Finalize
 		for rec in MPI_ISEND:6 MPI_ISEND_COMPLETE:6 MPI_IRECV_REQUEST:6 MPI_IRECV:6 \
-			ENTER:17 LEAVE:17; do
+			ENTER:18 LEAVE:18; do
 			n=$(count "$WORK/ring-$mode.events" "${rec%:*}" "$loc")
 			test "$n" -eq "${rec#*:}" || why="$why location $loc: $n ${rec%:*}, want ${rec#*:};"
 		done
