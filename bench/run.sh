@@ -7,7 +7,8 @@
 #     communicator the program made), a two-rank small-message ping-pong, and a
 #     two-rank halo exchange around a stencil (computation dominates); with the trace's bytes
 #     per recorded operation, and the same programs under a PMPI library that forwards their
-#     calls and records nothing (bench/passthrough.c): the floor any PMPI tool pays;
+#     calls and records nothing (bench/passthrough.c): the floor any PMPI tool pays; then the
+#     self-loop, ping-pong and halo recorded with --timestamps (two clock readings a call);
 #  2. replay overhead: the ping-pong and the halo exchange replayed (from the traces of 1, with
 #     a counterexample that forces nothing) against plain runs, best of $RUNS each;
 #  3. the fixed cost of a small check: CPU time of `check --buffering all` on recorded
@@ -101,7 +102,7 @@ best()	# best (smallest) seconds of $RUNS runs of "$@" into BEST; LAST: the last
 }
 
 # overhead NAME NP PROGRAM ARGS...: one line of figures; plain, pass-through and recorded runs
-# alternate.
+# alternate. RECORD_OPTS: more options of record (--timestamps).
 overhead()
 {
 	local name=$1 np=$2 plain='' pass='' rec='' calls total bytes i
@@ -111,7 +112,9 @@ overhead()
 		plain=$(smaller "$plain" "$S")
 		run_once "$MPIRUN" -np "$np" -genv LD_PRELOAD "$PWD/passthrough.so" "$@"
 		pass=$(smaller "$pass" "$S")
-		run_once "$MPIVERIFY" record -o "trace-$name" -- "$MPIRUN" -np "$np" "$@"
+		# shellcheck disable=SC2086 # RECORD_OPTS is a list of words
+		run_once "$MPIVERIFY" record ${RECORD_OPTS:-} -o "trace-$name" -- \
+			"$MPIRUN" -np "$np" "$@"
 		rec=$(smaller "$rec" "$S")
 		test -n "$S" && LAST=$LINE
 	done
@@ -142,6 +145,10 @@ overhead self-loop 1 ./selfloop 3000000
 overhead self-dup 1 ./selfloop 3000000 dup
 overhead ping-pong 2 ./pingpong 200000
 overhead halo 2 ./halo 10000
+echo "   the same recorded with --timestamps (their recorded column):"
+RECORD_OPTS=--timestamps overhead self-loop-t 1 ./selfloop 3000000
+RECORD_OPTS=--timestamps overhead ping-pong-t 2 ./pingpong 200000
+RECORD_OPTS=--timestamps overhead halo-t 2 ./halo 10000
 elif part replay; then
 	# the traces to replay, recorded once
 	"$MPIVERIFY" record -o trace-ping-pong -- "$MPIRUN" -np 2 ./pingpong 200000 >/dev/null 2>&1

@@ -22,7 +22,7 @@
 
 static const char record_usage[] =
 	"usage: mpiverify record [-o DIR] [--deadlock-timeout SEC] [--check-reductions[=TOL|correct]]\n"
-	"                        [--] LAUNCHER [ARGS...]\n";
+	"                        [--timestamps] [--] LAUNCHER [ARGS...]\n";
 
 static void record_help(void)
 {
@@ -47,6 +47,11 @@ static void record_help(void)
 	       "                              by more than TOL relative to their magnitude);\n"
 	       "                              correct: also write the reliable result over it\n"
 	       "                              (both: correct,TOL)\n"
+	       "      --timestamps            record when each call was entered and left\n"
+	       "                              (CLOCK_MONOTONIC, nanoseconds): `mpiverify trace`\n"
+	       "                              shows them, check warns of messages whose times\n"
+	       "                              do not fit; two clock readings a call, which a\n"
+	       "                              loop of short calls feels\n"
 	       "  -h, --help                  show this help\n"
 	       "\nexit status:\n"
 	       "  the program's own (128+N if the launcher was killed by signal N), or\n"
@@ -65,6 +70,7 @@ int cmd_record(int argc, char **argv)
 		{"output", required_argument, NULL, 'o'},
 		{"deadlock-timeout", required_argument, NULL, 'T'},
 		{"check-reductions", optional_argument, NULL, 'R'},
+		{"timestamps", no_argument, NULL, 't'},
 		{"help", no_argument, NULL, 'h'},
 		{NULL, 0, NULL, 0},
 	};
@@ -74,7 +80,7 @@ int cmd_record(int argc, char **argv)
 	struct mpiv_red_opts red;
 	struct record_opts opts;
 	struct record_result r;
-	int c, rc;
+	int c, rc, timestamps = 0;
 
 	opterr = 0;
 	while ((c = getopt_long(argc, argv, "+:o:h", longopts, NULL)) != -1) {
@@ -94,6 +100,9 @@ int cmd_record(int argc, char **argv)
 						   "expected a tolerance (a number >= 0), 'correct' "
 						   "or both, separated by a comma", reductions);
 			break;
+		case 't':
+			timestamps = 1;
+			break;
 		case 'h':
 			record_help();
 			return MPIV_EXIT_OK;
@@ -108,6 +117,7 @@ int cmd_record(int argc, char **argv)
 	opts.command = argv + optind;
 	opts.timeout = timeout;
 	opts.reductions = reductions;
+	opts.timestamps = timestamps;
 	rc = record_run(&opts, &r);
 	record_result_release(&r);
 	return rc;

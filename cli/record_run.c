@@ -95,7 +95,7 @@ int record_run(const struct record_opts *opts, struct record_result *r)
 {
 	static const char *const stale[] = {".mpivt", ".json", ".status", MPIV_META_FILE, NULL};
 	const struct monitor_result *res;
-	struct launch_var vars[4];
+	struct launch_var vars[5];
 	const char *dirs[2] = {NULL, NULL}, *files[2] = {NULL, NULL};
 	struct preload own;
 	struct job job;
@@ -110,6 +110,8 @@ int record_run(const struct record_opts *opts, struct record_result *r)
 		unsetenv(MPIV_ENV_STEER);
 	if (!opts->reductions)
 		unsetenv(MPIV_ENV_CHECK_REDUCTIONS);
+	if (!opts->timestamps)
+		unsetenv(MPIV_ENV_TIMESTAMPS);
 	memset(&own, 0, sizeof(own));
 	job_init(&job);
 	rc = opts->preload ? 0 : preload_pick(&own, opts->command, PRELOAD_RECORDER, opts->quiet);
@@ -125,6 +127,10 @@ int record_run(const struct record_opts *opts, struct record_result *r)
 		if (opts->reductions) {
 			vars[n].name = MPIV_ENV_CHECK_REDUCTIONS;
 			vars[n++].value = opts->reductions;
+		}
+		if (opts->timestamps) {
+			vars[n].name = MPIV_ENV_TIMESTAMPS;
+			vars[n++].value = "1";
 		}
 		vars[n].name = NULL;
 		vars[n].value = NULL;

@@ -15,6 +15,8 @@ struct record_opts {
 	const char *steer;		/* verify: the steering file ($MPIVERIFY_STEER), or NULL */
 	const char *reductions;		/* --check-reductions' value ($MPIVERIFY_CHECK_REDUCTIONS),
 					 * or NULL */
+	int timestamps;			/* --timestamps: events carry their times
+					 * ($MPIVERIFY_TIMESTAMPS) */
 	const struct monitor_expect *expect;	/* verify: the deadlock it should end in */
 	int sink;			/* > 0: the job's output goes there, not to ours */
 	int quiet;			/* no "traces in" / "deadlocked" lines on stderr */

@@ -404,6 +404,8 @@ static const int warn_kinds[] = {
 	[TR_WARN_TRUNCATED] = MPIV_FIND_TRUNCATED,
 	[TR_WARN_UNCOMPLETED] = MPIV_FIND_UNCOMPLETED,
 	[TR_WARN_COMM_LEAK] = MPIV_FIND_COMM_LEAK,
+	[TR_WARN_RECV_BEFORE_SEND] = MPIV_FIND_RECV_BEFORE_SEND,
+	[TR_WARN_LONG_SEND] = MPIV_FIND_LONG_SEND,
 };
 
 /* What happened, after the call: ": never received by rank 1", ... */
@@ -419,6 +421,14 @@ static void warning_text(const struct tr_warning *w, char *buf, size_t size)
 		break;
 	case TR_WARN_COMM_LEAK:
 		snprintf(buf, size, "communicator never freed");
+		break;
+	case TR_WARN_RECV_BEFORE_SEND:
+		snprintf(buf, size, "received %.1f us before rank %d sent it (its event %ld): the "
+			 "clocks of their hosts disagree", w->ns / 1e3, w->peer, w->peer_event);
+		break;
+	case TR_WARN_LONG_SEND:
+		snprintf(buf, size, "took %.3f ms, its receive (rank %d's event %ld) %.3f ms: the "
+			 "receiver came late", w->ns / 1e6, w->peer, w->peer_event, w->peer_ns / 1e6);
 		break;
 	default:
 		snprintf(buf, size, "request never completed");
@@ -443,8 +453,12 @@ void report_warnings(FILE *f, const struct mpiv_traceset *ts, const struct tr_wa
 		tr_describe_event(ts, w[i].rank, w[i].event, desc, sizeof(desc));
 		site_str(ts, w[i].rank, w[i].event, where, sizeof(where));
 		warning_text(&w[i], what, sizeof(what));
-		fprintf(f, "  rank %d %s at %s, event %ld: %s\n", w[i].rank, desc, where, w[i].event,
+		fprintf(f, "  rank %d %s at %s, event %ld: %s", w[i].rank, desc, where, w[i].event,
 			what);
+		if (w[i].count > 1)
+			fprintf(f, " (%ld messages between these calls, the worst shown)",
+				w[i].count);
+		fputc('\n', f);
 	}
 }
 
@@ -475,6 +489,13 @@ json_t *report_warnings_json(const struct mpiv_traceset *ts, const struct tr_war
 			json_object_set_new(o, "message_bytes", json_integer(w[i].peer_bytes));
 		} else if (w[i].kind == TR_WARN_UNRECEIVED) {
 			json_object_set_new(o, "bytes", json_integer(w[i].bytes));
+		} else if (w[i].kind == TR_WARN_RECV_BEFORE_SEND ||
+			   w[i].kind == TR_WARN_LONG_SEND) {
+			json_object_set_new(o, "peer_event", json_integer(w[i].peer_event));
+			json_object_set_new(o, "count", json_integer(w[i].count));
+			json_object_set_new(o, "ns", json_integer(w[i].ns));
+			if (w[i].kind == TR_WARN_LONG_SEND)
+				json_object_set_new(o, "peer_ns", json_integer(w[i].peer_ns));
 		}
 		json_array_append_new(a, o);
 	}

@@ -40,6 +40,11 @@ static const char *rule_text(int kind)
 		return "a request was never completed";
 	case MPIV_FIND_COMM_LEAK:
 		return "a communicator was never freed";
+	case MPIV_FIND_RECV_BEFORE_SEND:
+		return "a message was received before it was sent, by the recorded times: the "
+		       "clocks of the two hosts disagree";
+	case MPIV_FIND_LONG_SEND:
+		return "a blocking send took much longer than its receive: the receiver came late";
 	case MPIV_FIND_RED_MISMATCH:
 		return "a reduction's result differs from a second, independent computation";
 	case MPIV_FIND_RED_FAILED:

@@ -35,6 +35,9 @@
 							 * call is checked against */
 #define MPIV_ENV_STEER "MPIVERIFY_STEER"	/* record for verify: the decisions each rank
 						 * must take first (doc/verify.md) */
+#define MPIV_ENV_TIMESTAMPS "MPIVERIFY_TIMESTAMPS"	/* record --timestamps: "1": the
+							 * recorder gives each event the times it
+							 * was entered and left */
 #define MPIV_ENV_CHECK_REDUCTIONS "MPIVERIFY_CHECK_REDUCTIONS"	/* record: the value of
 							 * --check-reductions ("detect" when it
 							 * has none): the recorder checks every

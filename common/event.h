@@ -139,26 +139,28 @@ struct mpiv_reqinfo {
 	int32_t tag;		/* completed receive: the message's tag, else MPIV_NONE */
 };
 
-/* One MPI call of one rank. */
+/* One MPI call of one rank. The fields nearly every call uses come first, from call to bytes
+ * without padding (the recorder compares them as one block: mpiv_event_key_same()), then the
+ * ones few calls use, from root to group, likewise (mpiv_event_rare_none()). */
 struct mpiv_event {
-	uint32_t index;		/* position in the rank's trace, from 0 */
 	uint16_t call;		/* enum mpiv_call */
 	uint16_t flags;		/* enum mpiv_event_flags */
 	int32_t peer;		/* world rank of dest/source, MPIV_ANY_SOURCE, MPIV_PROC_NULL */
 	int32_t tag;		/* tag, MPIV_ANY_TAG, or MPIV_NONE */
 	int32_t comm;		/* communicator id */
-	int32_t root;		/* collective root (world rank) or MPIV_NONE */
 	int32_t src;		/* blocking receive: world rank it matched, else MPIV_NONE */
 	int32_t mtag;		/* blocking receive: tag it matched, else MPIV_NONE */
+	uint64_t bytes;		/* message size in bytes (count * type size) */
+	uint64_t site;		/* call site: MPIV_SITE(module, address in the module's file) */
+	uint32_t index;		/* position in the rank's trace, from 0 */
+	uint32_t nreqs;		/* number of entries in reqs */
+	struct mpiv_reqinfo *reqs;	/* Isend/Irecv: the request made; Wait*: those completed; owned */
+	int32_t root;		/* collective root (world rank) or MPIV_NONE */
 	int32_t thread;		/* thread that made the call, 0 for the main thread */
 	int32_t peer2;		/* MPI_Sendrecv: the source (world rank, MPIV_ANY_SOURCE, ...) */
 	int32_t tag2;		/* MPI_Sendrecv: the receive's tag */
 	uint32_t npending;	/* completion calls: the last npending of reqs did not complete
 				 * (MPI_Test* with flag false, MPI_Waitany's others); 0 for waits */
-	uint64_t bytes;		/* message size in bytes (count * type size) */
-	uint64_t site;		/* call site: MPIV_SITE(module, address in the module's file) */
-	uint32_t nreqs;		/* number of entries in reqs */
-	struct mpiv_reqinfo *reqs;	/* Isend/Irecv: the request made; Wait*: those completed; owned */
 	int32_t win;		/* window calls: the window, numbered per rank in creation order
 				 * (0, 1, ...), else MPIV_NONE */
 	int32_t lock;		/* MPI_Win_lock: MPIV_LOCK_SHARED or MPIV_LOCK_EXCLUSIVE, else
@@ -168,7 +170,40 @@ struct mpiv_event {
 				 * group passed; world ranks, in group order; owned */
 	uint64_t repeat;	/* a failed poll (mpiv_event_failed_poll): the times it was made
 				 * in a row, the same way, each finding nothing; 1 otherwise */
+	uint64_t enter;		/* a trace with times (enum mpiv_clock): when the call was
+				 * entered, in the clock's nanoseconds; a run of failed polls:
+				 * the first's */
+	uint64_t leave;		/* when it returned (a run of failed polls: the last one); 0 if
+				 * it had not (MPIV_EV_INCOMPLETE) or the trace has no times */
 };
+
+/* The clock of a trace's times (its header says which). */
+enum mpiv_clock {
+	MPIV_CLOCK_NONE = 0,		/* no times: every event's enter and leave are 0 */
+	MPIV_CLOCK_MONOTONIC = 1,	/* CLOCK_MONOTONIC of the rank's host, in nanoseconds */
+};
+
+/* The block of fields from call to bytes, and the one from root to group. */
+#define MPIV_EVENT_KEY_SIZE (offsetof(struct mpiv_event, bytes) + sizeof(uint64_t))
+#define MPIV_EVENT_RARE_SIZE \
+	(offsetof(struct mpiv_event, group) + sizeof(int32_t *) - offsetof(struct mpiv_event, root))
+_Static_assert(MPIV_EVENT_KEY_SIZE == 4 * sizeof(uint64_t), "padding in the key fields");
+_Static_assert(MPIV_EVENT_RARE_SIZE == 5 * sizeof(uint64_t), "padding in the rare fields");
+
+/* The rare fields of an event that uses none of them (what mpiv_event_init() gives). */
+extern const struct mpiv_event mpiv_event_none;
+
+/* Whether a and b agree in every field from call to bytes. */
+static inline int mpiv_event_key_same(const struct mpiv_event *a, const struct mpiv_event *b)
+{
+	return !__builtin_memcmp(a, b, MPIV_EVENT_KEY_SIZE);
+}
+
+/* Whether ev uses none of the fields from root to group. */
+static inline int mpiv_event_rare_none(const struct mpiv_event *ev)
+{
+	return !__builtin_memcmp(&ev->root, &mpiv_event_none.root, MPIV_EVENT_RARE_SIZE);
+}
 
 /* A call site: module id (see struct mpiv_trace's modules) and address relative to the module's
  * link-time addresses. */
@@ -196,7 +231,8 @@ int mpiv_event_failed_poll(const struct mpiv_event *ev);
 
 /* Whether every field of ev holds a value it can mean in a world of size ranks: peers, roots,
  * sources and group members are world ranks or the special values their field allows, tags
- * are >= 0 or theirs, no unknown flag, at most nreqs pending, a repeat only on a failed poll.
+ * are >= 0 or theirs, no unknown flag, at most nreqs pending, a repeat only on a failed poll,
+ * times below 2^63 and leave (if any) not before enter.
  * Whether the calls fit together (a request completed before it was made, a window never
  * created) is the translator's to say. Returns 0; or -1 with why filled as "field: what is
  * wrong" (for instance "peer: -7, expected ..."; a request's field is "reqs[2].src"), so that

@@ -19,6 +19,8 @@ enum mpiv_finding_kind {
 	MPIV_FIND_TRUNCATED,
 	MPIV_FIND_UNCOMPLETED,
 	MPIV_FIND_COMM_LEAK,
+	MPIV_FIND_RECV_BEFORE_SEND,	/* ... and those from its times (record --timestamps) */
+	MPIV_FIND_LONG_SEND,
 	MPIV_FIND_RED_MISMATCH,		/* record --check-reductions' errors */
 	MPIV_FIND_RED_FAILED,
 	MPIV_FIND_RED_CORRUPT,

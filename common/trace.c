@@ -191,11 +191,11 @@ static int store_event(struct mpiv_rank_trace *t, const struct mpiv_event *ev, i
 	return 0;
 }
 
-/* The decoding loop of mpiv_trace_load_bin() over the records (of a file of this version)
+/* The decoding loop of mpiv_trace_load_bin() over the records (of the file whose header is h)
  * from byte off of the file (the end of its header) to byte len: byte offsets in messages are
  * the file's. With t->store, the events stay records there. */
-static int load_records(struct mpiv_rank_trace *t, uint32_t version, const char *data,
-			size_t len, size_t off, struct incomplete_rule *rule,
+static int load_records(struct mpiv_rank_trace *t, const struct mpiv_tf_header *h,
+			const char *data, size_t len, size_t off, struct incomplete_rule *rule,
 			struct mpiv_error *err)
 {
 	struct mpiv_tf_reader rd;
@@ -211,7 +211,7 @@ static int load_records(struct mpiv_rank_trace *t, uint32_t version, const char 
 	long n;
 
 	memset(&rd, 0, sizeof(rd));
-	rd.version = version;
+	mpiv_tf_reader_start(&rd, h);
 	reqs = xmalloc(maxreqs * sizeof(*reqs));
 	if (t->store)
 		mpiv_store_sites(t->store, &sites, &nsites, &sitecap);
@@ -308,12 +308,27 @@ static int load_records(struct mpiv_rank_trace *t, uint32_t version, const char 
 					       "follow a failed poll (record at byte %zu)", off);
 				goto out;
 			}
-			/* kept as records, the event is decoded with its repeats */
+			/* kept as records, the event is decoded with its repeats (a file with
+			 * times is never kept so: load_bin()) */
 			if (!t->store)
 				t->events[t->nevents - 1].repeat =
 					rec.more > UINT64_MAX - t->events[t->nevents - 1].repeat
 						? UINT64_MAX
 						: t->events[t->nevents - 1].repeat + rec.more;
+			if (rd.clock.on) {
+				struct mpiv_event *run = &t->events[t->nevents - 1];
+
+				if (rec.leave < run->enter || rec.leave > (uint64_t)INT64_MAX) {
+					mpiv_error_set(err, MPIV_EXIT_BAD_INPUT, t->source, t->rank,
+						       (long)rd.nevents - 1, "a repeat record whose "
+						       "last return (%llu) is not from its event's "
+						       "enter (%llu) to 2^63 - 1 (record at byte %zu)",
+						       (unsigned long long)rec.leave,
+						       (unsigned long long)run->enter, off);
+					goto out;
+				}
+				run->leave = rec.leave;
+			}
 			break;
 		}
 		after_poll = (rec.kind == MPIV_TF_EVENT && !rec.replaces &&
@@ -376,14 +391,20 @@ static int load_bin(const char *path, struct mpiv_rank_trace *t, int records,
 	memcpy(t->library, h.library, sizeof(t->library));
 	t->library[sizeof(t->library) - 1] = '\0';
 	t->bsend_overhead = h.bsend_overhead;
-	if (records) {
-		/* the store has the file now */
+	if (h.version >= MPIV_TRACE_VERSION_TIME) {
+		t->clock = (int)h.clock;
+		t->clock_origin = h.origin;
+		t->clock_realtime = h.realtime;
+	}
+	/* the store has the file now; not a file with times, whose records are differences
+	 * from the one before (a store decodes a record alone): those are decoded whole */
+	if (records && !t->clock) {
 		t->store = mpiv_store_new(data, len, h.version);
 		data = NULL;
 	}
 	memset(&rule, 0, sizeof(rule));
-	if (load_records(t, h.version, t->store ? mpiv_store_data(t->store) : data, len,
-			 (size_t)n, &rule, err)) {
+	if (load_records(t, &h, t->store ? mpiv_store_data(t->store) : data, len, (size_t)n,
+			 &rule, err)) {
 		rule_end(&rule, t, NULL);
 		goto fail;
 	}
@@ -441,6 +462,10 @@ int mpiv_trace_save_bin(const char *path, const struct mpiv_rank_trace *t,
 	memcpy(h.host, t->host, sizeof(h.host) - 1);
 	memcpy(h.library, t->library, sizeof(h.library) - 1);
 	h.bsend_overhead = t->bsend_overhead;
+	h.clock = (uint32_t)t->clock;
+	h.origin = t->clock_origin;
+	h.realtime = t->clock_realtime;
+	mpiv_tf_writer_start(w, &h);
 	xgrow((void **)&buf, &cap, MPIV_TF_HEADER_MAX, 1);
 	len = mpiv_tf_encode_header(buf, cap, &h);
 	fwrite(buf, 1, len, f);
@@ -457,7 +482,8 @@ int mpiv_trace_save_bin(const char *path, const struct mpiv_rank_trace *t,
 		len = mpiv_tf_encode_event(w, buf, cap, &ev);
 		fwrite(buf, 1, len, f);
 		if (ev.repeat > 1) {
-			len = mpiv_tf_encode_repeat(buf, cap, ev.repeat - 1);
+			/* the event's record has the run's span already */
+			len = mpiv_tf_encode_repeat(buf, cap, ev.repeat - 1, &w->clock, ev.leave);
 			fwrite(buf, 1, len, f);
 		}
 		nc = mpiv_trace_newcomm(t, (uint32_t)k);
@@ -489,6 +515,19 @@ int mpiv_trace_save_bin(const char *path, const struct mpiv_rank_trace *t,
 		return mpiv_error_set(err, MPIV_EXIT_BAD_INPUT, path, t->rank, -1,
 				      "cannot write: %s", strerror(errno));
 	return 0;
+}
+
+int64_t mpiv_trace_realtime(const struct mpiv_rank_trace *t, uint64_t ns)
+{
+	return (int64_t)(ns - t->clock_origin) + (int64_t)t->clock_realtime;
+}
+
+int64_t mpiv_trace_ns_between(const struct mpiv_rank_trace *ta, uint64_t a,
+			      const struct mpiv_rank_trace *tb, uint64_t b)
+{
+	if (ta->clock == tb->clock && !strcmp(ta->host, tb->host))
+		return (int64_t)(b - a);
+	return mpiv_trace_realtime(tb, b) - mpiv_trace_realtime(ta, a);
 }
 
 const char *mpiv_trace_module(const struct mpiv_rank_trace *t, uint64_t site)

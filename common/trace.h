@@ -65,6 +65,9 @@ struct mpiv_rank_trace {
 				 * MPIV_END_UNKNOWN if it did not */
 	int32_t end_code;	/* the abort code, signal number or exit status of end */
 	int64_t bsend_overhead;	/* the library's MPI_BSEND_OVERHEAD, 0 if unknown */
+	int clock;		/* enum mpiv_clock: whether events have times, and which */
+	uint64_t clock_origin;	/* with a clock: its time when the recorder opened the trace */
+	uint64_t clock_realtime;	/* CLOCK_REALTIME then, nanoseconds since the epoch */
 	int incomplete;		/* the last event had not returned (the rank was stuck in it) */
 	int absent;		/* a rank of a recorded run that left no file (killed before
 				 * its MPI_Init returned): no event, truncated */
@@ -176,6 +179,17 @@ int mpiv_traceset_load(const char *dir, struct mpiv_traceset *ts, struct mpiv_er
 
 /* The path of the module a site points into, or NULL. */
 const char *mpiv_trace_module(const struct mpiv_rank_trace *t, uint64_t site);
+
+/* Time ns of rank t's clock (t->clock is not MPIV_CLOCK_NONE) on one time line for all
+ * ranks: nanoseconds since the epoch, by the offset between its clock and CLOCK_REALTIME when
+ * its trace was opened. */
+int64_t mpiv_trace_realtime(const struct mpiv_rank_trace *t, uint64_t ns);
+
+/* How long after time a of rank ta's clock time b of rank tb's is, in nanoseconds (negative:
+ * before); both have a clock. Ranks of one host share CLOCK_MONOTONIC, which is compared as
+ * is; others through mpiv_trace_realtime(), which their hosts' clocks may skew. */
+int64_t mpiv_trace_ns_between(const struct mpiv_rank_trace *ta, uint64_t a,
+			      const struct mpiv_rank_trace *tb, uint64_t b);
 
 /* The communicator event `event` of t made, or NULL (none, or MPI_COMM_NULL). */
 const struct mpiv_newcomm *mpiv_trace_newcomm(const struct mpiv_rank_trace *t, uint32_t event);

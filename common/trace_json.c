@@ -15,6 +15,8 @@
 #define TRACE_FORMAT "mpiverify-trace"
 /* The names the files use for enum mpiv_end. */
 static const char *const end_names[] = {"unknown", "finalized", "aborted", "signal", "exit"};
+/* enum mpiv_clock by number, as "clock"."kind" names it */
+static const char *const clock_names[] = {"none", "monotonic"};
 
 #define NAMES(a) (sizeof(a) / sizeof((a)[0]))
 
@@ -109,6 +111,11 @@ static json_t *event_to_json(const struct mpiv_rank_trace *t, const struct mpiv_
 	}
 	if (ev->repeat > 1)
 		json_object_set_new(o, "repeat", json_integer((json_int_t)ev->repeat));
+	if (t->clock != MPIV_CLOCK_NONE) {
+		json_object_set_new(o, "enter", json_integer((json_int_t)ev->enter));
+		if (ev->leave)
+			json_object_set_new(o, "leave", json_integer((json_int_t)ev->leave));
+	}
 	if (ev->site) {
 		json_t *s = json_object();
 
@@ -163,6 +170,12 @@ static json_t *trace_to_json(const struct mpiv_rank_trace *t)
 							   t->end_code));
 	if (t->bsend_overhead)
 		json_object_set_new(root, "bsend_overhead", json_integer(t->bsend_overhead));
+	if (t->clock != MPIV_CLOCK_NONE)
+		json_object_set_new(root, "clock", json_pack("{s:s, s:I, s:I}", "kind",
+							     clock_names[t->clock], "origin",
+							     (json_int_t)t->clock_origin,
+							     "realtime",
+							     (json_int_t)t->clock_realtime));
 	for (i = 0; i < t->nmodules; i++) {
 		json_t *m = json_object();
 
@@ -244,6 +257,34 @@ static int get_int(json_t *o, const char *key, int32_t *out, const char *path, i
 		   long idx, struct mpiv_error *err)
 {
 	return get_int_named(o, key, key, out, path, rank, idx, err);
+}
+
+/* An event's "enter" and "leave" (nanoseconds of the trace's clock): enter with a clock
+ * (leave, at or after it, unless the call had not returned), neither without. */
+static int times_from_json(json_t *o, long idx, const struct mpiv_rank_trace *t,
+			   struct mpiv_event *ev, struct mpiv_error *err)
+{
+	json_t *enter = json_object_get(o, "enter"), *leave = json_object_get(o, "leave");
+
+	if (t->clock == MPIV_CLOCK_NONE) {
+		if (enter || leave)
+			return mpiv_error_set(err, MPIV_EXIT_BAD_INPUT, t->source, t->rank, idx,
+					      "events[%ld].%s: times in a trace without a clock",
+					      idx, enter ? "enter" : "leave");
+		return 0;
+	}
+	if (!json_is_integer(enter) || json_integer_value(enter) < 0)
+		return mpiv_error_set(err, MPIV_EXIT_BAD_INPUT, t->source, t->rank, idx,
+				      "events[%ld].enter: expected nanoseconds (an integer, 0 or "
+				      "more)", idx);
+	ev->enter = (uint64_t)json_integer_value(enter);
+	if (leave && (!json_is_integer(leave) || json_integer_value(leave) < 1 ||
+		      (uint64_t)json_integer_value(leave) < ev->enter))
+		return mpiv_error_set(err, MPIV_EXIT_BAD_INPUT, t->source, t->rank, idx,
+				      "events[%ld].leave: expected nanoseconds, at or after enter "
+				      "(%llu)", idx, (unsigned long long)ev->enter);
+	ev->leave = leave ? (uint64_t)json_integer_value(leave) : 0;
+	return 0;
 }
 
 /* An optional boolean that sets flag in ev->flags when true. */
@@ -412,6 +453,8 @@ static int event_from_json(json_t *o, long idx, struct mpiv_rank_trace *t,
 					      "events[%ld].repeat: expected a positive integer", idx);
 		ev->repeat = (uint64_t)json_integer_value(j);
 	}
+	if (times_from_json(o, idx, t, ev, err))
+		return -1;
 	/* every field within what it can mean, as for a binary trace */
 	if (mpiv_event_check(ev, t->size, why, sizeof(why)))
 		return mpiv_error_set(err, MPIV_EXIT_BAD_INPUT, path, t->rank, idx,
@@ -513,6 +556,21 @@ static int load_header(json_t *root, struct mpiv_rank_trace *t, struct mpiv_erro
 		return mpiv_error_set(err, MPIV_EXIT_BAD_INPUT, t->source, t->rank, -1,
 				      "bsend_overhead: expected a non-negative integer");
 	t->bsend_overhead = j ? json_integer_value(j) : 0;
+	j = json_object_get(root, "clock");
+	if (j) {
+		json_t *origin = json_object_get(j, "origin"), *real = json_object_get(j, "realtime");
+
+		t->clock = name_index(clock_names, NAMES(clock_names),
+				      json_string_value(json_object_get(j, "kind")));
+		if (t->clock <= MPIV_CLOCK_NONE || !json_is_integer(origin) ||
+		    json_integer_value(origin) < 0 || !json_is_integer(real) ||
+		    json_integer_value(real) < 0)
+			return mpiv_error_set(err, MPIV_EXIT_BAD_INPUT, t->source, t->rank, -1,
+					      "clock: expected {\"kind\": \"monotonic\", \"origin\": "
+					      "nanoseconds, \"realtime\": nanoseconds}");
+		t->clock_origin = (uint64_t)json_integer_value(origin);
+		t->clock_realtime = (uint64_t)json_integer_value(real);
+	}
 	if (get_text(root, "host", t->host, sizeof(t->host), t, err) ||
 	    get_text(root, "library", t->library, sizeof(t->library), t, err))
 		return -1;

@@ -1,6 +1,7 @@
-/* Encoding and decoding of binary rank traces, version 5 (doc/trace-format.md): LEB128 varints,
+/* Encoding and decoding of binary rank traces, version 6 (doc/trace-format.md): LEB128 varints,
  * zigzag for signed fields, a presence mask per event so that a call carries only the fields
- * it uses, implicit event indices, and call sites as indices into a table built as it goes. */
+ * it uses, implicit event indices, call sites as indices into a table built as it goes, and
+ * times as differences from the time before. */
 #include <math.h>
 #include <stdio.h>
 #include <stddef.h>
@@ -41,6 +42,17 @@ static inline uint32_t zz_enc(int32_t v)
 static inline int32_t zz_dec(uint32_t v)
 {
 	return (int32_t)((v >> 1) ^ (0u - (v & 1)));
+}
+
+/* The same for the difference of two 64-bit times (wrapping: any two times have one). */
+static inline uint64_t zz_enc64(uint64_t v)
+{
+	return (v << 1) ^ (0 - (v >> 63));
+}
+
+static inline uint64_t zz_dec64(uint64_t v)
+{
+	return (v >> 1) ^ (0 - (v & 1));
 }
 
 static unsigned char *put_uv_long(unsigned char *p, uint64_t v)
@@ -121,6 +133,7 @@ static int32_t get_zz(struct tf_in *in)
 
 size_t mpiv_tf_encode_header(void *buf, size_t cap, const struct mpiv_tf_header *h)
 {
+	uint32_t version = h->version ? h->version : MPIV_TRACE_VERSION;
 	unsigned char *p = buf;
 	size_t n;
 
@@ -128,7 +141,7 @@ size_t mpiv_tf_encode_header(void *buf, size_t cap, const struct mpiv_tf_header 
 		return 0;
 	memcpy(p, MPIV_TRACE_MAGIC, MPIV_TRACE_MAGIC_LEN);
 	p += MPIV_TRACE_MAGIC_LEN;
-	p = put_uv(p, MPIV_TRACE_VERSION);
+	p = put_uv(p, version);
 	p = put_zz(p, h->rank);
 	p = put_zz(p, h->size);
 	p = put_zz(p, h->pid);
@@ -142,7 +155,40 @@ size_t mpiv_tf_encode_header(void *buf, size_t cap, const struct mpiv_tf_header 
 	memcpy(p, h->library, n);
 	p += n;
 	p = put_uv(p, (uint64_t)(h->bsend_overhead > 0 ? h->bsend_overhead : 0));
+	if (version < MPIV_TRACE_VERSION_TIME)
+		return (size_t)(p - (unsigned char *)buf);
+	p = put_uv(p, h->clock);
+	if (h->clock != MPIV_CLOCK_NONE) {
+		p = put_uv(p, h->origin);
+		p = put_uv(p, h->realtime);
+	}
 	return (size_t)(p - (unsigned char *)buf);
+}
+
+void mpiv_tf_writer_start(struct mpiv_tf_writer *w, const struct mpiv_tf_header *h)
+{
+	w->clock.on = h->clock != MPIV_CLOCK_NONE;
+	w->clock.last = h->origin;
+}
+
+void mpiv_tf_reader_start(struct mpiv_tf_reader *r, const struct mpiv_tf_header *h)
+{
+	r->version = h->version;
+	r->clock.on = h->version >= MPIV_TRACE_VERSION_TIME && h->clock != MPIV_CLOCK_NONE;
+	r->clock.last = h->origin;
+}
+
+/* An event's times at p (the file has a clock): enter, as the difference from the time
+ * before, and leave as 1 + its difference from enter, 0 if the call had not returned. */
+static unsigned char *put_times(unsigned char *p, struct mpiv_tf_clock *clock, uint64_t enter,
+				uint64_t leave)
+{
+	p = put_uv(p, zz_enc64(enter - clock->last));
+	if (leave && leave < enter)
+		leave = enter;		/* a clock never goes back */
+	p = put_uv(p, leave ? leave - enter + 1 : 0);
+	clock->last = leave ? leave : enter;
+	return p;
 }
 
 size_t mpiv_tf_encode_module(void *buf, size_t cap, uint32_t id, const char *path)
@@ -159,7 +205,8 @@ size_t mpiv_tf_encode_module(void *buf, size_t cap, uint32_t id, const char *pat
 	return (size_t)(p + n - (unsigned char *)buf);
 }
 
-size_t mpiv_tf_encode_repeat(void *buf, size_t cap, uint64_t more)
+size_t mpiv_tf_encode_repeat(void *buf, size_t cap, uint64_t more, struct mpiv_tf_clock *clock,
+			     uint64_t leave)
 {
 	unsigned char *p = buf;
 
@@ -167,6 +214,12 @@ size_t mpiv_tf_encode_repeat(void *buf, size_t cap, uint64_t more)
 		return 0;
 	p = put_uv(p, MPIV_TF_REPEAT);
 	p = put_uv(p, more);
+	if (clock->on) {
+		if (leave < clock->last)
+			leave = clock->last;
+		p = put_uv(p, leave - clock->last);
+		clock->last = leave;
+	}
 	return (size_t)(p - (unsigned char *)buf);
 }
 
@@ -358,10 +411,7 @@ static __attribute__((noinline)) unsigned char *put_rare(unsigned char *p,
 /* Whether ev has a field of put_rare() or replaces an earlier event: one test for all. */
 static inline int has_rare(const struct mpiv_tf_writer *w, const struct mpiv_event *ev)
 {
-	return (ev->thread | (int32_t)ev->npending | ev->flags | (ev->root - MPIV_NONE) |
-		(ev->peer2 - MPIV_NONE) | (ev->tag2 - MPIV_NONE) | (ev->win - MPIV_NONE) |
-		(ev->lock - MPIV_NONE) | (int32_t)ev->ngroup) != 0 ||
-	       ev->index < w->nevents;
+	return ev->flags || !mpiv_event_rare_none(ev) || ev->index < w->nevents;
 }
 
 /* Encode ev (room checked, index valid). */
@@ -437,18 +487,27 @@ static inline struct mpiv_tf_memo *memo_slot(struct mpiv_tf_writer *w, uint64_t 
 	return &w->memo[((site * 0x9e3779b97f4a7c15ULL) >> 56) & (MPIV_TF_MEMO_SLOTS - 1)];
 }
 
-/* Whether m's record is what encoding ev would write now: same fields, same requests at the
- * same distance from the last request id, nothing rare. */
-static inline int memo_same(const struct mpiv_tf_writer *w, const struct mpiv_tf_memo *m,
-			    const struct mpiv_event *ev)
+/* Whether the fields from call to bytes of ev are the ones m was made from: four words
+ * compared at once (memcmp() might be a call). */
+static inline int memo_key_same(const struct mpiv_tf_memo *m, const struct mpiv_event *ev)
+{
+	uint64_t a[4], b[4];
+
+	_Static_assert(sizeof(a) == MPIV_EVENT_KEY_SIZE, "the key is four words");
+	memcpy(a, m->key, sizeof(a));
+	memcpy(b, ev, sizeof(b));
+	return !((a[0] ^ b[0]) | (a[1] ^ b[1]) | (a[2] ^ b[2]) | (a[3] ^ b[3]));
+}
+
+/* Whether m's record is what encoding ev, which has nothing rare, would write now: same
+ * fields, same requests at the same distance from the last request id. */
+static inline int memo_plain_same(const struct mpiv_tf_writer *w, const struct mpiv_tf_memo *m,
+				  const struct mpiv_event *ev)
 {
 	int32_t last = w->last_req;
 	uint32_t i;
 
-	if (m->site != ev->site || m->call != ev->call || m->nreqs != ev->nreqs ||
-	    m->peer != ev->peer || m->tag != ev->tag || m->comm != ev->comm ||
-	    m->bytes != ev->bytes || m->src != ev->src || m->mtag != ev->mtag ||
-	    has_rare(w, ev))
+	if (m->site != ev->site || m->nreqs != ev->nreqs || !memo_key_same(m, ev))
 		return 0;
 	for (i = 0; i < ev->nreqs; i++) {
 		if (m->req_delta[i] != (int32_t)((uint32_t)ev->reqs[i].req - (uint32_t)last) ||
@@ -459,8 +518,16 @@ static inline int memo_same(const struct mpiv_tf_writer *w, const struct mpiv_tf
 	return 1;
 }
 
-/* Remember rec, len bytes just written for ev, starting from request id last (the writer's
- * before ev), if ev is of the kind remembered. */
+/* Whether m's record is what encoding ev would write now: same fields, same requests at the
+ * same distance from the last request id, nothing rare. */
+static inline int memo_same(const struct mpiv_tf_writer *w, const struct mpiv_tf_memo *m,
+			    const struct mpiv_event *ev)
+{
+	return !has_rare(w, ev) && memo_plain_same(w, m, ev);
+}
+
+/* Remember rec, len bytes just written for ev (its times left out), starting from request id
+ * last (the writer's before ev), if ev is of the kind remembered. */
 static void memo_keep(struct mpiv_tf_writer *w, const struct mpiv_event *ev, int32_t last,
 		      const unsigned char *rec, size_t len)
 {
@@ -470,15 +537,9 @@ static void memo_keep(struct mpiv_tf_writer *w, const struct mpiv_event *ev, int
 	if (!ev->site || ev->nreqs > MPIV_TF_MEMO_REQS || len > MPIV_TF_MEMO_LEN)
 		return;
 	m = memo_slot(w, ev->site);
+	memcpy(m->key, ev, MPIV_EVENT_KEY_SIZE);
 	m->site = ev->site;
-	m->call = ev->call;
 	m->nreqs = (uint8_t)ev->nreqs;
-	m->peer = ev->peer;
-	m->tag = ev->tag;
-	m->comm = ev->comm;
-	m->bytes = ev->bytes;
-	m->src = ev->src;
-	m->mtag = ev->mtag;
 	for (i = 0; i < ev->nreqs; i++) {
 		m->req_delta[i] = (int32_t)((uint32_t)ev->reqs[i].req - (uint32_t)last);
 		m->req_src[i] = ev->reqs[i].src;
@@ -487,6 +548,34 @@ static void memo_keep(struct mpiv_tf_writer *w, const struct mpiv_event *ev, int
 	}
 	m->len = (uint8_t)len;
 	memcpy(m->rec, rec, len);
+}
+
+size_t mpiv_tf_encode_copy(struct mpiv_tf_writer *w, void *buf, const void *rec, size_t len,
+			   const struct mpiv_event *ev)
+{
+	/* the whole room is ours: copy the most a record may be, the length is what counts */
+	memcpy(buf, rec, MPIV_TF_MEMO_LEN);
+	if (ev->nreqs)
+		w->last_req = ev->reqs[ev->nreqs - 1].req;
+	w->nevents++;
+	if (!w->clock.on)
+		return len;
+	return (size_t)(put_times((unsigned char *)buf + len, &w->clock, ev->enter, ev->leave) -
+			(unsigned char *)buf);
+}
+
+/* Write m's record for ev at buf: the writer moves on as if ev had been encoded. */
+static inline size_t memo_put(struct mpiv_tf_writer *w, const struct mpiv_tf_memo *m, void *buf,
+			      const struct mpiv_event *ev)
+{
+	return mpiv_tf_encode_copy(w, buf, m->rec, m->len, ev);
+}
+
+size_t mpiv_tf_encode_plain(struct mpiv_tf_writer *w, void *buf, const struct mpiv_event *ev)
+{
+	const struct mpiv_tf_memo *m = memo_slot(w, ev->site);
+
+	return memo_plain_same(w, m, ev) ? memo_put(w, m, buf, ev) : 0;
 }
 
 size_t mpiv_tf_encode_event(struct mpiv_tf_writer *w, void *buf, size_t cap,
@@ -498,17 +587,14 @@ size_t mpiv_tf_encode_event(struct mpiv_tf_writer *w, void *buf, size_t cap,
 	int plain;
 	size_t n;
 
+	w->copy_len = 0;
 	if (cap < MPIV_TF_EVENT_MAX(ev->nreqs + ev->ngroup) || ev->index > w->nevents)
 		return 0;
 	if (ev->site) {
 		m = memo_slot(w, ev->site);
 		if (memo_same(w, m, ev)) {
-			/* the whole room is ours: copy the slot whole, the length is what counts */
-			memcpy(buf, m->rec, MPIV_TF_MEMO_LEN);
-			if (ev->nreqs)
-				w->last_req = ev->reqs[ev->nreqs - 1].req;
-			w->nevents++;
-			return m->len;
+			w->copy_len = m->len;
+			return memo_put(w, m, buf, ev);
 		}
 	}
 	/* Remembered if plain (no rare field, not a replacement) and written without its site
@@ -517,8 +603,14 @@ size_t mpiv_tf_encode_event(struct mpiv_tf_writer *w, void *buf, size_t cap,
 	known = w->nsites;
 	last = w->last_req;
 	n = encode_event(w, buf, ev);
-	if (plain && w->nsites == known)
+	if (plain && w->nsites == known) {
 		memo_keep(w, ev, last, buf, n);
+		if (n <= MPIV_TF_MEMO_LEN && ev->nreqs <= MPIV_TF_MEMO_REQS)
+			w->copy_len = (uint32_t)n;
+	}
+	if (w->clock.on)
+		n = (size_t)(put_times((unsigned char *)buf + n, &w->clock, ev->enter, ev->leave) -
+			     (unsigned char *)buf);
 	return n;
 }
 
@@ -579,6 +671,17 @@ long mpiv_tf_decode_header(const void *buf, size_t len, struct mpiv_tf_header *h
 	}
 	n = get_uv(&in, 31);
 	h->bsend_overhead = (int64_t)n;
+	if (h->version >= MPIV_TRACE_VERSION_TIME) {
+		h->clock = get_u32(&in);
+		if (!in.short_ && !in.bad && h->clock > MPIV_CLOCK_MONOTONIC) {
+			snprintf(why, whysize, "not an mpiverify trace (unknown clock %u)", h->clock);
+			return -1;
+		}
+		if (h->clock != MPIV_CLOCK_NONE) {
+			h->origin = get_uv(&in, 63);
+			h->realtime = get_uv(&in, 63);
+		}
+	}
 	if (in.bad) {
 		snprintf(why, whysize, "not an mpiverify trace (malformed header)");
 		return -1;
@@ -721,8 +824,8 @@ void mpiv_tf_comm_members(const struct mpiv_tf_record *rec, int32_t *out)
 /* Decode the fields of an event record after its code. Returns 0, or -1 (in->short_ or
  * in->bad set, or why filled), or -2 (too many requests). */
 static int decode_event(struct mpiv_tf_reader *r, struct tf_in *in, struct mpiv_tf_record *rec,
-			struct mpiv_reqinfo *reqs, size_t maxreqs, int32_t *last_req, char *why,
-			size_t whysize)
+			struct mpiv_reqinfo *reqs, size_t maxreqs, int32_t *last_req,
+			struct mpiv_tf_clock *clock, char *why, size_t whysize)
 {
 	struct mpiv_event *ev = &rec->ev;
 	unsigned mask = get_u32(in);
@@ -823,6 +926,14 @@ static int decode_event(struct mpiv_tf_reader *r, struct tf_in *in, struct mpiv_
 		for (i = 0; i < ev->ngroup; i++)
 			get_u32(in);
 	}
+	if (clock->on) {
+		uint64_t d;
+
+		ev->enter = clock->last + zz_dec64(get_uv(in, 64));
+		d = get_uv(in, 64);
+		ev->leave = d ? ev->enter + (d - 1) : 0;
+		clock->last = d ? ev->leave : ev->enter;
+	}
 	if (in->short_ || in->bad)
 		return -1;
 	if (ev->npending > ev->nreqs) {
@@ -851,6 +962,7 @@ long mpiv_tf_decode(struct mpiv_tf_reader *r, const void *buf, size_t len,
 {
 	struct tf_in in = {buf, (const unsigned char *)buf + len, 0, 0};
 	int32_t last_req = r->last_req;
+	struct mpiv_tf_clock clock = r->clock;
 	uint64_t code, v;
 	int rc = 0;
 
@@ -920,6 +1032,10 @@ long mpiv_tf_decode(struct mpiv_tf_reader *r, const void *buf, size_t len,
 			snprintf(why, whysize, "repeat record of 0 times");
 			return -1;
 		}
+		if (clock.on) {
+			rec->leave = clock.last + get_uv(&in, 64);
+			clock.last = rec->leave;
+		}
 		break;
 	default:
 		/* the list's numbers may have gaps: a number that is no call is unknown too */
@@ -933,7 +1049,7 @@ long mpiv_tf_decode(struct mpiv_tf_reader *r, const void *buf, size_t len,
 		}
 		rec->kind = MPIV_TF_EVENT;
 		mpiv_event_init(&rec->ev, (unsigned)(code - MPIV_TF_EVENT));
-		rc = decode_event(r, &in, rec, reqs, maxreqs, &last_req, why, whysize);
+		rc = decode_event(r, &in, rec, reqs, maxreqs, &last_req, &clock, why, whysize);
 		break;
 	}
 	if (rc == -2)
@@ -950,5 +1066,6 @@ long mpiv_tf_decode(struct mpiv_tf_reader *r, const void *buf, size_t len,
 		if (!rec->replaces)
 			r->nevents++;
 	}
+	r->clock = clock;
 	return (long)(in.p - (const unsigned char *)buf);
 }

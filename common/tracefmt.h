@@ -1,4 +1,4 @@
-/* The binary rank-trace format, version 5 (doc/trace-format.md): the one place that knows its
+/* The binary rank-trace format, version 6 (doc/trace-format.md): the one place that knows its
  * layout. The recorder encodes with it from inside the user's program, the reader in trace.c
  * decodes with it. No I/O and no allocation here, so the preload library can use it freely. */
 #ifndef MPIV_TRACEFMT_H
@@ -10,12 +10,14 @@
 #include "event.h"
 #include "reduction.h"
 
-#define MPIV_TRACE_VERSION 5
-/* The oldest version still read: version 5 is version 4 with reduction records added, so a
- * version 4 file reads the same. */
+#define MPIV_TRACE_VERSION 6
+/* The oldest version still read: version 5 is version 4 with reduction records added, and
+ * version 6 version 5 with times, so versions 4 and 5 read as files without times. */
 #define MPIV_TRACE_VERSION_OLDEST 4
 /* The first version with reduction records. */
 #define MPIV_TRACE_VERSION_REDUCE 5
+/* The first version whose header says whether events carry times. */
+#define MPIV_TRACE_VERSION_TIME 6
 #define MPIV_TRACE_MAGIC "MPIVTRC"	/* 8 bytes with its NUL: the first bytes of a file */
 #define MPIV_TRACE_MAGIC_LEN 8
 
@@ -26,13 +28,14 @@
 /* Longest encodings, for sizing buffers: the header, a module record (path of n bytes) and
  * an event record with n requests and group members, the site record it may bring along
  * included. */
-#define MPIV_TF_HEADER_MAX (MPIV_TRACE_MAGIC_LEN + 8 * 10 + 64 + 128)
+#define MPIV_TF_HEADER_MAX (MPIV_TRACE_MAGIC_LEN + 11 * 10 + 64 + 128)
 #define MPIV_TF_MODULE_MAX(n) (3 * 10 + (size_t)(n))
-#define MPIV_TF_EVENT_MAX(n) (3 * 10 + 18 * 10 + (size_t)(n) * 15)
+#define MPIV_TF_EVENT_MAX(n) (3 * 10 + 18 * 10 + MPIV_TF_TIMES_MAX + (size_t)(n) * 15)
+#define MPIV_TF_TIMES_MAX (2 * 10)	/* an event's times */
 #define MPIV_TF_END_MAX 1
 #define MPIV_TF_STOP_MAX (1 + 10 + 5)	/* how the rank ended, and its code */
 #define MPIV_TF_COMM_MAX(n) (4 * 5 + (size_t)(n) * 5)	/* a comm record of n members */
-#define MPIV_TF_REPEAT_MAX 11
+#define MPIV_TF_REPEAT_MAX 21
 /* a reduction record: its numbers, then its text fields, each a length and the bytes */
 #define MPIV_TF_REDUCE_MAX (13 * 10 + 6 * (2 + MPIV_RED_TEXT))
 
@@ -47,6 +50,21 @@ struct mpiv_tf_header {
 	char library[128];	/* MPI_Get_library_version's first line, cut */
 	int64_t bsend_overhead;	/* the library's MPI_BSEND_OVERHEAD: bytes a buffered message
 				 * takes in the attached buffer besides its data */
+	uint32_t clock;		/* enum mpiv_clock: the events' times (version 6) */
+	uint64_t origin;	/* with a clock: its time when the file was opened, from which
+				 * the first time is counted */
+	uint64_t realtime;	/* with a clock: CLOCK_REALTIME (nanoseconds since the epoch)
+				 * at that moment, to put the times of ranks on several hosts on
+				 * one time line */
+};
+
+/* The times of a file with a clock: each is written as its difference from the last one. */
+struct mpiv_tf_clock {
+	int on;			/* the header has a clock: every event record ends with its
+				 * times, every repeat record with the run's last one */
+	uint64_t last;		/* the time written last: the header's origin, then each
+				 * record's latest (an event's leave, or its enter if it had not
+				 * returned; a run's last leave) */
 };
 
 /* A site the writer has written a site record for. */
@@ -58,43 +76,54 @@ struct mpiv_tf_site {
 /* Event records remembered, one per slot, by site (a power of two). A call made in a loop
  * mostly writes the same bytes every time: the record of the last event of a site is kept
  * with the fields it was made from, and an event whose fields are all the same is written
- * by copying it, which costs a fraction of encoding it (the recorder does it at every call). */
+ * by copying it, which costs a fraction of encoding it (the recorder does it at every call).
+ * A record's times (a file with a clock) follow the copy. */
 #define MPIV_TF_MEMO_SLOTS 256
 #define MPIV_TF_MEMO_REQS 2	/* events with more requests are not remembered */
 #define MPIV_TF_MEMO_LEN 32	/* nor those whose record is longer */
 
 /* The last event record written for a site, and what it was made of. */
 struct mpiv_tf_memo {
-	uint64_t site;		/* the event's site; 0: the slot is empty */
-	uint64_t bytes;		/* its fields that a record of the fast kind carries ... */
-	int32_t peer, tag, comm, src, mtag;
-	uint16_t call;
-	uint8_t nreqs;		/* ... and its requests: each as the difference from the request
-				 * id before, with what it reports */
-	uint8_t len;		/* the record's length */
+	unsigned char key[MPIV_EVENT_KEY_SIZE];	/* the event's fields from call to bytes */
+	uint64_t site;		/* its site; 0: the slot is empty */
+	uint8_t nreqs;		/* its requests: each as the difference from the request id
+				 * before, with what it reports */
+	uint8_t len;		/* the record's length, times left out */
 	int32_t req_delta[MPIV_TF_MEMO_REQS], req_src[MPIV_TF_MEMO_REQS],
 		req_tag[MPIV_TF_MEMO_REQS];
 	unsigned char rec[MPIV_TF_MEMO_LEN];	/* the record */
 };
 
-/* Encoding state of one file: what later records refer to. Zero it before the header. */
+/* Encoding state of one file: what later records refer to. Zero it before the header, then
+ * set clock as the header says (mpiv_tf_writer_start()). */
 struct mpiv_tf_writer {
 	uint32_t nevents;	/* events written: the index of the next new one */
 	uint32_t nsites;	/* site records written */
 	int32_t last_req;	/* the last request id written: ids are coded as differences */
+	struct mpiv_tf_clock clock;	/* the file's times */
+	uint32_t copy_len;	/* the event record written last, if an event with the same
+				 * fields (requests at the same distances from the ids before,
+				 * nothing rare) would have the very same record: its length, its
+				 * times left out (at most MPIV_TF_MEMO_LEN); else 0 */
 	struct mpiv_tf_site sites[MPIV_TF_SITE_SLOTS];	/* sites written, open addressing */
 	struct mpiv_tf_memo memo[MPIV_TF_MEMO_SLOTS];	/* by site, direct-mapped */
 };
 
 /* Decoding state of one file. The caller keeps the site table: every MPIV_TF_SITE record
- * decoded must be appended to sites (and nsites bumped) before the next record is decoded. */
+ * decoded must be appended to sites (and nsites bumped) before the next record is decoded.
+ * Zero it, then mpiv_tf_reader_start() with the file's header. */
 struct mpiv_tf_reader {
 	uint32_t version;	/* the file's version (its header's); 0 is MPIV_TRACE_VERSION */
 	uint32_t nevents;	/* events decoded: the index of the next new one */
 	int32_t last_req;	/* as in the writer */
+	struct mpiv_tf_clock clock;	/* as in the writer */
 	const uint64_t *sites;	/* the site table so far, the caller's */
 	size_t nsites;
 };
+
+/* Set the version and clock of w or r from header h. */
+void mpiv_tf_writer_start(struct mpiv_tf_writer *w, const struct mpiv_tf_header *h);
+void mpiv_tf_reader_start(struct mpiv_tf_reader *r, const struct mpiv_tf_header *h);
 
 enum mpiv_tf_kind {
 	MPIV_TF_END = 1,	/* the recorder closed the file: nothing follows */
@@ -115,6 +144,8 @@ struct mpiv_tf_record {
 	size_t pathlen;
 	uint64_t site;		/* SITE: the site */
 	uint64_t more;		/* REPEAT: the times more, at least 1 */
+	uint64_t leave;		/* REPEAT, in a file with a clock: when the run's last poll
+				 * returned */
 	int32_t how;		/* STOP: enum mpiv_end */
 	int32_t code;		/* STOP: the abort code, signal number or exit status */
 	struct mpiv_reduction red;	/* REDUCE: the finding; its events are below nevents */
@@ -129,15 +160,19 @@ struct mpiv_tf_record {
 	const unsigned char *group;	/* EVENT: the encoded group, inside the decoded buffer */
 };
 
-/* Encode the header into buf (cap bytes). Returns its length, or 0 if it does not fit. */
+/* Encode the header into buf (cap bytes), of version h->version (MPIV_TRACE_VERSION if 0; an
+ * older one only for tests: the events that follow must be of that version). Returns its
+ * length, or 0 if it does not fit. */
 size_t mpiv_tf_encode_header(void *buf, size_t cap, const struct mpiv_tf_header *h);
 
 /* Encode a module record; returns its length or 0 if it does not fit. */
 size_t mpiv_tf_encode_module(void *buf, size_t cap, uint32_t id, const char *path);
 
-/* Encode a repeat record: the event before was made more (at least 1) times more; returns its
- * length or 0 if it does not fit. The reader checks that it follows a failed poll. */
-size_t mpiv_tf_encode_repeat(void *buf, size_t cap, uint64_t more);
+/* Encode a repeat record: the event before was made more (at least 1) times more, the last of
+ * them returning at leave (kept if clock->on, and clock->last moves to it); returns its length
+ * or 0 if it does not fit. The reader checks that it follows a failed poll. */
+size_t mpiv_tf_encode_repeat(void *buf, size_t cap, uint64_t more, struct mpiv_tf_clock *clock,
+			     uint64_t leave);
 
 /* Encode the end record; returns its length or 0 if it does not fit. */
 size_t mpiv_tf_encode_end(void *buf, size_t cap);
@@ -163,10 +198,25 @@ void mpiv_tf_comm_members(const struct mpiv_tf_record *rec, int32_t *out);
 /* Encode ev. ev->index must be w->nevents (a new event: the index is implicit) or an earlier
  * index (the record replaces that event: the recorder writes a blocked call as
  * MPIV_EV_INCOMPLETE, then again when it returns). A site not written before gets its site
- * record in front. Returns the bytes written, or 0 (w unchanged) if cap is less than
+ * record in front. With a clock, ev->enter and ev->leave (0: not returned) follow its fields.
+ * Returns the bytes written, or 0 (w unchanged) if cap is less than
  * MPIV_TF_EVENT_MAX(ev->nreqs + ev->ngroup) or the index is beyond w->nevents. */
 size_t mpiv_tf_encode_event(struct mpiv_tf_writer *w, void *buf, size_t cap,
 			    const struct mpiv_event *ev);
+
+/* Write at buf the record rec of len bytes (at most MPIV_TF_MEMO_LEN) for ev, a new event
+ * whose record it is (copy_len said so when it was first encoded, and the fields and request
+ * distances are the same), and ev's times: the writer moves on as if ev had been encoded.
+ * buf has room for MPIV_TF_MEMO_LEN + MPIV_TF_TIMES_MAX. Returns the bytes written. */
+size_t mpiv_tf_encode_copy(struct mpiv_tf_writer *w, void *buf, const void *rec, size_t len,
+			   const struct mpiv_event *ev);
+
+/* The same for a new event (ev->index == w->nevents) that uses none of the fields from root to
+ * group and has no flags, if the last record written for its site was made of the same
+ * fields: written by copying that record. Returns the bytes written, or 0 if it is not so
+ * (then mpiv_tf_encode_event() does it); buf has room for MPIV_TF_EVENT_MAX(ev->nreqs). The
+ * recorder's quick path (its caller knows the event plain): the rare fields are not read. */
+size_t mpiv_tf_encode_plain(struct mpiv_tf_writer *w, void *buf, const struct mpiv_event *ev);
 
 /* Decode the header at the start of a file of len bytes into h. Returns its length; 0 if the
  * file ends inside the header; -1 if it is not a trace of a version this mpiverify reads

@@ -10,6 +10,7 @@
 
 #include "event.h"
 #include "rec_comm.h"
+#include "rec_hot.h"
 
 /* A communicator the program holds, with the id the trace gives it. */
 struct comm_ent {
@@ -85,17 +86,12 @@ static void comm_build_world(struct comm_ent *e)
 	PMPI_Group_free(&group);
 }
 
-/* comm's entry as this thread's comm_last, with its world ranks if with_world; NULL if the
- * program's communicator is not in the table (made by a call not recorded). comm is neither
- * MPI_COMM_WORLD nor MPI_COMM_SELF. */
-static const struct comm_seen *comm_find(MPI_Comm comm, int with_world)
+/* comm_find() when this thread's comm_last is not comm's entry. */
+static REC_COLD const struct comm_seen *comm_find_slow(MPI_Comm comm, int with_world)
 {
-	unsigned gen = atomic_load_explicit(&comm_gen, memory_order_acquire);
 	struct comm_seen *seen = &comm_last;
 	size_t i;
 
-	if (seen->gen == gen && seen->handle == comm && (!with_world || seen->n >= 0))
-		return seen;
 	pthread_mutex_lock(&comm_lock);
 	/* programs hold few communicators, and use the newest most */
 	for (i = comm_n; i > 0 && comm_tab[i - 1].handle != comm; i--)
@@ -113,6 +109,24 @@ static const struct comm_seen *comm_find(MPI_Comm comm, int with_world)
 	seen->world = comm_tab[i - 1].world;
 	pthread_mutex_unlock(&comm_lock);
 	return seen;
+}
+
+/* comm's entry as this thread's comm_last, with its world ranks if with_world; NULL if the
+ * program's communicator is not in the table (made by a call not recorded). comm is neither
+ * MPI_COMM_WORLD nor MPI_COMM_SELF. */
+static inline const struct comm_seen *comm_find(MPI_Comm comm, int with_world)
+{
+	unsigned gen = atomic_load_explicit(&comm_gen, memory_order_acquire);
+	const struct comm_seen *seen = &comm_last;
+
+	if (seen->gen == gen && seen->handle == comm && (!with_world || seen->n >= 0))
+		return seen;
+	return comm_find_slow(comm, with_world);
+}
+
+unsigned rec_comm_gen(void)
+{
+	return atomic_load_explicit(&comm_gen, memory_order_acquire);
 }
 
 int rec_comm_id(MPI_Comm comm)
@@ -223,7 +237,7 @@ int rec_comm_tag(int tag)
 
 /* Translate rank between comm's (remote) group and the world group. Returns the rank or
  * MPI_UNDEFINED. */
-static int comm_translate(MPI_Comm comm, int rank, int to_world)
+static REC_COLD int comm_translate(MPI_Comm comm, int rank, int to_world)
 {
 	MPI_Group group, world;
 	int inter = 0;
@@ -279,49 +293,77 @@ int rec_comm_to_world(MPI_Comm comm, int rank)
 	return w == MPI_UNDEFINED ? MPIV_NONE : w;
 }
 
-/* The sizes of predefined datatypes, which never change, cached per thread (no lock, no
- * race) and direct-mapped by handle: a message's size then costs no MPI call. Derived
- * types are asked every time, since a freed one's handle may come back with another size. */
+/* The sizes of predefined datatypes, which never change, cached direct-mapped by handle: a
+ * message's size then costs no MPI call. Derived types are asked every time, since a freed
+ * one's handle may come back with another size. Shared by all threads (thread-local storage
+ * would take room at the top of each of the program's thread stacks): written rarely, under
+ * type_lock, read through a sequence lock. */
 #define TYPE_SLOTS 32	/* a power of two */
 struct type_ent {
-	MPI_Datatype type;
-	uint64_t size;	/* 0: the slot is empty */
+	atomic_ullong type;	/* the handle's bits */
+	atomic_ullong size;	/* 0: the slot is empty */
 };
-static __thread struct type_ent type_cache[TYPE_SLOTS] __attribute__((tls_model("initial-exec")));
+static struct type_ent type_cache[TYPE_SLOTS];
+static atomic_uint type_seq;	/* odd while a slot is written */
+static pthread_mutex_t type_lock = PTHREAD_MUTEX_INITIALIZER;	/* writers */
 
-static unsigned type_slot(MPI_Datatype type)
+static uint64_t type_bits(MPI_Datatype type)
 {
 	uint64_t v = 0;
 
 	memcpy(&v, &type, sizeof(type) < sizeof(v) ? sizeof(type) : sizeof(v));
-	return (unsigned)((v * 0x9e3779b97f4a7c15ULL) >> 59) & (TYPE_SLOTS - 1);
+	return v;
 }
 
 /* The size of type, asking MPI; caches it if the type is predefined. 0 if unknown. */
-static uint64_t type_size_slow(MPI_Datatype type, struct type_ent *e)
+static REC_COLD uint64_t type_size_slow(MPI_Datatype type, struct type_ent *e)
 {
 	MPI_Count size = 0;
 	int ni, na, nd, combiner;
+	unsigned seq;
 
 	if (PMPI_Type_size_x(type, &size) != MPI_SUCCESS || size <= 0)
 		return 0;
 	if (PMPI_Type_get_envelope(type, &ni, &na, &nd, &combiner) == MPI_SUCCESS &&
 	    combiner == MPI_COMBINER_NAMED) {
-		e->type = type;
-		e->size = (uint64_t)size;
+		pthread_mutex_lock(&type_lock);
+		seq = atomic_load_explicit(&type_seq, memory_order_relaxed);
+		atomic_store_explicit(&type_seq, seq + 1, memory_order_relaxed);
+		atomic_thread_fence(memory_order_release);
+		atomic_store_explicit(&e->type, type_bits(type), memory_order_relaxed);
+		atomic_store_explicit(&e->size, (uint64_t)size, memory_order_relaxed);
+		atomic_store_explicit(&type_seq, seq + 2, memory_order_release);
+		pthread_mutex_unlock(&type_lock);
 	}
 	return (uint64_t)size;
 }
 
 uint64_t rec_comm_bytes(int count, MPI_Datatype type)
 {
-	struct type_ent *e;
-	uint64_t size;
+	int named;
 
+	return rec_comm_bytes_named(count, type, &named);
+}
+
+uint64_t rec_comm_bytes_named(int count, MPI_Datatype type, int *named)
+{
+	uint64_t bits = type_bits(type), size, key;
+	struct type_ent *e;
+	unsigned seq;
+
+	*named = 0;
 	if (count <= 0 || type == MPI_DATATYPE_NULL)
 		return 0;
-	e = &type_cache[type_slot(type)];
-	size = e->size && e->type == type ? e->size : type_size_slow(type, e);
+	e = &type_cache[(unsigned)((bits * 0x9e3779b97f4a7c15ULL) >> 59) & (TYPE_SLOTS - 1)];
+	seq = atomic_load_explicit(&type_seq, memory_order_acquire);
+	key = atomic_load_explicit(&e->type, memory_order_relaxed);
+	size = atomic_load_explicit(&e->size, memory_order_relaxed);
+	atomic_thread_fence(memory_order_acquire);
+	if (!size || key != bits || (seq & 1) ||
+	    atomic_load_explicit(&type_seq, memory_order_relaxed) != seq)
+		size = type_size_slow(type, e);
+	else
+		*named = 1;
 	return (uint64_t)count * size;
 }
 

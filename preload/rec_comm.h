@@ -46,6 +46,15 @@ int rec_comm_from_world(MPI_Comm comm, int world);
  * type's size cannot be had. */
 uint64_t rec_comm_bytes(int count, MPI_Datatype type);
 
+/* The same, and *named set if type is a predefined type whose size was known already (the
+ * same handle always has that size; a derived type's handle may be freed and reused). */
+uint64_t rec_comm_bytes_named(int count, MPI_Datatype type, int *named);
+
+/* A number that changes whenever a communicator's id or members may have: what
+ * rec_comm_id() and rec_comm_to_world() said of a communicator other than MPI_COMM_WORLD
+ * and MPI_COMM_SELF holds while it stays the same. */
+unsigned rec_comm_gen(void);
+
 /* MPI_ANY_TAG becomes MPIV_ANY_TAG; other tags are kept. */
 int rec_comm_tag(int tag);
 

@@ -4,6 +4,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "rec_hot.h"
 #include "rec_msg.h"
 
 static const char *msg_tool = "recorder";	/* which library speaks */
@@ -15,7 +16,7 @@ void rec_msg_set_rank(const char *tool, int rank)
 	msg_rank = rank;
 }
 
-void rec_msg(const char *fmt, ...)
+REC_COLD void rec_msg(const char *fmt, ...)
 {
 	char line[1024];
 	va_list ap;

@@ -1,6 +1,6 @@
 /* The call stack of a blocked MPI call (rec_stack.h), unwound in the rank itself: the signal
- * handler does nothing but backtrace() into the thread's buffer; everything that asks the
- * dynamic loader happens later, on the status thread. */
+ * handler does nothing but backtrace() into the thread's buffer, on the thread's alternate
+ * signal stack; everything that asks the dynamic loader happens later, on the status thread. */
 #define _GNU_SOURCE
 #include <dlfcn.h>
 #include <errno.h>
@@ -9,15 +9,33 @@
 #include <link.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/syscall.h>
 #include <unistd.h>
 
 #include "rec_site.h"
 #include "rec_stack.h"
 
-static __thread struct rec_stack *stk_self;	/* this thread's buffer, NULL if unbound */
+/* this thread's buffer, NULL if unbound; initial-exec: a plain load, also in a handler */
+static __thread struct rec_stack *stk_self __attribute__((tls_model("initial-exec")));
 static atomic_int stk_on;			/* the handler is installed */
 static char stk_exe[PATH_MAX];			/* the main program's file, "" if unknown */
+
+/* Whether the handler running at where (an address on its stack) may unwind there: on this
+ * library's alternate stack, or on one of the program's with as much room. */
+static int stk_room(const void *where)
+{
+	stack_t cur;
+
+	switch (rec_stack_alt_of(where)) {
+	case REC_ALT_OURS:
+		return 1;
+	case REC_ALT_PROGRAM:
+		return sigaltstack(NULL, &cur) == 0 && cur.ss_size >= REC_STACK_ALT_ROOM;
+	default:
+		return 0;
+	}
+}
 
 /* Runs on the thread in the call. Only async-signal-safe work: backtrace() is, once the
  * unwinder is loaded (rec_stack_init), as long as the thread is not inside the dynamic
@@ -26,12 +44,15 @@ static void stk_handler(int sig, siginfo_t *si, void *uc)
 {
 	struct rec_stack *st = stk_self;
 	int saved = errno;
+	char here;
 
 	(void)sig;
 	(void)si;
 	(void)uc;
 	if (st && atomic_load_explicit(&st->state, memory_order_acquire) == REC_STACK_WANTED) {
-		st->n = backtrace(st->frames, REC_STACK_MAX);
+		/* Only on an alternate stack with room (the program may have put a small one in
+		 * ours' place since): an unwinder has no business on the program's stack. */
+		st->n = stk_room(&here) ? backtrace(st->frames, REC_STACK_MAX) : 0;
 		atomic_store_explicit(&st->state, REC_STACK_DONE, memory_order_release);
 	}
 	errno = saved;
@@ -56,7 +77,7 @@ int rec_stack_init(void)
 	stk_exe[n > 0 ? n : 0] = '\0';
 	memset(&sa, 0, sizeof(sa));
 	sa.sa_sigaction = stk_handler;
-	sa.sa_flags = SA_SIGINFO | SA_RESTART;
+	sa.sa_flags = SA_SIGINFO | SA_RESTART | SA_ONSTACK;
 	sigemptyset(&sa.sa_mask);
 	if (sigaction(REC_STACK_SIGNAL, &sa, NULL) != 0)
 		return -1;
@@ -66,14 +87,79 @@ int rec_stack_init(void)
 
 void rec_stack_bind(struct rec_stack *st)
 {
+	size_t page = (size_t)sysconf(_SC_PAGESIZE);
+	stack_t cur, ss;
+	char *mem;
+
 	stk_self = st;
+	st->alt = NULL;
+	st->altsize = 0;
+	st->askable = 0;
+	if (sigaltstack(NULL, &cur) != 0)
+		return;
+	/* A thread with an alternate stack of the program's keeps it. */
+	if (!(cur.ss_flags & SS_DISABLE)) {
+		st->askable = cur.ss_size >= REC_STACK_ALT_ROOM;
+		return;
+	}
+	mem = mmap(NULL, REC_STACK_ALT_ROOM + page, PROT_READ | PROT_WRITE,
+		   MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE | MAP_STACK, -1, 0);
+	if (mem == MAP_FAILED)
+		return;
+	memset(&ss, 0, sizeof(ss));
+	ss.ss_sp = mem + page;
+	ss.ss_size = REC_STACK_ALT_ROOM;
+	if (mprotect(mem, page, PROT_NONE) != 0 || sigaltstack(&ss, NULL) != 0) {
+		munmap(mem, REC_STACK_ALT_ROOM + page);
+		return;
+	}
+	st->alt = mem;
+	st->altsize = REC_STACK_ALT_ROOM + page;
+	st->askable = 1;
+}
+
+void rec_stack_unbind(struct rec_stack *st)
+{
+	stack_t cur, off;
+
+	if (stk_self == st)
+		stk_self = NULL;
+	if (!st->alt)
+		return;
+	/* Still in place (the program may have set one of its own since): switch it off first. */
+	if (sigaltstack(NULL, &cur) == 0 && (char *)cur.ss_sp >= st->alt &&
+	    (char *)cur.ss_sp < st->alt + st->altsize) {
+		if (cur.ss_flags & SS_ONSTACK)
+			return;		/* a handler runs on it: keep it, mapped for good */
+		memset(&off, 0, sizeof(off));
+		off.ss_flags = SS_DISABLE;
+		if (sigaltstack(&off, NULL) != 0)
+			return;
+	}
+	munmap(st->alt, st->altsize);
+	st->alt = NULL;
+	st->altsize = 0;
+	st->askable = 0;
+}
+
+enum rec_stack_alt rec_stack_alt_of(const void *where)
+{
+	const struct rec_stack *st = stk_self;
+	stack_t cur;
+
+	if (st && st->alt && (const char *)where >= st->alt &&
+	    (const char *)where < st->alt + st->altsize)
+		return REC_ALT_OURS;
+	if (sigaltstack(NULL, &cur) == 0 && (cur.ss_flags & SS_ONSTACK))
+		return REC_ALT_PROGRAM;
+	return REC_ALT_NONE;
 }
 
 int rec_stack_request(struct rec_stack *st, pid_t tid)
 {
 	struct sigaction cur;
 
-	if (!atomic_load(&stk_on) || tid <= 0)
+	if (!atomic_load(&stk_on) || tid <= 0 || !st->askable)
 		return -1;
 	/* The program may have taken the signal over since: then it is not ours to send. */
 	if (sigaction(REC_STACK_SIGNAL, NULL, &cur) != 0 || !(cur.sa_flags & SA_SIGINFO) ||

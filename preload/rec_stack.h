@@ -1,7 +1,10 @@
 /* The call stack of a blocked MPI call, for both preload libraries: the status thread asks the
  * thread that is in the call for its stack with a signal, the handler only copies return
  * addresses into a buffer of that thread, and the status thread turns them into module paths
- * and offsets, which the CLI resolves to file:line. */
+ * and offsets, which the CLI resolves to file:line. The handler runs on an alternate signal
+ * stack this library gives each thread that makes MPI calls, never on the program's own
+ * stack: a program that runs close to its stack limit must not crash because it was asked
+ * for its stack (a signal frame and an unwinder take several KiB). */
 #ifndef MPIV_REC_STACK_H
 #define MPIV_REC_STACK_H
 
@@ -19,6 +22,10 @@
  * program has none for it; see rec_stack_init(). */
 #define REC_STACK_SIGNAL SIGURG
 #define REC_STACK_MAX 64	/* frames taken, the handler's own included */
+/* The alternate signal stack a thread gets, and the least one of the program's the handler
+ * unwinds on: room for a signal frame (a few KiB with AVX-512 state), backtrace()'s unwinder
+ * and, for a fatal signal, the recorder's handler and the one of the program it calls. */
+#define REC_STACK_ALT_ROOM (128u << 10)
 
 enum rec_stack_state {
 	REC_STACK_IDLE = 0,	/* nothing asked */
@@ -30,9 +37,16 @@ enum rec_stack_state {
  * while state is WANTED, read by the status thread once it is DONE. */
 struct rec_stack {
 	atomic_int state;		/* enum rec_stack_state */
-	int n;				/* frames in frames[] */
+	int n;				/* frames in frames[]; 0 if none could be taken */
 	void *frames[REC_STACK_MAX];	/* innermost first: the handler, the signal
 					 * trampoline, MPI's code, our wrapper, the program */
+	char *alt;			/* the alternate signal stack this library gave the
+					 * thread (its lowest byte, a guard page), NULL if the
+					 * thread had one of its own or none could be made */
+	size_t altsize;			/* bytes mapped at alt */
+	int askable;			/* the thread's handler runs on an alternate stack
+					 * with room for the unwinder (REC_STACK_ALT_ROOM): its
+					 * own or this library's; else it is never asked */
 };
 
 /* Install the handler of REC_STACK_SIGNAL unless the program has one, and call backtrace()
@@ -42,12 +56,27 @@ struct rec_stack {
 int rec_stack_init(void);
 
 /* The calling thread keeps its stack in st from now on (called once per thread, before it
- * can be asked). */
+ * can be asked), and gets an alternate signal stack unless it has one: the handler of
+ * REC_STACK_SIGNAL, and the recorder's handlers of fatal signals, run there. A thread whose
+ * own alternate stack has less than REC_STACK_ALT_ROOM is never asked for its stack. */
 void rec_stack_bind(struct rec_stack *st);
 
+/* The calling thread is ending: give back its alternate signal stack, if this library made
+ * it. */
+void rec_stack_unbind(struct rec_stack *st);
+
+/* Which stack a signal handler of the calling thread runs on, where being an address on it. */
+enum rec_stack_alt {
+	REC_ALT_NONE = 0,	/* the thread's own stack */
+	REC_ALT_OURS = 1,	/* the alternate signal stack this library gave the thread */
+	REC_ALT_PROGRAM = 2,	/* an alternate signal stack the program set up */
+};
+/* Async-signal-safe. */
+enum rec_stack_alt rec_stack_alt_of(const void *where);
+
 /* Ask thread tid of this process for its stack into st (which that thread bound). Returns 0
- * if the signal was sent, -1 if stacks are off, the handler was replaced by the program, or
- * the thread is gone. */
+ * if the signal was sent, -1 if stacks are off, the handler was replaced by the program, the
+ * thread has no alternate signal stack of this library's, or the thread is gone. */
 int rec_stack_request(struct rec_stack *st, pid_t tid);
 
 /* Format the stack st holds (state DONE) as text, one frame a line, "PATH+0xADDR" with ADDR

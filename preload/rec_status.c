@@ -18,6 +18,7 @@
 
 #include "environment.h"
 #include "event.h"
+#include "rec_hot.h"
 #include "rec_site.h"
 #include "rec_stack.h"
 #include "rec_status.h"
@@ -27,6 +28,8 @@
  * any deadlock timeout, and rare enough to cost nothing). */
 #define ST_STACK_BEATS 5
 #define ST_NOTES_SIZE 512	/* the replayer's notes, as status.h's text */
+#define ST_THREAD_STACK (256u << 10)	/* the status thread's stack: its frames and a stack's
+					 * text (st_stack_watch, rec_stack_format) */
 
 /* What one thread is doing. Written only by its thread; read by the writer thread, which
  * retries while seq is odd or changed (a seqlock), so that call, op and site agree. */
@@ -105,6 +108,7 @@ static void st_thread_exit(void *arg)
 	struct st_slot *s = arg;
 
 	atomic_store_explicit(&s->active, 0, memory_order_relaxed);
+	rec_stack_unbind(&s->stack);
 	atomic_store_explicit(&s->used, 0, memory_order_release);
 }
 
@@ -113,14 +117,12 @@ static void st_key_make(void)
 	st_key_ok = pthread_key_create(&st_key, st_thread_exit) == 0;
 }
 
-/* This thread's slot: the one it has, a free one, or a new one. NULL if out of memory. */
-static struct st_slot *st_slot_self(void)
+/* A slot for this thread, which has none: a free one, or a new one. NULL if out of memory. */
+static REC_COLD struct st_slot *st_slot_new(void)
 {
-	struct st_slot *s = st_self;
+	struct st_slot *s;
 	unsigned zero;
 
-	if (s)
-		return s;
 	pthread_once(&st_key_once, st_key_make);
 	pthread_mutex_lock(&st_slots_lock);
 	/* A slot left by a thread that ended keeps its number: numbers stay small. */
@@ -150,6 +152,14 @@ static struct st_slot *st_slot_self(void)
 		pthread_setspecific(st_key, s);
 	st_self = s;
 	return s;
+}
+
+/* This thread's slot: the one it has, a free one, or a new one. NULL if out of memory. */
+static inline struct st_slot *st_slot_self(void)
+{
+	struct st_slot *s = st_self;
+
+	return s ? s : st_slot_new();
 }
 
 int rec_status_enter(unsigned call, uint32_t op, uint64_t site)
@@ -188,9 +198,6 @@ void rec_status_leave(int failed_poll)
 	} else if (!failed_poll) {
 		atomic_fetch_add_explicit(&st_progress, 1, memory_order_relaxed);
 	}
-	/* The first call to return is MPI_Init. */
-	if (!atomic_load_explicit(&st_started, memory_order_relaxed))
-		atomic_store_explicit(&st_started, 1, memory_order_relaxed);
 }
 
 uint64_t rec_status_beat(void)
@@ -309,7 +316,9 @@ static void st_stack_watch(uint64_t beat)
 /* Build the status from the slots and write it. Call with st_write_lock held. */
 static void st_write(void)
 {
-	struct mpiv_status st;
+	/* under st_write_lock; static, not on the stack of the program's thread that writes
+	 * at once (MPI_Init, MPI_Finalize, a replay diverging) */
+	static struct mpiv_status st;
 	struct st_snap best, last;
 	int have_best;
 	const char *path;
@@ -400,6 +409,7 @@ int rec_status_init(int rank, int size, const char *dir, char *why, size_t whysi
 {
 	char path[PATH_MAX], name[64];
 	pthread_condattr_t attr;
+	pthread_attr_t tattr;
 	sigset_t all, old;
 	int fd, rc;
 
@@ -431,13 +441,19 @@ int rec_status_init(int rank, int size, const char *dir, char *why, size_t whysi
 	/* The writer takes no signals: the program's handlers run on the program's threads. */
 	sigfillset(&all);
 	pthread_sigmask(SIG_SETMASK, &all, &old);
-	rc = pthread_create(&st_thread, NULL, st_main, NULL);
+	pthread_attr_init(&tattr);
+	/* it needs little: not the program's stack size, which may be large */
+	pthread_attr_setstacksize(&tattr, ST_THREAD_STACK);
+	rc = pthread_create(&st_thread, &tattr, st_main, NULL);
+	pthread_attr_destroy(&tattr);
 	pthread_sigmask(SIG_SETMASK, &old, NULL);
 	if (rc != 0) {
 		snprintf(why, whysize, "cannot start the status thread: %s", strerror(rc));
 		return -1;	/* the file stays, written at finalize */
 	}
 	st_running = 1;
+	/* MPI_Init returned (the call leaves right after): no longer starting */
+	atomic_store_explicit(&st_started, 1, memory_order_relaxed);
 	return 0;
 }
 

@@ -13,6 +13,7 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
+#include "environment.h"
 #include "recorder.h"
 #include "rec_site.h"
 #include "rec_status.h"
@@ -45,11 +46,7 @@ struct rec_thread {
 	struct rec_thread *next;	/* every slot, newest first */
 };
 
-/* >0 while this thread is inside a wrapper: MPI calls made meanwhile (by the tool, or by MPI
- * itself through the MPI_ names) are passed through unrecorded. initial-exec: a plain load,
- * the library being preloaded. */
-static __thread int rec_depth __attribute__((tls_model("initial-exec")));
-static __thread struct rec_thread *rec_self __attribute__((tls_model("initial-exec")));
+__thread struct rec_tls rec_tls __attribute__((tls_model("initial-exec")));
 
 /* Calls entered so far: the live status's op when no trace is written. */
 static atomic_uint rec_entered;
@@ -60,6 +57,8 @@ static atomic_int rec_off;
 /* MPI_THREAD_MULTIPLE: calls of several threads may overlap, counters need atomic updates
  * and tables their locks (recorder.h). */
 int rec_multi = 1;
+
+int rec_timed;
 
 /* membarrier(2) is there: the membarrier protocol (see REC_WATCHED). */
 static int rec_asym;
@@ -72,12 +71,12 @@ static int rec_thread_key_ok;		/* rec_thread_key exists */
 
 void rec_guard_take(void)
 {
-	rec_depth++;
+	rec_tls.depth++;
 }
 
 void rec_guard_drop(void)
 {
-	rec_depth--;
+	rec_tls.depth--;
 }
 
 void rec_call_disable(void)
@@ -94,7 +93,9 @@ void rec_call_set_threads(int multiple)
 __attribute__((constructor)) static void rec_call_init(void)
 {
 	long cmds = syscall(__NR_membarrier, MEMBARRIER_CMD_QUERY, 0, 0);
+	const char *timed = getenv(MPIV_ENV_TIMESTAMPS);
 
+	rec_timed = timed && *timed && strcmp(timed, "0") != 0;
 	rec_asym = cmds > 0 && (cmds & MEMBARRIER_CMD_PRIVATE_EXPEDITED) &&
 		   syscall(__NR_membarrier, MEMBARRIER_CMD_REGISTER_PRIVATE_EXPEDITED, 0, 0) == 0;
 }
@@ -104,7 +105,7 @@ static void rec_thread_exit(void *arg)
 	struct rec_thread *t = arg;
 
 	/* A call from a later destructor of this thread must not use the slot it gives up. */
-	rec_self = NULL;
+	rec_tls.self = NULL;
 	atomic_store_explicit(&t->used, 0, memory_order_release);
 }
 
@@ -115,7 +116,7 @@ static void rec_thread_key_make(void)
 
 /* This thread's slot, found or made on its first blocking call. NULL if out of memory (its
  * calls are then never reported as blocked). */
-static struct rec_thread *rec_thread_self(void)
+static REC_COLD struct rec_thread *rec_thread_self(void)
 {
 	struct rec_thread *t;
 	int zero;
@@ -138,7 +139,7 @@ static struct rec_thread *rec_thread_self(void)
 	pthread_mutex_unlock(&rec_threads_lock);
 	if (t && rec_thread_key_ok)
 		pthread_setspecific(rec_thread_key, t);
-	rec_self = t;
+	rec_tls.self = t;
 	return t;
 }
 
@@ -146,11 +147,13 @@ REC_HOT int rec_call_enter(struct rec_call *c, unsigned call, const void *ret)
 {
 	uint32_t op;
 
-	if (rec_depth > 0 || atomic_load_explicit(&rec_off, memory_order_relaxed))
+	if (rec_tls.depth > 0 || atomic_load_explicit(&rec_off, memory_order_relaxed))
 		return 0;
 
-	rec_depth++;
+	rec_tls.depth++;
 	mpiv_event_init(&c->ev, call);
+	if (rec_timed)
+		c->ev.enter = rec_now();
 	/* One thread at a time: the index the event will take, from the trace (a run of failed
 	 * polls is one event); without a trace, calls counted with a plain increment. With
 	 * overlapping calls, counted, which is close. */
@@ -164,53 +167,67 @@ REC_HOT int rec_call_enter(struct rec_call *c, unsigned call, const void *ret)
 	c->ev.site = rec_site_lookup(ret);
 	c->ev.reqs = c->reqs_inline;
 	c->reqs_cap = REC_INLINE_REQS;
-	c->indexed = 0;
-	c->posted = 0;
-	c->incomplete_sent = 0;
+	c->bits = 0;
 	c->newcomm = MPIV_NONE;
 	c->members = NULL;
 	c->reduce = NULL;
-	c->failed_poll = 0;
 	c->ev.thread = rec_status_enter(call, op, c->ev.site);
 	return 1;
 }
 
+void rec_quick_allow(void)
+{
+	rec_tls.quick = !rec_multi && !rec_reduce_on && !rec_steer_active();
+}
+
 void rec_call_posted(struct rec_call *c)
 {
-	struct rec_thread *t = rec_self;
+	struct rec_thread *t = rec_tls.self;
 
-	if (c->posted || (!t && !(t = rec_thread_self())))
+	if ((c->bits & REC_C_POSTED) || (!t && !(t = rec_thread_self())))
 		return;
 	c->posted_beat = rec_status_beat();
-	c->posted = 1;
+	c->bits |= REC_C_POSTED;
 	atomic_store_explicit(&t->posted_beat, c->posted_beat, memory_order_relaxed);
 	atomic_store_explicit(&t->posted, (uintptr_t)c, memory_order_release);
 }
 
-void rec_call_returned(struct rec_call *c)
+/* The watcher claimed c, blocked until now: wait until it is done with it (writing it as
+ * incomplete: rare, and quick). */
+static REC_COLD void rec_call_wait_watcher(struct rec_thread *t, const struct rec_call *c)
 {
-	struct rec_thread *t = rec_self;
-
-	if (!c->posted)
-		return;
-	c->posted = 0;
 	if (rec_asym) {
-		atomic_store_explicit(&t->posted, 0, memory_order_relaxed);
-		atomic_signal_fence(memory_order_seq_cst);	/* the watcher's membarrier */
-		/* Claimed: wait until the watcher is done with c (writing it as incomplete: rare,
-		 * and quick); acquire, to see what it wrote. */
+		/* acquire, to see what it wrote */
 		while (atomic_load_explicit(&t->watching, memory_order_acquire) == (uintptr_t)c)
 			sched_yield();
 		return;
 	}
-	if (atomic_exchange_explicit(&t->posted, 0, memory_order_acq_rel) & REC_WATCHED) {
-		while (!atomic_load_explicit(&t->released, memory_order_acquire))
-			sched_yield();
-		atomic_store_explicit(&t->released, 0, memory_order_relaxed);
-	}
+	while (!atomic_load_explicit(&t->released, memory_order_acquire))
+		sched_yield();
+	atomic_store_explicit(&t->released, 0, memory_order_relaxed);
 }
 
-int rec_call_reserve_reqs(struct rec_call *c, uint32_t n)
+void rec_call_returned(struct rec_call *c)
+{
+	struct rec_thread *t = rec_tls.self;
+
+	if (!(c->bits & REC_C_POSTED))
+		return;
+	c->bits &= ~(unsigned)REC_C_POSTED;
+	if (rec_asym) {
+		atomic_store_explicit(&t->posted, 0, memory_order_relaxed);
+		atomic_signal_fence(memory_order_seq_cst);	/* the watcher's membarrier */
+		if (atomic_load_explicit(&t->watching, memory_order_relaxed) == (uintptr_t)c)
+			rec_call_wait_watcher(t, c);
+	} else if (atomic_exchange_explicit(&t->posted, 0, memory_order_acq_rel) & REC_WATCHED) {
+		rec_call_wait_watcher(t, c);
+	}
+	/* the watcher may read ev up to here: the time it returned goes in after */
+	if (rec_timed)
+		c->ev.leave = rec_now();
+}
+
+REC_COLD int rec_call_reserve_reqs(struct rec_call *c, uint32_t n)
 {
 	struct mpiv_reqinfo *r;
 
@@ -245,30 +262,37 @@ int rec_call_add_req(struct rec_call *c, int32_t id, int32_t src, int32_t tag)
 
 void rec_call_polled(struct rec_call *c, int rc)
 {
-	c->failed_poll = rc == MPI_SUCCESS && mpiv_event_failed_poll(&c->ev);
+	if (rc == MPI_SUCCESS && mpiv_event_failed_poll(&c->ev))
+		c->bits |= REC_C_FAILED_POLL;
+}
+
+/* Free what c owns besides its inline storage. */
+static REC_COLD void rec_call_free(struct rec_call *c)
+{
+	if (c->ev.reqs != c->reqs_inline)
+		free(c->ev.reqs);
+	c->ev.reqs = NULL;
+	free(c->ev.group);	/* window calls' groups: malloc'ed by the handler */
+	c->ev.group = NULL;
+	free(c->members);
+	c->members = NULL;
 }
 
 REC_HOT void rec_call_leave(struct rec_call *c)
 {
 	rec_call_returned(c);
+	/* a call that was not posted: its time of return is now */
+	if (rec_timed && !c->ev.leave)
+		c->ev.leave = rec_now();
 	rec_steer_after(c);
 	rec_output_call(c, 0);
 	if (c->reduce)
 		rec_reduce_leave(c);	/* its findings follow the event they name */
-	rec_status_leave(c->failed_poll);
+	rec_status_leave(!!(c->bits & REC_C_FAILED_POLL));
 	/* Tested first: most calls own nothing, and free(NULL) is still a call. */
-	if (c->ev.reqs != c->reqs_inline)
-		free(c->ev.reqs);
-	c->ev.reqs = NULL;
-	if (c->ev.group) {
-		free(c->ev.group);	/* window calls' groups: malloc'ed by the handler */
-		c->ev.group = NULL;
-	}
-	if (c->members) {
-		free(c->members);
-		c->members = NULL;
-	}
-	rec_depth--;
+	if ((c->ev.reqs != c->reqs_inline) | (c->ev.group != NULL) | (c->members != NULL))
+		rec_call_free(c);
+	rec_tls.depth--;
 }
 
 /* Claim t's posted call p; returns 1 if the watcher may now read it. */
@@ -309,11 +333,12 @@ static void rec_watch_thread(struct rec_thread *t, uint64_t beat)
 		return;
 	c = (struct rec_call *)p;
 	/* The slot's beat was a hint: the call we hold may be a newer one at the same address. */
-	if (!c->incomplete_sent && beat - c->posted_beat >= REC_STUCK_BEATS) {
+	if (!(c->bits & REC_C_INCOMPLETE_SENT) && beat - c->posted_beat >= REC_STUCK_BEATS) {
+		rec_call_unquick(c);	/* its owner waits: its event is ours to complete */
 		/* This gives the call its index; when it returns, its complete record follows
 		 * and replaces this one. */
 		rec_output_call(c, MPIV_EV_INCOMPLETE);
-		c->incomplete_sent = 1;
+		c->bits |= REC_C_INCOMPLETE_SENT;
 	}
 	rec_unclaim(t, p);
 }

@@ -23,6 +23,7 @@ void rec_call_newcomm(struct rec_call *c, MPI_Comm newcomm, MPI_Comm members_of)
 		return;
 	c->members = members;
 	c->nmembers = (uint32_t)n;
+	c->bits |= REC_C_MEMBERS;
 }
 
 /* A blocking creation: a collective on parent that gives *newcomm. */

@@ -15,10 +15,12 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <ucontext.h>
 #include <unistd.h>
 
 #include "environment.h"
 #include "recorder.h"
+#include "rec_stack.h"
 #include "trace.h"
 #include "tracefmt.h"
 
@@ -29,6 +31,10 @@
 #define REC_OUT_TMP (64u << 10)
 /* How long a fatal signal handler waits for another thread to let go of the file. */
 #define REC_OUT_SIGNAL_WAIT_MS 200
+/* A SIGSEGV this close to the stack pointer is taken for a stack overflow
+ * (out_stack_overflow). */
+#define REC_OUT_BELOW_SP (64u << 10)
+#define REC_OUT_ABOVE_SP (1u << 20)
 
 /* The ring. Positions count the bytes appended after the header, so position p is at file
  * offset out_hdrlen + p and at out_ring[p % REC_OUT_RING]. The bytes of [out_tail, out_head)
@@ -63,6 +69,11 @@ static struct mpiv_reqinfo *out_run_reqs;	/* malloc'ed, room for out_run_cap */
 static uint32_t out_run_cap;
 static atomic_int out_run_open;		/* out_run is the last event appended */
 static atomic_ullong out_run_more;	/* the times it was made more, not yet written */
+static atomic_ullong out_run_leave;	/* with times: when the last of them returned */
+static atomic_ullong out_run_base;	/* with times: the time written last before the run's
+					 * repeat record (its event's leave), for a flush's */
+/* recorder.h; producers' (written under out_plock if they take it) */
+int rec_output_fast;
 static char out_path[PATH_MAX];		/* for messages */
 static int out_on_exit_set;		/* out_on_exit() is registered */
 static void out_on_exit(int status, void *arg);
@@ -146,6 +157,7 @@ static void out_fail(const char *what, int e)
 {
 	int fd = atomic_exchange(&out_fd, -1);
 
+	rec_output_fast = 0;
 	if (fd < 0)
 		return;
 	rec_msg("cannot %s trace '%s': %s: recording stops", what, out_path, strerror(e));
@@ -158,6 +170,7 @@ static void out_fail(const char *what, int e)
 static size_t out_write_run(int fd, uint64_t head)
 {
 	unsigned char rec[MPIV_TF_REPEAT_MAX];
+	struct mpiv_tf_clock clock;
 	uint64_t more;
 	size_t n;
 
@@ -167,7 +180,11 @@ static size_t out_write_run(int fd, uint64_t head)
 	/* a producer that moved the head meanwhile may have ended this run: its record wins */
 	if (!more || atomic_load_explicit(&out_head, memory_order_acquire) != head)
 		return 0;
-	n = mpiv_tf_encode_repeat(rec, sizeof(rec), more);
+	/* the producer's own clock moves only past the run: a copy of where it stood */
+	clock.on = out_tf.clock.on;
+	clock.last = atomic_load_explicit(&out_run_base, memory_order_relaxed);
+	n = mpiv_tf_encode_repeat(rec, sizeof(rec), more, &clock,
+				  atomic_load_explicit(&out_run_leave, memory_order_relaxed));
 	return out_pwrite(fd, rec, n, out_hdrlen + head) ? 0 : n;
 }
 
@@ -273,7 +290,8 @@ static size_t enc_comm(void *arg, void *buf, size_t cap)
 
 static size_t enc_repeat(void *arg, void *buf, size_t cap)
 {
-	return mpiv_tf_encode_repeat(buf, cap, *(const uint64_t *)arg);
+	return mpiv_tf_encode_repeat(buf, cap, *(const uint64_t *)arg, &out_tf.clock,
+				     atomic_load_explicit(&out_run_leave, memory_order_relaxed));
 }
 
 /* Whether ev is the open run's event made again: every field the trace keeps is equal. */
@@ -303,6 +321,7 @@ static void out_run_end(void)
 		out_append(MPIV_TF_REPEAT_MAX, enc_repeat, &more);
 	atomic_store_explicit(&out_run_open, 0, memory_order_release);
 	atomic_store_explicit(&out_run_more, 0, memory_order_relaxed);
+	rec_output_fast = !out_multi && atomic_load_explicit(&out_fd, memory_order_relaxed) >= 0;
 }
 
 /* c's event was just appended as a new event: open a run if it is a failed poll. */
@@ -310,7 +329,7 @@ static void out_run_start(const struct rec_call *c)
 {
 	struct mpiv_reqinfo *r;
 
-	if (!c->failed_poll || c->ev.flags)
+	if (!(c->bits & REC_C_FAILED_POLL) || c->ev.flags)
 		return;
 	if (c->ev.nreqs > out_run_cap) {
 		/* without memory the polls are written one by one, as they come */
@@ -323,6 +342,9 @@ static void out_run_start(const struct rec_call *c)
 	out_run = c->ev;
 	out_run.reqs = out_run_reqs;
 	memcpy(out_run_reqs, c->ev.reqs, c->ev.nreqs * sizeof(*c->ev.reqs));
+	atomic_store_explicit(&out_run_leave, c->ev.leave, memory_order_relaxed);
+	atomic_store_explicit(&out_run_base, out_tf.clock.last, memory_order_relaxed);
+	rec_output_fast = 0;
 	atomic_store_explicit(&out_run_open, 1, memory_order_release);
 }
 
@@ -371,6 +393,44 @@ static void out_flush_from_signal(int sig)
 	out_drop(&out_wlock, took);
 }
 
+/* Whether the fault being handled is the thread's stack overflowing, as far as can be told:
+ * a SIGSEGV at an address near the interrupted stack pointer (below it by up to what one
+ * probe or push reaches, or above it inside the frame just made). */
+static int out_stack_overflow(int sig, const siginfo_t *info, const void *uctx)
+{
+#if defined(__x86_64__) && defined(REG_RSP)
+	const ucontext_t *uc = uctx;
+	uintptr_t sp, addr;
+
+	if (sig != SIGSEGV || !info || !uc)
+		return 0;
+	sp = (uintptr_t)uc->uc_mcontext.gregs[REG_RSP];
+	addr = (uintptr_t)info->si_addr;
+	return addr + REC_OUT_BELOW_SP >= sp && addr < sp + REC_OUT_ABOVE_SP;
+#else
+	(void)sig;
+	(void)info;
+	(void)uctx;
+	return 0;
+#endif
+}
+
+/* Whether the program's handler old could have run for this signal without the recorder:
+ * not for a stack overflow, when it needed the thread's own stack (the program gave it no
+ * alternate one) and the recorder's handler runs only thanks to the recorder's alternate
+ * stack (rec_stack.h). The kernel then kills the process with the signal, as must we. */
+static int out_program_could_run(int sig, const siginfo_t *info, const void *uctx,
+				 const struct sigaction *old)
+{
+	char here;
+	enum rec_stack_alt alt;
+
+	if (!out_stack_overflow(sig, info, uctx))
+		return 1;
+	alt = rec_stack_alt_of(&here);
+	return alt == REC_ALT_NONE || (alt == REC_ALT_PROGRAM && (old->sa_flags & SA_ONSTACK));
+}
+
 static void out_on_signal(int sig, siginfo_t *info, void *uctx)
 {
 	int saved = errno;
@@ -381,6 +441,8 @@ static void out_on_signal(int sig, siginfo_t *info, void *uctx)
 	for (i = 0; i < REC_OUT_NSIGNALS; i++)
 		if (out_signals[i] == sig)
 			old = &out_old_action[i];
+	if (old && !out_program_could_run(sig, info, uctx, old))
+		old = NULL;
 	/* Another handler (the program's, or the MPI library's: UCX prints a backtrace on
 	 * SIGSEGV) decides what happens next. A fault, a bus error, a bad instruction or an
 	 * abort ends the rank all the same nearly always: the stop record goes in past what
@@ -497,6 +559,11 @@ int rec_output_open(int rank, int size, int thread_level)
 	h.pid = (int32_t)getpid();
 	h.thread_level = thread_level;
 	h.bsend_overhead = MPI_BSEND_OVERHEAD;
+	if (rec_timed) {
+		h.clock = MPIV_CLOCK_MONOTONIC;
+		h.origin = rec_now();
+		h.realtime = rec_realtime();
+	}
 	if (gethostname(h.host, sizeof(h.host) - 1) != 0)
 		h.host[0] = '\0';
 	library_version(h.library, sizeof(h.library));
@@ -512,12 +579,14 @@ int rec_output_open(int rank, int size, int thread_level)
 
 	/* Only this thread runs MPI calls yet: nothing else touches the ring. */
 	memset(&out_tf, 0, sizeof(out_tf));
+	mpiv_tf_writer_start(&out_tf, &h);
 	out_hdrlen = len;
 	atomic_store(&out_head, 0);
 	atomic_store(&out_tail, 0);
 	out_multi = thread_level == MPI_THREAD_MULTIPLE;
 	out_pid = getpid();
 	atomic_store(&out_fd, fd);
+	rec_output_fast = !out_multi;
 	out_install_handlers();
 	if (!out_on_exit_set) {
 		out_on_exit_set = 1;
@@ -542,35 +611,26 @@ static int out_put_event(const struct mpiv_event *ev, size_t max)
 	return 1;
 }
 
-void rec_output_call(struct rec_call *c, unsigned flags)
+/* rec_output_call() but for its common case. */
+static REC_COLD void out_call_slow(struct rec_call *c, unsigned flags)
 {
 	size_t max = MPIV_TF_EVENT_MAX(c->ev.nreqs + c->ev.ngroup);
 	uint16_t saved = c->ev.flags;
 	int taken = 0, fresh;
 
-	/* Nearly every call: calls cannot overlap, the event is new, no run of failed polls is
-	 * open or to open, and no communicator record follows: none of what follows applies. */
-	if (!(flags | (unsigned)out_multi | (unsigned)c->indexed | (unsigned)c->failed_poll) &&
-	    !c->members && !atomic_load_explicit(&out_run_open, memory_order_relaxed) &&
-	    atomic_load_explicit(&out_fd, memory_order_relaxed) >= 0) {
-		c->ev.index = out_tf.nevents;
-		if (out_put_event(&c->ev, max)) {
-			c->indexed = 1;
-			return;
-		}
-	}
 	/* Only to skip the work when not recording; out_append() checks again. */
 	if (atomic_load_explicit(&out_fd, memory_order_relaxed) < 0)
 		return;
 	/* Flags come from the watcher only, which always locks (see out_plock). */
 	if (out_multi || flags)
 		taken = out_take(&out_plock);
-	fresh = !c->indexed;
+	fresh = !(c->bits & REC_C_INDEXED);
 	/* A failed poll made again the same way: one more in the run, nothing written. */
-	if (fresh && !flags && c->failed_poll &&
+	if (fresh && !flags && (c->bits & REC_C_FAILED_POLL) &&
 	    atomic_load_explicit(&out_run_open, memory_order_relaxed) && out_run_same(&c->ev)) {
 		c->ev.index = out_tf.nevents - 1;
-		c->indexed = 1;
+		c->bits |= REC_C_INDEXED;
+		atomic_store_explicit(&out_run_leave, c->ev.leave, memory_order_relaxed);
 		atomic_store_explicit(&out_run_more,
 				      atomic_load_explicit(&out_run_more, memory_order_relaxed) + 1,
 				      memory_order_release);
@@ -580,7 +640,7 @@ void rec_output_call(struct rec_call *c, unsigned flags)
 	out_run_end();
 	if (fresh) {
 		c->ev.index = out_tf.nevents;
-		c->indexed = 1;
+		c->bits |= REC_C_INDEXED;
 	}
 	if (flags || c->members || !out_put_event(&c->ev, max)) {
 		/* The event is the producer's alone: flags can be or'ed in place. */
@@ -594,6 +654,77 @@ void rec_output_call(struct rec_call *c, unsigned flags)
 	if (fresh && !flags)
 		out_run_start(c);
 	out_drop(&out_plock, taken);
+}
+
+void rec_output_call(struct rec_call *c, unsigned flags)
+{
+	/* Nearly every call: calls cannot overlap, the event is new, no run of failed polls is
+	 * open or to open, and no communicator record follows: none of what out_call_slow()
+	 * sees to applies. */
+	if (__builtin_expect(rec_output_fast && !(flags | (c->bits & REC_C_OUT_SLOW)), 1)) {
+		c->ev.index = out_tf.nevents;
+		if (out_put_event(&c->ev, MPIV_TF_EVENT_MAX(c->ev.nreqs + c->ev.ngroup))) {
+			c->bits |= REC_C_INDEXED;
+			return;
+		}
+	}
+	out_call_slow(c, flags);
+}
+
+int32_t rec_output_last_req(void)
+{
+	return out_tf.last_req;
+}
+
+/* Where a quick record goes: the position of the ring's head, if rec_output_fast and the longest
+ * record of a quick call fits there without wrapping; else NULL. */
+static inline unsigned char *out_quick_room(uint64_t *head)
+{
+	size_t pos;
+
+	*head = atomic_load_explicit(&out_head, memory_order_relaxed);
+	pos = (size_t)(*head % REC_OUT_RING);
+	if (!rec_output_fast || pos + MPIV_TF_EVENT_MAX(REC_INLINE_REQS) > REC_OUT_RING ||
+	    *head + MPIV_TF_EVENT_MAX(REC_INLINE_REQS) -
+	    atomic_load_explicit(&out_tail, memory_order_acquire) > REC_OUT_RING)
+		return NULL;
+	return out_ring + pos;
+}
+
+int rec_output_quick_copy(const struct rec_call *c, const unsigned char *rec, size_t len)
+{
+	uint64_t head;
+	unsigned char *p = out_quick_room(&head);
+
+	if (!p)
+		return 0;
+	head += mpiv_tf_encode_copy(&out_tf, p, rec, len, &c->ev);
+	atomic_store_explicit(&out_head, head, memory_order_release);
+	return 1;
+}
+
+uint32_t rec_output_nevents(void)
+{
+	return out_tf.nevents;
+}
+
+size_t rec_output_quick_write(struct rec_call *c, unsigned char *rec)
+{
+	uint64_t head;
+	unsigned char *p = out_quick_room(&head);
+	size_t n;
+
+	rec_call_unquick(c);
+	if (!p || (c->bits & REC_C_OUT_SLOW)) {
+		rec_output_call(c, 0);
+		return 0;
+	}
+	c->ev.index = out_tf.nevents;
+	n = mpiv_tf_encode_event(&out_tf, p, MPIV_TF_EVENT_MAX(REC_INLINE_REQS), &c->ev);
+	memcpy(rec, p, MPIV_TF_MEMO_LEN);
+	atomic_store_explicit(&out_head, head + n, memory_order_release);
+	c->bits |= REC_C_INDEXED;
+	return out_tf.copy_len;
 }
 
 uint32_t rec_output_next_index(unsigned call)
@@ -689,6 +820,7 @@ void rec_output_close(int how, int32_t code)
 		return;
 	out_remove_handlers();
 	ptaken = out_take(&out_plock);
+	rec_output_fast = 0;
 	out_run_end();
 	if (how != MPIV_END_UNKNOWN)
 		out_append(MPIV_TF_STOP_MAX, enc_stop, &stop);

@@ -384,7 +384,7 @@ static void red_free(struct rec_red *r)
 	free(r);
 }
 
-void rec_reduce_leave(struct rec_call *c)
+REC_COLD void rec_reduce_leave(struct rec_call *c)
 {
 	struct rec_red *r = c->reduce, *next;
 
@@ -870,7 +870,7 @@ void rec_reduce_started(struct rec_red *r, struct rec_call *c, int rc,
 	pthread_mutex_unlock(&red_lock);
 }
 
-void rec_reduce_completed(struct rec_call *c, MPI_Request h, int rc)
+REC_COLD void rec_reduce_completed(struct rec_call *c, MPI_Request h, int rc)
 {
 	struct rec_red **pp, *r = NULL;
 

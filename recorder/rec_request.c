@@ -11,7 +11,8 @@
 
 #define REQ_BUCKETS 1024	/* a power of two */
 #define REQ_CHUNK 256		/* table nodes allocated at a time */
-#define REQ_STACK 32		/* Waitall counts handled without malloc */
+#define REQ_STACK 8		/* requests a completion call handles without malloc: few, its
+				 * frame is on the program's stack */
 
 /* A table node. Handles are not unique (see struct rec_reqent), so a bucket may hold several
  * nodes with one handle; a wait takes the newest one returned in the variable it is passed,
@@ -48,19 +49,25 @@ static unsigned req_hash(MPI_Request h)
 	return (unsigned)((v * 0x9e3779b97f4a7c15ULL) >> 40) & (REQ_BUCKETS - 1);
 }
 
+/* More free nodes, REQ_CHUNK of them at once. Call with req_lock held. */
+static REC_COLD void req_refill(void)
+{
+	struct req_node *n = malloc(REQ_CHUNK * sizeof(*n));
+	unsigned i;
+
+	for (i = 0; n && i < REQ_CHUNK; i++) {
+		n[i].next = req_free;
+		req_free = &n[i];
+	}
+}
+
 /* Link e into the table. Call with req_lock held. Returns 0, or -1 if out of memory. */
 static int req_insert(const struct rec_reqent *e)
 {
 	struct req_node *n, **bucket = &req_buckets[req_hash(e->handle)];
-	unsigned i;
 
-	if (!req_free) {
-		n = malloc(REQ_CHUNK * sizeof(*n));
-		for (i = 0; n && i < REQ_CHUNK; i++) {
-			n[i].next = req_free;
-			req_free = &n[i];
-		}
-	}
+	if (!req_free)
+		req_refill();
 	n = req_free;
 	if (!n)
 		return -1;

@@ -81,7 +81,8 @@ int rec_steer_load(int rank)
 
 /* The decision call c is about to make must be forced: the next one of the steering, if c
  * is the call it names; else the rank left the steered path, and steering stops. */
-static const struct mpiv_steer_decision *expected(struct rec_call *c, enum mpiv_decision kind)
+static REC_COLD const struct mpiv_steer_decision *expected(struct rec_call *c,
+							   enum mpiv_decision kind)
 {
 	const struct mpiv_steer_decision *d;
 
@@ -106,15 +107,15 @@ static const struct mpiv_steer_decision *expected(struct rec_call *c, enum mpiv_
 	return NULL;
 }
 
-int rec_steer_source(struct rec_call *c, int source, MPI_Comm comm)
+/* rec_steer_source() of a wildcard receive or probe while steering is on. */
+static REC_COLD int steer_source(struct rec_call *c, int source, MPI_Comm comm)
 {
 	const struct mpiv_steer_decision *d;
 	int r;
 
 	/* a call that is never a decision (MPI_Recv_init: a persistent wildcard) is not steered */
-	if (!steer_on || source != MPI_ANY_SOURCE ||
-	    mpiv_decision_of(c->ev.call, MPIV_ANY_SOURCE, MPIV_ANY_SOURCE, 0, 0, 0) !=
-		    MPIV_DEC_SOURCE)
+	if (mpiv_decision_of(c->ev.call, MPIV_ANY_SOURCE, MPIV_ANY_SOURCE, 0, 0, 0) !=
+	    MPIV_DEC_SOURCE)
 		return source;
 	d = expected(c, MPIV_DEC_SOURCE);
 	if (!d)
@@ -131,6 +132,11 @@ int rec_steer_source(struct rec_call *c, int source, MPI_Comm comm)
 	return r;
 }
 
+int rec_steer_source(struct rec_call *c, int source, MPI_Comm comm)
+{
+	return steer_on && source == MPI_ANY_SOURCE ? steer_source(c, source, comm) : source;
+}
+
 const struct mpiv_steer_decision *rec_steer_completion(struct rec_call *c, int nactive)
 {
 	if (!steer_on || nactive < 2)
@@ -138,7 +144,7 @@ const struct mpiv_steer_decision *rec_steer_completion(struct rec_call *c, int n
 	return expected(c, MPIV_DEC_COMPLETION);
 }
 
-void rec_steer_stop(const char *why)
+REC_COLD void rec_steer_stop(const char *why)
 {
 	char line[256];
 
@@ -154,6 +160,11 @@ void rec_steer_after(const struct rec_call *c)
 {
 	if (steer_on && mpiv_event_decision(&c->ev) != MPIV_DEC_NONE)
 		steer_next++;
+}
+
+int rec_steer_active(void)
+{
+	return steer_on || steer.buffering != MPIV_STEER_NATURAL;
 }
 
 void rec_steer_release(void)

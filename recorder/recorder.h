@@ -5,10 +5,12 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <time.h>
 
 #include <mpi.h>
 
 #include "event.h"	/* before MPIV_SPECIAL is redefined below: its enum needs every call */
+#include "rec_hot.h"
 #include "rec_msg.h"
 #include "rec_reduce.h"
 
@@ -16,31 +18,39 @@
 
 /* Exported MPI_* wrappers are the only symbols with default visibility. */
 #define MPIV_EXPORT __attribute__((visibility("default")))
-/* On the functions every recorded call goes through (the call's start and end, and the
- * handlers of the calls programs make in their loops): inline every helper they call, from
- * every file (the preload library is built with link-time optimisation). A recorded call
- * then costs a few functions instead of a few dozen calls; the rest of the library keeps
- * its helpers out of line, so that it stays small. */
-#define REC_HOT __attribute__((flatten))
 /* (a, b, c) -> a, b, c: lets a .def parameter list follow another parameter. */
 #define MPIV_UNPAREN(...) __VA_ARGS__
 
 #define REC_INLINE_REQS 8	/* requests an event holds without malloc */
 #define REC_REQ_UNKNOWN (-1)	/* id of a request the recorder did not see being made */
 
-/* One intercepted call, on the wrapper's stack. Between rec_call_posted() and
- * rec_call_returned() the watcher thread may read ev, so the handler must not change it. */
+/* What has happened to a call (struct rec_call's bits). */
+enum rec_call_bits {
+	REC_C_INDEXED = 1 << 0,		/* ev.index is final: the event was written once */
+	REC_C_POSTED = 1 << 1,		/* published to the watcher (blocked in PMPI, or may be) */
+	REC_C_INCOMPLETE_SENT = 1 << 2,	/* the watcher already wrote it as MPIV_EV_INCOMPLETE */
+	REC_C_FAILED_POLL = 1 << 3,	/* a poll that found nothing (rec_call_polled()): no
+					 * progress, and a run of equal ones is one event
+					 * (rec_output_call) */
+	REC_C_MEMBERS = 1 << 4,		/* a comm record follows the event (members) */
+	REC_C_QUICK = 1 << 5,		/* made the quick way (rec_quick.c): of ev, only call,
+					 * site, enter and the requests were written; the rest
+					 * is in slot (rec_call_unquick()) */
+	/* any of these: the event is not written by rec_output_call()'s common case */
+	REC_C_OUT_SLOW = REC_C_INDEXED | REC_C_FAILED_POLL | REC_C_MEMBERS,
+};
+
+/* One intercepted call, on the wrapper's stack (which is the program's: keep it small).
+ * Between rec_call_posted() and rec_call_returned() the watcher thread may read ev, so the
+ * handler must not change it. */
+struct rq_slot;
+
 struct rec_call {
 	struct mpiv_event ev;		/* the event being recorded; ev.reqs points to reqs_inline
 					 * or to malloc'ed memory */
 	struct mpiv_reqinfo reqs_inline[REC_INLINE_REQS];	/* storage for the first requests */
 	uint32_t reqs_cap;		/* room in ev.reqs */
-	int indexed;			/* ev.index is final: the event was written once */
-	int posted;			/* published to the watcher (blocked in PMPI, or may be) */
-	int incomplete_sent;		/* the watcher already wrote it as MPIV_EV_INCOMPLETE */
-	int failed_poll;		/* a poll that found nothing (rec_call_polled()): no
-					 * progress, and a run of equal ones is one event
-					 * (rec_output_call) */
+	unsigned bits;			/* enum rec_call_bits */
 	uint64_t posted_beat;		/* rec_status_beat() when posted */
 	int32_t newcomm;		/* a NEWCOMM call: the id of the communicator it made,
 					 * MPIV_NONE if none (written as a comm record) */
@@ -49,7 +59,42 @@ struct rec_call {
 	struct rec_red *reduce;		/* reductions the reduction check handled in this call,
 					 * whose findings follow its event (rec_reduce.c); NULL
 					 * for none */
+	const struct rq_slot *slot;	/* REC_C_QUICK: its call site's slot (rec_quick.c) */
 };
+
+/* What each thread of the program keeps. initial-exec: a plain load, the library being
+ * preloaded. */
+struct rec_tls {
+	int depth;		/* > 0 while the thread is inside a wrapper: MPI calls made
+				 * meanwhile (by the tool, or by MPI itself through the MPI_
+				 * names) are passed through unrecorded */
+	int quick;		/* the thread may take the quick way (rec_quick_allow()) */
+	struct rec_thread *self;	/* its slot for the watcher (rec_call.c), made at its
+					 * first blocking call */
+};
+extern __thread struct rec_tls rec_tls __attribute__((tls_model("initial-exec")));
+
+/* Times are recorded (record --timestamps): MPIVERIFY_TIMESTAMPS, read when the library is
+ * loaded, so that MPI_Init has its times too. */
+extern int rec_timed;
+
+/* The clock of the times (MPIV_CLOCK_MONOTONIC): a vDSO call, no system call. */
+static inline uint64_t rec_now(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+}
+
+/* CLOCK_REALTIME in nanoseconds since the epoch. */
+static inline uint64_t rec_realtime(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_REALTIME, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+}
 
 /* ---- rec_call.c: the life of a call ---- */
 
@@ -79,6 +124,32 @@ int rec_call_reserve_reqs(struct rec_call *c, uint32_t n);
 
 /* End the call: write its event, update the status, free what c owns, drop the guard. */
 void rec_call_leave(struct rec_call *c);
+
+/* ---- rec_quick.c, rec_call.c: the quick way of the most frequent calls ----
+ * MPI_Send, MPI_Isend, MPI_Recv, MPI_Irecv and MPI_Wait of the thread that called MPI_Init,
+ * when nothing more than their event is to be done (no steering, no reduction check, calls
+ * that cannot overlap): the event is written field by field, only those the call uses, and
+ * usually as a copy of the record its site made last. The wrapper of a call with a quick
+ * handler rec_quick_<name>() (a weak symbol, as the replayer's forced calls) calls it when
+ * rec_quick_ready(), else rec_common_<name>(), the common way. */
+
+/* Nothing stands in the way of the common case of appending an event (one new event at the
+ * ring's head): the trace is open, calls cannot overlap, no run of failed polls is open. */
+extern int rec_output_fast;
+
+/* Whether the calling thread may take the quick way now: not inside a wrapper, allowed
+ * (rec_quick_allow()), and rec_output_fast. */
+static inline int rec_quick_ready(void)
+{
+	return (rec_tls.depth == 0) & rec_tls.quick & rec_output_fast;
+}
+
+/* Make quick call c an ordinary one: give its event the fields it never wrote. The watcher
+ * does so before writing it as blocked; idempotent. */
+void rec_call_unquick(struct rec_call *c);
+
+/* Let the calling thread (MPI_Init's) take the quick way, if the run allows it. */
+void rec_quick_allow(void);
 
 /* The re-entry guard alone (MPI_Finalize keeps it across PMPI_Finalize). */
 void rec_guard_take(void);
@@ -113,6 +184,26 @@ void rec_call_newcomm(struct rec_call *c, MPI_Comm newcomm, MPI_Comm members_of)
  * 0, or -1 after printing one line on stderr (recording then stays off; the program is not
  * affected). */
 int rec_output_open(int rank, int size, int thread_level);
+
+/* The last request id written: a quick record's requests are the same as its copy's if they
+ * are as far from it. */
+int32_t rec_output_last_req(void);
+
+/* Append the event of call c (its results filled, new: not REC_C_INDEXED) as rec, len bytes:
+ * the record an event of the same site and fields had (rec_output_quick_write() said so),
+ * requests at the same distances from the last request id. Returns 1, or 0 if it must be
+ * written otherwise (not rec_output_fast, or no room where the ring's head is). c's index
+ * is not set: nothing is to be written of it again. */
+int rec_output_quick_copy(const struct rec_call *c, const unsigned char *rec, size_t len);
+
+/* The events written so far: the index of the next new one. */
+uint32_t rec_output_nevents(void);
+
+/* Append the event of quick call c the common way, making it an ordinary call first
+ * (rec_call_unquick()), and put its record into rec (room for MPIV_TF_MEMO_LEN). Returns the
+ * record's length if an event of the same site and fields may be written by copying it
+ * (rec_output_quick_copy()), else 0. */
+size_t rec_output_quick_write(struct rec_call *c, unsigned char *rec);
 
 /* Append c's event, with flags (enum mpiv_event_flags) or'ed in, to the trace's buffer; no
  * system call unless the buffer is full; nothing if the trace is not open. The first time,
@@ -167,6 +258,9 @@ const struct mpiv_steer_decision *rec_steer_completion(struct rec_call *c, int n
 /* Steering cannot go on (why: a request the steering names is not passed): the rank runs free
  * from here, and says so once. */
 void rec_steer_stop(const char *why);
+
+/* Whether this rank is steered at all: decisions to force, or sends to force. */
+int rec_steer_active(void);
 
 /* Call c returned: if it made a decision, the next one is the rank's next. */
 void rec_steer_after(const struct rec_call *c);
@@ -232,6 +326,18 @@ void rec_request_info(const struct rec_reqent *e, const MPI_Status *st,
 #define MPIV_OTHER(name, number, params, args)
 #define MPIV_CALL(name, number, kind, flags, params, args) \
 	int rec_##name(struct rec_call *c, MPIV_UNPAREN params);
+#include "mpi_calls.def"
+#undef MPIV_CALL
+#undef MPIV_OTHER
+#undef MPIV_SPECIAL
+
+/* The quick handlers (rec_quick.c), declared weak for every ordinary entry of mpi_calls.def,
+ * and the common way of each call (wrappers.c), both given the program's return address. */
+#define MPIV_SPECIAL(name, number, kind, flags, params, args)
+#define MPIV_OTHER(name, number, params, args)
+#define MPIV_CALL(name, number, kind, flags, params, args)				\
+	int rec_quick_##name(MPIV_UNPAREN params, const void *ret) __attribute__((weak));	\
+	int rec_common_##name(MPIV_UNPAREN params, const void *ret);
 #include "mpi_calls.def"
 #undef MPIV_CALL
 #undef MPIV_OTHER

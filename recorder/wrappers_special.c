@@ -42,10 +42,12 @@ static void rec_start(int thread_level)
 		if (!watching)
 			rec_msg("%s", why);
 	}
-	if (!tracing && !watching)
+	if (!tracing && !watching) {
 		rec_call_disable();
-	else
-		rec_reduce_init();
+		return;
+	}
+	rec_reduce_init();
+	rec_quick_allow();
 }
 
 MPIV_EXPORT int MPI_Init(int *argc, char ***argv)

@@ -235,6 +235,7 @@ int rep_trace_load(const char *dir, int rank, char *why, size_t whysize)
 	}
 	s.pos = (size_t)n;
 	memset(&rd, 0, sizeof(rd));
+	mpiv_tf_reader_start(&rd, &hd);
 	for (;;) {
 		rd.sites = tr_sites;
 		rd.nsites = tr_nsites;

@@ -1,16 +1,18 @@
 #!/bin/bash
 # make check: the CUnit unit tests, the model cases through SPIN, the standalone Promela model
-# against the engine (tests/promela/run.sh), the preload libraries' exports, then the end-to-end tests on the examples, replay's own tests and the recorder's
-# robustness tests (crashes, aborts, hangs, threads), what it records of every call, the bad
-# input and command-line edge cases, a short run of every fuzz target, the reduction check
-# (record --check-reductions) against a faulty MPI library, the report files (HTML in headless
-# Chromium, SARIF, Graphviz) and suppressions, record, replay and verify through srun on a
-# Slurm cluster the test starts itself, which build of the preload libraries a job gets
-# (MPICH's, Open MPI's, or refused), then the check that the committed configure is what
-# autoconf makes of configure.ac. The parts that run MPI programs run on MPICH (tests/lib.sh:
-# MPICC, MPIRUN), then again on Open MPI where it is installed (below: which parts, and why).
-# Each part prints its own summary; this script ends with one line per part and exits
-# non-zero if any part failed (a part that exits 77 was skipped: a tool it needs is missing).
+# against the engine (tests/promela/run.sh), the preload libraries' exports, then the
+# end-to-end tests on the examples, replay's own tests and the recorder's robustness tests
+# (crashes, aborts, hangs, threads, a program close to its stack limit), what it records of
+# every call, the OTF2 export (read back by otf2-print), the bad input and command-line edge
+# cases, a short run of every fuzz target, the reduction check (record --check-reductions)
+# against a faulty MPI library, the report files (HTML in headless Chromium, SARIF, Graphviz)
+# and suppressions, record, replay and verify through srun on a Slurm cluster the test starts
+# itself, which build of the preload libraries a job gets (MPICH's, Open MPI's, or refused),
+# then the check that the committed configure is what autoconf makes of configure.ac. The
+# parts that run MPI programs run on MPICH (tests/lib.sh: MPICC, MPIRUN), then again on Open
+# MPI where it is installed (below: which parts, and why). Each part prints its own summary;
+# this script ends with one line per part and exits non-zero if any part failed (a part that
+# exits 77 was skipped: a tool it needs is missing).
 set -u
 
 . "$(dirname "$0")/lib.sh"
@@ -51,6 +53,7 @@ part e2e "$SRCDIR/tests/e2e/run.sh"
 part replay "$SRCDIR/tests/e2e/replay.sh"
 part recorder "$SRCDIR/tests/e2e/recorder.sh"
 part record-calls "$SRCDIR/tests/e2e/record-calls.sh"
+part otf2 "$SRCDIR/tests/e2e/otf2.sh"
 part bad-input "$SRCDIR/tests/e2e/badinput.sh"
 part fuzz "$SRCDIR/tests/fuzz/run.sh"
 part reductions "$SRCDIR/tests/e2e/reductions.sh"
@@ -62,8 +65,8 @@ part mpi-libs "$SRCDIR/tests/e2e/mpilibs.sh"
 # Every example end to end (record, check, replay, verify), replay's and the recorder's own
 # tests (divergence, stacks; crashes, aborts, hangs, threads under Open MPI's mpirun) and what
 # is recorded of every call: what depends on the MPI library and its launcher. The bad input
-# cases and the reduction check's are left to the MPICH run: they test mpiverify's readers and
-# arithmetic, which are the same whatever library made the run.
+# cases, the reduction check's and the OTF2 export's are left to the MPICH run: they test
+# mpiverify's readers, arithmetic and writer, which are the same whatever library made the run.
 if command -v mpicc.openmpi >/dev/null 2>&1 && command -v mpirun.openmpi >/dev/null 2>&1; then
 	for p in exports e2e replay recorder record-calls; do
 		case $p in

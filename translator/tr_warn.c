@@ -1,12 +1,14 @@
 /* Translator, warnings: what the recorded run did that is no deadlock but probably a bug
  * (doc/semantics.md 9.5): messages sent and never received, receives shorter than their
- * message, requests never completed, communicators never freed. The recorded path is
- * replayed on the engine with every wildcard receive taking the source the run recorded, so
- * that matches follow MPI's ordering rules exactly as in the run. */
+ * message, requests never completed, communicators never freed, and what the times of a trace
+ * with times say of its messages (tr_times.c). The recorded path is replayed on the engine
+ * with every wildcard receive taking the source the run recorded, so that matches follow
+ * MPI's ordering rules exactly as in the run. */
 #include <stdlib.h>
 #include <string.h>
 
 #include "translate.h"
+#include "tr_times.h"
 #include "xalloc.h"
 
 static int finished(const struct mpiv_traceset *ts, int r);
@@ -16,12 +18,16 @@ struct warn_list {
 	size_t n, cap;
 	const struct eng_prog *prog;
 	const struct mpiv_traceset *ts;
+	struct tr_times times;	/* the messages' times */
 };
 
 static void add(struct warn_list *l, const struct tr_warning *w)
 {
 	xgrow((void **)&l->w, &l->cap, l->n + 1, sizeof(*l->w));
-	l->w[l->n++] = *w;
+	l->w[l->n] = *w;
+	if (!l->w[l->n].count)
+		l->w[l->n].count = 1;
+	l->n++;
 }
 
 /* Does event ev's own buffer size say how much it can receive? (A matched probe has no
@@ -39,6 +45,8 @@ static void on_match(void *ctx, int d, int ri, const struct eng_instr *rin, int 
 	struct warn_list *l = ctx;
 	const struct mpiv_rank_trace *t = &l->ts->ranks[l->prog->proc_rank[d]];
 	struct tr_warning w;
+
+	tr_times_match(&l->times, l->prog->proc_rank[d], rin->ev, l->prog->proc_rank[s], sin->ev);
 
 	/* a receive of 0 bytes is one whose size a hand-written trace left out: a real one
 	 * that took a message would have failed the run (MPI_ERR_TRUNCATE); the sizes first, the
@@ -204,10 +212,17 @@ static void leaks(struct warn_list *l, int r)
 int tr_warnings(const struct eng_prog *prog, const struct mpiv_traceset *ts,
 		struct tr_warning **out)
 {
-	struct warn_list l = {NULL, 0, 0, prog, ts};
+	struct warn_list l = {NULL, 0, 0, prog, ts, {0}};
+	struct tr_warning *times;
+	size_t i, n;
 	int r;
 
+	tr_times_init(&l.times, ts);
 	recorded_path(&l);
+	n = tr_times_finish(&l.times, &times);
+	for (i = 0; i < n; i++)
+		add(&l, &times[i]);
+	free(times);
 	for (r = 0; r < ts->nranks; r++)
 		leaks(&l, r);
 	*out = l.w;

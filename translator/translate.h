@@ -292,12 +292,21 @@ void tr_deadlocks_release(struct tr_deadlocks *set);
  * completion that lists its request. */
 int32_t tr_recorded_source(const struct mpiv_rank_trace *t, long e);
 
+/* For each nonblocking receive of t, by event, the event that completed it (-1 if none, and
+ * for every other event): malloc'ed, t->nevents entries (the caller frees it). */
+int32_t *tr_completions(const struct mpiv_rank_trace *t);
+
 /* What the recorded run did that is no deadlock but probably a bug (doc/semantics.md 9.5). */
 enum tr_warn_kind {
 	TR_WARN_UNRECEIVED,	/* a message sent and never received */
 	TR_WARN_TRUNCATED,	/* a receive shorter than the message it took */
 	TR_WARN_UNCOMPLETED,	/* a request never completed by a rank that finished */
 	TR_WARN_COMM_LEAK,	/* a communicator never freed by a rank that finished */
+	/* from the times of a trace recorded with them (tr_times.c): */
+	TR_WARN_RECV_BEFORE_SEND,	/* a message received before it was sent: the clocks of
+					 * the two ranks' hosts disagree */
+	TR_WARN_LONG_SEND,	/* a blocking send that took much longer than its blocking
+				 * receive: the receiver came late */
 };
 
 struct tr_warning {
@@ -309,11 +318,18 @@ struct tr_warning {
 	long peer_event;	/* the sender's event (TRUNCATED), else -1 */
 	long long bytes;	/* the message's size (UNRECEIVED), the receive's (TRUNCATED) */
 	long long peer_bytes;	/* TRUNCATED: the message's size */
+	/* the warnings of times stand for all the messages between the same two call sites
+	 * (rank and event, peer and peer_event: the first such message): */
+	long count;		/* how many messages (1 for the other kinds) */
+	long long ns;		/* RECV_BEFORE_SEND: the most a message was received before it
+				 * was sent; LONG_SEND: the longest send */
+	long long peer_ns;	/* LONG_SEND: its receive's duration */
 };
 
 /* The warnings of the recorded run: the recorded path replayed on prog with every wildcard
- * receive taking the source the run recorded, and each finished rank's requests followed to
- * their completion. Sets *out (the caller frees it) and returns how many; cannot fail. */
+ * receive taking the source the run recorded, each finished rank's requests followed to
+ * their completion, and, where the traces have times, the times of each message's send and
+ * receive compared. Sets *out (the caller frees it) and returns how many; cannot fail. */
 int tr_warnings(const struct eng_prog *prog, const struct mpiv_traceset *ts,
 		struct tr_warning **out);
 

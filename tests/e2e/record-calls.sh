@@ -4,6 +4,8 @@
 # each expected event must appear in the rank's trace, in this order, with the fields given
 # (peer and matched source as world ranks, tag, communicator, bytes, root, requests). A field
 # written `!text` must be absent. Communicators and one-sided calls have tests of their own.
+# Recorded with --timestamps, the same events must have their times, in order, and check
+# must warn of a blocking send whose receiver came late (tests/e2e/programs/rec-late-receiver.c).
 #
 # Prints `ok NAME` or `FAIL NAME: why` per case and ends with `N passed, M failed`.
 # Exit status: 0 all passed, 1 a case failed, 77 skipped (mpicc or mpirun missing).
@@ -228,5 +230,79 @@ if test "$RC" -eq 3 && grep -q "MPI_Cancel" "$WORK/check.log"; then
 else
 	fail "check refuses a trace with MPI_Cancel, naming it" "exit $RC, want 3 naming MPI_Cancel" \
 		"$WORK/check.log"
+fi
+
+# ---- with --timestamps: the same events, each with its times, in order ----
+# untimed_calls FILE: the events of an events file without their indices and failed polls.
+untimed_calls()
+{
+	grep '"call":' "$1" | grep -v -E '"call":"MPI_(Iprobe|Improbe|Test|Testany|Testall|Testsome)"' |
+		sed 's/"index":[0-9]*,//'
+	grep -E '"call":"MPI_(Iprobe|Improbe|Test|Testany|Testall|Testsome)"' "$1" |
+		grep '"src":' | sed 's/"index":[0-9]*,//' | sed 's/^/poll /'
+}
+run_cmd "$WORK/timed.record.log" "$LIMIT" "$MPIVERIFY" record --timestamps -o "$WORK/timed" -- \
+	"$MPIRUN" -np 2 "$WORK/rec-calls"
+if test "$RC" -ne 0; then
+	fail "record --timestamps rec-calls" "exit $RC, want 0" "$WORK/timed.record.log"
+else
+	for r in 0 1; do
+		events "$WORK/trace" "$r"
+		cp "$WORK/events-$r" "$WORK/untimed-$r"
+		events "$WORK/timed" "$r"
+		why=''
+		head -n 1 "$WORK/events-$r" | grep -q '"clock":{"kind":"monotonic"' || why="no clock;"
+		# every event entered, every one that returned left, not before it entered, and
+		# entered not before the one before it left (one thread)
+		bad=$(grep '"call":' "$WORK/events-$r" | awk '
+			{ e = ""; l = ""
+			  if (match($0, /"enter":[0-9]+/)) e = substr($0, RSTART + 8, RLENGTH - 8) + 0
+			  if (match($0, /"leave":[0-9]+/)) l = substr($0, RSTART + 8, RLENGTH - 8) + 0
+			  if (e == "") { print "event " NR - 1 " has no enter"; exit }
+			  if (l == "" && $0 !~ /"incomplete":true/) { print "event " NR - 1 " has no leave"; exit }
+			  if (l != "" && l < e) { print "event " NR - 1 " left before it entered"; exit }
+			  if (NR > 1 && e < last) { print "event " NR - 1 " entered before event " NR - 2 " left"; exit }
+			  last = (l == "" ? e : l) }')
+		test -n "$bad" && why="$why $bad;"
+		# the same events but for their times, and for the polls that found nothing: how
+		# often MPI_Iprobe polls before its message is there is the run's, not the recorder's
+		# (rec-calls polls only for receives: a poll that found something has a source)
+		untimed_calls "$WORK/events-$r" | sed 's/,"enter":[0-9]*//; s/,"leave":[0-9]*//' \
+			>"$WORK/timed-less-$r"
+		untimed_calls "$WORK/untimed-$r" >"$WORK/untimed-calls-$r"
+		cmp -s "$WORK/timed-less-$r" "$WORK/untimed-calls-$r" ||
+			why="$why other events than without --timestamps;"
+		if test -z "$why"; then
+			pass "rank $r: every event with its times, in order, the same events as untimed"
+		else
+			fail "rank $r: events with times" "$why" "$WORK/events-$r"
+		fi
+	done
+fi
+
+# ---- a receiver that comes late: check warns of the long send ----
+log=$WORK/late.compile.log
+if ! "$MPICC" -g -O0 -Wall -o "$WORK/rec-late-receiver" \
+	"$SRCDIR/tests/e2e/programs/rec-late-receiver.c" </dev/null >"$log" 2>&1 || test -s "$log"
+then
+	fail "compile rec-late-receiver" "$MPICC failed or warned" "$log"
+else
+	run_cmd "$WORK/late.record.log" "$LIMIT" "$MPIVERIFY" record --timestamps \
+		-o "$WORK/late" -- "$MPIRUN" -np 2 "$WORK/rec-late-receiver"
+	run_cmd "$WORK/late.check.json" 120 "$MPIVERIFY" check --json "$WORK/late" -o "$WORK/late.check"
+	if test "$RC" -eq 0 && tr -d ' \n' <"$WORK/late.check.json" |
+		grep -q '"kind":"long-send","rank":0,"event":1,"call":"MPI_Send'; then
+		pass "check warns of a long send (a late receiver), with times"
+	else
+		fail "check warns of a long send (a late receiver), with times" \
+			"exit $RC, want 0 and a long-send warning" "$WORK/late.check.json"
+	fi
+	run_cmd "$WORK/late.check.txt" 120 "$MPIVERIFY" check "$WORK/late" -o "$WORK/late.check"
+	if grep -q 'the receiver came late' "$WORK/late.check.txt"; then
+		pass "check's text report: the receiver came late"
+	else
+		fail "check's text report: the receiver came late" "no such warning" \
+			"$WORK/late.check.txt"
+	fi
 fi
 summary

@@ -457,4 +457,79 @@ for r in 0 1 2 3; do
 done
 check_case comms "$dir" 0 "no deadlock on the recorded path"
 
+# ---- the quick way of the most frequent calls records what the common way does ----
+# rec-quick runs once with MPI_Init (Send, Isend, Recv, Irecv and Wait take the quick way)
+# and once with MPI_THREAD_MULTIPLE (calls may overlap: every call takes the common way); the
+# traces must have the same events, field for field, but for the first (MPI_Init or
+# MPI_Init_thread); the header says which thread level.
+compile rec-quick || exit 1
+for mode in single multiple; do
+	run_cmd "$WORK/quick-$mode.record.log" "$LIMIT" "$MPIVERIFY" record \
+		-o "$WORK/quick-$mode" -- "$MPIRUN" -np 2 "$BINDIR/rec-quick" "$mode"
+	expect "quick: record ($mode)" "$RC" "$(describe "$RC")" "$WORK/quick-$mode.record.log"
+done
+for r in 0 1; do
+	for mode in single multiple; do
+		run_cmd "$WORK/quick-$mode-$r.json" "$LIMIT" "$MPIVERIFY" trace -r "$r" \
+			"$WORK/quick-$mode"
+		# an event a line, the header and event 0 left out
+		tr -d ' \n' <"$WORK/quick-$mode-$r.json" | sed 's/},{"index"/}\n{"index"/g' |
+			sed 1d >"$WORK/quick-$mode-$r.events"
+	done
+	n=$(grep -c '"call":' "$WORK/quick-single-$r.events")
+	if ! test "$n" -gt 100000; then
+		fail "quick: rank $r's events" "$n events, want over 100000" "$WORK/quick-single-$r.json"
+	elif cmp -s "$WORK/quick-single-$r.events" "$WORK/quick-multiple-$r.events"; then
+		pass "quick: rank $r's $n events, the quick and the common way alike"
+	else
+		diff "$WORK/quick-single-$r.events" "$WORK/quick-multiple-$r.events" | head -n 40 \
+			>"$WORK/quick-diff-$r"
+		fail "quick: rank $r's events" "the quick way records otherwise" "$WORK/quick-diff-$r"
+	fi
+done
+grep -q '"incomplete"' "$WORK/quick-single-0.events" &&
+	fail "quick: the blocked receive" "still incomplete in the trace" "$WORK/quick-single-0.json"
+
+# ---- a program that runs close to its stack limit: recording must not change its fate ----
+# rec-stack-limit makes its point-to-point calls (one blocked for 1.5 s, long enough for its
+# stack to be taken) MARGIN bytes above the lowest address its stack may reach. MARGIN is
+# what those calls take without a tool (measured first, on a painted stack) plus a little:
+# STACK_SLACK. Every plain run must pass (else MARGIN is too small for MPI itself, and the
+# case says so), and so must every recorded one: before the recorder took stacks on an
+# alternate signal stack, its handler and unwinder took some 4 KiB there, and most recorded
+# runs crashed.
+STACK_RUNS=${STACK_RUNS:-4}	# runs of each kind
+STACK_SLACK=1024	# bytes beyond what MPI takes (the frames of the recursion add up to 2 KiB)
+compile rec-stack-limit || exit 1
+run_cmd "$WORK/stack-measure.log" "$LIMIT" bash -c "ulimit -s 8192 && exec \"\$@\"" stack \
+	"$MPIRUN" -np 2 "$BINDIR/rec-stack-limit" measure
+used=$(sed -n 's/^rank 0: \([0-9]*\) bytes used$/\1/p' "$WORK/stack-measure.log")
+if test "$RC" -ne 0 || test -z "$used"; then
+	fail "stack: measure what MPI takes" "$(describe "$RC")" "$WORK/stack-measure.log"
+else
+	margin=$((used + STACK_SLACK))
+	plain=0 recorded=0
+	for ((i = 0; i < STACK_RUNS; i++)); do
+		run_cmd "$WORK/stack-plain-$i.log" "$LIMIT" bash -c "ulimit -s 8192 && exec \"\$@\"" \
+			stack "$MPIRUN" -np 2 "$BINDIR/rec-stack-limit" "$margin"
+		test "$RC" -eq 0 && grep -q '^ok$' "$WORK/stack-plain-$i.log" && plain=$((plain + 1))
+		run_cmd "$WORK/stack-rec-$i.log" "$LIMIT" bash -c "ulimit -s 8192 && exec \"\$@\"" \
+			stack "$MPIVERIFY" record -o "$WORK/stack-trace" -- "$MPIRUN" -np 2 \
+			"$BINDIR/rec-stack-limit" "$margin"
+		test "$RC" -eq 0 && grep -q '^ok$' "$WORK/stack-rec-$i.log" &&
+			recorded=$((recorded + 1))
+	done
+	if test "$plain" -ne "$STACK_RUNS"; then
+		fail "stack: $STACK_RUNS plain runs $margin bytes above the limit" \
+			"$plain passed: MPI takes more than measured ($used bytes)" \
+			"$WORK/stack-plain-0.log"
+	elif test "$recorded" -ne "$plain"; then
+		fail "stack: recorded runs $margin bytes above the limit" \
+			"$recorded of $STACK_RUNS passed, against $plain of $STACK_RUNS plain" \
+			"$WORK/stack-rec-0.log"
+	else
+		pass "stack: $plain of $STACK_RUNS plain and $recorded of $STACK_RUNS recorded runs pass, $margin bytes above the limit (MPI takes $used)"
+	fi
+fi
+
 summary

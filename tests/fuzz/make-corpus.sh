@@ -3,7 +3,8 @@
 # example is compiled and recorded under mpirun, its trace printed as JSON and checked, and
 # what that wrote becomes seeds: the rank files (trace: concatenated; json: joined by NUL
 # bytes), meta.json, every model.dat and cex.json, the steering files of a few verify runs of
-# examples/verify/, and the cex.json files of the trace the
+# examples/verify/, a few examples recorded with --timestamps (NAME-timed: traces with times,
+# runs of failed polls and threads among them), and the cex.json files of the trace the
 # cex target checks against (tests/model/cases/wildcard-race). Run by hand (it takes a few
 # minutes); the corpora are committed, and make check only reads them.
 set -u
@@ -82,6 +83,17 @@ while IFS= read -r src; do
 	esac
 	echo "seeds of $name"
 done < <(find examples -name '*.c' | LC_ALL=C sort)
+
+# traces with times: point-to-point, collectives, a wildcard, runs of failed polls, threads
+for name in ring-isend-irecv collectives wildcard-recv-order test-polling threads-exchange; do
+	src=$(find examples -name "$name.c" | head -n 1)
+	test -n "$src" && parse_header "$src" >/dev/null || continue
+	"$MPICC" -g -O0 -o "$WORK/$name" "$src" -lpthread || continue
+	run_cmd "$WORK/$name-timed.record.log" 90 "$MPIVERIFY" record --timestamps \
+		-o "$WORK/$name-timed.trace" --deadlock-timeout 3 -- "$MPIRUN" -np "$NP" "$WORK/$name"
+	seeds "$name-timed" "$WORK/$name-timed.trace"
+	echo "seeds of $name, with times"
+done
 
 # the cex target's trace, checked in each mode: counterexamples of that very trace
 cp -r "$SRCDIR/tests/model/cases/wildcard-race" "$WORK/wildcard-race"

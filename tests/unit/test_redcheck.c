@@ -24,10 +24,10 @@ static size_t make_trace(unsigned char *buf, size_t cap, uint32_t version,
 	int k;
 
 	memset(&h, 0, sizeof(h));
+	h.version = (uint32_t)version;
 	h.rank = 0;
 	h.size = 2;
 	len = mpiv_tf_encode_header(buf, cap, &h);
-	buf[MPIV_TRACE_MAGIC_LEN] = (unsigned char)version;	/* one byte: versions < 128 */
 	for (i = 0; i < sizeof(calls) / sizeof(calls[0]); i++) {
 		struct mpiv_event ev;
 

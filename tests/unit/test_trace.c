@@ -567,7 +567,8 @@ static void test_garbage(void)
 
 static void bin_repeat(struct bin *b, uint64_t more)
 {
-	size_t n = mpiv_tf_encode_repeat(b->data + b->len, sizeof(b->data) - b->len, more);
+	size_t n = mpiv_tf_encode_repeat(b->data + b->len, sizeof(b->data) - b->len, more,
+					 &b->w.clock, 0);
 
 	CU_ASSERT_FATAL(n > 0);
 	b->len += n;
@@ -653,6 +654,191 @@ static void test_poll_runs(void)
 	b.data[b.len++] = MPIV_TF_REPEAT;
 	b.data[b.len++] = 0;
 	expect_error(&b, b.len, "repeat record of 0 times");
+}
+
+/* A trace with times (clock 1, origin 1000 ns): Init, a Send, a Recv written incomplete
+ * (no leave) then complete, two failed polls of one site (a run), Finalize. The events'
+ * times, as written. */
+static const uint64_t timed_enter[] = {900, 5000, 9000, 70000, 80000};
+static const uint64_t timed_leave[] = {1500, 5200, 60000, 70100, 80300};
+
+static void timed_trace(struct bin *b)
+{
+	struct mpiv_reqinfo req = {4, MPIV_NONE, MPIV_NONE};
+	struct mpiv_tf_header h;
+	struct mpiv_event ev;
+
+	memset(b, 0, sizeof(*b));
+	memset(&h, 0, sizeof(h));
+	h.rank = 0;
+	h.size = 2;
+	h.thread_level = 0;
+	h.clock = MPIV_CLOCK_MONOTONIC;
+	h.origin = 1000;
+	h.realtime = 1700000000000000000ull;
+	b->len = mpiv_tf_encode_header(b->data, sizeof(b->data), &h);
+	b->hdrlen = b->len;
+	mpiv_tf_writer_start(&b->w, &h);
+	mpiv_event_init(&ev, MPIV_CALL_Init);
+	ev.site = MPIV_SITE(0, 0x100);
+	ev.enter = timed_enter[0];	/* before the origin: a negative difference */
+	ev.leave = timed_leave[0];
+	bin_event(b, &ev);
+	mpiv_event_init(&ev, MPIV_CALL_Send);
+	ev.index = 1;
+	ev.peer = 1;
+	ev.tag = 0;
+	ev.comm = MPIV_COMM_WORLD;
+	ev.site = MPIV_SITE(0, 0x200);
+	ev.enter = timed_enter[1];
+	ev.leave = timed_leave[1];
+	bin_event(b, &ev);
+	mpiv_event_init(&ev, MPIV_CALL_Recv);
+	ev.index = 2;
+	ev.peer = 1;
+	ev.tag = 0;
+	ev.comm = MPIV_COMM_WORLD;
+	ev.site = MPIV_SITE(0, 0x300);
+	ev.flags = MPIV_EV_INCOMPLETE;
+	ev.enter = timed_enter[2];
+	bin_event(b, &ev);
+	ev.flags = 0;
+	ev.src = 1;
+	ev.mtag = 0;
+	ev.leave = timed_leave[2];
+	bin_event(b, &ev);
+	mpiv_event_init(&ev, MPIV_CALL_Test);
+	ev.index = 3;
+	ev.site = MPIV_SITE(0, 0x400);
+	ev.nreqs = 1;
+	ev.npending = 1;
+	ev.reqs = &req;
+	ev.enter = timed_enter[3];
+	ev.leave = 70050;	/* the first poll's; the run's last returns at timed_leave[3] */
+	bin_event(b, &ev);
+	b->len += mpiv_tf_encode_repeat(b->data + b->len, sizeof(b->data) - b->len, 9,
+					&b->w.clock, timed_leave[3]);
+	bin_mark(b);
+	mpiv_event_init(&ev, MPIV_CALL_Finalize);
+	ev.index = 4;
+	ev.enter = timed_enter[4];
+	ev.leave = timed_leave[4];
+	bin_event(b, &ev);
+	bin_end(b);
+}
+
+/* Every event has the times timed_trace() wrote. */
+static void check_times(const struct mpiv_rank_trace *t)
+{
+	size_t i;
+
+	CU_ASSERT_EQUAL_FATAL(t->nevents, 5);
+	CU_ASSERT_EQUAL(t->clock, MPIV_CLOCK_MONOTONIC);
+	CU_ASSERT_EQUAL(t->clock_origin, 1000);
+	CU_ASSERT_EQUAL(t->clock_realtime, 1700000000000000000ull);
+	for (i = 0; i < t->nevents; i++) {
+		CU_ASSERT_EQUAL(t->events[i].enter, timed_enter[i]);
+		CU_ASSERT_EQUAL(t->events[i].leave, timed_leave[i]);
+	}
+	CU_ASSERT_EQUAL(t->events[3].repeat, 10);
+}
+
+/* Times: written as differences, read back in both formats; a file cut before the Recv's
+ * complete record has it without a leave. */
+static void test_times(void)
+{
+	char bin[256], json[256], bin2[256];
+	struct mpiv_rank_trace a, j, c;
+	struct bin b;
+
+	snprintf(bin, sizeof(bin), "%s/rank-0.mpivt", unit_tmpdir());
+	snprintf(json, sizeof(json), "%s/rank-0.json", unit_tmpdir());
+	snprintf(bin2, sizeof(bin2), "%s/copy.mpivt", unit_tmpdir());
+	timed_trace(&b);
+	bin_save(&b, b.len, bin);
+	CU_ASSERT_EQUAL_FATAL(mpiv_trace_load_bin(bin, &a, NULL), 0);
+	check_times(&a);
+	CU_ASSERT_EQUAL_FATAL(mpiv_trace_save_json(json, &a, NULL), 0);
+	CU_ASSERT_EQUAL_FATAL(mpiv_trace_load_json(json, &j, NULL), 0);
+	check_times(&j);
+	CU_ASSERT_EQUAL_FATAL(mpiv_trace_save_bin(bin2, &j, NULL), 0);
+	CU_ASSERT_EQUAL_FATAL(mpiv_trace_load_bin(bin2, &c, NULL), 0);
+	check_times(&c);
+	mpiv_rank_trace_release(&a);
+	mpiv_rank_trace_release(&j);
+	mpiv_rank_trace_release(&c);
+	/* cut after the incomplete Recv */
+	bin_save(&b, b.ends[2], bin);
+	CU_ASSERT_EQUAL_FATAL(mpiv_trace_load_bin(bin, &a, NULL), 0);
+	CU_ASSERT_EQUAL_FATAL(a.nevents, 3);
+	CU_ASSERT_EQUAL(a.events[2].enter, timed_enter[2]);
+	CU_ASSERT_EQUAL(a.events[2].leave, 0);
+	CU_ASSERT(a.incomplete);
+	mpiv_rank_trace_release(&a);
+	/* a time beyond what JSON keeps: refused */
+	timed_trace(&b);
+	memset(&b.w, 0, sizeof(b.w));
+	b.w.clock.on = 1;
+	b.w.clock.last = 1000;
+	b.len = b.hdrlen;
+	{
+		struct mpiv_event ev;
+
+		mpiv_event_init(&ev, MPIV_CALL_Init);
+		ev.enter = (uint64_t)INT64_MAX + 10;
+		b.len += mpiv_tf_encode_event(&b.w, b.data + b.len, sizeof(b.data) - b.len, &ev);
+	}
+	expect_error(&b, b.len, "enter: 9223372036854775817, expected at most");
+}
+
+/* A JSON trace's times: enter with a clock only, leave not before it. */
+static void test_json_times(void)
+{
+	static const struct {
+		const char *doc, *error;
+	} cases[] = {
+		{"\"events\": [{\"call\": \"MPI_Init\", \"enter\": 5}]",
+		 "events[0].enter: times in a trace without a clock"},
+		{"\"clock\": {\"kind\": \"monotonic\", \"origin\": 0, \"realtime\": 0}, "
+		 "\"events\": [{\"call\": \"MPI_Init\"}]",
+		 "events[0].enter: expected nanoseconds"},
+		{"\"clock\": {\"kind\": \"monotonic\", \"origin\": 0, \"realtime\": 0}, "
+		 "\"events\": [{\"call\": \"MPI_Init\", \"enter\": 9, \"leave\": 8}]",
+		 "events[0].leave: expected nanoseconds, at or after enter (9)"},
+		{"\"clock\": {\"kind\": \"sundial\", \"origin\": 0, \"realtime\": 0}, "
+		 "\"events\": []",
+		 "clock: expected {\"kind\": \"monotonic\""},
+		{"\"clock\": {\"kind\": \"monotonic\", \"origin\": 0, \"realtime\": 0}, "
+		 "\"events\": [{\"call\": \"MPI_Init\", \"enter\": 9, \"leave\": 12}]",
+		 NULL},
+	};
+	const char *path = tmp_path("rank-0.json");
+	struct mpiv_rank_trace t;
+	struct mpiv_error err;
+	char text[512];
+	size_t i;
+
+	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		FILE *f = fopen(path, "w");
+
+		CU_ASSERT_FATAL(f != NULL);
+		fprintf(f, "{\"format\": \"mpiverify-trace\", \"version\": 1, \"rank\": 0, "
+			   "\"size\": 1, %s}\n", cases[i].doc);
+		fclose(f);
+		mpiv_error_init(&err);
+		if (!cases[i].error) {
+			CU_ASSERT_EQUAL_FATAL(mpiv_trace_load_json(path, &t, &err), 0);
+			CU_ASSERT_EQUAL(t.events[0].enter, 9);
+			CU_ASSERT_EQUAL(t.events[0].leave, 12);
+			mpiv_rank_trace_release(&t);
+			continue;
+		}
+		CU_ASSERT_EQUAL(mpiv_trace_load_json(path, &t, &err), -1);
+		mpiv_error_format(&err, text, sizeof(text));
+		if (!strstr(text, cases[i].error))
+			fprintf(stderr, "\nwant '%s', got '%s'\n", cases[i].error, text);
+		CU_ASSERT_PTR_NOT_NULL(strstr(text, cases[i].error));
+	}
 }
 
 /* A field set out of range on a valid MPI_Recv (rank 0 of 2, event 1), and what reading it
@@ -1338,6 +1524,8 @@ static CU_TestInfo trace_tests[] = {
 	{"binary: cut at every byte", test_truncated_everywhere},
 	{"binary: garbage and malformed records", test_garbage},
 	{"binary and json: runs of failed polls", test_poll_runs},
+	{"binary and json: times", test_times},
+	{"json: times checked", test_json_times},
 	{"binary: every field range-checked", test_bad_fields},
 	{"binary: header, modules and rewrites checked", test_bad_records},
 	{"json round trip", test_json_roundtrip},

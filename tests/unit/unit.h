@@ -11,6 +11,10 @@
  * rank-N.json into a fresh temporary directory and load it. Returns 0 or -1. */
 int unit_load_case(const char *const events[], struct mpiv_traceset *ts);
 
+/* The same with each rank's top level after its rank and size given whole (a host, a clock,
+ * "events": [...]). */
+int unit_load_ranks(const char *const ranks[], struct mpiv_traceset *ts);
+
 /* Explore every choice of prog natively (depth-first). Returns the number of reachable
  * deadlock states (-1 on overflow); *done counts reachable final states where every rank
  * finished. */

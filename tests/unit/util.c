@@ -18,14 +18,16 @@ const char *unit_tmpdir(void)
 	return dir;
 }
 
-int unit_load_case(const char *const events[], struct mpiv_traceset *ts)
+/* Write ranks[] as rank-N.json into the temporary directory, each the top level after its
+ * rank and size as fmt makes it of the string given, and load them. */
+static int load_json(const char *const ranks[], const char *fmt, struct mpiv_traceset *ts)
 {
 	const char *dir = unit_tmpdir();
 	struct mpiv_error err;
 	char path[256];
 	int n = 0, r;
 
-	while (events[n])
+	while (ranks[n])
 		n++;
 	for (r = 0; r < n; r++) {
 		FILE *f;
@@ -35,7 +37,9 @@ int unit_load_case(const char *const events[], struct mpiv_traceset *ts)
 		if (!f)
 			return -1;
 		fprintf(f, "{\"format\": \"mpiverify-trace\", \"version\": 1, \"rank\": %d, "
-			   "\"size\": %d, \"events\": %s}\n", r, n, events[r]);
+			   "\"size\": %d, ", r, n);
+		fprintf(f, fmt, ranks[r]);
+		fprintf(f, "}\n");
 		fclose(f);
 	}
 	mpiv_error_init(&err);
@@ -47,6 +51,16 @@ int unit_load_case(const char *const events[], struct mpiv_traceset *ts)
 		return -1;
 	}
 	return 0;
+}
+
+int unit_load_case(const char *const events[], struct mpiv_traceset *ts)
+{
+	return load_json(events, "\"events\": %s", ts);
+}
+
+int unit_load_ranks(const char *const ranks[], struct mpiv_traceset *ts)
+{
+	return load_json(ranks, "%s", ts);
 }
 
 static long explore(const struct eng_prog *p, const int32_t *st, long *done, int depth)
