@@ -44,7 +44,7 @@ static void stk_handler(int sig, siginfo_t *si, void *uc)
 {
 	struct rec_stack *st = stk_self;
 	int saved = errno;
-	char here;
+	char here = 0;	/* only its address is used: where this frame is */
 
 	(void)sig;
 	(void)si;
