@@ -93,6 +93,24 @@ static void mark_lazy(struct eng_prog *p)
 			}
 }
 
+/* Count the cancels and give each cancelled post the instruction of its ENG_CANCEL. */
+static void mark_cancels(struct eng_prog *p)
+{
+	int r, i, v;
+
+	p->ncancel = 0;
+	for (r = 0; r < p->nprocs; r++)
+		for (v = 0; v < VN(p, r); v++)
+			for (i = 0; i < VNINS(p, r, v); i++) {
+				struct eng_instr *in = &VINS(p, r, v)[i];
+
+				if (in->op == ENG_CANCEL) {
+					VINS(p, r, v)[in->a].cancel = i;
+					p->ncancel++;
+				}
+			}
+}
+
 /* The rank of each process, and the first process of each rank; with no table, process r is
  * rank r. Also notes whether some rank has several processes. */
 static void map_procs(struct eng_prog *p)
@@ -150,6 +168,7 @@ void eng_layout(struct eng_prog *p)
 	p->off_msg = p->off_reg + p->nprocs * p->nregs * 3;
 	p->words = p->off_msg + 2 * p->maxmsg;
 	mark_lazy(p);
+	mark_cancels(p);
 	wenv_build(p);
 }
 
@@ -295,6 +314,37 @@ static const struct eng_instr *msg_send(const struct eng_prog *p, const int32_t 
 	const int32_t *m = MSG(p, st);
 
 	return &CUR(p, st, msg_src(m[2 * i]))[m[2 * i + 1] >> 1];
+}
+
+/* The index of the message process q's send instruction si has in flight, or -1. */
+static int msg_find(const struct eng_prog *p, const int32_t *st, int q, int si)
+{
+	const int32_t *m = MSG(p, st);
+	int i;
+
+	for (i = 0; i < st[ENG_ST_NMSG]; i++)
+		if (msg_src(m[2 * i]) == q && (m[2 * i + 1] >> 1) == si)
+			return i;
+	return -1;
+}
+
+/* Is in, process q's next instruction, the cancel of a send whose message is still in flight?
+ * Whether the cancellation succeeds is then a choice. */
+static int cancel_open_send(const struct eng_prog *p, const int32_t *st, int q,
+			    const struct eng_instr *in)
+{
+	return in->op == ENG_CANCEL && CUR(p, st, q)[in->a].op == ENG_POST_SEND &&
+	       live_find(p, st, q, in->a) >= 0 && msg_find(p, st, q, in->a) >= 0;
+}
+
+/* Is live entry li of process q a receive whose cancellation was asked for and that is still
+ * open? Until it is matched, the cancellation may succeed at any time: a choice. */
+static int cancel_open_recv(const struct eng_prog *p, const int32_t *st, int q, int li)
+{
+	int32_t e = LIVE(p, st, q)[li];
+	const struct eng_instr *in = &CUR(p, st, q)[e >> 1];
+
+	return !(e & 1) && in->op == ENG_POST_RECV && in->cancel > 0 && PC(p, st, q) > in->cancel;
 }
 
 /* Does receive instruction rin match the message at index i (sent to its rank)? */
@@ -481,6 +531,9 @@ static int match_deterministic(const struct eng_prog *p, int32_t *st, int q)
 
 	if (shared_rank(p, q))
 		return 0;	/* which thread takes a message: a choice (walk_choices) */
+	/* with cancels, whether a message or a receive is withdrawn first: a choice */
+	if (p->ncancel)
+		return 0;
 	for (li = 0; li < NLIVE(p, st, q); li++) {
 		int32_t e = LIVE(p, st, q)[li];
 		const struct eng_instr *in = &CUR(p, st, q)[e >> 1];
@@ -862,6 +915,12 @@ static int step(const struct eng_prog *p, int32_t *st, int q, int chosen)
 			BUF(p, st, r) = 0;
 		}
 		break;
+	case ENG_CANCEL:
+		/* a send still in flight: success or failure is a choice (walk_choices); a send
+		 * already matched or completed, or a receive: nothing happens now */
+		if (!chosen && cancel_open_send(p, st, q, in))
+			return 0;
+		break;
 	case ENG_WIN_POST:
 	case ENG_WIN_UNLOCK:
 		break;
@@ -1017,7 +1076,7 @@ static void wenv_build(struct eng_prog *p)
 	int d, i;
 
 	wenv_release(p);
-	if (p->threaded || p->nbuf || p->nvar)
+	if (p->threaded || p->nbuf || p->nvar || p->ncancel)
 		return;
 	for (d = 0; d < p->nranks; d++) {
 		for (i = 0; i < p->nins[d]; i++) {
@@ -1160,7 +1219,7 @@ static int walk_choices(const struct eng_prog *p, const int32_t *st, int k, int 
 		return 0;
 	/* interchangeable wildcard receives: their first candidate is the only choice (not
 	 * with ready sends, whose check depends on when receives are posted) */
-	for (d = 0; d < p->nranks && !p->full && !p->nready && p->nwenv; d++) {
+	for (d = 0; d < p->nranks && !p->full && !p->nready && !p->ncancel && p->nwenv; d++) {
 		li = wenv_single(p, st, d);
 		if (li < 0)
 			continue;
@@ -1188,7 +1247,8 @@ static int walk_choices(const struct eng_prog *p, const int32_t *st, int k, int 
 			const struct eng_instr *in = &CUR(p, st, d)[e >> 1];
 
 			if ((e & 1) || in->op != ENG_POST_RECV || in->a == ENG_PROC_NULL ||
-			    (in->a != ENG_ANY && !p->threaded && !p->nbuf && in->d != ENG_RECV_LAZY))
+			    (in->a != ENG_ANY && !p->threaded && !p->nbuf && !p->ncancel &&
+			     in->d != ENG_RECV_LAZY))
 				continue;
 			for (s = first_source(p, in); s < last_source(p, in); s++) {
 				int i = candidate(p, st, d, li, s);
@@ -1219,6 +1279,34 @@ static int walk_choices(const struct eng_prog *p, const int32_t *st, int k, int 
 			return n;
 		}
 		n++;
+	}
+	/* cancels (doc/semantics.md 4.7): a send in flight at its cancel is withdrawn (li -5)
+	 * or goes on (li -6); an open receive whose cancellation was asked for is withdrawn
+	 * (li -7, i its live entry) */
+	for (d = 0; p->ncancel && d < p->nprocs; d++) {
+		const struct eng_instr *in = &CUR(p, st, d)[PC(p, st, d)];
+		int j;
+
+		for (j = -5; j >= -6 && cancel_open_send(p, st, d, in); j--) {
+			if (n == k) {
+				*d_out = d;
+				*li_out = j;
+				*i_out = -1;
+				return n;
+			}
+			n++;
+		}
+		for (li = 0; li < NLIVE(p, st, d); li++) {
+			if (!cancel_open_recv(p, st, d, li))
+				continue;
+			if (n == k) {
+				*d_out = d;
+				*li_out = -7;
+				*i_out = li;
+				return n;
+			}
+			n++;
+		}
 	}
 	/* verify: which of its complete requests an any-completion returns (li -2, i the
 	 * position in its list); which sender a wildcard probe sees (li -3, i the message);
@@ -1275,6 +1363,12 @@ void eng_choice(const struct eng_prog *p, const int32_t *st, int k, int *d, int 
 
 	walk_choices(p, st, k, &dd, &li, &i);
 	*d = dd;
+	if (dd >= 0 && li <= -5) {	/* a cancel: of a send at its pc, of a receive */
+		*ri = li == -7 ? LIVE(p, st, dd)[i] >> 1 : PC(p, st, dd);
+		*s = li;
+		*si = -1;
+		return;
+	}
 	if (dd >= 0 && li <= -2) {	/* verify: an any-completion, a probe, a branch */
 		const struct eng_instr *in = &CUR(p, st, dd)[PC(p, st, dd)];
 
@@ -1295,6 +1389,28 @@ void eng_choice(const struct eng_prog *p, const int32_t *st, int k, int *d, int 
 	*si = dd >= 0 ? m[2 * i + 1] >> 1 : -1;
 }
 
+/* Choice li (-5, -6, -7: walk_choices) of process d on a cancel. */
+static void cancel(const struct eng_prog *p, int32_t *st, int d, int li, int i)
+{
+	int pc = PC(p, st, d), post;
+	const struct eng_instr *in = &CUR(p, st, d)[pc];
+
+	if (li == -7) {		/* its open receive is withdrawn: complete, without a message */
+		post = LIVE(p, st, d)[i] >> 1;
+		LIVE(p, st, d)[i] |= 1;
+		if (p->obs && p->obs->cancelled)
+			p->obs->cancelled(p->obs->ctx, d, post);
+		return;
+	}
+	if (li == -5) {		/* its send's message is withdrawn: the request completes */
+		msg_remove(p, st, msg_find(p, st, d, in->a));
+		live_complete(p, st, d, in->a);
+		if (p->obs && p->obs->cancelled)
+			p->obs->cancelled(p->obs->ctx, d, in->a);
+	}
+	step(p, st, d, 1);	/* the cancel itself (-6: the send goes on as it would have) */
+}
+
 void eng_choose(const struct eng_prog *p, int32_t *st, int k)
 {
 	int d = -1, li = -1, i = -1;
@@ -1302,7 +1418,9 @@ void eng_choose(const struct eng_prog *p, int32_t *st, int k)
 	walk_choices(p, st, k, &d, &li, &i);
 	if (d < 0)
 		return;
-	if (li <= -2) {		/* verify */
+	if (li <= -5) {
+		cancel(p, st, d, li, i);
+	} else if (li <= -2) {	/* verify */
 		int pc = PC(p, st, d);
 		const struct eng_instr *in = &CUR(p, st, d)[pc];
 
@@ -1677,7 +1795,7 @@ static int bad(char *msg, size_t size, const char *what)
 /* Is op an instruction the engine knows? */
 static int known_op(int op)
 {
-	return (op >= ENG_POST_SEND && op <= ENG_BRANCH) ||
+	return (op >= ENG_POST_SEND && op <= ENG_CANCEL) ||
 	       (op >= ENG_WIN_POST && op <= ENG_WIN_UNLOCK);
 }
 
@@ -1813,6 +1931,14 @@ static int read_variant(struct eng_prog *p, FILE *f, int r, int n, struct eng_in
 				return bad(msg, size, "wait list");
 			}
 		}
+		/* a cancel names a send or receive its process posted before it, once */
+		if (in->op == ENG_CANCEL &&
+		    (in->a < 0 || in->a >= i ||
+		     ((*out)[in->a].op != ENG_POST_SEND && (*out)[in->a].op != ENG_POST_RECV) ||
+		     (*out)[in->a].cancel))
+			return bad(msg, size, "cancel");
+		if (in->op == ENG_CANCEL)
+			(*out)[in->a].cancel = i;
 		if ((in->op == ENG_WAITANY && (in->d < 1 || in->d > in->n)) ||
 		    ((in->op == ENG_WAIT || in->op == ENG_WAIT_SOME) && in->n < 1))
 			return bad(msg, size, "wait list");

@@ -31,6 +31,30 @@ int32_t tr_recorded_source(const struct mpiv_rank_trace *t, long e)
 	return MPIV_NONE;
 }
 
+/* Did the recorded run cancel the receive posted at event e? 1: its completion says it was
+ * cancelled (the recorder writes no source then), 0: it took a message, -1: the trace does
+ * not say (never completed). */
+static int recorded_cancelled(const struct mpiv_rank_trace *t, long e)
+{
+	const struct mpiv_event *ev;
+	size_t i;
+	uint32_t j;
+
+	if (e < 0 || (size_t)e >= t->nevents || t->events[e].nreqs != 1)
+		return -1;
+	ev = &t->events[e];
+	for (i = (size_t)e + 1; i < t->nevents; i++) {
+		const struct mpiv_event *c = &t->events[i];
+
+		if (mpiv_call_kind(c->call) != MPIV_KIND_WAIT)
+			continue;
+		for (j = 0; j + c->npending < c->nreqs; j++)
+			if (c->reqs[j].req == ev->reqs[0].req)
+				return c->reqs[j].src == MPIV_NONE;
+	}
+	return -1;
+}
+
 /* The event of instruction i of process d, in the variant it is in. */
 static long recorded_ev(const struct eng_prog *p, const int32_t *st, int d, int i)
 {
@@ -69,25 +93,34 @@ static int recorded_walk(const struct eng_prog *prog, const struct mpiv_traceset
 	q.obs = obs;
 	eng_start(&q, st);
 	while ((n = eng_nchoices(&q, st)) > 0) {
-		int pick = -1, post = -1;
+		int pick = -1, post = -1, fails = -1;
 
 		for (k = 0; k < n && pick < 0; k++) {
 			int d, ri, s, si;
+			const struct mpiv_rank_trace *t;
 
 			eng_choice(&q, st, k, &d, &ri, &s, &si);
+			t = &ts->ranks[q.proc_rank[d]];
 			if (s == -1 && post < 0)
 				post = k;	/* a receive posted as a choice: no match yet */
-			else if (s >= 0 && tr_recorded_source(&ts->ranks[q.proc_rank[d]],
-							      recorded_ev(&q, st, d, ri)) ==
-						   q.proc_rank[s])
+			else if (s >= 0 && (eng_variant_ins(&q, d, eng_variant(&q, st, d))[ri].a !=
+						    ENG_ANY ||
+					    tr_recorded_source(t, recorded_ev(&q, st, d, ri)) ==
+						    q.proc_rank[s]))
+				pick = k;	/* a receive naming its source has one match */
+			else if (s == -7 && recorded_cancelled(t, recorded_ev(&q, st, d, ri)) == 1)
 				pick = k;
-			else if (s <= -2 && recorded_input(&q, ts, st, d, s, si))
+			else if (s == -6 && fails < 0)
+				fails = k;	/* a send's cancel: the trace does not say */
+			else if (s <= -2 && s >= -4 && recorded_input(&q, ts, st, d, s, si))
 				pick = k;
 		}
-		if (post >= 0)
+		if (post >= 0) {
 			pick = post;
-		else if (pick < 0)
+		} else if (pick < 0) {
 			known = 0;
+			pick = fails;
+		}
 		if (pick < 0)
 			pick = 0;
 		if (picks) {
