@@ -392,7 +392,7 @@ static void explain_not_reproduced(const struct monitor_result *res, const struc
 	else if (cancelled_op(cex, &r, &ev))
 		printf("why: the counterexample needs the cancellation of rank %d's request made "
 		       "at event %ld to succeed (MPI_Cancel), which replay cannot force; MPICH 4.0 "
-		       "and Open MPI 4.1 never cancel a send\n", r, ev);
+		       "and Open MPI 4.1 do not cancel sends\n", r, ev);
 	else if (any_note(res, MPIV_NOTE_UNFORCED))
 		printf("why: replay could not force every choice of the counterexample (see "
 		       "above)\n");

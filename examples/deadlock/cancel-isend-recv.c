@@ -4,9 +4,9 @@
  * mpiverify-test: replay=not-reproduced
  * Rank 0 sends a message, then cancels the send, while rank 1 counts on receiving it. The
  * cancellation may succeed (MPI-4.1 3.8.4: either the send completes or it is cancelled),
- * and then rank 1 waits for good, whatever the library buffers. MPICH 4.0 and Open MPI 4.1
- * never cancel a send (MPI_Test_cancelled says false), so the run completes and replay cannot
- * make the cancellation succeed: it says "not reproduced". */
+ * and then rank 1 waits for good, whatever the library buffers. MPICH 4.0.2 and Open MPI
+ * 4.1.4 do not cancel a send (MPI_Test_cancelled says false), so the run completes and
+ * replay cannot make the cancellation succeed: it says "not reproduced". */
 #include <mpi.h>
 #include <stdio.h>
 

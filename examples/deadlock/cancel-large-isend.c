@@ -4,8 +4,8 @@
  * mpiverify-test: buffering=all expect=deadlock
  * Rank 0 sends 100000 bytes that nobody receives, cancels the send and waits for it. When
  * the cancellation fails, the send goes on as it would have: unbuffered, it waits for a
- * receive that never comes. MPI-4.1 3.8.4 says such a wait returns, but MPICH 4.0 and Open
- * MPI 4.1 never cancel a send, and above their eager threshold the wait hangs: a potential
+ * receive that never comes. MPI-4.1 3.8.4 says such a wait returns, but MPICH 4.0.2 and Open
+ * MPI 4.1.4 do not cancel a send, and above their eager threshold the wait hangs: a potential
  * deadlock, which the recorded run shows. The trace ends inside the wait, so under infinite
  * buffering what rank 0 would have done next was not recorded (inconclusive). */
 #include <mpi.h>
