@@ -8,17 +8,14 @@
 #include "translate.h"
 #include "xalloc.h"
 
-int32_t tr_recorded_source(const struct mpiv_rank_trace *t, long e)
+/* The completion the recorded run gave the request of event e (a nonblocking receive), or
+ * NULL if it has none (never completed). */
+static const struct mpiv_reqinfo *recorded_completion(const struct mpiv_rank_trace *t, long e)
 {
-	const struct mpiv_event *ev;
+	const struct mpiv_event *ev = &t->events[e];
 	size_t i;
 	uint32_t j;
 
-	if (e < 0 || (size_t)e >= t->nevents)
-		return MPIV_NONE;
-	ev = &t->events[e];
-	if (ev->src != MPIV_NONE || mpiv_call_kind(ev->call) != MPIV_KIND_IRECV || ev->nreqs != 1)
-		return ev->src;
 	for (i = (size_t)e + 1; i < t->nevents; i++) {
 		const struct mpiv_event *c = &t->events[i];
 
@@ -26,9 +23,23 @@ int32_t tr_recorded_source(const struct mpiv_rank_trace *t, long e)
 			continue;
 		for (j = 0; j + c->npending < c->nreqs; j++)
 			if (c->reqs[j].req == ev->reqs[0].req)
-				return c->reqs[j].src;
+				return &c->reqs[j];
 	}
-	return MPIV_NONE;
+	return NULL;
+}
+
+int32_t tr_recorded_source(const struct mpiv_rank_trace *t, long e)
+{
+	const struct mpiv_event *ev;
+	const struct mpiv_reqinfo *done;
+
+	if (e < 0 || (size_t)e >= t->nevents)
+		return MPIV_NONE;
+	ev = &t->events[e];
+	if (ev->src != MPIV_NONE || mpiv_call_kind(ev->call) != MPIV_KIND_IRECV || ev->nreqs != 1)
+		return ev->src;
+	done = recorded_completion(t, e);
+	return done ? done->src : MPIV_NONE;
 }
 
 /* Did the recorded run cancel the receive posted at event e? 1: its completion says it was
@@ -36,23 +47,12 @@ int32_t tr_recorded_source(const struct mpiv_rank_trace *t, long e)
  * not say (never completed). */
 static int recorded_cancelled(const struct mpiv_rank_trace *t, long e)
 {
-	const struct mpiv_event *ev;
-	size_t i;
-	uint32_t j;
+	const struct mpiv_reqinfo *done;
 
 	if (e < 0 || (size_t)e >= t->nevents || t->events[e].nreqs != 1)
 		return -1;
-	ev = &t->events[e];
-	for (i = (size_t)e + 1; i < t->nevents; i++) {
-		const struct mpiv_event *c = &t->events[i];
-
-		if (mpiv_call_kind(c->call) != MPIV_KIND_WAIT)
-			continue;
-		for (j = 0; j + c->npending < c->nreqs; j++)
-			if (c->reqs[j].req == ev->reqs[0].req)
-				return c->reqs[j].src == MPIV_NONE;
-	}
-	return -1;
+	done = recorded_completion(t, e);
+	return done ? done->src == MPIV_NONE : -1;
 }
 
 /* The event of instruction i of process d, in the variant it is in. */
