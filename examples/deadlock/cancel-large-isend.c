@@ -3,13 +3,13 @@
  * mpiverify-test: buffering=infinite expect=inconclusive
  * mpiverify-test: buffering=all expect=deadlock
  * Rank 0 sends 100000 bytes that nobody receives, cancels the send and waits for it; then
- * both ranks meet in a barrier. When
- * the cancellation fails, the send goes on as it would have: unbuffered, it waits for a
- * receive that never comes. MPI-4.1 3.8.4 says such a wait returns, but MPICH 4.0.2 and Open
- * MPI 4.1.4 do not cancel a send, and above their eager threshold the wait hangs: a potential
- * deadlock, which the recorded run shows (rank 1 waits in the barrier). The trace ends inside
- * the wait, so under infinite buffering what rank 0 would have done next was not recorded
- * (inconclusive). The message is never received: a warning of the recorded run. */
+ * both ranks meet in a barrier. When the cancellation fails, the send goes on as it would
+ * have: unbuffered, it waits for a receive that never comes. MPI-4.1 3.8.4 says such a wait
+ * returns, but MPICH 4.0.2 and Open MPI 4.1.4 do not cancel a send, and above their eager
+ * threshold the wait hangs: a potential deadlock, which the recorded run shows (rank 1 waits
+ * in the barrier). The trace ends inside the wait, so under infinite buffering what rank 0
+ * would have done next was not recorded (inconclusive). The message is never received: a
+ * warning of the recorded run. */
 #include <mpi.h>
 
 #define BYTES 100000
