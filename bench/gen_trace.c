@@ -1,12 +1,23 @@
-/* Writes synthetic trace directories for the check benchmark, in the recorder's binary format
- * (common/tracefmt.h), so that trace size can grow without running MPI:
+/* Writes synthetic trace directories for the check benchmark (and the tests that compare
+ * check's ways of searching), in the recorder's binary format (common/tracefmt.h), so that
+ * trace size can grow without running MPI (it prints how many events it wrote):
  *   gen_trace halo DIR RANKS ITERS     wildcard-free ring halo exchange: per iteration
  *                                      Irecv left, Irecv right, Isend right, Isend left, Waitall
  *   gen_trace mw DIR WORKERS RESULTS   master/worker: the master receives every result with
  *                                      MPI_ANY_SOURCE, each worker sends RESULTS results
  *   gen_trace cycle DIR RANKS ITERS    the halo exchange, then a ring of blocking standard
  *                                      sends: a potential deadlock after a long trace (the
- *                                      report's size test, tests/e2e/reports.sh) */
+ *                                      report's size test, tests/e2e/reports.sh)
+ *   gen_trace farm DIR WORKERS ITEMS   a task farm as a ray tracer runs one: the master hands
+ *                                      out ITEMS work items of three kinds (tags), one at a
+ *                                      time to the worker that answered last, and receives
+ *                                      every answer with MPI_ANY_SOURCE and MPI_ANY_TAG; a
+ *                                      worker receives its items with MPI_ANY_SOURCE too and
+ *                                      answers each with its kind's tag, items of the third
+ *                                      kind with a partial answer first; a stop message
+ *                                      (tag 0) ends each worker. The run it writes is one that
+ *                                      could happen: items take their time, answers are
+ *                                      received in the order they come. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -15,6 +26,9 @@
 
 /* The encoding state of the file being written (one at a time). */
 static struct mpiv_tf_writer writer;
+
+/* Events written, all ranks: printed at the end (the benchmark's per-event figures). */
+static unsigned long long written;
 
 static FILE *open_rank(const char *dir, int rank, int size)
 {
@@ -58,6 +72,7 @@ static void put(FILE *f, struct mpiv_event *ev, uint32_t *index)
 	ev->index = (*index)++;
 	n = mpiv_tf_encode_event(&writer, buf, sizeof(buf), ev);
 	fwrite(buf, 1, n, f);
+	written++;
 }
 
 static void simple(FILE *f, uint32_t *index, unsigned call, int peer, int tag, int req)
@@ -147,6 +162,127 @@ static void mw(const char *dir, int workers, int results)
 	}
 }
 
+/* The farm's pseudo-random numbers: the same trace on every machine. */
+static unsigned farm_rand(unsigned *seed)
+{
+	*seed = *seed * 1103515245u + 12345u;
+	return (*seed >> 16) & 0x7fff;
+}
+
+#define FARM_MAX 64	/* workers at most */
+
+/* One call of a farm's rank: a send to peer with tag, or (peer < 0) a receive from anyone with
+ * any tag that took src's message with tag. */
+struct farm_call {
+	int peer, tag, src;
+};
+
+/* The calls of each rank, made while the run is played, written once it is over (the writer
+ * encodes one file at a time). */
+struct farm_rank {
+	struct farm_call *calls;
+	size_t n, cap;
+};
+
+static void farm_add(struct farm_rank *r, int peer, int tag, int src)
+{
+	if (r->n == r->cap) {
+		r->cap = r->cap ? 2 * r->cap : 64;
+		r->calls = realloc(r->calls, r->cap * sizeof(*r->calls));
+		if (!r->calls) {
+			perror("gen_trace");
+			exit(1);
+		}
+	}
+	r->calls[r->n++] = (struct farm_call){peer, tag, src};
+}
+
+/* An answer on its way to the master: when it arrives, from whom, its tag. */
+struct answer {
+	long when;
+	int worker, tag;
+};
+
+/* The master hands worker w its next item (the stop message when there is none) at time now;
+ * the worker's answers join the queue. */
+static void farm_give(struct farm_rank *rk, int w, int *given, int items, long now,
+		      unsigned *seed, struct answer *queue, int *n)
+{
+	int kind = *given < items ? 1 + (int)(farm_rand(seed) % 3) : 0;
+	long t = now + 10 + farm_rand(seed) % 90;
+
+	farm_add(&rk[0], w, kind, 0);
+	farm_add(&rk[w], -1, 0, kind);
+	if (!kind)
+		return;
+	++*given;
+	if (kind == 3) {	/* a partial answer first */
+		farm_add(&rk[w], 0, 4, 0);
+		queue[(*n)++] = (struct answer){t, w, 4};
+		t += 10 + farm_rand(seed) % 40;
+	}
+	farm_add(&rk[w], 0, kind, 0);
+	queue[(*n)++] = (struct answer){t, w, kind};
+}
+
+static void farm(const char *dir, int workers, int items)
+{
+	struct farm_rank rk[FARM_MAX + 1];
+	struct answer *queue = calloc(2 * (size_t)(items + workers) + 1, sizeof(*queue));
+	unsigned seed = 12345;
+	int r, n = 0, given = 0, i;
+	size_t k;
+
+	if (workers < 1 || workers > FARM_MAX || items < 0 || !queue) {
+		fprintf(stderr, "gen_trace farm: 1 to %d workers\n", FARM_MAX);
+		exit(2);
+	}
+	memset(rk, 0, sizeof(rk));
+	for (r = 1; r <= workers; r++)
+		farm_give(rk, r, &given, items, 0, &seed, queue, &n);
+	while (n > 0) {
+		struct answer a;
+		int first = 0;
+
+		for (i = 1; i < n; i++)
+			if (queue[i].when < queue[first].when)
+				first = i;
+		a = queue[first];
+		queue[first] = queue[--n];
+		farm_add(&rk[0], -1, 0, a.worker * 8 + a.tag);
+		if (a.tag != 4)	/* a final answer: the worker is free */
+			farm_give(rk, a.worker, &given, items, a.when, &seed, queue, &n);
+	}
+	for (r = 0; r <= workers; r++) {
+		FILE *f = open_rank(dir, r, workers + 1);
+		uint32_t index = 0;
+
+		simple(f, &index, MPIV_CALL_Init, 0, 0, -1);
+		for (k = 0; k < rk[r].n; k++) {
+			const struct farm_call *c = &rk[r].calls[k];
+			struct mpiv_event ev;
+
+			if (c->peer >= 0) {
+				simple(f, &index, MPIV_CALL_Send, c->peer, c->tag, -1);
+				continue;
+			}
+			mpiv_event_init(&ev, MPIV_CALL_Recv);
+			ev.peer = MPIV_ANY_SOURCE;
+			ev.tag = MPIV_ANY_TAG;
+			ev.comm = MPIV_COMM_WORLD;
+			ev.bytes = 64;
+			/* the master's receives: 8 * worker + tag; a worker's: the item's kind */
+			ev.src = r == 0 ? c->src / 8 : 0;
+			ev.mtag = r == 0 ? c->src % 8 : c->src;
+			put(f, &ev, &index);
+		}
+		simple(f, &index, MPIV_CALL_Finalize, 0, 0, -1);
+		close_rank(f);
+		free(rk[r].calls);
+	}
+	free(queue);
+}
+
 int main(int argc, char **argv)
 {
 	if (argc == 5 && !strcmp(argv[1], "halo")) {
@@ -155,9 +291,12 @@ int main(int argc, char **argv)
 		mw(argv[2], atoi(argv[3]), atoi(argv[4]));
 	} else if (argc == 5 && !strcmp(argv[1], "cycle")) {
 		halo(argv[2], atoi(argv[3]), atoi(argv[4]), 1);
+	} else if (argc == 5 && !strcmp(argv[1], "farm")) {
+		farm(argv[2], atoi(argv[3]), atoi(argv[4]));
 	} else {
-		fprintf(stderr, "usage: gen_trace halo|mw|cycle DIR N M\n");
+		fprintf(stderr, "usage: gen_trace halo|mw|cycle|farm DIR N M\n");
 		return 2;
 	}
+	printf("%llu events\n", written);
 	return 0;
 }

@@ -10,9 +10,10 @@
 #     calls and records nothing (bench/passthrough.c): the floor any PMPI tool pays;
 #  2. replay overhead: the ping-pong and the halo exchange replayed (from the traces of 1, with
 #     a counterexample that forces nothing) against plain runs, best of $RUNS each;
-#  3. the fixed cost of a small check: CPU time of `check --buffering all` on a recorded
-#     two-rank example, with the prebuilt verifiers and with the compile path (a pan compiled
-#     in the output directory, as every check once did), and the share of it spent in pan;
+#  3. the fixed cost of a small check: CPU time of `check --buffering all` on recorded
+#     examples (two ranks without wildcards, three with), check's own pass against SPIN
+#     searching from the start (MPIVERIFY_SPIN_FROM_START), the pan runs each makes, and the
+#     compile path (a pan compiled in the output directory, as every check once did);
 #  4. the reduction check's cost (record --check-reductions): MPI_Allreduce of 8 and of 1M
 #     doubles on 2 and 4 ranks, recorded with the check against recorded without it (and
 #     against plain runs), best of $RUNS each, the three kinds of run alternating;
@@ -25,15 +26,23 @@
 #     against `--buffering zero` alone, on a master/worker trace;
 #  7. the standalone Promela model (check --promela) against trace size: spin -a, the C
 #     compiler and pan on a halo exchange of growing length, against check's own search;
-#  8. check time and peak memory against trace size: a wildcard-free halo exchange
-#     (ranks x iterations) and a master/worker with MPI_ANY_SOURCE receives.
-# Arguments name the parts to run (record, replay, small, reduce, verify, scale, promela, check;
-# default all):
+#  8. the hang monitor's cost per period against ranks: every rank's status file read on
+#     mpiverify's node (one machine) against a job spread over nodes of 64 ranks (each
+#     node's helper reads its own; mpiverify reads a summary line per node), on a synthetic
+#     status directory (bench/monitor_cost.c);
+#  9. check time and peak memory against trace size: a wildcard-free halo exchange
+#     (ranks x iterations) and two codes with MPI_ANY_SOURCE receives (a master receiving every
+#     result, a task farm answering each), small and at 1M and 10M events, as ratios;
+# 10. state explosion: a task farm like a ray tracer's (5 workers, 100 items of three kinds,
+#     answers received with MPI_ANY_SOURCE and MPI_ANY_TAG), states and time of each mode's
+#     search with the reductions and without them (check --full-search).
+# Arguments name the parts to run (record, replay, small, reduce, verify, scale, promela,
+# monitor, check, explosion; default all):
 # `bench/run.sh replay` records the traces it replays once, untimed, and times only the
 # replays.
 set -u
 
-PARTS=${*:-record replay small reduce verify scale promela check}
+PARTS=${*:-record replay small reduce verify scale promela monitor check explosion}
 part()	# part NAME: whether NAME is to run
 {
 	case " $PARTS " in *" $1 "*) return 0 ;; esac
@@ -51,8 +60,11 @@ for prog in selfloop pingpong halo allreduce; do
 	"$MPICC" -O2 -o $prog "$SRCDIR/bench/$prog.c" || exit 1
 done
 "$MPICC" -O2 -shared -fPIC -o passthrough.so "$SRCDIR/bench/passthrough.c" || exit 1
-cc -O2 -I"$SRCDIR/common" -o gen_trace "$SRCDIR/bench/gen_trace.c" "$SRCDIR/common/tracefmt.c" \
-	"$SRCDIR/common/event.c" "$SRCDIR/common/reduction.c" || exit 1
+GEN_TRACE=$BUILDDIR/bench/gen_trace
+if ! test -x "$GEN_TRACE"; then
+	echo "FAIL setup: '$GEN_TRACE' not found: run make bench/gen_trace (make bench does)"
+	exit 1
+fi
 
 RUNS=${BENCH_RUNS:-5}
 
@@ -190,42 +202,63 @@ cpu_best()
 	done
 }
 
+# check_pans LOG CMD...: run CMD with a wrapper of every prebuilt pan that notes each run; the
+# pan runs it made into PANS.
+check_pans()
+{
+	local pan
+	mkdir -p pan-counted
+	rm -f pan-counted/pan-* pan-runs.txt
+	for pan in "$BUILDDIR"/pan/pan-*; do
+		printf '#!/bin/bash\necho run >>%q\nexec %q "$@"\n' "$PWD/pan-runs.txt" "$pan" \
+			>"pan-counted/${pan##*/}"
+		chmod +x "pan-counted/${pan##*/}"
+	done
+	: >pan-runs.txt
+	MPIVERIFY_PAN_DIR=$PWD/pan-counted "$@" >/dev/null 2>&1
+	PANS=$(wc -l <pan-runs.txt)
+}
+
+# small_check NAME TRACE WANT: one line of figures for `check TRACE` (exit WANT expected):
+# its own pass, SPIN from the start, and SPIN from the start with a pan compiled per check.
+small_check()
+{
+	local name=$1 trace=$2 want=$3 own own_rc own_pans spin spin_rc spin_pans comp comp_rc
+	cpu_best "$MPIVERIFY" check "$trace" -o "$trace.own"
+	own=$BEST own_rc=$RC
+	check_pans "$MPIVERIFY" check "$trace" -o "$trace.own"
+	own_pans=$PANS
+	MPIVERIFY_SPIN_FROM_START=1 cpu_best "$MPIVERIFY" check "$trace" -o "$trace.spin"
+	spin=$BEST spin_rc=$RC
+	MPIVERIFY_SPIN_FROM_START=1 check_pans "$MPIVERIFY" check "$trace" -o "$trace.spin"
+	spin_pans=$PANS
+	MPIVERIFY_SPIN_FROM_START=1 MPIVERIFY_PAN_DIR=$PWD/no-verifiers \
+		cpu_best "$MPIVERIFY" check "$trace" -o "$trace.compiled"
+	comp=$BEST comp_rc=$RC
+	awk -v n="$name" -v o="$own" -v op="$own_pans" -v s="$spin" -v sp="$spin_pans" \
+		-v c="$comp" -v w="$want" -v r1="$own_rc" -v r2="$spin_rc" -v r3="$comp_rc" 'BEGIN {
+		if (o == "" || s == "" || c == "" || r1 != w || r2 != w || r3 != w) {
+			printf "%-30s failed (exit %s, %s, %s; want %s)\n", n, r1, r2, r3, w; exit }
+		printf "%-30s own pass %6.3f s (%d pan runs)   SPIN from the start %6.3f s (%d pan runs, %4.1fx)   pan compiled %6.3f s (%5.0fx)\n",
+			n, o, op, s, sp, (o > 0 ? s / o : 0), c, (o > 0 ? c / o : 0) }'
+}
+
 if part small; then
 	echo
 	echo "== fixed cost of a small check: CPU seconds (user + sys, children included) of"
-	echo "   \`check --buffering all\` on examples/deadlock/send-send-cycle.c recorded with 2 ranks"
-	echo "   (3 searches: zero, infinite and the library's eager threshold; one deadlock), best"
-	echo "   of $RUNS"
-	"$MPICC" -O2 -o send-send-cycle "$SRCDIR/examples/deadlock/send-send-cycle.c" &&
-		"$MPIVERIFY" record -o trace-small -- "$MPIRUN" -np 2 ./send-send-cycle >/dev/null 2>&1
-	cpu_best "$MPIVERIFY" check trace-small -o small.check
-	prebuilt=$BEST prebuilt_rc=$RC
-	# the same with wrappers of the prebuilt pans that note each run's CPU time: pan's share
-	mkdir -p no-verifiers pan-timed
-	rm -f pan-timed/pan-* pan-cpu.txt
-	for pan in "$BUILDDIR"/pan/pan-*; do
-		printf '#!/bin/bash\nTIMEFORMAT="%%3U %%3S"\n{ time %q "$@" 2>&3; } 3>&2 2>>%q\n' \
-			"$pan" "$PWD/pan-cpu.txt" >"pan-timed/${pan##*/}"
-		chmod +x "pan-timed/${pan##*/}"
+	echo "   \`check --buffering all\` (zero, infinite and the library's eager threshold), best of"
+	echo "   $RUNS, on recorded examples: send-send-cycle (2 ranks, no wildcard, one deadlock) and"
+	echo "   wildcard-recv-order (3 ranks, a wildcard receive, one deadlock); check's own pass over"
+	echo "   the paths of one choice, SPIN searching every mode from the start (as before it had"
+	echo "   one), and that with a pan compiled for each check (as before the prebuilt verifiers)"
+	mkdir -p no-verifiers
+	for ex in send-send-cycle wildcard-recv-order; do
+		np=2
+		test $ex = wildcard-recv-order && np=3
+		"$MPICC" -O2 -o $ex "$SRCDIR/examples/deadlock/$ex.c" &&
+			"$MPIVERIFY" record -o trace-$ex -- "$MPIRUN" -np $np ./$ex >/dev/null 2>&1
+		small_check "$ex ($np ranks)" trace-$ex 1
 	done
-	inpan=''
-	for ((i = 0; i < RUNS; i++)); do
-		: >pan-cpu.txt
-		MPIVERIFY_PAN_DIR=$PWD/pan-timed "$MPIVERIFY" check trace-small -o small.timed \
-			>/dev/null 2>&1
-		inpan=$(smaller "$inpan" "$(awk '{ s += $1 + $2 } END { print s + 0 }' pan-cpu.txt)")
-	done
-	pans=$(wc -l <pan-cpu.txt)
-	MPIVERIFY_PAN_DIR=$PWD/no-verifiers cpu_best "$MPIVERIFY" check trace-small -o small.compiled
-	compiled=$BEST compiled_rc=$RC
-	awk -v p="$prebuilt" -v c="$compiled" -v i="$inpan" -v n="$pans" -v rp="$prebuilt_rc" \
-		-v rc="$compiled_rc" 'BEGIN {
-		if (p == "" || c == "" || rp != 1 || rc != 1) {
-			printf "failed (exit %s and %s, want 1: a deadlock)\n", rp, rc; exit }
-		printf "prebuilt pan   %6.3f s   in pan (%d runs) %6.3f s, outside pan %6.3f s (%.0f%%)\n",
-			p, n, i, p - i, (p > 0 ? 100 * (p - i) / p : 0)
-		printf "pan compiled   %6.3f s   (spin -a, cc on the engine and on pan.c, per check)\n", c
-		printf "ratio          %6.1fx\n", (p > 0 ? c / p : 0) }'
 fi
 # reduce_cost NAME NP N ITERS: one line of figures for ITERS MPI_Allreduce of N doubles.
 reduce_cost()
@@ -326,7 +359,7 @@ if part scale; then
 	printf '%-24s %10s %10s %8s\n' trace "zero" "all" "all/zero"
 	for size in "16 16" "32 32"; do
 		set -- $size
-		rm -rf "trace-scale" && mkdir -p trace-scale && ./gen_trace mw trace-scale "$1" "$2"
+		rm -rf "trace-scale" && mkdir -p trace-scale && "$GEN_TRACE" mw trace-scale "$1" "$2" >/dev/null
 		one='' all=''
 		for ((i = 0; i < RUNS; i++)); do
 			t0=$(date +%s.%N)
@@ -341,7 +374,6 @@ if part scale; then
 			'BEGIN { printf "%-24s %10.3f %10.3f %7.2fx\n", n, o, a, a / o }'
 	done
 fi
-
 if part promela; then
 echo
 echo "== the standalone Promela model (check --promela) against trace size: a four-rank halo"
@@ -358,7 +390,7 @@ cpu_of()
 }
 for it in 12 25 49; do	# at most 1000 operations: 20 per iteration, 4 to start and end
 	dir=trace-halo-4x$it
-	rm -rf "$dir" && mkdir -p "$dir" && ./gen_trace halo "$dir" 4 "$it"
+	rm -rf "$dir" && mkdir -p "$dir" && "$GEN_TRACE" halo "$dir" 4 "$it" >/dev/null
 	calls=$("$MPIVERIFY" trace "$dir" | grep -c '"call"')
 	"$MPIVERIFY" check --promela "$dir.pml" "$dir" || continue
 	cpu_of spin -a "$dir.pml"
@@ -377,34 +409,119 @@ for it in 12 25 49; do	# at most 1000 operations: 20 per iteration, 4 to start a
 			(k < 0.01 ? ">" : ""), (s + cc + p) / (k < 0.01 ? 0.01 : k) }'
 done
 fi
-if ! part check; then
+if part monitor; then
 	echo
-	echo "work directory: $WORK"
-	exit 0
+	echo "== the hang monitor's wall time per period (every 100 ms) against ranks: each rank's"
+	echo "   file read on mpiverify's node, against nodes of 64 ranks (each node's helper reads"
+	echo "   its own ranks; mpiverify reads one summary line per node); mean of 50 periods"
+	cc -O2 -I"$SRCDIR/common" -I"$SRCDIR/cli" -I"$BUILDDIR" -o monitor_cost \
+		"$SRCDIR/bench/monitor_cost.c" "$BUILDDIR/cli/monitor.o" "$BUILDDIR/cli/launch.o" \
+		"$BUILDDIR/cli/status_file.o" "$BUILDDIR/cli/nodes.o" "$BUILDDIR/cli/slurm.o" \
+		"$BUILDDIR/libmpiv.a" -ljansson -ldw || exit 1
+	printf '%7s %6s %14s %14s %16s %12s\n' ranks nodes "per-rank us" "helper us" \
+		"summaries us" "per-rank/sum"
+	for n in 256 1024 4096; do
+		rm -rf monitor.dir
+		./monitor_cost monitor.dir "$n" 64 50 |
+			awk '{ printf "%7d %6d %14.1f %14.1f %16.1f %11.0fx\n", $1, $2, $3, $4, $5,
+				$3 / $5 }'
+	done
+	rm -rf monitor.dir
 fi
+if part check; then
 echo
-echo "== check time and peak memory against trace size (--buffering all)"
-printf '%-28s %10s %10s %10s\n' trace operations seconds "peak MiB"
-bench_check()	# NAME GENERATOR-ARGS...
+echo "== check time and peak memory against trace size (generated traces, bench/gen_trace):"
+echo "   elapsed and CPU seconds (user + sys), peak resident MiB, and per event"
+echo "   halo:   wildcard-free ring halo exchange (Irecv x2, Isend x2, Waitall), --buffering all"
+echo "   master: every worker sends its results to rank 0, which receives each with"
+echo "           MPI_ANY_SOURCE, --buffering zero (with buffering every result is in flight at"
+echo "           once: beyond the model's 4096 messages, inconclusive)"
+echo "   farm:   a task farm, rank 0 answering each result with the next item, every receive"
+echo "           MPI_ANY_SOURCE and MPI_ANY_TAG, --buffering infinite (without buffering an"
+echo "           answer in another order deadlocks at once: SPIN's search stops at 20 of them)"
+printf '%-24s %10s %9s %9s %9s %9s %11s  %s\n' trace events seconds "CPU s" "peak MiB" \
+	"us/event" "bytes/event" "exit"
+# bench_check NAME GENERATOR ARGS... -- CHECK-OPTIONS...: one line of figures; EVENTS, SECS,
+# CPUS, MIB for the ratios.
+bench_check()
 {
-	local name=$1 dir=trace-$1 t rc ops
+	local name=$1 dir=trace-${1// /-} t u s mem rc gen=()
 	shift
-	rm -rf "$dir" && mkdir -p "$dir" && ./gen_trace "$1" "$dir" "$2" "$3"
-	ops=$("$MPIVERIFY" trace "$dir" | grep -c '"call"')
-	/usr/bin/time -f '%e %M' -o time.out "$MPIVERIFY" check "$dir" -o "$dir.check" \
+	while test $# -gt 0 && test "$1" != --; do
+		gen+=("$1")
+		shift
+	done
+	shift
+	rm -rf "$dir" && mkdir -p "$dir" &&
+		EVENTS=$("$GEN_TRACE" "${gen[0]}" "$dir" "${gen[@]:1}" | awk '{ print $1 }')
+	/usr/bin/time -f '%e %U %S %M' -o time.out "$MPIVERIFY" check "$dir" "$@" -o "$dir.check" \
 		>"$dir.log" 2>&1
 	rc=$?
-	read -r t mem <time.out
-	printf '%-28s %10s %10s %10.0f   exit %d\n' "$name" "$ops" "$t" "$(awk -v m="$mem" 'BEGIN { print m / 1024 }')" "$rc"
+	read -r t u s mem < <(tail -n 1 time.out)
+	SECS=$t CPUS=$(awk -v u="$u" -v s="$s" 'BEGIN { print u + s }')
+	MIB=$(awk -v m="$mem" 'BEGIN { print m / 1024 }')
+	rm -rf "$dir" "$dir.check"
+	awk -v n="$name" -v e="$EVENTS" -v t="$t" -v c="$CPUS" -v m="$MIB" -v rc="$rc" 'BEGIN {
+		printf "%-24s %10d %9.2f %9.2f %9.0f %9.2f %11.0f  %d\n", n, e, t, c, m,
+			c * 1e6 / e, m * 1048576 / e, rc }'
+}
+# growth NAME: the ratios of the last two lines (the larger against the smaller)
+growth()
+{
+	awk -v n="$1" -v e1="$E1" -v e2="$EVENTS" -v t1="$T1" -v t2="$CPUS" -v m1="$M1" \
+		-v m2="$MIB" 'BEGIN {
+		printf "%-24s %9.1fx events: %5.1fx CPU time, %5.1fx peak memory\n", n, e2 / e1,
+			t2 / t1, m2 / m1 }'
 }
 command -v /usr/bin/time >/dev/null || { echo "skipped: /usr/bin/time missing (apt-get install time)"; exit 0; }
-for size in "8 100" "16 500" "64 100" "64 1000"; do
+for size in "8 100" "64 1000"; do
 	set -- $size
-	bench_check "halo ${1}x${2}" halo "$1" "$2"
+	bench_check "halo ${1}x${2}" halo "$1" "$2" --
 done
-for size in "4 3" "8 3" "8 8" "16 16" "32 32"; do
-	set -- $size
-	bench_check "master/worker ${1}x${2}" mw "$1" "$2"
-done
+bench_check "halo 64x3125 (1M)" halo 64 3125 --
+E1=$EVENTS T1=$CPUS M1=$MIB
+bench_check "halo 64x31250 (10M)" halo 64 31250 --
+growth "halo, 1M to 10M"
+bench_check "master 16x31250 (1M)" mw 16 31250 -- --buffering zero
+E1=$EVENTS T1=$CPUS M1=$MIB
+bench_check "master 16x312500 (10M)" mw 16 312500 -- --buffering zero
+growth "master, 1M to 10M"
+bench_check "farm 16x215000 (1M)" farm 16 215000 -- --buffering infinite
+E1=$EVENTS T1=$CPUS M1=$MIB
+bench_check "farm 16x2150000 (10M)" farm 16 2150000 -- --buffering infinite
+growth "farm, 1M to 10M"
+fi
+if part explosion; then
+	echo
+	echo "== state explosion: a task farm like a ray tracer's (bench/gen_trace farm 5 100: 6 ranks,"
+	echo "   100 items of three kinds, every receive MPI_ANY_SOURCE and MPI_ANY_TAG), check"
+	echo "   --buffering all with the reductions of the search and without (--full-search,"
+	echo "   --time-limit 300): states and seconds of each mode's search"
+	rm -rf trace-farm && mkdir -p trace-farm
+	echo "   ($("$GEN_TRACE" farm trace-farm 5 100))"
+	for how in reduced full; do
+		opt=()
+		test $how = full && opt=(--full-search)
+		/usr/bin/time -f '%e %M' -o time.out "$MPIVERIFY" check trace-farm --json \
+			--time-limit 300 "${opt[@]}" -o farm-$how >farm-$how.json 2>farm-$how.err
+		read -r t mem < <(tail -n 1 time.out)
+		eval "T_$how=$t"
+		awk -v how="$how" -v t="$t" -v mem="$mem" '
+			/"mode":/ { split($0, a, "\""); line = line sep a[4] }
+			/"complete":/ { complete = $2 }
+			/"why":/ { why = $0; sub(/.*"why": /, "", why); sub(/,$/, "", why) }
+			/"states":/ { states = $2; sub(",", "", states) }
+			/"deadlock_states":/ {
+				cut = ""
+				if (complete !~ /true/)
+					cut = " (cut short: " why ")"
+				line = line sprintf(" %d states%s", states, cut)
+				sep = "; " }
+			END { printf "%-8s %s\n         %.2f s, peak %.0f MiB\n", how, line, t,
+				mem / 1024 }' farm-$how.json
+	done
+	awk -v r="$T_reduced" -v f="$T_full" 'BEGIN {
+		printf "ratio    %.0fx the time without the reductions\n", (r > 0 ? f / r : 0) }'
+fi
 echo
 echo "work directory: $WORK"

@@ -14,6 +14,7 @@
 
 #include "cli.h"
 #include "diag.h"
+#include "environment.h"
 #include "findings.h"
 #include "jsontext.h"
 #include "mpilib.h"
@@ -39,7 +40,7 @@ struct mode {
 static const char check_usage[] =
 	"usage: mpiverify check [DIR] [--buffering MODE] [-o OUTDIR] [--json | --sarif]\n"
 	"                       [--suppressions FILE]... [--gen-suppressions[=FILE]]\n"
-	"                       [--ignore-potential-below BYTES]\n"
+	"                       [--ignore-potential-below BYTES] [--swarm N]\n"
 	"       mpiverify check --promela FILE [--buffering MODE] [DIR]\n"
 	"\n"
 	"Translate the traces in DIR (default ./mpiverify-trace) into a model and let SPIN\n"
@@ -61,6 +62,12 @@ static const char check_usage[] =
 	"                    unbuffered standard sends are all smaller than BYTES\n"
 	"      --time-limit SEC    stop each search after SEC seconds (default 600)\n"
 	"      --memory-limit MB   stop each search at MB megabytes (default 2048)\n"
+	"      --full-search       offer the search every choice, without its reductions\n"
+	"                          (the same verdict, slower: for comparing)\n"
+	"      --swarm N     for a search one core cannot finish: N bitstate searches per\n"
+	"                    mode, each in its own order, at once on the CPUs; they find\n"
+	"                    deadlocks (each checked as usual) but never prove there is\n"
+	"                    none: without one found the verdict is inconclusive\n"
 	"      --promela FILE      write a standalone Promela model of the traces into FILE\n"
 	"                    (- for standard output) instead of searching: one process per\n"
 	"                    rank, MPI's rules in Promela, the buffering mode (default zero)\n"
@@ -104,11 +111,18 @@ static int parse_modes(const char *arg, struct mode *modes, int *n)
 	return 0;
 }
 
-/* Remove the trails of an earlier run, so that only this run's are read. */
+/* Remove what an earlier run left (trails, model data, pan's output), so that only this run's
+ * is read and found there. */
 static void clean_mode_dir(const char *dir)
 {
+	static const char *const left[] = {"model.dat", "pan.out"};
 	char path[PATH_MAX];
+	size_t k;
 	int i;
+
+	for (k = 0; k < sizeof(left) / sizeof(left[0]); k++)
+		if (snprintf(path, sizeof(path), "%s/%s", dir, left[k]) < (int)sizeof(path))
+			unlink(path);
 
 	/* a name cut short would remove another file: none is longer than the directory's
 	 * own files (check_mode made it) by more than a dozen bytes, and it is checked */
@@ -176,11 +190,18 @@ struct check_run {
 	const struct mpiv_traceset *ts;
 	struct eng_prog *prog;
 	const char *outdir;		/* absolute */
-	char pan[PATH_MAX];		/* the verifier (spin_verifier()) */
+	char pan[PATH_MAX];		/* the prebuilt verifier with room for the state
+					 * (spin_prebuilt()), or with --swarm the bitstate one
+					 * (spin_swarm_verifier()); "": a search that needs one
+					 * builds its own in its mode's directory */
 	long memory_mb;			/* memory limit of each search */
+	int swarm;			/* --swarm: bitstate searches per mode, 0 for one
+					 * exhaustive search */
 	struct tr_deadlocks found;
 	int incomplete;			/* some mode's search was cut short */
 	json_t *modes_json;
+	json_t *infinite;		/* the search with every send buffered, once taken and
+					 * found no deadlock (a borrowed entry of modes_json) */
 };
 
 /* Write each deadlock's counterexample: cex.json, cex-2.json, ... Returns 0, or -1 with err
@@ -209,46 +230,189 @@ static long long library_eager(const struct mpiv_traceset *ts)
 	return ts->nranks ? mpiv_mpilib_eager(ts->ranks[0].library) : -1;
 }
 
-/* The search of one mode, into res: its directory, its model data, pan. Runs in a process of
- * its own when several modes are searched at once (search_pool.h). Returns 0, or -1 with err
- * filled. */
-static int search_mode(struct check_run *run, const struct mode *m, struct spin_result *res,
-		       struct mpiv_error *err)
+/* The mode's directory, into dir (PATH_MAX bytes). Returns 0, or -1 with err filled. */
+static int mode_dir(const struct check_run *run, const struct mode *m, char *dir,
+		    struct mpiv_error *err)
 {
-	char dir[PATH_MAX], dat[PATH_MAX + 16];
-	FILE *f;
-
-	if (snprintf(dir, sizeof(dir), "%s/%s", run->outdir, m->name) >= (int)sizeof(dir))
+	if (snprintf(dir, PATH_MAX, "%s/%s", run->outdir, m->name) >= PATH_MAX)
 		return mpiv_error_set(err, MPIV_EXIT_BAD_INPUT, run->outdir, -1, -1,
 				      "output directory name too long");
-	if (outdir_make(dir))
-		return mpiv_error_set(err, MPIV_EXIT_TOOL, dir, -1, -1, "cannot create: %s",
-				      strerror(errno));
-	clean_mode_dir(dir);
-	run->prog->buffering = (enum eng_buffering)m->b.mode;
-	run->prog->eager = m->b.bytes;
+	return 0;
+}
+
+/* The verifier of the mode in dir: the prebuilt one, or the one its search built there. */
+static void mode_pan(const struct check_run *run, const char *dir, char *pan, size_t size)
+{
+	if (run->pan[0])
+		snprintf(pan, size, "%s", run->pan);
+	else
+		snprintf(pan, size, "%s/pan", dir);
+}
+
+/* The model data of prog into dir/model.dat. Returns 0, or -1 with err filled. */
+static int emit_model(struct eng_prog *prog, const char *dir, struct mpiv_error *err)
+{
+	char dat[PATH_MAX + 16];
+	FILE *f;
+
 	snprintf(dat, sizeof(dat), "%s/model.dat", dir);
 	f = fopen(dat, "w");
 	if (!f)
 		return mpiv_error_set(err, MPIV_EXIT_TOOL, dat, -1, -1, "cannot create: %s",
 				      strerror(errno));
-	if (tr_emit(run->prog, f, dat, err) | fclose(f))
+	if (tr_emit(prog, f, dat, err) | fclose(f))
 		return mpiv_error_set(err, MPIV_EXIT_TOOL, dat, -1, -1, "cannot write");
-	return spin_search(run->pan, dir, tr_search_depth(run->prog), run->memory_mb, MAX_TRAILS,
-			   run->seconds, res, err);
+	return 0;
+}
+
+/* SPIN's search, in dir, of what is left from st, the first state with several choices (lead
+ * choices from the start), or of the whole program (st NULL), into res. Returns 0, or -1
+ * with err filled. */
+static int search_rest(struct check_run *run, const char *dir, int32_t *st, long lead,
+		       struct spin_result *res, struct mpiv_error *err)
+{
+	char pan[PATH_MAX + 8];
+	struct eng_prog cut;
+	long depth;
+	int rc, is_cut;
+
+	/* no prebuilt verifier with room for the state: this search builds its own */
+	if (!run->pan[0] && spin_verifier(dir, run->prog->words, pan, sizeof(pan), err))
+		return -1;
+	mode_pan(run, dir, pan, sizeof(pan));
+	/* SPIN gets the rest of the program, or all of it, starting in st; or from the start,
+	 * the program as it is */
+	is_cut = st ? tr_cut(run->prog, st, &cut) : 0;
+	if (!is_cut)
+		run->prog->start = st;
+	depth = tr_search_depth(is_cut ? &cut : run->prog);
+	rc = emit_model(is_cut ? &cut : run->prog, dir, err);
+	run->prog->start = NULL;
+	if (is_cut)
+		eng_prog_release(&cut);
+	if (rc)
+		return -1;
+	if (spin_search(pan, dir, depth, run->memory_mb, MAX_TRAILS, run->seconds, res, err))
+		return -1;
+	res->lead = lead;
+	res->states += lead;
+	return 0;
+}
+
+/* Make dir, without the trails of an earlier search, for a search of mode m. Returns 0, or
+ * -1 with err filled. */
+static int fresh_dir(struct check_run *run, const struct mode *m, const char *dir,
+		     struct mpiv_error *err)
+{
+	if (outdir_make(dir))
+		return mpiv_error_set(err, MPIV_EXIT_TOOL, dir, -1, -1, "cannot create: %s",
+				      strerror(errno));
+	clean_mode_dir(dir);
+	eng_set_buffering(run->prog, (enum eng_buffering)m->b.mode, m->b.bytes);
+	return 0;
+}
+
+/* With --swarm, mode m's directory (check() made it, with the model data its trails are
+ * replayed with): the member-th search of its swarm, in its subdirectory swarm-MEMBER, of
+ * the whole program. Returns 0, or -1 with err filled. */
+static int search_swarm_member(struct check_run *run, const struct mode *m, const char *dir,
+			       int member, struct spin_result *res, struct mpiv_error *err)
+{
+	char sub[PATH_MAX];
+
+	if (snprintf(sub, sizeof(sub), "%s/swarm-%d", dir, member) >= (int)sizeof(sub))
+		return mpiv_error_set(err, MPIV_EXIT_BAD_INPUT, run->outdir, -1, -1,
+				      "output directory name too long");
+	if (fresh_dir(run, m, sub, err) || emit_model(run->prog, sub, err))
+		return -1;
+	return spin_swarm_search(run->pan, sub, tr_search_depth(run->prog), run->memory_mb,
+				 MAX_TRAILS, run->seconds, member, res, err);
+}
+
+/* A mode's swarm as one search (its members' results, n of them, released here): the
+ * states and deadlocks of all, their trails named from the mode's directory, never
+ * complete. */
+static void swarm_result(struct spin_result *members, int n, struct spin_result *res)
+{
+	char name[PATH_MAX];
+	int k, i;
+
+	memset(res, 0, sizeof(*res));
+	snprintf(res->why, sizeof(res->why), "a swarm of %d bitstate searches is not "
+		 "exhaustive", n);
+	for (k = 0; k < n; k++) {
+		res->states += members[k].states;
+		res->errors += members[k].errors;
+		if (members[k].seconds > res->seconds)
+			res->seconds = members[k].seconds;
+		/* a member cut short by a limit says so (its words cut to fit the line) */
+		if (strcmp(members[k].why, SPIN_BITSTATE_WHY))
+			snprintf(res->why, sizeof(res->why), "a swarm of %d bitstate searches is "
+				 "not exhaustive (%.180s)", n, members[k].why);
+		for (i = 0; i < members[k].ntrails; i++) {
+			snprintf(name, sizeof(name), "swarm-%d/%s", k, members[k].trails[i]);
+			res->trails = xrealloc(res->trails,
+					       (size_t)(res->ntrails + 1) * sizeof(char *));
+			res->trails[res->ntrails++] = xstrdup(name);
+		}
+		spin_result_release(&members[k]);
+	}
+}
+
+/* The search of one mode, into res: check's own pass as long as the search offers one choice
+ * at a time, then, where it branches, SPIN on the rest (tr_cut.c); with --swarm, the
+ * member-th search of the mode's swarm. Runs in a process of its own when several are
+ * searched at once (search_pool.h). Returns 0, or -1 with err filled. */
+static int search_mode(struct check_run *run, const struct mode *m, int member,
+		       struct spin_result *res, struct mpiv_error *err)
+{
+	char dir[PATH_MAX];
+	int32_t *st;
+	long lead;
+	int rc = 0;
+
+	if (mode_dir(run, m, dir, err))
+		return -1;
+	if (run->swarm)
+		return search_swarm_member(run, m, dir, member, res, err);
+	if (fresh_dir(run, m, dir, err))
+		return -1;
+	if (getenv(MPIV_ENV_SPIN_FROM_START))
+		return search_rest(run, dir, NULL, 0, res, err);
+	st = xmalloc(eng_state_bytes(run->prog));
+	lead = tr_forced_path(run->prog, st);
+	if (eng_nchoices(run->prog, st) > 0) {
+		rc = search_rest(run, dir, st, lead, res, err);
+	} else {
+		/* one path, to its end: no SPIN (take_mode() describes a deadlock there) */
+		res->own = 1;
+		res->lead = lead;
+		res->states = lead + 1;
+		res->complete = !st[ENG_ST_OVERFLOW];
+		if (st[ENG_ST_OVERFLOW])
+			snprintf(res->why, sizeof(res->why), "more messages in flight than the model "
+				 "has room for (%d)", run->prog->maxmsg);
+		else
+			res->errors = !eng_all_done(run->prog, st);
+	}
+	free(st);
+	return rc;
 }
 
 /* What one mode's search found (res, released here): its line of the report, and a
- * counterexample per deadlock trail. Returns 0, or -1 with err filled. */
+ * counterexample per deadlock (each trail's, or that of the end of check's own path). Returns
+ * 0, or -1 with err filled. */
 static int take_mode(struct check_run *run, const struct mode *m, struct spin_result *res,
 		     struct mpiv_error *err)
 {
-	char dir[PATH_MAX];
-	int i;
+	char dir[PATH_MAX], pan[PATH_MAX + 8];
+	int i, found = run->found.n;
 
-	snprintf(dir, sizeof(dir), "%s/%s", run->outdir, m->name);
-	run->prog->buffering = (enum eng_buffering)m->b.mode;
-	run->prog->eager = m->b.bytes;
+	if (mode_dir(run, m, dir, err))
+		return -1;
+	mode_pan(run, dir, pan, sizeof(pan));
+	/* the tables of the reductions as the search had them, for the replays below */
+	eng_set_buffering(run->prog, (enum eng_buffering)m->b.mode, m->b.bytes);
 	if (!res->complete)
 		run->incomplete = 1;
 	json_array_append_new(run->modes_json,
@@ -256,15 +420,29 @@ static int take_mode(struct check_run *run, const struct mode *m, struct spin_re
 					res->complete, "why", res->complete ? NULL : res->why,
 					"states", (json_int_t)res->states, "deadlock_states",
 					res->errors));
+	if (res->own && res->errors) {
+		struct mpiv_cex cex;
+		int rc = tr_cex(run->prog, run->ts, res->lead, NULL, 0, &m->b, &cex, err);
+
+		if (rc <= 0) {
+			if (rc == 0)
+				mpiv_cex_release(&cex);
+			spin_result_release(res);
+			return rc < 0 ? -1 : mpiv_error_set(err, MPIV_EXIT_TOOL, NULL, -1, -1,
+							    "mode %s: the engine's path does not "
+							    "end where it did", m->name);
+		}
+		tr_deadlocks_add(&run->found, &cex);
+	}
 	for (i = 0; i < res->ntrails; i++) {
 		struct mpiv_cex cex;
 		int *choices = NULL, n = 0, rc;
 
-		if (spin_trail_choices(run->pan, dir, res->trails[i], &choices, &n, err)) {
+		if (spin_trail_choices(pan, dir, res->trails[i], &choices, &n, err)) {
 			spin_result_release(res);
 			return -1;
 		}
-		rc = tr_cex(run->prog, run->ts, choices, n, &m->b, &cex, err);
+		rc = tr_cex(run->prog, run->ts, res->lead, choices, n, &m->b, &cex, err);
 		free(choices);
 		if (rc < 0) {
 			spin_result_release(res);
@@ -281,20 +459,67 @@ static int take_mode(struct check_run *run, const struct mode *m, struct spin_re
 		tr_deadlocks_add(&run->found, &cex);
 	}
 	spin_result_release(res);
+	if (m->b.mode == MPIV_BUF_INFINITE && run->found.n == found)
+		run->infinite = json_array_get(run->modes_json, json_array_size(run->modes_json) - 1);
 	return 0;
+}
+
+/* With an eager threshold no send of the program exceeds, every send is buffered: the search
+ * is the one with infinite buffering. If that one was taken and found no deadlock, mode m's
+ * entry repeats it (1); else 0, m is to be searched. */
+static int same_as_infinite(struct check_run *run, const struct mode *m)
+{
+	json_t *same;
+
+	if (m->b.mode != MPIV_BUF_EAGER || !run->infinite ||
+	    !tr_sends_within(run->prog, m->b.bytes))
+		return 0;
+	same = json_deep_copy(run->infinite);
+	json_object_set_new(same, "mode", json_string(m->name));
+	json_array_append_new(run->modes_json, same);
+	return 1;
+}
+
+/* Does mode m (of modes[0..n)) wait for the infinite one's search, which it may repeat? */
+static int waits_for_infinite(const struct check_run *run, const struct mode *modes, int n,
+			      const struct mode *m)
+{
+	int i;
+
+	if (m->b.mode != MPIV_BUF_EAGER || !tr_sends_within(run->prog, m->b.bytes))
+		return 0;
+	for (i = 0; i < n; i++)
+		if (modes[i].b.mode == MPIV_BUF_INFINITE)
+			return 1;
+	return 0;
+}
+
+/* Was deadlock d found in a search of buffering mode `mode`? */
+static int found_in(const struct tr_deadlock *d, enum mpiv_buffering_mode mode)
+{
+	switch (mode) {
+	case MPIV_BUF_ZERO:
+		return d->in_zero;
+	case MPIV_BUF_INFINITE:
+		return d->in_buffered;
+	default:
+		return d->in_eager;
+	}
 }
 
 /* search_pool's view of search_mode(). */
 struct mode_search {
 	struct check_run *run;
 	const struct mode *modes;
+	int which[MAX_MODES];	/* the modes searched at once, by their index in modes */
+	int per;		/* searches per mode: --swarm's N, or 1 */
 };
 
 static int search_nth(void *ctx, int i, struct spin_result *res, struct mpiv_error *err)
 {
 	struct mode_search *ms = ctx;
 
-	return search_mode(ms->run, &ms->modes[i], res, err);
+	return search_mode(ms->run, &ms->modes[ms->which[i / ms->per]], i % ms->per, res, err);
 }
 
 /* After a spin_* call failed: 128 + the signal if check was told to stop (which spin_stopped
@@ -321,6 +546,8 @@ struct check_args {
 	int all;			/* --buffering all: each deadlock classified */
 	double seconds;
 	long memory_mb;
+	int full;			/* --full-search: without the reductions */
+	int swarm;			/* --swarm N, 0 without */
 	struct findings_opts o;
 };
 
@@ -411,9 +638,9 @@ static int report(struct check_args *a, struct check_run *run, const struct chec
 /* The check itself, once the command line is read. */
 static int check(struct check_args *a)
 {
-	struct spin_result results[MAX_MODES];
-	struct mpiv_error errs[MAX_MODES];
-	int rcs[MAX_MODES];
+	struct spin_result *results, merged;
+	struct mpiv_error *errs;
+	int *rcs, nat = 0, at[MAX_MODES], per = a->swarm ? a->swarm : 1, k;
 	struct mode_search ms;
 	long long eager = -1;
 	char modes_str[MAX_MODES * (sizeof(a->modes[0].name) + 2)] = "";
@@ -429,7 +656,8 @@ static int check(struct check_args *a)
 
 	spin_catch_signals();
 	mpiv_error_init(&err);
-	if (mpiv_traceset_load(a->dir, &ts, &err))
+	/* as records: a trace of millions of events takes a few bytes an event */
+	if (mpiv_traceset_load_records(a->dir, &ts, &err))
 		return error_report(&err);
 	if (a->all && (eager = library_eager(&ts)) >= 0)
 		add_mode_to_search(a->modes, &a->nmodes, MPIV_BUF_EAGER, eager);
@@ -455,48 +683,109 @@ static int check(struct check_args *a)
 		mpiv_traceset_release(&ts);
 		return error_report(&err);
 	}
+	prog.full = a->full;
 	nwarns = tr_warnings(&prog, &ts, &warns);
 	memset(&run, 0, sizeof(run));
-	if (spin_verifier(outdir, prog.words, run.pan, sizeof(run.pan), &err)) {
-		free(warns);
-		eng_prog_release(&prog);
-		mpiv_traceset_release(&ts);
-		return stopped_or_report(&err);
+	if (a->swarm) {
+		if (spin_swarm_verifier(outdir, prog.words, run.pan, sizeof(run.pan), &err)) {
+			free(warns);
+			eng_prog_release(&prog);
+			mpiv_traceset_release(&ts);
+			return stopped_or_report(&err);
+		}
+	} else if (spin_prebuilt(prog.words, run.pan, sizeof(run.pan))) {
+		/* a search that needs a verifier and finds none prebuilt builds its own */
+		run.pan[0] = '\0';
 	}
 	run.memory_mb = a->memory_mb;
+	run.swarm = a->swarm;
 	run.seconds = a->seconds;
 	run.ts = &ts;
 	run.prog = &prog;
 	run.outdir = outdir;
 	run.modes_json = json_array();
 	rc = MPIV_EXIT_OK;
-	/* every mode's search at once, as far as the CPUs go; what they found is taken in the
-	 * modes' order, so that the report does not depend on which ended first */
+	/* every mode's search at once, as far as the CPUs go, but those that may repeat the
+	 * infinite one's; what they found is taken in the modes' order, so that the report does
+	 * not depend on which ended first */
 	ms.run = &run;
 	ms.modes = a->modes;
-	search_pool_run(search_nth, &ms, a->nmodes, child_cpus(), results, errs, rcs);
+	ms.per = per;
 	for (i = 0; i < a->nmodes; i++) {
-		if (rc == MPIV_EXIT_OK && rcs[i])
-			rc = stopped_or_report(&errs[i]);
-		if (rc == MPIV_EXIT_OK && take_mode(&run, &a->modes[i], &results[i], &err))
-			rc = stopped_or_report(&err);
-		spin_result_release(&results[i]);
+		at[i] = -1;
+		if (a->swarm || !waits_for_infinite(&run, a->modes, a->nmodes, &a->modes[i])) {
+			at[i] = nat;
+			ms.which[nat++] = i;
+		}
 	}
+	results = xcalloc((size_t)(nat * per), sizeof(*results));
+	errs = xcalloc((size_t)(nat * per), sizeof(*errs));
+	rcs = xcalloc((size_t)(nat * per), sizeof(*rcs));
+	/* a swarm's trails are replayed from the mode's directory: its model data goes there */
+	for (i = 0; a->swarm && i < a->nmodes && rc == MPIV_EXIT_OK; i++) {
+		char dir[PATH_MAX];
+
+		if (mode_dir(&run, &a->modes[i], dir, &err) ||
+		    fresh_dir(&run, &a->modes[i], dir, &err) || emit_model(&prog, dir, &err))
+			rc = error_report(&err);
+	}
+	if (rc == MPIV_EXIT_OK)
+		search_pool_run(search_nth, &ms, nat * per, child_cpus(), results, errs, rcs);
+	for (i = 0; i < a->nmodes; i++) {
+		struct spin_result late;
+		struct mpiv_error lerr;
+		struct spin_result *res = &late;
+
+		if (at[i] < 0) {
+			/* the same search as the infinite one, made only if that one found a
+			 * deadlock (or was not taken) */
+			if (rc != MPIV_EXIT_OK || same_as_infinite(&run, &a->modes[i]))
+				continue;
+			memset(&late, 0, sizeof(late));
+			mpiv_error_init(&lerr);
+			if (search_mode(&run, &a->modes[i], 0, &late, &lerr)) {
+				rc = stopped_or_report(&lerr);
+				spin_result_release(&late);
+				continue;
+			}
+		} else {
+			for (k = 0; k < per; k++)
+				if (rc == MPIV_EXIT_OK && rcs[at[i] * per + k])
+					rc = stopped_or_report(&errs[at[i] * per + k]);
+			if (a->swarm)
+				swarm_result(results + at[i] * per, per, &merged);
+			else
+				merged = results[at[i]];
+			res = &merged;
+		}
+		if (rc == MPIV_EXIT_OK && take_mode(&run, &a->modes[i], res, &err))
+			rc = stopped_or_report(&err);
+		spin_result_release(res);
+	}
+	free(results);
+	free(errs);
+	free(rcs);
 	if (rc == MPIV_EXIT_OK) {
 		tr_deadlocks_merge(&run.found);
 		if (save_cexes(&run, &err))
 			rc = error_report(&err);
 	}
 	for (i = 0; i < run.found.n; i++) {
-		int zero = 0, buffered = 0, m;
+		int zero = 0, buffered = 0, known = 1, m;
 
 		for (m = 0; m < a->nmodes; m++) {
 			if (a->modes[m].b.mode == MPIV_BUF_ZERO)
 				zero = 1;
 			else if (a->modes[m].b.mode == MPIV_BUF_INFINITE || !a->all)
 				buffered = 1;
+			/* where it was not found, the search must have been whole */
+			if (!found_in(&run.found.d[i], a->modes[m].b.mode) &&
+			    !json_is_true(json_object_get(json_array_get(run.modes_json, m),
+							  "complete")))
+				known = 0;
 		}
-		run.found.d[i].classified = zero && buffered && !run.incomplete;
+		run.found.d[i].classified = zero && buffered && known &&
+					    json_array_size(run.modes_json) == (size_t)a->nmodes;
 		run.found.d[i].recorded = tr_on_recorded_path(&prog, &ts, &run.found.d[i].cex);
 		run.found.d[i].eager = eager;
 	}
@@ -567,6 +856,8 @@ int cmd_check(int argc, char **argv)
 		FINDINGS_LONGOPTS,
 		{"time-limit", required_argument, NULL, 'T'},
 		{"memory-limit", required_argument, NULL, 'M'},
+		{"full-search", no_argument, NULL, 'F'},
+		{"swarm", required_argument, NULL, 'S'},
 		{"promela", required_argument, NULL, 'P'},
 		{"help", no_argument, NULL, 'h'},
 		{NULL, 0, NULL, 0},
@@ -611,6 +902,15 @@ int cmd_check(int argc, char **argv)
 				rc = usage_error("check", "invalid --memory-limit '%s': expected "
 						 "megabytes, at least 16", optarg);
 			break;
+		case 'F':
+			a.full = 1;
+			break;
+		case 'S':
+			a.swarm = (int)strtol(optarg, &end, 10);
+			if (end == optarg || *end || a.swarm < 1 || a.swarm > 1000)
+				rc = usage_error("check", "invalid --swarm '%s': expected a number of "
+						 "searches, 1 to 1000", optarg);
+			break;
 		case 'P':
 			if (!*optarg)
 				rc = usage_error("check", "empty --promela file name");
@@ -635,6 +935,9 @@ int cmd_check(int argc, char **argv)
 		if (buffering_given && a.nmodes != 1)
 			rc = usage_error("check", "--promela writes one buffering mode: zero, "
 					 "infinite or eager:BYTES");
+		else if (a.swarm)
+			rc = usage_error("check", "--promela writes a model instead of searching: "
+					 "--swarm has nothing to do with it");
 		else
 			rc = write_promela(promela, a.dir, buffering_given ? &a.modes[0].b :
 					   &(struct mpiv_buffering){MPIV_BUF_ZERO, 0});

@@ -119,6 +119,23 @@ static int load_trace(const char *cex_arg, const struct mpiv_cex *cex, const cha
 /* The directory of binary traces the replayer checks calls against: the trace itself when it
  * was recorded, else (rank-N.json files) their rewriting into dir/expect. Returns it
  * (malloc'ed), or NULL after an error. */
+/* The files the ranks read, absolute (cex_path is): the counterexample and each rank's trace
+ * in expect. Returns a malloc'ed NULL-terminated list of malloc'ed paths. */
+static char **node_files(const char *cex_path, const char *expect, int nranks)
+{
+	char **out = xcalloc((size_t)nranks + 2, sizeof(*out)), path[4200], *abs;
+	int r, k = 0;
+
+	out[k++] = xstrdup(cex_path);
+	abs = realpath(expect, NULL);
+	for (r = 0; abs && r < nranks; r++) {
+		snprintf(path, sizeof(path), "%s/" MPIV_TRACE_BIN_FILE, abs, r);
+		out[k++] = xstrdup(path);
+	}
+	free(abs);
+	return out;
+}
+
 static char *expect_dir(const struct mpiv_traceset *ts, const char *trace_dir, const char *dir)
 {
 	struct mpiv_error err;
@@ -450,7 +467,7 @@ int cmd_replay(int argc, char **argv)
 	struct preload preload;
 	struct job job;
 	char **command, *cex_path = NULL, *trace_dir = NULL;
-	char *dflt = NULL, *expect = NULL, how[128];
+	char *dflt = NULL, *expect = NULL, how[128], **put = NULL;
 	int c, rc;
 
 	opterr = 0;
@@ -521,6 +538,9 @@ int cmd_replay(int argc, char **argv)
 		goto out;
 	}
 
+	/* across nodes without a shared directory, each node gets what the ranks read */
+	put = node_files(cex_path, expect, ts.nranks);
+	job.put_files = (const char *const *)put;
 	vars[0].name = MPIV_ENV_CEX;
 	vars[0].value = cex_path;
 	vars[1].name = MPIV_ENV_REPLAY_TRACE;
@@ -607,6 +627,9 @@ out:
 	job_release(&job);
 	preload_release(&preload);
 	mpiv_traceset_release(&ts);
+	for (c = 0; put && put[c]; c++)
+		free(put[c]);
+	free(put);
 	free(expect);
 	free(trace_dir);
 	free(dflt);

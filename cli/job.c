@@ -10,6 +10,7 @@
 #include "environment.h"
 #include "exit.h"
 #include "job.h"
+#include "nodes.h"
 #include "outdir.h"
 #include "xalloc.h"
 
@@ -53,14 +54,33 @@ int job_start(struct job *j, const struct preload *p, char *const *command,
 	      const struct launch_var *vars)
 {
 	struct launch_var all[JOB_MAX_VARS];
+	const char **dirs;
 	char *forward = NULL;
-	int n = 0, rc, saved;
+	int n = 0, k = 0, rc, saved;
 
 	free(j->lib);
 	j->lib = xstrdup(p->lib);
 	j->mpi = p->mpi;
+	if (nodes_active(command)) {
+		/* the ranks write their status where they run; the nodes' helpers read it */
+		j->status_dir = nodes_status_dir(j->dir);
+		while (j->put_dirs && j->put_dirs[k])
+			k++;
+		dirs = xcalloc((size_t)k + 2, sizeof(*dirs));
+		if (k)
+			memcpy(dirs, j->put_dirs, (size_t)k * sizeof(*dirs));
+		dirs[k] = j->status_dir;
+		n = nodes_put(dirs, j->put_files);
+		free(dirs);
+		if (n < 0)
+			return MPIV_EXIT_TOOL;
+		j->nodes = xcalloc(1, sizeof(*j->nodes));
+	} else {
+		j->status_dir = xstrdup(j->dir);
+	}
+	n = 0;
 	all[n].name = MPIV_ENV_STATUS_DIR;
-	all[n++].value = j->dir;
+	all[n++].value = j->status_dir;
 	for (; vars && vars->name; vars++) {
 		if (n == JOB_MAX_VARS - 2)
 			BUG("more variables for the job than JOB_MAX_VARS");
@@ -73,7 +93,7 @@ int job_start(struct job *j, const struct preload *p, char *const *command,
 	}
 	all[n].name = NULL;
 	all[n].value = NULL;
-	rc = launch_start(&j->launch, command, j->lib, all, j->dir);
+	rc = launch_start(&j->launch, command, j->lib, all, j->status_dir);
 	saved = errno;
 	free(forward);
 	errno = saved;
@@ -92,7 +112,29 @@ int job_start(struct job *j, const struct preload *p, char *const *command,
 
 const struct monitor_result *job_watch(struct job *j, double timeout)
 {
-	monitor_run(&j->launch, j->dir, timeout, j->expect, &j->res);
+	char peek[4200];
+
+	if (j->nodes && nodes_watch_start(j->nodes, j->status_dir, timeout) < 0) {
+		warning("hangs cannot be detected across the nodes: the job runs until it ends");
+		free(j->nodes);
+		j->nodes = NULL;
+	}
+	if (j->nodes && j->expect) {
+		/* verify's expected deadlock: where each rank sits is gathered to see it */
+		snprintf(peek, sizeof(peek), "%s/.peek", j->dir);
+		j->nodes->peek_dir = xstrdup(peek);
+	}
+	monitor_run(&j->launch, j->status_dir, timeout, j->expect, j->nodes, &j->res);
+	if (!j->nodes)
+		return &j->res;
+	nodes_watch_stop(j->nodes);
+	free(j->nodes);
+	j->nodes = NULL;
+	/* the ranks' files are final once they are gone */
+	job_end(j);
+	if (nodes_get(j->dir, j->status_dir) < 0)
+		warning("the files of some nodes could not be gathered into '%s'", j->dir);
+	monitor_rescan(j->dir, &j->res);
 	return &j->res;
 }
 
@@ -109,6 +151,7 @@ void job_release(struct job *j)
 		launch_release(&j->launch);
 	free(j->lib);
 	free(j->dir);
+	free(j->status_dir);
 	if (j->lock >= 0)
 		close(j->lock);	/* the directory is free for the next run */
 	j->lock = -1;

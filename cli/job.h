@@ -33,6 +33,15 @@ struct job {
 					 * before job_start(); 0: ours */
 	const struct monitor_expect *expect;	/* set before job_watch(): the deadlock the
 						 * run should end in (verify), or NULL */
+	/* set before job_start(), for a job spread over a Slurm allocation's nodes (nodes.h):
+	 * the directories its ranks write into, made anew on every node, and the files they
+	 * read, sent to every node (NULL-terminated lists, or NULL) */
+	const char *const *put_dirs;
+	const char *const *put_files;
+	char *status_dir;		/* where the ranks write rank-N.status: dir, or for a job
+					 * spread over nodes a directory of each node's own
+					 * (nodes_status_dir()); owned */
+	struct node_watch *nodes;	/* that job's node helpers while it runs, else NULL */
 };
 
 /* An empty job; call job_release() in the end. */
@@ -52,7 +61,10 @@ int job_start(struct job *j, const struct preload *p, char *const *command,
 
 /* Watch the started job (monitor_run()) until it completes, deadlocks (no progress for
  * timeout seconds), a rank diverges or fails, or mpiverify is interrupted. The job is left
- * running: end it with job_end(). Returns the result, which the job owns. */
+ * running: end it with job_end(). Returns the result, which the job owns. A job spread over
+ * a Slurm allocation's nodes (nodes_active()) is watched through its nodes' helpers, then
+ * ended here, and its files gathered into dir from every node: the result's ranks are read
+ * from there (monitor_rescan()). */
 const struct monitor_result *job_watch(struct job *j, double timeout);
 
 /* End the job: every process of it on this host (launch_end()); warns if some could not be

@@ -6,11 +6,13 @@
 #include "cli.h"
 #include "config.h"
 #include "diag.h"
+#include "nodes.h"
 
 struct cmd {
 	const char *name;
 	int (*fn)(int argc, char **argv);
-	const char *summary;	/* one line for `mpiverify help` */
+	const char *summary;	/* one line for `mpiverify help`; NULL: not listed (run by
+				 * mpiverify itself, not by users) */
 };
 
 static int cmd_help(int argc, char **argv);
@@ -22,6 +24,7 @@ static const struct cmd commands[] = {
 	{"replay", cmd_replay, "re-run the program forcing a counterexample's choices"},
 	{"trace", cmd_trace, "print a recorded trace as JSON"},
 	{"help", cmd_help, "show the commands, or a command's help"},
+	{"node-agent", cmd_node_agent, NULL},	/* on a cluster's nodes: nodes.h */
 };
 
 #define NCOMMANDS (sizeof(commands) / sizeof(commands[0]))
@@ -32,7 +35,8 @@ static void list_commands(FILE *f)
 
 	fprintf(f, "usage: mpiverify [--version] <command> [<args>]\n\ncommands:\n");
 	for (i = 0; i < NCOMMANDS; i++)
-		fprintf(f, "   %-8s %s\n", commands[i].name, commands[i].summary);
+		if (commands[i].summary)
+			fprintf(f, "   %-8s %s\n", commands[i].name, commands[i].summary);
 	fprintf(f, "\n'mpiverify <command> --help' shows a command's options.\n"
 		   "exit codes: 0 no deadlock / completed, 1 deadlock found / reproduced, 2 usage,\n"
 		   "3 bad input, 4 a required tool failed, 5 inconclusive or diverged\n");

@@ -10,6 +10,7 @@
 #include "event.h"
 #include "launch.h"
 #include "monitor.h"
+#include "nodes.h"
 #include "status_file.h"
 #include "xalloc.h"
 
@@ -26,6 +27,40 @@ static int in_or_out(uint32_t state)
 	return state == MPIV_ST_RUNNING || state == MPIV_ST_IN_CALL;
 }
 
+void monitor_rank_update(struct monitor_rank *m, const struct mpiv_status *st, double t)
+{
+	if (!m->seen || st->progress != m->progress || st->state != m->state ||
+	    st->call != m->call || st->op != m->op)
+		m->changed = t;
+	if (!m->seen || st->beat != m->beat)
+		m->beat_changed = t;
+	/* a rank that polls goes in and out of MPI all the time: that is no change */
+	if (!m->seen || st->progress != m->progress ||
+	    (st->state != m->state && (!in_or_out(st->state) || !in_or_out(m->state)))) {
+		m->progress_changed = t;
+		m->polls_base = st->polls;
+	}
+	if (!m->seen || st->polls != m->polls)
+		m->polls_changed = t;
+	m->polls = st->polls;
+	m->seen = 1;
+	m->state = st->state;
+	m->call = st->call;
+	m->call_name = call_name(st->call);
+	m->op = st->op;
+	m->progress = st->progress;
+	m->beat = st->beat;
+	m->site = st->site;
+	m->pid = st->pid;
+	memcpy(m->host, st->host, sizeof(m->host));
+	memcpy(m->text, st->text, sizeof(m->text));
+	m->notes = st->notes;
+	memcpy(m->module, st->module, sizeof(m->module));
+	memcpy(m->stack, st->stack, sizeof(m->stack));
+	m->stack_op = st->stack_op;
+	m->nframes = st->nframes;
+}
+
 /* Read every rank's status once; note the time of changes. */
 static void scan(const char *dir, struct monitor_result *res, double t)
 {
@@ -39,41 +74,10 @@ static void scan(const char *dir, struct monitor_result *res, double t)
 		res->ranks = xcalloc(res->size, sizeof(*res->ranks));
 	}
 	for (r = 0; r < res->size; r++) {
-		struct monitor_rank *m = &res->ranks[r];
-
 		/* a missing or damaged read keeps what was seen last */
 		if (status_file_read(dir, r, &st) < 0 || st.size != res->size)
 			continue;
-		if (!m->seen || st.progress != m->progress || st.state != m->state ||
-		    st.call != m->call || st.op != m->op)
-			m->changed = t;
-		if (!m->seen || st.beat != m->beat)
-			m->beat_changed = t;
-		/* a rank that polls goes in and out of MPI all the time: that is no change */
-		if (!m->seen || st.progress != m->progress ||
-		    (st.state != m->state && (!in_or_out(st.state) || !in_or_out(m->state)))) {
-			m->progress_changed = t;
-			m->polls_base = st.polls;
-		}
-		if (!m->seen || st.polls != m->polls)
-			m->polls_changed = t;
-		m->polls = st.polls;
-		m->seen = 1;
-		m->state = st.state;
-		m->call = st.call;
-		m->call_name = call_name(st.call);
-		m->op = st.op;
-		m->progress = st.progress;
-		m->beat = st.beat;
-		m->site = st.site;
-		m->pid = st.pid;
-		memcpy(m->host, st.host, sizeof(m->host));
-		memcpy(m->text, st.text, sizeof(m->text));
-		m->notes = st.notes;
-		memcpy(m->module, st.module, sizeof(m->module));
-		memcpy(m->stack, st.stack, sizeof(m->stack));
-		m->stack_op = st.stack_op;
-		m->nframes = st.nframes;
+		monitor_rank_update(&res->ranks[r], &st, t);
 	}
 }
 
@@ -92,7 +96,7 @@ static int any_in(const struct monitor_result *res, enum mpiv_rank_state state)
  * blocked. A live rank beats every MPIV_STATUS_PERIOD_MS; the slack is for a loaded host and
  * for a shared file system that shows another node's writes late, without letting a rank
  * stopped a few seconds before the deadline pass for deadlocked. */
-static double beat_limit(double timeout)
+double monitor_beat_limit(double timeout)
 {
 	double limit = timeout / 3;
 
@@ -103,11 +107,11 @@ static double beat_limit(double timeout)
 
 /* Whether m polls without progress: it made failed polls since its progress last changed, and
  * recently, and is between polls or in one (not in another call, which would block). */
-static int polling(const struct monitor_rank *m, double t, double timeout)
+int monitor_rank_polling(const struct monitor_rank *m, double t, double timeout)
 {
 	if (m->state != MPIV_ST_RUNNING && m->state != MPIV_ST_IN_CALL)
 		return 0;
-	if (m->polls == m->polls_base || t - m->polls_changed >= beat_limit(timeout))
+	if (m->polls == m->polls_base || t - m->polls_changed >= monitor_beat_limit(timeout))
 		return 0;
 	return m->state == MPIV_ST_RUNNING || (mpiv_call_flags(m->call) & MPIV_F_POLL);
 }
@@ -125,7 +129,7 @@ static int deadlocked(struct monitor_result *res, double t, double timeout, char
 
 		if (!m->seen)
 			return 0;
-		m->polling = polling(m, t, timeout);
+		m->polling = monitor_rank_polling(m, t, timeout);
 		if (m->polling) {
 			npolling++;
 			if (m->progress_changed > last)
@@ -147,7 +151,7 @@ static int deadlocked(struct monitor_result *res, double t, double timeout, char
 		const struct monitor_rank *m = &res->ranks[r];
 
 		if (m->polling || m->state != MPIV_ST_IN_CALL ||
-		    t - m->beat_changed < beat_limit(timeout))
+		    t - m->beat_changed < monitor_beat_limit(timeout))
 			continue;
 		stopped = 1;
 		if (!warned[r]) {
@@ -196,15 +200,172 @@ static int as_expected(struct monitor_result *res, const struct monitor_expect *
 	return 1;
 }
 
+void monitor_summarise(struct monitor_rank *const *ranks, int n, double t, double timeout,
+		       struct node_summary *s)
+{
+	double last = 0;
+	int i;
+
+	for (i = 0; i < n; i++) {
+		struct monitor_rank *m = ranks[i];
+
+		s->n++;
+		s->progress += m->progress;
+		m->polling = monitor_rank_polling(m, t, timeout);
+		if (m->state == MPIV_ST_DIVERGED) {
+			s->diverged++;
+		} else if (m->state == MPIV_ST_FAILED) {
+			s->failed++;
+		} else if (m->polling) {
+			s->polling++;
+			if (m->progress_changed > last)
+				last = m->progress_changed;
+			continue;
+		} else if (m->state == MPIV_ST_IN_CALL) {
+			s->in_call++;
+			if (t - m->beat_changed >= monitor_beat_limit(timeout))
+				s->stopped++;
+		} else if (m->state == MPIV_ST_FINALIZED) {
+			s->finalized++;
+		} else {
+			s->other++;
+		}
+		if (m->changed > last)
+			last = m->changed;
+	}
+	s->still = n ? t - last : 0;
+}
+
+int monitor_nodes_deadlocked(struct node_watch *w, struct monitor_result *res, double t,
+			     double timeout)
+{
+	double still = -1;
+	int i, size = 0, n = 0, busy = 0, npolling = 0, stopped = 0;
+
+	for (i = 0; i < w->nnodes; i++) {
+		const struct node_summary *s = &w->nodes[i];
+
+		if (!s->n)
+			continue;
+		if ((size && s->size != size) || s->other || s->diverged || s->failed)
+			return 0;
+		size = s->size;
+		n += s->n;
+		busy += s->in_call + s->polling;
+		npolling += s->polling;
+		if (still < 0 || s->still < still)
+			still = s->still;
+	}
+	if (!size || n != size || !busy || still < timeout)
+		return 0;
+	for (i = 0; i < w->nnodes; i++) {
+		const struct node_summary *s = &w->nodes[i];
+
+		if (!s->n)
+			continue;
+		if (t - s->received >= monitor_beat_limit(timeout)) {
+			if (!(w->warned[i] & 1))
+				warning("node '%s' has not reported its ranks for %.0f s: its helper "
+					"looks stopped or unreachable, so the job is not counted as "
+					"deadlocked",
+					s->host, t - s->received);
+			w->warned[i] |= 1;
+			stopped = 1;
+		} else if (s->stopped) {
+			if (!(w->warned[i] & 2))
+				warning("%d rank(s) on node '%s' have not updated their status for "
+					"%.0f s: they look stopped, so the job is not counted as "
+					"deadlocked",
+					s->stopped, s->host, monitor_beat_limit(timeout));
+			w->warned[i] |= 2;
+			stopped = 1;
+		}
+	}
+	if (stopped)
+		return 0;
+	res->stalled = still;
+	res->npolling = npolling;
+	return 1;
+}
+
+/* As as_expected(), across nodes (nodes.h): the summaries do not say which call each rank
+ * sits in, so once they say that every rank has been blocked or finished, still, for
+ * expect's grace, the ranks' status files are gathered once (a peek; again only after
+ * something changed since) and the expectation is taken on them. */
+static int nodes_as_expected(struct node_watch *w, const char *status_dir,
+			     const struct monitor_expect *expect, struct monitor_result *res,
+			     double t)
+{
+	struct monitor_result seen;
+	double still = -1;
+	int i, size = 0, n = 0, ok;
+
+	if (!expect || !w->peek_dir)
+		return 0;
+	for (i = 0; i < w->nnodes; i++) {
+		const struct node_summary *s = &w->nodes[i];
+
+		if (!s->n)
+			continue;
+		if ((size && s->size != size) || s->other || s->polling || s->diverged ||
+		    s->failed || t - s->received >= 1)
+			return 0;
+		size = s->size;
+		n += s->n;
+		if (still < 0 || s->still < still)
+			still = s->still;
+	}
+	if (!size || n != size || still < expect->grace || (w->peeked && still > t - w->peeked))
+		return 0;
+	w->peeked = t;
+	if (nodes_peek(w, status_dir) < 0)
+		return 0;
+	memset(&seen, 0, sizeof(seen));
+	monitor_rescan(w->peek_dir, &seen);
+	/* still for grace by the summaries: the files are taken as of then */
+	ok = as_expected(&seen, expect, mpiv_now() + expect->grace);
+	monitor_result_release(&seen);
+	if (!ok)
+		return 0;
+	res->stalled = still;
+	res->npolling = 0;
+	return 1;
+}
+
+/* The nodes' ranks in state count (diverged or failed). */
+static int nodes_any(const struct node_watch *w, int failed)
+{
+	int i;
+
+	for (i = 0; i < w->nnodes; i++)
+		if (failed ? w->nodes[i].failed : w->nodes[i].diverged)
+			return 1;
+	return 0;
+}
+
+/* Whether a rank reported at all. */
+static int reported(const struct monitor_result *res, const struct node_watch *nodes)
+{
+	int i;
+
+	if (!nodes)
+		return res->size > 0;
+	for (i = 0; i < nodes->nnodes; i++)
+		if (nodes->nodes[i].n)
+			return 1;
+	return 0;
+}
+
 /* Seconds between a rank's word that it diverged or cannot replay and the end of the job. */
 #define NOTE_GRACE 0.3
 
 void monitor_run(struct launch *l, const char *status_dir, double timeout,
-		 const struct monitor_expect *expect, struct monitor_result *res)
+		 const struct monitor_expect *expect, struct node_watch *nodes,
+		 struct monitor_result *res)
 {
 	double start = mpiv_now(), t, noted = 0;
 	char *warned = NULL;
-	int warned_none = 0, done;
+	int warned_none = 0, done, failed;
 
 	memset(res, 0, sizeof(*res));
 	res->exit_code = -1;
@@ -213,18 +374,21 @@ void monitor_run(struct launch *l, const char *status_dir, double timeout,
 		 * ranks' final word (a rank that diverged and then aborted the job). */
 		done = launch_poll(l);
 		t = mpiv_now();
-		scan(status_dir, res, t);
+		if (nodes)
+			nodes_watch_poll(nodes, t);
+		else
+			scan(status_dir, res, t);
 		if (res->size && !warned)
 			warned = xcalloc(res->size, 1);
 		/* a rank that cannot replay says why, whatever the others did; its own line on
 		 * stderr is still on its way through the launcher's proxies, which ending the
 		 * job would cut: a moment for it first */
-		if (any_in(res, MPIV_ST_FAILED) || any_in(res, MPIV_ST_DIVERGED)) {
+		failed = nodes ? nodes_any(nodes, 1) : any_in(res, MPIV_ST_FAILED);
+		if (failed || (nodes ? nodes_any(nodes, 0) : any_in(res, MPIV_ST_DIVERGED))) {
 			if (!noted)
 				noted = t;
 			if (done || t - noted >= NOTE_GRACE) {
-				res->outcome = any_in(res, MPIV_ST_FAILED) ? MONITOR_FAILED :
-									      MONITOR_DIVERGED;
+				res->outcome = failed ? MONITOR_FAILED : MONITOR_DIVERGED;
 				break;
 			}
 			launch_relay(l, MPIV_STATUS_PERIOD_MS);
@@ -239,7 +403,9 @@ void monitor_run(struct launch *l, const char *status_dir, double timeout,
 			res->signal = launch_interrupted();
 			break;
 		}
-		if (as_expected(res, expect, t) || deadlocked(res, t, timeout, warned)) {
+		if (nodes ? nodes_as_expected(nodes, status_dir, expect, res, t) ||
+				    monitor_nodes_deadlocked(nodes, res, t, timeout) :
+				as_expected(res, expect, t) || deadlocked(res, t, timeout, warned)) {
 			res->outcome = MONITOR_DEADLOCK;
 			break;
 		}
@@ -247,11 +413,11 @@ void monitor_run(struct launch *l, const char *status_dir, double timeout,
 		 * library, or may not see the directory. A program may also compute for long
 		 * before MPI_Init, so this is no reason to end it; only say why hangs cannot be
 		 * caught, and keep watching. */
-		if (!res->size && !warned_none && t - start >= timeout) {
+		if (!reported(res, nodes) && !warned_none && t - start >= timeout) {
 			warning("no rank has reported to '%s' after %.0f s: hangs cannot be detected "
 				"until one does (is the program a dynamically linked MPI program, "
-				"and is the directory shared with every node?)", status_dir,
-				t - start);
+				"and is the directory shared with every node?)",
+				status_dir, t - start);
 			warned_none = 1;
 		}
 		launch_relay(l, MPIV_STATUS_PERIOD_MS);
@@ -260,6 +426,33 @@ void monitor_run(struct launch *l, const char *status_dir, double timeout,
 		launch_flush(l);
 	free(warned);
 	res->exit_code = launch_exit_code(l);
+}
+
+void monitor_rescan(const char *dir, struct monitor_result *res)
+{
+	struct mpiv_status st;
+	double t = mpiv_now();
+	int r, size = status_file_size(dir);
+
+	free(res->ranks);
+	res->ranks = NULL;
+	res->size = size;
+	if (!size)
+		return;
+	res->ranks = xcalloc(size, sizeof(*res->ranks));
+	for (r = 0; r < size; r++) {
+		struct monitor_rank *m = &res->ranks[r];
+
+		if (status_file_read(dir, r, &st) < 0 || st.size != size)
+			continue;
+		monitor_rank_update(m, &st, t);
+		/* the nodes counted the ranks that polled; a rank between polls or in one was
+		 * one of them */
+		m->polling = res->outcome == MONITOR_DEADLOCK && res->npolling &&
+			     (m->state == MPIV_ST_RUNNING ||
+			      (m->state == MPIV_ST_IN_CALL &&
+			       (mpiv_call_flags(m->call) & MPIV_F_POLL)));
+	}
 }
 
 void monitor_result_release(struct monitor_result *res)

@@ -12,6 +12,8 @@
 #include "status.h"
 
 struct launch;
+struct node_summary;
+struct node_watch;
 
 enum monitor_outcome {
 	MONITOR_COMPLETED,	/* the launcher exited */
@@ -91,7 +93,45 @@ struct monitor_expect {
  * job. Warns (once) when no status file appeared within timeout,
  * or when a rank stops beating. Fills res; release it with monitor_result_release(). */
 void monitor_run(struct launch *l, const char *status_dir, double timeout,
-		 const struct monitor_expect *expect, struct monitor_result *res);
+		 const struct monitor_expect *expect, struct node_watch *nodes,
+		 struct monitor_result *res);
+
+/* With nodes (a job spread over a Slurm allocation, nodes.h), monitor_run() reads no status
+ * file: each node's helper sums up its own ranks with monitor_summarise() once a period, and
+ * the rule above is taken on those summaries (every rank of the world counted, none
+ * running, every node still for timeout, every helper heard from within max(2, timeout / 3)
+ * seconds, no blocked rank stopped); expect is taken once every rank has been blocked or
+ * finished for its grace, on the status files gathered then (nodes_peek(), when the watch
+ * has a peek directory), and res's ranks stay empty until monitor_rescan(). */
+
+/* Fill res's ranks from the status files in dir once (a job's files gathered from its nodes
+ * after it ended), keeping its outcome. */
+void monitor_rescan(const char *dir, struct monitor_result *res);
+
+/* ---- the rule's parts, for a node's helper (node_agent.c) ---- */
+
+/* Take st, read at t, as m's latest status (the change times as monitor_run() keeps them). */
+void monitor_rank_update(struct monitor_rank *m, const struct mpiv_status *st, double t);
+
+/* Whether m polls without progress at t (see monitor_run()). */
+int monitor_rank_polling(const struct monitor_rank *m, double t, double timeout);
+
+/* How long a beat may stand still before its rank counts as stopped: max(2, timeout / 3),
+ * at most timeout. */
+double monitor_beat_limit(double timeout);
+
+/* The rule on the nodes' summaries w holds (deadlocked() summed up per node): every rank of
+ * the world reported; none runs; one at least is blocked or polls; every node still for
+ * timeout; every node's helper heard from within monitor_beat_limit(), no blocked rank
+ * stopped (either is warned of, once a node). Sets res's stalled and npolling when it does.
+ * Returns 1 or 0. */
+int monitor_nodes_deadlocked(struct node_watch *w, struct monitor_result *res, double t,
+			     double timeout);
+
+/* Add n ranks, as seen at t, to s (counts, the latest change, progress); sets each rank's
+ * polling. s's host and size are the caller's. */
+void monitor_summarise(struct monitor_rank *const *ranks, int n, double t, double timeout,
+		       struct node_summary *s);
 
 void monitor_result_release(struct monitor_result *res);
 

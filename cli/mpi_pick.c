@@ -58,23 +58,33 @@ static const char *base_name(const char *path)
 }
 
 /* The MPI library an executable links, by the DT_NEEDED entries of its ELF file; NULL for a
- * file that is not ELF (a script) or links none known. *soname: the entry that told. */
-static const struct mpiv_mpilib *program_mpi(const char *path, const char **soname)
+ * file that is not ELF (a script) or links none known. *soname: the entry that told. *other:
+ * a second MPI library it links too (its entry in *other_soname), or NULL. */
+static const struct mpiv_mpilib *program_mpi(const char *path, const char **soname,
+					     const struct mpiv_mpilib **other,
+					     const char **other_soname)
 {
-	static char found[128];
-	const struct mpiv_mpilib *lib = NULL;
+	static char found[128], found_other[128];
+	const struct mpiv_mpilib *lib = NULL, *l;
 	struct mpiv_elf_needed needed;
 	size_t i;
 
+	*other = NULL;
 	if (mpiv_elf_needed_file(path, &needed, NULL) < 0)
 		return NULL;
-	for (i = 0; i < needed.n && !lib; i++) {
-		lib = mpiv_mpilib_of_soname(needed.names[i]);
-		if (lib)
+	for (i = 0; i < needed.n && !*other; i++) {
+		l = mpiv_mpilib_of_soname(needed.names[i]);
+		if (l && !lib) {
+			lib = l;
 			snprintf(found, sizeof(found), "%s", needed.names[i]);
+		} else if (l && l != lib) {
+			*other = l;
+			snprintf(found_other, sizeof(found_other), "%s", needed.names[i]);
+		}
 	}
 	mpiv_elf_needed_release(&needed);
 	*soname = found;
+	*other_soname = found_other;
 	return lib;
 }
 
@@ -154,8 +164,8 @@ static int refuse(const struct mpiv_mpilib *lib, enum preload_kind kind, const c
 
 int preload_pick(struct preload *p, char *const *command, enum preload_kind kind, int quiet)
 {
-	const struct mpiv_mpilib *prog = NULL, *launcher, *lib;
-	const char *soname = NULL, *file, *env;
+	const struct mpiv_mpilib *prog = NULL, *launcher, *lib, *other = NULL;
+	const char *soname = NULL, *other_soname = NULL, *file, *env;
 	char path[PATH_MAX], resolved[NAME_MAX + 1], what[PATH_MAX + 256];
 	int i, at = -1;
 
@@ -165,9 +175,19 @@ int preload_pick(struct preload *p, char *const *command, enum preload_kind kind
 	 * launcher) */
 	for (i = 0; command[i] && !prog; i++) {
 		if (command[i][0] != '-' && find_program(command[i], path, sizeof(path)) == 0)
-			prog = program_mpi(path, &soname);
+			prog = program_mpi(path, &soname, &other, &other_soname);
 		if (prog)
 			at = i;
+	}
+	if (prog && other) {
+		/* its calls would go to whichever library the loader finds a symbol in first */
+		error("'%s' links two MPI libraries, %s ('%s') and %s ('%s'): it cannot run as "
+		      "either", command[at], prog->title, soname, other->title, other_soname);
+		fprintf(stderr, "hint: link it with one library's compiler wrapper alone; Debian's "
+			"mpif90.openmpi links the default libmpi.so, which is MPICH's when MPICH is "
+			"the default MPI: give it Open MPI's directory too (-L$(mpicc.openmpi "
+			"--showme:libdirs))\n");
+		return MPIV_EXIT_TOOL;
 	}
 	launcher = launcher_mpi(command[0], resolved, sizeof(resolved));
 	if (prog) {

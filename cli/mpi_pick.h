@@ -28,7 +28,8 @@ struct preload {
 /* Pick the preload library of kind for the job command (argv[0] found on PATH, relative
  * paths from the current directory). With quiet, no warning (that the program's and the
  * launcher's MPI libraries differ) is printed. Returns 0; or MPIV_EXIT_TOOL after an error:
- * the job's MPI library is one mpiverify was not built for, or the library file is missing.
+ * the job's MPI library is one mpiverify was not built for, the program links two MPI
+ * libraries, or the library file is missing.
  * Release p either way. */
 int preload_pick(struct preload *p, char *const *command, enum preload_kind kind, int quiet);
 

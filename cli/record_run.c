@@ -96,6 +96,7 @@ int record_run(const struct record_opts *opts, struct record_result *r)
 	static const char *const stale[] = {".mpivt", ".json", ".status", MPIV_META_FILE, NULL};
 	const struct monitor_result *res;
 	struct launch_var vars[4];
+	const char *dirs[2] = {NULL, NULL}, *files[2] = {NULL, NULL};
 	struct preload own;
 	struct job job;
 	char path[4200];
@@ -128,6 +129,11 @@ int record_run(const struct record_opts *opts, struct record_result *r)
 		vars[n].name = NULL;
 		vars[n].value = NULL;
 		job.sink = opts->sink;
+		/* across nodes without a shared directory, each node gets it and the steering */
+		dirs[0] = job.dir;
+		files[0] = opts->steer;
+		job.put_dirs = dirs;
+		job.put_files = files;
 		rc = job_start(&job, opts->preload ? opts->preload : &own, opts->command, vars);
 	}
 	preload_release(&own);

@@ -75,8 +75,8 @@ long long report_unbuffered_max(const struct mpiv_traceset *ts, const struct mpi
 			const struct mpiv_cex_op *op = &cex->ranks[r].ops[k];
 
 			if (op->sync == 1 && op->op < ts->ranks[r].nevents &&
-			    (long long)ts->ranks[r].events[op->op].bytes > most)
-				most = (long long)ts->ranks[r].events[op->op].bytes;
+			    (long long)mpiv_trace_event(&ts->ranks[r], op->op)->bytes > most)
+				most = (long long)mpiv_trace_event(&ts->ranks[r], op->op)->bytes;
 		}
 	return most;
 }
@@ -87,9 +87,9 @@ int site_of(const struct mpiv_traceset *ts, int r, long e, struct mpiv_cex_site 
 	const struct mpiv_event *ev;
 
 	memset(s, 0, sizeof(*s));
-	if (e < 0 || (size_t)e >= t->nevents || !t->events[e].site)
+	if (e < 0 || (size_t)e >= t->nevents || !mpiv_trace_event(t, (size_t)e)->site)
 		return -1;
-	ev = &t->events[e];
+	ev = mpiv_trace_event(t, (size_t)e);
 	mpiv_srcloc_resolve(mpiv_trace_module(t, ev->site), MPIV_SITE_ADDR(ev->site), s);
 	return 0;
 }
@@ -142,17 +142,19 @@ static void report_locks_held(FILE *f, const struct mpiv_traceset *ts,
 		const struct mpiv_rank_trace *t = &ts->ranks[r];
 
 		for (k = 0; k < cr->nops; k++) {
-			const struct mpiv_event *lk = &t->events[cr->ops[k].op];
+			/* the lock's fields: the events looked at after it may take its place */
+			const struct mpiv_event *lk = mpiv_trace_event(t, cr->ops[k].op);
+			int32_t win = lk->win, peer = lk->peer;
 			int held = 1;
 
 			if ((long)cr->ops[k].op == cr->blocked_op ||
 			    mpiv_call_kind(lk->call) != MPIV_KIND_WIN_LOCK)
 				continue;
 			for (j = k + 1; j < cr->nops && held; j++) {
-				const struct mpiv_event *un = &t->events[cr->ops[j].op];
+				const struct mpiv_event *un = mpiv_trace_event(t, cr->ops[j].op);
 
 				held = !(mpiv_call_kind(un->call) == MPIV_KIND_WIN_UNLOCK &&
-					 un->win == lk->win && un->peer == lk->peer &&
+					 un->win == win && un->peer == peer &&
 					 (long)cr->ops[j].op != cr->blocked_op);
 			}
 			if (!held)

@@ -110,16 +110,17 @@ static json_t *lane_json(const struct mpiv_traceset *ts, const struct mpiv_cex_r
 
 	for (k = first; k < cr->nops; k++) {
 		const struct mpiv_cex_op *op = &cr->ops[k];
-		const struct mpiv_event *ev;
 		char desc[256];
 		json_t *o;
+		int call;
 
 		if (op->op >= t->nevents)
 			continue;
-		ev = &t->events[op->op];
+		/* copied: describing the event reads others of the trace (mpiv_trace_event()) */
+		call = mpiv_trace_event(t, op->op)->call;
 		tr_describe_event(ts, r, (long)op->op, desc, sizeof(desc));
 		o = json_pack("{s:I, s:s, s:s, s:o, s:o}", "ev", (json_int_t)op->op, "call",
-			      mpiv_call_name(ev->call), "kind", op_kind(ev->call), "desc",
+			      mpiv_call_name(call), "kind", op_kind(call), "desc",
 			      mpiv_json_text(desc), "site", site_text(ts, r, (long)op->op));
 		/* times of the call (entry, exit), when a trace carries them, go here as "t0"
 		 * and "t1" in seconds: the page then draws to scale, else in event order */
@@ -206,10 +207,12 @@ static json_t *source_json(const struct mpiv_traceset *ts, int r, long e, int li
 	json_t *lines;
 	FILE *f;
 	int n = 0, first = line - SOURCE_CONTEXT > 1 ? line - SOURCE_CONTEXT : 1;
+	uint64_t site = line <= 0 || e < 0 || (size_t)e >= t->nevents
+				? 0
+				: mpiv_trace_event(t, (size_t)e)->site;
 
-	if (line <= 0 || e < 0 || (size_t)e >= t->nevents || !t->events[e].site ||
-	    mpiv_srcloc_source_path(mpiv_trace_module(t, t->events[e].site),
-				    MPIV_SITE_ADDR(t->events[e].site), path, sizeof(path)))
+	if (!site || mpiv_srcloc_source_path(mpiv_trace_module(t, site), MPIV_SITE_ADDR(site),
+					     path, sizeof(path)))
 		return NULL;
 	f = fopen(path, "r");
 	if (!f)
@@ -418,7 +421,7 @@ static void forced_unbuffered(const struct mpiv_traceset *ts, json_t *blocked, j
 
 		if (r < 0 || r >= ts->nranks || e < 0 || (size_t)e >= ts->ranks[r].nevents)
 			continue;
-		ev = &ts->ranks[r].events[e];
+		ev = mpiv_trace_event(&ts->ranks[r], (size_t)e);
 		if ((mpiv_call_flags(ev->call) & MPIV_F_STANDARD) && (long long)ev->bytes > most)
 			most = (long long)ev->bytes;
 	}

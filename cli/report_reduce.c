@@ -25,7 +25,7 @@ static void checked_at(const struct mpiv_traceset *ts, int r, const struct mpiv_
 	buf[0] = '\0';
 	if (red->done != red->event)
 		snprintf(buf, size, ", checked at event %u (%s)", red->done,
-			 mpiv_call_name(ts->ranks[r].events[red->done].call));
+			 mpiv_call_name(mpiv_trace_event(&ts->ranks[r], red->done)->call));
 }
 
 /* The findings of kind errors (1) or notes (0), but those fs hides: the document's "errors",

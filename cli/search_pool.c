@@ -24,6 +24,8 @@ struct pool_reply {
 	long states;
 	double seconds;
 	int ntrails;
+	long lead;
+	int own;
 };
 
 static void child(search_fn search, void *ctx, int i, int fd)
@@ -42,6 +44,8 @@ static void child(search_fn search, void *ctx, int i, int fd)
 	rep.errors = res.errors;
 	rep.states = res.states;
 	rep.seconds = res.seconds;
+	rep.lead = res.lead;
+	rep.own = res.own;
 	rep.ntrails = rep.rc ? 0 : res.ntrails;
 	if (child_write_all(fd, &rep, sizeof(rep)) < 0)
 		_exit(1);
@@ -98,6 +102,8 @@ static void take_reply(int fd, pid_t pid, struct spin_result *res, struct mpiv_e
 	res->errors = rep.errors;
 	res->states = rep.states;
 	res->seconds = rep.seconds;
+	res->lead = rep.lead;
+	res->own = rep.own;
 	res->trails = xcalloc((size_t)rep.ntrails + 1, sizeof(*res->trails));
 	for (k = 0, off = sizeof(rep); k < rep.ntrails && off < len; k++) {
 		size_t n = strnlen(buf + off, len - off);

@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <signal.h>
 #include <time.h>
@@ -97,7 +98,9 @@ static void mask_stop_signals(int how)
  * started (errno kept). */
 static int run_limited(const char *cwd, char *const argv[], const char *logpath, double seconds)
 {
-	struct timespec t0, t, nap = {0, 20 * 1000 * 1000};
+	/* polled every millisecond at first, then less often: a short pan run is not kept
+	 * waiting, a long one not polled in vain */
+	struct timespec t0, t, nap = {0, 1000 * 1000};
 	pid_t pid, got;
 	int status, fd;
 	size_t i;
@@ -151,8 +154,11 @@ static int run_limited(const char *cwd, char *const argv[], const char *logpath,
 			running = 0;
 			return stop_signal ? INTERRUPTED : TIMED_OUT;
 		}
-		if (seconds > 0)
+		if (seconds > 0) {
 			nanosleep(&nap, NULL);
+			if (nap.tv_nsec < 20 * 1000 * 1000)
+				nap.tv_nsec *= 2;
+		}
 	}
 	running = 0;
 	if (stop_signal)
@@ -249,15 +255,19 @@ static int copy_file(const char *from, const char *to)
 
 /* Build outdir/pan from the model's sources for states of exactly `words` words, as the
  * prebuilt verifiers are built (Makefile.in, "the verifiers"), except that pan.c is compiled
- * with -O0: a state this large allows few states, so the compile is what costs. */
-static int spin_build(const char *outdir, long words, struct mpiv_error *err)
+ * with -O0: a state this large allows few states, so the compile is what costs. swarm: with
+ * bitstate hashing and randomised orders instead (spin_swarm_verifier()). */
+static int spin_build(const char *outdir, long words, int swarm, struct mpiv_error *err)
 {
 	char log[4096], eng[4096], hdr[4096], src[4096], model[4096], dwords[64];
 	int rc;
 	char *spin_argv[] = {(char *)mpiv_spin(), "-a", "model.pml", NULL};
 	char *eng_argv[] = {(char *)mpiv_cc(), "-O2", "-c", "-o", "engine.o", eng, NULL};
 	char *cc_argv[] = {(char *)mpiv_cc(), "-O0", "-w", dwords, "-include", hdr, "-o", "pan",
-			   "pan.c", "engine.o", NULL};
+			   "pan.c", "engine.o", NULL, NULL, NULL, NULL};
+	/* SPIN's swarm settings: a bit per hash function and state instead of the state, and
+	 * the transitions and processes tried in an order each seed (-RS) shuffles */
+	char *swarm_defs[] = {"-DBITSTATE", "-DT_RAND", "-DP_RAND"};
 
 	snprintf(src, sizeof(src), "%s/mpi.pml", mpiv_models_dir());
 	snprintf(model, sizeof(model), "%s/model.pml", outdir);
@@ -278,6 +288,10 @@ static int spin_build(const char *outdir, long words, struct mpiv_error *err)
 	if (rc != 0)
 		return tool_failed("the C compiler on the model's engine", log, rc, err);
 	snprintf(dwords, sizeof(dwords), "-DMPIV_STATE_WORDS=%ld", words);
+	if (swarm) {
+		cc_argv[1] = "-O1"; /* a swarm runs long: a faster search is worth the compile */
+		memcpy(cc_argv + 10, swarm_defs, sizeof(swarm_defs));
+	}
 	snprintf(log, sizeof(log), "%s/cc.log", outdir);
 	rc = run_logged(outdir, cc_argv, log);
 	if (rc != 0)
@@ -313,15 +327,35 @@ static int prebuilt(const char *dir, long words, char *pan, size_t size)
 	return 0;
 }
 
-int spin_verifier(const char *outdir, long words, char *pan, size_t size, struct mpiv_error *err)
+int spin_prebuilt(long words, char *pan, size_t size)
 {
 	const char *dir = mpiv_pan_dir();
 
-	if (dir && prebuilt(dir, words, pan, size) == 0)
+	return dir ? prebuilt(dir, words, pan, size) : -1;
+}
+
+int spin_verifier(const char *outdir, long words, char *pan, size_t size, struct mpiv_error *err)
+{
+	if (spin_prebuilt(words, pan, size) == 0)
 		return 0;
-	if (spin_build(outdir, words, err))
+	if (spin_build(outdir, words, 0, err))
 		return -1;
 	snprintf(pan, size, "%s/pan", outdir);
+	return 0;
+}
+
+int spin_swarm_verifier(const char *outdir, long words, char *pan, size_t size,
+			struct mpiv_error *err)
+{
+	char dir[4096];
+
+	snprintf(dir, sizeof(dir), "%s/swarm", outdir);
+	if (mkdir(dir, 0777) < 0 && errno != EEXIST)
+		return mpiv_error_set(err, MPIV_EXIT_TOOL, dir, -1, -1, "cannot create: %s",
+				      strerror(errno));
+	if (spin_build(dir, words, 1, err))
+		return -1;
+	snprintf(pan, size, "%s/pan", dir);
 	return 0;
 }
 
@@ -378,13 +412,14 @@ static void parse_pan(const char *text, struct spin_result *res)
 	}
 }
 
-int spin_search(const char *pan, const char *workdir, long depth, long memory_mb, int max_trails,
-		double seconds, struct spin_result *res, struct mpiv_error *err)
+/* spin_search() and spin_swarm_search(): pan with the hash and order options opts (up to
+ * three, a NULL after the last). */
+static int search_with(const char *pan, const char *workdir, long depth, long memory_mb,
+		       int max_trails, double seconds, char *const opts[3],
+		       struct spin_result *res, struct mpiv_error *err)
 {
 	char log[8192], mem[64], m[64], c[64];
-	/* the hash table starts at 2^18 slots (2 MB) and grows with the search (AUTO_RESIZE in
-	 * models/mpi.pml) */
-	char *argv[] = {(char *)pan, mem, "-e", c, m, "-w18", NULL};
+	char *argv[] = {(char *)pan, mem, "-e", c, m, opts[0], opts[1], opts[2], NULL};
 	char *text;
 	int rc;
 
@@ -416,13 +451,49 @@ int spin_search(const char *pan, const char *workdir, long depth, long memory_mb
 	parse_pan(text, res);
 	if (!res->complete && strstr(res->why, "MEMLIM"))
 		snprintf(res->why, sizeof(res->why), "memory limit of %ld MB reached", memory_mb);
-	/* pan stops at the max_trails-th error: the rest was not explored */
-	if (res->errors >= max_trails && res->complete) {
+	/* pan stops at the max_trails-th error: the rest was not explored (pan says only
+	 * "Search not completed") */
+	if (res->errors >= max_trails && (res->complete || strstr(res->why, "Search not completed"))) {
 		res->complete = 0;
 		snprintf(res->why, sizeof(res->why), "stopped after %d deadlock states", max_trails);
 	}
 	free(text);
 	return 0;
+}
+
+int spin_search(const char *pan, const char *workdir, long depth, long memory_mb, int max_trails,
+		double seconds, struct spin_result *res, struct mpiv_error *err)
+{
+	/* the hash table starts at 2^18 slots (2 MB) and grows with the search (AUTO_RESIZE in
+	 * models/mpi.pml) */
+	char *opts[3] = {"-w18", NULL, NULL};
+
+	return search_with(pan, workdir, depth, memory_mb, max_trails, seconds, opts, res, err);
+}
+
+int spin_swarm_search(const char *pan, const char *workdir, long depth, long memory_mb,
+		      int max_trails, double seconds, int seed, struct spin_result *res,
+		      struct mpiv_error *err)
+{
+	char w[32], rs[32], h[32];
+	char *opts[3] = {w, rs, h};
+	long long bytes = memory_mb * 1024LL * 1024 / 2;	/* half for the bit array */
+	int bits = 20, rc;
+
+	/* the largest bit array of 2^bits bits that half the memory limit holds */
+	while (bits < 35 && (1LL << (bits + 1)) / 8 <= bytes)
+		bits++;
+	snprintf(w, sizeof(w), "-w%d", bits);
+	/* each member a search order of its own (-RS) and a hash function of its own (-h) */
+	snprintf(rs, sizeof(rs), "-RS%d", 1 + seed * 7919);
+	snprintf(h, sizeof(h), "-h%d", seed % 500);
+	rc = search_with(pan, workdir, depth, memory_mb, max_trails, seconds, opts, res, err);
+	/* one stopped by a limit says which */
+	if (rc == 0 && res->complete) {
+		res->complete = 0;
+		snprintf(res->why, sizeof(res->why), "%s", SPIN_BITSTATE_WHY);
+	}
+	return rc;
 }
 
 int spin_trail_choices(const char *pan, const char *workdir, const char *trail, int **choices,

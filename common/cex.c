@@ -605,7 +605,7 @@ static int check_op(const struct mpiv_traceset *ts, int r, long op, unsigned kin
 				      "%ld is not in the trace '%s', whose rank %d has %zu events: "
 				      "the counterexample is not from this trace", what, r, op,
 				      ts->dir ? ts->dir : "", r, t->nevents);
-	ev = &t->events[op];
+	ev = mpiv_trace_event(t, (size_t)op);
 	if (kinds && !(kinds & (1u << mpiv_call_kind(ev->call))))
 		return mpiv_error_set(err, MPIV_EXIT_BAD_INPUT, path, r, op, "%s: rank %d's event "
 				      "%ld is %s in the trace '%s', which %s: the counterexample is "

@@ -16,6 +16,11 @@
 #define MPIV_ENV_SPIN "MPIVERIFY_SPIN"		/* spin, instead of the one configure found */
 #define MPIV_ENV_CC "MPIVERIFY_CC"		/* C compiler for pan.c, likewise */
 
+/* ---- set by the user for elfutils, read by mpiverify too (common/srcloc.c) ---- */
+#define MPIV_ENV_DEBUGINFOD_URLS "DEBUGINFOD_URLS"	/* debuginfod servers: only when it
+							 * names some are they asked for a
+							 * program's debug information */
+
 /* ---- set by the user for the ranks, read by both preload libraries ---- */
 #define MPIV_ENV_NO_STACKS "MPIVERIFY_NO_STACKS"	/* set: take no stacks of blocked
 							 * calls (preload/rec_status.c) */
@@ -34,6 +39,14 @@
 							 * --check-reductions ("detect" when it
 							 * has none): the recorder checks every
 							 * reduction (recorder/rec_reduce.c) */
+
+/* ---- internal: set by the tests, read by mpiverify ---- */
+#define MPIV_ENV_SPIN_FROM_START "MPIVERIFY_SPIN_FROM_START"	/* check, set (to anything):
+							 * no pass of its own over the paths
+							 * of one choice (translator/
+							 * tr_cut.c); SPIN searches every mode
+							 * from the start, so that the tests
+							 * can compare both */
 
 /* The test suite alone reads MPIVERIFY_BUILDDIR (tests/lib.sh: the build tree to test). */
 

@@ -140,33 +140,47 @@ enum rank_specials {
 	RS_PROC_NULL = 1 << 2,	/* MPIV_PROC_NULL */
 };
 
-/* Whether v is a world rank or one of the specials allowed; else why is filled. */
-static int check_rank(const char *field, int32_t v, int32_t size, unsigned allowed, char *why,
-		      size_t whysize)
+/* The name of a field for a message: field, with the entry's index in it for a field of an
+ * array (a format with one %u; idx >= 0). Made only when a check fails: events are many. */
+static const char *field_name(char *buf, size_t size, const char *field, long idx)
 {
+	if (idx < 0)
+		return field;
+	snprintf(buf, size, field, (unsigned)idx);
+	return buf;
+}
+
+/* Whether v is a world rank or one of the specials allowed; else why is filled. */
+static int check_rank(const char *field, long idx, int32_t v, int32_t size, unsigned allowed,
+		      char *why, size_t whysize)
+{
+	char name[48];
+
 	if ((v >= 0 && v < size) || (v == MPIV_NONE && (allowed & RS_NONE)) ||
 	    (v == MPIV_ANY_SOURCE && (allowed & RS_ANY)) ||
 	    (v == MPIV_PROC_NULL && (allowed & RS_PROC_NULL)))
 		return 0;
-	snprintf(why, whysize, "%s: %d, expected a world rank (0 to %d)%s", field, v, size - 1,
+	snprintf(why, whysize, "%s: %d, expected a world rank (0 to %d)%s",
+		 field_name(name, sizeof(name), field, idx), v, size - 1,
 		 (allowed & RS_ANY) && (allowed & RS_PROC_NULL) ? ", MPI_ANY_SOURCE or MPI_PROC_NULL"
 		 : allowed & RS_PROC_NULL ? " or MPI_PROC_NULL" : "");
 	return -1;
 }
 
 /* Whether v is a tag: >= 0, MPIV_NONE, or MPIV_ANY_TAG when any is allowed. */
-static int check_tag(const char *field, int32_t v, int any, char *why, size_t whysize)
+static int check_tag(const char *field, long idx, int32_t v, int any, char *why, size_t whysize)
 {
+	char name[48];
+
 	if (v >= 0 || v == MPIV_NONE || (any && v == MPIV_ANY_TAG))
 		return 0;
-	snprintf(why, whysize, "%s: %d, expected a tag (0 or more)%s", field, v,
-		 any ? " or MPI_ANY_TAG" : "");
+	snprintf(why, whysize, "%s: %d, expected a tag (0 or more)%s",
+		 field_name(name, sizeof(name), field, idx), v, any ? " or MPI_ANY_TAG" : "");
 	return -1;
 }
 
 int mpiv_event_check(const struct mpiv_event *ev, int32_t size, char *why, size_t whysize)
 {
-	char field[48];
 	uint32_t i;
 
 	if (!mpiv_call_name(ev->call)) {
@@ -180,13 +194,15 @@ int mpiv_event_check(const struct mpiv_event *ev, int32_t size, char *why, size_
 	}
 	/* A completed receive's status names a rank or MPI_PROC_NULL (a receive from it), its
 	 * tag MPI_ANY_TAG then; never MPI_ANY_SOURCE. */
-	if (check_rank("peer", ev->peer, size, RS_NONE | RS_ANY | RS_PROC_NULL, why, whysize) ||
-	    check_tag("tag", ev->tag, 1, why, whysize) ||
-	    check_rank("peer2", ev->peer2, size, RS_NONE | RS_ANY | RS_PROC_NULL, why, whysize) ||
-	    check_tag("tag2", ev->tag2, 1, why, whysize) ||
-	    check_rank("root", ev->root, size, RS_NONE | RS_PROC_NULL, why, whysize) ||
-	    check_rank("src", ev->src, size, RS_NONE | RS_PROC_NULL, why, whysize) ||
-	    check_tag("mtag", ev->mtag, 1, why, whysize))
+	if (check_rank("peer", -1, ev->peer, size, RS_NONE | RS_ANY | RS_PROC_NULL, why,
+		       whysize) ||
+	    check_tag("tag", -1, ev->tag, 1, why, whysize) ||
+	    check_rank("peer2", -1, ev->peer2, size, RS_NONE | RS_ANY | RS_PROC_NULL, why,
+		       whysize) ||
+	    check_tag("tag2", -1, ev->tag2, 1, why, whysize) ||
+	    check_rank("root", -1, ev->root, size, RS_NONE | RS_PROC_NULL, why, whysize) ||
+	    check_rank("src", -1, ev->src, size, RS_NONE | RS_PROC_NULL, why, whysize) ||
+	    check_tag("mtag", -1, ev->mtag, 1, why, whysize))
 		return -1;
 	if (ev->comm < MPIV_COMM_UNKNOWN && ev->comm != MPIV_NONE) {
 		snprintf(why, whysize, "comm: %d, expected a communicator id (0 or more, -1 for "
@@ -227,18 +243,14 @@ int mpiv_event_check(const struct mpiv_event *ev, int32_t size, char *why, size_
 				 "-1 for an unknown one)", i, r->req);
 			return -1;
 		}
-		snprintf(field, sizeof(field), "reqs[%u].src", i);
-		if (check_rank(field, r->src, size, RS_NONE | RS_PROC_NULL, why, whysize))
-			return -1;
-		snprintf(field, sizeof(field), "reqs[%u].tag", i);
-		if (check_tag(field, r->tag, 1, why, whysize))
+		if (check_rank("reqs[%u].src", i, r->src, size, RS_NONE | RS_PROC_NULL, why,
+			       whysize) ||
+		    check_tag("reqs[%u].tag", i, r->tag, 1, why, whysize))
 			return -1;
 	}
-	for (i = 0; i < ev->ngroup; i++) {
-		snprintf(field, sizeof(field), "group[%u]", i);
-		if (check_rank(field, ev->group[i], size, 0, why, whysize))
+	for (i = 0; i < ev->ngroup; i++)
+		if (check_rank("group[%u]", i, ev->group[i], size, 0, why, whysize))
 			return -1;
-	}
 	if (ev->repeat == 0) {
 		snprintf(why, whysize, "repeat: 0, expected 1 or more");
 		return -1;

@@ -14,23 +14,26 @@ static const struct mpiv_mpilib openmpi = {"openmpi", "Open MPI", "openmpi-bin l
 
 /* What programs link: the C library and the language bindings (a Fortran or C++ program may
  * name only those). MPICH installs libmpi.so.12 beside libmpich.so.12 (its ABI, which Intel
- * MPI shares); Open MPI's libmpi is .so.40 since 3.0 (.so.20 in 2.x). A prefix ends in '.'. */
+ * MPI shares); Open MPI's libmpi is .so.40 since 3.0 (.so.20 in 2.x). A prefix ends in '.'.
+ * binding: a language binding, whose functions call the C library's for the program (Open
+ * MPI's Fortran bindings, MPICH's mpi_f08, through PMPI_*: preload/rec_bindings.c). */
 static const struct {
 	const char *soname;
 	const struct mpiv_mpilib *lib;
+	int binding;
 } sonames[] = {
-	{"libmpich.so.", &mpich},
-	{"libmpi.so.12", &mpich},
-	{"libmpichfort.so.", &mpich},
-	{"libmpifort.so.", &mpich},
-	{"libmpichcxx.so.", &mpich},
-	{"libmpicxx.so.", &mpich},
-	{"libmpi.so.40", &openmpi},
-	{"libmpi.so.20", &openmpi},
-	{"libmpi_mpifh.so.", &openmpi},
-	{"libmpi_usempif08.so.", &openmpi},
-	{"libmpi_usempi_ignore_tkr.so.", &openmpi},
-	{"libmpi_cxx.so.", &openmpi},
+	{"libmpich.so.", &mpich, 0},
+	{"libmpi.so.12", &mpich, 0},
+	{"libmpichfort.so.", &mpich, 1},
+	{"libmpifort.so.", &mpich, 1},
+	{"libmpichcxx.so.", &mpich, 1},
+	{"libmpicxx.so.", &mpich, 1},
+	{"libmpi.so.40", &openmpi, 0},
+	{"libmpi.so.20", &openmpi, 0},
+	{"libmpi_mpifh.so.", &openmpi, 1},
+	{"libmpi_usempif08.so.", &openmpi, 1},
+	{"libmpi_usempi_ignore_tkr.so.", &openmpi, 1},
+	{"libmpi_cxx.so.", &openmpi, 1},
 };
 
 /* Launchers by file name, symbolic links followed (Debian's mpirun.openmpi is a link to
@@ -58,7 +61,8 @@ const struct mpiv_mpilib *mpiv_mpilib_named(const char *name)
 	return NULL;
 }
 
-const struct mpiv_mpilib *mpiv_mpilib_of_soname(const char *soname)
+/* The index of soname's entry in sonames[], or -1. */
+static int soname_entry(const char *soname)
 {
 	size_t i, n;
 
@@ -66,9 +70,23 @@ const struct mpiv_mpilib *mpiv_mpilib_of_soname(const char *soname)
 		n = strlen(sonames[i].soname);
 		if (sonames[i].soname[n - 1] == '.' ? !strncmp(soname, sonames[i].soname, n)
 						    : !strcmp(soname, sonames[i].soname))
-			return sonames[i].lib;
+			return (int)i;
 	}
-	return NULL;
+	return -1;
+}
+
+const struct mpiv_mpilib *mpiv_mpilib_of_soname(const char *soname)
+{
+	int i = soname_entry(soname);
+
+	return i < 0 ? NULL : sonames[i].lib;
+}
+
+int mpiv_mpilib_binding(const char *soname)
+{
+	int i = soname_entry(soname);
+
+	return i >= 0 && sonames[i].binding;
 }
 
 const struct mpiv_mpilib *mpiv_mpilib_of_launcher(const char *name)

@@ -24,6 +24,10 @@ const struct mpiv_mpilib *mpiv_mpilib_named(const char *name);
  * or NULL if it is none of those known. */
 const struct mpiv_mpilib *mpiv_mpilib_of_soname(const char *soname);
 
+/* Whether soname is one of the language bindings of a known MPI library (its Fortran or C++
+ * functions, which call the C library's), as opposed to the C library itself. */
+int mpiv_mpilib_binding(const char *soname);
+
 /* The library whose launcher has this file name (no directory: "mpirun.openmpi", "orterun",
  * "mpiexec.hydra"), or NULL (a generic name such as "mpirun", or another launcher). */
 const struct mpiv_mpilib *mpiv_mpilib_of_launcher(const char *name);

@@ -6,6 +6,7 @@
 
 #include <elfutils/libdwfl.h>
 
+#include "environment.h"
 #include "srcloc.h"
 #include "xalloc.h"
 
@@ -18,8 +19,29 @@ struct module_cache {
 static struct module_cache *cache;
 static size_t ncache, cache_cap;
 
+/* elfutils' standard search for a module's separate debug information, but for its last
+ * step: asking debuginfod servers, which loads their client (curl and TLS, most of what a
+ * small check costs) even when none is configured. They are asked only when the user names
+ * some (DEBUGINFOD_URLS), or when the file names a debug file (.gnu_debuglink) that is not
+ * where elfutils looks. Without either, a debug file can only be found by the build ID. */
+static int find_debuginfo(Dwfl_Module *mod, void **userdata, const char *modname,
+			  Dwarf_Addr base, const char *file_name, const char *debuglink_file,
+			  GElf_Word debuglink_crc, char **debuginfo_file_name)
+{
+	const char *urls = getenv(MPIV_ENV_DEBUGINFOD_URLS);
+	int fd;
+
+	if ((urls && *urls) || debuglink_file)
+		return dwfl_standard_find_debuginfo(mod, userdata, modname, base, file_name,
+						    debuglink_file, debuglink_crc,
+						    debuginfo_file_name);
+	fd = dwfl_build_id_find_debuginfo(mod, userdata, modname, base, file_name,
+					  debuglink_file, debuglink_crc, debuginfo_file_name);
+	return fd >= 0 ? fd : -1;
+}
+
 static const Dwfl_Callbacks offline_callbacks = {
-	.find_debuginfo = dwfl_standard_find_debuginfo,
+	.find_debuginfo = find_debuginfo,
 	.section_address = dwfl_offline_section_address,
 };
 

@@ -7,10 +7,13 @@
 #include <string.h>
 
 #include "trace.h"
+#include "trace_store.h"
 #include "tracefmt.h"
 #include "xalloc.h"
 
 #define REQS_START 64	/* request room of the decoder at first; it grows as records need */
+
+_Static_assert(MPIV_KIND_UNSUPPORTED < 64, "struct mpiv_rank_trace's kinds holds every kind");
 
 static int read_file(const char *path, char **data, size_t *len, struct mpiv_error *err)
 {
@@ -85,33 +88,142 @@ static int check_event(const struct mpiv_rank_trace *t, const struct mpiv_event 
 	return 0;
 }
 
+/* The rule of mpiv_trace_check_incomplete(), event by event as a reader meets them (a trace
+ * kept as records is read once): per thread, its last event and whether that one is
+ * incomplete now. An event the recorder writes again only goes from incomplete to complete
+ * (or stays incomplete), so an event incomplete in the end was so whenever a later one of its
+ * thread came: those are the candidates, checked once every event is read. */
+struct incomplete_rule {
+	struct rule_thread {
+		int32_t thread;
+		size_t last;	/* its last event */
+		int open;	/* which is incomplete */
+	} *threads;
+	size_t nthreads, capthreads;
+	size_t *cands;		/* incomplete events their thread went on from */
+	size_t ncands, capcands;
+};
+
+static struct rule_thread *rule_thread(struct incomplete_rule *r, int32_t thread)
+{
+	size_t k;
+
+	for (k = 0; k < r->nthreads && r->threads[k].thread != thread; k++)
+		;
+	if (k == r->nthreads) {
+		xgrow((void **)&r->threads, &r->capthreads, r->nthreads + 1, sizeof(*r->threads));
+		r->threads[k].thread = thread;
+		r->threads[k].open = 0;
+		r->nthreads++;
+	}
+	return &r->threads[k];
+}
+
+/* A new event i of thread, incomplete or not. */
+static void rule_event(struct incomplete_rule *r, size_t i, int32_t thread, int incomplete)
+{
+	struct rule_thread *th = rule_thread(r, thread);
+
+	if (th->open) {
+		xgrow((void **)&r->cands, &r->capcands, r->ncands + 1, sizeof(*r->cands));
+		r->cands[r->ncands++] = th->last;
+	}
+	th->last = i;
+	th->open = incomplete;
+}
+
+/* Event i of thread written again, incomplete or not. */
+static void rule_rewrite(struct incomplete_rule *r, size_t i, int32_t thread, int incomplete)
+{
+	struct rule_thread *th = rule_thread(r, thread);
+
+	if (th->last == i)
+		th->open = incomplete;
+}
+
+/* Every event read: the last one still incomplete whose thread went on is an error. Returns 0,
+ * or -1 with err filled; frees the rule's room either way. */
+static int rule_end(struct incomplete_rule *r, const struct mpiv_rank_trace *t,
+		    struct mpiv_error *err)
+{
+	const struct mpiv_event *ev = NULL;
+	size_t k, bad = 0;
+	int found = 0, rc = 0;
+
+	for (k = 0; k < r->ncands; k++)
+		if ((!found || r->cands[k] > bad) &&
+		    (mpiv_trace_event(t, r->cands[k])->flags & MPIV_EV_INCOMPLETE)) {
+			bad = r->cands[k];
+			found = 1;
+		}
+	if (found) {
+		ev = mpiv_trace_event(t, bad);
+		rc = mpiv_error_set(err, MPIV_EXIT_BAD_INPUT, t->source, t->rank, (long)bad,
+				    "event %zu is incomplete (its call had not returned), yet its "
+				    "thread %d made a later one", bad, ev->thread);
+	}
+	free(r->threads);
+	free(r->cands);
+	return rc;
+}
+
+/* Keep a new event of a trace kept as records (t->store): its place; one written again: what
+ * it is now, and only over an incomplete one of the same call (as put_event()). */
+static int store_event(struct mpiv_rank_trace *t, const struct mpiv_event *ev, int replaces,
+		       size_t off, int32_t last_req, struct mpiv_error *err)
+{
+	const struct mpiv_event *was;
+
+	if (!replaces) {
+		mpiv_store_event(t->store, t->nevents, off, last_req);
+		t->nevents++;
+		return 0;
+	}
+	was = mpiv_trace_event(t, ev->index);
+	if (!(was->flags & MPIV_EV_INCOMPLETE))
+		return mpiv_error_set(err, MPIV_EXIT_BAD_INPUT, t->source, t->rank, ev->index,
+				      "event %u written twice", ev->index);
+	if (was->call != ev->call)
+		return mpiv_error_set(err, MPIV_EXIT_BAD_INPUT, t->source, t->rank, ev->index,
+				      "event %u, %s, rewritten as %s", ev->index,
+				      mpiv_call_name(was->call), mpiv_call_name(ev->call));
+	mpiv_store_rewrite(t->store, ev);
+	return 0;
+}
+
 /* The decoding loop of mpiv_trace_load_bin() over the records (of a file of this version)
  * from byte off of the file (the end of its header) to byte len: byte offsets in messages are
- * the file's. */
+ * the file's. With t->store, the events stay records there. */
 static int load_records(struct mpiv_rank_trace *t, uint32_t version, const char *data,
-			size_t len, size_t off, struct mpiv_error *err)
+			size_t len, size_t off, struct incomplete_rule *rule,
+			struct mpiv_error *err)
 {
 	struct mpiv_tf_reader rd;
 	struct mpiv_tf_record rec;
 	struct mpiv_reqinfo *reqs;
-	uint64_t *sites = NULL;
-	size_t evcap = 0, sitecap = 0, nsites = 0, maxreqs = REQS_START;
+	uint64_t *own_sites = NULL, **sites = &own_sites;
+	size_t evcap = 0, own_cap = 0, own_n = 0, *sitecap = &own_cap, *nsites = &own_n;
+	size_t maxreqs = REQS_START;
 	int ended = 0, rc = -1;
 	int after_poll = 0;	/* the record before was a new event, a failed poll */
 	char why[256];
+	int32_t last_req;
 	long n;
 
 	memset(&rd, 0, sizeof(rd));
 	rd.version = version;
 	reqs = xmalloc(maxreqs * sizeof(*reqs));
+	if (t->store)
+		mpiv_store_sites(t->store, &sites, &nsites, &sitecap);
 	while (off < len) {
 		if (ended) {
 			mpiv_error_set(err, MPIV_EXIT_BAD_INPUT, t->source, t->rank, -1,
 				       "data after the end record at byte %zu", off);
 			goto out;
 		}
-		rd.sites = sites;
-		rd.nsites = nsites;
+		rd.sites = *sites;
+		rd.nsites = *nsites;
+		last_req = rd.last_req;
 		n = mpiv_tf_decode(&rd, data + off, len - off, &rec, reqs, maxreqs, why, sizeof(why));
 		if (n == -2) {
 			maxreqs = rec.ev.nreqs;
@@ -145,19 +257,31 @@ static int load_records(struct mpiv_rank_trace *t, uint32_t version, const char 
 				goto out;
 			break;
 		case MPIV_TF_SITE:
-			xgrow((void **)&sites, &sitecap, nsites + 1, sizeof(*sites));
-			sites[nsites++] = rec.site;
+			xgrow((void **)sites, sitecap, *nsites + 1, sizeof(**sites));
+			(*sites)[(*nsites)++] = rec.site;
 			break;
 		case MPIV_TF_EVENT:
 			if (rec.ev.ngroup) {
 				rec.ev.group = xmalloc(rec.ev.ngroup * sizeof(*rec.ev.group));
 				mpiv_tf_group(&rec, rec.ev.group);
 			}
+			t->kinds |= 1ULL << mpiv_call_kind(rec.ev.call);
+			t->call_flags |= mpiv_call_flags(rec.ev.call);
+			t->threaded |= rec.ev.thread != 0;
 			if (check_event(t, &rec.ev, off, err) ||
-			    put_event(t, &evcap, &rec.ev, rec.replaces, err)) {
+			    (t->store ? store_event(t, &rec.ev, rec.replaces, off, last_req, err) :
+			     put_event(t, &evcap, &rec.ev, rec.replaces, err))) {
 				free(rec.ev.group);
 				goto out;
 			}
+			if (rec.replaces)
+				rule_rewrite(rule, rec.ev.index, rec.ev.thread,
+					     rec.ev.flags & MPIV_EV_INCOMPLETE);
+			else
+				rule_event(rule, rec.ev.index, rec.ev.thread,
+					   rec.ev.flags & MPIV_EV_INCOMPLETE);
+			if (t->store)
+				free(rec.ev.group);	/* the store has it (or decodes it) */
 			break;
 		case MPIV_TF_COMM: {
 			int32_t *members = xmalloc((rec.nmembers ? rec.nmembers : 1) *
@@ -184,10 +308,12 @@ static int load_records(struct mpiv_rank_trace *t, uint32_t version, const char 
 					       "follow a failed poll (record at byte %zu)", off);
 				goto out;
 			}
-			t->events[t->nevents - 1].repeat =
-				rec.more > UINT64_MAX - t->events[t->nevents - 1].repeat
-					? UINT64_MAX
-					: t->events[t->nevents - 1].repeat + rec.more;
+			/* kept as records, the event is decoded with its repeats */
+			if (!t->store)
+				t->events[t->nevents - 1].repeat =
+					rec.more > UINT64_MAX - t->events[t->nevents - 1].repeat
+						? UINT64_MAX
+						: t->events[t->nevents - 1].repeat + rec.more;
 			break;
 		}
 		after_poll = (rec.kind == MPIV_TF_EVENT && !rec.replaces &&
@@ -199,15 +325,20 @@ static int load_records(struct mpiv_rank_trace *t, uint32_t version, const char 
 	 * what it had not written yet is lost even if the file ends between records. */
 	if (!ended)
 		t->truncated = 1;
+	if (t->store)
+		mpiv_store_end(t->store, off);
 	rc = 0;
 out:
-	free(sites);
+	free(own_sites);
 	free(reqs);
 	return rc;
 }
 
-int mpiv_trace_load_bin(const char *path, struct mpiv_rank_trace *t, struct mpiv_error *err)
+/* mpiv_trace_load_bin(), the events into t->events, or (records) kept as records in a store. */
+static int load_bin(const char *path, struct mpiv_rank_trace *t, int records,
+		    struct mpiv_error *err)
 {
+	struct incomplete_rule rule;
 	struct mpiv_tf_header h;
 	char *data = NULL;
 	size_t len = 0;
@@ -245,11 +376,20 @@ int mpiv_trace_load_bin(const char *path, struct mpiv_rank_trace *t, struct mpiv
 	memcpy(t->library, h.library, sizeof(t->library));
 	t->library[sizeof(t->library) - 1] = '\0';
 	t->bsend_overhead = h.bsend_overhead;
-	if (load_records(t, h.version, data, len, (size_t)n, err))
+	if (records) {
+		/* the store has the file now */
+		t->store = mpiv_store_new(data, len, h.version);
+		data = NULL;
+	}
+	memset(&rule, 0, sizeof(rule));
+	if (load_records(t, h.version, t->store ? mpiv_store_data(t->store) : data, len,
+			 (size_t)n, &rule, err)) {
+		rule_end(&rule, t, NULL);
 		goto fail;
-	if (mpiv_trace_check_incomplete(t, err))
+	}
+	if (rule_end(&rule, t, err))
 		goto fail;
-	if (t->nevents && (t->events[t->nevents - 1].flags & MPIV_EV_INCOMPLETE))
+	if (t->nevents && (mpiv_trace_event(t, t->nevents - 1)->flags & MPIV_EV_INCOMPLETE))
 		t->incomplete = 1;
 	free(data);
 	return 0;
@@ -257,6 +397,22 @@ fail:
 	free(data);
 	mpiv_rank_trace_release(t);
 	return -1;
+}
+
+int mpiv_trace_load_bin(const char *path, struct mpiv_rank_trace *t, struct mpiv_error *err)
+{
+	return load_bin(path, t, 0, err);
+}
+
+int mpiv_trace_load_records(const char *path, struct mpiv_rank_trace *t,
+			    struct mpiv_error *err)
+{
+	return load_bin(path, t, 1, err);
+}
+
+const struct mpiv_event *mpiv_trace_event(const struct mpiv_rank_trace *t, size_t i)
+{
+	return t->store ? mpiv_store_get(t->store, i) : &t->events[i];
 }
 
 int mpiv_trace_save_bin(const char *path, const struct mpiv_rank_trace *t,
@@ -294,7 +450,7 @@ int mpiv_trace_save_bin(const char *path, const struct mpiv_rank_trace *t,
 		fwrite(buf, 1, len, f);
 	}
 	for (k = 0; k < t->nevents; k++) {
-		struct mpiv_event ev = t->events[k];
+		struct mpiv_event ev = *mpiv_trace_event(t, k);
 
 		ev.index = (uint32_t)k;
 		xgrow((void **)&buf, &cap, MPIV_TF_EVENT_MAX(ev.nreqs + ev.ngroup), 1);
@@ -348,28 +504,16 @@ const char *mpiv_trace_module(const struct mpiv_rank_trace *t, uint64_t site)
 
 int mpiv_trace_check_incomplete(const struct mpiv_rank_trace *t, struct mpiv_error *err)
 {
-	int32_t *seen = NULL;	/* threads met so far, from the end */
-	size_t nseen = 0, cap = 0, i, k;
-	int rc = 0;
+	struct incomplete_rule rule;
+	size_t i;
 
-	for (i = t->nevents; i-- > 0 && rc == 0;) {
-		const struct mpiv_event *ev = &t->events[i];
+	memset(&rule, 0, sizeof(rule));
+	for (i = 0; i < t->nevents; i++) {
+		const struct mpiv_event *ev = mpiv_trace_event(t, i);
 
-		for (k = 0; k < nseen && seen[k] != ev->thread; k++)
-			;
-		if (k < nseen) {
-			if (ev->flags & MPIV_EV_INCOMPLETE)
-				rc = mpiv_error_set(err, MPIV_EXIT_BAD_INPUT, t->source, t->rank,
-						    (long)i, "event %zu is incomplete (its call had "
-						    "not returned), yet its thread %d made a later one",
-						    i, ev->thread);
-			continue;
-		}
-		xgrow((void **)&seen, &cap, nseen + 1, sizeof(*seen));
-		seen[nseen++] = ev->thread;
+		rule_event(&rule, i, ev->thread, ev->flags & MPIV_EV_INCOMPLETE);
 	}
-	free(seen);
-	return rc;
+	return rule_end(&rule, t, err);
 }
 
 int mpiv_trace_add_module(struct mpiv_rank_trace *t, uint32_t id, const char *path,
@@ -423,10 +567,10 @@ int mpiv_trace_add_newcomm(struct mpiv_rank_trace *t, uint32_t event, int32_t id
 	if (event >= t->nevents)
 		return mpiv_error_set(err, MPIV_EXIT_BAD_INPUT, t->source, t->rank, (long)event,
 				      "a new communicator for event %u, beyond the trace", event);
-	if (!(mpiv_call_flags(t->events[event].call) & MPIV_F_NEWCOMM))
+	if (!(mpiv_call_flags(mpiv_trace_event(t, event)->call) & MPIV_F_NEWCOMM))
 		return mpiv_error_set(err, MPIV_EXIT_BAD_INPUT, t->source, t->rank, (long)event,
 				      "a new communicator for event %u, %s, which does not make "
-				      "one", event, mpiv_call_name(t->events[event].call));
+				      "one", event, mpiv_call_name(mpiv_trace_event(t, event)->call));
 	if (mpiv_trace_newcomm(t, event))
 		return mpiv_error_set(err, MPIV_EXIT_BAD_INPUT, t->source, t->rank, (long)event,
 				      "a second new communicator for event %u", event);
@@ -480,9 +624,10 @@ void mpiv_rank_trace_release(struct mpiv_rank_trace *t)
 	free(t->comms);
 	free(t->reductions);
 
-	for (i = 0; i < t->nevents; i++)
+	for (i = 0; t->events && i < t->nevents; i++)
 		mpiv_event_release(&t->events[i]);
 	free(t->events);
+	mpiv_store_free(t->store);
 	for (i = 0; i < t->nmodules; i++)
 		free(t->modules[i].path);
 	free(t->modules);

@@ -41,8 +41,17 @@ struct mpiv_rank_trace {
 	int thread_level;	/* MPI_THREAD_* granted */
 	char host[64];
 	char library[128];	/* MPI library version, "" if unknown */
-	struct mpiv_event *events;	/* by index: events[i].index == i */
+	struct mpiv_event *events;	/* by index: events[i].index == i; NULL for a trace kept
+					 * as records (store): mpiv_trace_event() reads either */
 	size_t nevents;
+	struct mpiv_trace_store *store;	/* the events as the records of the file, decoded when
+					 * asked for (mpiv_trace_load_records()); NULL: they are
+					 * in events */
+	/* what the readers note of every event as they read it, so that a translation need
+	 * not read them all again to ask */
+	uint64_t kinds;		/* 1 << enum mpiv_kind of every call made */
+	unsigned call_flags;	/* mpiv_call_flags() of every call made, or'ed */
+	int threaded;		/* some call comes from another thread than the main one */
 	struct mpiv_module *modules;
 	size_t nmodules;
 	struct mpiv_newcomm *comms;	/* communicators the rank got, by event index */
@@ -114,6 +123,20 @@ struct mpiv_traceset {
  * with err filled (BAD_INPUT) and t empty. */
 int mpiv_trace_load_bin(const char *path, struct mpiv_rank_trace *t, struct mpiv_error *err);
 
+/* As mpiv_trace_load_bin() (every record checked the same way), but the events stay the
+ * file's records (t->store, trace_store.c), decoded when asked for: some 8 bytes an event
+ * instead of a struct mpiv_event and its requests. */
+int mpiv_trace_load_records(const char *path, struct mpiv_rank_trace *t,
+			    struct mpiv_error *err);
+
+/* Events of a trace kept as records that are decoded at once (mpiv_trace_event()). */
+#define MPIV_TRACE_SLOTS 16
+
+/* Event i (< t->nevents) of t: its own, or, for a trace kept as records, decoded into one of
+ * MPIV_TRACE_SLOTS places of t's, so that the pointer stays valid until MPIV_TRACE_SLOTS - 1
+ * other events of t have been asked for (those of other traces do not count). Cannot fail. */
+const struct mpiv_event *mpiv_trace_event(const struct mpiv_rank_trace *t, size_t i);
+
 /* Write t as a binary trace to path, as the recorder would have (an end record unless t is
  * truncated). Returns 0, or -1 with err filled. */
 int mpiv_trace_save_bin(const char *path, const struct mpiv_rank_trace *t,
@@ -139,6 +162,11 @@ const char *mpiv_trace_rank_file(const char *dir, int rank, char *buf, size_t si
  * Returns 0; 1 if dir has neither (t empty); or -1 with err filled and t empty. */
 int mpiv_trace_load_rank(const char *dir, int rank, struct mpiv_rank_trace *t,
 			 struct mpiv_error *err);
+
+/* As mpiv_traceset_load(), binary rank files kept as records (mpiv_trace_load_records()):
+ * how check reads traces, which may hold millions of events. */
+int mpiv_traceset_load_records(const char *dir, struct mpiv_traceset *ts,
+			       struct mpiv_error *err);
 
 /* Read every rank of a trace directory: rank-N.mpivt or rank-N.json for N = 0.. without gaps,
  * and meta.json if present. In a recorded run (one with meta.json) a rank of the world that

@@ -172,7 +172,7 @@ static json_t *trace_to_json(const struct mpiv_rank_trace *t)
 	}
 	json_object_set_new(root, "modules", mods);
 	for (i = 0; i < t->nevents; i++)
-		json_array_append_new(evs, event_to_json(t, &t->events[i]));
+		json_array_append_new(evs, event_to_json(t, mpiv_trace_event(t, i)));
 	json_object_set_new(root, "events", evs);
 	if (t->nreductions)
 		json_object_set_new(root, "reductions", mpiv_reductions_to_json(t));
@@ -603,6 +603,9 @@ int mpiv_trace_load_json(const char *path, struct mpiv_rank_trace *t, struct mpi
 			goto fail;
 		}
 		t->nevents = i + 1;
+		t->kinds |= 1ULL << mpiv_call_kind(t->events[i].call);
+		t->call_flags |= mpiv_call_flags(t->events[i].call);
+		t->threaded |= t->events[i].thread != 0;
 		if (newcomm_from_json(json_array_get(evs, i), (long)i, t, err))
 			goto fail;
 	}

@@ -22,8 +22,8 @@ static int check_reduction(const struct mpiv_rank_trace *t, const struct mpiv_re
 	if (r->event >= t->nevents || r->done >= t->nevents)
 		return BAD("a reduction finding of events %u and %u, beyond the trace", r->event,
 			   r->done);
-	ev = &t->events[r->event];
-	done = &t->events[r->done];
+	ev = mpiv_trace_event(t, r->event);
+	done = mpiv_trace_event(t, r->done);
 	if (!(mpiv_call_flags(ev->call) & MPIV_F_REDUCE))
 		return BAD("a reduction finding of event %u, %s, which is no reduction", r->event,
 			   mpiv_call_name(ev->call));

@@ -3,6 +3,7 @@
  * it uses, implicit event indices, and call sites as indices into a table built as it goes. */
 #include <math.h>
 #include <stdio.h>
+#include <stddef.h>
 #include <string.h>
 
 #include "tracefmt.h"
@@ -75,7 +76,7 @@ struct tf_in {
 	int bad;			/* malformed: a varint too long for its field */
 };
 
-static uint64_t get_uv(struct tf_in *in, unsigned maxbits)
+static uint64_t get_uv_long(struct tf_in *in, unsigned maxbits)
 {
 	uint64_t v = 0;
 	unsigned shift = 0;
@@ -96,6 +97,14 @@ static uint64_t get_uv(struct tf_in *in, unsigned maxbits)
 		shift += 7;
 	} while (b & 0x80);
 	return v;
+}
+
+/* Most values are small, as when encoded: one byte (every field has 7 bits at least). */
+static inline uint64_t get_uv(struct tf_in *in, unsigned maxbits)
+{
+	if (__builtin_expect(in->p < in->end && *in->p < 0x80, 1))
+		return *in->p++;
+	return get_uv_long(in, maxbits);
 }
 
 static uint32_t get_u32(struct tf_in *in)
@@ -846,7 +855,11 @@ long mpiv_tf_decode(struct mpiv_tf_reader *r, const void *buf, size_t len,
 	int rc = 0;
 
 	why[0] = '\0';
-	memset(rec, 0, sizeof(*rec));
+	/* every field but the reduction finding, which is most of the record's size and only a
+	 * reduction record fills (below): a reader of millions of events decodes many */
+	memset(rec, 0, offsetof(struct mpiv_tf_record, red));
+	memset((char *)rec + offsetof(struct mpiv_tf_record, red) + sizeof(rec->red), 0,
+	       sizeof(*rec) - offsetof(struct mpiv_tf_record, red) - sizeof(rec->red));
 	code = get_uv(&in, 32);
 	if (in.short_)
 		return 0;
@@ -897,6 +910,7 @@ long mpiv_tf_decode(struct mpiv_tf_reader *r, const void *buf, size_t len,
 		break;
 	case MPIV_TF_REDUCE:
 		rec->kind = MPIV_TF_REDUCE;
+		memset(&rec->red, 0, sizeof(rec->red));
 		decode_reduction(r, &in, &rec->red, why, whysize);
 		break;
 	case MPIV_TF_REPEAT:

@@ -60,8 +60,9 @@ const char *mpiv_trace_rank_file(const char *dir, int rank, char *buf, size_t si
 	return exists(buf) ? buf : NULL;
 }
 
-int mpiv_trace_load_rank(const char *dir, int rank, struct mpiv_rank_trace *t,
-			 struct mpiv_error *err)
+/* mpiv_trace_load_rank(), a binary file's events kept as records or not. */
+static int load_rank(const char *dir, int rank, struct mpiv_rank_trace *t, int records,
+		     struct mpiv_error *err)
 {
 	char path[4096];
 	size_t n;
@@ -74,7 +75,13 @@ int mpiv_trace_load_rank(const char *dir, int rank, struct mpiv_rank_trace *t,
 	n = strlen(path);
 	if (n > 5 && !strcmp(path + n - 5, ".json"))
 		return mpiv_trace_load_json(path, t, err);
-	return mpiv_trace_load_bin(path, t, err);
+	return records ? mpiv_trace_load_records(path, t, err) : mpiv_trace_load_bin(path, t, err);
+}
+
+int mpiv_trace_load_rank(const char *dir, int rank, struct mpiv_rank_trace *t,
+			 struct mpiv_error *err)
+{
+	return load_rank(dir, rank, t, 0, err);
 }
 
 /* Rank r of a recorded run of `world` ranks, which left no file: no event, never finished. */
@@ -91,7 +98,9 @@ static void absent_trace(struct mpiv_rank_trace *t, const char *dir, int r, int 
 	t->source = xstrdup(path);
 }
 
-int mpiv_traceset_load(const char *dir, struct mpiv_traceset *ts, struct mpiv_error *err)
+/* mpiv_traceset_load(), binary files' events kept as records or not. */
+static int load_set(const char *dir, struct mpiv_traceset *ts, int records,
+		    struct mpiv_error *err)
 {
 	char path[4096];
 	size_t cap = 0;
@@ -115,7 +124,7 @@ int mpiv_traceset_load(const char *dir, struct mpiv_traceset *ts, struct mpiv_er
 	}
 	for (r = 0;; r++) {
 		struct mpiv_rank_trace t;
-		int rc = mpiv_trace_load_rank(dir, r, &t, err);
+		int rc = load_rank(dir, r, &t, records, err);
 
 		if (rc > 0) {
 			if (world < 0 && recorded)
@@ -156,6 +165,17 @@ int mpiv_traceset_load(const char *dir, struct mpiv_traceset *ts, struct mpiv_er
 fail:
 	mpiv_traceset_release(ts);
 	return -1;
+}
+
+int mpiv_traceset_load(const char *dir, struct mpiv_traceset *ts, struct mpiv_error *err)
+{
+	return load_set(dir, ts, 0, err);
+}
+
+int mpiv_traceset_load_records(const char *dir, struct mpiv_traceset *ts,
+			       struct mpiv_error *err)
+{
+	return load_set(dir, ts, 1, err);
 }
 
 int mpiv_meta_save(const char *dir, const struct mpiv_meta *m, struct mpiv_error *err)

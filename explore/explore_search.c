@@ -166,7 +166,7 @@ static int deadlock_item(const struct explore *x, struct model *md, const struct
 			it->call[r] = -1;
 			continue;
 		}
-		ev = &t->events[e];
+		ev = mpiv_trace_event(t, (size_t)e);
 		it->call[r] = ev->call;
 		it->event[r] = e;
 		q = md->m.prog.rank_proc[r];
@@ -195,7 +195,7 @@ static void input_desc(const struct mpiv_traceset *ts, int r, long e, const stru
 		       char *buf, size_t size)
 {
 	const struct mpiv_rank_trace *t = &ts->ranks[r];
-	unsigned call = e >= 0 && (size_t)e < t->nevents ? t->events[e].call : 0;
+	unsigned call = e >= 0 && (size_t)e < t->nevents ? mpiv_trace_event(t, (size_t)e)->call : 0;
 
 	if ((f->sym & ENG_IN_SOURCE) && (call == MPIV_CALL_Waitany || call == MPIV_CALL_Testany))
 		snprintf(buf, size, "completes another request first");

@@ -70,17 +70,61 @@ static int any_ready_match(const struct eng_prog *p, const struct eng_instr *rin
 	return 0;
 }
 
-/* Count the ready sends and mark the receives that may match one ENG_RECV_LAZY. */
+/* What eng_layout needs to know of every instruction, in one pass over the program (which may
+ * hold millions): the ready sends, whether a receive is marked (lazy), whether the program
+ * attaches a buffer or makes buffered sends (then every rank has a buffer size in the state,
+ * and a buffered send that does not fit is an error), its nonblocking collectives, its
+ * MPI_ANY_SOURCE receives, its contended window locks and its cancels (each cancelled post
+ * gets the instruction of its ENG_CANCEL). */
+static void scan_program(struct eng_prog *p, int *lazy, int *buffer)
+{
+	int q, v, i;
+
+	p->nready = 0;
+	p->nicoll = 0;
+	p->nwild = 0;
+	p->ncontended = 0;
+	p->ncancel = 0;
+	*lazy = *buffer = 0;
+	for (q = 0; q < p->nprocs; q++)
+		for (v = 0; v < VN(p, q); v++)
+			for (i = 0; i < VNINS(p, q, v); i++) {
+				const struct eng_instr *in = &VINS(p, q, v)[i];
+
+				switch (in->op) {
+				case ENG_POST_SEND:
+					p->nready += in->d == ENG_SEND_READY;
+					*buffer |= in->d == ENG_SEND_BUFFERED &&
+						   in->a != ENG_PROC_NULL;
+					break;
+				case ENG_POST_RECV:
+					*lazy |= in->d != 0;
+					p->nwild += in->a == ENG_ANY;
+					break;
+				case ENG_BUF_ATTACH:
+					*buffer = 1;
+					break;
+				case ENG_ICOLL:
+					p->nicoll++;
+					break;
+				case ENG_WIN_LOCK:
+					p->ncontended += in->d != 0;
+					break;
+				case ENG_CANCEL:
+					VINS(p, q, v)[in->a].cancel = i;
+					p->ncancel++;
+					break;
+				default:
+					break;
+				}
+			}
+}
+
+/* Mark the receives that may match a ready send ENG_RECV_LAZY, and no other. */
 static void mark_lazy(struct eng_prog *p)
 {
 	int r, i, v;
 
-	p->nready = 0;
-	for (r = 0; r < p->nprocs; r++)
-		for (v = 0; v < VN(p, r); v++)
-			for (i = 0; i < VNINS(p, r, v); i++)
-				p->nready += VINS(p, r, v)[i].op == ENG_POST_SEND &&
-					     VINS(p, r, v)[i].d == ENG_SEND_READY;
 	for (r = 0; r < p->nprocs; r++)
 		for (v = 0; v < VN(p, r); v++)
 			for (i = 0; i < VNINS(p, r, v); i++) {
@@ -90,24 +134,6 @@ static void mark_lazy(struct eng_prog *p)
 					continue;
 				rin->d = p->nready && any_ready_match(p, rin, RANK(p, r)) ?
 						 ENG_RECV_LAZY : 0;
-			}
-}
-
-/* Count the cancels and give each cancelled post the instruction of its ENG_CANCEL. */
-static void mark_cancels(struct eng_prog *p)
-{
-	int r, i, v;
-
-	p->ncancel = 0;
-	for (r = 0; r < p->nprocs; r++)
-		for (v = 0; v < VN(p, r); v++)
-			for (i = 0; i < VNINS(p, r, v); i++) {
-				struct eng_instr *in = &VINS(p, r, v)[i];
-
-				if (in->op == ENG_CANCEL) {
-					VINS(p, r, v)[in->a].cancel = i;
-					p->ncancel++;
-				}
 			}
 }
 
@@ -135,29 +161,13 @@ static void map_procs(struct eng_prog *p)
 	p->threaded = p->nprocs != p->nranks;
 }
 
-/* Does the program attach a buffer or make buffered sends? Then every rank has a buffer size
- * in the state, and a buffered send that does not fit is an error. */
-static int uses_buffer(const struct eng_prog *p)
-{
-	int q, v, i;
-
-	for (q = 0; q < p->nprocs; q++)
-		for (v = 0; v < VN(p, q); v++)
-			for (i = 0; i < VNINS(p, q, v); i++) {
-				const struct eng_instr *in = &VINS(p, q, v)[i];
-
-				if (in->op == ENG_BUF_ATTACH ||
-				    (in->op == ENG_POST_SEND && in->d == ENG_SEND_BUFFERED &&
-				     in->a != ENG_PROC_NULL))
-					return 1;
-			}
-	return 0;
-}
-
 void eng_layout(struct eng_prog *p)
 {
+	int lazy, buffer;
+
 	map_procs(p);
-	p->nbuf = uses_buffer(p) ? p->nranks : 0;
+	scan_program(p, &lazy, &buffer);
+	p->nbuf = buffer ? p->nranks : 0;
 	p->off_pc = ENG_ST_HEADER;
 	p->off_coll = p->off_pc + p->nprocs;
 	p->off_nlive = p->off_coll + p->ncomms * p->nranks;
@@ -167,8 +177,8 @@ void eng_layout(struct eng_prog *p)
 	p->off_reg = p->off_var + (p->nvar ? p->nprocs : 0);
 	p->off_msg = p->off_reg + p->nprocs * p->nregs * 3;
 	p->words = p->off_msg + 2 * p->maxmsg;
-	mark_lazy(p);
-	mark_cancels(p);
+	if (p->nready || lazy)
+		mark_lazy(p);
 	wenv_build(p);
 }
 
@@ -361,6 +371,24 @@ static int recv_matches(const struct eng_prog *p, const int32_t *st, const struc
 	return rin->c == ENG_ANY || rin->c == sin->c;
 }
 
+/* The first message whose key (destination rank << 16 | source process) is key or more: the
+ * messages are sorted by it, and a state may hold thousands. */
+static int msg_lower(const struct eng_prog *p, const int32_t *st, int32_t key)
+{
+	const int32_t *m = MSG(p, st);
+	int lo = 0, hi = st[ENG_ST_NMSG];
+
+	while (lo < hi) {
+		int mid = lo + (hi - lo) / 2;
+
+		if (m[2 * mid] < key)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo;
+}
+
 /* The first message from process sp to rank d that receive rin matches (non-overtaking of
  * messages), or -1. */
 static int first_match_from(const struct eng_prog *p, const int32_t *st, int d,
@@ -370,15 +398,26 @@ static int first_match_from(const struct eng_prog *p, const int32_t *st, int d,
 	int n = st[ENG_ST_NMSG], i;
 	int32_t key = (d << 16) | sp;
 
-	for (i = 0; i < n; i++) {
-		if (m[2 * i] < key)
-			continue;
-		if (m[2 * i] > key)
-			break;
+	for (i = msg_lower(p, st, key); i < n && m[2 * i] == key; i++)
 		if (recv_matches(p, st, rin, i))
 			return i;
-	}
 	return -1;
+}
+
+/* The processes with messages to rank d in flight, in ascending order: from *i = the first
+ * message to d (msg_lower(p, st, d << 16)), the next one (its messages passed), or -1. Only
+ * those can give a receive of d a candidate. */
+static int next_sender(const struct eng_prog *p, const int32_t *st, int d, int *i)
+{
+	const int32_t *m = MSG(p, st);
+	int n = st[ENG_ST_NMSG], s;
+
+	if (*i >= n || (m[2 * *i] >> 16) != d)
+		return -1;
+	s = msg_src(m[2 * *i]);
+	while (*i < n && m[2 * *i] == ((d << 16) | s))
+		(*i)++;
+	return s;
 }
 
 /* Would an open receive of process q posted before live entry li take message i first
@@ -961,7 +1000,7 @@ static void closure(const struct eng_prog *p, int32_t *st)
 		for (q = 0; q < p->nprocs; q++) {
 			const struct eng_instr *in = &CUR(p, st, q)[PC(p, st, q)];
 
-			if (complete_icoll(p, st, q))
+			if (p->nicoll && complete_icoll(p, st, q))
 				progress = 1;
 			if (!progress && in->op == ENG_COLL &&
 			    COLL(p, st, in->a, RANK(p, q)) >= in->c &&
@@ -971,29 +1010,78 @@ static void closure(const struct eng_prog *p, int32_t *st)
 	}
 }
 
-/* ---- the wildcard reduction: interchangeable receives ----
+/* ---- the reductions ----
  *
- * Master/worker codes receive every result with MPI_ANY_SOURCE in a row; offering every
- * candidate at every receive makes the search visit every combination of how many results of
- * each worker were taken ((results + 1) ^ workers states), although the order cannot matter.
- * When rank d waits for all its open receives, these are MPI_ANY_SOURCE receives of one
- * envelope (communicator, tag), and the receives that follow are more of the same in a row
- * (post, then wait for it alone), and no more messages can still reach d with that envelope
- * than those receives take (M <= n: sent and unreceived, plus the sends no rank has posted
- * yet), then d takes every one of those M messages before it does anything else. Taking the
- * first candidate m first is then enough: any behaviour that takes another message first
- * takes m later in the run, at an identical receive, and moving m to the front keeps every
- * other match legal (only d consumes these messages, each sender's messages keep their
- * order, and what m's sender does earlier only enables steps: closure steps are monotone)
- * and reaches the same state. Every end state, deadlocked or not, stays reachable, so this
- * single choice is offered alone, whatever other ranks could choose (a persistent set of
- * size one; Godefroid, "Partial-Order Methods for the Verification of Concurrent Systems",
- * LNCS 1032, 1996). The tables are per rank: the reduction is only used when every rank is
- * one process, and not when buffered sends fill an attached buffer (when a message is taken
- * then decides whether a later buffered send fits). */
+ * The closure already runs every deterministic step in one canonical order (engine.h). Two
+ * reductions also cut the choices a quiescent state offers, each with the argument below.
+ * Both keep every end state reachable (deadlocked, erroneous or finished: a state with no
+ * choice), and the end states are all the search reports, so the reduced search finds the
+ * same deadlocks as the full one (eng_prog.full: every choice offered). The unit test
+ * tests/unit/test_reduction.c compares the end states of both searches on random programs in
+ * every buffering mode.
+ *
+ * They are used only when every rank is one process, no buffered send fills an attached
+ * buffer (when a message leaves the buffer decides whether a later buffered send fits), the
+ * program makes no ready send (whose check depends on when receives are posted), no
+ * contended window lock and no cancel (which withdraws messages and receives: F1 and F2 do
+ * not hold), and has one variant per process (not verify's programs): then every choice is
+ * which message an MPI_ANY_SOURCE receive takes. Both rest on two facts:
+ *   (F1) only rank d takes the messages sent to d, each sender's messages to d stay in the
+ *        order they were sent, and a message goes to the earliest posted open receive of d
+ *        that matches it (the closure matches a receive that names its source as soon as its
+ *        message is there; a wildcard receive only by a choice of its own): a receive d
+ *        posts later never takes a message that one of its open receives matches;
+ *   (F2) closure steps are monotone and commute: a step enabled stays enabled, and the
+ *        quiescent state a set of matches leads to does not depend on the order in which
+ *        they were made (engine.h).
+ *
+ * 1. Interchangeable receives. Master/worker codes receive every result with MPI_ANY_SOURCE;
+ * offering every candidate at every receive makes the search visit every combination of how
+ * many results of each worker were taken ((results + 1) ^ workers states), although the order
+ * cannot matter. Suppose rank d waits, and can block there only on its open receives (every
+ * other request of the wait is complete or one the buffering mode completes at once); these
+ * are MPI_ANY_SOURCE receives of one envelope (communicator, tag); d's program then goes on
+ * with more of the same (blocking receives of the envelope, between which it only makes
+ * sends the mode completes at once, or to MPI_PROC_NULL, and waits for such sends), so that
+ * it takes n messages of the envelope before it can block on anything else; and no more
+ * messages can still reach d with that envelope than it takes (M <= n: sent and unreceived,
+ * plus the sends no rank has posted yet). Then in every run from here d takes every one of
+ * the M messages before it blocks anywhere else, and each end state is reached by a run that
+ * takes the first candidate m first: a run that takes m at its j-th receive instead stays a
+ * run if its first j - 1 receives take their messages one receive later (by F1 these come
+ * from other senders than m's, and d, now one receive ahead, runs ahead only through steps
+ * that cannot block, which only enables steps, F2), and it reaches the same state once m is
+ * taken. So m is offered alone, whatever other ranks could choose. (Waiting for a send that
+ * may block, d could stay there with other messages than m's taken: that wait ends the
+ * reduction.)
+ *
+ * 2. One rank's choices (a persistent set: Godefroid, "Partial-Order Methods for the
+ * Verification of Concurrent Systems", LNCS 1032, 1996, applied to MPI's wildcard receives as
+ * in Siegel's urgent search, VMCAI 2005). Suppose that no rank (d included) that has no
+ * message to d in flight matching one of d's open wildcard receives will ever send one (its
+ * sends still to be posted include none that matches it). Then the choices of d alone are
+ * enough. Along any run from here that makes no choice of d, d's open wildcard receives get
+ * no new candidate: a sender that has a matching message in flight keeps it first, or behind
+ * one an earlier open receive of d wants (F1: later messages queue behind; only d takes
+ * them), and no other sender can bring one. Every other choice on such a run is another
+ * rank's receive, or a receive d posted later, taking a message that none of the open
+ * receives of the choices of d matches (F1); it cannot disable those choices nor be disabled
+ * by them (they take other messages, and a message's removal changes no other's place among
+ * the messages a receive matches), and both orders reach the same state (F2). So the
+ * choices of d are a persistent set, and a search that explores only a persistent set in
+ * every state reaches every end state: a state without a choice is a deadlock of the
+ * transition system in Godefroid's sense, and the states here form no cycle (every choice
+ * consumes a message). Of the ranks that qualify, the one with the fewest choices is taken.
+ *
+ * The tables below are per rank and envelope, built for the buffering mode of the program
+ * (which sends complete at once); a program whose mode changed without eng_set_buffering()
+ * is searched in full. */
 
-#define WENV_MAX 64		/* envelopes with tables; receives of others are searched in full */
-#define WENV_CELLS (1 << 22)	/* table entries at most, all envelopes together (16 MiB) */
+/* The tables' room: WENV_TIMES entries an instruction of the program, and WENV_SPARE more
+ * (a rank with more envelopes than that allows has the receives of the others searched in
+ * full). */
+#define WENV_TIMES 2
+#define WENV_SPARE (1L << 22)
 
 static int send_matches(const struct eng_instr *in, int d, int comm, int tag)
 {
@@ -1012,101 +1100,210 @@ static int is_wildcard_pair(const struct eng_prog *p, int d, int i, int comm, in
 	return w->op == ENG_WAIT && w->n == 1 && w->list[0] == i;
 }
 
+/* Does instruction i of rank d complete at once, taking no message, in the program's
+ * buffering mode: a send the mode buffers (or one to MPI_PROC_NULL), a receive from
+ * MPI_PROC_NULL, a wait for such requests only? */
+static int passable(const struct eng_prog *p, int d, int i)
+{
+	const struct eng_instr *in = &p->ins[d][i];
+	int j;
+
+	switch (in->op) {
+	case ENG_POST_SEND:
+		return !in->sym && (in->a == ENG_PROC_NULL ||
+				    (in->d != ENG_SEND_READY && eng_send_buffered(p, in)));
+	case ENG_POST_RECV:
+		return in->a == ENG_PROC_NULL;
+	case ENG_WAIT:
+		for (j = 0; j < in->n; j++)
+			if (p->ins[d][in->list[j]].op == ENG_WAIT || !passable(p, d, in->list[j]))
+				return 0;
+		return 1;
+	default:
+		return 0;
+	}
+}
+
 static void wenv_release(struct eng_prog *p)
 {
 	int e, s;
 
 	for (e = 0; e < p->nwenv; e++) {
-		for (s = 0; p->wenv[e].future && s < p->nranks; s++)
-			free(p->wenv[e].future[s]);
-		free(p->wenv[e].future);
+		for (s = 0; p->wenv[e].sends && s < p->nranks; s++)
+			free(p->wenv[e].sends[s]);
+		free(p->wenv[e].sends);
+		free(p->wenv[e].nsends);
 		free(p->wenv[e].run);
 	}
 	free(p->wenv);
+	free(p->wenv_first);
 	p->wenv = NULL;
+	p->wenv_first = NULL;
 	p->nwenv = 0;
 }
 
-static const struct eng_wenv *wenv_find(const struct eng_prog *p, int d, int comm, int tag)
+/* Rank d's envelope (comm, tag) among the envelopes before n, or NULL. */
+static const struct eng_wenv *wenv_of(const struct eng_prog *p, int d, int comm, int tag, int n)
 {
 	int e;
 
-	for (e = 0; e < p->nwenv; e++)
-		if (p->wenv[e].d == d && p->wenv[e].comm == comm && p->wenv[e].tag == tag)
+	for (e = p->wenv_first[d]; e < n; e++)
+		if (p->wenv[e].comm == comm && p->wenv[e].tag == tag)
 			return &p->wenv[e];
 	return NULL;
 }
 
-/* Fill one envelope's tables; returns the entries used, or -1 without memory. */
-static long wenv_fill(const struct eng_prog *p, struct eng_wenv *e)
+static const struct eng_wenv *wenv_find(const struct eng_prog *p, int d, int comm, int tag)
 {
-	int d = e->d, s, i;
-	long cells = p->nins[d] + 2;
-
-	e->run = calloc((size_t)p->nins[d] + 2, sizeof(*e->run));
-	e->future = calloc((size_t)p->nranks, sizeof(*e->future));
-	if (!e->run || !e->future)
-		return -1;
-	for (i = p->nins[d] - 1; i >= 0; i--)
-		e->run[i] = is_wildcard_pair(p, d, i, e->comm, e->tag) ? 1 + e->run[i + 2] : 0;
-	for (s = 0; s < p->nranks; s++) {
-		int any = 0;
-
-		for (i = 0; i < p->nins[s] && !any; i++)
-			any = send_matches(&p->ins[s][i], d, e->comm, e->tag);
-		if (!any)
-			continue;
-		e->future[s] = calloc((size_t)p->nins[s] + 1, sizeof(**e->future));
-		if (!e->future[s])
-			return -1;
-		for (i = p->nins[s] - 1; i >= 0; i--)
-			e->future[s][i] = e->future[s][i + 1] +
-					  send_matches(&p->ins[s][i], d, e->comm, e->tag);
-		cells += p->nins[s] + 1;
-	}
-	return cells;
+	return wenv_of(p, d, comm, tag, p->wenv_first[d + 1]);
 }
 
-/* Tables for the envelopes of the program's MPI_ANY_SOURCE receives, as many as the limits
- * allow; without memory, with threads or with an attached buffer there are none (the search
- * is then complete, only larger). */
+/* How many sends of rank s at instructions >= i a receive of envelope e would match. */
+static int wenv_future(const struct eng_wenv *e, int s, int i)
+{
+	const int32_t *at = e->sends[s];
+	int lo = 0, hi = e->nsends[s];
+
+	while (lo < hi) {	/* the first at or after i */
+		int mid = lo + (hi - lo) / 2;
+
+		if (at[mid] < i)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return e->nsends[s] - lo;
+}
+
+/* The sends each envelope's receives would match, rank by rank, in one pass over the
+ * program (counted, then kept). Returns 0, or -1 without memory. */
+static int wenv_sends(struct eng_prog *p)
+{
+	int pass, s, i, e;
+
+	for (e = 0; e < p->nwenv; e++) {
+		p->wenv[e].sends = calloc((size_t)p->nranks, sizeof(*p->wenv[e].sends));
+		p->wenv[e].nsends = calloc((size_t)p->nranks, sizeof(*p->wenv[e].nsends));
+		if (!p->wenv[e].sends || !p->wenv[e].nsends)
+			return -1;
+	}
+	for (pass = 0; pass < 2; pass++)
+		for (s = 0; s < p->nranks; s++) {
+			for (e = 0; pass && e < p->nwenv; e++) {
+				if (!p->wenv[e].nsends[s])
+					continue;
+				p->wenv[e].sends[s] = malloc((size_t)p->wenv[e].nsends[s] *
+							     sizeof(int32_t));
+				if (!p->wenv[e].sends[s])
+					return -1;
+				p->wenv[e].nsends[s] = 0;
+			}
+			for (i = 0; i < p->nins[s]; i++) {
+				const struct eng_instr *in = &p->ins[s][i];
+
+				if (in->op != ENG_POST_SEND || in->a < 0)
+					continue;
+				for (e = p->wenv_first[in->a]; e < p->wenv_first[in->a + 1]; e++) {
+					struct eng_wenv *w = &p->wenv[e];
+
+					if (!send_matches(in, w->d, w->comm, w->tag))
+						continue;
+					if (pass)
+						w->sends[s][w->nsends[s]] = i;
+					w->nsends[s]++;
+				}
+			}
+		}
+	return 0;
+}
+
+/* Tables for the envelopes of the program's MPI_ANY_SOURCE receives, for its buffering mode:
+ * for as many as fit in a few times the program's size (a rank with more envelopes than that
+ * has the others searched in full); none for a program the reductions do not apply to, or
+ * without memory (the search is then complete, only larger). */
 static void wenv_build(struct eng_prog *p)
 {
-	long cells = 0;
-	int d, i;
+	long cells = 0, most = WENV_SPARE;
+	int d, i, e, cap = 0;
 
 	wenv_release(p);
-	if (p->threaded || p->nbuf || p->nvar || p->ncancel)
+	p->red_buffering = p->buffering;
+	p->red_eager = p->eager;
+	p->red_persistent = 0;
+	p->red_partial = 0;
+	if (p->threaded || p->nbuf || p->nvar || p->nready || p->ncancel || !p->nwild)
 		return;
+	p->wenv_first = calloc((size_t)p->nranks + 1, sizeof(*p->wenv_first));
+	if (!p->wenv_first)
+		goto cut;
+	for (d = 0; d < p->nranks; d++)
+		most += WENV_TIMES * (long)p->nins[d];
 	for (d = 0; d < p->nranks; d++) {
+		p->wenv_first[d] = p->nwenv;
 		for (i = 0; i < p->nins[d]; i++) {
 			const struct eng_instr *in = &p->ins[d][i];
-			struct eng_wenv *e, *grown;
-			long used;
+			struct eng_wenv *w;
 
 			if (in->op != ENG_POST_RECV || in->a != ENG_ANY ||
-			    wenv_find(p, d, in->b, in->c) || p->nwenv >= WENV_MAX ||
-			    cells >= WENV_CELLS)
+			    wenv_of(p, d, in->b, in->c, p->nwenv))
 				continue;
-			grown = realloc(p->wenv, (size_t)(p->nwenv + 1) * sizeof(*p->wenv));
-			if (!grown) {
-				wenv_release(p);
-				return;
+			if (cells + p->nins[d] + 2 > most) {
+				p->red_partial = 1;
+				continue;
 			}
-			p->wenv = grown;
-			e = &p->wenv[p->nwenv++];
-			memset(e, 0, sizeof(*e));
-			e->d = d;
-			e->comm = in->b;
-			e->tag = in->c;
-			used = wenv_fill(p, e);
-			if (used < 0) {
-				wenv_release(p);
-				return;
+			if (p->nwenv == cap) {
+				struct eng_wenv *grown;
+
+				cap = cap ? 2 * cap : 16;
+				grown = realloc(p->wenv, (size_t)cap * sizeof(*p->wenv));
+				if (!grown)
+					goto cut;
+				p->wenv = grown;
 			}
-			cells += used;
+			w = &p->wenv[p->nwenv++];
+			memset(w, 0, sizeof(*w));
+			w->d = d;
+			w->comm = in->b;
+			w->tag = in->c;
+			w->run = calloc((size_t)p->nins[d] + 2, sizeof(*w->run));
+			if (!w->run)
+				goto cut;
+			cells += p->nins[d] + 2;
+		}
+		/* the runs of receives of d's envelopes, from the end */
+		for (i = p->nins[d] - 1; i >= 0 && p->wenv_first[d] < p->nwenv; i--) {
+			int pass = passable(p, d, i);
+
+			for (e = p->wenv_first[d]; e < p->nwenv; e++) {
+				struct eng_wenv *w = &p->wenv[e];
+
+				w->run[i] = is_wildcard_pair(p, d, i, w->comm, w->tag) ?
+						    1 + w->run[i + 2] : pass ? w->run[i + 1] : 0;
+			}
 		}
 	}
+	p->wenv_first[p->nranks] = p->nwenv;
+	if (wenv_sends(p))
+		goto cut;
+	p->red_persistent = p->nwenv > 0 && !p->ncontended;
+	return;
+cut:
+	wenv_release(p);
+	p->red_partial = 1;
+}
+
+void eng_set_buffering(struct eng_prog *p, enum eng_buffering b, int64_t eager)
+{
+	p->buffering = b;
+	p->eager = eager;
+	wenv_build(p);
+}
+
+/* May the search take the reductions in this program, with these tables? */
+static int reducing(const struct eng_prog *p)
+{
+	return !p->full && p->nwenv && p->red_buffering == p->buffering &&
+	       (p->buffering != ENG_BUF_EAGER || p->red_eager == p->eager);
 }
 
 static int in_list(const struct eng_instr *w, int instr)
@@ -1119,7 +1316,7 @@ static int in_list(const struct eng_instr *w, int instr)
 	return 0;
 }
 
-/* If rank d's wildcard receives are interchangeable (above), the live index of the one to
+/* If rank d's wildcard receives are interchangeable (1. above), the live index of the one to
  * match now (its earliest open receive); else -1. */
 static int wenv_single(const struct eng_prog *p, const int32_t *st, int d)
 {
@@ -1130,6 +1327,14 @@ static int wenv_single(const struct eng_prog *p, const int32_t *st, int d)
 
 	if (w->op != ENG_WAIT)
 		return -1;
+	/* the wait can block only on the open wildcard receives */
+	for (i = 0; i < w->n; i++) {
+		const struct eng_instr *in = &p->ins[d][w->list[i]];
+
+		if (!(in->op == ENG_POST_RECV && in->a == ENG_ANY) && !passable(p, d, w->list[i]) &&
+		    !live_done(p, st, d, w->list[i]))
+			return -1;
+	}
 	for (li = 0; li < NLIVE(p, st, d); li++) {
 		int32_t ent = LIVE(p, st, d)[li];
 		const struct eng_instr *in = &p->ins[d][ent >> 1];
@@ -1156,25 +1361,104 @@ static int wenv_single(const struct eng_prog *p, const int32_t *st, int d)
 		    send_matches(&p->ins[msg_src(m[2 * i])][m[2 * i + 1] >> 1], d, e->comm, e->tag))
 			left++;
 	for (s = 0; s < p->nranks; s++)
-		if (e->future[s])
-			left += e->future[s][PC(p, st, s)];
+		if (e->nsends[s])
+			left += wenv_future(e, s, PC(p, st, s));
 	return left <= n ? first : -1;
 }
 
+/* The choices of rank d in st: the candidates of its open wildcard receives. */
+static int rank_choices(const struct eng_prog *p, const int32_t *st, int d)
+{
+	int li, s, j, n = 0;
+
+	for (li = 0; li < NLIVE(p, st, d); li++) {
+		int32_t ent = LIVE(p, st, d)[li];
+		const struct eng_instr *in = &p->ins[d][ent >> 1];
+
+		if ((ent & 1) || in->op != ENG_POST_RECV || in->a != ENG_ANY)
+			continue;
+		for (j = msg_lower(p, st, d << 16); (s = next_sender(p, st, d, &j)) >= 0;)
+			n += candidate(p, st, d, li, s) >= 0;
+	}
+	return n;
+}
+
+/* Are the choices of rank d a persistent set in st (2. above)? */
+static int persistent(const struct eng_prog *p, const int32_t *st, int d)
+{
+	int li, s;
+
+	/* no rank, d included, can bring one of its open wildcard receives a candidate it has
+	 * not now */
+	for (li = 0; li < NLIVE(p, st, d); li++) {
+		int32_t ent = LIVE(p, st, d)[li];
+		const struct eng_instr *in = &p->ins[d][ent >> 1];
+		const struct eng_wenv *e;
+
+		if ((ent & 1) || in->op != ENG_POST_RECV || in->a != ENG_ANY)
+			continue;
+		e = wenv_find(p, d, in->b, in->c);
+		if (!e)
+			return 0;
+		for (s = 0; s < p->nranks; s++)
+			if (e->nsends[s] && wenv_future(e, s, PC(p, st, s)) > 0 &&
+			    first_match_from(p, st, d, in, s) < 0)
+				return 0;
+	}
+	return 1;
+}
+
+/* The rank whose choices alone are offered in st (2. above), or -1: every choice is. */
+static int persistent_rank(const struct eng_prog *p, const int32_t *st)
+{
+	int d, n, best = -1, fewest = 0;
+
+	if (!p->red_persistent)
+		return -1;
+	for (d = 0; d < p->nranks; d++) {
+		n = rank_choices(p, st, d);
+		if (n > 0 && (best < 0 || n < fewest) && persistent(p, st, d)) {
+			best = d;
+			fewest = n;
+		}
+	}
+	return best;
+}
+
+/* Every choice walk_choices() counts, as it gives the k-th: (process, live index or kind,
+ * message or position); max entries at most. */
+struct walk_list {
+	int *d, *li, *i;
+	int max;
+};
+
+static void walk_note(struct walk_list *all, int n, int d, int li, int i)
+{
+	if (!all || n >= all->max)
+		return;
+	all->d[n] = d;
+	all->li[n] = li;
+	all->i[n] = i;
+}
+
 static int walk_choices(const struct eng_prog *p, const int32_t *st, int k, int *d_out,
-			int *li_out, int *i_out);
+			int *li_out, int *i_out, struct walk_list *all);
 
 /* Quiescent again: refresh the header words the model reads. */
 static void settle(const struct eng_prog *p, int32_t *st)
 {
 	closure(p, st);
-	st[ENG_ST_NCHOICES] = walk_choices(p, st, -1, NULL, NULL, NULL);
-	st[ENG_ST_DONE] = eng_all_done(p, st);
+	st[ENG_ST_NCHOICES] = walk_choices(p, st, -1, NULL, NULL, NULL, NULL);
+	/* only a state without a choice ends a path: only there is it asked */
+	st[ENG_ST_DONE] = st[ENG_ST_NCHOICES] ? 0 : eng_all_done(p, st);
 }
 
 void eng_start(const struct eng_prog *p, int32_t *st)
 {
-	memset(st, 0, eng_state_bytes(p));
+	if (p->start)
+		memcpy(st, p->start, eng_state_bytes(p));
+	else
+		memset(st, 0, eng_state_bytes(p));
 	settle(p, st);
 }
 
@@ -1211,19 +1495,19 @@ static int step_is_choice(const struct eng_prog *p, const int32_t *st, int d)
 
 /* Walk the choices in canonical order; stop at the k-th (k < 0: count them all). */
 static int walk_choices(const struct eng_prog *p, const int32_t *st, int k, int *d_out,
-			int *li_out, int *i_out)
+			int *li_out, int *i_out, struct walk_list *all)
 {
-	int d, li, s, n = 0;
+	int d, li, s, j, n = 0, only = -1, reduce = reducing(p);
 
 	if (st[ENG_ST_OVERFLOW] || st[ENG_ST_ERROR])
 		return 0;
-	/* interchangeable wildcard receives: their first candidate is the only choice (not
-	 * with ready sends, whose check depends on when receives are posted) */
-	for (d = 0; d < p->nranks && !p->full && !p->nready && !p->ncancel && p->nwenv; d++) {
+	/* the reductions (above): interchangeable wildcard receives, whose first candidate is
+	 * the only choice; else one rank's choices, when they are a persistent set */
+	for (d = 0; d < p->nranks && reduce; d++) {
 		li = wenv_single(p, st, d);
 		if (li < 0)
 			continue;
-		for (s = 0; s < p->nprocs; s++) {
+		for (j = msg_lower(p, st, d << 16); (s = next_sender(p, st, d, &j)) >= 0;) {
 			int i = candidate(p, st, d, li, s);
 
 			if (i < 0)
@@ -1234,14 +1518,19 @@ static int walk_choices(const struct eng_prog *p, const int32_t *st, int k, int 
 				*i_out = i;
 				return 0;
 			}
+			walk_note(all, 0, d, li, i);
 			return 1;
 		}
 	}
+	if (reduce)
+		only = persistent_rank(p, st);
 	/* which message an open receive takes: a wildcard's; with threads, every one of a rank
 	 * whose threads receive or from a rank whose threads send (shared_rank()); one that
 	 * holds its sender's attached buffer; one a ready send may need open
 	 * (match_deterministic) */
 	for (d = 0; d < p->nprocs; d++) {
+		if (only >= 0 && d != only)
+			continue;
 		for (li = 0; li < NLIVE(p, st, d); li++) {
 			int32_t e = LIVE(p, st, d)[li];
 			const struct eng_instr *in = &CUR(p, st, d)[e >> 1];
@@ -1250,9 +1539,13 @@ static int walk_choices(const struct eng_prog *p, const int32_t *st, int k, int 
 			    (in->a != ENG_ANY && !p->threaded && !p->nbuf && !p->ncancel &&
 			     in->d != ENG_RECV_LAZY))
 				continue;
-			for (s = first_source(p, in); s < last_source(p, in); s++) {
-				int i = candidate(p, st, d, li, s);
+			for (j = msg_lower(p, st, RANK(p, d) << 16);
+			     (s = next_sender(p, st, RANK(p, d), &j)) >= 0;) {
+				int i;
 
+				if (s < first_source(p, in) || s >= last_source(p, in))
+					continue;
+				i = candidate(p, st, d, li, s);
 				if (i < 0)
 					continue;
 				if (n == k) {
@@ -1261,7 +1554,7 @@ static int walk_choices(const struct eng_prog *p, const int32_t *st, int k, int 
 					*i_out = i;
 					return n;
 				}
-				n++;
+				walk_note(all, n++, d, li, i);
 			}
 		}
 	}
@@ -1278,7 +1571,7 @@ static int walk_choices(const struct eng_prog *p, const int32_t *st, int k, int 
 			*i_out = -1;
 			return n;
 		}
-		n++;
+		walk_note(all, n++, d, -1, -1);
 	}
 	/* cancels (doc/semantics.md 4.7): a send in flight at its cancel is withdrawn (li -5)
 	 * or goes on (li -6); an open receive whose cancellation was asked for is withdrawn
@@ -1294,7 +1587,7 @@ static int walk_choices(const struct eng_prog *p, const int32_t *st, int k, int 
 				*i_out = -1;
 				return n;
 			}
-			n++;
+			walk_note(all, n++, d, j, -1);
 		}
 		for (li = 0; li < NLIVE(p, st, d); li++) {
 			if (!cancel_open_recv(p, st, d, li))
@@ -1305,7 +1598,7 @@ static int walk_choices(const struct eng_prog *p, const int32_t *st, int k, int 
 				*i_out = li;
 				return n;
 			}
-			n++;
+			walk_note(all, n++, d, -7, li);
 		}
 	}
 	/* verify: which of its complete requests an any-completion returns (li -2, i the
@@ -1344,7 +1637,7 @@ static int walk_choices(const struct eng_prog *p, const int32_t *st, int k, int 
 				*i_out = x;
 				return n;
 			}
-			n++;
+			walk_note(all, n++, d, kind, x);
 		}
 	}
 	return n;
@@ -1352,16 +1645,15 @@ static int walk_choices(const struct eng_prog *p, const int32_t *st, int k, int 
 
 int eng_nchoices(const struct eng_prog *p, const int32_t *st)
 {
-	return walk_choices(p, st, -1, NULL, NULL, NULL);
+	return walk_choices(p, st, -1, NULL, NULL, NULL, NULL);
 }
 
-void eng_choice(const struct eng_prog *p, const int32_t *st, int k, int *d, int *ri, int *s,
-		int *si)
+/* eng_choice()'s description of the choice walk_choices() gives as (dd, li, i). */
+static void describe(const struct eng_prog *p, const int32_t *st, int dd, int li, int i, int *d,
+		     int *ri, int *s, int *si)
 {
-	int li = -1, i = -1, dd = -1;
 	const int32_t *m = MSG(p, st);
 
-	walk_choices(p, st, k, &dd, &li, &i);
 	*d = dd;
 	if (dd >= 0 && li <= -5) {	/* a cancel: of a send at its pc, of a receive */
 		*ri = li == -7 ? LIVE(p, st, dd)[i] >> 1 : PC(p, st, dd);
@@ -1387,6 +1679,36 @@ void eng_choice(const struct eng_prog *p, const int32_t *st, int k, int *d, int 
 	*ri = dd >= 0 ? LIVE(p, st, dd)[li] >> 1 : -1;
 	*s = dd >= 0 ? msg_src(m[2 * i]) : -1;
 	*si = dd >= 0 ? m[2 * i + 1] >> 1 : -1;
+}
+
+void eng_choice(const struct eng_prog *p, const int32_t *st, int k, int *d, int *ri, int *s,
+		int *si)
+{
+	int li = -1, i = -1, dd = -1;
+
+	walk_choices(p, st, k, &dd, &li, &i, NULL);
+	describe(p, st, dd, li, i, d, ri, s, si);
+}
+
+int eng_choice_list(const struct eng_prog *p, const int32_t *st, int *d, int *ri, int *s,
+		    int *si, int max)
+{
+	int *li = malloc((size_t)(max > 0 ? max : 1) * sizeof(int));
+	int *at = malloc((size_t)(max > 0 ? max : 1) * sizeof(int));
+	struct walk_list all = {d, li, at, max};
+	int n, k;
+
+	if (!li || !at) {
+		free(li);
+		free(at);
+		return -1;
+	}
+	n = walk_choices(p, st, -1, NULL, NULL, NULL, &all);
+	for (k = 0; k < n && k < max; k++)
+		describe(p, st, d[k], li[k], at[k], &d[k], &ri[k], &s[k], &si[k]);
+	free(li);
+	free(at);
+	return n;
 }
 
 /* Choice li (-5, -6, -7: walk_choices) of process d on a cancel. */
@@ -1415,7 +1737,7 @@ void eng_choose(const struct eng_prog *p, int32_t *st, int k)
 {
 	int d = -1, li = -1, i = -1;
 
-	walk_choices(p, st, k, &d, &li, &i);
+	walk_choices(p, st, k, &d, &li, &i, NULL);
 	if (d < 0)
 		return;
 	if (li <= -5) {
@@ -1751,9 +2073,9 @@ int eng_prog_write(const struct eng_prog *p, FILE *f)
 
 	fprintf(f, "%s %d\n", ENG_FORMAT, ENG_VERSION);
 	fprintf(f, "nranks %d nprocs %d ncomms %d maxlive %d maxmsg %d buffering %d eager %lld "
-		   "bsend_overhead %lld nregs %d variants %d\n", p->nranks, p->nprocs, p->ncomms,
-		p->maxlive, p->maxmsg, p->buffering, (long long)p->eager,
-		(long long)p->bsend_overhead, p->nregs, p->nvar != NULL);
+		   "bsend_overhead %lld nregs %d variants %d full %d\n", p->nranks, p->nprocs,
+		p->ncomms, p->maxlive, p->maxmsg, p->buffering, (long long)p->eager,
+		(long long)p->bsend_overhead, p->nregs, p->nvar != NULL, p->full != 0);
 	for (i = 0; i < p->ncomms; i++) {
 		fprintf(f, "comm %d %d", i, p->comms[i].n);
 		for (j = 0; j < p->comms[i].n; j++)
@@ -1783,6 +2105,9 @@ int eng_prog_write(const struct eng_prog *p, FILE *f)
 		fprintf(f, "%d %d %d %d %d %d\n", l->proc, l->comm, l->target, l->lock, l->unlock,
 			l->exclusive);
 	}
+	fprintf(f, "start %d\n", p->start ? p->words : 0);
+	for (i = 0; p->start && i < p->words; i++)
+		fprintf(f, "%d%c", p->start[i], i % 16 == 15 || i == p->words - 1 ? '\n' : ' ');
 	return ferror(f) ? -1 : 0;
 }
 
@@ -1802,10 +2127,6 @@ static int known_op(int op)
 /* The most state words a program may need: its state must stay addressable by int32 and
  * small enough for pan to store (a gigabyte). */
 #define ENG_MAX_WORDS (1L << 28)
-
-/* The most bytes a message, a buffer or an overhead may have: far beyond any real one, and
- * small enough that the sums of a rank's buffered messages cannot overflow. */
-#define ENG_MAX_BYTES (1LL << 48)
 
 /* Grow *arr (of *cap elements of size bytes) to hold n, doubling: an array is only as large
  * as what the file has delivered so far, whatever count it announced. Returns 0, or -1 out of
@@ -1948,6 +2269,88 @@ static int read_variant(struct eng_prog *p, FILE *f, int r, int n, struct eng_in
 	return 0;
 }
 
+/* Is st a state the engine can run from: every index in range, the requests and messages in
+ * order, every unused word 0? Only for a program without variants or registers, whose words
+ * past the messages are 0. */
+static int valid_state(const struct eng_prog *p, const int32_t *st)
+{
+	const int32_t *m = MSG(p, st);
+	int q, i, nmsg = st[ENG_ST_NMSG];
+
+	if (st[ENG_ST_OVERFLOW] < 0 || st[ENG_ST_OVERFLOW] > 1 || nmsg < 0 || nmsg > p->maxmsg ||
+	    st[ENG_ST_ERROR] < 0 || st[ENG_ST_ERROR] > p->nprocs)
+		return 0;
+	for (q = 0; q < p->nprocs; q++) {
+		int pc = PC(p, st, q);
+
+		if (pc < 0 || pc >= p->nins[q] || NLIVE(p, st, q) < 0 ||
+		    NLIVE(p, st, q) > p->maxlive)
+			return 0;
+		for (i = 0; i < p->maxlive; i++) {
+			int32_t e = LIVE(p, st, q)[i];
+			int op;
+
+			if (i >= NLIVE(p, st, q)) {
+				if (e)
+					return 0;
+				continue;
+			}
+			if (e < 0 || (e >> 1) >= pc || (i > 0 && (e >> 1) <= (LIVE(p, st, q)[i - 1] >> 1)))
+				return 0;
+			op = p->ins[q][e >> 1].op;
+			if (op != ENG_POST_SEND && op != ENG_POST_RECV && op != ENG_ICOLL)
+				return 0;
+		}
+	}
+	for (i = p->off_coll; i < p->off_nlive; i++)
+		if (st[i] < 0)
+			return 0;
+	for (i = p->off_buf; i < p->off_var; i++)
+		if (st[i] < 0)
+			return 0;
+	for (i = p->off_var; i < p->off_msg; i++)
+		if (st[i])
+			return 0;
+	for (i = 0; i < p->maxmsg; i++) {
+		int32_t k = m[2 * i], v = m[2 * i + 1];
+		int src = msg_src(k);
+
+		if (i >= nmsg) {
+			if (k || v)
+				return 0;
+			continue;
+		}
+		if (k < 0 || v < 0 || src >= p->nprocs || (k >> 16) >= p->nranks ||
+		    (v >> 1) >= PC(p, st, src) || p->ins[src][v >> 1].op != ENG_POST_SEND)
+			return 0;
+		if (i > 0 && (m[2 * i - 2] > k || (m[2 * i - 2] == k && m[2 * i - 1] >= v)))
+			return 0;
+	}
+	return 1;
+}
+
+/* The start state, after the program (none: "start 0"). 0, or -1 with msg. */
+static int read_start(struct eng_prog *p, FILE *f, char *msg, size_t size)
+{
+	int n, i;
+
+	if (fscanf(f, " start %d", &n) != 1 || (n != 0 && n != p->words))
+		return bad(msg, size, "start");
+	if (n == 0)
+		return 0;
+	if (p->nvar || p->nregs)
+		return bad(msg, size, "a start state in a program with variants");
+	p->start = calloc((size_t)n, sizeof(*p->start));
+	if (!p->start)
+		return bad(msg, size, "out of memory");
+	for (i = 0; i < n; i++)
+		if (fscanf(f, "%d", &p->start[i]) != 1)
+			return bad(msg, size, "start");
+	if (!valid_state(p, p->start))
+		return bad(msg, size, "start state");
+	return 0;
+}
+
 int eng_prog_read(struct eng_prog *p, FILE *f, char *msg, size_t size)
 {
 	char fmt[32];
@@ -1961,9 +2364,9 @@ int eng_prog_read(struct eng_prog *p, FILE *f, char *msg, size_t size)
 	    version != ENG_VERSION)
 		return bad(msg, size, "header");
 	if (fscanf(f, " nranks %d nprocs %d ncomms %d maxlive %d maxmsg %d buffering %d eager %lld "
-		      "bsend_overhead %lld nregs %d variants %d", &p->nranks, &p->nprocs,
+		      "bsend_overhead %lld nregs %d variants %d full %d", &p->nranks, &p->nprocs,
 		   &ncomms, &p->maxlive, &p->maxmsg, &p->buffering, &eager, &overhead,
-		   &p->nregs, &variants) != 10 ||
+		   &p->nregs, &variants, &p->full) != 11 || (p->full != 0 && p->full != 1) ||
 	    p->nranks <= 0 || p->nranks > 0x7fff || p->nprocs < p->nranks || p->nprocs > 0x7fff ||
 	    ncomms <= 0 || p->maxlive < 1 || p->maxmsg < 1 || p->maxmsg > (1 << 24) ||
 	    p->buffering < ENG_BUF_ZERO || p->buffering > ENG_BUF_EAGER || overhead < 0 ||
@@ -2063,7 +2466,7 @@ int eng_prog_read(struct eng_prog *p, FILE *f, char *msg, size_t size)
 			return bad(msg, size, "lock");
 	}
 	eng_layout(p);
-	return 0;
+	return read_start(p, f, msg, size);
 }
 
 /* Free instructions ins[0..n) and the array. */
@@ -2103,5 +2506,6 @@ void eng_prog_release(struct eng_prog *p)
 	free(p->proc_rank);
 	free(p->proc_thread);
 	free(p->rank_proc);
+	free(p->start);
 	memset(p, 0, sizeof(*p));
 }

@@ -34,7 +34,7 @@
 #include <string.h>
 
 #define ENG_FORMAT "mpiverify-model"
-#define ENG_VERSION 3
+#define ENG_VERSION 4
 
 #define ENG_ANY (-1)		/* MPI_ANY_SOURCE or MPI_ANY_TAG in an instruction */
 #define ENG_PROC_NULL (-2)	/* MPI_PROC_NULL peer: completes at once */
@@ -146,25 +146,32 @@ enum eng_buffering {
 #define ENG_IN_LAST 4		/* the register's last reader: cleared once read, so that
 				 * states that differ only in a spent input are one */
 
+/* The most bytes a message, a buffer or an overhead may have: far beyond any real one, and
+ * small enough that the sums of a rank's buffered messages cannot overflow. */
+#define ENG_MAX_BYTES (1LL << 48)
+
 struct eng_instr {
+	/* 32-bit fields first, then the two 64-bit ones: 4 bytes of padding (64 bytes; programs of
+	 * millions of instructions) */
 	int32_t op;		/* enum eng_opcode */
 	int32_t ev;		/* index of the trace event it comes from */
 	int32_t a, b, c, d;	/* operands, see enum eng_opcode */
-	int64_t bytes;		/* message size, for the eager threshold */
 	int32_t n;		/* ENG_WAIT: number of requests */
-	int32_t *list;		/* ENG_WAIT: instruction indices of the posts it waits for */
 	int32_t reg;		/* verify: 1 + the input register a receive, probe or
 				 * any-completion writes, a send with sym reads; 0: none */
 	int32_t sym;		/* ENG_POST_SEND: ENG_IN_* parts of its envelope taken from
 				 * register reg (a destination that follows the source just
 				 * received from); ENG_BRANCH: the parts compared */
-	int32_t key;		/* verify: ENG_POST_SEND: its call site's id (where a receive's
-				 * message came from: ENG_IN_SITE); ENG_COLL, ENG_ICOLL: the call
-				 * (members whose k-th collectives on a communicator differ in
-				 * call or root never complete it); 0 elsewhere */
+	int32_t key;		/* ENG_COLL, ENG_ICOLL: the call (members whose k-th collectives
+				 * on a communicator differ in call or root never complete it);
+				 * verify: ENG_POST_SEND: its call site's id (where a receive's
+				 * message came from: ENG_IN_SITE); 0 elsewhere */
 	int32_t cancel;		/* ENG_POST_SEND, ENG_POST_RECV: the instruction of the
 				 * ENG_CANCEL that cancels its request, 0 if none (eng_layout();
 				 * not in model.dat) */
+	int64_t bytes;		/* message size, for the eager threshold (at most
+				 * ENG_MAX_BYTES) */
+	int32_t *list;		/* ENG_WAIT: instruction indices of the posts it waits for */
 };
 
 struct eng_comm {
@@ -206,15 +213,18 @@ struct eng_observer {
 	void (*cancelled)(void *ctx, int r, int i);
 };
 
-/* A run of interchangeable wildcard receives: rank d's MPI_ANY_SOURCE receives on comm with
- * tag (or ENG_ANY), the static tables of the reduction in engine.c (eng_layout() builds them;
- * not part of the state). Only for programs with one process per rank. */
+/* Rank d's MPI_ANY_SOURCE receives on comm with tag (or ENG_ANY): the static tables of the
+ * reductions in engine.c for one envelope (eng_layout() builds them for the program's
+ * buffering mode; not part of the state). Only for programs with one process per rank. */
 struct eng_wenv {
 	int32_t d, comm, tag;
-	int32_t *run;		/* per instruction i of d: blocking receives with this envelope
-				 * (post, then a wait for it alone) in a row from i */
-	int32_t **future;	/* per rank s (NULL: none): future[s][i] = sends of s at
-				 * instructions >= i that such a receive would match */
+	int32_t *run;		/* per instruction i of d: the blocking receives with this
+				 * envelope (post, then a wait for it alone) d makes from i on
+				 * before it can block on anything else (it passes only sends the
+				 * mode completes at once, and waits for them, between them) */
+	int32_t **sends;	/* per rank s: the instructions of s that post a send such a
+				 * receive would match, ascending (NULL: none) */
+	int32_t *nsends;	/* per rank s: how many */
 };
 
 /* What makes a state erroneous rather than deadlocked (ENG_ST_ERROR says who). */
@@ -259,13 +269,27 @@ struct eng_prog {
 	int32_t off_pc, off_coll, off_nlive, off_live, off_buf, off_var, off_reg, off_msg, words;
 	int32_t nbuf;		/* words of attached buffer sizes: nranks if the program
 				 * attaches a buffer, else 0 (eng_layout) */
-	int32_t full;		/* 1: offer every choice, without the wildcard reduction (the
-				 * tests' reference search); not in model.dat */
+	int32_t full;		/* 1: offer every choice, without the reductions (the tests'
+				 * reference search, check --full-search) */
+	int32_t *start;		/* the state a search starts from (eng_state_bytes(), after
+				 * eng_layout): where check's own pass handed the search over;
+				 * NULL: the start of every process's program */
 	int32_t nready;		/* ready sends in the program (eng_layout) */
+	int32_t nicoll;		/* nonblocking collectives in it (eng_layout) */
+	int32_t nwild;		/* MPI_ANY_SOURCE receives in it (eng_layout) */
+	int32_t ncontended;	/* contended window locks in it (eng_layout) */
 	int32_t threaded;	/* some rank has more than one process (eng_layout) */
 	int32_t ncancel;	/* ENG_CANCEL instructions in the program (eng_layout) */
-	int32_t nwenv;		/* the reduction's tables (eng_layout), by envelope */
+	int32_t nwenv;		/* the reductions' tables (eng_layout), by envelope, rank by
+				 * rank */
 	struct eng_wenv *wenv;
+	int32_t *wenv_first;	/* per rank d, then one more: d's envelopes are
+				 * wenv[wenv_first[d] .. wenv_first[d + 1]) */
+	int32_t red_buffering;	/* the buffering mode and threshold the tables were built */
+	int64_t red_eager;	/* for: in another, the search offers every choice */
+	int32_t red_persistent;	/* the persistent-set reduction applies (engine.c) */
+	int32_t red_partial;	/* some envelopes got no tables (limits, memory): what the
+				 * reductions do depends on the whole program */
 	struct eng_observer *obs;	/* NULL inside SPIN */
 };
 
@@ -274,7 +298,7 @@ struct eng_prog {
 #define ENG_ST_OVERFLOW 0	/* nonzero: more messages in flight than maxmsg */
 #define ENG_ST_NMSG 1		/* messages in flight */
 #define ENG_ST_NCHOICES 2	/* eng_nchoices() of this state */
-#define ENG_ST_DONE 3		/* eng_all_done() of this state */
+#define ENG_ST_DONE 3		/* eng_all_done() of this state when it has no choice, else 0 */
 #define ENG_ST_ERROR 4		/* 1 + the process whose next instruction is erroneous (enum
 				 * eng_error says how: eng_error()); the search ends there; else 0 */
 #define ENG_ST_HEADER 5
@@ -285,11 +309,15 @@ struct eng_prog {
  * process. */
 void eng_layout(struct eng_prog *prog);
 
+/* Set prog's buffering mode (and eager threshold) and rebuild the reductions' tables for it:
+ * a program searched in several modes must be set so between them. */
+void eng_set_buffering(struct eng_prog *prog, enum eng_buffering b, int64_t eager);
+
 /* Size of a state in bytes (after eng_layout). */
 size_t eng_state_bytes(const struct eng_prog *prog);
 
-/* Initialise st (eng_state_bytes() bytes) to the start of every process's program and run
- * every deterministic step. */
+/* Initialise st (eng_state_bytes() bytes) to the start of every process's program, or to
+ * prog->start, and run every deterministic step. */
 void eng_start(const struct eng_prog *prog, int32_t *st);
 
 /* Number of choices in st (0 when st is final: every process done, or a deadlock). */
@@ -311,6 +339,12 @@ void eng_choose(const struct eng_prog *prog, int32_t *st, int k);
  * with *s == -7, the cancellation of process d's open receive posted at *ri succeeds. */
 void eng_choice(const struct eng_prog *prog, const int32_t *st, int k, int *d, int *ri, int *s,
 		int *si);
+
+/* Every choice of st at once, as eng_choice() describes each (d, ri, s, si, rooms for max
+ * entries): one walk where asking eng_choice() for each k walks them k times. Returns how many
+ * there are (entries past max are not filled), or -1 without memory. */
+int eng_choice_list(const struct eng_prog *prog, const int32_t *st, int *d, int *ri, int *s,
+		    int *si, int max);
 
 /* 1 when no process is deadlocked: every process reached its ENG_END or ENG_STOP, or left the
  * recorded path (eng_left_path), or waits for a process that stopped or left it (it may

@@ -18,10 +18,13 @@ c_decl {
  * c_decl comes before pan's own #ifdefs. SAFETY: no cycle checks; NOREDUCE: one process,
  * nothing for partial-order reduction to do (the engine's closure is the reduction);
  * AUTO_RESIZE: the hash table starts small (-w) and grows with the search, so that a small
- * search does not pay for a large table. */
+ * search does not pay for a large table; not with BITSTATE (check --swarm: a bit array of a
+ * fixed size, no table to grow). */
 \#define SAFETY
 \#define NOREDUCE
+\#ifndef BITSTATE
 \#define AUTO_RESIZE
+\#endif
 \#define VECTORSZ (MPIV_STATE_WORDS * 4 + 256)
 /* pan stops cleanly at this many megabytes and says so ("reached -DMEMLIM bound"): the search
  * is then inconclusive. Set at run time by --memory-limit=MB, pan's first argument (main

@@ -14,8 +14,15 @@
 #define REC_SITE_NO_MODULE MPIV_SITE_NO_MODULE
 
 /* The site of return address ret. Cached: after the first time an address is seen this is a
- * hash lookup with no lock. Never fails (see REC_SITE_NO_MODULE). */
+ * hash lookup with no lock. Never fails (see REC_SITE_NO_MODULE). A return address in the MPI
+ * library's own shared objects (its Fortran bindings call MPI_*) or in this library is not
+ * the program's: then the site is the first frame of the calling thread's stack outside them
+ * (an unwinding, each time). */
 uint64_t rec_site_lookup(const void *ret);
+
+/* Whether addr is in the MPI library's shared objects or in this library (cached like a
+ * site). */
+int rec_site_inner(const void *addr);
 
 /* The path of module id, or NULL if unknown. The string lives as long as the process. */
 const char *rec_site_module_path(unsigned id);

@@ -12,6 +12,7 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
+#include "rec_site.h"
 #include "rec_stack.h"
 
 static __thread struct rec_stack *stk_self;	/* this thread's buffer, NULL if unbound */
@@ -118,6 +119,9 @@ int rec_stack_format(const struct rec_stack *st, char *buf, size_t size)
 		if (self && stk_module(st->frames[i]) == self)
 			first = i + 1;
 	}
+	/* and after the MPI library's frames that called it: a Fortran binding */
+	while (first < n && rec_site_inner(st->frames[first]))
+		first++;
 	for (i = first; i < n; i++) {
 		uintptr_t addr = (uintptr_t)st->frames[i];
 		int len;

@@ -47,6 +47,21 @@ openmpi) MPI_TITLE='Open MPI' ;;
 mpich) MPI_TITLE=MPICH ;;
 *) MPI_TITLE="the MPI library of '$MPICC'" ;;
 esac
+# MPIFC compiles the Fortran examples for that library: its own wrapper, mpif90.mpich or
+# mpif90.openmpi (the plain mpif90 where that is missing), with MPIFC_FLAGS. Debian's
+# mpif90.openmpi names no library directory of its own, so its -lmpi finds the default
+# libmpi.so (MPICH's, when MPICH is the default MPI): the flags add the directory of Open MPI's
+# libmpi, as its mpicc does (README.md, "Fortran").
+if test -z "${MPIFC:-}"; then
+	MPIFC=mpif90
+	command -v "mpif90.$MPI_LIB" >/dev/null 2>&1 && MPIFC=mpif90.$MPI_LIB
+fi
+MPIFC_FLAGS=''
+if test "$MPI_LIB" = openmpi; then
+	for d in $("$MPICC" --showme:libdirs 2>/dev/null); do
+		MPIFC_FLAGS="$MPIFC_FLAGS -L$d"
+	done
+fi
 # Programs of the tests, compiled for that library.
 BINDIR=$OUTDIR/bin-${MPI_LIB:-unknown}
 # Open MPI's mpirun refuses to run as root without --allow-run-as-root and to start more ranks
@@ -356,6 +371,22 @@ expect_grep()
 		fi
 	done
 	pass "$name"
+}
+
+# same_checks A ALOG B BLOG: two checks, into the directories A and B, whose reports are ALOG
+# and BLOG, said the same (each directory's name read as OUT) and wrote the same
+# counterexamples (cex*.json); appends what differs to WHY, and leaves the reports so read in
+# ALOG.norm and BLOG.norm.
+same_checks()
+{
+	local a=$1 alog=$2 b=$3 blog=$4 f
+	sed "s|$a|OUT|g" "$alog" >"$alog.norm"
+	sed "s|$b|OUT|g" "$blog" >"$blog.norm"
+	cmp -s "$alog.norm" "$blog.norm" || WHY="${WHY:+$WHY; }the reports differ"
+	for f in "$a"/cex*.json "$b"/cex*.json; do
+		test -e "$f" || continue
+		cmp -s "$a/${f##*/}" "$b/${f##*/}" || WHY="${WHY:+$WHY; }${f##*/} differs"
+	done
 }
 
 # summary: the last line of every test script; returns 1 if anything failed.

@@ -37,6 +37,14 @@ struct proc_build {
 	int ninputs;		/* verify: inputs taken so far (the next one's number) */
 };
 
+/* The source and tag an event's receive is posted with, where they are not its own: the
+ * receive a probe with MPI_ANY_SOURCE is fused with, MPI_Sendrecv's receive half, the
+ * receive of MPI_Imrecv. */
+struct override {
+	size_t event;
+	int32_t peer, tag;
+};
+
 /* A rank's program being built: one process per thread that called MPI. */
 struct builder {
 	const struct mpiv_rank_trace *t;
@@ -52,8 +60,14 @@ struct builder {
 	int32_t *req_tmpl;	/* request id -> event of its persistent template, -1 if none */
 	size_t nreq;		/* room in req_instr, req_proc and req_tmpl */
 	int *coll_seq;		/* per engine comm: collectives this rank entered */
-	int32_t *peer_of;	/* per event: the source to post it with (a fused probe's) */
-	int32_t *tag_of;	/* per event: the tag to post it with */
+	struct override *ovr;	/* the events posted otherwise than as recorded, until posted
+				 * (a few at a time) */
+	size_t novr, capovr;
+	struct mpiv_event ev;	/* the event being built (hold_event()) */
+	struct mpiv_reqinfo *reqs;	/* room for its requests */
+	size_t capreqs;
+	int32_t *group;		/* and for its group */
+	size_t capgroup;
 	struct windows *w;	/* the trace set's windows and locks */
 	int32_t *win_of;	/* the rank's window id -> engine communicator, -1 once freed */
 	size_t nwin_of;		/* room in win_of */
@@ -162,19 +176,56 @@ static int engine_peer(int32_t peer)
 	return peer;
 }
 
+/* A size of the trace as the engine keeps it: at most ENG_MAX_BYTES. A larger one (no real
+ * message) compares with every eager threshold and buffer as that does. */
+static int64_t engine_bytes(uint64_t bytes)
+{
+	return bytes > (uint64_t)ENG_MAX_BYTES ? ENG_MAX_BYTES : (int64_t)bytes;
+}
+
+/* Post event e's receive with this source and tag, not its own. */
+static void override(struct builder *b, size_t e, int32_t peer, int32_t tag)
+{
+	xgrow((void **)&b->ovr, &b->capovr, b->novr + 1, sizeof(*b->ovr));
+	b->ovr[b->novr].event = e;
+	b->ovr[b->novr].peer = peer;
+	b->ovr[b->novr].tag = tag;
+	b->novr++;
+}
+
+/* The source and tag event env's receive is posted with: an override's (then spent), or its
+ * own. */
+static void recv_envelope(struct builder *b, const struct mpiv_event *env, int32_t *peer,
+			  int32_t *tag)
+{
+	size_t k;
+
+	*peer = env->peer;
+	*tag = env->tag;
+	for (k = 0; k < b->novr; k++)
+		if (b->ovr[k].event == env->index) {
+			*peer = b->ovr[k].peer;
+			*tag = b->ovr[k].tag;
+			b->ovr[k] = b->ovr[--b->novr];
+			return;
+		}
+}
+
 /* Post the send or receive of event `env` (a template for persistent requests) as event ev.
  * Returns the instruction's index. */
 static int post(struct builder *b, const struct mpiv_event *env, int ev, int send)
 {
 	struct eng_instr *in = emit(b, send ? ENG_POST_SEND : ENG_POST_RECV, ev);
 	unsigned flags = mpiv_call_flags(env->call);
-	int32_t peer = send ? env->peer : b->peer_of[env->index];
-	int32_t tag = send ? env->tag : b->tag_of[env->index];
+	int32_t peer = env->peer, tag = env->tag;
+
+	if (!send)
+		recv_envelope(b, env, &peer, &tag);
 
 	in->a = engine_peer(peer);
 	in->b = comm_id(b, env->comm);
 	in->c = tag == MPIV_ANY_TAG ? ENG_ANY : tag;
-	in->bytes = (int64_t)env->bytes;
+	in->bytes = engine_bytes(env->bytes);
 	if (send)
 		in->d = (flags & MPIV_F_SYNC) ? ENG_SEND_SYNC :
 			(flags & MPIV_F_BUFFERED) ? ENG_SEND_BUFFERED :
@@ -347,21 +398,22 @@ static int check_event(const struct builder *b, const struct mpiv_event *ev,
  * (doc/semantics.md 4.5). Returns the index of that receive, or -1. */
 long tr_fused_receive(const struct mpiv_rank_trace *t, size_t i)
 {
-	const struct mpiv_event *pr = &t->events[i];
+	/* the probe's fields: the events looked at after it may take its place */
+	const struct mpiv_event pr = *mpiv_trace_event(t, i);
 	size_t j;
 
 	for (j = i + 1; j < t->nevents; j++) {
-		const struct mpiv_event *ev = &t->events[j];
+		const struct mpiv_event *ev = mpiv_trace_event(t, j);
 		enum mpiv_kind kind = mpiv_call_kind(ev->call);
 
-		if (ev->thread != pr->thread)
+		if (ev->thread != pr.thread)
 			continue;	/* another thread's call */
 		if (kind == MPIV_KIND_PROBE || kind == MPIV_KIND_MPROBE)
 			return -1;
 		if (kind != MPIV_KIND_RECV && kind != MPIV_KIND_IRECV)
 			continue;
-		if (ev->comm == pr->comm && ev->peer == pr->src &&
-		    (ev->tag == pr->mtag || ev->tag == pr->tag))
+		if (ev->comm == pr.comm && ev->peer == pr.src &&
+		    (ev->tag == pr.mtag || ev->tag == pr.tag))
 			return (long)j;
 		return -1;
 	}
@@ -531,8 +583,7 @@ static int build_win_create(struct builder *b, const struct mpiv_event *ev,
 	in->a = 0;
 	in->b = ENG_COLL_ALL;
 	in->c = ++b->coll_seq[0];
-	if (b->verify)
-		in->key = (int32_t)ev->call;
+	in->key = (int32_t)ev->call;
 	return 0;
 }
 
@@ -576,8 +627,7 @@ static int build_win(struct builder *b, const struct mpiv_event *ev, struct mpiv
 		in->a = c;
 		in->b = ENG_COLL_ALL;
 		in->c = ++b->coll_seq[c];
-		if (b->verify)
-			in->key = (int32_t)ev->call;
+		in->key = (int32_t)ev->call;
 		if (kind == MPIV_KIND_WIN_FREE)
 			b->win_of[ev->win] = -1;
 		break;
@@ -692,13 +742,34 @@ static int finish_procs(struct builder *b, const struct tr_stop *stop, int32_t *
 			emit(b, ENG_END, ev);
 			continue;
 		}
-		last = cur(b)->last >= 0 ? &b->t->events[cur(b)->last] : NULL;
+		last = cur(b)->last >= 0 ? mpiv_trace_event(b->t, (size_t)cur(b)->last) : NULL;
 		if (last && (stop->kind == TR_STOP_ENDED || stop->kind == TR_STOP_KILLED) &&
 		    mpiv_event_failed_poll(last) && block_on_poll(b, last, list, listcap, err))
 			return -1;
 		emit(b, ENG_STOP, ev);
 	}
 	return 0;
+}
+
+/* Event i of the rank, copied into b with its requests and group: the events looked at while
+ * it is built (the receive a probe is fused with, persistent templates) may take its place
+ * among those a trace kept as records has decoded (mpiv_trace_event()). */
+static const struct mpiv_event *hold_event(struct builder *b, size_t i)
+{
+	const struct mpiv_event *ev = mpiv_trace_event(b->t, i);
+
+	b->ev = *ev;
+	if (ev->nreqs) {
+		xgrow((void **)&b->reqs, &b->capreqs, ev->nreqs, sizeof(*b->reqs));
+		memcpy(b->reqs, ev->reqs, ev->nreqs * sizeof(*b->reqs));
+		b->ev.reqs = b->reqs;
+	}
+	if (ev->ngroup) {
+		xgrow((void **)&b->group, &b->capgroup, ev->ngroup, sizeof(*b->group));
+		memcpy(b->group, ev->group, ev->ngroup * sizeof(*b->group));
+		b->ev.group = b->group;
+	}
+	return &b->ev;
 }
 
 static int build_rank(const struct mpiv_traceset *ts, const struct mpiv_rank_trace *t,
@@ -712,16 +783,9 @@ static int build_rank(const struct mpiv_traceset *ts, const struct mpiv_rank_tra
 
 	b->t = t;
 	tr_stop_of(ts, t->rank, &stop);
-	for (i = 0; i < t->nevents && !b->threaded; i++)
-		b->threaded = t->events[i].thread != 0;
-	b->peer_of = xmalloc((t->nevents + 1) * sizeof(*b->peer_of));
-	b->tag_of = xmalloc((t->nevents + 1) * sizeof(*b->tag_of));
+	b->threaded = t->threaded;
 	for (i = 0; i < t->nevents; i++) {
-		b->peer_of[i] = t->events[i].peer;
-		b->tag_of[i] = t->events[i].tag;
-	}
-	for (i = 0; i < t->nevents; i++) {
-		const struct mpiv_event *ev = &t->events[i];
+		const struct mpiv_event *ev = hold_event(b, i);
 		enum mpiv_kind kind = mpiv_call_kind(ev->call);
 		int idx, c;
 		long f;
@@ -758,8 +822,7 @@ static int build_rank(const struct mpiv_traceset *ts, const struct mpiv_rank_tra
 
 			/* both halves posted together, then both waited for (semantics.md 4.6) */
 			pair[0] = post(b, ev, (int)ev->index, 1);
-			b->peer_of[i] = ev->peer2;
-			b->tag_of[i] = ev->tag2;
+			override(b, i, ev->peer2, ev->tag2);
 			recv.call = MPIV_CALL_Recv;
 			pair[1] = post(b, &recv, (int)ev->index, 0);
 			wait_for(b, (int)ev->index, pair, 2, 2);
@@ -779,8 +842,7 @@ static int build_rank(const struct mpiv_traceset *ts, const struct mpiv_rank_tra
 			f = ev->peer == MPIV_ANY_SOURCE && ev->src != MPIV_NONE ?
 			    tr_fused_receive(t, i) : -1;
 			if (f >= 0) {
-				b->peer_of[f] = MPIV_ANY_SOURCE;
-				b->tag_of[f] = ev->tag;
+				override(b, (size_t)f, MPIV_ANY_SOURCE, ev->tag);
 				break;
 			}
 			{
@@ -814,8 +876,7 @@ static int build_rank(const struct mpiv_traceset *ts, const struct mpiv_rank_tra
 				nul.peer = MPIV_PROC_NULL;
 				nul.tag = 0;
 				nul.comm = MPIV_COMM_WORLD;
-				b->peer_of[i] = MPIV_PROC_NULL;
-				b->tag_of[i] = 0;
+				override(b, i, MPIV_PROC_NULL, 0);
 				map_req(b, ev->reqs[0].req, post(b, &nul, (int)ev->index, 0));
 			}
 			break;
@@ -836,7 +897,7 @@ static int build_rank(const struct mpiv_traceset *ts, const struct mpiv_rank_tra
 						       "persistent request", mpiv_call_name(ev->call), req);
 					goto fail;
 				}
-				env = &t->events[tm];
+				env = mpiv_trace_event(t, (size_t)tm);
 				idx = post(b, env, (int)ev->index,
 					   mpiv_call_kind(env->call) == MPIV_KIND_SEND_INIT);
 				map_req(b, req, idx);
@@ -880,9 +941,8 @@ static int build_rank(const struct mpiv_traceset *ts, const struct mpiv_rank_tra
 			in->b = coll_rule(ev->call, t->rank, ev->root);
 			in->c = ++b->coll_seq[c];
 			in->d = ev->root >= 0 ? ev->root : 0;
-			in->bytes = (int64_t)ev->bytes;
-			if (b->verify)
-				in->key = (int32_t)ev->call;
+			in->bytes = engine_bytes(ev->bytes);
+			in->key = (int32_t)ev->call;
 			if (kind == MPIV_KIND_ICOLL) {
 				map_req(b, ev->reqs[0].req, last_instr(b));
 				if (++cur(b)->live > cur(b)->maxlive)
@@ -903,12 +963,11 @@ static int build_rank(const struct mpiv_traceset *ts, const struct mpiv_rank_tra
 			in->a = c;
 			in->b = ENG_COLL_ALL;
 			in->c = ++b->coll_seq[c];
-			if (b->verify)
-				in->key = (int32_t)ev->call;
+			in->key = (int32_t)ev->call;
 			break;
 		}
 		case MPIV_KIND_BUF_ATTACH:
-			emit(b, ENG_BUF_ATTACH, (int)ev->index)->bytes = (int64_t)ev->bytes;
+			emit(b, ENG_BUF_ATTACH, (int)ev->index)->bytes = engine_bytes(ev->bytes);
 			break;
 		case MPIV_KIND_BUF_DETACH:
 			emit(b, ENG_BUF_DETACH, (int)ev->index);
@@ -924,13 +983,9 @@ done:
 	while (b->nopen > 0)
 		close_lock(b, &b->open[--b->nopen], INT32_MAX);
 	free(list);
-	free(b->peer_of);
-	free(b->tag_of);
 	return 0;
 fail:
 	free(list);
-	free(b->peer_of);
-	free(b->tag_of);
 	return -1;
 }
 
@@ -938,7 +993,7 @@ fail:
  * same call with the same root (doc/semantics.md 5.1). Where they differ, all k-th ones are
  * marked as a mismatch: erroneous, and never completing. One pass per (communicator,
  * member). */
-static void mark_mismatches(struct eng_prog *prog, const struct mpiv_traceset *ts)
+static void mark_mismatches(struct eng_prog *prog)
 {
 	struct eng_instr ***pos = xcalloc((size_t)prog->nranks, sizeof(*pos));
 	size_t *npos = xcalloc((size_t)prog->nranks, sizeof(*npos));
@@ -972,20 +1027,21 @@ static void mark_mismatches(struct eng_prog *prog, const struct mpiv_traceset *t
 				most = npos[i];
 		}
 		for (k = 0; k < most; k++) {
-			const struct mpiv_event *first = NULL;
+			const struct eng_instr *first = NULL;
 			int mismatch = 0;
 
+			/* the call is the instruction's key, the root its d */
 			for (i = 0; i < cm->n; i++) {
-				const struct mpiv_event *ev;
+				const struct eng_instr *in;
 
 				if (k >= npos[i] || !pos[i][k])
 					continue;
-				ev = &ts->ranks[cm->members[i]].events[pos[i][k]->ev];
+				in = pos[i][k];
 				if (!first)
-					first = ev;
-				else if (ev->call != first->call ||
-					 ((mpiv_call_flags(ev->call) & MPIV_F_ROOTED) &&
-					  ev->root != first->root))
+					first = in;
+				else if (in->key != first->key ||
+					 ((mpiv_call_flags((unsigned)in->key) & MPIV_F_ROOTED) &&
+					  in->d != first->d))
 					mismatch = 1;
 			}
 			for (i = 0; mismatch && i < cm->n; i++)
@@ -1162,8 +1218,10 @@ static int count_world_windows(const struct mpiv_traceset *ts)
 	for (r = 0; r < ts->nranks; r++) {
 		int n = 0;
 
-		for (i = 0; i < ts->ranks[r].nevents; i++) {
-			const struct mpiv_event *ev = &ts->ranks[r].events[i];
+		/* most traces make no window: no need to read them through */
+		for (i = 0; (ts->ranks[r].kinds & (1ULL << MPIV_KIND_WIN_CREATE)) &&
+			    i < ts->ranks[r].nevents; i++) {
+			const struct mpiv_event *ev = mpiv_trace_event(&ts->ranks[r], i);
 
 			n += mpiv_call_kind(ev->call) == MPIV_KIND_WIN_CREATE &&
 			     ev->comm == MPIV_COMM_WORLD;
@@ -1250,6 +1308,9 @@ int tr_translate(const struct mpiv_traceset *ts, const struct tr_opts *opts,
 		free(b.req_instr);
 		free(b.req_proc);
 		free(b.req_tmpl);
+		free(b.ovr);
+		free(b.reqs);
+		free(b.group);
 		/* the rank's processes, in the order its threads first called MPI */
 		capprocs = (size_t)prog->nprocs;
 		xgrow((void **)&prog->ins, &capprocs, (size_t)prog->nprocs + b.nprocs,
@@ -1288,8 +1349,15 @@ int tr_translate(const struct mpiv_traceset *ts, const struct tr_opts *opts,
 	tr_comms_release(&comms);
 	/* verify: which collectives meet depends on the variants (eng_coll_mismatch()) */
 	if (!opts->verify)
-		mark_mismatches(prog, ts);
-	link_pscw(prog);
+		mark_mismatches(prog);
+	/* general active target synchronisation: only where some rank made it */
+	for (r = 0; r < ts->nranks; r++)
+		if (ts->ranks[r].kinds & (1ULL << MPIV_KIND_WIN_START | 1ULL << MPIV_KIND_WIN_POST |
+					  1ULL << MPIV_KIND_WIN_COMPLETE |
+					  1ULL << MPIV_KIND_WIN_WAIT)) {
+			link_pscw(prog);
+			break;
+		}
 	mark_contended(prog, &wins);
 	prog->locks = wins.locks;
 	prog->nlocks = (int32_t)wins.nlocks;

@@ -135,7 +135,7 @@ void tr_describe_event(const struct mpiv_traceset *ts, int r, long e, char *buf,
 		snprintf(buf, size, "event %ld", e);
 		return;
 	}
-	ev = &ts->ranks[r].events[e];
+	ev = mpiv_trace_event(&ts->ranks[r], (size_t)e);
 	comm = comm_name(ev->comm, cbuf, sizeof(cbuf));
 	peer_str(peer, sizeof(peer), ev->peer);
 	if (ev->tag == MPIV_ANY_TAG)
@@ -225,7 +225,7 @@ void tr_event_site(const struct mpiv_traceset *ts, int r, long e, struct mpiv_ce
 	memset(s, 0, sizeof(*s));
 	if (e < 0 || (size_t)e >= t->nevents)
 		return;
-	ev = &t->events[e];
+	ev = mpiv_trace_event(t, (size_t)e);
 	if (ev->site)
 		mpiv_srcloc_resolve(mpiv_trace_module(t, ev->site), MPIV_SITE_ADDR(ev->site), s);
 }
@@ -430,7 +430,7 @@ static void build_rank(const struct eng_prog *p, const struct mpiv_traceset *ts,
 		if (cr->blocked_op >= 0)
 			continue;
 		cr->blocked_op = at->ev;
-		cr->blocked_call = xstrdup(mpiv_call_name(ts->ranks[r].events[at->ev].call));
+		cr->blocked_call = xstrdup(mpiv_call_name(mpiv_trace_event(&ts->ranks[r], (size_t)at->ev)->call));
 		cr->blocked_desc = xstrdup(desc);
 		tr_event_site(ts, r, at->ev, &cr->site);
 	}
@@ -438,8 +438,9 @@ static void build_rank(const struct eng_prog *p, const struct mpiv_traceset *ts,
 	free(lastop);
 }
 
-int tr_cex(const struct eng_prog *prog, const struct mpiv_traceset *ts, const int *choices,
-	   int n, const struct mpiv_buffering *b, struct mpiv_cex *cex, struct mpiv_error *err)
+int tr_cex(const struct eng_prog *prog, const struct mpiv_traceset *ts, long lead,
+	   const int *choices, int n, const struct mpiv_buffering *b, struct mpiv_cex *cex,
+	   struct mpiv_error *err)
 {
 	struct eng_prog p = *prog;
 	struct eng_observer obs;
@@ -475,6 +476,15 @@ int tr_cex(const struct eng_prog *prog, const struct mpiv_traceset *ts, const in
 	obs.exec = on_exec;
 	p.obs = &obs;
 	eng_start(&p, st);
+	for (; lead > 0; lead--) {
+		if (eng_nchoices(&p, st) != 1) {
+			mpiv_error_set(err, MPIV_EXIT_TOOL, NULL, -1, -1, "the engine's forced path "
+				       "offers %d choices where it offered one", eng_nchoices(&p, st));
+			deadlock = -1;
+			goto out;
+		}
+		eng_choose(&p, st, 0);
+	}
 	for (i = 0; i < n; i++) {
 		if (choices[i] < 0 || choices[i] >= eng_nchoices(&p, st)) {
 			mpiv_error_set(err, MPIV_EXIT_TOOL, NULL, -1, -1,

@@ -76,11 +76,18 @@ static int32_t comm_find(struct comm_set *s, const struct comm_key *k,
 static int comm_rank(struct comm_set *s, struct tr_comms *cm, const struct mpiv_rank_trace *t,
 		     struct mpiv_error *err)
 {
-	int32_t nids = (int32_t)t->nevents + MPIV_COMM_FIRST_LOCAL;
-	int32_t *local = xmalloc((size_t)nids * sizeof(*local));
-	int32_t *count = xcalloc((size_t)nids, sizeof(*count));	/* collectives per local id */
+	/* local ids: the ones the rank's communicators have (one beyond its events is refused
+	 * below); events naming others name a communicator check does not know */
+	int32_t nids = MPIV_COMM_FIRST_LOCAL, *local, *count;
 	size_t i, j, cap = 0;
 	int32_t id;
+
+	for (j = 0; j < t->ncomms; j++)
+		if (t->comms[j].id >= nids &&
+		    t->comms[j].id < (int64_t)t->nevents + MPIV_COMM_FIRST_LOCAL)
+			nids = t->comms[j].id + 1;
+	local = xmalloc((size_t)nids * sizeof(*local));
+	count = xcalloc((size_t)nids, sizeof(*count));	/* collectives per local id */
 
 	for (id = 0; id < nids; id++)
 		local[id] = -1;
@@ -88,10 +95,12 @@ static int comm_rank(struct comm_set *s, struct tr_comms *cm, const struct mpiv_
 	local[MPIV_COMM_SELF] = 1 + t->rank;
 	cm->local[t->rank] = local;
 	cm->nlocal[t->rank] = nids;
-	for (i = 0; i < t->nevents; i++) {
-		const struct mpiv_event *ev = &t->events[i];
+	/* a rank that makes no communicator has nothing more to map: no need to read it */
+	for (i = 0; (t->call_flags & MPIV_F_NEWCOMM) && i < t->nevents; i++) {
+		const struct mpiv_event *ev = mpiv_trace_event(t, i);
 		enum mpiv_kind kind = mpiv_call_kind(ev->call);
 		const struct mpiv_newcomm *nc = mpiv_trace_newcomm(t, (uint32_t)i);
+		int32_t comm = ev->comm, tag = ev->tag;	/* ev may not outlive the loop below */
 		struct comm_key k;
 		int32_t parent = -1;
 
@@ -113,7 +122,7 @@ static int comm_rank(struct comm_set *s, struct tr_comms *cm, const struct mpiv_
 		}
 		if (!nc)
 			continue;
-		if (nc->id >= nids) {
+		if (nc->id >= (int64_t)t->nevents + MPIV_COMM_FIRST_LOCAL) {
 			free(count);
 			return mpiv_error_set(err, MPIV_EXIT_BAD_INPUT, t->source, t->rank,
 					      (long)i, "communicator id %d, beyond the %zu events of "
@@ -125,19 +134,19 @@ static int comm_rank(struct comm_set *s, struct tr_comms *cm, const struct mpiv_
 		k.parent = parent;
 		if (kind == MPIV_KIND_COMM_GROUP) {
 			k.group = 1;
-			k.pos = ev->tag;
+			k.pos = tag;
 			for (j = 0; j < t->ncomms && t->comms[j].event < i; j++) {
-				const struct mpiv_event *e = &t->events[t->comms[j].event];
+				const struct mpiv_event *e = mpiv_trace_event(t, t->comms[j].event);
 
 				if (mpiv_call_kind(e->call) == MPIV_KIND_COMM_GROUP &&
-				    e->comm == ev->comm && e->tag == ev->tag &&
+				    e->comm == comm && e->tag == tag &&
 				    t->comms[j].n == nc->n &&
 				    !memcmp(t->comms[j].members, nc->members,
 					    nc->n * sizeof(*nc->members)))
 					k.occ++;
 			}
 		} else {
-			k.pos = count[ev->comm];
+			k.pos = count[comm];
 		}
 		local[nc->id] = comm_find(s, &k, nc, t->rank);
 		if (k.group == 0)
@@ -160,7 +169,7 @@ static int comm_crosscheck(const struct comm_set *s, const struct mpiv_traceset 
 
 	for (g = 1 + p->nranks; g < p->ncomms; g++) {
 		const struct mpiv_rank_trace *by = &ts->ranks[s->by_rank[g]];
-		unsigned call = by->events[s->by_event[g]].call;
+		unsigned call = mpiv_trace_event(by, s->by_event[g])->call;
 
 		if (s->keys[g].group)
 			continue;
@@ -172,7 +181,7 @@ static int comm_crosscheck(const struct comm_set *s, const struct mpiv_traceset 
 				const struct comm_made *x = &s->made[m][j];
 
 				if (x->parent != s->keys[g].parent || x->pos != s->keys[g].pos ||
-				    t->events[x->event].call != call || x->result == g)
+				    mpiv_trace_event(t, x->event)->call != call || x->result == g)
 					continue;
 				return mpiv_error_set(err, MPIV_EXIT_BAD_INPUT, t->source, t->rank,
 						      (long)x->event, "%s did not give this rank the "

@@ -38,7 +38,7 @@ static int32_t request_of(const struct mpiv_rank_trace *t, const struct eng_inst
 
 	if (ins[x].ev < 0 || (size_t)ins[x].ev >= t->nevents)
 		return MPIV_NONE;
-	ev = &t->events[ins[x].ev];
+	ev = mpiv_trace_event(t, (size_t)ins[x].ev);
 	for (i = 0; i < x; i++)
 		j += ins[i].ev == ins[x].ev && (ins[i].op == ENG_POST_SEND ||
 						ins[i].op == ENG_POST_RECV);
@@ -78,7 +78,7 @@ static void rank_decisions(const struct mpiv_rank_trace *t, const struct eng_ins
 	size_t e, cap = 0;
 
 	for (e = 0; e < t->nevents; e++) {
-		const struct mpiv_event *ev = &t->events[e];
+		const struct mpiv_event *ev = mpiv_trace_event(t, (size_t)e);
 		enum mpiv_decision dk = mpiv_event_decision(ev);
 		struct mpiv_steer_decision d;
 		long at = (long)e;

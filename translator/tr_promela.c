@@ -210,7 +210,7 @@ static int refuse(const struct prog *g, struct mpiv_error *err)
 	for (q = 0; q < p->nprocs; q++)
 		for (i = 0; i < p->nins[q]; i++) {
 			const struct eng_instr *in = &p->ins[q][i];
-			const struct mpiv_event *ev = &ts->ranks[rank_of(g, q)].events[in->ev];
+			const struct mpiv_event *ev = mpiv_trace_event(&ts->ranks[rank_of(g, q)], in->ev);
 
 			if (!encodable(in->op))
 				return mpiv_error_set(err, MPIV_EXIT_BAD_INPUT,

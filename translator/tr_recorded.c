@@ -8,38 +8,40 @@
 #include "translate.h"
 #include "xalloc.h"
 
-/* The completion the recorded run gave the request of event e (a nonblocking receive), or
- * NULL if it has none (never completed). */
-static const struct mpiv_reqinfo *recorded_completion(const struct mpiv_rank_trace *t, long e)
+/* The source of the completion the recorded run gave the request of event e (a nonblocking
+ * receive) in *src; returns 0 if it has none (never completed). */
+static int recorded_completion(const struct mpiv_rank_trace *t, long e, int32_t *src)
 {
-	const struct mpiv_event *ev = &t->events[e];
+	int32_t req = mpiv_trace_event(t, (size_t)e)->reqs[0].req;	/* the events read after
+									 * it may take its place */
 	size_t i;
 	uint32_t j;
 
 	for (i = (size_t)e + 1; i < t->nevents; i++) {
-		const struct mpiv_event *c = &t->events[i];
+		const struct mpiv_event *c = mpiv_trace_event(t, i);
 
 		if (mpiv_call_kind(c->call) != MPIV_KIND_WAIT)
 			continue;
 		for (j = 0; j + c->npending < c->nreqs; j++)
-			if (c->reqs[j].req == ev->reqs[0].req)
-				return &c->reqs[j];
+			if (c->reqs[j].req == req) {
+				*src = c->reqs[j].src;
+				return 1;
+			}
 	}
-	return NULL;
+	return 0;
 }
 
 int32_t tr_recorded_source(const struct mpiv_rank_trace *t, long e)
 {
 	const struct mpiv_event *ev;
-	const struct mpiv_reqinfo *done;
+	int32_t src;
 
 	if (e < 0 || (size_t)e >= t->nevents)
 		return MPIV_NONE;
-	ev = &t->events[e];
+	ev = mpiv_trace_event(t, (size_t)e);
 	if (ev->src != MPIV_NONE || mpiv_call_kind(ev->call) != MPIV_KIND_IRECV || ev->nreqs != 1)
 		return ev->src;
-	done = recorded_completion(t, e);
-	return done ? done->src : MPIV_NONE;
+	return recorded_completion(t, e, &src) ? src : MPIV_NONE;
 }
 
 /* Did the recorded run cancel the receive posted at event e? 1: its completion says it was
@@ -47,12 +49,11 @@ int32_t tr_recorded_source(const struct mpiv_rank_trace *t, long e)
  * not say (never completed). */
 static int recorded_cancelled(const struct mpiv_rank_trace *t, long e)
 {
-	const struct mpiv_reqinfo *done;
+	int32_t src;
 
-	if (e < 0 || (size_t)e >= t->nevents || t->events[e].nreqs != 1)
+	if (e < 0 || (size_t)e >= t->nevents || mpiv_trace_event(t, (size_t)e)->nreqs != 1)
 		return -1;
-	done = recorded_completion(t, e);
-	return done ? done->src == MPIV_NONE : -1;
+	return recorded_completion(t, e, &src) ? src == MPIV_NONE : -1;
 }
 
 /* The event of instruction i of process d, in the variant it is in. */
@@ -73,7 +74,8 @@ static int recorded_input(const struct eng_prog *p, const struct mpiv_traceset *
 	if (s == -2)
 		return si == in->list[0];
 	if (s == -3)
-		return in->ev >= 0 && (size_t)in->ev < t->nevents && t->events[in->ev].src == si;
+		return in->ev >= 0 && (size_t)in->ev < t->nevents &&
+		       mpiv_trace_event(t, (size_t)in->ev)->src == si;
 	return si == eng_variant(p, st, d);
 }
 
@@ -85,34 +87,43 @@ static int recorded_walk(const struct eng_prog *prog, const struct mpiv_traceset
 {
 	struct eng_prog q = *prog;	/* shares the program; only what the search does changes */
 	size_t cap = 0;
-	int n, k, known = 1;
+	int *d = NULL, *ri = NULL, *s = NULL, *si = NULL, n, k, known = 1, max = 0;
 
 	q.full = 1;		/* the recorded choice must be on offer */
 	q.buffering = b;
 	q.eager = eager;
 	q.obs = obs;
 	eng_start(&q, st);
-	while ((n = eng_nchoices(&q, st)) > 0) {
+	while ((n = st[ENG_ST_NCHOICES]) > 0) {
 		int pick = -1, post = -1, fails = -1;
 
+		if (n > max) {	/* room for every choice, listed in one walk */
+			max = 2 * n;
+			d = xrealloc(d, (size_t)max * sizeof(*d));
+			ri = xrealloc(ri, (size_t)max * sizeof(*ri));
+			s = xrealloc(s, (size_t)max * sizeof(*s));
+			si = xrealloc(si, (size_t)max * sizeof(*si));
+		}
+		if (eng_choice_list(&q, st, d, ri, s, si, max) != n)
+			abort();	/* the count the engine left is the list's */
 		for (k = 0; k < n && pick < 0; k++) {
-			int d, ri, s, si;
-			const struct mpiv_rank_trace *t;
+			const struct mpiv_rank_trace *t = &ts->ranks[q.proc_rank[d[k]]];
 
-			eng_choice(&q, st, k, &d, &ri, &s, &si);
-			t = &ts->ranks[q.proc_rank[d]];
-			if (s == -1 && post < 0)
+			if (s[k] == -1 && post < 0)
 				post = k;	/* a receive posted as a choice: no match yet */
-			else if (s >= 0 && (eng_variant_ins(&q, d, eng_variant(&q, st, d))[ri].a !=
-						    ENG_ANY ||
-					    tr_recorded_source(t, recorded_ev(&q, st, d, ri)) ==
-						    q.proc_rank[s]))
+			else if (s[k] >= 0 &&
+				 (eng_variant_ins(&q, d[k], eng_variant(&q, st, d[k]))[ri[k]].a !=
+					  ENG_ANY ||
+				  tr_recorded_source(t, recorded_ev(&q, st, d[k], ri[k])) ==
+					  q.proc_rank[s[k]]))
 				pick = k;	/* a receive naming its source has one match */
-			else if (s == -7 && recorded_cancelled(t, recorded_ev(&q, st, d, ri)) == 1)
+			else if (s[k] == -7 &&
+				 recorded_cancelled(t, recorded_ev(&q, st, d[k], ri[k])) == 1)
 				pick = k;
-			else if (s == -6 && fails < 0)
+			else if (s[k] == -6 && fails < 0)
 				fails = k;	/* a send's cancel: the trace does not say */
-			else if (s <= -2 && s >= -4 && recorded_input(&q, ts, st, d, s, si))
+			else if (s[k] <= -2 && s[k] >= -4 &&
+				 recorded_input(&q, ts, st, d[k], s[k], si[k]))
 				pick = k;
 		}
 		if (post >= 0) {
@@ -129,6 +140,10 @@ static int recorded_walk(const struct eng_prog *prog, const struct mpiv_traceset
 		}
 		eng_choose(&q, st, pick);
 	}
+	free(d);
+	free(ri);
+	free(s);
+	free(si);
 	return known;
 }
 
@@ -150,7 +165,7 @@ int tr_recorded_cex(const struct eng_prog *prog, const struct mpiv_traceset *ts,
 	q.full = 1;
 	q.buffering = (enum eng_buffering)b->mode;
 	q.eager = b->bytes;
-	rc = tr_cex(&q, ts, picks, n, b, cex, err);
+	rc = tr_cex(&q, ts, 0, picks, n, b, cex, err);
 	free(picks);
 	free(st);
 	return rc;

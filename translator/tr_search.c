@@ -27,6 +27,20 @@ long tr_search_depth(const struct eng_prog *prog)
 	return nchoices * (prog->nprocs + 3) + 100;
 }
 
+int tr_sends_within(const struct eng_prog *prog, long long bytes)
+{
+	int q, i;
+
+	/* the buffering mode enters the engine only through which sends complete at once
+	 * (eng_send_buffered, and a buffered send's message leaving the attached buffer), and
+	 * whether collectives synchronise, which only the zero mode makes them do */
+	for (q = 0; q < prog->nprocs; q++)
+		for (i = 0; i < prog->nins[q]; i++)
+			if (prog->ins[q][i].op == ENG_POST_SEND && prog->ins[q][i].bytes > bytes)
+				return 0;
+	return 1;
+}
+
 char *tr_deadlock_signature(const struct mpiv_cex *cex, int core)
 {
 	char *sig = xcalloc((size_t)cex->nranks * 24 + 1, 1);

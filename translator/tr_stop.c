@@ -15,7 +15,7 @@
  * hand says by ending there? */
 static int ends_in_finalize(const struct mpiv_rank_trace *t)
 {
-	const struct mpiv_event *last = t->nevents ? &t->events[t->nevents - 1] : NULL;
+	const struct mpiv_event *last = t->nevents ? mpiv_trace_event(t, t->nevents - 1) : NULL;
 
 	return last && last->call == MPIV_CALL_Finalize && !(last->flags & MPIV_EV_INCOMPLETE) &&
 	       !t->truncated;
@@ -29,7 +29,7 @@ static int waits_in_finalize(const struct mpiv_traceset *ts, int r)
 
 	return (m->job == MPIV_JOB_DEADLOCK || m->job == MPIV_JOB_NO_PROGRESS) &&
 	       r < m->nranks && m->ranks[r].seen == MPIV_SEEN_FINALIZED && t->nevents &&
-	       t->events[t->nevents - 1].call == MPIV_CALL_Finalize;
+	       mpiv_trace_event(t, t->nevents - 1)->call == MPIV_CALL_Finalize;
 }
 
 void tr_stop_of(const struct mpiv_traceset *ts, int r, struct tr_stop *s)
@@ -44,7 +44,7 @@ void tr_stop_of(const struct mpiv_traceset *ts, int r, struct tr_stop *s)
 	s->kind = TR_FINISHED;
 	s->code = t->end_code;
 	s->event = t->nevents ? (long)t->nevents - 1 : -1;
-	s->in_call = t->nevents && (t->events[t->nevents - 1].flags & MPIV_EV_INCOMPLETE);
+	s->in_call = t->nevents && (mpiv_trace_event(t, t->nevents - 1)->flags & MPIV_EV_INCOMPLETE);
 	s->seen = seen ? seen->seen : MPIV_SEEN_NONE;
 	if (seen && seen->seen == MPIV_SEEN_IN_CALL)
 		s->in_call = 1;

@@ -41,9 +41,10 @@ static void on_match(void *ctx, int d, int ri, const struct eng_instr *rin, int 
 	struct tr_warning w;
 
 	/* a receive of 0 bytes is one whose size a hand-written trace left out: a real one
-	 * that took a message would have failed the run (MPI_ERR_TRUNCATE) */
-	if (rin->ev < 0 || (size_t)rin->ev >= t->nevents || !has_recv_bytes(&t->events[rin->ev]) ||
-	    rin->bytes <= 0 || sin->bytes <= rin->bytes)
+	 * that took a message would have failed the run (MPI_ERR_TRUNCATE); the sizes first, the
+	 * event only then (a trace kept as records decodes it) */
+	if (rin->bytes <= 0 || sin->bytes <= rin->bytes || rin->ev < 0 ||
+	    (size_t)rin->ev >= t->nevents || !has_recv_bytes(mpiv_trace_event(t, (size_t)rin->ev)))
 		return;
 	memset(&w, 0, sizeof(w));
 	w.kind = TR_WARN_TRUNCATED;
@@ -96,23 +97,28 @@ static int finished(const struct mpiv_traceset *ts, int r)
 	return s.kind == TR_FINISHED;
 }
 
-/* Communicators a rank that finished got and never freed with MPI_Comm_free. */
-static void unfreed_comms(struct warn_list *l, int r)
+/* An MPI_Comm_free of the trace: its event and the communicator. */
+struct comm_free {
+	size_t event;
+	int32_t comm;
+};
+
+/* Communicators a rank that finished got and never freed with MPI_Comm_free after it got
+ * them, of the frees[0..nfrees) it made. */
+static void unfreed_comms(struct warn_list *l, int r, const struct comm_free *frees,
+			  size_t nfrees)
 {
 	const struct mpiv_rank_trace *t = &l->ts->ranks[r];
 	size_t k, i;
 
-	if (!finished(l->ts, r))
-		return;
 	for (k = 0; k < t->ncomms; k++) {
 		const struct mpiv_newcomm *nc = &t->comms[k];
 		struct tr_warning w;
-		int freed = 0;
 
-		for (i = nc->event + 1; i < t->nevents && !freed; i++)
-			freed = t->events[i].call == MPIV_CALL_Comm_free &&
-				t->events[i].comm == nc->id;
-		if (freed)
+		for (i = 0; i < nfrees && !(frees[i].comm == nc->id && frees[i].event > nc->event);
+		     i++)
+			;
+		if (i < nfrees)
 			continue;
 		memset(&w, 0, sizeof(w));
 		w.kind = TR_WARN_COMM_LEAK;
@@ -124,22 +130,29 @@ static void unfreed_comms(struct warn_list *l, int r)
 	}
 }
 
-/* Requests a rank that finished made and never completed: followed in its trace. */
-static void uncompleted_requests(struct warn_list *l, int r)
+/* Requests a rank that finished made and never completed, and communicators it never freed:
+ * followed in its trace, in one pass. */
+static void leaks(struct warn_list *l, int r)
 {
 	const struct mpiv_rank_trace *t = &l->ts->ranks[r];
 	long *made = NULL;	/* request id -> event that made it active, + 1; 0: inactive */
-	size_t cap = 0, i;
+	struct comm_free *frees = NULL;
+	size_t cap = 0, nfrees = 0, capfrees = 0, i;
 	int32_t id;
 	uint32_t j;
 
 	if (!finished(l->ts, r))
 		return;
 	for (i = 0; i < t->nevents; i++) {
-		const struct mpiv_event *ev = &t->events[i];
+		const struct mpiv_event *ev = mpiv_trace_event(t, i);
 		enum mpiv_kind k = mpiv_call_kind(ev->call);
 		uint32_t ndone = ev->nreqs - (ev->npending <= ev->nreqs ? ev->npending : ev->nreqs);
 
+		if (ev->call == MPIV_CALL_Comm_free && t->ncomms) {
+			xgrow((void **)&frees, &capfrees, nfrees + 1, sizeof(*frees));
+			frees[nfrees].event = i;
+			frees[nfrees++].comm = ev->comm;
+		}
 		for (j = 0; j < ev->nreqs; j++) {
 			id = ev->reqs[j].req;
 			if (id < 0)
@@ -183,7 +196,9 @@ static void uncompleted_requests(struct warn_list *l, int r)
 		w.peer_event = -1;
 		add(l, &w);
 	}
+	unfreed_comms(l, r, frees, nfrees);
 	free(made);
+	free(frees);
 }
 
 int tr_warnings(const struct eng_prog *prog, const struct mpiv_traceset *ts,
@@ -193,10 +208,8 @@ int tr_warnings(const struct eng_prog *prog, const struct mpiv_traceset *ts,
 	int r;
 
 	recorded_path(&l);
-	for (r = 0; r < ts->nranks; r++) {
-		uncompleted_requests(&l, r);
-		unfreed_comms(&l, r);
-	}
+	for (r = 0; r < ts->nranks; r++)
+		leaks(&l, r);
 	*out = l.w;
 	return (int)l.n;
 }

@@ -188,13 +188,15 @@ void tr_promela_map_release(struct tr_promela_map *map);
 /* Write prog as model.dat into the open file f. Returns 0, or -1 with err filled. */
 int tr_emit(const struct eng_prog *prog, FILE *f, const char *path, struct mpiv_error *err);
 
-/* Replay choices[0..n) on prog natively and describe the state they lead to as a
- * counterexample (struct mpiv_cex, which the caller releases) of a search with buffering b
- * (prog's own). Returns 1 if that state is a deadlock, 0 if it is not (the choices do not lead
- * to one: SPIN and the engine disagree), or -1 with err filled. Call sites are resolved to
- * file:line through the traces' modules. */
-int tr_cex(const struct eng_prog *prog, const struct mpiv_traceset *ts, const int *choices,
-	   int n, const struct mpiv_buffering *b, struct mpiv_cex *cex, struct mpiv_error *err);
+/* Replay on prog natively lead steps that take the one choice on offer (tr_forced_path()),
+ * then choices[0..n), and describe the state they lead to as a counterexample (struct
+ * mpiv_cex, which the caller releases) of a search with buffering b (prog's own). Returns 1 if
+ * that state is a deadlock, 0 if it is not (the choices do not lead to one: SPIN and the engine
+ * disagree), or -1 with err filled. Call sites are resolved to file:line through the traces'
+ * modules. */
+int tr_cex(const struct eng_prog *prog, const struct mpiv_traceset *ts, long lead,
+	   const int *choices, int n, const struct mpiv_buffering *b, struct mpiv_cex *cex,
+	   struct mpiv_error *err);
 
 /* Run prog along the recorded path into st (eng_state_bytes(prog) bytes): every wildcard
  * receive takes the source the run recorded, standard sends buffered as b (and eager) says;
@@ -211,12 +213,32 @@ int tr_recorded_path(const struct eng_prog *prog, const struct mpiv_traceset *ts
 int tr_recorded_cex(const struct eng_prog *prog, const struct mpiv_traceset *ts,
 		    const struct mpiv_buffering *b, struct mpiv_cex *cex, struct mpiv_error *err);
 
+/* ---- tr_cut.c: check's own pass, and what it leaves to SPIN ---- */
+
+/* Run prog from its start into st (eng_state_bytes(prog) bytes) for as long as the search
+ * offers exactly one choice: a state with none (the end of every path: finished, deadlocked,
+ * erroneous or overflowed) or several (where SPIN takes over). Returns the choices taken. */
+long tr_forced_path(const struct eng_prog *prog, int32_t *st);
+
+/* The part of prog a search from state st (of prog) can still reach, as a program of its own
+ * that starts in st (out->start): each process's instructions from the first one st still
+ * refers to, renumbered from 0. A search of out offers the same choices in the same order as
+ * one of prog from st, so that its choices replay on prog. Returns 1 with out filled (release
+ * it with eng_prog_release()), or 0 if prog cannot be cut so (its instructions name other
+ * processes' instructions, or what the engine makes of one depends on the whole program:
+ * ready sends, an attached buffer, variants, tables cut short). Cannot fail. */
+int tr_cut(const struct eng_prog *prog, const int32_t *st, struct eng_prog *out);
+
 /* ---- tr_search.c: check's search of a program, and the deadlocks it finds ---- */
 
 /* The depth bound for SPIN's search of prog: a path takes at most (choice loop + 2 steps) per
  * choice the program offers (a wildcard receive's match, which rank gets a contended window
  * lock first), plus a margin. */
 long tr_search_depth(const struct eng_prog *prog);
+
+/* 1 if no send of prog carries more than bytes: then a search with that eager threshold is
+ * the search with every send buffered (ENG_BUF_INFINITE), state for state. */
+int tr_sends_within(const struct eng_prog *prog, long long bytes);
 
 /* One distinct deadlock: its counterexample and the buffering modes it was found in. */
 struct tr_deadlock {
@@ -228,7 +250,8 @@ struct tr_deadlock {
 	int recorded;		/* the recorded run's own wildcard matches lead there (in the
 				 * mode of its cex): 1 yes, 0 no, -1 the trace does not say */
 	long long eager;	/* that threshold when it was searched too, else -1 */
-	int classified;		/* both kinds of mode were searched, so the class is known */
+	int classified;		/* both kinds of mode were searched, completely where it was not
+				 * found, so the class is known */
 	char *path;		/* where its cex.json was written (by check), else NULL */
 };
 

@@ -3,7 +3,8 @@
 # preload the build of their library for the MPI library the program links, told by its ELF
 # file (the program found on the launcher's command line) or else by the launcher; a job of a
 # library mpiverify has no build for is refused with exit 4, never crashed; the launcher's own
-# options (Open MPI's --oversubscribe, --allow-run-as-root) pass through untouched; a run in
+# options (Open MPI's --oversubscribe, --allow-run-as-root) pass through untouched; a program
+# linking both libraries is refused; a run in
 # which no rank wrote a trace is a tool failure. Needs MPICH and Open MPI both (skipped
 # otherwise: tests/run.sh runs the rest of the end-to-end parts on each).
 #
@@ -177,6 +178,26 @@ run_cmd "$WORK/only-mpich.log" "$LIMIT" "$ONLY/mpiverify" record -o "$WORK/only-
 	--deadlock-timeout 3 -- mpirun.mpich -np 2 "$WORK/ssc-mpich"
 expect_text "an MPICH program, a build for MPICH only: recorded" 0 "$WORK/only-mpich.log" \
 	"traces in '$WORK/only-mpich'"
+
+# ---- a program that links both libraries: refused, exit 4 ----
+# (as Debian's mpif90.openmpi makes one where MPICH is the default libmpi.so)
+if test "$(mpicc.openmpi -print-file-name=libmpich.so)" = libmpich.so; then
+	echo "skipped: a program linking both libraries: no libmpich.so on the linker's path"
+elif ! mpicc.openmpi -g -O0 -o "$WORK/both-libs" "$SRC" -Wl,--no-as-needed -lmpich \
+	>"$WORK/cc-both-libs.log" 2>&1; then
+	fail "compile a program linking both libraries" "it failed" "$WORK/cc-both-libs.log"
+else
+	run_cmd "$WORK/both-libs.log" "$LIMIT" env "${OMPI_ENV[@]}" "$MPIVERIFY" record \
+		-o "$WORK/both-libs-trace" -- mpirun.openmpi -np 2 "$WORK/both-libs"
+	expect_text "a program linking Open MPI and MPICH: record refuses" 4 "$WORK/both-libs.log" \
+		"links two MPI libraries, MPICH ('libmpich.so.12') and Open MPI ('libmpi.so.40')"
+	if test -e "$WORK/both-libs-trace"; then
+		fail "a refused record of a program linking both writes nothing" \
+			"'$WORK/both-libs-trace' was made"
+	else
+		pass "a refused record of a program linking both writes nothing"
+	fi
+fi
 
 # ---- no rank wrote a trace: never exit 0 ----
 for lib in mpich openmpi; do

@@ -1,5 +1,5 @@
 #!/bin/bash
-# End-to-end tests (make check-e2e): every examples/**/*.c is compiled, recorded under the real
+# End-to-end tests (make check-e2e): every examples/**/*.c (and *.f90, with MPIFC) is compiled, recorded under the real
 # mpirun, checked in each buffering mode its header names, and every deadlock found is replayed
 # on the MPI library MPICC and MPIRUN name (MPICH by default; tests/lib.sh). The header states the expected outcomes (see tests/lib.sh, parse_header). Then the
 # bad-input cases: missing and garbage traces, malformed and missing counterexamples.
@@ -35,6 +35,31 @@ expected_exit()
 	inconclusive) echo 5 ;;
 	*) echo 0 ;;
 	esac
+}
+
+# same_from_start NAME TRACE OUT LOG RC ARGS...: check TRACE ARGS again with SPIN searching
+# from the start (MPIVERIFY_SPIN_FROM_START), as check did before its own pass over the paths
+# of one choice, into TRACE/OUT-spin: the same exit status RC, the same report (LOG, of the
+# check into TRACE/OUT) and the same counterexamples. On MPICH's run only: the two ways are
+# mpiverify's own search of a trace, whichever library made it, and the suite runs again on
+# Open MPI (tests/run.sh), where they would add time and test nothing new.
+same_from_start()
+{
+	local name=$1 trace=$2 out=$3 log=$4 rc=$5
+	shift 5
+	test "$MPI_LIB" = mpich || return 0
+	rm -rf "$trace/$out-spin"
+	run_cmd "$log.spin" "$CHECK_LIMIT" env MPIVERIFY_SPIN_FROM_START=1 "$MPIVERIFY" check \
+		"$trace" "$@" -o "$trace/$out-spin"
+	WHY=''
+	test "$RC" -eq "$rc" || WHY="exit $RC, want $rc"
+	same_checks "$trace/$out" "$log" "$trace/$out-spin" "$log.spin"
+	if test -n "$WHY"; then
+		diff "$log.norm" "$log.spin.norm" >"$log.spin.diff"
+		fail "$name: the same with SPIN from the start" "$WHY" "$log.spin.diff"
+	else
+		pass "$name: the same with SPIN from the start"
+	fi
 }
 
 # describe_rc RC: a few words for an exit status.
@@ -133,12 +158,52 @@ differential_case()
 	esac
 }
 
+# fortran_sites_case NAME SOURCE LOG: every call site of the report (its "at FILE:LINE" lines)
+# is a line of SOURCE that calls MPI, not the MPI library's Fortran binding or another file.
+fortran_sites_case()
+{
+	local name=$1 src=$2 log=$3 base bad='' n=0 line at
+	base=$(basename "$src")
+	while IFS= read -r at; do
+		n=$((n + 1))
+		line=$(printf '%s\n' "$at" | sed -n "s/^at $base:\([0-9]*\) .*/\1/p")
+		if test -z "$line" || ! sed -n "${line}p" "$src" | grep -q 'call MPI_'; then
+			bad="$bad '$at'"
+		fi
+	done < <(sed -n 's/^ *\(at .*\)/\1/p' "$log" | sed 's/, event [0-9]*$//')
+	if test "$n" -eq 0; then
+		fail "$name: call sites in $base" "the report names no call site" "$log"
+	elif test -n "$bad"; then
+		fail "$name: call sites in $base" "not an MPI call of $base:$bad" "$log"
+	else
+		pass "$name: call sites in $base ($n, each a 'call MPI_' line)"
+	fi
+}
+
+# compile_example SOURCE PROGRAM LOG: compile a C example with MPICC, a Fortran one with MPIFC.
+compile_example()
+{
+	case $1 in
+	*.f90) "$MPIFC" -g -O0 -Wall $MPIFC_FLAGS -o "$2" "$1" </dev/null >"$3" 2>&1 ;;
+	*) "$MPICC" -g -O0 -Wall -pthread -o "$2" "$1" </dev/null >"$3" 2>&1 ;;
+	esac
+}
+
 # example_cases SOURCE: every case of one example.
 example_cases()
 {
-	local src=$1 name prog dir trace log want mode expect i missing
+	local src=$1 name prog dir trace log want mode expect i missing cc=$MPICC
 	name=${src#examples/}
-	name=${name%.c}
+	name=${name%.*}
+	case $src in
+	*.f90)
+		cc=$MPIFC
+		if ! command -v "$MPIFC" >/dev/null 2>&1; then
+			echo "skipped $name: no Fortran compiler '$MPIFC' (Debian: gfortran)"
+			return
+		fi
+		;;
+	esac
 	prog=$BINDIR/$(basename "$name")
 	dir=$WORK/$name		# the logs
 	trace=$dir/trace	# the trace; check writes into trace/check-MODE
@@ -150,12 +215,12 @@ example_cases()
 	mkdir -p "$dir"
 
 	log=$dir/compile.log
-	if ! "$MPICC" -g -O0 -Wall -pthread -o "$prog" "$src" </dev/null >"$log" 2>&1; then
-		fail "$name: compile" "$MPICC failed" "$log"
+	if ! compile_example "$src" "$prog" "$log"; then
+		fail "$name: compile" "$cc failed" "$log"
 		return
 	fi
 	if test -s "$log"; then
-		fail "$name: compile" "warnings from '$MPICC -g -Wall'" "$log"
+		fail "$name: compile" "warnings from '$cc -g -Wall'" "$log"
 	else
 		pass "$name: compile"
 	fi
@@ -233,6 +298,8 @@ example_cases()
 		else
 			pass "$name: check --buffering $mode (expect=$expect)"
 		fi
+		same_from_start "$name ($mode)" "$trace" "check-$mode" "$log" "$RC" \
+			--buffering "$mode"
 		check_warnings "$name" "$log"
 		if test "$expect" = inconclusive; then
 			if grep -q 'ranks that did not finish' "$log"; then
@@ -254,6 +321,9 @@ example_cases()
 			fail "$name: report names file:line ($mode)" \
 				"no '$(basename "$src"):LINE' in the report" "$log"
 		fi
+		case $src in
+		*.f90) fortran_sites_case "$name ($mode)" "$src" "$log" ;;
+		esac
 		if test -n "$MATCHES"; then
 			case $MATCHES in
 			recorded) pattern='lead there too: it needs no other' ;;
@@ -380,7 +450,7 @@ runs_overlap()
 # ---- the examples ----
 while IFS= read -r src; do
 	example_cases "$src"
-done < <(find examples -name '*.c' | LC_ALL=C sort |
+done < <(find examples -name '*.c' -o -name '*.f90' | LC_ALL=C sort |
 	grep -E -- "${E2E_EXAMPLES:-.}")
 
 # ---- bad input ----

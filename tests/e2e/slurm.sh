@@ -5,7 +5,8 @@
 # job ended, verify --jobs 2 inside an allocation running its runs as concurrent job steps with
 # the answer of --jobs 1, and --time-limit ending every step. Then two nodes, each in network,
 # UTS and mount namespaces of the test's own joined by a veth pair: a run spanning both, its
-# hang detected across them.
+# hang detected across them; then the same with node-local trace directories (each node's own
+# /tmp), gathered by mpiverify: record, a hang, replay and verify --jobs 2.
 #
 # Prints `ok NAME` or `FAIL NAME: why` per case and ends with `N passed, M failed`.
 # Exit status: 0 all passed, 1 a case failed, 77 skipped (Slurm, munge, root or MPI missing).
@@ -148,14 +149,21 @@ else
 	fail "slurm: verify --jobs 2 ran two job steps at once" "squeue showed at most $most" \
 		"$WORK/verify2.log"
 fi
-a1=$(grep -E '"(verdict|decisions_left|runs)": [^[]' "$WORK/verify1.log")
-a2=$(grep -E '"(verdict|decisions_left|runs)": [^[]' "$WORK/verify2.log")
-if test -n "$a1" && test "$a1" = "$a2"; then
-	pass "slurm: verify --jobs 2 answers as --jobs 1"
-else
-	printf '%s\n---\n%s\n' "$a1" "$a2" >"$WORK/answers.log"
-	fail "slurm: verify --jobs 2 answers as --jobs 1" "the answers differ" "$WORK/answers.log"
-fi
+# same_answer NAME LOG1 LOG2: one case, that two verify --json runs gave the same verdict,
+# runs and decisions left.
+same_answer()
+{
+	local a1 a2
+	a1=$(grep -E '"(verdict|decisions_left|runs)": [^[]' "$2")
+	a2=$(grep -E '"(verdict|decisions_left|runs)": [^[]' "$3")
+	if test -n "$a1" && test "$a1" = "$a2"; then
+		pass "$1"
+	else
+		printf '%s\n---\n%s\n' "$a1" "$a2" >"$WORK/answers.log"
+		fail "$1" "the answers differ" "$WORK/answers.log"
+	fi
+}
+same_answer "slurm: verify --jobs 2 answers as --jobs 1" "$WORK/verify1.log" "$WORK/verify2.log"
 no_jobs_left "slurm: verify left no job step"
 
 verify_in_allocation "$WORK/verify-dl.log" 2 "$WORK/v3" -- \
@@ -228,4 +236,106 @@ run_cmd "$WORK/verify2n.log" "$LIMIT" "${NODE_A[@]}" salloc -N 2 -n 8 "$MPIVERIF
 expect "slurm: verify --jobs 2 in a two-node allocation" 5 "$WORK/verify2n.log" \
 	'"verdict": "inconclusive"' '"stopped_early": "--max-runs 4 reached"'
 no_jobs_left "slurm: the two-node verify left no job step"
+
+# Node-local trace directories: -o under /tmp, which is each node's own. Inside a two-node
+# allocation the ranks write where they run, a helper on each node watches its ranks, and
+# mpiverify gathers every node's files afterwards (doc/cluster.md).
+LOCAL=/tmp/mpiverify-e2e-$$
+# hosts_of DIR: the hosts the status files in DIR (on node A; a pattern) name, sorted, on one
+# line.
+hosts_of()
+{
+	on_node A sh -c "cat $1/rank-*.status 2>/dev/null" | tr -c 'a-z\n' '\n' |
+		grep -x 'node[ab]' | sort -u | tr '\n' ' '
+}
+run_cmd "$WORK/local-ok.log" "$LIMIT" "${NODE_A[@]}" salloc -N 2 -n 4 "$MPIVERIFY" record \
+	-o "$LOCAL/t-ok" -- srun -n 4 --mpi=pmi2 "$WORK/farm-waitany"
+expect "slurm: record into node-local directories across two nodes" 0 "$WORK/local-ok.log" \
+	"traces in"
+if on_node B test -e "$LOCAL/t-ok/rank-0.mpivt" 2>/dev/null ||
+	! on_node B sh -c "ls $LOCAL/t-ok/rank-*.mpivt" >/dev/null 2>&1; then
+	fail "slurm: node b's ranks wrote into node b's own directory" \
+		"node b holds rank 0's trace, or no trace at all" "$WORK/local-ok.log"
+else
+	pass "slurm: node b's ranks wrote into node b's own directory"
+fi
+n=$(on_node A sh -c "ls $LOCAL/t-ok/rank-*.mpivt 2>/dev/null" | grep -c .)
+hosts=$(hosts_of "$LOCAL/t-ok")
+if test "$n" = 4 && test "$hosts" = "nodea nodeb "; then
+	pass "slurm: every node's traces gathered onto node a (4 ranks, on: $hosts)"
+else
+	fail "slurm: every node's traces gathered onto node a" "$n traces, ranks on '$hosts'" \
+		"$WORK/local-ok.log"
+fi
+run_cmd "$WORK/local-check.log" "$LIMIT" "${NODE_A[@]}" "$MPIVERIFY" check "$LOCAL/t-ok"
+expect "slurm: check of the gathered traces" 0 "$WORK/local-check.log" "no deadlock"
+
+run_cmd "$WORK/local-hang.log" "$LIMIT" "${NODE_A[@]}" salloc -N 2 -n 4 "$MPIVERIFY" record \
+	-o "$LOCAL/t-hang" --deadlock-timeout 3 -- srun -n 4 --mpi=pmi2 "$WORK/recv-cycle"
+expect "slurm: a hang across two nodes with node-local directories is detected" 1 \
+	"$WORK/local-hang.log" "deadlocked" \
+	"rank 0: blocked in MPI_Recv .*recv-cycle.c" "rank 3: blocked in MPI_Recv .*recv-cycle.c" \
+	"#0 recv-cycle.c:[0-9]+"
+hosts=$(hosts_of "$LOCAL/t-hang")
+if test "$hosts" = "nodea nodeb "; then
+	pass "slurm: the hung job's ranks ran on both nodes"
+else
+	fail "slurm: the hung job's ranks ran on both nodes" "status files name '$hosts'" \
+		"$WORK/local-hang.log"
+fi
+no_jobs_left "slurm: the hung job with node-local directories was ended"
+check_gone "slurm: no rank of it left on either node" "$WORK/recv-cycle"
+
+run_cmd "$WORK/local-wild.log" "$LIMIT" "${NODE_A[@]}" salloc -N 2 -n 4 "$MPIVERIFY" record \
+	-o "$LOCAL/t-wild" -- srun -n 4 --mpi=pmi2 "$WORK/wildcard-recv-order"
+expect "slurm: record wildcard-recv-order into node-local directories" 0 "$WORK/local-wild.log"
+run_cmd "$WORK/local-wild-check.log" "$LIMIT" "${NODE_A[@]}" "$MPIVERIFY" check \
+	--buffering zero "$LOCAL/t-wild"
+expect "slurm: check finds its deadlock" 1 "$WORK/local-wild-check.log" "deadlock"
+run_cmd "$WORK/local-replay.log" "$LIMIT" "${NODE_A[@]}" salloc -N 2 -n 4 "$MPIVERIFY" replay \
+	--timeout 3 --trace "$LOCAL/t-wild/check/cex.json"
+expect "slurm: replay across two nodes, the traces sent to each" 1 "$WORK/local-replay.log" \
+	"^reproduced"
+check_gone "slurm: no rank of the replay left" "$WORK/wildcard-recv-order"
+
+run_cmd "$WORK/local-verify.log" "$LIMIT" "${NODE_A[@]}" salloc -N 2 -n 8 "$MPIVERIFY" verify \
+	-o "$LOCAL/v" --jobs 2 --deadlock-timeout 3 --max-runs 4 --json -- \
+	srun -n 4 --mpi=pmi2 "$WORK/farm-waitany"
+expect "slurm: verify --jobs 2 in a two-node allocation, node-local -o" 5 \
+	"$WORK/local-verify.log" '"verdict": "inconclusive"' '"stopped_early": "--max-runs 4 reached"'
+same_answer "slurm: node-local -o gives the answer of a shared one" "$WORK/verify2n.log" \
+	"$WORK/local-verify.log"
+hosts=$(hosts_of "$LOCAL/v/runs/*")
+if test "$hosts" = "nodea nodeb "; then
+	pass "slurm: verify's runs ran on both nodes, their files gathered"
+else
+	fail "slurm: verify's runs ran on both nodes, their files gathered" \
+		"status files name '$hosts'" "$WORK/local-verify.log"
+fi
+run_cmd "$WORK/local-verify-dl.log" "$LIMIT" "${NODE_A[@]}" salloc -N 2 -n 8 "$MPIVERIFY" \
+	verify -o "$LOCAL/v-dl" --jobs 2 --deadlock-timeout 3 -- \
+	srun -N 2 -n 3 --mpi=pmi2 "$WORK/first-sender-branch"
+expect "slurm: verify confirms a deadlock across two nodes, node-local -o" 1 \
+	"$WORK/local-verify-dl.log" "verdict: 1 deadlock confirmed" 'first-sender-branch.c:[0-9]'
+# A deadlock the model predicts is confirmed once every rank has sat still where the model has
+# it (the nodes' status files gathered then), not after the timeout (30 s here; a run that
+# hangs where the model did not predict it waits for it). One run at a time: a run's time is
+# then its own, not also its wait for CPUs another run's step holds.
+run_cmd "$WORK/local-verify-pred.log" "$LIMIT" "${NODE_A[@]}" salloc -N 2 -n 8 "$MPIVERIFY" \
+	verify -o "$LOCAL/v-pred" --jobs 1 --deadlock-timeout 30 --json -- \
+	srun -N 2 -n 4 --mpi=pmi2 "$WORK/wildcard-recv-order"
+expect "slurm: verify confirms a predicted deadlock across two nodes" 1 \
+	"$WORK/local-verify-pred.log" '"verdict": "deadlock"' '"end": "deadlocked as predicted"'
+took=$(awk '/"end": "deadlocked as predicted"/ { p = 1 }
+	p && /"started"/ { gsub(/[^0-9.]/, ""); s = $0 }
+	p && /"ended"/ { gsub(/[^0-9.]/, ""); print $0 - s; exit }' "$WORK/local-verify-pred.log")
+if test -n "$took" && awk -v t="$took" 'BEGIN { exit !(t < 15) }'; then
+	pass "slurm: its run confirmed it without the 30 s timeout (${took} s)"
+else
+	fail "slurm: its run confirmed it without the 30 s timeout" "the run took '$took' s" \
+		"$WORK/local-verify-pred.log"
+fi
+no_jobs_left "slurm: verify with node-local directories left no job step"
+check_gone "slurm: verify: no rank left on either node" "$WORK/first-sender-branch"
+check_gone "slurm: verify: no rank of the predicted deadlock left" "$WORK/wildcard-recv-order"
 summary

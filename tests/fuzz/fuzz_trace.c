@@ -2,8 +2,9 @@
  * the replayer's reader of the same files (replayer/rep_trace.c). The input is a trace
  * directory: split before every later occurrence of the magic "MPIVTRC\0", each piece is
  * the file of the next rank (a seed is rank files concatenated). A directory that reads goes
- * through check's pipeline (fuzz.h); every file the common reader accepts must be one the
- * replayer accepts too, with the same events. */
+ * through check's pipeline (fuzz.h), read as check reads it (the events kept as records);
+ * every file the common reader accepts must be one the replayer accepts too, with the same
+ * events, and read as records the same again (or refused with the same error). */
 #include <stdio.h>
 #include <string.h>
 
@@ -47,6 +48,47 @@ static void same_in_replayer(const struct mpiv_rank_trace *t, int r)
 	rep_trace_release();
 }
 
+/* The file at path read as records is what t (read decoded) is, or refused as it was (err). */
+static void same_as_records(const char *path, const struct mpiv_rank_trace *t,
+			    const struct mpiv_error *err)
+{
+	struct mpiv_rank_trace rt;
+	struct mpiv_error rerr;
+	size_t i, k;
+
+	mpiv_error_init(&rerr);
+	if (mpiv_trace_load_records(path, &rt, &rerr) != (t ? 0 : -1))
+		fuzz_fail("%s: read as records, %s", path, t ? rerr.text : "it is accepted");
+	if (!t) {
+		if (strcmp(rerr.text, err->text))
+			fuzz_fail("%s: refused as records with '%s', decoded with '%s'", path,
+				  rerr.text, err->text);
+		return;
+	}
+	if (rt.nevents != t->nevents || rt.truncated != t->truncated ||
+	    rt.incomplete != t->incomplete || rt.kinds != t->kinds)
+		fuzz_fail("%s: read as records, another trace", path);
+	for (i = 0; i < t->nevents; i++) {
+		const struct mpiv_event *a = &t->events[i], *b = mpiv_trace_event(&rt, i);
+
+		if (a->call != b->call || a->flags != b->flags || a->peer != b->peer ||
+		    a->tag != b->tag || a->comm != b->comm || a->root != b->root ||
+		    a->src != b->src || a->mtag != b->mtag || a->thread != b->thread ||
+		    a->bytes != b->bytes || a->site != b->site || a->repeat != b->repeat ||
+		    a->nreqs != b->nreqs || a->ngroup != b->ngroup || a->npending != b->npending)
+			fuzz_fail("%s: event %zu reads otherwise as a record", path, i);
+		for (k = 0; k < a->nreqs; k++)
+			if (a->reqs[k].req != b->reqs[k].req || a->reqs[k].src != b->reqs[k].src)
+				fuzz_fail("%s: event %zu's request %zu reads otherwise as a record",
+					  path, i, k);
+		for (k = 0; k < a->ngroup; k++)
+			if (a->group[k] != b->group[k])
+				fuzz_fail("%s: event %zu's group reads otherwise as a record", path,
+					  i);
+	}
+	mpiv_rank_trace_release(&rt);
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	const uint8_t *at[MAX_RANKS + 1];
@@ -74,10 +116,12 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		snprintf(path, sizeof(path), "%s/" MPIV_TRACE_BIN_FILE, fuzz_dir(), r);
 		mpiv_error_init(&err);
 		if (mpiv_trace_load_bin(path, &t, &err) == 0) {
+			same_as_records(path, &t, NULL);
 			if (t.rank == r)
 				same_in_replayer(&t, r);
 			mpiv_rank_trace_release(&t);
-		} else if (rep_trace_load(fuzz_dir(), r, why, sizeof(why)) == 0) {
+		} else if (same_as_records(path, NULL, &err),
+			   rep_trace_load(fuzz_dir(), r, why, sizeof(why)) == 0) {
 			/* the replayer may take more (it skips what it does not compare); what it
 			 * takes must read */
 			uint32_t k;
@@ -88,7 +132,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		}
 	}
 	mpiv_error_init(&err);
-	if (mpiv_traceset_load(fuzz_dir(), &ts, &err) == 0) {
+	if (mpiv_traceset_load_records(fuzz_dir(), &ts, &err) == 0) {
 		fuzz_pipeline(&ts, data, size < 64 ? size : 64);
 		mpiv_traceset_release(&ts);
 	}

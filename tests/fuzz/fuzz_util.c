@@ -127,6 +127,28 @@ static void reread_model(const struct eng_prog *prog)
 	free(buf);
 }
 
+/* check's own pass: the forced path, and the program cut where it ends, which must read
+ * again as model.dat and start where the path ended. */
+static void forced_and_cut(const struct eng_prog *prog)
+{
+	int32_t *st = xcalloc(eng_state_bytes(prog), 1);
+	struct eng_prog cut;
+
+	tr_forced_path(prog, st);
+	if (eng_nchoices(prog, st) > 1 && tr_cut(prog, st, &cut)) {
+		int32_t *cst = xcalloc(eng_state_bytes(&cut), 1);
+
+		reread_model(&cut);
+		eng_start(&cut, cst);
+		if (eng_nchoices(&cut, cst) != eng_nchoices(prog, st))
+			fuzz_fail("the program cut offers %d choices where the whole offers %d",
+				  eng_nchoices(&cut, cst), eng_nchoices(prog, st));
+		free(cst);
+		eng_prog_release(&cut);
+	}
+	free(st);
+}
+
 /* Walk the search from the start, taking the picked choices, then make the counterexample
  * of that state as check does for a trail. */
 static void walk(const struct eng_prog *prog, const struct mpiv_traceset *ts, const uint8_t *picks,
@@ -160,7 +182,7 @@ static void walk(const struct eng_prog *prog, const struct mpiv_traceset *ts, co
 	for (i = 0; i < eng_unreceived(prog, st); i++)
 		eng_message(prog, st, i, &s, &si, &d);
 	mpiv_error_init(&err);
-	if (tr_cex(prog, ts, choices, n, &zero, &cex, &err) >= 0) {
+	if (tr_cex(prog, ts, 0, choices, n, &zero, &cex, &err) >= 0) {
 		if (mpiv_cex_check_trace(&cex, ts, "cex", &err)) {
 			mpiv_error_format(&err, text, sizeof(text));
 			fuzz_fail("the counterexample made from the trace does not fit it: %s",
@@ -247,6 +269,7 @@ void fuzz_pipeline(const struct mpiv_traceset *ts, const uint8_t *picks, size_t 
 			free(warns);
 			tr_recorded_path(&prog, ts, modes[m].buffering, modes[m].eager, NULL, st);
 			free(st);
+			forced_and_cut(&prog);
 			walk(&prog, ts, picks, npicks);
 		}
 		eng_prog_release(&prog);

@@ -45,6 +45,9 @@ seeds()
 	done >"$CORPUS/json/$name"
 	test -f "$dir/meta.json" && cp "$dir/meta.json" "$CORPUS/meta/$name.json"
 	for f in "$dir"/check/*/model.dat; do
+		test -f "$f" && cp "$f" "$CORPUS/model/start-$name-$(basename "$(dirname "$f")")"
+	done
+	for f in "$dir"/check-spin/*/model.dat; do
 		test -f "$f" && cp "$f" "$CORPUS/model/$name-$(basename "$(dirname "$f")")"
 	done
 	for f in "$dir"/check/cex*.json; do
@@ -62,6 +65,10 @@ while IFS= read -r src; do
 		--deadlock-timeout 3 -- "$MPIRUN" -np "$NP" "$WORK/$name"
 	run_cmd "$WORK/$name.check.log" 300 "$MPIVERIFY" check "$WORK/$name.trace" \
 		--time-limit 60
+	# check writes model.dat only where SPIN searches (from a start state): the whole
+	# program of every mode too, as SPIN searches it from the start
+	run_cmd "$WORK/$name.check-spin.log" 300 env MPIVERIFY_SPIN_FROM_START=1 "$MPIVERIFY" \
+		check "$WORK/$name.trace" --time-limit 60 -o "$WORK/$name.trace/check-spin"
 	seeds "$name" "$WORK/$name.trace"
 	# verify's steering files: a few runs of the programs whose answer depends on paths
 	case $src in

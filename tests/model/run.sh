@@ -72,6 +72,56 @@ for dir in "$SRCDIR"/tests/model/reports/*/; do
 	fi
 done
 
+# check's own pass (translator/tr_cut.c: the paths of one choice at a time run natively,
+# SPIN only from the first state with several, on what is left of the program) against SPIN
+# searching from the start (MPIVERIFY_SPIN_FROM_START), on every case, in every mode its
+# expect file names and in the default ones, and on generated traces: the same exit status,
+# the same report, the same counterexamples.
+# compare_ways NAME DIR ARGS...: one case.
+compare_ways()
+{
+	local name=$1 dir=$2 a=$WORK/ways-a b=$WORK/ways-b
+	shift 2
+	rm -rf "$a" "$b"
+	run_cmd "$a.log" 120 "$MPIVERIFY" check "$dir" "$@" -o "$a"
+	local rca=$RC
+	run_cmd "$b.log" 120 env MPIVERIFY_SPIN_FROM_START=1 "$MPIVERIFY" check "$dir" "$@" -o "$b"
+	WHY=''
+	test "$rca" -eq "$RC" || WHY="exit $rca, from the start $RC"
+	same_checks "$a" "$a.log" "$b" "$b.log"
+	if test -n "$WHY"; then
+		diff "$a.log.norm" "$b.log.norm" >"$WORK/ways.diff"
+		fail "own pass = SPIN from the start: $name" "$WHY" "$WORK/ways.diff"
+		cp "$a.log.norm" "$WORK/ways-$nways.a"
+		cp "$b.log.norm" "$WORK/ways-$nways.b"
+	else
+		pass "own pass = SPIN from the start: $name"
+	fi
+	nways=$((nways + 1))
+}
+nways=0
+for dir in "$SRCDIR"/tests/model/cases/*/ "$SRCDIR"/tests/model/reports/*/ \
+	"$SRCDIR"/tests/model/library/*/; do
+	name=$(basename "$dir")
+	compare_ways "$name" "$dir"
+	test -f "$dir/expect" || continue
+	while read -r mode verdict; do
+		case $mode in zero | infinite | eager:*) compare_ways "$name $mode" "$dir" \
+			--buffering "$mode" ;; esac
+	done <"$dir/expect"
+done
+gen=$BUILDDIR/bench/gen_trace
+if test -x "$gen"; then
+	for args in "halo 4 20" "halo 16 3" "mw 4 3" "mw 6 5" "farm 2 6" "farm 3 12" "farm 5 100"; do
+		dir=$WORK/gen-${args// /-}
+		mkdir -p "$dir" && "$gen" ${args%% *} "$dir" ${args#* } >/dev/null
+		compare_ways "generated $args" "$dir"
+		compare_ways "generated $args, eager:0" "$dir" --buffering eager:0
+	done
+else
+	fail "own pass = SPIN from the start: generated traces" "'$gen' not built (make check)"
+fi
+
 # A search stopped by its time or memory limit (the memory limit is pan's, at run time) is
 # inconclusive (exit 5), never "no deadlock": a master receiving 64 results with
 # MPI_ANY_SOURCE from 8 workers, alternately with a tag and with MPI_ANY_TAG (so that the
@@ -92,18 +142,55 @@ limit_case()
 limit_case time 2 "time limit"
 limit_case memory 16 "memory limit of 16 MB reached"
 
-# The verifier (cli/spin_run.c): a prebuilt pan when one has room for the state, so that
-# nothing is compiled into the output directory; else one compiled there, same verdict.
+# --swarm: bitstate searches, each in an order of its own, several at once. They find a
+# deadlock (checked by the engine as any trail is), but a swarm is not exhaustive, even when
+# each search ran to its end: without a deadlock found it is inconclusive, never "no deadlock".
+# swarm_case NAME DIR WANT-EXIT TEXT [ARGS...]: check --swarm 3 DIR exits WANT-EXIT, says TEXT.
+swarm_case()
+{
+	local name=$1 dir=$2 want=$3 text=$4 out
+	shift 4
+	out=$WORK/swarm-$(basename "$dir")
+	run_cmd "$out.log" 120 "$MPIVERIFY" check "$dir" --swarm 3 --memory-limit 64 -o "$out" "$@"
+	if test "$RC" -eq "$want" && grep -q "$text" "$out.log" &&
+		grep -q "a swarm of 3 bitstate searches is not exhaustive" "$out.log" &&
+		test -e "$out/zero/swarm-2/pan.out"; then
+		pass "$name"
+	else
+		fail "$name" "expected exit $want, '$text' and three searches; got exit $RC" \
+			"$out.log"
+	fi
+}
+swarm_case "swarm: a deadlock found" "$SRCDIR/tests/model/cases/wildcard-race" 1 \
+	"^deadlock 1 of" --buffering zero
+swarm_case "swarm: none found is inconclusive" "$SRCDIR/tests/model/cases/master-worker-8x8" \
+	5 "^mpiverify: inconclusive: no deadlock found"
+swarm_case "swarm: a search one core does not finish, inconclusive" "$big" 5 \
+	"not exhaustive (time limit of 3 s reached)" --buffering zero --time-limit 3
+run_cmd "$WORK/swarm-0.log" 10 "$MPIVERIFY" check --swarm 0 "$SRCDIR/tests/model/cases/head-to-head"
+expect_text "swarm: --swarm 0 is a usage error" 2 "$WORK/swarm-0.log" \
+	"invalid --swarm '0': expected a number of searches, 1 to 1000"
+run_cmd "$WORK/swarm-promela.log" 10 "$MPIVERIFY" check --swarm 2 --promela - \
+	"$SRCDIR/tests/model/cases/head-to-head"
+expect_text "swarm: with --promela, a usage error" 2 "$WORK/swarm-promela.log" \
+	"--swarm has nothing to do with it"
+
+# The verifier (cli/spin_run.c): none where every state of the search offers one choice at
+# most (check runs that path itself, translator/tr_cut.c); else a prebuilt pan when one has
+# room for the state, so that nothing is compiled into the output directory; else one
+# compiled there (in the directory of the mode searched), same verdict.
 # verifier_case NAME DIR WANT-EXIT OWN-PAN [VAR=VALUE...]: check DIR, with the variables set,
 # exits WANT-EXIT, and its output directory has a pan of its own (OWN-PAN yes) or not (no).
 verifier_case()
 {
-	local name=$1 dir=$2 want=$3 want_own=$4 own=no out
+	local name=$1 dir=$2 want=$3 want_own=$4 own=no out p
 	shift 4
 	nverifier=$((${nverifier:-0} + 1))
 	out=$WORK/verifier-$nverifier
 	run_cmd "$out.log" 120 env "$@" "$MPIVERIFY" check "$dir" -o "$out"
-	test -x "$out/pan" && own=yes
+	for p in "$out"/pan "$out"/*/pan; do
+		test -x "$p" && own=yes
+	done
 	if test "$RC" -eq "$want" && test "$own" = "$want_own"; then
 		pass "$name"
 	else
@@ -111,26 +198,43 @@ verifier_case()
 			"$out.log"
 	fi
 }
-h2h=$SRCDIR/tests/model/cases/head-to-head
-verifier_case "verifier: prebuilt" "$h2h" 1 no
 mkdir -p "$WORK/no-verifiers"
-verifier_case "verifier: none in MPIVERIFY_PAN_DIR, compiled" "$h2h" 1 yes \
+h2h=$SRCDIR/tests/model/cases/head-to-head
+verifier_case "verifier: none for one path, none compiled" "$h2h" 1 no \
+	MPIVERIFY_PAN_DIR="$WORK/no-verifiers"
+if test -e "$out/zero/pan.out"; then
+	fail "verifier: none for one path, none run" "pan ran on a search of one path" "$out.log"
+else
+	pass "verifier: none for one path, none run"
+fi
+race=$SRCDIR/tests/model/cases/wildcard-race
+verifier_case "verifier: prebuilt" "$race" 1 no
+verifier_case "verifier: none in MPIVERIFY_PAN_DIR, compiled" "$race" 1 yes \
 	MPIVERIFY_PAN_DIR="$WORK/no-verifiers"
 # A barrier among n ranks keeps n * (n + 1) collective counts in the state (per rank, per
 # communicator, the n MPI_COMM_SELFs included): n grows until that is more words than the
-# largest prebuilt pan has room for.
+# largest prebuilt pan has room for. After the barrier rank 0 receives twice from anyone, of
+# three messages (two from rank 1, one from rank 2, sent with MPI_Isend): a search of
+# several paths, for SPIN.
 largest=$(ls "$BUILDDIR/pan" 2>/dev/null | sed -n 's/^pan-\([0-9]*\)$/\1/p' | sort -n | tail -n 1)
 n=2
 while ((n * (n + 1) <= ${largest:-0})); do
 	n=$((n * 2))
 done
 wide=$WORK/barrier-$n-ranks
-events='{"call": "MPI_Init"}, {"call": "MPI_Barrier", "comm": 0}, {"call": "MPI_Finalize"}'
 mkdir -p "$wide"
 for ((r = 0; r < n; r++)); do
+	events='{"call": "MPI_Init"}, {"call": "MPI_Barrier", "comm": 0}'
+	case $r in
+	0) events="$events"', {"call": "MPI_Recv", "peer": "any", "tag": 0, "comm": 0}'
+	   events="$events"', {"call": "MPI_Recv", "peer": "any", "tag": 0, "comm": 0}' ;;
+	1) events="$events"', {"call": "MPI_Isend", "peer": 0, "tag": 0, "comm": 0, "req": 0}'
+	   events="$events"', {"call": "MPI_Isend", "peer": 0, "tag": 0, "comm": 0, "req": 1}' ;;
+	2) events="$events"', {"call": "MPI_Isend", "peer": 0, "tag": 0, "comm": 0, "req": 0}' ;;
+	esac
 	printf '{"format": "mpiverify-trace", "version": 1, "rank": %d, "size": %d,\n' "$r" "$n" \
 		>"$wide/rank-$r.json"
-	printf ' "events": [%s]}\n' "$events" >>"$wide/rank-$r.json"
+	printf ' "events": [%s, {"call": "MPI_Finalize"}]}\n' "$events" >>"$wide/rank-$r.json"
 done
 verifier_case "verifier: a state larger than every prebuilt one ($n ranks), compiled" \
 	"$wide" 0 yes

@@ -149,8 +149,8 @@ static void engine_search(struct eng_prog *p, int mode, long long eager, struct 
 	memset(f, 0, sizeof(*f));
 	memset(&o, 0, sizeof(o));
 	o.max_states = ENGINE_MAX_STATES;
-	p->buffering = mode;
-	p->eager = eager;
+	/* the reductions' tables for this mode: the search check makes (engine.c) */
+	eng_set_buffering(p, mode, eager);
 	tr_explore(p, &o, &res);
 	f->complete = res.complete;
 	snprintf(f->why, sizeof(f->why), "the engine's search: %s", res.why);

@@ -19,6 +19,7 @@ int main(void)
 		redcheck_suite,
 		suppress_suite,
 		slurm_suite,
+		nodes_suite,
 		promela_suite,
 		CU_SUITE_INFO_NULL,
 	};

@@ -191,14 +191,15 @@ static void test_canonical_state(void)
 /* model.dat of a head-to-head send cycle, as the translator writes it; %s is replaced by
  * each case's instruction 0 of rank 0 (its send). */
 static const char model_dat[] =
-	"mpiverify-model 3\n"
+	"mpiverify-model 4\n"
 	"nranks 2 nprocs 2 ncomms 3 maxlive 1 maxmsg 2 buffering 0 eager 0 bsend_overhead 0 "
-	"nregs 0 variants 0\n"
+	"nregs 0 variants 0 full 0\n"
 	"comm 0 2 0 1\ncomm 1 1 0\ncomm 2 1 1\n"
 	"proc 0 0 0 1\nvariant 0 5\n%s\n3 1 0 0 0 1 0 0 0 0 1 0\n2 2 1 0 0 0 4 0 0 0 0\n"
 	"3 2 0 0 0 1 0 0 0 0 1 2\n5 3 0 0 0 0 0 0 0 0 0\n"
 	"proc 1 1 0 1\nvariant 0 5\n1 1 0 0 0 0 4 0 0 0 0\n3 1 0 0 0 1 0 0 0 0 1 0\n"
-	"2 2 0 0 0 0 4 0 0 0 0\n3 2 0 0 0 1 0 0 0 0 1 2\n5 3 0 0 0 0 0 0 0 0 0\nlocks 0\n";
+	"2 2 0 0 0 0 4 0 0 0 0\n3 2 0 0 0 1 0 0 0 0 1 2\n5 3 0 0 0 0 0 0 0 0 0\nlocks 0\n"
+	"start %s\n";
 
 /* pan reads model.dat with the engine: every operand is checked against what the engine
  * indexes with it (before, a send to rank -7 reached the message table as a shift of a
@@ -228,13 +229,55 @@ static void test_model_dat(void)
 		{"1 1 1 0 0 0 4 1 0 0 0", 0},		/* a send reading a register beyond */
 		{"1 1 1 0 0 0 4 0 0 0 2147483647", 0},	/* a list longer than the file */
 	};
+	/* start states (check's handoff), in the layout of that program: header, pc[2],
+	 * coll[3 * 2], nlive[2], live[2 * 1], msg[2 * 2] */
+	static const struct {
+		const char *words;
+		int ok;
+	} starts[] = {
+		{"0", 1},					/* none */
+		{"21 " "0 0 0 0 0  0 0  0 0 0 0 0 0  0 0  0 0  0 0 0 0", 1},	/* the start */
+		/* rank 0 posted its send: live, and its message in flight to rank 1 */
+		{"21 " "0 1 0 0 0  1 0  0 0 0 0 0 0  1 0  0 0  65536 1 0 0", 1},
+		{"20 " "0 0 0 0 0  0 0  0 0 0 0 0 0  0 0  0 0  0 0 0", 0},	/* too short */
+		{"21 " "0 0 0 0 0  5 0  0 0 0 0 0 0  0 0  0 0  0 0 0 0", 0},	/* pc beyond */
+		{"21 " "0 0 0 0 0  0 0  0 0 0 0 0 0  1 0  0 0  0 0 0 0", 0},	/* a live request
+										 * not posted */
+		{"21 " "0 1 0 0 0  1 0  0 0 0 0 0 0  1 0  0 0  65536 3 0 0", 0},	/* a message of
+										 * no send */
+		{"21 " "0 1 0 0 0  1 0  0 0 0 0 0 0  1 0  0 0  65541 1 0 0", 0},	/* from no
+										 * process */
+		{"21 " "0 0 0 0 0  1 0  0 0 0 0 0 0  1 0  0 0  65536 1 0 0", 0},	/* a message
+										 * not counted */
+		{"21 " "0 1 0 0 0  1 0  0 0 0 0 0 0  1 0  0 0  65536 1 0 7", 0},	/* a word past
+										 * the messages */
+	};
 	char text[1024], msg[256];
 	struct eng_prog prog;
 	size_t i;
 	FILE *f;
 
+	for (i = 0; i < sizeof(starts) / sizeof(starts[0]); i++) {
+		snprintf(text, sizeof(text), model_dat, cases[0].send, starts[i].words);
+		f = fmemopen(text, strlen(text), "r");
+		CU_ASSERT_PTR_NOT_NULL_FATAL(f);
+		msg[0] = '\0';
+		CU_ASSERT_EQUAL(eng_prog_read(&prog, f, msg, sizeof(msg)), starts[i].ok ? 0 : -1);
+		if (starts[i].ok != !msg[0])
+			fprintf(stderr, "\nstart '%s': %s\n", starts[i].words, msg);
+		if (starts[i].ok && prog.start) {
+			int32_t *st = xmalloc(eng_state_bytes(&prog));
+
+			/* a search from there: rank 1 receives, both go on to their end */
+			eng_start(&prog, st);
+			CU_ASSERT_EQUAL(eng_pc(&prog, st, 0), eng_pc(&prog, st, 1));
+			free(st);
+		}
+		eng_prog_release(&prog);
+		fclose(f);
+	}
 	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
-		snprintf(text, sizeof(text), model_dat, cases[i].send);
+		snprintf(text, sizeof(text), model_dat, cases[i].send, "0");
 		f = fmemopen(text, strlen(text), "r");
 		CU_ASSERT_PTR_NOT_NULL_FATAL(f);
 		msg[0] = '\0';
@@ -245,8 +288,9 @@ static void test_model_dat(void)
 		fclose(f);
 	}
 	/* sizes whose state would not fit */
-	snprintf(text, sizeof(text), "mpiverify-model 3\nnranks 30000 nprocs 30000 ncomms 2000000 "
-		 "maxlive 1 maxmsg 1 buffering 0 eager 0 bsend_overhead 0 nregs 0 variants 0\n");
+	snprintf(text, sizeof(text), "mpiverify-model 4\nnranks 30000 nprocs 30000 ncomms 2000000 "
+		 "maxlive 1 maxmsg 1 buffering 0 eager 0 bsend_overhead 0 nregs 0 variants 0 "
+		 "full 0\n");
 	f = fmemopen(text, strlen(text), "r");
 	CU_ASSERT_EQUAL(eng_prog_read(&prog, f, msg, sizeof(msg)), -1);
 	CU_ASSERT(strstr(msg, "state larger") != NULL);

@@ -51,6 +51,21 @@ static void test_soname(void)
 	CU_ASSERT_PTR_NULL(mpiv_mpilib_of_soname(NULL));
 }
 
+/* The language bindings, whose calls of the C library the preload libraries redirect
+ * (preload/rec_bindings.c), and not the C library itself. */
+static void test_binding(void)
+{
+	CU_ASSERT_TRUE(mpiv_mpilib_binding("libmpichfort.so.12"));
+	CU_ASSERT_TRUE(mpiv_mpilib_binding("libmpi_mpifh.so.40"));
+	CU_ASSERT_TRUE(mpiv_mpilib_binding("libmpi_usempif08.so.40"));
+	CU_ASSERT_TRUE(mpiv_mpilib_binding("libmpi_usempi_ignore_tkr.so.40"));
+	CU_ASSERT_FALSE(mpiv_mpilib_binding("libmpich.so.12"));
+	CU_ASSERT_FALSE(mpiv_mpilib_binding("libmpi.so.40"));
+	CU_ASSERT_FALSE(mpiv_mpilib_binding("libgfortran.so.5"));
+	CU_ASSERT_FALSE(mpiv_mpilib_binding(""));
+	CU_ASSERT_FALSE(mpiv_mpilib_binding(NULL));
+}
+
 static void test_launcher(void)
 {
 	CU_ASSERT_STRING_EQUAL(lib_name(mpiv_mpilib_of_launcher("mpiexec.hydra")), "mpich");
@@ -109,6 +124,7 @@ static void test_elf_needed(void)
 static CU_TestInfo mpilib_tests[] = {
 	{"eager thresholds", test_eager},
 	{"MPI libraries by shared object name", test_soname},
+	{"language bindings by shared object name", test_binding},
 	{"MPI libraries by launcher", test_launcher},
 	{"needed shared objects of an ELF file", test_elf_needed},
 	CU_TEST_INFO_NULL,

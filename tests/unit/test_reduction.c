@@ -1,11 +1,12 @@
-/* The wildcard reduction (models/engine.c, "interchangeable receives") against the full
- * search: on random programs, many with runs of MPI_ANY_SOURCE receives that the reduction
- * applies to, the reduced search must reach exactly the end states (deadlocked or finished)
- * that the full search reaches, in every buffering mode. */
+/* The reductions of the search (models/engine.c, "the reductions": interchangeable receives,
+ * one rank's choices) against the full search: on random programs, many with runs of
+ * MPI_ANY_SOURCE receives and with several ranks receiving from anyone, the reduced search must
+ * reach exactly the end states (deadlocked, erroneous or finished) that the full search
+ * reaches, in every buffering mode. */
 #include <stdlib.h>
 #include <string.h>
 
-#include "engine.h"
+#include "translate.h"
 #include "unit.h"
 #include "xalloc.h"
 
@@ -102,10 +103,12 @@ static void search(const struct eng_prog *p, const int32_t *st, struct stset *se
 
 /* ---- random programs ---- */
 
+#define GEN_RANKS 5
+
 struct gen {
-	struct eng_instr *ins[4];
-	int32_t n[4];
-	size_t cap[4];
+	struct eng_instr *ins[GEN_RANKS];
+	int32_t n[GEN_RANKS];
+	size_t cap[GEN_RANKS];
 	unsigned seed;
 };
 
@@ -148,13 +151,42 @@ static void blocking(struct gen *g, int r, int op, int peer, int tag, int mode)
 	wait_one(g, r, at);
 }
 
+/* Make g's instructions the program p of nranks ranks (every rank ending), with room for
+ * maxlive requests and nsends messages. */
+static void finish_program(struct gen *g, struct eng_prog *p, int nranks, int maxlive,
+			   int nsends)
+{
+	int r;
+
+	memset(p, 0, sizeof(*p));
+	p->nranks = nranks;
+	p->ncomms = 1;
+	p->comms = xcalloc(1, sizeof(*p->comms));
+	p->comms[0].n = nranks;
+	p->comms[0].members = xcalloc((size_t)nranks, sizeof(int32_t));
+	for (r = 0; r < nranks; r++)
+		p->comms[0].members[r] = r;
+	p->nins = xcalloc((size_t)nranks, sizeof(*p->nins));
+	p->ins = xcalloc((size_t)nranks, sizeof(*p->ins));
+	for (r = 0; r < nranks; r++) {
+		emit(g, r, ENG_END);
+		p->nins[r] = g->n[r];
+		p->ins[r] = g->ins[r];
+		g->ins[r] = NULL;
+		g->n[r] = 0;
+		g->cap[r] = 0;
+	}
+	p->maxlive = maxlive;
+	p->maxmsg = nsends > 0 ? nsends : 1;
+	eng_layout(p);
+}
+
 /* A program of nranks ranks: rank 0 is a master that receives with MPI_ANY_SOURCE, the others
  * send to it and to each other, with a few receives of their own; some programs deadlock. */
 static void make_program(struct gen *g, struct eng_prog *p, int nranks)
 {
-	int r, i, nsends = 0, tomaster = 0, maxlive = 1, wants[4] = {0, 0, 0, 0};
+	int r, i, nsends = 0, tomaster = 0, maxlive = 1, wants[GEN_RANKS] = {0};
 
-	memset(p, 0, sizeof(*p));
 	for (r = 1; r < nranks; r++) {
 		int ops = 1 + rnd(g, 3);
 
@@ -220,89 +252,418 @@ static void make_program(struct gen *g, struct eng_prog *p, int nranks)
 		if (rnd(g, 3) == 0)
 			blocking(g, 0, ENG_POST_RECV, rnd(g, 2) ? ENG_ANY : 1, ENG_ANY, 0);
 	}
-	p->nranks = nranks;
-	p->ncomms = 1;
-	p->comms = xcalloc(1, sizeof(*p->comms));
-	p->comms[0].n = nranks;
-	p->comms[0].members = xcalloc((size_t)nranks, sizeof(int32_t));
-	for (r = 0; r < nranks; r++)
-		p->comms[0].members[r] = r;
-	p->nins = xcalloc((size_t)nranks, sizeof(*p->nins));
-	p->ins = xcalloc((size_t)nranks, sizeof(*p->ins));
-	for (r = 0; r < nranks; r++) {
-		emit(g, r, ENG_END);
-		p->nins[r] = g->n[r];
-		p->ins[r] = g->ins[r];
-		g->ins[r] = NULL;
-		g->n[r] = 0;
-		g->cap[r] = 0;
-	}
-	p->maxlive = maxlive + 1;
-	p->maxmsg = nsends > 0 ? nsends : 1;
-	eng_layout(p);
+	finish_program(g, p, nranks, maxlive + 1, nsends);
 }
 
-static void test_same_end_states(void)
-{
-	int t, m, reduced_smaller = 0, with_deadlock = 0, compared = 0;
-	static const int modes[] = {ENG_BUF_ZERO, ENG_BUF_INFINITE};
+/* One message of a mixed program: from s to d with tag; sync: MPI_Ssend; big: more bytes
+ * than the eager threshold of the tests (EAGER). */
+struct gen_msg {
+	int s, d, tag, sync, big;
+};
 
-	for (t = 0; t < 400; t++) {
+#define EAGER 1024
+
+/* A mixed program of nranks ranks (2 to GEN_RANKS): a set of messages, each sent by its
+ * sender and received by its receiver (by a receive that names the sender or MPI_ANY_SOURCE,
+ * the tag or MPI_ANY_TAG; a few to the sender itself), every rank making its sends and
+ * receives in a random order, blocking or not; nonblocking ones are waited for together (a
+ * receive from anyone and a send that may block in one MPI_Waitall among them). Some
+ * programs deadlock. */
+static void make_mixed(struct gen *g, struct eng_prog *p, int nranks)
+{
+	struct gen_msg msgs[16];
+	int nmsgs = 2 + rnd(g, 3 * nranks), k, r, maxlive = 1;
+
+	if (nmsgs > 16)
+		nmsgs = 16;
+	for (k = 0; k < nmsgs; k++) {
+		msgs[k].s = rnd(g, nranks);
+		/* most messages go to rank 0, so that it has candidates to choose from */
+		msgs[k].d = rnd(g, 2) ? 0 : rnd(g, nranks);
+		/* a few to the sender itself */
+		if (msgs[k].d == msgs[k].s && rnd(g, 3))
+			msgs[k].d = (msgs[k].s + 1) % nranks;
+		msgs[k].tag = rnd(g, 2);
+		msgs[k].sync = rnd(g, 4) == 0;
+		msgs[k].big = rnd(g, 3) == 0;
+	}
+	for (r = 0; r < nranks; r++) {
+		int items[32], n = 0, i, pending[8], npending = 0;
+
+		for (k = 0; k < nmsgs; k++) {
+			if (msgs[k].s == r)
+				items[n++] = k;		/* its send */
+			if (msgs[k].d == r)
+				items[n++] = -1 - k;	/* its receive */
+		}
+		for (i = n - 1; i > 0; i--) {	/* a random order */
+			int j = rnd(g, i + 1), t = items[i];
+
+			items[i] = items[j];
+			items[j] = t;
+		}
+		for (i = 0; i < n; i++) {
+			const struct gen_msg *m = &msgs[items[i] >= 0 ? items[i] : -1 - items[i]];
+			int send = items[i] >= 0, peer, tag;
+			struct eng_instr *in;
+
+			peer = send ? m->d : rnd(g, 5) < 3 ? ENG_ANY : m->s;
+			tag = send ? m->tag : rnd(g, 2) ? ENG_ANY : m->tag;
+			if (rnd(g, 2)) {
+				blocking(g, r, send ? ENG_POST_SEND : ENG_POST_RECV, peer, tag,
+					 send && m->sync ? ENG_SEND_SYNC : ENG_SEND_STANDARD);
+				g->ins[r][g->n[r] - 2].bytes = m->big ? 4 * EAGER : 8;
+			} else {
+				in = emit(g, r, send ? ENG_POST_SEND : ENG_POST_RECV);
+				in->a = peer;
+				in->c = tag;
+				in->d = send && m->sync ? ENG_SEND_SYNC : ENG_SEND_STANDARD;
+				in->bytes = m->big ? 4 * EAGER : 8;
+				pending[npending++] = g->n[r] - 1;
+			}
+			/* wait for what is pending now and then, and at the end */
+			if (npending && (npending == 8 || i == n - 1 || rnd(g, 3) == 0)) {
+				struct eng_instr *w = emit(g, r, ENG_WAIT);
+
+				w->n = npending;
+				w->list = xmalloc((size_t)npending * sizeof(*w->list));
+				memcpy(w->list, pending, (size_t)npending * sizeof(*w->list));
+				if (npending > maxlive)
+					maxlive = npending;
+				npending = 0;
+			}
+		}
+	}
+	finish_program(g, p, nranks, maxlive + 1, nmsgs);
+}
+
+/* A farm: rank 0 hands out jobs of two kinds (tags) to the others and receives their results
+ * with MPI_ANY_SOURCE (and MPI_ANY_TAG, or the job's tag), sending the next job after each
+ * result to the worker the trace says; workers receive their jobs from anyone, maybe pass a
+ * message to another worker, and reply with the job's tag. The recorded order of results is
+ * random, so that the search finds other orders deadlocking in some modes. */
+static void make_farm(struct gen *g, struct eng_prog *p, int nranks)
+{
+	int jobs[GEN_RANKS], total = 0, w, k, nsends = 0, anytag = rnd(g, 3) != 0;
+	int kind[GEN_RANKS][4];
+
+	for (w = 1; w < nranks; w++) {
+		jobs[w] = 1 + rnd(g, 2);
+		total += jobs[w];
+		for (k = 0; k < jobs[w]; k++)
+			kind[w][k] = 1 + rnd(g, 2);
+	}
+	/* the master: a first job to each worker, then a result and maybe a next job */
+	{
+		int given[GEN_RANKS] = {0}, left = total;
+
+		for (w = 1; w < nranks; w++) {
+			blocking(g, 0, ENG_POST_SEND, w, kind[w][0], ENG_SEND_STANDARD);
+			given[w] = 1;
+			nsends++;
+		}
+		while (left > 0) {
+			int next = -1, tries;
+
+			blocking(g, 0, ENG_POST_RECV, ENG_ANY, anytag ? ENG_ANY : 1 + rnd(g, 2),
+				 ENG_SEND_STANDARD);
+			left--;
+			for (tries = 0; tries < 8 && next < 0; tries++) {
+				w = 1 + rnd(g, nranks - 1);
+				if (given[w] < jobs[w])
+					next = w;
+			}
+			if (next >= 0) {
+				blocking(g, 0, ENG_POST_SEND, next, kind[next][given[next]++],
+					 rnd(g, 4) ? ENG_SEND_STANDARD : ENG_SEND_SYNC);
+				if (rnd(g, 2))
+					g->ins[0][g->n[0] - 2].bytes = 4 * EAGER;
+				nsends++;
+			}
+		}
+	}
+	for (w = 1; w < nranks; w++) {
+		for (k = 0; k < jobs[w]; k++) {
+			blocking(g, w, ENG_POST_RECV, rnd(g, 2) ? ENG_ANY : 0, ENG_ANY,
+				 ENG_SEND_STANDARD);
+			if (nranks > 2 && rnd(g, 5) == 0) {
+				int other = 1 + (w % (nranks - 1));
+
+				blocking(g, w, ENG_POST_SEND, other, 3, ENG_SEND_STANDARD);
+				blocking(g, other, ENG_POST_RECV, ENG_ANY, 3, ENG_SEND_STANDARD);
+				nsends++;
+			}
+			blocking(g, w, ENG_POST_SEND, 0, kind[w][k], ENG_SEND_STANDARD);
+			nsends++;
+		}
+	}
+	finish_program(g, p, nranks, 2, nsends);
+}
+
+/* What the searches of one program did. */
+struct tally {
+	int compared, smaller, with_deadlock;
+	size_t full_states, reduced_states;
+};
+
+/* Search p in buffering b, in full and reduced, and compare their end states. */
+static void compare(struct eng_prog *p, enum eng_buffering b, const char *what, int t,
+		    struct tally *tl)
+{
+	struct stset seen_full = {NULL, 0, 0, 0}, ends_full = {NULL, 0, 0, 0};
+	struct stset seen_red = {NULL, 0, 0, 0}, ends_red = {NULL, 0, 0, 0};
+	int32_t *st = xmalloc(eng_state_bytes(p));
+	size_t i, missing = 0;
+
+	seen_full.bytes = ends_full.bytes = eng_state_bytes(p);
+	seen_red.bytes = ends_red.bytes = eng_state_bytes(p);
+	eng_set_buffering(p, b, EAGER);
+	p->full = 1;
+	eng_start(p, st);
+	search(p, st, &seen_full, &ends_full);
+	p->full = 0;
+	eng_start(p, st);
+	search(p, st, &seen_red, &ends_red);
+	for (i = 0; i < ends_full.cap; i++)
+		if (ends_full.slot[i] && !stset_has(&ends_red, ends_full.slot[i]))
+			missing++;
+	if (missing || ends_red.n != ends_full.n)
+		fprintf(stderr, "\n%s program %d, buffering %d: full search %zu end states, "
+				"reduced %zu, %zu missing\n",
+			what, t, b, ends_full.n, ends_red.n, missing);
+	CU_ASSERT_EQUAL(missing, 0);
+	CU_ASSERT_EQUAL(ends_red.n, ends_full.n);
+	for (i = 0; i < ends_full.cap; i++)
+		if (ends_full.slot[i] && !eng_all_done(p, ends_full.slot[i])) {
+			tl->with_deadlock++;
+			break;
+		}
+	tl->smaller += seen_red.n < seen_full.n;
+	tl->full_states += seen_full.n;
+	tl->reduced_states += seen_red.n;
+	tl->compared++;
+	free(st);
+	stset_release(&seen_full);
+	stset_release(&ends_full);
+	stset_release(&seen_red);
+	stset_release(&ends_red);
+}
+
+static const enum eng_buffering modes[] = {ENG_BUF_ZERO, ENG_BUF_INFINITE, ENG_BUF_EAGER};
+
+/* Generate n programs with make and compare both searches in every mode. */
+static void compare_many(void (*make)(struct gen *, struct eng_prog *, int), int n,
+			 unsigned salt, const char *what, struct tally *tl)
+{
+	int t, m;
+
+	memset(tl, 0, sizeof(*tl));
+	for (t = 0; t < n; t++) {
 		struct gen g;
 		struct eng_prog p;
 
 		memset(&g, 0, sizeof(g));
-		g.seed = 7919u * (unsigned)t + 1;
-		make_program(&g, &p, 2 + rnd(&g, 3));
-		for (m = 0; m < 2; m++) {
-			struct stset seen_full = {NULL, 0, 0, 0}, ends_full = {NULL, 0, 0, 0};
-			struct stset seen_red = {NULL, 0, 0, 0}, ends_red = {NULL, 0, 0, 0};
-			int32_t *st = xmalloc(eng_state_bytes(&p));
-			size_t i, missing = 0;
-
-			seen_full.bytes = ends_full.bytes = eng_state_bytes(&p);
-			seen_red.bytes = ends_red.bytes = eng_state_bytes(&p);
-			p.buffering = modes[m];
-			p.full = 1;
-			eng_start(&p, st);
-			search(&p, st, &seen_full, &ends_full);
-			p.full = 0;
-			eng_start(&p, st);
-			search(&p, st, &seen_red, &ends_red);
-			for (i = 0; i < ends_full.cap; i++)
-				if (ends_full.slot[i] && !stset_has(&ends_red, ends_full.slot[i]))
-					missing++;
-			if (missing || ends_red.n != ends_full.n)
-				fprintf(stderr, "\nprogram %d, buffering %d: full search %zu end "
-						"states, reduced %zu, %zu missing\n",
-					t, modes[m], ends_full.n, ends_red.n, missing);
-			CU_ASSERT_EQUAL(missing, 0);
-			CU_ASSERT_EQUAL(ends_red.n, ends_full.n);
-			for (i = 0; i < ends_full.cap; i++)
-				if (ends_full.slot[i] && !eng_all_done(&p, ends_full.slot[i])) {
-					with_deadlock++;
-					break;
-				}
-			reduced_smaller += seen_red.n < seen_full.n;
-			compared++;
-			free(st);
-			stset_release(&seen_full);
-			stset_release(&ends_full);
-			stset_release(&seen_red);
-			stset_release(&ends_red);
-		}
+		g.seed = 7919u * (unsigned)t + salt;
+		make(&g, &p, 2 + rnd(&g, GEN_RANKS - 1));
+		for (m = 0; m < 3; m++)
+			compare(&p, modes[m], what, t, tl);
 		eng_prog_release(&p);
 	}
-	/* the comparison must have bitten: the reduction applied, and deadlocks were there */
-	CU_ASSERT(compared == 800);
-	CU_ASSERT(reduced_smaller >= 100);
-	CU_ASSERT(with_deadlock >= 50 && with_deadlock <= 750);
-	fprintf(stderr, "\n  %d searches compared, %d smaller with the reduction, %d with a "
-			"deadlock ", compared, reduced_smaller, with_deadlock);
+	fprintf(stderr, "\n  %s: %d searches compared, %d smaller with the reductions (%zu states "
+			"against %zu), %d with a deadlock ", what, tl->compared, tl->smaller,
+		tl->reduced_states, tl->full_states, tl->with_deadlock);
+}
+
+/* Runs of MPI_ANY_SOURCE receives at a master (the interchangeable receives). */
+static void test_master_programs(void)
+{
+	struct tally tl;
+
+	compare_many(make_program, 400, 1, "master", &tl);
+	/* the comparison must have bitten: the reductions applied, and deadlocks were there */
+	CU_ASSERT(tl.compared == 1200);
+	CU_ASSERT(tl.smaller >= 200);
+	CU_ASSERT(tl.with_deadlock >= 50 && tl.with_deadlock <= 1150);
+}
+
+/* Every rank sending and receiving, from anyone or not, blocking or waiting together. */
+static void test_mixed_programs(void)
+{
+	struct tally tl;
+
+	compare_many(make_mixed, 400, 2, "mixed", &tl);
+	CU_ASSERT(tl.compared == 1200);
+	CU_ASSERT(tl.smaller >= 100);
+	CU_ASSERT(tl.with_deadlock >= 100 && tl.with_deadlock <= 1100);
+}
+
+/* Farms whose master and workers both receive from anyone. */
+static void test_farm_programs(void)
+{
+	struct tally tl;
+
+	compare_many(make_farm, 300, 3, "farm", &tl);
+	CU_ASSERT(tl.compared == 900);
+	CU_ASSERT(tl.smaller >= 300);
+	CU_ASSERT(2 * tl.reduced_states < tl.full_states);
+	CU_ASSERT(tl.with_deadlock >= 50 && tl.with_deadlock <= 850);
+}
+
+/* A wait that also waits for a send that may block ends a run of interchangeable receives:
+ * rank 0 waits for its MPI_Irecv(ANY) and an MPI_Isend to rank 1 together, then receives once
+ * more; rank 1 sends to 0 and then receives from it, rank 2 sends to 0. Without buffering,
+ * when rank 0's first receive takes rank 2's message, rank 1 stays in its send and rank 0 in
+ * its wait: a deadlock the reduction once lost by taking rank 1's message alone. */
+static void test_wait_with_send(void)
+{
+	struct gen g;
+	struct eng_prog p;
+	struct tally tl;
+	struct eng_instr *w;
+
+	memset(&g, 0, sizeof(g));
+	emit(&g, 0, ENG_POST_RECV)->a = ENG_ANY;
+	emit(&g, 0, ENG_POST_SEND)->a = 1;
+	w = emit(&g, 0, ENG_WAIT);
+	w->n = 2;
+	w->list = xmalloc(2 * sizeof(*w->list));
+	w->list[0] = 0;
+	w->list[1] = 1;
+	blocking(&g, 0, ENG_POST_RECV, ENG_ANY, 0, 0);
+	blocking(&g, 1, ENG_POST_SEND, 0, 0, ENG_SEND_STANDARD);
+	blocking(&g, 1, ENG_POST_RECV, 0, 0, 0);
+	blocking(&g, 2, ENG_POST_SEND, 0, 0, ENG_SEND_STANDARD);
+	finish_program(&g, &p, 3, 3, 3);
+	memset(&tl, 0, sizeof(tl));
+	compare(&p, ENG_BUF_ZERO, "wait with a send", 0, &tl);
+	CU_ASSERT_EQUAL(tl.with_deadlock, 1);
+	eng_prog_release(&p);
+}
+
+/* A rank's own later send to itself can bring its wildcard receive a candidate: rank 0 posts
+ * MPI_Irecv(ANY, tag 0), then receives from rank 1 (which sends only after receiving from
+ * rank 2 or 3, and then receives the other one's message), then sends a message to itself and
+ * finally receives from rank 2 by name. If the wildcard takes rank 2's message, the last
+ * receive finds nothing: so the choices of rank 0, though the fewest, are not enough on their
+ * own while its send to itself may come. */
+static void test_send_to_self(void)
+{
+	struct gen g;
+	struct eng_prog p;
+	struct tally tl;
+	struct eng_instr *in;
+	int self;
+
+	memset(&g, 0, sizeof(g));
+	emit(&g, 0, ENG_POST_RECV)->a = ENG_ANY;
+	blocking(&g, 0, ENG_POST_RECV, 1, 5, 0);
+	in = emit(&g, 0, ENG_POST_SEND);
+	self = g.n[0] - 1;
+	in->bytes = 8;
+	blocking(&g, 0, ENG_POST_RECV, 2, 0, 0);
+	in = emit(&g, 0, ENG_WAIT);
+	in->n = 2;
+	in->list = xmalloc(2 * sizeof(*in->list));
+	in->list[0] = 0;
+	in->list[1] = self;
+	blocking(&g, 1, ENG_POST_RECV, ENG_ANY, ENG_ANY, 0);
+	blocking(&g, 1, ENG_POST_SEND, 0, 5, ENG_SEND_STANDARD);
+	blocking(&g, 1, ENG_POST_RECV, ENG_ANY, 0, 0);
+	blocking(&g, 2, ENG_POST_SEND, 0, 0, ENG_SEND_STANDARD);
+	blocking(&g, 2, ENG_POST_SEND, 1, 0, ENG_SEND_STANDARD);
+	blocking(&g, 3, ENG_POST_SEND, 1, 0, ENG_SEND_STANDARD);
+	finish_program(&g, &p, 4, 3, 5);
+	memset(&tl, 0, sizeof(tl));
+	compare(&p, ENG_BUF_INFINITE, "send to itself", 0, &tl);
+	CU_ASSERT_EQUAL(tl.with_deadlock, 1);
+	CU_ASSERT_EQUAL(tl.smaller, 1);
+	eng_prog_release(&p);
+}
+
+/* Do the searches of p from st and of c from cst offer the same choices at every step, and end
+ * alike (finished or not, each process at its end or not, who is stuck the same process)?
+ * Explores at most *budget states of each. */
+static int same_search(const struct eng_prog *p, const int32_t *st, const struct eng_prog *c,
+		       const int32_t *cst, int *budget)
+{
+	int n = eng_nchoices(p, st), k, q, same = 1;
+
+	if (n != eng_nchoices(c, cst) || eng_all_done(p, st) != eng_all_done(c, cst) ||
+	    st[ENG_ST_ERROR] != cst[ENG_ST_ERROR] || st[ENG_ST_NMSG] != cst[ENG_ST_NMSG])
+		return 0;
+	for (q = 0; q < p->nprocs; q++)
+		if (eng_at_end(p, st, q) != eng_at_end(c, cst, q) ||
+		    eng_instr_at(p, st, q)->ev != eng_instr_at(c, cst, q)->ev)
+			return 0;
+	for (k = 0; k < n && same && --*budget > 0; k++) {
+		int32_t *a = xmalloc(eng_state_bytes(p)), *b = xmalloc(eng_state_bytes(c));
+		int d1, r1, s1, i1, d2, r2, s2, i2;
+
+		eng_choice(p, st, k, &d1, &r1, &s1, &i1);
+		eng_choice(c, cst, k, &d2, &r2, &s2, &i2);
+		memcpy(a, st, eng_state_bytes(p));
+		memcpy(b, cst, eng_state_bytes(c));
+		eng_choose(p, a, k);
+		eng_choose(c, b, k);
+		same = d1 == d2 && s1 == s2 && same_search(p, a, c, b, budget);
+		free(a);
+		free(b);
+	}
+	return same;
+}
+
+/* check's own pass: the state the forced path ends in, cut there (tr_cut), must offer the same
+ * search as the whole program from that state, in every mode. */
+static void test_cut_programs(void)
+{
+	void (*makes[])(struct gen *, struct eng_prog *, int) = {make_program, make_mixed,
+								 make_farm};
+	int t, m, g, cut = 0, branching = 0;
+
+	for (g = 0; g < 3; g++)
+		for (t = 0; t < 200; t++) {
+			struct gen gen;
+			struct eng_prog p;
+
+			memset(&gen, 0, sizeof(gen));
+			gen.seed = 104729u * (unsigned)t + (unsigned)g;
+			makes[g](&gen, &p, 2 + rnd(&gen, GEN_RANKS - 1));
+			for (m = 0; m < 3; m++) {
+				int32_t *st;
+				struct eng_prog c;
+				int budget = 5000;
+
+				eng_set_buffering(&p, modes[m], EAGER);
+				st = xmalloc(eng_state_bytes(&p));
+				tr_forced_path(&p, st);
+				if (eng_nchoices(&p, st) > 1) {
+					branching++;
+					if (tr_cut(&p, st, &c)) {
+						int32_t *cst = xmalloc(eng_state_bytes(&c));
+
+						eng_start(&c, cst);
+						CU_ASSERT(same_search(&p, st, &c, cst, &budget));
+						cut++;
+						free(cst);
+						eng_prog_release(&c);
+					}
+				}
+				free(st);
+			}
+			eng_prog_release(&p);
+		}
+	/* every program of these generators can be cut */
+	CU_ASSERT(branching >= 300);
+	CU_ASSERT_EQUAL(cut, branching);
 }
 
 static CU_TestInfo reduction_tests[] = {
-	{"reduced search reaches the same end states", test_same_end_states},
+	{"reduced search reaches the same end states: masters", test_master_programs},
+	{"reduced search reaches the same end states: mixed", test_mixed_programs},
+	{"reduced search reaches the same end states: farms", test_farm_programs},
+	{"a wait for a send that may block ends the interchangeable run", test_wait_with_send},
+	{"a rank's send to itself can bring its wildcard a candidate", test_send_to_self},
+	{"a search cut where it branches offers the same choices", test_cut_programs},
 	CU_TEST_INFO_NULL,
 };
 

@@ -55,9 +55,9 @@ static int first_deadlock(const struct eng_prog *prog, const struct mpiv_tracese
 	int k;
 
 	if (!nchoices)
-		return tr_cex(prog, ts, NULL, 0, &zero, cex, NULL) == 1 ? 0 : -1;
+		return tr_cex(prog, ts, 0, NULL, 0, &zero, cex, NULL) == 1 ? 0 : -1;
 	for (k = 0; k < nchoices; k++) {
-		if (tr_cex(prog, ts, &k, 1, &zero, cex, NULL) == 1)
+		if (tr_cex(prog, ts, 0, &k, 1, &zero, cex, NULL) == 1)
 			return 0;
 		mpiv_cex_release(cex);
 	}

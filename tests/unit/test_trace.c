@@ -462,10 +462,12 @@ static void test_truncated_everywhere(void)
 	}
 }
 
+/* The file of b cut at len must not read, with an error that says text: read either way
+ * (its events decoded, or kept as records), the same error. */
 static void expect_error(const struct bin *b, size_t len, const char *text)
 {
 	struct mpiv_rank_trace t;
-	struct mpiv_error err;
+	struct mpiv_error err, err2;
 	const char *path = tmp_path("rank-0.mpivt");
 
 	bin_save(b, len, path);
@@ -477,6 +479,10 @@ static void expect_error(const struct bin *b, size_t len, const char *text)
 	if (!strstr(err.text, text))
 		fprintf(stderr, "\nerror '%s' does not say '%s'\n", err.text, text);
 	CU_ASSERT(strstr(err.text, text) != NULL);
+	mpiv_error_init(&err2);
+	CU_ASSERT_EQUAL(mpiv_trace_load_records(path, &t, &err2), -1);
+	CU_ASSERT_STRING_EQUAL(err2.text, err.text);
+	CU_ASSERT_EQUAL(err2.event, err.event);
 }
 
 static void test_garbage(void)
@@ -1173,6 +1179,158 @@ static void test_traceset_errors(void)
 	CU_ASSERT(strstr(err.text, "no trace in directory") != NULL);
 }
 
+/* The file at path read both ways (events decoded, or kept as records) gives the same trace:
+ * every event in order, backwards and in a scattered order (through the decoded slots, the
+ * marks and a read in order), and what the readers note of them. */
+static void assert_same_both_ways(const char *path)
+{
+	struct mpiv_rank_trace a, r;
+	size_t i, k;
+
+	CU_ASSERT_EQUAL_FATAL(mpiv_trace_load_bin(path, &a, NULL), 0);
+	CU_ASSERT_EQUAL_FATAL(mpiv_trace_load_records(path, &r, NULL), 0);
+	CU_ASSERT(r.events == NULL && r.store != NULL);
+	CU_ASSERT_EQUAL_FATAL(a.nevents, r.nevents);
+	CU_ASSERT_EQUAL(a.truncated, r.truncated);
+	CU_ASSERT_EQUAL(a.incomplete, r.incomplete);
+	CU_ASSERT_EQUAL(a.ncomms, r.ncomms);
+	CU_ASSERT_EQUAL(a.nmodules, r.nmodules);
+	CU_ASSERT_EQUAL(a.end, r.end);
+	CU_ASSERT(a.kinds == r.kinds && a.call_flags == r.call_flags && a.threaded == r.threaded);
+	for (i = 0; i < a.nevents; i++) {
+		assert_same_event(&a.events[i], mpiv_trace_event(&r, i));
+		CU_ASSERT_EQUAL(a.events[i].repeat, mpiv_trace_event(&r, i)->repeat);
+	}
+	for (i = a.nevents; i-- > 0;)
+		assert_same_event(&a.events[i], mpiv_trace_event(&r, i));
+	for (k = 0; k < 4 * a.nevents; k++) {
+		i = (k * 7919 + k / 3) % a.nevents;
+		assert_same_event(&a.events[i], mpiv_trace_event(&r, i));
+	}
+	/* every slot of the ring holds what it held until it is taken again */
+	if (a.nevents > MPIV_TRACE_SLOTS) {
+		const struct mpiv_event *held[MPIV_TRACE_SLOTS];
+
+		for (k = 0; k < MPIV_TRACE_SLOTS; k++)
+			held[k] = mpiv_trace_event(&r, a.nevents - 1 - 3 * k % a.nevents);
+		for (k = 0; k < MPIV_TRACE_SLOTS; k++)
+			assert_same_event(&a.events[a.nevents - 1 - 3 * k % a.nevents], held[k]);
+	}
+	mpiv_rank_trace_release(&a);
+	mpiv_rank_trace_release(&r);
+}
+
+/* A trace kept as records reads as the same events as one decoded: the small traces (a call
+ * written again, repeats, communicators), each cut at every record, and a long random one. */
+static void test_records(void)
+{
+	enum { N = 3000 };
+	static const int32_t group[] = {1, 0, 2};
+	struct mpiv_tf_writer *w = calloc(1, sizeof(*w));
+	struct mpiv_tf_header h;
+	struct mpiv_reqinfo reqs[4];
+	size_t cap = MPIV_TF_HEADER_MAX + (size_t)N * (MPIV_TF_EVENT_MAX(4) + 16), len, k;
+	unsigned char *buf = malloc(cap);
+	const char *path = tmp_path("rank-0.mpivt");
+	unsigned seed = 4242;
+	int32_t next_req = 0;
+	struct bin b;
+	int tr;
+
+	for (tr = 0; tr < 3; tr++) {
+		if (tr == 0)
+			small_trace(&b);
+		else if (tr == 1)
+			polling_trace(&b);
+		else
+			comm_trace(&b);
+		for (k = 0; k < b.nrec; k++) {
+			bin_save(&b, b.ends[k], path);
+			assert_same_both_ways(path);
+		}
+	}
+	/* many events: requests made and completed, failed polls repeated, groups, another
+	 * thread now and then, a call written incomplete and again when it returned */
+	CU_ASSERT_FATAL(w && buf);
+	memset(&h, 0, sizeof(h));
+	h.version = MPIV_TRACE_VERSION;
+	h.size = 4;
+	h.thread_level = 3;
+	len = mpiv_tf_encode_header(buf, cap, &h);
+	for (k = 0; k < N; k++) {
+		struct mpiv_event ev;
+		unsigned what = (unsigned)rand_r(&seed) % 10;
+		size_t n;
+
+		mpiv_event_init(&ev, MPIV_CALL_Isend);
+		ev.index = w->nevents;
+		ev.site = MPIV_SITE(0, 0x100 + 16 * (rand_r(&seed) % 40));
+		if (what < 4) {
+			ev.call = what < 2 ? MPIV_CALL_Isend : MPIV_CALL_Irecv;
+			ev.peer = rand_r(&seed) % 4;
+			ev.tag = rand_r(&seed) % 3;
+			ev.comm = MPIV_COMM_WORLD;
+			ev.bytes = 8;
+			reqs[0].req = next_req++;
+			reqs[0].src = reqs[0].tag = MPIV_NONE;
+			ev.nreqs = 1;
+			ev.reqs = reqs;
+		} else if (what < 6) {
+			ev.call = MPIV_CALL_Waitall;
+			ev.nreqs = 1 + (uint32_t)(rand_r(&seed) % 4);
+			for (n = 0; n < ev.nreqs; n++) {
+				reqs[n].req = next_req - 1 - (int32_t)n;
+				reqs[n].src = n % 2 ? 1 : MPIV_NONE;
+				reqs[n].tag = n % 2 ? 0 : MPIV_NONE;
+			}
+			ev.reqs = reqs;
+		} else if (what < 8) {
+			ev.call = MPIV_CALL_Test;	/* a failed poll, made again and again */
+			reqs[0].req = next_req;
+			reqs[0].src = reqs[0].tag = MPIV_NONE;
+			ev.nreqs = 1;
+			ev.npending = 1;
+			ev.reqs = reqs;
+		} else if (what == 8) {
+			ev.call = MPIV_CALL_Win_post;
+			ev.win = 0;
+			ev.ngroup = 3;
+			ev.group = (int32_t *)group;
+		} else {
+			ev.call = MPIV_CALL_Recv;
+			ev.peer = MPIV_ANY_SOURCE;
+			ev.tag = 0;
+			ev.comm = MPIV_COMM_WORLD;
+			ev.thread = rand_r(&seed) % 5 == 0;
+			ev.flags = MPIV_EV_INCOMPLETE;
+		}
+		n = mpiv_tf_encode_event(w, buf + len, cap - len, &ev);
+		CU_ASSERT_FATAL(n > 0);
+		len += n;
+		if (ev.call == MPIV_CALL_Test && rand_r(&seed) % 2)
+			len += mpiv_tf_encode_repeat(buf + len, cap - len, 1 + rand_r(&seed) % 9);
+		if (ev.call == MPIV_CALL_Recv) {	/* it returned */
+			ev.flags = 0;
+			ev.src = 2;
+			ev.mtag = 0;
+			n = mpiv_tf_encode_event(w, buf + len, cap - len, &ev);
+			CU_ASSERT_FATAL(n > 0);
+			len += n;
+		}
+	}
+	len += mpiv_tf_encode_end(buf + len, cap - len);
+	{
+		FILE *f = fopen(path, "wb");
+
+		CU_ASSERT_FATAL(f != NULL);
+		CU_ASSERT_EQUAL(fwrite(buf, 1, len, f), len);
+		fclose(f);
+	}
+	assert_same_both_ways(path);
+	free(buf);
+	free(w);
+}
+
 static CU_TestInfo trace_tests[] = {
 	{"binary round trip", test_binary_roundtrip},
 	{"binary: every field", test_every_field},
@@ -1190,6 +1348,7 @@ static CU_TestInfo trace_tests[] = {
 	{"trace set errors", test_traceset_errors},
 	{"comm records round trip", test_comm_roundtrip},
 	{"comm record errors", test_comm_errors},
+	{"binary: kept as records, the same events", test_records},
 	CU_TEST_INFO_NULL,
 };
 

@@ -1,4 +1,6 @@
 /* The translator: instructions from events, sizes from the trace, and the traces it refuses. */
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "translate.h"
@@ -180,6 +182,44 @@ static void test_no_finalize(void)
 	mpiv_traceset_release(&ts);
 }
 
+/* A size beyond what the engine keeps (a message no program sends, but a trace may say so)
+ * becomes the engine's largest, and the program written as model.dat reads again. */
+static void test_huge_sizes(void)
+{
+	const char *const ev[] = {
+		"[{\"call\":\"MPI_Init\"},"
+		"{\"call\":\"MPI_Recv\",\"peer\":1,\"tag\":0,\"comm\":0,"
+		"\"bytes\":360287970189639679},"
+		"{\"call\":\"MPI_Finalize\"}]",
+		"[{\"call\":\"MPI_Init\"},"
+		"{\"call\":\"MPI_Send\",\"peer\":0,\"tag\":0,\"comm\":0,"
+		"\"bytes\":9223372036854775807},"
+		"{\"call\":\"MPI_Finalize\"}]",
+		NULL,
+	};
+	struct mpiv_traceset ts;
+	struct eng_prog p, back;
+	struct tr_opts opts = {ENG_BUF_EAGER, 65536, 0, 0};
+	char *buf = NULL, msg[256];
+	size_t len = 0;
+	FILE *f;
+
+	CU_ASSERT_FATAL(unit_load_case(ev, &ts) == 0);
+	CU_ASSERT_FATAL(tr_translate(&ts, &opts, &p, NULL) == 0);
+	CU_ASSERT_EQUAL(p.ins[0][0].bytes, ENG_MAX_BYTES);
+	CU_ASSERT_EQUAL(p.ins[1][0].bytes, ENG_MAX_BYTES);
+	f = open_memstream(&buf, &len);
+	CU_ASSERT_FATAL(f && eng_prog_write(&p, f) == 0);
+	fclose(f);
+	f = fmemopen(buf, len, "r");
+	CU_ASSERT_EQUAL(eng_prog_read(&back, f, msg, sizeof(msg)), 0);
+	fclose(f);
+	free(buf);
+	eng_prog_release(&back);
+	eng_prog_release(&p);
+	mpiv_traceset_release(&ts);
+}
+
 static CU_TestInfo translate_tests[] = {
 	{"instructions", test_instructions},
 	{"refused traces", test_refused},
@@ -187,6 +227,7 @@ static CU_TestInfo translate_tests[] = {
 	{"communicators across ranks", test_comms},
 	{"peer outside its communicator", test_comm_peer_outside},
 	{"ranks disagree on a communicator", test_comm_disagree},
+	{"sizes beyond the engine's", test_huge_sizes},
 	CU_TEST_INFO_NULL,
 };
 

@@ -25,6 +25,6 @@ const char *unit_tmpdir(void);
 
 extern CU_SuiteInfo event_suite, trace_suite, cex_suite, translate_suite, engine_suite,
 	reduction_suite, warn_suite, mpilib_suite, search_suite, verify_suite, redcheck_suite,
-	suppress_suite, slurm_suite, promela_suite;
+	suppress_suite, slurm_suite, nodes_suite, promela_suite;
 
 #endif

@@ -1,0 +1,253 @@
+/* A rank's events kept as the records of its binary file (a few bytes an event), decoded when
+ * asked for, instead of a struct mpiv_event and its requests each (some 150 bytes): how check
+ * holds traces of millions of events. Every STORE_MARK-th event has a mark (where its record
+ * starts, and the decoder's state there), so that event i is found by decoding at most
+ * STORE_MARK records from a mark; a read in order goes on from where the last one stopped.
+ * An event the recorder wrote again (a blocked call, once it returned) is kept decoded: there
+ * are few. The records were checked when the file was read (trace.c): decoding them again
+ * cannot fail. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "trace.h"
+#include "trace_store.h"
+#include "tracefmt.h"
+#include "xalloc.h"
+
+#define STORE_MARK 64		/* events between marks */
+
+/* Where event k * STORE_MARK's record starts, and the decoder's state before it. */
+struct store_mark {
+	size_t off;
+	int32_t last_req;
+};
+
+/* One decoded event and the room for what it points to. */
+struct store_slot {
+	size_t index;		/* the event held; SIZE_MAX: none */
+	struct mpiv_event ev;
+	struct mpiv_reqinfo *reqs;
+	size_t capreqs;
+	int32_t *group;
+	size_t capgroup;
+};
+
+struct mpiv_trace_store {
+	char *data;		/* the file */
+	size_t len;		/* its records end here */
+	uint32_t version;	/* its format's */
+	uint64_t *sites;	/* its site table */
+	size_t nsites, capsites;
+	struct store_mark *marks;
+	size_t nmarks, capmarks;
+	size_t nevents;		/* events marked so far */
+	struct mpiv_event *rewritten;	/* events written again, by index, owned */
+	size_t nrewritten, caprewritten;
+	struct store_slot slots[MPIV_TRACE_SLOTS];
+	unsigned next;		/* the slot to use next */
+	/* where the last decoding stopped: event `at` starts there (SIZE_MAX: nowhere) */
+	size_t at, at_off;
+	int32_t at_req;
+};
+
+struct mpiv_trace_store *mpiv_store_new(char *data_take, size_t len, uint32_t version)
+{
+	struct mpiv_trace_store *s = xcalloc(1, sizeof(*s));
+	int k;
+
+	s->data = data_take;
+	s->len = len;
+	s->version = version;
+	s->at = SIZE_MAX;
+	for (k = 0; k < MPIV_TRACE_SLOTS; k++)
+		s->slots[k].index = SIZE_MAX;
+	return s;
+}
+
+const char *mpiv_store_data(const struct mpiv_trace_store *s)
+{
+	return s->data;
+}
+
+void mpiv_store_sites(struct mpiv_trace_store *s, uint64_t ***sites, size_t **nsites,
+		      size_t **cap)
+{
+	*sites = &s->sites;
+	*nsites = &s->nsites;
+	*cap = &s->capsites;
+}
+
+void mpiv_store_event(struct mpiv_trace_store *s, size_t index, size_t off, int32_t last_req)
+{
+	if (index % STORE_MARK == 0) {
+		xgrow((void **)&s->marks, &s->capmarks, s->nmarks + 1, sizeof(*s->marks));
+		s->marks[s->nmarks].off = off;
+		s->marks[s->nmarks].last_req = last_req;
+		s->nmarks++;
+	}
+	s->nevents = index + 1;
+}
+
+/* The rewritten event i, or NULL. */
+static struct mpiv_event *rewritten(const struct mpiv_trace_store *s, size_t i)
+{
+	size_t lo = 0, hi = s->nrewritten;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (s->rewritten[mid].index == i)
+			return &s->rewritten[mid];
+		if (s->rewritten[mid].index < i)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return NULL;
+}
+
+/* A deep copy of ev into *to. */
+static void copy_event(struct mpiv_event *to, const struct mpiv_event *ev)
+{
+	*to = *ev;
+	to->reqs = NULL;
+	to->group = NULL;
+	if (ev->nreqs) {
+		to->reqs = xmalloc(ev->nreqs * sizeof(*to->reqs));
+		memcpy(to->reqs, ev->reqs, ev->nreqs * sizeof(*to->reqs));
+	}
+	if (ev->ngroup) {
+		to->group = xmalloc(ev->ngroup * sizeof(*to->group));
+		memcpy(to->group, ev->group, ev->ngroup * sizeof(*to->group));
+	}
+}
+
+void mpiv_store_rewrite(struct mpiv_trace_store *s, const struct mpiv_event *ev)
+{
+	struct mpiv_event *old = rewritten(s, ev->index);
+	size_t at, k;
+
+	if (old) {
+		mpiv_event_release(old);
+		copy_event(old, ev);
+	} else {
+		xgrow((void **)&s->rewritten, &s->caprewritten, s->nrewritten + 1,
+		      sizeof(*s->rewritten));
+		for (at = s->nrewritten; at > 0 && s->rewritten[at - 1].index > ev->index; at--)
+			;
+		memmove(&s->rewritten[at + 1], &s->rewritten[at],
+			(s->nrewritten - at) * sizeof(*s->rewritten));
+		copy_event(&s->rewritten[at], ev);
+		s->nrewritten++;
+	}
+	/* a slot holding its first record holds what it no longer is */
+	for (k = 0; k < MPIV_TRACE_SLOTS; k++)
+		if (s->slots[k].index == ev->index)
+			s->slots[k].index = SIZE_MAX;
+}
+
+void mpiv_store_end(struct mpiv_trace_store *s, size_t len)
+{
+	s->len = len;
+}
+
+/* Decode records from byte off (the decoder before it: event `index` next, last request id
+ * last_req) until event i's record, into slot sl; then add the repeats that follow it. */
+static void decode_to(struct mpiv_trace_store *s, struct store_slot *sl, size_t i, size_t off,
+		      size_t index, int32_t last_req)
+{
+	struct mpiv_tf_reader rd;
+	struct mpiv_tf_record rec;
+	char why[8];
+	long n;
+
+	memset(&rd, 0, sizeof(rd));
+	rd.version = s->version;
+	rd.nevents = (uint32_t)index;
+	rd.last_req = last_req;
+	rd.sites = s->sites;
+	rd.nsites = s->nsites;
+	if (!sl->reqs) {
+		sl->capreqs = 8;
+		sl->reqs = xmalloc(sl->capreqs * sizeof(*sl->reqs));
+	}
+	for (;;) {
+		n = mpiv_tf_decode(&rd, s->data + off, s->len - off, &rec, sl->reqs, sl->capreqs,
+				   why, sizeof(why));
+		if (n == -2) {
+			sl->capreqs = rec.ev.nreqs;
+			sl->reqs = xrealloc(sl->reqs, sl->capreqs * sizeof(*sl->reqs));
+			continue;
+		}
+		if (n <= 0)
+			abort();	/* the reader checked every record */
+		off += (size_t)n;
+		if (rec.kind == MPIV_TF_EVENT && !rec.replaces && rec.ev.index == i)
+			break;
+	}
+	sl->ev = rec.ev;
+	sl->ev.group = NULL;
+	if (rec.ev.ngroup) {
+		xgrow((void **)&sl->group, &sl->capgroup, rec.ev.ngroup, sizeof(*sl->group));
+		mpiv_tf_group(&rec, sl->group);
+		sl->ev.group = sl->group;
+	}
+	sl->index = i;
+	/* the next read in order goes on from here */
+	s->at = i + 1;
+	s->at_off = off;
+	s->at_req = rd.last_req;
+	/* a failed poll made again and again: its repeat records follow it */
+	while (off < s->len) {
+		n = mpiv_tf_decode(&rd, s->data + off, s->len - off, &rec, NULL, 0, why,
+				   sizeof(why));
+		if (n <= 0 || rec.kind != MPIV_TF_REPEAT)
+			break;
+		sl->ev.repeat = rec.more > UINT64_MAX - sl->ev.repeat ? UINT64_MAX :
+				sl->ev.repeat + rec.more;
+		off += (size_t)n;
+	}
+}
+
+const struct mpiv_event *mpiv_store_get(struct mpiv_trace_store *s, size_t i)
+{
+	const struct mpiv_event *re = rewritten(s, i);
+	const struct store_mark *mk;
+	struct store_slot *sl;
+	size_t k;
+
+	if (re)
+		return re;
+	for (k = 0; k < MPIV_TRACE_SLOTS; k++)
+		if (s->slots[k].index == i)
+			return &s->slots[k].ev;
+	sl = &s->slots[s->next];
+	s->next = (s->next + 1) % MPIV_TRACE_SLOTS;
+	sl->index = SIZE_MAX;
+	mk = &s->marks[i / STORE_MARK];
+	/* from where the last read stopped when that is on the way, else from the mark */
+	if (s->at != SIZE_MAX && s->at <= i && s->at >= (i / STORE_MARK) * STORE_MARK)
+		decode_to(s, sl, i, s->at_off, s->at, s->at_req);
+	else
+		decode_to(s, sl, i, mk->off, (i / STORE_MARK) * STORE_MARK, mk->last_req);
+	return &sl->ev;
+}
+
+void mpiv_store_free(struct mpiv_trace_store *s)
+{
+	size_t k;
+
+	if (!s)
+		return;
+	for (k = 0; k < s->nrewritten; k++)
+		mpiv_event_release(&s->rewritten[k]);
+	for (k = 0; k < MPIV_TRACE_SLOTS; k++) {
+		free(s->slots[k].reqs);
+		free(s->slots[k].group);
+	}
+	free(s->rewritten);
+	free(s->marks);
+	free(s->sites);
+	free(s->data);
+	free(s);
+}

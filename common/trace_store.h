@@ -1,0 +1,42 @@
+/* A rank's events kept as the records of its binary file, decoded when asked for
+ * (trace_store.c): what trace.c's reader builds for mpiv_trace_load_records(), and
+ * mpiv_trace_event() reads. Internal to common/. */
+#ifndef MPIV_TRACE_STORE_H
+#define MPIV_TRACE_STORE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "event.h"
+
+struct mpiv_trace_store;
+
+/* A store of the records in data[0..len) (a whole file, taken: freed with the store) of trace
+ * format version `version`. */
+struct mpiv_trace_store *mpiv_store_new(char *data_take, size_t len, uint32_t version);
+
+/* The file's bytes, which the store holds. */
+const char *mpiv_store_data(const struct mpiv_trace_store *s);
+
+/* The store's site table, which the reader appends every site record to: *sites and *nsites
+ * (with room *cap, for xgrow). */
+void mpiv_store_sites(struct mpiv_trace_store *s, uint64_t ***sites, size_t **nsites,
+		      size_t **cap);
+
+/* Event `index` (the next one) starts at byte off of the data, with the decoder's last request
+ * id last_req before it. */
+void mpiv_store_event(struct mpiv_trace_store *s, size_t index, size_t off, int32_t last_req);
+
+/* Event ev->index was written again (a blocked call once it returned): ev is what it is now
+ * (copied, requests and group too). */
+void mpiv_store_rewrite(struct mpiv_trace_store *s, const struct mpiv_event *ev);
+
+/* The records end at byte len (a file cut inside a record is read up to the one before). */
+void mpiv_store_end(struct mpiv_trace_store *s, size_t len);
+
+/* Event i of the store (mpiv_trace_event()). */
+const struct mpiv_event *mpiv_store_get(struct mpiv_trace_store *s, size_t i);
+
+void mpiv_store_free(struct mpiv_trace_store *s);
+
+#endif

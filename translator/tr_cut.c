@@ -1,0 +1,147 @@
+/* check's own pass before SPIN: the stretch of a search where the engine offers one choice at a
+ * time (or none) is one path, which check runs itself; only from the first state with several
+ * choices does SPIN search, on what is left of the program (models/README.md, "Check's own
+ * pass"). */
+#include <stdlib.h>
+#include <string.h>
+
+#include "translate.h"
+#include "xalloc.h"
+
+long tr_forced_path(const struct eng_prog *prog, int32_t *st)
+{
+	long lead = 0;
+
+	eng_start(prog, st);
+	/* the state's count of choices, as the engine left it (eng_nchoices() walks them) */
+	while (st[ENG_ST_NCHOICES] == 1) {
+		eng_choose(prog, st, 0);
+		lead++;
+	}
+	return lead;
+}
+
+/* Can prog be cut at any state? Not when its instructions name other processes' instructions
+ * (one-sided synchronisation, locks), nor when what the engine makes of an instruction
+ * depends on the whole program: ready sends (which receives are posted lazily), an attached
+ * buffer (the state's layout), variants, or reductions' tables cut short by their limits. */
+static int cuttable(const struct eng_prog *p)
+{
+	int q, i;
+
+	if (p->nvar || p->nregs || p->nready || p->nbuf || p->nlocks || p->start ||
+	    p->red_partial)
+		return 0;
+	for (q = 0; q < p->nprocs; q++)
+		for (i = 0; i < p->nins[q]; i++)
+			if (p->ins[q][i].op >= ENG_WIN_POST)
+				return 0;
+	return 1;
+}
+
+/* The first instruction of process q that a search from st still refers to: its pc, the
+ * posts of its live requests and of its messages in flight, and every post a wait from its pc
+ * on names. */
+static int first_needed(const struct eng_prog *p, const int32_t *st, int q)
+{
+	int lo = eng_pc(p, st, q), i, j, src, si, dst;
+
+	for (i = 0; i < eng_unreceived(p, st); i++) {
+		eng_message(p, st, i, &src, &si, &dst);
+		if (src == q && si < lo)
+			lo = si;
+	}
+	for (i = eng_pc(p, st, q); i < p->nins[q]; i++) {
+		const struct eng_instr *in = &p->ins[q][i];
+
+		if (in->op == ENG_WAIT || in->op == ENG_WAITANY || in->op == ENG_WAIT_SOME)
+			for (j = 0; j < in->n; j++)
+				if (in->list[j] < lo)
+					lo = in->list[j];
+	}
+	return lo;
+}
+
+int tr_cut(const struct eng_prog *prog, const int32_t *st, struct eng_prog *out)
+{
+	const int32_t *live;
+	int32_t *lo, *s;
+	int q, i, j, c, nlive;
+
+	if (!cuttable(prog))
+		return 0;
+	lo = xcalloc((size_t)prog->nprocs, sizeof(*lo));
+	for (q = 0; q < prog->nprocs; q++)
+		lo[q] = first_needed(prog, st, q);
+	/* live requests are posts before the pc: their lowest is no lower than the messages' or
+	 * the waits' (a request a later wait names is live or not posted yet), but take it too */
+	for (q = 0; q < prog->nprocs; q++) {
+		live = &st[prog->off_live + q * prog->maxlive];
+		nlive = st[prog->off_nlive + q];
+		for (i = 0; i < nlive; i++)
+			if ((live[i] >> 1) < lo[q])
+				lo[q] = live[i] >> 1;
+	}
+	memset(out, 0, sizeof(*out));
+	out->nranks = prog->nranks;
+	out->nprocs = prog->nprocs;
+	out->proc_rank = xmalloc((size_t)prog->nprocs * sizeof(*out->proc_rank));
+	out->proc_thread = xmalloc((size_t)prog->nprocs * sizeof(*out->proc_thread));
+	memcpy(out->proc_rank, prog->proc_rank, (size_t)prog->nprocs * sizeof(*out->proc_rank));
+	memcpy(out->proc_thread, prog->proc_thread,
+	       (size_t)prog->nprocs * sizeof(*out->proc_thread));
+	out->ncomms = prog->ncomms;
+	out->comms = xcalloc((size_t)prog->ncomms, sizeof(*out->comms));
+	for (c = 0; c < prog->ncomms; c++) {
+		out->comms[c].n = prog->comms[c].n;
+		out->comms[c].members = xmalloc(((size_t)prog->comms[c].n + 1) * sizeof(int32_t));
+		memcpy(out->comms[c].members, prog->comms[c].members,
+		       (size_t)prog->comms[c].n * sizeof(int32_t));
+	}
+	out->nins = xmalloc((size_t)prog->nprocs * sizeof(*out->nins));
+	out->ins = xmalloc((size_t)prog->nprocs * sizeof(*out->ins));
+	for (q = 0; q < prog->nprocs; q++) {
+		out->nins[q] = prog->nins[q] - lo[q];
+		out->ins[q] = xmalloc((size_t)out->nins[q] * sizeof(**out->ins));
+		memcpy(out->ins[q], prog->ins[q] + lo[q], (size_t)out->nins[q] * sizeof(**out->ins));
+		for (i = 0; i < out->nins[q]; i++) {
+			struct eng_instr *in = &out->ins[q][i];
+			const int32_t *from = in->list;
+
+			if (!in->n) {
+				in->list = NULL;
+				continue;
+			}
+			in->list = xmalloc((size_t)in->n * sizeof(*in->list));
+			for (j = 0; j < in->n; j++)
+				in->list[j] = from[j] - lo[q];
+		}
+	}
+	out->buffering = prog->buffering;
+	out->eager = prog->eager;
+	out->bsend_overhead = prog->bsend_overhead;
+	out->maxlive = prog->maxlive;
+	out->maxmsg = prog->maxmsg;
+	out->full = prog->full;
+	eng_layout(out);
+	if (out->words != prog->words)
+		abort();	/* the same sizes make the same layout */
+	/* the state, every instruction index renumbered */
+	s = xmalloc(eng_state_bytes(out));
+	memcpy(s, st, eng_state_bytes(out));
+	for (q = 0; q < prog->nprocs; q++) {
+		int32_t *l = &s[out->off_live + q * out->maxlive];
+
+		s[out->off_pc + q] -= lo[q];
+		for (i = 0; i < s[out->off_nlive + q]; i++)
+			l[i] = ((l[i] >> 1) - lo[q]) * 2 + (l[i] & 1);
+	}
+	for (i = 0; i < s[ENG_ST_NMSG]; i++) {
+		int32_t *m = &s[out->off_msg + 2 * i];
+
+		m[1] = ((m[1] >> 1) - lo[m[0] & 0xffff]) * 2 + (m[1] & 1);
+	}
+	out->start = s;
+	free(lo);
+	return 1;
+}
