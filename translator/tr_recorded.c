@@ -12,8 +12,8 @@
  * receive) in *src; returns 0 if it has none (never completed). */
 static int recorded_completion(const struct mpiv_rank_trace *t, long e, int32_t *src)
 {
-	int32_t req = mpiv_trace_event(t, (size_t)e)->reqs[0].req;	/* the events read after
-									 * it may take its place */
+	/* a copy: the events read after it may take its place */
+	int32_t req = mpiv_trace_event(t, (size_t)e)->reqs[0].req;
 	size_t i;
 	uint32_t j;
 
