@@ -326,6 +326,23 @@ static void print_notes(const struct monitor_result *res, unsigned kind)
 	}
 }
 
+/* The first operation of cex whose MPI_Cancel succeeded (doc/semantics.md 4.7): 1 with its
+ * rank and event, else 0. */
+static int cancelled_op(const struct mpiv_cex *cex, int *rank, long *ev)
+{
+	size_t k;
+	int r;
+
+	for (r = 0; r < cex->nranks; r++)
+		for (k = 0; k < cex->ranks[r].nops; k++)
+			if (cex->ranks[r].ops[k].cancelled == 1) {
+				*rank = r;
+				*ev = (long)cex->ranks[r].ops[k].op;
+				return 1;
+			}
+	return 0;
+}
+
 /* not reproduced: where the counterexample has the ranks blocked, and what the replayer saw
  * happen there instead (the ranks' notes). */
 static void explain_not_reproduced(const struct monitor_result *res, const struct mpiv_cex *cex)
@@ -333,6 +350,7 @@ static void explain_not_reproduced(const struct monitor_result *res, const struc
 	char where[1100], line[1200];
 	size_t n = 0, used = 0;
 	int r, coll = 0;
+	long ev;
 
 	line[0] = '\0';
 	for (r = 0; r < cex->nranks; r++) {
@@ -388,6 +406,10 @@ static void explain_not_reproduced(const struct monitor_result *res, const struc
 		       "its matching receive was posted, which is erroneous; this MPI library does "
 		       "not detect it (a ready send behaves as a standard send there)\n",
 		       cex->ready_send - 1);
+	else if (cancelled_op(cex, &r, &ev))
+		printf("why: the counterexample needs the cancellation of rank %d's request made "
+		       "at event %ld to succeed (MPI_Cancel), which replay cannot force; MPICH 4.0 "
+		       "and Open MPI 4.1 do not cancel sends\n", r, ev);
 	else if (any_note(res, MPIV_NOTE_UNFORCED))
 		printf("why: replay could not force every choice of the counterexample (see "
 		       "above)\n");

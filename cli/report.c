@@ -106,6 +106,28 @@ void site_str(const struct mpiv_traceset *ts, int r, long e, char *buf, size_t s
 	mpiv_cex_site_release(&s);
 }
 
+/* The sends and receives MPI_Cancel cancelled on the way (doc/semantics.md 4.7), whose
+ * cancellation succeeded (how = 1) or failed (2): the library may do either, and the deadlock
+ * needs what it did there. */
+static void report_cancelled(FILE *f, const struct mpiv_cex *cex, int how)
+{
+	size_t k, n = 0;
+	int r;
+
+	for (r = 0; r < cex->nranks; r++)
+		for (k = 0; k < cex->ranks[r].nops; k++)
+			n += cex->ranks[r].ops[k].cancelled == how;
+	if (!n)
+		return;
+	fprintf(f, how == 1 ? "  cancelled on the way, unmatched (%zu):" :
+			      "  cancels that failed on the way, matched or sent (%zu):", n);
+	for (r = 0; r < cex->nranks; r++)
+		for (k = 0; k < cex->ranks[r].nops; k++)
+			if (cex->ranks[r].ops[k].cancelled == how)
+				fprintf(f, " rank %d event %u;", r, cex->ranks[r].ops[k].op);
+	fputc('\n', f);
+}
+
 /* The passive-target locks ranks hold at the deadlock: acquired, never released on the way.
  * Which rank acquired a contended lock first is one of the search's choices. */
 static void report_locks_held(FILE *f, const struct mpiv_traceset *ts,
@@ -272,6 +294,8 @@ void report_deadlock(FILE *f, const struct mpiv_traceset *ts, const struct tr_de
 					fprintf(f, " rank %d event %u;", r, cex->ranks[r].ops[k].op);
 		fputc('\n', f);
 	}
+	report_cancelled(f, cex, 1);
+	report_cancelled(f, cex, 2);
 	fprintf(f, "  counterexample: %s\n  replay it: mpiverify replay --trace ", d->path);
 	print_shell_word(f, d->path);
 	fputc('\n', f);

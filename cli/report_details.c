@@ -128,6 +128,8 @@ static json_t *lane_json(const struct mpiv_traceset *ts, const struct mpiv_cex_r
 			json_object_set_new(o, "buffered", json_boolean(!op->sync));
 		if (op->wildcard)
 			json_object_set_new(o, "wildcard", json_true());
+		if (op->cancelled)
+			json_object_set_new(o, "cancelled", json_boolean(op->cancelled == 1));
 		if (k + 1 == cr->nops && (long)op->op == cr->blocked_op)
 			json_object_set_new(o, "blocked", json_true());
 		json_array_append_new(ops, o);

@@ -191,6 +191,9 @@ int mpiv_cex_save(const char *path, const struct mpiv_cex *cex, struct mpiv_erro
 				json_object_set_new(jo, "wildcard", json_true());
 			if (op->sync >= 0)
 				json_object_set_new(jo, "buffered", json_boolean(!op->sync));
+			if (op->cancelled)
+				json_object_set_new(jo, "cancelled",
+						    json_boolean(op->cancelled == 1));
 			json_array_append_new(ops, jo);
 		}
 		json_object_set_new(o, "ops", ops);
@@ -376,6 +379,12 @@ static int load_rank(json_t *o, int r, int nranks, struct mpiv_cex_rank *cr, con
 		snprintf(what, sizeof(what), "ranks[%d].ops[%zu]", r, i);
 		if (want_bool(jo, "wildcard", &op->wildcard, path, r, what, err))
 			return -1;
+		bf = json_object_get(jo, "cancelled");
+		if (bf && !json_is_boolean(bf))
+			return mpiv_error_set(err, MPIV_EXIT_BAD_INPUT, path, r, -1,
+					      "ranks[%d].ops[%zu].cancelled: expected a boolean", r,
+					      i);
+		op->cancelled = !bf ? 0 : json_is_true(bf) ? 1 : 2;
 		bf = json_object_get(jo, "buffered");
 		if (bf) {
 			if (!json_is_boolean(bf))

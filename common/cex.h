@@ -50,6 +50,10 @@ struct mpiv_cex_op {
 	int sync;		/* standard send: 1 unbuffered (waits for its receive), 0 buffered;
 				 * -1 for every other operation */
 	int wildcard;		/* receive posted with MPI_ANY_SOURCE: the match is a choice */
+	int cancelled;		/* send or receive the program cancelled (doc/semantics.md 4.7):
+				 * 1 the cancellation succeeded (its message, or the receive,
+				 * withdrawn unmatched), 2 it failed (matched, or the send went
+				 * on), 0 no cancel reached */
 };
 
 /* Where one thread of a rank whose threads call MPI ended in the deadlock state. */

@@ -61,6 +61,7 @@ enum mpiv_kind {
 	MPIV_KIND_BUF_DETACH,	/* MPI_Buffer_detach: waits until its messages are delivered */
 	MPIV_KIND_LOCAL,	/* involves no other rank (MPI_Reduce_local, MPI_Op_create): no
 				 * effect on the model */
+	MPIV_KIND_CANCEL,	/* MPI_Cancel of the request in reqs[0] */
 	MPIV_KIND_UNSUPPORTED,	/* recorded, but check cannot judge it */
 };
 

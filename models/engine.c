@@ -74,7 +74,8 @@ static int any_ready_match(const struct eng_prog *p, const struct eng_instr *rin
  * hold millions): the ready sends, whether a receive is marked (lazy), whether the program
  * attaches a buffer or makes buffered sends (then every rank has a buffer size in the state,
  * and a buffered send that does not fit is an error), its nonblocking collectives, its
- * MPI_ANY_SOURCE receives and its contended window locks. */
+ * MPI_ANY_SOURCE receives, its contended window locks and its cancels (each cancelled post
+ * gets the instruction of its ENG_CANCEL). */
 static void scan_program(struct eng_prog *p, int *lazy, int *buffer)
 {
 	int q, v, i;
@@ -83,6 +84,7 @@ static void scan_program(struct eng_prog *p, int *lazy, int *buffer)
 	p->nicoll = 0;
 	p->nwild = 0;
 	p->ncontended = 0;
+	p->ncancel = 0;
 	*lazy = *buffer = 0;
 	for (q = 0; q < p->nprocs; q++)
 		for (v = 0; v < VN(p, q); v++)
@@ -107,6 +109,10 @@ static void scan_program(struct eng_prog *p, int *lazy, int *buffer)
 					break;
 				case ENG_WIN_LOCK:
 					p->ncontended += in->d != 0;
+					break;
+				case ENG_CANCEL:
+					VINS(p, q, v)[in->a].cancel = i;
+					p->ncancel++;
 					break;
 				default:
 					break;
@@ -318,6 +324,37 @@ static const struct eng_instr *msg_send(const struct eng_prog *p, const int32_t 
 	const int32_t *m = MSG(p, st);
 
 	return &CUR(p, st, msg_src(m[2 * i]))[m[2 * i + 1] >> 1];
+}
+
+/* The index of the message process q's send instruction si has in flight, or -1. */
+static int msg_find(const struct eng_prog *p, const int32_t *st, int q, int si)
+{
+	const int32_t *m = MSG(p, st);
+	int i;
+
+	for (i = 0; i < st[ENG_ST_NMSG]; i++)
+		if (msg_src(m[2 * i]) == q && (m[2 * i + 1] >> 1) == si)
+			return i;
+	return -1;
+}
+
+/* Is in, process q's next instruction, the cancel of a send whose message is still in flight?
+ * Whether the cancellation succeeds is then a choice. */
+static int cancel_open_send(const struct eng_prog *p, const int32_t *st, int q,
+			    const struct eng_instr *in)
+{
+	return in->op == ENG_CANCEL && CUR(p, st, q)[in->a].op == ENG_POST_SEND &&
+	       live_find(p, st, q, in->a) >= 0 && msg_find(p, st, q, in->a) >= 0;
+}
+
+/* Is live entry li of process q a receive whose cancellation was asked for and that is still
+ * open? Until it is matched, the cancellation may succeed at any time: a choice. */
+static int cancel_open_recv(const struct eng_prog *p, const int32_t *st, int q, int li)
+{
+	int32_t e = LIVE(p, st, q)[li];
+	const struct eng_instr *in = &CUR(p, st, q)[e >> 1];
+
+	return !(e & 1) && in->op == ENG_POST_RECV && in->cancel > 0 && PC(p, st, q) > in->cancel;
 }
 
 /* Does receive instruction rin match the message at index i (sent to its rank)? */
@@ -533,6 +570,9 @@ static int match_deterministic(const struct eng_prog *p, int32_t *st, int q)
 
 	if (shared_rank(p, q))
 		return 0;	/* which thread takes a message: a choice (walk_choices) */
+	/* with cancels, whether a message or a receive is withdrawn first: a choice */
+	if (p->ncancel)
+		return 0;
 	for (li = 0; li < NLIVE(p, st, q); li++) {
 		int32_t e = LIVE(p, st, q)[li];
 		const struct eng_instr *in = &CUR(p, st, q)[e >> 1];
@@ -914,6 +954,12 @@ static int step(const struct eng_prog *p, int32_t *st, int q, int chosen)
 			BUF(p, st, r) = 0;
 		}
 		break;
+	case ENG_CANCEL:
+		/* a send still in flight: success or failure is a choice (walk_choices); a send
+		 * already matched or completed, or a receive: nothing happens now */
+		if (!chosen && cancel_open_send(p, st, q, in))
+			return 0;
+		break;
 	case ENG_WIN_POST:
 	case ENG_WIN_UNLOCK:
 		break;
@@ -976,9 +1022,10 @@ static void closure(const struct eng_prog *p, int32_t *st)
  *
  * They are used only when every rank is one process, no buffered send fills an attached
  * buffer (when a message leaves the buffer decides whether a later buffered send fits), the
- * program makes no ready send (whose check depends on when receives are posted) and no
- * contended window lock, and has one variant per process (not verify's programs): then every
- * choice is which message an MPI_ANY_SOURCE receive takes. Both rest on two facts:
+ * program makes no ready send (whose check depends on when receives are posted), no
+ * contended window lock and no cancel (which withdraws messages and receives: F1 and F2 do
+ * not hold), and has one variant per process (not verify's programs): then every choice is
+ * which message an MPI_ANY_SOURCE receive takes. Both rest on two facts:
  *   (F1) only rank d takes the messages sent to d, each sender's messages to d stay in the
  *        order they were sent, and a message goes to the earliest posted open receive of d
  *        that matches it (the closure matches a receive that names its source as soon as its
@@ -1184,7 +1231,7 @@ static void wenv_build(struct eng_prog *p)
 	p->red_eager = p->eager;
 	p->red_persistent = 0;
 	p->red_partial = 0;
-	if (p->threaded || p->nbuf || p->nvar || p->nready || !p->nwild)
+	if (p->threaded || p->nbuf || p->nvar || p->nready || p->ncancel || !p->nwild)
 		return;
 	p->wenv_first = calloc((size_t)p->nranks + 1, sizeof(*p->wenv_first));
 	if (!p->wenv_first)
@@ -1489,7 +1536,8 @@ static int walk_choices(const struct eng_prog *p, const int32_t *st, int k, int 
 			const struct eng_instr *in = &CUR(p, st, d)[e >> 1];
 
 			if ((e & 1) || in->op != ENG_POST_RECV || in->a == ENG_PROC_NULL ||
-			    (in->a != ENG_ANY && !p->threaded && !p->nbuf && in->d != ENG_RECV_LAZY))
+			    (in->a != ENG_ANY && !p->threaded && !p->nbuf && !p->ncancel &&
+			     in->d != ENG_RECV_LAZY))
 				continue;
 			for (j = msg_lower(p, st, RANK(p, d) << 16);
 			     (s = next_sender(p, st, RANK(p, d), &j)) >= 0;) {
@@ -1524,6 +1572,34 @@ static int walk_choices(const struct eng_prog *p, const int32_t *st, int k, int 
 			return n;
 		}
 		walk_note(all, n++, d, -1, -1);
+	}
+	/* cancels (doc/semantics.md 4.7): a send in flight at its cancel is withdrawn (li -5)
+	 * or goes on (li -6); an open receive whose cancellation was asked for is withdrawn
+	 * (li -7, i its live entry) */
+	for (d = 0; p->ncancel && d < p->nprocs; d++) {
+		const struct eng_instr *in = &CUR(p, st, d)[PC(p, st, d)];
+		int j;
+
+		for (j = -5; j >= -6 && cancel_open_send(p, st, d, in); j--) {
+			if (n == k) {
+				*d_out = d;
+				*li_out = j;
+				*i_out = -1;
+				return n;
+			}
+			walk_note(all, n++, d, j, -1);
+		}
+		for (li = 0; li < NLIVE(p, st, d); li++) {
+			if (!cancel_open_recv(p, st, d, li))
+				continue;
+			if (n == k) {
+				*d_out = d;
+				*li_out = -7;
+				*i_out = li;
+				return n;
+			}
+			walk_note(all, n++, d, -7, li);
+		}
 	}
 	/* verify: which of its complete requests an any-completion returns (li -2, i the
 	 * position in its list); which sender a wildcard probe sees (li -3, i the message);
@@ -1579,6 +1655,12 @@ static void describe(const struct eng_prog *p, const int32_t *st, int dd, int li
 	const int32_t *m = MSG(p, st);
 
 	*d = dd;
+	if (dd >= 0 && li <= -5) {	/* a cancel: of a send at its pc, of a receive */
+		*ri = li == -7 ? LIVE(p, st, dd)[i] >> 1 : PC(p, st, dd);
+		*s = li;
+		*si = -1;
+		return;
+	}
 	if (dd >= 0 && li <= -2) {	/* verify: an any-completion, a probe, a branch */
 		const struct eng_instr *in = &CUR(p, st, dd)[PC(p, st, dd)];
 
@@ -1629,6 +1711,28 @@ int eng_choice_list(const struct eng_prog *p, const int32_t *st, int *d, int *ri
 	return n;
 }
 
+/* Choice li (-5, -6, -7: walk_choices) of process d on a cancel. */
+static void cancel(const struct eng_prog *p, int32_t *st, int d, int li, int i)
+{
+	int pc = PC(p, st, d), post;
+	const struct eng_instr *in = &CUR(p, st, d)[pc];
+
+	if (li == -7) {		/* its open receive is withdrawn: complete, without a message */
+		post = LIVE(p, st, d)[i] >> 1;
+		LIVE(p, st, d)[i] |= 1;
+		if (p->obs && p->obs->cancelled)
+			p->obs->cancelled(p->obs->ctx, d, post);
+		return;
+	}
+	if (li == -5) {		/* its send's message is withdrawn: the request completes */
+		msg_remove(p, st, msg_find(p, st, d, in->a));
+		live_complete(p, st, d, in->a);
+		if (p->obs && p->obs->cancelled)
+			p->obs->cancelled(p->obs->ctx, d, in->a);
+	}
+	step(p, st, d, 1);	/* the cancel itself (-6: the send goes on as it would have) */
+}
+
 void eng_choose(const struct eng_prog *p, int32_t *st, int k)
 {
 	int d = -1, li = -1, i = -1;
@@ -1636,7 +1740,9 @@ void eng_choose(const struct eng_prog *p, int32_t *st, int k)
 	walk_choices(p, st, k, &d, &li, &i, NULL);
 	if (d < 0)
 		return;
-	if (li <= -2) {		/* verify */
+	if (li <= -5) {
+		cancel(p, st, d, li, i);
+	} else if (li <= -2) {	/* verify */
 		int pc = PC(p, st, d);
 		const struct eng_instr *in = &CUR(p, st, d)[pc];
 
@@ -2014,7 +2120,7 @@ static int bad(char *msg, size_t size, const char *what)
 /* Is op an instruction the engine knows? */
 static int known_op(int op)
 {
-	return (op >= ENG_POST_SEND && op <= ENG_BRANCH) ||
+	return (op >= ENG_POST_SEND && op <= ENG_CANCEL) ||
 	       (op >= ENG_WIN_POST && op <= ENG_WIN_UNLOCK);
 }
 
@@ -2146,6 +2252,14 @@ static int read_variant(struct eng_prog *p, FILE *f, int r, int n, struct eng_in
 				return bad(msg, size, "wait list");
 			}
 		}
+		/* a cancel names a send or receive its process posted before it, once */
+		if (in->op == ENG_CANCEL &&
+		    (in->a < 0 || in->a >= i ||
+		     ((*out)[in->a].op != ENG_POST_SEND && (*out)[in->a].op != ENG_POST_RECV) ||
+		     (*out)[in->a].cancel))
+			return bad(msg, size, "cancel");
+		if (in->op == ENG_CANCEL)
+			(*out)[in->a].cancel = i;
 		if ((in->op == ENG_WAITANY && (in->d < 1 || in->d > in->n)) ||
 		    ((in->op == ENG_WAIT || in->op == ENG_WAIT_SOME) && in->n < 1))
 			return bad(msg, size, "wait list");

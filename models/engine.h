@@ -76,6 +76,14 @@ enum eng_opcode {
 				 * instructions up to here. Goes on in the variant that recorded
 				 * the input it got (a choice when several did); stuck for good
 				 * when none did: a frontier (doc/verify.md) */
+	ENG_CANCEL = 14,	/* MPI_Cancel of the request posted at instruction a (an
+				 * ENG_POST_SEND or ENG_POST_RECV of the same process, before it).
+				 * A send whose message is still in flight: a choice between
+				 * success (its message is withdrawn, the request completes) and
+				 * failure (the send goes on as it would have); a receive: stays
+				 * open, and until it is matched its cancellation may succeed at
+				 * any time (a choice), which completes it without a message
+				 * (doc/semantics.md 4.7) */
 	/* One-sided synchronisation (doc/semantics.md 7, MPI-4.1 section 13.7.3). A window is an
 	 * engine communicator of its own (its group); creation, free and fence are ENG_COLL. */
 	ENG_WIN_POST = 16,	/* a = window: opens an exposure epoch; never blocks */
@@ -143,7 +151,7 @@ enum eng_buffering {
 #define ENG_MAX_BYTES (1LL << 48)
 
 struct eng_instr {
-	/* 32-bit fields first, then the two 64-bit ones: no padding (56 bytes; programs of
+	/* 32-bit fields first, then the two 64-bit ones: 4 bytes of padding (64 bytes; programs of
 	 * millions of instructions) */
 	int32_t op;		/* enum eng_opcode */
 	int32_t ev;		/* index of the trace event it comes from */
@@ -158,6 +166,9 @@ struct eng_instr {
 				 * on a communicator differ in call or root never complete it);
 				 * verify: ENG_POST_SEND: its call site's id (where a receive's
 				 * message came from: ENG_IN_SITE); 0 elsewhere */
+	int32_t cancel;		/* ENG_POST_SEND, ENG_POST_RECV: the instruction of the
+				 * ENG_CANCEL that cancels its request, 0 if none (eng_layout();
+				 * not in model.dat) */
 	int64_t bytes;		/* message size, for the eager threshold (at most
 				 * ENG_MAX_BYTES) */
 	int32_t *list;		/* ENG_WAIT: instruction indices of the posts it waits for */
@@ -197,6 +208,9 @@ struct eng_observer {
 	 * May be NULL. */
 	void (*input)(void *ctx, int r, int i, const struct eng_instr *in, int src, int tag,
 		      int site);
+	/* process r's request posted at instruction i was cancelled: its message, or its
+	 * receive, withdrawn. May be NULL. */
+	void (*cancelled)(void *ctx, int r, int i);
 };
 
 /* Rank d's MPI_ANY_SOURCE receives on comm with tag (or ENG_ANY): the static tables of the
@@ -265,6 +279,7 @@ struct eng_prog {
 	int32_t nwild;		/* MPI_ANY_SOURCE receives in it (eng_layout) */
 	int32_t ncontended;	/* contended window locks in it (eng_layout) */
 	int32_t threaded;	/* some rank has more than one process (eng_layout) */
+	int32_t ncancel;	/* ENG_CANCEL instructions in the program (eng_layout) */
 	int32_t nwenv;		/* the reductions' tables (eng_layout), by envelope, rank by
 				 * rank */
 	struct eng_wenv *wenv;
@@ -319,7 +334,9 @@ void eng_choose(const struct eng_prog *prog, int32_t *st, int k);
  * threads share (attach, detach, a buffered send); or (verify) with *s == -2, process d's
  * any-completion *ri completes the request posted at its instruction *si; with *s == -3, its
  * wildcard probe *ri finds a message of world rank *si; with *s == -4, its branch *ri goes on
- * in its variant *si (several that recorded the same input). */
+ * in its variant *si (several that recorded the same input); with *s == -5 or -6, process d's
+ * ENG_CANCEL *ri of a send in flight succeeds (-5: the message is withdrawn) or fails (-6);
+ * with *s == -7, the cancellation of process d's open receive posted at *ri succeeds. */
 void eng_choice(const struct eng_prog *prog, const int32_t *st, int k, int *d, int *ri, int *s,
 		int *si);
 

@@ -510,6 +510,34 @@ static int build_wait(struct builder *b, const struct mpiv_event *ev, int32_t **
 	return 0;
 }
 
+/* MPI_Cancel of a request a nonblocking send or receive posted (doc/semantics.md 4.7): an
+ * ENG_CANCEL of its post (that of MPI_Imrecv, whose message is matched already, is one from
+ * MPI_PROC_NULL: the cancel fails, as it must). What the model does not judge yet is refused:
+ * a cancel of a persistent request, of a collective or of a request another thread made, a
+ * second cancel of one request, and a cancel where verify follows inputs. Returns 0 or -1
+ * with err filled. */
+static int build_cancel(struct builder *b, const struct mpiv_event *ev, struct mpiv_error *err)
+{
+	const struct mpiv_rank_trace *t = b->t;
+	int32_t req = ev->nreqs == 1 ? ev->reqs[0].req : -1, instr = req_instr(b, req);
+	const struct eng_instr *post = instr >= 0 ? &cur(b)->ins[instr] : NULL;
+	size_t i;
+
+	if (!post || b->req_proc[req] != (int32_t)b->cur || b->verify || req_tmpl(b, req) >= 0 ||
+	    (post->op != ENG_POST_SEND && post->op != ENG_POST_RECV))
+		return mpiv_error_set(err, MPIV_EXIT_BAD_INPUT, t->source, t->rank, ev->index,
+				      "MPI_Cancel of request %d: check judges only the cancel of "
+				      "a nonblocking send or receive of the same thread, once, "
+				      "outside verify", req);
+	for (i = 0; i < cur(b)->n; i++)
+		if (cur(b)->ins[i].op == ENG_CANCEL && cur(b)->ins[i].a == instr)
+			return mpiv_error_set(err, MPIV_EXIT_BAD_INPUT, t->source, t->rank,
+					      ev->index, "MPI_Cancel of request %d a second time",
+					      req);
+	emit(b, ENG_CANCEL, (int)ev->index)->a = instr;
+	return 0;
+}
+
 /* ---- one-sided ---- */
 
 /* The engine communicator of the event's window; -1 with err filled if the rank has no such
@@ -874,6 +902,10 @@ static int build_rank(const struct mpiv_traceset *ts, const struct mpiv_rank_tra
 					   mpiv_call_kind(env->call) == MPIV_KIND_SEND_INIT);
 				map_req(b, req, idx);
 			}
+			break;
+		case MPIV_KIND_CANCEL:
+			if (build_cancel(b, ev, err))
+				goto fail;
 			break;
 		case MPIV_KIND_REQUEST_FREE:
 			for (j = 0; j < ev->nreqs; j++) {

@@ -24,6 +24,8 @@ struct recorder {
 	const struct eng_instr **fin;	/* per process: the instructions of its final variant */
 	int32_t **match_proc;	/* per process, per instruction: matched sending process, -1 */
 	int32_t **match_instr;	/* per process, per instruction: sender's instruction */
+	char **cancelled;	/* per process, per instruction: of a post, 2 its cancel was
+				 * executed, | 1 it succeeded */
 	int32_t **done_order;	/* per process: instructions executed, in order */
 	long **done_step;	/* per process: when each of them was executed (a step count
 				 * over all processes), to merge a rank's threads in order */
@@ -44,10 +46,19 @@ static void on_match(void *ctx, int d, int ri, const struct eng_instr *rin, int 
 	rc->at[rc->nat++] = (struct match_at){d, ri, s, si};
 }
 
+static void on_cancelled(void *ctx, int r, int i)
+{
+	struct recorder *rc = ctx;
+
+	rc->cancelled[r][i] |= 1;
+}
+
 static void on_exec(void *ctx, int r, int i, const struct eng_instr *in)
 {
 	struct recorder *rc = ctx;
 
+	if (in->op == ENG_CANCEL)
+		rc->cancelled[r][in->a] |= 2;
 	rc->done_step[r][rc->ndone[r]] = rc->step++;
 	rc->done_order[r][rc->ndone[r]++] = i;
 }
@@ -341,6 +352,8 @@ static void add_op(const struct eng_prog *p, const struct recorder *rc, int q, i
 	}
 	if (in->op == ENG_POST_SEND && in->d == ENG_SEND_STANDARD && in->a >= 0)
 		op->sync = !eng_send_buffered(p, in);
+	if ((in->op == ENG_POST_SEND || in->op == ENG_POST_RECV) && rc->cancelled[q][ii])
+		op->cancelled = rc->cancelled[q][ii] & 1 ? 1 : 2;
 }
 
 /* Is process q (of rank r) stuck in a mismatched collective? */
@@ -445,6 +458,7 @@ int tr_cex(const struct eng_prog *prog, const struct mpiv_traceset *ts, long lea
 	rc.done_step = xcalloc((size_t)p.nprocs, sizeof(*rc.done_step));
 	rc.ndone = xcalloc((size_t)p.nprocs, sizeof(*rc.ndone));
 	rc.fin = xcalloc((size_t)p.nprocs, sizeof(*rc.fin));
+	rc.cancelled = xcalloc((size_t)p.nprocs, sizeof(*rc.cancelled));
 	for (r = 0; r < p.nprocs; r++) {
 		int most = eng_max_nins(&p, r);
 
@@ -453,8 +467,11 @@ int tr_cex(const struct eng_prog *prog, const struct mpiv_traceset *ts, long lea
 		rc.match_instr[r] = xcalloc((size_t)most, sizeof(int32_t));
 		rc.done_order[r] = xcalloc((size_t)most, sizeof(int32_t));
 		rc.done_step[r] = xcalloc((size_t)most, sizeof(long));
+		rc.cancelled[r] = xcalloc((size_t)most, 1);
 	}
+	memset(&obs, 0, sizeof(obs));
 	obs.ctx = &rc;
+	obs.cancelled = on_cancelled;
 	obs.match = on_match;
 	obs.exec = on_exec;
 	p.obs = &obs;
@@ -525,11 +542,13 @@ out:
 		free(rc.match_instr[r]);
 		free(rc.done_order[r]);
 		free(rc.done_step[r]);
+		free(rc.cancelled[r]);
 	}
 	free(rc.match_proc);
 	free(rc.match_instr);
 	free(rc.done_order);
 	free(rc.done_step);
+	free(rc.cancelled);
 	free(rc.ndone);
 	free(rc.fin);
 	free(rc.at);

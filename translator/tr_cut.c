@@ -24,12 +24,13 @@ long tr_forced_path(const struct eng_prog *prog, int32_t *st)
 /* Can prog be cut at any state? Not when its instructions name other processes' instructions
  * (one-sided synchronisation, locks), nor when what the engine makes of an instruction
  * depends on the whole program: ready sends (which receives are posted lazily), an attached
- * buffer (the state's layout), variants, or reductions' tables cut short by their limits. */
+ * buffer (the state's layout), variants, cancels (each names its post, whose request the cut
+ * may have dropped), or reductions' tables cut short by their limits. */
 static int cuttable(const struct eng_prog *p)
 {
 	int q, i;
 
-	if (p->nvar || p->nregs || p->nready || p->nbuf || p->nlocks || p->start ||
+	if (p->nvar || p->nregs || p->nready || p->nbuf || p->nlocks || p->ncancel || p->start ||
 	    p->red_partial)
 		return 0;
 	for (q = 0; q < p->nprocs; q++)

@@ -8,29 +8,52 @@
 #include "translate.h"
 #include "xalloc.h"
 
-int32_t tr_recorded_source(const struct mpiv_rank_trace *t, long e)
+/* The source of the completion the recorded run gave the request of event e (a nonblocking
+ * receive) in *src; returns 0 if it has none (never completed). */
+static int recorded_completion(const struct mpiv_rank_trace *t, long e, int32_t *src)
 {
-	const struct mpiv_event *ev;
-	int32_t req;
+	/* a copy: the events read after it may take its place */
+	int32_t req = mpiv_trace_event(t, (size_t)e)->reqs[0].req;
 	size_t i;
 	uint32_t j;
 
-	if (e < 0 || (size_t)e >= t->nevents)
-		return MPIV_NONE;
-	ev = mpiv_trace_event(t, (size_t)e);
-	if (ev->src != MPIV_NONE || mpiv_call_kind(ev->call) != MPIV_KIND_IRECV || ev->nreqs != 1)
-		return ev->src;
-	req = ev->reqs[0].req;	/* the events read after it may take its place */
 	for (i = (size_t)e + 1; i < t->nevents; i++) {
 		const struct mpiv_event *c = mpiv_trace_event(t, i);
 
 		if (mpiv_call_kind(c->call) != MPIV_KIND_WAIT)
 			continue;
 		for (j = 0; j + c->npending < c->nreqs; j++)
-			if (c->reqs[j].req == req)
-				return c->reqs[j].src;
+			if (c->reqs[j].req == req) {
+				*src = c->reqs[j].src;
+				return 1;
+			}
 	}
-	return MPIV_NONE;
+	return 0;
+}
+
+int32_t tr_recorded_source(const struct mpiv_rank_trace *t, long e)
+{
+	const struct mpiv_event *ev;
+	int32_t src;
+
+	if (e < 0 || (size_t)e >= t->nevents)
+		return MPIV_NONE;
+	ev = mpiv_trace_event(t, (size_t)e);
+	if (ev->src != MPIV_NONE || mpiv_call_kind(ev->call) != MPIV_KIND_IRECV || ev->nreqs != 1)
+		return ev->src;
+	return recorded_completion(t, e, &src) ? src : MPIV_NONE;
+}
+
+/* Did the recorded run cancel the receive posted at event e? 1: its completion says it was
+ * cancelled (the recorder writes no source then), 0: it took a message, -1: the trace does
+ * not say (never completed). */
+static int recorded_cancelled(const struct mpiv_rank_trace *t, long e)
+{
+	int32_t src;
+
+	if (e < 0 || (size_t)e >= t->nevents || mpiv_trace_event(t, (size_t)e)->nreqs != 1)
+		return -1;
+	return recorded_completion(t, e, &src) ? src == MPIV_NONE : -1;
 }
 
 /* The event of instruction i of process d, in the variant it is in. */
@@ -72,7 +95,7 @@ static int recorded_walk(const struct eng_prog *prog, const struct mpiv_traceset
 	q.obs = obs;
 	eng_start(&q, st);
 	while ((n = st[ENG_ST_NCHOICES]) > 0) {
-		int pick = -1, post = -1;
+		int pick = -1, post = -1, fails = -1;
 
 		if (n > max) {	/* room for every choice, listed in one walk */
 			max = 2 * n;
@@ -84,20 +107,31 @@ static int recorded_walk(const struct eng_prog *prog, const struct mpiv_traceset
 		if (eng_choice_list(&q, st, d, ri, s, si, max) != n)
 			abort();	/* the count the engine left is the list's */
 		for (k = 0; k < n && pick < 0; k++) {
+			const struct mpiv_rank_trace *t = &ts->ranks[q.proc_rank[d[k]]];
+
 			if (s[k] == -1 && post < 0)
 				post = k;	/* a receive posted as a choice: no match yet */
 			else if (s[k] >= 0 &&
-				 tr_recorded_source(&ts->ranks[q.proc_rank[d[k]]],
-						    recorded_ev(&q, st, d[k], ri[k])) ==
-					 q.proc_rank[s[k]])
+				 (eng_variant_ins(&q, d[k], eng_variant(&q, st, d[k]))[ri[k]].a !=
+					  ENG_ANY ||
+				  tr_recorded_source(t, recorded_ev(&q, st, d[k], ri[k])) ==
+					  q.proc_rank[s[k]]))
+				pick = k;	/* a receive naming its source has one match */
+			else if (s[k] == -7 &&
+				 recorded_cancelled(t, recorded_ev(&q, st, d[k], ri[k])) == 1)
 				pick = k;
-			else if (s[k] <= -2 && recorded_input(&q, ts, st, d[k], s[k], si[k]))
+			else if (s[k] == -6 && fails < 0)
+				fails = k;	/* a send's cancel: the trace does not say */
+			else if (s[k] <= -2 && s[k] >= -4 &&
+				 recorded_input(&q, ts, st, d[k], s[k], si[k]))
 				pick = k;
 		}
-		if (post >= 0)
+		if (post >= 0) {
 			pick = post;
-		else if (pick < 0)
+		} else if (pick < 0) {
 			known = 0;
+			pick = fails;
+		}
 		if (pick < 0)
 			pick = 0;
 		if (picks) {

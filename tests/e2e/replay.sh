@@ -13,6 +13,7 @@
 #  - MPI_Waitany, Testany, Waitsome, Testsome forced to the recorded completion when the
 #    replayed run's timing favours another request;
 #  - a nonblocking collective synchronised only for a counterexample found without buffering;
+#  - a counterexample that needs a send's cancellation to succeed: not reproduced, and why;
 #  - a malformed counterexample, and one pointing at another program's trace;
 #  - after each job, no process of the program left.
 #
@@ -102,6 +103,7 @@ build rma-test-then-cycle tests/e2e/programs/rma-test-then-cycle.c || exit 1
 build wrong-comm tests/e2e/programs/wrong-comm.c || exit 1
 build waitany-reply-order examples/deadlock/waitany-reply-order.c || exit 1
 build ibcast-wait-before-recv examples/deadlock/ibcast-wait-before-recv.c || exit 1
+build cancel-isend-recv examples/deadlock/cancel-isend-recv.c || exit 1
 
 # ---- call stacks, unwound in the ranks ----
 # stack-depth hangs when recorded: record's report shows each rank's stack down to main.
@@ -360,6 +362,18 @@ if record_check ibcast 2 "$IBCAST" zero; then
 		'event 2, MPI_Wait, completed the nonblocking collective made at event 1, which replay did not make synchronise' \
 		'^why: the counterexample has a collective wait for its peers'
 	leftovers "not reproduced: nonblocking collective" "$IBCAST"
+fi
+
+# ---- cancels ----
+# The counterexample needs rank 0's cancel of its send to succeed; MPICH and Open MPI never
+# cancel a send, so the run completes: not reproduced, and replay says why.
+if record_check cancel 2 "$BINDIR/cancel-isend-recv" zero; then
+	run_cmd "$WORK/cancel-replay.log" "$LIMIT" "$MPIVERIFY" replay --trace \
+		"$WORK/cancel/check/cex.json" --timeout "$TIMEOUT"
+	expect "not reproduced: a cancelled send, and why" 0 "$WORK/cancel-replay.log" \
+		'^not reproduced' \
+		"^why: the counterexample needs the cancellation of rank 0's request made at event 1 to succeed"
+	leftovers "not reproduced: cancelled send" "$BINDIR/cancel-isend-recv"
 fi
 
 if summary; then

@@ -93,6 +93,9 @@ static void test_malformed(void)
 		 "\"nranks\":1,\"ranks\":[{\"rank\":0,\"ops\":[{\"op\":1,\"wildcard\":1}]}]}",
 		 "ranks[0].ops[0].wildcard: expected true or false"},
 		{"{\"format\":\"mpiverify-cex\",\"version\":1,\"trace\":\"t\",\"buffering\":\"zero\","
+		 "\"nranks\":1,\"ranks\":[{\"rank\":0,\"ops\":[{\"op\":1,\"cancelled\":1}]}]}",
+		 "ranks[0].ops[0].cancelled: expected a boolean"},
+		{"{\"format\":\"mpiverify-cex\",\"version\":1,\"trace\":\"t\",\"buffering\":\"zero\","
 		 "\"nranks\":1,\"ranks\":[{\"rank\":0,\"ops\":[],\"blocked\":3}]}",
 		 "ranks[0].blocked: expected an object or null"},
 		{"{\"format\":\"mpiverify-cex\",\"version\":1,\"trace\":\"t\",\"buffering\":\"zero\","

@@ -224,6 +224,7 @@ static void test_model_dat(void)
 		{"4 1 0 7 1 0 0 0 0 0 0", 0},			/* an unknown collective rule */
 		{"3 1 0 0 0 1 0 0 0 0 1 0", 0},		/* a wait for itself */
 		{"15 1 0 0 0 0 0 0 0 0 0", 0},			/* an unknown opcode */
+		{"14 1 0 0 0 0 0 0 0 0 0", 0},			/* a cancel of no earlier post */
 		{"13 1 0 0 0 0 0 0 0 0 4 0 0 0 0", 0},	/* a branch on a register beyond */
 		{"1 1 1 0 0 0 4 1 0 0 0", 0},		/* a send reading a register beyond */
 		{"1 1 1 0 0 0 4 0 0 0 2147483647", 0},	/* a list longer than the file */

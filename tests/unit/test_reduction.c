@@ -580,6 +580,39 @@ static void test_send_to_self(void)
 	eng_prog_release(&p);
 }
 
+/* A cancel turns the reductions off: rank 0 makes two blocking MPI_ANY_SOURCE receives (an
+ * interchangeable run), rank 1 cancels its MPI_Isend to rank 0 and waits for it, rank 2 sends
+ * to rank 0. When the cancel succeeds, rank 0's second receive never gets a message: a
+ * deadlock the interchangeable run, which offers only the first candidate, would lose. */
+static void test_cancel_unreduced(void)
+{
+	struct gen g;
+	struct eng_prog p;
+	struct tally tl;
+	struct eng_instr *in;
+	int m;
+
+	memset(&g, 0, sizeof(g));
+	blocking(&g, 0, ENG_POST_RECV, ENG_ANY, 0, 0);
+	blocking(&g, 0, ENG_POST_RECV, ENG_ANY, 0, 0);
+	in = emit(&g, 1, ENG_POST_SEND);
+	in->bytes = 8;
+	emit(&g, 1, ENG_CANCEL)->a = 0;
+	wait_one(&g, 1, 0);
+	blocking(&g, 2, ENG_POST_SEND, 0, 0, ENG_SEND_STANDARD);
+	finish_program(&g, &p, 3, 1, 2);
+	CU_ASSERT_EQUAL(p.ncancel, 1);
+	for (m = 0; m < 3; m++) {
+		memset(&tl, 0, sizeof(tl));
+		compare(&p, modes[m], "cancel", 0, &tl);
+		CU_ASSERT_EQUAL(p.nwenv, 0);
+		CU_ASSERT_EQUAL(p.red_persistent, 0);
+		CU_ASSERT_EQUAL(tl.smaller, 0);
+		CU_ASSERT_EQUAL(tl.with_deadlock, 1);
+	}
+	eng_prog_release(&p);
+}
+
 /* Do the searches of p from st and of c from cst offer the same choices at every step, and end
  * alike (finished or not, each process at its end or not, who is stuck the same process)?
  * Explores at most *budget states of each. */
@@ -663,6 +696,7 @@ static CU_TestInfo reduction_tests[] = {
 	{"reduced search reaches the same end states: farms", test_farm_programs},
 	{"a wait for a send that may block ends the interchangeable run", test_wait_with_send},
 	{"a rank's send to itself can bring its wildcard a candidate", test_send_to_self},
+	{"a program with a cancel is searched without the reductions", test_cancel_unreduced},
 	{"a search cut where it branches offers the same choices", test_cut_programs},
 	CU_TEST_INFO_NULL,
 };
