@@ -396,8 +396,17 @@ int explore_loop(struct explore *x, const struct explore_runner *runner)
 		n = 0;
 		if (rc)
 			return rc;
-		if (x->left_why[0])
-			break;	/* --time-limit, during the round */
+		if (x->left_why[0]) {
+			/* --time-limit, during the round: the runs that ended after it may have
+			 * shown decisions no run took; they are left, never explored */
+			rc = explore_search(x, &items, &n);
+			if (rc)
+				return rc;
+			x->left += n;
+			if (!x->left)
+				x->left_why[0] = '\0';	/* nothing was left after all */
+			break;
+		}
 	}
 	for (i = 0; i < n; i++)
 		xitem_release(&items[i]);
