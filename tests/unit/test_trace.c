@@ -1494,7 +1494,8 @@ static void test_records(void)
 		CU_ASSERT_FATAL(n > 0);
 		len += n;
 		if (ev.call == MPIV_CALL_Test && rand_r(&seed) % 2)
-			len += mpiv_tf_encode_repeat(buf + len, cap - len, 1 + rand_r(&seed) % 9);
+			len += mpiv_tf_encode_repeat(buf + len, cap - len, 1 + rand_r(&seed) % 9,
+						     &w->clock, 0);
 		if (ev.call == MPIV_CALL_Recv) {	/* it returned */
 			ev.flags = 0;
 			ev.src = 2;
