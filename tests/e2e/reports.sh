@@ -212,8 +212,10 @@ if test -n "$CHROMIUM"; then
 		'<svg class="spacetime"[^>]*data-layout="time"' 1 1
 	dom "page: wildcard, the match the recorded run made instead" "$WORK/wild-t.dom" \
 		'<path class="msg recorded-other"' 1 1
-	dom "page: calls the recorded run made so, from entry to exit" "$WORK/wild-t.dom" \
-		'<g class="op [^"]*" data-rank="[0-9]+" data-ev="[0-9]+" data-t0="[0-9]+" data-t1="[0-9]+">' 2
+	dom "page: the other ranks' calls at their times" "$WORK/wild-t.dom" \
+		'<g class="op [^"]*" data-rank="[0-9]+" data-ev="[0-9]+" data-t0="[0-9]+"' 2
+	dom "page: a call the recorded run left, from entry to exit" "$WORK/wild-t.dom" \
+		'<g class="op [^"]*" data-rank="[0-9]+" data-ev="[0-9]+" data-t0="[0-9]+" data-t1="[0-9]+">' 1
 	dom "page: calls after another match, in order, without times" "$WORK/wild-t.dom" \
 		'<g class="op [^"]*untimed[^"]*" data-rank="[0-9]+" data-ev="[0-9]+">' 1
 fi
