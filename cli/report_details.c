@@ -4,6 +4,7 @@
  * same way (tr_recorded_cex()) for verify's runs, so that it shows what the report says, not a
  * second analysis. It keeps the page small for any trace: the last operations of each rank
  * before the deadlock (the rest folded, counted), at most MAX_LANES ranks. */
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -102,12 +103,96 @@ static json_t *site_text(const struct mpiv_traceset *ts, int r, long e)
 	return mpiv_json_text(where);
 }
 
-static json_t *lane_json(const struct mpiv_traceset *ts, const struct mpiv_cex_rank *cr, int r)
+/* The recorded run's match of receive (r, ev), or NULL. */
+static const struct mpiv_cex_match *recorded_match(const struct mpiv_cex *rec, int r, long ev)
+{
+	size_t k;
+
+	for (k = 0; rec && k < rec->nmatches; k++)
+		if (rec->matches[k].recv_rank == r && rec->matches[k].recv_op == ev)
+			return &rec->matches[k];
+	return NULL;
+}
+
+/* The receives a counterexample matches otherwise than the recorded run did, by rank and
+ * event: from each on, its rank does what the recorded run did not. */
+struct departures {
+	struct mpiv_cex_match *at; /* the counterexample's such matches, sorted */
+	size_t n;
+};
+
+static int by_receive(const void *pa, const void *pb)
+{
+	const struct mpiv_cex_match *a = pa, *b = pb;
+
+	if (a->recv_rank != b->recv_rank)
+		return a->recv_rank < b->recv_rank ? -1 : 1;
+	return a->recv_op < b->recv_op ? -1 : a->recv_op > b->recv_op;
+}
+
+static void departures_find(const struct mpiv_cex *cex, struct departures *d)
+{
+	size_t k;
+
+	d->at = xcalloc(cex->nmatches + 1, sizeof(*d->at));
+	d->n = 0;
+	for (k = 0; k < cex->nmatches; k++)
+		if (!cex->matches[k].as_recorded)
+			d->at[d->n++] = cex->matches[k];
+	qsort(d->at, d->n, sizeof(*d->at), by_receive);
+}
+
+static int departs(const struct departures *d, int r, uint32_t ev)
+{
+	struct mpiv_cex_match key = {.recv_rank = r, .recv_op = (long)ev};
+
+	return d->n && bsearch(&key, d->at, d->n, sizeof(*d->at), by_receive);
+}
+
+/* The time line all ranks' times are put on: the clock of the first rank that has one, from
+ * when its trace was opened. NULL when no rank has times. */
+static const struct mpiv_rank_trace *time_base(const struct mpiv_traceset *ts)
+{
+	int r;
+
+	for (r = 0; r < ts->nranks; r++)
+		if (ts->ranks[r].clock != MPIV_CLOCK_NONE)
+			return &ts->ranks[r];
+	return NULL;
+}
+
+/* The recorded times of rank r's operation op into o, as "t0" (entered) and "t1" (left), in
+ * nanoseconds on base's time line (times_from_first() then puts them from the first): only when the trace has them and the recorded run made the
+ * call as cex does; the call cex is blocked in gets no "t1" (it never returns there). */
+static void op_times(const struct mpiv_traceset *ts, const struct mpiv_rank_trace *base, int r,
+		     const struct mpiv_cex_op *op, int blocked, json_t *o)
 {
 	const struct mpiv_rank_trace *t = &ts->ranks[r];
+	const struct mpiv_event *ev;
+	uint64_t from;
+
+	if (!base || t->clock == MPIV_CLOCK_NONE || op->op >= t->nevents)
+		return;
+	ev = mpiv_trace_event(t, op->op);
+	from = base->clock_origin;
+	json_object_set_new(o, "t0", json_integer(mpiv_trace_ns_between(base, from, t, ev->enter)));
+	if (ev->leave && !blocked)
+		json_object_set_new(o, "t1",
+				    json_integer(mpiv_trace_ns_between(base, from, t, ev->leave)));
+}
+
+/* A rank's lane: its last WINDOW operations, with the recorded run's times (op_times()) up to
+ * its first departure (d) from the recorded run: from there it is drawn in order only. */
+static json_t *lane_json(const struct mpiv_traceset *ts, const struct mpiv_cex_rank *cr, int r,
+			 const struct departures *d)
+{
+	const struct mpiv_rank_trace *t = &ts->ranks[r], *base = time_base(ts);
 	size_t first = cr->nops > WINDOW ? cr->nops - WINDOW : 0, k;
 	json_t *ops = json_array();
+	int departed = 0, blocked;
 
+	for (k = 0; k < first && base; k++)
+		departed |= departs(d, r, cr->ops[k].op);
 	for (k = first; k < cr->nops; k++) {
 		const struct mpiv_cex_op *op = &cr->ops[k];
 		char desc[256];
@@ -122,15 +207,17 @@ static json_t *lane_json(const struct mpiv_traceset *ts, const struct mpiv_cex_r
 		o = json_pack("{s:I, s:s, s:s, s:o, s:o}", "ev", (json_int_t)op->op, "call",
 			      mpiv_call_name(call), "kind", op_kind(call), "desc",
 			      mpiv_json_text(desc), "site", site_text(ts, r, (long)op->op));
-		/* times of the call (entry, exit), when a trace carries them, go here as "t0"
-		 * and "t1" in seconds: the page then draws to scale, else in event order */
+		blocked = k + 1 == cr->nops && (long)op->op == cr->blocked_op;
+		departed |= departs(d, r, op->op);
+		if (!departed)
+			op_times(ts, base, r, op, blocked, o);
 		if (op->sync >= 0)
 			json_object_set_new(o, "buffered", json_boolean(!op->sync));
 		if (op->wildcard)
 			json_object_set_new(o, "wildcard", json_true());
 		if (op->cancelled)
 			json_object_set_new(o, "cancelled", json_boolean(op->cancelled == 1));
-		if (k + 1 == cr->nops && (long)op->op == cr->blocked_op)
+		if (blocked)
 			json_object_set_new(o, "blocked", json_true());
 		json_array_append_new(ops, o);
 	}
@@ -139,15 +226,28 @@ static json_t *lane_json(const struct mpiv_traceset *ts, const struct mpiv_cex_r
 			 "ops", ops);
 }
 
-/* The recorded run's match of receive (r, ev), or NULL. */
-static const struct mpiv_cex_match *recorded_match(const struct mpiv_cex *rec, int r, long ev)
+/* The times of the lanes' operations from the earliest drawn, so that they start at 0. */
+static void times_from_first(json_t *lanes)
 {
-	size_t k;
+	json_int_t first = INT64_MAX;
+	json_t *lane, *o, *t;
+	size_t i, j;
 
-	for (k = 0; rec && k < rec->nmatches; k++)
-		if (rec->matches[k].recv_rank == r && rec->matches[k].recv_op == ev)
-			return &rec->matches[k];
-	return NULL;
+	json_array_foreach(lanes, i, lane) {
+		json_array_foreach(json_object_get(lane, "ops"), j, o) {
+			t = json_object_get(o, "t0");
+			if (t && json_integer_value(t) < first)
+				first = json_integer_value(t);
+		}
+	}
+	json_array_foreach(lanes, i, lane) {
+		json_array_foreach(json_object_get(lane, "ops"), j, o) {
+			if ((t = json_object_get(o, "t0")))
+				json_integer_set(t, json_integer_value(t) - first);
+			if ((t = json_object_get(o, "t1")))
+				json_integer_set(t, json_integer_value(t) - first);
+		}
+	}
 }
 
 /* The space-time diagram of cex: lanes, messages, the recorded run's other matches (rec, may
@@ -159,11 +259,15 @@ static json_t *timeline_json(const struct mpiv_traceset *ts, const struct mpiv_c
 	json_t *lanes = json_array(), *msgs = json_array(), *other = json_array();
 	json_t *waits = json_array();
 	int r, hidden = pick_lanes(cex, lane);
+	struct departures d;
 	size_t k;
 
+	departures_find(cex, &d);
 	for (r = 0; r < cex->nranks; r++)
 		if (lane[r])
-			json_array_append_new(lanes, lane_json(ts, &cex->ranks[r], r));
+			json_array_append_new(lanes, lane_json(ts, &cex->ranks[r], r, &d));
+	free(d.at);
+	times_from_first(lanes);
 	for (k = 0; k < cex->nmatches; k++) {
 		const struct mpiv_cex_match *m = &cex->matches[k];
 		const struct mpiv_cex_match *was;

@@ -6,9 +6,10 @@
 #  - waits-for.dot is drawn by Graphviz (`dot -Tsvg`), where it is installed;
 #  - report.html is rendered by headless Chromium, where it is installed, and the rendered
 #    DOM has a lane per rank, the blocked calls, the wait-for cycle, the matched messages, the
-#    recorded run's other match, file:line and the source line; with call times in its data
-#    it draws to scale; a million-event trace gives a small page; replay's outcome is added to
-#    it;
+#    recorded run's other match, file:line and the source line; recorded with --timestamps
+#    it draws each call at its times on a time axis, except the calls a counterexample makes
+#    otherwise than the recorded run (in order), and without times in order only; a
+#    million-event trace gives a small page; replay's outcome is added to it;
 #  - suppressions: --gen-suppressions writes what --suppressions takes, which hides the
 #    finding from the exit status and lists it; --ignore-potential-below; the options' edge
 #    cases; verify's report files and suppressions.
@@ -40,10 +41,11 @@ compile()
 	"$MPICC" -g -O0 -o "$WORK/$1" "$2" || fail "compile $1" "$MPICC failed"
 }
 
-# record NAME DIR NP: a recorded run of program NAME into DIR.
+# record NAME DIR NP [OPTION...]: a recorded run of program NAME into DIR, with record's
+# OPTIONs.
 record()
 {
-	run_cmd "$WORK/$2.record.log" "$LIMIT" "$MPIVERIFY" record -o "$WORK/$2" -- \
+	run_cmd "$WORK/$2.record.log" "$LIMIT" "$MPIVERIFY" record -o "$WORK/$2" "${@:4}" -- \
 		"$MPIRUN" -np "$3" "$WORK/$1"
 	test "$RC" -eq 0 || fail "record $2" "exit $RC" "$WORK/$2.record.log"
 }
@@ -80,6 +82,8 @@ compile branch examples/verify/first-sender-branch.c
 record cycle cycle-a 2
 record cycle cycle-b 2
 record wildcard wild 3
+record cycle cycle-t 2 --timestamps
+record wildcard wild-t 3 --timestamps
 
 # ---- the files check writes, and SARIF ----
 run_cmd "$WORK/cycle-a.check.log" "$LIMIT" "$MPIVERIFY" check "$WORK/cycle-a"
@@ -180,12 +184,40 @@ if test -n "$CHROMIUM"; then
 		'<path class="msg' "$(grep -oE '<path class="msg' "$WORK/wild.dom" | wc -l)" \
 		"$(grep -oE '<path class="msg' "$WORK/wild.dom" | wc -l)"
 
-	# call times, when a trace carries them, put the operations to scale
-	sed -e 's/{"ev":/{"t0":0.25,"t1":0.5,"ev":/g' "$OUT_A/report.html" >"$WORK/timed.html"
-	render "$WORK/timed.html" "$WORK/timed.dom"
-	dom "page: drawn to scale with call times" "$WORK/timed.dom" \
+	# without times, the order layout only: no time in the data, no axis of times
+	dom "page: no times, no time axis" "$WORK/cycle.dom" '<g class="tick"' 0 0
+	dom "page: no times, no timed call" "$WORK/cycle.dom" 'data-t0=' 0 0
+
+	# recorded with --timestamps: each call at its times, on a time axis
+	run_cmd "$WORK/cycle-t.check.log" "$LIMIT" "$MPIVERIFY" check "$WORK/cycle-t"
+	expect "check --timestamps trace: a deadlock" 1 "$WORK/cycle-t.check.log" \
+		"potential deadlock 1 of 1"
+	render "$WORK/cycle-t/check/report.html" "$WORK/cycle-t.dom"
+	dom "page: drawn to the recorded run's times" "$WORK/cycle-t.dom" \
 		'<svg class="spacetime"[^>]*data-layout="time"' 1 1
-	dom "page: drawn to scale, the same lanes" "$WORK/timed.dom" '<g class="lane( on-cycle)?" data-rank' 2 2
+	dom "page: drawn to scale, the same lanes" "$WORK/cycle-t.dom" \
+		'<g class="lane( on-cycle)?" data-rank' 2 2
+	dom "page: a time axis with ticks" "$WORK/cycle-t.dom" \
+		'<g class="tick" data-ns="[0-9.e+]+"><line[^>]*></line><text[^>]*>[0-9.]+ (ns|µs|ms|s)</text>' 2
+	# the sends the counterexample blocks in: entered when the recorded run entered them,
+	# never left
+	dom "page: the blocked sends at their entry times, never left" "$WORK/cycle-t.dom" \
+		'<g class="op op-send blocked[^"]*" data-rank="[0-9]+" data-ev="[0-9]+" data-t0="[0-9]+">' 2 2
+
+	# the counterexample takes another match than the recorded run: the receiving rank's
+	# calls from there on are drawn in order, the other ranks' at their times
+	run_cmd "$WORK/wild-t.check.log" "$LIMIT" "$MPIVERIFY" check "$WORK/wild-t"
+	render "$WORK/wild-t/check/report.html" "$WORK/wild-t.dom"
+	dom "page: wildcard, drawn to the recorded run's times" "$WORK/wild-t.dom" \
+		'<svg class="spacetime"[^>]*data-layout="time"' 1 1
+	dom "page: wildcard, the match the recorded run made instead" "$WORK/wild-t.dom" \
+		'<path class="msg recorded-other"' 1 1
+	dom "page: the other ranks' calls at their times" "$WORK/wild-t.dom" \
+		'<g class="op [^"]*" data-rank="[0-9]+" data-ev="[0-9]+" data-t0="[0-9]+"' 2
+	dom "page: a call the recorded run left, from entry to exit" "$WORK/wild-t.dom" \
+		'<g class="op [^"]*" data-rank="[0-9]+" data-ev="[0-9]+" data-t0="[0-9]+" data-t1="[0-9]+">' 1
+	dom "page: calls after another match, in order, without times" "$WORK/wild-t.dom" \
+		'<g class="op [^"]*untimed[^"]*" data-rank="[0-9]+" data-ev="[0-9]+">' 1
 fi
 
 # ---- a million-event trace: a small page, the rest folded ----

@@ -1495,7 +1495,7 @@ static void test_records(void)
 		len += n;
 		if (ev.call == MPIV_CALL_Test && rand_r(&seed) % 2)
 			len += mpiv_tf_encode_repeat(buf + len, cap - len, 1 + rand_r(&seed) % 9,
-							     &w->clock, 0);
+						     &w->clock, 0);
 		if (ev.call == MPIV_CALL_Recv) {	/* it returned */
 			ev.flags = 0;
 			ev.src = 2;
