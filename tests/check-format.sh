@@ -18,9 +18,11 @@ if test $# -gt 0; then
 	files=("$@")
 else
 	cd "$SRCDIR" || exit 1
-	# the sources of the tree, not what a build or a test left in it
-	mapfile -t files < <(find . -path ./tests/out -prune -o -path ./bench/out -prune -o \
-		\( -name '*.c' -o -name '*.h' \) -type f -print | sed 's|^\./||' | LC_ALL=C sort)
+	# the sources of the tree, not what a build or a test left in it (SPIN's pan/, config.h,
+	# the report template made into C)
+	mapfile -t files < <(find . \( -path ./tests/out -o -path ./bench/out -o -path ./pan \
+		-o -path ./lib \) -prune -o \( -name '*.c' -o -name '*.h' \) \
+		! -name config.h ! -name '*.gen.c' -type f -print | sed 's|^\./||' | LC_ALL=C sort)
 fi
 WORK=$(make_workdir format) || exit 1
 trap 'rm -rf "$WORK"' EXIT

@@ -1,5 +1,5 @@
 #!/bin/bash
-# make check: the CUnit unit tests, the model cases through SPIN, the standalone Promela model
+# make check: the C sources against .clang-format, the CUnit unit tests, the model cases through SPIN, the standalone Promela model
 # against the engine (tests/promela/run.sh), the preload libraries' exports, then the
 # end-to-end tests on the examples, replay's own tests and the recorder's robustness tests
 # (crashes, aborts, hangs, threads, a program close to its stack limit), what it records of
@@ -39,6 +39,7 @@ part()
 	echo
 }
 
+part format "$SRCDIR/tests/check-format.sh"
 if test -x tests/unit/run-unit; then
 	part unit env MPIV_MODEL_CASES="$SRCDIR/tests/model/cases" tests/unit/run-unit
 else

@@ -44,6 +44,7 @@ struct call_number {
 /* The number of every call, as binary traces store it (16 + number, doc/trace-format.md). A
  * number never moves and is never reused, or old traces would name other calls: a call added
  * to common/mpi_calls.def takes the next free number and adds its line here. */
+/* clang-format off: packed by hand, many numbers to a line */
 static const struct call_number pinned[] = {
 	{0, "MPI_Init"}, {1, "MPI_Init_thread"}, {2, "MPI_Finalize"}, {3, "MPI_Abort"},
 	{4, "MPI_Send"}, {5, "MPI_Ssend"}, {6, "MPI_Recv"}, {7, "MPI_Isend"}, {8, "MPI_Irecv"},
@@ -98,6 +99,7 @@ static const struct call_number pinned[] = {
 	{158, "MPI_Buffer_attach"}, {159, "MPI_Buffer_detach"}, {160, "MPI_Reduce_local"},
 	{161, "MPI_Op_create"},
 };
+/* clang-format on */
 
 /* Each call of the list, with the number the list gives it. */
 static const struct call_number listed[] = {
