@@ -21,18 +21,19 @@ cd "$BUILDDIR" || exit 1
 RESULTS=''
 STATUS=0
 
-# part NAME CMD...: run one part, note passed / FAILED / skipped.
+# part NAME CMD...: run one part, note passed / FAILED / skipped and how long it took.
 part()
 {
-	local name=$1 rc=0
+	local name=$1 rc=0 start=$SECONDS
 	shift
 	echo "==== $name: $*"
 	"$@" </dev/null || rc=$?
+	local took="$((SECONDS - start)) s"
 	case $rc in
-	0) RESULTS="$RESULTS$name: passed"$'\n' ;;
-	77) RESULTS="$RESULTS$name: skipped"$'\n' ;;
+	0) RESULTS="$RESULTS$name: passed ($took)"$'\n' ;;
+	77) RESULTS="$RESULTS$name: skipped ($took)"$'\n' ;;
 	*)
-		RESULTS="$RESULTS$name: FAILED (exit $rc)"$'\n'
+		RESULTS="$RESULTS$name: FAILED (exit $rc, $took)"$'\n'
 		STATUS=1
 		;;
 	esac
