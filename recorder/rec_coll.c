@@ -1,5 +1,6 @@
 /* Collective handlers of the recorder: the communicator (and, for rooted collectives, the
- * root as a world rank) is what the model needs to match them across ranks. */
+ * root as a world rank) is what the model needs to match them across ranks; the wrapper
+ * records it (env_coll.c) before the handler runs. */
 #include "recorder.h"
 #include "rec_comm.h"
 
@@ -7,23 +8,13 @@ int rec_Barrier(struct rec_call *c, MPI_Comm comm)
 {
 	int rc;
 
-	c->ev.comm = rec_comm_id(comm);
 	rec_call_posted(c);
 	rc = PMPI_Barrier(comm);
 	rec_call_returned(c);
 	return rc;
 }
 
-/* Every other collective: its communicator, its root as a world rank (rooted ones), and the
- * bytes this rank contributes. Nonblocking ones also make a request, completed at its wait. */
-static void coll_event(struct rec_call *c, MPI_Comm comm, int root, uint64_t bytes)
-{
-	c->ev.comm = rec_comm_id(comm);
-	if (root != MPIV_NONE)
-		c->ev.root = rec_comm_to_world(comm, root);
-	c->ev.bytes = bytes;
-}
-
+/* Nonblocking collectives make a request, completed at its wait. */
 static void coll_request(struct rec_call *c, int rc, MPI_Request *request)
 {
 	if (rc == MPI_SUCCESS)
@@ -31,100 +22,79 @@ static void coll_request(struct rec_call *c, int rc, MPI_Request *request)
 				 MPIV_NONE);
 }
 
-/* The bytes of a v or w collective: counts[i] elements of type (or types[i]) for every
- * member of comm. */
-static uint64_t bytes_v(const int counts[], MPI_Datatype type, const MPI_Datatype types[],
-			MPI_Comm comm)
-{
-	uint64_t sum = 0;
-	int n = 0, i;
-
-	if (!counts || PMPI_Comm_size(comm, &n) != MPI_SUCCESS)
-		return 0;
-	for (i = 0; i < n; i++)
-		sum += rec_comm_bytes(counts[i], types ? types[i] : type);
-	return sum;
-}
-
-/* The wrappers below are all alike: record the envelope, call PMPI while posted. */
-#define COLL_BLOCKING(call, comm, root, bytes)	\
+/* The handlers below are all alike: call PMPI while posted. */
+#define COLL_BLOCKING(call, comm)		\
 	do {					\
 		int rc_;			\
 						\
-		coll_event(c, comm, root, bytes);	\
 		rec_call_posted(c);		\
 		rec_steer_coll_sync(comm);	\
 		rc_ = call;			\
 		rec_call_returned(c);		\
 		return rc_;			\
 	} while (0)
-#define COLL_NONBLOCKING(call, comm, root, bytes, request)	\
-	do {							\
-		int rc_;					\
-								\
-		coll_event(c, comm, root, bytes);		\
-		rc_ = call;					\
-		coll_request(c, rc_, request);			\
-		return rc_;					\
+#define COLL_NONBLOCKING(call, request)		\
+	do {					\
+		int rc_;			\
+						\
+		rc_ = call;			\
+		coll_request(c, rc_, request);	\
+		return rc_;			\
 	} while (0)
 /* The same for reductions, with the reduction check's hooks around the call when it is on
  * (rec_reduce.h); the last arguments are the fields of a struct rec_red_args. */
-#define COLL_REDUCE(call, comm, root, bytes, ...)		\
-	do {							\
-		struct rec_red_args a_ = {__VA_ARGS__};		\
+#define COLL_REDUCE(call, ...)								\
+	do {										\
+		struct rec_red_args a_ = {__VA_ARGS__};					\
 		struct rec_red *r_ = rec_reduce_on ? rec_reduce_begin(c, &a_) : NULL;	\
-		int rc_;					\
-								\
-		coll_event(c, comm, root, bytes);		\
-		rec_call_posted(c);				\
-		rc_ = call;					\
-		if (r_)						\
-			rec_reduce_end(r_, c, rc_);		\
-		rec_call_returned(c);				\
-		return rc_;					\
+		int rc_;								\
+											\
+		rec_call_posted(c);							\
+		rc_ = call;								\
+		if (r_)									\
+			rec_reduce_end(r_, c, rc_);					\
+		rec_call_returned(c);							\
+		return rc_;								\
 	} while (0)
-#define COLL_IREDUCE(call, comm, root, bytes, request, ...)	\
-	do {							\
-		struct rec_red_args a_ = {__VA_ARGS__};		\
+#define COLL_IREDUCE(call, request, ...)						\
+	do {										\
+		struct rec_red_args a_ = {__VA_ARGS__};					\
 		struct rec_red *r_ = rec_reduce_on ? rec_reduce_begin(c, &a_) : NULL;	\
-		int rc_;					\
-								\
-		coll_event(c, comm, root, bytes);		\
-		rc_ = call;					\
-		coll_request(c, rc_, request);			\
-		if (r_)						\
-			rec_reduce_started(r_, c, rc_, request);	\
-		return rc_;					\
+		int rc_;								\
+											\
+		rc_ = call;								\
+		coll_request(c, rc_, request);						\
+		if (r_)									\
+			rec_reduce_started(r_, c, rc_, request);			\
+		return rc_;								\
 	} while (0)
 
 int rec_Bcast(struct rec_call *c, void *buffer, int count, MPI_Datatype datatype, int root,
 	      MPI_Comm comm)
 {
-	COLL_BLOCKING(PMPI_Bcast(buffer, count, datatype, root, comm), comm, root,
-		      rec_comm_bytes(count, datatype));
+	COLL_BLOCKING(PMPI_Bcast(buffer, count, datatype, root, comm), comm);
 }
 
 int rec_Reduce(struct rec_call *c, const void *sendbuf, void *recvbuf, int count,
 	       MPI_Datatype datatype, MPI_Op op, int root, MPI_Comm comm)
 {
-	COLL_REDUCE(PMPI_Reduce(sendbuf, recvbuf, count, datatype, op, root, comm), comm, root,
-		    rec_comm_bytes(count, datatype), REC_RED_REDUCE, sendbuf, recvbuf, count, NULL,
-		    datatype, op, root, comm);
+	COLL_REDUCE(PMPI_Reduce(sendbuf, recvbuf, count, datatype, op, root, comm), REC_RED_REDUCE,
+		    sendbuf, recvbuf, count, NULL, datatype, op, root, comm);
 }
 
 int rec_Allreduce(struct rec_call *c, const void *sendbuf, void *recvbuf, int count,
 		  MPI_Datatype datatype, MPI_Op op, MPI_Comm comm)
 {
-	COLL_REDUCE(PMPI_Allreduce(sendbuf, recvbuf, count, datatype, op, comm), comm, MPIV_NONE,
-		    rec_comm_bytes(count, datatype), REC_RED_ALL, sendbuf, recvbuf, count, NULL,
-		    datatype, op, 0, comm);
+	COLL_REDUCE(PMPI_Allreduce(sendbuf, recvbuf, count, datatype, op, comm), REC_RED_ALL,
+		    sendbuf, recvbuf, count, NULL, datatype, op, 0, comm);
 }
 
 int rec_Gather(struct rec_call *c, const void *sendbuf, int sendcount, MPI_Datatype sendtype,
 	       void *recvbuf, int recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm)
 {
 	COLL_BLOCKING(PMPI_Gather(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root,
-				  comm), comm, root, rec_comm_bytes(sendcount, sendtype));
+				  comm),
+		      comm);
 }
 
 int rec_Gatherv(struct rec_call *c, const void *sendbuf, int sendcount, MPI_Datatype sendtype,
@@ -132,14 +102,16 @@ int rec_Gatherv(struct rec_call *c, const void *sendbuf, int sendcount, MPI_Data
 		int root, MPI_Comm comm)
 {
 	COLL_BLOCKING(PMPI_Gatherv(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs,
-				   recvtype, root, comm), comm, root, rec_comm_bytes(sendcount, sendtype));
+				   recvtype, root, comm),
+		      comm);
 }
 
 int rec_Scatter(struct rec_call *c, const void *sendbuf, int sendcount, MPI_Datatype sendtype,
 		void *recvbuf, int recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm)
 {
-	COLL_BLOCKING(PMPI_Scatter(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype,
-				   root, comm), comm, root, rec_comm_bytes(recvcount, recvtype));
+	COLL_BLOCKING(PMPI_Scatter(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root,
+				   comm),
+		      comm);
 }
 
 int rec_Scatterv(struct rec_call *c, const void *sendbuf, const int sendcounts[],
@@ -147,14 +119,16 @@ int rec_Scatterv(struct rec_call *c, const void *sendbuf, const int sendcounts[]
 		 MPI_Datatype recvtype, int root, MPI_Comm comm)
 {
 	COLL_BLOCKING(PMPI_Scatterv(sendbuf, sendcounts, displs, sendtype, recvbuf, recvcount,
-				    recvtype, root, comm), comm, root, rec_comm_bytes(recvcount, recvtype));
+				    recvtype, root, comm),
+		      comm);
 }
 
 int rec_Allgather(struct rec_call *c, const void *sendbuf, int sendcount, MPI_Datatype sendtype,
 		  void *recvbuf, int recvcount, MPI_Datatype recvtype, MPI_Comm comm)
 {
 	COLL_BLOCKING(PMPI_Allgather(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype,
-				     comm), comm, MPIV_NONE, rec_comm_bytes(sendcount, sendtype));
+				     comm),
+		      comm);
 }
 
 int rec_Allgatherv(struct rec_call *c, const void *sendbuf, int sendcount,
@@ -162,15 +136,16 @@ int rec_Allgatherv(struct rec_call *c, const void *sendbuf, int sendcount,
 		   MPI_Datatype recvtype, MPI_Comm comm)
 {
 	COLL_BLOCKING(PMPI_Allgatherv(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs,
-				      recvtype, comm), comm, MPIV_NONE,
-		      rec_comm_bytes(sendcount, sendtype));
+				      recvtype, comm),
+		      comm);
 }
 
 int rec_Alltoall(struct rec_call *c, const void *sendbuf, int sendcount, MPI_Datatype sendtype,
 		 void *recvbuf, int recvcount, MPI_Datatype recvtype, MPI_Comm comm)
 {
 	COLL_BLOCKING(PMPI_Alltoall(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype,
-				    comm), comm, MPIV_NONE, rec_comm_bytes(sendcount, sendtype));
+				    comm),
+		      comm);
 }
 
 int rec_Alltoallv(struct rec_call *c, const void *sendbuf, const int sendcounts[],
@@ -179,8 +154,8 @@ int rec_Alltoallv(struct rec_call *c, const void *sendbuf, const int sendcounts[
 		  MPI_Comm comm)
 {
 	COLL_BLOCKING(PMPI_Alltoallv(sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts,
-				     rdispls, recvtype, comm), comm, MPIV_NONE,
-		      bytes_v(sendcounts, sendtype, NULL, comm));
+				     rdispls, recvtype, comm),
+		      comm);
 }
 
 int rec_Alltoallw(struct rec_call *c, const void *sendbuf, const int sendcounts[],
@@ -189,132 +164,126 @@ int rec_Alltoallw(struct rec_call *c, const void *sendbuf, const int sendcounts[
 		  MPI_Comm comm)
 {
 	COLL_BLOCKING(PMPI_Alltoallw(sendbuf, sendcounts, sdispls, sendtypes, recvbuf, recvcounts,
-				     rdispls, recvtypes, comm), comm, MPIV_NONE,
-		      bytes_v(sendcounts, MPI_DATATYPE_NULL, sendtypes, comm));
+				     rdispls, recvtypes, comm),
+		      comm);
 }
 
 int rec_Reduce_scatter(struct rec_call *c, const void *sendbuf, void *recvbuf,
 		       const int recvcounts[], MPI_Datatype datatype, MPI_Op op, MPI_Comm comm)
 {
-	COLL_REDUCE(PMPI_Reduce_scatter(sendbuf, recvbuf, recvcounts, datatype, op, comm), comm,
-		    MPIV_NONE, bytes_v(recvcounts, datatype, NULL, comm), REC_RED_SCATTER, sendbuf,
-		    recvbuf, 0, recvcounts, datatype, op, 0, comm);
+	COLL_REDUCE(PMPI_Reduce_scatter(sendbuf, recvbuf, recvcounts, datatype, op, comm),
+		    REC_RED_SCATTER, sendbuf, recvbuf, 0, recvcounts, datatype, op, 0, comm);
 }
 
 int rec_Reduce_scatter_block(struct rec_call *c, const void *sendbuf, void *recvbuf,
 			     int recvcount, MPI_Datatype datatype, MPI_Op op, MPI_Comm comm)
 {
 	COLL_REDUCE(PMPI_Reduce_scatter_block(sendbuf, recvbuf, recvcount, datatype, op, comm),
-		    comm, MPIV_NONE, rec_comm_bytes(recvcount, datatype), REC_RED_SCATTER_BLOCK,
-		    sendbuf, recvbuf, recvcount, NULL, datatype, op, 0, comm);
+		    REC_RED_SCATTER_BLOCK, sendbuf, recvbuf, recvcount, NULL, datatype, op, 0,
+		    comm);
 }
 
 int rec_Scan(struct rec_call *c, const void *sendbuf, void *recvbuf, int count,
 	     MPI_Datatype datatype, MPI_Op op, MPI_Comm comm)
 {
-	COLL_REDUCE(PMPI_Scan(sendbuf, recvbuf, count, datatype, op, comm), comm, MPIV_NONE,
-		    rec_comm_bytes(count, datatype), REC_RED_SCAN, sendbuf, recvbuf, count, NULL,
-		    datatype, op, 0, comm);
+	COLL_REDUCE(PMPI_Scan(sendbuf, recvbuf, count, datatype, op, comm), REC_RED_SCAN, sendbuf,
+		    recvbuf, count, NULL, datatype, op, 0, comm);
 }
 
 int rec_Exscan(struct rec_call *c, const void *sendbuf, void *recvbuf, int count,
 	       MPI_Datatype datatype, MPI_Op op, MPI_Comm comm)
 {
-	COLL_REDUCE(PMPI_Exscan(sendbuf, recvbuf, count, datatype, op, comm), comm, MPIV_NONE,
-		    rec_comm_bytes(count, datatype), REC_RED_EXSCAN, sendbuf, recvbuf, count, NULL,
-		    datatype, op, 0, comm);
+	COLL_REDUCE(PMPI_Exscan(sendbuf, recvbuf, count, datatype, op, comm), REC_RED_EXSCAN,
+		    sendbuf, recvbuf, count, NULL, datatype, op, 0, comm);
 }
 
 int rec_Ibarrier(struct rec_call *c, MPI_Comm comm, MPI_Request *request)
 {
-	COLL_NONBLOCKING(PMPI_Ibarrier(comm, request),
-			 comm, MPIV_NONE, 0, request);
+	COLL_NONBLOCKING(PMPI_Ibarrier(comm, request), request);
 }
 
 int rec_Ibcast(struct rec_call *c, void *buffer, int count, MPI_Datatype datatype, int root,
 		MPI_Comm comm, MPI_Request *request)
 {
-	COLL_NONBLOCKING(PMPI_Ibcast(buffer, count, datatype, root, comm, request),
-			 comm, root, rec_comm_bytes(count, datatype), request);
+	COLL_NONBLOCKING(PMPI_Ibcast(buffer, count, datatype, root, comm, request), request);
 }
 
 int rec_Ireduce(struct rec_call *c, const void *sendbuf, void *recvbuf, int count,
 		MPI_Datatype datatype, MPI_Op op, int root, MPI_Comm comm, MPI_Request *request)
 {
 	COLL_IREDUCE(PMPI_Ireduce(sendbuf, recvbuf, count, datatype, op, root, comm, request),
-		     comm, root, rec_comm_bytes(count, datatype), request, REC_RED_REDUCE, sendbuf,
-		     recvbuf, count, NULL, datatype, op, root, comm);
+		     request, REC_RED_REDUCE, sendbuf, recvbuf, count, NULL, datatype, op, root,
+		     comm);
 }
 
 int rec_Iallreduce(struct rec_call *c, const void *sendbuf, void *recvbuf, int count,
 		MPI_Datatype datatype, MPI_Op op, MPI_Comm comm, MPI_Request *request)
 {
-	COLL_IREDUCE(PMPI_Iallreduce(sendbuf, recvbuf, count, datatype, op, comm, request),
-		     comm, MPIV_NONE, rec_comm_bytes(count, datatype), request, REC_RED_ALL,
-		     sendbuf, recvbuf, count, NULL, datatype, op, 0, comm);
+	COLL_IREDUCE(PMPI_Iallreduce(sendbuf, recvbuf, count, datatype, op, comm, request), request,
+		     REC_RED_ALL, sendbuf, recvbuf, count, NULL, datatype, op, 0, comm);
 }
 
 int rec_Igather(struct rec_call *c, const void *sendbuf, int sendcount, MPI_Datatype sendtype,
 		void *recvbuf, int recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm,
 		MPI_Request *request)
 {
-	COLL_NONBLOCKING(PMPI_Igather(sendbuf, sendcount, sendtype, recvbuf, recvcount,
-				      recvtype, root, comm, request),
-			 comm, root, rec_comm_bytes(sendcount, sendtype), request);
+	COLL_NONBLOCKING(PMPI_Igather(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype,
+				      root, comm, request),
+			 request);
 }
 
 int rec_Igatherv(struct rec_call *c, const void *sendbuf, int sendcount, MPI_Datatype sendtype,
 		void *recvbuf, const int recvcounts[], const int displs[],
 		MPI_Datatype recvtype, int root, MPI_Comm comm, MPI_Request *request)
 {
-	COLL_NONBLOCKING(PMPI_Igatherv(sendbuf, sendcount, sendtype, recvbuf, recvcounts,
-				       displs, recvtype, root, comm, request),
-			 comm, root, rec_comm_bytes(sendcount, sendtype), request);
+	COLL_NONBLOCKING(PMPI_Igatherv(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs,
+				       recvtype, root, comm, request),
+			 request);
 }
 
 int rec_Iscatter(struct rec_call *c, const void *sendbuf, int sendcount, MPI_Datatype sendtype,
 		void *recvbuf, int recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm,
 		MPI_Request *request)
 {
-	COLL_NONBLOCKING(PMPI_Iscatter(sendbuf, sendcount, sendtype, recvbuf, recvcount,
-				       recvtype, root, comm, request),
-			 comm, root, rec_comm_bytes(sendcount, sendtype), request);
+	COLL_NONBLOCKING(PMPI_Iscatter(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype,
+				       root, comm, request),
+			 request);
 }
 
 int rec_Iscatterv(struct rec_call *c, const void *sendbuf, const int sendcounts[],
 		const int displs[], MPI_Datatype sendtype, void *recvbuf, int recvcount,
 		MPI_Datatype recvtype, int root, MPI_Comm comm, MPI_Request *request)
 {
-	COLL_NONBLOCKING(PMPI_Iscatterv(sendbuf, sendcounts, displs, sendtype, recvbuf,
-				        recvcount, recvtype, root, comm, request),
-			 comm, root, 0, request);
+	COLL_NONBLOCKING(PMPI_Iscatterv(sendbuf, sendcounts, displs, sendtype, recvbuf, recvcount,
+					recvtype, root, comm, request),
+			 request);
 }
 
 int rec_Iallgather(struct rec_call *c, const void *sendbuf, int sendcount,
 		MPI_Datatype sendtype, void *recvbuf, int recvcount, MPI_Datatype recvtype,
 		MPI_Comm comm, MPI_Request *request)
 {
-	COLL_NONBLOCKING(PMPI_Iallgather(sendbuf, sendcount, sendtype, recvbuf, recvcount,
-				         recvtype, comm, request),
-			 comm, MPIV_NONE, rec_comm_bytes(sendcount, sendtype), request);
+	COLL_NONBLOCKING(PMPI_Iallgather(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype,
+					 comm, request),
+			 request);
 }
 
 int rec_Iallgatherv(struct rec_call *c, const void *sendbuf, int sendcount,
 		MPI_Datatype sendtype, void *recvbuf, const int recvcounts[],
 		const int displs[], MPI_Datatype recvtype, MPI_Comm comm, MPI_Request *request)
 {
-	COLL_NONBLOCKING(PMPI_Iallgatherv(sendbuf, sendcount, sendtype, recvbuf, recvcounts,
-				          displs, recvtype, comm, request),
-			 comm, MPIV_NONE, rec_comm_bytes(sendcount, sendtype), request);
+	COLL_NONBLOCKING(PMPI_Iallgatherv(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs,
+					  recvtype, comm, request),
+			 request);
 }
 
 int rec_Ialltoall(struct rec_call *c, const void *sendbuf, int sendcount,
 		MPI_Datatype sendtype, void *recvbuf, int recvcount, MPI_Datatype recvtype,
 		MPI_Comm comm, MPI_Request *request)
 {
-	COLL_NONBLOCKING(PMPI_Ialltoall(sendbuf, sendcount, sendtype, recvbuf, recvcount,
-				        recvtype, comm, request),
-			 comm, MPIV_NONE, rec_comm_bytes(sendcount, sendtype), request);
+	COLL_NONBLOCKING(PMPI_Ialltoall(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype,
+					comm, request),
+			 request);
 }
 
 int rec_Ialltoallv(struct rec_call *c, const void *sendbuf, const int sendcounts[],
@@ -323,8 +292,8 @@ int rec_Ialltoallv(struct rec_call *c, const void *sendbuf, const int sendcounts
 		MPI_Comm comm, MPI_Request *request)
 {
 	COLL_NONBLOCKING(PMPI_Ialltoallv(sendbuf, sendcounts, sdispls, sendtype, recvbuf,
-				         recvcounts, rdispls, recvtype, comm, request),
-			 comm, MPIV_NONE, bytes_v(sendcounts, sendtype, NULL, comm), request);
+					 recvcounts, rdispls, recvtype, comm, request),
+			 request);
 }
 
 int rec_Ialltoallw(struct rec_call *c, const void *sendbuf, const int sendcounts[],
@@ -333,8 +302,7 @@ int rec_Ialltoallw(struct rec_call *c, const void *sendbuf, const int sendcounts
 		MPI_Comm comm, MPI_Request *request)
 {
 	COLL_NONBLOCKING(PMPI_Ialltoallw(sendbuf, sendcounts, sdispls, sendtypes, recvbuf,
-				         recvcounts, rdispls, recvtypes, comm, request),
-			 comm, MPIV_NONE, bytes_v(sendcounts, MPI_DATATYPE_NULL, sendtypes, comm),
+					 recvcounts, rdispls, recvtypes, comm, request),
 			 request);
 }
 
@@ -344,8 +312,8 @@ int rec_Ireduce_scatter(struct rec_call *c, const void *sendbuf, void *recvbuf,
 {
 	COLL_IREDUCE(PMPI_Ireduce_scatter(sendbuf, recvbuf, recvcounts, datatype, op, comm,
 					  request),
-		     comm, MPIV_NONE, bytes_v(recvcounts, datatype, NULL, comm), request,
-		     REC_RED_SCATTER, sendbuf, recvbuf, 0, recvcounts, datatype, op, 0, comm);
+		     request, REC_RED_SCATTER, sendbuf, recvbuf, 0, recvcounts, datatype, op, 0,
+		     comm);
 }
 
 int rec_Ireduce_scatter_block(struct rec_call *c, const void *sendbuf, void *recvbuf,
@@ -354,22 +322,20 @@ int rec_Ireduce_scatter_block(struct rec_call *c, const void *sendbuf, void *rec
 {
 	COLL_IREDUCE(PMPI_Ireduce_scatter_block(sendbuf, recvbuf, recvcount, datatype, op, comm,
 						request),
-		     comm, MPIV_NONE, rec_comm_bytes(recvcount, datatype), request,
-		     REC_RED_SCATTER_BLOCK, sendbuf, recvbuf, recvcount, NULL, datatype, op, 0, comm);
+		     request, REC_RED_SCATTER_BLOCK, sendbuf, recvbuf, recvcount, NULL, datatype,
+		     op, 0, comm);
 }
 
 int rec_Iscan(struct rec_call *c, const void *sendbuf, void *recvbuf, int count,
 		MPI_Datatype datatype, MPI_Op op, MPI_Comm comm, MPI_Request *request)
 {
-	COLL_IREDUCE(PMPI_Iscan(sendbuf, recvbuf, count, datatype, op, comm, request), comm,
-		     MPIV_NONE, rec_comm_bytes(count, datatype), request, REC_RED_SCAN, sendbuf,
-		     recvbuf, count, NULL, datatype, op, 0, comm);
+	COLL_IREDUCE(PMPI_Iscan(sendbuf, recvbuf, count, datatype, op, comm, request), request,
+		     REC_RED_SCAN, sendbuf, recvbuf, count, NULL, datatype, op, 0, comm);
 }
 
 int rec_Iexscan(struct rec_call *c, const void *sendbuf, void *recvbuf, int count,
 		MPI_Datatype datatype, MPI_Op op, MPI_Comm comm, MPI_Request *request)
 {
-	COLL_IREDUCE(PMPI_Iexscan(sendbuf, recvbuf, count, datatype, op, comm, request), comm,
-		     MPIV_NONE, rec_comm_bytes(count, datatype), request, REC_RED_EXSCAN, sendbuf,
-		     recvbuf, count, NULL, datatype, op, 0, comm);
+	COLL_IREDUCE(PMPI_Iexscan(sendbuf, recvbuf, count, datatype, op, comm, request), request,
+		     REC_RED_EXSCAN, sendbuf, recvbuf, count, NULL, datatype, op, 0, comm);
 }

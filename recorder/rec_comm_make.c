@@ -26,62 +26,61 @@ void rec_call_newcomm(struct rec_call *c, MPI_Comm newcomm, MPI_Comm members_of)
 	c->bits |= REC_C_MEMBERS;
 }
 
-/* A blocking creation: a collective on parent that gives *newcomm. */
-#define COMM_MAKE(call, parent, newcomm)			\
-	do {							\
-		int rc_;					\
-								\
-		c->ev.comm = rec_comm_id(parent);		\
-		rec_call_posted(c);				\
-		rc_ = call;					\
-		rec_call_returned(c);				\
-		if (rc_ == MPI_SUCCESS)				\
+/* A blocking creation: a collective on its parent (the wrapper recorded which, env_comm.c)
+ * that gives *newcomm. */
+#define COMM_MAKE(call, newcomm)					\
+	do {								\
+		int rc_;						\
+									\
+		rec_call_posted(c);					\
+		rc_ = call;						\
+		rec_call_returned(c);					\
+		if (rc_ == MPI_SUCCESS)					\
 			rec_call_newcomm(c, *(newcomm), *(newcomm));	\
-		return rc_;					\
+		return rc_;						\
 	} while (0)
 
 int rec_Comm_dup(struct rec_call *c, MPI_Comm comm, MPI_Comm *newcomm)
 {
-	COMM_MAKE(PMPI_Comm_dup(comm, newcomm), comm, newcomm);
+	COMM_MAKE(PMPI_Comm_dup(comm, newcomm), newcomm);
 }
 
 int rec_Comm_split(struct rec_call *c, MPI_Comm comm, int color, int key, MPI_Comm *newcomm)
 {
-	COMM_MAKE(PMPI_Comm_split(comm, color, key, newcomm), comm, newcomm);
+	COMM_MAKE(PMPI_Comm_split(comm, color, key, newcomm), newcomm);
 }
 
 int rec_Comm_split_type(struct rec_call *c, MPI_Comm comm, int split_type, int key,
 			MPI_Info info, MPI_Comm *newcomm)
 {
-	COMM_MAKE(PMPI_Comm_split_type(comm, split_type, key, info, newcomm), comm, newcomm);
+	COMM_MAKE(PMPI_Comm_split_type(comm, split_type, key, info, newcomm), newcomm);
 }
 
 int rec_Comm_create(struct rec_call *c, MPI_Comm comm, MPI_Group group, MPI_Comm *newcomm)
 {
-	COMM_MAKE(PMPI_Comm_create(comm, group, newcomm), comm, newcomm);
+	COMM_MAKE(PMPI_Comm_create(comm, group, newcomm), newcomm);
 }
 
 int rec_Cart_create(struct rec_call *c, MPI_Comm comm_old, int ndims, const int dims[],
 		    const int periods[], int reorder, MPI_Comm *comm_cart)
 {
-	COMM_MAKE(PMPI_Cart_create(comm_old, ndims, dims, periods, reorder, comm_cart), comm_old,
-		  comm_cart);
+	COMM_MAKE(PMPI_Cart_create(comm_old, ndims, dims, periods, reorder, comm_cart), comm_cart);
 }
 
 int rec_Cart_sub(struct rec_call *c, MPI_Comm comm, const int remain_dims[], MPI_Comm *newcomm)
 {
-	COMM_MAKE(PMPI_Cart_sub(comm, remain_dims, newcomm), comm, newcomm);
+	COMM_MAKE(PMPI_Cart_sub(comm, remain_dims, newcomm), newcomm);
 }
 
 int rec_Comm_dup_with_info(struct rec_call *c, MPI_Comm comm, MPI_Info info, MPI_Comm *newcomm)
 {
-	COMM_MAKE(PMPI_Comm_dup_with_info(comm, info, newcomm), comm, newcomm);
+	COMM_MAKE(PMPI_Comm_dup_with_info(comm, info, newcomm), newcomm);
 }
 
 int rec_Graph_create(struct rec_call *c, MPI_Comm comm_old, int nnodes, const int indx[],
 		     const int edges[], int reorder, MPI_Comm *comm_graph)
 {
-	COMM_MAKE(PMPI_Graph_create(comm_old, nnodes, indx, edges, reorder, comm_graph), comm_old,
+	COMM_MAKE(PMPI_Graph_create(comm_old, nnodes, indx, edges, reorder, comm_graph),
 		  comm_graph);
 }
 
@@ -89,9 +88,9 @@ int rec_Dist_graph_create(struct rec_call *c, MPI_Comm comm_old, int n, const in
 			  const int degrees[], const int destinations[], const int weights[],
 			  MPI_Info info, int reorder, MPI_Comm *comm_dist_graph)
 {
-	COMM_MAKE(PMPI_Dist_graph_create(comm_old, n, sources, degrees, destinations, weights,
-					 info, reorder, comm_dist_graph),
-		  comm_old, comm_dist_graph);
+	COMM_MAKE(PMPI_Dist_graph_create(comm_old, n, sources, degrees, destinations, weights, info,
+					 reorder, comm_dist_graph),
+		  comm_dist_graph);
 }
 
 int rec_Dist_graph_create_adjacent(struct rec_call *c, MPI_Comm comm_old, int indegree,
@@ -101,15 +100,15 @@ int rec_Dist_graph_create_adjacent(struct rec_call *c, MPI_Comm comm_old, int in
 {
 	COMM_MAKE(PMPI_Dist_graph_create_adjacent(comm_old, indegree, sources, sourceweights,
 						  outdegree, destinations, destweights, info,
-						  reorder, comm_dist_graph), comm_old, comm_dist_graph);
+						  reorder, comm_dist_graph),
+		  comm_dist_graph);
 }
 
 /* Collective over group only; the tag tells concurrent ones on one parent apart. */
 int rec_Comm_create_group(struct rec_call *c, MPI_Comm comm, MPI_Group group, int tag,
 			  MPI_Comm *newcomm)
 {
-	c->ev.tag = tag;
-	COMM_MAKE(PMPI_Comm_create_group(comm, group, tag, newcomm), comm, newcomm);
+	COMM_MAKE(PMPI_Comm_create_group(comm, group, tag, newcomm), newcomm);
 }
 
 /* Intercommunicators are recorded (an id, the local group as members) so that later calls
@@ -118,7 +117,8 @@ int rec_Intercomm_create(struct rec_call *c, MPI_Comm local_comm, int local_lead
 			 MPI_Comm peer_comm, int remote_leader, int tag, MPI_Comm *newintercomm)
 {
 	COMM_MAKE(PMPI_Intercomm_create(local_comm, local_leader, peer_comm, remote_leader, tag,
-					newintercomm), local_comm, newintercomm);
+					newintercomm),
+		  newintercomm);
 }
 
 /* Nonblocking: a request, completed at its wait. Its members are its parent's: the new
@@ -127,7 +127,6 @@ int rec_Comm_idup(struct rec_call *c, MPI_Comm comm, MPI_Comm *newcomm, MPI_Requ
 {
 	int rc;
 
-	c->ev.comm = rec_comm_id(comm);
 	rc = PMPI_Comm_idup(comm, newcomm, request);
 	if (rc == MPI_SUCCESS) {
 		rec_call_add_req(c, rec_request_add(request, 0, MPI_COMM_WORLD), MPIV_NONE,
@@ -141,7 +140,6 @@ int rec_Comm_free(struct rec_call *c, MPI_Comm *comm)
 {
 	MPI_Comm old = *comm;
 
-	c->ev.comm = rec_comm_id(old);
 	/* before the handle is free for MPI to give to another communicator */
 	rec_comm_forget(old);
 	if (rec_reduce_on)

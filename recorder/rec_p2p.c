@@ -1,7 +1,7 @@
 /* Point-to-point handlers of the recorder: every send variant goes through rec_send() or
  * rec_isend(), every receive through rec_recv() or rec_irecv(), as Caliper groups them;
- * persistent requests are made the same way. Peers become world ranks; blocking receives
- * record the source and tag they matched. */
+ * persistent requests are made the same way. The envelope is the wrapper's (env_p2p.c);
+ * blocking receives record the source and tag they matched. */
 #include "recorder.h"
 #include "rec_comm.h"
 
@@ -14,23 +14,12 @@ typedef int (*rec_recv_fn)(void *buf, int count, MPI_Datatype type, int source, 
 typedef int (*rec_irecv_fn)(void *buf, int count, MPI_Datatype type, int source, int tag,
 			    MPI_Comm comm, MPI_Request *request);
 
-/* Fill peer, tag, comm and bytes of c->ev from a point-to-point envelope. */
-static void rec_p2p_envelope(struct rec_call *c, int count, MPI_Datatype type, int peer,
-			     int tag, MPI_Comm comm)
-{
-	c->ev.peer = rec_comm_to_world(comm, peer);
-	c->ev.tag = rec_comm_tag(tag);
-	c->ev.comm = rec_comm_id(comm);
-	c->ev.bytes = rec_comm_bytes(count, type);
-}
-
 static REC_HOT int rec_send(struct rec_call *c, rec_send_fn pmpi, const void *buf, int count,
 		    MPI_Datatype type, int dest, int tag, MPI_Comm comm)
 {
 	enum rec_send_force force;
 	int rc;
 
-	rec_p2p_envelope(c, count, type, dest, tag, comm);
 	rec_call_posted(c);
 	if (pmpi != PMPI_Send || dest == MPI_PROC_NULL)
 		rc = pmpi(buf, count, type, dest, tag, comm);
@@ -50,7 +39,6 @@ static REC_HOT int rec_isend(struct rec_call *c, rec_isend_fn pmpi, const void *
 	enum rec_send_force force;
 	int rc;
 
-	rec_p2p_envelope(c, count, type, dest, tag, comm);
 	rec_call_posted(c);
 	/* steered: synchronous, the request completes when the message is matched; buffered,
 	 * a copy goes in the background and the request is complete at once */
@@ -76,7 +64,6 @@ static REC_HOT int rec_recv(struct rec_call *c, rec_recv_fn pmpi, void *buf, int
 	/* The matched source and tag are the point of recording a receive. */
 	if (status == MPI_STATUS_IGNORE)
 		status = &local;
-	rec_p2p_envelope(c, count, type, source, tag, comm);
 	rec_call_posted(c);
 	rc = pmpi(buf, count, type, rec_steer_source(c, source, comm), tag, comm, status);
 	rec_call_returned(c);
@@ -93,7 +80,6 @@ static REC_HOT int rec_irecv(struct rec_call *c, rec_irecv_fn pmpi, void *buf, i
 {
 	int rc;
 
-	rec_p2p_envelope(c, count, type, source, tag, comm);
 	rec_call_posted(c);
 	rc = pmpi(buf, count, type, rec_steer_source(c, source, comm), tag, comm, request);
 	rec_call_returned(c);
@@ -195,16 +181,8 @@ int rec_Recv_init(struct rec_call *c, void *buf, int count, MPI_Datatype datatyp
 	return rec_irecv(c, PMPI_Recv_init, buf, count, datatype, source, tag, comm, request);
 }
 
-/* MPI_Sendrecv and MPI_Sendrecv_replace: the send's envelope in peer and tag, the receive's
- * source and tag in peer2 and tag2, and what the receive matched. */
-static void rec_sendrecv_env(struct rec_call *c, int sendcount, MPI_Datatype sendtype, int dest,
-			     int sendtag, int source, int recvtag, MPI_Comm comm)
-{
-	rec_p2p_envelope(c, sendcount, sendtype, dest, sendtag, comm);
-	c->ev.peer2 = rec_comm_to_world(comm, source);
-	c->ev.tag2 = rec_comm_tag(recvtag);
-}
-
+/* MPI_Sendrecv and MPI_Sendrecv_replace (their envelope: env_p2p.c): what the receive
+ * matched. */
 static void rec_sendrecv_done(struct rec_call *c, int rc, MPI_Comm comm, const MPI_Status *st)
 {
 	if (rc == MPI_SUCCESS || rc == MPI_ERR_TRUNCATE) {
@@ -243,7 +221,6 @@ int rec_Sendrecv(struct rec_call *c, const void *sendbuf, int sendcount, MPI_Dat
 
 	if (status == MPI_STATUS_IGNORE)
 		status = &local;
-	rec_sendrecv_env(c, sendcount, sendtype, dest, sendtag, source, recvtag, comm);
 	rec_call_posted(c);
 	source = rec_steer_source(c, source, comm);
 	if (dest != MPI_PROC_NULL && rec_steer_send(c->ev.bytes) != REC_SEND_AS_IS)
@@ -266,7 +243,6 @@ int rec_Sendrecv_replace(struct rec_call *c, void *buf, int count, MPI_Datatype 
 
 	if (status == MPI_STATUS_IGNORE)
 		status = &local;
-	rec_sendrecv_env(c, count, datatype, dest, sendtag, source, recvtag, comm);
 	rec_call_posted(c);
 	rc = PMPI_Sendrecv_replace(buf, count, datatype, dest, sendtag,
 				   rec_steer_source(c, source, comm), recvtag, comm, status);

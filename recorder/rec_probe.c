@@ -1,16 +1,10 @@
-/* Probe handlers of the recorder: the envelope asked for and, when a message was found, the
- * world rank and tag it came with (an MPI_Iprobe or MPI_Improbe that found nothing records
- * no source, which check reads as "no effect"). Matched probes also make the message's
- * receive, MPI_Mrecv or MPI_Imrecv, whose request the trace follows like any other. */
+/* Probe handlers of the recorder: the envelope asked for (the wrapper's, env_p2p.c) and, when
+ * a message was found, the world rank and tag it came with (an MPI_Iprobe or MPI_Improbe that
+ * found nothing records no source, which check reads as "no effect"). Matched probes also
+ * make the message's receive, MPI_Mrecv or MPI_Imrecv, whose request the trace follows like
+ * any other. */
 #include "recorder.h"
 #include "rec_comm.h"
-
-static void probe_envelope(struct rec_call *c, int source, int tag, MPI_Comm comm)
-{
-	c->ev.peer = rec_comm_to_world(comm, source);
-	c->ev.tag = rec_comm_tag(tag);
-	c->ev.comm = rec_comm_id(comm);
-}
 
 static void probe_found(struct rec_call *c, MPI_Comm comm, const MPI_Status *status)
 {
@@ -25,7 +19,6 @@ int rec_Probe(struct rec_call *c, int source, int tag, MPI_Comm comm, MPI_Status
 
 	if (status == MPI_STATUS_IGNORE)
 		status = &local;
-	probe_envelope(c, source, tag, comm);
 	rec_call_posted(c);
 	rc = PMPI_Probe(rec_steer_source(c, source, comm), tag, comm, status);
 	rec_call_returned(c);
@@ -42,7 +35,6 @@ int rec_Iprobe(struct rec_call *c, int source, int tag, MPI_Comm comm, int *flag
 
 	if (status == MPI_STATUS_IGNORE)
 		status = &local;
-	probe_envelope(c, source, tag, comm);
 	rc = PMPI_Iprobe(rec_steer_source(c, source, comm), tag, comm, flag, status);
 	if (rc == MPI_SUCCESS && *flag)
 		probe_found(c, comm, status);
@@ -58,7 +50,6 @@ int rec_Mprobe(struct rec_call *c, int source, int tag, MPI_Comm comm, MPI_Messa
 
 	if (status == MPI_STATUS_IGNORE)
 		status = &local;
-	probe_envelope(c, source, tag, comm);
 	rec_call_posted(c);
 	rc = PMPI_Mprobe(rec_steer_source(c, source, comm), tag, comm, message, status);
 	rec_call_returned(c);
@@ -75,7 +66,6 @@ int rec_Improbe(struct rec_call *c, int source, int tag, MPI_Comm comm, int *fla
 
 	if (status == MPI_STATUS_IGNORE)
 		status = &local;
-	probe_envelope(c, source, tag, comm);
 	rc = PMPI_Improbe(rec_steer_source(c, source, comm), tag, comm, flag, message, status);
 	if (rc == MPI_SUCCESS && *flag)
 		probe_found(c, comm, status);
@@ -86,7 +76,6 @@ int rec_Improbe(struct rec_call *c, int source, int tag, MPI_Comm comm, int *fla
 int rec_Mrecv(struct rec_call *c, void *buf, int count, MPI_Datatype datatype,
 	      MPI_Message *message, MPI_Status *status)
 {
-	c->ev.bytes = rec_comm_bytes(count, datatype);
 	return PMPI_Mrecv(buf, count, datatype, message, status);
 }
 

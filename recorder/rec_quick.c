@@ -2,13 +2,13 @@
  * MPI_Isend, MPI_Recv, MPI_Irecv and MPI_Wait record the same events as their handlers in
  * rec_p2p.c and rec_request.c, at a fraction of the cost. Each call site has a slot that
  * remembers the arguments of its last call as the program passed them, what they became in
- * the trace (world ranks, communicator id, bytes) and the record that was written, with what
- * the call returned (the status of a receive, how far its request id was from the one
- * before). A call that passes the same arguments takes its envelope from the slot, and one
- * that also returns the same way has the same record, which is copied. The event itself is
- * only filled in if it must be written otherwise, or if the watcher writes the call as
- * blocked (rec_call_unquick()). Slots are the thread's that called MPI_Init alone
- * (rec_quick_allow()). */
+ * the trace (world ranks, communicator id, bytes: the envelope of env_p2p.c, as the common
+ * way records it) and the record that was written, with what the call returned (the status
+ * of a receive, how far its request id was from the one before). A call that passes the
+ * same arguments takes its envelope from the slot, and one that also returns the same way
+ * has the same record, which is copied. The event itself is only filled in if it must be
+ * written otherwise, or if the watcher writes the call as blocked (rec_call_unquick()).
+ * Slots are the thread's that called MPI_Init alone (rec_quick_allow()). */
 #include <limits.h>
 #include <string.h>
 
@@ -92,6 +92,27 @@ void rec_call_unquick(struct rec_call *c)
 	c->bits &= ~(unsigned)REC_C_QUICK;
 }
 
+/* The envelope of a quick call (MPI_Send, MPI_Isend, MPI_Recv or MPI_Irecv) into slot s: the
+ * extractor of the common way (env_p2p.c), so that both ways record the same. */
+static REC_COLD void rq_envelope(struct rq_slot *s, unsigned call, int count, MPI_Datatype type,
+				 int peer, int tag, MPI_Comm comm)
+{
+	struct mpiv_env e = MPIV_ENV_NONE;
+
+	if (call == MPIV_CALL_Send)
+		env_Send(&e, NULL, count, type, peer, tag, comm);
+	else if (call == MPIV_CALL_Isend)
+		env_Isend(&e, NULL, count, type, peer, tag, comm, NULL);
+	else if (call == MPIV_CALL_Recv)
+		env_Recv(&e, NULL, count, type, peer, tag, comm, NULL);
+	else
+		env_Irecv(&e, NULL, count, type, peer, tag, comm, NULL);
+	s->wpeer = e.peer;
+	s->wtag = e.tag;
+	s->wcomm = e.comm;
+	s->bytes = e.bytes;
+}
+
 /* The slot was another call's, or made of other arguments: translate these. */
 static REC_COLD void rq_translate(struct rq_slot *s, unsigned call, const void *ret, int count,
 				  MPI_Datatype type, int peer, int tag, MPI_Comm comm)
@@ -111,10 +132,10 @@ static REC_COLD void rq_translate(struct rq_slot *s, unsigned call, const void *
 		s->wpeer = s->wtag = s->wcomm = MPIV_NONE;
 		s->bytes = 0;
 	} else {
-		s->wpeer = rec_comm_to_world(comm, peer);
-		s->wtag = rec_comm_tag(tag);
-		s->wcomm = rec_comm_id(comm);
-		s->bytes = rec_comm_bytes_named(count, type, &named);
+		rq_envelope(s, call, count, type, peer, tag, comm);
+		/* the size holds for the same handle if its type is predefined (the extractor
+		 * has just looked it up: a predefined type's size is known now) */
+		rec_comm_bytes_named(count, type, &named);
 	}
 	if (!named)
 		s->gen = RQ_NO_REUSE;

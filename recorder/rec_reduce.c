@@ -899,7 +899,6 @@ int rec_Reduce_local(struct rec_call *c, const void *inbuf, void *inoutbuf, int 
 	struct rec_red *r = rec_reduce_on ? rec_reduce_begin(c, &a) : NULL;
 	int rc;
 
-	c->ev.bytes = rec_comm_bytes(count, datatype);
 	rc = PMPI_Reduce_local(inbuf, inoutbuf, count, datatype, op);
 	if (r)
 		rec_reduce_end(r, c, rc);

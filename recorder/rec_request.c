@@ -643,7 +643,6 @@ int rec_Testsome(struct rec_call *c, int incount, MPI_Request array_of_requests[
 /* The buffer of buffered sends: its size; detaching it may wait for the messages in it. */
 int rec_Buffer_attach(struct rec_call *c, void *buffer, int size)
 {
-	c->ev.bytes = size > 0 ? (uint64_t)size : 0;
 	return PMPI_Buffer_attach(buffer, size);
 }
 

@@ -9,6 +9,7 @@
 
 #include <mpi.h>
 
+#include "env.h"
 #include "event.h"	/* before MPIV_SPECIAL is redefined below: its enum needs every call */
 #include "rec_hot.h"
 #include "rec_msg.h"
@@ -18,8 +19,6 @@
 
 /* Exported MPI_* wrappers are the only symbols with default visibility. */
 #define MPIV_EXPORT __attribute__((visibility("default")))
-/* (a, b, c) -> a, b, c: lets a .def parameter list follow another parameter. */
-#define MPIV_UNPAREN(...) __VA_ARGS__
 
 #define REC_INLINE_REQS 8	/* requests an event holds without malloc */
 #define REC_REQ_UNKNOWN (-1)	/* id of a request the recorder did not see being made */
@@ -124,6 +123,21 @@ int rec_call_reserve_reqs(struct rec_call *c, uint32_t n);
 
 /* End the call: write its event, update the status, free what c owns, drop the guard. */
 void rec_call_leave(struct rec_call *c);
+
+/* The envelope e of call c (env_<name>(), preload/env.h, which the replayer checks with too)
+ * into its event; the wrapper does so before the handler runs, which may read it (steering,
+ * the send's size). */
+static inline void rec_call_envelope(struct rec_call *c, const struct mpiv_env *e)
+{
+	c->ev.peer = e->peer;
+	c->ev.tag = e->tag;
+	c->ev.comm = e->comm;
+	c->ev.root = e->root;
+	c->ev.win = e->win;
+	c->ev.peer2 = e->peer2;
+	c->ev.tag2 = e->tag2;
+	c->ev.bytes = e->bytes;
+}
 
 /* ---- rec_quick.c, rec_call.c: the quick way of the most frequent calls ----
  * MPI_Send, MPI_Isend, MPI_Recv, MPI_Irecv and MPI_Wait of the thread that called MPI_Init,
@@ -320,7 +334,9 @@ void rec_request_info(const struct rec_reqent *e, const MPI_Status *st,
 		      struct mpiv_reqinfo *ri);
 
 /* ---- typed handlers, one per ordinary entry of mpi_calls.def ----
- * rec_<name>() calls PMPI_<name> itself and fills c->ev; the wrapper does the rest. The
+ * rec_<name>() calls PMPI_<name> itself and fills what c->ev learns from it (a receive's
+ * match, the requests, a new communicator or window); the wrapper does the rest, the
+ * envelope first (rec_call_envelope). The
  * prototypes come from the .def, so a handler that disagrees with mpi.h does not compile. */
 #define MPIV_SPECIAL(name, number, kind, flags, params, args)
 #define MPIV_OTHER(name, number, params, args)

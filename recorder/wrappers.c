@@ -1,6 +1,7 @@
 /* The recorder's MPI_* entry points, expanded from common/mpi_calls.def (`make show-wrappers`
  * prints the expansion). Each wrapper is thin: guard and numbering in rec_call_enter(), the
- * call itself and what it means in the typed handler rec_<name>(), the write in
+ * envelope from the extractor env_<name>() the replayer checks with too (preload/env.h), the
+ * call itself and what it returned in the typed handler rec_<name>(), the write in
  * rec_call_leave(). Init, Init_thread and Finalize are in wrappers_special.c. A call the
  * model does not know yet (MPIV_OTHER) is recorded with its call and site only. */
 #include "recorder.h"
@@ -14,6 +15,12 @@
 											\
 		if (!rec_call_enter(&c, MPIV_CALL_##name, ret))				\
 			return PMPI_##name args;					\
+		if (env_##name) {							\
+			struct mpiv_env e = MPIV_ENV_NONE;				\
+											\
+			env_##name(&e, MPIV_UNPAREN args);				\
+			rec_call_envelope(&c, &e);					\
+		}									\
 		rc = rec_##name(&c, MPIV_UNPAREN args);					\
 		rec_call_leave(&c);							\
 		return rc;								\

@@ -9,6 +9,7 @@
 #include <mpi.h>
 
 #include "cex.h"
+#include "env.h"
 #include "event.h"	/* before MPIV_SPECIAL is redefined below: its enum needs every call */
 #include "rec_msg.h"
 
@@ -16,8 +17,6 @@
 
 /* Exported MPI_* wrappers are the only symbols with default visibility. */
 #define MPIV_EXPORT __attribute__((visibility("default")))
-/* (a, b, c) -> a, b, c: lets a .def parameter list follow another parameter. */
-#define MPIV_UNPAREN(...) __VA_ARGS__
 
 /* One intercepted call, on the wrapper's stack. */
 struct rep_call {
@@ -27,7 +26,7 @@ struct rep_call {
 	int thread;		/* the caller's small thread number (rec_status_enter) */
 	/* The program's own arguments, as the recorder records them (struct mpiv_event's
 	 * conventions: world ranks, MPIV_ANY_SOURCE, ...), before anything is forced; MPIV_NONE
-	 * where the call has no such argument (rep_env_<name>() fills them). */
+	 * where the call has no such argument (rep_call_envelope() fills them). */
 	int32_t peer;		/* destination or source */
 	int32_t tag;
 	int32_t comm;		/* rec_comm_id() */
@@ -43,8 +42,8 @@ struct rep_call {
 	int poll;		/* a test or nonblocking probe, which may find nothing (its
 				 * handler sets it) */
 	int found;		/* poll: it found a message or completed a request */
-	MPI_Request *made;	/* where the call puts the request it makes (rep_env_<name>), or
-				 * NULL: noted in the request table once it returned */
+	MPI_Request *made;	/* where the call puts the request it makes (rep_call_envelope),
+				 * or NULL: noted in the request table once it returned */
 	MPI_Comm mpicomm;	/* a nonblocking collective's communicator, for its barrier */
 	int rc;			/* what the call returned */
 };
@@ -67,8 +66,13 @@ struct rep_expect {
 
 /* Start a call: re-entry guard, event index, live status. Returns 1, or 0 for a call the tool
  * itself makes, which goes straight to PMPI uncounted. The wrapper then fills the envelope
- * (rep_env_<name>) and checks it (rep_schedule_check) before the call is made. */
+ * (env_<name>, rep_call_envelope) and checks it (rep_schedule_check) before the call is made. */
 int rep_call_enter(struct rep_call *c, unsigned call, const void *ret);
+
+/* The envelope e of call c (env_<name>(), preload/env.h, the recorder's own): into c, with
+ * the request it makes and a nonblocking collective's communicator, for the request table
+ * (rep_request_made). */
+void rep_call_envelope(struct rep_call *c, const struct mpiv_env *e);
 
 /* The call returned: what replay learnt from it (rep_schedule_after), status, guard. */
 void rep_call_leave(struct rep_call *c);
@@ -225,18 +229,6 @@ void rep_coll_barrier(struct rep_call *c, MPI_Comm comm);
  * with the other members' at the same place (an MPI_Allgather on the private duplicate);
  * a difference is noted (MPIV_NOTE_MISMATCH). Nothing for other calls or counterexamples. */
 void rep_coll_check(struct rep_call *c);
-
-/* ---- rep_check.c: the program's side of the check ----
- * rep_env_<name>() fills c's envelope from the call's arguments, as the recorder's handler
- * would record them. Declared weak for every ordinary entry of mpi_calls.def: a call without
- * one is checked by its call alone. */
-#define MPIV_SPECIAL(name, number, kind, flags, params, args)
-#define MPIV_CALL(name, number, kind, flags, params, args) \
-	void rep_env_##name(struct rep_call *c, MPIV_UNPAREN params) __attribute__((weak));
-#include "mpi_calls.def"
-#undef MPIV_CALL
-#undef MPIV_SPECIAL
-
 
 /* ---- rep_force.c: handlers of the calls replay may force ----
  * Declared weak for every ordinary entry: a wrapper calls rep_<name>() when rep_force.c

@@ -1,7 +1,8 @@
 /* The replayer's MPI_* entry points, expanded from common/mpi_calls.def like the recorder's:
  * every call is numbered exactly as the recorder numbers it, shows in the live status and is
- * checked against the recorded trace (rep_check.c, rep_schedule.c); a call with a rep_<name>()
- * handler (rep_force.c) goes through it, any other to PMPI_<name>. */
+ * checked against the recorded trace (its envelope from the extractor env_<name>() the recorder
+ * uses too, preload/env.h; rep_schedule.c compares); a call with a rep_<name>() handler
+ * (rep_force.c) goes through it, any other to PMPI_<name>. */
 #include <stdatomic.h>
 
 #include "replayer.h"
@@ -49,6 +50,23 @@ int rep_call_enter(struct rep_call *c, unsigned call, const void *ret)
 	return 1;
 }
 
+void rep_call_envelope(struct rep_call *c, const struct mpiv_env *e)
+{
+	c->peer = e->peer;
+	c->tag = e->tag;
+	c->comm = e->comm;
+	c->root = e->root;
+	c->win = e->win;
+	c->bytes = e->bytes;
+	c->has_bytes = e->has_bytes;
+	/* MPI_Comm_idup's request is left to MPI: its communicator is not usable before the
+	 * wait, so replay neither follows nor synchronises it (rep_comm.c) */
+	if (!(mpiv_call_flags(c->call) & MPIV_F_NEWCOMM)) {
+		c->made = e->request;
+		c->mpicomm = e->mpicomm;
+	}
+}
+
 void rep_call_leave(struct rep_call *c)
 {
 	if (c->made)
@@ -67,8 +85,12 @@ void rep_call_leave(struct rep_call *c)
 											\
 		if (!rep_call_enter(&c, MPIV_CALL_##name, __builtin_return_address(0)))	\
 			return PMPI_##name args;					\
-		if (rep_env_##name)							\
-			rep_env_##name(&c, MPIV_UNPAREN args);				\
+		if (env_##name) {							\
+			struct mpiv_env e = MPIV_ENV_NONE;				\
+											\
+			env_##name(&e, MPIV_UNPAREN args);				\
+			rep_call_envelope(&c, &e);					\
+		}									\
 		rep_schedule_check(&c, c.thread);					\
 		rep_coll_check(&c);							\
 		if (rep_##name)								\

@@ -1,0 +1,274 @@
+/* Envelopes of the collectives (env.h): the communicator, the root as a world rank (rooted
+ * ones), and the bytes this rank contributes, which the trace records and replay does not
+ * compare. Nonblocking ones also make a request. */
+#include "env.h"
+#include "rec_comm.h"
+
+/* A collective's; root MPIV_NONE: none. */
+static void env_coll(struct mpiv_env *e, MPI_Comm comm, int root, uint64_t bytes)
+{
+	e->comm = rec_comm_id(comm);
+	if (root != MPIV_NONE)
+		e->root = rec_comm_to_world(comm, root);
+	e->bytes = bytes;
+}
+
+/* A nonblocking one's: as a blocking one's, and the request it makes, whose wait completes
+ * replay's barrier too when it must synchronise (replayer/rep_request.c). */
+static void env_icoll(struct mpiv_env *e, MPI_Comm comm, int root, uint64_t bytes,
+		      MPI_Request *request)
+{
+	env_coll(e, comm, root, bytes);
+	e->request = request;
+	e->mpicomm = comm;
+}
+
+/* The bytes of a v or w collective: counts[i] elements of type (or types[i]) for every
+ * member of comm. */
+static uint64_t bytes_v(const int counts[], MPI_Datatype type, const MPI_Datatype types[],
+			MPI_Comm comm)
+{
+	uint64_t sum = 0;
+	int n = 0, i;
+
+	if (!counts || PMPI_Comm_size(comm, &n) != MPI_SUCCESS)
+		return 0;
+	for (i = 0; i < n; i++)
+		sum += rec_comm_bytes(counts[i], types ? types[i] : type);
+	return sum;
+}
+
+/* ---- blocking ---- */
+
+void env_Barrier(struct mpiv_env *e, MPI_Comm comm)
+{
+	env_coll(e, comm, MPIV_NONE, 0);
+}
+
+void env_Bcast(struct mpiv_env *e, void *buffer, int count, MPI_Datatype datatype, int root,
+	       MPI_Comm comm)
+{
+	env_coll(e, comm, root, rec_comm_bytes(count, datatype));
+}
+
+void env_Reduce(struct mpiv_env *e, const void *sendbuf, void *recvbuf, int count,
+		MPI_Datatype datatype, MPI_Op op, int root, MPI_Comm comm)
+{
+	env_coll(e, comm, root, rec_comm_bytes(count, datatype));
+}
+
+void env_Allreduce(struct mpiv_env *e, const void *sendbuf, void *recvbuf, int count,
+		   MPI_Datatype datatype, MPI_Op op, MPI_Comm comm)
+{
+	env_coll(e, comm, MPIV_NONE, rec_comm_bytes(count, datatype));
+}
+
+void env_Gather(struct mpiv_env *e, const void *sendbuf, int sendcount, MPI_Datatype sendtype,
+		void *recvbuf, int recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm)
+{
+	env_coll(e, comm, root, rec_comm_bytes(sendcount, sendtype));
+}
+
+void env_Gatherv(struct mpiv_env *e, const void *sendbuf, int sendcount, MPI_Datatype sendtype,
+		 void *recvbuf, const int recvcounts[], const int displs[], MPI_Datatype recvtype,
+		 int root, MPI_Comm comm)
+{
+	env_coll(e, comm, root, rec_comm_bytes(sendcount, sendtype));
+}
+
+void env_Scatter(struct mpiv_env *e, const void *sendbuf, int sendcount, MPI_Datatype sendtype,
+		 void *recvbuf, int recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm)
+{
+	env_coll(e, comm, root, rec_comm_bytes(recvcount, recvtype));
+}
+
+void env_Scatterv(struct mpiv_env *e, const void *sendbuf, const int sendcounts[],
+		  const int displs[], MPI_Datatype sendtype, void *recvbuf, int recvcount,
+		  MPI_Datatype recvtype, int root, MPI_Comm comm)
+{
+	env_coll(e, comm, root, rec_comm_bytes(recvcount, recvtype));
+}
+
+void env_Allgather(struct mpiv_env *e, const void *sendbuf, int sendcount, MPI_Datatype sendtype,
+		   void *recvbuf, int recvcount, MPI_Datatype recvtype, MPI_Comm comm)
+{
+	env_coll(e, comm, MPIV_NONE, rec_comm_bytes(sendcount, sendtype));
+}
+
+void env_Allgatherv(struct mpiv_env *e, const void *sendbuf, int sendcount, MPI_Datatype sendtype,
+		    void *recvbuf, const int recvcounts[], const int displs[],
+		    MPI_Datatype recvtype, MPI_Comm comm)
+{
+	env_coll(e, comm, MPIV_NONE, rec_comm_bytes(sendcount, sendtype));
+}
+
+void env_Alltoall(struct mpiv_env *e, const void *sendbuf, int sendcount, MPI_Datatype sendtype,
+		  void *recvbuf, int recvcount, MPI_Datatype recvtype, MPI_Comm comm)
+{
+	env_coll(e, comm, MPIV_NONE, rec_comm_bytes(sendcount, sendtype));
+}
+
+void env_Alltoallv(struct mpiv_env *e, const void *sendbuf, const int sendcounts[],
+		   const int sdispls[], MPI_Datatype sendtype, void *recvbuf,
+		   const int recvcounts[], const int rdispls[], MPI_Datatype recvtype,
+		   MPI_Comm comm)
+{
+	env_coll(e, comm, MPIV_NONE, bytes_v(sendcounts, sendtype, NULL, comm));
+}
+
+void env_Alltoallw(struct mpiv_env *e, const void *sendbuf, const int sendcounts[],
+		   const int sdispls[], const MPI_Datatype sendtypes[], void *recvbuf,
+		   const int recvcounts[], const int rdispls[], const MPI_Datatype recvtypes[],
+		   MPI_Comm comm)
+{
+	env_coll(e, comm, MPIV_NONE, bytes_v(sendcounts, MPI_DATATYPE_NULL, sendtypes, comm));
+}
+
+void env_Reduce_scatter(struct mpiv_env *e, const void *sendbuf, void *recvbuf,
+			const int recvcounts[], MPI_Datatype datatype, MPI_Op op, MPI_Comm comm)
+{
+	env_coll(e, comm, MPIV_NONE, bytes_v(recvcounts, datatype, NULL, comm));
+}
+
+void env_Reduce_scatter_block(struct mpiv_env *e, const void *sendbuf, void *recvbuf, int recvcount,
+			      MPI_Datatype datatype, MPI_Op op, MPI_Comm comm)
+{
+	env_coll(e, comm, MPIV_NONE, rec_comm_bytes(recvcount, datatype));
+}
+
+void env_Scan(struct mpiv_env *e, const void *sendbuf, void *recvbuf, int count,
+	      MPI_Datatype datatype, MPI_Op op, MPI_Comm comm)
+{
+	env_coll(e, comm, MPIV_NONE, rec_comm_bytes(count, datatype));
+}
+
+void env_Exscan(struct mpiv_env *e, const void *sendbuf, void *recvbuf, int count,
+		MPI_Datatype datatype, MPI_Op op, MPI_Comm comm)
+{
+	env_coll(e, comm, MPIV_NONE, rec_comm_bytes(count, datatype));
+}
+
+/* a local reduction (the reduction check's own call): its size only */
+void env_Reduce_local(struct mpiv_env *e, const void *inbuf, void *inoutbuf, int count,
+		      MPI_Datatype datatype, MPI_Op op)
+{
+	e->bytes = rec_comm_bytes(count, datatype);
+}
+
+/* ---- nonblocking ---- */
+
+void env_Ibarrier(struct mpiv_env *e, MPI_Comm comm, MPI_Request *request)
+{
+	env_icoll(e, comm, MPIV_NONE, 0, request);
+}
+
+void env_Ibcast(struct mpiv_env *e, void *buffer, int count, MPI_Datatype datatype, int root,
+		MPI_Comm comm, MPI_Request *request)
+{
+	env_icoll(e, comm, root, rec_comm_bytes(count, datatype), request);
+}
+
+void env_Ireduce(struct mpiv_env *e, const void *sendbuf, void *recvbuf, int count,
+		 MPI_Datatype datatype, MPI_Op op, int root, MPI_Comm comm, MPI_Request *request)
+{
+	env_icoll(e, comm, root, rec_comm_bytes(count, datatype), request);
+}
+
+void env_Iallreduce(struct mpiv_env *e, const void *sendbuf, void *recvbuf, int count,
+		    MPI_Datatype datatype, MPI_Op op, MPI_Comm comm, MPI_Request *request)
+{
+	env_icoll(e, comm, MPIV_NONE, rec_comm_bytes(count, datatype), request);
+}
+
+void env_Igather(struct mpiv_env *e, const void *sendbuf, int sendcount, MPI_Datatype sendtype,
+		 void *recvbuf, int recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm,
+		 MPI_Request *request)
+{
+	env_icoll(e, comm, root, rec_comm_bytes(sendcount, sendtype), request);
+}
+
+void env_Igatherv(struct mpiv_env *e, const void *sendbuf, int sendcount, MPI_Datatype sendtype,
+		  void *recvbuf, const int recvcounts[], const int displs[], MPI_Datatype recvtype,
+		  int root, MPI_Comm comm, MPI_Request *request)
+{
+	env_icoll(e, comm, root, rec_comm_bytes(sendcount, sendtype), request);
+}
+
+void env_Iscatter(struct mpiv_env *e, const void *sendbuf, int sendcount, MPI_Datatype sendtype,
+		  void *recvbuf, int recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm,
+		  MPI_Request *request)
+{
+	env_icoll(e, comm, root, rec_comm_bytes(sendcount, sendtype), request);
+}
+
+/* no size: the trace has always recorded none for it */
+void env_Iscatterv(struct mpiv_env *e, const void *sendbuf, const int sendcounts[],
+		   const int displs[], MPI_Datatype sendtype, void *recvbuf, int recvcount,
+		   MPI_Datatype recvtype, int root, MPI_Comm comm, MPI_Request *request)
+{
+	env_icoll(e, comm, root, 0, request);
+}
+
+void env_Iallgather(struct mpiv_env *e, const void *sendbuf, int sendcount, MPI_Datatype sendtype,
+		    void *recvbuf, int recvcount, MPI_Datatype recvtype, MPI_Comm comm,
+		    MPI_Request *request)
+{
+	env_icoll(e, comm, MPIV_NONE, rec_comm_bytes(sendcount, sendtype), request);
+}
+
+void env_Iallgatherv(struct mpiv_env *e, const void *sendbuf, int sendcount, MPI_Datatype sendtype,
+		     void *recvbuf, const int recvcounts[], const int displs[],
+		     MPI_Datatype recvtype, MPI_Comm comm, MPI_Request *request)
+{
+	env_icoll(e, comm, MPIV_NONE, rec_comm_bytes(sendcount, sendtype), request);
+}
+
+void env_Ialltoall(struct mpiv_env *e, const void *sendbuf, int sendcount, MPI_Datatype sendtype,
+		   void *recvbuf, int recvcount, MPI_Datatype recvtype, MPI_Comm comm,
+		   MPI_Request *request)
+{
+	env_icoll(e, comm, MPIV_NONE, rec_comm_bytes(sendcount, sendtype), request);
+}
+
+void env_Ialltoallv(struct mpiv_env *e, const void *sendbuf, const int sendcounts[],
+		    const int sdispls[], MPI_Datatype sendtype, void *recvbuf,
+		    const int recvcounts[], const int rdispls[], MPI_Datatype recvtype,
+		    MPI_Comm comm, MPI_Request *request)
+{
+	env_icoll(e, comm, MPIV_NONE, bytes_v(sendcounts, sendtype, NULL, comm), request);
+}
+
+void env_Ialltoallw(struct mpiv_env *e, const void *sendbuf, const int sendcounts[],
+		    const int sdispls[], const MPI_Datatype sendtypes[], void *recvbuf,
+		    const int recvcounts[], const int rdispls[], const MPI_Datatype recvtypes[],
+		    MPI_Comm comm, MPI_Request *request)
+{
+	env_icoll(e, comm, MPIV_NONE, bytes_v(sendcounts, MPI_DATATYPE_NULL, sendtypes, comm),
+		  request);
+}
+
+void env_Ireduce_scatter(struct mpiv_env *e, const void *sendbuf, void *recvbuf,
+			 const int recvcounts[], MPI_Datatype datatype, MPI_Op op, MPI_Comm comm,
+			 MPI_Request *request)
+{
+	env_icoll(e, comm, MPIV_NONE, bytes_v(recvcounts, datatype, NULL, comm), request);
+}
+
+void env_Ireduce_scatter_block(struct mpiv_env *e, const void *sendbuf, void *recvbuf,
+			       int recvcount, MPI_Datatype datatype, MPI_Op op, MPI_Comm comm,
+			       MPI_Request *request)
+{
+	env_icoll(e, comm, MPIV_NONE, rec_comm_bytes(recvcount, datatype), request);
+}
+
+void env_Iscan(struct mpiv_env *e, const void *sendbuf, void *recvbuf, int count,
+	       MPI_Datatype datatype, MPI_Op op, MPI_Comm comm, MPI_Request *request)
+{
+	env_icoll(e, comm, MPIV_NONE, rec_comm_bytes(count, datatype), request);
+}
+
+void env_Iexscan(struct mpiv_env *e, const void *sendbuf, void *recvbuf, int count,
+		 MPI_Datatype datatype, MPI_Op op, MPI_Comm comm, MPI_Request *request)
+{
+	env_icoll(e, comm, MPIV_NONE, rec_comm_bytes(count, datatype), request);
+}

@@ -1,0 +1,89 @@
+/* Envelopes of the calls that make and free communicators (env.h): the parent communicator,
+ * on which the call is a collective (recorder/rec_comm_make.c records the new one and its
+ * members when it returns). */
+#include "env.h"
+#include "rec_comm.h"
+
+void env_Comm_dup(struct mpiv_env *e, MPI_Comm comm, MPI_Comm *newcomm)
+{
+	e->comm = rec_comm_id(comm);
+}
+
+void env_Comm_idup(struct mpiv_env *e, MPI_Comm comm, MPI_Comm *newcomm, MPI_Request *request)
+{
+	e->comm = rec_comm_id(comm);
+	e->request = request;
+}
+
+void env_Comm_split(struct mpiv_env *e, MPI_Comm comm, int color, int key, MPI_Comm *newcomm)
+{
+	e->comm = rec_comm_id(comm);
+}
+
+void env_Comm_split_type(struct mpiv_env *e, MPI_Comm comm, int split_type, int key, MPI_Info info,
+			 MPI_Comm *newcomm)
+{
+	e->comm = rec_comm_id(comm);
+}
+
+void env_Comm_create(struct mpiv_env *e, MPI_Comm comm, MPI_Group group, MPI_Comm *newcomm)
+{
+	e->comm = rec_comm_id(comm);
+}
+
+void env_Comm_create_group(struct mpiv_env *e, MPI_Comm comm, MPI_Group group, int tag,
+			   MPI_Comm *newcomm)
+{
+	/* collective over group only: the tag, as passed, tells concurrent ones on one parent
+	 * apart */
+	e->comm = rec_comm_id(comm);
+	e->tag = tag;
+}
+
+void env_Cart_create(struct mpiv_env *e, MPI_Comm comm_old, int ndims, const int dims[],
+		     const int periods[], int reorder, MPI_Comm *comm_cart)
+{
+	e->comm = rec_comm_id(comm_old);
+}
+
+void env_Cart_sub(struct mpiv_env *e, MPI_Comm comm, const int remain_dims[], MPI_Comm *newcomm)
+{
+	e->comm = rec_comm_id(comm);
+}
+
+void env_Dist_graph_create_adjacent(struct mpiv_env *e, MPI_Comm comm_old, int indegree,
+				    const int sources[], const int sourceweights[], int outdegree,
+				    const int destinations[], const int destweights[],
+				    MPI_Info info, int reorder, MPI_Comm *comm_dist_graph)
+{
+	e->comm = rec_comm_id(comm_old);
+}
+
+void env_Comm_dup_with_info(struct mpiv_env *e, MPI_Comm comm, MPI_Info info, MPI_Comm *newcomm)
+{
+	e->comm = rec_comm_id(comm);
+}
+
+void env_Graph_create(struct mpiv_env *e, MPI_Comm comm_old, int nnodes, const int indx[],
+		      const int edges[], int reorder, MPI_Comm *comm_graph)
+{
+	e->comm = rec_comm_id(comm_old);
+}
+
+void env_Dist_graph_create(struct mpiv_env *e, MPI_Comm comm_old, int n, const int sources[],
+			   const int degrees[], const int destinations[], const int weights[],
+			   MPI_Info info, int reorder, MPI_Comm *comm_dist_graph)
+{
+	e->comm = rec_comm_id(comm_old);
+}
+
+void env_Intercomm_create(struct mpiv_env *e, MPI_Comm local_comm, int local_leader,
+			  MPI_Comm peer_comm, int remote_leader, int tag, MPI_Comm *newintercomm)
+{
+	e->comm = rec_comm_id(local_comm);
+}
+
+void env_Comm_free(struct mpiv_env *e, MPI_Comm *comm)
+{
+	e->comm = rec_comm_id(*comm);
+}
