@@ -9,6 +9,8 @@
 #     per recorded operation, and the same programs under a PMPI library that forwards their
 #     calls and records nothing (bench/passthrough.c): the floor any PMPI tool pays; then the
 #     self-loop, ping-pong and halo recorded with --timestamps (two clock readings a call);
+#     and the self-loop's instructions per iteration plain, passed through and recorded,
+#     counted by callgrind (if valgrind is there): figures a busy machine does not change;
 #  2. replay overhead: the ping-pong and the halo exchange replayed (from the traces of 1, with
 #     a counterexample that forces nothing) against plain runs, best of $RUNS each;
 #  3. the fixed cost of a small check: CPU time of `check --buffering all` on recorded
@@ -133,6 +135,35 @@ overhead()
 			n, p, f / p, r, r / p, (r - p) * 1e9 / c, b / t }'
 }
 
+# Instructions per iteration of the self-loop, as callgrind counts them (user space, the rank
+# alone; no hardware counter needed, and a busy machine does not change them): the counts of
+# two runs whose iterations differ by INS_ITERS, over INS_ITERS, so that MPI_Init, MPI_Finalize
+# and the recorder's start and end cancel out.
+INS_ITERS=20000
+# ins_run OUT ITERS CMD...: run CMD... ./selfloop ITERS with the rank under callgrind; the
+# instructions it counted into OUT (empty if the run failed).
+ins_run()
+{
+	local out=$1 iters=$2
+	shift 2
+	rm -f callgrind.out.*
+	"$@" valgrind --tool=callgrind --callgrind-out-file="$PWD/callgrind.out.%p" \
+		./selfloop "$iters" >/dev/null 2>&1
+	printf -v "$out" '%s' "$(awk '/^summary:/ { print $2 }' callgrind.out.* 2>/dev/null)"
+}
+# ins_per_iter CMD...: instructions per iteration of the self-loop launched by CMD..., or "nan".
+ins_per_iter()
+{
+	local a b
+	ins_run a "$INS_ITERS" "$@"
+	ins_run b $((2 * INS_ITERS)) "$@"
+	if test -z "$a" || test -z "$b"; then
+		echo nan
+	else
+		echo $(((b - a) / INS_ITERS))
+	fi
+}
+
 if part record; then
 echo "== recording overhead: recorded / plain under the same mpirun, best of $RUNS each; pass-through:"
 echo "   a PMPI library that forwards the calls and records nothing (bench/passthrough.c)"
@@ -149,6 +180,20 @@ echo "   the same recorded with --timestamps (their recorded column):"
 RECORD_OPTS=--timestamps overhead self-loop-t 1 ./selfloop 3000000
 RECORD_OPTS=--timestamps overhead ping-pong-t 2 ./pingpong 200000
 RECORD_OPTS=--timestamps overhead halo-t 2 ./halo 10000
+if command -v valgrind >/dev/null; then
+	echo "   instructions per self-loop iteration (Isend, Recv, Wait), counted by callgrind:"
+	plain=$(ins_per_iter "$MPIRUN" -np 1)
+	pass=$(ins_per_iter "$MPIRUN" -np 1 -genv LD_PRELOAD "$PWD/passthrough.so")
+	rec=$(ins_per_iter "$MPIVERIFY" record -o trace-ins -- "$MPIRUN" -np 1)
+	awk -v p="$plain" -v f="$pass" -v r="$rec" 'BEGIN {
+		if (p == "nan" || f == "nan" || r == "nan" || p == 0) {
+			printf "self-loop  instructions failed (plain %s, pass-through %s, recorded %s)\n", p, f, r
+			exit }
+		printf "self-loop  plain %5d instructions  pass-through %5d %5.2fx  recorded %5d %5.2fx  %4.0f per recorded call\n",
+			p, f, f / p, r, r / p, (r - p) / 3 }'
+else
+	echo "   instructions per self-loop iteration: skipped (valgrind not found)"
+fi
 elif part replay; then
 	# the traces to replay, recorded once
 	"$MPIVERIFY" record -o trace-ping-pong -- "$MPIRUN" -np 2 ./pingpong 200000 >/dev/null 2>&1

@@ -32,29 +32,39 @@
 					 * text (st_stack_watch, rec_stack_format) */
 
 /* What one thread is doing. Written only by its thread; read by the writer thread, which
- * retries while seq is odd or changed (a seqlock), so that call, op and site agree. */
+ * retries while seq is odd or changed (a seqlock), so that call, op, site and the counts
+ * agree. seq also says whether a call is in progress and how many returned, so that a call
+ * costs a few stores: it counts the calls that returned in steps of ST_SEQ_CALL (failed polls
+ * included), and is one more (odd) while the owner updates the fields, then ST_SEQ_IN more
+ * while its call is in progress. */
 struct st_slot {
-	atomic_uint seq;		/* odd while the owner updates the fields below */
-	atomic_uint active;		/* 1 while inside an intercepted call */
+	atomic_ullong seq;		/* as above; never reset, so a reader cannot mistake a
+					 * later update for the one it began with */
 	atomic_uint call;		/* enum mpiv_call of the current or last call */
 	atomic_uint op;			/* its event index */
 	atomic_ullong site;		/* its call site */
+	atomic_uint seen;		/* 1 once the slot's owner made a call: op/call are
+					 * meaningful; set in its first call's update */
+	atomic_ullong polls;		/* failed polls that returned, of all the slot's owners */
+	atomic_ullong gone;		/* calls whose thread ended inside them: neither
+					 * progress nor polls. seq / ST_SEQ_CALL - polls - gone is
+					 * the progress of all the slot's owners. Both are updated
+					 * while seq is odd. */
 	atomic_uint used;		/* 1 while a live thread owns the slot; 0: free for reuse */
-	atomic_uint seen;		/* 1 once the slot made a call: op/call are meaningful */
-	atomic_ullong progress;		/* calls of this slot's threads that returned, failed
-					 * polls left out; only the owner writes it, so a plain
-					 * load and store update it (no read-modify-write) */
-	atomic_ullong polls;		/* failed polls that returned, likewise */
 	int thread;			/* the small thread number reported in events */
 	atomic_int tid;			/* the owner's kernel thread id, for its stack */
 	struct rec_stack stack;		/* the owner's stack, taken on request */
 	struct st_slot *next;		/* every slot, newest first; slots are never freed */
 };
 
+#define ST_SEQ_IN 2u	/* seq's bit that says a call is in progress */
+#define ST_SEQ_CALL 4u	/* seq's step per call */
+
 /* One consistent copy of a slot. */
 struct st_snap {
 	unsigned active, call, op, seen;
 	uint64_t site;
+	uint64_t progress, polls;	/* st_slot_read()'s, not the sticky call's */
 };
 
 static pthread_mutex_t st_slots_lock = PTHREAD_MUTEX_INITIALIZER;	/* adding slots */
@@ -103,11 +113,34 @@ static unsigned st_stack_op;			/* the op it was taken in */
 static char st_notes[ST_NOTES_SIZE];		/* rec_status_note()s, under st_write_lock */
 static uint32_t st_note_kinds;			/* their kinds, under st_write_lock */
 
+/* Begin an update of slot s by its owner: make seq odd. Returns its value before. */
+static inline uint64_t st_update_begin(struct st_slot *s)
+{
+	uint64_t seq = atomic_load_explicit(&s->seq, memory_order_relaxed);
+
+	atomic_store_explicit(&s->seq, seq + 1, memory_order_relaxed);
+	atomic_thread_fence(memory_order_release);	/* seq before the fields */
+	return seq;
+}
+
+/* Count one more in *n, which only the owner writes. */
+static inline void st_bump(atomic_ullong *n)
+{
+	atomic_store_explicit(n, atomic_load_explicit(n, memory_order_relaxed) + 1,
+			      memory_order_relaxed);
+}
+
 static void st_thread_exit(void *arg)
 {
 	struct st_slot *s = arg;
+	uint64_t seq = atomic_load_explicit(&s->seq, memory_order_relaxed);
 
-	atomic_store_explicit(&s->active, 0, memory_order_relaxed);
+	/* Inside a call (it never returned): out of it, without counting it as progress. */
+	if (seq & ST_SEQ_IN) {
+		st_update_begin(s);
+		st_bump(&s->gone);
+		atomic_store_explicit(&s->seq, seq + ST_SEQ_IN, memory_order_release);
+	}
 	rec_stack_unbind(&s->stack);
 	atomic_store_explicit(&s->used, 0, memory_order_release);
 }
@@ -143,7 +176,6 @@ static REC_COLD struct st_slot *st_slot_new(void)
 	pthread_mutex_unlock(&st_slots_lock);
 	if (!s)
 		return NULL;
-	atomic_store_explicit(&s->active, 0, memory_order_relaxed);
 	atomic_store_explicit(&s->seen, 0, memory_order_relaxed);
 	atomic_store_explicit(&s->tid, (int)syscall(SYS_gettid), memory_order_relaxed);
 	atomic_store_explicit(&s->stack.state, REC_STACK_IDLE, memory_order_relaxed);
@@ -154,50 +186,58 @@ static REC_COLD struct st_slot *st_slot_new(void)
 	return s;
 }
 
-/* This thread's slot: the one it has, a free one, or a new one. NULL if out of memory. */
-static inline struct st_slot *st_slot_self(void)
+/* rec_status_enter() of a thread without a slot yet: its first call. */
+static REC_COLD int st_enter_first(unsigned call, uint32_t op, uint64_t site)
 {
-	struct st_slot *s = st_self;
-
-	return s ? s : st_slot_new();
-}
-
-int rec_status_enter(unsigned call, uint32_t op, uint64_t site)
-{
-	struct st_slot *s = st_slot_self();
-	unsigned seq;
+	struct st_slot *s = st_slot_new();
+	uint64_t seq;
 
 	if (!s)
 		return -1;
-	seq = atomic_load_explicit(&s->seq, memory_order_relaxed);
-	atomic_store_explicit(&s->seq, seq + 1, memory_order_relaxed);
-	atomic_thread_fence(memory_order_release);
+	seq = st_update_begin(s);
 	atomic_store_explicit(&s->call, call, memory_order_relaxed);
 	atomic_store_explicit(&s->op, op, memory_order_relaxed);
 	atomic_store_explicit(&s->site, site, memory_order_relaxed);
 	atomic_store_explicit(&s->seen, 1, memory_order_relaxed);
-	atomic_store_explicit(&s->active, 1, memory_order_relaxed);
-	atomic_store_explicit(&s->seq, seq + 2, memory_order_release);
+	atomic_store_explicit(&s->seq, seq + ST_SEQ_IN, memory_order_release);
 	return s->thread;
 }
 
-/* Count one more in *n, which only the calling thread writes. */
-static void st_bump(atomic_ullong *n)
+int rec_status_enter(unsigned call, uint32_t op, uint64_t site)
 {
-	atomic_store_explicit(n, atomic_load_explicit(n, memory_order_relaxed) + 1,
-			      memory_order_relaxed);
+	struct st_slot *s = st_self;
+	uint64_t seq;
+
+	if (!s)
+		return st_enter_first(call, op, site);
+	seq = st_update_begin(s);
+	atomic_store_explicit(&s->call, call, memory_order_relaxed);
+	atomic_store_explicit(&s->op, op, memory_order_relaxed);
+	atomic_store_explicit(&s->site, site, memory_order_relaxed);
+	atomic_store_explicit(&s->seq, seq + ST_SEQ_IN, memory_order_release);
+	return s->thread;
 }
 
 void rec_status_leave(int failed_poll)
 {
 	struct st_slot *s = st_self;
+	uint64_t seq;
 
-	if (s) {
-		st_bump(failed_poll ? &s->polls : &s->progress);
-		atomic_store_explicit(&s->active, 0, memory_order_release);
-	} else if (!failed_poll) {
-		atomic_fetch_add_explicit(&st_progress, 1, memory_order_relaxed);
+	if (!s) {
+		if (!failed_poll)
+			atomic_fetch_add_explicit(&st_progress, 1, memory_order_relaxed);
+		return;
 	}
+	/* seq's step counts the call; a failed poll is counted as one as well, so that
+	 * the progress leaves it out */
+	if (failed_poll) {
+		seq = st_update_begin(s);
+		st_bump(&s->polls);
+		atomic_store_explicit(&s->seq, seq + ST_SEQ_IN, memory_order_release);
+		return;
+	}
+	seq = atomic_load_explicit(&s->seq, memory_order_relaxed);
+	atomic_store_explicit(&s->seq, seq + ST_SEQ_IN, memory_order_release);
 }
 
 uint64_t rec_status_beat(void)
@@ -212,30 +252,35 @@ void rec_status_set_tick(void (*fn)(uint64_t beat))
 
 static void st_slot_read(struct st_slot *s, struct st_snap *out)
 {
-	unsigned seq1, seq2;
+	uint64_t seq1, seq2, gone;
 
 	do {
 		seq1 = atomic_load_explicit(&s->seq, memory_order_acquire);
-		out->active = atomic_load_explicit(&s->active, memory_order_relaxed);
 		out->call = atomic_load_explicit(&s->call, memory_order_relaxed);
 		out->op = atomic_load_explicit(&s->op, memory_order_relaxed);
 		out->site = atomic_load_explicit(&s->site, memory_order_relaxed);
 		out->seen = atomic_load_explicit(&s->seen, memory_order_relaxed);
+		out->polls = atomic_load_explicit(&s->polls, memory_order_relaxed);
+		gone = atomic_load_explicit(&s->gone, memory_order_relaxed);
 		atomic_thread_fence(memory_order_acquire);
 		seq2 = atomic_load_explicit(&s->seq, memory_order_relaxed);
 	} while ((seq1 & 1) || seq1 != seq2);
+	out->active = (seq1 & ST_SEQ_IN) != 0;
+	out->progress = seq1 / ST_SEQ_CALL - out->polls - gone;
 }
 
 /* Calls returned (failed polls left out) and failed polls returned, by all threads. */
 static void st_counts(uint64_t *progress, uint64_t *polls)
 {
+	struct st_snap snap;
 	struct st_slot *s;
 
 	*progress = atomic_load_explicit(&st_progress, memory_order_relaxed);
 	*polls = 0;
 	for (s = atomic_load_explicit(&st_slots, memory_order_acquire); s; s = s->next) {
-		*progress += atomic_load_explicit(&s->progress, memory_order_relaxed);
-		*polls += atomic_load_explicit(&s->polls, memory_order_relaxed);
+		st_slot_read(s, &snap);
+		*progress += snap.progress;
+		*polls += snap.polls;
 	}
 }
 

@@ -47,9 +47,10 @@ int rec_status_init(int rank, int size, const char *dir, char *why, size_t whysi
  * cannot be tracked (out of memory). */
 int rec_status_enter(unsigned call, uint32_t op, uint64_t site);
 
-/* The calling thread's current call returned: bumps progress, or, for a failed poll (a test
- * that completed nothing, a nonblocking probe that found nothing), the count of polls, which
- * the monitor does not take for progress. Only stores, no read-modify-write. */
+/* The calling thread's current call returned (each rec_status_enter() has its leave): bumps
+ * progress, or, for a failed poll (a test that completed nothing, a nonblocking probe that
+ * found nothing), the count of polls, which the monitor does not take for progress. Only
+ * stores, no read-modify-write. */
 void rec_status_leave(int failed_poll);
 
 /* Set FINALIZED, stop the writer thread and write the file a last time, synchronously. */
