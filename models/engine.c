@@ -1313,6 +1313,9 @@ void eng_set_buffering(struct eng_prog *p, enum eng_buffering b, int64_t eager)
 {
 	p->buffering = b;
 	p->eager = eager;
+	/* tables built for this mode already (a pass over the whole program) stay */
+	if (p->wenv_first && p->red_buffering == (int32_t)b && (b != ENG_BUF_EAGER || p->red_eager == eager))
+		return;
 	wenv_build(p);
 }
 

@@ -317,8 +317,9 @@ struct eng_prog {
  * process. */
 void eng_layout(struct eng_prog *prog);
 
-/* Set prog's buffering mode (and eager threshold) and rebuild the reductions' tables for it:
- * a program searched in several modes must be set so between them. */
+/* Set prog's buffering mode (and eager threshold) and rebuild the reductions' tables for it
+ * (those built for this mode already are kept): a program searched in several modes must be
+ * set so between them. */
 void eng_set_buffering(struct eng_prog *prog, enum eng_buffering b, int64_t eager);
 
 /* Room for an instruction list of n entries, given from blocks the program owns: one
