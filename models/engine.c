@@ -1314,7 +1314,8 @@ void eng_set_buffering(struct eng_prog *p, enum eng_buffering b, int64_t eager)
 	p->buffering = b;
 	p->eager = eager;
 	/* tables built for this mode already (a pass over the whole program) stay */
-	if (p->wenv_first && p->red_buffering == (int32_t)b && (b != ENG_BUF_EAGER || p->red_eager == eager))
+	if (p->wenv_first && p->red_buffering == (int32_t)b &&
+	    (b != ENG_BUF_EAGER || p->red_eager == eager))
 		return;
 	wenv_build(p);
 }
@@ -2257,7 +2258,8 @@ static int read_variant(struct eng_prog *p, FILE *f, int r, int n, struct eng_in
 		in->op = (int16_t)op;	/* both small, as checked */
 		in->sym = (int16_t)sym;
 		if (in->n < 0 || in->n > (1 << 24) || bytes < 0 || bytes > ENG_MAX_BYTES ||
-		    in->reg < 0 || in->reg > p->nregs || (in->op == ENG_POST_SEND && in->sym && !in->reg) ||
+		    in->reg < 0 || in->reg > p->nregs ||
+		    (in->op == ENG_POST_SEND && in->sym && !in->reg) ||
 		    (in->op == ENG_BRANCH && (in->a < 0 || in->a >= p->nregs || in->n % 4))) {
 			in->n = 0;	/* what eng_prog_release frees is there */
 			return bad(msg, size, "instruction");
