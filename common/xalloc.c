@@ -38,6 +38,13 @@ void *xrealloc(void *p, size_t n)
 	return p;
 }
 
+void *xcheck(void *p, size_t n)
+{
+	if (!p)
+		oom(n);
+	return p;
+}
+
 char *xstrdup(const char *s)
 {
 	size_t n = strlen(s) + 1;

@@ -9,6 +9,8 @@ void *xmalloc(size_t n);
 void *xcalloc(size_t n, size_t size);
 void *xrealloc(void *p, size_t n);
 char *xstrdup(const char *s);
+/* p, from an allocator that returns NULL when out of memory (n bytes asked for). */
+void *xcheck(void *p, size_t n);
 
 /* Grow *arr (of *cap elements of size elsize) to hold at least need elements. */
 void xgrow(void **arr, size_t *cap, size_t need, size_t elsize);

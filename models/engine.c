@@ -1133,6 +1133,7 @@ static void wenv_release(struct eng_prog *p)
 			free(p->wenv[e].sends[s]);
 		free(p->wenv[e].sends);
 		free(p->wenv[e].nsends);
+		free(p->wenv[e].hint);
 		free(p->wenv[e].run);
 	}
 	free(p->wenv);
@@ -1158,13 +1159,27 @@ static const struct eng_wenv *wenv_find(const struct eng_prog *p, int d, int com
 	return wenv_of(p, d, comm, tag, p->wenv_first[d + 1]);
 }
 
-/* How many sends of rank s at instructions >= i a receive of envelope e would match. */
+/* How many sends of rank s at instructions >= i a receive of envelope e would match. The
+ * search starts where the last one for s ended (hint): along one path the program counters
+ * only grow, so check's own pass finds the answer a step or two away, where a bisection
+ * of the whole list costs its logarithm in every state; any start finds the same answer. */
 static int wenv_future(const struct eng_wenv *e, int s, int i)
 {
 	const int32_t *at = e->sends[s];
-	int lo = 0, hi = e->nsends[s];
+	int n = e->nsends[s], h = e->hint[s] < n ? e->hint[s] : n, lo, hi, step;
 
-	while (lo < hi) {	/* the first at or after i */
+	if (h < n && at[h] < i) {	/* after h: gallop forward */
+		for (lo = h + 1, step = 1; lo + step - 1 < n && at[lo + step - 1] < i; step *= 2)
+			lo += step;
+		hi = lo + step - 1 < n ? lo + step - 1 : n;
+	} else if (h > 0 && at[h - 1] >= i) {	/* before h: gallop back */
+		for (hi = h - 1, step = 1; hi - step >= 0 && at[hi - step] >= i; step *= 2)
+			hi -= step;
+		lo = hi - step + 1 > 0 ? hi - step + 1 : 0;
+	} else {
+		lo = hi = h;
+	}
+	while (lo < hi) {	/* the first at or after i, in [lo, hi] */
 		int mid = lo + (hi - lo) / 2;
 
 		if (at[mid] < i)
@@ -1172,7 +1187,8 @@ static int wenv_future(const struct eng_wenv *e, int s, int i)
 		else
 			hi = mid;
 	}
-	return e->nsends[s] - lo;
+	e->hint[s] = lo;
+	return n - lo;
 }
 
 /* The sends each envelope's receives would match, rank by rank, in one pass over the
@@ -1184,7 +1200,8 @@ static int wenv_sends(struct eng_prog *p)
 	for (e = 0; e < p->nwenv; e++) {
 		p->wenv[e].sends = calloc((size_t)p->nranks, sizeof(*p->wenv[e].sends));
 		p->wenv[e].nsends = calloc((size_t)p->nranks, sizeof(*p->wenv[e].nsends));
-		if (!p->wenv[e].sends || !p->wenv[e].nsends)
+		p->wenv[e].hint = calloc((size_t)p->nranks, sizeof(*p->wenv[e].hint));
+		if (!p->wenv[e].sends || !p->wenv[e].nsends || !p->wenv[e].hint)
 			return -1;
 	}
 	for (pass = 0; pass < 2; pass++)
@@ -1296,6 +1313,10 @@ void eng_set_buffering(struct eng_prog *p, enum eng_buffering b, int64_t eager)
 {
 	p->buffering = b;
 	p->eager = eager;
+	/* tables built for this mode already (a pass over the whole program) stay */
+	if (p->wenv_first && p->red_buffering == (int32_t)b &&
+	    (b != ENG_BUF_EAGER || p->red_eager == eager))
+		return;
 	wenv_build(p);
 }
 
@@ -2221,17 +2242,23 @@ static int read_variant(struct eng_prog *p, FILE *f, int r, int n, struct eng_in
 	for (i = 0; i < n; i++) {
 		struct eng_instr *in;
 		long long bytes;
-		int32_t listcap = 0;
+		int32_t listcap = 0, op, sym;
 
 		if (grow((void **)out, &icap, i + 1, sizeof(struct eng_instr)))
 			return bad(msg, size, "out of memory");
 		*got = i + 1;
 		in = &(*out)[i];
-		if (fscanf(f, "%d %d %d %d %d %d %lld %d %d %d %d", &in->op, &in->ev, &in->a, &in->b,
-			   &in->c, &in->d, &bytes, &in->reg, &in->sym, &in->key, &in->n) != 11 ||
-		    in->n < 0 || in->n > (1 << 24) || !known_op(in->op) || bytes < 0 ||
-		    bytes > ENG_MAX_BYTES || in->reg < 0 || in->reg > p->nregs || in->sym < 0 ||
-		    in->sym > (ENG_IN_SOURCE | ENG_IN_TAG | ENG_IN_LAST | ENG_IN_SITE) ||
+		if (fscanf(f, "%d %d %d %d %d %d %lld %d %d %d %d", &op, &in->ev, &in->a, &in->b,
+			   &in->c, &in->d, &bytes, &in->reg, &sym, &in->key, &in->n) != 11 ||
+		    !known_op(op) || sym < 0 ||
+		    sym > (ENG_IN_SOURCE | ENG_IN_TAG | ENG_IN_LAST | ENG_IN_SITE)) {
+			in->n = 0;	/* what eng_prog_release frees is there */
+			return bad(msg, size, "instruction");
+		}
+		in->op = (int16_t)op;	/* both small, as checked */
+		in->sym = (int16_t)sym;
+		if (in->n < 0 || in->n > (1 << 24) || bytes < 0 || bytes > ENG_MAX_BYTES ||
+		    in->reg < 0 || in->reg > p->nregs ||
 		    (in->op == ENG_POST_SEND && in->sym && !in->reg) ||
 		    (in->op == ENG_BRANCH && (in->a < 0 || in->a >= p->nregs || in->n % 4))) {
 			in->n = 0;	/* what eng_prog_release frees is there */
@@ -2469,13 +2496,66 @@ int eng_prog_read(struct eng_prog *p, FILE *f, char *msg, size_t size)
 	return read_start(p, f, msg, size);
 }
 
-/* Free instructions ins[0..n) and the array. */
-static void free_instrs(struct eng_instr *ins, int n)
+/* A block of lists: the first one holds LISTS_FIRST entries, each next one twice as many as
+ * the one before, up to LISTS_MOST, so that a program has few of them (its release asks of
+ * every list whether a block holds it); a longer list has a block of its own. */
+struct eng_lists {
+	struct eng_lists *next;	/* the block before */
+	size_t used, cap;	/* entries given, room */
+	int32_t w[];
+};
+
+#define LISTS_FIRST ((size_t)1 << 12)
+#define LISTS_MOST ((size_t)1 << 24)
+
+int32_t *eng_list_alloc(struct eng_prog *p, size_t n)
+{
+	struct eng_lists *b = p->lists;
+	size_t cap;
+
+	n = n ? n : 1;
+	if (b && b->cap - b->used >= n) {
+		b->used += n;
+		return &b->w[b->used - n];
+	}
+	cap = b ? 2 * b->cap : LISTS_FIRST;
+	cap = cap < LISTS_MOST ? cap : LISTS_MOST;
+	cap = cap > n ? cap : n;
+	b = malloc(sizeof(*b) + cap * sizeof(int32_t));
+	if (!b)
+		return NULL;
+	b->used = n;
+	b->cap = cap;
+	if (p->lists && n > LISTS_MOST / 2) {	/* its own: the current block goes on */
+		b->next = p->lists->next;
+		p->lists->next = b;
+	} else {
+		b->next = p->lists;
+		p->lists = b;
+	}
+	return b->w;
+}
+
+/* Does one of p's blocks hold list l? */
+static int in_blocks(const struct eng_prog *p, const int32_t *l)
+{
+	const struct eng_lists *b;
+	uintptr_t x = (uintptr_t)l;
+
+	for (b = p->lists; b && l; b = b->next)
+		if (x >= (uintptr_t)b->w && x < (uintptr_t)(b->w + b->cap))
+			return 1;
+	return 0;
+}
+
+/* Free instructions ins[0..n) of p, their lists but those its blocks hold, and the array. */
+static void free_instrs(const struct eng_prog *p, struct eng_instr *ins, int n)
 {
 	int i;
 
 	for (i = 0; ins && i < n; i++)
-		free(ins[i].list);
+		if (!p->lists || !in_blocks(p, ins[i].list))
+			free(ins[i].list);
 	free(ins);
 }
 
@@ -2486,11 +2566,11 @@ void eng_prog_release(struct eng_prog *p)
 	for (r = 0; p->ins && r < p->nprocs; r++) {
 		if (p->nvar && p->vins && p->vins[r]) {
 			for (v = 0; v < p->nvar[r]; v++)
-				free_instrs(p->vins[r][v], p->vnins[r][v]);
+				free_instrs(p, p->vins[r][v], p->vnins[r][v]);
 			free(p->vins[r]);
 			free(p->vnins[r]);
 		} else {
-			free_instrs(p->ins[r], p->nins[r]);
+			free_instrs(p, p->ins[r], p->nins[r]);
 		}
 	}
 	wenv_release(p);
@@ -2507,5 +2587,11 @@ void eng_prog_release(struct eng_prog *p)
 	free(p->proc_thread);
 	free(p->rank_proc);
 	free(p->start);
+	while (p->lists) {
+		struct eng_lists *b = p->lists;
+
+		p->lists = b->next;
+		free(b);
+	}
 	memset(p, 0, sizeof(*p));
 }

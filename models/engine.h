@@ -151,17 +151,17 @@ enum eng_buffering {
 #define ENG_MAX_BYTES (1LL << 48)
 
 struct eng_instr {
-	/* 32-bit fields first, then the two 64-bit ones: 4 bytes of padding (64 bytes; programs of
-	 * millions of instructions) */
-	int32_t op;		/* enum eng_opcode */
+	/* 56 bytes, no padding: the opcode and sym share a word, then the 32-bit fields, then
+	 * the two 64-bit ones (programs of millions of instructions) */
+	int16_t op;		/* enum eng_opcode */
+	int16_t sym;		/* ENG_POST_SEND: ENG_IN_* parts of its envelope taken from
+				 * register reg (a destination that follows the source just
+				 * received from); ENG_BRANCH: the parts compared */
 	int32_t ev;		/* index of the trace event it comes from */
 	int32_t a, b, c, d;	/* operands, see enum eng_opcode */
 	int32_t n;		/* ENG_WAIT: number of requests */
 	int32_t reg;		/* verify: 1 + the input register a receive, probe or
 				 * any-completion writes, a send with sym reads; 0: none */
-	int32_t sym;		/* ENG_POST_SEND: ENG_IN_* parts of its envelope taken from
-				 * register reg (a destination that follows the source just
-				 * received from); ENG_BRANCH: the parts compared */
 	int32_t key;		/* ENG_COLL, ENG_ICOLL: the call (members whose k-th collectives
 				 * on a communicator differ in call or root never complete it);
 				 * verify: ENG_POST_SEND: its call site's id (where a receive's
@@ -173,6 +173,7 @@ struct eng_instr {
 				 * ENG_MAX_BYTES) */
 	int32_t *list;		/* ENG_WAIT: instruction indices of the posts it waits for */
 };
+_Static_assert(sizeof(struct eng_instr) == 56, "padding in struct eng_instr");
 
 struct eng_comm {
 	int32_t n;		/* number of members */
@@ -225,6 +226,8 @@ struct eng_wenv {
 	int32_t **sends;	/* per rank s: the instructions of s that post a send such a
 				 * receive would match, ascending (NULL: none) */
 	int32_t *nsends;	/* per rank s: how many */
+	int32_t *hint;		/* per rank s: where the last count of its sends found the
+				 * first at or after a pc (a hint only: engine.c, wenv_future) */
 };
 
 /* What makes a state erroneous rather than deadlocked (ENG_ST_ERROR says who). */
@@ -233,6 +236,9 @@ enum eng_error {
 	ENG_ERR_READY = 1,	/* a ready send started with no matching receive posted */
 	ENG_ERR_BSEND = 2,	/* a buffered send that does not fit the attached buffer */
 };
+
+/* Blocks of wait lists (eng_list_alloc(), engine.c). */
+struct eng_lists;
 
 /* A process-indexed program plus the layout of the state that the engine works on. */
 struct eng_prog {
@@ -291,6 +297,8 @@ struct eng_prog {
 	int32_t red_partial;	/* some envelopes got no tables (limits, memory): what the
 				 * reductions do depends on the whole program */
 	struct eng_observer *obs;	/* NULL inside SPIN */
+	struct eng_lists *lists;	/* the blocks eng_list_alloc() gave lists from (NULL:
+					 * every list is an allocation of its own) */
 };
 
 /* The first state words, which mpi.pml reads directly (SPIN refuses function calls in c_expr
@@ -309,9 +317,16 @@ struct eng_prog {
  * process. */
 void eng_layout(struct eng_prog *prog);
 
-/* Set prog's buffering mode (and eager threshold) and rebuild the reductions' tables for it:
- * a program searched in several modes must be set so between them. */
+/* Set prog's buffering mode (and eager threshold) and rebuild the reductions' tables for it
+ * (those built for this mode already are kept): a program searched in several modes must be
+ * set so between them. */
 void eng_set_buffering(struct eng_prog *prog, enum eng_buffering b, int64_t eager);
+
+/* Room for an instruction list of n entries, given from blocks the program owns: one
+ * allocation for many lists rather than one each (a blocking call's wait has a list of one,
+ * and a trace millions of them). eng_prog_release() frees the blocks with the program; such a
+ * list is never freed or grown alone. NULL when out of memory. */
+int32_t *eng_list_alloc(struct eng_prog *prog, size_t n);
 
 /* Size of a state in bytes (after eng_layout). */
 size_t eng_state_bytes(const struct eng_prog *prog);

@@ -50,6 +50,7 @@ struct builder {
 	const struct mpiv_rank_trace *t;
 	const struct tr_comms *comms;	/* the trace's communicator ids -> engine ones */
 	const struct eng_prog *prog;	/* its communicators (members) */
+	struct eng_prog *lists;	/* the same, whose blocks hold the waits' lists */
 	struct proc_build *procs;	/* in the order their threads first called MPI */
 	size_t nprocs, capprocs;
 	size_t cur;		/* the process of the event being built */
@@ -239,6 +240,14 @@ static int post(struct builder *b, const struct mpiv_event *env, int ev, int sen
 	return last_instr(b);
 }
 
+/* A wait's list: a copy of instrs[0..n) in the program's blocks (eng_list_alloc()). */
+static int32_t *wait_list(struct builder *b, const int32_t *instrs, int n)
+{
+	int32_t *l = xcheck(eng_list_alloc(b->lists, (size_t)n), (size_t)n * sizeof(*l));
+
+	return memcpy(l, instrs, (size_t)n * sizeof(*l));
+}
+
 /* Wait for list[0..n); with d < n, only the first d complete (MPI_Waitany and kin). */
 static void wait_for(struct builder *b, int ev, const int32_t *instrs, int n, int d)
 {
@@ -246,8 +255,7 @@ static void wait_for(struct builder *b, int ev, const int32_t *instrs, int n, in
 
 	in->n = n;
 	in->d = d;
-	in->list = xmalloc((size_t)(n ? n : 1) * sizeof(*in->list));
-	memcpy(in->list, instrs, (size_t)n * sizeof(*in->list));
+	in->list = wait_list(b, instrs, n);
 	cur(b)->live -= d;
 }
 
@@ -449,8 +457,7 @@ static int block_on(struct builder *b, const struct mpiv_event *ev, int32_t **li
 		return 0;
 	in = emit(b, any ? ENG_WAIT_SOME : ENG_WAIT, (int)ev->index);
 	in->n = n;
-	in->list = xmalloc((size_t)n * sizeof(*in->list));
-	memcpy(in->list, *list, (size_t)n * sizeof(*in->list));
+	in->list = wait_list(b, *list, n);
 	return 0;
 }
 
@@ -1298,6 +1305,7 @@ int tr_translate(const struct mpiv_traceset *ts, const struct tr_opts *opts,
 		b.verify = opts->verify;
 		b.comms = &comms;
 		b.prog = prog;
+		b.lists = prog;
 		b.coll_seq = xcalloc((size_t)prog->ncomms, sizeof(*b.coll_seq));
 		b.w = &wins;
 		b.proc_base = prog->nprocs;

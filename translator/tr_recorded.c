@@ -87,7 +87,8 @@ static int recorded_walk(const struct eng_prog *prog, const struct mpiv_traceset
 {
 	struct eng_prog q = *prog;	/* shares the program; only what the search does changes */
 	size_t cap = 0;
-	int *d = NULL, *ri = NULL, *s = NULL, *si = NULL, n, k, known = 1, max = 0;
+	int *d = NULL, *ri = NULL, *s = NULL, *si = NULL, n, k, seen, known = 1, max = 0;
+	int32_t src = MPIV_NONE;
 
 	q.full = 1;		/* the recorded choice must be on offer */
 	q.buffering = b;
@@ -106,16 +107,22 @@ static int recorded_walk(const struct eng_prog *prog, const struct mpiv_traceset
 		}
 		if (eng_choice_list(&q, st, d, ri, s, si, max) != n)
 			abort();	/* the count the engine left is the list's */
-		for (k = 0; k < n && pick < 0; k++) {
+		for (k = 0, seen = -1; k < n && pick < 0; k++) {
 			const struct mpiv_rank_trace *t = &ts->ranks[q.proc_rank[d[k]]];
+			int named = s[k] >= 0 &&
+				    eng_variant_ins(&q, d[k], eng_variant(&q, st, d[k]))[ri[k]].a !=
+					    ENG_ANY;
 
+			/* a wildcard's recorded source, once for all its candidates (it decodes the
+			 * receive's event) */
+			if (s[k] >= 0 && !named &&
+			    (seen < 0 || d[k] != d[seen] || ri[k] != ri[seen])) {
+				seen = k;
+				src = tr_recorded_source(t, recorded_ev(&q, st, d[k], ri[k]));
+			}
 			if (s[k] == -1 && post < 0)
 				post = k;	/* a receive posted as a choice: no match yet */
-			else if (s[k] >= 0 &&
-				 (eng_variant_ins(&q, d[k], eng_variant(&q, st, d[k]))[ri[k]].a !=
-					  ENG_ANY ||
-				  tr_recorded_source(t, recorded_ev(&q, st, d[k], ri[k])) ==
-					  q.proc_rank[s[k]]))
+			else if (s[k] >= 0 && (named || src == q.proc_rank[s[k]]))
 				pick = k;	/* a receive naming its source has one match */
 			else if (s[k] == -7 &&
 				 recorded_cancelled(t, recorded_ev(&q, st, d[k], ri[k])) == 1)
