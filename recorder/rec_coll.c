@@ -15,11 +15,15 @@ int rec_Barrier(struct rec_call *c, MPI_Comm comm)
 }
 
 /* Every other collective: its communicator, its root as a world rank (rooted ones), and the
- * bytes this rank contributes. Nonblocking ones also make a request, completed at its wait. */
+ * bytes this rank contributes. Nonblocking ones also make a request, completed at its wait.
+ * On an intercommunicator the root's group passes MPI_ROOT (the root: its own world rank)
+ * or MPI_PROC_NULL (MPIV_PROC_NULL), the other group the root's rank in the remote group. */
 static void coll_event(struct rec_call *c, MPI_Comm comm, int root, uint64_t bytes)
 {
 	c->ev.comm = rec_comm_id(comm);
-	if (root != MPIV_NONE)
+	if (root == MPI_ROOT && (mpiv_call_flags(c->ev.call) & MPIV_F_ROOTED))
+		c->ev.root = rec_comm_to_world(MPI_COMM_SELF, 0);
+	else if (root != MPIV_NONE)
 		c->ev.root = rec_comm_to_world(comm, root);
 	c->ev.bytes = bytes;
 }

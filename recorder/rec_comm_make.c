@@ -112,13 +112,27 @@ int rec_Comm_create_group(struct rec_call *c, MPI_Comm comm, MPI_Group group, in
 	COMM_MAKE(PMPI_Comm_create_group(comm, group, tag, newcomm), comm, newcomm);
 }
 
-/* Intercommunicators are recorded (an id, the local group as members) so that later calls
- * on them are numbered alike in record and replay; check refuses them. */
+/* Collective over both groups (doc/semantics.md 6.3): the event is on local_comm, its root
+ * the local leader and, on the leader, its peer the remote leader and its tag the leaders'
+ * tag, so that check can pair the two groups' calls; the members are the local group. */
 int rec_Intercomm_create(struct rec_call *c, MPI_Comm local_comm, int local_leader,
 			 MPI_Comm peer_comm, int remote_leader, int tag, MPI_Comm *newintercomm)
 {
+	int me = -1;
+
+	c->ev.root = rec_comm_to_world(local_comm, local_leader);
+	if (PMPI_Comm_rank(local_comm, &me) == MPI_SUCCESS && me == local_leader) {
+		c->ev.peer = rec_comm_to_world(peer_comm, remote_leader);
+		c->ev.tag = tag;
+	}
 	COMM_MAKE(PMPI_Intercomm_create(local_comm, local_leader, peer_comm, remote_leader, tag,
 					newintercomm), local_comm, newintercomm);
+}
+
+/* Collective over both groups of intercomm; its members are the new communicator's. */
+int rec_Intercomm_merge(struct rec_call *c, MPI_Comm intercomm, int high, MPI_Comm *newintracomm)
+{
+	COMM_MAKE(PMPI_Intercomm_merge(intercomm, high, newintracomm), intercomm, newintracomm);
 }
 
 /* Nonblocking: a request, completed at its wait. Its members are its parent's: the new

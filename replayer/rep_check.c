@@ -25,11 +25,19 @@ static void rep_env_probe(struct rep_call *c, int peer, int tag, MPI_Comm comm)
 	c->comm = rec_comm_id(comm);
 }
 
-/* A collective's: its communicator, and its root as a world rank (MPI_PROC_NULL: none). */
+/* A collective's: its communicator, and its root as a world rank (MPI_PROC_NULL: none). On
+ * an intercommunicator the root passes MPI_ROOT (its own world rank, as the recorder writes
+ * it) and the rest of its group MPI_PROC_NULL (MPIV_PROC_NULL). */
 static void rep_env_coll(struct rep_call *c, MPI_Comm comm, int root)
 {
+	int inter = 0;
+
 	c->comm = rec_comm_id(comm);
-	if (root != MPI_PROC_NULL)
+	if (root == MPI_ROOT || root == MPI_PROC_NULL)
+		PMPI_Comm_test_inter(comm, &inter);
+	if (inter)
+		c->root = root == MPI_ROOT ? rec_comm_to_world(MPI_COMM_SELF, 0) : MPIV_PROC_NULL;
+	else if (root != MPI_PROC_NULL)
 		c->root = rec_comm_to_world(comm, root);
 }
 

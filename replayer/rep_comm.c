@@ -88,6 +88,12 @@ void rep_env_Intercomm_create(struct rep_call *c, MPI_Comm local_comm, int local
 	c->comm = rec_comm_id(local_comm);
 }
 
+void rep_env_Intercomm_merge(struct rep_call *c, MPI_Comm intercomm, int high,
+			     MPI_Comm *newintracomm)
+{
+	c->comm = rec_comm_id(intercomm);
+}
+
 void rep_env_Comm_free(struct rep_call *c, MPI_Comm *comm)
 {
 	c->comm = rec_comm_id(*comm);
@@ -189,6 +195,11 @@ int rep_Intercomm_create(struct rep_call *c, MPI_Comm local_comm, int local_lead
 {
 	return made(PMPI_Intercomm_create(local_comm, local_leader, peer_comm, remote_leader, tag,
 					  newintercomm), newintercomm);
+}
+
+int rep_Intercomm_merge(struct rep_call *c, MPI_Comm intercomm, int high, MPI_Comm *newintracomm)
+{
+	return made(PMPI_Intercomm_merge(intercomm, high, newintracomm), newintracomm);
 }
 
 int rep_Comm_free(struct rep_call *c, MPI_Comm *comm)
