@@ -179,6 +179,19 @@ static const char *icase(char *buf, size_t size, int r, int tag, const char *the
 	return buf;
 }
 
+/* The four ranks' traces (ev[4] = NULL): the second group's leader names tag tag2, then each
+ * rank calls then, rank 1 then1 if not NULL. */
+static void icases(char b[4][512], const char *ev[5], int tag2, const char *then,
+		   const char *then1)
+{
+	int r;
+
+	for (r = 0; r < 4; r++)
+		ev[r] = icase(b[r], sizeof(b[r]), r, r < 2 ? 7 : tag2,
+			      r == 1 && then1 ? then1 : then);
+	ev[4] = NULL;
+}
+
 /* The two groups' calls make one intercommunicator, the group of the lower leader first:
  * each group meets on its half, then both on the intercommunicator; an MPI_Allreduce on it
  * waits with buffering for the other group, a rooted one as MPI defines it. */
@@ -187,26 +200,15 @@ static void test_intercomm(void)
 	char b[4][512], b2[4][512];
 	const char *reduce = "{\"call\":\"MPI_Reduce\",\"comm\":3,\"root\":0}";
 	const char *allreduce = "{\"call\":\"MPI_Allreduce\",\"comm\":3}";
-	const char *const ev[] = {
-		icase(b[0], sizeof(b[0]), 0, 7, reduce),
-		icase(b[1], sizeof(b[1]), 1, 7, "{\"call\":\"MPI_Reduce\",\"comm\":3,\"root\":-2}"),
-		icase(b[2], sizeof(b[2]), 2, 7, reduce),
-		icase(b[3], sizeof(b[3]), 3, 7, reduce),
-		NULL,
-	};
-	const char *const ev2[] = {
-		icase(b2[0], sizeof(b2[0]), 0, 7, allreduce),
-		icase(b2[1], sizeof(b2[1]), 1, 7, allreduce),
-		icase(b2[2], sizeof(b2[2]), 2, 7, allreduce),
-		icase(b2[3], sizeof(b2[3]), 3, 7, allreduce),
-		NULL,
-	};
+	const char *ev[5], *ev2[5];
 	struct mpiv_traceset ts;
 	struct eng_prog p;
 	struct tr_opts opts = {ENG_BUF_INFINITE, 0, 0, 0};
 	const struct eng_instr *in;
 	int r;
 
+	icases(b, ev, 7, reduce, "{\"call\":\"MPI_Reduce\",\"comm\":3,\"root\":-2}");
+	icases(b2, ev2, 7, allreduce, NULL);
 	CU_ASSERT_FATAL(unit_load_case(ev, &ts) == 0);
 	CU_ASSERT_FATAL(tr_translate(&ts, &opts, &p, NULL) == 0);
 	CU_ASSERT_EQUAL_FATAL(p.ncomms, 1 + 4 + 3);
@@ -245,17 +247,12 @@ static void test_intercomm_unpaired(void)
 {
 	char b[4][512];
 	const char *fin = "{\"call\":\"MPI_Finalize\"}";
-	const char *const ev[] = {
-		icase(b[0], sizeof(b[0]), 0, 7, fin),
-		icase(b[1], sizeof(b[1]), 1, 7, fin),
-		icase(b[2], sizeof(b[2]), 2, 8, fin),
-		icase(b[3], sizeof(b[3]), 3, 8, fin),
-		NULL,
-	};
+	const char *ev[5];
 	struct mpiv_traceset ts;
 	struct eng_prog p;
 	struct tr_opts opts = {ENG_BUF_INFINITE, 0, 0, 0};
 
+	icases(b, ev, 8, fin, NULL);
 	CU_ASSERT_FATAL(unit_load_case(ev, &ts) == 0);
 	CU_ASSERT_FATAL(tr_translate(&ts, &opts, &p, NULL) == 0);
 	CU_ASSERT_EQUAL_FATAL(p.ncomms, 1 + 4 + 2 + 2);
