@@ -989,7 +989,11 @@ static int build_rank(const struct mpiv_traceset *ts, const struct mpiv_rank_tra
 			if (tr_comms_split(b->comms, c))
 				inter_rule(b, ev, in);
 			in->c = ++b->coll_seq[c];
-			in->d = ev->root >= 0 ? ev->root : ev->root == MPIV_PROC_NULL ? ENG_PROC_NULL : 0;
+			/* MPI_Intercomm_create's root is its group's leader, which differs between
+			 * the groups: no root to compare */
+			in->d = !(mpiv_call_flags(ev->call) & MPIV_F_ROOTED) ? 0 :
+				ev->root >= 0 ? ev->root :
+				ev->root == MPIV_PROC_NULL ? ENG_PROC_NULL : 0;
 			in->bytes = engine_bytes(ev->bytes);
 			in->key = (int32_t)ev->call;
 			if (kind == MPIV_KIND_ICOLL) {
