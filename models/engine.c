@@ -632,7 +632,9 @@ int eng_coll_mismatch(const struct eng_prog *p, const int32_t *st, int r,
 		if (c->members[i] == r || COLL(p, st, in->a, c->members[i]) < in->c)
 			continue;
 		other = coll_at(p, st, c->members[i], in->a, in->c);
-		if (other && (other->key != in->key || other->d != in->d))
+		/* d < 0: the rest of an intercommunicator's root group, which names no root */
+		if (other && (other->key != in->key ||
+			      (other->d != in->d && other->d >= 0 && in->d >= 0)))
 			return 1;
 	}
 	return 0;
@@ -655,6 +657,11 @@ static int coll_complete(const struct eng_prog *p, const int32_t *st, int r,
 		return 1;
 	case ENG_COLL_ROOT:
 		return COLL(p, st, in->a, in->d) >= in->c;
+	case ENG_COLL_LIST:
+		for (i = 0; i < in->n; i++)
+			if (COLL(p, st, in->a, in->list[i]) < in->c)
+				return 0;
+		return 1;
 	case ENG_COLL_LOWER:
 		for (i = 0; i < c->n && c->members[i] != r; i++)
 			if (COLL(p, st, in->a, c->members[i]) < in->c)
@@ -1993,6 +2000,12 @@ static int coll_waits_for(const struct eng_prog *p, const int32_t *st, int q,
 		return COLL(p, st, in->a, in->d) < in->c ? add_rank(p, st, in->d, q, out, n) : n;
 	if (rule == ENG_COLL_NONE)
 		return n;
+	if (rule == ENG_COLL_LIST) {
+		for (i = 0; i < in->n; i++)
+			if (COLL(p, st, in->a, in->list[i]) < in->c && in->list[i] != r)
+				n = add_rank(p, st, in->list[i], q, out, n);
+		return n;
+	}
 	for (i = 0; i < c->n; i++) {
 		if (rule == ENG_COLL_LOWER && c->members[i] == r)
 			break;
@@ -2185,7 +2198,9 @@ static int valid_operands(const struct eng_prog *p, int r, int i, const struct e
 	int coll = in->op == ENG_COLL || in->op == ENG_ICOLL;
 	int wait = in->op == ENG_WAIT || in->op == ENG_WAITANY || in->op == ENG_WAIT_SOME;
 
-	if (in->ev < 0 || (!wait && in->op != ENG_BRANCH && in->op < ENG_WIN_POST && in->n != 0))
+	/* a collective's list: the members ENG_COLL_LIST waits for (kept at a mismatch) */
+	if (in->ev < 0 || (!wait && !coll && in->op != ENG_BRANCH && in->op < ENG_WIN_POST &&
+			   in->n != 0))
 		return 0;
 	if (peer && ((in->a < 0 && in->a != ENG_ANY && in->a != ENG_PROC_NULL) ||
 		     in->a >= p->nranks || (in->op == ENG_POST_SEND && in->a == ENG_ANY) ||
@@ -2194,7 +2209,7 @@ static int valid_operands(const struct eng_prog *p, int r, int i, const struct e
 	if (in->op == ENG_POST_SEND && (in->d < ENG_SEND_STANDARD || in->d > ENG_SEND_READY))
 		return 0;
 	if (coll && (in->a < 0 || in->a >= p->ncomms || in->b < ENG_COLL_ALL ||
-		     in->b > ENG_COLL_MISMATCH || in->c < 1 ||
+		     in->b > ENG_COLL_LIST || in->c < 1 ||
 		     (in->b == ENG_COLL_ROOT && (in->d < 0 || in->d >= p->nranks))))
 		return 0;
 	if ((in->op == ENG_WIN_LOCK || in->op == ENG_WIN_UNLOCK) &&
@@ -2221,6 +2236,8 @@ static int valid_list(const struct eng_prog *p, const struct eng_instr *ins, int
 
 	if (in->op == ENG_BRANCH)
 		return j % 4 || (in->list[j] >= 0 && in->list[j] < nvar);
+	if (in->op == ENG_COLL || in->op == ENG_ICOLL)	/* ENG_COLL_LIST: world ranks */
+		return in->list[j] >= 0 && in->list[j] < p->nranks;
 	if (in->op >= ENG_WIN_POST)
 		return j & 1 ? in->list[j] >= -1 : in->list[j] >= 0 && in->list[j] < p->nprocs;
 	if (in->list[j] < 0 || in->list[j] >= i)

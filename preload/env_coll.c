@@ -1,14 +1,23 @@
 /* Envelopes of the collectives (env.h): the communicator, the root as a world rank (rooted
  * ones), and the bytes this rank contributes, which the trace records and replay does not
  * compare. Nonblocking ones also make a request. */
+#include <limits.h>
+
 #include "env.h"
 #include "rec_comm.h"
 
-/* A collective's; root MPIV_NONE: none. */
+/* The root argument of a collective that has none (not MPIV_NONE: MPICH's MPI_ROOT is -3 too). */
+#define NO_ROOT INT_MIN
+
+/* A collective's; root NO_ROOT: none. On an intercommunicator the root's group passes MPI_ROOT
+ * (the root: its own world rank) or MPI_PROC_NULL (MPIV_PROC_NULL), the other group the
+ * root's rank in the remote group (doc/semantics.md 6.3). */
 static void env_coll(struct mpiv_env *e, MPI_Comm comm, int root, uint64_t bytes)
 {
 	e->comm = rec_comm_id(comm);
-	if (root != MPIV_NONE)
+	if (root == MPI_ROOT)
+		e->root = rec_comm_to_world(MPI_COMM_SELF, 0);
+	else if (root != NO_ROOT)
 		e->root = rec_comm_to_world(comm, root);
 	e->bytes = bytes;
 }
@@ -42,7 +51,7 @@ static uint64_t bytes_v(const int counts[], MPI_Datatype type, const MPI_Datatyp
 
 void env_Barrier(struct mpiv_env *e, MPI_Comm comm)
 {
-	env_coll(e, comm, MPIV_NONE, 0);
+	env_coll(e, comm, NO_ROOT, 0);
 }
 
 void env_Bcast(struct mpiv_env *e, void *buffer, int count, MPI_Datatype datatype, int root,
@@ -60,7 +69,7 @@ void env_Reduce(struct mpiv_env *e, const void *sendbuf, void *recvbuf, int coun
 void env_Allreduce(struct mpiv_env *e, const void *sendbuf, void *recvbuf, int count,
 		   MPI_Datatype datatype, MPI_Op op, MPI_Comm comm)
 {
-	env_coll(e, comm, MPIV_NONE, rec_comm_bytes(count, datatype));
+	env_coll(e, comm, NO_ROOT, rec_comm_bytes(count, datatype));
 }
 
 void env_Gather(struct mpiv_env *e, const void *sendbuf, int sendcount, MPI_Datatype sendtype,
@@ -92,20 +101,20 @@ void env_Scatterv(struct mpiv_env *e, const void *sendbuf, const int sendcounts[
 void env_Allgather(struct mpiv_env *e, const void *sendbuf, int sendcount, MPI_Datatype sendtype,
 		   void *recvbuf, int recvcount, MPI_Datatype recvtype, MPI_Comm comm)
 {
-	env_coll(e, comm, MPIV_NONE, rec_comm_bytes(sendcount, sendtype));
+	env_coll(e, comm, NO_ROOT, rec_comm_bytes(sendcount, sendtype));
 }
 
 void env_Allgatherv(struct mpiv_env *e, const void *sendbuf, int sendcount, MPI_Datatype sendtype,
 		    void *recvbuf, const int recvcounts[], const int displs[],
 		    MPI_Datatype recvtype, MPI_Comm comm)
 {
-	env_coll(e, comm, MPIV_NONE, rec_comm_bytes(sendcount, sendtype));
+	env_coll(e, comm, NO_ROOT, rec_comm_bytes(sendcount, sendtype));
 }
 
 void env_Alltoall(struct mpiv_env *e, const void *sendbuf, int sendcount, MPI_Datatype sendtype,
 		  void *recvbuf, int recvcount, MPI_Datatype recvtype, MPI_Comm comm)
 {
-	env_coll(e, comm, MPIV_NONE, rec_comm_bytes(sendcount, sendtype));
+	env_coll(e, comm, NO_ROOT, rec_comm_bytes(sendcount, sendtype));
 }
 
 void env_Alltoallv(struct mpiv_env *e, const void *sendbuf, const int sendcounts[],
@@ -113,7 +122,7 @@ void env_Alltoallv(struct mpiv_env *e, const void *sendbuf, const int sendcounts
 		   const int recvcounts[], const int rdispls[], MPI_Datatype recvtype,
 		   MPI_Comm comm)
 {
-	env_coll(e, comm, MPIV_NONE, bytes_v(sendcounts, sendtype, NULL, comm));
+	env_coll(e, comm, NO_ROOT, bytes_v(sendcounts, sendtype, NULL, comm));
 }
 
 void env_Alltoallw(struct mpiv_env *e, const void *sendbuf, const int sendcounts[],
@@ -121,31 +130,31 @@ void env_Alltoallw(struct mpiv_env *e, const void *sendbuf, const int sendcounts
 		   const int recvcounts[], const int rdispls[], const MPI_Datatype recvtypes[],
 		   MPI_Comm comm)
 {
-	env_coll(e, comm, MPIV_NONE, bytes_v(sendcounts, MPI_DATATYPE_NULL, sendtypes, comm));
+	env_coll(e, comm, NO_ROOT, bytes_v(sendcounts, MPI_DATATYPE_NULL, sendtypes, comm));
 }
 
 void env_Reduce_scatter(struct mpiv_env *e, const void *sendbuf, void *recvbuf,
 			const int recvcounts[], MPI_Datatype datatype, MPI_Op op, MPI_Comm comm)
 {
-	env_coll(e, comm, MPIV_NONE, bytes_v(recvcounts, datatype, NULL, comm));
+	env_coll(e, comm, NO_ROOT, bytes_v(recvcounts, datatype, NULL, comm));
 }
 
 void env_Reduce_scatter_block(struct mpiv_env *e, const void *sendbuf, void *recvbuf, int recvcount,
 			      MPI_Datatype datatype, MPI_Op op, MPI_Comm comm)
 {
-	env_coll(e, comm, MPIV_NONE, rec_comm_bytes(recvcount, datatype));
+	env_coll(e, comm, NO_ROOT, rec_comm_bytes(recvcount, datatype));
 }
 
 void env_Scan(struct mpiv_env *e, const void *sendbuf, void *recvbuf, int count,
 	      MPI_Datatype datatype, MPI_Op op, MPI_Comm comm)
 {
-	env_coll(e, comm, MPIV_NONE, rec_comm_bytes(count, datatype));
+	env_coll(e, comm, NO_ROOT, rec_comm_bytes(count, datatype));
 }
 
 void env_Exscan(struct mpiv_env *e, const void *sendbuf, void *recvbuf, int count,
 		MPI_Datatype datatype, MPI_Op op, MPI_Comm comm)
 {
-	env_coll(e, comm, MPIV_NONE, rec_comm_bytes(count, datatype));
+	env_coll(e, comm, NO_ROOT, rec_comm_bytes(count, datatype));
 }
 
 /* a local reduction (the reduction check's own call): its size only */
@@ -159,7 +168,7 @@ void env_Reduce_local(struct mpiv_env *e, const void *inbuf, void *inoutbuf, int
 
 void env_Ibarrier(struct mpiv_env *e, MPI_Comm comm, MPI_Request *request)
 {
-	env_icoll(e, comm, MPIV_NONE, 0, request);
+	env_icoll(e, comm, NO_ROOT, 0, request);
 }
 
 void env_Ibcast(struct mpiv_env *e, void *buffer, int count, MPI_Datatype datatype, int root,
@@ -177,7 +186,7 @@ void env_Ireduce(struct mpiv_env *e, const void *sendbuf, void *recvbuf, int cou
 void env_Iallreduce(struct mpiv_env *e, const void *sendbuf, void *recvbuf, int count,
 		    MPI_Datatype datatype, MPI_Op op, MPI_Comm comm, MPI_Request *request)
 {
-	env_icoll(e, comm, MPIV_NONE, rec_comm_bytes(count, datatype), request);
+	env_icoll(e, comm, NO_ROOT, rec_comm_bytes(count, datatype), request);
 }
 
 void env_Igather(struct mpiv_env *e, const void *sendbuf, int sendcount, MPI_Datatype sendtype,
@@ -213,21 +222,21 @@ void env_Iallgather(struct mpiv_env *e, const void *sendbuf, int sendcount, MPI_
 		    void *recvbuf, int recvcount, MPI_Datatype recvtype, MPI_Comm comm,
 		    MPI_Request *request)
 {
-	env_icoll(e, comm, MPIV_NONE, rec_comm_bytes(sendcount, sendtype), request);
+	env_icoll(e, comm, NO_ROOT, rec_comm_bytes(sendcount, sendtype), request);
 }
 
 void env_Iallgatherv(struct mpiv_env *e, const void *sendbuf, int sendcount, MPI_Datatype sendtype,
 		     void *recvbuf, const int recvcounts[], const int displs[],
 		     MPI_Datatype recvtype, MPI_Comm comm, MPI_Request *request)
 {
-	env_icoll(e, comm, MPIV_NONE, rec_comm_bytes(sendcount, sendtype), request);
+	env_icoll(e, comm, NO_ROOT, rec_comm_bytes(sendcount, sendtype), request);
 }
 
 void env_Ialltoall(struct mpiv_env *e, const void *sendbuf, int sendcount, MPI_Datatype sendtype,
 		   void *recvbuf, int recvcount, MPI_Datatype recvtype, MPI_Comm comm,
 		   MPI_Request *request)
 {
-	env_icoll(e, comm, MPIV_NONE, rec_comm_bytes(sendcount, sendtype), request);
+	env_icoll(e, comm, NO_ROOT, rec_comm_bytes(sendcount, sendtype), request);
 }
 
 void env_Ialltoallv(struct mpiv_env *e, const void *sendbuf, const int sendcounts[],
@@ -235,7 +244,7 @@ void env_Ialltoallv(struct mpiv_env *e, const void *sendbuf, const int sendcount
 		    const int recvcounts[], const int rdispls[], MPI_Datatype recvtype,
 		    MPI_Comm comm, MPI_Request *request)
 {
-	env_icoll(e, comm, MPIV_NONE, bytes_v(sendcounts, sendtype, NULL, comm), request);
+	env_icoll(e, comm, NO_ROOT, bytes_v(sendcounts, sendtype, NULL, comm), request);
 }
 
 void env_Ialltoallw(struct mpiv_env *e, const void *sendbuf, const int sendcounts[],
@@ -243,7 +252,7 @@ void env_Ialltoallw(struct mpiv_env *e, const void *sendbuf, const int sendcount
 		    const int recvcounts[], const int rdispls[], const MPI_Datatype recvtypes[],
 		    MPI_Comm comm, MPI_Request *request)
 {
-	env_icoll(e, comm, MPIV_NONE, bytes_v(sendcounts, MPI_DATATYPE_NULL, sendtypes, comm),
+	env_icoll(e, comm, NO_ROOT, bytes_v(sendcounts, MPI_DATATYPE_NULL, sendtypes, comm),
 		  request);
 }
 
@@ -251,24 +260,24 @@ void env_Ireduce_scatter(struct mpiv_env *e, const void *sendbuf, void *recvbuf,
 			 const int recvcounts[], MPI_Datatype datatype, MPI_Op op, MPI_Comm comm,
 			 MPI_Request *request)
 {
-	env_icoll(e, comm, MPIV_NONE, bytes_v(recvcounts, datatype, NULL, comm), request);
+	env_icoll(e, comm, NO_ROOT, bytes_v(recvcounts, datatype, NULL, comm), request);
 }
 
 void env_Ireduce_scatter_block(struct mpiv_env *e, const void *sendbuf, void *recvbuf,
 			       int recvcount, MPI_Datatype datatype, MPI_Op op, MPI_Comm comm,
 			       MPI_Request *request)
 {
-	env_icoll(e, comm, MPIV_NONE, rec_comm_bytes(recvcount, datatype), request);
+	env_icoll(e, comm, NO_ROOT, rec_comm_bytes(recvcount, datatype), request);
 }
 
 void env_Iscan(struct mpiv_env *e, const void *sendbuf, void *recvbuf, int count,
 	       MPI_Datatype datatype, MPI_Op op, MPI_Comm comm, MPI_Request *request)
 {
-	env_icoll(e, comm, MPIV_NONE, rec_comm_bytes(count, datatype), request);
+	env_icoll(e, comm, NO_ROOT, rec_comm_bytes(count, datatype), request);
 }
 
 void env_Iexscan(struct mpiv_env *e, const void *sendbuf, void *recvbuf, int count,
 		 MPI_Datatype datatype, MPI_Op op, MPI_Comm comm, MPI_Request *request)
 {
-	env_icoll(e, comm, MPIV_NONE, rec_comm_bytes(count, datatype), request);
+	env_icoll(e, comm, NO_ROOT, rec_comm_bytes(count, datatype), request);
 }

@@ -77,10 +77,26 @@ void env_Dist_graph_create(struct mpiv_env *e, MPI_Comm comm_old, int n, const i
 	e->comm = rec_comm_id(comm_old);
 }
 
+/* Collective over both groups (doc/semantics.md 6.3): the event is on local_comm, its root the
+ * local leader and, on the leader, its peer the remote leader and its tag the leaders' tag, so
+ * that check can pair the two groups' calls. */
 void env_Intercomm_create(struct mpiv_env *e, MPI_Comm local_comm, int local_leader,
 			  MPI_Comm peer_comm, int remote_leader, int tag, MPI_Comm *newintercomm)
 {
+	int me = -1;
+
 	e->comm = rec_comm_id(local_comm);
+	e->root = rec_comm_to_world(local_comm, local_leader);
+	if (PMPI_Comm_rank(local_comm, &me) == MPI_SUCCESS && me == local_leader) {
+		e->peer = rec_comm_to_world(peer_comm, remote_leader);
+		e->tag = tag;
+	}
+}
+
+void env_Intercomm_merge(struct mpiv_env *e, MPI_Comm intercomm, int high,
+			 MPI_Comm *newintracomm)
+{
+	e->comm = rec_comm_id(intercomm);
 }
 
 void env_Comm_free(struct mpiv_env *e, MPI_Comm *comm)

@@ -111,14 +111,20 @@ int rec_Comm_create_group(struct rec_call *c, MPI_Comm comm, MPI_Group group, in
 	COMM_MAKE(PMPI_Comm_create_group(comm, group, tag, newcomm), newcomm);
 }
 
-/* Intercommunicators are recorded (an id, the local group as members) so that later calls
- * on them are numbered alike in record and replay; check refuses them. */
+/* Collective over both groups (doc/semantics.md 6.3; its envelope: preload/env_comm.c); the
+ * members are the local group. */
 int rec_Intercomm_create(struct rec_call *c, MPI_Comm local_comm, int local_leader,
 			 MPI_Comm peer_comm, int remote_leader, int tag, MPI_Comm *newintercomm)
 {
 	COMM_MAKE(PMPI_Intercomm_create(local_comm, local_leader, peer_comm, remote_leader, tag,
 					newintercomm),
 		  newintercomm);
+}
+
+/* Collective over both groups of intercomm; its members are the new communicator's. */
+int rec_Intercomm_merge(struct rec_call *c, MPI_Comm intercomm, int high, MPI_Comm *newintracomm)
+{
+	COMM_MAKE(PMPI_Intercomm_merge(intercomm, high, newintracomm), newintracomm);
 }
 
 /* Nonblocking: a request, completed at its wait. Its members are its parent's: the new

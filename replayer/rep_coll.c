@@ -107,7 +107,10 @@ void rep_coll_check(struct rep_call *c)
 		for (r = 0; r < n; r++) {
 			char me[128], other[128], note[512];
 
-			if (all[2 * r] == mine[0] && all[2 * r + 1] == mine[1])
+			/* MPIV_PROC_NULL: an intercommunicator's root group, but the root */
+			if (all[2 * r] == mine[0] &&
+			    (all[2 * r + 1] == mine[1] || all[2 * r + 1] == MPIV_PROC_NULL ||
+			     mine[1] == MPIV_PROC_NULL))
 				continue;
 			call_desc(me, sizeof(me), mine[0], mine[1]);
 			call_desc(other, sizeof(other), all[2 * r], all[2 * r + 1]);

@@ -102,6 +102,11 @@ int rep_Intercomm_create(struct rep_call *c, MPI_Comm local_comm, int local_lead
 					  newintercomm), newintercomm);
 }
 
+int rep_Intercomm_merge(struct rep_call *c, MPI_Comm intercomm, int high, MPI_Comm *newintracomm)
+{
+	return made(PMPI_Intercomm_merge(intercomm, high, newintracomm), newintracomm);
+}
+
 int rep_Comm_free(struct rep_call *c, MPI_Comm *comm)
 {
 	rep_coll_forget(*comm);

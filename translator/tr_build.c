@@ -296,6 +296,37 @@ static int coll_rule(unsigned call, int me, int root)
 	return ENG_COLL_ALL;
 }
 
+/* The rule of a collective on an intercommunicator (instruction in, on in->a), with
+ * buffering: a member waits for the other group's data (MPI-4.1 6.2.2: every member of one
+ * group contributes to the other group's result), a rooted one as MPI defines it for
+ * intercommunicators. The creations on it synchronise both groups (doc/semantics.md 6.3). */
+static void inter_rule(struct builder *b, const struct mpiv_event *ev, struct eng_instr *in)
+{
+	const struct eng_comm *cm = &b->prog->comms[in->a];
+	unsigned flags = mpiv_call_flags(ev->call);
+	int split = tr_comms_split(b->comms, in->a), i, lo, hi;
+
+	if (flags & MPIV_F_NEWCOMM) {
+		in->b = ENG_COLL_ALL;
+		return;
+	}
+	if (ev->root == MPIV_PROC_NULL || ((flags & MPIV_F_ROOT_RECEIVES) && ev->root != b->t->rank)) {
+		in->b = ENG_COLL_NONE;	/* the root's group but the root; senders to a root */
+		return;
+	}
+	if ((flags & MPIV_F_ROOT_SENDS))
+		return;		/* coll_rule's: the root sends, the others wait for it */
+	/* the other group: members [split, n) if this rank is among the first split */
+	for (i = 0; i < split && cm->members[i] != b->t->rank; i++)
+		;
+	lo = i < split ? split : 0;
+	hi = i < split ? cm->n : split;
+	in->b = ENG_COLL_LIST;
+	in->n = hi - lo;
+	in->list = xmalloc(((size_t)in->n + 1) * sizeof(*in->list));
+	memcpy(in->list, cm->members + lo, (size_t)in->n * sizeof(*in->list));
+}
+
 static int is_p2p(enum mpiv_kind kind)
 {
 	switch (kind) {
@@ -321,7 +352,9 @@ static int check_members(const struct builder *b, const struct mpiv_event *ev,
 {
 	const struct mpiv_rank_trace *t = b->t;
 	int c = comm_id(b, ev->comm);
-	int32_t who[3] = {ev->peer, ev->peer2, ev->root};
+	/* MPI_Intercomm_create's peer is the remote leader, in the other group */
+	int32_t who[3] = {ev->call == MPIV_CALL_Intercomm_create ? MPIV_NONE : ev->peer,
+			  ev->peer2, ev->root};
 	int k;
 
 	if (c <= 0)
@@ -354,10 +387,6 @@ static int check_event(const struct builder *b, const struct mpiv_event *ev,
 		      kind == MPIV_KIND_SEND_INIT || kind == MPIV_KIND_RECV_INIT ||
 		      kind == MPIV_KIND_ICOLL;
 
-	if (ev->call == MPIV_CALL_Intercomm_create)
-		return mpiv_error_set(err, MPIV_EXIT_BAD_INPUT, t->source, t->rank, ev->index,
-				      "the trace uses MPI_Intercomm_create: check cannot judge "
-				      "intercommunicators yet");
 	if (kind == MPIV_KIND_UNSUPPORTED)
 		return mpiv_error_set(err, MPIV_EXIT_BAD_INPUT, t->source, t->rank, ev->index,
 				      "the trace uses %s, which check cannot judge yet",
@@ -392,8 +421,16 @@ static int check_event(const struct builder *b, const struct mpiv_event *ev,
 	if (has_req && (ev->nreqs != 1 || ev->reqs[0].req < 0))
 		return mpiv_error_set(err, MPIV_EXIT_BAD_INPUT, t->source, t->rank, ev->index,
 				      "%s without its request", mpiv_call_name(ev->call));
+	if (needs_comm && tr_comms_split(b->comms, comm_id(b, ev->comm)) &&
+	    (mpiv_call_flags(ev->call) & MPIV_F_PREFIX))
+		return mpiv_error_set(err, MPIV_EXIT_BAD_INPUT, t->source, t->rank, ev->index,
+				      "%s on an intercommunicator, which MPI does not define",
+				      mpiv_call_name(ev->call));
+	/* on an intercommunicator the root's group but the root names none */
 	if ((mpiv_call_flags(ev->call) & MPIV_F_ROOTED) &&
-	    (ev->root < 0 || ev->root >= t->size))
+	    ((ev->root < 0 && (ev->root != MPIV_PROC_NULL ||
+			       !tr_comms_split(b->comms, comm_id(b, ev->comm)))) ||
+	     ev->root >= t->size))
 		return mpiv_error_set(err, MPIV_EXIT_BAD_INPUT, t->source, t->rank, ev->index,
 				      "%s without a root of the world (%d)",
 				      mpiv_call_name(ev->call), ev->root);
@@ -943,11 +980,27 @@ static int build_rank(const struct mpiv_traceset *ts, const struct mpiv_rank_tra
 			struct eng_instr *in;
 
 			c = comm_id(b, ev->comm);
+			if (ev->call == MPIV_CALL_Intercomm_create) {
+				/* its group meets on the local communicator, then both groups on
+				 * the intercommunicator (doc/semantics.md 6.3) */
+				in = emit(b, ENG_COLL, (int)ev->index);
+				in->a = c;
+				in->b = ENG_COLL_ALL;
+				in->c = ++b->coll_seq[c];
+				in->key = (int32_t)ev->call;
+				c = tr_comms_inter(b->comms, t->rank, ev->index);
+			}
 			in = emit(b, kind == MPIV_KIND_COLL ? ENG_COLL : ENG_ICOLL, (int)ev->index);
 			in->a = c;
 			in->b = coll_rule(ev->call, t->rank, ev->root);
+			if (tr_comms_split(b->comms, c))
+				inter_rule(b, ev, in);
 			in->c = ++b->coll_seq[c];
-			in->d = ev->root >= 0 ? ev->root : 0;
+			/* MPI_Intercomm_create's root is its group's leader, which differs between
+			 * the groups: no root to compare */
+			in->d = !(mpiv_call_flags(ev->call) & MPIV_F_ROOTED) ? 0 :
+				ev->root >= 0 ? ev->root :
+				ev->root == MPIV_PROC_NULL ? ENG_PROC_NULL : 0;
 			in->bytes = engine_bytes(ev->bytes);
 			in->key = (int32_t)ev->call;
 			if (kind == MPIV_KIND_ICOLL) {
@@ -1048,7 +1101,7 @@ static void mark_mismatches(struct eng_prog *prog)
 					first = in;
 				else if (in->key != first->key ||
 					 ((mpiv_call_flags((unsigned)in->key) & MPIV_F_ROOTED) &&
-					  in->d != first->d))
+					  in->d != first->d && in->d >= 0 && first->d >= 0))
 					mismatch = 1;
 			}
 			for (i = 0; mismatch && i < cm->n; i++)

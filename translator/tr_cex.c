@@ -178,7 +178,10 @@ void tr_describe_event(const struct mpiv_traceset *ts, int r, long e, char *buf,
 	case MPIV_KIND_COLL:
 	case MPIV_KIND_ICOLL:
 	case MPIV_KIND_COMM_GROUP:
-		if (mpiv_call_flags(ev->call) & MPIV_F_ROOTED)
+		if (ev->root == MPIV_PROC_NULL)	/* an intercommunicator's root group */
+			snprintf(buf, size, "%s(root=MPI_PROC_NULL, comm=%s)",
+				 mpiv_call_name(ev->call), comm);
+		else if (mpiv_call_flags(ev->call) & MPIV_F_ROOTED)
 			snprintf(buf, size, "%s(root=%d, comm=%s)", mpiv_call_name(ev->call),
 				 ev->root, comm);
 		else

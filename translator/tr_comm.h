@@ -6,10 +6,23 @@
 #include "error.h"
 #include "trace.h"
 
+/* The intercommunicator a rank's MPI_Intercomm_create event makes (or, if its leaders never
+ * meet, waits for forever). */
+struct tr_inter {
+	int32_t rank;
+	uint32_t event;
+	int32_t comm;		/* engine communicator */
+};
+
 struct tr_comms {
 	int nranks;
 	int32_t **local;	/* per rank: trace comm id -> engine communicator, -1 unknown */
 	int32_t *nlocal;	/* per rank: entries in local[rank] */
+	int32_t ncomms;
+	int32_t *split;		/* by engine communicator: an intercommunicator's first group's
+				 * size (its members are that group, then the other), else 0 */
+	struct tr_inter *inter;	/* every MPI_Intercomm_create given its communicator */
+	size_t ninter, capinter;
 };
 
 /* Give prog its communicators (ncomms, comms: 0 MPI_COMM_WORLD, 1 + r rank r's
@@ -22,6 +35,13 @@ int tr_comms_build(const struct mpiv_traceset *ts, struct eng_prog *prog, struct
 
 /* The engine communicator of rank's trace comm id comm, or -1. */
 int tr_comms_id(const struct tr_comms *cm, int rank, int comm);
+
+/* The engine communicator of rank's MPI_Intercomm_create `event`: the intercommunicator it
+ * makes, or the one of its group alone if the leaders never meet; -1 if none. */
+int tr_comms_inter(const struct tr_comms *cm, int rank, uint32_t event);
+
+/* The first group's size if engine communicator c is an intercommunicator, else 0. */
+int tr_comms_split(const struct tr_comms *cm, int c);
 
 /* 1 if world rank `world` is a member of engine communicator c. */
 int tr_comms_member(const struct eng_prog *prog, int c, int world);

@@ -508,6 +508,7 @@ static void coll_entered(struct sb *b, const struct prog *g, int c, int n, int r
 static void coll_done(struct sb *b, const struct prog *g, int r, const struct eng_instr *in)
 {
 	char name[64];
+	int i;
 
 	coll_name(g, in->a, name, sizeof(name));
 	if (in->b == ENG_COLL_MISMATCH) {
@@ -526,6 +527,12 @@ static void coll_done(struct sb *b, const struct prog *g, int r, const struct en
 	case ENG_COLL_LOWER:
 		sb_add(b, " || (!SYNC_COLLECTIVES && ");
 		coll_entered(b, g, in->a, in->c, r, 1);
+		sb_add(b, ")");
+		break;
+	case ENG_COLL_LIST:
+		sb_add(b, " || (!SYNC_COLLECTIVES");
+		for (i = 0; i < in->n; i++)
+			sb_add(b, " && %s[%d] >= %d", name, in->list[i], in->c);
 		sb_add(b, ")");
 		break;
 	}
@@ -1321,6 +1328,16 @@ static void coll_waits(struct sb *b, const struct prog *g, int q, const struct e
 			rank_may_move(b, g, in->d, q);
 		} else if (rule == ENG_COLL_NONE) {
 			sb_add(b, " && false");
+		} else if (rule == ENG_COLL_LIST) {
+			sb_add(b, " && (false");
+			for (i = 0; i < in->n; i++) {
+				if (in->list[i] == r)
+					continue;
+				sb_add(b, " || (%s[%d] < %d && ", name, in->list[i], in->c);
+				rank_may_move(b, g, in->list[i], q);
+				sb_add(b, ")");
+			}
+			sb_add(b, ")");
 		} else {
 			sb_add(b, " && (false");
 			for (i = 0; i < cm->n; i++) {

@@ -400,7 +400,8 @@ unwritable_case "a directory no one may create files in" /proc/1
 # rec-comms writes, per rank (into rec-comms-R.txt), every communicator it makes by dup,
 # idup, split, split_type, create, create_group (even ranks), cart (twice), cart_sub,
 # dist_graph (MPI_Dist_graph_create_adjacent), dup_with_info, graph (MPI_Graph_create) and
-# dist_graph_general (MPI_Dist_graph_create), then a dup after freeing them all, as "rank R
+# dist_graph_general (MPI_Dist_graph_create), intercomm (MPI_Intercomm_create of the split
+# halves) and merge (MPI_Intercomm_merge), then a dup after freeing them all, as "rank R
 # NAME: MEMBERS" (world ranks by rank in it; "null" for MPI_COMM_NULL), and then calls
 # MPI_Barrier on it. The trace must list the same members on the creating event, give each
 # communicator a new id (never one freed before, even if MPI reuses the handle) and name it
@@ -416,7 +417,9 @@ for r in 0 1 2 3; do
 		awk 'BEGIN { name["cart"] = "MPI_Cart_create"; name["cart_sub"] = "MPI_Cart_sub"
 			     name["dist_graph"] = "MPI_Dist_graph_create_adjacent"
 			     name["graph"] = "MPI_Graph_create"
-			     name["dist_graph_general"] = "MPI_Dist_graph_create" }
+			     name["dist_graph_general"] = "MPI_Dist_graph_create"
+			     name["intercomm"] = "MPI_Intercomm_create"
+			     name["merge"] = "MPI_Intercomm_merge" }
 		     { n = $1; sub(/2$/, "", n)	# dup2, cart2: a second one
 		       call = n in name ? name[n] : "MPI_Comm_" n; m = ""
 		       for (i = 2; i <= NF; i++) m = m (i > 2 ? "," : "") $i
@@ -430,7 +433,7 @@ for r in 0 1 2 3; do
 			if (match($0, /"newcomm":[0-9]+/)) id = substr($0, RSTART + 10, RLENGTH - 10) + 0
 			if (match($0, /"members":\[[0-9,]*\]/)) m = substr($0, RSTART + 11, RLENGTH - 12)
 			if (match($0, /"comm":-?[0-9]+/)) comm = substr($0, RSTART + 7, RLENGTH - 7) + 0
-			if (call ~ /^MPI_(Comm_(dup|dup_with_info|idup|split|split_type|create|create_group)|Cart_(create|sub)|Dist_graph_create(_adjacent)?|Graph_create)$/) {
+			if (call ~ /^MPI_(Comm_(dup|dup_with_info|idup|split|split_type|create|create_group)|Cart_(create|sub)|Dist_graph_create(_adjacent)?|Graph_create|Intercomm_(create|merge))$/) {
 				print call, m
 				if (id != "") {
 					if (id <= last) bad = bad " id " id " after " last ";"

@@ -83,8 +83,8 @@ static void test_refused(void)
 		       "which check cannot judge yet");
 	expect_refused("[{\"call\":\"MPI_Intercomm_create\",\"comm\":0,\"newcomm\":2,"
 		       "\"members\":[0]}]",
-		       "the trace uses MPI_Intercomm_create: check cannot judge intercommunicators "
-		       "yet");
+		       "MPI_Intercomm_create without a local leader in its group (root -3) or, on "
+		       "the leader, a remote leader outside it (peer -3)");
 	expect_refused("[{\"call\":\"MPI_Comm_create_group\",\"comm\":0,\"tag\":0,"
 		       "\"incomplete\":true}]",
 		       "the trace ends inside MPI_Comm_create_group, whose group the recorder "
@@ -164,6 +164,105 @@ static void test_comm_disagree(void)
 		"0) lists it in: the traces do not come from one run", 0);
 }
 
+/* Rank r's trace: MPI_Intercomm_create of halves {0,1} and {2,3} (leaders 0 and 2, the
+ * leader naming the other with tag tag), then `then` (on the intercommunicator, comm 3). */
+static const char *icase(char *buf, size_t size, int r, int tag, const char *then)
+{
+	int leader = r < 2 ? 0 : 2;
+	char named[64] = "";
+
+	if (r == leader)
+		snprintf(named, sizeof(named), ",\"peer\":%d,\"tag\":%d", 2 - leader, tag);
+	snprintf(buf, size, "[" SPLIT("%s") ",{\"call\":\"MPI_Intercomm_create\",\"comm\":2,"
+		 "\"root\":%d%s,\"newcomm\":3,\"members\":%s},%s]",
+		 r < 2 ? "[0,1]" : "[2,3]", leader, named, r < 2 ? "[0,1]" : "[2,3]", then);
+	return buf;
+}
+
+/* The four ranks' traces (ev[4] = NULL): the second group's leader names tag tag2, then each
+ * rank calls then, rank 1 then1 if not NULL. */
+static void icases(char b[4][512], const char *ev[5], int tag2, const char *then,
+		   const char *then1)
+{
+	int r;
+
+	for (r = 0; r < 4; r++)
+		ev[r] = icase(b[r], sizeof(b[r]), r, r < 2 ? 7 : tag2,
+			      r == 1 && then1 ? then1 : then);
+	ev[4] = NULL;
+}
+
+/* The two groups' calls make one intercommunicator, the group of the lower leader first:
+ * each group meets on its half, then both on the intercommunicator; an MPI_Allreduce on it
+ * waits with buffering for the other group, a rooted one as MPI defines it. */
+static void test_intercomm(void)
+{
+	char b[4][512], b2[4][512];
+	const char *reduce = "{\"call\":\"MPI_Reduce\",\"comm\":3,\"root\":0}";
+	const char *allreduce = "{\"call\":\"MPI_Allreduce\",\"comm\":3}";
+	const char *ev[5], *ev2[5];
+	struct mpiv_traceset ts;
+	struct eng_prog p;
+	struct tr_opts opts = {ENG_BUF_INFINITE, 0, 0, 0};
+	const struct eng_instr *in;
+	int r;
+
+	icases(b, ev, 7, reduce, "{\"call\":\"MPI_Reduce\",\"comm\":3,\"root\":-2}");
+	icases(b2, ev2, 7, allreduce, NULL);
+	CU_ASSERT_FATAL(unit_load_case(ev, &ts) == 0);
+	CU_ASSERT_FATAL(tr_translate(&ts, &opts, &p, NULL) == 0);
+	CU_ASSERT_EQUAL_FATAL(p.ncomms, 1 + 4 + 3);
+	CU_ASSERT(p.comms[7].n == 4 && p.comms[7].members[0] == 0 && p.comms[7].members[2] == 2);
+	for (r = 0; r < 4; r++) {
+		CU_ASSERT_EQUAL_FATAL(p.nins[r], 5);
+		in = p.ins[r];
+		CU_ASSERT(in[1].op == ENG_COLL && in[1].a == (r < 2 ? 5 : 6) && in[1].c == 1);
+		CU_ASSERT(in[2].op == ENG_COLL && in[2].a == 7 && in[2].c == 1);
+		CU_ASSERT_EQUAL(in[2].b, ENG_COLL_ALL);	/* the creation synchronises */
+		CU_ASSERT(in[3].op == ENG_COLL && in[3].a == 7 && in[3].c == 2);
+	}
+	/* the root waits for the other group, the rest for nobody */
+	CU_ASSERT(p.ins[0][3].b == ENG_COLL_LIST && p.ins[0][3].n == 2 &&
+		  p.ins[0][3].list[0] == 2 && p.ins[0][3].list[1] == 3);
+	CU_ASSERT(p.ins[1][3].b == ENG_COLL_NONE && p.ins[1][3].d == ENG_PROC_NULL);
+	CU_ASSERT(p.ins[2][3].b == ENG_COLL_NONE && p.ins[3][3].b == ENG_COLL_NONE);
+	eng_prog_release(&p);
+	mpiv_traceset_release(&ts);
+
+	CU_ASSERT_FATAL(unit_load_case(ev2, &ts) == 0);
+	CU_ASSERT_FATAL(tr_translate(&ts, &opts, &p, NULL) == 0);
+	for (r = 0; r < 4; r++) {
+		in = &p.ins[r][3];
+		CU_ASSERT(in->b == ENG_COLL_LIST && in->n == 2);
+		CU_ASSERT(in->n == 2 && in->list[0] == (r < 2 ? 2 : 0) &&
+			  in->list[1] == (r < 2 ? 3 : 1));
+	}
+	eng_prog_release(&p);
+	mpiv_traceset_release(&ts);
+}
+
+/* Leaders that name each other with different tags never meet: each group gets a
+ * communicator of its own with the remote leader it names, who never enters it. */
+static void test_intercomm_unpaired(void)
+{
+	char b[4][512];
+	const char *fin = "{\"call\":\"MPI_Finalize\"}";
+	const char *ev[5];
+	struct mpiv_traceset ts;
+	struct eng_prog p;
+	struct tr_opts opts = {ENG_BUF_INFINITE, 0, 0, 0};
+
+	icases(b, ev, 8, fin, NULL);
+	CU_ASSERT_FATAL(unit_load_case(ev, &ts) == 0);
+	CU_ASSERT_FATAL(tr_translate(&ts, &opts, &p, NULL) == 0);
+	CU_ASSERT_EQUAL_FATAL(p.ncomms, 1 + 4 + 2 + 2);
+	CU_ASSERT(p.comms[7].n == 3 && p.comms[7].members[2] == 2);
+	CU_ASSERT(p.comms[8].n == 3 && p.comms[8].members[2] == 0);
+	CU_ASSERT(p.ins[0][2].a == 7 && p.ins[2][2].a == 8);
+	eng_prog_release(&p);
+	mpiv_traceset_release(&ts);
+}
+
 /* A trace that ends without MPI_Finalize is a rank that stopped there: it never moves again,
  * but it did not finish either (never "no deadlock" for a run with one). */
 static void test_no_finalize(void)
@@ -227,6 +326,8 @@ static CU_TestInfo translate_tests[] = {
 	{"communicators across ranks", test_comms},
 	{"peer outside its communicator", test_comm_peer_outside},
 	{"ranks disagree on a communicator", test_comm_disagree},
+	{"intercommunicators", test_intercomm},
+	{"intercommunicator whose leaders never meet", test_intercomm_unpaired},
 	{"sizes beyond the engine's", test_huge_sizes},
 	CU_TEST_INFO_NULL,
 };

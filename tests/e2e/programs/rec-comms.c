@@ -40,6 +40,7 @@ static void show(const char *name, MPI_Comm comm)
 int main(int argc, char **argv)
 {
 	MPI_Comm dup, idup, split, stype, create, cgroup, cart, cart2, row, graph, dupinfo, g1, dg;
+	MPI_Comm inter, merged;
 	MPI_Group world, evens;
 	MPI_Request req;
 	int me, dims[1] = {4}, periods[1] = {1}, even[2] = {0, 2};
@@ -95,6 +96,15 @@ int main(int argc, char **argv)
 	MPI_Dist_graph_create(MPI_COMM_WORLD, 1, &me, &one, &right, &weight, MPI_INFO_NULL, 0,
 			      &dg);
 	show("dist_graph_general", dg);
+	/* the halves joined (leaders: their rank 0, world ranks 1 and 3), then merged, the
+	 * upper half first; an intercommunicator's members are its local group */
+	MPI_Intercomm_create(split, 0, MPI_COMM_WORLD, me < 2 ? 3 : 1, 5, &inter);
+	show("intercomm", inter);
+	MPI_Intercomm_merge(inter, me < 2, &merged);
+	show("merge", merged);
+
+	MPI_Comm_free(&merged);
+	MPI_Comm_free(&inter);
 
 	MPI_Comm_free(&dg);
 	MPI_Comm_free(&g1);

@@ -3,7 +3,8 @@
  * verdict that ignores it. Ignoring them would be wrong: in "neighbor", rank 0 sends before
  * the neighbourhood collective and rank 1 receives after it, a deadlock whenever the send is
  * not buffered, which a check blind to the collective would call safe.
- *   intercomm   MPI_Intercomm_create joins the two halves of MPI_COMM_WORLD
+ *   intercomm   MPI_Comm_split of an intercommunicator (MPI_Intercomm_create joins the
+ *               two halves of MPI_COMM_WORLD)
  *   neighbor    MPI_Neighbor_allgather on a ring (MPI_Cart_create)
  *   persistent  an MPI-4 persistent collective: MPI_Barrier_init, MPI_Start, MPI_Wait
  *   isendrecv   MPI-4 MPI_Isendrecv around the ring */
@@ -21,12 +22,14 @@ int main(int argc, char **argv)
 	MPI_Comm_size(MPI_COMM_WORLD, &size);
 	out = rank;
 	if (!strcmp(mode, "intercomm")) {
-		MPI_Comm half, inter;
+		MPI_Comm half, inter, sub;
 		int other = rank % 2 ? 0 : 1;	/* the other half's leader, in MPI_COMM_WORLD */
 
 		MPI_Comm_split(MPI_COMM_WORLD, rank % 2, rank, &half);
 		MPI_Intercomm_create(half, 0, MPI_COMM_WORLD, other, 5, &inter);
-		MPI_Barrier(inter);
+		MPI_Comm_split(inter, 0, rank, &sub);
+		MPI_Barrier(sub);
+		MPI_Comm_free(&sub);
 		MPI_Comm_free(&inter);
 		MPI_Comm_free(&half);
 	} else if (!strcmp(mode, "neighbor")) {
