@@ -725,3 +725,31 @@ int rec_Startall(struct rec_call *c, int count, MPI_Request array_of_requests[])
 	rec_call_returned(c);
 	return rc;
 }
+
+/* ---- generalized requests (doc/semantics.md 4.8): MPI_Grequest_start makes a request the
+ * trace names like any other; MPI_Grequest_complete is recorded with it, which stays in the
+ * table until a wait or test completes it ---- */
+
+int rec_Grequest_start(struct rec_call *c, MPI_Grequest_query_function *query_fn,
+		       MPI_Grequest_free_function *free_fn,
+		       MPI_Grequest_cancel_function *cancel_fn, void *extra_state,
+		       MPI_Request *request)
+{
+	int rc = PMPI_Grequest_start(query_fn, free_fn, cancel_fn, extra_state, request);
+
+	if (rc == MPI_SUCCESS)
+		rec_call_add_req(c, rec_request_add(request, 0, MPI_COMM_NULL), MPIV_NONE,
+				 MPIV_NONE);
+	return rc;
+}
+
+int rec_Grequest_complete(struct rec_call *c, MPI_Request request)
+{
+	struct rec_reqent e;
+
+	/* the handle is passed by value: the entry is found by handle alone */
+	rec_request_take(request, NULL, &e);
+	rec_call_add_req(c, e.id, MPIV_NONE, MPIV_NONE);
+	rec_request_put(&e);
+	return PMPI_Grequest_complete(request);
+}
