@@ -550,7 +550,7 @@ static int build_greq_complete(struct builder *b, const struct mpiv_event *ev,
 
 	if (instr < 0 && req_tmpl(b, req) < 0 && req >= 0 && (size_t)req < b->nreq)
 		return 0;
-	if (instr < 0 || cur(b)->ins[instr].op != ENG_GREQ)
+	if (instr < 0 || b->procs[b->req_proc[req]].ins[instr].op != ENG_GREQ)
 		return mpiv_error_set(err, MPIV_EXIT_BAD_INPUT, t->source, t->rank, ev->index,
 				      "MPI_Grequest_complete of request %d, which is no "
 				      "generalized request of this rank", req);
