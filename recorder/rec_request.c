@@ -134,6 +134,19 @@ void rec_request_take(MPI_Request h, const MPI_Request *where, struct rec_reqent
 	req_lock_drop();
 }
 
+int32_t rec_request_find(MPI_Request h)
+{
+	struct req_node *n;
+	int32_t id = REC_REQ_UNKNOWN;
+
+	req_lock_take();
+	for (n = req_buckets[req_hash(h)]; n; n = n->next)
+		if (n->e.handle == h && (id == REC_REQ_UNKNOWN || n->e.id < id))
+			id = n->e.id;
+	req_lock_drop();
+	return id;
+}
+
 void rec_request_put(const struct rec_reqent *e)
 {
 	if (e->id == REC_REQ_UNKNOWN)
@@ -745,11 +758,8 @@ int rec_Grequest_start(struct rec_call *c, MPI_Grequest_query_function *query_fn
 
 int rec_Grequest_complete(struct rec_call *c, MPI_Request request)
 {
-	struct rec_reqent e;
-
-	/* the handle is passed by value: the entry is found by handle alone */
-	rec_request_take(request, NULL, &e);
-	rec_call_add_req(c, e.id, MPIV_NONE, MPIV_NONE);
-	rec_request_put(&e);
+	/* the handle is passed by value: the entry is found by handle alone, and stays in the
+	 * table (another thread may be waiting for it) */
+	rec_call_add_req(c, rec_request_find(request), MPIV_NONE, MPIV_NONE);
 	return PMPI_Grequest_complete(request);
 }
