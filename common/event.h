@@ -62,6 +62,9 @@ enum mpiv_kind {
 	MPIV_KIND_LOCAL,	/* involves no other rank (MPI_Reduce_local, MPI_Op_create): no
 				 * effect on the model */
 	MPIV_KIND_CANCEL,	/* MPI_Cancel of the request in reqs[0] */
+	MPIV_KIND_GREQ_START,	/* MPI_Grequest_start: a request, in reqs[0], that only the
+				 * program completes */
+	MPIV_KIND_GREQ_COMPLETE,	/* MPI_Grequest_complete of the request in reqs[0] */
 	MPIV_KIND_UNSUPPORTED,	/* recorded, but check cannot judge it */
 };
 

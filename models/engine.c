@@ -970,6 +970,15 @@ static int step(const struct eng_prog *p, int32_t *st, int q, int chosen)
 	case ENG_WIN_POST:
 	case ENG_WIN_UNLOCK:
 		break;
+	case ENG_GREQ:
+		live_add(p, st, q, pc, 0);
+		break;
+	case ENG_GREQ_DONE:
+		/* a request freed (MPI_Request_free) before it is complete is no longer live */
+		i = live_find(p, st, q, in->a);
+		if (i >= 0)
+			LIVE(p, st, q)[i] |= 1;
+		break;
 	case ENG_WIN_START:
 	case ENG_WIN_COMPLETE:
 	case ENG_WIN_WAIT:
@@ -2090,6 +2099,8 @@ int eng_waits_for(const struct eng_prog *p, const int32_t *st, int q, int *out)
 			n = coll_waits_for(p, st, q, post, out, n);
 			continue;
 		}
+		if (post->op == ENG_GREQ)
+			continue;	/* only its own process completes it */
 		dest = post->op == ENG_POST_SEND ? sent_to(p, st, q, in->list[i], post) : post->a;
 		if (dest == ENG_ANY)
 			n = anyone(p, st, q, out, n);
@@ -2154,8 +2165,8 @@ static int bad(char *msg, size_t size, const char *what)
 /* Is op an instruction the engine knows? */
 static int known_op(int op)
 {
-	return (op >= ENG_POST_SEND && op <= ENG_CANCEL) ||
-	       (op >= ENG_WIN_POST && op <= ENG_WIN_UNLOCK);
+	return (op >= ENG_POST_SEND && op <= ENG_CANCEL) || ENG_WIN_OP(op) || op == ENG_GREQ ||
+	       op == ENG_GREQ_DONE;
 }
 
 /* The most state words a program may need: its state must stay addressable by int32 and
@@ -2199,8 +2210,8 @@ static int valid_operands(const struct eng_prog *p, int r, int i, const struct e
 	int wait = in->op == ENG_WAIT || in->op == ENG_WAITANY || in->op == ENG_WAIT_SOME;
 
 	/* a collective's list: the members ENG_COLL_LIST waits for (kept at a mismatch) */
-	if (in->ev < 0 || (!wait && !coll && in->op != ENG_BRANCH && in->op < ENG_WIN_POST &&
-			   in->n != 0))
+	if (in->ev < 0 ||
+	    (!wait && !coll && in->op != ENG_BRANCH && !ENG_WIN_OP(in->op) && in->n != 0))
 		return 0;
 	if (peer && ((in->a < 0 && in->a != ENG_ANY && in->a != ENG_PROC_NULL) ||
 		     in->a >= p->nranks || (in->op == ENG_POST_SEND && in->a == ENG_ANY) ||
@@ -2217,7 +2228,7 @@ static int valid_operands(const struct eng_prog *p, int r, int i, const struct e
 		return 0;
 	if (in->op == ENG_WIN_LOCK && ((in->c != 0 && in->c != 1) || (in->d != 0 && in->d != 1)))
 		return 0;
-	if (in->op >= ENG_WIN_POST && (in->a < 0 || in->a >= p->ncomms || (in->n & 1)))
+	if (ENG_WIN_OP(in->op) && (in->a < 0 || in->a >= p->ncomms || (in->n & 1)))
 		return 0;
 	(void)r;
 	(void)i;
@@ -2238,12 +2249,12 @@ static int valid_list(const struct eng_prog *p, const struct eng_instr *ins, int
 		return j % 4 || (in->list[j] >= 0 && in->list[j] < nvar);
 	if (in->op == ENG_COLL || in->op == ENG_ICOLL)	/* ENG_COLL_LIST: world ranks */
 		return in->list[j] >= 0 && in->list[j] < p->nranks;
-	if (in->op >= ENG_WIN_POST)
+	if (ENG_WIN_OP(in->op))
 		return j & 1 ? in->list[j] >= -1 : in->list[j] >= 0 && in->list[j] < p->nprocs;
 	if (in->list[j] < 0 || in->list[j] >= i)
 		return 0;
 	op = ins[in->list[j]].op;
-	return op == ENG_POST_SEND || op == ENG_POST_RECV || op == ENG_ICOLL;
+	return op == ENG_POST_SEND || op == ENG_POST_RECV || op == ENG_ICOLL || op == ENG_GREQ;
 }
 
 /* Read one variant's n instructions of process r into *out (malloc'ed, *got of them read,
@@ -2304,6 +2315,10 @@ static int read_variant(struct eng_prog *p, FILE *f, int r, int n, struct eng_in
 			return bad(msg, size, "cancel");
 		if (in->op == ENG_CANCEL)
 			(*out)[in->a].cancel = i;
+		/* a generalized request's completion names its start, before it */
+		if (in->op == ENG_GREQ_DONE &&
+		    (in->a < 0 || in->a >= i || (*out)[in->a].op != ENG_GREQ))
+			return bad(msg, size, "generalized request");
 		if ((in->op == ENG_WAITANY && (in->d < 1 || in->d > in->n)) ||
 		    ((in->op == ENG_WAIT || in->op == ENG_WAIT_SOME) && in->n < 1))
 			return bad(msg, size, "wait list");
@@ -2342,7 +2357,8 @@ static int valid_state(const struct eng_prog *p, const int32_t *st)
 			if (e < 0 || (e >> 1) >= pc || (i > 0 && (e >> 1) <= (LIVE(p, st, q)[i - 1] >> 1)))
 				return 0;
 			op = p->ins[q][e >> 1].op;
-			if (op != ENG_POST_SEND && op != ENG_POST_RECV && op != ENG_ICOLL)
+			if (op != ENG_POST_SEND && op != ENG_POST_RECV && op != ENG_ICOLL &&
+			    op != ENG_GREQ)
 				return 0;
 		}
 	}

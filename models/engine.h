@@ -103,7 +103,16 @@ enum eng_opcode {
 				 * who gets the lock first is a choice. Waits while a conflicting
 				 * lock is held (prog->locks says who holds what) */
 	ENG_WIN_UNLOCK = 21,	/* a = window, b = target or ENG_ANY: releases; never blocks */
+	/* Generalized requests (doc/semantics.md 4.8, MPI-4.1 section 13.2): no message, no
+	 * other rank; the program itself says when one is complete. */
+	ENG_GREQ = 22,		/* MPI_Grequest_start: a request that only its ENG_GREQ_DONE
+				 * completes */
+	ENG_GREQ_DONE = 23,	/* MPI_Grequest_complete of the request posted at instruction a
+				 * (an ENG_GREQ of the same process, before it); never blocks */
 };
+
+/* Is op one of the one-sided synchronisation instructions (their operand a is a window)? */
+#define ENG_WIN_OP(op) ((op) >= ENG_WIN_POST && (op) <= ENG_WIN_UNLOCK)
 
 /* Whom a rank in a collective waits for before it may leave it. Without buffering every
  * collective synchronises (ENG_COLL_ALL), as a portable program must allow; with buffering it

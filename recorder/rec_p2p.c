@@ -41,14 +41,19 @@ static REC_HOT int rec_isend(struct rec_call *c, rec_isend_fn pmpi, const void *
 
 	rec_call_posted(c);
 	/* steered: synchronous, the request completes when the message is matched; buffered,
-	 * a copy goes in the background and the request is complete at once */
-	force = pmpi == PMPI_Isend && dest != MPI_PROC_NULL ? rec_steer_send(c->ev.bytes) :
-							       REC_SEND_AS_IS;
-	if (force == REC_SEND_BUFFERED)
+	 * a copy goes in the background and the request is complete at once. A persistent
+	 * standard send is made synchronous (MPI_Ssend_init) for every start alike; buffered,
+	 * it is left to the library, which no copy made here could stand for at each start */
+	force = (pmpi == PMPI_Isend || pmpi == PMPI_Send_init) && dest != MPI_PROC_NULL ?
+			rec_steer_send(c->ev.bytes) :
+			REC_SEND_AS_IS;
+	if (force == REC_SEND_BUFFERED && pmpi == PMPI_Isend)
 		rc = rec_steer_isend_copy(buf, count, type, dest, tag, comm, request);
+	else if (force == REC_SEND_SYNC)
+		rc = (pmpi == PMPI_Isend ? PMPI_Issend : PMPI_Ssend_init)(
+			buf, count, type, dest, tag, comm, request);
 	else
-		rc = (force == REC_SEND_SYNC ? PMPI_Issend : pmpi)(buf, count, type, dest, tag,
-								    comm, request);
+		rc = pmpi(buf, count, type, dest, tag, comm, request);
 	rec_call_returned(c);
 	if (rc == MPI_SUCCESS)
 		rec_call_add_req(c, rec_request_add(request, 0, comm), MPIV_NONE, MPIV_NONE);

@@ -134,6 +134,19 @@ void rec_request_take(MPI_Request h, const MPI_Request *where, struct rec_reqent
 	req_lock_drop();
 }
 
+int32_t rec_request_find(MPI_Request h)
+{
+	struct req_node *n;
+	int32_t id = REC_REQ_UNKNOWN;
+
+	req_lock_take();
+	for (n = req_buckets[req_hash(h)]; n; n = n->next)
+		if (n->e.handle == h && (id == REC_REQ_UNKNOWN || n->e.id < id))
+			id = n->e.id;
+	req_lock_drop();
+	return id;
+}
+
 void rec_request_put(const struct rec_reqent *e)
 {
 	if (e->id == REC_REQ_UNKNOWN)
@@ -723,4 +736,29 @@ int rec_Startall(struct rec_call *c, int count, MPI_Request array_of_requests[])
 	rc = PMPI_Startall(count, array_of_requests);
 	rec_call_returned(c);
 	return rc;
+}
+
+/* ---- generalized requests (doc/semantics.md 4.8): MPI_Grequest_start makes a request the
+ * trace names like any other; MPI_Grequest_complete is recorded with it, which stays in the
+ * table until a wait or test completes it ---- */
+
+int rec_Grequest_start(struct rec_call *c, MPI_Grequest_query_function *query_fn,
+		       MPI_Grequest_free_function *free_fn,
+		       MPI_Grequest_cancel_function *cancel_fn, void *extra_state,
+		       MPI_Request *request)
+{
+	int rc = PMPI_Grequest_start(query_fn, free_fn, cancel_fn, extra_state, request);
+
+	if (rc == MPI_SUCCESS)
+		rec_call_add_req(c, rec_request_add(request, 0, MPI_COMM_NULL), MPIV_NONE,
+				 MPIV_NONE);
+	return rc;
+}
+
+int rec_Grequest_complete(struct rec_call *c, MPI_Request request)
+{
+	/* the handle is passed by value: the entry is found by handle alone, and stays in the
+	 * table (another thread may be waiting for it) */
+	rec_call_add_req(c, rec_request_find(request), MPIV_NONE, MPIV_NONE);
+	return PMPI_Grequest_complete(request);
 }

@@ -326,6 +326,10 @@ int32_t rec_request_add(const MPI_Request *where, int is_recv, MPI_Comm comm);
  * handle h). If there is none, e->id is REC_REQ_UNKNOWN. */
 void rec_request_take(MPI_Request h, const MPI_Request *where, struct rec_reqent *e);
 
+/* The id of the oldest request in the table with handle h, left there; REC_REQ_UNKNOWN if
+ * there is none. */
+int32_t rec_request_find(MPI_Request h);
+
 /* Put back an entry taken for a request that did not complete (an error) or that lives on. */
 void rec_request_put(const struct rec_reqent *e);
 

@@ -543,3 +543,14 @@ int rep_Request_free(struct rep_call *c, MPI_Request *request)
 	req_forget(&rs);
 	return rc;
 }
+
+/* MPI_Grequest_start makes a request the trace names like any other, which a wait or test
+ * completes once the program has called MPI_Grequest_complete (passed through). */
+int rep_Grequest_start(struct rep_call *c, MPI_Grequest_query_function *query_fn,
+		       MPI_Grequest_free_function *free_fn,
+		       MPI_Grequest_cancel_function *cancel_fn, void *extra_state,
+		       MPI_Request *request)
+{
+	c->made = request;
+	return PMPI_Grequest_start(query_fn, free_fn, cancel_fn, extra_state, request);
+}

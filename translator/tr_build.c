@@ -385,7 +385,7 @@ static int check_event(const struct builder *b, const struct mpiv_event *ev,
 		    kind == MPIV_KIND_SEND_INIT || kind == MPIV_KIND_SENDRECV;
 	int has_req = kind == MPIV_KIND_ISEND || kind == MPIV_KIND_IRECV ||
 		      kind == MPIV_KIND_SEND_INIT || kind == MPIV_KIND_RECV_INIT ||
-		      kind == MPIV_KIND_ICOLL;
+		      kind == MPIV_KIND_ICOLL || kind == MPIV_KIND_GREQ_START;
 
 	if (kind == MPIV_KIND_UNSUPPORTED)
 		return mpiv_error_set(err, MPIV_EXIT_BAD_INPUT, t->source, t->rank, ev->index,
@@ -579,6 +579,32 @@ static int build_cancel(struct builder *b, const struct mpiv_event *ev, struct m
 					      ev->index, "MPI_Cancel of request %d a second time",
 					      req);
 	emit(b, ENG_CANCEL, (int)ev->index)->a = instr;
+	return 0;
+}
+
+/* MPI_Grequest_complete (doc/semantics.md 4.8): an ENG_GREQ_DONE of the request's
+ * ENG_GREQ. A request freed before it (MPI_Request_free) is no one's to wait for: nothing.
+ * The completion of a request another thread started is refused, as a wait for it is.
+ * Returns 0 or -1 with err filled. */
+static int build_greq_complete(struct builder *b, const struct mpiv_event *ev,
+			       struct mpiv_error *err)
+{
+	const struct mpiv_rank_trace *t = b->t;
+	int32_t req = ev->nreqs == 1 ? ev->reqs[0].req : -1, instr = req_instr(b, req);
+
+	if (instr < 0 && req_tmpl(b, req) < 0 && req >= 0 && (size_t)req < b->nreq)
+		return 0;
+	if (instr < 0 || b->procs[b->req_proc[req]].ins[instr].op != ENG_GREQ)
+		return mpiv_error_set(err, MPIV_EXIT_BAD_INPUT, t->source, t->rank, ev->index,
+				      "MPI_Grequest_complete of request %d, which is no "
+				      "generalized request of this rank", req);
+	if (b->req_proc[req] != (int32_t)b->cur)
+		return mpiv_error_set(err, MPIV_EXIT_BAD_INPUT, t->source, t->rank, ev->index,
+				      "MPI_Grequest_complete on thread %d of request %d, which "
+				      "thread %d started: check cannot judge requests shared "
+				      "between threads yet", cur(b)->thread, req,
+				      b->procs[b->req_proc[req]].thread);
+	emit(b, ENG_GREQ_DONE, (int)ev->index)->a = instr;
 	return 0;
 }
 
@@ -949,6 +975,16 @@ static int build_rank(const struct mpiv_traceset *ts, const struct mpiv_rank_tra
 			break;
 		case MPIV_KIND_CANCEL:
 			if (build_cancel(b, ev, err))
+				goto fail;
+			break;
+		case MPIV_KIND_GREQ_START:
+			emit(b, ENG_GREQ, (int)ev->index);
+			map_req(b, ev->nreqs == 1 ? ev->reqs[0].req : -1, last_instr(b));
+			if (++cur(b)->live > cur(b)->maxlive)
+				cur(b)->maxlive = cur(b)->live;
+			break;
+		case MPIV_KIND_GREQ_COMPLETE:
+			if (build_greq_complete(b, ev, err))
 				goto fail;
 			break;
 		case MPIV_KIND_REQUEST_FREE:

@@ -35,7 +35,7 @@ static int cuttable(const struct eng_prog *p)
 		return 0;
 	for (q = 0; q < p->nprocs; q++)
 		for (i = 0; i < p->nins[q]; i++)
-			if (p->ins[q][i].op >= ENG_WIN_POST)
+			if (ENG_WIN_OP(p->ins[q][i].op))
 				return 0;
 	return 1;
 }

@@ -433,7 +433,7 @@ static const char *unmergeable(struct eng_prog *const *progs, int nruns)
 			return "the program takes window locks";
 		for (q = 0; q < p->nprocs; q++)
 			for (k = 0; k < p->nins[q]; k++)
-				if (p->ins[q][k].op >= ENG_WIN_POST)
+				if (ENG_WIN_OP(p->ins[q][k].op))
 					return "the program uses one-sided synchronisation";
 		if (p->nranks != progs[0]->nranks || p->ncomms != progs[0]->ncomms)
 			return "the runs made different communicators";

@@ -178,6 +178,8 @@ static int encodable(int op)
 	case ENG_WIN_WAIT:
 	case ENG_WIN_LOCK:
 	case ENG_WIN_UNLOCK:
+	case ENG_GREQ:
+	case ENG_GREQ_DONE:
 		return 1;
 	default:
 		return 0;
@@ -277,6 +279,7 @@ static void prog_analyse(struct prog *g)
 				g->chans[k].cap++;
 				break;
 			case ENG_POST_RECV:
+			case ENG_GREQ:
 				g->req[q][i] = g->nreq++;
 				break;
 			case ENG_WAIT:
@@ -1145,6 +1148,17 @@ static void write_instr(struct writer *w, const struct prog *g, int q, int i)
 		write_held(w, g, q, i, 0);
 		out(w, "\t\tprintf(\"%s: %s\\n\") }\n", who, d);
 		break;
+	case ENG_GREQ:
+		out(w, "\td_step { %srq[%d] = PENDING; printf(\"%s: %s starts a generalized "
+		       "request (request %d)\\n\") }\n", g->pre, x, who, d, x);
+		break;
+	case ENG_GREQ_DONE:
+		/* a request already freed stays so */
+		k = g->req[q][in->a];
+		out(w, "\td_step { %srq[%d] = (%srq[%d] == PENDING -> DONE : %srq[%d]); "
+		       "printf(\"%s: %s completes request %d\\n\") }\n", g->pre, k, g->pre, k,
+		    g->pre, k, who, d, k);
+		break;
 	default:	/* refuse() keeps these out (encodable()) */
 		break;
 	}
@@ -1388,6 +1402,8 @@ static void waits_for_free(struct sb *b, const struct prog *g, int q, int i)
 			sb_add(b, " && ");
 			if (post->op == ENG_ICOLL)
 				coll_waits(b, g, q, post);
+			else if (post->op == ENG_GREQ)
+				sb_add(b, "false");	/* only its own process completes it */
 			else if (post->a == ENG_ANY)
 				anyone_may_move(b, g, q);
 			else if (post->a == ENG_PROC_NULL)

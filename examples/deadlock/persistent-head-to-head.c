@@ -1,10 +1,11 @@
-/* mpiverify-test: np=2 record=ok
+/* mpiverify-test: np=2 record=ok verify=deadlock verify-runs=2
  * mpiverify-test: buffering=zero expect=deadlock
  * mpiverify-test: buffering=infinite expect=ok
  * Both ranks start a persistent standard send to each other (MPI_Send_init, MPI_Start) and
  * wait for it before they receive: safe only while the library buffers the small message, as
  * MPICH does. Replay makes the persistent send synchronous (MPI_Ssend_init), as the
- * counterexample found without buffering needs, and the run hangs. */
+ * counterexample found without buffering needs, and the run hangs; verify's steered run does
+ * the same, and so confirms the deadlock. */
 #include <mpi.h>
 
 int main(int argc, char **argv)

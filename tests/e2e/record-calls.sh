@@ -213,11 +213,15 @@ MPI_Testsome "src":0,"tag":24} !"pending"
 MPI_Irecv "tag":99 "reqs":[{"req":15}]
 MPI_Cancel "reqs":[{"req":15}]
 MPI_Wait "reqs":[{"req":15}]
-MPI_Recv_init "peer":0 "tag":25 "bytes":4 "reqs":[{"req":16}]
-MPI_Start "reqs":[{"req":16}]
-MPI_Wait "reqs":[{"req":16,"src":0,"tag":25}]
-MPI_Start "reqs":[{"req":16}]
-MPI_Request_free "reqs":[{"req":16}]
+# a generalized request: its request named where it is made and completed; no source
+MPI_Grequest_start "reqs":[{"req":16}]
+MPI_Grequest_complete "reqs":[{"req":16}]
+MPI_Wait "reqs":[{"req":16}]
+MPI_Recv_init "peer":0 "tag":25 "bytes":4 "reqs":[{"req":17}]
+MPI_Start "reqs":[{"req":17}]
+MPI_Wait "reqs":[{"req":17,"src":0,"tag":25}]
+MPI_Start "reqs":[{"req":17}]
+MPI_Request_free "reqs":[{"req":17}]
 MPI_Bcast "root":1
 MPI_Iexscan
 MPI_Finalize

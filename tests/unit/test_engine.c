@@ -225,6 +225,10 @@ static void test_model_dat(void)
 		{"3 1 0 0 0 1 0 0 0 0 1 0", 0},		/* a wait for itself */
 		{"15 1 0 0 0 0 0 0 0 0 0", 0},			/* an unknown opcode */
 		{"14 1 0 0 0 0 0 0 0 0 0", 0},			/* a cancel of no earlier post */
+		{"22 1 0 0 0 0 0 0 0 0 0", 1},			/* a generalized request */
+		{"23 1 0 0 0 0 0 0 0 0 0", 0},			/* the completion of no earlier
+								 * generalized request */
+		{"24 1 0 0 0 0 0 0 0 0 0", 0},			/* an unknown opcode */
 		{"13 1 0 0 0 0 0 0 0 0 4 0 0 0 0", 0},	/* a branch on a register beyond */
 		{"1 1 1 0 0 0 4 1 0 0 0", 0},		/* a send reading a register beyond */
 		{"1 1 1 0 0 0 4 0 0 0 2147483647", 0},	/* a list longer than the file */

@@ -97,7 +97,7 @@ static const struct call_number pinned[] = {
 	{153, "MPI_Isendrecv"}, {154, "MPI_Isendrecv_replace"}, {155, "MPI_Comm_idup_with_info"},
 	{156, "MPI_Comm_create_from_group"}, {157, "MPI_Intercomm_create_from_groups"},
 	{158, "MPI_Buffer_attach"}, {159, "MPI_Buffer_detach"}, {160, "MPI_Reduce_local"},
-	{161, "MPI_Op_create"},
+	{161, "MPI_Op_create"}, {162, "MPI_Grequest_start"}, {163, "MPI_Grequest_complete"},
 };
 /* clang-format on */
 

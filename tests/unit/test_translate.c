@@ -103,6 +103,43 @@ static void test_refused(void)
 	expect_refused("[{\"call\":\"MPI_Win_create\",\"comm\":0,\"win\":0},"
 		       "{\"call\":\"MPI_Win_post\",\"win\":0}]",
 		       "MPI_Win_post without its group, which check cannot judge");
+	/* generalized requests: the completion of a request of another kind, or of one
+	 * another thread started (as a wait for it would be) */
+	expect_refused("[{\"call\":\"MPI_Grequest_start\"}]",
+		       "MPI_Grequest_start without its request");
+	expect_refused("[{\"call\":\"MPI_Grequest_complete\",\"reqs\":[{\"req\":0}]}]",
+		       "MPI_Grequest_complete of request 0, which is no generalized request of "
+		       "this rank");
+	expect_refused("[{\"call\":\"MPI_Irecv\",\"peer\":0,\"tag\":1,\"comm\":0,\"req\":0},"
+		       "{\"call\":\"MPI_Grequest_complete\",\"reqs\":[{\"req\":0}]}]",
+		       "MPI_Grequest_complete of request 0, which is no generalized request of "
+		       "this rank");
+	{
+		const char *const threads[] = {
+			"\"rank\": 0, \"size\": 1, \"thread_level\": 3, \"events\": ["
+			"{\"call\":\"MPI_Init_thread\"},"
+			"{\"call\":\"MPI_Grequest_start\",\"reqs\":[{\"req\":0}]},"
+			"{\"call\":\"MPI_Grequest_complete\",\"reqs\":[{\"req\":0}],"
+			"\"thread\":1},"
+			"{\"call\":\"MPI_Wait\",\"reqs\":[{\"req\":0}]},"
+			"{\"call\":\"MPI_Finalize\"}]",
+			NULL,
+		};
+		struct mpiv_traceset ts;
+		struct eng_prog p;
+		struct tr_opts opts = {ENG_BUF_ZERO, 0, 0, 0};
+		struct mpiv_error err;
+
+		CU_ASSERT_FATAL(unit_load_ranks(threads, &ts) == 0);
+		mpiv_error_init(&err);
+		CU_ASSERT_EQUAL(tr_translate(&ts, &opts, &p, &err), -1);
+		CU_ASSERT_EQUAL(err.code, MPIV_EXIT_BAD_INPUT);
+		CU_ASSERT_STRING_EQUAL(err.text, "MPI_Grequest_complete on thread 1 of request 0, "
+					       "which thread 0 started: check cannot judge "
+					       "requests shared between threads yet");
+		CU_ASSERT_EQUAL(err.event, 2);
+		mpiv_traceset_release(&ts);
+	}
 }
 
 #define SPLIT(members) "{\"call\":\"MPI_Comm_split\",\"comm\":0,\"newcomm\":2,\"members\":" members "}"

@@ -10,6 +10,30 @@
 static int buf[64], rbuf[64];
 static MPI_Status sts[4];	/* statuses some calls ask for (others ignore them) */
 
+/* A generalized request's callbacks: nothing to say, free or cancel. */
+static int greq_query(void *extra, MPI_Status *status)
+{
+	(void)extra;
+	MPI_Status_set_elements(status, MPI_BYTE, 0);
+	MPI_Status_set_cancelled(status, 0);
+	status->MPI_SOURCE = MPI_UNDEFINED;
+	status->MPI_TAG = MPI_UNDEFINED;
+	return MPI_SUCCESS;
+}
+
+static int greq_free(void *extra)
+{
+	(void)extra;
+	return MPI_SUCCESS;
+}
+
+static int greq_cancel(void *extra, int complete)
+{
+	(void)extra;
+	(void)complete;
+	return MPI_SUCCESS;
+}
+
 /* Poll request *r with MPI_Test until it completes. */
 static void test_until_done(MPI_Request *r)
 {
@@ -125,6 +149,11 @@ static void completions(int rank)
 	/* a receive nobody sends to, cancelled */
 	MPI_Irecv(rbuf, 1, MPI_INT, 0, 99, MPI_COMM_WORLD, &r[0]);
 	MPI_Cancel(&r[0]);
+	MPI_Wait(&r[0], MPI_STATUS_IGNORE);
+	/* a generalized request: a poll before its completion finds nothing */
+	MPI_Grequest_start(greq_query, greq_free, greq_cancel, NULL, &r[0]);
+	MPI_Test(&r[0], &flag, MPI_STATUS_IGNORE);
+	MPI_Grequest_complete(r[0]);
 	MPI_Wait(&r[0], MPI_STATUS_IGNORE);
 }
 
