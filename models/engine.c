@@ -660,6 +660,11 @@ static int coll_complete(const struct eng_prog *p, const int32_t *st, int r,
 			if (COLL(p, st, in->a, c->members[i]) < in->c)
 				return 0;
 		return 1;
+	case ENG_COLL_LIST:
+		for (i = 0; i < in->n; i++)
+			if (COLL(p, st, in->a, in->list[i]) < in->c)
+				return 0;
+		return 1;
 	default:
 		for (i = 0; i < c->n; i++)
 			if (COLL(p, st, in->a, c->members[i]) < in->c)
@@ -1972,6 +1977,12 @@ static int coll_waits_for(const struct eng_prog *p, const int32_t *st, int q,
 		return COLL(p, st, in->a, in->d) < in->c ? add_rank(p, st, in->d, q, out, n) : n;
 	if (rule == ENG_COLL_NONE)
 		return n;
+	if (rule == ENG_COLL_LIST) {
+		for (i = 0; i < in->n; i++)
+			if (COLL(p, st, in->a, in->list[i]) < in->c && in->list[i] != r)
+				n = add_rank(p, st, in->list[i], q, out, n);
+		return n;
+	}
 	for (i = 0; i < c->n; i++) {
 		if (rule == ENG_COLL_LOWER && c->members[i] == r)
 			break;
@@ -2155,6 +2166,17 @@ static int is_target(const struct eng_prog *p, int32_t a, int any)
 	return (a >= 0 && a < p->nranks) || (any && a == ENG_ANY);
 }
 
+/* Is world rank r a member of communicator c? */
+static int comm_member(const struct eng_comm *c, int32_t r)
+{
+	int i;
+
+	for (i = 0; i < c->n; i++)
+		if (c->members[i] == r)
+			return 1;
+	return 0;
+}
+
 /* Check the operands of instruction i of process r that name ranks, processes,
  * communicators, modes or instructions, so that no state index can go out of bounds and
  * every instruction a wait names is a request's post. */
@@ -2164,7 +2186,8 @@ static int valid_operands(const struct eng_prog *p, int r, int i, const struct e
 	int coll = in->op == ENG_COLL || in->op == ENG_ICOLL;
 	int wait = in->op == ENG_WAIT || in->op == ENG_WAITANY || in->op == ENG_WAIT_SOME;
 
-	if (in->ev < 0 || (!wait && in->op != ENG_BRANCH && in->op < ENG_WIN_POST && in->n != 0))
+	if (in->ev < 0 || (!wait && in->op != ENG_BRANCH && in->op < ENG_WIN_POST && in->n != 0 &&
+			   !(coll && (in->b == ENG_COLL_LIST || in->b == ENG_COLL_MISMATCH))))
 		return 0;
 	if (peer && ((in->a < 0 && in->a != ENG_ANY && in->a != ENG_PROC_NULL) ||
 		     in->a >= p->nranks || (in->op == ENG_POST_SEND && in->a == ENG_ANY) ||
@@ -2173,7 +2196,7 @@ static int valid_operands(const struct eng_prog *p, int r, int i, const struct e
 	if (in->op == ENG_POST_SEND && (in->d < ENG_SEND_STANDARD || in->d > ENG_SEND_READY))
 		return 0;
 	if (coll && (in->a < 0 || in->a >= p->ncomms || in->b < ENG_COLL_ALL ||
-		     in->b > ENG_COLL_MISMATCH || in->c < 1 ||
+		     in->b > ENG_COLL_LIST || in->c < 1 ||
 		     (in->b == ENG_COLL_ROOT && (in->d < 0 || in->d >= p->nranks))))
 		return 0;
 	if ((in->op == ENG_WIN_LOCK || in->op == ENG_WIN_UNLOCK) &&
@@ -2200,6 +2223,8 @@ static int valid_list(const struct eng_prog *p, const struct eng_instr *ins, int
 
 	if (in->op == ENG_BRANCH)
 		return j % 4 || (in->list[j] >= 0 && in->list[j] < nvar);
+	if (in->op == ENG_COLL || in->op == ENG_ICOLL)	/* a member of its communicator */
+		return comm_member(&p->comms[in->a], in->list[j]);
 	if (in->op >= ENG_WIN_POST)
 		return j & 1 ? in->list[j] >= -1 : in->list[j] >= 0 && in->list[j] < p->nprocs;
 	if (in->list[j] < 0 || in->list[j] >= i)

@@ -49,7 +49,9 @@ enum eng_opcode {
 				 * ENG_RECV_LAZY when it may match a ready send (eng_layout()) */
 	ENG_WAIT = 3,		/* wait until every request in list[0..n) completes, then free them */
 	ENG_COLL = 4,		/* a = comm, b = enum eng_coll_rule, c = this rank's sequence number
-				 * on comm (1, 2, ...), d = root (world rank) for ENG_COLL_ROOT */
+				 * on comm (1, 2, ...), d = root (world rank) for ENG_COLL_ROOT;
+				 * list[0..n) = the members waited for under ENG_COLL_LIST (world
+				 * ranks), none otherwise */
 	ENG_END = 5,		/* the process is done (MPI_Finalize returned) */
 	ENG_ICOLL = 6,		/* nonblocking collective: operands as ENG_COLL; enters it now and
 				 * posts a request that completes when the rule is met */
@@ -112,6 +114,9 @@ enum eng_coll_rule {
 	ENG_COLL_LOWER = 3,	/* the members of lower rank in the communicator (Scan, Exscan) */
 	ENG_COLL_MISMATCH = 4,	/* the members called different collectives or roots here:
 				 * erroneous, and it never completes */
+	ENG_COLL_LIST = 5,	/* the members in the instruction's list (a neighbourhood
+				 * collective's in-neighbours, MPI-4.1 chapter 8); an empty list
+				 * waits for nobody */
 };
 
 enum eng_send_mode {

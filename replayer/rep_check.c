@@ -549,3 +549,85 @@ void rep_env_Accumulate(struct rep_call *c, const void *origin_addr, int origin_
 {
 	rep_env_target(c, target_rank, win);
 }
+
+/* ---- neighbourhood collectives: the communicator, as other collectives; the in-neighbours
+ * follow from it (the topology is the communicator's) ---- */
+
+void rep_env_Neighbor_allgather(struct rep_call *c, const void *sendbuf, int sendcount,
+				MPI_Datatype sendtype, void *recvbuf, int recvcount,
+				MPI_Datatype recvtype, MPI_Comm comm)
+{
+	rep_env_coll(c, comm, MPI_PROC_NULL);
+}
+
+void rep_env_Neighbor_allgatherv(struct rep_call *c, const void *sendbuf, int sendcount,
+				 MPI_Datatype sendtype, void *recvbuf, const int recvcounts[],
+				 const int displs[], MPI_Datatype recvtype, MPI_Comm comm)
+{
+	rep_env_coll(c, comm, MPI_PROC_NULL);
+}
+
+void rep_env_Neighbor_alltoall(struct rep_call *c, const void *sendbuf, int sendcount,
+			       MPI_Datatype sendtype, void *recvbuf, int recvcount,
+			       MPI_Datatype recvtype, MPI_Comm comm)
+{
+	rep_env_coll(c, comm, MPI_PROC_NULL);
+}
+
+void rep_env_Neighbor_alltoallv(struct rep_call *c, const void *sendbuf,
+				const int sendcounts[], const int sdispls[],
+				MPI_Datatype sendtype, void *recvbuf, const int recvcounts[],
+				const int rdispls[], MPI_Datatype recvtype, MPI_Comm comm)
+{
+	rep_env_coll(c, comm, MPI_PROC_NULL);
+}
+
+void rep_env_Neighbor_alltoallw(struct rep_call *c, const void *sendbuf,
+				const int sendcounts[], const MPI_Aint sdispls[],
+				const MPI_Datatype sendtypes[], void *recvbuf,
+				const int recvcounts[], const MPI_Aint rdispls[],
+				const MPI_Datatype recvtypes[], MPI_Comm comm)
+{
+	rep_env_coll(c, comm, MPI_PROC_NULL);
+}
+
+void rep_env_Ineighbor_allgather(struct rep_call *c, const void *sendbuf, int sendcount,
+				 MPI_Datatype sendtype, void *recvbuf, int recvcount,
+				 MPI_Datatype recvtype, MPI_Comm comm, MPI_Request *request)
+{
+	rep_env_icoll(c, comm, MPI_PROC_NULL, request);
+}
+
+void rep_env_Ineighbor_allgatherv(struct rep_call *c, const void *sendbuf, int sendcount,
+				  MPI_Datatype sendtype, void *recvbuf, const int recvcounts[],
+				  const int displs[], MPI_Datatype recvtype, MPI_Comm comm,
+				  MPI_Request *request)
+{
+	rep_env_icoll(c, comm, MPI_PROC_NULL, request);
+}
+
+void rep_env_Ineighbor_alltoall(struct rep_call *c, const void *sendbuf, int sendcount,
+				MPI_Datatype sendtype, void *recvbuf, int recvcount,
+				MPI_Datatype recvtype, MPI_Comm comm, MPI_Request *request)
+{
+	rep_env_icoll(c, comm, MPI_PROC_NULL, request);
+}
+
+void rep_env_Ineighbor_alltoallv(struct rep_call *c, const void *sendbuf,
+				 const int sendcounts[], const int sdispls[],
+				 MPI_Datatype sendtype, void *recvbuf, const int recvcounts[],
+				 const int rdispls[], MPI_Datatype recvtype, MPI_Comm comm,
+				 MPI_Request *request)
+{
+	rep_env_icoll(c, comm, MPI_PROC_NULL, request);
+}
+
+void rep_env_Ineighbor_alltoallw(struct rep_call *c, const void *sendbuf,
+				 const int sendcounts[], const MPI_Aint sdispls[],
+				 const MPI_Datatype sendtypes[], void *recvbuf,
+				 const int recvcounts[], const MPI_Aint rdispls[],
+				 const MPI_Datatype recvtypes[], MPI_Comm comm,
+				 MPI_Request *request)
+{
+	rep_env_icoll(c, comm, MPI_PROC_NULL, request);
+}

@@ -508,6 +508,7 @@ static void coll_entered(struct sb *b, const struct prog *g, int c, int n, int r
 static void coll_done(struct sb *b, const struct prog *g, int r, const struct eng_instr *in)
 {
 	char name[64];
+	int i;
 
 	coll_name(g, in->a, name, sizeof(name));
 	if (in->b == ENG_COLL_MISMATCH) {
@@ -526,6 +527,12 @@ static void coll_done(struct sb *b, const struct prog *g, int r, const struct en
 	case ENG_COLL_LOWER:
 		sb_add(b, " || (!SYNC_COLLECTIVES && ");
 		coll_entered(b, g, in->a, in->c, r, 1);
+		sb_add(b, ")");
+		break;
+	case ENG_COLL_LIST:	/* the in-neighbours (none: nobody) */
+		sb_add(b, " || (!SYNC_COLLECTIVES");
+		for (i = 0; i < in->n; i++)
+			sb_add(b, " && %s[%d] >= %d", name, in->list[i], in->c);
 		sb_add(b, ")");
 		break;
 	}
@@ -698,7 +705,8 @@ static void write_header(struct writer *w, const char *path, const struct tr_pro
 	       " *   buffering every collective waits for every member; with it, a member waits "
 	       "only for\n"
 	       " *   those whose data it needs (a broadcast's root for no one, the others for "
-	       "the root).\n"
+	       "the root,\n"
+	       " *   a neighbourhood collective for its in-neighbours).\n"
 	       " * - One-sided: MPI_Win_start waits for its targets' MPI_Win_post, MPI_Win_wait "
 	       "for its\n"
 	       " *   origins' MPI_Win_complete, MPI_Win_lock while another rank holds a lock "
@@ -1321,6 +1329,16 @@ static void coll_waits(struct sb *b, const struct prog *g, int q, const struct e
 			rank_may_move(b, g, in->d, q);
 		} else if (rule == ENG_COLL_NONE) {
 			sb_add(b, " && false");
+		} else if (rule == ENG_COLL_LIST) {
+			sb_add(b, " && (false");
+			for (i = 0; i < in->n; i++) {
+				if (in->list[i] == r)
+					continue;
+				sb_add(b, " || (%s[%d] < %d && ", name, in->list[i], in->c);
+				rank_may_move(b, g, in->list[i], q);
+				sb_add(b, ")");
+			}
+			sb_add(b, ")");
 		} else {
 			sb_add(b, " && (false");
 			for (i = 0; i < cm->n; i++) {
