@@ -38,20 +38,20 @@ static int local_in_neighbors(MPI_Comm comm, int **out)
 			goto fail;
 		break;
 	case MPI_DIST_GRAPH:
-		if (PMPI_Dist_graph_neighbors_count(comm, &indeg, &outdeg, &weighted) != MPI_SUCCESS)
+		if (PMPI_Dist_graph_neighbors_count(comm, &indeg, &outdeg, &weighted) !=
+		    MPI_SUCCESS)
 			return -1;
 		/* the weights and destinations are asked too: MPI wants room for them */
 		ranks = malloc((size_t)(indeg + 1) * sizeof(*ranks));
 		scratch = malloc((size_t)(indeg + 2 * outdeg + 1) * sizeof(*scratch));
 		if (!ranks || !scratch ||
-		    PMPI_Dist_graph_neighbors(comm, indeg, ranks, scratch, outdeg,
-					      scratch + indeg, scratch + indeg + outdeg) !=
-			    MPI_SUCCESS)
+		    PMPI_Dist_graph_neighbors(comm, indeg, ranks, scratch, outdeg, scratch + indeg,
+					      scratch + indeg + outdeg) != MPI_SUCCESS)
 			goto fail;
 		free(scratch);
 		n = indeg;
 		break;
-	default:	/* MPI_UNDEFINED: no topology */
+	default: /* MPI_UNDEFINED: no topology */
 		return -1;
 	}
 	*out = ranks;
@@ -81,7 +81,7 @@ int32_t *rec_topo_in_neighbors(MPI_Comm comm, int *n)
 
 		if (w == MPIV_PROC_NULL)
 			continue;
-		if (w == MPIV_NONE) {	/* not a member: MPI would not say so */
+		if (w == MPIV_NONE) { /* not a member: MPI would not say so */
 			free(local);
 			free(world);
 			return NULL;

@@ -392,8 +392,8 @@ int rec_Neighbor_allgather(struct rec_call *c, const void *sendbuf, int sendcoun
 {
 	neighbor_event(c, comm);
 	COLL_BLOCKING(PMPI_Neighbor_allgather(sendbuf, sendcount, sendtype, recvbuf, recvcount,
-					      recvtype, comm), comm, MPIV_NONE,
-		      rec_comm_bytes(sendcount, sendtype));
+					      recvtype, comm),
+		      comm, MPIV_NONE, rec_comm_bytes(sendcount, sendtype));
 }
 
 int rec_Neighbor_allgatherv(struct rec_call *c, const void *sendbuf, int sendcount,
@@ -402,8 +402,8 @@ int rec_Neighbor_allgatherv(struct rec_call *c, const void *sendbuf, int sendcou
 {
 	neighbor_event(c, comm);
 	COLL_BLOCKING(PMPI_Neighbor_allgatherv(sendbuf, sendcount, sendtype, recvbuf, recvcounts,
-					       displs, recvtype, comm), comm, MPIV_NONE,
-		      rec_comm_bytes(sendcount, sendtype));
+					       displs, recvtype, comm),
+		      comm, MPIV_NONE, rec_comm_bytes(sendcount, sendtype));
 }
 
 int rec_Neighbor_alltoall(struct rec_call *c, const void *sendbuf, int sendcount,
@@ -412,8 +412,8 @@ int rec_Neighbor_alltoall(struct rec_call *c, const void *sendbuf, int sendcount
 {
 	neighbor_event(c, comm);
 	COLL_BLOCKING(PMPI_Neighbor_alltoall(sendbuf, sendcount, sendtype, recvbuf, recvcount,
-					     recvtype, comm), comm, MPIV_NONE,
-		      rec_comm_bytes(sendcount, sendtype));
+					     recvtype, comm),
+		      comm, MPIV_NONE, rec_comm_bytes(sendcount, sendtype));
 }
 
 int rec_Neighbor_alltoallv(struct rec_call *c, const void *sendbuf, const int sendcounts[],
@@ -423,19 +423,19 @@ int rec_Neighbor_alltoallv(struct rec_call *c, const void *sendbuf, const int se
 {
 	neighbor_event(c, comm);
 	COLL_BLOCKING(PMPI_Neighbor_alltoallv(sendbuf, sendcounts, sdispls, sendtype, recvbuf,
-					      recvcounts, rdispls, recvtype, comm), comm,
-		      MPIV_NONE, 0);
+					      recvcounts, rdispls, recvtype, comm),
+		      comm, MPIV_NONE, 0);
 }
 
 int rec_Neighbor_alltoallw(struct rec_call *c, const void *sendbuf, const int sendcounts[],
-			   const MPI_Aint sdispls[], const MPI_Datatype sendtypes[],
-			   void *recvbuf, const int recvcounts[], const MPI_Aint rdispls[],
+			   const MPI_Aint sdispls[], const MPI_Datatype sendtypes[], void *recvbuf,
+			   const int recvcounts[], const MPI_Aint rdispls[],
 			   const MPI_Datatype recvtypes[], MPI_Comm comm)
 {
 	neighbor_event(c, comm);
 	COLL_BLOCKING(PMPI_Neighbor_alltoallw(sendbuf, sendcounts, sdispls, sendtypes, recvbuf,
-					      recvcounts, rdispls, recvtypes, comm), comm,
-		      MPIV_NONE, 0);
+					      recvcounts, rdispls, recvtypes, comm),
+		      comm, MPIV_NONE, 0);
 }
 
 int rec_Ineighbor_allgather(struct rec_call *c, const void *sendbuf, int sendcount,
@@ -443,8 +443,8 @@ int rec_Ineighbor_allgather(struct rec_call *c, const void *sendbuf, int sendcou
 			    MPI_Datatype recvtype, MPI_Comm comm, MPI_Request *request)
 {
 	neighbor_event(c, comm);
-	COLL_NONBLOCKING(PMPI_Ineighbor_allgather(sendbuf, sendcount, sendtype, recvbuf,
-						  recvcount, recvtype, comm, request),
+	COLL_NONBLOCKING(PMPI_Ineighbor_allgather(sendbuf, sendcount, sendtype, recvbuf, recvcount,
+						  recvtype, comm, request),
 			 comm, MPIV_NONE, rec_comm_bytes(sendcount, sendtype), request);
 }
 
@@ -464,8 +464,8 @@ int rec_Ineighbor_alltoall(struct rec_call *c, const void *sendbuf, int sendcoun
 			   MPI_Datatype recvtype, MPI_Comm comm, MPI_Request *request)
 {
 	neighbor_event(c, comm);
-	COLL_NONBLOCKING(PMPI_Ineighbor_alltoall(sendbuf, sendcount, sendtype, recvbuf,
-						 recvcount, recvtype, comm, request),
+	COLL_NONBLOCKING(PMPI_Ineighbor_alltoall(sendbuf, sendcount, sendtype, recvbuf, recvcount,
+						 recvtype, comm, request),
 			 comm, MPIV_NONE, rec_comm_bytes(sendcount, sendtype), request);
 }
 
@@ -475,20 +475,18 @@ int rec_Ineighbor_alltoallv(struct rec_call *c, const void *sendbuf, const int s
 			    MPI_Comm comm, MPI_Request *request)
 {
 	neighbor_event(c, comm);
-	COLL_NONBLOCKING(PMPI_Ineighbor_alltoallv(sendbuf, sendcounts, sdispls, sendtype,
-						  recvbuf, recvcounts, rdispls, recvtype, comm,
-						  request),
+	COLL_NONBLOCKING(PMPI_Ineighbor_alltoallv(sendbuf, sendcounts, sdispls, sendtype, recvbuf,
+						  recvcounts, rdispls, recvtype, comm, request),
 			 comm, MPIV_NONE, 0, request);
 }
 
 int rec_Ineighbor_alltoallw(struct rec_call *c, const void *sendbuf, const int sendcounts[],
-			    const MPI_Aint sdispls[], const MPI_Datatype sendtypes[],
-			    void *recvbuf, const int recvcounts[], const MPI_Aint rdispls[],
+			    const MPI_Aint sdispls[], const MPI_Datatype sendtypes[], void *recvbuf,
+			    const int recvcounts[], const MPI_Aint rdispls[],
 			    const MPI_Datatype recvtypes[], MPI_Comm comm, MPI_Request *request)
 {
 	neighbor_event(c, comm);
-	COLL_NONBLOCKING(PMPI_Ineighbor_alltoallw(sendbuf, sendcounts, sdispls, sendtypes,
-						  recvbuf, recvcounts, rdispls, recvtypes, comm,
-						  request),
+	COLL_NONBLOCKING(PMPI_Ineighbor_alltoallw(sendbuf, sendcounts, sdispls, sendtypes, recvbuf,
+						  recvcounts, rdispls, recvtypes, comm, request),
 			 comm, MPIV_NONE, 0, request);
 }

@@ -574,18 +574,17 @@ void rep_env_Neighbor_alltoall(struct rep_call *c, const void *sendbuf, int send
 	rep_env_coll(c, comm, MPI_PROC_NULL);
 }
 
-void rep_env_Neighbor_alltoallv(struct rep_call *c, const void *sendbuf,
-				const int sendcounts[], const int sdispls[],
-				MPI_Datatype sendtype, void *recvbuf, const int recvcounts[],
-				const int rdispls[], MPI_Datatype recvtype, MPI_Comm comm)
+void rep_env_Neighbor_alltoallv(struct rep_call *c, const void *sendbuf, const int sendcounts[],
+				const int sdispls[], MPI_Datatype sendtype, void *recvbuf,
+				const int recvcounts[], const int rdispls[], MPI_Datatype recvtype,
+				MPI_Comm comm)
 {
 	rep_env_coll(c, comm, MPI_PROC_NULL);
 }
 
-void rep_env_Neighbor_alltoallw(struct rep_call *c, const void *sendbuf,
-				const int sendcounts[], const MPI_Aint sdispls[],
-				const MPI_Datatype sendtypes[], void *recvbuf,
-				const int recvcounts[], const MPI_Aint rdispls[],
+void rep_env_Neighbor_alltoallw(struct rep_call *c, const void *sendbuf, const int sendcounts[],
+				const MPI_Aint sdispls[], const MPI_Datatype sendtypes[],
+				void *recvbuf, const int recvcounts[], const MPI_Aint rdispls[],
 				const MPI_Datatype recvtypes[], MPI_Comm comm)
 {
 	rep_env_coll(c, comm, MPI_PROC_NULL);
@@ -613,19 +612,17 @@ void rep_env_Ineighbor_alltoall(struct rep_call *c, const void *sendbuf, int sen
 	rep_env_icoll(c, comm, MPI_PROC_NULL, request);
 }
 
-void rep_env_Ineighbor_alltoallv(struct rep_call *c, const void *sendbuf,
-				 const int sendcounts[], const int sdispls[],
-				 MPI_Datatype sendtype, void *recvbuf, const int recvcounts[],
-				 const int rdispls[], MPI_Datatype recvtype, MPI_Comm comm,
-				 MPI_Request *request)
+void rep_env_Ineighbor_alltoallv(struct rep_call *c, const void *sendbuf, const int sendcounts[],
+				 const int sdispls[], MPI_Datatype sendtype, void *recvbuf,
+				 const int recvcounts[], const int rdispls[], MPI_Datatype recvtype,
+				 MPI_Comm comm, MPI_Request *request)
 {
 	rep_env_icoll(c, comm, MPI_PROC_NULL, request);
 }
 
-void rep_env_Ineighbor_alltoallw(struct rep_call *c, const void *sendbuf,
-				 const int sendcounts[], const MPI_Aint sdispls[],
-				 const MPI_Datatype sendtypes[], void *recvbuf,
-				 const int recvcounts[], const MPI_Aint rdispls[],
+void rep_env_Ineighbor_alltoallw(struct rep_call *c, const void *sendbuf, const int sendcounts[],
+				 const MPI_Aint sdispls[], const MPI_Datatype sendtypes[],
+				 void *recvbuf, const int recvcounts[], const MPI_Aint rdispls[],
 				 const MPI_Datatype recvtypes[], MPI_Comm comm,
 				 MPI_Request *request)
 {

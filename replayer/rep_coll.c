@@ -131,8 +131,8 @@ int rep_Neighbor_allgather(struct rep_call *c, const void *sendbuf, int sendcoun
 {
 	if (rep_schedule_coll_sync(c))
 		rep_coll_barrier(c, comm);
-	return PMPI_Neighbor_allgather(sendbuf, sendcount, sendtype, recvbuf, recvcount,
-				       recvtype, comm);
+	return PMPI_Neighbor_allgather(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype,
+				       comm);
 }
 
 int rep_Neighbor_allgatherv(struct rep_call *c, const void *sendbuf, int sendcount,
@@ -141,8 +141,8 @@ int rep_Neighbor_allgatherv(struct rep_call *c, const void *sendbuf, int sendcou
 {
 	if (rep_schedule_coll_sync(c))
 		rep_coll_barrier(c, comm);
-	return PMPI_Neighbor_allgatherv(sendbuf, sendcount, sendtype, recvbuf, recvcounts,
-					displs, recvtype, comm);
+	return PMPI_Neighbor_allgatherv(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs,
+					recvtype, comm);
 }
 
 int rep_Neighbor_alltoall(struct rep_call *c, const void *sendbuf, int sendcount,
@@ -151,8 +151,8 @@ int rep_Neighbor_alltoall(struct rep_call *c, const void *sendbuf, int sendcount
 {
 	if (rep_schedule_coll_sync(c))
 		rep_coll_barrier(c, comm);
-	return PMPI_Neighbor_alltoall(sendbuf, sendcount, sendtype, recvbuf, recvcount,
-				      recvtype, comm);
+	return PMPI_Neighbor_alltoall(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype,
+				      comm);
 }
 
 int rep_Neighbor_alltoallv(struct rep_call *c, const void *sendbuf, const int sendcounts[],
@@ -162,17 +162,17 @@ int rep_Neighbor_alltoallv(struct rep_call *c, const void *sendbuf, const int se
 {
 	if (rep_schedule_coll_sync(c))
 		rep_coll_barrier(c, comm);
-	return PMPI_Neighbor_alltoallv(sendbuf, sendcounts, sdispls, sendtype, recvbuf,
-				       recvcounts, rdispls, recvtype, comm);
+	return PMPI_Neighbor_alltoallv(sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts,
+				       rdispls, recvtype, comm);
 }
 
 int rep_Neighbor_alltoallw(struct rep_call *c, const void *sendbuf, const int sendcounts[],
-			   const MPI_Aint sdispls[], const MPI_Datatype sendtypes[],
-			   void *recvbuf, const int recvcounts[], const MPI_Aint rdispls[],
+			   const MPI_Aint sdispls[], const MPI_Datatype sendtypes[], void *recvbuf,
+			   const int recvcounts[], const MPI_Aint rdispls[],
 			   const MPI_Datatype recvtypes[], MPI_Comm comm)
 {
 	if (rep_schedule_coll_sync(c))
 		rep_coll_barrier(c, comm);
-	return PMPI_Neighbor_alltoallw(sendbuf, sendcounts, sdispls, sendtypes, recvbuf,
-				       recvcounts, rdispls, recvtypes, comm);
+	return PMPI_Neighbor_alltoallw(sendbuf, sendcounts, sdispls, sendtypes, recvbuf, recvcounts,
+				       rdispls, recvtypes, comm);
 }
