@@ -91,6 +91,9 @@ enum mpiv_call_flags {
 					 * event with a repeat count) */
 	MPIV_F_REDUCE = 1 << 9,		/* a reduction (MPI-4.1 6.9-6.11): the reduction check
 					 * (record --check-reductions) computes it a second way */
+	MPIV_F_NEIGHBOR = 1 << 10,	/* neighbourhood collective (MPI-4.1 chapter 8): with
+					 * buffering a member waits for the in-neighbours the
+					 * event's group lists */
 };
 
 /* Special peers and tags, in world ranks (the recorder maps MPI's constants to these). */
@@ -171,7 +174,9 @@ struct mpiv_event {
 				 * MPIV_NONE */
 	uint32_t ngroup;	/* number of entries in group */
 	int32_t *group;		/* window creation: the window's group; MPI_Win_post/start: the
-				 * group passed; world ranks, in group order; owned */
+				 * group passed; world ranks, in group order; neighbourhood
+				 * collectives: the caller's in-neighbours, world ranks in the
+				 * topology's order, MPI_PROC_NULL ones left out; owned */
 	uint64_t repeat;	/* a failed poll (mpiv_event_failed_poll): the times it was made
 				 * in a row, the same way, each finding nothing; 1 otherwise */
 	uint64_t enter;		/* a trace with times (enum mpiv_clock): when the call was

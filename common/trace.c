@@ -78,10 +78,16 @@ static int put_event(struct mpiv_rank_trace *t, size_t *cap, const struct mpiv_e
 
 /* Every field of a decoded event within what it can mean (mpiv_event_check). */
 static int check_event(const struct mpiv_rank_trace *t, const struct mpiv_event *ev,
-		       size_t off, struct mpiv_error *err)
+		       uint32_t version, size_t off, struct mpiv_error *err)
 {
 	char why[256];
 
+	/* an empty group would read as "no in-neighbours": a verdict on data never recorded */
+	if (version < MPIV_TRACE_VERSION_NEIGHBOR && (mpiv_call_flags(ev->call) & MPIV_F_NEIGHBOR))
+		return mpiv_error_set(err, MPIV_EXIT_BAD_INPUT, t->source, t->rank,
+				      (long)ev->index, "%s in a trace of version %u, which does not "
+				      "record its neighbours: record the program again (record at "
+				      "byte %zu)", mpiv_call_name(ev->call), version, off);
 	if (mpiv_event_check(ev, t->size, why, sizeof(why)))
 		return mpiv_error_set(err, MPIV_EXIT_BAD_INPUT, t->source, t->rank,
 				      (long)ev->index, "%s (record at byte %zu)", why, off);
@@ -268,7 +274,7 @@ static int load_records(struct mpiv_rank_trace *t, const struct mpiv_tf_header *
 			t->kinds |= 1ULL << mpiv_call_kind(rec.ev.call);
 			t->call_flags |= mpiv_call_flags(rec.ev.call);
 			t->threaded |= rec.ev.thread != 0;
-			if (check_event(t, &rec.ev, off, err) ||
+			if (check_event(t, &rec.ev, h->version, off, err) ||
 			    (t->store ? store_event(t, &rec.ev, rec.replaces, off, last_req, err) :
 			     put_event(t, &evcap, &rec.ev, rec.replaces, err))) {
 				free(rec.ev.group);

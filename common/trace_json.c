@@ -102,7 +102,9 @@ static json_t *event_to_json(const struct mpiv_rank_trace *t, const struct mpiv_
 		json_object_set_new(o, "lock", ev->lock == MPIV_LOCK_SHARED ? json_string("shared") :
 				    ev->lock == MPIV_LOCK_EXCLUSIVE ? json_string("exclusive") :
 				    json_integer(ev->lock));
-	if (ev->ngroup) {
+	/* a neighbourhood collective's group is there even when empty (no in-neighbours): a
+	 * reader tells it from a trace that never recorded them */
+	if (ev->ngroup || (mpiv_call_flags(ev->call) & MPIV_F_NEIGHBOR)) {
 		json_t *a = json_array();
 
 		for (i = 0; i < ev->ngroup; i++)
@@ -364,6 +366,11 @@ static int event_from_json(json_t *o, long idx, struct mpiv_rank_trace *t,
 					      "\"exclusive\"", idx);
 	}
 	j = json_object_get(o, "group");
+	if (!j && (mpiv_call_flags(ev->call) & MPIV_F_NEIGHBOR))
+		return mpiv_error_set(err, MPIV_EXIT_BAD_INPUT, path, t->rank, idx,
+				      "events[%ld].group: missing: %s needs the caller's "
+				      "in-neighbours (an array of ranks, empty for none)", idx,
+				      mpiv_call_name(ev->call));
 	if (j) {
 		if (!json_is_array(j))
 			return mpiv_error_set(err, MPIV_EXIT_BAD_INPUT, path, t->rank, idx,

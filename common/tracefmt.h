@@ -1,4 +1,4 @@
-/* The binary rank-trace format, version 6 (doc/trace-format.md): the one place that knows its
+/* The binary rank-trace format, version 7 (doc/trace-format.md): the one place that knows its
  * layout. The recorder encodes with it from inside the user's program, the reader in trace.c
  * decodes with it. No I/O and no allocation here, so the preload library can use it freely. */
 #ifndef MPIV_TRACEFMT_H
@@ -10,14 +10,19 @@
 #include "event.h"
 #include "reduction.h"
 
-#define MPIV_TRACE_VERSION 6
-/* The oldest version still read: version 5 is version 4 with reduction records added, and
- * version 6 version 5 with times, so versions 4 and 5 read as files without times. */
+#define MPIV_TRACE_VERSION 7
+/* The oldest version still read: version 5 is version 4 with reduction records added,
+ * version 6 version 5 with times, and version 7 version 6 with the in-neighbours of
+ * neighbourhood collectives, so versions 4 and 5 read as files without times, and a file
+ * before version 7 is refused only where it has a neighbourhood collective. */
 #define MPIV_TRACE_VERSION_OLDEST 4
 /* The first version with reduction records. */
 #define MPIV_TRACE_VERSION_REDUCE 5
 /* The first version whose header says whether events carry times. */
 #define MPIV_TRACE_VERSION_TIME 6
+/* The first version whose neighbourhood collectives carry the caller's in-neighbours (the
+ * event's group): before it they were recorded without, as calls check refused. */
+#define MPIV_TRACE_VERSION_NEIGHBOR 7
 #define MPIV_TRACE_MAGIC "MPIVTRC"	/* 8 bytes with its NUL: the first bytes of a file */
 #define MPIV_TRACE_MAGIC_LEN 8
 

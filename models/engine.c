@@ -2200,6 +2200,17 @@ static int is_target(const struct eng_prog *p, int32_t a, int any)
 	return (a >= 0 && a < p->nranks) || (any && a == ENG_ANY);
 }
 
+/* Is world rank r a member of communicator c? */
+static int comm_member(const struct eng_comm *c, int32_t r)
+{
+	int i;
+
+	for (i = 0; i < c->n; i++)
+		if (c->members[i] == r)
+			return 1;
+	return 0;
+}
+
 /* Check the operands of instruction i of process r that name ranks, processes,
  * communicators, modes or instructions, so that no state index can go out of bounds and
  * every instruction a wait names is a request's post. */
@@ -2247,8 +2258,8 @@ static int valid_list(const struct eng_prog *p, const struct eng_instr *ins, int
 
 	if (in->op == ENG_BRANCH)
 		return j % 4 || (in->list[j] >= 0 && in->list[j] < nvar);
-	if (in->op == ENG_COLL || in->op == ENG_ICOLL)	/* ENG_COLL_LIST: world ranks */
-		return in->list[j] >= 0 && in->list[j] < p->nranks;
+	if (in->op == ENG_COLL || in->op == ENG_ICOLL)	/* a member of its communicator */
+		return comm_member(&p->comms[in->a], in->list[j]);
 	if (ENG_WIN_OP(in->op))
 		return j & 1 ? in->list[j] >= -1 : in->list[j] >= 0 && in->list[j] < p->nprocs;
 	if (in->list[j] < 0 || in->list[j] >= i)

@@ -51,8 +51,8 @@ enum eng_opcode {
 	ENG_COLL = 4,		/* a = comm, b = enum eng_coll_rule, c = this rank's sequence number
 				 * on comm (1, 2, ...), d = root (world rank) for ENG_COLL_ROOT
 				 * (ENG_PROC_NULL: a member of an intercommunicator's root group
-				 * other than the root); list[0..n) the members ENG_COLL_LIST
-				 * waits for */
+				 * other than the root); list[0..n) = the members waited for under
+				 * ENG_COLL_LIST (world ranks), none otherwise */
 	ENG_END = 5,		/* the process is done (MPI_Finalize returned) */
 	ENG_ICOLL = 6,		/* nonblocking collective: operands as ENG_COLL; enters it now and
 				 * posts a request that completes when the rule is met */
@@ -122,10 +122,12 @@ enum eng_coll_rule {
 	ENG_COLL_ROOT = 1,	/* the root (non-roots of Bcast and Scatter) */
 	ENG_COLL_NONE = 2,	/* nobody (a root broadcasting, non-roots of Reduce and Gather) */
 	ENG_COLL_LOWER = 3,	/* the members of lower rank in the communicator (Scan, Exscan) */
-	ENG_COLL_LIST = 5,	/* the members in the instruction's list (an intercommunicator's
-				 * collectives: the other group, doc/semantics.md 6.3) */
 	ENG_COLL_MISMATCH = 4,	/* the members called different collectives or roots here:
 				 * erroneous, and it never completes */
+	ENG_COLL_LIST = 5,	/* the members in the instruction's list: an intercommunicator's
+				 * collectives, the other group (doc/semantics.md 6.3); a
+				 * neighbourhood collective, the in-neighbours (5.4; MPI-4.1
+				 * chapter 8). An empty list waits for nobody */
 };
 
 enum eng_send_mode {

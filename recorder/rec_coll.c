@@ -3,6 +3,7 @@
  * records it (env_coll.c) before the handler runs. */
 #include "recorder.h"
 #include "rec_comm.h"
+#include "rec_topo.h"
 
 int rec_Barrier(struct rec_call *c, MPI_Comm comm)
 {
@@ -338,4 +339,110 @@ int rec_Iexscan(struct rec_call *c, const void *sendbuf, void *recvbuf, int coun
 {
 	COLL_IREDUCE(PMPI_Iexscan(sendbuf, recvbuf, count, datatype, op, comm, request), request,
 		     REC_RED_EXSCAN, sendbuf, recvbuf, count, NULL, datatype, op, 0, comm);
+}
+
+/* Neighbourhood collectives (MPI-4.1 chapter 8): as the others, and the caller's
+ * in-neighbours as the event's group (rec_topo.h), which is whom it waits for with buffering.
+ * The bytes of the v and w forms, whose counts go by neighbour, are not recorded (0). */
+static void neighbor_event(struct rec_call *c, MPI_Comm comm)
+{
+	int n;
+
+	c->ev.group = rec_topo_in_neighbors(comm, &n);
+	c->ev.ngroup = n > 0 ? (uint32_t)n : 0;
+}
+
+int rec_Neighbor_allgather(struct rec_call *c, const void *sendbuf, int sendcount,
+			   MPI_Datatype sendtype, void *recvbuf, int recvcount,
+			   MPI_Datatype recvtype, MPI_Comm comm)
+{
+	neighbor_event(c, comm);
+	COLL_BLOCKING(PMPI_Neighbor_allgather(sendbuf, sendcount, sendtype, recvbuf, recvcount,
+					      recvtype, comm), comm);
+}
+
+int rec_Neighbor_allgatherv(struct rec_call *c, const void *sendbuf, int sendcount,
+			    MPI_Datatype sendtype, void *recvbuf, const int recvcounts[],
+			    const int displs[], MPI_Datatype recvtype, MPI_Comm comm)
+{
+	neighbor_event(c, comm);
+	COLL_BLOCKING(PMPI_Neighbor_allgatherv(sendbuf, sendcount, sendtype, recvbuf, recvcounts,
+					       displs, recvtype, comm), comm);
+}
+
+int rec_Neighbor_alltoall(struct rec_call *c, const void *sendbuf, int sendcount,
+			  MPI_Datatype sendtype, void *recvbuf, int recvcount,
+			  MPI_Datatype recvtype, MPI_Comm comm)
+{
+	neighbor_event(c, comm);
+	COLL_BLOCKING(PMPI_Neighbor_alltoall(sendbuf, sendcount, sendtype, recvbuf, recvcount,
+					     recvtype, comm), comm);
+}
+
+int rec_Neighbor_alltoallv(struct rec_call *c, const void *sendbuf, const int sendcounts[],
+			   const int sdispls[], MPI_Datatype sendtype, void *recvbuf,
+			   const int recvcounts[], const int rdispls[], MPI_Datatype recvtype,
+			   MPI_Comm comm)
+{
+	neighbor_event(c, comm);
+	COLL_BLOCKING(PMPI_Neighbor_alltoallv(sendbuf, sendcounts, sdispls, sendtype, recvbuf,
+					      recvcounts, rdispls, recvtype, comm), comm);
+}
+
+int rec_Neighbor_alltoallw(struct rec_call *c, const void *sendbuf, const int sendcounts[],
+			   const MPI_Aint sdispls[], const MPI_Datatype sendtypes[], void *recvbuf,
+			   const int recvcounts[], const MPI_Aint rdispls[],
+			   const MPI_Datatype recvtypes[], MPI_Comm comm)
+{
+	neighbor_event(c, comm);
+	COLL_BLOCKING(PMPI_Neighbor_alltoallw(sendbuf, sendcounts, sdispls, sendtypes, recvbuf,
+					      recvcounts, rdispls, recvtypes, comm), comm);
+}
+
+int rec_Ineighbor_allgather(struct rec_call *c, const void *sendbuf, int sendcount,
+			    MPI_Datatype sendtype, void *recvbuf, int recvcount,
+			    MPI_Datatype recvtype, MPI_Comm comm, MPI_Request *request)
+{
+	neighbor_event(c, comm);
+	COLL_NONBLOCKING(PMPI_Ineighbor_allgather(sendbuf, sendcount, sendtype, recvbuf, recvcount,
+						  recvtype, comm, request), request);
+}
+
+int rec_Ineighbor_allgatherv(struct rec_call *c, const void *sendbuf, int sendcount,
+			     MPI_Datatype sendtype, void *recvbuf, const int recvcounts[],
+			     const int displs[], MPI_Datatype recvtype, MPI_Comm comm,
+			     MPI_Request *request)
+{
+	neighbor_event(c, comm);
+	COLL_NONBLOCKING(PMPI_Ineighbor_allgatherv(sendbuf, sendcount, sendtype, recvbuf,
+						   recvcounts, displs, recvtype, comm, request), request);
+}
+
+int rec_Ineighbor_alltoall(struct rec_call *c, const void *sendbuf, int sendcount,
+			   MPI_Datatype sendtype, void *recvbuf, int recvcount,
+			   MPI_Datatype recvtype, MPI_Comm comm, MPI_Request *request)
+{
+	neighbor_event(c, comm);
+	COLL_NONBLOCKING(PMPI_Ineighbor_alltoall(sendbuf, sendcount, sendtype, recvbuf, recvcount,
+						 recvtype, comm, request), request);
+}
+
+int rec_Ineighbor_alltoallv(struct rec_call *c, const void *sendbuf, const int sendcounts[],
+			    const int sdispls[], MPI_Datatype sendtype, void *recvbuf,
+			    const int recvcounts[], const int rdispls[], MPI_Datatype recvtype,
+			    MPI_Comm comm, MPI_Request *request)
+{
+	neighbor_event(c, comm);
+	COLL_NONBLOCKING(PMPI_Ineighbor_alltoallv(sendbuf, sendcounts, sdispls, sendtype, recvbuf,
+						  recvcounts, rdispls, recvtype, comm, request), request);
+}
+
+int rec_Ineighbor_alltoallw(struct rec_call *c, const void *sendbuf, const int sendcounts[],
+			    const MPI_Aint sdispls[], const MPI_Datatype sendtypes[], void *recvbuf,
+			    const int recvcounts[], const MPI_Aint rdispls[],
+			    const MPI_Datatype recvtypes[], MPI_Comm comm, MPI_Request *request)
+{
+	neighbor_event(c, comm);
+	COLL_NONBLOCKING(PMPI_Ineighbor_alltoallw(sendbuf, sendcounts, sdispls, sendtypes, recvbuf,
+						  recvcounts, rdispls, recvtypes, comm, request), request);
 }

@@ -123,3 +123,59 @@ void rep_coll_check(struct rep_call *c)
 	}
 	free(all);
 }
+
+/* Neighbourhood collectives (MPI-4.1 chapter 8) wait in MPICH and Open MPI for their
+ * neighbours only: when the counterexample has them synchronise every member (found without
+ * buffering), a barrier first, as for the rooted collectives (rep_force.c). The nonblocking
+ * ones get their MPI_Ibarrier from rep_request.c. */
+int rep_Neighbor_allgather(struct rep_call *c, const void *sendbuf, int sendcount,
+			   MPI_Datatype sendtype, void *recvbuf, int recvcount,
+			   MPI_Datatype recvtype, MPI_Comm comm)
+{
+	if (rep_schedule_coll_sync(c))
+		rep_coll_barrier(c, comm);
+	return PMPI_Neighbor_allgather(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype,
+				       comm);
+}
+
+int rep_Neighbor_allgatherv(struct rep_call *c, const void *sendbuf, int sendcount,
+			    MPI_Datatype sendtype, void *recvbuf, const int recvcounts[],
+			    const int displs[], MPI_Datatype recvtype, MPI_Comm comm)
+{
+	if (rep_schedule_coll_sync(c))
+		rep_coll_barrier(c, comm);
+	return PMPI_Neighbor_allgatherv(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs,
+					recvtype, comm);
+}
+
+int rep_Neighbor_alltoall(struct rep_call *c, const void *sendbuf, int sendcount,
+			  MPI_Datatype sendtype, void *recvbuf, int recvcount,
+			  MPI_Datatype recvtype, MPI_Comm comm)
+{
+	if (rep_schedule_coll_sync(c))
+		rep_coll_barrier(c, comm);
+	return PMPI_Neighbor_alltoall(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype,
+				      comm);
+}
+
+int rep_Neighbor_alltoallv(struct rep_call *c, const void *sendbuf, const int sendcounts[],
+			   const int sdispls[], MPI_Datatype sendtype, void *recvbuf,
+			   const int recvcounts[], const int rdispls[], MPI_Datatype recvtype,
+			   MPI_Comm comm)
+{
+	if (rep_schedule_coll_sync(c))
+		rep_coll_barrier(c, comm);
+	return PMPI_Neighbor_alltoallv(sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts,
+				       rdispls, recvtype, comm);
+}
+
+int rep_Neighbor_alltoallw(struct rep_call *c, const void *sendbuf, const int sendcounts[],
+			   const MPI_Aint sdispls[], const MPI_Datatype sendtypes[], void *recvbuf,
+			   const int recvcounts[], const MPI_Aint rdispls[],
+			   const MPI_Datatype recvtypes[], MPI_Comm comm)
+{
+	if (rep_schedule_coll_sync(c))
+		rep_coll_barrier(c, comm);
+	return PMPI_Neighbor_alltoallw(sendbuf, sendcounts, sdispls, sendtypes, recvbuf, recvcounts,
+				       rdispls, recvtypes, comm);
+}

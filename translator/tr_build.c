@@ -287,6 +287,8 @@ static int coll_rule(unsigned call, int me, int root)
 {
 	unsigned flags = mpiv_call_flags(call);
 
+	if (flags & MPIV_F_NEIGHBOR)
+		return ENG_COLL_LIST;	/* the in-neighbours, the instruction's list */
 	if (flags & MPIV_F_ROOT_SENDS)
 		return me == root ? ENG_COLL_NONE : ENG_COLL_ROOT;
 	if (flags & MPIV_F_ROOT_RECEIVES)
@@ -359,6 +361,12 @@ static int check_members(const struct builder *b, const struct mpiv_event *ev,
 
 	if (c <= 0)
 		return 0;	/* MPI_COMM_WORLD holds every rank */
+	for (k = 0; (uint32_t)k < ev->ngroup && (mpiv_call_flags(ev->call) & MPIV_F_NEIGHBOR); k++)
+		if (!tr_comms_member(b->prog, c, ev->group[k]))
+			return mpiv_error_set(err, MPIV_EXIT_BAD_INPUT, t->source, t->rank,
+					      ev->index, "%s names world rank %d as an in-neighbour, "
+					      "which is not a member of its communicator (comm %d)",
+					      mpiv_call_name(ev->call), ev->group[k], ev->comm);
 	for (k = 0; k < 3; k++) {
 		if (who[k] < 0 || tr_comms_member(b->prog, c, who[k]))
 			continue;
@@ -1039,6 +1047,12 @@ static int build_rank(const struct mpiv_traceset *ts, const struct mpiv_rank_tra
 				ev->root == MPIV_PROC_NULL ? ENG_PROC_NULL : 0;
 			in->bytes = engine_bytes(ev->bytes);
 			in->key = (int32_t)ev->call;
+			if ((mpiv_call_flags(ev->call) & MPIV_F_NEIGHBOR) && ev->ngroup) {
+				/* the in-neighbours: doc/semantics.md 5.4 */
+				in->n = (int32_t)ev->ngroup;
+				in->list = xmalloc(ev->ngroup * sizeof(*in->list));
+				memcpy(in->list, ev->group, ev->ngroup * sizeof(*in->list));
+			}
 			if (kind == MPIV_KIND_ICOLL) {
 				map_req(b, ev->reqs[0].req, last_instr(b));
 				if (++cur(b)->live > cur(b)->maxlive)

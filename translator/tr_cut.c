@@ -114,7 +114,8 @@ int tr_cut(const struct eng_prog *prog, const int32_t *st, struct eng_prog *out)
 				continue;
 			}
 			in->list = xmalloc((size_t)in->n * sizeof(*in->list));
-			for (j = 0; j < in->n; j++)	/* a collective's are ranks */
+			/* a wait's list names instructions, renumbered; a collective's, ranks */
+			for (j = 0; j < in->n; j++)
 				in->list[j] = from[j] - (in->op == ENG_COLL || in->op == ENG_ICOLL ?
 							 0 : lo[q]);
 		}

@@ -532,7 +532,7 @@ static void coll_done(struct sb *b, const struct prog *g, int r, const struct en
 		coll_entered(b, g, in->a, in->c, r, 1);
 		sb_add(b, ")");
 		break;
-	case ENG_COLL_LIST:
+	case ENG_COLL_LIST:	/* the in-neighbours (none: nobody) */
 		sb_add(b, " || (!SYNC_COLLECTIVES");
 		for (i = 0; i < in->n; i++)
 			sb_add(b, " && %s[%d] >= %d", name, in->list[i], in->c);
@@ -708,7 +708,8 @@ static void write_header(struct writer *w, const char *path, const struct tr_pro
 	       " *   buffering every collective waits for every member; with it, a member waits "
 	       "only for\n"
 	       " *   those whose data it needs (a broadcast's root for no one, the others for "
-	       "the root).\n"
+	       "the root,\n"
+	       " *   a neighbourhood collective for its in-neighbours).\n"
 	       " * - One-sided: MPI_Win_start waits for its targets' MPI_Win_post, MPI_Win_wait "
 	       "for its\n"
 	       " *   origins' MPI_Win_complete, MPI_Win_lock while another rank holds a lock "

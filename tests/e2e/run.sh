@@ -516,8 +516,6 @@ if "$MPICC" -g -O0 -o "$BINDIR/unmodelled" "$SRCDIR/tests/e2e/programs/unmodelle
 	>"$BAD/unmodelled-cc.log" 2>&1; then
 	unmodelled intercomm MPI_Comm_split \
 		"MPI_Comm_split of an intercommunicator, which check cannot judge yet"
-	unmodelled neighbor MPI_Neighbor_allgather \
-		"the trace uses MPI_Neighbor_allgather, which check cannot judge yet"
 	if test "$(mpi_version)" -ge 4; then
 		unmodelled persistent MPI_Barrier_init \
 			"the trace uses MPI_Barrier_init, which check cannot judge yet"

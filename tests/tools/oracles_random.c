@@ -3,7 +3,7 @@
  * every send mode, nonblocking and persistent requests completed by waits (now and then by an
  * MPI_Waitany the trace says returned its first request), MPI_Sendrecv, probes, an attached
  * buffer, collectives in the same order on every rank (now and then with another root on
- * one), now and then a rank whose calls come from two threads, a window whose ranks lock
+ * one; neighbourhood ones with random in-neighbours on each rank), now and then a rank whose calls come from two threads, a window whose ranks lock
  * its targets around some of their calls, a rank whose trace stops before MPI_Finalize:
  * enough for deadlocks of every kind the model knows, and small enough for both searches. */
 #include <errno.h>
@@ -45,6 +45,7 @@ struct item {
 	int bytes;
 	int peer2, tag2;	/* MPI_Sendrecv: its receive */
 	int root;		/* collectives: -1 none */
+	unsigned in;		/* neighbourhood collectives: the in-neighbours, a bit per rank */
 	int nonblocking;	/* it makes a request */
 	int persistent;		/* MPI_Send_init / MPI_Recv_init, then MPI_Start */
 	int probe;		/* a blocking receive: a probe first */
@@ -153,6 +154,18 @@ static void write_item(FILE *f, const struct rank *r, const struct item *it, int
 	fprintf(f, ", \"comm\": 0");
 	if (it->root >= 0)
 		fprintf(f, ", \"root\": %d", it->root);
+	if (it->kind == COLL && strstr(it->call, "eighbor")) {
+		const char *sep = "";
+		int k;
+
+		fprintf(f, ", \"group\": [");
+		for (k = 0; k < MAX_RANKS; k++)
+			if (it->in & (1u << k)) {
+				fprintf(f, "%s%d", sep, k);
+				sep = ", ";
+			}
+		fprintf(f, "]");
+	}
 	if (it->nonblocking)
 		fprintf(f, ", \"req\": %d", req);
 	thread_json(f, r, it->thread);
@@ -329,15 +342,16 @@ int oracles_random_trace(uint64_t seed, const char *dir)
 	ncoll = rnd(s, 10) < 4 ? 1 + rnd(s, 2) : 0;
 	for (k = 0; k < ncoll; k++) {
 		static const char *calls[] = {"MPI_Barrier", "MPI_Bcast", "MPI_Reduce",
-					      "MPI_Allreduce", "MPI_Ibarrier"};
+					      "MPI_Allreduce", "MPI_Ibarrier",
+					      "MPI_Neighbor_alltoall", "MPI_Ineighbor_allgather"};
 		struct item c;
-		int which = rnd(s, 5), root = rnd(s, nranks), odd = rnd(s, 30) == 0 ?
+		int which = rnd(s, 7), root = rnd(s, nranks), odd = rnd(s, 30) == 0 ?
 			rnd(s, nranks) : -1;
 
 		memset(&c, 0, sizeof(c));
 		c.kind = COLL;
 		c.call = calls[which];
-		c.nonblocking = which == 4;
+		c.nonblocking = which == 4 || which == 6;
 		for (r = 0; r < nranks; r++) {
 			struct rank *rk = &ranks[r];
 			int last = -1, i, at;
@@ -350,6 +364,8 @@ int oracles_random_trace(uint64_t seed, const char *dir)
 			if (rk->n >= MAX_ITEMS)
 				continue;
 			c.root = which == 1 || which == 2 ? (r == odd ? (root + 1) % nranks : root) : -1;
+			/* each other rank an in-neighbour or not, as a distributed graph allows */
+			c.in = which >= 5 ? (unsigned)rnd(s, 1 << nranks) & ~(1u << r) : 0;
 			memmove(&rk->items[at + 1], &rk->items[at],
 				(size_t)(rk->n - at) * sizeof(rk->items[0]));
 			rk->items[at] = c;

@@ -222,6 +222,12 @@ static void test_model_dat(void)
 		{"8 1 -7 0 0 0 0 0 0 0 0", 0},		/* a probe of no rank */
 		{"4 1 0 0 1 5 0 0 0 0 0", 0},			/* a collective rooted beyond */
 		{"4 1 0 7 1 0 0 0 0 0 0", 0},			/* an unknown collective rule */
+		{"6 1 0 5 1 0 0 0 0 0 1 1", 1},		/* waits for its in-neighbour 1 */
+		{"6 1 0 5 1 0 0 0 0 0 0", 1},			/* for none */
+		{"6 1 0 5 1 0 0 0 0 0 1 2", 0},		/* for a rank beyond */
+		{"6 1 1 5 1 0 0 0 0 0 1 1", 0},		/* for a non-member */
+		{"6 1 0 0 1 0 0 0 0 0 1 1", 0},		/* a list under another rule */
+		{"6 1 0 6 1 0 0 0 0 0 0", 0},			/* a rule beyond ENG_COLL_LIST */
 		{"3 1 0 0 0 1 0 0 0 0 1 0", 0},		/* a wait for itself */
 		{"15 1 0 0 0 0 0 0 0 0 0", 0},			/* an unknown opcode */
 		{"14 1 0 0 0 0 0 0 0 0 0", 0},			/* a cancel of no earlier post */

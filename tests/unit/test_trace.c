@@ -1087,6 +1087,69 @@ static void write_file(const char *path, const char *text)
 	fclose(f);
 }
 
+/* A neighbourhood collective carries the caller's in-neighbours (its group), an empty group
+ * meaning none: from version 7 of the binary format on, and in JSON as a "group" always
+ * there. Older binary traces and JSON without the group never recorded them, and are refused
+ * rather than read as "no in-neighbours". */
+static void test_neighbor_group(void)
+{
+	int32_t in[2] = {1, 2};
+	struct mpiv_tf_header h;
+	struct mpiv_rank_trace t, j;
+	struct mpiv_error err;
+	struct mpiv_event ev;
+	struct bin b;
+	char json[512];
+	int version;
+
+	for (version = MPIV_TRACE_VERSION_NEIGHBOR - 1; version <= MPIV_TRACE_VERSION_NEIGHBOR;
+	     version++) {
+		memset(&b, 0, sizeof(b));
+		memset(&h, 0, sizeof(h));
+		h.version = (uint32_t)version;
+		h.size = 3;
+		b.len = b.hdrlen = mpiv_tf_encode_header(b.data, sizeof(b.data), &h);
+		mpiv_event_init(&ev, MPIV_CALL_Neighbor_allgather);
+		ev.comm = MPIV_COMM_FIRST_LOCAL;
+		ev.group = in;
+		ev.ngroup = 2;
+		bin_event(&b, &ev);
+		mpiv_event_init(&ev, MPIV_CALL_Neighbor_alltoall);
+		ev.index = 1;
+		ev.comm = MPIV_COMM_FIRST_LOCAL;
+		bin_event(&b, &ev);
+		bin_end(&b);
+		if (version < MPIV_TRACE_VERSION_NEIGHBOR) {
+			expect_error(&b, b.len, "MPI_Neighbor_allgather in a trace of version 6, "
+				     "which does not record its neighbours: record the program "
+				     "again");
+			continue;
+		}
+		snprintf(json, sizeof(json), "%s", tmp_path("rank-0.mpivt"));
+		bin_save(&b, b.len, json);
+		CU_ASSERT_EQUAL_FATAL(mpiv_trace_load_bin(json, &t, NULL), 0);
+		CU_ASSERT_EQUAL_FATAL(t.nevents, 2);
+		CU_ASSERT_EQUAL_FATAL(t.events[0].ngroup, 2);
+		CU_ASSERT_EQUAL(t.events[0].group[1], 2);
+		CU_ASSERT_EQUAL(t.events[1].ngroup, 0);
+		/* through JSON: the empty group is written, and read back */
+		snprintf(json, sizeof(json), "%s/rank-0.json", unit_tmpdir());
+		CU_ASSERT_EQUAL_FATAL(mpiv_trace_save_json(json, &t, NULL), 0);
+		CU_ASSERT_EQUAL_FATAL(mpiv_trace_load_json(json, &j, NULL), 0);
+		CU_ASSERT_EQUAL(j.events[0].ngroup, 2);
+		CU_ASSERT_EQUAL(j.events[1].ngroup, 0);
+		mpiv_rank_trace_release(&j);
+		mpiv_rank_trace_release(&t);
+	}
+	write_file(json, "{\"format\":\"mpiverify-trace\",\"version\":1,\"rank\":0,\"size\":2,"
+		   "\"events\":[{\"call\":\"MPI_Ineighbor_alltoall\",\"comm\":2,"
+		   "\"reqs\":[{\"req\":1}]}]}");
+	mpiv_error_init(&err);
+	CU_ASSERT_EQUAL(mpiv_trace_load_json(json, &j, &err), -1);
+	CU_ASSERT_STRING_EQUAL(err.text, "events[0].group: missing: MPI_Ineighbor_alltoall needs "
+			       "the caller's in-neighbours (an array of ranks, empty for none)");
+}
+
 /* Paths and names are bytes: one that is not UTF-8 is written to JSON with U+FFFD for each
  * byte that cannot be written (before, Jansson refused the string, the module's path became
  * null, and the JSON trace did not read). */
@@ -1537,6 +1600,7 @@ static CU_TestInfo trace_tests[] = {
 	{"trace set errors", test_traceset_errors},
 	{"comm records round trip", test_comm_roundtrip},
 	{"comm record errors", test_comm_errors},
+	{"binary and json: neighbourhood collectives' groups", test_neighbor_group},
 	{"binary: kept as records, the same events", test_records},
 	CU_TEST_INFO_NULL,
 };
