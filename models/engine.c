@@ -2221,8 +2221,8 @@ static int valid_operands(const struct eng_prog *p, int r, int i, const struct e
 	int wait = in->op == ENG_WAIT || in->op == ENG_WAITANY || in->op == ENG_WAIT_SOME;
 
 	/* a collective's list: the members ENG_COLL_LIST waits for (kept at a mismatch) */
-	if (in->ev < 0 ||
-	    (!wait && !coll && in->op != ENG_BRANCH && !ENG_WIN_OP(in->op) && in->n != 0))
+	if (in->ev < 0 || (!wait && in->op != ENG_BRANCH && !ENG_WIN_OP(in->op) && in->n != 0 &&
+			   !(coll && (in->b == ENG_COLL_LIST || in->b == ENG_COLL_MISMATCH))))
 		return 0;
 	if (peer && ((in->a < 0 && in->a != ENG_ANY && in->a != ENG_PROC_NULL) ||
 		     in->a >= p->nranks || (in->op == ENG_POST_SEND && in->a == ENG_ANY) ||
