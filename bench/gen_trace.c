@@ -169,7 +169,7 @@ static unsigned farm_rand(unsigned *seed)
 	return (*seed >> 16) & 0x7fff;
 }
 
-#define FARM_MAX 64	/* workers at most */
+#define FARM_MAX 64 /* workers at most */
 
 /* One call of a farm's rank: a send to peer with tag, or (peer < 0) a receive from anyone with
  * any tag that took src's message with tag. */
@@ -205,8 +205,8 @@ struct answer {
 
 /* The master hands worker w its next item (the stop message when there is none) at time now;
  * the worker's answers join the queue. */
-static void farm_give(struct farm_rank *rk, int w, int *given, int items, long now,
-		      unsigned *seed, struct answer *queue, int *n)
+static void farm_give(struct farm_rank *rk, int w, int *given, int items, long now, unsigned *seed,
+		      struct answer *queue, int *n)
 {
 	int kind = *given < items ? 1 + (int)(farm_rand(seed) % 3) : 0;
 	long t = now + 10 + farm_rand(seed) % 90;
@@ -216,7 +216,7 @@ static void farm_give(struct farm_rank *rk, int w, int *given, int items, long n
 	if (!kind)
 		return;
 	++*given;
-	if (kind == 3) {	/* a partial answer first */
+	if (kind == 3) { /* a partial answer first */
 		farm_add(&rk[w], 0, 4, 0);
 		queue[(*n)++] = (struct answer){t, w, 4};
 		t += 10 + farm_rand(seed) % 40;
@@ -250,7 +250,7 @@ static void farm(const char *dir, int workers, int items)
 		a = queue[first];
 		queue[first] = queue[--n];
 		farm_add(&rk[0], -1, 0, a.worker * 8 + a.tag);
-		if (a.tag != 4)	/* a final answer: the worker is free */
+		if (a.tag != 4) /* a final answer: the worker is free */
 			farm_give(rk, a.worker, &given, items, a.when, &seed, queue, &n);
 	}
 	for (r = 0; r <= workers; r++) {

@@ -8,7 +8,7 @@
 
 #include "bench_clock.h"
 
-#define CELLS 20000	/* cells per rank: a few tens of microseconds of stencil per iteration */
+#define CELLS 20000 /* cells per rank: a few tens of microseconds of stencil per iteration */
 
 int main(int argc, char **argv)
 {
@@ -50,7 +50,7 @@ int main(int argc, char **argv)
 	if (rank == 0)
 		/* iterations, seconds, MPI calls of a rank in the loop, in all */
 		printf("%d %.6f %d %d\n", iters, t1 - t0, 5 * iters, 5 * iters + 4);
-	if (sum < 0)	/* keeps the stencil from being optimised away */
+	if (sum < 0) /* keeps the stencil from being optimised away */
 		printf("%g\n", sum);
 	free(u);
 	free(v);

@@ -17,21 +17,24 @@ json_t *check_document(const struct check_outcome *c)
 	json_object_set_new(doc, "version", json_integer(1));
 	json_object_set_new(doc, "trace", mpiv_json_text(c->dir));
 	json_object_set_new(doc, "verdict",
-			    json_string(c->rc == MPIV_EXIT_DEADLOCK ? "deadlock" :
+			    json_string(c->rc == MPIV_EXIT_DEADLOCK	? "deadlock" :
 					c->rc == MPIV_EXIT_INCONCLUSIVE ? "inconclusive" :
-					c->rc == MPIV_EXIT_OK ? "no deadlock" : "error"));
+					c->rc == MPIV_EXIT_OK		? "no deadlock" :
+									  "error"));
 	json_object_set_new(doc, "exit", json_integer(c->rc));
 	if (c->rc == MPIV_EXIT_INCONCLUSIVE)
-		json_object_set_new(doc, "why", json_string(
-			c->incomplete ? "a search was cut short" :
-			"some ranks did not finish: the run is not a whole path"));
+		json_object_set_new(
+			doc, "why",
+			json_string(
+				c->incomplete ?
+					"a search was cut short" :
+					"some ranks did not finish: the run is not a whole path"));
 	json_object_set_new(doc, "stopped", report_stops_json(c->ts, c->prog));
 	json_object_set_new(doc, "modes", json_incref(c->modes));
 	json_object_set_new(doc, "deadlocks", dl);
 	json_object_set_new(doc, "errors", report_reductions_json(json_array(), c->ts, 1));
 	json_object_set_new(doc, "warnings",
-			    report_reductions_json(report_warnings_json(c->ts, c->warns,
-									c->nwarns),
+			    report_reductions_json(report_warnings_json(c->ts, c->warns, c->nwarns),
 						   c->ts, 0));
 	return doc;
 }

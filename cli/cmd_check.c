@@ -27,14 +27,15 @@
 #include "translate.h"
 #include "xalloc.h"
 
-#define MAX_TRAILS 20		/* deadlock states pan reports per mode before it stops */
+#define MAX_TRAILS 20 /* deadlock states pan reports per mode before it stops */
 #define MAX_MODES 3
 
 /* One buffering mode to search. */
 struct mode {
 	struct mpiv_buffering b;
-	char name[32];		/* mpiv_buffering_name(): "zero", "eager-65536"; also its
-				 * subdirectory */
+	/* mpiv_buffering_name(): "zero", "eager-65536"; also its
+	 * subdirectory */
+	char name[32];
 };
 
 static const char check_usage[] =
@@ -127,7 +128,8 @@ static void clean_mode_dir(const char *dir)
 	/* a name cut short would remove another file: none is longer than the directory's
 	 * own files (check_mode made it) by more than a dozen bytes, and it is checked */
 	for (i = 1; i <= MAX_TRAILS + 1; i++)
-		if (snprintf(path, sizeof(path), "%s/model.pml%d.trail", dir, i) < (int)sizeof(path))
+		if (snprintf(path, sizeof(path), "%s/model.pml%d.trail", dir, i) <
+		    (int)sizeof(path))
 			unlink(path);
 	if (snprintf(path, sizeof(path), "%s/model.pml.trail", dir) < (int)sizeof(path))
 		unlink(path);
@@ -164,7 +166,8 @@ static int remove_old_cex(const char *outdir, struct mpiv_error *err)
 			continue;
 		if (snprintf(path, sizeof(path), "%s/%s", outdir, e->d_name) >= (int)sizeof(path) ||
 		    (unlink(path) != 0 && errno != ENOENT))
-			rc = mpiv_error_set(err, MPIV_EXIT_BAD_INPUT, path, -1, -1, "cannot remove "
+			rc = mpiv_error_set(err, MPIV_EXIT_BAD_INPUT, path, -1, -1,
+					    "cannot remove "
 					    "the counterexample of an earlier check: %s",
 					    strerror(errno));
 	}
@@ -186,22 +189,25 @@ static char *cex_path(const char *outdir, int i)
 }
 
 struct check_run {
-	double seconds;			/* time limit of each search, 0 for none */
+	double seconds; /* time limit of each search, 0 for none */
 	const struct mpiv_traceset *ts;
 	struct eng_prog *prog;
-	const char *outdir;		/* absolute */
-	char pan[PATH_MAX];		/* the prebuilt verifier with room for the state
-					 * (spin_prebuilt()), or with --swarm the bitstate one
-					 * (spin_swarm_verifier()); "": a search that needs one
-					 * builds its own in its mode's directory */
-	long memory_mb;			/* memory limit of each search */
-	int swarm;			/* --swarm: bitstate searches per mode, 0 for one
-					 * exhaustive search */
+	const char *outdir; /* absolute */
+	/* the prebuilt verifier with room for the state
+	 * (spin_prebuilt()), or with --swarm the bitstate one
+	 * (spin_swarm_verifier()); "": a search that needs one
+	 * builds its own in its mode's directory */
+	char pan[PATH_MAX];
+	long memory_mb; /* memory limit of each search */
+	/* --swarm: bitstate searches per mode, 0 for one
+	 * exhaustive search */
+	int swarm;
 	struct tr_deadlocks found;
-	int incomplete;			/* some mode's search was cut short */
+	int incomplete; /* some mode's search was cut short */
 	json_t *modes_json;
-	json_t *infinite;		/* the search with every send buffered, once taken and
-					 * found no deadlock (a borrowed entry of modes_json) */
+	/* the search with every send buffered, once taken and
+	 * found no deadlock (a borrowed entry of modes_json) */
+	json_t *infinite;
 };
 
 /* Write each deadlock's counterexample: cex.json, cex-2.json, ... Returns 0, or -1 with err
@@ -338,8 +344,10 @@ static void swarm_result(struct spin_result *members, int n, struct spin_result 
 	int k, i;
 
 	memset(res, 0, sizeof(*res));
-	snprintf(res->why, sizeof(res->why), "a swarm of %d bitstate searches is not "
-		 "exhaustive", n);
+	snprintf(res->why, sizeof(res->why),
+		 "a swarm of %d bitstate searches is not "
+		 "exhaustive",
+		 n);
 	for (k = 0; k < n; k++) {
 		res->states += members[k].states;
 		res->errors += members[k].errors;
@@ -347,8 +355,10 @@ static void swarm_result(struct spin_result *members, int n, struct spin_result 
 			res->seconds = members[k].seconds;
 		/* a member cut short by a limit says so (its words cut to fit the line) */
 		if (strcmp(members[k].why, SPIN_BITSTATE_WHY))
-			snprintf(res->why, sizeof(res->why), "a swarm of %d bitstate searches is "
-				 "not exhaustive (%.180s)", n, members[k].why);
+			snprintf(res->why, sizeof(res->why),
+				 "a swarm of %d bitstate searches is "
+				 "not exhaustive (%.180s)",
+				 n, members[k].why);
 		for (i = 0; i < members[k].ntrails; i++) {
 			snprintf(name, sizeof(name), "swarm-%d/%s", k, members[k].trails[i]);
 			res->trails = xrealloc(res->trails,
@@ -390,8 +400,10 @@ static int search_mode(struct check_run *run, const struct mode *m, int member,
 		res->states = lead + 1;
 		res->complete = !st[ENG_ST_OVERFLOW];
 		if (st[ENG_ST_OVERFLOW])
-			snprintf(res->why, sizeof(res->why), "more messages in flight than the model "
-				 "has room for (%d)", run->prog->maxmsg);
+			snprintf(res->why, sizeof(res->why),
+				 "more messages in flight than the model "
+				 "has room for (%d)",
+				 run->prog->maxmsg);
 		else
 			res->errors = !eng_all_done(run->prog, st);
 	}
@@ -428,9 +440,11 @@ static int take_mode(struct check_run *run, const struct mode *m, struct spin_re
 			if (rc == 0)
 				mpiv_cex_release(&cex);
 			spin_result_release(res);
-			return rc < 0 ? -1 : mpiv_error_set(err, MPIV_EXIT_TOOL, NULL, -1, -1,
-							    "mode %s: the engine's path does not "
-							    "end where it did", m->name);
+			return rc < 0 ? -1 :
+					mpiv_error_set(err, MPIV_EXIT_TOOL, NULL, -1, -1,
+						       "mode %s: the engine's path does not "
+						       "end where it did",
+						       m->name);
 		}
 		tr_deadlocks_add(&run->found, &cex);
 	}
@@ -453,14 +467,16 @@ static int take_mode(struct check_run *run, const struct mode *m, struct spin_re
 			mpiv_cex_release(&cex);
 			run->incomplete = 1;
 			warning("mode %s: trail '%s' does not end in a deadlock; treating the search "
-				"as inconclusive", m->name, res->trails[i]);
+				"as inconclusive",
+				m->name, res->trails[i]);
 			continue;
 		}
 		tr_deadlocks_add(&run->found, &cex);
 	}
 	spin_result_release(res);
 	if (m->b.mode == MPIV_BUF_INFINITE && run->found.n == found)
-		run->infinite = json_array_get(run->modes_json, json_array_size(run->modes_json) - 1);
+		run->infinite = json_array_get(run->modes_json,
+					       json_array_size(run->modes_json) - 1);
 	return 0;
 }
 
@@ -511,8 +527,8 @@ static int found_in(const struct tr_deadlock *d, enum mpiv_buffering_mode mode)
 struct mode_search {
 	struct check_run *run;
 	const struct mode *modes;
-	int which[MAX_MODES];	/* the modes searched at once, by their index in modes */
-	int per;		/* searches per mode: --swarm's N, or 1 */
+	int which[MAX_MODES]; /* the modes searched at once, by their index in modes */
+	int per;	      /* searches per mode: --swarm's N, or 1 */
 };
 
 static int search_nth(void *ctx, int i, struct spin_result *res, struct mpiv_error *err)
@@ -539,15 +555,15 @@ static void release_run(struct check_run *run)
 
 /* What the command line asks for. */
 struct check_args {
-	const char *dir;		/* the trace directory */
-	const char *out;		/* -o, NULL for DIR/check */
+	const char *dir; /* the trace directory */
+	const char *out; /* -o, NULL for DIR/check */
 	struct mode modes[MAX_MODES];
 	int nmodes;
-	int all;			/* --buffering all: each deadlock classified */
+	int all; /* --buffering all: each deadlock classified */
 	double seconds;
 	long memory_mb;
-	int full;			/* --full-search: without the reductions */
-	int swarm;			/* --swarm N, 0 without */
+	int full;  /* --full-search: without the reductions */
+	int swarm; /* --swarm N, 0 without */
 	struct findings_opts o;
 };
 
@@ -588,17 +604,18 @@ static void print_text(const struct check_run *run, const struct check_outcome *
 		findings_print_suppressed(stdout, fs);
 	}
 	if (search_rc == MPIV_EXIT_DEADLOCK && shown)
-		;	/* the deadlocks above are the answer */
+		; /* the deadlocks above are the answer */
 	else if (!co->incomplete && !nstops)
 		printf("mpiverify: no deadlock on the recorded path of '%s'%s (buffering: %s)\n",
 		       co->dir, but, modes_str);
 	else if (co->incomplete)
 		printf("mpiverify: inconclusive: no deadlock found%s, but the search was not "
-		       "complete\n", but);
+		       "complete\n",
+		       but);
 	else
 		printf("mpiverify: inconclusive: no deadlock among what was recorded%s, but %d "
-		       "rank%s did not finish (above): the rest of the run is unknown\n", but,
-		       nstops, nstops == 1 ? "" : "s");
+		       "rank%s did not finish (above): the rest of the run is unknown\n",
+		       but, nstops, nstops == 1 ? "" : "s");
 	if (nred)
 		printf("mpiverify: %d MPI correctness error%s in reductions (above)\n", nred,
 		       nred == 1 ? "" : "s");
@@ -780,8 +797,8 @@ static int check(struct check_args *a)
 				buffered = 1;
 			/* where it was not found, the search must have been whole */
 			if (!found_in(&run.found.d[i], a->modes[m].b.mode) &&
-			    !json_is_true(json_object_get(json_array_get(run.modes_json, m),
-							  "complete")))
+			    !json_is_true(
+				    json_object_get(json_array_get(run.modes_json, m), "complete")))
 				known = 0;
 		}
 		run.found.d[i].classified = zero && buffered && known &&
@@ -792,12 +809,13 @@ static int check(struct check_args *a)
 	/* a run in which some rank did not finish is not a whole path: never "no deadlock" */
 	finished = tr_all_finished(&ts);
 	if (rc == MPIV_EXIT_OK)
-		rc = run.found.n ? MPIV_EXIT_DEADLOCK :
-		     run.incomplete || !finished ? MPIV_EXIT_INCONCLUSIVE : MPIV_EXIT_OK;
+		rc = run.found.n		 ? MPIV_EXIT_DEADLOCK :
+		     run.incomplete || !finished ? MPIV_EXIT_INCONCLUSIVE :
+						   MPIV_EXIT_OK;
 	/* a verdict, not a failure: reported (a failure was, as an error) */
 	if (rc == MPIV_EXIT_OK || rc == MPIV_EXIT_DEADLOCK || rc == MPIV_EXIT_INCONCLUSIVE) {
-		struct check_outcome co = {a->dir, &ts, &prog, &run.found, run.modes_json, warns,
-					   nwarns, rc, run.incomplete};
+		struct check_outcome co = {a->dir, &ts,	   &prog, &run.found,	 run.modes_json,
+					   warns,  nwarns, rc,	  run.incomplete};
 
 		rc = report(a, &run, &co, modes_str);
 	}
@@ -842,7 +860,7 @@ static int write_promela(const char *path, const char *dir, const struct mpiv_bu
 		rc = mpiv_error_set(&err, MPIV_EXIT_TOOL, path, -1, -1, "cannot write: %s",
 				    strerror(errno));
 	if (rc && !to_stdout)
-		unlink(path);	/* no half a model */
+		unlink(path); /* no half a model */
 	eng_prog_release(&prog);
 	mpiv_traceset_release(&ts);
 	return rc ? error_report(&err) : MPIV_EXIT_OK;
@@ -893,14 +911,18 @@ int cmd_check(int argc, char **argv)
 			/* 0 is refused, not read as "no limit": every command's seconds
 			 * options want a positive number */
 			if (parse_seconds(optarg, &a.seconds) < 0)
-				rc = usage_error("check", "invalid --time-limit '%s': expected a "
-						 "positive number of seconds", optarg);
+				rc = usage_error("check",
+						 "invalid --time-limit '%s': expected a "
+						 "positive number of seconds",
+						 optarg);
 			break;
 		case 'M':
 			a.memory_mb = strtol(optarg, &end, 10);
 			if (end == optarg || *end || a.memory_mb < 16)
-				rc = usage_error("check", "invalid --memory-limit '%s': expected "
-						 "megabytes, at least 16", optarg);
+				rc = usage_error("check",
+						 "invalid --memory-limit '%s': expected "
+						 "megabytes, at least 16",
+						 optarg);
 			break;
 		case 'F':
 			a.full = 1;
@@ -908,8 +930,10 @@ int cmd_check(int argc, char **argv)
 		case 'S':
 			a.swarm = (int)strtol(optarg, &end, 10);
 			if (end == optarg || *end || a.swarm < 1 || a.swarm > 1000)
-				rc = usage_error("check", "invalid --swarm '%s': expected a number of "
-						 "searches, 1 to 1000", optarg);
+				rc = usage_error("check",
+						 "invalid --swarm '%s': expected a number of "
+						 "searches, 1 to 1000",
+						 optarg);
 			break;
 		case 'P':
 			if (!*optarg)
@@ -934,13 +958,15 @@ int cmd_check(int argc, char **argv)
 		/* one model, one mode: zero unless --buffering names another */
 		if (buffering_given && a.nmodes != 1)
 			rc = usage_error("check", "--promela writes one buffering mode: zero, "
-					 "infinite or eager:BYTES");
+						  "infinite or eager:BYTES");
 		else if (a.swarm)
 			rc = usage_error("check", "--promela writes a model instead of searching: "
-					 "--swarm has nothing to do with it");
+						  "--swarm has nothing to do with it");
 		else
-			rc = write_promela(promela, a.dir, buffering_given ? &a.modes[0].b :
-					   &(struct mpiv_buffering){MPIV_BUF_ZERO, 0});
+			rc = write_promela(promela, a.dir,
+					   buffering_given ?
+						   &a.modes[0].b :
+						   &(struct mpiv_buffering){MPIV_BUF_ZERO, 0});
 		findings_opts_release(&a.o);
 		return rc;
 	}

@@ -34,7 +34,8 @@ static void record_help(void)
 	       "through.\n"
 	       "\noptions:\n"
 	       "  -o, --output DIR            trace directory, created if missing (default\n"
-	       "                              ./" DEFAULT_DIR "); earlier traces in it are removed\n"
+	       "                              ./" DEFAULT_DIR
+	       "); earlier traces in it are removed\n"
 	       "      --deadlock-timeout SEC  end the job as deadlocked when every rank has been\n"
 	       "                              blocked in MPI, polling (MPI_Test*, MPI_Iprobe)\n"
 	       "                              without finding anything, or finished, without\n"
@@ -76,7 +77,7 @@ int cmd_record(int argc, char **argv)
 	};
 	const char *out = DEFAULT_DIR;
 	double timeout = DEFAULT_TIMEOUT;
-	const char *reductions = NULL;	/* --check-reductions' value, "detect" if none */
+	const char *reductions = NULL; /* --check-reductions' value, "detect" if none */
 	struct mpiv_red_opts red;
 	struct record_opts opts;
 	struct record_result r;
@@ -90,15 +91,20 @@ int cmd_record(int argc, char **argv)
 			break;
 		case 'T':
 			if (parse_seconds(optarg, &timeout) < 0)
-				return usage_error("record", "invalid --deadlock-timeout '%s': "
-						   "expected a positive number of seconds", optarg);
+				return usage_error("record",
+						   "invalid --deadlock-timeout '%s': "
+						   "expected a positive number of seconds",
+						   optarg);
 			break;
 		case 'R':
 			reductions = optarg ? optarg : "detect";
 			if (mpiv_red_opts_parse(reductions, &red) < 0)
-				return usage_error("record", "invalid --check-reductions '%s': "
-						   "expected a tolerance (a number >= 0), 'correct' "
-						   "or both, separated by a comma", reductions);
+				return usage_error(
+					"record",
+					"invalid --check-reductions '%s': "
+					"expected a tolerance (a number >= 0), 'correct' "
+					"or both, separated by a comma",
+					reductions);
 			break;
 		case 't':
 			timestamps = 1;

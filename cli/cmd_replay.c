@@ -23,8 +23,8 @@
 #include "xalloc.h"
 
 #define DEFAULT_TIMEOUT 10.0
-#define REPLAY_DIR "replay"	/* status files, next to the counterexample by default */
-#define EXPECT_DIR "expect"	/* in it: a JSON trace rewritten for the replayer */
+#define REPLAY_DIR "replay" /* status files, next to the counterexample by default */
+#define EXPECT_DIR "expect" /* in it: a JSON trace rewritten for the replayer */
 
 static const char replay_usage[] =
 	"usage: mpiverify replay --trace CEX.json [--timeout SEC] [-o DIR] [-- LAUNCHER ARGS...]\n";
@@ -44,8 +44,8 @@ static void replay_help(void)
 	       "      --timeout SEC     the deadlock is reproduced when every rank has been blocked\n"
 	       "                        in MPI (or finished) without progress for SEC seconds\n"
 	       "                        (default %g)\n"
-	       "  -o, --output DIR      directory for the ranks' status files (default: '"
-	       REPLAY_DIR "'\n"
+	       "  -o, --output DIR      directory for the ranks' status files (default: '" REPLAY_DIR
+	       "'\n"
 	       "                        next to CEX.json)\n"
 	       "  -h, --help            show this help\n"
 	       "\nexit status:\n"
@@ -202,7 +202,8 @@ static void report_replayed(const char *cex_path, int rc, const struct monitor_r
 	}
 	report_html_replayed(cex_path, json_pack("{s:s, s:i, s:s?}", "outcome",
 						 rc == MPIV_EXIT_DEADLOCK ? "reproduced" :
-						 rc == MPIV_EXIT_OK ? "not reproduced" : "diverged",
+						 rc == MPIV_EXIT_OK	  ? "not reproduced" :
+									    "diverged",
 						 "exit", rc, "text", text));
 	free(text);
 }
@@ -247,7 +248,7 @@ static void print_failure(const struct monitor_result *res)
 			    !strcmp(res->ranks[k].text, m->text))
 				break;
 		if (k < r)
-			continue;	/* said with an earlier rank */
+			continue; /* said with an earlier rank */
 		used = 0;
 		n = 0;
 		ranks[0] = '\0';
@@ -285,8 +286,8 @@ static int print_pinned_hangs(const struct monitor_result *res, const struct mpi
 		monitor_site(m, r, trace_dir, where, sizeof(where));
 		printf("diverged: rank %d at event %ld: %s%s was pinned to the counterexample's "
 		       "match, rank %d's event %d, and waits for a message that never came (the "
-		       "counterexample has it complete)\n", r, m->op, m->call_name, where,
-		       (int)op->match_rank, (int)op->match_op);
+		       "counterexample has it complete)\n",
+		       r, m->op, m->call_name, where, (int)op->match_rank, (int)op->match_op);
 		n++;
 	}
 	if (n)
@@ -366,7 +367,8 @@ static void explain_not_reproduced(const struct monitor_result *res, const struc
 	}
 	if (n)
 		printf("not reproduced: the program completed, but the counterexample has these "
-		       "ranks blocked:%s\n", line);
+		       "ranks blocked:%s\n",
+		       line);
 	else
 		printf("not reproduced: the program completed\n");
 	for (r = 0; r < cex->nranks; r++) {
@@ -379,9 +381,9 @@ static void explain_not_reproduced(const struct monitor_result *res, const struc
 		cex_site(&cr->site, where, sizeof(where));
 		printf("rank %d: predicted blocked in %s%s, but it %s\n", r,
 		       cr->blocked_desc ? cr->blocked_desc : cr->blocked_call, where,
-		       !m || !m->seen ? "did not report"
-		       : m->state == MPIV_ST_FINALIZED ? "finished"
-						       : "ended outside MPI_Finalize");
+		       !m || !m->seen		     ? "did not report" :
+		       m->state == MPIV_ST_FINALIZED ? "finished" :
+						       "ended outside MPI_Finalize");
 		if (m && m->seen && m->text[0]) {
 			const char *p = m->text, *nl;
 
@@ -409,7 +411,8 @@ static void explain_not_reproduced(const struct monitor_result *res, const struc
 	else if (cancelled_op(cex, &r, &ev))
 		printf("why: the counterexample needs the cancellation of rank %d's request made "
 		       "at event %ld to succeed (MPI_Cancel), which replay cannot force; MPICH 4.0 "
-		       "and Open MPI 4.1 do not cancel sends\n", r, ev);
+		       "and Open MPI 4.1 do not cancel sends\n",
+		       r, ev);
 	else if (any_note(res, MPIV_NOTE_UNFORCED))
 		printf("why: replay could not force every choice of the counterexample (see "
 		       "above)\n");
@@ -435,10 +438,11 @@ static int no_replay(const struct launch *job, char **command, const char *dir, 
 	if (launch_exit_code(job) != 0) {
 		launch_describe_exit(job, how, sizeof(how));
 		error("the launcher '%s' failed (%s) before any rank reported: nothing was "
-		      "replayed", command[0], how);
+		      "replayed",
+		      command[0], how);
 		if (recorded)
 			fprintf(stderr, "hint: give the command to run after '--' if the recorded "
-				"one cannot run here\n");
+					"one cannot run here\n");
 	} else {
 		error("no rank reported to '%s': the replayer did not run in the ranks, so "
 		      "nothing was replayed (is the program a dynamically linked MPI program?)",
@@ -478,8 +482,10 @@ int cmd_replay(int argc, char **argv)
 			break;
 		case 'T':
 			if (parse_seconds(optarg, &timeout) < 0)
-				return usage_error("replay", "invalid --timeout '%s': expected a "
-						   "positive number of seconds", optarg);
+				return usage_error("replay",
+						   "invalid --timeout '%s': expected a "
+						   "positive number of seconds",
+						   optarg);
 			break;
 		case 'o':
 			out = optarg;
@@ -493,8 +499,10 @@ int cmd_replay(int argc, char **argv)
 	}
 	/* The command must follow '--': a bare word is more likely a forgotten --trace. */
 	if (optind < argc && strcmp(argv[optind - 1], "--"))
-		return usage_error("replay", "unexpected argument '%s' (a command to run goes "
-				   "after '--')", argv[optind]);
+		return usage_error("replay",
+				   "unexpected argument '%s' (a command to run goes "
+				   "after '--')",
+				   argv[optind]);
 	if (!cex_arg)
 		return usage_error("replay", "no counterexample given (--trace CEX.json)");
 	if (out && !*out)
@@ -509,8 +517,10 @@ int cmd_replay(int argc, char **argv)
 	command = optind < argc ? argv + optind : cex.command;
 	if (!command || !command[0]) {
 		mpiv_cex_release(&cex);
-		return usage_error("replay", "the counterexample '%s' names no command: give one "
-				   "after '--'", cex_arg);
+		return usage_error("replay",
+				   "the counterexample '%s' names no command: give one "
+				   "after '--'",
+				   cex_arg);
 	}
 
 	job_init(&job);

@@ -42,7 +42,7 @@ static int write_otf2(const char *what, const char *cexfile, const char *outdir)
 	int rc;
 
 	if (!otf2_available())
-		return otf2_write(outdir, NULL, NULL);	/* says how to get it */
+		return otf2_write(outdir, NULL, NULL); /* says how to get it */
 	mpiv_error_init(&err);
 	memset(&cex, 0, sizeof(cex));
 	if (cexfile && mpiv_cex_load(cexfile, &cex, &err))
@@ -88,12 +88,9 @@ static int print_rank(const struct mpiv_rank_trace *t, const char *outdir)
 int cmd_trace(int argc, char **argv)
 {
 	static const struct option longopts[] = {
-		{"rank", required_argument, NULL, 'r'},
-		{"output", required_argument, NULL, 'o'},
-		{"otf2", no_argument, NULL, 'O'},
-		{"cex", required_argument, NULL, 'x'},
-		{"help", no_argument, NULL, 'h'},
-		{NULL, 0, NULL, 0},
+		{"rank", required_argument, NULL, 'r'}, {"output", required_argument, NULL, 'o'},
+		{"otf2", no_argument, NULL, 'O'},	{"cex", required_argument, NULL, 'x'},
+		{"help", no_argument, NULL, 'h'},	{NULL, 0, NULL, 0},
 	};
 	const char *what = NULL, *outdir = NULL, *cexfile = NULL;
 	struct mpiv_traceset ts;
@@ -110,8 +107,10 @@ int cmd_trace(int argc, char **argv)
 			errno = 0;
 			lrank = strtol(optarg, &end, 10);
 			if (errno || end == optarg || *end || lrank < 0 || lrank > INT_MAX)
-				return usage_error("trace", "invalid -r '%s': expected a rank (0 or "
-						   "more)", optarg);
+				return usage_error("trace",
+						   "invalid -r '%s': expected a rank (0 or "
+						   "more)",
+						   optarg);
 			rank = (int)lrank;
 			break;
 		case 'o':

@@ -133,13 +133,13 @@ static int remove_old_runs(const char *runs)
 		if (end == de->d_name || (*end && strcmp(end, ".steer") && strcmp(end, ".out")))
 			continue;
 		if (snprintf(path, sizeof(path), "%s/%s", runs, de->d_name) >= (int)sizeof(path))
-			continue;	/* not a name verify gives */
+			continue; /* not a name verify gives */
 		if (*end) {
 			if (unlink(path) < 0 && errno != ENOENT)
 				rc = error("cannot remove '%s': %s", path, strerror(errno));
 			continue;
 		}
-		abs = outdir_prepare(path, stale, &lock);	/* empties it of what a run writes */
+		abs = outdir_prepare(path, stale, &lock); /* empties it of what a run writes */
 		if (!abs || unlink_lock(abs) < 0)
 			rc = -1;
 		else if (rmdir(abs) < 0)
@@ -211,35 +211,47 @@ int cmd_verify(int argc, char **argv)
 
 		case 'b':
 			if (parse_modes(optarg, &x) < 0)
-				return usage_error("verify", "invalid --buffering '%s': expected zero, "
-						   "infinite, eager:BYTES or all", optarg);
+				return usage_error("verify",
+						   "invalid --buffering '%s': expected zero, "
+						   "infinite, eager:BYTES or all",
+						   optarg);
 			break;
 		case 'J':
 			if (parse_count(optarg, &count) < 0 || count > 4096)
-				return usage_error("verify", "invalid --jobs '%s': expected a number "
-						   "from 1 to 4096", optarg);
+				return usage_error("verify",
+						   "invalid --jobs '%s': expected a number "
+						   "from 1 to 4096",
+						   optarg);
 			o.jobs = (int)count;
 			break;
 		case 'R':
 			if (parse_count(optarg, &count) < 0 || count > INT_MAX)
-				return usage_error("verify", "invalid --max-runs '%s': expected a "
-						   "positive number", optarg);
+				return usage_error("verify",
+						   "invalid --max-runs '%s': expected a "
+						   "positive number",
+						   optarg);
 			x.max_runs = (int)count;
 			break;
 		case 'L':
 			if (parse_seconds(optarg, &x.time_limit) < 0)
-				return usage_error("verify", "invalid --time-limit '%s': expected a "
-						   "positive number of seconds", optarg);
+				return usage_error("verify",
+						   "invalid --time-limit '%s': expected a "
+						   "positive number of seconds",
+						   optarg);
 			break;
 		case 'T':
 			if (parse_seconds(optarg, &o.timeout) < 0)
-				return usage_error("verify", "invalid --deadlock-timeout '%s': "
-						   "expected a positive number of seconds", optarg);
+				return usage_error("verify",
+						   "invalid --deadlock-timeout '%s': "
+						   "expected a positive number of seconds",
+						   optarg);
 			break;
 		case 'S':
 			if (parse_count(optarg, &count) < 0)
-				return usage_error("verify", "invalid --max-states '%s': expected a "
-						   "positive number", optarg);
+				return usage_error("verify",
+						   "invalid --max-states '%s': expected a "
+						   "positive number",
+						   optarg);
 			x.max_states = count;
 			break;
 		case 'h':

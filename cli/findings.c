@@ -67,9 +67,11 @@ static void one_call_each(struct findings *fs, json_t *doc, const char *section,
 	json_t *a = json_object_get(doc, section), *e;
 	size_t i;
 
-	json_array_foreach(a, i, e) {
+	json_array_foreach(a, i, e)
+	{
 		int kind = fixed_kind >= 0 ? fixed_kind :
-			   mpiv_finding_kind_from_name(str(e, "kind") ? str(e, "kind") : "");
+					     mpiv_finding_kind_from_name(
+						     str(e, "kind") ? str(e, "kind") : "");
 		struct finding *fd;
 
 		if (kind < 0)
@@ -88,7 +90,8 @@ void findings_of(struct findings *fs, json_t *doc)
 	int k, m;
 
 	memset(fs, 0, sizeof(*fs));
-	json_array_foreach(a, i, e) {
+	json_array_foreach(a, i, e)
+	{
 		int kind = mpiv_finding_kind_from_name(str(e, "kind") ? str(e, "kind") : "");
 		struct finding *fd = add(fs, e, "deadlocks", (int)i,
 					 kind < 0 ? MPIV_FIND_DEADLOCK : kind);
@@ -119,8 +122,7 @@ void findings_suppress(struct findings *fs, const struct mpiv_suppressions *set,
 {
 	int k;
 
-	snprintf(fs->ignored, sizeof(fs->ignored), "--ignore-potential-below %lld",
-		 ignore_below);
+	snprintf(fs->ignored, sizeof(fs->ignored), "--ignore-potential-below %lld", ignore_below);
 	for (k = 0; k < fs->n; k++) {
 		struct finding *fd = &fs->f[k];
 		const struct mpiv_suppression *sp = mpiv_suppressions_match(set, &fd->f);
@@ -160,7 +162,7 @@ int findings_shown(const struct findings *fs, int deadlocks)
 		if (fs->f[k].suppressed)
 			continue;
 		if (deadlocks ? mpiv_finding_kind_is_deadlock(kind) :
-		    kind >= MPIV_FIND_RED_MISMATCH && kind <= MPIV_FIND_RED_CORRUPT)
+				kind >= MPIV_FIND_RED_MISMATCH && kind <= MPIV_FIND_RED_CORRUPT)
 			n++;
 	}
 	return n;
@@ -186,8 +188,7 @@ void findings_print_suppressed(FILE *f, const struct findings *fs)
 
 	if (!fs->nsuppressed)
 		return;
-	fprintf(f, "suppressed findings (%d), not counted in the exit status:\n",
-		fs->nsuppressed);
+	fprintf(f, "suppressed findings (%d), not counted in the exit status:\n", fs->nsuppressed);
 	for (k = 0; k < fs->n; k++) {
 		const struct finding *fd = &fs->f[k];
 		struct mpiv_finding_site *d;

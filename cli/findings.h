@@ -13,23 +13,26 @@
 #include "suppress.h"
 
 struct finding {
-	struct mpiv_finding f;		/* kind and call sites (strings of the document's) */
-	json_t *entry;			/* its entry in the document (borrowed) */
-	const char *section;		/* the document's array: "deadlocks", "errors",
-					 * "warnings", "stopped" */
-	int index;			/* its index there */
-	char fingerprint[MPIV_FINGERPRINT_SIZE + 12];	/* "HEX:N": N-th finding of that
-							 * fingerprint in the document */
-	const char *suppressed;		/* what hides it (the suppression's name, or the
-					 * option), NULL if nothing */
-	char **names;			/* call names it owns */
+	struct mpiv_finding f; /* kind and call sites (strings of the document's) */
+	json_t *entry;	       /* its entry in the document (borrowed) */
+	/* the document's array: "deadlocks", "errors",
+	 * "warnings", "stopped" */
+	const char *section;
+	int index; /* its index there */
+	/* "HEX:N": N-th finding of that
+	 * fingerprint in the document */
+	char fingerprint[MPIV_FINGERPRINT_SIZE + 12];
+	/* what hides it (the suppression's name, or the
+	 * option), NULL if nothing */
+	const char *suppressed;
+	char **names; /* call names it owns */
 };
 
 struct findings {
 	struct finding *f;
 	int n;
 	int nsuppressed;
-	char ignored[64];		/* "--ignore-potential-below N": what hides those */
+	char ignored[64]; /* "--ignore-potential-below N": what hides those */
 };
 
 /* Collect the findings of doc and write each one's "fingerprint" into its entry. Cannot fail
@@ -66,26 +69,29 @@ void findings_release(struct findings *fs);
 /* ---- findings_opts.c: check's and verify's options about their findings ---- */
 
 enum findings_output {
-	OUT_TEXT,		/* the report for people */
-	OUT_JSON,		/* --json */
-	OUT_SARIF,		/* --sarif */
+	OUT_TEXT,  /* the report for people */
+	OUT_JSON,  /* --json */
+	OUT_SARIF, /* --sarif */
 };
 
 struct findings_opts {
 	enum findings_output output;
-	struct mpiv_suppressions supps;	/* --suppressions FILE, each file's */
+	struct mpiv_suppressions supps; /* --suppressions FILE, each file's */
 	long long ignore_below;		/* --ignore-potential-below BYTES, 0 if not given */
-	const char *gen;		/* --gen-suppressions[=FILE]: the file, "-" for standard
-					 * output, NULL if not asked */
+	/* --gen-suppressions[=FILE]: the file, "-" for standard
+	 * output, NULL if not asked */
+	const char *gen;
 };
 
 /* The long options, for a command's getopt_long() table (their values are above 255). */
-#define FINDINGS_LONGOPTS                                                        \
-	{"json", no_argument, NULL, FINDINGS_OPT_JSON},                          \
-	{"sarif", no_argument, NULL, FINDINGS_OPT_SARIF},                        \
-	{"suppressions", required_argument, NULL, FINDINGS_OPT_SUPPRESSIONS},    \
-	{"gen-suppressions", optional_argument, NULL, FINDINGS_OPT_GEN},         \
-	{"ignore-potential-below", required_argument, NULL, FINDINGS_OPT_IGNORE}
+#define FINDINGS_LONGOPTS                                                              \
+	{"json", no_argument, NULL, FINDINGS_OPT_JSON},                                \
+		{"sarif", no_argument, NULL, FINDINGS_OPT_SARIF},                      \
+		{"suppressions", required_argument, NULL, FINDINGS_OPT_SUPPRESSIONS},  \
+		{"gen-suppressions", optional_argument, NULL, FINDINGS_OPT_GEN},       \
+	{                                                                              \
+		"ignore-potential-below", required_argument, NULL, FINDINGS_OPT_IGNORE \
+	}
 enum {
 	FINDINGS_OPT_JSON = 0x100,
 	FINDINGS_OPT_SARIF,

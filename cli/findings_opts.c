@@ -19,7 +19,7 @@ int findings_option(struct findings_opts *o, const char *cmd, int c, const char 
 		if (o->output != OUT_TEXT &&
 		    o->output != (c == FINDINGS_OPT_JSON ? OUT_JSON : OUT_SARIF))
 			return usage_error(cmd, "--json and --sarif cannot both be given: "
-					   "standard output holds one document");
+						"standard output holds one document");
 		o->output = c == FINDINGS_OPT_JSON ? OUT_JSON : OUT_SARIF;
 		return 0;
 	case FINDINGS_OPT_SUPPRESSIONS:
@@ -36,8 +36,10 @@ int findings_option(struct findings_opts *o, const char *cmd, int c, const char 
 		errno = 0;
 		o->ignore_below = strtoll(arg, &end, 10);
 		if (errno || end == arg || *end || o->ignore_below < 1)
-			return usage_error(cmd, "invalid --ignore-potential-below '%s': expected "
-					   "a positive number of bytes", arg);
+			return usage_error(cmd,
+					   "invalid --ignore-potential-below '%s': expected "
+					   "a positive number of bytes",
+					   arg);
 		return 0;
 	default:
 		return -1;
@@ -47,7 +49,8 @@ int findings_option(struct findings_opts *o, const char *cmd, int c, const char 
 int findings_options_done(const struct findings_opts *o, const char *cmd)
 {
 	if (o->gen && !strcmp(o->gen, "-") && o->output != OUT_TEXT)
-		return usage_error(cmd, "--gen-suppressions without =FILE writes to standard "
+		return usage_error(cmd,
+				   "--gen-suppressions without =FILE writes to standard "
 				   "output, which --%s holds: give a file",
 				   o->output == OUT_JSON ? "json" : "sarif");
 	return 0;

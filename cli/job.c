@@ -14,7 +14,7 @@
 #include "outdir.h"
 #include "xalloc.h"
 
-#define JOB_MAX_VARS 8		/* variables a command sets for its ranks, the job's own included */
+#define JOB_MAX_VARS 8 /* variables a command sets for its ranks, the job's own included */
 
 void job_init(struct job *j)
 {
@@ -100,7 +100,8 @@ int job_start(struct job *j, const struct preload *p, char *const *command,
 	if (rc < 0) {
 		if (errno == EINVAL)
 			error("cannot preload '%s': LD_PRELOAD cannot hold a path with ':' or a "
-			      "space", j->lib);
+			      "space",
+			      j->lib);
 		else
 			error("cannot run '%s': %s", command[0], strerror(errno));
 		return MPIV_EXIT_TOOL;
@@ -153,7 +154,7 @@ void job_release(struct job *j)
 	free(j->dir);
 	free(j->status_dir);
 	if (j->lock >= 0)
-		close(j->lock);	/* the directory is free for the next run */
+		close(j->lock); /* the directory is free for the next run */
 	j->lock = -1;
 	memset(j, 0, sizeof(*j));
 }

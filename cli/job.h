@@ -22,26 +22,29 @@
 #include "mpi_pick.h"
 
 struct job {
-	char *lib;			/* the preload library, absolute; owned */
-	const struct mpiv_mpilib *mpi;	/* the MPI library the job runs on */
-	char *dir;			/* where the ranks write rank-N.status, absolute; owned */
-	int lock;			/* holds dir (outdir_prepare()) until job_release(), or -1 */
-	int started;			/* launch holds a started launcher */
+	char *lib;		       /* the preload library, absolute; owned */
+	const struct mpiv_mpilib *mpi; /* the MPI library the job runs on */
+	char *dir;		       /* where the ranks write rank-N.status, absolute; owned */
+	int lock;		       /* holds dir (outdir_prepare()) until job_release(), or -1 */
+	int started;		       /* launch holds a started launcher */
 	struct launch launch;
-	struct monitor_result res;	/* what job_watch() saw */
-	int sink;			/* > 0: where the job's output goes (verify's runs), set
-					 * before job_start(); 0: ours */
-	const struct monitor_expect *expect;	/* set before job_watch(): the deadlock the
-						 * run should end in (verify), or NULL */
+	struct monitor_result res; /* what job_watch() saw */
+	/* > 0: where the job's output goes (verify's runs), set
+	 * before job_start(); 0: ours */
+	int sink;
+	/* set before job_watch(): the deadlock the
+	 * run should end in (verify), or NULL */
+	const struct monitor_expect *expect;
 	/* set before job_start(), for a job spread over a Slurm allocation's nodes (nodes.h):
 	 * the directories its ranks write into, made anew on every node, and the files they
 	 * read, sent to every node (NULL-terminated lists, or NULL) */
 	const char *const *put_dirs;
 	const char *const *put_files;
-	char *status_dir;		/* where the ranks write rank-N.status: dir, or for a job
-					 * spread over nodes a directory of each node's own
-					 * (nodes_status_dir()); owned */
-	struct node_watch *nodes;	/* that job's node helpers while it runs, else NULL */
+	/* where the ranks write rank-N.status: dir, or for a job
+	 * spread over nodes a directory of each node's own
+	 * (nodes_status_dir()); owned */
+	char *status_dir;
+	struct node_watch *nodes; /* that job's node helpers while it runs, else NULL */
 };
 
 /* An empty job; call job_release() in the end. */

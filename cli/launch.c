@@ -1,7 +1,7 @@
 /* Running the user's job for record and replay: the launcher is started from an argv vector
  * (never a shell line) in its own process group, polled without blocking, and ended so that
  * no process of the job survives on this host. */
-#define _GNU_SOURCE		/* execvpe */
+#define _GNU_SOURCE /* execvpe */
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
@@ -22,8 +22,8 @@
 #include "status_file.h"
 #include "xalloc.h"
 
-#define TERM_GRACE_MS 3000	/* between SIGTERM and SIGKILL */
-#define KILL_GRACE_MS 1000	/* for SIGKILLed processes to be gone */
+#define TERM_GRACE_MS 3000 /* between SIGTERM and SIGKILL */
+#define KILL_GRACE_MS 1000 /* for SIGKILLed processes to be gone */
 #define STEP_MS 50
 
 extern char **environ;
@@ -251,14 +251,16 @@ static ssize_t relay_one(struct launch *l, int i)
 	if (l->muted)
 		return n;
 	for (off = 0; off < n; off += w) {
-		w = write(l->sink > 0 ? l->sink : i ? STDERR_FILENO : STDOUT_FILENO, buf + off,
-			  (size_t)(n - off));
+		w = write(l->sink > 0 ? l->sink :
+			  i	      ? STDERR_FILENO :
+					STDOUT_FILENO,
+			  buf + off, (size_t)(n - off));
 		if (w < 0 && errno == EINTR) {
 			w = 0;
 			continue;
 		}
 		if (w <= 0)
-			break;	/* our own output is gone: the job's is dropped, the job goes on */
+			break; /* our own output is gone: the job's is dropped, the job goes on */
 	}
 	return n;
 }
@@ -288,12 +290,13 @@ void launch_relay(struct launch *l, long ms)
 		}
 		rc = poll(p, (nfds_t)n, (int)left);
 		if (rc < 0)
-			return;	/* a signal: let the caller look at it */
+			return; /* a signal: let the caller look at it */
 		for (i = 0; i < 2; i++) {
 			int j;
 
 			for (j = 0; j < n; j++)
-				if (l->out[i] == p[j].fd && (p[j].revents & (POLLIN | POLLHUP | POLLERR)))
+				if (l->out[i] == p[j].fd &&
+				    (p[j].revents & (POLLIN | POLLHUP | POLLERR)))
 					relay_one(l, i);
 		}
 		clock_gettime(CLOCK_MONOTONIC, &t);

@@ -8,21 +8,23 @@
 
 /* One variable to set in the job's environment; a list ends with a NULL name. */
 struct launch_var {
-	const char *name;	/* MPIV_ENV_TRACE_DIR (environment.h) */
-	const char *value;	/* not copied: must live until launch_start() returns */
+	const char *name;  /* MPIV_ENV_TRACE_DIR (environment.h) */
+	const char *value; /* not copied: must live until launch_start() returns */
 };
 
 /* A started launcher. */
 struct launch {
-	pid_t pid;		/* the launcher, also its process group id; 0 if none */
-	int status;		/* its wait status, valid once exited */
-	int exited;		/* 1 once the launcher has been reaped */
-	char *status_dir;	/* where the ranks write rank-N.status, owned; NULL if unknown */
-	int out[2];		/* read ends of the job's stdout and stderr, -1 once closed */
-	int muted;		/* the job is being ended: what it prints now (the launcher's
-				 * report of the ranks we killed) is dropped */
-	int sink;		/* > 0: the job's stdout and stderr go to this descriptor
-				 * rather than to ours (set after launch_start()) */
+	pid_t pid;	  /* the launcher, also its process group id; 0 if none */
+	int status;	  /* its wait status, valid once exited */
+	int exited;	  /* 1 once the launcher has been reaped */
+	char *status_dir; /* where the ranks write rank-N.status, owned; NULL if unknown */
+	int out[2];	  /* read ends of the job's stdout and stderr, -1 once closed */
+	/* the job is being ended: what it prints now (the launcher's
+	 * report of the ranks we killed) is dropped */
+	int muted;
+	/* > 0: the job's stdout and stderr go to this descriptor
+	 * rather than to ours (set after launch_start()) */
+	int sink;
 };
 
 /* Start argv[0] (found on PATH, never through a shell) with argv, in a process group of its

@@ -11,8 +11,9 @@
 struct cmd {
 	const char *name;
 	int (*fn)(int argc, char **argv);
-	const char *summary;	/* one line for `mpiverify help`; NULL: not listed (run by
-				 * mpiverify itself, not by users) */
+	/* one line for `mpiverify help`; NULL: not listed (run by
+	 * mpiverify itself, not by users) */
+	const char *summary;
 };
 
 static int cmd_help(int argc, char **argv);
@@ -24,7 +25,7 @@ static const struct cmd commands[] = {
 	{"replay", cmd_replay, "re-run the program forcing a counterexample's choices"},
 	{"trace", cmd_trace, "print a recorded trace as JSON"},
 	{"help", cmd_help, "show the commands, or a command's help"},
-	{"node-agent", cmd_node_agent, NULL},	/* on a cluster's nodes: nodes.h */
+	{"node-agent", cmd_node_agent, NULL}, /* on a cluster's nodes: nodes.h */
 };
 
 #define NCOMMANDS (sizeof(commands) / sizeof(commands[0]))
@@ -37,9 +38,10 @@ static void list_commands(FILE *f)
 	for (i = 0; i < NCOMMANDS; i++)
 		if (commands[i].summary)
 			fprintf(f, "   %-8s %s\n", commands[i].name, commands[i].summary);
-	fprintf(f, "\n'mpiverify <command> --help' shows a command's options.\n"
-		   "exit codes: 0 no deadlock / completed, 1 deadlock found / reproduced, 2 usage,\n"
-		   "3 bad input, 4 a required tool failed, 5 inconclusive or diverged\n");
+	fprintf(f,
+		"\n'mpiverify <command> --help' shows a command's options.\n"
+		"exit codes: 0 no deadlock / completed, 1 deadlock found / reproduced, 2 usage,\n"
+		"3 bad input, 4 a required tool failed, 5 inconclusive or diverged\n");
 }
 
 static const struct cmd *find_command(const char *name)

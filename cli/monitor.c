@@ -157,7 +157,8 @@ static int deadlocked(struct monitor_result *res, double t, double timeout, char
 		if (!warned[r]) {
 			warning("rank %d (pid %d on '%s') has not updated its status for %.0f s: "
 				"it looks stopped or unreachable, so the job is not counted as "
-				"deadlocked", r, m->pid, m->host, t - m->beat_changed);
+				"deadlocked",
+				r, m->pid, m->host, t - m->beat_changed);
 			warned[r] = 1;
 		}
 	}
@@ -170,8 +171,7 @@ static int deadlocked(struct monitor_result *res, double t, double timeout, char
 
 /* The expected deadlock holds: every rank is where expect has it (or, without a prediction,
  * blocked or finished in a deadlock known already), still, for grace. */
-static int as_expected(struct monitor_result *res, const struct monitor_expect *expect,
-		       double t)
+static int as_expected(struct monitor_result *res, const struct monitor_expect *expect, double t)
 {
 	double last = 0;
 	int r, predicted = expect && expect->call != NULL;
@@ -183,10 +183,11 @@ static int as_expected(struct monitor_result *res, const struct monitor_expect *
 
 		if (!m->seen || (m->state != MPIV_ST_IN_CALL && m->state != MPIV_ST_FINALIZED))
 			return 0;
-		if (predicted && (expect->call[r] < 0 ? m->state != MPIV_ST_FINALIZED :
-				  m->state != MPIV_ST_IN_CALL ||
-				  m->call != (unsigned)expect->call[r] ||
-				  (expect->op && expect->op[r] >= 0 && m->op != expect->op[r])))
+		if (predicted &&
+		    (expect->call[r] < 0 ?
+			     m->state != MPIV_ST_FINALIZED :
+			     m->state != MPIV_ST_IN_CALL || m->call != (unsigned)expect->call[r] ||
+				     (expect->op && expect->op[r] >= 0 && m->op != expect->op[r])))
 			predicted = 0;
 		if (m->changed > last)
 			last = m->changed;
@@ -405,7 +406,7 @@ void monitor_run(struct launch *l, const char *status_dir, double timeout,
 		}
 		if (nodes ? nodes_as_expected(nodes, status_dir, expect, res, t) ||
 				    monitor_nodes_deadlocked(nodes, res, t, timeout) :
-				as_expected(res, expect, t) || deadlocked(res, t, timeout, warned)) {
+			    as_expected(res, expect, t) || deadlocked(res, t, timeout, warned)) {
 			res->outcome = MONITOR_DEADLOCK;
 			break;
 		}

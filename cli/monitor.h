@@ -16,51 +16,54 @@ struct node_summary;
 struct node_watch;
 
 enum monitor_outcome {
-	MONITOR_COMPLETED,	/* the launcher exited */
-	MONITOR_DEADLOCK,	/* every rank blocked in MPI, polling without progress or
-				 * finished, no progress for timeout */
-	MONITOR_DIVERGED,	/* a rank reported DIVERGED (replay) */
-	MONITOR_FAILED,		/* a rank reported FAILED: it cannot replay (text says why) */
-	MONITOR_INTERRUPTED,	/* mpiverify got SIGINT, SIGTERM or SIGHUP */
+	MONITOR_COMPLETED, /* the launcher exited */
+	/* every rank blocked in MPI, polling without progress or
+	 * finished, no progress for timeout */
+	MONITOR_DEADLOCK,
+	MONITOR_DIVERGED,    /* a rank reported DIVERGED (replay) */
+	MONITOR_FAILED,	     /* a rank reported FAILED: it cannot replay (text says why) */
+	MONITOR_INTERRUPTED, /* mpiverify got SIGINT, SIGTERM or SIGHUP */
 };
 
 /* What was last seen of one rank. */
 struct monitor_rank {
-	int seen;		/* a valid status file was read; the fields below are meaningful */
+	int seen; /* a valid status file was read; the fields below are meaningful */
 	enum mpiv_rank_state state;
-	unsigned call;		/* enum mpiv_call of the current call when IN_CALL */
-	const char *call_name;	/* "MPI_Recv" (static), "MPI call N" style if unknown */
-	long op;		/* event index of the current (or last) call */
-	uint64_t progress;	/* calls completed, failed polls left out */
-	uint64_t polls;		/* failed polls (MPI_Test*, MPI_Iprobe that found nothing) */
-	uint64_t polls_base;	/* polls when progress last changed */
-	int polling;		/* DEADLOCK: the rank polled without progress (call, op and
-				 * site are its last poll's) rather than blocked */
-	uint64_t beat;		/* heartbeat counter */
-	uint64_t site;		/* MPIV_SITE() of the current call */
+	unsigned call;	       /* enum mpiv_call of the current call when IN_CALL */
+	const char *call_name; /* "MPI_Recv" (static), "MPI call N" style if unknown */
+	long op;	       /* event index of the current (or last) call */
+	uint64_t progress;     /* calls completed, failed polls left out */
+	uint64_t polls;	       /* failed polls (MPI_Test*, MPI_Iprobe that found nothing) */
+	uint64_t polls_base;   /* polls when progress last changed */
+	/* DEADLOCK: the rank polled without progress (call, op and
+	 * site are its last poll's) rather than blocked */
+	int polling;
+	uint64_t beat; /* heartbeat counter */
+	uint64_t site; /* MPIV_SITE() of the current call */
 	char host[64];
 	int pid;
-	char text[512];		/* the divergence or failure, or the replayer's notes; or "" */
-	unsigned notes;		/* the kinds of those notes (enum mpiv_note_kind) */
-	char module[512];	/* the module site points into, "" if unknown */
-	uint32_t stack_op;	/* the call the stack was taken in */
-	uint32_t nframes;	/* lines in stack, 0 if none */
-	char stack[MPIV_STATUS_STACK_SIZE];	/* as struct mpiv_status's */
-	double changed;		/* monotonic time progress, state, call or op last changed */
-	double beat_changed;	/* monotonic time beat last changed */
-	double progress_changed;	/* monotonic time progress last changed, or the state
-					 * other than between RUNNING and IN_CALL */
-	double polls_changed;	/* monotonic time polls last changed */
+	char text[512];	   /* the divergence or failure, or the replayer's notes; or "" */
+	unsigned notes;	   /* the kinds of those notes (enum mpiv_note_kind) */
+	char module[512];  /* the module site points into, "" if unknown */
+	uint32_t stack_op; /* the call the stack was taken in */
+	uint32_t nframes;  /* lines in stack, 0 if none */
+	char stack[MPIV_STATUS_STACK_SIZE]; /* as struct mpiv_status's */
+	double changed;	     /* monotonic time progress, state, call or op last changed */
+	double beat_changed; /* monotonic time beat last changed */
+	/* monotonic time progress last changed, or the state
+	 * other than between RUNNING and IN_CALL */
+	double progress_changed;
+	double polls_changed; /* monotonic time polls last changed */
 };
 
 struct monitor_result {
 	enum monitor_outcome outcome;
-	int exit_code;		/* the launcher's (launch_exit_code()), -1 if it had not exited */
-	int signal;		/* INTERRUPTED: the signal received */
-	double stalled;		/* DEADLOCK: seconds without any rank's progress */
-	int npolling;		/* DEADLOCK: ranks that polled without progress */
-	int size;		/* world size, 0 if no status file ever appeared */
-	struct monitor_rank *ranks;	/* size entries, by world rank; owned */
+	int exit_code;	/* the launcher's (launch_exit_code()), -1 if it had not exited */
+	int signal;	/* INTERRUPTED: the signal received */
+	double stalled; /* DEADLOCK: seconds without any rank's progress */
+	int npolling;	/* DEADLOCK: ranks that polled without progress */
+	int size;	/* world size, 0 if no status file ever appeared */
+	struct monitor_rank *ranks; /* size entries, by world rank; owned */
 };
 
 /* A deadlock a run is expected to end in (verify's confirmation of a model's deadlock): once
@@ -68,11 +71,13 @@ struct monitor_result {
  * has it finish), with no progress for grace seconds, the run is deadlocked without waiting
  * for the timeout: the steering forces every choice that leads there, so none can move. */
 struct monitor_expect {
-	int n;			/* ranks */
-	const int *call;	/* per rank: enum mpiv_call of its blocked call; -1: finished;
-				 * NULL: no prediction */
-	const long *op;		/* with call: per rank, the event index of that call (the
-				 * status's op), -1 if unknown */
+	int n; /* ranks */
+	/* per rank: enum mpiv_call of its blocked call; -1: finished;
+	 * NULL: no prediction */
+	const int *call;
+	/* with call: per rank, the event index of that call (the
+	 * status's op), -1 if unknown */
+	const long *op;
 	double grace;
 	/* or, every rank blocked or finished, still for grace: 1 if this is a deadlock known
 	 * already (a run confirmed it); NULL: none is */

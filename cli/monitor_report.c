@@ -160,9 +160,11 @@ static void describe(const struct monitor_rank *m, enum monitor_outcome outcome,
 	case MPIV_ST_RUNNING:
 	case MPIV_ST_IN_CALL:
 		if (m->polling && outcome == MONITOR_DEADLOCK) {
-			snprintf(buf, size, "polling without progress: %llu failed %s (last: "
-				 "event %ld)", (unsigned long long)(m->polls - m->polls_base),
-				 m->call_name, m->op);
+			snprintf(buf, size,
+				 "polling without progress: %llu failed %s (last: "
+				 "event %ld)",
+				 (unsigned long long)(m->polls - m->polls_base), m->call_name,
+				 m->op);
 			break;
 		}
 		if (m->state == MPIV_ST_RUNNING) {

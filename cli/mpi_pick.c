@@ -108,8 +108,8 @@ static const struct mpiv_mpilib *launcher_mpi(const char *name, char *resolved, 
 /* The file of the preload library of kind for lib (where paths.c looks for it). */
 static const char *lib_file(const struct mpiv_mpilib *lib, enum preload_kind kind)
 {
-	return kind == PRELOAD_RECORDER ? mpiv_recorder_lib(lib->name)
-					: mpiv_replayer_lib(lib->name);
+	return kind == PRELOAD_RECORDER ? mpiv_recorder_lib(lib->name) :
+					  mpiv_replayer_lib(lib->name);
 }
 
 /* configure's first MPI library: the default. */
@@ -154,9 +154,10 @@ static int refuse(const struct mpiv_mpilib *lib, enum preload_kind kind, const c
 
 	have_titles(kind, built, sizeof(built));
 	error("%s, an MPI library mpiverify was not built for (it has preload libraries for %s "
-	      "only): a preload library of another MPI library would crash the program", what,
-	      built);
-	fprintf(stderr, "hint: install %s's compiler and headers (Debian: %s) and build mpiverify "
+	      "only): a preload library of another MPI library would crash the program",
+	      what, built);
+	fprintf(stderr,
+		"hint: install %s's compiler and headers (Debian: %s) and build mpiverify "
 		"again (./configure && make): configure builds for every MPI library it finds\n",
 		lib->title, lib->packages);
 	return MPIV_EXIT_TOOL;
@@ -182,8 +183,10 @@ int preload_pick(struct preload *p, char *const *command, enum preload_kind kind
 	if (prog && other) {
 		/* its calls would go to whichever library the loader finds a symbol in first */
 		error("'%s' links two MPI libraries, %s ('%s') and %s ('%s'): it cannot run as "
-		      "either", command[at], prog->title, soname, other->title, other_soname);
-		fprintf(stderr, "hint: link it with one library's compiler wrapper alone; Debian's "
+		      "either",
+		      command[at], prog->title, soname, other->title, other_soname);
+		fprintf(stderr,
+			"hint: link it with one library's compiler wrapper alone; Debian's "
 			"mpif90.openmpi links the default libmpi.so, which is MPICH's when MPICH is "
 			"the default MPI: give it Open MPI's directory too (-L$(mpicc.openmpi "
 			"--showme:libdirs))\n");
@@ -196,8 +199,8 @@ int preload_pick(struct preload *p, char *const *command, enum preload_kind kind
 			 soname);
 		if (launcher && launcher != prog && !quiet)
 			warning("'%s' links %s, but the launcher '%s' is %s's: its ranks may not "
-				"form one job", command[at], prog->title, command[0],
-				launcher->title);
+				"form one job",
+				command[at], prog->title, command[0], launcher->title);
 	} else if (launcher) {
 		lib = launcher;
 		snprintf(what, sizeof(what), "the launcher '%s'%s%s%s is %s's", command[0],

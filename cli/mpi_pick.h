@@ -14,15 +14,16 @@
 #include "mpilib.h"
 
 enum preload_kind {
-	PRELOAD_RECORDER,	/* librecorder.so: record, verify */
-	PRELOAD_REPLAYER,	/* libreplayer.so: replay */
+	PRELOAD_RECORDER, /* librecorder.so: record, verify */
+	PRELOAD_REPLAYER, /* libreplayer.so: replay */
 };
 
 struct preload {
-	char *lib;			/* the library to preload, absolute; owned */
-	const struct mpiv_mpilib *mpi;	/* the MPI library the job runs on (lib is built for
-					 * it unless $MPIVERIFY_*_LIB chose lib); never NULL
-					 * once picked */
+	char *lib; /* the library to preload, absolute; owned */
+	/* the MPI library the job runs on (lib is built for
+	 * it unless $MPIVERIFY_*_LIB chose lib); never NULL
+	 * once picked */
+	const struct mpiv_mpilib *mpi;
 };
 
 /* Pick the preload library of kind for the job command (argv[0] found on PATH, relative

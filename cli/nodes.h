@@ -49,9 +49,10 @@ struct node_watch {
 	char *warned;		    /* per node: its silence or a stopped rank was warned of */
 	int nnodes;
 	size_t capnodes;
-	char *peek_dir; /* where nodes_peek() gathers the status files (owned, set after
-			 * nodes_watch_start()), or NULL: no peeking */
-	double peeked;	/* when the last peek was (monotonic), 0 if none */
+	/* where nodes_peek() gathers the status files (owned, set after
+	 * nodes_watch_start()), or NULL: no peeking */
+	char *peek_dir;
+	double peeked; /* when the last peek was (monotonic), 0 if none */
 };
 
 /* Whether a job of command runs under the node helpers: inside a Slurm allocation of more

@@ -59,8 +59,10 @@ int parse_seconds(const char *s, double *out)
 int launcher_args(const char *cmd, int argc, int optind, const char *out)
 {
 	if (optind >= argc)
-		return usage_error(cmd, "no launcher command given (for example: "
-				   "mpiverify %s -- mpirun -np 2 ./app)", cmd);
+		return usage_error(cmd,
+				   "no launcher command given (for example: "
+				   "mpiverify %s -- mpirun -np 2 ./app)",
+				   cmd);
 	if (!*out)
 		return usage_error(cmd, "empty output directory name");
 	return 0;

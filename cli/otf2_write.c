@@ -41,23 +41,24 @@ int otf2_write(const char *dir, const struct mpiv_traceset *ts, const struct mpi
 #include "tr_timeline.h"
 #include "xalloc.h"
 
-#define OW_ARCHIVE "traces"	/* DIR/traces.otf2, DIR/traces.def, DIR/traces/ */
+#define OW_ARCHIVE "traces" /* DIR/traces.otf2, DIR/traces.def, DIR/traces/ */
 
 /* A location: one thread of one rank. */
 struct ow_loc {
 	int rank, thread;
-	uint64_t nevents;	/* records written */
-	OTF2_TimeStamp last;	/* the last record's time: times may not go back */
+	uint64_t nevents;    /* records written */
+	OTF2_TimeStamp last; /* the last record's time: times may not go back */
 };
 
 /* What a rank's request was made for, by request id. */
 struct ow_req {
-	int known;		/* the id was made by an MPI_Isend or MPI_Irecv (not persistent) */
-	int recv;		/* a receive (else a send) */
-	int32_t comm;		/* its communicator */
-	uint64_t bytes;		/* a receive: the message's length, when known */
-	int32_t src, tag;	/* a receive the time line matched (a counterexample's): the
-				 * send's world rank and tag, else src -1 */
+	int known;	/* the id was made by an MPI_Isend or MPI_Irecv (not persistent) */
+	int recv;	/* a receive (else a send) */
+	int32_t comm;	/* its communicator */
+	uint64_t bytes; /* a receive: the message's length, when known */
+	/* a receive the time line matched (a counterexample's): the
+	 * send's world rank and tag, else src -1 */
+	int32_t src, tag;
 };
 
 /* One archive being written. */
@@ -65,14 +66,14 @@ struct ow {
 	const struct tr_timeline *tl;
 	const struct mpiv_traceset *ts;
 	OTF2_Archive *archive;
-	int err;			/* an OTF2 call failed: the first error */
-	char **strings;			/* string definitions, by id */
+	int err;	/* an OTF2 call failed: the first error */
+	char **strings; /* string definitions, by id */
 	size_t nstrings, capstrings;
-	int32_t region[MPIV_CALL__COUNT];	/* region id by call, -1: none yet */
+	int32_t region[MPIV_CALL__COUNT]; /* region id by call, -1: none yet */
 	uint32_t nregions;
-	struct ow_loc *locs;		/* by location id: each rank's threads in order */
+	struct ow_loc *locs; /* by location id: each rank's threads in order */
 	size_t nlocs, caplocs;
-	OTF2_TimeStamp offset;		/* added to the time line's times */
+	OTF2_TimeStamp offset; /* added to the time line's times */
 };
 
 static OTF2_FlushType ow_pre_flush(void *user, OTF2_FileType type, OTF2_LocationRef loc,
@@ -82,7 +83,7 @@ static OTF2_FlushType ow_pre_flush(void *user, OTF2_FileType type, OTF2_Location
 	(void)type;
 	(void)loc;
 	(void)caller;
-	(void)final;
+	(void) final;
 	return OTF2_FLUSH;
 }
 
@@ -160,7 +161,7 @@ static int64_t ow_rank_in(const struct ow *w, int32_t c, int32_t world)
 	if (c < 0 || c >= w->tl->ncomms || world < 0)
 		return -1;
 	if (c >= 1 && c <= w->tl->nranks)
-		return 0;	/* MPI_COMM_SELF */
+		return 0; /* MPI_COMM_SELF */
 	cm = &w->tl->comm[c];
 	for (i = 0; i < cm->n; i++)
 		if (cm->members[i] == world)
@@ -172,24 +173,42 @@ static int64_t ow_rank_in(const struct ow *w, int32_t c, int32_t world)
 static int ow_collective(unsigned call)
 {
 	switch (call) {
-	case MPIV_CALL_Barrier: return OTF2_COLLECTIVE_OP_BARRIER;
-	case MPIV_CALL_Bcast: return OTF2_COLLECTIVE_OP_BCAST;
-	case MPIV_CALL_Gather: return OTF2_COLLECTIVE_OP_GATHER;
-	case MPIV_CALL_Gatherv: return OTF2_COLLECTIVE_OP_GATHERV;
-	case MPIV_CALL_Scatter: return OTF2_COLLECTIVE_OP_SCATTER;
-	case MPIV_CALL_Scatterv: return OTF2_COLLECTIVE_OP_SCATTERV;
-	case MPIV_CALL_Allgather: return OTF2_COLLECTIVE_OP_ALLGATHER;
-	case MPIV_CALL_Allgatherv: return OTF2_COLLECTIVE_OP_ALLGATHERV;
-	case MPIV_CALL_Alltoall: return OTF2_COLLECTIVE_OP_ALLTOALL;
-	case MPIV_CALL_Alltoallv: return OTF2_COLLECTIVE_OP_ALLTOALLV;
-	case MPIV_CALL_Alltoallw: return OTF2_COLLECTIVE_OP_ALLTOALLW;
-	case MPIV_CALL_Allreduce: return OTF2_COLLECTIVE_OP_ALLREDUCE;
-	case MPIV_CALL_Reduce: return OTF2_COLLECTIVE_OP_REDUCE;
-	case MPIV_CALL_Reduce_scatter: return OTF2_COLLECTIVE_OP_REDUCE_SCATTER;
-	case MPIV_CALL_Reduce_scatter_block: return OTF2_COLLECTIVE_OP_REDUCE_SCATTER_BLOCK;
-	case MPIV_CALL_Scan: return OTF2_COLLECTIVE_OP_SCAN;
-	case MPIV_CALL_Exscan: return OTF2_COLLECTIVE_OP_EXSCAN;
-	default: return -1;
+	case MPIV_CALL_Barrier:
+		return OTF2_COLLECTIVE_OP_BARRIER;
+	case MPIV_CALL_Bcast:
+		return OTF2_COLLECTIVE_OP_BCAST;
+	case MPIV_CALL_Gather:
+		return OTF2_COLLECTIVE_OP_GATHER;
+	case MPIV_CALL_Gatherv:
+		return OTF2_COLLECTIVE_OP_GATHERV;
+	case MPIV_CALL_Scatter:
+		return OTF2_COLLECTIVE_OP_SCATTER;
+	case MPIV_CALL_Scatterv:
+		return OTF2_COLLECTIVE_OP_SCATTERV;
+	case MPIV_CALL_Allgather:
+		return OTF2_COLLECTIVE_OP_ALLGATHER;
+	case MPIV_CALL_Allgatherv:
+		return OTF2_COLLECTIVE_OP_ALLGATHERV;
+	case MPIV_CALL_Alltoall:
+		return OTF2_COLLECTIVE_OP_ALLTOALL;
+	case MPIV_CALL_Alltoallv:
+		return OTF2_COLLECTIVE_OP_ALLTOALLV;
+	case MPIV_CALL_Alltoallw:
+		return OTF2_COLLECTIVE_OP_ALLTOALLW;
+	case MPIV_CALL_Allreduce:
+		return OTF2_COLLECTIVE_OP_ALLREDUCE;
+	case MPIV_CALL_Reduce:
+		return OTF2_COLLECTIVE_OP_REDUCE;
+	case MPIV_CALL_Reduce_scatter:
+		return OTF2_COLLECTIVE_OP_REDUCE_SCATTER;
+	case MPIV_CALL_Reduce_scatter_block:
+		return OTF2_COLLECTIVE_OP_REDUCE_SCATTER_BLOCK;
+	case MPIV_CALL_Scan:
+		return OTF2_COLLECTIVE_OP_SCAN;
+	case MPIV_CALL_Exscan:
+		return OTF2_COLLECTIVE_OP_EXSCAN;
+	default:
+		return -1;
 	}
 }
 
@@ -281,8 +300,8 @@ static void ow_op(struct ow *w, OTF2_EvtWriter *ew, OTF2_LocationRef loc, int r,
 	ow_check(w, OTF2_EvtWriter_Enter(ew, NULL, ow_time(w, loc, op->enter), region));
 	if ((k == MPIV_KIND_SEND || k == MPIV_KIND_SENDRECV) && peer >= 0)
 		ow_check(w, OTF2_EvtWriter_MpiSend(ew, NULL, ow_time(w, loc, op->enter),
-						   (uint32_t)peer, ow_comm(w, c),
-						   (uint32_t)ev->tag, ev->bytes));
+						   (uint32_t)peer, ow_comm(w, c), (uint32_t)ev->tag,
+						   ev->bytes));
 	if ((k == MPIV_KIND_ISEND || k == MPIV_KIND_IRECV) && ev->nreqs == 1 &&
 	    ev->reqs[0].req >= 0 && c >= 0) {
 		int32_t id = ev->reqs[0].req;
@@ -310,7 +329,8 @@ static void ow_op(struct ow *w, OTF2_EvtWriter *ew, OTF2_LocationRef loc, int r,
 							    (uint64_t)id));
 	}
 	if (coll >= 0 && k == MPIV_KIND_COLL)
-		ow_check(w, OTF2_EvtWriter_MpiCollectiveBegin(ew, NULL, ow_time(w, loc, op->enter)));
+		ow_check(w,
+			 OTF2_EvtWriter_MpiCollectiveBegin(ew, NULL, ow_time(w, loc, op->enter)));
 	if (op->blocked) {
 		/* it never returned: what it would have received is not known */
 		ow_check(w, OTF2_EvtWriter_Leave(ew, NULL, ow_time(w, loc, op->leave), region));
@@ -322,10 +342,10 @@ static void ow_op(struct ow *w, OTF2_EvtWriter *ew, OTF2_LocationRef loc, int r,
 		ow_msg_from(w, op, &from, &tag);
 		src = ow_rank_in(w, c, from);
 		if (src >= 0)
-			ow_check(w, OTF2_EvtWriter_MpiRecv(ew, NULL, ow_time(w, loc, op->leave),
-							   (uint32_t)src, ow_comm(w, c),
-							   (uint32_t)tag,
-							   ow_msg_bytes(w, op, ev->bytes)));
+			ow_check(w,
+				 OTF2_EvtWriter_MpiRecv(ew, NULL, ow_time(w, loc, op->leave),
+							(uint32_t)src, ow_comm(w, c), (uint32_t)tag,
+							ow_msg_bytes(w, op, ev->bytes)));
 	}
 	ndone = k == MPIV_KIND_WAIT ? ev->nreqs - ev->npending : 0;
 	for (j = 0; j < ndone; j++) {
@@ -344,12 +364,12 @@ static void ow_op(struct ow *w, OTF2_EvtWriter *ew, OTF2_LocationRef loc, int r,
 
 			src = ow_rank_in(w, q->comm, from);
 			if (src >= 0)
-				ow_check(w, OTF2_EvtWriter_MpiIrecv(ew, NULL,
-								    ow_time(w, loc, op->leave),
-								    (uint32_t)src, ow_comm(w, q->comm),
-								    (uint32_t)(q->src >= 0 ? q->tag :
-									       ev->reqs[j].tag),
-								    q->bytes, (uint64_t)id));
+				ow_check(w,
+					 OTF2_EvtWriter_MpiIrecv(
+						 ew, NULL, ow_time(w, loc, op->leave),
+						 (uint32_t)src, ow_comm(w, q->comm),
+						 (uint32_t)(q->src >= 0 ? q->tag : ev->reqs[j].tag),
+						 q->bytes, (uint64_t)id));
 		}
 	}
 	if (coll >= 0 && k == MPIV_KIND_COLL) {
@@ -465,12 +485,13 @@ static void ow_definitions(struct ow *w)
 			     call++)
 				;
 			if (out)
-				ow_check(w, OTF2_GlobalDefWriter_WriteRegion(
-						    gw, (OTF2_RegionRef)i,
-						    ow_string(w, mpiv_call_name(call)),
-						    ow_string(w, mpiv_call_name(call)), ow_string(w, ""),
-						    ow_role(call), OTF2_PARADIGM_MPI,
-						    OTF2_REGION_FLAG_NONE, ow_string(w, ""), 0, 0));
+				ow_check(w,
+					 OTF2_GlobalDefWriter_WriteRegion(
+						 gw, (OTF2_RegionRef)i,
+						 ow_string(w, mpiv_call_name(call)),
+						 ow_string(w, mpiv_call_name(call)),
+						 ow_string(w, ""), ow_role(call), OTF2_PARADIGM_MPI,
+						 OTF2_REGION_FLAG_NONE, ow_string(w, ""), 0, 0));
 			else
 				ow_string(w, mpiv_call_name(call));
 		}
@@ -481,7 +502,7 @@ static void ow_definitions(struct ow *w)
 					    OTF2_UNDEFINED_SYSTEM_TREE_NODE));
 		for (i = 0; i < (size_t)tl->nranks; i++) {
 			const char *host = w->ts->ranks[i].host[0] ? w->ts->ranks[i].host :
-								      "unknown host";
+								     "unknown host";
 			size_t k;
 
 			for (k = 0; k < i && strcmp(w->ts->ranks[k].host, w->ts->ranks[i].host);
@@ -493,16 +514,17 @@ static void ow_definitions(struct ow *w)
 						    ow_string(w, host), ow_string(w, "node"), 0));
 			else if (!out)
 				ow_string(w, host);
-			members[i] = 1 + k;	/* the rank's node */
+			members[i] = 1 + k; /* the rank's node */
 		}
 		for (i = 0; i < (size_t)tl->nranks; i++) {
 			snprintf(name, sizeof(name), "MPI Rank %zu", i);
 			if (out)
-				ow_check(w, OTF2_GlobalDefWriter_WriteLocationGroup(
-						    gw, (OTF2_LocationGroupRef)i, ow_string(w, name),
-						    OTF2_LOCATION_GROUP_TYPE_PROCESS,
-						    (OTF2_SystemTreeNodeRef)members[i],
-						    OTF2_UNDEFINED_LOCATION_GROUP));
+				ow_check(w,
+					 OTF2_GlobalDefWriter_WriteLocationGroup(
+						 gw, (OTF2_LocationGroupRef)i, ow_string(w, name),
+						 OTF2_LOCATION_GROUP_TYPE_PROCESS,
+						 (OTF2_SystemTreeNodeRef)members[i],
+						 OTF2_UNDEFINED_LOCATION_GROUP));
 			else
 				ow_string(w, name);
 		}
@@ -512,10 +534,11 @@ static void ow_definitions(struct ow *w)
 			else
 				snprintf(name, sizeof(name), "Master thread");
 			if (out)
-				ow_check(w, OTF2_GlobalDefWriter_WriteLocation(
-						    gw, (OTF2_LocationRef)i, ow_string(w, name),
-						    OTF2_LOCATION_TYPE_CPU_THREAD, w->locs[i].nevents,
-						    (OTF2_LocationGroupRef)w->locs[i].rank));
+				ow_check(w,
+					 OTF2_GlobalDefWriter_WriteLocation(
+						 gw, (OTF2_LocationRef)i, ow_string(w, name),
+						 OTF2_LOCATION_TYPE_CPU_THREAD, w->locs[i].nevents,
+						 (OTF2_LocationGroupRef)w->locs[i].rank));
 			else
 				ow_string(w, name);
 		}
@@ -536,12 +559,12 @@ static void ow_definitions(struct ow *w)
 		ow_group(w, gw, 1, "MPI_COMM_WORLD", OTF2_GROUP_TYPE_COMM_GROUP,
 			 (uint32_t)tl->nranks, members);
 		ow_group(w, gw, 2, "MPI_COMM_SELF", OTF2_GROUP_TYPE_COMM_SELF, 0, NULL);
-		ow_check(w, OTF2_GlobalDefWriter_WriteComm(gw, 0, ow_string(w, "MPI_COMM_WORLD"), 1,
-							   OTF2_UNDEFINED_COMM,
-							   OTF2_COMM_FLAG_NONE));
-		ow_check(w, OTF2_GlobalDefWriter_WriteComm(gw, 1, ow_string(w, "MPI_COMM_SELF"), 2,
-							   OTF2_UNDEFINED_COMM,
-							   OTF2_COMM_FLAG_NONE));
+		ow_check(w,
+			 OTF2_GlobalDefWriter_WriteComm(gw, 0, ow_string(w, "MPI_COMM_WORLD"), 1,
+							OTF2_UNDEFINED_COMM, OTF2_COMM_FLAG_NONE));
+		ow_check(w,
+			 OTF2_GlobalDefWriter_WriteComm(gw, 1, ow_string(w, "MPI_COMM_SELF"), 2,
+							OTF2_UNDEFINED_COMM, OTF2_COMM_FLAG_NONE));
 		for (c = 1 + tl->nranks; c < tl->ncomms; c++) {
 			uint64_t *m = xcalloc((size_t)tl->comm[c].n + 1, sizeof(*m));
 			int32_t k;
@@ -620,8 +643,7 @@ int otf2_write(const char *dir, const struct mpiv_traceset *ts, const struct mpi
 	memset(w.region, 0xff, sizeof(w.region));
 	w.offset = tl.synthetic ? 0 : (OTF2_TimeStamp)tl.start;
 	w.archive = OTF2_Archive_Open(dir, OW_ARCHIVE, OTF2_FILEMODE_WRITE, 1024 * 1024,
-				      4 * 1024 * 1024, OTF2_SUBSTRATE_POSIX,
-				      OTF2_COMPRESSION_NONE);
+				      4 * 1024 * 1024, OTF2_SUBSTRATE_POSIX, OTF2_COMPRESSION_NONE);
 	if (!w.archive) {
 		error("cannot create the OTF2 archive '%s/" OW_ARCHIVE ".otf2'", dir);
 		tr_timeline_release(&tl);
@@ -630,9 +652,10 @@ int otf2_write(const char *dir, const struct mpiv_traceset *ts, const struct mpi
 	ow_check(&w, OTF2_Archive_SetFlushCallbacks(w.archive, &ow_flush, NULL));
 	ow_check(&w, OTF2_Archive_SetSerialCollectiveCallbacks(w.archive));
 	ow_check(&w, OTF2_Archive_SetCreator(w.archive, "mpiverify " PACKAGE_VERSION));
-	ow_check(&w, OTF2_Archive_SetDescription(w.archive, cex ?
-					"a counterexample's way to its deadlock (synthetic times)" :
-					"a recorded run"));
+	ow_check(&w, OTF2_Archive_SetDescription(
+			     w.archive,
+			     cex ? "a counterexample's way to its deadlock (synthetic times)" :
+				   "a recorded run"));
 	if (!w.err)
 		ow_events(&w);
 	if (!w.err)

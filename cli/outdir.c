@@ -88,8 +88,8 @@ static int lock_dir(const char *abs, const char *dir)
 			pid[n > 0 ? n : 0] = '\0';
 			pid[strcspn(pid, "\n")] = '\0';
 			error("'%s' is in use by another mpiverify%s%s%s writing into it: wait for "
-			      "it to end, or give another directory with -o", dir,
-			      pid[0] ? " (pid " : "", pid, pid[0] ? ")" : "");
+			      "it to end, or give another directory with -o",
+			      dir, pid[0] ? " (pid " : "", pid, pid[0] ? ")" : "");
 		} else {
 			error("cannot lock '%s': %s", path, strerror(errno));
 		}
@@ -153,7 +153,8 @@ char *outdir_prepare(const char *dir, const char *const *stale, int *lock)
 			continue;
 		snprintf(path, sizeof(path), "%s/%s", abs, de->d_name);
 		if (unlink(path) < 0 && errno != ENOENT) {
-			error("cannot remove '%s' left by an earlier run: %s", path, strerror(errno));
+			error("cannot remove '%s' left by an earlier run: %s", path,
+			      strerror(errno));
 			closedir(d);
 			goto fail;
 		}

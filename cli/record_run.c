@@ -205,14 +205,15 @@ int record_run(const struct record_opts *opts, struct record_result *r)
 		 * --allow-run-as-root, more ranks than slots): it said why */
 		launch_describe_exit(&job.launch, how, sizeof(how));
 		error("no rank wrote a trace into '%s': the launcher '%s' failed (%s) before any "
-		      "rank started under the recorder (what it said is above)", job.dir,
-		      opts->command[0], how);
+		      "rank started under the recorder (what it said is above)",
+		      job.dir, opts->command[0], how);
 		rc = MPIV_EXIT_TOOL;
 	} else if (!r->traced && end != MPIV_JOB_INTERRUPTED) {
 		/* interrupted before a rank wrote: the signal is the answer, not a tool
 		 * failure */
 		error("no rank wrote a trace into '%s': is the program a dynamically linked "
-		      "MPI program, and does the launcher pass LD_PRELOAD to the ranks?", job.dir);
+		      "MPI program, and does the launcher pass LD_PRELOAD to the ranks?",
+		      job.dir);
 		rc = MPIV_EXIT_TOOL;
 	}
 	if (!opts->quiet)

@@ -7,31 +7,36 @@
 #include "mpi_pick.h"
 
 struct record_opts {
-	const char *dir;		/* the trace directory (created; stale traces removed) */
-	char **command;			/* launcher and arguments */
-	const struct preload *preload;	/* the recorder picked for command (verify: once for
-					 * all its runs), or NULL: record_run() picks it */
-	double timeout;			/* --deadlock-timeout */
-	const char *steer;		/* verify: the steering file ($MPIVERIFY_STEER), or NULL */
-	const char *reductions;		/* --check-reductions' value ($MPIVERIFY_CHECK_REDUCTIONS),
-					 * or NULL */
-	int timestamps;			/* --timestamps: events carry their times
-					 * ($MPIVERIFY_TIMESTAMPS) */
-	const struct monitor_expect *expect;	/* verify: the deadlock it should end in */
-	int sink;			/* > 0: the job's output goes there, not to ours */
-	int quiet;			/* no "traces in" / "deadlocked" lines on stderr */
+	const char *dir; /* the trace directory (created; stale traces removed) */
+	char **command;	 /* launcher and arguments */
+	/* the recorder picked for command (verify: once for
+	 * all its runs), or NULL: record_run() picks it */
+	const struct preload *preload;
+	double timeout;	   /* --deadlock-timeout */
+	const char *steer; /* verify: the steering file ($MPIVERIFY_STEER), or NULL */
+	/* --check-reductions' value ($MPIVERIFY_CHECK_REDUCTIONS),
+	 * or NULL */
+	const char *reductions;
+	/* --timestamps: events carry their times
+	 * ($MPIVERIFY_TIMESTAMPS) */
+	int timestamps;
+	const struct monitor_expect *expect; /* verify: the deadlock it should end in */
+	int sink;			     /* > 0: the job's output goes there, not to ours */
+	int quiet;			     /* no "traces in" / "deadlocked" lines on stderr */
 };
 
 struct record_result {
-	int rc;				/* what record exits with (enum mpiv_exit, or the
-					 * program's own status) */
-	int job;			/* enum mpiv_job_end */
-	int status;			/* the job's exit status as meta.json keeps it */
-	struct monitor_result res;	/* what the monitor saw (owned) */
-	char *report;			/* a hang: every rank's blocked call and stack, as
-					 * monitor_report() prints them (malloc'ed), else NULL */
-	char *dir;			/* the trace directory, absolute (malloc'ed) */
-	int traced;			/* some rank wrote a trace */
+	/* what record exits with (enum mpiv_exit, or the
+	 * program's own status) */
+	int rc;
+	int job;		   /* enum mpiv_job_end */
+	int status;		   /* the job's exit status as meta.json keeps it */
+	struct monitor_result res; /* what the monitor saw (owned) */
+	/* a hang: every rank's blocked call and stack, as
+	 * monitor_report() prints them (malloc'ed), else NULL */
+	char *report;
+	char *dir;  /* the trace directory, absolute (malloc'ed) */
+	int traced; /* some rank wrote a trace */
 };
 
 /* Run the job with the recorder preloaded as opts say; write meta.json. Returns r->rc (and

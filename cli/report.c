@@ -119,8 +119,10 @@ static void report_cancelled(FILE *f, const struct mpiv_cex *cex, int how)
 			n += cex->ranks[r].ops[k].cancelled == how;
 	if (!n)
 		return;
-	fprintf(f, how == 1 ? "  cancelled on the way, unmatched (%zu):" :
-			      "  cancels that failed on the way, matched or sent (%zu):", n);
+	fprintf(f,
+		how == 1 ? "  cancelled on the way, unmatched (%zu):" :
+			   "  cancels that failed on the way, matched or sent (%zu):",
+		n);
 	for (r = 0; r < cex->nranks; r++)
 		for (k = 0; k < cex->ranks[r].nops; k++)
 			if (cex->ranks[r].ops[k].cancelled == how)
@@ -130,8 +132,7 @@ static void report_cancelled(FILE *f, const struct mpiv_cex *cex, int how)
 
 /* The passive-target locks ranks hold at the deadlock: acquired, never released on the way.
  * Which rank acquired a contended lock first is one of the search's choices. */
-static void report_locks_held(FILE *f, const struct mpiv_traceset *ts,
-			      const struct mpiv_cex *cex)
+static void report_locks_held(FILE *f, const struct mpiv_traceset *ts, const struct mpiv_cex *cex)
 {
 	char desc[256], where[512];
 	int r, any = 0;
@@ -176,7 +177,7 @@ static void print_shell_word(FILE *f, const char *s)
 	const char *p;
 
 	if (*s && strspn(s, "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789"
-			 "/._+-,=:@%") == strlen(s)) {
+			    "/._+-,=:@%") == strlen(s)) {
 		fputs(s, f);
 		return;
 	}
@@ -190,8 +191,8 @@ static void print_shell_word(FILE *f, const char *s)
 	fputc('\'', f);
 }
 
-void report_deadlock(FILE *f, const struct mpiv_traceset *ts, const struct tr_deadlock *d,
-		     int i, int n)
+void report_deadlock(FILE *f, const struct mpiv_traceset *ts, const struct tr_deadlock *d, int i,
+		     int n)
 {
 	const struct mpiv_cex *cex = &d->cex;
 	const char *meaning;
@@ -203,9 +204,10 @@ void report_deadlock(FILE *f, const struct mpiv_traceset *ts, const struct tr_de
 	fprintf(f, "\n%s %d of %d: %s (found with buffering: %s)\n", klass, i, n, meaning,
 		d->modes);
 	if (d->eager >= 0)
-		fprintf(f, "  with the recorded MPI library's buffering (standard sends up to %lld "
-			   "bytes buffered) it %s\n", d->eager,
-			d->in_eager ? "happens" : "does not happen");
+		fprintf(f,
+			"  with the recorded MPI library's buffering (standard sends up to %lld "
+			"bytes buffered) it %s\n",
+			d->eager, d->in_eager ? "happens" : "does not happen");
 	for (r = 0; r < cex->nranks; r++) {
 		const struct mpiv_cex_rank *cr = &cex->ranks[r];
 
@@ -219,16 +221,19 @@ void report_deadlock(FILE *f, const struct mpiv_traceset *ts, const struct tr_de
 					continue;
 				}
 				mpiv_srcloc_format(&th->site, where, sizeof(where));
-				fprintf(f, "  rank %d thread %d  blocked in %s\n          at %s, "
-					   "event %ld\n", r, th->thread,
-					th->blocked_desc ? th->blocked_desc : "?", where,
-					th->blocked_op);
+				fprintf(f,
+					"  rank %d thread %d  blocked in %s\n          at %s, "
+					"event %ld\n",
+					r, th->thread, th->blocked_desc ? th->blocked_desc : "?",
+					where, th->blocked_op);
 			}
 			continue;
 		}
 		if (cr->blocked_op < 0) {
-			fprintf(f, "  rank %d  %s\n", r, cr->stopped ? "stopped (its trace ends there: "
-				   "it did not finish)" : "finished");
+			fprintf(f, "  rank %d  %s\n", r,
+				cr->stopped ? "stopped (its trace ends there: "
+					      "it did not finish)" :
+					      "finished");
 			continue;
 		}
 		mpiv_srcloc_format(&cr->site, where, sizeof(where));
@@ -242,7 +247,8 @@ void report_deadlock(FILE *f, const struct mpiv_traceset *ts, const struct tr_de
 
 			fprintf(f, "%s rank %d -> rank %d%s", k ? "," : "", e->rank, e->waits_for,
 				cex->ranks[e->waits_for].blocked_op >= 0 ? "" :
-				cex->ranks[e->waits_for].stopped ? " (stopped)" : " (finished)");
+				cex->ranks[e->waits_for].stopped	 ? " (stopped)" :
+									   " (finished)");
 		}
 		fputc('\n', f);
 	}
@@ -261,24 +267,27 @@ void report_deadlock(FILE *f, const struct mpiv_traceset *ts, const struct tr_de
 			continue;
 		if (!any_wild)
 			fprintf(f, "  wildcard matches that lead there, in order (%s):\n",
-				d->recorded > 0	 ? "the recorded run's own lead there too: it needs no "
-						   "other"
-				: !d->recorded ? "the recorded run made others: it needs these"
-					       : "the trace does not say which the run made");
+				d->recorded > 0 ?
+					"the recorded run's own lead there too: it needs no "
+					"other" :
+				!d->recorded ? "the recorded run made others: it needs these" :
+					       "the trace does not say which the run made");
 		any_wild = 1;
 		tr_describe_event(ts, m->recv_rank, m->recv_op, desc, sizeof(desc));
 		site_str(ts, m->recv_rank, m->recv_op, where, sizeof(where));
 		fprintf(f, "    rank %d %s at %s took rank %d's message (event %ld)%s\n",
 			m->recv_rank, desc, where, m->send_rank, m->send_op,
 			m->as_recorded > 0 ? ", as in the recorded run" :
-			!m->as_recorded ? ", which the recorded run did not" : "");
+			!m->as_recorded	   ? ", which the recorded run did not" :
+					     "");
 	}
 	if (!any_wild)
 		fprintf(f, "  no wildcard choice is involved\n");
 	else if (!d->recorded)
-		fprintf(f, "  it needs other outcomes than the recorded run's decisions: where the "
-			   "program acts on which sender it got, it may never get there ('mpiverify "
-			   "verify' runs those paths and confirms what is real)\n");
+		fprintf(f,
+			"  it needs other outcomes than the recorded run's decisions: where the "
+			"program acts on which sender it got, it may never get there ('mpiverify "
+			"verify' runs those paths and confirms what is real)\n");
 	else if (d->recorded > 0)
 		fprintf(f, "  it lies on the recorded run's own decisions\n");
 	report_locks_held(f, ts, cex);
@@ -291,7 +300,8 @@ void report_deadlock(FILE *f, const struct mpiv_traceset *ts, const struct tr_de
 		for (r = 0; r < cex->nranks; r++)
 			for (k = 0; k < cex->ranks[r].nops; k++)
 				if (cex->ranks[r].ops[k].sync == 1)
-					fprintf(f, " rank %d event %u;", r, cex->ranks[r].ops[k].op);
+					fprintf(f, " rank %d event %u;", r,
+						cex->ranks[r].ops[k].op);
 		fputc('\n', f);
 	}
 	report_cancelled(f, cex, 1);
@@ -311,14 +321,16 @@ void report_trace_notes(FILE *f, const struct mpiv_traceset *ts)
 		const struct mpiv_rank_trace *t = &ts->ranks[r];
 
 		if (t->truncated && !t->absent)
-			fprintf(f, "note: rank %d's trace '%s' is truncated: read up to its last "
-				   "complete record\n", r, t->source);
+			fprintf(f,
+				"note: rank %d's trace '%s' is truncated: read up to its last "
+				"complete record\n",
+				r, t->source);
 		if (t->incomplete) {
 			char desc[256];
 
 			tr_describe_event(ts, r, (long)t->nevents - 1, desc, sizeof(desc));
-			fprintf(f, "note: rank %d's trace ends inside %s, which never returned\n", r,
-				desc);
+			fprintf(f, "note: rank %d's trace ends inside %s, which never returned\n",
+				r, desc);
 		}
 	}
 }
@@ -358,8 +370,9 @@ int report_stops(FILE *f, const struct mpiv_traceset *ts, const struct eng_prog 
 		if (s.kind == TR_FINISHED)
 			continue;
 		if (!n++)
-			fprintf(f, "ranks that did not finish (the run is not a whole path: check never "
-				   "answers \"no deadlock\" for it):\n");
+			fprintf(f,
+				"ranks that did not finish (the run is not a whole path: check never "
+				"answers \"no deadlock\" for it):\n");
 		tr_stop_describe(ts, &s, how, sizeof(how));
 		last_call(ts, &s, call, sizeof(call));
 		fprintf(f, "  rank %d  %s\n          last call: %s\n", r, how, call);
@@ -376,12 +389,9 @@ int report_stops(FILE *f, const struct mpiv_traceset *ts, const struct eng_prog 
 json_t *report_stops_json(const struct mpiv_traceset *ts, const struct eng_prog *prog)
 {
 	static const char *const kinds[] = {
-		[TR_FINISHED] = "finished",
-		[TR_STOP_ABORTED] = "aborted",
-		[TR_STOP_SIGNAL] = "signal",
-		[TR_STOP_EXIT] = "exit",
-		[TR_STOP_ENDED] = "ended-by-record",
-		[TR_STOP_KILLED] = "killed",
+		[TR_FINISHED] = "finished",	     [TR_STOP_ABORTED] = "aborted",
+		[TR_STOP_SIGNAL] = "signal",	     [TR_STOP_EXIT] = "exit",
+		[TR_STOP_ENDED] = "ended-by-record", [TR_STOP_KILLED] = "killed",
 	};
 	json_t *a = json_array();
 	int *who = malloc((size_t)ts->nranks * sizeof(int) + 1);
@@ -396,7 +406,7 @@ json_t *report_stops_json(const struct mpiv_traceset *ts, const struct eng_prog 
 		tr_stop_of(ts, r, &s);
 		if (s.kind == TR_FINISHED)
 			continue;
-		waiters = json_array();	/* after the skip: a finished rank's would leak */
+		waiters = json_array(); /* after the skip: a finished rank's would leak */
 		tr_stop_describe(ts, &s, how, sizeof(how));
 		o = json_pack("{s:i, s:s, s:i, s:b, s:s}", "rank", r, "how", kinds[s.kind], "code",
 			      s.code, "in_call", s.in_call, "text", how);
@@ -440,19 +450,25 @@ static void warning_text(const struct tr_warning *w, char *buf, size_t size)
 		snprintf(buf, size, "sent, never received by rank %d", w->peer);
 		break;
 	case TR_WARN_TRUNCATED:
-		snprintf(buf, size, "took a %lld-byte message into %lld bytes (rank %d's event "
-			 "%ld): truncated", w->peer_bytes, w->bytes, w->peer, w->peer_event);
+		snprintf(buf, size,
+			 "took a %lld-byte message into %lld bytes (rank %d's event "
+			 "%ld): truncated",
+			 w->peer_bytes, w->bytes, w->peer, w->peer_event);
 		break;
 	case TR_WARN_COMM_LEAK:
 		snprintf(buf, size, "communicator never freed");
 		break;
 	case TR_WARN_RECV_BEFORE_SEND:
-		snprintf(buf, size, "received %.1f us before rank %d sent it (its event %ld): the "
-			 "clocks of their hosts disagree", w->ns / 1e3, w->peer, w->peer_event);
+		snprintf(buf, size,
+			 "received %.1f us before rank %d sent it (its event %ld): the "
+			 "clocks of their hosts disagree",
+			 w->ns / 1e3, w->peer, w->peer_event);
 		break;
 	case TR_WARN_LONG_SEND:
-		snprintf(buf, size, "took %.3f ms, its receive (rank %d's event %ld) %.3f ms: the "
-			 "receiver came late", w->ns / 1e6, w->peer, w->peer_event, w->peer_ns / 1e6);
+		snprintf(buf, size,
+			 "took %.3f ms, its receive (rank %d's event %ld) %.3f ms: the "
+			 "receiver came late",
+			 w->ns / 1e6, w->peer, w->peer_event, w->peer_ns / 1e6);
 		break;
 	default:
 		snprintf(buf, size, "request never completed");
@@ -499,8 +515,8 @@ json_t *report_warnings_json(const struct mpiv_traceset *ts, const struct tr_war
 		tr_describe_event(ts, w[i].rank, w[i].event, desc, sizeof(desc));
 		warning_text(&w[i], what, sizeof(what));
 		o = json_pack("{s:s, s:i, s:I, s:s, s:s}", "kind",
-			      mpiv_finding_kind_name(warn_kinds[w[i].kind]), "rank",
-			      w[i].rank, "event", (json_int_t)w[i].event, "call", desc, "text", what);
+			      mpiv_finding_kind_name(warn_kinds[w[i].kind]), "rank", w[i].rank,
+			      "event", (json_int_t)w[i].event, "call", desc, "text", what);
 		if (!site_of(ts, w[i].rank, w[i].event, &s)) {
 			json_object_set_new(o, "site", site_json(&s));
 			mpiv_cex_site_release(&s);
@@ -557,8 +573,8 @@ json_t *report_deadlock_json(const struct mpiv_traceset *ts, const struct tr_dea
 	json_object_set_new(o, "cex", mpiv_json_text(d->path));
 	if (d->eager >= 0)
 		json_object_set_new(o, "library_buffering",
-				    json_pack("{s:I, s:b}", "eager", (json_int_t)d->eager, "happens",
-					      d->in_eager));
+				    json_pack("{s:I, s:b}", "eager", (json_int_t)d->eager,
+					      "happens", d->in_eager));
 	for (r = 0; r < d->cex.nranks; r++) {
 		const struct mpiv_cex_rank *cr = &d->cex.ranks[r];
 
@@ -566,16 +582,16 @@ json_t *report_deadlock_json(const struct mpiv_traceset *ts, const struct tr_dea
 			continue;
 		json_array_append_new(blocked,
 				      json_pack("{s:i, s:I, s:s?, s:s?, s:o}", "rank", r, "event",
-						(json_int_t)cr->blocked_op, "call", cr->blocked_call,
-						"desc", cr->blocked_desc, "site",
+						(json_int_t)cr->blocked_op, "call",
+						cr->blocked_call, "desc", cr->blocked_desc, "site",
 						site_json(&cr->site)));
 	}
 	json_object_set_new(o, "blocked", blocked);
 	for (k = 0; k < d->cex.nedges; k++)
-		json_array_append_new(cycle, json_pack("{s:i, s:I, s:i}", "rank",
-						       d->cex.edges[k].rank, "event",
-						       (json_int_t)d->cex.edges[k].op, "waits_for",
-						       d->cex.edges[k].waits_for));
+		json_array_append_new(cycle,
+				      json_pack("{s:i, s:I, s:i}", "rank", d->cex.edges[k].rank,
+						"event", (json_int_t)d->cex.edges[k].op,
+						"waits_for", d->cex.edges[k].waits_for));
 	json_object_set_new(o, "waits_for", cycle);
 	json_object_set_new(o, "cycle", report_cycle_json(&d->cex));
 	for (k = 0; k < d->cex.nmatches; k++) {
@@ -587,7 +603,8 @@ json_t *report_deadlock_json(const struct mpiv_traceset *ts, const struct tr_dea
 					       (json_int_t)m->send_op);
 
 			if (m->as_recorded >= 0)
-				json_object_set_new(jm, "as_recorded", json_boolean(m->as_recorded));
+				json_object_set_new(jm, "as_recorded",
+						    json_boolean(m->as_recorded));
 			json_array_append_new(wild, jm);
 		}
 	}
@@ -597,8 +614,10 @@ json_t *report_deadlock_json(const struct mpiv_traceset *ts, const struct tr_dea
 	for (r = 0; r < d->cex.nranks; r++)
 		for (k = 0; k < d->cex.ranks[r].nops; k++)
 			if (d->cex.ranks[r].ops[k].sync == 1)
-				json_array_append_new(unbuffered, json_pack("[iI]", r,
-					(json_int_t)d->cex.ranks[r].ops[k].op));
+				json_array_append_new(
+					unbuffered,
+					json_pack("[iI]", r,
+						  (json_int_t)d->cex.ranks[r].ops[k].op));
 	json_object_set_new(o, "unbuffered_sends", unbuffered);
 	if (json_array_size(unbuffered))
 		json_object_set_new(o, "unbuffered_max_bytes",

@@ -22,8 +22,8 @@ int report_kind(const struct tr_deadlock *d);
 long long report_unbuffered_max(const struct mpiv_traceset *ts, const struct mpiv_cex *cex);
 
 /* Print deadlock number i (from 1) of n. */
-void report_deadlock(FILE *f, const struct mpiv_traceset *ts, const struct tr_deadlock *d,
-		     int i, int n);
+void report_deadlock(FILE *f, const struct mpiv_traceset *ts, const struct tr_deadlock *d, int i,
+		     int n);
 
 /* Notes on the traces themselves: truncated files, a recorded run that hung. */
 void report_trace_notes(FILE *f, const struct mpiv_traceset *ts);
@@ -57,16 +57,17 @@ json_t *report_deadlock_json(const struct mpiv_traceset *ts, const struct tr_dea
 
 /* What one check found. */
 struct check_outcome {
-	const char *dir;			/* the trace directory, as given */
+	const char *dir; /* the trace directory, as given */
 	const struct mpiv_traceset *ts;
 	const struct eng_prog *prog;
 	const struct tr_deadlocks *found;
-	json_t *modes;				/* one entry per mode searched (borrowed) */
-	const struct tr_warning *warns;		/* the recorded run's warnings */
+	json_t *modes;			/* one entry per mode searched (borrowed) */
+	const struct tr_warning *warns; /* the recorded run's warnings */
 	int nwarns;
-	int rc;					/* the search's answer: OK, DEADLOCK or
-						 * INCONCLUSIVE */
-	int incomplete;				/* a search was cut short */
+	/* the search's answer: OK, DEADLOCK or
+	 * INCONCLUSIVE */
+	int rc;
+	int incomplete; /* a search was cut short */
 };
 
 /* The document (doc/check-json.md); its "exit" is rc's, which suppressions and the

@@ -17,10 +17,10 @@
 #include "status_file.h"
 #include "xalloc.h"
 
-#define WINDOW 40		/* operations drawn per rank, the last before the deadlock */
-#define MAX_LANES 32		/* ranks drawn; beyond, those on the wait-for graph first */
-#define SOURCE_CONTEXT 3	/* source lines shown before and after a blocked call */
-#define SOURCE_LINE_MAX 200	/* bytes of each, the rest cut */
+#define WINDOW 40	    /* operations drawn per rank, the last before the deadlock */
+#define MAX_LANES 32	    /* ranks drawn; beyond, those on the wait-for graph first */
+#define SOURCE_CONTEXT 3    /* source lines shown before and after a blocked call */
+#define SOURCE_LINE_MAX 200 /* bytes of each, the rest cut */
 
 /* How the diagram draws an operation. */
 static const char *op_kind(unsigned call)
@@ -67,7 +67,8 @@ static int pick_lanes(const struct mpiv_cex *cex, char *lane)
 		int ends[2] = {cex->edges[k].rank, cex->edges[k].waits_for}, e;
 
 		for (e = 0; e < 2; e++)
-			if (ends[e] >= 0 && ends[e] < cex->nranks && !lane[ends[e]] && n < MAX_LANES) {
+			if (ends[e] >= 0 && ends[e] < cex->nranks && !lane[ends[e]] &&
+			    n < MAX_LANES) {
 				lane[ends[e]] = 1;
 				n++;
 			}
@@ -222,7 +223,9 @@ static json_t *lane_json(const struct mpiv_traceset *ts, const struct mpiv_cex_r
 		json_array_append_new(ops, o);
 	}
 	return json_pack("{s:i, s:I, s:s, s:o}", "rank", r, "folded", (json_int_t)first, "end",
-			 cr->blocked_op >= 0 ? "blocked" : cr->stopped ? "stopped" : "finished",
+			 cr->blocked_op >= 0 ? "blocked" :
+			 cr->stopped	     ? "stopped" :
+					       "finished",
 			 "ops", ops);
 }
 
@@ -233,15 +236,19 @@ static void times_from_first(json_t *lanes)
 	json_t *lane, *o, *t;
 	size_t i, j;
 
-	json_array_foreach(lanes, i, lane) {
-		json_array_foreach(json_object_get(lane, "ops"), j, o) {
+	json_array_foreach(lanes, i, lane)
+	{
+		json_array_foreach(json_object_get(lane, "ops"), j, o)
+		{
 			t = json_object_get(o, "t0");
 			if (t && json_integer_value(t) < first)
 				first = json_integer_value(t);
 		}
 	}
-	json_array_foreach(lanes, i, lane) {
-		json_array_foreach(json_object_get(lane, "ops"), j, o) {
+	json_array_foreach(lanes, i, lane)
+	{
+		json_array_foreach(json_object_get(lane, "ops"), j, o)
+		{
 			if ((t = json_object_get(o, "t0")))
 				json_integer_set(t, json_integer_value(t) - first);
 			if ((t = json_object_get(o, "t1")))
@@ -285,17 +292,17 @@ static json_t *timeline_json(const struct mpiv_traceset *ts, const struct mpiv_c
 		json_array_append_new(msgs, o);
 		if (m->as_recorded || !(was = recorded_match(rec, m->recv_rank, m->recv_op)))
 			continue;
-		o = json_pack("{s:[iI], s:[iI]}", "from", was->send_rank,
-			      (json_int_t)was->send_op, "to", was->recv_rank,
-			      (json_int_t)was->recv_op);
+		o = json_pack("{s:[iI], s:[iI]}", "from", was->send_rank, (json_int_t)was->send_op,
+			      "to", was->recv_rank, (json_int_t)was->recv_op);
 		if (!drawn(cex, lane, was->send_rank, was->send_op))
 			json_object_set_new(o, "from_folded", json_true());
 		json_array_append_new(other, o);
 	}
 	for (k = 0; k < cex->nedges; k++)
-		json_array_append_new(waits, json_pack("{s:i, s:I, s:i}", "rank", cex->edges[k].rank,
-						       "ev", (json_int_t)cex->edges[k].op, "for",
-						       cex->edges[k].waits_for));
+		json_array_append_new(waits,
+				      json_pack("{s:i, s:I, s:i}", "rank", cex->edges[k].rank, "ev",
+						(json_int_t)cex->edges[k].op, "for",
+						cex->edges[k].waits_for));
 	free(lane);
 	return json_pack("{s:i, s:i, s:o, s:o, s:o, s:o, s:o}", "nranks", cex->nranks,
 			 "hidden_ranks", hidden, "lanes", lanes, "messages", msgs,
@@ -311,12 +318,12 @@ static json_t *source_json(const struct mpiv_traceset *ts, int r, long e, int li
 	json_t *lines;
 	FILE *f;
 	int n = 0, first = line - SOURCE_CONTEXT > 1 ? line - SOURCE_CONTEXT : 1;
-	uint64_t site = line <= 0 || e < 0 || (size_t)e >= t->nevents
-				? 0
-				: mpiv_trace_event(t, (size_t)e)->site;
+	uint64_t site = line <= 0 || e < 0 || (size_t)e >= t->nevents ?
+				0 :
+				mpiv_trace_event(t, (size_t)e)->site;
 
-	if (!site || mpiv_srcloc_source_path(mpiv_trace_module(t, site), MPIV_SITE_ADDR(site),
-					     path, sizeof(path)))
+	if (!site || mpiv_srcloc_source_path(mpiv_trace_module(t, site), MPIV_SITE_ADDR(site), path,
+					     sizeof(path)))
 		return NULL;
 	f = fopen(path, "r");
 	if (!f)
@@ -332,14 +339,14 @@ static json_t *source_json(const struct mpiv_traceset *ts, int r, long e, int li
 			int c;
 
 			while ((c = fgetc(f)) != EOF && c != '\n')
-				;	/* a long line: its start is enough */
+				; /* a long line: its start is enough */
 		}
 		if (++n >= first)
 			json_array_append_new(lines, mpiv_json_text(buf));
 	}
 	fclose(f);
 	if (n < line) {
-		json_decref(lines);	/* not the file the program was built from */
+		json_decref(lines); /* not the file the program was built from */
 		return NULL;
 	}
 	return json_pack("{s:o, s:i, s:i, s:o}", "file", mpiv_json_text(path), "first", first,
@@ -407,8 +414,7 @@ static json_t *details_json(const struct mpiv_traceset *ts, const struct mpiv_ce
 			json_array_append_new(blocked, blocked_json(ts, r, -1, cr->blocked_op,
 								    cr->blocked_desc, &cr->site));
 	}
-	return json_pack("{s:o, s:o}", "timeline", timeline_json(ts, cex, rec), "blocked",
-			 blocked);
+	return json_pack("{s:o, s:o}", "timeline", timeline_json(ts, cex, rec), "blocked", blocked);
 }
 
 json_t *report_details_check(const struct check_outcome *co)
@@ -472,12 +478,13 @@ static json_t *run_blocked(const struct mpiv_traceset *ts, const char *dir, int 
 		if (r < ts->nranks && st.op < ts->ranks[r].nevents)
 			tr_describe_event(ts, r, (long)st.op, desc, sizeof(desc));
 		else
-			snprintf(desc, sizeof(desc), "%s", mpiv_call_name(st.call) ?
-				 mpiv_call_name(st.call) : "an MPI call");
+			snprintf(desc, sizeof(desc), "%s",
+				 mpiv_call_name(st.call) ? mpiv_call_name(st.call) : "an MPI call");
 		status_site(&st, ts, r, &s);
 		o = blocked_json(ts, r, -1, (long)st.op, desc, &s);
-		json_object_set_new(o, "call", json_string(mpiv_call_name(st.call) ?
-							    mpiv_call_name(st.call) : "?"));
+		json_object_set_new(o, "call",
+				    json_string(mpiv_call_name(st.call) ? mpiv_call_name(st.call) :
+									  "?"));
 		mpiv_cex_site_release(&s);
 		json_array_append_new(a, o);
 	}
@@ -491,7 +498,8 @@ static void add_status_op(json_t *timeline, json_t *b)
 	json_t *lane;
 	size_t k;
 
-	json_array_foreach(json_object_get(timeline, "lanes"), k, lane) {
+	json_array_foreach(json_object_get(timeline, "lanes"), k, lane)
+	{
 		json_t *ops = json_object_get(lane, "ops"), *last;
 
 		if (json_integer_value(json_object_get(lane, "rank")) !=
@@ -518,7 +526,8 @@ static void forced_unbuffered(const struct mpiv_traceset *ts, json_t *blocked, j
 	json_t *b;
 	size_t k;
 
-	json_array_foreach(blocked, k, b) {
+	json_array_foreach(blocked, k, b)
+	{
 		json_int_t r = json_integer_value(json_object_get(b, "rank"));
 		json_int_t e = json_integer_value(json_object_get(b, "event"));
 		const struct mpiv_event *ev;
@@ -565,17 +574,16 @@ json_t *report_details_run(const char *run_dir, const char *mode, json_t *entry)
 	blocked = run_blocked(&ts, run_dir, ts.nranks);
 	if (deadlock >= 0) {
 		tl = timeline_json(&ts, &cex, NULL);
-		json_array_foreach(blocked, k, e)
-			add_status_op(tl, e);
+		json_array_foreach(blocked, k, e) add_status_op(tl, e);
 		if (deadlock) {
 			json_t *waits = json_array();
 
 			for (k = 0; k < cex.nedges; k++)
-				json_array_append_new(waits,
-						      json_pack("{s:i, s:I, s:i}", "rank",
-								cex.edges[k].rank, "event",
-								(json_int_t)cex.edges[k].op,
-								"waits_for", cex.edges[k].waits_for));
+				json_array_append_new(waits, json_pack("{s:i, s:I, s:i}", "rank",
+								       cex.edges[k].rank, "event",
+								       (json_int_t)cex.edges[k].op,
+								       "waits_for",
+								       cex.edges[k].waits_for));
 			json_object_set_new(entry, "waits_for", waits);
 			json_object_set_new(entry, "cycle", report_cycle_json(&cex));
 		}
@@ -587,7 +595,8 @@ json_t *report_details_run(const char *run_dir, const char *mode, json_t *entry)
 		forced_unbuffered(&ts, blocked, entry);
 	/* the document's blocked calls: the run's, without what only the page shows */
 	json_object_set_new(entry, "blocked", json_deep_copy(blocked));
-	json_array_foreach(json_object_get(entry, "blocked"), k, e) {
+	json_array_foreach(json_object_get(entry, "blocked"), k, e)
+	{
 		json_object_del(e, "stack");
 		json_object_del(e, "source");
 	}

@@ -89,12 +89,13 @@ int report_html_replayed(const char *cex_path, json_t *outcome)
 	free(copy);
 	snprintf(dir + strlen(dir), sizeof(dir) - strlen(dir), "/%s", REPORT_HTML_FILE);
 	data = page_data(dir);
-	json_array_foreach(json_object_get(json_object_get(data, "doc"), "deadlocks"), k, d)
-		if (abs && json_is_string(json_object_get(d, "cex")) &&
-		    !strcmp(json_string_value(json_object_get(d, "cex")), abs)) {
-			json_object_set(d, "replay_outcome", outcome);
-			found = 1;
-		}
+	json_array_foreach(json_object_get(json_object_get(data, "doc"), "deadlocks"), k,
+			   d) if (abs && json_is_string(json_object_get(d, "cex")) &&
+				  !strcmp(json_string_value(json_object_get(d, "cex")), abs))
+	{
+		json_object_set(d, "replay_outcome", outcome);
+		found = 1;
+	}
 	if (found) {
 		*strrchr(dir, '/') = '\0';
 		rc = write_one(dir, REPORT_HTML_FILE, HTML, json_object_get(data, "doc"), NULL,

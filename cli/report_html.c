@@ -9,10 +9,10 @@
 #include "report_files.h"
 
 #define MARKER "@MPIVERIFY_REPORT_DATA@"
-#define MAX_ROWS 200		/* warnings, errors, stopped ranks, runs on the page */
-#define MAX_DEADLOCKS 20	/* deadlocks drawn on the page */
+#define MAX_ROWS 200	 /* warnings, errors, stopped ranks, runs on the page */
+#define MAX_DEADLOCKS 20 /* deadlocks drawn on the page */
 
-extern const char report_template[];	/* report_template.gen.c */
+extern const char report_template[]; /* report_template.gen.c */
 
 /* doc's array key cut to max entries on page (a copy of doc), with "KEY_more" the rest. */
 static void cut(json_t *page, const char *key, size_t max)
@@ -58,7 +58,8 @@ void report_html(FILE *f, json_t *doc, json_t *details)
 	cut(page, "deadlocks", MAX_DEADLOCKS);
 	/* a copy of the array, whose entries are replaced: doc's stays as it is */
 	json_object_set_new(page, "deadlocks", json_copy(json_object_get(page, "deadlocks")));
-	json_array_foreach(json_object_get(page, "deadlocks"), k, d) {
+	json_array_foreach(json_object_get(page, "deadlocks"), k, d)
+	{
 		/* each deadlock's own lists too: a long path has many sends on the way */
 		json_t *own = json_copy(d);
 

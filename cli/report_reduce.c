@@ -12,10 +12,10 @@
 #include "translate.h"
 
 /* Calls each finding of kind errors (1) or notes (0) in rank order, then order written. */
-#define FOR_FINDINGS(ts, errors, r, k, red)						\
-	for ((r) = 0; (r) < (ts)->nranks; (r)++)					\
-		for ((k) = 0; (k) < (ts)->ranks[r].nreductions; (k)++)			\
-			if (((red) = &(ts)->ranks[r].reductions[k]) &&			\
+#define FOR_FINDINGS(ts, errors, r, k, red)                            \
+	for ((r) = 0; (r) < (ts)->nranks; (r)++)                       \
+		for ((k) = 0; (k) < (ts)->ranks[r].nreductions; (k)++) \
+			if (((red) = &(ts)->ranks[r].reductions[k]) && \
 			    mpiv_red_is_error((red)->what) == !!(errors))
 
 /* ", checked at event 9 (MPI_Wait)" for a nonblocking reduction, else "". */
@@ -40,16 +40,19 @@ static void print_findings(FILE *f, const struct mpiv_traceset *ts, int errors,
 	int r, i = first, n = 0;
 
 	FOR_FINDINGS(ts, errors, r, k, red)
-		n += !findings_hidden(fs, section, i++);
+	n += !findings_hidden(fs, section, i++);
 	if (!n)
 		return;
 	i = first;
 	if (errors)
-		fprintf(f, "MPI correctness errors in reductions (%d), found by record "
-			"--check-reductions:\n", n);
+		fprintf(f,
+			"MPI correctness errors in reductions (%d), found by record "
+			"--check-reductions:\n",
+			n);
 	else
 		fprintf(f, "reductions not checked (%d call site%s):\n", n, n == 1 ? "" : "s");
-	FOR_FINDINGS(ts, errors, r, k, red) {
+	FOR_FINDINGS(ts, errors, r, k, red)
+	{
 		if (findings_hidden(fs, section, i++))
 			continue;
 		tr_describe_event(ts, r, red->event, desc, sizeof(desc));
@@ -84,16 +87,17 @@ json_t *report_reductions_json(json_t *a, const struct mpiv_traceset *ts, int er
 	size_t k;
 	int r;
 
-	FOR_FINDINGS(ts, errors, r, k, red) {
+	FOR_FINDINGS(ts, errors, r, k, red)
+	{
 		json_t *o;
 
 		tr_describe_event(ts, r, red->event, desc, sizeof(desc));
 		mpiv_red_describe(red, text, sizeof(text));
 		o = json_pack("{s:s, s:i, s:I, s:s, s:I, s:s, s:s, s:s}", "kind",
-			      mpiv_finding_kind_name(kinds[red->what]),
-			      "rank", r, "event", (json_int_t)red->event, "call", desc,
-			      "checked_at", (json_int_t)red->done, "type", red->type, "op", red->op,
-			      "text", text);
+			      mpiv_finding_kind_name(kinds[red->what]), "rank", r, "event",
+			      (json_int_t)red->event, "call", desc, "checked_at",
+			      (json_int_t)red->done, "type", red->type, "op", red->op, "text",
+			      text);
 		if (!site_of(ts, r, red->event, &s)) {
 			json_object_set_new(o, "site", site_json(&s));
 			mpiv_cex_site_release(&s);

@@ -109,7 +109,8 @@ static json_t *location(const struct mpiv_finding_site *s, const char *text)
 		json_t *phys = json_pack("{s:o}", "artifactLocation", artifact(s->file));
 
 		if (s->line > 0)
-			json_object_set_new(phys, "region", json_pack("{s:i}", "startLine", s->line));
+			json_object_set_new(phys, "region",
+					    json_pack("{s:i}", "startLine", s->line));
 		json_object_set_new(loc, "physicalLocation", phys);
 	}
 	if (s->function && *s->function)
@@ -121,7 +122,8 @@ static json_t *location(const struct mpiv_finding_site *s, const char *text)
 		return NULL;
 	}
 	if (text)
-		json_object_set_new(loc, "message", json_pack("{s:o}", "text", mpiv_json_text(text)));
+		json_object_set_new(loc, "message",
+				    json_pack("{s:o}", "text", mpiv_json_text(text)));
 	return loc;
 }
 
@@ -137,9 +139,9 @@ static void blocked_text(json_t *b, const struct mpiv_finding_site *s, char *buf
 {
 	snprintf(buf, size, "rank %d blocked in %s at %s:%d%s%s%s",
 		 (int)json_integer_value(json_object_get(b, "rank")),
-		 *str(b, "desc") ? str(b, "desc") : str(b, "call"),
-		 mpiv_finding_basename(s->file), s->line, s->function ? " (" : "",
-		 s->function ? s->function : "", s->function ? ")" : "");
+		 *str(b, "desc") ? str(b, "desc") : str(b, "call"), mpiv_finding_basename(s->file),
+		 s->line, s->function ? " (" : "", s->function ? s->function : "",
+		 s->function ? ")" : "");
 }
 
 /* The message, locations and related locations of finding fd. */
@@ -152,36 +154,39 @@ static void describe(json_t *result, const struct finding *fd)
 	if (!strcmp(fd->section, "deadlocks")) {
 		json_t *blocked = json_object_get(e, "blocked"), *w;
 
-		n = (size_t)snprintf(text, sizeof(text), "%s: ", *str(e, "class") ?
-				     str(e, "class") : mpiv_finding_kind_name(fd->f.kind));
+		n = (size_t)snprintf(text, sizeof(text), "%s: ",
+				     *str(e, "class") ? str(e, "class") :
+							mpiv_finding_kind_name(fd->f.kind));
 		for (k = 0; k < fd->f.nsites; k++) {
-			blocked_text(json_array_get(blocked, k), &fd->f.sites[k], line, sizeof(line));
+			blocked_text(json_array_get(blocked, k), &fd->f.sites[k], line,
+				     sizeof(line));
 			if (n < sizeof(text))
-				n += (size_t)snprintf(text + n, sizeof(text) - n, "%s%s", k ? "; " : "",
-						      line);
+				n += (size_t)snprintf(text + n, sizeof(text) - n, "%s%s",
+						      k ? "; " : "", line);
 			l = location(&fd->f.sites[k], line);
 			if (!l)
 				continue;
 			if (!json_array_size(locs)) {
 				json_array_append_new(locs, l);
 			} else {
-				json_object_set_new(l, "id", json_integer(
-					(json_int_t)json_array_size(related)));
+				json_object_set_new(l, "id",
+						    json_integer(
+							    (json_int_t)json_array_size(related)));
 				json_array_append_new(related, l);
 			}
 		}
-		json_array_foreach(json_object_get(e, "waits_for"), k, w)
-			if (n < sizeof(text))
-				n += (size_t)snprintf(text + n, sizeof(text) - n, "%s rank %d -> rank %d",
-						      k ? "," : "; waits for:",
-						      (int)json_integer_value(json_object_get(w, "rank")),
-						      (int)json_integer_value(json_object_get(w,
-									"waits_for")));
+		json_array_foreach(json_object_get(e, "waits_for"), k, w) if (n < sizeof(text))
+			n += (size_t)snprintf(text + n, sizeof(text) - n, "%s rank %d -> rank %d",
+					      k ? "," : "; waits for:",
+					      (int)json_integer_value(json_object_get(w, "rank")),
+					      (int)json_integer_value(
+						      json_object_get(w, "waits_for")));
 	} else {
 		/* a stopped rank's text says how it stopped, the others' what went wrong */
 		snprintf(text, sizeof(text), "rank %d %s: %s",
 			 (int)json_integer_value(json_object_get(e, "rank")),
-			 !strcmp(fd->section, "stopped") ? "stopped" : str(e, "call"), str(e, "text"));
+			 !strcmp(fd->section, "stopped") ? "stopped" : str(e, "call"),
+			 str(e, "text"));
 		if (fd->f.nsites && (l = location(&fd->f.sites[0], NULL)))
 			json_array_append_new(locs, l);
 	}
@@ -207,15 +212,17 @@ void report_sarif(FILE *f, json_t *doc, const struct findings *fs)
 		if (k == fs->n)
 			continue;
 		index[kind] = (int)json_array_size(rules);
-		json_array_append_new(rules, json_pack("{s:s, s:{s:s}, s:{s:s}}", "id",
-						       mpiv_finding_kind_name(kind),
-						       "shortDescription", "text", rule_text(kind),
-						       "defaultConfiguration", "level", level(kind)));
+		json_array_append_new(rules,
+				      json_pack("{s:s, s:{s:s}, s:{s:s}}", "id",
+						mpiv_finding_kind_name(kind), "shortDescription",
+						"text", rule_text(kind), "defaultConfiguration",
+						"level", level(kind)));
 	}
 	for (k = 0; k < fs->n; k++) {
 		const struct finding *fd = &fs->f[k];
-		json_t *r = json_pack("{s:s, s:i, s:s}", "ruleId", mpiv_finding_kind_name(fd->f.kind),
-				      "ruleIndex", index[fd->f.kind], "level", level(fd->f.kind));
+		json_t *r = json_pack("{s:s, s:i, s:s}", "ruleId",
+				      mpiv_finding_kind_name(fd->f.kind), "ruleIndex",
+				      index[fd->f.kind], "level", level(fd->f.kind));
 
 		describe(r, fd);
 		json_object_set_new(r, "partialFingerprints",
@@ -227,8 +234,8 @@ void report_sarif(FILE *f, json_t *doc, const struct findings *fs)
 						      mpiv_json_text(fd->suppressed)));
 		json_array_append_new(results, r);
 	}
-	run = json_pack("{s:{s:{s:s, s:s, s:o}}, s:[{s:b, s:I}], s:o}", "tool", "driver",
-			"name", "mpiverify", "version", PACKAGE_VERSION, "rules", rules, "invocations",
+	run = json_pack("{s:{s:{s:s, s:s, s:o}}, s:[{s:b, s:I}], s:o}", "tool", "driver", "name",
+			"mpiverify", "version", PACKAGE_VERSION, "rules", rules, "invocations",
 			"executionSuccessful", 1, "exitCode",
 			json_integer_value(json_object_get(doc, "exit")), "results", results);
 	log = json_pack("{s:s, s:s, s:[o]}", "$schema", SARIF_SCHEMA, "version", "2.1.0", "runs",

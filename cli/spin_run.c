@@ -17,14 +17,14 @@
 #include "spin_run.h"
 #include "xalloc.h"
 
-#define TIMED_OUT 1000	/* run_limited's status when it ended the command at its time limit */
-#define INTERRUPTED 1001	/* ... when it ended it because mpiverify was told to stop */
+#define TIMED_OUT 1000	 /* run_limited's status when it ended the command at its time limit */
+#define INTERRUPTED 1001 /* ... when it ended it because mpiverify was told to stop */
 
 /* Stopping check: SIGINT, SIGTERM and SIGHUP end the command running (its process group: cc
  * has children of its own), and run_limited says so; between commands they end mpiverify at
  * once. Either way it says why, and gives no verdict. */
-static volatile sig_atomic_t stop_signal;	/* the signal received, 0 if none */
-static volatile pid_t running;			/* the command running (its group), or 0 */
+static volatile sig_atomic_t stop_signal; /* the signal received, 0 if none */
+static volatile pid_t running;		  /* the command running (its group), or 0 */
 static const int stop_signals[] = {SIGINT, SIGTERM, SIGHUP};
 
 /* Async-signal-safe: write(2) only. */
@@ -50,7 +50,7 @@ static void on_stop(int sig)
 
 	stop_signal = sig;
 	if (pid > 0) {
-		kill(-pid, SIGKILL);	/* run_limited reaps it and returns INTERRUPTED */
+		kill(-pid, SIGKILL); /* run_limited reaps it and returns INTERRUPTED */
 		return;
 	}
 	say_stopped(sig);
@@ -132,7 +132,7 @@ static int run_limited(const char *cwd, char *const argv[], const char *logpath,
 		dprintf(2, "cannot run '%s': %s\n", argv[0], strerror(errno));
 		_exit(127);
 	}
-	setpgid(pid, pid);	/* as the child does: whichever runs first */
+	setpgid(pid, pid); /* as the child does: whichever runs first */
 	running = pid;
 	mask_stop_signals(SIG_UNBLOCK);
 	close(fd);
@@ -216,8 +216,10 @@ static int tool_failed(const char *what, const char *log, int rc, struct mpiv_er
 
 	/* the caller asks spin_stopped(): this error is not what went wrong */
 	if (rc == INTERRUPTED)
-		return mpiv_error_set(err, MPIV_EXIT_TOOL, log, -1, -1, "%s stopped: mpiverify "
-				      "was interrupted", what);
+		return mpiv_error_set(err, MPIV_EXIT_TOOL, log, -1, -1,
+				      "%s stopped: mpiverify "
+				      "was interrupted",
+				      what);
 	text = read_all(log);
 
 	if (rc == 127 || rc < 0)
@@ -263,8 +265,9 @@ static int spin_build(const char *outdir, long words, int swarm, struct mpiv_err
 	int rc;
 	char *spin_argv[] = {(char *)mpiv_spin(), "-a", "model.pml", NULL};
 	char *eng_argv[] = {(char *)mpiv_cc(), "-O2", "-c", "-o", "engine.o", eng, NULL};
-	char *cc_argv[] = {(char *)mpiv_cc(), "-O0", "-w", dwords, "-include", hdr, "-o", "pan",
-			   "pan.c", "engine.o", NULL, NULL, NULL, NULL};
+	char *cc_argv[] =
+		{(char *)mpiv_cc(), "-O0",	"-w", dwords, "-include", hdr, "-o", "pan",
+		 "pan.c",	    "engine.o", NULL, NULL,   NULL,	  NULL};
 	/* SPIN's swarm settings: a bit per hash function and state instead of the state, and
 	 * the transitions and processes tried in an order each seed (-RS) shuffles */
 	char *swarm_defs[] = {"-DBITSTATE", "-DT_RAND", "-DP_RAND"};
@@ -272,8 +275,10 @@ static int spin_build(const char *outdir, long words, int swarm, struct mpiv_err
 	snprintf(src, sizeof(src), "%s/mpi.pml", mpiv_models_dir());
 	snprintf(model, sizeof(model), "%s/model.pml", outdir);
 	if (copy_file(src, model))
-		return mpiv_error_set(err, MPIV_EXIT_TOOL, src, -1, -1, "cannot copy the model to "
-				      "'%s': %s", model, strerror(errno));
+		return mpiv_error_set(err, MPIV_EXIT_TOOL, src, -1, -1,
+				      "cannot copy the model to "
+				      "'%s': %s",
+				      model, strerror(errno));
 	snprintf(log, sizeof(log), "%s/spin.log", outdir);
 	rc = run_logged(outdir, spin_argv, log);
 	if (rc != 0)
@@ -281,8 +286,10 @@ static int spin_build(const char *outdir, long words, int swarm, struct mpiv_err
 	snprintf(eng, sizeof(eng), "%s/engine.c", mpiv_models_dir());
 	snprintf(hdr, sizeof(hdr), "%s/engine.h", mpiv_models_dir());
 	if (access(eng, R_OK) != 0 || access(hdr, R_OK) != 0)
-		return mpiv_error_set(err, MPIV_EXIT_TOOL, eng, -1, -1, "cannot read the model's "
-				      "engine: %s", strerror(errno));
+		return mpiv_error_set(err, MPIV_EXIT_TOOL, eng, -1, -1,
+				      "cannot read the model's "
+				      "engine: %s",
+				      strerror(errno));
 	snprintf(log, sizeof(log), "%s/cc-engine.log", outdir);
 	rc = run_logged(outdir, eng_argv, log);
 	if (rc != 0)
@@ -415,8 +422,8 @@ static void parse_pan(const char *text, struct spin_result *res)
 /* spin_search() and spin_swarm_search(): pan with the hash and order options opts (up to
  * three, a NULL after the last). */
 static int search_with(const char *pan, const char *workdir, long depth, long memory_mb,
-		       int max_trails, double seconds, char *const opts[3],
-		       struct spin_result *res, struct mpiv_error *err)
+		       int max_trails, double seconds, char *const opts[3], struct spin_result *res,
+		       struct mpiv_error *err)
 {
 	char log[8192], mem[64], m[64], c[64];
 	char *argv[] = {(char *)pan, mem, "-e", c, m, opts[0], opts[1], opts[2], NULL};
@@ -453,9 +460,11 @@ static int search_with(const char *pan, const char *workdir, long depth, long me
 		snprintf(res->why, sizeof(res->why), "memory limit of %ld MB reached", memory_mb);
 	/* pan stops at the max_trails-th error: the rest was not explored (pan says only
 	 * "Search not completed") */
-	if (res->errors >= max_trails && (res->complete || strstr(res->why, "Search not completed"))) {
+	if (res->errors >= max_trails &&
+	    (res->complete || strstr(res->why, "Search not completed"))) {
 		res->complete = 0;
-		snprintf(res->why, sizeof(res->why), "stopped after %d deadlock states", max_trails);
+		snprintf(res->why, sizeof(res->why), "stopped after %d deadlock states",
+			 max_trails);
 	}
 	free(text);
 	return 0;
@@ -477,7 +486,7 @@ int spin_swarm_search(const char *pan, const char *workdir, long depth, long mem
 {
 	char w[32], rs[32], h[32];
 	char *opts[3] = {w, rs, h};
-	long long bytes = memory_mb * 1024LL * 1024 / 2;	/* half for the bit array */
+	long long bytes = memory_mb * 1024LL * 1024 / 2; /* half for the bit array */
 	int bits = 20, rc;
 
 	/* the largest bit array of 2^bits bits that half the memory limit holds */

@@ -11,17 +11,19 @@
 #include "error.h"
 
 struct spin_result {
-	int complete;		/* the whole state space was explored */
-	char why[256];		/* when not complete: what cut the search short */
-	int errors;		/* pan's "errors: N" */
-	long states;		/* states stored */
-	double seconds;		/* pan's elapsed time */
-	char **trails;		/* trail file names, in the order pan wrote them */
+	int complete;	/* the whole state space was explored */
+	char why[256];	/* when not complete: what cut the search short */
+	int errors;	/* pan's "errors: N" */
+	long states;	/* states stored */
+	double seconds; /* pan's elapsed time */
+	char **trails;	/* trail file names, in the order pan wrote them */
 	int ntrails;
-	long lead;		/* choices check's own pass made before the search began (each
-				 * trail's choices follow them) */
-	int own;		/* check's own pass decided the mode: no SPIN, no trails; errors
-				 * is 1 if its path ends in a deadlock */
+	/* choices check's own pass made before the search began (each
+	 * trail's choices follow them) */
+	long lead;
+	/* check's own pass decided the mode: no SPIN, no trails; errors
+	 * is 1 if its path ends in a deadlock */
+	int own;
 };
 
 /* The verifier for an engine state of `words` int32 words: the smallest prebuilt one with

@@ -9,7 +9,7 @@
 
 #include "status_file.h"
 
-#define MAX_RANKS (1 << 22)	/* a size beyond this is a damaged file, not a world */
+#define MAX_RANKS (1 << 22) /* a size beyond this is a damaged file, not a world */
 
 static int read_once(int fd, struct mpiv_status *st)
 {

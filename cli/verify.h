@@ -9,13 +9,13 @@
 #include "record_run.h"
 
 struct verify_opts {
-	char **command;		/* launcher and arguments (srun's with --exact: slurm.h) */
-	struct preload preload;	/* the recorder for command, picked once for every run */
-	int jobs;		/* --jobs: runs at once; 0: as many as the CPUs hold */
-	int slurm;		/* the launcher is srun: runs are job steps */
-	double timeout;		/* --deadlock-timeout of each run */
-	struct findings_opts findings;	/* --json, --sarif, --suppressions, ... */
-	int tty;		/* stderr is a terminal: a line per run */
+	char **command;		       /* launcher and arguments (srun's with --exact: slurm.h) */
+	struct preload preload;	       /* the recorder for command, picked once for every run */
+	int jobs;		       /* --jobs: runs at once; 0: as many as the CPUs hold */
+	int slurm;		       /* the launcher is srun: runs are job steps */
+	double timeout;		       /* --deadlock-timeout of each run */
+	struct findings_opts findings; /* --json, --sarif, --suppressions, ... */
+	int tty;		       /* stderr is a terminal: a line per run */
 };
 
 /* One run under the recorder (ctx: the struct verify_opts), as the explore_runner's start

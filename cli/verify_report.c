@@ -89,7 +89,8 @@ static void print_text(const struct explore *x, int rc, const struct findings *f
 			       i + 1, r->index, d->mode);
 		else
 			printf("deadlock %d: confirmed on the real MPI library (run %d, standard "
-			       "sends: %s)\n", i + 1, r->index, d->mode);
+			       "sends: %s)\n",
+			       i + 1, r->index, d->mode);
 		if (d->predicted && r->item)
 			printf("  the model predicted: %s\n", r->item->what);
 		if (r->report)
@@ -106,17 +107,17 @@ static void print_text(const struct explore *x, int rc, const struct findings *f
 	for (i = 0; i < x->nunconfirmed; i++) {
 		const struct xrun *r = x->unconfirmed[i].run;
 
-		printf("not confirmed: the model deadlocks with %s; run %d: %s\n",
-		       r->item->what, r->index, x->unconfirmed[i].why);
+		printf("not confirmed: the model deadlocks with %s; run %d: %s\n", r->item->what,
+		       r->index, x->unconfirmed[i].why);
 	}
 	for (i = 0; i < x->nruns; i++)
 		if (x->runs[i]->end == XRUN_STOPPED)
 			printf("run %d: %s (trace %s)\n", x->runs[i]->index, x->runs[i]->stopped,
 			       x->runs[i]->dir);
 	printf("coverage: %d run%s; %d decision%s explored by a run, %d left; %d deadlock%s of the "
-	       "model refuted by a run that took another path\n", x->nruns,
-	       x->nruns == 1 ? "" : "s", x->explored, x->explored == 1 ? "" : "s", x->left,
-	       x->refuted, x->refuted == 1 ? "" : "s");
+	       "model refuted by a run that took another path\n",
+	       x->nruns, x->nruns == 1 ? "" : "s", x->explored, x->explored == 1 ? "" : "s",
+	       x->left, x->refuted, x->refuted == 1 ? "" : "s");
 	if (!x->merged && x->unmerged_why[0])
 		printf("note: each run was modelled on its own (%s)\n", x->unmerged_why);
 	if (x->lost)
@@ -137,12 +138,14 @@ static void print_text(const struct explore *x, int rc, const struct findings *f
 		       x->nfound ? " but those suppressed" : "");
 		break;
 	default:
-		printf("verdict: inconclusive: %s%s\n", x->nfound ? "no deadlock but those "
-		       "suppressed, and " : "",
-		       x->left ? "decisions are left unexplored" :
-		       x->incomplete ? "a search was cut short" :
+		printf("verdict: inconclusive: %s%s\n",
+		       x->nfound ? "no deadlock but those "
+				   "suppressed, and " :
+				   "",
+		       x->left	       ? "decisions are left unexplored" :
+		       x->incomplete   ? "a search was cut short" :
 		       x->nunconfirmed ? "the model has deadlocks no run showed" :
-		       "a rank stopped in some run");
+					 "a rank stopped in some run");
 	}
 }
 
@@ -168,9 +171,10 @@ static json_t *verify_document(const struct explore *x, int rc, json_t **details
 		const struct xdeadlock *d = &x->found[i];
 		json_t *e = json_pack("{s:s, s:i, s:s, s:b, s:s?, s:s?, s:s?, s:s?}", "kind",
 				      mpiv_finding_kind_name(d->mismatch ? MPIV_FIND_COLL_MISMATCH :
-							     MPIV_FIND_DEADLOCK), "run",
-				      d->run->index, "buffering", d->mode, "predicted", d->predicted,
-				      "model", d->run->item ? d->run->item->what : NULL, "report",
+									   MPIV_FIND_DEADLOCK),
+				      "run", d->run->index, "buffering", d->mode, "predicted",
+				      d->predicted, "model",
+				      d->run->item ? d->run->item->what : NULL, "report",
 				      d->run->report, "steering",
 				      d->run->item ? d->run->item->steer : NULL, "trace",
 				      d->run->dir);
@@ -185,15 +189,17 @@ static json_t *verify_document(const struct explore *x, int rc, json_t **details
 							x->unconfirmed[i].why));
 	for (i = 0; i < x->nruns; i++)
 		json_array_append_new(runs, run_json(x, x->runs[i]));
-	doc = json_pack("{s:s, s:i, s:s, s:i, s:o, s:o, s:{s:i, s:i, s:i, s:i, s:i, s:b, s:s?, s:b},"
-			" s:o}",
-			"format", "mpiverify-verify", "version", 1, "verdict",
-			rc == MPIV_EXIT_DEADLOCK ? "deadlock" : rc == MPIV_EXIT_OK ? "no deadlock" :
-			"inconclusive", "exit", rc, "deadlocks", found, "unconfirmed", unconf,
-			"coverage", "runs", x->nruns, "decisions_explored", x->explored,
-			"decisions_left", x->left, "refuted", x->refuted, "lost", x->lost, "complete",
-			!x->left && !x->incomplete, "stopped_early", x->left_why[0] ? x->left_why :
-			NULL, "merged", x->merged, "runs", runs);
+	doc = json_pack(
+		"{s:s, s:i, s:s, s:i, s:o, s:o, s:{s:i, s:i, s:i, s:i, s:i, s:b, s:s?, s:b},"
+		" s:o}",
+		"format", "mpiverify-verify", "version", 1, "verdict",
+		rc == MPIV_EXIT_DEADLOCK ? "deadlock" :
+		rc == MPIV_EXIT_OK	 ? "no deadlock" :
+					   "inconclusive",
+		"exit", rc, "deadlocks", found, "unconfirmed", unconf, "coverage", "runs", x->nruns,
+		"decisions_explored", x->explored, "decisions_left", x->left, "refuted", x->refuted,
+		"lost", x->lost, "complete", !x->left && !x->incomplete, "stopped_early",
+		x->left_why[0] ? x->left_why : NULL, "merged", x->merged, "runs", runs);
 	return doc;
 }
 

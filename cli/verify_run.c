@@ -14,7 +14,7 @@
 #include "verify.h"
 #include "xalloc.h"
 
-#define CONFIRM_GRACE 0.7	/* seconds every rank sits still where the model has it blocked */
+#define CONFIRM_GRACE 0.7 /* seconds every rank sits still where the model has it blocked */
 
 /* The key of the deadlock the monitor sees (explore_key.c). */
 static char *hang_key(const struct monitor_result *res)
@@ -52,9 +52,11 @@ static int where_predicted(const struct monitor_result *res, const struct xitem 
 	for (r = 0; r < res->size; r++) {
 		const struct monitor_rank *m = &res->ranks[r];
 
-		if (!m->seen || (it->call[r] < 0 ? m->state != MPIV_ST_FINALIZED :
-				 m->state != MPIV_ST_IN_CALL || m->call != (unsigned)it->call[r] ||
-				 (it->event[r] >= 0 && m->op != it->event[r])))
+		if (!m->seen ||
+		    (it->call[r] < 0 ?
+			     m->state != MPIV_ST_FINALIZED :
+			     m->state != MPIV_ST_IN_CALL || m->call != (unsigned)it->call[r] ||
+				     (it->event[r] >= 0 && m->op != it->event[r])))
 			return 0;
 	}
 	return 1;
@@ -131,7 +133,8 @@ int verify_run(void *ctx, struct explore *x, struct xrun *r)
 		record_result_release(&rr);
 		if (attempt == 1) {
 			warning("run %d: lost twice with a node of the cluster (see '%s'): left "
-				"unexplored", r->index, r->out_path);
+				"unexplored",
+				r->index, r->out_path);
 			r->seen = XSEEN_LOST;
 			return 0;
 		}
@@ -143,7 +146,7 @@ int verify_run(void *ctx, struct explore *x, struct xrun *r)
 		r->seen = XSEEN_INTERRUPTED;
 		r->signal = rr.res.signal;
 	} else if (!rr.dir || !rr.traced) {
-		rc = -1;	/* the job could not run, or ran without the recorder: said why */
+		rc = -1; /* the job could not run, or ran without the recorder: said why */
 	} else {
 		seen(x, r, &rr);
 	}

@@ -12,7 +12,7 @@
 #include "jsontext.h"
 #include "trace.h"
 
-static const char *const buffering_modes[] = {"zero", "infinite", "eager"};	/* by mode */
+static const char *const buffering_modes[] = {"zero", "infinite", "eager"}; /* by mode */
 
 void mpiv_buffering_name(const struct mpiv_buffering *b, char *buf, size_t size)
 {
@@ -93,8 +93,8 @@ static json_t *buffering_to_json(const struct mpiv_buffering *b)
 
 /* "buffering": {"mode": "eager", "bytes": 8255} (version 2), or the mode's name (version 1).
  * Returns 0, or -1 with err filled. */
-static int buffering_from_json(json_t *j, long version, struct mpiv_buffering *b,
-			       const char *path, struct mpiv_error *err)
+static int buffering_from_json(json_t *j, long version, struct mpiv_buffering *b, const char *path,
+			       struct mpiv_error *err)
 {
 	json_t *mode, *bytes;
 	int m;
@@ -151,8 +151,10 @@ int mpiv_cex_save(const char *path, const struct mpiv_cex *cex, struct mpiv_erro
 		const struct mpiv_cex_match *m = &cex->matches[i];
 		json_t *o = json_object();
 
-		json_object_set_new(o, "recv", json_pack("[iI]", m->recv_rank, (json_int_t)m->recv_op));
-		json_object_set_new(o, "send", json_pack("[iI]", m->send_rank, (json_int_t)m->send_op));
+		json_object_set_new(o, "recv",
+				    json_pack("[iI]", m->recv_rank, (json_int_t)m->recv_op));
+		json_object_set_new(o, "send",
+				    json_pack("[iI]", m->send_rank, (json_int_t)m->send_op));
 		if (m->wildcard)
 			json_object_set_new(o, "wildcard", json_true());
 		if (m->wildcard && m->as_recorded >= 0)
@@ -201,8 +203,12 @@ int mpiv_cex_save(const char *path, const struct mpiv_cex *cex, struct mpiv_erro
 			json_t *b = json_object();
 
 			json_object_set_new(b, "op", json_integer(cr->blocked_op));
-			json_object_set_new(b, "call", mpiv_json_text(cr->blocked_call ? cr->blocked_call : ""));
-			json_object_set_new(b, "desc", mpiv_json_text(cr->blocked_desc ? cr->blocked_desc : ""));
+			json_object_set_new(b, "call",
+					    mpiv_json_text(cr->blocked_call ? cr->blocked_call :
+									      ""));
+			json_object_set_new(b, "desc",
+					    mpiv_json_text(cr->blocked_desc ? cr->blocked_desc :
+									      ""));
 			json_object_set_new(b, "site", site_to_json(&cr->site));
 			json_object_set_new(o, "blocked", b);
 		} else {
@@ -220,8 +226,10 @@ int mpiv_cex_save(const char *path, const struct mpiv_cex *cex, struct mpiv_erro
 				json_object_set_new(jt, "thread", json_integer(th->thread));
 				if (th->blocked_op >= 0) {
 					json_object_set_new(jt, "op", json_integer(th->blocked_op));
-					json_object_set_new(jt, "desc", json_string(th->blocked_desc ?
-										    th->blocked_desc : ""));
+					json_object_set_new(jt, "desc",
+							    json_string(th->blocked_desc ?
+										th->blocked_desc :
+										""));
 					json_object_set_new(jt, "site", site_to_json(&th->site));
 				}
 				json_array_append_new(ths, jt);
@@ -244,10 +252,11 @@ int mpiv_cex_save(const char *path, const struct mpiv_cex *cex, struct mpiv_erro
 		json_t *edges = json_array();
 
 		for (i = 0; i < cex->nedges; i++)
-			json_array_append_new(edges, json_pack("{s:i, s:I, s:i}", "rank",
-							       cex->edges[i].rank, "op",
-							       (json_int_t)cex->edges[i].op, "waits_for",
-							       cex->edges[i].waits_for));
+			json_array_append_new(edges,
+					      json_pack("{s:i, s:I, s:i}", "rank",
+							cex->edges[i].rank, "op",
+							(json_int_t)cex->edges[i].op, "waits_for",
+							cex->edges[i].waits_for));
 		json_object_set_new(root, "waits_for", edges);
 	}
 	json_object_set_new(root, "matches", matches);
@@ -291,8 +300,8 @@ static int want_string(json_t *j, const char *key, char **out, const char *path,
 
 /* A call's site at JSON path where: function and file (strings or null), line (0 if
  * unknown). */
-static int load_site(json_t *j, struct mpiv_cex_site *s, const char *path, int r,
-		     const char *where, struct mpiv_error *err)
+static int load_site(json_t *j, struct mpiv_cex_site *s, const char *path, int r, const char *where,
+		     struct mpiv_error *err)
 {
 	char what[96];
 	json_t *f;
@@ -368,7 +377,8 @@ static int load_rank(json_t *o, int r, int nranks, struct mpiv_cex_rank *cr, con
 		m = json_object_get(jo, "match");
 		if (m) {
 			snprintf(what, sizeof(what), "ranks[%d].ops[%zu].match.rank", r, i);
-			if (want_int(json_object_get(m, "rank"), 0, nranks - 1, &v, path, err, what))
+			if (want_int(json_object_get(m, "rank"), 0, nranks - 1, &v, path, err,
+				     what))
 				return -1;
 			op->match_rank = (int32_t)v;
 			snprintf(what, sizeof(what), "ranks[%d].ops[%zu].match.op", r, i);
@@ -388,9 +398,9 @@ static int load_rank(json_t *o, int r, int nranks, struct mpiv_cex_rank *cr, con
 		bf = json_object_get(jo, "buffered");
 		if (bf) {
 			if (!json_is_boolean(bf))
-				return mpiv_error_set(err, MPIV_EXIT_BAD_INPUT, path, r, -1,
-						      "ranks[%d].ops[%zu].buffered: expected a boolean",
-						      r, i);
+				return mpiv_error_set(
+					err, MPIV_EXIT_BAD_INPUT, path, r, -1,
+					"ranks[%d].ops[%zu].buffered: expected a boolean", r, i);
 			op->sync = !json_is_true(bf);
 		}
 		cr->nops = i + 1;
@@ -421,7 +431,8 @@ static int load_rank(json_t *o, int r, int nranks, struct mpiv_cex_rank *cr, con
 	if (b && json_array_size(b)) {
 		cr->threads = calloc(json_array_size(b), sizeof(*cr->threads));
 		if (!cr->threads)
-			return mpiv_error_set(err, MPIV_EXIT_BAD_INPUT, path, r, -1, "out of memory");
+			return mpiv_error_set(err, MPIV_EXIT_BAD_INPUT, path, r, -1,
+					      "out of memory");
 		for (i = 0; i < json_array_size(b); i++) {
 			json_t *jt = json_array_get(b, i);
 			struct mpiv_cex_thread *th = &cr->threads[i];
@@ -429,7 +440,8 @@ static int load_rank(json_t *o, int r, int nranks, struct mpiv_cex_rank *cr, con
 			cr->nthreads = i + 1;
 			th->blocked_op = -1;
 			snprintf(what, sizeof(what), "ranks[%d].threads[%zu].thread", r, i);
-			if (want_int(json_object_get(jt, "thread"), 0, INT32_MAX, &v, path, err, what))
+			if (want_int(json_object_get(jt, "thread"), 0, INT32_MAX, &v, path, err,
+				     what))
 				return -1;
 			th->thread = (int)v;
 			if (!json_object_get(jt, "op"))
@@ -586,10 +598,12 @@ fail:
 }
 
 /* The calls whose events post a send or a receive the model matches (translator/). */
-#define SEND_KINDS (1u << MPIV_KIND_SEND | 1u << MPIV_KIND_ISEND | 1u << MPIV_KIND_SENDRECV | \
-		    1u << MPIV_KIND_START)
-#define RECV_KINDS (1u << MPIV_KIND_RECV | 1u << MPIV_KIND_IRECV | 1u << MPIV_KIND_SENDRECV | \
-		    1u << MPIV_KIND_MPROBE | 1u << MPIV_KIND_MRECV | 1u << MPIV_KIND_START)
+#define SEND_KINDS                                                                 \
+	(1u << MPIV_KIND_SEND | 1u << MPIV_KIND_ISEND | 1u << MPIV_KIND_SENDRECV | \
+	 1u << MPIV_KIND_START)
+#define RECV_KINDS                                                                 \
+	(1u << MPIV_KIND_RECV | 1u << MPIV_KIND_IRECV | 1u << MPIV_KIND_SENDRECV | \
+	 1u << MPIV_KIND_MPROBE | 1u << MPIV_KIND_MRECV | 1u << MPIV_KIND_START)
 
 /* Whether the event of rank r's trace at index op exists (and, with kinds, is of one of
  * those kinds, a mask of 1 << enum mpiv_kind); else err is filled, naming what refers to
@@ -601,17 +615,20 @@ static int check_op(const struct mpiv_traceset *ts, int r, long op, unsigned kin
 	const struct mpiv_event *ev;
 
 	if (op < 0 || (size_t)op >= t->nevents)
-		return mpiv_error_set(err, MPIV_EXIT_BAD_INPUT, path, r, op, "%s: rank %d's event "
+		return mpiv_error_set(err, MPIV_EXIT_BAD_INPUT, path, r, op,
+				      "%s: rank %d's event "
 				      "%ld is not in the trace '%s', whose rank %d has %zu events: "
-				      "the counterexample is not from this trace", what, r, op,
-				      ts->dir ? ts->dir : "", r, t->nevents);
+				      "the counterexample is not from this trace",
+				      what, r, op, ts->dir ? ts->dir : "", r, t->nevents);
 	ev = mpiv_trace_event(t, (size_t)op);
 	if (kinds && !(kinds & (1u << mpiv_call_kind(ev->call))))
-		return mpiv_error_set(err, MPIV_EXIT_BAD_INPUT, path, r, op, "%s: rank %d's event "
-				      "%ld is %s in the trace '%s', which %s: the counterexample is "
-				      "not from this trace", what, r, op, mpiv_call_name(ev->call),
-				      ts->dir ? ts->dir : "", kinds == SEND_KINDS ?
-				      "sends nothing" : "receives nothing");
+		return mpiv_error_set(
+			err, MPIV_EXIT_BAD_INPUT, path, r, op,
+			"%s: rank %d's event "
+			"%ld is %s in the trace '%s', which %s: the counterexample is "
+			"not from this trace",
+			what, r, op, mpiv_call_name(ev->call), ts->dir ? ts->dir : "",
+			kinds == SEND_KINDS ? "sends nothing" : "receives nothing");
 	return 0;
 }
 
@@ -623,9 +640,10 @@ int mpiv_cex_check_trace(const struct mpiv_cex *cex, const struct mpiv_traceset 
 	int r;
 
 	if (ts->nranks != cex->nranks)
-		return mpiv_error_set(err, MPIV_EXIT_BAD_INPUT, path, -1, -1, "the counterexample "
-				      "is for %d ranks, but its trace '%s' has %d", cex->nranks,
-				      ts->dir ? ts->dir : "", ts->nranks);
+		return mpiv_error_set(err, MPIV_EXIT_BAD_INPUT, path, -1, -1,
+				      "the counterexample "
+				      "is for %d ranks, but its trace '%s' has %d",
+				      cex->nranks, ts->dir ? ts->dir : "", ts->nranks);
 	for (r = 0; r < cex->nranks; r++) {
 		const struct mpiv_cex_rank *cr = &cex->ranks[r];
 
@@ -633,8 +651,11 @@ int mpiv_cex_check_trace(const struct mpiv_cex *cex, const struct mpiv_traceset 
 			const struct mpiv_cex_op *op = &cr->ops[i];
 
 			snprintf(what, sizeof(what), "ranks[%d].ops[%zu]", r, i);
-			if (check_op(ts, r, op->op, op->match_rank >= 0 ? RECV_KINDS :
-				     op->sync >= 0 ? SEND_KINDS : 0, path, what, err))
+			if (check_op(ts, r, op->op,
+				     op->match_rank >= 0 ? RECV_KINDS :
+				     op->sync >= 0	 ? SEND_KINDS :
+							   0,
+				     path, what, err))
 				return -1;
 			if (op->match_rank < 0)
 				continue;

@@ -10,18 +10,18 @@
 #include "error.h"
 
 #define MPIV_CEX_FORMAT "mpiverify-cex"
-#define MPIV_CEX_VERSION 2	/* written; version 1 (buffering as a string) is still read */
+#define MPIV_CEX_VERSION 2 /* written; version 1 (buffering as a string) is still read */
 
 /* What a standard send does in a search (check --buffering), and so in its counterexample. */
 enum mpiv_buffering_mode {
-	MPIV_BUF_ZERO = 0,	/* no standard send completes before it is matched */
-	MPIV_BUF_INFINITE = 1,	/* every standard send completes at once */
-	MPIV_BUF_EAGER = 2,	/* standard sends up to `bytes` complete at once */
+	MPIV_BUF_ZERO = 0,     /* no standard send completes before it is matched */
+	MPIV_BUF_INFINITE = 1, /* every standard send completes at once */
+	MPIV_BUF_EAGER = 2,    /* standard sends up to `bytes` complete at once */
 };
 
 struct mpiv_buffering {
 	enum mpiv_buffering_mode mode;
-	long long bytes;	/* EAGER: the threshold in bytes; 0 otherwise */
+	long long bytes; /* EAGER: the threshold in bytes; 0 otherwise */
 };
 
 /* The mode's name, as reports and check's directories give it: "zero", "infinite",
@@ -39,44 +39,48 @@ int mpiv_buffering_arg(const char *arg, struct mpiv_buffering b[2], int *n);
 struct mpiv_cex_site {
 	char *function;
 	char *file;
-	int line;		/* 0 when unknown */
+	int line; /* 0 when unknown */
 };
 
 /* One operation a rank executed on the way to the deadlock, in program order. */
 struct mpiv_cex_op {
-	uint32_t op;		/* event index in the rank's trace */
-	int32_t match_rank;	/* receive: world rank of the matched send's rank, else -1 */
-	int32_t match_op;	/* receive: event index of the matched send, else -1 */
-	int sync;		/* standard send: 1 unbuffered (waits for its receive), 0 buffered;
-				 * -1 for every other operation */
-	int wildcard;		/* receive posted with MPI_ANY_SOURCE: the match is a choice */
-	int cancelled;		/* send or receive the program cancelled (doc/semantics.md 4.7):
-				 * 1 the cancellation succeeded (its message, or the receive,
-				 * withdrawn unmatched), 2 it failed (matched, or the send went
-				 * on), 0 no cancel reached */
+	uint32_t op;	    /* event index in the rank's trace */
+	int32_t match_rank; /* receive: world rank of the matched send's rank, else -1 */
+	int32_t match_op;   /* receive: event index of the matched send, else -1 */
+	/* standard send: 1 unbuffered (waits for its receive), 0 buffered;
+	 * -1 for every other operation */
+	int sync;
+	int wildcard; /* receive posted with MPI_ANY_SOURCE: the match is a choice */
+	/* send or receive the program cancelled (doc/semantics.md 4.7):
+	 * 1 the cancellation succeeded (its message, or the receive,
+	 * withdrawn unmatched), 2 it failed (matched, or the send went
+	 * on), 0 no cancel reached */
+	int cancelled;
 };
 
 /* Where one thread of a rank whose threads call MPI ended in the deadlock state. */
 struct mpiv_cex_thread {
-	int thread;			/* the recorder's thread number, 0 for the main thread */
-	long blocked_op;		/* event index of the call it is stuck in, -1 if done */
-	char *blocked_desc;		/* as struct mpiv_cex_rank's, NULL if done */
-	struct mpiv_cex_site site;	/* of the blocked call */
+	int thread;		   /* the recorder's thread number, 0 for the main thread */
+	long blocked_op;	   /* event index of the call it is stuck in, -1 if done */
+	char *blocked_desc;	   /* as struct mpiv_cex_rank's, NULL if done */
+	struct mpiv_cex_site site; /* of the blocked call */
 };
 
 /* Where a rank ended in the deadlock state. */
 struct mpiv_cex_rank {
 	int rank;
-	struct mpiv_cex_op *ops;	/* executed operations, in the order the model ran them */
+	struct mpiv_cex_op *ops; /* executed operations, in the order the model ran them */
 	size_t nops;
-	long blocked_op;		/* event index of the call it is stuck in, -1 if done (with
-				 * threads: the first blocked thread's) */
-	char *blocked_call;		/* "MPI_Recv", NULL if done */
-	char *blocked_desc;		/* "MPI_Recv(source=1, tag=0, comm=WORLD)", NULL if done */
-	struct mpiv_cex_site site;	/* of the blocked call */
-	int stopped;			/* its trace ends without it finishing (it crashed, was
-					 * killed, ...): it is not blocked, but never moves */
-	struct mpiv_cex_thread *threads;	/* one per thread, when several call MPI */
+	/* event index of the call it is stuck in, -1 if done (with
+	 * threads: the first blocked thread's) */
+	long blocked_op;
+	char *blocked_call;	   /* "MPI_Recv", NULL if done */
+	char *blocked_desc;	   /* "MPI_Recv(source=1, tag=0, comm=WORLD)", NULL if done */
+	struct mpiv_cex_site site; /* of the blocked call */
+	/* its trace ends without it finishing (it crashed, was
+	 * killed, ...): it is not blocked, but never moves */
+	int stopped;
+	struct mpiv_cex_thread *threads; /* one per thread, when several call MPI */
 	size_t nthreads;
 };
 
@@ -90,33 +94,37 @@ struct mpiv_cex_edge {
 /* A match made on the way, in execution order. */
 struct mpiv_cex_match {
 	int recv_rank;
-	long recv_op;		/* event index of the receive */
+	long recv_op; /* event index of the receive */
 	int send_rank;
-	long send_op;		/* event index of the send */
-	int wildcard;		/* the receive named MPI_ANY_SOURCE: this match was a choice */
-	int as_recorded;	/* 1: the recorded run made this match too; 0: it took another
-				 * sender's message there; -1: the trace does not say */
+	long send_op; /* event index of the send */
+	int wildcard; /* the receive named MPI_ANY_SOURCE: this match was a choice */
+	/* 1: the recorded run made this match too; 0: it took another
+	 * sender's message there; -1: the trace does not say */
+	int as_recorded;
 };
 
 struct mpiv_cex {
-	char *trace_dir;	/* trace directory the deadlock was found in */
-	struct mpiv_buffering buffering;	/* of the search that found it */
-	char **command;		/* the recorded launcher command line, NULL-terminated */
-	char *cwd;		/* the directory it ran in; NULL if unknown */
+	char *trace_dir;		 /* trace directory the deadlock was found in */
+	struct mpiv_buffering buffering; /* of the search that found it */
+	char **command;			 /* the recorded launcher command line, NULL-terminated */
+	char *cwd;			 /* the directory it ran in; NULL if unknown */
 	int nranks;
-	struct mpiv_cex_rank *ranks;	/* nranks entries, by rank */
-	struct mpiv_cex_edge *cycle;	/* the wait-for cycle or knot */
+	struct mpiv_cex_rank *ranks; /* nranks entries, by rank */
+	struct mpiv_cex_edge *cycle; /* the wait-for cycle or knot */
 	size_t ncycle;
-	struct mpiv_cex_edge *edges;	/* every blocked rank's waits-for edges (no repeats) */
+	struct mpiv_cex_edge *edges; /* every blocked rank's waits-for edges (no repeats) */
 	size_t nedges;
-	struct mpiv_cex_match *matches;	/* every match, in execution order */
+	struct mpiv_cex_match *matches; /* every match, in execution order */
 	size_t nmatches;
-	int mismatch;		/* ranks are stuck in collectives that do not match (different
-				 * calls or roots at the same place): an erroneous program */
-	int ready_send;		/* 1 + the rank whose ready send (its blocked call) was started with
-				 * no matching receive posted (an erroneous program); 0 if none */
-	int bsend_overflow;	/* 1 + the rank whose buffered send (its blocked call) does not
-				 * fit its attached buffer (an erroneous program); 0 if none */
+	/* ranks are stuck in collectives that do not match (different
+	 * calls or roots at the same place): an erroneous program */
+	int mismatch;
+	/* 1 + the rank whose ready send (its blocked call) was started with
+	 * no matching receive posted (an erroneous program); 0 if none */
+	int ready_send;
+	/* 1 + the rank whose buffered send (its blocked call) does not
+	 * fit its attached buffer (an erroneous program); 0 if none */
+	int bsend_overflow;
 };
 
 /* Read and validate path. On error returns -1, fills err (exit code BAD_INPUT, the file and

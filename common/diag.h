@@ -16,8 +16,7 @@ void inform(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 void warning(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
 /* "mpiverify: fatal: ..." then exit(code). */
-void die(enum mpiv_exit code, const char *fmt, ...)
-	__attribute__((format(printf, 2, 3), noreturn));
+void die(enum mpiv_exit code, const char *fmt, ...) __attribute__((format(printf, 2, 3), noreturn));
 
 /* Print err as an error and return its exit code. */
 enum mpiv_exit error_report(const struct mpiv_error *err);

@@ -18,8 +18,7 @@ static int needed_of(Elf *elf, const char *source, struct mpiv_elf_needed *out,
 	size_t cap = 0;
 
 	if (elf_kind(elf) != ELF_K_ELF)
-		return mpiv_error_set(err, MPIV_EXIT_BAD_INPUT, source, -1, -1,
-				      "not an ELF file");
+		return mpiv_error_set(err, MPIV_EXIT_BAD_INPUT, source, -1, -1, "not an ELF file");
 	while ((scn = elf_nextscn(elf, scn)) != NULL) {
 		GElf_Shdr shdr;
 		Elf_Data *data;
@@ -52,7 +51,8 @@ static int needed_of(Elf *elf, const char *source, struct mpiv_elf_needed *out,
 			if (!name)
 				return mpiv_error_set(err, MPIV_EXIT_BAD_INPUT, source, -1, -1,
 						      "dynamic entry %zu: DT_NEEDED names no "
-						      "string", i);
+						      "string",
+						      i);
 			xgrow((void **)&out->names, &cap, out->n + 1, sizeof(*out->names));
 			out->names[out->n++] = xstrdup(name);
 		}
@@ -86,8 +86,9 @@ static int elf_ready(const char *source, struct mpiv_error *err)
 
 	if (ok < 0)
 		ok = elf_version(EV_CURRENT) != EV_NONE;
-	return ok ? 0 : mpiv_error_set(err, MPIV_EXIT_TOOL, source, -1, -1,
-				       "libelf is older than this program");
+	return ok ? 0 :
+		    mpiv_error_set(err, MPIV_EXIT_TOOL, source, -1, -1,
+				   "libelf is older than this program");
 }
 
 int mpiv_elf_needed_file(const char *path, struct mpiv_elf_needed *out, struct mpiv_error *err)

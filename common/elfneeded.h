@@ -8,7 +8,7 @@
 #include "error.h"
 
 struct mpiv_elf_needed {
-	char **names;		/* the DT_NEEDED entries, in order; malloc'ed, n of them */
+	char **names; /* the DT_NEEDED entries, in order; malloc'ed, n of them */
 	size_t n;
 };
 

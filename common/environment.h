@@ -8,43 +8,53 @@
 #define MPIV_ENVIRONMENT_H
 
 /* ---- set by the user, read by mpiverify (common/paths.c) ---- */
-#define MPIV_ENV_RECORDER_LIB "MPIVERIFY_RECORDER_LIB"	/* librecorder.so to preload */
-#define MPIV_ENV_REPLAYER_LIB "MPIVERIFY_REPLAYER_LIB"	/* libreplayer.so to preload */
-#define MPIV_ENV_MODELS "MPIVERIFY_MODELS"	/* directory of mpi.pml, engine.c, engine.h */
-#define MPIV_ENV_PAN_DIR "MPIVERIFY_PAN_DIR"	/* directory of the prebuilt verifiers
+#define MPIV_ENV_RECORDER_LIB "MPIVERIFY_RECORDER_LIB" /* librecorder.so to preload */
+#define MPIV_ENV_REPLAYER_LIB "MPIVERIFY_REPLAYER_LIB" /* libreplayer.so to preload */
+#define MPIV_ENV_MODELS "MPIVERIFY_MODELS" /* directory of mpi.pml, engine.c, engine.h */
+#define MPIV_ENV_PAN_DIR \
+	"MPIVERIFY_PAN_DIR"	       /* directory of the prebuilt verifiers
 						 * pan-WORDS (cli/spin_run.c) */
-#define MPIV_ENV_SPIN "MPIVERIFY_SPIN"		/* spin, instead of the one configure found */
-#define MPIV_ENV_CC "MPIVERIFY_CC"		/* C compiler for pan.c, likewise */
+#define MPIV_ENV_SPIN "MPIVERIFY_SPIN" /* spin, instead of the one configure found */
+#define MPIV_ENV_CC "MPIVERIFY_CC"     /* C compiler for pan.c, likewise */
 
 /* ---- set by the user for elfutils, read by mpiverify too (common/srcloc.c) ---- */
-#define MPIV_ENV_DEBUGINFOD_URLS "DEBUGINFOD_URLS"	/* debuginfod servers: only when it
+#define MPIV_ENV_DEBUGINFOD_URLS \
+	"DEBUGINFOD_URLS" /* debuginfod servers: only when it
 							 * names some are they asked for a
 							 * program's debug information */
 
 /* ---- set by the user for the ranks, read by both preload libraries ---- */
-#define MPIV_ENV_NO_STACKS "MPIVERIFY_NO_STACKS"	/* set: take no stacks of blocked
+#define MPIV_ENV_NO_STACKS \
+	"MPIVERIFY_NO_STACKS" /* set: take no stacks of blocked
 							 * calls (preload/rec_status.c) */
 
 /* ---- internal: set by mpiverify for the ranks of the job it starts ---- */
-#define MPIV_ENV_STATUS_DIR "MPIVERIFY_STATUS_DIR"	/* record, replay: where each rank
+#define MPIV_ENV_STATUS_DIR \
+	"MPIVERIFY_STATUS_DIR" /* record, replay: where each rank
 							 * writes rank-N.status */
-#define MPIV_ENV_TRACE_DIR "MPIVERIFY_TRACE_DIR"	/* record: where the recorder writes
+#define MPIV_ENV_TRACE_DIR \
+	"MPIVERIFY_TRACE_DIR"	     /* record: where the recorder writes
 							 * rank-N.mpivt */
-#define MPIV_ENV_CEX "MPIVERIFY_CEX"		/* replay: the counterexample to force */
-#define MPIV_ENV_REPLAY_TRACE "MPIVERIFY_REPLAY_TRACE"	/* replay: the binary traces every
+#define MPIV_ENV_CEX "MPIVERIFY_CEX" /* replay: the counterexample to force */
+#define MPIV_ENV_REPLAY_TRACE \
+	"MPIVERIFY_REPLAY_TRACE" /* replay: the binary traces every
 							 * call is checked against */
-#define MPIV_ENV_STEER "MPIVERIFY_STEER"	/* record for verify: the decisions each rank
+#define MPIV_ENV_STEER \
+	"MPIVERIFY_STEER" /* record for verify: the decisions each rank
 						 * must take first (doc/verify.md) */
-#define MPIV_ENV_TIMESTAMPS "MPIVERIFY_TIMESTAMPS"	/* record --timestamps: "1": the
+#define MPIV_ENV_TIMESTAMPS \
+	"MPIVERIFY_TIMESTAMPS" /* record --timestamps: "1": the
 							 * recorder gives each event the times it
 							 * was entered and left */
-#define MPIV_ENV_CHECK_REDUCTIONS "MPIVERIFY_CHECK_REDUCTIONS"	/* record: the value of
+#define MPIV_ENV_CHECK_REDUCTIONS \
+	"MPIVERIFY_CHECK_REDUCTIONS" /* record: the value of
 							 * --check-reductions ("detect" when it
 							 * has none): the recorder checks every
 							 * reduction (recorder/rec_reduce.c) */
 
 /* ---- internal: set by the tests, read by mpiverify ---- */
-#define MPIV_ENV_SPIN_FROM_START "MPIVERIFY_SPIN_FROM_START"	/* check, set (to anything):
+#define MPIV_ENV_SPIN_FROM_START \
+	"MPIVERIFY_SPIN_FROM_START" /* check, set (to anything):
 							 * no pass of its own over the paths
 							 * of one choice (translator/
 							 * tr_cut.c); SPIN searches every mode

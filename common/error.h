@@ -6,13 +6,13 @@
 #include "exit.h"
 
 struct mpiv_error {
-	int set;		/* 0 until the first error */
-	enum mpiv_exit code;	/* what the command should exit with */
-	char source[256];	/* file at fault, "" if none */
-	int rank;		/* rank at fault, -1 if none */
-	long event;		/* event index or record number at fault, -1 if none */
-	int line;		/* JSON line, 0 if none */
-	char text[512];		/* what went wrong, lower case, no final period */
+	int set;	     /* 0 until the first error */
+	enum mpiv_exit code; /* what the command should exit with */
+	char source[256];    /* file at fault, "" if none */
+	int rank;	     /* rank at fault, -1 if none */
+	long event;	     /* event index or record number at fault, -1 if none */
+	int line;	     /* JSON line, 0 if none */
+	char text[512];	     /* what went wrong, lower case, no final period */
 };
 
 void mpiv_error_init(struct mpiv_error *err);

@@ -53,9 +53,17 @@ unsigned mpiv_call_flags(unsigned call)
 }
 
 const struct mpiv_event mpiv_event_none = {
-	.peer = MPIV_NONE, .tag = MPIV_NONE, .comm = MPIV_NONE, .src = MPIV_NONE,
-	.mtag = MPIV_NONE, .root = MPIV_NONE, .peer2 = MPIV_NONE, .tag2 = MPIV_NONE,
-	.win = MPIV_NONE, .lock = MPIV_NONE, .repeat = 1,
+	.peer = MPIV_NONE,
+	.tag = MPIV_NONE,
+	.comm = MPIV_NONE,
+	.src = MPIV_NONE,
+	.mtag = MPIV_NONE,
+	.root = MPIV_NONE,
+	.peer2 = MPIV_NONE,
+	.tag2 = MPIV_NONE,
+	.win = MPIV_NONE,
+	.lock = MPIV_NONE,
+	.repeat = 1,
 };
 
 void mpiv_event_init(struct mpiv_event *ev, unsigned call)
@@ -66,8 +74,7 @@ void mpiv_event_init(struct mpiv_event *ev, unsigned call)
 	ev->call = (uint16_t)call;
 }
 
-int mpiv_failed_poll(unsigned call, int32_t src, unsigned flags, uint32_t nreqs,
-		     uint32_t npending)
+int mpiv_failed_poll(unsigned call, int32_t src, unsigned flags, uint32_t nreqs, uint32_t npending)
 {
 	enum mpiv_kind kind = mpiv_call_kind(call);
 
@@ -75,7 +82,7 @@ int mpiv_failed_poll(unsigned call, int32_t src, unsigned flags, uint32_t nreqs,
 		return 0;
 	if (kind == MPIV_KIND_PROBE || kind == MPIV_KIND_MPROBE)
 		return src == MPIV_NONE;
-	if (kind == MPIV_KIND_WIN_WAIT)	/* MPI_Win_test (its runs are not folded: it has a flag) */
+	if (kind == MPIV_KIND_WIN_WAIT) /* MPI_Win_test (its runs are not folded: it has a flag) */
 		return (flags & MPIV_EV_NOT_DONE) != 0;
 	return nreqs > 0 && npending == nreqs;
 }
@@ -95,7 +102,8 @@ enum mpiv_decision mpiv_decision_of(unsigned call, int32_t peer, int32_t peer2, 
 	case MPIV_KIND_PROBE:
 	case MPIV_KIND_MPROBE:
 		/* a probe that found nothing (a failed MPI_Iprobe, MPI_Improbe) chose nothing */
-		return peer == MPIV_ANY_SOURCE && src != MPIV_NONE ? MPIV_DEC_SOURCE : MPIV_DEC_NONE;
+		return peer == MPIV_ANY_SOURCE && src != MPIV_NONE ? MPIV_DEC_SOURCE :
+								     MPIV_DEC_NONE;
 	case MPIV_KIND_SENDRECV:
 		return peer2 == MPIV_ANY_SOURCE ? MPIV_DEC_SOURCE : MPIV_DEC_NONE;
 	case MPIV_KIND_WAIT:
@@ -120,9 +128,9 @@ int32_t mpiv_event_recv_tag(const struct mpiv_event *ev)
 
 /* What a field of a rank, a source or a peer may hold besides a world rank. */
 enum rank_specials {
-	RS_NONE = 1 << 0,	/* MPIV_NONE: not used by the call */
-	RS_ANY = 1 << 1,	/* MPIV_ANY_SOURCE */
-	RS_PROC_NULL = 1 << 2,	/* MPIV_PROC_NULL */
+	RS_NONE = 1 << 0,      /* MPIV_NONE: not used by the call */
+	RS_ANY = 1 << 1,       /* MPIV_ANY_SOURCE */
+	RS_PROC_NULL = 1 << 2, /* MPIV_PROC_NULL */
 };
 
 /* The name of a field for a message: field, with the entry's index in it for a field of an
@@ -147,8 +155,10 @@ static int check_rank(const char *field, long idx, int32_t v, int32_t size, unsi
 		return 0;
 	snprintf(why, whysize, "%s: %d, expected a world rank (0 to %d)%s",
 		 field_name(name, sizeof(name), field, idx), v, size - 1,
-		 (allowed & RS_ANY) && (allowed & RS_PROC_NULL) ? ", MPI_ANY_SOURCE or MPI_PROC_NULL"
-		 : allowed & RS_PROC_NULL ? " or MPI_PROC_NULL" : "");
+		 (allowed & RS_ANY) && (allowed & RS_PROC_NULL) ?
+			 ", MPI_ANY_SOURCE or MPI_PROC_NULL" :
+		 allowed & RS_PROC_NULL ? " or MPI_PROC_NULL" :
+					  "");
 	return -1;
 }
 
@@ -179,8 +189,7 @@ int mpiv_event_check(const struct mpiv_event *ev, int32_t size, char *why, size_
 	}
 	/* A completed receive's status names a rank or MPI_PROC_NULL (a receive from it), its
 	 * tag MPI_ANY_TAG then; never MPI_ANY_SOURCE. */
-	if (check_rank("peer", -1, ev->peer, size, RS_NONE | RS_ANY | RS_PROC_NULL, why,
-		       whysize) ||
+	if (check_rank("peer", -1, ev->peer, size, RS_NONE | RS_ANY | RS_PROC_NULL, why, whysize) ||
 	    check_tag("tag", -1, ev->tag, 1, why, whysize) ||
 	    check_rank("peer2", -1, ev->peer2, size, RS_NONE | RS_ANY | RS_PROC_NULL, why,
 		       whysize) ||
@@ -190,8 +199,10 @@ int mpiv_event_check(const struct mpiv_event *ev, int32_t size, char *why, size_
 	    check_tag("mtag", -1, ev->mtag, 1, why, whysize))
 		return -1;
 	if (ev->comm < MPIV_COMM_UNKNOWN && ev->comm != MPIV_NONE) {
-		snprintf(why, whysize, "comm: %d, expected a communicator id (0 or more, -1 for "
-			 "one the recorder cannot name)", ev->comm);
+		snprintf(why, whysize,
+			 "comm: %d, expected a communicator id (0 or more, -1 for "
+			 "one the recorder cannot name)",
+			 ev->comm);
 		return -1;
 	}
 	if (ev->thread < 0) {
@@ -224,8 +235,10 @@ int mpiv_event_check(const struct mpiv_event *ev, int32_t size, char *why, size_
 
 		/* -1: a request the recorder did not see being made */
 		if (r->req < -1) {
-			snprintf(why, whysize, "reqs[%u].req: %d, expected a request id (0 or more, "
-				 "-1 for an unknown one)", i, r->req);
+			snprintf(why, whysize,
+				 "reqs[%u].req: %d, expected a request id (0 or more, "
+				 "-1 for an unknown one)",
+				 i, r->req);
 			return -1;
 		}
 		if (check_rank("reqs[%u].src", i, r->src, size, RS_NONE | RS_PROC_NULL, why,
@@ -247,15 +260,19 @@ int mpiv_event_check(const struct mpiv_event *ev, int32_t size, char *why, size_
 		return -1;
 	}
 	if (ev->leave > (uint64_t)INT64_MAX || (ev->leave && ev->leave < ev->enter)) {
-		snprintf(why, whysize, "leave: %llu, expected nanoseconds from enter (%llu) to "
-			 "%lld", (unsigned long long)ev->leave, (unsigned long long)ev->enter,
+		snprintf(why, whysize,
+			 "leave: %llu, expected nanoseconds from enter (%llu) to "
+			 "%lld",
+			 (unsigned long long)ev->leave, (unsigned long long)ev->enter,
 			 (long long)INT64_MAX);
 		return -1;
 	}
 	if (ev->repeat > 1 && (!mpiv_event_failed_poll(ev) || ev->flags)) {
-		snprintf(why, whysize, "repeat: %llu, but only a poll that found nothing (an "
+		snprintf(why, whysize,
+			 "repeat: %llu, but only a poll that found nothing (an "
 			 "MPI_Test* that completed none of its requests, an MPI_Iprobe without a "
-			 "source) is made more than once", (unsigned long long)ev->repeat);
+			 "source) is made more than once",
+			 (unsigned long long)ev->repeat);
 		return -1;
 	}
 	return 0;

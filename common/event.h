@@ -25,82 +25,95 @@ union mpiv_call_numbers {
 
 /* What the model does with a call. */
 enum mpiv_kind {
-	MPIV_KIND_INIT,		/* start of the rank's trace */
-	MPIV_KIND_FINALIZE,	/* end: the rank is done */
-	MPIV_KIND_SEND,		/* blocking send: post, then wait for it */
-	MPIV_KIND_ISEND,	/* nonblocking send: post only */
-	MPIV_KIND_RECV,		/* blocking receive: post, then wait for it */
-	MPIV_KIND_IRECV,	/* nonblocking receive: post only */
-	MPIV_KIND_SENDRECV,	/* a send (peer, tag) and a receive (peer2, tag2), then both waited */
-	MPIV_KIND_WAIT,		/* completion: reqs completed, but for the last npending */
-	MPIV_KIND_PROBE,	/* wait until a message is there (Iprobe: only if it found one) */
-	MPIV_KIND_MPROBE,	/* matched probe: the message is received here (Improbe: if found) */
-	MPIV_KIND_MRECV,	/* receive of a message matched by a probe: no matching left */
-	MPIV_KIND_SEND_INIT,	/* persistent send request: its envelope, posted at each start */
-	MPIV_KIND_RECV_INIT,	/* persistent receive request */
-	MPIV_KIND_START,	/* post every persistent request listed */
-	MPIV_KIND_REQUEST_FREE,	/* the program lets go of a request */
+	MPIV_KIND_INIT,	     /* start of the rank's trace */
+	MPIV_KIND_FINALIZE,  /* end: the rank is done */
+	MPIV_KIND_SEND,	     /* blocking send: post, then wait for it */
+	MPIV_KIND_ISEND,     /* nonblocking send: post only */
+	MPIV_KIND_RECV,	     /* blocking receive: post, then wait for it */
+	MPIV_KIND_IRECV,     /* nonblocking receive: post only */
+	MPIV_KIND_SENDRECV,  /* a send (peer, tag) and a receive (peer2, tag2), then both waited */
+	MPIV_KIND_WAIT,	     /* completion: reqs completed, but for the last npending */
+	MPIV_KIND_PROBE,     /* wait until a message is there (Iprobe: only if it found one) */
+	MPIV_KIND_MPROBE,    /* matched probe: the message is received here (Improbe: if found) */
+	MPIV_KIND_MRECV,     /* receive of a message matched by a probe: no matching left */
+	MPIV_KIND_SEND_INIT, /* persistent send request: its envelope, posted at each start */
+	MPIV_KIND_RECV_INIT, /* persistent receive request */
+	MPIV_KIND_START,     /* post every persistent request listed */
+	MPIV_KIND_REQUEST_FREE, /* the program lets go of a request */
 	MPIV_KIND_COLL,		/* blocking collective on the event's communicator */
 	MPIV_KIND_ICOLL,	/* nonblocking collective: completes at its wait */
-	MPIV_KIND_WIN_CREATE,	/* window creation: a collective on comm; the event's win is the
-				 * new window, its group the window's group */
+	/* window creation: a collective on comm; the event's win is the
+	 * new window, its group the window's group */
+	MPIV_KIND_WIN_CREATE,
 	MPIV_KIND_WIN_FREE,	/* window freed: a collective over the window's group */
 	MPIV_KIND_WIN_FENCE,	/* a collective over the window's group, synchronising */
 	MPIV_KIND_WIN_POST,	/* exposure epoch to the origins in group: never blocks */
 	MPIV_KIND_WIN_START,	/* access epoch to the targets in group: waits for their posts */
-	MPIV_KIND_WIN_COMPLETE,	/* ends the access epoch */
-	MPIV_KIND_WIN_WAIT,	/* ends the exposure epoch: waits for the origins' completes
-				 * (MPI_Win_test: only if it succeeded) */
-	MPIV_KIND_WIN_LOCK,	/* passive target lock on peer (lock_all: every member) */
-	MPIV_KIND_WIN_UNLOCK,	/* releases the lock on peer (unlock_all: every member) */
-	MPIV_KIND_WIN_LOCAL,	/* RMA data calls and flushes: never wait for another rank */
-	MPIV_KIND_COMM_GROUP,	/* MPI_Comm_create_group: a collective over the new
-				 * communicator's members only, not its parent */
-	MPIV_KIND_COMM_FREE,	/* the program lets go of a communicator: no effect */
-	MPIV_KIND_BUF_ATTACH,	/* MPI_Buffer_attach: bytes is the buffer's size */
-	MPIV_KIND_BUF_DETACH,	/* MPI_Buffer_detach: waits until its messages are delivered */
-	MPIV_KIND_LOCAL,	/* involves no other rank (MPI_Reduce_local, MPI_Op_create): no
-				 * effect on the model */
-	MPIV_KIND_CANCEL,	/* MPI_Cancel of the request in reqs[0] */
-	MPIV_KIND_GREQ_START,	/* MPI_Grequest_start: a request, in reqs[0], that only the
-				 * program completes */
-	MPIV_KIND_GREQ_COMPLETE,	/* MPI_Grequest_complete of the request in reqs[0] */
-	MPIV_KIND_UNSUPPORTED,	/* recorded, but check cannot judge it */
+	MPIV_KIND_WIN_COMPLETE, /* ends the access epoch */
+	/* ends the exposure epoch: waits for the origins' completes
+	 * (MPI_Win_test: only if it succeeded) */
+	MPIV_KIND_WIN_WAIT,
+	MPIV_KIND_WIN_LOCK,   /* passive target lock on peer (lock_all: every member) */
+	MPIV_KIND_WIN_UNLOCK, /* releases the lock on peer (unlock_all: every member) */
+	MPIV_KIND_WIN_LOCAL,  /* RMA data calls and flushes: never wait for another rank */
+	/* MPI_Comm_create_group: a collective over the new
+	 * communicator's members only, not its parent */
+	MPIV_KIND_COMM_GROUP,
+	MPIV_KIND_COMM_FREE,  /* the program lets go of a communicator: no effect */
+	MPIV_KIND_BUF_ATTACH, /* MPI_Buffer_attach: bytes is the buffer's size */
+	MPIV_KIND_BUF_DETACH, /* MPI_Buffer_detach: waits until its messages are delivered */
+	/* involves no other rank (MPI_Reduce_local, MPI_Op_create): no
+	 * effect on the model */
+	MPIV_KIND_LOCAL,
+	MPIV_KIND_CANCEL, /* MPI_Cancel of the request in reqs[0] */
+	/* MPI_Grequest_start: a request, in reqs[0], that only the
+	 * program completes */
+	MPIV_KIND_GREQ_START,
+	MPIV_KIND_GREQ_COMPLETE, /* MPI_Grequest_complete of the request in reqs[0] */
+	MPIV_KIND_UNSUPPORTED,	 /* recorded, but check cannot judge it */
 };
 
 enum mpiv_call_flags {
-	MPIV_F_STANDARD = 1 << 0,	/* standard-mode send: buffered or not per mode */
-	MPIV_F_SYNC = 1 << 1,		/* synchronous send: completes when matched */
-	MPIV_F_BUFFERED = 1 << 2,	/* buffered send: never waits */
-	MPIV_F_READY = 1 << 3,		/* ready send: a standard send that must find its receive
-					 * posted */
-	MPIV_F_ROOT_SENDS = 1 << 4,	/* collective whose root's data goes to the others (Bcast,
-					 * Scatter): with buffering a non-root waits for the root,
-					 * the root for nobody */
-	MPIV_F_ROOT_RECEIVES = 1 << 5,	/* collective whose data goes to the root (Reduce,
-					 * Gather): with buffering the root waits for every
-					 * member, the others for nobody */
-	MPIV_F_ROOTED = MPIV_F_ROOT_SENDS | MPIV_F_ROOT_RECEIVES,	/* either: has a root */
-	MPIV_F_PREFIX = 1 << 6,		/* prefix collective (Scan, Exscan): with buffering a rank
-					 * waits for the members of lower rank. A collective with
-					 * none of these three waits for every member */
-	MPIV_F_NEWCOMM = 1 << 7,	/* makes a communicator: on its members the event has a
-					 * struct mpiv_newcomm (trace.h) */
-	MPIV_F_POLL = 1 << 8,		/* a poll: may return having found or completed nothing
-					 * (no effect, no progress; a run of equal ones is one
-					 * event with a repeat count) */
-	MPIV_F_REDUCE = 1 << 9,		/* a reduction (MPI-4.1 6.9-6.11): the reduction check
-					 * (record --check-reductions) computes it a second way */
-	MPIV_F_NEIGHBOR = 1 << 10,	/* neighbourhood collective (MPI-4.1 chapter 8): with
-					 * buffering a member waits for the in-neighbours the
-					 * event's group lists */
+	MPIV_F_STANDARD = 1 << 0, /* standard-mode send: buffered or not per mode */
+	MPIV_F_SYNC = 1 << 1,	  /* synchronous send: completes when matched */
+	MPIV_F_BUFFERED = 1 << 2, /* buffered send: never waits */
+	/* ready send: a standard send that must find its receive
+	 * posted */
+	MPIV_F_READY = 1 << 3,
+	/* collective whose root's data goes to the others (Bcast,
+	 * Scatter): with buffering a non-root waits for the root,
+	 * the root for nobody */
+	MPIV_F_ROOT_SENDS = 1 << 4,
+	/* collective whose data goes to the root (Reduce,
+	 * Gather): with buffering the root waits for every
+	 * member, the others for nobody */
+	MPIV_F_ROOT_RECEIVES = 1 << 5,
+	MPIV_F_ROOTED = MPIV_F_ROOT_SENDS | MPIV_F_ROOT_RECEIVES, /* either: has a root */
+	/* prefix collective (Scan, Exscan): with buffering a rank
+	 * waits for the members of lower rank. A collective with
+	 * none of these three waits for every member */
+	MPIV_F_PREFIX = 1 << 6,
+	/* makes a communicator: on its members the event has a
+	 * struct mpiv_newcomm (trace.h) */
+	MPIV_F_NEWCOMM = 1 << 7,
+	/* a poll: may return having found or completed nothing
+	 * (no effect, no progress; a run of equal ones is one
+	 * event with a repeat count) */
+	MPIV_F_POLL = 1 << 8,
+	/* a reduction (MPI-4.1 6.9-6.11): the reduction check
+	 * (record --check-reductions) computes it a second way */
+	MPIV_F_REDUCE = 1 << 9,
+	/* neighbourhood collective (MPI-4.1 chapter 8): with
+	 * buffering a member waits for the in-neighbours the
+	 * event's group lists */
+	MPIV_F_NEIGHBOR = 1 << 10,
 };
 
 /* Special peers and tags, in world ranks (the recorder maps MPI's constants to these). */
 #define MPIV_ANY_SOURCE (-1)
 #define MPIV_PROC_NULL (-2)
 #define MPIV_ANY_TAG (-1)
-#define MPIV_NONE (-3)		/* field not used by this call */
+#define MPIV_NONE (-3) /* field not used by this call */
 
 /* Communicator ids. 0 and 1 are the same on every rank; from MPIV_COMM_FIRST_LOCAL on, an
  * id is rank-local: the n-th communicator this rank got from a call flagged MPIV_F_NEWCOMM
@@ -109,8 +122,9 @@ enum mpiv_call_flags {
 #define MPIV_COMM_WORLD 0
 #define MPIV_COMM_SELF 1
 #define MPIV_COMM_FIRST_LOCAL 2
-#define MPIV_COMM_UNKNOWN (-1)	/* a communicator the recorder cannot name (made by a call
-				 * it does not record, such as MPI_Graph_create) */
+/* a communicator the recorder cannot name (made by a call
+ * it does not record, such as MPI_Graph_create) */
+#define MPIV_COMM_UNKNOWN (-1)
 
 /* Thread levels as a trace's header gives them: the values of MPI_THREAD_SINGLE ...
  * MPI_THREAD_MULTIPLE, which MPICH and Open MPI both number 0 to 3. */
@@ -121,9 +135,10 @@ enum mpiv_call_flags {
  * trace). A rank has finished only when MPI_Finalize returned (doc/semantics.md 8); anything
  * else leaves its trace a path it did not finish. */
 enum mpiv_end {
-	MPIV_END_UNKNOWN = 0,	/* no word from the rank: killed by a signal that cannot be
-				 * caught (SIGKILL), or its trace was cut */
-	MPIV_END_FINALIZED = 1,	/* MPI_Finalize returned */
+	/* no word from the rank: killed by a signal that cannot be
+	 * caught (SIGKILL), or its trace was cut */
+	MPIV_END_UNKNOWN = 0,
+	MPIV_END_FINALIZED = 1, /* MPI_Finalize returned */
 	MPIV_END_ABORTED = 2,	/* it called MPI_Abort: code is the error code */
 	MPIV_END_SIGNAL = 3,	/* a fatal signal: code is its number */
 	MPIV_END_EXIT = 4,	/* the process exited without MPI_Finalize: code is its status */
@@ -135,61 +150,69 @@ enum mpiv_end {
 #define MPIV_LOCK_EXCLUSIVE 2
 
 enum mpiv_event_flags {
-	MPIV_EV_INCOMPLETE = 1 << 0,	/* the call had not returned when the trace ended */
-	MPIV_EV_NOT_DONE = 1 << 1,	/* MPI_Win_test returned flag false */
+	MPIV_EV_INCOMPLETE = 1 << 0, /* the call had not returned when the trace ended */
+	MPIV_EV_NOT_DONE = 1 << 1,   /* MPI_Win_test returned flag false */
 };
 
 /* One request an event creates or completes, with what the completion reported. */
 struct mpiv_reqinfo {
-	int32_t req;		/* request id, unique within the rank */
-	int32_t src;		/* completed receive: world rank of the sender, else MPIV_NONE */
-	int32_t tag;		/* completed receive: the message's tag, else MPIV_NONE */
+	int32_t req; /* request id, unique within the rank */
+	int32_t src; /* completed receive: world rank of the sender, else MPIV_NONE */
+	int32_t tag; /* completed receive: the message's tag, else MPIV_NONE */
 };
 
 /* One MPI call of one rank. The fields nearly every call uses come first, from call to bytes
  * without padding (the recorder compares them as one block: mpiv_event_key_same()), then the
  * ones few calls use, from root to group, likewise (mpiv_event_rare_none()). */
 struct mpiv_event {
-	uint16_t call;		/* enum mpiv_call */
-	uint16_t flags;		/* enum mpiv_event_flags */
-	int32_t peer;		/* world rank of dest/source, MPIV_ANY_SOURCE, MPIV_PROC_NULL */
-	int32_t tag;		/* tag, MPIV_ANY_TAG, or MPIV_NONE */
-	int32_t comm;		/* communicator id */
-	int32_t src;		/* blocking receive: world rank it matched, else MPIV_NONE */
-	int32_t mtag;		/* blocking receive: tag it matched, else MPIV_NONE */
-	uint64_t bytes;		/* message size in bytes (count * type size) */
-	uint64_t site;		/* call site: MPIV_SITE(module, address in the module's file) */
-	uint32_t index;		/* position in the rank's trace, from 0 */
-	uint32_t nreqs;		/* number of entries in reqs */
-	struct mpiv_reqinfo *reqs;	/* Isend/Irecv: the request made; Wait*: those completed; owned */
-	int32_t root;		/* collective root (world rank) or MPIV_NONE */
-	int32_t thread;		/* thread that made the call, 0 for the main thread */
-	int32_t peer2;		/* MPI_Sendrecv: the source (world rank, MPIV_ANY_SOURCE, ...) */
-	int32_t tag2;		/* MPI_Sendrecv: the receive's tag */
-	uint32_t npending;	/* completion calls: the last npending of reqs did not complete
-				 * (MPI_Test* with flag false, MPI_Waitany's others); 0 for waits */
-	int32_t win;		/* window calls: the window, numbered per rank in creation order
-				 * (0, 1, ...), else MPIV_NONE */
-	int32_t lock;		/* MPI_Win_lock: MPIV_LOCK_SHARED or MPIV_LOCK_EXCLUSIVE, else
-				 * MPIV_NONE */
-	uint32_t ngroup;	/* number of entries in group */
-	int32_t *group;		/* window creation: the window's group; MPI_Win_post/start: the
-				 * group passed; world ranks, in group order; neighbourhood
-				 * collectives: the caller's in-neighbours, world ranks in the
-				 * topology's order, MPI_PROC_NULL ones left out; owned */
-	uint64_t repeat;	/* a failed poll (mpiv_event_failed_poll): the times it was made
-				 * in a row, the same way, each finding nothing; 1 otherwise */
-	uint64_t enter;		/* a trace with times (enum mpiv_clock): when the call was
-				 * entered, in the clock's nanoseconds; a run of failed polls:
-				 * the first's */
-	uint64_t leave;		/* when it returned (a run of failed polls: the last one); 0 if
-				 * it had not (MPIV_EV_INCOMPLETE) or the trace has no times */
+	uint16_t call;	/* enum mpiv_call */
+	uint16_t flags; /* enum mpiv_event_flags */
+	int32_t peer;	/* world rank of dest/source, MPIV_ANY_SOURCE, MPIV_PROC_NULL */
+	int32_t tag;	/* tag, MPIV_ANY_TAG, or MPIV_NONE */
+	int32_t comm;	/* communicator id */
+	int32_t src;	/* blocking receive: world rank it matched, else MPIV_NONE */
+	int32_t mtag;	/* blocking receive: tag it matched, else MPIV_NONE */
+	uint64_t bytes; /* message size in bytes (count * type size) */
+	uint64_t site;	/* call site: MPIV_SITE(module, address in the module's file) */
+	uint32_t index; /* position in the rank's trace, from 0 */
+	uint32_t nreqs; /* number of entries in reqs */
+	struct mpiv_reqinfo
+		*reqs;	/* Isend/Irecv: the request made; Wait*: those completed; owned */
+	int32_t root;	/* collective root (world rank) or MPIV_NONE */
+	int32_t thread; /* thread that made the call, 0 for the main thread */
+	int32_t peer2;	/* MPI_Sendrecv: the source (world rank, MPIV_ANY_SOURCE, ...) */
+	int32_t tag2;	/* MPI_Sendrecv: the receive's tag */
+	/* completion calls: the last npending of reqs did not complete
+	 * (MPI_Test* with flag false, MPI_Waitany's others); 0 for waits */
+	uint32_t npending;
+	/* window calls: the window, numbered per rank in creation order
+	 * (0, 1, ...), else MPIV_NONE */
+	int32_t win;
+	/* MPI_Win_lock: MPIV_LOCK_SHARED or MPIV_LOCK_EXCLUSIVE, else
+	 * MPIV_NONE */
+	int32_t lock;
+	uint32_t ngroup; /* number of entries in group */
+	/* window creation: the window's group; MPI_Win_post/start: the
+	 * group passed; world ranks, in group order; neighbourhood
+	 * collectives: the caller's in-neighbours, world ranks in the
+	 * topology's order, MPI_PROC_NULL ones left out; owned */
+	int32_t *group;
+	/* a failed poll (mpiv_event_failed_poll): the times it was made
+	 * in a row, the same way, each finding nothing; 1 otherwise */
+	uint64_t repeat;
+	/* a trace with times (enum mpiv_clock): when the call was
+	 * entered, in the clock's nanoseconds; a run of failed polls:
+	 * the first's */
+	uint64_t enter;
+	/* when it returned (a run of failed polls: the last one); 0 if
+	 * it had not (MPIV_EV_INCOMPLETE) or the trace has no times */
+	uint64_t leave;
 };
 
 /* The clock of a trace's times (its header says which). */
 enum mpiv_clock {
-	MPIV_CLOCK_NONE = 0,		/* no times: every event's enter and leave are 0 */
-	MPIV_CLOCK_MONOTONIC = 1,	/* CLOCK_MONOTONIC of the rank's host, in nanoseconds */
+	MPIV_CLOCK_NONE = 0,	  /* no times: every event's enter and leave are 0 */
+	MPIV_CLOCK_MONOTONIC = 1, /* CLOCK_MONOTONIC of the rank's host, in nanoseconds */
 };
 
 /* The block of fields from call to bytes, and the one from root to group. */
@@ -216,10 +239,10 @@ static inline int mpiv_event_rare_none(const struct mpiv_event *ev)
 
 /* A call site: module id (see struct mpiv_trace's modules) and address relative to the module's
  * link-time addresses. */
-#define MPIV_SITE(mod, addr) (((uint64_t)(mod) << 48) | ((uint64_t)(addr) & 0xffffffffffffULL))
+#define MPIV_SITE(mod, addr) (((uint64_t)(mod) << 48) | ((uint64_t)(addr)&0xffffffffffffULL))
 #define MPIV_SITE_MODULE(site) ((unsigned)((site) >> 48))
-#define MPIV_SITE_ADDR(site) ((site) & 0xffffffffffffULL)
-#define MPIV_SITE_NO_MODULE 0xffffu	/* module id of a site in no known module */
+#define MPIV_SITE_ADDR(site) ((site)&0xffffffffffffULL)
+#define MPIV_SITE_NO_MODULE 0xffffu /* module id of a site in no known module */
 
 /* "MPI_Send" for MPIV_CALL_Send; NULL for a number that is no call. */
 const char *mpiv_call_name(unsigned call);
@@ -251,17 +274,18 @@ int mpiv_event_check(const struct mpiv_event *ev, int32_t size, char *why, size_
 /* The same rule on an event's fields, for those that keep events in another shape (the
  * replayer): call, src, flags (enum mpiv_event_flags), nreqs and npending as in struct
  * mpiv_event. */
-int mpiv_failed_poll(unsigned call, int32_t src, unsigned flags, uint32_t nreqs,
-		     uint32_t npending);
+int mpiv_failed_poll(unsigned call, int32_t src, unsigned flags, uint32_t nreqs, uint32_t npending);
 
 /* The calls whose outcome MPI leaves open and a program may act on: verify steers a run by
  * the order of each rank's decisions (doc/verify.md). */
 enum mpiv_decision {
 	MPIV_DEC_NONE = 0,
-	MPIV_DEC_SOURCE = 1,	/* which sender a receive or probe naming MPI_ANY_SOURCE took
-				 * (MPI_Sendrecv's receive too) */
-	MPIV_DEC_COMPLETION = 2,	/* which of several requests MPI_Waitany, Testany,
-					 * Waitsome or Testsome completed */
+	/* which sender a receive or probe naming MPI_ANY_SOURCE took
+	 * (MPI_Sendrecv's receive too) */
+	MPIV_DEC_SOURCE = 1,
+	/* which of several requests MPI_Waitany, Testany,
+	 * Waitsome or Testsome completed */
+	MPIV_DEC_COMPLETION = 2,
 };
 
 /* Whether a call is a decision of its rank: its call, the source it names (peer; peer2 for

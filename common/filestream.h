@@ -32,20 +32,22 @@ enum mpiv_fs_item {
 	MPIV_FS_NONE = 0, /* the header: nothing to do */
 	MPIV_FS_DIR,	  /* a dir record: path */
 	MPIV_FS_FILE,	  /* a file record: path, size; its data follows (done: none) */
-	MPIV_FS_DATA,	  /* a data line: chunk, chunk_len bytes of the file; done once
-				 * the file's last bytes came */
-	MPIV_FS_END,	  /* the end record */
+	/* a data line: chunk, chunk_len bytes of the file; done once
+	 * the file's last bytes came */
+	MPIV_FS_DATA,
+	MPIV_FS_END, /* the end record */
 };
 
 /* Reading a stream, one line after another. */
 struct mpiv_fs_reader {
-	int state;	 /* 0: before the header; 1: between records; 2: in a file's
-				 * data; 3: after the end */
-	long line;	 /* lines read so far */
-	char path[4096]; /* the current dir or file record's PATH */
-	uint64_t size;	 /* the current file's SIZE */
-	uint64_t got;	 /* its bytes so far */
-	int done;	 /* the current file is complete */
+	/* 0: before the header; 1: between records; 2: in a file's
+	 * data; 3: after the end */
+	int state;
+	long line;					 /* lines read so far */
+	char path[4096];				 /* the current dir or file record's PATH */
+	uint64_t size;					 /* the current file's SIZE */
+	uint64_t got;					 /* its bytes so far */
+	int done;					 /* the current file is complete */
 	unsigned char chunk[MPIV_FS_DATA_CHARS / 4 * 3]; /* a data line's bytes */
 	size_t chunk_len;
 };

@@ -108,8 +108,8 @@ static int strptr_cmp(const void *a, const void *b)
 void mpiv_finding_fingerprint(const struct mpiv_finding *f, char buf[MPIV_FINGERPRINT_SIZE])
 {
 	char **each = xcalloc(f->nsites + 1, sizeof(*each));
-	uint64_t h = fnv(0xcbf29ce484222325ULL, mpiv_finding_kind_name(f->kind) ?
-						       mpiv_finding_kind_name(f->kind) : "?");
+	uint64_t h = fnv(0xcbf29ce484222325ULL,
+			 mpiv_finding_kind_name(f->kind) ? mpiv_finding_kind_name(f->kind) : "?");
 	size_t i;
 
 	/* the calls each once by name, file and function, whatever their lines */

@@ -8,25 +8,27 @@
 
 /* Every kind of finding, by its name in reports and suppressions. */
 enum mpiv_finding_kind {
-	MPIV_FIND_DEADLOCK,		/* "deadlock": whatever the library buffers, or a run
-					 * showed it (verify), or not classified */
-	MPIV_FIND_POTENTIAL,		/* "potential-deadlock": only without buffering */
-	MPIV_FIND_BUFFERING,		/* "buffering-induced-deadlock": only with buffering */
-	MPIV_FIND_COLL_MISMATCH,	/* "collective-mismatch" */
-	MPIV_FIND_READY_SEND,		/* "ready-send": MPI_Rsend before its receive */
-	MPIV_FIND_BSEND_OVERFLOW,	/* "bsend-overflow": MPI_Bsend beyond the buffer */
-	MPIV_FIND_UNRECEIVED,		/* the recorded run's warnings (check --json) */
+	/* "deadlock": whatever the library buffers, or a run
+	 * showed it (verify), or not classified */
+	MPIV_FIND_DEADLOCK,
+	MPIV_FIND_POTENTIAL,	  /* "potential-deadlock": only without buffering */
+	MPIV_FIND_BUFFERING,	  /* "buffering-induced-deadlock": only with buffering */
+	MPIV_FIND_COLL_MISMATCH,  /* "collective-mismatch" */
+	MPIV_FIND_READY_SEND,	  /* "ready-send": MPI_Rsend before its receive */
+	MPIV_FIND_BSEND_OVERFLOW, /* "bsend-overflow": MPI_Bsend beyond the buffer */
+	MPIV_FIND_UNRECEIVED,	  /* the recorded run's warnings (check --json) */
 	MPIV_FIND_TRUNCATED,
 	MPIV_FIND_UNCOMPLETED,
 	MPIV_FIND_COMM_LEAK,
-	MPIV_FIND_RECV_BEFORE_SEND,	/* ... and those from its times (record --timestamps) */
+	MPIV_FIND_RECV_BEFORE_SEND, /* ... and those from its times (record --timestamps) */
 	MPIV_FIND_LONG_SEND,
-	MPIV_FIND_RED_MISMATCH,		/* record --check-reductions' errors */
+	MPIV_FIND_RED_MISMATCH, /* record --check-reductions' errors */
 	MPIV_FIND_RED_FAILED,
 	MPIV_FIND_RED_CORRUPT,
-	MPIV_FIND_RED_UNCHECKED,	/* ... and its note */
-	MPIV_FIND_RANK_STOPPED,		/* a rank that did not finish: reported, never suppressed
-					 * (the run is not a whole path) */
+	MPIV_FIND_RED_UNCHECKED, /* ... and its note */
+	/* a rank that did not finish: reported, never suppressed
+	 * (the run is not a whole path) */
+	MPIV_FIND_RANK_STOPPED,
 	MPIV_FIND__COUNT
 };
 
@@ -43,15 +45,15 @@ int mpiv_finding_kind_is_deadlock(int kind);
 /* One call of a finding: a blocked call of a deadlock, the call a warning is about. Strings
  * may be NULL when unknown; line 0. */
 struct mpiv_finding_site {
-	const char *call;	/* "MPI_Send" */
+	const char *call; /* "MPI_Send" */
 	const char *function;
-	const char *file;	/* as the debug information names it */
+	const char *file; /* as the debug information names it */
 	int line;
 };
 
 struct mpiv_finding {
-	int kind;			/* enum mpiv_finding_kind */
-	struct mpiv_finding_site *sites;	/* in the order the report gives them */
+	int kind;			 /* enum mpiv_finding_kind */
+	struct mpiv_finding_site *sites; /* in the order the report gives them */
 	size_t nsites;
 };
 

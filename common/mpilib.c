@@ -42,14 +42,9 @@ static const struct {
 	const char *name;
 	const struct mpiv_mpilib *lib;
 } launchers[] = {
-	{"mpiexec.hydra", &mpich},
-	{"mpirun.mpich", &mpich},
-	{"mpiexec.mpich", &mpich},
-	{"mpiexec.gforker", &mpich},
-	{"orterun", &openmpi},
-	{"prterun", &openmpi},
-	{"mpirun.openmpi", &openmpi},
-	{"mpiexec.openmpi", &openmpi},
+	{"mpiexec.hydra", &mpich},    {"mpirun.mpich", &mpich},	     {"mpiexec.mpich", &mpich},
+	{"mpiexec.gforker", &mpich},  {"orterun", &openmpi},	     {"prterun", &openmpi},
+	{"mpirun.openmpi", &openmpi}, {"mpiexec.openmpi", &openmpi},
 };
 
 const struct mpiv_mpilib *mpiv_mpilib_named(const char *name)
@@ -68,8 +63,8 @@ static int soname_entry(const char *soname)
 
 	for (i = 0; soname && i < sizeof(sonames) / sizeof(sonames[0]); i++) {
 		n = strlen(sonames[i].soname);
-		if (sonames[i].soname[n - 1] == '.' ? !strncmp(soname, sonames[i].soname, n)
-						    : !strcmp(soname, sonames[i].soname))
+		if (sonames[i].soname[n - 1] == '.' ? !strncmp(soname, sonames[i].soname, n) :
+						      !strcmp(soname, sonames[i].soname))
 			return (int)i;
 	}
 	return -1;
@@ -100,8 +95,8 @@ const struct mpiv_mpilib *mpiv_mpilib_of_launcher(const char *name)
 }
 
 struct eager {
-	const char *version;	/* the first line of MPI_Get_library_version, whitespace folded */
-	long long eager;	/* largest standard send completed without its receive, bytes */
+	const char *version; /* the first line of MPI_Get_library_version, whitespace folded */
+	long long eager;     /* largest standard send completed without its receive, bytes */
 };
 
 /* Measured, not read from documentation (bench/eager-threshold.sh): two ranks on one host

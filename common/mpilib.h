@@ -7,13 +7,15 @@
  * ABI is also Intel MPI's and MVAPICH's; Open MPI's handles are pointers, MPICH's integers, so
  * a preload library of one crashes a program of the other. */
 struct mpiv_mpilib {
-	const char *name;	/* "mpich", "openmpi": configure's name, the directory of its
-				 * preload libraries (lib/NAME/, PKGLIBDIR/NAME/) */
-	const char *title;	/* "MPICH", "Open MPI", for messages */
-	const char *packages;	/* the Debian packages that give its mpi.h and compiler */
-	const char *forward_env;	/* the launcher's variable listing the variables it
-					 * passes to the ranks on every host (as its -x does),
-					 * separated by forward_sep; NULL: it passes them all */
+	/* "mpich", "openmpi": configure's name, the directory of its
+	 * preload libraries (lib/NAME/, PKGLIBDIR/NAME/) */
+	const char *name;
+	const char *title;    /* "MPICH", "Open MPI", for messages */
+	const char *packages; /* the Debian packages that give its mpi.h and compiler */
+	/* the launcher's variable listing the variables it
+	 * passes to the ranks on every host (as its -x does),
+	 * separated by forward_sep; NULL: it passes them all */
+	const char *forward_env;
 	char forward_sep;
 };
 

@@ -58,7 +58,8 @@ static const char *locate(const char *env, const char *path, int source, const c
 	tree = build_tree(&in_place);
 	b = buf[next++ % 4];
 	if (tree)
-		snprintf(b, sizeof(buf[0]), "%s/%s", source && !in_place ? MPIV_SRCDIR : tree, path);
+		snprintf(b, sizeof(buf[0]), "%s/%s", source && !in_place ? MPIV_SRCDIR : tree,
+			 path);
 	else
 		snprintf(b, sizeof(buf[0]), "%s", installed);
 	return b;

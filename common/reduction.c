@@ -40,31 +40,38 @@ int mpiv_red_is_error(int what)
 void mpiv_red_describe(const struct mpiv_reduction *r, char *buf, unsigned long size)
 {
 	const char *corrected = r->flags & MPIV_RED_CORRECTED ?
-				"; the reliable result was written over the library's" : "";
+					"; the reliable result was written over the library's" :
+					"";
 	char allowed[64];
 
 	switch (r->what) {
 	case MPIV_RED_MISMATCH:
 		if (r->flags & MPIV_RED_TOL_GIVEN)
-			snprintf(allowed, sizeof(allowed), "allowed difference %.3g, by the given "
-				 "tolerance", r->allowed);
+			snprintf(allowed, sizeof(allowed),
+				 "allowed difference %.3g, by the given "
+				 "tolerance",
+				 r->allowed);
 		else if (r->rel == 0)
 			snprintf(allowed, sizeof(allowed), "compared exactly");
 		else
 			snprintf(allowed, sizeof(allowed), "allowed difference %.3g", r->allowed);
-		snprintf(buf, size, "%s on %s: %llu of %llu elements differ; the first is element "
-			 "%llu (%s): library %s, reliable %s (%s)%s", r->op, r->type,
-			 (unsigned long long)r->differ, (unsigned long long)r->count,
-			 (unsigned long long)r->first, r->elem, r->got, r->want, allowed, corrected);
+		snprintf(buf, size,
+			 "%s on %s: %llu of %llu elements differ; the first is element "
+			 "%llu (%s): library %s, reliable %s (%s)%s",
+			 r->op, r->type, (unsigned long long)r->differ,
+			 (unsigned long long)r->count, (unsigned long long)r->first, r->elem,
+			 r->got, r->want, allowed, corrected);
 		break;
 	case MPIV_RED_FAILED:
-		snprintf(buf, size, "%s on %s: the library returned error %d: %s%s", r->op,
-			 r->type, r->code, r->why, corrected);
+		snprintf(buf, size, "%s on %s: the library returned error %d: %s%s", r->op, r->type,
+			 r->code, r->why, corrected);
 		break;
 	case MPIV_RED_CORRUPT:
-		snprintf(buf, size, "%s on %s: not judged: the contribution of rank %d to the "
+		snprintf(buf, size,
+			 "%s on %s: not judged: the contribution of rank %d to the "
 			 "second computation arrived damaged (%s): the network or the MPI library "
-			 "corrupts plain messages", r->op, r->type, r->peer, r->why);
+			 "corrupts plain messages",
+			 r->op, r->type, r->peer, r->why);
 		break;
 	default:
 		snprintf(buf, size, "%s on %s: not checked: %s", r->op, r->type, r->why);
@@ -87,7 +94,7 @@ int mpiv_red_text_ok(const char *s, unsigned long len)
 int mpiv_red_opts_parse(const char *s, struct mpiv_red_opts *o)
 {
 	struct mpiv_red_opts r = {0, -1.0};
-	int said = 0;		/* detect or correct was given */
+	int said = 0; /* detect or correct was given */
 	const char *p = s ? s : "";
 
 	while (*p) {
@@ -113,7 +120,7 @@ int mpiv_red_opts_parse(const char *s, struct mpiv_red_opts *o)
 		}
 		p += n;
 		if (*p == ',' && !*++p)
-			return -1;	/* a trailing comma */
+			return -1; /* a trailing comma */
 	}
 	*o = r;
 	return 0;

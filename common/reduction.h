@@ -9,18 +9,19 @@
 
 /* What a reduction record says. */
 enum mpiv_red_what {
-	MPIV_RED_MISMATCH = 1,	/* the library's result differs from the second computation's */
-	MPIV_RED_FAILED = 2,	/* the library's call returned an error (code, why) */
-	MPIV_RED_CORRUPT = 3,	/* a contribution to the second computation arrived damaged
-				 * (its checksum or length wrong): a plain transfer from rank
-				 * peer was corrupted, and the reduction could not be judged */
-	MPIV_RED_UNCHECKED = 4,	/* the reduction could not be checked (why) */
+	MPIV_RED_MISMATCH = 1, /* the library's result differs from the second computation's */
+	MPIV_RED_FAILED = 2,   /* the library's call returned an error (code, why) */
+	/* a contribution to the second computation arrived damaged
+	 * (its checksum or length wrong): a plain transfer from rank
+	 * peer was corrupted, and the reduction could not be judged */
+	MPIV_RED_CORRUPT = 3,
+	MPIV_RED_UNCHECKED = 4, /* the reduction could not be checked (why) */
 	MPIV_RED_LAST = MPIV_RED_UNCHECKED
 };
 
 enum mpiv_red_flags {
-	MPIV_RED_CORRECTED = 1 << 0,	/* the reliable result was written over the library's */
-	MPIV_RED_TOL_GIVEN = 1 << 1,	/* rel is the user's TOL, not the rounding bound */
+	MPIV_RED_CORRECTED = 1 << 0, /* the reliable result was written over the library's */
+	MPIV_RED_TOL_GIVEN = 1 << 1, /* rel is the user's TOL, not the rounding bound */
 	MPIV_RED_FLAGS_ALL = (1 << 2) - 1
 };
 
@@ -29,29 +30,35 @@ enum mpiv_red_flags {
 
 /* One finding of the reduction check on one rank. */
 struct mpiv_reduction {
-	uint32_t event;		/* the reduction's event (a nonblocking one's MPI_I... call) */
-	uint32_t done;		/* the event it was checked at: event itself, or the completion
-				 * call of a nonblocking reduction */
-	int32_t what;		/* enum mpiv_red_what */
-	uint32_t flags;		/* enum mpiv_red_flags */
-	int32_t peer;		/* CORRUPT: the world rank whose contribution arrived damaged;
-				 * else MPIV_NONE */
-	int32_t code;		/* FAILED: the error code the call returned; else 0 */
-	uint64_t count;		/* MISMATCH: basic elements compared */
-	uint64_t differ;	/* MISMATCH: how many of them differ (at least 1) */
-	uint64_t first;		/* MISMATCH: the index of the first that differs */
-	double rel;		/* MISMATCH: the relative tolerance at the first (0: compared
-				 * exactly) */
-	double allowed;		/* MISMATCH: the difference allowed there: rel times the
-				 * magnitude of what was combined */
-	char type[MPIV_RED_TEXT];	/* the datatype: "MPI_DOUBLE", or "derived" */
-	char elem[MPIV_RED_TEXT];	/* MISMATCH: the predefined type of the first element
-					 * that differs; else "" */
-	char op[MPIV_RED_TEXT];		/* the operation: "MPI_SUM", or "user-defined" */
-	char got[MPIV_RED_TEXT];	/* MISMATCH: the library's value of the first element */
-	char want[MPIV_RED_TEXT];	/* MISMATCH: the second computation's */
-	char why[MPIV_RED_TEXT];	/* FAILED: the library's error string; UNCHECKED: why;
-					 * else "" */
+	uint32_t event; /* the reduction's event (a nonblocking one's MPI_I... call) */
+	/* the event it was checked at: event itself, or the completion
+	 * call of a nonblocking reduction */
+	uint32_t done;
+	int32_t what;	/* enum mpiv_red_what */
+	uint32_t flags; /* enum mpiv_red_flags */
+	/* CORRUPT: the world rank whose contribution arrived damaged;
+	 * else MPIV_NONE */
+	int32_t peer;
+	int32_t code;	 /* FAILED: the error code the call returned; else 0 */
+	uint64_t count;	 /* MISMATCH: basic elements compared */
+	uint64_t differ; /* MISMATCH: how many of them differ (at least 1) */
+	uint64_t first;	 /* MISMATCH: the index of the first that differs */
+	/* MISMATCH: the relative tolerance at the first (0: compared
+	 * exactly) */
+	double rel;
+	/* MISMATCH: the difference allowed there: rel times the
+	 * magnitude of what was combined */
+	double allowed;
+	char type[MPIV_RED_TEXT]; /* the datatype: "MPI_DOUBLE", or "derived" */
+	/* MISMATCH: the predefined type of the first element
+	 * that differs; else "" */
+	char elem[MPIV_RED_TEXT];
+	char op[MPIV_RED_TEXT];	  /* the operation: "MPI_SUM", or "user-defined" */
+	char got[MPIV_RED_TEXT];  /* MISMATCH: the library's value of the first element */
+	char want[MPIV_RED_TEXT]; /* MISMATCH: the second computation's */
+	/* FAILED: the library's error string; UNCHECKED: why;
+	 * else "" */
+	char why[MPIV_RED_TEXT];
 };
 
 /* "mismatch", "failed", "corrupt", "unchecked"; NULL for another value. */
@@ -75,9 +82,10 @@ int mpiv_red_text_ok(const char *s, unsigned long len);
 
 /* What --check-reductions asks for. */
 struct mpiv_red_opts {
-	int correct;		/* write the reliable result over the library's */
-	double tol;		/* relative tolerance of floating-point sums and products; < 0:
-				 * the rounding bound (doc/reductions.md) */
+	int correct; /* write the reliable result over the library's */
+	/* relative tolerance of floating-point sums and products; < 0:
+	 * the rounding bound (doc/reductions.md) */
+	double tol;
 };
 
 /* Parse the value of --check-reductions, which MPIVERIFY_CHECK_REDUCTIONS passes to the

@@ -12,7 +12,7 @@
 
 struct module_cache {
 	char *path;
-	Dwfl *dwfl;		/* NULL if the file could not be read */
+	Dwfl *dwfl; /* NULL if the file could not be read */
 	Dwfl_Module *mod;
 };
 
@@ -24,8 +24,8 @@ static size_t ncache, cache_cap;
  * small check costs) even when none is configured. They are asked only when the user names
  * some (DEBUGINFOD_URLS), or when the file names a debug file (.gnu_debuglink) that is not
  * where elfutils looks. Without either, a debug file can only be found by the build ID. */
-static int find_debuginfo(Dwfl_Module *mod, void **userdata, const char *modname,
-			  Dwarf_Addr base, const char *file_name, const char *debuglink_file,
+static int find_debuginfo(Dwfl_Module *mod, void **userdata, const char *modname, Dwarf_Addr base,
+			  const char *file_name, const char *debuglink_file,
 			  GElf_Word debuglink_crc, char **debuginfo_file_name)
 {
 	const char *urls = getenv(MPIV_ENV_DEBUGINFOD_URLS);
@@ -35,8 +35,8 @@ static int find_debuginfo(Dwfl_Module *mod, void **userdata, const char *modname
 		return dwfl_standard_find_debuginfo(mod, userdata, modname, base, file_name,
 						    debuglink_file, debuglink_crc,
 						    debuginfo_file_name);
-	fd = dwfl_build_id_find_debuginfo(mod, userdata, modname, base, file_name,
-					  debuglink_file, debuglink_crc, debuginfo_file_name);
+	fd = dwfl_build_id_find_debuginfo(mod, userdata, modname, base, file_name, debuglink_file,
+					  debuglink_crc, debuginfo_file_name);
 	return fd >= 0 ? fd : -1;
 }
 

@@ -14,8 +14,8 @@ struct steer_in {
 
 static void skip_space(struct steer_in *in)
 {
-	while (in->p < in->end && (*in->p == ' ' || *in->p == '\t' || *in->p == '\n' ||
-				   *in->p == '\r'))
+	while (in->p < in->end &&
+	       (*in->p == ' ' || *in->p == '\t' || *in->p == '\n' || *in->p == '\r'))
 		in->p++;
 }
 

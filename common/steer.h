@@ -27,18 +27,20 @@
 
 /* One decision, as the steered rank must take it. */
 struct mpiv_steer_decision {
-	uint16_t call;		/* enum mpiv_call of the call that makes it */
-	int32_t comm, tag;	/* a source decision's communicator id and tag, as the trace
-				 * records them; MPIV_NONE for a completion */
-	int32_t src;		/* a source decision: the world rank whose message it takes;
-				 * MPIV_NONE for a completion */
-	uint32_t nreqs;		/* a completion: the requests it completes ... */
-	int32_t *reqs;		/* ... by the recorder's ids; owned */
+	uint16_t call; /* enum mpiv_call of the call that makes it */
+	/* a source decision's communicator id and tag, as the trace
+	 * records them; MPIV_NONE for a completion */
+	int32_t comm, tag;
+	/* a source decision: the world rank whose message it takes;
+	 * MPIV_NONE for a completion */
+	int32_t src;
+	uint32_t nreqs; /* a completion: the requests it completes ... */
+	int32_t *reqs;	/* ... by the recorder's ids; owned */
 };
 
 /* How a steered run's standard sends complete: as a model's buffering mode has them. */
 enum mpiv_steer_buffering {
-	MPIV_STEER_NATURAL = 0,	/* as the MPI library does */
+	MPIV_STEER_NATURAL = 0, /* as the MPI library does */
 	MPIV_STEER_ZERO,	/* synchronous (MPI_Ssend); collectives synchronise */
 	MPIV_STEER_INFINITE,	/* buffered: complete at once, whoever receives */
 	MPIV_STEER_EAGER,	/* buffered up to eager bytes, synchronous above */
@@ -48,7 +50,7 @@ enum mpiv_steer_buffering {
 struct mpiv_steer {
 	int rank;
 	enum mpiv_steer_buffering buffering;
-	long long eager;	/* MPIV_STEER_EAGER's threshold in bytes */
+	long long eager; /* MPIV_STEER_EAGER's threshold in bytes */
 	struct mpiv_steer_decision *d;
 	size_t n;
 };

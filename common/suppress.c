@@ -8,14 +8,14 @@
 #include "suppress.h"
 #include "xalloc.h"
 
-#define MAX_FILE_BYTES (64L << 20)	/* a suppressions file is a list of findings: not more */
+#define MAX_FILE_BYTES (64L << 20) /* a suppressions file is a list of findings: not more */
 
 /* The reader's place in the text. */
 struct reader {
 	const char *p, *end;
 	const char *file;
-	int line;		/* of the line last read */
-	char *buf;		/* that line, its blanks around it cut */
+	int line;  /* of the line last read */
+	char *buf; /* that line, its blanks around it cut */
 	size_t cap;
 	struct mpiv_error *err;
 };
@@ -77,8 +77,10 @@ static int parse_site(struct reader *rd, char *buf, struct mpiv_supp_site *s)
 	for (tok = strtok_r(buf, " \t", &save); tok; tok = strtok_r(NULL, " \t", &save)) {
 		if (!s->call) {
 			if (strchr(tok, ':'))
-				return fail(rd, "expected the call's name first (MPI_Send, or a "
-					    "pattern), got '%s'", tok);
+				return fail(rd,
+					    "expected the call's name first (MPI_Send, or a "
+					    "pattern), got '%s'",
+					    tok);
 			s->call = xstrdup(tok);
 		} else if (!strncmp(tok, "fun:", 4)) {
 			if (s->fun || !tok[4])
@@ -90,14 +92,17 @@ static int parse_site(struct reader *rd, char *buf, struct mpiv_supp_site *s)
 			if (s->src || !tok[4])
 				return fail(rd, "'%s': src: given twice, or empty", tok);
 			/* src:FILE:LINE when what follows the last ':' is a number */
-			if (colon && colon[1] && strspn(colon + 1, "0123456789") == strlen(colon + 1)) {
+			if (colon && colon[1] &&
+			    strspn(colon + 1, "0123456789") == strlen(colon + 1)) {
 				long line;
 
 				errno = 0;
 				line = strtol(colon + 1, NULL, 10);
 				if (errno || line < 1 || line > 1 << 30)
-					return fail(rd, "'%s': the line of src:FILE:LINE must be a "
-						    "positive number", tok);
+					return fail(rd,
+						    "'%s': the line of src:FILE:LINE must be a "
+						    "positive number",
+						    tok);
 				s->line = (int)line;
 				*colon = '\0';
 				if (!tok[4])
@@ -105,8 +110,10 @@ static int parse_site(struct reader *rd, char *buf, struct mpiv_supp_site *s)
 			}
 			s->src = xstrdup(tok + 4);
 		} else {
-			return fail(rd, "unexpected '%s': a call line is CALL [fun:FUNCTION] "
-				    "[src:FILE[:LINE]]", tok);
+			return fail(rd,
+				    "unexpected '%s': a call line is CALL [fun:FUNCTION] "
+				    "[src:FILE[:LINE]]",
+				    tok);
 		}
 	}
 	return 0;
@@ -137,17 +144,22 @@ static int parse_block(struct reader *rd, struct mpiv_suppression *s)
 	s->file = xstrdup(rd->file);
 	s->line = start;
 	if ((rc = next_line(rd)) <= 0 || !strcmp(rd->buf, "}") || !strcmp(rd->buf, "{"))
-		return rc < 0 ? -1 : rc == 0 ? fail(rd, "the suppression has no end", NULL)
-		       : fail(rd, "expected the suppression's name, got '%s'", rd->buf);
+		return rc < 0  ? -1 :
+		       rc == 0 ? fail(rd, "the suppression has no end", NULL) :
+				 fail(rd, "expected the suppression's name, got '%s'", rd->buf);
 	s->name = xstrdup(rd->buf);
 	if ((rc = next_line(rd)) <= 0)
 		return rc < 0 ? -1 : fail(rd, "the suppression has no end", NULL);
 	if (strncmp(rd->buf, "mpiverify:", 10) || !rd->buf[10])
-		return fail(rd, "expected 'mpiverify:KIND' (deadlock, potential-deadlock, ...), "
-			    "got '%s'", rd->buf);
+		return fail(rd,
+			    "expected 'mpiverify:KIND' (deadlock, potential-deadlock, ...), "
+			    "got '%s'",
+			    rd->buf);
 	if (!strcmp(rd->buf + 10, mpiv_finding_kind_name(MPIV_FIND_RANK_STOPPED)))
-		return fail(rd, "'%s': a rank that stopped cannot be suppressed: the run is not "
-			    "a whole path", rd->buf);
+		return fail(rd,
+			    "'%s': a rank that stopped cannot be suppressed: the run is not "
+			    "a whole path",
+			    rd->buf);
 	if (!kind_known(rd->buf + 10))
 		return fail(rd, "unknown kind '%s' (see doc/reports.md)", rd->buf + 10);
 	s->kind = xstrdup(rd->buf + 10);
@@ -169,8 +181,10 @@ static int parse_block(struct reader *rd, struct mpiv_suppression *s)
 			return -1;
 	}
 	if (!s->nsites && !s->more)
-		return fail(rd, "the suppression names no call: give one line per call, or '...' "
-			    "for any", NULL);
+		return fail(rd,
+			    "the suppression names no call: give one line per call, or '...' "
+			    "for any",
+			    NULL);
 	return 0;
 }
 
@@ -202,8 +216,7 @@ int mpiv_suppressions_parse(struct mpiv_suppressions *set, const char *text, siz
 	return -1;
 }
 
-int mpiv_suppressions_load(struct mpiv_suppressions *set, const char *path,
-			   struct mpiv_error *err)
+int mpiv_suppressions_load(struct mpiv_suppressions *set, const char *path, struct mpiv_error *err)
 {
 	FILE *f = fopen(path, "rb");
 	char *text;
@@ -244,8 +257,10 @@ static int site_matches(const struct mpiv_supp_site *p, const struct mpiv_findin
 		return 0;
 	if (p->fun && fnmatch(p->fun, s->function ? s->function : "", 0))
 		return 0;
-	if (p->src && fnmatch(p->src, strchr(p->src, '/') ? (s->file ? s->file : "") :
-				      mpiv_finding_basename(s->file), 0))
+	if (p->src &&
+	    fnmatch(p->src,
+		    strchr(p->src, '/') ? (s->file ? s->file : "") : mpiv_finding_basename(s->file),
+		    0))
 		return 0;
 	return !p->line || p->line == s->line;
 }
@@ -337,7 +352,7 @@ void mpiv_suppression_write(FILE *out, const struct mpiv_finding *f, const char 
 		if (d[i].call && *d[i].call)
 			put_literal(out, d[i].call);
 		else
-			fputc('*', out);	/* an unknown call: any */
+			fputc('*', out); /* an unknown call: any */
 		if (d[i].function && *d[i].function) {
 			fputs(" fun:", out);
 			put_literal(out, d[i].function);

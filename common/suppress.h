@@ -20,21 +20,22 @@
 
 /* One call line: glob patterns (fnmatch), NULL for "any". */
 struct mpiv_supp_site {
-	char *call;		/* "MPI_Send", "MPI_*send" */
-	char *fun;		/* fun:PATTERN */
-	char *src;		/* src:PATTERN: the file's last component, or its whole path when
-				 * the pattern has a '/' */
-	int line;		/* src:PATTERN:LINE, 0 for any */
+	char *call; /* "MPI_Send", "MPI_*send" */
+	char *fun;  /* fun:PATTERN */
+	/* src:PATTERN: the file's last component, or its whole path when
+	 * the pattern has a '/' */
+	char *src;
+	int line; /* src:PATTERN:LINE, 0 for any */
 };
 
 struct mpiv_suppression {
-	char *name;		/* its first line */
-	char *kind;		/* the pattern after "mpiverify:" */
+	char *name; /* its first line */
+	char *kind; /* the pattern after "mpiverify:" */
 	struct mpiv_supp_site *sites;
 	size_t nsites;
-	int more;		/* ended with "...": the finding may have other calls too */
-	char *file;		/* where it was read */
-	int line;		/* the line of its '{' */
+	int more;   /* ended with "...": the finding may have other calls too */
+	char *file; /* where it was read */
+	int line;   /* the line of its '{' */
 };
 
 struct mpiv_suppressions {
@@ -49,8 +50,7 @@ int mpiv_suppressions_parse(struct mpiv_suppressions *set, const char *text, siz
 			    const char *file, struct mpiv_error *err);
 
 /* The same from the file at path. */
-int mpiv_suppressions_load(struct mpiv_suppressions *set, const char *path,
-			   struct mpiv_error *err);
+int mpiv_suppressions_load(struct mpiv_suppressions *set, const char *path, struct mpiv_error *err);
 
 /* The first suppression of set that matches f: its kind, every call line matching one of
  * f's calls and each of f's calls matched by one of its lines (unless it ends with "...").

@@ -11,7 +11,7 @@
 #include "tracefmt.h"
 #include "xalloc.h"
 
-#define REQS_START 64	/* request room of the decoder at first; it grows as records need */
+#define REQS_START 64 /* request room of the decoder at first; it grows as records need */
 
 _Static_assert(MPIV_KIND_UNSUPPORTED < 64, "struct mpiv_rank_trace's kinds holds every kind");
 
@@ -67,7 +67,7 @@ static int put_event(struct mpiv_rank_trace *t, size_t *cap, const struct mpiv_e
 		mpiv_event_release(&t->events[ev->index]);
 	}
 	slot = &t->events[ev->index];
-	*slot = *ev;	/* the group, if any, is the caller's to give */
+	*slot = *ev; /* the group, if any, is the caller's to give */
 	slot->reqs = NULL;
 	if (ev->nreqs) {
 		slot->reqs = xmalloc(ev->nreqs * sizeof(*slot->reqs));
@@ -84,13 +84,14 @@ static int check_event(const struct mpiv_rank_trace *t, const struct mpiv_event 
 
 	/* an empty group would read as "no in-neighbours": a verdict on data never recorded */
 	if (version < MPIV_TRACE_VERSION_NEIGHBOR && (mpiv_call_flags(ev->call) & MPIV_F_NEIGHBOR))
-		return mpiv_error_set(err, MPIV_EXIT_BAD_INPUT, t->source, t->rank,
-				      (long)ev->index, "%s in a trace of version %u, which does not "
+		return mpiv_error_set(err, MPIV_EXIT_BAD_INPUT, t->source, t->rank, (long)ev->index,
+				      "%s in a trace of version %u, which does not "
 				      "record its neighbours: record the program again (record at "
-				      "byte %zu)", mpiv_call_name(ev->call), version, off);
+				      "byte %zu)",
+				      mpiv_call_name(ev->call), version, off);
 	if (mpiv_event_check(ev, t->size, why, sizeof(why)))
-		return mpiv_error_set(err, MPIV_EXIT_BAD_INPUT, t->source, t->rank,
-				      (long)ev->index, "%s (record at byte %zu)", why, off);
+		return mpiv_error_set(err, MPIV_EXIT_BAD_INPUT, t->source, t->rank, (long)ev->index,
+				      "%s (record at byte %zu)", why, off);
 	return 0;
 }
 
@@ -102,11 +103,11 @@ static int check_event(const struct mpiv_rank_trace *t, const struct mpiv_event 
 struct incomplete_rule {
 	struct rule_thread {
 		int32_t thread;
-		size_t last;	/* its last event */
-		int open;	/* which is incomplete */
-	} *threads;
+		size_t last; /* its last event */
+		int open;    /* which is incomplete */
+	} * threads;
 	size_t nthreads, capthreads;
-	size_t *cands;		/* incomplete events their thread went on from */
+	size_t *cands; /* incomplete events their thread went on from */
 	size_t ncands, capcands;
 };
 
@@ -166,7 +167,8 @@ static int rule_end(struct incomplete_rule *r, const struct mpiv_rank_trace *t,
 		ev = mpiv_trace_event(t, bad);
 		rc = mpiv_error_set(err, MPIV_EXIT_BAD_INPUT, t->source, t->rank, (long)bad,
 				    "event %zu is incomplete (its call had not returned), yet its "
-				    "thread %d made a later one", bad, ev->thread);
+				    "thread %d made a later one",
+				    bad, ev->thread);
 	}
 	free(r->threads);
 	free(r->cands);
@@ -200,8 +202,8 @@ static int store_event(struct mpiv_rank_trace *t, const struct mpiv_event *ev, i
 /* The decoding loop of mpiv_trace_load_bin() over the records (of the file whose header is h)
  * from byte off of the file (the end of its header) to byte len: byte offsets in messages are
  * the file's. With t->store, the events stay records there. */
-static int load_records(struct mpiv_rank_trace *t, const struct mpiv_tf_header *h,
-			const char *data, size_t len, size_t off, struct incomplete_rule *rule,
+static int load_records(struct mpiv_rank_trace *t, const struct mpiv_tf_header *h, const char *data,
+			size_t len, size_t off, struct incomplete_rule *rule,
 			struct mpiv_error *err)
 {
 	struct mpiv_tf_reader rd;
@@ -211,7 +213,7 @@ static int load_records(struct mpiv_rank_trace *t, const struct mpiv_tf_header *
 	size_t evcap = 0, own_cap = 0, own_n = 0, *sitecap = &own_cap, *nsites = &own_n;
 	size_t maxreqs = REQS_START;
 	int ended = 0, rc = -1;
-	int after_poll = 0;	/* the record before was a new event, a failed poll */
+	int after_poll = 0; /* the record before was a new event, a failed poll */
 	char why[256];
 	int32_t last_req;
 	long n;
@@ -230,14 +232,15 @@ static int load_records(struct mpiv_rank_trace *t, const struct mpiv_tf_header *
 		rd.sites = *sites;
 		rd.nsites = *nsites;
 		last_req = rd.last_req;
-		n = mpiv_tf_decode(&rd, data + off, len - off, &rec, reqs, maxreqs, why, sizeof(why));
+		n = mpiv_tf_decode(&rd, data + off, len - off, &rec, reqs, maxreqs, why,
+				   sizeof(why));
 		if (n == -2) {
 			maxreqs = rec.ev.nreqs;
 			reqs = xrealloc(reqs, maxreqs * sizeof(*reqs));
 			continue;
 		}
 		if (n == 0) {
-			t->truncated = 1;	/* cut inside a record: read up to the one before */
+			t->truncated = 1; /* cut inside a record: read up to the one before */
 			break;
 		}
 		if (n < 0) {
@@ -276,7 +279,7 @@ static int load_records(struct mpiv_rank_trace *t, const struct mpiv_tf_header *
 			t->threaded |= rec.ev.thread != 0;
 			if (check_event(t, &rec.ev, h->version, off, err) ||
 			    (t->store ? store_event(t, &rec.ev, rec.replaces, off, last_req, err) :
-			     put_event(t, &evcap, &rec.ev, rec.replaces, err))) {
+					put_event(t, &evcap, &rec.ev, rec.replaces, err))) {
 				free(rec.ev.group);
 				goto out;
 			}
@@ -287,7 +290,7 @@ static int load_records(struct mpiv_rank_trace *t, const struct mpiv_tf_header *
 				rule_event(rule, rec.ev.index, rec.ev.thread,
 					   rec.ev.flags & MPIV_EV_INCOMPLETE);
 			if (t->store)
-				free(rec.ev.group);	/* the store has it (or decodes it) */
+				free(rec.ev.group); /* the store has it (or decodes it) */
 			break;
 		case MPIV_TF_COMM: {
 			int32_t *members = xmalloc((rec.nmembers ? rec.nmembers : 1) *
@@ -310,27 +313,31 @@ static int load_records(struct mpiv_rank_trace *t, const struct mpiv_tf_header *
 			/* the run's event is the last one, and it stays what it was */
 			if (!after_poll) {
 				mpiv_error_set(err, MPIV_EXIT_BAD_INPUT, t->source, t->rank,
-					       (long)rd.nevents - 1, "a repeat record that does not "
-					       "follow a failed poll (record at byte %zu)", off);
+					       (long)rd.nevents - 1,
+					       "a repeat record that does not "
+					       "follow a failed poll (record at byte %zu)",
+					       off);
 				goto out;
 			}
 			/* kept as records, the event is decoded with its repeats (a file with
 			 * times is never kept so: load_bin()) */
 			if (!t->store)
 				t->events[t->nevents - 1].repeat =
-					rec.more > UINT64_MAX - t->events[t->nevents - 1].repeat
-						? UINT64_MAX
-						: t->events[t->nevents - 1].repeat + rec.more;
+					rec.more > UINT64_MAX - t->events[t->nevents - 1].repeat ?
+						UINT64_MAX :
+						t->events[t->nevents - 1].repeat + rec.more;
 			if (rd.clock.on) {
 				struct mpiv_event *run = &t->events[t->nevents - 1];
 
 				if (rec.leave < run->enter || rec.leave > (uint64_t)INT64_MAX) {
-					mpiv_error_set(err, MPIV_EXIT_BAD_INPUT, t->source, t->rank,
-						       (long)rd.nevents - 1, "a repeat record whose "
-						       "last return (%llu) is not from its event's "
-						       "enter (%llu) to 2^63 - 1 (record at byte %zu)",
-						       (unsigned long long)rec.leave,
-						       (unsigned long long)run->enter, off);
+					mpiv_error_set(
+						err, MPIV_EXIT_BAD_INPUT, t->source, t->rank,
+						(long)rd.nevents - 1,
+						"a repeat record whose "
+						"last return (%llu) is not from its event's "
+						"enter (%llu) to 2^63 - 1 (record at byte %zu)",
+						(unsigned long long)rec.leave,
+						(unsigned long long)run->enter, off);
 					goto out;
 				}
 				run->leave = rec.leave;
@@ -377,13 +384,14 @@ static int load_bin(const char *path, struct mpiv_rank_trace *t, int records,
 		goto fail;
 	}
 	if (n == 0) {
-		mpiv_error_set(err, MPIV_EXIT_BAD_INPUT, path, -1, -1, len ?
-			       "trace ends inside its header (the rank died as it started)" :
-			       "empty trace (the rank died as it started)");
+		mpiv_error_set(err, MPIV_EXIT_BAD_INPUT, path, -1, -1,
+			       len ? "trace ends inside its header (the rank died as it started)" :
+				     "empty trace (the rank died as it started)");
 		goto fail;
 	}
 	if (h.thread_level < MPIV_THREAD_SINGLE || h.thread_level > MPIV_THREAD_MULTIPLE) {
-		mpiv_error_set(err, MPIV_EXIT_BAD_INPUT, path, h.rank, -1, "thread level %d, "
+		mpiv_error_set(err, MPIV_EXIT_BAD_INPUT, path, h.rank, -1,
+			       "thread level %d, "
 			       "expected %d (MPI_THREAD_SINGLE) to %d (MPI_THREAD_MULTIPLE)",
 			       h.thread_level, MPIV_THREAD_SINGLE, MPIV_THREAD_MULTIPLE);
 		goto fail;
@@ -409,8 +417,8 @@ static int load_bin(const char *path, struct mpiv_rank_trace *t, int records,
 		data = NULL;
 	}
 	memset(&rule, 0, sizeof(rule));
-	if (load_records(t, &h, t->store ? mpiv_store_data(t->store) : data, len, (size_t)n,
-			 &rule, err)) {
+	if (load_records(t, &h, t->store ? mpiv_store_data(t->store) : data, len, (size_t)n, &rule,
+			 err)) {
 		rule_end(&rule, t, NULL);
 		goto fail;
 	}
@@ -431,8 +439,7 @@ int mpiv_trace_load_bin(const char *path, struct mpiv_rank_trace *t, struct mpiv
 	return load_bin(path, t, 0, err);
 }
 
-int mpiv_trace_load_records(const char *path, struct mpiv_rank_trace *t,
-			    struct mpiv_error *err)
+int mpiv_trace_load_records(const char *path, struct mpiv_rank_trace *t, struct mpiv_error *err)
 {
 	return load_bin(path, t, 1, err);
 }
@@ -442,8 +449,7 @@ const struct mpiv_event *mpiv_trace_event(const struct mpiv_rank_trace *t, size_
 	return t->store ? mpiv_store_get(t->store, i) : &t->events[i];
 }
 
-int mpiv_trace_save_bin(const char *path, const struct mpiv_rank_trace *t,
-			struct mpiv_error *err)
+int mpiv_trace_save_bin(const char *path, const struct mpiv_rank_trace *t, struct mpiv_error *err)
 {
 	struct mpiv_tf_writer *w = xmalloc(sizeof(*w));
 	const struct mpiv_newcomm *nc;
@@ -561,15 +567,16 @@ int mpiv_trace_check_incomplete(const struct mpiv_rank_trace *t, struct mpiv_err
 	return rule_end(&rule, t, err);
 }
 
-int mpiv_trace_add_module(struct mpiv_rank_trace *t, uint32_t id, const char *path,
-			  size_t len, struct mpiv_error *err)
+int mpiv_trace_add_module(struct mpiv_rank_trace *t, uint32_t id, const char *path, size_t len,
+			  struct mpiv_error *err)
 {
 	size_t i;
 
 	if (id >= MPIV_SITE_NO_MODULE)
 		return mpiv_error_set(err, MPIV_EXIT_BAD_INPUT, t->source, t->rank, -1,
 				      "module id %u, expected below %u (a call site names its "
-				      "module in 16 bits)", id, MPIV_SITE_NO_MODULE);
+				      "module in 16 bits)",
+				      id, MPIV_SITE_NO_MODULE);
 	for (i = 0; i < t->nmodules; i++)
 		if (t->modules[i].id == id)
 			return mpiv_error_set(err, MPIV_EXIT_BAD_INPUT, t->source, t->rank, -1,
@@ -615,7 +622,8 @@ int mpiv_trace_add_newcomm(struct mpiv_rank_trace *t, uint32_t event, int32_t id
 	if (!(mpiv_call_flags(mpiv_trace_event(t, event)->call) & MPIV_F_NEWCOMM))
 		return mpiv_error_set(err, MPIV_EXIT_BAD_INPUT, t->source, t->rank, (long)event,
 				      "a new communicator for event %u, %s, which does not make "
-				      "one", event, mpiv_call_name(mpiv_trace_event(t, event)->call));
+				      "one",
+				      event, mpiv_call_name(mpiv_trace_event(t, event)->call));
 	if (mpiv_trace_newcomm(t, event))
 		return mpiv_error_set(err, MPIV_EXIT_BAD_INPUT, t->source, t->rank, (long)event,
 				      "a second new communicator for event %u", event);
@@ -626,18 +634,24 @@ int mpiv_trace_add_newcomm(struct mpiv_rank_trace *t, uint32_t event, int32_t id
 	for (k = 0; k < t->ncomms; k++)
 		if (t->comms[k].id == id)
 			return mpiv_error_set(err, MPIV_EXIT_BAD_INPUT, t->source, t->rank,
-					      (long)event, "communicator id %d made twice (events "
-					      "%u and %u)", id, t->comms[k].event, event);
+					      (long)event,
+					      "communicator id %d made twice (events "
+					      "%u and %u)",
+					      id, t->comms[k].event, event);
 	for (i = 0; i < n; i++) {
 		if (members[i] < 0 || (t->size > 0 && members[i] >= t->size))
 			return mpiv_error_set(err, MPIV_EXIT_BAD_INPUT, t->source, t->rank,
-					      (long)event, "member %d of communicator %d is not a "
-					      "rank of a world of %d", members[i], id, t->size);
+					      (long)event,
+					      "member %d of communicator %d is not a "
+					      "rank of a world of %d",
+					      members[i], id, t->size);
 		for (j = 0; j < i; j++)
 			if (members[j] == members[i])
 				return mpiv_error_set(err, MPIV_EXIT_BAD_INPUT, t->source, t->rank,
-						      (long)event, "rank %d is twice a member of "
-						      "communicator %d", members[i], id);
+						      (long)event,
+						      "rank %d is twice a member of "
+						      "communicator %d",
+						      members[i], id);
 		self |= members[i] == t->rank;
 	}
 	if (!self)

@@ -27,87 +27,96 @@ struct mpiv_module {
  * the event; JSON: the event's "newcomm" and "members"). A rank that got MPI_COMM_NULL has
  * none for that event. */
 struct mpiv_newcomm {
-	uint32_t event;		/* index of the creating event */
-	int32_t id;		/* its rank-local id (>= MPIV_COMM_FIRST_LOCAL), which later
-				 * events carry as their comm */
-	uint32_t n;		/* number of members */
-	int32_t *members;	/* world ranks, by rank in the new communicator; owned */
+	uint32_t event; /* index of the creating event */
+	/* its rank-local id (>= MPIV_COMM_FIRST_LOCAL), which later
+	 * events carry as their comm */
+	int32_t id;
+	uint32_t n;	  /* number of members */
+	int32_t *members; /* world ranks, by rank in the new communicator; owned */
 };
 
 struct mpiv_rank_trace {
-	int rank;		/* world rank */
-	int size;		/* world size as this rank saw it */
+	int rank; /* world rank */
+	int size; /* world size as this rank saw it */
 	int pid;
-	int thread_level;	/* MPI_THREAD_* granted */
+	int thread_level; /* MPI_THREAD_* granted */
 	char host[64];
-	char library[128];	/* MPI library version, "" if unknown */
-	struct mpiv_event *events;	/* by index: events[i].index == i; NULL for a trace kept
-					 * as records (store): mpiv_trace_event() reads either */
+	char library[128]; /* MPI library version, "" if unknown */
+	/* by index: events[i].index == i; NULL for a trace kept
+	 * as records (store): mpiv_trace_event() reads either */
+	struct mpiv_event *events;
 	size_t nevents;
-	struct mpiv_trace_store *store;	/* the events as the records of the file, decoded when
-					 * asked for (mpiv_trace_load_records()); NULL: they are
-					 * in events */
+	/* the events as the records of the file, decoded when
+	 * asked for (mpiv_trace_load_records()); NULL: they are
+	 * in events */
+	struct mpiv_trace_store *store;
 	/* what the readers note of every event as they read it, so that a translation need
 	 * not read them all again to ask */
-	uint64_t kinds;		/* 1 << enum mpiv_kind of every call made */
-	unsigned call_flags;	/* mpiv_call_flags() of every call made, or'ed */
-	int threaded;		/* some call comes from another thread than the main one */
+	uint64_t kinds;	     /* 1 << enum mpiv_kind of every call made */
+	unsigned call_flags; /* mpiv_call_flags() of every call made, or'ed */
+	int threaded;	     /* some call comes from another thread than the main one */
 	struct mpiv_module *modules;
 	size_t nmodules;
-	struct mpiv_newcomm *comms;	/* communicators the rank got, by event index */
+	struct mpiv_newcomm *comms; /* communicators the rank got, by event index */
 	size_t ncomms;
-	struct mpiv_reduction *reductions;	/* the reduction check's findings, in the order
-						 * written (trace_reduce.c) */
+	/* the reduction check's findings, in the order
+	 * written (trace_reduce.c) */
+	struct mpiv_reduction *reductions;
 	size_t nreductions;
-	int truncated;		/* the recorder never closed the file (the rank died): it was
-				 * read up to its last complete record, later calls are lost */
-	int end;		/* enum mpiv_end: how the rank said it ended (a stop record);
-				 * MPIV_END_UNKNOWN if it did not */
-	int32_t end_code;	/* the abort code, signal number or exit status of end */
-	int64_t bsend_overhead;	/* the library's MPI_BSEND_OVERHEAD, 0 if unknown */
-	int clock;		/* enum mpiv_clock: whether events have times, and which */
-	uint64_t clock_origin;	/* with a clock: its time when the recorder opened the trace */
-	uint64_t clock_realtime;	/* CLOCK_REALTIME then, nanoseconds since the epoch */
-	int incomplete;		/* the last event had not returned (the rank was stuck in it) */
-	int absent;		/* a rank of a recorded run that left no file (killed before
-				 * its MPI_Init returned): no event, truncated */
-	char *source;		/* the file it was read from */
+	/* the recorder never closed the file (the rank died): it was
+	 * read up to its last complete record, later calls are lost */
+	int truncated;
+	/* enum mpiv_end: how the rank said it ended (a stop record);
+	 * MPIV_END_UNKNOWN if it did not */
+	int end;
+	int32_t end_code;	 /* the abort code, signal number or exit status of end */
+	int64_t bsend_overhead;	 /* the library's MPI_BSEND_OVERHEAD, 0 if unknown */
+	int clock;		 /* enum mpiv_clock: whether events have times, and which */
+	uint64_t clock_origin;	 /* with a clock: its time when the recorder opened the trace */
+	uint64_t clock_realtime; /* CLOCK_REALTIME then, nanoseconds since the epoch */
+	int incomplete;		 /* the last event had not returned (the rank was stuck in it) */
+	/* a rank of a recorded run that left no file (killed before
+	 * its MPI_Init returned): no event, truncated */
+	int absent;
+	char *source; /* the file it was read from */
 };
 
 /* How the job ended, as record saw it. */
 enum mpiv_job_end {
-	MPIV_JOB_EXITED = 0,	/* the launcher exited by itself */
-	MPIV_JOB_DEADLOCK = 1,	/* record ended it: every rank blocked in MPI or finished, with
-				 * no progress for the deadlock timeout */
-	MPIV_JOB_NO_PROGRESS = 2,	/* record ended it: ranks polled without finding anything */
-	MPIV_JOB_INTERRUPTED = 3,	/* mpiverify was interrupted and ended it */
+	MPIV_JOB_EXITED = 0, /* the launcher exited by itself */
+	/* record ended it: every rank blocked in MPI or finished, with
+	 * no progress for the deadlock timeout */
+	MPIV_JOB_DEADLOCK = 1,
+	MPIV_JOB_NO_PROGRESS = 2, /* record ended it: ranks polled without finding anything */
+	MPIV_JOB_INTERRUPTED = 3, /* mpiverify was interrupted and ended it */
 };
 
 /* What record last saw of a rank from outside, through its status file. */
 enum mpiv_rank_seen {
-	MPIV_SEEN_NONE = 0,	/* no status: it never got through MPI_Init, or record could
-				 * not read it */
-	MPIV_SEEN_RUNNING = 1,	/* outside MPI: computing */
-	MPIV_SEEN_IN_CALL = 2,	/* inside an MPI call */
-	MPIV_SEEN_POLLING = 3,	/* polling (MPI_Test*, MPI_Iprobe) without finding anything */
-	MPIV_SEEN_FINALIZED = 4,	/* reached MPI_Finalize */
+	/* no status: it never got through MPI_Init, or record could
+	 * not read it */
+	MPIV_SEEN_NONE = 0,
+	MPIV_SEEN_RUNNING = 1,	 /* outside MPI: computing */
+	MPIV_SEEN_IN_CALL = 2,	 /* inside an MPI call */
+	MPIV_SEEN_POLLING = 3,	 /* polling (MPI_Test*, MPI_Iprobe) without finding anything */
+	MPIV_SEEN_FINALIZED = 4, /* reached MPI_Finalize */
 };
 
 struct mpiv_meta_rank {
-	int seen;		/* enum mpiv_rank_seen */
-	long event;		/* the call it was in, or made last; -1 if unknown */
-	int call;		/* that call, enum mpiv_call; -1 if unknown */
+	int seen;   /* enum mpiv_rank_seen */
+	long event; /* the call it was in, or made last; -1 if unknown */
+	int call;   /* that call, enum mpiv_call; -1 if unknown */
 };
 
 /* What `record` knows of the whole run (meta.json). */
 struct mpiv_meta {
-	char **command;		/* launcher command line, NULL-terminated; NULL if unknown */
-	int exit_status;	/* the launcher's, -1 if unknown */
-	int hung;		/* record ended the job: it deadlocked or made no progress */
-	int job;		/* enum mpiv_job_end */
-	char *cwd;		/* the directory the command ran in; NULL if unknown */
-	int nranks;		/* entries of ranks; 0 if record saw no rank (or an older file) */
-	struct mpiv_meta_rank *ranks;	/* by world rank */
+	char **command;	 /* launcher command line, NULL-terminated; NULL if unknown */
+	int exit_status; /* the launcher's, -1 if unknown */
+	int hung;	 /* record ended the job: it deadlocked or made no progress */
+	int job;	 /* enum mpiv_job_end */
+	char *cwd;	 /* the directory the command ran in; NULL if unknown */
+	int nranks;	 /* entries of ranks; 0 if record saw no rank (or an older file) */
+	struct mpiv_meta_rank *ranks; /* by world rank */
 };
 
 /* "deadlock", "in-call", ...: the names meta.json uses. */
@@ -117,7 +126,7 @@ const char *mpiv_rank_seen_name(int seen);
 struct mpiv_traceset {
 	char *dir;
 	int nranks;
-	struct mpiv_rank_trace *ranks;	/* nranks entries, by rank */
+	struct mpiv_rank_trace *ranks; /* nranks entries, by rank */
 	struct mpiv_meta meta;
 };
 
@@ -129,8 +138,7 @@ int mpiv_trace_load_bin(const char *path, struct mpiv_rank_trace *t, struct mpiv
 /* As mpiv_trace_load_bin() (every record checked the same way), but the events stay the
  * file's records (t->store, trace_store.c), decoded when asked for: some 8 bytes an event
  * instead of a struct mpiv_event and its requests. */
-int mpiv_trace_load_records(const char *path, struct mpiv_rank_trace *t,
-			    struct mpiv_error *err);
+int mpiv_trace_load_records(const char *path, struct mpiv_rank_trace *t, struct mpiv_error *err);
 
 /* Events of a trace kept as records that are decoded at once (mpiv_trace_event()). */
 #define MPIV_TRACE_SLOTS 16
@@ -142,15 +150,13 @@ const struct mpiv_event *mpiv_trace_event(const struct mpiv_rank_trace *t, size_
 
 /* Write t as a binary trace to path, as the recorder would have (an end record unless t is
  * truncated). Returns 0, or -1 with err filled. */
-int mpiv_trace_save_bin(const char *path, const struct mpiv_rank_trace *t,
-			struct mpiv_error *err);
+int mpiv_trace_save_bin(const char *path, const struct mpiv_rank_trace *t, struct mpiv_error *err);
 
 /* Read one rank's trace written as JSON. Same contract as mpiv_trace_load_bin(). */
 int mpiv_trace_load_json(const char *path, struct mpiv_rank_trace *t, struct mpiv_error *err);
 
 /* Write t as JSON to path (indent 2). Returns 0, or -1 with err filled. */
-int mpiv_trace_save_json(const char *path, const struct mpiv_rank_trace *t,
-			 struct mpiv_error *err);
+int mpiv_trace_save_json(const char *path, const struct mpiv_rank_trace *t, struct mpiv_error *err);
 
 /* Write t as JSON (indent 2) and a newline to the open file f, at its position (stdout: a
  * file it is redirected to gets every rank written this way, one after the other). Returns 0,
@@ -168,8 +174,7 @@ int mpiv_trace_load_rank(const char *dir, int rank, struct mpiv_rank_trace *t,
 
 /* As mpiv_traceset_load(), binary rank files kept as records (mpiv_trace_load_records()):
  * how check reads traces, which may hold millions of events. */
-int mpiv_traceset_load_records(const char *dir, struct mpiv_traceset *ts,
-			       struct mpiv_error *err);
+int mpiv_traceset_load_records(const char *dir, struct mpiv_traceset *ts, struct mpiv_error *err);
 
 /* Read every rank of a trace directory: rank-N.mpivt or rank-N.json for N = 0.. without gaps,
  * and meta.json if present. In a recorded run (one with meta.json) a rank of the world that
@@ -204,8 +209,8 @@ int mpiv_trace_add_newcomm(struct mpiv_rank_trace *t, uint32_t event, int32_t id
 /* Append to t the module id whose path is the len bytes at path. Returns 0, or -1 with err
  * filled (BAD_INPUT) if a call site cannot name the id (MPIV_SITE_NO_MODULE or more) or t
  * has it already. */
-int mpiv_trace_add_module(struct mpiv_rank_trace *t, uint32_t id, const char *path,
-			  size_t len, struct mpiv_error *err);
+int mpiv_trace_add_module(struct mpiv_rank_trace *t, uint32_t id, const char *path, size_t len,
+			  struct mpiv_error *err);
 
 /* Check that each event of t written incomplete (its call had not returned) is the last of
  * its thread: a thread makes no call while it is blocked in one. Returns 0, or -1 with err

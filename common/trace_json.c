@@ -99,9 +99,10 @@ static json_t *event_to_json(const struct mpiv_rank_trace *t, const struct mpiv_
 	if (ev->win != MPIV_NONE)
 		json_object_set_new(o, "win", json_integer(ev->win));
 	if (ev->lock != MPIV_NONE)
-		json_object_set_new(o, "lock", ev->lock == MPIV_LOCK_SHARED ? json_string("shared") :
+		json_object_set_new(o, "lock",
+				    ev->lock == MPIV_LOCK_SHARED    ? json_string("shared") :
 				    ev->lock == MPIV_LOCK_EXCLUSIVE ? json_string("exclusive") :
-				    json_integer(ev->lock));
+								      json_integer(ev->lock));
 	/* a neighbourhood collective's group is there even when empty (no in-neighbours): a
 	 * reader tells it from a trace that never recorded them */
 	if (ev->ngroup || (mpiv_call_flags(ev->call) & MPIV_F_NEIGHBOR)) {
@@ -167,17 +168,16 @@ static json_t *trace_to_json(const struct mpiv_rank_trace *t)
 	json_object_set_new(root, "thread_level", json_integer(t->thread_level));
 	json_object_set_new(root, "truncated", json_boolean(t->truncated));
 	if (t->end != MPIV_END_UNKNOWN)
-		json_object_set_new(root, "end", json_pack("{s:s, s:i}", "how",
-							   end_names[t->end], "code",
-							   t->end_code));
+		json_object_set_new(root, "end",
+				    json_pack("{s:s, s:i}", "how", end_names[t->end], "code",
+					      t->end_code));
 	if (t->bsend_overhead)
 		json_object_set_new(root, "bsend_overhead", json_integer(t->bsend_overhead));
 	if (t->clock != MPIV_CLOCK_NONE)
-		json_object_set_new(root, "clock", json_pack("{s:s, s:I, s:I}", "kind",
-							     clock_names[t->clock], "origin",
-							     (json_int_t)t->clock_origin,
-							     "realtime",
-							     (json_int_t)t->clock_realtime));
+		json_object_set_new(root, "clock",
+				    json_pack("{s:s, s:I, s:I}", "kind", clock_names[t->clock],
+					      "origin", (json_int_t)t->clock_origin, "realtime",
+					      (json_int_t)t->clock_realtime));
 	for (i = 0; i < t->nmodules; i++) {
 		json_t *m = json_object();
 
@@ -194,15 +194,14 @@ static json_t *trace_to_json(const struct mpiv_rank_trace *t)
 	return root;
 }
 
-int mpiv_trace_save_json(const char *path, const struct mpiv_rank_trace *t,
-			 struct mpiv_error *err)
+int mpiv_trace_save_json(const char *path, const struct mpiv_rank_trace *t, struct mpiv_error *err)
 {
 	json_t *root = trace_to_json(t);
 	int rc = 0;
 
 	if (json_dump_file(root, path, JSON_INDENT(2) | JSON_PRESERVE_ORDER))
-		rc = mpiv_error_set(err, MPIV_EXIT_BAD_INPUT, path, t->rank, -1,
-				    "cannot write: %s", strerror(errno));
+		rc = mpiv_error_set(err, MPIV_EXIT_BAD_INPUT, path, t->rank, -1, "cannot write: %s",
+				    strerror(errno));
 	json_decref(root);
 	return rc;
 }
@@ -255,8 +254,8 @@ static int get_int_named(json_t *o, const char *key, const char *name, int32_t *
 	return 0;
 }
 
-static int get_int(json_t *o, const char *key, int32_t *out, const char *path, int rank,
-		   long idx, struct mpiv_error *err)
+static int get_int(json_t *o, const char *key, int32_t *out, const char *path, int rank, long idx,
+		   struct mpiv_error *err)
 {
 	return get_int_named(o, key, key, out, path, rank, idx, err);
 }
@@ -278,13 +277,15 @@ static int times_from_json(json_t *o, long idx, const struct mpiv_rank_trace *t,
 	if (!json_is_integer(enter) || json_integer_value(enter) < 0)
 		return mpiv_error_set(err, MPIV_EXIT_BAD_INPUT, t->source, t->rank, idx,
 				      "events[%ld].enter: expected nanoseconds (an integer, 0 or "
-				      "more)", idx);
+				      "more)",
+				      idx);
 	ev->enter = (uint64_t)json_integer_value(enter);
 	if (leave && (!json_is_integer(leave) || json_integer_value(leave) < 1 ||
 		      (uint64_t)json_integer_value(leave) < ev->enter))
 		return mpiv_error_set(err, MPIV_EXIT_BAD_INPUT, t->source, t->rank, idx,
 				      "events[%ld].leave: expected nanoseconds, at or after enter "
-				      "(%llu)", idx, (unsigned long long)ev->enter);
+				      "(%llu)",
+				      idx, (unsigned long long)ev->enter);
 	ev->leave = leave ? (uint64_t)json_integer_value(leave) : 0;
 	return 0;
 }
@@ -303,8 +304,8 @@ static int get_flag(json_t *o, const char *key, unsigned flag, struct mpiv_event
 	return 0;
 }
 
-static int event_from_json(json_t *o, long idx, struct mpiv_rank_trace *t,
-			   struct mpiv_event *ev, struct mpiv_error *err)
+static int event_from_json(json_t *o, long idx, struct mpiv_rank_trace *t, struct mpiv_event *ev,
+			   struct mpiv_error *err)
 {
 	const char *path = t->source;
 	json_t *j, *reqs;
@@ -363,14 +364,15 @@ static int event_from_json(json_t *o, long idx, struct mpiv_rank_trace *t,
 		else
 			return mpiv_error_set(err, MPIV_EXIT_BAD_INPUT, path, t->rank, idx,
 					      "events[%ld].lock: expected \"shared\" or "
-					      "\"exclusive\"", idx);
+					      "\"exclusive\"",
+					      idx);
 	}
 	j = json_object_get(o, "group");
 	if (!j && (mpiv_call_flags(ev->call) & MPIV_F_NEIGHBOR))
 		return mpiv_error_set(err, MPIV_EXIT_BAD_INPUT, path, t->rank, idx,
 				      "events[%ld].group: missing: %s needs the caller's "
-				      "in-neighbours (an array of ranks, empty for none)", idx,
-				      mpiv_call_name(ev->call));
+				      "in-neighbours (an array of ranks, empty for none)",
+				      idx, mpiv_call_name(ev->call));
 	if (j) {
 		if (!json_is_array(j))
 			return mpiv_error_set(err, MPIV_EXIT_BAD_INPUT, path, t->rank, idx,
@@ -384,7 +386,8 @@ static int event_from_json(json_t *o, long idx, struct mpiv_rank_trace *t,
 			    json_integer_value(m) > INT32_MAX)
 				return mpiv_error_set(err, MPIV_EXIT_BAD_INPUT, path, t->rank, idx,
 						      "events[%ld].group[%zu]: expected a rank of "
-						      "the world (0 to %d)", idx, i, t->size - 1);
+						      "the world (0 to %d)",
+						      idx, i, t->size - 1);
 			ev->group[i] = (int32_t)json_integer_value(m);
 		}
 	}
@@ -398,7 +401,8 @@ static int event_from_json(json_t *o, long idx, struct mpiv_rank_trace *t,
 		    (uint64_t)json_integer_value(a) > MPIV_SITE_ADDR(~0ULL))
 			return mpiv_error_set(err, MPIV_EXIT_BAD_INPUT, path, t->rank, idx,
 					      "events[%ld].site: expected {\"module\": 0 to 65535, "
-					      "\"addr\": 0 to 2^48 - 1}", idx);
+					      "\"addr\": 0 to 2^48 - 1}",
+					      idx);
 		ev->site = MPIV_SITE(json_integer_value(m), json_integer_value(a));
 	}
 	reqs = json_object_get(o, "reqs");
@@ -419,9 +423,9 @@ static int event_from_json(json_t *o, long idx, struct mpiv_rank_trace *t,
 						      "events[%ld].reqs[%zu]: expected an object",
 						      idx, i);
 			if (!is_int32(id))
-				return mpiv_error_set(err, MPIV_EXIT_BAD_INPUT, path, t->rank, idx,
-						      "events[%ld].reqs[%zu].req: expected an integer",
-						      idx, i);
+				return mpiv_error_set(
+					err, MPIV_EXIT_BAD_INPUT, path, t->rank, idx,
+					"events[%ld].reqs[%zu].req: expected an integer", idx, i);
 			ev->reqs[i].req = (int32_t)json_integer_value(id);
 			snprintf(name, sizeof(name), "reqs[%zu].src", i);
 			if (get_int_named(r, "src", name, &ev->reqs[i].src, path, t->rank, idx,
@@ -433,7 +437,7 @@ static int event_from_json(json_t *o, long idx, struct mpiv_rank_trace *t,
 				return -1;
 		}
 	}
-	j = json_object_get(o, "req");	/* shorthand for Isend/Irecv: "req": 3 */
+	j = json_object_get(o, "req"); /* shorthand for Isend/Irecv: "req": 3 */
 	if (j && !reqs) {
 		if (!is_int32(j))
 			return mpiv_error_set(err, MPIV_EXIT_BAD_INPUT, path, t->rank, idx,
@@ -450,14 +454,16 @@ static int event_from_json(json_t *o, long idx, struct mpiv_rank_trace *t,
 		    json_integer_value(j) > (json_int_t)ev->nreqs)
 			return mpiv_error_set(err, MPIV_EXIT_BAD_INPUT, path, t->rank, idx,
 					      "events[%ld].pending: expected at most the number of "
-					      "requests (%u)", idx, ev->nreqs);
+					      "requests (%u)",
+					      idx, ev->nreqs);
 		ev->npending = (uint32_t)json_integer_value(j);
 	}
 	j = json_object_get(o, "repeat");
 	if (j) {
 		if (!json_is_integer(j) || json_integer_value(j) < 1)
 			return mpiv_error_set(err, MPIV_EXIT_BAD_INPUT, path, t->rank, idx,
-					      "events[%ld].repeat: expected a positive integer", idx);
+					      "events[%ld].repeat: expected a positive integer",
+					      idx);
 		ev->repeat = (uint64_t)json_integer_value(j);
 	}
 	if (times_from_json(o, idx, t, ev, err))
@@ -471,8 +477,7 @@ static int event_from_json(json_t *o, long idx, struct mpiv_rank_trace *t,
 
 /* An event's "newcomm" (its rank-local id) and "members" (world ranks, by rank in it): both
  * or neither. */
-static int newcomm_from_json(json_t *o, long idx, struct mpiv_rank_trace *t,
-			     struct mpiv_error *err)
+static int newcomm_from_json(json_t *o, long idx, struct mpiv_rank_trace *t, struct mpiv_error *err)
 {
 	json_t *id = json_object_get(o, "newcomm"), *ms = json_object_get(o, "members");
 	int32_t *members;
@@ -485,7 +490,8 @@ static int newcomm_from_json(json_t *o, long idx, struct mpiv_rank_trace *t,
 	    json_integer_value(id) > INT32_MAX)
 		return mpiv_error_set(err, MPIV_EXIT_BAD_INPUT, t->source, t->rank, idx,
 				      "events[%ld].newcomm: expected an integer from %d (with "
-				      "\"members\")", idx, MPIV_COMM_FIRST_LOCAL);
+				      "\"members\")",
+				      idx, MPIV_COMM_FIRST_LOCAL);
 	if (!json_is_array(ms))
 		return mpiv_error_set(err, MPIV_EXIT_BAD_INPUT, t->source, t->rank, idx,
 				      "events[%ld].members: expected an array of world ranks", idx);
@@ -498,13 +504,13 @@ static int newcomm_from_json(json_t *o, long idx, struct mpiv_rank_trace *t,
 		    json_integer_value(m) > INT32_MAX) {
 			free(members);
 			return mpiv_error_set(err, MPIV_EXIT_BAD_INPUT, t->source, t->rank, idx,
-					      "events[%ld].members[%zu]: expected a world rank", idx,
-					      i);
+					      "events[%ld].members[%zu]: expected a world rank",
+					      idx, i);
 		}
 		members[i] = (int32_t)json_integer_value(m);
 	}
-	rc = mpiv_trace_add_newcomm(t, (uint32_t)idx, (int32_t)json_integer_value(id),
-				    (uint32_t)n, members, err);
+	rc = mpiv_trace_add_newcomm(t, (uint32_t)idx, (int32_t)json_integer_value(id), (uint32_t)n,
+				    members, err);
 	free(members);
 	return rc;
 }
@@ -538,8 +544,8 @@ static int load_header(json_t *root, struct mpiv_rank_trace *t, struct mpiv_erro
 		  json_integer_value(j) > MPIV_THREAD_MULTIPLE))
 		return mpiv_error_set(err, MPIV_EXIT_BAD_INPUT, t->source, t->rank, -1,
 				      "thread_level: expected %d (MPI_THREAD_SINGLE) to %d "
-				      "(MPI_THREAD_MULTIPLE)", MPIV_THREAD_SINGLE,
-				      MPIV_THREAD_MULTIPLE);
+				      "(MPI_THREAD_MULTIPLE)",
+				      MPIV_THREAD_SINGLE, MPIV_THREAD_MULTIPLE);
 	t->thread_level = (int)json_integer_value(j);
 	j = json_object_get(root, "truncated");
 	if (j && !json_is_boolean(j))
@@ -558,23 +564,25 @@ static int load_header(json_t *root, struct mpiv_rank_trace *t, struct mpiv_erro
 		t->end_code = code ? (int32_t)json_integer_value(code) : 0;
 	}
 	j = json_object_get(root, "bsend_overhead");
-	if (j && (!json_is_integer(j) || json_integer_value(j) < 0 ||
-		  json_integer_value(j) > INT32_MAX))
+	if (j &&
+	    (!json_is_integer(j) || json_integer_value(j) < 0 || json_integer_value(j) > INT32_MAX))
 		return mpiv_error_set(err, MPIV_EXIT_BAD_INPUT, t->source, t->rank, -1,
 				      "bsend_overhead: expected a non-negative integer");
 	t->bsend_overhead = j ? json_integer_value(j) : 0;
 	j = json_object_get(root, "clock");
 	if (j) {
-		json_t *origin = json_object_get(j, "origin"), *real = json_object_get(j, "realtime");
+		json_t *origin = json_object_get(j, "origin"),
+		       *real = json_object_get(j, "realtime");
 
 		t->clock = name_index(clock_names, NAMES(clock_names),
 				      json_string_value(json_object_get(j, "kind")));
 		if (t->clock <= MPIV_CLOCK_NONE || !json_is_integer(origin) ||
 		    json_integer_value(origin) < 0 || !json_is_integer(real) ||
 		    json_integer_value(real) < 0)
-			return mpiv_error_set(err, MPIV_EXIT_BAD_INPUT, t->source, t->rank, -1,
-					      "clock: expected {\"kind\": \"monotonic\", \"origin\": "
-					      "nanoseconds, \"realtime\": nanoseconds}");
+			return mpiv_error_set(
+				err, MPIV_EXIT_BAD_INPUT, t->source, t->rank, -1,
+				"clock: expected {\"kind\": \"monotonic\", \"origin\": "
+				"nanoseconds, \"realtime\": nanoseconds}");
 		t->clock_origin = (uint64_t)json_integer_value(origin);
 		t->clock_realtime = (uint64_t)json_integer_value(real);
 	}
@@ -651,8 +659,8 @@ int mpiv_trace_load_json(const char *path, struct mpiv_rank_trace *t, struct mpi
 				       MPIV_SITE_NO_MODULE - 1);
 			goto fail;
 		}
-		if (mpiv_trace_add_module(t, (uint32_t)json_integer_value(id),
-					  json_string_value(p), json_string_length(p), err))
+		if (mpiv_trace_add_module(t, (uint32_t)json_integer_value(id), json_string_value(p),
+					  json_string_length(p), err))
 			goto fail;
 	}
 	evs = json_object_get(root, "events");

@@ -17,8 +17,8 @@ static int check_reduction(const struct mpiv_rank_trace *t, const struct mpiv_re
 	const char *texts[] = {r->type, r->elem, r->op, r->got, r->want, r->why};
 	size_t i;
 
-#define BAD(...) mpiv_error_set(err, MPIV_EXIT_BAD_INPUT, t->source, t->rank, (long)r->event, \
-				__VA_ARGS__)
+#define BAD(...) \
+	mpiv_error_set(err, MPIV_EXIT_BAD_INPUT, t->source, t->rank, (long)r->event, __VA_ARGS__)
 	if (r->event >= t->nevents || r->done >= t->nevents)
 		return BAD("a reduction finding of events %u and %u, beyond the trace", r->event,
 			   r->done);
@@ -31,7 +31,8 @@ static int check_reduction(const struct mpiv_rank_trace *t, const struct mpiv_re
 	    (mpiv_call_kind(ev->call) != MPIV_KIND_ICOLL || r->done < r->event ||
 	     mpiv_call_kind(done->call) != MPIV_KIND_WAIT))
 		return BAD("a reduction finding of event %u checked at event %u, %s, which does "
-			   "not complete it", r->event, r->done, mpiv_call_name(done->call));
+			   "not complete it",
+			   r->event, r->done, mpiv_call_name(done->call));
 	if (!mpiv_red_what_name(r->what))
 		return BAD("a reduction finding of an unknown kind %d", r->what);
 	if (r->flags & ~(uint32_t)MPIV_RED_FLAGS_ALL)
@@ -45,11 +46,13 @@ static int check_reduction(const struct mpiv_rank_trace *t, const struct mpiv_re
 		return BAD("a reduction finding with a tolerance that is not a finite number >= 0");
 	if (r->peer != MPIV_NONE && (r->peer < 0 || (t->size > 0 && r->peer >= t->size)))
 		return BAD("a reduction finding naming rank %d, which is not a rank of a world "
-			   "of %d", r->peer, t->size);
+			   "of %d",
+			   r->peer, t->size);
 	for (i = 0; i < sizeof(texts) / sizeof(texts[0]); i++)
 		if (!mpiv_red_text_ok(texts[i], strnlen(texts[i], MPIV_RED_TEXT)))
 			return BAD("a reduction finding with a text field that is not printable "
-				   "text of at most %d bytes", MPIV_RED_TEXT - 1);
+				   "text of at most %d bytes",
+				   MPIV_RED_TEXT - 1);
 #undef BAD
 	return 0;
 }
@@ -110,9 +113,8 @@ json_t *mpiv_reductions_to_json(const struct mpiv_rank_trace *t)
 
 /* Field key of finding o (reductions[i]) into *out: an integer in [lo, hi]; absent leaves it
  * as it is unless required. */
-static int get_num(json_t *o, size_t i, const char *key, int required, long long lo,
-		   long long hi, long long *out, const struct mpiv_rank_trace *t,
-		   struct mpiv_error *err)
+static int get_num(json_t *o, size_t i, const char *key, int required, long long lo, long long hi,
+		   long long *out, const struct mpiv_rank_trace *t, struct mpiv_error *err)
 {
 	json_t *j = json_object_get(o, key);
 
@@ -135,11 +137,11 @@ static int get_text(json_t *o, size_t i, const char *key, char *out,
 	out[0] = '\0';
 	if (!j)
 		return 0;
-	if (!json_is_string(j) ||
-	    !mpiv_red_text_ok(json_string_value(j), json_string_length(j)))
+	if (!json_is_string(j) || !mpiv_red_text_ok(json_string_value(j), json_string_length(j)))
 		return mpiv_error_set(err, MPIV_EXIT_BAD_INPUT, t->source, t->rank, -1,
 				      "reductions[%zu].%s: expected printable text of at most %d "
-				      "bytes", i, key, MPIV_RED_TEXT - 1);
+				      "bytes",
+				      i, key, MPIV_RED_TEXT - 1);
 	memcpy(out, json_string_value(j), json_string_length(j) + 1);
 	return 0;
 }
@@ -189,7 +191,8 @@ static int reduction_from_json(json_t *o, size_t i, struct mpiv_rank_trace *t,
 	if (r.what < 0)
 		return mpiv_error_set(err, MPIV_EXIT_BAD_INPUT, t->source, t->rank, -1,
 				      "reductions[%zu].what: expected \"mismatch\", \"failed\", "
-				      "\"corrupt\" or \"unchecked\"", i);
+				      "\"corrupt\" or \"unchecked\"",
+				      i);
 	if (get_num(o, i, "event", 1, 0, UINT32_MAX, &event, t, err) ||
 	    get_num(o, i, "done", 0, 0, UINT32_MAX, &done, t, err) ||
 	    get_num(o, i, "count", 0, 0, INT64_MAX, &count, t, err) ||
@@ -197,7 +200,8 @@ static int reduction_from_json(json_t *o, size_t i, struct mpiv_rank_trace *t,
 	    get_num(o, i, "first", 0, 0, INT64_MAX, &first, t, err) ||
 	    get_num(o, i, "peer", 0, 0, INT32_MAX, &peer, t, err) ||
 	    get_num(o, i, "code", 0, INT32_MIN, INT32_MAX, &code, t, err) ||
-	    get_real(o, i, "rel", &r.rel, t, err) || get_real(o, i, "allowed", &r.allowed, t, err) ||
+	    get_real(o, i, "rel", &r.rel, t, err) ||
+	    get_real(o, i, "allowed", &r.allowed, t, err) ||
 	    get_text(o, i, "type", r.type, t, err) || get_text(o, i, "elem", r.elem, t, err) ||
 	    get_text(o, i, "op", r.op, t, err) || get_text(o, i, "got", r.got, t, err) ||
 	    get_text(o, i, "want", r.want, t, err) || get_text(o, i, "why", r.why, t, err) ||

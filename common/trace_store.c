@@ -14,7 +14,7 @@
 #include "tracefmt.h"
 #include "xalloc.h"
 
-#define STORE_MARK 64		/* events between marks */
+#define STORE_MARK 64 /* events between marks */
 
 /* Where event k * STORE_MARK's record starts, and the decoder's state before it. */
 struct store_mark {
@@ -24,7 +24,7 @@ struct store_mark {
 
 /* One decoded event and the room for what it points to. */
 struct store_slot {
-	size_t index;		/* the event held; SIZE_MAX: none */
+	size_t index; /* the event held; SIZE_MAX: none */
 	struct mpiv_event ev;
 	struct mpiv_reqinfo *reqs;
 	size_t capreqs;
@@ -33,18 +33,18 @@ struct store_slot {
 };
 
 struct mpiv_trace_store {
-	char *data;		/* the file */
-	size_t len;		/* its records end here */
-	uint32_t version;	/* its format's */
-	uint64_t *sites;	/* its site table */
+	char *data;	  /* the file */
+	size_t len;	  /* its records end here */
+	uint32_t version; /* its format's */
+	uint64_t *sites;  /* its site table */
 	size_t nsites, capsites;
 	struct store_mark *marks;
 	size_t nmarks, capmarks;
-	size_t nevents;		/* events marked so far */
-	struct mpiv_event *rewritten;	/* events written again, by index, owned */
+	size_t nevents;		      /* events marked so far */
+	struct mpiv_event *rewritten; /* events written again, by index, owned */
 	size_t nrewritten, caprewritten;
 	struct store_slot slots[MPIV_TRACE_SLOTS];
-	unsigned next;		/* the slot to use next */
+	unsigned next; /* the slot to use next */
 	/* where the last decoding stopped: event `at` starts there (SIZE_MAX: nowhere) */
 	size_t at, at_off;
 	int32_t at_req;
@@ -69,8 +69,7 @@ const char *mpiv_store_data(const struct mpiv_trace_store *s)
 	return s->data;
 }
 
-void mpiv_store_sites(struct mpiv_trace_store *s, uint64_t ***sites, size_t **nsites,
-		      size_t **cap)
+void mpiv_store_sites(struct mpiv_trace_store *s, uint64_t ***sites, size_t **nsites, size_t **cap)
 {
 	*sites = &s->sites;
 	*nsites = &s->nsites;
@@ -180,7 +179,7 @@ static void decode_to(struct mpiv_trace_store *s, struct store_slot *sl, size_t 
 			continue;
 		}
 		if (n <= 0)
-			abort();	/* the reader checked every record */
+			abort(); /* the reader checked every record */
 		off += (size_t)n;
 		if (rec.kind == MPIV_TF_EVENT && !rec.replaces && rec.ev.index == i)
 			break;
@@ -204,7 +203,7 @@ static void decode_to(struct mpiv_trace_store *s, struct store_slot *sl, size_t 
 		if (n <= 0 || rec.kind != MPIV_TF_REPEAT)
 			break;
 		sl->ev.repeat = rec.more > UINT64_MAX - sl->ev.repeat ? UINT64_MAX :
-				sl->ev.repeat + rec.more;
+									sl->ev.repeat + rec.more;
 		off += (size_t)n;
 	}
 }

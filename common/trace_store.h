@@ -20,8 +20,7 @@ const char *mpiv_store_data(const struct mpiv_trace_store *s);
 
 /* The store's site table, which the reader appends every site record to: *sites and *nsites
  * (with room *cap, for xgrow). */
-void mpiv_store_sites(struct mpiv_trace_store *s, uint64_t ***sites, size_t **nsites,
-		      size_t **cap);
+void mpiv_store_sites(struct mpiv_trace_store *s, uint64_t ***sites, size_t **nsites, size_t **cap);
 
 /* Event `index` (the next one) starts at byte off of the data, with the decoder's last request
  * id last_req before it. */

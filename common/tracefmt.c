@@ -12,23 +12,23 @@
 /* The presence mask of an event record: which fields follow, in this order. The most common
  * fields take the low seven bits, so that most masks are one byte. */
 enum tf_field {
-	TF_SITE = 1 << 0,	/* index into the site table */
-	TF_PEER = 1 << 1,	/* zigzag peer */
-	TF_TAG = 1 << 2,	/* zigzag tag */
-	TF_COMM = 1 << 3,	/* zigzag comm */
-	TF_BYTES = 1 << 4,	/* bytes */
-	TF_REQS = 1 << 5,	/* count, then each request (see put_req) */
-	TF_MATCH = 1 << 6,	/* zigzag src, zigzag mtag: what a blocking receive matched */
-	TF_THREAD = 1 << 7,	/* zigzag thread */
-	TF_ROOT = 1 << 8,	/* zigzag root */
-	TF_PEER2 = 1 << 9,	/* zigzag peer2 */
-	TF_TAG2 = 1 << 10,	/* zigzag tag2 */
-	TF_PENDING = 1 << 11,	/* npending */
-	TF_FLAGS = 1 << 12,	/* flags */
-	TF_REPLACE = 1 << 13,	/* the index of the earlier event this record replaces */
-	TF_WIN = 1 << 14,	/* zigzag win: the window (one-sided calls) */
-	TF_LOCK = 1 << 15,	/* zigzag lock type (MPI_Win_lock) */
-	TF_GROUP = 1 << 16,	/* count, then each world rank as zigzag(rank - previous) */
+	TF_SITE = 1 << 0,     /* index into the site table */
+	TF_PEER = 1 << 1,     /* zigzag peer */
+	TF_TAG = 1 << 2,      /* zigzag tag */
+	TF_COMM = 1 << 3,     /* zigzag comm */
+	TF_BYTES = 1 << 4,    /* bytes */
+	TF_REQS = 1 << 5,     /* count, then each request (see put_req) */
+	TF_MATCH = 1 << 6,    /* zigzag src, zigzag mtag: what a blocking receive matched */
+	TF_THREAD = 1 << 7,   /* zigzag thread */
+	TF_ROOT = 1 << 8,     /* zigzag root */
+	TF_PEER2 = 1 << 9,    /* zigzag peer2 */
+	TF_TAG2 = 1 << 10,    /* zigzag tag2 */
+	TF_PENDING = 1 << 11, /* npending */
+	TF_FLAGS = 1 << 12,   /* flags */
+	TF_REPLACE = 1 << 13, /* the index of the earlier event this record replaces */
+	TF_WIN = 1 << 14,     /* zigzag win: the window (one-sided calls) */
+	TF_LOCK = 1 << 15,    /* zigzag lock type (MPI_Win_lock) */
+	TF_GROUP = 1 << 16,   /* count, then each world rank as zigzag(rank - previous) */
 	TF_ALL = (1 << 17) - 1,
 };
 
@@ -82,10 +82,10 @@ static inline unsigned char *put_zz(unsigned char *p, int32_t v)
 
 /* A bounded cursor over the bytes being decoded. */
 struct tf_in {
-	const unsigned char *p;		/* next byte */
-	const unsigned char *end;	/* end of the file */
-	int short_;			/* ran past end: the file ends here */
-	int bad;			/* malformed: a varint too long for its field */
+	const unsigned char *p;	  /* next byte */
+	const unsigned char *end; /* end of the file */
+	int short_;		  /* ran past end: the file ends here */
+	int bad;		  /* malformed: a varint too long for its field */
 };
 
 static uint64_t get_uv_long(struct tf_in *in, unsigned maxbits)
@@ -100,8 +100,8 @@ static uint64_t get_uv_long(struct tf_in *in, unsigned maxbits)
 			return 0;
 		}
 		b = *in->p++;
-		if (shift >= maxbits || (shift > 0 && maxbits - shift < 7 &&
-					 (b & 0x7f) >> (maxbits - shift))) {
+		if (shift >= maxbits ||
+		    (shift > 0 && maxbits - shift < 7 && (b & 0x7f) >> (maxbits - shift))) {
 			in->bad = 1;
 			return 0;
 		}
@@ -185,7 +185,7 @@ static unsigned char *put_times(unsigned char *p, struct mpiv_tf_clock *clock, u
 {
 	p = put_uv(p, zz_enc64(enter - clock->last));
 	if (leave && leave < enter)
-		leave = enter;		/* a clock never goes back */
+		leave = enter; /* a clock never goes back */
 	p = put_uv(p, leave ? leave - enter + 1 : 0);
 	clock->last = leave ? leave : enter;
 	return p;
@@ -349,10 +349,8 @@ static unsigned char *put_req(unsigned char *p, int32_t *last, const struct mpiv
 
 /* The fields most calls do not use, from thread on, and the index of a replacement (else
  * the event takes the next index). Kept out of line: the common path stays short. */
-static __attribute__((noinline)) unsigned char *put_rare(unsigned char *p,
-							 struct mpiv_tf_writer *w,
-							 const struct mpiv_event *ev,
-							 unsigned *mask)
+static __attribute__((noinline)) unsigned char *
+put_rare(unsigned char *p, struct mpiv_tf_writer *w, const struct mpiv_event *ev, unsigned *mask)
 {
 	*mask = 0;
 	if (ev->thread) {
@@ -471,7 +469,7 @@ static size_t encode_event(struct mpiv_tf_writer *w, void *buf, const struct mpi
 	if (mask < 0x80) {
 		*m = (unsigned char)mask;
 	} else {
-		size_t extra = mask < 0x4000 ? 1 : 2;	/* the one-sided fields need three */
+		size_t extra = mask < 0x4000 ? 1 : 2; /* the one-sided fields need three */
 
 		memmove(m + 1 + extra, m + 1, (size_t)(p - m - 1));
 		put_uv_long(m, mask);
@@ -627,7 +625,8 @@ long mpiv_tf_decode_header(const void *buf, size_t len, struct mpiv_tf_header *h
 	if (memcmp(b, MPIV_TRACE_MAGIC, len < MPIV_TRACE_MAGIC_LEN ? len : MPIV_TRACE_MAGIC_LEN)) {
 		/* Version 1 files started with a record header, then the magic. */
 		if (len >= 16 && !memcmp(b + 8, MPIV_TRACE_MAGIC, MPIV_TRACE_MAGIC_LEN))
-			snprintf(why, whysize, "trace format version 1, which this mpiverify no "
+			snprintf(why, whysize,
+				 "trace format version 1, which this mpiverify no "
 				 "longer reads (version %d): record the program again",
 				 MPIV_TRACE_VERSION);
 		else
@@ -674,7 +673,8 @@ long mpiv_tf_decode_header(const void *buf, size_t len, struct mpiv_tf_header *h
 	if (h->version >= MPIV_TRACE_VERSION_TIME) {
 		h->clock = get_u32(&in);
 		if (!in.short_ && !in.bad && h->clock > MPIV_CLOCK_MONOTONIC) {
-			snprintf(why, whysize, "not an mpiverify trace (unknown clock %u)", h->clock);
+			snprintf(why, whysize, "not an mpiverify trace (unknown clock %u)",
+				 h->clock);
 			return -1;
 		}
 		if (h->clock != MPIV_CLOCK_NONE) {
@@ -740,8 +740,10 @@ static void get_text(struct tf_in *in, char *out, const char *field, char *why, 
 		return;
 	}
 	if (!mpiv_red_text_ok((const char *)in->p, n)) {
-		snprintf(why, whysize, "reduction record with a %s that is not printable text of "
-			 "at most %d bytes", field, MPIV_RED_TEXT - 1);
+		snprintf(why, whysize,
+			 "reduction record with a %s that is not printable text of "
+			 "at most %d bytes",
+			 field, MPIV_RED_TEXT - 1);
 		in->bad = 1;
 		return;
 	}
@@ -788,8 +790,10 @@ static void decode_reduction(const struct mpiv_tf_reader *r, struct tf_in *in,
 	if (r->version && r->version < MPIV_TRACE_VERSION_REDUCE)
 		snprintf(why, whysize, "reduction record in a trace of version %u", r->version);
 	else if (red->event >= r->nevents || red->done >= r->nevents)
-		snprintf(why, whysize, "reduction record of events %u and %u, but only %u were "
-			 "written", red->event, red->done, r->nevents);
+		snprintf(why, whysize,
+			 "reduction record of events %u and %u, but only %u were "
+			 "written",
+			 red->event, red->done, r->nevents);
 	else if (red->done < red->event)
 		snprintf(why, whysize, "reduction record checked at event %u, before its event %u",
 			 red->done, red->event);
@@ -800,12 +804,14 @@ static void decode_reduction(const struct mpiv_tf_reader *r, struct tf_in *in,
 			 red->flags & ~(uint32_t)MPIV_RED_FLAGS_ALL);
 	else if (red->what == MPIV_RED_MISMATCH &&
 		 (red->differ == 0 || red->differ > red->count || red->first >= red->count))
-		snprintf(why, whysize, "reduction mismatch of %llu elements of %llu, the first at "
-			 "%llu", (unsigned long long)red->differ, (unsigned long long)red->count,
+		snprintf(why, whysize,
+			 "reduction mismatch of %llu elements of %llu, the first at "
+			 "%llu",
+			 (unsigned long long)red->differ, (unsigned long long)red->count,
 			 (unsigned long long)red->first);
-	else if (!isfinite(red->rel) || red->rel < 0 || !isfinite(red->allowed) ||
-		 red->allowed < 0)
-		snprintf(why, whysize, "reduction record with a tolerance that is not a finite "
+	else if (!isfinite(red->rel) || red->rel < 0 || !isfinite(red->allowed) || red->allowed < 0)
+		snprintf(why, whysize,
+			 "reduction record with a tolerance that is not a finite "
 			 "number >= 0");
 	else
 		in->bad = 0;
@@ -868,7 +874,8 @@ static int decode_event(struct mpiv_tf_reader *r, struct tf_in *in, struct mpiv_
 		for (i = 0; i < ev->nreqs; i++) {
 			uint64_t v = get_uv(in, 33);
 
-			reqs[i].req = (int32_t)((uint32_t)*last_req + (uint32_t)zz_dec((uint32_t)(v >> 1)));
+			reqs[i].req = (int32_t)((uint32_t)*last_req +
+						(uint32_t)zz_dec((uint32_t)(v >> 1)));
 			*last_req = reqs[i].req;
 			reqs[i].src = MPIV_NONE;
 			reqs[i].tag = MPIV_NONE;
@@ -903,8 +910,10 @@ static int decode_event(struct mpiv_tf_reader *r, struct tf_in *in, struct mpiv_
 	if (mask & TF_REPLACE) {
 		ev->index = get_u32(in);
 		if (!in->short_ && !in->bad && ev->index >= r->nevents) {
-			snprintf(why, whysize, "event record replaces event %u, but only %u were "
-				 "written", ev->index, r->nevents);
+			snprintf(why, whysize,
+				 "event record replaces event %u, but only %u were "
+				 "written",
+				 ev->index, r->nevents);
 			return -1;
 		}
 		rec->replaces = 1;
@@ -922,7 +931,7 @@ static int decode_event(struct mpiv_tf_reader *r, struct tf_in *in, struct mpiv_
 			in->short_ = 1;
 			return -1;
 		}
-		rec->group = in->p;	/* mpiv_tf_group() decodes it */
+		rec->group = in->p; /* mpiv_tf_group() decodes it */
 		for (i = 0; i < ev->ngroup; i++)
 			get_u32(in);
 	}
@@ -1058,7 +1067,8 @@ long mpiv_tf_decode(struct mpiv_tf_reader *r, const void *buf, size_t len,
 		return 0;
 	if (in.bad || rc) {
 		if (!why[0])
-			snprintf(why, whysize, "malformed record (a number too large for its field)");
+			snprintf(why, whysize,
+				 "malformed record (a number too large for its field)");
 		return -1;
 	}
 	if (rec->kind == MPIV_TF_EVENT) {

@@ -23,7 +23,7 @@
 /* The first version whose neighbourhood collectives carry the caller's in-neighbours (the
  * event's group): before it they were recorded without, as calls check refused. */
 #define MPIV_TRACE_VERSION_NEIGHBOR 7
-#define MPIV_TRACE_MAGIC "MPIVTRC"	/* 8 bytes with its NUL: the first bytes of a file */
+#define MPIV_TRACE_MAGIC "MPIVTRC" /* 8 bytes with its NUL: the first bytes of a file */
 #define MPIV_TRACE_MAGIC_LEN 8
 
 /* Distinct call sites a writer remembers; past that, a site seen again is written again (the
@@ -35,47 +35,52 @@
  * included. */
 #define MPIV_TF_HEADER_MAX (MPIV_TRACE_MAGIC_LEN + 11 * 10 + 64 + 128)
 #define MPIV_TF_MODULE_MAX(n) (3 * 10 + (size_t)(n))
-#define MPIV_TF_EVENT_MAX(n) (3 * 10 + 18 * 10 + MPIV_TF_TIMES_MAX + (size_t)(n) * 15)
-#define MPIV_TF_TIMES_MAX (2 * 10)	/* an event's times */
+#define MPIV_TF_EVENT_MAX(n) (3 * 10 + 18 * 10 + MPIV_TF_TIMES_MAX + (size_t)(n)*15)
+#define MPIV_TF_TIMES_MAX (2 * 10) /* an event's times */
 #define MPIV_TF_END_MAX 1
-#define MPIV_TF_STOP_MAX (1 + 10 + 5)	/* how the rank ended, and its code */
-#define MPIV_TF_COMM_MAX(n) (4 * 5 + (size_t)(n) * 5)	/* a comm record of n members */
+#define MPIV_TF_STOP_MAX (1 + 10 + 5)		    /* how the rank ended, and its code */
+#define MPIV_TF_COMM_MAX(n) (4 * 5 + (size_t)(n)*5) /* a comm record of n members */
 #define MPIV_TF_REPEAT_MAX 21
 /* a reduction record: its numbers, then its text fields, each a length and the bytes */
 #define MPIV_TF_REDUCE_MAX (13 * 10 + 6 * (2 + MPIV_RED_TEXT))
 
 /* What the header of a file holds. */
 struct mpiv_tf_header {
-	uint32_t version;	/* MPIV_TRACE_VERSION when written; what the file says when read */
-	int32_t rank;		/* rank in MPI_COMM_WORLD */
-	int32_t size;		/* size of MPI_COMM_WORLD */
+	uint32_t version; /* MPIV_TRACE_VERSION when written; what the file says when read */
+	int32_t rank;	  /* rank in MPI_COMM_WORLD */
+	int32_t size;	  /* size of MPI_COMM_WORLD */
 	int32_t pid;
-	int32_t thread_level;	/* granted by MPI_Init_thread, MPI_THREAD_SINGLE for MPI_Init */
-	char host[64];		/* NUL-terminated, cut if longer */
-	char library[128];	/* MPI_Get_library_version's first line, cut */
-	int64_t bsend_overhead;	/* the library's MPI_BSEND_OVERHEAD: bytes a buffered message
-				 * takes in the attached buffer besides its data */
-	uint32_t clock;		/* enum mpiv_clock: the events' times (version 6) */
-	uint64_t origin;	/* with a clock: its time when the file was opened, from which
-				 * the first time is counted */
-	uint64_t realtime;	/* with a clock: CLOCK_REALTIME (nanoseconds since the epoch)
-				 * at that moment, to put the times of ranks on several hosts on
-				 * one time line */
+	int32_t thread_level; /* granted by MPI_Init_thread, MPI_THREAD_SINGLE for MPI_Init */
+	char host[64];	      /* NUL-terminated, cut if longer */
+	char library[128];    /* MPI_Get_library_version's first line, cut */
+	/* the library's MPI_BSEND_OVERHEAD: bytes a buffered message
+	 * takes in the attached buffer besides its data */
+	int64_t bsend_overhead;
+	uint32_t clock; /* enum mpiv_clock: the events' times (version 6) */
+	/* with a clock: its time when the file was opened, from which
+	 * the first time is counted */
+	uint64_t origin;
+	/* with a clock: CLOCK_REALTIME (nanoseconds since the epoch)
+	 * at that moment, to put the times of ranks on several hosts on
+	 * one time line */
+	uint64_t realtime;
 };
 
 /* The times of a file with a clock: each is written as its difference from the last one. */
 struct mpiv_tf_clock {
-	int on;			/* the header has a clock: every event record ends with its
-				 * times, every repeat record with the run's last one */
-	uint64_t last;		/* the time written last: the header's origin, then each
-				 * record's latest (an event's leave, or its enter if it had not
-				 * returned; a run's last leave) */
+	/* the header has a clock: every event record ends with its
+	 * times, every repeat record with the run's last one */
+	int on;
+	/* the time written last: the header's origin, then each
+	 * record's latest (an event's leave, or its enter if it had not
+	 * returned; a run's last leave) */
+	uint64_t last;
 };
 
 /* A site the writer has written a site record for. */
 struct mpiv_tf_site {
-	uint64_t site;		/* MPIV_SITE(); 0 marks a free slot (site 0 is never written) */
-	uint32_t index;		/* its place in the file's site table */
+	uint64_t site;	/* MPIV_SITE(); 0 marks a free slot (site 0 is never written) */
+	uint32_t index; /* its place in the file's site table */
 };
 
 /* Event records remembered, one per slot, by site (a power of two). A call made in a loop
@@ -84,45 +89,47 @@ struct mpiv_tf_site {
  * by copying it, which costs a fraction of encoding it (the recorder does it at every call).
  * A record's times (a file with a clock) follow the copy. */
 #define MPIV_TF_MEMO_SLOTS 256
-#define MPIV_TF_MEMO_REQS 2	/* events with more requests are not remembered */
-#define MPIV_TF_MEMO_LEN 32	/* nor those whose record is longer */
+#define MPIV_TF_MEMO_REQS 2 /* events with more requests are not remembered */
+#define MPIV_TF_MEMO_LEN 32 /* nor those whose record is longer */
 
 /* The last event record written for a site, and what it was made of. */
 struct mpiv_tf_memo {
-	unsigned char key[MPIV_EVENT_KEY_SIZE];	/* the event's fields from call to bytes */
-	uint64_t site;		/* its site; 0: the slot is empty */
-	uint8_t nreqs;		/* its requests: each as the difference from the request id
-				 * before, with what it reports */
-	uint8_t len;		/* the record's length, times left out */
+	unsigned char key[MPIV_EVENT_KEY_SIZE]; /* the event's fields from call to bytes */
+	uint64_t site;				/* its site; 0: the slot is empty */
+	/* its requests: each as the difference from the request id
+	 * before, with what it reports */
+	uint8_t nreqs;
+	uint8_t len; /* the record's length, times left out */
 	int32_t req_delta[MPIV_TF_MEMO_REQS], req_src[MPIV_TF_MEMO_REQS],
 		req_tag[MPIV_TF_MEMO_REQS];
-	unsigned char rec[MPIV_TF_MEMO_LEN];	/* the record */
+	unsigned char rec[MPIV_TF_MEMO_LEN]; /* the record */
 };
 
 /* Encoding state of one file: what later records refer to. Zero it before the header, then
  * set clock as the header says (mpiv_tf_writer_start()). */
 struct mpiv_tf_writer {
-	uint32_t nevents;	/* events written: the index of the next new one */
-	uint32_t nsites;	/* site records written */
-	int32_t last_req;	/* the last request id written: ids are coded as differences */
-	struct mpiv_tf_clock clock;	/* the file's times */
-	uint32_t copy_len;	/* the event record written last, if an event with the same
-				 * fields (requests at the same distances from the ids before,
-				 * nothing rare) would have the very same record: its length, its
-				 * times left out (at most MPIV_TF_MEMO_LEN); else 0 */
-	struct mpiv_tf_site sites[MPIV_TF_SITE_SLOTS];	/* sites written, open addressing */
-	struct mpiv_tf_memo memo[MPIV_TF_MEMO_SLOTS];	/* by site, direct-mapped */
+	uint32_t nevents;	    /* events written: the index of the next new one */
+	uint32_t nsites;	    /* site records written */
+	int32_t last_req;	    /* the last request id written: ids are coded as differences */
+	struct mpiv_tf_clock clock; /* the file's times */
+	/* the event record written last, if an event with the same
+	 * fields (requests at the same distances from the ids before,
+	 * nothing rare) would have the very same record: its length, its
+	 * times left out (at most MPIV_TF_MEMO_LEN); else 0 */
+	uint32_t copy_len;
+	struct mpiv_tf_site sites[MPIV_TF_SITE_SLOTS]; /* sites written, open addressing */
+	struct mpiv_tf_memo memo[MPIV_TF_MEMO_SLOTS];  /* by site, direct-mapped */
 };
 
 /* Decoding state of one file. The caller keeps the site table: every MPIV_TF_SITE record
  * decoded must be appended to sites (and nsites bumped) before the next record is decoded.
  * Zero it, then mpiv_tf_reader_start() with the file's header. */
 struct mpiv_tf_reader {
-	uint32_t version;	/* the file's version (its header's); 0 is MPIV_TRACE_VERSION */
-	uint32_t nevents;	/* events decoded: the index of the next new one */
-	int32_t last_req;	/* as in the writer */
-	struct mpiv_tf_clock clock;	/* as in the writer */
-	const uint64_t *sites;	/* the site table so far, the caller's */
+	uint32_t version;	    /* the file's version (its header's); 0 is MPIV_TRACE_VERSION */
+	uint32_t nevents;	    /* events decoded: the index of the next new one */
+	int32_t last_req;	    /* as in the writer */
+	struct mpiv_tf_clock clock; /* as in the writer */
+	const uint64_t *sites;	    /* the site table so far, the caller's */
 	size_t nsites;
 };
 
@@ -131,38 +138,41 @@ void mpiv_tf_writer_start(struct mpiv_tf_writer *w, const struct mpiv_tf_header 
 void mpiv_tf_reader_start(struct mpiv_tf_reader *r, const struct mpiv_tf_header *h);
 
 enum mpiv_tf_kind {
-	MPIV_TF_END = 1,	/* the recorder closed the file: nothing follows */
-	MPIV_TF_MODULE = 2,	/* a loaded object that call sites point into */
-	MPIV_TF_SITE = 3,	/* the next entry of the site table */
-	MPIV_TF_COMM = 4,	/* the communicator an event made (struct mpiv_newcomm) */
-	MPIV_TF_REPEAT = 6,	/* the event before, a failed poll, was made n more times */
-	MPIV_TF_STOP = 7,	/* how the rank ended (enum mpiv_end), and its code */
-	MPIV_TF_REDUCE = 8,	/* a finding of the reduction check (struct mpiv_reduction) */
-	MPIV_TF_EVENT = 16,	/* one MPI call (the record's code is 16 + its call) */
+	MPIV_TF_END = 1,    /* the recorder closed the file: nothing follows */
+	MPIV_TF_MODULE = 2, /* a loaded object that call sites point into */
+	MPIV_TF_SITE = 3,   /* the next entry of the site table */
+	MPIV_TF_COMM = 4,   /* the communicator an event made (struct mpiv_newcomm) */
+	MPIV_TF_REPEAT = 6, /* the event before, a failed poll, was made n more times */
+	MPIV_TF_STOP = 7,   /* how the rank ended (enum mpiv_end), and its code */
+	MPIV_TF_REDUCE = 8, /* a finding of the reduction check (struct mpiv_reduction) */
+	MPIV_TF_EVENT = 16, /* one MPI call (the record's code is 16 + its call) */
 };
 
 /* One decoded record. Strings point into the decoded buffer and are not NUL-terminated. */
 struct mpiv_tf_record {
 	enum mpiv_tf_kind kind;
-	uint32_t module;	/* MODULE: its id */
-	const char *path;	/* MODULE: its path, pathlen bytes */
+	uint32_t module;  /* MODULE: its id */
+	const char *path; /* MODULE: its path, pathlen bytes */
 	size_t pathlen;
-	uint64_t site;		/* SITE: the site */
-	uint64_t more;		/* REPEAT: the times more, at least 1 */
-	uint64_t leave;		/* REPEAT, in a file with a clock: when the run's last poll
-				 * returned */
-	int32_t how;		/* STOP: enum mpiv_end */
-	int32_t code;		/* STOP: the abort code, signal number or exit status */
-	struct mpiv_reduction red;	/* REDUCE: the finding; its events are below nevents */
-	int replaces;		/* EVENT: it replaces the earlier event of the same index */
-	uint32_t comm_event;	/* COMM: the index of the event that made it */
-	int32_t comm_id;	/* COMM: its rank-local id */
-	uint32_t nmembers;	/* COMM: its number of members; mpiv_tf_comm_members() decodes
-				 * them */
-	const unsigned char *members;	/* COMM: where the members are encoded */
-	struct mpiv_event ev;	/* EVENT: ev.reqs points to the caller's array; ev.group is
-				 * NULL, ev.ngroup members wait in group for mpiv_tf_group() */
-	const unsigned char *group;	/* EVENT: the encoded group, inside the decoded buffer */
+	uint64_t site; /* SITE: the site */
+	uint64_t more; /* REPEAT: the times more, at least 1 */
+	/* REPEAT, in a file with a clock: when the run's last poll
+	 * returned */
+	uint64_t leave;
+	int32_t how;		   /* STOP: enum mpiv_end */
+	int32_t code;		   /* STOP: the abort code, signal number or exit status */
+	struct mpiv_reduction red; /* REDUCE: the finding; its events are below nevents */
+	int replaces;		   /* EVENT: it replaces the earlier event of the same index */
+	uint32_t comm_event;	   /* COMM: the index of the event that made it */
+	int32_t comm_id;	   /* COMM: its rank-local id */
+	/* COMM: its number of members; mpiv_tf_comm_members() decodes
+	 * them */
+	uint32_t nmembers;
+	const unsigned char *members; /* COMM: where the members are encoded */
+	/* EVENT: ev.reqs points to the caller's array; ev.group is
+	 * NULL, ev.ngroup members wait in group for mpiv_tf_group() */
+	struct mpiv_event ev;
+	const unsigned char *group; /* EVENT: the encoded group, inside the decoded buffer */
 };
 
 /* Encode the header into buf (cap bytes), of version h->version (MPIV_TRACE_VERSION if 0; an

@@ -14,7 +14,7 @@
 #include "xalloc.h"
 
 #define META_FORMAT "mpiverify-meta"
-#define META_VERSION 2		/* 2: the job's end and what record saw of each rank */
+#define META_VERSION 2 /* 2: the job's end and what record saw of each rank */
 
 /* The names meta.json uses for enum mpiv_job_end and enum mpiv_rank_seen. */
 static const char *const job_names[] = {"exited", "deadlock", "no-progress", "interrupted"};
@@ -99,8 +99,7 @@ static void absent_trace(struct mpiv_rank_trace *t, const char *dir, int r, int 
 }
 
 /* mpiv_traceset_load(), binary files' events kept as records or not. */
-static int load_set(const char *dir, struct mpiv_traceset *ts, int records,
-		    struct mpiv_error *err)
+static int load_set(const char *dir, struct mpiv_traceset *ts, int records, struct mpiv_error *err)
 {
 	char path[4096];
 	size_t cap = 0;
@@ -172,8 +171,7 @@ int mpiv_traceset_load(const char *dir, struct mpiv_traceset *ts, struct mpiv_er
 	return load_set(dir, ts, 0, err);
 }
 
-int mpiv_traceset_load_records(const char *dir, struct mpiv_traceset *ts,
-			       struct mpiv_error *err)
+int mpiv_traceset_load_records(const char *dir, struct mpiv_traceset *ts, struct mpiv_error *err)
 {
 	return load_set(dir, ts, 1, err);
 }
@@ -205,7 +203,8 @@ int mpiv_meta_save(const char *dir, const struct mpiv_meta *m, struct mpiv_error
 		if (mr->event >= 0)
 			json_object_set_new(o, "event", json_integer(mr->event));
 		if (mr->call >= 0 && mpiv_call_name((unsigned)mr->call))
-			json_object_set_new(o, "call", json_string(mpiv_call_name((unsigned)mr->call)));
+			json_object_set_new(o, "call",
+					    json_string(mpiv_call_name((unsigned)mr->call)));
 		json_array_append_new(ranks, o);
 	}
 	json_object_set_new(root, "ranks", ranks);
@@ -217,14 +216,12 @@ int mpiv_meta_save(const char *dir, const struct mpiv_meta *m, struct mpiv_error
 }
 
 /* meta.json's fields after the command, each optional. Returns 0, or -1 with err filled. */
-static int meta_fields(json_t *root, struct mpiv_meta *m, const char *path,
-		       struct mpiv_error *err)
+static int meta_fields(json_t *root, struct mpiv_meta *m, const char *path, struct mpiv_error *err)
 {
 	json_t *j = json_object_get(root, "exit_status");
 
 	/* a shell's status: 0 to 255, 128 + N for a signal; -1 when unknown */
-	if (j && (!json_is_integer(j) || json_integer_value(j) < -1 ||
-		  json_integer_value(j) > 255))
+	if (j && (!json_is_integer(j) || json_integer_value(j) < -1 || json_integer_value(j) > 255))
 		return mpiv_error_set(err, MPIV_EXIT_BAD_INPUT, path, -1, -1,
 				      "exit_status: expected -1 (unknown) to 255");
 	if (j)
@@ -261,7 +258,8 @@ static int meta_load_ranks(const char *path, json_t *ranks, struct mpiv_meta *m,
 		struct mpiv_meta_rank *mr = &m->ranks[i];
 
 		j = json_object_get(o, "rank");
-		if (!json_is_object(o) || !json_is_integer(j) || json_integer_value(j) != (json_int_t)i)
+		if (!json_is_object(o) || !json_is_integer(j) ||
+		    json_integer_value(j) != (json_int_t)i)
 			return mpiv_error_set(err, MPIV_EXIT_BAD_INPUT, path, -1, -1,
 					      "ranks[%zu].rank: expected %zu", i, i);
 		mr->seen = name_index(seen_names, NAMES(seen_names),
@@ -269,17 +267,20 @@ static int meta_load_ranks(const char *path, json_t *ranks, struct mpiv_meta *m,
 		if (mr->seen < 0)
 			return mpiv_error_set(err, MPIV_EXIT_BAD_INPUT, path, -1, -1,
 					      "ranks[%zu].seen: expected one of none, running, "
-					      "in-call, polling, finalized", i);
+					      "in-call, polling, finalized",
+					      i);
 		j = json_object_get(o, "event");
 		mr->event = json_is_integer(j) && json_integer_value(j) >= 0 &&
-				    json_integer_value(j) < UINT32_MAX
-			    ? (long)json_integer_value(j) : -1;
+					    json_integer_value(j) < UINT32_MAX ?
+				    (long)json_integer_value(j) :
+				    -1;
 		mr->call = -1;
 		j = json_object_get(o, "call");
 		if (j && (!json_is_string(j) ||
 			  (mr->call = mpiv_call_from_name(json_string_value(j))) < 0))
 			return mpiv_error_set(err, MPIV_EXIT_BAD_INPUT, path, -1, -1,
-					      "ranks[%zu].call: not an MPI call mpiverify knows", i);
+					      "ranks[%zu].call: not an MPI call mpiverify knows",
+					      i);
 	}
 	return 0;
 }
@@ -311,7 +312,8 @@ int mpiv_meta_load(const char *path, struct mpiv_meta *m, struct mpiv_error *err
 	if (version < 1 || version > META_VERSION) {
 		json_decref(root);
 		return mpiv_error_set(err, MPIV_EXIT_BAD_INPUT, path, -1, -1,
-				      "version: this mpiverify reads versions 1 to %d", META_VERSION);
+				      "version: this mpiverify reads versions 1 to %d",
+				      META_VERSION);
 	}
 	cmd = json_object_get(root, "command");
 	if (!json_is_array(cmd)) {
@@ -336,8 +338,9 @@ int mpiv_meta_load(const char *path, struct mpiv_meta *m, struct mpiv_error *err
 		return -1;
 	}
 	j = json_object_get(root, "job");
-	m->job = j ? name_index(job_names, NAMES(job_names), json_string_value(j)) :
-	     m->hung ? MPIV_JOB_DEADLOCK : MPIV_JOB_EXITED;
+	m->job = j	 ? name_index(job_names, NAMES(job_names), json_string_value(j)) :
+		 m->hung ? MPIV_JOB_DEADLOCK :
+			   MPIV_JOB_EXITED;
 	if (m->job < 0) {
 		json_decref(root);
 		mpiv_meta_release(m);

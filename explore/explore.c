@@ -63,7 +63,7 @@ static char *run_mismatch(const struct xrun *r, char **key)
 
 	mpiv_error_init(&err);
 	if (!r->usable || tr_translate(&r->ts, &opts, &p, &err) < 0)
-		return NULL;	/* translated for verify already: it cannot fail here */
+		return NULL; /* translated for verify already: it cannot fail here */
 	f = open_memstream(&text, &len);
 	if (!f)
 		die(MPIV_EXIT_TOOL, "out of memory");
@@ -106,7 +106,7 @@ static void classify(struct explore *x, struct xrun *r)
 		r->end = XRUN_INTERRUPTED;
 		return;
 	case XSEEN_PREDICTED:
-		r->end = XRUN_CONFIRMED;	/* ended as soon as sure: not a whole path */
+		r->end = XRUN_CONFIRMED; /* ended as soon as sure: not a whole path */
 		return;
 	case XSEEN_KNOWN:
 		r->end = XRUN_HUNG;
@@ -204,7 +204,7 @@ static void take(struct explore *x, struct xrun *r)
 	if (it && it->kind == XITEM_FRONTIER)
 		x->explored++;
 	if (r->end == XRUN_CONFIRMED || r->end == XRUN_HUNG) {
-		if (!explore_known(x, r->hang_key))	/* else: the same calls stuck */
+		if (!explore_known(x, r->hang_key)) /* else: the same calls stuck */
 			found(x, r, 0);
 		return;
 	}
@@ -224,22 +224,23 @@ static void take(struct explore *x, struct xrun *r)
 		free(key);
 		free(mismatch);
 		if (it && it->kind == XITEM_DEADLOCK)
-			return;	/* the mismatch it was to confirm, shown before */
+			return; /* the mismatch it was to confirm, shown before */
 	}
 	if (!it || it->kind != XITEM_DEADLOCK)
 		return;
 	/* a deadlock of the model the run did not show */
 	if (r->left || r->end == XRUN_PINNED) {
-		x->refuted++;	/* the program does not take that path: its run is a path */
+		x->refuted++; /* the program does not take that path: its run is a path */
 		return;
 	}
 	xgrow((void **)&x->unconfirmed, &x->capunconfirmed, (size_t)x->nunconfirmed + 1,
 	      sizeof(*x->unconfirmed));
 	x->unconfirmed[x->nunconfirmed].run = r;
 	x->unconfirmed[x->nunconfirmed].why =
-		r->end == XRUN_STOPPED ? "a rank stopped before it could deadlock" :
-		"the program took the model's path to its end without deadlocking: the model "
-		"and this MPI library disagree";
+		r->end == XRUN_STOPPED ?
+			"a rank stopped before it could deadlock" :
+			"the program took the model's path to its end without deadlocking: the model "
+			"and this MPI library disagree";
 	x->nunconfirmed++;
 }
 
@@ -295,11 +296,11 @@ static int run_round(struct explore *x, const struct explore_runner *runner, str
 			continue;
 		}
 		if (r->seen == XSEEN_INTERRUPTED && stopping && !signal) {
-			r->cancelled = 1;	/* ended by us, not by a signal to mpiverify */
+			r->cancelled = 1; /* ended by us, not by a signal to mpiverify */
 			continue;
 		}
 		if (r->seen == XSEEN_LOST) {
-			r->cancelled = 1;	/* no verdict: a decision left */
+			r->cancelled = 1; /* no verdict: a decision left */
 			x->lost++;
 			continue;
 		}
@@ -322,7 +323,7 @@ static int run_round(struct explore *x, const struct explore_runner *runner, str
 		xgrow((void **)&x->runs, &x->capruns, (size_t)x->nruns + 1, sizeof(*x->runs));
 		x->runs[x->nruns++] = r;
 		if (r->end == XRUN_FAILED && !rc)
-			rc = MPIV_EXIT_BAD_INPUT;	/* explore_add_path() said why */
+			rc = MPIV_EXIT_BAD_INPUT; /* explore_add_path() said why */
 		else if (r->end != XRUN_FAILED && r->end != XRUN_INTERRUPTED)
 			take(x, r);
 	}
@@ -355,7 +356,7 @@ int explore_loop(struct explore *x, const struct explore_runner *runner)
 	if (rc)
 		return rc;
 	if (!x->nruns)
-		return MPIV_EXIT_INCONCLUSIVE;	/* the first run was cut short by --time-limit */
+		return MPIV_EXIT_INCONCLUSIVE; /* the first run was cut short by --time-limit */
 	for (;;) {
 		rc = explore_search(x, &items, &n);
 		if (rc)
@@ -404,7 +405,7 @@ int explore_loop(struct explore *x, const struct explore_runner *runner)
 				return rc;
 			x->left += n;
 			if (!x->left)
-				x->left_why[0] = '\0';	/* nothing was left after all */
+				x->left_why[0] = '\0'; /* nothing was left after all */
 			break;
 		}
 	}

@@ -22,84 +22,91 @@
 
 /* What a run asks of the program, and why. */
 enum xitem_kind {
-	XITEM_DEADLOCK,		/* confirm a deadlock of the model */
-	XITEM_FRONTIER,		/* explore a decision no run took */
+	XITEM_DEADLOCK, /* confirm a deadlock of the model */
+	XITEM_FRONTIER, /* explore a decision no run took */
 };
 
 struct xitem {
 	enum xitem_kind kind;
-	char *steer;		/* the steering file's text */
-	struct mpiv_buffering mode;	/* XITEM_DEADLOCK: the buffering it was found with */
+	char *steer;		    /* the steering file's text */
+	struct mpiv_buffering mode; /* XITEM_DEADLOCK: the buffering it was found with */
 	int nranks;
-	int *call;		/* XITEM_DEADLOCK: per rank, the call the model has it blocked
-				 * in (enum mpiv_call), -1 if it finishes */
-	long *event;		/* XITEM_DEADLOCK: per rank, that call's event index in the
-				 * trace the model took it from (where the run's should be) */
-	char *what;		/* one line: where the model's ranks are blocked, or which
-				 * decision is explored ("rank 0's MPI_Recv(...) at app.c:40
-				 * takes rank 2's message") */
-	char *key;		/* XITEM_DEADLOCK: its key (xkey) */
-	int error;		/* an erroneous call of the model rather than a deadlock */
+	/* XITEM_DEADLOCK: per rank, the call the model has it blocked
+	 * in (enum mpiv_call), -1 if it finishes */
+	int *call;
+	/* XITEM_DEADLOCK: per rank, that call's event index in the
+	 * trace the model took it from (where the run's should be) */
+	long *event;
+	/* one line: where the model's ranks are blocked, or which
+	 * decision is explored ("rank 0's MPI_Recv(...) at app.c:40
+	 * takes rank 2's message") */
+	char *what;
+	char *key; /* XITEM_DEADLOCK: its key (xkey) */
+	int error; /* an erroneous call of the model rather than a deadlock */
 };
 
 /* What the runner saw of a run. */
 enum xrun_seen {
-	XSEEN_COMPLETED,	/* the launcher exited */
-	XSEEN_HUNG,		/* every rank blocked or finished, until the timeout */
-	XSEEN_PREDICTED,	/* ended early: every rank where the item's deadlock has it */
-	XSEEN_KNOWN,		/* ended early: stuck in a deadlock confirmed before */
-	XSEEN_INTERRUPTED,	/* mpiverify was interrupted */
-	XSEEN_LOST,		/* the run was lost with a node of the cluster, twice: it
-				 * showed nothing of the program */
+	XSEEN_COMPLETED,   /* the launcher exited */
+	XSEEN_HUNG,	   /* every rank blocked or finished, until the timeout */
+	XSEEN_PREDICTED,   /* ended early: every rank where the item's deadlock has it */
+	XSEEN_KNOWN,	   /* ended early: stuck in a deadlock confirmed before */
+	XSEEN_INTERRUPTED, /* mpiverify was interrupted */
+	/* the run was lost with a node of the cluster, twice: it
+	 * showed nothing of the program */
+	XSEEN_LOST,
 };
 
 /* How a run ended, as verify counts it. */
 enum xrun_end {
-	XRUN_COMPLETED,		/* the program ran to its end */
-	XRUN_CONFIRMED,		/* it deadlocked where the model said */
-	XRUN_HUNG,		/* it deadlocked (somewhere else): a deadlock all the same */
-	XRUN_PINNED,		/* it hung only because steering pinned a receive that could
-				 * have taken another message: the path is not the program's */
-	XRUN_STOPPED,		/* a rank crashed, aborted or exited without MPI_Finalize */
-	XRUN_FAILED,		/* its trace cannot be judged */
+	XRUN_COMPLETED, /* the program ran to its end */
+	XRUN_CONFIRMED, /* it deadlocked where the model said */
+	XRUN_HUNG,	/* it deadlocked (somewhere else): a deadlock all the same */
+	/* it hung only because steering pinned a receive that could
+	 * have taken another message: the path is not the program's */
+	XRUN_PINNED,
+	XRUN_STOPPED, /* a rank crashed, aborted or exited without MPI_Finalize */
+	XRUN_FAILED,  /* its trace cannot be judged */
 	XRUN_INTERRUPTED,
 };
 
 struct xrun {
-	int index;		/* 1, 2, ... */
-	char *dir;		/* its trace directory (OUTDIR/runs/N) */
-	char *steer_path;	/* its steering file (OUTDIR/runs/N.steer), NULL for the first */
-	char *out_path;		/* where the program's output goes (OUTDIR/runs/N.out) */
-	struct xitem *item;	/* what it was for (owned), NULL for the first run */
+	int index;	    /* 1, 2, ... */
+	char *dir;	    /* its trace directory (OUTDIR/runs/N) */
+	char *steer_path;   /* its steering file (OUTDIR/runs/N.steer), NULL for the first */
+	char *out_path;	    /* where the program's output goes (OUTDIR/runs/N.out) */
+	struct xitem *item; /* what it was for (owned), NULL for the first run */
 	/* filled by the runner */
 	enum xrun_seen seen;
-	int signal;		/* XSEEN_INTERRUPTED: the signal mpiverify got */
-	int left;		/* some rank left the steered path (steering stopped) */
-	char *report;		/* a hang: every rank's blocked call and stack */
-	char *hang_key;		/* a hang: its key (xkey) */
-	int failed;		/* the job could not run, or wrote no trace */
-	double started;		/* mpiv_now() when the runner started it, and when it */
-	double ended;		/* saw it end */
+	int signal;	/* XSEEN_INTERRUPTED: the signal mpiverify got */
+	int left;	/* some rank left the steered path (steering stopped) */
+	char *report;	/* a hang: every rank's blocked call and stack */
+	char *hang_key; /* a hang: its key (xkey) */
+	int failed;	/* the job could not run, or wrote no trace */
+	double started; /* mpiv_now() when the runner started it, and when it */
+	double ended;	/* saw it end */
 	/* filled by explore */
-	int cancelled;		/* ended before its end by a limit: not a run that counts */
-	int round;		/* the search that asked for it: 0 for the first run */
+	int cancelled; /* ended before its end by a limit: not a run that counts */
+	int round;     /* the search that asked for it: 0 for the first run */
 	enum xrun_end end;
-	char *stopped;		/* XRUN_STOPPED: how (one line) */
-	int usable;		/* its trace is a path of the program, in the model */
-	struct mpiv_traceset ts;	/* usable: the trace */
-	struct eng_prog prog;	/* usable: its verify program, inputs filled */
+	char *stopped;		 /* XRUN_STOPPED: how (one line) */
+	int usable;		 /* its trace is a path of the program, in the model */
+	struct mpiv_traceset ts; /* usable: the trace */
+	struct eng_prog prog;	 /* usable: its verify program, inputs filled */
 };
 
 /* A deadlock confirmed on the real MPI library, or a collective mismatch a run made. */
 struct xdeadlock {
-	struct xrun *run;	/* the run that deadlocked */
-	char *mode;		/* the buffering it was forced with: "zero", ... or "as the
-				 * library does" */
-	int predicted;		/* the model predicted it (1) or a run came upon it (0) */
-	int mismatch;		/* the run's members of a communicator called different
-				 * collectives or roots at the same place (doc/semantics.md 5.1):
-				 * an error the run made, whether or not the library completed
-				 * it; the run's report names the calls */
+	struct xrun *run; /* the run that deadlocked */
+	/* the buffering it was forced with: "zero", ... or "as the
+	 * library does" */
+	char *mode;
+	int predicted; /* the model predicted it (1) or a run came upon it (0) */
+	/* the run's members of a communicator called different
+	 * collectives or roots at the same place (doc/semantics.md 5.1):
+	 * an error the run made, whether or not the library completed
+	 * it; the run's report names the calls */
+	int mismatch;
 };
 
 /* A model's deadlock the real program did not show. */
@@ -135,38 +142,38 @@ struct explore_runner {
 
 struct explore {
 	/* options */
-	const char *outdir;	/* absolute */
+	const char *outdir; /* absolute */
 	struct mpiv_buffering modes[EXPLORE_MAX_MODES];
 	int nmodes;
 	int max_runs;
-	double time_limit;	/* seconds, from explore_loop()'s start */
+	double time_limit; /* seconds, from explore_loop()'s start */
 	long max_states;
 	/* state */
-	double started;		/* mpiv_now() when explore_loop() began */
+	double started; /* mpiv_now() when explore_loop() began */
 	struct xrun **runs;
-	int nruns;		/* runs that count, in the order they were asked for */
+	int nruns; /* runs that count, in the order they were asked for */
 	size_t capruns;
-	int made;		/* runs started, cancelled ones included: numbers them */
-	int rounds;		/* searches that asked for runs */
-	char **tried;		/* the steering of every run made */
+	int made;     /* runs started, cancelled ones included: numbers them */
+	int rounds;   /* searches that asked for runs */
+	char **tried; /* the steering of every run made */
 	int ntried;
 	size_t captried;
 	struct xdeadlock *found;
 	int nfound;
 	size_t capfound;
-	int refuted;		/* model deadlocks whose run took another path */
+	int refuted; /* model deadlocks whose run took another path */
 	struct xunconfirmed *unconfirmed;
 	int nunconfirmed;
 	size_t capunconfirmed;
-	int explored;		/* frontier runs made */
-	int lost;		/* runs lost with their node (left, never a verdict) */
-	int left;		/* items left when it stopped early */
-	char left_why[128];	/* why it stopped early, "" if it did not */
-	int incomplete;		/* a search was cut short */
+	int explored;	    /* frontier runs made */
+	int lost;	    /* runs lost with their node (left, never a verdict) */
+	int left;	    /* items left when it stopped early */
+	char left_why[128]; /* why it stopped early, "" if it did not */
+	int incomplete;	    /* a search was cut short */
 	char incomplete_why[256];
 	long states;		/* states of the last searches, summed over modes */
 	int merged;		/* the last model was one of every run (else one per run) */
-	char unmerged_why[512];	/* why not (an error's text) */
+	char unmerged_why[512]; /* why not (an error's text) */
 };
 
 /* ---- explore.c ---- */
@@ -226,7 +233,7 @@ struct xkey {
 };
 void xkey_open(struct xkey *k);
 void xkey_rank(struct xkey *k, unsigned call, const char *module, uint64_t addr);
-char *xkey_close(struct xkey *k);	/* malloc'ed */
+char *xkey_close(struct xkey *k); /* malloc'ed */
 int xkey_same(const char *a, const char *b);
 
 /* Has a run confirmed a deadlock with this key (the same calls stuck)? */

@@ -132,8 +132,8 @@ void explore_print_decisions(FILE *f, const struct xrun *r, const char *indent)
 			long e = decision_event(&ts->ranks[rank], k);
 
 			if (e < 0)
-				snprintf(line, sizeof(line), "decision %zu, which the run did not reach",
-					 k + 1);
+				snprintf(line, sizeof(line),
+					 "decision %zu, which the run did not reach", k + 1);
 			else
 				decision_text(ts, rank, e, &s.d[k], line, sizeof(line));
 			if (times && !strcmp(line, prev)) {

@@ -27,7 +27,8 @@ int explore_add_path(struct explore *x, struct xrun *r)
 		eng_prog_release(&r->prog);
 		mpiv_traceset_release(&r->ts);
 		return error("run %d: ranks call MPI from several threads, which verify cannot "
-			     "steer yet ('mpiverify check' judges such a run)", r->index),
+			     "steer yet ('mpiverify check' judges such a run)",
+			     r->index),
 		       MPIV_EXIT_BAD_INPUT;
 	}
 	tr_fill_inputs(&r->prog, &r->ts);
@@ -60,8 +61,9 @@ static char *steer_text(const struct tr_path *pt, const struct mpiv_buffering *m
 	if (!f)
 		die(MPIV_EXIT_TOOL, "out of memory");
 	if (mode)
-		b = mode->mode == MPIV_BUF_ZERO ? MPIV_STEER_ZERO :
-		    mode->mode == MPIV_BUF_INFINITE ? MPIV_STEER_INFINITE : MPIV_STEER_EAGER;
+		b = mode->mode == MPIV_BUF_ZERO	    ? MPIV_STEER_ZERO :
+		    mode->mode == MPIV_BUF_INFINITE ? MPIV_STEER_INFINITE :
+						      MPIV_STEER_EAGER;
 	mpiv_steer_write_header(f, b, mode ? mode->bytes : 0);
 	for (r = 0; r < pt->nranks; r++)
 		if (pt->steer[r].n)
@@ -75,8 +77,8 @@ static char *steer_text(const struct tr_path *pt, const struct mpiv_buffering *m
 /* One model to search: every run merged, or one run alone. */
 struct model {
 	struct tr_merged m;
-	struct mpiv_traceset **runs;	/* by run index of m (its runs' trace sets) */
-	int id;				/* tells models apart in places */
+	struct mpiv_traceset **runs; /* by run index of m (its runs' trace sets) */
+	int id;			     /* tells models apart in places */
 };
 
 struct search_ctx {

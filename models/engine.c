@@ -46,8 +46,7 @@
 static void wenv_build(struct eng_prog *p);
 
 /* Does a receive (source, comm, tag as in `rin`) of rank d match a send of rank s? */
-static int envelope_matches(const struct eng_instr *rin, int d, const struct eng_instr *sin,
-			    int s)
+static int envelope_matches(const struct eng_instr *rin, int d, const struct eng_instr *sin, int s)
 {
 	return sin->a == d && (rin->a == ENG_ANY || rin->a == s) && rin->b == sin->b &&
 	       (rin->c == ENG_ANY || rin->c == sin->c);
@@ -64,7 +63,9 @@ static int any_ready_match(const struct eng_prog *p, const struct eng_instr *rin
 				const struct eng_instr *in = &VINS(p, s, v)[j];
 
 				if (in->op == ENG_POST_SEND && in->d == ENG_SEND_READY &&
-				    (in->sym & ENG_IN_SOURCE ? 1 : envelope_matches(rin, d, in, RANK(p, s))))
+				    (in->sym & ENG_IN_SOURCE ?
+					     1 :
+					     envelope_matches(rin, d, in, RANK(p, s))))
 					return 1;
 			}
 	return 0;
@@ -133,7 +134,8 @@ static void mark_lazy(struct eng_prog *p)
 				if (rin->op != ENG_POST_RECV)
 					continue;
 				rin->d = p->nready && any_ready_match(p, rin, RANK(p, r)) ?
-						 ENG_RECV_LAZY : 0;
+						 ENG_RECV_LAZY :
+						 0;
 			}
 }
 
@@ -153,7 +155,7 @@ static void map_procs(struct eng_prog *p)
 	free(p->rank_proc);
 	p->rank_proc = calloc((size_t)p->nranks + 1, sizeof(int32_t));
 	if (!p->rank_proc || !p->proc_rank)
-		abort();	/* the translator and the reader check this beforehand */
+		abort(); /* the translator and the reader check this beforehand */
 	for (q = 0; q < p->nprocs; q++)
 		p->rank_proc[RANK(p, q) + 1]++;
 	for (r = 0; r < p->nranks; r++)
@@ -205,8 +207,7 @@ int eng_send_buffered(const struct eng_prog *p, const struct eng_instr *in)
 
 /* The send `in` of process q, posted: its destination (a world rank), the one it names or,
  * when it follows an input (verify), the source in its register. */
-static int send_dest(const struct eng_prog *p, const int32_t *st, int q,
-		     const struct eng_instr *in)
+static int send_dest(const struct eng_prog *p, const int32_t *st, int q, const struct eng_instr *in)
 {
 	if (in->sym & ENG_IN_SOURCE)
 		return REG(p, st, q, in->reg - 1)[0];
@@ -281,7 +282,10 @@ static void live_complete(const struct eng_prog *p, int32_t *st, int r, int inst
 /* ---- messages ---- */
 
 /* The process that sent message word w. */
-static int msg_src(int32_t w) { return w & 0xffff; }
+static int msg_src(int32_t w)
+{
+	return w & 0xffff;
+}
 
 static void msg_add(const struct eng_prog *p, int32_t *st, int src, int dst, int instr, int sync)
 {
@@ -422,8 +426,7 @@ static int next_sender(const struct eng_prog *p, const int32_t *st, int d, int *
 
 /* Would an open receive of process q posted before live entry li take message i first
  * (non-overtaking of receives)? */
-static int earlier_receive_wants(const struct eng_prog *p, const int32_t *st, int q, int li,
-				 int i)
+static int earlier_receive_wants(const struct eng_prog *p, const int32_t *st, int q, int li, int i)
 {
 	const int32_t *l = LIVE(p, st, q);
 	int j;
@@ -554,8 +557,7 @@ static void do_match(const struct eng_prog *p, int32_t *st, int d, int li, int i
 		set_input(p, st, d, ri, &CUR(p, st, d)[ri], RANK(p, src), msg_send(p, st, i)->c,
 			  msg_send(p, st, i)->key);
 	if (p->obs && p->obs->match)
-		p->obs->match(p->obs->ctx, d, ri, &CUR(p, st, d)[ri], src, si,
-			      msg_send(p, st, i));
+		p->obs->match(p->obs->ctx, d, ri, &CUR(p, st, d)[ri], src, si, msg_send(p, st, i));
 	msg_remove(p, st, i);
 }
 
@@ -569,7 +571,7 @@ static int match_deterministic(const struct eng_prog *p, int32_t *st, int q)
 	int li, progress = 0;
 
 	if (shared_rank(p, q))
-		return 0;	/* which thread takes a message: a choice (walk_choices) */
+		return 0; /* which thread takes a message: a choice (walk_choices) */
 	/* with cancels, whether a message or a receive is withdrawn first: a choice */
 	if (p->ncancel)
 		return 0;
@@ -605,8 +607,8 @@ static int match_deterministic(const struct eng_prog *p, int32_t *st, int q)
 
 /* verify: member m's collective number seq on communicator comm, in the variant it is in;
  * NULL if it has none (yet). */
-static const struct eng_instr *coll_at(const struct eng_prog *p, const int32_t *st, int m,
-				       int comm, int seq)
+static const struct eng_instr *coll_at(const struct eng_prog *p, const int32_t *st, int m, int comm,
+				       int seq)
 {
 	int q = FIRST(p, m), i;
 	const struct eng_instr *ins = CUR(p, st, q);
@@ -633,8 +635,8 @@ int eng_coll_mismatch(const struct eng_prog *p, const int32_t *st, int r,
 			continue;
 		other = coll_at(p, st, c->members[i], in->a, in->c);
 		/* d < 0: the rest of an intercommunicator's root group, which names no root */
-		if (other && (other->key != in->key ||
-			      (other->d != in->d && other->d >= 0 && in->d >= 0)))
+		if (other &&
+		    (other->key != in->key || (other->d != in->d && other->d >= 0 && in->d >= 0)))
 			return 1;
 	}
 	return 0;
@@ -729,8 +731,7 @@ static void live_free(const struct eng_prog *p, int32_t *st, int r, const int32_
 }
 
 /* Free the completed requests of list[0..n) of process r; 1 if there was one. */
-static int live_free_done(const struct eng_prog *p, int32_t *st, int r, const int32_t *list,
-			  int n)
+static int live_free_done(const struct eng_prog *p, int32_t *st, int r, const int32_t *list, int n)
 {
 	int i, any = 0;
 
@@ -769,8 +770,7 @@ static int receive_posted(const struct eng_prog *p, const int32_t *st, int q,
 /* ---- one-sided ---- */
 
 /* Have the processes of in's pairs (process, instruction) all executed their instruction? */
-static int win_pairs_done(const struct eng_prog *p, const int32_t *st,
-			  const struct eng_instr *in)
+static int win_pairs_done(const struct eng_prog *p, const int32_t *st, const struct eng_instr *in)
 {
 	int i;
 
@@ -791,8 +791,7 @@ static int win_lock_holders(const struct eng_prog *p, const int32_t *st, int q,
 		const struct eng_lock *l = &p->locks[i];
 		int pc;
 
-		if (RANK(p, l->proc) == RANK(p, q) || l->comm != in->a ||
-		    !(in->c || l->exclusive))
+		if (RANK(p, l->proc) == RANK(p, q) || l->comm != in->a || !(in->c || l->exclusive))
 			continue;
 		if (in->b != ENG_ANY && l->target != in->b)
 			continue;
@@ -871,12 +870,12 @@ static int step(const struct eng_prog *p, int32_t *st, int q, int chosen)
 	int i, n;
 
 	if (!chosen && (buffer_race(p, q, in) || ready_send(in)))
-		return 0;	/* a choice (walk_choices) */
+		return 0; /* a choice (walk_choices) */
 	switch (in->op) {
 	case ENG_POST_SEND:
 		if (in->d == ENG_SEND_READY && in->a != ENG_PROC_NULL &&
 		    !receive_posted(p, st, q, in)) {
-			st[ENG_ST_ERROR] = 1 + q;	/* erroneous: the search ends here */
+			st[ENG_ST_ERROR] = 1 + q; /* erroneous: the search ends here */
 			return 0;
 		}
 		if (in->d == ENG_SEND_BUFFERED && !bsend_fits(p, st, q, in)) {
@@ -895,7 +894,7 @@ static int step(const struct eng_prog *p, int32_t *st, int q, int chosen)
 		break;
 	case ENG_POST_RECV:
 		if (in->d == ENG_RECV_LAZY)
-			return 0;	/* posted as a choice (walk_choices) */
+			return 0; /* posted as a choice (walk_choices) */
 		live_add(p, st, q, pc, in->a == ENG_PROC_NULL);
 		break;
 	case ENG_WAIT:
@@ -916,7 +915,7 @@ static int step(const struct eng_prog *p, int32_t *st, int q, int chosen)
 		break;
 	case ENG_COLL:
 		if (COLL(p, st, in->a, r) < in->c)
-			COLL(p, st, in->a, r) = in->c;	/* entering is a step of its own */
+			COLL(p, st, in->a, r) = in->c; /* entering is a step of its own */
 		if (!coll_complete(p, st, r, in))
 			return 0;
 		break;
@@ -927,7 +926,7 @@ static int step(const struct eng_prog *p, int32_t *st, int q, int chosen)
 		break;
 	case ENG_PROBE:
 		if (in->a == ENG_PROC_NULL)
-			break;	/* MPI_Probe(MPI_PROC_NULL) returns at once */
+			break; /* MPI_Probe(MPI_PROC_NULL) returns at once */
 		/* verify: which sender a wildcard probe sees is a choice (walk_choices) */
 		if (verify_probe(p, in))
 			return 0;
@@ -935,7 +934,7 @@ static int step(const struct eng_prog *p, int32_t *st, int q, int chosen)
 		/* a message another thread's receive may take first: a choice (walk_choices) */
 		if (i < 0 || (!chosen && shared_rank(p, q)))
 			return 0;
-		if (in->reg > 0)	/* verify: what it found is an input */
+		if (in->reg > 0) /* verify: what it found is an input */
 			set_input(p, st, q, pc, in, RANK(p, msg_src(MSG(p, st)[2 * i])),
 				  msg_send(p, st, i)->c, msg_send(p, st, i)->key);
 		break;
@@ -990,7 +989,7 @@ static int step(const struct eng_prog *p, int32_t *st, int q, int chosen)
 		if (in->d || win_lock_holders(p, st, q, in, NULL, 0))
 			return 0;
 		break;
-	default:		/* ENG_END, ENG_STOP */
+	default: /* ENG_END, ENG_STOP */
 		return 0;
 	}
 	if (p->obs && p->obs->exec)
@@ -1109,8 +1108,8 @@ static int is_wildcard_pair(const struct eng_prog *p, int d, int i, int comm, in
 {
 	const struct eng_instr *in = &p->ins[d][i], *w;
 
-	if (i + 1 >= p->nins[d] || in->op != ENG_POST_RECV || in->a != ENG_ANY ||
-	    in->b != comm || in->c != tag)
+	if (i + 1 >= p->nins[d] || in->op != ENG_POST_RECV || in->a != ENG_ANY || in->b != comm ||
+	    in->c != tag)
 		return 0;
 	w = &p->ins[d][i + 1];
 	return w->op == ENG_WAIT && w->n == 1 && w->list[0] == i;
@@ -1184,18 +1183,18 @@ static int wenv_future(const struct eng_wenv *e, int s, int i)
 	const int32_t *at = e->sends[s];
 	int n = e->nsends[s], h = e->hint[s] < n ? e->hint[s] : n, lo, hi, step;
 
-	if (h < n && at[h] < i) {	/* after h: gallop forward */
+	if (h < n && at[h] < i) { /* after h: gallop forward */
 		for (lo = h + 1, step = 1; lo + step - 1 < n && at[lo + step - 1] < i; step *= 2)
 			lo += step;
 		hi = lo + step - 1 < n ? lo + step - 1 : n;
-	} else if (h > 0 && at[h - 1] >= i) {	/* before h: gallop back */
+	} else if (h > 0 && at[h - 1] >= i) { /* before h: gallop back */
 		for (hi = h - 1, step = 1; hi - step >= 0 && at[hi - step] >= i; step *= 2)
 			hi -= step;
 		lo = hi - step + 1 > 0 ? hi - step + 1 : 0;
 	} else {
 		lo = hi = h;
 	}
-	while (lo < hi) {	/* the first at or after i, in [lo, hi] */
+	while (lo < hi) { /* the first at or after i, in [lo, hi] */
 		int mid = lo + (hi - lo) / 2;
 
 		if (at[mid] < i)
@@ -1311,7 +1310,9 @@ static void wenv_build(struct eng_prog *p)
 				struct eng_wenv *w = &p->wenv[e];
 
 				w->run[i] = is_wildcard_pair(p, d, i, w->comm, w->tag) ?
-						    1 + w->run[i + 2] : pass ? w->run[i + 1] : 0;
+						    1 + w->run[i + 2] :
+					    pass ? w->run[i + 1] :
+						   0;
 			}
 		}
 	}
@@ -1478,8 +1479,8 @@ static void walk_note(struct walk_list *all, int n, int d, int li, int i)
 	all->i[n] = i;
 }
 
-static int walk_choices(const struct eng_prog *p, const int32_t *st, int k, int *d_out,
-			int *li_out, int *i_out, struct walk_list *all);
+static int walk_choices(const struct eng_prog *p, const int32_t *st, int k, int *d_out, int *li_out,
+			int *i_out, struct walk_list *all);
 
 /* Quiescent again: refresh the header words the model reads. */
 static void settle(const struct eng_prog *p, int32_t *st)
@@ -1516,13 +1517,14 @@ static int step_is_choice(const struct eng_prog *p, const int32_t *st, int d)
 		return i >= 0;
 	case ENG_POST_SEND:
 	case ENG_BUF_ATTACH:
-		return buffer_race(p, d, in) || ready_send(in);	/* it posts, or is erroneous */
+		return buffer_race(p, d, in) || ready_send(in); /* it posts, or is erroneous */
 	case ENG_BUF_DETACH:
 		if (!buffer_race(p, d, in))
 			return 0;
 		/* enabled when no message of the rank holds the buffer */
 		for (i = 0; i < st[ENG_ST_NMSG]; i++)
-			if (RANK(p, msg_src(MSG(p, st)[2 * i])) == RANK(p, d) && msg_occupies(p, st, i))
+			if (RANK(p, msg_src(MSG(p, st)[2 * i])) == RANK(p, d) &&
+			    msg_occupies(p, st, i))
 				return 0;
 		return 1;
 	default:
@@ -1531,8 +1533,8 @@ static int step_is_choice(const struct eng_prog *p, const int32_t *st, int d)
 }
 
 /* Walk the choices in canonical order; stop at the k-th (k < 0: count them all). */
-static int walk_choices(const struct eng_prog *p, const int32_t *st, int k, int *d_out,
-			int *li_out, int *i_out, struct walk_list *all)
+static int walk_choices(const struct eng_prog *p, const int32_t *st, int k, int *d_out, int *li_out,
+			int *i_out, struct walk_list *all)
 {
 	int d, li, s, j, n = 0, only = -1, reduce = reducing(p);
 
@@ -1692,22 +1694,23 @@ static void describe(const struct eng_prog *p, const int32_t *st, int dd, int li
 	const int32_t *m = MSG(p, st);
 
 	*d = dd;
-	if (dd >= 0 && li <= -5) {	/* a cancel: of a send at its pc, of a receive */
+	if (dd >= 0 && li <= -5) { /* a cancel: of a send at its pc, of a receive */
 		*ri = li == -7 ? LIVE(p, st, dd)[i] >> 1 : PC(p, st, dd);
 		*s = li;
 		*si = -1;
 		return;
 	}
-	if (dd >= 0 && li <= -2) {	/* verify: an any-completion, a probe, a branch */
+	if (dd >= 0 && li <= -2) { /* verify: an any-completion, a probe, a branch */
 		const struct eng_instr *in = &CUR(p, st, dd)[PC(p, st, dd)];
 
 		*ri = PC(p, st, dd);
 		*s = li;
 		*si = li == -2 ? in->list[i] :
-		      li == -3 ? RANK(p, msg_src(m[2 * i])) : branch_target(p, st, dd, in, i);
+		      li == -3 ? RANK(p, msg_src(m[2 * i])) :
+				 branch_target(p, st, dd, in, i);
 		return;
 	}
-	if (dd >= 0 && li < 0) {	/* a lazy receive post, a lock grant, a probe */
+	if (dd >= 0 && li < 0) { /* a lazy receive post, a lock grant, a probe */
 		*ri = PC(p, st, dd);
 		*s = -1;
 		*si = -1;
@@ -1727,8 +1730,8 @@ void eng_choice(const struct eng_prog *p, const int32_t *st, int k, int *d, int 
 	describe(p, st, dd, li, i, d, ri, s, si);
 }
 
-int eng_choice_list(const struct eng_prog *p, const int32_t *st, int *d, int *ri, int *s,
-		    int *si, int max)
+int eng_choice_list(const struct eng_prog *p, const int32_t *st, int *d, int *ri, int *s, int *si,
+		    int max)
 {
 	int *li = malloc((size_t)(max > 0 ? max : 1) * sizeof(int));
 	int *at = malloc((size_t)(max > 0 ? max : 1) * sizeof(int));
@@ -1754,20 +1757,20 @@ static void cancel(const struct eng_prog *p, int32_t *st, int d, int li, int i)
 	int pc = PC(p, st, d), post;
 	const struct eng_instr *in = &CUR(p, st, d)[pc];
 
-	if (li == -7) {		/* its open receive is withdrawn: complete, without a message */
+	if (li == -7) { /* its open receive is withdrawn: complete, without a message */
 		post = LIVE(p, st, d)[i] >> 1;
 		LIVE(p, st, d)[i] |= 1;
 		if (p->obs && p->obs->cancelled)
 			p->obs->cancelled(p->obs->ctx, d, post);
 		return;
 	}
-	if (li == -5) {		/* its send's message is withdrawn: the request completes */
+	if (li == -5) { /* its send's message is withdrawn: the request completes */
 		msg_remove(p, st, msg_find(p, st, d, in->a));
 		live_complete(p, st, d, in->a);
 		if (p->obs && p->obs->cancelled)
 			p->obs->cancelled(p->obs->ctx, d, in->a);
 	}
-	step(p, st, d, 1);	/* the cancel itself (-6: the send goes on as it would have) */
+	step(p, st, d, 1); /* the cancel itself (-6: the send goes on as it would have) */
 }
 
 void eng_choose(const struct eng_prog *p, int32_t *st, int k)
@@ -1779,17 +1782,17 @@ void eng_choose(const struct eng_prog *p, int32_t *st, int k)
 		return;
 	if (li <= -5) {
 		cancel(p, st, d, li, i);
-	} else if (li <= -2) {	/* verify */
+	} else if (li <= -2) { /* verify */
 		int pc = PC(p, st, d);
 		const struct eng_instr *in = &CUR(p, st, d)[pc];
 
-		if (li == -2) {	/* its any-completion returns request list[i] */
+		if (li == -2) { /* its any-completion returns request list[i] */
 			live_free(p, st, d, &in->list[i], 1);
 			set_input(p, st, d, pc, in, in->list[i], 0, 0);
-		} else if (li == -3) {	/* its wildcard probe sees message i */
+		} else if (li == -3) { /* its wildcard probe sees message i */
 			set_input(p, st, d, pc, in, RANK(p, msg_src(MSG(p, st)[2 * i])),
 				  msg_send(p, st, i)->c, msg_send(p, st, i)->key);
-		} else {	/* its branch goes on in the i-th variant that recorded the input */
+		} else { /* its branch goes on in the i-th variant that recorded the input */
 			st[p->off_var + d] = branch_target(p, st, d, in, i);
 			spend_input(p, st, d, in);
 		}
@@ -1800,7 +1803,7 @@ void eng_choose(const struct eng_prog *p, int32_t *st, int k)
 			      ready_send(&CUR(p, st, d)[PC(p, st, d)]))) {
 		/* its ready send, its step on the buffer its threads share (or its error) */
 		step(p, st, d, 1);
-	} else if (li < 0) {	/* process d posts its lazy receive, acquires its lock, probes */
+	} else if (li < 0) { /* process d posts its lazy receive, acquires its lock, probes */
 		int pc = PC(p, st, d);
 
 		if (CUR(p, st, d)[pc].op == ENG_POST_RECV)
@@ -1820,7 +1823,7 @@ int eng_left_path(const struct eng_prog *p, const int32_t *st, int r)
 	int i;
 
 	if (in->op == ENG_BRANCH)
-		return eng_at_frontier(p, st, r);	/* verify: no variant knows what comes next */
+		return eng_at_frontier(p, st, r); /* verify: no variant knows what comes next */
 	/* verify: an any-completion's other outcomes are choices, not a way off the path */
 	if (in->op != ENG_WAITANY || (p->nvar && in->reg > 0))
 		return 0;
@@ -1905,7 +1908,7 @@ int eng_deadlocked(const struct eng_prog *p, const int32_t *st, char *blocked)
 
 	if (!wf) {
 		for (q = 0; q < p->nprocs; q++)
-			blocked[q] = !eng_at_end(p, st, q);	/* no verdict of fine without memory */
+			blocked[q] = !eng_at_end(p, st, q); /* no verdict of fine without memory */
 		return p->nprocs;
 	}
 	/* free: finished, stopped (it might have gone on), or left the recorded path */
@@ -1922,7 +1925,8 @@ int eng_deadlocked(const struct eng_prog *p, const int32_t *st, char *blocked)
 				continue;
 			k = eng_waits_for(p, st, q, wf);
 			for (x = 0; x < k; x++)
-				if (!blocked[wf[x]] && CUR(p, st, wf[x])[PC(p, st, wf[x])].op != ENG_END) {
+				if (!blocked[wf[x]] &&
+				    CUR(p, st, wf[x])[PC(p, st, wf[x])].op != ENG_END) {
 					blocked[q] = 0;
 					changed = 1;
 					break;
@@ -1944,7 +1948,7 @@ int eng_all_done(const struct eng_prog *p, const int32_t *st)
 		return 0;
 	blocked = malloc((size_t)p->nprocs);
 	if (!blocked)
-		return 0;	/* no verdict without memory: treated as stuck, never as fine */
+		return 0; /* no verdict without memory: treated as stuck, never as fine */
 	n = eng_deadlocked(p, st, blocked);
 	free(blocked);
 	return n == 0;
@@ -1960,8 +1964,7 @@ int eng_unreceived(const struct eng_prog *p, const int32_t *st)
 	return st[ENG_ST_NMSG];
 }
 
-void eng_message(const struct eng_prog *p, const int32_t *st, int i, int *src, int *si,
-		 int *dst)
+void eng_message(const struct eng_prog *p, const int32_t *st, int i, int *src, int *si, int *dst)
 {
 	const int32_t *m = MSG(p, st);
 
@@ -1983,15 +1986,14 @@ static int add_unique(int *out, int n, int r)
 
 /* The processes of rank r that have not finished, but `not` (-1: none left out); if every
  * one has finished, its first: whom a rank waiting for a finished one waits for. */
-static int add_rank(const struct eng_prog *p, const int32_t *st, int r, int not, int *out,
-		    int n)
+static int add_rank(const struct eng_prog *p, const int32_t *st, int r, int not, int *out, int n)
 {
 	int q, added = n;
 
 	for (q = FIRST(p, r); q < LAST(p, r); q++)
-		if (q != not && CUR(p, st, q)[PC(p, st, q)].op != ENG_END)
+		if (q != not &&CUR(p, st, q)[PC(p, st, q)].op != ENG_END)
 			n = add_unique(out, n, q);
-	if (n == added && FIRST(p, r) != not)
+	if (n == added && FIRST(p, r) != not )
 		n = add_unique(out, n, FIRST(p, r));
 	return n;
 }
@@ -2064,7 +2066,8 @@ int eng_waits_for(const struct eng_prog *p, const int32_t *st, int q, int *out)
 	case ENG_PROBE:
 		if (in->a == ENG_PROC_NULL)
 			return 0;
-		return in->a == ENG_ANY ? anyone(p, st, q, out, 0) : add_rank(p, st, in->a, q, out, 0);
+		return in->a == ENG_ANY ? anyone(p, st, q, out, 0) :
+					  add_rank(p, st, in->a, q, out, 0);
 	case ENG_WIN_START:
 	case ENG_WIN_COMPLETE:
 	case ENG_WIN_WAIT:
@@ -2100,7 +2103,7 @@ int eng_waits_for(const struct eng_prog *p, const int32_t *st, int q, int *out)
 			continue;
 		}
 		if (post->op == ENG_GREQ)
-			continue;	/* only its own process completes it */
+			continue; /* only its own process completes it */
 		dest = post->op == ENG_POST_SEND ? sent_to(p, st, q, in->list[i], post) : post->a;
 		if (dest == ENG_ANY)
 			n = anyone(p, st, q, out, n);
@@ -2117,10 +2120,12 @@ int eng_prog_write(const struct eng_prog *p, FILE *f)
 	int r, v, i, j;
 
 	fprintf(f, "%s %d\n", ENG_FORMAT, ENG_VERSION);
-	fprintf(f, "nranks %d nprocs %d ncomms %d maxlive %d maxmsg %d buffering %d eager %lld "
-		   "bsend_overhead %lld nregs %d variants %d full %d\n", p->nranks, p->nprocs,
-		p->ncomms, p->maxlive, p->maxmsg, p->buffering, (long long)p->eager,
-		(long long)p->bsend_overhead, p->nregs, p->nvar != NULL, p->full != 0);
+	fprintf(f,
+		"nranks %d nprocs %d ncomms %d maxlive %d maxmsg %d buffering %d eager %lld "
+		"bsend_overhead %lld nregs %d variants %d full %d\n",
+		p->nranks, p->nprocs, p->ncomms, p->maxlive, p->maxmsg, p->buffering,
+		(long long)p->eager, (long long)p->bsend_overhead, p->nregs, p->nvar != NULL,
+		p->full != 0);
 	for (i = 0; i < p->ncomms; i++) {
 		fprintf(f, "comm %d %d", i, p->comms[i].n);
 		for (j = 0; j < p->comms[i].n; j++)
@@ -2230,9 +2235,9 @@ static int valid_operands(const struct eng_prog *p, int r, int i, const struct e
 		return 0;
 	if (in->op == ENG_POST_SEND && (in->d < ENG_SEND_STANDARD || in->d > ENG_SEND_READY))
 		return 0;
-	if (coll && (in->a < 0 || in->a >= p->ncomms || in->b < ENG_COLL_ALL ||
-		     in->b > ENG_COLL_LIST || in->c < 1 ||
-		     (in->b == ENG_COLL_ROOT && (in->d < 0 || in->d >= p->nranks))))
+	if (coll &&
+	    (in->a < 0 || in->a >= p->ncomms || in->b < ENG_COLL_ALL || in->b > ENG_COLL_LIST ||
+	     in->c < 1 || (in->b == ENG_COLL_ROOT && (in->d < 0 || in->d >= p->nranks))))
 		return 0;
 	if ((in->op == ENG_WIN_LOCK || in->op == ENG_WIN_UNLOCK) &&
 	    (in->a < 0 || in->a >= p->ncomms || !is_target(p, in->b, 1)))
@@ -2250,15 +2255,14 @@ static int valid_operands(const struct eng_prog *p, int r, int i, const struct e
  * instruction of that kind may name: a request's post before it (ENG_WAIT and kin), a pair
  * (process, its instruction or -1) of a window instruction, or a quadruple (variant, source,
  * tag, site) of a branch among nvar variants? */
-static int valid_list(const struct eng_prog *p, const struct eng_instr *ins, int i, int nvar,
-		      int j)
+static int valid_list(const struct eng_prog *p, const struct eng_instr *ins, int i, int nvar, int j)
 {
 	const struct eng_instr *in = &ins[i];
 	int op;
 
 	if (in->op == ENG_BRANCH)
 		return j % 4 || (in->list[j] >= 0 && in->list[j] < nvar);
-	if (in->op == ENG_COLL || in->op == ENG_ICOLL)	/* a member of its communicator */
+	if (in->op == ENG_COLL || in->op == ENG_ICOLL) /* a member of its communicator */
 		return comm_member(&p->comms[in->a], in->list[j]);
 	if (ENG_WIN_OP(in->op))
 		return j & 1 ? in->list[j] >= -1 : in->list[j] >= 0 && in->list[j] < p->nprocs;
@@ -2270,8 +2274,8 @@ static int valid_list(const struct eng_prog *p, const struct eng_instr *ins, int
 
 /* Read one variant's n instructions of process r into *out (malloc'ed, *got of them read,
  * for eng_prog_release() to free whatever the outcome). 0, or -1 with msg. */
-static int read_variant(struct eng_prog *p, FILE *f, int r, int n, struct eng_instr **out,
-			int *got, int nvar, char *msg, size_t size)
+static int read_variant(struct eng_prog *p, FILE *f, int r, int n, struct eng_instr **out, int *got,
+			int nvar, char *msg, size_t size)
 {
 	int32_t icap = 0;
 	int i, j;
@@ -2291,16 +2295,16 @@ static int read_variant(struct eng_prog *p, FILE *f, int r, int n, struct eng_in
 			   &in->c, &in->d, &bytes, &in->reg, &sym, &in->key, &in->n) != 11 ||
 		    !known_op(op) || sym < 0 ||
 		    sym > (ENG_IN_SOURCE | ENG_IN_TAG | ENG_IN_LAST | ENG_IN_SITE)) {
-			in->n = 0;	/* what eng_prog_release frees is there */
+			in->n = 0; /* what eng_prog_release frees is there */
 			return bad(msg, size, "instruction");
 		}
-		in->op = (int16_t)op;	/* both small, as checked */
+		in->op = (int16_t)op; /* both small, as checked */
 		in->sym = (int16_t)sym;
 		if (in->n < 0 || in->n > (1 << 24) || bytes < 0 || bytes > ENG_MAX_BYTES ||
 		    in->reg < 0 || in->reg > p->nregs ||
 		    (in->op == ENG_POST_SEND && in->sym && !in->reg) ||
 		    (in->op == ENG_BRANCH && (in->a < 0 || in->a >= p->nregs || in->n % 4))) {
-			in->n = 0;	/* what eng_prog_release frees is there */
+			in->n = 0; /* what eng_prog_release frees is there */
 			return bad(msg, size, "instruction");
 		}
 		in->bytes = bytes;
@@ -2313,7 +2317,8 @@ static int read_variant(struct eng_prog *p, FILE *f, int r, int n, struct eng_in
 				in->n = j;
 				return bad(msg, size, "out of memory");
 			}
-			if (fscanf(f, "%d", &in->list[j]) != 1 || !valid_list(p, *out, i, nvar, j)) {
+			if (fscanf(f, "%d", &in->list[j]) != 1 ||
+			    !valid_list(p, *out, i, nvar, j)) {
 				in->n = j;
 				return bad(msg, size, "wait list");
 			}
@@ -2365,7 +2370,8 @@ static int valid_state(const struct eng_prog *p, const int32_t *st)
 					return 0;
 				continue;
 			}
-			if (e < 0 || (e >> 1) >= pc || (i > 0 && (e >> 1) <= (LIVE(p, st, q)[i - 1] >> 1)))
+			if (e < 0 || (e >> 1) >= pc ||
+			    (i > 0 && (e >> 1) <= (LIVE(p, st, q)[i - 1] >> 1)))
 				return 0;
 			op = p->ins[q][e >> 1].op;
 			if (op != ENG_POST_SEND && op != ENG_POST_RECV && op != ENG_ICOLL &&
@@ -2434,14 +2440,16 @@ int eng_prog_read(struct eng_prog *p, FILE *f, char *msg, size_t size)
 	if (fscanf(f, "%31s %d", fmt, &version) != 2 || strcmp(fmt, ENG_FORMAT) ||
 	    version != ENG_VERSION)
 		return bad(msg, size, "header");
-	if (fscanf(f, " nranks %d nprocs %d ncomms %d maxlive %d maxmsg %d buffering %d eager %lld "
-		      "bsend_overhead %lld nregs %d variants %d full %d", &p->nranks, &p->nprocs,
-		   &ncomms, &p->maxlive, &p->maxmsg, &p->buffering, &eager, &overhead,
-		   &p->nregs, &variants, &p->full) != 11 || (p->full != 0 && p->full != 1) ||
-	    p->nranks <= 0 || p->nranks > 0x7fff || p->nprocs < p->nranks || p->nprocs > 0x7fff ||
-	    ncomms <= 0 || p->maxlive < 1 || p->maxmsg < 1 || p->maxmsg > (1 << 24) ||
-	    p->buffering < ENG_BUF_ZERO || p->buffering > ENG_BUF_EAGER || overhead < 0 ||
-	    overhead > ENG_MAX_BYTES || eager > ENG_MAX_BYTES || p->nregs < 0 || p->nregs > 1024 ||
+	if (fscanf(f,
+		   " nranks %d nprocs %d ncomms %d maxlive %d maxmsg %d buffering %d eager %lld "
+		   "bsend_overhead %lld nregs %d variants %d full %d",
+		   &p->nranks, &p->nprocs, &ncomms, &p->maxlive, &p->maxmsg, &p->buffering, &eager,
+		   &overhead, &p->nregs, &variants, &p->full) != 11 ||
+	    (p->full != 0 && p->full != 1) || p->nranks <= 0 || p->nranks > 0x7fff ||
+	    p->nprocs < p->nranks || p->nprocs > 0x7fff || ncomms <= 0 || p->maxlive < 1 ||
+	    p->maxmsg < 1 || p->maxmsg > (1 << 24) || p->buffering < ENG_BUF_ZERO ||
+	    p->buffering > ENG_BUF_EAGER || overhead < 0 || overhead > ENG_MAX_BYTES ||
+	    eager > ENG_MAX_BYTES || p->nregs < 0 || p->nregs > 1024 ||
 	    (variants != 0 && variants != 1))
 		return bad(msg, size, "sizes");
 	/* eng_layout's sums, in 64 bits: they must fit the state */
@@ -2486,7 +2494,8 @@ int eng_prog_read(struct eng_prog *p, FILE *f, char *msg, size_t size)
 		    nvar < 1 || (!variants && nvar != 1) || nvar > (1 << 16) || rank < 0 ||
 		    rank >= p->nranks ||
 		    (r > 0 ? rank != p->proc_rank[r - 1] && rank != p->proc_rank[r - 1] + 1 :
-		     rank != 0) || (r == p->nprocs - 1 && rank != p->nranks - 1))
+			     rank != 0) ||
+		    (r == p->nprocs - 1 && rank != p->nranks - 1))
 			return bad(msg, size, "process");
 		p->proc_rank[r] = rank;
 		p->proc_thread[r] = thread;
@@ -2530,10 +2539,11 @@ int eng_prog_read(struct eng_prog *p, FILE *f, char *msg, size_t size)
 		p->nlocks = i + 1;
 		l = &p->locks[i];
 		if (fscanf(f, "%d %d %d %d %d %d", &l->proc, &l->comm, &l->target, &l->lock,
-			   &l->unlock, &l->exclusive) != 6 || l->proc < 0 || l->proc >= p->nprocs ||
-		    l->comm < 0 || l->comm >= p->ncomms || l->target < 0 ||
-		    l->target >= p->nranks || l->lock < 0 || l->lock >= p->nins[l->proc] ||
-		    l->unlock <= l->lock || (l->exclusive != 0 && l->exclusive != 1))
+			   &l->unlock, &l->exclusive) != 6 ||
+		    l->proc < 0 || l->proc >= p->nprocs || l->comm < 0 || l->comm >= p->ncomms ||
+		    l->target < 0 || l->target >= p->nranks || l->lock < 0 ||
+		    l->lock >= p->nins[l->proc] || l->unlock <= l->lock ||
+		    (l->exclusive != 0 && l->exclusive != 1))
 			return bad(msg, size, "lock");
 	}
 	eng_layout(p);
@@ -2544,7 +2554,7 @@ int eng_prog_read(struct eng_prog *p, FILE *f, char *msg, size_t size)
  * the one before, up to LISTS_MOST, so that a program has few of them (its release asks of
  * every list whether a block holds it); a longer list has a block of its own. */
 struct eng_lists {
-	struct eng_lists *next;	/* the block before */
+	struct eng_lists *next; /* the block before */
 	size_t used, cap;	/* entries given, room */
 	int32_t w[];
 };
@@ -2570,7 +2580,7 @@ int32_t *eng_list_alloc(struct eng_prog *p, size_t n)
 		return NULL;
 	b->used = n;
 	b->cap = cap;
-	if (p->lists && n > LISTS_MOST / 2) {	/* its own: the current block goes on */
+	if (p->lists && n > LISTS_MOST / 2) { /* its own: the current block goes on */
 		b->next = p->lists->next;
 		p->lists->next = b;
 	} else {

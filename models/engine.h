@@ -36,79 +36,94 @@
 #define ENG_FORMAT "mpiverify-model"
 #define ENG_VERSION 4
 
-#define ENG_ANY (-1)		/* MPI_ANY_SOURCE or MPI_ANY_TAG in an instruction */
-#define ENG_PROC_NULL (-2)	/* MPI_PROC_NULL peer: completes at once */
+#define ENG_ANY (-1)	   /* MPI_ANY_SOURCE or MPI_ANY_TAG in an instruction */
+#define ENG_PROC_NULL (-2) /* MPI_PROC_NULL peer: completes at once */
 
 /* An instruction of a process's program. A blocking MPI call becomes a post and a wait. A
  * process is one thread of a rank that calls MPI (one per rank without threads): each runs
  * its own instructions, and the processes of a rank share its messages and its posted
  * receives (doc/semantics.md 1.3). Peers, roots and members are world ranks. */
 enum eng_opcode {
-	ENG_POST_SEND = 1,	/* a = dest, b = comm, c = tag, d = enum eng_send_mode, bytes */
-	ENG_POST_RECV = 2,	/* a = source or ENG_ANY, b = comm, c = tag or ENG_ANY; d =
-				 * ENG_RECV_LAZY when it may match a ready send (eng_layout()) */
-	ENG_WAIT = 3,		/* wait until every request in list[0..n) completes, then free them */
-	ENG_COLL = 4,		/* a = comm, b = enum eng_coll_rule, c = this rank's sequence number
-				 * on comm (1, 2, ...), d = root (world rank) for ENG_COLL_ROOT
-				 * (ENG_PROC_NULL: a member of an intercommunicator's root group
-				 * other than the root); list[0..n) = the members waited for under
-				 * ENG_COLL_LIST (world ranks), none otherwise */
-	ENG_END = 5,		/* the process is done (MPI_Finalize returned) */
-	ENG_ICOLL = 6,		/* nonblocking collective: operands as ENG_COLL; enters it now and
-				 * posts a request that completes when the rule is met */
-	ENG_WAITANY = 7,	/* MPI_Waitany and kin: list[0..d) are the requests the trace says
-				 * completed, list[d..n) the others passed; waits for the first d,
-				 * frees them. Stuck while one of the others is complete, the program
-				 * would have taken another path than the trace */
-	ENG_PROBE = 8,		/* a = source or ENG_ANY, b = comm, c = tag or ENG_ANY: wait until a
-				 * message a receive with these arguments would match is there */
-	ENG_STOP = 9,		/* the trace ends here but the process did not finish (it crashed,
-				 * aborted, exited without MPI_Finalize, was killed or was still
-				 * running when the job ended): it never moves again, and whoever
-				 * waits for it is not deadlocked (it might have gone on) */
-	ENG_WAIT_SOME = 10,	/* wait until at least one request of list[0..n) completes (a
-				 * polling loop that was still polling when the job ended) */
-	ENG_BUF_ATTACH = 11,	/* MPI_Buffer_attach: bytes = the buffer's size */
-	ENG_BUF_DETACH = 12,	/* MPI_Buffer_detach: waits until no message the rank sent with a
-				 * buffered send occupies the buffer, then detaches it */
-	ENG_BRANCH = 13,	/* verify: where the process's behaviour may depend on an input
-				 * (in register a, from 0): b, c, d = the input this variant
-				 * recorded (source or request, tag, send site), sym = the parts
-				 * compared (ENG_IN_*); list holds quadruples (variant, source,
-				 * tag, site) of the other variants that share the process's
-				 * instructions up to here. Goes on in the variant that recorded
-				 * the input it got (a choice when several did); stuck for good
-				 * when none did: a frontier (doc/verify.md) */
-	ENG_CANCEL = 14,	/* MPI_Cancel of the request posted at instruction a (an
-				 * ENG_POST_SEND or ENG_POST_RECV of the same process, before it).
-				 * A send whose message is still in flight: a choice between
-				 * success (its message is withdrawn, the request completes) and
-				 * failure (the send goes on as it would have); a receive: stays
-				 * open, and until it is matched its cancellation may succeed at
-				 * any time (a choice), which completes it without a message
-				 * (doc/semantics.md 4.7) */
+	ENG_POST_SEND = 1, /* a = dest, b = comm, c = tag, d = enum eng_send_mode, bytes */
+	/* a = source or ENG_ANY, b = comm, c = tag or ENG_ANY; d =
+	 * ENG_RECV_LAZY when it may match a ready send (eng_layout()) */
+	ENG_POST_RECV = 2,
+	ENG_WAIT = 3, /* wait until every request in list[0..n) completes, then free them */
+	/* a = comm, b = enum eng_coll_rule, c = this rank's sequence number
+	 * on comm (1, 2, ...), d = root (world rank) for ENG_COLL_ROOT
+	 * (ENG_PROC_NULL: a member of an intercommunicator's root group
+	 * other than the root); list[0..n) = the members waited for under
+	 * ENG_COLL_LIST (world ranks), none otherwise */
+	ENG_COLL = 4,
+	ENG_END = 5, /* the process is done (MPI_Finalize returned) */
+	/* nonblocking collective: operands as ENG_COLL; enters it now and
+	 * posts a request that completes when the rule is met */
+	ENG_ICOLL = 6,
+	/* MPI_Waitany and kin: list[0..d) are the requests the trace says
+	 * completed, list[d..n) the others passed; waits for the first d,
+	 * frees them. Stuck while one of the others is complete, the program
+	 * would have taken another path than the trace */
+	ENG_WAITANY = 7,
+	/* a = source or ENG_ANY, b = comm, c = tag or ENG_ANY: wait until a
+	 * message a receive with these arguments would match is there */
+	ENG_PROBE = 8,
+	/* the trace ends here but the process did not finish (it crashed,
+	 * aborted, exited without MPI_Finalize, was killed or was still
+	 * running when the job ended): it never moves again, and whoever
+	 * waits for it is not deadlocked (it might have gone on) */
+	ENG_STOP = 9,
+	/* wait until at least one request of list[0..n) completes (a
+	 * polling loop that was still polling when the job ended) */
+	ENG_WAIT_SOME = 10,
+	ENG_BUF_ATTACH = 11, /* MPI_Buffer_attach: bytes = the buffer's size */
+	/* MPI_Buffer_detach: waits until no message the rank sent with a
+	 * buffered send occupies the buffer, then detaches it */
+	ENG_BUF_DETACH = 12,
+	/* verify: where the process's behaviour may depend on an input
+	 * (in register a, from 0): b, c, d = the input this variant
+	 * recorded (source or request, tag, send site), sym = the parts
+	 * compared (ENG_IN_*); list holds quadruples (variant, source,
+	 * tag, site) of the other variants that share the process's
+	 * instructions up to here. Goes on in the variant that recorded
+	 * the input it got (a choice when several did); stuck for good
+	 * when none did: a frontier (doc/verify.md) */
+	ENG_BRANCH = 13,
+	/* MPI_Cancel of the request posted at instruction a (an
+	 * ENG_POST_SEND or ENG_POST_RECV of the same process, before it).
+	 * A send whose message is still in flight: a choice between
+	 * success (its message is withdrawn, the request completes) and
+	 * failure (the send goes on as it would have); a receive: stays
+	 * open, and until it is matched its cancellation may succeed at
+	 * any time (a choice), which completes it without a message
+	 * (doc/semantics.md 4.7) */
+	ENG_CANCEL = 14,
 	/* One-sided synchronisation (doc/semantics.md 7, MPI-4.1 section 13.7.3). A window is an
 	 * engine communicator of its own (its group); creation, free and fence are ENG_COLL. */
-	ENG_WIN_POST = 16,	/* a = window: opens an exposure epoch; never blocks */
-	ENG_WIN_START = 17,	/* a = window; list[0..n) pairs (target process, the instruction of
-				 * its matching MPI_Win_post, -1 if it never posts): waits until
-				 * every target has executed it (the blocking variant MPI allows) */
-	ENG_WIN_COMPLETE = 18,	/* as ENG_WIN_START: may wait for the targets' posts */
-	ENG_WIN_WAIT = 19,	/* a = window; list pairs (origin process, the instruction of its
-				 * matching MPI_Win_complete, -1 if none): waits until every origin
-				 * did it */
-	ENG_WIN_LOCK = 20,	/* a = window, b = target world rank or ENG_ANY (lock_all: every
-				 * member), c = 1 exclusive, 0 shared, d = 1 if another rank locks
-				 * the same target in a conflicting way somewhere in its trace: then
-				 * who gets the lock first is a choice. Waits while a conflicting
-				 * lock is held (prog->locks says who holds what) */
-	ENG_WIN_UNLOCK = 21,	/* a = window, b = target or ENG_ANY: releases; never blocks */
+	ENG_WIN_POST = 16, /* a = window: opens an exposure epoch; never blocks */
+	/* a = window; list[0..n) pairs (target process, the instruction of
+	 * its matching MPI_Win_post, -1 if it never posts): waits until
+	 * every target has executed it (the blocking variant MPI allows) */
+	ENG_WIN_START = 17,
+	ENG_WIN_COMPLETE = 18, /* as ENG_WIN_START: may wait for the targets' posts */
+	/* a = window; list pairs (origin process, the instruction of its
+	 * matching MPI_Win_complete, -1 if none): waits until every origin
+	 * did it */
+	ENG_WIN_WAIT = 19,
+	/* a = window, b = target world rank or ENG_ANY (lock_all: every
+	 * member), c = 1 exclusive, 0 shared, d = 1 if another rank locks
+	 * the same target in a conflicting way somewhere in its trace: then
+	 * who gets the lock first is a choice. Waits while a conflicting
+	 * lock is held (prog->locks says who holds what) */
+	ENG_WIN_LOCK = 20,
+	ENG_WIN_UNLOCK = 21, /* a = window, b = target or ENG_ANY: releases; never blocks */
 	/* Generalized requests (doc/semantics.md 4.8, MPI-4.1 section 13.2): no message, no
 	 * other rank; the program itself says when one is complete. */
-	ENG_GREQ = 22,		/* MPI_Grequest_start: a request that only its ENG_GREQ_DONE
-				 * completes */
-	ENG_GREQ_DONE = 23,	/* MPI_Grequest_complete of the request posted at instruction a
-				 * (an ENG_GREQ of the same process, before it); never blocks */
+	/* MPI_Grequest_start: a request that only its ENG_GREQ_DONE
+	 * completes */
+	ENG_GREQ = 22,
+	/* MPI_Grequest_complete of the request posted at instruction a
+	 * (an ENG_GREQ of the same process, before it); never blocks */
+	ENG_GREQ_DONE = 23,
 };
 
 /* Is op one of the one-sided synchronisation instructions (their operand a is a window)? */
@@ -118,27 +133,31 @@ enum eng_opcode {
  * collective synchronises (ENG_COLL_ALL), as a portable program must allow; with buffering it
  * waits only for the data it needs. */
 enum eng_coll_rule {
-	ENG_COLL_ALL = 0,	/* every member (barrier, all-to-all kinds, a root gathering) */
-	ENG_COLL_ROOT = 1,	/* the root (non-roots of Bcast and Scatter) */
-	ENG_COLL_NONE = 2,	/* nobody (a root broadcasting, non-roots of Reduce and Gather) */
-	ENG_COLL_LOWER = 3,	/* the members of lower rank in the communicator (Scan, Exscan) */
-	ENG_COLL_MISMATCH = 4,	/* the members called different collectives or roots here:
-				 * erroneous, and it never completes */
-	ENG_COLL_LIST = 5,	/* the members in the instruction's list: an intercommunicator's
-				 * collectives, the other group (doc/semantics.md 6.3); a
-				 * neighbourhood collective, the in-neighbours (5.4; MPI-4.1
-				 * chapter 8). An empty list waits for nobody */
+	ENG_COLL_ALL = 0,   /* every member (barrier, all-to-all kinds, a root gathering) */
+	ENG_COLL_ROOT = 1,  /* the root (non-roots of Bcast and Scatter) */
+	ENG_COLL_NONE = 2,  /* nobody (a root broadcasting, non-roots of Reduce and Gather) */
+	ENG_COLL_LOWER = 3, /* the members of lower rank in the communicator (Scan, Exscan) */
+	/* the members called different collectives or roots here:
+	 * erroneous, and it never completes */
+	ENG_COLL_MISMATCH = 4,
+	/* the members in the instruction's list: an intercommunicator's
+	 * collectives, the other group (doc/semantics.md 6.3); a
+	 * neighbourhood collective, the in-neighbours (5.4; MPI-4.1
+	 * chapter 8). An empty list waits for nobody */
+	ENG_COLL_LIST = 5,
 };
 
 enum eng_send_mode {
-	ENG_SEND_STANDARD = 0,	/* buffered or not, as the buffering mode says */
-	ENG_SEND_SYNC = 1,	/* completes when matched */
-	ENG_SEND_BUFFERED = 2,	/* completes at once; its message occupies the rank's attached
-				 * buffer (bytes + prog->bsend_overhead) until it is matched, or
-				 * at once when the eager mode transmits it; one that does not fit
-				 * is erroneous */
-	ENG_SEND_READY = 3,	/* as a standard send, but erroneous when started while no
-				 * matching receive is posted (MPI_Rsend, MPI-4.1 3.4) */
+	ENG_SEND_STANDARD = 0, /* buffered or not, as the buffering mode says */
+	ENG_SEND_SYNC = 1,     /* completes when matched */
+	/* completes at once; its message occupies the rank's attached
+	 * buffer (bytes + prog->bsend_overhead) until it is matched, or
+	 * at once when the eager mode transmits it; one that does not fit
+	 * is erroneous */
+	ENG_SEND_BUFFERED = 2,
+	/* as a standard send, but erroneous when started while no
+	 * matching receive is posted (MPI_Rsend, MPI-4.1 3.4) */
+	ENG_SEND_READY = 3,
 };
 
 /* A receive that may match a ready send is posted, and matched, as a choice, not as a
@@ -148,19 +167,22 @@ enum eng_send_mode {
 #define ENG_RECV_LAZY 1
 
 enum eng_buffering {
-	ENG_BUF_ZERO = 0,	/* no standard send completes before it is matched */
-	ENG_BUF_INFINITE = 1,	/* every standard send completes at once */
-	ENG_BUF_EAGER = 2,	/* standard sends up to `eager` bytes complete at once */
+	ENG_BUF_ZERO = 0,     /* no standard send completes before it is matched */
+	ENG_BUF_INFINITE = 1, /* every standard send completes at once */
+	ENG_BUF_EAGER = 2,    /* standard sends up to `eager` bytes complete at once */
 };
 
 /* The parts of an input a branch compares, and of a send that follow an input. */
-#define ENG_IN_SOURCE 1		/* the source a receive took (an any-completion: the post
-				 * instruction of the request it completed) */
-#define ENG_IN_TAG 2		/* the tag of the message it took */
-#define ENG_IN_SITE 8		/* the call site of the send whose message it took (the
-				 * sender's key): what the model knows of the message's data */
-#define ENG_IN_LAST 4		/* the register's last reader: cleared once read, so that
-				 * states that differ only in a spent input are one */
+/* the source a receive took (an any-completion: the post
+ * instruction of the request it completed) */
+#define ENG_IN_SOURCE 1
+#define ENG_IN_TAG 2 /* the tag of the message it took */
+/* the call site of the send whose message it took (the
+ * sender's key): what the model knows of the message's data */
+#define ENG_IN_SITE 8
+/* the register's last reader: cleared once read, so that
+ * states that differ only in a spent input are one */
+#define ENG_IN_LAST 4
 
 /* The most bytes a message, a buffer or an overhead may have: far beyond any real one, and
  * small enough that the sums of a rank's buffered messages cannot overflow. */
@@ -169,44 +191,50 @@ enum eng_buffering {
 struct eng_instr {
 	/* 56 bytes, no padding: the opcode and sym share a word, then the 32-bit fields, then
 	 * the two 64-bit ones (programs of millions of instructions) */
-	int16_t op;		/* enum eng_opcode */
-	int16_t sym;		/* ENG_POST_SEND: ENG_IN_* parts of its envelope taken from
-				 * register reg (a destination that follows the source just
-				 * received from); ENG_BRANCH: the parts compared */
-	int32_t ev;		/* index of the trace event it comes from */
-	int32_t a, b, c, d;	/* operands, see enum eng_opcode */
-	int32_t n;		/* ENG_WAIT: number of requests */
-	int32_t reg;		/* verify: 1 + the input register a receive, probe or
-				 * any-completion writes, a send with sym reads; 0: none */
-	int32_t key;		/* ENG_COLL, ENG_ICOLL: the call (members whose k-th collectives
-				 * on a communicator differ in call or root never complete it);
-				 * verify: ENG_POST_SEND: its call site's id (where a receive's
-				 * message came from: ENG_IN_SITE); 0 elsewhere */
-	int32_t cancel;		/* ENG_POST_SEND, ENG_POST_RECV: the instruction of the
-				 * ENG_CANCEL that cancels its request, 0 if none (eng_layout();
-				 * not in model.dat) */
-	int64_t bytes;		/* message size, for the eager threshold (at most
-				 * ENG_MAX_BYTES) */
-	int32_t *list;		/* ENG_WAIT: instruction indices of the posts it waits for */
+	int16_t op; /* enum eng_opcode */
+	/* ENG_POST_SEND: ENG_IN_* parts of its envelope taken from
+	 * register reg (a destination that follows the source just
+	 * received from); ENG_BRANCH: the parts compared */
+	int16_t sym;
+	int32_t ev;	    /* index of the trace event it comes from */
+	int32_t a, b, c, d; /* operands, see enum eng_opcode */
+	int32_t n;	    /* ENG_WAIT: number of requests */
+	/* verify: 1 + the input register a receive, probe or
+	 * any-completion writes, a send with sym reads; 0: none */
+	int32_t reg;
+	/* ENG_COLL, ENG_ICOLL: the call (members whose k-th collectives
+	 * on a communicator differ in call or root never complete it);
+	 * verify: ENG_POST_SEND: its call site's id (where a receive's
+	 * message came from: ENG_IN_SITE); 0 elsewhere */
+	int32_t key;
+	/* ENG_POST_SEND, ENG_POST_RECV: the instruction of the
+	 * ENG_CANCEL that cancels its request, 0 if none (eng_layout();
+	 * not in model.dat) */
+	int32_t cancel;
+	/* message size, for the eager threshold (at most
+	 * ENG_MAX_BYTES) */
+	int64_t bytes;
+	int32_t *list; /* ENG_WAIT: instruction indices of the posts it waits for */
 };
 _Static_assert(sizeof(struct eng_instr) == 56, "padding in struct eng_instr");
 
 struct eng_comm {
-	int32_t n;		/* number of members */
-	int32_t *members;	/* world ranks, by rank in the communicator (MPI_COMM_WORLD:
-				 * ascending) */
+	int32_t n; /* number of members */
+	/* world ranks, by rank in the communicator (MPI_COMM_WORLD:
+	 * ascending) */
+	int32_t *members;
 };
 
 /* A passive-target lock of the trace: process proc holds a lock on target of window comm
  * while its pc is past the lock instruction and not past the unlock instruction. Holding is
  * read off the program counters, so locks need no state words. */
 struct eng_lock {
-	int32_t proc;		/* who locks */
-	int32_t comm;		/* the window (an engine communicator) */
-	int32_t target;		/* world rank locked */
-	int32_t lock;		/* instruction of the ENG_WIN_LOCK */
-	int32_t unlock;		/* instruction of its ENG_WIN_UNLOCK; INT32_MAX if none */
-	int32_t exclusive;	/* 1 exclusive, 0 shared */
+	int32_t proc;	   /* who locks */
+	int32_t comm;	   /* the window (an engine communicator) */
+	int32_t target;	   /* world rank locked */
+	int32_t lock;	   /* instruction of the ENG_WIN_LOCK */
+	int32_t unlock;	   /* instruction of its ENG_WIN_UNLOCK; INT32_MAX if none */
+	int32_t exclusive; /* 1 exclusive, 0 shared */
 };
 
 /* Called for every step the engine takes, when an observer is set (the cex builder). The
@@ -235,22 +263,25 @@ struct eng_observer {
  * buffering mode; not part of the state). Only for programs with one process per rank. */
 struct eng_wenv {
 	int32_t d, comm, tag;
-	int32_t *run;		/* per instruction i of d: the blocking receives with this
-				 * envelope (post, then a wait for it alone) d makes from i on
-				 * before it can block on anything else (it passes only sends the
-				 * mode completes at once, and waits for them, between them) */
-	int32_t **sends;	/* per rank s: the instructions of s that post a send such a
-				 * receive would match, ascending (NULL: none) */
-	int32_t *nsends;	/* per rank s: how many */
-	int32_t *hint;		/* per rank s: where the last count of its sends found the
-				 * first at or after a pc (a hint only: engine.c, wenv_future) */
+	/* per instruction i of d: the blocking receives with this
+	 * envelope (post, then a wait for it alone) d makes from i on
+	 * before it can block on anything else (it passes only sends the
+	 * mode completes at once, and waits for them, between them) */
+	int32_t *run;
+	/* per rank s: the instructions of s that post a send such a
+	 * receive would match, ascending (NULL: none) */
+	int32_t **sends;
+	int32_t *nsends; /* per rank s: how many */
+	/* per rank s: where the last count of its sends found the
+	 * first at or after a pc (a hint only: engine.c, wenv_future) */
+	int32_t *hint;
 };
 
 /* What makes a state erroneous rather than deadlocked (ENG_ST_ERROR says who). */
 enum eng_error {
 	ENG_ERR_NONE = 0,
-	ENG_ERR_READY = 1,	/* a ready send started with no matching receive posted */
-	ENG_ERR_BSEND = 2,	/* a buffered send that does not fit the attached buffer */
+	ENG_ERR_READY = 1, /* a ready send started with no matching receive posted */
+	ENG_ERR_BSEND = 2, /* a buffered send that does not fit the attached buffer */
 };
 
 /* Blocks of wait lists (eng_list_alloc(), engine.c). */
@@ -258,73 +289,87 @@ struct eng_lists;
 
 /* A process-indexed program plus the layout of the state that the engine works on. */
 struct eng_prog {
-	int32_t nranks;		/* world ranks */
-	int32_t nprocs;		/* processes: one per (rank, thread) that calls MPI */
-	int32_t *proc_rank;	/* per process: its world rank (processes of a rank are
-				 * contiguous, in the order of their threads) */
-	int32_t *proc_thread;	/* per process: the recorder's thread number (0: main) */
-	int32_t *rank_proc;	/* per rank, then one more: rank r's processes are
-				 * rank_proc[r] .. rank_proc[r + 1] - 1 (eng_layout()) */
+	int32_t nranks; /* world ranks */
+	int32_t nprocs; /* processes: one per (rank, thread) that calls MPI */
+	/* per process: its world rank (processes of a rank are
+	 * contiguous, in the order of their threads) */
+	int32_t *proc_rank;
+	int32_t *proc_thread; /* per process: the recorder's thread number (0: main) */
+	/* per rank, then one more: rank r's processes are
+	 * rank_proc[r] .. rank_proc[r + 1] - 1 (eng_layout()) */
+	int32_t *rank_proc;
 	int32_t ncomms;
-	struct eng_comm *comms;	/* by communicator id */
-	int32_t *nins;		/* per process: number of instructions (the last is ENG_END or
-				 * ENG_STOP) of its variant 0 */
-	struct eng_instr **ins;	/* per process: the instructions of its variant 0 */
+	struct eng_comm *comms; /* by communicator id */
+	/* per process: number of instructions (the last is ENG_END or
+	 * ENG_STOP) of its variant 0 */
+	int32_t *nins;
+	struct eng_instr **ins; /* per process: the instructions of its variant 0 */
 	/* verify (doc/verify.md): the behaviours of each process that runs recorded, its
 	 * variants, which share instructions up to where an input differed (ENG_BRANCH). NULL
 	 * nvar: one variant per process, ins and nins. */
-	int32_t *nvar;		/* per process: its variants */
-	int32_t **vnins;	/* per process, per variant: number of instructions */
-	struct eng_instr ***vins;	/* per process, per variant: the instructions
-					 * (vins[q][0] is ins[q]) */
-	int32_t nregs;		/* input registers per process (three words each: source or
-				 * request, tag, send site) */
-	int32_t buffering;	/* enum eng_buffering */
-	int64_t eager;		/* threshold in bytes for ENG_BUF_EAGER */
-	int64_t bsend_overhead;	/* bytes a buffered message takes in the attached buffer
-				 * besides its data (the library's MPI_BSEND_OVERHEAD) */
+	int32_t *nvar;	 /* per process: its variants */
+	int32_t **vnins; /* per process, per variant: number of instructions */
+	/* per process, per variant: the instructions
+	 * (vins[q][0] is ins[q]) */
+	struct eng_instr ***vins;
+	/* input registers per process (three words each: source or
+	 * request, tag, send site) */
+	int32_t nregs;
+	int32_t buffering; /* enum eng_buffering */
+	int64_t eager;	   /* threshold in bytes for ENG_BUF_EAGER */
+	/* bytes a buffered message takes in the attached buffer
+	 * besides its data (the library's MPI_BSEND_OVERHEAD) */
+	int64_t bsend_overhead;
 	int32_t maxlive;	/* most requests any process has posted and not yet waited for */
 	int32_t maxmsg;		/* room for messages in flight; more is reported as overflow */
 	int32_t nlocks;		/* passive-target locks in the trace */
-	struct eng_lock *locks;	/* every one of them, by process, then instruction */
+	struct eng_lock *locks; /* every one of them, by process, then instruction */
 	/* state layout, in int32 words (eng_layout() fills these) */
 	int32_t off_pc, off_coll, off_nlive, off_live, off_buf, off_var, off_reg, off_msg, words;
-	int32_t nbuf;		/* words of attached buffer sizes: nranks if the program
-				 * attaches a buffer, else 0 (eng_layout) */
-	int32_t full;		/* 1: offer every choice, without the reductions (the tests'
-				 * reference search, check --full-search) */
-	int32_t *start;		/* the state a search starts from (eng_state_bytes(), after
-				 * eng_layout): where check's own pass handed the search over;
-				 * NULL: the start of every process's program */
-	int32_t nready;		/* ready sends in the program (eng_layout) */
-	int32_t nicoll;		/* nonblocking collectives in it (eng_layout) */
-	int32_t nwild;		/* MPI_ANY_SOURCE receives in it (eng_layout) */
-	int32_t ncontended;	/* contended window locks in it (eng_layout) */
-	int32_t threaded;	/* some rank has more than one process (eng_layout) */
-	int32_t ncancel;	/* ENG_CANCEL instructions in the program (eng_layout) */
-	int32_t nwenv;		/* the reductions' tables (eng_layout), by envelope, rank by
-				 * rank */
+	/* words of attached buffer sizes: nranks if the program
+	 * attaches a buffer, else 0 (eng_layout) */
+	int32_t nbuf;
+	/* 1: offer every choice, without the reductions (the tests'
+	 * reference search, check --full-search) */
+	int32_t full;
+	/* the state a search starts from (eng_state_bytes(), after
+	 * eng_layout): where check's own pass handed the search over;
+	 * NULL: the start of every process's program */
+	int32_t *start;
+	int32_t nready;	    /* ready sends in the program (eng_layout) */
+	int32_t nicoll;	    /* nonblocking collectives in it (eng_layout) */
+	int32_t nwild;	    /* MPI_ANY_SOURCE receives in it (eng_layout) */
+	int32_t ncontended; /* contended window locks in it (eng_layout) */
+	int32_t threaded;   /* some rank has more than one process (eng_layout) */
+	int32_t ncancel;    /* ENG_CANCEL instructions in the program (eng_layout) */
+	/* the reductions' tables (eng_layout), by envelope, rank by
+	 * rank */
+	int32_t nwenv;
 	struct eng_wenv *wenv;
-	int32_t *wenv_first;	/* per rank d, then one more: d's envelopes are
-				 * wenv[wenv_first[d] .. wenv_first[d + 1]) */
+	/* per rank d, then one more: d's envelopes are
+	 * wenv[wenv_first[d] .. wenv_first[d + 1]) */
+	int32_t *wenv_first;
 	int32_t red_buffering;	/* the buffering mode and threshold the tables were built */
 	int64_t red_eager;	/* for: in another, the search offers every choice */
-	int32_t red_persistent;	/* the persistent-set reduction applies (engine.c) */
-	int32_t red_partial;	/* some envelopes got no tables (limits, memory): what the
-				 * reductions do depends on the whole program */
-	struct eng_observer *obs;	/* NULL inside SPIN */
-	struct eng_lists *lists;	/* the blocks eng_list_alloc() gave lists from (NULL:
-					 * every list is an allocation of its own) */
+	int32_t red_persistent; /* the persistent-set reduction applies (engine.c) */
+	/* some envelopes got no tables (limits, memory): what the
+	 * reductions do depends on the whole program */
+	int32_t red_partial;
+	struct eng_observer *obs; /* NULL inside SPIN */
+	/* the blocks eng_list_alloc() gave lists from (NULL:
+	 * every list is an allocation of its own) */
+	struct eng_lists *lists;
 };
 
 /* The first state words, which mpi.pml reads directly (SPIN refuses function calls in c_expr
  * as possible side effects, so the engine keeps what the model branches on in the state). */
-#define ENG_ST_OVERFLOW 0	/* nonzero: more messages in flight than maxmsg */
-#define ENG_ST_NMSG 1		/* messages in flight */
-#define ENG_ST_NCHOICES 2	/* eng_nchoices() of this state */
-#define ENG_ST_DONE 3		/* eng_all_done() of this state when it has no choice, else 0 */
-#define ENG_ST_ERROR 4		/* 1 + the process whose next instruction is erroneous (enum
-				 * eng_error says how: eng_error()); the search ends there; else 0 */
+#define ENG_ST_OVERFLOW 0 /* nonzero: more messages in flight than maxmsg */
+#define ENG_ST_NMSG 1	  /* messages in flight */
+#define ENG_ST_NCHOICES 2 /* eng_nchoices() of this state */
+#define ENG_ST_DONE 3	  /* eng_all_done() of this state when it has no choice, else 0 */
+/* 1 + the process whose next instruction is erroneous (enum
+ * eng_error says how: eng_error()); the search ends there; else 0 */
+#define ENG_ST_ERROR 4
 #define ENG_ST_HEADER 5
 
 /* Compute the state layout of prog from nranks, nprocs, ncomms, maxlive and maxmsg, the rank
@@ -429,8 +474,8 @@ int eng_at_frontier(const struct eng_prog *prog, const int32_t *st, int r);
 
 /* The input in register reg of process r: *src (a source, or an any-completion's request as
  * its post instruction), *tag, *site (the key of the send whose message it took). */
-void eng_input(const struct eng_prog *prog, const int32_t *st, int r, int reg, int *src,
-	       int *tag, int *site);
+void eng_input(const struct eng_prog *prog, const int32_t *st, int r, int reg, int *src, int *tag,
+	       int *site);
 
 /* For a process blocked at its pc, the processes it waits for: fills out[] (room for nprocs)
  * and returns how many. A wait on a wildcard receive waits for every process that is not at

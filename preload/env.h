@@ -27,18 +27,20 @@
 struct mpiv_env {
 	int32_t peer; /* destination, source, or a window's target */
 	int32_t tag;
-	int32_t comm;	      /* rec_comm_id() */
-	int32_t root;	      /* collective root */
-	int32_t win;	      /* rec_win_id() */
-	int32_t peer2, tag2;  /* a send-receive's receive side (its send is peer and tag) */
-	uint64_t bytes;	      /* message, contribution, window or buffer size; 0 if none */
-	int has_bytes;	      /* bytes is the size of the one message a send or receive
-				 * posts, which replay compares (not a send-receive's, a
-				 * collective's or a window's: those are recorded only) */
+	int32_t comm;	     /* rec_comm_id() */
+	int32_t root;	     /* collective root */
+	int32_t win;	     /* rec_win_id() */
+	int32_t peer2, tag2; /* a send-receive's receive side (its send is peer and tag) */
+	uint64_t bytes;	     /* message, contribution, window or buffer size; 0 if none */
+	/* bytes is the size of the one message a send or receive
+	 * posts, which replay compares (not a send-receive's, a
+	 * collective's or a window's: those are recorded only) */
+	int has_bytes;
 	MPI_Request *request; /* where the call puts the request it makes, or NULL */
-	MPI_Comm mpicomm;     /* a nonblocking collective's communicator (replay completes
-				 * its request with a barrier on it when it must synchronise),
-				 * else MPI_COMM_NULL */
+	/* a nonblocking collective's communicator (replay completes
+	 * its request with a barrier on it when it must synchronise),
+	 * else MPI_COMM_NULL */
+	MPI_Comm mpicomm;
 };
 
 /* No envelope: start every struct mpiv_env from it. */

@@ -286,52 +286,77 @@ void env_Iexscan(struct mpiv_env *e, const void *sendbuf, void *recvbuf, int cou
  * forms, whose counts go by neighbour, are not recorded (0). The in-neighbours are the
  * recorder's to write (recorder/rec_coll.c): replay does not compare them ---- */
 
-void env_Neighbor_allgather(struct mpiv_env *e, const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf, int recvcount, MPI_Datatype recvtype, MPI_Comm comm)
+void env_Neighbor_allgather(struct mpiv_env *e, const void *sendbuf, int sendcount,
+			    MPI_Datatype sendtype, void *recvbuf, int recvcount,
+			    MPI_Datatype recvtype, MPI_Comm comm)
 {
 	env_coll(e, comm, NO_ROOT, rec_comm_bytes(sendcount, sendtype));
 }
 
-void env_Neighbor_allgatherv(struct mpiv_env *e, const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf, const int recvcounts[], const int displs[], MPI_Datatype recvtype, MPI_Comm comm)
+void env_Neighbor_allgatherv(struct mpiv_env *e, const void *sendbuf, int sendcount,
+			     MPI_Datatype sendtype, void *recvbuf, const int recvcounts[],
+			     const int displs[], MPI_Datatype recvtype, MPI_Comm comm)
 {
 	env_coll(e, comm, NO_ROOT, rec_comm_bytes(sendcount, sendtype));
 }
 
-void env_Neighbor_alltoall(struct mpiv_env *e, const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf, int recvcount, MPI_Datatype recvtype, MPI_Comm comm)
+void env_Neighbor_alltoall(struct mpiv_env *e, const void *sendbuf, int sendcount,
+			   MPI_Datatype sendtype, void *recvbuf, int recvcount,
+			   MPI_Datatype recvtype, MPI_Comm comm)
 {
 	env_coll(e, comm, NO_ROOT, rec_comm_bytes(sendcount, sendtype));
 }
 
-void env_Neighbor_alltoallv(struct mpiv_env *e, const void *sendbuf, const int sendcounts[], const int sdispls[], MPI_Datatype sendtype, void *recvbuf, const int recvcounts[], const int rdispls[], MPI_Datatype recvtype, MPI_Comm comm)
+void env_Neighbor_alltoallv(struct mpiv_env *e, const void *sendbuf, const int sendcounts[],
+			    const int sdispls[], MPI_Datatype sendtype, void *recvbuf,
+			    const int recvcounts[], const int rdispls[], MPI_Datatype recvtype,
+			    MPI_Comm comm)
 {
 	env_coll(e, comm, NO_ROOT, 0);
 }
 
-void env_Neighbor_alltoallw(struct mpiv_env *e, const void *sendbuf, const int sendcounts[], const MPI_Aint sdispls[], const MPI_Datatype sendtypes[], void *recvbuf, const int recvcounts[], const MPI_Aint rdispls[], const MPI_Datatype recvtypes[], MPI_Comm comm)
+void env_Neighbor_alltoallw(struct mpiv_env *e, const void *sendbuf, const int sendcounts[],
+			    const MPI_Aint sdispls[], const MPI_Datatype sendtypes[], void *recvbuf,
+			    const int recvcounts[], const MPI_Aint rdispls[],
+			    const MPI_Datatype recvtypes[], MPI_Comm comm)
 {
 	env_coll(e, comm, NO_ROOT, 0);
 }
 
-void env_Ineighbor_allgather(struct mpiv_env *e, const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf, int recvcount, MPI_Datatype recvtype, MPI_Comm comm, MPI_Request *request)
+void env_Ineighbor_allgather(struct mpiv_env *e, const void *sendbuf, int sendcount,
+			     MPI_Datatype sendtype, void *recvbuf, int recvcount,
+			     MPI_Datatype recvtype, MPI_Comm comm, MPI_Request *request)
 {
 	env_icoll(e, comm, NO_ROOT, rec_comm_bytes(sendcount, sendtype), request);
 }
 
-void env_Ineighbor_allgatherv(struct mpiv_env *e, const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf, const int recvcounts[], const int displs[], MPI_Datatype recvtype, MPI_Comm comm, MPI_Request *request)
+void env_Ineighbor_allgatherv(struct mpiv_env *e, const void *sendbuf, int sendcount,
+			      MPI_Datatype sendtype, void *recvbuf, const int recvcounts[],
+			      const int displs[], MPI_Datatype recvtype, MPI_Comm comm,
+			      MPI_Request *request)
 {
 	env_icoll(e, comm, NO_ROOT, rec_comm_bytes(sendcount, sendtype), request);
 }
 
-void env_Ineighbor_alltoall(struct mpiv_env *e, const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf, int recvcount, MPI_Datatype recvtype, MPI_Comm comm, MPI_Request *request)
+void env_Ineighbor_alltoall(struct mpiv_env *e, const void *sendbuf, int sendcount,
+			    MPI_Datatype sendtype, void *recvbuf, int recvcount,
+			    MPI_Datatype recvtype, MPI_Comm comm, MPI_Request *request)
 {
 	env_icoll(e, comm, NO_ROOT, rec_comm_bytes(sendcount, sendtype), request);
 }
 
-void env_Ineighbor_alltoallv(struct mpiv_env *e, const void *sendbuf, const int sendcounts[], const int sdispls[], MPI_Datatype sendtype, void *recvbuf, const int recvcounts[], const int rdispls[], MPI_Datatype recvtype, MPI_Comm comm, MPI_Request *request)
+void env_Ineighbor_alltoallv(struct mpiv_env *e, const void *sendbuf, const int sendcounts[],
+			     const int sdispls[], MPI_Datatype sendtype, void *recvbuf,
+			     const int recvcounts[], const int rdispls[], MPI_Datatype recvtype,
+			     MPI_Comm comm, MPI_Request *request)
 {
 	env_icoll(e, comm, NO_ROOT, 0, request);
 }
 
-void env_Ineighbor_alltoallw(struct mpiv_env *e, const void *sendbuf, const int sendcounts[], const MPI_Aint sdispls[], const MPI_Datatype sendtypes[], void *recvbuf, const int recvcounts[], const MPI_Aint rdispls[], const MPI_Datatype recvtypes[], MPI_Comm comm, MPI_Request *request)
+void env_Ineighbor_alltoallw(struct mpiv_env *e, const void *sendbuf, const int sendcounts[],
+			     const MPI_Aint sdispls[], const MPI_Datatype sendtypes[],
+			     void *recvbuf, const int recvcounts[], const MPI_Aint rdispls[],
+			     const MPI_Datatype recvtypes[], MPI_Comm comm, MPI_Request *request)
 {
 	env_icoll(e, comm, NO_ROOT, 0, request);
 }

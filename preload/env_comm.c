@@ -93,8 +93,7 @@ void env_Intercomm_create(struct mpiv_env *e, MPI_Comm local_comm, int local_lea
 	}
 }
 
-void env_Intercomm_merge(struct mpiv_env *e, MPI_Comm intercomm, int high,
-			 MPI_Comm *newintracomm)
+void env_Intercomm_merge(struct mpiv_env *e, MPI_Comm intercomm, int high, MPI_Comm *newintracomm)
 {
 	e->comm = rec_comm_id(intercomm);
 }

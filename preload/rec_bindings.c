@@ -33,11 +33,11 @@
 
 /* Every call of the list, by its profiling name, and this library's wrapper of it. */
 struct bind_call {
-	const char *pmpi;	/* "PMPI_Send" */
-	void (*wrapper)(void);	/* MPI_Send, as this library defines it */
+	const char *pmpi;      /* "PMPI_Send" */
+	void (*wrapper)(void); /* MPI_Send, as this library defines it */
 };
 
-#define MPIV_CALL(name, number, kind, flags, params, args)				\
+#define MPIV_CALL(name, number, kind, flags, params, args) \
 	{"PMPI_" #name, (void (*)(void))MPI_##name},
 static const struct bind_call bind_calls[] = {
 #include "mpi_calls.def"
@@ -90,8 +90,8 @@ static void bind_write(const struct dl_phdr_info *info, void **slot, void (*fn)(
 }
 
 /* Redirect the relocations of one table (DT_JMPREL or DT_RELA) of a binding's object. */
-static void bind_table(const struct dl_phdr_info *info, const ElfW(Rela) *rel, size_t size,
-		       const ElfW(Sym) *symtab, const char *strtab)
+static void bind_table(const struct dl_phdr_info *info, const ElfW(Rela) * rel, size_t size,
+		       const ElfW(Sym) * symtab, const char *strtab)
 {
 	size_t i;
 

@@ -16,9 +16,10 @@
 struct comm_ent {
 	MPI_Comm handle;
 	int32_t id;
-	int32_t n;		/* entries of world; -1 until first needed, 0 if it cannot be had */
-	int32_t *world;		/* world rank by rank in it (its remote group's, for an
-				 * intercommunicator); malloc'ed, immutable once built */
+	int32_t n; /* entries of world; -1 until first needed, 0 if it cannot be had */
+	/* world rank by rank in it (its remote group's, for an
+	 * intercommunicator); malloc'ed, immutable once built */
+	int32_t *world;
 };
 
 /* What one thread last looked up: valid while the table is at generation gen. */
@@ -29,11 +30,11 @@ struct comm_seen {
 	const int32_t *world;
 };
 
-static pthread_mutex_t comm_lock = PTHREAD_MUTEX_INITIALIZER;	/* all below */
-static MPI_Group world_group = MPI_GROUP_NULL;			/* cached, made on first use */
-static struct comm_ent *comm_tab;	/* live communicators, in order of creation */
+static pthread_mutex_t comm_lock = PTHREAD_MUTEX_INITIALIZER; /* all below */
+static MPI_Group world_group = MPI_GROUP_NULL;		      /* cached, made on first use */
+static struct comm_ent *comm_tab; /* live communicators, in order of creation */
 static size_t comm_n, comm_cap;
-static int32_t comm_next = MPIV_COMM_FIRST_LOCAL;	/* the id of the next one */
+static int32_t comm_next = MPIV_COMM_FIRST_LOCAL; /* the id of the next one */
 /* Bumped whenever an entry is added or goes: a thread's comm_seen of an older generation is
  * looked up again (a freed handle may be given to another communicator). */
 static atomic_uint comm_gen = 1;
@@ -168,7 +169,7 @@ int rec_comm_register(MPI_Comm newcomm)
 		free(comm_tab[i].world);
 	comm_tab[i].handle = newcomm;
 	comm_tab[i].id = id;
-	comm_tab[i].n = -1;	/* built at first use: an MPI_Comm_idup's is not usable yet */
+	comm_tab[i].n = -1; /* built at first use: an MPI_Comm_idup's is not usable yet */
 	comm_tab[i].world = NULL;
 	atomic_fetch_add_explicit(&comm_gen, 1, memory_order_release);
 	pthread_mutex_unlock(&comm_lock);
@@ -183,7 +184,8 @@ void rec_comm_forget(MPI_Comm comm)
 	for (i = 0; i < comm_n; i++) {
 		if (comm_tab[i].handle == comm) {
 			free(comm_tab[i].world);
-			memmove(comm_tab + i, comm_tab + i + 1, (comm_n - i - 1) * sizeof(*comm_tab));
+			memmove(comm_tab + i, comm_tab + i + 1,
+				(comm_n - i - 1) * sizeof(*comm_tab));
 			comm_n--;
 			atomic_fetch_add_explicit(&comm_gen, 1, memory_order_release);
 			break;
@@ -298,14 +300,14 @@ int rec_comm_to_world(MPI_Comm comm, int rank)
  * one's handle may come back with another size. Shared by all threads (thread-local storage
  * would take room at the top of each of the program's thread stacks): written rarely, under
  * type_lock, read through a sequence lock. */
-#define TYPE_SLOTS 32	/* a power of two */
+#define TYPE_SLOTS 32 /* a power of two */
 struct type_ent {
-	atomic_ullong type;	/* the handle's bits */
-	atomic_ullong size;	/* 0: the slot is empty */
+	atomic_ullong type; /* the handle's bits */
+	atomic_ullong size; /* 0: the slot is empty */
 };
 static struct type_ent type_cache[TYPE_SLOTS];
-static atomic_uint type_seq;	/* odd while a slot is written */
-static pthread_mutex_t type_lock = PTHREAD_MUTEX_INITIALIZER;	/* writers */
+static atomic_uint type_seq;				      /* odd while a slot is written */
+static pthread_mutex_t type_lock = PTHREAD_MUTEX_INITIALIZER; /* writers */
 
 static uint64_t type_bits(MPI_Datatype type)
 {

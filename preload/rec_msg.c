@@ -7,8 +7,8 @@
 #include "rec_hot.h"
 #include "rec_msg.h"
 
-static const char *msg_tool = "recorder";	/* which library speaks */
-static int msg_rank = -1;			/* world rank, -1 before MPI_Init */
+static const char *msg_tool = "recorder"; /* which library speaks */
+static int msg_rank = -1;		  /* world rank, -1 before MPI_Init */
 
 void rec_msg_set_rank(const char *tool, int rank)
 {

@@ -21,43 +21,44 @@
 #include "rec_hot.h"
 #include "rec_site.h"
 
-#define SITE_SLOTS 4096			/* hash table size, a power of two */
-#define SITE_ENTRIES (SITE_SLOTS / 2)	/* at most half full, so probes stay short */
+#define SITE_SLOTS 4096		      /* hash table size, a power of two */
+#define SITE_ENTRIES (SITE_SLOTS / 2) /* at most half full, so probes stay short */
 #define SITE_MAX_MODULES 1024
-#define SITE_MAX_OBJECTS 4096		/* loaded objects remembered, used or not */
-#define SITE_MAX_FRAMES 32		/* frames looked through for a call from the library */
+#define SITE_MAX_OBJECTS 4096 /* loaded objects remembered, used or not */
+#define SITE_MAX_FRAMES 32    /* frames looked through for a call from the library */
 
 /* One cached address. Written once, before it is published in site_table. */
 struct site_ent {
-	uintptr_t addr;		/* return address */
-	uint64_t site;		/* its MPIV_SITE() */
-	int inner;		/* in the MPI library or this library: not the program's site */
+	uintptr_t addr; /* return address */
+	uint64_t site;	/* its MPIV_SITE() */
+	int inner;	/* in the MPI library or this library: not the program's site */
 };
 
 /* A loaded object, as dl_iterate_phdr() gave it. */
 struct site_object {
-	uintptr_t lo, hi;	/* the addresses its loadable segments span */
-	uintptr_t bias;		/* load bias: what was added to its link-time addresses */
-	char *name;		/* the loader's name for it, malloc'ed ("" for the program) */
-	unsigned id;		/* its module id once a site is in it, else REC_SITE_NO_MODULE */
+	uintptr_t lo, hi; /* the addresses its loadable segments span */
+	uintptr_t bias;	  /* load bias: what was added to its link-time addresses */
+	char *name;	  /* the loader's name for it, malloc'ed ("" for the program) */
+	unsigned id;	  /* its module id once a site is in it, else REC_SITE_NO_MODULE */
 };
 
 /* A module: a loaded object that sites point into. */
 struct site_module {
-	char *path;		/* absolute path of its file */
-	int inner;		/* an MPI library's object, or this library */
+	char *path; /* absolute path of its file */
+	int inner;  /* an MPI library's object, or this library */
 };
 
-static pthread_mutex_t site_lock = PTHREAD_MUTEX_INITIALIZER;	/* inserts, objects, modules,
-								 * hook */
-static _Atomic(struct site_ent *) site_table[SITE_SLOTS];	/* open addressing, no deletes */
-static struct site_ent site_pool[SITE_ENTRIES];			/* storage of the entries */
-static unsigned site_pool_used;					/* under site_lock */
-static struct site_object site_objects[SITE_MAX_OBJECTS];	/* in the order first seen */
-static unsigned site_nobjects;					/* under site_lock */
-static struct site_module site_modules[SITE_MAX_MODULES];	/* by id */
-static atomic_uint site_nmodules;				/* published after the entry */
-static void (*site_hook)(unsigned id, const char *path);	/* under site_lock */
+/* inserts, objects, modules,
+ * hook */
+static pthread_mutex_t site_lock = PTHREAD_MUTEX_INITIALIZER;
+static _Atomic(struct site_ent *) site_table[SITE_SLOTS]; /* open addressing, no deletes */
+static struct site_ent site_pool[SITE_ENTRIES];		  /* storage of the entries */
+static unsigned site_pool_used;				  /* under site_lock */
+static struct site_object site_objects[SITE_MAX_OBJECTS]; /* in the order first seen */
+static unsigned site_nobjects;				  /* under site_lock */
+static struct site_module site_modules[SITE_MAX_MODULES]; /* by id */
+static atomic_uint site_nmodules;			  /* published after the entry */
+static void (*site_hook)(unsigned id, const char *path);  /* under site_lock */
 
 static unsigned site_hash(uintptr_t addr)
 {

@@ -18,8 +18,8 @@
 
 /* this thread's buffer, NULL if unbound; initial-exec: a plain load, also in a handler */
 static __thread struct rec_stack *stk_self __attribute__((tls_model("initial-exec")));
-static atomic_int stk_on;			/* the handler is installed */
-static char stk_exe[PATH_MAX];			/* the main program's file, "" if unknown */
+static atomic_int stk_on;      /* the handler is installed */
+static char stk_exe[PATH_MAX]; /* the main program's file, "" if unknown */
 
 /* Whether the handler running at where (an address on its stack) may unwind there: on this
  * library's alternate stack, or on one of the program's with as much room. */
@@ -44,7 +44,7 @@ static void stk_handler(int sig, siginfo_t *si, void *uc)
 {
 	struct rec_stack *st = stk_self;
 	int saved = errno;
-	char here = 0;	/* only its address is used: where this frame is */
+	char here = 0; /* only its address is used: where this frame is */
 
 	(void)sig;
 	(void)si;
@@ -69,8 +69,7 @@ int rec_stack_init(void)
 	if (sigaction(REC_STACK_SIGNAL, NULL, &old) != 0)
 		return -1;
 	/* The program's own handler wins: no stacks then. */
-	if ((old.sa_flags & SA_SIGINFO) ||
-	    (old.sa_handler != SIG_DFL && old.sa_handler != SIG_IGN))
+	if ((old.sa_flags & SA_SIGINFO) || (old.sa_handler != SIG_DFL && old.sa_handler != SIG_IGN))
 		return -1;
 	backtrace(warm, 4);
 	n = readlink("/proc/self/exe", stk_exe, sizeof(stk_exe) - 1);
@@ -130,7 +129,7 @@ void rec_stack_unbind(struct rec_stack *st)
 	if (sigaltstack(NULL, &cur) == 0 && (char *)cur.ss_sp >= st->alt &&
 	    (char *)cur.ss_sp < st->alt + st->altsize) {
 		if (cur.ss_flags & SS_ONSTACK)
-			return;		/* a handler runs on it: keep it, mapped for good */
+			return; /* a handler runs on it: keep it, mapped for good */
 		memset(&off, 0, sizeof(off));
 		off.ss_flags = SS_DISABLE;
 		if (sigaltstack(&off, NULL) != 0)

@@ -21,32 +21,35 @@
  * action is to ignore it: a stray one does no harm. The handler is installed only if the
  * program has none for it; see rec_stack_init(). */
 #define REC_STACK_SIGNAL SIGURG
-#define REC_STACK_MAX 64	/* frames taken, the handler's own included */
+#define REC_STACK_MAX 64 /* frames taken, the handler's own included */
 /* The alternate signal stack a thread gets, and the least one of the program's the handler
  * unwinds on: room for a signal frame (a few KiB with AVX-512 state), backtrace()'s unwinder
  * and, for a fatal signal, the recorder's handler and the one of the program it calls. */
 #define REC_STACK_ALT_ROOM (128u << 10)
 
 enum rec_stack_state {
-	REC_STACK_IDLE = 0,	/* nothing asked */
-	REC_STACK_WANTED = 1,	/* the signal is on its way: the handler may fill the buffer */
-	REC_STACK_DONE = 2,	/* the handler filled the buffer */
+	REC_STACK_IDLE = 0,   /* nothing asked */
+	REC_STACK_WANTED = 1, /* the signal is on its way: the handler may fill the buffer */
+	REC_STACK_DONE = 2,   /* the handler filled the buffer */
 };
 
 /* One thread's capture buffer (in its status slot). Written by the handler on its thread
  * while state is WANTED, read by the status thread once it is DONE. */
 struct rec_stack {
-	atomic_int state;		/* enum rec_stack_state */
-	int n;				/* frames in frames[]; 0 if none could be taken */
-	void *frames[REC_STACK_MAX];	/* innermost first: the handler, the signal
-					 * trampoline, MPI's code, our wrapper, the program */
-	char *alt;			/* the alternate signal stack this library gave the
-					 * thread (its lowest byte, a guard page), NULL if the
-					 * thread had one of its own or none could be made */
-	size_t altsize;			/* bytes mapped at alt */
-	int askable;			/* the thread's handler runs on an alternate stack
-					 * with room for the unwinder (REC_STACK_ALT_ROOM): its
-					 * own or this library's; else it is never asked */
+	atomic_int state; /* enum rec_stack_state */
+	int n;		  /* frames in frames[]; 0 if none could be taken */
+	/* innermost first: the handler, the signal
+	 * trampoline, MPI's code, our wrapper, the program */
+	void *frames[REC_STACK_MAX];
+	/* the alternate signal stack this library gave the
+	 * thread (its lowest byte, a guard page), NULL if the
+	 * thread had one of its own or none could be made */
+	char *alt;
+	size_t altsize; /* bytes mapped at alt */
+	/* the thread's handler runs on an alternate stack
+	 * with room for the unwinder (REC_STACK_ALT_ROOM): its
+	 * own or this library's; else it is never asked */
+	int askable;
 };
 
 /* Install the handler of REC_STACK_SIGNAL unless the program has one, and call backtrace()
@@ -67,9 +70,9 @@ void rec_stack_unbind(struct rec_stack *st);
 
 /* Which stack a signal handler of the calling thread runs on, where being an address on it. */
 enum rec_stack_alt {
-	REC_ALT_NONE = 0,	/* the thread's own stack */
-	REC_ALT_OURS = 1,	/* the alternate signal stack this library gave the thread */
-	REC_ALT_PROGRAM = 2,	/* an alternate signal stack the program set up */
+	REC_ALT_NONE = 0,    /* the thread's own stack */
+	REC_ALT_OURS = 1,    /* the alternate signal stack this library gave the thread */
+	REC_ALT_PROGRAM = 2, /* an alternate signal stack the program set up */
 };
 /* Async-signal-safe. */
 enum rec_stack_alt rec_stack_alt_of(const void *where);

@@ -27,9 +27,10 @@
 /* A call in progress for this many periods has its stack taken (half a second: well before
  * any deadlock timeout, and rare enough to cost nothing). */
 #define ST_STACK_BEATS 5
-#define ST_NOTES_SIZE 512	/* the replayer's notes, as status.h's text */
-#define ST_THREAD_STACK (256u << 10)	/* the status thread's stack: its frames and a stack's
-					 * text (st_stack_watch, rec_stack_format) */
+#define ST_NOTES_SIZE 512 /* the replayer's notes, as status.h's text */
+/* the status thread's stack: its frames and a stack's
+ * text (st_stack_watch, rec_stack_format) */
+#define ST_THREAD_STACK (256u << 10)
 
 /* What one thread is doing. Written only by its thread; read by the writer thread, which
  * retries while seq is odd or changed (a seqlock), so that call, op, site and the counts
@@ -38,80 +39,85 @@
  * included), and is one more (odd) while the owner updates the fields, then ST_SEQ_IN more
  * while its call is in progress. */
 struct st_slot {
-	atomic_ullong seq;		/* as above; never reset, so a reader cannot mistake a
-					 * later update for the one it began with */
-	atomic_uint call;		/* enum mpiv_call of the current or last call */
-	atomic_uint op;			/* its event index */
-	atomic_ullong site;		/* its call site */
-	atomic_uint seen;		/* 1 once the slot's owner made a call: op/call are
-					 * meaningful; set in its first call's update */
-	atomic_ullong polls;		/* failed polls that returned, of all the slot's owners */
-	atomic_ullong gone;		/* calls whose thread ended inside them: neither
-					 * progress nor polls. seq / ST_SEQ_CALL - polls - gone is
-					 * the progress of all the slot's owners. Both are updated
-					 * while seq is odd. */
-	atomic_uint used;		/* 1 while a live thread owns the slot; 0: free for reuse */
-	int thread;			/* the small thread number reported in events */
-	atomic_int tid;			/* the owner's kernel thread id, for its stack */
-	struct rec_stack stack;		/* the owner's stack, taken on request */
-	struct st_slot *next;		/* every slot, newest first; slots are never freed */
+	/* as above; never reset, so a reader cannot mistake a
+	 * later update for the one it began with */
+	atomic_ullong seq;
+	atomic_uint call;   /* enum mpiv_call of the current or last call */
+	atomic_uint op;	    /* its event index */
+	atomic_ullong site; /* its call site */
+	/* 1 once the slot's owner made a call: op/call are
+	 * meaningful; set in its first call's update */
+	atomic_uint seen;
+	atomic_ullong polls; /* failed polls that returned, of all the slot's owners */
+	/* calls whose thread ended inside them: neither
+	 * progress nor polls. seq / ST_SEQ_CALL - polls - gone is
+	 * the progress of all the slot's owners. Both are updated
+	 * while seq is odd. */
+	atomic_ullong gone;
+	atomic_uint used;	/* 1 while a live thread owns the slot; 0: free for reuse */
+	int thread;		/* the small thread number reported in events */
+	atomic_int tid;		/* the owner's kernel thread id, for its stack */
+	struct rec_stack stack; /* the owner's stack, taken on request */
+	struct st_slot *next;	/* every slot, newest first; slots are never freed */
 };
 
-#define ST_SEQ_IN 2u	/* seq's bit that says a call is in progress */
-#define ST_SEQ_CALL 4u	/* seq's step per call */
+#define ST_SEQ_IN 2u   /* seq's bit that says a call is in progress */
+#define ST_SEQ_CALL 4u /* seq's step per call */
 
 /* One consistent copy of a slot. */
 struct st_snap {
 	unsigned active, call, op, seen;
 	uint64_t site;
-	uint64_t progress, polls;	/* st_slot_read()'s, not the sticky call's */
+	uint64_t progress, polls; /* st_slot_read()'s, not the sticky call's */
 };
 
-static pthread_mutex_t st_slots_lock = PTHREAD_MUTEX_INITIALIZER;	/* adding slots */
-static _Atomic(struct st_slot *) st_slots;	/* head of the slot list */
-static int st_nthreads;				/* numbers given so far, under st_slots_lock */
-static struct st_slot st_first;			/* the first thread's, so MPI_Init needs no malloc */
+static pthread_mutex_t st_slots_lock = PTHREAD_MUTEX_INITIALIZER; /* adding slots */
+static _Atomic(struct st_slot *) st_slots;			  /* head of the slot list */
+static int st_nthreads;		/* numbers given so far, under st_slots_lock */
+static struct st_slot st_first; /* the first thread's, so MPI_Init needs no malloc */
 /* this thread's slot; initial-exec: a plain load, the library being preloaded */
 static __thread struct st_slot *st_self __attribute__((tls_model("initial-exec")));
-static pthread_key_t st_key;			/* frees the slot when its thread exits */
-static int st_key_ok;				/* st_key exists */
+static pthread_key_t st_key; /* frees the slot when its thread exits */
+static int st_key_ok;	     /* st_key exists */
 static pthread_once_t st_key_once = PTHREAD_ONCE_INIT;
 
-static atomic_ullong st_progress;	/* calls returned by threads without a slot */
-static atomic_ullong st_beat;		/* periods written */
-static atomic_int st_started;		/* MPI_Init returned (its call left) */
-static atomic_int st_final;		/* MPI_Finalize entered */
-static void (*st_tick)(uint64_t beat);	/* set before the thread starts */
+static atomic_ullong st_progress;      /* calls returned by threads without a slot */
+static atomic_ullong st_beat;	       /* periods written */
+static atomic_int st_started;	       /* MPI_Init returned (its call left) */
+static atomic_int st_final;	       /* MPI_Finalize entered */
+static void (*st_tick)(uint64_t beat); /* set before the thread starts */
 
 /* The file and the writer thread. */
-static pthread_mutex_t st_write_lock = PTHREAD_MUTEX_INITIALIZER;	/* building + pwrite */
-static int st_fd = -1;			/* the status file, under st_write_lock */
-static int st_rank, st_size;		/* set once by rec_status_init */
+static pthread_mutex_t st_write_lock = PTHREAD_MUTEX_INITIALIZER; /* building + pwrite */
+static int st_fd = -1;	     /* the status file, under st_write_lock */
+static int st_rank, st_size; /* set once by rec_status_init */
 static char st_host[64];
-static char st_diverged_text[512];	/* DIVERGED or FAILED: why, under st_write_lock */
-static int st_diverged;			/* MPIV_ST_DIVERGED or _FAILED once set, else 0;
-					 * under st_write_lock */
-static struct st_snap st_stuck;		/* DIVERGED: the call that diverged; under
-					 * st_write_lock */
-static int st_stuck_set;		/* st_stuck holds it */
-static pthread_mutex_t st_thread_lock = PTHREAD_MUTEX_INITIALIZER;	/* st_stop, st_cond */
-static pthread_cond_t st_cond;		/* wakes the writer early at finalize */
-static int st_stop;			/* the writer must end */
-static int st_running;			/* the writer thread exists */
+static char st_diverged_text[512]; /* DIVERGED or FAILED: why, under st_write_lock */
+/* MPIV_ST_DIVERGED or _FAILED once set, else 0;
+ * under st_write_lock */
+static int st_diverged;
+/* DIVERGED: the call that diverged; under
+ * st_write_lock */
+static struct st_snap st_stuck;
+static int st_stuck_set;					   /* st_stuck holds it */
+static pthread_mutex_t st_thread_lock = PTHREAD_MUTEX_INITIALIZER; /* st_stop, st_cond */
+static pthread_cond_t st_cond; /* wakes the writer early at finalize */
+static int st_stop;	       /* the writer must end */
+static int st_running;	       /* the writer thread exists */
 static pthread_t st_thread;
 
 /* Stacks of blocked calls. The watch is the status thread's alone; the stack it publishes is
  * under st_write_lock. */
-static int st_stacks_ok;			/* rec_stack_init() succeeded */
-static struct st_slot *st_watch_slot;		/* the longest-running call's slot */
-static unsigned st_watch_op;			/* its op */
-static uint64_t st_watch_beat;			/* the period it was first seen in */
-static int st_watch_asked;			/* its stack was asked for */
-static char st_stack[MPIV_STATUS_STACK_SIZE];	/* the published stack, as status.h says */
-static uint32_t st_stack_lines;			/* its frames; 0: none */
-static unsigned st_stack_op;			/* the op it was taken in */
-static char st_notes[ST_NOTES_SIZE];		/* rec_status_note()s, under st_write_lock */
-static uint32_t st_note_kinds;			/* their kinds, under st_write_lock */
+static int st_stacks_ok;		      /* rec_stack_init() succeeded */
+static struct st_slot *st_watch_slot;	      /* the longest-running call's slot */
+static unsigned st_watch_op;		      /* its op */
+static uint64_t st_watch_beat;		      /* the period it was first seen in */
+static int st_watch_asked;		      /* its stack was asked for */
+static char st_stack[MPIV_STATUS_STACK_SIZE]; /* the published stack, as status.h says */
+static uint32_t st_stack_lines;		      /* its frames; 0: none */
+static unsigned st_stack_op;		      /* the op it was taken in */
+static char st_notes[ST_NOTES_SIZE];	      /* rec_status_note()s, under st_write_lock */
+static uint32_t st_note_kinds;		      /* their kinds, under st_write_lock */
 
 /* Begin an update of slot s by its owner: make seq odd. Returns its value before. */
 static inline uint64_t st_update_begin(struct st_slot *s)
@@ -119,7 +125,7 @@ static inline uint64_t st_update_begin(struct st_slot *s)
 	uint64_t seq = atomic_load_explicit(&s->seq, memory_order_relaxed);
 
 	atomic_store_explicit(&s->seq, seq + 1, memory_order_relaxed);
-	atomic_thread_fence(memory_order_release);	/* seq before the fields */
+	atomic_thread_fence(memory_order_release); /* seq before the fields */
 	return seq;
 }
 
@@ -338,8 +344,7 @@ static void st_stack_watch(uint64_t beat)
 		if (beat - st_watch_beat < ST_STACK_BEATS)
 			return;
 		st_watch_asked = 1;
-		rec_stack_request(&s->stack,
-				  atomic_load_explicit(&s->tid, memory_order_relaxed));
+		rec_stack_request(&s->stack, atomic_load_explicit(&s->tid, memory_order_relaxed));
 		return;
 	}
 	if (atomic_load_explicit(&s->stack.state, memory_order_acquire) != REC_STACK_DONE)
@@ -494,7 +499,7 @@ int rec_status_init(int rank, int size, const char *dir, char *why, size_t whysi
 	pthread_sigmask(SIG_SETMASK, &old, NULL);
 	if (rc != 0) {
 		snprintf(why, whysize, "cannot start the status thread: %s", strerror(rc));
-		return -1;	/* the file stays, written at finalize */
+		return -1; /* the file stays, written at finalize */
 	}
 	st_running = 1;
 	/* MPI_Init returned (the call leaves right after): no longer starting */

@@ -9,16 +9,16 @@
 #include "rec_win.h"
 
 struct win_entry {
-	MPI_Win win;		/* the program's handle */
-	int32_t id;		/* the trace's window id */
-	uint32_t n;		/* members of its group */
-	int32_t *world;		/* its group as world ranks */
+	MPI_Win win;	/* the program's handle */
+	int32_t id;	/* the trace's window id */
+	uint32_t n;	/* members of its group */
+	int32_t *world; /* its group as world ranks */
 };
 
-static pthread_mutex_t win_lock = PTHREAD_MUTEX_INITIALIZER;	/* everything below */
+static pthread_mutex_t win_lock = PTHREAD_MUTEX_INITIALIZER; /* everything below */
 static struct win_entry *wins;
 static size_t nwins, capwins;
-static int32_t next_id;		/* ids are never reused: a freed window's handle may be */
+static int32_t next_id; /* ids are never reused: a freed window's handle may be */
 
 int32_t rec_win_add(MPI_Win win)
 {

@@ -35,15 +35,18 @@
 /* A thread that makes MPI calls. Slots are never freed (the watcher may be reading one);
  * the slot of a thread that ended is reused by the next new thread. */
 struct rec_thread {
-	atomic_uintptr_t posted;	/* the owner's struct rec_call between rec_call_posted()
-					 * and rec_call_returned(); 0 when none */
-	atomic_uintptr_t watching;	/* the call the watcher holds (membarrier protocol) */
-	atomic_ullong posted_beat;	/* rec_status_beat() when it was posted: a hint that
-					 * spares the watcher claiming calls that are not stuck */
-	atomic_int released;		/* exchange protocol: the watcher let go of a call its
-					 * owner took back */
-	atomic_int used;		/* a live thread owns the slot */
-	struct rec_thread *next;	/* every slot, newest first */
+	/* the owner's struct rec_call between rec_call_posted()
+	 * and rec_call_returned(); 0 when none */
+	atomic_uintptr_t posted;
+	atomic_uintptr_t watching; /* the call the watcher holds (membarrier protocol) */
+	/* rec_status_beat() when it was posted: a hint that
+	 * spares the watcher claiming calls that are not stuck */
+	atomic_ullong posted_beat;
+	/* exchange protocol: the watcher let go of a call its
+	 * owner took back */
+	atomic_int released;
+	atomic_int used;	 /* a live thread owns the slot */
+	struct rec_thread *next; /* every slot, newest first */
 };
 
 __thread struct rec_tls rec_tls __attribute__((tls_model("initial-exec")));
@@ -63,11 +66,11 @@ int rec_timed;
 /* membarrier(2) is there: the membarrier protocol (see REC_WATCHED). */
 static int rec_asym;
 
-static pthread_mutex_t rec_threads_lock = PTHREAD_MUTEX_INITIALIZER;	/* adding slots */
-static _Atomic(struct rec_thread *) rec_threads;	/* every slot, for the watcher */
-static pthread_key_t rec_thread_key;	/* gives the slot back when its thread ends */
+static pthread_mutex_t rec_threads_lock = PTHREAD_MUTEX_INITIALIZER; /* adding slots */
+static _Atomic(struct rec_thread *) rec_threads; /* every slot, for the watcher */
+static pthread_key_t rec_thread_key;		 /* gives the slot back when its thread ends */
 static pthread_once_t rec_thread_once = PTHREAD_ONCE_INIT;
-static int rec_thread_key_ok;		/* rec_thread_key exists */
+static int rec_thread_key_ok; /* rec_thread_key exists */
 
 void rec_guard_take(void)
 {
@@ -216,7 +219,7 @@ void rec_call_returned(struct rec_call *c)
 	c->bits &= ~(unsigned)REC_C_POSTED;
 	if (rec_asym) {
 		atomic_store_explicit(&t->posted, 0, memory_order_relaxed);
-		atomic_signal_fence(memory_order_seq_cst);	/* the watcher's membarrier */
+		atomic_signal_fence(memory_order_seq_cst); /* the watcher's membarrier */
 		if (atomic_load_explicit(&t->watching, memory_order_relaxed) == (uintptr_t)c)
 			rec_call_wait_watcher(t, c);
 	} else if (atomic_exchange_explicit(&t->posted, 0, memory_order_acq_rel) & REC_WATCHED) {
@@ -272,7 +275,7 @@ static REC_COLD void rec_call_free(struct rec_call *c)
 	if (c->ev.reqs != c->reqs_inline)
 		free(c->ev.reqs);
 	c->ev.reqs = NULL;
-	free(c->ev.group);	/* window and neighbourhood calls: malloc'ed by the handler */
+	free(c->ev.group); /* window and neighbourhood calls: malloc'ed by the handler */
 	c->ev.group = NULL;
 	free(c->members);
 	c->members = NULL;
@@ -287,7 +290,7 @@ REC_HOT void rec_call_leave(struct rec_call *c)
 	rec_steer_after(c);
 	rec_output_call(c, 0);
 	if (c->reduce)
-		rec_reduce_leave(c);	/* its findings follow the event they name */
+		rec_reduce_leave(c); /* its findings follow the event they name */
 	rec_status_leave(!!(c->bits & REC_C_FAILED_POLL));
 	/* Tested first: most calls own nothing, and free(NULL) is still a call. */
 	if ((c->ev.reqs != c->reqs_inline) | (c->ev.group != NULL) | (c->members != NULL))
@@ -317,7 +320,7 @@ static void rec_unclaim(struct rec_thread *t, uintptr_t p)
 	if (rec_asym)
 		atomic_store_explicit(&t->watching, 0, memory_order_release);
 	else if (!atomic_compare_exchange_strong(&t->posted, &claimed, p))
-		atomic_store_explicit(&t->released, 1, memory_order_release);	/* it waits */
+		atomic_store_explicit(&t->released, 1, memory_order_release); /* it waits */
 }
 
 /* If t's blocked call has been posted for REC_STUCK_BEATS, write it as incomplete. */
@@ -334,7 +337,7 @@ static void rec_watch_thread(struct rec_thread *t, uint64_t beat)
 	c = (struct rec_call *)p;
 	/* The slot's beat was a hint: the call we hold may be a newer one at the same address. */
 	if (!(c->bits & REC_C_INCOMPLETE_SENT) && beat - c->posted_beat >= REC_STUCK_BEATS) {
-		rec_call_unquick(c);	/* its owner waits: its event is ours to complete */
+		rec_call_unquick(c); /* its owner waits: its event is ours to complete */
 		/* This gives the call its index; when it returns, its complete record follows
 		 * and replaces this one. */
 		rec_output_call(c, MPIV_EV_INCOMPLETE);

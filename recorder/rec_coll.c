@@ -24,50 +24,50 @@ static void coll_request(struct rec_call *c, int rc, MPI_Request *request)
 }
 
 /* The handlers below are all alike: call PMPI while posted. */
-#define COLL_BLOCKING(call, comm)		\
-	do {					\
-		int rc_;			\
-						\
-		rec_call_posted(c);		\
-		rec_steer_coll_sync(comm);	\
-		rc_ = call;			\
-		rec_call_returned(c);		\
-		return rc_;			\
+#define COLL_BLOCKING(call, comm)          \
+	do {                               \
+		int rc_;                   \
+                                           \
+		rec_call_posted(c);        \
+		rec_steer_coll_sync(comm); \
+		rc_ = call;                \
+		rec_call_returned(c);      \
+		return rc_;                \
 	} while (0)
-#define COLL_NONBLOCKING(call, request)		\
-	do {					\
-		int rc_;			\
-						\
-		rc_ = call;			\
-		coll_request(c, rc_, request);	\
-		return rc_;			\
+#define COLL_NONBLOCKING(call, request)        \
+	do {                                   \
+		int rc_;                       \
+                                               \
+		rc_ = call;                    \
+		coll_request(c, rc_, request); \
+		return rc_;                    \
 	} while (0)
 /* The same for reductions, with the reduction check's hooks around the call when it is on
  * (rec_reduce.h); the last arguments are the fields of a struct rec_red_args. */
-#define COLL_REDUCE(call, ...)								\
-	do {										\
-		struct rec_red_args a_ = {__VA_ARGS__};					\
-		struct rec_red *r_ = rec_reduce_on ? rec_reduce_begin(c, &a_) : NULL;	\
-		int rc_;								\
-											\
-		rec_call_posted(c);							\
-		rc_ = call;								\
-		if (r_)									\
-			rec_reduce_end(r_, c, rc_);					\
-		rec_call_returned(c);							\
-		return rc_;								\
+#define COLL_REDUCE(call, ...)                                                        \
+	do {                                                                          \
+		struct rec_red_args a_ = {__VA_ARGS__};                               \
+		struct rec_red *r_ = rec_reduce_on ? rec_reduce_begin(c, &a_) : NULL; \
+		int rc_;                                                              \
+                                                                                      \
+		rec_call_posted(c);                                                   \
+		rc_ = call;                                                           \
+		if (r_)                                                               \
+			rec_reduce_end(r_, c, rc_);                                   \
+		rec_call_returned(c);                                                 \
+		return rc_;                                                           \
 	} while (0)
-#define COLL_IREDUCE(call, request, ...)						\
-	do {										\
-		struct rec_red_args a_ = {__VA_ARGS__};					\
-		struct rec_red *r_ = rec_reduce_on ? rec_reduce_begin(c, &a_) : NULL;	\
-		int rc_;								\
-											\
-		rc_ = call;								\
-		coll_request(c, rc_, request);						\
-		if (r_)									\
-			rec_reduce_started(r_, c, rc_, request);			\
-		return rc_;								\
+#define COLL_IREDUCE(call, request, ...)                                              \
+	do {                                                                          \
+		struct rec_red_args a_ = {__VA_ARGS__};                               \
+		struct rec_red *r_ = rec_reduce_on ? rec_reduce_begin(c, &a_) : NULL; \
+		int rc_;                                                              \
+                                                                                      \
+		rc_ = call;                                                           \
+		coll_request(c, rc_, request);                                        \
+		if (r_)                                                               \
+			rec_reduce_started(r_, c, rc_, request);                      \
+		return rc_;                                                           \
 	} while (0)
 
 int rec_Bcast(struct rec_call *c, void *buffer, int count, MPI_Datatype datatype, int root,
@@ -132,9 +132,9 @@ int rec_Allgather(struct rec_call *c, const void *sendbuf, int sendcount, MPI_Da
 		      comm);
 }
 
-int rec_Allgatherv(struct rec_call *c, const void *sendbuf, int sendcount,
-		   MPI_Datatype sendtype, void *recvbuf, const int recvcounts[], const int displs[],
-		   MPI_Datatype recvtype, MPI_Comm comm)
+int rec_Allgatherv(struct rec_call *c, const void *sendbuf, int sendcount, MPI_Datatype sendtype,
+		   void *recvbuf, const int recvcounts[], const int displs[], MPI_Datatype recvtype,
+		   MPI_Comm comm)
 {
 	COLL_BLOCKING(PMPI_Allgatherv(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs,
 				      recvtype, comm),
@@ -150,9 +150,8 @@ int rec_Alltoall(struct rec_call *c, const void *sendbuf, int sendcount, MPI_Dat
 }
 
 int rec_Alltoallv(struct rec_call *c, const void *sendbuf, const int sendcounts[],
-		  const int sdispls[], MPI_Datatype sendtype, void *recvbuf,
-		  const int recvcounts[], const int rdispls[], MPI_Datatype recvtype,
-		  MPI_Comm comm)
+		  const int sdispls[], MPI_Datatype sendtype, void *recvbuf, const int recvcounts[],
+		  const int rdispls[], MPI_Datatype recvtype, MPI_Comm comm)
 {
 	COLL_BLOCKING(PMPI_Alltoallv(sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts,
 				     rdispls, recvtype, comm),
@@ -176,8 +175,8 @@ int rec_Reduce_scatter(struct rec_call *c, const void *sendbuf, void *recvbuf,
 		    REC_RED_SCATTER, sendbuf, recvbuf, 0, recvcounts, datatype, op, 0, comm);
 }
 
-int rec_Reduce_scatter_block(struct rec_call *c, const void *sendbuf, void *recvbuf,
-			     int recvcount, MPI_Datatype datatype, MPI_Op op, MPI_Comm comm)
+int rec_Reduce_scatter_block(struct rec_call *c, const void *sendbuf, void *recvbuf, int recvcount,
+			     MPI_Datatype datatype, MPI_Op op, MPI_Comm comm)
 {
 	COLL_REDUCE(PMPI_Reduce_scatter_block(sendbuf, recvbuf, recvcount, datatype, op, comm),
 		    REC_RED_SCATTER_BLOCK, sendbuf, recvbuf, recvcount, NULL, datatype, op, 0,
@@ -204,7 +203,7 @@ int rec_Ibarrier(struct rec_call *c, MPI_Comm comm, MPI_Request *request)
 }
 
 int rec_Ibcast(struct rec_call *c, void *buffer, int count, MPI_Datatype datatype, int root,
-		MPI_Comm comm, MPI_Request *request)
+	       MPI_Comm comm, MPI_Request *request)
 {
 	COLL_NONBLOCKING(PMPI_Ibcast(buffer, count, datatype, root, comm, request), request);
 }
@@ -218,7 +217,7 @@ int rec_Ireduce(struct rec_call *c, const void *sendbuf, void *recvbuf, int coun
 }
 
 int rec_Iallreduce(struct rec_call *c, const void *sendbuf, void *recvbuf, int count,
-		MPI_Datatype datatype, MPI_Op op, MPI_Comm comm, MPI_Request *request)
+		   MPI_Datatype datatype, MPI_Op op, MPI_Comm comm, MPI_Request *request)
 {
 	COLL_IREDUCE(PMPI_Iallreduce(sendbuf, recvbuf, count, datatype, op, comm, request), request,
 		     REC_RED_ALL, sendbuf, recvbuf, count, NULL, datatype, op, 0, comm);
@@ -234,8 +233,8 @@ int rec_Igather(struct rec_call *c, const void *sendbuf, int sendcount, MPI_Data
 }
 
 int rec_Igatherv(struct rec_call *c, const void *sendbuf, int sendcount, MPI_Datatype sendtype,
-		void *recvbuf, const int recvcounts[], const int displs[],
-		MPI_Datatype recvtype, int root, MPI_Comm comm, MPI_Request *request)
+		 void *recvbuf, const int recvcounts[], const int displs[], MPI_Datatype recvtype,
+		 int root, MPI_Comm comm, MPI_Request *request)
 {
 	COLL_NONBLOCKING(PMPI_Igatherv(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs,
 				       recvtype, root, comm, request),
@@ -243,8 +242,8 @@ int rec_Igatherv(struct rec_call *c, const void *sendbuf, int sendcount, MPI_Dat
 }
 
 int rec_Iscatter(struct rec_call *c, const void *sendbuf, int sendcount, MPI_Datatype sendtype,
-		void *recvbuf, int recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm,
-		MPI_Request *request)
+		 void *recvbuf, int recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm,
+		 MPI_Request *request)
 {
 	COLL_NONBLOCKING(PMPI_Iscatter(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype,
 				       root, comm, request),
@@ -252,35 +251,35 @@ int rec_Iscatter(struct rec_call *c, const void *sendbuf, int sendcount, MPI_Dat
 }
 
 int rec_Iscatterv(struct rec_call *c, const void *sendbuf, const int sendcounts[],
-		const int displs[], MPI_Datatype sendtype, void *recvbuf, int recvcount,
-		MPI_Datatype recvtype, int root, MPI_Comm comm, MPI_Request *request)
+		  const int displs[], MPI_Datatype sendtype, void *recvbuf, int recvcount,
+		  MPI_Datatype recvtype, int root, MPI_Comm comm, MPI_Request *request)
 {
 	COLL_NONBLOCKING(PMPI_Iscatterv(sendbuf, sendcounts, displs, sendtype, recvbuf, recvcount,
 					recvtype, root, comm, request),
 			 request);
 }
 
-int rec_Iallgather(struct rec_call *c, const void *sendbuf, int sendcount,
-		MPI_Datatype sendtype, void *recvbuf, int recvcount, MPI_Datatype recvtype,
-		MPI_Comm comm, MPI_Request *request)
+int rec_Iallgather(struct rec_call *c, const void *sendbuf, int sendcount, MPI_Datatype sendtype,
+		   void *recvbuf, int recvcount, MPI_Datatype recvtype, MPI_Comm comm,
+		   MPI_Request *request)
 {
 	COLL_NONBLOCKING(PMPI_Iallgather(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype,
 					 comm, request),
 			 request);
 }
 
-int rec_Iallgatherv(struct rec_call *c, const void *sendbuf, int sendcount,
-		MPI_Datatype sendtype, void *recvbuf, const int recvcounts[],
-		const int displs[], MPI_Datatype recvtype, MPI_Comm comm, MPI_Request *request)
+int rec_Iallgatherv(struct rec_call *c, const void *sendbuf, int sendcount, MPI_Datatype sendtype,
+		    void *recvbuf, const int recvcounts[], const int displs[],
+		    MPI_Datatype recvtype, MPI_Comm comm, MPI_Request *request)
 {
 	COLL_NONBLOCKING(PMPI_Iallgatherv(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs,
 					  recvtype, comm, request),
 			 request);
 }
 
-int rec_Ialltoall(struct rec_call *c, const void *sendbuf, int sendcount,
-		MPI_Datatype sendtype, void *recvbuf, int recvcount, MPI_Datatype recvtype,
-		MPI_Comm comm, MPI_Request *request)
+int rec_Ialltoall(struct rec_call *c, const void *sendbuf, int sendcount, MPI_Datatype sendtype,
+		  void *recvbuf, int recvcount, MPI_Datatype recvtype, MPI_Comm comm,
+		  MPI_Request *request)
 {
 	COLL_NONBLOCKING(PMPI_Ialltoall(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype,
 					comm, request),
@@ -288,9 +287,9 @@ int rec_Ialltoall(struct rec_call *c, const void *sendbuf, int sendcount,
 }
 
 int rec_Ialltoallv(struct rec_call *c, const void *sendbuf, const int sendcounts[],
-		const int sdispls[], MPI_Datatype sendtype, void *recvbuf,
-		const int recvcounts[], const int rdispls[], MPI_Datatype recvtype,
-		MPI_Comm comm, MPI_Request *request)
+		   const int sdispls[], MPI_Datatype sendtype, void *recvbuf,
+		   const int recvcounts[], const int rdispls[], MPI_Datatype recvtype,
+		   MPI_Comm comm, MPI_Request *request)
 {
 	COLL_NONBLOCKING(PMPI_Ialltoallv(sendbuf, sendcounts, sdispls, sendtype, recvbuf,
 					 recvcounts, rdispls, recvtype, comm, request),
@@ -298,9 +297,9 @@ int rec_Ialltoallv(struct rec_call *c, const void *sendbuf, const int sendcounts
 }
 
 int rec_Ialltoallw(struct rec_call *c, const void *sendbuf, const int sendcounts[],
-		const int sdispls[], const MPI_Datatype sendtypes[], void *recvbuf,
-		const int recvcounts[], const int rdispls[], const MPI_Datatype recvtypes[],
-		MPI_Comm comm, MPI_Request *request)
+		   const int sdispls[], const MPI_Datatype sendtypes[], void *recvbuf,
+		   const int recvcounts[], const int rdispls[], const MPI_Datatype recvtypes[],
+		   MPI_Comm comm, MPI_Request *request)
 {
 	COLL_NONBLOCKING(PMPI_Ialltoallw(sendbuf, sendcounts, sdispls, sendtypes, recvbuf,
 					 recvcounts, rdispls, recvtypes, comm, request),
@@ -308,8 +307,8 @@ int rec_Ialltoallw(struct rec_call *c, const void *sendbuf, const int sendcounts
 }
 
 int rec_Ireduce_scatter(struct rec_call *c, const void *sendbuf, void *recvbuf,
-		const int recvcounts[], MPI_Datatype datatype, MPI_Op op, MPI_Comm comm,
-		MPI_Request *request)
+			const int recvcounts[], MPI_Datatype datatype, MPI_Op op, MPI_Comm comm,
+			MPI_Request *request)
 {
 	COLL_IREDUCE(PMPI_Ireduce_scatter(sendbuf, recvbuf, recvcounts, datatype, op, comm,
 					  request),
@@ -317,9 +316,8 @@ int rec_Ireduce_scatter(struct rec_call *c, const void *sendbuf, void *recvbuf,
 		     comm);
 }
 
-int rec_Ireduce_scatter_block(struct rec_call *c, const void *sendbuf, void *recvbuf,
-		int recvcount, MPI_Datatype datatype, MPI_Op op, MPI_Comm comm,
-		MPI_Request *request)
+int rec_Ireduce_scatter_block(struct rec_call *c, const void *sendbuf, void *recvbuf, int recvcount,
+			      MPI_Datatype datatype, MPI_Op op, MPI_Comm comm, MPI_Request *request)
 {
 	COLL_IREDUCE(PMPI_Ireduce_scatter_block(sendbuf, recvbuf, recvcount, datatype, op, comm,
 						request),
@@ -328,7 +326,7 @@ int rec_Ireduce_scatter_block(struct rec_call *c, const void *sendbuf, void *rec
 }
 
 int rec_Iscan(struct rec_call *c, const void *sendbuf, void *recvbuf, int count,
-		MPI_Datatype datatype, MPI_Op op, MPI_Comm comm, MPI_Request *request)
+	      MPI_Datatype datatype, MPI_Op op, MPI_Comm comm, MPI_Request *request)
 {
 	COLL_IREDUCE(PMPI_Iscan(sendbuf, recvbuf, count, datatype, op, comm, request), request,
 		     REC_RED_SCAN, sendbuf, recvbuf, count, NULL, datatype, op, 0, comm);
@@ -358,7 +356,8 @@ int rec_Neighbor_allgather(struct rec_call *c, const void *sendbuf, int sendcoun
 {
 	neighbor_event(c, comm);
 	COLL_BLOCKING(PMPI_Neighbor_allgather(sendbuf, sendcount, sendtype, recvbuf, recvcount,
-					      recvtype, comm), comm);
+					      recvtype, comm),
+		      comm);
 }
 
 int rec_Neighbor_allgatherv(struct rec_call *c, const void *sendbuf, int sendcount,
@@ -367,7 +366,8 @@ int rec_Neighbor_allgatherv(struct rec_call *c, const void *sendbuf, int sendcou
 {
 	neighbor_event(c, comm);
 	COLL_BLOCKING(PMPI_Neighbor_allgatherv(sendbuf, sendcount, sendtype, recvbuf, recvcounts,
-					       displs, recvtype, comm), comm);
+					       displs, recvtype, comm),
+		      comm);
 }
 
 int rec_Neighbor_alltoall(struct rec_call *c, const void *sendbuf, int sendcount,
@@ -376,7 +376,8 @@ int rec_Neighbor_alltoall(struct rec_call *c, const void *sendbuf, int sendcount
 {
 	neighbor_event(c, comm);
 	COLL_BLOCKING(PMPI_Neighbor_alltoall(sendbuf, sendcount, sendtype, recvbuf, recvcount,
-					     recvtype, comm), comm);
+					     recvtype, comm),
+		      comm);
 }
 
 int rec_Neighbor_alltoallv(struct rec_call *c, const void *sendbuf, const int sendcounts[],
@@ -386,7 +387,8 @@ int rec_Neighbor_alltoallv(struct rec_call *c, const void *sendbuf, const int se
 {
 	neighbor_event(c, comm);
 	COLL_BLOCKING(PMPI_Neighbor_alltoallv(sendbuf, sendcounts, sdispls, sendtype, recvbuf,
-					      recvcounts, rdispls, recvtype, comm), comm);
+					      recvcounts, rdispls, recvtype, comm),
+		      comm);
 }
 
 int rec_Neighbor_alltoallw(struct rec_call *c, const void *sendbuf, const int sendcounts[],
@@ -396,7 +398,8 @@ int rec_Neighbor_alltoallw(struct rec_call *c, const void *sendbuf, const int se
 {
 	neighbor_event(c, comm);
 	COLL_BLOCKING(PMPI_Neighbor_alltoallw(sendbuf, sendcounts, sdispls, sendtypes, recvbuf,
-					      recvcounts, rdispls, recvtypes, comm), comm);
+					      recvcounts, rdispls, recvtypes, comm),
+		      comm);
 }
 
 int rec_Ineighbor_allgather(struct rec_call *c, const void *sendbuf, int sendcount,
@@ -405,7 +408,8 @@ int rec_Ineighbor_allgather(struct rec_call *c, const void *sendbuf, int sendcou
 {
 	neighbor_event(c, comm);
 	COLL_NONBLOCKING(PMPI_Ineighbor_allgather(sendbuf, sendcount, sendtype, recvbuf, recvcount,
-						  recvtype, comm, request), request);
+						  recvtype, comm, request),
+			 request);
 }
 
 int rec_Ineighbor_allgatherv(struct rec_call *c, const void *sendbuf, int sendcount,
@@ -415,7 +419,8 @@ int rec_Ineighbor_allgatherv(struct rec_call *c, const void *sendbuf, int sendco
 {
 	neighbor_event(c, comm);
 	COLL_NONBLOCKING(PMPI_Ineighbor_allgatherv(sendbuf, sendcount, sendtype, recvbuf,
-						   recvcounts, displs, recvtype, comm, request), request);
+						   recvcounts, displs, recvtype, comm, request),
+			 request);
 }
 
 int rec_Ineighbor_alltoall(struct rec_call *c, const void *sendbuf, int sendcount,
@@ -424,7 +429,8 @@ int rec_Ineighbor_alltoall(struct rec_call *c, const void *sendbuf, int sendcoun
 {
 	neighbor_event(c, comm);
 	COLL_NONBLOCKING(PMPI_Ineighbor_alltoall(sendbuf, sendcount, sendtype, recvbuf, recvcount,
-						 recvtype, comm, request), request);
+						 recvtype, comm, request),
+			 request);
 }
 
 int rec_Ineighbor_alltoallv(struct rec_call *c, const void *sendbuf, const int sendcounts[],
@@ -434,7 +440,8 @@ int rec_Ineighbor_alltoallv(struct rec_call *c, const void *sendbuf, const int s
 {
 	neighbor_event(c, comm);
 	COLL_NONBLOCKING(PMPI_Ineighbor_alltoallv(sendbuf, sendcounts, sdispls, sendtype, recvbuf,
-						  recvcounts, rdispls, recvtype, comm, request), request);
+						  recvcounts, rdispls, recvtype, comm, request),
+			 request);
 }
 
 int rec_Ineighbor_alltoallw(struct rec_call *c, const void *sendbuf, const int sendcounts[],
@@ -444,5 +451,6 @@ int rec_Ineighbor_alltoallw(struct rec_call *c, const void *sendbuf, const int s
 {
 	neighbor_event(c, comm);
 	COLL_NONBLOCKING(PMPI_Ineighbor_alltoallw(sendbuf, sendcounts, sdispls, sendtypes, recvbuf,
-						  recvcounts, rdispls, recvtypes, comm, request), request);
+						  recvcounts, rdispls, recvtypes, comm, request),
+			 request);
 }

@@ -28,16 +28,16 @@ void rec_call_newcomm(struct rec_call *c, MPI_Comm newcomm, MPI_Comm members_of)
 
 /* A blocking creation: a collective on its parent (the wrapper recorded which, env_comm.c)
  * that gives *newcomm. */
-#define COMM_MAKE(call, newcomm)					\
-	do {								\
-		int rc_;						\
-									\
-		rec_call_posted(c);					\
-		rc_ = call;						\
-		rec_call_returned(c);					\
-		if (rc_ == MPI_SUCCESS)					\
-			rec_call_newcomm(c, *(newcomm), *(newcomm));	\
-		return rc_;						\
+#define COMM_MAKE(call, newcomm)                                     \
+	do {                                                         \
+		int rc_;                                             \
+                                                                     \
+		rec_call_posted(c);                                  \
+		rc_ = call;                                          \
+		rec_call_returned(c);                                \
+		if (rc_ == MPI_SUCCESS)                              \
+			rec_call_newcomm(c, *(newcomm), *(newcomm)); \
+		return rc_;                                          \
 	} while (0)
 
 int rec_Comm_dup(struct rec_call *c, MPI_Comm comm, MPI_Comm *newcomm)
@@ -50,8 +50,8 @@ int rec_Comm_split(struct rec_call *c, MPI_Comm comm, int color, int key, MPI_Co
 	COMM_MAKE(PMPI_Comm_split(comm, color, key, newcomm), newcomm);
 }
 
-int rec_Comm_split_type(struct rec_call *c, MPI_Comm comm, int split_type, int key,
-			MPI_Info info, MPI_Comm *newcomm)
+int rec_Comm_split_type(struct rec_call *c, MPI_Comm comm, int split_type, int key, MPI_Info info,
+			MPI_Comm *newcomm)
 {
 	COMM_MAKE(PMPI_Comm_split_type(comm, split_type, key, info, newcomm), newcomm);
 }
@@ -95,8 +95,8 @@ int rec_Dist_graph_create(struct rec_call *c, MPI_Comm comm_old, int n, const in
 
 int rec_Dist_graph_create_adjacent(struct rec_call *c, MPI_Comm comm_old, int indegree,
 				   const int sources[], const int sourceweights[], int outdegree,
-				   const int destinations[], const int destweights[],
-				   MPI_Info info, int reorder, MPI_Comm *comm_dist_graph)
+				   const int destinations[], const int destweights[], MPI_Info info,
+				   int reorder, MPI_Comm *comm_dist_graph)
 {
 	COMM_MAKE(PMPI_Dist_graph_create_adjacent(comm_old, indegree, sources, sourceweights,
 						  outdegree, destinations, destweights, info,

@@ -47,16 +47,16 @@
  * a time, so only the watcher and close take out_plock. The writer lock out_wlock serialises
  * writing to the file and moving out_tail. */
 static unsigned char out_ring[REC_OUT_RING];
-static unsigned char out_tmp[REC_OUT_TMP];	/* a record that wraps, before it is copied */
-static atomic_ullong out_head;		/* end of the complete records: producers store it */
-static atomic_ullong out_tail;		/* what is in the file: under out_wlock */
-static uint64_t out_hdrlen;		/* file offset of position 0 */
-static atomic_int out_fd = -1;		/* the trace, -1 when not recording */
-static atomic_uintptr_t out_wlock;	/* writer lock: 0 when free, else the owner's &out_me */
-static atomic_uintptr_t out_plock;	/* producer lock, same values */
-static int out_multi;			/* MPI_THREAD_MULTIPLE: every producer takes out_plock */
-static struct mpiv_tf_writer out_tf;	/* event count, site table: the producers' */
-static pid_t out_pid;			/* the process that opened it (not a forked child) */
+static unsigned char out_tmp[REC_OUT_TMP]; /* a record that wraps, before it is copied */
+static atomic_ullong out_head;		   /* end of the complete records: producers store it */
+static atomic_ullong out_tail;		   /* what is in the file: under out_wlock */
+static uint64_t out_hdrlen;		   /* file offset of position 0 */
+static atomic_int out_fd = -1;		   /* the trace, -1 when not recording */
+static atomic_uintptr_t out_wlock;	   /* writer lock: 0 when free, else the owner's &out_me */
+static atomic_uintptr_t out_plock;	   /* producer lock, same values */
+static int out_multi;			   /* MPI_THREAD_MULTIPLE: every producer takes out_plock */
+static struct mpiv_tf_writer out_tf;	   /* event count, site table: the producers' */
+static pid_t out_pid;			   /* the process that opened it (not a forked child) */
 
 /* A run of failed polls (doc/trace-format.md, repeat records): the first is written as an
  * event; the equal ones after it only count in out_run_more, written as one repeat record
@@ -64,18 +64,19 @@ static pid_t out_pid;			/* the process that opened it (not a forked child) */
  * they take it), but a flush also writes the count so far just past the head, provisionally
  * (the next records overwrite it), so that a rank killed while polling loses at most a
  * period of its count. */
-static struct mpiv_event out_run;	/* the run's event; its reqs in out_run_reqs */
-static struct mpiv_reqinfo *out_run_reqs;	/* malloc'ed, room for out_run_cap */
+static struct mpiv_event out_run;	  /* the run's event; its reqs in out_run_reqs */
+static struct mpiv_reqinfo *out_run_reqs; /* malloc'ed, room for out_run_cap */
 static uint32_t out_run_cap;
-static atomic_int out_run_open;		/* out_run is the last event appended */
-static atomic_ullong out_run_more;	/* the times it was made more, not yet written */
-static atomic_ullong out_run_leave;	/* with times: when the last of them returned */
-static atomic_ullong out_run_base;	/* with times: the time written last before the run's
-					 * repeat record (its event's leave), for a flush's */
+static atomic_int out_run_open;	    /* out_run is the last event appended */
+static atomic_ullong out_run_more;  /* the times it was made more, not yet written */
+static atomic_ullong out_run_leave; /* with times: when the last of them returned */
+/* with times: the time written last before the run's
+ * repeat record (its event's leave), for a flush's */
+static atomic_ullong out_run_base;
 /* recorder.h; producers' (written under out_plock if they take it) */
 int rec_output_fast;
-static char out_path[PATH_MAX];		/* for messages */
-static int out_on_exit_set;		/* out_on_exit() is registered */
+static char out_path[PATH_MAX]; /* for messages */
+static int out_on_exit_set;	/* out_on_exit() is registered */
 static void out_on_exit(int status, void *arg);
 
 /* Identifies the thread to the locks, also in a signal handler: initial-exec TLS is a plain
@@ -85,8 +86,8 @@ static __thread char out_me __attribute__((tls_model("initial-exec")));
 /* The fatal signals whose handler writes the ring, and what was installed before. */
 static const int out_signals[] = {SIGSEGV, SIGBUS, SIGABRT, SIGFPE, SIGILL, SIGTERM};
 #define REC_OUT_NSIGNALS (sizeof(out_signals) / sizeof(out_signals[0]))
-static struct sigaction out_old_action[REC_OUT_NSIGNALS];	/* chained to */
-static int out_installed[REC_OUT_NSIGNALS];			/* ours is in place */
+static struct sigaction out_old_action[REC_OUT_NSIGNALS]; /* chained to */
+static int out_installed[REC_OUT_NSIGNALS];		  /* ours is in place */
 
 /* Take lock. Returns 1, or 0 if this thread holds it already: a signal handler (the
  * program's, calling exit()) interrupted it inside; the interrupted code never resumes, so
@@ -212,8 +213,7 @@ static void out_flush_locked(void)
 /* A record that may take max bytes does not fit: make room, or write it to the file
  * directly if it is longer than REC_OUT_TMP. Returns 1 if it was written. Call as a
  * producer. */
-static int out_make_room(size_t max, size_t (*encode)(void *arg, void *buf, size_t cap),
-			 void *arg)
+static int out_make_room(size_t max, size_t (*encode)(void *arg, void *buf, size_t cap), void *arg)
 {
 	uint64_t head;
 	unsigned char *big;
@@ -369,11 +369,11 @@ static void out_flush_from_signal(int sig)
 			break;
 		}
 		if (cur == me)
-			break;	/* this thread was interrupted writing: writing again is harmless */
+			break; /* this thread was interrupted writing: writing again is harmless */
 		nanosleep(&nap, NULL);
 	}
 	if (!took && cur != me)
-		return;		/* another thread is stuck in a write: better lose than corrupt */
+		return; /* another thread is stuck in a write: better lose than corrupt */
 	/* With the writer lock no one moves the tail, so no producer can overwrite [tail,
 	 * head); a producer interrupted mid-record has not moved the head over it yet. */
 	tail = atomic_load(&out_tail);
@@ -448,9 +448,10 @@ static void out_on_signal(int sig, siginfo_t *info, void *uctx)
 	 * abort ends the rank all the same nearly always: the stop record goes in past what
 	 * is written, where whatever the rank writes if it lives on replaces it, as a run's
 	 * count does. A SIGTERM the program handles may mean anything: no stop record. */
-	out_flush_from_signal(sig != SIGTERM ||
-			      !(old && old->sa_handler != SIG_DFL && old->sa_handler != SIG_IGN) ?
-			      sig : 0);
+	out_flush_from_signal(sig != SIGTERM || !(old && old->sa_handler != SIG_DFL &&
+						  old->sa_handler != SIG_IGN) ?
+				      sig :
+				      0);
 	if (old && old->sa_handler != SIG_DFL && old->sa_handler != SIG_IGN) {
 		if (old->sa_flags & SA_SIGINFO)
 			old->sa_sigaction(sig, info, uctx);
@@ -482,7 +483,7 @@ static void out_install_handlers(void)
 		if (sigaction(out_signals[i], NULL, &out_old_action[i]) != 0)
 			continue;
 		if (out_old_action[i].sa_handler == SIG_IGN)
-			continue;	/* catching it would change what the program does */
+			continue; /* catching it would change what the program does */
 		out_installed[i] = sigaction(out_signals[i], &sa, NULL) == 0;
 	}
 }
@@ -524,7 +525,8 @@ static void library_version(char *dst, size_t size)
 }
 
 /* The header keeps the level as MPI numbers it; readers check it against these. */
-_Static_assert(MPI_THREAD_SINGLE == MPIV_THREAD_SINGLE && MPI_THREAD_MULTIPLE == MPIV_THREAD_MULTIPLE,
+_Static_assert(MPI_THREAD_SINGLE == MPIV_THREAD_SINGLE &&
+		       MPI_THREAD_MULTIPLE == MPIV_THREAD_MULTIPLE,
 	       "MPI_THREAD_* are not numbered 0 to 3: the trace header needs a mapping");
 
 int rec_output_open(int rank, int size, int thread_level)
@@ -686,7 +688,8 @@ static inline unsigned char *out_quick_room(uint64_t *head)
 	pos = (size_t)(*head % REC_OUT_RING);
 	if (!rec_output_fast || pos + MPIV_TF_EVENT_MAX(REC_INLINE_REQS) > REC_OUT_RING ||
 	    *head + MPIV_TF_EVENT_MAX(REC_INLINE_REQS) -
-	    atomic_load_explicit(&out_tail, memory_order_acquire) > REC_OUT_RING)
+			    atomic_load_explicit(&out_tail, memory_order_acquire) >
+		    REC_OUT_RING)
 		return NULL;
 	return out_ring + pos;
 }
@@ -764,8 +767,8 @@ void rec_output_reduction(const struct mpiv_reduction *r)
 }
 
 struct out_module {
-	uint32_t id;		/* the module's id */
-	const char *path;	/* its file */
+	uint32_t id;	  /* the module's id */
+	const char *path; /* its file */
 };
 
 static size_t enc_module(void *arg, void *buf, size_t cap)

@@ -15,7 +15,7 @@ typedef int (*rec_irecv_fn)(void *buf, int count, MPI_Datatype type, int source,
 			    MPI_Comm comm, MPI_Request *request);
 
 static REC_HOT int rec_send(struct rec_call *c, rec_send_fn pmpi, const void *buf, int count,
-		    MPI_Datatype type, int dest, int tag, MPI_Comm comm)
+			    MPI_Datatype type, int dest, int tag, MPI_Comm comm)
 {
 	enum rec_send_force force;
 	int rc;
@@ -34,7 +34,8 @@ static REC_HOT int rec_send(struct rec_call *c, rec_send_fn pmpi, const void *bu
 }
 
 static REC_HOT int rec_isend(struct rec_call *c, rec_isend_fn pmpi, const void *buf, int count,
-		     MPI_Datatype type, int dest, int tag, MPI_Comm comm, MPI_Request *request)
+			     MPI_Datatype type, int dest, int tag, MPI_Comm comm,
+			     MPI_Request *request)
 {
 	enum rec_send_force force;
 	int rc;
@@ -50,8 +51,8 @@ static REC_HOT int rec_isend(struct rec_call *c, rec_isend_fn pmpi, const void *
 	if (force == REC_SEND_BUFFERED && pmpi == PMPI_Isend)
 		rc = rec_steer_isend_copy(buf, count, type, dest, tag, comm, request);
 	else if (force == REC_SEND_SYNC)
-		rc = (pmpi == PMPI_Isend ? PMPI_Issend : PMPI_Ssend_init)(
-			buf, count, type, dest, tag, comm, request);
+		rc = (pmpi == PMPI_Isend ? PMPI_Issend : PMPI_Ssend_init)(buf, count, type, dest,
+									  tag, comm, request);
 	else
 		rc = pmpi(buf, count, type, dest, tag, comm, request);
 	rec_call_returned(c);
@@ -60,8 +61,9 @@ static REC_HOT int rec_isend(struct rec_call *c, rec_isend_fn pmpi, const void *
 	return rc;
 }
 
-static REC_HOT int rec_recv(struct rec_call *c, rec_recv_fn pmpi, void *buf, int count, MPI_Datatype type,
-		    int source, int tag, MPI_Comm comm, MPI_Status *status)
+static REC_HOT int rec_recv(struct rec_call *c, rec_recv_fn pmpi, void *buf, int count,
+			    MPI_Datatype type, int source, int tag, MPI_Comm comm,
+			    MPI_Status *status)
 {
 	MPI_Status local;
 	int rc;
@@ -81,7 +83,8 @@ static REC_HOT int rec_recv(struct rec_call *c, rec_recv_fn pmpi, void *buf, int
 }
 
 static REC_HOT int rec_irecv(struct rec_call *c, rec_irecv_fn pmpi, void *buf, int count,
-		     MPI_Datatype type, int source, int tag, MPI_Comm comm, MPI_Request *request)
+			     MPI_Datatype type, int source, int tag, MPI_Comm comm,
+			     MPI_Request *request)
 {
 	int rc;
 
@@ -111,14 +114,14 @@ int rec_Isend(struct rec_call *c, const void *buf, int count, MPI_Datatype datat
 	return rec_isend(c, PMPI_Isend, buf, count, datatype, dest, tag, comm, request);
 }
 
-int rec_Recv(struct rec_call *c, void *buf, int count, MPI_Datatype datatype, int source,
-	     int tag, MPI_Comm comm, MPI_Status *status)
+int rec_Recv(struct rec_call *c, void *buf, int count, MPI_Datatype datatype, int source, int tag,
+	     MPI_Comm comm, MPI_Status *status)
 {
 	return rec_recv(c, PMPI_Recv, buf, count, datatype, source, tag, comm, status);
 }
 
-int rec_Irecv(struct rec_call *c, void *buf, int count, MPI_Datatype datatype, int source,
-	      int tag, MPI_Comm comm, MPI_Request *request)
+int rec_Irecv(struct rec_call *c, void *buf, int count, MPI_Datatype datatype, int source, int tag,
+	      MPI_Comm comm, MPI_Request *request)
 {
 	return rec_irecv(c, PMPI_Irecv, buf, count, datatype, source, tag, comm, request);
 }
@@ -156,26 +159,26 @@ int rec_Irsend(struct rec_call *c, const void *buf, int count, MPI_Datatype data
 /* ---- persistent requests: the envelope is recorded where the request is made; each
  * MPI_Start posts it again ---- */
 
-int rec_Send_init(struct rec_call *c, const void *buf, int count, MPI_Datatype datatype,
-		  int dest, int tag, MPI_Comm comm, MPI_Request *request)
+int rec_Send_init(struct rec_call *c, const void *buf, int count, MPI_Datatype datatype, int dest,
+		  int tag, MPI_Comm comm, MPI_Request *request)
 {
 	return rec_isend(c, PMPI_Send_init, buf, count, datatype, dest, tag, comm, request);
 }
 
-int rec_Bsend_init(struct rec_call *c, const void *buf, int count, MPI_Datatype datatype,
-		   int dest, int tag, MPI_Comm comm, MPI_Request *request)
+int rec_Bsend_init(struct rec_call *c, const void *buf, int count, MPI_Datatype datatype, int dest,
+		   int tag, MPI_Comm comm, MPI_Request *request)
 {
 	return rec_isend(c, PMPI_Bsend_init, buf, count, datatype, dest, tag, comm, request);
 }
 
-int rec_Ssend_init(struct rec_call *c, const void *buf, int count, MPI_Datatype datatype,
-		   int dest, int tag, MPI_Comm comm, MPI_Request *request)
+int rec_Ssend_init(struct rec_call *c, const void *buf, int count, MPI_Datatype datatype, int dest,
+		   int tag, MPI_Comm comm, MPI_Request *request)
 {
 	return rec_isend(c, PMPI_Ssend_init, buf, count, datatype, dest, tag, comm, request);
 }
 
-int rec_Rsend_init(struct rec_call *c, const void *buf, int count, MPI_Datatype datatype,
-		   int dest, int tag, MPI_Comm comm, MPI_Request *request)
+int rec_Rsend_init(struct rec_call *c, const void *buf, int count, MPI_Datatype datatype, int dest,
+		   int tag, MPI_Comm comm, MPI_Request *request)
 {
 	return rec_isend(c, PMPI_Rsend_init, buf, count, datatype, dest, tag, comm, request);
 }
@@ -239,9 +242,8 @@ int rec_Sendrecv(struct rec_call *c, const void *sendbuf, int sendcount, MPI_Dat
 	return rc;
 }
 
-int rec_Sendrecv_replace(struct rec_call *c, void *buf, int count, MPI_Datatype datatype,
-			 int dest, int sendtag, int source, int recvtag, MPI_Comm comm,
-			 MPI_Status *status)
+int rec_Sendrecv_replace(struct rec_call *c, void *buf, int count, MPI_Datatype datatype, int dest,
+			 int sendtag, int source, int recvtag, MPI_Comm comm, MPI_Status *status)
 {
 	MPI_Status local;
 	int rc;

@@ -73,8 +73,8 @@ int rec_Improbe(struct rec_call *c, int source, int tag, MPI_Comm comm, int *fla
 	return rc;
 }
 
-int rec_Mrecv(struct rec_call *c, void *buf, int count, MPI_Datatype datatype,
-	      MPI_Message *message, MPI_Status *status)
+int rec_Mrecv(struct rec_call *c, void *buf, int count, MPI_Datatype datatype, MPI_Message *message,
+	      MPI_Status *status)
 {
 	return PMPI_Mrecv(buf, count, datatype, message, status);
 }

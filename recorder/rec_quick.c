@@ -18,21 +18,22 @@
 #include "rec_status.h"
 #include "tracefmt.h"
 
-#define RQ_SLOTS 512		/* call sites remembered, direct-mapped; a power of two */
-#define RQ_NO_MATCH INT_MIN	/* no status: not a receive, or one that matched nothing */
+#define RQ_SLOTS 512	    /* call sites remembered, direct-mapped; a power of two */
+#define RQ_NO_MATCH INT_MIN /* no status: not a receive, or one that matched nothing */
 
 /* What a call site did last. Keys are packed in words, so that comparing one costs a few
  * instructions. */
 struct rq_slot {
-	const void *ret;	/* its return address; NULL: the slot is empty */
+	const void *ret; /* its return address; NULL: the slot is empty */
 	/* the arguments as passed (a Wait's: its request's communicator and kind, rq_args()) */
-	uint64_t args;		/* count and peer */
-	uint64_t args2;		/* tag and call */
-	uint64_t comm, type;	/* the handles' bits */
-	uint64_t gen;		/* rec_comm_gen() when they were translated; RQ_NO_REUSE if the
-				 * translation does not hold for the same arguments (a derived
-				 * datatype, whose handle may come back with another size) */
-	uint64_t site;		/* its site (rec_site_lookup()) */
+	uint64_t args;	     /* count and peer */
+	uint64_t args2;	     /* tag and call */
+	uint64_t comm, type; /* the handles' bits */
+	/* rec_comm_gen() when they were translated; RQ_NO_REUSE if the
+	 * translation does not hold for the same arguments (a derived
+	 * datatype, whose handle may come back with another size) */
+	uint64_t gen;
+	uint64_t site; /* its site (rec_site_lookup()) */
 	/* what they became in the trace */
 	int32_t wpeer, wtag, wcomm;
 	uint64_t bytes;
@@ -40,8 +41,8 @@ struct rq_slot {
 	 * RQ_NO_MATCH; the number of requests and the distance of the first's id from the
 	 * last one before */
 	uint64_t status, reqs;
-	uint32_t len;		/* the length of rec; 0: none may be copied */
-	unsigned char rec[MPIV_TF_MEMO_LEN];	/* its record, times left out */
+	uint32_t len;			     /* the length of rec; 0: none may be copied */
+	unsigned char rec[MPIV_TF_MEMO_LEN]; /* its record, times left out */
 };
 
 #define RQ_NO_REUSE UINT64_MAX
@@ -149,8 +150,8 @@ static inline struct rq_slot *rq_enter(struct rec_call *c, unsigned call, const 
 				       int count, MPI_Datatype type, int peer, int tag,
 				       MPI_Comm comm)
 {
-	struct rq_slot *s = &rq_slots[((uintptr_t)ret * 0x9e3779b97f4a7c15ULL) >> 55 &
-				      (RQ_SLOTS - 1)];
+	struct rq_slot *s =
+		&rq_slots[((uintptr_t)ret * 0x9e3779b97f4a7c15ULL) >> 55 & (RQ_SLOTS - 1)];
 
 	rec_tls.depth++;
 	if (((uintptr_t)s->ret ^ (uintptr_t)ret) | (s->args ^ rq_pair(count, peer)) |
@@ -210,8 +211,7 @@ static REC_COLD void rq_write(struct rq_slot *s, struct rec_call *c, int src, in
 /* End quick call c, which returned (rec_call_returned()) with status src and mtag
  * (RQ_NO_MATCH if it has none; a receive's, on comm, else MPI_COMM_NULL): write its event,
  * as a copy of s's record if it is the same, else anew; update the status; drop the guard. */
-static inline void rq_leave(struct rq_slot *s, struct rec_call *c, int src, int mtag,
-			    MPI_Comm comm)
+static inline void rq_leave(struct rq_slot *s, struct rec_call *c, int src, int mtag, MPI_Comm comm)
 {
 	if (((s->status ^ rq_pair(src, mtag)) | (s->reqs ^ rq_reqs(c, rec_output_last_req())) |
 	     (c->bits & REC_C_INCOMPLETE_SENT) | !s->len) ||
@@ -259,8 +259,7 @@ static inline int rq_nonblocking(unsigned call, const void *buf, int count, MPI_
 REC_HOT int rec_quick_Isend(const void *buf, int count, MPI_Datatype datatype, int dest, int tag,
 			    MPI_Comm comm, MPI_Request *request, const void *ret)
 {
-	return rq_nonblocking(MPIV_CALL_Isend, buf, count, datatype, dest, tag, comm, request,
-			      ret);
+	return rq_nonblocking(MPIV_CALL_Isend, buf, count, datatype, dest, tag, comm, request, ret);
 }
 
 REC_HOT int rec_quick_Recv(void *buf, int count, MPI_Datatype datatype, int source, int tag,
@@ -324,7 +323,7 @@ REC_HOT int rec_quick_Wait(MPI_Request *request, MPI_Status *status, const void 
 			mtag = status->MPI_TAG;
 		}
 	} else {
-		c.ev.nreqs = 0;	/* failed without completing it */
+		c.ev.nreqs = 0; /* failed without completing it */
 	}
 	if (!freed)
 		rec_request_put(&e);

@@ -28,24 +28,25 @@
 #define RED_HDR 16		/* a contribution's header: checksum, payload bytes */
 #define RED_TAG_MASK 0x7fff	/* tags stay below the least MPI_TAG_UB MPI allows */
 #define RED_PRINT_MAX 10	/* findings printed by a rank; later ones only go to the trace */
-#define RED_UNCHECKED_SITES 256	/* call sites whose unchecked reductions are reported */
+#define RED_UNCHECKED_SITES 256 /* call sites whose unchecked reductions are reported */
 #define RED_POOL 8		/* large data buffers kept for the next reductions */
-#define RED_POOL_MIN (64 << 10)	/* below this, buffers come and go with malloc cheaply */
+#define RED_POOL_MIN (64 << 10) /* below this, buffers come and go with malloc cheaply */
 
 int rec_reduce_on;
 
 static struct mpiv_red_opts red_opts;
-static pthread_mutex_t red_lock = PTHREAD_MUTEX_INITIALIZER;	/* the lists below */
+static pthread_mutex_t red_lock = PTHREAD_MUTEX_INITIALIZER; /* the lists below */
 
 /* A communicator of the program, with its private duplicate. */
 struct red_comm {
-	MPI_Comm comm;		/* the program's handle */
-	MPI_Comm priv;		/* its private duplicate; MPI_COMM_NULL when it has one member
-				 * (nothing to send) or is an intercommunicator */
-	MPI_Request idup;	/* the duplicate of an MPI_Comm_idup, until it completes */
-	int inter;		/* an intercommunicator: its reductions are not checked */
+	MPI_Comm comm; /* the program's handle */
+	/* its private duplicate; MPI_COMM_NULL when it has one member
+	 * (nothing to send) or is an intercommunicator */
+	MPI_Comm priv;
+	MPI_Request idup; /* the duplicate of an MPI_Comm_idup, until it completes */
+	int inter;	  /* an intercommunicator: its reductions are not checked */
 	int size, rank;
-	unsigned seq;		/* reductions on it so far: the tag of the next */
+	unsigned seq; /* reductions on it so far: the tag of the next */
 	struct red_comm *next;
 };
 static struct red_comm *red_comms;
@@ -72,39 +73,40 @@ static struct {
 } red_pool[RED_POOL];
 static int red_npool;
 
-static uint64_t red_unchecked_sites[RED_UNCHECKED_SITES];	/* reported unchecked */
+static uint64_t red_unchecked_sites[RED_UNCHECKED_SITES]; /* reported unchecked */
 static int red_nunchecked;
-static int red_printed;		/* findings printed */
+static int red_printed; /* findings printed */
 
 /* One reduction being checked. */
 struct rec_red {
-	struct rec_red *next;	/* in the list of the call that handles it (rec_call's reduce) */
-	struct rec_red *pnext;	/* in red_pending */
-	int exchanging;		/* the exchange is posted, not finished */
-	unsigned call;		/* its MPIV_CALL_ */
+	struct rec_red *next;  /* in the list of the call that handles it (rec_call's reduce) */
+	struct rec_red *pnext; /* in red_pending */
+	int exchanging;	       /* the exchange is posted, not finished */
+	unsigned call;	       /* its MPIV_CALL_ */
 	uint64_t site;
-	uint32_t event;		/* its event's index, once written */
-	MPI_Request handle;	/* a nonblocking one's request */
+	uint32_t event;	    /* its event's index, once written */
+	MPI_Request handle; /* a nonblocking one's request */
 	struct rec_red_args a;
-	MPI_Comm priv;		/* the private communicator (MPI_COMM_NULL: no messages) */
-	int n, me;		/* its size, this rank's rank in it */
+	MPI_Comm priv; /* the private communicator (MPI_COMM_NULL: no messages) */
+	int n, me;     /* its size, this rank's rank in it */
 	int tag;
 	struct rd_sig *sig;
 	enum rd_op op;
-	MPI_User_function *fn;	/* RD_USER: the function */
+	MPI_User_function *fn; /* RD_USER: the function */
 	int commute;
-	void *result;		/* where the library's result is on this rank, or NULL */
-	size_t rcount;		/* its elements */
-	int lo, hi;		/* the result combines the contributions of ranks lo..hi-1 */
-	unsigned char **bufs;	/* by rank: the message received from it, or this rank's own
-				 * input ([header | packed data]); malloc'ed */
-	size_t *bytes;		/* by rank: the payload bytes expected from it */
-	const unsigned char **contrib;	/* by rank: its contribution to this rank's result */
-	unsigned char **sends;	/* MPI_Reduce_scatter: the slice for each rank; else NULL */
+	void *result;  /* where the library's result is on this rank, or NULL */
+	size_t rcount; /* its elements */
+	int lo, hi;    /* the result combines the contributions of ranks lo..hi-1 */
+	/* by rank: the message received from it, or this rank's own
+	 * input ([header | packed data]); malloc'ed */
+	unsigned char **bufs;
+	size_t *bytes;		       /* by rank: the payload bytes expected from it */
+	const unsigned char **contrib; /* by rank: its contribution to this rank's result */
+	unsigned char **sends;	       /* MPI_Reduce_scatter: the slice for each rank; else NULL */
 	MPI_Request *reqs;
-	int *req_rank;		/* by request: the rank it receives from, -1 for a send */
+	int *req_rank; /* by request: the rank it receives from, -1 for a send */
 	int nreqs;
-	struct mpiv_reduction *finding;	/* what it found; NULL for nothing */
+	struct mpiv_reduction *finding; /* what it found; NULL for nothing */
 };
 
 /* ---- memory ---- */
@@ -149,7 +151,7 @@ static unsigned char *red_data(size_t n)
 		}
 		pthread_mutex_unlock(&red_lock);
 	}
-	h = red_alloc(2 * sizeof(*h) + n, 0);	/* two words: the data stays aligned */
+	h = red_alloc(2 * sizeof(*h) + n, 0); /* two words: the data stays aligned */
 	h[0] = n;
 	return (unsigned char *)(h + 2);
 }
@@ -231,7 +233,7 @@ static void comm_add(MPI_Comm comm, MPI_Comm from, int make)
 	else if (!e->inter && e->size > 1 && make == 2)
 		PMPI_Comm_idup(from, &e->priv, &e->idup);
 	pthread_mutex_lock(&red_lock);
-	comm_drop(comm);	/* a handle MPI gave again, freed behind the tool's back */
+	comm_drop(comm); /* a handle MPI gave again, freed behind the tool's back */
 	e->next = red_comms;
 	red_comms = e;
 	pthread_mutex_unlock(&red_lock);
@@ -284,7 +286,7 @@ static struct mpiv_reduction *finding(struct rec_red *r, int what)
 	if (!f) {
 		f = calloc(1, sizeof(*f));
 		if (!f)
-			return NULL;	/* out of memory: the finding is lost, not the run */
+			return NULL; /* out of memory: the finding is lost, not the run */
 		r->finding = f;
 	} else {
 		memset(f, 0, sizeof(*f));
@@ -303,8 +305,10 @@ static struct mpiv_reduction *finding(struct rec_red *r, int what)
 		snprintf(f->type, sizeof(f->type), "%s", len > 0 ? name : "derived");
 		printable(f->type);
 	}
-	snprintf(f->op, sizeof(f->op), "%s", r->op != RD_USER ? rd_op_name(r->op) :
-		 r->commute ? "user-defined (commutative)" : "user-defined (not commutative)");
+	snprintf(f->op, sizeof(f->op), "%s",
+		 r->op != RD_USER ? rd_op_name(r->op) :
+		 r->commute	  ? "user-defined (commutative)" :
+				    "user-defined (not commutative)");
 	return f;
 }
 
@@ -351,7 +355,8 @@ static void failed(struct rec_red *r, int rc)
 static void print_finding(const struct rec_red *r, const struct mpiv_reduction *f)
 {
 	static const char *const heads[] = {
-		[MPIV_RED_MISMATCH] = "reduction mismatch", [MPIV_RED_FAILED] = "reduction failed",
+		[MPIV_RED_MISMATCH] = "reduction mismatch",
+		[MPIV_RED_FAILED] = "reduction failed",
 		[MPIV_RED_CORRUPT] = "reduction not judged",
 		[MPIV_RED_UNCHECKED] = "reduction not checked",
 	};
@@ -397,7 +402,7 @@ REC_COLD void rec_reduce_leave(struct rec_call *c)
 			continue;
 		}
 		if (r->call == c->ev.call)
-			r->event = c->ev.index;	/* checked in its own call */
+			r->event = c->ev.index; /* checked in its own call */
 		if (r->finding) {
 			r->finding->event = r->event;
 			r->finding->done = c->ev.index;
@@ -430,8 +435,8 @@ static void pack(const struct rec_red *r, const void *buf, size_t count, unsigne
 	if (rd_sig_direct(r->sig))
 		memcpy(out, buf, count * rd_sig_bytes(r->sig));
 	else
-		PMPI_Pack(buf, (int)count, r->a.type, out, (int)(count * rd_sig_bytes(r->sig)), &pos,
-			  r->priv != MPI_COMM_NULL ? r->priv : MPI_COMM_SELF);
+		PMPI_Pack(buf, (int)count, r->a.type, out, (int)(count * rd_sig_bytes(r->sig)),
+			  &pos, r->priv != MPI_COMM_NULL ? r->priv : MPI_COMM_SELF);
 }
 
 static void unpack(const struct rec_red *r, const unsigned char *in, size_t count, void *buf)
@@ -517,9 +522,9 @@ static size_t plan(struct rec_red *r, size_t *send)
 			send[p] = 0;
 		r->hi = a->shape == REC_RED_SCAN ? r->me + 1 : r->me;
 		if (r->hi == 0)
-			r->result = NULL;	/* rank 0's exscan result is undefined */
+			r->result = NULL; /* rank 0's exscan result is undefined */
 		break;
-	case REC_RED_LOCAL:	/* inbuf is "rank 0", inoutbuf's old value "rank 1" */
+	case REC_RED_LOCAL: /* inbuf is "rank 0", inoutbuf's old value "rank 1" */
 		send[1] = 0;
 		r->hi = 2;
 		break;
@@ -549,7 +554,7 @@ static void post(struct rec_red *r, const void *input, size_t in, const size_t *
 	for (p = r->lo; p < r->hi; p++) {
 		if (p == r->me || r->a.shape == REC_RED_LOCAL)
 			continue;
-		r->bytes[p] = r->rcount * sz;	/* every contribution is a result's size */
+		r->bytes[p] = r->rcount * sz; /* every contribution is a result's size */
 		r->bufs[p] = red_data(RED_HDR + r->bytes[p]);
 		r->req_rank[r->nreqs] = p;
 		PMPI_Irecv(r->bufs[p], (int)(RED_HDR + r->bytes[p]), MPI_BYTE, p, r->tag, r->priv,
@@ -559,8 +564,8 @@ static void post(struct rec_red *r, const void *input, size_t in, const size_t *
 		/* rank p gets the p-th slice of the input: a message of its own */
 		r->sends = red_alloc(r->n * sizeof(*r->sends), 1);
 		for (p = 0; p < r->n; p++) {
-			size_t cnt = r->a.shape == REC_RED_SCATTER ? (size_t)r->a.recvcounts[p]
-								   : (size_t)r->a.count;
+			size_t cnt = r->a.shape == REC_RED_SCATTER ? (size_t)r->a.recvcounts[p] :
+								     (size_t)r->a.count;
 			unsigned char *slice = r->bufs[r->me] + RED_HDR + off * sz;
 
 			if (p == r->me)
@@ -613,7 +618,7 @@ static void verify(struct rec_red *r, int p, int err, const MPI_Status *st)
 		return;
 	}
 	if (r->finding && r->finding->what == MPIV_RED_CORRUPT)
-		return;		/* the first damaged one is reported */
+		return; /* the first damaged one is reported */
 	f = finding(r, MPIV_RED_CORRUPT);
 	if (!f)
 		return;
@@ -706,11 +711,10 @@ static void finish(struct rec_red *r, int rc)
 		failed(r, rc);
 	for (k = 0; k < r->nreqs; k++)
 		if (r->req_rank[k] >= 0)
-			verify(r, r->req_rank[k],
-			       wrc == MPI_ERR_IN_STATUS ? st[k].MPI_ERROR : wrc, &st[k]);
+			verify(r, r->req_rank[k], wrc == MPI_ERR_IN_STATUS ? st[k].MPI_ERROR : wrc,
+			       &st[k]);
 	free(st);
-	if ((r->finding && r->finding->what == MPIV_RED_CORRUPT) || !r->result ||
-	    r->lo >= r->hi)
+	if ((r->finding && r->finding->what == MPIV_RED_CORRUPT) || !r->result || r->lo >= r->hi)
 		return;
 	compute(r, rc);
 }
@@ -735,7 +739,7 @@ static int checkable(struct rec_red *r)
 	}
 	if (r->op == RD_USER && !r->fn) {
 		unchecked(r, "a user-defined operation the check did not see made (MPI_Op_create "
-			  "after MPI_Init, from C)");
+			     "after MPI_Init, from C)");
 		return 0;
 	}
 	if (!rd_op_ok(r->op, r->sig, why, sizeof(why))) {
@@ -793,7 +797,7 @@ struct rec_red *rec_reduce_begin(struct rec_call *c, const struct rec_red_args *
 	r->handle = MPI_REQUEST_NULL;
 	r->priv = MPI_COMM_NULL;
 	r->op = rd_op_of(a->op);
-	r->n = 2;	/* MPI_Reduce_local: inbuf and inoutbuf */
+	r->n = 2; /* MPI_Reduce_local: inbuf and inoutbuf */
 	pthread_mutex_lock(&red_lock);
 	for (u = red_userops; r->op == RD_USER && u; u = u->next) {
 		if (u->op == a->op) {
@@ -803,8 +807,9 @@ struct rec_red *rec_reduce_begin(struct rec_call *c, const struct rec_red_args *
 		}
 	}
 	if (a->shape != REC_RED_LOCAL && (e = comm_find(a->comm))) {
-		if (e->idup != MPI_REQUEST_NULL && PMPI_Wait(&e->idup, MPI_STATUS_IGNORE) ==
-		    MPI_SUCCESS && e->priv != MPI_COMM_NULL)
+		if (e->idup != MPI_REQUEST_NULL &&
+		    PMPI_Wait(&e->idup, MPI_STATUS_IGNORE) == MPI_SUCCESS &&
+		    e->priv != MPI_COMM_NULL)
 			priv_setup(e->priv);
 		r->priv = e->priv;
 		r->n = e->size;
@@ -851,8 +856,7 @@ void rec_reduce_end(struct rec_red *r, struct rec_call *c, int rc)
 	attach(c, r);
 }
 
-void rec_reduce_started(struct rec_red *r, struct rec_call *c, int rc,
-			const MPI_Request *request)
+void rec_reduce_started(struct rec_red *r, struct rec_call *c, int rc, const MPI_Request *request)
 {
 	attach(c, r);
 	if (!r->exchanging || rc != MPI_SUCCESS) {
@@ -894,8 +898,8 @@ REC_COLD void rec_reduce_completed(struct rec_call *c, MPI_Request h, int rc)
 int rec_Reduce_local(struct rec_call *c, const void *inbuf, void *inoutbuf, int count,
 		     MPI_Datatype datatype, MPI_Op op)
 {
-	struct rec_red_args a = {REC_RED_LOCAL, inbuf, inoutbuf, count, NULL, datatype, op, 0,
-				 MPI_COMM_SELF};
+	struct rec_red_args a = {REC_RED_LOCAL, inbuf, inoutbuf, count,	       NULL,
+				 datatype,	op,    0,	 MPI_COMM_SELF};
 	struct rec_red *r = rec_reduce_on ? rec_reduce_begin(c, &a) : NULL;
 	int rc;
 
@@ -915,7 +919,7 @@ int rec_Op_create(struct rec_call *c, MPI_User_function *user_fn, int commute, M
 		return rc;
 	u = calloc(1, sizeof(*u));
 	if (!u)
-		return rc;	/* its reductions are reported unchecked */
+		return rc; /* its reductions are reported unchecked */
 	u->op = *op;
 	u->fn = user_fn;
 	u->commute = commute;

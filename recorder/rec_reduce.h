@@ -25,27 +25,28 @@ extern int rec_reduce_on;
 
 /* Which reduction a handler runs (MPI-4.1 6.9 to 6.11). */
 enum rec_red_shape {
-	REC_RED_REDUCE,		/* MPI_Reduce: the result at root only */
-	REC_RED_ALL,		/* MPI_Allreduce: at every rank */
-	REC_RED_SCATTER,	/* MPI_Reduce_scatter: rank i gets recvcounts[i] elements */
-	REC_RED_SCATTER_BLOCK,	/* MPI_Reduce_scatter_block: each gets count elements */
-	REC_RED_SCAN,		/* MPI_Scan: rank i gets ranks 0..i combined */
-	REC_RED_EXSCAN,		/* MPI_Exscan: rank i gets ranks 0..i-1 (rank 0 nothing) */
-	REC_RED_LOCAL,		/* MPI_Reduce_local: inoutbuf = inbuf op inoutbuf */
+	REC_RED_REDUCE,	       /* MPI_Reduce: the result at root only */
+	REC_RED_ALL,	       /* MPI_Allreduce: at every rank */
+	REC_RED_SCATTER,       /* MPI_Reduce_scatter: rank i gets recvcounts[i] elements */
+	REC_RED_SCATTER_BLOCK, /* MPI_Reduce_scatter_block: each gets count elements */
+	REC_RED_SCAN,	       /* MPI_Scan: rank i gets ranks 0..i combined */
+	REC_RED_EXSCAN,	       /* MPI_Exscan: rank i gets ranks 0..i-1 (rank 0 nothing) */
+	REC_RED_LOCAL,	       /* MPI_Reduce_local: inoutbuf = inbuf op inoutbuf */
 };
 
 /* A reduction's arguments, as its handler was given them. */
 struct rec_red_args {
 	enum rec_red_shape shape;
-	const void *sendbuf;	/* MPI_IN_PLACE, or the input (MPI_Reduce_local: inbuf) */
-	void *recvbuf;		/* the result (MPI_Reduce_local: inoutbuf) */
-	int count;		/* elements of each rank's input (MPI_Reduce_scatter_block:
-				 * of each rank's result; MPI_Reduce_scatter: unused) */
-	const int *recvcounts;	/* MPI_Reduce_scatter: each rank's result, else NULL */
+	const void *sendbuf; /* MPI_IN_PLACE, or the input (MPI_Reduce_local: inbuf) */
+	void *recvbuf;	     /* the result (MPI_Reduce_local: inoutbuf) */
+	/* elements of each rank's input (MPI_Reduce_scatter_block:
+	 * of each rank's result; MPI_Reduce_scatter: unused) */
+	int count;
+	const int *recvcounts; /* MPI_Reduce_scatter: each rank's result, else NULL */
 	MPI_Datatype type;
 	MPI_Op op;
-	int root;		/* MPI_Reduce: the root's rank in comm, else 0 */
-	MPI_Comm comm;		/* MPI_COMM_SELF for MPI_Reduce_local */
+	int root;      /* MPI_Reduce: the root's rank in comm, else 0 */
+	MPI_Comm comm; /* MPI_COMM_SELF for MPI_Reduce_local */
 };
 
 struct rec_red;
@@ -67,8 +68,7 @@ void rec_reduce_end(struct rec_red *r, struct rec_call *c, int rc);
 
 /* A nonblocking reduction's library call returned rc and *request: the check waits for its
  * completion (rec_reduce_completed()). */
-void rec_reduce_started(struct rec_red *r, struct rec_call *c, int rc,
-			const MPI_Request *request);
+void rec_reduce_started(struct rec_red *r, struct rec_call *c, int rc, const MPI_Request *request);
 
 /* Completion call c completed the request whose handle was h, with error code rc (its
  * status's): if it is a nonblocking reduction's, check it now (the findings go to c). */
@@ -93,8 +93,19 @@ void rec_reduce_comm_free(MPI_Comm comm);
 
 /* The operations (MPI-4.1 6.9.2, 6.9.4, 6.9.5). */
 enum rd_op {
-	RD_MAX, RD_MIN, RD_SUM, RD_PROD, RD_LAND, RD_BAND, RD_LOR, RD_BOR, RD_LXOR, RD_BXOR,
-	RD_MAXLOC, RD_MINLOC, RD_USER
+	RD_MAX,
+	RD_MIN,
+	RD_SUM,
+	RD_PROD,
+	RD_LAND,
+	RD_BAND,
+	RD_LOR,
+	RD_BOR,
+	RD_LXOR,
+	RD_BXOR,
+	RD_MAXLOC,
+	RD_MINLOC,
+	RD_USER
 };
 
 /* A datatype as reductions see it: the predefined types of one element's type signature. */
@@ -103,8 +114,8 @@ struct rd_sig;
 /* What is compared, and how. */
 struct rd_cmp {
 	enum rd_op op;
-	int n;			/* contributions combined into the result */
-	double tol;		/* the user's relative tolerance; < 0: the rounding bound */
+	int n;	    /* contributions combined into the result */
+	double tol; /* the user's relative tolerance; < 0: the rounding bound */
 };
 
 /* The operation of op (RD_USER for any other than the predefined ones). */
@@ -136,12 +147,13 @@ int rd_op_ok(enum rd_op op, const struct rd_sig *s, char *why, size_t whysize);
 struct rd_fold {
 	const struct rd_sig *sig;
 	enum rd_op op;
-	size_t count;		/* elements (of the datatype) */
-	unsigned char *acc;	/* the result, packed: the caller's buffer */
-	const unsigned char *const *xs;	/* the contributions (packed), the caller's: the
-					 * comparison computes the magnitudes of an element
-					 * that differs from them */
-	int n;			/* how many */
+	size_t count;	    /* elements (of the datatype) */
+	unsigned char *acc; /* the result, packed: the caller's buffer */
+	/* the contributions (packed), the caller's: the
+	 * comparison computes the magnitudes of an element
+	 * that differs from them */
+	const unsigned char *const *xs;
+	int n; /* how many */
 };
 
 /* Combine the n contributions xs (packed, count elements each; kept by the caller until the

@@ -15,13 +15,13 @@
 
 /* What a predefined type is to the operations (MPI-4.1 6.9.2 groups them the same way). */
 enum rd_class {
-	RD_C_INT,	/* C and Fortran signed integers */
-	RD_C_UINT,	/* unsigned integers */
-	RD_C_FLOAT,	/* floating point */
-	RD_C_COMPLEX,	/* complex: two floating-point parts */
-	RD_C_BOOL,	/* logical (C_BOOL, CXX_BOOL, LOGICAL): compared as true or false */
-	RD_C_BYTE,	/* MPI_BYTE: bitwise operations only */
-	RD_C_PAIR,	/* a value and an index, for MINLOC and MAXLOC (6.9.4) */
+	RD_C_INT,     /* C and Fortran signed integers */
+	RD_C_UINT,    /* unsigned integers */
+	RD_C_FLOAT,   /* floating point */
+	RD_C_COMPLEX, /* complex: two floating-point parts */
+	RD_C_BOOL,    /* logical (C_BOOL, CXX_BOOL, LOGICAL): compared as true or false */
+	RD_C_BYTE,    /* MPI_BYTE: bitwise operations only */
+	RD_C_PAIR,    /* a value and an index, for MINLOC and MAXLOC (6.9.4) */
 };
 
 /* The machine type of a value. */
@@ -32,10 +32,10 @@ struct rd_basic {
 	MPI_Datatype type;
 	const char *name;
 	enum rd_class cls;
-	enum rd_scalar sc;	/* the value's machine type (COMPLEX: each part's) */
-	enum rd_scalar isc;	/* PAIR: the index's */
-	size_t vsize;		/* PAIR: the value's bytes; the index follows it */
-	size_t size;		/* bytes of one packed element (MPI_Type_size) */
+	enum rd_scalar sc;  /* the value's machine type (COMPLEX: each part's) */
+	enum rd_scalar isc; /* PAIR: the index's */
+	size_t vsize;	    /* PAIR: the value's bytes; the index follows it */
+	size_t size;	    /* bytes of one packed element (MPI_Type_size) */
 };
 
 /* A run of the same predefined type in a signature. */
@@ -44,14 +44,14 @@ struct rd_run {
 	uint64_t reps;
 };
 
-#define RD_MAX_RUNS 65536	/* a signature longer than this is not followed */
+#define RD_MAX_RUNS 65536 /* a signature longer than this is not followed */
 
 struct rd_sig {
-	struct rd_run *runs;	/* one element's type signature, consecutive equal types merged */
+	struct rd_run *runs; /* one element's type signature, consecutive equal types merged */
 	size_t nruns, cap;
-	size_t bytes;		/* packed bytes of one element */
-	int direct;		/* see rd_sig_direct() */
-	char name[64];		/* rd_sig_name() */
+	size_t bytes;  /* packed bytes of one element */
+	int direct;    /* see rd_sig_direct() */
+	char name[64]; /* rd_sig_name() */
 };
 
 /* ---- the predefined types ---- */
@@ -97,8 +97,8 @@ static int scalar_of_size(enum rd_class cls, size_t size, enum rd_scalar *sc)
 
 static size_t scalar_size(enum rd_scalar sc)
 {
-	static const size_t sizes[] = {1, 2, 4, 8, 1, 2, 4, 8, sizeof(float), sizeof(double),
-				       sizeof(long double)};
+	static const size_t sizes[] =
+		{1, 2, 4, 8, 1, 2, 4, 8, sizeof(float), sizeof(double), sizeof(long double)};
 	return sizes[sc];
 }
 
@@ -171,8 +171,7 @@ static void basic_init(void)
 	ADD(MPI_REAL8, RD_C_FLOAT);
 	ADD(MPI_C_FLOAT_COMPLEX, RD_C_COMPLEX);
 	ADD(MPI_C_DOUBLE_COMPLEX, RD_C_COMPLEX);
-	basic_add(MPI_C_LONG_DOUBLE_COMPLEX, "MPI_C_LONG_DOUBLE_COMPLEX", RD_C_COMPLEX, RD_LD,
-		  -1);
+	basic_add(MPI_C_LONG_DOUBLE_COMPLEX, "MPI_C_LONG_DOUBLE_COMPLEX", RD_C_COMPLEX, RD_LD, -1);
 	ADD(MPI_CXX_FLOAT_COMPLEX, RD_C_COMPLEX);
 	ADD(MPI_CXX_DOUBLE_COMPLEX, RD_C_COMPLEX);
 	basic_add(MPI_CXX_LONG_DOUBLE_COMPLEX, "MPI_CXX_LONG_DOUBLE_COMPLEX", RD_C_COMPLEX, RD_LD,
@@ -219,10 +218,10 @@ enum rd_op rd_op_of(MPI_Op op)
 		MPI_Op op;
 		enum rd_op rd;
 	} ops[] = {
-		{MPI_MAX, RD_MAX}, {MPI_MIN, RD_MIN}, {MPI_SUM, RD_SUM}, {MPI_PROD, RD_PROD},
-		{MPI_LAND, RD_LAND}, {MPI_BAND, RD_BAND}, {MPI_LOR, RD_LOR}, {MPI_BOR, RD_BOR},
-		{MPI_LXOR, RD_LXOR}, {MPI_BXOR, RD_BXOR}, {MPI_MAXLOC, RD_MAXLOC},
-		{MPI_MINLOC, RD_MINLOC},
+		{MPI_MAX, RD_MAX},   {MPI_MIN, RD_MIN},	      {MPI_SUM, RD_SUM},
+		{MPI_PROD, RD_PROD}, {MPI_LAND, RD_LAND},     {MPI_BAND, RD_BAND},
+		{MPI_LOR, RD_LOR},   {MPI_BOR, RD_BOR},	      {MPI_LXOR, RD_LXOR},
+		{MPI_BXOR, RD_BXOR}, {MPI_MAXLOC, RD_MAXLOC}, {MPI_MINLOC, RD_MINLOC},
 	};
 	size_t i;
 
@@ -235,8 +234,9 @@ enum rd_op rd_op_of(MPI_Op op)
 const char *rd_op_name(enum rd_op op)
 {
 	static const char *const names[] = {
-		"MPI_MAX", "MPI_MIN", "MPI_SUM", "MPI_PROD", "MPI_LAND", "MPI_BAND", "MPI_LOR",
-		"MPI_BOR", "MPI_LXOR", "MPI_BXOR", "MPI_MAXLOC", "MPI_MINLOC", "user-defined",
+		"MPI_MAX",    "MPI_MIN",    "MPI_SUM",	    "MPI_PROD", "MPI_LAND",
+		"MPI_BAND",   "MPI_LOR",    "MPI_BOR",	    "MPI_LXOR", "MPI_BXOR",
+		"MPI_MAXLOC", "MPI_MINLOC", "user-defined",
 	};
 	return names[op];
 }
@@ -364,11 +364,13 @@ static int sig_add(struct rd_sig *s, MPI_Datatype t, uint64_t mult, int depth, c
 
 		memset(&one, 0, sizeof(one));
 		for (i = 0; i < ints[0] && !rc; i++)
-			rc = sig_add(&one, types[i], (uint64_t)ints[1 + i], depth + 1, why, whysize);
+			rc = sig_add(&one, types[i], (uint64_t)ints[1 + i], depth + 1, why,
+				     whysize);
 		for (m = 0; m < mult && !rc; m++)
 			for (k = 0; k < one.nruns && !rc; k++)
 				if (sig_append(s, one.runs[k].b, one.runs[k].reps)) {
-					snprintf(why, whysize, "a type signature too long to follow");
+					snprintf(why, whysize,
+						 "a type signature too long to follow");
 					rc = -1;
 				}
 		free(one.runs);
@@ -463,15 +465,14 @@ const char *rd_sig_name(const struct rd_sig *s)
 
 /* Call fn for every run of count elements: the run's type, its byte offset in the packed
  * data, its elements, and the index of its first among all basic elements. */
-typedef void (*rd_run_fn)(void *ctx, const struct rd_basic *b, size_t off, size_t n,
-			  uint64_t idx);
+typedef void (*rd_run_fn)(void *ctx, const struct rd_basic *b, size_t off, size_t n, uint64_t idx);
 
 static void sig_walk(const struct rd_sig *s, size_t count, rd_run_fn fn, void *ctx)
 {
 	size_t e, k, off = 0;
 	uint64_t idx = 0;
 
-	if (s->nruns == 1) {	/* the common case: one long run */
+	if (s->nruns == 1) { /* the common case: one long run */
 		fn(ctx, s->runs[0].b, 0, count * s->runs[0].reps, 0);
 		return;
 	}
@@ -487,34 +488,63 @@ static void sig_walk(const struct rd_sig *s, size_t count, rd_run_fn fn, void *c
 /* ---- the fold: acc = acc op x, element by element ----
  * Packed data need not be aligned (a run of chars before a double): elements are loaded and
  * stored with memcpy, which the compiler turns into plain moves. */
-#define LD(T, p, i) ({ T v_; memcpy(&v_, (p) + (i) * sizeof(T), sizeof(T)); v_; })
-#define ST(T, p, i, v) do { T w_ = (v); memcpy((p) + (i) * sizeof(T), &w_, sizeof(T)); } while (0)
-#define LOOP(T, expr)							\
-	for (i = 0; i < n; i++) {					\
-		T a = LD(T, acc, i), b = LD(T, x, i);			\
-		ST(T, acc, i, (T)(expr));				\
+#define LD(T, p, i)                                            \
+	({                                                     \
+		T v_;                                          \
+		memcpy(&v_, (p) + (i) * sizeof(T), sizeof(T)); \
+		v_;                                            \
+	})
+#define ST(T, p, i, v)                                         \
+	do {                                                   \
+		T w_ = (v);                                    \
+		memcpy((p) + (i) * sizeof(T), &w_, sizeof(T)); \
+	} while (0)
+#define LOOP(T, expr)                                 \
+	for (i = 0; i < n; i++) {                     \
+		T a = LD(T, acc, i), b = LD(T, x, i); \
+		ST(T, acc, i, (T)(expr));             \
 	}
 
 /* Integers: sums and products wrap around, as two's complement hardware makes them (an
  * overflow is then the same in every order: the arithmetic is modulo 2^bits). */
-#define INT_FOLD(name, T, UT)							\
-	static void name(enum rd_op op, unsigned char *acc, const unsigned char *x,	\
-			 size_t n)						\
-	{									\
-		size_t i;							\
-		switch (op) {							\
-		case RD_SUM: LOOP(T, (UT)a + (UT)b); break;			\
-		case RD_PROD: LOOP(T, (UT)a * (UT)b); break;			\
-		case RD_MAX: LOOP(T, b > a ? b : a); break;			\
-		case RD_MIN: LOOP(T, b < a ? b : a); break;			\
-		case RD_LAND: LOOP(T, a && b); break;				\
-		case RD_LOR: LOOP(T, a || b); break;				\
-		case RD_LXOR: LOOP(T, !a != !b); break;				\
-		case RD_BAND: LOOP(T, a & b); break;				\
-		case RD_BOR: LOOP(T, a | b); break;				\
-		case RD_BXOR: LOOP(T, a ^ b); break;				\
-		default: break;							\
-		}								\
+#define INT_FOLD(name, T, UT)                                                                 \
+	static void name(enum rd_op op, unsigned char *acc, const unsigned char *x, size_t n) \
+	{                                                                                     \
+		size_t i;                                                                     \
+		switch (op) {                                                                 \
+		case RD_SUM:                                                                  \
+			LOOP(T, (UT)a + (UT)b);                                               \
+			break;                                                                \
+		case RD_PROD:                                                                 \
+			LOOP(T, (UT)a *(UT)b);                                                \
+			break;                                                                \
+		case RD_MAX:                                                                  \
+			LOOP(T, b > a ? b : a);                                               \
+			break;                                                                \
+		case RD_MIN:                                                                  \
+			LOOP(T, b < a ? b : a);                                               \
+			break;                                                                \
+		case RD_LAND:                                                                 \
+			LOOP(T, a &&b);                                                       \
+			break;                                                                \
+		case RD_LOR:                                                                  \
+			LOOP(T, a || b);                                                      \
+			break;                                                                \
+		case RD_LXOR:                                                                 \
+			LOOP(T, !a != !b);                                                    \
+			break;                                                                \
+		case RD_BAND:                                                                 \
+			LOOP(T, a &b);                                                        \
+			break;                                                                \
+		case RD_BOR:                                                                  \
+			LOOP(T, a | b);                                                       \
+			break;                                                                \
+		case RD_BXOR:                                                                 \
+			LOOP(T, a ^ b);                                                       \
+			break;                                                                \
+		default:                                                                      \
+			break;                                                                \
+		}                                                                             \
 	}
 INT_FOLD(fold_i8, int8_t, uint8_t)
 INT_FOLD(fold_i16, int16_t, uint16_t)
@@ -527,34 +557,42 @@ INT_FOLD(fold_u64, uint64_t, uint64_t)
 
 /* Floating point: MIN and MAX carry a NaN through, so that an element with a NaN among its
  * inputs is known (its order decides what a library returns: it is not compared). */
-#define FLOAT_FOLD(name, T)							\
-	static void name(enum rd_op op, unsigned char *acc, const unsigned char *x,	\
-			 size_t n)						\
-	{									\
-		size_t i;							\
-		switch (op) {							\
-		case RD_SUM: LOOP(T, a + b); break;				\
-		case RD_PROD: LOOP(T, a * b); break;				\
-		case RD_MAX: LOOP(T, isnan(a) || isnan(b) ? (T)NAN : b > a ? b : a); break; \
-		case RD_MIN: LOOP(T, isnan(a) || isnan(b) ? (T)NAN : b < a ? b : a); break; \
-		default: break;							\
-		}								\
+#define FLOAT_FOLD(name, T)                                                                   \
+	static void name(enum rd_op op, unsigned char *acc, const unsigned char *x, size_t n) \
+	{                                                                                     \
+		size_t i;                                                                     \
+		switch (op) {                                                                 \
+		case RD_SUM:                                                                  \
+			LOOP(T, a + b);                                                       \
+			break;                                                                \
+		case RD_PROD:                                                                 \
+			LOOP(T, a *b);                                                        \
+			break;                                                                \
+		case RD_MAX:                                                                  \
+			LOOP(T, isnan(a) || isnan(b) ? (T)NAN : b > a ? b : a);               \
+			break;                                                                \
+		case RD_MIN:                                                                  \
+			LOOP(T, isnan(a) || isnan(b) ? (T)NAN : b < a ? b : a);               \
+			break;                                                                \
+		default:                                                                      \
+			break;                                                                \
+		}                                                                             \
 	}
 FLOAT_FOLD(fold_f, float)
 FLOAT_FOLD(fold_d, double)
 FLOAT_FOLD(fold_ld, long double)
 
 /* Complex products, by the formula libraries use (no special handling of infinities). */
-#define COMPLEX_PROD(name, T)							\
-	static void name(unsigned char *acc, const unsigned char *x, size_t n)	\
-	{									\
-		size_t i;							\
-		for (i = 0; i < n; i++) {					\
-			T ar = LD(T, acc, 2 * i), ai = LD(T, acc, 2 * i + 1);	\
-			T br = LD(T, x, 2 * i), bi = LD(T, x, 2 * i + 1);	\
-			ST(T, acc, 2 * i, ar * br - ai * bi);			\
-			ST(T, acc, 2 * i + 1, ar * bi + ai * br);		\
-		}								\
+#define COMPLEX_PROD(name, T)                                                  \
+	static void name(unsigned char *acc, const unsigned char *x, size_t n) \
+	{                                                                      \
+		size_t i;                                                      \
+		for (i = 0; i < n; i++) {                                      \
+			T ar = LD(T, acc, 2 * i), ai = LD(T, acc, 2 * i + 1);  \
+			T br = LD(T, x, 2 * i), bi = LD(T, x, 2 * i + 1);      \
+			ST(T, acc, 2 * i, ar * br - ai * bi);                  \
+			ST(T, acc, 2 * i + 1, ar * bi + ai * br);              \
+		}                                                              \
 	}
 COMPLEX_PROD(cprod_f, float)
 COMPLEX_PROD(cprod_d, double)
@@ -564,17 +602,28 @@ COMPLEX_PROD(cprod_ld, long double)
 static long double get_real(enum rd_scalar sc, const unsigned char *p)
 {
 	switch (sc) {
-	case RD_I8: return LD(int8_t, p, 0);
-	case RD_I16: return LD(int16_t, p, 0);
-	case RD_I32: return LD(int32_t, p, 0);
-	case RD_I64: return LD(int64_t, p, 0);
-	case RD_U8: return LD(uint8_t, p, 0);
-	case RD_U16: return LD(uint16_t, p, 0);
-	case RD_U32: return LD(uint32_t, p, 0);
-	case RD_U64: return LD(uint64_t, p, 0);
-	case RD_F: return LD(float, p, 0);
-	case RD_D: return LD(double, p, 0);
-	default: return LD(long double, p, 0);
+	case RD_I8:
+		return LD(int8_t, p, 0);
+	case RD_I16:
+		return LD(int16_t, p, 0);
+	case RD_I32:
+		return LD(int32_t, p, 0);
+	case RD_I64:
+		return LD(int64_t, p, 0);
+	case RD_U8:
+		return LD(uint8_t, p, 0);
+	case RD_U16:
+		return LD(uint16_t, p, 0);
+	case RD_U32:
+		return LD(uint32_t, p, 0);
+	case RD_U64:
+		return LD(uint64_t, p, 0);
+	case RD_F:
+		return LD(float, p, 0);
+	case RD_D:
+		return LD(double, p, 0);
+	default:
+		return LD(long double, p, 0);
 	}
 }
 
@@ -592,7 +641,8 @@ static void fold_pairs(enum rd_op op, const struct rd_basic *b, unsigned char *a
 
 	for (i = 0; i < n; i++, acc += b->size, x += b->size) {
 		long double av = get_real(b->sc, acc), bv = get_real(b->sc, x);
-		long double ai = get_real(b->isc, acc + b->vsize), bi = get_real(b->isc, x + b->vsize);
+		long double ai = get_real(b->isc, acc + b->vsize),
+			    bi = get_real(b->isc, x + b->vsize);
 		int take;
 
 		if (isnan(av))
@@ -625,20 +675,42 @@ static void fold_run(enum rd_op op, const struct rd_basic *b, unsigned char *acc
 				cprod_ld(acc, x, n);
 			return;
 		}
-		n *= 2;		/* a sum adds the parts */
+		n *= 2; /* a sum adds the parts */
 	}
 	switch (b->sc) {
-	case RD_I8: fold_i8(op, acc, x, n); break;
-	case RD_I16: fold_i16(op, acc, x, n); break;
-	case RD_I32: fold_i32(op, acc, x, n); break;
-	case RD_I64: fold_i64(op, acc, x, n); break;
-	case RD_U8: fold_u8(op, acc, x, n); break;
-	case RD_U16: fold_u16(op, acc, x, n); break;
-	case RD_U32: fold_u32(op, acc, x, n); break;
-	case RD_U64: fold_u64(op, acc, x, n); break;
-	case RD_F: fold_f(op, acc, x, n); break;
-	case RD_D: fold_d(op, acc, x, n); break;
-	case RD_LD: fold_ld(op, acc, x, n); break;
+	case RD_I8:
+		fold_i8(op, acc, x, n);
+		break;
+	case RD_I16:
+		fold_i16(op, acc, x, n);
+		break;
+	case RD_I32:
+		fold_i32(op, acc, x, n);
+		break;
+	case RD_I64:
+		fold_i64(op, acc, x, n);
+		break;
+	case RD_U8:
+		fold_u8(op, acc, x, n);
+		break;
+	case RD_U16:
+		fold_u16(op, acc, x, n);
+		break;
+	case RD_U32:
+		fold_u32(op, acc, x, n);
+		break;
+	case RD_U64:
+		fold_u64(op, acc, x, n);
+		break;
+	case RD_F:
+		fold_f(op, acc, x, n);
+		break;
+	case RD_D:
+		fold_d(op, acc, x, n);
+		break;
+	case RD_LD:
+		fold_ld(op, acc, x, n);
+		break;
 	}
 }
 
@@ -718,8 +790,7 @@ static long double largest(enum rd_scalar sc)
 }
 
 /* Format the element at p into buf. */
-static void format_value(const struct rd_basic *b, const unsigned char *p, char *buf,
-			 size_t size)
+static void format_value(const struct rd_basic *b, const unsigned char *p, char *buf, size_t size)
 {
 	int digits = b->sc == RD_F ? 9 : b->sc == RD_D ? 17 : 21;
 	long double v = get_real(b->sc, p);
@@ -757,8 +828,8 @@ static void format_value(const struct rd_basic *b, const unsigned char *p, char 
  * and, over the finite nonzero ones (modulus: the complex numbers' moduli, off being an
  * element's), *hi the product of those above 1 and *lo of those below: every partial
  * product, in any order, lies between lo and hi. */
-static void magnitudes(const struct rd_fold *f, const struct rd_basic *b, size_t off,
-		       int modulus, long double *sum, long double *hi, long double *lo)
+static void magnitudes(const struct rd_fold *f, const struct rd_basic *b, size_t off, int modulus,
+		       long double *sum, long double *hi, long double *lo)
 {
 	int i;
 
@@ -784,9 +855,9 @@ static void magnitudes(const struct rd_fold *f, const struct rd_basic *b, size_t
 /* How one floating-point part compares: *allowed is the difference allowed (0: exact). The
  * magnitudes are computed as the type would (a sum of doubles that overflows a double is an
  * overflow in some order, even if a long double holds it). */
-static int part_differs(const struct rd_fold *f, const struct rd_cmp *cmp,
-			const struct rd_basic *b, size_t off, long double got, long double want,
-			long double rel, long double *allowed)
+static int part_differs(const struct rd_fold *f, const struct rd_cmp *cmp, const struct rd_basic *b,
+			size_t off, long double got, long double want, long double rel,
+			long double *allowed)
 {
 	long double mag, hi, lo;
 
@@ -811,7 +882,7 @@ static int part_differs(const struct rd_fold *f, const struct rd_cmp *cmp,
 			return got != want;
 		*allowed = rel * fabsl(want);
 		return !(fabsl(got - want) <= *allowed);
-	default:	/* sums; user-defined operations, of unknown rounding */
+	default: /* sums; user-defined operations, of unknown rounding */
 		/* a sum is NaN only with a NaN or infinities among its inputs: see below */
 		if (isnan(want))
 			return cmp->op == RD_USER && !isnan(got);
@@ -950,7 +1021,7 @@ uint64_t rd_compare(const struct rd_fold *f, const unsigned char *got, const str
 
 uint64_t rd_checksum(const void *p, size_t len)
 {
-	const uint64_t k = 0x100000001b3ULL;	/* odd: multiplying by it is a bijection */
+	const uint64_t k = 0x100000001b3ULL; /* odd: multiplying by it is a bijection */
 	const unsigned char *b = p;
 	uint64_t h[4], w;
 	size_t i = 0;

@@ -9,24 +9,25 @@
 #include "steer.h"
 #include "rec_comm.h"
 
-#define REQ_BUCKETS 1024	/* a power of two */
-#define REQ_CHUNK 256		/* table nodes allocated at a time */
-#define REQ_STACK 8		/* requests a completion call handles without malloc: few, its
-				 * frame is on the program's stack */
+#define REQ_BUCKETS 1024 /* a power of two */
+#define REQ_CHUNK 256	 /* table nodes allocated at a time */
+/* requests a completion call handles without malloc: few, its
+ * frame is on the program's stack */
+#define REQ_STACK 8
 
 /* A table node. Handles are not unique (see struct rec_reqent), so a bucket may hold several
  * nodes with one handle; a wait takes the newest one returned in the variable it is passed,
  * else the oldest (several built-in handles copied into an array complete in the order they
  * were made). */
 struct req_node {
-	struct rec_reqent e;	/* the request */
-	struct req_node *next;	/* same bucket, or the free list */
+	struct rec_reqent e;   /* the request */
+	struct req_node *next; /* same bucket, or the free list */
 };
 
-static pthread_mutex_t req_lock = PTHREAD_MUTEX_INITIALIZER;	/* everything below, if rec_multi */
+static pthread_mutex_t req_lock = PTHREAD_MUTEX_INITIALIZER; /* everything below, if rec_multi */
 static struct req_node *req_buckets[REQ_BUCKETS];
-static struct req_node *req_free;	/* unused nodes */
-static int32_t req_next_id;		/* ids are 0, 1, ... in order of creation */
+static struct req_node *req_free; /* unused nodes */
+static int32_t req_next_id;	  /* ids are 0, 1, ... in order of creation */
 
 /* req_lock, needed only when calls of several threads may overlap (rec_multi). */
 static void req_lock_take(void)
@@ -156,8 +157,7 @@ void rec_request_put(const struct rec_reqent *e)
 	req_lock_drop();
 }
 
-void rec_request_info(const struct rec_reqent *e, const MPI_Status *st,
-		      struct mpiv_reqinfo *ri)
+void rec_request_info(const struct rec_reqent *e, const MPI_Status *st, struct mpiv_reqinfo *ri)
 {
 	ri->req = e->id;
 	ri->src = MPIV_NONE;
@@ -195,7 +195,7 @@ REC_HOT int rec_Wait(struct rec_call *c, MPI_Request *request, MPI_Status *statu
 	if (status == MPI_STATUS_IGNORE)
 		status = &local;
 	if (!request || *request == MPI_REQUEST_NULL)
-		return PMPI_Wait(request, status);	/* completes nothing: an empty list */
+		return PMPI_Wait(request, status); /* completes nothing: an empty list */
 	/* Listed before the call, so that a Wait that blocks shows what it waits for. */
 	rec_request_take(*request, request, &e);
 	rec_call_add_req(c, e.id, MPIV_NONE, MPIV_NONE);
@@ -206,7 +206,7 @@ REC_HOT int rec_Wait(struct rec_call *c, MPI_Request *request, MPI_Status *statu
 	if (rc == MPI_SUCCESS || freed)
 		rec_request_info(&e, status, &c->ev.reqs[0]);
 	else
-		c->ev.nreqs = 0;	/* failed without completing it */
+		c->ev.nreqs = 0; /* failed without completing it */
 	if (rec_reduce_on && (rc == MPI_SUCCESS || freed))
 		rec_reduce_completed(c, e.handle, rc);
 	if (!freed)
@@ -215,7 +215,7 @@ REC_HOT int rec_Wait(struct rec_call *c, MPI_Request *request, MPI_Status *statu
 }
 
 REC_HOT int rec_Waitall(struct rec_call *c, int count, MPI_Request array_of_requests[],
-		MPI_Status array_of_statuses[])
+			MPI_Status array_of_statuses[])
 {
 	struct rec_reqent ent_stack[REQ_STACK], *ent = ent_stack;
 	MPI_Status st_stack[REQ_STACK], *st = array_of_statuses, *st_heap = NULL;
@@ -226,7 +226,7 @@ REC_HOT int rec_Waitall(struct rec_call *c, int count, MPI_Request array_of_requ
 	if (n > REQ_STACK) {
 		ent = malloc(n * sizeof(*ent));
 		if (!ent)
-			n = 0;		/* cannot follow them: record the call without requests */
+			n = 0; /* cannot follow them: record the call without requests */
 	}
 	if (n > 0 && rec_call_reserve_reqs(c, (uint32_t)n) != 0)
 		n = 0;
@@ -255,8 +255,10 @@ REC_HOT int rec_Waitall(struct rec_call *c, int count, MPI_Request array_of_requ
 			rec_request_info(&ent[i], st != MPI_STATUSES_IGNORE ? &st[i] : NULL,
 					 &c->ev.reqs[k++]);
 		if (rec_reduce_on && (rc == MPI_SUCCESS || freed))
-			rec_reduce_completed(c, ent[i].handle, rc == MPI_SUCCESS ||
-					     st == MPI_STATUSES_IGNORE ? rc : st[i].MPI_ERROR);
+			rec_reduce_completed(c, ent[i].handle,
+					     rc == MPI_SUCCESS || st == MPI_STATUSES_IGNORE ?
+						     rc :
+						     st[i].MPI_ERROR);
 		if (!freed)
 			rec_request_put(&ent[i]);
 	}
@@ -274,10 +276,10 @@ REC_HOT int rec_Waitall(struct rec_call *c, int count, MPI_Request array_of_requ
  * finds nothing complete lists them all as pending, which check reads as "no effect". */
 
 struct completion {
-	int n;				/* requests passed */
-	struct rec_reqent *ent;		/* their table entries, by array position */
+	int n;			/* requests passed */
+	struct rec_reqent *ent; /* their table entries, by array position */
 	struct rec_reqent stack[REQ_STACK];
-	char *done;			/* done[i]: position i completed */
+	char *done; /* done[i]: position i completed */
 	char done_stack[REQ_STACK];
 };
 
@@ -335,7 +337,7 @@ static void completion_finish(struct rec_call *c, struct completion *cp, MPI_Req
 	uint32_t pending = 0;
 	int i, pass;
 
-	c->ev.nreqs = 0;	/* completion_list_pending()'s list, if any, is written again */
+	c->ev.nreqs = 0; /* completion_list_pending()'s list, if any, is written again */
 	for (pass = 0; pass < 2; pass++) {
 		for (i = 0; i < cp->n; i++) {
 			struct mpiv_reqinfo ri;
@@ -357,7 +359,7 @@ static void completion_finish(struct rec_call *c, struct completion *cp, MPI_Req
 	c->ev.npending = pending;
 	for (i = 0; i < cp->n; i++)
 		if (cp->ent[i].handle != MPI_REQUEST_NULL && requests[i] != MPI_REQUEST_NULL)
-			rec_request_put(&cp->ent[i]);	/* pending, or persistent and inactive */
+			rec_request_put(&cp->ent[i]); /* pending, or persistent and inactive */
 	if (cp->ent != cp->stack)
 		free(cp->ent);
 	if (cp->done != cp->done_stack)
@@ -366,10 +368,10 @@ static void completion_finish(struct rec_call *c, struct completion *cp, MPI_Req
 
 /* Statuses: one for the single completed request, or an array by position. */
 struct status_pick {
-	const MPI_Status *one;		/* Waitany, Testany, Test */
-	const MPI_Status *array;	/* Testall (by position) */
-	const MPI_Status *some;		/* Waitsome, Testsome: by completion order */
-	const int *indices;		/* positions of `some` */
+	const MPI_Status *one;	 /* Waitany, Testany, Test */
+	const MPI_Status *array; /* Testall (by position) */
+	const MPI_Status *some;	 /* Waitsome, Testsome: by completion order */
+	const int *indices;	 /* positions of `some` */
 	int nsome;
 };
 
@@ -634,20 +636,20 @@ static int rec_some(struct rec_call *c, rec_some_fn pmpi, int incount,
 		sp.nsome = *outcount;
 	}
 	completion_finish(c, &cp, array_of_requests, sp.some ? pick_status : NULL, &sp);
-	rec_call_polled(c, rc);	/* a Testsome that completed none */
+	rec_call_polled(c, rc); /* a Testsome that completed none */
 	free(heap);
 	return rc;
 }
 
-int rec_Waitsome(struct rec_call *c, int incount, MPI_Request array_of_requests[],
-		 int *outcount, int array_of_indices[], MPI_Status array_of_statuses[])
+int rec_Waitsome(struct rec_call *c, int incount, MPI_Request array_of_requests[], int *outcount,
+		 int array_of_indices[], MPI_Status array_of_statuses[])
 {
 	return rec_some(c, PMPI_Waitsome, incount, array_of_requests, outcount, array_of_indices,
 			array_of_statuses);
 }
 
-int rec_Testsome(struct rec_call *c, int incount, MPI_Request array_of_requests[],
-		 int *outcount, int array_of_indices[], MPI_Status array_of_statuses[])
+int rec_Testsome(struct rec_call *c, int incount, MPI_Request array_of_requests[], int *outcount,
+		 int array_of_indices[], MPI_Status array_of_statuses[])
 {
 	return rec_some(c, PMPI_Testsome, incount, array_of_requests, outcount, array_of_indices,
 			array_of_statuses);
@@ -743,9 +745,8 @@ int rec_Startall(struct rec_call *c, int count, MPI_Request array_of_requests[])
  * table until a wait or test completes it ---- */
 
 int rec_Grequest_start(struct rec_call *c, MPI_Grequest_query_function *query_fn,
-		       MPI_Grequest_free_function *free_fn,
-		       MPI_Grequest_cancel_function *cancel_fn, void *extra_state,
-		       MPI_Request *request)
+		       MPI_Grequest_free_function *free_fn, MPI_Grequest_cancel_function *cancel_fn,
+		       void *extra_state, MPI_Request *request)
 {
 	int rc = PMPI_Grequest_start(query_fn, free_fn, cancel_fn, extra_state, request);
 

@@ -10,29 +10,29 @@
 #include "rec_win.h"
 
 /* A call that may block: PMPI while posted. */
-#define WIN_BLOCKING(call)		\
-	do {				\
-		int rc_;		\
-					\
-		rec_call_posted(c);	\
-		rc_ = call;		\
-		rec_call_returned(c);	\
-		return rc_;		\
+#define WIN_BLOCKING(call)            \
+	do {                          \
+		int rc_;              \
+                                      \
+		rec_call_posted(c);   \
+		rc_ = call;           \
+		rec_call_returned(c); \
+		return rc_;           \
 	} while (0)
 
 /* A window creation: PMPI while posted, then the new window's id and its group. */
-#define WIN_CREATION(call, win)							\
-	do {									\
-		int rc_;							\
-										\
-		rec_call_posted(c);						\
-		rc_ = call;							\
-		rec_call_returned(c);						\
-		if (rc_ == MPI_SUCCESS) {					\
-			c->ev.win = rec_win_add(*(win));			\
-			c->ev.group = rec_win_group(*(win), &c->ev.ngroup);	\
-		}								\
-		return rc_;							\
+#define WIN_CREATION(call, win)                                             \
+	do {                                                                \
+		int rc_;                                                    \
+                                                                            \
+		rec_call_posted(c);                                         \
+		rc_ = call;                                                 \
+		rec_call_returned(c);                                       \
+		if (rc_ == MPI_SUCCESS) {                                   \
+			c->ev.win = rec_win_add(*(win));                    \
+			c->ev.group = rec_win_group(*(win), &c->ev.ngroup); \
+		}                                                           \
+		return rc_;                                                 \
 	} while (0)
 
 int rec_Win_create(struct rec_call *c, void *base, MPI_Aint size, int disp_unit, MPI_Info info,
@@ -41,8 +41,8 @@ int rec_Win_create(struct rec_call *c, void *base, MPI_Aint size, int disp_unit,
 	WIN_CREATION(PMPI_Win_create(base, size, disp_unit, info, comm, win), win);
 }
 
-int rec_Win_allocate(struct rec_call *c, MPI_Aint size, int disp_unit, MPI_Info info,
-		     MPI_Comm comm, void *baseptr, MPI_Win *win)
+int rec_Win_allocate(struct rec_call *c, MPI_Aint size, int disp_unit, MPI_Info info, MPI_Comm comm,
+		     void *baseptr, MPI_Win *win)
 {
 	WIN_CREATION(PMPI_Win_allocate(size, disp_unit, info, comm, baseptr, win), win);
 }
@@ -105,7 +105,7 @@ int rec_Win_test(struct rec_call *c, MPI_Win win, int *flag)
 	rc = PMPI_Win_test(win, flag);
 	if (rc == MPI_SUCCESS && !*flag)
 		c->ev.flags |= MPIV_EV_NOT_DONE;
-	rec_call_polled(c, rc);	/* no progress, for record's monitor */
+	rec_call_polled(c, rc); /* no progress, for record's monitor */
 	return rc;
 }
 

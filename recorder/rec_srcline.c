@@ -17,8 +17,8 @@
 static struct {
 	Dwfl *(*begin)(const Dwfl_Callbacks *);
 	Dwfl_Module *(*report_offline)(Dwfl *, const char *, const char *, int);
-	int (*report_end)(Dwfl *, int (*)(Dwfl_Module *, void *, const char *, Dwarf_Addr,
-					  void *), void *);
+	int (*report_end)(Dwfl *, int (*)(Dwfl_Module *, void *, const char *, Dwarf_Addr, void *),
+			  void *);
 	Elf *(*getelf)(Dwfl_Module *, GElf_Addr *);
 	const char *(*addrname)(Dwfl_Module *, GElf_Addr);
 	Dwfl_Line *(*getsrc)(Dwfl_Module *, Dwarf_Addr);
@@ -29,7 +29,7 @@ static struct {
 } dw;
 
 static pthread_once_t dw_once = PTHREAD_ONCE_INIT;
-static pthread_mutex_t dw_lock = PTHREAD_MUTEX_INITIALIZER;	/* libdwfl is not thread-safe */
+static pthread_mutex_t dw_lock = PTHREAD_MUTEX_INITIALIZER; /* libdwfl is not thread-safe */
 
 static void dw_load(void)
 {
@@ -78,7 +78,7 @@ static int resolve(const char *path, uint64_t addr, char *buf, size_t size)
 		mod = dw.report_offline(d, path, path, -1);
 		dw.report_end(d, NULL, NULL);
 		if (ncache < 8) {
-			cache[ncache].path = path;	/* rec_site's strings live for good */
+			cache[ncache].path = path; /* rec_site's strings live for good */
 			cache[ncache++].mod = mod;
 		}
 	}

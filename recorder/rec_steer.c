@@ -25,9 +25,9 @@
 #include "status.h"
 #include "steer.h"
 
-static struct mpiv_steer steer;		/* this rank's decisions */
-static size_t steer_next;		/* the ordinal of the rank's next decision */
-static int steer_on;			/* decisions steer_next.. are still to be forced */
+static struct mpiv_steer steer; /* this rank's decisions */
+static size_t steer_next;	/* the ordinal of the rank's next decision */
+static int steer_on;		/* decisions steer_next.. are still to be forced */
 
 /* Read the whole file at path; malloc'ed, *len bytes, or NULL with errno set. */
 static char *read_all(const char *path, size_t *len)
@@ -89,13 +89,14 @@ static REC_COLD const struct mpiv_steer_decision *expected(struct rec_call *c,
 	if (!steer_on)
 		return NULL;
 	if (steer_next >= steer.n) {
-		steer_on = 0;	/* every decision was taken: free from here */
+		steer_on = 0; /* every decision was taken: free from here */
 		return NULL;
 	}
 	d = &steer.d[steer_next];
 	if (c->ev.thread == 0 && d->call == c->ev.call &&
 	    (kind == MPIV_DEC_COMPLETION ? d->src == MPIV_NONE :
-	     d->src != MPIV_NONE && d->comm == c->ev.comm && d->tag == mpiv_event_recv_tag(&c->ev)))
+					   d->src != MPIV_NONE && d->comm == c->ev.comm &&
+						   d->tag == mpiv_event_recv_tag(&c->ev)))
 		return d;
 	{
 		char why[160];

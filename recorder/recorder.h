@@ -10,7 +10,7 @@
 #include <mpi.h>
 
 #include "env.h"
-#include "event.h"	/* before MPIV_SPECIAL is redefined below: its enum needs every call */
+#include "event.h" /* before MPIV_SPECIAL is redefined below: its enum needs every call */
 #include "rec_hot.h"
 #include "rec_msg.h"
 #include "rec_reduce.h"
@@ -20,21 +20,23 @@
 /* Exported MPI_* wrappers are the only symbols with default visibility. */
 #define MPIV_EXPORT __attribute__((visibility("default")))
 
-#define REC_INLINE_REQS 8	/* requests an event holds without malloc */
-#define REC_REQ_UNKNOWN (-1)	/* id of a request the recorder did not see being made */
+#define REC_INLINE_REQS 8    /* requests an event holds without malloc */
+#define REC_REQ_UNKNOWN (-1) /* id of a request the recorder did not see being made */
 
 /* What has happened to a call (struct rec_call's bits). */
 enum rec_call_bits {
 	REC_C_INDEXED = 1 << 0,		/* ev.index is final: the event was written once */
 	REC_C_POSTED = 1 << 1,		/* published to the watcher (blocked in PMPI, or may be) */
-	REC_C_INCOMPLETE_SENT = 1 << 2,	/* the watcher already wrote it as MPIV_EV_INCOMPLETE */
-	REC_C_FAILED_POLL = 1 << 3,	/* a poll that found nothing (rec_call_polled()): no
-					 * progress, and a run of equal ones is one event
-					 * (rec_output_call) */
-	REC_C_MEMBERS = 1 << 4,		/* a comm record follows the event (members) */
-	REC_C_QUICK = 1 << 5,		/* made the quick way (rec_quick.c): of ev, only call,
-					 * site, enter and the requests were written; the rest
-					 * is in slot (rec_call_unquick()) */
+	REC_C_INCOMPLETE_SENT = 1 << 2, /* the watcher already wrote it as MPIV_EV_INCOMPLETE */
+	/* a poll that found nothing (rec_call_polled()): no
+	 * progress, and a run of equal ones is one event
+	 * (rec_output_call) */
+	REC_C_FAILED_POLL = 1 << 3,
+	REC_C_MEMBERS = 1 << 4, /* a comm record follows the event (members) */
+	/* made the quick way (rec_quick.c): of ev, only call,
+	 * site, enter and the requests were written; the rest
+	 * is in slot (rec_call_unquick()) */
+	REC_C_QUICK = 1 << 5,
 	/* any of these: the event is not written by rec_output_call()'s common case */
 	REC_C_OUT_SLOW = REC_C_INDEXED | REC_C_FAILED_POLL | REC_C_MEMBERS,
 };
@@ -45,31 +47,36 @@ enum rec_call_bits {
 struct rq_slot;
 
 struct rec_call {
-	struct mpiv_event ev;		/* the event being recorded; ev.reqs points to reqs_inline
-					 * or to malloc'ed memory */
-	struct mpiv_reqinfo reqs_inline[REC_INLINE_REQS];	/* storage for the first requests */
-	uint32_t reqs_cap;		/* room in ev.reqs */
-	unsigned bits;			/* enum rec_call_bits */
-	uint64_t posted_beat;		/* rec_status_beat() when posted */
-	int32_t newcomm;		/* a NEWCOMM call: the id of the communicator it made,
-					 * MPIV_NONE if none (written as a comm record) */
-	uint32_t nmembers;		/* its members ... */
-	int32_t *members;		/* ... world ranks by rank in it; malloc'ed, or NULL */
-	struct rec_red *reduce;		/* reductions the reduction check handled in this call,
-					 * whose findings follow its event (rec_reduce.c); NULL
-					 * for none */
-	const struct rq_slot *slot;	/* REC_C_QUICK: its call site's slot (rec_quick.c) */
+	/* the event being recorded; ev.reqs points to reqs_inline
+	 * or to malloc'ed memory */
+	struct mpiv_event ev;
+	struct mpiv_reqinfo reqs_inline[REC_INLINE_REQS]; /* storage for the first requests */
+	uint32_t reqs_cap;				  /* room in ev.reqs */
+	unsigned bits;					  /* enum rec_call_bits */
+	uint64_t posted_beat;				  /* rec_status_beat() when posted */
+	/* a NEWCOMM call: the id of the communicator it made,
+	 * MPIV_NONE if none (written as a comm record) */
+	int32_t newcomm;
+	uint32_t nmembers; /* its members ... */
+	int32_t *members;  /* ... world ranks by rank in it; malloc'ed, or NULL */
+	/* reductions the reduction check handled in this call,
+	 * whose findings follow its event (rec_reduce.c); NULL
+	 * for none */
+	struct rec_red *reduce;
+	const struct rq_slot *slot; /* REC_C_QUICK: its call site's slot (rec_quick.c) */
 };
 
 /* What each thread of the program keeps. initial-exec: a plain load, the library being
  * preloaded. */
 struct rec_tls {
-	int depth;		/* > 0 while the thread is inside a wrapper: MPI calls made
-				 * meanwhile (by the tool, or by MPI itself through the MPI_
-				 * names) are passed through unrecorded */
-	int quick;		/* the thread may take the quick way (rec_quick_allow()) */
-	struct rec_thread *self;	/* its slot for the watcher (rec_call.c), made at its
-					 * first blocking call */
+	/* > 0 while the thread is inside a wrapper: MPI calls made
+	 * meanwhile (by the tool, or by MPI itself through the MPI_
+	 * names) are passed through unrecorded */
+	int depth;
+	int quick; /* the thread may take the quick way (rec_quick_allow()) */
+	/* its slot for the watcher (rec_call.c), made at its
+	 * first blocking call */
+	struct rec_thread *self;
 };
 extern __thread struct rec_tls rec_tls __attribute__((tls_model("initial-exec")));
 
@@ -284,9 +291,9 @@ void rec_steer_release(void);
 /* How a standard send of `bytes` bytes must complete in this run, as the steering's
  * buffering says (the model's mode whose deadlock the run is to confirm). */
 enum rec_send_force {
-	REC_SEND_AS_IS = 0,	/* as the library does */
-	REC_SEND_SYNC,		/* synchronous: the library's Ssend */
-	REC_SEND_BUFFERED,	/* complete at once: a copy is sent in the background */
+	REC_SEND_AS_IS = 0, /* as the library does */
+	REC_SEND_SYNC,	    /* synchronous: the library's Ssend */
+	REC_SEND_BUFFERED,  /* complete at once: a copy is sent in the background */
 };
 enum rec_send_force rec_steer_send(uint64_t bytes);
 
@@ -307,14 +314,15 @@ int rec_steer_isend_copy(const void *buf, int count, MPI_Datatype type, int dest
 
 /* A request the program holds, as the table knows it. */
 struct rec_reqent {
-	MPI_Request handle;		/* the program's handle, compared whole (an integer in
-					 * MPICH, a pointer in Open MPI); not unique: MPICH gives
-					 * every send that completed at once the same built-in
-					 * handle, and a freed request's may be given again */
-	const MPI_Request *where;	/* the program's variable it was returned in */
-	int32_t id;			/* its id in the trace, REC_REQ_UNKNOWN if not in the table */
-	int is_recv;			/* a receive: completion reports source and tag */
-	MPI_Comm comm;			/* its communicator, to make the source a world rank */
+	/* the program's handle, compared whole (an integer in
+	 * MPICH, a pointer in Open MPI); not unique: MPICH gives
+	 * every send that completed at once the same built-in
+	 * handle, and a freed request's may be given again */
+	MPI_Request handle;
+	const MPI_Request *where; /* the program's variable it was returned in */
+	int32_t id;		  /* its id in the trace, REC_REQ_UNKNOWN if not in the table */
+	int is_recv;		  /* a receive: completion reports source and tag */
+	MPI_Comm comm;		  /* its communicator, to make the source a world rank */
 };
 
 /* Remember the request the program just got in *where; returns its id (0, 1, ... per rank),
@@ -334,8 +342,7 @@ int32_t rec_request_find(MPI_Request h);
 void rec_request_put(const struct rec_reqent *e);
 
 /* The completion of e with status st (may be NULL) as the event lists it. */
-void rec_request_info(const struct rec_reqent *e, const MPI_Status *st,
-		      struct mpiv_reqinfo *ri);
+void rec_request_info(const struct rec_reqent *e, const MPI_Status *st, struct mpiv_reqinfo *ri);
 
 /* ---- typed handlers, one per ordinary entry of mpi_calls.def ----
  * rec_<name>() calls PMPI_<name> itself and fills what c->ev learns from it (a receive's
@@ -355,8 +362,8 @@ void rec_request_info(const struct rec_reqent *e, const MPI_Status *st,
  * and the common way of each call (wrappers.c), both given the program's return address. */
 #define MPIV_SPECIAL(name, number, kind, flags, params, args)
 #define MPIV_OTHER(name, number, params, args)
-#define MPIV_CALL(name, number, kind, flags, params, args)				\
-	int rec_quick_##name(MPIV_UNPAREN params, const void *ret) __attribute__((weak));	\
+#define MPIV_CALL(name, number, kind, flags, params, args)                                \
+	int rec_quick_##name(MPIV_UNPAREN params, const void *ret) __attribute__((weak)); \
 	int rec_common_##name(MPIV_UNPAREN params, const void *ret);
 #include "mpi_calls.def"
 #undef MPIV_CALL

@@ -7,44 +7,43 @@
 #include "recorder.h"
 
 #define MPIV_SPECIAL(name, number, kind, flags, params, args)
-#define MPIV_CALL(name, number, kind, flags, params, args)				\
-	int rec_common_##name(MPIV_UNPAREN params, const void *ret)			\
-	{										\
-		struct rec_call c;							\
-		int rc;									\
-											\
-		if (!rec_call_enter(&c, MPIV_CALL_##name, ret))				\
-			return PMPI_##name args;					\
-		if (env_##name) {							\
-			struct mpiv_env e = MPIV_ENV_NONE;				\
-											\
-			env_##name(&e, MPIV_UNPAREN args);				\
-			rec_call_envelope(&c, &e);					\
-		}									\
-		rc = rec_##name(&c, MPIV_UNPAREN args);					\
-		rec_call_leave(&c);							\
-		return rc;								\
-	}										\
-	MPIV_EXPORT int MPI_##name params						\
-	{										\
-		if (rec_quick_##name && rec_quick_ready())				\
-			return rec_quick_##name(MPIV_UNPAREN args,			\
-						__builtin_return_address(0));		\
-		return rec_common_##name(MPIV_UNPAREN args, __builtin_return_address(0));	\
+#define MPIV_CALL(name, number, kind, flags, params, args)                                       \
+	int rec_common_##name(MPIV_UNPAREN params, const void *ret)                              \
+	{                                                                                        \
+		struct rec_call c;                                                               \
+		int rc;                                                                          \
+                                                                                                 \
+		if (!rec_call_enter(&c, MPIV_CALL_##name, ret))                                  \
+			return PMPI_##name args;                                                 \
+		if (env_##name) {                                                                \
+			struct mpiv_env e = MPIV_ENV_NONE;                                       \
+                                                                                                 \
+			env_##name(&e, MPIV_UNPAREN args);                                       \
+			rec_call_envelope(&c, &e);                                               \
+		}                                                                                \
+		rc = rec_##name(&c, MPIV_UNPAREN args);                                          \
+		rec_call_leave(&c);                                                              \
+		return rc;                                                                       \
+	}                                                                                        \
+	MPIV_EXPORT int MPI_##name params                                                        \
+	{                                                                                        \
+		if (rec_quick_##name && rec_quick_ready())                                       \
+			return rec_quick_##name(MPIV_UNPAREN args, __builtin_return_address(0)); \
+		return rec_common_##name(MPIV_UNPAREN args, __builtin_return_address(0));        \
 	}
-#define MPIV_OTHER(name, number, params, args)						\
-	MPIV_EXPORT int MPI_##name params						\
-	{										\
-		struct rec_call c;							\
-		int rc;									\
-											\
-		if (!rec_call_enter(&c, MPIV_CALL_##name, __builtin_return_address(0)))	\
-			return PMPI_##name args;					\
-		rec_call_posted(&c);							\
-		rc = PMPI_##name args;							\
-		rec_call_returned(&c);							\
-		rec_call_leave(&c);							\
-		return rc;								\
+#define MPIV_OTHER(name, number, params, args)                                          \
+	MPIV_EXPORT int MPI_##name params                                               \
+	{                                                                               \
+		struct rec_call c;                                                      \
+		int rc;                                                                 \
+                                                                                        \
+		if (!rec_call_enter(&c, MPIV_CALL_##name, __builtin_return_address(0))) \
+			return PMPI_##name args;                                        \
+		rec_call_posted(&c);                                                    \
+		rc = PMPI_##name args;                                                  \
+		rec_call_returned(&c);                                                  \
+		rec_call_leave(&c);                                                     \
+		return rc;                                                              \
 	}
 #include "mpi_calls.def"
 #undef MPIV_OTHER

@@ -29,7 +29,7 @@ void rep_coll_adopt(MPI_Comm comm)
 	if ((size_t)id >= coll_nprivate) {
 		grown = realloc(coll_private, ((size_t)id + 1) * sizeof(*grown));
 		if (!grown)
-			return;	/* the barrier falls back to the communicator itself */
+			return; /* the barrier falls back to the communicator itself */
 		coll_private = grown;
 		coll_nprivate = (size_t)id + 1;
 		for (i = old; i < coll_nprivate; i++)
@@ -114,9 +114,10 @@ void rep_coll_check(struct rep_call *c)
 				continue;
 			call_desc(me, sizeof(me), mine[0], mine[1]);
 			call_desc(other, sizeof(other), all[2 * r], all[2 * r + 1]);
-			snprintf(note, sizeof(note), "event %u, %s: rank %d called %s at the same place "
-				 "of the communicator: the collectives do not match", c->index, me,
-				 rec_comm_to_world(priv, r), other);
+			snprintf(note, sizeof(note),
+				 "event %u, %s: rank %d called %s at the same place "
+				 "of the communicator: the collectives do not match",
+				 c->index, me, rec_comm_to_world(priv, r), other);
 			rec_status_note(MPIV_NOTE_MISMATCH, note);
 			break;
 		}

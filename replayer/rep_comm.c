@@ -36,8 +36,8 @@ int rep_Comm_split(struct rep_call *c, MPI_Comm comm, int color, int key, MPI_Co
 	return made(PMPI_Comm_split(comm, color, key, newcomm), newcomm);
 }
 
-int rep_Comm_split_type(struct rep_call *c, MPI_Comm comm, int split_type, int key,
-			MPI_Info info, MPI_Comm *newcomm)
+int rep_Comm_split_type(struct rep_call *c, MPI_Comm comm, int split_type, int key, MPI_Info info,
+			MPI_Comm *newcomm)
 {
 	return made(PMPI_Comm_split_type(comm, split_type, key, info, newcomm), newcomm);
 }
@@ -67,12 +67,13 @@ int rep_Cart_sub(struct rep_call *c, MPI_Comm comm, const int remain_dims[], MPI
 
 int rep_Dist_graph_create_adjacent(struct rep_call *c, MPI_Comm comm_old, int indegree,
 				   const int sources[], const int sourceweights[], int outdegree,
-				   const int destinations[], const int destweights[],
-				   MPI_Info info, int reorder, MPI_Comm *comm_dist_graph)
+				   const int destinations[], const int destweights[], MPI_Info info,
+				   int reorder, MPI_Comm *comm_dist_graph)
 {
 	return made(PMPI_Dist_graph_create_adjacent(comm_old, indegree, sources, sourceweights,
 						    outdegree, destinations, destweights, info,
-						    reorder, comm_dist_graph), comm_dist_graph);
+						    reorder, comm_dist_graph),
+		    comm_dist_graph);
 }
 
 int rep_Comm_dup_with_info(struct rep_call *c, MPI_Comm comm, MPI_Info info, MPI_Comm *newcomm)
@@ -92,14 +93,16 @@ int rep_Dist_graph_create(struct rep_call *c, MPI_Comm comm_old, int n, const in
 			  MPI_Info info, int reorder, MPI_Comm *comm_dist_graph)
 {
 	return made(PMPI_Dist_graph_create(comm_old, n, sources, degrees, destinations, weights,
-					   info, reorder, comm_dist_graph), comm_dist_graph);
+					   info, reorder, comm_dist_graph),
+		    comm_dist_graph);
 }
 
 int rep_Intercomm_create(struct rep_call *c, MPI_Comm local_comm, int local_leader,
 			 MPI_Comm peer_comm, int remote_leader, int tag, MPI_Comm *newintercomm)
 {
 	return made(PMPI_Intercomm_create(local_comm, local_leader, peer_comm, remote_leader, tag,
-					  newintercomm), newintercomm);
+					  newintercomm),
+		    newintercomm);
 }
 
 int rep_Intercomm_merge(struct rep_call *c, MPI_Comm intercomm, int high, MPI_Comm *newintracomm)

@@ -45,16 +45,16 @@ int rep_Irsend(struct rep_call *c, const void *buf, int count, MPI_Datatype data
 	return PMPI_Irsend(buf, count, datatype, dest, tag, comm, request);
 }
 
-int rep_Send_init(struct rep_call *c, const void *buf, int count, MPI_Datatype datatype,
-		  int dest, int tag, MPI_Comm comm, MPI_Request *request)
+int rep_Send_init(struct rep_call *c, const void *buf, int count, MPI_Datatype datatype, int dest,
+		  int tag, MPI_Comm comm, MPI_Request *request)
 {
 	if (rep_schedule_sync_persistent(c))
 		return PMPI_Ssend_init(buf, count, datatype, dest, tag, comm, request);
 	return PMPI_Send_init(buf, count, datatype, dest, tag, comm, request);
 }
 
-int rep_Rsend_init(struct rep_call *c, const void *buf, int count, MPI_Datatype datatype,
-		   int dest, int tag, MPI_Comm comm, MPI_Request *request)
+int rep_Rsend_init(struct rep_call *c, const void *buf, int count, MPI_Datatype datatype, int dest,
+		   int tag, MPI_Comm comm, MPI_Request *request)
 {
 	if (rep_schedule_sync_persistent(c))
 		return PMPI_Ssend_init(buf, count, datatype, dest, tag, comm, request);
@@ -67,9 +67,9 @@ int rep_Rsend_init(struct rep_call *c, const void *buf, int count, MPI_Datatype 
 /* Post the receive, then the send synchronously, and wait for both: MPI_Sendrecv with an
  * unbuffered send. */
 static int sendrecv_sync(struct rep_call *c, const void *sendbuf, int sendcount,
-			 MPI_Datatype sendtype, int dest, int sendtag, void *recvbuf,
-			 int recvcount, MPI_Datatype recvtype, int source, int recvtag,
-			 MPI_Comm comm, MPI_Status *status)
+			 MPI_Datatype sendtype, int dest, int sendtag, void *recvbuf, int recvcount,
+			 MPI_Datatype recvtype, int source, int recvtag, MPI_Comm comm,
+			 MPI_Status *status)
 {
 	MPI_Request req[2];
 	MPI_Status st[2];
@@ -105,9 +105,8 @@ int rep_Sendrecv(struct rep_call *c, const void *sendbuf, int sendcount, MPI_Dat
 			     recvtype, src, recvtag, comm, status);
 }
 
-int rep_Sendrecv_replace(struct rep_call *c, void *buf, int count, MPI_Datatype datatype,
-			 int dest, int sendtag, int source, int recvtag, MPI_Comm comm,
-			 MPI_Status *status)
+int rep_Sendrecv_replace(struct rep_call *c, void *buf, int count, MPI_Datatype datatype, int dest,
+			 int sendtag, int source, int recvtag, MPI_Comm comm, MPI_Status *status)
 {
 	int src = rep_schedule_source(c, source, comm), size = 0, pos = 0, rc;
 	void *out;
@@ -121,7 +120,7 @@ int rep_Sendrecv_replace(struct rep_call *c, void *buf, int count, MPI_Datatype 
 	out = rc == MPI_SUCCESS ? malloc(size > 0 ? (size_t)size : 1) : NULL;
 	if (!out) {
 		rec_status_note(MPIV_NOTE_UNFORCED, "MPI_Sendrecv_replace: no memory to make its "
-				"send synchronous");
+						    "send synchronous");
 		c->forced = 0;
 		return PMPI_Sendrecv_replace(buf, count, datatype, dest, sendtag, src, recvtag,
 					     comm, status);
@@ -136,8 +135,8 @@ int rep_Sendrecv_replace(struct rep_call *c, void *buf, int count, MPI_Datatype 
 
 /* ---- receives and probes: a wildcard source pinned to the counterexample's sender ---- */
 
-int rep_Recv(struct rep_call *c, void *buf, int count, MPI_Datatype datatype, int source,
-	     int tag, MPI_Comm comm, MPI_Status *status)
+int rep_Recv(struct rep_call *c, void *buf, int count, MPI_Datatype datatype, int source, int tag,
+	     MPI_Comm comm, MPI_Status *status)
 {
 	MPI_Status local;
 	int rc;
@@ -156,8 +155,8 @@ int rep_Recv(struct rep_call *c, void *buf, int count, MPI_Datatype datatype, in
 	return rc;
 }
 
-int rep_Irecv(struct rep_call *c, void *buf, int count, MPI_Datatype datatype, int source,
-	      int tag, MPI_Comm comm, MPI_Request *request)
+int rep_Irecv(struct rep_call *c, void *buf, int count, MPI_Datatype datatype, int source, int tag,
+	      MPI_Comm comm, MPI_Request *request)
 {
 	source = rep_schedule_source(c, source, comm);
 	return PMPI_Irecv(buf, count, datatype, source, tag, comm, request);
@@ -233,8 +232,7 @@ int rep_Scatter(struct rep_call *c, const void *sendbuf, int sendcount, MPI_Data
 {
 	if (rep_schedule_coll_sync(c))
 		rep_coll_barrier(c, comm);
-	return PMPI_Scatter(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root,
-			    comm);
+	return PMPI_Scatter(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm);
 }
 
 int rep_Scatterv(struct rep_call *c, const void *sendbuf, const int sendcounts[],

@@ -16,9 +16,9 @@
 #include "rec_status.h"
 #include "status.h"
 
-#define REQ_BUCKETS 1024	/* a power of two */
-#define REQ_STACK 32		/* arrays of requests handled without malloc */
-#define REQ_SHOWN 8		/* forced completions a rank prints; the others are silent */
+#define REQ_BUCKETS 1024 /* a power of two */
+#define REQ_STACK 32	 /* arrays of requests handled without malloc */
+#define REQ_SHOWN 8	 /* forced completions a rank prints; the others are silent */
 
 /* A request the program holds. Handles are not unique (MPICH gives every send that completed
  * at once the same one; a freed request's handle, an integer in MPICH, a pointer in Open MPI,
@@ -26,22 +26,23 @@
  * (recorder/rec_request.c): the newest made in the very variable passed, else the oldest with
  * that handle. */
 struct rep_req {
-	MPI_Request handle;		/* as the program got it */
-	const MPI_Request *where;	/* the variable it got it in */
-	int32_t id;			/* the recorder's id for it, -1 if the trace does not say */
-	uint32_t made;			/* event index of the call that made it */
-	uint64_t seq;			/* order of making: the oldest of equal handles first */
-	MPI_Request sync;		/* its hidden barrier, MPI_REQUEST_NULL if none or done */
-	int icoll;			/* made by a nonblocking collective */
-	int synced;			/* ... which was given a hidden barrier */
-	int taken;			/* already resolved for an earlier position of one array */
-	struct rep_req *next;		/* same bucket */
+	MPI_Request handle;	  /* as the program got it */
+	const MPI_Request *where; /* the variable it got it in */
+	int32_t id;		  /* the recorder's id for it, -1 if the trace does not say */
+	uint32_t made;		  /* event index of the call that made it */
+	uint64_t seq;		  /* order of making: the oldest of equal handles first */
+	MPI_Request sync;	  /* its hidden barrier, MPI_REQUEST_NULL if none or done */
+	int icoll;		  /* made by a nonblocking collective */
+	int synced;		  /* ... which was given a hidden barrier */
+	int taken;		  /* already resolved for an earlier position of one array */
+	struct rep_req *next;	  /* same bucket */
 };
 
-static pthread_mutex_t req_lock = PTHREAD_MUTEX_INITIALIZER;	/* the table */
+static pthread_mutex_t req_lock = PTHREAD_MUTEX_INITIALIZER; /* the table */
 static struct rep_req *req_buckets[REQ_BUCKETS];
-static struct rep_req *req_free;	/* unused nodes: a request is made and completed at
-					 * every call of a loop, malloc each time costs */
+/* unused nodes: a request is made and completed at
+ * every call of a loop, malloc each time costs */
+static struct rep_req *req_free;
 static uint64_t req_seq;
 
 static unsigned req_hash(MPI_Request h)
@@ -67,7 +68,7 @@ void rep_request_made(struct rep_call *c)
 	    PMPI_Ibarrier(rep_coll_sync_comm(c->mpicomm), &sync) != MPI_SUCCESS)
 		sync = MPI_REQUEST_NULL;
 	if (!ids && sync == MPI_REQUEST_NULL)
-		return;	/* nothing to know about it */
+		return; /* nothing to know about it */
 	pthread_mutex_lock(&req_lock);
 	n = req_free;
 	if (n)
@@ -76,7 +77,7 @@ void rep_request_made(struct rep_call *c)
 	if (!n)
 		n = malloc(sizeof(*n));
 	if (!n)
-		return;	/* its completions pass through unforced; the barrier is left to MPI_Finalize */
+		return; /* its completions pass through unforced; the barrier is left to MPI_Finalize */
 	memset(n, 0, sizeof(*n));
 	n->handle = *c->made;
 	n->where = c->made;
@@ -116,10 +117,10 @@ void rep_request_release(void)
 
 /* The requests of one completion call, by array position. */
 struct req_set {
-	int n;				/* positions */
-	MPI_Request *reqs;		/* the program's array */
-	struct rep_req **node;		/* node[i]: the table's entry for position i, or NULL */
-	int *pos;			/* room for n + 1 positions (req_recorded) */
+	int n;		       /* positions */
+	MPI_Request *reqs;     /* the program's array */
+	struct rep_req **node; /* node[i]: the table's entry for position i, or NULL */
+	int *pos;	       /* room for n + 1 positions (req_recorded) */
 	struct rep_req *stack[REQ_STACK];
 	int pos_stack[REQ_STACK + 1];
 };
@@ -182,7 +183,7 @@ static int req_sync_done(struct rep_req *n, int block)
 		return 1;
 	if (block) {
 		if (PMPI_Wait(&n->sync, MPI_STATUS_IGNORE) != MPI_SUCCESS)
-			n->sync = MPI_REQUEST_NULL;	/* an error ends it as well */
+			n->sync = MPI_REQUEST_NULL; /* an error ends it as well */
 	} else if (PMPI_Test(&n->sync, &flag, MPI_STATUS_IGNORE) != MPI_SUCCESS) {
 		n->sync = MPI_REQUEST_NULL;
 	}
@@ -214,10 +215,11 @@ static void req_note_unsynced(const struct rep_call *c, const struct req_set *rs
 
 		if (!n || !n->icoll || n->synced || rs->reqs[i] != MPI_REQUEST_NULL)
 			continue;
-		snprintf(note, sizeof(note), "event %u, %s, completed the nonblocking collective "
+		snprintf(note, sizeof(note),
+			 "event %u, %s, completed the nonblocking collective "
 			 "made at event %u, which replay did not make synchronise (it does so "
-			 "on the way of a counterexample found without buffering)", c->index,
-			 mpiv_call_name(c->call), n->made);
+			 "on the way of a counterexample found without buffering)",
+			 c->index, mpiv_call_name(c->call), n->made);
 		rec_status_note(MPIV_NOTE_PASSED | MPIV_NOTE_ICOLL_FREE, note);
 		return;
 	}
@@ -294,8 +296,10 @@ static int req_recorded(struct rep_call *c, struct req_set *rs)
 		if (ids[j] < 0)
 			return 0;
 	if (k > (uint32_t)rs->n) {
-		rep_diverged(c, "%s completed %u requests in the recorded run, but only %d are "
-			     "passed now", name, k, rs->n);
+		rep_diverged(c,
+			     "%s completed %u requests in the recorded run, but only %d are "
+			     "passed now",
+			     name, k, rs->n);
 		return -1;
 	}
 	for (j = 0; j < k; j++) {
@@ -308,13 +312,15 @@ static int req_recorded(struct rep_call *c, struct req_set *rs)
 		}
 		made = req_made_at(ids[j]);
 		if (made >= 0)
-			rep_diverged(c, "%s completed the request made at event %ld in the recorded "
-				     "run, but it is not among the %d passed now", name, made,
-				     rs->n);
+			rep_diverged(c,
+				     "%s completed the request made at event %ld in the recorded "
+				     "run, but it is not among the %d passed now",
+				     name, made, rs->n);
 		else
-			rep_diverged(c, "%s completed request %d in the recorded run, which the "
-				     "program no longer holds (%d passed now)", name, (int)ids[j],
-				     rs->n);
+			rep_diverged(c,
+				     "%s completed request %d in the recorded run, which the "
+				     "program no longer holds (%d passed now)",
+				     name, (int)ids[j], rs->n);
 		return -1;
 	}
 	return (int)k;
@@ -353,8 +359,10 @@ static void req_check_none(struct rep_call *c, int completed)
 
 	if (completed && x && x->call == c->call && x->nreqs > 0 && x->nreqs == x->npending &&
 	    !c->poll)
-		rep_diverged(c, "%s completed a request, where the recorded run had none of its "
-			     "requests active", mpiv_call_name(c->call));
+		rep_diverged(c,
+			     "%s completed a request, where the recorded run had none of its "
+			     "requests active",
+			     mpiv_call_name(c->call));
 }
 
 /* ---- waits ---- */
@@ -411,8 +419,8 @@ int rep_Waitany(struct rep_call *c, int count, MPI_Request array_of_requests[], 
 	return rc;
 }
 
-int rep_Waitsome(struct rep_call *c, int incount, MPI_Request array_of_requests[],
-		 int *outcount, int array_of_indices[], MPI_Status array_of_statuses[])
+int rep_Waitsome(struct rep_call *c, int incount, MPI_Request array_of_requests[], int *outcount,
+		 int array_of_indices[], MPI_Status array_of_statuses[])
 {
 	struct req_set rs;
 	int k, j, rc = MPI_SUCCESS;
@@ -433,8 +441,7 @@ int rep_Waitsome(struct rep_call *c, int incount, MPI_Request array_of_requests[
 	} else {
 		rc = PMPI_Waitsome(incount, array_of_requests, outcount, array_of_indices,
 				   array_of_statuses);
-		req_check_none(c, rc == MPI_SUCCESS && *outcount != MPI_UNDEFINED &&
-				  *outcount > 0);
+		req_check_none(c, rc == MPI_SUCCESS && *outcount != MPI_UNDEFINED && *outcount > 0);
 	}
 	req_note_unsynced(c, &rs);
 	req_forget(&rs);
@@ -450,7 +457,7 @@ int rep_Test(struct rep_call *c, MPI_Request *request, int *flag, MPI_Status *st
 
 	req_resolve(&rs, request ? 1 : 0, request);
 	if (rs.n && !req_sync_done(rs.node[0], 0)) {
-		*flag = 0;	/* the collective's peers have not all started it yet */
+		*flag = 0; /* the collective's peers have not all started it yet */
 		rc = MPI_SUCCESS;
 	} else {
 		rc = PMPI_Test(request, flag, status);
@@ -500,8 +507,8 @@ int rep_Testany(struct rep_call *c, int count, MPI_Request array_of_requests[], 
 	return rep_polled(c, rc, rc == MPI_SUCCESS && *flag);
 }
 
-int rep_Testsome(struct rep_call *c, int incount, MPI_Request array_of_requests[],
-		 int *outcount, int array_of_indices[], MPI_Status array_of_statuses[])
+int rep_Testsome(struct rep_call *c, int incount, MPI_Request array_of_requests[], int *outcount,
+		 int array_of_indices[], MPI_Status array_of_statuses[])
 {
 	struct req_set rs;
 	int k, j, done, rc = MPI_SUCCESS;
@@ -547,9 +554,8 @@ int rep_Request_free(struct rep_call *c, MPI_Request *request)
 /* MPI_Grequest_start makes a request the trace names like any other, which a wait or test
  * completes once the program has called MPI_Grequest_complete (passed through). */
 int rep_Grequest_start(struct rep_call *c, MPI_Grequest_query_function *query_fn,
-		       MPI_Grequest_free_function *free_fn,
-		       MPI_Grequest_cancel_function *cancel_fn, void *extra_state,
-		       MPI_Request *request)
+		       MPI_Grequest_free_function *free_fn, MPI_Grequest_cancel_function *cancel_fn,
+		       void *extra_state, MPI_Request *request)
 {
 	c->made = request;
 	return PMPI_Grequest_start(query_fn, free_fn, cancel_fn, extra_state, request);

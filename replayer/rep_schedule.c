@@ -17,11 +17,12 @@
 #include "rec_status.h"
 #include "status.h"
 
-static struct mpiv_cex rep_cex;			/* the whole counterexample */
-static const struct mpiv_cex_rank *rep_me;	/* this rank's entry, NULL without one */
-static int rep_checking;			/* the recorded trace is loaded and usable */
-static atomic_int rep_left;			/* the program diverged: nothing is forced or
-						 * checked any more */
+static struct mpiv_cex rep_cex;		   /* the whole counterexample */
+static const struct mpiv_cex_rank *rep_me; /* this rank's entry, NULL without one */
+static int rep_checking;		   /* the recorded trace is loaded and usable */
+/* the program diverged: nothing is forced or
+ * checked any more */
+static atomic_int rep_left;
 /* Event indices. Aligned with the trace (rep_checking, one thread: a second one diverges),
  * the next call's index is rep_cursor, which rep_schedule_after() moves; otherwise calls are
  * counted at entry, MPI_Init being 0, which is the recorder's numbering whenever the program
@@ -41,7 +42,7 @@ static int rep_load_trace(int rank, char *why, size_t whysize)
 	if (!dir || !*dir) {
 		if (rank == 0)
 			rec_msg(MPIV_ENV_REPLAY_TRACE " is not set: calls are not checked against "
-				"the recorded trace");
+						      "the recorded trace");
 		return 0;
 	}
 	if (rep_trace_load(dir, rank, why, whysize) != 0)
@@ -146,10 +147,10 @@ static int rep_failed_poll(const struct rep_expect *x, const struct rep_expect *
  * for once: a loop polls its way through it, and runs of a million polls happen. */
 static uint32_t rep_poll_end(uint32_t index)
 {
-	static uint32_t lo, hi;		/* the last run seen: events [lo, hi) failed */
-	static int ends;		/* ... and event hi is the poll that found */
+	static uint32_t lo, hi; /* the last run seen: events [lo, hi) failed */
+	static int ends;	/* ... and event hi is the poll that found */
 	const struct rep_expect *x;
-	struct rep_expect first;	/* a copy: the scan may take the trace's chunk away */
+	struct rep_expect first; /* a copy: the scan may take the trace's chunk away */
 	uint32_t j = index;
 
 	if (index >= lo && index < hi)
@@ -215,8 +216,11 @@ void rep_describe(char *buf, size_t size, unsigned call, int32_t peer, int32_t t
 	if (peer != MPIV_NONE) {
 		rep_rank_str(v, sizeof(v), peer);
 		n = strlen(buf);
-		snprintf(buf + n, size - n, "%s=%s, ", win != MPIV_NONE ? "target" :
-			 rep_sends(call) ? "dest" : "source", v);
+		snprintf(buf + n, size - n, "%s=%s, ",
+			 win != MPIV_NONE ? "target" :
+			 rep_sends(call)  ? "dest" :
+					    "source",
+			 v);
 	}
 	if (tag != MPIV_NONE) {
 		if (tag == MPIV_ANY_TAG)
@@ -236,7 +240,7 @@ void rep_describe(char *buf, size_t size, unsigned call, int32_t peer, int32_t t
 		if (comm == MPIV_COMM_WORLD || comm == MPIV_COMM_SELF)
 			snprintf(buf + n, size - n, "comm=%s, ",
 				 comm == MPIV_COMM_WORLD ? "WORLD" : "SELF");
-		else if (comm >= MPIV_COMM_FIRST_LOCAL)	/* rank-local: the n-th one made */
+		else if (comm >= MPIV_COMM_FIRST_LOCAL) /* rank-local: the n-th one made */
 			snprintf(buf + n, size - n, "comm=#%d, ", comm);
 		else
 			snprintf(buf + n, size - n, "comm=?, ");
@@ -305,8 +309,10 @@ void rep_schedule_check(struct rep_call *c, int thread)
 	rep_describe(got, sizeof(got), c->call, c->peer, c->tag, c->comm, c->root, c->win, c->bytes,
 		     c->has_bytes);
 	if (thread > 0) {
-		rep_diverged(c, "a second thread calls MPI (%s), the recorded run called MPI from "
-			     "one thread only", got);
+		rep_diverged(c,
+			     "a second thread calls MPI (%s), the recorded run called MPI from "
+			     "one thread only",
+			     got);
 	} else if (!x) {
 		rep_end_reason(why, sizeof(why));
 		rep_diverged(c, "expected no call (%s), got %s", why, got);
@@ -315,7 +321,7 @@ void rep_schedule_check(struct rep_call *c, int thread)
 			     x->bytes, rec_bytes);
 		rep_diverged(c, "expected %s, got %s", want, got);
 	}
-	c->op = NULL;	/* off the path, the counterexample's choices mean nothing */
+	c->op = NULL; /* off the path, the counterexample's choices mean nothing */
 }
 
 /* What the counterexample asks of op that a handler must do: "" if nothing. */
@@ -339,9 +345,9 @@ static void rep_advance(const struct rep_call *c)
 	if (!c->poll)
 		rep_cursor = c->index + 1;
 	else if (!c->found)
-		rep_cursor = rep_failed_poll(rep_trace_event(c->index), rep_trace_event(c->index))
-				     ? c->index + 1
-				     : c->index;
+		rep_cursor = rep_failed_poll(rep_trace_event(c->index), rep_trace_event(c->index)) ?
+				     c->index + 1 :
+				     c->index;
 	else
 		rep_cursor = rep_poll_end(c->index) + 1;
 }
@@ -357,31 +363,40 @@ void rep_schedule_after(const struct rep_call *c)
 	if (c->op && !c->forced) {
 		rep_need(c->op, need, sizeof(need));
 		if (need[0]) {
-			snprintf(note, sizeof(note), "event %u, %s: the counterexample needs it %s, "
-				 "which replay cannot force for %s yet", c->index, name, need, name);
+			snprintf(note, sizeof(note),
+				 "event %u, %s: the counterexample needs it %s, "
+				 "which replay cannot force for %s yet",
+				 c->index, name, need, name);
 			rec_status_note(MPIV_NOTE_UNFORCED, note);
 		}
 	}
 	if (rep_me->blocked_op < 0 || (uint32_t)rep_me->blocked_op != c->index)
 		return;
 	if (c->forced && c->op && c->op->sync == 1)
-		snprintf(note, sizeof(note), "event %u, %s, where the counterexample has this rank "
-			 "blocked, completed although it was made synchronous: a receive matched it",
-			 c->index, name);
+		snprintf(
+			note, sizeof(note),
+			"event %u, %s, where the counterexample has this rank "
+			"blocked, completed although it was made synchronous: a receive matched it",
+			c->index, name);
 	else if ((mpiv_call_flags(c->call) & MPIV_F_STANDARD) && !c->forced) {
-		snprintf(note, sizeof(note), "event %u, %s, where the counterexample has this rank "
-			 "blocked, completed: the counterexample does not have it made synchronous, "
-			 "so the MPI library was free to buffer it", c->index, name);
+		snprintf(
+			note, sizeof(note),
+			"event %u, %s, where the counterexample has this rank "
+			"blocked, completed: the counterexample does not have it made synchronous, "
+			"so the MPI library was free to buffer it",
+			c->index, name);
 		rec_status_note(MPIV_NOTE_PASSED | MPIV_NOTE_FREE_TO_BUFFER, note);
 		return;
-	}
-	else if (c->matched != MPIV_NONE)
-		snprintf(note, sizeof(note), "event %u, %s, where the counterexample has this rank "
-			 "blocked, completed: it received rank %d's message", c->index, name,
-			 (int)c->matched);
+	} else if (c->matched != MPIV_NONE)
+		snprintf(note, sizeof(note),
+			 "event %u, %s, where the counterexample has this rank "
+			 "blocked, completed: it received rank %d's message",
+			 c->index, name, (int)c->matched);
 	else
-		snprintf(note, sizeof(note), "event %u, %s, where the counterexample has this rank "
-			 "blocked, completed", c->index, name);
+		snprintf(note, sizeof(note),
+			 "event %u, %s, where the counterexample has this rank "
+			 "blocked, completed",
+			 c->index, name);
 	rec_status_note(MPIV_NOTE_PASSED, note);
 }
 
@@ -406,8 +421,10 @@ int rep_schedule_source(struct rep_call *c, int source, MPI_Comm comm)
 		return source;
 	r = rec_comm_from_world(comm, c->op->match_rank);
 	if (r < 0) {
-		rep_diverged(c, "the counterexample matches world rank %d, which is not in the "
-			     "receive's communicator", c->op->match_rank);
+		rep_diverged(c,
+			     "the counterexample matches world rank %d, which is not in the "
+			     "receive's communicator",
+			     c->op->match_rank);
 		return source;
 	}
 	c->forced = 1;

@@ -17,8 +17,8 @@
 #include "trace.h"
 #include "tracefmt.h"
 
-#define TR_CHUNK 4096		/* events decoded at a time */
-#define TR_BLOCK (1 << 20)	/* bytes read at a time (more for a longer record) */
+#define TR_CHUNK 4096	   /* events decoded at a time */
+#define TR_BLOCK (1 << 20) /* bytes read at a time (more for a longer record) */
 
 /* Where chunk k starts: the offset of the record that makes its first event, and the
  * decoder's state there. */
@@ -29,11 +29,12 @@ struct tr_mark {
 
 /* A decoded chunk: events [k * TR_CHUNK, k * TR_CHUNK + n). */
 struct tr_chunk {
-	long k;				/* -1: empty */
-	uint64_t used;			/* when last looked at: the older of two is replaced */
+	long k;	       /* -1: empty */
+	uint64_t used; /* when last looked at: the older of two is replaced */
 	uint32_t n;
-	int32_t *reqs;			/* the events' request ids (struct rep_expect's reqs is an
-					 * offset in here) */
+	/* the events' request ids (struct rep_expect's reqs is an
+	 * offset in here) */
+	int32_t *reqs;
 	size_t nreqs, reqcap;
 	struct rep_expect ev[TR_CHUNK];
 };
@@ -42,27 +43,28 @@ struct tr_chunk {
 struct tr_stream {
 	int fd;
 	char *buf;
-	size_t cap, len, pos;		/* buf[pos..len) not decoded yet */
-	uint64_t base;			/* file offset of buf[0] */
-	uint64_t end;			/* stop reading here (a chunk's end), or UINT64_MAX */
+	size_t cap, len, pos; /* buf[pos..len) not decoded yet */
+	uint64_t base;	      /* file offset of buf[0] */
+	uint64_t end;	      /* stop reading here (a chunk's end), or UINT64_MAX */
 	int eof;
 };
 
-static char tr_path[4096];		/* the file */
+static char tr_path[4096]; /* the file */
 static uint32_t tr_nevents;
-static int tr_threads;			/* the recorded run called MPI from several threads */
-static char *tr_program;		/* the module of MPI_Init's call site, NULL if unknown */
-static struct rep_expect tr_last;	/* the last event (call and flags only) */
-static uint64_t *tr_sites;		/* the whole site table */
+static int tr_threads;		  /* the recorded run called MPI from several threads */
+static char *tr_program;	  /* the module of MPI_Init's call site, NULL if unknown */
+static struct rep_expect tr_last; /* the last event (call and flags only) */
+static uint64_t *tr_sites;	  /* the whole site table */
 static size_t tr_nsites, tr_sitecap;
-static struct tr_mark *tr_marks;	/* by chunk */
+static struct tr_mark *tr_marks; /* by chunk */
 static size_t tr_nmarks, tr_markcap;
 static struct tr_chunk *tr_cache[2];
 static uint64_t tr_clock;
-static struct mpiv_reqinfo *tr_reqbuf;	/* the decoder's room for a record's requests */
+static struct mpiv_reqinfo *tr_reqbuf; /* the decoder's room for a record's requests */
 static size_t tr_reqbufcap;
-static char tr_error[sizeof(tr_path) + 512];	/* why a chunk could not be read again, "" if it
-						 * could: room for the path and the why */
+/* why a chunk could not be read again, "" if it
+ * could: room for the path and the why */
+static char tr_error[sizeof(tr_path) + 512];
 
 /* Append to a malloc'ed array of n elements of size each, growing it by doubling. Returns 0,
  * or -1 if out of memory (the array is unchanged). */
@@ -147,7 +149,7 @@ static int tr_fill(struct tr_stream *s)
 	if (got < 0)
 		return -1;
 	if (got == 0) {
-		s->eof = 1;	/* shorter than it was: what was read is the trace */
+		s->eof = 1; /* shorter than it was: what was read is the trace */
 		return 0;
 	}
 	s->len += (size_t)got;
@@ -225,7 +227,8 @@ int rep_trace_load(const char *dir, int rank, char *why, size_t whysize)
 	       tr_fill(&s) > 0)
 		;
 	if (n <= 0) {
-		snprintf(why, whysize, "'%s': %s", tr_path, n < 0 ? reason : "cut inside its header");
+		snprintf(why, whysize, "'%s': %s", tr_path,
+			 n < 0 ? reason : "cut inside its header");
 		goto out;
 	}
 	if (hd.rank != rank) {
@@ -243,7 +246,7 @@ int rep_trace_load(const char *dir, int rank, char *why, size_t whysize)
 		here.rd = rd;
 		n = tr_next(&s, &rd, &rec, reason, sizeof(reason));
 		if (n == 0)
-			break;	/* the end, or cut inside a record: up to the last whole one */
+			break; /* the end, or cut inside a record: up to the last whole one */
 		if (n < 0) {
 			snprintf(why, whysize, "'%s': %s (record at byte %llu)", tr_path, reason,
 				 (unsigned long long)here.off);
@@ -271,7 +274,8 @@ int rep_trace_load(const char *dir, int rank, char *why, size_t whysize)
 			fields.ngroup = 0;
 			if (mpiv_event_check(&fields, hd.size, reason, sizeof(reason))) {
 				snprintf(why, whysize, "'%s': event %u: %s (record at byte %llu)",
-					 tr_path, rec.ev.index, reason, (unsigned long long)here.off);
+					 tr_path, rec.ev.index, reason,
+					 (unsigned long long)here.off);
 				goto out;
 			}
 			/* a record that replaces an earlier event may only replace an incomplete
@@ -383,11 +387,11 @@ static int tr_load_chunk(struct tr_chunk *ch, long k)
 	ch->n = 0;
 	ch->nreqs = 0;
 	if (tr_open(&s, tr_marks[k].off, end) != 0) {
-		snprintf(tr_error, sizeof(tr_error), "cannot read the recorded trace '%s' again: %s",
-			 tr_path, strerror(errno));
+		snprintf(tr_error, sizeof(tr_error),
+			 "cannot read the recorded trace '%s' again: %s", tr_path, strerror(errno));
 		return -1;
 	}
-	rd.sites = tr_sites;	/* the whole table: it only grows */
+	rd.sites = tr_sites; /* the whole table: it only grows */
 	rd.nsites = tr_nsites;
 	while ((n = tr_next(&s, &rd, &rec, reason, sizeof(reason))) > 0) {
 		if (rec.kind == MPIV_TF_END)
@@ -404,8 +408,8 @@ static int tr_load_chunk(struct tr_chunk *ch, long k)
 	}
 	tr_close(&s);
 	if (n < 0) {
-		snprintf(tr_error, sizeof(tr_error), "cannot read the recorded trace '%s' again: %s",
-			 tr_path, reason);
+		snprintf(tr_error, sizeof(tr_error),
+			 "cannot read the recorded trace '%s' again: %s", tr_path, reason);
 		return -1;
 	}
 	ch->k = k;

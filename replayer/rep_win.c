@@ -19,8 +19,8 @@ int rep_Win_create(struct rep_call *c, void *base, MPI_Aint size, int disp_unit,
 	return made(PMPI_Win_create(base, size, disp_unit, info, comm, win), win);
 }
 
-int rep_Win_allocate(struct rep_call *c, MPI_Aint size, int disp_unit, MPI_Info info,
-		     MPI_Comm comm, void *baseptr, MPI_Win *win)
+int rep_Win_allocate(struct rep_call *c, MPI_Aint size, int disp_unit, MPI_Info info, MPI_Comm comm,
+		     void *baseptr, MPI_Win *win)
 {
 	return made(PMPI_Win_allocate(size, disp_unit, info, comm, baseptr, win), win);
 }
@@ -52,6 +52,6 @@ int rep_Win_test(struct rep_call *c, MPI_Win win, int *flag)
 	int rc = PMPI_Win_test(win, flag);
 
 	c->poll = 1;
-	c->found = rc != MPI_SUCCESS || *flag;	/* an error ends a loop too */
+	c->found = rc != MPI_SUCCESS || *flag; /* an error ends a loop too */
 	return rc;
 }

@@ -10,7 +10,7 @@
 
 #include "cex.h"
 #include "env.h"
-#include "event.h"	/* before MPIV_SPECIAL is redefined below: its enum needs every call */
+#include "event.h" /* before MPIV_SPECIAL is redefined below: its enum needs every call */
 #include "rec_msg.h"
 
 #pragma GCC visibility push(hidden)
@@ -20,45 +20,50 @@
 
 /* One intercepted call, on the wrapper's stack. */
 struct rep_call {
-	unsigned call;		/* enum mpiv_call */
-	uint32_t index;		/* event index: the same number the recorder gave this call */
-	uint64_t site;		/* call site, MPIV_SITE() */
-	int thread;		/* the caller's small thread number (rec_status_enter) */
+	unsigned call;	/* enum mpiv_call */
+	uint32_t index; /* event index: the same number the recorder gave this call */
+	uint64_t site;	/* call site, MPIV_SITE() */
+	int thread;	/* the caller's small thread number (rec_status_enter) */
 	/* The program's own arguments, as the recorder records them (struct mpiv_event's
 	 * conventions: world ranks, MPIV_ANY_SOURCE, ...), before anything is forced; MPIV_NONE
 	 * where the call has no such argument (rep_call_envelope() fills them). */
-	int32_t peer;		/* destination or source */
+	int32_t peer; /* destination or source */
 	int32_t tag;
-	int32_t comm;		/* rec_comm_id() */
-	int32_t root;		/* collective root, world rank */
-	int32_t win;		/* window calls: the window's id (rec_win.c) */
-	uint64_t bytes;		/* count * type size, when has_bytes */
-	int has_bytes;		/* bytes is the message size (point-to-point calls) */
-	const struct mpiv_cex_op *op;	/* the counterexample's entry for this call, or NULL */
-	int forced;		/* a handler did what op asks (pinned the source, made the send
-				 * synchronous) */
-	int32_t matched;	/* receive: the world rank it received from, if known, else
-				 * MPIV_NONE */
-	int poll;		/* a test or nonblocking probe, which may find nothing (its
-				 * handler sets it) */
-	int found;		/* poll: it found a message or completed a request */
-	MPI_Request *made;	/* where the call puts the request it makes (rep_call_envelope),
-				 * or NULL: noted in the request table once it returned */
-	MPI_Comm mpicomm;	/* a nonblocking collective's communicator, for its barrier */
-	int rc;			/* what the call returned */
+	int32_t comm;		      /* rec_comm_id() */
+	int32_t root;		      /* collective root, world rank */
+	int32_t win;		      /* window calls: the window's id (rec_win.c) */
+	uint64_t bytes;		      /* count * type size, when has_bytes */
+	int has_bytes;		      /* bytes is the message size (point-to-point calls) */
+	const struct mpiv_cex_op *op; /* the counterexample's entry for this call, or NULL */
+	/* a handler did what op asks (pinned the source, made the send
+	 * synchronous) */
+	int forced;
+	/* receive: the world rank it received from, if known, else
+	 * MPIV_NONE */
+	int32_t matched;
+	/* a test or nonblocking probe, which may find nothing (its
+	 * handler sets it) */
+	int poll;
+	int found; /* poll: it found a message or completed a request */
+	/* where the call puts the request it makes (rep_call_envelope),
+	 * or NULL: noted in the request table once it returned */
+	MPI_Request *made;
+	MPI_Comm mpicomm; /* a nonblocking collective's communicator, for its barrier */
+	int rc;		  /* what the call returned */
 };
 
 /* An event of the recorded trace, as far as the divergence check and the forcing of
  * completions need it (rep_trace.c keeps a few thousand of them decoded). */
 struct rep_expect {
-	uint16_t call;		/* enum mpiv_call */
-	uint16_t flags;		/* enum mpiv_event_flags */
-	int32_t peer, tag, comm, root;	/* as struct mpiv_event */
-	int32_t win;		/* as struct mpiv_event */
-	int32_t src;		/* what a receive or probe matched; MPIV_NONE for a probe that
-				 * found nothing */
-	uint32_t nreqs, npending;	/* requests listed, and how many of them did not complete */
-	uint32_t reqs;		/* where its nreqs request ids are in its chunk (rep_trace_reqs) */
+	uint16_t call;		       /* enum mpiv_call */
+	uint16_t flags;		       /* enum mpiv_event_flags */
+	int32_t peer, tag, comm, root; /* as struct mpiv_event */
+	int32_t win;		       /* as struct mpiv_event */
+	/* what a receive or probe matched; MPIV_NONE for a probe that
+	 * found nothing */
+	int32_t src;
+	uint32_t nreqs, npending; /* requests listed, and how many of them did not complete */
+	uint32_t reqs; /* where its nreqs request ids are in its chunk (rep_trace_reqs) */
 	uint64_t bytes;
 };
 

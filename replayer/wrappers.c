@@ -70,36 +70,36 @@ void rep_call_envelope(struct rep_call *c, const struct mpiv_env *e)
 void rep_call_leave(struct rep_call *c)
 {
 	if (c->made)
-		rep_request_made(c);	/* before the cursor moves past its recorded event */
+		rep_request_made(c); /* before the cursor moves past its recorded event */
 	rep_schedule_after(c);
 	rec_status_leave(c->poll && !c->found);
 	rep_guard_drop();
 }
 
 #define MPIV_SPECIAL(name, number, kind, flags, params, args)
-#define MPIV_CALL(name, number, kind, flags, params, args)				\
-	MPIV_EXPORT int MPI_##name params						\
-	{										\
-		struct rep_call c;							\
-		int rc;									\
-											\
-		if (!rep_call_enter(&c, MPIV_CALL_##name, __builtin_return_address(0)))	\
-			return PMPI_##name args;					\
-		if (env_##name) {							\
-			struct mpiv_env e = MPIV_ENV_NONE;				\
-											\
-			env_##name(&e, MPIV_UNPAREN args);				\
-			rep_call_envelope(&c, &e);					\
-		}									\
-		rep_schedule_check(&c, c.thread);					\
-		rep_coll_check(&c);							\
-		if (rep_##name)								\
-			rc = rep_##name(&c, MPIV_UNPAREN args);				\
-		else									\
-			rc = PMPI_##name args;						\
-		c.rc = rc;								\
-		rep_call_leave(&c);							\
-		return rc;								\
+#define MPIV_CALL(name, number, kind, flags, params, args)                              \
+	MPIV_EXPORT int MPI_##name params                                               \
+	{                                                                               \
+		struct rep_call c;                                                      \
+		int rc;                                                                 \
+                                                                                        \
+		if (!rep_call_enter(&c, MPIV_CALL_##name, __builtin_return_address(0))) \
+			return PMPI_##name args;                                        \
+		if (env_##name) {                                                       \
+			struct mpiv_env e = MPIV_ENV_NONE;                              \
+                                                                                        \
+			env_##name(&e, MPIV_UNPAREN args);                              \
+			rep_call_envelope(&c, &e);                                      \
+		}                                                                       \
+		rep_schedule_check(&c, c.thread);                                       \
+		rep_coll_check(&c);                                                     \
+		if (rep_##name)                                                         \
+			rc = rep_##name(&c, MPIV_UNPAREN args);                         \
+		else                                                                    \
+			rc = PMPI_##name args;                                          \
+		c.rc = rc;                                                              \
+		rep_call_leave(&c);                                                     \
+		return rc;                                                              \
 	}
 #include "mpi_calls.def"
 #undef MPIV_CALL

@@ -78,7 +78,7 @@ MPIV_EXPORT int MPI_Finalize(void)
 	rec_status_finalize();
 	rep_coll_release();
 	rec_comm_release();
-	rep_guard_take();	/* as the recorder: MPI's own calls inside Finalize are not counted */
+	rep_guard_take(); /* as the recorder: MPI's own calls inside Finalize are not counted */
 	rc = PMPI_Finalize();
 	rep_guard_drop();
 	rep_schedule_release();
@@ -95,7 +95,7 @@ MPIV_EXPORT int MPI_Abort(MPI_Comm comm, int errorcode)
 		return PMPI_Abort(comm, errorcode);
 	rep_schedule_check(&c, c.thread);
 	rep_call_leave(&c);
-	rep_guard_take();	/* as the recorder: the job ends inside */
+	rep_guard_take(); /* as the recorder: the job ends inside */
 	rc = PMPI_Abort(comm, errorcode);
 	rep_guard_drop();
 	return rc;

@@ -8,13 +8,13 @@
 #include "translate.h"
 #include "xalloc.h"
 
-#define DEFAULT_MAXMSG 4096	/* messages in flight at once; more ends the search as overflow */
+#define DEFAULT_MAXMSG 4096 /* messages in flight at once; more ends the search as overflow */
 
 /* A lock a rank holds while its program is being built: the unlock closes it. */
 struct open_lock {
-	int32_t instr;		/* its ENG_WIN_LOCK */
-	int32_t comm;		/* the window's engine communicator */
-	int32_t target;		/* world rank, or ENG_ANY for MPI_Win_lock_all */
+	int32_t instr;	/* its ENG_WIN_LOCK */
+	int32_t comm;	/* the window's engine communicator */
+	int32_t target; /* world rank, or ENG_ANY for MPI_Win_lock_all */
 	int32_t exclusive;
 };
 
@@ -23,18 +23,18 @@ struct windows {
 	int nranks;
 	int first;		/* engine communicator of global window 0 (1 + nranks) */
 	int nwins;		/* windows created on MPI_COMM_WORLD: the most any rank made */
-	struct eng_lock *locks;	/* lock intervals, by rank then instruction */
+	struct eng_lock *locks; /* lock intervals, by rank then instruction */
 	size_t nlocks, caplocks;
 };
 
 /* One thread's program being built: a process of the engine. */
 struct proc_build {
-	int32_t thread;		/* the recorder's thread number */
+	int32_t thread; /* the recorder's thread number */
 	struct eng_instr *ins;
 	size_t n, cap;
-	int live, maxlive;	/* requests posted and not waited for, now and at most */
-	long last;		/* its last event, -1 before the first */
-	int ninputs;		/* verify: inputs taken so far (the next one's number) */
+	int live, maxlive; /* requests posted and not waited for, now and at most */
+	long last;	   /* its last event, -1 before the first */
+	int ninputs;	   /* verify: inputs taken so far (the next one's number) */
 };
 
 /* The source and tag an event's receive is posted with, where they are not its own: the
@@ -48,34 +48,35 @@ struct override {
 /* A rank's program being built: one process per thread that called MPI. */
 struct builder {
 	const struct mpiv_rank_trace *t;
-	const struct tr_comms *comms;	/* the trace's communicator ids -> engine ones */
-	const struct eng_prog *prog;	/* its communicators (members) */
-	struct eng_prog *lists;	/* the same, whose blocks hold the waits' lists */
-	struct proc_build *procs;	/* in the order their threads first called MPI */
+	const struct tr_comms *comms; /* the trace's communicator ids -> engine ones */
+	const struct eng_prog *prog;  /* its communicators (members) */
+	struct eng_prog *lists;	      /* the same, whose blocks hold the waits' lists */
+	struct proc_build *procs;     /* in the order their threads first called MPI */
 	size_t nprocs, capprocs;
-	size_t cur;		/* the process of the event being built */
-	int proc_base;		/* engine index of procs[0] */
-	int threaded;		/* more than one thread of the rank calls MPI */
-	int32_t *req_instr;	/* request id -> instruction of its active post, -1 if none */
-	int32_t *req_proc;	/* request id -> the process that posted it */
-	int32_t *req_tmpl;	/* request id -> event of its persistent template, -1 if none */
-	size_t nreq;		/* room in req_instr, req_proc and req_tmpl */
-	int *coll_seq;		/* per engine comm: collectives this rank entered */
-	struct override *ovr;	/* the events posted otherwise than as recorded, until posted
-				 * (a few at a time) */
+	size_t cur;	    /* the process of the event being built */
+	int proc_base;	    /* engine index of procs[0] */
+	int threaded;	    /* more than one thread of the rank calls MPI */
+	int32_t *req_instr; /* request id -> instruction of its active post, -1 if none */
+	int32_t *req_proc;  /* request id -> the process that posted it */
+	int32_t *req_tmpl;  /* request id -> event of its persistent template, -1 if none */
+	size_t nreq;	    /* room in req_instr, req_proc and req_tmpl */
+	int *coll_seq;	    /* per engine comm: collectives this rank entered */
+	/* the events posted otherwise than as recorded, until posted
+	 * (a few at a time) */
+	struct override *ovr;
 	size_t novr, capovr;
-	struct mpiv_event ev;	/* the event being built (hold_event()) */
-	struct mpiv_reqinfo *reqs;	/* room for its requests */
+	struct mpiv_event ev;	   /* the event being built (hold_event()) */
+	struct mpiv_reqinfo *reqs; /* room for its requests */
 	size_t capreqs;
-	int32_t *group;		/* and for its group */
+	int32_t *group; /* and for its group */
 	size_t capgroup;
 	struct windows *w;	/* the trace set's windows and locks */
 	int32_t *win_of;	/* the rank's window id -> engine communicator, -1 once freed */
 	size_t nwin_of;		/* room in win_of */
 	int nworld_wins;	/* windows this rank created on MPI_COMM_WORLD so far */
-	struct open_lock *open;	/* locks held now */
+	struct open_lock *open; /* locks held now */
 	size_t nopen, capopen;
-	int verify;		/* tr_opts.verify */
+	int verify; /* tr_opts.verify */
 };
 
 /* Engine communicator ids: 0 is MPI_COMM_WORLD, 1 + r is rank r's MPI_COMM_SELF, then those
@@ -228,9 +229,10 @@ static int post(struct builder *b, const struct mpiv_event *env, int ev, int sen
 	in->c = tag == MPIV_ANY_TAG ? ENG_ANY : tag;
 	in->bytes = engine_bytes(env->bytes);
 	if (send)
-		in->d = (flags & MPIV_F_SYNC) ? ENG_SEND_SYNC :
+		in->d = (flags & MPIV_F_SYNC)	  ? ENG_SEND_SYNC :
 			(flags & MPIV_F_BUFFERED) ? ENG_SEND_BUFFERED :
-			(flags & MPIV_F_READY) ? ENG_SEND_READY : ENG_SEND_STANDARD;
+			(flags & MPIV_F_READY)	  ? ENG_SEND_READY :
+						    ENG_SEND_STANDARD;
 	if (b->verify && send)
 		in->key = tr_site_key(b->t, env->site);
 	else if (b->verify && in->a != ENG_PROC_NULL)
@@ -274,8 +276,8 @@ static void learn(struct builder *b, int ev, int x)
 	if (!b->verify || reg <= 0)
 		return;
 	sym = in->op == ENG_WAITANY ? ENG_IN_SOURCE :
-	      (in->a == ENG_ANY ? ENG_IN_SOURCE : 0) | (in->c == ENG_ANY ? ENG_IN_TAG : 0) |
-		      ENG_IN_SITE;
+				      (in->a == ENG_ANY ? ENG_IN_SOURCE : 0) |
+					      (in->c == ENG_ANY ? ENG_IN_TAG : 0) | ENG_IN_SITE;
 	br = emit(b, ENG_BRANCH, ev);
 	br->a = reg - 1;
 	br->sym = sym;
@@ -288,7 +290,7 @@ static int coll_rule(unsigned call, int me, int root)
 	unsigned flags = mpiv_call_flags(call);
 
 	if (flags & MPIV_F_NEIGHBOR)
-		return ENG_COLL_LIST;	/* the in-neighbours, the instruction's list */
+		return ENG_COLL_LIST; /* the in-neighbours, the instruction's list */
 	if (flags & MPIV_F_ROOT_SENDS)
 		return me == root ? ENG_COLL_NONE : ENG_COLL_ROOT;
 	if (flags & MPIV_F_ROOT_RECEIVES)
@@ -312,12 +314,13 @@ static void inter_rule(struct builder *b, const struct mpiv_event *ev, struct en
 		in->b = ENG_COLL_ALL;
 		return;
 	}
-	if (ev->root == MPIV_PROC_NULL || ((flags & MPIV_F_ROOT_RECEIVES) && ev->root != b->t->rank)) {
-		in->b = ENG_COLL_NONE;	/* the root's group but the root; senders to a root */
+	if (ev->root == MPIV_PROC_NULL ||
+	    ((flags & MPIV_F_ROOT_RECEIVES) && ev->root != b->t->rank)) {
+		in->b = ENG_COLL_NONE; /* the root's group but the root; senders to a root */
 		return;
 	}
 	if ((flags & MPIV_F_ROOT_SENDS))
-		return;		/* coll_rule's: the root sends, the others wait for it */
+		return; /* coll_rule's: the root sends, the others wait for it */
 	/* the other group: members [split, n) if this rank is among the first split */
 	for (i = 0; i < split && cm->members[i] != b->t->rank; i++)
 		;
@@ -355,16 +358,17 @@ static int check_members(const struct builder *b, const struct mpiv_event *ev,
 	const struct mpiv_rank_trace *t = b->t;
 	int c = comm_id(b, ev->comm);
 	/* MPI_Intercomm_create's peer is the remote leader, in the other group */
-	int32_t who[3] = {ev->call == MPIV_CALL_Intercomm_create ? MPIV_NONE : ev->peer,
-			  ev->peer2, ev->root};
+	int32_t who[3] = {ev->call == MPIV_CALL_Intercomm_create ? MPIV_NONE : ev->peer, ev->peer2,
+			  ev->root};
 	int k;
 
 	if (c <= 0)
-		return 0;	/* MPI_COMM_WORLD holds every rank */
+		return 0; /* MPI_COMM_WORLD holds every rank */
 	for (k = 0; (uint32_t)k < ev->ngroup && (mpiv_call_flags(ev->call) & MPIV_F_NEIGHBOR); k++)
 		if (!tr_comms_member(b->prog, c, ev->group[k]))
 			return mpiv_error_set(err, MPIV_EXIT_BAD_INPUT, t->source, t->rank,
-					      ev->index, "%s names world rank %d as an in-neighbour, "
+					      ev->index,
+					      "%s names world rank %d as an in-neighbour, "
 					      "which is not a member of its communicator (comm %d)",
 					      mpiv_call_name(ev->call), ev->group[k], ev->comm);
 	for (k = 0; k < 3; k++) {
@@ -376,14 +380,13 @@ static int check_members(const struct builder *b, const struct mpiv_event *ev,
 					      who[k], t->rank);
 		return mpiv_error_set(err, MPIV_EXIT_BAD_INPUT, t->source, t->rank, ev->index,
 				      "%s names world rank %d, which is not a member of its "
-				      "communicator (comm %d)", mpiv_call_name(ev->call), who[k],
-				      ev->comm);
+				      "communicator (comm %d)",
+				      mpiv_call_name(ev->call), who[k], ev->comm);
 	}
 	return 0;
 }
 
-static int check_event(const struct builder *b, const struct mpiv_event *ev,
-		       struct mpiv_error *err)
+static int check_event(const struct builder *b, const struct mpiv_event *ev, struct mpiv_error *err)
 {
 	const struct mpiv_rank_trace *t = b->t;
 	enum mpiv_kind kind = mpiv_call_kind(ev->call);
@@ -402,18 +405,21 @@ static int check_event(const struct builder *b, const struct mpiv_event *ev,
 	if (b->threaded && kind >= MPIV_KIND_WIN_CREATE && kind <= MPIV_KIND_WIN_LOCAL)
 		return mpiv_error_set(err, MPIV_EXIT_BAD_INPUT, t->source, t->rank, ev->index,
 				      "%s in a rank whose threads call MPI: check cannot judge "
-				      "one-sided calls with threads yet", mpiv_call_name(ev->call));
+				      "one-sided calls with threads yet",
+				      mpiv_call_name(ev->call));
 	if (needs_comm && comm_id(b, ev->comm) < 0)
 		return mpiv_error_set(err, MPIV_EXIT_BAD_INPUT, t->source, t->rank, ev->index,
 				      "%s on a communicator check does not know (comm %d): one "
 				      "made by a call mpiverify does not record (such as "
-				      "MPI_Comm_get_parent), which check cannot judge yet", mpiv_call_name(ev->call), ev->comm);
+				      "MPI_Comm_get_parent), which check cannot judge yet",
+				      mpiv_call_name(ev->call), ev->comm);
 	if (kind == MPIV_KIND_COMM_GROUP && !mpiv_trace_newcomm(t, ev->index) &&
 	    (ev->flags & MPIV_EV_INCOMPLETE))
 		return mpiv_error_set(err, MPIV_EXIT_BAD_INPUT, t->source, t->rank, ev->index,
 				      "the trace ends inside %s, whose group the recorder "
 				      "writes only when it returns: check cannot tell whom it "
-				      "waits for", mpiv_call_name(ev->call));
+				      "waits for",
+				      mpiv_call_name(ev->call));
 	if (needs_comm && check_members(b, ev, err))
 		return -1;
 	if (is_p2p(kind) && (ev->peer == MPIV_NONE || ev->tag == MPIV_NONE))
@@ -436,8 +442,8 @@ static int check_event(const struct builder *b, const struct mpiv_event *ev,
 				      mpiv_call_name(ev->call));
 	/* on an intercommunicator the root's group but the root names none */
 	if ((mpiv_call_flags(ev->call) & MPIV_F_ROOTED) &&
-	    ((ev->root < 0 && (ev->root != MPIV_PROC_NULL ||
-			       !tr_comms_split(b->comms, comm_id(b, ev->comm)))) ||
+	    ((ev->root < 0 &&
+	      (ev->root != MPIV_PROC_NULL || !tr_comms_split(b->comms, comm_id(b, ev->comm)))) ||
 	     ev->root >= t->size))
 		return mpiv_error_set(err, MPIV_EXIT_BAD_INPUT, t->source, t->rank, ev->index,
 				      "%s without a root of the world (%d)",
@@ -460,7 +466,7 @@ long tr_fused_receive(const struct mpiv_rank_trace *t, size_t i)
 		enum mpiv_kind kind = mpiv_call_kind(ev->call);
 
 		if (ev->thread != pr.thread)
-			continue;	/* another thread's call */
+			continue; /* another thread's call */
 		if (kind == MPIV_KIND_PROBE || kind == MPIV_KIND_MPROBE)
 			return -1;
 		if (kind != MPIV_KIND_RECV && kind != MPIV_KIND_IRECV)
@@ -477,8 +483,8 @@ long tr_fused_receive(const struct mpiv_rank_trace *t, size_t i)
  * rank stopped: wait for all of its requests (any = 0: MPI_Test, MPI_Testall) or for one
  * (MPI_Waitany, MPI_Testany and the some kinds), whichever completion ends it. Returns 0 or
  * -1 with err filled. */
-static int block_on(struct builder *b, const struct mpiv_event *ev, int32_t **list,
-		    size_t *listcap, int any, struct mpiv_error *err)
+static int block_on(struct builder *b, const struct mpiv_event *ev, int32_t **list, size_t *listcap,
+		    int any, struct mpiv_error *err)
 {
 	struct eng_instr *in;
 	uint32_t j;
@@ -489,13 +495,15 @@ static int block_on(struct builder *b, const struct mpiv_event *ev, int32_t **li
 		int32_t req = ev->reqs[j].req, instr = req_instr(b, req);
 
 		if (instr < 0)
-			continue;	/* inactive: it would complete at once */
+			continue; /* inactive: it would complete at once */
 		if (b->req_proc[req] != (int32_t)b->cur)
 			return mpiv_error_set(err, MPIV_EXIT_BAD_INPUT, b->t->source, b->t->rank,
-					      ev->index, "%s on thread %d waits for request %d, "
+					      ev->index,
+					      "%s on thread %d waits for request %d, "
 					      "which thread %d made: check cannot judge requests "
-					      "shared between threads yet", mpiv_call_name(ev->call),
-					      cur(b)->thread, req, b->procs[b->req_proc[req]].thread);
+					      "shared between threads yet",
+					      mpiv_call_name(ev->call), cur(b)->thread, req,
+					      b->procs[b->req_proc[req]].thread);
 		(*list)[n++] = instr;
 	}
 	if (n == 0)
@@ -514,9 +522,9 @@ static int build_wait(struct builder *b, const struct mpiv_event *ev, int32_t **
 	int n = 0, d = 0;
 
 	if (ndone == 0 && (ev->flags & MPIV_EV_INCOMPLETE))
-		return block_on(b, ev, list, listcap, 1, err);	/* stuck in MPI_Waitany */
+		return block_on(b, ev, list, listcap, 1, err); /* stuck in MPI_Waitany */
 	if (ndone == 0)
-		return 0;	/* a test that found nothing: no effect (doc/semantics.md 4.3) */
+		return 0; /* a test that found nothing: no effect (doc/semantics.md 4.3) */
 	xgrow((void **)list, listcap, ev->nreqs + 1, sizeof(**list));
 	for (j = 0; j < ev->nreqs; j++) {
 		int32_t req = ev->reqs[j].req, instr = req_instr(b, req);
@@ -526,15 +534,19 @@ static int build_wait(struct builder *b, const struct mpiv_event *ev, int32_t **
 			if (req_tmpl(b, req) >= 0 || j >= ndone)
 				continue;
 			return mpiv_error_set(err, MPIV_EXIT_BAD_INPUT, b->t->source, b->t->rank,
-					      ev->index, "%s completes request %d, which was never "
-					      "posted", mpiv_call_name(ev->call), req);
+					      ev->index,
+					      "%s completes request %d, which was never "
+					      "posted",
+					      mpiv_call_name(ev->call), req);
 		}
 		if (b->req_proc[req] != (int32_t)b->cur)
 			return mpiv_error_set(err, MPIV_EXIT_BAD_INPUT, b->t->source, b->t->rank,
-					      ev->index, "%s on thread %d completes request %d, which "
+					      ev->index,
+					      "%s on thread %d completes request %d, which "
 					      "thread %d made: check cannot judge requests shared "
-					      "between threads yet", mpiv_call_name(ev->call),
-					      cur(b)->thread, req, b->procs[b->req_proc[req]].thread);
+					      "between threads yet",
+					      mpiv_call_name(ev->call), cur(b)->thread, req,
+					      b->procs[b->req_proc[req]].thread);
 		if (j < ndone) {
 			b->req_instr[req] = -1;
 			/* completed ones first, as ENG_WAITANY wants them */
@@ -580,7 +592,8 @@ static int build_cancel(struct builder *b, const struct mpiv_event *ev, struct m
 		return mpiv_error_set(err, MPIV_EXIT_BAD_INPUT, t->source, t->rank, ev->index,
 				      "MPI_Cancel of request %d: check judges only the cancel of "
 				      "a nonblocking send or receive of the same thread, once, "
-				      "outside verify", req);
+				      "outside verify",
+				      req);
 	for (i = 0; i < cur(b)->n; i++)
 		if (cur(b)->ins[i].op == ENG_CANCEL && cur(b)->ins[i].a == instr)
 			return mpiv_error_set(err, MPIV_EXIT_BAD_INPUT, t->source, t->rank,
@@ -605,13 +618,14 @@ static int build_greq_complete(struct builder *b, const struct mpiv_event *ev,
 	if (instr < 0 || b->procs[b->req_proc[req]].ins[instr].op != ENG_GREQ)
 		return mpiv_error_set(err, MPIV_EXIT_BAD_INPUT, t->source, t->rank, ev->index,
 				      "MPI_Grequest_complete of request %d, which is no "
-				      "generalized request of this rank", req);
+				      "generalized request of this rank",
+				      req);
 	if (b->req_proc[req] != (int32_t)b->cur)
 		return mpiv_error_set(err, MPIV_EXIT_BAD_INPUT, t->source, t->rank, ev->index,
 				      "MPI_Grequest_complete on thread %d of request %d, which "
 				      "thread %d started: check cannot judge requests shared "
-				      "between threads yet", cur(b)->thread, req,
-				      b->procs[b->req_proc[req]].thread);
+				      "between threads yet",
+				      cur(b)->thread, req, b->procs[b->req_proc[req]].thread);
 	emit(b, ENG_GREQ_DONE, (int)ev->index)->a = instr;
 	return 0;
 }
@@ -633,8 +647,7 @@ static int win_comm(struct builder *b, const struct mpiv_event *ev, struct mpiv_
  * the window its engine communicator. Windows are unified across ranks by the creation's
  * place among the rank's window creations on MPI_COMM_WORLD, the only communicator check
  * takes windows on yet. Returns 0 or -1 with err filled. */
-static int build_win_create(struct builder *b, const struct mpiv_event *ev,
-			    struct mpiv_error *err)
+static int build_win_create(struct builder *b, const struct mpiv_event *ev, struct mpiv_error *err)
 {
 	const struct mpiv_rank_trace *t = b->t;
 	struct eng_instr *in;
@@ -644,7 +657,8 @@ static int build_win_create(struct builder *b, const struct mpiv_event *ev,
 	if (ev->comm != MPIV_COMM_WORLD)
 		return mpiv_error_set(err, MPIV_EXIT_BAD_INPUT, t->source, t->rank, ev->index,
 				      "%s on a communicator other than MPI_COMM_WORLD, which check "
-				      "cannot judge yet", mpiv_call_name(ev->call));
+				      "cannot judge yet",
+				      mpiv_call_name(ev->call));
 	if (ev->win < 0 || ((size_t)ev->win < b->nwin_of && b->win_of[ev->win] != -1))
 		return mpiv_error_set(err, MPIV_EXIT_BAD_INPUT, t->source, t->rank, ev->index,
 				      "%s without a new window id (%d)", mpiv_call_name(ev->call),
@@ -652,8 +666,10 @@ static int build_win_create(struct builder *b, const struct mpiv_event *ev,
 	for (i = 0; i < ev->ngroup; i++)
 		if (ev->ngroup != (uint32_t)b->w->nranks || ev->group[i] != (int32_t)i)
 			return mpiv_error_set(err, MPIV_EXIT_BAD_INPUT, t->source, t->rank,
-					      ev->index, "%s on MPI_COMM_WORLD with a group that "
-					      "is not the world", mpiv_call_name(ev->call));
+					      ev->index,
+					      "%s on MPI_COMM_WORLD with a group that "
+					      "is not the world",
+					      mpiv_call_name(ev->call));
 	xgrow((void **)&b->win_of, &b->nwin_of, (size_t)ev->win + 1, sizeof(*b->win_of));
 	memset(b->win_of + old, 0xff, (b->nwin_of - old) * sizeof(*b->win_of));
 	b->win_of[ev->win] = b->w->first + b->nworld_wins++;
@@ -690,8 +706,8 @@ static int build_win(struct builder *b, const struct mpiv_event *ev, struct mpiv
 {
 	const struct mpiv_rank_trace *t = b->t;
 	enum mpiv_kind kind = mpiv_call_kind(ev->call);
-	int c = win_comm(b, ev, err), all = ev->call == MPIV_CALL_Win_lock_all ||
-					     ev->call == MPIV_CALL_Win_unlock_all;
+	int c = win_comm(b, ev, err),
+	    all = ev->call == MPIV_CALL_Win_lock_all || ev->call == MPIV_CALL_Win_unlock_all;
 	struct eng_instr *in;
 	size_t k;
 
@@ -714,8 +730,10 @@ static int build_win(struct builder *b, const struct mpiv_event *ev, struct mpiv
 		/* the trace cannot tell an empty group from one the recorder could not write */
 		if (ev->ngroup == 0)
 			return mpiv_error_set(err, MPIV_EXIT_BAD_INPUT, t->source, t->rank,
-					      ev->index, "%s without its group, which check cannot "
-					      "judge", mpiv_call_name(ev->call));
+					      ev->index,
+					      "%s without its group, which check cannot "
+					      "judge",
+					      mpiv_call_name(ev->call));
 		/* the list holds the group until link_pscw() pairs the epochs */
 		in = emit(b, kind == MPIV_KIND_WIN_POST ? ENG_WIN_POST : ENG_WIN_START,
 			  (int)ev->index);
@@ -729,7 +747,7 @@ static int build_win(struct builder *b, const struct mpiv_event *ev, struct mpiv
 		break;
 	case MPIV_KIND_WIN_WAIT:
 		if (ev->flags & MPIV_EV_NOT_DONE)
-			break;	/* a MPI_Win_test that said no: no effect (semantics.md 4.3) */
+			break; /* a MPI_Win_test that said no: no effect (semantics.md 4.3) */
 		emit(b, ENG_WIN_WAIT, (int)ev->index)->a = c;
 		break;
 	case MPIV_KIND_WIN_LOCK:
@@ -763,7 +781,7 @@ static int build_win(struct builder *b, const struct mpiv_event *ev, struct mpiv
 		close_lock(b, &b->open[k], last_instr(b));
 		b->open[k] = b->open[--b->nopen];
 		break;
-	default:	/* MPIV_KIND_WIN_LOCAL: data calls and flushes never wait (13.7.3) */
+	default: /* MPIV_KIND_WIN_LOCAL: data calls and flushes never wait (13.7.3) */
 		break;
 	}
 	return 0;
@@ -782,7 +800,8 @@ static int block_on_poll(struct builder *b, const struct mpiv_event *ev, int32_t
 	switch (mpiv_call_kind(ev->call)) {
 	case MPIV_KIND_WAIT:
 		return block_on(b, ev, list, listcap,
-				ev->call == MPIV_CALL_Testany || ev->call == MPIV_CALL_Testsome, err);
+				ev->call == MPIV_CALL_Testany || ev->call == MPIV_CALL_Testsome,
+				err);
 	case MPIV_KIND_PROBE:
 	case MPIV_KIND_MPROBE:
 		in = emit(b, ENG_PROBE, (int)ev->index);
@@ -809,7 +828,7 @@ static int finish_procs(struct builder *b, const struct tr_stop *stop, int32_t *
 	size_t k;
 
 	if (b->nprocs == 0)
-		select_thread(b, 0);	/* a rank without an event: one process, stopped at once */
+		select_thread(b, 0); /* a rank without an event: one process, stopped at once */
 	for (k = 0; k < b->nprocs; k++) {
 		const struct mpiv_event *last;
 		int ev;
@@ -871,17 +890,18 @@ static int build_rank(const struct mpiv_traceset *ts, const struct mpiv_rank_tra
 		if (check_event(b, ev, err))
 			goto fail;
 		if (ev->thread != 0 && t->thread_level < 3 /* MPI_THREAD_MULTIPLE */) {
-			mpiv_error_set(err, MPIV_EXIT_BAD_INPUT, t->source, t->rank, ev->index,
-				       "%s from thread %d of a rank that is not MPI_THREAD_MULTIPLE "
-				       "(thread level %d): the program serialises its threads' calls "
-				       "itself, which check cannot judge yet",
-				       mpiv_call_name(ev->call), ev->thread, t->thread_level);
+			mpiv_error_set(
+				err, MPIV_EXIT_BAD_INPUT, t->source, t->rank, ev->index,
+				"%s from thread %d of a rank that is not MPI_THREAD_MULTIPLE "
+				"(thread level %d): the program serialises its threads' calls "
+				"itself, which check cannot judge yet",
+				mpiv_call_name(ev->call), ev->thread, t->thread_level);
 			goto fail;
 		}
 		select_thread(b, ev->thread);
 		cur(b)->last = (long)i;
 		switch (kind) {
-		case MPIV_KIND_FINALIZE:	/* MPI_Finalize, MPI_Abort: the rank's last call */
+		case MPIV_KIND_FINALIZE: /* MPI_Finalize, MPI_Abort: the rank's last call */
 			goto done;
 		case MPIV_KIND_SEND:
 		case MPIV_KIND_RECV:
@@ -918,7 +938,8 @@ static int build_rank(const struct mpiv_traceset *ts, const struct mpiv_rank_tra
 			if (ev->src == MPIV_NONE && !(ev->flags & MPIV_EV_INCOMPLETE))
 				break;
 			f = ev->peer == MPIV_ANY_SOURCE && ev->src != MPIV_NONE ?
-			    tr_fused_receive(t, i) : -1;
+				    tr_fused_receive(t, i) :
+				    -1;
 			if (f >= 0) {
 				override(b, (size_t)f, MPIV_ANY_SOURCE, ev->tag);
 				break;
@@ -939,7 +960,7 @@ static int build_rank(const struct mpiv_traceset *ts, const struct mpiv_rank_tra
 			break;
 		case MPIV_KIND_MPROBE:
 			if (ev->src == MPIV_NONE && !(ev->flags & MPIV_EV_INCOMPLETE))
-				break;	/* an MPI_Improbe that found nothing */
+				break; /* an MPI_Improbe that found nothing */
 			/* a matched probe takes its message: it is the receive */
 			idx = post(b, ev, (int)ev->index, 0);
 			wait_for(b, (int)ev->index, &idx, 1, 1);
@@ -971,8 +992,10 @@ static int build_rank(const struct mpiv_traceset *ts, const struct mpiv_rank_tra
 
 				if (tm < 0) {
 					mpiv_error_set(err, MPIV_EXIT_BAD_INPUT, t->source, t->rank,
-						       ev->index, "%s starts request %d, which is not a "
-						       "persistent request", mpiv_call_name(ev->call), req);
+						       ev->index,
+						       "%s starts request %d, which is not a "
+						       "persistent request",
+						       mpiv_call_name(ev->call), req);
 					goto fail;
 				}
 				env = mpiv_trace_event(t, (size_t)tm);
@@ -997,7 +1020,8 @@ static int build_rank(const struct mpiv_traceset *ts, const struct mpiv_rank_tra
 			break;
 		case MPIV_KIND_REQUEST_FREE:
 			for (j = 0; j < ev->nreqs; j++) {
-				if (req_instr(b, ev->reqs[j].req) >= 0 || req_tmpl(b, ev->reqs[j].req) >= 0) {
+				if (req_instr(b, ev->reqs[j].req) >= 0 ||
+				    req_tmpl(b, ev->reqs[j].req) >= 0) {
 					b->req_instr[ev->reqs[j].req] = -1;
 					b->req_tmpl[ev->reqs[j].req] = -1;
 				}
@@ -1043,8 +1067,9 @@ static int build_rank(const struct mpiv_traceset *ts, const struct mpiv_rank_tra
 			/* MPI_Intercomm_create's root is its group's leader, which differs between
 			 * the groups: no root to compare */
 			in->d = !(mpiv_call_flags(ev->call) & MPIV_F_ROOTED) ? 0 :
-				ev->root >= 0 ? ev->root :
-				ev->root == MPIV_PROC_NULL ? ENG_PROC_NULL : 0;
+				ev->root >= 0				     ? ev->root :
+				ev->root == MPIV_PROC_NULL		     ? ENG_PROC_NULL :
+									       0;
 			in->bytes = engine_bytes(ev->bytes);
 			in->key = (int32_t)ev->call;
 			if ((mpiv_call_flags(ev->call) & MPIV_F_NEIGHBOR) && ev->ngroup) {
@@ -1082,7 +1107,7 @@ static int build_rank(const struct mpiv_traceset *ts, const struct mpiv_rank_tra
 		case MPIV_KIND_BUF_DETACH:
 			emit(b, ENG_BUF_DETACH, (int)ev->index);
 			break;
-		default:	/* MPI_Init, MPI_Comm_free (it does not wait) */
+		default: /* MPI_Init, MPI_Comm_free (it does not wait) */
 			break;
 		}
 	}
@@ -1126,9 +1151,11 @@ static void mark_mismatches(struct eng_prog *prog)
 				for (x = 0; x < prog->nins[q]; x++) {
 					struct eng_instr *in = &prog->ins[q][x];
 
-					if ((in->op != ENG_COLL && in->op != ENG_ICOLL) || in->a != c)
+					if ((in->op != ENG_COLL && in->op != ENG_ICOLL) ||
+					    in->a != c)
 						continue;
-					xgrow((void **)&pos[i], &cap, (size_t)in->c, sizeof(*pos[i]));
+					xgrow((void **)&pos[i], &cap, (size_t)in->c,
+					      sizeof(*pos[i]));
 					pos[i][in->c - 1] = in;
 					if ((size_t)in->c > npos[i])
 						npos[i] = (size_t)in->c;
@@ -1233,7 +1260,8 @@ static int32_t *start_pairs(const struct eng_prog *p, int r, int s, int32_t *n)
 static int32_t *wait_pairs(const struct eng_prog *p, int r, int w, int32_t *n)
 {
 	int c = p->ins[r][w].a, i;
-	int post = nth_epoch(p, r, ENG_WIN_POST, c, -1, epochs_before(p, r, ENG_WIN_WAIT, c, -1, w));
+	int post = nth_epoch(p, r, ENG_WIN_POST, c, -1,
+			     epochs_before(p, r, ENG_WIN_WAIT, c, -1, w));
 	const struct eng_instr *in = post >= 0 ? &p->ins[r][post] : NULL;
 	int32_t *l = xmalloc((size_t)(in ? 2 * in->n + 1 : 1) * sizeof(*l));
 
@@ -1245,8 +1273,8 @@ static int32_t *wait_pairs(const struct eng_prog *p, int r, int w, int32_t *n)
 			       epochs_before(p, r, ENG_WIN_POST, c, o, post));
 		l[2 * i] = oq;
 		l[2 * i + 1] = st < 0 ? -1 :
-			nth_epoch(p, oq, ENG_WIN_COMPLETE, c, -1,
-				  epochs_before(p, oq, ENG_WIN_START, c, -1, st));
+					nth_epoch(p, oq, ENG_WIN_COMPLETE, c, -1,
+						  epochs_before(p, oq, ENG_WIN_START, c, -1, st));
 		*n += 2;
 	}
 	return l;
@@ -1276,7 +1304,7 @@ static void link_pscw(struct eng_prog *p)
 				s = nth_epoch(p, r, ENG_WIN_START, in->a, -1,
 					      epochs_before(p, r, ENG_WIN_COMPLETE, in->a, -1, i));
 				lists[r][i] = s >= 0 ? start_pairs(p, r, s, &ns[r][i]) :
-					xcalloc(1, sizeof(int32_t));
+						       xcalloc(1, sizeof(int32_t));
 				break;
 			case ENG_WIN_WAIT:
 				lists[r][i] = wait_pairs(p, r, i, &ns[r][i]);
@@ -1330,7 +1358,8 @@ static int count_world_windows(const struct mpiv_traceset *ts)
 
 		/* most traces make no window: no need to read them through */
 		for (i = 0; (ts->ranks[r].kinds & (1ULL << MPIV_KIND_WIN_CREATE)) &&
-			    i < ts->ranks[r].nevents; i++) {
+			    i < ts->ranks[r].nevents;
+		     i++) {
 			const struct mpiv_event *ev = mpiv_trace_event(&ts->ranks[r], i);
 
 			n += mpiv_call_kind(ev->call) == MPIV_KIND_WIN_CREATE &&
@@ -1351,7 +1380,7 @@ static void one_variant_each(struct eng_prog *p)
 	p->nvar = xcalloc((size_t)p->nprocs, sizeof(*p->nvar));
 	p->vnins = xcalloc((size_t)p->nprocs, sizeof(*p->vnins));
 	p->vins = xcalloc((size_t)p->nprocs, sizeof(*p->vins));
-	p->nregs = 1;		/* the first branch names register 0 */
+	p->nregs = 1; /* the first branch names register 0 */
 	for (q = 0; q < p->nprocs; q++) {
 		p->nvar[q] = 1;
 		p->vnins[q] = xmalloc(sizeof(**p->vnins));
@@ -1364,8 +1393,8 @@ static void one_variant_each(struct eng_prog *p)
 	}
 }
 
-int tr_translate(const struct mpiv_traceset *ts, const struct tr_opts *opts,
-		 struct eng_prog *prog, struct mpiv_error *err)
+int tr_translate(const struct mpiv_traceset *ts, const struct tr_opts *opts, struct eng_prog *prog,
+		 struct mpiv_error *err)
 {
 	struct tr_comms comms;
 	int r, i, nsends = 0;
@@ -1463,9 +1492,9 @@ int tr_translate(const struct mpiv_traceset *ts, const struct tr_opts *opts,
 		mark_mismatches(prog);
 	/* general active target synchronisation: only where some rank made it */
 	for (r = 0; r < ts->nranks; r++)
-		if (ts->ranks[r].kinds & (1ULL << MPIV_KIND_WIN_START | 1ULL << MPIV_KIND_WIN_POST |
-					  1ULL << MPIV_KIND_WIN_COMPLETE |
-					  1ULL << MPIV_KIND_WIN_WAIT)) {
+		if (ts->ranks[r].kinds &
+		    (1ULL << MPIV_KIND_WIN_START | 1ULL << MPIV_KIND_WIN_POST |
+		     1ULL << MPIV_KIND_WIN_COMPLETE | 1ULL << MPIV_KIND_WIN_WAIT)) {
 			link_pscw(prog);
 			break;
 		}

@@ -21,14 +21,16 @@ struct match_at {
 struct recorder {
 	const struct eng_prog *prog;
 	const struct mpiv_traceset *ts;
-	const struct eng_instr **fin;	/* per process: the instructions of its final variant */
-	int32_t **match_proc;	/* per process, per instruction: matched sending process, -1 */
-	int32_t **match_instr;	/* per process, per instruction: sender's instruction */
-	char **cancelled;	/* per process, per instruction: of a post, 2 its cancel was
-				 * executed, | 1 it succeeded */
-	int32_t **done_order;	/* per process: instructions executed, in order */
-	long **done_step;	/* per process: when each of them was executed (a step count
-				 * over all processes), to merge a rank's threads in order */
+	const struct eng_instr **fin; /* per process: the instructions of its final variant */
+	int32_t **match_proc;  /* per process, per instruction: matched sending process, -1 */
+	int32_t **match_instr; /* per process, per instruction: sender's instruction */
+	/* per process, per instruction: of a post, 2 its cancel was
+	 * executed, | 1 it succeeded */
+	char **cancelled;
+	int32_t **done_order; /* per process: instructions executed, in order */
+	/* per process: when each of them was executed (a step count
+	 * over all processes), to merge a rank's threads in order */
+	long **done_step;
 	int *ndone;
 	long step;
 	struct match_at *at;
@@ -124,8 +126,7 @@ static void describe_group(char *buf, unsigned long size, const struct mpiv_even
 	snprintf(buf + n, size - n, "], win=%d)", ev->win);
 }
 
-void tr_describe_event(const struct mpiv_traceset *ts, int r, long e, char *buf,
-		       unsigned long size)
+void tr_describe_event(const struct mpiv_traceset *ts, int r, long e, char *buf, unsigned long size)
 {
 	const struct mpiv_event *ev;
 	char peer[16], tag[16], cbuf[16];
@@ -147,8 +148,7 @@ void tr_describe_event(const struct mpiv_traceset *ts, int r, long e, char *buf,
 	case MPIV_KIND_ISEND:
 	case MPIV_KIND_SEND_INIT:
 		snprintf(buf, size, "%s(dest=%s, tag=%s, comm=%s, %llu bytes)",
-			 mpiv_call_name(ev->call), peer, tag, comm,
-			 (unsigned long long)ev->bytes);
+			 mpiv_call_name(ev->call), peer, tag, comm, (unsigned long long)ev->bytes);
 		break;
 	case MPIV_KIND_SENDRECV: {
 		char peer2[16], tag2[16];
@@ -167,8 +167,8 @@ void tr_describe_event(const struct mpiv_traceset *ts, int r, long e, char *buf,
 	case MPIV_KIND_RECV_INIT:
 	case MPIV_KIND_PROBE:
 	case MPIV_KIND_MPROBE:
-		snprintf(buf, size, "%s(source=%s, tag=%s, comm=%s)", mpiv_call_name(ev->call), peer,
-			 tag, comm);
+		snprintf(buf, size, "%s(source=%s, tag=%s, comm=%s)", mpiv_call_name(ev->call),
+			 peer, tag, comm);
 		break;
 	case MPIV_KIND_WAIT:
 	case MPIV_KIND_START:
@@ -178,19 +178,17 @@ void tr_describe_event(const struct mpiv_traceset *ts, int r, long e, char *buf,
 	case MPIV_KIND_COLL:
 	case MPIV_KIND_ICOLL:
 	case MPIV_KIND_COMM_GROUP:
-		if (ev->root == MPIV_PROC_NULL)	/* an intercommunicator's root group */
+		if (ev->root == MPIV_PROC_NULL) /* an intercommunicator's root group */
 			snprintf(buf, size, "%s(root=MPI_PROC_NULL, comm=%s)",
 				 mpiv_call_name(ev->call), comm);
 		else if (mpiv_call_flags(ev->call) & MPIV_F_ROOTED)
 			snprintf(buf, size, "%s(root=%d, comm=%s)", mpiv_call_name(ev->call),
 				 ev->root, comm);
 		else
-			snprintf(buf, size, "%s(comm=%s)", mpiv_call_name(ev->call),
-				 comm);
+			snprintf(buf, size, "%s(comm=%s)", mpiv_call_name(ev->call), comm);
 		break;
 	case MPIV_KIND_WIN_CREATE:
-		snprintf(buf, size, "%s(comm=%s, win=%d)", mpiv_call_name(ev->call),
-			 comm, ev->win);
+		snprintf(buf, size, "%s(comm=%s, win=%d)", mpiv_call_name(ev->call), comm, ev->win);
 		break;
 	case MPIV_KIND_WIN_POST:
 	case MPIV_KIND_WIN_START:
@@ -368,7 +366,8 @@ static int in_mismatch(const struct eng_prog *p, const int32_t *st, int r,
 	if (at->op == ENG_COLL && eng_coll_mismatch(p, st, r, at))
 		return 1;
 	for (i = 0; at->op == ENG_WAIT && i < at->n; i++)
-		if (ins[at->list[i]].op == ENG_ICOLL && eng_coll_mismatch(p, st, r, &ins[at->list[i]]))
+		if (ins[at->list[i]].op == ENG_ICOLL &&
+		    eng_coll_mismatch(p, st, r, &ins[at->list[i]]))
 			return 1;
 	return 0;
 }
@@ -397,7 +396,7 @@ static void build_rank(const struct eng_prog *p, const struct mpiv_traceset *ts,
 		for (q = first; q < last; q++)
 			if (next[q - first] < rc->ndone[q] &&
 			    (best < 0 || rc->done_step[q][next[q - first]] <
-					 rc->done_step[best][next[best - first]]))
+						 rc->done_step[best][next[best - first]]))
 				best = q;
 		if (best < 0)
 			break;
@@ -433,7 +432,8 @@ static void build_rank(const struct eng_prog *p, const struct mpiv_traceset *ts,
 		if (cr->blocked_op >= 0)
 			continue;
 		cr->blocked_op = at->ev;
-		cr->blocked_call = xstrdup(mpiv_call_name(mpiv_trace_event(&ts->ranks[r], (size_t)at->ev)->call));
+		cr->blocked_call = xstrdup(
+			mpiv_call_name(mpiv_trace_event(&ts->ranks[r], (size_t)at->ev)->call));
 		cr->blocked_desc = xstrdup(desc);
 		tr_event_site(ts, r, at->ev, &cr->site);
 	}
@@ -481,8 +481,10 @@ int tr_cex(const struct eng_prog *prog, const struct mpiv_traceset *ts, long lea
 	eng_start(&p, st);
 	for (; lead > 0; lead--) {
 		if (eng_nchoices(&p, st) != 1) {
-			mpiv_error_set(err, MPIV_EXIT_TOOL, NULL, -1, -1, "the engine's forced path "
-				       "offers %d choices where it offered one", eng_nchoices(&p, st));
+			mpiv_error_set(err, MPIV_EXIT_TOOL, NULL, -1, -1,
+				       "the engine's forced path "
+				       "offers %d choices where it offered one",
+				       eng_nchoices(&p, st));
 			deadlock = -1;
 			goto out;
 		}
@@ -490,9 +492,11 @@ int tr_cex(const struct eng_prog *prog, const struct mpiv_traceset *ts, long lea
 	}
 	for (i = 0; i < n; i++) {
 		if (choices[i] < 0 || choices[i] >= eng_nchoices(&p, st)) {
-			mpiv_error_set(err, MPIV_EXIT_TOOL, NULL, -1, -1,
-				       "spin's trail takes choice %d of %d at step %d: the model and "
-				       "the engine disagree", choices[i], eng_nchoices(&p, st), i);
+			mpiv_error_set(
+				err, MPIV_EXIT_TOOL, NULL, -1, -1,
+				"spin's trail takes choice %d of %d at step %d: the model and "
+				"the engine disagree",
+				choices[i], eng_nchoices(&p, st), i);
 			deadlock = -1;
 			goto out;
 		}

@@ -18,46 +18,49 @@
 
 /* What names a derived communicator on every rank alike. */
 struct comm_key {
-	int32_t parent;		/* engine id of the parent */
-	int32_t group;		/* 1 for MPI_Comm_create_group, 2 for an intercommunicator, 3
-				 * for the groups of an MPI_Intercomm_create whose leaders never
-				 * meet, else 0 */
-	int32_t pos;		/* the creation's collective position on the parent (group 0,
-				 * 2, 3), or its tag (group 1) */
-	int32_t occ;		/* group 1: earlier such calls of the rank with this key */
-	int32_t parent2, pos2;	/* group 2: the second group's parent and position */
+	int32_t parent; /* engine id of the parent */
+	/* 1 for MPI_Comm_create_group, 2 for an intercommunicator, 3
+	 * for the groups of an MPI_Intercomm_create whose leaders never
+	 * meet, else 0 */
+	int32_t group;
+	/* the creation's collective position on the parent (group 0,
+	 * 2, 3), or its tag (group 1) */
+	int32_t pos;
+	int32_t occ;	       /* group 1: earlier such calls of the rank with this key */
+	int32_t parent2, pos2; /* group 2: the second group's parent and position */
 };
 
 /* A rank's MPI_Intercomm_create not yet given its intercommunicator. */
 struct inter_half {
 	int32_t rank;
 	uint32_t event;
-	int32_t parent;		/* engine id of its local communicator */
-	int32_t pos;		/* its collective position there */
-	int32_t leader, peer, tag;	/* the event's root, peer and tag */
+	int32_t parent;		   /* engine id of its local communicator */
+	int32_t pos;		   /* its collective position there */
+	int32_t leader, peer, tag; /* the event's root, peer and tag */
 	int paired;
 };
 
 /* A creation on a parent of a rank, as the cross-check needs it. */
 struct comm_made {
-	int32_t parent;		/* engine id of the parent */
-	int32_t pos;		/* its collective position on the parent */
-	uint32_t event;		/* the creating event */
-	int32_t result;		/* engine id of what it made, -1 for none (MPI_COMM_NULL) */
+	int32_t parent; /* engine id of the parent */
+	int32_t pos;	/* its collective position on the parent */
+	uint32_t event; /* the creating event */
+	int32_t result; /* engine id of what it made, -1 for none (MPI_COMM_NULL) */
 };
 
 /* Engine communicators being collected: the fixed ones, then one per key. */
 struct comm_set {
 	struct eng_prog *prog;
-	struct comm_key *keys;	/* by engine id; unused below 1 + nranks */
-	int32_t *by_rank;	/* by engine id: the rank that first named it */
-	uint32_t *by_event;	/* ... and its event */
-	size_t cap;		/* room in prog->comms, keys, by_rank and by_event */
-	struct comm_made **made;	/* per rank: its completed creations on a parent */
+	struct comm_key *keys;	 /* by engine id; unused below 1 + nranks */
+	int32_t *by_rank;	 /* by engine id: the rank that first named it */
+	uint32_t *by_event;	 /* ... and its event */
+	size_t cap;		 /* room in prog->comms, keys, by_rank and by_event */
+	struct comm_made **made; /* per rank: its completed creations on a parent */
 	size_t *nmade;
-	int32_t *split;		/* by engine id: the first group's size of an
-				 * intercommunicator, 0 for an intracommunicator */
-	struct inter_half *halves;	/* this walk's unresolved MPI_Intercomm_create */
+	/* by engine id: the first group's size of an
+	 * intercommunicator, 0 for an intracommunicator */
+	int32_t *split;
+	struct inter_half *halves; /* this walk's unresolved MPI_Intercomm_create */
 	size_t nhalves, caphalves;
 };
 
@@ -118,22 +121,24 @@ static int comm_inter_half(struct comm_set *s, const struct tr_comms *cm,
 	size_t cap = s->caphalves;
 
 	if (nc && nc->id >= (int64_t)t->nevents + MPIV_COMM_FIRST_LOCAL)
-		return mpiv_error_set(err, MPIV_EXIT_BAD_INPUT, t->source, t->rank,
-				      (long)ev->index, "communicator id %d, beyond the %zu events "
-				      "of the trace", nc->id, t->nevents);
+		return mpiv_error_set(err, MPIV_EXIT_BAD_INPUT, t->source, t->rank, (long)ev->index,
+				      "communicator id %d, beyond the %zu events "
+				      "of the trace",
+				      nc->id, t->nevents);
 	if (g >= 0) {
 		if (nc)
 			local[nc->id] = g;
 		return 0;
 	}
 	if (parent < 0)
-		return 0;	/* on a communicator check does not know: refused at its use */
+		return 0; /* on a communicator check does not know: refused at its use */
 	if (ev->root < 0 || !tr_comms_member(s->prog, parent, ev->root) ||
 	    (ev->root == t->rank && (ev->peer < 0 || tr_comms_member(s->prog, parent, ev->peer))))
-		return mpiv_error_set(err, MPIV_EXIT_BAD_INPUT, t->source, t->rank,
-				      (long)ev->index, "MPI_Intercomm_create without a local "
+		return mpiv_error_set(err, MPIV_EXIT_BAD_INPUT, t->source, t->rank, (long)ev->index,
+				      "MPI_Intercomm_create without a local "
 				      "leader in its group (root %d) or, on the leader, a remote "
-				      "leader outside it (peer %d)", ev->root, ev->peer);
+				      "leader outside it (peer %d)",
+				      ev->root, ev->peer);
 	xgrow((void **)&s->halves, &cap, s->nhalves + 1, sizeof(*s->halves));
 	s->caphalves = cap;
 	h = &s->halves[s->nhalves++];
@@ -164,7 +169,7 @@ static int comm_rank(struct comm_set *s, struct tr_comms *cm, const struct mpiv_
 		    t->comms[j].id < (int64_t)t->nevents + MPIV_COMM_FIRST_LOCAL)
 			nids = t->comms[j].id + 1;
 	local = xmalloc((size_t)nids * sizeof(*local));
-	count = xcalloc((size_t)nids, sizeof(*count));	/* collectives per local id */
+	count = xcalloc((size_t)nids, sizeof(*count)); /* collectives per local id */
 
 	for (id = 0; id < nids; id++)
 		local[id] = -1;
@@ -177,7 +182,7 @@ static int comm_rank(struct comm_set *s, struct tr_comms *cm, const struct mpiv_
 		const struct mpiv_event *ev = mpiv_trace_event(t, i);
 		enum mpiv_kind kind = mpiv_call_kind(ev->call);
 		const struct mpiv_newcomm *nc = mpiv_trace_newcomm(t, (uint32_t)i);
-		int32_t comm = ev->comm, tag = ev->tag;	/* ev may not outlive the loop below */
+		int32_t comm = ev->comm, tag = ev->tag; /* ev may not outlive the loop below */
 		struct comm_key k;
 		struct mpiv_newcomm dup;
 		int32_t parent = -1;
@@ -210,12 +215,13 @@ static int comm_rank(struct comm_set *s, struct tr_comms *cm, const struct mpiv_
 			continue;
 		if (nc->id >= (int64_t)t->nevents + MPIV_COMM_FIRST_LOCAL) {
 			free(count);
-			return mpiv_error_set(err, MPIV_EXIT_BAD_INPUT, t->source, t->rank,
-					      (long)i, "communicator id %d, beyond the %zu events of "
-					      "the trace", nc->id, t->nevents);
+			return mpiv_error_set(err, MPIV_EXIT_BAD_INPUT, t->source, t->rank, (long)i,
+					      "communicator id %d, beyond the %zu events of "
+					      "the trace",
+					      nc->id, t->nevents);
 		}
 		if (parent < 0)
-			continue;	/* made from one check does not know: refused at its use */
+			continue; /* made from one check does not know: refused at its use */
 		if (s->split[parent] && ev->call != MPIV_CALL_Intercomm_merge) {
 			/* a duplicate has its parent's two groups; the recorder wrote the local
 			 * one */
@@ -223,7 +229,8 @@ static int comm_rank(struct comm_set *s, struct tr_comms *cm, const struct mpiv_
 			    ev->call != MPIV_CALL_Comm_dup_with_info) {
 				free(count);
 				return mpiv_error_set(err, MPIV_EXIT_BAD_INPUT, t->source, t->rank,
-						      (long)i, "%s of an intercommunicator, which "
+						      (long)i,
+						      "%s of an intercommunicator, which "
 						      "check cannot judge yet",
 						      mpiv_call_name(ev->call));
 			}
@@ -241,8 +248,7 @@ static int comm_rank(struct comm_set *s, struct tr_comms *cm, const struct mpiv_
 				const struct mpiv_event *e = mpiv_trace_event(t, t->comms[j].event);
 
 				if (mpiv_call_kind(e->call) == MPIV_KIND_COMM_GROUP &&
-				    e->comm == comm && e->tag == tag &&
-				    t->comms[j].n == nc->n &&
+				    e->comm == comm && e->tag == tag && t->comms[j].n == nc->n &&
 				    !memcmp(t->comms[j].members, nc->members,
 					    nc->n * sizeof(*nc->members)))
 					k.occ++;
@@ -356,7 +362,7 @@ static size_t comm_pair(struct comm_set *s, struct tr_comms *cm, int final)
 		} else {
 			k.group = 3;
 			if (group_leader(s, h))
-				m[nc.n++] = a->peer;	/* the remote leader it waits for */
+				m[nc.n++] = a->peer; /* the remote leader it waits for */
 		}
 		g = comm_find(s, &k, &nc, a->rank);
 		if (gb)
@@ -394,12 +400,13 @@ static int comm_crosscheck(const struct comm_set *s, const struct mpiv_traceset 
 				if (x->parent != s->keys[g].parent || x->pos != s->keys[g].pos ||
 				    mpiv_trace_event(t, x->event)->call != call || x->result == g)
 					continue;
-				return mpiv_error_set(err, MPIV_EXIT_BAD_INPUT, t->source, t->rank,
-						      (long)x->event, "%s did not give this rank the "
-						      "communicator that rank %d's (event %u) lists it "
-						      "in: the traces do not come from one run",
-						      mpiv_call_name(call), s->by_rank[g],
-						      s->by_event[g]);
+				return mpiv_error_set(
+					err, MPIV_EXIT_BAD_INPUT, t->source, t->rank,
+					(long)x->event,
+					"%s did not give this rank the "
+					"communicator that rank %d's (event %u) lists it "
+					"in: the traces do not come from one run",
+					mpiv_call_name(call), s->by_rank[g], s->by_event[g]);
 			}
 		}
 	}

@@ -11,17 +11,18 @@
 struct tr_inter {
 	int32_t rank;
 	uint32_t event;
-	int32_t comm;		/* engine communicator */
+	int32_t comm; /* engine communicator */
 };
 
 struct tr_comms {
 	int nranks;
-	int32_t **local;	/* per rank: trace comm id -> engine communicator, -1 unknown */
-	int32_t *nlocal;	/* per rank: entries in local[rank] */
+	int32_t **local; /* per rank: trace comm id -> engine communicator, -1 unknown */
+	int32_t *nlocal; /* per rank: entries in local[rank] */
 	int32_t ncomms;
-	int32_t *split;		/* by engine communicator: an intercommunicator's first group's
-				 * size (its members are that group, then the other), else 0 */
-	struct tr_inter *inter;	/* every MPI_Intercomm_create given its communicator */
+	/* by engine communicator: an intercommunicator's first group's
+	 * size (its members are that group, then the other), else 0 */
+	int32_t *split;
+	struct tr_inter *inter; /* every MPI_Intercomm_create given its communicator */
 	size_t ninter, capinter;
 };
 

@@ -105,7 +105,8 @@ int tr_cut(const struct eng_prog *prog, const int32_t *st, struct eng_prog *out)
 	for (q = 0; q < prog->nprocs; q++) {
 		out->nins[q] = prog->nins[q] - lo[q];
 		out->ins[q] = xmalloc((size_t)out->nins[q] * sizeof(**out->ins));
-		memcpy(out->ins[q], prog->ins[q] + lo[q], (size_t)out->nins[q] * sizeof(**out->ins));
+		memcpy(out->ins[q], prog->ins[q] + lo[q],
+		       (size_t)out->nins[q] * sizeof(**out->ins));
 		for (i = 0; i < out->nins[q]; i++) {
 			struct eng_instr *in = &out->ins[q][i];
 			const int32_t *from = in->list;
@@ -118,7 +119,8 @@ int tr_cut(const struct eng_prog *prog, const int32_t *st, struct eng_prog *out)
 			/* a wait's list names instructions, renumbered; a collective's, ranks */
 			for (j = 0; j < in->n; j++)
 				in->list[j] = from[j] - (in->op == ENG_COLL || in->op == ENG_ICOLL ?
-							 0 : lo[q]);
+								 0 :
+								 lo[q]);
 		}
 	}
 	out->buffering = prog->buffering;
@@ -129,7 +131,7 @@ int tr_cut(const struct eng_prog *prog, const int32_t *st, struct eng_prog *out)
 	out->full = prog->full;
 	eng_layout(out);
 	if (out->words != prog->words)
-		abort();	/* the same sizes make the same layout */
+		abort(); /* the same sizes make the same layout */
 	/* the state, every instruction index renumbered */
 	s = xmalloc(eng_state_bytes(out));
 	memcpy(s, st, eng_state_bytes(out));

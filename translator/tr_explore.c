@@ -14,12 +14,12 @@
 /* ---- the states seen: open addressing over a chunked store ---- */
 
 struct seen {
-	size_t words;		/* int32 words per state */
-	uint64_t *slot;		/* hash table: 1 + index of the state, 0 if empty */
+	size_t words;	/* int32 words per state */
+	uint64_t *slot; /* hash table: 1 + index of the state, 0 if empty */
 	size_t nslots;
-	int32_t **chunk;	/* the states, CHUNK to a chunk */
+	int32_t **chunk; /* the states, CHUNK to a chunk */
 	size_t nchunks, capchunks;
-	size_t n;		/* states stored */
+	size_t n; /* states stored */
 };
 
 #define CHUNK 4096
@@ -92,7 +92,7 @@ static int *copy_path(const int *path, int n)
 {
 	int *p = xmalloc((size_t)(n + 1) * sizeof(*p));
 
-	if (n)	/* the start's path is empty, and may be NULL */
+	if (n) /* the start's path is empty, and may be NULL */
 		memcpy(p, path, (size_t)n * sizeof(*p));
 	return p;
 }
@@ -151,8 +151,8 @@ static void note_frontiers(const struct tr_explore_opts *o, const struct eng_pro
 
 /* A deadlock or an erroneous state: noted with the path, unless one with the same processes
  * stuck at the same places was. */
-static void note_end(const struct tr_explore_opts *o, const struct eng_prog *p,
-		     const int32_t *st, const int *path, int depth, struct tr_explore_result *res)
+static void note_end(const struct tr_explore_opts *o, const struct eng_prog *p, const int32_t *st,
+		     const int *path, int depth, struct tr_explore_result *res)
 {
 	char *blocked = xcalloc((size_t)p->nprocs, 1);
 	struct tr_stuck d;
@@ -187,7 +187,7 @@ static void note_end(const struct tr_explore_opts *o, const struct eng_prog *p,
 
 struct frame {
 	int32_t *st;
-	int next, n;		/* the next choice to take, of n */
+	int next, n; /* the next choice to take, of n */
 };
 
 int tr_explore(const struct eng_prog *prog, const struct tr_explore_opts *o,
@@ -224,7 +224,8 @@ int tr_explore(const struct eng_prog *prog, const struct tr_explore_opts *o,
 		}
 		if (o->max_states && seen.n >= (size_t)o->max_states) {
 			res->complete = 0;
-			snprintf(res->why, sizeof(res->why), "%ld states, the limit", o->max_states);
+			snprintf(res->why, sizeof(res->why), "%ld states, the limit",
+				 o->max_states);
 			break;
 		}
 		if (o->stop && o->stop(o->ctx)) {
@@ -240,8 +241,10 @@ int tr_explore(const struct eng_prog *prog, const struct tr_explore_opts *o,
 		f->next++;
 		if (next[ENG_ST_OVERFLOW]) {
 			res->complete = 0;
-			snprintf(res->why, sizeof(res->why), "more messages in flight than the model "
-				 "has room for (%d)", prog->maxmsg);
+			snprintf(res->why, sizeof(res->why),
+				 "more messages in flight than the model "
+				 "has room for (%d)",
+				 prog->maxmsg);
 			free(next);
 			continue;
 		}

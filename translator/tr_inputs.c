@@ -86,7 +86,7 @@ void tr_fill_inputs(struct eng_prog *prog, const struct mpiv_traceset *ts)
 				continue;
 			in->sym = sym[q][i];
 			if (i == 0 && in->ev == 0 && in->a == 0 && !in->sym) {
-				in->b = in->c = in->d = 0;	/* the first branch: no input */
+				in->b = in->c = in->d = 0; /* the first branch: no input */
 				continue;
 			}
 			w = in->a < t.n[q] ? &t.in[q][3 * in->a] : NULL;

@@ -21,12 +21,12 @@
 /* One variant being merged: a run's instructions for the process. */
 struct var {
 	int run;
-	struct eng_instr *ins;	/* the run's, not copied */
+	struct eng_instr *ins; /* the run's, not copied */
 	int n;
-	int32_t *node;		/* per instruction: its node in the process's tree */
-	int ninputs;		/* inputs it takes (the highest register number) */
-	int32_t *post;		/* per input: the instruction that takes it */
-	int32_t *lastread;	/* per input: the last instruction that reads it, -1 */
+	int32_t *node;	   /* per instruction: its node in the process's tree */
+	int ninputs;	   /* inputs it takes (the highest register number) */
+	int32_t *post;	   /* per input: the instruction that takes it */
+	int32_t *lastread; /* per input: the last instruction that reads it, -1 */
 };
 
 /* ---- sends whose destination follows an input ---- */
@@ -77,7 +77,7 @@ static void follow_inputs(struct eng_instr *ins, int n, struct votes *vs, int vo
 	for (i = 0; i < n; i++) {
 		struct eng_instr *in = &ins[i];
 
-		if (vote && in->op == ENG_POST_SEND) {	/* decided afresh from every run */
+		if (vote && in->op == ENG_POST_SEND) { /* decided afresh from every run */
 			in->sym = 0;
 			in->reg = 0;
 		}
@@ -147,9 +147,9 @@ static int same_variant(const struct var *x, const struct var *y)
 struct node {
 	int parent;
 	const struct eng_instr *in;
-	int child, sibling;	/* first child, next sibling; -1 */
-	int32_t sym;		/* a branch: the parts it compares */
-	int last;		/* a reader: no variant through it reads the input later */
+	int child, sibling; /* first child, next sibling; -1 */
+	int32_t sym;	    /* a branch: the parts it compares */
+	int last;	    /* a reader: no variant through it reads the input later */
 };
 
 struct tree {
@@ -209,7 +209,7 @@ static void tell_apart(struct tree *t, const struct var *x, const struct var *y,
 			continue;
 		d = input_diff(x, y, k);
 		if (d & t->n[x->node[k]].sym)
-			return;		/* told apart already */
+			return; /* told apart already */
 		if (d && cand < 0) {
 			cand = k;
 			diff = d;
@@ -236,7 +236,7 @@ static int registers(const struct var *v, int nv)
 		for (w = 0; ok && w < nv; w++)
 			for (i = 0; ok && i + r < v[w].ninputs; i++) {
 				int end = v[w].lastread[i] > v[w].post[i] ? v[w].lastread[i] :
-									      v[w].post[i];
+									    v[w].post[i];
 
 				if (v[w].post[i + r] >= 0 && v[w].post[i + r] <= end)
 					ok = 0;
@@ -288,7 +288,7 @@ static int32_t *branch_list(const struct tree *t, const struct var *v, int nv, i
 		for (x = 0; x < w && !(group[x] >= 0 && same_way(v, group, x, w, k, sym)); x++)
 			;
 		if (x < w)
-			continue;	/* listed already */
+			continue; /* listed already */
 		l[(*n)++] = w;
 		l[(*n)++] = v[w].ins[k].b;
 		l[(*n)++] = v[w].ins[k].c;
@@ -358,8 +358,9 @@ static void merge_proc(struct eng_prog *const *progs, int nruns, int q, struct e
 	for (w = 0; w < nv; w++)
 		for (k = 0; k < v[w].n; k++) {
 			const struct eng_instr *in = &v[w].ins[k];
-			int id = in->op == ENG_BRANCH ? in->a :
-				 in->op == ENG_POST_SEND ? in->reg - 1 : -1;
+			int id = in->op == ENG_BRANCH	 ? in->a :
+				 in->op == ENG_POST_SEND ? in->reg - 1 :
+							   -1;
 
 			if (id < 0 || (in->op == ENG_BRANCH && k == 0))
 				continue;

@@ -10,9 +10,9 @@
 
 /* What the path did, per process, per instruction index. */
 struct taken {
-	int32_t **src;		/* the input's source (or request's post instruction) */
-	char **has;		/* 1: an input was taken there */
-	char **done;		/* 1: executed */
+	int32_t **src; /* the input's source (or request's post instruction) */
+	char **has;    /* 1: an input was taken there */
+	char **done;   /* 1: executed */
 };
 
 static void on_input(void *ctx, int q, int i, const struct eng_instr *in, int src, int tag,
@@ -40,8 +40,8 @@ static int32_t request_of(const struct mpiv_rank_trace *t, const struct eng_inst
 		return MPIV_NONE;
 	ev = mpiv_trace_event(t, (size_t)ins[x].ev);
 	for (i = 0; i < x; i++)
-		j += ins[i].ev == ins[x].ev && (ins[i].op == ENG_POST_SEND ||
-						ins[i].op == ENG_POST_RECV);
+		j += ins[i].ev == ins[x].ev &&
+		     (ins[i].op == ENG_POST_SEND || ins[i].op == ENG_POST_RECV);
 	return (uint32_t)j < ev->nreqs ? ev->reqs[j].req : MPIV_NONE;
 }
 
@@ -107,7 +107,7 @@ static void rank_decisions(const struct mpiv_rank_trace *t, const struct eng_ins
 			d.src = tk->src[q][x];
 		} else {
 			x = input_instr(ins, n, at);
-			if (x >= 0) {	/* an any-completion of the model: its choice */
+			if (x >= 0) { /* an any-completion of the model: its choice */
 				int32_t req;
 
 				if (!tk->has[q][x])
@@ -118,7 +118,7 @@ static void rank_decisions(const struct mpiv_rank_trace *t, const struct eng_ins
 				d.nreqs = 1;
 				d.reqs = xmalloc(sizeof(*d.reqs));
 				d.reqs[0] = req;
-			} else {	/* one the model does not choose: as recorded */
+			} else { /* one the model does not choose: as recorded */
 				uint32_t j;
 
 				x = wait_instr(ins, n, at);

@@ -63,35 +63,40 @@ static void sb_clear(struct sb *b)
 
 /* A channel: the messages of one process to one rank on one communicator, in send order. */
 struct chan {
-	int src;		/* sending process */
-	int dst;		/* receiving world rank */
-	int comm;		/* engine communicator */
-	int cap;		/* its sends: room for all of them, so that a send never blocks */
+	int src;  /* sending process */
+	int dst;  /* receiving world rank */
+	int comm; /* engine communicator */
+	int cap;  /* its sends: room for all of them, so that a send never blocks */
 };
 
 struct prog {
 	const struct eng_prog *p;
 	const struct mpiv_traceset *ts;
-	const char *pre;	/* name prefix: "" alone, "p3_" among several */
-	int **req;		/* per process, per instruction: request id of a send or receive post,
-				 * -1 */
+	const char *pre; /* name prefix: "" alone, "p3_" among several */
+	/* per process, per instruction: request id of a send or receive post,
+	 * -1 */
+	int **req;
 	int nreq;
-	int **freed;		/* per process, per instruction (a post): the wait that frees it,
-				 * INT_MAX if none does */
+	/* per process, per instruction (a post): the wait that frees it,
+	 * INT_MAX if none does */
+	int **freed;
 	struct chan *chans;
 	int nchans;
 	size_t capchans;
-	int **wflag;		/* per process, per instruction: the win_done flag that says it was
-				 * executed (a post or complete others wait for), -1 */
+	/* per process, per instruction: the win_done flag that says it was
+	 * executed (a post or complete others wait for), -1 */
+	int **wflag;
 	int nwflags;
-	int *ncoll;		/* per communicator: the most collectives a rank makes on it */
-	int judged;		/* a rank stops, or a completion may leave the recorded path: the
-				 * judge decides deadlocks */
-	int buffer;		/* the program attaches a buffer or makes buffered sends */
+	int *ncoll; /* per communicator: the most collectives a rank makes on it */
+	/* a rank stops, or a completion may leave the recorded path: the
+	 * judge decides deadlocks */
+	int judged;
+	int buffer; /* the program attaches a buffer or makes buffered sends */
 	long long maxtag, maxev;
-	int npids;		/* processes it runs: ranks, libraries, judge */
-	int *pid_proc;		/* per process it runs, in that order: the engine process, -1 for
-				 * a library or the judge (tr_promela_map.pid_proc) */
+	int npids; /* processes it runs: ranks, libraries, judge */
+	/* per process it runs, in that order: the engine process, -1 for
+	 * a library or the judge (tr_promela_map.pid_proc) */
+	int *pid_proc;
 };
 
 static int rank_of(const struct prog *g, int q)
@@ -142,13 +147,13 @@ static int dsteps(const struct prog *g, const struct eng_instr *in)
 {
 	switch (in->op) {
 	case ENG_COLL:
-		return 2;	/* enter, leave */
-	case ENG_POST_SEND:	/* an erroneous send's check is an atomic */
+		return 2;   /* enter, leave */
+	case ENG_POST_SEND: /* an erroneous send's check is an atomic */
 		return in->a == ENG_PROC_NULL ||
 		       (in->d != ENG_SEND_READY && in->d != ENG_SEND_BUFFERED);
 	case ENG_PROBE:
 	case ENG_WIN_POST:
-		return 1;	/* (a printf alone at most, else) */
+		return 1; /* (a printf alone at most, else) */
 	case ENG_END:
 		return g->judged;
 	default:
@@ -191,11 +196,12 @@ static int refuse(const struct prog *g, struct mpiv_error *err)
 {
 	const struct eng_prog *p = g->p;
 	const struct mpiv_traceset *ts = g->ts;
-	long total = 0, steps = p->nranks;	/* a library's options: one exit */
+	long total = 0, steps = p->nranks; /* a library's options: one exit */
 	int q, i;
 
 	if (p->nvar)
-		return mpiv_error_set(err, MPIV_EXIT_BAD_INPUT, ts->dir, -1, -1, "a program of "
+		return mpiv_error_set(err, MPIV_EXIT_BAD_INPUT, ts->dir, -1, -1,
+				      "a program of "
 				      "verify's runs: the standalone model takes one recorded run");
 	for (q = 0; q < p->nprocs; q++) {
 		total += p->nins[q];
@@ -203,30 +209,36 @@ static int refuse(const struct prog *g, struct mpiv_error *err)
 			steps += dsteps(g, &p->ins[q][i]);
 	}
 	if (total > TR_PROMELA_MAX_INSTRS || steps > MAX_DSTEPS)
-		return mpiv_error_set(err, MPIV_EXIT_BAD_INPUT, ts->dir, -1, -1,
-				      "%ld operations (a blocking call counts two, its post and its "
-				      "wait): the standalone Promela model is for traces of at most "
-				      "%d, since the C compiler's time and memory on pan.c grow "
-				      "faster than the trace (check's own model has no such limit)",
-				      total, TR_PROMELA_MAX_INSTRS);
+		return mpiv_error_set(
+			err, MPIV_EXIT_BAD_INPUT, ts->dir, -1, -1,
+			"%ld operations (a blocking call counts two, its post and its "
+			"wait): the standalone Promela model is for traces of at most "
+			"%d, since the C compiler's time and memory on pan.c grow "
+			"faster than the trace (check's own model has no such limit)",
+			total, TR_PROMELA_MAX_INSTRS);
 	for (q = 0; q < p->nprocs; q++)
 		for (i = 0; i < p->nins[q]; i++) {
 			const struct eng_instr *in = &p->ins[q][i];
-			const struct mpiv_event *ev = mpiv_trace_event(&ts->ranks[rank_of(g, q)], in->ev);
+			const struct mpiv_event *ev = mpiv_trace_event(&ts->ranks[rank_of(g, q)],
+								       in->ev);
 
 			if (!encodable(in->op))
-				return mpiv_error_set(err, MPIV_EXIT_BAD_INPUT,
-						      ts->ranks[rank_of(g, q)].source, rank_of(g, q),
-						      in->ev, "%s: the standalone model does not encode "
-						      "what the engine makes of it (instruction %d)",
-						      mpiv_call_name(ev->call), in->op);
+				return mpiv_error_set(
+					err, MPIV_EXIT_BAD_INPUT, ts->ranks[rank_of(g, q)].source,
+					rank_of(g, q), in->ev,
+					"%s: the standalone model does not encode "
+					"what the engine makes of it (instruction %d)",
+					mpiv_call_name(ev->call), in->op);
 			if ((in->op == ENG_POST_SEND || in->op == ENG_POST_RECV ||
-			     in->op == ENG_BUF_ATTACH) && in->bytes > INT_MAX / 4)
+			     in->op == ENG_BUF_ATTACH) &&
+			    in->bytes > INT_MAX / 4)
 				return mpiv_error_set(err, MPIV_EXIT_BAD_INPUT,
-						      ts->ranks[rank_of(g, q)].source, rank_of(g, q),
-						      in->ev, "%s of %lld bytes: the standalone model "
+						      ts->ranks[rank_of(g, q)].source,
+						      rank_of(g, q), in->ev,
+						      "%s of %lld bytes: the standalone model "
 						      "counts bytes in Promela's 32-bit int",
-						      mpiv_call_name(ev->call), (long long)in->bytes);
+						      mpiv_call_name(ev->call),
+						      (long long)in->bytes);
 		}
 	return 0;
 }
@@ -268,8 +280,8 @@ static void prog_analyse(struct prog *g)
 					g->buffer = 1;
 				k = find_chan(g, q, in->a, in->b);
 				if (k < 0) {
-					xgrow((void **)&g->chans, &g->capchans, (size_t)g->nchans + 1,
-					      sizeof(*g->chans));
+					xgrow((void **)&g->chans, &g->capchans,
+					      (size_t)g->nchans + 1, sizeof(*g->chans));
 					k = g->nchans++;
 					g->chans[k].src = q;
 					g->chans[k].dst = in->a;
@@ -417,11 +429,11 @@ static void describe(const struct prog *g, int q, const struct eng_instr *in, ch
 
 struct writer {
 	FILE *f;
-	long line;		/* the line being written, from 1 */
+	long line; /* the line being written, from 1 */
 	struct tr_promela_map *map;
 	size_t capmap;
-	int at_prog, at_proc, at_instr;	/* what the lines written now belong to */
-	int judged;		/* the program being written: blocking calls are end states */
+	int at_prog, at_proc, at_instr; /* what the lines written now belong to */
+	int judged; /* the program being written: blocking calls are end states */
 };
 
 static void note_line(struct writer *w)
@@ -532,7 +544,7 @@ static void coll_done(struct sb *b, const struct prog *g, int r, const struct en
 		coll_entered(b, g, in->a, in->c, r, 1);
 		sb_add(b, ")");
 		break;
-	case ENG_COLL_LIST:	/* the in-neighbours (none: nobody) */
+	case ENG_COLL_LIST: /* the in-neighbours (none: nobody) */
 		sb_add(b, " || (!SYNC_COLLECTIVES");
 		for (i = 0; i < in->n; i++)
 			sb_add(b, " && %s[%d] >= %d", name, in->list[i], in->c);
@@ -590,7 +602,7 @@ static void not_wanted(struct sb *b, const struct prog *g, int q, int at, int k,
 		    (in->a != ENG_ANY && in->a != rank_of(g, c->src)) || g->freed[q][y] < at)
 			continue;
 		if (tag != ENG_ANY && in->c != ENG_ANY && in->c != tag)
-			continue;	/* it wants another tag */
+			continue; /* it wants another tag */
 		sb_add(b, " && ");
 		if (tag == ENG_ANY && in->c != ENG_ANY) {
 			sb_add(b, "(");
@@ -660,19 +672,22 @@ static void write_header(struct writer *w, const char *path, const struct tr_pro
 	const char *base = strrchr(path, '/') ? strrchr(path, '/') + 1 : path;
 
 	if (o->choose)
-		out(w, "/* mpiverify: standalone Promela models of %d traces, one chosen by init, "
-			"for the\n * differential tests (tests/tools/oracles.c). Each program is "
-			"what `mpiverify check\n * --promela` writes, its names prefixed.\n", n);
+		out(w,
+		    "/* mpiverify: standalone Promela models of %d traces, one chosen by init, "
+		    "for the\n * differential tests (tests/tools/oracles.c). Each program is "
+		    "what `mpiverify check\n * --promela` writes, its names prefixed.\n",
+		    n);
 	else
-		out(w, "/* mpiverify: a standalone Promela model of the MPI trace in '%s' (%d "
-			"rank%s),\n * written by `mpiverify check --promela`. SPIN checks it on "
-			"its own:\n *\n *\tspin -a %s && cc -o pan pan.c && ./pan\n *\n"
-			" * A deadlock is an \"invalid end state\": a rank that has not finished can "
-			"no longer move.\n * `./pan -r` replays the trail pan wrote, and each step "
-			"prints the rank, the call and,\n * for a receive, the message it took. An "
-			"\"assertion violated\" is an erroneous call: a ready\n * send before its "
-			"receive is posted, a buffered send the attached buffer has no room for.\n",
-			in[0].ts->dir, in[0].prog->nranks, in[0].prog->nranks == 1 ? "" : "s", base);
+		out(w,
+		    "/* mpiverify: a standalone Promela model of the MPI trace in '%s' (%d "
+		    "rank%s),\n * written by `mpiverify check --promela`. SPIN checks it on "
+		    "its own:\n *\n *\tspin -a %s && cc -o pan pan.c && ./pan\n *\n"
+		    " * A deadlock is an \"invalid end state\": a rank that has not finished can "
+		    "no longer move.\n * `./pan -r` replays the trail pan wrote, and each step "
+		    "prints the rank, the call and,\n * for a receive, the message it took. An "
+		    "\"assertion violated\" is an erroneous call: a ready\n * send before its "
+		    "receive is posted, a buffered send the attached buffer has no room for.\n",
+		    in[0].ts->dir, in[0].prog->nranks, in[0].prog->nranks == 1 ? "" : "s", base);
 	out(w, " *\n"
 	       " * The MPI rules, as this model encodes them (doc/promela.md; doc/semantics.md has "
 	       "the\n"
@@ -742,11 +757,12 @@ static void write_header(struct writer *w, const char *path, const struct tr_pro
  * receive; declared only for a program that uses the buffer. */
 static void write_buffer_prelude(struct writer *w, const struct prog *g)
 {
-	out(w, "/* The room a buffered send of `bytes` bytes takes in the attached buffer until "
-	       "its receive\n * takes it (none when the library transmits it at once). */\n"
-	       "#define %sBSEND_OVERHEAD %lld\n"
-	       "#define %sOCCUPIES(bytes) (BUFFERED(bytes) -> 0 : (bytes) + %sBSEND_OVERHEAD)\n\n",
-	       g->pre, (long long)g->p->bsend_overhead, g->pre, g->pre);
+	out(w,
+	    "/* The room a buffered send of `bytes` bytes takes in the attached buffer until "
+	    "its receive\n * takes it (none when the library transmits it at once). */\n"
+	    "#define %sBSEND_OVERHEAD %lld\n"
+	    "#define %sOCCUPIES(bytes) (BUFFERED(bytes) -> 0 : (bytes) + %sBSEND_OVERHEAD)\n\n",
+	    g->pre, (long long)g->p->bsend_overhead, g->pre, g->pre);
 }
 
 /* ---- one program: its globals ---- */
@@ -760,8 +776,14 @@ static const char *int_type(long long max)
 static long state_bytes(const struct prog *g)
 {
 	const struct eng_prog *p = g->p;
-	long msg = (g->maxtag < 256 ? 1 : g->maxtag < 32768 ? 2 : 4) + 2 +
-		   (g->maxev < 256 ? 1 : g->maxev < 32768 ? 2 : 4) + 1 + (g->buffer ? 4 : 0);
+	long msg = (g->maxtag < 256   ? 1 :
+		    g->maxtag < 32768 ? 2 :
+					4) +
+		   2 +
+		   (g->maxev < 256   ? 1 :
+		    g->maxev < 32768 ? 2 :
+				       4) +
+		   1 + (g->buffer ? 4 : 0);
 	long n = 64 + g->nreq + g->nwflags + p->nlocks + 16L * p->nprocs + 24L * p->nranks;
 	int k, c;
 
@@ -769,7 +791,9 @@ static long state_bytes(const struct prog *g)
 		n += 8 + (long)g->chans[k].cap * msg;
 	for (c = 0; c < p->ncomms; c++)
 		if (g->ncoll[c])
-			n += (long)p->nranks * (g->ncoll[c] < 256 ? 1 : g->ncoll[c] < 32768 ? 2 : 4);
+			n += (long)p->nranks * (g->ncoll[c] < 256   ? 1 :
+						g->ncoll[c] < 32768 ? 2 :
+								      4);
 	if (g->buffer)
 		n += 8L * p->nranks;
 	if (g->judged)
@@ -785,8 +809,10 @@ static void write_vectorsz(struct writer *w, const struct prog *g)
 	while (room < need)
 		room *= 2;
 	if (room > 1024)
-		out(w, "/* The state is larger than pan's default room for it (1024 bytes). */\n"
-		       "c_decl { \\#define VECTORSZ %ld }\n\n", room);
+		out(w,
+		    "/* The state is larger than pan's default room for it (1024 bytes). */\n"
+		    "c_decl { \\#define VECTORSZ %ld }\n\n",
+		    room);
 }
 
 static void write_globals(struct writer *w, const struct prog *g)
@@ -795,13 +821,16 @@ static void write_globals(struct writer *w, const struct prog *g)
 	char name[64];
 	int k, c, nheld = p->nlocks;
 
-	out(w, "/* Requests, by the post that made them (the comment at each call gives its id). "
-	       "*/\nbyte %srq[%d];\n\n", g->pre, g->nreq > 0 ? g->nreq : 1);
+	out(w,
+	    "/* Requests, by the post that made them (the comment at each call gives its id). "
+	    "*/\nbyte %srq[%d];\n\n",
+	    g->pre, g->nreq > 0 ? g->nreq : 1);
 	if (g->nchans)
-		out(w, "/* Messages in flight: a channel per (sender, receiver, communicator), room "
-		       "for all its\n * sends. A message: its tag, its send's request, the "
-		       "sender's event, whether the send\n * waits for its receive%s. */\n",
-		       g->buffer ? ", the room it takes in the sender's attached buffer" : "");
+		out(w,
+		    "/* Messages in flight: a channel per (sender, receiver, communicator), room "
+		    "for all its\n * sends. A message: its tag, its send's request, the "
+		    "sender's event, whether the send\n * waits for its receive%s. */\n",
+		    g->buffer ? ", the room it takes in the sender's attached buffer" : "");
 	for (k = 0; k < g->nchans; k++) {
 		char from[48], comm[48] = "";
 
@@ -809,8 +838,8 @@ static void write_globals(struct writer *w, const struct prog *g)
 		proc_label(g, g->chans[k].src, from, sizeof(from));
 		if (g->chans[k].comm != 0)
 			snprintf(comm, sizeof(comm), ", on communicator c%d", g->chans[k].comm);
-		out(w, "chan %s = [%d] of { %s, short, %s, bit%s };\t/* %s to rank %d%s */\n",
-		    name, g->chans[k].cap, int_type(g->maxtag), int_type(g->maxev),
+		out(w, "chan %s = [%d] of { %s, short, %s, bit%s };\t/* %s to rank %d%s */\n", name,
+		    g->chans[k].cap, int_type(g->maxtag), int_type(g->maxev),
 		    g->buffer ? ", int" : "", from, g->chans[k].dst, comm);
 	}
 	if (g->nchans)
@@ -820,12 +849,14 @@ static void write_globals(struct writer *w, const struct prog *g)
 			continue;
 		coll_name(g, c, name, sizeof(name));
 		if (c == 0)
-			out(w, "/* Collectives each rank entered on MPI_COMM_WORLD (by world rank) */\n");
+			out(w,
+			    "/* Collectives each rank entered on MPI_COMM_WORLD (by world rank) */\n");
 		else if (c <= p->nranks)
 			out(w, "/* Collectives rank %d entered on its MPI_COMM_SELF */\n", c - 1);
 		else
-			out(w, "/* Collectives each rank entered on a communicator the program made, or "
-			       "a window (members:");
+			out(w,
+			    "/* Collectives each rank entered on a communicator the program made, or "
+			    "a window (members:");
 		for (k = 0; c > p->nranks && k < p->comms[c].n; k++)
 			out(w, " %d", p->comms[c].members[k]);
 		if (c > p->nranks)
@@ -833,19 +864,25 @@ static void write_globals(struct writer *w, const struct prog *g)
 		out(w, "%s %s[%d];\n", int_type(g->ncoll[c]), name, p->nranks);
 	}
 	if (g->buffer)
-		out(w, "/* Each rank's attached buffer, and the room its messages in flight take in "
-		       "it */\nint %sbufsize[%d];\nint %sbufused[%d];\n", g->pre, p->nranks, g->pre,
-		    p->nranks);
+		out(w,
+		    "/* Each rank's attached buffer, and the room its messages in flight take in "
+		    "it */\nint %sbufsize[%d];\nint %sbufused[%d];\n",
+		    g->pre, p->nranks, g->pre, p->nranks);
 	if (g->nwflags)
-		out(w, "/* One-sided epochs: whether a MPI_Win_post or MPI_Win_complete others "
-		       "wait for was made */\nbit %swin_done[%d];\n", g->pre, g->nwflags);
+		out(w,
+		    "/* One-sided epochs: whether a MPI_Win_post or MPI_Win_complete others "
+		    "wait for was made */\nbit %swin_done[%d];\n",
+		    g->pre, g->nwflags);
 	if (nheld)
-		out(w, "/* Passive-target locks: held from the MPI_Win_lock to its unlock (each "
-		       "listed at its lock) */\nbit %sheld[%d];\n", g->pre, nheld);
+		out(w,
+		    "/* Passive-target locks: held from the MPI_Win_lock to its unlock (each "
+		    "listed at its lock) */\nbit %sheld[%d];\n",
+		    g->pre, nheld);
 	if (g->judged)
-		out(w, "/* For the judge: which processes finished, which stopped */\n"
-		       "bit %sfinished[%d];\nbit %sstopped[%d];\n", g->pre, p->nprocs, g->pre,
-		    p->nprocs);
+		out(w,
+		    "/* For the judge: which processes finished, which stopped */\n"
+		    "bit %sfinished[%d];\nbit %sstopped[%d];\n",
+		    g->pre, p->nprocs, g->pre, p->nprocs);
 	out(w, "\n");
 }
 
@@ -863,9 +900,10 @@ static void blocking_label(struct writer *w, int i)
 static void write_erroneous(struct writer *w, int i, const char *cond, const char *who,
 			    const char *d, const char *what, const char *rule)
 {
-	out(w, "\t:: !(%s) ->\n\t\tprintf(\"%s: erroneous: %s %s\\n\");\n"
-	       "\t\tassert(false);\t/* %s */\n"
-	       "end_erroneous_i%d:\n\t\tfalse\t/* the rank goes no further */\n",
+	out(w,
+	    "\t:: !(%s) ->\n\t\tprintf(\"%s: erroneous: %s %s\\n\");\n"
+	    "\t\tassert(false);\t/* %s */\n"
+	    "end_erroneous_i%d:\n\t\tfalse\t/* the rank goes no further */\n",
 	    cond, who, d, what, rule, i);
 }
 
@@ -894,26 +932,32 @@ static void write_send(struct writer *w, const struct prog *g, int q, int i, con
 	if (in->d == ENG_SEND_READY)
 		receive_posted(&cond, g, q, in);
 	else if (in->d == ENG_SEND_BUFFERED)
-		sb_add(&cond, "BUFFERED(%lld) || %sbufused[%d] + %lld + %sBSEND_OVERHEAD <= "
-			      "%sbufsize[%d]", (long long)in->bytes, g->pre, r, (long long)in->bytes,
-		       g->pre, g->pre, r);
+		sb_add(&cond,
+		       "BUFFERED(%lld) || %sbufused[%d] + %lld + %sBSEND_OVERHEAD <= "
+		       "%sbufsize[%d]",
+		       (long long)in->bytes, g->pre, r, (long long)in->bytes, g->pre, g->pre, r);
 	if (check) {
 		out(w, "\tatomic {\n\tif\n");
 		if (in->d == ENG_SEND_READY)
-			write_erroneous(w, i, sb_str(&cond), who, d, "starts before a matching "
-					"receive is posted", "MPI-4.1 3.4: a ready send needs its "
+			write_erroneous(w, i, sb_str(&cond), who, d,
+					"starts before a matching "
+					"receive is posted",
+					"MPI-4.1 3.4: a ready send needs its "
 					"receive posted");
 		else
-			write_erroneous(w, i, sb_str(&cond), who, d, "does not fit the attached "
-					"buffer", "MPI-4.1 3.6: a buffered send needs room in the "
+			write_erroneous(w, i, sb_str(&cond), who, d,
+					"does not fit the attached "
+					"buffer",
+					"MPI-4.1 3.6: a buffered send needs room in the "
 					"attached buffer");
 		out(w, "\t:: else ->\n");
 	} else {
 		out(w, "\td_step {\n");
 	}
 	if (in->d == ENG_SEND_BUFFERED && g->buffer)
-		out(w, "\t\t%s ! %d, %d, %d, 0, %sOCCUPIES(%lld);\t/* tag, request, event, waits, "
-		       "room */\n\t\t%sbufused[%d] = %sbufused[%d] + %sOCCUPIES(%lld);\n",
+		out(w,
+		    "\t\t%s ! %d, %d, %d, 0, %sOCCUPIES(%lld);\t/* tag, request, event, waits, "
+		    "room */\n\t\t%sbufused[%d] = %sbufused[%d] + %sOCCUPIES(%lld);\n",
 		    ch, in->c, x, in->ev, g->pre, (long long)in->bytes, g->pre, r, g->pre, r,
 		    g->pre, (long long)in->bytes);
 	else
@@ -951,7 +995,7 @@ static void write_wait(struct writer *w, const struct prog *g, int q, int i, con
 		int k = in->list[j];
 
 		if (g->req[q][k] < 0)
-			continue;	/* a nonblocking collective: nothing to free */
+			continue; /* a nonblocking collective: nothing to free */
 		if (in->op == ENG_WAIT_SOME)
 			out(w, "\t\t%srq[%d] = (%srq[%d] == DONE -> FREE : %srq[%d]);\n", g->pre,
 			    g->req[q][k], g->pre, g->req[q][k], g->pre, g->req[q][k]);
@@ -1010,30 +1054,40 @@ static void write_instr(struct writer *w, const struct prog *g, int q, int i)
 	switch (in->op) {
 	case ENG_POST_SEND:
 		if (in->a == ENG_PROC_NULL)
-			out(w, "\td_step { %srq[%d] = DONE; printf(\"%s: %s: to MPI_PROC_NULL, "
-			       "done\\n\") }\n", g->pre, x, who, d);
+			out(w,
+			    "\td_step { %srq[%d] = DONE; printf(\"%s: %s: to MPI_PROC_NULL, "
+			    "done\\n\") }\n",
+			    g->pre, x, who, d);
 		else
 			write_send(w, g, q, i, who, d);
 		break;
 	case ENG_POST_RECV:
 		if (in->a == ENG_PROC_NULL)
-			out(w, "\td_step { %srq[%d] = DONE; printf(\"%s: %s: from MPI_PROC_NULL, "
-			       "done\\n\") }\n", g->pre, x, who, d);
+			out(w,
+			    "\td_step { %srq[%d] = DONE; printf(\"%s: %s: from MPI_PROC_NULL, "
+			    "done\\n\") }\n",
+			    g->pre, x, who, d);
 		else
-			out(w, "\td_step { %srq[%d] = PENDING; printf(\"%s: %s posts its receive "
-			       "(request %d)\\n\") }\n", g->pre, x, who, d, x);
+			out(w,
+			    "\td_step { %srq[%d] = PENDING; printf(\"%s: %s posts its receive "
+			    "(request %d)\\n\") }\n",
+			    g->pre, x, who, d, x);
 		break;
 	case ENG_WAIT:
 	case ENG_WAITANY:
 	case ENG_WAIT_SOME:
 		if (in->op != ENG_WAIT) {
-			out(w, "\t/* %s", in->op == ENG_WAITANY ? "the trace has it complete" :
-			    "a polling loop that never ended: it waits for one of");
+			out(w, "\t/* %s",
+			    in->op == ENG_WAITANY ?
+				    "the trace has it complete" :
+				    "a polling loop that never ended: it waits for one of");
 			for (j = 0; j < (in->op == ENG_WAITANY ? in->d : in->n); j++)
-				out(w, "%s %s %d", j ? "," : "", g->req[q][in->list[j]] >= 0 ?
-				    "request" : "the collective at its instruction",
+				out(w, "%s %s %d", j ? "," : "",
+				    g->req[q][in->list[j]] >= 0 ?
+					    "request" :
+					    "the collective at its instruction",
 				    g->req[q][in->list[j]] >= 0 ? g->req[q][in->list[j]] :
-				    in->list[j]);
+								  in->list[j]);
 			if (in->op == ENG_WAITANY)
 				out(w, "; if another of its requests completes first, the run "
 				       "leaves the recorded path");
@@ -1046,7 +1100,8 @@ static void write_instr(struct writer *w, const struct prog *g, int q, int i)
 		coll_name(g, in->a, name, sizeof(name));
 		out(w, "\t/* collective %d on its communicator%s */\n", in->c,
 		    in->b == ENG_COLL_MISMATCH ? "; the other members call another collective "
-						 "or root here: it never completes (erroneous)" : "");
+						 "or root here: it never completes (erroneous)" :
+						 "");
 		out(w, "\td_step { ENTER(%s, %d, %d); printf(\"%s: %s %s\\n\") }\n", name, r, in->c,
 		    who, d, in->op == ENG_COLL ? "enters" : "starts");
 		if (in->op == ENG_ICOLL)
@@ -1074,8 +1129,10 @@ static void write_instr(struct writer *w, const struct prog *g, int q, int i)
 		break;
 	case ENG_STOP:
 		out(w, "\t/* the trace ends here: the rank stopped without finishing */\n");
-		out(w, "\td_step { %sstopped[%d] = 1; printf(\"%s: stopped (its trace ends)\\n\") "
-		       "}\n", g->pre, q, who);
+		out(w,
+		    "\td_step { %sstopped[%d] = 1; printf(\"%s: stopped (its trace ends)\\n\") "
+		    "}\n",
+		    g->pre, q, who);
 		break;
 	case ENG_BUF_ATTACH:
 		out(w, "\td_step { %sbufsize[%d] = %lld; printf(\"%s: %s\\n\") }\n", g->pre, r,
@@ -1084,8 +1141,10 @@ static void write_instr(struct writer *w, const struct prog *g, int q, int i)
 	case ENG_BUF_DETACH:
 		out(w, "\t/* it waits until no message of the rank takes room in the buffer */\n");
 		blocking_label(w, i);
-		out(w, "\td_step { %sbufused[%d] == 0 -> %sbufsize[%d] = 0; printf(\"%s: %s "
-		       "returns\\n\") }\n", g->pre, r, g->pre, r, who, d);
+		out(w,
+		    "\td_step { %sbufused[%d] == 0 -> %sbufsize[%d] = 0; printf(\"%s: %s "
+		    "returns\\n\") }\n",
+		    g->pre, r, g->pre, r, who, d);
 		break;
 	case ENG_WIN_POST:
 		if (g->wflag[q][i] >= 0)
@@ -1130,8 +1189,8 @@ static void write_instr(struct writer *w, const struct prog *g, int q, int i)
 		for (k = 0; k < p->nlocks; k++) {
 			const struct eng_lock *l = &p->locks[k];
 
-			if (rank_of(g, l->proc) == r || l->comm != in->a || !(in->c || l->exclusive) ||
-			    (in->b != ENG_ANY && l->target != in->b))
+			if (rank_of(g, l->proc) == r || l->comm != in->a ||
+			    !(in->c || l->exclusive) || (in->b != ENG_ANY && l->target != in->b))
 				continue;
 			sb_op(&cond, start, "||");
 			sb_add(&cond, "%sheld[%d]", g->pre, k);
@@ -1150,17 +1209,20 @@ static void write_instr(struct writer *w, const struct prog *g, int q, int i)
 		out(w, "\t\tprintf(\"%s: %s\\n\") }\n", who, d);
 		break;
 	case ENG_GREQ:
-		out(w, "\td_step { %srq[%d] = PENDING; printf(\"%s: %s starts a generalized "
-		       "request (request %d)\\n\") }\n", g->pre, x, who, d, x);
+		out(w,
+		    "\td_step { %srq[%d] = PENDING; printf(\"%s: %s starts a generalized "
+		    "request (request %d)\\n\") }\n",
+		    g->pre, x, who, d, x);
 		break;
 	case ENG_GREQ_DONE:
 		/* a request already freed stays so */
 		k = g->req[q][in->a];
-		out(w, "\td_step { %srq[%d] = (%srq[%d] == PENDING -> DONE : %srq[%d]); "
-		       "printf(\"%s: %s completes request %d\\n\") }\n", g->pre, k, g->pre, k,
-		    g->pre, k, who, d, k);
+		out(w,
+		    "\td_step { %srq[%d] = (%srq[%d] == PENDING -> DONE : %srq[%d]); "
+		    "printf(\"%s: %s completes request %d\\n\") }\n",
+		    g->pre, k, g->pre, k, g->pre, k, who, d, k);
 		break;
-	default:	/* refuse() keeps these out (encodable()) */
+	default: /* refuse() keeps these out (encodable()) */
 		break;
 	}
 	free(cond.s);
@@ -1222,12 +1284,14 @@ static void write_library(struct writer *w, const struct prog *g, int d,
 	char ch[64], who[48], from[48], desc[600];
 	int q, i, k;
 
-	out(w, "/* ---- rank %d's MPI library: it matches messages to the rank's posted receives, "
-	       "whatever\n * the rank is doing. Each option is one receive taking one sender's "
-	       "message. ---- */\n%sproctype %slibrary%d()\n{\n"
-	       "\t%s tag; short req; %s ev; bit sync;%s\t/* the message taken; back to 0 "
-	       "after */\nend:\n\tdo\n", d, o->choose ? "" : "active ", g->pre, d,
-	    int_type(g->maxtag), int_type(g->maxev), g->buffer ? " int occ;" : "");
+	out(w,
+	    "/* ---- rank %d's MPI library: it matches messages to the rank's posted receives, "
+	    "whatever\n * the rank is doing. Each option is one receive taking one sender's "
+	    "message. ---- */\n%sproctype %slibrary%d()\n{\n"
+	    "\t%s tag; short req; %s ev; bit sync;%s\t/* the message taken; back to 0 "
+	    "after */\nend:\n\tdo\n",
+	    d, o->choose ? "" : "active ", g->pre, d, int_type(g->maxtag), int_type(g->maxev),
+	    g->buffer ? " int occ;" : "");
 	for (q = p->rank_proc[d]; q < p->rank_proc[d + 1]; q++) {
 		proc_label(g, q, who, sizeof(who));
 		for (i = 0; i < p->nins[q]; i++) {
@@ -1253,11 +1317,15 @@ static void write_library(struct writer *w, const struct prog *g, int d,
 				else
 					out(w, "\t\t%s ?? %d, req, ev, sync%s;\n", ch, in->c,
 					    g->buffer ? ", occ" : "");
-				out(w, "\t\tprintf(\"%s: %s takes the message of %s's event %%d\\n\", "
-				       "ev);\n", who, desc, from);
-				out(w, "\t\t%srq[%d] = DONE;\t/* the receive is complete, */\n"
-				       "\t\t%srq[req] = (sync -> DONE : %srq[req]);\t/* and a send that "
-				       "waited for it */\n", g->pre, g->req[q][i], g->pre, g->pre);
+				out(w,
+				    "\t\tprintf(\"%s: %s takes the message of %s's event %%d\\n\", "
+				    "ev);\n",
+				    who, desc, from);
+				out(w,
+				    "\t\t%srq[%d] = DONE;\t/* the receive is complete, */\n"
+				    "\t\t%srq[req] = (sync -> DONE : %srq[req]);\t/* and a send that "
+				    "waited for it */\n",
+				    g->pre, g->req[q][i], g->pre, g->pre);
 				if (g->buffer)
 					out(w, "\t\t%sbufused[%d] = %sbufused[%d] - occ;\n", g->pre,
 					    rank_of(g, g->chans[k].src), g->pre,
@@ -1336,8 +1404,10 @@ static void coll_waits(struct sb *b, const struct prog *g, int q, const struct e
 		if (in->b == ENG_COLL_MISMATCH && pass)
 			break;
 		/* the mode each pass holds in; a mismatch waits for every member in all */
-		sb_add(b, " || (%s", in->b == ENG_COLL_MISMATCH ? "true" :
-			  pass ? "!SYNC_COLLECTIVES" : "SYNC_COLLECTIVES");
+		sb_add(b, " || (%s",
+		       in->b == ENG_COLL_MISMATCH ? "true" :
+		       pass			  ? "!SYNC_COLLECTIVES" :
+						    "SYNC_COLLECTIVES");
 		if (rule == ENG_COLL_ROOT) {
 			sb_add(b, " && %s[%d] < %d && ", name, in->d, in->c);
 			rank_may_move(b, g, in->d, q);
@@ -1363,7 +1433,8 @@ static void coll_waits(struct sb *b, const struct prog *g, int q, const struct e
 				if (in->b == ENG_COLL_MISMATCH)
 					sb_add(b, " || ");
 				else
-					sb_add(b, " || (%s[%d] < %d && ", name, cm->members[i], in->c);
+					sb_add(b, " || (%s[%d] < %d && ", name, cm->members[i],
+					       in->c);
 				rank_may_move(b, g, cm->members[i], q);
 				if (in->b != ENG_COLL_MISMATCH)
 					sb_add(b, ")");
@@ -1404,7 +1475,7 @@ static void waits_for_free(struct sb *b, const struct prog *g, int q, int i)
 			if (post->op == ENG_ICOLL)
 				coll_waits(b, g, q, post);
 			else if (post->op == ENG_GREQ)
-				sb_add(b, "false");	/* only its own process completes it */
+				sb_add(b, "false"); /* only its own process completes it */
 			else if (post->a == ENG_ANY)
 				anyone_may_move(b, g, q);
 			else if (post->a == ENG_PROC_NULL)
@@ -1488,22 +1559,23 @@ static void write_judge(struct writer *w, const struct prog *g, const int *pid_o
 	char who[48];
 	int q, i, j;
 
-	out(w, "/* ---- the judge ----\n"
-	       " * In this trace a rank stopped before it finished, or a completion call may see "
-	       "another\n"
-	       " * request complete than the one the trace says (the run would then leave the "
-	       "recorded\n"
-	       " * path). So a blocked rank is not always deadlocked: every blocking call is an "
-	       "end state\n"
-	       " * (labels end_iN), and when nothing can move the judge decides. A rank is free "
-	       "if it\n"
-	       " * finished, stopped, or would have left the recorded path; and if it waits for a "
-	       "free\n"
-	       " * rank that has not finished (that one might still release it). A rank that is "
-	       "not free\n"
-	       " * is deadlocked: the judge's assertion fails. */\n"
-	       "%sproctype %sjudge()\n{\n\tbit free[%d];\n\tbit changed;\nend_judge:\n"
-	       "\ttimeout ->\n\tatomic {\t/* not d_step: it reads where the ranks are */\n",
+	out(w,
+	    "/* ---- the judge ----\n"
+	    " * In this trace a rank stopped before it finished, or a completion call may see "
+	    "another\n"
+	    " * request complete than the one the trace says (the run would then leave the "
+	    "recorded\n"
+	    " * path). So a blocked rank is not always deadlocked: every blocking call is an "
+	    "end state\n"
+	    " * (labels end_iN), and when nothing can move the judge decides. A rank is free "
+	    "if it\n"
+	    " * finished, stopped, or would have left the recorded path; and if it waits for a "
+	    "free\n"
+	    " * rank that has not finished (that one might still release it). A rank that is "
+	    "not free\n"
+	    " * is deadlocked: the judge's assertion fails. */\n"
+	    "%sproctype %sjudge()\n{\n\tbit free[%d];\n\tbit changed;\nend_judge:\n"
+	    "\ttimeout ->\n\tatomic {\t/* not d_step: it reads where the ranks are */\n",
 	    o->choose ? "" : "active ", g->pre, p->nprocs);
 	for (q = 0; q < p->nprocs; q++) {
 		sb_clear(&b);
@@ -1522,14 +1594,16 @@ static void write_judge(struct writer *w, const struct prog *g, const int *pid_o
 			}
 			sb_add(&b, "))");
 		}
-		out(w, "\t\tfree[%d] = (%sfinished[%d] || %sstopped[%d]%s);\n", q, g->pre, q, g->pre,
-		    q, sb_str(&b));
+		out(w, "\t\tfree[%d] = (%sfinished[%d] || %sstopped[%d]%s);\n", q, g->pre, q,
+		    g->pre, q, sb_str(&b));
 	}
 	out(w, "\t\tchanged = 1;\n\t\tdo\n\t\t:: changed ->\n\t\t\tchanged = 0;\n");
 	for (q = 0; q < p->nprocs; q++) {
 		proc_label(g, q, who, sizeof(who));
-		out(w, "\t\t\t/* %s, blocked, waits for a free rank that has not finished */\n"
-		       "\t\t\tif\n\t\t\t:: !free[%d] && (false\n", who, q);
+		out(w,
+		    "\t\t\t/* %s, blocked, waits for a free rank that has not finished */\n"
+		    "\t\t\tif\n\t\t\t:: !free[%d] && (false\n",
+		    who, q);
 		for (i = 0; i < p->nins[q]; i++) {
 			char d[600];
 
@@ -1543,15 +1617,19 @@ static void write_judge(struct writer *w, const struct prog *g, const int *pid_o
 			describe(g, q, &p->ins[q][i], d, sizeof(d));
 			out(w, "\t\t\t\t|| (%s)\t/* %s */\n", sb_str(&b), d);
 		}
-		out(w, "\t\t\t\t) -> free[%d] = 1; changed = 1\n\t\t\t:: else -> skip\n"
-		       "\t\t\tfi;\n", q);
+		out(w,
+		    "\t\t\t\t) -> free[%d] = 1; changed = 1\n\t\t\t:: else -> skip\n"
+		    "\t\t\tfi;\n",
+		    q);
 	}
 	out(w, "\t\t:: else -> break\n\t\tod;\n");
 	sb_clear(&b);
 	for (q = 0; q < p->nprocs; q++) {
 		proc_label(g, q, who, sizeof(who));
-		out(w, "\t\tif :: !free[%d] -> printf(\"deadlock: %s (process %d) is blocked\\n\") "
-		       ":: else -> skip fi;\n", q, who, q);
+		out(w,
+		    "\t\tif :: !free[%d] -> printf(\"deadlock: %s (process %d) is blocked\\n\") "
+		    ":: else -> skip fi;\n",
+		    q, who, q);
 		sb_add(&b, "%sfree[%d]", q ? " && " : "", q);
 	}
 	out(w, "\t\tassert(%s)\t/* no rank is deadlocked */\n\t}\n}\n\n", sb_str(&b));
@@ -1560,8 +1638,7 @@ static void write_judge(struct writer *w, const struct prog *g, const int *pid_o
 
 /* ---- the whole model ---- */
 
-static void write_program(struct writer *w, struct prog *g, int pi,
-			  const struct tr_promela_opts *o)
+static void write_program(struct writer *w, struct prog *g, int pi, const struct tr_promela_opts *o)
 {
 	const struct eng_prog *p = g->p;
 	int *pid_of = xcalloc((size_t)p->nprocs, sizeof(int));
@@ -1571,7 +1648,7 @@ static void write_program(struct writer *w, struct prog *g, int pi,
 	if (o->choose)
 		out(w, "/* ======== program %d: '%s' ======== */\n\n", pi, g->ts->dir);
 	else
-		write_vectorsz(w, g);	/* (the differential tests give pan room enough) */
+		write_vectorsz(w, g); /* (the differential tests give pan room enough) */
 	if (g->buffer)
 		write_buffer_prelude(w, g);
 	write_globals(w, g);
@@ -1612,8 +1689,10 @@ static void write_init(struct writer *w, struct prog *gs, int n, const struct tr
 			out(w, "\t:: buffering = %s\n", mode_name(m));
 	/* read both: SPIN leaves a variable no statement reads out of the state, and the
 	 * modes' states would merge */
-	out(w, "\tfi;\n\tprintf(\"program %%d, buffering %%d\\n\", program, buffering);\n"
-	       "\tassert(program < %d && buffering <= EAGER);\n\tatomic {\n\tif\n", n);
+	out(w,
+	    "\tfi;\n\tprintf(\"program %%d, buffering %%d\\n\", program, buffering);\n"
+	    "\tassert(program < %d && buffering <= EAGER);\n\tatomic {\n\tif\n",
+	    n);
 	for (k = 0; k < n; k++) {
 		const struct prog *g = &gs[k];
 
@@ -1633,8 +1712,7 @@ static void write_init(struct writer *w, struct prog *gs, int n, const struct tr
 }
 
 int tr_promela(FILE *f, const char *path, const struct tr_promela_input *in, int n,
-	       const struct tr_promela_opts *o, struct tr_promela_map *map,
-	       struct mpiv_error *err)
+	       const struct tr_promela_opts *o, struct tr_promela_map *map, struct mpiv_error *err)
 {
 	struct prog *gs = xcalloc((size_t)n, sizeof(*gs));
 	struct writer w;

@@ -85,12 +85,12 @@ static int recorded_walk(const struct eng_prog *prog, const struct mpiv_traceset
 			 enum eng_buffering b, long long eager, struct eng_observer *obs,
 			 int32_t *st, int **picks, int *npicks)
 {
-	struct eng_prog q = *prog;	/* shares the program; only what the search does changes */
+	struct eng_prog q = *prog; /* shares the program; only what the search does changes */
 	size_t cap = 0;
 	int *d = NULL, *ri = NULL, *s = NULL, *si = NULL, n, k, seen, known = 1, max = 0;
 	int32_t src = MPIV_NONE;
 
-	q.full = 1;		/* the recorded choice must be on offer */
+	q.full = 1; /* the recorded choice must be on offer */
 	q.buffering = b;
 	q.eager = eager;
 	q.obs = obs;
@@ -98,7 +98,7 @@ static int recorded_walk(const struct eng_prog *prog, const struct mpiv_traceset
 	while ((n = st[ENG_ST_NCHOICES]) > 0) {
 		int pick = -1, post = -1, fails = -1;
 
-		if (n > max) {	/* room for every choice, listed in one walk */
+		if (n > max) { /* room for every choice, listed in one walk */
 			max = 2 * n;
 			d = xrealloc(d, (size_t)max * sizeof(*d));
 			ri = xrealloc(ri, (size_t)max * sizeof(*ri));
@@ -106,7 +106,7 @@ static int recorded_walk(const struct eng_prog *prog, const struct mpiv_traceset
 			si = xrealloc(si, (size_t)max * sizeof(*si));
 		}
 		if (eng_choice_list(&q, st, d, ri, s, si, max) != n)
-			abort();	/* the count the engine left is the list's */
+			abort(); /* the count the engine left is the list's */
 		for (k = 0, seen = -1; k < n && pick < 0; k++) {
 			const struct mpiv_rank_trace *t = &ts->ranks[q.proc_rank[d[k]]];
 			int named = s[k] >= 0 &&
@@ -121,14 +121,14 @@ static int recorded_walk(const struct eng_prog *prog, const struct mpiv_traceset
 				src = tr_recorded_source(t, recorded_ev(&q, st, d[k], ri[k]));
 			}
 			if (s[k] == -1 && post < 0)
-				post = k;	/* a receive posted as a choice: no match yet */
+				post = k; /* a receive posted as a choice: no match yet */
 			else if (s[k] >= 0 && (named || src == q.proc_rank[s[k]]))
-				pick = k;	/* a receive naming its source has one match */
+				pick = k; /* a receive naming its source has one match */
 			else if (s[k] == -7 &&
 				 recorded_cancelled(t, recorded_ev(&q, st, d[k], ri[k])) == 1)
 				pick = k;
 			else if (s[k] == -6 && fails < 0)
-				fails = k;	/* a send's cancel: the trace does not say */
+				fails = k; /* a send's cancel: the trace does not say */
 			else if (s[k] <= -2 && s[k] >= -4 &&
 				 recorded_input(&q, ts, st, d[k], s[k], si[k]))
 				pick = k;

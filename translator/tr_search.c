@@ -119,7 +119,7 @@ static int core_within(const char *a, const char *b)
 		len = strcspn(a, ";") + 1;
 		if (len + 1 >= sizeof(entry))
 			return 0;
-		entry[0] = ';';	/* whole entries only: ";1:2;" is no part of ";11:2;" */
+		entry[0] = ';'; /* whole entries only: ";1:2;" is no part of ";11:2;" */
 		memcpy(entry + 1, a, len);
 		entry[len + 1] = '\0';
 		found = !strncmp(b, entry + 1, len);
@@ -153,7 +153,8 @@ void tr_deadlocks_merge(struct tr_deadlocks *set)
 			 * within the other is too: the same ranks stuck in the same calls, some
 			 * moving on to be stuck further when sends are buffered */
 			if (!strcmp(core, ecore) ||
-			    (*core && *ecore && !same_buffering(&d->cex.buffering, &e->cex.buffering) &&
+			    (*core && *ecore &&
+			     !same_buffering(&d->cex.buffering, &e->cex.buffering) &&
 			     (core_within(core, ecore) || core_within(ecore, core)))) {
 				add_mode(d, e->modes, e->in_zero, e->in_buffered, e->in_eager);
 				mpiv_cex_release(&e->cex);
@@ -170,7 +171,8 @@ void tr_deadlocks_merge(struct tr_deadlocks *set)
 
 /* A counterexample's buffering mode is the engine's: the same numbers. */
 _Static_assert(MPIV_BUF_ZERO == (int)ENG_BUF_ZERO && MPIV_BUF_INFINITE == (int)ENG_BUF_INFINITE &&
-	       MPIV_BUF_EAGER == (int)ENG_BUF_EAGER, "enum mpiv_buffering_mode != eng_buffering");
+		       MPIV_BUF_EAGER == (int)ENG_BUF_EAGER,
+	       "enum mpiv_buffering_mode != eng_buffering");
 
 int tr_on_recorded_path(const struct eng_prog *prog, const struct mpiv_traceset *ts,
 			const struct mpiv_cex *cex)

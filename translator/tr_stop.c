@@ -27,8 +27,8 @@ static int waits_in_finalize(const struct mpiv_traceset *ts, int r)
 	const struct mpiv_rank_trace *t = &ts->ranks[r];
 	const struct mpiv_meta *m = &ts->meta;
 
-	return (m->job == MPIV_JOB_DEADLOCK || m->job == MPIV_JOB_NO_PROGRESS) &&
-	       r < m->nranks && m->ranks[r].seen == MPIV_SEEN_FINALIZED && t->nevents &&
+	return (m->job == MPIV_JOB_DEADLOCK || m->job == MPIV_JOB_NO_PROGRESS) && r < m->nranks &&
+	       m->ranks[r].seen == MPIV_SEEN_FINALIZED && t->nevents &&
 	       mpiv_trace_event(t, t->nevents - 1)->call == MPIV_CALL_Finalize;
 }
 
@@ -44,7 +44,8 @@ void tr_stop_of(const struct mpiv_traceset *ts, int r, struct tr_stop *s)
 	s->kind = TR_FINISHED;
 	s->code = t->end_code;
 	s->event = t->nevents ? (long)t->nevents - 1 : -1;
-	s->in_call = t->nevents && (mpiv_trace_event(t, t->nevents - 1)->flags & MPIV_EV_INCOMPLETE);
+	s->in_call = t->nevents &&
+		     (mpiv_trace_event(t, t->nevents - 1)->flags & MPIV_EV_INCOMPLETE);
 	s->seen = seen ? seen->seen : MPIV_SEEN_NONE;
 	if (seen && seen->seen == MPIV_SEEN_IN_CALL)
 		s->in_call = 1;
@@ -109,9 +110,9 @@ void tr_stop_describe(const struct mpiv_traceset *ts, const struct tr_stop *s, c
 		      size_t size)
 {
 	char sig[96];
-	const char *where = s->in_call ? "while in its last call" :
+	const char *where = s->in_call			 ? "while in its last call" :
 			    s->seen == MPIV_SEEN_POLLING ? "while polling in its last call" :
-			    "after its last call, outside MPI";
+							   "after its last call, outside MPI";
 
 	switch (s->kind) {
 	case TR_FINISHED:
@@ -129,29 +130,32 @@ void tr_stop_describe(const struct mpiv_traceset *ts, const struct tr_stop *s, c
 		break;
 	case TR_STOP_ENDED:
 		snprintf(buf, size, "%s when record ended the job (%s)",
-			 s->in_call ? "was blocked in its last call" :
-			 s->seen == MPIV_SEEN_POLLING ? "was polling without progress" :
+			 s->in_call			? "was blocked in its last call" :
+			 s->seen == MPIV_SEEN_POLLING	? "was polling without progress" :
 			 s->seen == MPIV_SEEN_FINALIZED ? "was inside MPI_Finalize" :
-			 s->seen == MPIV_SEEN_NONE ? "had not got through MPI_Init" :
-			 "was computing, outside MPI,",
+			 s->seen == MPIV_SEEN_NONE	? "had not got through MPI_Init" :
+							  "was computing, outside MPI,",
 			 ts->meta.job == MPIV_JOB_INTERRUPTED ? "mpiverify was interrupted" :
-			 ts->meta.job == MPIV_JOB_NO_PROGRESS ? "no progress" : "no progress: a hang");
+			 ts->meta.job == MPIV_JOB_NO_PROGRESS ? "no progress" :
+								"no progress: a hang");
 		break;
 	default:
 		if (ts->ranks[s->rank].absent) {
-			snprintf(buf, size, "left no trace: it was killed before its MPI_Init returned, "
+			snprintf(buf, size,
+				 "left no trace: it was killed before its MPI_Init returned, "
 				 "or its file is gone");
 			break;
 		}
-		snprintf(buf, size, "was killed, or its trace was cut, %s, without a word of how "
+		snprintf(buf, size,
+			 "was killed, or its trace was cut, %s, without a word of how "
 			 "(a signal that cannot be caught, such as the launcher's SIGKILL after "
-			 "another rank stopped)", where);
+			 "another rank stopped)",
+			 where);
 		break;
 	}
 }
 
-int tr_stop_waiters(const struct eng_prog *prog, const struct mpiv_traceset *ts, int r,
-		    int *out)
+int tr_stop_waiters(const struct eng_prog *prog, const struct mpiv_traceset *ts, int r, int *out)
 {
 	int32_t *st = xmalloc(eng_state_bytes(prog));
 	int *wf = xmalloc((size_t)prog->nprocs * sizeof(int));

@@ -12,9 +12,9 @@
 
 /* A message sent, to be paired with its receive. */
 struct tl_send {
-	int32_t src, dst, comm, tag;	/* world ranks, communicator, tag */
-	int32_t rank;			/* = src */
-	uint32_t ev;			/* the send's event */
+	int32_t src, dst, comm, tag; /* world ranks, communicator, tag */
+	int32_t rank;		     /* = src */
+	uint32_t ev;		     /* the send's event */
 };
 
 static int send_cmp(const void *a, const void *b)
@@ -71,7 +71,8 @@ static struct tl_send *collect_sends(const struct tr_timeline *tl, size_t *n)
 			const struct mpiv_event *ev = &t->events[i];
 			enum mpiv_kind k = mpiv_call_kind(ev->call);
 
-			if ((k != MPIV_KIND_SEND && k != MPIV_KIND_ISEND && k != MPIV_KIND_SENDRECV) ||
+			if ((k != MPIV_KIND_SEND && k != MPIV_KIND_ISEND &&
+			     k != MPIV_KIND_SENDRECV) ||
 			    ev->peer < 0 || (ev->flags & MPIV_EV_INCOMPLETE))
 				continue;
 			xgrow((void **)&sends, &cap, *n + 1, sizeof(*sends));
@@ -256,7 +257,7 @@ static void cex_ops(struct tr_timeline *tl, const struct mpiv_cex *cex)
 static void synthetic_times(struct tr_timeline *tl)
 {
 	size_t *pos = xcalloc((size_t)tl->nranks, sizeof(*pos));
-	size_t *dep = xcalloc((size_t)tl->nranks, sizeof(*dep));	/* next in deps */
+	size_t *dep = xcalloc((size_t)tl->nranks, sizeof(*dep)); /* next in deps */
 	uint64_t *last = xcalloc((size_t)tl->nranks, sizeof(*last));
 	size_t left = 0, d;
 	int r, moved, force = 0;
@@ -275,7 +276,7 @@ static void synthetic_times(struct tr_timeline *tl)
 				     d++) {
 					from = op_at(tl, tl->deps[r][d].rank, tl->deps[r][d].ev);
 					if (from && !from->enter)
-						waits = 1;	/* its send has no time yet */
+						waits = 1; /* its send has no time yet */
 					else if (from && from->enter + TL_STEP > t)
 						t = from->enter + TL_STEP;
 				}
@@ -337,16 +338,18 @@ static void recorded_times(struct tr_timeline *tl)
 			struct tl_op *op = &tl->ops[r][i];
 			const struct mpiv_event *ev = &ts->ranks[r].events[op->ev];
 
-			op->enter = (uint64_t)(mpiv_trace_realtime(&ts->ranks[r], ev->enter) - start);
+			op->enter = (uint64_t)(mpiv_trace_realtime(&ts->ranks[r], ev->enter) -
+					       start);
 			op->leave = ev->leave && !op->blocked ?
-					    (uint64_t)(mpiv_trace_realtime(&ts->ranks[r], ev->leave) -
+					    (uint64_t)(mpiv_trace_realtime(&ts->ranks[r],
+									   ev->leave) -
 						       start) :
 					    tl->end;
 		}
 }
 
-int tr_timeline_build(struct tr_timeline *tl, const struct mpiv_traceset *ts, const struct mpiv_cex *cex,
-		   struct mpiv_error *err)
+int tr_timeline_build(struct tr_timeline *tl, const struct mpiv_traceset *ts,
+		      const struct mpiv_cex *cex, struct mpiv_error *err)
 {
 	struct eng_prog prog;
 	int r, timed = 1;

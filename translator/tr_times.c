@@ -15,7 +15,7 @@
 int32_t *tr_completions(const struct mpiv_rank_trace *t)
 {
 	int32_t *done = xmalloc((t->nevents ? t->nevents : 1) * sizeof(*done));
-	int32_t *open = NULL;	/* request id -> the receive that posted it, -1 */
+	int32_t *open = NULL; /* request id -> the receive that posted it, -1 */
 	size_t cap = 0, i;
 	uint32_t j;
 

@@ -15,10 +15,11 @@
 
 struct tr_times {
 	const struct mpiv_traceset *ts;
-	int32_t **done;		/* per rank with a clock, by event: for a nonblocking receive,
-				 * the event that completed it, else -1; NULL for a rank
-				 * without a clock */
-	struct tr_warning *w;	/* the warnings so far, one per pair of call sites */
+	/* per rank with a clock, by event: for a nonblocking receive,
+	 * the event that completed it, else -1; NULL for a rank
+	 * without a clock */
+	int32_t **done;
+	struct tr_warning *w; /* the warnings so far, one per pair of call sites */
 	size_t n, cap;
 };
 

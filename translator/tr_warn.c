@@ -18,7 +18,7 @@ struct warn_list {
 	size_t n, cap;
 	const struct eng_prog *prog;
 	const struct mpiv_traceset *ts;
-	struct tr_times times;	/* the messages' times */
+	struct tr_times times; /* the messages' times */
 };
 
 static void add(struct warn_list *l, const struct tr_warning *w)
@@ -113,8 +113,7 @@ struct comm_free {
 
 /* Communicators a rank that finished got and never freed with MPI_Comm_free after it got
  * them, of the frees[0..nfrees) it made. */
-static void unfreed_comms(struct warn_list *l, int r, const struct comm_free *frees,
-			  size_t nfrees)
+static void unfreed_comms(struct warn_list *l, int r, const struct comm_free *frees, size_t nfrees)
 {
 	const struct mpiv_rank_trace *t = &l->ts->ranks[r];
 	size_t k, i;
@@ -143,7 +142,7 @@ static void unfreed_comms(struct warn_list *l, int r, const struct comm_free *fr
 static void leaks(struct warn_list *l, int r)
 {
 	const struct mpiv_rank_trace *t = &l->ts->ranks[r];
-	long *made = NULL;	/* request id -> event that made it active, + 1; 0: inactive */
+	long *made = NULL; /* request id -> event that made it active, + 1; 0: inactive */
 	struct comm_free *frees = NULL;
 	size_t cap = 0, nfrees = 0, capfrees = 0, i;
 	int32_t id;
@@ -191,7 +190,7 @@ static void leaks(struct warn_list *l, int r)
 					made[id] = 0;
 				break;
 			case MPIV_KIND_REQUEST_FREE:
-				made[id] = 0;	/* completes on its own, unobserved: allowed */
+				made[id] = 0; /* completes on its own, unobserved: allowed */
 				break;
 			default:
 				break;

@@ -14,20 +14,21 @@
 
 struct tr_opts {
 	enum eng_buffering buffering;
-	long long eager;	/* threshold in bytes for ENG_BUF_EAGER */
-	int maxmsg;		/* room for messages in flight; 0 for the default */
-	int verify;		/* 1: a program for verify (doc/verify.md): every receive,
-				 * wildcard probe and any-completion takes an input into a
-				 * register, a branch follows where the program learns it, sends
-				 * carry their call site, collectives their call; registers are
-				 * numbered by input (tr_merge() maps them) */
+	long long eager; /* threshold in bytes for ENG_BUF_EAGER */
+	int maxmsg;	 /* room for messages in flight; 0 for the default */
+	/* 1: a program for verify (doc/verify.md): every receive,
+	 * wildcard probe and any-completion takes an input into a
+	 * register, a branch follows where the program learns it, sends
+	 * carry their call site, collectives their call; registers are
+	 * numbered by input (tr_merge() maps them) */
+	int verify;
 };
 
 /* Build the engine program of a trace set. Returns 0, or -1 with err filled (BAD_INPUT, with
  * the file, rank and event at fault, e.g. a call check cannot judge yet). prog is the
  * caller's to release with eng_prog_release(). */
-int tr_translate(const struct mpiv_traceset *ts, const struct tr_opts *opts,
-		 struct eng_prog *prog, struct mpiv_error *err);
+int tr_translate(const struct mpiv_traceset *ts, const struct tr_opts *opts, struct eng_prog *prog,
+		 struct mpiv_error *err);
 
 /* The receive a wildcard probe (event i of t) is fused with: the next call of its thread, if
  * it receives exactly the message the probe found (doc/semantics.md 4.5); else -1. */
@@ -49,11 +50,12 @@ void tr_fill_inputs(struct eng_prog *prog, const struct mpiv_traceset *ts);
 /* ---- tr_merge.c: the runs of verify, one model ---- */
 
 struct tr_merged {
-	struct eng_prog prog;	/* a variant per process per distinct behaviour */
+	struct eng_prog prog; /* a variant per process per distinct behaviour */
 	int nruns;
-	int **run;		/* per process, per variant: the run it comes from */
-	int32_t ***node;	/* per process, per variant, per instruction: its place, shared
-				 * by variants that made the same calls so far */
+	int **run; /* per process, per variant: the run it comes from */
+	/* per process, per variant, per instruction: its place, shared
+	 * by variants that made the same calls so far */
+	int32_t ***node;
 };
 
 /* Merge the programs of nruns runs (translated with tr_opts.verify, inputs filled) into one
@@ -72,15 +74,17 @@ void tr_merged_release(struct tr_merged *m);
 /* ---- tr_path.c: a path of the merged model, as a run must take it ---- */
 
 struct tr_path {
-	int ok;			/* the path's choices were all on offer */
+	int ok; /* the path's choices were all on offer */
 	int nranks;
-	struct mpiv_steer *steer;	/* per rank: the decisions the run must take (those
-					 * of the run its final variant comes from, with the
-					 * outcomes of the path, up to the first it leaves open) */
-	int *run;		/* per rank: the run its final variant comes from */
-	long *event;		/* per rank: the event (of that run's trace) it is at in the
-				 * path's last state: where it is blocked, if it is */
-	char *at_end;		/* per rank: 1 if it reached its end */
+	/* per rank: the decisions the run must take (those
+	 * of the run its final variant comes from, with the
+	 * outcomes of the path, up to the first it leaves open) */
+	struct mpiv_steer *steer;
+	int *run; /* per rank: the run its final variant comes from */
+	/* per rank: the event (of that run's trace) it is at in the
+	 * path's last state: where it is blocked, if it is */
+	long *event;
+	char *at_end; /* per rank: 1 if it reached its end */
 };
 
 /* Run path[0..npath) on m's program and describe it (out: release with tr_path_release()).
@@ -95,23 +99,25 @@ void tr_path_release(struct tr_path *pt);
 /* A frontier: process proc at a branch (its place) with an input no variant recorded. */
 struct tr_frontier {
 	int proc;
-	long place;		/* the branch: tr_explore_opts.node's, else its instruction */
-	int input[3];		/* the input it got (source or request, tag, site), the parts
-				 * the branch does not compare 0 */
-	int sym;		/* the parts the branch compares (ENG_IN_*) */
-	int *path, npath;	/* the choices that lead there from the start */
+	long place; /* the branch: tr_explore_opts.node's, else its instruction */
+	/* the input it got (source or request, tag, site), the parts
+	 * the branch does not compare 0 */
+	int input[3];
+	int sym;	  /* the parts the branch compares (ENG_IN_*) */
+	int *path, npath; /* the choices that lead there from the start */
 };
 
 /* A deadlock (or an erroneous state): where each process is stuck. */
 struct tr_stuck {
-	int error;		/* ENG_ST_ERROR was set: an erroneous call, not a deadlock */
-	long *place;		/* per process: its place if blocked (every one, for an error),
-				 * else -1 */
-	int *path, npath;	/* the choices that lead there */
+	int error; /* ENG_ST_ERROR was set: an erroneous call, not a deadlock */
+	/* per process: its place if blocked (every one, for an error),
+	 * else -1 */
+	long *place;
+	int *path, npath; /* the choices that lead there */
 };
 
 struct tr_explore_opts {
-	long max_states;	/* stop (incomplete) after storing this many states; 0: none */
+	long max_states; /* stop (incomplete) after storing this many states; 0: none */
 	/* the place of process q at instruction pc of its variant v (places shared by
 	 * variants tell frontiers and deadlocks apart); NULL: pc */
 	long (*node)(void *ctx, int q, int v, int pc);
@@ -124,12 +130,12 @@ struct tr_explore_result {
 	struct tr_frontier *frontiers;
 	int nfrontiers;
 	size_t capfrontiers;
-	struct tr_stuck *stuck;	/* distinct by where the processes are stuck */
+	struct tr_stuck *stuck; /* distinct by where the processes are stuck */
 	int nstuck;
 	size_t capstuck;
 	long states;
-	int complete;		/* every reachable state was visited */
-	char why[160];		/* when not: what cut it short */
+	int complete;  /* every reachable state was visited */
+	char why[160]; /* when not: what cut it short */
 };
 
 /* Search every state of prog reachable from the start (in prog's buffering mode). Returns 0
@@ -146,33 +152,37 @@ void tr_explore_release(struct tr_explore_result *res);
 
 struct tr_promela_input {
 	const struct eng_prog *prog;	/* translated by tr_translate(), without variants */
-	const struct mpiv_traceset *ts;	/* its traces: the calls' descriptions and sites */
+	const struct mpiv_traceset *ts; /* its traces: the calls' descriptions and sites */
 };
 
 struct tr_promela_opts {
-	enum eng_buffering buffering;	/* written as #define BUFFERING */
-	long long eager;		/* written as #define EAGER_LIMIT */
+	enum eng_buffering buffering; /* written as #define BUFFERING */
+	long long eager;	      /* written as #define EAGER_LIMIT */
 	/* 0: one program, its processes active, the buffering mode a #define (what check
 	 * --promela writes). 1: any number, names prefixed p0_, p1_, ...: init chooses a
 	 * program and a buffering mode of `modes` and runs that program's processes, so that
 	 * one pan searches them all (the differential tests). */
 	int choose;
-	unsigned modes;			/* choose: 1 << enum eng_buffering, for each mode */
+	unsigned modes; /* choose: 1 << enum eng_buffering, for each mode */
 };
 
 /* Where the model put each process and instruction, for reading pan's trails back. */
 struct tr_promela_map {
-	long nlines;		/* lines written */
-	int *line_prog;		/* per line (from 1): the program of the rank process whose
-				 * instruction it belongs to, -1 if none */
-	int *line_proc, *line_instr;	/* that process and instruction */
+	long nlines; /* lines written */
+	/* per line (from 1): the program of the rank process whose
+	 * instruction it belongs to, -1 if none */
+	int *line_prog;
+	int *line_proc, *line_instr; /* that process and instruction */
 	int nprogs;
-	int *npids;		/* per program: the processes it runs (its pids 0 .. npids-1 one
-				 * program alone, 1 .. npids with choose: init is pid 0) */
-	int **pid_proc;		/* per program, per pid: the engine process, -1 for a library
-				 * process or the judge */
-	int *judged;		/* per program: 1 if its deadlocks are the judge's assertion
-				 * rather than invalid end states */
+	/* per program: the processes it runs (its pids 0 .. npids-1 one
+	 * program alone, 1 .. npids with choose: init is pid 0) */
+	int *npids;
+	/* per program, per pid: the engine process, -1 for a library
+	 * process or the judge */
+	int **pid_proc;
+	/* per program: 1 if its deadlocks are the judge's assertion
+	 * rather than invalid end states */
+	int *judged;
 };
 
 /* Write the standalone Promela model of the programs in[0..n) (n is 1 unless o->choose) into
@@ -181,8 +191,7 @@ struct tr_promela_map {
  * event of a call the model cannot encode (or a trace above TR_PROMELA_MAX_INSTRS), nothing
  * written then; TOOL if f cannot be written. */
 int tr_promela(FILE *f, const char *path, const struct tr_promela_input *in, int n,
-	       const struct tr_promela_opts *o, struct tr_promela_map *map,
-	       struct mpiv_error *err);
+	       const struct tr_promela_opts *o, struct tr_promela_map *map, struct mpiv_error *err);
 void tr_promela_map_release(struct tr_promela_map *map);
 
 /* Write prog as model.dat into the open file f. Returns 0, or -1 with err filled. */
@@ -243,16 +252,18 @@ int tr_sends_within(const struct eng_prog *prog, long long bytes);
 /* One distinct deadlock: its counterexample and the buffering modes it was found in. */
 struct tr_deadlock {
 	struct mpiv_cex cex;
-	char *signature;	/* which rank is blocked where (NULL once merged into another) */
-	char modes[128];	/* "zero, infinite" */
-	int in_zero, in_buffered;	/* found with unbuffered / with buffered standard sends */
-	int in_eager;		/* found with the recorded library's eager threshold */
-	int recorded;		/* the recorded run's own wildcard matches lead there (in the
-				 * mode of its cex): 1 yes, 0 no, -1 the trace does not say */
-	long long eager;	/* that threshold when it was searched too, else -1 */
-	int classified;		/* both kinds of mode were searched, completely where it was not
-				 * found, so the class is known */
-	char *path;		/* where its cex.json was written (by check), else NULL */
+	char *signature;	  /* which rank is blocked where (NULL once merged into another) */
+	char modes[128];	  /* "zero, infinite" */
+	int in_zero, in_buffered; /* found with unbuffered / with buffered standard sends */
+	int in_eager;		  /* found with the recorded library's eager threshold */
+	/* the recorded run's own wildcard matches lead there (in the
+	 * mode of its cex): 1 yes, 0 no, -1 the trace does not say */
+	int recorded;
+	long long eager; /* that threshold when it was searched too, else -1 */
+	/* both kinds of mode were searched, completely where it was not
+	 * found, so the class is known */
+	int classified;
+	char *path; /* where its cex.json was written (by check), else NULL */
 };
 
 /* The deadlocks of one check, in the order they were found. */
@@ -298,32 +309,36 @@ int32_t *tr_completions(const struct mpiv_rank_trace *t);
 
 /* What the recorded run did that is no deadlock but probably a bug (doc/semantics.md 9.5). */
 enum tr_warn_kind {
-	TR_WARN_UNRECEIVED,	/* a message sent and never received */
-	TR_WARN_TRUNCATED,	/* a receive shorter than the message it took */
-	TR_WARN_UNCOMPLETED,	/* a request never completed by a rank that finished */
-	TR_WARN_COMM_LEAK,	/* a communicator never freed by a rank that finished */
+	TR_WARN_UNRECEIVED,  /* a message sent and never received */
+	TR_WARN_TRUNCATED,   /* a receive shorter than the message it took */
+	TR_WARN_UNCOMPLETED, /* a request never completed by a rank that finished */
+	TR_WARN_COMM_LEAK,   /* a communicator never freed by a rank that finished */
 	/* from the times of a trace recorded with them (tr_times.c): */
-	TR_WARN_RECV_BEFORE_SEND,	/* a message received before it was sent: the clocks of
-					 * the two ranks' hosts disagree */
-	TR_WARN_LONG_SEND,	/* a blocking send that took much longer than its blocking
-				 * receive: the receiver came late */
+	/* a message received before it was sent: the clocks of
+	 * the two ranks' hosts disagree */
+	TR_WARN_RECV_BEFORE_SEND,
+	/* a blocking send that took much longer than its blocking
+	 * receive: the receiver came late */
+	TR_WARN_LONG_SEND,
 };
 
 struct tr_warning {
 	enum tr_warn_kind kind;
-	int rank;		/* the sender (UNRECEIVED), receiver (TRUNCATED), owner (the others) */
-	long event;		/* that rank's event: the send, the receive, what made the request
-				 * or the communicator */
-	int peer;		/* the receiver (UNRECEIVED), the sender (TRUNCATED), else -1 */
-	long peer_event;	/* the sender's event (TRUNCATED), else -1 */
-	long long bytes;	/* the message's size (UNRECEIVED), the receive's (TRUNCATED) */
-	long long peer_bytes;	/* TRUNCATED: the message's size */
+	int rank; /* the sender (UNRECEIVED), receiver (TRUNCATED), owner (the others) */
+	/* that rank's event: the send, the receive, what made the request
+	 * or the communicator */
+	long event;
+	int peer;	      /* the receiver (UNRECEIVED), the sender (TRUNCATED), else -1 */
+	long peer_event;      /* the sender's event (TRUNCATED), else -1 */
+	long long bytes;      /* the message's size (UNRECEIVED), the receive's (TRUNCATED) */
+	long long peer_bytes; /* TRUNCATED: the message's size */
 	/* the warnings of times stand for all the messages between the same two call sites
 	 * (rank and event, peer and peer_event: the first such message): */
-	long count;		/* how many messages (1 for the other kinds) */
-	long long ns;		/* RECV_BEFORE_SEND: the most a message was received before it
-				 * was sent; LONG_SEND: the longest send */
-	long long peer_ns;	/* LONG_SEND: its receive's duration */
+	long count; /* how many messages (1 for the other kinds) */
+	/* RECV_BEFORE_SEND: the most a message was received before it
+	 * was sent; LONG_SEND: the longest send */
+	long long ns;
+	long long peer_ns; /* LONG_SEND: its receive's duration */
 };
 
 /* The warnings of the recorded run: the recorded path replayed on prog with every wildcard
@@ -335,23 +350,25 @@ int tr_warnings(const struct eng_prog *prog, const struct mpiv_traceset *ts,
 
 /* How a rank's run ended (tr_stop.c). */
 enum tr_stop_kind {
-	TR_FINISHED,		/* MPI_Finalize returned */
-	TR_STOP_ABORTED,	/* it called MPI_Abort (code) */
-	TR_STOP_SIGNAL,		/* it died of a signal (code) */
-	TR_STOP_EXIT,		/* it exited without MPI_Finalize (code: the status) */
-	TR_STOP_ENDED,		/* record ended the job (a hang, no progress, an interrupt)
-				 * while the rank was blocked, polling or computing */
-	TR_STOP_KILLED,		/* no word of how: killed with SIGKILL (the launcher ends the
-				 * other ranks so when one stops), or its trace was cut */
+	TR_FINISHED,	 /* MPI_Finalize returned */
+	TR_STOP_ABORTED, /* it called MPI_Abort (code) */
+	TR_STOP_SIGNAL,	 /* it died of a signal (code) */
+	TR_STOP_EXIT,	 /* it exited without MPI_Finalize (code: the status) */
+	/* record ended the job (a hang, no progress, an interrupt)
+	 * while the rank was blocked, polling or computing */
+	TR_STOP_ENDED,
+	/* no word of how: killed with SIGKILL (the launcher ends the
+	 * other ranks so when one stops), or its trace was cut */
+	TR_STOP_KILLED,
 };
 
 struct tr_stop {
 	int rank;
 	enum tr_stop_kind kind;
-	int code;		/* abort code, signal number or exit status */
-	long event;		/* its last event, -1 if none */
-	int in_call;		/* it was inside its last call (the call never returned) */
-	int seen;		/* enum mpiv_rank_seen: what record last saw of it */
+	int code;    /* abort code, signal number or exit status */
+	long event;  /* its last event, -1 if none */
+	int in_call; /* it was inside its last call (the call never returned) */
+	int seen;    /* enum mpiv_rank_seen: what record last saw of it */
 };
 
 /* How rank r of ts ended: its stop record, else what record saw (meta.json), else the trace
@@ -364,8 +381,7 @@ int tr_all_finished(const struct mpiv_traceset *ts);
 /* The ranks that, at the end of the recorded path (standard sends buffered, as small ones
  * were in the run), are blocked waiting for rank r: filled into out (room for nranks);
  * returns how many. */
-int tr_stop_waiters(const struct eng_prog *prog, const struct mpiv_traceset *ts, int r,
-		    int *out);
+int tr_stop_waiters(const struct eng_prog *prog, const struct mpiv_traceset *ts, int r, int *out);
 
 /* "called MPI_Abort with error code 3", "died of signal 11 (Segmentation fault) after its
  * last call, outside MPI", ... into buf. */

@@ -40,7 +40,7 @@ int main(int argc, char **argv)
 	MPI_Comm_rank(MPI_COMM_WORLD, &rank);
 	if (rank == 0) {
 		MPI_Grequest_start(query, release, cancel, NULL, &req);
-		MPI_Wait(&req, MPI_STATUS_IGNORE);	/* nobody completes it: hangs */
+		MPI_Wait(&req, MPI_STATUS_IGNORE); /* nobody completes it: hangs */
 		MPI_Grequest_complete(req);
 		MPI_Send(&x, 1, MPI_INT, 1, 0, MPI_COMM_WORLD);
 	} else {

@@ -19,7 +19,7 @@ int main(int argc, char **argv)
 	if (rank == 0) {
 		MPI_Rsend(&val, 1, MPI_INT, 1, 0, MPI_COMM_WORLD);
 	} else {
-		usleep(200000);	/* the receive is posted late, as it may be anywhere */
+		usleep(200000); /* the receive is posted late, as it may be anywhere */
 		MPI_Recv(&val, 1, MPI_INT, 0, 0, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
 	}
 	MPI_Finalize();

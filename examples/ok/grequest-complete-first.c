@@ -40,7 +40,7 @@ int main(int argc, char **argv)
 	MPI_Init(&argc, &argv);
 	MPI_Comm_rank(MPI_COMM_WORLD, &rank);
 	MPI_Grequest_start(query, release, cancel, NULL, &req[0]);
-	MPI_Test(&req[0], &flag, MPI_STATUS_IGNORE);	/* not complete: flag is 0 */
+	MPI_Test(&req[0], &flag, MPI_STATUS_IGNORE); /* not complete: flag is 0 */
 	MPI_Isend(&x, 1, MPI_INT, 1 - rank, 0, MPI_COMM_WORLD, &req[1]);
 	MPI_Recv(&y, 1, MPI_INT, 1 - rank, 0, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
 	MPI_Grequest_complete(req[0]);

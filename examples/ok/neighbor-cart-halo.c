@@ -33,8 +33,9 @@ int main(int argc, char **argv)
 
 			MPI_Cart_shift(grid, i / 2, 1, &src, &dst);
 			/* neighbour i: the source of dimension i/2, then its destination */
-			if ((i % 2 ? dst : src) == MPI_PROC_NULL ? in[i] != -1 :
-			    in[i] != 100 * (i % 2 ? dst : src) + step)
+			if ((i % 2 ? dst : src) == MPI_PROC_NULL ?
+				    in[i] != -1 :
+				    in[i] != 100 * (i % 2 ? dst : src) + step)
 				MPI_Abort(MPI_COMM_WORLD, 2);
 		}
 	}

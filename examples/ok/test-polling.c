@@ -23,7 +23,8 @@ int main(int argc, char **argv)
 		MPI_Irecv(&b, 1, MPI_INT, 1, 1, MPI_COMM_WORLD, &req);
 		for (flag = 0; !flag; polls++)
 			MPI_Test(&req, &flag, MPI_STATUS_IGNORE);
-		printf("rank 0: got %d and %d after %s polls\n", a, b, polls > 2 ? "several" : "few");
+		printf("rank 0: got %d and %d after %s polls\n", a, b,
+		       polls > 2 ? "several" : "few");
 	} else {
 		usleep(100000);
 		MPI_Send(&a, 1, MPI_INT, 0, 0, MPI_COMM_WORLD);

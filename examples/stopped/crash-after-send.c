@@ -15,10 +15,10 @@ int main(int argc, char **argv)
 
 	MPI_Init(&argc, &argv);
 	MPI_Comm_rank(MPI_COMM_WORLD, &rank);
-	MPI_Barrier(MPI_COMM_WORLD);	/* both ranks are recording before the crash */
+	MPI_Barrier(MPI_COMM_WORLD); /* both ranks are recording before the crash */
 	if (rank == 0) {
 		MPI_Send(&x, 1, MPI_INT, 1, 0, MPI_COMM_WORLD);
-		raise(SIGSEGV);	/* a crash, without a compiler free to reason about it */
+		raise(SIGSEGV); /* a crash, without a compiler free to reason about it */
 	} else {
 		MPI_Recv(&x, 1, MPI_INT, 0, 0, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
 		MPI_Recv(&x, 1, MPI_INT, 0, 0, MPI_COMM_WORLD, MPI_STATUS_IGNORE);

@@ -27,11 +27,13 @@ int main(int argc, char **argv)
 		for (w = 1; w < size && sent < NROWS; w++, sent++)
 			MPI_Send(a[sent], N, MPI_DOUBLE, w, sent, MPI_COMM_WORLD);
 		while (done < NROWS) {
-			MPI_Recv(&dot, 1, MPI_DOUBLE, MPI_ANY_SOURCE, MPI_ANY_TAG, MPI_COMM_WORLD, &st);
+			MPI_Recv(&dot, 1, MPI_DOUBLE, MPI_ANY_SOURCE, MPI_ANY_TAG, MPI_COMM_WORLD,
+				 &st);
 			y[st.MPI_TAG] = dot;
 			done++;
 			if (sent < NROWS) {
-				MPI_Send(a[sent], N, MPI_DOUBLE, st.MPI_SOURCE, sent, MPI_COMM_WORLD);
+				MPI_Send(a[sent], N, MPI_DOUBLE, st.MPI_SOURCE, sent,
+					 MPI_COMM_WORLD);
 				sent++;
 			} else {
 				MPI_Send(x, 0, MPI_DOUBLE, st.MPI_SOURCE, NROWS, MPI_COMM_WORLD);
@@ -39,7 +41,7 @@ int main(int argc, char **argv)
 		}
 		for (dot = 0, i = 0; i < NROWS; i++)
 			dot += y[i];
-		if (dot != 270)	/* the sum over i, j of (i + j) * (j + 1) */
+		if (dot != 270) /* the sum over i, j of (i + j) * (j + 1) */
 			MPI_Abort(MPI_COMM_WORLD, 1);
 	} else {
 		for (;;) {

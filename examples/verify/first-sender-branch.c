@@ -24,7 +24,7 @@ int main(int argc, char **argv)
 			MPI_Recv(&x, 1, MPI_INT, 2, 0, MPI_COMM_WORLD, &st);
 		} else {
 			MPI_Recv(&x, 1, MPI_INT, 1, 0, MPI_COMM_WORLD, &st);
-			MPI_Recv(&x, 1, MPI_INT, 1, 0, MPI_COMM_WORLD, &st);	/* never sent */
+			MPI_Recv(&x, 1, MPI_INT, 1, 0, MPI_COMM_WORLD, &st); /* never sent */
 		}
 	} else {
 		if (rank == 2)

@@ -45,7 +45,7 @@ int main(int argc, char **argv)
 		MPI_Grequest_start(query, release, cancel, NULL, &req[1]);
 		MPI_Grequest_complete(req[1]);
 		MPI_Waitany(2, req, &idx, MPI_STATUS_IGNORE);
-		if (idx == 0)	/* the receive first */
+		if (idx == 0) /* the receive first */
 			MPI_Recv(&y, 1, MPI_INT, 1, 1, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
 		MPI_Wait(&req[1 - idx], MPI_STATUS_IGNORE);
 	} else {

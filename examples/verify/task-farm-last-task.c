@@ -30,7 +30,7 @@ int main(int argc, char **argv)
 			if (sent < NTASKS) {
 				MPI_Send(&sent, 1, MPI_INT, st.MPI_SOURCE, WORK, MPI_COMM_WORLD);
 				sent++;
-				if (sent == NTASKS && st.MPI_SOURCE == 1)	/* the bug */
+				if (sent == NTASKS && st.MPI_SOURCE == 1) /* the bug */
 					MPI_Recv(&result, 1, MPI_INT, 1, 99, MPI_COMM_WORLD, &st);
 			} else {
 				MPI_Send(&sent, 1, MPI_INT, st.MPI_SOURCE, STOP, MPI_COMM_WORLD);

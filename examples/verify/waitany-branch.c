@@ -18,7 +18,7 @@ int main(int argc, char **argv)
 		MPI_Irecv(&x, 1, MPI_INT, 1, 0, MPI_COMM_WORLD, &req[0]);
 		MPI_Irecv(&y, 1, MPI_INT, 2, 0, MPI_COMM_WORLD, &req[1]);
 		MPI_Waitany(2, req, &idx, MPI_STATUS_IGNORE);
-		if (idx == 1)	/* rank 2 first */
+		if (idx == 1) /* rank 2 first */
 			MPI_Recv(&y, 1, MPI_INT, 2, 1, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
 		MPI_Wait(&req[1 - idx], MPI_STATUS_IGNORE);
 	} else {

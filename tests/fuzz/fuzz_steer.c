@@ -48,10 +48,11 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		mpiv_steer_write_rank(f, rank, s.d, s.n);
 		fclose(f);
 		if (mpiv_steer_parse(text, len, rank, &back, why, sizeof(why)))
-			fuzz_fail("rank %d's steering written back does not parse: %s\n%s", rank, why,
-				  text);
+			fuzz_fail("rank %d's steering written back does not parse: %s\n%s", rank,
+				  why, text);
 		if (!same(&s, &back))
-			fuzz_fail("rank %d's steering written back parses otherwise:\n%s", rank, text);
+			fuzz_fail("rank %d's steering written back parses otherwise:\n%s", rank,
+				  text);
 		mpiv_steer_release(&back);
 		mpiv_steer_release(&s);
 		free(text);

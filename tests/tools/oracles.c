@@ -34,12 +34,12 @@
 #include "translate.h"
 #include "xalloc.h"
 
-#define ENGINE_MAX_STATES 2000000	/* the native search gives up beyond: not comparable */
-#define PAN_SECONDS 120			/* each pan run; beyond: not comparable */
-#define MAX_TRAILS 400			/* error trails read back; beyond, a sample */
+#define ENGINE_MAX_STATES 2000000 /* the native search gives up beyond: not comparable */
+#define PAN_SECONDS 120		  /* each pan run; beyond: not comparable */
+#define MAX_TRAILS 400		  /* error trails read back; beyond, a sample */
 #define MAX_SIGS 4096
 
-static int pan_memory_mb = 1024;	/* --memory */
+static int pan_memory_mb = 1024; /* --memory */
 
 /* ---- what a search found ---- */
 
@@ -63,7 +63,7 @@ struct found {
 	int nsigs;
 	struct err *errs;
 	int nerrs;
-	int sample;		/* only some of the error states were read back */
+	int sample; /* only some of the error states were read back */
 };
 
 static void found_release(struct found *f)
@@ -201,7 +201,7 @@ static int run(const char *dir, char *const argv[], const char *out, int seconds
 			_exit(127);
 		dup2(fileno(o), 1);
 		dup2(fileno(o), 2);
-		alarm((unsigned)seconds);	/* kept across exec: SIGALRM ends it */
+		alarm((unsigned)seconds); /* kept across exec: SIGALRM ends it */
 		execvp(argv[0], argv);
 		_exit(127);
 	}
@@ -304,14 +304,15 @@ static int read_trail(const char *work, const char *trail, const struct tr_prome
 		ln = pid_line[pid];
 		if (ln <= 0 || ln > map->nlines || map->line_proc[ln] != q ||
 		    map->line_prog[ln] != prog) {
-			fprintf(stderr, "oracles: %s: process %d at line %d, which is not its code\n",
+			fprintf(stderr,
+				"oracles: %s: process %d at line %d, which is not its code\n",
 				trail, q, ln);
 			return -1;
 		}
 		sig_add(&s, q, map->line_instr[ln]);
 	}
 	if (map->judged[prog] && !judged_any)
-		return -1;	/* a judged program's deadlock names its blocked ranks */
+		return -1; /* a judged program's deadlock names its blocked ranks */
 	add_sig(f, &s);
 	return 0;
 }
@@ -319,14 +320,14 @@ static int read_trail(const char *work, const char *trail, const struct tr_prome
 /* SPIN on the model in work/model.pml: fills fs[prog * 3 + mode] for the programs of map
  * and the mode the model has (mode0), or every mode init chooses from (choose; mode0 -1).
  * Returns 0, or -1 (a tool failed: err says which). */
-static int spin_search(const char *work, const struct tr_promela_map *map, int choose,
-		       int mode0, struct found *fs, char *err, size_t errsize)
+static int spin_search(const char *work, const struct tr_promela_map *map, int choose, int mode0,
+		       struct found *fs, char *err, size_t errsize)
 {
 	char out[PATH_MAX], mem[64], trail[64], *text, *p;
 	char *spin[] = {"spin", "-a", "model.pml", NULL};
 	const char *cc = getenv("CC") ? getenv("CC") : "cc";
-	char *ccv[] = {(char *)cc, "-O0", "-w", "-DSAFETY", "-DVECTORSZ=65536", mem, "-o", "pan",
-		       "pan.c", NULL};
+	char *ccv[] = {(char *)cc, "-O0", "-w",	 "-DSAFETY", "-DVECTORSZ=65536",
+		       mem,	   "-o",  "pan", "pan.c",    NULL};
 	char *pan[] = {"./pan", "-e", "-c0", "-n", "-m1000000", "-w20", NULL};
 	long errors = 0, k;
 	int rc, i, complete = 1;
@@ -356,7 +357,8 @@ static int spin_search(const char *work, const struct tr_promela_map *map, int c
 		return -1;
 	} else if (strstr(text, "MEMLIM") || strstr(text, "out of memory")) {
 		complete = 0;
-		snprintf(why, sizeof(why), "pan reached its memory limit (%d MB): the "
+		snprintf(why, sizeof(why),
+			 "pan reached its memory limit (%d MB): the "
 			 "standalone model's search, without the engine's reductions, is too large",
 			 pan_memory_mb);
 	} else if (strstr(text, "max search depth too small")) {
@@ -480,7 +482,7 @@ static int compare(const char *name, const char *mode, const struct eng_prog *p,
 		/* after an erroneous call the engine stops, the standalone model goes on */
 		same = !e->nerrs == !m->nerrs && within(e, m);
 	else if (m->sample)
-		same = edl == mdl && within(m, e);	/* every deadlock read back is the engine's */
+		same = edl == mdl && within(m, e); /* every deadlock read back is the engine's */
 	else
 		same = within(e, m) && within(m, e);
 	if (same && edl == mdl) {
@@ -503,11 +505,11 @@ static int compare(const char *name, const char *mode, const struct eng_prog *p,
 struct job {
 	char **dirs;
 	int n;
-	unsigned modes;		/* 1 << mode */
+	unsigned modes; /* 1 << mode */
 	long long eager;
-	int choose;		/* one model for all (random), else one per program and mode */
+	int choose; /* one model for all (random), else one per program and mode */
 	const char *work;
-	const char *keep;	/* where disagreeing traces are copied, or NULL */
+	const char *keep; /* where disagreeing traces are copied, or NULL */
 };
 
 static int copy_dir(const char *from, const char *to)
@@ -566,8 +568,8 @@ static int search_models(const struct job *j, struct eng_prog **progs, struct mp
 	if (rc) {
 		/* a model SPIN or pan cannot take is the generator's bug: said, and the other
 		 * traces still compared */
-		printf("FAIL: %s%s: %s\n", j->dirs[sel[0]], n > 1 ? " and the others of its model" :
-		       "", err);
+		printf("FAIL: %s%s: %s\n", j->dirs[sel[0]],
+		       n > 1 ? " and the others of its model" : "", err);
 		tool_failures++;
 	}
 	for (k = 0; k < n && rc == 0; k++)
@@ -585,8 +587,8 @@ static int search_models(const struct job *j, struct eng_prog **progs, struct mp
 
 /* Compare the engine and the standalone model on the programs of j (NULL: refused, reason
  * in why[k], or not loaded, why[k] NULL too); keep those that disagree. */
-static void compare_all(const struct job *j, struct eng_prog **progs, char **why,
-			struct found *fm, const int *failed)
+static void compare_all(const struct job *j, struct eng_prog **progs, char **why, struct found *fm,
+			const int *failed)
 {
 	char mode[32];
 	int k, m;
@@ -595,7 +597,7 @@ static void compare_all(const struct job *j, struct eng_prog **progs, char **why
 		int bad = 0;
 
 		if ((!progs[k] && !why[k]) || failed[k])
-			continue;	/* it could not be loaded or searched (FAIL above) */
+			continue; /* it could not be loaded or searched (FAIL above) */
 		for (m = 0; m <= 2; m++) {
 			struct found fe;
 
@@ -618,10 +620,12 @@ static void compare_all(const struct job *j, struct eng_prog **progs, char **why
 			const char *base = strrchr(j->dirs[k], '/');
 
 			mkdir(j->keep, 0777);
-			snprintf(dest, sizeof(dest), "%s/%s", j->keep, base ? base + 1 : j->dirs[k]);
+			snprintf(dest, sizeof(dest), "%s/%s", j->keep,
+				 base ? base + 1 : j->dirs[k]);
 			if (copy_dir(j->dirs[k], dest) == 0)
 				printf("  kept in %s: a model case to add, with the verdicts it must "
-				       "have\n", dest);
+				       "have\n",
+				       dest);
 		}
 	}
 }
@@ -830,7 +834,8 @@ int main(int argc, char **argv)
 
 			snprintf(dir, sizeof(dir), "%s/random-%llu", work, seed + k);
 			if (oracles_random_trace(seed + k, dir)) {
-				fprintf(stderr, "oracles: cannot write %s: %s\n", dir, strerror(errno));
+				fprintf(stderr, "oracles: cannot write %s: %s\n", dir,
+					strerror(errno));
 				return 4;
 			}
 			dirs[k] = xstrdup(dir);

@@ -39,18 +39,18 @@ enum item_kind { SEND, RECV, SENDRECV, COLL };
 /* One call of a rank, before its completions are placed. */
 struct item {
 	enum item_kind kind;
-	const char *call;	/* MPI_Send, MPI_Irecv, MPI_Bcast, ... */
-	int peer;		/* -1: MPI_ANY_SOURCE */
-	int tag;		/* -1: MPI_ANY_TAG */
+	const char *call; /* MPI_Send, MPI_Irecv, MPI_Bcast, ... */
+	int peer;	  /* -1: MPI_ANY_SOURCE */
+	int tag;	  /* -1: MPI_ANY_TAG */
 	int bytes;
-	int peer2, tag2;	/* MPI_Sendrecv: its receive */
-	int root;		/* collectives: -1 none */
-	unsigned in;		/* neighbourhood collectives: the in-neighbours, a bit per rank */
-	int nonblocking;	/* it makes a request */
-	int persistent;		/* MPI_Send_init / MPI_Recv_init, then MPI_Start */
-	int probe;		/* a blocking receive: a probe first */
-	int src, mtag;		/* the message the recorded run received (for the probe) */
-	int thread;		/* the thread that calls it (0 unless the rank has two) */
+	int peer2, tag2; /* MPI_Sendrecv: its receive */
+	int root;	 /* collectives: -1 none */
+	unsigned in;	 /* neighbourhood collectives: the in-neighbours, a bit per rank */
+	int nonblocking; /* it makes a request */
+	int persistent;	 /* MPI_Send_init / MPI_Recv_init, then MPI_Start */
+	int probe;	 /* a blocking receive: a probe first */
+	int src, mtag;	 /* the message the recorded run received (for the probe) */
+	int thread;	 /* the thread that calls it (0 unless the rank has two) */
 };
 
 struct rank {
@@ -59,10 +59,11 @@ struct rank {
 	int bsend;		/* it makes a buffered send */
 	int threads;		/* 1, or 2 (MPI_THREAD_MULTIPLE) */
 	int window;		/* it creates (and frees) window 0 with the others */
-	int lock_from, lock_to;	/* it holds a lock on window 0 around items [from, to); -1 */
+	int lock_from, lock_to; /* it holds a lock on window 0 around items [from, to); -1 */
 	int lock_target, lock_exclusive;
-	int stop;		/* its trace ends after this many items, without MPI_Finalize;
-				 * -1: it finishes */
+	/* its trace ends after this many items, without MPI_Finalize;
+	 * -1: it finishes */
+	int stop;
 };
 
 /* The requests of one thread not completed yet. */
@@ -94,14 +95,15 @@ static void thread_json(FILE *f, const struct rank *r, int thread)
 /* Complete requests of thread t: a Wait for one, a Waitall for several (every one with all),
  * or a Waitany over the first two that the trace says returned the first (the other stays
  * pending). */
-static void complete(FILE *f, uint64_t *s, const struct rank *r, int t, struct pending *p,
-		     int all)
+static void complete(FILE *f, uint64_t *s, const struct rank *r, int t, struct pending *p, int all)
 {
 	int n = all ? p->n : 1 + rnd(s, p->n), i;
 
 	if (!all && p->n >= 2 && rnd(s, 6) == 0) {
-		fprintf(f, ",\n  {\"call\": \"MPI_Waitany\", \"reqs\": [{\"req\": %d}, {\"req\": %d}], "
-			   "\"pending\": 1", p->req[0], p->req[1]);
+		fprintf(f,
+			",\n  {\"call\": \"MPI_Waitany\", \"reqs\": [{\"req\": %d}, {\"req\": %d}], "
+			"\"pending\": 1",
+			p->req[0], p->req[1]);
 		thread_json(f, r, t);
 		fprintf(f, "}");
 		memmove(p->req, p->req + 1, (size_t)(p->n - 1) * sizeof(p->req[0]));
@@ -130,8 +132,8 @@ static void write_item(FILE *f, const struct rank *r, const struct item *it, int
 	}
 	if (it->persistent) {
 		/* the persistent request made, then started */
-		fprintf(f, ",\n  {\"call\": \"%s\"", it->kind == SEND ? "MPI_Send_init" :
-			"MPI_Recv_init");
+		fprintf(f, ",\n  {\"call\": \"%s\"",
+			it->kind == SEND ? "MPI_Send_init" : "MPI_Recv_init");
 		peer_json(f, "peer", it->peer);
 		peer_json(f, "tag", it->tag);
 		fprintf(f, ", \"bytes\": %d, \"comm\": 0, \"req\": %d", it->bytes, req);
@@ -184,9 +186,11 @@ static int write_rank(const char *dir, int me, int nranks, struct rank *r, uint6
 	f = fopen(path, "w");
 	if (!f)
 		return -1;
-	fprintf(f, "{\"format\": \"mpiverify-trace\", \"version\": 1, \"rank\": %d, \"size\": %d, "
-		   "\"bsend_overhead\": %d, \"thread_level\": %d,\n \"events\": [\n"
-		   "  {\"call\": \"MPI_Init\"}", me, nranks, BSEND_OVERHEAD, r->threads > 1 ? 3 : 0);
+	fprintf(f,
+		"{\"format\": \"mpiverify-trace\", \"version\": 1, \"rank\": %d, \"size\": %d, "
+		"\"bsend_overhead\": %d, \"thread_level\": %d,\n \"events\": [\n"
+		"  {\"call\": \"MPI_Init\"}",
+		me, nranks, BSEND_OVERHEAD, r->threads > 1 ? 3 : 0);
 	if (r->bsend)
 		fprintf(f, ",\n  {\"call\": \"MPI_Buffer_attach\", \"bytes\": %d}",
 			rnd(s, 2) ? 200 : 80);
@@ -196,11 +200,12 @@ static int write_rank(const char *dir, int me, int nranks, struct rank *r, uint6
 		const struct item *it = &r->items[i];
 
 		if (i == r->stop)
-			break;	/* the rank stopped here: no more calls */
+			break; /* the rank stopped here: no more calls */
 		if (i == r->lock_from)
-			fprintf(f, ",\n  {\"call\": \"MPI_Win_lock\", \"peer\": %d, \"win\": 0, "
-				   "\"lock\": \"%s\"}", r->lock_target,
-				r->lock_exclusive ? "exclusive" : "shared");
+			fprintf(f,
+				",\n  {\"call\": \"MPI_Win_lock\", \"peer\": %d, \"win\": 0, "
+				"\"lock\": \"%s\"}",
+				r->lock_target, r->lock_exclusive ? "exclusive" : "shared");
 		write_item(f, r, it, nreq);
 		if (i + 1 == r->lock_to)
 			fprintf(f, ",\n  {\"call\": \"MPI_Win_unlock\", \"peer\": %d, \"win\": 0}",
@@ -215,7 +220,7 @@ static int write_rank(const char *dir, int me, int nranks, struct rank *r, uint6
 			complete(f, s, r, t, &pend[t], 0);
 	}
 	if (r->stop >= 0) {
-		fprintf(f, "\n ]}\n");	/* no MPI_Finalize: the rank stopped */
+		fprintf(f, "\n ]}\n"); /* no MPI_Finalize: the rank stopped */
 		return fclose(f) ? -1 : 0;
 	}
 	/* most requests are completed before the end; now and then one is left */
@@ -271,9 +276,10 @@ static void make_sendrecv(struct rank *r, uint64_t *s)
 
 static const char *send_call(uint64_t *s, int *nonblocking)
 {
-	static const char *calls[] = {"MPI_Send", "MPI_Send", "MPI_Send", "MPI_Send", "MPI_Send",
-				      "MPI_Isend", "MPI_Isend", "MPI_Isend", "MPI_Ssend",
-				      "MPI_Ssend", "MPI_Issend", "MPI_Bsend", "MPI_Rsend"};
+	static const char *calls[] = {"MPI_Send",  "MPI_Send",	"MPI_Send",   "MPI_Send",
+				      "MPI_Send",  "MPI_Isend", "MPI_Isend",  "MPI_Isend",
+				      "MPI_Ssend", "MPI_Ssend", "MPI_Issend", "MPI_Bsend",
+				      "MPI_Rsend"};
 	const char *c = calls[rnd(s, (int)(sizeof(calls) / sizeof(calls[0])))];
 
 	*nonblocking = c[4] == 'I';
@@ -341,12 +347,16 @@ int oracles_random_trace(uint64_t seed, const char *dir)
 	/* collectives, the same sequence on every rank (its thread 0), each at a random place */
 	ncoll = rnd(s, 10) < 4 ? 1 + rnd(s, 2) : 0;
 	for (k = 0; k < ncoll; k++) {
-		static const char *calls[] = {"MPI_Barrier", "MPI_Bcast", "MPI_Reduce",
-					      "MPI_Allreduce", "MPI_Ibarrier",
-					      "MPI_Neighbor_alltoall", "MPI_Ineighbor_allgather"};
+		static const char *calls[] = {"MPI_Barrier",
+					      "MPI_Bcast",
+					      "MPI_Reduce",
+					      "MPI_Allreduce",
+					      "MPI_Ibarrier",
+					      "MPI_Neighbor_alltoall",
+					      "MPI_Ineighbor_allgather"};
 		struct item c;
-		int which = rnd(s, 7), root = rnd(s, nranks), odd = rnd(s, 30) == 0 ?
-			rnd(s, nranks) : -1;
+		int which = rnd(s, 7), root = rnd(s, nranks),
+		    odd = rnd(s, 30) == 0 ? rnd(s, nranks) : -1;
 
 		memset(&c, 0, sizeof(c));
 		c.kind = COLL;
@@ -363,7 +373,9 @@ int oracles_random_trace(uint64_t seed, const char *dir)
 			at = last + 1 + rnd(s, rk->n - last);
 			if (rk->n >= MAX_ITEMS)
 				continue;
-			c.root = which == 1 || which == 2 ? (r == odd ? (root + 1) % nranks : root) : -1;
+			c.root = which == 1 || which == 2 ?
+					 (r == odd ? (root + 1) % nranks : root) :
+					 -1;
 			/* each other rank an in-neighbour or not, as a distributed graph allows */
 			c.in = which >= 5 ? (unsigned)rnd(s, 1 << nranks) & ~(1u << r) : 0;
 			memmove(&rk->items[at + 1], &rk->items[at],

@@ -29,7 +29,8 @@ static int is_string(json_t *o, const char *key)
 static int uri_ok(const char *s)
 {
 	for (; *s; s++)
-		if ((unsigned char)*s <= ' ' || (unsigned char)*s >= 0x7f || strchr("\"<>\\^`{|}", *s))
+		if ((unsigned char)*s <= ' ' || (unsigned char)*s >= 0x7f ||
+		    strchr("\"<>\\^`{|}", *s))
 			return 0;
 	return 1;
 }
@@ -47,16 +48,17 @@ static void check_location(json_t *loc, const char *where)
 		json_t *art = json_object_get(phys, "artifactLocation");
 		json_t *region = json_object_get(phys, "region");
 
-		if (!is_string(art, "uri") || !uri_ok(json_string_value(json_object_get(art, "uri"))))
+		if (!is_string(art, "uri") ||
+		    !uri_ok(json_string_value(json_object_get(art, "uri"))))
 			fault(where, "physicalLocation.artifactLocation.uri missing or not a URI");
 		if (region && (!json_is_integer(json_object_get(region, "startLine")) ||
 			       json_integer_value(json_object_get(region, "startLine")) < 1))
 			fault(where, "region.startLine missing or below 1");
 	}
 	lg = json_object_get(loc, "logicalLocations");
-	json_array_foreach(lg, k, x)
-		if (!is_string(x, "name") && !is_string(x, "fullyQualifiedName"))
-			fault(where, "a logicalLocation without a name");
+	json_array_foreach(lg, k,
+			   x) if (!is_string(x, "name") && !is_string(x, "fullyQualifiedName"))
+		fault(where, "a logicalLocation without a name");
 	if (json_object_get(loc, "message") && !is_string(json_object_get(loc, "message"), "text"))
 		fault(where, "a location's message has no text");
 }
@@ -87,9 +89,9 @@ static int check_result(json_t *r, json_t *rules, size_t i, int fingerprints)
 		;
 	if (!level || !levels[j])
 		fault(where, "level is not none, note, warning or error");
-	json_array_foreach(json_object_get(r, "locations"), k, x)
-		check_location(x, where);
-	json_array_foreach(json_object_get(r, "relatedLocations"), k, x) {
+	json_array_foreach(json_object_get(r, "locations"), k, x) check_location(x, where);
+	json_array_foreach(json_object_get(r, "relatedLocations"), k, x)
+	{
 		char id[32];
 
 		check_location(x, where);
@@ -106,14 +108,16 @@ static int check_result(json_t *r, json_t *rules, size_t i, int fingerprints)
 	x = json_object_get(r, "partialFingerprints");
 	if (!json_is_object(x) || !json_object_size(x))
 		fault(where, "partialFingerprints missing");
-	json_object_foreach(x, key, rule) {
+	json_object_foreach(x, key, rule)
+	{
 		if (!json_is_string(rule))
 			fault(where, "a fingerprint that is not a string");
 		else if (fingerprints)
 			printf("%s %s=%s\n", json_string_value(json_object_get(r, "ruleId")), key,
 			       json_string_value(rule));
 	}
-	json_array_foreach(json_object_get(r, "suppressions"), k, x) {
+	json_array_foreach(json_object_get(r, "suppressions"), k, x)
+	{
 		const char *kind = json_string_value(json_object_get(x, "kind"));
 
 		if (!kind || (strcmp(kind, "inSource") && strcmp(kind, "external")))
@@ -150,12 +154,14 @@ int main(int argc, char **argv)
 	runs = json_object_get(log, "runs");
 	if (!json_is_array(runs) || !json_array_size(runs))
 		fault("log", "runs missing or empty");
-	json_array_foreach(runs, i, run) {
+	json_array_foreach(runs, i, run)
+	{
 		driver = json_object_get(json_object_get(run, "tool"), "driver");
 		if (!is_string(driver, "name"))
 			fault("run", "tool.driver.name missing");
 		rules = json_object_get(driver, "rules");
-		json_array_foreach(rules, k, x) {
+		json_array_foreach(rules, k, x)
+		{
 			size_t m;
 
 			if (!is_string(x, "id"))
@@ -165,12 +171,14 @@ int main(int argc, char **argv)
 					       json_object_get(x, "id")))
 					fault("rules", "two rules of the same id");
 		}
-		json_array_foreach(json_object_get(run, "invocations"), k, x)
-			if (!json_is_boolean(json_object_get(x, "executionSuccessful")))
-				fault("invocations", "executionSuccessful missing");
+		json_array_foreach(json_object_get(run, "invocations"), k,
+				   x) if (!json_is_boolean(json_object_get(x,
+									   "executionSuccessful")))
+			fault("invocations", "executionSuccessful missing");
 		if (!json_is_array(json_object_get(run, "results")))
 			fault("run", "results missing");
-		json_array_foreach(json_object_get(run, "results"), k, x) {
+		json_array_foreach(json_object_get(run, "results"), k, x)
+		{
 			nsupp += check_result(x, rules, n, fingerprints);
 			n++;
 		}

@@ -70,12 +70,14 @@ static void test_malformed(void)
 		const char *text;
 	} cases[] = {
 		{"{\"format\":\"other\"}", "format: expected \"mpiverify-cex\""},
-		{"{\"format\":\"mpiverify-cex\",\"version\":3}", "version: expected an integer in 1..2"},
+		{"{\"format\":\"mpiverify-cex\",\"version\":3}",
+		 "version: expected an integer in 1..2"},
 		{"{\"format\":\"mpiverify-cex\",\"version\":1,\"trace\":\"t\",\"buffering\":\"zero\","
 		 "\"nranks\":1,\"ranks\":[{\"rank\":0,\"ops\":[{\"op\":1,\"match\":{\"rank\":4,\"op\":0}}]}]}",
 		 "ranks[0].ops[0].match.rank: expected an integer in 0..0"},
 		{"{\"format\":\"mpiverify-cex\",\"version\":1,\"trace\":\"t\",\"buffering\":\"zero\","
-		 "\"nranks\":2,\"ranks\":[]}", "ranks: expected an array of nranks (2) entries"},
+		 "\"nranks\":2,\"ranks\":[]}",
+		 "ranks: expected an array of nranks (2) entries"},
 		/* the buffering mode: a name in version 1, an object since version 2 */
 		{"{\"format\":\"mpiverify-cex\",\"version\":1,\"trace\":\"t\",\"buffering\":\"eager\"}",
 		 "buffering: expected \"zero\", \"infinite\" or \"eager-BYTES\""},
@@ -85,7 +87,8 @@ static void test_malformed(void)
 		 "\"buffering\":{\"mode\":\"some\"}}",
 		 "buffering.mode: expected \"zero\", \"infinite\" or \"eager\""},
 		{"{\"format\":\"mpiverify-cex\",\"version\":2,\"trace\":\"t\","
-		 "\"buffering\":{\"mode\":\"eager\"}}", "buffering.bytes: expected a number of bytes"},
+		 "\"buffering\":{\"mode\":\"eager\"}}",
+		 "buffering.bytes: expected a number of bytes"},
 		{"{\"format\":\"mpiverify-cex\",\"version\":2,\"trace\":\"t\","
 		 "\"buffering\":{\"mode\":\"zero\",\"bytes\":4}}",
 		 "buffering.bytes: only mode \"eager\" has a threshold"},
@@ -100,7 +103,8 @@ static void test_malformed(void)
 		 "ranks[0].blocked: expected an object or null"},
 		{"{\"format\":\"mpiverify-cex\",\"version\":1,\"trace\":\"t\",\"buffering\":\"zero\","
 		 "\"nranks\":1,\"ranks\":[{\"rank\":0,\"ops\":[],\"blocked\":{\"op\":1,"
-		 "\"call\":7}}]}", "ranks[0].blocked.call: expected a string or null"},
+		 "\"call\":7}}]}",
+		 "ranks[0].blocked.call: expected a string or null"},
 		{"{\"format\":\"mpiverify-cex\",\"version\":1,\"trace\":\"t\",\"buffering\":\"zero\","
 		 "\"nranks\":1,\"ranks\":[{\"rank\":0,\"ops\":[],\"blocked\":{\"op\":1,"
 		 "\"site\":{\"line\":-3}}}]}",
@@ -154,7 +158,8 @@ static void test_check_trace(void)
 	} cases[] = {
 		{0, 1, -1, -1, 1, NULL, -1, -1},
 		{0, 9, -1, -1, 1, "ranks[0].ops[0]: rank 0's event 9 is not in the trace", 0, 9},
-		{1, 1, 0, 7, 1, "ranks[1].ops[0].match: rank 0's event 7 is not in the trace", 0, 7},
+		{1, 1, 0, 7, 1, "ranks[1].ops[0].match: rank 0's event 7 is not in the trace", 0,
+		 7},
 		/* a match of a send the program cannot take: replay's to report */
 		{1, 1, 0, 0, 1, NULL, -1, -1},
 		{1, 0, 0, 1, 1, "ranks[1].ops[0]: rank 1's event 0 is MPI_Init in the trace", 1, 0},
@@ -197,7 +202,8 @@ static void test_check_trace(void)
 		CU_ASSERT_EQUAL(err.rank, cases[i].err_rank);
 		CU_ASSERT_EQUAL(err.event, cases[i].err_event);
 		if (!strstr(err.text, cases[i].text))
-			fprintf(stderr, "\nerror '%s' does not say '%s'\n", err.text, cases[i].text);
+			fprintf(stderr, "\nerror '%s' does not say '%s'\n", err.text,
+				cases[i].text);
 		CU_ASSERT(strstr(err.text, cases[i].text) != NULL);
 	}
 	/* another number of ranks */
@@ -213,7 +219,9 @@ static void test_version1(void)
 {
 	static const char *const names[] = {"zero", "infinite", "eager-8255"};
 	static const struct mpiv_buffering want[] = {
-		{MPIV_BUF_ZERO, 0}, {MPIV_BUF_INFINITE, 0}, {MPIV_BUF_EAGER, 8255},
+		{MPIV_BUF_ZERO, 0},
+		{MPIV_BUF_INFINITE, 0},
+		{MPIV_BUF_EAGER, 8255},
 	};
 	char path[256], name[32];
 	struct mpiv_cex c;
@@ -223,8 +231,9 @@ static void test_version1(void)
 	for (i = 0; i < sizeof(names) / sizeof(names[0]); i++) {
 		snprintf(path, sizeof(path), "%s/cex.json", unit_tmpdir());
 		f = fopen(path, "w");
-		fprintf(f, "{\"format\":\"mpiverify-cex\",\"version\":1,\"trace\":\"t\","
-			   "\"buffering\":\"%s\",\"nranks\":1,\"ranks\":[{\"rank\":0,\"ops\":[]}]}",
+		fprintf(f,
+			"{\"format\":\"mpiverify-cex\",\"version\":1,\"trace\":\"t\","
+			"\"buffering\":\"%s\",\"nranks\":1,\"ranks\":[{\"rank\":0,\"ops\":[]}]}",
 			names[i]);
 		fclose(f);
 		CU_ASSERT_EQUAL_FATAL(mpiv_cex_load(path, &c, NULL), 0);

@@ -63,14 +63,17 @@ static int check_case(const char *dir)
 		CU_ASSERT_FATAL(parse_mode(mode, &opts) == 0);
 		mpiv_error_init(&err);
 		if (tr_translate(&ts, &opts, &prog, &err)) {
-			fprintf(stderr, "\n%s: %s: event %ld: %s\n", dir, mode, err.event, err.text);
+			fprintf(stderr, "\n%s: %s: event %ld: %s\n", dir, mode, err.event,
+				err.text);
 			CU_FAIL("case did not translate");
 			break;
 		}
 		dl = unit_explore(&prog, &done);
 		if ((dl > 0) != !strcmp(verdict, "deadlock") || dl < 0) {
-			fprintf(stderr, "\n%s: %s: expected %s, the engine found %ld deadlock "
-					"states\n", dir, mode, verdict, dl);
+			fprintf(stderr,
+				"\n%s: %s: expected %s, the engine found %ld deadlock "
+				"states\n",
+				dir, mode, verdict, dl);
 			CU_FAIL("wrong verdict");
 		}
 		/* a case with no deadlock must still finish somewhere */
@@ -207,37 +210,37 @@ static const char model_dat[] =
 static void test_model_dat(void)
 {
 	static const struct {
-		const char *send;	/* rank 0's first instruction */
+		const char *send; /* rank 0's first instruction */
 		int ok;
 	} cases[] = {
 		{"1 1 1 0 0 0 4 0 0 0 0", 1},
-		{"1 1 -2 0 0 0 4 0 0 0 0", 1},		/* to MPI_PROC_NULL */
-		{"1 1 -7 0 0 0 4 0 0 0 0", 0},		/* to no rank */
-		{"1 1 2 0 0 0 4 0 0 0 0", 0},			/* to a rank beyond */
-		{"1 1 -1 0 0 0 4 0 0 0 0", 0},		/* a send to MPI_ANY_SOURCE */
-		{"1 1 1 3 0 0 4 0 0 0 0", 0},			/* on a communicator beyond */
-		{"1 1 1 0 -4 0 4 0 0 0 0", 0},		/* a negative tag */
-		{"1 1 1 0 0 9 4 0 0 0 0", 0},			/* an unknown send mode */
-		{"2 1 -7 0 0 0 4 0 0 0 0", 0},		/* a receive from no rank */
-		{"8 1 -7 0 0 0 0 0 0 0 0", 0},		/* a probe of no rank */
-		{"4 1 0 0 1 5 0 0 0 0 0", 0},			/* a collective rooted beyond */
-		{"4 1 0 7 1 0 0 0 0 0 0", 0},			/* an unknown collective rule */
-		{"6 1 0 5 1 0 0 0 0 0 1 1", 1},		/* waits for its in-neighbour 1 */
-		{"6 1 0 5 1 0 0 0 0 0 0", 1},			/* for none */
-		{"6 1 0 5 1 0 0 0 0 0 1 2", 0},		/* for a rank beyond */
-		{"6 1 1 5 1 0 0 0 0 0 1 1", 0},		/* for a non-member */
-		{"6 1 0 0 1 0 0 0 0 0 1 1", 0},		/* a list under another rule */
-		{"6 1 0 6 1 0 0 0 0 0 0", 0},			/* a rule beyond ENG_COLL_LIST */
-		{"3 1 0 0 0 1 0 0 0 0 1 0", 0},		/* a wait for itself */
-		{"15 1 0 0 0 0 0 0 0 0 0", 0},			/* an unknown opcode */
-		{"14 1 0 0 0 0 0 0 0 0 0", 0},			/* a cancel of no earlier post */
-		{"22 1 0 0 0 0 0 0 0 0 0", 1},			/* a generalized request */
-		{"23 1 0 0 0 0 0 0 0 0 0", 0},			/* the completion of no earlier
+		{"1 1 -2 0 0 0 4 0 0 0 0", 1},	       /* to MPI_PROC_NULL */
+		{"1 1 -7 0 0 0 4 0 0 0 0", 0},	       /* to no rank */
+		{"1 1 2 0 0 0 4 0 0 0 0", 0},	       /* to a rank beyond */
+		{"1 1 -1 0 0 0 4 0 0 0 0", 0},	       /* a send to MPI_ANY_SOURCE */
+		{"1 1 1 3 0 0 4 0 0 0 0", 0},	       /* on a communicator beyond */
+		{"1 1 1 0 -4 0 4 0 0 0 0", 0},	       /* a negative tag */
+		{"1 1 1 0 0 9 4 0 0 0 0", 0},	       /* an unknown send mode */
+		{"2 1 -7 0 0 0 4 0 0 0 0", 0},	       /* a receive from no rank */
+		{"8 1 -7 0 0 0 0 0 0 0 0", 0},	       /* a probe of no rank */
+		{"4 1 0 0 1 5 0 0 0 0 0", 0},	       /* a collective rooted beyond */
+		{"4 1 0 7 1 0 0 0 0 0 0", 0},	       /* an unknown collective rule */
+		{"6 1 0 5 1 0 0 0 0 0 1 1", 1},	       /* waits for its in-neighbour 1 */
+		{"6 1 0 5 1 0 0 0 0 0 0", 1},	       /* for none */
+		{"6 1 0 5 1 0 0 0 0 0 1 2", 0},	       /* for a rank beyond */
+		{"6 1 1 5 1 0 0 0 0 0 1 1", 0},	       /* for a non-member */
+		{"6 1 0 0 1 0 0 0 0 0 1 1", 0},	       /* a list under another rule */
+		{"6 1 0 6 1 0 0 0 0 0 0", 0},	       /* a rule beyond ENG_COLL_LIST */
+		{"3 1 0 0 0 1 0 0 0 0 1 0", 0},	       /* a wait for itself */
+		{"15 1 0 0 0 0 0 0 0 0 0", 0},	       /* an unknown opcode */
+		{"14 1 0 0 0 0 0 0 0 0 0", 0},	       /* a cancel of no earlier post */
+		{"22 1 0 0 0 0 0 0 0 0 0", 1},	       /* a generalized request */
+		{"23 1 0 0 0 0 0 0 0 0 0", 0},	       /* the completion of no earlier
 								 * generalized request */
-		{"24 1 0 0 0 0 0 0 0 0 0", 0},			/* an unknown opcode */
-		{"13 1 0 0 0 0 0 0 0 0 4 0 0 0 0", 0},	/* a branch on a register beyond */
-		{"1 1 1 0 0 0 4 1 0 0 0", 0},		/* a send reading a register beyond */
-		{"1 1 1 0 0 0 4 0 0 0 2147483647", 0},	/* a list longer than the file */
+		{"24 1 0 0 0 0 0 0 0 0 0", 0},	       /* an unknown opcode */
+		{"13 1 0 0 0 0 0 0 0 0 4 0 0 0 0", 0}, /* a branch on a register beyond */
+		{"1 1 1 0 0 0 4 1 0 0 0", 0},	       /* a send reading a register beyond */
+		{"1 1 1 0 0 0 4 0 0 0 2147483647", 0}, /* a list longer than the file */
 	};
 	/* start states (check's handoff), in the layout of that program: header, pc[2],
 	 * coll[3 * 2], nlive[2], live[2 * 1], msg[2 * 2] */
@@ -245,21 +248,39 @@ static void test_model_dat(void)
 		const char *words;
 		int ok;
 	} starts[] = {
-		{"0", 1},					/* none */
-		{"21 " "0 0 0 0 0  0 0  0 0 0 0 0 0  0 0  0 0  0 0 0 0", 1},	/* the start */
+		{"0", 1}, /* none */
+		{"21 "
+		 "0 0 0 0 0  0 0  0 0 0 0 0 0  0 0  0 0  0 0 0 0",
+		 1}, /* the start */
 		/* rank 0 posted its send: live, and its message in flight to rank 1 */
-		{"21 " "0 1 0 0 0  1 0  0 0 0 0 0 0  1 0  0 0  65536 1 0 0", 1},
-		{"20 " "0 0 0 0 0  0 0  0 0 0 0 0 0  0 0  0 0  0 0 0", 0},	/* too short */
-		{"21 " "0 0 0 0 0  5 0  0 0 0 0 0 0  0 0  0 0  0 0 0 0", 0},	/* pc beyond */
-		{"21 " "0 0 0 0 0  0 0  0 0 0 0 0 0  1 0  0 0  0 0 0 0", 0},	/* a live request
+		{"21 "
+		 "0 1 0 0 0  1 0  0 0 0 0 0 0  1 0  0 0  65536 1 0 0",
+		 1},
+		{"20 "
+		 "0 0 0 0 0  0 0  0 0 0 0 0 0  0 0  0 0  0 0 0",
+		 0}, /* too short */
+		{"21 "
+		 "0 0 0 0 0  5 0  0 0 0 0 0 0  0 0  0 0  0 0 0 0",
+		 0}, /* pc beyond */
+		{"21 "
+		 "0 0 0 0 0  0 0  0 0 0 0 0 0  1 0  0 0  0 0 0 0",
+		 0}, /* a live request
 										 * not posted */
-		{"21 " "0 1 0 0 0  1 0  0 0 0 0 0 0  1 0  0 0  65536 3 0 0", 0},	/* a message of
+		{"21 "
+		 "0 1 0 0 0  1 0  0 0 0 0 0 0  1 0  0 0  65536 3 0 0",
+		 0}, /* a message of
 										 * no send */
-		{"21 " "0 1 0 0 0  1 0  0 0 0 0 0 0  1 0  0 0  65541 1 0 0", 0},	/* from no
+		{"21 "
+		 "0 1 0 0 0  1 0  0 0 0 0 0 0  1 0  0 0  65541 1 0 0",
+		 0}, /* from no
 										 * process */
-		{"21 " "0 0 0 0 0  1 0  0 0 0 0 0 0  1 0  0 0  65536 1 0 0", 0},	/* a message
+		{"21 "
+		 "0 0 0 0 0  1 0  0 0 0 0 0 0  1 0  0 0  65536 1 0 0",
+		 0}, /* a message
 										 * not counted */
-		{"21 " "0 1 0 0 0  1 0  0 0 0 0 0 0  1 0  0 0  65536 1 0 7", 0},	/* a word past
+		{"21 "
+		 "0 1 0 0 0  1 0  0 0 0 0 0 0  1 0  0 0  65536 1 0 7",
+		 0}, /* a word past
 										 * the messages */
 	};
 	char text[1024], msg[256];
@@ -298,7 +319,8 @@ static void test_model_dat(void)
 		fclose(f);
 	}
 	/* sizes whose state would not fit */
-	snprintf(text, sizeof(text), "mpiverify-model 4\nnranks 30000 nprocs 30000 ncomms 2000000 "
+	snprintf(text, sizeof(text),
+		 "mpiverify-model 4\nnranks 30000 nprocs 30000 ncomms 2000000 "
 		 "maxlive 1 maxmsg 1 buffering 0 eager 0 bsend_overhead 0 nregs 0 variants 0 "
 		 "full 0\n");
 	f = fmemopen(text, strlen(text), "r");

@@ -69,9 +69,11 @@ static void test_model(void)
 	/* a standard send waits for its receive as BUFFERING says */
 	CU_ASSERT_PTR_NOT_NULL(strstr(m, "m_0_1 ! 7, 0, 1, !BUFFERED(4);"));
 	/* every call is commented and printed with its event */
-	CU_ASSERT_PTR_NOT_NULL(strstr(m, "/* MPI_Send(dest=1, tag=7, comm=WORLD, 4 bytes) [event 1] */"));
-	CU_ASSERT_PTR_NOT_NULL(strstr(m, "printf(\"rank 1: MPI_Recv(source=ANY, tag=ANY, comm=WORLD) "
-					 "[event 2] takes the message of rank 0's event %d\\n\", ev)"));
+	CU_ASSERT_PTR_NOT_NULL(
+		strstr(m, "/* MPI_Send(dest=1, tag=7, comm=WORLD, 4 bytes) [event 1] */"));
+	CU_ASSERT_PTR_NOT_NULL(
+		strstr(m, "printf(\"rank 1: MPI_Recv(source=ANY, tag=ANY, comm=WORLD) "
+			  "[event 2] takes the message of rank 0's event %d\\n\", ev)"));
 	/* nobody stops and no completion chooses: deadlocks are pan's invalid end states */
 	CU_ASSERT_PTR_NULL(strstr(m, "judge"));
 	CU_ASSERT_PTR_NULL(strstr(m, "VECTORSZ"));
@@ -95,7 +97,7 @@ static void test_map(void)
 	m = model(head_to_head, ENG_BUF_ZERO, 0, &map, &err);
 	CU_ASSERT_PTR_NOT_NULL_FATAL(m);
 	CU_ASSERT_EQUAL(map.nprogs, 1);
-	CU_ASSERT_EQUAL(map.npids[0], 4);	/* two ranks, two libraries */
+	CU_ASSERT_EQUAL(map.npids[0], 4); /* two ranks, two libraries */
 	CU_ASSERT(map.pid_proc[0][0] == 0 && map.pid_proc[0][1] == 1);
 	CU_ASSERT(map.pid_proc[0][2] == -1 && map.pid_proc[0][3] == -1);
 	CU_ASSERT_EQUAL(map.judged[0], 0);
@@ -118,7 +120,7 @@ static void test_map(void)
 		line = line ? line + 1 : NULL;
 	}
 	CU_ASSERT(seen[0] && seen[1]);
-	CU_ASSERT(last[0] == 4 && last[1] == 4);	/* up to the ends */
+	CU_ASSERT(last[0] == 4 && last[1] == 4); /* up to the ends */
 	tr_promela_map_release(&map);
 	free(m);
 }
@@ -173,7 +175,8 @@ static void test_refused(void)
 	/* TR_PROMELA_MAX_INSTRS operations and one more: 1 + (MAX / 2) sends, two each */
 	n = (size_t)snprintf(big, sizeof(big), "[{\"call\":\"MPI_Init\"}");
 	for (i = 0; i <= TR_PROMELA_MAX_INSTRS / 2; i++)
-		n += (size_t)snprintf(big + n, sizeof(big) - n, ",{\"call\":\"MPI_Send\","
+		n += (size_t)snprintf(big + n, sizeof(big) - n,
+				      ",{\"call\":\"MPI_Send\","
 				      "\"peer\":1,\"tag\":0,\"comm\":0,\"bytes\":4}");
 	snprintf(big + n, sizeof(big) - n, ",{\"call\":\"MPI_Finalize\"}]");
 	mpiv_error_init(&err);

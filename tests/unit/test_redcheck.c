@@ -14,9 +14,8 @@
 static size_t make_trace(unsigned char *buf, size_t cap, uint32_t version,
 			 const struct mpiv_reduction *reds, int nreds)
 {
-	static const unsigned calls[] = {MPIV_CALL_Init, MPIV_CALL_Allreduce,
-					 MPIV_CALL_Iallreduce, MPIV_CALL_Wait, MPIV_CALL_Send,
-					 MPIV_CALL_Finalize};
+	static const unsigned calls[] = {MPIV_CALL_Init, MPIV_CALL_Allreduce, MPIV_CALL_Iallreduce,
+					 MPIV_CALL_Wait, MPIV_CALL_Send,      MPIV_CALL_Finalize};
 	struct mpiv_tf_writer *w = calloc(1, sizeof(*w));
 	struct mpiv_reqinfo req = {0, MPIV_NONE, MPIV_NONE};
 	struct mpiv_tf_header h;
@@ -127,7 +126,7 @@ static void test_roundtrip(void)
 
 	reds[0] = mismatch();
 	memset(&reds[1], 0, sizeof(reds[1]));
-	reds[1].event = 2;	/* MPI_Iallreduce, checked at its MPI_Wait */
+	reds[1].event = 2; /* MPI_Iallreduce, checked at its MPI_Wait */
 	reds[1].done = 3;
 	reds[1].what = MPIV_RED_FAILED;
 	reds[1].peer = MPIV_NONE;
@@ -163,8 +162,7 @@ static void test_roundtrip(void)
 }
 
 /* One finding broken by edit, and the error text expected. */
-static void expect_error(void (*edit)(struct mpiv_reduction *), uint32_t version,
-			 const char *want)
+static void expect_error(void (*edit)(struct mpiv_reduction *), uint32_t version, const char *want)
 {
 	struct mpiv_reduction r = mismatch();
 	struct mpiv_rank_trace t;
@@ -178,20 +176,63 @@ static void expect_error(void (*edit)(struct mpiv_reduction *), uint32_t version
 	CU_ASSERT_EQUAL(err.code, MPIV_EXIT_BAD_INPUT);
 }
 
-static void beyond(struct mpiv_reduction *r) { r->event = 6; }
-static void before(struct mpiv_reduction *r) { r->done = 0; }
-static void kind(struct mpiv_reduction *r) { r->what = 9; }
-static void flags(struct mpiv_reduction *r) { r->flags = 0x10; }
-static void counts(struct mpiv_reduction *r) { r->differ = 9; }
-static void first(struct mpiv_reduction *r) { r->first = 8; }
-static void nonfinite(struct mpiv_reduction *r) { r->allowed = INFINITY; }
-static void negative(struct mpiv_reduction *r) { r->rel = -1; }
-static void text(struct mpiv_reduction *r) { r->got[1] = '\n'; }
-static void not_reduction(struct mpiv_reduction *r) { r->event = r->done = 4; }
-static void blocking_later(struct mpiv_reduction *r) { r->done = 3; }
-static void not_completion(struct mpiv_reduction *r) { r->event = 2; r->done = 4; }
-static void peer(struct mpiv_reduction *r) { r->peer = 2; }
-static void nothing(struct mpiv_reduction *r) { (void)r; }
+static void beyond(struct mpiv_reduction *r)
+{
+	r->event = 6;
+}
+static void before(struct mpiv_reduction *r)
+{
+	r->done = 0;
+}
+static void kind(struct mpiv_reduction *r)
+{
+	r->what = 9;
+}
+static void flags(struct mpiv_reduction *r)
+{
+	r->flags = 0x10;
+}
+static void counts(struct mpiv_reduction *r)
+{
+	r->differ = 9;
+}
+static void first(struct mpiv_reduction *r)
+{
+	r->first = 8;
+}
+static void nonfinite(struct mpiv_reduction *r)
+{
+	r->allowed = INFINITY;
+}
+static void negative(struct mpiv_reduction *r)
+{
+	r->rel = -1;
+}
+static void text(struct mpiv_reduction *r)
+{
+	r->got[1] = '\n';
+}
+static void not_reduction(struct mpiv_reduction *r)
+{
+	r->event = r->done = 4;
+}
+static void blocking_later(struct mpiv_reduction *r)
+{
+	r->done = 3;
+}
+static void not_completion(struct mpiv_reduction *r)
+{
+	r->event = 2;
+	r->done = 4;
+}
+static void peer(struct mpiv_reduction *r)
+{
+	r->peer = 2;
+}
+static void nothing(struct mpiv_reduction *r)
+{
+	(void)r;
+}
 
 static void test_errors(void)
 {
@@ -205,7 +246,8 @@ static void test_errors(void)
 	expect_error(negative, MPIV_TRACE_VERSION, "not a finite number >= 0");
 	expect_error(text, MPIV_TRACE_VERSION, "library value that is not printable text");
 	expect_error(not_reduction, MPIV_TRACE_VERSION, "event 4, MPI_Send, which is no reduction");
-	expect_error(blocking_later, MPIV_TRACE_VERSION, "checked at event 3, MPI_Wait, which "
+	expect_error(blocking_later, MPIV_TRACE_VERSION,
+		     "checked at event 3, MPI_Wait, which "
 		     "does not complete it");
 	expect_error(not_completion, MPIV_TRACE_VERSION, "checked at event 4, MPI_Send");
 	expect_error(peer, MPIV_TRACE_VERSION, "rank 2, which is not a rank of a world of 2");
@@ -233,7 +275,8 @@ static void test_json_errors(void)
 		FILE *f = fopen(path, "w");
 
 		CU_ASSERT_FATAL(f != NULL);
-		fprintf(f, "{\"format\": \"mpiverify-trace\", \"version\": 1, \"rank\": 0, "
+		fprintf(f,
+			"{\"format\": \"mpiverify-trace\", \"version\": 1, \"rank\": 0, "
 			"\"size\": 2, \"events\": [{\"call\": \"MPI_Init\"}, {\"call\": "
 			"\"MPI_Allreduce\", \"comm\": 0}, {\"call\": \"MPI_Barrier\", \"comm\": 0}, "
 			"{\"call\": \"MPI_Barrier\", \"comm\": 0}, {\"call\": \"MPI_Barrier\", "
@@ -266,7 +309,7 @@ static void test_opts(void)
 	CU_ASSERT(o.correct && o.tol == 0.5);
 	o.tol = 7;
 	CU_ASSERT_EQUAL(mpiv_red_opts_parse("abc", &o), -1);
-	CU_ASSERT_EQUAL(o.tol, 7);	/* unchanged */
+	CU_ASSERT_EQUAL(o.tol, 7); /* unchanged */
 	CU_ASSERT_EQUAL(mpiv_red_opts_parse("-1", &o), -1);
 	CU_ASSERT_EQUAL(mpiv_red_opts_parse("nan", &o), -1);
 	CU_ASSERT_EQUAL(mpiv_red_opts_parse("inf", &o), -1);
@@ -282,7 +325,8 @@ static void test_describe(void)
 	char buf[512];
 
 	mpiv_red_describe(&r, buf, sizeof(buf));
-	CU_ASSERT_STRING_EQUAL(buf, "MPI_SUM on MPI_DOUBLE: 2 of 8 elements differ; the first is "
+	CU_ASSERT_STRING_EQUAL(buf,
+			       "MPI_SUM on MPI_DOUBLE: 2 of 8 elements differ; the first is "
 			       "element 3 (MPI_DOUBLE): library 5.5, reliable 4.5 (allowed "
 			       "difference 3.55e-15); the reliable result was written over the "
 			       "library's");

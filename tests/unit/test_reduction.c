@@ -153,8 +153,7 @@ static void blocking(struct gen *g, int r, int op, int peer, int tag, int mode)
 
 /* Make g's instructions the program p of nranks ranks (every rank ending), with room for
  * maxlive requests and nsends messages. */
-static void finish_program(struct gen *g, struct eng_prog *p, int nranks, int maxlive,
-			   int nsends)
+static void finish_program(struct gen *g, struct eng_prog *p, int nranks, int maxlive, int nsends)
 {
 	int r;
 
@@ -292,11 +291,11 @@ static void make_mixed(struct gen *g, struct eng_prog *p, int nranks)
 
 		for (k = 0; k < nmsgs; k++) {
 			if (msgs[k].s == r)
-				items[n++] = k;		/* its send */
+				items[n++] = k; /* its send */
 			if (msgs[k].d == r)
-				items[n++] = -1 - k;	/* its receive */
+				items[n++] = -1 - k; /* its receive */
 		}
-		for (i = n - 1; i > 0; i--) {	/* a random order */
+		for (i = n - 1; i > 0; i--) { /* a random order */
 			int j = rnd(g, i + 1), t = items[i];
 
 			items[i] = items[j];
@@ -428,8 +427,9 @@ static void compare(struct eng_prog *p, enum eng_buffering b, const char *what, 
 		if (ends_full.slot[i] && !stset_has(&ends_red, ends_full.slot[i]))
 			missing++;
 	if (missing || ends_red.n != ends_full.n)
-		fprintf(stderr, "\n%s program %d, buffering %d: full search %zu end states, "
-				"reduced %zu, %zu missing\n",
+		fprintf(stderr,
+			"\n%s program %d, buffering %d: full search %zu end states, "
+			"reduced %zu, %zu missing\n",
 			what, t, b, ends_full.n, ends_red.n, missing);
 	CU_ASSERT_EQUAL(missing, 0);
 	CU_ASSERT_EQUAL(ends_red.n, ends_full.n);
@@ -452,8 +452,8 @@ static void compare(struct eng_prog *p, enum eng_buffering b, const char *what, 
 static const enum eng_buffering modes[] = {ENG_BUF_ZERO, ENG_BUF_INFINITE, ENG_BUF_EAGER};
 
 /* Generate n programs with make and compare both searches in every mode. */
-static void compare_many(void (*make)(struct gen *, struct eng_prog *, int), int n,
-			 unsigned salt, const char *what, struct tally *tl)
+static void compare_many(void (*make)(struct gen *, struct eng_prog *, int), int n, unsigned salt,
+			 const char *what, struct tally *tl)
 {
 	int t, m;
 
@@ -469,9 +469,11 @@ static void compare_many(void (*make)(struct gen *, struct eng_prog *, int), int
 			compare(&p, modes[m], what, t, tl);
 		eng_prog_release(&p);
 	}
-	fprintf(stderr, "\n  %s: %d searches compared, %d smaller with the reductions (%zu states "
-			"against %zu), %d with a deadlock ", what, tl->compared, tl->smaller,
-		tl->reduced_states, tl->full_states, tl->with_deadlock);
+	fprintf(stderr,
+		"\n  %s: %d searches compared, %d smaller with the reductions (%zu states "
+		"against %zu), %d with a deadlock ",
+		what, tl->compared, tl->smaller, tl->reduced_states, tl->full_states,
+		tl->with_deadlock);
 }
 
 /* Runs of MPI_ANY_SOURCE receives at a master (the interchangeable receives). */

@@ -13,14 +13,13 @@
 
 /* examples/deadlock/wildcard-recv-order.c as recorded: the wildcard took rank 2's message
  * (src), then rank 0 received from rank 1. The other order deadlocks. */
-#define WILDCARD_ORDER(src)								\
-	{										\
-		"[" INIT ", {\"call\": \"MPI_Recv\", \"peer\": \"any\", \"tag\": 0,"	\
-		" \"comm\": 0, \"bytes\": 4" src "}, {\"call\": \"MPI_Recv\", \"peer\": 1,"	\
-		" \"tag\": 0, \"comm\": 0, \"bytes\": 4, \"src\": 1, \"mtag\": 0}, " FIN "]",	\
-		"[" INIT ", " SEND_TO_0 ", " FIN "]",					\
-		"[" INIT ", " SEND_TO_0 ", " FIN "]",					\
-		NULL,									\
+#define WILDCARD_ORDER(src)                                                                   \
+	{                                                                                     \
+		"[" INIT ", {\"call\": \"MPI_Recv\", \"peer\": \"any\", \"tag\": 0,"          \
+		" \"comm\": 0, \"bytes\": 4" src "}, {\"call\": \"MPI_Recv\", \"peer\": 1,"   \
+		" \"tag\": 0, \"comm\": 0, \"bytes\": 4, \"src\": 1, \"mtag\": 0}, " FIN "]", \
+			"[" INIT ", " SEND_TO_0 ", " FIN "]",                                 \
+			"[" INIT ", " SEND_TO_0 ", " FIN "]", NULL,                           \
 	}
 
 /* Both ranks send to each other first: a deadlock without buffering, whatever happens. */
@@ -48,8 +47,8 @@ static int load(const char *const events[], struct mpiv_traceset *ts, struct eng
 
 /* The counterexample of the first single choice (or of none, with nchoices 0) that leads prog
  * to a deadlock without buffering. Returns 0, or -1 if none does. */
-static int first_deadlock(const struct eng_prog *prog, const struct mpiv_traceset *ts,
-			  int nchoices, struct mpiv_cex *cex)
+static int first_deadlock(const struct eng_prog *prog, const struct mpiv_traceset *ts, int nchoices,
+			  struct mpiv_cex *cex)
 {
 	static const struct mpiv_buffering zero = {MPIV_BUF_ZERO, 0};
 	int k;
@@ -157,7 +156,7 @@ static void test_add_and_merge(void)
 	o = owned(&c);
 	tr_deadlocks_add(&set, &o);
 	CU_ASSERT_EQUAL(set.n, 1);
-	CU_ASSERT_PTR_NULL(o.ranks);	/* taken */
+	CU_ASSERT_PTR_NULL(o.ranks); /* taken */
 	/* the same trail again in the same mode: one entry */
 	o = owned(&c);
 	tr_deadlocks_add(&set, &o);

@@ -116,7 +116,9 @@ static void test_match(void)
 {
 	/* every call line matches a call, every call is matched */
 	CU_ASSERT_EQUAL(matches("{\nn\nmpiverify:potential-deadlock\nMPI_Send fun:exchange\n"
-				"MPI_Recv src:main.c:7\n}\n", &cycle), 1);
+				"MPI_Recv src:main.c:7\n}\n",
+				&cycle),
+			1);
 	/* a call of the finding no line matches */
 	CU_ASSERT_EQUAL(matches("{\nn\nmpiverify:potential-deadlock\nMPI_Send\n}\n", &cycle), 0);
 	/* ... unless "..." says there may be others */
@@ -124,21 +126,24 @@ static void test_match(void)
 			1);
 	/* a line that matches no call */
 	CU_ASSERT_EQUAL(matches("{\nn\nmpiverify:potential-deadlock\nMPI_Send\nMPI_Recv\n"
-				"MPI_Bcast\n}\n", &cycle), 0);
+				"MPI_Bcast\n}\n",
+				&cycle),
+			0);
 	/* the kind, by name or pattern */
 	CU_ASSERT_EQUAL(matches("{\nn\nmpiverify:deadlock\nMPI_*\n}\n", &cycle), 0);
 	CU_ASSERT_EQUAL(matches("{\nn\nmpiverify:*deadlock\nMPI_*\n}\n", &cycle), 1);
 	/* src: the last component, or the whole path with a '/' */
-	CU_ASSERT_EQUAL(matches("{\nn\nmpiverify:*\nMPI_Send src:halo.c\nMPI_Recv\n}\n", &cycle), 1);
-	CU_ASSERT_EQUAL(matches("{\nn\nmpiverify:*\nMPI_Send src:*/app/*.c\nMPI_Recv\n}\n",
-				&cycle), 1);
+	CU_ASSERT_EQUAL(matches("{\nn\nmpiverify:*\nMPI_Send src:halo.c\nMPI_Recv\n}\n", &cycle),
+			1);
+	CU_ASSERT_EQUAL(matches("{\nn\nmpiverify:*\nMPI_Send src:*/app/*.c\nMPI_Recv\n}\n", &cycle),
+			1);
 	CU_ASSERT_EQUAL(matches("{\nn\nmpiverify:*\nMPI_Send src:app/halo.c\nMPI_Recv\n}\n",
-				&cycle), 0);
+				&cycle),
+			0);
 	/* a line number must be the call's */
 	CU_ASSERT_EQUAL(matches("{\nn\nmpiverify:*\nMPI_Send src:halo.c:43\nMPI_Recv\n}\n", &cycle),
 			0);
-	CU_ASSERT_EQUAL(matches("{\nn\nmpiverify:*\nMPI_Send fun:other\nMPI_Recv\n}\n", &cycle),
-			0);
+	CU_ASSERT_EQUAL(matches("{\nn\nmpiverify:*\nMPI_Send fun:other\nMPI_Recv\n}\n", &cycle), 0);
 }
 
 /* What --gen-suppressions writes reads back and hides the finding it was written for. */

@@ -13,13 +13,13 @@
 
 /* A small binary trace in memory, as the recorder writes one. */
 struct bin {
-	unsigned char data[8192];	/* the file */
-	size_t len;			/* its length */
-	size_t hdrlen;			/* the header's length */
-	size_t ends[MAX_RECORDS];	/* where each record after the header ends */
-	size_t nevents[MAX_RECORDS];	/* events complete when the file ends there */
+	unsigned char data[8192];    /* the file */
+	size_t len;		     /* its length */
+	size_t hdrlen;		     /* the header's length */
+	size_t ends[MAX_RECORDS];    /* where each record after the header ends */
+	size_t nevents[MAX_RECORDS]; /* events complete when the file ends there */
 	size_t nrec;
-	struct mpiv_tf_writer w;	/* encoding state */
+	struct mpiv_tf_writer w; /* encoding state */
 };
 
 static void bin_header(struct bin *b, int rank, int size)
@@ -120,7 +120,7 @@ static void small_trace(struct bin *b)
 	bin_event(b, &ev);
 	mpiv_event_init(&ev, MPIV_CALL_Wait);
 	ev.index = 3;
-	ev.site = MPIV_SITE(0, 0x1234);	/* a site seen before: no new site record */
+	ev.site = MPIV_SITE(0, 0x1234); /* a site seen before: no new site record */
 	req.src = 1;
 	req.tag = 3;
 	ev.nreqs = 1;
@@ -206,14 +206,12 @@ static void assert_same_event(const struct mpiv_event *a, const struct mpiv_even
 static void test_every_field(void)
 {
 	struct mpiv_reqinfo reqs[5] = {
-		{0, MPIV_NONE, MPIV_NONE},
-		{INT32_MAX, 3, INT32_MAX},
-		{-1, MPIV_NONE, MPIV_NONE},	/* a request the recorder did not see made */
-		{INT32_MIN, 0, MPIV_ANY_TAG},
-		{12, 2, 0},
+		{0, MPIV_NONE, MPIV_NONE},    {INT32_MAX, 3, INT32_MAX},
+		{-1, MPIV_NONE, MPIV_NONE}, /* a request the recorder did not see made */
+		{INT32_MIN, 0, MPIV_ANY_TAG}, {12, 2, 0},
 	};
 	struct mpiv_reqinfo out[5];
-	int32_t group[4] = {3, 0, INT32_MAX, 2}, gout[4];	/* out of order: differences < 0 */
+	int32_t group[4] = {3, 0, INT32_MAX, 2}, gout[4]; /* out of order: differences < 0 */
 	struct mpiv_event evs[4], ev;
 	struct mpiv_tf_writer *w = calloc(1, sizeof(*w));
 	struct mpiv_tf_reader r;
@@ -260,7 +258,7 @@ static void test_every_field(void)
 	evs[3] = evs[0];
 	evs[3].flags = 0;
 	evs[3].src = MPIV_ANY_SOURCE;
-	evs[3].mtag = MPIV_NONE;	/* one of the matched pair set */
+	evs[3].mtag = MPIV_NONE; /* one of the matched pair set */
 
 	for (k = 0; k < 4; k++) {
 		n = (long)mpiv_tf_encode_event(w, buf + len, sizeof(buf) - len, &evs[k]);
@@ -297,21 +295,21 @@ static void test_every_field(void)
 		k++;
 	}
 	CU_ASSERT_EQUAL(k, 4);
-	CU_ASSERT_EQUAL(nsites, 2);	/* the replacement reused its site */
+	CU_ASSERT_EQUAL(nsites, 2); /* the replacement reused its site */
 	CU_ASSERT_EQUAL(r.nevents, 3);
 
 	/* too little room for the requests: -2 and the count, then success */
 	memset(&r, 0, sizeof(r));
 	r.sites = sites;
 	r.nsites = 0;
-	n = mpiv_tf_decode(&r, buf, len, &rec, out, 5, why, sizeof(why));	/* site record */
+	n = mpiv_tf_decode(&r, buf, len, &rec, out, 5, why, sizeof(why)); /* site record */
 	CU_ASSERT_FATAL(n > 0);
 	r.nsites = 1;
 	CU_ASSERT_EQUAL(mpiv_tf_decode(&r, buf + n, len - (size_t)n, &rec, out, 4, why,
-				       sizeof(why)), -2);
+				       sizeof(why)),
+			-2);
 	CU_ASSERT_EQUAL(rec.ev.nreqs, 5);
-	CU_ASSERT(mpiv_tf_decode(&r, buf + n, len - (size_t)n, &rec, out, 5, why,
-				 sizeof(why)) > 0);
+	CU_ASSERT(mpiv_tf_decode(&r, buf + n, len - (size_t)n, &rec, out, 5, why, sizeof(why)) > 0);
 	free(w);
 }
 
@@ -346,7 +344,7 @@ static void test_random_events(void)
 	struct mpiv_tf_reader r;
 	struct mpiv_tf_record rec;
 	unsigned seed = 12345, i, j, kept = 0;
-	uint32_t index = 0;	/* of the next new event */
+	uint32_t index = 0; /* of the next new event */
 	int32_t next_req = 0;
 	char why[256];
 	long n;
@@ -378,19 +376,22 @@ static void test_random_events(void)
 			ev->src = pick(&seed, ranks, 3);
 			ev->mtag = pick(&seed, tags, 2);
 		}
-		ev->nreqs = ev->call == MPIV_CALL_Recv ? 0 : (uint32_t)(rand_r(&seed) % 3 ? 1 :
-									   rand_r(&seed) % (MAXREQ + 1));
+		ev->nreqs = ev->call == MPIV_CALL_Recv ?
+				    0 :
+				    (uint32_t)(rand_r(&seed) % 3 ? 1 :
+								   rand_r(&seed) % (MAXREQ + 1));
 		ev->reqs = &reqs[k * MAXREQ];
 		for (j = 0; j < ev->nreqs; j++) {
 			/* mostly the next id or one made just before, as a loop makes them */
-			ev->reqs[j].req = rand_r(&seed) % 8 ? next_req - (int32_t)(rand_r(&seed) % 2) :
-							       pick(&seed, ranks, 3);
+			ev->reqs[j].req = rand_r(&seed) % 8 ?
+						  next_req - (int32_t)(rand_r(&seed) % 2) :
+						  pick(&seed, ranks, 3);
 			ev->reqs[j].src = rand_r(&seed) % 2 ? MPIV_NONE : pick(&seed, ranks, 3);
 			ev->reqs[j].tag = ev->reqs[j].src == MPIV_NONE ? MPIV_NONE : 0;
 			next_req++;
 		}
 		if (ev->call == MPIV_CALL_Testany)
-			ev->npending = ev->nreqs;	/* a rare field */
+			ev->npending = ev->nreqs; /* a rare field */
 		if (rand_r(&seed) % 40 == 0)
 			ev->thread = 1 + (int32_t)(rand_r(&seed) % 3);
 		if (rand_r(&seed) % 60 == 0)
@@ -403,7 +404,7 @@ static void test_random_events(void)
 	}
 	for (i = 0; i < MPIV_TF_MEMO_SLOTS; i++)
 		kept += w->memo[i].site != 0;
-	CU_ASSERT(kept > 0);	/* the copying path was taken */
+	CU_ASSERT(kept > 0); /* the copying path was taken */
 
 	memset(&r, 0, sizeof(r));
 	memset(&prev, 0, sizeof(prev));
@@ -513,7 +514,7 @@ static void test_garbage(void)
 	}
 	/* rank out of its world */
 	bin_header(&b, 0, 1);
-	b.data[MPIV_TRACE_MAGIC_LEN + 1] = 4;	/* zigzag 2 */
+	b.data[MPIV_TRACE_MAGIC_LEN + 1] = 4; /* zigzag 2 */
 	expect_error(&b, b.len, "rank 2 of a world of 1");
 	/* an unknown record code */
 	bin_header(&b, 0, 1);
@@ -530,19 +531,19 @@ static void test_garbage(void)
 	b.data[b.len++] = MPIV_TF_EVENT;
 	b.data[b.len++] = 0x80;
 	b.data[b.len++] = 0x80;
-	b.data[b.len++] = 0x08;		/* bit 17: no such field */
+	b.data[b.len++] = 0x08; /* bit 17: no such field */
 	b.data[b.len++] = 0;
 	expect_error(&b, b.len, "unknown fields");
 	/* a site index with no site record */
 	bin_header(&b, 0, 1);
 	b.data[b.len++] = MPIV_TF_EVENT;
-	b.data[b.len++] = 1 << 0;	/* the site field */
+	b.data[b.len++] = 1 << 0; /* the site field */
 	b.data[b.len++] = 0;
 	expect_error(&b, b.len, "site 0 of a site table of 0");
 	/* a varint longer than its field */
 	bin_header(&b, 0, 1);
 	b.data[b.len++] = MPIV_TF_EVENT;
-	b.data[b.len++] = 1 << 1;	/* the peer field */
+	b.data[b.len++] = 1 << 1; /* the peer field */
 	for (at = 0; at < 6; at++)
 		b.data[b.len++] = 0xff;
 	b.data[b.len++] = 0;
@@ -552,7 +553,8 @@ static void test_garbage(void)
 	mpiv_event_init(&ev, MPIV_CALL_Send);
 	ev.peer = 2;
 	bin_event(&b, &ev);
-	expect_error(&b, b.len, "peer: 2, expected a world rank (0 to 1), MPI_ANY_SOURCE or MPI_PROC_NULL");
+	expect_error(&b, b.len,
+		     "peer: 2, expected a world rank (0 to 1), MPI_ANY_SOURCE or MPI_PROC_NULL");
 	/* a complete event written twice */
 	bin_header(&b, 0, 1);
 	mpiv_event_init(&ev, MPIV_CALL_Init);
@@ -650,7 +652,7 @@ static void test_poll_runs(void)
 	expect_error(&b, b.len, "a repeat record that does not follow a failed poll");
 	/* of 0 times */
 	polling_trace(&b);
-	b.len = b.ends[3];	/* just after the first MPI_Test */
+	b.len = b.ends[3]; /* just after the first MPI_Test */
 	b.data[b.len++] = MPIV_TF_REPEAT;
 	b.data[b.len++] = 0;
 	expect_error(&b, b.len, "repeat record of 0 times");
@@ -681,7 +683,7 @@ static void timed_trace(struct bin *b)
 	mpiv_tf_writer_start(&b->w, &h);
 	mpiv_event_init(&ev, MPIV_CALL_Init);
 	ev.site = MPIV_SITE(0, 0x100);
-	ev.enter = timed_enter[0];	/* before the origin: a negative difference */
+	ev.enter = timed_enter[0]; /* before the origin: a negative difference */
 	ev.leave = timed_leave[0];
 	bin_event(b, &ev);
 	mpiv_event_init(&ev, MPIV_CALL_Send);
@@ -714,10 +716,10 @@ static void timed_trace(struct bin *b)
 	ev.npending = 1;
 	ev.reqs = &req;
 	ev.enter = timed_enter[3];
-	ev.leave = 70050;	/* the first poll's; the run's last returns at timed_leave[3] */
+	ev.leave = 70050; /* the first poll's; the run's last returns at timed_leave[3] */
 	bin_event(b, &ev);
-	b->len += mpiv_tf_encode_repeat(b->data + b->len, sizeof(b->data) - b->len, 9,
-					&b->w.clock, timed_leave[3]);
+	b->len += mpiv_tf_encode_repeat(b->data + b->len, sizeof(b->data) - b->len, 9, &b->w.clock,
+					timed_leave[3]);
 	bin_mark(b);
 	mpiv_event_init(&ev, MPIV_CALL_Finalize);
 	ev.index = 4;
@@ -822,8 +824,10 @@ static void test_json_times(void)
 		FILE *f = fopen(path, "w");
 
 		CU_ASSERT_FATAL(f != NULL);
-		fprintf(f, "{\"format\": \"mpiverify-trace\", \"version\": 1, \"rank\": 0, "
-			   "\"size\": 1, %s}\n", cases[i].doc);
+		fprintf(f,
+			"{\"format\": \"mpiverify-trace\", \"version\": 1, \"rank\": 0, "
+			"\"size\": 1, %s}\n",
+			cases[i].doc);
 		fclose(f);
 		mpiv_error_init(&err);
 		if (!cases[i].error) {
@@ -850,7 +854,7 @@ struct bad_field {
 
 static const struct bad_field bad_fields[] = {
 	{"peer below the special values", "peer: -7, expected a world rank (0 to 1), "
-	 "MPI_ANY_SOURCE or MPI_PROC_NULL"},
+					  "MPI_ANY_SOURCE or MPI_PROC_NULL"},
 	{"peer beyond the world", "peer: 2, expected a world rank"},
 	{"negative tag", "tag: -5, expected a tag (0 or more) or MPI_ANY_TAG"},
 	{"communicator", "comm: -9, expected a communicator id"},
@@ -868,25 +872,61 @@ static const struct bad_field bad_fields[] = {
 };
 
 /* Set case k of bad_fields on ev, which owns nothing; req and group are its room. */
-static void set_bad_field(struct mpiv_event *ev, size_t k, struct mpiv_reqinfo *req,
-			  int32_t *group)
+static void set_bad_field(struct mpiv_event *ev, size_t k, struct mpiv_reqinfo *req, int32_t *group)
 {
 	switch (k) {
-	case 0: ev->peer = -7; break;
-	case 1: ev->peer = 2; break;
-	case 2: ev->tag = -5; break;
-	case 3: ev->comm = -9; break;
-	case 4: ev->root = -7; break;
-	case 5: ev->src = 5; break;
-	case 6: ev->mtag = -2; break;
-	case 7: ev->thread = -1; break;
-	case 8: ev->win = -4; break;
-	case 9: ev->lock = 7; break;
-	case 10: ev->bytes = (uint64_t)INT64_MAX + 1; break;
-	case 11: req->req = -5; ev->reqs = req; ev->nreqs = 1; break;
-	case 12: req->src = -7; ev->reqs = req; ev->nreqs = 1; break;
-	case 13: group[0] = 0; group[1] = 3; ev->group = group; ev->ngroup = 2; break;
-	default: ev->flags = 4; break;
+	case 0:
+		ev->peer = -7;
+		break;
+	case 1:
+		ev->peer = 2;
+		break;
+	case 2:
+		ev->tag = -5;
+		break;
+	case 3:
+		ev->comm = -9;
+		break;
+	case 4:
+		ev->root = -7;
+		break;
+	case 5:
+		ev->src = 5;
+		break;
+	case 6:
+		ev->mtag = -2;
+		break;
+	case 7:
+		ev->thread = -1;
+		break;
+	case 8:
+		ev->win = -4;
+		break;
+	case 9:
+		ev->lock = 7;
+		break;
+	case 10:
+		ev->bytes = (uint64_t)INT64_MAX + 1;
+		break;
+	case 11:
+		req->req = -5;
+		ev->reqs = req;
+		ev->nreqs = 1;
+		break;
+	case 12:
+		req->src = -7;
+		ev->reqs = req;
+		ev->nreqs = 1;
+		break;
+	case 13:
+		group[0] = 0;
+		group[1] = 3;
+		ev->group = group;
+		ev->ngroup = 2;
+		break;
+	default:
+		ev->flags = 4;
+		break;
 	}
 }
 
@@ -989,7 +1029,8 @@ static void test_bad_records(void)
 		bin_event(&b, &ev);
 		bin_end(&b);
 		if (k == 0) {
-			expect_error(&b, b.len, "event 0 is incomplete (its call had not "
+			expect_error(&b, b.len,
+				     "event 0 is incomplete (its call had not "
 				     "returned), yet its thread 0 made a later one");
 			continue;
 		}
@@ -1048,7 +1089,8 @@ static void test_json_errors(void)
 		{"[{\"call\":\"MPI_Sned\"}]", "events[0].call: unknown MPI call 'MPI_Sned'"},
 		{"[{\"call\":\"MPI_Init\"},{\"call\":\"MPI_Send\",\"peer\":\"x\"}]",
 		 "events[1].peer: expected a non-negative integer, \"any\" or \"null\""},
-		{"[{\"call\":\"MPI_Send\",\"peer\":5,\"tag\":0}]", "events[0].peer: 5, expected a world rank (0 to 0), MPI_ANY_SOURCE or MPI_PROC_NULL"},
+		{"[{\"call\":\"MPI_Send\",\"peer\":5,\"tag\":0}]",
+		 "events[0].peer: 5, expected a world rank (0 to 0), MPI_ANY_SOURCE or MPI_PROC_NULL"},
 		{"{}", "events: expected an array"},
 		{"[{\"call\":\"MPI_Send\",\"peer\":0,\"tag\":0,\"repeat\":2}]",
 		 "events[0].repeat: 2, but only a poll that found nothing (an MPI_Test* that "
@@ -1068,8 +1110,10 @@ static void test_json_errors(void)
 
 		snprintf(path, sizeof(path), "%s/rank-0.json", unit_tmpdir());
 		f = fopen(path, "w");
-		fprintf(f, "{\"format\":\"mpiverify-trace\",\"version\":1,\"rank\":0,\"size\":1,"
-			   "\"events\":%s}", events[0]);
+		fprintf(f,
+			"{\"format\":\"mpiverify-trace\",\"version\":1,\"rank\":0,\"size\":1,"
+			"\"events\":%s}",
+			events[0]);
 		fclose(f);
 		mpiv_error_init(&err);
 		CU_ASSERT_EQUAL(mpiv_trace_load_json(path, &t, &err), -1);
@@ -1120,7 +1164,8 @@ static void test_neighbor_group(void)
 		bin_event(&b, &ev);
 		bin_end(&b);
 		if (version < MPIV_TRACE_VERSION_NEIGHBOR) {
-			expect_error(&b, b.len, "MPI_Neighbor_allgather in a trace of version 6, "
+			expect_error(&b, b.len,
+				     "MPI_Neighbor_allgather in a trace of version 6, "
 				     "which does not record its neighbours: record the program "
 				     "again");
 			continue;
@@ -1142,11 +1187,12 @@ static void test_neighbor_group(void)
 		mpiv_rank_trace_release(&t);
 	}
 	write_file(json, "{\"format\":\"mpiverify-trace\",\"version\":1,\"rank\":0,\"size\":2,"
-		   "\"events\":[{\"call\":\"MPI_Ineighbor_alltoall\",\"comm\":2,"
-		   "\"reqs\":[{\"req\":1}]}]}");
+			 "\"events\":[{\"call\":\"MPI_Ineighbor_alltoall\",\"comm\":2,"
+			 "\"reqs\":[{\"req\":1}]}]}");
 	mpiv_error_init(&err);
 	CU_ASSERT_EQUAL(mpiv_trace_load_json(json, &j, &err), -1);
-	CU_ASSERT_STRING_EQUAL(err.text, "events[0].group: missing: MPI_Ineighbor_alltoall needs "
+	CU_ASSERT_STRING_EQUAL(err.text,
+			       "events[0].group: missing: MPI_Ineighbor_alltoall needs "
 			       "the caller's in-neighbours (an array of ranks, empty for none)");
 }
 
@@ -1186,7 +1232,8 @@ static void test_json_fields(void)
 		const char *text;
 	} cases[] = {
 		{HEAD "\"pid\":\"x\",\"events\":[]}", "pid: expected an integer"},
-		{HEAD "\"thread_level\":9,\"events\":[]}", "thread_level: expected 0 "
+		{HEAD "\"thread_level\":9,\"events\":[]}",
+		 "thread_level: expected 0 "
 		 "(MPI_THREAD_SINGLE) to 3 (MPI_THREAD_MULTIPLE)"},
 		{HEAD "\"truncated\":\"yes\",\"events\":[]}", "truncated: expected true or false"},
 		{HEAD "\"host\":3,\"events\":[]}", "host: expected a string"},
@@ -1194,17 +1241,20 @@ static void test_json_fields(void)
 		{HEAD "\"modules\":[{\"id\":70000,\"path\":\"/a\"}],\"events\":[]}",
 		 "modules[0].id: expected an integer from 0 to 65534"},
 		{HEAD "\"modules\":[{\"id\":1,\"path\":\"/a\"},{\"id\":1,\"path\":\"/b\"}],"
-		 "\"events\":[]}", "module id 1 given twice"},
+		      "\"events\":[]}",
+		 "module id 1 given twice"},
 		{"{\"format\":\"mpiverify-trace\",\"version\":1,\"rank\":0,\"size\":4294967296,"
-		 "\"events\":[]}", "size: expected an integer above the rank"},
+		 "\"events\":[]}",
+		 "size: expected an integer above the rank"},
 		{HEAD "\"events\":[{\"call\":\"MPI_Recv\",\"peer\":1,\"tag\":0,\"src\":-7}]}",
 		 "events[0].src: -7, expected a world rank (0 to 1) or MPI_PROC_NULL"},
 		{HEAD "\"events\":[{\"call\":\"MPI_Recv\",\"peer\":1,\"tag\":0,\"comm\":-5}]}",
 		 "events[0].comm: -5, expected a communicator id"},
 		{HEAD "\"events\":[{\"call\":\"MPI_Recv\",\"peer\":1,\"tag\":0,"
-		 "\"incomplete\":1}]}", "events[0].incomplete: expected true or false"},
+		      "\"incomplete\":1}]}",
+		 "events[0].incomplete: expected true or false"},
 		{HEAD "\"events\":[{\"call\":\"MPI_Recv\",\"peer\":1,\"tag\":0,"
-		 "\"site\":{\"module\":65536,\"addr\":0}}]}",
+		      "\"site\":{\"module\":65536,\"addr\":0}}]}",
 		 "events[0].site: expected {\"module\": 0 to 65535"},
 		{HEAD "\"events\":[{\"call\":\"MPI_Wait\",\"reqs\":[3]}]}",
 		 "events[0].reqs[0]: expected an object"},
@@ -1229,7 +1279,8 @@ static void test_json_fields(void)
 		CU_ASSERT_EQUAL(mpiv_trace_load_json(path, &t, &err), -1);
 		CU_ASSERT_EQUAL(err.code, MPIV_EXIT_BAD_INPUT);
 		if (!strstr(err.text, cases[i].text))
-			fprintf(stderr, "\nerror '%s' does not say '%s'\n", err.text, cases[i].text);
+			fprintf(stderr, "\nerror '%s' does not say '%s'\n", err.text,
+				cases[i].text);
 		CU_ASSERT(strstr(err.text, cases[i].text) != NULL);
 	}
 }
@@ -1241,12 +1292,13 @@ static void test_meta(void)
 #define META "{\"format\":\"mpiverify-meta\",\"command\":[\"mpirun\"],"
 	static const struct {
 		const char *doc;
-		const char *text;	/* NULL: it loads */
+		const char *text; /* NULL: it loads */
 	} cases[] = {
 		{META "\"version\":1,\"exit_status\":0,\"hung\":false,\"cwd\":\"/x\"}", NULL},
 		{META "\"version\":3}", "version: this mpiverify reads versions 1 to 2"},
 		{META "\"exit_status\":0}", "version: this mpiverify reads versions 1 to 2"},
-		{META "\"version\":1,\"exit_status\":300}", "exit_status: expected -1 (unknown) to 255"},
+		{META "\"version\":1,\"exit_status\":300}",
+		 "exit_status: expected -1 (unknown) to 255"},
 		{META "\"version\":1,\"hung\":\"no\"}", "hung: expected true or false"},
 		{META "\"version\":1,\"cwd\":[]}", "cwd: expected a string"},
 	};
@@ -1268,16 +1320,16 @@ static void test_meta(void)
 		CU_ASSERT_EQUAL(mpiv_meta_load(path, &m, &err), -1);
 		CU_ASSERT_EQUAL(err.code, MPIV_EXIT_BAD_INPUT);
 		if (!strstr(err.text, cases[i].text))
-			fprintf(stderr, "\nerror '%s' does not say '%s'\n", err.text, cases[i].text);
+			fprintf(stderr, "\nerror '%s' does not say '%s'\n", err.text,
+				cases[i].text);
 		CU_ASSERT(strstr(err.text, cases[i].text) != NULL);
 	}
 }
 
-static void bin_comm(struct bin *b, uint32_t event, int32_t id, uint32_t n,
-		     const int32_t *members)
+static void bin_comm(struct bin *b, uint32_t event, int32_t id, uint32_t n, const int32_t *members)
 {
 	size_t len = mpiv_tf_encode_comm(b->data + b->len, sizeof(b->data) - b->len, event, id, n,
-					  members);
+					 members);
 
 	CU_ASSERT_FATAL(len > 0);
 	b->len += len;
@@ -1365,7 +1417,7 @@ static void test_comm_errors(void)
 	static const struct {
 		uint32_t event;
 		int32_t id;
-		const int32_t *members;		/* two */
+		const int32_t *members; /* two */
 		const char *text;
 	} after_split[] = {
 		{5, 2, noself, "comm record of event 5, but only 2 were written"},
@@ -1383,7 +1435,7 @@ static void test_comm_errors(void)
 	FILE *f;
 
 	comm_trace(&b);
-	b.len = b.ends[3];	/* after the barrier, before the end */
+	b.len = b.ends[3]; /* after the barrier, before the end */
 	bin_comm(&b, 2, 3, 2, noself);
 	expect_error(&b, b.len, "event 2, MPI_Barrier, which does not make one");
 	/* records after the split, each on its own */
@@ -1534,7 +1586,7 @@ static void test_records(void)
 			}
 			ev.reqs = reqs;
 		} else if (what < 8) {
-			ev.call = MPIV_CALL_Test;	/* a failed poll, made again and again */
+			ev.call = MPIV_CALL_Test; /* a failed poll, made again and again */
 			reqs[0].req = next_req;
 			reqs[0].src = reqs[0].tag = MPIV_NONE;
 			ev.nreqs = 1;
@@ -1559,7 +1611,7 @@ static void test_records(void)
 		if (ev.call == MPIV_CALL_Test && rand_r(&seed) % 2)
 			len += mpiv_tf_encode_repeat(buf + len, cap - len, 1 + rand_r(&seed) % 9,
 						     &w->clock, 0);
-		if (ev.call == MPIV_CALL_Recv) {	/* it returned */
+		if (ev.call == MPIV_CALL_Recv) { /* it returned */
 			ev.flags = 0;
 			ev.src = 2;
 			ev.mtag = 0;

@@ -28,7 +28,8 @@ static void test_instructions(void)
 	CU_ASSERT_EQUAL(p.nranks, 2);
 	CU_ASSERT_EQUAL_FATAL(p.nins[0], 6);
 	in = p.ins[0];
-	CU_ASSERT(in[0].op == ENG_POST_RECV && in[0].a == ENG_ANY && in[0].c == ENG_ANY && in[0].ev == 1);
+	CU_ASSERT(in[0].op == ENG_POST_RECV && in[0].a == ENG_ANY && in[0].c == ENG_ANY &&
+		  in[0].ev == 1);
 	CU_ASSERT(in[1].op == ENG_POST_SEND && in[1].a == 1 && in[1].c == 4 && in[1].bytes == 8);
 	CU_ASSERT(in[1].d == ENG_SEND_STANDARD);
 	CU_ASSERT(in[2].op == ENG_WAIT && in[2].n == 1 && in[2].list[0] == 1 && in[2].ev == 2);
@@ -135,14 +136,15 @@ static void test_refused(void)
 		CU_ASSERT_EQUAL(tr_translate(&ts, &opts, &p, &err), -1);
 		CU_ASSERT_EQUAL(err.code, MPIV_EXIT_BAD_INPUT);
 		CU_ASSERT_STRING_EQUAL(err.text, "MPI_Grequest_complete on thread 1 of request 0, "
-					       "which thread 0 started: check cannot judge "
-					       "requests shared between threads yet");
+						 "which thread 0 started: check cannot judge "
+						 "requests shared between threads yet");
 		CU_ASSERT_EQUAL(err.event, 2);
 		mpiv_traceset_release(&ts);
 	}
 }
 
-#define SPLIT(members) "{\"call\":\"MPI_Comm_split\",\"comm\":0,\"newcomm\":2,\"members\":" members "}"
+#define SPLIT(members) \
+	"{\"call\":\"MPI_Comm_split\",\"comm\":0,\"newcomm\":2,\"members\":" members "}"
 #define BARRIER2 "{\"call\":\"MPI_Barrier\",\"comm\":2}"
 
 /* The rank-local ids of one communicator become one engine communicator: MPI_Comm_split into
@@ -170,7 +172,7 @@ static void test_comms(void)
 	for (r = 0; r < 4; r++) {
 		CU_ASSERT_EQUAL_FATAL(p.nins[r], 3);
 		CU_ASSERT(p.ins[r][0].op == ENG_COLL && p.ins[r][0].a == 0 && p.ins[r][0].c == 1);
-		CU_ASSERT_EQUAL(p.ins[r][0].b, ENG_COLL_ALL);	/* synchronising, even buffered */
+		CU_ASSERT_EQUAL(p.ins[r][0].b, ENG_COLL_ALL); /* synchronising, even buffered */
 		CU_ASSERT(p.ins[r][1].op == ENG_COLL && p.ins[r][1].c == 1);
 		CU_ASSERT_EQUAL(p.ins[r][1].a, r < 2 ? 5 : 6);
 	}
@@ -187,8 +189,10 @@ static void test_comm_peer_outside(void)
 		NULL,
 	};
 
-	refused(ev, "MPI_Send names world rank 1, which is not a member of its communicator "
-		"(comm 2)", 1);
+	refused(ev,
+		"MPI_Send names world rank 1, which is not a member of its communicator "
+		"(comm 2)",
+		1);
 }
 
 /* Traces that disagree on a communicator's members do not come from one run: refused, since
@@ -197,8 +201,10 @@ static void test_comm_disagree(void)
 {
 	const char *const ev[] = {"[" SPLIT("[0]") "]", "[" SPLIT("[0,1]") "]", NULL};
 
-	refused(ev, "MPI_Comm_split did not give this rank the communicator that rank 1's (event "
-		"0) lists it in: the traces do not come from one run", 0);
+	refused(ev,
+		"MPI_Comm_split did not give this rank the communicator that rank 1's (event "
+		"0) lists it in: the traces do not come from one run",
+		0);
 }
 
 /* Rank r's trace: MPI_Intercomm_create of halves {0,1} and {2,3} (leaders 0 and 2, the
@@ -210,16 +216,16 @@ static const char *icase(char *buf, size_t size, int r, int tag, const char *the
 
 	if (r == leader)
 		snprintf(named, sizeof(named), ",\"peer\":%d,\"tag\":%d", 2 - leader, tag);
-	snprintf(buf, size, "[" SPLIT("%s") ",{\"call\":\"MPI_Intercomm_create\",\"comm\":2,"
-		 "\"root\":%d%s,\"newcomm\":3,\"members\":%s},%s]",
+	snprintf(buf, size,
+		 "[" SPLIT("%s") ",{\"call\":\"MPI_Intercomm_create\",\"comm\":2,"
+				 "\"root\":%d%s,\"newcomm\":3,\"members\":%s},%s]",
 		 r < 2 ? "[0,1]" : "[2,3]", leader, named, r < 2 ? "[0,1]" : "[2,3]", then);
 	return buf;
 }
 
 /* The four ranks' traces (ev[4] = NULL): the second group's leader names tag tag2, then each
  * rank calls then, rank 1 then1 if not NULL. */
-static void icases(char b[4][512], const char *ev[5], int tag2, const char *then,
-		   const char *then1)
+static void icases(char b[4][512], const char *ev[5], int tag2, const char *then, const char *then1)
 {
 	int r;
 
@@ -255,7 +261,7 @@ static void test_intercomm(void)
 		in = p.ins[r];
 		CU_ASSERT(in[1].op == ENG_COLL && in[1].a == (r < 2 ? 5 : 6) && in[1].c == 1);
 		CU_ASSERT(in[2].op == ENG_COLL && in[2].a == 7 && in[2].c == 1);
-		CU_ASSERT_EQUAL(in[2].b, ENG_COLL_ALL);	/* the creation synchronises */
+		CU_ASSERT_EQUAL(in[2].b, ENG_COLL_ALL); /* the creation synchronises */
 		CU_ASSERT(in[3].op == ENG_COLL && in[3].a == 7 && in[3].c == 2);
 	}
 	/* the root waits for the other group, the rest for nobody */

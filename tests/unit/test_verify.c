@@ -13,11 +13,12 @@
 #define INIT "{\"call\": \"MPI_Init\"}"
 #define FIN "{\"call\": \"MPI_Finalize\"}"
 #define SITE(a) ", \"site\": {\"module\": 0, \"addr\": " #a "}"
-#define SEND(peer, tag, site) \
-	"{\"call\": \"MPI_Send\", \"peer\": " #peer ", \"tag\": " #tag ", \"comm\": 0, \"bytes\": 4" \
-	SITE(site) "}"
-#define RECV(peer, tag, src, mtag, site) \
-	"{\"call\": \"MPI_Recv\", \"peer\": " peer ", \"tag\": " tag ", \"comm\": 0, \"bytes\": 4, " \
+#define SEND(peer, tag, site)                                          \
+	"{\"call\": \"MPI_Send\", \"peer\": " #peer ", \"tag\": " #tag \
+	", \"comm\": 0, \"bytes\": 4" SITE(site) "}"
+#define RECV(peer, tag, src, mtag, site)                             \
+	"{\"call\": \"MPI_Recv\", \"peer\": " peer ", \"tag\": " tag \
+	", \"comm\": 0, \"bytes\": 4, "                              \
 	"\"src\": " #src ", \"mtag\": " #mtag SITE(site) "}"
 
 /* Rank 0 acts on which sender its wildcard took (examples/verify/first-sender-branch.c):
@@ -30,9 +31,11 @@ static const char *const branch_a[] = {
 	NULL,
 };
 static const char *const branch_b[] = {
-	"[" INIT ", " RECV("\"any\"", "0", 2, 0, 32) ", " RECV("1", "0", 1, 0, 64) ", "
-	"{\"call\": \"MPI_Recv\", \"peer\": 1, \"tag\": 0, \"comm\": 0, \"bytes\": 4, "
-	"\"incomplete\": true" SITE(80) "}]",
+	"[" INIT ", " RECV("\"any\"", "0", 2, 0, 32) ", " RECV(
+		"1", "0", 1, 0,
+		64) ", "
+		    "{\"call\": \"MPI_Recv\", \"peer\": 1, \"tag\": 0, \"comm\": 0, \"bytes\": 4, "
+		    "\"incomplete\": true" SITE(80) "}]",
 	"[" INIT ", " SEND(0, 0, 16) ", " FIN "]",
 	"[" INIT ", " SEND(0, 0, 16) ", " FIN "]",
 	NULL,
@@ -40,16 +43,20 @@ static const char *const branch_b[] = {
 
 /* A task farm of two workers (examples/verify/task-farm.c): the master replies to whichever
  * answered (first = the one whose result came first), stopping it with tag 2. */
-#define FARM(first, second)									\
-	{											\
-		"[" INIT ", " SEND(1, 1, 16) ", " SEND(2, 1, 16) ", "				\
-		RECV("\"any\"", "0", first, 0, 32) ", " SEND(first, 2, 48) ", "		\
-		RECV("\"any\"", "0", second, 0, 32) ", " SEND(second, 2, 48) ", " FIN "]",	\
-		"[" INIT ", " RECV("0", "\"any\"", 0, 1, 64) ", " SEND(0, 0, 80) ", "		\
-		RECV("0", "\"any\"", 0, 2, 64) ", " FIN "]",					\
-		"[" INIT ", " RECV("0", "\"any\"", 0, 1, 64) ", " SEND(0, 0, 80) ", "		\
-		RECV("0", "\"any\"", 0, 2, 64) ", " FIN "]",					\
-		NULL,										\
+#define FARM(first, second)                                                                        \
+	{                                                                                          \
+		"[" INIT ", " SEND(1, 1, 16) ", " SEND(2, 1, 16) ", " RECV(                        \
+			"\"any\"", "0", first, 0,                                                  \
+			32) ", " SEND(first, 2, 48) ", " RECV("\"any\"", "0", second, 0,           \
+							      32) ", " SEND(second, 2,             \
+									    48) ", " FIN "]",      \
+			"[" INIT ", " RECV("0", "\"any\"", 0, 1,                                   \
+					   64) ", " SEND(0, 0, 80) ", " RECV("0", "\"any\"", 0, 2, \
+									     64) ", " FIN "]",     \
+			"[" INIT ", " RECV("0", "\"any\"", 0, 1,                                   \
+					   64) ", " SEND(0, 0, 80) ", " RECV("0", "\"any\"", 0, 2, \
+									     64) ", " FIN "]",     \
+			NULL,                                                                      \
 	}
 static const char *const farm_12[] = FARM(1, 2);
 static const char *const farm_21[] = FARM(2, 1);
@@ -112,20 +119,20 @@ static void test_inputs_and_branches(void)
 	CU_ASSERT_FATAL(load(branch_a, &r) == 0);
 	CU_ASSERT_PTR_NOT_NULL_FATAL(r.prog.nvar);
 	ins = r.prog.ins[0];
-	CU_ASSERT_EQUAL(ins[0].op, ENG_BRANCH);	/* where runs that differ from the start part */
+	CU_ASSERT_EQUAL(ins[0].op, ENG_BRANCH); /* where runs that differ from the start part */
 	for (i = 1; i < r.prog.nins[0]; i++) {
 		if (ins[i].op == ENG_POST_RECV)
 			CU_ASSERT(ins[i].reg > 0);
 		if (ins[i].op != ENG_BRANCH)
 			continue;
-		CU_ASSERT_EQUAL(ins[i - 1].op, ENG_WAIT);	/* learnt when the receive returns */
+		CU_ASSERT_EQUAL(ins[i - 1].op, ENG_WAIT); /* learnt when the receive returns */
 		if (branches++ == 0) {
 			CU_ASSERT_EQUAL(ins[i].sym, ENG_IN_SOURCE | ENG_IN_SITE);
-			CU_ASSERT_EQUAL(ins[i].b, 1);	/* the recorded sender */
+			CU_ASSERT_EQUAL(ins[i].b, 1); /* the recorded sender */
 			CU_ASSERT_EQUAL(ins[i].c, 0);
-			CU_ASSERT(ins[i].d != 0);	/* rank 1's send's site */
+			CU_ASSERT(ins[i].d != 0); /* rank 1's send's site */
 		} else {
-			CU_ASSERT_EQUAL(ins[i].sym, ENG_IN_SITE);	/* a named source */
+			CU_ASSERT_EQUAL(ins[i].sym, ENG_IN_SITE); /* a named source */
 			CU_ASSERT_EQUAL(ins[i].b, 2);
 		}
 	}
@@ -150,7 +157,7 @@ static void test_frontier_of_one_run(void)
 	CU_ASSERT_EQUAL(res.nstuck, 0);
 	CU_ASSERT_EQUAL_FATAL(res.nfrontiers, 1);
 	CU_ASSERT_EQUAL(res.frontiers[0].proc, 0);
-	CU_ASSERT_EQUAL(res.frontiers[0].input[0], 2);	/* rank 2's message first */
+	CU_ASSERT_EQUAL(res.frontiers[0].input[0], 2); /* rank 2's message first */
 	CU_ASSERT(res.frontiers[0].sym & ENG_IN_SOURCE);
 	tr_explore_release(&res);
 	tr_merged_release(&m);
@@ -171,17 +178,17 @@ static void test_merged_runs_deadlock(void)
 	CU_ASSERT_FATAL(load(branch_b, &r[1]) == 0);
 	CU_ASSERT_FATAL(merge_search(r, 2, ENG_BUF_ZERO, &m, &res) == 0);
 	CU_ASSERT_EQUAL(m.prog.nvar[0], 2);
-	CU_ASSERT_EQUAL(m.prog.nvar[1], 1);	/* the senders did the same in both runs */
+	CU_ASSERT_EQUAL(m.prog.nvar[1], 1); /* the senders did the same in both runs */
 	CU_ASSERT_EQUAL(res.nfrontiers, 0);
 	CU_ASSERT_EQUAL_FATAL(res.nstuck, 1);
-	CU_ASSERT(res.stuck[0].place[0] >= 0);	/* rank 0 blocked */
+	CU_ASSERT(res.stuck[0].place[0] >= 0); /* rank 0 blocked */
 	CU_ASSERT_EQUAL(res.stuck[0].place[1], -1);
 	/* the path: rank 0's wildcard takes rank 2's message; it ends in run b's variant */
 	sets[0] = &r[0].ts;
 	sets[1] = &r[1].ts;
 	CU_ASSERT_FATAL(tr_path_of(&m, sets, res.stuck[0].path, res.stuck[0].npath, &pt) == 0);
 	CU_ASSERT_EQUAL(pt.run[0], 1);
-	CU_ASSERT_EQUAL(pt.event[0], 3);	/* the second receive from rank 1 */
+	CU_ASSERT_EQUAL(pt.event[0], 3); /* the second receive from rank 1 */
 	CU_ASSERT_EQUAL_FATAL(pt.steer[0].n, 1);
 	CU_ASSERT_EQUAL(pt.steer[0].d[0].call, MPIV_CALL_Recv);
 	CU_ASSERT_EQUAL(pt.steer[0].d[0].src, 2);
@@ -215,7 +222,7 @@ static void test_destination_follows_source(void)
 			CU_ASSERT(ins[i].reg > 0);
 			followed++;
 		} else if (ins[i].op == ENG_POST_SEND) {
-			CU_ASSERT_EQUAL(ins[i].sym, 0);	/* the first tasks: no input before */
+			CU_ASSERT_EQUAL(ins[i].sym, 0); /* the first tasks: no input before */
 		}
 	CU_ASSERT_EQUAL(followed, 2);
 	CU_ASSERT_EQUAL(res.nstuck, 0);
@@ -239,13 +246,16 @@ static void test_destination_follows_source(void)
 static void test_destination_kept(void)
 {
 	static const char *const farm_fixed[] = {
-		"[" INIT ", " SEND(1, 1, 16) ", " SEND(2, 1, 16) ", "
-		RECV("\"any\"", "0", 1, 0, 32) ", " SEND(2, 2, 48) ", "
-		RECV("\"any\"", "0", 2, 0, 32) ", " SEND(1, 2, 48) ", " FIN "]",
-		"[" INIT ", " RECV("0", "\"any\"", 0, 1, 64) ", " SEND(0, 0, 80) ", "
-		RECV("0", "\"any\"", 0, 2, 64) ", " FIN "]",
-		"[" INIT ", " RECV("0", "\"any\"", 0, 1, 64) ", " SEND(0, 0, 80) ", "
-		RECV("0", "\"any\"", 0, 2, 64) ", " FIN "]",
+		"[" INIT ", " SEND(1, 1, 16) ", " SEND(2, 1, 16) ", " RECV(
+			"\"any\"", "0", 1, 0,
+			32) ", " SEND(2, 2, 48) ", " RECV("\"any\"", "0", 2, 0,
+							  32) ", " SEND(1, 2, 48) ", " FIN "]",
+		"[" INIT
+		", " RECV("0", "\"any\"", 0, 1,
+			  64) ", " SEND(0, 0, 80) ", " RECV("0", "\"any\"", 0, 2, 64) ", " FIN "]",
+		"[" INIT
+		", " RECV("0", "\"any\"", 0, 1,
+			  64) ", " SEND(0, 0, 80) ", " RECV("0", "\"any\"", 0, 2, 64) ", " FIN "]",
 		NULL,
 	};
 	struct run r;
@@ -271,11 +281,14 @@ static void test_waitany_choice(void)
 {
 	static const char *const waitany[] = {
 		"[" INIT ", {\"call\": \"MPI_Irecv\", \"peer\": 1, \"tag\": 0, \"comm\": 0, "
-		"\"bytes\": 4, \"reqs\": [{\"req\": 0}]" SITE(16) "}, {\"call\": \"MPI_Irecv\", "
-		"\"peer\": 2, \"tag\": 0, \"comm\": 0, \"bytes\": 4, \"reqs\": [{\"req\": 1}]"
-		SITE(17) "}, {\"call\": \"MPI_Waitany\", \"pending\": 1, \"reqs\": [{\"req\": 0, "
-		"\"src\": 1, \"tag\": 0}, {\"req\": 1}]" SITE(18) "}, {\"call\": \"MPI_Wait\", "
-		"\"reqs\": [{\"req\": 1, \"src\": 2, \"tag\": 0}]" SITE(19) "}, " FIN "]",
+		"\"bytes\": 4, \"reqs\": [{\"req\": 0}]" SITE(
+			16) "}, {\"call\": \"MPI_Irecv\", "
+			    "\"peer\": 2, \"tag\": 0, \"comm\": 0, \"bytes\": 4, \"reqs\": [{\"req\": 1}]" SITE(
+				    17) "}, {\"call\": \"MPI_Waitany\", \"pending\": 1, \"reqs\": [{\"req\": 0, "
+					"\"src\": 1, \"tag\": 0}, {\"req\": 1}]" SITE(
+						18) "}, {\"call\": \"MPI_Wait\", "
+						    "\"reqs\": [{\"req\": 1, \"src\": 2, \"tag\": 0}]" SITE(
+							    19) "}, " FIN "]",
 		"[" INIT ", " SEND(0, 0, 20) ", " FIN "]",
 		"[" INIT ", " SEND(0, 0, 20) ", " FIN "]",
 		NULL,
@@ -294,8 +307,8 @@ static void test_waitany_choice(void)
 	CU_ASSERT_EQUAL(res.frontiers[0].proc, 0);
 	/* the path to it: MPI_Waitany returns request 1 (rank 2's receive) */
 	sets[0] = &r.ts;
-	CU_ASSERT_FATAL(tr_path_of(&m, sets, res.frontiers[0].path, res.frontiers[0].npath,
-				   &pt) == 0);
+	CU_ASSERT_FATAL(tr_path_of(&m, sets, res.frontiers[0].path, res.frontiers[0].npath, &pt) ==
+			0);
 	CU_ASSERT_EQUAL_FATAL(pt.steer[0].n, 1);
 	CU_ASSERT_EQUAL(pt.steer[0].d[0].call, MPIV_CALL_Waitany);
 	CU_ASSERT_EQUAL_FATAL(pt.steer[0].d[0].nreqs, 1);

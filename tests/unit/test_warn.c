@@ -42,8 +42,8 @@ static int warnings_of(const char *const events[], struct tr_warning **w)
 
 /* The one warning events[] must give, of this kind, rank and event: returned for more
  * assertions (the caller frees it), or NULL after noting the failure. */
-static struct tr_warning *the_warning(const char *const events[], enum tr_warn_kind kind,
-				      int rank, long event)
+static struct tr_warning *the_warning(const char *const events[], enum tr_warn_kind kind, int rank,
+				      long event)
 {
 	struct tr_warning *w;
 	int n = warnings_of(events, &w);
@@ -66,9 +66,12 @@ static struct tr_warning *the_warning(const char *const events[], enum tr_warn_k
 static void test_unreceived(void)
 {
 	static const char *const ev[] = {
-		"[" INIT ", {\"call\": \"MPI_Bsend\", \"peer\": 1, \"tag\": 0, \"comm\": 0, \"bytes\": 8},"
-		" {\"call\": \"MPI_Bsend\", \"peer\": 1, \"tag\": 0, \"comm\": 0, \"bytes\": 8}, " FIN "]",
-		"[" INIT ", {\"call\": \"MPI_Recv\", \"peer\": 0, \"tag\": 0, \"comm\": 0, \"bytes\": 8,"
+		"[" INIT
+		", {\"call\": \"MPI_Bsend\", \"peer\": 1, \"tag\": 0, \"comm\": 0, \"bytes\": 8},"
+		" {\"call\": \"MPI_Bsend\", \"peer\": 1, \"tag\": 0, \"comm\": 0, \"bytes\": 8}, " FIN
+		"]",
+		"[" INIT
+		", {\"call\": \"MPI_Recv\", \"peer\": 0, \"tag\": 0, \"comm\": 0, \"bytes\": 8,"
 		" \"src\": 0, \"mtag\": 0}, " FIN "]",
 		NULL,
 	};
@@ -86,10 +89,12 @@ static void test_unreceived_follows_recorded_source(void)
 	static const char *const ev[] = {
 		"[" INIT ", {\"call\": \"MPI_Recv\", \"peer\": \"any\", \"tag\": 0, \"comm\": 0,"
 		" \"bytes\": 4, \"src\": 2, \"mtag\": 0}, " FIN "]",
-		"[" INIT ", {\"call\": \"MPI_Bsend\", \"peer\": 0, \"tag\": 0, \"comm\": 0, \"bytes\": 4}, "
-		FIN "]",
-		"[" INIT ", {\"call\": \"MPI_Bsend\", \"peer\": 0, \"tag\": 0, \"comm\": 0, \"bytes\": 4}, "
-		FIN "]",
+		"[" INIT
+		", {\"call\": \"MPI_Bsend\", \"peer\": 0, \"tag\": 0, \"comm\": 0, \"bytes\": 4}, " FIN
+		"]",
+		"[" INIT
+		", {\"call\": \"MPI_Bsend\", \"peer\": 0, \"tag\": 0, \"comm\": 0, \"bytes\": 4}, " FIN
+		"]",
 		NULL,
 	};
 	struct tr_warning *w = the_warning(ev, TR_WARN_UNRECEIVED, 1, 1);
@@ -101,9 +106,11 @@ static void test_unreceived_follows_recorded_source(void)
 static void test_truncated(void)
 {
 	static const char *const ev[] = {
-		"[" INIT ", {\"call\": \"MPI_Send\", \"peer\": 1, \"tag\": 3, \"comm\": 0, \"bytes\": 8}, "
-		FIN "]",
-		"[" INIT ", {\"call\": \"MPI_Recv\", \"peer\": 0, \"tag\": 3, \"comm\": 0, \"bytes\": 4,"
+		"[" INIT
+		", {\"call\": \"MPI_Send\", \"peer\": 1, \"tag\": 3, \"comm\": 0, \"bytes\": 8}, " FIN
+		"]",
+		"[" INIT
+		", {\"call\": \"MPI_Recv\", \"peer\": 0, \"tag\": 3, \"comm\": 0, \"bytes\": 4,"
 		" \"src\": 0, \"mtag\": 3}, " FIN "]",
 		NULL,
 	};
@@ -123,15 +130,18 @@ static void test_truncated(void)
 static void test_uncompleted(void)
 {
 	static const char *const ev[] = {
-		"[" INIT ", {\"call\": \"MPI_Isend\", \"peer\": 1, \"tag\": 0, \"comm\": 0, \"bytes\": 4,"
+		"[" INIT
+		", {\"call\": \"MPI_Isend\", \"peer\": 1, \"tag\": 0, \"comm\": 0, \"bytes\": 4,"
 		" \"req\": 0},"
 		" {\"call\": \"MPI_Isend\", \"peer\": 1, \"tag\": 1, \"comm\": 0, \"bytes\": 4, \"req\": 1},"
 		" {\"call\": \"MPI_Request_free\", \"req\": 1},"
 		" {\"call\": \"MPI_Isend\", \"peer\": 1, \"tag\": 2, \"comm\": 0, \"bytes\": 4, \"req\": 2},"
 		" {\"call\": \"MPI_Wait\", \"req\": 2}, " FIN "]",
-		"[" INIT ", {\"call\": \"MPI_Recv\", \"peer\": 0, \"tag\": 0, \"comm\": 0, \"bytes\": 4},"
+		"[" INIT
+		", {\"call\": \"MPI_Recv\", \"peer\": 0, \"tag\": 0, \"comm\": 0, \"bytes\": 4},"
 		" {\"call\": \"MPI_Recv\", \"peer\": 0, \"tag\": 1, \"comm\": 0, \"bytes\": 4},"
-		" {\"call\": \"MPI_Recv\", \"peer\": 0, \"tag\": 2, \"comm\": 0, \"bytes\": 4}, " FIN "]",
+		" {\"call\": \"MPI_Recv\", \"peer\": 0, \"tag\": 2, \"comm\": 0, \"bytes\": 4}, " FIN
+		"]",
 		NULL,
 	};
 	struct tr_warning *w = the_warning(ev, TR_WARN_UNCOMPLETED, 0, 1);
@@ -158,9 +168,11 @@ static void test_unfreed_comm(void)
 static void test_none(void)
 {
 	static const char *const ev[] = {
-		"[" INIT ", {\"call\": \"MPI_Sendrecv\", \"peer\": 1, \"tag\": 0, \"comm\": 0, \"bytes\": 4,"
+		"[" INIT
+		", {\"call\": \"MPI_Sendrecv\", \"peer\": 1, \"tag\": 0, \"comm\": 0, \"bytes\": 4,"
 		" \"peer2\": 1, \"tag2\": 0, \"src\": 1, \"mtag\": 0}, " FIN "]",
-		"[" INIT ", {\"call\": \"MPI_Sendrecv\", \"peer\": 0, \"tag\": 0, \"comm\": 0, \"bytes\": 4,"
+		"[" INIT
+		", {\"call\": \"MPI_Sendrecv\", \"peer\": 0, \"tag\": 0, \"comm\": 0, \"bytes\": 4,"
 		" \"peer2\": 0, \"tag2\": 0, \"src\": 0, \"mtag\": 0}, " FIN "]",
 		NULL,
 	};
@@ -177,21 +189,27 @@ static void test_recorded_path(void)
 	static const char *const known[] = {
 		"[" INIT ", {\"call\": \"MPI_Recv\", \"peer\": \"any\", \"tag\": 0, \"comm\": 0,"
 		" \"bytes\": 4, \"src\": 2, \"mtag\": 0},"
-		" {\"call\": \"MPI_Recv\", \"peer\": 1, \"tag\": 0, \"comm\": 0, \"bytes\": 4}, " FIN "]",
-		"[" INIT ", {\"call\": \"MPI_Send\", \"peer\": 0, \"tag\": 0, \"comm\": 0, \"bytes\": 4}, "
-		FIN "]",
-		"[" INIT ", {\"call\": \"MPI_Send\", \"peer\": 0, \"tag\": 0, \"comm\": 0, \"bytes\": 4}, "
-		FIN "]",
+		" {\"call\": \"MPI_Recv\", \"peer\": 1, \"tag\": 0, \"comm\": 0, \"bytes\": 4}, " FIN
+		"]",
+		"[" INIT
+		", {\"call\": \"MPI_Send\", \"peer\": 0, \"tag\": 0, \"comm\": 0, \"bytes\": 4}, " FIN
+		"]",
+		"[" INIT
+		", {\"call\": \"MPI_Send\", \"peer\": 0, \"tag\": 0, \"comm\": 0, \"bytes\": 4}, " FIN
+		"]",
 		NULL,
 	};
 	static const char *const unknown[] = {
 		"[" INIT ", {\"call\": \"MPI_Recv\", \"peer\": \"any\", \"tag\": 0, \"comm\": 0,"
 		" \"bytes\": 4},"
-		" {\"call\": \"MPI_Recv\", \"peer\": 1, \"tag\": 0, \"comm\": 0, \"bytes\": 4}, " FIN "]",
-		"[" INIT ", {\"call\": \"MPI_Send\", \"peer\": 0, \"tag\": 0, \"comm\": 0, \"bytes\": 4}, "
-		FIN "]",
-		"[" INIT ", {\"call\": \"MPI_Send\", \"peer\": 0, \"tag\": 0, \"comm\": 0, \"bytes\": 4}, "
-		FIN "]",
+		" {\"call\": \"MPI_Recv\", \"peer\": 1, \"tag\": 0, \"comm\": 0, \"bytes\": 4}, " FIN
+		"]",
+		"[" INIT
+		", {\"call\": \"MPI_Send\", \"peer\": 0, \"tag\": 0, \"comm\": 0, \"bytes\": 4}, " FIN
+		"]",
+		"[" INIT
+		", {\"call\": \"MPI_Send\", \"peer\": 0, \"tag\": 0, \"comm\": 0, \"bytes\": 4}, " FIN
+		"]",
 		NULL,
 	};
 	const char *const *cases[] = {known, unknown};
@@ -226,20 +244,21 @@ static void test_recorded_path(void)
 #define TFIN "{\"call\": \"MPI_Finalize\", \"enter\": 90000000, \"leave\": 90000010}"
 /* Rank 0 sends three messages from one site, entering at 1000, 2000 and 3000 ns of its clock;
  * rank 1 receives them from one site, returning at 1500, 2100 and 5500 of its own. */
-#define SENDS_AT(a, b, c) \
-	"\"events\": [" TINIT ", " \
-	"{\"call\": \"MPI_Send\", \"peer\": 1, \"tag\": 0, \"comm\": 0, \"bytes\": 4, " \
-	"\"site\": {\"module\": 0, \"addr\": 16}, \"enter\": " #a ", \"leave\": " #a "}, " \
-	"{\"call\": \"MPI_Send\", \"peer\": 1, \"tag\": 0, \"comm\": 0, \"bytes\": 4, " \
-	"\"site\": {\"module\": 0, \"addr\": 16}, \"enter\": " #b ", \"leave\": " #b "}, " \
-	"{\"call\": \"MPI_Send\", \"peer\": 1, \"tag\": 0, \"comm\": 0, \"bytes\": 4, " \
-	"\"site\": {\"module\": 0, \"addr\": 16}, \"enter\": " #c ", \"leave\": " #c "}, " TFIN "]"
-#define RECV_AT(t) \
-	"{\"call\": \"MPI_Recv\", \"peer\": 0, \"tag\": 0, \"comm\": 0, \"bytes\": 4, " \
+#define SENDS_AT(a, b, c)                                                                       \
+	"\"events\": [" TINIT ", "                                                              \
+	"{\"call\": \"MPI_Send\", \"peer\": 1, \"tag\": 0, \"comm\": 0, \"bytes\": 4, "         \
+	"\"site\": {\"module\": 0, \"addr\": 16}, \"enter\": " #a ", \"leave\": " #a "}, "      \
+	"{\"call\": \"MPI_Send\", \"peer\": 1, \"tag\": 0, \"comm\": 0, \"bytes\": 4, "         \
+	"\"site\": {\"module\": 0, \"addr\": 16}, \"enter\": " #b ", \"leave\": " #b "}, "      \
+	"{\"call\": \"MPI_Send\", \"peer\": 1, \"tag\": 0, \"comm\": 0, \"bytes\": 4, "         \
+	"\"site\": {\"module\": 0, \"addr\": 16}, \"enter\": " #c ", \"leave\": " #c "}, " TFIN \
+	"]"
+#define RECV_AT(t)                                                                           \
+	"{\"call\": \"MPI_Recv\", \"peer\": 0, \"tag\": 0, \"comm\": 0, \"bytes\": 4, "      \
 	"\"src\": 0, \"mtag\": 0, \"site\": {\"module\": 0, \"addr\": 32}, \"enter\": 100, " \
 	"\"leave\": " #t "}"
-#define RECVS "\"events\": [" TINIT ", " RECV_AT(1500) ", " RECV_AT(2100) ", " RECV_AT(5500) \
-	", " TFIN "]"
+#define RECVS \
+	"\"events\": [" TINIT ", " RECV_AT(1500) ", " RECV_AT(2100) ", " RECV_AT(5500) ", " TFIN "]"
 
 /* Two hosts whose clocks disagree: rank 1's realtime is 2 us behind rank 0's, so that on one
  * time line it returns from two receives before rank 0 entered their send. One warning for
@@ -260,8 +279,8 @@ static void test_received_before_sent(void)
 	CU_ASSERT_EQUAL(w[0].event, 1);
 	CU_ASSERT_EQUAL(w[0].peer, 0);
 	CU_ASSERT_EQUAL(w[0].peer_event, 1);
-	CU_ASSERT_EQUAL(w[0].count, 2);	/* the third: received at 3500, sent at 3000 */
-	CU_ASSERT_EQUAL(w[0].ns, 1900);	/* the second: sent at 2000, received at 100 */
+	CU_ASSERT_EQUAL(w[0].count, 2); /* the third: received at 3500, sent at 3000 */
+	CU_ASSERT_EQUAL(w[0].ns, 1900); /* the second: sent at 2000, received at 100 */
 	free(w);
 }
 
@@ -284,12 +303,15 @@ static void test_one_host_one_clock(void)
 static void test_long_send(void)
 {
 	static const char *const ranks[] = {
-		"\"host\": \"a\", " CLOCK(0) ", \"events\": [" TINIT ", "
-		"{\"call\": \"MPI_Send\", \"peer\": 1, \"tag\": 0, \"comm\": 0, \"bytes\": 4, "
-		"\"enter\": 1000, \"leave\": 5001000}, " TFIN "]",
-		"\"host\": \"a\", " CLOCK(0) ", \"events\": [" TINIT ", "
-		"{\"call\": \"MPI_Recv\", \"peer\": 0, \"tag\": 0, \"comm\": 0, \"bytes\": 4, "
-		"\"src\": 0, \"mtag\": 0, \"enter\": 4900000, \"leave\": 5000000}, " TFIN "]",
+		"\"host\": \"a\", " CLOCK(
+			0) ", \"events\": [" TINIT ", "
+			   "{\"call\": \"MPI_Send\", \"peer\": 1, \"tag\": 0, \"comm\": 0, \"bytes\": 4, "
+			   "\"enter\": 1000, \"leave\": 5001000}, " TFIN "]",
+		"\"host\": \"a\", " CLOCK(
+			0) ", \"events\": [" TINIT ", "
+			   "{\"call\": \"MPI_Recv\", \"peer\": 0, \"tag\": 0, \"comm\": 0, \"bytes\": 4, "
+			   "\"src\": 0, \"mtag\": 0, \"enter\": 4900000, \"leave\": 5000000}, " TFIN
+			   "]",
 		NULL,
 	};
 	struct tr_warning *w;
@@ -340,8 +362,8 @@ static void test_timeline(void)
 	/* after the send it took, and after the rank's operation before */
 	CU_ASSERT(tl.ops[0][1].enter > tl.ops[1][2].enter);
 	CU_ASSERT(tl.ops[0][1].enter >= tl.ops[0][0].leave + TL_STEP / 2);
-	CU_ASSERT(tl.ops[1][3].enter > tl.ops[0][2].enter);	/* the Wait */
-	CU_ASSERT(tl.ops[1][1].enter < tl.ops[0][2].enter);	/* the Irecv need not wait */
+	CU_ASSERT(tl.ops[1][3].enter > tl.ops[0][2].enter); /* the Wait */
+	CU_ASSERT(tl.ops[1][1].enter < tl.ops[0][2].enter); /* the Irecv need not wait */
 	CU_ASSERT(tl.end > tl.ops[1][4].leave);
 	tr_timeline_release(&tl);
 	mpiv_traceset_release(&ts);

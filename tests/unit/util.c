@@ -36,8 +36,10 @@ static int load_json(const char *const ranks[], const char *fmt, struct mpiv_tra
 		f = fopen(path, "w");
 		if (!f)
 			return -1;
-		fprintf(f, "{\"format\": \"mpiverify-trace\", \"version\": 1, \"rank\": %d, "
-			   "\"size\": %d, ", r, n);
+		fprintf(f,
+			"{\"format\": \"mpiverify-trace\", \"version\": 1, \"rank\": %d, "
+			"\"size\": %d, ",
+			r, n);
 		fprintf(f, fmt, ranks[r]);
 		fprintf(f, "}\n");
 		fclose(f);

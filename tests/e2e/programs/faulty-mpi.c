@@ -85,7 +85,8 @@ static void damage(MPI_Datatype t, unsigned char *p)
 	const MPI_Datatype floats[] = {MPI_FLOAT, MPI_DOUBLE, MPI_LONG_DOUBLE, MPI_REAL,
 				       MPI_DOUBLE_PRECISION};
 	const MPI_Datatype complexes[] = {MPI_C_FLOAT_COMPLEX, MPI_C_DOUBLE_COMPLEX,
-					  MPI_C_LONG_DOUBLE_COMPLEX, MPI_COMPLEX, MPI_DOUBLE_COMPLEX};
+					  MPI_C_LONG_DOUBLE_COMPLEX, MPI_COMPLEX,
+					  MPI_DOUBLE_COMPLEX};
 	int size = 0;
 
 	PMPI_Type_size(t, &size);
@@ -100,13 +101,13 @@ static void damage(MPI_Datatype t, unsigned char *p)
 	else if (t == MPI_LONG_DOUBLE_INT)
 		damage_float(p, sizeof(long double));
 	else
-		p[0] ^= 1;	/* little-endian: the lowest bit of an integer */
+		p[0] ^= 1; /* little-endian: the lowest bit of an integer */
 }
 
 /* The first predefined type of t, and the offset of its first element in a buffer. */
 static MPI_Datatype first_basic(MPI_Datatype t, MPI_Aint *off)
 {
-	MPI_Datatype got = MPI_DATATYPE_NULL;	/* a handle get_contents made, to free */
+	MPI_Datatype got = MPI_DATATYPE_NULL; /* a handle get_contents made, to free */
 	int ni, na, nd, comb;
 	MPI_Aint lb, extent;
 
@@ -165,8 +166,8 @@ static int fault(int rc, int has_result, void *recvbuf, int count, MPI_Datatype 
 	return rc;
 }
 
-int PMPI_Allreduce(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype,
-		   MPI_Op op, MPI_Comm comm)
+int PMPI_Allreduce(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype, MPI_Op op,
+		   MPI_Comm comm)
 {
 	allreduce_fn *real = (allreduce_fn *)dlsym(RTLD_NEXT, "PMPI_Allreduce");
 
@@ -195,8 +196,8 @@ int PMPI_Scan(const void *sendbuf, void *recvbuf, int count, MPI_Datatype dataty
 		     datatype);
 }
 
-int PMPI_Iallreduce(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype,
-		    MPI_Op op, MPI_Comm comm, MPI_Request *request)
+int PMPI_Iallreduce(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype, MPI_Op op,
+		    MPI_Comm comm, MPI_Request *request)
 {
 	allreduce_fn *real = (allreduce_fn *)dlsym(RTLD_NEXT, "PMPI_Allreduce");
 	int rc = real(sendbuf, recvbuf, count, datatype, op, comm);
@@ -204,6 +205,6 @@ int PMPI_Iallreduce(const void *sendbuf, void *recvbuf, int count, MPI_Datatype 
 	if (rc != MPI_SUCCESS)
 		return rc;
 	if (faulty_here() && !failing())
-		corrupt(recvbuf, count, datatype);	/* a failure would leave no request */
+		corrupt(recvbuf, count, datatype); /* a failure would leave no request */
 	return PMPI_Ibarrier(comm, request);
 }

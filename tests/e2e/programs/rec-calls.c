@@ -8,7 +8,7 @@
 #define N 4
 
 static int buf[64], rbuf[64];
-static MPI_Status sts[4];	/* statuses some calls ask for (others ignore them) */
+static MPI_Status sts[4]; /* statuses some calls ask for (others ignore them) */
 
 /* A generalized request's callbacks: nothing to say, free or cancel. */
 static int greq_query(void *extra, MPI_Status *status)
@@ -52,7 +52,7 @@ static void p2p(int rank)
 		MPI_Send(buf, 1, MPI_INT, 1, 1, MPI_COMM_WORLD);
 		MPI_Bsend(buf, 2, MPI_INT, 1, 2, MPI_COMM_WORLD);
 		MPI_Ssend(buf, 3, MPI_INT, 1, 3, MPI_COMM_WORLD);
-		MPI_Barrier(MPI_COMM_WORLD);	/* rank 1's receive for the ready send is posted */
+		MPI_Barrier(MPI_COMM_WORLD); /* rank 1's receive for the ready send is posted */
 		MPI_Rsend(buf, 1, MPI_INT, 1, 4, MPI_COMM_WORLD);
 		MPI_Isend(buf, 1, MPI_INT, 1, 5, MPI_COMM_WORLD, &r[0]);
 		MPI_Ibsend(buf, 2, MPI_INT, 1, 6, MPI_COMM_WORLD, &r[1]);
@@ -217,10 +217,10 @@ static void collectives(void)
 	MPI_Exscan(buf, rbuf, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD);
 	(void)bytes;
 
-#define NB(call)                                  \
-	do {                                      \
-		call;                             \
-		MPI_Wait(&r, MPI_STATUS_IGNORE);  \
+#define NB(call)                                 \
+	do {                                     \
+		call;                            \
+		MPI_Wait(&r, MPI_STATUS_IGNORE); \
 	} while (0)
 	NB(MPI_Ibarrier(MPI_COMM_WORLD, &r));
 	NB(MPI_Ibcast(buf, 2, MPI_INT, 1, MPI_COMM_WORLD, &r));
@@ -235,8 +235,8 @@ static void collectives(void)
 	NB(MPI_Ialltoall(buf, 1, MPI_INT, rbuf, 1, MPI_INT, MPI_COMM_WORLD, &r));
 	NB(MPI_Ialltoallv(buf, counts, displs, MPI_INT, rbuf, counts, displs, MPI_INT,
 			  MPI_COMM_WORLD, &r));
-	NB(MPI_Ialltoallw(buf, counts, bdispls, types, rbuf, counts, bdispls, types,
-			  MPI_COMM_WORLD, &r));
+	NB(MPI_Ialltoallw(buf, counts, bdispls, types, rbuf, counts, bdispls, types, MPI_COMM_WORLD,
+			  &r));
 	NB(MPI_Ireduce_scatter(buf, rbuf, counts, MPI_INT, MPI_SUM, MPI_COMM_WORLD, &r));
 	NB(MPI_Ireduce_scatter_block(buf, rbuf, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD, &r));
 	NB(MPI_Iscan(buf, rbuf, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD, &r));

@@ -6,8 +6,9 @@
 
 #include <mpi.h>
 
-static FILE *out;	/* rec-comms-RANK.txt in the current directory: the launcher's output
-			 * may mix the ranks' lines */
+/* rec-comms-RANK.txt in the current directory: the launcher's output
+ * may mix the ranks' lines */
+static FILE *out;
 
 /* Write comm's members as world ranks, by rank in comm: what the trace must say. Then a
  * barrier on it, for its id. */
@@ -93,8 +94,7 @@ int main(int argc, char **argv)
 	/* the ring as a graph (node i's neighbour is i + 1), then each rank giving its edge */
 	MPI_Graph_create(MPI_COMM_WORLD, 4, index, edges, 0, &g1);
 	show("graph", g1);
-	MPI_Dist_graph_create(MPI_COMM_WORLD, 1, &me, &one, &right, &weight, MPI_INFO_NULL, 0,
-			      &dg);
+	MPI_Dist_graph_create(MPI_COMM_WORLD, 1, &me, &one, &right, &weight, MPI_INFO_NULL, 0, &dg);
 	show("dist_graph_general", dg);
 	/* the halves joined (leaders: their rank 0, world ranks 1 and 3), then merged, the
 	 * upper half first; an intercommunicator's members are its local group */

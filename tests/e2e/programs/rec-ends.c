@@ -22,8 +22,8 @@
 #include <string.h>
 #include <unistd.h>
 
-#define BIG 3000	/* bigwait: receives and as many sends */
-#define SELF 20		/* messages rank 1 sends itself just before it ends */
+#define BIG 3000 /* bigwait: receives and as many sends */
+#define SELF 20	 /* messages rank 1 sends itself just before it ends */
 
 static void on_segv(int sig)
 {
@@ -92,7 +92,7 @@ int main(int argc, char **argv)
 			raise(SIGKILL);
 		if (!strcmp(mode, "abort"))
 			MPI_Abort(MPI_COMM_WORLD, 5);
-		return 3;	/* not reached */
+		return 3; /* not reached */
 	}
 	MPI_Recv(&buf, 1, MPI_INT, 1 - rank, 1, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
 	MPI_Finalize();

@@ -14,7 +14,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#define LOOPS 20000	/* iterations of the loop: about 2 MB of trace */
+#define LOOPS 20000 /* iterations of the loop: about 2 MB of trace */
 
 static int rank, peer;
 
@@ -90,7 +90,8 @@ int main(int argc, char **argv)
 			typed(MPI_INT, 3);
 			out_of_order(i);
 			MPI_Send(&v, 1, MPI_INT, MPI_PROC_NULL, 0, MPI_COMM_WORLD);
-			MPI_Recv(&v, 1, MPI_INT, MPI_PROC_NULL, 0, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+			MPI_Recv(&v, 1, MPI_INT, MPI_PROC_NULL, 0, MPI_COMM_WORLD,
+				 MPI_STATUS_IGNORE);
 			MPI_Wait(&none, MPI_STATUS_IGNORE);
 		}
 	}

@@ -19,14 +19,14 @@
 #include <sys/resource.h>
 #include <unistd.h>
 
-#define FRAME 1024	/* bytes of stack each level of the recursion takes, at least */
-#define PAINT (1024 * 1024)	/* measure: bytes painted below the caller's frame */
+#define FRAME 1024	    /* bytes of stack each level of the recursion takes, at least */
+#define PAINT (1024 * 1024) /* measure: bytes painted below the caller's frame */
 #define PAINT_BYTE 0xa5
 
-static char *lowest;	/* the lowest address the stack may grow to */
-static size_t margin;	/* bytes left below the deepest frame */
+static char *lowest;  /* the lowest address the stack may grow to */
+static size_t margin; /* bytes left below the deepest frame */
 static int rank;
-static size_t left;	/* bytes left below the deepest frame */
+static size_t left; /* bytes left below the deepest frame */
 
 /* The end of the [stack] mapping (its highest address), 0 if not found. */
 static unsigned long stack_top(void)

@@ -70,7 +70,7 @@ static void case_derived(void)
 	MPI_Op_create(gap_sum, 1, &op);
 	for (k = 0; k < 12; k++) {
 		in[k] = (k % 2) ? -1 : rank + k;
-		out[k] = -7;	/* the gaps of the result */
+		out[k] = -7; /* the gaps of the result */
 	}
 	MPI_Allreduce(in, out, 3, type, op, MPI_COMM_WORLD);
 	for (k = 0; k < 12; k++)
@@ -114,7 +114,7 @@ static void product(int upto, int p[4])
 	matrix_of(0, p);
 	for (r = 1; r < upto; r++) {
 		matrix_of(r, m);
-		matmul(p, m, &len, NULL);	/* m = p m */
+		matmul(p, m, &len, NULL); /* m = p m */
 		memcpy(p, m, sizeof(m));
 	}
 }
@@ -156,7 +156,7 @@ static void case_split(void)
 {
 	MPI_Comm half;
 	long in[3] = {rank, rank + 1, rank + 2}, out[3];
-	int top = size - 1 - (size - 1 - rank) % 2;	/* the largest rank of this parity */
+	int top = size - 1 - (size - 1 - rank) % 2; /* the largest rank of this parity */
 	int i, right = 1;
 
 	MPI_Comm_split(MPI_COMM_WORLD, rank % 2, rank, &half);
@@ -175,7 +175,7 @@ static void case_others(MPI_Datatype mat, MPI_Op matop)
 	double din[4], dio[4];
 	MPI_Comm dup, idup;
 	MPI_Request r[3];
-	MPI_Status st[3];	/* not MPI_STATUSES_IGNORE: GCC 12 takes it for an empty array */
+	MPI_Status st[3]; /* not MPI_STATUSES_IGNORE: GCC 12 takes it for an empty array */
 
 	for (i = 0; i < 6; i++)
 		in[i] = rank + i;
@@ -187,7 +187,7 @@ static void case_others(MPI_Datatype mat, MPI_Op matop)
 	MPI_Reduce_local(din, dio, 4, MPI_DOUBLE, MPI_SUM);
 	matrix_of(1, m);
 	matrix_of(0, want);
-	MPI_Reduce_local(want, m, 1, mat, matop);	/* m = m_0 m_1 */
+	MPI_Reduce_local(want, m, 1, mat, matop); /* m = m_0 m_1 */
 	MPI_Exscan(in, out, 6, MPI_INT, MPI_SUM, MPI_COMM_WORLD);
 	if (size == 3)
 		MPI_Reduce_scatter(in, out, counts, MPI_INT, MPI_SUM, MPI_COMM_WORLD);
@@ -210,7 +210,7 @@ static void case_others(MPI_Datatype mat, MPI_Op matop)
 	MPI_Waitany(1, r, &idx, MPI_STATUS_IGNORE);
 	MPI_Iallreduce(in, out, 6, MPI_INT, MPI_BXOR, dup, &r[0]);
 	MPI_Waitsome(1, r, &n, &idx, st);
-	faulty("others", "MPI_Iallreduce");	/* the one the faulty library reaches */
+	faulty("others", "MPI_Iallreduce"); /* the one the faulty library reaches */
 	MPI_Comm_free(&dup);
 	MPI_Comm_free(&idup);
 }

@@ -10,7 +10,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#define N 4		/* elements of each reduction */
+#define N 4 /* elements of each reduction */
 
 enum family { INTEGER = 1, FLOATING = 2, COMPLEX = 4, LOGICAL = 8, BYTE = 16, PAIR = 32 };
 
@@ -18,23 +18,44 @@ struct type {
 	MPI_Datatype t;
 	const char *name;
 	enum family fam;
-	size_t size;		/* bytes of one element in memory */
+	size_t size; /* bytes of one element in memory */
 };
 
 struct op {
 	MPI_Op op;
 	const char *name;
-	unsigned fams;		/* the families it is defined on */
+	unsigned fams; /* the families it is defined on */
 };
 
-struct pair_f { float v; int i; };
-struct pair_d { double v; int i; };
-struct pair_l { long v; int i; };
-struct pair_i { int v; int i; };
-struct pair_s { short v; int i; };
-struct pair_ld { long double v; int i; };
+struct pair_f {
+	float v;
+	int i;
+};
+struct pair_d {
+	double v;
+	int i;
+};
+struct pair_l {
+	long v;
+	int i;
+};
+struct pair_i {
+	int v;
+	int i;
+};
+struct pair_s {
+	short v;
+	int i;
+};
+struct pair_ld {
+	long double v;
+	int i;
+};
 
-#define T(t, fam, ctype) {t, #t, fam, sizeof(ctype)}
+#define T(t, fam, ctype)                  \
+	{                                 \
+		t, #t, fam, sizeof(ctype) \
+	}
 static struct type types[] = {
 	T(MPI_INT, INTEGER, int),
 	T(MPI_UNSIGNED, INTEGER, unsigned),
@@ -62,19 +83,25 @@ static struct type types[] = {
 #define NTYPES (sizeof(types) / sizeof(types[0]))
 
 static struct op ops[] = {
-	{0, "MPI_MAX", INTEGER | FLOATING}, {0, "MPI_MIN", INTEGER | FLOATING},
-	{0, "MPI_SUM", INTEGER | FLOATING | COMPLEX}, {0, "MPI_PROD", INTEGER | FLOATING | COMPLEX},
-	{0, "MPI_LAND", INTEGER | LOGICAL}, {0, "MPI_LOR", INTEGER | LOGICAL},
-	{0, "MPI_LXOR", INTEGER | LOGICAL}, {0, "MPI_BAND", INTEGER | BYTE},
-	{0, "MPI_BOR", INTEGER | BYTE}, {0, "MPI_BXOR", INTEGER | BYTE},
-	{0, "MPI_MAXLOC", PAIR}, {0, "MPI_MINLOC", PAIR},
+	{0, "MPI_MAX", INTEGER | FLOATING},
+	{0, "MPI_MIN", INTEGER | FLOATING},
+	{0, "MPI_SUM", INTEGER | FLOATING | COMPLEX},
+	{0, "MPI_PROD", INTEGER | FLOATING | COMPLEX},
+	{0, "MPI_LAND", INTEGER | LOGICAL},
+	{0, "MPI_LOR", INTEGER | LOGICAL},
+	{0, "MPI_LXOR", INTEGER | LOGICAL},
+	{0, "MPI_BAND", INTEGER | BYTE},
+	{0, "MPI_BOR", INTEGER | BYTE},
+	{0, "MPI_BXOR", INTEGER | BYTE},
+	{0, "MPI_MAXLOC", PAIR},
+	{0, "MPI_MINLOC", PAIR},
 };
 #define NOPS (sizeof(ops) / sizeof(ops[0]))
 
 /* Element i of rank's input, of type t, at p. */
 static void fill(const struct type *t, int rank, int i, unsigned char *p)
 {
-	int v = (rank * 5 + i * 3) % 4 + 1;	/* 1..4: products stay small, ties happen */
+	int v = (rank * 5 + i * 3) % 4 + 1; /* 1..4: products stay small, ties happen */
 
 	memset(p, 0, t->size);
 	switch (t->fam) {
@@ -148,8 +175,8 @@ static void run(const char *call, const struct op *o, const struct type *t, int 
 
 int main(int argc, char **argv)
 {
-	const MPI_Op handles[] = {MPI_MAX, MPI_MIN, MPI_SUM, MPI_PROD, MPI_LAND, MPI_LOR, MPI_LXOR,
-				  MPI_BAND, MPI_BOR, MPI_BXOR, MPI_MAXLOC, MPI_MINLOC};
+	const MPI_Op handles[] = {MPI_MAX,  MPI_MIN,  MPI_SUM, MPI_PROD, MPI_LAND,   MPI_LOR,
+				  MPI_LXOR, MPI_BAND, MPI_BOR, MPI_BXOR, MPI_MAXLOC, MPI_MINLOC};
 	size_t o, t;
 	int rank;
 

@@ -19,7 +19,7 @@ int main(int argc, char **argv)
 	MPI_Comm_size(MPI_COMM_WORLD, &size);
 	if (!strcmp(mode, "intercomm")) {
 		MPI_Comm half, inter, sub;
-		int other = rank % 2 ? 0 : 1;	/* the other half's leader, in MPI_COMM_WORLD */
+		int other = rank % 2 ? 0 : 1; /* the other half's leader, in MPI_COMM_WORLD */
 
 		MPI_Comm_split(MPI_COMM_WORLD, rank % 2, rank, &half);
 		MPI_Intercomm_create(half, 0, MPI_COMM_WORLD, other, 5, &inter);
@@ -28,7 +28,7 @@ int main(int argc, char **argv)
 		MPI_Comm_free(&sub);
 		MPI_Comm_free(&inter);
 		MPI_Comm_free(&half);
-#if MPI_VERSION >= 4	/* tests/e2e/run.sh runs these two with an MPI-4 library only */
+#if MPI_VERSION >= 4 /* tests/e2e/run.sh runs these two with an MPI-4 library only */
 	} else if (!strcmp(mode, "persistent")) {
 		MPI_Request req;
 
