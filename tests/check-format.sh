@@ -18,11 +18,16 @@ if test $# -gt 0; then
 	files=("$@")
 else
 	cd "$SRCDIR" || exit 1
-	# the sources of the tree, not what a build or a test left in it (SPIN's pan/, config.h,
-	# the report template made into C)
-	mapfile -t files < <(find . \( -path ./tests/out -o -path ./bench/out -o -path ./pan \
-		-o -path ./lib \) -prune -o \( -name '*.c' -o -name '*.h' \) \
-		! -name config.h ! -name '*.gen.c' -type f -print | sed 's|^\./||' | LC_ALL=C sort)
+	# the sources of the tree, not what a build or a test left in it: git's list where there
+	# is one; else every C file but SPIN's pan/, the per-library objects, test output,
+	# config.h and the report template made into C, wherever a build put them
+	if git rev-parse --is-inside-work-tree >/dev/null 2>&1; then
+		mapfile -t files < <(git ls-files '*.c' '*.h' | LC_ALL=C sort)
+	else
+		mapfile -t files < <(find . \( -name pan -o -name lib -o -name out \) -type d -prune \
+			-o \( -name '*.c' -o -name '*.h' \) ! -name config.h ! -name '*.gen.c' -type f \
+			-print | sed 's|^\./||' | LC_ALL=C sort)
+	fi
 fi
 WORK=$(make_workdir format) || exit 1
 trap 'rm -rf "$WORK"' EXIT
