@@ -43,7 +43,7 @@ static void replay_help(void)
 	       "      --trace CEX.json  the counterexample written by 'mpiverify check'\n"
 	       "      --timeout SEC     the deadlock is reproduced when every rank has been blocked\n"
 	       "                        in MPI (or finished) without progress for SEC seconds\n"
-	       "                        (default %g)\n"
+	       "                        (default %g), or for %g s where CEX.json has it stop\n"
 	       "  -o, --output DIR      directory for the ranks' status files (default: '" REPLAY_DIR
 	       "'\n"
 	       "                        next to CEX.json)\n"
@@ -58,7 +58,7 @@ static void replay_help(void)
 	       "     library is one mpiverify was not built for, or no rank ran under the\n"
 	       "     replayer\n"
 	       "  5  diverged: the program took another path than the counterexample\n",
-	       DEFAULT_TIMEOUT);
+	       DEFAULT_TIMEOUT, MONITOR_CONFIRM_GRACE);
 }
 
 /* The counterexample's trace directory: as written if it exists, else relative to the
@@ -119,6 +119,36 @@ static int load_trace(const char *cex_arg, const struct mpiv_cex *cex, const cha
 /* The directory of binary traces the replayer checks calls against: the trace itself when it
  * was recorded, else (rank-N.json files) their rewriting into dir/expect. Returns it
  * (malloc'ed), or NULL after an error. */
+/* Where the counterexample has each rank stop, as the monitor takes it (struct
+ * monitor_expect): into call and op (ts's nranks entries each), each rank's blocked call and
+ * its event, or -1 where it finishes. A run in which every rank sits still there is the
+ * deadlock reproduced after MONITOR_CONFIRM_GRACE rather than the whole --timeout, since the
+ * forced matches and synchronous sends leave no rank a way on. Returns 0, or -1 if it cannot
+ * say for every rank: one whose threads call MPI (its status names one thread), one whose
+ * trace stops early, a blocked call the trace lacks. */
+static int predicted_deadlock(const struct mpiv_cex *cex, const struct mpiv_traceset *ts, int *call,
+			      long *op)
+{
+	int r;
+
+	for (r = 0; r < ts->nranks; r++) {
+		const struct mpiv_cex_rank *cr = &cex->ranks[r];
+		const struct mpiv_rank_trace *t = &ts->ranks[r];
+
+		if (cr->nthreads > 1 || cr->stopped)
+			return -1;
+		call[r] = -1;
+		op[r] = -1;
+		if (cr->blocked_op < 0)
+			continue;
+		if ((size_t)cr->blocked_op >= t->nevents)
+			return -1;
+		call[r] = (int)mpiv_trace_event(t, (size_t)cr->blocked_op)->call;
+		op[r] = cr->blocked_op;
+	}
+	return 0;
+}
+
 /* The files the ranks read, absolute (cex_path is): the counterexample and each rank's trace
  * in expect. Returns a malloc'ed NULL-terminated list of malloc'ed paths. */
 static char **node_files(const char *cex_path, const char *expect, int nranks)
@@ -468,6 +498,9 @@ int cmd_replay(int argc, char **argv)
 	struct mpiv_traceset ts;
 	struct mpiv_error err;
 	struct mpiv_cex cex;
+	struct monitor_expect predicted;
+	int *pcall = NULL;
+	long *pop = NULL;
 	struct preload preload;
 	struct job job;
 	char **command, *cex_path = NULL, *trace_dir = NULL;
@@ -568,6 +601,16 @@ int cmd_replay(int argc, char **argv)
 	if (rc)
 		goto out;
 
+	memset(&predicted, 0, sizeof(predicted));
+	pcall = xcalloc((size_t)ts.nranks + 1, sizeof(*pcall));
+	pop = xcalloc((size_t)ts.nranks + 1, sizeof(*pop));
+	if (!predicted_deadlock(&cex, &ts, pcall, pop)) {
+		predicted.n = ts.nranks;
+		predicted.call = pcall;
+		predicted.op = pop;
+		predicted.grace = MONITOR_CONFIRM_GRACE;
+		job.expect = &predicted;
+	}
 	res = job_watch(&job, timeout);
 	switch (res->outcome) {
 	case MONITOR_DEADLOCK:
@@ -577,7 +620,8 @@ int cmd_replay(int argc, char **argv)
 			rc = MPIV_EXIT_INCONCLUSIVE;
 			break;
 		}
-		printf("reproduced: the program deadlocked, every rank blocked for %.0f s\n",
+		printf("reproduced: the program deadlocked, every rank blocked%s for %.1f s\n",
+		       res->stalled < timeout ? " where the counterexample has it" : "",
 		       res->stalled);
 		fflush(stdout);
 		job_end(&job);
@@ -640,6 +684,8 @@ out:
 	for (c = 0; put && put[c]; c++)
 		free(put[c]);
 	free(put);
+	free(pcall);
+	free(pop);
 	free(expect);
 	free(trace_dir);
 	free(dflt);

@@ -66,10 +66,16 @@ struct monitor_result {
 	struct monitor_rank *ranks; /* size entries, by world rank; owned */
 };
 
-/* A deadlock a run is expected to end in (verify's confirmation of a model's deadlock): once
- * every rank sits in the call the model has it blocked in (or has finished, where the model
- * has it finish), with no progress for grace seconds, the run is deadlocked without waiting
- * for the timeout: the steering forces every choice that leads there, so none can move. */
+/* Seconds every rank must sit still where a counterexample has it blocked before the deadlock
+ * counts as confirmed (verify's runs, replay): with every rank inside MPI, its progress engine
+ * polling, a message on its way arrives in far less. */
+#define MONITOR_CONFIRM_GRACE 0.7
+
+/* A deadlock a run is expected to end in (verify's and replay's confirmation of a model's
+ * deadlock): once every rank sits in the call the model has it blocked in (or has finished,
+ * where the model has it finish), with no progress for grace seconds, the run is deadlocked
+ * without waiting for the timeout: the steering forces every choice that leads there, so none
+ * can move. */
 struct monitor_expect {
 	int n; /* ranks */
 	/* per rank: enum mpiv_call of its blocked call; -1: finished;

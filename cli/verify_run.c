@@ -14,8 +14,6 @@
 #include "verify.h"
 #include "xalloc.h"
 
-#define CONFIRM_GRACE 0.7 /* seconds every rank sits still where the model has it blocked */
-
 /* The key of the deadlock the monitor sees (explore_key.c). */
 static char *hang_key(const struct monitor_result *res)
 {
@@ -113,7 +111,7 @@ int verify_run(void *ctx, struct explore *x, struct xrun *r)
 		expect.call = r->item->call;
 		expect.op = r->item->event;
 	}
-	expect.grace = CONFIRM_GRACE;
+	expect.grace = MONITOR_CONFIRM_GRACE;
 	expect.known = known_deadlock;
 	expect.ctx = x;
 	if (expect.n)

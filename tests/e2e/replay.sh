@@ -135,6 +135,26 @@ if record_check ssc 2 "$SSC" zero; then
 		'^    #0 send-send-cycle\.c:[0-9]+ \(main\)$'
 	leftovers "stacks: send-send-cycle" "$SSC"
 
+	# ---- confirmed where predicted ----
+	# Every rank sits in the call the counterexample has it blocked in: a moment of stillness
+	# confirms it, however long --timeout is (run_cmd's limit is shorter than the timeout).
+	run_cmd "$WORK/ssc-early.log" 20 "$MPIVERIFY" replay --trace "$SSC_CEX" --timeout 60
+	expect "confirmed: every rank where predicted, long before --timeout" 1 \
+		"$WORK/ssc-early.log" \
+		'^reproduced: the program deadlocked, every rank blocked where the counterexample has it for 0\.[0-9] s$'
+	leftovers "confirmed where predicted" "$SSC"
+	# rank 0 predicted blocked in event 0 (MPI_Init), blocked in event 1: the whole timeout,
+	# and the report says the rank differs
+	edit_cex "$SSC_CEX" "$WORK/elsewhere.json" 's/\("blocked": {\n *"op": \)1,/\10,/' ||
+		fail "confirmed: edit a blocked event of a cex" "sed changed nothing"
+	run_cmd "$WORK/elsewhere.log" "$LIMIT" "$MPIVERIFY" replay --trace \
+		"$WORK/elsewhere.json" --timeout "$TIMEOUT"
+	expect "confirmed: a rank blocked elsewhere than predicted waits for --timeout" 1 \
+		"$WORK/elsewhere.log" \
+		'^reproduced: the program deadlocked, every rank blocked for [0-9]+\.[0-9] s$' \
+		'differs'
+	leftovers "confirmed: blocked elsewhere" "$SSC"
+
 	# Without stacks (as when the program handles SIGURG itself) the call site remains.
 	MPIVERIFY_NO_STACKS=1 run_cmd "$WORK/ssc-nostack.log" "$LIMIT" "$MPIVERIFY" replay \
 		--trace "$SSC_CEX" --timeout "$TIMEOUT"
