@@ -14,6 +14,7 @@ int main(int argc, char **argv)
 
 	MPI_Init(&argc, &argv);
 	MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+	MPI_Barrier(MPI_COMM_WORLD); /* both ranks are recording before the abort */
 	if (rank == 0) {
 		MPI_Send(&x, 1, MPI_INT, 1, 0, MPI_COMM_WORLD);
 		MPI_Abort(MPI_COMM_WORLD, 3);
