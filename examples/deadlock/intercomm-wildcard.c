@@ -1,4 +1,4 @@
-/* mpiverify-test: np=3 record=ok
+/* mpiverify-test: np=3 record=ok verify=deadlock verify-runs=2
  * mpiverify-test: buffering=zero expect=deadlock
  * mpiverify-test: buffering=infinite expect=deadlock
  * mpiverify-test: matches=other
@@ -6,7 +6,8 @@
  * receives with MPI_ANY_SOURCE on the intercommunicator, which means any rank of the remote
  * group, then from remote rank 0 (world rank 1): if the wildcard takes world rank 1's
  * message, the second receive waits forever (world rank 2's message is never received),
- * whatever the buffering. */
+ * whatever the buffering. verify steers the wildcard to the other sender of the remote group
+ * and confirms it in its second run. */
 #include <mpi.h>
 #include <stdio.h>
 #include <unistd.h>

@@ -1,4 +1,4 @@
-/* mpiverify-test: np=4 record=ok
+/* mpiverify-test: np=4 record=ok verify=ok verify-runs=1
  * mpiverify-test: buffering=zero expect=ok
  * mpiverify-test: buffering=infinite expect=ok
  * mpiverify-test: buffering=eager:1024 expect=ok
