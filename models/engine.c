@@ -1394,9 +1394,9 @@ static int wenv_single(const struct eng_prog *p, const int32_t *st, int d)
 	if (!e)
 		return -1;
 	n += e->run[PC(p, st, d) + 1];
-	for (i = 0; i < st[ENG_ST_NMSG]; i++)
-		if ((m[2 * i] >> 16) == d &&
-		    send_matches(&p->ins[msg_src(m[2 * i])][m[2 * i + 1] >> 1], d, e->comm, e->tag))
+	/* the messages to d: together, sorted by destination */
+	for (i = msg_lower(p, st, d << 16); i < st[ENG_ST_NMSG] && (m[2 * i] >> 16) == d; i++)
+		if (send_matches(&p->ins[msg_src(m[2 * i])][m[2 * i + 1] >> 1], d, e->comm, e->tag))
 			left++;
 	for (s = 0; s < p->nranks; s++)
 		if (e->nsends[s])
@@ -1463,30 +1463,53 @@ static int persistent_rank(const struct eng_prog *p, const int32_t *st)
 	return best;
 }
 
-/* Every choice walk_choices() counts, as it gives the k-th: (process, live index or kind,
- * message or position); max entries at most. */
-struct walk_list {
-	int *d, *li, *i;
+/* What a walk of the choices (walk_choices()) is after: the k-th (k < 0: none, count them
+ * all), or the first that accept() takes (as eng_choice() describes it), found as (process,
+ * live index or kind, message or position) in (d, li, i), d -1 until found; and every choice
+ * it counts noted in all_* (max entries at most) when all_d is not NULL. */
+struct walk {
+	int k;
+	int (*accept)(void *ctx, const int32_t *st, int d, int ri, int s, int si);
+	void *ctx;
+	int d, li, i;
+	int *all_d, *all_li, *all_i;
 	int max;
 };
 
-static void walk_note(struct walk_list *all, int n, int d, int li, int i)
+static void describe(const struct eng_prog *p, const int32_t *st, int dd, int li, int i, int *d,
+		     int *ri, int *s, int *si);
+
+/* Choice n of the walk, (d, li, i): is it the one w is after? */
+static int walk_at(const struct eng_prog *p, const int32_t *st, struct walk *w, int n, int d,
+		   int li, int i)
 {
-	if (!all || n >= all->max)
-		return;
-	all->d[n] = d;
-	all->li[n] = li;
-	all->i[n] = i;
+	int dd, ri, s, si;
+
+	if (n == w->k || (w->accept && (describe(p, st, d, li, i, &dd, &ri, &s, &si),
+					w->accept(w->ctx, st, dd, ri, s, si)))) {
+		w->d = d;
+		w->li = li;
+		w->i = i;
+		return 1;
+	}
+	if (w->all_d && n < w->max) {
+		w->all_d[n] = d;
+		w->all_li[n] = li;
+		w->all_i[n] = i;
+	}
+	return 0;
 }
 
-static int walk_choices(const struct eng_prog *p, const int32_t *st, int k, int *d_out, int *li_out,
-			int *i_out, struct walk_list *all);
+static int walk_choices(const struct eng_prog *p, const int32_t *st, struct walk *w);
 
 /* Quiescent again: refresh the header words the model reads. */
 static void settle(const struct eng_prog *p, int32_t *st)
 {
+	struct walk w = {p->count ? p->count : -1, NULL, NULL, -1, -1, -1, NULL, NULL, NULL, 0};
+
 	closure(p, st);
-	st[ENG_ST_NCHOICES] = walk_choices(p, st, -1, NULL, NULL, NULL, NULL);
+	/* a walk to the count-th choice stops there, having counted count of them */
+	st[ENG_ST_NCHOICES] = walk_choices(p, st, &w);
 	/* only a state without a choice ends a path: only there is it asked */
 	st[ENG_ST_DONE] = st[ENG_ST_NCHOICES] ? 0 : eng_all_done(p, st);
 }
@@ -1532,33 +1555,31 @@ static int step_is_choice(const struct eng_prog *p, const int32_t *st, int d)
 	}
 }
 
-/* Walk the choices in canonical order; stop at the k-th (k < 0: count them all). */
-static int walk_choices(const struct eng_prog *p, const int32_t *st, int k, int *d_out, int *li_out,
-			int *i_out, struct walk_list *all)
+/* Walk the choices in canonical order; stop at the one w is after (its index returned),
+ * else count them all. */
+static int walk_choices(const struct eng_prog *p, const int32_t *st, struct walk *w)
 {
 	int d, li, s, j, n = 0, only = -1, reduce = reducing(p);
 
+	w->d = -1;
 	if (st[ENG_ST_OVERFLOW] || st[ENG_ST_ERROR])
 		return 0;
 	/* the reductions (above): interchangeable wildcard receives, whose first candidate is
 	 * the only choice; else one rank's choices, when they are a persistent set */
 	for (d = 0; d < p->nranks && reduce; d++) {
+		/* no message to d: no candidate, whatever wenv_single() says */
+		j = msg_lower(p, st, d << 16);
+		if (j >= st[ENG_ST_NMSG] || (MSG(p, st)[2 * j] >> 16) != d)
+			continue;
 		li = wenv_single(p, st, d);
 		if (li < 0)
 			continue;
-		for (j = msg_lower(p, st, d << 16); (s = next_sender(p, st, d, &j)) >= 0;) {
+		for (; (s = next_sender(p, st, d, &j)) >= 0;) {
 			int i = candidate(p, st, d, li, s);
 
 			if (i < 0)
 				continue;
-			if (k == 0) {
-				*d_out = d;
-				*li_out = li;
-				*i_out = i;
-				return 0;
-			}
-			walk_note(all, 0, d, li, i);
-			return 1;
+			return walk_at(p, st, w, 0, d, li, i) ? 0 : 1;
 		}
 	}
 	if (reduce)
@@ -1587,13 +1608,9 @@ static int walk_choices(const struct eng_prog *p, const int32_t *st, int k, int 
 				i = candidate(p, st, d, li, s);
 				if (i < 0)
 					continue;
-				if (n == k) {
-					*d_out = d;
-					*li_out = li;
-					*i_out = i;
+				if (walk_at(p, st, w, n, d, li, i))
 					return n;
-				}
-				walk_note(all, n++, d, li, i);
+				n++;
 			}
 		}
 	}
@@ -1604,13 +1621,9 @@ static int walk_choices(const struct eng_prog *p, const int32_t *st, int k, int 
 	for (d = 0; d < p->nprocs; d++) {
 		if (!step_is_choice(p, st, d))
 			continue;
-		if (n == k) {
-			*d_out = d;
-			*li_out = -1;
-			*i_out = -1;
+		if (walk_at(p, st, w, n, d, -1, -1))
 			return n;
-		}
-		walk_note(all, n++, d, -1, -1);
+		n++;
 	}
 	/* cancels (doc/semantics.md 4.7): a send in flight at its cancel is withdrawn (li -5)
 	 * or goes on (li -6); an open receive whose cancellation was asked for is withdrawn
@@ -1620,24 +1633,16 @@ static int walk_choices(const struct eng_prog *p, const int32_t *st, int k, int 
 		int j;
 
 		for (j = -5; j >= -6 && cancel_open_send(p, st, d, in); j--) {
-			if (n == k) {
-				*d_out = d;
-				*li_out = j;
-				*i_out = -1;
+			if (walk_at(p, st, w, n, d, j, -1))
 				return n;
-			}
-			walk_note(all, n++, d, j, -1);
+			n++;
 		}
 		for (li = 0; li < NLIVE(p, st, d); li++) {
 			if (!cancel_open_recv(p, st, d, li))
 				continue;
-			if (n == k) {
-				*d_out = d;
-				*li_out = -7;
-				*i_out = li;
+			if (walk_at(p, st, w, n, d, -7, li))
 				return n;
-			}
-			walk_note(all, n++, d, -7, li);
+			n++;
 		}
 	}
 	/* verify: which of its complete requests an any-completion returns (li -2, i the
@@ -1670,13 +1675,9 @@ static int walk_choices(const struct eng_prog *p, const int32_t *st, int k, int 
 				if (x < 0 || earlier_receive_wants(p, st, d, NLIVE(p, st, d), x))
 					continue;
 			}
-			if (n == k) {
-				*d_out = d;
-				*li_out = kind;
-				*i_out = x;
+			if (walk_at(p, st, w, n, d, kind, x))
 				return n;
-			}
-			walk_note(all, n++, d, kind, x);
+			n++;
 		}
 	}
 	return n;
@@ -1684,7 +1685,9 @@ static int walk_choices(const struct eng_prog *p, const int32_t *st, int k, int 
 
 int eng_nchoices(const struct eng_prog *p, const int32_t *st)
 {
-	return walk_choices(p, st, -1, NULL, NULL, NULL, NULL);
+	struct walk w = {-1, NULL, NULL, -1, -1, -1, NULL, NULL, NULL, 0};
+
+	return walk_choices(p, st, &w);
 }
 
 /* eng_choice()'s description of the choice walk_choices() gives as (dd, li, i). */
@@ -1724,10 +1727,10 @@ static void describe(const struct eng_prog *p, const int32_t *st, int dd, int li
 void eng_choice(const struct eng_prog *p, const int32_t *st, int k, int *d, int *ri, int *s,
 		int *si)
 {
-	int li = -1, i = -1, dd = -1;
+	struct walk w = {k, NULL, NULL, -1, -1, -1, NULL, NULL, NULL, 0};
 
-	walk_choices(p, st, k, &dd, &li, &i, NULL);
-	describe(p, st, dd, li, i, d, ri, s, si);
+	walk_choices(p, st, &w);
+	describe(p, st, w.d, w.li, w.i, d, ri, s, si);
 }
 
 int eng_choice_list(const struct eng_prog *p, const int32_t *st, int *d, int *ri, int *s, int *si,
@@ -1735,7 +1738,7 @@ int eng_choice_list(const struct eng_prog *p, const int32_t *st, int *d, int *ri
 {
 	int *li = malloc((size_t)(max > 0 ? max : 1) * sizeof(int));
 	int *at = malloc((size_t)(max > 0 ? max : 1) * sizeof(int));
-	struct walk_list all = {d, li, at, max};
+	struct walk w = {-1, NULL, NULL, -1, -1, -1, d, li, at, max};
 	int n, k;
 
 	if (!li || !at) {
@@ -1743,7 +1746,7 @@ int eng_choice_list(const struct eng_prog *p, const int32_t *st, int *d, int *ri
 		free(at);
 		return -1;
 	}
-	n = walk_choices(p, st, -1, NULL, NULL, NULL, &all);
+	n = walk_choices(p, st, &w);
 	for (k = 0; k < n && k < max; k++)
 		describe(p, st, d[k], li[k], at[k], &d[k], &ri[k], &s[k], &si[k]);
 	free(li);
@@ -1773,13 +1776,9 @@ static void cancel(const struct eng_prog *p, int32_t *st, int d, int li, int i)
 	step(p, st, d, 1); /* the cancel itself (-6: the send goes on as it would have) */
 }
 
-void eng_choose(const struct eng_prog *p, int32_t *st, int k)
+/* Take the choice a walk found, (d, li, i), then run every deterministic step. */
+static void take(const struct eng_prog *p, int32_t *st, int d, int li, int i)
 {
-	int d = -1, li = -1, i = -1;
-
-	walk_choices(p, st, k, &d, &li, &i, NULL);
-	if (d < 0)
-		return;
 	if (li <= -5) {
 		cancel(p, st, d, li, i);
 	} else if (li <= -2) { /* verify */
@@ -1815,6 +1814,28 @@ void eng_choose(const struct eng_prog *p, int32_t *st, int k)
 		do_match(p, st, d, li, i);
 	}
 	settle(p, st);
+}
+
+void eng_choose(const struct eng_prog *p, int32_t *st, int k)
+{
+	struct walk w = {k, NULL, NULL, -1, -1, -1, NULL, NULL, NULL, 0};
+
+	walk_choices(p, st, &w);
+	if (w.d >= 0)
+		take(p, st, w.d, w.li, w.i);
+}
+
+int eng_choose_first(const struct eng_prog *p, int32_t *st,
+		     int (*accept)(void *ctx, const int32_t *st, int d, int ri, int s, int si),
+		     void *ctx)
+{
+	struct walk w = {-1, accept, ctx, -1, -1, -1, NULL, NULL, NULL, 0};
+	int k = walk_choices(p, st, &w);
+
+	if (w.d < 0)
+		return -1;
+	take(p, st, w.d, w.li, w.i);
+	return k;
 }
 
 int eng_left_path(const struct eng_prog *p, const int32_t *st, int r)

@@ -332,6 +332,10 @@ struct eng_prog {
 	/* 1: offer every choice, without the reductions (the tests'
 	 * reference search, check --full-search) */
 	int32_t full;
+	/* 0: a state's ENG_ST_NCHOICES counts every choice (SPIN's search, which offers each);
+	 * else at most this many, for check's own walks, which ask only whether there is a
+	 * choice (1) or more than one (2) and need not walk every rank's candidates to know */
+	int32_t count;
 	/* the state a search starts from (eng_state_bytes(), after
 	 * eng_layout): where check's own pass handed the search over;
 	 * NULL: the start of every process's program */
@@ -365,7 +369,7 @@ struct eng_prog {
  * as possible side effects, so the engine keeps what the model branches on in the state). */
 #define ENG_ST_OVERFLOW 0 /* nonzero: more messages in flight than maxmsg */
 #define ENG_ST_NMSG 1	  /* messages in flight */
-#define ENG_ST_NCHOICES 2 /* eng_nchoices() of this state */
+#define ENG_ST_NCHOICES 2 /* eng_nchoices() of this state (at most eng_prog.count) */
 #define ENG_ST_DONE 3	  /* eng_all_done() of this state when it has no choice, else 0 */
 /* 1 + the process whose next instruction is erroneous (enum
  * eng_error says how: eng_error()); the search ends there; else 0 */
@@ -401,6 +405,13 @@ int eng_nchoices(const struct eng_prog *prog, const int32_t *st);
 
 /* Take choice k (0 <= k < eng_nchoices()), then run every deterministic step. */
 void eng_choose(const struct eng_prog *prog, int32_t *st, int k);
+
+/* Take the first choice of st, in the order of eng_choice(), that accept() takes, given as
+ * eng_choice() describes it (accept() sees st unchanged), as eng_choose() takes it; returns
+ * its k, or -1 if accept() took none (st unchanged). One walk, up to the choice taken. */
+int eng_choose_first(const struct eng_prog *prog, int32_t *st,
+		     int (*accept)(void *ctx, const int32_t *st, int d, int ri, int s, int si),
+		     void *ctx);
 
 /* Describe choice k: process d's receive instruction *ri takes process *s's send instruction
  * *si; or, with *s == -1, process d executes its instruction *ri: it posts a receive that may

@@ -79,85 +79,128 @@ static int recorded_input(const struct eng_prog *p, const struct mpiv_traceset *
 	return si == eng_variant(p, st, d);
 }
 
-/* tr_recorded_path(), each choice it takes appended to *picks (grown; *npicks of them) when
- * picks is not NULL. */
-static int recorded_walk(const struct eng_prog *prog, const struct mpiv_traceset *ts,
-			 enum eng_buffering b, long long eager, struct eng_observer *obs,
-			 int32_t *st, int **picks, int *npicks)
+/* What recorded_choice() needs: the program walked, the traces, and the last wildcard receive
+ * whose recorded source it decoded (process d, event ev), with that source. */
+struct recorded {
+	const struct eng_prog *q;
+	const struct mpiv_traceset *ts;
+	int d;
+	long ev;
+	int32_t src;
+};
+
+/* Is choice (d, ri, s, si) of st (eng_choice()) the one the recorded run made? A receive
+ * posted as a choice (no match yet) or another step of a process (s -1) is; so is a match of
+ * a receive naming its source (its one match), of a wildcard receive to the source the run
+ * recorded, a receive's cancel the run saw succeed, and verify's choices as the run made
+ * them. A send's cancel is not: the trace does not say whether it succeeded. */
+static int recorded_choice(void *ctx, const int32_t *st, int d, int ri, int s, int si)
 {
-	struct eng_prog q = *prog; /* shares the program; only what the search does changes */
-	size_t cap = 0;
-	int *d = NULL, *ri = NULL, *s = NULL, *si = NULL, n, k, seen, known = 1, max = 0;
-	int32_t src = MPIV_NONE;
+	struct recorded *r = ctx;
+	const struct mpiv_rank_trace *t = &r->ts->ranks[r->q->proc_rank[d]];
+	long ev;
 
-	q.full = 1; /* the recorded choice must be on offer */
-	q.buffering = b;
-	q.eager = eager;
-	q.obs = obs;
-	eng_start(&q, st);
-	while ((n = st[ENG_ST_NCHOICES]) > 0) {
-		int pick = -1, post = -1, fails = -1;
+	if (s == -1)
+		return 1;
+	if (s == -7)
+		return recorded_cancelled(t, recorded_ev(r->q, st, d, ri)) == 1;
+	if (s <= -2 && s >= -4)
+		return recorded_input(r->q, r->ts, st, d, s, si);
+	if (s < 0)
+		return 0;
+	if (eng_variant_ins(r->q, d, eng_variant(r->q, st, d))[ri].a != ENG_ANY)
+		return 1;
+	/* a wildcard's recorded source, once for all its candidates (it decodes the receive's
+	 * event, and its completion's) */
+	ev = recorded_ev(r->q, st, d, ri);
+	if (d != r->d || ev != r->ev) {
+		r->d = d;
+		r->ev = ev;
+		r->src = tr_recorded_source(t, ev);
+	}
+	return r->src == r->q->proc_rank[s];
+}
 
-		if (n > max) { /* room for every choice, listed in one walk */
-			max = 2 * n;
-			d = xrealloc(d, (size_t)max * sizeof(*d));
-			ri = xrealloc(ri, (size_t)max * sizeof(*ri));
-			s = xrealloc(s, (size_t)max * sizeof(*s));
-			si = xrealloc(si, (size_t)max * sizeof(*si));
-		}
-		if (eng_choice_list(&q, st, d, ri, s, si, max) != n)
-			abort(); /* the count the engine left is the list's */
-		for (k = 0, seen = -1; k < n && pick < 0; k++) {
-			const struct mpiv_rank_trace *t = &ts->ranks[q.proc_rank[d[k]]];
-			int named = s[k] >= 0 &&
-				    eng_variant_ins(&q, d[k], eng_variant(&q, st, d[k]))[ri[k]].a !=
-					    ENG_ANY;
+/* The choice of st to take by listing every one of them: the first the recorded run made
+ * (recorded_choice()), else, clearing *known, a send's cancel going on, else the first. */
+static int listed_choice(const struct eng_prog *q, const int32_t *st, struct recorded *r,
+			 int *known)
+{
+	int n = eng_nchoices(q, st), k, pick = -1, fails = -1;
+	size_t size = (size_t)(n > 0 ? n : 1) * sizeof(int);
+	int *d = xmalloc(size), *ri = xmalloc(size), *s = xmalloc(size), *si = xmalloc(size);
 
-			/* a wildcard's recorded source, once for all its candidates (it decodes the
-			 * receive's event) */
-			if (s[k] >= 0 && !named &&
-			    (seen < 0 || d[k] != d[seen] || ri[k] != ri[seen])) {
-				seen = k;
-				src = tr_recorded_source(t, recorded_ev(&q, st, d[k], ri[k]));
-			}
-			if (s[k] == -1 && post < 0)
-				post = k; /* a receive posted as a choice: no match yet */
-			else if (s[k] >= 0 && (named || src == q.proc_rank[s[k]]))
-				pick = k; /* a receive naming its source has one match */
-			else if (s[k] == -7 &&
-				 recorded_cancelled(t, recorded_ev(&q, st, d[k], ri[k])) == 1)
-				pick = k;
-			else if (s[k] == -6 && fails < 0)
-				fails = k; /* a send's cancel: the trace does not say */
-			else if (s[k] <= -2 && s[k] >= -4 &&
-				 recorded_input(&q, ts, st, d[k], s[k], si[k]))
-				pick = k;
-		}
-		if (post >= 0) {
-			pick = post;
-		} else if (pick < 0) {
-			known = 0;
-			pick = fails;
-		}
-		if (pick < 0)
-			pick = 0;
-		if (picks) {
-			xgrow((void **)picks, &cap, (size_t)*npicks + 1, sizeof(**picks));
-			(*picks)[(*npicks)++] = pick;
-		}
-		eng_choose(&q, st, pick);
+	if (eng_choice_list(q, st, d, ri, s, si, n) != n)
+		abort(); /* the count is the list's */
+	for (k = 0; k < n && pick < 0; k++) {
+		if (recorded_choice(r, st, d[k], ri[k], s[k], si[k]))
+			pick = k;
+		else if (s[k] == -6 && fails < 0)
+			fails = k;
+	}
+	if (pick < 0) {
+		*known = 0;
+		pick = fails >= 0 ? fails : 0;
 	}
 	free(d);
 	free(ri);
 	free(s);
 	free(si);
+	return pick;
+}
+
+/* tr_recorded_path(), each choice it takes appended to *picks (grown; *npicks of them) when
+ * picks is not NULL. Each state's choice is the first the run made, found by walking the
+ * choices only up to it (eng_choose_first()), the engine counting no more of a state's
+ * choices than whether there is one; or, with listed, by listing every choice of every state
+ * (the same picks, in more time: tests/unit/test_recorded.c compares the two). */
+static int recorded_walk(const struct eng_prog *prog, const struct mpiv_traceset *ts,
+			 enum eng_buffering b, long long eager, struct eng_observer *obs,
+			 int32_t *st, int listed, int **picks, int *npicks)
+{
+	struct eng_prog q = *prog; /* shares the program; only what the search does changes */
+	struct recorded r = {&q, ts, -1, -1, MPIV_NONE};
+	size_t cap = 0;
+	int known = 1;
+
+	q.full = 1; /* the recorded choice must be on offer */
+	q.count = listed ? 0 : 1;
+	q.buffering = b;
+	q.eager = eager;
+	q.obs = obs;
+	eng_start(&q, st);
+	while (st[ENG_ST_NCHOICES] > 0) {
+		int pick = listed ? -1 : eng_choose_first(&q, st, recorded_choice, &r);
+
+		if (pick < 0) {
+			pick = listed_choice(&q, st, &r, &known);
+			eng_choose(&q, st, pick);
+		}
+		if (picks) {
+			xgrow((void **)picks, &cap, (size_t)*npicks + 1, sizeof(**picks));
+			(*picks)[(*npicks)++] = pick;
+		}
+	}
+	return known;
+}
+
+int tr_recorded_picks(const struct eng_prog *prog, const struct mpiv_traceset *ts,
+		      enum eng_buffering b, long long eager, int listed, int **picks, int *npicks)
+{
+	int32_t *st = xmalloc(eng_state_bytes(prog));
+	int known;
+
+	*picks = NULL;
+	*npicks = 0;
+	known = recorded_walk(prog, ts, b, eager, NULL, st, listed, picks, npicks);
+	free(st);
 	return known;
 }
 
 int tr_recorded_path(const struct eng_prog *prog, const struct mpiv_traceset *ts,
 		     enum eng_buffering b, long long eager, struct eng_observer *obs, int32_t *st)
 {
-	return recorded_walk(prog, ts, b, eager, obs, st, NULL, NULL);
+	return recorded_walk(prog, ts, b, eager, obs, st, 0, NULL, NULL);
 }
 
 int tr_recorded_cex(const struct eng_prog *prog, const struct mpiv_traceset *ts,
@@ -167,7 +210,7 @@ int tr_recorded_cex(const struct eng_prog *prog, const struct mpiv_traceset *ts,
 	int32_t *st = xmalloc(eng_state_bytes(prog));
 	int *picks = NULL, n = 0, rc;
 
-	recorded_walk(prog, ts, (enum eng_buffering)b->mode, b->bytes, NULL, st, &picks, &n);
+	recorded_walk(prog, ts, (enum eng_buffering)b->mode, b->bytes, NULL, st, 0, &picks, &n);
 	/* the same program as the walk ran: every choice on offer, sends buffered as b says */
 	q.full = 1;
 	q.buffering = (enum eng_buffering)b->mode;

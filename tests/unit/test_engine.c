@@ -11,14 +11,6 @@
 #include "unit.h"
 #include "xalloc.h"
 
-/* tests/model/cases, relative to the top of the tree (where make check runs). */
-static const char *cases_dir(void)
-{
-	const char *d = getenv("MPIV_MODEL_CASES");
-
-	return d && *d ? d : "tests/model/cases";
-}
-
 static int parse_mode(const char *s, struct tr_opts *o)
 {
 	memset(o, 0, sizeof(*o));
@@ -89,7 +81,7 @@ static int check_case(const char *dir)
 
 static void test_cases(void)
 {
-	DIR *d = opendir(cases_dir());
+	DIR *d = opendir(unit_cases_dir());
 	struct dirent *e;
 	int ncases = 0, nlines = 0;
 
@@ -99,7 +91,7 @@ static void test_cases(void)
 
 		if (e->d_name[0] == '.')
 			continue;
-		snprintf(path, sizeof(path), "%s/%s", cases_dir(), e->d_name);
+		snprintf(path, sizeof(path), "%s/%s", unit_cases_dir(), e->d_name);
 		nlines += check_case(path);
 		ncases++;
 	}
@@ -139,7 +131,7 @@ static void test_match_by_tag(void)
 	struct matches m;
 	int32_t *st;
 
-	snprintf(dir, sizeof(dir), "%s/match-by-tag", cases_dir());
+	snprintf(dir, sizeof(dir), "%s/match-by-tag", unit_cases_dir());
 	CU_ASSERT_FATAL(mpiv_traceset_load(dir, &ts, NULL) == 0);
 	CU_ASSERT_FATAL(tr_translate(&ts, &opts, &prog, NULL) == 0);
 	memset(&m, 0, sizeof(m));
@@ -170,7 +162,7 @@ static void test_canonical_state(void)
 
 	/* wildcard-gather: taking rank 1 then rank 2, or 2 then 1, ends in the same state
 	 * (searched in full: the reduction would offer rank 1's message alone) */
-	snprintf(dir, sizeof(dir), "%s/wildcard-gather", cases_dir());
+	snprintf(dir, sizeof(dir), "%s/wildcard-gather", unit_cases_dir());
 	CU_ASSERT_FATAL(mpiv_traceset_load(dir, &ts, NULL) == 0);
 	CU_ASSERT_FATAL(tr_translate(&ts, &opts, &prog, NULL) == 0);
 	prog.full = 1;

@@ -8,6 +8,13 @@
 #include "unit.h"
 #include "xalloc.h"
 
+const char *unit_cases_dir(void)
+{
+	const char *d = getenv("MPIV_MODEL_CASES");
+
+	return d && *d ? d : "tests/model/cases";
+}
+
 const char *unit_tmpdir(void)
 {
 	static char dir[64];
