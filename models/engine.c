@@ -998,29 +998,53 @@ static int step(const struct eng_prog *p, int32_t *st, int q, int chosen)
 	return 1;
 }
 
+/* Processes whose sweeps closure() keeps track of (a word each, on the stack). */
+#define CLOSURE_TRACKED 256
+
 /* Run every deterministic step until none is left (quiescence). */
 static void closure(const struct eng_prog *p, int32_t *st)
 {
-	int progress = 1, q;
+	/* Whether process q steps or matches is a function of the state alone: one found stuck
+	 * stays stuck until the state changes, so a sweep passes over those found stuck since
+	 * the last change (changes counts them; stuck[q] is its count when q was found so).
+	 * The steps taken, and their order, are those of sweeping every process every time. */
+	unsigned changes = 0, stuck[CLOSURE_TRACKED];
+	int progress = 1, q, tracked = p->nprocs <= CLOSURE_TRACKED;
 
+	for (q = 0; tracked && q < p->nprocs; q++)
+		stuck[q] = ~0u;
 	while (progress && !st[ENG_ST_OVERFLOW] && !st[ENG_ST_ERROR]) {
 		progress = 0;
 		for (q = 0; q < p->nprocs; q++) {
-			while (step(p, st, q, 0))
+			if (tracked && stuck[q] == changes)
+				continue;
+			while (step(p, st, q, 0)) {
 				progress = 1;
-			if (match_deterministic(p, st, q))
+				changes++;
+			}
+			if (match_deterministic(p, st, q)) {
 				progress = 1;
+				changes++; /* q may step now: not stuck */
+			} else if (CUR(p, st, q)[PC(p, st, q)].op == ENG_COLL) {
+				changes++; /* entering a collective is a change but no step */
+			} else if (tracked) {
+				stuck[q] = changes;
+			}
 		}
 		/* a collective entered by a later rank may release an earlier one */
 		for (q = 0; q < p->nprocs; q++) {
 			const struct eng_instr *in = &CUR(p, st, q)[PC(p, st, q)];
 
-			if (p->nicoll && complete_icoll(p, st, q))
+			if (p->nicoll && complete_icoll(p, st, q)) {
 				progress = 1;
+				changes++;
+			}
 			if (!progress && in->op == ENG_COLL &&
 			    COLL(p, st, in->a, RANK(p, q)) >= in->c &&
-			    coll_complete(p, st, RANK(p, q), in))
+			    coll_complete(p, st, RANK(p, q), in)) {
 				progress = 1;
+				changes++;
+			}
 		}
 	}
 }
