@@ -82,6 +82,7 @@ static void scan_program(struct eng_prog *p, int *lazy, int *buffer)
 	int q, v, i;
 
 	p->nready = 0;
+	p->ncoll = 0;
 	p->nicoll = 0;
 	p->nwild = 0;
 	p->ncontended = 0;
@@ -104,6 +105,9 @@ static void scan_program(struct eng_prog *p, int *lazy, int *buffer)
 					break;
 				case ENG_BUF_ATTACH:
 					*buffer = 1;
+					break;
+				case ENG_COLL:
+					p->ncoll++;
 					break;
 				case ENG_ICOLL:
 					p->nicoll++;
@@ -1025,14 +1029,14 @@ static void closure(const struct eng_prog *p, int32_t *st)
 			if (match_deterministic(p, st, q)) {
 				progress = 1;
 				changes++; /* q may step now: not stuck */
-			} else if (CUR(p, st, q)[PC(p, st, q)].op == ENG_COLL) {
+			} else if (p->ncoll && CUR(p, st, q)[PC(p, st, q)].op == ENG_COLL) {
 				changes++; /* entering a collective is a change but no step */
 			} else if (tracked) {
 				stuck[q] = changes;
 			}
 		}
 		/* a collective entered by a later rank may release an earlier one */
-		for (q = 0; q < p->nprocs; q++) {
+		for (q = 0; (p->ncoll || p->nicoll) && q < p->nprocs; q++) {
 			const struct eng_instr *in = &CUR(p, st, q)[PC(p, st, q)];
 
 			if (p->nicoll && complete_icoll(p, st, q)) {
@@ -1488,13 +1492,12 @@ static int persistent_rank(const struct eng_prog *p, const int32_t *st)
 }
 
 /* What a walk of the choices (walk_choices()) is after: the k-th (k < 0: none, count them
- * all), or the first that accept() takes (as eng_choice() describes it), found as (process,
+ * all), or the first that c takes (eng_choose_first()), found as (process,
  * live index or kind, message or position) in (d, li, i), d -1 until found; and every choice
  * it counts noted in all_* (max entries at most) when all_d is not NULL. */
 struct walk {
 	int k;
-	int (*accept)(void *ctx, const int32_t *st, int d, int ri, int s, int si);
-	void *ctx;
+	const struct eng_chooser *c;
 	int d, li, i;
 	int *all_d, *all_li, *all_i;
 	int max;
@@ -1509,8 +1512,8 @@ static int walk_at(const struct eng_prog *p, const int32_t *st, struct walk *w, 
 {
 	int dd, ri, s, si;
 
-	if (n == w->k || (w->accept && (describe(p, st, d, li, i, &dd, &ri, &s, &si),
-					w->accept(w->ctx, st, dd, ri, s, si)))) {
+	if (n == w->k || (w->c && (describe(p, st, d, li, i, &dd, &ri, &s, &si),
+				   w->c->accept(w->c->ctx, st, dd, ri, s, si)))) {
 		w->d = d;
 		w->li = li;
 		w->i = i;
@@ -1529,7 +1532,7 @@ static int walk_choices(const struct eng_prog *p, const int32_t *st, struct walk
 /* Quiescent again: refresh the header words the model reads. */
 static void settle(const struct eng_prog *p, int32_t *st)
 {
-	struct walk w = {p->count ? p->count : -1, NULL, NULL, -1, -1, -1, NULL, NULL, NULL, 0};
+	struct walk w = {p->count ? p->count : -1, NULL, -1, -1, -1, NULL, NULL, NULL, 0};
 
 	closure(p, st);
 	/* a walk to the count-th choice stops there, having counted count of them */
@@ -1629,6 +1632,9 @@ static int walk_choices(const struct eng_prog *p, const int32_t *st, struct walk
 
 				if (s < first_source(p, in) || s >= last_source(p, in))
 					continue;
+				if (w->c && w->c->sender &&
+				    !w->c->sender(w->c->ctx, st, d, e >> 1, s))
+					continue; /* no candidate it would take */
 				i = candidate(p, st, d, li, s);
 				if (i < 0)
 					continue;
@@ -1709,7 +1715,7 @@ static int walk_choices(const struct eng_prog *p, const int32_t *st, struct walk
 
 int eng_nchoices(const struct eng_prog *p, const int32_t *st)
 {
-	struct walk w = {-1, NULL, NULL, -1, -1, -1, NULL, NULL, NULL, 0};
+	struct walk w = {-1, NULL, -1, -1, -1, NULL, NULL, NULL, 0};
 
 	return walk_choices(p, st, &w);
 }
@@ -1751,7 +1757,7 @@ static void describe(const struct eng_prog *p, const int32_t *st, int dd, int li
 void eng_choice(const struct eng_prog *p, const int32_t *st, int k, int *d, int *ri, int *s,
 		int *si)
 {
-	struct walk w = {k, NULL, NULL, -1, -1, -1, NULL, NULL, NULL, 0};
+	struct walk w = {k, NULL, -1, -1, -1, NULL, NULL, NULL, 0};
 
 	walk_choices(p, st, &w);
 	describe(p, st, w.d, w.li, w.i, d, ri, s, si);
@@ -1762,7 +1768,7 @@ int eng_choice_list(const struct eng_prog *p, const int32_t *st, int *d, int *ri
 {
 	int *li = malloc((size_t)(max > 0 ? max : 1) * sizeof(int));
 	int *at = malloc((size_t)(max > 0 ? max : 1) * sizeof(int));
-	struct walk w = {-1, NULL, NULL, -1, -1, -1, d, li, at, max};
+	struct walk w = {-1, NULL, -1, -1, -1, d, li, at, max};
 	int n, k;
 
 	if (!li || !at) {
@@ -1842,18 +1848,16 @@ static void take(const struct eng_prog *p, int32_t *st, int d, int li, int i)
 
 void eng_choose(const struct eng_prog *p, int32_t *st, int k)
 {
-	struct walk w = {k, NULL, NULL, -1, -1, -1, NULL, NULL, NULL, 0};
+	struct walk w = {k, NULL, -1, -1, -1, NULL, NULL, NULL, 0};
 
 	walk_choices(p, st, &w);
 	if (w.d >= 0)
 		take(p, st, w.d, w.li, w.i);
 }
 
-int eng_choose_first(const struct eng_prog *p, int32_t *st,
-		     int (*accept)(void *ctx, const int32_t *st, int d, int ri, int s, int si),
-		     void *ctx)
+int eng_choose_first(const struct eng_prog *p, int32_t *st, const struct eng_chooser *c)
 {
-	struct walk w = {-1, accept, ctx, -1, -1, -1, NULL, NULL, NULL, 0};
+	struct walk w = {-1, c, -1, -1, -1, NULL, NULL, NULL, 0};
 	int k = walk_choices(p, st, &w);
 
 	if (w.d < 0)

@@ -341,6 +341,7 @@ struct eng_prog {
 	 * NULL: the start of every process's program */
 	int32_t *start;
 	int32_t nready;	    /* ready sends in the program (eng_layout) */
+	int32_t ncoll;	    /* blocking collectives in it (eng_layout) */
 	int32_t nicoll;	    /* nonblocking collectives in it (eng_layout) */
 	int32_t nwild;	    /* MPI_ANY_SOURCE receives in it (eng_layout) */
 	int32_t ncontended; /* contended window locks in it (eng_layout) */
@@ -406,12 +407,21 @@ int eng_nchoices(const struct eng_prog *prog, const int32_t *st);
 /* Take choice k (0 <= k < eng_nchoices()), then run every deterministic step. */
 void eng_choose(const struct eng_prog *prog, int32_t *st, int k);
 
-/* Take the first choice of st, in the order of eng_choice(), that accept() takes, given as
- * eng_choice() describes it (accept() sees st unchanged), as eng_choose() takes it; returns
- * its k, or -1 if accept() took none (st unchanged). One walk, up to the choice taken. */
-int eng_choose_first(const struct eng_prog *prog, int32_t *st,
-		     int (*accept)(void *ctx, const int32_t *st, int d, int ri, int s, int si),
-		     void *ctx);
+/* Which choice eng_choose_first() takes: the first that accept() takes, given as eng_choice()
+ * describes it (accept() sees st unchanged). sender, if not NULL, is asked first whether
+ * process d's receive (its instruction ri) may take a message of process s at all: a match it
+ * says no to, which accept() must not take either, is passed over without being described or
+ * counted, and the k eng_choose_first() returns is then no index of eng_choice(). */
+struct eng_chooser {
+	int (*accept)(void *ctx, const int32_t *st, int d, int ri, int s, int si);
+	int (*sender)(void *ctx, const int32_t *st, int d, int ri, int s);
+	void *ctx;
+};
+
+/* Take the first choice of st, in the order of eng_choice(), that c takes, as eng_choose()
+ * takes it; returns its k, or -1 if c took none (st unchanged). One walk, up to the choice
+ * taken. */
+int eng_choose_first(const struct eng_prog *prog, int32_t *st, const struct eng_chooser *c);
 
 /* Describe choice k: process d's receive instruction *ri takes process *s's send instruction
  * *si; or, with *s == -1, process d executes its instruction *ri: it posts a receive that may

@@ -89,25 +89,14 @@ struct recorded {
 	int32_t src;
 };
 
-/* Is choice (d, ri, s, si) of st (eng_choice()) the one the recorded run made? A receive
- * posted as a choice (no match yet) or another step of a process (s -1) is; so is a match of
- * a receive naming its source (its one match), of a wildcard receive to the source the run
- * recorded, a receive's cancel the run saw succeed, and verify's choices as the run made
- * them. A send's cancel is not: the trace does not say whether it succeeded. */
-static int recorded_choice(void *ctx, const int32_t *st, int d, int ri, int s, int si)
+/* May process d's receive (instruction ri) take a message of process s, as the recorded run
+ * did? A receive naming its source takes its one match; a wildcard receive the source the
+ * run recorded. */
+static int recorded_sender(void *ctx, const int32_t *st, int d, int ri, int s)
 {
 	struct recorded *r = ctx;
-	const struct mpiv_rank_trace *t = &r->ts->ranks[r->q->proc_rank[d]];
 	long ev;
 
-	if (s == -1)
-		return 1;
-	if (s == -7)
-		return recorded_cancelled(t, recorded_ev(r->q, st, d, ri)) == 1;
-	if (s <= -2 && s >= -4)
-		return recorded_input(r->q, r->ts, st, d, s, si);
-	if (s < 0)
-		return 0;
 	if (eng_variant_ins(r->q, d, eng_variant(r->q, st, d))[ri].a != ENG_ANY)
 		return 1;
 	/* a wildcard's recorded source, once for all its candidates (it decodes the receive's
@@ -116,9 +105,27 @@ static int recorded_choice(void *ctx, const int32_t *st, int d, int ri, int s, i
 	if (d != r->d || ev != r->ev) {
 		r->d = d;
 		r->ev = ev;
-		r->src = tr_recorded_source(t, ev);
+		r->src = tr_recorded_source(&r->ts->ranks[r->q->proc_rank[d]], ev);
 	}
 	return r->src == r->q->proc_rank[s];
+}
+
+/* Is choice (d, ri, s, si) of st (eng_choice()) the one the recorded run made? A receive
+ * posted as a choice (no match yet) or another step of a process (s -1) is; so is a match
+ * recorded_sender() allows, a receive's cancel the run saw succeed, and verify's choices as
+ * the run made them. A send's cancel is not: the trace does not say whether it succeeded. */
+static int recorded_choice(void *ctx, const int32_t *st, int d, int ri, int s, int si)
+{
+	struct recorded *r = ctx;
+
+	if (s == -1)
+		return 1;
+	if (s == -7)
+		return recorded_cancelled(&r->ts->ranks[r->q->proc_rank[d]],
+					  recorded_ev(r->q, st, d, ri)) == 1;
+	if (s <= -2 && s >= -4)
+		return recorded_input(r->q, r->ts, st, d, s, si);
+	return s >= 0 && recorded_sender(ctx, st, d, ri, s);
 }
 
 /* The choice of st to take by listing every one of them: the first the recorded run made
@@ -151,15 +158,18 @@ static int listed_choice(const struct eng_prog *q, const int32_t *st, struct rec
 
 /* tr_recorded_path(), each choice it takes appended to *picks (grown; *npicks of them) when
  * picks is not NULL. Each state's choice is the first the run made, found by walking the
- * choices only up to it (eng_choose_first()), the engine counting no more of a state's
- * choices than whether there is one; or, with listed, by listing every choice of every state
- * (the same picks, in more time: tests/unit/test_recorded.c compares the two). */
+ * choices only up to it (eng_choose_first()), past the candidates of senders the run's
+ * receive did not take when no pick is asked for (no index is needed then), the engine
+ * counting no more of a state's choices than whether there is one; or, with listed, by
+ * listing every choice of every state (the same choices, in more time:
+ * tests/unit/test_recorded.c compares them). */
 static int recorded_walk(const struct eng_prog *prog, const struct mpiv_traceset *ts,
 			 enum eng_buffering b, long long eager, struct eng_observer *obs,
 			 int32_t *st, int listed, int **picks, int *npicks)
 {
 	struct eng_prog q = *prog; /* shares the program; only what the search does changes */
 	struct recorded r = {&q, ts, -1, -1, MPIV_NONE};
+	struct eng_chooser c = {recorded_choice, picks ? NULL : recorded_sender, &r};
 	size_t cap = 0;
 	int known = 1;
 
@@ -170,7 +180,7 @@ static int recorded_walk(const struct eng_prog *prog, const struct mpiv_traceset
 	q.obs = obs;
 	eng_start(&q, st);
 	while (st[ENG_ST_NCHOICES] > 0) {
-		int pick = listed ? -1 : eng_choose_first(&q, st, recorded_choice, &r);
+		int pick = listed ? -1 : eng_choose_first(&q, st, &c);
 
 		if (pick < 0) {
 			pick = listed_choice(&q, st, &r, &known);

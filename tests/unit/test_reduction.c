@@ -705,15 +705,25 @@ static int is_described(void *ctx, const int32_t *st, int d, int ri, int s, int 
 	return d == c->d && ri == c->ri && s == c->s && si == c->si;
 }
 
-/* Random paths of p, each choice taken twice: by its k (eng_choose(), every choice counted),
- * and found by its description (eng_choose_first()) on a program whose states count at most
- * count choices. Both must give the same k and the same state, but for the count. Returns
- * the choices compared. */
+/* Might a match of process d's receive ri with a message of process s be the one described? */
+static int may_be_described(void *ctx, const int32_t *st, int d, int ri, int s)
+{
+	const struct described *c = ctx;
+
+	(void)st;
+	return d == c->d && ri == c->ri && s == c->s;
+}
+
+/* Random paths of p, each choice taken three times: by its k (eng_choose(), every choice
+ * counted), and found by its description (eng_choose_first()) on a program whose states count
+ * at most count choices, with the senders of other matches passed over or not. All must give
+ * the same state, but for the count, and the same k where the walk counts every sender.
+ * Returns the choices compared. */
 static int choose_first_paths(const struct eng_prog *p, int count, struct gen *g)
 {
 	struct eng_prog c = *p;
 	size_t size = eng_state_bytes(p);
-	int32_t *a = xmalloc(size), *b = xmalloc(size);
+	int32_t *a = xmalloc(size), *b = xmalloc(size), *f = xmalloc(size);
 	int path, n, k, j, compared = 0;
 
 	c.count = count;
@@ -723,8 +733,11 @@ static int choose_first_paths(const struct eng_prog *p, int count, struct gen *g
 		n = a[ENG_ST_NCHOICES];
 		CU_ASSERT_EQUAL(b[ENG_ST_NCHOICES], n < count ? n : count);
 		b[ENG_ST_NCHOICES] = n;
+		memcpy(f, b, size);
 		while ((n = a[ENG_ST_NCHOICES]) > 0) {
 			struct described want, at;
+			struct eng_chooser by_all = {is_described, NULL, &want};
+			struct eng_chooser by_sender = {is_described, may_be_described, &want};
 
 			k = rnd(g, n);
 			eng_choice(p, a, k, &want.d, &want.ri, &want.s, &want.si);
@@ -735,16 +748,20 @@ static int choose_first_paths(const struct eng_prog *p, int count, struct gen *g
 					break;
 			}
 			eng_choose(p, a, j);
-			CU_ASSERT_EQUAL_FATAL(eng_choose_first(&c, b, is_described, &want), j);
+			CU_ASSERT_EQUAL_FATAL(eng_choose_first(&c, b, &by_all), j);
+			CU_ASSERT_FATAL(eng_choose_first(&c, f, &by_sender) >= 0);
 			n = a[ENG_ST_NCHOICES];
 			CU_ASSERT_EQUAL(b[ENG_ST_NCHOICES], n < count ? n : count);
 			b[ENG_ST_NCHOICES] = n;
+			f[ENG_ST_NCHOICES] = n;
 			CU_ASSERT_FATAL(memcmp(a, b, size) == 0);
+			CU_ASSERT_FATAL(memcmp(a, f, size) == 0);
 			compared++;
 		}
 	}
 	free(a);
 	free(b);
+	free(f);
 	return compared;
 }
 
