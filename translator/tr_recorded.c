@@ -56,10 +56,11 @@ static int recorded_cancelled(const struct mpiv_rank_trace *t, long e)
 	return recorded_completion(t, e, &src) ? src == MPIV_NONE : -1;
 }
 
-/* The event of instruction i of process d, in the variant it is in. */
-static long recorded_ev(const struct eng_prog *p, const int32_t *st, int d, int i)
+/* Instruction i of process d, in the variant it is in. */
+static const struct eng_instr *recorded_instr(const struct eng_prog *p, const int32_t *st, int d,
+					      int i)
 {
-	return eng_variant_ins(p, d, eng_variant(p, st, d))[i].ev;
+	return p->nvar ? &eng_variant_ins(p, d, eng_variant(p, st, d))[i] : &p->ins[d][i];
 }
 
 /* verify's choices (eng_choice() with s <= -2): is it what the run did? An any-completion
@@ -79,13 +80,13 @@ static int recorded_input(const struct eng_prog *p, const struct mpiv_traceset *
 	return si == eng_variant(p, st, d);
 }
 
-/* What recorded_choice() needs: the program walked, the traces, and the last wildcard receive
- * whose recorded source it decoded (process d, event ev), with that source. */
+/* What recorded_choice() needs: the program walked, the traces, and the last receive it was
+ * asked about (process d, instruction in) with its recorded source (a wildcard's). */
 struct recorded {
 	const struct eng_prog *q;
 	const struct mpiv_traceset *ts;
 	int d;
-	long ev;
+	const struct eng_instr *in;
 	int32_t src;
 };
 
@@ -95,19 +96,18 @@ struct recorded {
 static int recorded_sender(void *ctx, const int32_t *st, int d, int ri, int s)
 {
 	struct recorded *r = ctx;
-	long ev;
+	const struct eng_instr *in = recorded_instr(r->q, st, d, ri);
 
-	if (eng_variant_ins(r->q, d, eng_variant(r->q, st, d))[ri].a != ENG_ANY)
-		return 1;
 	/* a wildcard's recorded source, once for all its candidates (it decodes the receive's
 	 * event, and its completion's) */
-	ev = recorded_ev(r->q, st, d, ri);
-	if (d != r->d || ev != r->ev) {
+	if (d != r->d || in != r->in) {
 		r->d = d;
-		r->ev = ev;
-		r->src = tr_recorded_source(&r->ts->ranks[r->q->proc_rank[d]], ev);
+		r->in = in;
+		r->src = in->a == ENG_ANY ?
+				 tr_recorded_source(&r->ts->ranks[r->q->proc_rank[d]], in->ev) :
+				 MPIV_NONE;
 	}
-	return r->src == r->q->proc_rank[s];
+	return in->a != ENG_ANY || r->src == r->q->proc_rank[s];
 }
 
 /* Is choice (d, ri, s, si) of st (eng_choice()) the one the recorded run made? A receive
@@ -122,7 +122,7 @@ static int recorded_choice(void *ctx, const int32_t *st, int d, int ri, int s, i
 		return 1;
 	if (s == -7)
 		return recorded_cancelled(&r->ts->ranks[r->q->proc_rank[d]],
-					  recorded_ev(r->q, st, d, ri)) == 1;
+					  recorded_instr(r->q, st, d, ri)->ev) == 1;
 	if (s <= -2 && s >= -4)
 		return recorded_input(r->q, r->ts, st, d, s, si);
 	return s >= 0 && recorded_sender(ctx, st, d, ri, s);
@@ -168,7 +168,7 @@ static int recorded_walk(const struct eng_prog *prog, const struct mpiv_traceset
 			 int32_t *st, int listed, int **picks, int *npicks)
 {
 	struct eng_prog q = *prog; /* shares the program; only what the search does changes */
-	struct recorded r = {&q, ts, -1, -1, MPIV_NONE};
+	struct recorded r = {&q, ts, -1, NULL, MPIV_NONE};
 	struct eng_chooser c = {recorded_choice, picks ? NULL : recorded_sender, &r};
 	size_t cap = 0;
 	int known = 1;
