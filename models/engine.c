@@ -83,6 +83,7 @@ static void scan_program(struct eng_prog *p, int *lazy, int *buffer)
 
 	p->nready = 0;
 	p->ncoll = 0;
+	p->nwinops = 0;
 	p->nicoll = 0;
 	p->nwild = 0;
 	p->ncontended = 0;
@@ -114,12 +115,14 @@ static void scan_program(struct eng_prog *p, int *lazy, int *buffer)
 					break;
 				case ENG_WIN_LOCK:
 					p->ncontended += in->d != 0;
+					p->nwinops++;
 					break;
 				case ENG_CANCEL:
 					VINS(p, q, v)[in->a].cancel = i;
 					p->ncancel++;
 					break;
 				default:
+					p->nwinops += ENG_WIN_OP(in->op);
 					break;
 				}
 			}
@@ -570,7 +573,7 @@ static void do_match(const struct eng_prog *p, int32_t *st, int d, int li, int i
  * (shared_rank()). A message that holds its sender's attached buffer is not
  * matched here but as a choice: when it leaves the buffer decides whether the sender's next
  * buffered send fits, so the search must also meet the order in which it leaves late. */
-static int match_deterministic(const struct eng_prog *p, int32_t *st, int q)
+static int match_deterministic(const struct eng_prog *p, int32_t *st, int q, uint8_t *woken)
 {
 	int li, progress = 0;
 
@@ -601,6 +604,8 @@ static int match_deterministic(const struct eng_prog *p, int32_t *st, int q)
 		}
 		if (n != 1 || (p->nbuf && msg_occupies(p, st, i)))
 			continue;
+		if (woken) /* its sender's request may complete (closure()) */
+			woken[msg_src(MSG(p, st)[2 * i])] = 1;
 		do_match(p, st, q, li, i);
 		progress = 1;
 	}
@@ -1005,6 +1010,68 @@ static int step(const struct eng_prog *p, int32_t *st, int q, int chosen)
 /* Processes whose sweeps closure() keeps track of (a word each, on the stack). */
 #define CLOSURE_TRACKED 256
 
+struct eng_sweep {
+	int valid; /* dirty[] says which processes may step or match in the state */
+	uint8_t dirty[];
+};
+
+struct eng_sweep *eng_sweep_new(const struct eng_prog *p)
+{
+	struct eng_sweep *s = calloc(1, sizeof(*s) + (size_t)p->nprocs);
+
+	return s;
+}
+
+void eng_sweep_free(struct eng_sweep *s)
+{
+	free(s);
+}
+
+/* Can the closure follow which processes may step (p->sweep)? When what a process's steps and
+ * matches read is its own requests and program counter and the messages to its rank, and
+ * what they change is that, the messages they send and (a match) the request of the
+ * message's sender: one process a rank, no collective, one-sided synchronisation, cancel,
+ * attached buffer, ready send, variant or input register. */
+static int sweep_narrow(const struct eng_prog *p)
+{
+	return p->sweep && !p->threaded && !p->ncoll && !p->nicoll && !p->nwinops && !p->nlocks &&
+	       !p->ncancel && !p->nbuf && !p->nready && !p->nvar && !p->nregs;
+}
+
+/* closure() where sweep_narrow(): a process steps or matches only if something it reads
+ * changed since it was found stuck (dirty[q]); the steps taken, and their order, are those
+ * of sweeping every process every time. */
+static void closure_narrow(const struct eng_prog *p, int32_t *st, uint8_t *dirty)
+{
+	int progress = 1, q, r;
+
+	while (progress && !st[ENG_ST_OVERFLOW] && !st[ENG_ST_ERROR]) {
+		progress = 0;
+		for (q = 0; q < p->nprocs; q++) {
+			const struct eng_instr *in;
+
+			if (!dirty[q])
+				continue;
+			for (;;) {
+				in = &CUR(p, st, q)[PC(p, st, q)];
+				if (!step(p, st, q, 0))
+					break;
+				progress = 1;
+				/* a message sent: its destination's processes may match it */
+				if (in->op == ENG_POST_SEND && in->a != ENG_PROC_NULL)
+					for (r = FIRST(p, send_dest(p, st, q, in));
+					     r < LAST(p, send_dest(p, st, q, in)); r++)
+						dirty[r] = 1;
+			}
+			if (match_deterministic(p, st, q, dirty))
+				progress = 1; /* q may step now: still dirty */
+			else
+				dirty[q] = 0;
+		}
+	}
+	p->sweep->valid = !st[ENG_ST_OVERFLOW] && !st[ENG_ST_ERROR];
+}
+
 /* Run every deterministic step until none is left (quiescence). */
 static void closure(const struct eng_prog *p, int32_t *st)
 {
@@ -1015,6 +1082,12 @@ static void closure(const struct eng_prog *p, int32_t *st)
 	unsigned changes = 0, stuck[CLOSURE_TRACKED];
 	int progress = 1, q, tracked = p->nprocs <= CLOSURE_TRACKED;
 
+	if (sweep_narrow(p)) {
+		if (!p->sweep->valid)
+			memset(p->sweep->dirty, 1, (size_t)p->nprocs);
+		closure_narrow(p, st, p->sweep->dirty);
+		return;
+	}
 	for (q = 0; tracked && q < p->nprocs; q++)
 		stuck[q] = ~0u;
 	while (progress && !st[ENG_ST_OVERFLOW] && !st[ENG_ST_ERROR]) {
@@ -1026,7 +1099,7 @@ static void closure(const struct eng_prog *p, int32_t *st)
 				progress = 1;
 				changes++;
 			}
-			if (match_deterministic(p, st, q)) {
+			if (match_deterministic(p, st, q, NULL)) {
 				progress = 1;
 				changes++; /* q may step now: not stuck */
 			} else if (p->ncoll && CUR(p, st, q)[PC(p, st, q)].op == ENG_COLL) {
@@ -1543,6 +1616,8 @@ static void settle(const struct eng_prog *p, int32_t *st)
 
 void eng_start(const struct eng_prog *p, int32_t *st)
 {
+	if (p->sweep)
+		p->sweep->valid = 0;
 	if (p->start)
 		memcpy(st, p->start, eng_state_bytes(p));
 	else
@@ -1809,6 +1884,13 @@ static void cancel(const struct eng_prog *p, int32_t *st, int d, int li, int i)
 /* Take the choice a walk found, (d, li, i), then run every deterministic step. */
 static void take(const struct eng_prog *p, int32_t *st, int d, int li, int i)
 {
+	if (p->sweep && li >= 0 && p->sweep->valid) {
+		/* a match changes what its receiver and its message's sender read (closure_narrow) */
+		p->sweep->dirty[d] = 1;
+		p->sweep->dirty[msg_src(MSG(p, st)[2 * i])] = 1;
+	} else if (p->sweep) {
+		p->sweep->valid = 0;
+	}
 	if (li <= -5) {
 		cancel(p, st, d, li, i);
 	} else if (li <= -2) { /* verify */

@@ -336,12 +336,17 @@ struct eng_prog {
 	 * else at most this many, for check's own walks, which ask only whether there is a
 	 * choice (1) or more than one (2) and need not walk every rank's candidates to know */
 	int32_t count;
+	/* check's own walks, each step of which takes a choice on the state the last left: what
+	 * the closure keeps between steps (eng_sweep_new()); NULL: each closure sweeps every
+	 * process (SPIN's search, which goes back to earlier states) */
+	struct eng_sweep *sweep;
 	/* the state a search starts from (eng_state_bytes(), after
 	 * eng_layout): where check's own pass handed the search over;
 	 * NULL: the start of every process's program */
 	int32_t *start;
 	int32_t nready;	    /* ready sends in the program (eng_layout) */
 	int32_t ncoll;	    /* blocking collectives in it (eng_layout) */
+	int32_t nwinops;    /* one-sided synchronisation instructions in it (eng_layout) */
 	int32_t nicoll;	    /* nonblocking collectives in it (eng_layout) */
 	int32_t nwild;	    /* MPI_ANY_SOURCE receives in it (eng_layout) */
 	int32_t ncontended; /* contended window locks in it (eng_layout) */
@@ -393,6 +398,13 @@ void eng_set_buffering(struct eng_prog *prog, enum eng_buffering b, int64_t eage
  * and a trace millions of them). eng_prog_release() frees the blocks with the program; such a
  * list is never freed or grown alone. NULL when out of memory. */
 int32_t *eng_list_alloc(struct eng_prog *prog, size_t n);
+
+/* Which processes the closure found stuck at the end of the last step of a walk, so that the
+ * next passes over those the choice it takes leaves stuck (engine.c, closure()): for a walk
+ * that takes every choice on the state the last call left, set as prog->sweep of the program
+ * it walks (after eng_layout; freed with eng_sweep_free() by its caller). */
+struct eng_sweep *eng_sweep_new(const struct eng_prog *prog);
+void eng_sweep_free(struct eng_sweep *sweep);
 
 /* Size of a state in bytes (after eng_layout). */
 size_t eng_state_bytes(const struct eng_prog *prog);

@@ -160,7 +160,8 @@ static int listed_choice(const struct eng_prog *q, const int32_t *st, struct rec
  * picks is not NULL. Each state's choice is the first the run made, found by walking the
  * choices only up to it (eng_choose_first()), past the candidates of senders the run's
  * receive did not take when no pick is asked for (no index is needed then), the engine
- * counting no more of a state's choices than whether there is one; or, with listed, by
+ * counting no more of a state's choices than whether there is one and sweeping only the
+ * processes a choice may have set going (eng_sweep_new()); or, with listed, by
  * listing every choice of every state (the same choices, in more time:
  * tests/unit/test_recorded.c compares them). */
 static int recorded_walk(const struct eng_prog *prog, const struct mpiv_traceset *ts,
@@ -175,6 +176,7 @@ static int recorded_walk(const struct eng_prog *prog, const struct mpiv_traceset
 
 	q.full = 1; /* the recorded choice must be on offer */
 	q.count = listed ? 0 : 1;
+	q.sweep = listed ? NULL : eng_sweep_new(&q); /* each choice where the last left st */
 	q.buffering = b;
 	q.eager = eager;
 	q.obs = obs;
@@ -191,6 +193,7 @@ static int recorded_walk(const struct eng_prog *prog, const struct mpiv_traceset
 			(*picks)[(*npicks)++] = pick;
 		}
 	}
+	eng_sweep_free(q.sweep);
 	return known;
 }
 

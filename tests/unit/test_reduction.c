@@ -715,25 +715,32 @@ static int may_be_described(void *ctx, const int32_t *st, int d, int ri, int s)
 }
 
 /* Random paths of p, each choice taken three times: by its k (eng_choose(), every choice
- * counted), and found by its description (eng_choose_first()) on a program whose states count
- * at most count choices, with the senders of other matches passed over or not. All must give
- * the same state, but for the count, and the same k where the walk counts every sender.
- * Returns the choices compared. */
+ * counted, every process swept), and found by its description (eng_choose_first()) on
+ * programs whose states count at most count choices and whose closures follow which processes
+ * may step, with the senders of other matches passed over or not. All must give the same
+ * state, but for the count, and the same k where the walk counts every sender. Returns the
+ * choices compared. */
 static int choose_first_paths(const struct eng_prog *p, int count, struct gen *g)
 {
-	struct eng_prog c = *p;
+	struct eng_prog c = *p, cf;
 	size_t size = eng_state_bytes(p);
 	int32_t *a = xmalloc(size), *b = xmalloc(size), *f = xmalloc(size);
 	int path, n, k, j, compared = 0;
 
 	c.count = count;
+	cf = c;
+	/* each walk takes every choice where its last step left the state: its closures follow
+	 * which processes may step (eng_sweep_new()) */
+	c.sweep = eng_sweep_new(&c);
+	cf.sweep = eng_sweep_new(&cf);
 	for (path = 0; path < 4; path++) {
 		eng_start(p, a);
 		eng_start(&c, b);
+		eng_start(&cf, f);
 		n = a[ENG_ST_NCHOICES];
 		CU_ASSERT_EQUAL(b[ENG_ST_NCHOICES], n < count ? n : count);
 		b[ENG_ST_NCHOICES] = n;
-		memcpy(f, b, size);
+		f[ENG_ST_NCHOICES] = n;
 		while ((n = a[ENG_ST_NCHOICES]) > 0) {
 			struct described want, at;
 			struct eng_chooser by_all = {is_described, NULL, &want};
@@ -749,7 +756,7 @@ static int choose_first_paths(const struct eng_prog *p, int count, struct gen *g
 			}
 			eng_choose(p, a, j);
 			CU_ASSERT_EQUAL_FATAL(eng_choose_first(&c, b, &by_all), j);
-			CU_ASSERT_FATAL(eng_choose_first(&c, f, &by_sender) >= 0);
+			CU_ASSERT_FATAL(eng_choose_first(&cf, f, &by_sender) >= 0);
 			n = a[ENG_ST_NCHOICES];
 			CU_ASSERT_EQUAL(b[ENG_ST_NCHOICES], n < count ? n : count);
 			b[ENG_ST_NCHOICES] = n;
@@ -759,6 +766,8 @@ static int choose_first_paths(const struct eng_prog *p, int count, struct gen *g
 			compared++;
 		}
 	}
+	eng_sweep_free(c.sweep);
+	eng_sweep_free(cf.sweep);
 	free(a);
 	free(b);
 	free(f);
