@@ -1012,6 +1012,8 @@ static int step(const struct eng_prog *p, int32_t *st, int q, int chosen)
 
 struct eng_sweep {
 	int valid; /* dirty[] says which processes may step or match in the state */
+	/* the state's first choice, as walk_choices() found it (settle()), if first */
+	int first, first_d, first_li, first_i;
 	uint8_t dirty[];
 };
 
@@ -1608,8 +1610,16 @@ static void settle(const struct eng_prog *p, int32_t *st)
 	struct walk w = {p->count ? p->count : -1, NULL, -1, -1, -1, NULL, NULL, NULL, 0};
 
 	closure(p, st);
+	if (p->sweep) { /* the first choice, for eng_choose(0) of a walk to take unwalked */
+		w.all_d = &p->sweep->first_d;
+		w.all_li = &p->sweep->first_li;
+		w.all_i = &p->sweep->first_i;
+		w.max = 1;
+	}
 	/* a walk to the count-th choice stops there, having counted count of them */
 	st[ENG_ST_NCHOICES] = walk_choices(p, st, &w);
+	if (p->sweep)
+		p->sweep->first = st[ENG_ST_NCHOICES] > 0;
 	/* only a state without a choice ends a path: only there is it asked */
 	st[ENG_ST_DONE] = st[ENG_ST_NCHOICES] ? 0 : eng_all_done(p, st);
 }
@@ -1932,6 +1942,11 @@ void eng_choose(const struct eng_prog *p, int32_t *st, int k)
 {
 	struct walk w = {k, NULL, -1, -1, -1, NULL, NULL, NULL, 0};
 
+	/* a walk's step takes choice 0 where settle() left it: found already */
+	if (k == 0 && p->sweep && p->sweep->first) {
+		take(p, st, p->sweep->first_d, p->sweep->first_li, p->sweep->first_i);
+		return;
+	}
 	walk_choices(p, st, &w);
 	if (w.d >= 0)
 		take(p, st, w.d, w.li, w.i);
