@@ -2,7 +2,6 @@
  * trace directory written as JSON with an `expect` file giving the verdict per buffering mode.
  * tests/model/run.sh checks the same cases through SPIN, so the two searches are compared on
  * every rule the model encodes. */
-#include <dirent.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -79,23 +78,15 @@ static int check_case(const char *dir)
 	return n;
 }
 
+static void check_one(const char *dir, void *nlines)
+{
+	*(int *)nlines += check_case(dir);
+}
+
 static void test_cases(void)
 {
-	DIR *d = opendir(unit_cases_dir());
-	struct dirent *e;
-	int ncases = 0, nlines = 0;
+	int nlines = 0, ncases = unit_each_case(check_one, &nlines);
 
-	CU_ASSERT_PTR_NOT_NULL_FATAL(d);
-	while ((e = readdir(d))) {
-		char path[512];
-
-		if (e->d_name[0] == '.')
-			continue;
-		snprintf(path, sizeof(path), "%s/%s", unit_cases_dir(), e->d_name);
-		nlines += check_case(path);
-		ncases++;
-	}
-	closedir(d);
 	/* an empty or unreadable case directory must not pass for success */
 	CU_ASSERT(ncases >= 10);
 	CU_ASSERT(nlines >= 2 * ncases);

@@ -4,7 +4,6 @@
  * the same path found by listing every choice of every state (its picks, and the steps and
  * end state of tr_recorded_path()); and the forced pass, which asks the engine to count at
  * most two choices, against one that counts them all. */
-#include <dirent.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -130,8 +129,9 @@ static void compare_forced(const struct eng_prog *prog, struct tally *tl)
 	free(counted);
 }
 
-static void compare_case(const char *dir, struct tally *tl)
+static void compare_case(const char *dir, void *ctx)
 {
+	struct tally *tl = ctx;
 	static const enum eng_buffering modes[] = {ENG_BUF_ZERO, ENG_BUF_INFINITE, ENG_BUF_EAGER};
 	struct mpiv_traceset ts;
 	struct mpiv_error err;
@@ -164,21 +164,10 @@ static void compare_case(const char *dir, struct tally *tl)
 
 static void test_cases(void)
 {
-	DIR *d = opendir(unit_cases_dir());
-	struct dirent *e;
 	struct tally tl;
 
 	memset(&tl, 0, sizeof(tl));
-	CU_ASSERT_PTR_NOT_NULL_FATAL(d);
-	while ((e = readdir(d))) {
-		char path[512];
-
-		if (e->d_name[0] == '.')
-			continue;
-		snprintf(path, sizeof(path), "%s/%s", unit_cases_dir(), e->d_name);
-		compare_case(path, &tl);
-	}
-	closedir(d);
+	unit_each_case(compare_case, &tl);
 	fprintf(stderr,
 		"\n  %d recorded paths compared (%d choices, %d not the first on offer), %d forced "
 		"passes (%d steps) ",

@@ -647,12 +647,21 @@ static int same_search(const struct eng_prog *p, const int32_t *st, const struct
 	return same;
 }
 
+/* Program t of generator k (masters, mixed programs, farms), seeded by both, into p. */
+static void make_nth(int k, int t, struct gen *g, struct eng_prog *p)
+{
+	static void (*const makes[])(struct gen *, struct eng_prog *,
+				     int) = {make_program, make_mixed, make_farm};
+
+	memset(g, 0, sizeof(*g));
+	g->seed = 104729u * (unsigned)t + (unsigned)k;
+	makes[k](g, p, 2 + rnd(g, GEN_RANKS - 1));
+}
+
 /* check's own pass: the state the forced path ends in, cut there (tr_cut), must offer the same
  * search as the whole program from that state, in every mode. */
 static void test_cut_programs(void)
 {
-	void (*makes[])(struct gen *, struct eng_prog *, int) = {make_program, make_mixed,
-								 make_farm};
 	int t, m, g, cut = 0, branching = 0;
 
 	for (g = 0; g < 3; g++)
@@ -660,9 +669,7 @@ static void test_cut_programs(void)
 			struct gen gen;
 			struct eng_prog p;
 
-			memset(&gen, 0, sizeof(gen));
-			gen.seed = 104729u * (unsigned)t + (unsigned)g;
-			makes[g](&gen, &p, 2 + rnd(&gen, GEN_RANKS - 1));
+			make_nth(g, t, &gen, &p);
 			for (m = 0; m < 3; m++) {
 				int32_t *st;
 				struct eng_prog c;
@@ -778,8 +785,6 @@ static int choose_first_paths(const struct eng_prog *p, int count, struct gen *g
  * and the whole count, on random programs of every kind, reduced or not, in every mode. */
 static void test_choose_first(void)
 {
-	void (*makes[])(struct gen *, struct eng_prog *, int) = {make_program, make_mixed,
-								 make_farm};
 	int t, m, k, compared = 0;
 
 	for (k = 0; k < 3; k++)
@@ -787,9 +792,7 @@ static void test_choose_first(void)
 			struct gen g;
 			struct eng_prog p;
 
-			memset(&g, 0, sizeof(g));
-			g.seed = 104729u * (unsigned)t + (unsigned)k;
-			makes[k](&g, &p, 2 + rnd(&g, GEN_RANKS - 1));
+			make_nth(k, t, &g, &p);
 			for (m = 0; m < 3; m++) {
 				eng_set_buffering(&p, modes[m], 16);
 				p.full = 0;

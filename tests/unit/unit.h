@@ -28,6 +28,9 @@ long unit_deadlocks(const char *const events[], enum eng_buffering b);
  * runs). */
 const char *unit_cases_dir(void);
 
+/* Call fn(dir, ctx) on every case directory of unit_cases_dir(); returns how many. */
+int unit_each_case(void (*fn)(const char *dir, void *ctx), void *ctx);
+
 /* A fresh temporary directory (removed by nothing: tests leave it under /tmp). */
 const char *unit_tmpdir(void);
 
