@@ -1060,10 +1060,12 @@ static void closure_narrow(const struct eng_prog *p, int32_t *st, uint8_t *dirty
 					break;
 				progress = 1;
 				/* a message sent: its destination's processes may match it */
-				if (in->op == ENG_POST_SEND && in->a != ENG_PROC_NULL)
-					for (r = FIRST(p, send_dest(p, st, q, in));
-					     r < LAST(p, send_dest(p, st, q, in)); r++)
+				if (in->op == ENG_POST_SEND && in->a != ENG_PROC_NULL) {
+					int dest = send_dest(p, st, q, in);
+
+					for (r = FIRST(p, dest); r < LAST(p, dest); r++)
 						dirty[r] = 1;
+				}
 			}
 			if (match_deterministic(p, st, q, dirty))
 				progress = 1; /* q may step now: still dirty */
