@@ -696,6 +696,12 @@ static int check(struct check_args *a)
 		mpiv_traceset_release(&ts);
 		return error_report(&err);
 	}
+	/* the reductions' tables are built for the first mode searched (a pass over the whole
+	 * program): its search then needs no other (fresh_dir()) */
+	if (a->nmodes) {
+		topts.buffering = (enum eng_buffering)a->modes[0].b.mode;
+		topts.eager = a->modes[0].b.bytes;
+	}
 	if (tr_translate(&ts, &topts, &prog, &err)) {
 		mpiv_traceset_release(&ts);
 		return error_report(&err);

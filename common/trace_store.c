@@ -197,7 +197,7 @@ static void decode_to(struct mpiv_trace_store *s, struct store_slot *sl, size_t 
 	s->at_off = off;
 	s->at_req = rd.last_req;
 	/* a failed poll made again and again: its repeat records follow it */
-	while (off < s->len) {
+	while (off < s->len && mpiv_tf_is_repeat(s->data + off, s->len - off)) {
 		n = mpiv_tf_decode(&rd, s->data + off, s->len - off, &rec, NULL, 0, why,
 				   sizeof(why));
 		if (n <= 0 || rec.kind != MPIV_TF_REPEAT)

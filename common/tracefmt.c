@@ -965,6 +965,14 @@ void mpiv_tf_group(const struct mpiv_tf_record *rec, int32_t *out)
 	}
 }
 
+int mpiv_tf_is_repeat(const void *buf, size_t len)
+{
+	struct tf_in in = {buf, (const unsigned char *)buf + len, 0, 0};
+	uint64_t code = get_uv(&in, 32);
+
+	return !in.short_ && !in.bad && code == MPIV_TF_REPEAT;
+}
+
 long mpiv_tf_decode(struct mpiv_tf_reader *r, const void *buf, size_t len,
 		    struct mpiv_tf_record *rec, struct mpiv_reqinfo *reqs, size_t maxreqs,
 		    char *why, size_t whysize)

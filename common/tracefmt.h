@@ -249,6 +249,11 @@ long mpiv_tf_decode(struct mpiv_tf_reader *r, const void *buf, size_t len,
 		    struct mpiv_tf_record *rec, struct mpiv_reqinfo *reqs, size_t maxreqs,
 		    char *why, size_t whysize);
 
+/* Is the record at buf (len bytes to the end of the file) a repeat record (MPIV_TF_REPEAT)?
+ * Its code only is read: a reader that looks for the repeats after an event decodes no other
+ * record twice. */
+int mpiv_tf_is_repeat(const void *buf, size_t len);
+
 /* The group of the event record just decoded into rec (while its buffer is still there):
  * rec->ev.ngroup world ranks into out. */
 void mpiv_tf_group(const struct mpiv_tf_record *rec, int32_t *out);

@@ -82,6 +82,8 @@ static void scan_program(struct eng_prog *p, int *lazy, int *buffer)
 	int q, v, i;
 
 	p->nready = 0;
+	p->ncoll = 0;
+	p->nwinops = 0;
 	p->nicoll = 0;
 	p->nwild = 0;
 	p->ncontended = 0;
@@ -105,17 +107,22 @@ static void scan_program(struct eng_prog *p, int *lazy, int *buffer)
 				case ENG_BUF_ATTACH:
 					*buffer = 1;
 					break;
+				case ENG_COLL:
+					p->ncoll++;
+					break;
 				case ENG_ICOLL:
 					p->nicoll++;
 					break;
 				case ENG_WIN_LOCK:
 					p->ncontended += in->d != 0;
+					p->nwinops++;
 					break;
 				case ENG_CANCEL:
 					VINS(p, q, v)[in->a].cancel = i;
 					p->ncancel++;
 					break;
 				default:
+					p->nwinops += ENG_WIN_OP(in->op);
 					break;
 				}
 			}
@@ -566,7 +573,7 @@ static void do_match(const struct eng_prog *p, int32_t *st, int d, int li, int i
  * (shared_rank()). A message that holds its sender's attached buffer is not
  * matched here but as a choice: when it leaves the buffer decides whether the sender's next
  * buffered send fits, so the search must also meet the order in which it leaves late. */
-static int match_deterministic(const struct eng_prog *p, int32_t *st, int q)
+static int match_deterministic(const struct eng_prog *p, int32_t *st, int q, uint8_t *woken)
 {
 	int li, progress = 0;
 
@@ -597,6 +604,8 @@ static int match_deterministic(const struct eng_prog *p, int32_t *st, int q)
 		}
 		if (n != 1 || (p->nbuf && msg_occupies(p, st, i)))
 			continue;
+		if (woken) /* its sender's request may complete (closure()) */
+			woken[msg_src(MSG(p, st)[2 * i])] = 1;
 		do_match(p, st, q, li, i);
 		progress = 1;
 	}
@@ -998,29 +1007,125 @@ static int step(const struct eng_prog *p, int32_t *st, int q, int chosen)
 	return 1;
 }
 
-/* Run every deterministic step until none is left (quiescence). */
-static void closure(const struct eng_prog *p, int32_t *st)
+/* Processes whose sweeps closure() keeps track of (a word each, on the stack). */
+#define CLOSURE_TRACKED 256
+
+struct eng_sweep {
+	int valid; /* dirty[] says which processes may step or match in the state */
+	/* the state's first choice, as walk_choices() found it (settle()), if first */
+	int first, first_d, first_li, first_i;
+	uint8_t dirty[];
+};
+
+struct eng_sweep *eng_sweep_new(const struct eng_prog *p)
 {
-	int progress = 1, q;
+	struct eng_sweep *s = calloc(1, sizeof(*s) + (size_t)p->nprocs);
+
+	return s;
+}
+
+void eng_sweep_free(struct eng_sweep *s)
+{
+	free(s);
+}
+
+/* Can the closure follow which processes may step (p->sweep)? When what a process's steps and
+ * matches read is its own requests and program counter and the messages to its rank, and
+ * what they change is that, the messages they send and (a match) the request of the
+ * message's sender: one process a rank, no collective, one-sided synchronisation, cancel,
+ * attached buffer, ready send, variant or input register. */
+static int sweep_narrow(const struct eng_prog *p)
+{
+	return p->sweep && !p->threaded && !p->ncoll && !p->nicoll && !p->nwinops && !p->nlocks &&
+	       !p->ncancel && !p->nbuf && !p->nready && !p->nvar && !p->nregs;
+}
+
+/* closure() where sweep_narrow(): a process steps or matches only if something it reads
+ * changed since it was found stuck (dirty[q]); the steps taken, and their order, are those
+ * of sweeping every process every time. */
+static void closure_narrow(const struct eng_prog *p, int32_t *st, uint8_t *dirty)
+{
+	int progress = 1, q, r;
 
 	while (progress && !st[ENG_ST_OVERFLOW] && !st[ENG_ST_ERROR]) {
 		progress = 0;
 		for (q = 0; q < p->nprocs; q++) {
-			while (step(p, st, q, 0))
+			const struct eng_instr *in;
+
+			if (!dirty[q])
+				continue;
+			for (;;) {
+				in = &CUR(p, st, q)[PC(p, st, q)];
+				if (!step(p, st, q, 0))
+					break;
 				progress = 1;
-			if (match_deterministic(p, st, q))
+				/* a message sent: its destination's processes may match it */
+				if (in->op == ENG_POST_SEND && in->a != ENG_PROC_NULL) {
+					int dest = send_dest(p, st, q, in);
+
+					for (r = FIRST(p, dest); r < LAST(p, dest); r++)
+						dirty[r] = 1;
+				}
+			}
+			if (match_deterministic(p, st, q, dirty))
+				progress = 1; /* q may step now: still dirty */
+			else
+				dirty[q] = 0;
+		}
+	}
+	p->sweep->valid = !st[ENG_ST_OVERFLOW] && !st[ENG_ST_ERROR];
+}
+
+/* Run every deterministic step until none is left (quiescence). */
+static void closure(const struct eng_prog *p, int32_t *st)
+{
+	/* Whether process q steps or matches is a function of the state alone: one found stuck
+	 * stays stuck until the state changes, so a sweep passes over those found stuck since
+	 * the last change (changes counts them; stuck[q] is its count when q was found so).
+	 * The steps taken, and their order, are those of sweeping every process every time. */
+	unsigned changes = 0, stuck[CLOSURE_TRACKED];
+	int progress = 1, q, tracked = p->nprocs <= CLOSURE_TRACKED;
+
+	if (sweep_narrow(p)) {
+		if (!p->sweep->valid)
+			memset(p->sweep->dirty, 1, (size_t)p->nprocs);
+		closure_narrow(p, st, p->sweep->dirty);
+		return;
+	}
+	for (q = 0; tracked && q < p->nprocs; q++)
+		stuck[q] = ~0u;
+	while (progress && !st[ENG_ST_OVERFLOW] && !st[ENG_ST_ERROR]) {
+		progress = 0;
+		for (q = 0; q < p->nprocs; q++) {
+			if (tracked && stuck[q] == changes)
+				continue;
+			while (step(p, st, q, 0)) {
 				progress = 1;
+				changes++;
+			}
+			if (match_deterministic(p, st, q, NULL)) {
+				progress = 1;
+				changes++; /* q may step now: not stuck */
+			} else if (p->ncoll && CUR(p, st, q)[PC(p, st, q)].op == ENG_COLL) {
+				changes++; /* entering a collective is a change but no step */
+			} else if (tracked) {
+				stuck[q] = changes;
+			}
 		}
 		/* a collective entered by a later rank may release an earlier one */
-		for (q = 0; q < p->nprocs; q++) {
+		for (q = 0; (p->ncoll || p->nicoll) && q < p->nprocs; q++) {
 			const struct eng_instr *in = &CUR(p, st, q)[PC(p, st, q)];
 
-			if (p->nicoll && complete_icoll(p, st, q))
+			if (p->nicoll && complete_icoll(p, st, q)) {
 				progress = 1;
+				changes++;
+			}
 			if (!progress && in->op == ENG_COLL &&
 			    COLL(p, st, in->a, RANK(p, q)) >= in->c &&
-			    coll_complete(p, st, RANK(p, q), in))
+			    coll_complete(p, st, RANK(p, q), in)) {
 				progress = 1;
+				changes++;
+			}
 		}
 	}
 }
@@ -1394,9 +1499,9 @@ static int wenv_single(const struct eng_prog *p, const int32_t *st, int d)
 	if (!e)
 		return -1;
 	n += e->run[PC(p, st, d) + 1];
-	for (i = 0; i < st[ENG_ST_NMSG]; i++)
-		if ((m[2 * i] >> 16) == d &&
-		    send_matches(&p->ins[msg_src(m[2 * i])][m[2 * i + 1] >> 1], d, e->comm, e->tag))
+	/* the messages to d: together, sorted by destination */
+	for (i = msg_lower(p, st, d << 16); i < st[ENG_ST_NMSG] && (m[2 * i] >> 16) == d; i++)
+		if (send_matches(&p->ins[msg_src(m[2 * i])][m[2 * i + 1] >> 1], d, e->comm, e->tag))
 			left++;
 	for (s = 0; s < p->nranks; s++)
 		if (e->nsends[s])
@@ -1463,36 +1568,68 @@ static int persistent_rank(const struct eng_prog *p, const int32_t *st)
 	return best;
 }
 
-/* Every choice walk_choices() counts, as it gives the k-th: (process, live index or kind,
- * message or position); max entries at most. */
-struct walk_list {
-	int *d, *li, *i;
+/* What a walk of the choices (walk_choices()) is after: the k-th (k < 0: none, count them
+ * all), or the first that c takes (eng_choose_first()), found as (process,
+ * live index or kind, message or position) in (d, li, i), d -1 until found; and every choice
+ * it counts noted in all_* (max entries at most) when all_d is not NULL. */
+struct walk {
+	int k;
+	const struct eng_chooser *c;
+	int d, li, i;
+	int *all_d, *all_li, *all_i;
 	int max;
 };
 
-static void walk_note(struct walk_list *all, int n, int d, int li, int i)
+static void describe(const struct eng_prog *p, const int32_t *st, int dd, int li, int i, int *d,
+		     int *ri, int *s, int *si);
+
+/* Choice n of the walk, (d, li, i): is it the one w is after? */
+static int walk_at(const struct eng_prog *p, const int32_t *st, struct walk *w, int n, int d,
+		   int li, int i)
 {
-	if (!all || n >= all->max)
-		return;
-	all->d[n] = d;
-	all->li[n] = li;
-	all->i[n] = i;
+	int dd, ri, s, si;
+
+	if (n == w->k || (w->c && (describe(p, st, d, li, i, &dd, &ri, &s, &si),
+				   w->c->accept(w->c->ctx, st, dd, ri, s, si)))) {
+		w->d = d;
+		w->li = li;
+		w->i = i;
+		return 1;
+	}
+	if (w->all_d && n < w->max) {
+		w->all_d[n] = d;
+		w->all_li[n] = li;
+		w->all_i[n] = i;
+	}
+	return 0;
 }
 
-static int walk_choices(const struct eng_prog *p, const int32_t *st, int k, int *d_out, int *li_out,
-			int *i_out, struct walk_list *all);
+static int walk_choices(const struct eng_prog *p, const int32_t *st, struct walk *w);
 
 /* Quiescent again: refresh the header words the model reads. */
 static void settle(const struct eng_prog *p, int32_t *st)
 {
+	struct walk w = {p->count ? p->count : -1, NULL, -1, -1, -1, NULL, NULL, NULL, 0};
+
 	closure(p, st);
-	st[ENG_ST_NCHOICES] = walk_choices(p, st, -1, NULL, NULL, NULL, NULL);
+	if (p->sweep) { /* the first choice, for eng_choose(0) of a walk to take unwalked */
+		w.all_d = &p->sweep->first_d;
+		w.all_li = &p->sweep->first_li;
+		w.all_i = &p->sweep->first_i;
+		w.max = 1;
+	}
+	/* a walk to the count-th choice stops there, having counted count of them */
+	st[ENG_ST_NCHOICES] = walk_choices(p, st, &w);
+	if (p->sweep)
+		p->sweep->first = st[ENG_ST_NCHOICES] > 0;
 	/* only a state without a choice ends a path: only there is it asked */
 	st[ENG_ST_DONE] = st[ENG_ST_NCHOICES] ? 0 : eng_all_done(p, st);
 }
 
 void eng_start(const struct eng_prog *p, int32_t *st)
 {
+	if (p->sweep)
+		p->sweep->valid = 0;
 	if (p->start)
 		memcpy(st, p->start, eng_state_bytes(p));
 	else
@@ -1532,33 +1669,31 @@ static int step_is_choice(const struct eng_prog *p, const int32_t *st, int d)
 	}
 }
 
-/* Walk the choices in canonical order; stop at the k-th (k < 0: count them all). */
-static int walk_choices(const struct eng_prog *p, const int32_t *st, int k, int *d_out, int *li_out,
-			int *i_out, struct walk_list *all)
+/* Walk the choices in canonical order; stop at the one w is after (its index returned),
+ * else count them all. */
+static int walk_choices(const struct eng_prog *p, const int32_t *st, struct walk *w)
 {
 	int d, li, s, j, n = 0, only = -1, reduce = reducing(p);
 
+	w->d = -1;
 	if (st[ENG_ST_OVERFLOW] || st[ENG_ST_ERROR])
 		return 0;
 	/* the reductions (above): interchangeable wildcard receives, whose first candidate is
 	 * the only choice; else one rank's choices, when they are a persistent set */
 	for (d = 0; d < p->nranks && reduce; d++) {
+		/* no message to d: no candidate, whatever wenv_single() says */
+		j = msg_lower(p, st, d << 16);
+		if (j >= st[ENG_ST_NMSG] || (MSG(p, st)[2 * j] >> 16) != d)
+			continue;
 		li = wenv_single(p, st, d);
 		if (li < 0)
 			continue;
-		for (j = msg_lower(p, st, d << 16); (s = next_sender(p, st, d, &j)) >= 0;) {
+		for (; (s = next_sender(p, st, d, &j)) >= 0;) {
 			int i = candidate(p, st, d, li, s);
 
 			if (i < 0)
 				continue;
-			if (k == 0) {
-				*d_out = d;
-				*li_out = li;
-				*i_out = i;
-				return 0;
-			}
-			walk_note(all, 0, d, li, i);
-			return 1;
+			return walk_at(p, st, w, 0, d, li, i) ? 0 : 1;
 		}
 	}
 	if (reduce)
@@ -1584,16 +1719,15 @@ static int walk_choices(const struct eng_prog *p, const int32_t *st, int k, int 
 
 				if (s < first_source(p, in) || s >= last_source(p, in))
 					continue;
+				if (w->c && w->c->sender &&
+				    !w->c->sender(w->c->ctx, st, d, e >> 1, s))
+					continue; /* no candidate it would take */
 				i = candidate(p, st, d, li, s);
 				if (i < 0)
 					continue;
-				if (n == k) {
-					*d_out = d;
-					*li_out = li;
-					*i_out = i;
+				if (walk_at(p, st, w, n, d, li, i))
 					return n;
-				}
-				walk_note(all, n++, d, li, i);
+				n++;
 			}
 		}
 	}
@@ -1604,13 +1738,9 @@ static int walk_choices(const struct eng_prog *p, const int32_t *st, int k, int 
 	for (d = 0; d < p->nprocs; d++) {
 		if (!step_is_choice(p, st, d))
 			continue;
-		if (n == k) {
-			*d_out = d;
-			*li_out = -1;
-			*i_out = -1;
+		if (walk_at(p, st, w, n, d, -1, -1))
 			return n;
-		}
-		walk_note(all, n++, d, -1, -1);
+		n++;
 	}
 	/* cancels (doc/semantics.md 4.7): a send in flight at its cancel is withdrawn (li -5)
 	 * or goes on (li -6); an open receive whose cancellation was asked for is withdrawn
@@ -1620,24 +1750,16 @@ static int walk_choices(const struct eng_prog *p, const int32_t *st, int k, int 
 		int j;
 
 		for (j = -5; j >= -6 && cancel_open_send(p, st, d, in); j--) {
-			if (n == k) {
-				*d_out = d;
-				*li_out = j;
-				*i_out = -1;
+			if (walk_at(p, st, w, n, d, j, -1))
 				return n;
-			}
-			walk_note(all, n++, d, j, -1);
+			n++;
 		}
 		for (li = 0; li < NLIVE(p, st, d); li++) {
 			if (!cancel_open_recv(p, st, d, li))
 				continue;
-			if (n == k) {
-				*d_out = d;
-				*li_out = -7;
-				*i_out = li;
+			if (walk_at(p, st, w, n, d, -7, li))
 				return n;
-			}
-			walk_note(all, n++, d, -7, li);
+			n++;
 		}
 	}
 	/* verify: which of its complete requests an any-completion returns (li -2, i the
@@ -1670,13 +1792,9 @@ static int walk_choices(const struct eng_prog *p, const int32_t *st, int k, int 
 				if (x < 0 || earlier_receive_wants(p, st, d, NLIVE(p, st, d), x))
 					continue;
 			}
-			if (n == k) {
-				*d_out = d;
-				*li_out = kind;
-				*i_out = x;
+			if (walk_at(p, st, w, n, d, kind, x))
 				return n;
-			}
-			walk_note(all, n++, d, kind, x);
+			n++;
 		}
 	}
 	return n;
@@ -1684,7 +1802,9 @@ static int walk_choices(const struct eng_prog *p, const int32_t *st, int k, int 
 
 int eng_nchoices(const struct eng_prog *p, const int32_t *st)
 {
-	return walk_choices(p, st, -1, NULL, NULL, NULL, NULL);
+	struct walk w = {-1, NULL, -1, -1, -1, NULL, NULL, NULL, 0};
+
+	return walk_choices(p, st, &w);
 }
 
 /* eng_choice()'s description of the choice walk_choices() gives as (dd, li, i). */
@@ -1724,10 +1844,10 @@ static void describe(const struct eng_prog *p, const int32_t *st, int dd, int li
 void eng_choice(const struct eng_prog *p, const int32_t *st, int k, int *d, int *ri, int *s,
 		int *si)
 {
-	int li = -1, i = -1, dd = -1;
+	struct walk w = {k, NULL, -1, -1, -1, NULL, NULL, NULL, 0};
 
-	walk_choices(p, st, k, &dd, &li, &i, NULL);
-	describe(p, st, dd, li, i, d, ri, s, si);
+	walk_choices(p, st, &w);
+	describe(p, st, w.d, w.li, w.i, d, ri, s, si);
 }
 
 int eng_choice_list(const struct eng_prog *p, const int32_t *st, int *d, int *ri, int *s, int *si,
@@ -1735,7 +1855,7 @@ int eng_choice_list(const struct eng_prog *p, const int32_t *st, int *d, int *ri
 {
 	int *li = malloc((size_t)(max > 0 ? max : 1) * sizeof(int));
 	int *at = malloc((size_t)(max > 0 ? max : 1) * sizeof(int));
-	struct walk_list all = {d, li, at, max};
+	struct walk w = {-1, NULL, -1, -1, -1, d, li, at, max};
 	int n, k;
 
 	if (!li || !at) {
@@ -1743,7 +1863,7 @@ int eng_choice_list(const struct eng_prog *p, const int32_t *st, int *d, int *ri
 		free(at);
 		return -1;
 	}
-	n = walk_choices(p, st, -1, NULL, NULL, NULL, &all);
+	n = walk_choices(p, st, &w);
 	for (k = 0; k < n && k < max; k++)
 		describe(p, st, d[k], li[k], at[k], &d[k], &ri[k], &s[k], &si[k]);
 	free(li);
@@ -1773,13 +1893,16 @@ static void cancel(const struct eng_prog *p, int32_t *st, int d, int li, int i)
 	step(p, st, d, 1); /* the cancel itself (-6: the send goes on as it would have) */
 }
 
-void eng_choose(const struct eng_prog *p, int32_t *st, int k)
+/* Take the choice a walk found, (d, li, i), then run every deterministic step. */
+static void take(const struct eng_prog *p, int32_t *st, int d, int li, int i)
 {
-	int d = -1, li = -1, i = -1;
-
-	walk_choices(p, st, k, &d, &li, &i, NULL);
-	if (d < 0)
-		return;
+	if (p->sweep && li >= 0 && p->sweep->valid) {
+		/* a match changes what its receiver and its message's sender read (closure_narrow) */
+		p->sweep->dirty[d] = 1;
+		p->sweep->dirty[msg_src(MSG(p, st)[2 * i])] = 1;
+	} else if (p->sweep) {
+		p->sweep->valid = 0;
+	}
 	if (li <= -5) {
 		cancel(p, st, d, li, i);
 	} else if (li <= -2) { /* verify */
@@ -1815,6 +1938,31 @@ void eng_choose(const struct eng_prog *p, int32_t *st, int k)
 		do_match(p, st, d, li, i);
 	}
 	settle(p, st);
+}
+
+void eng_choose(const struct eng_prog *p, int32_t *st, int k)
+{
+	struct walk w = {k, NULL, -1, -1, -1, NULL, NULL, NULL, 0};
+
+	/* a walk's step takes choice 0 where settle() left it: found already */
+	if (k == 0 && p->sweep && p->sweep->first) {
+		take(p, st, p->sweep->first_d, p->sweep->first_li, p->sweep->first_i);
+		return;
+	}
+	walk_choices(p, st, &w);
+	if (w.d >= 0)
+		take(p, st, w.d, w.li, w.i);
+}
+
+int eng_choose_first(const struct eng_prog *p, int32_t *st, const struct eng_chooser *c)
+{
+	struct walk w = {-1, c, -1, -1, -1, NULL, NULL, NULL, 0};
+	int k = walk_choices(p, st, &w);
+
+	if (w.d < 0)
+		return -1;
+	take(p, st, w.d, w.li, w.i);
+	return k;
 }
 
 int eng_left_path(const struct eng_prog *p, const int32_t *st, int r)

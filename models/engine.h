@@ -332,11 +332,21 @@ struct eng_prog {
 	/* 1: offer every choice, without the reductions (the tests'
 	 * reference search, check --full-search) */
 	int32_t full;
+	/* 0: a state's ENG_ST_NCHOICES counts every choice (SPIN's search, which offers each);
+	 * else at most this many, for check's own walks, which ask only whether there is a
+	 * choice (1) or more than one (2) and need not walk every rank's candidates to know */
+	int32_t count;
+	/* check's own walks, each step of which takes a choice on the state the last left: what
+	 * the closure keeps between steps (eng_sweep_new()); NULL: each closure sweeps every
+	 * process (SPIN's search, which goes back to earlier states) */
+	struct eng_sweep *sweep;
 	/* the state a search starts from (eng_state_bytes(), after
 	 * eng_layout): where check's own pass handed the search over;
 	 * NULL: the start of every process's program */
 	int32_t *start;
 	int32_t nready;	    /* ready sends in the program (eng_layout) */
+	int32_t ncoll;	    /* blocking collectives in it (eng_layout) */
+	int32_t nwinops;    /* one-sided synchronisation instructions in it (eng_layout) */
 	int32_t nicoll;	    /* nonblocking collectives in it (eng_layout) */
 	int32_t nwild;	    /* MPI_ANY_SOURCE receives in it (eng_layout) */
 	int32_t ncontended; /* contended window locks in it (eng_layout) */
@@ -365,7 +375,7 @@ struct eng_prog {
  * as possible side effects, so the engine keeps what the model branches on in the state). */
 #define ENG_ST_OVERFLOW 0 /* nonzero: more messages in flight than maxmsg */
 #define ENG_ST_NMSG 1	  /* messages in flight */
-#define ENG_ST_NCHOICES 2 /* eng_nchoices() of this state */
+#define ENG_ST_NCHOICES 2 /* eng_nchoices() of this state (at most eng_prog.count) */
 #define ENG_ST_DONE 3	  /* eng_all_done() of this state when it has no choice, else 0 */
 /* 1 + the process whose next instruction is erroneous (enum
  * eng_error says how: eng_error()); the search ends there; else 0 */
@@ -389,6 +399,13 @@ void eng_set_buffering(struct eng_prog *prog, enum eng_buffering b, int64_t eage
  * list is never freed or grown alone. NULL when out of memory. */
 int32_t *eng_list_alloc(struct eng_prog *prog, size_t n);
 
+/* Which processes the closure found stuck at the end of the last step of a walk, so that the
+ * next passes over those the choice it takes leaves stuck (engine.c, closure()): for a walk
+ * that takes every choice on the state the last call left, set as prog->sweep of the program
+ * it walks (after eng_layout; freed with eng_sweep_free() by its caller). */
+struct eng_sweep *eng_sweep_new(const struct eng_prog *prog);
+void eng_sweep_free(struct eng_sweep *sweep);
+
 /* Size of a state in bytes (after eng_layout). */
 size_t eng_state_bytes(const struct eng_prog *prog);
 
@@ -401,6 +418,22 @@ int eng_nchoices(const struct eng_prog *prog, const int32_t *st);
 
 /* Take choice k (0 <= k < eng_nchoices()), then run every deterministic step. */
 void eng_choose(const struct eng_prog *prog, int32_t *st, int k);
+
+/* Which choice eng_choose_first() takes: the first that accept() takes, given as eng_choice()
+ * describes it (accept() sees st unchanged). sender, if not NULL, is asked first whether
+ * process d's receive (its instruction ri) may take a message of process s at all: a match it
+ * says no to, which accept() must not take either, is passed over without being described or
+ * counted, and the k eng_choose_first() returns is then no index of eng_choice(). */
+struct eng_chooser {
+	int (*accept)(void *ctx, const int32_t *st, int d, int ri, int s, int si);
+	int (*sender)(void *ctx, const int32_t *st, int d, int ri, int s);
+	void *ctx;
+};
+
+/* Take the first choice of st, in the order of eng_choice(), that c takes, as eng_choose()
+ * takes it; returns its k, or -1 if c took none (st unchanged). One walk, up to the choice
+ * taken. */
+int eng_choose_first(const struct eng_prog *prog, int32_t *st, const struct eng_chooser *c);
 
 /* Describe choice k: process d's receive instruction *ri takes process *s's send instruction
  * *si; or, with *s == -1, process d executes its instruction *ri: it posts a receive that may

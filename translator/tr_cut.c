@@ -10,14 +10,21 @@
 
 long tr_forced_path(const struct eng_prog *prog, int32_t *st)
 {
+	struct eng_prog q = *prog; /* shares the program; counts fewer choices */
 	long lead = 0;
 
-	eng_start(prog, st);
-	/* the state's count of choices, as the engine left it (eng_nchoices() walks them) */
+	/* the state's count of choices, as the engine left it: whether there are several is
+	 * all the pass asks, and the engine need not walk every candidate to say */
+	q.count = 2;
+	q.sweep = eng_sweep_new(&q); /* each choice taken where the last left the state */
+	eng_start(&q, st);
 	while (st[ENG_ST_NCHOICES] == 1) {
-		eng_choose(prog, st, 0);
+		eng_choose(&q, st, 0);
 		lead++;
 	}
+	eng_sweep_free(q.sweep);
+	/* as eng_start() and eng_choose() leave a state for prog */
+	st[ENG_ST_NCHOICES] = eng_nchoices(prog, st);
 	return lead;
 }
 

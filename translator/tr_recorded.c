@@ -56,10 +56,11 @@ static int recorded_cancelled(const struct mpiv_rank_trace *t, long e)
 	return recorded_completion(t, e, &src) ? src == MPIV_NONE : -1;
 }
 
-/* The event of instruction i of process d, in the variant it is in. */
-static long recorded_ev(const struct eng_prog *p, const int32_t *st, int d, int i)
+/* Instruction i of process d, in the variant it is in. */
+static const struct eng_instr *recorded_instr(const struct eng_prog *p, const int32_t *st, int d,
+					      int i)
 {
-	return eng_variant_ins(p, d, eng_variant(p, st, d))[i].ev;
+	return p->nvar ? &eng_variant_ins(p, d, eng_variant(p, st, d))[i] : &p->ins[d][i];
 }
 
 /* verify's choices (eng_choice() with s <= -2): is it what the run did? An any-completion
@@ -79,85 +80,140 @@ static int recorded_input(const struct eng_prog *p, const struct mpiv_traceset *
 	return si == eng_variant(p, st, d);
 }
 
-/* tr_recorded_path(), each choice it takes appended to *picks (grown; *npicks of them) when
- * picks is not NULL. */
-static int recorded_walk(const struct eng_prog *prog, const struct mpiv_traceset *ts,
-			 enum eng_buffering b, long long eager, struct eng_observer *obs,
-			 int32_t *st, int **picks, int *npicks)
+/* What recorded_choice() needs: the program walked, the traces, and the last receive it was
+ * asked about (process d, instruction in) with its recorded source (a wildcard's). */
+struct recorded {
+	const struct eng_prog *q;
+	const struct mpiv_traceset *ts;
+	int d;
+	const struct eng_instr *in;
+	int32_t src;
+};
+
+/* May process d's receive (instruction ri) take a message of process s, as the recorded run
+ * did? A receive naming its source takes its one match; a wildcard receive the source the
+ * run recorded. */
+static int recorded_sender(void *ctx, const int32_t *st, int d, int ri, int s)
 {
-	struct eng_prog q = *prog; /* shares the program; only what the search does changes */
-	size_t cap = 0;
-	int *d = NULL, *ri = NULL, *s = NULL, *si = NULL, n, k, seen, known = 1, max = 0;
-	int32_t src = MPIV_NONE;
+	struct recorded *r = ctx;
+	const struct eng_instr *in = recorded_instr(r->q, st, d, ri);
 
-	q.full = 1; /* the recorded choice must be on offer */
-	q.buffering = b;
-	q.eager = eager;
-	q.obs = obs;
-	eng_start(&q, st);
-	while ((n = st[ENG_ST_NCHOICES]) > 0) {
-		int pick = -1, post = -1, fails = -1;
+	/* a wildcard's recorded source, once for all its candidates (it decodes the receive's
+	 * event, and its completion's) */
+	if (d != r->d || in != r->in) {
+		r->d = d;
+		r->in = in;
+		r->src = in->a == ENG_ANY ?
+				 tr_recorded_source(&r->ts->ranks[r->q->proc_rank[d]], in->ev) :
+				 MPIV_NONE;
+	}
+	return in->a != ENG_ANY || r->src == r->q->proc_rank[s];
+}
 
-		if (n > max) { /* room for every choice, listed in one walk */
-			max = 2 * n;
-			d = xrealloc(d, (size_t)max * sizeof(*d));
-			ri = xrealloc(ri, (size_t)max * sizeof(*ri));
-			s = xrealloc(s, (size_t)max * sizeof(*s));
-			si = xrealloc(si, (size_t)max * sizeof(*si));
-		}
-		if (eng_choice_list(&q, st, d, ri, s, si, max) != n)
-			abort(); /* the count the engine left is the list's */
-		for (k = 0, seen = -1; k < n && pick < 0; k++) {
-			const struct mpiv_rank_trace *t = &ts->ranks[q.proc_rank[d[k]]];
-			int named = s[k] >= 0 &&
-				    eng_variant_ins(&q, d[k], eng_variant(&q, st, d[k]))[ri[k]].a !=
-					    ENG_ANY;
+/* Is choice (d, ri, s, si) of st (eng_choice()) the one the recorded run made? A receive
+ * posted as a choice (no match yet) or another step of a process (s -1) is; so is a match
+ * recorded_sender() allows, a receive's cancel the run saw succeed, and verify's choices as
+ * the run made them. A send's cancel is not: the trace does not say whether it succeeded. */
+static int recorded_choice(void *ctx, const int32_t *st, int d, int ri, int s, int si)
+{
+	struct recorded *r = ctx;
 
-			/* a wildcard's recorded source, once for all its candidates (it decodes the
-			 * receive's event) */
-			if (s[k] >= 0 && !named &&
-			    (seen < 0 || d[k] != d[seen] || ri[k] != ri[seen])) {
-				seen = k;
-				src = tr_recorded_source(t, recorded_ev(&q, st, d[k], ri[k]));
-			}
-			if (s[k] == -1 && post < 0)
-				post = k; /* a receive posted as a choice: no match yet */
-			else if (s[k] >= 0 && (named || src == q.proc_rank[s[k]]))
-				pick = k; /* a receive naming its source has one match */
-			else if (s[k] == -7 &&
-				 recorded_cancelled(t, recorded_ev(&q, st, d[k], ri[k])) == 1)
-				pick = k;
-			else if (s[k] == -6 && fails < 0)
-				fails = k; /* a send's cancel: the trace does not say */
-			else if (s[k] <= -2 && s[k] >= -4 &&
-				 recorded_input(&q, ts, st, d[k], s[k], si[k]))
-				pick = k;
-		}
-		if (post >= 0) {
-			pick = post;
-		} else if (pick < 0) {
-			known = 0;
-			pick = fails;
-		}
-		if (pick < 0)
-			pick = 0;
-		if (picks) {
-			xgrow((void **)picks, &cap, (size_t)*npicks + 1, sizeof(**picks));
-			(*picks)[(*npicks)++] = pick;
-		}
-		eng_choose(&q, st, pick);
+	if (s == -1)
+		return 1;
+	if (s == -7)
+		return recorded_cancelled(&r->ts->ranks[r->q->proc_rank[d]],
+					  recorded_instr(r->q, st, d, ri)->ev) == 1;
+	if (s <= -2 && s >= -4)
+		return recorded_input(r->q, r->ts, st, d, s, si);
+	return s >= 0 && recorded_sender(ctx, st, d, ri, s);
+}
+
+/* The choice of st to take by listing every one of them: the first the recorded run made
+ * (recorded_choice()), else, clearing *known, a send's cancel going on, else the first. */
+static int listed_choice(const struct eng_prog *q, const int32_t *st, struct recorded *r,
+			 int *known)
+{
+	int n = eng_nchoices(q, st), k, pick = -1, fails = -1;
+	size_t size = (size_t)(n > 0 ? n : 1) * sizeof(int);
+	int *d = xmalloc(size), *ri = xmalloc(size), *s = xmalloc(size), *si = xmalloc(size);
+
+	if (eng_choice_list(q, st, d, ri, s, si, n) != n)
+		abort(); /* the count is the list's */
+	for (k = 0; k < n && pick < 0; k++) {
+		if (recorded_choice(r, st, d[k], ri[k], s[k], si[k]))
+			pick = k;
+		else if (s[k] == -6 && fails < 0)
+			fails = k;
+	}
+	if (pick < 0) {
+		*known = 0;
+		pick = fails >= 0 ? fails : 0;
 	}
 	free(d);
 	free(ri);
 	free(s);
 	free(si);
+	return pick;
+}
+
+/* tr_recorded_path(), each choice it takes appended to *picks (grown; *npicks of them) when
+ * picks is not NULL. Each state's choice is the first the run made, found by walking the
+ * choices only up to it (eng_choose_first()), past the candidates of senders the run's
+ * receive did not take when no pick is asked for (no index is needed then), the engine
+ * counting no more of a state's choices than whether there is one and sweeping only the
+ * processes a choice may have set going (eng_sweep_new()); or, with listed, by
+ * listing every choice of every state (the same choices, in more time:
+ * tests/unit/test_recorded.c compares them). */
+static int recorded_walk(const struct eng_prog *prog, const struct mpiv_traceset *ts,
+			 enum eng_buffering b, long long eager, struct eng_observer *obs,
+			 int32_t *st, int listed, int **picks, int *npicks)
+{
+	struct eng_prog q = *prog; /* shares the program; only what the search does changes */
+	struct recorded r = {&q, ts, -1, NULL, MPIV_NONE};
+	struct eng_chooser c = {recorded_choice, picks ? NULL : recorded_sender, &r};
+	size_t cap = 0;
+	int known = 1;
+
+	q.full = 1; /* the recorded choice must be on offer */
+	q.count = listed ? 0 : 1;
+	q.sweep = listed ? NULL : eng_sweep_new(&q); /* each choice where the last left st */
+	q.buffering = b;
+	q.eager = eager;
+	q.obs = obs;
+	eng_start(&q, st);
+	while (st[ENG_ST_NCHOICES] > 0) {
+		int pick = listed ? -1 : eng_choose_first(&q, st, &c);
+
+		if (pick < 0) {
+			pick = listed_choice(&q, st, &r, &known);
+			eng_choose(&q, st, pick);
+		}
+		if (picks) {
+			xgrow((void **)picks, &cap, (size_t)*npicks + 1, sizeof(**picks));
+			(*picks)[(*npicks)++] = pick;
+		}
+	}
+	eng_sweep_free(q.sweep);
+	return known;
+}
+
+int tr_recorded_picks(const struct eng_prog *prog, const struct mpiv_traceset *ts,
+		      enum eng_buffering b, long long eager, int listed, int **picks, int *npicks)
+{
+	int32_t *st = xmalloc(eng_state_bytes(prog));
+	int known;
+
+	*picks = NULL;
+	*npicks = 0;
+	known = recorded_walk(prog, ts, b, eager, NULL, st, listed, picks, npicks);
+	free(st);
 	return known;
 }
 
 int tr_recorded_path(const struct eng_prog *prog, const struct mpiv_traceset *ts,
 		     enum eng_buffering b, long long eager, struct eng_observer *obs, int32_t *st)
 {
-	return recorded_walk(prog, ts, b, eager, obs, st, NULL, NULL);
+	return recorded_walk(prog, ts, b, eager, obs, st, 0, NULL, NULL);
 }
 
 int tr_recorded_cex(const struct eng_prog *prog, const struct mpiv_traceset *ts,
@@ -167,7 +223,7 @@ int tr_recorded_cex(const struct eng_prog *prog, const struct mpiv_traceset *ts,
 	int32_t *st = xmalloc(eng_state_bytes(prog));
 	int *picks = NULL, n = 0, rc;
 
-	recorded_walk(prog, ts, (enum eng_buffering)b->mode, b->bytes, NULL, st, &picks, &n);
+	recorded_walk(prog, ts, (enum eng_buffering)b->mode, b->bytes, NULL, st, 0, &picks, &n);
 	/* the same program as the walk ran: every choice on offer, sends buffered as b says */
 	q.full = 1;
 	q.buffering = (enum eng_buffering)b->mode;

@@ -214,6 +214,13 @@ int tr_cex(const struct eng_prog *prog, const struct mpiv_traceset *ts, long lea
 int tr_recorded_path(const struct eng_prog *prog, const struct mpiv_traceset *ts,
 		     enum eng_buffering b, long long eager, struct eng_observer *obs, int32_t *st);
 
+/* The choices the recorded path (tr_recorded_path()) in buffering b takes, each as its k
+ * (eng_choose()), into *picks (allocated; *npicks of them); listed: found by listing every
+ * choice of each state, as a reference for the tests, else as tr_recorded_path() finds them.
+ * Returns what tr_recorded_path() does. */
+int tr_recorded_picks(const struct eng_prog *prog, const struct mpiv_traceset *ts,
+		      enum eng_buffering b, long long eager, int listed, int **picks, int *npicks);
+
 /* The recorded path (tr_recorded_path()) in buffering b, described as a counterexample is
  * (tr_cex()): each rank's operations in order, every match the run made, which standard sends
  * b buffers, and where ranks are stuck at its end. Returns 1 if the path ends in a deadlock

@@ -2,7 +2,6 @@
  * trace directory written as JSON with an `expect` file giving the verdict per buffering mode.
  * tests/model/run.sh checks the same cases through SPIN, so the two searches are compared on
  * every rule the model encodes. */
-#include <dirent.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -10,14 +9,6 @@
 #include "translate.h"
 #include "unit.h"
 #include "xalloc.h"
-
-/* tests/model/cases, relative to the top of the tree (where make check runs). */
-static const char *cases_dir(void)
-{
-	const char *d = getenv("MPIV_MODEL_CASES");
-
-	return d && *d ? d : "tests/model/cases";
-}
 
 static int parse_mode(const char *s, struct tr_opts *o)
 {
@@ -87,23 +78,15 @@ static int check_case(const char *dir)
 	return n;
 }
 
+static void check_one(const char *dir, void *nlines)
+{
+	*(int *)nlines += check_case(dir);
+}
+
 static void test_cases(void)
 {
-	DIR *d = opendir(cases_dir());
-	struct dirent *e;
-	int ncases = 0, nlines = 0;
+	int nlines = 0, ncases = unit_each_case(check_one, &nlines);
 
-	CU_ASSERT_PTR_NOT_NULL_FATAL(d);
-	while ((e = readdir(d))) {
-		char path[512];
-
-		if (e->d_name[0] == '.')
-			continue;
-		snprintf(path, sizeof(path), "%s/%s", cases_dir(), e->d_name);
-		nlines += check_case(path);
-		ncases++;
-	}
-	closedir(d);
 	/* an empty or unreadable case directory must not pass for success */
 	CU_ASSERT(ncases >= 10);
 	CU_ASSERT(nlines >= 2 * ncases);
@@ -139,7 +122,7 @@ static void test_match_by_tag(void)
 	struct matches m;
 	int32_t *st;
 
-	snprintf(dir, sizeof(dir), "%s/match-by-tag", cases_dir());
+	snprintf(dir, sizeof(dir), "%s/match-by-tag", unit_cases_dir());
 	CU_ASSERT_FATAL(mpiv_traceset_load(dir, &ts, NULL) == 0);
 	CU_ASSERT_FATAL(tr_translate(&ts, &opts, &prog, NULL) == 0);
 	memset(&m, 0, sizeof(m));
@@ -170,7 +153,7 @@ static void test_canonical_state(void)
 
 	/* wildcard-gather: taking rank 1 then rank 2, or 2 then 1, ends in the same state
 	 * (searched in full: the reduction would offer rank 1's message alone) */
-	snprintf(dir, sizeof(dir), "%s/wildcard-gather", cases_dir());
+	snprintf(dir, sizeof(dir), "%s/wildcard-gather", unit_cases_dir());
 	CU_ASSERT_FATAL(mpiv_traceset_load(dir, &ts, NULL) == 0);
 	CU_ASSERT_FATAL(tr_translate(&ts, &opts, &prog, NULL) == 0);
 	prog.full = 1;

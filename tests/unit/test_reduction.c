@@ -647,12 +647,21 @@ static int same_search(const struct eng_prog *p, const int32_t *st, const struct
 	return same;
 }
 
+/* Program t of generator k (masters, mixed programs, farms), seeded by both, into p. */
+static void make_nth(int k, int t, struct gen *g, struct eng_prog *p)
+{
+	static void (*const makes[])(struct gen *, struct eng_prog *,
+				     int) = {make_program, make_mixed, make_farm};
+
+	memset(g, 0, sizeof(*g));
+	g->seed = 104729u * (unsigned)t + (unsigned)k;
+	makes[k](g, p, 2 + rnd(g, GEN_RANKS - 1));
+}
+
 /* check's own pass: the state the forced path ends in, cut there (tr_cut), must offer the same
  * search as the whole program from that state, in every mode. */
 static void test_cut_programs(void)
 {
-	void (*makes[])(struct gen *, struct eng_prog *, int) = {make_program, make_mixed,
-								 make_farm};
 	int t, m, g, cut = 0, branching = 0;
 
 	for (g = 0; g < 3; g++)
@@ -660,9 +669,7 @@ static void test_cut_programs(void)
 			struct gen gen;
 			struct eng_prog p;
 
-			memset(&gen, 0, sizeof(gen));
-			gen.seed = 104729u * (unsigned)t + (unsigned)g;
-			makes[g](&gen, &p, 2 + rnd(&gen, GEN_RANKS - 1));
+			make_nth(g, t, &gen, &p);
 			for (m = 0; m < 3; m++) {
 				int32_t *st;
 				struct eng_prog c;
@@ -692,6 +699,113 @@ static void test_cut_programs(void)
 	CU_ASSERT_EQUAL(cut, branching);
 }
 
+/* A choice as eng_choice() describes it, for eng_choose_first() to find again. */
+struct described {
+	int d, ri, s, si;
+};
+
+static int is_described(void *ctx, const int32_t *st, int d, int ri, int s, int si)
+{
+	const struct described *c = ctx;
+
+	(void)st;
+	return d == c->d && ri == c->ri && s == c->s && si == c->si;
+}
+
+/* Might a match of process d's receive ri with a message of process s be the one described? */
+static int may_be_described(void *ctx, const int32_t *st, int d, int ri, int s)
+{
+	const struct described *c = ctx;
+
+	(void)st;
+	return d == c->d && ri == c->ri && s == c->s;
+}
+
+/* Random paths of p, each choice taken three times: by its k (eng_choose(), every choice
+ * counted, every process swept), and found by its description (eng_choose_first()) on
+ * programs whose states count at most count choices and whose closures follow which processes
+ * may step, with the senders of other matches passed over or not. All must give the same
+ * state, but for the count, and the same k where the walk counts every sender. Returns the
+ * choices compared. */
+static int choose_first_paths(const struct eng_prog *p, int count, struct gen *g)
+{
+	struct eng_prog c = *p, cf;
+	size_t size = eng_state_bytes(p);
+	int32_t *a = xmalloc(size), *b = xmalloc(size), *f = xmalloc(size);
+	int path, n, k, j, compared = 0;
+
+	c.count = count;
+	cf = c;
+	/* each walk takes every choice where its last step left the state: its closures follow
+	 * which processes may step (eng_sweep_new()) */
+	c.sweep = eng_sweep_new(&c);
+	cf.sweep = eng_sweep_new(&cf);
+	for (path = 0; path < 4; path++) {
+		eng_start(p, a);
+		eng_start(&c, b);
+		eng_start(&cf, f);
+		n = a[ENG_ST_NCHOICES];
+		CU_ASSERT_EQUAL(b[ENG_ST_NCHOICES], n < count ? n : count);
+		b[ENG_ST_NCHOICES] = n;
+		f[ENG_ST_NCHOICES] = n;
+		while ((n = a[ENG_ST_NCHOICES]) > 0) {
+			struct described want, at;
+			struct eng_chooser by_all = {is_described, NULL, &want};
+			struct eng_chooser by_sender = {is_described, may_be_described, &want};
+
+			k = rnd(g, n);
+			eng_choice(p, a, k, &want.d, &want.ri, &want.s, &want.si);
+			/* the first choice so described (k, unless two are described alike) */
+			for (j = 0; j < k; j++) {
+				eng_choice(p, a, j, &at.d, &at.ri, &at.s, &at.si);
+				if (!memcmp(&at, &want, sizeof(at)))
+					break;
+			}
+			eng_choose(p, a, j);
+			CU_ASSERT_EQUAL_FATAL(eng_choose_first(&c, b, &by_all), j);
+			CU_ASSERT_FATAL(eng_choose_first(&cf, f, &by_sender) >= 0);
+			n = a[ENG_ST_NCHOICES];
+			CU_ASSERT_EQUAL(b[ENG_ST_NCHOICES], n < count ? n : count);
+			b[ENG_ST_NCHOICES] = n;
+			f[ENG_ST_NCHOICES] = n;
+			CU_ASSERT_FATAL(memcmp(a, b, size) == 0);
+			CU_ASSERT_FATAL(memcmp(a, f, size) == 0);
+			compared++;
+		}
+	}
+	eng_sweep_free(c.sweep);
+	eng_sweep_free(cf.sweep);
+	free(a);
+	free(b);
+	free(f);
+	return compared;
+}
+
+/* eng_choose_first() and the counts a program may cap (eng_prog.count), against eng_choose()
+ * and the whole count, on random programs of every kind, reduced or not, in every mode. */
+static void test_choose_first(void)
+{
+	int t, m, k, compared = 0;
+
+	for (k = 0; k < 3; k++)
+		for (t = 0; t < 60; t++) {
+			struct gen g;
+			struct eng_prog p;
+
+			make_nth(k, t, &g, &p);
+			for (m = 0; m < 3; m++) {
+				eng_set_buffering(&p, modes[m], 16);
+				p.full = 0;
+				compared += choose_first_paths(&p, 1 + t % 3, &g);
+				p.full = 1;
+				compared += choose_first_paths(&p, 1 + t % 3, &g);
+			}
+			eng_prog_release(&p);
+		}
+	fprintf(stderr, "\n  eng_choose_first: %d choices compared ", compared);
+	CU_ASSERT(compared >= 5000);
+}
+
 static CU_TestInfo reduction_tests[] = {
 	{"reduced search reaches the same end states: masters", test_master_programs},
 	{"reduced search reaches the same end states: mixed", test_mixed_programs},
@@ -700,6 +814,7 @@ static CU_TestInfo reduction_tests[] = {
 	{"a rank's send to itself can bring its wildcard a candidate", test_send_to_self},
 	{"a program with a cancel is searched without the reductions", test_cancel_unreduced},
 	{"a search cut where it branches offers the same choices", test_cut_programs},
+	{"a choice found by its description is the one of its index", test_choose_first},
 	CU_TEST_INFO_NULL,
 };
 

@@ -24,11 +24,18 @@ long unit_explore(const struct eng_prog *prog, long *done);
  * case did not load or translate. */
 long unit_deadlocks(const char *const events[], enum eng_buffering b);
 
+/* tests/model/cases (MPIV_MODEL_CASES, else relative to the top of the tree, where make check
+ * runs). */
+const char *unit_cases_dir(void);
+
+/* Call fn(dir, ctx) on every case directory of unit_cases_dir(); returns how many. */
+int unit_each_case(void (*fn)(const char *dir, void *ctx), void *ctx);
+
 /* A fresh temporary directory (removed by nothing: tests leave it under /tmp). */
 const char *unit_tmpdir(void);
 
 extern CU_SuiteInfo event_suite, trace_suite, cex_suite, translate_suite, engine_suite,
 	reduction_suite, warn_suite, mpilib_suite, search_suite, verify_suite, redcheck_suite,
-	suppress_suite, slurm_suite, nodes_suite, promela_suite;
+	suppress_suite, slurm_suite, nodes_suite, promela_suite, recorded_suite;
 
 #endif

@@ -1,12 +1,40 @@
 /* Helpers of the CUnit tests: cases stated as JSON, and a native exhaustive search over the
  * engine's choices (the same semantics SPIN explores, without SPIN). */
 #include <stdio.h>
+#include <dirent.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "translate.h"
 #include "unit.h"
 #include "xalloc.h"
+
+const char *unit_cases_dir(void)
+{
+	const char *d = getenv("MPIV_MODEL_CASES");
+
+	return d && *d ? d : "tests/model/cases";
+}
+
+int unit_each_case(void (*fn)(const char *dir, void *ctx), void *ctx)
+{
+	DIR *d = opendir(unit_cases_dir());
+	struct dirent *e;
+	int n = 0;
+
+	CU_ASSERT_PTR_NOT_NULL_FATAL(d);
+	while ((e = readdir(d))) {
+		char path[512];
+
+		if (e->d_name[0] == '.')
+			continue;
+		snprintf(path, sizeof(path), "%s/%s", unit_cases_dir(), e->d_name);
+		fn(path, ctx);
+		n++;
+	}
+	closedir(d);
+	return n;
+}
 
 const char *unit_tmpdir(void)
 {
