@@ -3,6 +3,7 @@
  * MPI_ANY_SOURCE receives and with several ranks receiving from anyone, the reduced search must
  * reach exactly the end states (deadlocked, erroneous or finished) that the full search
  * reaches, in every buffering mode. */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -699,6 +700,92 @@ static void test_cut_programs(void)
 	CU_ASSERT_EQUAL(cut, branching);
 }
 
+/* What the model cases' cuts came to: cut and searched alike, refused where they branch, and
+ * programs with a generalized request's completion (refused wherever they stand). */
+struct cut_tally {
+	int cut, refused, greq;
+};
+
+static int has_greq_done(const struct eng_prog *p)
+{
+	int q, i;
+
+	for (q = 0; q < p->nprocs; q++)
+		for (i = 0; i < p->nins[q]; i++)
+			if (p->ins[q][i].op == ENG_GREQ_DONE)
+				return 1;
+	return 0;
+}
+
+static void cut_case(const char *dir, void *ctx)
+{
+	struct cut_tally *tl = ctx;
+	struct mpiv_traceset ts;
+	struct mpiv_error err;
+	int m;
+
+	mpiv_error_init(&err);
+	if (mpiv_traceset_load(dir, &ts, &err)) {
+		fprintf(stderr, "\n%s: %s\n", dir, err.text);
+		CU_FAIL("case did not load");
+		return;
+	}
+	for (m = 0; m < 3; m++) {
+		struct tr_opts opts = {modes[m], EAGER, 0, 0};
+		struct eng_prog p, c;
+		int32_t *st;
+		int budget = 5000;
+
+		mpiv_error_init(&err);
+		if (tr_translate(&ts, &opts, &p, &err)) {
+			fprintf(stderr, "\n%s: %s\n", dir, err.text);
+			CU_FAIL("case did not translate");
+			break;
+		}
+		st = xmalloc(eng_state_bytes(&p));
+		tr_forced_path(&p, st);
+		if (eng_nchoices(&p, st) > 1) {
+			if (tr_cut(&p, st, &c)) {
+				int32_t *cst = xmalloc(eng_state_bytes(&c));
+
+				eng_start(&c, cst);
+				if (!same_search(&p, st, &c, cst, &budget)) {
+					fprintf(stderr,
+						"\n%s: buffering %d: the cut searches otherwise\n",
+						dir, (int)modes[m]);
+					CU_FAIL("a cut model case searches otherwise");
+				}
+				tl->cut++;
+				free(cst);
+				eng_prog_release(&c);
+			} else {
+				tl->refused++;
+			}
+		}
+		/* a completion names its start by instruction: never cut (tr_cut.c) */
+		if (has_greq_done(&p)) {
+			CU_ASSERT_FALSE(tr_cut(&p, st, &c));
+			tl->greq++;
+		}
+		free(st);
+		eng_prog_release(&p);
+	}
+	mpiv_traceset_release(&ts);
+}
+
+/* The same on every model case, as check cuts them: a cut searches as the whole program did
+ * from there; a program with a generalized request's completion is searched whole. */
+static void test_cut_cases(void)
+{
+	struct cut_tally tl = {0, 0, 0};
+
+	unit_each_case(cut_case, &tl);
+	fprintf(stderr, "\n  %d cut, %d searched whole, %d with generalized requests refused ",
+		tl.cut, tl.refused, tl.greq);
+	CU_ASSERT(tl.cut >= 20);
+	CU_ASSERT(tl.greq >= 1);
+}
+
 /* A choice as eng_choice() describes it, for eng_choose_first() to find again. */
 struct described {
 	int d, ri, s, si;
@@ -814,6 +901,7 @@ static CU_TestInfo reduction_tests[] = {
 	{"a rank's send to itself can bring its wildcard a candidate", test_send_to_self},
 	{"a program with a cancel is searched without the reductions", test_cancel_unreduced},
 	{"a search cut where it branches offers the same choices", test_cut_programs},
+	{"the model cases cut where they branch, generalized requests not", test_cut_cases},
 	{"a choice found by its description is the one of its index", test_choose_first},
 	CU_TEST_INFO_NULL,
 };
