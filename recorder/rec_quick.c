@@ -1,6 +1,6 @@
-/* The quick way of the calls programs make most in their loops (recorder.h): MPI_Send,
- * MPI_Isend, MPI_Recv, MPI_Irecv and MPI_Wait record the same events as their handlers in
- * rec_p2p.c and rec_request.c, at a fraction of the cost. Each call site has a slot that
+/* The quick way of the calls programs make most in their loops (recorder.h): the entry points
+ * MPI_Send, MPI_Isend, MPI_Recv, MPI_Irecv and MPI_Wait (REC_IS_QUICK) record the same events
+ * as their handlers in rec_p2p.c and rec_request.c, at a fraction of the cost. Each call site has a slot that
  * remembers the arguments of its last call as the program passed them, what they became in
  * the trace (world ranks, communicator id, bytes: the envelope of env_p2p.c, as the common
  * way records it) and the record that was written, with what the call returned (the status
@@ -221,13 +221,17 @@ static inline void rq_leave(struct rq_slot *s, struct rec_call *c, int src, int 
 	rec_tls.depth--;
 }
 
-REC_HOT int rec_quick_Send(const void *buf, int count, MPI_Datatype datatype, int dest, int tag,
-			   MPI_Comm comm, const void *ret)
+MPIV_EXPORT REC_HOT int MPI_Send(const void *buf, int count, MPI_Datatype datatype, int dest,
+				 int tag, MPI_Comm comm)
 {
+	const void *ret = __builtin_return_address(0);
 	struct rec_call c;
-	struct rq_slot *s = rq_enter(&c, MPIV_CALL_Send, ret, count, datatype, dest, tag, comm);
+	struct rq_slot *s;
 	int rc;
 
+	if (!rec_quick_ready())
+		return rec_common_Send(buf, count, datatype, dest, tag, comm, ret);
+	s = rq_enter(&c, MPIV_CALL_Send, ret, count, datatype, dest, tag, comm);
 	rec_call_posted(&c);
 	rc = PMPI_Send(buf, count, datatype, dest, tag, comm);
 	rec_call_returned(&c);
@@ -256,20 +260,28 @@ static inline int rq_nonblocking(unsigned call, const void *buf, int count, MPI_
 	return rc;
 }
 
-REC_HOT int rec_quick_Isend(const void *buf, int count, MPI_Datatype datatype, int dest, int tag,
-			    MPI_Comm comm, MPI_Request *request, const void *ret)
+MPIV_EXPORT REC_HOT int MPI_Isend(const void *buf, int count, MPI_Datatype datatype, int dest,
+				  int tag, MPI_Comm comm, MPI_Request *request)
 {
+	const void *ret = __builtin_return_address(0);
+
+	if (!rec_quick_ready())
+		return rec_common_Isend(buf, count, datatype, dest, tag, comm, request, ret);
 	return rq_nonblocking(MPIV_CALL_Isend, buf, count, datatype, dest, tag, comm, request, ret);
 }
 
-REC_HOT int rec_quick_Recv(void *buf, int count, MPI_Datatype datatype, int source, int tag,
-			   MPI_Comm comm, MPI_Status *status, const void *ret)
+MPIV_EXPORT REC_HOT int MPI_Recv(void *buf, int count, MPI_Datatype datatype, int source, int tag,
+				 MPI_Comm comm, MPI_Status *status)
 {
+	const void *ret = __builtin_return_address(0);
 	struct rec_call c;
-	struct rq_slot *s = rq_enter(&c, MPIV_CALL_Recv, ret, count, datatype, source, tag, comm);
+	struct rq_slot *s;
 	MPI_Status local;
 	int rc, src = RQ_NO_MATCH, mtag = RQ_NO_MATCH;
 
+	if (!rec_quick_ready())
+		return rec_common_Recv(buf, count, datatype, source, tag, comm, status, ret);
+	s = rq_enter(&c, MPIV_CALL_Recv, ret, count, datatype, source, tag, comm);
 	/* The matched source and tag are the point of recording a receive. */
 	if (status == MPI_STATUS_IGNORE)
 		status = &local;
@@ -286,15 +298,20 @@ REC_HOT int rec_quick_Recv(void *buf, int count, MPI_Datatype datatype, int sour
 	return rc;
 }
 
-REC_HOT int rec_quick_Irecv(void *buf, int count, MPI_Datatype datatype, int source, int tag,
-			    MPI_Comm comm, MPI_Request *request, const void *ret)
+MPIV_EXPORT REC_HOT int MPI_Irecv(void *buf, int count, MPI_Datatype datatype, int source, int tag,
+				  MPI_Comm comm, MPI_Request *request)
 {
+	const void *ret = __builtin_return_address(0);
+
+	if (!rec_quick_ready())
+		return rec_common_Irecv(buf, count, datatype, source, tag, comm, request, ret);
 	return rq_nonblocking(MPIV_CALL_Irecv, buf, count, datatype, source, tag, comm, request,
 			      ret);
 }
 
-REC_HOT int rec_quick_Wait(MPI_Request *request, MPI_Status *status, const void *ret)
+MPIV_EXPORT REC_HOT int MPI_Wait(MPI_Request *request, MPI_Status *status)
 {
+	const void *ret = __builtin_return_address(0);
 	struct rec_call c;
 	struct rq_slot *s;
 	struct rec_reqent e;
@@ -302,7 +319,7 @@ REC_HOT int rec_quick_Wait(MPI_Request *request, MPI_Status *status, const void 
 	int rc, freed, src = RQ_NO_MATCH, mtag = RQ_NO_MATCH;
 
 	/* a null request completes nothing: the common way has it */
-	if (!request || *request == MPI_REQUEST_NULL)
+	if (!rec_quick_ready() || !request || *request == MPI_REQUEST_NULL)
 		return rec_common_Wait(request, status, ret);
 	if (status == MPI_STATUS_IGNORE)
 		status = &local;

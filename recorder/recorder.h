@@ -150,9 +150,21 @@ static inline void rec_call_envelope(struct rec_call *c, const struct mpiv_env *
  * MPI_Send, MPI_Isend, MPI_Recv, MPI_Irecv and MPI_Wait of the thread that called MPI_Init,
  * when nothing more than their event is to be done (no steering, no reduction check, calls
  * that cannot overlap): the event is written field by field, only those the call uses, and
- * usually as a copy of the record its site made last. The wrapper of a call with a quick
- * handler rec_quick_<name>() (a weak symbol, as the replayer's forced calls) calls it when
- * rec_quick_ready(), else rec_common_<name>(), the common way. */
+ * usually as a copy of the record its site made last. The MPI_<name> entry point of such a
+ * call is rec_quick.c's, not generated (REC_QUICK_<name> below says which calls): the quick
+ * way is then its own body, with no call more and the program's return address at hand; it
+ * calls rec_common_<name>(), the common way, unless rec_quick_ready(). */
+
+/* REC_IS_QUICK(name): 1 if MPI_<name> is rec_quick.c's, else 0 (REC_QUICK_<name> is defined,
+ * as two words, for those calls alone, so that the second word is 1 or, for the others, 0). */
+#define REC_QUICK_Send ~, 1
+#define REC_QUICK_Isend ~, 1
+#define REC_QUICK_Recv ~, 1
+#define REC_QUICK_Irecv ~, 1
+#define REC_QUICK_Wait ~, 1
+#define REC_SECOND_(a, b, ...) b
+#define REC_SECOND(...) REC_SECOND_(__VA_ARGS__)
+#define REC_IS_QUICK(name) REC_SECOND(REC_QUICK_##name, 0, ~)
 
 /* Nothing stands in the way of the common case of appending an event (one new event at the
  * ring's head): the trace is open, calls cannot overlap, no run of failed polls is open. */
@@ -358,13 +370,12 @@ void rec_request_info(const struct rec_reqent *e, const MPI_Status *st, struct m
 #undef MPIV_OTHER
 #undef MPIV_SPECIAL
 
-/* The quick handlers (rec_quick.c), declared weak for every ordinary entry of mpi_calls.def,
- * and the common way of each call (wrappers.c), both given the program's return address. */
+/* The common way of each call (wrappers.c), given the program's return address; out of line
+ * in the quick entry points, which it would otherwise burden. */
 #define MPIV_SPECIAL(name, number, kind, flags, params, args)
 #define MPIV_OTHER(name, number, params, args)
-#define MPIV_CALL(name, number, kind, flags, params, args)                                \
-	int rec_quick_##name(MPIV_UNPAREN params, const void *ret) __attribute__((weak)); \
-	int rec_common_##name(MPIV_UNPAREN params, const void *ret);
+#define MPIV_CALL(name, number, kind, flags, params, args) \
+	REC_COLD int rec_common_##name(MPIV_UNPAREN params, const void *ret);
 #include "mpi_calls.def"
 #undef MPIV_CALL
 #undef MPIV_OTHER
