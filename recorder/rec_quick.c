@@ -22,30 +22,35 @@
 #define RQ_NO_MATCH INT_MIN /* no status: not a receive, or one that matched nothing */
 
 /* What a call site did last. Keys are packed in words, so that comparing one costs a few
- * instructions. */
+ * instructions; 128 bytes in all, so that a slot's address is a shift. */
 struct rq_slot {
 	const void *ret; /* its return address; NULL: the slot is empty */
 	/* the arguments as passed (a Wait's: its request's communicator and kind, rq_args()) */
-	uint64_t args;	     /* count and peer */
-	uint64_t args2;	     /* tag and call */
-	uint64_t comm, type; /* the handles' bits */
-	/* rec_comm_gen() when they were translated; RQ_NO_REUSE if the
-	 * translation does not hold for the same arguments (a derived
-	 * datatype, whose handle may come back with another size) */
-	uint64_t gen;
+	uint64_t args;	/* count and peer */
+	uint64_t args2; /* tag and call */
+	uint64_t comm;	/* the handles' bits */
+	/* the type's bits; inverted (bits no handle has: an int's high
+	 * ones are 0, a pointer's top one is) if the translation does
+	 * not hold for the same arguments (a derived datatype, whose
+	 * handle may come back with another size) */
+	uint64_t type;
 	uint64_t site; /* its site (rec_site_lookup()) */
 	/* what they became in the trace */
 	int32_t wpeer, wtag, wcomm;
+	uint32_t len; /* the length of rec; 0: none may be copied (status is then RQ_NEVER) */
 	uint64_t bytes;
 	/* how the call of rec returned (rq_result()): a receive's status as MPI gave it, or
 	 * RQ_NO_MATCH; the number of requests and the distance of the first's id from the
 	 * last one before */
 	uint64_t status, reqs;
-	uint32_t len;			     /* the length of rec; 0: none may be copied */
+	uint32_t gen;			     /* rec_comm_gen() when they were translated */
 	unsigned char rec[MPIV_TF_MEMO_LEN]; /* its record, times left out */
 };
+_Static_assert(sizeof(struct rq_slot) == 128, "struct rq_slot: 128 bytes");
 
-#define RQ_NO_REUSE UINT64_MAX
+/* A slot's status when its record may not be copied: no call returns it (RQ_NO_MATCH comes
+ * with RQ_NO_MATCH) */
+#define RQ_NEVER rq_pair(RQ_NO_MATCH, 0)
 
 /* The bits of a handle, whatever its type (an int in MPICH, a pointer in Open MPI). */
 #define RQ_BITS(h) rq_bits(&(h), sizeof(h))
@@ -139,8 +144,9 @@ static REC_COLD void rq_translate(struct rq_slot *s, unsigned call, const void *
 		rec_comm_bytes_named(count, type, &named);
 	}
 	if (!named)
-		s->gen = RQ_NO_REUSE;
+		s->type = ~s->type;
 	s->len = 0;
+	s->status = RQ_NEVER;
 }
 
 /* Start quick call c of call made from ret with these arguments: take the guard, find its
@@ -204,7 +210,7 @@ static REC_COLD void rq_write(struct rq_slot *s, struct rec_call *c, int src, in
 		c->ev.mtag = rec_comm_tag(mtag);
 	}
 	s->len = (uint32_t)rec_output_quick_write(c, s->rec);
-	s->status = rq_pair(src, mtag);
+	s->status = s->len ? rq_pair(src, mtag) : RQ_NEVER;
 	s->reqs = rq_reqs(c, last);
 }
 
@@ -214,7 +220,7 @@ static REC_COLD void rq_write(struct rq_slot *s, struct rec_call *c, int src, in
 static inline void rq_leave(struct rq_slot *s, struct rec_call *c, int src, int mtag, MPI_Comm comm)
 {
 	if (((s->status ^ rq_pair(src, mtag)) | (s->reqs ^ rq_reqs(c, rec_output_last_req())) |
-	     (c->bits & REC_C_INCOMPLETE_SENT) | !s->len) ||
+	     (c->bits & REC_C_INCOMPLETE_SENT)) ||
 	    !rec_output_quick_copy(c, s->rec, s->len))
 		rq_write(s, c, src, mtag, comm);
 	rec_status_leave(0);
