@@ -26,15 +26,10 @@
 struct rq_slot {
 	const void *ret; /* its return address; NULL: the slot is empty */
 	/* the arguments as passed (a Wait's: its request's communicator and kind, rq_args()) */
-	uint64_t args;	/* count and peer */
-	uint64_t args2; /* tag and call */
-	uint64_t comm;	/* the handles' bits */
-	/* the type's bits; inverted (bits no handle has: an int's high
-	 * ones are 0, a pointer's top one is) if the translation does
-	 * not hold for the same arguments (a derived datatype, whose
-	 * handle may come back with another size) */
-	uint64_t type;
-	uint64_t site; /* its site (rec_site_lookup()) */
+	uint64_t args;	     /* count and peer */
+	uint64_t args2;	     /* tag and call */
+	uint64_t comm, type; /* the handles' bits */
+	uint64_t site;	     /* its site (rec_site_lookup()) */
 	/* what they became in the trace */
 	int32_t wpeer, wtag, wcomm;
 	uint32_t len; /* the length of rec; 0: none may be copied (status is then RQ_NEVER) */
@@ -144,17 +139,17 @@ static REC_COLD void rq_translate(struct rq_slot *s, unsigned call, const void *
 		rec_comm_bytes_named(count, type, &named);
 	}
 	if (!named)
-		s->type = ~s->type;
+		s->ret = NULL; /* left empty: every call from it is translated */
 	s->len = 0;
 	s->status = RQ_NEVER;
 }
 
 /* Start quick call c of call made from ret with these arguments: take the guard, find its
  * slot (translating the arguments unless they are the slot's) and say the call is in
- * progress. */
+ * progress. timed: rec_timed, a constant in each copy of the quick way (RQ_TIMED). */
 static inline struct rq_slot *rq_enter(struct rec_call *c, unsigned call, const void *ret,
 				       int count, MPI_Datatype type, int peer, int tag,
-				       MPI_Comm comm)
+				       MPI_Comm comm, int timed)
 {
 	struct rq_slot *s =
 		&rq_slots[((uintptr_t)ret * 0x9e3779b97f4a7c15ULL) >> 55 & (RQ_SLOTS - 1)];
@@ -169,7 +164,7 @@ static inline struct rq_slot *rq_enter(struct rec_call *c, unsigned call, const 
 	c->bits = REC_C_QUICK;
 	c->slot = s;
 	c->ev.nreqs = 0;
-	if (rec_timed) {
+	if (timed) {
 		c->ev.enter = rec_now();
 		c->ev.leave = 0;
 	}
@@ -214,35 +209,55 @@ static REC_COLD void rq_write(struct rq_slot *s, struct rec_call *c, int src, in
 	s->reqs = rq_reqs(c, last);
 }
 
-/* End quick call c, which returned (rec_call_returned()) with status src and mtag
+/* How a quick call may end (rq_leave()'s how). */
+enum rq_how {
+	RQ_POSTED = 1 << 0, /* it was posted: the watcher may have written it as blocked */
+	RQ_REQ = 1 << 1,    /* it may have a request */
+};
+
+/* End quick call c, which returned (rec_call_returned_quick()) with status src and mtag
  * (RQ_NO_MATCH if it has none; a receive's, on comm, else MPI_COMM_NULL): write its event,
- * as a copy of s's record if it is the same, else anew; update the status; drop the guard. */
-static inline void rq_leave(struct rq_slot *s, struct rec_call *c, int src, int mtag, MPI_Comm comm)
+ * as a copy of s's record if it is the same, else anew; update the status; drop the guard.
+ * how (enum rq_how, a constant) leaves out the checks that cannot fail. */
+static inline void rq_leave(struct rq_slot *s, struct rec_call *c, int src, int mtag, MPI_Comm comm,
+			    unsigned how)
 {
-	if (((s->status ^ rq_pair(src, mtag)) | (s->reqs ^ rq_reqs(c, rec_output_last_req())) |
-	     (c->bits & REC_C_INCOMPLETE_SENT)) ||
+	uint64_t reqs = how & RQ_REQ ? rq_reqs(c, rec_output_last_req()) : 0;
+	unsigned sent = how & RQ_POSTED ? c->bits & REC_C_INCOMPLETE_SENT : 0;
+
+	if (((s->status ^ rq_pair(src, mtag)) | (s->reqs ^ reqs) | sent) ||
 	    !rec_output_quick_copy(c, s->rec, s->len))
 		rq_write(s, c, src, mtag, comm);
 	rec_status_leave(0);
 	rec_tls.depth--;
 }
 
+/* The quick way of a call, as body(args..., timed), in two copies: rec_timed tested once. */
+#define RQ_TIMED(body, ...) (rec_timed ? body(__VA_ARGS__, 1) : body(__VA_ARGS__, 0))
+
+static inline int rq_send(const void *buf, int count, MPI_Datatype datatype, int dest, int tag,
+			  MPI_Comm comm, const void *ret, int timed)
+{
+	struct rec_call c;
+	struct rq_slot *s = rq_enter(&c, MPIV_CALL_Send, ret, count, datatype, dest, tag, comm,
+				     timed);
+	int rc;
+
+	rec_call_posted_quick(&c);
+	rc = PMPI_Send(buf, count, datatype, dest, tag, comm);
+	rec_call_returned_quick(&c, timed);
+	rq_leave(s, &c, RQ_NO_MATCH, RQ_NO_MATCH, MPI_COMM_NULL, RQ_POSTED);
+	return rc;
+}
+
 MPIV_EXPORT REC_HOT int MPI_Send(const void *buf, int count, MPI_Datatype datatype, int dest,
 				 int tag, MPI_Comm comm)
 {
 	const void *ret = __builtin_return_address(0);
-	struct rec_call c;
-	struct rq_slot *s;
-	int rc;
 
 	if (!rec_quick_ready())
 		return rec_common_Send(buf, count, datatype, dest, tag, comm, ret);
-	s = rq_enter(&c, MPIV_CALL_Send, ret, count, datatype, dest, tag, comm);
-	rec_call_posted(&c);
-	rc = PMPI_Send(buf, count, datatype, dest, tag, comm);
-	rec_call_returned(&c);
-	rq_leave(s, &c, RQ_NO_MATCH, RQ_NO_MATCH, MPI_COMM_NULL);
-	return rc;
+	return RQ_TIMED(rq_send, buf, count, datatype, dest, tag, comm, ret);
 }
 
 /* MPI_Isend and MPI_Irecv: the request made, what both record. A nonblocking call is local
@@ -250,19 +265,19 @@ MPIV_EXPORT REC_HOT int MPI_Send(const void *buf, int count, MPI_Datatype dataty
  * blocked, and need not be posted to the watcher. */
 static inline int rq_nonblocking(unsigned call, const void *buf, int count, MPI_Datatype type,
 				 int peer, int tag, MPI_Comm comm, MPI_Request *request,
-				 const void *ret)
+				 const void *ret, int timed)
 {
 	struct rec_call c;
-	struct rq_slot *s = rq_enter(&c, call, ret, count, type, peer, tag, comm);
+	struct rq_slot *s = rq_enter(&c, call, ret, count, type, peer, tag, comm, timed);
 	int rc = call == MPIV_CALL_Isend ?
 			 PMPI_Isend(buf, count, type, peer, tag, comm, request) :
 			 PMPI_Irecv((void *)buf, count, type, peer, tag, comm, request);
 
-	if (rec_timed)
+	if (timed)
 		c.ev.leave = rec_now();
 	if (rc == MPI_SUCCESS)
 		rq_req(&c, rec_request_add(request, call == MPIV_CALL_Irecv, comm));
-	rq_leave(s, &c, RQ_NO_MATCH, RQ_NO_MATCH, MPI_COMM_NULL);
+	rq_leave(s, &c, RQ_NO_MATCH, RQ_NO_MATCH, MPI_COMM_NULL, RQ_REQ);
 	return rc;
 }
 
@@ -273,35 +288,43 @@ MPIV_EXPORT REC_HOT int MPI_Isend(const void *buf, int count, MPI_Datatype datat
 
 	if (!rec_quick_ready())
 		return rec_common_Isend(buf, count, datatype, dest, tag, comm, request, ret);
-	return rq_nonblocking(MPIV_CALL_Isend, buf, count, datatype, dest, tag, comm, request, ret);
+	return RQ_TIMED(rq_nonblocking, MPIV_CALL_Isend, buf, count, datatype, dest, tag, comm,
+			request, ret);
 }
 
-MPIV_EXPORT REC_HOT int MPI_Recv(void *buf, int count, MPI_Datatype datatype, int source, int tag,
-				 MPI_Comm comm, MPI_Status *status)
+static inline int rq_recv(void *buf, int count, MPI_Datatype datatype, int source, int tag,
+			  MPI_Comm comm, MPI_Status *status, const void *ret, int timed)
 {
-	const void *ret = __builtin_return_address(0);
 	struct rec_call c;
-	struct rq_slot *s;
+	struct rq_slot *s = rq_enter(&c, MPIV_CALL_Recv, ret, count, datatype, source, tag, comm,
+				     timed);
 	MPI_Status local;
 	int rc, src = RQ_NO_MATCH, mtag = RQ_NO_MATCH;
 
-	if (!rec_quick_ready())
-		return rec_common_Recv(buf, count, datatype, source, tag, comm, status, ret);
-	s = rq_enter(&c, MPIV_CALL_Recv, ret, count, datatype, source, tag, comm);
 	/* The matched source and tag are the point of recording a receive. */
 	if (status == MPI_STATUS_IGNORE)
 		status = &local;
-	rec_call_posted(&c);
+	rec_call_posted_quick(&c);
 	rc = PMPI_Recv(buf, count, datatype, source, tag, comm, status);
-	rec_call_returned(&c);
+	rec_call_returned_quick(&c, timed);
 	/* A truncated message was still matched. Its source and tag are translated only if
 	 * the record is written anew (rq_write()). */
 	if (rc == MPI_SUCCESS || rc == MPI_ERR_TRUNCATE) {
 		src = status->MPI_SOURCE;
 		mtag = status->MPI_TAG;
 	}
-	rq_leave(s, &c, src, mtag, comm);
+	rq_leave(s, &c, src, mtag, comm, RQ_POSTED);
 	return rc;
+}
+
+MPIV_EXPORT REC_HOT int MPI_Recv(void *buf, int count, MPI_Datatype datatype, int source, int tag,
+				 MPI_Comm comm, MPI_Status *status)
+{
+	const void *ret = __builtin_return_address(0);
+
+	if (!rec_quick_ready())
+		return rec_common_Recv(buf, count, datatype, source, tag, comm, status, ret);
+	return RQ_TIMED(rq_recv, buf, count, datatype, source, tag, comm, status, ret);
 }
 
 MPIV_EXPORT REC_HOT int MPI_Irecv(void *buf, int count, MPI_Datatype datatype, int source, int tag,
@@ -311,33 +334,29 @@ MPIV_EXPORT REC_HOT int MPI_Irecv(void *buf, int count, MPI_Datatype datatype, i
 
 	if (!rec_quick_ready())
 		return rec_common_Irecv(buf, count, datatype, source, tag, comm, request, ret);
-	return rq_nonblocking(MPIV_CALL_Irecv, buf, count, datatype, source, tag, comm, request,
-			      ret);
+	return RQ_TIMED(rq_nonblocking, MPIV_CALL_Irecv, buf, count, datatype, source, tag, comm,
+			request, ret);
 }
 
-MPIV_EXPORT REC_HOT int MPI_Wait(MPI_Request *request, MPI_Status *status)
+static inline int rq_wait(MPI_Request *request, MPI_Status *status, const void *ret, int timed)
 {
-	const void *ret = __builtin_return_address(0);
 	struct rec_call c;
 	struct rq_slot *s;
 	struct rec_reqent e;
 	MPI_Status local;
 	int rc, freed, src = RQ_NO_MATCH, mtag = RQ_NO_MATCH;
 
-	/* a null request completes nothing: the common way has it */
-	if (!rec_quick_ready() || !request || *request == MPI_REQUEST_NULL)
-		return rec_common_Wait(request, status, ret);
 	if (status == MPI_STATUS_IGNORE)
 		status = &local;
 	/* Listed before the call, so that a Wait that blocks shows what it waits for. A Wait's
 	 * record depends on its request: a receive's source is translated on its
 	 * communicator. */
 	rec_request_take(*request, request, &e);
-	s = rq_enter(&c, MPIV_CALL_Wait, ret, e.is_recv, MPI_DATATYPE_NULL, 0, 0, e.comm);
+	s = rq_enter(&c, MPIV_CALL_Wait, ret, e.is_recv, MPI_DATATYPE_NULL, 0, 0, e.comm, timed);
 	rq_req(&c, e.id);
-	rec_call_posted(&c);
+	rec_call_posted_quick(&c);
 	rc = PMPI_Wait(request, status);
-	rec_call_returned(&c);
+	rec_call_returned_quick(&c, timed);
 	freed = *request == MPI_REQUEST_NULL;
 	if (rc == MPI_SUCCESS || freed) {
 		rec_request_info(&e, status, &c.ev.reqs[0]);
@@ -350,6 +369,16 @@ MPIV_EXPORT REC_HOT int MPI_Wait(MPI_Request *request, MPI_Status *status)
 	}
 	if (!freed)
 		rec_request_put(&e);
-	rq_leave(s, &c, src, mtag, MPI_COMM_NULL);
+	rq_leave(s, &c, src, mtag, MPI_COMM_NULL, RQ_POSTED | RQ_REQ);
 	return rc;
+}
+
+MPIV_EXPORT REC_HOT int MPI_Wait(MPI_Request *request, MPI_Status *status)
+{
+	const void *ret = __builtin_return_address(0);
+
+	/* a null request completes nothing: the common way has it */
+	if (!rec_quick_ready() || !request || *request == MPI_REQUEST_NULL)
+		return rec_common_Wait(request, status, ret);
+	return RQ_TIMED(rq_wait, request, status, ret);
 }

@@ -111,6 +111,15 @@ static void req_take_last(struct rec_reqent *e)
 	req_last.id = REC_REQ_UNKNOWN;
 }
 
+/* rec_request_add() with req_lock held if needed. */
+static inline int32_t req_add(const struct rec_reqent *e)
+{
+	struct rec_reqent n = *e;
+
+	n.id = req_next_id++;
+	return req_push(&n) == 0 ? n.id : REC_REQ_UNKNOWN;
+}
+
 int32_t rec_request_add(const MPI_Request *where, int is_recv, MPI_Comm comm)
 {
 	struct rec_reqent e;
@@ -122,26 +131,24 @@ int32_t rec_request_add(const MPI_Request *where, int is_recv, MPI_Comm comm)
 	e.comm = comm;
 	/* An entry with the same handle may be here already, even in the same variable: built-in
 	 * handles of sends that completed at once, often copied out of one temporary. */
-	req_lock_take();
-	id = req_next_id++;
-	e.id = id;
-	if (req_push(&e) != 0)
-		id = REC_REQ_UNKNOWN;
-	req_lock_drop();
+	if (!rec_multi)
+		return req_add(&e);
+	pthread_mutex_lock(&req_lock);
+	id = req_add(&e);
+	pthread_mutex_unlock(&req_lock);
 	return id;
 }
 
-void rec_request_take(MPI_Request h, const MPI_Request *where, struct rec_reqent *e)
+/* rec_request_take() with req_lock held if needed. */
+static inline void req_take(MPI_Request h, const MPI_Request *where, struct rec_reqent *e)
 {
 	struct req_node **pp, **found = NULL;
 	int last = 0; /* req_last has handle h */
 
-	req_lock_take();
 	if (req_last.id != REC_REQ_UNKNOWN && req_last.handle == h) {
 		/* the newest of all: the one to take if returned in where */
 		if (req_last.where == where) {
 			req_take_last(e);
-			req_lock_drop();
 			return;
 		}
 		last = 1;
@@ -166,7 +173,17 @@ void rec_request_take(MPI_Request h, const MPI_Request *where, struct rec_reqent
 		e->handle = h;
 		e->id = REC_REQ_UNKNOWN;
 	}
-	req_lock_drop();
+}
+
+void rec_request_take(MPI_Request h, const MPI_Request *where, struct rec_reqent *e)
+{
+	if (!rec_multi) {
+		req_take(h, where, e);
+		return;
+	}
+	pthread_mutex_lock(&req_lock);
+	req_take(h, where, e);
+	pthread_mutex_unlock(&req_lock);
 }
 
 int32_t rec_request_find(MPI_Request h)

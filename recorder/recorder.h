@@ -181,6 +181,12 @@ static inline int rec_quick_ready(void)
  * does so before writing it as blocked; idempotent. */
 void rec_call_unquick(struct rec_call *c);
 
+/* rec_call_posted() and rec_call_returned() of a quick call, posted once and returned once,
+ * without keeping REC_C_POSTED; the latter sets the time it returned if timed (rec_timed,
+ * which the quick way passes as a constant). */
+void rec_call_posted_quick(struct rec_call *c);
+void rec_call_returned_quick(struct rec_call *c, int timed);
+
 /* Let the calling thread (MPI_Init's) take the quick way, if the run allows it. */
 void rec_quick_allow(void);
 
