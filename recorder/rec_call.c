@@ -178,9 +178,12 @@ REC_HOT int rec_call_enter(struct rec_call *c, unsigned call, const void *ret)
 	return 1;
 }
 
+struct st_slot *rec_quick_status;
+
 void rec_quick_allow(void)
 {
-	rec_tls.quick = !rec_multi && !rec_reduce_on && !rec_steer_active();
+	rec_quick_status = rec_status_self();
+	rec_tls.quick = !rec_multi && !rec_reduce_on && !rec_steer_active() && rec_quick_status;
 }
 
 /* Publish c, about to block, in its thread's slot t. */

@@ -170,7 +170,7 @@ static inline struct rq_slot *rq_enter(struct rec_call *c, unsigned call, const 
 	}
 	/* no run of failed polls is open (rec_quick_ready()): the event's index is the next;
 	 * the thread is the first, 0 */
-	rec_status_enter(call, rec_output_nevents(), s->site);
+	rec_status_enter_at(rec_quick_status, call, rec_output_nevents(), s->site);
 	return s;
 }
 
@@ -228,7 +228,7 @@ static inline void rq_leave(struct rq_slot *s, struct rec_call *c, int src, int 
 	if (((s->status ^ rq_pair(src, mtag)) | (s->reqs ^ reqs) | sent) ||
 	    !rec_output_quick_copy(c, s->rec, s->len))
 		rq_write(s, c, src, mtag, comm);
-	rec_status_leave(0);
+	rec_status_leave_at(rec_quick_status);
 	rec_tls.depth--;
 }
 

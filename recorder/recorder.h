@@ -190,6 +190,10 @@ void rec_call_returned_quick(struct rec_call *c, int timed);
 /* Let the calling thread (MPI_Init's) take the quick way, if the run allows it. */
 void rec_quick_allow(void);
 
+/* The live status slot of that thread (rec_status_self()), kept by rec_quick_allow(). */
+struct st_slot;
+extern struct st_slot *rec_quick_status;
+
 /* The re-entry guard alone (MPI_Finalize keeps it across PMPI_Finalize). */
 void rec_guard_take(void);
 void rec_guard_drop(void);
