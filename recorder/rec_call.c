@@ -179,11 +179,14 @@ REC_HOT int rec_call_enter(struct rec_call *c, unsigned call, const void *ret)
 }
 
 struct st_slot *rec_quick_status;
+static struct rec_thread *rec_quick_thread; /* the quick way's thread's slot, kept likewise */
 
 void rec_quick_allow(void)
 {
 	rec_quick_status = rec_status_self();
-	rec_tls.quick = !rec_multi && !rec_reduce_on && !rec_steer_active() && rec_quick_status;
+	rec_quick_thread = rec_tls.self ? rec_tls.self : rec_thread_self();
+	rec_tls.quick = !rec_multi && !rec_reduce_on && !rec_steer_active() && rec_quick_status &&
+			rec_quick_thread;
 }
 
 /* Publish c, about to block, in its thread's slot t. */
@@ -206,10 +209,7 @@ void rec_call_posted(struct rec_call *c)
 
 void rec_call_posted_quick(struct rec_call *c)
 {
-	struct rec_thread *t = rec_tls.self;
-
-	if (t || (t = rec_thread_self()))
-		rec_call_post(c, t);
+	rec_call_post(c, rec_quick_thread);
 }
 
 /* The watcher claimed c, blocked until now: wait until it is done with it (writing it as
@@ -253,10 +253,7 @@ void rec_call_returned(struct rec_call *c)
 
 void rec_call_returned_quick(struct rec_call *c, int timed)
 {
-	struct rec_thread *t = rec_tls.self;
-
-	if (t)
-		rec_call_withdraw(c, t);
+	rec_call_withdraw(c, rec_quick_thread);
 	if (timed)
 		c->ev.leave = rec_now();
 }

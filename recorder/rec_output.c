@@ -709,7 +709,7 @@ static inline unsigned char *out_quick_room(uint64_t *head)
 	return out_ring + *head % REC_OUT_RING;
 }
 
-int rec_output_quick_copy(const struct rec_call *c, const unsigned char *rec, size_t len)
+int rec_output_quick_copy(const struct rec_call *c, const unsigned char *rec, size_t len, int timed)
 {
 	uint64_t head = atomic_load_explicit(&out_head, memory_order_relaxed);
 	unsigned char *p;
@@ -719,7 +719,9 @@ int rec_output_quick_copy(const struct rec_call *c, const unsigned char *rec, si
 	if (!rec_output_fast || (head > out_quick_limit && !out_quick_fits(head)))
 		return 0;
 	p = out_ring + head % REC_OUT_RING;
-	head += mpiv_tf_encode_copy(&out_tf, p, rec, len, &c->ev);
+	/* the trace has a clock if and only if rec_timed (rec_output_open()) */
+	head += timed ? mpiv_tf_encode_copy(&out_tf, p, rec, len, &c->ev) :
+			mpiv_tf_encode_copy_untimed(&out_tf, p, rec, len, &c->ev);
 	atomic_store_explicit(&out_head, head, memory_order_release);
 	return 1;
 }

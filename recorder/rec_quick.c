@@ -218,15 +218,15 @@ enum rq_how {
 /* End quick call c, which returned (rec_call_returned_quick()) with status src and mtag
  * (RQ_NO_MATCH if it has none; a receive's, on comm, else MPI_COMM_NULL): write its event,
  * as a copy of s's record if it is the same, else anew; update the status; drop the guard.
- * how (enum rq_how, a constant) leaves out the checks that cannot fail. */
+ * how (enum rq_how, a constant) leaves out the checks that cannot fail; timed is rec_timed. */
 static inline void rq_leave(struct rq_slot *s, struct rec_call *c, int src, int mtag, MPI_Comm comm,
-			    unsigned how)
+			    unsigned how, int timed)
 {
 	uint64_t reqs = how & RQ_REQ ? rq_reqs(c, rec_output_last_req()) : 0;
 	unsigned sent = how & RQ_POSTED ? c->bits & REC_C_INCOMPLETE_SENT : 0;
 
 	if (((s->status ^ rq_pair(src, mtag)) | (s->reqs ^ reqs) | sent) ||
-	    !rec_output_quick_copy(c, s->rec, s->len))
+	    !rec_output_quick_copy(c, s->rec, s->len, timed))
 		rq_write(s, c, src, mtag, comm);
 	rec_status_leave_at(rec_quick_status);
 	rec_tls.depth--;
@@ -246,7 +246,7 @@ static inline int rq_send(const void *buf, int count, MPI_Datatype datatype, int
 	rec_call_posted_quick(&c);
 	rc = PMPI_Send(buf, count, datatype, dest, tag, comm);
 	rec_call_returned_quick(&c, timed);
-	rq_leave(s, &c, RQ_NO_MATCH, RQ_NO_MATCH, MPI_COMM_NULL, RQ_POSTED);
+	rq_leave(s, &c, RQ_NO_MATCH, RQ_NO_MATCH, MPI_COMM_NULL, RQ_POSTED, timed);
 	return rc;
 }
 
@@ -277,7 +277,7 @@ static inline int rq_nonblocking(unsigned call, const void *buf, int count, MPI_
 		c.ev.leave = rec_now();
 	if (rc == MPI_SUCCESS)
 		rq_req(&c, rec_request_add(request, call == MPIV_CALL_Irecv, comm));
-	rq_leave(s, &c, RQ_NO_MATCH, RQ_NO_MATCH, MPI_COMM_NULL, RQ_REQ);
+	rq_leave(s, &c, RQ_NO_MATCH, RQ_NO_MATCH, MPI_COMM_NULL, RQ_REQ, timed);
 	return rc;
 }
 
@@ -313,7 +313,7 @@ static inline int rq_recv(void *buf, int count, MPI_Datatype datatype, int sourc
 		src = status->MPI_SOURCE;
 		mtag = status->MPI_TAG;
 	}
-	rq_leave(s, &c, src, mtag, comm, RQ_POSTED);
+	rq_leave(s, &c, src, mtag, comm, RQ_POSTED, timed);
 	return rc;
 }
 
@@ -369,7 +369,7 @@ static inline int rq_wait(MPI_Request *request, MPI_Status *status, const void *
 	}
 	if (!freed)
 		rec_request_put(&e);
-	rq_leave(s, &c, src, mtag, MPI_COMM_NULL, RQ_POSTED | RQ_REQ);
+	rq_leave(s, &c, src, mtag, MPI_COMM_NULL, RQ_POSTED | RQ_REQ, timed);
 	return rc;
 }
 

@@ -181,9 +181,10 @@ static inline int rec_quick_ready(void)
  * does so before writing it as blocked; idempotent. */
 void rec_call_unquick(struct rec_call *c);
 
-/* rec_call_posted() and rec_call_returned() of a quick call, posted once and returned once,
- * without keeping REC_C_POSTED; the latter sets the time it returned if timed (rec_timed,
- * which the quick way passes as a constant). */
+/* rec_call_posted() and rec_call_returned() of a quick call (of the thread rec_quick_allow()
+ * let take the quick way, whose watcher slot it made), posted once and returned once, without
+ * keeping REC_C_POSTED; the latter sets the time it returned if timed (rec_timed, which the
+ * quick way passes as a constant). */
 void rec_call_posted_quick(struct rec_call *c);
 void rec_call_returned_quick(struct rec_call *c, int timed);
 
@@ -234,10 +235,12 @@ int32_t rec_output_last_req(void);
 
 /* Append the event of call c (its results filled, new: not REC_C_INDEXED) as rec, len bytes:
  * the record an event of the same site and fields had (rec_output_quick_write() said so),
- * requests at the same distances from the last request id. Returns 1, or 0 if it must be
- * written otherwise (not rec_output_fast, or no room where the ring's head is). c's index
- * is not set: nothing is to be written of it again. */
-int rec_output_quick_copy(const struct rec_call *c, const unsigned char *rec, size_t len);
+ * requests at the same distances from the last request id; timed is rec_timed (a constant in
+ * the quick way). Returns 1, or 0 if it must be written otherwise (not rec_output_fast, or no
+ * room where the ring's head is). c's index is not set: nothing is to be written of it
+ * again. */
+int rec_output_quick_copy(const struct rec_call *c, const unsigned char *rec, size_t len,
+			  int timed);
 
 /* The events written so far: the index of the next new one. */
 uint32_t rec_output_nevents(void);
