@@ -255,7 +255,7 @@ MPIV_EXPORT REC_HOT int MPI_Send(const void *buf, int count, MPI_Datatype dataty
 {
 	const void *ret = __builtin_return_address(0);
 
-	if (!rec_quick_ready())
+	if (__builtin_expect(!rec_quick_ready(), 0))
 		return rec_common_Send(buf, count, datatype, dest, tag, comm, ret);
 	return RQ_TIMED(rq_send, buf, count, datatype, dest, tag, comm, ret);
 }
@@ -286,7 +286,7 @@ MPIV_EXPORT REC_HOT int MPI_Isend(const void *buf, int count, MPI_Datatype datat
 {
 	const void *ret = __builtin_return_address(0);
 
-	if (!rec_quick_ready())
+	if (__builtin_expect(!rec_quick_ready(), 0))
 		return rec_common_Isend(buf, count, datatype, dest, tag, comm, request, ret);
 	return RQ_TIMED(rq_nonblocking, MPIV_CALL_Isend, buf, count, datatype, dest, tag, comm,
 			request, ret);
@@ -322,7 +322,7 @@ MPIV_EXPORT REC_HOT int MPI_Recv(void *buf, int count, MPI_Datatype datatype, in
 {
 	const void *ret = __builtin_return_address(0);
 
-	if (!rec_quick_ready())
+	if (__builtin_expect(!rec_quick_ready(), 0))
 		return rec_common_Recv(buf, count, datatype, source, tag, comm, status, ret);
 	return RQ_TIMED(rq_recv, buf, count, datatype, source, tag, comm, status, ret);
 }
@@ -332,7 +332,7 @@ MPIV_EXPORT REC_HOT int MPI_Irecv(void *buf, int count, MPI_Datatype datatype, i
 {
 	const void *ret = __builtin_return_address(0);
 
-	if (!rec_quick_ready())
+	if (__builtin_expect(!rec_quick_ready(), 0))
 		return rec_common_Irecv(buf, count, datatype, source, tag, comm, request, ret);
 	return RQ_TIMED(rq_nonblocking, MPIV_CALL_Irecv, buf, count, datatype, source, tag, comm,
 			request, ret);
@@ -378,7 +378,7 @@ MPIV_EXPORT REC_HOT int MPI_Wait(MPI_Request *request, MPI_Status *status)
 	const void *ret = __builtin_return_address(0);
 
 	/* a null request completes nothing: the common way has it */
-	if (!rec_quick_ready() || !request || *request == MPI_REQUEST_NULL)
+	if (__builtin_expect(!rec_quick_ready() || !request || *request == MPI_REQUEST_NULL, 0))
 		return rec_common_Wait(request, status, ret);
 	return RQ_TIMED(rq_wait, request, status, ret);
 }

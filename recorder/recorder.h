@@ -383,12 +383,12 @@ void rec_request_info(const struct rec_reqent *e, const MPI_Status *st, struct m
 #undef MPIV_OTHER
 #undef MPIV_SPECIAL
 
-/* The common way of each call (wrappers.c), given the program's return address; out of line
- * in the quick entry points, which it would otherwise burden. */
+/* The common way of each call (wrappers.c), given the program's return address; not inlined
+ * into the quick entry points (REC_HOT), which it would burden. */
 #define MPIV_SPECIAL(name, number, kind, flags, params, args)
 #define MPIV_OTHER(name, number, params, args)
 #define MPIV_CALL(name, number, kind, flags, params, args) \
-	REC_COLD int rec_common_##name(MPIV_UNPAREN params, const void *ret);
+	__attribute__((noinline)) int rec_common_##name(MPIV_UNPAREN params, const void *ret);
 #include "mpi_calls.def"
 #undef MPIV_CALL
 #undef MPIV_OTHER
