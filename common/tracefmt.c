@@ -548,14 +548,21 @@ static void memo_keep(struct mpiv_tf_writer *w, const struct mpiv_event *ev, int
 	memcpy(m->rec, rec, len);
 }
 
-size_t mpiv_tf_encode_copy(struct mpiv_tf_writer *w, void *buf, const void *rec, size_t len,
-			   const struct mpiv_event *ev)
+size_t mpiv_tf_encode_copy_untimed(struct mpiv_tf_writer *w, void *buf, const void *rec, size_t len,
+				   const struct mpiv_event *ev)
 {
 	/* the whole room is ours: copy the most a record may be, the length is what counts */
 	memcpy(buf, rec, MPIV_TF_MEMO_LEN);
 	if (ev->nreqs)
 		w->last_req = ev->reqs[ev->nreqs - 1].req;
 	w->nevents++;
+	return len;
+}
+
+size_t mpiv_tf_encode_copy(struct mpiv_tf_writer *w, void *buf, const void *rec, size_t len,
+			   const struct mpiv_event *ev)
+{
+	mpiv_tf_encode_copy_untimed(w, buf, rec, len, ev);
 	if (!w->clock.on)
 		return len;
 	return (size_t)(put_times((unsigned char *)buf + len, &w->clock, ev->enter, ev->leave) -

@@ -209,19 +209,36 @@ static REC_COLD int st_enter_first(unsigned call, uint32_t op, uint64_t site)
 	return s->thread;
 }
 
-int rec_status_enter(unsigned call, uint32_t op, uint64_t site)
+struct st_slot *rec_status_self(void)
 {
-	struct st_slot *s = st_self;
-	uint64_t seq;
+	return st_self;
+}
 
-	if (!s)
-		return st_enter_first(call, op, site);
-	seq = st_update_begin(s);
+void rec_status_enter_at(struct st_slot *s, unsigned call, uint32_t op, uint64_t site)
+{
+	uint64_t seq = st_update_begin(s);
+
 	atomic_store_explicit(&s->call, call, memory_order_relaxed);
 	atomic_store_explicit(&s->op, op, memory_order_relaxed);
 	atomic_store_explicit(&s->site, site, memory_order_relaxed);
 	atomic_store_explicit(&s->seq, seq + ST_SEQ_IN, memory_order_release);
+}
+
+int rec_status_enter(unsigned call, uint32_t op, uint64_t site)
+{
+	struct st_slot *s = st_self;
+
+	if (!s)
+		return st_enter_first(call, op, site);
+	rec_status_enter_at(s, call, op, site);
 	return s->thread;
+}
+
+void rec_status_leave_at(struct st_slot *s)
+{
+	uint64_t seq = atomic_load_explicit(&s->seq, memory_order_relaxed);
+
+	atomic_store_explicit(&s->seq, seq + ST_SEQ_IN, memory_order_release);
 }
 
 void rec_status_leave(int failed_poll)
@@ -242,8 +259,7 @@ void rec_status_leave(int failed_poll)
 		atomic_store_explicit(&s->seq, seq + ST_SEQ_IN, memory_order_release);
 		return;
 	}
-	seq = atomic_load_explicit(&s->seq, memory_order_relaxed);
-	atomic_store_explicit(&s->seq, seq + ST_SEQ_IN, memory_order_release);
+	rec_status_leave_at(s);
 }
 
 uint64_t rec_status_beat(void)

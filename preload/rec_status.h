@@ -53,6 +53,18 @@ int rec_status_enter(unsigned call, uint32_t op, uint64_t site);
  * stores, no read-modify-write. */
 void rec_status_leave(int failed_poll);
 
+/* A thread's slot, which holds what it is doing. */
+struct st_slot;
+
+/* The calling thread's slot, NULL if it has made no call yet (or is out of memory), for a
+ * thread that makes many calls to keep: it stays the thread's until the thread ends. */
+struct st_slot *rec_status_self(void);
+
+/* rec_status_enter() and rec_status_leave(0) of the thread whose slot is s (rec_status_self()),
+ * without looking the slot up. */
+void rec_status_enter_at(struct st_slot *s, unsigned call, uint32_t op, uint64_t site);
+void rec_status_leave_at(struct st_slot *s);
+
 /* Set FINALIZED, stop the writer thread and write the file a last time, synchronously. */
 void rec_status_finalize(void);
 

@@ -178,9 +178,23 @@ REC_HOT int rec_call_enter(struct rec_call *c, unsigned call, const void *ret)
 	return 1;
 }
 
+struct st_slot *rec_quick_status;
+static struct rec_thread *rec_quick_thread; /* the quick way's thread's slot, kept likewise */
+
 void rec_quick_allow(void)
 {
-	rec_tls.quick = !rec_multi && !rec_reduce_on && !rec_steer_active();
+	rec_quick_status = rec_status_self();
+	rec_quick_thread = rec_tls.self ? rec_tls.self : rec_thread_self();
+	rec_tls.quick = !rec_multi && !rec_reduce_on && !rec_steer_active() && rec_quick_status &&
+			rec_quick_thread;
+}
+
+/* Publish c, about to block, in its thread's slot t. */
+static inline void rec_call_post(struct rec_call *c, struct rec_thread *t)
+{
+	c->posted_beat = rec_status_beat();
+	atomic_store_explicit(&t->posted_beat, c->posted_beat, memory_order_relaxed);
+	atomic_store_explicit(&t->posted, (uintptr_t)c, memory_order_release);
 }
 
 void rec_call_posted(struct rec_call *c)
@@ -189,10 +203,13 @@ void rec_call_posted(struct rec_call *c)
 
 	if ((c->bits & REC_C_POSTED) || (!t && !(t = rec_thread_self())))
 		return;
-	c->posted_beat = rec_status_beat();
 	c->bits |= REC_C_POSTED;
-	atomic_store_explicit(&t->posted_beat, c->posted_beat, memory_order_relaxed);
-	atomic_store_explicit(&t->posted, (uintptr_t)c, memory_order_release);
+	rec_call_post(c, t);
+}
+
+void rec_call_posted_quick(struct rec_call *c)
+{
+	rec_call_post(c, rec_quick_thread);
 }
 
 /* The watcher claimed c, blocked until now: wait until it is done with it (writing it as
@@ -210,13 +227,9 @@ static REC_COLD void rec_call_wait_watcher(struct rec_thread *t, const struct re
 	atomic_store_explicit(&t->released, 0, memory_order_relaxed);
 }
 
-void rec_call_returned(struct rec_call *c)
+/* Take c, posted in its thread's slot t, back from the watcher. */
+static inline void rec_call_withdraw(struct rec_call *c, struct rec_thread *t)
 {
-	struct rec_thread *t = rec_tls.self;
-
-	if (!(c->bits & REC_C_POSTED))
-		return;
-	c->bits &= ~(unsigned)REC_C_POSTED;
 	if (rec_asym) {
 		atomic_store_explicit(&t->posted, 0, memory_order_relaxed);
 		atomic_signal_fence(memory_order_seq_cst); /* the watcher's membarrier */
@@ -225,8 +238,23 @@ void rec_call_returned(struct rec_call *c)
 	} else if (atomic_exchange_explicit(&t->posted, 0, memory_order_acq_rel) & REC_WATCHED) {
 		rec_call_wait_watcher(t, c);
 	}
+}
+
+void rec_call_returned(struct rec_call *c)
+{
+	if (!(c->bits & REC_C_POSTED))
+		return;
+	c->bits &= ~(unsigned)REC_C_POSTED;
+	rec_call_withdraw(c, rec_tls.self);
 	/* the watcher may read ev up to here: the time it returned goes in after */
 	if (rec_timed)
+		c->ev.leave = rec_now();
+}
+
+void rec_call_returned_quick(struct rec_call *c, int timed)
+{
+	rec_call_withdraw(c, rec_quick_thread);
+	if (timed)
 		c->ev.leave = rec_now();
 }
 

@@ -54,9 +54,12 @@ static uint64_t out_hdrlen;		   /* file offset of position 0 */
 static atomic_int out_fd = -1;		   /* the trace, -1 when not recording */
 static atomic_uintptr_t out_wlock;	   /* writer lock: 0 when free, else the owner's &out_me */
 static atomic_uintptr_t out_plock;	   /* producer lock, same values */
-static int out_multi;			   /* MPI_THREAD_MULTIPLE: every producer takes out_plock */
-static struct mpiv_tf_writer out_tf;	   /* event count, site table: the producers' */
-static pid_t out_pid;			   /* the process that opened it (not a forked child) */
+/* the producers': a quick record fits at any head up to this one
+ * (out_quick_fits(); 0: ask) */
+static uint64_t out_quick_limit;
+static int out_multi;		     /* MPI_THREAD_MULTIPLE: every producer takes out_plock */
+static struct mpiv_tf_writer out_tf; /* event count, site table: the producers' */
+static pid_t out_pid;		     /* the process that opened it (not a forked child) */
 
 /* A run of failed polls (doc/trace-format.md, repeat records): the first is written as an
  * event; the equal ones after it only count in out_run_more, written as one repeat record
@@ -585,6 +588,7 @@ int rec_output_open(int rank, int size, int thread_level)
 	out_hdrlen = len;
 	atomic_store(&out_head, 0);
 	atomic_store(&out_tail, 0);
+	out_quick_limit = 0;
 	out_multi = thread_level == MPI_THREAD_MULTIPLE;
 	out_pid = getpid();
 	atomic_store(&out_fd, fd);
@@ -678,30 +682,46 @@ int32_t rec_output_last_req(void)
 	return out_tf.last_req;
 }
 
+/* Whether the longest record of a quick call fits at head without wrapping, by the tail as it
+ * is now; if so, out_quick_limit is set to the last head at which one still fits by that tail
+ * (the tail only moves on, so one fits there later as well), for rec_output_quick_copy() to
+ * check instead. */
+static REC_COLD int out_quick_fits(uint64_t head)
+{
+	const uint64_t max = MPIV_TF_EVENT_MAX(REC_INLINE_REQS);
+	uint64_t by_wrap = (head / REC_OUT_RING + 1) * REC_OUT_RING - max;
+	uint64_t by_tail = atomic_load_explicit(&out_tail, memory_order_acquire) + REC_OUT_RING -
+			   max;
+
+	if (head > by_wrap || head > by_tail)
+		return 0;
+	out_quick_limit = by_wrap < by_tail ? by_wrap : by_tail;
+	return 1;
+}
+
 /* Where a quick record goes: the position of the ring's head, if rec_output_fast and the longest
  * record of a quick call fits there without wrapping; else NULL. */
 static inline unsigned char *out_quick_room(uint64_t *head)
 {
-	size_t pos;
-
 	*head = atomic_load_explicit(&out_head, memory_order_relaxed);
-	pos = (size_t)(*head % REC_OUT_RING);
-	if (!rec_output_fast || pos + MPIV_TF_EVENT_MAX(REC_INLINE_REQS) > REC_OUT_RING ||
-	    *head + MPIV_TF_EVENT_MAX(REC_INLINE_REQS) -
-			    atomic_load_explicit(&out_tail, memory_order_acquire) >
-		    REC_OUT_RING)
+	if (!rec_output_fast || !out_quick_fits(*head))
 		return NULL;
-	return out_ring + pos;
+	return out_ring + *head % REC_OUT_RING;
 }
 
-int rec_output_quick_copy(const struct rec_call *c, const unsigned char *rec, size_t len)
+int rec_output_quick_copy(const struct rec_call *c, const unsigned char *rec, size_t len, int timed)
 {
-	uint64_t head;
-	unsigned char *p = out_quick_room(&head);
+	uint64_t head = atomic_load_explicit(&out_head, memory_order_relaxed);
+	unsigned char *p;
 
-	if (!p)
+	/* rec_output_fast again: the trace may have been closed meanwhile (another thread's
+	 * exit) */
+	if (!rec_output_fast || (head > out_quick_limit && !out_quick_fits(head)))
 		return 0;
-	head += mpiv_tf_encode_copy(&out_tf, p, rec, len, &c->ev);
+	p = out_ring + head % REC_OUT_RING;
+	/* the trace has a clock if and only if rec_timed (rec_output_open()) */
+	head += timed ? mpiv_tf_encode_copy(&out_tf, p, rec, len, &c->ev) :
+			mpiv_tf_encode_copy_untimed(&out_tf, p, rec, len, &c->ev);
 	atomic_store_explicit(&out_head, head, memory_order_release);
 	return 1;
 }

@@ -1,6 +1,6 @@
-/* The quick way of the calls programs make most in their loops (recorder.h): MPI_Send,
- * MPI_Isend, MPI_Recv, MPI_Irecv and MPI_Wait record the same events as their handlers in
- * rec_p2p.c and rec_request.c, at a fraction of the cost. Each call site has a slot that
+/* The quick way of the calls programs make most in their loops (recorder.h): the entry points
+ * MPI_Send, MPI_Isend, MPI_Recv, MPI_Irecv and MPI_Wait (REC_IS_QUICK) record the same events
+ * as their handlers in rec_p2p.c and rec_request.c, at a fraction of the cost. Each call site has a slot that
  * remembers the arguments of its last call as the program passed them, what they became in
  * the trace (world ranks, communicator id, bytes: the envelope of env_p2p.c, as the common
  * way records it) and the record that was written, with what the call returned (the status
@@ -22,30 +22,30 @@
 #define RQ_NO_MATCH INT_MIN /* no status: not a receive, or one that matched nothing */
 
 /* What a call site did last. Keys are packed in words, so that comparing one costs a few
- * instructions. */
+ * instructions; 128 bytes in all, so that a slot's address is a shift. */
 struct rq_slot {
 	const void *ret; /* its return address; NULL: the slot is empty */
 	/* the arguments as passed (a Wait's: its request's communicator and kind, rq_args()) */
 	uint64_t args;	     /* count and peer */
 	uint64_t args2;	     /* tag and call */
 	uint64_t comm, type; /* the handles' bits */
-	/* rec_comm_gen() when they were translated; RQ_NO_REUSE if the
-	 * translation does not hold for the same arguments (a derived
-	 * datatype, whose handle may come back with another size) */
-	uint64_t gen;
-	uint64_t site; /* its site (rec_site_lookup()) */
+	uint64_t site;	     /* its site (rec_site_lookup()) */
 	/* what they became in the trace */
 	int32_t wpeer, wtag, wcomm;
+	uint32_t len; /* the length of rec; 0: none may be copied (status is then RQ_NEVER) */
 	uint64_t bytes;
 	/* how the call of rec returned (rq_result()): a receive's status as MPI gave it, or
 	 * RQ_NO_MATCH; the number of requests and the distance of the first's id from the
 	 * last one before */
 	uint64_t status, reqs;
-	uint32_t len;			     /* the length of rec; 0: none may be copied */
+	uint32_t gen;			     /* rec_comm_gen() when they were translated */
 	unsigned char rec[MPIV_TF_MEMO_LEN]; /* its record, times left out */
 };
+_Static_assert(sizeof(struct rq_slot) == 128, "struct rq_slot: 128 bytes");
 
-#define RQ_NO_REUSE UINT64_MAX
+/* A slot's status when its record may not be copied: no call returns it (RQ_NO_MATCH comes
+ * with RQ_NO_MATCH) */
+#define RQ_NEVER rq_pair(RQ_NO_MATCH, 0)
 
 /* The bits of a handle, whatever its type (an int in MPICH, a pointer in Open MPI). */
 #define RQ_BITS(h) rq_bits(&(h), sizeof(h))
@@ -139,16 +139,17 @@ static REC_COLD void rq_translate(struct rq_slot *s, unsigned call, const void *
 		rec_comm_bytes_named(count, type, &named);
 	}
 	if (!named)
-		s->gen = RQ_NO_REUSE;
+		s->ret = NULL; /* left empty: every call from it is translated */
 	s->len = 0;
+	s->status = RQ_NEVER;
 }
 
 /* Start quick call c of call made from ret with these arguments: take the guard, find its
  * slot (translating the arguments unless they are the slot's) and say the call is in
- * progress. */
+ * progress. timed: rec_timed, a constant in each copy of the quick way (RQ_TIMED). */
 static inline struct rq_slot *rq_enter(struct rec_call *c, unsigned call, const void *ret,
 				       int count, MPI_Datatype type, int peer, int tag,
-				       MPI_Comm comm)
+				       MPI_Comm comm, int timed)
 {
 	struct rq_slot *s =
 		&rq_slots[((uintptr_t)ret * 0x9e3779b97f4a7c15ULL) >> 55 & (RQ_SLOTS - 1)];
@@ -163,13 +164,13 @@ static inline struct rq_slot *rq_enter(struct rec_call *c, unsigned call, const 
 	c->bits = REC_C_QUICK;
 	c->slot = s;
 	c->ev.nreqs = 0;
-	if (rec_timed) {
+	if (timed) {
 		c->ev.enter = rec_now();
 		c->ev.leave = 0;
 	}
 	/* no run of failed polls is open (rec_quick_ready()): the event's index is the next;
 	 * the thread is the first, 0 */
-	rec_status_enter(call, rec_output_nevents(), s->site);
+	rec_status_enter_at(rec_quick_status, call, rec_output_nevents(), s->site);
 	return s;
 }
 
@@ -204,35 +205,59 @@ static REC_COLD void rq_write(struct rq_slot *s, struct rec_call *c, int src, in
 		c->ev.mtag = rec_comm_tag(mtag);
 	}
 	s->len = (uint32_t)rec_output_quick_write(c, s->rec);
-	s->status = rq_pair(src, mtag);
+	s->status = s->len ? rq_pair(src, mtag) : RQ_NEVER;
 	s->reqs = rq_reqs(c, last);
 }
 
-/* End quick call c, which returned (rec_call_returned()) with status src and mtag
+/* How a quick call may end (rq_leave()'s how). */
+enum rq_how {
+	RQ_POSTED = 1 << 0, /* it was posted: the watcher may have written it as blocked */
+	RQ_REQ = 1 << 1,    /* it may have a request */
+};
+
+/* End quick call c, which returned (rec_call_returned_quick()) with status src and mtag
  * (RQ_NO_MATCH if it has none; a receive's, on comm, else MPI_COMM_NULL): write its event,
- * as a copy of s's record if it is the same, else anew; update the status; drop the guard. */
-static inline void rq_leave(struct rq_slot *s, struct rec_call *c, int src, int mtag, MPI_Comm comm)
+ * as a copy of s's record if it is the same, else anew; update the status; drop the guard.
+ * how (enum rq_how, a constant) leaves out the checks that cannot fail; timed is rec_timed. */
+static inline void rq_leave(struct rq_slot *s, struct rec_call *c, int src, int mtag, MPI_Comm comm,
+			    unsigned how, int timed)
 {
-	if (((s->status ^ rq_pair(src, mtag)) | (s->reqs ^ rq_reqs(c, rec_output_last_req())) |
-	     (c->bits & REC_C_INCOMPLETE_SENT) | !s->len) ||
-	    !rec_output_quick_copy(c, s->rec, s->len))
+	uint64_t reqs = how & RQ_REQ ? rq_reqs(c, rec_output_last_req()) : 0;
+	unsigned sent = how & RQ_POSTED ? c->bits & REC_C_INCOMPLETE_SENT : 0;
+
+	if (((s->status ^ rq_pair(src, mtag)) | (s->reqs ^ reqs) | sent) ||
+	    !rec_output_quick_copy(c, s->rec, s->len, timed))
 		rq_write(s, c, src, mtag, comm);
-	rec_status_leave(0);
+	rec_status_leave_at(rec_quick_status);
 	rec_tls.depth--;
 }
 
-REC_HOT int rec_quick_Send(const void *buf, int count, MPI_Datatype datatype, int dest, int tag,
-			   MPI_Comm comm, const void *ret)
+/* The quick way of a call, as body(args..., timed), in two copies: rec_timed tested once. */
+#define RQ_TIMED(body, ...) (rec_timed ? body(__VA_ARGS__, 1) : body(__VA_ARGS__, 0))
+
+static inline int rq_send(const void *buf, int count, MPI_Datatype datatype, int dest, int tag,
+			  MPI_Comm comm, const void *ret, int timed)
 {
 	struct rec_call c;
-	struct rq_slot *s = rq_enter(&c, MPIV_CALL_Send, ret, count, datatype, dest, tag, comm);
+	struct rq_slot *s = rq_enter(&c, MPIV_CALL_Send, ret, count, datatype, dest, tag, comm,
+				     timed);
 	int rc;
 
-	rec_call_posted(&c);
+	rec_call_posted_quick(&c);
 	rc = PMPI_Send(buf, count, datatype, dest, tag, comm);
-	rec_call_returned(&c);
-	rq_leave(s, &c, RQ_NO_MATCH, RQ_NO_MATCH, MPI_COMM_NULL);
+	rec_call_returned_quick(&c, timed);
+	rq_leave(s, &c, RQ_NO_MATCH, RQ_NO_MATCH, MPI_COMM_NULL, RQ_POSTED, timed);
 	return rc;
+}
+
+MPIV_EXPORT REC_HOT int MPI_Send(const void *buf, int count, MPI_Datatype datatype, int dest,
+				 int tag, MPI_Comm comm)
+{
+	const void *ret = __builtin_return_address(0);
+
+	if (__builtin_expect(!rec_quick_ready(), 0))
+		return rec_common_Send(buf, count, datatype, dest, tag, comm, ret);
+	return RQ_TIMED(rq_send, buf, count, datatype, dest, tag, comm, ret);
 }
 
 /* MPI_Isend and MPI_Irecv: the request made, what both record. A nonblocking call is local
@@ -240,60 +265,80 @@ REC_HOT int rec_quick_Send(const void *buf, int count, MPI_Datatype datatype, in
  * blocked, and need not be posted to the watcher. */
 static inline int rq_nonblocking(unsigned call, const void *buf, int count, MPI_Datatype type,
 				 int peer, int tag, MPI_Comm comm, MPI_Request *request,
-				 const void *ret)
+				 const void *ret, int timed)
 {
 	struct rec_call c;
-	struct rq_slot *s = rq_enter(&c, call, ret, count, type, peer, tag, comm);
+	struct rq_slot *s = rq_enter(&c, call, ret, count, type, peer, tag, comm, timed);
 	int rc = call == MPIV_CALL_Isend ?
 			 PMPI_Isend(buf, count, type, peer, tag, comm, request) :
 			 PMPI_Irecv((void *)buf, count, type, peer, tag, comm, request);
 
-	if (rec_timed)
+	if (timed)
 		c.ev.leave = rec_now();
 	if (rc == MPI_SUCCESS)
 		rq_req(&c, rec_request_add(request, call == MPIV_CALL_Irecv, comm));
-	rq_leave(s, &c, RQ_NO_MATCH, RQ_NO_MATCH, MPI_COMM_NULL);
+	rq_leave(s, &c, RQ_NO_MATCH, RQ_NO_MATCH, MPI_COMM_NULL, RQ_REQ, timed);
 	return rc;
 }
 
-REC_HOT int rec_quick_Isend(const void *buf, int count, MPI_Datatype datatype, int dest, int tag,
-			    MPI_Comm comm, MPI_Request *request, const void *ret)
+MPIV_EXPORT REC_HOT int MPI_Isend(const void *buf, int count, MPI_Datatype datatype, int dest,
+				  int tag, MPI_Comm comm, MPI_Request *request)
 {
-	return rq_nonblocking(MPIV_CALL_Isend, buf, count, datatype, dest, tag, comm, request, ret);
+	const void *ret = __builtin_return_address(0);
+
+	if (__builtin_expect(!rec_quick_ready(), 0))
+		return rec_common_Isend(buf, count, datatype, dest, tag, comm, request, ret);
+	return RQ_TIMED(rq_nonblocking, MPIV_CALL_Isend, buf, count, datatype, dest, tag, comm,
+			request, ret);
 }
 
-REC_HOT int rec_quick_Recv(void *buf, int count, MPI_Datatype datatype, int source, int tag,
-			   MPI_Comm comm, MPI_Status *status, const void *ret)
+static inline int rq_recv(void *buf, int count, MPI_Datatype datatype, int source, int tag,
+			  MPI_Comm comm, MPI_Status *status, const void *ret, int timed)
 {
 	struct rec_call c;
-	struct rq_slot *s = rq_enter(&c, MPIV_CALL_Recv, ret, count, datatype, source, tag, comm);
+	struct rq_slot *s = rq_enter(&c, MPIV_CALL_Recv, ret, count, datatype, source, tag, comm,
+				     timed);
 	MPI_Status local;
 	int rc, src = RQ_NO_MATCH, mtag = RQ_NO_MATCH;
 
 	/* The matched source and tag are the point of recording a receive. */
 	if (status == MPI_STATUS_IGNORE)
 		status = &local;
-	rec_call_posted(&c);
+	rec_call_posted_quick(&c);
 	rc = PMPI_Recv(buf, count, datatype, source, tag, comm, status);
-	rec_call_returned(&c);
+	rec_call_returned_quick(&c, timed);
 	/* A truncated message was still matched. Its source and tag are translated only if
 	 * the record is written anew (rq_write()). */
 	if (rc == MPI_SUCCESS || rc == MPI_ERR_TRUNCATE) {
 		src = status->MPI_SOURCE;
 		mtag = status->MPI_TAG;
 	}
-	rq_leave(s, &c, src, mtag, comm);
+	rq_leave(s, &c, src, mtag, comm, RQ_POSTED, timed);
 	return rc;
 }
 
-REC_HOT int rec_quick_Irecv(void *buf, int count, MPI_Datatype datatype, int source, int tag,
-			    MPI_Comm comm, MPI_Request *request, const void *ret)
+MPIV_EXPORT REC_HOT int MPI_Recv(void *buf, int count, MPI_Datatype datatype, int source, int tag,
+				 MPI_Comm comm, MPI_Status *status)
 {
-	return rq_nonblocking(MPIV_CALL_Irecv, buf, count, datatype, source, tag, comm, request,
-			      ret);
+	const void *ret = __builtin_return_address(0);
+
+	if (__builtin_expect(!rec_quick_ready(), 0))
+		return rec_common_Recv(buf, count, datatype, source, tag, comm, status, ret);
+	return RQ_TIMED(rq_recv, buf, count, datatype, source, tag, comm, status, ret);
 }
 
-REC_HOT int rec_quick_Wait(MPI_Request *request, MPI_Status *status, const void *ret)
+MPIV_EXPORT REC_HOT int MPI_Irecv(void *buf, int count, MPI_Datatype datatype, int source, int tag,
+				  MPI_Comm comm, MPI_Request *request)
+{
+	const void *ret = __builtin_return_address(0);
+
+	if (__builtin_expect(!rec_quick_ready(), 0))
+		return rec_common_Irecv(buf, count, datatype, source, tag, comm, request, ret);
+	return RQ_TIMED(rq_nonblocking, MPIV_CALL_Irecv, buf, count, datatype, source, tag, comm,
+			request, ret);
+}
+
+static inline int rq_wait(MPI_Request *request, MPI_Status *status, const void *ret, int timed)
 {
 	struct rec_call c;
 	struct rq_slot *s;
@@ -301,20 +346,17 @@ REC_HOT int rec_quick_Wait(MPI_Request *request, MPI_Status *status, const void 
 	MPI_Status local;
 	int rc, freed, src = RQ_NO_MATCH, mtag = RQ_NO_MATCH;
 
-	/* a null request completes nothing: the common way has it */
-	if (!request || *request == MPI_REQUEST_NULL)
-		return rec_common_Wait(request, status, ret);
 	if (status == MPI_STATUS_IGNORE)
 		status = &local;
 	/* Listed before the call, so that a Wait that blocks shows what it waits for. A Wait's
 	 * record depends on its request: a receive's source is translated on its
 	 * communicator. */
 	rec_request_take(*request, request, &e);
-	s = rq_enter(&c, MPIV_CALL_Wait, ret, e.is_recv, MPI_DATATYPE_NULL, 0, 0, e.comm);
+	s = rq_enter(&c, MPIV_CALL_Wait, ret, e.is_recv, MPI_DATATYPE_NULL, 0, 0, e.comm, timed);
 	rq_req(&c, e.id);
-	rec_call_posted(&c);
+	rec_call_posted_quick(&c);
 	rc = PMPI_Wait(request, status);
-	rec_call_returned(&c);
+	rec_call_returned_quick(&c, timed);
 	freed = *request == MPI_REQUEST_NULL;
 	if (rc == MPI_SUCCESS || freed) {
 		rec_request_info(&e, status, &c.ev.reqs[0]);
@@ -327,6 +369,16 @@ REC_HOT int rec_quick_Wait(MPI_Request *request, MPI_Status *status, const void 
 	}
 	if (!freed)
 		rec_request_put(&e);
-	rq_leave(s, &c, src, mtag, MPI_COMM_NULL);
+	rq_leave(s, &c, src, mtag, MPI_COMM_NULL, RQ_POSTED | RQ_REQ, timed);
 	return rc;
+}
+
+MPIV_EXPORT REC_HOT int MPI_Wait(MPI_Request *request, MPI_Status *status)
+{
+	const void *ret = __builtin_return_address(0);
+
+	/* a null request completes nothing: the common way has it */
+	if (__builtin_expect(!rec_quick_ready() || !request || *request == MPI_REQUEST_NULL, 0))
+		return rec_common_Wait(request, status, ret);
+	return RQ_TIMED(rq_wait, request, status, ret);
 }

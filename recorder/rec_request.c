@@ -18,7 +18,8 @@
 /* A table node. Handles are not unique (see struct rec_reqent), so a bucket may hold several
  * nodes with one handle; a wait takes the newest one returned in the variable it is passed,
  * else the oldest (several built-in handles copied into an array complete in the order they
- * were made). */
+ * were made). "Newest" is the order of insertion (a request put back counts as inserted
+ * anew): the head of a bucket first. */
 struct req_node {
 	struct rec_reqent e;   /* the request */
 	struct req_node *next; /* same bucket, or the free list */
@@ -28,6 +29,10 @@ static pthread_mutex_t req_lock = PTHREAD_MUTEX_INITIALIZER; /* everything below
 static struct req_node *req_buckets[REQ_BUCKETS];
 static struct req_node *req_free; /* unused nodes */
 static int32_t req_next_id;	  /* ids are 0, 1, ... in order of creation */
+/* The entry inserted last, kept out of the buckets (the head of its own, in effect) until the
+ * next is inserted: a program mostly completes a request before it makes the next, and this
+ * one is then added and taken with a few stores and compares. Empty: id REC_REQ_UNKNOWN. */
+static struct rec_reqent req_last = {.id = REC_REQ_UNKNOWN};
 
 /* req_lock, needed only when calls of several threads may overlap (rec_multi). */
 static void req_lock_take(void)
@@ -89,6 +94,32 @@ static void req_unlink(struct req_node **pp)
 	req_free = n;
 }
 
+/* Insert e as the newest entry: into req_last, the one there before into its bucket. Call
+ * with req_lock held. Returns 0, or -1 if out of memory (e is then not in the table). */
+static int req_push(const struct rec_reqent *e)
+{
+	if (req_last.id != REC_REQ_UNKNOWN && req_insert(&req_last) != 0)
+		return -1;
+	req_last = *e;
+	return 0;
+}
+
+/* Take req_last into e. Call with req_lock held. */
+static void req_take_last(struct rec_reqent *e)
+{
+	*e = req_last;
+	req_last.id = REC_REQ_UNKNOWN;
+}
+
+/* rec_request_add() with req_lock held if needed. */
+static inline int32_t req_add(const struct rec_reqent *e)
+{
+	struct rec_reqent n = *e;
+
+	n.id = req_next_id++;
+	return req_push(&n) == 0 ? n.id : REC_REQ_UNKNOWN;
+}
+
 int32_t rec_request_add(const MPI_Request *where, int is_recv, MPI_Comm comm)
 {
 	struct rec_reqent e;
@@ -100,20 +131,28 @@ int32_t rec_request_add(const MPI_Request *where, int is_recv, MPI_Comm comm)
 	e.comm = comm;
 	/* An entry with the same handle may be here already, even in the same variable: built-in
 	 * handles of sends that completed at once, often copied out of one temporary. */
-	req_lock_take();
-	id = req_next_id++;
-	e.id = id;
-	if (req_insert(&e) != 0)
-		id = REC_REQ_UNKNOWN;
-	req_lock_drop();
+	if (!rec_multi)
+		return req_add(&e);
+	pthread_mutex_lock(&req_lock);
+	id = req_add(&e);
+	pthread_mutex_unlock(&req_lock);
 	return id;
 }
 
-void rec_request_take(MPI_Request h, const MPI_Request *where, struct rec_reqent *e)
+/* rec_request_take() with req_lock held if needed. */
+static inline void req_take(MPI_Request h, const MPI_Request *where, struct rec_reqent *e)
 {
 	struct req_node **pp, **found = NULL;
+	int last = 0; /* req_last has handle h */
 
-	req_lock_take();
+	if (req_last.id != REC_REQ_UNKNOWN && req_last.handle == h) {
+		/* the newest of all: the one to take if returned in where */
+		if (req_last.where == where) {
+			req_take_last(e);
+			return;
+		}
+		last = 1;
+	}
 	for (pp = &req_buckets[req_hash(h)]; *pp; pp = &(*pp)->next) {
 		if ((*pp)->e.handle != h)
 			continue;
@@ -124,7 +163,9 @@ void rec_request_take(MPI_Request h, const MPI_Request *where, struct rec_reqent
 		if (!found || (*pp)->e.id < (*found)->e.id)
 			found = pp;
 	}
-	if (found) {
+	if (last && (!found || ((*found)->e.where != where && req_last.id < (*found)->e.id))) {
+		req_take_last(e);
+	} else if (found) {
 		*e = (*found)->e;
 		req_unlink(found);
 	} else {
@@ -132,7 +173,17 @@ void rec_request_take(MPI_Request h, const MPI_Request *where, struct rec_reqent
 		e->handle = h;
 		e->id = REC_REQ_UNKNOWN;
 	}
-	req_lock_drop();
+}
+
+void rec_request_take(MPI_Request h, const MPI_Request *where, struct rec_reqent *e)
+{
+	if (!rec_multi) {
+		req_take(h, where, e);
+		return;
+	}
+	pthread_mutex_lock(&req_lock);
+	req_take(h, where, e);
+	pthread_mutex_unlock(&req_lock);
 }
 
 int32_t rec_request_find(MPI_Request h)
@@ -141,6 +192,8 @@ int32_t rec_request_find(MPI_Request h)
 	int32_t id = REC_REQ_UNKNOWN;
 
 	req_lock_take();
+	if (req_last.id != REC_REQ_UNKNOWN && req_last.handle == h)
+		id = req_last.id;
 	for (n = req_buckets[req_hash(h)]; n; n = n->next)
 		if (n->e.handle == h && (id == REC_REQ_UNKNOWN || n->e.id < id))
 			id = n->e.id;
@@ -153,7 +206,7 @@ void rec_request_put(const struct rec_reqent *e)
 	if (e->id == REC_REQ_UNKNOWN)
 		return;
 	req_lock_take();
-	req_insert(e);
+	req_push(e);
 	req_lock_drop();
 }
 

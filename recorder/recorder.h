@@ -150,9 +150,21 @@ static inline void rec_call_envelope(struct rec_call *c, const struct mpiv_env *
  * MPI_Send, MPI_Isend, MPI_Recv, MPI_Irecv and MPI_Wait of the thread that called MPI_Init,
  * when nothing more than their event is to be done (no steering, no reduction check, calls
  * that cannot overlap): the event is written field by field, only those the call uses, and
- * usually as a copy of the record its site made last. The wrapper of a call with a quick
- * handler rec_quick_<name>() (a weak symbol, as the replayer's forced calls) calls it when
- * rec_quick_ready(), else rec_common_<name>(), the common way. */
+ * usually as a copy of the record its site made last. The MPI_<name> entry point of such a
+ * call is rec_quick.c's, not generated (REC_QUICK_<name> below says which calls): the quick
+ * way is then its own body, with no call more and the program's return address at hand; it
+ * calls rec_common_<name>(), the common way, unless rec_quick_ready(). */
+
+/* REC_IS_QUICK(name): 1 if MPI_<name> is rec_quick.c's, else 0 (REC_QUICK_<name> is defined,
+ * as two words, for those calls alone, so that the second word is 1 or, for the others, 0). */
+#define REC_QUICK_Send ~, 1
+#define REC_QUICK_Isend ~, 1
+#define REC_QUICK_Recv ~, 1
+#define REC_QUICK_Irecv ~, 1
+#define REC_QUICK_Wait ~, 1
+#define REC_SECOND_(a, b, ...) b
+#define REC_SECOND(...) REC_SECOND_(__VA_ARGS__)
+#define REC_IS_QUICK(name) REC_SECOND(REC_QUICK_##name, 0, ~)
 
 /* Nothing stands in the way of the common case of appending an event (one new event at the
  * ring's head): the trace is open, calls cannot overlap, no run of failed polls is open. */
@@ -169,8 +181,19 @@ static inline int rec_quick_ready(void)
  * does so before writing it as blocked; idempotent. */
 void rec_call_unquick(struct rec_call *c);
 
+/* rec_call_posted() and rec_call_returned() of a quick call (of the thread rec_quick_allow()
+ * let take the quick way, whose watcher slot it made), posted once and returned once, without
+ * keeping REC_C_POSTED; the latter sets the time it returned if timed (rec_timed, which the
+ * quick way passes as a constant). */
+void rec_call_posted_quick(struct rec_call *c);
+void rec_call_returned_quick(struct rec_call *c, int timed);
+
 /* Let the calling thread (MPI_Init's) take the quick way, if the run allows it. */
 void rec_quick_allow(void);
+
+/* The live status slot of that thread (rec_status_self()), kept by rec_quick_allow(). */
+struct st_slot;
+extern struct st_slot *rec_quick_status;
 
 /* The re-entry guard alone (MPI_Finalize keeps it across PMPI_Finalize). */
 void rec_guard_take(void);
@@ -212,10 +235,12 @@ int32_t rec_output_last_req(void);
 
 /* Append the event of call c (its results filled, new: not REC_C_INDEXED) as rec, len bytes:
  * the record an event of the same site and fields had (rec_output_quick_write() said so),
- * requests at the same distances from the last request id. Returns 1, or 0 if it must be
- * written otherwise (not rec_output_fast, or no room where the ring's head is). c's index
- * is not set: nothing is to be written of it again. */
-int rec_output_quick_copy(const struct rec_call *c, const unsigned char *rec, size_t len);
+ * requests at the same distances from the last request id; timed is rec_timed (a constant in
+ * the quick way). Returns 1, or 0 if it must be written otherwise (not rec_output_fast, or no
+ * room where the ring's head is). c's index is not set: nothing is to be written of it
+ * again. */
+int rec_output_quick_copy(const struct rec_call *c, const unsigned char *rec, size_t len,
+			  int timed);
 
 /* The events written so far: the index of the next new one. */
 uint32_t rec_output_nevents(void);
@@ -358,13 +383,12 @@ void rec_request_info(const struct rec_reqent *e, const MPI_Status *st, struct m
 #undef MPIV_OTHER
 #undef MPIV_SPECIAL
 
-/* The quick handlers (rec_quick.c), declared weak for every ordinary entry of mpi_calls.def,
- * and the common way of each call (wrappers.c), both given the program's return address. */
+/* The common way of each call (wrappers.c), given the program's return address; not inlined
+ * into the quick entry points (REC_HOT), which it would burden. */
 #define MPIV_SPECIAL(name, number, kind, flags, params, args)
 #define MPIV_OTHER(name, number, params, args)
-#define MPIV_CALL(name, number, kind, flags, params, args)                                \
-	int rec_quick_##name(MPIV_UNPAREN params, const void *ret) __attribute__((weak)); \
-	int rec_common_##name(MPIV_UNPAREN params, const void *ret);
+#define MPIV_CALL(name, number, kind, flags, params, args) \
+	__attribute__((noinline)) int rec_common_##name(MPIV_UNPAREN params, const void *ret);
 #include "mpi_calls.def"
 #undef MPIV_CALL
 #undef MPIV_OTHER

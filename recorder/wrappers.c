@@ -6,31 +6,36 @@
  * model does not know yet (MPIV_OTHER) is recorded with its call and site only. */
 #include "recorder.h"
 
-#define MPIV_SPECIAL(name, number, kind, flags, params, args)
-#define MPIV_CALL(name, number, kind, flags, params, args)                                       \
-	int rec_common_##name(MPIV_UNPAREN params, const void *ret)                              \
-	{                                                                                        \
-		struct rec_call c;                                                               \
-		int rc;                                                                          \
-                                                                                                 \
-		if (!rec_call_enter(&c, MPIV_CALL_##name, ret))                                  \
-			return PMPI_##name args;                                                 \
-		if (env_##name) {                                                                \
-			struct mpiv_env e = MPIV_ENV_NONE;                                       \
-                                                                                                 \
-			env_##name(&e, MPIV_UNPAREN args);                                       \
-			rec_call_envelope(&c, &e);                                               \
-		}                                                                                \
-		rc = rec_##name(&c, MPIV_UNPAREN args);                                          \
-		rec_call_leave(&c);                                                              \
-		return rc;                                                                       \
-	}                                                                                        \
-	MPIV_EXPORT int MPI_##name params                                                        \
-	{                                                                                        \
-		if (rec_quick_##name && rec_quick_ready())                                       \
-			return rec_quick_##name(MPIV_UNPAREN args, __builtin_return_address(0)); \
-		return rec_common_##name(MPIV_UNPAREN args, __builtin_return_address(0));        \
+/* The entry point MPI_<name>: the common way's, unless rec_quick.c has one (REC_IS_QUICK). */
+#define REC_CAT_(a, b) a##b
+#define REC_CAT(a, b) REC_CAT_(a, b)
+#define REC_ENTRY_0(name, params, args)                                                   \
+	MPIV_EXPORT int MPI_##name params                                                 \
+	{                                                                                 \
+		return rec_common_##name(MPIV_UNPAREN args, __builtin_return_address(0)); \
 	}
+#define REC_ENTRY_1(name, params, args)
+
+#define MPIV_SPECIAL(name, number, kind, flags, params, args)
+#define MPIV_CALL(name, number, kind, flags, params, args)          \
+	int rec_common_##name(MPIV_UNPAREN params, const void *ret) \
+	{                                                           \
+		struct rec_call c;                                  \
+		int rc;                                             \
+                                                                    \
+		if (!rec_call_enter(&c, MPIV_CALL_##name, ret))     \
+			return PMPI_##name args;                    \
+		if (env_##name) {                                   \
+			struct mpiv_env e = MPIV_ENV_NONE;          \
+                                                                    \
+			env_##name(&e, MPIV_UNPAREN args);          \
+			rec_call_envelope(&c, &e);                  \
+		}                                                   \
+		rc = rec_##name(&c, MPIV_UNPAREN args);             \
+		rec_call_leave(&c);                                 \
+		return rc;                                          \
+	}                                                           \
+	REC_CAT(REC_ENTRY_, REC_IS_QUICK(name))(name, params, args)
 #define MPIV_OTHER(name, number, params, args)                                          \
 	MPIV_EXPORT int MPI_##name params                                               \
 	{                                                                               \
