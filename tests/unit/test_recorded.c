@@ -134,25 +134,15 @@ static void compare_case(const char *dir, void *ctx)
 	struct tally *tl = ctx;
 	static const enum eng_buffering modes[] = {ENG_BUF_ZERO, ENG_BUF_INFINITE, ENG_BUF_EAGER};
 	struct mpiv_traceset ts;
-	struct mpiv_error err;
 	size_t m;
 
-	mpiv_error_init(&err);
-	if (mpiv_traceset_load(dir, &ts, &err)) {
-		fprintf(stderr, "\n%s: %s\n", dir, err.text);
-		CU_FAIL("case did not load");
+	if (unit_case_load(dir, &ts))
 		return;
-	}
 	for (m = 0; m < sizeof(modes) / sizeof(modes[0]); m++) {
-		struct tr_opts opts = {modes[m], 64, 0, 0};
 		struct eng_prog prog;
 
-		mpiv_error_init(&err);
-		if (tr_translate(&ts, &opts, &prog, &err)) {
-			fprintf(stderr, "\n%s: %s\n", dir, err.text);
-			CU_FAIL("case did not translate");
+		if (unit_case_translate(dir, &ts, modes[m], 64, &prog))
 			break;
-		}
 		compare_recorded(dir, &prog, &ts, modes[m], tl);
 		compare_forced(&prog, tl);
 		prog.full = 1;

@@ -721,27 +721,17 @@ static void cut_case(const char *dir, void *ctx)
 {
 	struct cut_tally *tl = ctx;
 	struct mpiv_traceset ts;
-	struct mpiv_error err;
 	int m;
 
-	mpiv_error_init(&err);
-	if (mpiv_traceset_load(dir, &ts, &err)) {
-		fprintf(stderr, "\n%s: %s\n", dir, err.text);
-		CU_FAIL("case did not load");
+	if (unit_case_load(dir, &ts))
 		return;
-	}
 	for (m = 0; m < 3; m++) {
-		struct tr_opts opts = {modes[m], EAGER, 0, 0};
 		struct eng_prog p, c;
 		int32_t *st;
 		int budget = 5000;
 
-		mpiv_error_init(&err);
-		if (tr_translate(&ts, &opts, &p, &err)) {
-			fprintf(stderr, "\n%s: %s\n", dir, err.text);
-			CU_FAIL("case did not translate");
+		if (unit_case_translate(dir, &ts, modes[m], EAGER, &p))
 			break;
-		}
 		st = xmalloc(eng_state_bytes(&p));
 		tr_forced_path(&p, st);
 		if (eng_nchoices(&p, st) > 1) {

@@ -31,6 +31,15 @@ const char *unit_cases_dir(void);
 /* Call fn(dir, ctx) on every case directory of unit_cases_dir(); returns how many. */
 int unit_each_case(void (*fn)(const char *dir, void *ctx), void *ctx);
 
+/* Load the traces of the model case in dir into ts; if they do not load, say why and fail the
+ * test. Returns 0 or -1. */
+int unit_case_load(const char *dir, struct mpiv_traceset *ts);
+
+/* Translate the model case dir's traces ts with buffering b (eager threshold eager) into prog;
+ * if they do not translate, say why and fail the test. Returns 0 or -1. */
+int unit_case_translate(const char *dir, const struct mpiv_traceset *ts, enum eng_buffering b,
+			long long eager, struct eng_prog *prog);
+
 /* A fresh temporary directory (removed by nothing: tests leave it under /tmp). */
 const char *unit_tmpdir(void);
 

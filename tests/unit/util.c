@@ -36,6 +36,32 @@ int unit_each_case(void (*fn)(const char *dir, void *ctx), void *ctx)
 	return n;
 }
 
+int unit_case_load(const char *dir, struct mpiv_traceset *ts)
+{
+	struct mpiv_error err;
+
+	mpiv_error_init(&err);
+	if (!mpiv_traceset_load(dir, ts, &err))
+		return 0;
+	fprintf(stderr, "\n%s: %s\n", dir, err.text);
+	CU_FAIL("case did not load");
+	return -1;
+}
+
+int unit_case_translate(const char *dir, const struct mpiv_traceset *ts, enum eng_buffering b,
+			long long eager, struct eng_prog *prog)
+{
+	struct tr_opts opts = {b, eager, 0, 0};
+	struct mpiv_error err;
+
+	mpiv_error_init(&err);
+	if (!tr_translate(ts, &opts, prog, &err))
+		return 0;
+	fprintf(stderr, "\n%s: %s\n", dir, err.text);
+	CU_FAIL("case did not translate");
+	return -1;
+}
+
 const char *unit_tmpdir(void)
 {
 	static char dir[64];
