@@ -1897,7 +1897,8 @@ static void cancel(const struct eng_prog *p, int32_t *st, int d, int li, int i)
 static void take(const struct eng_prog *p, int32_t *st, int d, int li, int i)
 {
 	if (p->sweep && li >= 0 && p->sweep->valid) {
-		/* a match changes what its receiver and its message's sender read (closure_narrow) */
+		/* a match changes what its receiver and its message's sender read
+		 * (closure_narrow) */
 		p->sweep->dirty[d] = 1;
 		p->sweep->dirty[msg_src(MSG(p, st)[2 * i])] = 1;
 	} else if (p->sweep) {

@@ -1,14 +1,15 @@
 /* The quick way of the calls programs make most in their loops (recorder.h): the entry points
  * MPI_Send, MPI_Isend, MPI_Recv, MPI_Irecv and MPI_Wait (REC_IS_QUICK) record the same events
- * as their handlers in rec_p2p.c and rec_request.c, at a fraction of the cost. Each call site has a slot that
- * remembers the arguments of its last call as the program passed them, what they became in
- * the trace (world ranks, communicator id, bytes: the envelope of env_p2p.c, as the common
- * way records it) and the record that was written, with what the call returned (the status
- * of a receive, how far its request id was from the one before). A call that passes the
- * same arguments takes its envelope from the slot, and one that also returns the same way
- * has the same record, which is copied. The event itself is only filled in if it must be
- * written otherwise, or if the watcher writes the call as blocked (rec_call_unquick()).
- * Slots are the thread's that called MPI_Init alone (rec_quick_allow()). */
+ * as their handlers in rec_p2p.c and rec_request.c, at a fraction of the cost. Each call site
+ * has a slot that remembers the arguments of its last call as the program passed them, what
+ * they became in the trace (world ranks, communicator id, bytes: the envelope of env_p2p.c,
+ * as the common way records it) and the record that was written, with what the call returned
+ * (the status of a receive, how far its request id was from the one before). A call that
+ * passes the same arguments takes its envelope from the slot, and one that also returns the
+ * same way has the same record, which is copied. The event itself is only filled in if it
+ * must be written otherwise, or if the watcher writes the call as blocked
+ * (rec_call_unquick()). Slots are the thread's that called MPI_Init alone
+ * (rec_quick_allow()). */
 #include <limits.h>
 #include <string.h>
 
