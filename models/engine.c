@@ -117,8 +117,9 @@ static void scan_program(struct eng_prog *p, int *lazy, int *buffer)
 					p->ncontended += in->d != 0;
 					p->nwinops++;
 					break;
-				case ENG_CANCEL:
-					VINS(p, q, v)[in->a].cancel = i;
+				case ENG_CANCEL: /* a send's is not needed */
+					if (VINS(p, q, v)[in->a].op == ENG_POST_RECV)
+						VINS(p, q, v)[in->a].cancel = i;
 					p->ncancel++;
 					break;
 				default:
@@ -562,7 +563,7 @@ static void do_match(const struct eng_prog *p, int32_t *st, int d, int li, int i
 	/* verify: the source and tag it took are an input the process may act on */
 	if (CUR(p, st, d)[ri].reg > 0)
 		set_input(p, st, d, ri, &CUR(p, st, d)[ri], RANK(p, src), msg_send(p, st, i)->c,
-			  msg_send(p, st, i)->key);
+			  msg_send(p, st, i)->site);
 	if (p->obs && p->obs->match)
 		p->obs->match(p->obs->ctx, d, ri, &CUR(p, st, d)[ri], src, si, msg_send(p, st, i));
 	msg_remove(p, st, i);
@@ -645,7 +646,7 @@ int eng_coll_mismatch(const struct eng_prog *p, const int32_t *st, int r,
 		other = coll_at(p, st, c->members[i], in->a, in->c);
 		/* d < 0: the rest of an intercommunicator's root group, which names no root */
 		if (other &&
-		    (other->key != in->key || (other->d != in->d && other->d >= 0 && in->d >= 0)))
+		    (other->call != in->call || (other->d != in->d && other->d >= 0 && in->d >= 0)))
 			return 1;
 	}
 	return 0;
@@ -945,7 +946,7 @@ static int step(const struct eng_prog *p, int32_t *st, int q, int chosen)
 			return 0;
 		if (in->reg > 0) /* verify: what it found is an input */
 			set_input(p, st, q, pc, in, RANK(p, msg_src(MSG(p, st)[2 * i])),
-				  msg_send(p, st, i)->c, msg_send(p, st, i)->key);
+				  msg_send(p, st, i)->c, msg_send(p, st, i)->site);
 		break;
 	case ENG_BRANCH:
 		/* go on in the one variant that recorded this input; none: a frontier; several:
@@ -1915,7 +1916,7 @@ static void take(const struct eng_prog *p, int32_t *st, int d, int li, int i)
 			set_input(p, st, d, pc, in, in->list[i], 0, 0);
 		} else if (li == -3) { /* its wildcard probe sees message i */
 			set_input(p, st, d, pc, in, RANK(p, msg_src(MSG(p, st)[2 * i])),
-				  msg_send(p, st, i)->c, msg_send(p, st, i)->key);
+				  msg_send(p, st, i)->c, msg_send(p, st, i)->site);
 		} else { /* its branch goes on in the i-th variant that recorded the input */
 			st[p->off_var + d] = branch_target(p, st, d, in, i);
 			spend_input(p, st, d, in);
@@ -2288,10 +2289,19 @@ int eng_prog_write(const struct eng_prog *p, FILE *f)
 			for (i = 0; i < VNINS(p, r, v); i++) {
 				const struct eng_instr *in = &VINS(p, r, v)[i];
 
+				int listed = ENG_LISTED(in->op);
+				int coll = in->op == ENG_COLL || in->op == ENG_ICOLL;
+
+				/* the fields that share storage, each in its column */
 				fprintf(f, "%d %d %d %d %d %d %lld %d %d %d %d", in->op, in->ev,
-					in->a, in->b, in->c, in->d, (long long)in->bytes, in->reg,
-					in->sym, in->key, in->n);
-				for (j = 0; j < in->n; j++)
+					in->a, in->b, in->c, in->d,
+					listed ? 0 : (long long)in->bytes, in->reg,
+					coll ? 0 : in->sym,
+					coll			? in->call :
+					in->op == ENG_POST_SEND ? in->site :
+								  0,
+					listed ? in->n : 0);
+				for (j = 0; listed && j < in->n; j++)
 					fprintf(f, " %d", in->list[j]);
 				fputc('\n', f);
 			}
@@ -2372,11 +2382,10 @@ static int valid_operands(const struct eng_prog *p, int r, int i, const struct e
 {
 	int peer = in->op == ENG_POST_SEND || in->op == ENG_POST_RECV || in->op == ENG_PROBE;
 	int coll = in->op == ENG_COLL || in->op == ENG_ICOLL;
-	int wait = in->op == ENG_WAIT || in->op == ENG_WAITANY || in->op == ENG_WAIT_SOME;
 
 	/* a collective's list: the members ENG_COLL_LIST waits for (kept at a mismatch) */
-	if (in->ev < 0 || (!wait && in->op != ENG_BRANCH && !ENG_WIN_OP(in->op) && in->n != 0 &&
-			   !(coll && (in->b == ENG_COLL_LIST || in->b == ENG_COLL_MISMATCH))))
+	if (in->ev < 0 ||
+	    (coll && in->n != 0 && in->b != ENG_COLL_LIST && in->b != ENG_COLL_MISMATCH))
 		return 0;
 	if (peer && ((in->a < 0 && in->a != ENG_ANY && in->a != ENG_PROC_NULL) ||
 		     in->a >= p->nranks || (in->op == ENG_POST_SEND && in->a == ENG_ANY) ||
@@ -2393,7 +2402,8 @@ static int valid_operands(const struct eng_prog *p, int r, int i, const struct e
 		return 0;
 	if (in->op == ENG_WIN_LOCK && ((in->c != 0 && in->c != 1) || (in->d != 0 && in->d != 1)))
 		return 0;
-	if (ENG_WIN_OP(in->op) && (in->a < 0 || in->a >= p->ncomms || (in->n & 1)))
+	if (ENG_WIN_OP(in->op) &&
+	    (in->a < 0 || in->a >= p->ncomms || (ENG_LISTED(in->op) && (in->n & 1))))
 		return 0;
 	(void)r;
 	(void)i;
@@ -2427,6 +2437,7 @@ static int read_variant(struct eng_prog *p, FILE *f, int r, int n, struct eng_in
 			int nvar, char *msg, size_t size)
 {
 	int32_t icap = 0;
+	char *cancelled = NULL; /* per instruction: a cancel named it */
 	int i, j;
 
 	*out = NULL;
@@ -2434,63 +2445,92 @@ static int read_variant(struct eng_prog *p, FILE *f, int r, int n, struct eng_in
 	for (i = 0; i < n; i++) {
 		struct eng_instr *in;
 		long long bytes;
-		int32_t listcap = 0, op, sym;
+		int32_t listcap = 0, op, sym, key, nlist;
+		int listed, coll;
 
+		/* an instruction is zeroed (no list) until its line is read whole: what
+		 * eng_prog_release frees is there */
 		if (grow((void **)out, &icap, i + 1, sizeof(struct eng_instr)))
-			return bad(msg, size, "out of memory");
+			goto oom;
 		*got = i + 1;
 		in = &(*out)[i];
 		if (fscanf(f, "%d %d %d %d %d %d %lld %d %d %d %d", &op, &in->ev, &in->a, &in->b,
-			   &in->c, &in->d, &bytes, &in->reg, &sym, &in->key, &in->n) != 11 ||
+			   &in->c, &in->d, &bytes, &in->reg, &sym, &key, &nlist) != 11 ||
 		    !known_op(op) || sym < 0 ||
-		    sym > (ENG_IN_SOURCE | ENG_IN_TAG | ENG_IN_LAST | ENG_IN_SITE)) {
-			in->n = 0; /* what eng_prog_release frees is there */
-			return bad(msg, size, "instruction");
-		}
-		in->op = (int16_t)op; /* both small, as checked */
-		in->sym = (int16_t)sym;
-		if (in->n < 0 || in->n > (1 << 24) || bytes < 0 || bytes > ENG_MAX_BYTES ||
-		    in->reg < 0 || in->reg > p->nregs ||
-		    (in->op == ENG_POST_SEND && in->sym && !in->reg) ||
-		    (in->op == ENG_BRANCH && (in->a < 0 || in->a >= p->nregs || in->n % 4))) {
-			in->n = 0; /* what eng_prog_release frees is there */
-			return bad(msg, size, "instruction");
-		}
-		in->bytes = bytes;
+		    sym > (ENG_IN_SOURCE | ENG_IN_TAG | ENG_IN_LAST | ENG_IN_SITE))
+			goto bad_instr;
+		listed = ENG_LISTED(op);
+		coll = op == ENG_COLL || op == ENG_ICOLL;
+		/* the fields that share storage (struct eng_instr): each only where its
+		 * opcode uses it */
+		if (nlist < 0 || nlist > (1 << 24) || bytes < 0 || bytes > ENG_MAX_BYTES ||
+		    in->reg < 0 || in->reg > p->nregs || (op == ENG_POST_SEND && sym && !in->reg) ||
+		    (op == ENG_BRANCH && (in->a < 0 || in->a >= p->nregs || nlist % 4)) ||
+		    (!listed && nlist) || (listed && bytes) || (coll && sym) ||
+		    (key && op != ENG_POST_SEND && !coll) || key < 0 || key > INT16_MAX)
+			goto bad_instr;
+		in->op = (int16_t)op; /* small, as checked */
+		if (listed)
+			in->n = nlist;
+		else
+			in->bytes = bytes;
+		if (coll)
+			in->call = (int16_t)key;
+		else
+			in->sym = (int16_t)sym;
+		if (op == ENG_POST_SEND)
+			in->site = key;
 		if (!valid_operands(p, r, i, in)) {
-			in->n = 0;
+			free(cancelled);
 			return bad(msg, size, "operands");
 		}
-		for (j = 0; j < in->n; j++) {
+		for (j = 0; listed && j < in->n; j++) {
 			if (grow((void **)&in->list, &listcap, j + 1, sizeof(int32_t))) {
 				in->n = j;
-				return bad(msg, size, "out of memory");
+				goto oom;
 			}
 			if (fscanf(f, "%d", &in->list[j]) != 1 ||
 			    !valid_list(p, *out, i, nvar, j)) {
 				in->n = j;
+				free(cancelled);
 				return bad(msg, size, "wait list");
 			}
 		}
 		/* a cancel names a send or receive its process posted before it, once */
+		if (in->op == ENG_CANCEL && !cancelled && !(cancelled = calloc((size_t)n, 1)))
+			goto oom;
 		if (in->op == ENG_CANCEL &&
 		    (in->a < 0 || in->a >= i ||
 		     ((*out)[in->a].op != ENG_POST_SEND && (*out)[in->a].op != ENG_POST_RECV) ||
-		     (*out)[in->a].cancel))
+		     cancelled[in->a])) {
+			free(cancelled);
 			return bad(msg, size, "cancel");
-		if (in->op == ENG_CANCEL)
-			(*out)[in->a].cancel = i;
+		}
+		if (in->op == ENG_CANCEL) {
+			cancelled[in->a] = 1;
+			if ((*out)[in->a].op == ENG_POST_RECV)
+				(*out)[in->a].cancel = i;
+		}
 		/* a generalized request's completion names its start, before it */
-		if (in->op == ENG_GREQ_DONE &&
-		    (in->a < 0 || in->a >= i || (*out)[in->a].op != ENG_GREQ))
-			return bad(msg, size, "generalized request");
-		if ((in->op == ENG_WAITANY && (in->d < 1 || in->d > in->n)) ||
-		    ((in->op == ENG_WAIT || in->op == ENG_WAIT_SOME) && in->n < 1))
-			return bad(msg, size, "wait list");
+		if ((in->op == ENG_GREQ_DONE &&
+		     (in->a < 0 || in->a >= i || (*out)[in->a].op != ENG_GREQ)) ||
+		    (in->op == ENG_WAITANY && (in->d < 1 || in->d > in->n)) ||
+		    ((in->op == ENG_WAIT || in->op == ENG_WAIT_SOME) && in->n < 1)) {
+			free(cancelled);
+			return bad(msg, size,
+				   in->op == ENG_GREQ_DONE ? "generalized request" : "wait list");
+		}
 	}
+	free(cancelled);
 	if ((*out)[n - 1].op != ENG_END && (*out)[n - 1].op != ENG_STOP)
 		return bad(msg, size, "program without an end");
 	return 0;
+bad_instr:
+	free(cancelled);
+	return bad(msg, size, "instruction");
+oom:
+	free(cancelled);
+	return bad(msg, size, "out of memory");
 }
 
 /* Is st a state the engine can run from: every index in range, the requests and messages in
@@ -2757,7 +2797,7 @@ static void free_instrs(const struct eng_prog *p, struct eng_instr *ins, int n)
 	int i;
 
 	for (i = 0; ins && i < n; i++)
-		if (!p->lists || !in_blocks(p, ins[i].list))
+		if (ENG_LISTED(ins[i].op) && (!p->lists || !in_blocks(p, ins[i].list)))
 			free(ins[i].list);
 	free(ins);
 }

@@ -188,35 +188,55 @@ enum eng_buffering {
  * small enough that the sums of a rank's buffered messages cannot overflow. */
 #define ENG_MAX_BYTES (1LL << 48)
 
+/* Does opcode op have a list (list[0..n))? Only these use n and list; the others use the
+ * fields that share their storage (struct eng_instr). */
+#define ENG_LISTED(op)                                                                           \
+	((op) == ENG_WAIT || (op) == ENG_WAITANY || (op) == ENG_WAIT_SOME || (op) == ENG_COLL || \
+	 (op) == ENG_ICOLL || (op) == ENG_BRANCH ||                                              \
+	 ((op) >= ENG_WIN_POST && (op) <= ENG_WIN_WAIT))
+
+/* 40 bytes, since a program has two of them per blocking call and traces have millions of
+ * calls (README, "Performance"). Fields no opcode uses together share storage: an
+ * instruction with a list (ENG_LISTED) has no message size, site or cancel, only a send has
+ * a site and only a receive a cancel, and a collective has a call instead of sym. Code that
+ * walks every instruction reads a shared field only where ENG_LISTED or the opcode says it is
+ * there; model.dat writes each in its own column. */
 struct eng_instr {
-	/* 56 bytes, no padding: the opcode and sym share a word, then the 32-bit fields, then
-	 * the two 64-bit ones (programs of millions of instructions) */
+	union {
+		/* message size, for the eager threshold (at most ENG_MAX_BYTES): posts,
+		 * ENG_BUF_ATTACH */
+		int64_t bytes;
+		/* ENG_LISTED: ENG_WAIT and kin, the instruction indices of the posts it
+		 * waits for; see enum eng_opcode for the others */
+		int32_t *list;
+	};
 	int16_t op; /* enum eng_opcode */
-	/* ENG_POST_SEND: ENG_IN_* parts of its envelope taken from
-	 * register reg (a destination that follows the source just
-	 * received from); ENG_BRANCH: the parts compared */
-	int16_t sym;
+	union {
+		/* ENG_POST_SEND: ENG_IN_* parts of its envelope taken from
+		 * register reg (a destination that follows the source just
+		 * received from); ENG_BRANCH: the parts compared */
+		int16_t sym;
+		/* ENG_COLL, ENG_ICOLL: the call (members whose k-th
+		 * collectives on a communicator differ in call or root never
+		 * complete it) */
+		int16_t call;
+	};
 	int32_t ev;	    /* index of the trace event it comes from */
 	int32_t a, b, c, d; /* operands, see enum eng_opcode */
-	int32_t n;	    /* ENG_WAIT: number of requests */
 	/* verify: 1 + the input register a receive, probe or
 	 * any-completion writes, a send with sym reads; 0: none */
 	int32_t reg;
-	/* ENG_COLL, ENG_ICOLL: the call (members whose k-th collectives
-	 * on a communicator differ in call or root never complete it);
-	 * verify: ENG_POST_SEND: its call site's id (where a receive's
-	 * message came from: ENG_IN_SITE); 0 elsewhere */
-	int32_t key;
-	/* ENG_POST_SEND, ENG_POST_RECV: the instruction of the
-	 * ENG_CANCEL that cancels its request, 0 if none (eng_layout();
-	 * not in model.dat) */
-	int32_t cancel;
-	/* message size, for the eager threshold (at most
-	 * ENG_MAX_BYTES) */
-	int64_t bytes;
-	int32_t *list; /* ENG_WAIT: instruction indices of the posts it waits for */
+	union {
+		int32_t n; /* ENG_LISTED: number of list entries */
+		/* verify: ENG_POST_SEND: its call site's id (where a
+		 * receive's message came from: ENG_IN_SITE), 0 if none */
+		int32_t site;
+		/* ENG_POST_RECV: the instruction of the ENG_CANCEL that
+		 * cancels it, 0 if none (eng_layout(); not in model.dat) */
+		int32_t cancel;
+	};
 };
-_Static_assert(sizeof(struct eng_instr) == 56, "padding in struct eng_instr");
+_Static_assert(sizeof(struct eng_instr) == 40, "padding in struct eng_instr");
 
 struct eng_comm {
 	int32_t n; /* number of members */

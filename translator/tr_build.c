@@ -8,6 +8,8 @@
 #include "translate.h"
 #include "xalloc.h"
 
+_Static_assert(MPIV_CALL__COUNT <= INT16_MAX, "a call number fits struct eng_instr's call");
+
 #define DEFAULT_MAXMSG 4096 /* messages in flight at once; more ends the search as overflow */
 
 /* A lock a rank holds while its program is being built: the unlock closes it. */
@@ -234,7 +236,7 @@ static int post(struct builder *b, const struct mpiv_event *env, int ev, int sen
 			(flags & MPIV_F_READY)	  ? ENG_SEND_READY :
 						    ENG_SEND_STANDARD;
 	if (b->verify && send)
-		in->key = tr_site_key(b->t, env->site);
+		in->site = tr_site_key(b->t, env->site);
 	else if (b->verify && in->a != ENG_PROC_NULL)
 		in->reg = 1 + cur(b)->ninputs++;
 	if (++cur(b)->live > cur(b)->maxlive)
@@ -677,7 +679,7 @@ static int build_win_create(struct builder *b, const struct mpiv_event *ev, stru
 	in->a = 0;
 	in->b = ENG_COLL_ALL;
 	in->c = ++b->coll_seq[0];
-	in->key = (int32_t)ev->call;
+	in->call = (int16_t)ev->call;
 	return 0;
 }
 
@@ -721,7 +723,7 @@ static int build_win(struct builder *b, const struct mpiv_event *ev, struct mpiv
 		in->a = c;
 		in->b = ENG_COLL_ALL;
 		in->c = ++b->coll_seq[c];
-		in->key = (int32_t)ev->call;
+		in->call = (int16_t)ev->call;
 		if (kind == MPIV_KIND_WIN_FREE)
 			b->win_of[ev->win] = -1;
 		break;
@@ -1055,7 +1057,7 @@ static int build_rank(const struct mpiv_traceset *ts, const struct mpiv_rank_tra
 				in->a = c;
 				in->b = ENG_COLL_ALL;
 				in->c = ++b->coll_seq[c];
-				in->key = (int32_t)ev->call;
+				in->call = (int16_t)ev->call;
 				c = tr_comms_inter(b->comms, t->rank, ev->index);
 			}
 			in = emit(b, kind == MPIV_KIND_COLL ? ENG_COLL : ENG_ICOLL, (int)ev->index);
@@ -1070,8 +1072,7 @@ static int build_rank(const struct mpiv_traceset *ts, const struct mpiv_rank_tra
 				ev->root >= 0				     ? ev->root :
 				ev->root == MPIV_PROC_NULL		     ? ENG_PROC_NULL :
 									       0;
-			in->bytes = engine_bytes(ev->bytes);
-			in->key = (int32_t)ev->call;
+			in->call = (int16_t)ev->call;
 			if ((mpiv_call_flags(ev->call) & MPIV_F_NEIGHBOR) && ev->ngroup) {
 				/* the in-neighbours: doc/semantics.md 5.4 */
 				in->n = (int32_t)ev->ngroup;
@@ -1098,7 +1099,7 @@ static int build_rank(const struct mpiv_traceset *ts, const struct mpiv_rank_tra
 			in->a = c;
 			in->b = ENG_COLL_ALL;
 			in->c = ++b->coll_seq[c];
-			in->key = (int32_t)ev->call;
+			in->call = (int16_t)ev->call;
 			break;
 		}
 		case MPIV_KIND_BUF_ATTACH:
@@ -1167,7 +1168,7 @@ static void mark_mismatches(struct eng_prog *prog)
 			const struct eng_instr *first = NULL;
 			int mismatch = 0;
 
-			/* the call is the instruction's key, the root its d */
+			/* the call is the instruction's call, the root its d */
 			for (i = 0; i < cm->n; i++) {
 				const struct eng_instr *in;
 
@@ -1176,8 +1177,8 @@ static void mark_mismatches(struct eng_prog *prog)
 				in = pos[i][k];
 				if (!first)
 					first = in;
-				else if (in->key != first->key ||
-					 ((mpiv_call_flags((unsigned)in->key) & MPIV_F_ROOTED) &&
+				else if (in->call != first->call ||
+					 ((mpiv_call_flags((unsigned)in->call) & MPIV_F_ROOTED) &&
 					  in->d != first->d && in->d >= 0 && first->d >= 0))
 					mismatch = 1;
 			}

@@ -118,6 +118,8 @@ int tr_cut(const struct eng_prog *prog, const int32_t *st, struct eng_prog *out)
 			struct eng_instr *in = &out->ins[q][i];
 			const int32_t *from = in->list;
 
+			if (!ENG_LISTED(in->op))
+				continue; /* no list: its storage is another field's */
 			if (!in->n) {
 				in->list = NULL;
 				continue;

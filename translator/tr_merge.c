@@ -92,15 +92,15 @@ static void follow_inputs(struct eng_instr *ins, int n, struct votes *vs, int vo
 			}
 			continue;
 		}
-		if (in->op != ENG_POST_SEND || in->a < 0 || !in->key || id < 0 || in->b != comm)
+		if (in->op != ENG_POST_SEND || in->a < 0 || !in->site || id < 0 || in->b != comm)
 			continue;
 		if (vote) {
-			struct site_vote *v = vote_of(vs, in->key);
+			struct site_vote *v = vote_of(vs, in->site);
 
 			v->yes += in->a == src;
 			v->no += in->a != src;
 		} else if (in->a == src) {
-			struct site_vote *v = vote_of(vs, in->key);
+			struct site_vote *v = vote_of(vs, in->site);
 
 			if (v->yes && !v->no) {
 				in->sym = ENG_IN_SOURCE;
@@ -119,12 +119,16 @@ static int same_call(const struct eng_instr *x, const struct eng_instr *y)
 		return 0;
 	if (x->op == ENG_BRANCH)
 		return x->a == y->a;
+	/* sym is a collective's call too (they share storage) */
 	if (x->sym != y->sym || x->b != y->b || x->c != y->c || x->d != y->d ||
-	    x->bytes != y->bytes || x->key != y->key || x->n != y->n)
+	    (x->op == ENG_POST_SEND && x->site != y->site))
 		return 0;
 	if (!(x->op == ENG_POST_SEND && (x->sym & ENG_IN_SOURCE)) && x->a != y->a)
 		return 0;
-	return x->n == 0 || !memcmp(x->list, y->list, (size_t)x->n * sizeof(*x->list));
+	if (!ENG_LISTED(x->op))
+		return x->bytes == y->bytes;
+	return x->n == y->n &&
+	       (x->n == 0 || !memcmp(x->list, y->list, (size_t)x->n * sizeof(*x->list)));
 }
 
 /* Do two variants make the same calls and take the same inputs throughout? */
@@ -386,7 +390,8 @@ static void merge_proc(struct eng_prog *const *progs, int nruns, int q, struct e
 			const struct node *nd = &t.n[v[w].node[k]];
 
 			*in = v[w].ins[k];
-			in->list = NULL;
+			if (ENG_LISTED(in->op))
+				in->list = NULL;
 			if (in->reg > 0)
 				in->reg = (in->reg - 1) % nregs + 1;
 			if (in->op == ENG_BRANCH) {
@@ -396,7 +401,7 @@ static void merge_proc(struct eng_prog *const *progs, int nruns, int q, struct e
 			} else {
 				if (in->op == ENG_POST_SEND && in->reg > 0 && nd->last)
 					in->sym |= ENG_IN_LAST;
-				if (in->n) {
+				if (ENG_LISTED(in->op) && in->n) {
 					in->list = xmalloc((size_t)in->n * sizeof(*in->list));
 					memcpy(in->list, v[w].ins[k].list,
 					       (size_t)in->n * sizeof(*in->list));
