@@ -224,6 +224,16 @@ static void test_model_dat(void)
 		{"13 1 0 0 0 0 0 0 0 0 4 0 0 0 0", 0}, /* a branch on a register beyond */
 		{"1 1 1 0 0 0 4 1 0 0 0", 0},	       /* a send reading a register beyond */
 		{"1 1 1 0 0 0 4 0 0 0 2147483647", 0}, /* a list longer than the file */
+		/* the fields that share storage in struct eng_instr, each where its opcode
+		 * has it and nowhere else */
+		{"1 1 1 0 0 0 4 0 0 7 0", 1},	    /* a send's call site */
+		{"1 1 1 0 0 0 4 0 0 0 1 0", 0},	    /* a send with a list */
+		{"2 1 1 0 0 0 4 0 0 7 0", 0},	    /* a receive with a site */
+		{"6 1 0 5 1 0 0 0 0 40 1 1", 1},    /* a collective's call */
+		{"6 1 0 5 1 0 0 0 0 40000 1 1", 0}, /* a call beyond any */
+		{"6 1 0 5 1 0 8 0 0 0 1 1", 0},	    /* a collective with a size */
+		{"6 1 0 5 1 0 0 0 2 0 1 1", 0},	    /* a collective with sym */
+		{"11 1 0 0 0 0 64 0 0 0 1 0", 0},   /* a buffer attached with a list */
 	};
 	/* start states (check's handoff), in the layout of that program: header, pc[2],
 	 * coll[3 * 2], nlive[2], live[2 * 1], msg[2 * 2] */
