@@ -15,12 +15,14 @@ int rec_Barrier(struct rec_call *c, MPI_Comm comm)
 	return rc;
 }
 
-/* Nonblocking collectives make a request, completed at its wait. */
-static void coll_request(struct rec_call *c, int rc, MPI_Request *request)
+/* Nonblocking collectives make a request, completed at its wait (synchronising there under
+ * zero steering). */
+static void coll_request(struct rec_call *c, int rc, MPI_Request *request, MPI_Comm comm)
 {
-	if (rc == MPI_SUCCESS)
-		rec_call_add_req(c, rec_request_add(request, 0, MPI_COMM_WORLD), MPIV_NONE,
-				 MPIV_NONE);
+	if (rc != MPI_SUCCESS)
+		return;
+	rec_call_add_req(c, rec_request_add(request, 0, MPI_COMM_WORLD), MPIV_NONE, MPIV_NONE);
+	rec_steer_icoll_made(comm, *request);
 }
 
 /* The handlers below are all alike: call PMPI while posted. */
@@ -34,13 +36,13 @@ static void coll_request(struct rec_call *c, int rc, MPI_Request *request)
 		rec_call_returned(c);      \
 		return rc_;                \
 	} while (0)
-#define COLL_NONBLOCKING(call, request)        \
-	do {                                   \
-		int rc_;                       \
-                                               \
-		rc_ = call;                    \
-		coll_request(c, rc_, request); \
-		return rc_;                    \
+#define COLL_NONBLOCKING(call, request, comm)        \
+	do {                                         \
+		int rc_;                             \
+                                                     \
+		rc_ = call;                          \
+		coll_request(c, rc_, request, comm); \
+		return rc_;                          \
 	} while (0)
 /* The same for reductions, with the reduction check's hooks around the call when it is on
  * (rec_reduce.h); the last arguments are the fields of a struct rec_red_args. */
@@ -57,14 +59,14 @@ static void coll_request(struct rec_call *c, int rc, MPI_Request *request)
 		rec_call_returned(c);                                                 \
 		return rc_;                                                           \
 	} while (0)
-#define COLL_IREDUCE(call, request, ...)                                              \
+#define COLL_IREDUCE(call, request, comm, ...)                                        \
 	do {                                                                          \
 		struct rec_red_args a_ = {__VA_ARGS__};                               \
 		struct rec_red *r_ = rec_reduce_on ? rec_reduce_begin(c, &a_) : NULL; \
 		int rc_;                                                              \
                                                                                       \
 		rc_ = call;                                                           \
-		coll_request(c, rc_, request);                                        \
+		coll_request(c, rc_, request, comm);                                  \
 		if (r_)                                                               \
 			rec_reduce_started(r_, c, rc_, request);                      \
 		return rc_;                                                           \
@@ -199,28 +201,28 @@ int rec_Exscan(struct rec_call *c, const void *sendbuf, void *recvbuf, int count
 
 int rec_Ibarrier(struct rec_call *c, MPI_Comm comm, MPI_Request *request)
 {
-	COLL_NONBLOCKING(PMPI_Ibarrier(comm, request), request);
+	COLL_NONBLOCKING(PMPI_Ibarrier(comm, request), request, comm);
 }
 
 int rec_Ibcast(struct rec_call *c, void *buffer, int count, MPI_Datatype datatype, int root,
 	       MPI_Comm comm, MPI_Request *request)
 {
-	COLL_NONBLOCKING(PMPI_Ibcast(buffer, count, datatype, root, comm, request), request);
+	COLL_NONBLOCKING(PMPI_Ibcast(buffer, count, datatype, root, comm, request), request, comm);
 }
 
 int rec_Ireduce(struct rec_call *c, const void *sendbuf, void *recvbuf, int count,
 		MPI_Datatype datatype, MPI_Op op, int root, MPI_Comm comm, MPI_Request *request)
 {
 	COLL_IREDUCE(PMPI_Ireduce(sendbuf, recvbuf, count, datatype, op, root, comm, request),
-		     request, REC_RED_REDUCE, sendbuf, recvbuf, count, NULL, datatype, op, root,
-		     comm);
+		     request, comm, REC_RED_REDUCE, sendbuf, recvbuf, count, NULL, datatype, op,
+		     root, comm);
 }
 
 int rec_Iallreduce(struct rec_call *c, const void *sendbuf, void *recvbuf, int count,
 		   MPI_Datatype datatype, MPI_Op op, MPI_Comm comm, MPI_Request *request)
 {
 	COLL_IREDUCE(PMPI_Iallreduce(sendbuf, recvbuf, count, datatype, op, comm, request), request,
-		     REC_RED_ALL, sendbuf, recvbuf, count, NULL, datatype, op, 0, comm);
+		     comm, REC_RED_ALL, sendbuf, recvbuf, count, NULL, datatype, op, 0, comm);
 }
 
 int rec_Igather(struct rec_call *c, const void *sendbuf, int sendcount, MPI_Datatype sendtype,
@@ -229,7 +231,7 @@ int rec_Igather(struct rec_call *c, const void *sendbuf, int sendcount, MPI_Data
 {
 	COLL_NONBLOCKING(PMPI_Igather(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype,
 				      root, comm, request),
-			 request);
+			 request, comm);
 }
 
 int rec_Igatherv(struct rec_call *c, const void *sendbuf, int sendcount, MPI_Datatype sendtype,
@@ -238,7 +240,7 @@ int rec_Igatherv(struct rec_call *c, const void *sendbuf, int sendcount, MPI_Dat
 {
 	COLL_NONBLOCKING(PMPI_Igatherv(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs,
 				       recvtype, root, comm, request),
-			 request);
+			 request, comm);
 }
 
 int rec_Iscatter(struct rec_call *c, const void *sendbuf, int sendcount, MPI_Datatype sendtype,
@@ -247,7 +249,7 @@ int rec_Iscatter(struct rec_call *c, const void *sendbuf, int sendcount, MPI_Dat
 {
 	COLL_NONBLOCKING(PMPI_Iscatter(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype,
 				       root, comm, request),
-			 request);
+			 request, comm);
 }
 
 int rec_Iscatterv(struct rec_call *c, const void *sendbuf, const int sendcounts[],
@@ -256,7 +258,7 @@ int rec_Iscatterv(struct rec_call *c, const void *sendbuf, const int sendcounts[
 {
 	COLL_NONBLOCKING(PMPI_Iscatterv(sendbuf, sendcounts, displs, sendtype, recvbuf, recvcount,
 					recvtype, root, comm, request),
-			 request);
+			 request, comm);
 }
 
 int rec_Iallgather(struct rec_call *c, const void *sendbuf, int sendcount, MPI_Datatype sendtype,
@@ -265,7 +267,7 @@ int rec_Iallgather(struct rec_call *c, const void *sendbuf, int sendcount, MPI_D
 {
 	COLL_NONBLOCKING(PMPI_Iallgather(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype,
 					 comm, request),
-			 request);
+			 request, comm);
 }
 
 int rec_Iallgatherv(struct rec_call *c, const void *sendbuf, int sendcount, MPI_Datatype sendtype,
@@ -274,7 +276,7 @@ int rec_Iallgatherv(struct rec_call *c, const void *sendbuf, int sendcount, MPI_
 {
 	COLL_NONBLOCKING(PMPI_Iallgatherv(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs,
 					  recvtype, comm, request),
-			 request);
+			 request, comm);
 }
 
 int rec_Ialltoall(struct rec_call *c, const void *sendbuf, int sendcount, MPI_Datatype sendtype,
@@ -283,7 +285,7 @@ int rec_Ialltoall(struct rec_call *c, const void *sendbuf, int sendcount, MPI_Da
 {
 	COLL_NONBLOCKING(PMPI_Ialltoall(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype,
 					comm, request),
-			 request);
+			 request, comm);
 }
 
 int rec_Ialltoallv(struct rec_call *c, const void *sendbuf, const int sendcounts[],
@@ -293,7 +295,7 @@ int rec_Ialltoallv(struct rec_call *c, const void *sendbuf, const int sendcounts
 {
 	COLL_NONBLOCKING(PMPI_Ialltoallv(sendbuf, sendcounts, sdispls, sendtype, recvbuf,
 					 recvcounts, rdispls, recvtype, comm, request),
-			 request);
+			 request, comm);
 }
 
 int rec_Ialltoallw(struct rec_call *c, const void *sendbuf, const int sendcounts[],
@@ -303,7 +305,7 @@ int rec_Ialltoallw(struct rec_call *c, const void *sendbuf, const int sendcounts
 {
 	COLL_NONBLOCKING(PMPI_Ialltoallw(sendbuf, sendcounts, sdispls, sendtypes, recvbuf,
 					 recvcounts, rdispls, recvtypes, comm, request),
-			 request);
+			 request, comm);
 }
 
 int rec_Ireduce_scatter(struct rec_call *c, const void *sendbuf, void *recvbuf,
@@ -312,8 +314,8 @@ int rec_Ireduce_scatter(struct rec_call *c, const void *sendbuf, void *recvbuf,
 {
 	COLL_IREDUCE(PMPI_Ireduce_scatter(sendbuf, recvbuf, recvcounts, datatype, op, comm,
 					  request),
-		     request, REC_RED_SCATTER, sendbuf, recvbuf, 0, recvcounts, datatype, op, 0,
-		     comm);
+		     request, comm, REC_RED_SCATTER, sendbuf, recvbuf, 0, recvcounts, datatype, op,
+		     0, comm);
 }
 
 int rec_Ireduce_scatter_block(struct rec_call *c, const void *sendbuf, void *recvbuf, int recvcount,
@@ -321,22 +323,22 @@ int rec_Ireduce_scatter_block(struct rec_call *c, const void *sendbuf, void *rec
 {
 	COLL_IREDUCE(PMPI_Ireduce_scatter_block(sendbuf, recvbuf, recvcount, datatype, op, comm,
 						request),
-		     request, REC_RED_SCATTER_BLOCK, sendbuf, recvbuf, recvcount, NULL, datatype,
-		     op, 0, comm);
+		     request, comm, REC_RED_SCATTER_BLOCK, sendbuf, recvbuf, recvcount, NULL,
+		     datatype, op, 0, comm);
 }
 
 int rec_Iscan(struct rec_call *c, const void *sendbuf, void *recvbuf, int count,
 	      MPI_Datatype datatype, MPI_Op op, MPI_Comm comm, MPI_Request *request)
 {
 	COLL_IREDUCE(PMPI_Iscan(sendbuf, recvbuf, count, datatype, op, comm, request), request,
-		     REC_RED_SCAN, sendbuf, recvbuf, count, NULL, datatype, op, 0, comm);
+		     comm, REC_RED_SCAN, sendbuf, recvbuf, count, NULL, datatype, op, 0, comm);
 }
 
 int rec_Iexscan(struct rec_call *c, const void *sendbuf, void *recvbuf, int count,
 		MPI_Datatype datatype, MPI_Op op, MPI_Comm comm, MPI_Request *request)
 {
 	COLL_IREDUCE(PMPI_Iexscan(sendbuf, recvbuf, count, datatype, op, comm, request), request,
-		     REC_RED_EXSCAN, sendbuf, recvbuf, count, NULL, datatype, op, 0, comm);
+		     comm, REC_RED_EXSCAN, sendbuf, recvbuf, count, NULL, datatype, op, 0, comm);
 }
 
 /* Neighbourhood collectives (MPI-4.1 chapter 8): as the others, and the caller's
@@ -409,7 +411,7 @@ int rec_Ineighbor_allgather(struct rec_call *c, const void *sendbuf, int sendcou
 	neighbor_event(c, comm);
 	COLL_NONBLOCKING(PMPI_Ineighbor_allgather(sendbuf, sendcount, sendtype, recvbuf, recvcount,
 						  recvtype, comm, request),
-			 request);
+			 request, comm);
 }
 
 int rec_Ineighbor_allgatherv(struct rec_call *c, const void *sendbuf, int sendcount,
@@ -420,7 +422,7 @@ int rec_Ineighbor_allgatherv(struct rec_call *c, const void *sendbuf, int sendco
 	neighbor_event(c, comm);
 	COLL_NONBLOCKING(PMPI_Ineighbor_allgatherv(sendbuf, sendcount, sendtype, recvbuf,
 						   recvcounts, displs, recvtype, comm, request),
-			 request);
+			 request, comm);
 }
 
 int rec_Ineighbor_alltoall(struct rec_call *c, const void *sendbuf, int sendcount,
@@ -430,7 +432,7 @@ int rec_Ineighbor_alltoall(struct rec_call *c, const void *sendbuf, int sendcoun
 	neighbor_event(c, comm);
 	COLL_NONBLOCKING(PMPI_Ineighbor_alltoall(sendbuf, sendcount, sendtype, recvbuf, recvcount,
 						 recvtype, comm, request),
-			 request);
+			 request, comm);
 }
 
 int rec_Ineighbor_alltoallv(struct rec_call *c, const void *sendbuf, const int sendcounts[],
@@ -441,7 +443,7 @@ int rec_Ineighbor_alltoallv(struct rec_call *c, const void *sendbuf, const int s
 	neighbor_event(c, comm);
 	COLL_NONBLOCKING(PMPI_Ineighbor_alltoallv(sendbuf, sendcounts, sdispls, sendtype, recvbuf,
 						  recvcounts, rdispls, recvtype, comm, request),
-			 request);
+			 request, comm);
 }
 
 int rec_Ineighbor_alltoallw(struct rec_call *c, const void *sendbuf, const int sendcounts[],
@@ -452,5 +454,5 @@ int rec_Ineighbor_alltoallw(struct rec_call *c, const void *sendbuf, const int s
 	neighbor_event(c, comm);
 	COLL_NONBLOCKING(PMPI_Ineighbor_alltoallw(sendbuf, sendcounts, sdispls, sendtypes, recvbuf,
 						  recvcounts, rdispls, recvtypes, comm, request),
-			 request);
+			 request, comm);
 }

@@ -356,6 +356,7 @@ static inline int rq_wait(MPI_Request *request, MPI_Status *status, const void *
 	s = rq_enter(&c, MPIV_CALL_Wait, ret, e.is_recv, MPI_DATATYPE_NULL, 0, 0, e.comm, timed);
 	rq_req(&c, e.id);
 	rec_call_posted_quick(&c);
+	/* no hidden barrier to complete: a steered run never takes the quick way */
 	rc = PMPI_Wait(request, status);
 	rec_call_returned_quick(&c, timed);
 	freed = *request == MPI_REQUEST_NULL;

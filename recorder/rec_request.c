@@ -253,6 +253,8 @@ REC_HOT int rec_Wait(struct rec_call *c, MPI_Request *request, MPI_Status *statu
 	rec_request_take(*request, request, &e);
 	rec_call_add_req(c, e.id, MPIV_NONE, MPIV_NONE);
 	rec_call_posted(c);
+	if (__builtin_expect(rec_steer_nsyncs != 0, 0))
+		rec_steer_icoll_sync(*request, 1);
 	rc = PMPI_Wait(request, status);
 	rec_call_returned(c);
 	freed = *request == MPI_REQUEST_NULL;
@@ -293,6 +295,8 @@ REC_HOT int rec_Waitall(struct rec_call *c, int count, MPI_Request array_of_requ
 	}
 
 	rec_call_posted(c);
+	for (i = 0; rec_steer_nsyncs && array_of_requests && i < count; i++)
+		rec_steer_icoll_sync(array_of_requests[i], 1);
 	rc = PMPI_Waitall(count, array_of_requests, st);
 	rec_call_returned(c);
 
@@ -398,6 +402,10 @@ static void completion_finish(struct rec_call *c, struct completion *cp, MPI_Req
 			if (cp->ent[i].handle == MPI_REQUEST_NULL || cp->done[i] != (pass == 0))
 				continue;
 			if (pass == 0) {
+				/* an any-completion that was not steered may complete a
+				 * nonblocking collective: its hidden barrier as well */
+				if (rec_steer_nsyncs)
+					rec_steer_icoll_sync(cp->ent[i].handle, 1);
 				rec_request_info(&cp->ent[i], st_of ? st_of(ctx, i) : NULL, &ri);
 				/* marked done only when the call succeeded */
 				if (rec_reduce_on)
@@ -481,6 +489,18 @@ static int steered_positions(const struct completion *cp, const struct mpiv_stee
 	return (int)d->nreqs;
 }
 
+/* Whether the hidden barriers of the nonblocking collectives among reqs (at pos[0..k), or
+ * the first k if pos is NULL) are all done, testing each (rec_steer_icoll_sync()). */
+static int syncs_tested(MPI_Request reqs[], const int *pos, int k)
+{
+	int j, all = 1;
+
+	for (j = 0; rec_steer_nsyncs && reqs && j < k; j++)
+		if (!rec_steer_icoll_sync(reqs[pos ? pos[j] : j], 0))
+			all = 0;
+	return all;
+}
+
 /* Complete exactly the requests at pos[0..k) of reqs: wait for each (block), or test them all
  * at once (all or none, MPI_Testall on them): *done says which. statuses, if not NULL, get
  * theirs in that order. Returns what MPI returned. */
@@ -492,11 +512,16 @@ static int force_complete(MPI_Request reqs[], const int *pos, int k, int block,
 
 	*done = 0;
 	if (block) {
-		for (j = 0; j < k && rc == MPI_SUCCESS; j++)
+		for (j = 0; j < k && rc == MPI_SUCCESS; j++) {
+			if (rec_steer_nsyncs)
+				rec_steer_icoll_sync(reqs[pos[j]], 1);
 			rc = PMPI_Wait(&reqs[pos[j]], statuses ? &statuses[j] : MPI_STATUS_IGNORE);
+		}
 		*done = rc == MPI_SUCCESS;
 		return rc;
 	}
+	if (!syncs_tested(reqs, pos, k))
+		return MPI_SUCCESS; /* a collective's peers are not all in it yet */
 	if (k > REQ_STACK && !(tmp = malloc((size_t)k * sizeof(*tmp))))
 		return MPI_ERR_NO_MEM;
 	for (j = 0; j < k; j++)
@@ -610,7 +635,12 @@ REC_HOT int rec_Test(struct rec_call *c, MPI_Request *request, int *flag, MPI_St
 		status = &local;
 	completion_take(&cp, request ? 1 : 0, request);
 	rec_call_posted(c);
-	rc = PMPI_Test(request, flag, status);
+	if (__builtin_expect(rec_steer_nsyncs != 0, 0) && !syncs_tested(request, NULL, 1)) {
+		*flag = 0; /* the collective's peers are not all in it yet */
+		rc = MPI_SUCCESS;
+	} else {
+		rc = PMPI_Test(request, flag, status);
+	}
 	rec_call_returned(c);
 	if (rc == MPI_SUCCESS && *flag)
 		mark_one(&cp, 0);
@@ -637,7 +667,12 @@ int rec_Testall(struct rec_call *c, int count, MPI_Request array_of_requests[], 
 #pragma GCC diagnostic push
 #pragma GCC diagnostic ignored "-Wstringop-overflow"
 #endif
-	rc = PMPI_Testall(count, array_of_requests, flag, st);
+	if (!syncs_tested(array_of_requests, NULL, count)) {
+		*flag = 0; /* a collective's peers are not all in it yet */
+		rc = MPI_SUCCESS;
+	} else {
+		rc = PMPI_Testall(count, array_of_requests, flag, st);
+	}
 #if defined(__GNUC__) && !defined(__clang__)
 #pragma GCC diagnostic pop
 #endif

@@ -13,6 +13,7 @@
 #include <errno.h>
 #include <stdio.h>
 #include <fcntl.h>
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -196,6 +197,86 @@ void rec_steer_coll_sync(MPI_Comm comm)
 	    PMPI_Comm_test_inter(comm, &inter) != MPI_SUCCESS || inter)
 		return;
 	PMPI_Barrier(comm);
+}
+
+/* The hidden barriers of nonblocking collectives (rec_steer_icoll_made()), by their
+ * request's handle: an active request's handle is unique. Few at a time; a lock, since a
+ * rank's threads share them. */
+struct icoll_sync {
+	MPI_Request request; /* the program's */
+	MPI_Request sync;    /* its hidden barrier */
+};
+static pthread_mutex_t syncs_lock = PTHREAD_MUTEX_INITIALIZER;
+static struct icoll_sync *syncs;
+static size_t capsyncs;
+size_t rec_steer_nsyncs;
+
+/* Keep (request, sync); 0, or -1 without memory. Under syncs_lock. */
+static int syncs_add(MPI_Request request, MPI_Request sync)
+{
+	if (rec_steer_nsyncs == capsyncs) {
+		size_t cap = capsyncs ? 2 * capsyncs : 16;
+		struct icoll_sync *grown = realloc(syncs, cap * sizeof(*grown));
+
+		if (!grown)
+			return -1;
+		syncs = grown;
+		capsyncs = cap;
+	}
+	syncs[rec_steer_nsyncs].request = request;
+	syncs[rec_steer_nsyncs].sync = sync;
+	rec_steer_nsyncs++;
+	return 0;
+}
+
+void rec_steer_icoll_made(MPI_Comm comm, MPI_Request request)
+{
+	MPI_Request sync;
+	int inter = 0, kept;
+
+	if (steer.buffering != MPIV_STEER_ZERO || comm == MPI_COMM_NULL ||
+	    request == MPI_REQUEST_NULL || PMPI_Comm_test_inter(comm, &inter) != MPI_SUCCESS ||
+	    inter || PMPI_Ibarrier(comm, &sync) != MPI_SUCCESS)
+		return;
+	pthread_mutex_lock(&syncs_lock);
+	kept = syncs_add(request, sync) == 0;
+	pthread_mutex_unlock(&syncs_lock);
+	if (!kept) /* no room to keep it: synchronise at once rather than never */
+		PMPI_Wait(&sync, MPI_STATUS_IGNORE);
+}
+
+int rec_steer_icoll_sync(MPI_Request request, int block)
+{
+	MPI_Request sync = MPI_REQUEST_NULL;
+	int flag = 1;
+	size_t i;
+
+	if (request == MPI_REQUEST_NULL)
+		return 1;
+	pthread_mutex_lock(&syncs_lock);
+	for (i = 0; i < rec_steer_nsyncs; i++) {
+		if (syncs[i].request == request) {
+			sync = syncs[i].sync;
+			syncs[i] = syncs[--rec_steer_nsyncs];
+			break;
+		}
+	}
+	pthread_mutex_unlock(&syncs_lock);
+	if (sync == MPI_REQUEST_NULL)
+		return 1;
+	if (block) {
+		PMPI_Wait(&sync, MPI_STATUS_IGNORE); /* an error ends it as well */
+		return 1;
+	}
+	if (PMPI_Test(&sync, &flag, MPI_STATUS_IGNORE) != MPI_SUCCESS || flag)
+		return 1;
+	pthread_mutex_lock(&syncs_lock);
+	if (syncs_add(request, sync) != 0)
+		flag = -1;
+	pthread_mutex_unlock(&syncs_lock);
+	if (flag < 0) /* cannot keep it: wait for it rather than lose it */
+		PMPI_Wait(&sync, MPI_STATUS_IGNORE);
+	return flag < 0;
 }
 
 /* The copies sent in the background, until they complete. */

@@ -326,6 +326,21 @@ enum rec_send_force rec_steer_send(uint64_t bytes);
  * has it. Otherwise nothing. */
 void rec_steer_coll_sync(MPI_Comm comm);
 
+/* Zero buffering: the nonblocking collective on comm that made request synchronises at its
+ * completion, as the model has it: a hidden MPI_Ibarrier on comm, started now on every member
+ * (so that they pair up in order), that its completion calls complete first
+ * (rec_steer_icoll_sync()). Otherwise nothing. */
+void rec_steer_icoll_made(MPI_Comm comm, MPI_Request request);
+
+/* How many hidden barriers are still to complete: the completion calls look for one only
+ * when this is not 0. */
+extern size_t rec_steer_nsyncs;
+
+/* Complete the hidden barrier of the nonblocking collective whose request is request (its
+ * handle before completion), waiting for it if block, else testing it. Returns 1 if it is
+ * done, or request has none; 0 if a test found the collective's peers not all in it yet. */
+int rec_steer_icoll_sync(MPI_Request request, int block);
+
 /* Send a copy of the message in the background (a buffered send without the program's
  * attached buffer): returns the MPI error code of packing or posting it. */
 int rec_steer_send_copy(const void *buf, int count, MPI_Datatype type, int dest, int tag,

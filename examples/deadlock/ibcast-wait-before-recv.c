@@ -1,4 +1,4 @@
-/* mpiverify-test: np=2 record=ok
+/* mpiverify-test: np=2 record=ok verify=deadlock verify-runs=2
  * mpiverify-test: buffering=zero expect=deadlock
  * mpiverify-test: buffering=infinite expect=ok
  * The nonblocking form of bcast-before-recv: rank 1 sends to rank 0 before it starts a

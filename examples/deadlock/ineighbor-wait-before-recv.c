@@ -1,4 +1,4 @@
-/* mpiverify-test: np=3 record=ok
+/* mpiverify-test: np=3 record=ok verify=deadlock verify-runs=2
  * mpiverify-test: buffering=zero expect=deadlock
  * mpiverify-test: buffering=infinite expect=ok
  * The nonblocking form of neighbor-sync-recv, on a distributed graph: the edges 1 -> 0,
