@@ -46,13 +46,14 @@ static void coll_request(struct rec_call *c, int rc, MPI_Request *request, MPI_C
 	} while (0)
 /* The same for reductions, with the reduction check's hooks around the call when it is on
  * (rec_reduce.h); the last arguments are the fields of a struct rec_red_args. */
-#define COLL_REDUCE(call, ...)                                                        \
+#define COLL_REDUCE(call, comm, ...)                                                  \
 	do {                                                                          \
 		struct rec_red_args a_ = {__VA_ARGS__};                               \
 		struct rec_red *r_ = rec_reduce_on ? rec_reduce_begin(c, &a_) : NULL; \
 		int rc_;                                                              \
                                                                                       \
 		rec_call_posted(c);                                                   \
+		rec_steer_coll_sync(comm);                                            \
 		rc_ = call;                                                           \
 		if (r_)                                                               \
 			rec_reduce_end(r_, c, rc_);                                   \
@@ -81,14 +82,14 @@ int rec_Bcast(struct rec_call *c, void *buffer, int count, MPI_Datatype datatype
 int rec_Reduce(struct rec_call *c, const void *sendbuf, void *recvbuf, int count,
 	       MPI_Datatype datatype, MPI_Op op, int root, MPI_Comm comm)
 {
-	COLL_REDUCE(PMPI_Reduce(sendbuf, recvbuf, count, datatype, op, root, comm), REC_RED_REDUCE,
-		    sendbuf, recvbuf, count, NULL, datatype, op, root, comm);
+	COLL_REDUCE(PMPI_Reduce(sendbuf, recvbuf, count, datatype, op, root, comm), comm,
+		    REC_RED_REDUCE, sendbuf, recvbuf, count, NULL, datatype, op, root, comm);
 }
 
 int rec_Allreduce(struct rec_call *c, const void *sendbuf, void *recvbuf, int count,
 		  MPI_Datatype datatype, MPI_Op op, MPI_Comm comm)
 {
-	COLL_REDUCE(PMPI_Allreduce(sendbuf, recvbuf, count, datatype, op, comm), REC_RED_ALL,
+	COLL_REDUCE(PMPI_Allreduce(sendbuf, recvbuf, count, datatype, op, comm), comm, REC_RED_ALL,
 		    sendbuf, recvbuf, count, NULL, datatype, op, 0, comm);
 }
 
@@ -173,7 +174,7 @@ int rec_Alltoallw(struct rec_call *c, const void *sendbuf, const int sendcounts[
 int rec_Reduce_scatter(struct rec_call *c, const void *sendbuf, void *recvbuf,
 		       const int recvcounts[], MPI_Datatype datatype, MPI_Op op, MPI_Comm comm)
 {
-	COLL_REDUCE(PMPI_Reduce_scatter(sendbuf, recvbuf, recvcounts, datatype, op, comm),
+	COLL_REDUCE(PMPI_Reduce_scatter(sendbuf, recvbuf, recvcounts, datatype, op, comm), comm,
 		    REC_RED_SCATTER, sendbuf, recvbuf, 0, recvcounts, datatype, op, 0, comm);
 }
 
@@ -181,21 +182,21 @@ int rec_Reduce_scatter_block(struct rec_call *c, const void *sendbuf, void *recv
 			     MPI_Datatype datatype, MPI_Op op, MPI_Comm comm)
 {
 	COLL_REDUCE(PMPI_Reduce_scatter_block(sendbuf, recvbuf, recvcount, datatype, op, comm),
-		    REC_RED_SCATTER_BLOCK, sendbuf, recvbuf, recvcount, NULL, datatype, op, 0,
+		    comm, REC_RED_SCATTER_BLOCK, sendbuf, recvbuf, recvcount, NULL, datatype, op, 0,
 		    comm);
 }
 
 int rec_Scan(struct rec_call *c, const void *sendbuf, void *recvbuf, int count,
 	     MPI_Datatype datatype, MPI_Op op, MPI_Comm comm)
 {
-	COLL_REDUCE(PMPI_Scan(sendbuf, recvbuf, count, datatype, op, comm), REC_RED_SCAN, sendbuf,
-		    recvbuf, count, NULL, datatype, op, 0, comm);
+	COLL_REDUCE(PMPI_Scan(sendbuf, recvbuf, count, datatype, op, comm), comm, REC_RED_SCAN,
+		    sendbuf, recvbuf, count, NULL, datatype, op, 0, comm);
 }
 
 int rec_Exscan(struct rec_call *c, const void *sendbuf, void *recvbuf, int count,
 	       MPI_Datatype datatype, MPI_Op op, MPI_Comm comm)
 {
-	COLL_REDUCE(PMPI_Exscan(sendbuf, recvbuf, count, datatype, op, comm), REC_RED_EXSCAN,
+	COLL_REDUCE(PMPI_Exscan(sendbuf, recvbuf, count, datatype, op, comm), comm, REC_RED_EXSCAN,
 		    sendbuf, recvbuf, count, NULL, datatype, op, 0, comm);
 }
 

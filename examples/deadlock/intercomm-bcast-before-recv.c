@@ -1,4 +1,4 @@
-/* mpiverify-test: np=4 record=ok
+/* mpiverify-test: np=4 record=ok verify=deadlock verify-runs=2
  * mpiverify-test: buffering=zero expect=deadlock
  * mpiverify-test: buffering=infinite expect=ok
  * mpiverify-test: buffering=eager:1024 expect=ok
