@@ -402,10 +402,12 @@ verify_answer()
 }
 
 # verify_jobs_case NAME PROGRAM DIR LOG: verify --jobs 2 gives the answer --jobs 1 gave (LOG),
-# with two runs under way at once.
+# with two runs under way at once. On MPICH's pass only: how verify schedules its runs does not
+# depend on the library.
 verify_jobs_case()
 {
 	local name=$1 prog=$2 dir=$3 log1=$4 log=$3/verify-jobs2.log
+	test "$MPI_LIB" = mpich || return 0
 	rm -rf "$dir/verify2"
 	run_cmd "$log" "$VERIFY_LIMIT" "$MPIVERIFY" verify -o "$dir/verify2" --deadlock-timeout 3 \
 		--jobs 2 ${VERIFY_RUNS:+--max-runs "$VERIFY_RUNS"} --json -- "$MPIRUN" -np "$NP" \
