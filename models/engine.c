@@ -2288,7 +2288,6 @@ int eng_prog_write(const struct eng_prog *p, FILE *f)
 			fprintf(f, "variant %d %d\n", v, VNINS(p, r, v));
 			for (i = 0; i < VNINS(p, r, v); i++) {
 				const struct eng_instr *in = &VINS(p, r, v)[i];
-
 				int listed = ENG_LISTED(in->op);
 				int coll = in->op == ENG_COLL || in->op == ENG_ICOLL;
 
