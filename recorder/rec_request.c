@@ -253,7 +253,7 @@ REC_HOT int rec_Wait(struct rec_call *c, MPI_Request *request, MPI_Status *statu
 	rec_request_take(*request, request, &e);
 	rec_call_add_req(c, e.id, MPIV_NONE, MPIV_NONE);
 	rec_call_posted(c);
-	if (__builtin_expect(rec_steer_nsyncs != 0, 0))
+	if (__builtin_expect(rec_steer_syncs(), 0))
 		rec_steer_icoll_sync(*request, 1);
 	rc = PMPI_Wait(request, status);
 	rec_call_returned(c);
@@ -295,7 +295,7 @@ REC_HOT int rec_Waitall(struct rec_call *c, int count, MPI_Request array_of_requ
 	}
 
 	rec_call_posted(c);
-	for (i = 0; rec_steer_nsyncs && array_of_requests && i < count; i++)
+	for (i = 0; rec_steer_syncs() && array_of_requests && i < count; i++)
 		rec_steer_icoll_sync(array_of_requests[i], 1);
 	rc = PMPI_Waitall(count, array_of_requests, st);
 	rec_call_returned(c);
@@ -404,7 +404,7 @@ static void completion_finish(struct rec_call *c, struct completion *cp, MPI_Req
 			if (pass == 0) {
 				/* an any-completion that was not steered may complete a
 				 * nonblocking collective: its hidden barrier as well */
-				if (rec_steer_nsyncs)
+				if (rec_steer_syncs())
 					rec_steer_icoll_sync(cp->ent[i].handle, 1);
 				rec_request_info(&cp->ent[i], st_of ? st_of(ctx, i) : NULL, &ri);
 				/* marked done only when the call succeeded */
@@ -495,7 +495,7 @@ static int syncs_tested(MPI_Request reqs[], const int *pos, int k)
 {
 	int j, all = 1;
 
-	for (j = 0; rec_steer_nsyncs && reqs && j < k; j++)
+	for (j = 0; rec_steer_syncs() && reqs && j < k; j++)
 		if (!rec_steer_icoll_sync(reqs[pos ? pos[j] : j], 0))
 			all = 0;
 	return all;
@@ -513,7 +513,7 @@ static int force_complete(MPI_Request reqs[], const int *pos, int k, int block,
 	*done = 0;
 	if (block) {
 		for (j = 0; j < k && rc == MPI_SUCCESS; j++) {
-			if (rec_steer_nsyncs)
+			if (rec_steer_syncs())
 				rec_steer_icoll_sync(reqs[pos[j]], 1);
 			rc = PMPI_Wait(&reqs[pos[j]], statuses ? &statuses[j] : MPI_STATUS_IGNORE);
 		}
@@ -635,7 +635,7 @@ REC_HOT int rec_Test(struct rec_call *c, MPI_Request *request, int *flag, MPI_St
 		status = &local;
 	completion_take(&cp, request ? 1 : 0, request);
 	rec_call_posted(c);
-	if (__builtin_expect(rec_steer_nsyncs != 0, 0) && !syncs_tested(request, NULL, 1)) {
+	if (__builtin_expect(rec_steer_syncs(), 0) && !syncs_tested(request, NULL, 1)) {
 		*flag = 0; /* the collective's peers are not all in it yet */
 		rc = MPI_SUCCESS;
 	} else {

@@ -208,13 +208,13 @@ struct icoll_sync {
 };
 static pthread_mutex_t syncs_lock = PTHREAD_MUTEX_INITIALIZER;
 static struct icoll_sync *syncs;
-static size_t capsyncs;
-size_t rec_steer_nsyncs;
+static size_t nsyncs, capsyncs;
+atomic_size_t rec_steer_pending;
 
 /* Keep (request, sync); 0, or -1 without memory. Under syncs_lock. */
 static int syncs_add(MPI_Request request, MPI_Request sync)
 {
-	if (rec_steer_nsyncs == capsyncs) {
+	if (nsyncs == capsyncs) {
 		size_t cap = capsyncs ? 2 * capsyncs : 16;
 		struct icoll_sync *grown = realloc(syncs, cap * sizeof(*grown));
 
@@ -223,9 +223,9 @@ static int syncs_add(MPI_Request request, MPI_Request sync)
 		syncs = grown;
 		capsyncs = cap;
 	}
-	syncs[rec_steer_nsyncs].request = request;
-	syncs[rec_steer_nsyncs].sync = sync;
-	rec_steer_nsyncs++;
+	syncs[nsyncs].request = request;
+	syncs[nsyncs].sync = sync;
+	atomic_store_explicit(&rec_steer_pending, ++nsyncs, memory_order_relaxed);
 	return 0;
 }
 
@@ -254,10 +254,11 @@ int rec_steer_icoll_sync(MPI_Request request, int block)
 	if (request == MPI_REQUEST_NULL)
 		return 1;
 	pthread_mutex_lock(&syncs_lock);
-	for (i = 0; i < rec_steer_nsyncs; i++) {
+	for (i = 0; i < nsyncs; i++) {
 		if (syncs[i].request == request) {
 			sync = syncs[i].sync;
-			syncs[i] = syncs[--rec_steer_nsyncs];
+			syncs[i] = syncs[--nsyncs];
+			atomic_store_explicit(&rec_steer_pending, nsyncs, memory_order_relaxed);
 			break;
 		}
 	}

@@ -3,6 +3,7 @@
 #ifndef MPIV_RECORDER_H
 #define MPIV_RECORDER_H
 
+#include <stdatomic.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <time.h>
@@ -332,9 +333,14 @@ void rec_steer_coll_sync(MPI_Comm comm);
  * (rec_steer_icoll_sync()). Otherwise nothing. */
 void rec_steer_icoll_made(MPI_Comm comm, MPI_Request request);
 
-/* How many hidden barriers are still to complete: the completion calls look for one only
- * when this is not 0. */
-extern size_t rec_steer_nsyncs;
+/* How many hidden barriers are still to complete (written under rec_steer.c's lock). */
+extern atomic_size_t rec_steer_pending;
+
+/* Whether any is: the completion calls look for a request's only then. */
+static inline int rec_steer_syncs(void)
+{
+	return atomic_load_explicit(&rec_steer_pending, memory_order_relaxed) != 0;
+}
 
 /* Complete the hidden barrier of the nonblocking collective whose request is request (its
  * handle before completion), waiting for it if block, else testing it. Returns 1 if it is
