@@ -2466,7 +2466,7 @@ static int read_variant(struct eng_prog *p, FILE *f, int r, int n, struct eng_in
 		    in->reg < 0 || in->reg > p->nregs || (op == ENG_POST_SEND && sym && !in->reg) ||
 		    (op == ENG_BRANCH && (in->a < 0 || in->a >= p->nregs || nlist % 4)) ||
 		    (!listed && nlist) || (listed && bytes) || (coll && sym) ||
-		    (key && op != ENG_POST_SEND && !coll) || key < 0 || key > INT16_MAX)
+		    (key && op != ENG_POST_SEND && !coll) || key < 0 || (coll && key > INT16_MAX))
 			goto bad_instr;
 		in->op = (int16_t)op; /* small, as checked */
 		if (listed)

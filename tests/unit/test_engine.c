@@ -137,11 +137,12 @@ static void round_trip(const char *dir, void *ctx)
 			mpiv_error_init(&err);
 			if (tr_translate(&ts, &opts, &a, &err))
 				continue; /* a case check refuses: the bad-input tests' */
-			/* the cases name no call sites: give verify's sends some */
+			/* the cases name no call sites: give verify's sends some, of the 31 bits
+			 * tr_site_key() hashes them to */
 			for (q = 0; verify && q < a.nprocs; q++)
 				for (i = 0; i < a.nins[q]; i++)
 					if (a.ins[q][i].op == ENG_POST_SEND)
-						a.ins[q][i].site = 1 + (i % 7);
+						a.ins[q][i].site = INT32_MAX - (i % 7);
 			f = open_memstream(&text, &len);
 			CU_ASSERT_PTR_NOT_NULL_FATAL(f);
 			CU_ASSERT_EQUAL(eng_prog_write(&a, f), 0);
@@ -317,14 +318,15 @@ static void test_model_dat(void)
 		{"1 1 1 0 0 0 4 0 0 0 2147483647", 0}, /* a list longer than the file */
 		/* the fields that share storage in struct eng_instr, each where its opcode
 		 * has it and nowhere else */
-		{"1 1 1 0 0 0 4 0 0 7 0", 1},	    /* a send's call site */
-		{"1 1 1 0 0 0 4 0 0 0 1 0", 0},	    /* a send with a list */
-		{"2 1 1 0 0 0 4 0 0 7 0", 0},	    /* a receive with a site */
-		{"6 1 0 5 1 0 0 0 0 40 1 1", 1},    /* a collective's call */
-		{"6 1 0 5 1 0 0 0 0 40000 1 1", 0}, /* a call beyond any */
-		{"6 1 0 5 1 0 8 0 0 0 1 1", 0},	    /* a collective with a size */
-		{"6 1 0 5 1 0 0 0 2 0 1 1", 0},	    /* a collective with sym */
-		{"11 1 0 0 0 0 64 0 0 0 1 0", 0},   /* a buffer attached with a list */
+		{"1 1 1 0 0 0 4 0 0 7 0", 1},	       /* a send's call site */
+		{"1 1 1 0 0 0 4 0 0 2147483647 0", 1}, /* of 31 bits */
+		{"1 1 1 0 0 0 4 0 0 0 1 0", 0},	       /* a send with a list */
+		{"2 1 1 0 0 0 4 0 0 7 0", 0},	       /* a receive with a site */
+		{"6 1 0 5 1 0 0 0 0 40 1 1", 1},       /* a collective's call */
+		{"6 1 0 5 1 0 0 0 0 40000 1 1", 0},    /* a call beyond any */
+		{"6 1 0 5 1 0 8 0 0 0 1 1", 0},	       /* a collective with a size */
+		{"6 1 0 5 1 0 0 0 2 0 1 1", 0},	       /* a collective with sym */
+		{"11 1 0 0 0 0 64 0 0 0 1 0", 0},      /* a buffer attached with a list */
 	};
 	/* start states (check's handoff), in the layout of that program: header, pc[2],
 	 * coll[3 * 2], nlive[2], live[2 * 1], msg[2 * 2] */
