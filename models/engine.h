@@ -177,8 +177,8 @@ enum eng_buffering {
  * instruction of the request it completed) */
 #define ENG_IN_SOURCE 1
 #define ENG_IN_TAG 2 /* the tag of the message it took */
-/* the call site of the send whose message it took (the
- * sender's key): what the model knows of the message's data */
+/* the call site of the send whose message it took (its
+ * site): what the model knows of the message's data */
 #define ENG_IN_SITE 8
 /* the register's last reader: cleared once read, so that
  * states that differ only in a spent input are one */
@@ -269,7 +269,7 @@ struct eng_observer {
 	void (*exec)(void *ctx, int r, int i, const struct eng_instr *in);
 	/* verify: process r's instruction i (a receive, probe or any-completion with a
 	 * register) took input (src, tag): a source as a world rank, or an any-completion's
-	 * request as its post instruction (tag 0), and the key of the send whose message it took.
+	 * request as its post instruction (tag 0), and the site of the send whose message it took.
 	 * May be NULL. */
 	void (*input)(void *ctx, int r, int i, const struct eng_instr *in, int src, int tag,
 		      int site);
@@ -526,7 +526,7 @@ int eng_coll_mismatch(const struct eng_prog *prog, const int32_t *st, int r,
 int eng_at_frontier(const struct eng_prog *prog, const int32_t *st, int r);
 
 /* The input in register reg of process r: *src (a source, or an any-completion's request as
- * its post instruction), *tag, *site (the key of the send whose message it took). */
+ * its post instruction), *tag, *site (the site of the send whose message it took). */
 void eng_input(const struct eng_prog *prog, const int32_t *st, int r, int reg, int *src, int *tag,
 	       int *site);
 
