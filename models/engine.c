@@ -1710,16 +1710,29 @@ static int walk_choices(const struct eng_prog *p, const int32_t *st, struct walk
 			int32_t e = LIVE(p, st, d)[li];
 			const struct eng_instr *in = &CUR(p, st, d)[e >> 1];
 
+			int lo, hi;
+
 			if ((e & 1) || in->op != ENG_POST_RECV || in->a == ENG_PROC_NULL ||
 			    (in->a != ENG_ANY && !p->threaded && !p->nbuf && !p->ncancel &&
 			     in->d != ENG_RECV_LAZY))
 				continue;
-			for (j = msg_lower(p, st, RANK(p, d) << 16);
-			     (s = next_sender(p, st, RANK(p, d), &j)) >= 0;) {
+			/* the senders it may take from; messages to a rank are sorted by sender */
+			lo = first_source(p, in);
+			hi = last_source(p, in);
+			j = msg_lower(p, st, (RANK(p, d) << 16) | lo);
+			if (j >= st[ENG_ST_NMSG] || (MSG(p, st)[2 * j] >> 16) != RANK(p, d))
+				continue; /* no message for it */
+			if (w->c && w->c->sender && w->c->source &&
+			    (s = w->c->source(w->c->ctx, st, d, e >> 1)) >= 0) {
+				if (s >= p->nranks)
+					continue;
+				lo = lo > FIRST(p, s) ? lo : FIRST(p, s);
+				hi = hi < LAST(p, s) ? hi : LAST(p, s);
+				j = msg_lower(p, st, (RANK(p, d) << 16) | lo);
+			}
+			for (; (s = next_sender(p, st, RANK(p, d), &j)) >= 0 && s < hi;) {
 				int i;
 
-				if (s < first_source(p, in) || s >= last_source(p, in))
-					continue;
 				if (w->c && w->c->sender &&
 				    !w->c->sender(w->c->ctx, st, d, e >> 1, s))
 					continue; /* no candidate it would take */

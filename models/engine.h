@@ -443,11 +443,14 @@ void eng_choose(const struct eng_prog *prog, int32_t *st, int k);
  * describes it (accept() sees st unchanged). sender, if not NULL, is asked first whether
  * process d's receive (its instruction ri) may take a message of process s at all: a match it
  * says no to, which accept() must not take either, is passed over without being described or
- * counted, and the k eng_choose_first() returns is then no index of eng_choice(). */
+ * counted, and the k eng_choose_first() returns is then no index of eng_choice(). source, if
+ * not NULL (with sender), is asked once per receive before it: the one world rank whose
+ * processes sender may say yes to, or -1 for any; the others are not even asked about. */
 struct eng_chooser {
 	int (*accept)(void *ctx, const int32_t *st, int d, int ri, int s, int si);
 	int (*sender)(void *ctx, const int32_t *st, int d, int ri, int s);
 	void *ctx;
+	int (*source)(void *ctx, const int32_t *st, int d, int ri);
 };
 
 /* Take the first choice of st, in the order of eng_choice(), that c takes, as eng_choose()

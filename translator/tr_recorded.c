@@ -85,10 +85,22 @@ static int recorded_input(const struct eng_prog *p, const struct mpiv_traceset *
 struct recorded {
 	const struct eng_prog *q;
 	const struct mpiv_traceset *ts;
-	int d;
-	const struct eng_instr *in;
-	int32_t src;
+	/* per process: the last wildcard receive asked about and its recorded source (a walk
+	 * goes over every process's open receives) */
+	const struct eng_instr **in;
+	int32_t *src;
 };
+
+/* The source the run recorded for process d's wildcard receive in, once for all its
+ * candidates (it decodes the receive's event, and its completion's). */
+static int32_t wildcard_source(struct recorded *r, int d, const struct eng_instr *in)
+{
+	if (in != r->in[d]) {
+		r->in[d] = in;
+		r->src[d] = tr_recorded_source(&r->ts->ranks[r->q->proc_rank[d]], in->ev);
+	}
+	return r->src[d];
+}
 
 /* May process d's receive (instruction ri) take a message of process s, as the recorded run
  * did? A receive naming its source takes its one match; a wildcard receive the source the
@@ -98,16 +110,22 @@ static int recorded_sender(void *ctx, const int32_t *st, int d, int ri, int s)
 	struct recorded *r = ctx;
 	const struct eng_instr *in = recorded_instr(r->q, st, d, ri);
 
-	/* a wildcard's recorded source, once for all its candidates (it decodes the receive's
-	 * event, and its completion's) */
-	if (d != r->d || in != r->in) {
-		r->d = d;
-		r->in = in;
-		r->src = in->a == ENG_ANY ?
-				 tr_recorded_source(&r->ts->ranks[r->q->proc_rank[d]], in->ev) :
-				 MPIV_NONE;
-	}
-	return in->a != ENG_ANY || r->src == r->q->proc_rank[s];
+	return in->a != ENG_ANY || wildcard_source(r, d, in) == r->q->proc_rank[s];
+}
+
+/* The world rank whose processes recorded_sender() may say yes to for process d's receive
+ * (instruction ri), -1 for any: one past the last rank when none (the run recorded no
+ * source). */
+static int recorded_source(void *ctx, const int32_t *st, int d, int ri)
+{
+	struct recorded *r = ctx;
+	const struct eng_instr *in = recorded_instr(r->q, st, d, ri);
+	int32_t src;
+
+	if (in->a != ENG_ANY)
+		return -1;
+	src = wildcard_source(r, d, in);
+	return src >= 0 && src < r->q->nranks ? src : r->q->nranks;
 }
 
 /* Is choice (d, ri, s, si) of st (eng_choice()) the one the recorded run made? A receive
@@ -169,8 +187,10 @@ static int recorded_walk(const struct eng_prog *prog, const struct mpiv_traceset
 			 int32_t *st, int listed, int **picks, int *npicks)
 {
 	struct eng_prog q = *prog; /* shares the program; only what the search does changes */
-	struct recorded r = {&q, ts, -1, NULL, MPIV_NONE};
-	struct eng_chooser c = {recorded_choice, picks ? NULL : recorded_sender, &r};
+	struct recorded r = {&q, ts, xcalloc((size_t)prog->nprocs, sizeof(*r.in)),
+			     xcalloc((size_t)prog->nprocs, sizeof(*r.src))};
+	struct eng_chooser c = {recorded_choice, picks ? NULL : recorded_sender, &r,
+				picks ? NULL : recorded_source};
 	size_t cap = 0;
 	int known = 1;
 
@@ -194,6 +214,8 @@ static int recorded_walk(const struct eng_prog *prog, const struct mpiv_traceset
 		}
 	}
 	eng_sweep_free(q.sweep);
+	free(r.in);
+	free(r.src);
 	return known;
 }
 
