@@ -828,7 +828,8 @@ static int choose_first_paths(const struct eng_prog *p, int count, struct gen *g
 		while ((n = a[ENG_ST_NCHOICES]) > 0) {
 			struct described want, at;
 			struct eng_chooser by_all = {is_described, NULL, &want, NULL};
-			struct eng_chooser by_sender = {is_described, may_be_described, &want, NULL};
+			struct eng_chooser by_sender = {is_described, may_be_described, &want,
+							NULL};
 
 			k = rnd(g, n);
 			eng_choice(p, a, k, &want.d, &want.ri, &want.s, &want.si);
