@@ -1168,7 +1168,7 @@ static void mark_mismatches(struct eng_prog *prog)
 			const struct eng_instr *first = NULL;
 			int mismatch = 0;
 
-			/* the call is the instruction's call, the root its d */
+			/* the members must agree on the call and the root (d) */
 			for (i = 0; i < cm->n; i++) {
 				const struct eng_instr *in;
 
