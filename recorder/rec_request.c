@@ -253,8 +253,7 @@ REC_HOT int rec_Wait(struct rec_call *c, MPI_Request *request, MPI_Status *statu
 	rec_request_take(*request, request, &e);
 	rec_call_add_req(c, e.id, MPIV_NONE, MPIV_NONE);
 	rec_call_posted(c);
-	if (__builtin_expect(rec_steer_syncs(), 0))
-		rec_steer_icoll_sync(*request, 1);
+	rec_steer_icoll_wait(*request);
 	rc = PMPI_Wait(request, status);
 	rec_call_returned(c);
 	freed = *request == MPI_REQUEST_NULL;
@@ -296,7 +295,7 @@ REC_HOT int rec_Waitall(struct rec_call *c, int count, MPI_Request array_of_requ
 
 	rec_call_posted(c);
 	for (i = 0; rec_steer_syncs() && array_of_requests && i < count; i++)
-		rec_steer_icoll_sync(array_of_requests[i], 1);
+		rec_steer_icoll_wait(array_of_requests[i]);
 	rc = PMPI_Waitall(count, array_of_requests, st);
 	rec_call_returned(c);
 
@@ -404,8 +403,7 @@ static void completion_finish(struct rec_call *c, struct completion *cp, MPI_Req
 			if (pass == 0) {
 				/* an any-completion that was not steered may complete a
 				 * nonblocking collective: its hidden barrier as well */
-				if (rec_steer_syncs())
-					rec_steer_icoll_sync(cp->ent[i].handle, 1);
+				rec_steer_icoll_wait(cp->ent[i].handle);
 				rec_request_info(&cp->ent[i], st_of ? st_of(ctx, i) : NULL, &ri);
 				/* marked done only when the call succeeded */
 				if (rec_reduce_on)
@@ -495,7 +493,7 @@ static int syncs_tested(MPI_Request reqs[], const int *pos, int k)
 {
 	int j, all = 1;
 
-	for (j = 0; rec_steer_syncs() && reqs && j < k; j++)
+	for (j = 0; __builtin_expect(rec_steer_syncs(), 0) && reqs && j < k; j++)
 		if (!rec_steer_icoll_sync(reqs[pos ? pos[j] : j], 0))
 			all = 0;
 	return all;
@@ -513,8 +511,7 @@ static int force_complete(MPI_Request reqs[], const int *pos, int k, int block,
 	*done = 0;
 	if (block) {
 		for (j = 0; j < k && rc == MPI_SUCCESS; j++) {
-			if (rec_steer_syncs())
-				rec_steer_icoll_sync(reqs[pos[j]], 1);
+			rec_steer_icoll_wait(reqs[pos[j]]);
 			rc = PMPI_Wait(&reqs[pos[j]], statuses ? &statuses[j] : MPI_STATUS_IGNORE);
 		}
 		*done = rc == MPI_SUCCESS;
@@ -635,7 +632,7 @@ REC_HOT int rec_Test(struct rec_call *c, MPI_Request *request, int *flag, MPI_St
 		status = &local;
 	completion_take(&cp, request ? 1 : 0, request);
 	rec_call_posted(c);
-	if (__builtin_expect(rec_steer_syncs(), 0) && !syncs_tested(request, NULL, 1)) {
+	if (!syncs_tested(request, NULL, 1)) {
 		*flag = 0; /* the collective's peers are not all in it yet */
 		rc = MPI_SUCCESS;
 	} else {

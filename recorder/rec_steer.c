@@ -254,30 +254,26 @@ int rec_steer_icoll_sync(MPI_Request request, int block)
 	if (request == MPI_REQUEST_NULL)
 		return 1;
 	pthread_mutex_lock(&syncs_lock);
-	for (i = 0; i < nsyncs; i++) {
-		if (syncs[i].request == request) {
-			sync = syncs[i].sync;
-			syncs[i] = syncs[--nsyncs];
-			atomic_store_explicit(&rec_steer_pending, nsyncs, memory_order_relaxed);
-			break;
+	for (i = 0; i < nsyncs && syncs[i].request != request; i++)
+		;
+	/* a test never blocks: made under the lock, the entry kept while it says no */
+	if (i < nsyncs && !block) {
+		if (PMPI_Test(&syncs[i].sync, &flag, MPI_STATUS_IGNORE) != MPI_SUCCESS)
+			syncs[i].sync = MPI_REQUEST_NULL; /* an error ends it as well */
+		else if (!flag) {
+			pthread_mutex_unlock(&syncs_lock);
+			return 0;
 		}
 	}
-	pthread_mutex_unlock(&syncs_lock);
-	if (sync == MPI_REQUEST_NULL)
-		return 1;
-	if (block) {
-		PMPI_Wait(&sync, MPI_STATUS_IGNORE); /* an error ends it as well */
-		return 1;
+	if (i < nsyncs) {
+		sync = syncs[i].sync;
+		syncs[i] = syncs[--nsyncs];
+		atomic_store_explicit(&rec_steer_pending, nsyncs, memory_order_relaxed);
 	}
-	if (PMPI_Test(&sync, &flag, MPI_STATUS_IGNORE) != MPI_SUCCESS || flag)
-		return 1;
-	pthread_mutex_lock(&syncs_lock);
-	if (syncs_add(request, sync) != 0)
-		flag = -1;
 	pthread_mutex_unlock(&syncs_lock);
-	if (flag < 0) /* cannot keep it: wait for it rather than lose it */
-		PMPI_Wait(&sync, MPI_STATUS_IGNORE);
-	return flag < 0;
+	if (sync != MPI_REQUEST_NULL)
+		PMPI_Wait(&sync, MPI_STATUS_IGNORE); /* an error ends it as well */
+	return 1;
 }
 
 /* The copies sent in the background, until they complete. */

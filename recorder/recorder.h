@@ -347,6 +347,13 @@ static inline int rec_steer_syncs(void)
  * done, or request has none; 0 if a test found the collective's peers not all in it yet. */
 int rec_steer_icoll_sync(MPI_Request request, int block);
 
+/* Wait for request's hidden barrier, if there are any at all. */
+static inline void rec_steer_icoll_wait(MPI_Request request)
+{
+	if (__builtin_expect(rec_steer_syncs(), 0))
+		rec_steer_icoll_sync(request, 1);
+}
+
 /* Send a copy of the message in the background (a buffered send without the program's
  * attached buffer): returns the MPI error code of packing or posting it. */
 int rec_steer_send_copy(const void *buf, int count, MPI_Datatype type, int dest, int tag,
