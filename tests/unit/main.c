@@ -21,5 +21,6 @@ int main(void)
 	CU_basic_run_tests();
 	failed = CU_get_number_of_failures() + CU_get_number_of_tests_failed();
 	CU_cleanup_registry();
+	unit_tmpdir_remove();
 	return failed ? 1 : 0;
 }

@@ -40,8 +40,10 @@ int unit_case_load(const char *dir, struct mpiv_traceset *ts);
 int unit_case_translate(const char *dir, const struct mpiv_traceset *ts, enum eng_buffering b,
 			long long eager, struct eng_prog *prog);
 
-/* A fresh temporary directory (removed by nothing: tests leave it under /tmp). */
+/* A fresh temporary directory, inside the run's own one under /tmp. */
 const char *unit_tmpdir(void);
+/* Remove the run's temporary directory and all in it (main(), at the end). */
+void unit_tmpdir_remove(void);
 
 extern CU_SuiteInfo event_suite, trace_suite, cex_suite, translate_suite, engine_suite,
 	reduction_suite, warn_suite, mpilib_suite, search_suite, verify_suite, redcheck_suite,

@@ -4,6 +4,7 @@
 #include <dirent.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "translate.h"
 #include "unit.h"
@@ -62,12 +63,52 @@ int unit_case_translate(const char *dir, const struct mpiv_traceset *ts, enum en
 	return -1;
 }
 
+/* The run's own temporary directory, which unit_tmpdir() makes the others in: one to remove
+ * at the end, so that runs leave nothing behind in /tmp. */
+static char tmproot[64];
+
+/* Remove path and, if it is a directory, all in it (not following links). */
+static void remove_tree(const char *path)
+{
+	struct stat sb;
+	DIR *d;
+	struct dirent *e;
+	char sub[512];
+
+	if (lstat(path, &sb))
+		return;
+	if (S_ISDIR(sb.st_mode) && (d = opendir(path))) {
+		while ((e = readdir(d)))
+			if (strcmp(e->d_name, ".") && strcmp(e->d_name, "..")) {
+				snprintf(sub, sizeof(sub), "%s/%s", path, e->d_name);
+				remove_tree(sub);
+			}
+		closedir(d);
+	}
+	remove(path);
+}
+
+void unit_tmpdir_remove(void)
+{
+	if (tmproot[0])
+		remove_tree(tmproot);
+	tmproot[0] = 0;
+}
+
 const char *unit_tmpdir(void)
 {
-	static char dir[64];
+	static char dir[96];
+	static unsigned n;
 
-	snprintf(dir, sizeof(dir), "/tmp/mpiv-unit-XXXXXX");
-	if (!mkdtemp(dir))
+	if (!tmproot[0]) {
+		snprintf(tmproot, sizeof(tmproot), "/tmp/mpiv-unit-XXXXXX");
+		if (!mkdtemp(tmproot)) {
+			tmproot[0] = 0;
+			return NULL;
+		}
+	}
+	snprintf(dir, sizeof(dir), "%s/%u", tmproot, n++);
+	if (mkdir(dir, 0700))
 		return NULL;
 	return dir;
 }
