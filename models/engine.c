@@ -1681,14 +1681,17 @@ static int walk_choices(const struct eng_prog *p, const int32_t *st, struct walk
 		return 0;
 	/* the reductions (above): interchangeable wildcard receives, whose first candidate is
 	 * the only choice; else one rank's choices, when they are a persistent set */
-	for (d = 0; d < p->nranks && reduce; d++) {
-		/* no message to d: no candidate, whatever wenv_single() says */
-		j = msg_lower(p, st, d << 16);
-		if (j >= st[ENG_ST_NMSG] || (MSG(p, st)[2 * j] >> 16) != d)
-			continue;
+	for (j = 0; reduce && j < st[ENG_ST_NMSG];) {
+		/* the ranks with messages, in ascending order (messages are sorted by their
+		 * destination): a rank without one has no candidate, whatever wenv_single()
+		 * says */
+		d = MSG(p, st)[2 * j] >> 16;
 		li = wenv_single(p, st, d);
-		if (li < 0)
+		if (li < 0) {
+			while (next_sender(p, st, d, &j) >= 0)
+				; /* past d's messages */
 			continue;
+		}
 		for (; (s = next_sender(p, st, d, &j)) >= 0;) {
 			int i = candidate(p, st, d, li, s);
 
