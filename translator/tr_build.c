@@ -453,10 +453,10 @@ static int check_event(const struct builder *b, const struct mpiv_event *ev, str
 	return 0;
 }
 
-/* A probe with MPI_ANY_SOURCE that found a message, followed by the receive of exactly that
- * message (its source and tag taken from the probe's status), is one wildcard receive: in
- * another behaviour the probe finds another message and the program receives that one
- * (doc/semantics.md 4.5). Returns the index of that receive, or -1. */
+/* For verify, a probe with MPI_ANY_SOURCE that found a message, followed by the receive of
+ * exactly that message (its source and tag taken from the probe's status), is one wildcard
+ * receive: in another behaviour the probe finds another message and the program receives
+ * that one (doc/semantics.md 4.5). Returns the index of that receive, or -1. */
 long tr_fused_receive(const struct mpiv_rank_trace *t, size_t i)
 {
 	/* the probe's fields: the events looked at after it may take its place */
@@ -939,7 +939,9 @@ static int build_rank(const struct mpiv_traceset *ts, const struct mpiv_rank_tra
 			 * returned: the rank is stuck there */
 			if (ev->src == MPIV_NONE && !(ev->flags & MPIV_EV_INCOMPLETE))
 				break;
-			f = ev->peer == MPIV_ANY_SOURCE && ev->src != MPIV_NONE ?
+			/* only verify fuses (doc/semantics.md 4.5): its runs tell a receive
+			 * that follows the probe's status from one that names its source */
+			f = b->verify && ev->peer == MPIV_ANY_SOURCE && ev->src != MPIV_NONE ?
 				    tr_fused_receive(t, i) :
 				    -1;
 			if (f >= 0) {
