@@ -28,7 +28,9 @@
 #include "xalloc.h"
 
 #define MAX_TRAILS 20 /* deadlock states pan reports per mode before it stops */
-#define MAX_MODES 3
+/* zero, infinite and eager, the buffered ones each with its twin whose collectives
+ * synchronise */
+#define MAX_MODES 5
 
 /* One buffering mode to search. */
 struct mode {
@@ -89,13 +91,31 @@ static const char check_usage[] =
 	"with --promela: 0 written, 3 a call or a size the standalone model cannot encode\n";
 
 static void add_mode_to_search(struct mode *modes, int *n, enum mpiv_buffering_mode mode,
-			       long long bytes)
+			       long long bytes, int sync_colls)
 {
 	struct mode *m = &modes[(*n)++];
 
 	m->b.mode = mode;
 	m->b.bytes = bytes;
+	m->b.sync_colls = sync_colls;
 	mpiv_buffering_name(&m->b, m->name, sizeof(m->name));
+}
+
+/* Each buffered mode of modes[0..*n) followed by its twin whose collectives synchronise
+ * (doc/semantics.md 5.2): MPI lets every collective wait for every member, whatever the
+ * buffering, and with wildcard receives neither behaviour's deadlocks contain the other's. */
+static void add_sync_twins(struct mode *modes, int *n)
+{
+	struct mode given[MAX_MODES];
+	int k, ngiven = *n;
+
+	memcpy(given, modes, sizeof(given));
+	*n = 0;
+	for (k = 0; k < ngiven; k++) {
+		modes[(*n)++] = given[k];
+		if (given[k].b.mode != MPIV_BUF_ZERO)
+			add_mode_to_search(modes, n, given[k].b.mode, given[k].b.bytes, 1);
+	}
 }
 
 /* --buffering's modes to search. Returns 0 or -1. */
@@ -108,7 +128,7 @@ static int parse_modes(const char *arg, struct mode *modes, int *n)
 	if (mpiv_buffering_arg(arg, b, &nb) < 0)
 		return -1;
 	for (k = 0; k < nb; k++)
-		add_mode_to_search(modes, n, b[k].mode, b[k].bytes);
+		add_mode_to_search(modes, n, b[k].mode, b[k].bytes, 0);
 	return 0;
 }
 
@@ -206,8 +226,9 @@ struct check_run {
 	int incomplete; /* some mode's search was cut short */
 	json_t *modes_json;
 	/* the search with every send buffered, once taken and
-	 * found no deadlock (a borrowed entry of modes_json) */
-	json_t *infinite;
+	 * found no deadlock (a borrowed entry of modes_json), by
+	 * whether collectives synchronised */
+	json_t *infinite[2];
 };
 
 /* Write each deadlock's counterexample: cex.json, cex-2.json, ... Returns 0, or -1 with err
@@ -315,6 +336,7 @@ static int fresh_dir(struct check_run *run, const struct mode *m, const char *di
 				      strerror(errno));
 	clean_mode_dir(dir);
 	eng_set_buffering(run->prog, (enum eng_buffering)m->b.mode, m->b.bytes);
+	run->prog->sync_colls = m->b.sync_colls;
 	return 0;
 }
 
@@ -425,6 +447,7 @@ static int take_mode(struct check_run *run, const struct mode *m, struct spin_re
 	mode_pan(run, dir, pan, sizeof(pan));
 	/* the tables of the reductions as the search had them, for the replays below */
 	eng_set_buffering(run->prog, (enum eng_buffering)m->b.mode, m->b.bytes);
+	run->prog->sync_colls = m->b.sync_colls;
 	if (!res->complete)
 		run->incomplete = 1;
 	json_array_append_new(run->modes_json,
@@ -475,8 +498,9 @@ static int take_mode(struct check_run *run, const struct mode *m, struct spin_re
 	}
 	spin_result_release(res);
 	if (m->b.mode == MPIV_BUF_INFINITE && run->found.n == found)
-		run->infinite = json_array_get(run->modes_json,
-					       json_array_size(run->modes_json) - 1);
+		run->infinite[m->b.sync_colls] = json_array_get(run->modes_json,
+								json_array_size(run->modes_json) -
+									1);
 	return 0;
 }
 
@@ -487,16 +511,17 @@ static int same_as_infinite(struct check_run *run, const struct mode *m)
 {
 	json_t *same;
 
-	if (m->b.mode != MPIV_BUF_EAGER || !run->infinite ||
+	if (m->b.mode != MPIV_BUF_EAGER || !run->infinite[m->b.sync_colls] ||
 	    !tr_sends_within(run->prog, m->b.bytes))
 		return 0;
-	same = json_deep_copy(run->infinite);
+	same = json_deep_copy(run->infinite[m->b.sync_colls]);
 	json_object_set_new(same, "mode", json_string(m->name));
 	json_array_append_new(run->modes_json, same);
 	return 1;
 }
 
-/* Does mode m (of modes[0..n)) wait for the infinite one's search, which it may repeat? */
+/* Does mode m (of modes[0..n)) wait for the infinite one's search (of the same collectives),
+ * which it may repeat? */
 static int waits_for_infinite(const struct check_run *run, const struct mode *modes, int n,
 			      const struct mode *m)
 {
@@ -505,7 +530,8 @@ static int waits_for_infinite(const struct check_run *run, const struct mode *mo
 	if (m->b.mode != MPIV_BUF_EAGER || !tr_sends_within(run->prog, m->b.bytes))
 		return 0;
 	for (i = 0; i < n; i++)
-		if (modes[i].b.mode == MPIV_BUF_INFINITE)
+		if (modes[i].b.mode == MPIV_BUF_INFINITE &&
+		    modes[i].b.sync_colls == m->b.sync_colls)
 			return 1;
 	return 0;
 }
@@ -677,12 +703,7 @@ static int check(struct check_args *a)
 	if (mpiv_traceset_load_records(a->dir, &ts, &err))
 		return error_report(&err);
 	if (a->all && (eager = library_eager(&ts)) >= 0)
-		add_mode_to_search(a->modes, &a->nmodes, MPIV_BUF_EAGER, eager);
-	for (i = 0; i < a->nmodes; i++) {
-		if (i)
-			strncat(modes_str, ", ", sizeof(modes_str) - strlen(modes_str) - 1);
-		strncat(modes_str, a->modes[i].name, sizeof(modes_str) - strlen(modes_str) - 1);
-	}
+		add_mode_to_search(a->modes, &a->nmodes, MPIV_BUF_EAGER, eager, 0);
 	if (!out) {
 		snprintf(outbuf, sizeof(outbuf), "%s/check", a->dir);
 		out = outbuf;
@@ -707,6 +728,13 @@ static int check(struct check_args *a)
 		return error_report(&err);
 	}
 	prog.full = a->full;
+	if (tr_colls_partial(&prog))
+		add_sync_twins(a->modes, &a->nmodes);
+	for (i = 0; i < a->nmodes; i++) {
+		if (i)
+			strncat(modes_str, ", ", sizeof(modes_str) - strlen(modes_str) - 1);
+		strncat(modes_str, a->modes[i].name, sizeof(modes_str) - strlen(modes_str) - 1);
+	}
 	nwarns = tr_warnings(&prog, &ts, &warns);
 	memset(&run, 0, sizeof(run));
 	if (a->swarm) {
@@ -972,7 +1000,7 @@ int cmd_check(int argc, char **argv)
 			rc = write_promela(promela, a.dir,
 					   buffering_given ?
 						   &a.modes[0].b :
-						   &(struct mpiv_buffering){MPIV_BUF_ZERO, 0});
+						   &(struct mpiv_buffering){MPIV_BUF_ZERO, 0, 0});
 		findings_opts_release(&a.o);
 		return rc;
 	}

@@ -12,6 +12,8 @@
 
 const char *report_class(const struct tr_deadlock *d, const char **meaning)
 {
+	int sync;
+
 	if (d->cex.bsend_overflow) {
 		*meaning = "a buffered send (MPI_Bsend) can find the attached buffer too full for "
 			   "its message, with the messages before it not yet received: the program "
@@ -28,13 +30,23 @@ const char *report_class(const struct tr_deadlock *d, const char **meaning)
 			   "place on a communicator: the program is erroneous and hangs or fails";
 		return "collective mismatch";
 	}
+	/* found with buffering only where collectives synchronise (doc/semantics.md 5.2) */
+	sync = !d->in_buffered_data && !d->in_eager_data;
 	if (!d->classified) {
-		*meaning = "found in the buffering mode searched; --buffering all tells whether it "
-			   "depends on buffering";
+		*meaning = (d->in_buffered || d->in_eager) && sync ?
+				   "found in the buffering mode searched, where collectives "
+				   "synchronise, as MPI lets every one of them do; --buffering all "
+				   "tells whether it depends on buffering" :
+				   "found in the buffering mode searched; --buffering all tells "
+				   "whether it depends on buffering";
 		return "deadlock";
 	}
 	if (d->in_zero && d->in_buffered) {
-		*meaning = "whatever the MPI library buffers";
+		*meaning =
+			sync ? "whatever the MPI library buffers, where its collectives "
+			       "synchronise, as MPI lets every one of them do (without buffering "
+			       "they do)" :
+			       "whatever the MPI library buffers";
 		return "deadlock";
 	}
 	if (d->in_zero) {
@@ -43,11 +55,17 @@ const char *report_class(const struct tr_deadlock *d, const char **meaning)
 		return "potential deadlock";
 	}
 	if (d->in_buffered) {
-		*meaning = "only when standard sends are buffered";
+		*meaning = sync ? "only when standard sends are buffered and collectives "
+				  "synchronise, as MPI lets every one of them do" :
+				  "only when standard sends are buffered";
 		return "buffering-induced deadlock";
 	}
-	*meaning = "only with the recorded MPI library's eager buffering (small standard sends "
-		   "buffered, large ones not)";
+	*meaning =
+		sync ? "only with the recorded MPI library's eager buffering (small standard "
+		       "sends buffered, large ones not) and collectives that synchronise, as MPI "
+		       "lets every one of them do" :
+		       "only with the recorded MPI library's eager buffering (small standard "
+		       "sends buffered, large ones not)";
 	return "buffering-induced deadlock";
 }
 
@@ -207,7 +225,10 @@ void report_deadlock(FILE *f, const struct mpiv_traceset *ts, const struct tr_de
 		fprintf(f,
 			"  with the recorded MPI library's buffering (standard sends up to %lld "
 			"bytes buffered) it %s\n",
-			d->eager, d->in_eager ? "happens" : "does not happen");
+			d->eager,
+			!d->in_eager	 ? "does not happen" :
+			d->in_eager_data ? "happens" :
+					   "happens if its collectives synchronise");
 	for (r = 0; r < cex->nranks; r++) {
 		const struct mpiv_cex_rank *cr = &cex->ranks[r];
 
@@ -573,8 +594,10 @@ json_t *report_deadlock_json(const struct mpiv_traceset *ts, const struct tr_dea
 	json_object_set_new(o, "cex", mpiv_json_text(d->path));
 	if (d->eager >= 0)
 		json_object_set_new(o, "library_buffering",
-				    json_pack("{s:I, s:b}", "eager", (json_int_t)d->eager,
-					      "happens", d->in_eager));
+				    json_pack("{s:I, s:b, s:b}", "eager", (json_int_t)d->eager,
+					      "happens", d->in_eager,
+					      "only_if_collectives_synchronise",
+					      d->in_eager && !d->in_eager_data));
 	for (r = 0; r < d->cex.nranks; r++) {
 		const struct mpiv_cex_rank *cr = &d->cex.ranks[r];
 

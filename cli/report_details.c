@@ -569,6 +569,7 @@ json_t *report_details_run(const char *run_dir, const char *mode, json_t *entry)
 
 		b.mode = eager >= 0 ? MPIV_BUF_EAGER : MPIV_BUF_ZERO;
 		b.bytes = eager >= 0 ? eager : 0;
+		b.sync_colls = 0;
 	}
 	deadlock = tr_recorded_cex(&prog, &ts, &b, &cex, &err);
 	blocked = run_blocked(&ts, run_dir, ts.nranks);

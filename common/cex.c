@@ -16,10 +16,12 @@ static const char *const buffering_modes[] = {"zero", "infinite", "eager"}; /* b
 
 void mpiv_buffering_name(const struct mpiv_buffering *b, char *buf, size_t size)
 {
+	const char *sync = b->sync_colls && b->mode != MPIV_BUF_ZERO ? "-sync" : "";
+
 	if (b->mode == MPIV_BUF_EAGER)
-		snprintf(buf, size, "eager-%lld", b->bytes);
+		snprintf(buf, size, "eager-%lld%s", b->bytes, sync);
 	else
-		snprintf(buf, size, "%s", buffering_modes[b->mode]);
+		snprintf(buf, size, "%s%s", buffering_modes[b->mode], sync);
 }
 
 /* The mode named name, or -1. */
@@ -42,16 +44,24 @@ int mpiv_buffering_parse(const char *s, struct mpiv_buffering *b)
 	if (m == MPIV_BUF_ZERO || m == MPIV_BUF_INFINITE) {
 		b->mode = (enum mpiv_buffering_mode)m;
 		b->bytes = 0;
+		b->sync_colls = 0;
+		return 0;
+	}
+	if (!strcmp(s, "infinite-sync")) {
+		b->mode = MPIV_BUF_INFINITE;
+		b->bytes = 0;
+		b->sync_colls = 1;
 		return 0;
 	}
 	if (strncmp(s, "eager-", 6))
 		return -1;
 	errno = 0;
 	bytes = strtoll(s + 6, &end, 10);
-	if (errno || end == s + 6 || *end || bytes < 0)
+	if (errno || end == s + 6 || (*end && strcmp(end, "-sync")) || bytes < 0)
 		return -1;
 	b->mode = MPIV_BUF_EAGER;
 	b->bytes = bytes;
+	b->sync_colls = *end != '\0';
 	return 0;
 }
 
@@ -61,6 +71,7 @@ int mpiv_buffering_arg(const char *arg, struct mpiv_buffering b[2], int *n)
 	char *end;
 
 	*n = 0;
+	memset(b, 0, 2 * sizeof(*b));
 	if (!strcmp(arg, "all") || !strcmp(arg, "zero")) {
 		b[*n].mode = MPIV_BUF_ZERO;
 		b[(*n)++].bytes = 0;
@@ -88,15 +99,17 @@ static json_t *buffering_to_json(const struct mpiv_buffering *b)
 	json_object_set_new(o, "mode", json_string(buffering_modes[b->mode]));
 	if (b->mode == MPIV_BUF_EAGER)
 		json_object_set_new(o, "bytes", json_integer(b->bytes));
+	if (b->sync_colls && b->mode != MPIV_BUF_ZERO)
+		json_object_set_new(o, "collectives", json_string("synchronise"));
 	return o;
 }
 
-/* "buffering": {"mode": "eager", "bytes": 8255} (version 2), or the mode's name (version 1).
- * Returns 0, or -1 with err filled. */
+/* "buffering": {"mode": "eager", "bytes": 8255}, with "collectives": "synchronise" when they
+ * do (version 2), or the mode's name (version 1). Returns 0, or -1 with err filled. */
 static int buffering_from_json(json_t *j, long version, struct mpiv_buffering *b, const char *path,
 			       struct mpiv_error *err)
 {
-	json_t *mode, *bytes;
+	json_t *mode, *bytes, *colls;
 	int m;
 
 	if (version == 1) {
@@ -127,6 +140,14 @@ static int buffering_from_json(json_t *j, long version, struct mpiv_buffering *b
 		return mpiv_error_set(err, MPIV_EXIT_BAD_INPUT, path, -1, -1,
 				      "buffering.bytes: only mode \"eager\" has a threshold");
 	}
+	colls = json_object_get(j, "collectives");
+	b->sync_colls = colls != NULL;
+	if (colls && (!json_is_string(colls) || strcmp(json_string_value(colls), "synchronise") ||
+		      m == MPIV_BUF_ZERO))
+		return mpiv_error_set(err, MPIV_EXIT_BAD_INPUT, path, -1, -1,
+				      "buffering.collectives: expected \"synchronise\", with mode "
+				      "\"infinite\" or \"eager\" (without buffering every "
+				      "collective synchronises)");
 	return 0;
 }
 

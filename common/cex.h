@@ -22,10 +22,16 @@ enum mpiv_buffering_mode {
 struct mpiv_buffering {
 	enum mpiv_buffering_mode mode;
 	long long bytes; /* EAGER: the threshold in bytes; 0 otherwise */
+	/* 1: every collective synchronises (each member waits for
+	 * every other), as MPI allows it to whatever the buffering;
+	 * 0: with buffering, a member waits only for the data it needs
+	 * (doc/semantics.md 5.2). ZERO always synchronises: 0 there */
+	int sync_colls;
 };
 
 /* The mode's name, as reports and check's directories give it: "zero", "infinite",
- * "eager-BYTES"; into buf, which size 32 always holds. */
+ * "eager-BYTES", with "-sync" after a buffering mode whose collectives synchronise; into buf,
+ * which size 32 always holds. */
 void mpiv_buffering_name(const struct mpiv_buffering *b, char *buf, size_t size);
 
 /* Read a name mpiv_buffering_name() gives. Returns 0, or -1 if s is not one (b unchanged). */

@@ -129,6 +129,14 @@ static int parse_buffering(struct steer_in *in, struct mpiv_steer *s)
 		s->eager = v;
 	}
 	*in = look;
+	/* the optional collectives line */
+	if ((i == MPIV_STEER_INFINITE || i == MPIV_STEER_EAGER) && !word(&look, buf, sizeof(buf)) &&
+	    !strcmp(buf, "collectives")) {
+		if (word(&look, buf, sizeof(buf)) || strcmp(buf, "synchronise"))
+			return -1;
+		s->sync_colls = 1;
+		*in = look;
+	}
 	return 0;
 }
 
@@ -197,13 +205,15 @@ int mpiv_steer_parse(const char *text, size_t len, int rank, struct mpiv_steer *
 	return 0;
 }
 
-void mpiv_steer_write_header(FILE *f, enum mpiv_steer_buffering b, long long eager)
+void mpiv_steer_write_header(FILE *f, enum mpiv_steer_buffering b, long long eager, int sync_colls)
 {
 	fprintf(f, "%s %d\n", MPIV_STEER_FORMAT, MPIV_STEER_VERSION);
 	if (b == MPIV_STEER_EAGER)
 		fprintf(f, "buffering eager %lld\n", eager);
 	else if (b != MPIV_STEER_NATURAL)
 		fprintf(f, "buffering %s\n", buffering_names[b]);
+	if (sync_colls && (b == MPIV_STEER_INFINITE || b == MPIV_STEER_EAGER))
+		fprintf(f, "collectives synchronise\n");
 }
 
 void mpiv_steer_write_rank(FILE *f, int rank, const struct mpiv_steer_decision *d, size_t n)

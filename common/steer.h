@@ -8,6 +8,8 @@
  *					synchronous, and every blocking collective
  *					synchronises; infinite: buffered; eager BYTES: buffered
  *					up to BYTES; natural, the default: as the library does)
+ *	collectives synchronise		optional, after an infinite or eager buffering line:
+ *					every collective synchronises, as with zero
  *	rank R N			N decisions of rank R follow, one a line, in order:
  *	CALL COMM TAG src S		a receive or probe on COMM with TAG (MPIV_ANY_TAG: -1)
  *					takes world rank S's message
@@ -51,6 +53,9 @@ struct mpiv_steer {
 	int rank;
 	enum mpiv_steer_buffering buffering;
 	long long eager; /* MPIV_STEER_EAGER's threshold in bytes */
+	/* 1: every collective synchronises (MPIV_STEER_ZERO's do
+	 * anyway); INFINITE or EAGER only */
+	int sync_colls;
 	struct mpiv_steer_decision *d;
 	size_t n;
 };
@@ -61,9 +66,10 @@ struct mpiv_steer {
 int mpiv_steer_parse(const char *text, size_t len, int rank, struct mpiv_steer *s, char *why,
 		     size_t whysize);
 
-/* Write the header (with the buffering line unless NATURAL), then one rank's decisions
- * d[0..n) (as mpiv_steer_parse reads them). */
-void mpiv_steer_write_header(FILE *f, enum mpiv_steer_buffering b, long long eager);
+/* Write the header (with the buffering line unless NATURAL, and the collectives line if
+ * sync_colls and b is INFINITE or EAGER), then one rank's decisions d[0..n) (as
+ * mpiv_steer_parse reads them). */
+void mpiv_steer_write_header(FILE *f, enum mpiv_steer_buffering b, long long eager, int sync_colls);
 void mpiv_steer_write_rank(FILE *f, int rank, const struct mpiv_steer_decision *d, size_t n);
 
 void mpiv_steer_release(struct mpiv_steer *s);

@@ -16,18 +16,35 @@
 #include "mpilib.h"
 #include "xalloc.h"
 
+/* Does the model of run r, walked along the run's own path with standard sends buffered as b
+ * (and eager) says and collectives synchronising if sync_colls, end stuck with no choice
+ * left? */
+static int stuck_on_own_path(struct xrun *r, enum eng_buffering b, long long eager, int sync_colls)
+{
+	struct eng_prog p = r->prog;
+	int32_t *st = xcalloc(eng_state_bytes(&p), 1);
+	int stuck;
+
+	tr_recorded_path(&p, &r->ts, b, eager, sync_colls, NULL, st);
+	p.buffering = b;
+	p.eager = eager;
+	p.sync_colls = sync_colls;
+	stuck = eng_nchoices(&p, st) == 0 && !eng_all_done(&p, st);
+	free(st);
+	return stuck;
+}
+
 /* A steered run hung: is it a deadlock of the program, or did a receive the steering pinned
  * to one sender wait for a message another sender's could have stood for? The run's own
  * trace is replayed on the model (sends completing as they were forced to, or as the library
- * does): a deadlock there has no choice left at its end. */
+ * does): a deadlock there has no choice left at its end. With buffering, a collective of the
+ * run may have waited for every member, as MPI lets any do (doc/semantics.md 5.2): the path is
+ * walked both ways. */
 static int genuine_hang(struct xrun *r)
 {
-	struct eng_prog p = r->prog;
 	const struct xitem *it = r->item;
 	enum eng_buffering b = ENG_BUF_ZERO;
 	long long eager = 0;
-	int32_t *st;
-	int genuine;
 
 	if (it && it->kind == XITEM_DEADLOCK) {
 		b = (enum eng_buffering)it->mode.mode;
@@ -37,13 +54,8 @@ static int genuine_hang(struct xrun *r)
 	} else {
 		eager = 0;
 	}
-	st = xcalloc(eng_state_bytes(&p), 1);
-	tr_recorded_path(&p, &r->ts, b, eager, NULL, st);
-	p.buffering = b;
-	p.eager = eager;
-	genuine = eng_nchoices(&p, st) == 0 && !eng_all_done(&p, st);
-	free(st);
-	return genuine;
+	return stuck_on_own_path(r, b, eager, 0) ||
+	       (b != ENG_BUF_ZERO && stuck_on_own_path(r, b, eager, 1));
 }
 
 /* The collective mismatch run r's own trace shows (doc/semantics.md 5.1): members of a

@@ -64,7 +64,7 @@ static char *steer_text(const struct tr_path *pt, const struct mpiv_buffering *m
 		b = mode->mode == MPIV_BUF_ZERO	    ? MPIV_STEER_ZERO :
 		    mode->mode == MPIV_BUF_INFINITE ? MPIV_STEER_INFINITE :
 						      MPIV_STEER_EAGER;
-	mpiv_steer_write_header(f, b, mode ? mode->bytes : 0);
+	mpiv_steer_write_header(f, b, mode ? mode->bytes : 0, mode ? mode->sync_colls : 0);
 	for (r = 0; r < pt->nranks; r++)
 		if (pt->steer[r].n)
 			mpiv_steer_write_rank(f, r, pt->steer[r].d, pt->steer[r].n);
@@ -243,38 +243,45 @@ static void search_model(struct explore *x, struct model *md, struct xitem **ite
 {
 	struct search_ctx ctx = {x, md};
 	struct tr_explore_opts eo;
-	int k, i;
+	int k, i, sync, twins = tr_colls_partial(&md->m.prog);
 
 	memset(&eo, 0, sizeof(eo));
 	eo.max_states = x->max_states;
 	eo.node = node_of;
 	eo.stop = out_of_time;
 	eo.ctx = &ctx;
-	for (k = 0; k < x->nmodes; k++) {
-		struct tr_explore_result res;
+	/* each buffered mode also with every collective synchronising, as MPI allows
+	 * (doc/semantics.md 5.2), where that differs */
+	for (k = 0; k < x->nmodes; k++)
+		for (sync = 0; sync < 1 + (twins && x->modes[k].mode != MPIV_BUF_ZERO); sync++) {
+			struct tr_explore_result res;
+			struct mpiv_buffering mode = x->modes[k];
 
-		md->m.prog.buffering = (enum eng_buffering)x->modes[k].mode;
-		md->m.prog.eager = x->modes[k].bytes;
-		tr_explore(&md->m.prog, &eo, &res);
-		x->states += res.states;
-		if (!res.complete && !x->incomplete) {
-			x->incomplete = 1;
-			snprintf(x->incomplete_why, sizeof(x->incomplete_why), "%s", res.why);
-		}
-		for (i = 0; i < res.nstuck; i++) {
-			struct xitem it;
+			mode.sync_colls = sync;
+			md->m.prog.buffering = (enum eng_buffering)mode.mode;
+			md->m.prog.eager = mode.bytes;
+			md->m.prog.sync_colls = sync;
+			tr_explore(&md->m.prog, &eo, &res);
+			x->states += res.states;
+			if (!res.complete && !x->incomplete) {
+				x->incomplete = 1;
+				snprintf(x->incomplete_why, sizeof(x->incomplete_why), "%s",
+					 res.why);
+			}
+			for (i = 0; i < res.nstuck; i++) {
+				struct xitem it;
 
-			if (deadlock_item(x, md, &res.stuck[i], &x->modes[k], &it) == 0)
-				add_item(x, items, n, cap, &it);
-		}
-		for (i = 0; i < res.nfrontiers; i++) {
-			struct xitem it;
+				if (deadlock_item(x, md, &res.stuck[i], &mode, &it) == 0)
+					add_item(x, items, n, cap, &it);
+			}
+			for (i = 0; i < res.nfrontiers; i++) {
+				struct xitem it;
 
-			if (frontier_item(md, &res.frontiers[i], &it) == 0)
-				add_item(x, items, n, cap, &it);
+				if (frontier_item(md, &res.frontiers[i], &it) == 0)
+					add_item(x, items, n, cap, &it);
+			}
+			tr_explore_release(&res);
 		}
-		tr_explore_release(&res);
-	}
 }
 
 /* Deadlocks first (to confirm), then frontiers, each in the order found. */

@@ -662,7 +662,7 @@ static int coll_complete(const struct eng_prog *p, const int32_t *st, int r,
 
 	if (rule == ENG_COLL_MISMATCH || eng_coll_mismatch(p, st, r, in))
 		return 0;
-	if (p->buffering == ENG_BUF_ZERO)
+	if (p->buffering == ENG_BUF_ZERO || p->sync_colls)
 		rule = ENG_COLL_ALL;
 	switch (rule) {
 	case ENG_COLL_NONE:
@@ -2171,7 +2171,7 @@ static int coll_waits_for(const struct eng_prog *p, const int32_t *st, int q,
 	const struct eng_comm *c = &p->comms[in->a];
 	int rule = in->b == ENG_COLL_MISMATCH ? ENG_COLL_ALL : in->b, i, r = RANK(p, q);
 
-	if (p->buffering == ENG_BUF_ZERO)
+	if (p->buffering == ENG_BUF_ZERO || p->sync_colls)
 		rule = ENG_COLL_ALL;
 	if (rule == ENG_COLL_ROOT)
 		return COLL(p, st, in->a, in->d) < in->c ? add_rank(p, st, in->d, q, out, n) : n;
@@ -2288,10 +2288,10 @@ int eng_prog_write(const struct eng_prog *p, FILE *f)
 	fprintf(f, "%s %d\n", ENG_FORMAT, ENG_VERSION);
 	fprintf(f,
 		"nranks %d nprocs %d ncomms %d maxlive %d maxmsg %d buffering %d eager %lld "
-		"bsend_overhead %lld nregs %d variants %d full %d\n",
+		"sync_colls %d bsend_overhead %lld nregs %d variants %d full %d\n",
 		p->nranks, p->nprocs, p->ncomms, p->maxlive, p->maxmsg, p->buffering,
-		(long long)p->eager, (long long)p->bsend_overhead, p->nregs, p->nvar != NULL,
-		p->full != 0);
+		(long long)p->eager, p->sync_colls != 0, (long long)p->bsend_overhead, p->nregs,
+		p->nvar != NULL, p->full != 0);
 	for (i = 0; i < p->ncomms; i++) {
 		fprintf(f, "comm %d %d", i, p->comms[i].n);
 		for (j = 0; j < p->comms[i].n; j++)
@@ -2646,14 +2646,14 @@ int eng_prog_read(struct eng_prog *p, FILE *f, char *msg, size_t size)
 		return bad(msg, size, "header");
 	if (fscanf(f,
 		   " nranks %d nprocs %d ncomms %d maxlive %d maxmsg %d buffering %d eager %lld "
-		   "bsend_overhead %lld nregs %d variants %d full %d",
+		   "sync_colls %d bsend_overhead %lld nregs %d variants %d full %d",
 		   &p->nranks, &p->nprocs, &ncomms, &p->maxlive, &p->maxmsg, &p->buffering, &eager,
-		   &overhead, &p->nregs, &variants, &p->full) != 11 ||
-	    (p->full != 0 && p->full != 1) || p->nranks <= 0 || p->nranks > 0x7fff ||
-	    p->nprocs < p->nranks || p->nprocs > 0x7fff || ncomms <= 0 || p->maxlive < 1 ||
-	    p->maxmsg < 1 || p->maxmsg > (1 << 24) || p->buffering < ENG_BUF_ZERO ||
-	    p->buffering > ENG_BUF_EAGER || overhead < 0 || overhead > ENG_MAX_BYTES ||
-	    eager > ENG_MAX_BYTES || p->nregs < 0 || p->nregs > 1024 ||
+		   &p->sync_colls, &overhead, &p->nregs, &variants, &p->full) != 12 ||
+	    (p->full != 0 && p->full != 1) || (p->sync_colls != 0 && p->sync_colls != 1) ||
+	    p->nranks <= 0 || p->nranks > 0x7fff || p->nprocs < p->nranks || p->nprocs > 0x7fff ||
+	    ncomms <= 0 || p->maxlive < 1 || p->maxmsg < 1 || p->maxmsg > (1 << 24) ||
+	    p->buffering < ENG_BUF_ZERO || p->buffering > ENG_BUF_EAGER || overhead < 0 ||
+	    overhead > ENG_MAX_BYTES || eager > ENG_MAX_BYTES || p->nregs < 0 || p->nregs > 1024 ||
 	    (variants != 0 && variants != 1))
 		return bad(msg, size, "sizes");
 	/* eng_layout's sums, in 64 bits: they must fit the state */

@@ -34,7 +34,7 @@
 #include <string.h>
 
 #define ENG_FORMAT "mpiverify-model"
-#define ENG_VERSION 4
+#define ENG_VERSION 5
 
 #define ENG_ANY (-1)	   /* MPI_ANY_SOURCE or MPI_ANY_TAG in an instruction */
 #define ENG_PROC_NULL (-2) /* MPI_PROC_NULL peer: completes at once */
@@ -129,9 +129,10 @@ enum eng_opcode {
 /* Is op one of the one-sided synchronisation instructions (their operand a is a window)? */
 #define ENG_WIN_OP(op) ((op) >= ENG_WIN_POST && (op) <= ENG_WIN_UNLOCK)
 
-/* Whom a rank in a collective waits for before it may leave it. Without buffering every
- * collective synchronises (ENG_COLL_ALL), as a portable program must allow; with buffering it
- * waits only for the data it needs. */
+/* Whom a rank in a collective waits for before it may leave it, with buffering: only for the
+ * data it needs. Without buffering, or where collectives synchronise (eng_prog.sync_colls),
+ * every collective synchronises (ENG_COLL_ALL), as MPI lets each do and a portable program
+ * must allow. */
 enum eng_coll_rule {
 	ENG_COLL_ALL = 0,   /* every member (barrier, all-to-all kinds, a root gathering) */
 	ENG_COLL_ROOT = 1,  /* the root (non-roots of Bcast and Scatter) */
@@ -337,6 +338,10 @@ struct eng_prog {
 	int32_t nregs;
 	int32_t buffering; /* enum eng_buffering */
 	int64_t eager;	   /* threshold in bytes for ENG_BUF_EAGER */
+	/* 1: every collective synchronises, whatever the buffering
+	 * (ENG_BUF_ZERO makes them do so anyway); 0: with buffering a
+	 * member waits only for the data it needs (its ENG_COLL_ rule) */
+	int32_t sync_colls;
 	/* bytes a buffered message takes in the attached buffer
 	 * besides its data (the library's MPI_BSEND_OVERHEAD) */
 	int64_t bsend_overhead;

@@ -189,12 +189,18 @@ enum rec_send_force rec_steer_send(uint64_t bytes)
 	}
 }
 
+/* Must every collective synchronise: without buffering, or when the steering says so? */
+static int steer_colls_sync(void)
+{
+	return steer.buffering == MPIV_STEER_ZERO || steer.sync_colls;
+}
+
 /* On an intercommunicator the barrier lets a member go once the other group entered, not its
  * own: less than the model's wait for both groups (doc/semantics.md 6.3), so a run can only
  * get further than the model, never stop where the model goes on. */
 void rec_steer_coll_sync(MPI_Comm comm)
 {
-	if (steer.buffering != MPIV_STEER_ZERO || comm == MPI_COMM_NULL)
+	if (!steer_colls_sync() || comm == MPI_COMM_NULL)
 		return;
 	PMPI_Barrier(comm);
 }
@@ -235,8 +241,8 @@ void rec_steer_icoll_made(MPI_Comm comm, MPI_Request request)
 	int kept;
 
 	/* an intercommunicator's as rec_steer_coll_sync()'s */
-	if (steer.buffering != MPIV_STEER_ZERO || comm == MPI_COMM_NULL ||
-	    request == MPI_REQUEST_NULL || PMPI_Ibarrier(comm, &sync) != MPI_SUCCESS)
+	if (!steer_colls_sync() || comm == MPI_COMM_NULL || request == MPI_REQUEST_NULL ||
+	    PMPI_Ibarrier(comm, &sync) != MPI_SUCCESS)
 		return;
 	pthread_mutex_lock(&syncs_lock);
 	kept = syncs_add(request, sync) == 0;

@@ -431,13 +431,19 @@ int rep_schedule_source(struct rep_call *c, int source, MPI_Comm comm)
 	return r;
 }
 
+/* Does the counterexample have every collective synchronise: without buffering, or found
+ * with collectives synchronising (doc/semantics.md 5.2)? */
+static int colls_sync(void)
+{
+	return rep_cex.buffering.mode == MPIV_BUF_ZERO || rep_cex.buffering.sync_colls;
+}
+
 int rep_schedule_coll_sync(struct rep_call *c)
 {
-	/* without buffering the model makes every collective synchronise (doc/semantics.md
-	 * 5.2); MPICH's need not, so a barrier first gives the counterexample's order, as
-	 * Intel's checker does (a nonblocking one gets an MPI_Ibarrier, completed at its wait:
-	 * rep_request.c) */
-	if (!c->op || rep_cex.buffering.mode != MPIV_BUF_ZERO)
+	/* where the model made every collective synchronise, MPICH's need not, so a barrier
+	 * first gives the counterexample's order, as Intel's checker does (a nonblocking one
+	 * gets an MPI_Ibarrier, completed at its wait: rep_request.c) */
+	if (!c->op || !colls_sync())
 		return 0;
 	c->forced = 1;
 	return 1;
@@ -450,7 +456,7 @@ int rep_schedule_mismatch(void)
 
 int rep_schedule_coll_private(void)
 {
-	return rep_me && (rep_cex.mismatch || rep_cex.buffering.mode == MPIV_BUF_ZERO);
+	return rep_me && (rep_cex.mismatch || colls_sync());
 }
 
 int rep_schedule_sync_persistent(struct rep_call *c)

@@ -134,6 +134,7 @@ int tr_cut(const struct eng_prog *prog, const int32_t *st, struct eng_prog *out)
 	}
 	out->buffering = prog->buffering;
 	out->eager = prog->eager;
+	out->sync_colls = prog->sync_colls;
 	out->bsend_overhead = prog->bsend_overhead;
 	out->maxlive = prog->maxlive;
 	out->maxmsg = prog->maxmsg;

@@ -76,7 +76,7 @@ void tr_fill_inputs(struct eng_prog *prog, const struct mpiv_traceset *ts)
 	memset(&obs, 0, sizeof(obs));
 	obs.ctx = &t;
 	obs.input = on_input;
-	tr_recorded_path(prog, ts, ENG_BUF_INFINITE, 0, &obs, st);
+	tr_recorded_path(prog, ts, ENG_BUF_INFINITE, 0, 0, &obs, st);
 	for (q = 0; q < prog->nprocs; q++) {
 		for (i = 0; i < prog->nins[q]; i++) {
 			struct eng_instr *in = &prog->ins[q][i];

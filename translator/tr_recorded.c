@@ -183,8 +183,9 @@ static int listed_choice(const struct eng_prog *q, const int32_t *st, struct rec
  * listing every choice of every state (the same choices, in more time:
  * tests/unit/test_recorded.c compares them). */
 static int recorded_walk(const struct eng_prog *prog, const struct mpiv_traceset *ts,
-			 enum eng_buffering b, long long eager, struct eng_observer *obs,
-			 int32_t *st, int listed, int **picks, int *npicks)
+			 enum eng_buffering b, long long eager, int sync_colls,
+			 struct eng_observer *obs, int32_t *st, int listed, int **picks,
+			 int *npicks)
 {
 	struct eng_prog q = *prog; /* shares the program; only what the search does changes */
 	struct recorded r = {&q, ts, xcalloc((size_t)prog->nprocs, sizeof(*r.in)),
@@ -199,6 +200,7 @@ static int recorded_walk(const struct eng_prog *prog, const struct mpiv_traceset
 	q.sweep = listed ? NULL : eng_sweep_new(&q); /* each choice where the last left st */
 	q.buffering = b;
 	q.eager = eager;
+	q.sync_colls = sync_colls;
 	q.obs = obs;
 	eng_start(&q, st);
 	while (st[ENG_ST_NCHOICES] > 0) {
@@ -227,15 +229,16 @@ int tr_recorded_picks(const struct eng_prog *prog, const struct mpiv_traceset *t
 
 	*picks = NULL;
 	*npicks = 0;
-	known = recorded_walk(prog, ts, b, eager, NULL, st, listed, picks, npicks);
+	known = recorded_walk(prog, ts, b, eager, 0, NULL, st, listed, picks, npicks);
 	free(st);
 	return known;
 }
 
 int tr_recorded_path(const struct eng_prog *prog, const struct mpiv_traceset *ts,
-		     enum eng_buffering b, long long eager, struct eng_observer *obs, int32_t *st)
+		     enum eng_buffering b, long long eager, int sync_colls,
+		     struct eng_observer *obs, int32_t *st)
 {
-	return recorded_walk(prog, ts, b, eager, obs, st, 0, NULL, NULL);
+	return recorded_walk(prog, ts, b, eager, sync_colls, obs, st, 0, NULL, NULL);
 }
 
 int tr_recorded_cex(const struct eng_prog *prog, const struct mpiv_traceset *ts,
@@ -245,11 +248,13 @@ int tr_recorded_cex(const struct eng_prog *prog, const struct mpiv_traceset *ts,
 	int32_t *st = xmalloc(eng_state_bytes(prog));
 	int *picks = NULL, n = 0, rc;
 
-	recorded_walk(prog, ts, (enum eng_buffering)b->mode, b->bytes, NULL, st, 0, &picks, &n);
+	recorded_walk(prog, ts, (enum eng_buffering)b->mode, b->bytes, b->sync_colls, NULL, st, 0,
+		      &picks, &n);
 	/* the same program as the walk ran: every choice on offer, sends buffered as b says */
 	q.full = 1;
 	q.buffering = (enum eng_buffering)b->mode;
 	q.eager = b->bytes;
+	q.sync_colls = b->sync_colls;
 	rc = tr_cex(&q, ts, 0, picks, n, b, cex, err);
 	free(picks);
 	free(st);

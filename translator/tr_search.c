@@ -27,6 +27,22 @@ long tr_search_depth(const struct eng_prog *prog)
 	return nchoices * (prog->nprocs + 3) + 100;
 }
 
+int tr_colls_partial(const struct eng_prog *prog)
+{
+	int q, v, i;
+
+	for (q = 0; q < prog->nprocs; q++)
+		for (v = 0; v < eng_nvariants(prog, q); v++) {
+			const struct eng_instr *ins = eng_variant_ins(prog, q, v);
+
+			for (i = 0; i < eng_variant_nins(prog, q, v); i++)
+				if ((ins[i].op == ENG_COLL || ins[i].op == ENG_ICOLL) &&
+				    ins[i].b != ENG_COLL_ALL && ins[i].b != ENG_COLL_MISMATCH)
+					return 1;
+		}
+	return 0;
+}
+
 int tr_sends_within(const struct eng_prog *prog, long long bytes)
 {
 	int q, i;
@@ -60,22 +76,25 @@ char *tr_deadlock_signature(const struct mpiv_cex *cex, int core)
 	return sig;
 }
 
-/* Note that d was found in mode (its name, or the names of a merged entry's modes). */
-static void add_mode(struct tr_deadlock *d, const char *mode, int zero, int buffered, int eager)
+/* Note that d was found in mode (its name, or the names of a merged entry's modes), as the
+ * flags of struct tr_deadlock say (those of a merged entry, or of one search). */
+static void add_mode(struct tr_deadlock *d, const char *mode, const struct tr_deadlock *found)
 {
 	if (!strstr(d->modes, mode)) {
 		if (d->modes[0])
 			strncat(d->modes, ", ", sizeof(d->modes) - strlen(d->modes) - 1);
 		strncat(d->modes, mode, sizeof(d->modes) - strlen(d->modes) - 1);
 	}
-	d->in_zero |= zero;
-	d->in_buffered |= buffered;
-	d->in_eager |= eager;
+	d->in_zero |= found->in_zero;
+	d->in_buffered |= found->in_buffered;
+	d->in_eager |= found->in_eager;
+	d->in_buffered_data |= found->in_buffered_data;
+	d->in_eager_data |= found->in_eager_data;
 }
 
 static int same_buffering(const struct mpiv_buffering *a, const struct mpiv_buffering *b)
 {
-	return a->mode == b->mode && a->bytes == b->bytes;
+	return a->mode == b->mode && a->bytes == b->bytes && a->sync_colls == b->sync_colls;
 }
 
 void tr_deadlocks_add(struct tr_deadlocks *set, struct mpiv_cex *cex)
@@ -83,7 +102,7 @@ void tr_deadlocks_add(struct tr_deadlocks *set, struct mpiv_cex *cex)
 	const struct mpiv_buffering b = cex->buffering;
 	char *sig = tr_deadlock_signature(cex, 0);
 	char name[32];
-	struct tr_deadlock *d;
+	struct tr_deadlock *d, one;
 	int i;
 
 	for (i = 0; i < set->n; i++) {
@@ -102,8 +121,13 @@ void tr_deadlocks_add(struct tr_deadlocks *set, struct mpiv_cex *cex)
 	d->signature = sig;
 	d->eager = -1;
 	mpiv_buffering_name(&b, name, sizeof(name));
-	add_mode(d, name, b.mode == MPIV_BUF_ZERO, b.mode == MPIV_BUF_INFINITE,
-		 b.mode == MPIV_BUF_EAGER);
+	memset(&one, 0, sizeof(one));
+	one.in_zero = b.mode == MPIV_BUF_ZERO;
+	one.in_buffered = b.mode == MPIV_BUF_INFINITE;
+	one.in_eager = b.mode == MPIV_BUF_EAGER;
+	one.in_buffered_data = one.in_buffered && !b.sync_colls;
+	one.in_eager_data = one.in_eager && !b.sync_colls;
+	add_mode(d, name, &one);
 }
 
 /* Is every "rank:op;" entry of core signature a also one of b's? */
@@ -156,7 +180,7 @@ void tr_deadlocks_merge(struct tr_deadlocks *set)
 			    (*core && *ecore &&
 			     !same_buffering(&d->cex.buffering, &e->cex.buffering) &&
 			     (core_within(core, ecore) || core_within(ecore, core)))) {
-				add_mode(d, e->modes, e->in_zero, e->in_buffered, e->in_eager);
+				add_mode(d, e->modes, e);
 				mpiv_cex_release(&e->cex);
 				free(e->signature);
 				e->signature = NULL;
@@ -181,7 +205,8 @@ int tr_on_recorded_path(const struct eng_prog *prog, const struct mpiv_traceset 
 	int32_t *st = xmalloc(eng_state_bytes(prog));
 	int r, same = 1, known;
 
-	known = tr_recorded_path(prog, ts, b, cex->buffering.bytes, NULL, st);
+	known = tr_recorded_path(prog, ts, b, cex->buffering.bytes, cex->buffering.sync_colls, NULL,
+				 st);
 	for (r = 0; r < prog->nranks && r < cex->nranks && same; r++) {
 		long blocked = -1;
 		int q;

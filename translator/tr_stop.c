@@ -162,7 +162,7 @@ int tr_stop_waiters(const struct eng_prog *prog, const struct mpiv_traceset *ts,
 	char *waits = xcalloc((size_t)prog->nranks, 1);
 	int q, k, n = 0, x;
 
-	tr_recorded_path(prog, ts, ENG_BUF_INFINITE, 0, NULL, st);
+	tr_recorded_path(prog, ts, ENG_BUF_INFINITE, 0, 0, NULL, st);
 	for (q = 0; q < prog->nprocs; q++) {
 		if (prog->proc_rank[q] == r || eng_at_end(prog, st, q))
 			continue;

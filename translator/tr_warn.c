@@ -74,7 +74,7 @@ static void recorded_path(struct warn_list *l)
 	int32_t *st = xmalloc(eng_state_bytes(q));
 	int i;
 
-	tr_recorded_path(q, l->ts, ENG_BUF_INFINITE, 0, &obs, st);
+	tr_recorded_path(q, l->ts, ENG_BUF_INFINITE, 0, 0, &obs, st);
 	/* a path that deadlocks leaves messages behind because of the deadlock, which check
 	 * reports as such; one that stopped leaves those its rank might have received later */
 	for (i = 0; eng_all_done(q, st) && i < eng_unreceived(q, st); i++) {

@@ -208,11 +208,13 @@ int tr_cex(const struct eng_prog *prog, const struct mpiv_traceset *ts, long lea
 	   struct mpiv_error *err);
 
 /* Run prog along the recorded path into st (eng_state_bytes(prog) bytes): every wildcard
- * receive takes the source the run recorded, standard sends buffered as b (and eager) says;
- * obs, if not NULL, sees every step. Returns 1, or 0 if some choice was not in the trace (a
- * receive without its recorded source: the first candidate was taken). */
+ * receive takes the source the run recorded, standard sends buffered as b (and eager) says,
+ * collectives synchronising if sync_colls (eng_prog.sync_colls); obs, if not NULL, sees every
+ * step. Returns 1, or 0 if some choice was not in the trace (a receive without its recorded
+ * source: the first candidate was taken). */
 int tr_recorded_path(const struct eng_prog *prog, const struct mpiv_traceset *ts,
-		     enum eng_buffering b, long long eager, struct eng_observer *obs, int32_t *st);
+		     enum eng_buffering b, long long eager, int sync_colls,
+		     struct eng_observer *obs, int32_t *st);
 
 /* The choices the recorded path (tr_recorded_path()) in buffering b takes, each as its k
  * (eng_choose()), into *picks (allocated; *npicks of them); listed: found by listing every
@@ -252,6 +254,12 @@ int tr_cut(const struct eng_prog *prog, const int32_t *st, struct eng_prog *out)
  * lock first), plus a margin. */
 long tr_search_depth(const struct eng_prog *prog);
 
+/* 1 if some collective of prog lets a member leave before every other entered, when standard
+ * sends are buffered (its rule is not ENG_COLL_ALL): a search with buffering then has a twin
+ * with collectives synchronising (eng_prog.sync_colls, doc/semantics.md 5.2), which MPI allows
+ * and which can deadlock where the other does not, and the other way round. */
+int tr_colls_partial(const struct eng_prog *prog);
+
 /* 1 if no send of prog carries more than bytes: then a search with that eager threshold is
  * the search with every send buffered (ENG_BUF_INFINITE), state for state. */
 int tr_sends_within(const struct eng_prog *prog, long long bytes);
@@ -263,6 +271,10 @@ struct tr_deadlock {
 	char modes[128];	  /* "zero, infinite" */
 	int in_zero, in_buffered; /* found with unbuffered / with buffered standard sends */
 	int in_eager;		  /* found with the recorded library's eager threshold */
+	/* found with buffering (in_buffered, in_eager) where collectives
+	 * wait only for the data they need, not only in a twin search
+	 * whose collectives synchronise (mpiv_buffering.sync_colls) */
+	int in_buffered_data, in_eager_data;
 	/* the recorded run's own wildcard matches lead there (in the
 	 * mode of its cex): 1 yes, 0 no, -1 the trace does not say */
 	int recorded;

@@ -1,12 +1,13 @@
 /* mpiverify-test: np=3 record=ok verify=deadlock verify-runs=2
  * mpiverify-test: buffering=zero expect=deadlock
- * mpiverify-test: buffering=infinite expect=ok
+ * mpiverify-test: buffering=infinite expect=deadlock
  * The nonblocking form of neighbor-sync-recv, on a distributed graph: the edges 1 -> 0,
  * 0 -> 1 and 1 -> 2 make rank 0's only in-neighbour rank 1. Rank 2 receives from rank 0 on
  * MPI_COMM_WORLD before it starts MPI_Ineighbor_allgather; rank 0 starts it, waits for it,
  * and only then sends to rank 2. The wait needs the data of rank 0's in-neighbours alone,
  * which MPICH and Open MPI deliver, so the run completes. But the collective may synchronise
- * every member at its wait: then rank 0 waits for rank 2, which waits for rank 0's send. */
+ * every member at its wait, whatever the library buffers: then rank 0 waits for rank 2, which
+ * waits for rank 0's send. */
 #include <mpi.h>
 
 int main(int argc, char **argv)

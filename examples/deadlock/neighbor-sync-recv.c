@@ -1,13 +1,14 @@
 /* mpiverify-test: np=3 record=ok
  * mpiverify-test: buffering=zero expect=deadlock
- * mpiverify-test: buffering=infinite expect=ok
+ * mpiverify-test: buffering=infinite expect=deadlock
  * A non-periodic Cartesian line 0 - 1 - 2: ranks 0 and 2 are not neighbours. Rank 2 receives
  * from rank 0 on MPI_COMM_WORLD before MPI_Neighbor_alltoall on the line; rank 0 sends to it
  * only after that collective. A neighbourhood collective needs data from the in-neighbours
  * alone: rank 0 needs only rank 1's (its other side is MPI_PROC_NULL), so where the library
  * does not synchronise it, rank 0 goes on, sends, and rank 2 joins the collective later, as
  * MPICH and Open MPI do. But a collective may synchronise every member (MPI-4.1 chapter 6,
- * "Correctness"): then rank 0 waits in it for rank 2, which waits for rank 0's send. */
+ * "Correctness"), whatever the library buffers: then rank 0 waits in it for rank 2, which
+ * waits for rank 0's send (with buffering, check finds it where collectives synchronise). */
 #include <mpi.h>
 
 int main(int argc, char **argv)

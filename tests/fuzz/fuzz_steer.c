@@ -12,7 +12,7 @@ static int same(const struct mpiv_steer *a, const struct mpiv_steer *b)
 {
 	size_t i;
 
-	if (a->n != b->n || a->buffering != b->buffering ||
+	if (a->n != b->n || a->buffering != b->buffering || a->sync_colls != b->sync_colls ||
 	    (a->buffering == MPIV_STEER_EAGER && a->eager != b->eager))
 		return 0;
 	for (i = 0; i < a->n; i++) {
@@ -44,7 +44,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		f = open_memstream(&text, &len);
 		if (!f)
 			fuzz_fail("open_memstream failed");
-		mpiv_steer_write_header(f, s.buffering, s.eager);
+		mpiv_steer_write_header(f, s.buffering, s.eager, s.sync_colls);
 		mpiv_steer_write_rank(f, rank, s.d, s.n);
 		fclose(f);
 		if (mpiv_steer_parse(text, len, rank, &back, why, sizeof(why)))

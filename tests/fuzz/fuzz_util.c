@@ -156,7 +156,7 @@ static void walk(const struct eng_prog *prog, const struct mpiv_traceset *ts, co
 {
 	int32_t *st = xcalloc(eng_state_bytes(prog), 1);
 	int *out = xcalloc((size_t)prog->nprocs, sizeof(int));
-	static const struct mpiv_buffering zero = {MPIV_BUF_ZERO, 0};
+	static const struct mpiv_buffering zero = {MPIV_BUF_ZERO, 0, 0};
 	int choices[MAX_STEPS], n = 0, r, i, nc, d, ri, s, si;
 	struct mpiv_error err;
 	struct mpiv_cex cex;
@@ -267,7 +267,8 @@ void fuzz_pipeline(const struct mpiv_traceset *ts, const uint8_t *picks, size_t 
 			reread_model(&prog);
 			tr_warnings(&prog, ts, &warns);
 			free(warns);
-			tr_recorded_path(&prog, ts, modes[m].buffering, modes[m].eager, NULL, st);
+			tr_recorded_path(&prog, ts, modes[m].buffering, modes[m].eager, 0, NULL,
+					 st);
 			free(st);
 			forced_and_cut(&prog);
 			walk(&prog, ts, picks, npicks);

@@ -23,6 +23,7 @@ static void test_roundtrip(void)
 	a.trace_dir = "/tmp/t";
 	a.buffering.mode = MPIV_BUF_EAGER;
 	a.buffering.bytes = 8255;
+	a.buffering.sync_colls = 1;
 	a.command = cmd;
 	a.nranks = 3;
 	a.ranks = ranks;
@@ -47,6 +48,7 @@ static void test_roundtrip(void)
 	CU_ASSERT_EQUAL(b.nranks, 3);
 	CU_ASSERT_EQUAL(b.buffering.mode, MPIV_BUF_EAGER);
 	CU_ASSERT_EQUAL(b.buffering.bytes, 8255);
+	CU_ASSERT_EQUAL(b.buffering.sync_colls, 1);
 	CU_ASSERT_STRING_EQUAL(b.command[3], "./app");
 	CU_ASSERT_PTR_NULL(b.command[4]);
 	op = mpiv_cex_find(&b.ranks[0], 1);
@@ -92,6 +94,15 @@ static void test_malformed(void)
 		{"{\"format\":\"mpiverify-cex\",\"version\":2,\"trace\":\"t\","
 		 "\"buffering\":{\"mode\":\"zero\",\"bytes\":4}}",
 		 "buffering.bytes: only mode \"eager\" has a threshold"},
+		/* collectives that synchronise: a search with buffering's twin */
+		{"{\"format\":\"mpiverify-cex\",\"version\":2,\"trace\":\"t\","
+		 "\"buffering\":{\"mode\":\"zero\",\"collectives\":\"synchronise\"}}",
+		 "buffering.collectives: expected \"synchronise\", with mode \"infinite\" or "
+		 "\"eager\" (without buffering every collective synchronises)"},
+		{"{\"format\":\"mpiverify-cex\",\"version\":2,\"trace\":\"t\","
+		 "\"buffering\":{\"mode\":\"infinite\",\"collectives\":\"some\"}}",
+		 "buffering.collectives: expected \"synchronise\", with mode \"infinite\" or "
+		 "\"eager\" (without buffering every collective synchronises)"},
 		{"{\"format\":\"mpiverify-cex\",\"version\":1,\"trace\":\"t\",\"buffering\":\"zero\","
 		 "\"nranks\":1,\"ranks\":[{\"rank\":0,\"ops\":[{\"op\":1,\"wildcard\":1}]}]}",
 		 "ranks[0].ops[0].wildcard: expected true or false"},
@@ -219,9 +230,9 @@ static void test_version1(void)
 {
 	static const char *const names[] = {"zero", "infinite", "eager-8255"};
 	static const struct mpiv_buffering want[] = {
-		{MPIV_BUF_ZERO, 0},
-		{MPIV_BUF_INFINITE, 0},
-		{MPIV_BUF_EAGER, 8255},
+		{MPIV_BUF_ZERO, 0, 0},
+		{MPIV_BUF_INFINITE, 0, 0},
+		{MPIV_BUF_EAGER, 8255, 0},
 	};
 	char path[256], name[32];
 	struct mpiv_cex c;
@@ -245,10 +256,38 @@ static void test_version1(void)
 	}
 }
 
+/* Every mode's name, as check's reports and directories give it, reads back as the mode. */
+static void test_mode_names(void)
+{
+	static const struct mpiv_buffering modes[] = {
+		{MPIV_BUF_ZERO, 0, 0},	   {MPIV_BUF_INFINITE, 0, 0}, {MPIV_BUF_INFINITE, 0, 1},
+		{MPIV_BUF_EAGER, 8255, 0}, {MPIV_BUF_EAGER, 0, 1},
+	};
+	static const char *const names[] = {"zero", "infinite", "infinite-sync", "eager-8255",
+					    "eager-0-sync"};
+	static const char *const bad[] = {"zero-sync", "infinite-", "eager--sync", "eager-4-syn",
+					  "sync"};
+	struct mpiv_buffering b;
+	char name[32];
+	size_t i;
+
+	for (i = 0; i < sizeof(modes) / sizeof(modes[0]); i++) {
+		mpiv_buffering_name(&modes[i], name, sizeof(name));
+		CU_ASSERT_STRING_EQUAL(name, names[i]);
+		memset(&b, 0xff, sizeof(b));
+		CU_ASSERT_EQUAL_FATAL(mpiv_buffering_parse(name, &b), 0);
+		CU_ASSERT(b.mode == modes[i].mode && b.bytes == modes[i].bytes &&
+			  b.sync_colls == modes[i].sync_colls);
+	}
+	for (i = 0; i < sizeof(bad) / sizeof(bad[0]); i++)
+		CU_ASSERT_EQUAL(mpiv_buffering_parse(bad[i], &b), -1);
+}
+
 static CU_TestInfo cex_tests[] = {
 	{"save and load", test_roundtrip},
 	{"malformed documents", test_malformed},
 	{"version 1 still read", test_version1},
+	{"modes' names read back", test_mode_names},
 	{"events checked against the trace", test_check_trace},
 	CU_TEST_INFO_NULL,
 };

@@ -10,16 +10,27 @@
 #include "unit.h"
 #include "xalloc.h"
 
-static int parse_mode(const char *s, struct tr_opts *o)
+/* An expect file's mode: zero, infinite or eager:N, the buffered ones with "-sync" for the
+ * search whose collectives synchronise (*sync 1). Returns 0 or -1. */
+static int parse_mode(const char *s, struct tr_opts *o, int *sync)
 {
+	char base[64];
+	size_t n = strlen(s);
+
 	memset(o, 0, sizeof(*o));
-	if (!strcmp(s, "zero"))
+	*sync = n > 5 && !strcmp(s + n - 5, "-sync");
+	if (n >= sizeof(base))
+		return -1;
+	memcpy(base, s, n + 1);
+	if (*sync)
+		base[n - 5] = '\0';
+	if (!strcmp(base, "zero") && !*sync)
 		o->buffering = ENG_BUF_ZERO;
-	else if (!strcmp(s, "infinite"))
+	else if (!strcmp(base, "infinite"))
 		o->buffering = ENG_BUF_INFINITE;
-	else if (!strncmp(s, "eager:", 6)) {
+	else if (!strncmp(base, "eager:", 6)) {
 		o->buffering = ENG_BUF_EAGER;
-		o->eager = atoll(s + 6);
+		o->eager = atoll(base + 6);
 	} else {
 		return -1;
 	}
@@ -48,10 +59,11 @@ static int check_case(const char *dir)
 		struct tr_opts opts;
 		struct eng_prog prog;
 		long dl, done;
+		int sync;
 
 		if (line[0] == '#' || sscanf(line, "%63s %63s", mode, verdict) != 2)
 			continue;
-		CU_ASSERT_FATAL(parse_mode(mode, &opts) == 0);
+		CU_ASSERT_FATAL(parse_mode(mode, &opts, &sync) == 0);
 		mpiv_error_init(&err);
 		if (tr_translate(&ts, &opts, &prog, &err)) {
 			fprintf(stderr, "\n%s: %s: event %ld: %s\n", dir, mode, err.event,
@@ -59,6 +71,7 @@ static int check_case(const char *dir)
 			CU_FAIL("case did not translate");
 			break;
 		}
+		prog.sync_colls = sync;
 		dl = unit_explore(&prog, &done);
 		if ((dl > 0) != !strcmp(verdict, "deadlock") || dl < 0) {
 			fprintf(stderr,
@@ -143,6 +156,8 @@ static void round_trip(const char *dir, void *ctx)
 				for (i = 0; i < a.nins[q]; i++)
 					if (a.ins[q][i].op == ENG_POST_SEND)
 						a.ins[q][i].site = INT32_MAX - (i % 7);
+			/* the header's flag both ways: set where sends are buffered, for verify */
+			a.sync_colls = modes[m] != ENG_BUF_ZERO && verify;
 			f = open_memstream(&text, &len);
 			CU_ASSERT_PTR_NOT_NULL_FATAL(f);
 			CU_ASSERT_EQUAL(eng_prog_write(&a, f), 0);
@@ -155,6 +170,7 @@ static void round_trip(const char *dir, void *ctx)
 				fprintf(stderr, "\n%s (mode %d, verify %d): %s\n", dir,
 					(int)modes[m], verify, msg);
 			CU_ASSERT_EQUAL(a.nprocs, b.nprocs);
+			CU_ASSERT_EQUAL(a.sync_colls, b.sync_colls);
 			for (q = 0; !msg[0] && q < a.nprocs && q < b.nprocs; q++) {
 				CU_ASSERT_EQUAL(a.nins[q], b.nins[q]);
 				for (i = 0; i < a.nins[q] && i < b.nins[q]; i++)
@@ -269,9 +285,9 @@ static void test_canonical_state(void)
 /* model.dat of a head-to-head send cycle, as the translator writes it; %s is replaced by
  * each case's instruction 0 of rank 0 (its send). */
 static const char model_dat[] =
-	"mpiverify-model 4\n"
-	"nranks 2 nprocs 2 ncomms 3 maxlive 1 maxmsg 2 buffering 0 eager 0 bsend_overhead 0 "
-	"nregs 0 variants 0 full 0\n"
+	"mpiverify-model 5\n"
+	"nranks 2 nprocs 2 ncomms 3 maxlive 1 maxmsg 2 buffering 0 eager 0 sync_colls 0 "
+	"bsend_overhead 0 nregs 0 variants 0 full 0\n"
 	"comm 0 2 0 1\ncomm 1 1 0\ncomm 2 1 1\n"
 	"proc 0 0 0 1\nvariant 0 5\n%s\n3 1 0 0 0 1 0 0 0 0 1 0\n2 2 1 0 0 0 4 0 0 0 0\n"
 	"3 2 0 0 0 1 0 0 0 0 1 2\n5 3 0 0 0 0 0 0 0 0 0\n"
@@ -406,9 +422,9 @@ static void test_model_dat(void)
 	}
 	/* sizes whose state would not fit */
 	snprintf(text, sizeof(text),
-		 "mpiverify-model 4\nnranks 30000 nprocs 30000 ncomms 2000000 "
-		 "maxlive 1 maxmsg 1 buffering 0 eager 0 bsend_overhead 0 nregs 0 variants 0 "
-		 "full 0\n");
+		 "mpiverify-model 5\nnranks 30000 nprocs 30000 ncomms 2000000 "
+		 "maxlive 1 maxmsg 1 buffering 0 eager 0 sync_colls 0 bsend_overhead 0 nregs 0 "
+		 "variants 0 full 0\n");
 	f = fmemopen(text, strlen(text), "r");
 	CU_ASSERT_EQUAL(eng_prog_read(&prog, f, msg, sizeof(msg)), -1);
 	CU_ASSERT(strstr(msg, "state larger") != NULL);

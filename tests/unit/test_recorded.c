@@ -62,7 +62,7 @@ static void compare_path(const char *dir, const struct eng_prog *prog,
 	int32_t *a = xmalloc(size), *c = xmalloc(size);
 	int i;
 
-	CU_ASSERT_EQUAL(tr_recorded_path(prog, ts, b, 64, &ofast, a), known);
+	CU_ASSERT_EQUAL(tr_recorded_path(prog, ts, b, 64, 0, &ofast, a), known);
 	q.full = 1;
 	q.buffering = b;
 	q.eager = 64;

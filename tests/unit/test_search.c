@@ -50,7 +50,7 @@ static int load(const char *const events[], struct mpiv_traceset *ts, struct eng
 static int first_deadlock(const struct eng_prog *prog, const struct mpiv_traceset *ts, int nchoices,
 			  struct mpiv_cex *cex)
 {
-	static const struct mpiv_buffering zero = {MPIV_BUF_ZERO, 0};
+	static const struct mpiv_buffering zero = {MPIV_BUF_ZERO, 0, 0};
 	int k;
 
 	if (!nchoices)

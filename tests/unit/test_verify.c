@@ -346,8 +346,15 @@ static void test_collective_mismatch(void)
 /* The steering file: buffering line and decisions, written and read back. */
 static void test_steer_file(void)
 {
+	static const char *const bad[] = {
+		"mpiverify-steer 1\nbuffering zero\ncollectives synchronise\n",
+		"mpiverify-steer 1\nbuffering infinite\ncollectives maybe\n",
+		"mpiverify-steer 1\nbuffering infinite\ncollectives\n",
+		"mpiverify-steer 1\ncollectives synchronise\n",
+	};
 	struct mpiv_steer_decision d[2];
 	struct mpiv_steer s;
+	size_t i;
 	int32_t reqs[1] = {4};
 	char *text = NULL, why[128];
 	size_t len = 0;
@@ -365,12 +372,13 @@ static void test_steer_file(void)
 	d[1].src = MPIV_NONE;
 	d[1].nreqs = 1;
 	d[1].reqs = reqs;
-	mpiv_steer_write_header(f, MPIV_STEER_EAGER, 8192);
+	mpiv_steer_write_header(f, MPIV_STEER_EAGER, 8192, 1);
 	mpiv_steer_write_rank(f, 3, d, 2);
 	fclose(f);
 	CU_ASSERT_FATAL(mpiv_steer_parse(text, len, 3, &s, why, sizeof(why)) == 0);
 	CU_ASSERT_EQUAL(s.buffering, MPIV_STEER_EAGER);
 	CU_ASSERT_EQUAL(s.eager, 8192);
+	CU_ASSERT_EQUAL(s.sync_colls, 1);
 	CU_ASSERT_EQUAL_FATAL(s.n, 2);
 	CU_ASSERT_EQUAL(s.d[0].src, 2);
 	CU_ASSERT_EQUAL(s.d[0].tag, MPIV_ANY_TAG);
@@ -385,6 +393,11 @@ static void test_steer_file(void)
 	CU_ASSERT(mpiv_steer_parse("mpiverify-steer 1\nbuffering sometimes\n", 38, 0, &s, why,
 				   sizeof(why)) < 0);
 	mpiv_steer_release(&s);
+	/* collectives synchronise with buffering only, and say so in two words */
+	for (i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		CU_ASSERT(mpiv_steer_parse(bad[i], strlen(bad[i]), 0, &s, why, sizeof(why)) < 0);
+		mpiv_steer_release(&s);
+	}
 	free(text);
 }
 

@@ -225,7 +225,7 @@ static void test_recorded_path(void)
 		CU_ASSERT_FATAL(unit_load_case(cases[c], &ts) == 0);
 		CU_ASSERT_FATAL(tr_translate(&ts, &opts, &prog, NULL) == 0);
 		st = calloc(1, eng_state_bytes(&prog));
-		k = tr_recorded_path(&prog, &ts, ENG_BUF_ZERO, 0, NULL, st);
+		k = tr_recorded_path(&prog, &ts, ENG_BUF_ZERO, 0, 0, NULL, st);
 		if (c == 0) {
 			CU_ASSERT_EQUAL(k, 1);
 			CU_ASSERT(eng_all_done(&prog, st));
