@@ -69,7 +69,9 @@ static void decision_text(const struct mpiv_traceset *ts, int r, long e,
 	explore_event_where(ts, r, e, buf, size);
 	n = strlen(buf);
 	if (d->src != MPIV_NONE) {
-		snprintf(buf + n, size - n, " takes rank %d's message", d->src);
+		/* a probe takes nothing: it finds the message the receive after it takes */
+		snprintf(buf + n, size - n, " %s rank %d's message",
+			 mpiv_call_kind(d->call) == MPIV_KIND_PROBE ? "finds" : "takes", d->src);
 		return;
 	}
 	snprintf(buf + n, size - n, " completes");
