@@ -101,21 +101,19 @@ static void add_mode_to_search(struct mode *modes, int *n, enum mpiv_buffering_m
 	mpiv_buffering_name(&m->b, m->name, sizeof(m->name));
 }
 
-/* Each buffered mode of modes[0..*n) followed by its twin whose collectives synchronise
- * (doc/semantics.md 5.2): MPI lets every collective wait for every member, whatever the
- * buffering, and with wildcard receives neither behaviour's deadlocks contain the other's. */
-static void add_sync_twins(struct mode *modes, int *n)
+/* modes[0..*n) as the searches prog needs (tr_searches(): with buffering, a twin whose
+ * collectives synchronise). */
+static void searches_of(const struct eng_prog *prog, struct mode *modes, int *n)
 {
-	struct mode given[MAX_MODES];
-	int k, ngiven = *n;
+	struct mpiv_buffering given[MAX_MODES], out[2 * MAX_MODES];
+	int k, nout;
 
-	memcpy(given, modes, sizeof(given));
+	for (k = 0; k < *n; k++)
+		given[k] = modes[k].b;
+	nout = tr_searches(prog, given, *n, out);
 	*n = 0;
-	for (k = 0; k < ngiven; k++) {
-		modes[(*n)++] = given[k];
-		if (given[k].b.mode != MPIV_BUF_ZERO)
-			add_mode_to_search(modes, n, given[k].b.mode, given[k].b.bytes, 1);
-	}
+	for (k = 0; k < nout && k < MAX_MODES; k++)
+		add_mode_to_search(modes, n, out[k].mode, out[k].bytes, out[k].sync_colls);
 }
 
 /* --buffering's modes to search. Returns 0 or -1. */
@@ -326,6 +324,14 @@ static int search_rest(struct check_run *run, const char *dir, int32_t *st, long
 	return 0;
 }
 
+/* Set prog up for a search of mode m: its buffering (and the reductions' tables for it) and
+ * whether its collectives synchronise. */
+static void use_mode(struct eng_prog *prog, const struct mode *m)
+{
+	eng_set_buffering(prog, (enum eng_buffering)m->b.mode, m->b.bytes);
+	prog->sync_colls = m->b.sync_colls;
+}
+
 /* Make dir, without the trails of an earlier search, for a search of mode m. Returns 0, or
  * -1 with err filled. */
 static int fresh_dir(struct check_run *run, const struct mode *m, const char *dir,
@@ -335,8 +341,7 @@ static int fresh_dir(struct check_run *run, const struct mode *m, const char *di
 		return mpiv_error_set(err, MPIV_EXIT_TOOL, dir, -1, -1, "cannot create: %s",
 				      strerror(errno));
 	clean_mode_dir(dir);
-	eng_set_buffering(run->prog, (enum eng_buffering)m->b.mode, m->b.bytes);
-	run->prog->sync_colls = m->b.sync_colls;
+	use_mode(run->prog, m);
 	return 0;
 }
 
@@ -446,8 +451,7 @@ static int take_mode(struct check_run *run, const struct mode *m, struct spin_re
 		return -1;
 	mode_pan(run, dir, pan, sizeof(pan));
 	/* the tables of the reductions as the search had them, for the replays below */
-	eng_set_buffering(run->prog, (enum eng_buffering)m->b.mode, m->b.bytes);
-	run->prog->sync_colls = m->b.sync_colls;
+	use_mode(run->prog, m);
 	if (!res->complete)
 		run->incomplete = 1;
 	json_array_append_new(run->modes_json,
@@ -728,8 +732,7 @@ static int check(struct check_args *a)
 		return error_report(&err);
 	}
 	prog.full = a->full;
-	if (tr_colls_partial(&prog))
-		add_sync_twins(a->modes, &a->nmodes);
+	searches_of(&prog, a->modes, &a->nmodes);
 	for (i = 0; i < a->nmodes; i++) {
 		if (i)
 			strncat(modes_str, ", ", sizeof(modes_str) - strlen(modes_str) - 1);

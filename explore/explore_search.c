@@ -237,51 +237,47 @@ static int frontier_item(struct model *md, const struct tr_frontier *f, struct x
 	return 0;
 }
 
-/* Search one model in every mode; add what it asks for to items. */
+/* Search one model in every mode, the buffered ones also with every collective synchronising
+ * where that differs (tr_searches()); add what it asks for to items. */
 static void search_model(struct explore *x, struct model *md, struct xitem **items, int *n,
 			 size_t *cap)
 {
 	struct search_ctx ctx = {x, md};
 	struct tr_explore_opts eo;
-	int k, i, sync, twins = tr_colls_partial(&md->m.prog);
+	struct mpiv_buffering modes[2 * EXPLORE_MAX_MODES];
+	int k, i, nmodes = tr_searches(&md->m.prog, x->modes, x->nmodes, modes);
 
 	memset(&eo, 0, sizeof(eo));
 	eo.max_states = x->max_states;
 	eo.node = node_of;
 	eo.stop = out_of_time;
 	eo.ctx = &ctx;
-	/* each buffered mode also with every collective synchronising, as MPI allows
-	 * (doc/semantics.md 5.2), where that differs */
-	for (k = 0; k < x->nmodes; k++)
-		for (sync = 0; sync < 1 + (twins && x->modes[k].mode != MPIV_BUF_ZERO); sync++) {
-			struct tr_explore_result res;
-			struct mpiv_buffering mode = x->modes[k];
+	for (k = 0; k < nmodes; k++) {
+		struct tr_explore_result res;
 
-			mode.sync_colls = sync;
-			md->m.prog.buffering = (enum eng_buffering)mode.mode;
-			md->m.prog.eager = mode.bytes;
-			md->m.prog.sync_colls = sync;
-			tr_explore(&md->m.prog, &eo, &res);
-			x->states += res.states;
-			if (!res.complete && !x->incomplete) {
-				x->incomplete = 1;
-				snprintf(x->incomplete_why, sizeof(x->incomplete_why), "%s",
-					 res.why);
-			}
-			for (i = 0; i < res.nstuck; i++) {
-				struct xitem it;
-
-				if (deadlock_item(x, md, &res.stuck[i], &mode, &it) == 0)
-					add_item(x, items, n, cap, &it);
-			}
-			for (i = 0; i < res.nfrontiers; i++) {
-				struct xitem it;
-
-				if (frontier_item(md, &res.frontiers[i], &it) == 0)
-					add_item(x, items, n, cap, &it);
-			}
-			tr_explore_release(&res);
+		md->m.prog.buffering = (enum eng_buffering)modes[k].mode;
+		md->m.prog.eager = modes[k].bytes;
+		md->m.prog.sync_colls = modes[k].sync_colls;
+		tr_explore(&md->m.prog, &eo, &res);
+		x->states += res.states;
+		if (!res.complete && !x->incomplete) {
+			x->incomplete = 1;
+			snprintf(x->incomplete_why, sizeof(x->incomplete_why), "%s", res.why);
 		}
+		for (i = 0; i < res.nstuck; i++) {
+			struct xitem it;
+
+			if (deadlock_item(x, md, &res.stuck[i], &modes[k], &it) == 0)
+				add_item(x, items, n, cap, &it);
+		}
+		for (i = 0; i < res.nfrontiers; i++) {
+			struct xitem it;
+
+			if (frontier_item(md, &res.frontiers[i], &it) == 0)
+				add_item(x, items, n, cap, &it);
+		}
+		tr_explore_release(&res);
+	}
 }
 
 /* Deadlocks first (to confirm), then frontiers, each in the order found. */

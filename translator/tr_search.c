@@ -27,7 +27,9 @@ long tr_search_depth(const struct eng_prog *prog)
 	return nchoices * (prog->nprocs + 3) + 100;
 }
 
-int tr_colls_partial(const struct eng_prog *prog)
+/* Does some collective of prog let a member leave before every other entered, with
+ * buffering? */
+static int colls_partial(const struct eng_prog *prog)
 {
 	int q, v, i;
 
@@ -41,6 +43,22 @@ int tr_colls_partial(const struct eng_prog *prog)
 					return 1;
 		}
 	return 0;
+}
+
+int tr_searches(const struct eng_prog *prog, const struct mpiv_buffering *given, int n,
+		struct mpiv_buffering *out)
+{
+	int twins = colls_partial(prog), k, m = 0;
+
+	for (k = 0; k < n; k++) {
+		out[m] = given[k];
+		out[m++].sync_colls = 0;
+		if (twins && given[k].mode != MPIV_BUF_ZERO) {
+			out[m] = given[k];
+			out[m++].sync_colls = 1;
+		}
+	}
+	return m;
 }
 
 int tr_sends_within(const struct eng_prog *prog, long long bytes)

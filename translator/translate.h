@@ -254,11 +254,14 @@ int tr_cut(const struct eng_prog *prog, const int32_t *st, struct eng_prog *out)
  * lock first), plus a margin. */
 long tr_search_depth(const struct eng_prog *prog);
 
-/* 1 if some collective of prog lets a member leave before every other entered, when standard
- * sends are buffered (its rule is not ENG_COLL_ALL): a search with buffering then has a twin
- * with collectives synchronising (eng_prog.sync_colls, doc/semantics.md 5.2), which MPI allows
- * and which can deadlock where the other does not, and the other way round. */
-int tr_colls_partial(const struct eng_prog *prog);
+/* The searches the buffering modes given[0..n) need on prog, into out (room for 2 * n):
+ * each mode, and after each buffered one its twin whose collectives all synchronise
+ * (sync_colls) when some collective of prog lets a member leave before every other entered
+ * (its rule with buffering is not ENG_COLL_ALL). MPI allows both, whatever the buffering, and
+ * with wildcard receives either can deadlock where the other does not (doc/semantics.md
+ * 5.2). Returns the number of searches. */
+int tr_searches(const struct eng_prog *prog, const struct mpiv_buffering *given, int n,
+		struct mpiv_buffering *out);
 
 /* 1 if no send of prog carries more than bytes: then a search with that eager threshold is
  * the search with every send buffered (ENG_BUF_INFINITE), state for state. */
