@@ -2,8 +2,11 @@
  * rec_isend(), every receive through rec_recv() or rec_irecv(), as Caliper groups them;
  * persistent requests are made the same way. The envelope is the wrapper's (env_p2p.c);
  * blocking receives record the source and tag they matched. */
+#include <stdlib.h>
+
 #include "recorder.h"
 #include "rec_comm.h"
+#include "rec_pack.h"
 
 typedef int (*rec_send_fn)(const void *buf, int count, MPI_Datatype type, int dest, int tag,
 			   MPI_Comm comm);
@@ -246,13 +249,24 @@ int rec_Sendrecv_replace(struct rec_call *c, void *buf, int count, MPI_Datatype 
 			 int sendtag, int source, int recvtag, MPI_Comm comm, MPI_Status *status)
 {
 	MPI_Status local;
-	int rc;
+	void *out = NULL;
+	int rc, len;
 
 	if (status == MPI_STATUS_IGNORE)
 		status = &local;
 	rec_call_posted(c);
-	rc = PMPI_Sendrecv_replace(buf, count, datatype, dest, sendtag,
-				   rec_steer_source(c, source, comm), recvtag, comm, status);
+	source = rec_steer_source(c, source, comm);
+	/* forced as MPI_Sendrecv's send is, out of a packed copy while the receive lands in
+	 * buf; without one (no memory) the call runs as the program made it */
+	if (dest != MPI_PROC_NULL && rec_steer_send(c->ev.bytes) != REC_SEND_AS_IS)
+		out = rec_pack(buf, count, datatype, comm, &len, &rc);
+	if (out)
+		rc = sendrecv_forced(c, out, len, MPI_PACKED, dest, sendtag, buf, count, datatype,
+				     source, recvtag, comm, status);
+	else
+		rc = PMPI_Sendrecv_replace(buf, count, datatype, dest, sendtag, source, recvtag,
+					   comm, status);
+	free(out);
 	rec_call_returned(c);
 	rec_sendrecv_done(c, rc, comm, status);
 	return rc;

@@ -22,6 +22,7 @@
 #include "environment.h"
 #include "recorder.h"
 #include "rec_comm.h"
+#include "rec_pack.h"
 #include "rec_status.h"
 #include "status.h"
 #include "steer.h"
@@ -347,7 +348,7 @@ int rec_steer_isend_copy(const void *buf, int count, MPI_Datatype type, int dest
 int rec_steer_send_copy(const void *buf, int count, MPI_Datatype type, int dest, int tag,
 			MPI_Comm comm)
 {
-	int size = 0, pos = 0, rc;
+	int len, rc;
 	void *copy;
 
 	reap_copies();
@@ -360,16 +361,10 @@ int rec_steer_send_copy(const void *buf, int count, MPI_Datatype type, int dest,
 		copies = c;
 		capcopies = cap;
 	}
-	/* packed: whatever the datatype, the message a receive of that type matches */
-	rc = PMPI_Pack_size(count, type, comm, &size);
-	if (rc != MPI_SUCCESS)
-		return rc;
-	copy = malloc(size > 0 ? (size_t)size : 1);
+	copy = rec_pack(buf, count, type, comm, &len, &rc);
 	if (!copy)
-		return MPI_ERR_NO_MEM;
-	rc = PMPI_Pack(buf, count, type, copy, size, &pos, comm);
-	if (rc == MPI_SUCCESS)
-		rc = PMPI_Isend(copy, pos, MPI_PACKED, dest, tag, comm, &copies[ncopies].req);
+		return rc;
+	rc = PMPI_Isend(copy, len, MPI_PACKED, dest, tag, comm, &copies[ncopies].req);
 	if (rc != MPI_SUCCESS) {
 		free(copy);
 		return rc;

@@ -8,6 +8,7 @@
 
 #include "replayer.h"
 #include "rec_comm.h"
+#include "rec_pack.h"
 #include "rec_status.h"
 #include "status.h"
 
@@ -108,27 +109,23 @@ int rep_Sendrecv(struct rep_call *c, const void *sendbuf, int sendcount, MPI_Dat
 int rep_Sendrecv_replace(struct rep_call *c, void *buf, int count, MPI_Datatype datatype, int dest,
 			 int sendtag, int source, int recvtag, MPI_Comm comm, MPI_Status *status)
 {
-	int src = rep_schedule_source(c, source, comm), size = 0, pos = 0, rc;
+	int src = rep_schedule_source(c, source, comm), len, rc;
 	void *out;
 
 	if (!rep_schedule_sync(c))
 		return PMPI_Sendrecv_replace(buf, count, datatype, dest, sendtag, src, recvtag,
 					     comm, status);
-	/* the message goes out of a packed copy while the receive lands in buf (data packed
-	 * with MPI_Pack is received with its own datatype, MPI-4.1 5.2.1) */
-	rc = PMPI_Pack_size(count, datatype, comm, &size);
-	out = rc == MPI_SUCCESS ? malloc(size > 0 ? (size_t)size : 1) : NULL;
+	/* the message goes out of a packed copy while the receive lands in buf */
+	out = rec_pack(buf, count, datatype, comm, &len, &rc);
 	if (!out) {
-		rec_status_note(MPIV_NOTE_UNFORCED, "MPI_Sendrecv_replace: no memory to make its "
-						    "send synchronous");
+		rec_status_note(MPIV_NOTE_UNFORCED, "MPI_Sendrecv_replace: no copy of its buffer "
+						    "to make its send synchronous");
 		c->forced = 0;
 		return PMPI_Sendrecv_replace(buf, count, datatype, dest, sendtag, src, recvtag,
 					     comm, status);
 	}
-	rc = PMPI_Pack(buf, count, datatype, out, size, &pos, comm);
-	if (rc == MPI_SUCCESS)
-		rc = sendrecv_sync(c, out, pos, MPI_PACKED, dest, sendtag, buf, count, datatype,
-				   src, recvtag, comm, status);
+	rc = sendrecv_sync(c, out, len, MPI_PACKED, dest, sendtag, buf, count, datatype, src,
+			   recvtag, comm, status);
 	free(out);
 	return rc;
 }
