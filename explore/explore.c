@@ -6,6 +6,7 @@
  * once nor on which ended first. Then the answer: deadlocks a run showed, the model's a run
  * did not, and what is left. */
 #include <errno.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -34,17 +35,62 @@ static int stuck_on_own_path(struct xrun *r, enum eng_buffering b, long long eag
 	return stuck;
 }
 
+/* Could the last call of rank t (event e) wait on a decision steering pins: a wildcard
+ * receive or probe, an any-completion, or a completion of a request some wildcard receive
+ * made (or one whose making the trace does not show plainly: a persistent request)? */
+static int waits_on_pin(const struct mpiv_rank_trace *t, long e)
+{
+	const struct mpiv_event *ev = mpiv_trace_event(t, (size_t)e);
+	uint32_t j;
+
+	if (ev->peer == MPIV_ANY_SOURCE || ev->peer2 == MPIV_ANY_SOURCE)
+		return 1;
+	if (mpiv_call_kind(ev->call) != MPIV_KIND_WAIT)
+		return 0;
+	if (ev->call == MPIV_CALL_Waitany || ev->call == MPIV_CALL_Testany ||
+	    ev->call == MPIV_CALL_Waitsome || ev->call == MPIV_CALL_Testsome)
+		return 1;
+	for (j = 0; j < ev->nreqs; j++) {
+		long m = explore_request_maker(t, e, ev->reqs[j].req);
+		const struct mpiv_event *mk = m >= 0 ? mpiv_trace_event(t, (size_t)m) : NULL;
+
+		if (!mk || mk->peer == MPIV_ANY_SOURCE ||
+		    mpiv_call_kind(mk->call) == MPIV_KIND_START)
+			return 1;
+	}
+	return 0;
+}
+
+/* Is some rank of run r, at its end, in a call that could wait on a pinned decision? A hang in
+ * which none is cannot be the steering's doing. */
+static int hang_may_be_pinned(const struct xrun *r)
+{
+	int k;
+
+	for (k = 0; k < r->ts.nranks; k++) {
+		const struct mpiv_rank_trace *t = &r->ts.ranks[k];
+
+		if (t->nevents && waits_on_pin(t, (long)t->nevents - 1))
+			return 1;
+	}
+	return 0;
+}
+
 /* A steered run hung: is it a deadlock of the program, or did a receive the steering pinned
- * to one sender wait for a message another sender's could have stood for? The run's own
- * trace is replayed on the model (sends completing as they were forced to, or as the library
- * does): a deadlock there has no choice left at its end. With buffering, a collective of the
- * run may have waited for every member, as MPI lets any do (doc/semantics.md 5.2): the path is
- * walked both ways. */
+ * to one sender wait for a message another sender's could have stood for? Where no rank is in
+ * a call that could wait on a pin, the hang is the program's. Otherwise the run's own trace is
+ * replayed on the model (sends completing as they were forced to, or as the library does): a
+ * deadlock there has no choice left at its end. With buffering, a collective of the run may
+ * have waited for every member, as MPI lets any do (doc/semantics.md 5.2): the path is walked
+ * both ways. */
 static int genuine_hang(struct xrun *r)
 {
 	const struct xitem *it = r->item;
 	enum eng_buffering b = ENG_BUF_ZERO;
 	long long eager = 0;
+
+	if (!hang_may_be_pinned(r))
+		return 1;
 
 	if (it && it->kind == XITEM_DEADLOCK) {
 		b = (enum eng_buffering)it->mode.mode;
@@ -108,10 +154,31 @@ static char *run_mismatch(const struct xrun *r, char **key)
 	return NULL;
 }
 
+/* How telling a way of stopping is, most first: a rank that aborted, crashed or exited stopped
+ * of itself; one that record ended, or that died of a signal launchers end jobs with (Open
+ * MPI's mpirun sends SIGTERM to the other ranks when one stops), most likely stopped because
+ * of it; one killed without a word, the least telling. */
+static int stop_rank(const struct tr_stop *s)
+{
+	switch (s->kind) {
+	case TR_STOP_ABORTED:
+	case TR_STOP_EXIT:
+		return 0;
+	case TR_STOP_SIGNAL:
+		return s->code == SIGTERM || s->code == SIGINT || s->code == SIGHUP ||
+		       s->code == SIGKILL;
+	case TR_STOP_ENDED:
+		return 1;
+	default:
+		return 2;
+	}
+}
+
 /* How r ended, from what the runner saw and its trace. */
 static void classify(struct explore *x, struct xrun *r)
 {
-	int k;
+	struct tr_stop first = {0};
+	int k, others = 0;
 
 	switch (r->seen) {
 	case XSEEN_INTERRUPTED:
@@ -141,16 +208,26 @@ static void classify(struct explore *x, struct xrun *r)
 	r->end = XRUN_COMPLETED;
 	for (k = 0; k < r->ts.nranks; k++) {
 		struct tr_stop s;
-		char buf[300];
 
 		tr_stop_of(&r->ts, k, &s);
 		if (s.kind == TR_FINISHED)
 			continue;
-		tr_stop_describe(&r->ts, &s, buf, sizeof(buf));
-		r->stopped = xmalloc(strlen(buf) + 32);
-		sprintf(r->stopped, "rank %d %s", k, buf);
+		others += r->end == XRUN_STOPPED;
+		/* the rank that stopped of itself (aborted, crashed, exited) rather than one the
+		 * launcher then killed, or record ended */
+		if (r->end != XRUN_STOPPED || stop_rank(&s) < stop_rank(&first))
+			first = s;
 		r->end = XRUN_STOPPED;
-		return;
+	}
+	if (r->end == XRUN_STOPPED) {
+		char buf[300];
+
+		tr_stop_describe(&r->ts, &first, buf, sizeof(buf));
+		r->stopped = xmalloc(strlen(buf) + 80);
+		sprintf(r->stopped, "rank %d %s", first.rank, buf);
+		if (others)
+			sprintf(r->stopped + strlen(r->stopped), "; %d other rank%s did not finish",
+				others, others > 1 ? "s" : "");
 	}
 }
 

@@ -40,14 +40,13 @@ static long decision_event(const struct mpiv_rank_trace *t, size_t k)
 	return -1;
 }
 
-/* The event before e that made request req (the recorder's id), or -1. */
-static long request_maker(const struct mpiv_rank_trace *t, long e, int32_t req)
+long explore_request_maker(const struct mpiv_rank_trace *t, long e, int32_t req)
 {
 	long i;
 	uint32_t j;
 
 	for (i = e - 1; i >= 0; i--) {
-		const struct mpiv_event *ev = &t->events[i];
+		const struct mpiv_event *ev = mpiv_trace_event(t, (size_t)i);
 
 		if (mpiv_call_kind(ev->call) == MPIV_KIND_WAIT)
 			continue;
@@ -76,7 +75,7 @@ static void decision_text(const struct mpiv_traceset *ts, int r, long e,
 	}
 	snprintf(buf + n, size - n, " completes");
 	for (j = 0; j < d->nreqs; j++) {
-		long m = request_maker(&ts->ranks[r], e, d->reqs[j]);
+		long m = explore_request_maker(&ts->ranks[r], e, d->reqs[j]);
 
 		n = strlen(buf);
 		if (m < 0) {

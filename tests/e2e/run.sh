@@ -606,6 +606,18 @@ if test -x "$prog"; then
 	fi
 fi
 
+# verify's line for a run in which ranks stopped names the one that stopped of itself (it
+# called MPI_Abort), not a rank the launcher killed after it
+log=$WORK/stopped/abort-before-send/verify.log
+want='"stopped": "rank 1 called MPI_Abort with error code 3; [12] other ranks\? did not finish'
+if ! test -f "$log"; then
+	: # the example did not run (E2E_EXAMPLES)
+elif grep -q -- "$want" "$log"; then
+	pass "verify: the rank that stopped of itself is named"
+else
+	fail "verify: the rank that stopped of itself is named" "no '$want'" "$log"
+fi
+
 if summary; then
 	test -n "${KEEP:-}" || rm -rf "$WORK"
 	exit 0
