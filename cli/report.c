@@ -15,9 +15,10 @@ const char *report_class(const struct tr_deadlock *d, const char **meaning)
 	int sync;
 
 	if (d->cex.bsend_overflow) {
-		*meaning = "a buffered send (MPI_Bsend) can find the attached buffer too full for "
-			   "its message, with the messages before it not yet received: the program "
-			   "is erroneous (MPI 3.6) and the library fails the call";
+		*meaning = "a buffered send (MPI_Bsend) can find too little room for its message "
+			   "in the attached buffer (what the messages before it, not yet "
+			   "transmitted, left of it; or none attached): the program is erroneous "
+			   "(MPI 3.6) and the library fails the call";
 		return "buffered send overflows the attached buffer";
 	}
 	if (d->cex.ready_send) {

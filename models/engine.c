@@ -538,13 +538,17 @@ static int64_t buffer_used(const struct eng_prog *p, const int32_t *st, int r)
 	return used;
 }
 
-/* Does the buffered send `in` of process q fit what is left of its rank's buffer? */
+/* Does the buffered send `in` of process q fit what is left of its rank's buffer? It must in
+ * every mode, even where it is transmitted at once: the message is copied into the buffer
+ * first (MPI-4.1 section 3.6, "an error will occur if there is insufficient buffer space";
+ * MPICH fails such a call), so one larger than the buffer, or with none attached, is an error
+ * whatever the library buffers. */
 static int bsend_fits(const struct eng_prog *p, const int32_t *st, int q,
 		      const struct eng_instr *in)
 {
 	int r = RANK(p, q);
 
-	if (!p->nbuf || in->a == ENG_PROC_NULL || bsend_transmitted(p, in->bytes))
+	if (!p->nbuf || in->a == ENG_PROC_NULL)
 		return 1;
 	return buffer_used(p, st, r) + in->bytes + p->bsend_overhead <= (int64_t)BUF(p, st, r);
 }

@@ -715,8 +715,9 @@ static void write_header(struct writer *w, const char *path, const struct tr_pro
 	       "receive takes it,\n"
 	       " *   as BUFFERING says; MPI_Ssend always waits for its receive; MPI_Bsend never "
 	       "does, but\n"
-	       " *   needs room in the buffer MPI_Buffer_attach gave, until the library "
-	       "transmits it;\n"
+	       " *   needs room in the buffer MPI_Buffer_attach gave, at its call and until the "
+	       "library\n"
+	       " *   transmits it;\n"
 	       " *   MPI_Rsend is erroneous if no matching receive is posted when it starts.\n"
 	       " * - The n-th collective of a rank on a communicator meets the n-th of the "
 	       "others. Without\n"
@@ -937,10 +938,9 @@ static void write_send(struct writer *w, const struct prog *g, int q, int i, con
 	if (in->d == ENG_SEND_READY)
 		receive_posted(&cond, g, q, in);
 	else if (in->d == ENG_SEND_BUFFERED)
-		sb_add(&cond,
-		       "BUFFERED(%lld) || %sbufused[%d] + %lld + %sBSEND_OVERHEAD <= "
-		       "%sbufsize[%d]",
-		       (long long)in->bytes, g->pre, r, (long long)in->bytes, g->pre, g->pre, r);
+		/* copied into the buffer first, whatever the library then does with it */
+		sb_add(&cond, "%sbufused[%d] + %lld + %sBSEND_OVERHEAD <= %sbufsize[%d]", g->pre, r,
+		       (long long)in->bytes, g->pre, g->pre, r);
 	if (check) {
 		out(w, "\tatomic {\n\tif\n");
 		if (in->d == ENG_SEND_READY)

@@ -66,7 +66,7 @@ static struct tr_warning *the_warning(const char *const events[], enum tr_warn_k
 static void test_unreceived(void)
 {
 	static const char *const ev[] = {
-		"[" INIT
+		"[" INIT ", {\"call\": \"MPI_Buffer_attach\", \"bytes\": 1000}"
 		", {\"call\": \"MPI_Bsend\", \"peer\": 1, \"tag\": 0, \"comm\": 0, \"bytes\": 8},"
 		" {\"call\": \"MPI_Bsend\", \"peer\": 1, \"tag\": 0, \"comm\": 0, \"bytes\": 8}, " FIN
 		"]",
@@ -75,7 +75,7 @@ static void test_unreceived(void)
 		" \"src\": 0, \"mtag\": 0}, " FIN "]",
 		NULL,
 	};
-	struct tr_warning *w = the_warning(ev, TR_WARN_UNRECEIVED, 0, 2);
+	struct tr_warning *w = the_warning(ev, TR_WARN_UNRECEIVED, 0, 3);
 
 	if (w)
 		CU_ASSERT_EQUAL(w->peer, 1);
@@ -89,15 +89,15 @@ static void test_unreceived_follows_recorded_source(void)
 	static const char *const ev[] = {
 		"[" INIT ", {\"call\": \"MPI_Recv\", \"peer\": \"any\", \"tag\": 0, \"comm\": 0,"
 		" \"bytes\": 4, \"src\": 2, \"mtag\": 0}, " FIN "]",
-		"[" INIT
+		"[" INIT ", {\"call\": \"MPI_Buffer_attach\", \"bytes\": 1000}"
 		", {\"call\": \"MPI_Bsend\", \"peer\": 0, \"tag\": 0, \"comm\": 0, \"bytes\": 4}, " FIN
 		"]",
-		"[" INIT
+		"[" INIT ", {\"call\": \"MPI_Buffer_attach\", \"bytes\": 1000}"
 		", {\"call\": \"MPI_Bsend\", \"peer\": 0, \"tag\": 0, \"comm\": 0, \"bytes\": 4}, " FIN
 		"]",
 		NULL,
 	};
-	struct tr_warning *w = the_warning(ev, TR_WARN_UNRECEIVED, 1, 1);
+	struct tr_warning *w = the_warning(ev, TR_WARN_UNRECEIVED, 1, 2);
 
 	free(w);
 }
