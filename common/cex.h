@@ -62,6 +62,10 @@ struct mpiv_cex_op {
 	 * withdrawn unmatched), 2 it failed (matched, or the send went
 	 * on), 0 no cancel reached */
 	int cancelled;
+	/* 1: the operation posted a receive that nothing matched (a
+	 * receive, or MPI_Sendrecv's receive half); check's own, not in
+	 * cex.json */
+	int recv_open;
 };
 
 /* Where one thread of a rank whose threads call MPI ended in the deadlock state. */

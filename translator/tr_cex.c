@@ -344,6 +344,7 @@ static void add_op(const struct eng_prog *p, const struct recorder *rc, int q, i
 	}
 	if (in->op == ENG_POST_RECV) {
 		op->wildcard = in->a == ENG_ANY;
+		op->recv_open = rc->match_proc[q][ii] < 0;
 		if (rc->match_proc[q][ii] >= 0) {
 			int s = rc->match_proc[q][ii];
 

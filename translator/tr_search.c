@@ -87,7 +87,9 @@ char *tr_deadlock_signature(const struct mpiv_cex *cex, int core)
 
 		if (cr->blocked_op < 0)
 			continue;
-		if (core && op && (long)op->op == cr->blocked_op && op->sync == 1)
+		/* blocked only by an unbuffered send: with buffering the rank goes on (not so
+		 * MPI_Sendrecv whose receive half waits too) */
+		if (core && op && (long)op->op == cr->blocked_op && op->sync == 1 && !op->recv_open)
 			continue;
 		n += (size_t)sprintf(sig + n, "%d:%ld;", r, cr->blocked_op);
 	}

@@ -295,9 +295,9 @@ struct tr_deadlocks {
 };
 
 /* Which rank is blocked at which event, as "0:2;2:1;" (a malloc'ed string). With core set,
- * ranks blocked in a standard send that was not buffered are left out: the same deadlock
- * found with buffered sends has those ranks finished, and otherwise the same ranks stuck in
- * the same calls. */
+ * ranks blocked in a standard send that was not buffered (and in no receive of theirs) are
+ * left out: the same deadlock found with buffered sends has those ranks finished, and
+ * otherwise the same ranks stuck in the same calls. */
 char *tr_deadlock_signature(const struct mpiv_cex *cex, int core);
 
 /* Add the deadlock of one trail, found in the mode cex->buffering names, unless the same one

@@ -96,6 +96,7 @@ static void make_cex(struct mpiv_cex *c, struct mpiv_cex_rank ranks[3], struct m
 	ranks[1].blocked_op = -1;
 	ranks[2].rank = 2;
 	ranks[2].blocked_op = r2;
+	memset(op2, 0, sizeof(*op2));
 	op2->op = 1;
 	op2->match_rank = -1;
 	op2->match_op = -1;
@@ -120,6 +121,12 @@ static void test_signature(void)
 	CU_ASSERT_STRING_EQUAL(sig, "0:2;");
 	free(sig);
 	make_cex(&c, ranks, &op2, 1, -1, MPIV_BUF_ZERO);
+	sig = tr_deadlock_signature(&c, 1);
+	CU_ASSERT_STRING_EQUAL(sig, "0:2;2:1;");
+	free(sig);
+	/* an MPI_Sendrecv whose receive half nothing matched waits with buffering too */
+	make_cex(&c, ranks, &op2, 1, 1, MPIV_BUF_ZERO);
+	op2.recv_open = 1;
 	sig = tr_deadlock_signature(&c, 1);
 	CU_ASSERT_STRING_EQUAL(sig, "0:2;2:1;");
 	free(sig);
