@@ -250,7 +250,7 @@ int rec_Sendrecv_replace(struct rec_call *c, void *buf, int count, MPI_Datatype 
 {
 	MPI_Status local;
 	void *out = NULL;
-	int rc, len;
+	int rc, len = 0;
 
 	if (status == MPI_STATUS_IGNORE)
 		status = &local;
