@@ -10,8 +10,8 @@
 static void test_roundtrip(void)
 {
 	struct mpiv_cex a, b;
-	struct mpiv_cex_op ops0[] = {{1, 2, 1, -1, 1, 0}, {2, -1, -1, -1, 0, 0}};
-	struct mpiv_cex_op ops2[] = {{1, -1, -1, 1, 0, 0}};
+	struct mpiv_cex_op ops0[] = {{1, 2, 1, -1, 1, 0, 0}, {2, -1, -1, -1, 0, 0, 0}};
+	struct mpiv_cex_op ops2[] = {{1, -1, -1, 1, 0, 0, 0}};
 	struct mpiv_cex_rank ranks[3];
 	struct mpiv_cex_edge edge = {0, 2, 1};
 	char *cmd[] = {"mpirun", "-np", "3", "./app", NULL};

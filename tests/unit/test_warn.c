@@ -384,9 +384,9 @@ static void test_timeline_cex(void)
 		"\"bytes\": 4}, " FIN "]",
 		NULL,
 	};
-	struct mpiv_cex_op ops0[] = {{1, 1, 1, -1, 1, 0}, {2, -1, -1, -1, 0, 0}};
-	struct mpiv_cex_op ops1[] = {{1, -1, -1, 0, 0, 0}};
-	struct mpiv_cex_op ops2[] = {{1, -1, -1, 0, 0, 0}};
+	struct mpiv_cex_op ops0[] = {{1, 1, 1, -1, 1, 0, 0}, {2, -1, -1, -1, 0, 0, 0}};
+	struct mpiv_cex_op ops1[] = {{1, -1, -1, 0, 0, 0, 0}};
+	struct mpiv_cex_op ops2[] = {{1, -1, -1, 0, 0, 0, 0}};
 	struct mpiv_cex_rank ranks[3];
 	struct mpiv_cex cex;
 	struct mpiv_traceset ts;
