@@ -92,6 +92,12 @@ int mpiv_event_failed_poll(const struct mpiv_event *ev)
 	return mpiv_failed_poll(ev->call, ev->src, ev->flags, ev->nreqs, ev->npending);
 }
 
+int mpiv_call_any_completion(unsigned call)
+{
+	return call == MPIV_CALL_Waitany || call == MPIV_CALL_Testany ||
+	       call == MPIV_CALL_Waitsome || call == MPIV_CALL_Testsome;
+}
+
 enum mpiv_decision mpiv_decision_of(unsigned call, int32_t peer, int32_t peer2, int32_t src,
 				    uint32_t nreqs, uint32_t npending)
 {
@@ -107,8 +113,7 @@ enum mpiv_decision mpiv_decision_of(unsigned call, int32_t peer, int32_t peer2, 
 	case MPIV_KIND_SENDRECV:
 		return peer2 == MPIV_ANY_SOURCE ? MPIV_DEC_SOURCE : MPIV_DEC_NONE;
 	case MPIV_KIND_WAIT:
-		if (call != MPIV_CALL_Waitany && call != MPIV_CALL_Testany &&
-		    call != MPIV_CALL_Waitsome && call != MPIV_CALL_Testsome)
+		if (!mpiv_call_any_completion(call))
 			return MPIV_DEC_NONE;
 		return nreqs >= 2 && npending < nreqs ? MPIV_DEC_COMPLETION : MPIV_DEC_NONE;
 	default:

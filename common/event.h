@@ -288,6 +288,10 @@ enum mpiv_decision {
 	MPIV_DEC_COMPLETION = 2,
 };
 
+/* Whether call completes whichever of several requests the library chooses (MPI_Waitany,
+ * MPI_Testany, MPI_Waitsome, MPI_Testsome). */
+int mpiv_call_any_completion(unsigned call);
+
 /* Whether a call is a decision of its rank: its call, the source it names (peer; peer2 for
  * MPI_Sendrecv), what a probe found (src, MPIV_NONE for nothing), the requests it lists and how
  * many of them did not complete. A poll that found nothing decides nothing. */

@@ -47,8 +47,7 @@ static int waits_on_pin(const struct mpiv_rank_trace *t, long e)
 		return 1;
 	if (mpiv_call_kind(ev->call) != MPIV_KIND_WAIT)
 		return 0;
-	if (ev->call == MPIV_CALL_Waitany || ev->call == MPIV_CALL_Testany ||
-	    ev->call == MPIV_CALL_Waitsome || ev->call == MPIV_CALL_Testsome)
+	if (mpiv_call_any_completion(ev->call))
 		return 1;
 	for (j = 0; j < ev->nreqs; j++) {
 		long m = explore_request_maker(t, e, ev->reqs[j].req);
