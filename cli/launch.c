@@ -383,6 +383,30 @@ void launch_describe_exit(const struct launch *l, char *buf, unsigned long size)
 		snprintf(buf, size, "exit status %d", WEXITSTATUS(l->status));
 }
 
+/* Process pid's state letter in /proc ('R', 'S', 'Z' for a zombie...), its parent in *ppid;
+ * 0 if there is no such process. */
+static char proc_state(pid_t pid, pid_t *ppid)
+{
+	char path[64], buf[512], *rp, state;
+	int parent;
+	size_t len;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "/proc/%ld/stat", (long)pid);
+	f = fopen(path, "r");
+	if (!f)
+		return 0;
+	len = fread(buf, 1, sizeof(buf) - 1, f);
+	fclose(f);
+	buf[len] = '\0';
+	/* "pid (comm) state ppid ...": comm may hold spaces and parentheses */
+	rp = strrchr(buf, ')');
+	if (!rp || sscanf(rp + 1, " %c %d", &state, &parent) != 2)
+		return 0;
+	*ppid = (pid_t)parent;
+	return state;
+}
+
 /* The processes below this one (children, and orphans re-parented to us), other processes'
  * zombies left out, read from /proc. Returns a malloc'ed array of *n pids. */
 static pid_t *descendants(size_t *n)
@@ -398,24 +422,14 @@ static pid_t *descendants(size_t *n)
 	if (!d)
 		return NULL;
 	for (de = readdir(d); de; de = readdir(d)) {
-		char path[64], buf[512], *rp, state;
-		int ppid;
-		FILE *f;
-		size_t len;
+		char *rp, state;
+		pid_t ppid;
 		long pid = strtol(de->d_name, &rp, 10);
 
 		if (*rp || pid <= 0)
 			continue;
-		snprintf(path, sizeof(path), "/proc/%ld/stat", pid);
-		f = fopen(path, "r");
-		if (!f)
-			continue;
-		len = fread(buf, 1, sizeof(buf) - 1, f);
-		fclose(f);
-		buf[len] = '\0';
-		/* "pid (comm) state ppid ...": comm may hold spaces and parentheses */
-		rp = strrchr(buf, ')');
-		if (!rp || sscanf(rp + 1, " %c %d", &state, &ppid) != 2)
+		state = proc_state((pid_t)pid, &ppid);
+		if (!state)
 			continue;
 		/* a zombie is dead, unless it is ours to reap: then it is counted until reap()
 		 * has collected it, lest it outlive us */
@@ -531,6 +545,38 @@ static pid_t *local_ranks(const struct launch *l, size_t *n)
 			out[(*n)++] = st.pid;
 	}
 	return out;
+}
+
+int launch_ranks_ended(const struct launch *l)
+{
+	char host[256];
+	struct mpiv_status st;
+	int size, r, uncollected = 0;
+	pid_t ppid;
+
+	if (!l->status_dir || gethostname(host, sizeof(host)) < 0)
+		return 0;
+	host[sizeof(host) - 1] = '\0';
+	size = status_file_size(l->status_dir);
+	if (size <= 0)
+		return 0;
+	for (r = 0; r < size; r++) {
+		char state;
+
+		if (status_file_read(l->status_dir, r, &st) < 0 || st.size != size)
+			return 0;
+		st.host[sizeof(st.host) - 1] = '\0';
+		if (st.pid <= 1 || !same_host(st.host, host))
+			return 0;
+		/* a pid reused since by another process looks alive: the safe side */
+		state = proc_state(st.pid, &ppid);
+		if (state && state != 'Z' && state != 'X')
+			return 0;
+		/* our own zombies are collected by reap() */
+		if (state == 'Z' && ppid != getpid())
+			uncollected++;
+	}
+	return uncollected > 0;
 }
 
 /* Whether anything of the job is left on this host. */

@@ -65,6 +65,13 @@ void launch_describe_exit(const struct launch *l, char *buf, unsigned long size)
  * Reaps the launcher. Returns 0, or -1 if something of the job could not be made to exit. */
 int launch_end(struct launch *l);
 
+/* 1 if every rank of the job has ended on this host, and one at least is a zombie that its
+ * parent (the launcher, or its proxy) has not collected: the launcher is not attending to its
+ * ranks. Read from the status files and /proc; 0 while a rank is alive, runs elsewhere or has
+ * no status file, and when the launcher side collected every rank (a script around the launcher
+ * may well go on after it). */
+int launch_ranks_ended(const struct launch *l);
+
 /* The signal (SIGINT, SIGTERM, SIGHUP) mpiverify received since launch_start(), or 0. */
 int launch_interrupted(void);
 

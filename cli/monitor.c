@@ -1,7 +1,7 @@
 /* Watching a running job through its ranks' status files, for record and replay alike: tells a
  * deadlock from slow progress and notices a divergence (monitor_report.c then says where each
  * rank is). Detection reads only the shared status directory, never /proc, so ranks may be
- * remote. */
+ * remote; only a launcher that outlives ranks of this host is found through /proc. */
 #include <stdlib.h>
 #include <string.h>
 
@@ -357,6 +357,21 @@ static int reported(const struct monitor_result *res, const struct node_watch *n
 	return 0;
 }
 
+/* Whether every rank reported and has not beaten for a while: none is running any more, as far
+ * as its status file goes. */
+static int all_still(const struct monitor_result *res, double t, double timeout)
+{
+	int r;
+
+	if (!res->size)
+		return 0;
+	for (r = 0; r < res->size; r++)
+		if (!res->ranks[r].seen ||
+		    t - res->ranks[r].beat_changed < monitor_beat_limit(timeout))
+			return 0;
+	return 1;
+}
+
 /* Seconds between a rank's word that it diverged or cannot replay and the end of the job. */
 #define NOTE_GRACE 0.3
 
@@ -364,7 +379,7 @@ void monitor_run(struct launch *l, const char *status_dir, double timeout,
 		 const struct monitor_expect *expect, struct node_watch *nodes,
 		 struct monitor_result *res)
 {
-	double start = mpiv_now(), t, noted = 0;
+	double start = mpiv_now(), t, noted = 0, ended = 0;
 	char *warned = NULL;
 	int warned_none = 0, done, failed;
 
@@ -403,6 +418,24 @@ void monitor_run(struct launch *l, const char *status_dir, double timeout,
 			res->outcome = MONITOR_INTERRUPTED;
 			res->signal = launch_interrupted();
 			break;
+		}
+		/* Every rank has ended, and the launcher has not collected one for timeout: it
+		 * hangs after its job (Open MPI 4.1's mpirun does now and then, deaf to SIGTERM).
+		 * Nothing is left to watch, and waiting would hang mpiverify with it. */
+		if (!nodes && all_still(res, t, timeout) && launch_ranks_ended(l)) {
+			if (!ended)
+				ended = t;
+			if (t - ended >= timeout) {
+				warning("every rank of the job has ended, but the launcher (pid %d) "
+					"has not collected them for %.0f s: ending it",
+					(int)l->pid, t - ended);
+				launch_end(l);
+				res->outcome = MONITOR_COMPLETED;
+				res->launcher_hung = 1;
+				break;
+			}
+		} else {
+			ended = 0;
 		}
 		if (nodes ? nodes_as_expected(nodes, status_dir, expect, res, t) ||
 				    monitor_nodes_deadlocked(nodes, res, t, timeout) :

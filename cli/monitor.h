@@ -63,6 +63,9 @@ struct monitor_result {
 	double stalled; /* DEADLOCK: seconds without any rank's progress */
 	int npolling;	/* DEADLOCK: ranks that polled without progress */
 	int size;	/* world size, 0 if no status file ever appeared */
+	/* COMPLETED: the launcher outlived its ranks, which had all
+	 * ended, and monitor_run() ended it */
+	int launcher_hung;
 	struct monitor_rank *ranks; /* size entries, by world rank; owned */
 };
 
@@ -99,10 +102,13 @@ struct monitor_expect {
  * seconds, while its progress and state have not changed for timeout seconds), with one rank
  * at least not FINALIZED; and every blocked rank still beats (its beat changed in the last
  * max(2, timeout / 3) seconds, at most timeout: a stopped or vanished rank is not
- * deadlocked), or sooner, as expect says (NULL: no expectation). A rank that polls calls MPI all the time, but calls that find nothing change
- * nothing: only a call that completes something counts as its progress. Does not end the
- * job. Warns (once) when no status file appeared within timeout,
- * or when a rank stops beating. Fills res; release it with monitor_result_release(). */
+ * deadlocked), or sooner, as expect says (NULL: no expectation). A rank that polls calls MPI
+ * all the time, but calls that find nothing change nothing: only a call that completes
+ * something counts as its progress. Does not end the job, but for a launcher that hangs after
+ * its ranks: when every rank (all on this host) has ended for timeout seconds, one at least
+ * left uncollected by its parent (launch_ranks_ended()), it ends the launcher, and the outcome
+ * is COMPLETED with launcher_hung set. Warns (once) when no status file appeared within
+ * timeout, or when a rank stops beating. Fills res; release it with monitor_result_release(). */
 void monitor_run(struct launch *l, const char *status_dir, double timeout,
 		 const struct monitor_expect *expect, struct node_watch *nodes,
 		 struct monitor_result *res);

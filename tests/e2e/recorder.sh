@@ -1,7 +1,7 @@
 #!/bin/bash
 # The recorder under hangs, crashes and threads, end to end with the real mpirun (make check):
 # a rank killed by a signal, a program that calls MPI_Abort, a rank that exits without
-# MPI_Finalize, a real deadlock, a completion too large for the recorder's buffer, and two
+# MPI_Finalize, a launcher that never collects its ended ranks, a real deadlock, a completion too large for the recorder's buffer, and two
 # threads per rank under MPI_THREAD_MULTIPLE must all leave traces that `mpiverify trace` and
 # `check` read up to the last complete operation; an unwritable trace directory must be
 # refused before anything is launched; one-sided calls must record their window, group, target
@@ -178,6 +178,26 @@ run_cmd "$WORK/exit.record.log" "$LIMIT" "$MPIVERIFY" record -o "$dir" -- \
 expect "exit: record" "$(test "$RC" -ne 124; echo $?)" "$(describe "$RC")" "$WORK/exit.record.log"
 rank_case exit "$dir" 0 $((1 + 3 * N)) false MPI_Wait
 check_case exit "$dir" 5 "rank 0  exited with status 0 without calling MPI_Finalize"
+
+# ---- a launcher that hangs after its ranks ended: record ends it rather than wait ----
+# rank 0 stops its parent, so that neither rank is ever collected and the launcher waits for
+# good; every rank has ended, so record must end the launcher after the deadlock timeout, say
+# why, leave nothing behind, and check answers inconclusive as for any rank that exited so.
+dir=$WORK/unreaped
+run_cmd "$WORK/unreaped.record.log" "$LIMIT" "$MPIVERIFY" record -o "$dir" \
+	--deadlock-timeout 2 -- "$MPIRUN" -np 2 "$ENDS" unreaped "$N"
+expect "unreaped: record ends a launcher that outlives its ranks" \
+	"$(test "$RC" -ne 124 && grep -q "every rank of the job has ended, but the launcher" \
+		"$WORK/unreaped.record.log"; echo $?)" "$(describe "$RC")" "$WORK/unreaped.record.log"
+check_case unreaped "$dir" 5 "rank 0  exited with status 0 without calling MPI_Finalize" \
+	"rank 1  exited with status 0 without calling MPI_Finalize"
+if no_leftovers "$ENDS"; then
+	pass "unreaped: no leftover processes"
+else
+	echo "$LEFTOVERS" >"$WORK/leftovers.log"
+	fail "unreaped: no leftover processes" "processes still running (killed now)" \
+		"$WORK/leftovers.log"
+fi
 
 # ---- a real deadlock: the blocked call is in the trace, marked as never returned ----
 dir=$WORK/hang

@@ -14,6 +14,10 @@
  *   hang     both ranks wait for each other in MPI_Recv: a real deadlock
  *   bigwait  no crash: each rank also completes 6000 requests to itself in one MPI_Waitall,
  *            a record longer than the recorder's buffer takes, then finalizes
+ *   unreaped after the round trips rank 0 stops its parent (Hydra's proxy, or Open MPI's
+ *            mpirun) with SIGSTOP, sends rank 1 a last message, and both exit(0) without
+ *            MPI_Finalize: nobody collects them, and the launcher waits for good, as Open
+ *            MPI 4.1's mpirun at times does after its ranks are gone
  * Usage: rec-ends MODE N */
 #include <mpi.h>
 #include <signal.h>
@@ -63,6 +67,15 @@ int main(int argc, char **argv)
 			MPI_Recv(&buf, 1, MPI_INT, 0, 0, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
 			MPI_Send(&buf, 1, MPI_INT, 0, 0, MPI_COMM_WORLD);
 		}
+	}
+	if (!strcmp(mode, "unreaped")) {
+		if (rank == 0) {
+			kill(getppid(), SIGSTOP);
+			MPI_Send(&n, 1, MPI_INT, 1, 2, MPI_COMM_WORLD);
+		} else if (rank == 1) {
+			MPI_Recv(&buf, 1, MPI_INT, 0, 2, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+		}
+		exit(0);
 	}
 	if (!strcmp(mode, "bigwait")) {
 		static MPI_Request reqs[2 * BIG];
