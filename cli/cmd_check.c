@@ -553,6 +553,34 @@ static int found_in(const struct tr_deadlock *d, enum mpiv_buffering_mode mode)
 	}
 }
 
+/* Was mode m's search (modes_json's entry) whole? */
+static int whole(json_t *modes_json, int m)
+{
+	return json_is_true(json_object_get(json_array_get(modes_json, m), "complete"));
+}
+
+/* For classified deadlock i of set, what the other kind of mode tells of it: whether it needs
+ * collectives that let members leave early (struct tr_deadlock's colls_early), and which
+ * deadlock the modes that did not find it found instead (instead). */
+static void other_kind(struct tr_deadlocks *set, int i, const struct mode *modes, int nmodes,
+		       json_t *modes_json)
+{
+	struct tr_deadlock *d = &set->d[i];
+	int buffered = d->in_buffered || d->in_eager, m, j;
+
+	for (m = 0; m < nmodes; m++)
+		if (modes[m].b.mode != MPIV_BUF_ZERO && modes[m].b.sync_colls &&
+		    whole(modes_json, m) && !d->in_sync && !d->in_zero &&
+		    (d->in_buffered_data || d->in_eager_data))
+			d->colls_early = 1;
+	if (d->in_zero == buffered)
+		return;
+	for (j = 0; j < set->n && !d->instead; j++)
+		if (j != i &&
+		    (d->in_zero ? set->d[j].in_buffered || set->d[j].in_eager : set->d[j].in_zero))
+			d->instead = j + 1;
+}
+
 /* search_pool's view of search_mode(). */
 struct mode_search {
 	struct check_run *run;
@@ -840,6 +868,8 @@ static int check(struct check_args *a)
 		}
 		run.found.d[i].classified = zero && buffered && known &&
 					    json_array_size(run.modes_json) == (size_t)a->nmodes;
+		if (run.found.d[i].classified)
+			other_kind(&run.found, i, a->modes, a->nmodes, run.modes_json);
 		run.found.d[i].recorded = tr_on_recorded_path(&prog, &ts, &run.found.d[i].cex);
 		run.found.d[i].eager = eager;
 	}

@@ -10,6 +10,39 @@
 #include "srcloc.h"
 #include "translate.h"
 
+/* Does a standard send of cex wait for its receive on the way (not buffered)? */
+static int any_sync_send(const struct mpiv_cex *cex)
+{
+	size_t k;
+	int r;
+
+	for (r = 0; r < cex->nranks; r++)
+		for (k = 0; k < cex->ranks[r].nops; k++)
+			if (cex->ranks[r].ops[k].sync == 1)
+				return 1;
+	return 0;
+}
+
+/* Is a rank of cex, or a thread of one, blocked in call (its name)? */
+static int any_blocked_in(const struct mpiv_cex *cex, const char *call)
+{
+	size_t k;
+	int r;
+
+	for (r = 0; r < cex->nranks; r++) {
+		const struct mpiv_cex_rank *cr = &cex->ranks[r];
+
+		if (cr->blocked_call && !strcmp(cr->blocked_call, call))
+			return 1;
+		for (k = 0; k < cr->nthreads; k++)
+			if (cr->threads[k].blocked_desc &&
+			    !strncmp(cr->threads[k].blocked_desc, call, strlen(call)) &&
+			    cr->threads[k].blocked_desc[strlen(call)] == '(')
+				return 1;
+	}
+	return 0;
+}
+
 const char *report_class(const struct tr_deadlock *d, const char **meaning)
 {
 	int sync;
@@ -51,13 +84,30 @@ const char *report_class(const struct tr_deadlock *d, const char **meaning)
 		return "deadlock";
 	}
 	if (d->in_zero) {
-		*meaning = "only when standard sends are not buffered: the program relies on the "
-			   "MPI library buffering them, which MPI does not promise";
+		int sends = any_sync_send(&d->cex),
+		    detach = any_blocked_in(&d->cex, "MPI_Buffer_detach");
+
+		*meaning =
+			detach && !sends ?
+				"only when the MPI library keeps the messages of buffered sends "
+				"(MPI_Bsend) in the attached buffer until they are received, which "
+				"MPI allows: MPI_Buffer_detach then waits for them; the program "
+				"relies on the library sending them on at once" :
+			detach ? "only when standard sends are not buffered and the messages of "
+				 "buffered sends stay in the attached buffer until received: the "
+				 "program relies on the MPI library doing otherwise, which MPI "
+				 "does not promise" :
+				 "only when standard sends are not buffered: the program relies on "
+				 "the MPI library buffering them, which MPI does not promise";
 		return "potential deadlock";
 	}
 	if (d->in_buffered) {
 		*meaning = sync ? "only when standard sends are buffered and collectives "
 				  "synchronise, as MPI lets every one of them do" :
+			   d->colls_early ?
+				  "only when standard sends are buffered and a collective lets a "
+				  "member leave before the others arrive, as MPI lets it do then "
+				  "(where collectives synchronise it does not happen)" :
 				  "only when standard sends are buffered";
 		return "buffering-induced deadlock";
 	}
@@ -222,6 +272,9 @@ void report_deadlock(FILE *f, const struct mpiv_traceset *ts, const struct tr_de
 
 	fprintf(f, "\n%s %d of %d: %s (found with buffering: %s)\n", klass, i, n, meaning,
 		d->modes);
+	if (d->instead)
+		fprintf(f, "  %s buffering the search found deadlock %d instead\n",
+			d->in_zero ? "with" : "without", d->instead);
 	if (d->eager >= 0)
 		fprintf(f,
 			"  with the recorded MPI library's buffering (standard sends up to %lld "
@@ -304,7 +357,7 @@ void report_deadlock(FILE *f, const struct mpiv_traceset *ts, const struct tr_de
 					     "");
 	}
 	if (!any_wild)
-		fprintf(f, "  no wildcard choice is involved\n");
+		fprintf(f, "  no MPI_ANY_SOURCE receive's choice is involved\n");
 	else if (!d->recorded)
 		fprintf(f,
 			"  it needs other outcomes than the recorded run's decisions: where the "
@@ -592,6 +645,8 @@ json_t *report_deadlock_json(const struct mpiv_traceset *ts, const struct tr_dea
 	json_object_set_new(o, "class", json_string(klass));
 	json_object_set_new(o, "meaning", json_string(meaning));
 	json_object_set_new(o, "modes", json_string(d->modes));
+	if (d->instead)
+		json_object_set_new(o, "instead", json_integer(d->instead));
 	json_object_set_new(o, "cex", mpiv_json_text(d->path));
 	if (d->eager >= 0)
 		json_object_set_new(o, "library_buffering",

@@ -21,8 +21,9 @@ static const char *rule_text(int kind)
 	case MPIV_FIND_DEADLOCK:
 		return "ranks block each other forever, whatever the MPI library buffers";
 	case MPIV_FIND_POTENTIAL:
-		return "ranks block each other when standard sends are not buffered: the program "
-		       "relies on buffering, which MPI does not promise";
+		return "ranks block each other when standard sends are not buffered (or the "
+		       "messages of buffered sends stay in the attached buffer until received): "
+		       "the program relies on buffering, which MPI does not promise";
 	case MPIV_FIND_BUFFERING:
 		return "ranks block each other only when standard sends are buffered";
 	case MPIV_FIND_COLL_MISMATCH:

@@ -110,6 +110,7 @@ static void add_mode(struct tr_deadlock *d, const char *mode, const struct tr_de
 	d->in_eager |= found->in_eager;
 	d->in_buffered_data |= found->in_buffered_data;
 	d->in_eager_data |= found->in_eager_data;
+	d->in_sync |= found->in_sync;
 }
 
 static int same_buffering(const struct mpiv_buffering *a, const struct mpiv_buffering *b)
@@ -147,6 +148,7 @@ void tr_deadlocks_add(struct tr_deadlocks *set, struct mpiv_cex *cex)
 	one.in_eager = b.mode == MPIV_BUF_EAGER;
 	one.in_buffered_data = one.in_buffered && !b.sync_colls;
 	one.in_eager_data = one.in_eager && !b.sync_colls;
+	one.in_sync = b.mode != MPIV_BUF_ZERO && b.sync_colls;
 	add_mode(d, name, &one);
 }
 

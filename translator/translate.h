@@ -278,6 +278,18 @@ struct tr_deadlock {
 	 * wait only for the data they need, not only in a twin search
 	 * whose collectives synchronise (mpiv_buffering.sync_colls) */
 	int in_buffered_data, in_eager_data;
+	/* found with buffering in a twin search whose collectives
+	 * synchronise */
+	int in_sync;
+	/* check: found with buffering only where collectives wait for no
+	 * more than their data, a twin search where they synchronise
+	 * being whole without it */
+	int colls_early;
+	/* check: 1 + a deadlock found in the other kind of mode (without
+	 * buffering where this one was found only with it, or the other
+	 * way round) and not in this one's: the program deadlocks there
+	 * instead; 0 if none */
+	int instead;
 	/* the recorded run's own wildcard matches lead there (in the
 	 * mode of its cex): 1 yes, 0 no, -1 the trace does not say */
 	int recorded;
