@@ -35,7 +35,8 @@
 #     status directory (bench/monitor_cost.c);
 #  9. check time and peak memory against trace size: a wildcard-free halo exchange
 #     (ranks x iterations) and two codes with MPI_ANY_SOURCE receives (a master receiving every
-#     result, a task farm answering each), small and at 1M and 10M events, as ratios;
+#     result, a task farm answering each), small and at 1M and 10M events, as ratios; the
+#     10M halo exchange, which check takes a segment at a time, also as one program;
 # 10. state explosion: a task farm like a ray tracer's (5 workers, 100 items of three kinds,
 #     answers received with MPI_ANY_SOURCE and MPI_ANY_TAG), states and time of each mode's
 #     search with the reductions and without them (check --full-search).
@@ -484,7 +485,9 @@ if part check; then
 echo
 echo "== check time and peak memory against trace size (generated traces, bench/gen_trace):"
 echo "   elapsed and CPU seconds (user + sys), peak resident MiB, and per event"
-echo "   halo:   wildcard-free ring halo exchange (Irecv x2, Isend x2, Waitall), --buffering all"
+echo "   halo:   wildcard-free ring halo exchange (Irecv x2, Isend x2, Waitall), --buffering all;"
+echo "           beyond 2^20 events checked a segment at a time (translator/tr_segment.c),"
+echo "           and at 10M also as one program (MPIVERIFY_SEGMENT_EVENTS=0)"
 echo "   master: every worker sends its results to rank 0, which receives each with"
 echo "           MPI_ANY_SOURCE, --buffering zero (with buffering every result is in flight at"
 echo "           once: beyond the model's 4096 messages, inconclusive)"
@@ -534,6 +537,12 @@ bench_check "halo 64x3125 (1M)" halo 64 3125 --
 E1=$EVENTS T1=$CPUS M1=$MIB
 bench_check "halo 64x31250 (10M)" halo 64 31250 --
 growth "halo, 1M to 10M"
+E10=$EVENTS T10=$CPUS M10=$MIB
+# the same as one program, as check held every run before it checked long ones in segments
+MPIVERIFY_SEGMENT_EVENTS=0 bench_check "halo 10M, one program" halo 64 31250 --
+awk -v t1="$T10" -v t2="$CPUS" -v m1="$M10" -v m2="$MIB" 'BEGIN {
+	printf "%-24s in segments: %5.2fx CPU time, %5.2fx peak memory of one program\n",
+		"halo 10M", t1 / t2, m1 / m2 }'
 bench_check "master 16x31250 (1M)" mw 16 31250 -- --buffering zero
 E1=$EVENTS T1=$CPUS M1=$MIB
 bench_check "master 16x312500 (10M)" mw 16 312500 -- --buffering zero

@@ -101,16 +101,16 @@ static void add_mode_to_search(struct mode *modes, int *n, enum mpiv_buffering_m
 	mpiv_buffering_name(&m->b, m->name, sizeof(m->name));
 }
 
-/* modes[0..*n) as the searches prog needs (tr_searches(): with buffering, a twin whose
- * collectives synchronise). */
-static void searches_of(const struct eng_prog *prog, struct mode *modes, int *n)
+/* modes[0..*n) as the searches a program needs (tr_searches(): with buffering, and twins, a
+ * twin whose collectives synchronise). */
+static void searches_of(int twins, struct mode *modes, int *n)
 {
 	struct mpiv_buffering given[MAX_MODES], out[2 * MAX_MODES];
 	int k, nout;
 
 	for (k = 0; k < *n; k++)
 		given[k] = modes[k].b;
-	nout = tr_searches(prog, given, *n, out);
+	nout = tr_searches(twins, given, *n, out);
 	*n = 0;
 	for (k = 0; k < nout && k < MAX_MODES; k++)
 		add_mode_to_search(modes, n, out[k].mode, out[k].bytes, out[k].sync_colls);
@@ -227,6 +227,10 @@ struct check_run {
 	 * found no deadlock (a borrowed entry of modes_json), by
 	 * whether collectives synchronised */
 	json_t *infinite[2];
+	/* checked a segment at a time (check_segmented()): how many, and
+	 * the events of the longest; 0: as one program */
+	int segments;
+	size_t most;
 };
 
 /* Write each deadlock's counterexample: cex.json, cex-2.json, ... Returns 0, or -1 with err
@@ -688,6 +692,11 @@ static int report(struct check_args *a, struct check_run *run, const struct chec
 	json_t *doc = check_document(co);
 	int rc;
 
+	if (run->segments)
+		json_object_set_new(doc, "segments",
+				    json_pack("{s:i, s:I}", "count", run->segments, "most_events",
+					      (json_int_t)run->most));
+
 	findings_of(&fs, doc);
 	findings_suppress(&fs, &a->o.supps, a->o.ignore_below);
 	rc = findings_exit(co->rc, &fs, run->incomplete || !tr_all_finished(co->ts));
@@ -707,6 +716,86 @@ static int report(struct check_args *a, struct check_run *run, const struct chec
 		rc = MPIV_EXIT_BAD_INPUT;
 	findings_release(&fs);
 	json_decref(doc);
+	return rc;
+}
+
+/* "zero, infinite": the names of a's modes, into buf. */
+static void modes_names(const struct check_args *a, char *buf, size_t size)
+{
+	int i;
+
+	buf[0] = '\0';
+	for (i = 0; i < a->nmodes; i++) {
+		if (i)
+			strncat(buf, ", ", size - strlen(buf) - 1);
+		strncat(buf, a->modes[i].name, size - strlen(buf) - 1);
+	}
+}
+
+/* Events per segment where a run is checked a segment at a time: a program of this many
+ * events takes some 50 MB. */
+#define SEGMENT_EVENTS (1 << 19)
+
+/* A long run checked a segment at a time (translator/tr_segment.c), where it can be cut and
+ * no segment has a choice to make: its memory is a segment's. Returns the exit code when
+ * that settles it (no deadlock in any mode), or -1 when the whole program is to be checked
+ * (a short run, no cut, or a segment with a choice or a deadlock). */
+static int check_segmented(struct check_args *a, const struct mpiv_traceset *ts, const char *outdir)
+{
+	char modes_str[MAX_MODES * (sizeof(a->modes[0].name) + 2)];
+	struct mpiv_buffering given[MAX_MODES];
+	const char *env = getenv(MPIV_ENV_SEGMENT_EVENTS);
+	size_t target = SEGMENT_EVENTS, total = 0;
+	struct tr_segmented seg;
+	struct check_run run;
+	struct tr_cuts cuts;
+	int r, k, rc = -1;
+
+	if (env && atol(env) <= 0)
+		return -1;
+	if (env)
+		target = (size_t)atol(env);
+	for (r = 0; r < ts->nranks; r++)
+		total += ts->ranks[r].nevents;
+	/* a short run is one segment: it has nothing to gain */
+	if ((!env && total < 2 * target) || a->nmodes > TR_SEGMENT_MODES)
+		return -1;
+	if (!tr_cuts_find(ts, target, &cuts)) {
+		tr_cuts_release(&cuts);
+		return -1;
+	}
+	for (k = 0; k < a->nmodes; k++)
+		given[k] = a->modes[k].b;
+	if (tr_check_segments(ts, &cuts, given, a->nmodes, &seg)) {
+		struct check_outcome co;
+
+		searches_of(seg.twins, a->modes, &a->nmodes);
+		modes_names(a, modes_str, sizeof(modes_str));
+		memset(&run, 0, sizeof(run));
+		run.ts = ts;
+		run.outdir = outdir;
+		run.modes_json = json_array();
+		run.segments = seg.nsegments;
+		run.most = seg.most;
+		for (k = 0; k < a->nmodes; k++)
+			json_array_append_new(run.modes_json,
+					      json_pack("{s:s, s:b, s:s?, s:I, s:i}", "mode",
+							a->modes[k].name, "complete", 1, "why",
+							NULL, "states", (json_int_t)seg.lead[k] + 1,
+							"deadlock_states", 0));
+		memset(&co, 0, sizeof(co));
+		co.dir = a->dir;
+		co.ts = ts;
+		co.found = &run.found;
+		co.modes = run.modes_json;
+		co.warns = seg.warns;
+		co.nwarns = seg.nwarns;
+		co.rc = MPIV_EXIT_OK;
+		rc = report(a, &run, &co, modes_str);
+		release_run(&run);
+		free(seg.warns);
+	}
+	tr_cuts_release(&cuts);
 	return rc;
 }
 
@@ -749,6 +838,11 @@ static int check(struct check_args *a)
 		mpiv_traceset_release(&ts);
 		return error_report(&err);
 	}
+	if (!a->swarm && !getenv(MPIV_ENV_SPIN_FROM_START) &&
+	    (rc = check_segmented(a, &ts, outdir)) >= 0) {
+		mpiv_traceset_release(&ts);
+		return rc;
+	}
 	/* the reductions' tables are built for the first mode searched (a pass over the whole
 	 * program): its search then needs no other (fresh_dir()) */
 	if (a->nmodes) {
@@ -760,12 +854,8 @@ static int check(struct check_args *a)
 		return error_report(&err);
 	}
 	prog.full = a->full;
-	searches_of(&prog, a->modes, &a->nmodes);
-	for (i = 0; i < a->nmodes; i++) {
-		if (i)
-			strncat(modes_str, ", ", sizeof(modes_str) - strlen(modes_str) - 1);
-		strncat(modes_str, a->modes[i].name, sizeof(modes_str) - strlen(modes_str) - 1);
-	}
+	searches_of(tr_colls_partial(&prog), a->modes, &a->nmodes);
+	modes_names(a, modes_str, sizeof(modes_str));
 	nwarns = tr_warnings(&prog, &ts, &warns);
 	memset(&run, 0, sizeof(run));
 	if (a->swarm) {

@@ -59,6 +59,9 @@ json_t *report_deadlock_json(const struct mpiv_traceset *ts, const struct tr_dea
 struct check_outcome {
 	const char *dir; /* the trace directory, as given */
 	const struct mpiv_traceset *ts;
+	/* the whole run's program; NULL for one checked a segment at a
+	 * time, which found no deadlock and every rank of which finished
+	 * (what the program is read for) */
 	const struct eng_prog *prog;
 	const struct tr_deadlocks *found;
 	json_t *modes;			/* one entry per mode searched (borrowed) */

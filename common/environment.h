@@ -61,6 +61,15 @@
 							 * from the start, so that the tests
 							 * can compare both */
 
+#define MPIV_ENV_SEGMENT_EVENTS \
+	"MPIVERIFY_SEGMENT_EVENTS" /* check: a number of events: the
+							 * run is checked in segments of about
+							 * that many wherever it can be cut
+							 * (translator/tr_segment.c), however
+							 * short, so that the tests can compare
+							 * both ways on small traces; 0: as
+							 * one program, however long */
+
 /* The test suite alone reads MPIVERIFY_BUILDDIR (tests/lib.sh: the build tree to test). */
 
 #endif

@@ -245,7 +245,7 @@ static void search_model(struct explore *x, struct model *md, struct xitem **ite
 	struct search_ctx ctx = {x, md};
 	struct tr_explore_opts eo;
 	struct mpiv_buffering modes[2 * EXPLORE_MAX_MODES];
-	int k, i, nmodes = tr_searches(&md->m.prog, x->modes, x->nmodes, modes);
+	int k, i, nmodes = tr_searches(tr_colls_partial(&md->m.prog), x->modes, x->nmodes, modes);
 
 	memset(&eo, 0, sizeof(eo));
 	eo.max_states = x->max_states;

@@ -871,8 +871,10 @@ static const struct mpiv_event *hold_event(struct builder *b, size_t i)
 	return &b->ev;
 }
 
-static int build_rank(const struct mpiv_traceset *ts, const struct mpiv_rank_trace *t,
-		      struct builder *b, struct mpiv_error *err)
+/* Rank t's events [from, to) become its processes' instructions. A segment that ends before
+ * the trace does (tr_segment.c) ends as if the rank finished there. */
+static int build_rank(const struct mpiv_traceset *ts, const struct mpiv_rank_trace *t, size_t from,
+		      size_t to, struct builder *b, struct mpiv_error *err)
 {
 	size_t i;
 	uint32_t j;
@@ -882,8 +884,10 @@ static int build_rank(const struct mpiv_traceset *ts, const struct mpiv_rank_tra
 
 	b->t = t;
 	tr_stop_of(ts, t->rank, &stop);
+	if (to < t->nevents)
+		stop.kind = TR_FINISHED;
 	b->threaded = t->threaded;
-	for (i = 0; i < t->nevents; i++) {
+	for (i = from; i < to; i++) {
 		const struct mpiv_event *ev = hold_event(b, i);
 		enum mpiv_kind kind = mpiv_call_kind(ev->call);
 		int idx, c;
@@ -1399,6 +1403,13 @@ static void one_variant_each(struct eng_prog *p)
 int tr_translate(const struct mpiv_traceset *ts, const struct tr_opts *opts, struct eng_prog *prog,
 		 struct mpiv_error *err)
 {
+	return tr_translate_range(ts, opts, NULL, NULL, prog, err);
+}
+
+int tr_translate_range(const struct mpiv_traceset *ts, const struct tr_opts *opts,
+		       const size_t *from, const size_t *to, struct eng_prog *prog,
+		       struct mpiv_error *err)
+{
 	struct tr_comms comms;
 	int r, i, nsends = 0;
 	struct windows wins;
@@ -1444,7 +1455,8 @@ int tr_translate(const struct mpiv_traceset *ts, const struct tr_opts *opts, str
 		b.coll_seq = xcalloc((size_t)prog->ncomms, sizeof(*b.coll_seq));
 		b.w = &wins;
 		b.proc_base = prog->nprocs;
-		rc = build_rank(ts, &ts->ranks[r], &b, err);
+		rc = build_rank(ts, &ts->ranks[r], from ? from[r] : 0,
+				to ? to[r] : ts->ranks[r].nevents, &b, err);
 		free(b.coll_seq);
 		free(b.win_of);
 		free(b.open);

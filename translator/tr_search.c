@@ -27,9 +27,7 @@ long tr_search_depth(const struct eng_prog *prog)
 	return nchoices * (prog->nprocs + 3) + 100;
 }
 
-/* Does some collective of prog let a member leave before every other entered, with
- * buffering? */
-static int colls_partial(const struct eng_prog *prog)
+int tr_colls_partial(const struct eng_prog *prog)
 {
 	int q, v, i;
 
@@ -45,10 +43,9 @@ static int colls_partial(const struct eng_prog *prog)
 	return 0;
 }
 
-int tr_searches(const struct eng_prog *prog, const struct mpiv_buffering *given, int n,
-		struct mpiv_buffering *out)
+int tr_searches(int twins, const struct mpiv_buffering *given, int n, struct mpiv_buffering *out)
 {
-	int twins = colls_partial(prog), k, m = 0;
+	int k, m = 0;
 
 	for (k = 0; k < n; k++) {
 		out[m] = given[k];

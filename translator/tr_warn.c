@@ -13,15 +13,15 @@
 
 static int finished(const struct mpiv_traceset *ts, int r);
 
-struct warn_list {
+struct tr_warn_pass {
 	struct tr_warning *w;
 	size_t n, cap;
-	const struct eng_prog *prog;
+	const struct eng_prog *prog; /* the program whose recorded path is being walked */
 	const struct mpiv_traceset *ts;
 	struct tr_times times; /* the messages' times */
 };
 
-static void add(struct warn_list *l, const struct tr_warning *w)
+static void add(struct tr_warn_pass *l, const struct tr_warning *w)
 {
 	xgrow((void **)&l->w, &l->cap, l->n + 1, sizeof(*l->w));
 	l->w[l->n] = *w;
@@ -42,7 +42,7 @@ static int has_recv_bytes(const struct mpiv_event *ev)
 static void on_match(void *ctx, int d, int ri, const struct eng_instr *rin, int s, int si,
 		     const struct eng_instr *sin)
 {
-	struct warn_list *l = ctx;
+	struct tr_warn_pass *l = ctx;
 	const struct mpiv_rank_trace *t = &l->ts->ranks[l->prog->proc_rank[d]];
 	struct tr_warning w;
 
@@ -67,7 +67,7 @@ static void on_match(void *ctx, int d, int ri, const struct eng_instr *rin, int 
 
 /* The recorded path, with every send completing as it did in the run; its end state's
  * messages in flight were never received. */
-static void recorded_path(struct warn_list *l)
+static void recorded_path(struct tr_warn_pass *l)
 {
 	const struct eng_prog *q = l->prog;
 	struct eng_observer obs = {l, on_match, NULL, NULL, NULL};
@@ -113,7 +113,8 @@ struct comm_free {
 
 /* Communicators a rank that finished got and never freed with MPI_Comm_free after it got
  * them, of the frees[0..nfrees) it made. */
-static void unfreed_comms(struct warn_list *l, int r, const struct comm_free *frees, size_t nfrees)
+static void unfreed_comms(struct tr_warn_pass *l, int r, const struct comm_free *frees,
+			  size_t nfrees)
 {
 	const struct mpiv_rank_trace *t = &l->ts->ranks[r];
 	size_t k, i;
@@ -139,7 +140,7 @@ static void unfreed_comms(struct warn_list *l, int r, const struct comm_free *fr
 
 /* Requests a rank that finished made and never completed, and communicators it never freed:
  * followed in its trace, in one pass. */
-static void leaks(struct warn_list *l, int r)
+static void leaks(struct tr_warn_pass *l, int r)
 {
 	const struct mpiv_rank_trace *t = &l->ts->ranks[r];
 	long *made = NULL; /* request id -> event that made it active, + 1; 0: inactive */
@@ -215,22 +216,45 @@ static void leaks(struct warn_list *l, int r)
 	free(frees);
 }
 
-int tr_warnings(const struct eng_prog *prog, const struct mpiv_traceset *ts,
-		struct tr_warning **out)
+struct tr_warn_pass *tr_warnings_begin(const struct mpiv_traceset *ts)
 {
-	struct warn_list l = {NULL, 0, 0, prog, ts, {0}};
+	struct tr_warn_pass *l = xcalloc(1, sizeof(*l));
+
+	l->ts = ts;
+	tr_times_init(&l->times, ts);
+	return l;
+}
+
+void tr_warnings_path(struct tr_warn_pass *l, const struct eng_prog *prog)
+{
+	l->prog = prog;
+	recorded_path(l);
+	l->prog = NULL;
+}
+
+int tr_warnings_end(struct tr_warn_pass *l, struct tr_warning **out)
+{
 	struct tr_warning *times;
 	size_t i, n;
 	int r;
 
-	tr_times_init(&l.times, ts);
-	recorded_path(&l);
-	n = tr_times_finish(&l.times, &times);
+	n = tr_times_finish(&l->times, &times);
 	for (i = 0; i < n; i++)
-		add(&l, &times[i]);
+		add(l, &times[i]);
 	free(times);
-	for (r = 0; r < ts->nranks; r++)
-		leaks(&l, r);
-	*out = l.w;
-	return (int)l.n;
+	for (r = 0; r < l->ts->nranks; r++)
+		leaks(l, r);
+	*out = l->w;
+	n = l->n;
+	free(l);
+	return (int)n;
+}
+
+int tr_warnings(const struct eng_prog *prog, const struct mpiv_traceset *ts,
+		struct tr_warning **out)
+{
+	struct tr_warn_pass *l = tr_warnings_begin(ts);
+
+	tr_warnings_path(l, prog);
+	return tr_warnings_end(l, out);
 }

@@ -30,6 +30,13 @@ struct tr_opts {
 int tr_translate(const struct mpiv_traceset *ts, const struct tr_opts *opts, struct eng_prog *prog,
 		 struct mpiv_error *err);
 
+/* As tr_translate(), of every rank r's events [from[r], to[r]) alone: a segment of the run
+ * (tr_segment.c), which a rank whose trace goes on after to[r] ends as if it finished there.
+ * Event indices stay the trace's. */
+int tr_translate_range(const struct mpiv_traceset *ts, const struct tr_opts *opts,
+		       const size_t *from, const size_t *to, struct eng_prog *prog,
+		       struct mpiv_error *err);
+
 /* The receive a wildcard probe (event i of t) is fused with: the next call of its thread, if
  * it receives exactly the message the probe found (doc/semantics.md 4.5); else -1. */
 long tr_fused_receive(const struct mpiv_rank_trace *t, size_t i);
@@ -254,14 +261,16 @@ int tr_cut(const struct eng_prog *prog, const int32_t *st, struct eng_prog *out)
  * lock first), plus a margin. */
 long tr_search_depth(const struct eng_prog *prog);
 
-/* The searches the buffering modes given[0..n) need on prog, into out (room for 2 * n):
- * each mode, and after each buffered one its twin whose collectives all synchronise
- * (sync_colls) when some collective of prog lets a member leave before every other entered
- * (its rule with buffering is not ENG_COLL_ALL). MPI allows both, whatever the buffering, and
+/* Does some collective of prog let a member leave before every other entered, with
+ * buffering (its rule is not ENG_COLL_ALL)? */
+int tr_colls_partial(const struct eng_prog *prog);
+
+/* The searches the buffering modes given[0..n) need, into out (room for 2 * n): each mode,
+ * and with twins (tr_colls_partial() of the program) after each buffered one its twin whose
+ * collectives all synchronise (sync_colls). MPI allows both, whatever the buffering, and
  * with wildcard receives either can deadlock where the other does not (doc/semantics.md
  * 5.2). Returns the number of searches. */
-int tr_searches(const struct eng_prog *prog, const struct mpiv_buffering *given, int n,
-		struct mpiv_buffering *out);
+int tr_searches(int twins, const struct mpiv_buffering *given, int n, struct mpiv_buffering *out);
 
 /* 1 if no send of prog carries more than bytes: then a search with that eager threshold is
  * the search with every send buffered (ENG_BUF_INFINITE), state for state. */
@@ -381,6 +390,54 @@ struct tr_warning {
  * receive compared. Sets *out (the caller frees it) and returns how many; cannot fail. */
 int tr_warnings(const struct eng_prog *prog, const struct mpiv_traceset *ts,
 		struct tr_warning **out);
+
+/* The same in steps, for a run checked a segment at a time (tr_segment.c): begin, the
+ * recorded path of each segment's program in order, end (which frees the pass). */
+struct tr_warn_pass;
+struct tr_warn_pass *tr_warnings_begin(const struct mpiv_traceset *ts);
+void tr_warnings_path(struct tr_warn_pass *wp, const struct eng_prog *prog);
+int tr_warnings_end(struct tr_warn_pass *wp, struct tr_warning **out);
+
+/* ---- tr_segment.c: a long run, a segment at a time ---- */
+
+/* Places where every rank's trace can be cut so that nothing before waits for anything after:
+ * at[k * nranks + r] is rank r's first event after cut k (cuts in order). */
+struct tr_cuts {
+	int nranks;
+	int n;
+	size_t *at;
+};
+
+/* The cuts of ts into segments of about target events each, as far as its calls allow
+ * (doc/semantics.md 10): up to the first call that makes a choice or that a cut cannot pass,
+ * and only in a run every rank of which finished. Returns how many (0: none; release cuts
+ * either way with tr_cuts_release()). */
+int tr_cuts_find(const struct mpiv_traceset *ts, size_t target, struct tr_cuts *cuts);
+void tr_cuts_release(struct tr_cuts *cuts);
+
+/* The most buffering modes tr_check_segments() takes. */
+#define TR_SEGMENT_MODES 4
+
+/* What the segments of a run said, every one of them to its end in every search. */
+struct tr_segmented {
+	int twins; /* some collective lets a member leave early: the twin searches were made */
+	int nmodes;
+	struct mpiv_buffering modes[2 * TR_SEGMENT_MODES]; /* the searches (tr_searches()) */
+	long lead[2 * TR_SEGMENT_MODES]; /* per search: the choices its own pass took, summed */
+	struct tr_warning *warns;	 /* the recorded run's warnings (tr_warnings()) */
+	int nwarns;
+	int nsegments;
+	size_t most; /* events in the longest segment */
+};
+
+/* Check ts one segment of cuts at a time, each translated alone and searched by check's own
+ * pass in every search the modes given[0..ngiven) need: 1 when every segment ran to its end
+ * with every process done, on a single path, in every search (no deadlock anywhere; out
+ * filled, its warnings the caller's to free); 0 when some segment does not settle it (a
+ * choice, a deadlock, an erroneous call, too many messages in flight, a bad event): the
+ * whole program is to be checked instead. */
+int tr_check_segments(const struct mpiv_traceset *ts, const struct tr_cuts *cuts,
+		      const struct mpiv_buffering *given, int ngiven, struct tr_segmented *out);
 
 /* How a rank's run ended (tr_stop.c). */
 enum tr_stop_kind {

@@ -238,6 +238,20 @@ static void verify_pipeline(const struct mpiv_traceset *ts, enum eng_buffering b
 	eng_prog_release(&prog);
 }
 
+/* The run cut into segments of a few events and checked a segment at a time, as check does
+ * with a long one (translator/tr_segment.c). */
+static void segments(const struct mpiv_traceset *ts)
+{
+	static const struct mpiv_buffering given[] = {{MPIV_BUF_ZERO, 0, 0},
+						      {MPIV_BUF_INFINITE, 0, 0}};
+	struct tr_segmented seg;
+	struct tr_cuts cuts;
+
+	if (tr_cuts_find(ts, 2, &cuts) && tr_check_segments(ts, &cuts, given, 2, &seg))
+		free(seg.warns);
+	tr_cuts_release(&cuts);
+}
+
 void fuzz_pipeline(const struct mpiv_traceset *ts, const uint8_t *picks, size_t npicks)
 {
 	static const struct tr_opts modes[] = {
@@ -277,4 +291,5 @@ void fuzz_pipeline(const struct mpiv_traceset *ts, const uint8_t *picks, size_t 
 	}
 	verify_pipeline(ts, ENG_BUF_ZERO);
 	verify_pipeline(ts, ENG_BUF_INFINITE);
+	segments(ts);
 }

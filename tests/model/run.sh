@@ -126,6 +126,51 @@ else
 	fail "own pass = SPIN from the start: generated traces" "'$gen' not built (make check)"
 fi
 
+# A long run checked a segment at a time (translator/tr_segment.c) against it checked as one
+# program: on every case, and on generated traces, with segments of a few events (however
+# short the run, MPIVERIFY_SEGMENT_EVENTS), the same exit status, report and counterexamples.
+# The segments only ever answer "no deadlock"; elsewhere check goes on with the whole program.
+# compare_segments NAME DIR EVENTS: one case.
+compare_segments()
+{
+	local name=$1 dir=$2 a=$WORK/seg-a b=$WORK/seg-b
+	rm -rf "$a" "$b"
+	run_cmd "$a.log" 120 env MPIVERIFY_SEGMENT_EVENTS=0 "$MPIVERIFY" check "$dir" -o "$a"
+	local rca=$RC
+	run_cmd "$b.log" 120 env MPIVERIFY_SEGMENT_EVENTS="$3" "$MPIVERIFY" check "$dir" -o "$b"
+	WHY=''
+	test "$rca" -eq "$RC" || WHY="exit $rca, in segments $RC"
+	same_checks "$a" "$a.log" "$b" "$b.log"
+	if test -n "$WHY"; then
+		diff "$a.log.norm" "$b.log.norm" >"$WORK/seg.diff"
+		fail "segments = one program: $name" "$WHY" "$WORK/seg.diff"
+	else
+		pass "segments = one program: $name"
+	fi
+}
+for dir in "$SRCDIR"/tests/model/cases/*/ "$SRCDIR"/tests/model/reports/*/ \
+	"$SRCDIR"/tests/model/library/*/; do
+	compare_segments "$(basename "$dir")" "$dir" 3
+done
+if test -x "$gen"; then
+	for args in "halo 4 20" "halo 16 3" "mw 4 3" "farm 3 12"; do
+		dir=$WORK/gen-${args// /-}
+		for events in 1 7 40; do
+			compare_segments "generated $args, $events events" "$dir" "$events"
+		done
+	done
+	# a wildcard-free run is checked in segments indeed: its JSON says how many
+	run_cmd "$WORK/seg-halo.json" 60 env MPIVERIFY_SEGMENT_EVENTS=40 "$MPIVERIFY" check \
+		--json "$WORK/gen-halo-4-20" -o "$WORK/seg-halo"
+	if test "$RC" -eq 0 && grep -q '"segments": {' "$WORK/seg-halo.json" &&
+		grep -Eq '"count": ([2-9]|[1-9][0-9]+),' "$WORK/seg-halo.json"; then
+		pass "segments: a halo exchange is checked in segments"
+	else
+		fail "segments: a halo exchange is checked in segments" \
+			"exit $RC, or not in several \"segments\"" "$WORK/seg-halo.json"
+	fi
+fi
+
 # A search stopped by its time or memory limit (the memory limit is pan's, at run time) is
 # inconclusive (exit 5), never "no deadlock": a master receiving 64 results with
 # MPI_ANY_SOURCE from 8 workers, alternately with a tag and with MPI_ANY_TAG (so that the

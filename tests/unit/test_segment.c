@@ -1,0 +1,307 @@
+/* A long run checked a segment at a time (translator/tr_segment.c): every cut it finds is one
+ * (counted again here from scratch, the plain way), it finds the cuts a run plainly has, none
+ * in a rank whose threads call MPI, and where the segments answer "no deadlock" the whole
+ * program's complete search finds none either. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "tr_comm.h"
+#include "translate.h"
+#include "unit.h"
+#include "xalloc.h"
+
+/* Messages of one envelope before a cut: sent less received. */
+struct envelope {
+	int32_t from, to, comm, tag;
+	long balance;
+};
+
+struct recount {
+	struct envelope *env;
+	size_t n, cap;
+	long *colls; /* per engine communicator, per world rank: collectives entered */
+	int ncomms, nranks;
+};
+
+static void add_message(struct recount *rc, int32_t from, int32_t to, int32_t comm, int32_t tag,
+			long d)
+{
+	size_t i;
+
+	if (from == MPIV_PROC_NULL || to == MPIV_PROC_NULL)
+		return;
+	for (i = 0; i < rc->n; i++)
+		if (rc->env[i].from == from && rc->env[i].to == to && rc->env[i].comm == comm &&
+		    rc->env[i].tag == tag)
+			break;
+	if (i == rc->n) {
+		xgrow((void **)&rc->env, &rc->cap, rc->n + 1, sizeof(*rc->env));
+		memset(&rc->env[rc->n++], 0, sizeof(*rc->env));
+		rc->env[i].from = from;
+		rc->env[i].to = to;
+		rc->env[i].comm = comm;
+		rc->env[i].tag = tag;
+	}
+	rc->env[i].balance += d;
+}
+
+/* Is the cut at[0..nranks) one: every request made before it completed before it, every
+ * envelope even, every communicator's members through as many collectives? */
+static int is_cut(const struct mpiv_traceset *ts, const struct eng_prog *p,
+		  const struct tr_comms *cm, const size_t *at)
+{
+	struct recount rc;
+	int r, c, ok = 1;
+	size_t i;
+
+	memset(&rc, 0, sizeof(rc));
+	rc.ncomms = p->ncomms;
+	rc.nranks = ts->nranks;
+	rc.colls = xcalloc((size_t)p->ncomms * (size_t)ts->nranks, sizeof(*rc.colls));
+	for (r = 0; r < ts->nranks && ok; r++) {
+		const struct mpiv_rank_trace *t = &ts->ranks[r];
+		int32_t live[64];
+		int nlive = 0, k;
+
+		for (i = 0; i < at[r]; i++) {
+			const struct mpiv_event *ev = mpiv_trace_event(t, i);
+			enum mpiv_kind kind = mpiv_call_kind(ev->call);
+			uint32_t j;
+
+			c = tr_comms_id(cm, r, ev->comm);
+			if (kind == MPIV_KIND_SEND || kind == MPIV_KIND_ISEND ||
+			    kind == MPIV_KIND_SENDRECV)
+				add_message(&rc, r, ev->peer, c, ev->tag, 1);
+			if (kind == MPIV_KIND_RECV || kind == MPIV_KIND_IRECV)
+				add_message(&rc, ev->peer, r, c, ev->tag, -1);
+			if (kind == MPIV_KIND_SENDRECV)
+				add_message(&rc, ev->peer2, r, c, ev->tag2, -1);
+			if (kind == MPIV_KIND_COLL || kind == MPIV_KIND_ICOLL)
+				rc.colls[(size_t)c * (size_t)ts->nranks + (size_t)r]++;
+			if (kind == MPIV_KIND_COMM_GROUP && mpiv_trace_newcomm(t, ev->index)) {
+				c = tr_comms_id(cm, r, mpiv_trace_newcomm(t, ev->index)->id);
+				rc.colls[(size_t)c * (size_t)ts->nranks + (size_t)r]++;
+			}
+			if ((kind == MPIV_KIND_ISEND || kind == MPIV_KIND_IRECV ||
+			     kind == MPIV_KIND_ICOLL) &&
+			    nlive < 64)
+				live[nlive++] = ev->reqs[0].req;
+			for (j = 0; kind == MPIV_KIND_WAIT && j + ev->npending < ev->nreqs; j++)
+				for (k = 0; k < nlive; k++)
+					if (live[k] == ev->reqs[j].req) {
+						live[k] = live[--nlive];
+						break;
+					}
+		}
+		if (nlive)
+			ok = 0;
+	}
+	for (i = 0; ok && i < rc.n; i++)
+		if (rc.env[i].balance)
+			ok = 0;
+	for (c = 0; ok && c < p->ncomms; c++) {
+		const struct eng_comm *m = &p->comms[c];
+
+		for (r = 1; r < m->n; r++)
+			if (rc.colls[(size_t)c * (size_t)ts->nranks + (size_t)m->members[r]] !=
+			    rc.colls[(size_t)c * (size_t)ts->nranks + (size_t)m->members[0]])
+				ok = 0;
+	}
+	free(rc.env);
+	free(rc.colls);
+	return ok;
+}
+
+/* Every cut of dir's case, for segments of several lengths, is one, inside the ranks' runs
+ * and after the one before; returns (in ctx) how many were checked. */
+static void cuts_of_case(const char *dir, void *ctx)
+{
+	static const size_t targets[] = {1, 2, 3, 5, 8, 1000};
+	struct mpiv_traceset ts;
+	struct eng_prog p;
+	struct tr_comms cm;
+	struct mpiv_error err;
+	size_t k;
+	int j, r, *checked = ctx;
+
+	if (unit_case_load(dir, &ts))
+		return;
+	memset(&p, 0, sizeof(p));
+	p.nranks = ts.nranks;
+	mpiv_error_init(&err);
+	if (tr_comms_build(&ts, &p, &cm, &err)) {
+		tr_comms_release(&cm);
+		eng_prog_release(&p);
+		mpiv_traceset_release(&ts);
+		return; /* a case of bad communicators: no cut either */
+	}
+	for (k = 0; k < sizeof(targets) / sizeof(targets[0]); k++) {
+		struct tr_cuts cuts;
+		int n = tr_cuts_find(&ts, targets[k], &cuts);
+
+		CU_ASSERT_EQUAL(n, cuts.n);
+		for (j = 0; j < cuts.n; j++) {
+			const size_t *at = &cuts.at[(size_t)j * (size_t)ts.nranks];
+			int later = 0;
+
+			for (r = 0; r < ts.nranks; r++) {
+				CU_ASSERT(at[r] < ts.ranks[r].nevents);
+				if (j && at[r] < at[r - ts.nranks])
+					CU_FAIL("a cut before the one before");
+				if (!j || at[r] > at[r - ts.nranks])
+					later = 1;
+			}
+			CU_ASSERT(later);
+			if (!is_cut(&ts, &p, &cm, at)) {
+				fprintf(stderr, "\n%s: segments of %zu: cut %d is none\n", dir,
+					targets[k], j);
+				CU_FAIL("a cut that is none");
+			}
+			(*checked)++;
+		}
+		tr_cuts_release(&cuts);
+	}
+	tr_comms_release(&cm);
+	eng_prog_release(&p);
+	mpiv_traceset_release(&ts);
+}
+
+static void test_cuts_hold(void)
+{
+	int checked = 0;
+
+	unit_each_case(cuts_of_case, &checked);
+	/* the cases have runs to cut: a finder that never cuts would pass the rest */
+	CU_ASSERT(checked > 50);
+}
+
+#define INIT "{\"call\": \"MPI_Init\"}"
+#define FIN "{\"call\": \"MPI_Finalize\"}"
+#define SEND(peer, tag)                                                \
+	"{\"call\": \"MPI_Send\", \"peer\": " #peer ", \"tag\": " #tag \
+	", \"comm\": 0, \"bytes\": 4}"
+#define RECV(peer, tag)                                                \
+	"{\"call\": \"MPI_Recv\", \"peer\": " #peer ", \"tag\": " #tag \
+	", \"comm\": 0, \"bytes\": 4}"
+#define ISEND(peer, tag, req)                                           \
+	"{\"call\": \"MPI_Isend\", \"peer\": " #peer ", \"tag\": " #tag \
+	", \"comm\": 0, \"bytes\": "                                    \
+	"4, \"reqs\": [{\"req\": " #req "}]}"
+#define WAIT(req) "{\"call\": \"MPI_Wait\", \"reqs\": [{\"req\": " #req "}]}"
+
+/* Three round trips: a cut after each but the last, and none inside one (rank 0's Isend is
+ * waited for after rank 1's answer); with wildcards, no cut from the first on. */
+static void test_cut_positions(void)
+{
+	static const char *const plain[] = {
+		"[" INIT
+		", " ISEND(1, 0, 7) ", " RECV(1, 1) ", " WAIT(7) ", " ISEND(1, 0, 7) ", " RECV(
+			1, 1) ", " WAIT(7) ", " ISEND(1, 0, 7) ", " RECV(1, 1) ", " WAIT(7) ", " FIN
+											    "]",
+		"[" INIT ", " RECV(0, 0) ", " SEND(0, 1) ", " RECV(0, 0) ", " SEND(0, 1) ", " RECV(
+			0, 0) ", " SEND(0, 1) ", " FIN "]",
+		NULL,
+	};
+	static const char *const wild[] = {
+		"[" INIT ", " SEND(1, 0) ", " SEND(1, 0) ", " FIN "]",
+		"[" INIT ", " RECV(0, 0) ", {\"call\": \"MPI_Recv\", \"peer\": \"any\", \"tag\": 0, "
+					 "\"comm\": 0, \"bytes\": 4}, " FIN "]",
+		NULL,
+	};
+	static const size_t want[] = {4, 3, 7, 5};
+	struct mpiv_traceset ts;
+	struct tr_cuts cuts;
+
+	CU_ASSERT_FATAL(unit_load_case(plain, &ts) == 0);
+	CU_ASSERT_EQUAL(tr_cuts_find(&ts, 2, &cuts), 2);
+	if (cuts.n == 2)
+		CU_ASSERT(!memcmp(cuts.at, want, sizeof(want)));
+	tr_cuts_release(&cuts);
+	mpiv_traceset_release(&ts);
+	/* the last cut is after the first receive: the wildcard one after it is where they
+	 * stop */
+	CU_ASSERT_FATAL(unit_load_case(wild, &ts) == 0);
+	CU_ASSERT(tr_cuts_find(&ts, 1, &cuts) >= 1);
+	if (cuts.n >= 1) {
+		CU_ASSERT_EQUAL(cuts.at[2 * (cuts.n - 1)], 2);
+		CU_ASSERT_EQUAL(cuts.at[2 * (cuts.n - 1) + 1], 2);
+	}
+	tr_cuts_release(&cuts);
+	mpiv_traceset_release(&ts);
+}
+
+/* A rank whose threads call MPI is never cut: a later call of one thread may take the message
+ * an earlier call of another took in the run (the model case threads-receive-race). */
+static void test_threads_not_cut(void)
+{
+	char dir[1024];
+	struct mpiv_traceset ts;
+	struct tr_cuts cuts;
+
+	snprintf(dir, sizeof(dir), "%s/threads-receive-race", unit_cases_dir());
+	if (unit_case_load(dir, &ts))
+		return;
+	CU_ASSERT_EQUAL(tr_cuts_find(&ts, 1, &cuts), 0);
+	tr_cuts_release(&cuts);
+	mpiv_traceset_release(&ts);
+}
+
+/* Where the segments answer, every mode's complete search of the whole program finds no
+ * deadlock; counts (in ctx) the cases they answered. */
+static void segments_of_case(const char *dir, void *ctx)
+{
+	static const struct mpiv_buffering given[] = {{MPIV_BUF_ZERO, 0, 0},
+						      {MPIV_BUF_INFINITE, 0, 0},
+						      {MPIV_BUF_EAGER, 16, 0}};
+	struct mpiv_traceset ts;
+	struct tr_segmented seg;
+	struct tr_cuts cuts;
+	int m, *answered = ctx;
+
+	if (unit_case_load(dir, &ts))
+		return;
+	if (tr_cuts_find(&ts, 3, &cuts) &&
+	    tr_check_segments(&ts, &cuts, given, (int)(sizeof(given) / sizeof(given[0])), &seg)) {
+		(*answered)++;
+		for (m = 0; m < seg.nmodes; m++) {
+			struct eng_prog prog;
+			long done, dl;
+
+			if (unit_case_translate(dir, &ts, (enum eng_buffering)seg.modes[m].mode,
+						seg.modes[m].bytes, &prog))
+				break;
+			prog.sync_colls = seg.modes[m].sync_colls;
+			dl = unit_explore(&prog, &done);
+			if (dl != 0) {
+				fprintf(stderr,
+					"\n%s: the segments say no deadlock, the whole program "
+					"has %ld deadlock states (mode %d)\n",
+					dir, dl, m);
+				CU_FAIL("segments and the whole program disagree");
+			}
+			eng_prog_release(&prog);
+		}
+		free(seg.warns);
+	}
+	tr_cuts_release(&cuts);
+	mpiv_traceset_release(&ts);
+}
+
+static void test_segments_as_whole(void)
+{
+	int answered = 0;
+
+	unit_each_case(segments_of_case, &answered);
+	CU_ASSERT(answered > 5);
+}
+
+static CU_TestInfo segment_tests[] = {
+	{"every cut found is one", test_cuts_hold},
+	{"cuts between round trips, none past a wildcard", test_cut_positions},
+	{"no cut in a rank with threads", test_threads_not_cut},
+	{"no deadlock by segments: none in the whole program", test_segments_as_whole},
+	CU_TEST_INFO_NULL,
+};
+
+CU_SuiteInfo segment_suite = {"segments", NULL, NULL, NULL, NULL, segment_tests};

@@ -1,0 +1,527 @@
+/* Translator: a long run checked a segment at a time (doc/semantics.md 10), so that check's
+ * memory follows a segment's program, not the whole run's.
+ *
+ * A cut is a position in every rank's trace such that nothing before it waits for anything
+ * after it: every message sent before it is received before it and the other way round, every
+ * request made before it is completed before it, and the members of each communicator have
+ * entered as many collectives before it. Where, before the cut, every receive names its
+ * source and tag and no rank has a choice to make, the matching is a function of the calls:
+ * the k-th receive of rank d from rank s on a communicator with a tag takes the k-th such
+ * message (MPI-4.1 3.5, "Order"), and a rank, whose calls come from one thread, posts its
+ * receives after the cut only once those before it have taken their messages. Each segment is then a program of its own: a rank can wait
+ * only for calls of its own segment, so the whole run deadlocks in a mode exactly when some
+ * segment does, the first that does ending where the whole run would (the engine's steps
+ * commute, models/README.md, "Why this shape"). Where a segment has a choice to make, a
+ * deadlock, or anything the single path does not settle, the caller checks the whole program
+ * instead: the segments only ever answer "no deadlock". */
+#include <stdlib.h>
+#include <string.h>
+
+#include "tr_comm.h"
+#include "translate.h"
+#include "xalloc.h"
+
+/* The messages on one envelope so far: those rank `from` sent to rank `to` on engine
+ * communicator comm with tag, less the receives `to` posted for them. An envelope at zero
+ * stays, for the next message on it, until the table is rebuilt. */
+struct chan {
+	int32_t from, to, comm, tag;
+	int64_t balance;
+	int used;
+};
+
+/* Where one rank's trace is being read. */
+struct cursor {
+	size_t at;    /* its next event */
+	size_t limit; /* its MPI_Finalize: every cut comes before it */
+	size_t goal;  /* where the cut being sought would be, as far as this rank goes */
+	/* why it cannot be cut here: envelopes it owes messages or receives on,
+	 * communicators whose collectives it has entered fewer of, live requests (one) */
+	long lag;
+	long live;    /* its requests made and not completed */
+	uint8_t *req; /* request id -> live */
+	size_t nreq;  /* room in req */
+};
+
+/* One engine communicator's collectives: how many each member entered (by its place in
+ * the communicator), and the most any did. */
+struct coll_count {
+	uint64_t *n;
+	uint64_t most;
+};
+
+struct finder {
+	const struct mpiv_traceset *ts;
+	struct eng_prog comms_of; /* the communicators only (tr_comms_build()) */
+	struct tr_comms cm;
+	struct cursor *cur;
+	struct coll_count *coll; /* by engine communicator */
+	struct chan *slot;	 /* open addressing */
+	size_t cap, used, live;	 /* slots, slots taken, envelopes not at zero */
+};
+
+static size_t chan_hash(int32_t from, int32_t to, int32_t comm, int32_t tag)
+{
+	uint64_t h = (uint64_t)(uint32_t)from * 0x9e3779b97f4a7c15ULL;
+
+	h ^= (uint64_t)(uint32_t)to + 0x7f4a7c159e3779b9ULL + (h << 6) + (h >> 2);
+	h ^= (uint64_t)(uint32_t)comm * 0xc2b2ae3d27d4eb4fULL + (h << 6) + (h >> 2);
+	h ^= (uint64_t)(uint32_t)tag * 0x165667b19e3779f9ULL + (h << 6) + (h >> 2);
+	return (size_t)(h ^ (h >> 29));
+}
+
+/* Room for the envelopes not at zero, the others dropped. */
+static void chan_rehash(struct finder *f)
+{
+	struct chan *old = f->slot;
+	size_t oldcap = f->cap, i;
+
+	f->cap = 64;
+	while (f->cap < 4 * (f->live + 1))
+		f->cap *= 2;
+	f->slot = xcalloc(f->cap, sizeof(*f->slot));
+	f->used = 0;
+	for (i = 0; i < oldcap; i++) {
+		size_t k;
+
+		if (!old[i].used || !old[i].balance)
+			continue;
+		k = chan_hash(old[i].from, old[i].to, old[i].comm, old[i].tag) & (f->cap - 1);
+		while (f->slot[k].used)
+			k = (k + 1) & (f->cap - 1);
+		f->slot[k] = old[i];
+		f->used++;
+	}
+	free(old);
+}
+
+/* The lagging rank of a balance: the receiver while messages wait for it, the sender while
+ * receives do; -1 when even. */
+static int32_t lagging(const struct chan *c, int64_t balance)
+{
+	return balance > 0 ? c->to : balance < 0 ? c->from : -1;
+}
+
+/* Add d (a send: 1, a receive: -1) to the balance of the envelope, and to the lag of the rank
+ * that falls behind, or catches up, by it. */
+static void chan_add(struct finder *f, int32_t from, int32_t to, int32_t comm, int32_t tag, int d)
+{
+	struct chan *c;
+	int32_t before, after;
+	size_t k;
+
+	if (!f->cap || 2 * (f->used + 1) > f->cap)
+		chan_rehash(f);
+	k = chan_hash(from, to, comm, tag) & (f->cap - 1);
+	for (;; k = (k + 1) & (f->cap - 1)) {
+		c = &f->slot[k];
+		if (!c->used ||
+		    (c->from == from && c->to == to && c->comm == comm && c->tag == tag))
+			break;
+	}
+	if (!c->used) {
+		c->from = from;
+		c->to = to;
+		c->comm = comm;
+		c->tag = tag;
+		c->balance = 0;
+		c->used = 1;
+		f->used++;
+	}
+	before = lagging(c, c->balance);
+	f->live -= c->balance != 0;
+	c->balance += d;
+	f->live += c->balance != 0;
+	after = lagging(c, c->balance);
+	if (before != after) {
+		if (before >= 0)
+			f->cur[before].lag--;
+		if (after >= 0)
+			f->cur[after].lag++;
+	}
+}
+
+/* Rank r entered a collective on engine communicator c. Returns 0, or -1 if r is no member
+ * (the translator says why). */
+static int coll_enter(struct finder *f, int r, int c)
+{
+	const struct eng_comm *cm = &f->comms_of.comms[c];
+	struct coll_count *cc = &f->coll[c];
+	int32_t i, me = -1;
+
+	for (i = 0; i < cm->n; i++)
+		if (cm->members[i] == r)
+			me = i;
+	if (me < 0)
+		return -1;
+	if (!cc->n)
+		cc->n = xcalloc((size_t)cm->n, sizeof(*cc->n));
+	if (cc->n[me] == cc->most) {
+		/* the first to enter the next one: every member at the old most falls behind */
+		for (i = 0; i < cm->n; i++)
+			if (i != me && cc->n[i] == cc->most)
+				f->cur[cm->members[i]].lag++;
+		cc->most++;
+	} else if (cc->n[me] + 1 == cc->most) {
+		f->cur[r].lag--; /* caught up */
+	}
+	cc->n[me]++;
+	return 0;
+}
+
+/* Request req of rank r is live (1) or not (0) now. Returns 0, or -1 for an id that cannot be
+ * one. */
+static int req_set(struct finder *f, int r, int32_t req, int live)
+{
+	struct cursor *c = &f->cur[r];
+
+	if (req < 0)
+		return live ? -1 : 0;
+	if ((size_t)req >= c->nreq) {
+		size_t old = c->nreq;
+
+		if (!live)
+			return 0;
+		xgrow((void **)&c->req, &c->nreq, (size_t)req + 1, sizeof(*c->req));
+		memset(c->req + old, 0, c->nreq - old);
+	}
+	if (c->req[req] == live)
+		return 0;
+	c->req[req] = (uint8_t)live;
+	c->live += live ? 1 : -1;
+	if (live && c->live == 1)
+		c->lag++;
+	else if (!live && c->live == 0)
+		c->lag--;
+	return 0;
+}
+
+/* A peer a message can be counted on: a world rank, or MPI_PROC_NULL (0: nothing to count);
+ * -1 for one that makes the matching a choice (MPI_ANY_SOURCE) or is out of the world. */
+static int countable_peer(const struct finder *f, int32_t peer)
+{
+	if (peer == MPIV_PROC_NULL)
+		return 0;
+	return peer >= 0 && peer < f->ts->nranks ? 1 : -1;
+}
+
+/* Count one send (send 1) or receive of rank r with peer and tag on trace communicator comm.
+ * Returns 0, or -1 where the matching is no function of the calls alone (a wildcard). */
+static int count_p2p(struct finder *f, int r, int32_t peer, int32_t tag, int32_t comm, int send)
+{
+	int c = tr_comms_id(&f->cm, r, comm), p = countable_peer(f, peer);
+
+	if (p < 0 || c < 0 || tr_comms_split(&f->cm, c) || tag < 0)
+		return -1;
+	if (!p)
+		return 0;
+	if (send)
+		chan_add(f, r, peer, c, tag, 1);
+	else
+		chan_add(f, peer, r, c, tag, -1);
+	return 0;
+}
+
+/* Take rank r's next event into the counts. Returns 0, or -1 for an event a cut cannot pass:
+ * one that makes a choice (a wildcard, an any-completion, a probe, another thread, ready or
+ * buffered sends), or one this file does not follow (persistent, one-sided, cancelled,
+ * generalized requests, intercommunicators). */
+static int step(struct finder *f, int r)
+{
+	const struct mpiv_rank_trace *t = &f->ts->ranks[r];
+	const struct mpiv_event *ev = mpiv_trace_event(t, f->cur[r].at);
+	enum mpiv_kind kind = mpiv_call_kind(ev->call);
+	unsigned flags = mpiv_call_flags(ev->call);
+	uint32_t j;
+	int c;
+
+	if (ev->thread != 0 || (ev->flags & MPIV_EV_INCOMPLETE) ||
+	    (flags & (MPIV_F_READY | MPIV_F_BUFFERED)))
+		return -1;
+	switch (kind) {
+	case MPIV_KIND_INIT:
+	case MPIV_KIND_LOCAL:
+	case MPIV_KIND_COMM_FREE:
+		break;
+	case MPIV_KIND_SEND:
+	case MPIV_KIND_RECV:
+		if (count_p2p(f, r, ev->peer, ev->tag, ev->comm, kind == MPIV_KIND_SEND))
+			return -1;
+		break;
+	case MPIV_KIND_ISEND:
+	case MPIV_KIND_IRECV:
+		if (ev->nreqs != 1 ||
+		    count_p2p(f, r, ev->peer, ev->tag, ev->comm, kind == MPIV_KIND_ISEND) ||
+		    req_set(f, r, ev->reqs[0].req, 1))
+			return -1;
+		break;
+	case MPIV_KIND_SENDRECV:
+		if (count_p2p(f, r, ev->peer, ev->tag, ev->comm, 1) ||
+		    count_p2p(f, r, ev->peer2, ev->tag2, ev->comm, 0))
+			return -1;
+		break;
+	case MPIV_KIND_WAIT:
+		if (mpiv_call_any_completion(ev->call) || ev->npending > ev->nreqs)
+			return -1;
+		for (j = 0; j + ev->npending < ev->nreqs; j++)
+			req_set(f, r, ev->reqs[j].req, 0);
+		break;
+	case MPIV_KIND_PROBE:
+		/* an MPI_Iprobe that found nothing changes nothing */
+		if (ev->src != MPIV_NONE)
+			return -1;
+		break;
+	case MPIV_KIND_COLL:
+	case MPIV_KIND_ICOLL:
+		c = tr_comms_id(&f->cm, r, ev->comm);
+		if (ev->call == MPIV_CALL_Intercomm_create || c < 0 || tr_comms_split(&f->cm, c) ||
+		    coll_enter(f, r, c))
+			return -1;
+		if (kind == MPIV_KIND_ICOLL &&
+		    (ev->nreqs != 1 || req_set(f, r, ev->reqs[0].req, 1)))
+			return -1;
+		break;
+	case MPIV_KIND_COMM_GROUP: {
+		const struct mpiv_newcomm *nc = mpiv_trace_newcomm(t, ev->index);
+
+		if (!nc)
+			break; /* not a member of the group: no effect */
+		c = tr_comms_id(&f->cm, r, nc->id);
+		if (c < 0 || tr_comms_split(&f->cm, c) || coll_enter(f, r, c))
+			return -1;
+		break;
+	}
+	default:
+		return -1;
+	}
+	f->cur[r].at++;
+	return 0;
+}
+
+/* Move every rank to its goal, and on until none lags. Returns 1 at a cut, 0 where there is
+ * none before some rank's MPI_Finalize, -1 at an event no cut can pass. */
+static int seek_cut(struct finder *f)
+{
+	int r, moved;
+
+	do {
+		moved = 0;
+		for (r = 0; r < f->ts->nranks; r++) {
+			struct cursor *c = &f->cur[r];
+
+			while ((c->at < c->goal || c->lag > 0) && c->at < c->limit) {
+				if (step(f, r))
+					return -1;
+				moved = 1;
+			}
+			if (c->lag > 0)
+				return 0;
+		}
+	} while (moved);
+	return 1;
+}
+
+/* Each rank's MPI_Finalize, which every cut comes before. Returns 0, or -1 if a rank did not
+ * end in one. */
+static int find_limits(struct finder *f)
+{
+	int r;
+
+	for (r = 0; r < f->ts->nranks; r++) {
+		const struct mpiv_rank_trace *t = &f->ts->ranks[r];
+
+		if (!t->nevents || t->absent ||
+		    mpiv_call_kind(mpiv_trace_event(t, t->nevents - 1)->call) != MPIV_KIND_FINALIZE)
+			return -1;
+		f->cur[r].limit = t->nevents - 1;
+	}
+	return 0;
+}
+
+static void finder_release(struct finder *f)
+{
+	int r, c;
+
+	for (r = 0; f->cur && r < f->ts->nranks; r++)
+		free(f->cur[r].req);
+	free(f->cur);
+	for (c = 0; f->coll && c < f->comms_of.ncomms; c++)
+		free(f->coll[c].n);
+	free(f->coll);
+	free(f->slot);
+	tr_comms_release(&f->cm);
+	eng_prog_release(&f->comms_of);
+}
+
+int tr_cuts_find(const struct mpiv_traceset *ts, size_t target, struct tr_cuts *cuts)
+{
+	struct finder f;
+	struct mpiv_error err;
+	size_t total = 0, cap = 0;
+	int r, rc;
+
+	memset(cuts, 0, sizeof(*cuts));
+	cuts->nranks = ts->nranks;
+	if (ts->nranks < 1 || !tr_all_finished(ts))
+		return 0;
+	/* a rank's threads make their calls in no order the trace gives: one's later call may
+	 * take a message another's earlier one did in the run */
+	for (r = 0; r < ts->nranks; r++)
+		if (ts->ranks[r].threaded)
+			return 0;
+	memset(&f, 0, sizeof(f));
+	f.ts = ts;
+	mpiv_error_init(&err);
+	f.comms_of.nranks = ts->nranks;
+	if (tr_comms_build(ts, &f.comms_of, &f.cm, &err)) {
+		finder_release(&f);
+		return 0;
+	}
+	f.cur = xcalloc((size_t)ts->nranks, sizeof(*f.cur));
+	f.coll = xcalloc((size_t)(f.comms_of.ncomms ? f.comms_of.ncomms : 1), sizeof(*f.coll));
+	if (find_limits(&f)) {
+		finder_release(&f);
+		return 0;
+	}
+	for (r = 0; r < ts->nranks; r++)
+		total += ts->ranks[r].nevents;
+	for (;;) {
+		int all_end = 1;
+
+		for (r = 0; r < ts->nranks; r++) {
+			struct cursor *c = &f.cur[r];
+			/* each rank's share of the segment, by its share of the run */
+			size_t share = (size_t)((double)target * (double)ts->ranks[r].nevents /
+						(double)total) +
+				       1;
+
+			c->goal = c->limit - c->at > share ? c->at + share : c->limit;
+		}
+		rc = seek_cut(&f);
+		if (rc <= 0)
+			break;
+		for (r = 0; r < ts->nranks; r++)
+			if (f.cur[r].at < f.cur[r].limit)
+				all_end = 0;
+		if (all_end)
+			break; /* the last segment would hold only the MPI_Finalize calls */
+		xgrow((void **)&cuts->at, &cap, (size_t)(cuts->n + 1) * (size_t)ts->nranks,
+		      sizeof(*cuts->at));
+		for (r = 0; r < ts->nranks; r++)
+			cuts->at[(size_t)cuts->n * (size_t)ts->nranks + (size_t)r] = f.cur[r].at;
+		cuts->n++;
+	}
+	finder_release(&f);
+	return cuts->n;
+}
+
+void tr_cuts_release(struct tr_cuts *cuts)
+{
+	free(cuts->at);
+	memset(cuts, 0, sizeof(*cuts));
+}
+
+/* Segment j of cuts, as each rank's first event and the one after its last, into from and to
+ * (room for nranks each). */
+static void segment_bounds(const struct mpiv_traceset *ts, const struct tr_cuts *cuts, int j,
+			   size_t *from, size_t *to)
+{
+	int r;
+
+	for (r = 0; r < ts->nranks; r++) {
+		size_t n = (size_t)ts->nranks;
+
+		from[r] = j ? cuts->at[(size_t)(j - 1) * n + (size_t)r] : 0;
+		to[r] = j < cuts->n ? cuts->at[(size_t)j * n + (size_t)r] : ts->ranks[r].nevents;
+	}
+}
+
+/* Every search of out on one segment's program: check's own pass, which must end with every
+ * process done, no choice ever offered but one at a time, and no room missing for messages.
+ * Returns 0, or -1 where the segment does not settle it. */
+static int search_segment(struct eng_prog *prog, struct tr_segmented *out)
+{
+	int32_t *st = xmalloc(eng_state_bytes(prog));
+	int m, rc = 0;
+
+	for (m = 0; m < out->nmodes && !rc; m++) {
+		long lead;
+
+		eng_set_buffering(prog, (enum eng_buffering)out->modes[m].mode,
+				  out->modes[m].bytes);
+		prog->sync_colls = out->modes[m].sync_colls;
+		lead = tr_forced_path(prog, st);
+		if (st[ENG_ST_NCHOICES] > 0 || st[ENG_ST_OVERFLOW] || st[ENG_ST_ERROR] ||
+		    !eng_all_done(prog, st))
+			rc = -1;
+		out->lead[m] += lead;
+	}
+	free(st);
+	return rc;
+}
+
+/* One try of tr_check_segments() with the searches twins says. Returns 1 when decided, 0 when
+ * not, -1 when a segment asks for the twins and twins is 0 (try again with them). */
+static int check_segments(const struct mpiv_traceset *ts, const struct tr_cuts *cuts,
+			  const struct mpiv_buffering *given, int ngiven, int twins,
+			  struct tr_segmented *out)
+{
+	size_t *from = xcalloc((size_t)ts->nranks, sizeof(*from));
+	size_t *to = xcalloc((size_t)ts->nranks, sizeof(*to));
+	struct tr_opts topts = {(enum eng_buffering)given[0].mode, given[0].bytes, 0, 0};
+	struct tr_warn_pass *wp = tr_warnings_begin(ts);
+	struct mpiv_error err;
+	int j, r, rc = 1;
+
+	out->twins = twins;
+	out->nmodes = tr_searches(twins, given, ngiven, out->modes);
+	memset(out->lead, 0, sizeof(out->lead));
+	out->most = 0;
+	for (j = 0; j <= cuts->n && rc == 1; j++) {
+		struct eng_prog prog;
+		size_t events = 0;
+
+		segment_bounds(ts, cuts, j, from, to);
+		mpiv_error_init(&err);
+		/* a bad event: the whole program's translation says which, as usual */
+		if (tr_translate_range(ts, &topts, from, to, &prog, &err)) {
+			rc = 0;
+			break;
+		}
+		if (!twins && tr_colls_partial(&prog))
+			rc = -1;
+		else if (search_segment(&prog, out))
+			rc = 0;
+		else
+			tr_warnings_path(wp, &prog);
+		eng_prog_release(&prog);
+		for (r = 0; r < ts->nranks; r++)
+			events += to[r] - from[r];
+		if (events > out->most)
+			out->most = events;
+	}
+	out->nwarns = tr_warnings_end(wp, &out->warns);
+	if (rc != 1) {
+		free(out->warns);
+		out->warns = NULL;
+		out->nwarns = 0;
+	}
+	out->nsegments = cuts->n + 1;
+	free(from);
+	free(to);
+	return rc;
+}
+
+int tr_check_segments(const struct mpiv_traceset *ts, const struct tr_cuts *cuts,
+		      const struct mpiv_buffering *given, int ngiven, struct tr_segmented *out)
+{
+	int rc;
+
+	memset(out, 0, sizeof(*out));
+	if (ngiven < 1 || ngiven > TR_SEGMENT_MODES)
+		return 0;
+	rc = check_segments(ts, cuts, given, ngiven, 0, out);
+	if (rc < 0)
+		rc = check_segments(ts, cuts, given, ngiven, 1, out);
+	return rc == 1;
+}
