@@ -81,29 +81,41 @@ done
 # searching from the start (MPIVERIFY_SPIN_FROM_START), on every case, in every mode its
 # expect file names and in the default ones, and on generated traces: the same exit status,
 # the same report, the same counterexamples.
-# compare_ways NAME DIR ARGS...: one case.
+# compare_checks WHAT NAME DIR ENV-A ENV-B [ARGS...]: check DIR ARGS with the variable setting
+# ENV-A and with ENV-B ("" for none) gives the same exit status, report and counterexamples;
+# the two reports, if not, are kept as cmp-N.a and cmp-N.b.
+ncompared=0
+compare_checks()
+{
+	local what=$1 name=$2 dir=$3 ea=$4 eb=$5 a=$WORK/cmp-a b=$WORK/cmp-b
+	shift 5
+	rm -rf "$a" "$b"
+	# shellcheck disable=SC2086 # an empty setting is no word
+	run_cmd "$a.log" 120 env $ea "$MPIVERIFY" check "$dir" "$@" -o "$a"
+	local rca=$RC
+	# shellcheck disable=SC2086
+	run_cmd "$b.log" 120 env $eb "$MPIVERIFY" check "$dir" "$@" -o "$b"
+	WHY=''
+	test "$rca" -eq "$RC" || WHY="exit $rca, then $RC"
+	same_checks "$a" "$a.log" "$b" "$b.log"
+	ncompared=$((ncompared + 1))
+	if test -n "$WHY"; then
+		diff "$a.log.norm" "$b.log.norm" >"$WORK/cmp.diff"
+		fail "$what: $name" "$WHY" "$WORK/cmp.diff"
+		cp "$a.log.norm" "$WORK/cmp-$ncompared.a"
+		cp "$b.log.norm" "$WORK/cmp-$ncompared.b"
+	else
+		pass "$what: $name"
+	fi
+}
+# compare_ways NAME DIR [ARGS...]: check's own pass against SPIN from the start.
 compare_ways()
 {
-	local name=$1 dir=$2 a=$WORK/ways-a b=$WORK/ways-b
+	local name=$1 dir=$2
 	shift 2
-	rm -rf "$a" "$b"
-	run_cmd "$a.log" 120 "$MPIVERIFY" check "$dir" "$@" -o "$a"
-	local rca=$RC
-	run_cmd "$b.log" 120 env MPIVERIFY_SPIN_FROM_START=1 "$MPIVERIFY" check "$dir" "$@" -o "$b"
-	WHY=''
-	test "$rca" -eq "$RC" || WHY="exit $rca, from the start $RC"
-	same_checks "$a" "$a.log" "$b" "$b.log"
-	if test -n "$WHY"; then
-		diff "$a.log.norm" "$b.log.norm" >"$WORK/ways.diff"
-		fail "own pass = SPIN from the start: $name" "$WHY" "$WORK/ways.diff"
-		cp "$a.log.norm" "$WORK/ways-$nways.a"
-		cp "$b.log.norm" "$WORK/ways-$nways.b"
-	else
-		pass "own pass = SPIN from the start: $name"
-	fi
-	nways=$((nways + 1))
+	compare_checks "own pass = SPIN from the start" "$name" "$dir" "" \
+		MPIVERIFY_SPIN_FROM_START=1 "$@"
 }
-nways=0
 for dir in "$SRCDIR"/tests/model/cases/*/ "$SRCDIR"/tests/model/reports/*/ \
 	"$SRCDIR"/tests/model/library/*/; do
 	name=$(basename "$dir")
@@ -133,20 +145,8 @@ fi
 # compare_segments NAME DIR EVENTS: one case.
 compare_segments()
 {
-	local name=$1 dir=$2 a=$WORK/seg-a b=$WORK/seg-b
-	rm -rf "$a" "$b"
-	run_cmd "$a.log" 120 env MPIVERIFY_SEGMENT_EVENTS=0 "$MPIVERIFY" check "$dir" -o "$a"
-	local rca=$RC
-	run_cmd "$b.log" 120 env MPIVERIFY_SEGMENT_EVENTS="$3" "$MPIVERIFY" check "$dir" -o "$b"
-	WHY=''
-	test "$rca" -eq "$RC" || WHY="exit $rca, in segments $RC"
-	same_checks "$a" "$a.log" "$b" "$b.log"
-	if test -n "$WHY"; then
-		diff "$a.log.norm" "$b.log.norm" >"$WORK/seg.diff"
-		fail "segments = one program: $name" "$WHY" "$WORK/seg.diff"
-	else
-		pass "segments = one program: $name"
-	fi
+	compare_checks "segments = one program" "$1" "$2" MPIVERIFY_SEGMENT_EVENTS=0 \
+		MPIVERIFY_SEGMENT_EVENTS="$3"
 }
 for dir in "$SRCDIR"/tests/model/cases/*/ "$SRCDIR"/tests/model/reports/*/ \
 	"$SRCDIR"/tests/model/library/*/; do

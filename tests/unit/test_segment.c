@@ -205,8 +205,9 @@ static void test_cut_positions(void)
 	};
 	static const char *const wild[] = {
 		"[" INIT ", " SEND(1, 0) ", " SEND(1, 0) ", " FIN "]",
-		"[" INIT ", " RECV(0, 0) ", {\"call\": \"MPI_Recv\", \"peer\": \"any\", \"tag\": 0, "
-					 "\"comm\": 0, \"bytes\": 4}, " FIN "]",
+		"[" INIT
+		", " RECV(0, 0) ", {\"call\": \"MPI_Recv\", \"peer\": \"any\", \"tag\": 0, "
+				"\"comm\": 0, \"bytes\": 4}, " FIN "]",
 		NULL,
 	};
 	static const size_t want[] = {4, 3, 7, 5};
