@@ -871,10 +871,12 @@ static const struct mpiv_event *hold_event(struct builder *b, size_t i)
 	return &b->ev;
 }
 
-/* Rank t's events [from, to) become its processes' instructions. A segment that ends before
- * the trace does (tr_segment.c) ends as if the rank finished there. */
+/* Rank t's events [from, to) become its processes' instructions, its persistent requests
+ * tmpl[0..ntmpl) made before from. A segment that ends before the trace does
+ * (tr_segment.c) ends as if the rank finished there. */
 static int build_rank(const struct mpiv_traceset *ts, const struct mpiv_rank_trace *t, size_t from,
-		      size_t to, struct builder *b, struct mpiv_error *err)
+		      size_t to, const struct tr_tmpl *tmpl, size_t ntmpl, struct builder *b,
+		      struct mpiv_error *err)
 {
 	size_t i;
 	uint32_t j;
@@ -887,6 +889,10 @@ static int build_rank(const struct mpiv_traceset *ts, const struct mpiv_rank_tra
 	if (to < t->nevents)
 		stop.kind = TR_FINISHED;
 	b->threaded = t->threaded;
+	for (i = 0; i < ntmpl; i++) {
+		grow_reqs(b, tmpl[i].req);
+		b->req_tmpl[tmpl[i].req] = (int32_t)tmpl[i].event;
+	}
 	for (i = from; i < to; i++) {
 		const struct mpiv_event *ev = hold_event(b, i);
 		enum mpiv_kind kind = mpiv_call_kind(ev->call);
@@ -1403,12 +1409,12 @@ static void one_variant_each(struct eng_prog *p)
 int tr_translate(const struct mpiv_traceset *ts, const struct tr_opts *opts, struct eng_prog *prog,
 		 struct mpiv_error *err)
 {
-	return tr_translate_range(ts, opts, NULL, NULL, prog, err);
+	return tr_translate_segment(ts, opts, NULL, 0, prog, err);
 }
 
-int tr_translate_range(const struct mpiv_traceset *ts, const struct tr_opts *opts,
-		       const size_t *from, const size_t *to, struct eng_prog *prog,
-		       struct mpiv_error *err)
+int tr_translate_segment(const struct mpiv_traceset *ts, const struct tr_opts *opts,
+			 const struct tr_cuts *cuts, int j, struct eng_prog *prog,
+			 struct mpiv_error *err)
 {
 	struct tr_comms comms;
 	int r, i, nsends = 0;
@@ -1455,8 +1461,19 @@ int tr_translate_range(const struct mpiv_traceset *ts, const struct tr_opts *opt
 		b.coll_seq = xcalloc((size_t)prog->ncomms, sizeof(*b.coll_seq));
 		b.w = &wins;
 		b.proc_base = prog->nprocs;
-		rc = build_rank(ts, &ts->ranks[r], from ? from[r] : 0,
-				to ? to[r] : ts->ranks[r].nevents, &b, err);
+		if (cuts) {
+			/* the persistent requests it has at cut j - 1, where the segment starts */
+			size_t from, to,
+				k = (size_t)(j ? j - 1 : 0) * (size_t)ts->nranks + (size_t)r;
+
+			tr_segment_bounds(ts, cuts, j, r, &from, &to);
+			rc = build_rank(ts, &ts->ranks[r], from, to,
+					j ? cuts->tmpl + cuts->first[k] : NULL,
+					j ? cuts->first[k + 1] - cuts->first[k] : 0, &b, err);
+		} else {
+			rc = build_rank(ts, &ts->ranks[r], 0, ts->ranks[r].nevents, NULL, 0, &b,
+					err);
+		}
 		free(b.coll_seq);
 		free(b.win_of);
 		free(b.open);

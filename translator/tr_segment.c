@@ -30,6 +30,13 @@ struct chan {
 	int used;
 };
 
+/* A persistent request: the envelope each start posts, from its template. */
+struct tmpl {
+	int64_t event; /* its MPI_Send_init or MPI_Recv_init; -1: no persistent request */
+	int32_t peer, tag, comm;
+	int send;
+};
+
 /* Where one rank's trace is being read. */
 struct cursor {
 	size_t at;    /* its next event */
@@ -38,9 +45,11 @@ struct cursor {
 	/* why it cannot be cut here: envelopes it owes messages or receives on,
 	 * communicators whose collectives it has entered fewer of, live requests (one) */
 	long lag;
-	long live;    /* its requests made and not completed */
-	uint8_t *req; /* request id -> live */
-	size_t nreq;  /* room in req */
+	long live;	   /* its requests made and not completed */
+	uint8_t *req;	   /* request id -> live */
+	size_t nreq;	   /* room in req */
+	struct tmpl *tmpl; /* request id -> the persistent request it is, if it is one */
+	size_t ntmpl;	   /* room in tmpl */
 };
 
 /* One engine communicator's collectives: how many each member entered (by its place in
@@ -196,6 +205,22 @@ static int req_set(struct finder *f, int r, int32_t req, int live)
 	return 0;
 }
 
+/* Is request req of rank r live? */
+static int req_live(const struct finder *f, int r, int32_t req)
+{
+	const struct cursor *c = &f->cur[r];
+
+	return req >= 0 && (size_t)req < c->nreq && c->req[req];
+}
+
+/* The persistent request req of rank r, or NULL. */
+static const struct tmpl *tmpl_of(const struct finder *f, int r, int32_t req)
+{
+	const struct cursor *c = &f->cur[r];
+
+	return req >= 0 && (size_t)req < c->ntmpl && c->tmpl[req].event >= 0 ? &c->tmpl[req] : NULL;
+}
+
 /* A peer a message can be counted on: a world rank, or MPI_PROC_NULL (0: nothing to count);
  * -1 for one that makes the matching a choice (MPI_ANY_SOURCE) or is out of the world. */
 static int countable_peer(const struct finder *f, int32_t peer)
@@ -222,10 +247,36 @@ static int count_p2p(struct finder *f, int r, int32_t peer, int32_t tag, int32_t
 	return 0;
 }
 
+/* Rank r's event ev makes a persistent request (send 1: a send). Returns 0, or -1 for one
+ * whose starts cannot be counted (a wildcard) or that replaces a live one. */
+static int tmpl_make(struct finder *f, int r, const struct mpiv_event *ev, int send)
+{
+	struct cursor *c = &f->cur[r];
+	int32_t req = ev->reqs[0].req;
+	int comm = tr_comms_id(&f->cm, r, ev->comm);
+
+	if (req < 0 || req_live(f, r, req) || countable_peer(f, ev->peer) < 0 || ev->tag < 0 ||
+	    comm < 0 || tr_comms_split(&f->cm, comm))
+		return -1;
+	if ((size_t)req >= c->ntmpl) {
+		size_t old = c->ntmpl, i;
+
+		xgrow((void **)&c->tmpl, &c->ntmpl, (size_t)req + 1, sizeof(*c->tmpl));
+		for (i = old; i < c->ntmpl; i++)
+			c->tmpl[i].event = -1;
+	}
+	c->tmpl[req].event = (int64_t)ev->index;
+	c->tmpl[req].peer = ev->peer;
+	c->tmpl[req].tag = ev->tag;
+	c->tmpl[req].comm = ev->comm;
+	c->tmpl[req].send = send;
+	return 0;
+}
+
 /* Take rank r's next event into the counts. Returns 0, or -1 for an event a cut cannot pass:
- * one that makes a choice (a wildcard, an any-completion, a probe, another thread, ready or
- * buffered sends), or one this file does not follow (persistent, one-sided, cancelled,
- * generalized requests, intercommunicators). */
+ * one that makes a choice (a wildcard, an any-completion, another thread, ready or buffered
+ * sends), or one this file does not follow (matched probes, one-sided calls, cancels,
+ * generalized requests, intercommunicators, a request let go of while active). */
 static int step(struct finder *f, int r)
 {
 	const struct mpiv_rank_trace *t = &f->ts->ranks[r];
@@ -267,9 +318,35 @@ static int step(struct finder *f, int r)
 			req_set(f, r, ev->reqs[j].req, 0);
 		break;
 	case MPIV_KIND_PROBE:
-		/* an MPI_Iprobe that found nothing changes nothing */
-		if (ev->src != MPIV_NONE)
+		/* it takes no message: only one that names its source and tag is no choice (an
+		 * MPI_Iprobe that found nothing changes nothing) */
+		if (ev->src != MPIV_NONE && (countable_peer(f, ev->peer) < 0 || ev->tag < 0))
 			return -1;
+		break;
+	case MPIV_KIND_SEND_INIT:
+	case MPIV_KIND_RECV_INIT:
+		if (ev->nreqs != 1 || tmpl_make(f, r, ev, kind == MPIV_KIND_SEND_INIT))
+			return -1;
+		break;
+	case MPIV_KIND_START:
+		for (j = 0; j < ev->nreqs; j++) {
+			int32_t req = ev->reqs[j].req;
+			const struct tmpl *tm = tmpl_of(f, r, req);
+
+			if (!tm || req_live(f, r, req) ||
+			    count_p2p(f, r, tm->peer, tm->tag, tm->comm, tm->send) ||
+			    req_set(f, r, req, 1))
+				return -1;
+		}
+		break;
+	case MPIV_KIND_REQUEST_FREE:
+		/* an active request completes unobserved: nothing says when */
+		for (j = 0; j < ev->nreqs; j++) {
+			if (req_live(f, r, ev->reqs[j].req))
+				return -1;
+			if (tmpl_of(f, r, ev->reqs[j].req))
+				f->cur[r].tmpl[ev->reqs[j].req].event = -1;
+		}
 		break;
 	case MPIV_KIND_COLL:
 	case MPIV_KIND_ICOLL:
@@ -342,8 +419,10 @@ static void finder_release(struct finder *f)
 {
 	int r, c;
 
-	for (r = 0; f->cur && r < f->ts->nranks; r++)
+	for (r = 0; f->cur && r < f->ts->nranks; r++) {
 		free(f->cur[r].req);
+		free(f->cur[r].tmpl);
+	}
 	free(f->cur);
 	for (c = 0; f->coll && c < f->comms_of.ncomms; c++)
 		free(f->coll[c].n);
@@ -353,15 +432,47 @@ static void finder_release(struct finder *f)
 	eng_prog_release(&f->comms_of);
 }
 
+/* Room in the arrays of a struct tr_cuts being filled. */
+struct cuts_room {
+	size_t at, first, tmpl;
+};
+
+/* Add the cut the cursors are at to cuts, with the persistent requests of each rank. */
+static void add_cut(const struct finder *f, struct tr_cuts *cuts, struct cuts_room *room)
+{
+	size_t n = (size_t)f->ts->nranks, k = (size_t)cuts->n * n, i;
+	int r;
+
+	xgrow((void **)&cuts->at, &room->at, k + n, sizeof(*cuts->at));
+	xgrow((void **)&cuts->first, &room->first, k + n + 1, sizeof(*cuts->first));
+	for (r = 0; r < f->ts->nranks; r++) {
+		const struct cursor *c = &f->cur[r];
+
+		cuts->at[k + (size_t)r] = c->at;
+		for (i = 0; i < c->ntmpl; i++) {
+			if (c->tmpl[i].event < 0)
+				continue;
+			xgrow((void **)&cuts->tmpl, &room->tmpl, cuts->ntmpl + 1,
+			      sizeof(*cuts->tmpl));
+			cuts->tmpl[cuts->ntmpl].req = (int32_t)i;
+			cuts->tmpl[cuts->ntmpl++].event = (uint32_t)c->tmpl[i].event;
+		}
+		cuts->first[k + (size_t)r + 1] = cuts->ntmpl;
+	}
+	cuts->n++;
+}
+
 int tr_cuts_find(const struct mpiv_traceset *ts, size_t target, struct tr_cuts *cuts)
 {
 	struct finder f;
 	struct mpiv_error err;
-	size_t total = 0, cap = 0;
+	struct cuts_room room = {0, 1, 0};
+	size_t total = 0;
 	int r, rc;
 
 	memset(cuts, 0, sizeof(*cuts));
 	cuts->nranks = ts->nranks;
+	cuts->first = xcalloc(1, sizeof(*cuts->first));
 	if (ts->nranks < 1 || !tr_all_finished(ts))
 		return 0;
 	/* a rank's threads make their calls in no order the trace gives: one's later call may
@@ -405,11 +516,7 @@ int tr_cuts_find(const struct mpiv_traceset *ts, size_t target, struct tr_cuts *
 				all_end = 0;
 		if (all_end)
 			break; /* the last segment would hold only the MPI_Finalize calls */
-		xgrow((void **)&cuts->at, &cap, (size_t)(cuts->n + 1) * (size_t)ts->nranks,
-		      sizeof(*cuts->at));
-		for (r = 0; r < ts->nranks; r++)
-			cuts->at[(size_t)cuts->n * (size_t)ts->nranks + (size_t)r] = f.cur[r].at;
-		cuts->n++;
+		add_cut(&f, cuts, &room);
 	}
 	finder_release(&f);
 	return cuts->n;
@@ -418,22 +525,18 @@ int tr_cuts_find(const struct mpiv_traceset *ts, size_t target, struct tr_cuts *
 void tr_cuts_release(struct tr_cuts *cuts)
 {
 	free(cuts->at);
+	free(cuts->tmpl);
+	free(cuts->first);
 	memset(cuts, 0, sizeof(*cuts));
 }
 
-/* Segment j of cuts, as each rank's first event and the one after its last, into from and to
- * (room for nranks each). */
-static void segment_bounds(const struct mpiv_traceset *ts, const struct tr_cuts *cuts, int j,
-			   size_t *from, size_t *to)
+void tr_segment_bounds(const struct mpiv_traceset *ts, const struct tr_cuts *cuts, int j, int r,
+		       size_t *from, size_t *to)
 {
-	int r;
+	size_t n = (size_t)ts->nranks;
 
-	for (r = 0; r < ts->nranks; r++) {
-		size_t n = (size_t)ts->nranks;
-
-		from[r] = j ? cuts->at[(size_t)(j - 1) * n + (size_t)r] : 0;
-		to[r] = j < cuts->n ? cuts->at[(size_t)j * n + (size_t)r] : ts->ranks[r].nevents;
-	}
+	*from = j ? cuts->at[(size_t)(j - 1) * n + (size_t)r] : 0;
+	*to = j < cuts->n ? cuts->at[(size_t)j * n + (size_t)r] : ts->ranks[r].nevents;
 }
 
 /* Every search of out on one segment's program: check's own pass, which must end with every
@@ -466,8 +569,6 @@ static int check_segments(const struct mpiv_traceset *ts, const struct tr_cuts *
 			  const struct mpiv_buffering *given, int ngiven, int twins,
 			  struct tr_segmented *out)
 {
-	size_t *from = xcalloc((size_t)ts->nranks, sizeof(*from));
-	size_t *to = xcalloc((size_t)ts->nranks, sizeof(*to));
 	struct tr_opts topts = {(enum eng_buffering)given[0].mode, given[0].bytes, 0, 0};
 	struct tr_warn_pass *wp = tr_warnings_begin(ts);
 	struct mpiv_error err;
@@ -481,10 +582,9 @@ static int check_segments(const struct mpiv_traceset *ts, const struct tr_cuts *
 		struct eng_prog prog;
 		size_t events = 0;
 
-		segment_bounds(ts, cuts, j, from, to);
 		mpiv_error_init(&err);
 		/* a bad event: the whole program's translation says which, as usual */
-		if (tr_translate_range(ts, &topts, from, to, &prog, &err)) {
+		if (tr_translate_segment(ts, &topts, cuts, j, &prog, &err)) {
 			rc = 0;
 			break;
 		}
@@ -495,8 +595,12 @@ static int check_segments(const struct mpiv_traceset *ts, const struct tr_cuts *
 		else
 			tr_warnings_path(wp, &prog);
 		eng_prog_release(&prog);
-		for (r = 0; r < ts->nranks; r++)
-			events += to[r] - from[r];
+		for (r = 0; r < ts->nranks; r++) {
+			size_t from, to;
+
+			tr_segment_bounds(ts, cuts, j, r, &from, &to);
+			events += to - from;
+		}
 		if (events > out->most)
 			out->most = events;
 	}
@@ -507,8 +611,6 @@ static int check_segments(const struct mpiv_traceset *ts, const struct tr_cuts *
 		out->nwarns = 0;
 	}
 	out->nsegments = cuts->n + 1;
-	free(from);
-	free(to);
 	return rc;
 }
 

@@ -30,12 +30,15 @@ struct tr_opts {
 int tr_translate(const struct mpiv_traceset *ts, const struct tr_opts *opts, struct eng_prog *prog,
 		 struct mpiv_error *err);
 
-/* As tr_translate(), of every rank r's events [from[r], to[r]) alone: a segment of the run
- * (tr_segment.c), which a rank whose trace goes on after to[r] ends as if it finished there.
- * Event indices stay the trace's. */
-int tr_translate_range(const struct mpiv_traceset *ts, const struct tr_opts *opts,
-		       const size_t *from, const size_t *to, struct eng_prog *prog,
-		       struct mpiv_error *err);
+struct tr_cuts;
+
+/* As tr_translate(), of segment j of cuts alone (tr_segment.c): every rank's events from cut
+ * j - 1 (the start for j = 0) to cut j (the end for j = cuts->n), a rank whose trace goes on
+ * after it ending as if it finished there, its persistent requests made before the segment
+ * known. Event indices stay the trace's. */
+int tr_translate_segment(const struct mpiv_traceset *ts, const struct tr_opts *opts,
+			 const struct tr_cuts *cuts, int j, struct eng_prog *prog,
+			 struct mpiv_error *err);
 
 /* The receive a wildcard probe (event i of t) is fused with: the next call of its thread, if
  * it receives exactly the message the probe found (doc/semantics.md 4.5); else -1. */
@@ -400,12 +403,23 @@ int tr_warnings_end(struct tr_warn_pass *wp, struct tr_warning **out);
 
 /* ---- tr_segment.c: a long run, a segment at a time ---- */
 
+/* A persistent request a rank has at a cut: its id and the event of its template
+ * (MPI_Send_init, MPI_Recv_init), before the cut. */
+struct tr_tmpl {
+	int32_t req;
+	uint32_t event;
+};
+
 /* Places where every rank's trace can be cut so that nothing before waits for anything after:
- * at[k * nranks + r] is rank r's first event after cut k (cuts in order). */
+ * at[k * nranks + r] is rank r's first event after cut k (cuts in order); its persistent
+ * requests there are tmpl[first[k * nranks + r] .. first[k * nranks + r + 1]). */
 struct tr_cuts {
 	int nranks;
 	int n;
 	size_t *at;
+	struct tr_tmpl *tmpl;
+	size_t *first; /* n * nranks + 1 entries */
+	size_t ntmpl;
 };
 
 /* The cuts of ts into segments of about target events each, as far as its calls allow
@@ -414,6 +428,11 @@ struct tr_cuts {
  * either way with tr_cuts_release()). */
 int tr_cuts_find(const struct mpiv_traceset *ts, size_t target, struct tr_cuts *cuts);
 void tr_cuts_release(struct tr_cuts *cuts);
+
+/* Where segment j of cuts starts and ends in rank r's trace: [*from, *to) (from cut j - 1, or
+ * the start for j = 0, to cut j, or the end for j = cuts->n). */
+void tr_segment_bounds(const struct mpiv_traceset *ts, const struct tr_cuts *cuts, int j, int r,
+		       size_t *from, size_t *to);
 
 /* The most buffering modes tr_check_segments() takes. */
 #define TR_SEGMENT_MODES 4

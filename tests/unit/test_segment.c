@@ -46,11 +46,19 @@ static void add_message(struct recount *rc, int32_t from, int32_t to, int32_t co
 	rc->env[i].balance += d;
 }
 
-/* Is the cut at[0..nranks) one: every request made before it completed before it, every
- * envelope even, every communicator's members through as many collectives? */
+/* A persistent request, as the recount follows it. */
+struct persistent {
+	int32_t req;
+	struct mpiv_event copy; /* its template, without its requests and group */
+};
+
+/* Is cut k of cuts one: every request made before it completed before it, every envelope
+ * even, every communicator's members through as many collectives; and are the persistent
+ * requests it lists each rank's there? */
 static int is_cut(const struct mpiv_traceset *ts, const struct eng_prog *p,
-		  const struct tr_comms *cm, const size_t *at)
+		  const struct tr_comms *cm, const struct tr_cuts *cuts, int k)
 {
+	const size_t *at = &cuts->at[(size_t)k * (size_t)ts->nranks];
 	struct recount rc;
 	int r, c, ok = 1;
 	size_t i;
@@ -61,8 +69,10 @@ static int is_cut(const struct mpiv_traceset *ts, const struct eng_prog *p,
 	rc.colls = xcalloc((size_t)p->ncomms * (size_t)ts->nranks, sizeof(*rc.colls));
 	for (r = 0; r < ts->nranks && ok; r++) {
 		const struct mpiv_rank_trace *t = &ts->ranks[r];
+		const size_t *first = &cuts->first[(size_t)k * (size_t)ts->nranks + (size_t)r];
+		struct persistent pers[16];
 		int32_t live[64];
-		int nlive = 0, k;
+		int nlive = 0, npers = 0, l, q;
 
 		for (i = 0; i < at[r]; i++) {
 			const struct mpiv_event *ev = mpiv_trace_event(t, i);
@@ -87,15 +97,48 @@ static int is_cut(const struct mpiv_traceset *ts, const struct eng_prog *p,
 			     kind == MPIV_KIND_ICOLL) &&
 			    nlive < 64)
 				live[nlive++] = ev->reqs[0].req;
+			if ((kind == MPIV_KIND_SEND_INIT || kind == MPIV_KIND_RECV_INIT) &&
+			    npers < 16) {
+				pers[npers].req = ev->reqs[0].req;
+				pers[npers].copy = *ev;
+				pers[npers].copy.reqs = NULL;
+				pers[npers++].copy.group = NULL;
+			}
+			for (j = 0; kind == MPIV_KIND_START && j < ev->nreqs; j++)
+				for (q = 0; q < npers; q++) {
+					const struct mpiv_event *in = &pers[q].copy;
+
+					if (pers[q].req != ev->reqs[j].req)
+						continue;
+					c = tr_comms_id(cm, r, in->comm);
+					if (mpiv_call_kind(in->call) == MPIV_KIND_SEND_INIT)
+						add_message(&rc, r, in->peer, c, in->tag, 1);
+					else
+						add_message(&rc, in->peer, r, c, in->tag, -1);
+					if (nlive < 64)
+						live[nlive++] = ev->reqs[j].req;
+				}
+			for (j = 0; kind == MPIV_KIND_REQUEST_FREE && j < ev->nreqs; j++)
+				for (q = npers - 1; q >= 0; q--)
+					if (pers[q].req == ev->reqs[j].req)
+						pers[q] = pers[--npers];
 			for (j = 0; kind == MPIV_KIND_WAIT && j + ev->npending < ev->nreqs; j++)
-				for (k = 0; k < nlive; k++)
-					if (live[k] == ev->reqs[j].req) {
-						live[k] = live[--nlive];
+				for (l = 0; l < nlive; l++)
+					if (live[l] == ev->reqs[j].req) {
+						live[l] = live[--nlive];
 						break;
 					}
 		}
-		if (nlive)
+		if (nlive || first[1] - first[0] != (size_t)npers)
 			ok = 0;
+		for (q = 0; ok && q < npers; q++) {
+			size_t e;
+
+			for (e = first[0]; e < first[1] && cuts->tmpl[e].req != pers[q].req; e++)
+				;
+			if (e == first[1] || cuts->tmpl[e].event != pers[q].copy.index)
+				ok = 0;
+		}
 	}
 	for (i = 0; ok && i < rc.n; i++)
 		if (rc.env[i].balance)
@@ -153,7 +196,7 @@ static void cuts_of_case(const char *dir, void *ctx)
 					later = 1;
 			}
 			CU_ASSERT(later);
-			if (!is_cut(&ts, &p, &cm, at)) {
+			if (!is_cut(&ts, &p, &cm, &cuts, j)) {
 				fprintf(stderr, "\n%s: segments of %zu: cut %d is none\n", dir,
 					targets[k], j);
 				CU_FAIL("a cut that is none");
