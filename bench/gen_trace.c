@@ -5,6 +5,9 @@
  *                                      Irecv left, Irecv right, Isend right, Isend left, Waitall
  *   gen_trace mw DIR WORKERS RESULTS   master/worker: the master receives every result with
  *                                      MPI_ANY_SOURCE, each worker sends RESULTS results
+ *   gen_trace rounds DIR WORKERS ROUNDS  master/worker in rounds: each worker sends a result,
+ *                                      which the master receives with MPI_ANY_SOURCE, then
+ *                                      every rank enters MPI_Barrier
  *   gen_trace cycle DIR RANKS ITERS    the halo exchange, then a ring of blocking standard
  *                                      sends: a potential deadlock after a long trace (the
  *                                      report's size test, tests/e2e/reports.sh)
@@ -162,6 +165,32 @@ static void mw(const char *dir, int workers, int results)
 	}
 }
 
+static void rounds(const char *dir, int workers, int nrounds)
+{
+	struct mpiv_event bar;
+	int r, i, k;
+
+	for (r = 0; r <= workers; r++) {
+		FILE *f = open_rank(dir, r, workers + 1);
+		uint32_t index = 0;
+
+		simple(f, &index, MPIV_CALL_Init, 0, 0, -1);
+		for (k = 0; k < nrounds; k++) {
+			for (i = 0; i < (r == 0 ? workers : 1); i++) {
+				if (r == 0)
+					simple(f, &index, MPIV_CALL_Recv, MPIV_ANY_SOURCE, 0, -1);
+				else
+					simple(f, &index, MPIV_CALL_Send, 0, 0, -1);
+			}
+			mpiv_event_init(&bar, MPIV_CALL_Barrier);
+			bar.comm = MPIV_COMM_WORLD;
+			put(f, &bar, &index);
+		}
+		simple(f, &index, MPIV_CALL_Finalize, 0, 0, -1);
+		close_rank(f);
+	}
+}
+
 /* The farm's pseudo-random numbers: the same trace on every machine. */
 static unsigned farm_rand(unsigned *seed)
 {
@@ -289,12 +318,14 @@ int main(int argc, char **argv)
 		halo(argv[2], atoi(argv[3]), atoi(argv[4]), 0);
 	} else if (argc == 5 && !strcmp(argv[1], "mw")) {
 		mw(argv[2], atoi(argv[3]), atoi(argv[4]));
+	} else if (argc == 5 && !strcmp(argv[1], "rounds")) {
+		rounds(argv[2], atoi(argv[3]), atoi(argv[4]));
 	} else if (argc == 5 && !strcmp(argv[1], "cycle")) {
 		halo(argv[2], atoi(argv[3]), atoi(argv[4]), 1);
 	} else if (argc == 5 && !strcmp(argv[1], "farm")) {
 		farm(argv[2], atoi(argv[3]), atoi(argv[4]));
 	} else {
-		fprintf(stderr, "usage: gen_trace halo|mw|cycle|farm DIR N M\n");
+		fprintf(stderr, "usage: gen_trace halo|mw|rounds|cycle|farm DIR N M\n");
 		return 2;
 	}
 	printf("%llu events\n", written);

@@ -302,6 +302,12 @@ static int coll_rule(unsigned call, int me, int root)
 	return ENG_COLL_ALL;
 }
 
+int tr_coll_synchronises(unsigned call)
+{
+	/* a rooted call's rule differs between its root and the others */
+	return coll_rule(call, 0, 0) == ENG_COLL_ALL && coll_rule(call, 0, 1) == ENG_COLL_ALL;
+}
+
 /* The rule of a collective on an intercommunicator (instruction in, on in->a), with
  * buffering: a member waits for the other group's data (MPI-4.1 6.2.2: every member of one
  * group contributes to the other group's result), a rooted one as MPI defines it for

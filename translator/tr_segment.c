@@ -8,7 +8,9 @@
  * source and tag and no rank has a choice to make, the matching is a function of the calls:
  * the k-th receive of rank d from rank s on a communicator with a tag takes the k-th such
  * message (MPI-4.1 3.5, "Order"), and a rank, whose calls come from one thread, posts its
- * receives after the cut only once those before it have taken their messages. Each segment is then a program of its own: a rank can wait
+ * receives after the cut only once those before it have taken their messages. After a
+ * wildcard receive, only a collective every rank waits in for every other closes a segment
+ * (seek_sync_cut()). Each segment is then a program of its own: a rank can wait
  * only for calls of its own segment, so the whole run deadlocks in a mode exactly when some
  * segment does, the first that does ending where the whole run would (the engine's steps
  * commute, models/README.md, "Why this shape"). Where a segment has a choice to make, a
@@ -39,13 +41,14 @@ struct tmpl {
 
 /* Where one rank's trace is being read. */
 struct cursor {
-	size_t at;    /* its next event */
-	size_t limit; /* its MPI_Finalize: every cut comes before it */
-	size_t goal;  /* where the cut being sought would be, as far as this rank goes */
-	/* why it cannot be cut here: envelopes it owes messages or receives on,
-	 * communicators whose collectives it has entered fewer of, live requests (one) */
-	long lag;
+	size_t at;	   /* its next event */
+	size_t limit;	   /* its MPI_Finalize: every cut comes before it */
+	size_t goal;	   /* where the cut being sought would be, as far as this rank goes */
+	long owed;	   /* envelopes it owes messages or receives on */
+	long behind;	   /* communicators whose collectives it has entered fewer of */
 	long live;	   /* its requests made and not completed */
+	int synced;	   /* its last event was a collective that synchronises the world (its
+			    * communicator), else -1 */
 	uint8_t *req;	   /* request id -> live */
 	size_t nreq;	   /* room in req */
 	struct tmpl *tmpl; /* request id -> the persistent request it is, if it is one */
@@ -59,15 +62,34 @@ struct coll_count {
 	uint64_t most;
 };
 
+/* Balances of envelopes, in open addressing. */
+struct chans {
+	struct chan *slot;
+	size_t cap, used, live; /* slots, slots taken, envelopes not at zero */
+};
+
 struct finder {
 	const struct mpiv_traceset *ts;
 	struct eng_prog comms_of; /* the communicators only (tr_comms_build()) */
 	struct tr_comms cm;
 	struct cursor *cur;
 	struct coll_count *coll; /* by engine communicator */
-	struct chan *slot;	 /* open addressing */
-	size_t cap, used, live;	 /* slots, slots taken, envelopes not at zero */
+	/* by sender, receiver, communicator and tag: what a cut after receives that all name
+	 * both needs even, and what ranks owe */
+	struct chans fine;
+	/* by receiver and communicator alone: what a cut after a wildcard receive needs even */
+	struct chans coarse;
+	/* the segment being sought has a wildcard receive: it can only end right after a
+	 * collective that synchronises the world (seek_sync_cut()) */
+	int wild;
 };
+
+/* Why rank c cannot be cut where it is: what it owes, collectives it is behind in, a live
+ * request. */
+static long lag(const struct cursor *c)
+{
+	return c->owed + c->behind + (c->live > 0);
+}
 
 static size_t chan_hash(int32_t from, int32_t to, int32_t comm, int32_t tag)
 {
@@ -80,26 +102,26 @@ static size_t chan_hash(int32_t from, int32_t to, int32_t comm, int32_t tag)
 }
 
 /* Room for the envelopes not at zero, the others dropped. */
-static void chan_rehash(struct finder *f)
+static void chan_rehash(struct chans *t)
 {
-	struct chan *old = f->slot;
-	size_t oldcap = f->cap, i;
+	struct chan *old = t->slot;
+	size_t oldcap = t->cap, i;
 
-	f->cap = 64;
-	while (f->cap < 4 * (f->live + 1))
-		f->cap *= 2;
-	f->slot = xcalloc(f->cap, sizeof(*f->slot));
-	f->used = 0;
+	t->cap = 64;
+	while (t->cap < 4 * (t->live + 1))
+		t->cap *= 2;
+	t->slot = xcalloc(t->cap, sizeof(*t->slot));
+	t->used = 0;
 	for (i = 0; i < oldcap; i++) {
 		size_t k;
 
 		if (!old[i].used || !old[i].balance)
 			continue;
-		k = chan_hash(old[i].from, old[i].to, old[i].comm, old[i].tag) & (f->cap - 1);
-		while (f->slot[k].used)
-			k = (k + 1) & (f->cap - 1);
-		f->slot[k] = old[i];
-		f->used++;
+		k = chan_hash(old[i].from, old[i].to, old[i].comm, old[i].tag) & (t->cap - 1);
+		while (t->slot[k].used)
+			k = (k + 1) & (t->cap - 1);
+		t->slot[k] = old[i];
+		t->used++;
 	}
 	free(old);
 }
@@ -111,19 +133,20 @@ static int32_t lagging(const struct chan *c, int64_t balance)
 	return balance > 0 ? c->to : balance < 0 ? c->from : -1;
 }
 
-/* Add d (a send: 1, a receive: -1) to the balance of the envelope, and to the lag of the rank
- * that falls behind, or catches up, by it. */
-static void chan_add(struct finder *f, int32_t from, int32_t to, int32_t comm, int32_t tag, int d)
+/* Add d (a send: 1, a receive: -1) to the balance of the envelope in table t, and, in the
+ * fine one, to what the rank that falls behind, or catches up, by it owes. */
+static void chan_add(struct finder *f, struct chans *t, int32_t from, int32_t to, int32_t comm,
+		     int32_t tag, int d)
 {
 	struct chan *c;
 	int32_t before, after;
 	size_t k;
 
-	if (!f->cap || 2 * (f->used + 1) > f->cap)
-		chan_rehash(f);
-	k = chan_hash(from, to, comm, tag) & (f->cap - 1);
-	for (;; k = (k + 1) & (f->cap - 1)) {
-		c = &f->slot[k];
+	if (!t->cap || 2 * (t->used + 1) > t->cap)
+		chan_rehash(t);
+	k = chan_hash(from, to, comm, tag) & (t->cap - 1);
+	for (;; k = (k + 1) & (t->cap - 1)) {
+		c = &t->slot[k];
 		if (!c->used ||
 		    (c->from == from && c->to == to && c->comm == comm && c->tag == tag))
 			break;
@@ -135,19 +158,26 @@ static void chan_add(struct finder *f, int32_t from, int32_t to, int32_t comm, i
 		c->tag = tag;
 		c->balance = 0;
 		c->used = 1;
-		f->used++;
+		t->used++;
 	}
 	before = lagging(c, c->balance);
-	f->live -= c->balance != 0;
+	t->live -= c->balance != 0;
 	c->balance += d;
-	f->live += c->balance != 0;
+	t->live += c->balance != 0;
 	after = lagging(c, c->balance);
-	if (before != after) {
+	if (t == &f->fine && before != after) {
 		if (before >= 0)
-			f->cur[before].lag--;
+			f->cur[before].owed--;
 		if (after >= 0)
-			f->cur[after].lag++;
+			f->cur[after].owed++;
 	}
+}
+
+/* Forget every envelope of t. */
+static void chans_clear(struct chans *t)
+{
+	free(t->slot);
+	memset(t, 0, sizeof(*t));
 }
 
 /* Rank r entered a collective on engine communicator c. Returns 0, or -1 if r is no member
@@ -169,10 +199,10 @@ static int coll_enter(struct finder *f, int r, int c)
 		/* the first to enter the next one: every member at the old most falls behind */
 		for (i = 0; i < cm->n; i++)
 			if (i != me && cc->n[i] == cc->most)
-				f->cur[cm->members[i]].lag++;
+				f->cur[cm->members[i]].behind++;
 		cc->most++;
 	} else if (cc->n[me] + 1 == cc->most) {
-		f->cur[r].lag--; /* caught up */
+		f->cur[r].behind--; /* caught up */
 	}
 	cc->n[me]++;
 	return 0;
@@ -198,10 +228,6 @@ static int req_set(struct finder *f, int r, int32_t req, int live)
 		return 0;
 	c->req[req] = (uint8_t)live;
 	c->live += live ? 1 : -1;
-	if (live && c->live == 1)
-		c->lag++;
-	else if (!live && c->live == 0)
-		c->lag--;
 	return 0;
 }
 
@@ -230,20 +256,31 @@ static int countable_peer(const struct finder *f, int32_t peer)
 	return peer >= 0 && peer < f->ts->nranks ? 1 : -1;
 }
 
-/* Count one send (send 1) or receive of rank r with peer and tag on trace communicator comm.
- * Returns 0, or -1 where the matching is no function of the calls alone (a wildcard). */
+/* Count one send (send 1) or receive of rank r with peer and tag on trace communicator comm:
+ * by envelope, and by receiver and communicator alone. A receive from MPI_ANY_SOURCE or with
+ * MPI_ANY_TAG is counted by receiver alone, and makes the segment a wild one. Returns 0, or -1
+ * for what the counts cannot take (a peer outside the world, an intercommunicator). */
 static int count_p2p(struct finder *f, int r, int32_t peer, int32_t tag, int32_t comm, int send)
 {
-	int c = tr_comms_id(&f->cm, r, comm), p = countable_peer(f, peer);
+	int c = tr_comms_id(&f->cm, r, comm), wild = 0;
 
-	if (p < 0 || c < 0 || tr_comms_split(&f->cm, c) || tag < 0)
+	if (c < 0 || tr_comms_split(&f->cm, c))
 		return -1;
-	if (!p)
+	if (!send && (peer == MPIV_ANY_SOURCE || tag == MPIV_ANY_TAG))
+		wild = 1;
+	if (peer == MPIV_PROC_NULL)
 		return 0;
-	if (send)
-		chan_add(f, r, peer, c, tag, 1);
+	if ((peer != MPIV_ANY_SOURCE || send) && countable_peer(f, peer) <= 0)
+		return -1;
+	if (tag < 0 && (tag != MPIV_ANY_TAG || send))
+		return -1;
+	if (wild)
+		f->wild = 1;
+	else if (send)
+		chan_add(f, &f->fine, r, peer, c, tag, 1);
 	else
-		chan_add(f, peer, r, c, tag, -1);
+		chan_add(f, &f->fine, peer, r, c, tag, -1);
+	chan_add(f, &f->coarse, -1, send ? peer : r, c, -1, send ? 1 : -1);
 	return 0;
 }
 
@@ -286,6 +323,7 @@ static int step(struct finder *f, int r)
 	uint32_t j;
 	int c;
 
+	f->cur[r].synced = -1;
 	if (ev->thread != 0 || (ev->flags & MPIV_EV_INCOMPLETE) ||
 	    (flags & (MPIV_F_READY | MPIV_F_BUFFERED)))
 		return -1;
@@ -357,6 +395,9 @@ static int step(struct finder *f, int r)
 		if (kind == MPIV_KIND_ICOLL &&
 		    (ev->nreqs != 1 || req_set(f, r, ev->reqs[0].req, 1)))
 			return -1;
+		if (kind == MPIV_KIND_COLL && tr_coll_synchronises(ev->call) &&
+		    f->comms_of.comms[c].n == f->ts->nranks)
+			f->cur[r].synced = c;
 		break;
 	case MPIV_KIND_COMM_GROUP: {
 		const struct mpiv_newcomm *nc = mpiv_trace_newcomm(t, ev->index);
@@ -375,8 +416,77 @@ static int step(struct finder *f, int r)
 	return 0;
 }
 
-/* Move every rank to its goal, and on until none lags. Returns 1 at a cut, 0 where there is
- * none before some rank's MPI_Finalize, -1 at an event no cut can pass. */
+/* How many collectives rank r entered on engine communicator c. */
+static uint64_t colls_of(const struct finder *f, int c, int r)
+{
+	const struct eng_comm *cm = &f->comms_of.comms[c];
+	int32_t i;
+
+	for (i = 0; i < cm->n && f->coll[c].n; i++)
+		if (cm->members[i] == r)
+			return f->coll[c].n[i];
+	return 0;
+}
+
+/* A cut after a wild segment: a wildcard receive may take any message that is there, so the
+ * matching is no function of the calls, and a later message might be there. Right after the
+ * k-th collective of every rank on one communicator of the whole world that synchronises
+ * whatever the buffering, the same k for all, no rank goes on before every other has entered
+ * it, every receive of its own matched: no receive before the cut can take a message sent
+ * after it. There every request must be completed, every communicator's collectives even,
+ * and each rank's messages on each communicator all received, by count (which receive took
+ * which is the search's). Returns 1 at a cut, 0 where there is none before some rank's
+ * MPI_Finalize, -1 at an event no cut can pass. */
+static int seek_sync_cut(struct finder *f)
+{
+	struct cursor *c0 = &f->cur[0];
+	uint64_t k = 0;
+	int r, c, ok;
+
+	/* rank 0 to the next such collective, its communicator the one: the first will do, since
+	 * the reductions settle the choices of a short stretch of wildcard receives where those
+	 * of a long one may branch (a segment of one round of a master's is one path, of two may
+	 * not be) */
+	while (c0->at < c0->limit && c0->synced < 0)
+		if (step(f, 0))
+			return -1;
+	if (c0->synced < 0)
+		return 0;
+	c = c0->synced;
+	/* the first k that no rank is past */
+	for (r = 0; r < f->ts->nranks; r++) {
+		uint64_t n = colls_of(f, c, r) + (f->cur[r].synced != c);
+
+		if (n > k)
+			k = n;
+	}
+	for (;; k++) {
+		for (r = 0; r < f->ts->nranks; r++) {
+			struct cursor *cr = &f->cur[r];
+
+			while (cr->at < cr->limit && colls_of(f, c, r) < k)
+				if (step(f, r))
+					return -1;
+			if (colls_of(f, c, r) < k)
+				return 0;
+		}
+		ok = !f->coarse.live;
+		for (r = 0; r < f->ts->nranks && ok; r++)
+			ok = !f->cur[r].live && !f->cur[r].behind;
+		if (ok)
+			break;
+	}
+	/* what the fine counts owe is no debt now: every message of the segment was taken */
+	chans_clear(&f->fine);
+	for (r = 0; r < f->ts->nranks; r++)
+		f->cur[r].owed = 0;
+	f->wild = 0;
+	return 1;
+}
+
+/* Move every rank to its goal, and on until none lags (after a wildcard receive, to the next
+ * collective that synchronises the world: seek_sync_cut()). Returns 1 at a cut, 0 where there
+ * is none before some rank's MPI_Finalize, -1 at an event no cut can pass. */
 static int seek_cut(struct finder *f)
 {
 	int r, moved;
@@ -386,12 +496,14 @@ static int seek_cut(struct finder *f)
 		for (r = 0; r < f->ts->nranks; r++) {
 			struct cursor *c = &f->cur[r];
 
-			while ((c->at < c->goal || c->lag > 0) && c->at < c->limit) {
+			while ((c->at < c->goal || lag(c) > 0) && c->at < c->limit) {
 				if (step(f, r))
 					return -1;
+				if (f->wild)
+					return seek_sync_cut(f);
 				moved = 1;
 			}
-			if (c->lag > 0)
+			if (lag(c) > 0)
 				return 0;
 		}
 	} while (moved);
@@ -427,7 +539,8 @@ static void finder_release(struct finder *f)
 	for (c = 0; f->coll && c < f->comms_of.ncomms; c++)
 		free(f->coll[c].n);
 	free(f->coll);
-	free(f->slot);
+	chans_clear(&f->fine);
+	chans_clear(&f->coarse);
 	tr_comms_release(&f->cm);
 	eng_prog_release(&f->comms_of);
 }

@@ -40,6 +40,10 @@ int tr_translate_segment(const struct mpiv_traceset *ts, const struct tr_opts *o
 			 const struct tr_cuts *cuts, int j, struct eng_prog *prog,
 			 struct mpiv_error *err);
 
+/* 1 if every member of an intracommunicator collective `call` waits in it for every other,
+ * with buffering too (doc/semantics.md 5.2): no member leaves before all entered. */
+int tr_coll_synchronises(unsigned call);
+
 /* The receive a wildcard probe (event i of t) is fused with: the next call of its thread, if
  * it receives exactly the message the probe found (doc/semantics.md 4.5); else -1. */
 long tr_fused_receive(const struct mpiv_rank_trace *t, size_t i);

@@ -128,7 +128,8 @@ for dir in "$SRCDIR"/tests/model/cases/*/ "$SRCDIR"/tests/model/reports/*/ \
 done
 gen=$BUILDDIR/bench/gen_trace
 if test -x "$gen"; then
-	for args in "halo 4 20" "halo 16 3" "mw 4 3" "mw 6 5" "farm 2 6" "farm 3 12" "farm 5 100"; do
+	for args in "halo 4 20" "halo 16 3" "mw 4 3" "mw 6 5" "rounds 3 4" "farm 2 6" "farm 3 12" \
+		"farm 5 100"; do
 		dir=$WORK/gen-${args// /-}
 		mkdir -p "$dir" && "$gen" ${args%% *} "$dir" ${args#* } >/dev/null
 		compare_ways "generated $args" "$dir"
@@ -153,13 +154,14 @@ for dir in "$SRCDIR"/tests/model/cases/*/ "$SRCDIR"/tests/model/reports/*/ \
 	compare_segments "$(basename "$dir")" "$dir" 3
 done
 if test -x "$gen"; then
-	for args in "halo 4 20" "halo 16 3" "mw 4 3" "farm 3 12"; do
+	for args in "halo 4 20" "halo 16 3" "mw 4 3" "rounds 3 4" "farm 3 12"; do
 		dir=$WORK/gen-${args// /-}
 		for events in 1 7 40; do
 			compare_segments "generated $args, $events events" "$dir" "$events"
 		done
 	done
-	# a wildcard-free run is checked in segments indeed: its JSON says how many
+	# a wildcard-free run is checked in segments indeed, and so is one whose wildcard
+	# receives a barrier closes: their JSON says how many
 	run_cmd "$WORK/seg-halo.json" 60 env MPIVERIFY_SEGMENT_EVENTS=40 "$MPIVERIFY" check \
 		--json "$WORK/gen-halo-4-20" -o "$WORK/seg-halo"
 	if test "$RC" -eq 0 && grep -q '"segments": {' "$WORK/seg-halo.json" &&
@@ -168,6 +170,14 @@ if test -x "$gen"; then
 	else
 		fail "segments: a halo exchange is checked in segments" \
 			"exit $RC, or not in several \"segments\"" "$WORK/seg-halo.json"
+	fi
+	run_cmd "$WORK/seg-rounds.json" 60 env MPIVERIFY_SEGMENT_EVENTS=5 "$MPIVERIFY" check \
+		--json "$WORK/gen-rounds-3-4" -o "$WORK/seg-rounds"
+	if test "$RC" -eq 0 && grep -Eq '"count": [2-9],' "$WORK/seg-rounds.json"; then
+		pass "segments: rounds of wildcard receives closed by barriers, in segments"
+	else
+		fail "segments: rounds of wildcard receives closed by barriers, in segments" \
+			"exit $RC, or not in several \"segments\"" "$WORK/seg-rounds.json"
 	fi
 fi
 

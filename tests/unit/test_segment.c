@@ -52,51 +52,52 @@ struct persistent {
 	struct mpiv_event copy; /* its template, without its requests and group */
 };
 
-/* Is cut k of cuts one: every request made before it completed before it, every envelope
- * even, every communicator's members through as many collectives; and are the persistent
- * requests it lists each rank's there? */
+/* Count a receive (or send, d = 1) by envelope (fine) and by receiver and communicator alone
+ * (coarse: from -1, tag -1); a wildcard receive by receiver alone, noted in *wild. */
+static void count_one(struct recount *fine, struct recount *coarse, int r, int32_t peer,
+		      int32_t tag, int c, long d, int *wild)
+{
+	if (peer == MPIV_PROC_NULL)
+		return;
+	if (d < 0 && (peer == MPIV_ANY_SOURCE || tag == MPIV_ANY_TAG))
+		*wild = 1;
+	else if (d > 0)
+		add_message(fine, r, peer, c, tag, 1);
+	else
+		add_message(fine, peer, r, c, tag, -1);
+	add_message(coarse, -1, d > 0 ? peer : r, c, -1, d);
+}
+
+/* Is cut k of cuts one, for the segment that ends there: every request made in it completed
+ * in it; every envelope even, or, where a receive of the segment is a wildcard, every
+ * receiver's count on every communicator even and every rank's last call a collective that
+ * synchronises the world on one communicator; every communicator's members through as many
+ * collectives; and are the persistent requests it lists each rank's there? */
 static int is_cut(const struct mpiv_traceset *ts, const struct eng_prog *p,
 		  const struct tr_comms *cm, const struct tr_cuts *cuts, int k)
 {
-	const size_t *at = &cuts->at[(size_t)k * (size_t)ts->nranks];
-	struct recount rc;
-	int r, c, ok = 1;
+	struct recount fine, coarse;
+	int r, c, ok = 1, wild = 0, sync_comm = -2;
 	size_t i;
 
-	memset(&rc, 0, sizeof(rc));
-	rc.ncomms = p->ncomms;
-	rc.nranks = ts->nranks;
-	rc.colls = xcalloc((size_t)p->ncomms * (size_t)ts->nranks, sizeof(*rc.colls));
+	memset(&fine, 0, sizeof(fine));
+	memset(&coarse, 0, sizeof(coarse));
+	fine.colls = xcalloc((size_t)p->ncomms * (size_t)ts->nranks, sizeof(*fine.colls));
 	for (r = 0; r < ts->nranks && ok; r++) {
 		const struct mpiv_rank_trace *t = &ts->ranks[r];
 		const size_t *first = &cuts->first[(size_t)k * (size_t)ts->nranks + (size_t)r];
+		size_t from, to;
 		struct persistent pers[16];
 		int32_t live[64];
-		int nlive = 0, npers = 0, l, q;
+		int nlive = 0, npers = 0, l, q, last_sync = -1;
 
-		for (i = 0; i < at[r]; i++) {
+		tr_segment_bounds(ts, cuts, k, r, &from, &to);
+		/* the persistent requests from the start; the rest within the segment */
+		for (i = 0; i < to; i++) {
 			const struct mpiv_event *ev = mpiv_trace_event(t, i);
 			enum mpiv_kind kind = mpiv_call_kind(ev->call);
 			uint32_t j;
 
-			c = tr_comms_id(cm, r, ev->comm);
-			if (kind == MPIV_KIND_SEND || kind == MPIV_KIND_ISEND ||
-			    kind == MPIV_KIND_SENDRECV)
-				add_message(&rc, r, ev->peer, c, ev->tag, 1);
-			if (kind == MPIV_KIND_RECV || kind == MPIV_KIND_IRECV)
-				add_message(&rc, ev->peer, r, c, ev->tag, -1);
-			if (kind == MPIV_KIND_SENDRECV)
-				add_message(&rc, ev->peer2, r, c, ev->tag2, -1);
-			if (kind == MPIV_KIND_COLL || kind == MPIV_KIND_ICOLL)
-				rc.colls[(size_t)c * (size_t)ts->nranks + (size_t)r]++;
-			if (kind == MPIV_KIND_COMM_GROUP && mpiv_trace_newcomm(t, ev->index)) {
-				c = tr_comms_id(cm, r, mpiv_trace_newcomm(t, ev->index)->id);
-				rc.colls[(size_t)c * (size_t)ts->nranks + (size_t)r]++;
-			}
-			if ((kind == MPIV_KIND_ISEND || kind == MPIV_KIND_IRECV ||
-			     kind == MPIV_KIND_ICOLL) &&
-			    nlive < 64)
-				live[nlive++] = ev->reqs[0].req;
 			if ((kind == MPIV_KIND_SEND_INIT || kind == MPIV_KIND_RECV_INIT) &&
 			    npers < 16) {
 				pers[npers].req = ev->reqs[0].req;
@@ -104,24 +105,49 @@ static int is_cut(const struct mpiv_traceset *ts, const struct eng_prog *p,
 				pers[npers].copy.reqs = NULL;
 				pers[npers++].copy.group = NULL;
 			}
+			for (j = 0; kind == MPIV_KIND_REQUEST_FREE && j < ev->nreqs; j++)
+				for (q = npers - 1; q >= 0; q--)
+					if (pers[q].req == ev->reqs[j].req)
+						pers[q] = pers[--npers];
+			if (i < from)
+				continue;
+			c = tr_comms_id(cm, r, ev->comm);
+			last_sync = -1;
+			if (kind == MPIV_KIND_SEND || kind == MPIV_KIND_ISEND ||
+			    kind == MPIV_KIND_SENDRECV)
+				count_one(&fine, &coarse, r, ev->peer, ev->tag, c, 1, &wild);
+			if (kind == MPIV_KIND_RECV || kind == MPIV_KIND_IRECV)
+				count_one(&fine, &coarse, r, ev->peer, ev->tag, c, -1, &wild);
+			if (kind == MPIV_KIND_SENDRECV)
+				count_one(&fine, &coarse, r, ev->peer2, ev->tag2, c, -1, &wild);
+			if (kind == MPIV_KIND_COLL || kind == MPIV_KIND_ICOLL)
+				fine.colls[(size_t)c * (size_t)ts->nranks + (size_t)r]++;
+			if (kind == MPIV_KIND_COLL && tr_coll_synchronises(ev->call) &&
+			    p->comms[c].n == ts->nranks)
+				last_sync = c;
+			if (kind == MPIV_KIND_COMM_GROUP && mpiv_trace_newcomm(t, ev->index)) {
+				c = tr_comms_id(cm, r, mpiv_trace_newcomm(t, ev->index)->id);
+				fine.colls[(size_t)c * (size_t)ts->nranks + (size_t)r]++;
+			}
+			if ((kind == MPIV_KIND_ISEND || kind == MPIV_KIND_IRECV ||
+			     kind == MPIV_KIND_ICOLL) &&
+			    nlive < 64)
+				live[nlive++] = ev->reqs[0].req;
 			for (j = 0; kind == MPIV_KIND_START && j < ev->nreqs; j++)
 				for (q = 0; q < npers; q++) {
 					const struct mpiv_event *in = &pers[q].copy;
 
 					if (pers[q].req != ev->reqs[j].req)
 						continue;
-					c = tr_comms_id(cm, r, in->comm);
-					if (mpiv_call_kind(in->call) == MPIV_KIND_SEND_INIT)
-						add_message(&rc, r, in->peer, c, in->tag, 1);
-					else
-						add_message(&rc, in->peer, r, c, in->tag, -1);
+					count_one(&fine, &coarse, r, in->peer, in->tag,
+						  tr_comms_id(cm, r, in->comm),
+						  mpiv_call_kind(in->call) == MPIV_KIND_SEND_INIT ?
+							  1 :
+							  -1,
+						  &wild);
 					if (nlive < 64)
 						live[nlive++] = ev->reqs[j].req;
 				}
-			for (j = 0; kind == MPIV_KIND_REQUEST_FREE && j < ev->nreqs; j++)
-				for (q = npers - 1; q >= 0; q--)
-					if (pers[q].req == ev->reqs[j].req)
-						pers[q] = pers[--npers];
 			for (j = 0; kind == MPIV_KIND_WAIT && j + ev->npending < ev->nreqs; j++)
 				for (l = 0; l < nlive; l++)
 					if (live[l] == ev->reqs[j].req) {
@@ -139,20 +165,28 @@ static int is_cut(const struct mpiv_traceset *ts, const struct eng_prog *p,
 			if (e == first[1] || cuts->tmpl[e].event != pers[q].copy.index)
 				ok = 0;
 		}
+		/* the same synchronising communicator for all, if the segment is wild */
+		if (sync_comm == -2)
+			sync_comm = last_sync;
+		else if (sync_comm != last_sync)
+			sync_comm = -1;
 	}
-	for (i = 0; ok && i < rc.n; i++)
-		if (rc.env[i].balance)
+	for (i = 0; ok && i < (wild ? coarse.n : fine.n); i++)
+		if ((wild ? coarse.env : fine.env)[i].balance)
 			ok = 0;
+	if (wild && sync_comm < 0)
+		ok = 0;
 	for (c = 0; ok && c < p->ncomms; c++) {
 		const struct eng_comm *m = &p->comms[c];
 
 		for (r = 1; r < m->n; r++)
-			if (rc.colls[(size_t)c * (size_t)ts->nranks + (size_t)m->members[r]] !=
-			    rc.colls[(size_t)c * (size_t)ts->nranks + (size_t)m->members[0]])
+			if (fine.colls[(size_t)c * (size_t)ts->nranks + (size_t)m->members[r]] !=
+			    fine.colls[(size_t)c * (size_t)ts->nranks + (size_t)m->members[0]])
 				ok = 0;
 	}
-	free(rc.env);
-	free(rc.colls);
+	free(fine.env);
+	free(coarse.env);
+	free(fine.colls);
 	return ok;
 }
 
@@ -275,6 +309,65 @@ static void test_cut_positions(void)
 	mpiv_traceset_release(&ts);
 }
 
+#define ANYRECV "{\"call\": \"MPI_Recv\", \"peer\": \"any\", \"tag\": 0, \"comm\": 0, \"bytes\": 4}"
+#define BARRIER "{\"call\": \"MPI_Barrier\", \"comm\": 0}"
+#define BCAST "{\"call\": \"MPI_Bcast\", \"comm\": 0, \"root\": 0}"
+
+/* The last cut of events[] with segments of one event, into at[0..3) (three ranks); returns
+ * how many there are. */
+static int last_cut(const char *const events[], size_t at[3])
+{
+	struct mpiv_traceset ts;
+	struct tr_cuts cuts;
+	int n;
+
+	CU_ASSERT_FATAL(unit_load_case(events, &ts) == 0);
+	n = tr_cuts_find(&ts, 1, &cuts);
+	if (n > 0)
+		memcpy(at, &cuts.at[(size_t)(n - 1) * 3], 3 * sizeof(*at));
+	tr_cuts_release(&cuts);
+	mpiv_traceset_release(&ts);
+	return n;
+}
+
+/* Rounds of a master receiving with MPI_ANY_SOURCE: a cut only right after a collective every
+ * member waits in for every other (a barrier), where each worker's messages were all taken;
+ * none after a broadcast, which a root leaves at once with buffering. */
+static void test_cut_after_wildcards(void)
+{
+	static const char *const rounds[] = {
+		"[" INIT ", " ANYRECV ", " ANYRECV ", " BARRIER ", " ANYRECV ", " ANYRECV
+		", " BARRIER ", " FIN "]",
+		"[" INIT ", " SEND(0, 0) ", " BARRIER ", " SEND(0, 0) ", " BARRIER ", " FIN "]",
+		"[" INIT ", " SEND(0, 0) ", " BARRIER ", " SEND(0, 0) ", " BARRIER ", " FIN "]",
+		NULL,
+	};
+	static const char *const bcast[] = {
+		"[" INIT ", " ANYRECV ", " ANYRECV ", " BCAST ", " ANYRECV ", " ANYRECV ", " BCAST
+		", " FIN "]",
+		"[" INIT ", " SEND(0, 0) ", " BCAST ", " SEND(0, 0) ", " BCAST ", " FIN "]",
+		"[" INIT ", " SEND(0, 0) ", " BCAST ", " SEND(0, 0) ", " BCAST ", " FIN "]",
+		NULL,
+	};
+	/* the master takes one result before the first barrier, three after: the other one sent
+	 * before it crosses the barrier, which is then no cut */
+	static const char *const late[] = {
+		"[" INIT ", " ANYRECV ", " BARRIER ", " ANYRECV ", " ANYRECV ", " ANYRECV
+		", " BARRIER ", " FIN "]",
+		"[" INIT ", " SEND(0, 0) ", " BARRIER ", " SEND(0, 0) ", " BARRIER ", " FIN "]",
+		"[" INIT ", " SEND(0, 0) ", " BARRIER ", " SEND(0, 0) ", " BARRIER ", " FIN "]",
+		NULL,
+	};
+	size_t at[3];
+
+	CU_ASSERT(last_cut(rounds, at) >= 1);
+	CU_ASSERT(at[0] == 4 && at[1] == 3 && at[2] == 3);
+	CU_ASSERT(last_cut(bcast, at) >= 1);
+	CU_ASSERT(at[0] == 1 && at[1] == 1 && at[2] == 1);
+	CU_ASSERT(last_cut(late, at) >= 1);
+	CU_ASSERT(at[0] == 1 && at[1] == 1 && at[2] == 1);
+}
+
 /* A rank whose threads call MPI is never cut: a later call of one thread may take the message
  * an earlier call of another took in the run (the model case threads-receive-race). */
 static void test_threads_not_cut(void)
@@ -343,6 +436,7 @@ static void test_segments_as_whole(void)
 static CU_TestInfo segment_tests[] = {
 	{"every cut found is one", test_cuts_hold},
 	{"cuts between round trips, none past a wildcard", test_cut_positions},
+	{"after wildcards, cuts only after a synchronising collective", test_cut_after_wildcards},
 	{"no cut in a rank with threads", test_threads_not_cut},
 	{"no deadlock by segments: none in the whole program", test_segments_as_whole},
 	CU_TEST_INFO_NULL,
