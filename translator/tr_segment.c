@@ -470,9 +470,11 @@ static int seek_sync_cut(struct finder *f)
 			if (colls_of(f, c, r) < k)
 				return 0;
 		}
+		/* each rank's k-th one on c a blocking one that synchronises (not an
+		 * MPI_Iallreduce, say) */
 		ok = !f->coarse.live;
 		for (r = 0; r < f->ts->nranks && ok; r++)
-			ok = !f->cur[r].live && !f->cur[r].behind;
+			ok = !f->cur[r].live && !f->cur[r].behind && f->cur[r].synced == c;
 		if (ok)
 			break;
 	}
