@@ -736,29 +736,29 @@ static void modes_names(const struct check_args *a, char *buf, size_t size)
  * events takes some 50 MB. */
 #define SEGMENT_EVENTS (1 << 19)
 
-/* A long run checked a segment at a time (translator/tr_segment.c), where it can be cut and
- * no segment has a choice to make: its memory is a segment's. Returns the exit code when
- * that settles it (no deadlock in any mode), or -1 when the whole program is to be checked
- * (a short run, no cut, or a segment with a choice or a deadlock). */
+/* A run checked a segment at a time (translator/tr_segment.c), where it can be cut and no
+ * segment has a choice to make but one at a time: its memory is a segment's, and its search
+ * each segment's. Returns the exit code when that settles it (no deadlock in any mode), or
+ * -1 when the whole program is to be checked (no cut, or a segment with a choice that
+ * branches or a deadlock). */
 static int check_segmented(struct check_args *a, const struct mpiv_traceset *ts, const char *outdir)
 {
 	char modes_str[MAX_MODES * (sizeof(a->modes[0].name) + 2)];
 	struct mpiv_buffering given[MAX_MODES];
 	const char *env = getenv(MPIV_ENV_SEGMENT_EVENTS);
-	size_t target = SEGMENT_EVENTS, total = 0;
+	size_t target = SEGMENT_EVENTS;
 	struct tr_segmented seg;
 	struct check_run run;
 	struct tr_cuts cuts;
-	int r, k, rc = -1;
+	int k, rc = -1;
 
 	if (env && atol(env) <= 0)
 		return -1;
 	if (env)
 		target = (size_t)atol(env);
-	for (r = 0; r < ts->nranks; r++)
-		total += ts->ranks[r].nevents;
-	/* a short run is one segment: it has nothing to gain */
-	if ((!env && total < 2 * target) || a->nmodes > TR_SEGMENT_MODES)
+	/* a run shorter than a segment is cut only where wildcard receives are closed by a
+	 * collective (a round at a time keeps the search small); with none, it has no cut */
+	if (a->nmodes > TR_SEGMENT_MODES)
 		return -1;
 	if (!tr_cuts_find(ts, target, &cuts)) {
 		tr_cuts_release(&cuts);
