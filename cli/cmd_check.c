@@ -756,10 +756,10 @@ static int check_segmented(struct check_args *a, const struct mpiv_traceset *ts,
 		return -1;
 	if (env)
 		target = (size_t)atol(env);
-	/* a run shorter than a segment is cut only where wildcard receives are closed by a
-	 * collective (a round at a time keeps the search small); with none, it has no cut */
 	if (a->nmodes > TR_SEGMENT_MODES)
 		return -1;
+	/* a run shorter than a segment is cut only where wildcard receives are closed by a
+	 * collective (a round at a time keeps the search small); with none, it has no cut */
 	if (!tr_cuts_find(ts, target, &cuts)) {
 		tr_cuts_release(&cuts);
 		return -1;
