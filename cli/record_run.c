@@ -1,5 +1,6 @@
 /* One recorded run of the user's job (record_run.h): the recorder preloaded, the job watched
  * until it completes or hangs, meta.json written. */
+#include <dirent.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -91,6 +92,31 @@ static char *hang_report(const struct monitor_result *res, const char *dir)
 	return text;
 }
 
+/* Did any rank write its trace into dir? Rank 0 may not have: the launcher can kill it before
+ * its MPI_Init returned, once another rank aborted. */
+static int any_rank_traced(const char *dir)
+{
+	DIR *d = opendir(dir);
+	struct dirent *de;
+	int found = 0;
+
+	if (!d)
+		return 0;
+	while (!found && (de = readdir(d))) {
+		char name[64];
+		int rank, n = -1;
+
+		if (sscanf(de->d_name, "rank-%d.%n", &rank, &n) != 1 || n < 0 || rank < 0)
+			continue;
+		snprintf(name, sizeof(name), MPIV_TRACE_BIN_FILE, rank);
+		found = !strcmp(de->d_name, name);
+		snprintf(name, sizeof(name), MPIV_TRACE_JSON_FILE, rank);
+		found |= !strcmp(de->d_name, name);
+	}
+	closedir(d);
+	return found;
+}
+
 int record_run(const struct record_opts *opts, struct record_result *r)
 {
 	static const char *const stale[] = {".mpivt", ".json", ".status", MPIV_META_FILE, NULL};
@@ -99,7 +125,6 @@ int record_run(const struct record_opts *opts, struct record_result *r)
 	const char *dirs[2] = {NULL, NULL}, *files[2] = {NULL, NULL};
 	struct preload own;
 	struct job job;
-	char path[4200];
 	int rc, end = MPIV_JOB_EXITED, status, n = 0;
 
 	memset(r, 0, sizeof(*r));
@@ -197,7 +222,7 @@ int record_run(const struct record_opts *opts, struct record_result *r)
 	}
 	if (save_meta(job.dir, opts->command, status, end, res) < 0 && rc == MPIV_EXIT_OK)
 		rc = MPIV_EXIT_BAD_INPUT;
-	r->traced = mpiv_trace_rank_file(job.dir, 0, path, sizeof(path)) != NULL;
+	r->traced = any_rank_traced(job.dir);
 	if (!r->traced && !res->size && status != 0 && end == MPIV_JOB_EXITED) {
 		char how[128];
 

@@ -1,7 +1,8 @@
 #!/bin/bash
 # The recorder under hangs, crashes and threads, end to end with the real mpirun (make check):
 # a rank killed by a signal, a program that calls MPI_Abort, a rank that exits without
-# MPI_Finalize, a launcher that never collects its ended ranks, a real deadlock, a completion too large for the recorder's buffer, and two
+# MPI_Finalize, a run whose rank 0 left no trace, a launcher that never collects its ended
+# ranks, a real deadlock, a completion too large for the recorder's buffer, and two
 # threads per rank under MPI_THREAD_MULTIPLE must all leave traces that `mpiverify trace` and
 # `check` read up to the last complete operation; an unwritable trace directory must be
 # refused before anything is launched; one-sided calls must record their window, group, target
@@ -178,6 +179,19 @@ run_cmd "$WORK/exit.record.log" "$LIMIT" "$MPIVERIFY" record -o "$dir" -- \
 expect "exit: record" "$(test "$RC" -ne 124; echo $?)" "$(describe "$RC")" "$WORK/exit.record.log"
 rank_case exit "$dir" 0 $((1 + 3 * N)) false MPI_Wait
 check_case exit "$dir" 5 "rank 0  exited with status 0 without calling MPI_Finalize"
+
+# ---- rank 0 left no trace: the run is recorded all the same ----
+# The launcher can kill rank 0 before it opened its trace, once another rank aborted; here the
+# launcher line removes rank 0's file after the run. record must not take the run for one no
+# rank wrote (exit 4), and check answers inconclusive, naming rank 0.
+dir=$WORK/norank0
+run_cmd "$WORK/norank0.record.log" "$LIMIT" "$MPIVERIFY" record -o "$dir" -- sh -c \
+	'"$0" -np 2 "$1" abort "$2"; rc=$?; rm -f "$MPIVERIFY_TRACE_DIR/rank-0.mpivt"; exit $rc' \
+	"$MPIRUN" "$ENDS" "$N"
+expect "norank0: record takes a run without rank 0's trace" \
+	"$(test "$RC" -ne 124 && test "$RC" -ne 4 && test ! -e "$dir/rank-0.mpivt"; echo $?)" \
+	"$(describe "$RC")" "$WORK/norank0.record.log"
+check_case norank0 "$dir" 5 "rank 0  left no trace"
 
 # ---- a launcher that hangs after its ranks ended: record ends it rather than wait ----
 # rank 0 stops its parent, so that neither rank is ever collected and the launcher waits for
