@@ -683,13 +683,18 @@ static void print_text(const struct check_run *run, const struct check_outcome *
 		       nred == 1 ? "" : "s");
 }
 
-/* The document, the findings it holds and what suppressions hide, the files of the output
+/* The search's answer search_rc (OK, DEADLOCK or INCONCLUSIVE) on run, whose program is prog
+ * (NULL for a run checked a segment at a time) and whose recorded path warns of warns: the
+ * document, the findings it holds and what suppressions hide, the files of the output
  * directory, and what standard output shows. Returns the exit status. */
-static int report(struct check_args *a, struct check_run *run, const struct check_outcome *co,
-		  const char *modes_str)
+static int report(struct check_args *a, struct check_run *run, const struct eng_prog *prog,
+		  const struct tr_warning *warns, int nwarns, int search_rc, const char *modes_str)
 {
+	const struct check_outcome co = {a->dir,      run->ts,	       prog,
+					 &run->found, run->modes_json, warns,
+					 nwarns,      search_rc,       run->incomplete};
 	struct findings fs;
-	json_t *doc = check_document(co);
+	json_t *doc = check_document(&co);
 	int rc;
 
 	if (run->segments)
@@ -699,10 +704,10 @@ static int report(struct check_args *a, struct check_run *run, const struct chec
 
 	findings_of(&fs, doc);
 	findings_suppress(&fs, &a->o.supps, a->o.ignore_below);
-	rc = findings_exit(co->rc, &fs, run->incomplete || !tr_all_finished(co->ts));
+	rc = findings_exit(search_rc, &fs, run->incomplete || !tr_all_finished(run->ts));
 	json_object_set_new(doc, "exit", json_integer(rc));
 	json_object_set_new(doc, "suppressed", json_integer(fs.nsuppressed));
-	if (report_files(run->outdir, doc, &fs, report_details_check(co)) < 0) {
+	if (report_files(run->outdir, doc, &fs, report_details_check(&co)) < 0) {
 		rc = MPIV_EXIT_BAD_INPUT;
 	} else if (a->o.output == OUT_JSON) {
 		json_dumpf(doc, stdout, JSON_INDENT(2) | JSON_PRESERVE_ORDER);
@@ -710,7 +715,7 @@ static int report(struct check_args *a, struct check_run *run, const struct chec
 	} else if (a->o.output == OUT_SARIF) {
 		report_sarif(stdout, doc, &fs);
 	} else {
-		print_text(run, co, &fs, co->rc, modes_str);
+		print_text(run, &co, &fs, search_rc, modes_str);
 	}
 	if (rc != MPIV_EXIT_BAD_INPUT && findings_gen(&a->o, &fs) < 0)
 		rc = MPIV_EXIT_BAD_INPUT;
@@ -767,8 +772,6 @@ static int check_segmented(struct check_args *a, const struct mpiv_traceset *ts,
 	for (k = 0; k < a->nmodes; k++)
 		given[k] = a->modes[k].b;
 	if (tr_check_segments(ts, &cuts, given, a->nmodes, &seg)) {
-		struct check_outcome co;
-
 		searches_of(seg.twins, a->modes, &a->nmodes);
 		modes_names(a, modes_str, sizeof(modes_str));
 		memset(&run, 0, sizeof(run));
@@ -783,15 +786,7 @@ static int check_segmented(struct check_args *a, const struct mpiv_traceset *ts,
 							a->modes[k].name, "complete", 1, "why",
 							NULL, "states", (json_int_t)seg.lead[k] + 1,
 							"deadlock_states", 0));
-		memset(&co, 0, sizeof(co));
-		co.dir = a->dir;
-		co.ts = ts;
-		co.found = &run.found;
-		co.modes = run.modes_json;
-		co.warns = seg.warns;
-		co.nwarns = seg.nwarns;
-		co.rc = MPIV_EXIT_OK;
-		rc = report(a, &run, &co, modes_str);
+		rc = report(a, &run, NULL, seg.warns, seg.nwarns, MPIV_EXIT_OK, modes_str);
 		release_run(&run);
 		free(seg.warns);
 	}
@@ -970,12 +965,8 @@ static int check(struct check_args *a)
 		     run.incomplete || !finished ? MPIV_EXIT_INCONCLUSIVE :
 						   MPIV_EXIT_OK;
 	/* a verdict, not a failure: reported (a failure was, as an error) */
-	if (rc == MPIV_EXIT_OK || rc == MPIV_EXIT_DEADLOCK || rc == MPIV_EXIT_INCONCLUSIVE) {
-		struct check_outcome co = {a->dir, &ts,	   &prog, &run.found,	 run.modes_json,
-					   warns,  nwarns, rc,	  run.incomplete};
-
-		rc = report(a, &run, &co, modes_str);
-	}
+	if (rc == MPIV_EXIT_OK || rc == MPIV_EXIT_DEADLOCK || rc == MPIV_EXIT_INCONCLUSIVE)
+		rc = report(a, &run, &prog, warns, nwarns, rc, modes_str);
 	release_run(&run);
 	free(warns);
 	eng_prog_release(&prog);

@@ -431,7 +431,6 @@ void monitor_run(struct launch *l, const char *status_dir, double timeout,
 					(int)l->pid, t - ended);
 				launch_end(l);
 				res->outcome = MONITOR_COMPLETED;
-				res->launcher_hung = 1;
 				break;
 			}
 		} else {

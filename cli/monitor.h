@@ -63,9 +63,6 @@ struct monitor_result {
 	double stalled; /* DEADLOCK: seconds without any rank's progress */
 	int npolling;	/* DEADLOCK: ranks that polled without progress */
 	int size;	/* world size, 0 if no status file ever appeared */
-	/* COMPLETED: the launcher outlived its ranks, which had all
-	 * ended, and monitor_run() ended it */
-	int launcher_hung;
 	struct monitor_rank *ranks; /* size entries, by world rank; owned */
 };
 
@@ -106,8 +103,8 @@ struct monitor_expect {
  * all the time, but calls that find nothing change nothing: only a call that completes
  * something counts as its progress. Does not end the job, but for a launcher that hangs after
  * its ranks: when every rank (all on this host) has ended for timeout seconds, one at least
- * left uncollected by its parent (launch_ranks_ended()), it ends the launcher, and the outcome
- * is COMPLETED with launcher_hung set. Warns (once) when no status file appeared within
+ * left uncollected by its parent (launch_ranks_ended()), it ends the launcher with a warning,
+ * and the outcome is COMPLETED: the ranks' traces and statuses say how each ended. Warns (once) when no status file appeared within
  * timeout, or when a rank stops beating. Fills res; release it with monitor_result_release(). */
 void monitor_run(struct launch *l, const char *status_dir, double timeout,
 		 const struct monitor_expect *expect, struct node_watch *nodes,

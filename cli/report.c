@@ -10,17 +10,17 @@
 #include "srcloc.h"
 #include "translate.h"
 
-/* Does a standard send of cex wait for its receive on the way (not buffered)? */
-static int any_sync_send(const struct mpiv_cex *cex)
+/* How many standard sends of cex wait for their receive on the way (are not buffered). */
+static size_t unbuffered_sends(const struct mpiv_cex *cex)
 {
-	size_t k;
+	size_t k, n = 0;
 	int r;
 
 	for (r = 0; r < cex->nranks; r++)
 		for (k = 0; k < cex->ranks[r].nops; k++)
 			if (cex->ranks[r].ops[k].sync == 1)
-				return 1;
-	return 0;
+				n++;
+	return n;
 }
 
 /* Is a rank of cex, or a thread of one, blocked in call (its name)? */
@@ -84,7 +84,7 @@ const char *report_class(const struct tr_deadlock *d, const char **meaning)
 		return "deadlock";
 	}
 	if (d->in_zero) {
-		int sends = any_sync_send(&d->cex),
+		int sends = unbuffered_sends(&d->cex) > 0,
 		    detach = any_blocked_in(&d->cex, "MPI_Buffer_detach");
 
 		*meaning =
@@ -366,10 +366,7 @@ void report_deadlock(FILE *f, const struct mpiv_traceset *ts, const struct tr_de
 	else if (d->recorded > 0)
 		fprintf(f, "  it lies on the recorded run's own decisions\n");
 	report_locks_held(f, ts, cex);
-	for (r = 0; r < cex->nranks; r++)
-		for (k = 0; k < cex->ranks[r].nops; k++)
-			if (cex->ranks[r].ops[k].sync == 1)
-				nsync++;
+	nsync = unbuffered_sends(cex);
 	if (nsync) {
 		fprintf(f, "  standard sends not buffered on the way (%zu):", nsync);
 		for (r = 0; r < cex->nranks; r++)
