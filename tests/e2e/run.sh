@@ -455,8 +455,12 @@ runs_overlap()
 }
 
 # ---- the examples ----
+# how long each example took, for the slowest ones' list at the end
+: >"$WORK/times"
 while IFS= read -r src; do
+	started=$SECONDS
 	example_cases "$src"
+	echo "$((SECONDS - started)) $src" >>"$WORK/times"
 done < <(find examples -name '*.c' -o -name '*.f90' | LC_ALL=C sort |
 	grep -E -- "${E2E_EXAMPLES:-.}")
 
@@ -618,6 +622,8 @@ else
 	fail "verify: the rank that stopped of itself is named" "no '$want'" "$log"
 fi
 
+echo "slowest examples (seconds):"
+sort -rn "$WORK/times" | head -n 8 | sed -e 's/^/    /'
 if summary; then
 	test -n "${KEEP:-}" || rm -rf "$WORK"
 	exit 0
