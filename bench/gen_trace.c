@@ -11,6 +11,11 @@
  *   gen_trace cycle DIR RANKS ITERS    the halo exchange, then a ring of blocking standard
  *                                      sends: a potential deadlock after a long trace (the
  *                                      report's size test, tests/e2e/reports.sh)
+ *   gen_trace halo-any DIR RANKS ITERS the halo exchange, each iteration's requests completed
+ *   gen_trace cycle-any DIR RANKS ITERS  by any-completions instead: MPI_Waitany four times,
+ *                                      MPI_Waitsome twice, or a failed MPI_Testany then
+ *                                      MPI_Waitany, by turns, in orders that vary; cycle-any
+ *                                      ends with cycle's ring
  *   gen_trace farm DIR WORKERS ITEMS   a task farm as a ray tracer runs one: the master hands
  *                                      out ITEMS work items of three kinds (tags), one at a
  *                                      time to the worker that answered last, and receives
@@ -121,10 +126,56 @@ static void halo_iteration(FILE *f, uint32_t *index, int left, int right, int *r
 	*req += 4;
 }
 
-/* The halo exchange for iters iterations; with ring set, then each rank sends to its right
- * neighbour and receives from its left with blocking standard calls: a ring of sends that
- * deadlocks when they are not buffered (a potential deadlock) at the end of a long trace. */
-static void halo(const char *dir, int ranks, int iters, int ring)
+/* An any-completion call over reqs[0..n), of which the first done complete. */
+static void any_completion(FILE *f, uint32_t *index, unsigned call, struct mpiv_reqinfo *reqs,
+			   int n, int done)
+{
+	struct mpiv_event ev;
+
+	mpiv_event_init(&ev, call);
+	ev.nreqs = (uint32_t)n;
+	ev.npending = (uint32_t)(n - done);
+	ev.reqs = reqs;
+	put(f, &ev, index);
+}
+
+/* One iteration of the halo exchange whose requests complete by any-completions (iteration i
+ * says which calls, and in which order the requests complete): four MPI_Waitany, two
+ * MPI_Waitsome of two, or an MPI_Testany that finds nothing, then four MPI_Waitany. */
+static void halo_any_iteration(FILE *f, uint32_t *index, int left, int right, int *req, int i)
+{
+	struct mpiv_reqinfo reqs[4];
+	int k, n;
+
+	simple(f, index, MPIV_CALL_Irecv, left, 0, *req);
+	simple(f, index, MPIV_CALL_Irecv, right, 1, *req + 1);
+	simple(f, index, MPIV_CALL_Isend, right, 0, *req + 2);
+	simple(f, index, MPIV_CALL_Isend, left, 1, *req + 3);
+	/* the order the requests complete in: a rotation of the four, by iteration */
+	for (k = 0; k < 4; k++) {
+		int q = (k + i) % 4;
+
+		reqs[k].req = *req + q;
+		reqs[k].src = q == 0 ? left : q == 1 ? right : MPIV_NONE;
+		reqs[k].tag = q < 2 ? q : MPIV_NONE;
+	}
+	if (i % 3 == 1) {
+		any_completion(f, index, MPIV_CALL_Waitsome, reqs, 4, 2);
+		any_completion(f, index, MPIV_CALL_Waitsome, reqs + 2, 2, 2);
+	} else {
+		if (i % 3 == 2)
+			any_completion(f, index, MPIV_CALL_Testany, reqs, 4, 0);
+		for (n = 4; n > 0; n--)
+			any_completion(f, index, MPIV_CALL_Waitany, reqs + 4 - n, n, 1);
+	}
+	*req += 4;
+}
+
+/* The halo exchange for iters iterations, its requests completed by MPI_Waitall, or with
+ * any set by any-completions; with ring set, then each rank sends to its right neighbour and
+ * receives from its left with blocking standard calls: a ring of sends that deadlocks when
+ * they are not buffered (a potential deadlock) at the end of a long trace. */
+static void halo(const char *dir, int ranks, int iters, int ring, int any)
 {
 	int r, i;
 
@@ -135,7 +186,10 @@ static void halo(const char *dir, int ranks, int iters, int ring)
 
 		simple(f, &index, MPIV_CALL_Init, 0, 0, -1);
 		for (i = 0; i < iters; i++)
-			halo_iteration(f, &index, left, right, &req);
+			if (any)
+				halo_any_iteration(f, &index, left, right, &req, i);
+			else
+				halo_iteration(f, &index, left, right, &req);
 		if (ring) {
 			simple(f, &index, MPIV_CALL_Send, right, 2, -1);
 			simple(f, &index, MPIV_CALL_Recv, left, 2, -1);
@@ -315,17 +369,22 @@ static void farm(const char *dir, int workers, int items)
 int main(int argc, char **argv)
 {
 	if (argc == 5 && !strcmp(argv[1], "halo")) {
-		halo(argv[2], atoi(argv[3]), atoi(argv[4]), 0);
+		halo(argv[2], atoi(argv[3]), atoi(argv[4]), 0, 0);
+	} else if (argc == 5 && !strcmp(argv[1], "halo-any")) {
+		halo(argv[2], atoi(argv[3]), atoi(argv[4]), 0, 1);
+	} else if (argc == 5 && !strcmp(argv[1], "cycle-any")) {
+		halo(argv[2], atoi(argv[3]), atoi(argv[4]), 1, 1);
 	} else if (argc == 5 && !strcmp(argv[1], "mw")) {
 		mw(argv[2], atoi(argv[3]), atoi(argv[4]));
 	} else if (argc == 5 && !strcmp(argv[1], "rounds")) {
 		rounds(argv[2], atoi(argv[3]), atoi(argv[4]));
 	} else if (argc == 5 && !strcmp(argv[1], "cycle")) {
-		halo(argv[2], atoi(argv[3]), atoi(argv[4]), 1);
+		halo(argv[2], atoi(argv[3]), atoi(argv[4]), 1, 0);
 	} else if (argc == 5 && !strcmp(argv[1], "farm")) {
 		farm(argv[2], atoi(argv[3]), atoi(argv[4]));
 	} else {
-		fprintf(stderr, "usage: gen_trace halo|mw|rounds|cycle|farm DIR N M\n");
+		fprintf(stderr,
+			"usage: gen_trace halo|halo-any|mw|rounds|cycle|cycle-any|farm DIR N M\n");
 		return 2;
 	}
 	printf("%llu events\n", written);

@@ -36,8 +36,9 @@
 #  9. check time and peak memory against trace size: a wildcard-free halo exchange
 #     (ranks x iterations) and two codes with MPI_ANY_SOURCE receives (a master receiving every
 #     result, a task farm answering each), small and at 1M and 10M events, as ratios; the
-#     10M halo exchange, which check takes a segment at a time, also as one program; rounds
-#     of wildcard receives closed by barriers, in segments and as one program;
+#     10M halo exchange, which check takes a segment at a time, also as one program, and so
+#     the same exchange completing its requests with MPI_Waitany and kin; rounds of wildcard
+#     receives closed by barriers, in segments and as one program;
 # 10. state explosion: a task farm like a ray tracer's (5 workers, 100 items of three kinds,
 #     answers received with MPI_ANY_SOURCE and MPI_ANY_TAG), states and time of each mode's
 #     search with the reductions and without them (check --full-search).
@@ -489,6 +490,8 @@ echo "   elapsed and CPU seconds (user + sys), peak resident MiB, and per event"
 echo "   halo:   wildcard-free ring halo exchange (Irecv x2, Isend x2, Waitall), --buffering all;"
 echo "           beyond 2^19 events checked a segment at a time (translator/tr_segment.c),"
 echo "           and at 10M also as one program (MPIVERIFY_SEGMENT_EVENTS=0)"
+echo "   halo-any: the same, its requests completed by MPI_Waitany, MPI_Waitsome and a failed"
+echo "           MPI_Testany by turns, at 10M in segments and as one program"
 echo "   rounds: 8 workers send a result each, which rank 0 receives with MPI_ANY_SOURCE,"
 echo "           then MPI_Barrier; a segment a round, and at 1M also as one program"
 echo "   master: every worker sends its results to rank 0, which receives each with"
@@ -546,6 +549,14 @@ MPIVERIFY_SEGMENT_EVENTS=0 bench_check "halo 10M, one program" halo 64 31250 --
 awk -v t1="$T10" -v t2="$CPUS" -v m1="$M10" -v m2="$MIB" 'BEGIN {
 	printf "%-24s in segments: %5.2fx CPU time, %5.2fx peak memory of one program\n",
 		"halo 10M", t1 / t2, m1 / m2 }'
+# the halo exchange completing its requests with MPI_Waitany, MPI_Waitsome and MPI_Testany:
+# check follows them too, and cuts as before
+bench_check "halo-any 64x20400 (10M)" halo-any 64 20400 --
+T10=$CPUS M10=$MIB
+MPIVERIFY_SEGMENT_EVENTS=0 bench_check "halo-any 10M, one prog" halo-any 64 20400 --
+awk -v t1="$T10" -v t2="$CPUS" -v m1="$M10" -v m2="$MIB" 'BEGIN {
+	printf "%-24s in segments: %5.2fx CPU time, %5.2fx peak memory of one program\n",
+		"halo-any 10M", t1 / t2, m1 / m2 }'
 # rounds of wildcard receives, each closed by a barrier: a segment a round; as one program
 # the search branches across rounds and stops at its memory limit (exit 5)
 bench_check "rounds 8x40000 (1M)" rounds 8 40000 --

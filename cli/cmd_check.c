@@ -757,9 +757,9 @@ static int check_segmented(struct check_args *a, const struct mpiv_traceset *ts,
 	struct tr_cuts cuts;
 	int k, rc = -1;
 
-	if (env && atol(env) <= 0)
+	if (env && *env && atol(env) <= 0)
 		return -1;
-	if (env)
+	if (env && *env)
 		target = (size_t)atol(env);
 	if (a->nmodes > TR_SEGMENT_MODES)
 		return -1;

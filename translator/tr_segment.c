@@ -311,9 +311,9 @@ static int tmpl_make(struct finder *f, int r, const struct mpiv_event *ev, int s
 }
 
 /* Take rank r's next event into the counts. Returns 0, or -1 for an event a cut cannot pass:
- * one that makes a choice (a wildcard, an any-completion, another thread, ready or buffered
- * sends), or one this file does not follow (matched probes, one-sided calls, cancels,
- * generalized requests, intercommunicators, a request let go of while active). */
+ * one that makes a choice (a wildcard, another thread, ready or buffered sends), or one this
+ * file does not follow (matched probes, one-sided calls, cancels, generalized requests,
+ * intercommunicators, a request let go of while active). */
 static int step(struct finder *f, int r)
 {
 	const struct mpiv_rank_trace *t = &f->ts->ranks[r];
@@ -350,7 +350,9 @@ static int step(struct finder *f, int r)
 			return -1;
 		break;
 	case MPIV_KIND_WAIT:
-		if (mpiv_call_any_completion(ev->call) || ev->npending > ev->nreqs)
+		/* an any-completion too: check's program completes there the requests the trace
+		 * says it completed (doc/semantics.md 1.2); the others stay live */
+		if (ev->npending > ev->nreqs)
 			return -1;
 		for (j = 0; j + ev->npending < ev->nreqs; j++)
 			req_set(f, r, ev->reqs[j].req, 0);

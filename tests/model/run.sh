@@ -128,8 +128,8 @@ for dir in "$SRCDIR"/tests/model/cases/*/ "$SRCDIR"/tests/model/reports/*/ \
 done
 gen=$BUILDDIR/bench/gen_trace
 if test -x "$gen"; then
-	for args in "halo 4 20" "halo 16 3" "mw 4 3" "mw 6 5" "rounds 3 4" "farm 2 6" "farm 3 12" \
-		"farm 5 100"; do
+	for args in "halo 4 20" "halo 16 3" "halo-any 4 12" "cycle-any 3 7" "mw 4 3" "mw 6 5" \
+		"rounds 3 4" "farm 2 6" "farm 3 12" "farm 5 100"; do
 		dir=$WORK/gen-${args// /-}
 		mkdir -p "$dir" && "$gen" ${args%% *} "$dir" ${args#* } >/dev/null
 		compare_ways "generated $args" "$dir"
@@ -154,7 +154,8 @@ for dir in "$SRCDIR"/tests/model/cases/*/ "$SRCDIR"/tests/model/reports/*/ \
 	compare_segments "$(basename "$dir")" "$dir" 3
 done
 if test -x "$gen"; then
-	for args in "halo 4 20" "halo 16 3" "mw 4 3" "rounds 3 4" "farm 3 12"; do
+	for args in "halo 4 20" "halo 16 3" "halo-any 4 12" "cycle-any 3 7" "mw 4 3" "rounds 3 4" \
+		"farm 3 12"; do
 		dir=$WORK/gen-${args// /-}
 		for events in 1 7 40; do
 			compare_segments "generated $args, $events events" "$dir" "$events"
@@ -178,6 +179,14 @@ if test -x "$gen"; then
 	else
 		fail "segments: rounds of wildcard receives closed by barriers, in segments" \
 			"exit $RC, or not in several \"segments\"" "$WORK/seg-rounds.json"
+	fi
+	run_cmd "$WORK/seg-halo-any.json" 60 env MPIVERIFY_SEGMENT_EVENTS=40 "$MPIVERIFY" check \
+		--json "$WORK/gen-halo-any-4-12" -o "$WORK/seg-halo-any"
+	if test "$RC" -eq 0 && grep -Eq '"count": ([2-9]|[1-9][0-9]+),' "$WORK/seg-halo-any.json"; then
+		pass "segments: a halo exchange completed by any-completions, in segments"
+	else
+		fail "segments: a halo exchange completed by any-completions, in segments" \
+			"exit $RC, or not in several \"segments\"" "$WORK/seg-halo-any.json"
 	fi
 fi
 

@@ -309,6 +309,46 @@ static void test_cut_positions(void)
 	mpiv_traceset_release(&ts);
 }
 
+#define IRECV(peer, tag, req)                                           \
+	"{\"call\": \"MPI_Irecv\", \"peer\": " #peer ", \"tag\": " #tag \
+	", \"comm\": 0, \"bytes\": "                                    \
+	"4, \"reqs\": [{\"req\": " #req "}]}"
+#define WAITANY2(done, other)                                                            \
+	"{\"call\": \"MPI_Waitany\", \"reqs\": [{\"req\": " #done "}, {\"req\": " #other \
+	"}], \"pending\": 1}"
+#define WAITANY1(req) "{\"call\": \"MPI_Waitany\", \"reqs\": [{\"req\": " #req "}]}"
+
+/* Two round trips whose requests rank 0 completes with MPI_Waitany, in the order the trace
+ * says: a cut between them (check's program completes there what the trace says), none
+ * between a round's two MPI_Waitany, where a request is still live. */
+static void test_cut_after_any_completion(void)
+{
+	static const char *const waitany[] = {
+		"[" INIT ", " IRECV(1, 1, 5) ", " ISEND(1, 0, 7) ", " WAITANY2(7, 5) ", " WAITANY1(
+			5) ", " IRECV(1, 1,
+				      5) ", " ISEND(1, 0,
+						    7) ", " WAITANY2(5, 7) ", " WAITANY1(7) ", " FIN
+											    "]",
+		"[" INIT ", " RECV(0, 0) ", " SEND(0, 1) ", " RECV(0, 0) ", " SEND(0, 1) ", " FIN
+											 "]",
+		NULL,
+	};
+	struct mpiv_traceset ts;
+	struct tr_cuts cuts;
+	int k, between = 0;
+
+	CU_ASSERT_FATAL(unit_load_case(waitany, &ts) == 0);
+	CU_ASSERT(tr_cuts_find(&ts, 1, &cuts) >= 1);
+	for (k = 0; k < cuts.n; k++) {
+		CU_ASSERT(cuts.at[2 * k] != 4 && cuts.at[2 * k] != 8);
+		if (cuts.at[2 * k] == 5 && cuts.at[2 * k + 1] == 3)
+			between = 1;
+	}
+	CU_ASSERT(between);
+	tr_cuts_release(&cuts);
+	mpiv_traceset_release(&ts);
+}
+
 #define ANYRECV "{\"call\": \"MPI_Recv\", \"peer\": \"any\", \"tag\": 0, \"comm\": 0, \"bytes\": 4}"
 #define BARRIER "{\"call\": \"MPI_Barrier\", \"comm\": 0}"
 #define BCAST "{\"call\": \"MPI_Bcast\", \"comm\": 0, \"root\": 0}"
@@ -436,6 +476,7 @@ static void test_segments_as_whole(void)
 static CU_TestInfo segment_tests[] = {
 	{"every cut found is one", test_cuts_hold},
 	{"cuts between round trips, none past a wildcard", test_cut_positions},
+	{"cuts after any-completions, none while a request is live", test_cut_after_any_completion},
 	{"after wildcards, cuts only after a synchronising collective", test_cut_after_wildcards},
 	{"no cut in a rank with threads", test_threads_not_cut},
 	{"no deadlock by segments: none in the whole program", test_segments_as_whole},
