@@ -877,9 +877,9 @@ static const struct mpiv_event *hold_event(struct builder *b, size_t i)
 	return &b->ev;
 }
 
-/* Rank t's events [from, to) become its processes' instructions, its persistent requests
- * tmpl[0..ntmpl) made before from. A segment that ends before the trace does
- * (tr_segment.c) ends as if the rank finished there. */
+/* Rank t's events [from, to) become its processes' instructions, with what it has from before
+ * from in tmpl[0..ntmpl): persistent requests, an attached buffer. A segment that ends before
+ * the trace does (tr_segment.c) ends as if the rank finished there. */
 static int build_rank(const struct mpiv_traceset *ts, const struct mpiv_rank_trace *t, size_t from,
 		      size_t to, const struct tr_tmpl *tmpl, size_t ntmpl, struct builder *b,
 		      struct mpiv_error *err)
@@ -889,6 +889,7 @@ static int build_rank(const struct mpiv_traceset *ts, const struct mpiv_rank_tra
 	int32_t *list = NULL, pair[2];
 	size_t listcap = 0;
 	struct tr_stop stop;
+	long attach = -1; /* the event of the buffer attached before the segment, if any */
 
 	b->t = t;
 	tr_stop_of(ts, t->rank, &stop);
@@ -896,6 +897,10 @@ static int build_rank(const struct mpiv_traceset *ts, const struct mpiv_rank_tra
 		stop.kind = TR_FINISHED;
 	b->threaded = t->threaded;
 	for (i = 0; i < ntmpl; i++) {
+		if (tmpl[i].req == TR_TMPL_BUFFER) {
+			attach = (long)tmpl[i].event;
+			continue;
+		}
 		grow_reqs(b, tmpl[i].req);
 		b->req_tmpl[tmpl[i].req] = (int32_t)tmpl[i].event;
 	}
@@ -918,6 +923,13 @@ static int build_rank(const struct mpiv_traceset *ts, const struct mpiv_rank_tra
 		}
 		select_thread(b, ev->thread);
 		cur(b)->last = (long)i;
+		if (attach >= 0) {
+			/* a segment's rank starts with the buffer attached before it (one thread) */
+			const struct mpiv_event *at = mpiv_trace_event(t, (size_t)attach);
+
+			emit(b, ENG_BUF_ATTACH, (int)attach)->bytes = engine_bytes(at->bytes);
+			attach = -1;
+		}
 		switch (kind) {
 		case MPIV_KIND_FINALIZE: /* MPI_Finalize, MPI_Abort: the rank's last call */
 			goto done;

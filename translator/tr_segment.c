@@ -9,8 +9,8 @@
  * the k-th receive of rank d from rank s on a communicator with a tag takes the k-th such
  * message (MPI-4.1 3.5, "Order"), and a rank, whose calls come from one thread, posts its
  * receives after the cut only once those before it have taken their messages. After a
- * wildcard receive, only a collective every rank waits in for every other closes a segment
- * (seek_sync_cut()). Each segment is then a program of its own: a rank can wait
+ * wildcard receive or a buffered send, only a collective every rank waits in for every other
+ * closes a segment (seek_sync_cut()). Each segment is then a program of its own: a rank can wait
  * only for calls of its own segment, so the whole run deadlocks in a mode exactly when some
  * segment does, the first that does ending where the whole run would (the engine's steps
  * commute, models/README.md, "Why this shape"). Where a segment has a choice to make, a
@@ -53,6 +53,8 @@ struct cursor {
 	size_t nreq;	   /* room in req */
 	struct tmpl *tmpl; /* request id -> the persistent request it is, if it is one */
 	size_t ntmpl;	   /* room in tmpl */
+	/* 1 + the event of the MPI_Buffer_attach whose buffer is attached; 0: none */
+	size_t attach;
 };
 
 /* One engine communicator's collectives: how many each member entered (by its place in
@@ -79,8 +81,8 @@ struct finder {
 	struct chans fine;
 	/* by receiver and communicator alone: what a cut after a wildcard receive needs even */
 	struct chans coarse;
-	/* the segment being sought has a wildcard receive: it can only end right after a
-	 * collective that synchronises the world (seek_sync_cut()) */
+	/* the segment being sought has a wildcard receive or a buffered send: it can only end
+	 * right after a collective that synchronises the world (seek_sync_cut()) */
 	int wild;
 };
 
@@ -311,8 +313,8 @@ static int tmpl_make(struct finder *f, int r, const struct mpiv_event *ev, int s
 }
 
 /* Take rank r's next event into the counts. Returns 0, or -1 for an event a cut cannot pass:
- * one that makes a choice (a wildcard, another thread, ready or buffered sends), or one this
- * file does not follow (matched probes, one-sided calls, cancels, generalized requests,
+ * one that makes a choice (a wildcard, another thread, ready sends), or one this file does not
+ * follow (matched probes, one-sided calls, cancels, generalized requests,
  * intercommunicators, a request let go of while active). */
 static int step(struct finder *f, int r)
 {
@@ -324,10 +326,30 @@ static int step(struct finder *f, int r)
 	int c;
 
 	f->cur[r].synced = -1;
-	if (ev->thread != 0 || (ev->flags & MPIV_EV_INCOMPLETE) ||
-	    (flags & (MPIV_F_READY | MPIV_F_BUFFERED)))
+	if (ev->thread != 0 || (ev->flags & MPIV_EV_INCOMPLETE) || (flags & MPIV_F_READY) ||
+	    (kind == MPIV_KIND_SEND_INIT && (flags & MPIV_F_BUFFERED)))
 		return -1;
+	/* A buffered send completes at once, and its message occupies the attached buffer
+	 * until it is received, maybe after a later buffered send of the rank needed room
+	 * there: the count of messages does not see that. Only a collective every rank waits in
+	 * for every other closes its segment, as after a wildcard receive (seek_sync_cut()):
+	 * there every message sent before it has been received before any rank goes on, and
+	 * each buffer is empty. */
+	if (flags & MPIV_F_BUFFERED)
+		f->wild = 1;
 	switch (kind) {
+	case MPIV_KIND_BUF_ATTACH:
+		/* the buffer goes on into the next segment, empty (below); a second one attached
+		 * is erroneous: the whole program says so */
+		if (f->cur[r].attach)
+			return -1;
+		f->cur[r].attach = (size_t)f->cur[r].at + 1;
+		break;
+	case MPIV_KIND_BUF_DETACH:
+		if (!f->cur[r].attach)
+			return -1;
+		f->cur[r].attach = 0;
+		break;
 	case MPIV_KIND_INIT:
 	case MPIV_KIND_LOCAL:
 	case MPIV_KIND_COMM_FREE:
@@ -437,7 +459,8 @@ static uint64_t colls_of(const struct finder *f, int c, int r)
  * it, every receive of its own matched: no receive before the cut can take a message sent
  * after it. There every request must be completed, every communicator's collectives even,
  * and each rank's messages on each communicator all received, by count (which receive took
- * which is the search's). Returns 1 at a cut, 0 where there is none before some rank's
+ * which is the search's); so is every buffered message, and each attached buffer is empty
+ * when its rank goes on. Returns 1 at a cut, 0 where there is none before some rank's
  * MPI_Finalize, -1 at an event no cut can pass. */
 static int seek_sync_cut(struct finder *f)
 {
@@ -554,7 +577,8 @@ struct cuts_room {
 	size_t at, first, tmpl;
 };
 
-/* Add the cut the cursors are at to cuts, with the persistent requests of each rank. */
+/* Add the cut the cursors are at to cuts, with the persistent requests and the attached
+ * buffer of each rank. */
 static void add_cut(const struct finder *f, struct tr_cuts *cuts, struct cuts_room *room)
 {
 	size_t n = (size_t)f->ts->nranks, k = (size_t)cuts->n * n, i;
@@ -573,6 +597,12 @@ static void add_cut(const struct finder *f, struct tr_cuts *cuts, struct cuts_ro
 			      sizeof(*cuts->tmpl));
 			cuts->tmpl[cuts->ntmpl].req = (int32_t)i;
 			cuts->tmpl[cuts->ntmpl++].event = (uint32_t)c->tmpl[i].event;
+		}
+		if (c->attach) {
+			xgrow((void **)&cuts->tmpl, &room->tmpl, cuts->ntmpl + 1,
+			      sizeof(*cuts->tmpl));
+			cuts->tmpl[cuts->ntmpl].req = TR_TMPL_BUFFER;
+			cuts->tmpl[cuts->ntmpl++].event = (uint32_t)(c->attach - 1);
 		}
 		cuts->first[k + (size_t)r + 1] = cuts->ntmpl;
 	}

@@ -407,16 +407,19 @@ int tr_warnings_end(struct tr_warn_pass *wp, struct tr_warning **out);
 
 /* ---- tr_segment.c: a long run, a segment at a time ---- */
 
-/* A persistent request a rank has at a cut: its id and the event of its template
- * (MPI_Send_init, MPI_Recv_init), before the cut. */
+/* What a rank has at a cut from before it: a persistent request (its id, and the event of its
+ * template, MPI_Send_init or MPI_Recv_init), or, with req TR_TMPL_BUFFER, the buffer the
+ * MPI_Buffer_attach of event attached. */
 struct tr_tmpl {
 	int32_t req;
 	uint32_t event;
 };
+#define TR_TMPL_BUFFER (-1)
 
 /* Places where every rank's trace can be cut so that nothing before waits for anything after:
  * at[k * nranks + r] is rank r's first event after cut k (cuts in order); its persistent
- * requests there are tmpl[first[k * nranks + r] .. first[k * nranks + r + 1]). */
+ * requests and attached buffer there are tmpl[first[k * nranks + r] .. first[k * nranks + r +
+ * 1]). */
 struct tr_cuts {
 	int nranks;
 	int n;

@@ -180,6 +180,17 @@ if test -x "$gen"; then
 		fail "segments: rounds of wildcard receives closed by barriers, in segments" \
 			"exit $RC, or not in several \"segments\"" "$WORK/seg-rounds.json"
 	fi
+	# buffered sends in rounds closed by barriers: a segment a round, each with the buffer
+	# attached before it (were it not, the segment's sends would fail, and check would check
+	# the whole program instead)
+	run_cmd "$WORK/seg-bsend.json" 60 "$MPIVERIFY" check --json \
+		"$SRCDIR/tests/model/cases/bsend-rounds-barrier" -o "$WORK/seg-bsend"
+	if test "$RC" -eq 0 && grep -Eq '"count": [2-9],' "$WORK/seg-bsend.json"; then
+		pass "segments: rounds of buffered sends closed by barriers, in segments"
+	else
+		fail "segments: rounds of buffered sends closed by barriers, in segments" \
+			"exit $RC, or not in several \"segments\"" "$WORK/seg-bsend.json"
+	fi
 	run_cmd "$WORK/seg-halo-any.json" 60 env MPIVERIFY_SEGMENT_EVENTS=40 "$MPIVERIFY" check \
 		--json "$WORK/gen-halo-any-4-12" -o "$WORK/seg-halo-any"
 	if test "$RC" -eq 0 && grep -Eq '"count": ([2-9]|[1-9][0-9]+),' "$WORK/seg-halo-any.json"; then

@@ -69,10 +69,12 @@ static void count_one(struct recount *fine, struct recount *coarse, int r, int32
 }
 
 /* Is cut k of cuts one, for the segment that ends there: every request made in it completed
- * in it; every envelope even, or, where a receive of the segment is a wildcard, every
+ * in it; every envelope even, or, where a receive of the segment is a wildcard or a send a
+ * buffered one, every
  * receiver's count on every communicator even and every rank's last call a collective that
  * synchronises the world on one communicator; every communicator's members through as many
- * collectives; and are the persistent requests it lists each rank's there? */
+ * collectives; and are the persistent requests and the attached buffer it lists each rank's
+ * there? */
 static int is_cut(const struct mpiv_traceset *ts, const struct eng_prog *p,
 		  const struct tr_comms *cm, const struct tr_cuts *cuts, int k)
 {
@@ -90,6 +92,7 @@ static int is_cut(const struct mpiv_traceset *ts, const struct eng_prog *p,
 		struct persistent pers[16];
 		int32_t live[64];
 		int nlive = 0, npers = 0, l, q, last_sync = -1;
+		long attach = -1; /* the event that attached the buffer attached, -1: none */
 
 		tr_segment_bounds(ts, cuts, k, r, &from, &to);
 		/* the persistent requests from the start; the rest within the segment */
@@ -105,6 +108,10 @@ static int is_cut(const struct mpiv_traceset *ts, const struct eng_prog *p,
 				pers[npers].copy.reqs = NULL;
 				pers[npers++].copy.group = NULL;
 			}
+			if (kind == MPIV_KIND_BUF_ATTACH)
+				attach = (long)i;
+			if (kind == MPIV_KIND_BUF_DETACH)
+				attach = -1;
 			for (j = 0; kind == MPIV_KIND_REQUEST_FREE && j < ev->nreqs; j++)
 				for (q = npers - 1; q >= 0; q--)
 					if (pers[q].req == ev->reqs[j].req)
@@ -116,6 +123,9 @@ static int is_cut(const struct mpiv_traceset *ts, const struct eng_prog *p,
 			if (kind == MPIV_KIND_SEND || kind == MPIV_KIND_ISEND ||
 			    kind == MPIV_KIND_SENDRECV)
 				count_one(&fine, &coarse, r, ev->peer, ev->tag, c, 1, &wild);
+			/* a buffered send's segment ends as a wildcard receive's does */
+			if (mpiv_call_flags(ev->call) & MPIV_F_BUFFERED)
+				wild = 1;
 			if (kind == MPIV_KIND_RECV || kind == MPIV_KIND_IRECV)
 				count_one(&fine, &coarse, r, ev->peer, ev->tag, c, -1, &wild);
 			if (kind == MPIV_KIND_SENDRECV)
@@ -155,8 +165,11 @@ static int is_cut(const struct mpiv_traceset *ts, const struct eng_prog *p,
 						break;
 					}
 		}
-		if (nlive || first[1] - first[0] != (size_t)npers)
+		if (nlive || first[1] - first[0] != (size_t)npers + (attach >= 0))
 			ok = 0;
+		for (i = first[0]; ok && attach >= 0 && i < first[1]; i++)
+			if (cuts->tmpl[i].req == TR_TMPL_BUFFER && cuts->tmpl[i].event != attach)
+				ok = 0;
 		for (q = 0; ok && q < npers; q++) {
 			size_t e;
 
