@@ -9,8 +9,8 @@
  * the k-th receive of rank d from rank s on a communicator with a tag takes the k-th such
  * message (MPI-4.1 3.5, "Order"), and a rank, whose calls come from one thread, posts its
  * receives after the cut only once those before it have taken their messages. After a
- * wildcard receive or a buffered send, only a collective every rank waits in for every other
- * closes a segment (seek_sync_cut()). Each segment is then a program of its own: a rank can wait
+ * wildcard receive or probe or a buffered send, only a collective every rank waits in for
+ * every other closes a segment (seek_sync_cut()). Each segment is then a program of its own: a rank can wait
  * only for calls of its own segment, so the whole run deadlocks in a mode exactly when some
  * segment does, the first that does ending where the whole run would (the engine's steps
  * commute, models/README.md, "Why this shape"). Where a segment has a choice to make, a
@@ -81,8 +81,8 @@ struct finder {
 	struct chans fine;
 	/* by receiver and communicator alone: what a cut after a wildcard receive needs even */
 	struct chans coarse;
-	/* the segment being sought has a wildcard receive or a buffered send: it can only end
-	 * right after a collective that synchronises the world (seek_sync_cut()) */
+	/* the segment being sought has a wildcard receive or probe or a buffered send: it can
+	 * only end right after a collective that synchronises the world (seek_sync_cut()) */
 	int wild;
 };
 
@@ -313,8 +313,8 @@ static int tmpl_make(struct finder *f, int r, const struct mpiv_event *ev, int s
 }
 
 /* Take rank r's next event into the counts. Returns 0, or -1 for an event a cut cannot pass:
- * one that makes a choice (a wildcard, another thread, ready sends), or one this file does not
- * follow (matched probes, one-sided calls, cancels, generalized requests,
+ * one that makes a choice (a wildcard receive, another thread, ready sends), or one this file
+ * does not follow (matched probes, one-sided calls, cancels, generalized requests,
  * intercommunicators, a request let go of while active). */
 static int step(struct finder *f, int r)
 {
@@ -380,9 +380,14 @@ static int step(struct finder *f, int r)
 			req_set(f, r, ev->reqs[j].req, 0);
 		break;
 	case MPIV_KIND_PROBE:
-		/* it takes no message: only one that names its source and tag is no choice (an
-		 * MPI_Iprobe that found nothing changes nothing) */
-		if (ev->src != MPIV_NONE && (countable_peer(f, ev->peer) < 0 || ev->tag < 0))
+		/* it takes no message, and waits until one is there (an MPI_Iprobe that found
+		 * nothing changes nothing); a wildcard one may find a later message than the
+		 * run's, so its segment ends as a wildcard receive's does */
+		if (ev->src == MPIV_NONE)
+			break;
+		if (ev->peer == MPIV_ANY_SOURCE || ev->tag == MPIV_ANY_TAG)
+			f->wild = 1;
+		else if (countable_peer(f, ev->peer) < 0 || ev->tag < 0)
 			return -1;
 		break;
 	case MPIV_KIND_SEND_INIT:

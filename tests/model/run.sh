@@ -180,17 +180,19 @@ if test -x "$gen"; then
 		fail "segments: rounds of wildcard receives closed by barriers, in segments" \
 			"exit $RC, or not in several \"segments\"" "$WORK/seg-rounds.json"
 	fi
-	# buffered sends in rounds closed by barriers: a segment a round, each with the buffer
-	# attached before it (were it not, the segment's sends would fail, and check would check
-	# the whole program instead)
-	run_cmd "$WORK/seg-bsend.json" 60 "$MPIVERIFY" check --json \
-		"$SRCDIR/tests/model/cases/bsend-rounds-barrier" -o "$WORK/seg-bsend"
-	if test "$RC" -eq 0 && grep -Eq '"count": [2-9],' "$WORK/seg-bsend.json"; then
-		pass "segments: rounds of buffered sends closed by barriers, in segments"
-	else
-		fail "segments: rounds of buffered sends closed by barriers, in segments" \
-			"exit $RC, or not in several \"segments\"" "$WORK/seg-bsend.json"
-	fi
+	# rounds closed by barriers of buffered sends (each segment with the buffer attached
+	# before it: were it not, its sends would fail, and check would check the whole program
+	# instead) and of wildcard probes: a segment a round
+	for c in bsend-rounds-barrier probe-any-rounds-barrier; do
+		run_cmd "$WORK/seg-$c.json" 60 "$MPIVERIFY" check --json \
+			"$SRCDIR/tests/model/cases/$c" -o "$WORK/seg-$c"
+		if test "$RC" -eq 0 && grep -Eq '"count": [2-9],' "$WORK/seg-$c.json"; then
+			pass "segments: $c, in segments"
+		else
+			fail "segments: $c, in segments" "exit $RC, or not in several \"segments\"" \
+				"$WORK/seg-$c.json"
+		fi
+	done
 	run_cmd "$WORK/seg-halo-any.json" 60 env MPIVERIFY_SEGMENT_EVENTS=40 "$MPIVERIFY" check \
 		--json "$WORK/gen-halo-any-4-12" -o "$WORK/seg-halo-any"
 	if test "$RC" -eq 0 && grep -Eq '"count": ([2-9]|[1-9][0-9]+),' "$WORK/seg-halo-any.json"; then

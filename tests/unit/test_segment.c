@@ -123,8 +123,11 @@ static int is_cut(const struct mpiv_traceset *ts, const struct eng_prog *p,
 			if (kind == MPIV_KIND_SEND || kind == MPIV_KIND_ISEND ||
 			    kind == MPIV_KIND_SENDRECV)
 				count_one(&fine, &coarse, r, ev->peer, ev->tag, c, 1, &wild);
-			/* a buffered send's segment ends as a wildcard receive's does */
-			if (mpiv_call_flags(ev->call) & MPIV_F_BUFFERED)
+			/* a buffered send's segment ends as a wildcard receive's does, and so does a
+			 * wildcard probe's that found a message */
+			if ((mpiv_call_flags(ev->call) & MPIV_F_BUFFERED) ||
+			    (kind == MPIV_KIND_PROBE && ev->src != MPIV_NONE &&
+			     (ev->peer == MPIV_ANY_SOURCE || ev->tag == MPIV_ANY_TAG)))
 				wild = 1;
 			if (kind == MPIV_KIND_RECV || kind == MPIV_KIND_IRECV)
 				count_one(&fine, &coarse, r, ev->peer, ev->tag, c, -1, &wild);
