@@ -25,7 +25,9 @@
  *                                      kind with a partial answer first; a stop message
  *                                      (tag 0) ends each worker. The run it writes is one that
  *                                      could happen: items take their time, answers are
- *                                      received in the order they come. */
+ *                                      received in the order they come.
+ *   gen_trace farm-rounds DIR WORKERS ROUNDS  the farm, of 2 * WORKERS items, ROUNDS times, each
+ *                                      round closed by MPI_Barrier */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -254,8 +256,9 @@ static unsigned farm_rand(unsigned *seed)
 
 #define FARM_MAX 64 /* workers at most */
 
-/* One call of a farm's rank: a send to peer with tag, or (peer < 0) a receive from anyone with
- * any tag that took src's message with tag. */
+/* One call of a farm's rank: a send to peer with tag, or (peer -1) a receive from anyone with
+ * any tag that took src's message with tag, or (peer FARM_BARRIER) MPI_Barrier. */
+#define FARM_BARRIER (-2)
 struct farm_call {
 	int peer, tag, src;
 };
@@ -308,12 +311,13 @@ static void farm_give(struct farm_rank *rk, int w, int *given, int items, long n
 	queue[(*n)++] = (struct answer){t, w, kind};
 }
 
-static void farm(const char *dir, int workers, int items)
+/* A farm of items in rounds (nrounds > 1: each ends with every rank in MPI_Barrier). */
+static void farm(const char *dir, int workers, int items, int nrounds)
 {
 	struct farm_rank rk[FARM_MAX + 1];
 	struct answer *queue = calloc(2 * (size_t)(items + workers) + 1, sizeof(*queue));
 	unsigned seed = 12345;
-	int r, n = 0, given = 0, i;
+	int r, n, given, i, round;
 	size_t k;
 
 	if (workers < 1 || workers > FARM_MAX || items < 0 || !queue) {
@@ -321,20 +325,25 @@ static void farm(const char *dir, int workers, int items)
 		exit(2);
 	}
 	memset(rk, 0, sizeof(rk));
-	for (r = 1; r <= workers; r++)
-		farm_give(rk, r, &given, items, 0, &seed, queue, &n);
-	while (n > 0) {
-		struct answer a;
-		int first = 0;
+	for (round = 0; round < nrounds; round++) {
+		n = given = 0;
+		for (r = 1; r <= workers; r++)
+			farm_give(rk, r, &given, items, 0, &seed, queue, &n);
+		while (n > 0) {
+			struct answer a;
+			int first = 0;
 
-		for (i = 1; i < n; i++)
-			if (queue[i].when < queue[first].when)
-				first = i;
-		a = queue[first];
-		queue[first] = queue[--n];
-		farm_add(&rk[0], -1, 0, a.worker * 8 + a.tag);
-		if (a.tag != 4) /* a final answer: the worker is free */
-			farm_give(rk, a.worker, &given, items, a.when, &seed, queue, &n);
+			for (i = 1; i < n; i++)
+				if (queue[i].when < queue[first].when)
+					first = i;
+			a = queue[first];
+			queue[first] = queue[--n];
+			farm_add(&rk[0], -1, 0, a.worker * 8 + a.tag);
+			if (a.tag != 4) /* a final answer: the worker is free */
+				farm_give(rk, a.worker, &given, items, a.when, &seed, queue, &n);
+		}
+		for (r = 0; nrounds > 1 && r <= workers; r++)
+			farm_add(&rk[r], FARM_BARRIER, 0, 0);
 	}
 	for (r = 0; r <= workers; r++) {
 		FILE *f = open_rank(dir, r, workers + 1);
@@ -347,6 +356,12 @@ static void farm(const char *dir, int workers, int items)
 
 			if (c->peer >= 0) {
 				simple(f, &index, MPIV_CALL_Send, c->peer, c->tag, -1);
+				continue;
+			}
+			if (c->peer == FARM_BARRIER) {
+				mpiv_event_init(&ev, MPIV_CALL_Barrier);
+				ev.comm = MPIV_COMM_WORLD;
+				put(f, &ev, &index);
 				continue;
 			}
 			mpiv_event_init(&ev, MPIV_CALL_Recv);
@@ -381,10 +396,12 @@ int main(int argc, char **argv)
 	} else if (argc == 5 && !strcmp(argv[1], "cycle")) {
 		halo(argv[2], atoi(argv[3]), atoi(argv[4]), 1, 0);
 	} else if (argc == 5 && !strcmp(argv[1], "farm")) {
-		farm(argv[2], atoi(argv[3]), atoi(argv[4]));
+		farm(argv[2], atoi(argv[3]), atoi(argv[4]), 1);
+	} else if (argc == 5 && !strcmp(argv[1], "farm-rounds")) {
+		farm(argv[2], atoi(argv[3]), 2 * atoi(argv[3]), atoi(argv[4]));
 	} else {
 		fprintf(stderr,
-			"usage: gen_trace halo|halo-any|mw|rounds|cycle|cycle-any|farm DIR N M\n");
+			"usage: gen_trace halo|halo-any|mw|rounds|cycle|cycle-any|farm|farm-rounds DIR N M\n");
 		return 2;
 	}
 	printf("%llu events\n", written);

@@ -129,7 +129,7 @@ done
 gen=$BUILDDIR/bench/gen_trace
 if test -x "$gen"; then
 	for args in "halo 4 20" "halo 16 3" "halo-any 4 12" "cycle-any 3 7" "mw 4 3" "mw 6 5" \
-		"rounds 3 4" "farm 2 6" "farm 3 12" "farm 5 100"; do
+		"rounds 3 4" "farm 2 6" "farm 3 12" "farm 5 100" "farm-rounds 3 4"; do
 		dir=$WORK/gen-${args// /-}
 		mkdir -p "$dir" && "$gen" ${args%% *} "$dir" ${args#* } >/dev/null
 		compare_ways "generated $args" "$dir"
@@ -155,7 +155,7 @@ for dir in "$SRCDIR"/tests/model/cases/*/ "$SRCDIR"/tests/model/reports/*/ \
 done
 if test -x "$gen"; then
 	for args in "halo 4 20" "halo 16 3" "halo-any 4 12" "cycle-any 3 7" "mw 4 3" "rounds 3 4" \
-		"farm 3 12"; do
+		"farm 3 12" "farm-rounds 3 4"; do
 		dir=$WORK/gen-${args// /-}
 		for events in 1 7 40; do
 			compare_segments "generated $args, $events events" "$dir" "$events"
@@ -182,10 +182,14 @@ if test -x "$gen"; then
 	fi
 	# rounds closed by barriers of buffered sends (each segment with the buffer attached
 	# before it: were it not, its sends would fail, and check would check the whole program
-	# instead) and of wildcard probes: a segment a round
-	for c in bsend-rounds-barrier probe-any-rounds-barrier; do
-		run_cmd "$WORK/seg-$c.json" 60 "$MPIVERIFY" check --json \
-			"$SRCDIR/tests/model/cases/$c" -o "$WORK/seg-$c"
+	# instead) and of wildcard probes, and a task farm's rounds (every receive MPI_ANY_SOURCE,
+	# the master's MPI_ANY_TAG too, answered with buffering): a segment a round
+	for c in bsend-rounds-barrier probe-any-rounds-barrier farm-rounds; do
+		case $c in
+		farm-rounds) what=("$WORK/gen-farm-rounds-3-4" --buffering infinite) ;;
+		*) what=("$SRCDIR/tests/model/cases/$c") ;;
+		esac
+		run_cmd "$WORK/seg-$c.json" 60 "$MPIVERIFY" check --json "${what[@]}" -o "$WORK/seg-$c"
 		if test "$RC" -eq 0 && grep -Eq '"count": [2-9],' "$WORK/seg-$c.json"; then
 			pass "segments: $c, in segments"
 		else
