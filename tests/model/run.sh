@@ -161,50 +161,32 @@ if test -x "$gen"; then
 			compare_segments "generated $args, $events events" "$dir" "$events"
 		done
 	done
-	# a wildcard-free run is checked in segments indeed, and so is one whose wildcard
-	# receives a barrier closes: their JSON says how many
-	run_cmd "$WORK/seg-halo.json" 60 env MPIVERIFY_SEGMENT_EVENTS=40 "$MPIVERIFY" check \
-		--json "$WORK/gen-halo-4-20" -o "$WORK/seg-halo"
-	if test "$RC" -eq 0 && grep -q '"segments": {' "$WORK/seg-halo.json" &&
-		grep -Eq '"count": ([2-9]|[1-9][0-9]+),' "$WORK/seg-halo.json"; then
-		pass "segments: a halo exchange is checked in segments"
-	else
-		fail "segments: a halo exchange is checked in segments" \
-			"exit $RC, or not in several \"segments\"" "$WORK/seg-halo.json"
-	fi
-	run_cmd "$WORK/seg-rounds.json" 60 env MPIVERIFY_SEGMENT_EVENTS=5 "$MPIVERIFY" check \
-		--json "$WORK/gen-rounds-3-4" -o "$WORK/seg-rounds"
-	if test "$RC" -eq 0 && grep -Eq '"count": [2-9],' "$WORK/seg-rounds.json"; then
-		pass "segments: rounds of wildcard receives closed by barriers, in segments"
-	else
-		fail "segments: rounds of wildcard receives closed by barriers, in segments" \
-			"exit $RC, or not in several \"segments\"" "$WORK/seg-rounds.json"
-	fi
-	# rounds closed by barriers of buffered sends (each segment with the buffer attached
-	# before it: were it not, its sends would fail, and check would check the whole program
-	# instead) and of wildcard probes, and a task farm's rounds (every receive MPI_ANY_SOURCE,
-	# the master's MPI_ANY_TAG too, answered with buffering): a segment a round
-	for c in bsend-rounds-barrier probe-any-rounds-barrier farm-rounds; do
-		case $c in
-		farm-rounds) what=("$WORK/gen-farm-rounds-3-4" --buffering infinite) ;;
-		*) what=("$SRCDIR/tests/model/cases/$c") ;;
-		esac
-		run_cmd "$WORK/seg-$c.json" 60 "$MPIVERIFY" check --json "${what[@]}" -o "$WORK/seg-$c"
-		if test "$RC" -eq 0 && grep -Eq '"count": [2-9],' "$WORK/seg-$c.json"; then
-			pass "segments: $c, in segments"
+	# The runs that can be cut are checked in segments indeed, as their JSON says: a halo
+	# exchange, its requests completed by MPI_Waitall or by any-completions; rounds closed by
+	# barriers, of wildcard receives, of buffered sends (each segment with the buffer
+	# attached before it: were it not, its sends would fail, and check would check the whole
+	# program instead), of wildcard probes, and of a task farm answered with buffering.
+	# in_segments NAME EVENTS DIR ARGS...: check ARGS of DIR, in segments of about EVENTS
+	# events ('': the default), ends with no deadlock, in two segments at least.
+	in_segments()
+	{
+		local name=$1 events=$2 log=$WORK/seg-$1.json
+		shift 2
+		run_cmd "$log" 60 env MPIVERIFY_SEGMENT_EVENTS="$events" "$MPIVERIFY" check --json \
+			"$@" -o "$WORK/seg-$name"
+		if test "$RC" -eq 0 && grep -Eq '"count": ([2-9]|[1-9][0-9]+),' "$log"; then
+			pass "segments: $name, in segments"
 		else
-			fail "segments: $c, in segments" "exit $RC, or not in several \"segments\"" \
-				"$WORK/seg-$c.json"
+			fail "segments: $name, in segments" "exit $RC, or not in several \"segments\"" \
+				"$log"
 		fi
-	done
-	run_cmd "$WORK/seg-halo-any.json" 60 env MPIVERIFY_SEGMENT_EVENTS=40 "$MPIVERIFY" check \
-		--json "$WORK/gen-halo-any-4-12" -o "$WORK/seg-halo-any"
-	if test "$RC" -eq 0 && grep -Eq '"count": ([2-9]|[1-9][0-9]+),' "$WORK/seg-halo-any.json"; then
-		pass "segments: a halo exchange completed by any-completions, in segments"
-	else
-		fail "segments: a halo exchange completed by any-completions, in segments" \
-			"exit $RC, or not in several \"segments\"" "$WORK/seg-halo-any.json"
-	fi
+	}
+	in_segments halo 40 "$WORK/gen-halo-4-20"
+	in_segments halo-any 40 "$WORK/gen-halo-any-4-12"
+	in_segments rounds 5 "$WORK/gen-rounds-3-4"
+	in_segments bsend-rounds-barrier '' "$SRCDIR/tests/model/cases/bsend-rounds-barrier"
+	in_segments probe-any-rounds-barrier '' "$SRCDIR/tests/model/cases/probe-any-rounds-barrier"
+	in_segments farm-rounds '' "$WORK/gen-farm-rounds-3-4" --buffering infinite
 fi
 
 # A search stopped by its time or memory limit (the memory limit is pan's, at run time) is
