@@ -104,8 +104,9 @@ struct monitor_expect {
  * something counts as its progress. Does not end the job, but for a launcher that hangs after
  * its ranks: when every rank (all on this host) has ended for timeout seconds, one at least
  * left uncollected by its parent (launch_ranks_ended()), it ends the launcher with a warning,
- * and the outcome is COMPLETED: the ranks' traces and statuses say how each ended. Warns (once) when no status file appeared within
- * timeout, or when a rank stops beating. Fills res; release it with monitor_result_release(). */
+ * and the outcome is COMPLETED: the ranks' traces and statuses say how each ended. Warns
+ * (once) when no status file appeared within timeout, or when a rank stops beating. Fills
+ * res; release it with monitor_result_release(). */
 void monitor_run(struct launch *l, const char *status_dir, double timeout,
 		 const struct monitor_expect *expect, struct node_watch *nodes,
 		 struct monitor_result *res);

@@ -10,12 +10,12 @@
  * message (MPI-4.1 3.5, "Order"), and a rank, whose calls come from one thread, posts its
  * receives after the cut only once those before it have taken their messages. After a
  * wildcard receive or probe or a buffered send, only a collective every rank waits in for
- * every other closes a segment (seek_sync_cut()). Each segment is then a program of its own: a rank can wait
- * only for calls of its own segment, so the whole run deadlocks in a mode exactly when some
- * segment does, the first that does ending where the whole run would (the engine's steps
- * commute, models/README.md, "Why this shape"). Where a segment has a choice to make, a
- * deadlock, or anything the single path does not settle, the caller checks the whole program
- * instead: the segments only ever answer "no deadlock". */
+ * every other closes a segment (seek_sync_cut()). Each segment is then a program of its own:
+ * a rank can wait only for calls of its own segment, so the whole run deadlocks in a mode
+ * exactly when some segment does, the first that does ending where the whole run would (the
+ * engine's steps commute, models/README.md, "Why this shape"). Where a segment has a choice
+ * to make, a deadlock, or anything the single path does not settle, the caller checks the
+ * whole program instead: the segments only ever answer "no deadlock". */
 #include <stdlib.h>
 #include <string.h>
 
