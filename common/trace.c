@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "filemap.h"
 #include "trace.h"
 #include "trace_store.h"
 #include "tracefmt.h"
@@ -14,35 +15,6 @@
 #define REQS_START 64 /* request room of the decoder at first; it grows as records need */
 
 _Static_assert(MPIV_KIND_UNSUPPORTED < 64, "struct mpiv_rank_trace's kinds holds every kind");
-
-static int read_file(const char *path, char **data, size_t *len, struct mpiv_error *err)
-{
-	FILE *f = fopen(path, "rb");
-	size_t cap = 1 << 16, n = 0, got;
-	char *buf;
-
-	if (!f)
-		return mpiv_error_set(err, MPIV_EXIT_BAD_INPUT, path, -1, -1, "cannot open: %s",
-				      strerror(errno));
-	buf = xmalloc(cap);
-	while ((got = fread(buf + n, 1, cap - n, f)) > 0) {
-		n += got;
-		if (n == cap) {
-			cap *= 2;
-			buf = xrealloc(buf, cap);
-		}
-	}
-	if (ferror(f)) {
-		fclose(f);
-		free(buf);
-		return mpiv_error_set(err, MPIV_EXIT_BAD_INPUT, path, -1, -1, "cannot read: %s",
-				      strerror(errno));
-	}
-	fclose(f);
-	*data = buf;
-	*len = n;
-	return 0;
-}
 
 /* Store ev at its index, growing the array; a record that replaces an earlier event (the
  * recorder rewrites a blocked call once it returns) may only replace an incomplete one. */
@@ -347,6 +319,8 @@ static int load_records(struct mpiv_rank_trace *t, const struct mpiv_tf_header *
 		after_poll = (rec.kind == MPIV_TF_EVENT && !rec.replaces &&
 			      mpiv_event_failed_poll(&rec.ev) && !rec.ev.flags) ||
 			     (rec.kind == MPIV_TF_REPEAT);
+		if (t->store)
+			mpiv_store_passed(t->store, off, off + (size_t)n);
 		off += (size_t)n;
 	}
 	/* Without its end record the file was not closed by the recorder: the rank died, and
@@ -368,16 +342,24 @@ static int load_bin(const char *path, struct mpiv_rank_trace *t, int records,
 {
 	struct incomplete_rule rule;
 	struct mpiv_tf_header h;
-	char *data = NULL;
-	size_t len = 0;
+	struct mpiv_filemap map;
+	const char *data;
+	size_t len;
 	char why[256];
 	long n;
+	int rc;
 
 	memset(t, 0, sizeof(*t));
 	t->rank = -1;
 	t->source = xstrdup(path);
-	if (read_file(path, &data, &len, err))
+	rc = mpiv_map_file(path, &map);
+	if (rc) {
+		mpiv_error_set(err, MPIV_EXIT_BAD_INPUT, path, -1, -1, "cannot %s: %s",
+			       rc == -1 ? "open" : "read", strerror(errno));
 		goto fail;
+	}
+	data = map.data;
+	len = map.len;
 	n = mpiv_tf_decode_header(data, len, &h, why, sizeof(why));
 	if (n < 0) {
 		mpiv_error_set(err, MPIV_EXIT_BAD_INPUT, path, -1, -1, "%s", why);
@@ -412,13 +394,10 @@ static int load_bin(const char *path, struct mpiv_rank_trace *t, int records,
 	}
 	/* the store has the file now; not a file with times, whose records are differences
 	 * from the one before (a store decodes a record alone): those are decoded whole */
-	if (records && !t->clock) {
-		t->store = mpiv_store_new(data, len, h.version);
-		data = NULL;
-	}
+	if (records && !t->clock)
+		t->store = mpiv_store_new(&map, h.version);
 	memset(&rule, 0, sizeof(rule));
-	if (load_records(t, &h, t->store ? mpiv_store_data(t->store) : data, len, (size_t)n, &rule,
-			 err)) {
+	if (load_records(t, &h, data, len, (size_t)n, &rule, err)) {
 		rule_end(&rule, t, NULL);
 		goto fail;
 	}
@@ -426,10 +405,10 @@ static int load_bin(const char *path, struct mpiv_rank_trace *t, int records,
 		goto fail;
 	if (t->nevents && (mpiv_trace_event(t, t->nevents - 1)->flags & MPIV_EV_INCOMPLETE))
 		t->incomplete = 1;
-	free(data);
+	mpiv_map_release(&map);
 	return 0;
 fail:
-	free(data);
+	mpiv_map_release(&map);
 	mpiv_rank_trace_release(t);
 	return -1;
 }

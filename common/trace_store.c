@@ -5,7 +5,8 @@
  * STORE_MARK records from a mark; a read in order goes on from where the last one stopped.
  * An event the recorder wrote again (a blocked call, once it returned) is kept decoded: there
  * are few. The records were checked when the file was read (trace.c): decoding them again
- * cannot fail. */
+ * cannot fail. The file is mapped, not read (filemap.h), and the pages a decoding has passed
+ * are dropped: a read in order holds a few pages of the file, not the file. */
 #include <stdlib.h>
 #include <string.h>
 
@@ -33,10 +34,11 @@ struct store_slot {
 };
 
 struct mpiv_trace_store {
-	char *data;	  /* the file */
-	size_t len;	  /* its records end here */
-	uint32_t version; /* its format's */
-	uint64_t *sites;  /* its site table */
+	struct mpiv_filemap map; /* the file */
+	const char *data;	 /* its bytes */
+	size_t len;		 /* its records end here */
+	uint32_t version;	 /* its format's */
+	uint64_t *sites;	 /* its site table */
 	size_t nsites, capsites;
 	struct store_mark *marks;
 	size_t nmarks, capmarks;
@@ -50,13 +52,15 @@ struct mpiv_trace_store {
 	int32_t at_req;
 };
 
-struct mpiv_trace_store *mpiv_store_new(char *data_take, size_t len, uint32_t version)
+struct mpiv_trace_store *mpiv_store_new(struct mpiv_filemap *map, uint32_t version)
 {
 	struct mpiv_trace_store *s = xcalloc(1, sizeof(*s));
 	int k;
 
-	s->data = data_take;
-	s->len = len;
+	s->map = *map;
+	memset(map, 0, sizeof(*map));
+	s->data = s->map.data;
+	s->len = s->map.len;
 	s->version = version;
 	s->at = SIZE_MAX;
 	for (k = 0; k < MPIV_TRACE_SLOTS; k++)
@@ -67,6 +71,11 @@ struct mpiv_trace_store *mpiv_store_new(char *data_take, size_t len, uint32_t ve
 const char *mpiv_store_data(const struct mpiv_trace_store *s)
 {
 	return s->data;
+}
+
+void mpiv_store_passed(struct mpiv_trace_store *s, size_t from, size_t to)
+{
+	mpiv_map_forget(&s->map, from, to);
 }
 
 void mpiv_store_sites(struct mpiv_trace_store *s, uint64_t ***sites, size_t **nsites, size_t **cap)
@@ -157,6 +166,7 @@ static void decode_to(struct mpiv_trace_store *s, struct store_slot *sl, size_t 
 {
 	struct mpiv_tf_reader rd;
 	struct mpiv_tf_record rec;
+	size_t from = off;
 	char why[8];
 	long n;
 
@@ -206,6 +216,7 @@ static void decode_to(struct mpiv_trace_store *s, struct store_slot *sl, size_t 
 									sl->ev.repeat + rec.more;
 		off += (size_t)n;
 	}
+	mpiv_map_forget(&s->map, from, off);
 }
 
 const struct mpiv_event *mpiv_store_get(struct mpiv_trace_store *s, size_t i)
@@ -247,6 +258,6 @@ void mpiv_store_free(struct mpiv_trace_store *s)
 	free(s->rewritten);
 	free(s->marks);
 	free(s->sites);
-	free(s->data);
+	mpiv_map_release(&s->map);
 	free(s);
 }

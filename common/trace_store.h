@@ -8,15 +8,20 @@
 #include <stdint.h>
 
 #include "event.h"
+#include "filemap.h"
 
 struct mpiv_trace_store;
 
-/* A store of the records in data[0..len) (a whole file, taken: freed with the store) of trace
+/* A store of the records in a whole file, *map (taken: released with the store), of trace
  * format version `version`. */
-struct mpiv_trace_store *mpiv_store_new(char *data_take, size_t len, uint32_t version);
+struct mpiv_trace_store *mpiv_store_new(struct mpiv_filemap *map, uint32_t version);
 
 /* The file's bytes, which the store holds. */
 const char *mpiv_store_data(const struct mpiv_trace_store *s);
+
+/* The reader checked the records in bytes [from, to): the store will read them again only
+ * when asked for their events (mpiv_map_forget()). */
+void mpiv_store_passed(struct mpiv_trace_store *s, size_t from, size_t to);
 
 /* The store's site table, which the reader appends every site record to: *sites and *nsites
  * (with room *cap, for xgrow). */

@@ -6,6 +6,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "filemap.h"
 #include "tracefmt.h"
 #include "unit.h"
 
@@ -1522,10 +1523,12 @@ static void assert_same_both_ways(const char *path)
 }
 
 /* A trace kept as records reads as the same events as one decoded: the small traces (a call
- * written again, repeats, communicators), each cut at every record, and a long random one. */
+ * written again, repeats, communicators), each cut at every record, and a long random one,
+ * whose file is many times what a read holds of it (filemap.c), so that the pages the reader
+ * and the store passed are dropped and read again. */
 static void test_records(void)
 {
-	enum { N = 3000 };
+	enum { N = 60000 };
 	static const int32_t group[] = {1, 0, 2};
 	struct mpiv_tf_writer *w = calloc(1, sizeof(*w));
 	struct mpiv_tf_header h;
@@ -1633,6 +1636,74 @@ static void test_records(void)
 	free(w);
 }
 
+/* This process's resident pages (/proc/self/statm), -1 if unknown. */
+static long resident_pages(void)
+{
+	long size, res = -1;
+	FILE *f = fopen("/proc/self/statm", "r");
+
+	if (f) {
+		if (fscanf(f, "%ld %ld", &size, &res) != 2)
+			res = -1;
+		fclose(f);
+	}
+	return res;
+}
+
+/* A mapped file's pages that were read and then forgotten leave the process (what check
+ * holds of a long trace is the part it reads), and read again they are the file's bytes. */
+static void test_filemap_forget(void)
+{
+	enum { MB = 16 };
+	const size_t len = (size_t)MB << 20;
+	const char *path = tmp_path("mapped");
+	struct mpiv_filemap m;
+	unsigned char *buf = malloc(len);
+	long page = sysconf(_SC_PAGESIZE), before, touched, after;
+	size_t i, off;
+	unsigned sum = 0, again = 0;
+	FILE *f;
+
+	CU_ASSERT_FATAL(buf != NULL);
+	for (i = 0; i < len; i++)
+		buf[i] = (unsigned char)(i * 131 + i / 4099);
+	f = fopen(path, "wb");
+	CU_ASSERT_FATAL(f != NULL);
+	CU_ASSERT_EQUAL(fwrite(buf, 1, len, f), len);
+	fclose(f);
+	CU_ASSERT_EQUAL_FATAL(mpiv_map_file(path, &m), 0);
+	CU_ASSERT_FATAL(m.mapped && m.len == len);
+	before = resident_pages();
+	for (i = 0; i < len; i += (size_t)page)
+		sum += (unsigned char)m.data[i];
+	touched = resident_pages();
+	/* read in order, told of in steps, as the reader and the store tell it */
+	for (off = 0; off < len; off += 4096)
+		mpiv_map_forget(&m, off, off + 4096);
+	after = resident_pages();
+	CU_ASSERT(touched - before >= (long)(len / (size_t)page) * 9 / 10);
+	CU_ASSERT(touched - after >= (long)(len / (size_t)page) * 9 / 10);
+	/* read back, every byte, out of order */
+	CU_ASSERT_EQUAL(memcmp(m.data + len / 2, buf + len / 2, len / 2), 0);
+	CU_ASSERT_EQUAL(memcmp(m.data, buf, len / 2), 0);
+	for (i = 0; i < len; i += (size_t)page)
+		again += (unsigned char)m.data[i];
+	CU_ASSERT_EQUAL(sum, again);
+	mpiv_map_release(&m);
+	CU_ASSERT(m.data == NULL);
+	/* what cannot be mapped is read: an empty file, and a missing one fails */
+	f = fopen(path, "wb");
+	CU_ASSERT_FATAL(f != NULL);
+	fclose(f);
+	CU_ASSERT_EQUAL(mpiv_map_file(path, &m), 0);
+	CU_ASSERT(!m.mapped && m.len == 0 && m.data != NULL);
+	mpiv_map_forget(&m, 0, 0);
+	mpiv_map_release(&m);
+	unlink(path);
+	CU_ASSERT_EQUAL(mpiv_map_file(path, &m), -1);
+	free(buf);
+}
+
 static CU_TestInfo trace_tests[] = {
 	{"binary round trip", test_binary_roundtrip},
 	{"binary: every field", test_every_field},
@@ -1654,6 +1725,7 @@ static CU_TestInfo trace_tests[] = {
 	{"comm record errors", test_comm_errors},
 	{"binary and json: neighbourhood collectives' groups", test_neighbor_group},
 	{"binary: kept as records, the same events", test_records},
+	{"a mapped file's pages dropped once read", test_filemap_forget},
 	CU_TEST_INFO_NULL,
 };
 
