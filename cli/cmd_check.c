@@ -64,7 +64,8 @@ static const char check_usage[] =
 	"      --ignore-potential-below BYTES  suppress the potential deadlocks whose\n"
 	"                    unbuffered standard sends are all smaller than BYTES\n"
 	"      --time-limit SEC    stop each search after SEC seconds (default 600)\n"
-	"      --memory-limit MB   stop each search at MB megabytes (default 2048)\n"
+	"      --memory-limit MB   stop each search at MB megabytes, the program it walks\n"
+	"                          included (default 2048)\n"
 	"      --full-search       offer the search every choice, without its reductions\n"
 	"                          (the same verdict, slower: for comparing)\n"
 	"      --swarm N     for a search one core cannot finish: N bitstate searches per\n"
@@ -724,6 +725,13 @@ static int report(struct check_args *a, struct check_run *run, const struct eng_
 	return rc;
 }
 
+/* The most instructions a program of a's check may have: check's own pass holds the program it
+ * searches, and the memory limit bounds it as it bounds SPIN's search. */
+static size_t max_instrs(const struct check_args *a)
+{
+	return (size_t)a->memory_mb * (1 << 20) / TR_INSTR_BYTES;
+}
+
 /* "zero, infinite": the names of a's modes, into buf. */
 static void modes_names(const struct check_args *a, char *buf, size_t size)
 {
@@ -761,6 +769,9 @@ static int check_segmented(struct check_args *a, const struct mpiv_traceset *ts,
 		return -1;
 	if (env && *env)
 		target = (size_t)atol(env);
+	/* a segment well within the memory limit (some two instructions an event) */
+	if (target > max_instrs(a) / 4)
+		target = max_instrs(a) / 4;
 	if (a->nmodes > TR_SEGMENT_MODES)
 		return -1;
 	/* a run shorter than a segment is cut only where wildcard receives are closed by a
@@ -771,7 +782,7 @@ static int check_segmented(struct check_args *a, const struct mpiv_traceset *ts,
 	}
 	for (k = 0; k < a->nmodes; k++)
 		given[k] = a->modes[k].b;
-	if (tr_check_segments(ts, &cuts, given, a->nmodes, &seg)) {
+	if (tr_check_segments(ts, &cuts, given, a->nmodes, max_instrs(a), &seg)) {
 		searches_of(seg.twins, a->modes, &a->nmodes);
 		modes_names(a, modes_str, sizeof(modes_str));
 		memset(&run, 0, sizeof(run));
@@ -794,6 +805,32 @@ static int check_segmented(struct check_args *a, const struct mpiv_traceset *ts,
 	return rc;
 }
 
+/* A run whose program passed the memory limit as it was built (err says where): no mode was
+ * searched, inconclusive. Returns the exit code. */
+static int too_large(struct check_args *a, const struct mpiv_traceset *ts, const char *outdir,
+		     const struct mpiv_error *err)
+{
+	char modes_str[MAX_MODES * (sizeof(a->modes[0].name) + 2)], why[1024];
+	struct check_run run;
+	int k, rc;
+
+	mpiv_error_format(err, why, sizeof(why));
+	modes_names(a, modes_str, sizeof(modes_str));
+	memset(&run, 0, sizeof(run));
+	run.ts = ts;
+	run.outdir = outdir;
+	run.incomplete = 1;
+	run.modes_json = json_array();
+	for (k = 0; k < a->nmodes; k++)
+		json_array_append_new(run.modes_json,
+				      json_pack("{s:s, s:b, s:s, s:I, s:i}", "mode",
+						a->modes[k].name, "complete", 0, "why", why,
+						"states", (json_int_t)0, "deadlock_states", 0));
+	rc = report(a, &run, NULL, NULL, 0, MPIV_EXIT_INCONCLUSIVE, modes_str);
+	release_run(&run);
+	return rc;
+}
+
 /* The check itself, once the command line is read. */
 static int check(struct check_args *a)
 {
@@ -808,7 +845,7 @@ static int check(struct check_args *a)
 	struct mpiv_traceset ts;
 	struct mpiv_error err;
 	struct eng_prog prog;
-	struct tr_opts topts = {ENG_BUF_ZERO, 0, 0, 0};
+	struct tr_opts topts = {ENG_BUF_ZERO, 0, 0, 0, 0};
 	struct check_run run;
 	struct tr_warning *warns = NULL;
 	int nwarns, finished, i, rc;
@@ -844,9 +881,12 @@ static int check(struct check_args *a)
 		topts.buffering = (enum eng_buffering)a->modes[0].b.mode;
 		topts.eager = a->modes[0].b.bytes;
 	}
+	topts.max_instrs = max_instrs(a);
 	if (tr_translate(&ts, &topts, &prog, &err)) {
+		rc = err.code == MPIV_EXIT_INCONCLUSIVE ? too_large(a, &ts, outdir, &err) :
+							  (int)error_report(&err);
 		mpiv_traceset_release(&ts);
-		return error_report(&err);
+		return rc;
 	}
 	prog.full = a->full;
 	searches_of(tr_colls_partial(&prog), a->modes, &a->nmodes);
@@ -978,7 +1018,7 @@ static int check(struct check_args *a)
  * path ("-": standard output). Returns the exit code. */
 static int write_promela(const char *path, const char *dir, const struct mpiv_buffering *b)
 {
-	struct tr_opts topts = {(enum eng_buffering)b->mode, b->bytes, 0, 0};
+	struct tr_opts topts = {(enum eng_buffering)b->mode, b->bytes, 0, 0, 0};
 	struct tr_promela_opts popts = {(enum eng_buffering)b->mode, b->bytes, 0, 0};
 	struct tr_promela_input in;
 	struct mpiv_traceset ts;

@@ -546,7 +546,7 @@ static void forced_unbuffered(const struct mpiv_traceset *ts, json_t *blocked, j
 
 json_t *report_details_run(const char *run_dir, const char *mode, json_t *entry)
 {
-	struct tr_opts topts = {ENG_BUF_ZERO, 0, 0, 0};
+	struct tr_opts topts = {ENG_BUF_ZERO, 0, 0, 0, 0};
 	struct mpiv_traceset ts;
 	struct mpiv_buffering b;
 	struct mpiv_error err;

@@ -109,7 +109,7 @@ static int genuine_hang(struct xrun *r)
  * description, one line a call (malloc'ed), with its key in *key, or NULL if there is none. */
 static char *run_mismatch(const struct xrun *r, char **key)
 {
-	struct tr_opts opts = {ENG_BUF_ZERO, 0, 0, 0};
+	struct tr_opts opts = {ENG_BUF_ZERO, 0, 0, 0, 0};
 	struct eng_prog p;
 	struct mpiv_error err;
 	struct xkey k;

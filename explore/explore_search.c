@@ -13,7 +13,7 @@
 
 int explore_add_path(struct explore *x, struct xrun *r)
 {
-	struct tr_opts opts = {ENG_BUF_ZERO, 0, 0, 1};
+	struct tr_opts opts = {ENG_BUF_ZERO, 0, 0, 1, 0};
 	struct mpiv_error err;
 
 	mpiv_error_init(&err);
@@ -300,7 +300,7 @@ int explore_search(struct explore *x, struct xitem **items, int *n)
 {
 	struct eng_prog **progs = xcalloc((size_t)x->nruns + 1, sizeof(*progs));
 	struct mpiv_traceset **sets = xcalloc((size_t)x->nruns + 1, sizeof(*sets));
-	struct tr_opts opts = {ENG_BUF_ZERO, 0, 0, 1};
+	struct tr_opts opts = {ENG_BUF_ZERO, 0, 0, 1, 0};
 	struct mpiv_error err;
 	struct model md;
 	size_t cap = 0;

@@ -79,6 +79,9 @@ struct builder {
 	struct open_lock *open; /* locks held now */
 	size_t nopen, capopen;
 	int verify; /* tr_opts.verify */
+	/* tr_opts.max_instrs (0: none), and the instructions the ranks
+	 * built before this one have */
+	size_t max_instrs, before;
 };
 
 /* Engine communicator ids: 0 is MPI_COMM_WORLD, 1 + r is rank r's MPI_COMM_SELF, then those
@@ -105,6 +108,26 @@ static struct eng_instr *emit(struct builder *b, int op, int ev)
 	in->op = op;
 	in->ev = ev;
 	return in;
+}
+
+/* Past the most instructions the program may have (tr_opts.max_instrs), at event ev: err
+ * filled, INCONCLUSIVE. */
+static int over_limit(const struct builder *b, const struct mpiv_event *ev, struct mpiv_error *err)
+{
+	size_t n = b->before, k;
+
+	if (!b->max_instrs)
+		return 0;
+	for (k = 0; k < b->nprocs; k++)
+		n += (size_t)b->procs[k].n;
+	if (n <= b->max_instrs)
+		return 0;
+	return mpiv_error_set(err, MPIV_EXIT_INCONCLUSIVE, b->t->source, b->t->rank, ev->index,
+			      "the model's program reaches %zu instructions here, %zu MB with what "
+			      "the search keeps of them: more than the memory limit of %zu MB "
+			      "(--memory-limit)",
+			      n, n * TR_INSTR_BYTES >> 20,
+			      (b->max_instrs * TR_INSTR_BYTES + (1 << 20) - 1) >> 20);
 }
 
 /* Make the process of `thread` the one being built, adding it on its first event. */
@@ -910,7 +933,7 @@ static int build_rank(const struct mpiv_traceset *ts, const struct mpiv_rank_tra
 		int idx, c;
 		long f;
 
-		if (check_event(b, ev, err))
+		if (check_event(b, ev, err) || over_limit(b, ev, err))
 			goto fail;
 		if (ev->thread != 0 && t->thread_level < 3 /* MPI_THREAD_MULTIPLE */) {
 			mpiv_error_set(
@@ -1473,6 +1496,9 @@ int tr_translate_segment(const struct mpiv_traceset *ts, const struct tr_opts *o
 
 		memset(&b, 0, sizeof(b));
 		b.verify = opts->verify;
+		b.max_instrs = opts->max_instrs;
+		for (k = 0; k < (size_t)prog->nprocs; k++)
+			b.before += (size_t)prog->nins[k];
 		b.comms = &comms;
 		b.prog = prog;
 		b.lists = prog;

@@ -718,10 +718,11 @@ static int search_segment(struct eng_prog *prog, struct tr_segmented *out)
 /* One try of tr_check_segments() with the searches twins says. Returns 1 when decided, 0 when
  * not, -1 when a segment asks for the twins and twins is 0 (try again with them). */
 static int check_segments(const struct mpiv_traceset *ts, const struct tr_cuts *cuts,
-			  const struct mpiv_buffering *given, int ngiven, int twins,
-			  struct tr_segmented *out)
+			  const struct mpiv_buffering *given, int ngiven, size_t max_instrs,
+			  int twins, struct tr_segmented *out)
 {
-	struct tr_opts topts = {(enum eng_buffering)given[0].mode, given[0].bytes, 0, 0};
+	struct tr_opts topts = {(enum eng_buffering)given[0].mode, given[0].bytes, 0, 0,
+				max_instrs};
 	struct tr_warn_pass *wp = tr_warnings_begin(ts);
 	struct mpiv_error err;
 	int j, r, rc = 1;
@@ -735,7 +736,8 @@ static int check_segments(const struct mpiv_traceset *ts, const struct tr_cuts *
 		size_t events = 0;
 
 		mpiv_error_init(&err);
-		/* a bad event: the whole program's translation says which, as usual */
+		/* a bad event, or too many instructions: the whole program's translation says
+		 * which, as usual */
 		if (tr_translate_segment(ts, &topts, cuts, j, &prog, &err)) {
 			rc = 0;
 			break;
@@ -767,15 +769,16 @@ static int check_segments(const struct mpiv_traceset *ts, const struct tr_cuts *
 }
 
 int tr_check_segments(const struct mpiv_traceset *ts, const struct tr_cuts *cuts,
-		      const struct mpiv_buffering *given, int ngiven, struct tr_segmented *out)
+		      const struct mpiv_buffering *given, int ngiven, size_t max_instrs,
+		      struct tr_segmented *out)
 {
 	int rc;
 
 	memset(out, 0, sizeof(*out));
 	if (ngiven < 1 || ngiven > TR_SEGMENT_MODES)
 		return 0;
-	rc = check_segments(ts, cuts, given, ngiven, 0, out);
+	rc = check_segments(ts, cuts, given, ngiven, max_instrs, 0, out);
 	if (rc < 0)
-		rc = check_segments(ts, cuts, given, ngiven, 1, out);
+		rc = check_segments(ts, cuts, given, ngiven, max_instrs, 1, out);
 	return rc == 1;
 }

@@ -22,11 +22,20 @@ struct tr_opts {
 	 * carry their call site, collectives their call; registers are
 	 * numbered by input (tr_merge() maps them) */
 	int verify;
+	/* 0: no limit; else the most instructions the program may
+	 * have (check's memory limit): past it, -1 with err
+	 * INCONCLUSIVE */
+	size_t max_instrs;
 };
 
+/* What a program holds per instruction: the instruction (40 bytes), and what its lists and the
+ * reductions' tables add, some 20 % of that in long runs of wildcard receives (README,
+ * "Performance"). check's memory limit bounds a program at that many bytes an instruction. */
+#define TR_INSTR_BYTES 48
+
 /* Build the engine program of a trace set. Returns 0, or -1 with err filled (BAD_INPUT, with
- * the file, rank and event at fault, e.g. a call check cannot judge yet). prog is the
- * caller's to release with eng_prog_release(). */
+ * the file, rank and event at fault, e.g. a call check cannot judge yet; INCONCLUSIVE past
+ * opts->max_instrs). prog is the caller's to release with eng_prog_release(). */
 int tr_translate(const struct mpiv_traceset *ts, const struct tr_opts *opts, struct eng_prog *prog,
 		 struct mpiv_error *err);
 
@@ -456,14 +465,16 @@ struct tr_segmented {
 	size_t most; /* events in the longest segment */
 };
 
-/* Check ts one segment of cuts at a time, each translated alone and searched by check's own
- * pass in every search the modes given[0..ngiven) need: 1 when every segment ran to its end
- * with every process done, on a single path, in every search (no deadlock anywhere; out
- * filled, its warnings the caller's to free); 0 when some segment does not settle it (a
- * choice, a deadlock, an erroneous call, too many messages in flight, a bad event): the
- * whole program is to be checked instead. */
+/* Check ts one segment of cuts at a time, each translated alone (with at most max_instrs
+ * instructions, as tr_opts says) and searched by check's own pass in every search the modes
+ * given[0..ngiven) need: 1 when every segment ran to its end with every process done, on a
+ * single path, in every search (no deadlock anywhere; out filled, its warnings the caller's
+ * to free); 0 when some segment does not settle it (a choice, a deadlock, an erroneous call,
+ * too many messages in flight, a bad event, too many instructions): the whole program is to
+ * be checked instead. */
 int tr_check_segments(const struct mpiv_traceset *ts, const struct tr_cuts *cuts,
-		      const struct mpiv_buffering *given, int ngiven, struct tr_segmented *out);
+		      const struct mpiv_buffering *given, int ngiven, size_t max_instrs,
+		      struct tr_segmented *out);
 
 /* How a rank's run ended (tr_stop.c). */
 enum tr_stop_kind {

@@ -198,7 +198,7 @@ static void walk(const struct eng_prog *prog, const struct mpiv_traceset *ts, co
  * model of that one run, a bounded search of it, and the steering of every path it found. */
 static void verify_pipeline(const struct mpiv_traceset *ts, enum eng_buffering b)
 {
-	struct tr_opts opts = {b, 64, 0, 1};
+	struct tr_opts opts = {b, 64, 0, 1, 0};
 	struct tr_explore_opts xo = {200, NULL, NULL, NULL};
 	struct tr_explore_result res;
 	struct mpiv_traceset *runs[1] = {(struct mpiv_traceset *)ts};
@@ -247,7 +247,7 @@ static void segments(const struct mpiv_traceset *ts)
 	struct tr_segmented seg;
 	struct tr_cuts cuts;
 
-	if (tr_cuts_find(ts, 2, &cuts) && tr_check_segments(ts, &cuts, given, 2, &seg))
+	if (tr_cuts_find(ts, 2, &cuts) && tr_check_segments(ts, &cuts, given, 2, 0, &seg))
 		free(seg.warns);
 	tr_cuts_release(&cuts);
 }

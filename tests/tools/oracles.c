@@ -650,7 +650,7 @@ static void run_job(const struct job *j)
 	int k, n = 0, stage;
 
 	for (k = 0; k < j->n; k++) {
-		struct tr_opts to = {ENG_BUF_ZERO, 0, 0, 0};
+		struct tr_opts to = {ENG_BUF_ZERO, 0, 0, 0, 0};
 		struct tr_promela_input in;
 		struct tr_promela_opts po;
 		struct mpiv_error e;

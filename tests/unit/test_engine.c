@@ -139,7 +139,7 @@ static void round_trip(const char *dir, void *ctx)
 		return;
 	for (m = 0; m < sizeof(modes) / sizeof(modes[0]); m++) {
 		for (verify = 0; verify < 2; verify++) {
-			struct tr_opts opts = {modes[m], 64, 0, verify};
+			struct tr_opts opts = {modes[m], 64, 0, verify, 0};
 			struct eng_prog a, b;
 			struct mpiv_error err;
 			char *text = NULL, msg[256] = "";
@@ -225,7 +225,7 @@ static void test_match_by_tag(void)
 	char dir[512];
 	struct mpiv_traceset ts;
 	struct eng_prog prog;
-	struct tr_opts opts = {ENG_BUF_ZERO, 0, 0, 0};
+	struct tr_opts opts = {ENG_BUF_ZERO, 0, 0, 0, 0};
 	struct eng_observer obs;
 	struct matches m;
 	int32_t *st;
@@ -256,7 +256,7 @@ static void test_canonical_state(void)
 	char dir[512];
 	struct mpiv_traceset ts;
 	struct eng_prog prog;
-	struct tr_opts opts = {ENG_BUF_INFINITE, 0, 0, 0};
+	struct tr_opts opts = {ENG_BUF_INFINITE, 0, 0, 0, 0};
 	int32_t *a, *b;
 
 	/* wildcard-gather: taking rank 1 then rank 2, or 2 then 1, ends in the same state

@@ -14,7 +14,7 @@ static char *model(const char *const ev[], enum eng_buffering b, long long eager
 {
 	struct mpiv_traceset ts;
 	struct eng_prog p;
-	struct tr_opts opts = {ENG_BUF_ZERO, 0, 0, 0};
+	struct tr_opts opts = {ENG_BUF_ZERO, 0, 0, 0, 0};
 	struct tr_promela_opts po = {b, eager, 0, 0};
 	struct tr_promela_input in;
 	char *text = NULL;

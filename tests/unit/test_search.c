@@ -34,7 +34,7 @@ static const char *const send_cycle[] = {
 
 static int load(const char *const events[], struct mpiv_traceset *ts, struct eng_prog *prog)
 {
-	struct tr_opts opts = {ENG_BUF_ZERO, 0, 0, 0};
+	struct tr_opts opts = {ENG_BUF_ZERO, 0, 0, 0, 0};
 
 	if (unit_load_case(events, ts))
 		return -1;

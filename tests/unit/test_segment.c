@@ -455,7 +455,8 @@ static void segments_of_case(const char *dir, void *ctx)
 	if (unit_case_load(dir, &ts))
 		return;
 	if (tr_cuts_find(&ts, 3, &cuts) &&
-	    tr_check_segments(&ts, &cuts, given, (int)(sizeof(given) / sizeof(given[0])), &seg)) {
+	    tr_check_segments(&ts, &cuts, given, (int)(sizeof(given) / sizeof(given[0])), 0,
+			      &seg)) {
 		(*answered)++;
 		for (m = 0; m < seg.nmodes; m++) {
 			struct eng_prog prog;

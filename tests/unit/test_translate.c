@@ -20,7 +20,7 @@ static void test_instructions(void)
 	};
 	struct mpiv_traceset ts;
 	struct eng_prog p;
-	struct tr_opts opts = {ENG_BUF_ZERO, 0, 0, 0};
+	struct tr_opts opts = {ENG_BUF_ZERO, 0, 0, 0, 0};
 	const struct eng_instr *in;
 
 	CU_ASSERT_FATAL(unit_load_case(ev, &ts) == 0);
@@ -48,7 +48,7 @@ static void refused(const char *const ev[], const char *text, long event)
 {
 	struct mpiv_traceset ts;
 	struct eng_prog p;
-	struct tr_opts opts = {ENG_BUF_ZERO, 0, 0, 0};
+	struct tr_opts opts = {ENG_BUF_ZERO, 0, 0, 0, 0};
 	struct mpiv_error err;
 
 	CU_ASSERT_FATAL(unit_load_case(ev, &ts) == 0);
@@ -128,7 +128,7 @@ static void test_refused(void)
 		};
 		struct mpiv_traceset ts;
 		struct eng_prog p;
-		struct tr_opts opts = {ENG_BUF_ZERO, 0, 0, 0};
+		struct tr_opts opts = {ENG_BUF_ZERO, 0, 0, 0, 0};
 		struct mpiv_error err;
 
 		CU_ASSERT_FATAL(unit_load_ranks(threads, &ts) == 0);
@@ -161,7 +161,7 @@ static void test_comms(void)
 	};
 	struct mpiv_traceset ts;
 	struct eng_prog p;
-	struct tr_opts opts = {ENG_BUF_INFINITE, 0, 0, 0};
+	struct tr_opts opts = {ENG_BUF_INFINITE, 0, 0, 0, 0};
 	int r;
 
 	CU_ASSERT_FATAL(unit_load_case(ev, &ts) == 0);
@@ -246,7 +246,7 @@ static void test_intercomm(void)
 	const char *ev[5], *ev2[5];
 	struct mpiv_traceset ts;
 	struct eng_prog p;
-	struct tr_opts opts = {ENG_BUF_INFINITE, 0, 0, 0};
+	struct tr_opts opts = {ENG_BUF_INFINITE, 0, 0, 0, 0};
 	const struct eng_instr *in;
 	int r;
 
@@ -293,7 +293,7 @@ static void test_intercomm_unpaired(void)
 	const char *ev[5];
 	struct mpiv_traceset ts;
 	struct eng_prog p;
-	struct tr_opts opts = {ENG_BUF_INFINITE, 0, 0, 0};
+	struct tr_opts opts = {ENG_BUF_INFINITE, 0, 0, 0, 0};
 
 	icases(b, ev, 8, fin, NULL);
 	CU_ASSERT_FATAL(unit_load_case(ev, &ts) == 0);
@@ -313,7 +313,7 @@ static void test_no_finalize(void)
 	const char *const ev[] = {"[{\"call\":\"MPI_Init\"}]", NULL};
 	struct mpiv_traceset ts;
 	struct eng_prog p;
-	struct tr_opts opts = {ENG_BUF_ZERO, 0, 0, 0};
+	struct tr_opts opts = {ENG_BUF_ZERO, 0, 0, 0, 0};
 
 	CU_ASSERT_FATAL(unit_load_case(ev, &ts) == 0);
 	CU_ASSERT_FATAL(tr_translate(&ts, &opts, &p, NULL) == 0);
@@ -341,7 +341,7 @@ static void test_huge_sizes(void)
 	};
 	struct mpiv_traceset ts;
 	struct eng_prog p, back;
-	struct tr_opts opts = {ENG_BUF_EAGER, 65536, 0, 0};
+	struct tr_opts opts = {ENG_BUF_EAGER, 65536, 0, 0, 0};
 	char *buf = NULL, msg[256];
 	size_t len = 0;
 	FILE *f;

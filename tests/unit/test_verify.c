@@ -69,7 +69,7 @@ struct run {
 
 static int load(const char *const events[], struct run *r)
 {
-	struct tr_opts opts = {ENG_BUF_ZERO, 0, 0, 1};
+	struct tr_opts opts = {ENG_BUF_ZERO, 0, 0, 1, 0};
 
 	memset(r, 0, sizeof(*r));
 	if (unit_load_case(events, &r->ts))
@@ -92,7 +92,7 @@ static void unload(struct run *r)
 static int merge_search(struct run *runs, int n, enum eng_buffering b, struct tr_merged *m,
 			struct tr_explore_result *res)
 {
-	struct tr_opts opts = {b, 0, 0, 1};
+	struct tr_opts opts = {b, 0, 0, 1, 0};
 	struct eng_prog *progs[4];
 	struct tr_explore_opts eo;
 	int i;

@@ -18,7 +18,7 @@ static int warnings_loaded(const char *const ranks[],
 {
 	struct mpiv_traceset ts;
 	struct eng_prog prog;
-	struct tr_opts opts = {ENG_BUF_ZERO, 0, 0, 0};
+	struct tr_opts opts = {ENG_BUF_ZERO, 0, 0, 0, 0};
 	int n;
 
 	*w = NULL;
@@ -218,7 +218,7 @@ static void test_recorded_path(void)
 	for (c = 0; c < 2; c++) {
 		struct mpiv_traceset ts;
 		struct eng_prog prog;
-		struct tr_opts opts = {ENG_BUF_ZERO, 0, 0, 0};
+		struct tr_opts opts = {ENG_BUF_ZERO, 0, 0, 0, 0};
 		int32_t *st;
 		int k;
 

@@ -52,7 +52,7 @@ int unit_case_load(const char *dir, struct mpiv_traceset *ts)
 int unit_case_translate(const char *dir, const struct mpiv_traceset *ts, enum eng_buffering b,
 			long long eager, struct eng_prog *prog)
 {
-	struct tr_opts opts = {b, eager, 0, 0};
+	struct tr_opts opts = {b, eager, 0, 0, 0};
 	struct mpiv_error err;
 
 	mpiv_error_init(&err);
@@ -206,7 +206,7 @@ long unit_deadlocks(const char *const events[], enum eng_buffering b)
 {
 	struct mpiv_traceset ts;
 	struct eng_prog prog;
-	struct tr_opts opts = {b, 0, 0, 0};
+	struct tr_opts opts = {b, 0, 0, 0, 0};
 	struct mpiv_error err;
 	long dl, done;
 
