@@ -762,7 +762,6 @@ static int check_segmented(struct check_args *a, const struct mpiv_traceset *ts,
 	size_t target = SEGMENT_EVENTS;
 	struct tr_segmented seg;
 	struct check_run run;
-	struct tr_cuts cuts;
 	int k, rc = -1;
 
 	if (env && *env && atol(env) <= 0)
@@ -774,15 +773,11 @@ static int check_segmented(struct check_args *a, const struct mpiv_traceset *ts,
 		target = max_instrs(a) / 4;
 	if (a->nmodes > TR_SEGMENT_MODES)
 		return -1;
-	/* a run shorter than a segment is cut only where wildcard receives are closed by a
-	 * collective (a round at a time keeps the search small); with none, it has no cut */
-	if (!tr_cuts_find(ts, target, &cuts)) {
-		tr_cuts_release(&cuts);
-		return -1;
-	}
 	for (k = 0; k < a->nmodes; k++)
 		given[k] = a->modes[k].b;
-	if (tr_check_segments(ts, &cuts, given, a->nmodes, max_instrs(a), &seg)) {
+	/* a run shorter than a segment is cut only where wildcard receives are closed by a
+	 * collective (a round at a time keeps the search small); with none, it has no cut */
+	if (tr_check_segments(ts, target, given, a->nmodes, max_instrs(a), &seg)) {
 		searches_of(seg.twins, a->modes, &a->nmodes);
 		modes_names(a, modes_str, sizeof(modes_str));
 		memset(&run, 0, sizeof(run));
@@ -801,7 +796,6 @@ static int check_segmented(struct check_args *a, const struct mpiv_traceset *ts,
 		release_run(&run);
 		free(seg.warns);
 	}
-	tr_cuts_release(&cuts);
 	return rc;
 }
 

@@ -1507,13 +1507,12 @@ int tr_translate_segment(const struct mpiv_traceset *ts, const struct tr_opts *o
 		b.proc_base = prog->nprocs;
 		if (cuts) {
 			/* the persistent requests it has at cut j - 1, where the segment starts */
-			size_t from, to,
-				k = (size_t)(j ? j - 1 : 0) * (size_t)ts->nranks + (size_t)r;
-			size_t ntmpl = j ? cuts->first[k + 1] - cuts->first[k] : 0;
+			size_t from, to, ntmpl = 0;
+			const struct tr_tmpl *tmpl = j ? tr_cuts_tmpl(cuts, j - 1, r, &ntmpl) :
+							 NULL;
 
 			tr_segment_bounds(ts, cuts, j, r, &from, &to);
-			rc = build_rank(ts, &ts->ranks[r], from, to,
-					ntmpl ? cuts->tmpl + cuts->first[k] : NULL, ntmpl, &b, err);
+			rc = build_rank(ts, &ts->ranks[r], from, to, tmpl, ntmpl, &b, err);
 		} else {
 			rc = build_rank(ts, &ts->ranks[r], 0, ts->ranks[r].nevents, NULL, 0, &b,
 					err);

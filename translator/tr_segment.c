@@ -582,11 +582,19 @@ struct cuts_room {
 	size_t at, first, tmpl;
 };
 
+/* The search for the cuts of a run, kept between tr_cuts_next() calls. */
+struct tr_cut_finder {
+	struct finder f;
+	struct cuts_room room;
+	size_t target; /* events a segment should have */
+	size_t total;  /* events of the run */
+};
+
 /* Add the cut the cursors are at to cuts, with the persistent requests and the attached
  * buffer of each rank. */
 static void add_cut(const struct finder *f, struct tr_cuts *cuts, struct cuts_room *room)
 {
-	size_t n = (size_t)f->ts->nranks, k = (size_t)cuts->n * n, i;
+	size_t n = (size_t)f->ts->nranks, k = (size_t)(cuts->n - cuts->dropped) * n, i;
 	int r;
 
 	xgrow((void **)&cuts->at, &room->at, k + n, sizeof(*cuts->at));
@@ -614,17 +622,28 @@ static void add_cut(const struct finder *f, struct tr_cuts *cuts, struct cuts_ro
 	cuts->n++;
 }
 
-int tr_cuts_find(const struct mpiv_traceset *ts, size_t target, struct tr_cuts *cuts)
+/* The search for more cuts is over: its memory freed. */
+static void cuts_done(struct tr_cuts *cuts)
 {
-	struct finder f;
+	if (cuts->finder) {
+		finder_release(&cuts->finder->f);
+		free(cuts->finder);
+		cuts->finder = NULL;
+	}
+	cuts->done = 1;
+}
+
+int tr_cuts_start(const struct mpiv_traceset *ts, size_t target, struct tr_cuts *cuts)
+{
+	struct tr_cut_finder *cf;
+	struct finder *f;
 	struct mpiv_error err;
-	struct cuts_room room = {0, 1, 0};
-	size_t total = 0;
-	int r, rc;
+	int r;
 
 	memset(cuts, 0, sizeof(*cuts));
 	cuts->nranks = ts->nranks;
 	cuts->first = xcalloc(1, sizeof(*cuts->first));
+	cuts->done = 1;
 	if (ts->nranks < 1 || !tr_all_finished(ts))
 		return 0;
 	/* a rank's threads make their calls in no order the trace gives: one's later call may
@@ -632,54 +651,104 @@ int tr_cuts_find(const struct mpiv_traceset *ts, size_t target, struct tr_cuts *
 	for (r = 0; r < ts->nranks; r++)
 		if (ts->ranks[r].threaded)
 			return 0;
-	memset(&f, 0, sizeof(f));
-	f.ts = ts;
+	cf = xcalloc(1, sizeof(*cf));
+	cf->room.first = 1;
+	cf->target = target;
+	cuts->finder = cf;
+	cuts->done = 0;
+	f = &cf->f;
+	f->ts = ts;
 	mpiv_error_init(&err);
-	f.comms_of.nranks = ts->nranks;
-	if (tr_comms_build(ts, &f.comms_of, &f.cm, &err)) {
-		finder_release(&f);
+	f->comms_of.nranks = ts->nranks;
+	if (tr_comms_build(ts, &f->comms_of, &f->cm, &err)) {
+		cuts_done(cuts);
 		return 0;
 	}
-	f.cur = xcalloc((size_t)ts->nranks, sizeof(*f.cur));
-	f.coll = xcalloc((size_t)(f.comms_of.ncomms ? f.comms_of.ncomms : 1), sizeof(*f.coll));
-	if (find_limits(&f)) {
-		finder_release(&f);
+	f->cur = xcalloc((size_t)ts->nranks, sizeof(*f->cur));
+	f->coll = xcalloc((size_t)(f->comms_of.ncomms ? f->comms_of.ncomms : 1), sizeof(*f->coll));
+	if (find_limits(f)) {
+		cuts_done(cuts);
 		return 0;
 	}
 	for (r = 0; r < ts->nranks; r++)
-		total += ts->ranks[r].nevents;
-	for (;;) {
-		int all_end = 1;
+		cf->total += ts->ranks[r].nevents;
+	return tr_cuts_next(cuts);
+}
 
-		for (r = 0; r < ts->nranks; r++) {
-			struct cursor *c = &f.cur[r];
-			/* each rank's share of the segment, by its share of the run */
-			size_t share = (size_t)((double)target * (double)ts->ranks[r].nevents /
-						(double)total) +
-				       1;
+int tr_cuts_next(struct tr_cuts *cuts)
+{
+	struct tr_cut_finder *cf = cuts->finder;
+	struct finder *f;
+	int r, all_end = 1;
 
-			c->goal = c->limit - c->at > share ? c->at + share : c->limit;
-		}
-		rc = seek_cut(&f);
-		if (rc <= 0)
-			break;
-		for (r = 0; r < ts->nranks; r++)
-			if (f.cur[r].at < f.cur[r].limit)
-				all_end = 0;
-		if (all_end)
-			break; /* the last segment would hold only the MPI_Finalize calls */
-		add_cut(&f, cuts, &room);
+	if (!cf)
+		return 0;
+	f = &cf->f;
+	for (r = 0; r < f->ts->nranks; r++) {
+		struct cursor *c = &f->cur[r];
+		/* each rank's share of the segment, by its share of the run */
+		size_t share = (size_t)((double)cf->target * (double)f->ts->ranks[r].nevents /
+					(double)cf->total) +
+			       1;
+
+		c->goal = c->limit - c->at > share ? c->at + share : c->limit;
 	}
-	finder_release(&f);
+	if (seek_cut(f) <= 0) {
+		cuts_done(cuts);
+		return 0;
+	}
+	for (r = 0; r < f->ts->nranks; r++)
+		if (f->cur[r].at < f->cur[r].limit)
+			all_end = 0;
+	if (all_end) { /* the last segment would hold only the MPI_Finalize calls */
+		cuts_done(cuts);
+		return 0;
+	}
+	add_cut(f, cuts, &cf->room);
+	return 1;
+}
+
+int tr_cuts_find(const struct mpiv_traceset *ts, size_t target, struct tr_cuts *cuts)
+{
+	if (tr_cuts_start(ts, target, cuts))
+		while (tr_cuts_next(cuts))
+			;
 	return cuts->n;
+}
+
+void tr_cuts_drop(struct tr_cuts *cuts, int j)
+{
+	size_t n = (size_t)cuts->nranks, m, held, base, i;
+
+	if (j <= cuts->dropped)
+		return;
+	m = (size_t)(j - cuts->dropped);
+	held = (size_t)(cuts->n - cuts->dropped);
+	base = cuts->first[m * n];
+	memmove(cuts->at, cuts->at + m * n, (held - m) * n * sizeof(*cuts->at));
+	if (cuts->ntmpl) /* else tmpl may be NULL */
+		memmove(cuts->tmpl, cuts->tmpl + base, (cuts->ntmpl - base) * sizeof(*cuts->tmpl));
+	for (i = 0; i <= (held - m) * n; i++)
+		cuts->first[i] = cuts->first[i + m * n] - base;
+	cuts->ntmpl -= base;
+	cuts->dropped = j;
 }
 
 void tr_cuts_release(struct tr_cuts *cuts)
 {
+	cuts_done(cuts);
 	free(cuts->at);
 	free(cuts->tmpl);
 	free(cuts->first);
 	memset(cuts, 0, sizeof(*cuts));
+}
+
+const struct tr_tmpl *tr_cuts_tmpl(const struct tr_cuts *cuts, int k, int r, size_t *ntmpl)
+{
+	size_t i = (size_t)(k - cuts->dropped) * (size_t)cuts->nranks + (size_t)r;
+
+	*ntmpl = cuts->first[i + 1] - cuts->first[i];
+	return *ntmpl ? cuts->tmpl + cuts->first[i] : NULL;
 }
 
 void tr_segment_bounds(const struct mpiv_traceset *ts, const struct tr_cuts *cuts, int j, int r,
@@ -687,8 +756,9 @@ void tr_segment_bounds(const struct mpiv_traceset *ts, const struct tr_cuts *cut
 {
 	size_t n = (size_t)ts->nranks;
 
-	*from = j ? cuts->at[(size_t)(j - 1) * n + (size_t)r] : 0;
-	*to = j < cuts->n ? cuts->at[(size_t)j * n + (size_t)r] : ts->ranks[r].nevents;
+	*from = j ? cuts->at[(size_t)(j - 1 - cuts->dropped) * n + (size_t)r] : 0;
+	*to = j < cuts->n ? cuts->at[(size_t)(j - cuts->dropped) * n + (size_t)r] :
+			    ts->ranks[r].nevents;
 }
 
 /* Every search of out on one segment's program: check's own pass, which must end with every
@@ -716,29 +786,42 @@ static int search_segment(struct eng_prog *prog, struct tr_segmented *out)
 }
 
 /* One try of tr_check_segments() with the searches twins says. Returns 1 when decided, 0 when
- * not, -1 when a segment asks for the twins and twins is 0 (try again with them). */
-static int check_segments(const struct mpiv_traceset *ts, const struct tr_cuts *cuts,
+ * not, -1 when a segment asks for the twins and twins is 0 (try again with them). The cuts
+ * are found as the segments are checked, and each dropped once its segment is: what is held
+ * is one segment, however many there are. */
+static int check_segments(const struct mpiv_traceset *ts, size_t target,
 			  const struct mpiv_buffering *given, int ngiven, size_t max_instrs,
 			  int twins, struct tr_segmented *out)
 {
 	struct tr_opts topts = {(enum eng_buffering)given[0].mode, given[0].bytes, 0, 0,
 				max_instrs};
-	struct tr_warn_pass *wp = tr_warnings_begin(ts);
+	struct tr_warn_pass *wp;
 	struct mpiv_error err;
+	struct tr_cuts cuts;
 	int j, r, rc = 1;
 
+	if (!tr_cuts_start(ts, target, &cuts)) {
+		tr_cuts_release(&cuts);
+		return 0;
+	}
+	wp = tr_warnings_begin(ts);
 	out->twins = twins;
 	out->nmodes = tr_searches(twins, given, ngiven, out->modes);
 	memset(out->lead, 0, sizeof(out->lead));
 	out->most = 0;
-	for (j = 0; j <= cuts->n && rc == 1; j++) {
+	for (j = 0; rc == 1; j++) {
 		struct eng_prog prog;
 		size_t events = 0;
 
+		/* segment j ends at cut j, or at the end once no cut is left */
+		if (j == cuts.n)
+			tr_cuts_next(&cuts);
+		if (j > cuts.n)
+			break;
 		mpiv_error_init(&err);
 		/* a bad event, or too many instructions: the whole program's translation says
 		 * which, as usual */
-		if (tr_translate_segment(ts, &topts, cuts, j, &prog, &err)) {
+		if (tr_translate_segment(ts, &topts, &cuts, j, &prog, &err)) {
 			rc = 0;
 			break;
 		}
@@ -752,11 +835,12 @@ static int check_segments(const struct mpiv_traceset *ts, const struct tr_cuts *
 		for (r = 0; r < ts->nranks; r++) {
 			size_t from, to;
 
-			tr_segment_bounds(ts, cuts, j, r, &from, &to);
+			tr_segment_bounds(ts, &cuts, j, r, &from, &to);
 			events += to - from;
 		}
 		if (events > out->most)
 			out->most = events;
+		tr_cuts_drop(&cuts, j); /* segment j + 1 starts at cut j */
 	}
 	out->nwarns = tr_warnings_end(wp, &out->warns);
 	if (rc != 1) {
@@ -764,11 +848,12 @@ static int check_segments(const struct mpiv_traceset *ts, const struct tr_cuts *
 		out->warns = NULL;
 		out->nwarns = 0;
 	}
-	out->nsegments = cuts->n + 1;
+	out->nsegments = cuts.n + 1;
+	tr_cuts_release(&cuts);
 	return rc;
 }
 
-int tr_check_segments(const struct mpiv_traceset *ts, const struct tr_cuts *cuts,
+int tr_check_segments(const struct mpiv_traceset *ts, size_t target,
 		      const struct mpiv_buffering *given, int ngiven, size_t max_instrs,
 		      struct tr_segmented *out)
 {
@@ -777,8 +862,8 @@ int tr_check_segments(const struct mpiv_traceset *ts, const struct tr_cuts *cuts
 	memset(out, 0, sizeof(*out));
 	if (ngiven < 1 || ngiven > TR_SEGMENT_MODES)
 		return 0;
-	rc = check_segments(ts, cuts, given, ngiven, max_instrs, 0, out);
+	rc = check_segments(ts, target, given, ngiven, max_instrs, 0, out);
 	if (rc < 0)
-		rc = check_segments(ts, cuts, given, ngiven, max_instrs, 1, out);
+		rc = check_segments(ts, target, given, ngiven, max_instrs, 1, out);
 	return rc == 1;
 }

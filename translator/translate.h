@@ -42,9 +42,10 @@ int tr_translate(const struct mpiv_traceset *ts, const struct tr_opts *opts, str
 struct tr_cuts;
 
 /* As tr_translate(), of segment j of cuts alone (tr_segment.c): every rank's events from cut
- * j - 1 (the start for j = 0) to cut j (the end for j = cuts->n), a rank whose trace goes on
- * after it ending as if it finished there, its persistent requests made before the segment
- * known. Event indices stay the trace's. */
+ * j - 1 (the start for j = 0) to cut j (the end for j = cuts->n once cuts->done), a rank
+ * whose trace goes on after it ending as if it finished there, its persistent requests made
+ * before the segment known. Event indices stay the trace's. cuts must hold cuts j - 1 and j
+ * (tr_cuts_drop()). */
 int tr_translate_segment(const struct mpiv_traceset *ts, const struct tr_opts *opts,
 			 const struct tr_cuts *cuts, int j, struct eng_prog *prog,
 			 struct mpiv_error *err);
@@ -425,17 +426,22 @@ struct tr_tmpl {
 };
 #define TR_TMPL_BUFFER (-1)
 
-/* Places where every rank's trace can be cut so that nothing before waits for anything after:
- * at[k * nranks + r] is rank r's first event after cut k (cuts in order); its persistent
- * requests and attached buffer there are tmpl[first[k * nranks + r] .. first[k * nranks + r +
- * 1]). */
+/* Places where every rank's trace can be cut so that nothing before waits for anything after,
+ * found all at once (tr_cuts_find()) or one at a time (tr_cuts_start(), tr_cuts_next()), the
+ * earlier ones dropped as they are done with (tr_cuts_drop()). With k held (dropped <= k <
+ * n), at[(k - dropped) * nranks + r] is rank r's first event after cut k (cuts in order); its
+ * persistent requests and attached buffer there are tr_cuts_tmpl()'s. */
+struct tr_cut_finder;
 struct tr_cuts {
 	int nranks;
-	int n;
+	int n;	     /* cuts found so far */
+	int dropped; /* the cuts before this one are no longer held */
+	int done;    /* 1: n is every cut there is */
 	size_t *at;
 	struct tr_tmpl *tmpl;
-	size_t *first; /* n * nranks + 1 entries */
+	size_t *first; /* (n - dropped) * nranks + 1 entries, into tmpl */
 	size_t ntmpl;
+	struct tr_cut_finder *finder; /* the search for the next one; NULL once done */
 };
 
 /* The cuts of ts into segments of about target events each, as far as its calls allow
@@ -443,10 +449,24 @@ struct tr_cuts {
  * and only in a run every rank of which finished. Returns how many (0: none; release cuts
  * either way with tr_cuts_release()). */
 int tr_cuts_find(const struct mpiv_traceset *ts, size_t target, struct tr_cuts *cuts);
+
+/* The same one cut at a time: tr_cuts_start() finds the first, tr_cuts_next() each next; both
+ * return 1 if they found one, 0 once there is none left (cuts->done). */
+int tr_cuts_start(const struct mpiv_traceset *ts, size_t target, struct tr_cuts *cuts);
+int tr_cuts_next(struct tr_cuts *cuts);
+
+/* No longer hold the cuts before cut j (j <= cuts->n). */
+void tr_cuts_drop(struct tr_cuts *cuts, int j);
+
+/* Rank r's persistent requests and attached buffer at held cut k: *ntmpl entries, NULL if
+ * none. */
+const struct tr_tmpl *tr_cuts_tmpl(const struct tr_cuts *cuts, int k, int r, size_t *ntmpl);
+
 void tr_cuts_release(struct tr_cuts *cuts);
 
 /* Where segment j of cuts starts and ends in rank r's trace: [*from, *to) (from cut j - 1, or
- * the start for j = 0, to cut j, or the end for j = cuts->n). */
+ * the start for j = 0, to cut j, or the end for j = cuts->n once cuts->done); cuts j - 1 and
+ * j must be held. */
 void tr_segment_bounds(const struct mpiv_traceset *ts, const struct tr_cuts *cuts, int j, int r,
 		       size_t *from, size_t *to);
 
@@ -465,14 +485,15 @@ struct tr_segmented {
 	size_t most; /* events in the longest segment */
 };
 
-/* Check ts one segment of cuts at a time, each translated alone (with at most max_instrs
- * instructions, as tr_opts says) and searched by check's own pass in every search the modes
- * given[0..ngiven) need: 1 when every segment ran to its end with every process done, on a
- * single path, in every search (no deadlock anywhere; out filled, its warnings the caller's
- * to free); 0 when some segment does not settle it (a choice, a deadlock, an erroneous call,
- * too many messages in flight, a bad event, too many instructions): the whole program is to
- * be checked instead. */
-int tr_check_segments(const struct mpiv_traceset *ts, const struct tr_cuts *cuts,
+/* Check ts one segment at a time, cut into segments of about target events (tr_cuts_find()),
+ * each translated alone (with at most max_instrs instructions, as tr_opts says) and searched
+ * by check's own pass in every search the modes given[0..ngiven) need: 1 when every segment
+ * ran to its end with every process done, on a single path, in every search (no deadlock
+ * anywhere; out filled, its warnings the caller's to free); 0 when the run has no cut, or
+ * some segment does not settle it (a choice, a deadlock, an erroneous call, too many messages
+ * in flight, a bad event, too many instructions): the whole program is to be checked
+ * instead. */
+int tr_check_segments(const struct mpiv_traceset *ts, size_t target,
 		      const struct mpiv_buffering *given, int ngiven, size_t max_instrs,
 		      struct tr_segmented *out);
 

@@ -245,11 +245,9 @@ static void segments(const struct mpiv_traceset *ts)
 	static const struct mpiv_buffering given[] = {{MPIV_BUF_ZERO, 0, 0},
 						      {MPIV_BUF_INFINITE, 0, 0}};
 	struct tr_segmented seg;
-	struct tr_cuts cuts;
 
-	if (tr_cuts_find(ts, 2, &cuts) && tr_check_segments(ts, &cuts, given, 2, 0, &seg))
+	if (tr_check_segments(ts, 2, given, 2, 0, &seg))
 		free(seg.warns);
-	tr_cuts_release(&cuts);
 }
 
 void fuzz_pipeline(const struct mpiv_traceset *ts, const uint8_t *picks, size_t npicks)

@@ -206,8 +206,39 @@ static int is_cut(const struct mpiv_traceset *ts, const struct eng_prog *p,
 	return ok;
 }
 
+/* The cuts of ts found one at a time, each dropped once the next is found (as check finds
+ * them while it checks the segments), are all's, with the same requests and buffers. */
+static void assert_streamed(const struct mpiv_traceset *ts, size_t target,
+			    const struct tr_cuts *all)
+{
+	struct tr_cuts one;
+	int j = 0, r;
+
+	for (tr_cuts_start(ts, target, &one); j < one.n; j++) {
+		for (r = 0; r < ts->nranks; r++) {
+			size_t na, no, from, to, afrom, ato;
+			const struct tr_tmpl *ta = tr_cuts_tmpl(all, j, r, &na),
+					     *to_ = tr_cuts_tmpl(&one, j, r, &no);
+
+			tr_segment_bounds(ts, &one, j, r, &from, &to);
+			tr_segment_bounds(ts, all, j, r, &afrom, &ato);
+			CU_ASSERT(from == afrom && to == ato);
+			CU_ASSERT_EQUAL_FATAL(na, no);
+			CU_ASSERT(!na || !memcmp(ta, to_, na * sizeof(*ta)));
+		}
+		CU_ASSERT(one.n - one.dropped <= 2);
+		if (j + 1 == one.n)
+			tr_cuts_next(&one);
+		tr_cuts_drop(&one, j);
+	}
+	CU_ASSERT(one.done && one.finder == NULL);
+	CU_ASSERT_EQUAL(one.n, all->n);
+	tr_cuts_release(&one);
+}
+
 /* Every cut of dir's case, for segments of several lengths, is one, inside the ranks' runs
- * and after the one before; returns (in ctx) how many were checked. */
+ * and after the one before, and found one at a time the same; returns (in ctx) how many were
+ * checked. */
 static void cuts_of_case(const char *dir, void *ctx)
 {
 	static const size_t targets[] = {1, 2, 3, 5, 8, 1000};
@@ -253,6 +284,7 @@ static void cuts_of_case(const char *dir, void *ctx)
 			}
 			(*checked)++;
 		}
+		assert_streamed(&ts, targets[k], &cuts);
 		tr_cuts_release(&cuts);
 	}
 	tr_comms_release(&cm);
@@ -449,14 +481,11 @@ static void segments_of_case(const char *dir, void *ctx)
 						      {MPIV_BUF_EAGER, 16, 0}};
 	struct mpiv_traceset ts;
 	struct tr_segmented seg;
-	struct tr_cuts cuts;
 	int m, *answered = ctx;
 
 	if (unit_case_load(dir, &ts))
 		return;
-	if (tr_cuts_find(&ts, 3, &cuts) &&
-	    tr_check_segments(&ts, &cuts, given, (int)(sizeof(given) / sizeof(given[0])), 0,
-			      &seg)) {
+	if (tr_check_segments(&ts, 3, given, (int)(sizeof(given) / sizeof(given[0])), 0, &seg)) {
 		(*answered)++;
 		for (m = 0; m < seg.nmodes; m++) {
 			struct eng_prog prog;
@@ -478,7 +507,6 @@ static void segments_of_case(const char *dir, void *ctx)
 		}
 		free(seg.warns);
 	}
-	tr_cuts_release(&cuts);
 	mpiv_traceset_release(&ts);
 }
 
