@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "tr_comm.h"
+#include "tr_reqmap.h"
 #include "translate.h"
 #include "xalloc.h"
 
@@ -39,6 +40,16 @@ struct proc_build {
 	int ninputs;	   /* verify: inputs taken so far (the next one's number) */
 };
 
+/* A request of the rank being built, in its table while it is active or persistent (or a
+ * generalized request freed before it completed, which MPI_Grequest_complete may still name). */
+struct build_req {
+	int32_t id;
+	int32_t instr; /* the instruction of its active post, -1 if none */
+	int32_t proc;  /* the process that posted it */
+	int32_t tmpl;  /* the event of its persistent template, -1 if none */
+	int32_t freed; /* a generalized request freed while active */
+};
+
 /* The source and tag an event's receive is posted with, where they are not its own: the
  * receive a probe with MPI_ANY_SOURCE is fused with, MPI_Sendrecv's receive half, the
  * receive of MPI_Imrecv. */
@@ -55,14 +66,11 @@ struct builder {
 	struct eng_prog *lists;	      /* the same, whose blocks hold the waits' lists */
 	struct proc_build *procs;     /* in the order their threads first called MPI */
 	size_t nprocs, capprocs;
-	size_t cur;	    /* the process of the event being built */
-	int proc_base;	    /* engine index of procs[0] */
-	int threaded;	    /* more than one thread of the rank calls MPI */
-	int32_t *req_instr; /* request id -> instruction of its active post, -1 if none */
-	int32_t *req_proc;  /* request id -> the process that posted it */
-	int32_t *req_tmpl;  /* request id -> event of its persistent template, -1 if none */
-	size_t nreq;	    /* room in req_instr, req_proc and req_tmpl */
-	int *coll_seq;	    /* per engine comm: collectives this rank entered */
+	size_t cur;		   /* the process of the event being built */
+	int proc_base;		   /* engine index of procs[0] */
+	int threaded;		   /* more than one thread of the rank calls MPI */
+	struct tr_reqmap requests; /* its active and persistent requests (struct build_req) */
+	int *coll_seq;		   /* per engine comm: collectives this rank entered */
 	/* the events posted otherwise than as recorded, until posted
 	 * (a few at a time) */
 	struct override *ovr;
@@ -158,40 +166,65 @@ static int last_instr(struct builder *b)
 	return (int)cur(b)->n - 1;
 }
 
-static void grow_reqs(struct builder *b, int32_t req)
+/* Request req's entry, or NULL. */
+static struct build_req *req_of(const struct builder *b, int32_t req)
 {
-	size_t old = b->nreq, cap = b->nreq;
+	return req >= 0 ? tr_reqmap_get(&b->requests, req) : NULL;
+}
 
-	if ((size_t)req < b->nreq)
-		return;
-	xgrow((void **)&b->req_instr, &cap, (size_t)req + 1, sizeof(*b->req_instr));
-	cap = old;
-	xgrow((void **)&b->req_proc, &cap, (size_t)req + 1, sizeof(*b->req_proc));
-	cap = old;
-	xgrow((void **)&b->req_tmpl, &cap, (size_t)req + 1, sizeof(*b->req_tmpl));
-	b->nreq = cap;
-	memset(b->req_instr + old, 0xff, (b->nreq - old) * sizeof(*b->req_instr));
-	memset(b->req_proc + old, 0xff, (b->nreq - old) * sizeof(*b->req_proc));
-	memset(b->req_tmpl + old, 0xff, (b->nreq - old) * sizeof(*b->req_tmpl));
+/* Request req's entry (req >= 0), made if it has none. */
+static struct build_req *req_put(struct builder *b, int32_t req)
+{
+	struct build_req *e = tr_reqmap_get(&b->requests, req);
+
+	if (!e) {
+		e = tr_reqmap_put(&b->requests, req);
+		e->instr = e->proc = e->tmpl = -1;
+	}
+	return e;
 }
 
 static int32_t req_instr(const struct builder *b, int32_t req)
 {
-	return req >= 0 && (size_t)req < b->nreq ? b->req_instr[req] : -1;
+	const struct build_req *e = req_of(b, req);
+
+	return e ? e->instr : -1;
 }
 
 static int32_t req_tmpl(const struct builder *b, int32_t req)
 {
-	return req >= 0 && (size_t)req < b->nreq ? b->req_tmpl[req] : -1;
+	const struct build_req *e = req_of(b, req);
+
+	return e ? e->tmpl : -1;
+}
+
+/* The process that posted active request req. */
+static int32_t req_proc(const struct builder *b, int32_t req)
+{
+	return req_of(b, req)->proc;
+}
+
+/* Request req is no longer active: it completed, or was freed (a persistent one stays). */
+static void req_done(struct builder *b, int32_t req)
+{
+	struct build_req *e = req_of(b, req);
+
+	if (e) {
+		e->instr = -1;
+		if (e->tmpl < 0)
+			tr_reqmap_del(&b->requests, req);
+	}
 }
 
 static void map_req(struct builder *b, int32_t req, int instr)
 {
+	struct build_req *e;
+
 	if (req < 0)
 		return;
-	grow_reqs(b, req);
-	b->req_instr[req] = instr;
-	b->req_proc[req] = (int32_t)b->cur;
+	e = req_put(b, req);
+	e->instr = instr;
+	e->proc = (int32_t)b->cur;
 }
 
 static int engine_peer(int32_t peer)
@@ -527,14 +560,14 @@ static int block_on(struct builder *b, const struct mpiv_event *ev, int32_t **li
 
 		if (instr < 0)
 			continue; /* inactive: it would complete at once */
-		if (b->req_proc[req] != (int32_t)b->cur)
+		if (req_proc(b, req) != (int32_t)b->cur)
 			return mpiv_error_set(err, MPIV_EXIT_BAD_INPUT, b->t->source, b->t->rank,
 					      ev->index,
 					      "%s on thread %d waits for request %d, "
 					      "which thread %d made: check cannot judge requests "
 					      "shared between threads yet",
 					      mpiv_call_name(ev->call), cur(b)->thread, req,
-					      b->procs[b->req_proc[req]].thread);
+					      b->procs[req_proc(b, req)].thread);
 		(*list)[n++] = instr;
 	}
 	if (n == 0)
@@ -570,16 +603,16 @@ static int build_wait(struct builder *b, const struct mpiv_event *ev, int32_t **
 					      "posted",
 					      mpiv_call_name(ev->call), req);
 		}
-		if (b->req_proc[req] != (int32_t)b->cur)
+		if (req_proc(b, req) != (int32_t)b->cur)
 			return mpiv_error_set(err, MPIV_EXIT_BAD_INPUT, b->t->source, b->t->rank,
 					      ev->index,
 					      "%s on thread %d completes request %d, which "
 					      "thread %d made: check cannot judge requests shared "
 					      "between threads yet",
 					      mpiv_call_name(ev->call), cur(b)->thread, req,
-					      b->procs[b->req_proc[req]].thread);
+					      b->procs[req_proc(b, req)].thread);
 		if (j < ndone) {
-			b->req_instr[req] = -1;
+			req_done(b, req);
 			/* completed ones first, as ENG_WAITANY wants them */
 			memmove(*list + d + 1, *list + d, (size_t)(n - d) * sizeof(**list));
 			(*list)[d++] = instr;
@@ -618,7 +651,7 @@ static int build_cancel(struct builder *b, const struct mpiv_event *ev, struct m
 	const struct eng_instr *post = instr >= 0 ? &cur(b)->ins[instr] : NULL;
 	size_t i;
 
-	if (!post || b->req_proc[req] != (int32_t)b->cur || b->verify || req_tmpl(b, req) >= 0 ||
+	if (!post || req_proc(b, req) != (int32_t)b->cur || b->verify || req_tmpl(b, req) >= 0 ||
 	    (post->op != ENG_POST_SEND && post->op != ENG_POST_RECV))
 		return mpiv_error_set(err, MPIV_EXIT_BAD_INPUT, t->source, t->rank, ev->index,
 				      "MPI_Cancel of request %d: check judges only the cancel of "
@@ -643,20 +676,23 @@ static int build_greq_complete(struct builder *b, const struct mpiv_event *ev,
 {
 	const struct mpiv_rank_trace *t = b->t;
 	int32_t req = ev->nreqs == 1 ? ev->reqs[0].req : -1, instr = req_instr(b, req);
+	const struct build_req *e = req_of(b, req);
 
-	if (instr < 0 && req_tmpl(b, req) < 0 && req >= 0 && (size_t)req < b->nreq)
+	if (e && e->freed) {
+		tr_reqmap_del(&b->requests, req);
 		return 0;
-	if (instr < 0 || b->procs[b->req_proc[req]].ins[instr].op != ENG_GREQ)
+	}
+	if (instr < 0 || b->procs[req_proc(b, req)].ins[instr].op != ENG_GREQ)
 		return mpiv_error_set(err, MPIV_EXIT_BAD_INPUT, t->source, t->rank, ev->index,
 				      "MPI_Grequest_complete of request %d, which is no "
 				      "generalized request of this rank",
 				      req);
-	if (b->req_proc[req] != (int32_t)b->cur)
+	if (req_proc(b, req) != (int32_t)b->cur)
 		return mpiv_error_set(err, MPIV_EXIT_BAD_INPUT, t->source, t->rank, ev->index,
 				      "MPI_Grequest_complete on thread %d of request %d, which "
 				      "thread %d started: check cannot judge requests shared "
 				      "between threads yet",
-				      cur(b)->thread, req, b->procs[b->req_proc[req]].thread);
+				      cur(b)->thread, req, b->procs[req_proc(b, req)].thread);
 	emit(b, ENG_GREQ_DONE, (int)ev->index)->a = instr;
 	return 0;
 }
@@ -924,8 +960,7 @@ static int build_rank(const struct mpiv_traceset *ts, const struct mpiv_rank_tra
 			attach = (long)tmpl[i].event;
 			continue;
 		}
-		grow_reqs(b, tmpl[i].req);
-		b->req_tmpl[tmpl[i].req] = (int32_t)tmpl[i].event;
+		req_put(b, tmpl[i].req)->tmpl = (int32_t)tmpl[i].event;
 	}
 	for (i = from; i < to; i++) {
 		const struct mpiv_event *ev = hold_event(b, i);
@@ -1036,9 +1071,7 @@ static int build_rank(const struct mpiv_traceset *ts, const struct mpiv_rank_tra
 			break;
 		case MPIV_KIND_SEND_INIT:
 		case MPIV_KIND_RECV_INIT:
-			grow_reqs(b, ev->reqs[0].req);
-			b->req_tmpl[ev->reqs[0].req] = (int32_t)i;
-			b->req_instr[ev->reqs[0].req] = -1;
+			req_put(b, ev->reqs[0].req)->tmpl = (int32_t)i;
 			break;
 		case MPIV_KIND_START:
 			for (j = 0; j < ev->nreqs; j++) {
@@ -1075,11 +1108,18 @@ static int build_rank(const struct mpiv_traceset *ts, const struct mpiv_rank_tra
 			break;
 		case MPIV_KIND_REQUEST_FREE:
 			for (j = 0; j < ev->nreqs; j++) {
-				if (req_instr(b, ev->reqs[j].req) >= 0 ||
-				    req_tmpl(b, ev->reqs[j].req) >= 0) {
-					b->req_instr[ev->reqs[j].req] = -1;
-					b->req_tmpl[ev->reqs[j].req] = -1;
-				}
+				struct build_req *e = req_of(b, ev->reqs[j].req);
+
+				if (!e)
+					continue;
+				/* MPI_Grequest_complete may still name it */
+				e->freed = e->instr >= 0 &&
+					   b->procs[e->proc].ins[e->instr].op == ENG_GREQ;
+				e->tmpl = -1;
+				if (e->freed)
+					e->instr = -1;
+				else
+					req_done(b, ev->reqs[j].req);
 			}
 			break;
 		case MPIV_KIND_WIN_CREATE:
@@ -1495,6 +1535,7 @@ int tr_translate_segment(const struct mpiv_traceset *ts, const struct tr_opts *o
 		int rc;
 
 		memset(&b, 0, sizeof(b));
+		tr_reqmap_init(&b.requests, sizeof(struct build_req));
 		b.verify = opts->verify;
 		b.max_instrs = opts->max_instrs;
 		for (k = 0; k < (size_t)prog->nprocs; k++)
@@ -1520,9 +1561,7 @@ int tr_translate_segment(const struct mpiv_traceset *ts, const struct tr_opts *o
 		free(b.coll_seq);
 		free(b.win_of);
 		free(b.open);
-		free(b.req_instr);
-		free(b.req_proc);
-		free(b.req_tmpl);
+		tr_reqmap_release(&b.requests);
 		free(b.ovr);
 		free(b.reqs);
 		free(b.group);

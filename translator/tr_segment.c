@@ -20,6 +20,7 @@
 #include <string.h>
 
 #include "tr_comm.h"
+#include "tr_reqmap.h"
 #include "translate.h"
 #include "xalloc.h"
 
@@ -39,20 +40,24 @@ struct tmpl {
 	int send;
 };
 
+/* A request of a rank, in its cursor's table while it is live or persistent. */
+struct req_state {
+	int32_t id;
+	int32_t live;
+	struct tmpl tmpl; /* tmpl.event < 0: not a persistent request */
+};
+
 /* Where one rank's trace is being read. */
 struct cursor {
-	size_t at;	   /* its next event */
-	size_t limit;	   /* its MPI_Finalize: every cut comes before it */
-	size_t goal;	   /* where the cut being sought would be, as far as this rank goes */
-	long owed;	   /* envelopes it owes messages or receives on */
-	long behind;	   /* communicators whose collectives it has entered fewer of */
-	long live;	   /* its requests made and not completed */
-	int synced;	   /* its last event was a collective that synchronises the world (its
+	size_t at;	       /* its next event */
+	size_t limit;	       /* its MPI_Finalize: every cut comes before it */
+	size_t goal;	       /* where the cut being sought would be, as far as this rank goes */
+	long owed;	       /* envelopes it owes messages or receives on */
+	long behind;	       /* communicators whose collectives it has entered fewer of */
+	long live;	       /* its requests made and not completed */
+	int synced;	       /* its last event was a collective that synchronises the world (its
 			    * communicator), else -1 */
-	uint8_t *req;	   /* request id -> live */
-	size_t nreq;	   /* room in req */
-	struct tmpl *tmpl; /* request id -> the persistent request it is, if it is one */
-	size_t ntmpl;	   /* room in tmpl */
+	struct tr_reqmap reqs; /* its live and persistent requests (struct req_state) */
 	/* 1 + the event of the MPI_Buffer_attach whose buffer is attached; 0: none */
 	size_t attach;
 };
@@ -215,38 +220,40 @@ static int coll_enter(struct finder *f, int r, int c)
 static int req_set(struct finder *f, int r, int32_t req, int live)
 {
 	struct cursor *c = &f->cur[r];
+	struct req_state *e;
 
 	if (req < 0)
 		return live ? -1 : 0;
-	if ((size_t)req >= c->nreq) {
-		size_t old = c->nreq;
-
+	e = tr_reqmap_get(&c->reqs, req);
+	if (!e) {
 		if (!live)
 			return 0;
-		xgrow((void **)&c->req, &c->nreq, (size_t)req + 1, sizeof(*c->req));
-		memset(c->req + old, 0, c->nreq - old);
+		e = tr_reqmap_put(&c->reqs, req);
+		e->tmpl.event = -1;
 	}
-	if (c->req[req] == live)
+	if (e->live == live)
 		return 0;
-	c->req[req] = (uint8_t)live;
+	e->live = live;
 	c->live += live ? 1 : -1;
+	if (!live && e->tmpl.event < 0)
+		tr_reqmap_del(&c->reqs, req);
 	return 0;
 }
 
 /* Is request req of rank r live? */
 static int req_live(const struct finder *f, int r, int32_t req)
 {
-	const struct cursor *c = &f->cur[r];
+	const struct req_state *e = req >= 0 ? tr_reqmap_get(&f->cur[r].reqs, req) : NULL;
 
-	return req >= 0 && (size_t)req < c->nreq && c->req[req];
+	return e && e->live;
 }
 
 /* The persistent request req of rank r, or NULL. */
 static const struct tmpl *tmpl_of(const struct finder *f, int r, int32_t req)
 {
-	const struct cursor *c = &f->cur[r];
+	const struct req_state *e = req >= 0 ? tr_reqmap_get(&f->cur[r].reqs, req) : NULL;
 
-	return req >= 0 && (size_t)req < c->ntmpl && c->tmpl[req].event >= 0 ? &c->tmpl[req] : NULL;
+	return e && e->tmpl.event >= 0 ? &e->tmpl : NULL;
 }
 
 /* A peer a message can be counted on: a world rank, or MPI_PROC_NULL (0: nothing to count);
@@ -290,25 +297,19 @@ static int count_p2p(struct finder *f, int r, int32_t peer, int32_t tag, int32_t
  * whose starts cannot be counted (a wildcard) or that replaces a live one. */
 static int tmpl_make(struct finder *f, int r, const struct mpiv_event *ev, int send)
 {
-	struct cursor *c = &f->cur[r];
 	int32_t req = ev->reqs[0].req;
 	int comm = tr_comms_id(&f->cm, r, ev->comm);
+	struct req_state *e;
 
 	if (req < 0 || req_live(f, r, req) || countable_peer(f, ev->peer) < 0 || ev->tag < 0 ||
 	    comm < 0 || tr_comms_split(&f->cm, comm))
 		return -1;
-	if ((size_t)req >= c->ntmpl) {
-		size_t old = c->ntmpl, i;
-
-		xgrow((void **)&c->tmpl, &c->ntmpl, (size_t)req + 1, sizeof(*c->tmpl));
-		for (i = old; i < c->ntmpl; i++)
-			c->tmpl[i].event = -1;
-	}
-	c->tmpl[req].event = (int64_t)ev->index;
-	c->tmpl[req].peer = ev->peer;
-	c->tmpl[req].tag = ev->tag;
-	c->tmpl[req].comm = ev->comm;
-	c->tmpl[req].send = send;
+	e = tr_reqmap_put(&f->cur[r].reqs, req);
+	e->tmpl.event = (int64_t)ev->index;
+	e->tmpl.peer = ev->peer;
+	e->tmpl.tag = ev->tag;
+	e->tmpl.comm = ev->comm;
+	e->tmpl.send = send;
 	return 0;
 }
 
@@ -412,7 +413,7 @@ static int step(struct finder *f, int r)
 			if (req_live(f, r, ev->reqs[j].req))
 				return -1;
 			if (tmpl_of(f, r, ev->reqs[j].req))
-				f->cur[r].tmpl[ev->reqs[j].req].event = -1;
+				tr_reqmap_del(&f->cur[r].reqs, ev->reqs[j].req);
 		}
 		break;
 	case MPIV_KIND_COLL:
@@ -563,10 +564,8 @@ static void finder_release(struct finder *f)
 {
 	int r, c;
 
-	for (r = 0; f->cur && r < f->ts->nranks; r++) {
-		free(f->cur[r].req);
-		free(f->cur[r].tmpl);
-	}
+	for (r = 0; f->cur && r < f->ts->nranks; r++)
+		tr_reqmap_release(&f->cur[r].reqs);
 	free(f->cur);
 	for (c = 0; f->coll && c < f->comms_of.ncomms; c++)
 		free(f->coll[c].n);
@@ -602,14 +601,16 @@ static void add_cut(const struct finder *f, struct tr_cuts *cuts, struct cuts_ro
 	for (r = 0; r < f->ts->nranks; r++) {
 		const struct cursor *c = &f->cur[r];
 
+		const struct req_state *e;
+
 		cuts->at[k + (size_t)r] = c->at;
-		for (i = 0; i < c->ntmpl; i++) {
-			if (c->tmpl[i].event < 0)
+		for (i = 0; (e = tr_reqmap_next(&c->reqs, &i));) {
+			if (e->tmpl.event < 0)
 				continue;
 			xgrow((void **)&cuts->tmpl, &room->tmpl, cuts->ntmpl + 1,
 			      sizeof(*cuts->tmpl));
-			cuts->tmpl[cuts->ntmpl].req = (int32_t)i;
-			cuts->tmpl[cuts->ntmpl++].event = (uint32_t)c->tmpl[i].event;
+			cuts->tmpl[cuts->ntmpl].req = e->id;
+			cuts->tmpl[cuts->ntmpl++].event = (uint32_t)e->tmpl.event;
 		}
 		if (c->attach) {
 			xgrow((void **)&cuts->tmpl, &room->tmpl, cuts->ntmpl + 1,
@@ -665,6 +666,8 @@ int tr_cuts_start(const struct mpiv_traceset *ts, size_t target, struct tr_cuts 
 		return 0;
 	}
 	f->cur = xcalloc((size_t)ts->nranks, sizeof(*f->cur));
+	for (r = 0; r < ts->nranks; r++)
+		tr_reqmap_init(&f->cur[r].reqs, sizeof(struct req_state));
 	f->coll = xcalloc((size_t)(f->comms_of.ncomms ? f->comms_of.ncomms : 1), sizeof(*f->coll));
 	if (find_limits(f)) {
 		cuts_done(cuts);

@@ -3,6 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "tr_reqmap.h"
 #include "translate.h"
 #include "unit.h"
 
@@ -362,6 +363,66 @@ static void test_huge_sizes(void)
 	mpiv_traceset_release(&ts);
 }
 
+/* The table of requests by id holds what was put and not deleted, each entry's value kept,
+ * and it stays as small as the ids live at once, however far ids go: ids made in order, each
+ * completed soon, a few kept for long (persistent ones), as a rank's run makes them. */
+static void test_reqmap(void)
+{
+	enum { N = 200000, KEEP = 97 };
+	struct entry {
+		int32_t id;
+		int32_t value;
+	};
+	struct tr_reqmap m;
+	unsigned char *in = calloc(N, 1);
+	unsigned seed = 77;
+	size_t at, seen = 0, live = 0, most = 0;
+	int32_t id;
+	struct entry *e;
+
+	CU_ASSERT_FATAL(in != NULL);
+	tr_reqmap_init(&m, sizeof(struct entry));
+	CU_ASSERT(tr_reqmap_get(&m, 5) == NULL);
+	for (id = 0; id < N; id++) {
+		e = tr_reqmap_put(&m, id);
+		CU_ASSERT_FATAL(e && e->id == id && e->value == 0);
+		e->value = 3 * id + 1;
+		in[id] = 1;
+		live++;
+		/* complete one of the last few made, in no order, and any left 8 ids back; keep
+		 * every KEEP-th */
+		if (id >= 8) {
+			int32_t k,
+				old[2] = {id - 1 - (int32_t)((unsigned)rand_r(&seed) % 7), id - 8};
+
+			for (k = 0; k < 2; k++)
+				if (in[old[k]] && old[k] % KEEP) {
+					tr_reqmap_del(&m, old[k]);
+					in[old[k]] = 0;
+					live--;
+				}
+		}
+		CU_ASSERT_EQUAL(m.n, live);
+		if (m.cap > most)
+			most = m.cap;
+	}
+	tr_reqmap_del(&m, N + 5); /* not there: nothing */
+	CU_ASSERT_EQUAL(m.n, live);
+	for (id = 0; id < N; id++) {
+		e = tr_reqmap_get(&m, id);
+		CU_ASSERT(in[id] ? e && e->id == id && e->value == 3 * id + 1 : e == NULL);
+	}
+	for (at = 0; (e = tr_reqmap_next(&m, &at));) {
+		CU_ASSERT(e->id >= 0 && e->id < N && in[e->id]);
+		seen++;
+	}
+	CU_ASSERT_EQUAL(seen, live);
+	/* the kept ones and a few recent: the table follows them, not the ids made */
+	CU_ASSERT(most <= 16 * (N / KEEP + 16));
+	tr_reqmap_release(&m);
+	free(in);
+}
+
 static CU_TestInfo translate_tests[] = {
 	{"instructions", test_instructions},
 	{"refused traces", test_refused},
@@ -372,6 +433,7 @@ static CU_TestInfo translate_tests[] = {
 	{"intercommunicators", test_intercomm},
 	{"intercommunicator whose leaders never meet", test_intercomm_unpaired},
 	{"sizes beyond the engine's", test_huge_sizes},
+	{"requests by id", test_reqmap},
 	CU_TEST_INFO_NULL,
 };
 
