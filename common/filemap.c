@@ -14,6 +14,11 @@
 /* bytes read between two drops: a few pages, since check reads every rank's file at once and
  * holds this much of each */
 #define FORGET_STEP (64 << 10)
+/* A read fault maps the pages around the one read that the page cache has (Linux's
+ * fault-around: an aligned block of fault_around_bytes, 64 KiB by default, at most a page
+ * table's span, 2 MiB): pages below the lowest byte read may be mapped too, and each drop
+ * reaches this far below it. */
+#define FAULT_AROUND (2 << 20)
 
 /* The whole of f read into memory, for what cannot be mapped. */
 static int read_all(FILE *f, struct mpiv_filemap *m)
@@ -81,7 +86,7 @@ void mpiv_map_forget(struct mpiv_filemap *m, size_t from, size_t to)
 		return;
 	page = (size_t)sysconf(_SC_PAGESIZE);
 	end = to / page * page;
-	m->lo = m->lo / page * page;
+	m->lo = m->lo > FAULT_AROUND ? (m->lo - FAULT_AROUND) / page * page : 0;
 	/* the pages of a private mapping never written come back from the file if read again */
 	if (end > m->lo)
 		madvise((char *)m->data + m->lo, end - m->lo, MADV_DONTNEED);
