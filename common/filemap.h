@@ -22,9 +22,10 @@ struct mpiv_filemap {
 int mpiv_map_file(const char *path, struct mpiv_filemap *m);
 
 /* Bytes [from, to) were read and will not be asked for again soon. Once a few pages were read
- * since it last did so, the whole pages from the lowest byte read since then up to `to` are
- * dropped (a mapping only): what the reader holds is the part of the file it is reading,
- * wherever that is, and several readers of one file at different places hold theirs. */
+ * since it last did so, the whole pages up to `to` from the lowest byte read since then (and
+ * those the kernel mapped around it) are dropped (a mapping only): what the reader holds is
+ * the part of the file it is reading, wherever that is, and several readers of one file at
+ * different places hold theirs. */
 void mpiv_map_forget(struct mpiv_filemap *m, size_t from, size_t to);
 
 void mpiv_map_release(struct mpiv_filemap *m);

@@ -35,7 +35,6 @@ struct store_slot {
 
 struct mpiv_trace_store {
 	struct mpiv_filemap map; /* the file */
-	const char *data;	 /* its bytes */
 	size_t len;		 /* its records end here */
 	uint32_t version;	 /* its format's */
 	uint64_t *sites;	 /* its site table */
@@ -59,18 +58,12 @@ struct mpiv_trace_store *mpiv_store_new(struct mpiv_filemap *map, uint32_t versi
 
 	s->map = *map;
 	memset(map, 0, sizeof(*map));
-	s->data = s->map.data;
 	s->len = s->map.len;
 	s->version = version;
 	s->at = SIZE_MAX;
 	for (k = 0; k < MPIV_TRACE_SLOTS; k++)
 		s->slots[k].index = SIZE_MAX;
 	return s;
-}
-
-const char *mpiv_store_data(const struct mpiv_trace_store *s)
-{
-	return s->data;
 }
 
 void mpiv_store_passed(struct mpiv_trace_store *s, size_t from, size_t to)
@@ -181,8 +174,8 @@ static void decode_to(struct mpiv_trace_store *s, struct store_slot *sl, size_t 
 		sl->reqs = xmalloc(sl->capreqs * sizeof(*sl->reqs));
 	}
 	for (;;) {
-		n = mpiv_tf_decode(&rd, s->data + off, s->len - off, &rec, sl->reqs, sl->capreqs,
-				   why, sizeof(why));
+		n = mpiv_tf_decode(&rd, s->map.data + off, s->len - off, &rec, sl->reqs,
+				   sl->capreqs, why, sizeof(why));
 		if (n == -2) {
 			sl->capreqs = rec.ev.nreqs;
 			sl->reqs = xrealloc(sl->reqs, sl->capreqs * sizeof(*sl->reqs));
@@ -207,8 +200,8 @@ static void decode_to(struct mpiv_trace_store *s, struct store_slot *sl, size_t 
 	s->at_off = off;
 	s->at_req = rd.last_req;
 	/* a failed poll made again and again: its repeat records follow it */
-	while (off < s->len && mpiv_tf_is_repeat(s->data + off, s->len - off)) {
-		n = mpiv_tf_decode(&rd, s->data + off, s->len - off, &rec, NULL, 0, why,
+	while (off < s->len && mpiv_tf_is_repeat(s->map.data + off, s->len - off)) {
+		n = mpiv_tf_decode(&rd, s->map.data + off, s->len - off, &rec, NULL, 0, why,
 				   sizeof(why));
 		if (n <= 0 || rec.kind != MPIV_TF_REPEAT)
 			break;

@@ -16,9 +16,6 @@ struct mpiv_trace_store;
  * format version `version`. */
 struct mpiv_trace_store *mpiv_store_new(struct mpiv_filemap *map, uint32_t version);
 
-/* The file's bytes, which the store holds. */
-const char *mpiv_store_data(const struct mpiv_trace_store *s);
-
 /* The reader checked the records in bytes [from, to): the store will read them again only
  * when asked for their events (mpiv_map_forget()). */
 void mpiv_store_passed(struct mpiv_trace_store *s, size_t from, size_t to);
