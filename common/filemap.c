@@ -1,6 +1,7 @@
 /* Files mapped for reading (filemap.h). */
 #include <errno.h>
 #include <fcntl.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -8,6 +9,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "exit.h"
 #include "filemap.h"
 #include "xalloc.h"
 
@@ -19,6 +21,76 @@
  * table's span, 2 MiB): pages below the lowest byte read may be mapped too, and each drop
  * reaches this far below it. */
 #define FAULT_AROUND (2 << 20)
+
+/* The files mapped now, for the SIGBUS handler (changed only outside it). */
+struct mapped {
+	const char *data;
+	size_t len;
+	char *path;
+};
+static struct mapped *mapped;
+static size_t nmapped, capmapped;
+
+static void say(const char *s)
+{
+	ssize_t n = write(2, s, strlen(s));
+
+	(void)n;
+}
+
+/* A read of a mapped file's page past the end of the file raises SIGBUS: the file shrank
+ * after it was mapped (another program wrote it). mpiverify names the file and exits as for
+ * bad input, as it would have had it read the file then; any other SIGBUS is not ours. */
+static void on_sigbus(int sig, siginfo_t *si, void *uc)
+{
+	const char *at = si->si_addr;
+	size_t i;
+
+	(void)uc;
+	for (i = 0; i < nmapped; i++)
+		if (at >= mapped[i].data && at < mapped[i].data + mapped[i].len) {
+			say("mpiverify: error: '");
+			say(mapped[i].path);
+			say("': the file shrank while mpiverify read it (another program wrote "
+			    "it)\n");
+			_exit(MPIV_EXIT_BAD_INPUT);
+		}
+	signal(sig, SIG_DFL);
+	raise(sig);
+}
+
+static void add_mapped(const char *path, const struct mpiv_filemap *m)
+{
+	static int handled;
+
+	if (!handled) {
+		struct sigaction sa;
+
+		memset(&sa, 0, sizeof(sa));
+		sa.sa_sigaction = on_sigbus;
+		sa.sa_flags = SA_SIGINFO;
+		sigemptyset(&sa.sa_mask);
+		sigaction(SIGBUS, &sa, NULL);
+		handled = 1;
+	}
+	xgrow((void **)&mapped, &capmapped, nmapped + 1, sizeof(*mapped));
+	mapped[nmapped].data = m->data;
+	mapped[nmapped].len = m->len;
+	mapped[nmapped].path = xstrdup(path);
+	nmapped++;
+}
+
+static void remove_mapped(const char *data)
+{
+	size_t i;
+
+	for (i = 0; i < nmapped; i++)
+		if (mapped[i].data == data) {
+			free(mapped[i].path);
+			mapped[i] = mapped[--nmapped];
+			return;
+		}
+}
 
 /* The whole of f read into memory, for what cannot be mapped. */
 static int read_all(FILE *f, struct mpiv_filemap *m)
@@ -64,6 +136,7 @@ int mpiv_map_file(const char *path, struct mpiv_filemap *m)
 			m->data = p;
 			m->len = (size_t)st.st_size;
 			m->mapped = 1;
+			add_mapped(path, m);
 			return 0;
 		}
 	}
@@ -96,9 +169,10 @@ void mpiv_map_forget(struct mpiv_filemap *m, size_t from, size_t to)
 
 void mpiv_map_release(struct mpiv_filemap *m)
 {
-	if (m->mapped)
+	if (m->mapped) {
+		remove_mapped(m->data);
 		munmap((void *)m->data, m->len);
-	else
+	} else
 		free((void *)m->data);
 	memset(m, 0, sizeof(*m));
 }

@@ -1,8 +1,10 @@
 /* A file's bytes, mapped rather than read, so that a long trace is read from the file as it is
  * walked and not held: check reads a rank's records front to back (to check them, to cut
  * segments, to translate them), and the kernel may drop the pages it has passed, which
- * mpiv_map_forget() tells it to. Asked for again, they are read again from the file: a file must
- * not shrink while it is mapped (on Linux the read of a page past its new end raises SIGBUS). */
+ * mpiv_map_forget() tells it to. Asked for again, they are read again from the file, which
+ * must not shrink while it is mapped: the read of a page past its new end raises SIGBUS, on
+ * which mpiverify names the file and exits 3, as for a bad trace. (mpiverify's own writers
+ * never shrink a trace in place: record removes an earlier run's files and writes new ones.) */
 #ifndef MPIV_FILEMAP_H
 #define MPIV_FILEMAP_H
 

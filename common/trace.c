@@ -395,7 +395,7 @@ static int load_bin(const char *path, struct mpiv_rank_trace *t, int records,
 	/* the store has the file now; not a file with times, whose records are differences
 	 * from the one before (a store decodes a record alone): those are decoded whole */
 	if (records && !t->clock)
-		t->store = mpiv_store_new(&map, h.version);
+		t->store = mpiv_store_new(&map, h.version, path);
 	memset(&rule, 0, sizeof(rule));
 	if (load_records(t, &h, data, len, (size_t)n, &rule, err)) {
 		rule_end(&rule, t, NULL);

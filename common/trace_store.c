@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "diag.h"
 #include "trace.h"
 #include "trace_store.h"
 #include "tracefmt.h"
@@ -35,6 +36,7 @@ struct store_slot {
 
 struct mpiv_trace_store {
 	struct mpiv_filemap map; /* the file */
+	char *path;		 /* its name */
 	size_t len;		 /* its records end here */
 	uint32_t version;	 /* its format's */
 	uint64_t *sites;	 /* its site table */
@@ -51,11 +53,13 @@ struct mpiv_trace_store {
 	int32_t at_req;
 };
 
-struct mpiv_trace_store *mpiv_store_new(struct mpiv_filemap *map, uint32_t version)
+struct mpiv_trace_store *mpiv_store_new(struct mpiv_filemap *map, uint32_t version,
+					const char *path)
 {
 	struct mpiv_trace_store *s = xcalloc(1, sizeof(*s));
 	int k;
 
+	s->path = xstrdup(path);
 	s->map = *map;
 	memset(map, 0, sizeof(*map));
 	s->len = s->map.len;
@@ -181,8 +185,13 @@ static void decode_to(struct mpiv_trace_store *s, struct store_slot *sl, size_t 
 			sl->reqs = xrealloc(sl->reqs, sl->capreqs * sizeof(*sl->reqs));
 			continue;
 		}
+		/* the reader checked every record: the file was written again since (by another
+		 * program, in place), and the store reads it from there */
 		if (n <= 0)
-			abort(); /* the reader checked every record */
+			die(MPIV_EXIT_BAD_INPUT,
+			    "'%s': the file changed while mpiverify read it (another program "
+			    "wrote it)",
+			    s->path);
 		off += (size_t)n;
 		if (rec.kind == MPIV_TF_EVENT && !rec.replaces && rec.ev.index == i)
 			break;
@@ -252,5 +261,6 @@ void mpiv_store_free(struct mpiv_trace_store *s)
 	free(s->marks);
 	free(s->sites);
 	mpiv_map_release(&s->map);
+	free(s->path);
 	free(s);
 }

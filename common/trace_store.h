@@ -13,8 +13,10 @@
 struct mpiv_trace_store;
 
 /* A store of the records in a whole file, *map (taken: released with the store), of trace
- * format version `version`. */
-struct mpiv_trace_store *mpiv_store_new(struct mpiv_filemap *map, uint32_t version);
+ * format version `version`, at path. The file is read again as events are asked for: one
+ * that another program wrote in place since is a fatal error (exit 3, naming it). */
+struct mpiv_trace_store *mpiv_store_new(struct mpiv_filemap *map, uint32_t version,
+					const char *path);
 
 /* The reader checked the records in bytes [from, to): the store will read them again only
  * when asked for their events (mpiv_map_forget()). */

@@ -4,6 +4,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include "filemap.h"
@@ -1704,6 +1705,67 @@ static void test_filemap_forget(void)
 	free(buf);
 }
 
+/* In a child whose stderr goes to errpath: the file at path, loaded as records, written again
+ * in place by another program: shrunk to nothing (shrink), else its records after the header
+ * overwritten; then its events asked for. Returns the child's exit status, -1 if it did not
+ * exit. */
+static int changed_underneath(const char *path, const char *errpath, size_t hdrlen, int shrink)
+{
+	int status;
+	pid_t pid = fork();
+
+	if (pid == 0) {
+		struct mpiv_rank_trace t;
+		size_t i;
+		FILE *f;
+
+		if (!freopen(errpath, "w", stderr) || mpiv_trace_load_records(path, &t, NULL))
+			_exit(100);
+		if (shrink) {
+			if (truncate(path, 0))
+				_exit(101);
+		} else {
+			f = fopen(path, "r+b");
+			if (!f || fseek(f, (long)hdrlen, SEEK_SET))
+				_exit(102);
+			for (i = hdrlen; i < 2048; i++)
+				fputc(0xff, f);
+			fclose(f);
+		}
+		for (i = 0; i < t.nevents; i++)
+			(void)mpiv_trace_event(&t, i)->call;
+		_exit(0); /* never read again: a test failure */
+	}
+	if (pid < 0 || waitpid(pid, &status, 0) != pid || !WIFEXITED(status))
+		return -1;
+	return WEXITSTATUS(status);
+}
+
+/* A trace file that another program writes again while check reads it, shrunk or
+ * overwritten, is bad input (exit 3) naming the file, not a crash. */
+static void test_changed_underneath(void)
+{
+	char path[512], errpath[512], text[1024] = "";
+	struct bin b;
+	int shrink;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s", tmp_path("rank-0.mpivt"));
+	snprintf(errpath, sizeof(errpath), "%s", tmp_path("changed.err"));
+	for (shrink = 0; shrink < 2; shrink++) {
+		small_trace(&b);
+		bin_save(&b, b.len, path);
+		CU_ASSERT_EQUAL(changed_underneath(path, errpath, b.hdrlen, shrink), 3);
+		f = fopen(errpath, "r");
+		CU_ASSERT_FATAL(f != NULL);
+		text[fread(text, 1, sizeof(text) - 1, f)] = '\0';
+		fclose(f);
+		CU_ASSERT(strstr(text, path) && strstr(text, shrink ? "shrank" : "changed"));
+	}
+	unlink(path);
+	unlink(errpath);
+}
+
 static CU_TestInfo trace_tests[] = {
 	{"binary round trip", test_binary_roundtrip},
 	{"binary: every field", test_every_field},
@@ -1726,6 +1788,7 @@ static CU_TestInfo trace_tests[] = {
 	{"binary and json: neighbourhood collectives' groups", test_neighbor_group},
 	{"binary: kept as records, the same events", test_records},
 	{"a mapped file's pages dropped once read", test_filemap_forget},
+	{"a trace written again while it is read: bad input", test_changed_underneath},
 	CU_TEST_INFO_NULL,
 };
 
