@@ -193,21 +193,23 @@ fi
 # inconclusive (exit 5), never "no deadlock": a master receiving 64 results with
 # MPI_ANY_SOURCE from 8 workers, alternately with a tag and with MPI_ANY_TAG (so that the
 # receives are not interchangeable), has about 9^8 states.
-# limit_case WHAT VALUE TEXT: check with --WHAT-limit VALUE exits 5 and says TEXT.
+# limit_case NAME DIR WHAT VALUE TEXT: check of DIR with --WHAT-limit VALUE exits 5 and says
+# TEXT.
 big=$SRCDIR/tests/model/limits/wildcard-tags-8x8
 limit_case()
 {
-	run_cmd "$WORK/$1.log" 120 "$MPIVERIFY" check "$big" --buffering zero "--$1-limit" "$2" \
+	local log=$WORK/$1.log
+	run_cmd "$log" 120 "$MPIVERIFY" check "$2" --buffering zero "--$3-limit" "$4" \
 		-o "$WORK/$1"
-	if test "$RC" -eq 5 && grep -q "$3" "$WORK/$1.log"; then
-		pass "$1 limit: inconclusive"
+	if test "$RC" -eq 5 && grep -q "$5" "$log"; then
+		pass "$3 limit: $1, inconclusive"
 	else
-		fail "$1 limit: inconclusive" "expected exit 5 naming the $1 limit, got $RC" \
-			"$WORK/$1.log"
+		fail "$3 limit: $1, inconclusive" "expected exit 5 naming the $3 limit, got $RC" \
+			"$log"
 	fi
 }
-limit_case time 2 "time limit"
-limit_case memory 16 "memory limit of 16 MB reached"
+limit_case search "$big" time 2 "time limit"
+limit_case search "$big" memory 16 "memory limit of 16 MB reached"
 
 # check's own pass holds the program it walks, and the memory limit bounds that too: a master
 # receiving 200,000 results with MPI_ANY_SOURCE, which cannot be cut, passes 16 MB (48 bytes
@@ -217,15 +219,7 @@ if test -x "$gen"; then
 	mkdir -p "$WORK/gen-mw-16-12500" "$WORK/gen-halo-16-1250" &&
 		"$gen" mw "$WORK/gen-mw-16-12500" 16 12500 >/dev/null &&
 		"$gen" halo "$WORK/gen-halo-16-1250" 16 1250 >/dev/null
-	run_cmd "$WORK/program-limit.log" 60 "$MPIVERIFY" check "$WORK/gen-mw-16-12500" \
-		--memory-limit 16 -o "$WORK/program-limit"
-	if test "$RC" -eq 5 && grep -q "more than the memory limit of 16 MB" \
-		"$WORK/program-limit.log"; then
-		pass "memory limit: the program check holds, inconclusive"
-	else
-		fail "memory limit: the program check holds, inconclusive" \
-			"expected exit 5 naming the memory limit, got $RC" "$WORK/program-limit.log"
-	fi
+	limit_case program "$WORK/gen-mw-16-12500" memory 16 "more than the memory limit of 16 MB"
 	in_segments halo-memory-limit-16 '' "$WORK/gen-halo-16-1250" --memory-limit 16
 fi
 
