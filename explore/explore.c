@@ -460,10 +460,12 @@ int explore_loop(struct explore *x, const struct explore_runner *runner)
 				snprintf(x->left_why, sizeof(x->left_why), "--time-limit reached");
 			break;
 		}
-		/* the round: every item, as far as --max-runs allows, in the search's order */
+		/* the round: the first EXPLORE_ROUND items, as far as --max-runs allows, in the
+		 * search's order; the others are asked for again by the next search if what
+		 * these runs show does not settle them */
 		x->rounds++;
 		rs = xcalloc((size_t)n, sizeof(*rs));
-		for (k = 0; k < n && x->made < x->max_runs; k++) {
+		for (k = 0; k < n && k < EXPLORE_ROUND && x->made < x->max_runs; k++) {
 			rs[k] = new_run(x, &items[k]);
 			if (!rs[k]) {
 				rc = MPIV_EXIT_BAD_INPUT;

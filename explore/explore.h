@@ -20,6 +20,12 @@
 
 #define EXPLORE_MAX_MODES 3
 
+/* The most runs one search asks for at once (a round): the runs of a round each show more of
+ * the program, and what they show may settle the other decisions the search met (a part of
+ * an input found not to matter, a way on taken), so the next search is made before more are
+ * run. The same for every --jobs, so that the answer does not depend on it. */
+#define EXPLORE_ROUND 4
+
 /* What a run asks of the program, and why. */
 enum xitem_kind {
 	XITEM_DEADLOCK, /* confirm a deadlock of the model */

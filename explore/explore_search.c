@@ -9,6 +9,7 @@
 #include "diag.h"
 #include "srcloc.h"
 #include "explore.h"
+#include "model.h"
 #include "xalloc.h"
 
 int explore_add_path(struct explore *x, struct xrun *r)
@@ -31,7 +32,7 @@ int explore_add_path(struct explore *x, struct xrun *r)
 			     r->index),
 		       MPIV_EXIT_BAD_INPUT;
 	}
-	tr_fill_inputs(&r->prog, &r->ts);
+	xmodel_fill_inputs(&r->prog, &r->ts);
 	r->usable = 1;
 	(void)x;
 	return 0;
@@ -50,7 +51,7 @@ void xitem_release(struct xitem *it)
 /* ---- describing ---- */
 
 /* The steering file of a path: its buffering, then each rank's decisions. */
-static char *steer_text(const struct tr_path *pt, const struct mpiv_buffering *mode)
+static char *steer_text(const struct xpath *pt, const struct mpiv_buffering *mode)
 {
 	enum mpiv_steer_buffering b = MPIV_STEER_NATURAL;
 	char *text = NULL;
@@ -76,7 +77,7 @@ static char *steer_text(const struct tr_path *pt, const struct mpiv_buffering *m
 
 /* One model to search: every run merged, or one run alone. */
 struct model {
-	struct tr_merged m;
+	struct xmodel m;
 	struct mpiv_traceset **runs; /* by run index of m (its runs' trace sets) */
 	int id;			     /* tells models apart in places */
 };
@@ -85,11 +86,6 @@ struct search_ctx {
 	const struct explore *x;
 	struct model *model;
 };
-
-static long node_of(void *ctx, int q, int var, int pc)
-{
-	return tr_merged_node(&((struct search_ctx *)ctx)->model->m, q, var, pc);
-}
 
 int explore_out_of_time(const struct explore *x)
 {
@@ -135,7 +131,7 @@ static void add_item(const struct explore *x, struct xitem **items, int *n, size
 static int deadlock_item(const struct explore *x, struct model *md, const struct tr_stuck *s,
 			 const struct mpiv_buffering *mode, struct xitem *it)
 {
-	struct tr_path pt;
+	struct xpath pt;
 	char buf[1024];
 	char *what = NULL;
 	size_t wlen = 0;
@@ -143,8 +139,8 @@ static int deadlock_item(const struct explore *x, struct model *md, const struct
 	FILE *w;
 	int r, q;
 
-	if (tr_path_of(&md->m, md->runs, s->path, s->npath, &pt) < 0) {
-		tr_path_release(&pt);
+	if (xpath_of(&md->m, md->runs, s->path, s->npath, &pt) < 0) {
+		xpath_release(&pt);
 		return -1;
 	}
 	memset(it, 0, sizeof(*it));
@@ -184,7 +180,7 @@ static int deadlock_item(const struct explore *x, struct model *md, const struct
 	it->what = what;
 	it->key = xkey_close(&sig);
 	it->steer = steer_text(&pt, mode);
-	tr_path_release(&pt);
+	xpath_release(&pt);
 	if (explore_known(x, it->key)) {
 		xitem_release(it);
 		return -1;
@@ -193,20 +189,16 @@ static int deadlock_item(const struct explore *x, struct model *md, const struct
 }
 
 /* What a frontier's input is, as "takes rank 2's message": the parts its branch compares. */
-static void input_desc(const struct mpiv_traceset *ts, int r, long e, const struct tr_frontier *f,
-		       char *buf, size_t size)
+static void input_desc(const struct tr_frontier *f, char *buf, size_t size)
 {
-	const struct mpiv_rank_trace *t = &ts->ranks[r];
-	unsigned call = e >= 0 && (size_t)e < t->nevents ? mpiv_trace_event(t, (size_t)e)->call : 0;
-
-	if ((f->sym & ENG_IN_SOURCE) && (call == MPIV_CALL_Waitany || call == MPIV_CALL_Testany))
+	if (f->sym & ENG_IN_REQ)
 		snprintf(buf, size, "completes another request first");
 	else if (f->sym & ENG_IN_SOURCE)
 		snprintf(buf, size, "takes rank %d's message", f->input[0]);
 	else if (f->sym & ENG_IN_TAG)
 		snprintf(buf, size, "takes a message with tag %d", f->input[1]);
 	else
-		snprintf(buf, size, "takes a message sent from another call");
+		snprintf(buf, size, "takes a message with other data, or from another call");
 }
 
 /* The run a frontier asks for: steered along its path, then free. */
@@ -216,11 +208,11 @@ static int frontier_item(struct model *md, const struct tr_frontier *f, struct x
 	int r = p->proc_rank[f->proc];
 	char buf[1024], input[128];
 	const struct mpiv_traceset *ts;
-	struct tr_path pt;
+	struct xpath pt;
 	size_t len;
 
-	if (tr_path_of(&md->m, md->runs, f->path, f->npath, &pt) < 0) {
-		tr_path_release(&pt);
+	if (xpath_of(&md->m, md->runs, f->path, f->npath, &pt) < 0) {
+		xpath_release(&pt);
 		return -1;
 	}
 	memset(it, 0, sizeof(*it));
@@ -229,11 +221,11 @@ static int frontier_item(struct model *md, const struct tr_frontier *f, struct x
 	it->steer = steer_text(&pt, NULL);
 	ts = md->runs[pt.run[r]];
 	explore_event_where(ts, r, pt.event[r], buf, sizeof(buf));
-	input_desc(ts, r, pt.event[r], f, input, sizeof(input));
+	input_desc(f, input, sizeof(input));
 	len = strlen(buf) + strlen(input) + 64;
 	it->what = xmalloc(len);
 	snprintf(it->what, len, "rank %d's %s %s", r, buf, input);
-	tr_path_release(&pt);
+	xpath_release(&pt);
 	return 0;
 }
 
@@ -249,7 +241,6 @@ static void search_model(struct explore *x, struct model *md, struct xitem **ite
 
 	memset(&eo, 0, sizeof(eo));
 	eo.max_states = x->max_states;
-	eo.node = node_of;
 	eo.stop = out_of_time;
 	eo.ctx = &ctx;
 	for (k = 0; k < nmodes; k++) {
@@ -300,7 +291,6 @@ int explore_search(struct explore *x, struct xitem **items, int *n)
 {
 	struct eng_prog **progs = xcalloc((size_t)x->nruns + 1, sizeof(*progs));
 	struct mpiv_traceset **sets = xcalloc((size_t)x->nruns + 1, sizeof(*sets));
-	struct tr_opts opts = {ENG_BUF_ZERO, 0, 0, 1, 0};
 	struct mpiv_error err;
 	struct model md;
 	size_t cap = 0;
@@ -317,18 +307,18 @@ int explore_search(struct explore *x, struct xitem **items, int *n)
 		}
 	mpiv_error_init(&err);
 	memset(&md, 0, sizeof(md));
-	if (np && tr_merge(progs, np, &opts, &md.m, &err) == 0) {
+	if (np && xmodel_build(progs, sets, np, &md.m, &err) == 0) {
 		x->merged = 1;
 		md.runs = sets;
 		search_model(x, &md, items, n, &cap);
-		tr_merged_release(&md.m);
+		xmodel_release(&md.m);
 	} else if (np) {
 		/* one model per run: what a run did is not known to the others' */
 		x->merged = 0;
 		snprintf(x->unmerged_why, sizeof(x->unmerged_why), "%s", err.text);
 		for (i = 0; i < np; i++) {
 			mpiv_error_init(&err);
-			if (tr_merge(&progs[i], 1, &opts, &md.m, &err) < 0) {
+			if (xmodel_build(&progs[i], &sets[i], 1, &md.m, &err) < 0) {
 				free(progs);
 				free(sets);
 				return error_report(&err);
@@ -336,7 +326,7 @@ int explore_search(struct explore *x, struct xitem **items, int *n)
 			md.runs = &sets[i];
 			md.id = i;
 			search_model(x, &md, items, n, &cap);
-			tr_merged_release(&md.m);
+			xmodel_release(&md.m);
 		}
 	}
 	free(progs);

@@ -6,9 +6,15 @@
  *   pc[nprocs]          next instruction of each process,
  *   coll[ncomms*nranks] collectives each rank has entered, per communicator,
  *   nlive[nprocs]       requests each process has posted and not yet freed,
- *   live[nprocs*maxlive] those requests: (post instruction << 1) | completed, ascending,
+ *   live[nprocs*maxlive] those requests: (post instruction << 1) | completed, in the order
+ *                       they were posted (ascending, but in verify's graphs),
+ *   linfo[nprocs*maxlive*ENG_LIVE_WORDS] verify: per live request, the peer a post that
+ *                       follows an input was posted with (else 0), and what a receive took
+ *                       when it matched (source, tag, what the message carried): its input,
+ *                       which becomes the program's when the request completes,
  *   buf[nbuf]           each rank's attached buffer size (only if the program attaches one
  *                       or makes buffered sends),
+ *   reg[nprocs*nregs*ENG_REG_WORDS] verify: the input registers,
  *   msg[maxmsg*2]       messages in flight: (dst rank << 16 | src process), (send instruction
  *                       << 1) | sync, ascending, so that each (src process, dst rank) channel
  *                       is in FIFO order: messages of one thread do not overtake each other,
@@ -25,20 +31,17 @@
 #define COLL(p, st, c, r) ((st)[(p)->off_coll + (c) * (p)->nranks + (r)])
 #define NLIVE(p, st, q) ((st)[(p)->off_nlive + (q)])
 #define LIVE(p, st, q) (&(st)[(p)->off_live + (q) * (p)->maxlive])
+/* verify: live request li of process q's words (linfo, above) */
+#define ENG_LIVE_WORDS 4
+#define LINFO(p, st, q, li) (&(st)[(p)->off_lsrc + ((q) * (p)->maxlive + (li)) * ENG_LIVE_WORDS])
 #define BUF(p, st, r) ((st)[(p)->off_buf + (r)])
 #define MSG(p, st) (&(st)[(p)->off_msg])
 #define RANK(p, q) ((p)->proc_rank[q])
-/* Variants (verify): process q has VN of them; VINS/VNINS are variant v's instructions and
- * their number; VAR is q's variant in st, CUR its instructions. Without variants, every process
- * has one, ins[q], and no state word says which. */
-#define VN(p, q) ((p)->nvar ? (p)->nvar[q] : 1)
-#define VINS(p, q, v) ((p)->nvar ? (p)->vins[q][v] : (p)->ins[q])
-#define VNINS(p, q, v) ((p)->nvar ? (p)->vnins[q][v] : (p)->nins[q])
-#define VAR(p, st, q) ((p)->nvar ? (st)[(p)->off_var + (q)] : 0)
-#define CUR(p, st, q) VINS(p, q, VAR(p, st, q))
-/* Input register r of process q: three words, the source (or request), the tag and the
- * send's site. */
-#define REG(p, st, q, r) (&(st)[(p)->off_reg + ((q) * (p)->nregs + (r)) * 3])
+/* Process q's instructions. */
+#define CUR(p, st, q) ((p)->ins[q])
+/* Input register r of process q: ENG_REG_WORDS words, the source, the tag, the send's site,
+ * the request (engine.h, ENG_IN_*). */
+#define REG(p, st, q, r) (&(st)[(p)->off_reg + ((q) * (p)->nregs + (r)) * ENG_REG_WORDS])
 /* the processes of rank r: for (q = FIRST(p, r); q < LAST(p, r); q++) */
 #define FIRST(p, r) ((p)->rank_proc[r])
 #define LAST(p, r) ((p)->rank_proc[(r) + 1])
@@ -52,22 +55,21 @@ static int envelope_matches(const struct eng_instr *rin, int d, const struct eng
 	       (rin->c == ENG_ANY || rin->c == sin->c);
 }
 
-/* Does a ready send of any variant of any process match receive rin of rank d? */
+/* Does a ready send of any process match receive rin of rank d? (One whose destination or
+ * source follows an input may match whatever the input.) */
 static int any_ready_match(const struct eng_prog *p, const struct eng_instr *rin, int d)
 {
-	int s, v, j;
+	int s, j;
 
 	for (s = 0; s < p->nprocs; s++)
-		for (v = 0; v < VN(p, s); v++)
-			for (j = 0; j < VNINS(p, s, v); j++) {
-				const struct eng_instr *in = &VINS(p, s, v)[j];
+		for (j = 0; j < p->nins[s]; j++) {
+			const struct eng_instr *in = &p->ins[s][j];
 
-				if (in->op == ENG_POST_SEND && in->d == ENG_SEND_READY &&
-				    (in->sym & ENG_IN_SOURCE ?
-					     1 :
-					     envelope_matches(rin, d, in, RANK(p, s))))
-					return 1;
-			}
+			if (in->op == ENG_POST_SEND && in->d == ENG_SEND_READY &&
+			    ((in->sym & ENG_IN_SOURCE) || (rin->sym & ENG_IN_SOURCE) ||
+			     envelope_matches(rin, d, in, RANK(p, s))))
+				return 1;
+		}
 	return 0;
 }
 
@@ -79,7 +81,7 @@ static int any_ready_match(const struct eng_prog *p, const struct eng_instr *rin
  * gets the instruction of its ENG_CANCEL). */
 static void scan_program(struct eng_prog *p, int *lazy, int *buffer)
 {
-	int q, v, i;
+	int q, i;
 
 	p->nready = 0;
 	p->ncoll = 0;
@@ -90,61 +92,56 @@ static void scan_program(struct eng_prog *p, int *lazy, int *buffer)
 	p->ncancel = 0;
 	*lazy = *buffer = 0;
 	for (q = 0; q < p->nprocs; q++)
-		for (v = 0; v < VN(p, q); v++)
-			for (i = 0; i < VNINS(p, q, v); i++) {
-				const struct eng_instr *in = &VINS(p, q, v)[i];
+		for (i = 0; i < p->nins[q]; i++) {
+			const struct eng_instr *in = &p->ins[q][i];
 
-				switch (in->op) {
-				case ENG_POST_SEND:
-					p->nready += in->d == ENG_SEND_READY;
-					*buffer |= in->d == ENG_SEND_BUFFERED &&
-						   in->a != ENG_PROC_NULL;
-					break;
-				case ENG_POST_RECV:
-					*lazy |= in->d != 0;
-					p->nwild += in->a == ENG_ANY;
-					break;
-				case ENG_BUF_ATTACH:
-					*buffer = 1;
-					break;
-				case ENG_COLL:
-					p->ncoll++;
-					break;
-				case ENG_ICOLL:
-					p->nicoll++;
-					break;
-				case ENG_WIN_LOCK:
-					p->ncontended += in->d != 0;
-					p->nwinops++;
-					break;
-				case ENG_CANCEL: /* a send's is not needed */
-					if (VINS(p, q, v)[in->a].op == ENG_POST_RECV)
-						VINS(p, q, v)[in->a].cancel = i;
-					p->ncancel++;
-					break;
-				default:
-					p->nwinops += ENG_WIN_OP(in->op);
-					break;
-				}
+			switch (in->op) {
+			case ENG_POST_SEND:
+				p->nready += in->d == ENG_SEND_READY;
+				*buffer |= in->d == ENG_SEND_BUFFERED && in->a != ENG_PROC_NULL;
+				break;
+			case ENG_POST_RECV:
+				*lazy |= in->d != 0;
+				p->nwild += in->a == ENG_ANY;
+				break;
+			case ENG_BUF_ATTACH:
+				*buffer = 1;
+				break;
+			case ENG_COLL:
+				p->ncoll++;
+				break;
+			case ENG_ICOLL:
+				p->nicoll++;
+				break;
+			case ENG_WIN_LOCK:
+				p->ncontended += in->d != 0;
+				p->nwinops++;
+				break;
+			case ENG_CANCEL: /* a send's is not needed */
+				if (p->ins[q][in->a].op == ENG_POST_RECV)
+					p->ins[q][in->a].cancel = i;
+				p->ncancel++;
+				break;
+			default:
+				p->nwinops += ENG_WIN_OP(in->op);
+				break;
 			}
+		}
 }
 
 /* Mark the receives that may match a ready send ENG_RECV_LAZY, and no other. */
 static void mark_lazy(struct eng_prog *p)
 {
-	int r, i, v;
+	int r, i;
 
 	for (r = 0; r < p->nprocs; r++)
-		for (v = 0; v < VN(p, r); v++)
-			for (i = 0; i < VNINS(p, r, v); i++) {
-				struct eng_instr *rin = &VINS(p, r, v)[i];
+		for (i = 0; i < p->nins[r]; i++) {
+			struct eng_instr *rin = &p->ins[r][i];
 
-				if (rin->op != ENG_POST_RECV)
-					continue;
-				rin->d = p->nready && any_ready_match(p, rin, RANK(p, r)) ?
-						 ENG_RECV_LAZY :
-						 0;
-			}
+			if (rin->op != ENG_POST_RECV)
+				continue;
+			rin->d = p->nready && any_ready_match(p, rin, RANK(p, r)) ? ENG_RECV_LAZY : 0;
+		}
 }
 
 /* The rank of each process, and the first process of each rank; with no table, process r is
@@ -171,21 +168,78 @@ static void map_procs(struct eng_prog *p)
 	p->threaded = p->nprocs != p->nranks;
 }
 
+/* verify: each instruction's nearest collective before it (prevcoll), by a walk of each
+ * process's graph from its start: instruction i goes on to i + 1, a branch to its ways' targets,
+ * an end nowhere. The first path to reach an instruction gives its value: verify's graphs join
+ * only paths whose collectives are the same calls. */
+static void link_collectives(struct eng_prog *p)
+{
+	int q, i, k;
+
+	for (q = 0; p->prevcoll && q < p->nprocs; q++)
+		free(p->prevcoll[q]);
+	free(p->prevcoll);
+	p->prevcoll = NULL;
+	if (!p->verify)
+		return;
+	p->prevcoll = calloc((size_t)p->nprocs, sizeof(*p->prevcoll));
+	if (!p->prevcoll)
+		abort(); /* as map_procs(): a program of verify's is small */
+	for (q = 0; q < p->nprocs; q++) {
+		int32_t *prev = malloc((size_t)p->nins[q] * sizeof(*prev));
+		int32_t *todo = malloc((size_t)p->nins[q] * sizeof(*todo));
+		char *seen = calloc((size_t)p->nins[q], 1);
+		int n = 0;
+
+		if (!prev || !todo || !seen)
+			abort();
+		p->prevcoll[q] = prev;
+		for (i = 0; i < p->nins[q]; i++)
+			prev[i] = -1;
+		todo[n++] = 0;
+		seen[0] = 1;
+		while (n > 0) {
+			const struct eng_instr *in = &p->ins[q][i = todo[--n]];
+			int here = in->op == ENG_COLL || in->op == ENG_ICOLL ? i : prev[i];
+			int next = i + 1, step = 1, first = 0;
+
+			if (in->op == ENG_END || in->op == ENG_STOP)
+				continue;
+			if (in->op == ENG_BRANCH) {
+				step = ENG_BRANCH_WORDS;
+				next = in->n;
+			}
+			for (k = first; k < (in->op == ENG_BRANCH ? next : 1); k += step) {
+				int t = in->op == ENG_BRANCH ? in->list[k] : next;
+
+				if (t < 0 || t >= p->nins[q] || seen[t])
+					continue;
+				seen[t] = 1;
+				prev[t] = here;
+				todo[n++] = t;
+			}
+		}
+		free(todo);
+		free(seen);
+	}
+}
+
 void eng_layout(struct eng_prog *p)
 {
 	int lazy, buffer;
 
 	map_procs(p);
 	scan_program(p, &lazy, &buffer);
+	link_collectives(p);
 	p->nbuf = buffer ? p->nranks : 0;
 	p->off_pc = ENG_ST_HEADER;
 	p->off_coll = p->off_pc + p->nprocs;
 	p->off_nlive = p->off_coll + p->ncomms * p->nranks;
 	p->off_live = p->off_nlive + p->nprocs;
-	p->off_buf = p->off_live + p->nprocs * p->maxlive;
-	p->off_var = p->off_buf + p->nbuf;
-	p->off_reg = p->off_var + (p->nvar ? p->nprocs : 0);
-	p->off_msg = p->off_reg + p->nprocs * p->nregs * 3;
+	p->off_lsrc = p->off_live + p->nprocs * p->maxlive;
+	p->off_buf = p->off_lsrc + (p->verify ? p->nprocs * p->maxlive * ENG_LIVE_WORDS : 0);
+	p->off_reg = p->off_buf + p->nbuf;
+	p->off_msg = p->off_reg + (p->verify ? p->nprocs * p->nregs * ENG_REG_WORDS : 0);
 	p->words = p->off_msg + 2 * p->maxmsg;
 	if (p->nready || lazy)
 		mark_lazy(p);
@@ -222,25 +276,31 @@ static int send_dest(const struct eng_prog *p, const int32_t *st, int q, const s
 	return in->a;
 }
 
-/* verify: process q's instruction i, in, took input (src, tag) into its register. */
-static void set_input(const struct eng_prog *p, int32_t *st, int q, int i,
-		      const struct eng_instr *in, int src, int tag, int site)
+/* verify: the register a post that follows an input reads (from 1), 0 if it follows none. */
+static int follow_reg(const struct eng_instr *in)
 {
-	REG(p, st, q, in->reg - 1)[0] = src;
-	REG(p, st, q, in->reg - 1)[1] = tag;
-	REG(p, st, q, in->reg - 1)[2] = site;
-	if (p->obs && p->obs->input)
-		p->obs->input(p->obs->ctx, q, i, in, src, tag, site);
+	if (!(in->sym & ENG_IN_SOURCE))
+		return 0;
+	return in->op == ENG_POST_RECV ? in->rreg : in->reg;
 }
 
-/* verify: instruction in read its register; clear it if that was the last read. */
-static void spend_input(const struct eng_prog *p, int32_t *st, int q, const struct eng_instr *in)
+/* verify: process q's instruction i, in, took input v (ENG_REG_WORDS words) into its
+ * register. */
+static void set_input(const struct eng_prog *p, int32_t *st, int q, int i,
+		      const struct eng_instr *in, const int32_t *v)
 {
-	if (in->reg > 0 && (in->sym & ENG_IN_LAST)) {
-		REG(p, st, q, in->reg - 1)[0] = 0;
-		REG(p, st, q, in->reg - 1)[1] = 0;
-		REG(p, st, q, in->reg - 1)[2] = 0;
-	}
+	memcpy(REG(p, st, q, in->reg - 1), v, ENG_REG_WORDS * sizeof(int32_t));
+	if (p->obs && p->obs->input)
+		p->obs->input(p->obs->ctx, q, i, in, v);
+}
+
+/* verify: instruction in read register reg (from 1, 0: none); clear it if that was the last
+ * read. */
+static void spend_input(const struct eng_prog *p, int32_t *st, int q, const struct eng_instr *in,
+			int reg)
+{
+	if (reg > 0 && (in->sym & ENG_IN_LAST))
+		memset(REG(p, st, q, reg - 1), 0, ENG_REG_WORDS * sizeof(int32_t));
 }
 
 /* ---- requests ---- */
@@ -256,8 +316,11 @@ static int live_find(const struct eng_prog *p, const int32_t *st, int r, int ins
 	return -1;
 }
 
-/* Posts happen in program order, so appending keeps the list ascending. */
-static void live_add(const struct eng_prog *p, int32_t *st, int r, int instr, int done)
+/* Requests are kept in the order they were posted: the non-overtaking of receives (engine.h)
+ * is by that order. In a straight program it is ascending. src: verify, the source a receive
+ * that follows an input is posted with (0 else). */
+static void live_add_src(const struct eng_prog *p, int32_t *st, int r, int instr, int done,
+			 int src)
 {
 	int n = NLIVE(p, st, r);
 
@@ -266,7 +329,16 @@ static void live_add(const struct eng_prog *p, int32_t *st, int r, int instr, in
 		return;
 	}
 	LIVE(p, st, r)[n] = (instr << 1) | (done ? 1 : 0);
+	if (p->verify) {
+		memset(LINFO(p, st, r, n), 0, ENG_LIVE_WORDS * sizeof(int32_t));
+		LINFO(p, st, r, n)[0] = src;
+	}
 	NLIVE(p, st, r) = n + 1;
+}
+
+static void live_add(const struct eng_prog *p, int32_t *st, int r, int instr, int done)
+{
+	live_add_src(p, st, r, instr, done, 0);
 }
 
 static void live_remove(const struct eng_prog *p, int32_t *st, int r, int i)
@@ -276,7 +348,41 @@ static void live_remove(const struct eng_prog *p, int32_t *st, int r, int i)
 
 	memmove(&l[i], &l[i + 1], (size_t)(n - i - 1) * sizeof(*l));
 	l[n - 1] = 0;
+	if (p->verify) {
+		memmove(LINFO(p, st, r, i), LINFO(p, st, r, i + 1),
+			(size_t)(n - i - 1) * ENG_LIVE_WORDS * sizeof(int32_t));
+		memset(LINFO(p, st, r, n - 1), 0, ENG_LIVE_WORDS * sizeof(int32_t));
+	}
 	NLIVE(p, st, r) = n - 1;
+}
+
+/* Process q's post of live entry li, as it was posted: a receive that follows an input
+ * (verify) with the source it took then, in *tmp. */
+static const struct eng_instr *live_instr(const struct eng_prog *p, const int32_t *st, int q,
+					  int li, struct eng_instr *tmp)
+{
+	const struct eng_instr *in = &CUR(p, st, q)[LIVE(p, st, q)[li] >> 1];
+
+	if (!p->verify || in->op != ENG_POST_RECV || !(in->sym & ENG_IN_SOURCE))
+		return in;
+	*tmp = *in;
+	tmp->a = LINFO(p, st, q, li)[0];
+	return tmp;
+}
+
+/* Process q frees live request li; verify: a receive's input, taken when it matched, is the
+ * program's now (its register), as the program learns it when the request completes. */
+static void live_release(const struct eng_prog *p, int32_t *st, int q, int li)
+{
+	const struct eng_instr *in = &CUR(p, st, q)[LIVE(p, st, q)[li] >> 1];
+
+	if (p->verify && in->op == ENG_POST_RECV && in->reg > 0) {
+		const int32_t *l = LINFO(p, st, q, li);
+		int32_t v[ENG_REG_WORDS] = {l[1], l[2], l[3], 0};
+
+		set_input(p, st, q, LIVE(p, st, q)[li] >> 1, in, v);
+	}
+	live_remove(p, st, q, li);
 }
 
 static void live_complete(const struct eng_prog *p, int32_t *st, int r, int instr)
@@ -440,7 +546,8 @@ static int earlier_receive_wants(const struct eng_prog *p, const int32_t *st, in
 	int j;
 
 	for (j = 0; j < li; j++) {
-		const struct eng_instr *in = &CUR(p, st, q)[l[j] >> 1];
+		struct eng_instr tmp;
+		const struct eng_instr *in = live_instr(p, st, q, j, &tmp);
 
 		if ((l[j] & 1) || in->op != ENG_POST_RECV)
 			continue;
@@ -498,7 +605,8 @@ static int last_source(const struct eng_prog *p, const struct eng_instr *rin)
  * one it matches, unless an earlier receive of q takes that one first. */
 static int candidate(const struct eng_prog *p, const int32_t *st, int q, int li, int sp)
 {
-	const struct eng_instr *in = &CUR(p, st, q)[LIVE(p, st, q)[li] >> 1];
+	struct eng_instr tmp;
+	const struct eng_instr *in = live_instr(p, st, q, li, &tmp);
 	int i = first_match_from(p, st, RANK(p, q), in, sp);
 
 	return i < 0 || earlier_receive_wants(p, st, q, li, i) ? -1 : i;
@@ -564,10 +672,15 @@ static void do_match(const struct eng_prog *p, int32_t *st, int d, int li, int i
 	LIVE(p, st, d)[li] |= 1;
 	if (sync)
 		live_complete(p, st, src, si);
-	/* verify: the source and tag it took are an input the process may act on */
-	if (CUR(p, st, d)[ri].reg > 0)
-		set_input(p, st, d, ri, &CUR(p, st, d)[ri], RANK(p, src), msg_send(p, st, i)->c,
-			  msg_send(p, st, i)->site);
+	/* verify: the source and tag it took, and what the message carried, are an input the
+	 * process may act on once the request completes (live_release()) */
+	if (p->verify && CUR(p, st, d)[ri].reg > 0) {
+		int32_t *l = LINFO(p, st, d, li);
+
+		l[1] = RANK(p, src);
+		l[2] = msg_send(p, st, i)->c;
+		l[3] = msg_send(p, st, i)->site;
+	}
 	if (p->obs && p->obs->match)
 		p->obs->match(p->obs->ctx, d, ri, &CUR(p, st, d)[ri], src, si, msg_send(p, st, i));
 	msg_remove(p, st, i);
@@ -589,7 +702,8 @@ static int match_deterministic(const struct eng_prog *p, int32_t *st, int q, uin
 		return 0;
 	for (li = 0; li < NLIVE(p, st, q); li++) {
 		int32_t e = LIVE(p, st, q)[li];
-		const struct eng_instr *in = &CUR(p, st, q)[e >> 1];
+		struct eng_instr tmp;
+		const struct eng_instr *in = live_instr(p, st, q, li, &tmp);
 		int sp, i = -1, n = 0;
 
 		/* a receive a ready send may need open: its match is a choice (ready_send); so
@@ -619,18 +733,25 @@ static int match_deterministic(const struct eng_prog *p, int32_t *st, int q, uin
 
 /* ---- ranks ---- */
 
-/* verify: member m's collective number seq on communicator comm, in the variant it is in;
- * NULL if it has none (yet). */
+/* verify: member m's collective number seq on communicator comm, on the path it took to its
+ * pc; NULL if it has none (yet). The collectives before an instruction are the same on every
+ * path to it (verify's graphs join only where they are), chained by prevcoll. */
 static const struct eng_instr *coll_at(const struct eng_prog *p, const int32_t *st, int m, int comm,
 				       int seq)
 {
-	int q = FIRST(p, m), i;
+	int q = FIRST(p, m), i = PC(p, st, q);
 	const struct eng_instr *ins = CUR(p, st, q);
 
-	for (i = 0; i <= PC(p, st, q) && i < VNINS(p, q, VAR(p, st, q)); i++)
-		if ((ins[i].op == ENG_COLL || ins[i].op == ENG_ICOLL) && ins[i].a == comm &&
-		    ins[i].c == seq)
+	if (ins[i].op != ENG_COLL && ins[i].op != ENG_ICOLL)
+		i = p->prevcoll[q][i];
+	for (; i >= 0; i = p->prevcoll[q][i]) {
+		if (ins[i].a != comm)
+			continue;
+		if (ins[i].c == seq)
 			return &ins[i];
+		if (ins[i].c < seq)
+			break;
+	}
 	return NULL;
 }
 
@@ -640,7 +761,7 @@ int eng_coll_mismatch(const struct eng_prog *p, const int32_t *st, int r,
 	const struct eng_comm *c = &p->comms[in->a];
 	int i;
 
-	if (!p->nvar)
+	if (!p->verify)
 		return in->b == ENG_COLL_MISMATCH;
 	for (i = 0; i < c->n; i++) {
 		const struct eng_instr *other;
@@ -724,6 +845,91 @@ static int complete_icoll(const struct eng_prog *p, int32_t *st, int q)
 	return progress;
 }
 
+/* verify (ENG_WAIT_LIVE): did one of wait in's listed instructions post live entry li of
+ * process q? */
+static int live_listed(const struct eng_prog *p, const int32_t *st, int q, int li,
+		       const struct eng_instr *in)
+{
+	int32_t instr = LIVE(p, st, q)[li] >> 1;
+	int i;
+
+	for (i = 0; i < in->n; i++)
+		if (in->list[i] == instr)
+			return 1;
+	return 0;
+}
+
+/* verify: wait in (ENG_WAIT_LIVE) of process q: are its live requests all complete? Frees them
+ * if so. */
+static int wait_live(const struct eng_prog *p, int32_t *st, int q, const struct eng_instr *in)
+{
+	int li;
+
+	for (li = 0; li < NLIVE(p, st, q); li++)
+		if (live_listed(p, st, q, li, in) && !(LIVE(p, st, q)[li] & 1))
+			return 0;
+	for (li = NLIVE(p, st, q) - 1; li >= 0; li--)
+		if (live_listed(p, st, q, li, in))
+			live_release(p, st, q, li);
+	return 1;
+}
+
+/* verify: the live entries an any-completion in of process q may return now (complete, posted
+ * by a listed instruction, or one of the first d of its list without ENG_WAIT_LIVE): the
+ * k-th of them, or with k < 0 how many there are. */
+static int any_done(const struct eng_prog *p, const int32_t *st, int q, const struct eng_instr *in,
+		    int k)
+{
+	int li, n = 0, i;
+
+	for (li = 0; li < NLIVE(p, st, q); li++) {
+		if (!(LIVE(p, st, q)[li] & 1))
+			continue;
+		if (in->sym & ENG_WAIT_LIVE) {
+			if (!live_listed(p, st, q, li, in))
+				continue;
+		} else {
+			for (i = 0; i < in->n && in->list[i] != LIVE(p, st, q)[li] >> 1; i++)
+				;
+			if (i == in->n)
+				continue;
+		}
+		if (n++ == k)
+			return li;
+	}
+	return k < 0 ? n : -1;
+}
+
+/* verify: the input an any-completion takes when it returns live entry li of process q: the
+ * request's peer (the source its receive took, or its destination), the tag and what its
+ * message carried (a receive's, from its own input), and its post instruction. */
+static void request_input(const struct eng_prog *p, const int32_t *st, int q, int li, int32_t *v)
+{
+	int post = LIVE(p, st, q)[li] >> 1;
+	const struct eng_instr *in = &CUR(p, st, q)[post];
+
+	memset(v, 0, ENG_REG_WORDS * sizeof(*v));
+	v[0] = follow_reg(in) ? LINFO(p, st, q, li)[0] : in->a;
+	if (in->op == ENG_POST_RECV && in->reg > 0) {
+		memcpy(v, &LINFO(p, st, q, li)[1], 3 * sizeof(*v));
+	} else if (in->op == ENG_POST_SEND) {
+		v[1] = in->c;
+		v[2] = in->site;
+	}
+	v[3] = post;
+}
+
+/* Process q posts instruction pc, in (ENG_POST_RECV): a receive that follows an input takes
+ * its source from the register now. */
+static void post_recv(const struct eng_prog *p, int32_t *st, int q, int pc,
+		      const struct eng_instr *in)
+{
+	int rr = follow_reg(in);
+
+	live_add_src(p, st, q, pc, in->a == ENG_PROC_NULL, rr ? REG(p, st, q, rr - 1)[0] : 0);
+	spend_input(p, st, q, in, rr);
+}
+
 static int live_done(const struct eng_prog *p, const int32_t *st, int r, int instr)
 {
 	int li = live_find(p, st, r, instr);
@@ -740,7 +946,7 @@ static void live_free(const struct eng_prog *p, int32_t *st, int r, const int32_
 		int li = live_find(p, st, r, list[i]);
 
 		if (li >= 0)
-			live_remove(p, st, r, li);
+			live_release(p, st, r, li);
 	}
 }
 
@@ -755,7 +961,7 @@ static int live_free_done(const struct eng_prog *p, int32_t *st, int r, const in
 		if (li < 0 || (LIVE(p, st, r)[li] & 1)) {
 			any = 1;
 			if (li >= 0)
-				live_remove(p, st, r, li);
+				live_release(p, st, r, li);
 		}
 	}
 	return any;
@@ -771,7 +977,8 @@ static int receive_posted(const struct eng_prog *p, const int32_t *st, int q,
 	for (o = FIRST(p, d); o < LAST(p, d); o++)
 		for (li = 0; li < NLIVE(p, st, o); li++) {
 			int32_t e = LIVE(p, st, o)[li];
-			const struct eng_instr *rin = &CUR(p, st, o)[e >> 1];
+			struct eng_instr tmp;
+			const struct eng_instr *rin = live_instr(p, st, o, li, &tmp);
 
 			if (!(e & 1) && rin->op == ENG_POST_RECV &&
 			    (rin->a == ENG_ANY || rin->a == RANK(p, q)) && rin->b == in->b &&
@@ -822,30 +1029,25 @@ static int win_lock_holders(const struct eng_prog *p, const int32_t *st, int q,
 	return found;
 }
 
-/* Does input r (source, tag, site) equal the recorded (rs, rt, rk) in the parts sym
- * compares? */
-static int same_input(const int32_t *r, int rs, int rt, int rk, int sym)
+/* Does input r (ENG_REG_WORDS words) equal the way's (w[1..]) in the parts sym compares? */
+static int same_input(const int32_t *r, const int32_t *w, int sym)
 {
-	return (!(sym & ENG_IN_SOURCE) || r[0] == rs) && (!(sym & ENG_IN_TAG) || r[1] == rt) &&
-	       (!(sym & ENG_IN_SITE) || r[2] == rk);
+	return (!(sym & ENG_IN_SOURCE) || r[0] == w[1]) && (!(sym & ENG_IN_TAG) || r[1] == w[2]) &&
+	       (!(sym & ENG_IN_SITE) || r[2] == w[3]) && (!(sym & ENG_IN_REQ) || r[3] == w[4]);
 }
 
-/* The variants branch `in` of process q may go on in: the current one if it recorded the
- * input in its register, and every other that shares the instructions so far and recorded it.
- * Returns how many; *first is the first of them (k-th with branch_target()). */
+/* The ways branch `in` of process q may go on in: those whose input is the one in its
+ * register (all of them when it has none). Returns how many; *first is the target of the
+ * first of them (the k-th is branch_target()'s). */
 static int branch_targets(const struct eng_prog *p, const int32_t *st, int q,
 			  const struct eng_instr *in, int *first)
 {
-	const int32_t *r = REG(p, st, q, in->a);
+	const int32_t *r = in->a >= 0 ? REG(p, st, q, in->a) : NULL;
 	int i, n = 0;
 
 	*first = -1;
-	if (same_input(r, in->b, in->c, in->d, in->sym)) {
-		*first = VAR(p, st, q);
-		n++;
-	}
-	for (i = 0; i + 3 < in->n; i += 4)
-		if (same_input(r, in->list[i + 1], in->list[i + 2], in->list[i + 3], in->sym)) {
+	for (i = 0; i + ENG_BRANCH_WORDS <= in->n; i += ENG_BRANCH_WORDS)
+		if (!r || same_input(r, &in->list[i], in->sym)) {
 			if (!n)
 				*first = in->list[i];
 			n++;
@@ -853,18 +1055,15 @@ static int branch_targets(const struct eng_prog *p, const int32_t *st, int q,
 	return n;
 }
 
-/* The k-th of branch_targets(). */
+/* The target of the k-th of branch_targets(). */
 static int branch_target(const struct eng_prog *p, const int32_t *st, int q,
 			 const struct eng_instr *in, int k)
 {
-	const int32_t *r = REG(p, st, q, in->a);
+	const int32_t *r = in->a >= 0 ? REG(p, st, q, in->a) : NULL;
 	int i;
 
-	if (same_input(r, in->b, in->c, in->d, in->sym) && k-- == 0)
-		return VAR(p, st, q);
-	for (i = 0; i + 3 < in->n; i += 4)
-		if (same_input(r, in->list[i + 1], in->list[i + 2], in->list[i + 3], in->sym) &&
-		    k-- == 0)
+	for (i = 0; i + ENG_BRANCH_WORDS <= in->n; i += ENG_BRANCH_WORDS)
+		if ((!r || same_input(r, &in->list[i], in->sym)) && k-- == 0)
 			return in->list[i];
 	return -1;
 }
@@ -872,7 +1071,7 @@ static int branch_target(const struct eng_prog *p, const int32_t *st, int q,
 /* verify: is `in` a wildcard probe whose sender is a choice? */
 static int verify_probe(const struct eng_prog *p, const struct eng_instr *in)
 {
-	return p->nvar && in->op == ENG_PROBE && in->reg > 0 && in->a == ENG_ANY;
+	return p->verify && in->op == ENG_PROBE && in->reg > 0 && in->a == ENG_ANY;
 }
 
 /* Execute process q's next instruction if it can; returns 1 if it moved. A step on what the
@@ -899,23 +1098,35 @@ static int step(const struct eng_prog *p, int32_t *st, int q, int chosen)
 		if (in->a == ENG_PROC_NULL) {
 			live_add(p, st, q, pc, 1);
 		} else {
-			int buffered = eng_send_buffered(p, in);
+			int buffered = eng_send_buffered(p, in), dest = send_dest(p, st, q, in);
 
-			msg_add(p, st, q, send_dest(p, st, q, in), pc, !buffered);
-			live_add(p, st, q, pc, buffered);
-			spend_input(p, st, q, in);
+			msg_add(p, st, q, dest, pc, !buffered);
+			live_add_src(p, st, q, pc, buffered, follow_reg(in) ? dest : 0);
+			spend_input(p, st, q, in, follow_reg(in));
 		}
 		break;
 	case ENG_POST_RECV:
 		if (in->d == ENG_RECV_LAZY)
 			return 0; /* posted as a choice (walk_choices) */
-		live_add(p, st, q, pc, in->a == ENG_PROC_NULL);
+		post_recv(p, st, q, pc, in);
 		break;
 	case ENG_WAIT:
 	case ENG_WAITANY:
 		/* verify: which request an any-completion completes is a choice (walk_choices) */
-		if (in->op == ENG_WAITANY && p->nvar && in->reg > 0)
+		if (in->op == ENG_WAITANY && p->verify && in->reg > 0)
 			return 0;
+		if (in->sym & ENG_WAIT_LIVE) {
+			if (in->op == ENG_WAIT && !wait_live(p, st, q, in))
+				return 0;
+			if (in->op == ENG_WAITANY) {
+				/* the outcome the process does not act on: the first */
+				i = any_done(p, st, q, in, 0);
+				if (i < 0)
+					return 0;
+				live_release(p, st, q, i);
+			}
+			break;
+		}
 		/* the requests the trace completed here; ENG_WAITANY's others stay */
 		n = in->op == ENG_WAIT ? in->n : in->d;
 		for (i = 0; i < n; i++)
@@ -948,18 +1159,24 @@ static int step(const struct eng_prog *p, int32_t *st, int q, int chosen)
 		/* a message another thread's receive may take first: a choice (walk_choices) */
 		if (i < 0 || (!chosen && shared_rank(p, q)))
 			return 0;
-		if (in->reg > 0) /* verify: what it found is an input */
-			set_input(p, st, q, pc, in, RANK(p, msg_src(MSG(p, st)[2 * i])),
-				  msg_send(p, st, i)->c, msg_send(p, st, i)->site);
+		if (in->reg > 0) { /* verify: what it found is an input */
+			int32_t v[ENG_REG_WORDS] = {RANK(p, msg_src(MSG(p, st)[2 * i])),
+						    msg_send(p, st, i)->c, msg_send(p, st, i)->site,
+						    0};
+
+			set_input(p, st, q, pc, in, v);
+		}
 		break;
 	case ENG_BRANCH:
-		/* go on in the one variant that recorded this input; none: a frontier; several:
-		 * a choice (walk_choices) */
+		/* go on where a run that took this input went; none: a frontier; several: a
+		 * choice (walk_choices) */
 		if (branch_targets(p, st, q, in, &i) != 1)
 			return 0;
-		st[p->off_var + q] = i;
-		spend_input(p, st, q, in);
-		break;
+		if (p->obs && p->obs->exec)
+			p->obs->exec(p->obs->ctx, q, pc, in);
+		spend_input(p, st, q, in, in->a + 1);
+		PC(p, st, q) = i;
+		return 1;
 	case ENG_BUF_ATTACH:
 		if (p->nbuf)
 			BUF(p, st, r) = (int32_t)(in->bytes < INT32_MAX ? in->bytes : INT32_MAX);
@@ -1042,7 +1259,7 @@ void eng_sweep_free(struct eng_sweep *s)
 static int sweep_narrow(const struct eng_prog *p)
 {
 	return p->sweep && !p->threaded && !p->ncoll && !p->nicoll && !p->nwinops && !p->nlocks &&
-	       !p->ncancel && !p->nbuf && !p->nready && !p->nvar && !p->nregs;
+	       !p->ncancel && !p->nbuf && !p->nready && !p->verify;
 }
 
 /* closure() where sweep_narrow(): a process steps or matches only if something it reads
@@ -1373,7 +1590,7 @@ static void wenv_build(struct eng_prog *p)
 	p->red_eager = p->eager;
 	p->red_persistent = 0;
 	p->red_partial = 0;
-	if (p->threaded || p->nbuf || p->nvar || p->nready || p->ncancel || !p->nwild)
+	if (p->threaded || p->nbuf || p->verify || p->nready || p->ncancel || !p->nwild)
 		return;
 	p->wenv_first = calloc((size_t)p->nranks + 1, sizeof(*p->wenv_first));
 	if (!p->wenv_first)
@@ -1783,16 +2000,16 @@ static int walk_choices(const struct eng_prog *p, const int32_t *st, struct walk
 			n++;
 		}
 	}
-	/* verify: which of its complete requests an any-completion returns (li -2, i the
-	 * position in its list); which sender a wildcard probe sees (li -3, i the message);
-	 * which of the variants that recorded its input a branch goes on in (li -4, i the k-th) */
-	for (d = 0; p->nvar && d < p->nprocs; d++) {
+	/* verify: which of its complete requests an any-completion returns (li -2, i the k-th
+	 * of any_done()); which sender a wildcard probe sees (li -3, i the message); which of
+	 * the ways that took its input a branch goes on in (li -4, i the k-th) */
+	for (d = 0; p->verify && d < p->nprocs; d++) {
 		const struct eng_instr *in = &CUR(p, st, d)[PC(p, st, d)];
 		int j, m = 0, kind = 0, first;
 
 		if (in->op == ENG_WAITANY && in->reg > 0) {
 			kind = -2;
-			m = in->n;
+			m = any_done(p, st, d, in, -1);
 		} else if (verify_probe(p, in)) {
 			kind = -3;
 			m = last_source(p, in);
@@ -1803,12 +2020,7 @@ static int walk_choices(const struct eng_prog *p, const int32_t *st, struct walk
 		for (j = 0; j < m; j++) {
 			int x = j;
 
-			if (kind == -2) {
-				int l = live_find(p, st, d, in->list[j]);
-
-				if (l < 0 || !(LIVE(p, st, d)[l] & 1))
-					continue;
-			} else if (kind == -3) {
+			if (kind == -3) {
 				x = first_match_from(p, st, RANK(p, d), in, j);
 				if (x < 0 || earlier_receive_wants(p, st, d, NLIVE(p, st, d), x))
 					continue;
@@ -1846,7 +2058,7 @@ static void describe(const struct eng_prog *p, const int32_t *st, int dd, int li
 
 		*ri = PC(p, st, dd);
 		*s = li;
-		*si = li == -2 ? in->list[i] :
+		*si = li == -2 ? LIVE(p, st, dd)[any_done(p, st, dd, in, i)] >> 1 :
 		      li == -3 ? RANK(p, msg_src(m[2 * i])) :
 				 branch_target(p, st, dd, in, i);
 		return;
@@ -1931,19 +2143,27 @@ static void take(const struct eng_prog *p, int32_t *st, int d, int li, int i)
 		int pc = PC(p, st, d);
 		const struct eng_instr *in = &CUR(p, st, d)[pc];
 
-		if (li == -2) { /* its any-completion returns request list[i] */
-			live_free(p, st, d, &in->list[i], 1);
-			set_input(p, st, d, pc, in, in->list[i], 0, 0);
+		int32_t v[ENG_REG_WORDS] = {0};
+		int next = pc + 1;
+
+		if (li == -2) { /* its any-completion returns its i-th complete request */
+			int l = any_done(p, st, d, in, i);
+
+			request_input(p, st, d, l, v);
+			live_remove(p, st, d, l);
+			set_input(p, st, d, pc, in, v);
 		} else if (li == -3) { /* its wildcard probe sees message i */
-			set_input(p, st, d, pc, in, RANK(p, msg_src(MSG(p, st)[2 * i])),
-				  msg_send(p, st, i)->c, msg_send(p, st, i)->site);
-		} else { /* its branch goes on in the i-th variant that recorded the input */
-			st[p->off_var + d] = branch_target(p, st, d, in, i);
-			spend_input(p, st, d, in);
+			v[0] = RANK(p, msg_src(MSG(p, st)[2 * i]));
+			v[1] = msg_send(p, st, i)->c;
+			v[2] = msg_send(p, st, i)->site;
+			set_input(p, st, d, pc, in, v);
+		} else { /* its branch goes on in the i-th way that took its input */
+			next = branch_target(p, st, d, in, i);
+			spend_input(p, st, d, in, in->a + 1);
 		}
 		if (p->obs && p->obs->exec)
 			p->obs->exec(p->obs->ctx, d, pc, in);
-		PC(p, st, d) = pc + 1;
+		PC(p, st, d) = next;
 	} else if (li < 0 && (buffer_race(p, d, &CUR(p, st, d)[PC(p, st, d)]) ||
 			      ready_send(&CUR(p, st, d)[PC(p, st, d)]))) {
 		/* its ready send, its step on the buffer its threads share (or its error) */
@@ -1952,7 +2172,7 @@ static void take(const struct eng_prog *p, int32_t *st, int d, int li, int i)
 		int pc = PC(p, st, d);
 
 		if (CUR(p, st, d)[pc].op == ENG_POST_RECV)
-			live_add(p, st, d, pc, 0);
+			post_recv(p, st, d, pc, &CUR(p, st, d)[pc]);
 		if (p->obs && p->obs->exec)
 			p->obs->exec(p->obs->ctx, d, pc, &CUR(p, st, d)[pc]);
 		PC(p, st, d) = pc + 1;
@@ -1993,9 +2213,9 @@ int eng_left_path(const struct eng_prog *p, const int32_t *st, int r)
 	int i;
 
 	if (in->op == ENG_BRANCH)
-		return eng_at_frontier(p, st, r); /* verify: no variant knows what comes next */
+		return eng_at_frontier(p, st, r); /* verify: no run knows what comes next */
 	/* verify: an any-completion's other outcomes are choices, not a way off the path */
-	if (in->op != ENG_WAITANY || (p->nvar && in->reg > 0))
+	if (in->op != ENG_WAITANY || p->verify)
 		return 0;
 	for (i = in->d; i < in->n; i++)
 		if (live_done(p, st, r, in->list[i]))
@@ -2016,42 +2236,9 @@ const struct eng_instr *eng_instr_at(const struct eng_prog *p, const int32_t *st
 	return &CUR(p, st, r)[PC(p, st, r)];
 }
 
-int eng_variant(const struct eng_prog *p, const int32_t *st, int r)
+void eng_input(const struct eng_prog *p, const int32_t *st, int r, int reg, int32_t *v)
 {
-	return VAR(p, st, r);
-}
-
-int eng_nvariants(const struct eng_prog *p, int r)
-{
-	return VN(p, r);
-}
-
-const struct eng_instr *eng_variant_ins(const struct eng_prog *p, int r, int v)
-{
-	return VINS(p, r, v);
-}
-
-int eng_variant_nins(const struct eng_prog *p, int r, int v)
-{
-	return VNINS(p, r, v);
-}
-
-int eng_max_nins(const struct eng_prog *p, int r)
-{
-	int v, most = 0;
-
-	for (v = 0; v < VN(p, r); v++)
-		if (VNINS(p, r, v) > most)
-			most = VNINS(p, r, v);
-	return most;
-}
-
-void eng_input(const struct eng_prog *p, const int32_t *st, int r, int reg, int *src, int *tag,
-	       int *site)
-{
-	*src = REG(p, st, r, reg)[0];
-	*tag = REG(p, st, r, reg)[1];
-	*site = REG(p, st, r, reg)[2];
+	memcpy(v, REG(p, st, r, reg), ENG_REG_WORDS * sizeof(*v));
 }
 
 int eng_at_end(const struct eng_prog *p, const int32_t *st, int r)
@@ -2228,7 +2415,7 @@ int eng_waits_for(const struct eng_prog *p, const int32_t *st, int q, int *out)
 {
 	const struct eng_instr *in = &CUR(p, st, q)[PC(p, st, q)];
 	const int32_t *m = MSG(p, st);
-	int n = 0, i, count;
+	int n = 0, i, count, live;
 
 	switch (in->op) {
 	case ENG_COLL:
@@ -2260,21 +2447,28 @@ int eng_waits_for(const struct eng_prog *p, const int32_t *st, int q, int *out)
 	default:
 		return 0;
 	}
-	/* a verify any-completion waits for any of its requests */
-	count = in->op == ENG_WAITANY && !(p->nvar && in->reg > 0) ? in->d : in->n;
-	for (i = 0; i < count; i++) {
-		const struct eng_instr *post = &CUR(p, st, q)[in->list[i]];
-		int dest;
+	/* a verify any-completion waits for any of its requests; an ENG_WAIT_LIVE wait, for the
+	 * live ones its posts made */
+	count = in->op == ENG_WAITANY && !p->verify ? in->d : in->n;
+	live = in->sym & ENG_WAIT_LIVE ? NLIVE(p, st, q) : count;
+	for (i = 0; i < live; i++) {
+		struct eng_instr tmp;
+		const struct eng_instr *post;
+		int li = in->sym & ENG_WAIT_LIVE ? i : live_find(p, st, q, in->list[i]), dest;
 
-		if (live_done(p, st, q, in->list[i]))
+		if (li < 0 || (LIVE(p, st, q)[li] & 1) ||
+		    ((in->sym & ENG_WAIT_LIVE) && !live_listed(p, st, q, li, in)))
 			continue;
+		post = live_instr(p, st, q, li, &tmp);
 		if (post->op == ENG_ICOLL) {
 			n = coll_waits_for(p, st, q, post, out, n);
 			continue;
 		}
 		if (post->op == ENG_GREQ)
 			continue; /* only its own process completes it */
-		dest = post->op == ENG_POST_SEND ? sent_to(p, st, q, in->list[i], post) : post->a;
+		dest = post->op == ENG_POST_SEND ?
+			       sent_to(p, st, q, LIVE(p, st, q)[li] >> 1, post) :
+			       post->a;
 		if (dest == ENG_ANY)
 			n = anyone(p, st, q, out, n);
 		else if (dest >= 0)
@@ -2287,15 +2481,15 @@ int eng_waits_for(const struct eng_prog *p, const int32_t *st, int q, int *out)
 
 int eng_prog_write(const struct eng_prog *p, FILE *f)
 {
-	int r, v, i, j;
+	int r, i, j;
 
 	fprintf(f, "%s %d\n", ENG_FORMAT, ENG_VERSION);
 	fprintf(f,
 		"nranks %d nprocs %d ncomms %d maxlive %d maxmsg %d buffering %d eager %lld "
-		"sync_colls %d bsend_overhead %lld nregs %d variants %d full %d\n",
+		"sync_colls %d bsend_overhead %lld nregs %d verify %d full %d\n",
 		p->nranks, p->nprocs, p->ncomms, p->maxlive, p->maxmsg, p->buffering,
 		(long long)p->eager, p->sync_colls != 0, (long long)p->bsend_overhead, p->nregs,
-		p->nvar != NULL, p->full != 0);
+		p->verify != 0, p->full != 0);
 	for (i = 0; i < p->ncomms; i++) {
 		fprintf(f, "comm %d %d", i, p->comms[i].n);
 		for (j = 0; j < p->comms[i].n; j++)
@@ -2303,27 +2497,24 @@ int eng_prog_write(const struct eng_prog *p, FILE *f)
 		fputc('\n', f);
 	}
 	for (r = 0; r < p->nprocs; r++) {
-		fprintf(f, "proc %d %d %d %d\n", r, p->proc_rank[r], p->proc_thread[r], VN(p, r));
-		for (v = 0; v < VN(p, r); v++) {
-			fprintf(f, "variant %d %d\n", v, VNINS(p, r, v));
-			for (i = 0; i < VNINS(p, r, v); i++) {
-				const struct eng_instr *in = &VINS(p, r, v)[i];
-				int listed = ENG_LISTED(in->op);
-				int coll = in->op == ENG_COLL || in->op == ENG_ICOLL;
+		fprintf(f, "proc %d %d %d %d\n", r, p->proc_rank[r], p->proc_thread[r], p->nins[r]);
+		for (i = 0; i < p->nins[r]; i++) {
+			const struct eng_instr *in = &p->ins[r][i];
+			int listed = ENG_LISTED(in->op);
+			int coll = in->op == ENG_COLL || in->op == ENG_ICOLL;
 
-				/* the fields that share storage, each in its column */
-				fprintf(f, "%d %d %d %d %d %d %lld %d %d %d %d", in->op, in->ev,
-					in->a, in->b, in->c, in->d,
-					listed ? 0 : (long long)in->bytes, in->reg,
-					coll ? 0 : in->sym,
-					coll			? in->call :
-					in->op == ENG_POST_SEND ? in->site :
-								  0,
-					listed ? in->n : 0);
-				for (j = 0; listed && j < in->n; j++)
-					fprintf(f, " %d", in->list[j]);
-				fputc('\n', f);
-			}
+			/* the fields that share storage, each in its column */
+			fprintf(f, "%d %d %d %d %d %d %lld %d %d %d %d", in->op, in->ev, in->a,
+				in->b, in->c, in->d, listed ? 0 : (long long)in->bytes, in->reg,
+				coll ? 0 : in->sym,
+				coll			? in->call :
+				in->op == ENG_POST_SEND ? in->site :
+				in->op == ENG_POST_RECV && p->verify ? in->rreg :
+								       0,
+				listed ? in->n : 0);
+			for (j = 0; listed && j < in->n; j++)
+				fprintf(f, " %d", in->list[j]);
+			fputc('\n', f);
 		}
 	}
 	fprintf(f, "locks %d\n", p->nlocks);
@@ -2429,35 +2620,35 @@ static int valid_operands(const struct eng_prog *p, int r, int i, const struct e
 	return 1;
 }
 
-/* Is wait list entry j of instruction i (among ins, one variant of a process) one an
- * instruction of that kind may name: a request's post before it (ENG_WAIT and kin), a pair
- * (process, its instruction or -1) of a window instruction, or a quadruple (variant, source,
- * tag, site) of a branch among nvar variants? */
-static int valid_list(const struct eng_prog *p, const struct eng_instr *ins, int i, int nvar, int j)
+/* Is list entry j of instruction i of ins[0..n) (a process's) one an instruction of that kind
+ * may name: a request's post (ENG_WAIT and kin: before it, but in verify's graphs), a pair
+ * (process, its instruction or -1) of a window instruction, or a way on of a branch (its
+ * target, the first of ENG_BRANCH_WORDS words)? */
+static int valid_list(const struct eng_prog *p, const struct eng_instr *ins, int n, int i, int j)
 {
 	const struct eng_instr *in = &ins[i];
 	int op;
 
 	if (in->op == ENG_BRANCH)
-		return j % 4 || (in->list[j] >= 0 && in->list[j] < nvar);
+		return j % ENG_BRANCH_WORDS || (in->list[j] >= 0 && in->list[j] < n);
 	if (in->op == ENG_COLL || in->op == ENG_ICOLL) /* a member of its communicator */
 		return comm_member(&p->comms[in->a], in->list[j]);
 	if (ENG_WIN_OP(in->op))
 		return j & 1 ? in->list[j] >= -1 : in->list[j] >= 0 && in->list[j] < p->nprocs;
-	if (in->list[j] < 0 || in->list[j] >= i)
+	if (in->list[j] < 0 || in->list[j] >= (p->verify ? n : i))
 		return 0;
 	op = ins[in->list[j]].op;
 	return op == ENG_POST_SEND || op == ENG_POST_RECV || op == ENG_ICOLL || op == ENG_GREQ;
 }
 
-/* Read one variant's n instructions of process r into *out (malloc'ed, *got of them read,
- * for eng_prog_release() to free whatever the outcome). 0, or -1 with msg. */
-static int read_variant(struct eng_prog *p, FILE *f, int r, int n, struct eng_instr **out, int *got,
-			int nvar, char *msg, size_t size)
+/* Read process r's n instructions into *out (malloc'ed, *got of them read, for
+ * eng_prog_release() to free whatever the outcome). 0, or -1 with msg. */
+static int read_instrs(struct eng_prog *p, FILE *f, int r, int n, struct eng_instr **out, int *got,
+		       char *msg, size_t size)
 {
 	int32_t icap = 0;
 	char *cancelled = NULL; /* per instruction: a cancel named it */
-	int i, j;
+	int i, j, maxsym = p->verify ? ENG_IN_PARTS | ENG_IN_LAST : 0;
 
 	*out = NULL;
 	*got = 0;
@@ -2465,7 +2656,7 @@ static int read_variant(struct eng_prog *p, FILE *f, int r, int n, struct eng_in
 		struct eng_instr *in;
 		long long bytes;
 		int32_t listcap = 0, op, sym, key, nlist;
-		int listed, coll;
+		int listed, coll, wait;
 
 		/* an instruction is zeroed (no list) until its line is read whole: what
 		 * eng_prog_release frees is there */
@@ -2475,18 +2666,25 @@ static int read_variant(struct eng_prog *p, FILE *f, int r, int n, struct eng_in
 		in = &(*out)[i];
 		if (fscanf(f, "%d %d %d %d %d %d %lld %d %d %d %d", &op, &in->ev, &in->a, &in->b,
 			   &in->c, &in->d, &bytes, &in->reg, &sym, &key, &nlist) != 11 ||
-		    !known_op(op) || sym < 0 ||
-		    sym > (ENG_IN_SOURCE | ENG_IN_TAG | ENG_IN_LAST | ENG_IN_SITE))
+		    !known_op(op) || sym < 0)
 			goto bad_instr;
 		listed = ENG_LISTED(op);
 		coll = op == ENG_COLL || op == ENG_ICOLL;
+		wait = op == ENG_WAIT || op == ENG_WAITANY;
 		/* the fields that share storage (struct eng_instr): each only where its
-		 * opcode uses it */
+		 * opcode uses it; verify's (registers, branches, follows) only in its programs */
 		if (nlist < 0 || nlist > (1 << 24) || bytes < 0 || bytes > ENG_MAX_BYTES ||
-		    in->reg < 0 || in->reg > p->nregs || (op == ENG_POST_SEND && sym && !in->reg) ||
-		    (op == ENG_BRANCH && (in->a < 0 || in->a >= p->nregs || nlist % 4)) ||
+		    in->reg < 0 || in->reg > p->nregs || (in->reg && !p->verify) ||
+		    (sym > (wait ? ENG_WAIT_LIVE * p->verify : maxsym)) ||
+		    ((op == ENG_POST_SEND || op == ENG_POST_RECV) && (sym & ENG_IN_SOURCE) &&
+		     !(op == ENG_POST_SEND ? in->reg : key)) ||
+		    (op == ENG_BRANCH &&
+		     (!p->verify || in->a < -1 || in->a >= p->nregs || (in->a < 0 && sym) ||
+		      nlist % ENG_BRANCH_WORDS || nlist == 0)) ||
 		    (!listed && nlist) || (listed && bytes) || (coll && sym) ||
-		    (key && op != ENG_POST_SEND && !coll) || key < 0 || (coll && key > INT16_MAX))
+		    (key && op != ENG_POST_SEND && !coll && !(op == ENG_POST_RECV && p->verify)) ||
+		    key < 0 || (coll && key > INT16_MAX) ||
+		    (op == ENG_POST_RECV && key > p->nregs) || (op == ENG_CANCEL && p->verify))
 			goto bad_instr;
 		in->op = (int16_t)op; /* small, as checked */
 		if (listed)
@@ -2499,6 +2697,8 @@ static int read_variant(struct eng_prog *p, FILE *f, int r, int n, struct eng_in
 			in->sym = (int16_t)sym;
 		if (op == ENG_POST_SEND)
 			in->site = key;
+		if (op == ENG_POST_RECV)
+			in->rreg = key;
 		if (!valid_operands(p, r, i, in)) {
 			free(cancelled);
 			return bad(msg, size, "operands");
@@ -2508,13 +2708,23 @@ static int read_variant(struct eng_prog *p, FILE *f, int r, int n, struct eng_in
 				in->n = j;
 				goto oom;
 			}
-			if (fscanf(f, "%d", &in->list[j]) != 1 ||
-			    !valid_list(p, *out, i, nvar, j)) {
+			if (fscanf(f, "%d", &in->list[j]) != 1) {
 				in->n = j;
 				free(cancelled);
 				return bad(msg, size, "wait list");
 			}
 		}
+	}
+	/* what instructions name: only once every one is read (verify's graphs name later
+	 * ones) */
+	for (i = 0; i < n; i++) {
+		struct eng_instr *in = &(*out)[i];
+
+		for (j = 0; ENG_LISTED(in->op) && j < in->n; j++)
+			if (!valid_list(p, *out, n, i, j)) {
+				free(cancelled);
+				return bad(msg, size, "wait list");
+			}
 		/* a cancel names a send or receive its process posted before it, once */
 		if (in->op == ENG_CANCEL && !cancelled && !(cancelled = calloc((size_t)n, 1)))
 			goto oom;
@@ -2541,7 +2751,9 @@ static int read_variant(struct eng_prog *p, FILE *f, int r, int n, struct eng_in
 		}
 	}
 	free(cancelled);
-	if ((*out)[n - 1].op != ENG_END && (*out)[n - 1].op != ENG_STOP)
+	/* every instruction has one to go on to: the last is an end, or a branch (verify) */
+	if ((*out)[n - 1].op != ENG_END && (*out)[n - 1].op != ENG_STOP &&
+	    (*out)[n - 1].op != ENG_BRANCH)
 		return bad(msg, size, "program without an end");
 	return 0;
 bad_instr:
@@ -2590,11 +2802,8 @@ static int valid_state(const struct eng_prog *p, const int32_t *st)
 	for (i = p->off_coll; i < p->off_nlive; i++)
 		if (st[i] < 0)
 			return 0;
-	for (i = p->off_buf; i < p->off_var; i++)
+	for (i = p->off_buf; i < p->off_reg; i++)
 		if (st[i] < 0)
-			return 0;
-	for (i = p->off_var; i < p->off_msg; i++)
-		if (st[i])
 			return 0;
 	for (i = 0; i < p->maxmsg; i++) {
 		int32_t k = m[2 * i], v = m[2 * i + 1];
@@ -2623,8 +2832,8 @@ static int read_start(struct eng_prog *p, FILE *f, char *msg, size_t size)
 		return bad(msg, size, "start");
 	if (n == 0)
 		return 0;
-	if (p->nvar || p->nregs)
-		return bad(msg, size, "a start state in a program with variants");
+	if (p->verify)
+		return bad(msg, size, "a start state in a program of verify's");
 	p->start = calloc((size_t)n, sizeof(*p->start));
 	if (!p->start)
 		return bad(msg, size, "out of memory");
@@ -2639,7 +2848,7 @@ static int read_start(struct eng_prog *p, FILE *f, char *msg, size_t size)
 int eng_prog_read(struct eng_prog *p, FILE *f, char *msg, size_t size)
 {
 	char fmt[32];
-	int version, r, i, j, id, n, rank, thread, nvar, v, variants;
+	int version, r, i, j, id, n, rank, thread;
 	int32_t ccap = 0, lcap = 0, ncomms, nlocks;
 	long long eager, overhead;
 	int64_t words;
@@ -2650,20 +2859,20 @@ int eng_prog_read(struct eng_prog *p, FILE *f, char *msg, size_t size)
 		return bad(msg, size, "header");
 	if (fscanf(f,
 		   " nranks %d nprocs %d ncomms %d maxlive %d maxmsg %d buffering %d eager %lld "
-		   "sync_colls %d bsend_overhead %lld nregs %d variants %d full %d",
+		   "sync_colls %d bsend_overhead %lld nregs %d verify %d full %d",
 		   &p->nranks, &p->nprocs, &ncomms, &p->maxlive, &p->maxmsg, &p->buffering, &eager,
-		   &p->sync_colls, &overhead, &p->nregs, &variants, &p->full) != 12 ||
+		   &p->sync_colls, &overhead, &p->nregs, &p->verify, &p->full) != 12 ||
 	    (p->full != 0 && p->full != 1) || (p->sync_colls != 0 && p->sync_colls != 1) ||
 	    p->nranks <= 0 || p->nranks > 0x7fff || p->nprocs < p->nranks || p->nprocs > 0x7fff ||
 	    ncomms <= 0 || p->maxlive < 1 || p->maxmsg < 1 || p->maxmsg > (1 << 24) ||
 	    p->buffering < ENG_BUF_ZERO || p->buffering > ENG_BUF_EAGER || overhead < 0 ||
 	    overhead > ENG_MAX_BYTES || eager > ENG_MAX_BYTES || p->nregs < 0 || p->nregs > 1024 ||
-	    (variants != 0 && variants != 1))
+	    (p->verify != 0 && p->verify != 1) || (!p->verify && p->nregs))
 		return bad(msg, size, "sizes");
 	/* eng_layout's sums, in 64 bits: they must fit the state */
 	words = ENG_ST_HEADER + (int64_t)p->nprocs * (2 + p->maxlive) +
 		(int64_t)ncomms * p->nranks + p->nranks + 2 * (int64_t)p->maxmsg +
-		(int64_t)p->nprocs * (variants + 3 * (int64_t)p->nregs);
+		(int64_t)p->nprocs * p->verify * (p->maxlive + ENG_REG_WORDS * (int64_t)p->nregs);
 	if (words > ENG_MAX_WORDS)
 		return bad(msg, size, "a state larger than the engine allows");
 	p->eager = eager;
@@ -2674,13 +2883,6 @@ int eng_prog_read(struct eng_prog *p, FILE *f, char *msg, size_t size)
 	p->proc_thread = calloc((size_t)p->nprocs, sizeof(*p->proc_thread));
 	if (!p->nins || !p->ins || !p->proc_rank || !p->proc_thread)
 		return bad(msg, size, "out of memory");
-	if (variants) {
-		p->nvar = calloc((size_t)p->nprocs, sizeof(*p->nvar));
-		p->vnins = calloc((size_t)p->nprocs, sizeof(*p->vnins));
-		p->vins = calloc((size_t)p->nprocs, sizeof(*p->vins));
-		if (!p->nvar || !p->vnins || !p->vins)
-			return bad(msg, size, "out of memory");
-	}
 	for (i = 0; i < ncomms; i++) {
 		if (fscanf(f, " comm %d %d", &id, &n) != 2 || id != i || n < 0 || n > p->nranks)
 			return bad(msg, size, "comm");
@@ -2697,43 +2899,18 @@ int eng_prog_read(struct eng_prog *p, FILE *f, char *msg, size_t size)
 				return bad(msg, size, "comm member");
 	}
 	for (r = 0; r < p->nprocs; r++) {
-		/* processes by rank, every rank with one at least */
-		if (fscanf(f, " proc %d %d %d %d", &id, &rank, &thread, &nvar) != 4 || id != r ||
-		    nvar < 1 || (!variants && nvar != 1) || nvar > (1 << 16) || rank < 0 ||
-		    rank >= p->nranks ||
+		/* processes by rank, every rank with one at least; instruction indices are
+		 * shifted left by one in the state */
+		if (fscanf(f, " proc %d %d %d %d", &id, &rank, &thread, &n) != 4 || id != r ||
+		    rank < 0 || rank >= p->nranks ||
 		    (r > 0 ? rank != p->proc_rank[r - 1] && rank != p->proc_rank[r - 1] + 1 :
 			     rank != 0) ||
-		    (r == p->nprocs - 1 && rank != p->nranks - 1))
+		    (r == p->nprocs - 1 && rank != p->nranks - 1) || n < 1 || n >= 1 << 28)
 			return bad(msg, size, "process");
 		p->proc_rank[r] = rank;
 		p->proc_thread[r] = thread;
-		if (variants) {
-			p->vnins[r] = calloc((size_t)nvar, sizeof(**p->vnins));
-			p->vins[r] = calloc((size_t)nvar, sizeof(**p->vins));
-			if (!p->vnins[r] || !p->vins[r])
-				return bad(msg, size, "out of memory");
-			p->nvar[r] = nvar;
-		}
-		for (v = 0; v < nvar; v++) {
-			struct eng_instr *ins;
-			int got, bad_variant;
-
-			/* instruction indices are shifted left by one in the state */
-			if (fscanf(f, " variant %d %d", &id, &n) != 2 || id != v || n < 1 ||
-			    n >= 1 << 28)
-				return bad(msg, size, "variant");
-			bad_variant = read_variant(p, f, r, n, &ins, &got, nvar, msg, size);
-			if (variants) {
-				p->vins[r][v] = ins;
-				p->vnins[r][v] = got;
-			}
-			if (v == 0) {
-				p->ins[r] = ins;
-				p->nins[r] = got;
-			}
-			if (bad_variant)
-				return -1;
-		}
+		if (read_instrs(p, f, r, n, &p->ins[r], &p->nins[r], msg, size))
+			return -1;
 	}
 	if (fscanf(f, " locks %d", &nlocks) != 1 || nlocks < 0)
 		return bad(msg, size, "locks");
@@ -2823,26 +3000,18 @@ static void free_instrs(const struct eng_prog *p, struct eng_instr *ins, int n)
 
 void eng_prog_release(struct eng_prog *p)
 {
-	int r, v, i;
+	int r, i;
 
-	for (r = 0; p->ins && r < p->nprocs; r++) {
-		if (p->nvar && p->vins && p->vins[r]) {
-			for (v = 0; v < p->nvar[r]; v++)
-				free_instrs(p, p->vins[r][v], p->vnins[r][v]);
-			free(p->vins[r]);
-			free(p->vnins[r]);
-		} else {
-			free_instrs(p, p->ins[r], p->nins[r]);
-		}
-	}
+	for (r = 0; p->ins && r < p->nprocs; r++)
+		free_instrs(p, p->ins[r], p->nins[r]);
+	for (r = 0; p->prevcoll && r < p->nprocs; r++)
+		free(p->prevcoll[r]);
+	free(p->prevcoll);
 	wenv_release(p);
 	for (i = 0; p->comms && i < p->ncomms; i++)
 		free(p->comms[i].members);
 	free(p->ins);
 	free(p->nins);
-	free(p->nvar);
-	free(p->vins);
-	free(p->vnins);
 	free(p->comms);
 	free(p->locks);
 	free(p->proc_rank);

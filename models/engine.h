@@ -34,7 +34,7 @@
 #include <string.h>
 
 #define ENG_FORMAT "mpiverify-model"
-#define ENG_VERSION 5
+#define ENG_VERSION 6
 
 #define ENG_ANY (-1)	   /* MPI_ANY_SOURCE or MPI_ANY_TAG in an instruction */
 #define ENG_PROC_NULL (-2) /* MPI_PROC_NULL peer: completes at once */
@@ -46,9 +46,15 @@
 enum eng_opcode {
 	ENG_POST_SEND = 1, /* a = dest, b = comm, c = tag, d = enum eng_send_mode, bytes */
 	/* a = source or ENG_ANY, b = comm, c = tag or ENG_ANY; d =
-	 * ENG_RECV_LAZY when it may match a ready send (eng_layout()) */
+	 * ENG_RECV_LAZY when it may match a ready send (eng_layout());
+	 * verify: with sym ENG_IN_SOURCE, its source is the one in
+	 * register rreg - 1 when it is posted (a receive from the rank
+	 * just heard from) */
 	ENG_POST_RECV = 2,
-	ENG_WAIT = 3, /* wait until every request in list[0..n) completes, then free them */
+	/* wait until every request in list[0..n) completes, then free them;
+	 * with sym ENG_WAIT_LIVE (verify), every live request posted by
+	 * one of the listed instructions */
+	ENG_WAIT = 3,
 	/* a = comm, b = enum eng_coll_rule, c = this rank's sequence number
 	 * on comm (1, 2, ...), d = root (world rank) for ENG_COLL_ROOT
 	 * (ENG_PROC_NULL: a member of an intercommunicator's root group
@@ -62,7 +68,11 @@ enum eng_opcode {
 	/* MPI_Waitany and kin: list[0..d) are the requests the trace says
 	 * completed, list[d..n) the others passed; waits for the first d,
 	 * frees them. Stuck while one of the others is complete, the program
-	 * would have taken another path than the trace */
+	 * would have taken another path than the trace. verify: with a
+	 * register (reg), which complete request it returns is a choice,
+	 * an input; with sym ENG_WAIT_LIVE, of the live requests posted by
+	 * the listed instructions (without a register: the first complete
+	 * one, the outcome being one the process does not act on) */
 	ENG_WAITANY = 7,
 	/* a = source or ENG_ANY, b = comm, c = tag or ENG_ANY: wait until a
 	 * message a receive with these arguments would match is there */
@@ -80,13 +90,13 @@ enum eng_opcode {
 	 * buffered send occupies the buffer, then detaches it */
 	ENG_BUF_DETACH = 12,
 	/* verify: where the process's behaviour may depend on an input
-	 * (in register a, from 0): b, c, d = the input this variant
-	 * recorded (source or request, tag, send site), sym = the parts
-	 * compared (ENG_IN_*); list holds quadruples (variant, source,
-	 * tag, site) of the other variants that share the process's
-	 * instructions up to here. Goes on in the variant that recorded
-	 * the input it got (a choice when several did); stuck for good
-	 * when none did: a frontier (doc/verify.md) */
+	 * (in register a, from 0; -1: none), sym = the parts compared
+	 * (ENG_IN_*); list holds the ways on, ENG_BRANCH_WORDS words
+	 * each: (target instruction, source, tag, site, request), the
+	 * input some run took here and where the process went on. Goes
+	 * to the target of the way whose input equals the register's in
+	 * the parts compared (a choice when several do); stuck for good
+	 * when none does: a frontier (doc/verify.md) */
 	ENG_BRANCH = 13,
 	/* MPI_Cancel of the request posted at instruction a (an
 	 * ENG_POST_SEND or ENG_POST_RECV of the same process, before it).
@@ -173,17 +183,30 @@ enum eng_buffering {
 	ENG_BUF_EAGER = 2,    /* standard sends up to `eager` bytes complete at once */
 };
 
-/* The parts of an input a branch compares, and of a send that follow an input. */
-/* the source a receive took (an any-completion: the post
- * instruction of the request it completed) */
+/* The parts of an input a branch compares, and of a send or receive that follow an input. An
+ * input is ENG_REG_WORDS words in a register: source, tag, site, request. */
+/* the source a receive took; an any-completion: the peer of
+ * the request it returned (the source its receive took, or its
+ * send's destination) */
 #define ENG_IN_SOURCE 1
 #define ENG_IN_TAG 2 /* the tag of the message it took */
-/* the call site of the send whose message it took (its
- * site): what the model knows of the message's data */
+/* what the message carried: the call site of its send and a
+ * digest of its data (the send's site, tr_site_key()) */
 #define ENG_IN_SITE 8
+/* an any-completion: which request it returned (the
+ * instruction that posted it) */
+#define ENG_IN_REQ 16
 /* the register's last reader: cleared once read, so that
  * states that differ only in a spent input are one */
 #define ENG_IN_LAST 4
+#define ENG_IN_PARTS (ENG_IN_SOURCE | ENG_IN_TAG | ENG_IN_SITE | ENG_IN_REQ)
+#define ENG_REG_WORDS 4	   /* words of an input register */
+#define ENG_BRANCH_WORDS 5 /* words of a branch's way on (ENG_BRANCH) */
+
+/* ENG_WAIT, ENG_WAITANY (verify): the list names posts, and the wait is for the live
+ * requests they posted: which those are depends on the path (a request reposted for the
+ * sender an any-completion returned) */
+#define ENG_WAIT_LIVE 1
 
 /* The most bytes a message, a buffer or an overhead may have: far beyond any real one, and
  * small enough that the sums of a rank's buffered messages cannot overflow. */
@@ -213,9 +236,10 @@ struct eng_instr {
 	};
 	int16_t op; /* enum eng_opcode */
 	union {
-		/* ENG_POST_SEND: ENG_IN_* parts of its envelope taken from
-		 * register reg (a destination that follows the source just
-		 * received from); ENG_BRANCH: the parts compared */
+		/* ENG_POST_SEND, ENG_POST_RECV: ENG_IN_* parts of its
+		 * envelope taken from a register (a destination or source
+		 * that follows the source just received from); ENG_BRANCH:
+		 * the parts compared; ENG_WAIT, ENG_WAITANY: ENG_WAIT_LIVE */
 		int16_t sym;
 		/* ENG_COLL, ENG_ICOLL: the call (members whose k-th
 		 * collectives on a communicator differ in call or root never
@@ -229,12 +253,16 @@ struct eng_instr {
 	int32_t reg;
 	union {
 		int32_t n; /* ENG_LISTED: number of list entries */
-		/* verify: ENG_POST_SEND: its call site's id (where a
-		 * receive's message came from: ENG_IN_SITE), 0 if none */
+		/* verify: ENG_POST_SEND: what its message carries: its
+		 * call site and a digest of its data (ENG_IN_SITE), 0 if
+		 * unknown */
 		int32_t site;
 		/* ENG_POST_RECV: the instruction of the ENG_CANCEL that
 		 * cancels it, 0 if none (eng_layout(); not in model.dat) */
 		int32_t cancel;
+		/* verify: ENG_POST_RECV with sym: 1 + the register its
+		 * source is taken from (verify has no cancels) */
+		int32_t rreg;
 	};
 };
 _Static_assert(sizeof(struct eng_instr) == 40, "padding in struct eng_instr");
@@ -258,8 +286,7 @@ struct eng_lock {
 	int32_t exclusive; /* 1 exclusive, 0 shared */
 };
 
-/* Called for every step the engine takes, when an observer is set (the cex builder). The
- * instructions are those of the processes' variants at the time. */
+/* Called for every step the engine takes, when an observer is set (the cex builder). */
 struct eng_observer {
 	void *ctx;
 	/* process d's receive (instruction ri, rin) took the message of process s's send si */
@@ -269,11 +296,9 @@ struct eng_observer {
 	 * or a branch, after which r may be in another variant) */
 	void (*exec)(void *ctx, int r, int i, const struct eng_instr *in);
 	/* verify: process r's instruction i (a receive, probe or any-completion with a
-	 * register) took input (src, tag): a source as a world rank, or an any-completion's
-	 * request as its post instruction (tag 0), and the site of the send whose message it took.
+	 * register) took input v (ENG_REG_WORDS words: source, tag, site, request; ENG_IN_*).
 	 * May be NULL. */
-	void (*input)(void *ctx, int r, int i, const struct eng_instr *in, int src, int tag,
-		      int site);
+	void (*input)(void *ctx, int r, int i, const struct eng_instr *in, const int32_t *v);
 	/* process r's request posted at instruction i was cancelled: its message, or its
 	 * receive, withdrawn. May be NULL. */
 	void (*cancelled)(void *ctx, int r, int i);
@@ -322,19 +347,16 @@ struct eng_prog {
 	int32_t ncomms;
 	struct eng_comm *comms; /* by communicator id */
 	/* per process: number of instructions (the last is ENG_END or
-	 * ENG_STOP) of its variant 0 */
+	 * ENG_STOP, or, verify, an ENG_BRANCH) */
 	int32_t *nins;
-	struct eng_instr **ins; /* per process: the instructions of its variant 0 */
-	/* verify (doc/verify.md): the behaviours of each process that runs recorded, its
-	 * variants, which share instructions up to where an input differed (ENG_BRANCH). NULL
-	 * nvar: one variant per process, ins and nins. */
-	int32_t *nvar;	 /* per process: its variants */
-	int32_t **vnins; /* per process, per variant: number of instructions */
-	/* per process, per variant: the instructions
-	 * (vins[q][0] is ins[q]) */
-	struct eng_instr ***vins;
-	/* input registers per process (three words each: source or
-	 * request, tag, send site) */
+	struct eng_instr **ins; /* per process: its instructions */
+	/* 1: a program of verify's (doc/verify.md): receives, probes and
+	 * any-completions take inputs into registers, branches (ENG_BRANCH)
+	 * go on where the runs showed, sends and receives may follow an
+	 * input; each process's instructions are a graph the branches
+	 * join, not a straight line */
+	int32_t verify;
+	/* input registers per process (ENG_REG_WORDS words each) */
 	int32_t nregs;
 	int32_t buffering; /* enum eng_buffering */
 	int64_t eager;	   /* threshold in bytes for ENG_BUF_EAGER */
@@ -350,7 +372,7 @@ struct eng_prog {
 	int32_t nlocks;		/* passive-target locks in the trace */
 	struct eng_lock *locks; /* every one of them, by process, then instruction */
 	/* state layout, in int32 words (eng_layout() fills these) */
-	int32_t off_pc, off_coll, off_nlive, off_live, off_buf, off_var, off_reg, off_msg, words;
+	int32_t off_pc, off_coll, off_nlive, off_live, off_lsrc, off_buf, off_reg, off_msg, words;
 	/* words of attached buffer sizes: nranks if the program
 	 * attaches a buffer, else 0 (eng_layout) */
 	int32_t nbuf;
@@ -391,6 +413,10 @@ struct eng_prog {
 	 * reductions do depends on the whole program */
 	int32_t red_partial;
 	struct eng_observer *obs; /* NULL inside SPIN */
+	/* verify: per process, per instruction, the nearest collective
+	 * before it on the paths that reach it, -1 if none
+	 * (eng_layout()) */
+	int32_t **prevcoll;
 	/* the blocks eng_list_alloc() gave lists from (NULL:
 	 * every list is an allocation of its own) */
 	struct eng_lists *lists;
@@ -471,7 +497,7 @@ int eng_choose_first(const struct eng_prog *prog, int32_t *st, const struct eng_
  * threads share (attach, detach, a buffered send); or (verify) with *s == -2, process d's
  * any-completion *ri completes the request posted at its instruction *si; with *s == -3, its
  * wildcard probe *ri finds a message of world rank *si; with *s == -4, its branch *ri goes on
- * in its variant *si (several that recorded the same input); with *s == -5 or -6, process d's
+ * at instruction *si (one of several ways that took the same input); with *s == -5 or -6, process d's
  * ENG_CANCEL *ri of a send in flight succeeds (-5: the message is withdrawn) or fails (-6);
  * with *s == -7, the cancellation of process d's open receive posted at *ri succeeds. */
 void eng_choice(const struct eng_prog *prog, const int32_t *st, int k, int *d, int *ri, int *s,
@@ -509,34 +535,22 @@ enum eng_error eng_error(const struct eng_prog *prog, const int32_t *st, int *pr
 /* 1 if the send `in` completes without being matched in this buffering mode. */
 int eng_send_buffered(const struct eng_prog *prog, const struct eng_instr *in);
 
-/* The instruction process r is at in st (in its current variant), and that variant. */
+/* The instruction process r is at in st. */
 const struct eng_instr *eng_instr_at(const struct eng_prog *prog, const int32_t *st, int r);
-int eng_variant(const struct eng_prog *prog, const int32_t *st, int r);
-
-/* Process r's variants: how many, and variant v's instructions and their number (variant 0:
- * ins[r], nins[r]). */
-int eng_nvariants(const struct eng_prog *prog, int r);
-const struct eng_instr *eng_variant_ins(const struct eng_prog *prog, int r, int v);
-int eng_variant_nins(const struct eng_prog *prog, int r, int v);
-
-/* The most instructions any variant of process r has: room for a table by instruction. */
-int eng_max_nins(const struct eng_prog *prog, int r);
 
 /* 1 if collective `in` of rank r can never complete: another member's collective at the same
  * place on its communicator is another call or has another root (doc/semantics.md 5.1).
- * Without variants the translator marks those (ENG_COLL_MISMATCH); with them, which
- * collectives meet depends on the variants the members are in. */
+ * Outside verify the translator marks those (ENG_COLL_MISMATCH); in verify's graphs, which
+ * collectives meet depends on the paths the members took. */
 int eng_coll_mismatch(const struct eng_prog *prog, const int32_t *st, int r,
 		      const struct eng_instr *in);
 
-/* 1 if process r is stuck at a branch whose input no variant of it recorded: a frontier
+/* 1 if process r is stuck at a branch whose input no run took there: a frontier
  * (doc/verify.md); its register holds the input (eng_input()). */
 int eng_at_frontier(const struct eng_prog *prog, const int32_t *st, int r);
 
-/* The input in register reg of process r: *src (a source, or an any-completion's request as
- * its post instruction), *tag, *site (the site of the send whose message it took). */
-void eng_input(const struct eng_prog *prog, const int32_t *st, int r, int reg, int *src, int *tag,
-	       int *site);
+/* The input in register reg of process r, into v (ENG_REG_WORDS words: ENG_IN_*). */
+void eng_input(const struct eng_prog *prog, const int32_t *st, int r, int reg, int32_t *v);
 
 /* For a process blocked at its pc, the processes it waits for: fills out[] (room for nprocs)
  * and returns how many. A wait on a wildcard receive waits for every process that is not at

@@ -138,6 +138,8 @@ static int over_limit(const struct builder *b, const struct mpiv_event *ev, stru
 			      (b->max_instrs * TR_INSTR_BYTES + (1 << 20) - 1) >> 20);
 }
 
+static void branch(struct builder *b, int ev, int reg, int sym);
+
 /* Make the process of `thread` the one being built, adding it on its first event. */
 static void select_thread(struct builder *b, int32_t thread)
 {
@@ -153,9 +155,9 @@ static void select_thread(struct builder *b, int32_t thread)
 		b->nprocs++;
 		b->cur = i;
 		/* verify: a branch that compares nothing, where runs that differ from the start
-		 * (by what the model does not see) part (tr_merge.c) */
+		 * (by what the model does not see) part (explore/) */
 		if (b->verify)
-			emit(b, ENG_BRANCH, 0);
+			branch(b, 0, -1, 0);
 	}
 	b->cur = i;
 }
@@ -319,26 +321,39 @@ static void wait_for(struct builder *b, int ev, const int32_t *instrs, int n, in
 	cur(b)->live -= d;
 }
 
+/* verify: a branch on register reg (-1: none) comparing sym, with one way on, to the next
+ * instruction; the input it took there is filled in from the recorded path
+ * (tr_fill_inputs()). */
+static void branch(struct builder *b, int ev, int reg, int sym)
+{
+	struct eng_instr *br = emit(b, ENG_BRANCH, ev);
+
+	br->a = reg;
+	br->sym = (int16_t)sym;
+	br->n = ENG_BRANCH_WORDS;
+	br->list = xcheck(eng_list_alloc(b->lists, ENG_BRANCH_WORDS),
+			  ENG_BRANCH_WORDS * sizeof(*br->list));
+	memset(br->list, 0, ENG_BRANCH_WORDS * sizeof(*br->list));
+	br->list[0] = last_instr(b) + 1;
+}
+
 /* verify: the program learns the input of instruction x (a receive, probe or
  * any-completion that took one) here: a branch on it. It compares the parts the call left
- * open (a wildcard source or tag; an any-completion's request) and, for a message, the call
- * site of its send: what the model knows of its data, so that a message from a call no run
- * showed there is a frontier rather than taken for the recorded one. The input it recorded is
- * filled in from the recorded path (tr_fill_inputs()). */
+ * open (a wildcard source or tag; an any-completion's request) and, for a message, what it
+ * carried (the call site of its send and a digest of its data), so that a message no run
+ * showed there is a frontier rather than taken for the recorded one. explore/ keeps of these
+ * what the runs show the program acts on. */
 static void learn(struct builder *b, int ev, int x)
 {
 	const struct eng_instr *in = &cur(b)->ins[x];
 	int reg = in->reg, sym;
-	struct eng_instr *br;
 
 	if (!b->verify || reg <= 0)
 		return;
-	sym = in->op == ENG_WAITANY ? ENG_IN_SOURCE :
+	sym = in->op == ENG_WAITANY ? ENG_IN_REQ | ENG_IN_SOURCE | ENG_IN_TAG | ENG_IN_SITE :
 				      (in->a == ENG_ANY ? ENG_IN_SOURCE : 0) |
 					      (in->c == ENG_ANY ? ENG_IN_TAG : 0) | ENG_IN_SITE;
-	br = emit(b, ENG_BRANCH, ev);
-	br->a = reg - 1;
-	br->sym = sym;
+	branch(b, ev, reg - 1, sym);
 }
 
 /* What a rank in a collective waits for, with buffering (without, every collective
@@ -626,11 +641,16 @@ static int build_wait(struct builder *b, const struct mpiv_event *ev, int32_t **
 
 		wait_for(b, (int)ev->index, *list, n, d);
 		w = last_instr(b);
-		/* verify: which request MPI_Waitany or MPI_Testany returned is an input */
-		if (b->verify && n >= 2 && d == 1 &&
+		/* verify: which request MPI_Waitany or MPI_Testany returned is an input, a choice
+		 * where several were complete; with one request alone, what a reply to its peer
+		 * follows all the same */
+		if (b->verify && d == 1 &&
 		    (ev->call == MPIV_CALL_Waitany || ev->call == MPIV_CALL_Testany)) {
+			cur(b)->ins[w].op = ENG_WAITANY;
 			cur(b)->ins[w].reg = 1 + cur(b)->ninputs++;
+			/* its input is the request's, with the message it took */
 			learn(b, (int)ev->index, w);
+			return 0;
 		}
 		for (j = 0; j < (uint32_t)d; j++)
 			learn(b, (int)ev->index, cur(b)->ins[w].list[j]);
@@ -1465,26 +1485,18 @@ static int count_world_windows(const struct mpiv_traceset *ts)
 	return most;
 }
 
-/* verify: every process has one variant, its instructions, and a register per input it
- * takes (numbered by input: tr_merge() shares them out). */
-static void one_variant_each(struct eng_prog *p)
+/* verify: a register per input a process takes (numbered by input: explore/ shares them
+ * out). */
+static void registers_each(struct eng_prog *p)
 {
 	int q, i;
 
-	p->nvar = xcalloc((size_t)p->nprocs, sizeof(*p->nvar));
-	p->vnins = xcalloc((size_t)p->nprocs, sizeof(*p->vnins));
-	p->vins = xcalloc((size_t)p->nprocs, sizeof(*p->vins));
-	p->nregs = 1; /* the first branch names register 0 */
-	for (q = 0; q < p->nprocs; q++) {
-		p->nvar[q] = 1;
-		p->vnins[q] = xmalloc(sizeof(**p->vnins));
-		p->vins[q] = xmalloc(sizeof(**p->vins));
-		p->vnins[q][0] = p->nins[q];
-		p->vins[q][0] = p->ins[q];
+	p->verify = 1;
+	p->nregs = 1;
+	for (q = 0; q < p->nprocs; q++)
 		for (i = 0; i < p->nins[q]; i++)
 			if (p->ins[q][i].reg > p->nregs)
 				p->nregs = p->ins[q][i].reg;
-	}
 }
 
 int tr_translate(const struct mpiv_traceset *ts, const struct tr_opts *opts, struct eng_prog *prog,
@@ -1601,7 +1613,7 @@ int tr_translate_segment(const struct mpiv_traceset *ts, const struct tr_opts *o
 		}
 	}
 	tr_comms_release(&comms);
-	/* verify: which collectives meet depends on the variants (eng_coll_mismatch()) */
+	/* verify: which collectives meet depends on the paths (eng_coll_mismatch()) */
 	if (!opts->verify)
 		mark_mismatches(prog);
 	/* general active target synchronisation: only where some rank made it */
@@ -1624,7 +1636,7 @@ int tr_translate_segment(const struct mpiv_traceset *ts, const struct tr_opts *o
 	if (nsends < prog->maxmsg)
 		prog->maxmsg = nsends > 0 ? nsends : 1;
 	if (opts->verify)
-		one_variant_each(prog);
+		registers_each(prog);
 	eng_layout(prog);
 	return 0;
 }

@@ -464,7 +464,7 @@ int tr_cex(const struct eng_prog *prog, const struct mpiv_traceset *ts, long lea
 	rc.fin = xcalloc((size_t)p.nprocs, sizeof(*rc.fin));
 	rc.cancelled = xcalloc((size_t)p.nprocs, sizeof(*rc.cancelled));
 	for (r = 0; r < p.nprocs; r++) {
-		int most = eng_max_nins(&p, r);
+		int most = p.nins[r];
 
 		rc.match_proc[r] = xmalloc((size_t)most * sizeof(int32_t));
 		memset(rc.match_proc[r], 0xff, (size_t)most * sizeof(int32_t));
@@ -505,7 +505,7 @@ int tr_cex(const struct eng_prog *prog, const struct mpiv_traceset *ts, long lea
 	}
 	deadlock = !st[ENG_ST_OVERFLOW] && eng_nchoices(&p, st) == 0 && !eng_all_done(&p, st);
 	for (r = 0; r < p.nprocs; r++)
-		rc.fin[r] = eng_variant_ins(&p, r, eng_variant(&p, st, r));
+		rc.fin[r] = p.ins[r];
 	/* absolute: replay is run from anywhere, and finds the trace by this path */
 	cex->trace_dir = realpath(ts->dir, NULL);
 	if (!cex->trace_dir)

@@ -38,7 +38,7 @@ static int cuttable(const struct eng_prog *p)
 {
 	int q, i;
 
-	if (p->nvar || p->nregs || p->nready || p->nbuf || p->nlocks || p->ncancel || p->start ||
+	if (p->verify || p->nready || p->nbuf || p->nlocks || p->ncancel || p->start ||
 	    p->red_partial)
 		return 0;
 	for (q = 0; q < p->nprocs; q++)

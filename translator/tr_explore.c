@@ -103,7 +103,7 @@ static long place(const struct tr_explore_opts *o, const struct eng_prog *p, con
 {
 	int pc = eng_pc(p, st, q);
 
-	return o->node ? o->node(o->ctx, q, eng_variant(p, st, q), pc) : pc;
+	return o->node ? o->node(o->ctx, q, pc) : pc;
 }
 
 /* Every process at a frontier in st that was not met before: noted with the path. */
@@ -123,8 +123,8 @@ static void note_frontiers(const struct tr_explore_opts *o, const struct eng_pro
 		memset(&f, 0, sizeof(f));
 		f.proc = q;
 		f.place = place(o, p, st, q);
-		eng_input(p, st, q, in->a, &f.input[0], &f.input[1], &f.input[2]);
-		f.sym = in->sym & ~ENG_IN_LAST;
+		eng_input(p, st, q, in->a, f.input);
+		f.sym = in->sym & ENG_IN_PARTS;
 		/* only the parts the branch compares tell inputs apart */
 		if (!(in->sym & ENG_IN_SOURCE))
 			f.input[0] = 0;
@@ -132,11 +132,13 @@ static void note_frontiers(const struct tr_explore_opts *o, const struct eng_pro
 			f.input[1] = 0;
 		if (!(in->sym & ENG_IN_SITE))
 			f.input[2] = 0;
+		if (!(in->sym & ENG_IN_REQ))
+			f.input[3] = 0;
 		for (k = 0; k < res->nfrontiers; k++) {
 			const struct tr_frontier *g = &res->frontiers[k];
 
-			if (g->proc == f.proc && g->place == f.place && g->input[0] == f.input[0] &&
-			    g->input[1] == f.input[1] && g->input[2] == f.input[2])
+			if (g->proc == f.proc && g->place == f.place &&
+			    !memcmp(g->input, f.input, sizeof(f.input)))
 				break;
 		}
 		if (k < res->nfrontiers)

@@ -199,7 +199,7 @@ static int refuse(const struct prog *g, struct mpiv_error *err)
 	long total = 0, steps = p->nranks; /* a library's options: one exit */
 	int q, i;
 
-	if (p->nvar)
+	if (p->verify)
 		return mpiv_error_set(err, MPIV_EXIT_BAD_INPUT, ts->dir, -1, -1,
 				      "a program of "
 				      "verify's runs: the standalone model takes one recorded run");

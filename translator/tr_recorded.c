@@ -56,16 +56,17 @@ static int recorded_cancelled(const struct mpiv_rank_trace *t, long e)
 	return recorded_completion(t, e, &src) ? src == MPIV_NONE : -1;
 }
 
-/* Instruction i of process d, in the variant it is in. */
+/* Instruction i of process d. */
 static const struct eng_instr *recorded_instr(const struct eng_prog *p, const int32_t *st, int d,
 					      int i)
 {
-	return p->nvar ? &eng_variant_ins(p, d, eng_variant(p, st, d))[i] : &p->ins[d][i];
+	(void)st;
+	return &p->ins[d][i];
 }
 
 /* verify's choices (eng_choice() with s <= -2): is it what the run did? An any-completion
  * returns the request the run's did (listed first), a wildcard probe finds the sender the
- * run's found; a branch goes on in the variant it is in. */
+ * run's found; a branch of a run's own program goes on to its next instruction. */
 static int recorded_input(const struct eng_prog *p, const struct mpiv_traceset *ts,
 			  const int32_t *st, int d, int s, int si)
 {
@@ -77,7 +78,7 @@ static int recorded_input(const struct eng_prog *p, const struct mpiv_traceset *
 	if (s == -3)
 		return in->ev >= 0 && (size_t)in->ev < t->nevents &&
 		       mpiv_trace_event(t, (size_t)in->ev)->src == si;
-	return si == eng_variant(p, st, d);
+	return si == eng_pc(p, st, d) + 1;
 }
 
 /* What recorded_choice() needs: the program walked, the traces, and the last receive it was

@@ -29,17 +29,16 @@ long tr_search_depth(const struct eng_prog *prog)
 
 int tr_colls_partial(const struct eng_prog *prog)
 {
-	int q, v, i;
+	int q, i;
 
-	for (q = 0; q < prog->nprocs; q++)
-		for (v = 0; v < eng_nvariants(prog, q); v++) {
-			const struct eng_instr *ins = eng_variant_ins(prog, q, v);
+	for (q = 0; q < prog->nprocs; q++) {
+		const struct eng_instr *ins = prog->ins[q];
 
-			for (i = 0; i < eng_variant_nins(prog, q, v); i++)
-				if ((ins[i].op == ENG_COLL || ins[i].op == ENG_ICOLL) &&
-				    ins[i].b != ENG_COLL_ALL && ins[i].b != ENG_COLL_MISMATCH)
-					return 1;
-		}
+		for (i = 0; i < prog->nins[q]; i++)
+			if ((ins[i].op == ENG_COLL || ins[i].op == ENG_ICOLL) &&
+			    ins[i].b != ENG_COLL_ALL && ins[i].b != ENG_COLL_MISMATCH)
+				return 1;
+	}
 	return 0;
 }
 

@@ -20,7 +20,7 @@ struct tr_opts {
 	 * wildcard probe and any-completion takes an input into a
 	 * register, a branch follows where the program learns it, sends
 	 * carry their call site, collectives their call; registers are
-	 * numbered by input (tr_merge() maps them) */
+	 * numbered by input (explore/model.c maps them) */
 	int verify;
 	/* 0: no limit; else the most instructions the program may
 	 * have (check's memory limit): past it, -1 with err
@@ -66,67 +66,15 @@ long tr_fused_receive(const struct mpiv_rank_trace *t, size_t i);
 /* The id of call site `site` of trace t, the same in every run of the program (0: unknown). */
 int32_t tr_site_key(const struct mpiv_rank_trace *t, uint64_t site);
 
-/* Fill every branch of prog (translated with tr_opts.verify from ts alone) with the input the
- * recorded run took there: the recorded path is run on the engine, every input it takes
- * noted. An input it never took stays TR_NO_INPUT. Cannot fail. */
-void tr_fill_inputs(struct eng_prog *prog, const struct mpiv_traceset *ts);
-
-/* ---- tr_merge.c: the runs of verify, one model ---- */
-
-struct tr_merged {
-	struct eng_prog prog; /* a variant per process per distinct behaviour */
-	int nruns;
-	int **run; /* per process, per variant: the run it comes from */
-	/* per process, per variant, per instruction: its place, shared
-	 * by variants that made the same calls so far */
-	int32_t ***node;
-};
-
-/* Merge the programs of nruns runs (translated with tr_opts.verify, inputs filled) into one
- * (doc/verify.md), in opts's buffering mode. Decides which sends' destinations follow the
- * source just received (and so changes the sends of progs). Returns 0 (release m with
- * tr_merged_release()), or -1 with err filled when the runs cannot be one model (threads,
- * one-sided synchronisation, different communicators). */
-int tr_merge(struct eng_prog *const *progs, int nruns, const struct tr_opts *opts,
-	     struct tr_merged *m, struct mpiv_error *err);
-
-/* tr_explore_opts.node for a merged program (ctx: the struct tr_merged). */
-long tr_merged_node(void *ctx, int q, int v, int pc);
-
-void tr_merged_release(struct tr_merged *m);
-
-/* ---- tr_path.c: a path of the merged model, as a run must take it ---- */
-
-struct tr_path {
-	int ok; /* the path's choices were all on offer */
-	int nranks;
-	/* per rank: the decisions the run must take (those
-	 * of the run its final variant comes from, with the
-	 * outcomes of the path, up to the first it leaves open) */
-	struct mpiv_steer *steer;
-	int *run; /* per rank: the run its final variant comes from */
-	/* per rank: the event (of that run's trace) it is at in the
-	 * path's last state: where it is blocked, if it is */
-	long *event;
-	char *at_end; /* per rank: 1 if it reached its end */
-};
-
-/* Run path[0..npath) on m's program and describe it (out: release with tr_path_release()).
- * runs[i] is run i's trace set. Returns 0, or -1 if a choice was not on offer (out->ok 0,
- * filled up to there). */
-int tr_path_of(const struct tr_merged *m, struct mpiv_traceset *const *runs, const int *path,
-	       int npath, struct tr_path *out);
-void tr_path_release(struct tr_path *pt);
-
 /* ---- tr_explore.c: verify's search ---- */
 
-/* A frontier: process proc at a branch (its place) with an input no variant recorded. */
+/* A frontier: process proc at a branch (its place) with an input no run took there. */
 struct tr_frontier {
 	int proc;
 	long place; /* the branch: tr_explore_opts.node's, else its instruction */
-	/* the input it got (source or request, tag, site), the parts
-	 * the branch does not compare 0 */
-	int input[3];
+	/* the input it got (ENG_IN_*), the parts the branch does not
+	 * compare 0 */
+	int32_t input[ENG_REG_WORDS];
 	int sym;	  /* the parts the branch compares (ENG_IN_*) */
 	int *path, npath; /* the choices that lead there from the start */
 };
@@ -142,9 +90,9 @@ struct tr_stuck {
 
 struct tr_explore_opts {
 	long max_states; /* stop (incomplete) after storing this many states; 0: none */
-	/* the place of process q at instruction pc of its variant v (places shared by
-	 * variants tell frontiers and deadlocks apart); NULL: pc */
-	long (*node)(void *ctx, int q, int v, int pc);
+	/* the place of process q at instruction pc (places tell frontiers and deadlocks
+	 * apart); NULL: pc */
+	long (*node)(void *ctx, int q, int pc);
 	/* polled during the search: nonzero stops it (incomplete); NULL: never */
 	int (*stop)(void *ctx);
 	void *ctx;

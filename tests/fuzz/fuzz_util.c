@@ -7,6 +7,7 @@
 #include <unistd.h>
 
 #include "fuzz.h"
+#include "model.h"
 #include "translate.h"
 #include "xalloc.h"
 
@@ -203,8 +204,8 @@ static void verify_pipeline(const struct mpiv_traceset *ts, enum eng_buffering b
 	struct tr_explore_result res;
 	struct mpiv_traceset *runs[1] = {(struct mpiv_traceset *)ts};
 	struct eng_prog prog, *progs[1] = {&prog};
-	struct tr_merged m;
-	struct tr_path pt;
+	struct xmodel m;
+	struct xpath pt;
 	struct mpiv_error err;
 	int i;
 
@@ -215,26 +216,24 @@ static void verify_pipeline(const struct mpiv_traceset *ts, enum eng_buffering b
 		eng_prog_release(&prog);
 		return;
 	}
-	tr_fill_inputs(&prog, ts);
+	xmodel_fill_inputs(&prog, ts);
 	mpiv_error_init(&err);
-	if (tr_merge(progs, 1, &opts, &m, &err)) {
+	if (xmodel_build(progs, runs, 1, &m, &err)) {
 		eng_prog_release(&prog);
 		return;
 	}
-	xo.node = tr_merged_node;
-	xo.ctx = &m;
 	if (tr_explore(&m.prog, &xo, &res) == 0) {
 		for (i = 0; i < res.nfrontiers; i++) {
-			tr_path_of(&m, runs, res.frontiers[i].path, res.frontiers[i].npath, &pt);
-			tr_path_release(&pt);
+			xpath_of(&m, runs, res.frontiers[i].path, res.frontiers[i].npath, &pt);
+			xpath_release(&pt);
 		}
 		for (i = 0; i < res.nstuck; i++) {
-			tr_path_of(&m, runs, res.stuck[i].path, res.stuck[i].npath, &pt);
-			tr_path_release(&pt);
+			xpath_of(&m, runs, res.stuck[i].path, res.stuck[i].npath, &pt);
+			xpath_release(&pt);
 		}
 		tr_explore_release(&res);
 	}
-	tr_merged_release(&m);
+	xmodel_release(&m);
 	eng_prog_release(&prog);
 }
 

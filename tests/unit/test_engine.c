@@ -285,15 +285,68 @@ static void test_canonical_state(void)
 /* model.dat of a head-to-head send cycle, as the translator writes it; %s is replaced by
  * each case's instruction 0 of rank 0 (its send). */
 static const char model_dat[] =
-	"mpiverify-model 5\n"
+	"mpiverify-model 6\n"
 	"nranks 2 nprocs 2 ncomms 3 maxlive 1 maxmsg 2 buffering 0 eager 0 sync_colls 0 "
-	"bsend_overhead 0 nregs 0 variants 0 full 0\n"
+	"bsend_overhead 0 nregs %d verify %d full 0\n"
 	"comm 0 2 0 1\ncomm 1 1 0\ncomm 2 1 1\n"
-	"proc 0 0 0 1\nvariant 0 5\n%s\n3 1 0 0 0 1 0 0 0 0 1 0\n2 2 1 0 0 0 4 0 0 0 0\n"
+	"proc 0 0 0 5\n%s\n3 1 0 0 0 1 0 0 0 0 1 0\n2 2 1 0 0 0 4 0 0 0 0\n"
 	"3 2 0 0 0 1 0 0 0 0 1 2\n5 3 0 0 0 0 0 0 0 0 0\n"
-	"proc 1 1 0 1\nvariant 0 5\n1 1 0 0 0 0 4 0 0 0 0\n3 1 0 0 0 1 0 0 0 0 1 0\n"
+	"proc 1 1 0 5\n1 1 0 0 0 0 4 0 0 0 0\n3 1 0 0 0 1 0 0 0 0 1 0\n"
 	"2 2 0 0 0 0 4 0 0 0 0\n3 2 0 0 0 1 0 0 0 0 1 2\n5 3 0 0 0 0 0 0 0 0 0\nlocks 0\n"
 	"start %s\n";
+
+/* A program of verify's: rank 0 branches (%s: its instruction 0), then ends; rank 1 ends. */
+static const char model_dat_verify[] =
+	"mpiverify-model 6\n"
+	"nranks 2 nprocs 2 ncomms 3 maxlive 1 maxmsg 2 buffering 0 eager 0 sync_colls 0 "
+	"bsend_overhead 0 nregs 1 verify 1 full 0\n"
+	"comm 0 2 0 1\ncomm 1 1 0\ncomm 2 1 1\n"
+	"proc 0 0 0 2\n%s\n5 3 0 0 0 0 0 0 0 0 0\n"
+	"proc 1 1 0 1\n5 3 0 0 0 0 0 0 0 0 0\nlocks 0\nstart 0\n";
+
+/* verify's branches: a register of the program, ways on to its instructions. */
+static void test_model_dat_verify(void)
+{
+	static const struct {
+		const char *branch;
+		int ok;
+	} cases[] = {
+		{"13 1 0 0 0 0 0 0 0 0 5 1 0 0 0 0", 1},	  /* one way on */
+		{"13 1 0 0 0 0 0 0 1 0 10 1 0 0 0 0 1 1 0 0 0", 1}, /* two ways on */
+		{"13 1 -1 0 0 0 0 0 0 0 5 1 0 0 0 0", 1},	  /* on no register */
+		{"13 1 1 0 0 0 0 0 0 0 5 1 0 0 0 0", 0},	  /* on a register beyond */
+		{"13 1 0 0 0 0 0 0 0 0 5 2 0 0 0 0", 0},	  /* to an instruction beyond */
+		{"13 1 0 0 0 0 0 0 0 0 5 -1 0 0 0 0", 0},	  /* to none */
+		{"13 1 0 0 0 0 0 0 0 0 4 1 0 0 0", 0},	  /* half a way */
+		{"13 1 0 0 0 0 0 0 0 0 0", 0},		  /* no way at all */
+		{"13 1 -1 0 0 0 0 0 1 0 5 1 0 0 0 0", 0},	  /* comparing no register */
+		{"13 1 0 0 0 0 0 0 64 0 5 1 0 0 0 0", 0},	  /* an unknown part */
+	};
+	char text[1024], msg[256];
+	struct eng_prog prog;
+	size_t i;
+	FILE *f;
+
+	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		snprintf(text, sizeof(text), model_dat_verify, cases[i].branch);
+		f = fmemopen(text, strlen(text), "r");
+		CU_ASSERT_PTR_NOT_NULL_FATAL(f);
+		msg[0] = '\0';
+		CU_ASSERT_EQUAL(eng_prog_read(&prog, f, msg, sizeof(msg)), cases[i].ok ? 0 : -1);
+		if (cases[i].ok != !msg[0])
+			fprintf(stderr, "\n'%s': %s\n", cases[i].branch, msg);
+		if (cases[i].ok) {
+			int32_t *st = xmalloc(eng_state_bytes(&prog));
+
+			/* the register holds 0 (no input): the first way takes it, and ends */
+			eng_start(&prog, st);
+			CU_ASSERT(eng_nchoices(&prog, st) > 0 || eng_all_done(&prog, st));
+			free(st);
+		}
+		eng_prog_release(&prog);
+		fclose(f);
+	}
+}
 
 /* pan reads model.dat with the engine: every operand is checked against what the engine
  * indexes with it (before, a send to rank -7 reached the message table as a shift of a
@@ -303,46 +356,56 @@ static void test_model_dat(void)
 	static const struct {
 		const char *send; /* rank 0's first instruction */
 		int ok;
+		int verify; /* a program of verify's, with one register */
 	} cases[] = {
-		{"1 1 1 0 0 0 4 0 0 0 0", 1},
-		{"1 1 -2 0 0 0 4 0 0 0 0", 1},	       /* to MPI_PROC_NULL */
-		{"1 1 -7 0 0 0 4 0 0 0 0", 0},	       /* to no rank */
-		{"1 1 2 0 0 0 4 0 0 0 0", 0},	       /* to a rank beyond */
-		{"1 1 -1 0 0 0 4 0 0 0 0", 0},	       /* a send to MPI_ANY_SOURCE */
-		{"1 1 1 3 0 0 4 0 0 0 0", 0},	       /* on a communicator beyond */
-		{"1 1 1 0 -4 0 4 0 0 0 0", 0},	       /* a negative tag */
-		{"1 1 1 0 0 9 4 0 0 0 0", 0},	       /* an unknown send mode */
-		{"2 1 -7 0 0 0 4 0 0 0 0", 0},	       /* a receive from no rank */
-		{"8 1 -7 0 0 0 0 0 0 0 0", 0},	       /* a probe of no rank */
-		{"4 1 0 0 1 5 0 0 0 0 0", 0},	       /* a collective rooted beyond */
-		{"4 1 0 7 1 0 0 0 0 0 0", 0},	       /* an unknown collective rule */
-		{"6 1 0 5 1 0 0 0 0 0 1 1", 1},	       /* waits for its in-neighbour 1 */
-		{"6 1 0 5 1 0 0 0 0 0 0", 1},	       /* for none */
-		{"6 1 0 5 1 0 0 0 0 0 1 2", 0},	       /* for a rank beyond */
-		{"6 1 1 5 1 0 0 0 0 0 1 1", 0},	       /* for a non-member */
-		{"6 1 0 0 1 0 0 0 0 0 1 1", 0},	       /* a list under another rule */
-		{"6 1 0 6 1 0 0 0 0 0 0", 0},	       /* a rule beyond ENG_COLL_LIST */
-		{"3 1 0 0 0 1 0 0 0 0 1 0", 0},	       /* a wait for itself */
-		{"15 1 0 0 0 0 0 0 0 0 0", 0},	       /* an unknown opcode */
-		{"14 1 0 0 0 0 0 0 0 0 0", 0},	       /* a cancel of no earlier post */
-		{"22 1 0 0 0 0 0 0 0 0 0", 1},	       /* a generalized request */
-		{"23 1 0 0 0 0 0 0 0 0 0", 0},	       /* the completion of no earlier
+		{"1 1 1 0 0 0 4 0 0 0 0", 1, 0},
+		{"1 1 -2 0 0 0 4 0 0 0 0", 1, 0},	       /* to MPI_PROC_NULL */
+		{"1 1 -7 0 0 0 4 0 0 0 0", 0, 0},	       /* to no rank */
+		{"1 1 2 0 0 0 4 0 0 0 0", 0, 0},	       /* to a rank beyond */
+		{"1 1 -1 0 0 0 4 0 0 0 0", 0, 0},	       /* a send to MPI_ANY_SOURCE */
+		{"1 1 1 3 0 0 4 0 0 0 0", 0, 0},	       /* on a communicator beyond */
+		{"1 1 1 0 -4 0 4 0 0 0 0", 0, 0},	       /* a negative tag */
+		{"1 1 1 0 0 9 4 0 0 0 0", 0, 0},	       /* an unknown send mode */
+		{"2 1 -7 0 0 0 4 0 0 0 0", 0, 0},	       /* a receive from no rank */
+		{"8 1 -7 0 0 0 0 0 0 0 0", 0, 0},	       /* a probe of no rank */
+		{"4 1 0 0 1 5 0 0 0 0 0", 0, 0},	       /* a collective rooted beyond */
+		{"4 1 0 7 1 0 0 0 0 0 0", 0, 0},	       /* an unknown collective rule */
+		{"6 1 0 5 1 0 0 0 0 0 1 1", 1, 0},	       /* waits for its in-neighbour 1 */
+		{"6 1 0 5 1 0 0 0 0 0 0", 1, 0},	       /* for none */
+		{"6 1 0 5 1 0 0 0 0 0 1 2", 0, 0},	       /* for a rank beyond */
+		{"6 1 1 5 1 0 0 0 0 0 1 1", 0, 0},	       /* for a non-member */
+		{"6 1 0 0 1 0 0 0 0 0 1 1", 0, 0},	       /* a list under another rule */
+		{"6 1 0 6 1 0 0 0 0 0 0", 0, 0},	       /* a rule beyond ENG_COLL_LIST */
+		{"3 1 0 0 0 1 0 0 0 0 1 0", 0, 0},	       /* a wait for itself */
+		{"15 1 0 0 0 0 0 0 0 0 0", 0, 0},	       /* an unknown opcode */
+		{"14 1 0 0 0 0 0 0 0 0 0", 0, 0},	       /* a cancel of no earlier post */
+		{"22 1 0 0 0 0 0 0 0 0 0", 1, 0},	       /* a generalized request */
+		{"23 1 0 0 0 0 0 0 0 0 0", 0, 0},	       /* the completion of no earlier
 								 * generalized request */
-		{"24 1 0 0 0 0 0 0 0 0 0", 0},	       /* an unknown opcode */
-		{"13 1 0 0 0 0 0 0 0 0 4 0 0 0 0", 0}, /* a branch on a register beyond */
-		{"1 1 1 0 0 0 4 1 0 0 0", 0},	       /* a send reading a register beyond */
-		{"1 1 1 0 0 0 4 0 0 0 2147483647", 0}, /* a list longer than the file */
+		{"24 1 0 0 0 0 0 0 0 0 0", 0, 0},	       /* an unknown opcode */
+		{"13 1 0 0 0 0 0 0 0 0 5 1 0 0 0 0", 0, 0}, /* a branch outside verify */
+		{"1 1 1 0 0 0 4 1 1 0 0", 0, 0},	       /* a send following outside verify */
+		{"3 1 0 0 0 1 0 0 1 0 1 0", 0, 0},	       /* a wait for live posts, outside */
+		/* verify's programs: branches, registers, posts that follow */
+		{"1 1 1 0 0 0 4 1 1 0 0", 1, 1},	     /* a send following register 0 */
+		{"1 1 1 0 0 0 4 2 1 0 0", 0, 1},	     /* a register beyond */
+		{"1 1 1 0 0 0 4 0 1 0 0", 0, 1},	     /* following no register */
+		{"2 1 1 0 0 0 4 1 1 1 0", 1, 1},	     /* a receive following one */
+		{"2 1 1 0 0 0 4 1 1 2 0", 0, 1},	     /* a register beyond */
+		{"2 1 1 0 0 0 4 1 1 0 0", 0, 1},	     /* following no register */
+		{"14 1 0 0 0 0 0 0 0 0 0", 0, 1},	     /* a cancel in verify */
+		{"1 1 1 0 0 0 4 0 0 0 2147483647", 0, 0}, /* a list longer than the file */
 		/* the fields that share storage in struct eng_instr, each where its opcode
 		 * has it and nowhere else */
-		{"1 1 1 0 0 0 4 0 0 7 0", 1},	       /* a send's call site */
-		{"1 1 1 0 0 0 4 0 0 2147483647 0", 1}, /* of 31 bits */
-		{"1 1 1 0 0 0 4 0 0 0 1 0", 0},	       /* a send with a list */
-		{"2 1 1 0 0 0 4 0 0 7 0", 0},	       /* a receive with a site */
-		{"6 1 0 5 1 0 0 0 0 40 1 1", 1},       /* a collective's call */
-		{"6 1 0 5 1 0 0 0 0 40000 1 1", 0},    /* a call beyond any */
-		{"6 1 0 5 1 0 8 0 0 0 1 1", 0},	       /* a collective with a size */
-		{"6 1 0 5 1 0 0 0 2 0 1 1", 0},	       /* a collective with sym */
-		{"11 1 0 0 0 0 64 0 0 0 1 0", 0},      /* a buffer attached with a list */
+		{"1 1 1 0 0 0 4 0 0 7 0", 1, 0},	       /* a send's call site */
+		{"1 1 1 0 0 0 4 0 0 2147483647 0", 1, 0}, /* of 31 bits */
+		{"1 1 1 0 0 0 4 0 0 0 1 0", 0, 0},	       /* a send with a list */
+		{"2 1 1 0 0 0 4 0 0 7 0", 0, 0},	       /* a receive with a site */
+		{"6 1 0 5 1 0 0 0 0 40 1 1", 1, 0},       /* a collective's call */
+		{"6 1 0 5 1 0 0 0 0 40000 1 1", 0, 0},    /* a call beyond any */
+		{"6 1 0 5 1 0 8 0 0 0 1 1", 0, 0},	       /* a collective with a size */
+		{"6 1 0 5 1 0 0 0 2 0 1 1", 0, 0},	       /* a collective with sym */
+		{"11 1 0 0 0 0 64 0 0 0 1 0", 0, 0},      /* a buffer attached with a list */
 	};
 	/* start states (check's handoff), in the layout of that program: header, pc[2],
 	 * coll[3 * 2], nlive[2], live[2 * 1], msg[2 * 2] */
@@ -391,7 +454,7 @@ static void test_model_dat(void)
 	FILE *f;
 
 	for (i = 0; i < sizeof(starts) / sizeof(starts[0]); i++) {
-		snprintf(text, sizeof(text), model_dat, cases[0].send, starts[i].words);
+		snprintf(text, sizeof(text), model_dat, 0, 0, cases[0].send, starts[i].words);
 		f = fmemopen(text, strlen(text), "r");
 		CU_ASSERT_PTR_NOT_NULL_FATAL(f);
 		msg[0] = '\0';
@@ -410,7 +473,8 @@ static void test_model_dat(void)
 		fclose(f);
 	}
 	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
-		snprintf(text, sizeof(text), model_dat, cases[i].send, "0");
+		snprintf(text, sizeof(text), model_dat, cases[i].verify, cases[i].verify,
+			 cases[i].send, "0");
 		f = fmemopen(text, strlen(text), "r");
 		CU_ASSERT_PTR_NOT_NULL_FATAL(f);
 		msg[0] = '\0';
@@ -422,9 +486,9 @@ static void test_model_dat(void)
 	}
 	/* sizes whose state would not fit */
 	snprintf(text, sizeof(text),
-		 "mpiverify-model 5\nnranks 30000 nprocs 30000 ncomms 2000000 "
+		 "mpiverify-model 6\nnranks 30000 nprocs 30000 ncomms 2000000 "
 		 "maxlive 1 maxmsg 1 buffering 0 eager 0 sync_colls 0 bsend_overhead 0 nregs 0 "
-		 "variants 0 full 0\n");
+		 "verify 0 full 0\n");
 	f = fmemopen(text, strlen(text), "r");
 	CU_ASSERT_EQUAL(eng_prog_read(&prog, f, msg, sizeof(msg)), -1);
 	CU_ASSERT(strstr(msg, "state larger") != NULL);
@@ -434,6 +498,7 @@ static void test_model_dat(void)
 
 static CU_TestInfo engine_tests[] = {
 	{"model.dat: operands checked", test_model_dat},
+	{"model.dat: verify's branches checked", test_model_dat_verify},
 	{"model.dat: every case read back as written", test_model_dat_round_trip},
 	{"every case of tests/model/cases", test_cases},
 	{"match by tag", test_match_by_tag},

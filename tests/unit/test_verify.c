@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "model.h"
 #include "steer.h"
 #include "translate.h"
 #include "unit.h"
@@ -78,7 +79,7 @@ static int load(const char *const events[], struct run *r)
 		mpiv_traceset_release(&r->ts);
 		return -1;
 	}
-	tr_fill_inputs(&r->prog, &r->ts);
+	xmodel_fill_inputs(&r->prog, &r->ts);
 	return 0;
 }
 
@@ -88,23 +89,36 @@ static void unload(struct run *r)
 	mpiv_traceset_release(&r->ts);
 }
 
-/* Merge runs[0..n) in buffering b and search. Returns 0, or -1 if they did not merge. */
-static int merge_search(struct run *runs, int n, enum eng_buffering b, struct tr_merged *m,
+/* Model runs[0..n) in buffering b and search. Returns 0, or -1 if they cannot be one model. */
+static int merge_search(struct run *runs, int n, enum eng_buffering b, struct xmodel *m,
 			struct tr_explore_result *res)
 {
-	struct tr_opts opts = {b, 0, 0, 1, 0};
 	struct eng_prog *progs[4];
+	struct mpiv_traceset *sets[4];
 	struct tr_explore_opts eo;
 	int i;
 
-	for (i = 0; i < n; i++)
+	for (i = 0; i < n; i++) {
 		progs[i] = &runs[i].prog;
-	if (tr_merge(progs, n, &opts, m, NULL))
+		sets[i] = &runs[i].ts;
+	}
+	if (xmodel_build(progs, sets, n, m, NULL))
 		return -1;
+	m->prog.buffering = b;
 	memset(&eo, 0, sizeof(eo));
-	eo.node = tr_merged_node;
-	eo.ctx = m;
 	return tr_explore(&m->prog, &eo, res);
+}
+
+/* The ways on of process q's branches that take an input: the most any has. */
+static int most_ways(const struct eng_prog *p, int q)
+{
+	int i, most = 0;
+
+	for (i = 0; i < p->nins[q]; i++)
+		if (p->ins[q][i].op == ENG_BRANCH && p->ins[q][i].a >= 0 &&
+		    p->ins[q][i].n / ENG_BRANCH_WORDS > most)
+			most = p->ins[q][i].n / ENG_BRANCH_WORDS;
+	return most;
 }
 
 /* A receive takes an input into a register, and a branch follows where the program learns
@@ -117,7 +131,7 @@ static void test_inputs_and_branches(void)
 	int i, branches = 0;
 
 	CU_ASSERT_FATAL(load(branch_a, &r) == 0);
-	CU_ASSERT_PTR_NOT_NULL_FATAL(r.prog.nvar);
+	CU_ASSERT_FATAL(r.prog.verify);
 	ins = r.prog.ins[0];
 	CU_ASSERT_EQUAL(ins[0].op, ENG_BRANCH); /* where runs that differ from the start part */
 	for (i = 1; i < r.prog.nins[0]; i++) {
@@ -126,14 +140,17 @@ static void test_inputs_and_branches(void)
 		if (ins[i].op != ENG_BRANCH)
 			continue;
 		CU_ASSERT_EQUAL(ins[i - 1].op, ENG_WAIT); /* learnt when the receive returns */
+		/* one way on, to the next instruction, with the input the run took */
+		CU_ASSERT_EQUAL_FATAL(ins[i].n, ENG_BRANCH_WORDS);
+		CU_ASSERT_EQUAL(ins[i].list[0], i + 1);
 		if (branches++ == 0) {
 			CU_ASSERT_EQUAL(ins[i].sym, ENG_IN_SOURCE | ENG_IN_SITE);
-			CU_ASSERT_EQUAL(ins[i].b, 1); /* the recorded sender */
-			CU_ASSERT_EQUAL(ins[i].c, 0);
-			CU_ASSERT(ins[i].d != 0); /* rank 1's send's site */
+			CU_ASSERT_EQUAL(ins[i].list[1], 1); /* the recorded sender */
+			CU_ASSERT_EQUAL(ins[i].list[2], 0);
+			CU_ASSERT(ins[i].list[3] != 0); /* what rank 1's send carried */
 		} else {
 			CU_ASSERT_EQUAL(ins[i].sym, ENG_IN_SITE); /* a named source */
-			CU_ASSERT_EQUAL(ins[i].b, 2);
+			CU_ASSERT_EQUAL(ins[i].list[1], 2);
 		}
 	}
 	CU_ASSERT_EQUAL(branches, 2);
@@ -148,7 +165,7 @@ static void test_inputs_and_branches(void)
 static void test_frontier_of_one_run(void)
 {
 	struct run r;
-	struct tr_merged m;
+	struct xmodel m;
 	struct tr_explore_result res;
 
 	CU_ASSERT_FATAL(load(branch_a, &r) == 0);
@@ -160,25 +177,25 @@ static void test_frontier_of_one_run(void)
 	CU_ASSERT_EQUAL(res.frontiers[0].input[0], 2); /* rank 2's message first */
 	CU_ASSERT(res.frontiers[0].sym & ENG_IN_SOURCE);
 	tr_explore_release(&res);
-	tr_merged_release(&m);
+	xmodel_release(&m);
 	unload(&r);
 }
 
-/* Both runs merged: rank 0 has two variants that part at the branch; taking rank 2 first it
- * goes on in run b's and deadlocks; no frontier is left. */
+/* Both runs merged: rank 0's branch has two ways on; taking rank 2 first it goes on in run b's
+ * and deadlocks; no frontier is left. */
 static void test_merged_runs_deadlock(void)
 {
 	struct run r[2];
-	struct tr_merged m;
+	struct xmodel m;
 	struct tr_explore_result res;
-	struct tr_path pt;
+	struct xpath pt;
 	struct mpiv_traceset *sets[2];
 
 	CU_ASSERT_FATAL(load(branch_a, &r[0]) == 0);
 	CU_ASSERT_FATAL(load(branch_b, &r[1]) == 0);
 	CU_ASSERT_FATAL(merge_search(r, 2, ENG_BUF_ZERO, &m, &res) == 0);
-	CU_ASSERT_EQUAL(m.prog.nvar[0], 2);
-	CU_ASSERT_EQUAL(m.prog.nvar[1], 1); /* the senders did the same in both runs */
+	CU_ASSERT_EQUAL(most_ways(&m.prog, 0), 2);
+	CU_ASSERT_EQUAL(most_ways(&m.prog, 1), 0); /* the senders learn nothing */
 	CU_ASSERT_EQUAL(res.nfrontiers, 0);
 	CU_ASSERT_EQUAL_FATAL(res.nstuck, 1);
 	CU_ASSERT(res.stuck[0].place[0] >= 0); /* rank 0 blocked */
@@ -186,7 +203,7 @@ static void test_merged_runs_deadlock(void)
 	/* the path: rank 0's wildcard takes rank 2's message; it ends in run b's variant */
 	sets[0] = &r[0].ts;
 	sets[1] = &r[1].ts;
-	CU_ASSERT_FATAL(tr_path_of(&m, sets, res.stuck[0].path, res.stuck[0].npath, &pt) == 0);
+	CU_ASSERT_FATAL(xpath_of(&m, sets, res.stuck[0].path, res.stuck[0].npath, &pt) == 0);
 	CU_ASSERT_EQUAL(pt.run[0], 1);
 	CU_ASSERT_EQUAL(pt.event[0], 3); /* the second receive from rank 1 */
 	CU_ASSERT_EQUAL_FATAL(pt.steer[0].n, 1);
@@ -194,9 +211,9 @@ static void test_merged_runs_deadlock(void)
 	CU_ASSERT_EQUAL(pt.steer[0].d[0].src, 2);
 	CU_ASSERT_EQUAL(pt.steer[1].n, 0);
 	CU_ASSERT(pt.at_end[1]);
-	tr_path_release(&pt);
+	xpath_release(&pt);
 	tr_explore_release(&res);
-	tr_merged_release(&m);
+	xmodel_release(&m);
 	unload(&r[0]);
 	unload(&r[1]);
 }
@@ -207,7 +224,7 @@ static void test_merged_runs_deadlock(void)
 static void test_destination_follows_source(void)
 {
 	struct run r[2];
-	struct tr_merged m;
+	struct xmodel m;
 	struct tr_explore_result res;
 	const struct eng_instr *ins;
 	int i, followed = 0;
@@ -228,13 +245,12 @@ static void test_destination_follows_source(void)
 	CU_ASSERT_EQUAL(res.nstuck, 0);
 	CU_ASSERT(res.nfrontiers >= 1);
 	tr_explore_release(&res);
-	tr_merged_release(&m);
+	xmodel_release(&m);
 	CU_ASSERT_FATAL(merge_search(r, 2, ENG_BUF_ZERO, &m, &res) == 0);
-	CU_ASSERT_EQUAL(m.prog.nvar[0], 2);
 	CU_ASSERT_EQUAL(res.nstuck, 0);
 	CU_ASSERT_EQUAL(res.nfrontiers, 0);
 	tr_explore_release(&res);
-	tr_merged_release(&m);
+	xmodel_release(&m);
 	unload(&r[0]);
 	unload(&r[1]);
 }
@@ -259,7 +275,7 @@ static void test_destination_kept(void)
 		NULL,
 	};
 	struct run r;
-	struct tr_merged m;
+	struct xmodel m;
 	struct tr_explore_result res;
 	int i;
 
@@ -271,7 +287,7 @@ static void test_destination_kept(void)
 	CU_ASSERT_EQUAL(res.nstuck, 0);
 	CU_ASSERT(res.nfrontiers >= 1);
 	tr_explore_release(&res);
-	tr_merged_release(&m);
+	xmodel_release(&m);
 	unload(&r);
 }
 
@@ -294,9 +310,9 @@ static void test_waitany_choice(void)
 		NULL,
 	};
 	struct run r;
-	struct tr_merged m;
+	struct xmodel m;
 	struct tr_explore_result res;
-	struct tr_path pt;
+	struct xpath pt;
 	struct mpiv_traceset *sets[1];
 	int i;
 
@@ -307,7 +323,7 @@ static void test_waitany_choice(void)
 	CU_ASSERT_EQUAL(res.frontiers[0].proc, 0);
 	/* the path to it: MPI_Waitany returns request 1 (rank 2's receive) */
 	sets[0] = &r.ts;
-	CU_ASSERT_FATAL(tr_path_of(&m, sets, res.frontiers[0].path, res.frontiers[0].npath, &pt) ==
+	CU_ASSERT_FATAL(xpath_of(&m, sets, res.frontiers[0].path, res.frontiers[0].npath, &pt) ==
 			0);
 	CU_ASSERT_EQUAL_FATAL(pt.steer[0].n, 1);
 	CU_ASSERT_EQUAL(pt.steer[0].d[0].call, MPIV_CALL_Waitany);
@@ -315,13 +331,13 @@ static void test_waitany_choice(void)
 	CU_ASSERT_EQUAL(pt.steer[0].d[0].reqs[0], 1);
 	for (i = 1; i < 3; i++)
 		CU_ASSERT_EQUAL(pt.steer[i].n, 0);
-	tr_path_release(&pt);
+	xpath_release(&pt);
 	tr_explore_release(&res);
-	tr_merged_release(&m);
+	xmodel_release(&m);
 	unload(&r);
 }
 
-/* Which collectives meet depends on the variants: without the translator's marking, the
+/* Which collectives meet depends on the paths: without the translator's marking, the
  * engine finds members at the same place on a communicator calling different collectives,
  * and they never complete. */
 static void test_collective_mismatch(void)
@@ -332,14 +348,14 @@ static void test_collective_mismatch(void)
 		NULL,
 	};
 	struct run r;
-	struct tr_merged m;
+	struct xmodel m;
 	struct tr_explore_result res;
 
 	CU_ASSERT_FATAL(load(mismatch, &r) == 0);
 	CU_ASSERT_FATAL(merge_search(&r, 1, ENG_BUF_INFINITE, &m, &res) == 0);
 	CU_ASSERT_EQUAL(res.nstuck, 1);
 	tr_explore_release(&res);
-	tr_merged_release(&m);
+	xmodel_release(&m);
 	unload(&r);
 }
 

@@ -1,0 +1,976 @@
+/* verify (doc/verify.md, section 2; model.h): the programs of several runs, one model.
+ *
+ * Each run's program of a process (translated for verify: a branch wherever the process
+ * learns an input) is a path of a tree whose nodes are the same calls after the same calls
+ * (a destination or source that follows an input counts as the same call). At a branch, the
+ * runs that passed it took some input and went on some way: to the next branch or end of the
+ * tree. The model's process is that tree laid out as a graph: each branch compares, of the
+ * input in its register, the parts the runs show the process acts on, and goes on in the way
+ * a run that took that input went; an input no run took there is a frontier.
+ *
+ * What a branch compares (doc/verify.md, section 3): what tells apart the ways the runs went
+ * from it (the tag, what the message carried, the source, the request, in that order of
+ * preference, each added while two runs that went different ways took inputs equal in the
+ * parts chosen so far); and, of the parts the call left open (a wildcard source or tag, an
+ * any-completion's request, what a message carried), those no run showed to leave the process
+ * unmoved: where runs took inputs that differ in a part at one branch of a call site and went
+ * the same way, that part is taken not to matter at that call site, anywhere. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "model.h"
+#include "translate.h"
+#include "xalloc.h"
+
+#define DEFAULT_MAXMSG 4096
+
+/* One run's program of the process being merged. */
+struct seq {
+	int run;
+	const struct mpiv_rank_trace *t; /* the run's trace of the process's rank */
+	struct eng_instr *ins;		 /* the run's, not copied */
+	int n;
+	int32_t *node;	   /* per instruction: its node in the tree */
+	int ninputs;	   /* inputs it takes (the highest register number) */
+	int32_t *post;	   /* per input: the instruction that takes it, -1 */
+	int32_t *lastread; /* per input: the last instruction that reads it, -1 */
+	int32_t *made;	   /* per instruction: requests the rank made before its event */
+	int32_t *req;	   /* per instruction: a post's request id, -1 */
+};
+
+/* A run's pass through a node: seq s, its instruction k. */
+struct pass {
+	int s, k;
+};
+
+/* A node of a process's tree: instructions that are the same call after the same calls. */
+struct tnode {
+	int parent, child, sibling; /* -1: none */
+	struct pass *pass;	    /* the runs through it */
+	size_t npass, cappass;
+	int16_t sym; /* a branch: the parts it compares */
+	char last;   /* a reader: no run through it reads its register later */
+	int32_t key; /* a branch: the call site of the call whose input it learns */
+	int32_t instr; /* while laid out: its copy on the path being laid out */
+};
+
+struct tree {
+	struct tnode *n;
+	size_t len, cap;
+};
+
+/* ---- sends and receives that follow an input ---- */
+
+/* One call site's votes: where a send or receive from it had a source input on its
+ * communicator before it, was its peer that source? */
+struct site_vote {
+	int32_t key;
+	int yes, no;
+};
+
+struct votes {
+	struct site_vote *v;
+	size_t n, cap;
+};
+
+static struct site_vote *vote_of(struct votes *vs, int32_t key)
+{
+	size_t i;
+
+	for (i = 0; i < vs->n; i++)
+		if (vs->v[i].key == key)
+			return &vs->v[i];
+	xgrow((void **)&vs->v, &vs->cap, vs->n + 1, sizeof(*vs->v));
+	memset(&vs->v[vs->n], 0, sizeof(vs->v[vs->n]));
+	vs->v[vs->n].key = key;
+	return &vs->v[vs->n++];
+}
+
+/* The instruction that takes input number id (from 0) in ins[0..n), or -1. */
+static int input_post(const struct eng_instr *ins, int n, int id)
+{
+	int i;
+
+	for (i = 0; i < n; i++)
+		if (ins[i].reg == id + 1 && ins[i].op != ENG_BRANCH && ins[i].op != ENG_POST_SEND)
+			return i;
+	return -1;
+}
+
+/* The call site of instruction i's call, the same in every run (0: unknown). */
+static int32_t call_key(const struct mpiv_rank_trace *t, const struct eng_instr *in)
+{
+	if (in->ev < 0 || (size_t)in->ev >= t->nevents)
+		return 0;
+	return tr_site_key(t, mpiv_trace_event(t, (size_t)in->ev)->site);
+}
+
+/* Walk the posts of ins[0..n): for each send or receive that names its peer, the last source
+ * input learnt before it (a wildcard receive's or probe's, or the peer of the request an
+ * any-completion returned), if on the post's communicator. vote: count; else mark the posts of
+ * the call sites that follow. */
+static void follow_inputs(const struct mpiv_rank_trace *t, struct eng_instr *ins, int n,
+			  struct votes *vs, int vote)
+{
+	int i, src = 0, comm = -1, id = -1;
+
+	for (i = 0; i < n; i++) {
+		struct eng_instr *in = &ins[i];
+		int recv = in->op == ENG_POST_RECV;
+		int32_t key;
+
+		if (vote && (in->op == ENG_POST_SEND || recv)) { /* decided afresh each time */
+			in->sym &= (int16_t)~(ENG_IN_SOURCE | ENG_IN_LAST);
+			if (recv)
+				in->rreg = 0;
+			else
+				in->reg = 0;
+		}
+		if (in->op == ENG_BRANCH && in->a >= 0 && in->list[1] != TR_NO_INPUT) {
+			int x = input_post(ins, n, in->a);
+
+			if (x >= 0 && ins[x].op == ENG_WAITANY && in->list[4] >= 0 && in->list[4] < n) {
+				src = in->list[1];
+				comm = ins[in->list[4]].b;
+				id = in->a;
+			} else if (x >= 0 && ins[x].op != ENG_WAITANY && ins[x].a == ENG_ANY) {
+				src = in->list[1];
+				comm = ins[x].b;
+				id = in->a;
+			}
+			continue;
+		}
+		if ((in->op != ENG_POST_SEND && !recv) || in->a < 0 || id < 0 || in->b != comm)
+			continue;
+		key = 2 * call_key(t, in) + recv;
+		if (vote) {
+			struct site_vote *v = vote_of(vs, key);
+
+			v->yes += in->a == src;
+			v->no += in->a != src;
+		} else if (in->a == src) {
+			struct site_vote *v = vote_of(vs, key);
+
+			if (!v->yes || v->no)
+				continue;
+			in->sym |= ENG_IN_SOURCE;
+			if (recv)
+				in->rreg = id + 1;
+			else
+				in->reg = id + 1;
+		}
+	}
+}
+
+/* ---- the tree of a process's runs ---- */
+
+/* Do two instructions make the same call, whatever inputs they took? */
+static int same_call(const struct eng_instr *x, const struct eng_instr *y)
+{
+	int follows = (x->op == ENG_POST_SEND || x->op == ENG_POST_RECV) && (x->sym & ENG_IN_SOURCE);
+
+	if (x->op != y->op || x->reg != y->reg)
+		return 0;
+	if (x->op == ENG_BRANCH)
+		return x->a == y->a;
+	/* an any-completion of the same array, whatever it held then (ENG_WAIT_LIVE) */
+	if (x->op == ENG_WAITANY && x->reg > 0)
+		return x->d == y->d;
+	/* sym is a collective's call too (they share storage) */
+	if (x->sym != y->sym || x->b != y->b || x->c != y->c || x->d != y->d ||
+	    (x->op == ENG_POST_SEND && x->site != y->site) ||
+	    (x->op == ENG_POST_RECV && x->rreg != y->rreg))
+		return 0;
+	if (!follows && x->a != y->a)
+		return 0;
+	if (!ENG_LISTED(x->op))
+		return x->bytes == y->bytes;
+	return x->n == y->n &&
+	       (x->n == 0 || !memcmp(x->list, y->list, (size_t)x->n * sizeof(*x->list)));
+}
+
+/* The child of parent (-1: a root) that makes the call in, added if there is none. */
+static int tree_child(struct tree *t, const struct seq *v, int parent, const struct eng_instr *in)
+{
+	int c = parent < 0 ? (t->len ? 0 : -1) : t->n[parent].child, prev = -1;
+
+	for (; c >= 0; prev = c, c = t->n[c].sibling) {
+		const struct pass *p = &t->n[c].pass[0];
+
+		if (same_call(&v[p->s].ins[p->k], in))
+			return c;
+	}
+	xgrow((void **)&t->n, &t->cap, t->len + 1, sizeof(*t->n));
+	c = (int)t->len++;
+	memset(&t->n[c], 0, sizeof(t->n[c]));
+	t->n[c].parent = parent;
+	t->n[c].child = -1;
+	t->n[c].sibling = -1;
+	t->n[c].last = 1;
+	if (prev >= 0)
+		t->n[prev].sibling = c;
+	else if (parent >= 0)
+		t->n[parent].child = c;
+	return c;
+}
+
+static void add_pass(struct tnode *nd, int s, int k)
+{
+	xgrow((void **)&nd->pass, &nd->cappass, nd->npass + 1, sizeof(*nd->pass));
+	nd->pass[nd->npass].s = s;
+	nd->pass[nd->npass++].k = k;
+}
+
+/* Where run s goes on from its instruction k (a branch): its next branch or its end. */
+static int way_of(const struct seq *v, int s, int k)
+{
+	int j;
+
+	for (j = k + 1; j < v[s].n - 1 && v[s].ins[j].op != ENG_BRANCH; j++)
+		;
+	return j;
+}
+
+/* The node of way_of(): ways of different runs are the same where their nodes are. */
+static int way_node(const struct seq *v, const struct pass *p)
+{
+	return v[p->s].node[way_of(v, p->s, p->k)];
+}
+
+/* ---- what a branch compares ---- */
+
+/* Is node nd a branch on an input (not the start's, which compares nothing)? */
+static int is_learning(const struct seq *v, const struct tnode *nd)
+{
+	const struct eng_instr *in = &v[nd->pass[0].s].ins[nd->pass[0].k];
+
+	return in->op == ENG_BRANCH && in->a >= 0;
+}
+
+/* The parts in which two inputs (a branch's way words 1..4) differ. */
+static int input_diff(const int32_t *a, const int32_t *b)
+{
+	return (a[0] != b[0] ? ENG_IN_SOURCE : 0) | (a[1] != b[1] ? ENG_IN_TAG : 0) |
+	       (a[2] != b[2] ? ENG_IN_SITE : 0) | (a[3] != b[3] ? ENG_IN_REQ : 0);
+}
+
+/* The input run p took at its branch. */
+static const int32_t *pass_input(const struct seq *v, const struct pass *p)
+{
+	return &v[p->s].ins[p->k].list[1];
+}
+
+/* The parts a branch must compare to tell apart the ways its runs went, as far as any part
+ * does: added one at a time, each the part that tells apart most of the pairs still alike,
+ * in the order of preference on a tie. */
+static int required_parts(const struct seq *v, const struct tnode *nd)
+{
+	static const int order[] = {ENG_IN_TAG, ENG_IN_SITE, ENG_IN_SOURCE, ENG_IN_REQ};
+	int req = 0, k;
+	size_t i, j;
+
+	for (;;) {
+		int best = 0, most = 0;
+
+		for (k = 0; k < 4; k++) {
+			int part = order[k], count = 0;
+
+			if (req & part)
+				continue;
+			for (i = 0; i < nd->npass; i++)
+				for (j = i + 1; j < nd->npass; j++) {
+					const struct pass *a = &nd->pass[i], *b = &nd->pass[j];
+					int d = input_diff(pass_input(v, a), pass_input(v, b));
+
+					if (way_node(v, a) != way_node(v, b) && !(d & req) &&
+					    (d & part))
+						count++;
+				}
+			if (count > most) {
+				most = count;
+				best = part;
+			}
+		}
+		if (!best)
+			return req;
+		req |= best;
+	}
+}
+
+/* A call site's pooled knowledge: parts some branch of it needs, and parts in which runs'
+ * inputs differed at one branch while they went the same way. */
+struct site_parts {
+	int32_t key;
+	int needed, unmoved;
+};
+
+static struct site_parts *parts_of(struct site_parts **sp, size_t *n, size_t *cap, int32_t key)
+{
+	size_t i;
+
+	for (i = 0; i < *n; i++)
+		if ((*sp)[i].key == key)
+			return &(*sp)[i];
+	xgrow((void **)sp, cap, *n + 1, sizeof(**sp));
+	memset(&(*sp)[*n], 0, sizeof(**sp));
+	(*sp)[*n].key = key;
+	return &(*sp)[(*n)++];
+}
+
+/* ---- registers ---- */
+
+/* The smallest number of registers that lets input i use register i mod R in every run: no
+ * two inputs R apart are held at once. */
+static int registers(const struct seq *v, int nv)
+{
+	int most = 1, r, w, i;
+
+	for (w = 0; w < nv; w++)
+		if (v[w].ninputs > most)
+			most = v[w].ninputs;
+	for (r = 1; r < most; r++) {
+		int ok = 1;
+
+		for (w = 0; ok && w < nv; w++)
+			for (i = 0; ok && i + r < v[w].ninputs; i++) {
+				const int32_t *take = v[w].post, *rd = v[w].lastread;
+				int j = i + r;
+				int end = rd[i] > take[i] ? rd[i] : take[i];
+				int endj = rd[j] > take[j] ? rd[j] : take[j];
+
+				/* the two are held at once: their times overlap (receives' inputs
+				 * are taken as their requests complete, in any order) */
+				if (take[i] >= 0 && take[j] >= 0 && take[j] <= end && take[i] <= endj)
+					ok = 0;
+			}
+		if (ok)
+			return r;
+	}
+	return most;
+}
+
+/* The register instruction k of run v reads (an input number, from 0), or -1: a branch reads
+ * its own, a post that follows an input the input's. */
+static int32_t reads(const struct seq *v, int k)
+{
+	const struct eng_instr *in = &v->ins[k];
+
+	if (in->op == ENG_BRANCH && in->a >= 0 && k > 0)
+		return in->a;
+	if (in->op == ENG_POST_SEND && (in->sym & ENG_IN_SOURCE))
+		return in->reg - 1;
+	if (in->op == ENG_POST_RECV && (in->sym & ENG_IN_SOURCE))
+		return in->rreg - 1;
+	return -1;
+}
+
+/* Fill run v's tables: its inputs, where each is taken and last read, and its requests. */
+static void run_tables(struct seq *v)
+{
+	const struct mpiv_rank_trace *t = v->t;
+	int32_t next = 0, r;
+	size_t e = 0;
+	int k, i;
+
+	for (k = 0; k < v->n; k++)
+		if (v->ins[k].reg > v->ninputs && v->ins[k].op != ENG_POST_SEND &&
+		    v->ins[k].op != ENG_BRANCH)
+			v->ninputs = v->ins[k].reg;
+	v->post = xmalloc((size_t)(v->ninputs + 1) * sizeof(int32_t));
+	v->lastread = xmalloc((size_t)(v->ninputs + 1) * sizeof(int32_t));
+	v->made = xmalloc((size_t)v->n * sizeof(int32_t));
+	v->req = xmalloc((size_t)v->n * sizeof(int32_t));
+	for (i = 0; i < v->ninputs; i++)
+		v->post[i] = v->lastread[i] = -1;
+	for (k = 0; k < v->n; k++) {
+		const struct eng_instr *in = &v->ins[k];
+
+		/* where an input is taken: a probe's or an any-completion's there, a receive's
+		 * where its request completes (the engine's live_release()) */
+		if ((in->op == ENG_PROBE || in->op == ENG_WAITANY) && in->reg > 0 &&
+		    v->post[in->reg - 1] < 0)
+			v->post[in->reg - 1] = k;
+		if ((in->op == ENG_WAIT || in->op == ENG_WAIT_SOME ||
+		     (in->op == ENG_WAITANY && !in->reg)))
+			for (i = 0; i < in->n; i++) {
+				const struct eng_instr *x = &v->ins[in->list[i]];
+
+				if (x->op == ENG_POST_RECV && x->reg > 0 && v->post[x->reg - 1] < 0)
+					v->post[x->reg - 1] = k;
+			}
+		r = reads(v, k);
+		if (r >= 0 && r < v->ninputs && v->lastread[r] < k)
+			v->lastread[r] = k;
+		/* the requests made before the event: the recorder numbers them in order */
+		for (; in->ev >= 0 && e < (size_t)in->ev && e < t->nevents; e++) {
+			const struct mpiv_event *ev = mpiv_trace_event(t, e);
+			uint32_t j;
+
+			for (j = 0; j < ev->nreqs; j++)
+				if (ev->reqs[j].req >= next)
+					next = ev->reqs[j].req + 1;
+		}
+		v->made[k] = next;
+		v->req[k] = -1;
+		if ((in->op == ENG_POST_SEND || in->op == ENG_POST_RECV || in->op == ENG_ICOLL ||
+		     in->op == ENG_GREQ) &&
+		    in->ev >= 0 && (size_t)in->ev < t->nevents) {
+			const struct mpiv_event *ev = mpiv_trace_event(t, (size_t)in->ev);
+			int j = 0, x;
+
+			/* the j-th post of its event is its j-th request (MPI_Startall) */
+			for (x = k - 1; x >= 0 && v->ins[x].ev == in->ev; x--)
+				j += v->ins[x].op == ENG_POST_SEND || v->ins[x].op == ENG_POST_RECV ||
+				     v->ins[x].op == ENG_ICOLL || v->ins[x].op == ENG_GREQ;
+			if ((uint32_t)j < ev->nreqs)
+				v->req[k] = ev->reqs[j].req;
+		}
+	}
+}
+
+/* ---- laying a process out ---- */
+
+/* Does in post a request? */
+static int is_post(const struct eng_instr *in)
+{
+	return in->op == ENG_POST_SEND || in->op == ENG_POST_RECV || in->op == ENG_ICOLL ||
+	       in->op == ENG_GREQ;
+}
+
+static int in_keys(const int32_t *keys, int n, int32_t key)
+{
+	int i;
+
+	for (i = 0; i < n; i++)
+		if (keys[i] == key)
+			return 1;
+	return 0;
+}
+
+/* One process being laid out as a graph, with the tables of model.h beside it. */
+struct layout {
+	struct seq *v;
+	struct tree *t;
+	struct eng_prog *out; /* whose blocks hold the lists */
+	int nregs;
+	struct eng_instr *ins;
+	int32_t *run, *made, *req, *anchor, *from;
+	char *starts;
+	size_t n, cap, capside[6];
+};
+
+/* A register number (from 1, 0 none) of the runs' numbering in the model's. */
+static int32_t renumber(const struct layout *L, int32_t reg)
+{
+	return reg > 0 ? (reg - 1) % L->nregs + 1 : reg;
+}
+
+/* The model's instruction of run s's instruction x: the copy on the path being laid out. */
+static int32_t mapped(const struct layout *L, int s, int32_t x)
+{
+	return L->t->n[L->v[s].node[x]].instr;
+}
+
+/* An any-completion's list: the posts any run's passed it, on the path being laid out. */
+static void union_list(struct layout *L, const struct tnode *nd, struct eng_instr *in)
+{
+	int32_t *l = NULL;
+	size_t n = 0, cap = 0, p;
+	int j;
+
+	for (p = 0; p < nd->npass; p++) {
+		const struct eng_instr *w = &L->v[nd->pass[p].s].ins[nd->pass[p].k];
+
+		for (j = 0; j < w->n; j++) {
+			int32_t x = mapped(L, nd->pass[p].s, w->list[j]);
+			size_t i;
+
+			for (i = 0; i < n && l[i] != x; i++)
+				;
+			if (i < n)
+				continue;
+			xgrow((void **)&l, &cap, n + 1, sizeof(*l));
+			l[n++] = x;
+		}
+	}
+	in->sym = ENG_WAIT_LIVE;
+	in->n = (int32_t)n;
+	in->d = 1;
+	in->list = xcheck(eng_list_alloc(L->out, n), n * sizeof(*l));
+	memcpy(in->list, l, n * sizeof(*l));
+	free(l);
+}
+
+/* Lay out run s's instruction k (of tree node nd) as the model's next instruction. */
+static int emit(struct layout *L, int s, int k)
+{
+	const struct seq *v = &L->v[s];
+	struct tnode *nd = &L->t->n[v->node[k]];
+	struct eng_instr *in;
+	int i = (int)L->n, j;
+
+	xgrow((void **)&L->ins, &L->cap, L->n + 1, sizeof(*L->ins));
+	xgrow((void **)&L->run, &L->capside[0], L->n + 1, sizeof(*L->run));
+	xgrow((void **)&L->made, &L->capside[1], L->n + 1, sizeof(*L->made));
+	xgrow((void **)&L->req, &L->capside[2], L->n + 1, sizeof(*L->req));
+	xgrow((void **)&L->anchor, &L->capside[3], L->n + 1, sizeof(*L->anchor));
+	xgrow((void **)&L->starts, &L->capside[4], L->n + 1, sizeof(*L->starts));
+	xgrow((void **)&L->from, &L->capside[5], L->n + 1, sizeof(*L->from));
+	in = &L->ins[L->n++];
+	*in = v->ins[k];
+	L->run[i] = v->run;
+	L->made[i] = v->made[k];
+	L->req[i] = v->req[k];
+	L->anchor[i] = 0;
+	L->from[i] = -1;
+	L->starts[i] = 0;
+	nd->instr = i;
+	if (in->op == ENG_POST_SEND || (in->op != ENG_BRANCH && in->op != ENG_POST_RECV))
+		in->reg = renumber(L, in->reg);
+	if (in->op == ENG_POST_RECV) {
+		in->reg = renumber(L, in->reg);
+		in->rreg = renumber(L, in->rreg);
+	}
+	if ((in->op == ENG_POST_SEND || in->op == ENG_POST_RECV) && (in->sym & ENG_IN_SOURCE) &&
+	    nd->last)
+		in->sym |= ENG_IN_LAST;
+	if (in->op == ENG_BRANCH) {
+		in->a = in->a >= 0 ? in->a % L->nregs : -1;
+		in->sym = (int16_t)(nd->sym | (k > 0 && in->a >= 0 && nd->last ? ENG_IN_LAST : 0));
+		in->list = NULL; /* its ways on: layout_branch() */
+		in->n = 0;
+	} else if (in->op == ENG_WAITANY && in->reg > 0) {
+		union_list(L, nd, in);
+	} else if (in->op == ENG_WAIT || in->op == ENG_WAITANY || in->op == ENG_WAIT_SOME) {
+		int32_t *l = xcheck(eng_list_alloc(L->out, (size_t)in->n),
+				    (size_t)in->n * sizeof(*l));
+
+		for (j = 0; j < in->n; j++)
+			l[j] = mapped(L, s, v->ins[k].list[j]);
+		in->list = l;
+	} else if (ENG_LISTED(in->op) && in->n) {
+		int32_t *l = xcheck(eng_list_alloc(L->out, (size_t)in->n),
+				    (size_t)in->n * sizeof(*l));
+
+		memcpy(l, v->ins[k].list, (size_t)in->n * sizeof(*l));
+		in->list = l;
+	} else if (in->op == ENG_GREQ_DONE) {
+		in->a = mapped(L, s, in->a);
+	}
+	return i;
+}
+
+/* Lay out the ways on of branch node b (laid out already): for each next branch or end its
+ * runs went to, the instructions of the first run that went there, up to it; then the
+ * branch's list: a way for each input, in the parts it compares, a run took to there. */
+static void layout_branch(struct layout *L, int b)
+{
+	const struct tnode *nd = &L->t->n[b];
+	int bi = nd->instr, sym = nd->sym & ENG_IN_PARTS;
+	int32_t *way = xmalloc(nd->npass * sizeof(*way)), *target = xmalloc(nd->npass * sizeof(*target));
+	int32_t *l = xmalloc(nd->npass * ENG_BRANCH_WORDS * sizeof(*l));
+	size_t p, q, nl = 0;
+
+	for (p = 0; p < nd->npass; p++)
+		way[p] = way_node(L->v, &nd->pass[p]);
+	for (p = 0; p < nd->npass; p++) {
+		const struct pass *a = &nd->pass[p];
+		int j, end = way_of(L->v, a->s, a->k);
+
+		for (q = 0; q < p && way[q] != way[p]; q++)
+			;
+		if (q < p) { /* laid out by the first pass that went there */
+			target[p] = target[q];
+			continue;
+		}
+		target[p] = (int32_t)L->n;
+		for (j = a->k + 1; j <= end; j++)
+			emit(L, a->s, j);
+		L->starts[target[p]] = 1;
+		L->anchor[target[p]] = L->v[a->s].made[a->k];
+		L->from[target[p]] = L->v[a->s].ins[a->k].ev;
+		if (L->ins[L->n - 1].op == ENG_BRANCH)
+			layout_branch(L, way[p]);
+	}
+	/* one way per input, in the parts compared, and target */
+	for (p = 0; p < nd->npass; p++) {
+		const int32_t *in = pass_input(L->v, &nd->pass[p]);
+
+		for (q = 0; q < nl; q += ENG_BRANCH_WORDS)
+			if (l[q] == target[p] && !(input_diff(&l[q + 1], in) & sym))
+				break;
+		if (q < nl)
+			continue;
+		l[nl] = target[p];
+		memcpy(&l[nl + 1], in, (ENG_BRANCH_WORDS - 1) * sizeof(*l));
+		nl += ENG_BRANCH_WORDS;
+	}
+	L->ins[bi].n = (int32_t)nl;
+	L->ins[bi].list = xcheck(eng_list_alloc(L->out, nl), nl * sizeof(*l));
+	memcpy(L->ins[bi].list, l, nl * sizeof(*l));
+	free(l);
+	free(way);
+	free(target);
+}
+
+/* ---- one model ---- */
+
+/* Can the programs of several runs be one model? Their communicators must be the same;
+ * one-sided calls and threads are not merged yet (their instructions name other processes'
+ * instructions, which differ from run to run). */
+static const char *unmergeable(struct eng_prog *const *progs, int nruns)
+{
+	int i, c, q, k;
+
+	for (i = 0; i < nruns; i++) {
+		const struct eng_prog *p = progs[i];
+
+		if (p->nprocs != p->nranks)
+			return "ranks call MPI from several threads";
+		if (p->nlocks)
+			return "the program takes window locks";
+		for (q = 0; q < p->nprocs; q++)
+			for (k = 0; k < p->nins[q]; k++)
+				if (ENG_WIN_OP(p->ins[q][k].op))
+					return "the program uses one-sided synchronisation";
+		if (p->nranks != progs[0]->nranks || p->ncomms != progs[0]->ncomms)
+			return "the runs made different communicators";
+		for (c = 0; c < p->ncomms; c++)
+			if (p->comms[c].n != progs[0]->comms[c].n ||
+			    memcmp(p->comms[c].members, progs[0]->comms[c].members,
+				   (size_t)p->comms[c].n * sizeof(int32_t)))
+				return "the runs made different communicators";
+	}
+	return NULL;
+}
+
+/* Process q of every run: its runs' tables and its tree, each run's instructions its nodes. */
+static void build_tree(struct eng_prog *const *progs, struct mpiv_traceset *const *sets,
+		       int nruns, int q, struct seq *v, struct tree *t)
+{
+	int s, k;
+
+	memset(t, 0, sizeof(*t));
+	for (s = 0; s < nruns; s++) {
+		int parent = -1;
+
+		memset(&v[s], 0, sizeof(v[s]));
+		v[s].run = s;
+		v[s].t = &sets[s]->ranks[progs[s]->proc_rank[q]];
+		v[s].ins = progs[s]->ins[q];
+		v[s].n = progs[s]->nins[q];
+		v[s].node = xmalloc((size_t)v[s].n * sizeof(*v[s].node));
+		run_tables(&v[s]);
+		for (k = 0; k < v[s].n; k++) {
+			parent = tree_child(t, v, parent, &v[s].ins[k]);
+			v[s].node[k] = parent;
+			add_pass(&t->n[parent], s, k);
+		}
+	}
+	/* a reader is the last of its register where no run through it reads that later */
+	for (k = 0; k < (int)t->len; k++) {
+		struct tnode *nd = &t->n[k];
+		size_t p;
+
+		for (p = 0; p < nd->npass; p++) {
+			const struct seq *w = &v[nd->pass[p].s];
+			int32_t r = reads(w, nd->pass[p].k);
+
+			if (r >= 0 && r < w->ninputs && w->lastread[r] > nd->pass[p].k)
+				nd->last = 0;
+		}
+		if (is_learning(v, nd)) {
+			const struct pass *p0 = &nd->pass[0];
+			int x = input_post(v[p0->s].ins, v[p0->s].n, v[p0->s].ins[p0->k].a);
+
+			nd->key = x >= 0 ? call_key(v[p0->s].t, &v[p0->s].ins[x]) : 0;
+		}
+	}
+}
+
+/* What each branch of every process compares: what tells its runs' ways apart, and of the
+ * parts its call left open those no run showed to leave the process unmoved at that call
+ * site (the knowledge of a call site pooled over every process and branch). */
+static void choose_parts(struct seq *const *vs, struct tree *trees, int nprocs)
+{
+	struct site_parts *sp = NULL, *x;
+	size_t nsp = 0, capsp = 0, k, i, j;
+	int q;
+
+	for (q = 0; q < nprocs; q++)
+		for (k = 0; k < trees[q].len; k++) {
+			struct tnode *nd = &trees[q].n[k];
+
+			if (!is_learning(vs[q], nd))
+				continue;
+			nd->sym = (int16_t)required_parts(vs[q], nd);
+			x = parts_of(&sp, &nsp, &capsp, nd->key);
+			x->needed |= nd->sym;
+			for (i = 0; i < nd->npass; i++)
+				for (j = i + 1; j < nd->npass; j++) {
+					const struct pass *a = &nd->pass[i], *b = &nd->pass[j];
+
+					if (way_node(vs[q], a) == way_node(vs[q], b))
+						x->unmoved |= input_diff(pass_input(vs[q], a),
+									 pass_input(vs[q], b));
+				}
+		}
+	for (q = 0; q < nprocs; q++)
+		for (k = 0; k < trees[q].len; k++) {
+			struct tnode *nd = &trees[q].n[k];
+			const struct pass *p0 = &nd->pass[0];
+			int open;
+
+			if (!is_learning(vs[q], nd))
+				continue;
+			open = vs[q][p0->s].ins[p0->k].sym & ENG_IN_PARTS;
+			x = parts_of(&sp, &nsp, &capsp, nd->key);
+			nd->sym = (int16_t)(nd->sym | (open & ~(x->unmoved & ~x->needed)));
+		}
+	free(sp);
+}
+
+/* The call site of the model's instruction i (laid out from some run's). */
+static int32_t instr_key(const struct layout *L, int i)
+{
+	return call_key(L->v[L->run[i]].t, &L->ins[i]);
+}
+
+/* An any-completion waits for the live requests of the array the program passed it; which
+ * requests those are depends on the path (the requests of the workers that answered, reposted
+ * for them). Its list names every post of the process made at the calls that made the
+ * requests the runs' arrays held there. */
+static void widen_live_waits(struct layout *L)
+{
+	int i, j, k;
+
+	for (i = 0; i < (int)L->n; i++) {
+		struct eng_instr *w = &L->ins[i];
+		int32_t *keys, *l;
+		int nkeys = 0, n = 0;
+
+		if (!(w->op == ENG_WAITANY || w->op == ENG_WAIT) || !(w->sym & ENG_WAIT_LIVE))
+			continue;
+		keys = xmalloc((size_t)w->n * sizeof(*keys));
+		for (j = 0; j < w->n; j++) {
+			int32_t key = instr_key(L, w->list[j]);
+
+			for (k = 0; k < nkeys && keys[k] != key; k++)
+				;
+			if (k == nkeys)
+				keys[nkeys++] = key;
+		}
+		for (k = 0; k < (int)L->n; k++)
+			n += is_post(&L->ins[k]) && in_keys(keys, nkeys, instr_key(L, k));
+		l = xcheck(eng_list_alloc(L->out, (size_t)n), (size_t)n * sizeof(*l));
+		for (k = 0, n = 0; k < (int)L->n; k++)
+			if (is_post(&L->ins[k]) && in_keys(keys, nkeys, instr_key(L, k)))
+				l[n++] = k;
+		w->list = l;
+		w->n = n;
+		free(keys);
+	}
+}
+
+/* Lay process q of m out from its tree. */
+static void layout_proc(struct xmodel *m, struct seq *v, int nv, struct tree *t, int nregs, int q)
+{
+	struct layout L;
+
+	memset(&L, 0, sizeof(L));
+	L.v = v;
+	L.t = t;
+	L.out = &m->prog;
+	L.nregs = nregs;
+	/* the start, every run's first instruction: a branch on no input */
+	emit(&L, 0, 0);
+	layout_branch(&L, v[0].node[0]);
+	widen_live_waits(&L);
+	m->prog.ins[q] = L.ins;
+	m->prog.nins[q] = (int32_t)L.n;
+	m->run[q] = L.run;
+	m->made[q] = L.made;
+	m->req[q] = L.req;
+	m->anchor[q] = L.anchor;
+	m->from[q] = L.from;
+	m->starts[q] = L.starts;
+	(void)nv;
+}
+
+/* A run's program, as it is, is its own model: for what cannot be merged (threads, one-sided
+ * synchronisation), whose instructions name other processes' instructions. */
+static void copy_proc(struct xmodel *m, struct seq *v, int q)
+{
+	struct eng_instr *ins = xmalloc((size_t)v->n * sizeof(*ins));
+	int k;
+
+	for (k = 0; k < v->n; k++) {
+		ins[k] = v->ins[k];
+		if (ENG_LISTED(ins[k].op) && ins[k].n) {
+			ins[k].list = xcheck(eng_list_alloc(&m->prog, (size_t)ins[k].n),
+					     (size_t)ins[k].n * sizeof(int32_t));
+			memcpy(ins[k].list, v->ins[k].list, (size_t)ins[k].n * sizeof(int32_t));
+		}
+	}
+	m->prog.ins[q] = ins;
+	m->prog.nins[q] = v->n;
+	m->run[q] = xcalloc((size_t)v->n, sizeof(int32_t));
+	m->made[q] = xmalloc((size_t)v->n * sizeof(int32_t));
+	m->req[q] = xmalloc((size_t)v->n * sizeof(int32_t));
+	memcpy(m->made[q], v->made, (size_t)v->n * sizeof(int32_t));
+	memcpy(m->req[q], v->req, (size_t)v->n * sizeof(int32_t));
+	m->anchor[q] = xcalloc((size_t)v->n, sizeof(int32_t));
+	m->from[q] = xcalloc((size_t)v->n, sizeof(int32_t));
+	m->starts[q] = xcalloc((size_t)v->n, 1);
+}
+
+static void seqs_release(struct seq *v, int nv, struct tree *t)
+{
+	size_t k;
+	int s;
+
+	for (s = 0; s < nv; s++) {
+		free(v[s].node);
+		free(v[s].post);
+		free(v[s].lastread);
+		free(v[s].made);
+		free(v[s].req);
+	}
+	for (k = 0; t && k < t->len; k++)
+		free(t->n[k].pass);
+	if (t)
+		free(t->n);
+}
+
+int xmodel_build(struct eng_prog *const *progs, struct mpiv_traceset *const *sets, int nruns,
+		 struct xmodel *m, struct mpiv_error *err)
+{
+	struct eng_prog *out = &m->prog;
+	struct seq **vs;
+	struct tree *trees;
+	struct votes votes;
+	const char *why;
+	int i, q, k, c, nregs = 1, copy;
+	long sends = 0;
+
+	memset(m, 0, sizeof(*m));
+	if (nruns < 1)
+		return mpiv_error_set(err, MPIV_EXIT_TOOL, NULL, -1, -1, "no run to merge");
+	why = nruns > 1 ? unmergeable(progs, nruns) : NULL;
+	if (why)
+		return mpiv_error_set(err, MPIV_EXIT_BAD_INPUT, NULL, -1, -1,
+				      "the runs cannot be one model: %s", why);
+	/* one run alone is its own model, whatever it does */
+	copy = nruns == 1 && unmergeable(progs, 1);
+	/* destinations and sources that follow inputs, decided by call site over every run */
+	memset(&votes, 0, sizeof(votes));
+	for (k = 1; k >= 0; k--)
+		for (i = 0; i < nruns; i++)
+			for (q = 0; q < progs[i]->nprocs; q++)
+				follow_inputs(&sets[i]->ranks[progs[i]->proc_rank[q]],
+					      progs[i]->ins[q], progs[i]->nins[q], &votes, k);
+	free(votes.v);
+
+	out->verify = 1;
+	out->nranks = progs[0]->nranks;
+	out->nprocs = progs[0]->nprocs;
+	out->ncomms = progs[0]->ncomms;
+	out->comms = xcalloc((size_t)out->ncomms, sizeof(*out->comms));
+	for (c = 0; c < out->ncomms; c++) {
+		out->comms[c].n = progs[0]->comms[c].n;
+		out->comms[c].members = xcalloc((size_t)out->comms[c].n + 1, sizeof(int32_t));
+		memcpy(out->comms[c].members, progs[0]->comms[c].members,
+		       (size_t)out->comms[c].n * sizeof(int32_t));
+	}
+	out->proc_rank = xcalloc((size_t)out->nprocs, sizeof(*out->proc_rank));
+	out->proc_thread = xcalloc((size_t)out->nprocs, sizeof(*out->proc_thread));
+	out->rank_proc = xcalloc((size_t)out->nranks + 1, sizeof(*out->rank_proc));
+	memcpy(out->proc_rank, progs[0]->proc_rank, (size_t)out->nprocs * sizeof(int32_t));
+	memcpy(out->proc_thread, progs[0]->proc_thread, (size_t)out->nprocs * sizeof(int32_t));
+	memcpy(out->rank_proc, progs[0]->rank_proc, (size_t)(out->nranks + 1) * sizeof(int32_t));
+	out->ins = xcalloc((size_t)out->nprocs, sizeof(*out->ins));
+	out->nins = xcalloc((size_t)out->nprocs, sizeof(*out->nins));
+	out->locks = xcalloc((size_t)progs[0]->nlocks + 1, sizeof(*out->locks));
+	if (nruns == 1 && progs[0]->nlocks) {
+		out->nlocks = progs[0]->nlocks;
+		memcpy(out->locks, progs[0]->locks, (size_t)out->nlocks * sizeof(*out->locks));
+	}
+	m->nruns = nruns;
+	m->run = xcalloc((size_t)out->nprocs, sizeof(*m->run));
+	m->made = xcalloc((size_t)out->nprocs, sizeof(*m->made));
+	m->req = xcalloc((size_t)out->nprocs, sizeof(*m->req));
+	m->anchor = xcalloc((size_t)out->nprocs, sizeof(*m->anchor));
+	m->from = xcalloc((size_t)out->nprocs, sizeof(*m->from));
+	m->starts = xcalloc((size_t)out->nprocs, sizeof(*m->starts));
+	vs = xcalloc((size_t)out->nprocs, sizeof(*vs));
+	trees = xcalloc((size_t)out->nprocs, sizeof(*trees));
+	for (q = 0; q < out->nprocs; q++) {
+		vs[q] = xcalloc((size_t)nruns, sizeof(**vs));
+		build_tree(progs, sets, nruns, q, vs[q], &trees[q]);
+		k = registers(vs[q], nruns);
+		nregs = k > nregs ? k : nregs;
+	}
+	if (!copy)
+		choose_parts(vs, trees, out->nprocs);
+	out->nregs = copy ? progs[0]->nregs : nregs;
+	for (q = 0; q < out->nprocs; q++) {
+		if (copy)
+			copy_proc(m, &vs[q][0], q);
+		else
+			layout_proc(m, vs[q], nruns, &trees[q], nregs, q);
+		seqs_release(vs[q], nruns, &trees[q]);
+		free(vs[q]);
+	}
+	free(vs);
+	free(trees);
+	/* sizes: the most any run needed; messages in flight: every send of a process's runs */
+	out->maxlive = 1;
+	for (i = 0; i < nruns; i++) {
+		if (progs[i]->maxlive > out->maxlive)
+			out->maxlive = progs[i]->maxlive;
+		if (progs[i]->bsend_overhead > out->bsend_overhead)
+			out->bsend_overhead = progs[i]->bsend_overhead;
+	}
+	for (q = 0; q < out->nprocs; q++) {
+		long most = 0;
+
+		for (i = 0; i < nruns; i++) {
+			long n = 0;
+
+			for (k = 0; k < progs[i]->nins[q]; k++)
+				n += progs[i]->ins[q][k].op == ENG_POST_SEND;
+			most = n > most ? n : most;
+		}
+		sends += most;
+	}
+	out->buffering = progs[0]->buffering;
+	out->eager = progs[0]->eager;
+	out->maxmsg = DEFAULT_MAXMSG;
+	if (sends < out->maxmsg)
+		out->maxmsg = sends > 0 ? (int)sends : 1;
+	eng_layout(out);
+	return 0;
+}
+
+void xmodel_release(struct xmodel *m)
+{
+	int q;
+
+	for (q = 0; m->run && q < m->prog.nprocs; q++) {
+		free(m->run[q]);
+		free(m->made[q]);
+		free(m->req[q]);
+		free(m->anchor[q]);
+		free(m->from[q]);
+		free(m->starts[q]);
+	}
+	free(m->run);
+	free(m->made);
+	free(m->req);
+	free(m->anchor);
+	free(m->from);
+	free(m->starts);
+	eng_prog_release(&m->prog);
+	memset(m, 0, sizeof(*m));
+}

@@ -1,0 +1,252 @@
+/* verify (model.h): a path of the model, as a run of the program must take it. The path is run
+ * on the engine with an observer that notes every instruction each process executes and every
+ * input it takes. A process's instructions come in stretches of one run's calls (from one
+ * branch to the next); each rank's decisions (enum mpiv_decision, in the order the rank makes
+ * them) are those of the events of each stretch, in that run's trace, with the outcomes the
+ * path took, up to the first one the path leaves open.
+ *
+ * A completion names requests by the recorder's ids, 0, 1, ... in the order the rank made
+ * them: along the path, a stretch of run R's calls that starts where R had made `anchor`
+ * requests, and where the path had made `base`, numbers R's request x base + x - anchor. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "model.h"
+#include "translate.h"
+#include "xalloc.h"
+
+/* What the path did, per process. */
+struct walked {
+	int32_t *seq; /* the instructions executed, in order */
+	size_t n, cap;
+	int32_t *src; /* per instruction: the input's source (or request) taken there */
+	char *has;    /* per instruction: 1 if an input was taken there */
+};
+
+static void on_input(void *ctx, int q, int i, const struct eng_instr *in, const int32_t *v)
+{
+	struct walked *w = &((struct walked *)ctx)[q];
+
+	(void)in;
+	w->src[i] = in->op == ENG_WAITANY ? v[3] : v[0];
+	w->has[i] = 1;
+}
+
+static void on_exec(void *ctx, int q, int i, const struct eng_instr *in)
+{
+	struct walked *w = &((struct walked *)ctx)[q];
+
+	(void)in;
+	xgrow((void **)&w->seq, &w->cap, w->n + 1, sizeof(*w->seq));
+	w->seq[w->n++] = i;
+}
+
+/* The numbering of one process's path: the ids its posts' requests got, as it went. */
+struct numbering {
+	int32_t *id;	      /* per instruction: its post's request, last time it was executed */
+	long base, anchor;    /* the stretch being walked */
+	const int32_t *made;  /* m's tables of the process */
+};
+
+/* The stretch that starts at step j of w: [j, *end), its run. */
+static int stretch(const struct xmodel *m, int q, const struct walked *w, size_t j, size_t *end)
+{
+	size_t k;
+
+	for (k = j + 1; k < w->n && !m->starts[q][w->seq[k]]; k++)
+		;
+	*end = k;
+	return m->run[q][w->seq[j]];
+}
+
+/* The instruction of stretch [j, end) of w that event e made and that takes an input (a
+ * receive, probe or any-completion), or that completes requests (completion: a wait); -1. */
+static int at_event(const struct eng_prog *p, int q, const struct walked *w, size_t j, size_t end,
+		    long e, int completion)
+{
+	size_t k;
+
+	for (k = j; k < end; k++) {
+		const struct eng_instr *in = &p->ins[q][w->seq[k]];
+
+		if (in->ev != e)
+			continue;
+		if (completion ? in->op == ENG_WAIT || in->op == ENG_WAITANY ||
+					 in->op == ENG_WAIT_SOME :
+				 in->reg > 0 && in->op != ENG_POST_SEND && in->op != ENG_BRANCH)
+			return w->seq[k];
+	}
+	return -1;
+}
+
+/* Add decision d to s. */
+static void add_decision(struct mpiv_steer *s, size_t *cap, const struct mpiv_steer_decision *d)
+{
+	xgrow((void **)&s->d, cap, s->n + 1, sizeof(*s->d));
+	s->d[s->n++] = *d;
+}
+
+/* The decisions of events (lo, hi] of run t's trace, stretch [j, end) of w: 1 if they were all
+ * taken (the path goes on past them), 0 at the first the path left open. */
+static int stretch_decisions(const struct xmodel *m, int q, const struct mpiv_rank_trace *t,
+			     const struct walked *w, size_t j, size_t end, long lo, long hi,
+			     const struct numbering *nb, struct mpiv_steer *s, size_t *cap)
+{
+	const struct eng_prog *p = &m->prog;
+	long e;
+
+	for (e = lo + 1; e <= hi && (size_t)e < t->nevents; e++) {
+		const struct mpiv_event *ev = mpiv_trace_event(t, (size_t)e);
+		enum mpiv_decision dk = mpiv_event_decision(ev);
+		struct mpiv_steer_decision d;
+		long at = e;
+		int x;
+
+		if (dk == MPIV_DEC_NONE)
+			continue;
+		memset(&d, 0, sizeof(d));
+		d.call = ev->call;
+		d.comm = MPIV_NONE;
+		d.tag = MPIV_NONE;
+		d.src = MPIV_NONE;
+		if (dk == MPIV_DEC_SOURCE) {
+			/* a wildcard probe fused with its receive: the receive takes the input */
+			if (mpiv_call_kind(ev->call) == MPIV_KIND_PROBE) {
+				long f = tr_fused_receive(t, (size_t)e);
+
+				if (f >= 0)
+					at = f;
+			}
+			x = at_event(p, q, w, j, end, at, 0);
+			if (x < 0 || !w->has[x])
+				return 0;
+			d.comm = ev->comm;
+			d.tag = mpiv_event_recv_tag(ev);
+			d.src = w->src[x];
+		} else {
+			x = at_event(p, q, w, j, end, e, 1);
+			if (x < 0)
+				return 0;
+			if (p->ins[q][x].op == ENG_WAITANY && p->ins[q][x].reg > 0) {
+				/* the model chose: the request it returned */
+				if (!w->has[x] || nb->id[w->src[x]] < 0)
+					return 0;
+				d.nreqs = 1;
+				d.reqs = xmalloc(sizeof(*d.reqs));
+				d.reqs[0] = nb->id[w->src[x]];
+			} else { /* one the model does not choose: as the run did, renumbered */
+				uint32_t i;
+
+				d.nreqs = ev->nreqs - ev->npending;
+				d.reqs = xmalloc((d.nreqs + 1) * sizeof(*d.reqs));
+				for (i = 0; i < d.nreqs; i++)
+					d.reqs[i] = (int32_t)(nb->base + ev->reqs[i].req - nb->anchor);
+			}
+		}
+		add_decision(s, cap, &d);
+	}
+	return 1;
+}
+
+/* Process q's decisions on path w, into s. */
+static void proc_decisions(const struct xmodel *m, struct mpiv_traceset *const *sets, int q,
+			   const struct walked *w, struct mpiv_steer *s)
+{
+	const struct eng_prog *p = &m->prog;
+	struct numbering nb;
+	size_t j, end, k, cap = 0;
+	long lo = -1;
+
+	nb.id = xmalloc((size_t)p->nins[q] * sizeof(*nb.id));
+	memset(nb.id, 0xff, (size_t)p->nins[q] * sizeof(*nb.id));
+	nb.base = 0;
+	nb.anchor = 0;
+	nb.made = m->made[q];
+	for (j = 0; j < w->n; j = end) {
+		int run = stretch(m, q, w, j, &end), first = w->seq[j];
+		const struct mpiv_rank_trace *t = &sets[run]->ranks[p->proc_rank[q]];
+
+		if (j > 0) { /* a way on: the branch before is where the numberings meet */
+			int b = w->seq[j - 1];
+
+			nb.base += m->made[q][b] - nb.anchor;
+			nb.anchor = m->anchor[q][first];
+			lo = m->from[q][first];
+		}
+		for (k = j; k < end; k++) {
+			int i = w->seq[k];
+
+			if (m->req[q][i] >= 0)
+				nb.id[i] = (int32_t)(nb.base + m->req[q][i] - nb.anchor);
+		}
+		if (!stretch_decisions(m, q, t, w, j, end, lo,
+				       (long)p->ins[q][w->seq[end - 1]].ev, &nb, s, &cap))
+			break;
+	}
+	free(nb.id);
+}
+
+int xpath_of(const struct xmodel *m, struct mpiv_traceset *const *sets, const int *path, int npath,
+	     struct xpath *out)
+{
+	const struct eng_prog *p = &m->prog;
+	struct eng_prog run = *p;
+	struct eng_observer obs;
+	struct walked *w = xcalloc((size_t)p->nprocs, sizeof(*w));
+	int32_t *st = xcalloc(eng_state_bytes(p), 1);
+	int q, i;
+
+	memset(out, 0, sizeof(*out));
+	for (q = 0; q < p->nprocs; q++) {
+		w[q].src = xcalloc((size_t)p->nins[q], sizeof(*w[q].src));
+		w[q].has = xcalloc((size_t)p->nins[q], 1);
+	}
+	memset(&obs, 0, sizeof(obs));
+	obs.ctx = w;
+	obs.input = on_input;
+	obs.exec = on_exec;
+	run.obs = &obs;
+	eng_start(&run, st);
+	for (i = 0; i < npath; i++) {
+		if (path[i] < 0 || path[i] >= eng_nchoices(&run, st))
+			break;
+		eng_choose(&run, st, path[i]);
+	}
+	out->ok = i == npath;
+	out->nranks = p->nranks;
+	out->steer = xcalloc((size_t)p->nranks, sizeof(*out->steer));
+	out->run = xcalloc((size_t)p->nranks, sizeof(*out->run));
+	out->event = xcalloc((size_t)p->nranks, sizeof(*out->event));
+	out->at_end = xcalloc((size_t)p->nranks, sizeof(*out->at_end));
+	for (q = p->nprocs - 1; q >= 0; q--) { /* a rank's first process (thread 0) last */
+		int r = p->proc_rank[q], pc = eng_pc(p, st, q);
+
+		out->run[r] = m->run[q][pc];
+		out->event[r] = p->ins[q][pc].ev;
+		out->at_end[r] = eng_at_end(p, st, q);
+		mpiv_steer_release(&out->steer[r]);
+		out->steer[r].rank = r;
+		proc_decisions(m, sets, q, &w[q], &out->steer[r]);
+	}
+	for (q = 0; q < p->nprocs; q++) {
+		free(w[q].seq);
+		free(w[q].src);
+		free(w[q].has);
+	}
+	free(w);
+	free(st);
+	return out->ok ? 0 : -1;
+}
+
+void xpath_release(struct xpath *pt)
+{
+	int r;
+
+	for (r = 0; pt->steer && r < pt->nranks; r++)
+		mpiv_steer_release(&pt->steer[r]);
+	free(pt->steer);
+	free(pt->run);
+	free(pt->event);
+	free(pt->at_end);
+	memset(pt, 0, sizeof(*pt));
+}

@@ -1,0 +1,278 @@
+/* The farm zoo's program (tests/zoo/README.md): one master, rank 0, hands out NTASKS tasks to
+ * the other ranks, its workers, whoever asks first, in every way the macros below combine.
+ * tests/zoo/run.sh compiles it once per shape and runs `mpiverify verify` on each:
+ *
+ *	-DREPLY=n	how the master serves its workers (REPLY_*)
+ *	-DSTOP=n	how the work stops (STOP_*)
+ *	-DNTASKS=n	tasks, 1 or more
+ *	-DBUG=n		0: correct on every path; else one bug planted on one path (BUG_*)
+ *
+ * Every worker asks first: it sends a request (tag REQ, the result of its last task, 0 at
+ * first), then takes the master's reply. A correct shape deadlocks on no path, whatever order
+ * the workers answer in and whether standard sends are buffered or not; a buggy one deadlocks
+ * on some paths only. */
+#include <mpi.h>
+#include <stdlib.h>
+
+#define REPLY_SOURCE 1	 /* MPI_Recv(MPI_ANY_SOURCE), reply to status.MPI_SOURCE */
+#define REPLY_WAITANY 2	 /* an MPI_Irecv per worker, MPI_Waitany, repost the one answered */
+#define REPLY_TESTANY 3	 /* the same, polling with MPI_Testany */
+#define REPLY_WAITSOME 4 /* the same with MPI_Waitsome, serving every worker it returns */
+#define REPLY_PROBE 5	 /* MPI_Probe(MPI_ANY_SOURCE), then MPI_Recv from the source it found */
+#define REPLY_IPROBE 6	 /* the same, polling with MPI_Iprobe */
+
+#define STOP_TAG 1   /* a reply of tag STOP ends a worker */
+#define STOP_VALUE 2 /* a reply whose task is -1 ends a worker */
+/* every worker knows how many tasks it gets (NTASKS shared out in
+ * rank order) and says FINAL with its last result; no stop message */
+#define STOP_COUNT 3
+/* rounds: each worker asks once a round; a worker the master has no
+ * task for gets NONE; MPI_Bcast says whether another round follows */
+#define STOP_BCAST 4
+
+/* worker 1 leaves its loop, without a word, when it gets task NTASKS / 2: the master waits
+ * for it forever, on the paths where worker 1 gets that task */
+#define BUG_TASK 1
+/* the worker that gets the last task tells the master so (tag LAST), and the master expects
+ * it from the highest worker: it waits forever where another worker got it */
+#define BUG_LAST 2
+
+#ifndef REPLY
+#define REPLY REPLY_SOURCE
+#endif
+#ifndef STOP
+#define STOP STOP_TAG
+#endif
+#ifndef NTASKS
+#define NTASKS 4
+#endif
+#ifndef BUG
+#define BUG 0
+#endif
+
+/* the tags */
+enum { TAG_REQ = 1, TAG_WORK, TAG_STOP, TAG_FINAL, TAG_NONE, TAG_LAST };
+
+static int nworkers;
+
+/* ---- the master ---- */
+
+/* What the master keeps between requests. */
+struct master {
+	int next;	/* the next task to hand out */
+	int working;	/* workers not stopped yet */
+	MPI_Request *rq; /* REPLY_WAITANY and kin: one receive per worker */
+	int *in;	 /* and its buffer */
+};
+
+/* The reply to worker w's request: the next task, or the end (a stop or a NONE). Returns
+ * 1 if w asks again. */
+static int serve(struct master *m, int w)
+{
+	int task = m->next < NTASKS ? m->next++ : -1, tag = TAG_WORK;
+
+	if (task < 0 && STOP == STOP_BCAST)
+		tag = TAG_NONE;
+	else if (task < 0 && STOP == STOP_TAG)
+		tag = TAG_STOP;
+	MPI_Send(&task, 1, MPI_INT, w, tag, MPI_COMM_WORLD);
+	if (task >= 0 || STOP == STOP_BCAST)
+		return 1;
+	m->working--;
+	return 0;
+}
+
+/* Take the next request, wherever it comes from (REPLY); returns its worker, its tag in *tag. */
+static int take(struct master *m, int *tag)
+{
+	MPI_Status st;
+	int msg, flag = 0, i, w;
+
+	switch (REPLY) {
+	case REPLY_PROBE:
+		MPI_Probe(MPI_ANY_SOURCE, MPI_ANY_TAG, MPI_COMM_WORLD, &st);
+		MPI_Recv(&msg, 1, MPI_INT, st.MPI_SOURCE, st.MPI_TAG, MPI_COMM_WORLD, &st);
+		break;
+	case REPLY_IPROBE:
+		while (!flag)
+			MPI_Iprobe(MPI_ANY_SOURCE, MPI_ANY_TAG, MPI_COMM_WORLD, &flag, &st);
+		MPI_Recv(&msg, 1, MPI_INT, st.MPI_SOURCE, st.MPI_TAG, MPI_COMM_WORLD, &st);
+		break;
+	case REPLY_WAITANY:
+		MPI_Waitany(nworkers, m->rq, &i, &st);
+		break;
+	case REPLY_TESTANY:
+		while (!flag)
+			MPI_Testany(nworkers, m->rq, &i, &flag, &st);
+		break;
+	default:
+		MPI_Recv(&msg, 1, MPI_INT, MPI_ANY_SOURCE, MPI_ANY_TAG, MPI_COMM_WORLD, &st);
+		break;
+	}
+	*tag = st.MPI_TAG;
+	w = st.MPI_SOURCE;
+	return w;
+}
+
+/* Post worker w's receive (the request kinds). */
+static void post(struct master *m, int w)
+{
+	MPI_Irecv(&m->in[w - 1], 1, MPI_INT, w, MPI_ANY_TAG, MPI_COMM_WORLD, &m->rq[w - 1]);
+}
+
+/* One request of worker w, tagged tag, served; its receive posted again if it asks again.
+ * Returns 1 if the request was a FINAL (STOP_COUNT). */
+static int answer(struct master *m, int w, int tag)
+{
+	int again;
+
+	if (tag == TAG_FINAL) {
+		m->working--;
+		return 1;
+	}
+	again = serve(m, w);
+	/* rounds post their receives as they start */
+	if (again && STOP != STOP_BCAST &&
+	    (REPLY == REPLY_WAITANY || REPLY == REPLY_TESTANY || REPLY == REPLY_WAITSOME))
+		post(m, w);
+	return 0;
+}
+
+/* Requests until every worker stopped (or, rounds, until each asked once). */
+static void serve_all(struct master *m, int requests)
+{
+	MPI_Status *sts = malloc((size_t)nworkers * sizeof(*sts));
+	int *idx = malloc((size_t)nworkers * sizeof(*idx));
+	int tag, w, n, k, served = 0;
+
+	while (requests ? served < requests : m->working > 0) {
+		if (REPLY == REPLY_WAITSOME) {
+			MPI_Waitsome(nworkers, m->rq, &n, idx, sts);
+			for (k = 0; k < n; k++, served++)
+				answer(m, idx[k] + 1, sts[k].MPI_TAG);
+			continue;
+		}
+		w = take(m, &tag);
+		answer(m, w, tag);
+		served++;
+	}
+	free(sts);
+	free(idx);
+}
+
+static void master(void)
+{
+	struct master m = {0, nworkers, NULL, NULL};
+	int w, more = 1, tag;
+
+	m.rq = malloc((size_t)nworkers * sizeof(*m.rq));
+	m.in = malloc((size_t)nworkers * sizeof(*m.in));
+	for (w = 1; w <= nworkers; w++)
+		m.rq[w - 1] = MPI_REQUEST_NULL;
+	if (STOP == STOP_BCAST) {
+		while (more) {
+			for (w = 1; w <= nworkers && REPLY != REPLY_SOURCE && REPLY != REPLY_PROBE &&
+				    REPLY != REPLY_IPROBE;
+			     w++)
+				post(&m, w);
+			serve_all(&m, nworkers);
+			more = m.next < NTASKS;
+			MPI_Bcast(&more, 1, MPI_INT, 0, MPI_COMM_WORLD);
+		}
+	} else {
+		if (REPLY == REPLY_WAITANY || REPLY == REPLY_TESTANY || REPLY == REPLY_WAITSOME)
+			for (w = 1; w <= nworkers; w++)
+				post(&m, w);
+		serve_all(&m, 0);
+	}
+	if (BUG == BUG_LAST)
+		MPI_Recv(&tag, 1, MPI_INT, nworkers, TAG_LAST, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+	free(m.rq);
+	free(m.in);
+}
+
+/* ---- a worker ---- */
+
+/* How many tasks worker w gets with STOP_COUNT: NTASKS shared out in rank order. */
+static int quota(int w)
+{
+	return NTASKS / nworkers + (w - 1 < NTASKS % nworkers);
+}
+
+/* One request and its reply; returns the task, or -1 once the worker is to stop. */
+static int ask(int rank, int result, int *round_over)
+{
+	MPI_Status st;
+	int task;
+
+	MPI_Send(&result, 1, MPI_INT, 0, TAG_REQ, MPI_COMM_WORLD);
+	MPI_Recv(&task, 1, MPI_INT, 0, MPI_ANY_TAG, MPI_COMM_WORLD, &st);
+	*round_over = st.MPI_TAG == TAG_NONE;
+	if (st.MPI_TAG == TAG_STOP || st.MPI_TAG == TAG_NONE)
+		return -1;
+	(void)rank;
+	return task;
+}
+
+static MPI_Request last = MPI_REQUEST_NULL;
+static int lasttask;
+
+static void work(int rank, int task, int *result)
+{
+	*result = task * task + rank;
+	/* waited for as the worker ends: the master takes it after its loop */
+	if (BUG == BUG_LAST && task == NTASKS - 1) {
+		lasttask = task;
+		MPI_Isend(&lasttask, 1, MPI_INT, 0, TAG_LAST, MPI_COMM_WORLD, &last);
+	}
+}
+
+static void worker(int rank)
+{
+	int result = 0, task, done = 0, more = 1, idle;
+
+	if (STOP == STOP_BCAST) {
+		while (more) {
+			task = ask(rank, result, &idle);
+			if (BUG == BUG_TASK && rank == 1 && task == NTASKS / 2)
+				return;
+			if (task >= 0)
+				work(rank, task, &result);
+			MPI_Bcast(&more, 1, MPI_INT, 0, MPI_COMM_WORLD);
+		}
+		return;
+	}
+	for (;;) {
+		if (STOP == STOP_COUNT && done == quota(rank)) {
+			MPI_Send(&result, 1, MPI_INT, 0, TAG_FINAL, MPI_COMM_WORLD);
+			return;
+		}
+		task = ask(rank, result, &idle);
+		if (task < 0)
+			return;
+		if (BUG == BUG_TASK && rank == 1 && task == NTASKS / 2)
+			return;
+		work(rank, task, &result);
+		done++;
+	}
+}
+
+int main(int argc, char **argv)
+{
+	int rank, size;
+
+	MPI_Init(&argc, &argv);
+	MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+	MPI_Comm_size(MPI_COMM_WORLD, &size);
+	nworkers = size - 1;
+	if (nworkers < 1)
+		MPI_Abort(MPI_COMM_WORLD, 2);
+	if (rank == 0) {
+		master();
+	} else {
+		worker(rank);
+		MPI_Wait(&last, MPI_STATUS_IGNORE);
+	}
+	MPI_Finalize();
+	return 0;
+}
