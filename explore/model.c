@@ -15,50 +15,14 @@
  * any-completion's request, what a message carried), those no run showed to leave the process
  * unmoved: where runs took inputs that differ in a part at one branch of a call site and went
  * the same way, that part is taken not to matter at that call site, anywhere. */
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "model.h"
+#include "model_int.h"
 #include "translate.h"
 #include "xalloc.h"
 
 #define DEFAULT_MAXMSG 4096
-
-/* One run's program of the process being merged. */
-struct seq {
-	int run;
-	const struct mpiv_rank_trace *t; /* the run's trace of the process's rank */
-	struct eng_instr *ins;		 /* the run's, not copied */
-	int n;
-	int32_t *node;	   /* per instruction: its node in the tree */
-	int ninputs;	   /* inputs it takes (the highest register number) */
-	int32_t *post;	   /* per input: the instruction that takes it, -1 */
-	int32_t *lastread; /* per input: the last instruction that reads it, -1 */
-	int32_t *made;	   /* per instruction: requests the rank made before its event */
-	int32_t *req;	   /* per instruction: a post's request id, -1 */
-};
-
-/* A run's pass through a node: seq s, its instruction k. */
-struct pass {
-	int s, k;
-};
-
-/* A node of a process's tree: instructions that are the same call after the same calls. */
-struct tnode {
-	int parent, child, sibling; /* -1: none */
-	struct pass *pass;	    /* the runs through it */
-	size_t npass, cappass;
-	int16_t sym; /* a branch: the parts it compares */
-	char last;   /* a reader: no run through it reads its register later */
-	int32_t key; /* a branch: the call site of the call whose input it learns */
-	int32_t instr; /* while laid out: its copy on the path being laid out */
-};
-
-struct tree {
-	struct tnode *n;
-	size_t len, cap;
-};
 
 /* ---- sends and receives that follow an input ---- */
 
@@ -98,8 +62,7 @@ static int input_post(const struct eng_instr *ins, int n, int id)
 	return -1;
 }
 
-/* The call site of instruction i's call, the same in every run (0: unknown). */
-static int32_t call_key(const struct mpiv_rank_trace *t, const struct eng_instr *in)
+int32_t xm_call_key(const struct mpiv_rank_trace *t, const struct eng_instr *in)
 {
 	if (in->ev < 0 || (size_t)in->ev >= t->nevents)
 		return 0;
@@ -143,7 +106,7 @@ static void follow_inputs(const struct mpiv_rank_trace *t, struct eng_instr *ins
 		}
 		if ((in->op != ENG_POST_SEND && !recv) || in->a < 0 || id < 0 || in->b != comm)
 			continue;
-		key = 2 * call_key(t, in) + recv;
+		key = 2 * xm_call_key(t, in) + recv;
 		if (vote) {
 			struct site_vote *v = vote_of(vs, key);
 
@@ -165,8 +128,7 @@ static void follow_inputs(const struct mpiv_rank_trace *t, struct eng_instr *ins
 
 /* ---- the tree of a process's runs ---- */
 
-/* Do two instructions make the same call, whatever inputs they took? */
-static int same_call(const struct eng_instr *x, const struct eng_instr *y)
+int xm_same_call(const struct eng_instr *x, const struct eng_instr *y)
 {
 	int follows = (x->op == ENG_POST_SEND || x->op == ENG_POST_RECV) && (x->sym & ENG_IN_SOURCE);
 
@@ -198,7 +160,7 @@ static int tree_child(struct tree *t, const struct seq *v, int parent, const str
 	for (; c >= 0; prev = c, c = t->n[c].sibling) {
 		const struct pass *p = &t->n[c].pass[0];
 
-		if (same_call(&v[p->s].ins[p->k], in))
+		if (xm_same_call(&v[p->s].ins[p->k], in))
 			return c;
 	}
 	xgrow((void **)&t->n, &t->cap, t->len + 1, sizeof(*t->n));
@@ -207,6 +169,7 @@ static int tree_child(struct tree *t, const struct seq *v, int parent, const str
 	t->n[c].parent = parent;
 	t->n[c].child = -1;
 	t->n[c].sibling = -1;
+	t->n[c].group = -1;
 	t->n[c].last = 1;
 	if (prev >= 0)
 		t->n[prev].sibling = c;
@@ -222,20 +185,13 @@ static void add_pass(struct tnode *nd, int s, int k)
 	nd->pass[nd->npass++].k = k;
 }
 
-/* Where run s goes on from its instruction k (a branch): its next branch or its end. */
-static int way_of(const struct seq *v, int s, int k)
+int xm_way_of(const struct seq *v, int s, int k)
 {
 	int j;
 
 	for (j = k + 1; j < v[s].n - 1 && v[s].ins[j].op != ENG_BRANCH; j++)
 		;
 	return j;
-}
-
-/* The node of way_of(): ways of different runs are the same where their nodes are. */
-static int way_node(const struct seq *v, const struct pass *p)
-{
-	return v[p->s].node[way_of(v, p->s, p->k)];
 }
 
 /* ---- what a branch compares ---- */
@@ -248,28 +204,31 @@ static int is_learning(const struct seq *v, const struct tnode *nd)
 	return in->op == ENG_BRANCH && in->a >= 0;
 }
 
-/* The parts in which two inputs (a branch's way words 1..4) differ. */
-static int input_diff(const int32_t *a, const int32_t *b)
+int xm_input_diff(const int32_t *a, const int32_t *b)
 {
 	return (a[0] != b[0] ? ENG_IN_SOURCE : 0) | (a[1] != b[1] ? ENG_IN_TAG : 0) |
 	       (a[2] != b[2] ? ENG_IN_SITE : 0) | (a[3] != b[3] ? ENG_IN_REQ : 0);
 }
 
-/* The input run p took at its branch. */
-static const int32_t *pass_input(const struct seq *v, const struct pass *p)
+const int32_t *xm_pass_input(const struct seq *v, const struct pass *p)
 {
 	return &v[p->s].ins[p->k].list[1];
 }
 
-/* The parts a branch must compare to tell apart the ways its runs went, as far as any part
- * does: added one at a time, each the part that tells apart most of the pairs still alike,
- * in the order of preference on a tie. */
-static int required_parts(const struct seq *v, const struct tnode *nd)
+/* The parts a branch must compare to tell apart the ways its runs (pass[0..n)) went, as far
+ * as any part does: added one at a time, each the part that tells apart most of the pairs
+ * still alike, in the order of preference on a tie. */
+static int required_parts(const struct seq *v, const struct tree *t, const struct pass *pass,
+			  size_t n)
 {
 	static const int order[] = {ENG_IN_TAG, ENG_IN_SITE, ENG_IN_SOURCE, ENG_IN_REQ};
+	char *apart = xcalloc(n * n + 1, 1); /* apart[i * n + j]: they went different ways */
 	int req = 0, k;
 	size_t i, j;
 
+	for (i = 0; i < n; i++)
+		for (j = i + 1; j < n; j++)
+			apart[i * n + j] = !xm_same_way(v, t, &pass[i], &pass[j]);
 	for (;;) {
 		int best = 0, most = 0;
 
@@ -278,14 +237,12 @@ static int required_parts(const struct seq *v, const struct tnode *nd)
 
 			if (req & part)
 				continue;
-			for (i = 0; i < nd->npass; i++)
-				for (j = i + 1; j < nd->npass; j++) {
-					const struct pass *a = &nd->pass[i], *b = &nd->pass[j];
-					int d = input_diff(pass_input(v, a), pass_input(v, b));
+			for (i = 0; i < n; i++)
+				for (j = i + 1; j < n; j++) {
+					int d = xm_input_diff(xm_pass_input(v, &pass[i]),
+							      xm_pass_input(v, &pass[j]));
 
-					if (way_node(v, a) != way_node(v, b) && !(d & req) &&
-					    (d & part))
-						count++;
+					count += apart[i * n + j] && !(d & req) && (d & part);
 				}
 			if (count > most) {
 				most = count;
@@ -293,9 +250,11 @@ static int required_parts(const struct seq *v, const struct tnode *nd)
 			}
 		}
 		if (!best)
-			return req;
+			break;
 		req |= best;
 	}
+	free(apart);
+	return req;
 }
 
 /* A call site's pooled knowledge: parts some branch of it needs, and parts in which runs'
@@ -381,10 +340,30 @@ static void run_tables(struct seq *v)
 	v->lastread = xmalloc((size_t)(v->ninputs + 1) * sizeof(int32_t));
 	v->made = xmalloc((size_t)v->n * sizeof(int32_t));
 	v->req = xmalloc((size_t)v->n * sizeof(int32_t));
+	v->live = xmalloc((size_t)v->n * sizeof(int32_t));
+	v->colls = xmalloc((size_t)v->n * sizeof(uint32_t));
 	for (i = 0; i < v->ninputs; i++)
 		v->post[i] = v->lastread[i] = -1;
 	for (k = 0; k < v->n; k++) {
 		const struct eng_instr *in = &v->ins[k];
+
+		/* requests live before it, and the collectives made before it */
+		v->live[k] = k ? v->live[k - 1] : 0;
+		v->colls[k] = k ? v->colls[k - 1] : 2166136261u;
+		if (k) {
+			const struct eng_instr *b = &v->ins[k - 1];
+
+			if (b->op == ENG_POST_SEND || b->op == ENG_POST_RECV || b->op == ENG_ICOLL ||
+			    b->op == ENG_GREQ)
+				v->live[k]++;
+			else if (b->op == ENG_WAIT || b->op == ENG_WAIT_SOME)
+				v->live[k] -= b->n;
+			else if (b->op == ENG_WAITANY)
+				v->live[k] -= b->d;
+			if (b->op == ENG_COLL || b->op == ENG_ICOLL)
+				v->colls[k] = (v->colls[k] ^ (uint32_t)(b->a * 31 + b->call) ^
+					       (uint32_t)b->d << 16) * 16777619u;
+		}
 
 		/* where an input is taken: a probe's or an any-completion's there, a receive's
 		 * where its request completes (the engine's live_release()) */
@@ -427,191 +406,6 @@ static void run_tables(struct seq *v)
 				v->req[k] = ev->reqs[j].req;
 		}
 	}
-}
-
-/* ---- laying a process out ---- */
-
-/* Does in post a request? */
-static int is_post(const struct eng_instr *in)
-{
-	return in->op == ENG_POST_SEND || in->op == ENG_POST_RECV || in->op == ENG_ICOLL ||
-	       in->op == ENG_GREQ;
-}
-
-static int in_keys(const int32_t *keys, int n, int32_t key)
-{
-	int i;
-
-	for (i = 0; i < n; i++)
-		if (keys[i] == key)
-			return 1;
-	return 0;
-}
-
-/* One process being laid out as a graph, with the tables of model.h beside it. */
-struct layout {
-	struct seq *v;
-	struct tree *t;
-	struct eng_prog *out; /* whose blocks hold the lists */
-	int nregs;
-	struct eng_instr *ins;
-	int32_t *run, *made, *req, *anchor, *from;
-	char *starts;
-	size_t n, cap, capside[6];
-};
-
-/* A register number (from 1, 0 none) of the runs' numbering in the model's. */
-static int32_t renumber(const struct layout *L, int32_t reg)
-{
-	return reg > 0 ? (reg - 1) % L->nregs + 1 : reg;
-}
-
-/* The model's instruction of run s's instruction x: the copy on the path being laid out. */
-static int32_t mapped(const struct layout *L, int s, int32_t x)
-{
-	return L->t->n[L->v[s].node[x]].instr;
-}
-
-/* An any-completion's list: the posts any run's passed it, on the path being laid out. */
-static void union_list(struct layout *L, const struct tnode *nd, struct eng_instr *in)
-{
-	int32_t *l = NULL;
-	size_t n = 0, cap = 0, p;
-	int j;
-
-	for (p = 0; p < nd->npass; p++) {
-		const struct eng_instr *w = &L->v[nd->pass[p].s].ins[nd->pass[p].k];
-
-		for (j = 0; j < w->n; j++) {
-			int32_t x = mapped(L, nd->pass[p].s, w->list[j]);
-			size_t i;
-
-			for (i = 0; i < n && l[i] != x; i++)
-				;
-			if (i < n)
-				continue;
-			xgrow((void **)&l, &cap, n + 1, sizeof(*l));
-			l[n++] = x;
-		}
-	}
-	in->sym = ENG_WAIT_LIVE;
-	in->n = (int32_t)n;
-	in->d = 1;
-	in->list = xcheck(eng_list_alloc(L->out, n), n * sizeof(*l));
-	memcpy(in->list, l, n * sizeof(*l));
-	free(l);
-}
-
-/* Lay out run s's instruction k (of tree node nd) as the model's next instruction. */
-static int emit(struct layout *L, int s, int k)
-{
-	const struct seq *v = &L->v[s];
-	struct tnode *nd = &L->t->n[v->node[k]];
-	struct eng_instr *in;
-	int i = (int)L->n, j;
-
-	xgrow((void **)&L->ins, &L->cap, L->n + 1, sizeof(*L->ins));
-	xgrow((void **)&L->run, &L->capside[0], L->n + 1, sizeof(*L->run));
-	xgrow((void **)&L->made, &L->capside[1], L->n + 1, sizeof(*L->made));
-	xgrow((void **)&L->req, &L->capside[2], L->n + 1, sizeof(*L->req));
-	xgrow((void **)&L->anchor, &L->capside[3], L->n + 1, sizeof(*L->anchor));
-	xgrow((void **)&L->starts, &L->capside[4], L->n + 1, sizeof(*L->starts));
-	xgrow((void **)&L->from, &L->capside[5], L->n + 1, sizeof(*L->from));
-	in = &L->ins[L->n++];
-	*in = v->ins[k];
-	L->run[i] = v->run;
-	L->made[i] = v->made[k];
-	L->req[i] = v->req[k];
-	L->anchor[i] = 0;
-	L->from[i] = -1;
-	L->starts[i] = 0;
-	nd->instr = i;
-	if (in->op == ENG_POST_SEND || (in->op != ENG_BRANCH && in->op != ENG_POST_RECV))
-		in->reg = renumber(L, in->reg);
-	if (in->op == ENG_POST_RECV) {
-		in->reg = renumber(L, in->reg);
-		in->rreg = renumber(L, in->rreg);
-	}
-	if ((in->op == ENG_POST_SEND || in->op == ENG_POST_RECV) && (in->sym & ENG_IN_SOURCE) &&
-	    nd->last)
-		in->sym |= ENG_IN_LAST;
-	if (in->op == ENG_BRANCH) {
-		in->a = in->a >= 0 ? in->a % L->nregs : -1;
-		in->sym = (int16_t)(nd->sym | (k > 0 && in->a >= 0 && nd->last ? ENG_IN_LAST : 0));
-		in->list = NULL; /* its ways on: layout_branch() */
-		in->n = 0;
-	} else if (in->op == ENG_WAITANY && in->reg > 0) {
-		union_list(L, nd, in);
-	} else if (in->op == ENG_WAIT || in->op == ENG_WAITANY || in->op == ENG_WAIT_SOME) {
-		int32_t *l = xcheck(eng_list_alloc(L->out, (size_t)in->n),
-				    (size_t)in->n * sizeof(*l));
-
-		for (j = 0; j < in->n; j++)
-			l[j] = mapped(L, s, v->ins[k].list[j]);
-		in->list = l;
-	} else if (ENG_LISTED(in->op) && in->n) {
-		int32_t *l = xcheck(eng_list_alloc(L->out, (size_t)in->n),
-				    (size_t)in->n * sizeof(*l));
-
-		memcpy(l, v->ins[k].list, (size_t)in->n * sizeof(*l));
-		in->list = l;
-	} else if (in->op == ENG_GREQ_DONE) {
-		in->a = mapped(L, s, in->a);
-	}
-	return i;
-}
-
-/* Lay out the ways on of branch node b (laid out already): for each next branch or end its
- * runs went to, the instructions of the first run that went there, up to it; then the
- * branch's list: a way for each input, in the parts it compares, a run took to there. */
-static void layout_branch(struct layout *L, int b)
-{
-	const struct tnode *nd = &L->t->n[b];
-	int bi = nd->instr, sym = nd->sym & ENG_IN_PARTS;
-	int32_t *way = xmalloc(nd->npass * sizeof(*way)), *target = xmalloc(nd->npass * sizeof(*target));
-	int32_t *l = xmalloc(nd->npass * ENG_BRANCH_WORDS * sizeof(*l));
-	size_t p, q, nl = 0;
-
-	for (p = 0; p < nd->npass; p++)
-		way[p] = way_node(L->v, &nd->pass[p]);
-	for (p = 0; p < nd->npass; p++) {
-		const struct pass *a = &nd->pass[p];
-		int j, end = way_of(L->v, a->s, a->k);
-
-		for (q = 0; q < p && way[q] != way[p]; q++)
-			;
-		if (q < p) { /* laid out by the first pass that went there */
-			target[p] = target[q];
-			continue;
-		}
-		target[p] = (int32_t)L->n;
-		for (j = a->k + 1; j <= end; j++)
-			emit(L, a->s, j);
-		L->starts[target[p]] = 1;
-		L->anchor[target[p]] = L->v[a->s].made[a->k];
-		L->from[target[p]] = L->v[a->s].ins[a->k].ev;
-		if (L->ins[L->n - 1].op == ENG_BRANCH)
-			layout_branch(L, way[p]);
-	}
-	/* one way per input, in the parts compared, and target */
-	for (p = 0; p < nd->npass; p++) {
-		const int32_t *in = pass_input(L->v, &nd->pass[p]);
-
-		for (q = 0; q < nl; q += ENG_BRANCH_WORDS)
-			if (l[q] == target[p] && !(input_diff(&l[q + 1], in) & sym))
-				break;
-		if (q < nl)
-			continue;
-		l[nl] = target[p];
-		memcpy(&l[nl + 1], in, (ENG_BRANCH_WORDS - 1) * sizeof(*l));
-		nl += ENG_BRANCH_WORDS;
-	}
-	L->ins[bi].n = (int32_t)nl;
-	L->ins[bi].list = xcheck(eng_list_alloc(L->out, nl), nl * sizeof(*l));
-	memcpy(L->ins[bi].list, l, nl * sizeof(*l));
-	free(l);
-	free(way);
-	free(target);
 }
 
 /* ---- one model ---- */
@@ -684,7 +478,7 @@ static void build_tree(struct eng_prog *const *progs, struct mpiv_traceset *cons
 			const struct pass *p0 = &nd->pass[0];
 			int x = input_post(v[p0->s].ins, v[p0->s].n, v[p0->s].ins[p0->k].a);
 
-			nd->key = x >= 0 ? call_key(v[p0->s].t, &v[p0->s].ins[x]) : 0;
+			nd->key = x >= 0 ? xm_call_key(v[p0->s].t, &v[p0->s].ins[x]) : 0;
 		}
 	}
 }
@@ -695,134 +489,57 @@ static void build_tree(struct eng_prog *const *progs, struct mpiv_traceset *cons
 static void choose_parts(struct seq *const *vs, struct tree *trees, int nprocs)
 {
 	struct site_parts *sp = NULL, *x;
-	size_t nsp = 0, capsp = 0, k, i, j;
+	size_t nsp = 0, capsp = 0, k, i, j, n;
+	struct pass *pass;
 	int q;
 
 	for (q = 0; q < nprocs; q++)
-		for (k = 0; k < trees[q].len; k++) {
-			struct tnode *nd = &trees[q].n[k];
+		for (k = 0; k < trees[q].ng; k++) {
+			struct bgroup *g = &trees[q].g[k];
 
-			if (!is_learning(vs[q], nd))
-				continue;
-			nd->sym = (int16_t)required_parts(vs[q], nd);
-			x = parts_of(&sp, &nsp, &capsp, nd->key);
-			x->needed |= nd->sym;
-			for (i = 0; i < nd->npass; i++)
-				for (j = i + 1; j < nd->npass; j++) {
-					const struct pass *a = &nd->pass[i], *b = &nd->pass[j];
-
-					if (way_node(vs[q], a) == way_node(vs[q], b))
-						x->unmoved |= input_diff(pass_input(vs[q], a),
-									 pass_input(vs[q], b));
-				}
+			if (!g->key)
+				continue; /* the start: it compares nothing */
+			n = xm_group_passes(&trees[q], g, &pass);
+			g->sym = (int16_t)required_parts(vs[q], &trees[q], pass, n);
+			x = parts_of(&sp, &nsp, &capsp, g->key);
+			x->needed |= g->sym;
+			for (i = 0; i < n; i++)
+				for (j = i + 1; j < n; j++)
+					if (xm_same_way(vs[q], &trees[q], &pass[i], &pass[j]))
+						x->unmoved |=
+							xm_input_diff(xm_pass_input(vs[q], &pass[i]),
+								      xm_pass_input(vs[q], &pass[j]));
+			free(pass);
 		}
 	for (q = 0; q < nprocs; q++)
-		for (k = 0; k < trees[q].len; k++) {
-			struct tnode *nd = &trees[q].n[k];
-			const struct pass *p0 = &nd->pass[0];
+		for (k = 0; k < trees[q].ng; k++) {
+			struct bgroup *g = &trees[q].g[k];
+			const struct pass *p0;
 			int open;
 
-			if (!is_learning(vs[q], nd))
+			if (!g->key)
 				continue;
+			p0 = &trees[q].n[g->nodes[0]].pass[0];
 			open = vs[q][p0->s].ins[p0->k].sym & ENG_IN_PARTS;
-			x = parts_of(&sp, &nsp, &capsp, nd->key);
-			nd->sym = (int16_t)(nd->sym | (open & ~(x->unmoved & ~x->needed)));
+			x = parts_of(&sp, &nsp, &capsp, g->key);
+			g->sym = (int16_t)(g->sym | (open & ~(x->unmoved & ~x->needed)));
 		}
 	free(sp);
 }
 
-/* The call site of the model's instruction i (laid out from some run's). */
-static int32_t instr_key(const struct layout *L, int i)
+size_t xm_group_passes(const struct tree *t, const struct bgroup *g, struct pass **out)
 {
-	return call_key(L->v[L->run[i]].t, &L->ins[i]);
-}
+	size_t n = 0, i, cap = 0;
 
-/* An any-completion waits for the live requests of the array the program passed it; which
- * requests those are depends on the path (the requests of the workers that answered, reposted
- * for them). Its list names every post of the process made at the calls that made the
- * requests the runs' arrays held there. */
-static void widen_live_waits(struct layout *L)
-{
-	int i, j, k;
+	*out = NULL;
+	for (i = 0; i < g->nnodes; i++) {
+		const struct tnode *nd = &t->n[g->nodes[i]];
 
-	for (i = 0; i < (int)L->n; i++) {
-		struct eng_instr *w = &L->ins[i];
-		int32_t *keys, *l;
-		int nkeys = 0, n = 0;
-
-		if (!(w->op == ENG_WAITANY || w->op == ENG_WAIT) || !(w->sym & ENG_WAIT_LIVE))
-			continue;
-		keys = xmalloc((size_t)w->n * sizeof(*keys));
-		for (j = 0; j < w->n; j++) {
-			int32_t key = instr_key(L, w->list[j]);
-
-			for (k = 0; k < nkeys && keys[k] != key; k++)
-				;
-			if (k == nkeys)
-				keys[nkeys++] = key;
-		}
-		for (k = 0; k < (int)L->n; k++)
-			n += is_post(&L->ins[k]) && in_keys(keys, nkeys, instr_key(L, k));
-		l = xcheck(eng_list_alloc(L->out, (size_t)n), (size_t)n * sizeof(*l));
-		for (k = 0, n = 0; k < (int)L->n; k++)
-			if (is_post(&L->ins[k]) && in_keys(keys, nkeys, instr_key(L, k)))
-				l[n++] = k;
-		w->list = l;
-		w->n = n;
-		free(keys);
+		xgrow((void **)out, &cap, n + nd->npass + 1, sizeof(**out));
+		memcpy(*out + n, nd->pass, nd->npass * sizeof(**out));
+		n += nd->npass;
 	}
-}
-
-/* Lay process q of m out from its tree. */
-static void layout_proc(struct xmodel *m, struct seq *v, int nv, struct tree *t, int nregs, int q)
-{
-	struct layout L;
-
-	memset(&L, 0, sizeof(L));
-	L.v = v;
-	L.t = t;
-	L.out = &m->prog;
-	L.nregs = nregs;
-	/* the start, every run's first instruction: a branch on no input */
-	emit(&L, 0, 0);
-	layout_branch(&L, v[0].node[0]);
-	widen_live_waits(&L);
-	m->prog.ins[q] = L.ins;
-	m->prog.nins[q] = (int32_t)L.n;
-	m->run[q] = L.run;
-	m->made[q] = L.made;
-	m->req[q] = L.req;
-	m->anchor[q] = L.anchor;
-	m->from[q] = L.from;
-	m->starts[q] = L.starts;
-	(void)nv;
-}
-
-/* A run's program, as it is, is its own model: for what cannot be merged (threads, one-sided
- * synchronisation), whose instructions name other processes' instructions. */
-static void copy_proc(struct xmodel *m, struct seq *v, int q)
-{
-	struct eng_instr *ins = xmalloc((size_t)v->n * sizeof(*ins));
-	int k;
-
-	for (k = 0; k < v->n; k++) {
-		ins[k] = v->ins[k];
-		if (ENG_LISTED(ins[k].op) && ins[k].n) {
-			ins[k].list = xcheck(eng_list_alloc(&m->prog, (size_t)ins[k].n),
-					     (size_t)ins[k].n * sizeof(int32_t));
-			memcpy(ins[k].list, v->ins[k].list, (size_t)ins[k].n * sizeof(int32_t));
-		}
-	}
-	m->prog.ins[q] = ins;
-	m->prog.nins[q] = v->n;
-	m->run[q] = xcalloc((size_t)v->n, sizeof(int32_t));
-	m->made[q] = xmalloc((size_t)v->n * sizeof(int32_t));
-	m->req[q] = xmalloc((size_t)v->n * sizeof(int32_t));
-	memcpy(m->made[q], v->made, (size_t)v->n * sizeof(int32_t));
-	memcpy(m->req[q], v->req, (size_t)v->n * sizeof(int32_t));
-	m->anchor[q] = xcalloc((size_t)v->n, sizeof(int32_t));
-	m->from[q] = xcalloc((size_t)v->n, sizeof(int32_t));
-	m->starts[q] = xcalloc((size_t)v->n, 1);
+	return n;
 }
 
 static void seqs_release(struct seq *v, int nv, struct tree *t)
@@ -836,11 +553,17 @@ static void seqs_release(struct seq *v, int nv, struct tree *t)
 		free(v[s].lastread);
 		free(v[s].made);
 		free(v[s].req);
+		free(v[s].live);
+		free(v[s].colls);
 	}
-	for (k = 0; t && k < t->len; k++)
+	for (k = 0; k < t->len; k++)
 		free(t->n[k].pass);
-	if (t)
-		free(t->n);
+	for (k = 0; k < t->ng; k++) {
+		free(t->g[k].nodes);
+		free(t->g[k].copies);
+	}
+	free(t->n);
+	free(t->g);
 }
 
 int xmodel_build(struct eng_prog *const *progs, struct mpiv_traceset *const *sets, int nruns,
@@ -910,15 +633,26 @@ int xmodel_build(struct eng_prog *const *progs, struct mpiv_traceset *const *set
 		build_tree(progs, sets, nruns, q, vs[q], &trees[q]);
 		k = registers(vs[q], nruns);
 		nregs = k > nregs ? k : nregs;
+		if (!copy)
+			xm_fold(vs[q], nruns, &trees[q]);
 	}
 	if (!copy)
 		choose_parts(vs, trees, out->nprocs);
+	/* registers shared out mod nregs, and one of its own for each loop */
 	out->nregs = copy ? progs[0]->nregs : nregs;
+	for (q = 0; q < out->nprocs && !copy; q++) {
+		int loops = 0;
+
+		for (k = 0; k < (int)trees[q].ng; k++)
+			loops += trees[q].g[k].folded;
+		if (nregs + loops > out->nregs)
+			out->nregs = nregs + loops;
+	}
 	for (q = 0; q < out->nprocs; q++) {
 		if (copy)
-			copy_proc(m, &vs[q][0], q);
+			xm_copy(m, &vs[q][0], q);
 		else
-			layout_proc(m, vs[q], nruns, &trees[q], nregs, q);
+			xm_layout(m, vs[q], nruns, &trees[q], nregs, q);
 		seqs_release(vs[q], nruns, &trees[q]);
 		free(vs[q]);
 	}

@@ -2,8 +2,10 @@
  * processes are graphs, and a path of it as the decisions a run of the program must take.
  *
  *	model.c		the runs, one model: each process's calls as a tree of what the runs did,
- *			branches that compare what the runs show the process acts on, laid
- *			out as a graph; which sends and receives follow an input
+ *			branches that compare what the runs show the process acts on; which
+ *			sends and receives follow an input
+ *	model_fold.c	loops: the branches of a call site where the process goes on alike
+ *	model_layout.c	the tree and its loops laid out as the model's graph
  *	model_path.c	a path of the model as a run must take it: each rank's decisions
  *	model_inputs.c	the inputs a run took, written into the branches of its own program
  *

@@ -1,0 +1,215 @@
+/* verify (model.h, doc/verify.md section 2): loops. A worker takes a task, works, answers and
+ * takes the next, as often as the master gives it tasks: in the tree of its runs each task is
+ * a branch node of its own, one deeper than the last, and a worker that got a task at a depth
+ * no run gave it one would be a frontier, for every depth and every task. Where the runs
+ * show the process going on alike from every branch of a call site, whatever it did before
+ * (the same input leading to the same calls, wherever it was taken), the branches of that call
+ * site are one: the model's process loops, and takes at any depth the tasks a run showed it
+ * taking at some depth.
+ *
+ * The branches of a call site are one (folded) where
+ *   - the call site recurs: a run passed two of its branches;
+ *   - no request is live at any of them (what the loop's calls wait for is the loop's), no
+ *     collective lies between one and the next, and the collectives before each are the same
+ *     calls (the engine numbers collectives per communicator);
+ *   - no two runs took there the same input (in every part) and went different ways: the
+ *     process would act on more than the call site and the input;
+ *   - and two runs took there the same input at different branches and went the same way:
+ *     the evidence that the process goes on alike at different depths.
+ * The rules are checked together: two ways are the same when their calls are and they lead
+ * to the same branch, and a folded call site's branches are one branch. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "model_int.h"
+#include "xalloc.h"
+
+/* Do x (run instruction ox + i) and y (oy + i) make the same call, as the calls of a loop's
+ * body are the same at every turn: input numbers are the turn's, and a wait names posts by
+ * where they are from the loop's branch. */
+static int same_rel(const struct eng_instr *x, int ox, const struct eng_instr *y, int oy)
+{
+	struct eng_instr a = *x, b = *y;
+	int i;
+
+	/* the registers the turn's inputs are numbered by: only whether there is one */
+	a.reg = a.reg > 0;
+	b.reg = b.reg > 0;
+	if (a.op == ENG_POST_RECV) {
+		a.rreg = a.rreg > 0;
+		b.rreg = b.rreg > 0;
+	}
+	if (!(a.op == ENG_WAIT || a.op == ENG_WAITANY || a.op == ENG_WAIT_SOME) || a.op != b.op)
+		return xm_same_call(&a, &b);
+	if (a.n != b.n || a.d != b.d || a.reg != b.reg)
+		return 0;
+	for (i = 0; i < a.n; i++)
+		if (a.list[i] - ox != b.list[i] - oy)
+			return 0;
+	return 1;
+}
+
+int xm_same_way(const struct seq *v, const struct tree *t, const struct pass *a,
+		const struct pass *b)
+{
+	int ea = xm_way_of(v, a->s, a->k), eb = xm_way_of(v, b->s, b->k), j, na, nb;
+
+	na = v[a->s].node[ea];
+	nb = v[b->s].node[eb];
+	/* from one node the tree tells: the same calls lead to the same node */
+	if (v[a->s].node[a->k] == v[b->s].node[b->k])
+		return na == nb;
+	if (ea - a->k != eb - b->k)
+		return 0;
+	for (j = 1; j < ea - a->k; j++)
+		if (!same_rel(&v[a->s].ins[a->k + j], a->k, &v[b->s].ins[b->k + j], b->k))
+			return 0;
+	if (t->n[na].group >= 0 || t->n[nb].group >= 0)
+		return t->n[na].group == t->n[nb].group;
+	return same_rel(&v[a->s].ins[ea], a->k, &v[b->s].ins[eb], b->k);
+}
+
+/* ---- groups ---- */
+
+static int new_group(struct tree *t, int32_t key, int folded)
+{
+	struct bgroup *g;
+
+	xgrow((void **)&t->g, &t->capg, t->ng + 1, sizeof(*t->g));
+	g = &t->g[t->ng];
+	memset(g, 0, sizeof(*g));
+	g->key = key;
+	g->folded = folded;
+	g->last = 1;
+	return (int)t->ng++;
+}
+
+static void group_add(struct tree *t, int g, int node)
+{
+	struct bgroup *b = &t->g[g];
+
+	xgrow((void **)&b->nodes, &b->capnodes, b->nnodes + 1, sizeof(*b->nodes));
+	b->nodes[b->nnodes++] = node;
+	b->last &= t->n[node].last;
+	t->n[node].group = g;
+}
+
+/* Is node nd a branch (on an input, or the start)? */
+static int is_branch(const struct seq *v, const struct tnode *nd)
+{
+	return v[nd->pass[0].s].ins[nd->pass[0].k].op == ENG_BRANCH;
+}
+
+/* Group t's branch nodes: the nodes of each call site in keys[0..nkeys) one group, every other
+ * branch node a group of its own. */
+static void regroup(const struct seq *v, struct tree *t, const int32_t *keys, int nkeys)
+{
+	size_t k;
+	int i;
+
+	for (k = 0; k < t->ng; k++) {
+		free(t->g[k].nodes);
+		free(t->g[k].copies);
+	}
+	t->ng = 0;
+	for (i = 0; i < nkeys; i++)
+		new_group(t, keys[i], 1);
+	for (k = 0; k < t->len; k++) {
+		struct tnode *nd = &t->n[k];
+
+		nd->group = -1;
+		if (!is_branch(v, nd))
+			continue;
+		for (i = 0; i < nkeys && (!nd->key || keys[i] != nd->key); i++)
+			;
+		group_add(t, i < nkeys ? i : new_group(t, nd->key, 0), (int)k);
+	}
+}
+
+/* Can the nodes of call site key be one loop, whatever the runs show of their ways: does the
+ * site recur, with no request live at it, no collective in its ways, and the same collectives
+ * before each of its nodes? */
+static int loop_shape(const struct seq *v, int nv, const struct tree *t, int32_t key)
+{
+	int s, k, j, recur = 0, nodes = 0;
+	uint32_t colls = 0;
+
+	for (s = 0; s < nv; s++) {
+		int here = 0;
+
+		for (k = 1; k < v[s].n; k++) {
+			const struct eng_instr *in = &v[s].ins[k];
+			int end;
+
+			if (in->op != ENG_BRANCH || t->n[v[s].node[k]].key != key)
+				continue;
+			if (v[s].live[k])
+				return 0;
+			if (nodes++ && v[s].colls[k] != colls)
+				return 0;
+			colls = v[s].colls[k];
+			end = xm_way_of(v, s, k);
+			for (j = k + 1; j <= end; j++)
+				if (v[s].ins[j].op == ENG_COLL || v[s].ins[j].op == ENG_ICOLL)
+					return 0;
+			recur |= ++here > 1;
+		}
+	}
+	return recur;
+}
+
+/* Do the runs show the process going on alike from every node of group g: none took one
+ * input there and went two ways, and some took one input at two of its nodes and went the
+ * same way? */
+static int loop_evidence(const struct seq *v, const struct tree *t, const struct bgroup *g)
+{
+	struct pass *pass;
+	size_t n = xm_group_passes(t, g, &pass), i, j;
+	int alike = 0, ok = 1;
+
+	for (i = 0; ok && i < n; i++)
+		for (j = i + 1; ok && j < n; j++) {
+			int same_in = !xm_input_diff(xm_pass_input(v, &pass[i]),
+						     xm_pass_input(v, &pass[j]));
+			int same = same_in && xm_same_way(v, t, &pass[i], &pass[j]);
+
+			if (same_in && !same)
+				ok = 0;
+			alike |= same && v[pass[i].s].node[pass[i].k] != v[pass[j].s].node[pass[j].k];
+		}
+	free(pass);
+	return ok && alike;
+}
+
+void xm_fold(struct seq *v, int nv, struct tree *t)
+{
+	int32_t *keys = NULL;
+	size_t cap = 0, k;
+	int nkeys = 0, i, changed = 1;
+
+	/* the call sites that may be loops */
+	for (k = 0; k < t->len; k++) {
+		int32_t key = t->n[k].key;
+
+		if (!key || !is_branch(v, &t->n[k]))
+			continue;
+		for (i = 0; i < nkeys && keys[i] != key; i++)
+			;
+		if (i < nkeys || !loop_shape(v, nv, t, key))
+			continue;
+		xgrow((void **)&keys, &cap, (size_t)nkeys + 1, sizeof(*keys));
+		keys[nkeys++] = key;
+	}
+	/* each that the runs do not show to be one, unfolded, until every one left is */
+	while (changed) {
+		changed = 0;
+		regroup(v, t, keys, nkeys);
+		for (i = 0; i < nkeys; i++)
+			if (!loop_evidence(v, t, &t->g[i])) {
+				keys[i] = keys[--nkeys];
+				changed = 1;
+				break;
+			}
+	}
+	free(keys);
+}

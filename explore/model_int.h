@@ -1,0 +1,110 @@
+/* The inside of verify's model (model.h): what model.c, model_fold.c and model_layout.c share
+ * while they make one model of the runs. */
+#ifndef MPIV_MODEL_INT_H
+#define MPIV_MODEL_INT_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "model.h"
+
+/* One run's program of the process being merged. */
+struct seq {
+	int run;
+	const struct mpiv_rank_trace *t; /* the run's trace of the process's rank */
+	struct eng_instr *ins;		 /* the run's, not copied */
+	int n;
+	int32_t *node;	   /* per instruction: its node in the tree */
+	int ninputs;	   /* inputs it takes (the highest register number) */
+	int32_t *post;	   /* per input: the instruction that takes it, -1 */
+	int32_t *lastread; /* per input: the last instruction that reads it, -1 */
+	int32_t *made;	   /* per instruction: requests the rank made before its event */
+	int32_t *req;	   /* per instruction: a post's request id, -1 */
+	int32_t *live;	   /* per instruction: requests live before it */
+	uint32_t *colls;   /* per instruction: a digest of the collectives before it */
+};
+
+/* A run's pass through a node: seq s, its instruction k. */
+struct pass {
+	int s, k;
+};
+
+/* A node of a process's tree: instructions that are the same call after the same calls. */
+struct tnode {
+	int parent, child, sibling; /* -1: none */
+	struct pass *pass;	    /* the runs through it */
+	size_t npass, cappass;
+	char last;     /* a reader: no run through it reads its register later */
+	int32_t key;   /* a branch: the call site of the call whose input it learns */
+	int32_t group; /* a branch: its group (struct bgroup), else -1 */
+	int32_t instr; /* while laid out: its copy on the path being laid out */
+};
+
+/* A branch of the model: one branch node of the tree, or (a loop) every branch node of a
+ * call site where the runs show the process go on alike whatever calls it made before
+ * (model_fold.c). */
+struct bgroup {
+	int32_t key;   /* the call site of the call whose input it learns (0: the start) */
+	int folded;    /* 1: every node of a call site */
+	int *nodes;    /* its nodes */
+	size_t nnodes, capnodes;
+	int16_t sym;   /* the parts it compares */
+	char last;     /* the last reader of its register on every run */
+	int32_t reg;   /* folded: a register of its own (from 1), else 0 */
+	int laid;      /* while laid out: its ways are (being) laid out */
+	int32_t *list; /* its ways on, once laid out */
+	int32_t n;
+	int32_t *copies; /* while laid out: its instructions waiting for the list */
+	size_t ncopies, capcopies;
+};
+
+struct tree {
+	struct tnode *n;
+	size_t len, cap;
+	struct bgroup *g;
+	size_t ng, capg;
+};
+
+/* ---- model.c ---- */
+
+/* The call site of instruction in's call in the trace t of its run, the same in every run
+ * (0: unknown). */
+int32_t xm_call_key(const struct mpiv_rank_trace *t, const struct eng_instr *in);
+
+/* Do two instructions make the same call, whatever inputs they took? */
+int xm_same_call(const struct eng_instr *x, const struct eng_instr *y);
+
+/* Where run s goes on from its instruction k (a branch): its next branch or its end. */
+int xm_way_of(const struct seq *v, int s, int k);
+
+/* The input run p took at its branch: ENG_REG_WORDS words (the branch's way on, words 1..). */
+const int32_t *xm_pass_input(const struct seq *v, const struct pass *p);
+
+/* The parts in which two inputs differ (ENG_IN_*). */
+int xm_input_diff(const int32_t *a, const int32_t *b);
+
+/* Do passes a and b of t's branches go on the same way: the same calls to the same branch
+ * (group) or end? */
+int xm_same_way(const struct seq *v, const struct tree *t, const struct pass *a,
+		const struct pass *b);
+
+/* Every pass of group g, into *out (malloc'ed); returns how many. */
+size_t xm_group_passes(const struct tree *t, const struct bgroup *g, struct pass **out);
+
+/* ---- model_fold.c ---- */
+
+/* Group process q's branch nodes (tree t, runs v[0..nv)): a group each, but where the nodes of
+ * a call site are one loop (xm_fold's rules); the groups into t->g. */
+void xm_fold(struct seq *v, int nv, struct tree *t);
+
+/* ---- model_layout.c ---- */
+
+/* Lay process q of m out from its tree and groups, registers shared out mod nregs but the
+ * folded groups' own (nregs + 1, ...). */
+void xm_layout(struct xmodel *m, struct seq *v, int nv, struct tree *t, int nregs, int q);
+
+/* A run's program, as it is, is its own model: for what cannot be merged (threads, one-sided
+ * synchronisation), whose instructions name other processes' instructions. */
+void xm_copy(struct xmodel *m, const struct seq *v, int q);
+
+#endif
