@@ -24,10 +24,12 @@
 #define DEFAULT_TIME_LIMIT 3600.0
 #define DEFAULT_TIMEOUT 5.0
 #define DEFAULT_MAX_STATES 2000000L
+#define DEFAULT_MEMORY_MB 2048L
 
 static const char verify_usage[] =
 	"usage: mpiverify verify [-o DIR] [--buffering MODE] [--jobs N] [--max-runs N]\n"
 	"                        [--time-limit SEC] [--deadlock-timeout SEC] [--max-states N]\n"
+	"                        [--memory-limit MB]\n"
 	"                        [--json | --sarif] [--suppressions FILE]...\n"
 	"                        [--gen-suppressions[=FILE]] [--ignore-potential-below BYTES]\n"
 	"                        [--] LAUNCHER [ARGS...]\n";
@@ -61,6 +63,9 @@ static void verify_help(void)
 	       "      --deadlock-timeout SEC  a run that makes no progress for SEC seconds is\n"
 	       "                              deadlocked (default %.0f)\n"
 	       "      --max-states N          stop a search after N states (default %ld)\n"
+	       "      --memory-limit MB       stop a search of the model once the model, its\n"
+	       "                              search and the runs' programs hold MB megabytes\n"
+	       "                              (default %ld): inconclusive, naming the limit\n"
 	       "      --json                  print the answer as one JSON document\n"
 	       "      --sarif                 print it as a SARIF 2.1.0 log instead\n"
 	       "      --suppressions FILE     leave the deadlocks FILE names out of the verdict\n"
@@ -83,7 +88,8 @@ static void verify_help(void)
 	       "     is one mpiverify was not built for, or a run wrote no trace\n"
 	       "  5  inconclusive: stopped at a limit with decisions left, a rank crashed, or\n"
 	       "     a deadlock of the model the program did not show\n",
-	       DEFAULT_MAX_RUNS, DEFAULT_TIME_LIMIT, DEFAULT_TIMEOUT, DEFAULT_MAX_STATES);
+	       DEFAULT_MAX_RUNS, DEFAULT_TIME_LIMIT, DEFAULT_TIMEOUT, DEFAULT_MAX_STATES,
+	       DEFAULT_MEMORY_MB);
 }
 
 /* --buffering's modes to search. Returns 0 or -1. */
@@ -177,6 +183,7 @@ int cmd_verify(int argc, char **argv)
 		{"time-limit", required_argument, NULL, 'L'},
 		{"deadlock-timeout", required_argument, NULL, 'T'},
 		{"max-states", required_argument, NULL, 'S'},
+		{"memory-limit", required_argument, NULL, 'M'},
 		FINDINGS_LONGOPTS,
 		{"help", no_argument, NULL, 'h'},
 		{NULL, 0, NULL, 0},
@@ -195,6 +202,8 @@ int cmd_verify(int argc, char **argv)
 	x.max_runs = DEFAULT_MAX_RUNS;
 	x.time_limit = DEFAULT_TIME_LIMIT;
 	x.max_states = DEFAULT_MAX_STATES;
+	x.memory_mb = DEFAULT_MEMORY_MB;
+	x.interrupted = verify_pool_interrupted;
 	o.timeout = DEFAULT_TIMEOUT;
 	parse_modes("all", &x);
 	opterr = 0;
@@ -253,6 +262,14 @@ int cmd_verify(int argc, char **argv)
 						   "positive number",
 						   optarg);
 			x.max_states = count;
+			break;
+		case 'M':
+			if (parse_count(optarg, &count) < 0 || count < 16 || count > (1L << 30))
+				return usage_error("verify",
+						   "invalid --memory-limit '%s': expected a "
+						   "number of megabytes, 16 or more",
+						   optarg);
+			x.memory_mb = count;
 			break;
 		case 'h':
 			verify_help();

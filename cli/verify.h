@@ -33,6 +33,10 @@ void verify_progress(void *ctx, const struct explore *x, const struct xrun *r, i
 /* Take SIGINT, SIGTERM and SIGHUP as a flag, passed on to the runs under way. */
 void verify_pool_init(void);
 
+/* The signal (SIGINT, SIGTERM, SIGHUP) mpiverify got since verify_pool_init(), 0 if none:
+ * explore's long phases poll it (struct explore, interrupted). */
+int verify_pool_interrupted(void);
+
 /* explore_runner.start, .wait, .cancel and .slots (explore.h). slots: --jobs, else as many
  * runs as the CPUs (of the Slurm allocation, when the runs are job steps) hold given the
  * ranks of the first run, at least 1. */

@@ -50,6 +50,11 @@ static void on_signal(int sig)
 	pool_signal = sig;
 }
 
+int verify_pool_interrupted(void)
+{
+	return pool_signal;
+}
+
 void verify_pool_init(void)
 {
 	static const int sigs[] = {SIGINT, SIGTERM, SIGHUP};

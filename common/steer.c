@@ -79,6 +79,8 @@ static int parse_decision(struct steer_in *in, struct mpiv_steer_decision *d)
 	d->src = MPIV_NONE;
 	if (word(in, kind, sizeof(kind)))
 		return -1;
+	if (!strcmp(kind, "free"))
+		return 0; /* an outcome the model leaves to the run */
 	if (!strcmp(kind, "src")) {
 		if (number(in, 0, INT32_MAX, &v))
 			return -1;
@@ -224,6 +226,10 @@ void mpiv_steer_write_rank(FILE *f, int rank, const struct mpiv_steer_decision *
 	fprintf(f, "rank %d %zu\n", rank, n);
 	for (i = 0; i < n; i++) {
 		fprintf(f, "%s %d %d ", mpiv_call_name(d[i].call), (int)d[i].comm, (int)d[i].tag);
+		if (mpiv_steer_free(&d[i])) {
+			fprintf(f, "free\n");
+			continue;
+		}
 		if (d[i].src != MPIV_NONE) {
 			fprintf(f, "src %d\n", (int)d[i].src);
 			continue;

@@ -15,6 +15,9 @@
  *					takes world rank S's message
  *	CALL COMM TAG reqs K ID...	a completion completes exactly these K requests (the
  *					recorder's request ids); COMM and TAG are -3 (unused)
+ *	CALL COMM TAG free		a decision of either kind whose outcome is the run's:
+ *					counted, not forced (the model does not tell its outcomes
+ *					apart: the program does not act on them)
  *
  * CALL is the call's name ("MPI_Recv"). No I/O here: the caller reads the file. */
 #ifndef MPIV_STEER_H
@@ -23,6 +26,8 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
+
+#include "event.h"
 
 #define MPIV_STEER_FORMAT "mpiverify-steer"
 #define MPIV_STEER_VERSION 1
@@ -73,5 +78,11 @@ void mpiv_steer_write_header(FILE *f, enum mpiv_steer_buffering b, long long eag
 void mpiv_steer_write_rank(FILE *f, int rank, const struct mpiv_steer_decision *d, size_t n);
 
 void mpiv_steer_release(struct mpiv_steer *s);
+
+/* Is d a decision whose outcome is the run's own (the steering file's "free")? */
+static inline int mpiv_steer_free(const struct mpiv_steer_decision *d)
+{
+	return d->src == MPIV_NONE && d->nreqs == 0;
+}
 
 #endif

@@ -447,8 +447,14 @@ int explore_loop(struct explore *x, const struct explore_runner *runner)
 		return MPIV_EXIT_INCONCLUSIVE; /* the first run was cut short by --time-limit */
 	for (;;) {
 		rc = explore_search(x, &items, &n);
-		if (rc)
+		if (!rc && x->signal)
+			rc = 128 + x->signal; /* the search ended by a signal: nothing more */
+		if (rc) {
+			for (i = 0; i < n; i++)
+				xitem_release(&items[i]);
+			free(items);
 			return rc;
+		}
 		if (n == 0)
 			break;
 		if (x->made >= x->max_runs || explore_out_of_time(x)) {

@@ -154,6 +154,10 @@ struct explore {
 	int max_runs;
 	double time_limit; /* seconds, from explore_loop()'s start */
 	long max_states;
+	long memory_mb; /* what the model of the runs and its search may hold (--memory-limit) */
+	/* the signal that should end verify (SIGINT, SIGTERM), 0 if none: polled by the long
+	 * phases (a search); NULL: none */
+	int (*interrupted)(void);
 	/* state */
 	double started; /* mpiv_now() when explore_loop() began */
 	struct xrun **runs;
@@ -177,6 +181,7 @@ struct explore {
 	char left_why[128]; /* why it stopped early, "" if it did not */
 	int incomplete;	    /* a search was cut short */
 	char incomplete_why[256];
+	int signal; /* a search was ended by this signal (explore.interrupted) */
 	long states;		/* states of the last searches, summed over modes */
 	int merged;		/* the last model was one of every run (else one per run) */
 	char unmerged_why[512]; /* why not (an error's text) */

@@ -92,9 +92,20 @@ int explore_out_of_time(const struct explore *x)
 	return x->time_limit > 0 && mpiv_now() - x->started > x->time_limit;
 }
 
-static int out_of_time(void *ctx)
+/* Polled by the search: the time limit, or a signal. */
+static int stop_search(void *ctx, char *why, size_t size)
 {
-	return explore_out_of_time(((struct search_ctx *)ctx)->x);
+	const struct explore *x = ((struct search_ctx *)ctx)->x;
+	int sig = x->interrupted ? x->interrupted() : 0;
+
+	if (sig) {
+		snprintf(why, size, "interrupted by signal %d", sig);
+		return 1;
+	}
+	if (!explore_out_of_time(x))
+		return 0;
+	snprintf(why, size, "the time limit");
+	return 1;
 }
 
 static int tried(const struct explore *x, const char *steer)
@@ -229,6 +240,28 @@ static int frontier_item(struct model *md, const struct tr_frontier *f, struct x
 	return 0;
 }
 
+/* The most paths of frontiers and deadlocks a search reads back: a round runs a few, and the
+ * next search finds the rest again if the round's runs do not settle them. */
+#define XSEARCH_PATHS 256
+
+/* What a search of model m may hold: the memory limit, less the model and the runs' programs
+ * (each instruction and what lists and tables hold beside it); 0 if they take it all, and
+ * no bound without a limit (SIZE_MAX). */
+static size_t model_room(const struct explore *x, const struct xmodel *m)
+{
+	size_t limit = (size_t)x->memory_mb << 20, held = 0;
+	int i, q;
+
+	if (!x->memory_mb)
+		return 0;
+	for (q = 0; q < m->prog.nprocs; q++)
+		held += (size_t)m->prog.nins[q] * (TR_INSTR_BYTES + 6 * sizeof(int32_t));
+	for (i = 0; i < x->nruns; i++)
+		for (q = 0; x->runs[i]->usable && q < x->runs[i]->prog.nprocs; q++)
+			held += (size_t)x->runs[i]->prog.nins[q] * TR_INSTR_BYTES;
+	return held < limit ? limit - held : 0;
+}
+
 /* Search one model in every mode, the buffered ones also with every collective synchronising
  * where that differs (tr_searches()); add what it asks for to items. */
 static void search_model(struct explore *x, struct model *md, struct xitem **items, int *n,
@@ -241,8 +274,18 @@ static void search_model(struct explore *x, struct model *md, struct xitem **ite
 
 	memset(&eo, 0, sizeof(eo));
 	eo.max_states = x->max_states;
-	eo.stop = out_of_time;
+	eo.max_bytes = model_room(x, &md->m);
+	eo.max_paths = XSEARCH_PATHS;
+	eo.stop = stop_search;
 	eo.ctx = &ctx;
+	if (x->memory_mb && !eo.max_bytes) {
+		x->incomplete = 1;
+		snprintf(x->incomplete_why, sizeof(x->incomplete_why),
+			 "the model of the runs takes more than the memory limit of %ld MB "
+			 "(--memory-limit)",
+			 x->memory_mb);
+		return;
+	}
 	for (k = 0; k < nmodes; k++) {
 		struct tr_explore_result res;
 
@@ -250,11 +293,20 @@ static void search_model(struct explore *x, struct model *md, struct xitem **ite
 		md->m.prog.eager = modes[k].bytes;
 		md->m.prog.sync_colls = modes[k].sync_colls;
 		tr_explore(&md->m.prog, &eo, &res);
+		/* more messages in flight than the model had room for: again, with more */
+		while (res.overflow && xmodel_more_room(&md->m)) {
+			tr_explore_release(&res);
+			tr_explore(&md->m.prog, &eo, &res);
+		}
 		x->states += res.states;
 		if (!res.complete && !x->incomplete) {
 			x->incomplete = 1;
-			snprintf(x->incomplete_why, sizeof(x->incomplete_why), "%s", res.why);
+			snprintf(x->incomplete_why, sizeof(x->incomplete_why),
+				 "%s, in the search of the model of %d run%s", res.why,
+				 md->m.nruns, md->m.nruns > 1 ? "s" : "");
 		}
+		if (!res.complete && x->interrupted && x->interrupted())
+			x->signal = x->interrupted();
 		for (i = 0; i < res.nstuck; i++) {
 			struct xitem it;
 

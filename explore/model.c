@@ -27,10 +27,13 @@
 /* ---- sends and receives that follow an input ---- */
 
 /* One call site's votes: where a send or receive from it had a source input on its
- * communicator before it, was its peer that source? */
+ * communicator before it, was its peer that source? And did its peer differ from one to the
+ * next (else following changes nothing: a process that talks to one rank alone)? */
 struct site_vote {
 	int32_t key;
 	int yes, no;
+	int32_t peer; /* the first peer voted, -1 */
+	int peers;    /* 1: one peer so far, 2: several */
 };
 
 struct votes {
@@ -48,6 +51,7 @@ static struct site_vote *vote_of(struct votes *vs, int32_t key)
 	xgrow((void **)&vs->v, &vs->cap, vs->n + 1, sizeof(*vs->v));
 	memset(&vs->v[vs->n], 0, sizeof(vs->v[vs->n]));
 	vs->v[vs->n].key = key;
+	vs->v[vs->n].peer = -1;
 	return &vs->v[vs->n++];
 }
 
@@ -112,10 +116,13 @@ static void follow_inputs(const struct mpiv_rank_trace *t, struct eng_instr *ins
 
 			v->yes += in->a == src;
 			v->no += in->a != src;
+			if (v->peer < 0)
+				v->peer = in->a;
+			v->peers = v->peer == in->a && v->peers < 2 ? 1 : 2;
 		} else if (in->a == src) {
 			struct site_vote *v = vote_of(vs, key);
 
-			if (!v->yes || v->no)
+			if (!v->yes || v->no || v->peers < 2)
 				continue;
 			in->sym |= ENG_IN_SOURCE;
 			if (recv)
@@ -279,34 +286,80 @@ static struct site_parts *parts_of(struct site_parts **sp, size_t *n, size_t *ca
 
 /* ---- registers ---- */
 
-/* The smallest number of registers that lets input i use register i mod R in every run: no
- * two inputs R apart are held at once. */
-static int registers(const struct seq *v, int nv)
+/* The inputs of a process that are held at once share no register: each run's input i is
+ * held from where it is taken to where it is last read, and two inputs may share a register
+ * if in no run they are held at once. First fit over the inputs in the order they are first
+ * taken, a register counted busy in a run until the last input it holds there is last read
+ * (so that an input taken before one that got the register cannot get it: more registers,
+ * never two held at once). Fills color (per input number, from 0) and returns how many
+ * registers. */
+static int registers(const struct seq *v, int nv, int32_t **color)
 {
-	int most = 1, r, w, i;
+	int most = 0, w, i, c, n = 0;
+	int32_t *order, **busy;
+	size_t capc = 0;
 
 	for (w = 0; w < nv; w++)
-		if (v[w].ninputs > most)
-			most = v[w].ninputs;
-	for (r = 1; r < most; r++) {
-		int ok = 1;
+		n = v[w].ninputs > n ? v[w].ninputs : n;
+	*color = xmalloc((size_t)(n + 1) * sizeof(**color));
+	order = xmalloc((size_t)(n + 1) * sizeof(*order));
+	busy = xcalloc((size_t)nv, sizeof(*busy));
+	for (i = 0; i < n; i++)
+		order[i] = i;
+	/* by where it is first taken, in any run (insertion: inputs come nearly in order) */
+	for (i = 1; i < n; i++) {
+		int32_t x = order[i], tx = INT32_MAX, j;
 
-		for (w = 0; ok && w < nv; w++)
-			for (i = 0; ok && i + r < v[w].ninputs; i++) {
-				const int32_t *take = v[w].post, *rd = v[w].lastread;
-				int j = i + r;
-				int end = rd[i] > take[i] ? rd[i] : take[i];
-				int endj = rd[j] > take[j] ? rd[j] : take[j];
+		for (w = 0; w < nv; w++)
+			if (x < v[w].ninputs && v[w].post[x] >= 0 && v[w].post[x] < tx)
+				tx = v[w].post[x];
+		for (j = i - 1; j >= 0; j--) {
+			int32_t y = order[j], ty = INT32_MAX;
 
-				/* the two are held at once: their times overlap (receives' inputs
-				 * are taken as their requests complete, in any order) */
-				if (take[i] >= 0 && take[j] >= 0 && take[j] <= end && take[i] <= endj)
-					ok = 0;
-			}
-		if (ok)
-			return r;
+			for (w = 0; w < nv; w++)
+				if (y < v[w].ninputs && v[w].post[y] >= 0 && v[w].post[y] < ty)
+					ty = v[w].post[y];
+			if (ty <= tx)
+				break;
+			order[j + 1] = y;
+		}
+		order[j + 1] = x;
 	}
-	return most;
+	for (i = 0; i < n; i++) {
+		int32_t x = order[i];
+
+		for (c = 0; c < most; c++) {
+			for (w = 0; w < nv; w++)
+				if (x < v[w].ninputs && v[w].post[x] >= 0 && busy[w][c] >= v[w].post[x])
+					break;
+			if (w == nv)
+				break;
+		}
+		if (c == most) {
+			size_t cap = capc;
+
+			most++;
+			for (w = 0; w < nv; w++) {
+				cap = capc;
+				xgrow((void **)&busy[w], &cap, (size_t)most, sizeof(**busy));
+				busy[w][most - 1] = -1;
+			}
+			capc = cap;
+		}
+		(*color)[x] = c;
+		for (w = 0; w < nv; w++)
+			if (x < v[w].ninputs && v[w].post[x] >= 0) {
+				int32_t end = v[w].lastread[x] > v[w].post[x] ? v[w].lastread[x] :
+										    v[w].post[x];
+
+				busy[w][c] = end > busy[w][c] ? end : busy[w][c];
+			}
+	}
+	for (w = 0; w < nv; w++)
+		free(busy[w]);
+	free(busy);
+	free(order);
+	return most > 0 ? most : 1;
 }
 
 /* The register instruction k of run v reads (an input number, from 0), or -1: a branch reads
@@ -572,6 +625,7 @@ int xmodel_build(struct eng_prog *const *progs, struct mpiv_traceset *const *set
 	struct eng_prog *out = &m->prog;
 	struct seq **vs;
 	struct tree *trees;
+	int32_t **colors;
 	struct votes votes;
 	const char *why;
 	int i, q, k, c, nregs = 1, copy;
@@ -628,17 +682,18 @@ int xmodel_build(struct eng_prog *const *progs, struct mpiv_traceset *const *set
 	m->starts = xcalloc((size_t)out->nprocs, sizeof(*m->starts));
 	vs = xcalloc((size_t)out->nprocs, sizeof(*vs));
 	trees = xcalloc((size_t)out->nprocs, sizeof(*trees));
+	colors = xcalloc((size_t)out->nprocs, sizeof(*colors));
 	for (q = 0; q < out->nprocs; q++) {
 		vs[q] = xcalloc((size_t)nruns, sizeof(**vs));
 		build_tree(progs, sets, nruns, q, vs[q], &trees[q]);
-		k = registers(vs[q], nruns);
+		k = registers(vs[q], nruns, &colors[q]);
 		nregs = k > nregs ? k : nregs;
 		if (!copy)
 			xm_fold(vs[q], nruns, &trees[q]);
 	}
 	if (!copy)
 		choose_parts(vs, trees, out->nprocs);
-	/* registers shared out mod nregs, and one of its own for each loop */
+	/* the registers inputs share, and one of its own for each loop */
 	out->nregs = copy ? progs[0]->nregs : nregs;
 	for (q = 0; q < out->nprocs && !copy; q++) {
 		int loops = 0;
@@ -652,12 +707,14 @@ int xmodel_build(struct eng_prog *const *progs, struct mpiv_traceset *const *set
 		if (copy)
 			xm_copy(m, &vs[q][0], q);
 		else
-			xm_layout(m, vs[q], nruns, &trees[q], nregs, q);
+			xm_layout(m, vs[q], nruns, &trees[q], nregs, colors[q], q);
 		seqs_release(vs[q], nruns, &trees[q]);
 		free(vs[q]);
+		free(colors[q]);
 	}
 	free(vs);
 	free(trees);
+	free(colors);
 	/* sizes: the most any run needed; messages in flight: every send of a process's runs */
 	out->maxlive = 1;
 	for (i = 0; i < nruns; i++) {
@@ -680,11 +737,21 @@ int xmodel_build(struct eng_prog *const *progs, struct mpiv_traceset *const *set
 	}
 	out->buffering = progs[0]->buffering;
 	out->eager = progs[0]->eager;
-	out->maxmsg = DEFAULT_MAXMSG;
+	out->maxmsg = XMODEL_MSGS;
 	if (sends < out->maxmsg)
 		out->maxmsg = sends > 0 ? (int)sends : 1;
+	m->maxmsg = sends < DEFAULT_MAXMSG ? (sends > 0 ? (int)sends : 1) : DEFAULT_MAXMSG;
 	eng_layout(out);
 	return 0;
+}
+
+int xmodel_more_room(struct xmodel *m)
+{
+	if (m->prog.maxmsg >= m->maxmsg)
+		return 0;
+	m->prog.maxmsg = m->prog.maxmsg * 4 < m->maxmsg ? m->prog.maxmsg * 4 : m->maxmsg;
+	eng_layout(&m->prog);
+	return 1;
 }
 
 void xmodel_release(struct xmodel *m)

@@ -29,9 +29,15 @@ void xmodel_fill_inputs(struct eng_prog *prog, const struct mpiv_traceset *ts);
 
 /* ---- model.c ---- */
 
+/* Room for messages in flight a model starts with: a state holds two words for each, and few
+ * programs have more in flight at once; a search that finds more makes room for more
+ * (xmodel_more_room()). */
+#define XMODEL_MSGS 64
+
 struct xmodel {
 	struct eng_prog prog; /* each process a graph (engine.h, ENG_BRANCH) */
 	int nruns;
+	int maxmsg; /* the most room for messages in flight it may need: one per send */
 	/* per process, per instruction: the run it was taken from (its
 	 * event, prog.ins[q][i].ev, is one of that run's trace) */
 	int32_t **run;
@@ -57,6 +63,10 @@ struct xmodel {
  * one-sided synchronisation, different communicators). */
 int xmodel_build(struct eng_prog *const *progs, struct mpiv_traceset *const *sets, int nruns,
 		 struct xmodel *m, struct mpiv_error *err);
+
+/* Make room for four times as many messages in flight, up to m->maxmsg: 1 if there is more
+ * room now, 0 if there was all it may need. */
+int xmodel_more_room(struct xmodel *m);
 
 void xmodel_release(struct xmodel *m);
 

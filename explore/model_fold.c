@@ -49,11 +49,36 @@ static int same_rel(const struct eng_instr *x, int ox, const struct eng_instr *y
 	return 1;
 }
 
+/* Is pass p's way cut short: its run stopped before its next branch (a hang, a crash)? */
+static int cut_short(const struct seq *v, const struct pass *p, int end)
+{
+	return v[p->s].ins[end].op == ENG_STOP;
+}
+
+/* Are the calls of a's way, before its end, those b's makes first? */
+static int prefix_of(const struct seq *v, const struct pass *a, int ea, const struct pass *b,
+		     int eb)
+{
+	int j;
+
+	if (ea - a->k > eb - b->k)
+		return 0;
+	for (j = 1; j < ea - a->k; j++)
+		if (!same_rel(&v[a->s].ins[a->k + j], a->k, &v[b->s].ins[b->k + j], b->k))
+			return 0;
+	return 1;
+}
+
 int xm_same_way(const struct seq *v, const struct tree *t, const struct pass *a,
 		const struct pass *b)
 {
 	int ea = xm_way_of(v, a->s, a->k), eb = xm_way_of(v, b->s, b->k), j, na, nb;
 
+	/* a run that stopped on the way (a hang: its last call never returned, and the
+	 * program's was not the choice of the branch before) went the way of any that made the
+	 * same calls up to there */
+	if (cut_short(v, a, ea) != cut_short(v, b, eb))
+		return cut_short(v, a, ea) ? prefix_of(v, a, ea, b, eb) : prefix_of(v, b, eb, a, ea);
 	na = v[a->s].node[ea];
 	nb = v[b->s].node[eb];
 	/* from one node the tree tells: the same calls lead to the same node */

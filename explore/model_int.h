@@ -99,9 +99,11 @@ void xm_fold(struct seq *v, int nv, struct tree *t);
 
 /* ---- model_layout.c ---- */
 
-/* Lay process q of m out from its tree and groups, registers shared out mod nregs but the
- * folded groups' own (nregs + 1, ...). */
-void xm_layout(struct xmodel *m, struct seq *v, int nv, struct tree *t, int nregs, int q);
+/* Lay process q of m out from its tree and groups: input i of its runs in register color[i] + 1
+ * (of nregs), but the folded groups' inputs, each group's in a register of its own (nregs + 1,
+ * ...). */
+void xm_layout(struct xmodel *m, struct seq *v, int nv, struct tree *t, int nregs,
+	       const int32_t *color, int q);
 
 /* A run's program, as it is, is its own model: for what cannot be merged (threads, one-sided
  * synchronisation), whose instructions name other processes' instructions. */

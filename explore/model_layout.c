@@ -18,22 +18,13 @@ static int is_post(const struct eng_instr *in)
 	       in->op == ENG_GREQ;
 }
 
-static int in_keys(const int32_t *keys, int n, int32_t key)
-{
-	int i;
-
-	for (i = 0; i < n; i++)
-		if (keys[i] == key)
-			return 1;
-	return 0;
-}
-
 /* One process being laid out as a graph, with the tables of model.h beside it. */
 struct layout {
 	struct seq *v;
 	struct tree *t;
 	struct eng_prog *out; /* whose blocks hold the lists */
-	int nregs;	      /* registers shared out mod nregs (the loops' come after) */
+	int nregs;	      /* registers the inputs share (the loops' come after) */
+	const int32_t *color; /* per input number: the register it shares, from 0 */
 	int32_t **loopreg;    /* per run, per input: the register of the loop that reads it, 0 */
 	struct eng_instr *ins;
 	int32_t *run, *made, *req, *anchor, *from;
@@ -42,14 +33,14 @@ struct layout {
 };
 
 /* The model's register (from 1, 0 none) of input number reg (from 1) of run s: a loop's own,
- * else the runs' numbering mod nregs. */
+ * else the one it shares. */
 static int32_t renumber(const struct layout *L, int s, int32_t reg)
 {
 	if (reg <= 0)
 		return reg;
 	if (reg - 1 < L->v[s].ninputs && L->loopreg[s][reg - 1])
 		return L->loopreg[s][reg - 1];
-	return (reg - 1) % L->nregs + 1;
+	return L->color[reg - 1] + 1;
 }
 
 /* The model's instruction of run s's instruction x: the copy on the path being laid out. */
@@ -228,37 +219,117 @@ static int32_t instr_key(const struct layout *L, int i)
 
 /* An any-completion waits for the live requests of the array the program passed it; which
  * requests those are depends on the path (the requests of the workers that answered, reposted
- * for them). Its list names every post of the process made at the calls that made the
- * requests the runs' arrays held there. */
+ * for them; those another order returned already). Its list names every post of the process
+ * made at the calls that made the requests some run's array held at that any-completion's
+ * call: the array the call passes is the same wherever the call is made. */
 static void widen_live_waits(struct layout *L)
 {
+	int32_t *keys = NULL, *site = NULL;
+	size_t nkeys = 0, capkeys = 0;
 	int i, j, k;
 
+	/* (the wait's call, a post's call) for every post some run's wait listed */
 	for (i = 0; i < (int)L->n; i++) {
-		struct eng_instr *w = &L->ins[i];
-		int32_t *keys, *l;
-		int nkeys = 0, n = 0;
+		const struct eng_instr *w = &L->ins[i];
 
 		if (!(w->op == ENG_WAITANY || w->op == ENG_WAIT) || !(w->sym & ENG_WAIT_LIVE))
 			continue;
-		keys = xmalloc((size_t)w->n * sizeof(*keys));
 		for (j = 0; j < w->n; j++) {
-			int32_t key = instr_key(L, w->list[j]);
+			int32_t wk = instr_key(L, i), pk = instr_key(L, w->list[j]);
 
-			for (k = 0; k < nkeys && keys[k] != key; k++)
+			for (k = 0; k < (int)nkeys && !(keys[2 * k] == wk && keys[2 * k + 1] == pk);
+			     k++)
 				;
-			if (k == nkeys)
-				keys[nkeys++] = key;
+			if (k < (int)nkeys)
+				continue;
+			xgrow((void **)&keys, &capkeys, 2 * (nkeys + 1), sizeof(*keys));
+			keys[2 * nkeys] = wk;
+			keys[2 * nkeys++ + 1] = pk;
 		}
-		for (k = 0; k < (int)L->n; k++)
-			n += is_post(&L->ins[k]) && in_keys(keys, nkeys, instr_key(L, k));
-		l = xcheck(eng_list_alloc(L->out, (size_t)n), (size_t)n * sizeof(*l));
-		for (k = 0, n = 0; k < (int)L->n; k++)
-			if (is_post(&L->ins[k]) && in_keys(keys, nkeys, instr_key(L, k)))
-				l[n++] = k;
+	}
+	site = xmalloc((L->n + 1) * sizeof(*site));
+	for (i = 0; i < (int)L->n; i++)
+		site[i] = is_post(&L->ins[i]) ? instr_key(L, i) : 0;
+	for (i = 0; i < (int)L->n; i++) {
+		struct eng_instr *w = &L->ins[i];
+		int32_t wk, *l;
+		int n = 0;
+
+		if (!(w->op == ENG_WAITANY || w->op == ENG_WAIT) || !(w->sym & ENG_WAIT_LIVE))
+			continue;
+		wk = instr_key(L, i);
+		for (j = 0; j < 2; j++) {
+			if (j)
+				l = xcheck(eng_list_alloc(L->out, (size_t)n), (size_t)n * sizeof(*l));
+			for (k = 0, n = 0; k < (int)L->n; k++) {
+				size_t x;
+
+				for (x = 0; site[k] && x < nkeys &&
+					    !(keys[2 * x] == wk && keys[2 * x + 1] == site[k]);
+				     x++)
+					;
+				if (!site[k] || x == nkeys)
+					continue;
+				if (j)
+					l[n] = k;
+				n++;
+			}
+		}
 		w->list = l;
 		w->n = n;
-		free(keys);
+	}
+	free(site);
+	free(keys);
+}
+
+/* Is part (ENG_IN_*) of an any-completion's input the same whichever of the posts of its
+ * list it returns? A request's peer where each names the same one, its tag where each names
+ * the same one; what a message carried, where each is a send from one call. */
+static int part_constant(const struct layout *L, const struct eng_instr *w, int part)
+{
+	const struct eng_instr *first = &L->ins[w->list[0]];
+	int j;
+
+	if (part == ENG_IN_REQ)
+		return w->n == 1;
+	for (j = 0; j < w->n; j++) {
+		const struct eng_instr *p = &L->ins[w->list[j]];
+
+		if (p->op != first->op || (p->op != ENG_POST_SEND && p->op != ENG_POST_RECV))
+			return 0;
+		if (part == ENG_IN_SOURCE &&
+		    (p->a != first->a || p->a == ENG_ANY || (p->sym & ENG_IN_SOURCE)))
+			return 0;
+		if (part == ENG_IN_TAG && (p->c != first->c || p->c == ENG_ANY))
+			return 0;
+		if (part == ENG_IN_SITE && (p->op != ENG_POST_SEND || p->site != first->site))
+			return 0;
+	}
+	return 1;
+}
+
+/* An any-completion whose outcome the process does not act on (the branch that learns it
+ * compares only parts that are the same whichever request it returns, and nothing reads it
+ * after) returns the first complete request, with no choice: the order in which requests are
+ * returned would only multiply the states. */
+static void settle_any_completions(struct layout *L)
+{
+	int i, part;
+
+	for (i = 0; i + 1 < (int)L->n; i++) {
+		struct eng_instr *w = &L->ins[i], *br = &L->ins[i + 1];
+
+		if (w->op != ENG_WAITANY || w->reg <= 0 || !w->n || br->op != ENG_BRANCH ||
+		    br->a != w->reg - 1 || !(br->sym & ENG_IN_LAST))
+			continue;
+		for (part = ENG_IN_SOURCE; part <= ENG_IN_REQ; part <<= 1)
+			if ((br->sym & part) && part != ENG_IN_LAST && !part_constant(L, w, part))
+				break;
+		if (part <= ENG_IN_REQ)
+			continue;
+		w->reg = 0;
+		br->a = -1;
+		br->sym = 0;
 	}
 }
 
@@ -290,7 +361,8 @@ static void loop_registers(struct layout *L, int nv)
 	}
 }
 
-void xm_layout(struct xmodel *m, struct seq *v, int nv, struct tree *t, int nregs, int q)
+void xm_layout(struct xmodel *m, struct seq *v, int nv, struct tree *t, int nregs,
+	       const int32_t *color, int q)
 {
 	struct layout L;
 	int s;
@@ -300,11 +372,13 @@ void xm_layout(struct xmodel *m, struct seq *v, int nv, struct tree *t, int nreg
 	L.t = t;
 	L.out = &m->prog;
 	L.nregs = nregs;
+	L.color = color;
 	loop_registers(&L, nv);
 	/* the start, every run's first instruction: a branch on no input */
 	emit(&L, 0, 0);
 	layout_group(&L, t->n[v[0].node[0]].group);
 	widen_live_waits(&L);
+	settle_any_completions(&L);
 	m->prog.ins[q] = L.ins;
 	m->prog.nins[q] = (int32_t)L.n;
 	m->run[q] = L.run;

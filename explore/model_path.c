@@ -21,6 +21,7 @@ struct walked {
 	size_t n, cap;
 	int32_t *src; /* per instruction: the input's source (or request) taken there */
 	char *has;    /* per instruction: 1 if an input was taken there */
+	char *done;   /* per instruction: 1 if it was executed */
 };
 
 static void on_input(void *ctx, int q, int i, const struct eng_instr *in, const int32_t *v)
@@ -39,6 +40,7 @@ static void on_exec(void *ctx, int q, int i, const struct eng_instr *in)
 	(void)in;
 	xgrow((void **)&w->seq, &w->cap, w->n + 1, sizeof(*w->seq));
 	w->seq[w->n++] = i;
+	w->done[i] = 1;
 }
 
 /* The numbering of one process's path: the ids its posts' requests got, as it went. */
@@ -134,6 +136,11 @@ static int stretch_decisions(const struct xmodel *m, int q, const struct mpiv_ra
 				d.nreqs = 1;
 				d.reqs = xmalloc(sizeof(*d.reqs));
 				d.reqs[0] = nb->id[w->src[x]];
+			} else if (p->ins[q][x].op == ENG_WAITANY &&
+				   (p->ins[q][x].sym & ENG_WAIT_LIVE)) {
+				/* one whose outcome the program does not act on: the run's own */
+				if (!w->done[x])
+					return 0;
 			} else { /* one the model does not choose: as the run did, renumbered */
 				uint32_t i;
 
@@ -200,6 +207,7 @@ int xpath_of(const struct xmodel *m, struct mpiv_traceset *const *sets, const in
 	for (q = 0; q < p->nprocs; q++) {
 		w[q].src = xcalloc((size_t)p->nins[q], sizeof(*w[q].src));
 		w[q].has = xcalloc((size_t)p->nins[q], 1);
+		w[q].done = xcalloc((size_t)p->nins[q], 1);
 	}
 	memset(&obs, 0, sizeof(obs));
 	obs.ctx = w;
@@ -232,6 +240,7 @@ int xpath_of(const struct xmodel *m, struct mpiv_traceset *const *sets, const in
 		free(w[q].seq);
 		free(w[q].src);
 		free(w[q].has);
+		free(w[q].done);
 	}
 	free(w);
 	free(st);

@@ -540,8 +540,8 @@ static int steer_positions(struct rec_call *c, const struct completion *cp, int 
 	int k;
 
 	*pos = pos_stack;
-	if (!d)
-		return 0;
+	if (!d || mpiv_steer_free(d))
+		return 0; /* not steered, or its outcome the run's */
 	if (cp->n > REQ_STACK && !(*pos = malloc((size_t)cp->n * sizeof(**pos)))) {
 		*pos = pos_stack;
 		rec_steer_stop("out of memory");

@@ -96,9 +96,10 @@ static REC_COLD const struct mpiv_steer_decision *expected(struct rec_call *c,
 	}
 	d = &steer.d[steer_next];
 	if (c->ev.thread == 0 && d->call == c->ev.call &&
-	    (kind == MPIV_DEC_COMPLETION ? d->src == MPIV_NONE :
-					   d->src != MPIV_NONE && d->comm == c->ev.comm &&
-						   d->tag == mpiv_event_recv_tag(&c->ev)))
+	    (mpiv_steer_free(d) ||
+	     (kind == MPIV_DEC_COMPLETION ? d->src == MPIV_NONE :
+					    d->src != MPIV_NONE && d->comm == c->ev.comm &&
+						    d->tag == mpiv_event_recv_tag(&c->ev))))
 		return d;
 	{
 		char why[160];
@@ -121,7 +122,7 @@ static REC_COLD int steer_source(struct rec_call *c, int source, MPI_Comm comm)
 	    MPIV_DEC_SOURCE)
 		return source;
 	d = expected(c, MPIV_DEC_SOURCE);
-	if (!d)
+	if (!d || mpiv_steer_free(d))
 		return source;
 	r = rec_comm_from_world(comm, d->src);
 	if (r < 0) {

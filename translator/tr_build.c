@@ -590,6 +590,13 @@ static int block_on(struct builder *b, const struct mpiv_event *ev, int32_t **li
 	in = emit(b, any ? ENG_WAIT_SOME : ENG_WAIT, (int)ev->index);
 	in->n = n;
 	in->list = wait_list(b, *list, n);
+	/* verify: MPI_Waitany or MPI_Testany is the call the runs that went on made there,
+	 * stuck (explore/ takes this run's path for a prefix of theirs) */
+	if (b->verify && any && (ev->call == MPIV_CALL_Waitany || ev->call == MPIV_CALL_Testany)) {
+		in->op = ENG_WAITANY;
+		in->d = 1;
+		in->reg = 1 + cur(b)->ninputs++;
+	}
 	return 0;
 }
 

@@ -1,10 +1,17 @@
 /* verify's search of a program (doc/verify.md): every state the engine can reach, depth
  * first, each stored once. It keeps a path to every distinct deadlock and to every frontier
- * (a process at a branch whose input no variant recorded: a decision to explore with a run
- * of the program). check leaves its search to SPIN, which reports a property's violations;
+ * (a process at a branch whose input no run took there: a decision to explore with a run of
+ * the program). check leaves its search to SPIN, which reports a property's violations;
  * verify needs every frontier and one path to each, which is a reachability enumeration, so
- * it walks the same engine itself. */
+ * it walks the same engine itself.
+ *
+ * Each stored state keeps the state it was first reached from and the choice that led to it,
+ * so that a path is read back from the store when it is asked for, and the stack of the
+ * search holds state numbers: what the search holds grows with the states, not with their
+ * paths. Where a process is at a frontier the search goes no further: what that process does
+ * next is for a run to show, and every state after would wait for it. */
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -19,7 +26,9 @@ struct seen {
 	size_t nslots;
 	int32_t **chunk; /* the states, CHUNK to a chunk */
 	size_t nchunks, capchunks;
-	size_t n; /* states stored */
+	int32_t **from; /* per state, two words: the state it was first reached from (-1: the
+			 * start) and the choice taken there; CHUNK to a chunk */
+	size_t n;	/* states stored */
 };
 
 #define CHUNK 4096
@@ -39,6 +48,18 @@ static int32_t *stored(const struct seen *s, size_t k)
 	return &s->chunk[k / CHUNK][(k % CHUNK) * s->words];
 }
 
+static int32_t *from_of(const struct seen *s, size_t k)
+{
+	return &s->from[k / CHUNK][(k % CHUNK) * 2];
+}
+
+/* What the store holds, in bytes. */
+static size_t seen_bytes(const struct seen *s)
+{
+	return s->nchunks * CHUNK * (s->words + 2) * sizeof(int32_t) +
+	       s->nslots * sizeof(*s->slot);
+}
+
 static void rehash(struct seen *s)
 {
 	size_t n = s->nslots ? 2 * s->nslots : 1 << 16, k;
@@ -56,8 +77,9 @@ static void rehash(struct seen *s)
 	s->nslots = n;
 }
 
-/* Store st unless it was seen: 1 if it is new. */
-static int seen_add(struct seen *s, const int32_t *st)
+/* Store st, reached from state parent by choice k, unless it was seen: its number, or -1 if
+ * it was seen before. */
+static long seen_add(struct seen *s, const int32_t *st, long parent, int k)
 {
 	size_t i, bytes = s->words * sizeof(int32_t);
 
@@ -66,36 +88,50 @@ static int seen_add(struct seen *s, const int32_t *st)
 	i = hash_state(st, s->words) & (s->nslots - 1);
 	for (; s->slot[i]; i = (i + 1) & (s->nslots - 1))
 		if (!memcmp(stored(s, s->slot[i] - 1), st, bytes))
-			return 0;
+			return -1;
 	if (s->n / CHUNK >= s->nchunks) {
+		size_t cap = s->capchunks;
+
 		xgrow((void **)&s->chunk, &s->capchunks, s->nchunks + 1, sizeof(*s->chunk));
-		s->chunk[s->nchunks++] = xmalloc(CHUNK * bytes);
+		xgrow((void **)&s->from, &cap, s->nchunks + 1, sizeof(*s->from));
+		s->chunk[s->nchunks] = xmalloc(CHUNK * bytes);
+		s->from[s->nchunks++] = xmalloc(CHUNK * 2 * sizeof(int32_t));
 	}
 	memcpy(stored(s, s->n), st, bytes);
+	from_of(s, s->n)[0] = (int32_t)parent;
+	from_of(s, s->n)[1] = k;
 	s->slot[i] = ++s->n;
-	return 1;
+	return (long)s->n - 1;
 }
 
 static void seen_release(struct seen *s)
 {
 	size_t k;
 
-	for (k = 0; k < s->nchunks; k++)
+	for (k = 0; k < s->nchunks; k++) {
 		free(s->chunk[k]);
+		free(s->from[k]);
+	}
 	free(s->chunk);
+	free(s->from);
 	free(s->slot);
 }
 
-/* ---- what the search keeps ---- */
-
-static int *copy_path(const int *path, int n)
+/* The choices that lead from the start to state k, into *path (malloc'ed), *n of them. */
+static void path_to(const struct seen *s, long k, int **path, int *n)
 {
-	int *p = xmalloc((size_t)(n + 1) * sizeof(*p));
+	long j;
+	int d = 0;
 
-	if (n) /* the start's path is empty, and may be NULL */
-		memcpy(p, path, (size_t)n * sizeof(*p));
-	return p;
+	for (j = k; from_of(s, (size_t)j)[0] >= 0; j = from_of(s, (size_t)j)[0])
+		d++;
+	*path = xmalloc((size_t)(d + 1) * sizeof(**path));
+	*n = d;
+	for (j = k; from_of(s, (size_t)j)[0] >= 0; j = from_of(s, (size_t)j)[0])
+		(*path)[--d] = from_of(s, (size_t)j)[1];
 }
+
+/* ---- what the search keeps ---- */
 
 /* Where process q is, as a place of the program: its node (tr_explore_opts.node) or pc. */
 static long place(const struct tr_explore_opts *o, const struct eng_prog *p, const int32_t *st,
@@ -106,12 +142,12 @@ static long place(const struct tr_explore_opts *o, const struct eng_prog *p, con
 	return o->node ? o->node(o->ctx, q, pc) : pc;
 }
 
-/* Every process at a frontier in st that was not met before: noted with the path. */
-static void note_frontiers(const struct tr_explore_opts *o, const struct eng_prog *p,
-			   const int32_t *st, const int *path, int depth,
-			   struct tr_explore_result *res)
+/* Every process at a frontier in st (state number k) that was not met before: noted. Returns
+ * whether some process is at a frontier in st. */
+static int note_frontiers(const struct tr_explore_opts *o, const struct eng_prog *p,
+			  const int32_t *st, long k, struct tr_explore_result *res)
 {
-	int q, k;
+	int q, j, any = 0;
 
 	for (q = 0; q < p->nprocs; q++) {
 		const struct eng_instr *in;
@@ -119,6 +155,7 @@ static void note_frontiers(const struct tr_explore_opts *o, const struct eng_pro
 
 		if (!eng_at_frontier(p, st, q))
 			continue;
+		any = 1;
 		in = eng_instr_at(p, st, q);
 		memset(&f, 0, sizeof(f));
 		f.proc = q;
@@ -134,31 +171,31 @@ static void note_frontiers(const struct tr_explore_opts *o, const struct eng_pro
 			f.input[2] = 0;
 		if (!(in->sym & ENG_IN_REQ))
 			f.input[3] = 0;
-		for (k = 0; k < res->nfrontiers; k++) {
-			const struct tr_frontier *g = &res->frontiers[k];
+		for (j = 0; j < res->nfrontiers; j++) {
+			const struct tr_frontier *g = &res->frontiers[j];
 
 			if (g->proc == f.proc && g->place == f.place &&
 			    !memcmp(g->input, f.input, sizeof(f.input)))
 				break;
 		}
-		if (k < res->nfrontiers)
+		if (j < res->nfrontiers)
 			continue;
-		f.path = copy_path(path, depth);
-		f.npath = depth;
+		f.state = k;
 		xgrow((void **)&res->frontiers, &res->capfrontiers, (size_t)res->nfrontiers + 1,
 		      sizeof(*res->frontiers));
 		res->frontiers[res->nfrontiers++] = f;
 	}
+	return any;
 }
 
-/* A deadlock or an erroneous state: noted with the path, unless one with the same processes
- * stuck at the same places was. */
+/* A deadlock or an erroneous state (state number k): noted, unless one with the same
+ * processes stuck at the same places was. */
 static void note_end(const struct tr_explore_opts *o, const struct eng_prog *p, const int32_t *st,
-		     const int *path, int depth, struct tr_explore_result *res)
+		     long k, struct tr_explore_result *res)
 {
 	char *blocked = xcalloc((size_t)p->nprocs, 1);
 	struct tr_stuck d;
-	int q, k, eq;
+	int q, j, eq;
 
 	memset(&d, 0, sizeof(d));
 	d.error = st[ENG_ST_ERROR] != 0;
@@ -168,8 +205,8 @@ static void note_end(const struct tr_explore_opts *o, const struct eng_prog *p, 
 	for (q = 0; q < p->nprocs; q++)
 		d.place[q] = blocked[q] || d.error ? place(o, p, st, q) : -1;
 	free(blocked);
-	for (k = 0; k < res->nstuck; k++) {
-		const struct tr_stuck *g = &res->stuck[k];
+	for (j = 0; j < res->nstuck; j++) {
+		const struct tr_stuck *g = &res->stuck[j];
 
 		eq = g->error == d.error;
 		for (q = 0; eq && q < p->nprocs; q++)
@@ -179,8 +216,7 @@ static void note_end(const struct tr_explore_opts *o, const struct eng_prog *p, 
 			return;
 		}
 	}
-	d.path = copy_path(path, depth);
-	d.npath = depth;
+	d.state = k;
 	xgrow((void **)&res->stuck, &res->capstuck, (size_t)res->nstuck + 1, sizeof(*res->stuck));
 	res->stuck[res->nstuck++] = d;
 }
@@ -188,9 +224,37 @@ static void note_end(const struct tr_explore_opts *o, const struct eng_prog *p, 
 /* ---- the search ---- */
 
 struct frame {
-	int32_t *st;
+	long state;  /* its number in the store */
 	int next, n; /* the next choice to take, of n */
 };
+
+/* Note what state k (st) is, and push it. */
+static void visit(const struct tr_explore_opts *o, const struct eng_prog *p, const int32_t *st,
+		  long k, struct frame **stack, size_t *cap, int *depth,
+		  struct tr_explore_result *res)
+{
+	struct frame *f;
+
+	xgrow((void **)stack, cap, (size_t)*depth + 1, sizeof(**stack));
+	f = &(*stack)[(*depth)++];
+	f->state = k;
+	f->next = 0;
+	/* a process at a frontier: what it does next is for a run to show */
+	if (note_frontiers(o, p, st, k, res)) {
+		f->n = 0;
+		return;
+	}
+	f->n = eng_nchoices(p, st);
+	if (f->n == 0 && (st[ENG_ST_ERROR] || !st[ENG_ST_DONE]))
+		note_end(o, p, st, k, res);
+}
+
+/* Stop the search: incomplete, why. */
+static void cut(struct tr_explore_result *res, const char *why)
+{
+	res->complete = 0;
+	snprintf(res->why, sizeof(res->why), "%s", why);
+}
 
 int tr_explore(const struct eng_prog *prog, const struct tr_explore_opts *o,
 	       struct tr_explore_result *res)
@@ -198,77 +262,75 @@ int tr_explore(const struct eng_prog *prog, const struct tr_explore_opts *o,
 	struct seen seen;
 	struct frame *stack = NULL;
 	size_t capstack = 0, bytes = eng_state_bytes(prog);
-	int *path = NULL, depth = 0;
-	size_t cappath = 0;
+	int32_t *next = xmalloc(bytes);
+	int depth = 0, i;
+	long k, steps = 0;
 
 	memset(res, 0, sizeof(*res));
 	memset(&seen, 0, sizeof(seen));
 	seen.words = (size_t)prog->words;
 	res->complete = 1;
-	xgrow((void **)&stack, &capstack, 1, sizeof(*stack));
-	stack[0].st = xmalloc(bytes);
-	eng_start(prog, stack[0].st);
-	seen_add(&seen, stack[0].st);
-	stack[0].next = 0;
-	stack[0].n = eng_nchoices(prog, stack[0].st);
-	note_frontiers(o, prog, stack[0].st, path, 0, res);
-	if (stack[0].n == 0 && (stack[0].st[ENG_ST_ERROR] || !stack[0].st[ENG_ST_DONE]))
-		note_end(o, prog, stack[0].st, path, 0, res);
-	depth = 1;
+	eng_start(prog, next);
+	k = seen_add(&seen, next, -1, 0);
+	visit(o, prog, stored(&seen, (size_t)k), k, &stack, &capstack, &depth, res);
 	while (depth > 0) {
 		struct frame *f = &stack[depth - 1];
-		int32_t *next;
 
 		if (f->next >= f->n) {
-			free(f->st);
 			depth--;
 			continue;
 		}
 		if (o->max_states && seen.n >= (size_t)o->max_states) {
-			res->complete = 0;
 			snprintf(res->why, sizeof(res->why), "%ld states, the limit",
 				 o->max_states);
-			break;
-		}
-		if (o->stop && o->stop(o->ctx)) {
 			res->complete = 0;
-			snprintf(res->why, sizeof(res->why), "the time limit");
 			break;
 		}
-		next = xmalloc(bytes);
-		memcpy(next, f->st, bytes);
+		if (o->max_bytes && seen_bytes(&seen) + capstack * sizeof(*stack) >= o->max_bytes) {
+			char why[160];
+
+			snprintf(why, sizeof(why), "the memory limit of %zu MB (--memory-limit)",
+				 o->max_bytes >> 20);
+			cut(res, why);
+			res->memory = 1;
+			break;
+		}
+		if (o->stop && (++steps & 255) == 0 && o->stop(o->ctx, res->why, sizeof(res->why))) {
+			res->complete = 0;
+			break;
+		}
+		memcpy(next, stored(&seen, (size_t)f->state), bytes);
 		eng_choose(prog, next, f->next);
-		xgrow((void **)&path, &cappath, (size_t)depth, sizeof(*path));
-		path[depth - 1] = f->next;
-		f->next++;
+		i = f->next++;
 		if (next[ENG_ST_OVERFLOW]) {
-			res->complete = 0;
-			snprintf(res->why, sizeof(res->why),
-				 "more messages in flight than the model "
-				 "has room for (%d)",
+			char why[160];
+
+			snprintf(why, sizeof(why),
+				 "more messages in flight than the model has room for (%d)",
 				 prog->maxmsg);
-			free(next);
+			cut(res, why);
+			res->overflow = 1;
 			continue;
 		}
-		if (!seen_add(&seen, next)) {
-			free(next);
-			continue;
-		}
-		note_frontiers(o, prog, next, path, depth, res);
-		xgrow((void **)&stack, &capstack, (size_t)depth + 1, sizeof(*stack));
-		stack[depth].st = next;
-		stack[depth].next = 0;
-		stack[depth].n = eng_nchoices(prog, next);
-		if (stack[depth].n == 0 && (next[ENG_ST_ERROR] || !next[ENG_ST_DONE]))
-			note_end(o, prog, next, path, depth, res);
-		depth++;
+		k = seen_add(&seen, next, f->state, i);
+		if (k >= 0)
+			visit(o, prog, stored(&seen, (size_t)k), k, &stack, &capstack, &depth,
+			      res);
 	}
-	while (depth > 0)
-		free(stack[--depth].st);
+	/* the paths asked for, read back from the store */
+	for (i = 0; i < res->nfrontiers; i++)
+		if (!o->max_paths || i < o->max_paths)
+			path_to(&seen, res->frontiers[i].state, &res->frontiers[i].path,
+				&res->frontiers[i].npath);
+	for (i = 0; i < res->nstuck; i++)
+		if (!o->max_paths || i < o->max_paths)
+			path_to(&seen, res->stuck[i].state, &res->stuck[i].path,
+				&res->stuck[i].npath);
 	res->states = (long)seen.n;
+	res->bytes = seen_bytes(&seen) + capstack * sizeof(*stack);
 	seen_release(&seen);
 	free(stack);
-	free(path);
+	free(next);
 	return 0;
 }
 

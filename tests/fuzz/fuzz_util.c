@@ -200,7 +200,7 @@ static void walk(const struct eng_prog *prog, const struct mpiv_traceset *ts, co
 static void verify_pipeline(const struct mpiv_traceset *ts, enum eng_buffering b)
 {
 	struct tr_opts opts = {b, 64, 0, 1, 0};
-	struct tr_explore_opts xo = {200, NULL, NULL, NULL};
+	struct tr_explore_opts xo = {200, 0, 0, NULL, NULL, NULL};
 	struct tr_explore_result res;
 	struct mpiv_traceset *runs[1] = {(struct mpiv_traceset *)ts};
 	struct eng_prog prog, *progs[1] = {&prog};
