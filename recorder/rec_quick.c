@@ -119,7 +119,7 @@ static REC_COLD void rq_envelope(struct rq_slot *s, unsigned call, int count, MP
 static REC_COLD void rq_translate(struct rq_slot *s, unsigned call, const void *ret, int count,
 				  MPI_Datatype type, int peer, int tag, MPI_Comm comm)
 {
-	int named = 1;
+	unsigned how = REC_TYPE_NAMED;
 
 	if (s->ret != ret) {
 		s->ret = ret;
@@ -137,9 +137,9 @@ static REC_COLD void rq_translate(struct rq_slot *s, unsigned call, const void *
 		rq_envelope(s, call, count, type, peer, tag, comm);
 		/* the size holds for the same handle if its type is predefined (the extractor
 		 * has just looked it up: a predefined type's size is known now) */
-		rec_comm_bytes_named(count, type, &named);
+		rec_comm_type(count, type, &how);
 	}
-	if (!named)
+	if (!(how & REC_TYPE_NAMED))
 		s->ret = NULL; /* left empty: every call from it is translated */
 	s->len = 0;
 	s->status = RQ_NEVER;
