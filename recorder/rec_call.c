@@ -288,6 +288,7 @@ int rec_call_add_req(struct rec_call *c, int32_t id, int32_t src, int32_t tag)
 	ri->req = id;
 	ri->src = src;
 	ri->tag = tag;
+	ri->data = 0;
 	return 0;
 }
 

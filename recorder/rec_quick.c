@@ -165,6 +165,8 @@ static inline struct rq_slot *rq_enter(struct rec_call *c, unsigned call, const 
 	c->bits = REC_C_QUICK;
 	c->slot = s;
 	c->ev.nreqs = 0;
+	c->ev.data = 0;
+	c->ev.rdata = 0;
 	if (timed) {
 		c->ev.enter = rec_now();
 		c->ev.leave = 0;
@@ -181,6 +183,7 @@ static inline void rq_req(struct rec_call *c, int32_t id)
 	c->reqs_inline[0].req = id;
 	c->reqs_inline[0].src = MPIV_NONE;
 	c->reqs_inline[0].tag = MPIV_NONE;
+	c->reqs_inline[0].data = 0;
 	c->ev.reqs = c->reqs_inline;
 	c->ev.nreqs = 1;
 }

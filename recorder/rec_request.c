@@ -215,6 +215,7 @@ void rec_request_info(const struct rec_reqent *e, const MPI_Status *st, struct m
 	ri->req = e->id;
 	ri->src = MPIV_NONE;
 	ri->tag = MPIV_NONE;
+	ri->data = 0;
 	if (e->id != REC_REQ_UNKNOWN && e->is_recv && st) {
 		int cancelled = 0;
 
