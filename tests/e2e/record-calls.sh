@@ -182,11 +182,11 @@ MPI_Recv "peer":0 "tag":1 "comm":0 "src":0 "mtag":1 "bytes":4
 MPI_Recv "peer":"any" "tag":2 "src":0 "mtag":2 "bytes":8
 MPI_Recv "peer":0 "tag":"any" "src":0 "mtag":3 "bytes":12
 MPI_Irecv "tag":4 "reqs":[{"req":0}]
-MPI_Wait "reqs":[{"req":0,"src":0,"tag":4}]
+MPI_Wait "reqs":[{"req":0,"src":0,"tag":4,"data":
 MPI_Irecv "peer":"any" "tag":6
 MPI_Irecv "peer":0 "tag":"any"
-MPI_Waitall "src":0,"tag":5} "src":0,"tag":6} "src":0,"tag":7}
-MPI_Wait "src":0,"tag":8}
+MPI_Waitall "src":0,"tag":5,"data": "src":0,"tag":6,"data": "src":0,"tag":7,"data":
+MPI_Wait "src":0,"tag":8,"data":
 MPI_Sendrecv "peer":0 "peer2":0 "src":0 "mtag":9
 MPI_Sendrecv_replace "peer2":"any" "src":0 "mtag":10
 MPI_Send "peer":"null"
@@ -202,13 +202,13 @@ MPI_Improbe "peer":"any" "tag":14 "src":0 "mtag":14
 MPI_Imrecv "reqs":[{"req":
 MPI_Wait
 # completions: which requests completed, the others listed as pending
-MPI_Waitany "pending":1 "src":0,"tag":15}
-MPI_Wait "src":0,"tag":16}
+MPI_Waitany "pending":1 "src":0,"tag":15,"data":
+MPI_Wait "src":0,"tag":16,"data":
 MPI_Waitsome "src":0
-MPI_Test "src":0,"tag":19} !"pending"
-MPI_Testany "src":0,"tag":20} !"pending"
-MPI_Testall "src":0,"tag":21} "src":0,"tag":22} !"pending"
-MPI_Testsome "src":0,"tag":24} !"pending"
+MPI_Test "src":0,"tag":19,"data": !"pending"
+MPI_Testany "src":0,"tag":20,"data": !"pending"
+MPI_Testall "src":0,"tag":21,"data": "src":0,"tag":22,"data": !"pending"
+MPI_Testsome "src":0,"tag":24,"data": !"pending"
 # a cancelled receive: the request named, and no source when it completes
 MPI_Irecv "tag":99 "reqs":[{"req":15}]
 MPI_Cancel "reqs":[{"req":15}]
@@ -219,7 +219,7 @@ MPI_Grequest_complete "reqs":[{"req":16}]
 MPI_Wait "reqs":[{"req":16}]
 MPI_Recv_init "peer":0 "tag":25 "bytes":4 "reqs":[{"req":17}]
 MPI_Start "reqs":[{"req":17}]
-MPI_Wait "reqs":[{"req":17,"src":0,"tag":25}]
+MPI_Wait "reqs":[{"req":17,"src":0,"tag":25,"data":
 MPI_Start "reqs":[{"req":17}]
 MPI_Request_free "reqs":[{"req":17}]
 MPI_Bcast "root":1
