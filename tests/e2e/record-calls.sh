@@ -6,6 +6,9 @@
 # written `!text` must be absent. Communicators and one-sided calls have tests of their own.
 # Recorded with --timestamps, the same events must have their times, in order, and check
 # must warn of a blocking send whose receiver came late (tests/e2e/programs/rec-late-receiver.c).
+# The digests of messages' data (tests/e2e/programs/rec-digests.c): every receive, blocking or
+# completed, took what its sender sent, by every kind of send, receive and completion; the same
+# data the same digest, other data another; a non-contiguous type none.
 #
 # Prints `ok NAME` or `FAIL NAME: why` per case and ends with `N passed, M failed`.
 # Exit status: 0 all passed, 1 a case failed, 77 skipped (mpicc or mpirun missing).
@@ -235,6 +238,150 @@ if test "$RC" -eq 0 && grep -q "^mpiverify: no deadlock" "$WORK/check.log"; then
 else
 	fail "check judges a trace with MPI_Cancel: no deadlock" "exit $RC, want 0" \
 		"$WORK/check.log"
+fi
+
+# ---- data digests: what each receive took is what its sender sent ----
+# digests RANK: from $WORK/events-RANK, one line per message a call of the rank sent or took,
+# "TAG send DIGEST" or "TAG recv DIGEST" (0 for none), in call order: sends and send-receives
+# by their tag, a start by its request's, blocking receives by the tag they matched (MPI_Mrecv
+# by its probe's), a request's completion by the tag of the receive that made it (MPI_Imrecv's
+# by its probe's). Messages to or from MPI_PROC_NULL are left out.
+digests()
+{
+	awk '
+	# field(s, name): the integer member name of s ("tag" is neither "mtag" nor "tag2")
+	function field(s, name) {
+		if (!match(s, "\"" name "\":-?[0-9]+"))
+			return ""
+		return substr(s, RSTART + length(name) + 3, RLENGTH - length(name) - 3)
+	}
+	function digest(s, name) { return field(s, name) == "" ? 0 : field(s, name) }
+	/"peer":"null"/ { next }
+	{
+		line = $0
+		reqs = ""
+		if ((i = index(line, "\"reqs\":[")) > 0) {
+			reqs = substr(line, i + 8)
+			line = substr(line, 1, i - 1)
+		}
+		if (!match(line, /"call":"MPI_[A-Za-z_]+"/))
+			next
+		call = substr(line, RSTART + 12, RLENGTH - 13)
+		if (call ~ /^(Send|[BSR]send|I[bsr]?send|Sendrecv|Sendrecv_replace)$/)
+			print field(line, "tag"), "send", digest(line, "data")
+		if (call ~ /^(Recv|Sendrecv|Sendrecv_replace)$/)
+			print field(line, "mtag"), "recv", digest(line, "rdata")
+		if (call ~ /^(Probe|Mprobe|Improbe)$/ && field(line, "mtag") != "")
+			probed = field(line, "mtag")
+		if (call == "Mrecv")
+			print probed, "recv", digest(line, "rdata")
+		n = split(reqs, obj, /\{"req":/)
+		done = n - 1 - digest(line, "pending")
+		for (k = 2; k <= n; k++) {
+			id = obj[k]
+			sub(/[,}].*/, "", id)
+			if (call ~ /^(Irecv|Recv_init|Imrecv)$/) {
+				of[id] = call == "Imrecv" ? probed : field(line, "tag")
+				recv[id] = 1
+			} else if (call ~ /_init$/) {
+				of[id] = field(line, "tag")
+			} else if (call ~ /^Start/ && !recv[id]) {
+				print of[id], "send", digest(obj[k], "data")
+			} else if (call ~ /^(Wait|Test)/ && recv[id] && k - 1 <= done) {
+				print of[id], "recv", digest(obj[k], "data")
+			}
+		}
+	}' "$WORK/events-$1" >"$WORK/digests-$1"
+}
+
+# sent RANK TAG, took RANK TAG: the digests of the messages of tag TAG rank RANK sent, took.
+sent()
+{
+	awk -v t="$2" '$1 == t && $2 == "send" { printf "%s%s", s, $3; s = " " }' "$WORK/digests-$1"
+}
+took()
+{
+	awk -v t="$2" '$1 == t && $2 == "recv" { printf "%s%s", s, $3; s = " " }' "$WORK/digests-$1"
+}
+
+# same_digests WHAT TAG FROM TO: the messages of tag TAG took what their sender sent, each with
+# a digest.
+same_digests()
+{
+	local what=$1 tag=$2 from=$3 to=$4 s t
+	s=$(sent "$from" "$tag")
+	t=$(took "$to" "$tag")
+	if test -n "$s" && test "$s" = "$t" && ! echo " $s " | grep -q ' 0 '; then
+		pass "digests: $what (tag $tag, rank $from to $to): received as sent"
+	else
+		fail "digests: $what (tag $tag, rank $from to $to)" \
+			"rank $from sent '$s', rank $to took '$t'" "$WORK/digests-$to"
+	fi
+}
+
+# digest_check WHAT CONDITION: one case, passed if the shell condition holds.
+digest_check()
+{
+	if eval "$2"; then
+		pass "digests: $1"
+	else
+		fail "digests: $1" "not so: $2" "$WORK/digests-0"
+	fi
+}
+
+log=$WORK/digests.compile.log
+if ! "$MPICC" -g -O0 -Wall -o "$WORK/rec-digests" "$SRCDIR/tests/e2e/programs/rec-digests.c" \
+	</dev/null >"$log" 2>&1 || test -s "$log"; then
+	fail "compile rec-digests" "$MPICC failed or warned" "$log"
+else
+	run_cmd "$WORK/digests.record.log" "$LIMIT" "$MPIVERIFY" record -o "$WORK/digests" -- \
+		"$MPIRUN" -np 2 "$WORK/rec-digests"
+	if test "$RC" -ne 0; then
+		fail "record rec-digests" "exit $RC, want 0" "$WORK/digests.record.log"
+	else
+		for r in 0 1; do
+			events "$WORK/digests" "$r"
+			digests "$r"
+		done
+		same_digests "blocking" 1 0 1
+		same_digests "blocking, other data" 2 0 1
+		same_digests "blocking, from any source" 3 0 1
+		same_digests "one call site, other data: MPI_Send, MPI_Recv" 4 0 1
+		same_digests "buffered" 5 0 1
+		same_digests "synchronous" 6 0 1
+		same_digests "one call site, other data: MPI_Isend, MPI_Irecv, MPI_Wait" 8 0 1
+		same_digests "persistent, at each start" 9 0 1
+		same_digests "MPI_Sendrecv" 10 0 1
+		same_digests "MPI_Sendrecv" 10 1 0
+		same_digests "MPI_Sendrecv_replace" 11 0 1
+		same_digests "MPI_Sendrecv_replace" 11 1 0
+		same_digests "MPI_Probe, then MPI_Recv" 12 0 1
+		same_digests "MPI_Mprobe, then MPI_Mrecv" 13 0 1
+		same_digests "MPI_Improbe, then MPI_Imrecv and MPI_Wait" 14 0 1
+		for tag in 15 16; do same_digests "MPI_Waitany" "$tag" 0 1; done
+		for tag in 17 18; do same_digests "MPI_Waitsome" "$tag" 0 1; done
+		for tag in 19 20; do same_digests "MPI_Testany" "$tag" 0 1; done
+		for tag in 23 24 25; do same_digests "longer than what is hashed" "$tag" 0 1; done
+		same_digests "a derived type that is contiguous" 27 0 1
+		a=$(sent 0 1)
+		b=$(sent 0 2)
+		digest_check "the same data, the same digest, from any send" \
+			'test "$(sent 0 3) $(sent 0 5) $(sent 0 12) $(sent 0 27)" = "$a $a $a $a" &&
+			test "$(sent 0 6)" = "$b"'
+		digest_check "other data, another digest" 'test "$a" != "$b"'
+		digest_check "a loop of A, A, B, B, A" 'test "$(sent 0 4)" = "$a $a $b $b $a" &&
+			test "$(sent 0 8)" = "$a $a $b $b $a"'
+		digest_check "persistent: what each start sends" 'test "$(sent 0 9)" = "$a $b"'
+		digest_check "only the first 64 bytes, and the size, are hashed" \
+			'test "$(sent 0 23)" = "$(sent 0 24)" && test "$(sent 0 23)" != "$(sent 0 25)"'
+		digest_check "a vector type: no digest, sent or received" \
+			'test "$(sent 0 21)" = 0 && test "$(took 1 22)" = 0'
+		digest_check "a freed contiguous type's handle made a vector type: no digest" \
+			'test "$(sent 0 28)" = 0'
+		digest_check "to and from MPI_PROC_NULL: no digest" \
+			'grep "\"peer\":\"null\"" "$WORK/events-0" | grep -qv "\"data\"" &&
+			grep "\"peer\":\"null\"" "$WORK/events-1" | grep -qv "\"rdata\""'
+	fi
 fi
 
 # ---- with --timestamps: the same events, each with its times, in order ----
