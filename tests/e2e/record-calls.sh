@@ -71,23 +71,40 @@ expect_events()
 	done
 }
 
-log=$WORK/compile.log
-if ! "$MPICC" -g -O0 -Wall -o "$WORK/rec-calls" "$SRCDIR/tests/e2e/programs/rec-calls.c" \
-	</dev/null >"$log" 2>&1 || test -s "$log"; then
-	fail "compile rec-calls" "$MPICC failed or warned" "$log"
+# compile NAME: tests/e2e/programs/NAME.c into $WORK/NAME, a case that fails (returning 1) if
+# $MPICC failed or warned.
+compile()
+{
+	local log=$WORK/$1.compile.log
+	if ! "$MPICC" -g -O0 -Wall -o "$WORK/$1" "$SRCDIR/tests/e2e/programs/$1.c" \
+		</dev/null >"$log" 2>&1 || test -s "$log"; then
+		fail "compile $1" "$MPICC failed or warned" "$log"
+		return 1
+	fi
+	pass "compile $1"
+}
+
+# record_run NAME OUT [OPTION...]: record $WORK/NAME on two ranks into $WORK/OUT with record's
+# OPTIONs, a case that fails (returning 1) unless record exits 0.
+record_run()
+{
+	local name=$1 out=$2 what
+	shift 2
+	what="record${*:+ $*} $name"
+	run_cmd "$WORK/$out.record.log" "$LIMIT" "$MPIVERIFY" record "$@" -o "$WORK/$out" -- \
+		"$MPIRUN" -np 2 "$WORK/$name"
+	if test "$RC" -ne 0; then
+		fail "$what" "$(describe "$RC" 2>/dev/null || echo "exit $RC"), want 0" \
+			"$WORK/$out.record.log"
+		return 1
+	fi
+	pass "$what"
+}
+
+if ! compile rec-calls || ! record_run rec-calls trace; then
 	summary
 	exit
 fi
-pass "compile rec-calls"
-run_cmd "$WORK/record.log" "$LIMIT" "$MPIVERIFY" record -o "$WORK/trace" -- \
-	"$MPIRUN" -np 2 "$WORK/rec-calls"
-if test "$RC" -ne 0; then
-	fail "record rec-calls" "$(describe "$RC" 2>/dev/null || echo "exit $RC"), want 0" \
-		"$WORK/record.log"
-	summary
-	exit
-fi
-pass "record rec-calls"
 events "$WORK/trace" 0
 events "$WORK/trace" 1
 
@@ -319,69 +336,73 @@ same_digests()
 	fi
 }
 
-# digest_check WHAT CONDITION: one case, passed if the shell condition holds.
-digest_check()
+# digests_are WHAT GOT WANT, digests_differ WHAT GOT OTHER: one case each, passed if the digests
+# GOT are WANT, or are not OTHER.
+digests_are()
 {
-	if eval "$2"; then
+	if test "$2" = "$3"; then
 		pass "digests: $1"
 	else
-		fail "digests: $1" "not so: $2" "$WORK/digests-0"
+		fail "digests: $1" "'$2', want '$3'" "$WORK/digests-0"
+	fi
+}
+digests_differ()
+{
+	if test "$2" != "$3"; then
+		pass "digests: $1"
+	else
+		fail "digests: $1" "'$2' both" "$WORK/digests-0"
 	fi
 }
 
-log=$WORK/digests.compile.log
-if ! "$MPICC" -g -O0 -Wall -o "$WORK/rec-digests" "$SRCDIR/tests/e2e/programs/rec-digests.c" \
-	</dev/null >"$log" 2>&1 || test -s "$log"; then
-	fail "compile rec-digests" "$MPICC failed or warned" "$log"
-else
-	run_cmd "$WORK/digests.record.log" "$LIMIT" "$MPIVERIFY" record -o "$WORK/digests" -- \
-		"$MPIRUN" -np 2 "$WORK/rec-digests"
-	if test "$RC" -ne 0; then
-		fail "record rec-digests" "exit $RC, want 0" "$WORK/digests.record.log"
-	else
-		for r in 0 1; do
-			events "$WORK/digests" "$r"
-			digests "$r"
-		done
-		same_digests "blocking" 1 0 1
-		same_digests "blocking, other data" 2 0 1
-		same_digests "blocking, from any source" 3 0 1
-		same_digests "one call site, other data: MPI_Send, MPI_Recv" 4 0 1
-		same_digests "buffered" 5 0 1
-		same_digests "synchronous" 6 0 1
-		same_digests "one call site, other data: MPI_Isend, MPI_Irecv, MPI_Wait" 8 0 1
-		same_digests "persistent, at each start" 9 0 1
-		same_digests "MPI_Sendrecv" 10 0 1
-		same_digests "MPI_Sendrecv" 10 1 0
-		same_digests "MPI_Sendrecv_replace" 11 0 1
-		same_digests "MPI_Sendrecv_replace" 11 1 0
-		same_digests "MPI_Probe, then MPI_Recv" 12 0 1
-		same_digests "MPI_Mprobe, then MPI_Mrecv" 13 0 1
-		same_digests "MPI_Improbe, then MPI_Imrecv and MPI_Wait" 14 0 1
-		for tag in 15 16; do same_digests "MPI_Waitany" "$tag" 0 1; done
-		for tag in 17 18; do same_digests "MPI_Waitsome" "$tag" 0 1; done
-		for tag in 19 20; do same_digests "MPI_Testany" "$tag" 0 1; done
-		for tag in 23 24 25; do same_digests "longer than what is hashed" "$tag" 0 1; done
-		same_digests "a derived type that is contiguous" 27 0 1
-		a=$(sent 0 1)
-		b=$(sent 0 2)
-		digest_check "the same data, the same digest, from any send" \
-			'test "$(sent 0 3) $(sent 0 5) $(sent 0 12) $(sent 0 27)" = "$a $a $a $a" &&
-			test "$(sent 0 6)" = "$b"'
-		digest_check "other data, another digest" 'test "$a" != "$b"'
-		digest_check "a loop of A, A, B, B, A" 'test "$(sent 0 4)" = "$a $a $b $b $a" &&
-			test "$(sent 0 8)" = "$a $a $b $b $a"'
-		digest_check "persistent: what each start sends" 'test "$(sent 0 9)" = "$a $b"'
-		digest_check "only the first 64 bytes, and the size, are hashed" \
-			'test "$(sent 0 23)" = "$(sent 0 24)" && test "$(sent 0 23)" != "$(sent 0 25)"'
-		digest_check "a vector type: no digest, sent or received" \
-			'test "$(sent 0 21)" = 0 && test "$(took 1 22)" = 0'
-		digest_check "a freed contiguous type's handle made a vector type: no digest" \
-			'test "$(sent 0 28)" = 0'
-		digest_check "to and from MPI_PROC_NULL: no digest" \
-			'grep "\"peer\":\"null\"" "$WORK/events-0" | grep -qv "\"data\"" &&
-			grep "\"peer\":\"null\"" "$WORK/events-1" | grep -qv "\"rdata\""'
-	fi
+# null_calls RANK KEY: how many of rank RANK's calls name MPI_PROC_NULL, and how many of those
+# have KEY.
+null_calls()
+{
+	printf '%s %s' "$(grep -c '"peer":"null"' "$WORK/events-$1")" \
+		"$(grep '"peer":"null"' "$WORK/events-$1" | grep -c "\"$2\"")"
+}
+
+if compile rec-digests && record_run rec-digests digests; then
+	for r in 0 1; do
+		events "$WORK/digests" "$r"
+		digests "$r"
+	done
+	same_digests "blocking" 1 0 1
+	same_digests "blocking, other data" 2 0 1
+	same_digests "blocking, from any source" 3 0 1
+	same_digests "one call site, other data: MPI_Send, MPI_Recv" 4 0 1
+	same_digests "buffered" 5 0 1
+	same_digests "synchronous" 6 0 1
+	same_digests "one call site, other data: MPI_Isend, MPI_Irecv, MPI_Wait" 8 0 1
+	same_digests "persistent, at each start" 9 0 1
+	same_digests "MPI_Sendrecv" 10 0 1
+	same_digests "MPI_Sendrecv" 10 1 0
+	same_digests "MPI_Sendrecv_replace" 11 0 1
+	same_digests "MPI_Sendrecv_replace" 11 1 0
+	same_digests "MPI_Probe, then MPI_Recv" 12 0 1
+	same_digests "MPI_Mprobe, then MPI_Mrecv" 13 0 1
+	same_digests "MPI_Improbe, then MPI_Imrecv and MPI_Wait" 14 0 1
+	for tag in 15 16; do same_digests "MPI_Waitany" "$tag" 0 1; done
+	for tag in 17 18; do same_digests "MPI_Waitsome" "$tag" 0 1; done
+	for tag in 19 20; do same_digests "MPI_Testany" "$tag" 0 1; done
+	for tag in 23 24 25; do same_digests "longer than what is hashed" "$tag" 0 1; done
+	same_digests "a derived type that is contiguous" 27 0 1
+	a=$(sent 0 1)
+	b=$(sent 0 2)
+	digests_are "the same data, the same digest, from any send" \
+		"$(sent 0 3) $(sent 0 5) $(sent 0 12) $(sent 0 27) $(sent 0 6)" "$a $a $a $a $b"
+	digests_differ "other data, another digest" "$a" "$b"
+	digests_are "a loop of A, A, B, B, A: MPI_Send" "$(sent 0 4)" "$a $a $b $b $a"
+	digests_are "a loop of A, A, B, B, A: MPI_Isend" "$(sent 0 8)" "$a $a $b $b $a"
+	digests_are "persistent: what each start sends" "$(sent 0 9)" "$a $b"
+	digests_are "beyond the first 64 bytes, nothing counts" "$(sent 0 24)" "$(sent 0 23)"
+	digests_differ "the size counts" "$(sent 0 25)" "$(sent 0 23)"
+	# tag 28: a vector type that took the handle of a freed contiguous one
+	digests_are "a vector type: no digest, sent or received" \
+		"$(sent 0 21) $(took 1 22) $(sent 0 28)" "0 0 0"
+	digests_are "to and from MPI_PROC_NULL: no digest (calls, calls with one)" \
+		"$(null_calls 0 data) $(null_calls 1 rdata)" "1 0 1 0"
 fi
 
 # ---- with --timestamps: the same events, each with its times, in order ----
@@ -393,11 +414,7 @@ untimed_calls()
 	grep -E '"call":"MPI_(Iprobe|Improbe|Test|Testany|Testall|Testsome)"' "$1" |
 		grep '"src":' | sed 's/"index":[0-9]*,//' | sed 's/^/poll /'
 }
-run_cmd "$WORK/timed.record.log" "$LIMIT" "$MPIVERIFY" record --timestamps -o "$WORK/timed" -- \
-	"$MPIRUN" -np 2 "$WORK/rec-calls"
-if test "$RC" -ne 0; then
-	fail "record --timestamps rec-calls" "exit $RC, want 0" "$WORK/timed.record.log"
-else
+if record_run rec-calls timed --timestamps; then
 	for r in 0 1; do
 		events "$WORK/trace" "$r"
 		cp "$WORK/events-$r" "$WORK/untimed-$r"
@@ -433,14 +450,7 @@ else
 fi
 
 # ---- a receiver that comes late: check warns of the long send ----
-log=$WORK/late.compile.log
-if ! "$MPICC" -g -O0 -Wall -o "$WORK/rec-late-receiver" \
-	"$SRCDIR/tests/e2e/programs/rec-late-receiver.c" </dev/null >"$log" 2>&1 || test -s "$log"
-then
-	fail "compile rec-late-receiver" "$MPICC failed or warned" "$log"
-else
-	run_cmd "$WORK/late.record.log" "$LIMIT" "$MPIVERIFY" record --timestamps \
-		-o "$WORK/late" -- "$MPIRUN" -np 2 "$WORK/rec-late-receiver"
+if compile rec-late-receiver && record_run rec-late-receiver late --timestamps; then
 	run_cmd "$WORK/late.check.json" 120 "$MPIVERIFY" check --json "$WORK/late" -o "$WORK/late.check"
 	if test "$RC" -eq 0 && tr -d ' \n' <"$WORK/late.check.json" |
 		grep -q '"kind":"long-send","rank":0,"event":1,"call":"MPI_Send'; then
