@@ -86,6 +86,19 @@ static const char *tmp_path(const char *name)
 	return path;
 }
 
+/* An MPI_Irecv, event index, from peer with tag on MPI_COMM_WORLD, that made request *req. */
+static void irecv_event(struct mpiv_event *ev, uint32_t index, int32_t peer, int32_t tag,
+			struct mpiv_reqinfo *req)
+{
+	mpiv_event_init(ev, MPIV_CALL_Irecv);
+	ev->index = index;
+	ev->peer = peer;
+	ev->tag = tag;
+	ev->comm = MPIV_COMM_WORLD;
+	ev->nreqs = 1;
+	ev->reqs = req;
+}
+
 /* Rank 0 of 2: a module, Init, an Irecv, a blocking Recv written incomplete then complete,
  * a Wait, Finalize, the end record. */
 static void small_trace(struct bin *b)
@@ -610,13 +623,7 @@ static void polling_trace(struct bin *b)
 	bin_header(b, 0, 1);
 	mpiv_event_init(&ev, MPIV_CALL_Init);
 	bin_event(b, &ev);
-	mpiv_event_init(&ev, MPIV_CALL_Irecv);
-	ev.index = 1;
-	ev.peer = 0;
-	ev.tag = 0;
-	ev.comm = MPIV_COMM_WORLD;
-	ev.nreqs = 1;
-	ev.reqs = &req;
+	irecv_event(&ev, 1, 0, 0, &req);
 	bin_event(b, &ev);
 	mpiv_event_init(&ev, MPIV_CALL_Test);
 	ev.index = 2;
@@ -1258,12 +1265,7 @@ static void test_digest_versions(void)
 		h.size = 2;
 		b.len = b.hdrlen = mpiv_tf_encode_header(b.data, sizeof(b.data), &h);
 		mpiv_tf_writer_start(&b.w, &h);
-		mpiv_event_init(&ev, MPIV_CALL_Irecv);
-		ev.peer = 1;
-		ev.tag = 5;
-		ev.comm = MPIV_COMM_WORLD;
-		ev.nreqs = 1;
-		ev.reqs = &made;
+		irecv_event(&ev, 0, 1, 5, &made);
 		at = b.len;
 		bin_event(&b, &ev);
 		/* the request: (zigzag(3) << 1), or << 2 with digests */
