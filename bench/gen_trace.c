@@ -88,7 +88,7 @@ static void put(FILE *f, struct mpiv_event *ev, uint32_t *index)
 static void simple(FILE *f, uint32_t *index, unsigned call, int peer, int tag, int req)
 {
 	struct mpiv_event ev;
-	struct mpiv_reqinfo r = {req, MPIV_NONE, MPIV_NONE};
+	struct mpiv_reqinfo r = {req, MPIV_NONE, MPIV_NONE, 0};
 
 	mpiv_event_init(&ev, call);
 	if (call != MPIV_CALL_Init && call != MPIV_CALL_Finalize) {

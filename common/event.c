@@ -179,6 +179,42 @@ static int check_tag(const char *field, long idx, int32_t v, int any, char *why,
 	return -1;
 }
 
+/* Whether the data digests of ev are where data moves: data on a send, rdata on a blocking
+ * receive, a request's on a completed one of a completion call or one a start starts; else
+ * why is filled. */
+static int check_digests(const struct mpiv_event *ev, char *why, size_t whysize)
+{
+	enum mpiv_kind kind = mpiv_call_kind(ev->call);
+	uint32_t i;
+
+	if (ev->data && kind != MPIV_KIND_SEND && kind != MPIV_KIND_ISEND &&
+	    kind != MPIV_KIND_SENDRECV) {
+		snprintf(why, whysize,
+			 "data: %u, expected 0 (only a send has the digest of the data it sent)",
+			 ev->data);
+		return -1;
+	}
+	if (ev->rdata && kind != MPIV_KIND_RECV && kind != MPIV_KIND_SENDRECV &&
+	    ev->call != MPIV_CALL_Mrecv) {
+		snprintf(why, whysize,
+			 "rdata: %u, expected 0 (only a blocking receive has the digest of the "
+			 "data it took)",
+			 ev->rdata);
+		return -1;
+	}
+	for (i = 0; i < ev->nreqs; i++) {
+		if (!ev->reqs[i].data || kind == MPIV_KIND_START ||
+		    (kind == MPIV_KIND_WAIT && i < ev->nreqs - ev->npending))
+			continue;
+		snprintf(why, whysize,
+			 "reqs[%u].data: %u, expected 0 (only a request a completion call "
+			 "completed, or one a start started, has a digest)",
+			 i, ev->reqs[i].data);
+		return -1;
+	}
+	return 0;
+}
+
 int mpiv_event_check(const struct mpiv_event *ev, int32_t size, char *why, size_t whysize)
 {
 	uint32_t i;
@@ -235,6 +271,8 @@ int mpiv_event_check(const struct mpiv_event *ev, int32_t size, char *why, size_
 			 ev->npending, ev->nreqs);
 		return -1;
 	}
+	if (check_digests(ev, why, whysize))
+		return -1;
 	for (i = 0; i < ev->nreqs; i++) {
 		const struct mpiv_reqinfo *r = &ev->reqs[i];
 

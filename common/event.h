@@ -159,6 +159,11 @@ struct mpiv_reqinfo {
 	int32_t req; /* request id, unique within the rank */
 	int32_t src; /* completed receive: world rank of the sender, else MPIV_NONE */
 	int32_t tag; /* completed receive: the message's tag, else MPIV_NONE */
+	/* the digest (digest.h) of the data of a receive (MPI_Irecv,
+	 * MPI_Imrecv, a persistent one) a completion call lists as
+	 * completed, or of what MPI_Start or MPI_Startall sends of a
+	 * persistent send; 0 otherwise, or unknown */
+	uint32_t data;
 };
 
 /* One MPI call of one rank. The fields nearly every call uses come first, from call to bytes
@@ -172,6 +177,15 @@ struct mpiv_event {
 	int32_t comm;	/* communicator id */
 	int32_t src;	/* blocking receive: world rank it matched, else MPIV_NONE */
 	int32_t mtag;	/* blocking receive: tag it matched, else MPIV_NONE */
+	/* a send (every mode, blocking or not; MPI_Sendrecv's and
+	 * MPI_Sendrecv_replace's send): the digest (digest.h) of the
+	 * data it sent; 0 if it sends nothing or the digest is unknown.
+	 * In the key: a send whose data changed is another event */
+	uint32_t data;
+	/* a blocking receive (MPI_Recv, MPI_Mrecv, the receive of
+	 * MPI_Sendrecv and MPI_Sendrecv_replace): the digest of the data
+	 * it took; 0 otherwise, or unknown */
+	uint32_t rdata;
 	uint64_t bytes; /* message size in bytes (count * type size) */
 	uint64_t site;	/* call site: MPIV_SITE(module, address in the module's file) */
 	uint32_t index; /* position in the rank's trace, from 0 */
@@ -219,8 +233,15 @@ enum mpiv_clock {
 #define MPIV_EVENT_KEY_SIZE (offsetof(struct mpiv_event, bytes) + sizeof(uint64_t))
 #define MPIV_EVENT_RARE_SIZE \
 	(offsetof(struct mpiv_event, group) + sizeof(int32_t *) - offsetof(struct mpiv_event, root))
-_Static_assert(MPIV_EVENT_KEY_SIZE == 4 * sizeof(uint64_t), "padding in the key fields");
+_Static_assert(MPIV_EVENT_KEY_SIZE == 5 * sizeof(uint64_t), "padding in the key fields");
+_Static_assert(offsetof(struct mpiv_event, data) < MPIV_EVENT_KEY_SIZE &&
+		       offsetof(struct mpiv_event, rdata) < MPIV_EVENT_KEY_SIZE,
+	       "the data digests are in the key: a send of other data is another event");
 _Static_assert(MPIV_EVENT_RARE_SIZE == 5 * sizeof(uint64_t), "padding in the rare fields");
+
+/* Traces of millions of events are held as events (mpiv_trace_load_bin()): keep it small. */
+_Static_assert(sizeof(void *) != 8 || sizeof(struct mpiv_event) == 128,
+	       "struct mpiv_event: 128 bytes");
 
 /* The rare fields of an event that uses none of them (what mpiv_event_init() gives). */
 extern const struct mpiv_event mpiv_event_none;
@@ -264,7 +285,9 @@ int mpiv_event_failed_poll(const struct mpiv_event *ev);
 /* Whether every field of ev holds a value it can mean in a world of size ranks: peers, roots,
  * sources and group members are world ranks or the special values their field allows, tags
  * are >= 0 or theirs, no unknown flag, at most nreqs pending, a repeat only on a failed poll,
- * times below 2^63 and leave (if any) not before enter.
+ * times below 2^63 and leave (if any) not before enter, data digests only where data moves
+ * (data on a send, rdata on a blocking receive, a request's on a completed one of a completion
+ * call or on a started one).
  * Whether the calls fit together (a request completed before it was made, a window never
  * created) is the translator's to say. Returns 0; or -1 with why filled as "field: what is
  * wrong" (for instance "peer: -7, expected ..."; a request's field is "reqs[2].src"), so that

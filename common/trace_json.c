@@ -84,6 +84,10 @@ static json_t *event_to_json(const struct mpiv_rank_trace *t, const struct mpiv_
 		json_object_set_new(o, "mtag", json_integer(ev->mtag));
 	if (ev->bytes)
 		json_object_set_new(o, "bytes", json_integer((json_int_t)ev->bytes));
+	if (ev->data)
+		json_object_set_new(o, "data", json_integer(ev->data));
+	if (ev->rdata)
+		json_object_set_new(o, "rdata", json_integer(ev->rdata));
 	if (ev->thread)
 		json_object_set_new(o, "thread", json_integer(ev->thread));
 	if (ev->peer2 != MPIV_NONE)
@@ -137,6 +141,8 @@ static json_t *event_to_json(const struct mpiv_rank_trace *t, const struct mpiv_
 				json_object_set_new(r, "src", json_integer(ev->reqs[i].src));
 			if (ev->reqs[i].tag != MPIV_NONE)
 				json_object_set_new(r, "tag", json_integer(ev->reqs[i].tag));
+			if (ev->reqs[i].data)
+				json_object_set_new(r, "data", json_integer(ev->reqs[i].data));
 			json_array_append_new(a, r);
 		}
 		json_object_set_new(o, "reqs", a);
@@ -260,6 +266,24 @@ static int get_int(json_t *o, const char *key, int32_t *out, const char *path, i
 	return get_int_named(o, key, key, out, path, rank, idx, err);
 }
 
+/* Read an optional data digest of o (0 to 2^32 - 1), named in messages events[idx].name;
+ * absent leaves *out as it is (0). */
+static int get_digest(json_t *o, const char *key, const char *name, uint32_t *out, const char *path,
+		      int rank, long idx, struct mpiv_error *err)
+{
+	json_t *j = json_object_get(o, key);
+
+	if (!j)
+		return 0;
+	if (!json_is_integer(j) || json_integer_value(j) < 0 || json_integer_value(j) > UINT32_MAX)
+		return mpiv_error_set(err, MPIV_EXIT_BAD_INPUT, path, rank, idx,
+				      "events[%ld].%s: expected a digest (an integer from 0 to "
+				      "4294967295)",
+				      idx, name);
+	*out = (uint32_t)json_integer_value(j);
+	return 0;
+}
+
 /* An event's "enter" and "leave" (nanoseconds of the trace's clock): enter with a clock
  * (leave, at or after it, unless the call had not returned), neither without. */
 static int times_from_json(json_t *o, long idx, const struct mpiv_rank_trace *t,
@@ -348,6 +372,9 @@ static int event_from_json(json_t *o, long idx, struct mpiv_rank_trace *t, struc
 					      idx);
 		ev->bytes = (uint64_t)json_integer_value(j);
 	}
+	if (get_digest(o, "data", "data", &ev->data, path, t->rank, idx, err) ||
+	    get_digest(o, "rdata", "rdata", &ev->rdata, path, t->rank, idx, err))
+		return -1;
 	if (get_flag(o, "incomplete", MPIV_EV_INCOMPLETE, ev, path, t->rank, idx, err) ||
 	    get_flag(o, "not_done", MPIV_EV_NOT_DONE, ev, path, t->rank, idx, err))
 		return -1;
@@ -434,6 +461,9 @@ static int event_from_json(json_t *o, long idx, struct mpiv_rank_trace *t, struc
 			snprintf(name, sizeof(name), "reqs[%zu].tag", i);
 			if (get_int_named(r, "tag", name, &ev->reqs[i].tag, path, t->rank, idx,
 					  err))
+				return -1;
+			snprintf(name, sizeof(name), "reqs[%zu].data", i);
+			if (get_digest(r, "data", name, &ev->reqs[i].data, path, t->rank, idx, err))
 				return -1;
 		}
 	}

@@ -1,4 +1,4 @@
-/* Encoding and decoding of binary rank traces, version 6 (doc/trace-format.md): LEB128 varints,
+/* Encoding and decoding of binary rank traces, version 8 (doc/trace-format.md): LEB128 varints,
  * zigzag for signed fields, a presence mask per event so that a call carries only the fields
  * it uses, implicit event indices, call sites as indices into a table built as it goes, and
  * times as differences from the time before. */
@@ -10,7 +10,8 @@
 #include "tracefmt.h"
 
 /* The presence mask of an event record: which fields follow, in this order. The most common
- * fields take the low seven bits, so that most masks are one byte. */
+ * fields take the low seven bits, so that most masks are one byte (the data digests came
+ * last: a record with one has a mask of three). */
 enum tf_field {
 	TF_SITE = 1 << 0,     /* index into the site table */
 	TF_PEER = 1 << 1,     /* zigzag peer */
@@ -29,8 +30,24 @@ enum tf_field {
 	TF_WIN = 1 << 14,     /* zigzag win: the window (one-sided calls) */
 	TF_LOCK = 1 << 15,    /* zigzag lock type (MPI_Win_lock) */
 	TF_GROUP = 1 << 16,   /* count, then each world rank as zigzag(rank - previous) */
-	TF_ALL = (1 << 17) - 1,
+	TF_DATA = 1 << 17,    /* data: the digest of what a send sent (version 8) */
+	TF_RDATA = 1 << 18,   /* rdata: the digest of what a blocking receive took (version 8) */
+	TF_ALL_V7 = (1 << 17) - 1, /* every field before version 8 */
+	TF_ALL = (1 << 19) - 1,
 };
+
+/* The low bits of a request's first number: a src and a tag follow; a digest follows
+ * (version 8, which shifts the id's difference by two bits instead of one). */
+enum tf_req_bits {
+	TF_REQ_STATUS = 1 << 0,
+	TF_REQ_DATA = 1 << 1,
+};
+
+/* Whether a file of this version (0: MPIV_TRACE_VERSION) has data digests. */
+static inline int has_digests(uint32_t version)
+{
+	return version == 0 || version >= MPIV_TRACE_VERSION_DATA;
+}
 
 /* ---- varints ---- */
 
@@ -167,6 +184,7 @@ size_t mpiv_tf_encode_header(void *buf, size_t cap, const struct mpiv_tf_header 
 
 void mpiv_tf_writer_start(struct mpiv_tf_writer *w, const struct mpiv_tf_header *h)
 {
+	w->version = h->version;
 	w->clock.on = h->clock != MPIV_CLOCK_NONE;
 	w->clock.last = h->origin;
 }
@@ -333,17 +351,24 @@ static uint32_t site_index(struct mpiv_tf_writer *w, uint64_t site, unsigned cha
 }
 
 /* A request: its id as the difference from the last id written (ids mostly come in order),
- * shifted left by one, the low bit saying whether src and tag follow. */
-static unsigned char *put_req(unsigned char *p, int32_t *last, const struct mpiv_reqinfo *r)
+ * shifted left by one, the low bit saying whether src and tag follow; with digests (version
+ * 8), shifted by two, the second bit saying whether a digest follows them. */
+static unsigned char *put_req(unsigned char *p, int32_t *last, const struct mpiv_reqinfo *r,
+			      int digests)
 {
-	int st = r->src != MPIV_NONE || r->tag != MPIV_NONE;
+	unsigned bits = r->src != MPIV_NONE || r->tag != MPIV_NONE ? TF_REQ_STATUS : 0;
+	uint64_t id = zz_enc((int32_t)((uint32_t)r->req - (uint32_t)*last));
 
-	p = put_uv(p, (uint64_t)zz_enc((int32_t)((uint32_t)r->req - (uint32_t)*last)) << 1 | st);
+	if (digests && r->data)
+		bits |= TF_REQ_DATA;
+	p = put_uv(p, id << (1 + digests) | bits);
 	*last = r->req;
-	if (st) {
+	if (bits & TF_REQ_STATUS) {
 		p = put_zz(p, r->src);
 		p = put_zz(p, r->tag);
 	}
+	if (bits & TF_REQ_DATA)
+		p = put_uv(p, r->data);
 	return p;
 }
 
@@ -449,9 +474,11 @@ static size_t encode_event(struct mpiv_tf_writer *w, void *buf, const struct mpi
 		mask |= TF_BYTES;
 	}
 	if (ev->nreqs) {
+		int digests = has_digests(w->version);
+
 		p = put_uv(p, ev->nreqs);
 		for (i = 0; i < ev->nreqs; i++)
-			p = put_req(p, &w->last_req, &ev->reqs[i]);
+			p = put_req(p, &w->last_req, &ev->reqs[i], digests);
 		mask |= TF_REQS;
 	}
 	if (ev->src != MPIV_NONE || ev->mtag != MPIV_NONE) {
@@ -466,10 +493,21 @@ static size_t encode_event(struct mpiv_tf_writer *w, void *buf, const struct mpi
 	} else {
 		w->nevents++;
 	}
+	if ((ev->data | ev->rdata) && has_digests(w->version)) {
+		if (ev->data) {
+			p = put_uv(p, ev->data);
+			mask |= TF_DATA;
+		}
+		if (ev->rdata) {
+			p = put_uv(p, ev->rdata);
+			mask |= TF_RDATA;
+		}
+	}
 	if (mask < 0x80) {
 		*m = (unsigned char)mask;
 	} else {
-		size_t extra = mask < 0x4000 ? 1 : 2; /* the one-sided fields need three */
+		/* the one-sided fields and the digests need three */
+		size_t extra = mask < 0x4000 ? 1 : 2;
 
 		memmove(m + 1 + extra, m + 1, (size_t)(p - m - 1));
 		put_uv_long(m, mask);
@@ -485,16 +523,16 @@ static inline struct mpiv_tf_memo *memo_slot(struct mpiv_tf_writer *w, uint64_t 
 	return &w->memo[((site * 0x9e3779b97f4a7c15ULL) >> 56) & (MPIV_TF_MEMO_SLOTS - 1)];
 }
 
-/* Whether the fields from call to bytes of ev are the ones m was made from: four words
+/* Whether the fields from call to bytes of ev are the ones m was made from: five words
  * compared at once (memcmp() might be a call). */
 static inline int memo_key_same(const struct mpiv_tf_memo *m, const struct mpiv_event *ev)
 {
-	uint64_t a[4], b[4];
+	uint64_t a[5], b[5];
 
-	_Static_assert(sizeof(a) == MPIV_EVENT_KEY_SIZE, "the key is four words");
+	_Static_assert(sizeof(a) == MPIV_EVENT_KEY_SIZE, "the key is five words");
 	memcpy(a, m->key, sizeof(a));
 	memcpy(b, ev, sizeof(b));
-	return !((a[0] ^ b[0]) | (a[1] ^ b[1]) | (a[2] ^ b[2]) | (a[3] ^ b[3]));
+	return !((a[0] ^ b[0]) | (a[1] ^ b[1]) | (a[2] ^ b[2]) | (a[3] ^ b[3]) | (a[4] ^ b[4]));
 }
 
 /* Whether m's record is what encoding ev, which has nothing rare, would write now: same
@@ -509,7 +547,8 @@ static inline int memo_plain_same(const struct mpiv_tf_writer *w, const struct m
 		return 0;
 	for (i = 0; i < ev->nreqs; i++) {
 		if (m->req_delta[i] != (int32_t)((uint32_t)ev->reqs[i].req - (uint32_t)last) ||
-		    m->req_src[i] != ev->reqs[i].src || m->req_tag[i] != ev->reqs[i].tag)
+		    m->req_src[i] != ev->reqs[i].src || m->req_tag[i] != ev->reqs[i].tag ||
+		    m->req_data[i] != ev->reqs[i].data)
 			return 0;
 		last = ev->reqs[i].req;
 	}
@@ -542,6 +581,7 @@ static void memo_keep(struct mpiv_tf_writer *w, const struct mpiv_event *ev, int
 		m->req_delta[i] = (int32_t)((uint32_t)ev->reqs[i].req - (uint32_t)last);
 		m->req_src[i] = ev->reqs[i].src;
 		m->req_tag[i] = ev->reqs[i].tag;
+		m->req_data[i] = ev->reqs[i].data;
 		last = ev->reqs[i].req;
 	}
 	m->len = (uint8_t)len;
@@ -842,12 +882,14 @@ static int decode_event(struct mpiv_tf_reader *r, struct tf_in *in, struct mpiv_
 {
 	struct mpiv_event *ev = &rec->ev;
 	unsigned mask = get_u32(in);
+	int digests = has_digests(r->version);
+	unsigned all = digests ? TF_ALL : TF_ALL_V7;
 	uint32_t i, site;
 
 	if (in->short_ || in->bad)
 		return -1;
-	if (mask & ~(unsigned)TF_ALL) {
-		snprintf(why, whysize, "unknown fields 0x%x in an event record", mask & ~TF_ALL);
+	if (mask & ~all) {
+		snprintf(why, whysize, "unknown fields 0x%x in an event record", mask & ~all);
 		return -1;
 	}
 	if (mask & TF_SITE) {
@@ -879,17 +921,20 @@ static int decode_event(struct mpiv_tf_reader *r, struct tf_in *in, struct mpiv_
 		if (ev->nreqs > maxreqs)
 			return -2;
 		for (i = 0; i < ev->nreqs; i++) {
-			uint64_t v = get_uv(in, 33);
+			uint64_t v = get_uv(in, 33 + digests);
 
 			reqs[i].req = (int32_t)((uint32_t)*last_req +
-						(uint32_t)zz_dec((uint32_t)(v >> 1)));
+						(uint32_t)zz_dec((uint32_t)(v >> (1 + digests))));
 			*last_req = reqs[i].req;
 			reqs[i].src = MPIV_NONE;
 			reqs[i].tag = MPIV_NONE;
-			if (v & 1) {
+			reqs[i].data = 0;
+			if (v & TF_REQ_STATUS) {
 				reqs[i].src = get_zz(in);
 				reqs[i].tag = get_zz(in);
 			}
+			if (digests && (v & TF_REQ_DATA))
+				reqs[i].data = get_u32(in);
 		}
 	}
 	if (mask & TF_MATCH) {
@@ -942,6 +987,10 @@ static int decode_event(struct mpiv_tf_reader *r, struct tf_in *in, struct mpiv_
 		for (i = 0; i < ev->ngroup; i++)
 			get_u32(in);
 	}
+	if (mask & TF_DATA)
+		ev->data = get_u32(in);
+	if (mask & TF_RDATA)
+		ev->rdata = get_u32(in);
 	if (clock->on) {
 		uint64_t d;
 

@@ -1,4 +1,4 @@
-/* The binary rank-trace format, version 7 (doc/trace-format.md): the one place that knows its
+/* The binary rank-trace format, version 8 (doc/trace-format.md): the one place that knows its
  * layout. The recorder encodes with it from inside the user's program, the reader in trace.c
  * decodes with it. No I/O and no allocation here, so the preload library can use it freely. */
 #ifndef MPIV_TRACEFMT_H
@@ -10,11 +10,12 @@
 #include "event.h"
 #include "reduction.h"
 
-#define MPIV_TRACE_VERSION 7
+#define MPIV_TRACE_VERSION 8
 /* The oldest version still read: version 5 is version 4 with reduction records added,
- * version 6 version 5 with times, and version 7 version 6 with the in-neighbours of
- * neighbourhood collectives, so versions 4 and 5 read as files without times, and a file
- * before version 7 is refused only where it has a neighbourhood collective. */
+ * version 6 version 5 with times, version 7 version 6 with the in-neighbours of
+ * neighbourhood collectives, and version 8 version 7 with data digests, so versions 4 and 5
+ * read as files without times, a file before version 7 is refused only where it has a
+ * neighbourhood collective, and one before version 8 reads as one without digests. */
 #define MPIV_TRACE_VERSION_OLDEST 4
 /* The first version with reduction records. */
 #define MPIV_TRACE_VERSION_REDUCE 5
@@ -23,6 +24,9 @@
 /* The first version whose neighbourhood collectives carry the caller's in-neighbours (the
  * event's group): before it they were recorded without, as calls check refused. */
 #define MPIV_TRACE_VERSION_NEIGHBOR 7
+/* The first version with data digests: the event fields data and rdata, and a request's
+ * digest (struct mpiv_reqinfo's data), which changes how a request is encoded. */
+#define MPIV_TRACE_VERSION_DATA 8
 #define MPIV_TRACE_MAGIC "MPIVTRC" /* 8 bytes with its NUL: the first bytes of a file */
 #define MPIV_TRACE_MAGIC_LEN 8
 
@@ -35,7 +39,7 @@
  * included. */
 #define MPIV_TF_HEADER_MAX (MPIV_TRACE_MAGIC_LEN + 11 * 10 + 64 + 128)
 #define MPIV_TF_MODULE_MAX(n) (3 * 10 + (size_t)(n))
-#define MPIV_TF_EVENT_MAX(n) (3 * 10 + 18 * 10 + MPIV_TF_TIMES_MAX + (size_t)(n)*15)
+#define MPIV_TF_EVENT_MAX(n) (3 * 10 + 20 * 10 + MPIV_TF_TIMES_MAX + (size_t)(n)*20)
 #define MPIV_TF_TIMES_MAX (2 * 10) /* an event's times */
 #define MPIV_TF_END_MAX 1
 #define MPIV_TF_STOP_MAX (1 + 10 + 5)		    /* how the rank ended, and its code */
@@ -102,12 +106,16 @@ struct mpiv_tf_memo {
 	uint8_t len; /* the record's length, times left out */
 	int32_t req_delta[MPIV_TF_MEMO_REQS], req_src[MPIV_TF_MEMO_REQS],
 		req_tag[MPIV_TF_MEMO_REQS];
+	uint32_t req_data[MPIV_TF_MEMO_REQS];
 	unsigned char rec[MPIV_TF_MEMO_LEN]; /* the record */
 };
 
 /* Encoding state of one file: what later records refer to. Zero it before the header, then
- * set clock as the header says (mpiv_tf_writer_start()). */
+ * set version and clock as the header says (mpiv_tf_writer_start()). */
 struct mpiv_tf_writer {
+	/* the file's version, 0 for MPIV_TRACE_VERSION; one before
+	 * MPIV_TRACE_VERSION_DATA (tests only) leaves the digests out */
+	uint32_t version;
 	uint32_t nevents;	    /* events written: the index of the next new one */
 	uint32_t nsites;	    /* site records written */
 	int32_t last_req;	    /* the last request id written: ids are coded as differences */
@@ -176,8 +184,8 @@ struct mpiv_tf_record {
 };
 
 /* Encode the header into buf (cap bytes), of version h->version (MPIV_TRACE_VERSION if 0; an
- * older one only for tests: the events that follow must be of that version). Returns its
- * length, or 0 if it does not fit. */
+ * older one only for tests: the events that follow must be of that version, encoded by a
+ * writer started from the same header). Returns its length, or 0 if it does not fit. */
 size_t mpiv_tf_encode_header(void *buf, size_t cap, const struct mpiv_tf_header *h);
 
 /* Encode a module record; returns its length or 0 if it does not fit. */

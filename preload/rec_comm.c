@@ -295,19 +295,34 @@ int rec_comm_to_world(MPI_Comm comm, int rank)
 	return w == MPI_UNDEFINED ? MPIV_NONE : w;
 }
 
-/* The sizes of predefined datatypes, which never change, cached direct-mapped by handle: a
- * message's size then costs no MPI call. Derived types are asked every time, since a freed
- * one's handle may come back with another size. Shared by all threads (thread-local storage
- * would take room at the top of each of the program's thread stacks): written rarely, under
- * type_lock, read through a sequence lock. */
-#define TYPE_SLOTS 32 /* a power of two */
+/* What the cache knows of a datatype besides its size. */
+enum type_bits {
+	TYPE_NAMED = 1 << 0, /* predefined: the handle always has this size and layout */
+	/* one element's data fill its size in bytes from the buffer's start (true lower bound 0,
+	 * true extent its size) */
+	TYPE_CONTIG_ONE = 1 << 1,
+	TYPE_CONTIG = 1 << 2, /* so do any number of them (and its extent is its size) */
+};
+
+/* The sizes and layouts of datatypes, cached direct-mapped by handle: a message's size then
+ * costs no MPI call. A predefined type never changes. A derived one is cached with an attribute
+ * of ours on it, whose delete function MPI calls when the type goes (MPI-4.1 7.7.4: freed, and
+ * its last use done): that empties its slot before MPI may give the handle to another type,
+ * which is then asked anew. Shared by all threads (thread-local storage would take room at the
+ * top of each of the program's thread stacks): written rarely, under type_lock, read through a
+ * sequence lock. */
+#define TYPE_SLOTS 64 /* a power of two */
 struct type_ent {
 	atomic_ullong type; /* the handle's bits */
 	atomic_ullong size; /* 0: the slot is empty */
+	atomic_uint bits;   /* enum type_bits */
 };
 static struct type_ent type_cache[TYPE_SLOTS];
 static atomic_uint type_seq;				      /* odd while a slot is written */
 static pthread_mutex_t type_lock = PTHREAD_MUTEX_INITIALIZER; /* writers */
+/* our attribute on the derived types cached (type_watch()) */
+static int type_keyval = MPI_KEYVAL_INVALID;
+static pthread_once_t type_keyval_once = PTHREAD_ONCE_INIT;
 
 static uint64_t type_bits(MPI_Datatype type)
 {
@@ -317,55 +332,111 @@ static uint64_t type_bits(MPI_Datatype type)
 	return v;
 }
 
-/* The size of type, asking MPI; caches it if the type is predefined. 0 if unknown. */
-static REC_COLD uint64_t type_size_slow(MPI_Datatype type, struct type_ent *e)
+static struct type_ent *type_slot(uint64_t bits)
 {
-	MPI_Count size = 0;
-	int ni, na, nd, combiner;
+	return &type_cache[(unsigned)((bits * 0x9e3779b97f4a7c15ULL) >> 58) & (TYPE_SLOTS - 1)];
+}
+
+/* Write slot e: type's size and bits, or empty it (size 0) if it holds type. */
+static void type_store(struct type_ent *e, uint64_t type, uint64_t size, unsigned bits)
+{
 	unsigned seq;
 
-	if (PMPI_Type_size_x(type, &size) != MPI_SUCCESS || size <= 0)
-		return 0;
-	if (PMPI_Type_get_envelope(type, &ni, &na, &nd, &combiner) == MPI_SUCCESS &&
-	    combiner == MPI_COMBINER_NAMED) {
-		pthread_mutex_lock(&type_lock);
+	pthread_mutex_lock(&type_lock);
+	if (size || atomic_load_explicit(&e->type, memory_order_relaxed) == type) {
 		seq = atomic_load_explicit(&type_seq, memory_order_relaxed);
 		atomic_store_explicit(&type_seq, seq + 1, memory_order_relaxed);
 		atomic_thread_fence(memory_order_release);
-		atomic_store_explicit(&e->type, type_bits(type), memory_order_relaxed);
-		atomic_store_explicit(&e->size, (uint64_t)size, memory_order_relaxed);
+		atomic_store_explicit(&e->type, type, memory_order_relaxed);
+		atomic_store_explicit(&e->size, size, memory_order_relaxed);
+		atomic_store_explicit(&e->bits, bits, memory_order_relaxed);
 		atomic_store_explicit(&type_seq, seq + 2, memory_order_release);
-		pthread_mutex_unlock(&type_lock);
 	}
+	pthread_mutex_unlock(&type_lock);
+}
+
+/* Our attribute's delete function: the type goes, and its handle may come back as another. */
+static int type_forget(MPI_Datatype type, int keyval, void *value, void *extra)
+{
+	uint64_t bits = type_bits(type);
+
+	type_store(type_slot(bits), bits, 0, 0);
+	return MPI_SUCCESS;
+}
+
+static void type_keyval_make(void)
+{
+	if (PMPI_Type_create_keyval(MPI_TYPE_NULL_COPY_FN, type_forget, &type_keyval, NULL) !=
+	    MPI_SUCCESS)
+		type_keyval = MPI_KEYVAL_INVALID;
+}
+
+/* Have MPI tell type_forget() when derived type goes. Returns 1, or 0 if it cannot (the type
+ * is then not cached). */
+static int type_watch(MPI_Datatype type)
+{
+	pthread_once(&type_keyval_once, type_keyval_make);
+	return type_keyval != MPI_KEYVAL_INVALID &&
+	       PMPI_Type_set_attr(type, type_keyval, NULL) == MPI_SUCCESS;
+}
+
+/* The size of type, asking MPI, and its bits (enum type_bits) into *bits; caches both (a
+ * derived type only if it can be watched). 0 if unknown. */
+static REC_COLD uint64_t type_size_slow(MPI_Datatype type, struct type_ent *e, unsigned *bits)
+{
+	MPI_Count size = 0, lb, extent;
+	int ni, na, nd, combiner;
+
+	*bits = 0;
+	if (PMPI_Type_size_x(type, &size) != MPI_SUCCESS || size <= 0)
+		return 0;
+	if (PMPI_Type_get_true_extent_x(type, &lb, &extent) == MPI_SUCCESS && lb == 0 &&
+	    extent == size) {
+		*bits |= TYPE_CONTIG_ONE;
+		if (PMPI_Type_get_extent_x(type, &lb, &extent) == MPI_SUCCESS && extent == size)
+			*bits |= TYPE_CONTIG;
+	}
+	if (PMPI_Type_get_envelope(type, &ni, &na, &nd, &combiner) != MPI_SUCCESS)
+		return (uint64_t)size;
+	if (combiner == MPI_COMBINER_NAMED)
+		*bits |= TYPE_NAMED;
+	else if (!type_watch(type))
+		return (uint64_t)size;
+	type_store(e, type_bits(type), (uint64_t)size, *bits);
 	return (uint64_t)size;
 }
 
 uint64_t rec_comm_bytes(int count, MPI_Datatype type)
 {
-	int named;
+	unsigned how;
 
-	return rec_comm_bytes_named(count, type, &named);
+	return rec_comm_type(count, type, &how);
 }
 
-uint64_t rec_comm_bytes_named(int count, MPI_Datatype type, int *named)
+uint64_t rec_comm_type(int count, MPI_Datatype type, unsigned *how)
 {
 	uint64_t bits = type_bits(type), size, key;
 	struct type_ent *e;
-	unsigned seq;
+	unsigned seq, tb;
 
-	*named = 0;
+	*how = 0;
 	if (count <= 0 || type == MPI_DATATYPE_NULL)
 		return 0;
-	e = &type_cache[(unsigned)((bits * 0x9e3779b97f4a7c15ULL) >> 59) & (TYPE_SLOTS - 1)];
+	e = type_slot(bits);
 	seq = atomic_load_explicit(&type_seq, memory_order_acquire);
 	key = atomic_load_explicit(&e->type, memory_order_relaxed);
 	size = atomic_load_explicit(&e->size, memory_order_relaxed);
+	tb = atomic_load_explicit(&e->bits, memory_order_relaxed);
 	atomic_thread_fence(memory_order_acquire);
 	if (!size || key != bits || (seq & 1) ||
-	    atomic_load_explicit(&type_seq, memory_order_relaxed) != seq)
-		size = type_size_slow(type, e);
-	else
-		*named = 1;
+	    atomic_load_explicit(&type_seq, memory_order_relaxed) != seq) {
+		size = type_size_slow(type, e, &tb);
+		tb &= ~(unsigned)TYPE_NAMED; /* not known already */
+	}
+	if (tb & TYPE_NAMED)
+		*how |= REC_TYPE_NAMED;
+	if ((tb & TYPE_CONTIG) || ((tb & TYPE_CONTIG_ONE) && count == 1))
+		*how |= REC_TYPE_CONTIG;
 	return (uint64_t)count * size;
 }
 
@@ -402,4 +473,8 @@ void rec_comm_release(void)
 	comm_tab = NULL;
 	comm_n = comm_cap = 0;
 	pthread_mutex_unlock(&comm_lock);
+	/* the types cached keep their attributes (a type that goes still empties its slot); no
+	 * type is watched from now on */
+	if (type_keyval != MPI_KEYVAL_INVALID)
+		PMPI_Type_free_keyval(&type_keyval);
 }

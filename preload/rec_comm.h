@@ -46,9 +46,19 @@ int rec_comm_from_world(MPI_Comm comm, int world);
  * type's size cannot be had. */
 uint64_t rec_comm_bytes(int count, MPI_Datatype type);
 
-/* The same, and *named set if type is a predefined type whose size was known already (the
- * same handle always has that size; a derived type's handle may be freed and reused). */
-uint64_t rec_comm_bytes_named(int count, MPI_Datatype type, int *named);
+/* What rec_comm_type() tells of count elements of a type besides their size. */
+enum rec_type_how {
+	/* a predefined type whose size was known already: the same handle always has that size
+	 * (a derived type's handle may be freed and reused) */
+	REC_TYPE_NAMED = 1 << 0,
+	/* their data fill their size in bytes from the buffer's start, without a gap (true lower
+	 * bound 0, true extent the type's size, and, for more than one, extent too): the
+	 * message's bytes as they lie in memory */
+	REC_TYPE_CONTIG = 1 << 1,
+};
+
+/* The same, and *how (enum rec_type_how) set. */
+uint64_t rec_comm_type(int count, MPI_Datatype type, unsigned *how);
 
 /* A number that changes whenever a communicator's id or members may have: what
  * rec_comm_id() and rec_comm_to_world() said of a communicator other than MPI_COMM_WORLD
@@ -58,7 +68,8 @@ unsigned rec_comm_gen(void);
 /* MPI_ANY_TAG becomes MPIV_ANY_TAG; other tags are kept. */
 int rec_comm_tag(int tag);
 
-/* Free the cached world group; call before PMPI_Finalize. */
+/* Free the cached world group and the keyval of the datatypes watched; call before
+ * PMPI_Finalize. */
 void rec_comm_release(void);
 
 #pragma GCC visibility pop

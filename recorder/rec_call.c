@@ -278,17 +278,19 @@ REC_COLD int rec_call_reserve_reqs(struct rec_call *c, uint32_t n)
 	return 0;
 }
 
-int rec_call_add_req(struct rec_call *c, int32_t id, int32_t src, int32_t tag)
+int rec_call_add_info(struct rec_call *c, const struct mpiv_reqinfo *ri)
 {
-	struct mpiv_reqinfo *ri;
-
 	if (c->ev.nreqs == c->reqs_cap && rec_call_reserve_reqs(c, 2 * c->reqs_cap))
 		return -1;
-	ri = &c->ev.reqs[c->ev.nreqs++];
-	ri->req = id;
-	ri->src = src;
-	ri->tag = tag;
+	c->ev.reqs[c->ev.nreqs++] = *ri;
 	return 0;
+}
+
+int rec_call_add_req(struct rec_call *c, int32_t id, int32_t src, int32_t tag)
+{
+	struct mpiv_reqinfo ri = {id, src, tag, 0};
+
+	return rec_call_add_info(c, &ri);
 }
 
 void rec_call_polled(struct rec_call *c, int rc)

@@ -306,8 +306,9 @@ static int out_run_same(const struct mpiv_event *ev)
 	       ev->peer == r->peer && ev->tag == r->tag && ev->comm == r->comm &&
 	       ev->bytes == r->bytes && ev->root == r->root && ev->peer2 == r->peer2 &&
 	       ev->tag2 == r->tag2 && ev->src == r->src && ev->mtag == r->mtag &&
-	       ev->npending == r->npending && ev->flags == r->flags && ev->nreqs == r->nreqs &&
-	       ev->win == r->win && ev->lock == r->lock && !ev->ngroup && !r->ngroup &&
+	       ev->data == r->data && ev->rdata == r->rdata && ev->npending == r->npending &&
+	       ev->flags == r->flags && ev->nreqs == r->nreqs && ev->win == r->win &&
+	       ev->lock == r->lock && !ev->ngroup && !r->ngroup &&
 	       (!ev->nreqs || !memcmp(ev->reqs, r->reqs, ev->nreqs * sizeof(*ev->reqs)));
 }
 

@@ -1,7 +1,9 @@
 /* Point-to-point handlers of the recorder: every send variant goes through rec_send() or
  * rec_isend(), every receive through rec_recv() or rec_irecv(), as Caliper groups them;
  * persistent requests are made the same way. The envelope is the wrapper's (env_p2p.c);
- * blocking receives record the source and tag they matched. */
+ * blocking receives record the source and tag they matched. Sends record the digest of the
+ * data they send, blocking receives of the data they took, nonblocking and persistent ones
+ * leave where their data lie with their request (rec_request.c hashes them). */
 #include <stdlib.h>
 
 #include "recorder.h"
@@ -20,9 +22,11 @@ typedef int (*rec_irecv_fn)(void *buf, int count, MPI_Datatype type, int source,
 static REC_HOT int rec_send(struct rec_call *c, rec_send_fn pmpi, const void *buf, int count,
 			    MPI_Datatype type, int dest, int tag, MPI_Comm comm)
 {
+	struct rec_data d = rec_data_at(buf, count, type, dest);
 	enum rec_send_force force;
 	int rc;
 
+	c->ev.data = rec_data_sent(&d);
 	rec_call_posted(c);
 	if (pmpi != PMPI_Send || dest == MPI_PROC_NULL)
 		rc = pmpi(buf, count, type, dest, tag, comm);
@@ -40,9 +44,14 @@ static REC_HOT int rec_isend(struct rec_call *c, rec_isend_fn pmpi, const void *
 			     MPI_Datatype type, int dest, int tag, MPI_Comm comm,
 			     MPI_Request *request)
 {
+	struct rec_data d = rec_data_at(buf, count, type, dest);
+	int persistent = mpiv_call_kind(c->ev.call) == MPIV_KIND_SEND_INIT;
 	enum rec_send_force force;
 	int rc;
 
+	/* a persistent send sends at each start, which has the digest */
+	if (!persistent)
+		c->ev.data = rec_data_sent(&d);
 	rec_call_posted(c);
 	/* steered: synchronous, the request completes when the message is matched; buffered,
 	 * a copy goes in the background and the request is complete at once. A persistent
@@ -60,7 +69,12 @@ static REC_HOT int rec_isend(struct rec_call *c, rec_isend_fn pmpi, const void *
 		rc = pmpi(buf, count, type, dest, tag, comm, request);
 	rec_call_returned(c);
 	if (rc == MPI_SUCCESS)
-		rec_call_add_req(c, rec_request_add(request, 0, comm), MPIV_NONE, MPIV_NONE);
+		rec_call_add_req(c,
+				 rec_request_add_data(request, 0, comm,
+						      persistent ? REC_DIGEST_START :
+								   REC_DIGEST_NONE,
+						      d),
+				 MPIV_NONE, MPIV_NONE);
 	return rc;
 }
 
@@ -77,10 +91,13 @@ static REC_HOT int rec_recv(struct rec_call *c, rec_recv_fn pmpi, void *buf, int
 	rec_call_posted(c);
 	rc = pmpi(buf, count, type, rec_steer_source(c, source, comm), tag, comm, status);
 	rec_call_returned(c);
-	/* A truncated message was still matched. */
+	/* A truncated message was still matched, and took what fit. */
 	if (rc == MPI_SUCCESS || rc == MPI_ERR_TRUNCATE) {
+		struct rec_data d = rec_data_at(buf, count, type, source);
+
 		c->ev.src = rec_comm_to_world(comm, status->MPI_SOURCE);
 		c->ev.mtag = rec_comm_tag(status->MPI_TAG);
+		c->ev.rdata = rec_data_received(&d, status);
 	}
 	return rc;
 }
@@ -95,7 +112,10 @@ static REC_HOT int rec_irecv(struct rec_call *c, rec_irecv_fn pmpi, void *buf, i
 	rc = pmpi(buf, count, type, rec_steer_source(c, source, comm), tag, comm, request);
 	rec_call_returned(c);
 	if (rc == MPI_SUCCESS)
-		rec_call_add_req(c, rec_request_add(request, 1, comm), MPIV_NONE, MPIV_NONE);
+		rec_call_add_req(c,
+				 rec_request_add_data(request, 1, comm, REC_DIGEST_DONE,
+						      rec_data_at(buf, count, type, source)),
+				 MPIV_NONE, MPIV_NONE);
 	return rc;
 }
 
@@ -193,12 +213,14 @@ int rec_Recv_init(struct rec_call *c, void *buf, int count, MPI_Datatype datatyp
 }
 
 /* MPI_Sendrecv and MPI_Sendrecv_replace (their envelope: env_p2p.c): what the receive
- * matched. */
-static void rec_sendrecv_done(struct rec_call *c, int rc, MPI_Comm comm, const MPI_Status *st)
+ * matched, and the digest of what it took into recv. */
+static void rec_sendrecv_done(struct rec_call *c, int rc, MPI_Comm comm, const MPI_Status *st,
+			      const struct rec_data *recv)
 {
 	if (rc == MPI_SUCCESS || rc == MPI_ERR_TRUNCATE) {
 		c->ev.src = rec_comm_to_world(comm, st->MPI_SOURCE);
 		c->ev.mtag = rec_comm_tag(st->MPI_TAG);
+		c->ev.rdata = rec_data_received(recv, st);
 	}
 }
 
@@ -227,11 +249,14 @@ int rec_Sendrecv(struct rec_call *c, const void *sendbuf, int sendcount, MPI_Dat
 		 int dest, int sendtag, void *recvbuf, int recvcount, MPI_Datatype recvtype,
 		 int source, int recvtag, MPI_Comm comm, MPI_Status *status)
 {
+	struct rec_data out = rec_data_at(sendbuf, sendcount, sendtype, dest);
+	struct rec_data in = rec_data_at(recvbuf, recvcount, recvtype, source);
 	MPI_Status local;
 	int rc;
 
 	if (status == MPI_STATUS_IGNORE)
 		status = &local;
+	c->ev.data = rec_data_sent(&out);
 	rec_call_posted(c);
 	source = rec_steer_source(c, source, comm);
 	if (dest != MPI_PROC_NULL && rec_steer_send(c->ev.bytes) != REC_SEND_AS_IS)
@@ -241,19 +266,23 @@ int rec_Sendrecv(struct rec_call *c, const void *sendbuf, int sendcount, MPI_Dat
 		rc = PMPI_Sendrecv(sendbuf, sendcount, sendtype, dest, sendtag, recvbuf, recvcount,
 				   recvtype, source, recvtag, comm, status);
 	rec_call_returned(c);
-	rec_sendrecv_done(c, rc, comm, status);
+	rec_sendrecv_done(c, rc, comm, status, &in);
 	return rc;
 }
 
 int rec_Sendrecv_replace(struct rec_call *c, void *buf, int count, MPI_Datatype datatype, int dest,
 			 int sendtag, int source, int recvtag, MPI_Comm comm, MPI_Status *status)
 {
+	struct rec_data d = rec_data_at(buf, count, datatype, dest);
 	MPI_Status local;
 	void *out = NULL;
 	int rc, len = 0;
 
 	if (status == MPI_STATUS_IGNORE)
 		status = &local;
+	c->ev.data = rec_data_sent(&d);
+	/* the receive lands where the send was read from */
+	d = rec_data_at(buf, count, datatype, source);
 	rec_call_posted(c);
 	source = rec_steer_source(c, source, comm);
 	/* forced as MPI_Sendrecv's send is, out of a packed copy while the receive lands in
@@ -268,6 +297,6 @@ int rec_Sendrecv_replace(struct rec_call *c, void *buf, int count, MPI_Datatype 
 					   comm, status);
 	free(out);
 	rec_call_returned(c);
-	rec_sendrecv_done(c, rc, comm, status);
+	rec_sendrecv_done(c, rc, comm, status, &d);
 	return rc;
 }

@@ -73,20 +73,34 @@ int rec_Improbe(struct rec_call *c, int source, int tag, MPI_Comm comm, int *fla
 	return rc;
 }
 
+/* A matched receive: the digest of what it took (its status substituted, for the count). */
 int rec_Mrecv(struct rec_call *c, void *buf, int count, MPI_Datatype datatype, MPI_Message *message,
 	      MPI_Status *status)
 {
-	return PMPI_Mrecv(buf, count, datatype, message, status);
+	struct rec_data d = rec_data_at(buf, count, datatype, 0);
+	MPI_Status local;
+	int rc;
+
+	if (status == MPI_STATUS_IGNORE)
+		status = &local;
+	rc = PMPI_Mrecv(buf, count, datatype, message, status);
+	if (rc == MPI_SUCCESS || rc == MPI_ERR_TRUNCATE)
+		c->ev.rdata = rec_data_received(&d, status);
+	return rc;
 }
 
 int rec_Imrecv(struct rec_call *c, void *buf, int count, MPI_Datatype datatype,
 	       MPI_Message *message, MPI_Request *request)
 {
+	struct rec_data d = rec_data_at(buf, count, datatype, 0);
 	int rc = PMPI_Imrecv(buf, count, datatype, message, request);
 
-	/* the message was matched by the probe: this request only moves its data */
+	/* the message was matched by the probe: this request only moves its data, whose digest
+	 * its completion has */
 	if (rc == MPI_SUCCESS)
-		rec_call_add_req(c, rec_request_add(request, 0, MPI_COMM_WORLD), MPIV_NONE,
-				 MPIV_NONE);
+		rec_call_add_req(c,
+				 rec_request_add_data(request, 0, MPI_COMM_WORLD, REC_DIGEST_DONE,
+						      d),
+				 MPIV_NONE, MPIV_NONE);
 	return rc;
 }

@@ -3,11 +3,12 @@
  * as their handlers in rec_p2p.c and rec_request.c, at a fraction of the cost. Each call site
  * has a slot that remembers the arguments of its last call as the program passed them, what
  * they became in the trace (world ranks, communicator id, bytes: the envelope of env_p2p.c,
- * as the common way records it) and the record that was written, with what the call returned
- * (the status of a receive, how far its request id was from the one before). A call that
- * passes the same arguments takes its envelope from the slot, and one that also returns the
- * same way has the same record, which is copied. The event itself is only filled in if it
- * must be written otherwise, or if the watcher writes the call as blocked
+ * as the common way records it; whether the data may be read for its digest) and the record
+ * that was written, with what the call returned (the status of a receive, how far its request
+ * id was from the one before, the digest of the data it sent or took). A call that passes the
+ * same arguments takes its envelope from the slot, and one that also returns the same way (the
+ * same data among it) has the same record, which is copied. The event itself is only filled
+ * in if it must be written otherwise, or if the watcher writes the call as blocked
  * (rec_call_unquick()). Slots are the thread's that called MPI_Init alone
  * (rec_quick_allow()). */
 #include <limits.h>
@@ -33,13 +34,16 @@ struct rq_slot {
 	uint64_t site;	     /* its site (rec_site_lookup()) */
 	/* what they became in the trace */
 	int32_t wpeer, wtag, wcomm;
-	uint32_t len; /* the length of rec; 0: none may be copied (status is then RQ_NEVER) */
+	uint16_t len; /* the length of rec; 0: none may be copied (status is then RQ_NEVER) */
+	/* the datatype is contiguous: the data may be read (rec_data_make()) */
+	uint16_t contig;
 	uint64_t bytes;
-	/* how the call of rec returned (rq_result()): a receive's status as MPI gave it, or
+	/* how the call of rec returned (rq_leave()): a receive's status as MPI gave it, or
 	 * RQ_NO_MATCH; the number of requests and the distance of the first's id from the
-	 * last one before */
+	 * last one before; the digest of the data it sent or took */
 	uint64_t status, reqs;
-	uint32_t gen;			     /* rec_comm_gen() when they were translated */
+	uint32_t gen; /* rec_comm_gen() when they were translated */
+	uint32_t data;
 	unsigned char rec[MPIV_TF_MEMO_LEN]; /* its record, times left out */
 };
 _Static_assert(sizeof(struct rq_slot) == 128, "struct rq_slot: 128 bytes");
@@ -119,7 +123,7 @@ static REC_COLD void rq_envelope(struct rq_slot *s, unsigned call, int count, MP
 static REC_COLD void rq_translate(struct rq_slot *s, unsigned call, const void *ret, int count,
 				  MPI_Datatype type, int peer, int tag, MPI_Comm comm)
 {
-	int named = 1;
+	unsigned how = REC_TYPE_NAMED;
 
 	if (s->ret != ret) {
 		s->ret = ret;
@@ -130,16 +134,18 @@ static REC_COLD void rq_translate(struct rq_slot *s, unsigned call, const void *
 	s->comm = RQ_BITS(comm);
 	s->type = RQ_BITS(type);
 	s->gen = rec_comm_gen();
+	s->contig = 0;
 	if (call == MPIV_CALL_Wait) {
 		s->wpeer = s->wtag = s->wcomm = MPIV_NONE;
 		s->bytes = 0;
 	} else {
 		rq_envelope(s, call, count, type, peer, tag, comm);
-		/* the size holds for the same handle if its type is predefined (the extractor
-		 * has just looked it up: a predefined type's size is known now) */
-		rec_comm_bytes_named(count, type, &named);
+		/* the size and layout hold for the same handle if its type is predefined (the
+		 * extractor has just looked it up: a predefined type's size is known now) */
+		rec_comm_type(count, type, &how);
+		s->contig = !!(how & REC_TYPE_CONTIG);
 	}
-	if (!named)
+	if (!(how & REC_TYPE_NAMED))
 		s->ret = NULL; /* left empty: every call from it is translated */
 	s->len = 0;
 	s->status = RQ_NEVER;
@@ -165,6 +171,8 @@ static inline struct rq_slot *rq_enter(struct rec_call *c, unsigned call, const 
 	c->bits = REC_C_QUICK;
 	c->slot = s;
 	c->ev.nreqs = 0;
+	c->ev.data = 0;
+	c->ev.rdata = 0;
 	if (timed) {
 		c->ev.enter = rec_now();
 		c->ev.leave = 0;
@@ -181,6 +189,7 @@ static inline void rq_req(struct rec_call *c, int32_t id)
 	c->reqs_inline[0].req = id;
 	c->reqs_inline[0].src = MPIV_NONE;
 	c->reqs_inline[0].tag = MPIV_NONE;
+	c->reqs_inline[0].data = 0;
 	c->ev.reqs = c->reqs_inline;
 	c->ev.nreqs = 1;
 }
@@ -194,9 +203,10 @@ static inline uint64_t rq_reqs(const struct rec_call *c, int32_t last)
 }
 
 /* Write c's event as a new record, and remember it in s if it may be copied. A receive's
- * status (src, mtag, from a call on comm; MPI_COMM_NULL for other calls) becomes its match. */
+ * status (src, mtag, from a call on comm; MPI_COMM_NULL for other calls) becomes its match;
+ * data is the digest the event has (rq_leave()). */
 static REC_COLD void rq_write(struct rq_slot *s, struct rec_call *c, int src, int mtag,
-			      MPI_Comm comm)
+			      uint32_t data, MPI_Comm comm)
 {
 	int32_t last = rec_output_last_req();
 
@@ -205,9 +215,10 @@ static REC_COLD void rq_write(struct rq_slot *s, struct rec_call *c, int src, in
 		c->ev.src = rec_comm_to_world(comm, src);
 		c->ev.mtag = rec_comm_tag(mtag);
 	}
-	s->len = (uint32_t)rec_output_quick_write(c, s->rec);
+	s->len = (uint16_t)rec_output_quick_write(c, s->rec);
 	s->status = s->len ? rq_pair(src, mtag) : RQ_NEVER;
 	s->reqs = rq_reqs(c, last);
+	s->data = data;
 }
 
 /* How a quick call may end (rq_leave()'s how). */
@@ -217,18 +228,19 @@ enum rq_how {
 };
 
 /* End quick call c, which returned (rec_call_returned_quick()) with status src and mtag
- * (RQ_NO_MATCH if it has none; a receive's, on comm, else MPI_COMM_NULL): write its event,
- * as a copy of s's record if it is the same, else anew; update the status; drop the guard.
- * how (enum rq_how, a constant) leaves out the checks that cannot fail; timed is rec_timed. */
-static inline void rq_leave(struct rq_slot *s, struct rec_call *c, int src, int mtag, MPI_Comm comm,
-			    unsigned how, int timed)
+ * (RQ_NO_MATCH if it has none; a receive's, on comm, else MPI_COMM_NULL) and has the digest
+ * data (the data it sent, or took, or its request took; 0 if none): write its event, as a
+ * copy of s's record if it is the same, else anew; update the status; drop the guard. how
+ * (enum rq_how, a constant) leaves out the checks that cannot fail; timed is rec_timed. */
+static inline void rq_leave(struct rq_slot *s, struct rec_call *c, int src, int mtag, uint32_t data,
+			    MPI_Comm comm, unsigned how, int timed)
 {
 	uint64_t reqs = how & RQ_REQ ? rq_reqs(c, rec_output_last_req()) : 0;
 	unsigned sent = how & RQ_POSTED ? c->bits & REC_C_INCOMPLETE_SENT : 0;
 
-	if (((s->status ^ rq_pair(src, mtag)) | (s->reqs ^ reqs) | sent) ||
+	if (((s->status ^ rq_pair(src, mtag)) | (s->reqs ^ reqs) | (s->data ^ data) | sent) ||
 	    !rec_output_quick_copy(c, s->rec, s->len, timed))
-		rq_write(s, c, src, mtag, comm);
+		rq_write(s, c, src, mtag, data, comm);
 	rec_status_leave_at(rec_quick_status);
 	rec_tls.depth--;
 }
@@ -242,12 +254,14 @@ static inline int rq_send(const void *buf, int count, MPI_Datatype datatype, int
 	struct rec_call c;
 	struct rq_slot *s = rq_enter(&c, MPIV_CALL_Send, ret, count, datatype, dest, tag, comm,
 				     timed);
+	struct rec_data d = rec_data_make(buf, s->bytes, s->contig, dest);
 	int rc;
 
+	c.ev.data = rec_data_sent(&d);
 	rec_call_posted_quick(&c);
 	rc = PMPI_Send(buf, count, datatype, dest, tag, comm);
 	rec_call_returned_quick(&c, timed);
-	rq_leave(s, &c, RQ_NO_MATCH, RQ_NO_MATCH, MPI_COMM_NULL, RQ_POSTED, timed);
+	rq_leave(s, &c, RQ_NO_MATCH, RQ_NO_MATCH, c.ev.data, MPI_COMM_NULL, RQ_POSTED, timed);
 	return rc;
 }
 
@@ -261,7 +275,8 @@ MPIV_EXPORT REC_HOT int MPI_Send(const void *buf, int count, MPI_Datatype dataty
 	return RQ_TIMED(rq_send, buf, count, datatype, dest, tag, comm, ret);
 }
 
-/* MPI_Isend and MPI_Irecv: the request made, what both record. A nonblocking call is local
+/* MPI_Isend and MPI_Irecv: the request made, what both record (an Isend with the digest of
+ * its data, an Irecv's request with where its data will be). A nonblocking call is local
  * (MPI-4.1 3.7): it returns without waiting for another rank, so it is never written as
  * blocked, and need not be posted to the watcher. */
 static inline int rq_nonblocking(unsigned call, const void *buf, int count, MPI_Datatype type,
@@ -270,15 +285,22 @@ static inline int rq_nonblocking(unsigned call, const void *buf, int count, MPI_
 {
 	struct rec_call c;
 	struct rq_slot *s = rq_enter(&c, call, ret, count, type, peer, tag, comm, timed);
-	int rc = call == MPIV_CALL_Isend ?
-			 PMPI_Isend(buf, count, type, peer, tag, comm, request) :
-			 PMPI_Irecv((void *)buf, count, type, peer, tag, comm, request);
+	struct rec_data d = rec_data_make(buf, s->bytes, s->contig, peer);
+	int rc;
 
+	if (call == MPIV_CALL_Isend) {
+		c.ev.data = rec_data_sent(&d);
+		rc = PMPI_Isend(buf, count, type, peer, tag, comm, request);
+	} else {
+		rc = PMPI_Irecv((void *)buf, count, type, peer, tag, comm, request);
+	}
 	if (timed)
 		c.ev.leave = rec_now();
 	if (rc == MPI_SUCCESS)
-		rq_req(&c, rec_request_add(request, call == MPIV_CALL_Irecv, comm));
-	rq_leave(s, &c, RQ_NO_MATCH, RQ_NO_MATCH, MPI_COMM_NULL, RQ_REQ, timed);
+		rq_req(&c, call == MPIV_CALL_Isend ?
+				   rec_request_add(request, 0, comm) :
+				   rec_request_add_data(request, 1, comm, REC_DIGEST_DONE, d));
+	rq_leave(s, &c, RQ_NO_MATCH, RQ_NO_MATCH, c.ev.data, MPI_COMM_NULL, RQ_REQ, timed);
 	return rc;
 }
 
@@ -308,13 +330,16 @@ static inline int rq_recv(void *buf, int count, MPI_Datatype datatype, int sourc
 	rec_call_posted_quick(&c);
 	rc = PMPI_Recv(buf, count, datatype, source, tag, comm, status);
 	rec_call_returned_quick(&c, timed);
-	/* A truncated message was still matched. Its source and tag are translated only if
-	 * the record is written anew (rq_write()). */
+	/* A truncated message was still matched, and took what fit. Its source and tag are
+	 * translated only if the record is written anew (rq_write()). */
 	if (rc == MPI_SUCCESS || rc == MPI_ERR_TRUNCATE) {
+		struct rec_data d = rec_data_make(buf, s->bytes, s->contig, source);
+
 		src = status->MPI_SOURCE;
 		mtag = status->MPI_TAG;
+		c.ev.rdata = rec_data_received(&d, status);
 	}
-	rq_leave(s, &c, src, mtag, comm, RQ_POSTED, timed);
+	rq_leave(s, &c, src, mtag, c.ev.rdata, comm, RQ_POSTED, timed);
 	return rc;
 }
 
@@ -371,7 +396,8 @@ static inline int rq_wait(MPI_Request *request, MPI_Status *status, const void *
 	}
 	if (!freed)
 		rec_request_put(&e);
-	rq_leave(s, &c, src, mtag, MPI_COMM_NULL, RQ_POSTED | RQ_REQ, timed);
+	rq_leave(s, &c, src, mtag, c.ev.nreqs ? c.ev.reqs[0].data : 0, MPI_COMM_NULL,
+		 RQ_POSTED | RQ_REQ, timed);
 	return rc;
 }
 

@@ -1,6 +1,7 @@
 /* Nonblocking requests in the recorder: the table of requests the program holds, and the Wait
  * handlers, which list the requests they complete with each receive's matched source and tag
- * (substituting statuses when the program ignores them, as Score-P does). */
+ * and the digest of what it took (substituting statuses when the program ignores them, as
+ * Score-P does). */
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
@@ -120,7 +121,8 @@ static inline int32_t req_add(const struct rec_reqent *e)
 	return req_push(&n) == 0 ? n.id : REC_REQ_UNKNOWN;
 }
 
-int32_t rec_request_add(const MPI_Request *where, int is_recv, MPI_Comm comm)
+int32_t rec_request_add_data(const MPI_Request *where, int is_recv, MPI_Comm comm,
+			     enum rec_digest_at digest, struct rec_data data)
 {
 	struct rec_reqent e;
 	int32_t id;
@@ -129,6 +131,8 @@ int32_t rec_request_add(const MPI_Request *where, int is_recv, MPI_Comm comm)
 	e.where = where;
 	e.is_recv = is_recv;
 	e.comm = comm;
+	e.digest = digest;
+	e.data = data;
 	/* An entry with the same handle may be here already, even in the same variable: built-in
 	 * handles of sends that completed at once, often copied out of one temporary. */
 	if (!rec_multi)
@@ -137,6 +141,13 @@ int32_t rec_request_add(const MPI_Request *where, int is_recv, MPI_Comm comm)
 	id = req_add(&e);
 	pthread_mutex_unlock(&req_lock);
 	return id;
+}
+
+int32_t rec_request_add(const MPI_Request *where, int is_recv, MPI_Comm comm)
+{
+	struct rec_data none = {NULL, REC_DATA_UNKNOWN};
+
+	return rec_request_add_data(where, is_recv, comm, REC_DIGEST_NONE, none);
 }
 
 /* rec_request_take() with req_lock held if needed. */
@@ -212,18 +223,24 @@ void rec_request_put(const struct rec_reqent *e)
 
 void rec_request_info(const struct rec_reqent *e, const MPI_Status *st, struct mpiv_reqinfo *ri)
 {
+	int cancelled = 0;
+
 	ri->req = e->id;
 	ri->src = MPIV_NONE;
 	ri->tag = MPIV_NONE;
-	if (e->id != REC_REQ_UNKNOWN && e->is_recv && st) {
-		int cancelled = 0;
-
-		/* a cancelled receive matched nothing: its status says nothing of a source */
-		if (PMPI_Test_cancelled(st, &cancelled) == MPI_SUCCESS && cancelled)
-			return;
+	ri->data = 0;
+	if (e->id == REC_REQ_UNKNOWN || !st || (!e->is_recv && e->digest != REC_DIGEST_DONE))
+		return;
+	/* a cancelled receive matched nothing: its status says nothing of a source, and it
+	 * took no data */
+	if (PMPI_Test_cancelled(st, &cancelled) == MPI_SUCCESS && cancelled)
+		return;
+	if (e->is_recv) {
 		ri->src = rec_comm_to_world(e->comm, st->MPI_SOURCE);
 		ri->tag = rec_comm_tag(st->MPI_TAG);
 	}
+	if (e->digest == REC_DIGEST_DONE)
+		ri->data = rec_data_received(&e->data, st);
 }
 
 /* The statuses array to pass for n requests: the program's, or, when it ignores them, ours
@@ -380,7 +397,7 @@ static void completion_list_pending(struct rec_call *c, const struct completion 
 		if (cp->ent[i].handle == MPI_REQUEST_NULL)
 			continue;
 		rec_request_info(&cp->ent[i], NULL, &ri);
-		rec_call_add_req(c, ri.req, ri.src, ri.tag);
+		rec_call_add_info(c, &ri);
 	}
 	c->ev.npending = c->ev.nreqs;
 }
@@ -412,7 +429,7 @@ static void completion_finish(struct rec_call *c, struct completion *cp, MPI_Req
 				rec_request_info(&cp->ent[i], NULL, &ri);
 				pending++;
 			}
-			rec_call_add_req(c, ri.req, ri.src, ri.tag);
+			rec_call_add_info(c, &ri);
 		}
 	}
 	c->ev.npending = pending;
@@ -787,18 +804,25 @@ int rec_Request_free(struct rec_call *c, MPI_Request *request)
 }
 
 /* MPI_Start and MPI_Startall post persistent requests: the event lists which, by the ids
- * their MPI_*_init gave them. */
+ * their MPI_*_init gave them, a send with the digest of what this start sends. */
 static void list_started(struct rec_call *c, int count, MPI_Request requests[])
 {
 	int i;
 
 	for (i = 0; requests && i < count; i++) {
 		struct rec_reqent e;
+		struct mpiv_reqinfo ri;
 
 		if (requests[i] == MPI_REQUEST_NULL)
 			continue;
 		rec_request_take(requests[i], &requests[i], &e);
-		rec_call_add_req(c, e.id, MPIV_NONE, MPIV_NONE);
+		ri.req = e.id;
+		ri.src = MPIV_NONE;
+		ri.tag = MPIV_NONE;
+		ri.data = e.id != REC_REQ_UNKNOWN && e.digest == REC_DIGEST_START ?
+				  rec_data_sent(&e.data) :
+				  0;
+		rec_call_add_info(c, &ri);
 		rec_request_put(&e);
 	}
 }

@@ -10,6 +10,7 @@
 
 #include <mpi.h>
 
+#include "digest.h"
 #include "env.h"
 #include "event.h" /* before MPIV_SPECIAL is redefined below: its enum needs every call */
 #include "rec_hot.h"
@@ -123,8 +124,12 @@ void rec_call_returned(struct rec_call *c);
  * (mpiv_event_failed_poll()). */
 void rec_call_polled(struct rec_call *c, int rc);
 
-/* Append a request to c->ev.reqs. Returns 0, or -1 (out of memory: the request is dropped). */
+/* Append a request to c->ev.reqs, without a digest. Returns 0, or -1 (out of memory: the
+ * request is dropped). */
 int rec_call_add_req(struct rec_call *c, int32_t id, int32_t src, int32_t tag);
+
+/* The same with what a completion or a start reports of it (a digest among it). */
+int rec_call_add_info(struct rec_call *c, const struct mpiv_reqinfo *ri);
 
 /* Make room for n requests at once; returns 0 or -1. */
 int rec_call_reserve_reqs(struct rec_call *c, uint32_t n);
@@ -363,7 +368,51 @@ int rec_steer_send_copy(const void *buf, int count, MPI_Datatype type, int dest,
 int rec_steer_isend_copy(const void *buf, int count, MPI_Datatype type, int dest, int tag,
 			 MPI_Comm comm, MPI_Request *request);
 
+/* ---- rec_data.c: the digests of messages' data (common/digest.h) ---- */
+
+#define REC_DATA_UNKNOWN UINT64_MAX /* struct rec_data's bytes: may not be read */
+
+/* Where a message's data lie, for its digest: its buffer and its size in bytes, if the bytes
+ * may be read there as the message carries them (a contiguous datatype, no MPI_BOTTOM). */
+struct rec_data {
+	const void *buf;
+	uint64_t bytes; /* REC_DATA_UNKNOWN: they may not (the digest is unknown, 0) */
+};
+
+/* The data of a message of `bytes` bytes at buf, in a datatype that is contiguous (contig) or
+ * not, to or from peer: nothing to read to or from MPI_PROC_NULL; a message of no bytes is
+ * known whatever its type. */
+static inline struct rec_data rec_data_make(const void *buf, uint64_t bytes, int contig, int peer)
+{
+	struct rec_data d = {buf, REC_DATA_UNKNOWN};
+
+	if (peer != MPI_PROC_NULL && (bytes == 0 || (contig && buf && buf != MPI_BOTTOM)))
+		d.bytes = bytes;
+	return d;
+}
+
+/* The data of count elements of type at buf, to or from peer. */
+struct rec_data rec_data_at(const void *buf, int count, MPI_Datatype type, int peer);
+
+/* The digest of the data of a send (what d holds now); 0 if unknown. */
+static inline uint32_t rec_data_sent(const struct rec_data *d)
+{
+	return d->bytes == REC_DATA_UNKNOWN ? 0 : mpiv_digest(d->buf, d->bytes);
+}
+
+/* The digest of what a receive into d took, by its status st (NULL: unknown): its first
+ * bytes, as many as st says it got (at most d's size: a truncated message is what it got); 0
+ * if unknown or from MPI_PROC_NULL. */
+uint32_t rec_data_received(const struct rec_data *d, const MPI_Status *st);
+
 /* ---- rec_request.c: nonblocking requests ---- */
+
+/* When the table's entry of a request makes a digest of its data (struct rec_reqent). */
+enum rec_digest_at {
+	REC_DIGEST_NONE = 0, /* never: a send (its call has it), a collective, ... */
+	REC_DIGEST_DONE,     /* when it completes: a receive (MPI_Irecv, MPI_Imrecv, persistent) */
+	REC_DIGEST_START,    /* at each MPI_Start: a persistent send */
+};
 
 /* A request the program holds, as the table knows it. */
 struct rec_reqent {
@@ -372,15 +421,21 @@ struct rec_reqent {
 	 * every send that completed at once the same built-in
 	 * handle, and a freed request's may be given again */
 	MPI_Request handle;
-	const MPI_Request *where; /* the program's variable it was returned in */
-	int32_t id;		  /* its id in the trace, REC_REQ_UNKNOWN if not in the table */
-	int is_recv;		  /* a receive: completion reports source and tag */
-	MPI_Comm comm;		  /* its communicator, to make the source a world rank */
+	const MPI_Request *where;  /* the program's variable it was returned in */
+	int32_t id;		   /* its id in the trace, REC_REQ_UNKNOWN if not in the table */
+	int is_recv;		   /* a receive: completion reports source and tag */
+	MPI_Comm comm;		   /* its communicator, to make the source a world rank */
+	enum rec_digest_at digest; /* when its data's digest is made ... */
+	struct rec_data data;	   /* ... of these */
 };
 
 /* Remember the request the program just got in *where; returns its id (0, 1, ... per rank),
  * or REC_REQ_UNKNOWN if out of memory. */
 int32_t rec_request_add(const MPI_Request *where, int is_recv, MPI_Comm comm);
+
+/* The same for a request whose data has a digest: when (not REC_DIGEST_NONE), of what. */
+int32_t rec_request_add_data(const MPI_Request *where, int is_recv, MPI_Comm comm,
+			     enum rec_digest_at digest, struct rec_data data);
 
 /* A wait is about to complete the request h, which the program passes in *where: remove its
  * entry from the table into e (the one returned in that very variable, else the oldest with
@@ -394,7 +449,8 @@ int32_t rec_request_find(MPI_Request h);
 /* Put back an entry taken for a request that did not complete (an error) or that lives on. */
 void rec_request_put(const struct rec_reqent *e);
 
-/* The completion of e with status st (may be NULL) as the event lists it. */
+/* The completion of e with status st (may be NULL) as the event lists it: a receive's source
+ * and tag, the digest of what it took (REC_DIGEST_DONE). */
 void rec_request_info(const struct rec_reqent *e, const MPI_Status *st, struct mpiv_reqinfo *ri);
 
 /* ---- typed handlers, one per ordinary entry of mpi_calls.def ----

@@ -6,6 +6,9 @@
 # written `!text` must be absent. Communicators and one-sided calls have tests of their own.
 # Recorded with --timestamps, the same events must have their times, in order, and check
 # must warn of a blocking send whose receiver came late (tests/e2e/programs/rec-late-receiver.c).
+# The digests of messages' data (tests/e2e/programs/rec-digests.c): every receive, blocking or
+# completed, took what its sender sent, by every kind of send, receive and completion; the same
+# data the same digest, other data another; a non-contiguous type none.
 #
 # Prints `ok NAME` or `FAIL NAME: why` per case and ends with `N passed, M failed`.
 # Exit status: 0 all passed, 1 a case failed, 77 skipped (mpicc or mpirun missing).
@@ -68,23 +71,40 @@ expect_events()
 	done
 }
 
-log=$WORK/compile.log
-if ! "$MPICC" -g -O0 -Wall -o "$WORK/rec-calls" "$SRCDIR/tests/e2e/programs/rec-calls.c" \
-	</dev/null >"$log" 2>&1 || test -s "$log"; then
-	fail "compile rec-calls" "$MPICC failed or warned" "$log"
+# compile NAME: tests/e2e/programs/NAME.c into $WORK/NAME, a case that fails (returning 1) if
+# $MPICC failed or warned.
+compile()
+{
+	local log=$WORK/$1.compile.log
+	if ! "$MPICC" -g -O0 -Wall -o "$WORK/$1" "$SRCDIR/tests/e2e/programs/$1.c" \
+		</dev/null >"$log" 2>&1 || test -s "$log"; then
+		fail "compile $1" "$MPICC failed or warned" "$log"
+		return 1
+	fi
+	pass "compile $1"
+}
+
+# record_run NAME OUT [OPTION...]: record $WORK/NAME on two ranks into $WORK/OUT with record's
+# OPTIONs, a case that fails (returning 1) unless record exits 0.
+record_run()
+{
+	local name=$1 out=$2 what
+	shift 2
+	what="record${*:+ $*} $name"
+	run_cmd "$WORK/$out.record.log" "$LIMIT" "$MPIVERIFY" record "$@" -o "$WORK/$out" -- \
+		"$MPIRUN" -np 2 "$WORK/$name"
+	if test "$RC" -ne 0; then
+		fail "$what" "$(describe "$RC" 2>/dev/null || echo "exit $RC"), want 0" \
+			"$WORK/$out.record.log"
+		return 1
+	fi
+	pass "$what"
+}
+
+if ! compile rec-calls || ! record_run rec-calls trace; then
 	summary
 	exit
 fi
-pass "compile rec-calls"
-run_cmd "$WORK/record.log" "$LIMIT" "$MPIVERIFY" record -o "$WORK/trace" -- \
-	"$MPIRUN" -np 2 "$WORK/rec-calls"
-if test "$RC" -ne 0; then
-	fail "record rec-calls" "$(describe "$RC" 2>/dev/null || echo "exit $RC"), want 0" \
-		"$WORK/record.log"
-	summary
-	exit
-fi
-pass "record rec-calls"
 events "$WORK/trace" 0
 events "$WORK/trace" 1
 
@@ -182,11 +202,11 @@ MPI_Recv "peer":0 "tag":1 "comm":0 "src":0 "mtag":1 "bytes":4
 MPI_Recv "peer":"any" "tag":2 "src":0 "mtag":2 "bytes":8
 MPI_Recv "peer":0 "tag":"any" "src":0 "mtag":3 "bytes":12
 MPI_Irecv "tag":4 "reqs":[{"req":0}]
-MPI_Wait "reqs":[{"req":0,"src":0,"tag":4}]
+MPI_Wait "reqs":[{"req":0,"src":0,"tag":4,"data":
 MPI_Irecv "peer":"any" "tag":6
 MPI_Irecv "peer":0 "tag":"any"
-MPI_Waitall "src":0,"tag":5} "src":0,"tag":6} "src":0,"tag":7}
-MPI_Wait "src":0,"tag":8}
+MPI_Waitall "src":0,"tag":5,"data": "src":0,"tag":6,"data": "src":0,"tag":7,"data":
+MPI_Wait "src":0,"tag":8,"data":
 MPI_Sendrecv "peer":0 "peer2":0 "src":0 "mtag":9
 MPI_Sendrecv_replace "peer2":"any" "src":0 "mtag":10
 MPI_Send "peer":"null"
@@ -202,13 +222,13 @@ MPI_Improbe "peer":"any" "tag":14 "src":0 "mtag":14
 MPI_Imrecv "reqs":[{"req":
 MPI_Wait
 # completions: which requests completed, the others listed as pending
-MPI_Waitany "pending":1 "src":0,"tag":15}
-MPI_Wait "src":0,"tag":16}
+MPI_Waitany "pending":1 "src":0,"tag":15,"data":
+MPI_Wait "src":0,"tag":16,"data":
 MPI_Waitsome "src":0
-MPI_Test "src":0,"tag":19} !"pending"
-MPI_Testany "src":0,"tag":20} !"pending"
-MPI_Testall "src":0,"tag":21} "src":0,"tag":22} !"pending"
-MPI_Testsome "src":0,"tag":24} !"pending"
+MPI_Test "src":0,"tag":19,"data": !"pending"
+MPI_Testany "src":0,"tag":20,"data": !"pending"
+MPI_Testall "src":0,"tag":21,"data": "src":0,"tag":22,"data": !"pending"
+MPI_Testsome "src":0,"tag":24,"data": !"pending"
 # a cancelled receive: the request named, and no source when it completes
 MPI_Irecv "tag":99 "reqs":[{"req":15}]
 MPI_Cancel "reqs":[{"req":15}]
@@ -219,7 +239,7 @@ MPI_Grequest_complete "reqs":[{"req":16}]
 MPI_Wait "reqs":[{"req":16}]
 MPI_Recv_init "peer":0 "tag":25 "bytes":4 "reqs":[{"req":17}]
 MPI_Start "reqs":[{"req":17}]
-MPI_Wait "reqs":[{"req":17,"src":0,"tag":25}]
+MPI_Wait "reqs":[{"req":17,"src":0,"tag":25,"data":
 MPI_Start "reqs":[{"req":17}]
 MPI_Request_free "reqs":[{"req":17}]
 MPI_Bcast "root":1
@@ -237,6 +257,154 @@ else
 		"$WORK/check.log"
 fi
 
+# ---- data digests: what each receive took is what its sender sent ----
+# digests RANK: from $WORK/events-RANK, one line per message a call of the rank sent or took,
+# "TAG send DIGEST" or "TAG recv DIGEST" (0 for none), in call order: sends and send-receives
+# by their tag, a start by its request's, blocking receives by the tag they matched (MPI_Mrecv
+# by its probe's), a request's completion by the tag of the receive that made it (MPI_Imrecv's
+# by its probe's). Messages to or from MPI_PROC_NULL are left out.
+digests()
+{
+	awk '
+	# field(s, name): the integer member name of s ("tag" is neither "mtag" nor "tag2")
+	function field(s, name) {
+		if (!match(s, "\"" name "\":-?[0-9]+"))
+			return ""
+		return substr(s, RSTART + length(name) + 3, RLENGTH - length(name) - 3)
+	}
+	function digest(s, name) { return field(s, name) == "" ? 0 : field(s, name) }
+	/"peer":"null"/ { next }
+	{
+		line = $0
+		reqs = ""
+		if ((i = index(line, "\"reqs\":[")) > 0) {
+			reqs = substr(line, i + 8)
+			line = substr(line, 1, i - 1)
+		}
+		if (!match(line, /"call":"MPI_[A-Za-z_]+"/))
+			next
+		call = substr(line, RSTART + 12, RLENGTH - 13)
+		if (call ~ /^(Send|[BSR]send|I[bsr]?send|Sendrecv|Sendrecv_replace)$/)
+			print field(line, "tag"), "send", digest(line, "data")
+		if (call ~ /^(Recv|Sendrecv|Sendrecv_replace)$/)
+			print field(line, "mtag"), "recv", digest(line, "rdata")
+		if (call ~ /^(Probe|Mprobe|Improbe)$/ && field(line, "mtag") != "")
+			probed = field(line, "mtag")
+		if (call == "Mrecv")
+			print probed, "recv", digest(line, "rdata")
+		n = split(reqs, obj, /\{"req":/)
+		done = n - 1 - digest(line, "pending")
+		for (k = 2; k <= n; k++) {
+			id = obj[k]
+			sub(/[,}].*/, "", id)
+			if (call ~ /^(Irecv|Recv_init|Imrecv)$/) {
+				of[id] = call == "Imrecv" ? probed : field(line, "tag")
+				recv[id] = 1
+			} else if (call ~ /_init$/) {
+				of[id] = field(line, "tag")
+			} else if (call ~ /^Start/ && !recv[id]) {
+				print of[id], "send", digest(obj[k], "data")
+			} else if (call ~ /^(Wait|Test)/ && recv[id] && k - 1 <= done) {
+				print of[id], "recv", digest(obj[k], "data")
+			}
+		}
+	}' "$WORK/events-$1" >"$WORK/digests-$1"
+}
+
+# sent RANK TAG, took RANK TAG: the digests of the messages of tag TAG rank RANK sent, took.
+sent()
+{
+	awk -v t="$2" '$1 == t && $2 == "send" { printf "%s%s", s, $3; s = " " }' "$WORK/digests-$1"
+}
+took()
+{
+	awk -v t="$2" '$1 == t && $2 == "recv" { printf "%s%s", s, $3; s = " " }' "$WORK/digests-$1"
+}
+
+# same_digests WHAT TAG FROM TO: the messages of tag TAG took what their sender sent, each with
+# a digest.
+same_digests()
+{
+	local what=$1 tag=$2 from=$3 to=$4 s t
+	s=$(sent "$from" "$tag")
+	t=$(took "$to" "$tag")
+	if test -n "$s" && test "$s" = "$t" && ! echo " $s " | grep -q ' 0 '; then
+		pass "digests: $what (tag $tag, rank $from to $to): received as sent"
+	else
+		fail "digests: $what (tag $tag, rank $from to $to)" \
+			"rank $from sent '$s', rank $to took '$t'" "$WORK/digests-$to"
+	fi
+}
+
+# digests_are WHAT GOT WANT, digests_differ WHAT GOT OTHER: one case each, passed if the digests
+# GOT are WANT, or are not OTHER.
+digests_are()
+{
+	if test "$2" = "$3"; then
+		pass "digests: $1"
+	else
+		fail "digests: $1" "'$2', want '$3'" "$WORK/digests-0"
+	fi
+}
+digests_differ()
+{
+	if test "$2" != "$3"; then
+		pass "digests: $1"
+	else
+		fail "digests: $1" "'$2' both" "$WORK/digests-0"
+	fi
+}
+
+# null_calls RANK KEY: how many of rank RANK's calls name MPI_PROC_NULL, and how many of those
+# have KEY.
+null_calls()
+{
+	printf '%s %s' "$(grep -c '"peer":"null"' "$WORK/events-$1")" \
+		"$(grep '"peer":"null"' "$WORK/events-$1" | grep -c "\"$2\"")"
+}
+
+if compile rec-digests && record_run rec-digests digests; then
+	for r in 0 1; do
+		events "$WORK/digests" "$r"
+		digests "$r"
+	done
+	same_digests "blocking" 1 0 1
+	same_digests "blocking, other data" 2 0 1
+	same_digests "blocking, from any source" 3 0 1
+	same_digests "one call site, other data: MPI_Send, MPI_Recv" 4 0 1
+	same_digests "buffered" 5 0 1
+	same_digests "synchronous" 6 0 1
+	same_digests "one call site, other data: MPI_Isend, MPI_Irecv, MPI_Wait" 8 0 1
+	same_digests "persistent, at each start" 9 0 1
+	same_digests "MPI_Sendrecv" 10 0 1
+	same_digests "MPI_Sendrecv" 10 1 0
+	same_digests "MPI_Sendrecv_replace" 11 0 1
+	same_digests "MPI_Sendrecv_replace" 11 1 0
+	same_digests "MPI_Probe, then MPI_Recv" 12 0 1
+	same_digests "MPI_Mprobe, then MPI_Mrecv" 13 0 1
+	same_digests "MPI_Improbe, then MPI_Imrecv and MPI_Wait" 14 0 1
+	for tag in 15 16; do same_digests "MPI_Waitany" "$tag" 0 1; done
+	for tag in 17 18; do same_digests "MPI_Waitsome" "$tag" 0 1; done
+	for tag in 19 20; do same_digests "MPI_Testany" "$tag" 0 1; done
+	for tag in 23 24 25; do same_digests "longer than what is hashed" "$tag" 0 1; done
+	same_digests "a derived type that is contiguous" 27 0 1
+	a=$(sent 0 1)
+	b=$(sent 0 2)
+	digests_are "the same data, the same digest, from any send" \
+		"$(sent 0 3) $(sent 0 5) $(sent 0 12) $(sent 0 27) $(sent 0 6)" "$a $a $a $a $b"
+	digests_differ "other data, another digest" "$a" "$b"
+	digests_are "a loop of A, A, B, B, A: MPI_Send" "$(sent 0 4)" "$a $a $b $b $a"
+	digests_are "a loop of A, A, B, B, A: MPI_Isend" "$(sent 0 8)" "$a $a $b $b $a"
+	digests_are "persistent: what each start sends" "$(sent 0 9)" "$a $b"
+	digests_are "beyond the first 64 bytes, nothing counts" "$(sent 0 24)" "$(sent 0 23)"
+	digests_differ "the size counts" "$(sent 0 25)" "$(sent 0 23)"
+	# tag 28: a vector type that took the handle of a freed contiguous one
+	digests_are "a vector type: no digest, sent or received" \
+		"$(sent 0 21) $(took 1 22) $(sent 0 28)" "0 0 0"
+	digests_are "to and from MPI_PROC_NULL: no digest (calls, calls with one)" \
+		"$(null_calls 0 data) $(null_calls 1 rdata)" "1 0 1 0"
+fi
+
 # ---- with --timestamps: the same events, each with its times, in order ----
 # untimed_calls FILE: the events of an events file without their indices and failed polls.
 untimed_calls()
@@ -246,11 +414,7 @@ untimed_calls()
 	grep -E '"call":"MPI_(Iprobe|Improbe|Test|Testany|Testall|Testsome)"' "$1" |
 		grep '"src":' | sed 's/"index":[0-9]*,//' | sed 's/^/poll /'
 }
-run_cmd "$WORK/timed.record.log" "$LIMIT" "$MPIVERIFY" record --timestamps -o "$WORK/timed" -- \
-	"$MPIRUN" -np 2 "$WORK/rec-calls"
-if test "$RC" -ne 0; then
-	fail "record --timestamps rec-calls" "exit $RC, want 0" "$WORK/timed.record.log"
-else
+if record_run rec-calls timed --timestamps; then
 	for r in 0 1; do
 		events "$WORK/trace" "$r"
 		cp "$WORK/events-$r" "$WORK/untimed-$r"
@@ -286,14 +450,7 @@ else
 fi
 
 # ---- a receiver that comes late: check warns of the long send ----
-log=$WORK/late.compile.log
-if ! "$MPICC" -g -O0 -Wall -o "$WORK/rec-late-receiver" \
-	"$SRCDIR/tests/e2e/programs/rec-late-receiver.c" </dev/null >"$log" 2>&1 || test -s "$log"
-then
-	fail "compile rec-late-receiver" "$MPICC failed or warned" "$log"
-else
-	run_cmd "$WORK/late.record.log" "$LIMIT" "$MPIVERIFY" record --timestamps \
-		-o "$WORK/late" -- "$MPIRUN" -np 2 "$WORK/rec-late-receiver"
+if compile rec-late-receiver && record_run rec-late-receiver late --timestamps; then
 	run_cmd "$WORK/late.check.json" 120 "$MPIVERIFY" check --json "$WORK/late" -o "$WORK/late.check"
 	if test "$RC" -eq 0 && tr -d ' \n' <"$WORK/late.check.json" |
 		grep -q '"kind":"long-send","rank":0,"event":1,"call":"MPI_Send'; then

@@ -75,10 +75,12 @@ static void same_as_records(const char *path, const struct mpiv_rank_trace *t,
 		    a->tag != b->tag || a->comm != b->comm || a->root != b->root ||
 		    a->src != b->src || a->mtag != b->mtag || a->thread != b->thread ||
 		    a->bytes != b->bytes || a->site != b->site || a->repeat != b->repeat ||
-		    a->nreqs != b->nreqs || a->ngroup != b->ngroup || a->npending != b->npending)
+		    a->nreqs != b->nreqs || a->ngroup != b->ngroup || a->npending != b->npending ||
+		    a->data != b->data || a->rdata != b->rdata)
 			fuzz_fail("%s: event %zu reads otherwise as a record", path, i);
 		for (k = 0; k < a->nreqs; k++)
-			if (a->reqs[k].req != b->reqs[k].req || a->reqs[k].src != b->reqs[k].src)
+			if (a->reqs[k].req != b->reqs[k].req || a->reqs[k].src != b->reqs[k].src ||
+			    a->reqs[k].data != b->reqs[k].data)
 				fuzz_fail("%s: event %zu's request %zu reads otherwise as a record",
 					  path, i, k);
 		for (k = 0; k < a->ngroup; k++)

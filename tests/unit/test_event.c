@@ -1,6 +1,7 @@
-/* The call tables built from common/mpi_calls.def. */
+/* The call tables built from common/mpi_calls.def, and the digest of a message's data. */
 #include <string.h>
 
+#include "digest.h"
 #include "unit.h"
 
 static void test_names_roundtrip(void)
@@ -256,11 +257,58 @@ static void test_site_packing(void)
 	CU_ASSERT_EQUAL(MPIV_SITE_ADDR(s), 0x401234);
 }
 
+/* The digest of messages (common/digest.h): equal data, equal digests; a bit changed anywhere
+ * in the first MPIV_DATA_BYTES bytes, or another size, another digest; bytes beyond those not
+ * read; never 0. Its values are pinned: traces keep them, and another producer must make the
+ * same. */
+static void test_digest(void)
+{
+	unsigned char a[MPIV_DATA_BYTES + 16], b[sizeof(a)];
+	uint32_t d, seen[8 * MPIV_DATA_BYTES + 1];
+	size_t n, i, j, bit, nseen;
+
+	for (i = 0; i < sizeof(a); i++)
+		a[i] = (unsigned char)(i * 37 + 11);
+	CU_ASSERT_EQUAL(mpiv_digest(NULL, 0), mpiv_digest(a, 0));
+	CU_ASSERT_NOT_EQUAL(mpiv_digest(NULL, 0), 0);
+	for (n = 0; n <= MPIV_DATA_BYTES + 8; n++) {
+		memcpy(b, a, sizeof(b));
+		d = mpiv_digest(a, n);
+		CU_ASSERT_NOT_EQUAL(d, 0);
+		CU_ASSERT_EQUAL(mpiv_digest(b, n), d);
+		/* sizes differ: digests differ, whatever the bytes */
+		CU_ASSERT_NOT_EQUAL(mpiv_digest(a, n + 1), d);
+		/* beyond what is read, nothing counts */
+		b[n < MPIV_DATA_BYTES ? n : MPIV_DATA_BYTES] ^= 0xff;
+		CU_ASSERT_EQUAL(mpiv_digest(b, n), d);
+		/* every bit that is read counts, each to a digest of its own */
+		nseen = 0;
+		seen[nseen++] = d;
+		for (bit = 0; bit < 8 * (n < MPIV_DATA_BYTES ? n : MPIV_DATA_BYTES); bit++) {
+			memcpy(b, a, sizeof(b));
+			b[bit / 8] ^= (unsigned char)(1u << bit % 8);
+			seen[nseen] = mpiv_digest(b, n);
+			for (j = 0; j < nseen; j++)
+				CU_ASSERT_NOT_EQUAL(seen[j], seen[nseen]);
+			nseen++;
+		}
+	}
+	/* unaligned data: the same bytes, the same digest */
+	memcpy(b + 3, a, MPIV_DATA_BYTES);
+	CU_ASSERT_EQUAL(mpiv_digest(b + 3, 40), mpiv_digest(a, 40));
+	/* pinned */
+	CU_ASSERT_EQUAL(mpiv_digest(NULL, 0), 0x47848a75u);
+	CU_ASSERT_EQUAL(mpiv_digest("x", 1), 0x6db3284eu);
+	CU_ASSERT_EQUAL(mpiv_digest("abcdefgh", 8), 0x8ce4a04du);
+	CU_ASSERT_EQUAL(mpiv_digest(a, 1000), 0x80e06ccdu);
+}
+
 static CU_TestInfo event_tests[] = {
 	{"names round trip", test_names_roundtrip},
 	{"kinds and flags", test_kinds_and_flags},
 	{"call numbers pinned", test_numbers_pinned},
 	{"site packing", test_site_packing},
+	{"digest", test_digest},
 	CU_TEST_INFO_NULL,
 };
 

@@ -17,7 +17,7 @@ static size_t make_trace(unsigned char *buf, size_t cap, uint32_t version,
 	static const unsigned calls[] = {MPIV_CALL_Init, MPIV_CALL_Allreduce, MPIV_CALL_Iallreduce,
 					 MPIV_CALL_Wait, MPIV_CALL_Send,      MPIV_CALL_Finalize};
 	struct mpiv_tf_writer *w = calloc(1, sizeof(*w));
-	struct mpiv_reqinfo req = {0, MPIV_NONE, MPIV_NONE};
+	struct mpiv_reqinfo req = {0, MPIV_NONE, MPIV_NONE, 0};
 	struct mpiv_tf_header h;
 	size_t len, i;
 	int k;

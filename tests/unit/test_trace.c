@@ -1,4 +1,4 @@
-/* Rank traces: the binary format (version 4) field by field, a file cut at every byte, garbage,
+/* Rank traces: the binary format (version 8) field by field, a file cut at every byte, garbage,
  * the JSON form, and the errors bad input gets. */
 #include <stdint.h>
 #include <stdio.h>
@@ -86,11 +86,24 @@ static const char *tmp_path(const char *name)
 	return path;
 }
 
+/* An MPI_Irecv, event index, from peer with tag on MPI_COMM_WORLD, that made request *req. */
+static void irecv_event(struct mpiv_event *ev, uint32_t index, int32_t peer, int32_t tag,
+			struct mpiv_reqinfo *req)
+{
+	mpiv_event_init(ev, MPIV_CALL_Irecv);
+	ev->index = index;
+	ev->peer = peer;
+	ev->tag = tag;
+	ev->comm = MPIV_COMM_WORLD;
+	ev->nreqs = 1;
+	ev->reqs = req;
+}
+
 /* Rank 0 of 2: a module, Init, an Irecv, a blocking Recv written incomplete then complete,
  * a Wait, Finalize, the end record. */
 static void small_trace(struct bin *b)
 {
-	struct mpiv_reqinfo req = {7, MPIV_NONE, MPIV_NONE};
+	struct mpiv_reqinfo req = {7, MPIV_NONE, MPIV_NONE, 0};
 	struct mpiv_event ev;
 
 	bin_header(b, 0, 2);
@@ -119,12 +132,14 @@ static void small_trace(struct bin *b)
 	ev.flags = 0;
 	ev.src = 1;
 	ev.mtag = 9;
+	ev.rdata = 0xabcdef01; /* what it took */
 	bin_event(b, &ev);
 	mpiv_event_init(&ev, MPIV_CALL_Wait);
 	ev.index = 3;
 	ev.site = MPIV_SITE(0, 0x1234); /* a site seen before: no new site record */
 	req.src = 1;
 	req.tag = 3;
+	req.data = 0x12345; /* what the Irecv took */
 	ev.nreqs = 1;
 	ev.reqs = &req;
 	bin_event(b, &ev);
@@ -164,6 +179,8 @@ static void test_binary_roundtrip(void)
 	CU_ASSERT_EQUAL(t.events[2].flags, 0);
 	CU_ASSERT_EQUAL(t.events[2].src, 1);
 	CU_ASSERT_EQUAL(t.events[2].mtag, 9);
+	CU_ASSERT_EQUAL(t.events[2].rdata, 0xabcdef01);
+	CU_ASSERT_EQUAL(t.events[3].reqs[0].data, 0x12345);
 	CU_ASSERT_EQUAL(t.events[2].tag, MPIV_ANY_TAG);
 	CU_ASSERT_EQUAL(t.events[3].reqs[0].src, 1);
 	CU_ASSERT_EQUAL(t.events[3].reqs[0].tag, 3);
@@ -191,6 +208,8 @@ static void assert_same_event(const struct mpiv_event *a, const struct mpiv_even
 	CU_ASSERT_EQUAL(a->tag2, b->tag2);
 	CU_ASSERT_EQUAL(a->npending, b->npending);
 	CU_ASSERT_EQUAL(a->bytes, b->bytes);
+	CU_ASSERT_EQUAL(a->data, b->data);
+	CU_ASSERT_EQUAL(a->rdata, b->rdata);
 	CU_ASSERT_EQUAL(a->site, b->site);
 	CU_ASSERT_EQUAL(a->win, b->win);
 	CU_ASSERT_EQUAL(a->lock, b->lock);
@@ -200,6 +219,7 @@ static void assert_same_event(const struct mpiv_event *a, const struct mpiv_even
 		CU_ASSERT_EQUAL(a->reqs[i].req, b->reqs[i].req);
 		CU_ASSERT_EQUAL(a->reqs[i].src, b->reqs[i].src);
 		CU_ASSERT_EQUAL(a->reqs[i].tag, b->reqs[i].tag);
+		CU_ASSERT_EQUAL(a->reqs[i].data, b->reqs[i].data);
 	}
 }
 
@@ -208,9 +228,12 @@ static void assert_same_event(const struct mpiv_event *a, const struct mpiv_even
 static void test_every_field(void)
 {
 	struct mpiv_reqinfo reqs[5] = {
-		{0, MPIV_NONE, MPIV_NONE},    {INT32_MAX, 3, INT32_MAX},
-		{-1, MPIV_NONE, MPIV_NONE}, /* a request the recorder did not see made */
-		{INT32_MIN, 0, MPIV_ANY_TAG}, {12, 2, 0},
+		{0, MPIV_NONE, MPIV_NONE, 0},
+		{INT32_MAX, 3, INT32_MAX, UINT32_MAX},
+		/* a request the recorder did not see made; a digest without a status */
+		{-1, MPIV_NONE, MPIV_NONE, 1},
+		{INT32_MIN, 0, MPIV_ANY_TAG, 0},
+		{12, 2, 0, 0x80000000u},
 	};
 	struct mpiv_reqinfo out[5];
 	int32_t group[4] = {3, 0, INT32_MAX, 2}, gout[4]; /* out of order: differences < 0 */
@@ -239,6 +262,8 @@ static void test_every_field(void)
 	evs[0].tag2 = MPIV_ANY_TAG;
 	evs[0].npending = 2;
 	evs[0].bytes = UINT64_MAX;
+	evs[0].data = UINT32_MAX;
+	evs[0].rdata = 1;
 	evs[0].site = MPIV_SITE(0xfffe, 0xffffffffffffULL);
 	evs[0].nreqs = 5;
 	evs[0].reqs = reqs;
@@ -257,6 +282,7 @@ static void test_every_field(void)
 	evs[2].comm = MPIV_COMM_UNKNOWN;
 	evs[2].thread = -1;
 	evs[2].site = MPIV_SITE(1, 1);
+	evs[2].data = 0x7f; /* a digest alone: its mask needs three bytes */
 	evs[3] = evs[0];
 	evs[3].flags = 0;
 	evs[3].src = MPIV_ANY_SOURCE;
@@ -335,6 +361,8 @@ static void test_random_events(void)
 	static const int32_t ranks[] = {0, 1, 2, MPIV_ANY_SOURCE, MPIV_PROC_NULL, MPIV_NONE};
 	static const int32_t tags[] = {0, 7, MPIV_ANY_TAG, MPIV_NONE};
 	static const int32_t comms[] = {MPIV_COMM_WORLD, MPIV_COMM_SELF, 3, MPIV_NONE};
+	/* data digests: mostly the same (a loop sending the same), now and then another */
+	static const int32_t digests[] = {0, 0x1234567, (int32_t)0xdeadbeef};
 	static const int32_t calls[] = {MPIV_CALL_Isend, MPIV_CALL_Recv, MPIV_CALL_Wait,
 					MPIV_CALL_Waitall, MPIV_CALL_Testany};
 	struct mpiv_event *evs = calloc(N, sizeof(*evs)), prev;
@@ -377,7 +405,10 @@ static void test_random_events(void)
 		if (ev->call == MPIV_CALL_Recv && rand_r(&seed) % 4) {
 			ev->src = pick(&seed, ranks, 3);
 			ev->mtag = pick(&seed, tags, 2);
+			ev->rdata = (uint32_t)pick(&seed, digests, 3);
 		}
+		if (ev->call == MPIV_CALL_Isend)
+			ev->data = (uint32_t)pick(&seed, digests, 3);
 		ev->nreqs = ev->call == MPIV_CALL_Recv ?
 				    0 :
 				    (uint32_t)(rand_r(&seed) % 3 ? 1 :
@@ -390,6 +421,9 @@ static void test_random_events(void)
 						  pick(&seed, ranks, 3);
 			ev->reqs[j].src = rand_r(&seed) % 2 ? MPIV_NONE : pick(&seed, ranks, 3);
 			ev->reqs[j].tag = ev->reqs[j].src == MPIV_NONE ? MPIV_NONE : 0;
+			ev->reqs[j].data = ev->call == MPIV_CALL_Isend ?
+						   0 :
+						   (uint32_t)pick(&seed, digests, 3);
 			next_req++;
 		}
 		if (ev->call == MPIV_CALL_Testany)
@@ -533,7 +567,7 @@ static void test_garbage(void)
 	b.data[b.len++] = MPIV_TF_EVENT;
 	b.data[b.len++] = 0x80;
 	b.data[b.len++] = 0x80;
-	b.data[b.len++] = 0x08; /* bit 17: no such field */
+	b.data[b.len++] = 0x20; /* bit 19: no such field */
 	b.data[b.len++] = 0;
 	expect_error(&b, b.len, "unknown fields");
 	/* a site index with no site record */
@@ -583,19 +617,13 @@ static void bin_repeat(struct bin *b, uint64_t more)
  * of 999), the MPI_Test that completes it, Finalize. */
 static void polling_trace(struct bin *b)
 {
-	struct mpiv_reqinfo req = {0, MPIV_NONE, MPIV_NONE};
+	struct mpiv_reqinfo req = {0, MPIV_NONE, MPIV_NONE, 0};
 	struct mpiv_event ev;
 
 	bin_header(b, 0, 1);
 	mpiv_event_init(&ev, MPIV_CALL_Init);
 	bin_event(b, &ev);
-	mpiv_event_init(&ev, MPIV_CALL_Irecv);
-	ev.index = 1;
-	ev.peer = 0;
-	ev.tag = 0;
-	ev.comm = MPIV_COMM_WORLD;
-	ev.nreqs = 1;
-	ev.reqs = &req;
+	irecv_event(&ev, 1, 0, 0, &req);
 	bin_event(b, &ev);
 	mpiv_event_init(&ev, MPIV_CALL_Test);
 	ev.index = 2;
@@ -668,7 +696,7 @@ static const uint64_t timed_leave[] = {1500, 5200, 60000, 70100, 80300};
 
 static void timed_trace(struct bin *b)
 {
-	struct mpiv_reqinfo req = {4, MPIV_NONE, MPIV_NONE};
+	struct mpiv_reqinfo req = {4, MPIV_NONE, MPIV_NONE, 0};
 	struct mpiv_tf_header h;
 	struct mpiv_event ev;
 
@@ -870,6 +898,9 @@ static const struct bad_field bad_fields[] = {
 	{"request id", "reqs[0].req: -5, expected a request id"},
 	{"request's source", "reqs[0].src: -7, expected a world rank"},
 	{"group member", "group[1]: 3, expected a world rank (0 to 1)"},
+	{"data digest of a receive", "data: 5, expected 0 (only a send has the digest"},
+	{"request's digest of a receive",
+	 "reqs[0].data: 9, expected 0 (only a request a completion call completed"},
 	{"flags", "flags: unknown bits 0x4"},
 };
 
@@ -926,6 +957,14 @@ static void set_bad_field(struct mpiv_event *ev, size_t k, struct mpiv_reqinfo *
 		ev->group = group;
 		ev->ngroup = 2;
 		break;
+	case 14:
+		ev->data = 5;
+		break;
+	case 15:
+		req->data = 9;
+		ev->reqs = req;
+		ev->nreqs = 1;
+		break;
 	default:
 		ev->flags = 4;
 		break;
@@ -964,6 +1003,7 @@ static void test_bad_fields(void)
 		req.req = 0;
 		req.src = MPIV_NONE;
 		req.tag = MPIV_NONE;
+		req.data = 0;
 		set_bad_field(&ev, k, &req, group);
 		bin_event(&b, &ev);
 		bin_end(&b);
@@ -1198,6 +1238,84 @@ static void test_neighbor_group(void)
 			       "the caller's in-neighbours (an array of ranks, empty for none)");
 }
 
+/* A file of version 7 reads as it did, without digests: its requests are coded with one low
+ * bit (a status follows), and an event record with a digest's bit is refused. The same
+ * events in version 8 carry their digests, also through JSON and back. */
+static void test_digest_versions(void)
+{
+	struct mpiv_reqinfo made = {3, MPIV_NONE, MPIV_NONE, 0}, done = {3, 1, 5, 0x777};
+	const char *path = tmp_path("rank-0.mpivt");
+	char json[256];
+	struct mpiv_tf_writer *w = calloc(1, sizeof(*w));
+	struct mpiv_tf_header h;
+	struct mpiv_rank_trace t, j;
+	struct mpiv_event ev;
+	struct bin b;
+	size_t at;
+	int version;
+
+	CU_ASSERT_FATAL(w != NULL);
+	snprintf(json, sizeof(json), "%s/rank-0.json", unit_tmpdir());
+	for (version = MPIV_TRACE_VERSION_DATA - 1; version <= MPIV_TRACE_VERSION_DATA; version++) {
+		int digests = version >= MPIV_TRACE_VERSION_DATA;
+
+		memset(&b, 0, sizeof(b));
+		memset(&h, 0, sizeof(h));
+		h.version = (uint32_t)version;
+		h.size = 2;
+		b.len = b.hdrlen = mpiv_tf_encode_header(b.data, sizeof(b.data), &h);
+		mpiv_tf_writer_start(&b.w, &h);
+		irecv_event(&ev, 0, 1, 5, &made);
+		at = b.len;
+		bin_event(&b, &ev);
+		/* the request: (zigzag(3) << 1), or << 2 with digests */
+		CU_ASSERT_EQUAL(b.data[b.len - 1], digests ? 24 : 12);
+		CU_ASSERT_EQUAL(b.len - at, 7);
+		mpiv_event_init(&ev, MPIV_CALL_Send);
+		ev.index = 1;
+		ev.peer = 1;
+		ev.tag = 0;
+		ev.comm = MPIV_COMM_WORLD;
+		ev.data = 0x55;
+		bin_event(&b, &ev);
+		mpiv_event_init(&ev, MPIV_CALL_Wait);
+		ev.index = 2;
+		ev.nreqs = 1;
+		ev.reqs = &done;
+		bin_event(&b, &ev);
+		bin_end(&b);
+		bin_save(&b, b.len, path);
+		CU_ASSERT_EQUAL_FATAL(mpiv_trace_load_bin(path, &t, NULL), 0);
+		CU_ASSERT_EQUAL_FATAL(t.nevents, 3);
+		CU_ASSERT_EQUAL(t.events[0].reqs[0].req, 3);
+		CU_ASSERT_EQUAL(t.events[1].data, digests ? 0x55 : 0);
+		CU_ASSERT_EQUAL(t.events[2].reqs[0].req, 3);
+		CU_ASSERT_EQUAL(t.events[2].reqs[0].src, 1);
+		CU_ASSERT_EQUAL(t.events[2].reqs[0].tag, 5);
+		CU_ASSERT_EQUAL(t.events[2].reqs[0].data, digests ? 0x777 : 0);
+		/* through JSON and back */
+		CU_ASSERT_EQUAL_FATAL(mpiv_trace_save_json(json, &t, NULL), 0);
+		CU_ASSERT_EQUAL_FATAL(mpiv_trace_load_json(json, &j, NULL), 0);
+		CU_ASSERT_EQUAL(j.events[1].data, t.events[1].data);
+		CU_ASSERT_EQUAL(j.events[2].reqs[0].data, t.events[2].reqs[0].data);
+		mpiv_rank_trace_release(&j);
+		mpiv_rank_trace_release(&t);
+	}
+	/* version 7 with a record of version 8: a field it does not have */
+	memset(&b, 0, sizeof(b));
+	memset(&h, 0, sizeof(h));
+	h.version = MPIV_TRACE_VERSION_DATA - 1;
+	h.size = 2;
+	b.len = b.hdrlen = mpiv_tf_encode_header(b.data, sizeof(b.data), &h);
+	mpiv_event_init(&ev, MPIV_CALL_Send);
+	ev.peer = 1;
+	ev.tag = 0;
+	ev.data = 0x55;
+	b.len += mpiv_tf_encode_event(w, b.data + b.len, sizeof(b.data) - b.len, &ev);
+	expect_error(&b, b.len, "unknown fields 0x20000 in an event record");
+	free(w);
+}
+
 /* Paths and names are bytes: one that is not UTF-8 is written to JSON with U+FFFD for each
  * byte that cannot be written (before, Jansson refused the string, the module's path became
  * null, and the JSON trace did not read). */
@@ -1268,6 +1386,18 @@ static void test_json_fields(void)
 		 "events[0].reqs[0].src: -4, expected a world rank"},
 		{HEAD "\"events\":[{\"call\":\"MPI_Win_start\",\"win\":0,\"group\":[1,2]}]}",
 		 "events[0].group[1]: 2, expected a world rank (0 to 1)"},
+		{HEAD "\"events\":[{\"call\":\"MPI_Send\",\"peer\":1,\"tag\":0,"
+		      "\"data\":4294967296}]}",
+		 "events[0].data: expected a digest (an integer from 0 to 4294967295)"},
+		{HEAD "\"events\":[{\"call\":\"MPI_Recv\",\"peer\":1,\"tag\":0,\"rdata\":-1}]}",
+		 "events[0].rdata: expected a digest"},
+		{HEAD "\"events\":[{\"call\":\"MPI_Send\",\"peer\":1,\"tag\":0,\"rdata\":3}]}",
+		 "events[0].rdata: 3, expected 0 (only a blocking receive has the digest"},
+		{HEAD "\"events\":[{\"call\":\"MPI_Wait\",\"reqs\":[{\"req\":1,\"data\":\"x\"}]}]}",
+		 "events[0].reqs[0].data: expected a digest"},
+		{HEAD "\"events\":[{\"call\":\"MPI_Testany\",\"reqs\":[{\"req\":1,\"data\":7}],"
+		      "\"pending\":1}]}",
+		 "events[0].reqs[0].data: 7, expected 0"},
 	};
 #undef HEAD
 	const char *path = tmp_path("rank-0.json");
@@ -1786,6 +1916,7 @@ static CU_TestInfo trace_tests[] = {
 	{"comm records round trip", test_comm_roundtrip},
 	{"comm record errors", test_comm_errors},
 	{"binary and json: neighbourhood collectives' groups", test_neighbor_group},
+	{"binary and json: data digests, version 7 read as before", test_digest_versions},
 	{"binary: kept as records, the same events", test_records},
 	{"a mapped file's pages dropped once read", test_filemap_forget},
 	{"a trace written again while it is read: bad input", test_changed_underneath},

@@ -2,11 +2,12 @@
  * common way does (tests/e2e/recorder.sh): this program runs once with MPI_Init (the quick
  * way) and once with MPI_Init_thread(MPI_THREAD_MULTIPLE) (the common way: calls may
  * overlap), and the two traces must have the same events. Two ranks, every call made from
- * one site in a loop (records copied) and with arguments or results that change: tags, a
- * duplicated communicator, MPI_COMM_SELF, a derived datatype freed and made again with
- * another size, a communicator freed and duplicated again, wildcard receives, MPI_PROC_NULL,
- * a null request, an error returned, a receive blocked for over two seconds (written as
- * blocked, then complete), and enough calls for the recorder's 1 MiB buffer to wrap.
+ * one site in a loop (records copied) and with arguments or results that change: tags, the
+ * data sent and received (their digests), a duplicated communicator, MPI_COMM_SELF, a derived
+ * datatype freed and made again with another size, a communicator freed and duplicated
+ * again, wildcard receives, MPI_PROC_NULL, a null request, an error returned, a receive
+ * blocked for over two seconds (written as blocked, then complete), and enough calls for the
+ * recorder's 1 MiB buffer to wrap.
  * Usage: rec-quick single|multiple */
 #include <mpi.h>
 #include <stdio.h>
@@ -18,10 +19,11 @@
 
 static int rank, peer;
 
-/* One message each way on comm with tag, from one site whatever the communicator. */
-static void exchange(MPI_Comm comm, int tag)
+/* One message each way on comm with tag, from one site whatever the communicator; its data
+ * are the rank's plus data. */
+static void exchange(MPI_Comm comm, int tag, int data)
 {
-	int out = rank, in = -1;
+	int out = rank + data, in = -1;
 	MPI_Request req;
 	MPI_Status st;
 
@@ -82,9 +84,10 @@ int main(int argc, char **argv)
 	MPI_Type_vector(2, 1, 2, MPI_INT, &vec);
 	MPI_Type_commit(&vec);
 	for (i = 0; i < LOOPS; i++) {
-		exchange(MPI_COMM_WORLD, i % 2);
-		exchange(dup, 0);
-		exchange(MPI_COMM_SELF, 0);
+		/* other data every third round */
+		exchange(MPI_COMM_WORLD, i % 2, i / 3 % 4);
+		exchange(dup, 0, 0);
+		exchange(MPI_COMM_SELF, 0, 0);
 		if (i % 1000 == 0) {
 			typed(vec, 1);
 			typed(MPI_INT, 3);
@@ -102,7 +105,7 @@ int main(int argc, char **argv)
 	typed(vec, 1);
 	MPI_Comm_free(&dup);
 	MPI_Comm_dup(MPI_COMM_WORLD, &dup);
-	exchange(dup, 0);
+	exchange(dup, 0, 0);
 	/* an error returned: a send to a rank that does not exist */
 	MPI_Comm_set_errhandler(dup, MPI_ERRORS_RETURN);
 	rc = MPI_Send(&v, 1, MPI_INT, 5, 0, dup);
@@ -111,7 +114,7 @@ int main(int argc, char **argv)
 	/* blocked for over two seconds: the recorder writes it as blocked, then complete */
 	if (rank == 1)
 		sleep(3);
-	exchange(MPI_COMM_WORLD, 0);
+	exchange(MPI_COMM_WORLD, 0, 0);
 	MPI_Type_free(&vec);
 	MPI_Comm_free(&dup);
 	MPI_Finalize();
