@@ -678,7 +678,6 @@ int xmodel_build(struct eng_prog *const *progs, struct mpiv_traceset *const *set
 	m->made = xcalloc((size_t)out->nprocs, sizeof(*m->made));
 	m->req = xcalloc((size_t)out->nprocs, sizeof(*m->req));
 	m->anchor = xcalloc((size_t)out->nprocs, sizeof(*m->anchor));
-	m->from = xcalloc((size_t)out->nprocs, sizeof(*m->from));
 	m->starts = xcalloc((size_t)out->nprocs, sizeof(*m->starts));
 	vs = xcalloc((size_t)out->nprocs, sizeof(*vs));
 	trees = xcalloc((size_t)out->nprocs, sizeof(*trees));
@@ -763,14 +762,12 @@ void xmodel_release(struct xmodel *m)
 		free(m->made[q]);
 		free(m->req[q]);
 		free(m->anchor[q]);
-		free(m->from[q]);
 		free(m->starts[q]);
 	}
 	free(m->run);
 	free(m->made);
 	free(m->req);
 	free(m->anchor);
-	free(m->from);
 	free(m->starts);
 	eng_prog_release(&m->prog);
 	memset(m, 0, sizeof(*m));

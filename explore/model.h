@@ -49,11 +49,10 @@ struct xmodel {
 	 * recorder's id in that run; -1 else */
 	int32_t **req;
 	/* per process, per instruction: 1 if the instruction starts the
-	 * way on of a branch, whose event in its run is from and before
-	 * which that run had made anchor requests */
+	 * way on of a branch, before whose event its run had made anchor
+	 * requests */
 	char **starts;
 	int32_t **anchor;
-	int32_t **from;
 };
 
 /* Make one model of the runs: progs[i] (translated with tr_opts.verify, inputs filled) is run

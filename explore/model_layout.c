@@ -27,9 +27,9 @@ struct layout {
 	const int32_t *color; /* per input number: the register it shares, from 0 */
 	int32_t **loopreg;    /* per run, per input: the register of the loop that reads it, 0 */
 	struct eng_instr *ins;
-	int32_t *run, *made, *req, *anchor, *from;
+	int32_t *run, *made, *req, *anchor;
 	char *starts;
-	size_t n, cap, capside[6];
+	size_t n, cap, capside[5];
 };
 
 /* The model's register (from 1, 0 none) of input number reg (from 1) of run s: a loop's own,
@@ -105,14 +105,12 @@ static int emit(struct layout *L, int s, int k)
 	xgrow((void **)&L->req, &L->capside[2], L->n + 1, sizeof(*L->req));
 	xgrow((void **)&L->anchor, &L->capside[3], L->n + 1, sizeof(*L->anchor));
 	xgrow((void **)&L->starts, &L->capside[4], L->n + 1, sizeof(*L->starts));
-	xgrow((void **)&L->from, &L->capside[5], L->n + 1, sizeof(*L->from));
 	in = &L->ins[L->n++];
 	*in = v->ins[k];
 	L->run[i] = v->run;
 	L->made[i] = v->made[k];
 	L->req[i] = v->req[k];
 	L->anchor[i] = 0;
-	L->from[i] = -1;
 	L->starts[i] = 0;
 	nd->instr = i;
 	if (in->op != ENG_BRANCH)
@@ -180,7 +178,6 @@ static void layout_group(struct layout *L, int gi)
 			emit(L, a->s, j);
 		L->starts[target[p]] = 1;
 		L->anchor[target[p]] = L->v[a->s].made[a->k];
-		L->from[target[p]] = L->v[a->s].ins[a->k].ev;
 		last = &L->t->n[L->v[a->s].node[end]];
 		if (last->group >= 0 && !L->t->g[last->group].laid)
 			layout_group(L, last->group);
@@ -385,7 +382,6 @@ void xm_layout(struct xmodel *m, struct seq *v, int nv, struct tree *t, int nreg
 	m->made[q] = L.made;
 	m->req[q] = L.req;
 	m->anchor[q] = L.anchor;
-	m->from[q] = L.from;
 	m->starts[q] = L.starts;
 	for (s = 0; s < nv; s++)
 		free(L.loopreg[s]);
@@ -413,6 +409,5 @@ void xm_copy(struct xmodel *m, const struct seq *v, int q)
 	memcpy(m->made[q], v->made, (size_t)v->n * sizeof(int32_t));
 	memcpy(m->req[q], v->req, (size_t)v->n * sizeof(int32_t));
 	m->anchor[q] = xcalloc((size_t)v->n, sizeof(int32_t));
-	m->from[q] = xcalloc((size_t)v->n, sizeof(int32_t));
 	m->starts[q] = xcalloc((size_t)v->n, 1);
 }

@@ -22,6 +22,7 @@ struct walked {
 	int32_t *src; /* per instruction: the input's source (or request) taken there */
 	char *has;    /* per instruction: 1 if an input was taken there */
 	char *done;   /* per instruction: 1 if it was executed */
+	int32_t *live; /* per instruction: the live requests its any-completion named */
 };
 
 static void on_input(void *ctx, int q, int i, const struct eng_instr *in, const int32_t *v)
@@ -31,6 +32,11 @@ static void on_input(void *ctx, int q, int i, const struct eng_instr *in, const 
 	(void)in;
 	w->src[i] = in->op == ENG_WAITANY ? v[3] : v[0];
 	w->has[i] = 1;
+}
+
+static void on_returned(void *ctx, int q, int i, int live)
+{
+	((struct walked *)ctx)[q].live[i] = live;
 }
 
 static void on_exec(void *ctx, int q, int i, const struct eng_instr *in)
@@ -61,26 +67,6 @@ static int stretch(const struct xmodel *m, int q, const struct walked *w, size_t
 	return m->run[q][w->seq[j]];
 }
 
-/* The instruction of stretch [j, end) of w that event e made and that takes an input (a
- * receive, probe or any-completion), or that completes requests (completion: a wait); -1. */
-static int at_event(const struct eng_prog *p, int q, const struct walked *w, size_t j, size_t end,
-		    long e, int completion)
-{
-	size_t k;
-
-	for (k = j; k < end; k++) {
-		const struct eng_instr *in = &p->ins[q][w->seq[k]];
-
-		if (in->ev != e)
-			continue;
-		if (completion ? in->op == ENG_WAIT || in->op == ENG_WAITANY ||
-					 in->op == ENG_WAIT_SOME :
-				 in->reg > 0 && in->op != ENG_POST_SEND && in->op != ENG_BRANCH)
-			return w->seq[k];
-	}
-	return -1;
-}
-
 /* Add decision d to s. */
 static void add_decision(struct mpiv_steer *s, size_t *cap, const struct mpiv_steer_decision *d)
 {
@@ -88,67 +74,95 @@ static void add_decision(struct mpiv_steer *s, size_t *cap, const struct mpiv_st
 	s->d[s->n++] = *d;
 }
 
-/* The decisions of events (lo, hi] of run t's trace, stretch [j, end) of w: 1 if they were all
- * taken (the path goes on past them), 0 at the first the path left open. */
+/* The call that makes the source decision of receive or probe instruction in (event e of t):
+ * e's, or, for a receive a wildcard probe is fused with (the receive names its source, the
+ * instruction does not), the probe's; NULL if none. */
+static const struct mpiv_event *source_call(const struct mpiv_rank_trace *t,
+					    const struct eng_instr *in, long e)
+{
+	const struct mpiv_event *ev;
+	long k;
+
+	if (in->a != ENG_ANY || e < 0 || (size_t)e >= t->nevents)
+		return NULL;
+	ev = mpiv_trace_event(t, (size_t)e);
+	if (mpiv_event_decision(ev) == MPIV_DEC_SOURCE)
+		return ev;
+	for (k = e - 1; k >= 0; k--) {
+		const struct mpiv_event *pr = mpiv_trace_event(t, (size_t)k);
+
+		if (pr->thread != ev->thread)
+			continue;
+		if (mpiv_call_kind(pr->call) != MPIV_KIND_PROBE)
+			return NULL;
+		return tr_fused_receive(t, (size_t)k) == e ? pr : NULL;
+	}
+	return NULL;
+}
+
+/* The decisions of stretch [j, end) of w (run t's calls), in the order the rank makes them:
+ * each wildcard receive's or probe's source, each any-completion's request where two or more
+ * were live (the recorder counts no decision where one was), with the outcomes the path
+ * took. Returns 1 if they were all taken, 0 at the first the path left open. */
 static int stretch_decisions(const struct xmodel *m, int q, const struct mpiv_rank_trace *t,
-			     const struct walked *w, size_t j, size_t end, long lo, long hi,
+			     const struct walked *w, size_t j, size_t end,
 			     const struct numbering *nb, struct mpiv_steer *s, size_t *cap)
 {
 	const struct eng_prog *p = &m->prog;
-	long e;
+	long done = -1; /* the last recorded completion decision taken as the run's */
+	size_t k;
 
-	for (e = lo + 1; e <= hi && (size_t)e < t->nevents; e++) {
-		const struct mpiv_event *ev = mpiv_trace_event(t, (size_t)e);
-		enum mpiv_decision dk = mpiv_event_decision(ev);
+	for (k = j; k < end; k++) {
+		int i = w->seq[k];
+		const struct eng_instr *in = &p->ins[q][i];
+		const struct mpiv_event *ev =
+			in->ev >= 0 && (size_t)in->ev < t->nevents ?
+				mpiv_trace_event(t, (size_t)in->ev) :
+				NULL;
 		struct mpiv_steer_decision d;
-		long at = e;
-		int x;
 
-		if (dk == MPIV_DEC_NONE)
+		if (!ev)
 			continue;
 		memset(&d, 0, sizeof(d));
 		d.call = ev->call;
 		d.comm = MPIV_NONE;
 		d.tag = MPIV_NONE;
 		d.src = MPIV_NONE;
-		if (dk == MPIV_DEC_SOURCE) {
-			/* a wildcard probe fused with its receive: the receive takes the input */
-			if (mpiv_call_kind(ev->call) == MPIV_KIND_PROBE) {
-				long f = tr_fused_receive(t, (size_t)e);
+		if ((in->op == ENG_POST_RECV || in->op == ENG_PROBE) && in->reg > 0) {
+			const struct mpiv_event *call = source_call(t, in, in->ev);
 
-				if (f >= 0)
-					at = f;
-			}
-			x = at_event(p, q, w, j, end, at, 0);
-			if (x < 0 || !w->has[x])
+			if (!call)
+				continue;
+			if (!w->has[i])
 				return 0;
-			d.comm = ev->comm;
-			d.tag = mpiv_event_recv_tag(ev);
-			d.src = w->src[x];
-		} else {
-			x = at_event(p, q, w, j, end, e, 1);
-			if (x < 0)
-				return 0;
-			if (p->ins[q][x].op == ENG_WAITANY && p->ins[q][x].reg > 0) {
-				/* the model chose: the request it returned */
-				if (!w->has[x] || nb->id[w->src[x]] < 0)
+			d.call = call->call;
+			d.comm = call->comm;
+			d.tag = mpiv_event_recv_tag(call);
+			d.src = w->src[i];
+		} else if (in->op == ENG_WAITANY &&
+			   (in->reg > 0 || (in->sym & ENG_WAIT_LIVE))) {
+			if (w->live[i] < 2)
+				continue; /* one request: no decision */
+			if (in->reg > 0) { /* the model chose: the request it returned */
+				if (!w->has[i] || nb->id[w->src[i]] < 0)
 					return 0;
 				d.nreqs = 1;
 				d.reqs = xmalloc(sizeof(*d.reqs));
-				d.reqs[0] = nb->id[w->src[x]];
-			} else if (p->ins[q][x].op == ENG_WAITANY &&
-				   (p->ins[q][x].sym & ENG_WAIT_LIVE)) {
-				/* one whose outcome the program does not act on: the run's own */
-				if (!w->done[x])
-					return 0;
-			} else { /* one the model does not choose: as the run did, renumbered */
-				uint32_t i;
+				d.reqs[0] = nb->id[w->src[i]];
+			} /* else one the program does not act on: the run's own ("free") */
+		} else if ((in->op == ENG_WAIT || in->op == ENG_WAITANY ||
+			    in->op == ENG_WAIT_SOME) &&
+			   mpiv_event_decision(ev) == MPIV_DEC_COMPLETION && in->ev != done) {
+			/* one the model does not choose: as the run did, renumbered */
+			uint32_t x;
 
-				d.nreqs = ev->nreqs - ev->npending;
-				d.reqs = xmalloc((d.nreqs + 1) * sizeof(*d.reqs));
-				for (i = 0; i < d.nreqs; i++)
-					d.reqs[i] = (int32_t)(nb->base + ev->reqs[i].req - nb->anchor);
-			}
+			done = in->ev;
+			d.nreqs = ev->nreqs - ev->npending;
+			d.reqs = xmalloc((d.nreqs + 1) * sizeof(*d.reqs));
+			for (x = 0; x < d.nreqs; x++)
+				d.reqs[x] = (int32_t)(nb->base + ev->reqs[x].req - nb->anchor);
+		} else {
+			continue;
 		}
 		add_decision(s, cap, &d);
 	}
@@ -162,7 +176,6 @@ static void proc_decisions(const struct xmodel *m, struct mpiv_traceset *const *
 	const struct eng_prog *p = &m->prog;
 	struct numbering nb;
 	size_t j, end, k, cap = 0;
-	long lo = -1;
 
 	nb.id = xmalloc((size_t)p->nins[q] * sizeof(*nb.id));
 	memset(nb.id, 0xff, (size_t)p->nins[q] * sizeof(*nb.id));
@@ -178,7 +191,6 @@ static void proc_decisions(const struct xmodel *m, struct mpiv_traceset *const *
 
 			nb.base += m->made[q][b] - nb.anchor;
 			nb.anchor = m->anchor[q][first];
-			lo = m->from[q][first];
 		}
 		for (k = j; k < end; k++) {
 			int i = w->seq[k];
@@ -186,8 +198,7 @@ static void proc_decisions(const struct xmodel *m, struct mpiv_traceset *const *
 			if (m->req[q][i] >= 0)
 				nb.id[i] = (int32_t)(nb.base + m->req[q][i] - nb.anchor);
 		}
-		if (!stretch_decisions(m, q, t, w, j, end, lo,
-				       (long)p->ins[q][w->seq[end - 1]].ev, &nb, s, &cap))
+		if (!stretch_decisions(m, q, t, w, j, end, &nb, s, &cap))
 			break;
 	}
 	free(nb.id);
@@ -208,11 +219,13 @@ int xpath_of(const struct xmodel *m, struct mpiv_traceset *const *sets, const in
 		w[q].src = xcalloc((size_t)p->nins[q], sizeof(*w[q].src));
 		w[q].has = xcalloc((size_t)p->nins[q], 1);
 		w[q].done = xcalloc((size_t)p->nins[q], 1);
+		w[q].live = xcalloc((size_t)p->nins[q], sizeof(*w[q].live));
 	}
 	memset(&obs, 0, sizeof(obs));
 	obs.ctx = w;
 	obs.input = on_input;
 	obs.exec = on_exec;
+	obs.returned = on_returned;
 	run.obs = &obs;
 	eng_start(&run, st);
 	for (i = 0; i < npath; i++) {
@@ -241,6 +254,7 @@ int xpath_of(const struct xmodel *m, struct mpiv_traceset *const *sets, const in
 		free(w[q].src);
 		free(w[q].has);
 		free(w[q].done);
+		free(w[q].live);
 	}
 	free(w);
 	free(st);

@@ -900,6 +900,20 @@ static int any_done(const struct eng_prog *p, const int32_t *st, int q, const st
 	return k < 0 ? n : -1;
 }
 
+/* verify: tell the observer that process q's any-completion at pc (in) returns, of how many
+ * live requests it names. */
+static void returned(const struct eng_prog *p, const int32_t *st, int q, int pc,
+		     const struct eng_instr *in)
+{
+	int li, n = 0;
+
+	if (!p->obs || !p->obs->returned)
+		return;
+	for (li = 0; li < NLIVE(p, st, q); li++)
+		n += (in->sym & ENG_WAIT_LIVE) ? live_listed(p, st, q, li, in) : 1;
+	p->obs->returned(p->obs->ctx, q, pc, n);
+}
+
 /* verify: the input an any-completion takes when it returns live entry li of process q: the
  * request's peer (the source its receive took, or its destination), the tag and what its
  * message carried (a receive's, from its own input), and its post instruction. */
@@ -1123,6 +1137,7 @@ static int step(const struct eng_prog *p, int32_t *st, int q, int chosen)
 				i = any_done(p, st, q, in, 0);
 				if (i < 0)
 					return 0;
+				returned(p, st, q, pc, in);
 				live_release(p, st, q, i);
 			}
 			break;
@@ -2148,8 +2163,16 @@ static void take(const struct eng_prog *p, int32_t *st, int d, int li, int i)
 
 		if (li == -2) { /* its any-completion returns its i-th complete request */
 			int l = any_done(p, st, d, in, i);
+			const struct eng_instr *post = &CUR(p, st, d)[LIVE(p, st, d)[l] >> 1];
 
+			returned(p, st, d, pc, in);
 			request_input(p, st, d, l, v);
+			/* what its receive took, for an observer: the program learns it here */
+			if (post->op == ENG_POST_RECV && post->reg > 0 && p->obs && p->obs->input) {
+				int32_t r[ENG_REG_WORDS] = {v[0], v[1], v[2], 0};
+
+				p->obs->input(p->obs->ctx, d, LIVE(p, st, d)[l] >> 1, post, r);
+			}
 			live_remove(p, st, d, l);
 			set_input(p, st, d, pc, in, v);
 		} else if (li == -3) { /* its wildcard probe sees message i */

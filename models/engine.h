@@ -302,6 +302,10 @@ struct eng_observer {
 	/* process r's request posted at instruction i was cancelled: its message, or its
 	 * receive, withdrawn. May be NULL. */
 	void (*cancelled)(void *ctx, int r, int i);
+	/* verify: process r's any-completion at instruction i returned, of live requests its
+	 * list names: whether the program made a choice there (the recorder counts a decision
+	 * where two or more are live). May be NULL. */
+	void (*returned)(void *ctx, int r, int i, int live);
 };
 
 /* Rank d's MPI_ANY_SOURCE receives on comm with tag (or ENG_ANY): the static tables of the

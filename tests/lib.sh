@@ -323,6 +323,27 @@ parse_header()
 	fi
 }
 
+# describe_rc RC: an exit status in words, for a failure's message.
+describe_rc()
+{
+	case $1 in
+	124) echo "timed out" ;;
+	*) echo "exit $1" ;;
+	esac
+}
+
+# check_leftovers NAME PROGRAM: one case asserting that no process of PROGRAM survived (WORK
+# holds its list when some did).
+check_leftovers()
+{
+	if no_leftovers "$2"; then
+		pass "$1"
+	else
+		echo "$LEFTOVERS" >"$WORK/leftovers.log"
+		fail "$1" "processes of '$2' still running (killed now)" "$WORK/leftovers.log"
+	fi
+}
+
 # ---- counting ----
 PASSED=0
 FAILED=0

@@ -31,6 +31,17 @@ struct windows {
 };
 
 /* One thread's program being built: a process of the engine. */
+/* verify: a request MPI_Waitsome or MPI_Testsome returned beside the first, to be returned
+ * by a call of its own where its turn comes (split_completion()). */
+struct some_left {
+	int32_t ev;	  /* the completion's event */
+	int32_t instr;	  /* the request's post */
+	int32_t peer;	  /* its peer: the source its receive took, its send's destination */
+	int32_t comm;	  /* its engine communicator */
+	int32_t *list;	  /* the completion's others, not returned yet */
+	int32_t n;
+};
+
 struct proc_build {
 	int32_t thread; /* the recorder's thread number */
 	struct eng_instr *ins;
@@ -38,6 +49,8 @@ struct proc_build {
 	int live, maxlive; /* requests posted and not waited for, now and at most */
 	long last;	   /* its last event, -1 before the first */
 	int ninputs;	   /* verify: inputs taken so far (the next one's number) */
+	struct some_left *left; /* verify: what a completion of several has still to return */
+	size_t nleft, capleft;
 };
 
 /* A request of the rank being built, in its table while it is active or persistent (or a
@@ -87,6 +100,7 @@ struct builder {
 	struct open_lock *open; /* locks held now */
 	size_t nopen, capopen;
 	int verify; /* tr_opts.verify */
+	uint32_t start_data; /* the data digest of the request MPI_Start posts (post()) */
 	/* tr_opts.max_instrs (0: none), and the instructions the ranks
 	 * built before this one have */
 	size_t max_instrs, before;
@@ -293,8 +307,13 @@ static int post(struct builder *b, const struct mpiv_event *env, int ev, int sen
 			(flags & MPIV_F_BUFFERED) ? ENG_SEND_BUFFERED :
 			(flags & MPIV_F_READY)	  ? ENG_SEND_READY :
 						    ENG_SEND_STANDARD;
+	/* what the message carries: where it was sent from and a digest of its data (a start's
+	 * is its request's, b->start_data) */
 	if (b->verify && send)
-		in->site = tr_site_key(b->t, env->site);
+		in->site = tr_message_key(tr_site_key(b->t, env->site),
+					  mpiv_call_kind(env->call) == MPIV_KIND_SEND_INIT ?
+						  b->start_data :
+						  env->data);
 	else if (b->verify && in->a != ENG_PROC_NULL)
 		in->reg = 1 + cur(b)->ninputs++;
 	if (++cur(b)->live > cur(b)->maxlive)
@@ -600,6 +619,8 @@ static int block_on(struct builder *b, const struct mpiv_event *ev, int32_t **li
 	return 0;
 }
 
+static void split_completion(struct builder *b, const struct mpiv_event *ev, int w);
+
 /* Translate one completion call: reqs[0..nreqs - npending) completed, the rest did not. */
 static int build_wait(struct builder *b, const struct mpiv_event *ev, int32_t **list,
 		      size_t *listcap, struct mpiv_error *err)
@@ -659,10 +680,95 @@ static int build_wait(struct builder *b, const struct mpiv_event *ev, int32_t **
 			learn(b, (int)ev->index, w);
 			return 0;
 		}
+		if (b->verify && (ev->call == MPIV_CALL_Waitsome || ev->call == MPIV_CALL_Testsome)) {
+			split_completion(b, ev, w);
+			return 0;
+		}
 		for (j = 0; j < (uint32_t)d; j++)
 			learn(b, (int)ev->index, cur(b)->ins[w].list[j]);
 	}
 	return 0;
+}
+
+/* verify: an any-completion of one request, in[0..n) its list (the one it returns first),
+ * returning it as an input (a branch learns it). */
+static void return_one(struct builder *b, int ev, const int32_t *list, int n)
+{
+	struct eng_instr *in;
+
+	wait_for(b, ev, list, n, 1);
+	in = &cur(b)->ins[last_instr(b)];
+	in->op = ENG_WAITANY;
+	in->reg = 1 + cur(b)->ninputs++;
+	learn(b, ev, last_instr(b));
+}
+
+/* verify: MPI_Waitsome or MPI_Testsome returned several requests (wait instruction w lists
+ * them first): as calls that return one each, the first here and each of the others where
+ * the program's calls for it begin (flush_completions()). A program serves what such a call
+ * returns one request after another; in another run the call may return fewer, and the
+ * program call it again for the next: the model's paths are those runs', and one request a
+ * call, every order of them is a decision of its own. */
+static void split_completion(struct builder *b, const struct mpiv_event *ev, int w)
+{
+	struct eng_instr *in = &cur(b)->ins[w];
+	int d = in->d, n = in->n, j, k;
+	int32_t *list = xmalloc((size_t)n * sizeof(*list));
+
+	memcpy(list, in->list, (size_t)n * sizeof(*list));
+	cur(b)->n--; /* the wait of all d is replaced */
+	cur(b)->live += d;
+	return_one(b, (int)ev->index, list, n);
+	for (j = 1; j < d; j++) {
+		const struct eng_instr *post = &cur(b)->ins[list[j]];
+		struct some_left *l;
+
+		xgrow((void **)&cur(b)->left, &cur(b)->capleft, cur(b)->nleft + 1,
+		      sizeof(*cur(b)->left));
+		l = &cur(b)->left[cur(b)->nleft++];
+		l->ev = (int32_t)ev->index;
+		l->instr = list[j];
+		l->peer = post->op == ENG_POST_RECV && (uint32_t)j < ev->nreqs &&
+					  ev->reqs[j].src >= 0 ?
+				  ev->reqs[j].src :
+				  post->a;
+		l->comm = post->b;
+		/* its list: the others not returned before it */
+		l->list = xmalloc((size_t)n * sizeof(*l->list));
+		l->n = 0;
+		l->list[l->n++] = list[j];
+		for (k = j + 1; k < n; k++)
+			l->list[l->n++] = list[k];
+	}
+	free(list);
+}
+
+/* verify: the requests a completion of several has still to return (split_completion()),
+ * before event ev: all of them before a call that completes, probes, synchronises or ends;
+ * the next one before a call to its peer (where the program's calls for it begin). */
+static void flush_completions(struct builder *b, const struct mpiv_event *ev)
+{
+	struct proc_build *pb = cur(b);
+	enum mpiv_kind kind = ev ? mpiv_call_kind(ev->call) : MPIV_KIND_FINALIZE;
+	size_t i, n = 0;
+
+	if (!pb->nleft)
+		return;
+	if (kind == MPIV_KIND_SEND || kind == MPIV_KIND_ISEND || kind == MPIV_KIND_RECV ||
+	    kind == MPIV_KIND_IRECV || kind == MPIV_KIND_SENDRECV)
+		n = ev->peer >= 0 && pb->left[0].peer == ev->peer &&
+		    pb->left[0].comm == comm_id(b, ev->comm);
+	else if (kind != MPIV_KIND_LOCAL && kind != MPIV_KIND_SEND_INIT &&
+		 kind != MPIV_KIND_RECV_INIT && kind != MPIV_KIND_REQUEST_FREE)
+		n = pb->nleft;
+	for (i = 0; i < n; i++) {
+		struct some_left *l = &pb->left[i];
+
+		return_one(b, l->ev, l->list, l->n);
+		free(l->list);
+	}
+	memmove(pb->left, pb->left + n, (pb->nleft - n) * sizeof(*pb->left));
+	pb->nleft -= n;
 }
 
 /* MPI_Cancel of a request a nonblocking send or receive posted (doc/semantics.md 4.7): an
@@ -928,6 +1034,8 @@ static int finish_procs(struct builder *b, const struct tr_stop *stop, int32_t *
 		int ev;
 
 		b->cur = k;
+		flush_completions(b, NULL);
+		free(cur(b)->left);
 		ev = cur(b)->last >= 0 ? (int)cur(b)->last : 0;
 		if (stop->kind == TR_FINISHED) {
 			emit(b, ENG_END, ev);
@@ -1007,6 +1115,8 @@ static int build_rank(const struct mpiv_traceset *ts, const struct mpiv_rank_tra
 			goto fail;
 		}
 		select_thread(b, ev->thread);
+		if (b->verify)
+			flush_completions(b, ev);
 		cur(b)->last = (long)i;
 		if (attach >= 0) {
 			/* a segment's rank starts with the buffer attached before it (one thread) */
@@ -1114,6 +1224,7 @@ static int build_rank(const struct mpiv_traceset *ts, const struct mpiv_rank_tra
 					goto fail;
 				}
 				env = mpiv_trace_event(t, (size_t)tm);
+				b->start_data = ev->reqs[j].data;
 				idx = post(b, env, (int)ev->index,
 					   mpiv_call_kind(env->call) == MPIV_KIND_SEND_INIT);
 				map_req(b, req, idx);

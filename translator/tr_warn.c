@@ -70,7 +70,7 @@ static void on_match(void *ctx, int d, int ri, const struct eng_instr *rin, int 
 static void recorded_path(struct tr_warn_pass *l)
 {
 	const struct eng_prog *q = l->prog;
-	struct eng_observer obs = {l, on_match, NULL, NULL, NULL};
+	struct eng_observer obs = {l, on_match, NULL, NULL, NULL, NULL};
 	int32_t *st = xmalloc(eng_state_bytes(q));
 	int i;
 

@@ -62,26 +62,6 @@ same_from_start()
 	fi
 }
 
-# describe_rc RC: a few words for an exit status.
-describe_rc()
-{
-	case $1 in
-	124) echo "timed out" ;;
-	*) echo "exit $1" ;;
-	esac
-}
-
-# check_leftovers NAME PROGRAM: one case asserting that no process of PROGRAM survived.
-check_leftovers()
-{
-	if no_leftovers "$2"; then
-		pass "$1"
-	else
-		echo "$LEFTOVERS" >"$WORK/leftovers.log"
-		fail "$1" "processes of '$2' still running (killed now)" "$WORK/leftovers.log"
-	fi
-}
-
 # replay_expect NAME CEX PROGRAM LOG WANT WORDS: replay exits WANT with a line starting with
 # WORDS, and leaves no process of PROGRAM behind.
 replay_expect()

@@ -55,8 +55,8 @@ static void compare_path(const char *dir, const struct eng_prog *prog,
 			 int npicks, int known)
 {
 	struct steps fast = {NULL, 0, 0}, listed = {NULL, 0, 0};
-	struct eng_observer ofast = {&fast, on_match, on_exec, NULL, NULL};
-	struct eng_observer olisted = {&listed, on_match, on_exec, NULL, NULL};
+	struct eng_observer ofast = {&fast, on_match, on_exec, NULL, NULL, NULL};
+	struct eng_observer olisted = {&listed, on_match, on_exec, NULL, NULL, NULL};
 	struct eng_prog q = *prog;
 	size_t size = eng_state_bytes(prog);
 	int32_t *a = xmalloc(size), *c = xmalloc(size);

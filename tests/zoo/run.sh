@@ -1,0 +1,111 @@
+#!/bin/bash
+# The farm zoo (tests/zoo/README.md): `mpiverify verify` on master/worker programs of every
+# shape tests/zoo/farm.c makes, each correct or with one bug planted on one path. A correct
+# shape must come out "no deadlock, every decision explored" (exit 0), a buggy one "deadlock
+# confirmed on the real MPI library" (exit 1), in both buffering modes.
+#
+#	tests/zoo/run.sh		the shapes of make check (SHAPES=check)
+#	SHAPES=long tests/zoo/run.sh	every reply, stop and bug, 2 to 5 workers, 1 to 16 tasks
+#	SHAPES='r2 s2 b0 t8 w3' ...	one shape: reply, stop, bug, tasks, workers
+#	JOBS2=1				also verify --jobs 2 and compare the answers
+#
+# Prints `ok NAME` or `FAIL NAME: why` per shape, with the runs verify made, and ends with
+# `N passed, M failed`. KEEP=1 keeps tests/out/zoo.*. Exit status: 0, 1, or 77 (no MPI).
+set -u
+
+. "$(dirname "$0")/../lib.sh"
+
+require_tools "$MPICC" "$MPIRUN"
+require_mpiverify
+require_mpi_built
+
+WORK=$(make_workdir zoo) || exit 1
+VERIFY_LIMIT=${VERIFY_LIMIT:-300}
+
+# The shapes of make check: every reply and every stop, correct and with each bug, spread
+# over 2 and 3 workers and 1 to 6 tasks (a stop of each kind on every reply).
+check_shapes()
+{
+	local r s b i=0
+	for r in 1 2 3 4 5 6; do
+		for s in 1 2 3 4; do
+			for b in 0 1 2; do
+				i=$((i + 1))
+				# half of them: the correct ones and, turn about, one bug
+				test "$b" -eq 0 || test $(((r + s + b) % 2)) -eq 0 || continue
+				echo "r$r s$s b$b t$((2 + i % 5)) w$((2 + i % 2))"
+			done
+		done
+	done
+}
+
+long_shapes()
+{
+	local r s b t w
+	for w in 2 3 5; do
+		for t in 1 4 9 16; do
+			for r in 1 2 3 4 5 6; do
+				for s in 1 2 3 4; do
+					for b in 0 1 2; do
+						echo "r$r s$s b$b t$t w$w"
+					done
+				done
+			done
+		done
+	done
+}
+
+# answer LOG: the verdict and the calls every confirmed deadlock is blocked in.
+answer()
+{
+	sed -n 's/^  "verdict": \(.*\),$/verdict \1/p' "$1"
+	grep -o '"call": "MPI_[A-Za-z_]*"' "$1" | LC_ALL=C sort -u
+}
+
+# shape R S B T W: build the shape, verify it, check the answer.
+shape()
+{
+	local r=${1#r} s=${2#s} b=${3#b} t=${4#t} w=${5#w} name="r$1 s$2 b$3 t$4 w$5"
+	name="reply=$r stop=$s bug=$b tasks=$t workers=$w"
+	local prog="$WORK/farm-r$r-s$s-b$b-t$t" dir="$WORK/r$r-s$s-b$b-t$t-w$w" want=0 runs
+	test "$b" -eq 0 || want=1
+	if ! test -x "$prog" &&
+		! "$MPICC" -g -DREPLY="$r" -DSTOP="$s" -DBUG="$b" -DNTASKS="$t" -o "$prog" \
+			"$SRCDIR/tests/zoo/farm.c" >"$prog.log" 2>&1; then
+		fail "$name: compile" "$MPICC failed" "$prog.log"
+		return
+	fi
+	run_cmd "$dir.log" "$VERIFY_LIMIT" "$MPIVERIFY" verify -o "$dir" --deadlock-timeout 3 \
+		--json -- "$MPIRUN" -np $((w + 1)) "$prog"
+	runs=$(sed -n 's/^    "runs": \([0-9]*\),$/\1/p' "$dir.log" | head -n 1)
+	if test "$RC" -ne "$want"; then
+		fail "$name" "$(describe_rc "$RC"), want exit $want" "$dir.log"
+	else
+		pass "$name ($runs runs)"
+	fi
+	echo "$r $s $b $t $w $RC ${runs:-0}" >>"$WORK/runs.txt"
+	check_leftovers "$name: no leftover processes" "$prog"
+	test -n "${JOBS2:-}" || return 0
+	run_cmd "$dir-jobs2.log" "$VERIFY_LIMIT" "$MPIVERIFY" verify -o "$dir-jobs2" \
+		--deadlock-timeout 3 --jobs 2 --json -- "$MPIRUN" -np $((w + 1)) "$prog"
+	if cmp -s <(answer "$dir.log") <(answer "$dir-jobs2.log"); then
+		pass "$name: --jobs 2 answers as --jobs 1"
+	else
+		fail "$name: --jobs 2 answers as --jobs 1" "the answers differ" "$dir-jobs2.log"
+	fi
+}
+
+case ${SHAPES:-check} in
+check) check_shapes >"$WORK/shapes" ;;
+long) long_shapes >"$WORK/shapes" ;;
+*) echo "$SHAPES" >"$WORK/shapes" ;;
+esac
+while read -r r s b t w; do
+	shape "$r" "$s" "$b" "$t" "$w"
+done <"$WORK/shapes"
+if summary; then
+	test -n "${KEEP:-}" || rm -rf "$WORK"
+	exit 0
+fi
+echo "outputs kept in $WORK"
+exit 1
