@@ -13,6 +13,7 @@
 #include "cli.h"
 #include "diag.h"
 #include "launch.h"
+#include "model.h"
 #include "outdir.h"
 #include "slurm.h"
 #include "trace.h"
@@ -29,7 +30,7 @@
 static const char verify_usage[] =
 	"usage: mpiverify verify [-o DIR] [--buffering MODE] [--jobs N] [--max-runs N]\n"
 	"                        [--time-limit SEC] [--deadlock-timeout SEC] [--max-states N]\n"
-	"                        [--memory-limit MB]\n"
+	"                        [--memory-limit MB] [--exhaustive]\n"
 	"                        [--json | --sarif] [--suppressions FILE]...\n"
 	"                        [--gen-suppressions[=FILE]] [--ignore-potential-below BYTES]\n"
 	"                        [--] LAUNCHER [ARGS...]\n";
@@ -66,6 +67,11 @@ static void verify_help(void)
 	       "      --memory-limit MB       stop a search of the model once the model, its\n"
 	       "                              search and the runs' programs hold MB megabytes\n"
 	       "                              (default %ld): inconclusive, naming the limit\n"
+	       "      --exhaustive            run every order of every decision, taking nothing\n"
+	       "                              from what the runs show the program acts on (no\n"
+	       "                              part of an input found not to matter, no loop):\n"
+	       "                              the reference verify's own is held to, for small\n"
+	       "                              programs (its runs grow with the orders)\n"
 	       "      --json                  print the answer as one JSON document\n"
 	       "      --sarif                 print it as a SARIF 2.1.0 log instead\n"
 	       "      --suppressions FILE     leave the deadlocks FILE names out of the verdict\n"
@@ -184,6 +190,7 @@ int cmd_verify(int argc, char **argv)
 		{"deadlock-timeout", required_argument, NULL, 'T'},
 		{"max-states", required_argument, NULL, 'S'},
 		{"memory-limit", required_argument, NULL, 'M'},
+		{"exhaustive", no_argument, NULL, 'E'},
 		FINDINGS_LONGOPTS,
 		{"help", no_argument, NULL, 'h'},
 		{NULL, 0, NULL, 0},
@@ -262,6 +269,9 @@ int cmd_verify(int argc, char **argv)
 						   "positive number",
 						   optarg);
 			x.max_states = count;
+			break;
+		case 'E':
+			x.model_flags |= XMODEL_EXHAUSTIVE;
 			break;
 		case 'M':
 			if (parse_count(optarg, &count) < 0 || count < 16 || count > (1L << 30))

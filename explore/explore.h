@@ -155,6 +155,7 @@ struct explore {
 	double time_limit; /* seconds, from explore_loop()'s start */
 	long max_states;
 	long memory_mb; /* what the model of the runs and its search may hold (--memory-limit) */
+	unsigned model_flags; /* how the model takes what its runs show (enum xmodel_flags) */
 	/* the signal that should end verify (SIGINT, SIGTERM), 0 if none: polled by the long
 	 * phases (a search); NULL: none */
 	int (*interrupted)(void);

@@ -359,7 +359,7 @@ int explore_search(struct explore *x, struct xitem **items, int *n)
 		}
 	mpiv_error_init(&err);
 	memset(&md, 0, sizeof(md));
-	if (np && xmodel_build(progs, sets, np, &md.m, &err) == 0) {
+	if (np && xmodel_build(progs, sets, np, x->model_flags, &md.m, &err) == 0) {
 		x->merged = 1;
 		md.runs = sets;
 		search_model(x, &md, items, n, &cap);
@@ -370,7 +370,7 @@ int explore_search(struct explore *x, struct xitem **items, int *n)
 		snprintf(x->unmerged_why, sizeof(x->unmerged_why), "%s", err.text);
 		for (i = 0; i < np; i++) {
 			mpiv_error_init(&err);
-			if (xmodel_build(&progs[i], &sets[i], 1, &md.m, &err) < 0) {
+			if (xmodel_build(&progs[i], &sets[i], 1, x->model_flags, &md.m, &err) < 0) {
 				free(progs);
 				free(sets);
 				return error_report(&err);

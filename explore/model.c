@@ -539,7 +539,7 @@ static void build_tree(struct eng_prog *const *progs, struct mpiv_traceset *cons
 /* What each branch of every process compares: what tells its runs' ways apart, and of the
  * parts its call left open those no run showed to leave the process unmoved at that call
  * site (the knowledge of a call site pooled over every process and branch). */
-static void choose_parts(struct seq *const *vs, struct tree *trees, int nprocs)
+static void choose_parts(struct seq *const *vs, struct tree *trees, int nprocs, unsigned flags)
 {
 	struct site_parts *sp = NULL, *x;
 	size_t nsp = 0, capsp = 0, k, i, j, n;
@@ -575,7 +575,10 @@ static void choose_parts(struct seq *const *vs, struct tree *trees, int nprocs)
 			p0 = &trees[q].n[g->nodes[0]].pass[0];
 			open = vs[q][p0->s].ins[p0->k].sym & ENG_IN_PARTS;
 			x = parts_of(&sp, &nsp, &capsp, g->key);
-			g->sym = (int16_t)(g->sym | (open & ~(x->unmoved & ~x->needed)));
+			if (flags & XMODEL_EXHAUSTIVE)
+				g->sym = (int16_t)(g->sym | open);
+			else
+				g->sym = (int16_t)(g->sym | (open & ~(x->unmoved & ~x->needed)));
 		}
 	free(sp);
 }
@@ -620,7 +623,7 @@ static void seqs_release(struct seq *v, int nv, struct tree *t)
 }
 
 int xmodel_build(struct eng_prog *const *progs, struct mpiv_traceset *const *sets, int nruns,
-		 struct xmodel *m, struct mpiv_error *err)
+		 unsigned flags, struct xmodel *m, struct mpiv_error *err)
 {
 	struct eng_prog *out = &m->prog;
 	struct seq **vs;
@@ -688,10 +691,10 @@ int xmodel_build(struct eng_prog *const *progs, struct mpiv_traceset *const *set
 		k = registers(vs[q], nruns, &colors[q]);
 		nregs = k > nregs ? k : nregs;
 		if (!copy)
-			xm_fold(vs[q], nruns, &trees[q]);
+			xm_fold(vs[q], nruns, &trees[q], !(flags & XMODEL_EXHAUSTIVE));
 	}
 	if (!copy)
-		choose_parts(vs, trees, out->nprocs);
+		choose_parts(vs, trees, out->nprocs, flags);
 	/* the registers inputs share, and one of its own for each loop */
 	out->nregs = copy ? progs[0]->nregs : nregs;
 	for (q = 0; q < out->nprocs && !copy; q++) {
@@ -706,7 +709,7 @@ int xmodel_build(struct eng_prog *const *progs, struct mpiv_traceset *const *set
 		if (copy)
 			xm_copy(m, &vs[q][0], q);
 		else
-			xm_layout(m, vs[q], nruns, &trees[q], nregs, colors[q], q);
+			xm_layout(m, vs[q], nruns, &trees[q], nregs, colors[q], flags, q);
 		seqs_release(vs[q], nruns, &trees[q]);
 		free(vs[q]);
 		free(colors[q]);

@@ -55,13 +55,22 @@ struct xmodel {
 	int32_t **anchor;
 };
 
+/* How a model takes what its runs show. */
+enum xmodel_flags {
+	/* every part of an input a call left open is compared everywhere, no call site's
+	 * branches are one loop, and every any-completion's outcome is a choice: every order
+	 * of every decision is a path of its own (verify --exhaustive, the reference the
+	 * tests hold the model's reductions to) */
+	XMODEL_EXHAUSTIVE = 1 << 0,
+};
+
 /* Make one model of the runs: progs[i] (translated with tr_opts.verify, inputs filled) is run
- * i, sets[i] its trace set. Decides which sends' destinations and receives' sources follow
- * an input (and so changes the posts of progs). Returns 0 (release m with
- * xmodel_release()), or -1 with err filled when the runs cannot be one model (threads,
- * one-sided synchronisation, different communicators). */
+ * i, sets[i] its trace set; flags (enum xmodel_flags) say how. Decides which sends'
+ * destinations and receives' sources follow an input (and so changes the posts of progs).
+ * Returns 0 (release m with xmodel_release()), or -1 with err filled when the runs cannot be
+ * one model (threads, one-sided synchronisation, different communicators). */
 int xmodel_build(struct eng_prog *const *progs, struct mpiv_traceset *const *sets, int nruns,
-		 struct xmodel *m, struct mpiv_error *err);
+		 unsigned flags, struct xmodel *m, struct mpiv_error *err);
 
 /* Make room for four times as many messages in flight, up to m->maxmsg: 1 if there is more
  * room now, 0 if there was all it may need. */

@@ -206,7 +206,7 @@ static int loop_evidence(const struct seq *v, const struct tree *t, const struct
 	return ok && alike;
 }
 
-void xm_fold(struct seq *v, int nv, struct tree *t)
+void xm_fold(struct seq *v, int nv, struct tree *t, int loops)
 {
 	int32_t *keys = NULL;
 	size_t cap = 0, k;
@@ -220,7 +220,7 @@ void xm_fold(struct seq *v, int nv, struct tree *t)
 			continue;
 		for (i = 0; i < nkeys && keys[i] != key; i++)
 			;
-		if (i < nkeys || !loop_shape(v, nv, t, key))
+		if (!loops || i < nkeys || !loop_shape(v, nv, t, key))
 			continue;
 		xgrow((void **)&keys, &cap, (size_t)nkeys + 1, sizeof(*keys));
 		keys[nkeys++] = key;

@@ -93,9 +93,9 @@ size_t xm_group_passes(const struct tree *t, const struct bgroup *g, struct pass
 
 /* ---- model_fold.c ---- */
 
-/* Group process q's branch nodes (tree t, runs v[0..nv)): a group each, but where the nodes of
- * a call site are one loop (xm_fold's rules); the groups into t->g. */
-void xm_fold(struct seq *v, int nv, struct tree *t);
+/* Group process q's branch nodes (tree t, runs v[0..nv)): a group each, but, if loops, where
+ * the nodes of a call site are one loop (model_fold.c's rules); the groups into t->g. */
+void xm_fold(struct seq *v, int nv, struct tree *t, int loops);
 
 /* ---- model_layout.c ---- */
 
@@ -103,7 +103,7 @@ void xm_fold(struct seq *v, int nv, struct tree *t);
  * (of nregs), but the folded groups' inputs, each group's in a register of its own (nregs + 1,
  * ...). */
 void xm_layout(struct xmodel *m, struct seq *v, int nv, struct tree *t, int nregs,
-	       const int32_t *color, int q);
+	       const int32_t *color, unsigned flags, int q);
 
 /* A run's program, as it is, is its own model: for what cannot be merged (threads, one-sided
  * synchronisation), whose instructions name other processes' instructions. */

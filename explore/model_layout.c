@@ -359,7 +359,7 @@ static void loop_registers(struct layout *L, int nv)
 }
 
 void xm_layout(struct xmodel *m, struct seq *v, int nv, struct tree *t, int nregs,
-	       const int32_t *color, int q)
+	       const int32_t *color, unsigned flags, int q)
 {
 	struct layout L;
 	int s;
@@ -375,7 +375,8 @@ void xm_layout(struct xmodel *m, struct seq *v, int nv, struct tree *t, int nreg
 	emit(&L, 0, 0);
 	layout_group(&L, t->n[v[0].node[0]].group);
 	widen_live_waits(&L);
-	settle_any_completions(&L);
+	if (!(flags & XMODEL_EXHAUSTIVE))
+		settle_any_completions(&L);
 	m->prog.ins[q] = L.ins;
 	m->prog.nins[q] = (int32_t)L.n;
 	m->run[q] = L.run;

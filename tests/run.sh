@@ -1,7 +1,7 @@
 #!/bin/bash
 # make check: the C sources against .clang-format, the CUnit unit tests, the model cases through SPIN, the standalone Promela model
 # against the engine (tests/promela/run.sh), the preload libraries' exports, then the
-# end-to-end tests on the examples, replay's own tests and the recorder's robustness tests
+# end-to-end tests on the examples, verify on the farm zoo (tests/zoo), replay's own tests and the recorder's robustness tests
 # (crashes, aborts, hangs, threads, a program close to its stack limit), what it records of
 # every call, the OTF2 export (read back by otf2-print), the bad input and command-line edge
 # cases, a short run of every fuzz target, the reduction check (record --check-reductions)
@@ -52,6 +52,7 @@ part model "$SRCDIR/tests/model/run.sh"
 part promela "$SRCDIR/tests/promela/run.sh"
 part exports "$SRCDIR/tests/exports/check-exports.sh"
 part e2e "$SRCDIR/tests/e2e/run.sh"
+part zoo "$SRCDIR/tests/zoo/run.sh"
 part replay "$SRCDIR/tests/e2e/replay.sh"
 part recorder "$SRCDIR/tests/e2e/recorder.sh"
 part record-calls "$SRCDIR/tests/e2e/record-calls.sh"

@@ -1,4 +1,4 @@
-/* mpiverify-test: np=4 record=ok verify=ok verify-runs=50
+/* mpiverify-test: np=4 record=ok verify=ok verify-runs=52
  * A task farm: the master hands out 9 tasks, one at a time, to whichever of the 3 workers
  * answers first (MPI_ANY_SOURCE), replying to status.MPI_SOURCE, and stops each worker with
  * a message of tag STOP once the tasks are done. Correct on every path: whichever worker

@@ -218,7 +218,7 @@ static void verify_pipeline(const struct mpiv_traceset *ts, enum eng_buffering b
 	}
 	xmodel_fill_inputs(&prog, ts);
 	mpiv_error_init(&err);
-	if (xmodel_build(progs, runs, 1, &m, &err)) {
+	if (xmodel_build(progs, runs, 1, 0, &m, &err)) {
 		eng_prog_release(&prog);
 		return;
 	}

@@ -102,7 +102,7 @@ static int merge_search(struct run *runs, int n, enum eng_buffering b, struct xm
 		progs[i] = &runs[i].prog;
 		sets[i] = &runs[i].ts;
 	}
-	if (xmodel_build(progs, sets, n, m, NULL))
+	if (xmodel_build(progs, sets, n, 0, m, NULL))
 		return -1;
 	m->prog.buffering = b;
 	memset(&eo, 0, sizeof(eo));

@@ -9,6 +9,10 @@
 #	SHAPES='r2 s2 b0 t8 w3' ...	one shape: reply, stop, bug, tasks, workers
 #	JOBS2=1				also verify --jobs 2 and compare the answers
 #
+# The shapes of at most EXHAUSTIVE_WORKERS workers and EXHAUSTIVE_TASKS tasks (2 and 3 in
+# make check, 3 and 4 in the long list) are verified again with --exhaustive, every order of
+# every decision a run of its own: the verdict must be the same (the reductions lose none).
+#
 # Prints `ok NAME` or `FAIL NAME: why` per shape, with the runs verify made, and ends with
 # `N passed, M failed`. KEEP=1 keeps tests/out/zoo.*. Exit status: 0, 1, or 77 (no MPI).
 set -u
@@ -22,8 +26,9 @@ require_mpi_built
 WORK=$(make_workdir zoo) || exit 1
 VERIFY_LIMIT=${VERIFY_LIMIT:-300}
 
-# The shapes of make check: every reply and every stop, correct and with each bug, spread
-# over 2 and 3 workers and 1 to 6 tasks (a stop of each kind on every reply).
+# The shapes of make check: every reply with every stop, correct, and every reply with each bug
+# (on a stop that turns with the reply), over 2 and 3 workers and 2 to 5 tasks; the smallest
+# also with --exhaustive.
 check_shapes()
 {
 	local r s b i=0
@@ -31,9 +36,8 @@ check_shapes()
 		for s in 1 2 3 4; do
 			for b in 0 1 2; do
 				i=$((i + 1))
-				# half of them: the correct ones and, turn about, one bug
-				test "$b" -eq 0 || test $(((r + s + b) % 2)) -eq 0 || continue
-				echo "r$r s$s b$b t$((2 + i % 5)) w$((2 + i % 2))"
+				test "$b" -eq 0 || test "$s" -eq $(((r + b - 2) % 4 + 1)) || continue
+				echo "r$r s$s b$b t$((2 + i % 4)) w$((2 + (i / 3) % 2))"
 			done
 		done
 	done
@@ -75,7 +79,7 @@ shape()
 		fail "$name: compile" "$MPICC failed" "$prog.log"
 		return
 	fi
-	run_cmd "$dir.log" "$VERIFY_LIMIT" "$MPIVERIFY" verify -o "$dir" --deadlock-timeout 3 \
+	run_cmd "$dir.log" "$VERIFY_LIMIT" "$MPIVERIFY" verify -o "$dir" --deadlock-timeout 2 \
 		--json -- "$MPIRUN" -np $((w + 1)) "$prog"
 	runs=$(sed -n 's/^    "runs": \([0-9]*\),$/\1/p' "$dir.log" | head -n 1)
 	if test "$RC" -ne "$want"; then
@@ -85,6 +89,17 @@ shape()
 	fi
 	echo "$r $s $b $t $w $RC ${runs:-0}" >>"$WORK/runs.txt"
 	check_leftovers "$name: no leftover processes" "$prog"
+	if test "$w" -le "$EXHAUSTIVE_WORKERS" && test "$t" -le "$EXHAUSTIVE_TASKS"; then
+		run_cmd "$dir-all.log" "$VERIFY_LIMIT" "$MPIVERIFY" verify -o "$dir-all" --exhaustive \
+			--max-runs 2000 --deadlock-timeout 2 --json -- "$MPIRUN" -np $((w + 1)) "$prog"
+		runs=$(sed -n 's/^    "runs": \([0-9]*\),$/\1/p' "$dir-all.log" | head -n 1)
+		if test "$RC" -eq "$want"; then
+			pass "$name: --exhaustive gives the same verdict ($runs runs)"
+		else
+			fail "$name: --exhaustive gives the same verdict" \
+				"$(describe_rc "$RC"), want exit $want" "$dir-all.log"
+		fi
+	fi
 	test -n "${JOBS2:-}" || return 0
 	run_cmd "$dir-jobs2.log" "$VERIFY_LIMIT" "$MPIVERIFY" verify -o "$dir-jobs2" \
 		--deadlock-timeout 3 --jobs 2 --json -- "$MPIRUN" -np $((w + 1)) "$prog"
@@ -95,9 +110,15 @@ shape()
 	fi
 }
 
+EXHAUSTIVE_WORKERS=${EXHAUSTIVE_WORKERS:-2}
+EXHAUSTIVE_TASKS=${EXHAUSTIVE_TASKS:-3}
 case ${SHAPES:-check} in
 check) check_shapes >"$WORK/shapes" ;;
-long) long_shapes >"$WORK/shapes" ;;
+long)
+	long_shapes >"$WORK/shapes"
+	EXHAUSTIVE_WORKERS=3
+	EXHAUSTIVE_TASKS=4
+	;;
 *) echo "$SHAPES" >"$WORK/shapes" ;;
 esac
 while read -r r s b t w; do
