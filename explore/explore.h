@@ -182,7 +182,7 @@ struct explore {
 	char left_why[128]; /* why it stopped early, "" if it did not */
 	int incomplete;	    /* a search was cut short */
 	char incomplete_why[256];
-	int signal; /* a search was ended by this signal (explore.interrupted) */
+	int signal;		/* a search was ended by this signal (explore.interrupted) */
 	long states;		/* states of the last searches, summed over modes */
 	int merged;		/* the last model was one of every run (else one per run) */
 	char unmerged_why[512]; /* why not (an error's text) */

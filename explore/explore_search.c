@@ -302,8 +302,8 @@ static void search_model(struct explore *x, struct model *md, struct xitem **ite
 		if (!res.complete && !x->incomplete) {
 			x->incomplete = 1;
 			snprintf(x->incomplete_why, sizeof(x->incomplete_why),
-				 "%s, in the search of the model of %d run%s", res.why,
-				 md->m.nruns, md->m.nruns > 1 ? "s" : "");
+				 "%s, in the search of the model of %d run%s", res.why, md->m.nruns,
+				 md->m.nruns > 1 ? "s" : "");
 		}
 		if (!res.complete && x->interrupted && x->interrupted())
 			x->signal = x->interrupted();

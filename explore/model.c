@@ -88,7 +88,7 @@ static void follow_inputs(const struct mpiv_rank_trace *t, struct eng_instr *ins
 		int32_t key;
 
 		if (vote && (in->op == ENG_POST_SEND || recv)) { /* decided afresh each time */
-			in->sym &= (int16_t)~(ENG_IN_SOURCE | ENG_IN_LAST);
+			in->sym &= (int16_t) ~(ENG_IN_SOURCE | ENG_IN_LAST);
 			if (recv)
 				in->rreg = 0;
 			else
@@ -97,7 +97,8 @@ static void follow_inputs(const struct mpiv_rank_trace *t, struct eng_instr *ins
 		if (in->op == ENG_BRANCH && in->a >= 0 && in->list[1] != TR_NO_INPUT) {
 			int x = input_post(ins, n, in->a);
 
-			if (x >= 0 && ins[x].op == ENG_WAITANY && in->list[4] >= 0 && in->list[4] < n) {
+			if (x >= 0 && ins[x].op == ENG_WAITANY && in->list[4] >= 0 &&
+			    in->list[4] < n) {
 				src = in->list[1];
 				comm = ins[in->list[4]].b;
 				id = in->a;
@@ -137,7 +138,8 @@ static void follow_inputs(const struct mpiv_rank_trace *t, struct eng_instr *ins
 
 int xm_same_call(const struct eng_instr *x, const struct eng_instr *y)
 {
-	int follows = (x->op == ENG_POST_SEND || x->op == ENG_POST_RECV) && (x->sym & ENG_IN_SOURCE);
+	int follows = (x->op == ENG_POST_SEND || x->op == ENG_POST_RECV) &&
+		      (x->sym & ENG_IN_SOURCE);
 
 	if (x->op != y->op || x->reg != y->reg)
 		return 0;
@@ -330,7 +332,8 @@ static int registers(const struct seq *v, int nv, int32_t **color)
 
 		for (c = 0; c < most; c++) {
 			for (w = 0; w < nv; w++)
-				if (x < v[w].ninputs && v[w].post[x] >= 0 && busy[w][c] >= v[w].post[x])
+				if (x < v[w].ninputs && v[w].post[x] >= 0 &&
+				    busy[w][c] >= v[w].post[x])
 					break;
 			if (w == nv)
 				break;
@@ -350,7 +353,7 @@ static int registers(const struct seq *v, int nv, int32_t **color)
 		for (w = 0; w < nv; w++)
 			if (x < v[w].ninputs && v[w].post[x] >= 0) {
 				int32_t end = v[w].lastread[x] > v[w].post[x] ? v[w].lastread[x] :
-										    v[w].post[x];
+										v[w].post[x];
 
 				busy[w][c] = end > busy[w][c] ? end : busy[w][c];
 			}
@@ -406,8 +409,8 @@ static void run_tables(struct seq *v)
 		if (k) {
 			const struct eng_instr *b = &v->ins[k - 1];
 
-			if (b->op == ENG_POST_SEND || b->op == ENG_POST_RECV || b->op == ENG_ICOLL ||
-			    b->op == ENG_GREQ)
+			if (b->op == ENG_POST_SEND || b->op == ENG_POST_RECV ||
+			    b->op == ENG_ICOLL || b->op == ENG_GREQ)
 				v->live[k]++;
 			else if (b->op == ENG_WAIT || b->op == ENG_WAIT_SOME)
 				v->live[k] -= b->n;
@@ -415,7 +418,8 @@ static void run_tables(struct seq *v)
 				v->live[k] -= b->d;
 			if (b->op == ENG_COLL || b->op == ENG_ICOLL)
 				v->colls[k] = (v->colls[k] ^ (uint32_t)(b->a * 31 + b->call) ^
-					       (uint32_t)b->d << 16) * 16777619u;
+					       (uint32_t)b->d << 16) *
+					      16777619u;
 		}
 
 		/* where an input is taken: a probe's or an any-completion's there, a receive's
@@ -453,8 +457,9 @@ static void run_tables(struct seq *v)
 
 			/* the j-th post of its event is its j-th request (MPI_Startall) */
 			for (x = k - 1; x >= 0 && v->ins[x].ev == in->ev; x--)
-				j += v->ins[x].op == ENG_POST_SEND || v->ins[x].op == ENG_POST_RECV ||
-				     v->ins[x].op == ENG_ICOLL || v->ins[x].op == ENG_GREQ;
+				j += v->ins[x].op == ENG_POST_SEND ||
+				     v->ins[x].op == ENG_POST_RECV || v->ins[x].op == ENG_ICOLL ||
+				     v->ins[x].op == ENG_GREQ;
 			if ((uint32_t)j < ev->nreqs)
 				v->req[k] = ev->reqs[j].req;
 		}
@@ -493,8 +498,8 @@ static const char *unmergeable(struct eng_prog *const *progs, int nruns)
 }
 
 /* Process q of every run: its runs' tables and its tree, each run's instructions its nodes. */
-static void build_tree(struct eng_prog *const *progs, struct mpiv_traceset *const *sets,
-		       int nruns, int q, struct seq *v, struct tree *t)
+static void build_tree(struct eng_prog *const *progs, struct mpiv_traceset *const *sets, int nruns,
+		       int q, struct seq *v, struct tree *t)
 {
 	int s, k;
 
@@ -559,9 +564,9 @@ static void choose_parts(struct seq *const *vs, struct tree *trees, int nprocs, 
 			for (i = 0; i < n; i++)
 				for (j = i + 1; j < n; j++)
 					if (xm_same_way(vs[q], &trees[q], &pass[i], &pass[j]))
-						x->unmoved |=
-							xm_input_diff(xm_pass_input(vs[q], &pass[i]),
-								      xm_pass_input(vs[q], &pass[j]));
+						x->unmoved |= xm_input_diff(
+							xm_pass_input(vs[q], &pass[i]),
+							xm_pass_input(vs[q], &pass[j]));
 			free(pass);
 		}
 	for (q = 0; q < nprocs; q++)

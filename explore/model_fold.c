@@ -78,7 +78,8 @@ int xm_same_way(const struct seq *v, const struct tree *t, const struct pass *a,
 	 * program's was not the choice of the branch before) went the way of any that made the
 	 * same calls up to there */
 	if (cut_short(v, a, ea) != cut_short(v, b, eb))
-		return cut_short(v, a, ea) ? prefix_of(v, a, ea, b, eb) : prefix_of(v, b, eb, a, ea);
+		return cut_short(v, a, ea) ? prefix_of(v, a, ea, b, eb) :
+					     prefix_of(v, b, eb, a, ea);
 	na = v[a->s].node[ea];
 	nb = v[b->s].node[eb];
 	/* from one node the tree tells: the same calls lead to the same node */
@@ -200,7 +201,8 @@ static int loop_evidence(const struct seq *v, const struct tree *t, const struct
 
 			if (same_in && !same)
 				ok = 0;
-			alike |= same && v[pass[i].s].node[pass[i].k] != v[pass[j].s].node[pass[j].k];
+			alike |= same &&
+				 v[pass[i].s].node[pass[i].k] != v[pass[j].s].node[pass[j].k];
 		}
 	free(pass);
 	return ok && alike;

@@ -44,9 +44,9 @@ struct tnode {
  * call site where the runs show the process go on alike whatever calls it made before
  * (model_fold.c). */
 struct bgroup {
-	int32_t key;   /* the call site of the call whose input it learns (0: the start) */
-	int folded;    /* 1: every node of a call site */
-	int *nodes;    /* its nodes */
+	int32_t key; /* the call site of the call whose input it learns (0: the start) */
+	int folded;  /* 1: every node of a call site */
+	int *nodes;  /* its nodes */
 	size_t nnodes, capnodes;
 	int16_t sym;   /* the parts it compares */
 	char last;     /* the last reader of its register on every run */

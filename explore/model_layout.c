@@ -257,7 +257,8 @@ static void widen_live_waits(struct layout *L)
 		wk = instr_key(L, i);
 		for (j = 0; j < 2; j++) {
 			if (j)
-				l = xcheck(eng_list_alloc(L->out, (size_t)n), (size_t)n * sizeof(*l));
+				l = xcheck(eng_list_alloc(L->out, (size_t)n),
+					   (size_t)n * sizeof(*l));
 			for (k = 0, n = 0; k < (int)L->n; k++) {
 				size_t x;
 

@@ -19,9 +19,9 @@
 struct walked {
 	int32_t *seq; /* the instructions executed, in order */
 	size_t n, cap;
-	int32_t *src; /* per instruction: the input's source (or request) taken there */
-	char *has;    /* per instruction: 1 if an input was taken there */
-	char *done;   /* per instruction: 1 if it was executed */
+	int32_t *src;  /* per instruction: the input's source (or request) taken there */
+	char *has;     /* per instruction: 1 if an input was taken there */
+	char *done;    /* per instruction: 1 if it was executed */
 	int32_t *live; /* per instruction: the live requests its any-completion named */
 };
 
@@ -51,9 +51,9 @@ static void on_exec(void *ctx, int q, int i, const struct eng_instr *in)
 
 /* The numbering of one process's path: the ids its posts' requests got, as it went. */
 struct numbering {
-	int32_t *id;	      /* per instruction: its post's request, last time it was executed */
-	long base, anchor;    /* the stretch being walked */
-	const int32_t *made;  /* m's tables of the process */
+	int32_t *id;	     /* per instruction: its post's request, last time it was executed */
+	long base, anchor;   /* the stretch being walked */
+	const int32_t *made; /* m's tables of the process */
 };
 
 /* The stretch that starts at step j of w: [j, *end), its run. */
@@ -115,10 +115,9 @@ static int stretch_decisions(const struct xmodel *m, int q, const struct mpiv_ra
 	for (k = j; k < end; k++) {
 		int i = w->seq[k];
 		const struct eng_instr *in = &p->ins[q][i];
-		const struct mpiv_event *ev =
-			in->ev >= 0 && (size_t)in->ev < t->nevents ?
-				mpiv_trace_event(t, (size_t)in->ev) :
-				NULL;
+		const struct mpiv_event *ev = in->ev >= 0 && (size_t)in->ev < t->nevents ?
+						      mpiv_trace_event(t, (size_t)in->ev) :
+						      NULL;
 		struct mpiv_steer_decision d;
 
 		if (!ev)
@@ -139,10 +138,9 @@ static int stretch_decisions(const struct xmodel *m, int q, const struct mpiv_ra
 			d.comm = call->comm;
 			d.tag = mpiv_event_recv_tag(call);
 			d.src = w->src[i];
-		} else if (in->op == ENG_WAITANY &&
-			   (in->reg > 0 || (in->sym & ENG_WAIT_LIVE))) {
+		} else if (in->op == ENG_WAITANY && (in->reg > 0 || (in->sym & ENG_WAIT_LIVE))) {
 			if (w->live[i] < 2)
-				continue; /* one request: no decision */
+				continue;  /* one request: no decision */
 			if (in->reg > 0) { /* the model chose: the request it returned */
 				if (!w->has[i] || nb->id[w->src[i]] < 0)
 					return 0;

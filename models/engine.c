@@ -140,7 +140,8 @@ static void mark_lazy(struct eng_prog *p)
 
 			if (rin->op != ENG_POST_RECV)
 				continue;
-			rin->d = p->nready && any_ready_match(p, rin, RANK(p, r)) ? ENG_RECV_LAZY : 0;
+			rin->d = p->nready && any_ready_match(p, rin, RANK(p, r)) ? ENG_RECV_LAZY :
+										    0;
 		}
 }
 
@@ -319,8 +320,7 @@ static int live_find(const struct eng_prog *p, const int32_t *st, int r, int ins
 /* Requests are kept in the order they were posted: the non-overtaking of receives (engine.h)
  * is by that order. In a straight program it is ascending. src: verify, the source a receive
  * that follows an input is posted with (0 else). */
-static void live_add_src(const struct eng_prog *p, int32_t *st, int r, int instr, int done,
-			 int src)
+static void live_add_src(const struct eng_prog *p, int32_t *st, int r, int instr, int done, int src)
 {
 	int n = NLIVE(p, st, r);
 
@@ -2530,8 +2530,8 @@ int eng_prog_write(const struct eng_prog *p, FILE *f)
 			fprintf(f, "%d %d %d %d %d %d %lld %d %d %d %d", in->op, in->ev, in->a,
 				in->b, in->c, in->d, listed ? 0 : (long long)in->bytes, in->reg,
 				coll ? 0 : in->sym,
-				coll			? in->call :
-				in->op == ENG_POST_SEND ? in->site :
+				coll				     ? in->call :
+				in->op == ENG_POST_SEND		     ? in->site :
 				in->op == ENG_POST_RECV && p->verify ? in->rreg :
 								       0,
 				listed ? in->n : 0);

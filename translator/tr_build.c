@@ -34,11 +34,11 @@ struct windows {
 /* verify: a request MPI_Waitsome or MPI_Testsome returned beside the first, to be returned
  * by a call of its own where its turn comes (split_completion()). */
 struct some_left {
-	int32_t ev;	  /* the completion's event */
-	int32_t instr;	  /* the request's post */
-	int32_t peer;	  /* its peer: the source its receive took, its send's destination */
-	int32_t comm;	  /* its engine communicator */
-	int32_t *list;	  /* the completion's others, not returned yet */
+	int32_t ev;    /* the completion's event */
+	int32_t instr; /* the request's post */
+	int32_t peer;  /* its peer: the source its receive took, its send's destination */
+	int32_t comm;  /* its engine communicator */
+	int32_t *list; /* the completion's others, not returned yet */
 	int32_t n;
 };
 
@@ -46,9 +46,9 @@ struct proc_build {
 	int32_t thread; /* the recorder's thread number */
 	struct eng_instr *ins;
 	size_t n, cap;
-	int live, maxlive; /* requests posted and not waited for, now and at most */
-	long last;	   /* its last event, -1 before the first */
-	int ninputs;	   /* verify: inputs taken so far (the next one's number) */
+	int live, maxlive;	/* requests posted and not waited for, now and at most */
+	long last;		/* its last event, -1 before the first */
+	int ninputs;		/* verify: inputs taken so far (the next one's number) */
 	struct some_left *left; /* verify: what a completion of several has still to return */
 	size_t nleft, capleft;
 };
@@ -99,7 +99,7 @@ struct builder {
 	int nworld_wins;	/* windows this rank created on MPI_COMM_WORLD so far */
 	struct open_lock *open; /* locks held now */
 	size_t nopen, capopen;
-	int verify; /* tr_opts.verify */
+	int verify;	     /* tr_opts.verify */
 	uint32_t start_data; /* the data digest of the request MPI_Start posts (post()) */
 	/* tr_opts.max_instrs (0: none), and the instructions the ranks
 	 * built before this one have */
@@ -680,7 +680,8 @@ static int build_wait(struct builder *b, const struct mpiv_event *ev, int32_t **
 			learn(b, (int)ev->index, w);
 			return 0;
 		}
-		if (b->verify && (ev->call == MPIV_CALL_Waitsome || ev->call == MPIV_CALL_Testsome)) {
+		if (b->verify &&
+		    (ev->call == MPIV_CALL_Waitsome || ev->call == MPIV_CALL_Testsome)) {
 			split_completion(b, ev, w);
 			return 0;
 		}

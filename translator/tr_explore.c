@@ -56,8 +56,7 @@ static int32_t *from_of(const struct seen *s, size_t k)
 /* What the store holds, in bytes. */
 static size_t seen_bytes(const struct seen *s)
 {
-	return s->nchunks * CHUNK * (s->words + 2) * sizeof(int32_t) +
-	       s->nslots * sizeof(*s->slot);
+	return s->nchunks * CHUNK * (s->words + 2) * sizeof(int32_t) + s->nslots * sizeof(*s->slot);
 }
 
 static void rehash(struct seen *s)
@@ -295,7 +294,8 @@ int tr_explore(const struct eng_prog *prog, const struct tr_explore_opts *o,
 			res->memory = 1;
 			break;
 		}
-		if (o->stop && (++steps & 255) == 0 && o->stop(o->ctx, res->why, sizeof(res->why))) {
+		if (o->stop && (++steps & 255) == 0 &&
+		    o->stop(o->ctx, res->why, sizeof(res->why))) {
 			res->complete = 0;
 			break;
 		}
@@ -314,8 +314,7 @@ int tr_explore(const struct eng_prog *prog, const struct tr_explore_opts *o,
 		}
 		k = seen_add(&seen, next, f->state, i);
 		if (k >= 0)
-			visit(o, prog, stored(&seen, (size_t)k), k, &stack, &capstack, &depth,
-			      res);
+			visit(o, prog, stored(&seen, (size_t)k), k, &stack, &capstack, &depth, res);
 	}
 	/* the paths asked for, read back from the store */
 	for (i = 0; i < res->nfrontiers; i++)

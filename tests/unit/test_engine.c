@@ -311,16 +311,16 @@ static void test_model_dat_verify(void)
 		const char *branch;
 		int ok;
 	} cases[] = {
-		{"13 1 0 0 0 0 0 0 0 0 5 1 0 0 0 0", 1},	  /* one way on */
+		{"13 1 0 0 0 0 0 0 0 0 5 1 0 0 0 0", 1},	    /* one way on */
 		{"13 1 0 0 0 0 0 0 1 0 10 1 0 0 0 0 1 1 0 0 0", 1}, /* two ways on */
-		{"13 1 -1 0 0 0 0 0 0 0 5 1 0 0 0 0", 1},	  /* on no register */
-		{"13 1 1 0 0 0 0 0 0 0 5 1 0 0 0 0", 0},	  /* on a register beyond */
-		{"13 1 0 0 0 0 0 0 0 0 5 2 0 0 0 0", 0},	  /* to an instruction beyond */
-		{"13 1 0 0 0 0 0 0 0 0 5 -1 0 0 0 0", 0},	  /* to none */
-		{"13 1 0 0 0 0 0 0 0 0 4 1 0 0 0", 0},	  /* half a way */
-		{"13 1 0 0 0 0 0 0 0 0 0", 0},		  /* no way at all */
-		{"13 1 -1 0 0 0 0 0 1 0 5 1 0 0 0 0", 0},	  /* comparing no register */
-		{"13 1 0 0 0 0 0 0 64 0 5 1 0 0 0 0", 0},	  /* an unknown part */
+		{"13 1 -1 0 0 0 0 0 0 0 5 1 0 0 0 0", 1},	    /* on no register */
+		{"13 1 1 0 0 0 0 0 0 0 5 1 0 0 0 0", 0},	    /* on a register beyond */
+		{"13 1 0 0 0 0 0 0 0 0 5 2 0 0 0 0", 0},	    /* to an instruction beyond */
+		{"13 1 0 0 0 0 0 0 0 0 5 -1 0 0 0 0", 0},	    /* to none */
+		{"13 1 0 0 0 0 0 0 0 0 4 1 0 0 0", 0},		    /* half a way */
+		{"13 1 0 0 0 0 0 0 0 0 0", 0},			    /* no way at all */
+		{"13 1 -1 0 0 0 0 0 1 0 5 1 0 0 0 0", 0},	    /* comparing no register */
+		{"13 1 0 0 0 0 0 0 64 0 5 1 0 0 0 0", 0},	    /* an unknown part */
 	};
 	char text[1024], msg[256];
 	struct eng_prog prog;
@@ -359,53 +359,53 @@ static void test_model_dat(void)
 		int verify; /* a program of verify's, with one register */
 	} cases[] = {
 		{"1 1 1 0 0 0 4 0 0 0 0", 1, 0},
-		{"1 1 -2 0 0 0 4 0 0 0 0", 1, 0},	       /* to MPI_PROC_NULL */
-		{"1 1 -7 0 0 0 4 0 0 0 0", 0, 0},	       /* to no rank */
-		{"1 1 2 0 0 0 4 0 0 0 0", 0, 0},	       /* to a rank beyond */
-		{"1 1 -1 0 0 0 4 0 0 0 0", 0, 0},	       /* a send to MPI_ANY_SOURCE */
-		{"1 1 1 3 0 0 4 0 0 0 0", 0, 0},	       /* on a communicator beyond */
-		{"1 1 1 0 -4 0 4 0 0 0 0", 0, 0},	       /* a negative tag */
-		{"1 1 1 0 0 9 4 0 0 0 0", 0, 0},	       /* an unknown send mode */
-		{"2 1 -7 0 0 0 4 0 0 0 0", 0, 0},	       /* a receive from no rank */
-		{"8 1 -7 0 0 0 0 0 0 0 0", 0, 0},	       /* a probe of no rank */
-		{"4 1 0 0 1 5 0 0 0 0 0", 0, 0},	       /* a collective rooted beyond */
-		{"4 1 0 7 1 0 0 0 0 0 0", 0, 0},	       /* an unknown collective rule */
-		{"6 1 0 5 1 0 0 0 0 0 1 1", 1, 0},	       /* waits for its in-neighbour 1 */
-		{"6 1 0 5 1 0 0 0 0 0 0", 1, 0},	       /* for none */
-		{"6 1 0 5 1 0 0 0 0 0 1 2", 0, 0},	       /* for a rank beyond */
-		{"6 1 1 5 1 0 0 0 0 0 1 1", 0, 0},	       /* for a non-member */
-		{"6 1 0 0 1 0 0 0 0 0 1 1", 0, 0},	       /* a list under another rule */
-		{"6 1 0 6 1 0 0 0 0 0 0", 0, 0},	       /* a rule beyond ENG_COLL_LIST */
-		{"3 1 0 0 0 1 0 0 0 0 1 0", 0, 0},	       /* a wait for itself */
-		{"15 1 0 0 0 0 0 0 0 0 0", 0, 0},	       /* an unknown opcode */
-		{"14 1 0 0 0 0 0 0 0 0 0", 0, 0},	       /* a cancel of no earlier post */
-		{"22 1 0 0 0 0 0 0 0 0 0", 1, 0},	       /* a generalized request */
-		{"23 1 0 0 0 0 0 0 0 0 0", 0, 0},	       /* the completion of no earlier
+		{"1 1 -2 0 0 0 4 0 0 0 0", 1, 0},	    /* to MPI_PROC_NULL */
+		{"1 1 -7 0 0 0 4 0 0 0 0", 0, 0},	    /* to no rank */
+		{"1 1 2 0 0 0 4 0 0 0 0", 0, 0},	    /* to a rank beyond */
+		{"1 1 -1 0 0 0 4 0 0 0 0", 0, 0},	    /* a send to MPI_ANY_SOURCE */
+		{"1 1 1 3 0 0 4 0 0 0 0", 0, 0},	    /* on a communicator beyond */
+		{"1 1 1 0 -4 0 4 0 0 0 0", 0, 0},	    /* a negative tag */
+		{"1 1 1 0 0 9 4 0 0 0 0", 0, 0},	    /* an unknown send mode */
+		{"2 1 -7 0 0 0 4 0 0 0 0", 0, 0},	    /* a receive from no rank */
+		{"8 1 -7 0 0 0 0 0 0 0 0", 0, 0},	    /* a probe of no rank */
+		{"4 1 0 0 1 5 0 0 0 0 0", 0, 0},	    /* a collective rooted beyond */
+		{"4 1 0 7 1 0 0 0 0 0 0", 0, 0},	    /* an unknown collective rule */
+		{"6 1 0 5 1 0 0 0 0 0 1 1", 1, 0},	    /* waits for its in-neighbour 1 */
+		{"6 1 0 5 1 0 0 0 0 0 0", 1, 0},	    /* for none */
+		{"6 1 0 5 1 0 0 0 0 0 1 2", 0, 0},	    /* for a rank beyond */
+		{"6 1 1 5 1 0 0 0 0 0 1 1", 0, 0},	    /* for a non-member */
+		{"6 1 0 0 1 0 0 0 0 0 1 1", 0, 0},	    /* a list under another rule */
+		{"6 1 0 6 1 0 0 0 0 0 0", 0, 0},	    /* a rule beyond ENG_COLL_LIST */
+		{"3 1 0 0 0 1 0 0 0 0 1 0", 0, 0},	    /* a wait for itself */
+		{"15 1 0 0 0 0 0 0 0 0 0", 0, 0},	    /* an unknown opcode */
+		{"14 1 0 0 0 0 0 0 0 0 0", 0, 0},	    /* a cancel of no earlier post */
+		{"22 1 0 0 0 0 0 0 0 0 0", 1, 0},	    /* a generalized request */
+		{"23 1 0 0 0 0 0 0 0 0 0", 0, 0},	    /* the completion of no earlier
 								 * generalized request */
-		{"24 1 0 0 0 0 0 0 0 0 0", 0, 0},	       /* an unknown opcode */
+		{"24 1 0 0 0 0 0 0 0 0 0", 0, 0},	    /* an unknown opcode */
 		{"13 1 0 0 0 0 0 0 0 0 5 1 0 0 0 0", 0, 0}, /* a branch outside verify */
-		{"1 1 1 0 0 0 4 1 1 0 0", 0, 0},	       /* a send following outside verify */
-		{"3 1 0 0 0 1 0 0 1 0 1 0", 0, 0},	       /* a wait for live posts, outside */
+		{"1 1 1 0 0 0 4 1 1 0 0", 0, 0},	    /* a send following outside verify */
+		{"3 1 0 0 0 1 0 0 1 0 1 0", 0, 0},	    /* a wait for live posts, outside */
 		/* verify's programs: branches, registers, posts that follow */
-		{"1 1 1 0 0 0 4 1 1 0 0", 1, 1},	     /* a send following register 0 */
-		{"1 1 1 0 0 0 4 2 1 0 0", 0, 1},	     /* a register beyond */
-		{"1 1 1 0 0 0 4 0 1 0 0", 0, 1},	     /* following no register */
-		{"2 1 1 0 0 0 4 1 1 1 0", 1, 1},	     /* a receive following one */
-		{"2 1 1 0 0 0 4 1 1 2 0", 0, 1},	     /* a register beyond */
-		{"2 1 1 0 0 0 4 1 1 0 0", 0, 1},	     /* following no register */
-		{"14 1 0 0 0 0 0 0 0 0 0", 0, 1},	     /* a cancel in verify */
+		{"1 1 1 0 0 0 4 1 1 0 0", 1, 1},	  /* a send following register 0 */
+		{"1 1 1 0 0 0 4 2 1 0 0", 0, 1},	  /* a register beyond */
+		{"1 1 1 0 0 0 4 0 1 0 0", 0, 1},	  /* following no register */
+		{"2 1 1 0 0 0 4 1 1 1 0", 1, 1},	  /* a receive following one */
+		{"2 1 1 0 0 0 4 1 1 2 0", 0, 1},	  /* a register beyond */
+		{"2 1 1 0 0 0 4 1 1 0 0", 0, 1},	  /* following no register */
+		{"14 1 0 0 0 0 0 0 0 0 0", 0, 1},	  /* a cancel in verify */
 		{"1 1 1 0 0 0 4 0 0 0 2147483647", 0, 0}, /* a list longer than the file */
 		/* the fields that share storage in struct eng_instr, each where its opcode
 		 * has it and nowhere else */
-		{"1 1 1 0 0 0 4 0 0 7 0", 1, 0},	       /* a send's call site */
+		{"1 1 1 0 0 0 4 0 0 7 0", 1, 0},	  /* a send's call site */
 		{"1 1 1 0 0 0 4 0 0 2147483647 0", 1, 0}, /* of 31 bits */
-		{"1 1 1 0 0 0 4 0 0 0 1 0", 0, 0},	       /* a send with a list */
-		{"2 1 1 0 0 0 4 0 0 7 0", 0, 0},	       /* a receive with a site */
-		{"6 1 0 5 1 0 0 0 0 40 1 1", 1, 0},       /* a collective's call */
-		{"6 1 0 5 1 0 0 0 0 40000 1 1", 0, 0},    /* a call beyond any */
-		{"6 1 0 5 1 0 8 0 0 0 1 1", 0, 0},	       /* a collective with a size */
-		{"6 1 0 5 1 0 0 0 2 0 1 1", 0, 0},	       /* a collective with sym */
-		{"11 1 0 0 0 0 64 0 0 0 1 0", 0, 0},      /* a buffer attached with a list */
+		{"1 1 1 0 0 0 4 0 0 0 1 0", 0, 0},	  /* a send with a list */
+		{"2 1 1 0 0 0 4 0 0 7 0", 0, 0},	  /* a receive with a site */
+		{"6 1 0 5 1 0 0 0 0 40 1 1", 1, 0},	  /* a collective's call */
+		{"6 1 0 5 1 0 0 0 0 40000 1 1", 0, 0},	  /* a call beyond any */
+		{"6 1 0 5 1 0 8 0 0 0 1 1", 0, 0},	  /* a collective with a size */
+		{"6 1 0 5 1 0 0 0 2 0 1 1", 0, 0},	  /* a collective with sym */
+		{"11 1 0 0 0 0 64 0 0 0 1 0", 0, 0},	  /* a buffer attached with a list */
 	};
 	/* start states (check's handoff), in the layout of that program: header, pc[2],
 	 * coll[3 * 2], nlive[2], live[2 * 1], msg[2 * 2] */

@@ -59,8 +59,8 @@ static int nworkers;
 
 /* What the master keeps between requests. */
 struct master {
-	int next;	/* the next task to hand out */
-	int working;	/* workers not stopped yet */
+	int next;	 /* the next task to hand out */
+	int working;	 /* workers not stopped yet */
 	MPI_Request *rq; /* REPLY_WAITANY and kin: one receive per worker */
 	int *in;	 /* and its buffer */
 };
@@ -171,8 +171,8 @@ static void master(void)
 		m.rq[w - 1] = MPI_REQUEST_NULL;
 	if (STOP == STOP_BCAST) {
 		while (more) {
-			for (w = 1; w <= nworkers && REPLY != REPLY_SOURCE && REPLY != REPLY_PROBE &&
-				    REPLY != REPLY_IPROBE;
+			for (w = 1; w <= nworkers && REPLY != REPLY_SOURCE &&
+				    REPLY != REPLY_PROBE && REPLY != REPLY_IPROBE;
 			     w++)
 				post(&m, w);
 			serve_all(&m, nworkers);
