@@ -86,14 +86,15 @@ static void verify_help(void)
 	       "\nexit status:\n"
 	       "  0  no deadlock on any path (or every one suppressed), every decision\n"
 	       "     explored\n"
-	       "  1  a deadlock (or an erroneous call) confirmed on the real MPI library\n"
+	       "  1  a deadlock, an erroneous call or a crash (a rank that dies of a\n"
+	       "     signal, aborts or exits early) confirmed on the real MPI library\n"
 	       "  2  usage error\n"
 	       "  3  a trace verify cannot judge, a bad suppressions file, or DIR cannot be\n"
 	       "     written\n"
 	       "  4  the launcher or the recorder cannot be run, the program's MPI library\n"
 	       "     is one mpiverify was not built for, or a run wrote no trace\n"
-	       "  5  inconclusive: stopped at a limit with decisions left, a rank crashed, or\n"
-	       "     a deadlock of the model the program did not show\n",
+	       "  5  inconclusive: stopped at a limit with decisions left, a rank killed from\n"
+	       "     outside, or a deadlock of the model the program did not show\n",
 	       DEFAULT_MAX_RUNS, DEFAULT_TIME_LIMIT, DEFAULT_TIMEOUT, DEFAULT_MAX_STATES,
 	       DEFAULT_MEMORY_MB);
 }

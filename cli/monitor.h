@@ -163,6 +163,12 @@ void monitor_result_release(struct monitor_result *res);
 int monitor_report(FILE *f, const struct monitor_result *res, const char *trace_dir,
 		   const struct mpiv_cex *cex);
 
+/* For each rank a fatal signal killed (its status holds the stack of the thread the signal
+ * killed: stack_op MPIV_STATUS_CRASH_OP): "rank N died here:", its last MPI call with its site,
+ * and the stack's frames as monitor_report() prints them; trace_dir as there. Returns how many
+ * ranks it printed. */
+int monitor_report_crashes(FILE *f, const struct monitor_result *res, const char *trace_dir);
+
 /* The frames of a stack as a status file holds it (struct mpiv_status's stack), resolved to
  * "file.c:42 (func)" (or "module+0xADDR" when that fails), up to main: *out (malloc'ed, as
  * each frame) gets them; returns how many. */

@@ -110,15 +110,15 @@ int monitor_stack_frames(const char *stack, char ***out)
 	return n;
 }
 
-/* Print the stack m took in its current call, one "    #N file.c:12 (func)" line a frame,
- * up to main; a frame that cannot be resolved shows its module and offset. Nothing if the
- * stack is missing or was taken in another call. */
-static void print_stack(FILE *f, const struct monitor_rank *m)
+/* Print the stack m took in its current call (or, with crash, where it died), one
+ * "    #N file.c:12 (func)" line a frame, up to main; a frame that cannot be resolved shows its
+ * module and offset. Nothing if the stack is missing or was taken in another call. */
+static void print_stack(FILE *f, const struct monitor_rank *m, int crash)
 {
 	char **frames;
 	int n, k;
 
-	if (!m->nframes || m->stack_op != (uint32_t)m->op)
+	if (!m->nframes || m->stack_op != (crash ? MPIV_STATUS_CRASH_OP : (uint32_t)m->op))
 		return;
 	n = monitor_stack_frames(m->stack, &frames);
 	for (k = 0; k < n; k++) {
@@ -227,7 +227,7 @@ int monitor_report(FILE *f, const struct monitor_result *res, const char *trace_
 			monitor_site(m, r, trace_dir, where, sizeof(where));
 		fprintf(f, "rank %d: %s%s\n", r, what, where);
 		if (m->state == MPIV_ST_IN_CALL && !m->polling)
-			print_stack(f, m);
+			print_stack(f, m, 0);
 		/* DIVERGED's and FAILED's text says why; the notes are for replay's own report */
 		if (m->state == MPIV_ST_DIVERGED || m->state == MPIV_ST_FAILED)
 			print_text(f, m->text);
@@ -235,4 +235,23 @@ int monitor_report(FILE *f, const struct monitor_result *res, const char *trace_
 			print_prediction(f, cr, differs);
 	}
 	return differ;
+}
+
+int monitor_report_crashes(FILE *f, const struct monitor_result *res, const char *trace_dir)
+{
+	char where[1200];
+	int r, n = 0;
+
+	for (r = 0; r < res->size; r++) {
+		const struct monitor_rank *m = &res->ranks[r];
+
+		if (!m->seen || !m->nframes || m->stack_op != MPIV_STATUS_CRASH_OP)
+			continue;
+		monitor_site(m, r, trace_dir, where, sizeof(where));
+		fprintf(f, "rank %d died here (its last MPI call: %s%s):\n", r, m->call_name,
+			where);
+		print_stack(f, m, 1);
+		n++;
+	}
+	return n;
 }

@@ -33,6 +33,9 @@ static const char *rule_text(int kind)
 		return "a ready send (MPI_Rsend) can start before its receive is posted";
 	case MPIV_FIND_BSEND_OVERFLOW:
 		return "a buffered send (MPI_Bsend) can find the attached buffer too full";
+	case MPIV_FIND_CRASH:
+		return "a rank dies of a signal, calls MPI_Abort or exits without MPI_Finalize on "
+		       "a path the MPI library allows";
 	case MPIV_FIND_UNRECEIVED:
 		return "a message was sent and never received";
 	case MPIV_FIND_TRUNCATED:

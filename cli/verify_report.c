@@ -56,19 +56,26 @@ void verify_progress(void *ctx, const struct explore *x, const struct xrun *r, i
 /* "verdict: 1 deadlock and 1 collective mismatch confirmed on the real MPI library" */
 static void print_found_verdict(const struct explore *x, const struct findings *fs)
 {
-	int i, m = 0, n = 0;
+	static const char *const one[] = {"deadlock", "collective mismatch", "crash"};
+	static const char *const many[] = {"deadlocks", "collective mismatches", "crashes"};
+	int i, k, n[3] = {0, 0, 0}, kinds = 0, said = 0;
 
-	for (i = 0; i < x->nfound; i++) {
-		if (findings_hidden(fs, "deadlocks", i))
-			continue;
-		n++;
-		m += x->found[i].mismatch;
-	}
+	for (i = 0; i < x->nfound; i++)
+		if (!findings_hidden(fs, "deadlocks", i))
+			n[x->found[i].kind]++;
+	for (k = 0; k < 3; k++)
+		kinds += n[k] > 0;
 	printf("verdict: ");
-	if (n - m)
-		printf("%d deadlock%s%s", n - m, n - m == 1 ? "" : "s", m ? " and " : "");
-	if (m)
-		printf("%d collective mismatch%s", m, m == 1 ? "" : "es");
+	for (k = 0; k < 3; k++) {
+		if (!n[k])
+			continue;
+		said++;
+		printf("%s%d %s",
+		       said == 1     ? "" :
+		       said == kinds ? " and " :
+				       ", ",
+		       n[k], n[k] == 1 ? one[k] : many[k]);
+	}
 	printf(" confirmed on the real MPI library\n");
 }
 
@@ -82,11 +89,15 @@ static void print_text(const struct explore *x, int rc, const struct findings *f
 
 		if (findings_hidden(fs, "deadlocks", i))
 			continue;
-		if (d->mismatch)
+		if (d->kind == XFOUND_MISMATCH)
 			printf("collective mismatch %d: the ranks of run %d called different "
 			       "collectives, or named different roots, at the same place (standard "
 			       "sends: %s); erroneous whether or not the library completed it:\n",
 			       i + 1, r->index, d->mode);
+		else if (d->kind == XFOUND_CRASH)
+			printf("crash %d: confirmed on the real MPI library (run %d, standard sends: "
+			       "%s): %s\n",
+			       i + 1, r->index, d->mode, r->stopped);
 		else
 			printf("deadlock %d: confirmed on the real MPI library (run %d, standard "
 			       "sends: %s)\n",
@@ -95,6 +106,8 @@ static void print_text(const struct explore *x, int rc, const struct findings *f
 			printf("  the model predicted: %s\n", r->item->what);
 		if (r->report)
 			fputs(r->report, stdout);
+		if (d->kind == XFOUND_CRASH)
+			printf("  its output: %s\n", r->out_path);
 		if (r->item) {
 			printf("  the decisions that lead there (steering file %s):\n",
 			       r->steer_path);
@@ -111,7 +124,7 @@ static void print_text(const struct explore *x, int rc, const struct findings *f
 		       r->index, x->unconfirmed[i].why);
 	}
 	for (i = 0; i < x->nruns; i++)
-		if (x->runs[i]->end == XRUN_STOPPED)
+		if (x->runs[i]->end == XRUN_STOPPED && !x->runs[i]->crashed)
 			printf("run %d: %s (trace %s)\n", x->runs[i]->index, x->runs[i]->stopped,
 			       x->runs[i]->dir);
 	printf("coverage: %d run%s; %d decision%s explored by a run, %d left; %d deadlock%s of the "
@@ -163,21 +176,26 @@ static json_t *run_json(const struct explore *x, const struct xrun *r)
  * into *details. */
 static json_t *verify_document(const struct explore *x, int rc, json_t **details)
 {
+	static const int kind_of[] = {
+		[XFOUND_DEADLOCK] = MPIV_FIND_DEADLOCK,
+		[XFOUND_MISMATCH] = MPIV_FIND_COLL_MISMATCH,
+		[XFOUND_CRASH] = MPIV_FIND_CRASH,
+	};
 	json_t *doc, *found = json_array(), *unconf = json_array(), *runs = json_array();
 	int i;
 
 	*details = json_array();
 	for (i = 0; i < x->nfound; i++) {
 		const struct xdeadlock *d = &x->found[i];
-		json_t *e = json_pack("{s:s, s:i, s:s, s:b, s:s?, s:s?, s:s?, s:s?}", "kind",
-				      mpiv_finding_kind_name(d->mismatch ? MPIV_FIND_COLL_MISMATCH :
-									   MPIV_FIND_DEADLOCK),
-				      "run", d->run->index, "buffering", d->mode, "predicted",
+		json_t *e = json_pack("{s:s, s:i, s:s, s:b, s:s?, s:s?, s:s?, s:s?, s:s?}", "kind",
+				      mpiv_finding_kind_name(kind_of[d->kind]), "run",
+				      d->run->index, "buffering", d->mode, "predicted",
 				      d->predicted, "model",
 				      d->run->item ? d->run->item->what : NULL, "report",
 				      d->run->report, "steering",
 				      d->run->item ? d->run->item->steer : NULL, "trace",
-				      d->run->dir);
+				      d->run->dir, "stopped",
+				      d->kind == XFOUND_CRASH ? d->run->stopped : NULL);
 
 		json_array_append_new(*details, report_details_run(d->run->dir, d->mode, e));
 		json_array_append_new(found, e);

@@ -60,6 +60,33 @@ static int where_predicted(const struct monitor_result *res, const struct xitem 
 	return 1;
 }
 
+/* Where each rank a fatal signal killed died, from the status files the job left in dir
+ * (the last each rank wrote); NULL if none did. */
+static char *crash_report(const char *dir)
+{
+	struct monitor_result res;
+	char *text = NULL;
+	size_t len = 0;
+	FILE *f;
+	int n;
+
+	memset(&res, 0, sizeof(res));
+	monitor_rescan(dir, &res);
+	f = open_memstream(&text, &len);
+	if (!f) {
+		monitor_result_release(&res);
+		return NULL;
+	}
+	n = monitor_report_crashes(f, &res, dir);
+	fclose(f);
+	monitor_result_release(&res);
+	if (!n) {
+		free(text);
+		return NULL;
+	}
+	return text;
+}
+
 /* What the monitor saw, into r. */
 static void seen(struct explore *x, struct xrun *r, const struct record_result *rr)
 {
@@ -75,8 +102,10 @@ static void seen(struct explore *x, struct xrun *r, const struct record_result *
 		r->signal = res->signal;
 		return;
 	}
-	if (rr->job != MPIV_JOB_DEADLOCK && rr->job != MPIV_JOB_NO_PROGRESS)
+	if (rr->job != MPIV_JOB_DEADLOCK && rr->job != MPIV_JOB_NO_PROGRESS) {
+		r->report = crash_report(r->dir);
 		return;
+	}
 	r->report = rr->report ? xstrdup(rr->report) : NULL;
 	r->hang_key = hang_key(res);
 	if (where_predicted(res, r->item))

@@ -14,6 +14,7 @@ static const char *const kind_names[MPIV_FIND__COUNT] = {
 	[MPIV_FIND_COLL_MISMATCH] = "collective-mismatch",
 	[MPIV_FIND_READY_SEND] = "ready-send",
 	[MPIV_FIND_BSEND_OVERFLOW] = "bsend-overflow",
+	[MPIV_FIND_CRASH] = "crash",
 	[MPIV_FIND_UNRECEIVED] = "unreceived",
 	[MPIV_FIND_TRUNCATED] = "truncated",
 	[MPIV_FIND_UNCOMPLETED] = "uncompleted-request",
@@ -44,7 +45,7 @@ int mpiv_finding_kind_from_name(const char *name)
 
 int mpiv_finding_kind_is_deadlock(int kind)
 {
-	return kind >= MPIV_FIND_DEADLOCK && kind <= MPIV_FIND_BSEND_OVERFLOW;
+	return kind >= MPIV_FIND_DEADLOCK && kind <= MPIV_FIND_CRASH;
 }
 
 const char *mpiv_finding_basename(const char *file)

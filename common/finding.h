@@ -16,6 +16,10 @@ enum mpiv_finding_kind {
 	MPIV_FIND_COLL_MISMATCH,  /* "collective-mismatch" */
 	MPIV_FIND_READY_SEND,	  /* "ready-send": MPI_Rsend before its receive */
 	MPIV_FIND_BSEND_OVERFLOW, /* "bsend-overflow": MPI_Bsend beyond the buffer */
+	/* "crash": a rank died of a signal of its own, called
+	 * MPI_Abort or exited without MPI_Finalize on a path a run
+	 * took (verify) */
+	MPIV_FIND_CRASH,
 	MPIV_FIND_UNRECEIVED,	  /* the recorded run's warnings (check --json) */
 	MPIV_FIND_TRUNCATED,
 	MPIV_FIND_UNCOMPLETED,

@@ -13,6 +13,8 @@
 #define MPIV_STATUS_PERIOD_MS 100	  /* how often a rank rewrites its status file */
 #define MPIV_STATUS_FILE "rank-%d.status" /* in $MPIVERIFY_STATUS_DIR */
 #define MPIV_STATUS_STACK_SIZE 4096	  /* room for a blocked call's stack, as text */
+/* stack_op of a stack taken when the rank died of a fatal signal (SIGSEGV, SIGABRT, ...) */
+#define MPIV_STATUS_CRASH_OP 0xffffffffu
 
 enum mpiv_rank_state {
 	MPIV_ST_STARTING = 0,  /* before MPI_Init returned */
@@ -68,7 +70,9 @@ struct mpiv_status {
 	 * it could not be taken) */
 	uint32_t nframes;
 	/* IN_CALL for a while: the stack of the
-	 * thread in the call, from the program's call into MPI outwards,
+	 * thread in the call (stack_op MPIV_STATUS_CRASH_OP: the
+	 * stack of the thread a fatal signal killed, from the
+	 * signal's frames outwards), from the program's call into MPI outwards,
 	 * one frame a line: "PATH+0xADDR" (ADDR relative to the module's
 	 * link-time addresses, as MPIV_SITE_ADDR) or "?+0xADDR" */
 	char stack[MPIV_STATUS_STACK_SIZE];

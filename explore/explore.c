@@ -221,6 +221,7 @@ static void classify(struct explore *x, struct xrun *r)
 	if (r->end == XRUN_STOPPED) {
 		char buf[300];
 
+		r->crashed = stop_rank(&first) == 0;
 		tr_stop_describe(&r->ts, &first, buf, sizeof(buf));
 		r->stopped = xmalloc(strlen(buf) + 80);
 		sprintf(r->stopped, "rank %d %s", first.rank, buf);
@@ -264,8 +265,49 @@ static struct xrun *new_run(struct explore *x, struct xitem *item)
 	return r;
 }
 
-/* Add what run r showed to the answer's findings: a deadlock, or a collective mismatch. */
-static void found(struct explore *x, struct xrun *r, int mismatch)
+/* The rank of crashed run r that stopped of itself (its stop into s), -1 if none did. */
+static int crash_rank(const struct xrun *r, struct tr_stop *s)
+{
+	int k;
+
+	for (k = 0; k < r->ts.nranks; k++) {
+		tr_stop_of(&r->ts, k, s);
+		if (s->kind != TR_FINISHED && !stop_rank(s))
+			return k;
+	}
+	return -1;
+}
+
+/* The key of crashed run r (explore_known()): how its rank stopped, after which call; and,
+ * when the run left no stack of it (MPI_Abort, an exit), its report: that call. */
+static char *crash_key(struct xrun *r)
+{
+	const struct mpiv_rank_trace *t;
+	const char *module = NULL;
+	uint64_t site = 0;
+	char key[800], where[1024];
+	struct tr_stop s;
+	int k = crash_rank(r, &s);
+
+	if (k < 0)
+		return xstrdup("stop;");
+	t = &r->ts.ranks[k];
+	if (s.event >= 0) {
+		site = mpiv_trace_event(t, (size_t)s.event)->site;
+		module = mpiv_trace_module(t, site);
+		if (!r->report) {
+			explore_event_where(&r->ts, k, s.event, where, sizeof(where));
+			r->report = xmalloc(strlen(where) + 64);
+			sprintf(r->report, "rank %d's last MPI call: %s\n", k, where);
+		}
+	}
+	snprintf(key, sizeof(key), "stop %d %d@%s+0x%llx;", (int)s.kind, s.code,
+		 module ? module : "?", (unsigned long long)MPIV_SITE_ADDR(site));
+	return xstrdup(key);
+}
+
+/* Add what run r showed to the answer's findings. */
+static void found(struct explore *x, struct xrun *r, enum xfound_kind kind)
 {
 	const struct xitem *it = r->item;
 	struct xdeadlock *d;
@@ -279,8 +321,9 @@ static void found(struct explore *x, struct xrun *r, int mismatch)
 	d = &x->found[x->nfound++];
 	d->run = r;
 	d->mode = xstrdup(mode);
-	d->predicted = mismatch ? it && it->kind == XITEM_DEADLOCK : r->end == XRUN_CONFIRMED;
-	d->mismatch = mismatch;
+	d->predicted = kind == XFOUND_MISMATCH ? it && it->kind == XITEM_DEADLOCK :
+						 r->end == XRUN_CONFIRMED;
+	d->kind = kind;
 }
 
 /* What run r showed, into the answer. */
@@ -293,7 +336,7 @@ static void take(struct explore *x, struct xrun *r)
 		x->explored++;
 	if (r->end == XRUN_CONFIRMED || r->end == XRUN_HUNG) {
 		if (!explore_known(x, r->hang_key)) /* else: the same calls stuck */
-			found(x, r, 0);
+			found(x, r, XFOUND_DEADLOCK);
 		return;
 	}
 	/* a run that went through a collective mismatch (the library completed it, or a rank
@@ -306,13 +349,25 @@ static void take(struct explore *x, struct xrun *r)
 			r->hang_key = key;
 			free(r->report);
 			r->report = mismatch;
-			found(x, r, 1);
+			found(x, r, XFOUND_MISMATCH);
 			return;
 		}
 		free(key);
 		free(mismatch);
 		if (it && it->kind == XITEM_DEADLOCK)
 			return; /* the mismatch it was to confirm, shown before */
+	}
+	/* a rank that died of itself on a path the library took: what the user looks for,
+	 * once per way of dying after the same call */
+	if (r->end == XRUN_STOPPED && r->crashed) {
+		key = crash_key(r);
+		if (!explore_known(x, key)) {
+			free(r->hang_key);
+			r->hang_key = key;
+			found(x, r, XFOUND_CRASH);
+		} else {
+			free(key);
+		}
 	}
 	if (!it || it->kind != XITEM_DEADLOCK)
 		return;

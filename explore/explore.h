@@ -96,23 +96,37 @@ struct xrun {
 	int round;     /* the search that asked for it: 0 for the first run */
 	enum xrun_end end;
 	char *stopped;		 /* XRUN_STOPPED: how (one line) */
+	/* XRUN_STOPPED: the rank that stopped first stopped of
+	 * itself (a signal of its own, MPI_Abort, exit without
+	 * MPI_Finalize), not by the launcher or verify: a finding */
+	int crashed;
 	int usable;		 /* its trace is a path of the program, in the model */
 	struct mpiv_traceset ts; /* usable: the trace */
 	struct eng_prog prog;	 /* usable: its verify program, inputs filled */
 };
 
-/* A deadlock confirmed on the real MPI library, or a collective mismatch a run made. */
+/* What a run showed of the program's errors. */
+enum xfound_kind {
+	XFOUND_DEADLOCK,
+	/* the run's members of a communicator called different
+	 * collectives or roots at the same place (doc/semantics.md 5.1):
+	 * an error the run made, whether or not the library completed
+	 * it; the run's report names the calls */
+	XFOUND_MISMATCH,
+	/* a rank died of a signal of its own, called MPI_Abort or
+	 * exited without MPI_Finalize, on a path the library took: the
+	 * run's `stopped` says how, its report where */
+	XFOUND_CRASH,
+};
+
+/* A deadlock confirmed on the real MPI library, a collective mismatch or a crash a run made. */
 struct xdeadlock {
 	struct xrun *run; /* the run that deadlocked */
 	/* the buffering it was forced with: "zero", ... or "as the
 	 * library does" */
 	char *mode;
 	int predicted; /* the model predicted it (1) or a run came upon it (0) */
-	/* the run's members of a communicator called different
-	 * collectives or roots at the same place (doc/semantics.md 5.1):
-	 * an error the run made, whether or not the library completed
-	 * it; the run's report names the calls */
-	int mismatch;
+	enum xfound_kind kind;
 };
 
 /* A model's deadlock the real program did not show. */

@@ -154,6 +154,15 @@ enum rec_stack_alt rec_stack_alt_of(const void *where)
 	return REC_ALT_NONE;
 }
 
+int rec_stack_take(struct rec_stack *st)
+{
+	char here = 0;
+
+	st->n = stk_room(&here) ? backtrace(st->frames, REC_STACK_MAX) : 0;
+	atomic_store_explicit(&st->state, REC_STACK_DONE, memory_order_release);
+	return st->n;
+}
+
 int rec_stack_request(struct rec_stack *st, pid_t tid)
 {
 	struct sigaction cur;

@@ -82,11 +82,17 @@ enum rec_stack_alt rec_stack_alt_of(const void *where);
  * thread has no alternate signal stack of this library's, or the thread is gone. */
 int rec_stack_request(struct rec_stack *st, pid_t tid);
 
+/* Take the calling thread's stack into st now, from the handler of a fatal signal (the rank is
+ * about to die: nothing asks for it), if the handler runs on an alternate stack with room for
+ * the unwinder. Returns the number of frames, 0 if none were taken. */
+int rec_stack_take(struct rec_stack *st);
+
 /* Format the stack st holds (state DONE) as text, one frame a line, "PATH+0xADDR" with ADDR
  * relative to the module's link-time addresses (MPIV_SITE_ADDR's convention), leaving out the
  * frames of the handler, MPI and this library: the first line is the program's call into MPI.
  * Lines that do not fit in size are dropped whole. Returns the number of lines, 0 if none.
- * Not for signal handlers (it asks the dynamic loader). */
+ * Not for signal handlers (it asks the dynamic loader), but for that of a fatal signal, whose
+ * rank dies whatever happens. */
 int rec_stack_format(const struct rec_stack *st, char *buf, size_t size);
 
 #pragma GCC visibility pop

@@ -116,6 +116,7 @@ static int st_watch_asked;		      /* its stack was asked for */
 static char st_stack[MPIV_STATUS_STACK_SIZE]; /* the published stack, as status.h says */
 static uint32_t st_stack_lines;		      /* its frames; 0: none */
 static unsigned st_stack_op;		      /* the op it was taken in */
+static int st_crashed;			      /* the stack is that of a fatal signal */
 static char st_notes[ST_NOTES_SIZE];	      /* rec_status_note()s, under st_write_lock */
 static uint32_t st_note_kinds;		      /* their kinds, under st_write_lock */
 
@@ -428,7 +429,11 @@ static void st_write(void)
 	path = rec_site_module_path(MPIV_SITE_MODULE(st.site));
 	if (path)
 		snprintf(st.module, sizeof(st.module), "%s", path);
-	if (st.state == MPIV_ST_IN_CALL && st_stack_lines && st_stack_op == st.op) {
+	if (st_crashed) {
+		st.stack_op = MPIV_STATUS_CRASH_OP;
+		st.nframes = st_stack_lines;
+		memcpy(st.stack, st_stack, sizeof(st.stack));
+	} else if (st.state == MPIV_ST_IN_CALL && st_stack_lines && st_stack_op == st.op) {
 		st.stack_op = st_stack_op;
 		st.nframes = st_stack_lines;
 		memcpy(st.stack, st_stack, sizeof(st.stack));
@@ -586,6 +591,20 @@ void rec_status_diverged(unsigned call, uint32_t op, uint64_t site, const char *
 	where.op = op;
 	where.site = site;
 	st_stick(MPIV_ST_DIVERGED, &where, text);
+}
+
+void rec_status_crashed(void)
+{
+	static struct rec_stack crash; /* not on the dying thread's stack */
+
+	if (!st_stacks_ok || pthread_mutex_trylock(&st_write_lock) != 0)
+		return;
+	if (st_fd >= 0 && !st_crashed && rec_stack_take(&crash) > 0) {
+		st_stack_lines = (uint32_t)rec_stack_format(&crash, st_stack, sizeof(st_stack));
+		st_crashed = 1;
+		st_write();
+	}
+	pthread_mutex_unlock(&st_write_lock);
 }
 
 void rec_status_failed(const char *text)

@@ -21,6 +21,7 @@
 #include "environment.h"
 #include "recorder.h"
 #include "rec_stack.h"
+#include "rec_status.h"
 #include "trace.h"
 #include "tracefmt.h"
 
@@ -452,6 +453,11 @@ static void out_on_signal(int sig, siginfo_t *info, void *uctx)
 	 * abort ends the rank all the same nearly always: the stop record goes in past what
 	 * is written, where whatever the rank writes if it lives on replaces it, as a run's
 	 * count does. A SIGTERM the program handles may mean anything: no stop record. */
+	/* Where it died, for verify's report of a crash (a SIGTERM is the launcher's doing);
+	 * first, as telling the stack's frames apart may add modules to the trace, which must
+	 * go before the stop record. */
+	if (sig != SIGTERM)
+		rec_status_crashed();
 	out_flush_from_signal(sig != SIGTERM || !(old && old->sa_handler != SIG_DFL &&
 						  old->sa_handler != SIG_IGN) ?
 				      sig :

@@ -304,9 +304,9 @@ parse_header()
 		;;
 	esac
 	case $VERIFY in
-	'' | ok | deadlock | inconclusive) ;;
+	'' | ok | deadlock | crash | inconclusive) ;;
 	*)
-		echo "bad verify='$VERIFY' (want ok, deadlock or inconclusive)"
+		echo "bad verify='$VERIFY' (want ok, deadlock, crash or inconclusive)"
 		return 1
 		;;
 	esac

@@ -1,10 +1,11 @@
-/* mpiverify-test: np=2 record=fail verify=inconclusive verify-runs=1
+/* mpiverify-test: np=2 record=fail verify=crash verify-runs=1
  * mpiverify-test: buffering=zero expect=inconclusive
  * mpiverify-test: buffering=infinite expect=inconclusive
  * Rank 0 sends one message and calls MPI_Abort while rank 1 is still computing, before it
  * reaches the two receives it will post. The job ends there: neither rank finished, so the
  * traces are not a whole run and check answers inconclusive, naming how each rank stopped
- * (the abort and its code; rank 1 killed while computing), never "no deadlock". */
+ * (the abort and its code; rank 1 killed while computing), never "no deadlock". verify
+ * reports the abort as a crash on the path the run took (exit 1). */
 #include <mpi.h>
 #include <unistd.h>
 

@@ -31,7 +31,7 @@ VERIFY_LIMIT=300
 expected_exit()
 {
 	case $1 in
-	deadlock) echo 1 ;;
+	deadlock | crash) echo 1 ;;
 	inconclusive) echo 5 ;;
 	*) echo 0 ;;
 	esac
@@ -361,11 +361,21 @@ verify_case()
 				"$log"
 		fi
 	fi
-	if test "$VERIFY" = deadlock; then
+	if test "$VERIFY" = deadlock || test "$VERIFY" = crash; then
 		if grep -q "$(basename "$src"):[0-9]" "$log"; then
 			pass "$name: verify names file:line"
 		else
 			fail "$name: verify names file:line" "no '$(basename "$src"):LINE'" "$log"
+		fi
+	fi
+	# a crash is a finding of its own kind, with the stack down to the program's line
+	if test "$VERIFY" = crash; then
+		if grep -q '"kind": "crash"' "$log" && grep -q "$(basename "$src"):[0-9]* (main)" "$log"
+		then
+			pass "$name: verify reports a crash, with its stack"
+		else
+			fail "$name: verify reports a crash, with its stack" \
+				"no crash finding with a frame in main" "$log"
 		fi
 	fi
 	check_leftovers "$name: verify: no leftover processes" "$prog"

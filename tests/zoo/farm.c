@@ -36,6 +36,9 @@
 /* the worker that gets the last task tells the master so (tag LAST), and the master expects
  * it from the highest worker: it waits forever where another worker got it */
 #define BUG_LAST 2
+/* a worker other than the highest that gets the last task aborts (the program assumes the
+ * highest one gets it): a crash on the paths where another worker gets it */
+#define BUG_ABORT 3
 
 #ifndef REPLY
 #define REPLY REPLY_SOURCE
@@ -220,6 +223,8 @@ static int lasttask;
 static void work(int rank, int task, int *result)
 {
 	*result = task * task + rank;
+	if (BUG == BUG_ABORT && task == NTASKS - 1 && rank != nworkers)
+		abort();
 	/* waited for as the worker ends: the master takes it after its loop */
 	if (BUG == BUG_LAST && task == NTASKS - 1) {
 		lasttask = task;

@@ -34,7 +34,7 @@ check_shapes()
 	local r s b i=0
 	for r in 1 2 3 4 5 6; do
 		for s in 1 2 3 4; do
-			for b in 0 1 2; do
+			for b in 0 1 2 3; do
 				i=$((i + 1))
 				test "$b" -eq 0 || test "$s" -eq $(((r + b - 2) % 4 + 1)) || continue
 				echo "r$r s$s b$b t$((2 + i % 4)) w$((2 + (i / 3) % 2))"
@@ -50,7 +50,7 @@ long_shapes()
 		for t in 1 4 9 16; do
 			for r in 1 2 3 4 5 6; do
 				for s in 1 2 3 4; do
-					for b in 0 1 2; do
+					for b in 0 1 2 3; do
 						echo "r$r s$s b$b t$t w$w"
 					done
 				done
@@ -86,6 +86,10 @@ shape()
 		fail "$name" "$(describe_rc "$RC"), want exit $want" "$dir.log"
 	else
 		pass "$name ($runs runs)"
+	fi
+	# the planted abort is a crash, not a deadlock
+	if test "$b" -eq 3 && test "$RC" -eq 1 && ! grep -q '"kind": "crash"' "$dir.log"; then
+		fail "$name: the abort is reported as a crash" "no crash finding" "$dir.log"
 	fi
 	echo "$r $s $b $t $w $RC ${runs:-0}" >>"$WORK/runs.txt"
 	check_leftovers "$name: no leftover processes" "$prog"
