@@ -376,6 +376,12 @@ static void take(struct explore *x, struct xrun *r)
 		x->refuted++; /* the program does not take that path: its run is a path */
 		return;
 	}
+	/* the model had a rank stuck in a poll; the program polled on, and the run, a path
+	 * added to the model, shows where to (doc/verify.md 4) */
+	if (it->polled && r->end == XRUN_COMPLETED) {
+		x->refuted++;
+		return;
+	}
 	xgrow((void **)&x->unconfirmed, &x->capunconfirmed, (size_t)x->nunconfirmed + 1,
 	      sizeof(*x->unconfirmed));
 	x->unconfirmed[x->nunconfirmed].run = r;

@@ -49,6 +49,11 @@ struct xitem {
 	char *what;
 	char *key; /* XITEM_DEADLOCK: its key (xkey) */
 	int error; /* an erroneous call of the model rather than a deadlock */
+	/* XITEM_DEADLOCK: some rank is blocked in a poll that
+	 * succeeded in a run (MPI_Test*, MPI_Iprobe, or the receive
+	 * of what one found): the program polls there, and a run that
+	 * passes shows a way out the model did not know */
+	int polled;
 };
 
 /* What the runner saw of a run. */
@@ -95,7 +100,7 @@ struct xrun {
 	int cancelled; /* ended before its end by a limit: not a run that counts */
 	int round;     /* the search that asked for it: 0 for the first run */
 	enum xrun_end end;
-	char *stopped;		 /* XRUN_STOPPED: how (one line) */
+	char *stopped; /* XRUN_STOPPED: how (one line) */
 	/* XRUN_STOPPED: the rank that stopped first stopped of
 	 * itself (a signal of its own, MPI_Abort, exit without
 	 * MPI_Finalize), not by the launcher or verify: a finding */

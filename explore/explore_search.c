@@ -137,6 +137,20 @@ static void add_item(const struct explore *x, struct xitem **items, int *n, size
 	(*items)[(*n)++] = *it;
 }
 
+/* Is event e of t a poll that succeeded, or the receive of what a wildcard one found? */
+static int polled_event(const struct mpiv_rank_trace *t, long e)
+{
+	const struct mpiv_event *ev = mpiv_trace_event(t, (size_t)e), *before;
+
+	if (mpiv_call_flags(ev->call) & MPIV_F_POLL)
+		return 1;
+	if (e == 0 || mpiv_call_kind(ev->call) != MPIV_KIND_RECV)
+		return 0;
+	before = mpiv_trace_event(t, (size_t)e - 1);
+	return (mpiv_call_flags(before->call) & MPIV_F_POLL) &&
+	       mpiv_call_kind(before->call) == MPIV_KIND_PROBE && before->src != MPIV_NONE;
+}
+
 /* The run a model's deadlock asks for: confirm it, steered along its path, standard sends
  * forced as the mode has them. */
 static int deadlock_item(const struct explore *x, struct model *md, const struct tr_stuck *s,
@@ -181,6 +195,7 @@ static int deadlock_item(const struct explore *x, struct model *md, const struct
 		q = md->m.prog.rank_proc[r];
 		if (s->place[q] < 0)
 			continue;
+		it->polled |= polled_event(t, e);
 		xkey_rank(&sig, ev->call, ev->site ? mpiv_trace_module(t, ev->site) : NULL,
 			  MPIV_SITE_ADDR(ev->site));
 		explore_event_where(md->runs[pt.run[r]], r, e, buf, sizeof(buf));

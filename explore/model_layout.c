@@ -71,7 +71,7 @@ static void union_list(struct layout *L, const struct tnode *nd, struct eng_inst
 			l[n++] = x;
 		}
 	}
-	in->sym = ENG_WAIT_LIVE;
+	in->sym = (int16_t)(ENG_WAIT_LIVE | (in->sym & ENG_POLLED));
 	in->n = (int32_t)n;
 	in->d = 1;
 	in->list = xcheck(eng_list_alloc(L->out, n), n * sizeof(*l));
@@ -124,7 +124,8 @@ static int emit(struct layout *L, int s, int k)
 		struct bgroup *g = &L->t->g[nd->group];
 
 		in->a = in->a >= 0 ? renumber(L, s, in->a + 1) - 1 : -1;
-		in->sym = (int16_t)(g->sym | (k > 0 && in->a >= 0 && g->last ? ENG_IN_LAST : 0));
+		/* a branch on no input (the start, before a poll) compares nothing */
+		in->sym = in->a < 0 ? 0 : (int16_t)(g->sym | (k > 0 && g->last ? ENG_IN_LAST : 0));
 		in->list = NULL;
 		in->n = 0;
 		branch_ways(L, g, i);

@@ -1050,18 +1050,65 @@ static int same_input(const int32_t *r, const int32_t *w, int sym)
 	       (!(sym & ENG_IN_SITE) || r[2] == w[3]) && (!(sym & ENG_IN_REQ) || r[3] == w[4]);
 }
 
-/* The ways branch `in` of process q may go on in: those whose input is the one in its
- * register (all of them when it has none). Returns how many; *first is the target of the
- * first of them (the k-th is branch_target()'s). */
+/* verify: could instruction `in` of process q, a poll that succeeded in a run (ENG_POLLED),
+ * succeed now? Changes nothing. */
+static int poll_ready(const struct eng_prog *p, const int32_t *st, int q,
+		      const struct eng_instr *in)
+{
+	int li, i;
+
+	switch (in->op) {
+	case ENG_WAIT:
+		if (in->sym & ENG_WAIT_LIVE) {
+			for (li = 0; li < NLIVE(p, st, q); li++)
+				if (live_listed(p, st, q, li, in) && !(LIVE(p, st, q)[li] & 1))
+					return 0;
+			return 1;
+		}
+		for (i = 0; i < in->n; i++)
+			if (!live_done(p, st, q, in->list[i]))
+				return 0;
+		return 1;
+	case ENG_WAITANY:
+		if (in->sym & ENG_WAIT_LIVE || in->reg > 0)
+			return any_done(p, st, q, in, -1) > 0;
+		for (i = 0; i < in->d; i++)
+			if (!live_done(p, st, q, in->list[i]))
+				return 0;
+		return 1;
+	case ENG_PROBE:
+	case ENG_POST_RECV:
+		/* what a probe, or the receive of what a wildcard probe found, would take */
+		return in->a == ENG_PROC_NULL || probe_finds(p, st, q, in) >= 0;
+	default:
+		return 1;
+	}
+}
+
+/* Is the way of branch `in` at list index i one process q may go on in now: its input is the
+ * one in the branch's register (any, when it has none), and, with ready, a way that begins
+ * with a poll only once the poll could succeed? */
+static int way_open(const struct eng_prog *p, const int32_t *st, int q, const struct eng_instr *in,
+		    int i, int ready)
+{
+	const struct eng_instr *t;
+
+	if (in->a >= 0 && !same_input(REG(p, st, q, in->a), &in->list[i], in->sym))
+		return 0;
+	t = &CUR(p, st, q)[in->list[i]];
+	return !ready || !(t->sym & ENG_POLLED) || t->op == ENG_BRANCH || poll_ready(p, st, q, t);
+}
+
+/* The ways branch `in` of process q may go on in now (way_open(), ready). Returns how many;
+ * *first is the target of the first of them (the k-th is branch_target()'s). */
 static int branch_targets(const struct eng_prog *p, const int32_t *st, int q,
 			  const struct eng_instr *in, int *first)
 {
-	const int32_t *r = in->a >= 0 ? REG(p, st, q, in->a) : NULL;
 	int i, n = 0;
 
 	*first = -1;
 	for (i = 0; i + ENG_BRANCH_WORDS <= in->n; i += ENG_BRANCH_WORDS)
-		if (!r || same_input(r, &in->list[i], in->sym)) {
+		if (way_open(p, st, q, in, i, 1)) {
 			if (!n)
 				*first = in->list[i];
 			n++;
@@ -1073,13 +1120,23 @@ static int branch_targets(const struct eng_prog *p, const int32_t *st, int q,
 static int branch_target(const struct eng_prog *p, const int32_t *st, int q,
 			 const struct eng_instr *in, int k)
 {
-	const int32_t *r = in->a >= 0 ? REG(p, st, q, in->a) : NULL;
 	int i;
 
 	for (i = 0; i + ENG_BRANCH_WORDS <= in->n; i += ENG_BRANCH_WORDS)
-		if ((!r || same_input(r, &in->list[i], in->sym)) && k-- == 0)
+		if (way_open(p, st, q, in, i, 1) && k-- == 0)
 			return in->list[i];
 	return -1;
+}
+
+/* How many ways of branch `in` of process q take the input in its register, ready or not. */
+static int branch_ways(const struct eng_prog *p, const int32_t *st, int q,
+		       const struct eng_instr *in)
+{
+	int i, n = 0;
+
+	for (i = 0; i + ENG_BRANCH_WORDS <= in->n; i += ENG_BRANCH_WORDS)
+		n += way_open(p, st, q, in, i, 0);
+	return n;
 }
 
 /* verify: is `in` a wildcard probe whose sender is a choice? */
@@ -2249,9 +2306,8 @@ int eng_left_path(const struct eng_prog *p, const int32_t *st, int r)
 int eng_at_frontier(const struct eng_prog *p, const int32_t *st, int r)
 {
 	const struct eng_instr *in = &CUR(p, st, r)[PC(p, st, r)];
-	int first;
 
-	return in->op == ENG_BRANCH && branch_targets(p, st, r, in, &first) == 0;
+	return in->op == ENG_BRANCH && branch_ways(p, st, r, in) == 0;
 }
 
 const struct eng_instr *eng_instr_at(const struct eng_prog *p, const int32_t *st, int r)
@@ -2664,6 +2720,12 @@ static int valid_list(const struct eng_prog *p, const struct eng_instr *ins, int
 	return op == ENG_POST_SEND || op == ENG_POST_RECV || op == ENG_ICOLL || op == ENG_GREQ;
 }
 
+/* Can an instruction of opcode op stand for a poll that succeeded (ENG_POLLED)? */
+static int polls(int op)
+{
+	return op == ENG_WAIT || op == ENG_WAITANY || op == ENG_PROBE || op == ENG_POST_RECV;
+}
+
 /* Read process r's n instructions into *out (malloc'ed, *got of them read, for
  * eng_prog_release() to free whatever the outcome). 0, or -1 with msg. */
 static int read_instrs(struct eng_prog *p, FILE *f, int r, int n, struct eng_instr **out, int *got,
@@ -2698,7 +2760,8 @@ static int read_instrs(struct eng_prog *p, FILE *f, int r, int n, struct eng_ins
 		 * opcode uses it; verify's (registers, branches, follows) only in its programs */
 		if (nlist < 0 || nlist > (1 << 24) || bytes < 0 || bytes > ENG_MAX_BYTES ||
 		    in->reg < 0 || in->reg > p->nregs || (in->reg && !p->verify) ||
-		    (sym > (wait ? ENG_WAIT_LIVE * p->verify : maxsym)) ||
+		    (sym & ~((wait ? ENG_WAIT_LIVE * p->verify : maxsym) |
+			     (polls(op) ? ENG_POLLED * p->verify : 0))) ||
 		    ((op == ENG_POST_SEND || op == ENG_POST_RECV) && (sym & ENG_IN_SOURCE) &&
 		     !(op == ENG_POST_SEND ? in->reg : key)) ||
 		    (op == ENG_BRANCH &&

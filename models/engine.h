@@ -208,6 +208,14 @@ enum eng_buffering {
  * sender an any-completion returned) */
 #define ENG_WAIT_LIVE 1
 
+/* verify: ENG_WAIT, ENG_WAITANY, ENG_PROBE, ENG_POST_RECV: the call stands for a poll that
+ * succeeded (MPI_Test*, MPI_Iprobe, the receive of what a wildcard MPI_Iprobe found): a
+ * program that polls goes on in whichever of its polls succeeds first, so at a branch's
+ * choice a way that begins with it is taken only once it can complete at once; a process
+ * whose ways are all such and none can is blocked there, as in all of its polls (a deadlock
+ * with it is confirmed by a run that polls in vain, refuted by one that passes) */
+#define ENG_POLLED 64
+
 /* The most bytes a message, a buffer or an overhead may have: far beyond any real one, and
  * small enough that the sums of a rank's buffered messages cannot overflow. */
 #define ENG_MAX_BYTES (1LL << 48)

@@ -69,6 +69,7 @@ struct build_req {
 struct override {
 	size_t event;
 	int32_t peer, tag;
+	int polled; /* verify: the receive of what a wildcard MPI_Iprobe found (ENG_POLLED) */
 };
 
 /* A rank's program being built: one process per thread that called MPI. */
@@ -260,21 +261,23 @@ static int64_t engine_bytes(uint64_t bytes)
 }
 
 /* Post event e's receive with this source and tag, not its own. */
-static void override(struct builder *b, size_t e, int32_t peer, int32_t tag)
+static void override(struct builder *b, size_t e, int32_t peer, int32_t tag, int polled)
 {
 	xgrow((void **)&b->ovr, &b->capovr, b->novr + 1, sizeof(*b->ovr));
 	b->ovr[b->novr].event = e;
 	b->ovr[b->novr].peer = peer;
 	b->ovr[b->novr].tag = tag;
+	b->ovr[b->novr].polled = polled;
 	b->novr++;
 }
 
 /* The source and tag event env's receive is posted with: an override's (then spent), or its
- * own. */
-static void recv_envelope(struct builder *b, const struct mpiv_event *env, int32_t *peer,
-			  int32_t *tag)
+ * own. Returns whether the receive takes what a poll found (struct override). */
+static int recv_envelope(struct builder *b, const struct mpiv_event *env, int32_t *peer,
+			 int32_t *tag)
 {
 	size_t k;
+	int polled;
 
 	*peer = env->peer;
 	*tag = env->tag;
@@ -282,21 +285,29 @@ static void recv_envelope(struct builder *b, const struct mpiv_event *env, int32
 		if (b->ovr[k].event == env->index) {
 			*peer = b->ovr[k].peer;
 			*tag = b->ovr[k].tag;
+			polled = b->ovr[k].polled;
 			b->ovr[k] = b->ovr[--b->novr];
-			return;
+			return polled;
 		}
+	return 0;
 }
+
+static void poll_branch(struct builder *b, int ev);
 
 /* Post the send or receive of event `env` (a template for persistent requests) as event ev.
  * Returns the instruction's index. */
 static int post(struct builder *b, const struct mpiv_event *env, int ev, int send)
 {
-	struct eng_instr *in = emit(b, send ? ENG_POST_SEND : ENG_POST_RECV, ev);
 	unsigned flags = mpiv_call_flags(env->call);
 	int32_t peer = env->peer, tag = env->tag;
+	int polled = !send && recv_envelope(b, env, &peer, &tag) && b->verify;
+	struct eng_instr *in;
 
-	if (!send)
-		recv_envelope(b, env, &peer, &tag);
+	if (polled)
+		poll_branch(b, ev);
+	in = emit(b, send ? ENG_POST_SEND : ENG_POST_RECV, ev);
+	if (polled)
+		in->sym |= ENG_POLLED;
 
 	in->a = engine_peer(peer);
 	in->b = comm_id(b, env->comm);
@@ -354,6 +365,14 @@ static void branch(struct builder *b, int ev, int reg, int sym)
 			  ENG_BRANCH_WORDS * sizeof(*br->list));
 	memset(br->list, 0, ENG_BRANCH_WORDS * sizeof(*br->list));
 	br->list[0] = last_instr(b) + 1;
+}
+
+/* verify: a poll succeeded at event ev (its instruction, ENG_POLLED, comes next): a branch on
+ * no input before it, so that where runs show other polls succeeding first the process's
+ * ways part here, and the model goes on in whichever can succeed (ENG_POLLED). */
+static void poll_branch(struct builder *b, int ev)
+{
+	branch(b, ev, -1, 0);
 }
 
 /* verify: the program learns the input of instruction x (a receive, probe or
@@ -667,8 +686,12 @@ static int build_wait(struct builder *b, const struct mpiv_event *ev, int32_t **
 	if (d > 0) {
 		int w;
 
+		if (b->verify && (mpiv_call_flags(ev->call) & MPIV_F_POLL))
+			poll_branch(b, (int)ev->index);
 		wait_for(b, (int)ev->index, *list, n, d);
 		w = last_instr(b);
+		if (b->verify && (mpiv_call_flags(ev->call) & MPIV_F_POLL))
+			cur(b)->ins[w].sym |= ENG_POLLED;
 		/* verify: which request MPI_Waitany or MPI_Testany returned is an input, a choice
 		 * where several were complete; with one request alone, what a reply to its peer
 		 * follows all the same */
@@ -1146,7 +1169,7 @@ static int build_rank(const struct mpiv_traceset *ts, const struct mpiv_rank_tra
 
 			/* both halves posted together, then both waited for (semantics.md 4.6) */
 			pair[0] = post(b, ev, (int)ev->index, 1);
-			override(b, i, ev->peer2, ev->tag2);
+			override(b, i, ev->peer2, ev->tag2, 0);
 			recv.call = MPIV_CALL_Recv;
 			pair[1] = post(b, &recv, (int)ev->index, 0);
 			wait_for(b, (int)ev->index, pair, 2, 2);
@@ -1169,12 +1192,19 @@ static int build_rank(const struct mpiv_traceset *ts, const struct mpiv_rank_tra
 				    tr_fused_receive(t, i) :
 				    -1;
 			if (f >= 0) {
-				override(b, (size_t)f, MPIV_ANY_SOURCE, ev->tag);
+				override(b, (size_t)f, MPIV_ANY_SOURCE, ev->tag,
+					 (mpiv_call_flags(ev->call) & MPIV_F_POLL) != 0);
 				break;
 			}
 			{
-				struct eng_instr *in = emit(b, ENG_PROBE, (int)ev->index);
+				int polled = b->verify && (mpiv_call_flags(ev->call) & MPIV_F_POLL);
+				struct eng_instr *in;
 
+				if (polled)
+					poll_branch(b, (int)ev->index);
+				in = emit(b, ENG_PROBE, (int)ev->index);
+				if (polled)
+					in->sym |= ENG_POLLED;
 				in->a = engine_peer(ev->peer);
 				in->b = comm_id(b, ev->comm);
 				in->c = ev->tag == MPIV_ANY_TAG ? ENG_ANY : ev->tag;
@@ -1203,7 +1233,7 @@ static int build_rank(const struct mpiv_traceset *ts, const struct mpiv_rank_tra
 				nul.peer = MPIV_PROC_NULL;
 				nul.tag = 0;
 				nul.comm = MPIV_COMM_WORLD;
-				override(b, i, MPIV_PROC_NULL, 0);
+				override(b, i, MPIV_PROC_NULL, 0, 0);
 				map_req(b, ev->reqs[0].req, post(b, &nul, (int)ev->index, 0));
 			}
 			break;

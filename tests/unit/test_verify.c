@@ -337,6 +337,57 @@ static void test_waitany_choice(void)
 	unload(&r);
 }
 
+/* Two ranks each send the other one message with MPI_Issend and poll: MPI_Iprobe, then the
+ * receive of what it found, and MPI_Test of their own send. In run a each rank's probe
+ * succeeds first; in run b its test. */
+#define ISSEND(peer)                                                                              \
+	"{\"call\": \"MPI_Issend\", \"peer\": " #peer ", \"tag\": 0, \"comm\": 0, \"bytes\": 4, " \
+	"\"reqs\": [{\"req\": 0}]" SITE(16) "}"
+#define FOUND(peer)                                                                              \
+	"{\"call\": \"MPI_Iprobe\", \"peer\": \"any\", \"tag\": 0, \"comm\": 0, \"src\": " #peer \
+	", \"mtag\": 0" SITE(32) "}, " RECV(#peer, "0", peer, 0, 48)
+#define TESTED "{\"call\": \"MPI_Test\", \"reqs\": [{\"req\": 0}]" SITE(64) "}"
+#define POLLS(first, second, peer) "[" INIT ", " ISSEND(peer) ", " first ", " second ", " FIN "]"
+
+/* A branch whose ways begin with polls goes on in whichever poll can succeed: run b alone
+ * has both ranks wait for their sends first (a deadlock of the model, which a run refutes);
+ * with run a merged, the branch before each rank's first poll has both ways, the model takes
+ * the probe's while no send can complete, and deadlocks nowhere. */
+static void test_polls_race(void)
+{
+	static const char *const probe_first[] = {POLLS(FOUND(1), TESTED, 1),
+						  POLLS(FOUND(0), TESTED, 0), NULL};
+	static const char *const test_first[] = {POLLS(TESTED, FOUND(1), 1),
+						 POLLS(TESTED, FOUND(0), 0), NULL};
+	struct run r[2];
+	struct xmodel m;
+	struct tr_explore_result res;
+	int i, polled = 0;
+
+	CU_ASSERT_FATAL(load(probe_first, &r[0]) == 0);
+	CU_ASSERT_FATAL(load(test_first, &r[1]) == 0);
+	for (i = 0; i < r[1].prog.nins[0]; i++)
+		polled += (r[1].prog.ins[0][i].sym & ENG_POLLED) != 0;
+	CU_ASSERT_EQUAL(polled, 2); /* the test's wait, the found message's receive */
+	CU_ASSERT_FATAL(merge_search(&r[1], 1, ENG_BUF_ZERO, &m, &res) == 0);
+	CU_ASSERT_EQUAL(res.nstuck, 1);
+	tr_explore_release(&res);
+	xmodel_release(&m);
+	CU_ASSERT_FATAL(merge_search(r, 2, ENG_BUF_ZERO, &m, &res) == 0);
+	/* after the send, a branch on no input: which poll succeeds first, of two ways */
+	for (i = 0, polled = 0; i < m.prog.nins[0]; i++)
+		polled += m.prog.ins[0][i].op == ENG_BRANCH && m.prog.ins[0][i].a < 0 &&
+			  m.prog.ins[0][i].n == 2 * ENG_BRANCH_WORDS;
+	CU_ASSERT(polled >= 1);
+	CU_ASSERT(res.complete);
+	CU_ASSERT_EQUAL(res.nstuck, 0);
+	CU_ASSERT_EQUAL(res.nfrontiers, 0);
+	tr_explore_release(&res);
+	xmodel_release(&m);
+	unload(&r[0]);
+	unload(&r[1]);
+}
+
 /* Which collectives meet depends on the paths: without the translator's marking, the
  * engine finds members at the same place on a communicator calling different collectives,
  * and they never complete. */
@@ -425,6 +476,7 @@ static CU_TestInfo tests[] = {
 	{"a destination that does not follow stays", test_destination_kept},
 	{"MPI_Waitany's index is a choice and a decision", test_waitany_choice},
 	{"collectives that meet differ: never complete", test_collective_mismatch},
+	{"a branch of polls goes on in the one that succeeds", test_polls_race},
 	{"the steering file round trip", test_steer_file},
 	CU_TEST_INFO_NULL,
 };
