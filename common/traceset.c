@@ -2,15 +2,18 @@
  * and the run's meta.json. The rank files themselves are read by trace.c (binary) and
  * trace_json.c (JSON). */
 #include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include <jansson.h>
 
 #include "jsontext.h"
 #include "trace.h"
+#include "tracefmt.h"
 #include "xalloc.h"
 
 #define META_FORMAT "mpiverify-meta"
@@ -98,6 +101,23 @@ static void absent_trace(struct mpiv_rank_trace *t, const char *dir, int r, int 
 	t->source = xstrdup(path);
 }
 
+/* Did the rank whose binary trace is at path die before its header was whole (a rank the
+ * launcher killed as it started, once another stopped)? */
+static int header_unwritten(const char *path)
+{
+	struct mpiv_tf_header h;
+	char buf[8192], why[64];
+	ssize_t n;
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+
+	if (fd < 0)
+		return 0;
+	n = read(fd, buf, sizeof(buf));
+	close(fd);
+	return n >= 0 && (size_t)n < sizeof(buf) &&
+	       mpiv_tf_decode_header(buf, (size_t)n, &h, why, sizeof(why)) == 0;
+}
+
 /* mpiv_traceset_load(), binary files' events kept as records or not. */
 static int load_set(const char *dir, struct mpiv_traceset *ts, int records, struct mpiv_error *err)
 {
@@ -123,8 +143,12 @@ static int load_set(const char *dir, struct mpiv_traceset *ts, int records, stru
 	}
 	for (r = 0;; r++) {
 		struct mpiv_rank_trace t;
-		int rc = load_rank(dir, r, &t, records, err);
+		int rc;
 
+		/* in a recorded run, a rank that died before its header was written left no
+		 * trace, as one that left no file */
+		snprintf(path, sizeof(path), "%s/" MPIV_TRACE_BIN_FILE, dir, r);
+		rc = recorded && header_unwritten(path) ? 1 : load_rank(dir, r, &t, records, err);
 		if (rc > 0) {
 			if (world < 0 && recorded)
 				world = ts->meta.nranks;
