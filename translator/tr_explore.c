@@ -18,20 +18,30 @@
 #include "translate.h"
 #include "xalloc.h"
 
-/* ---- the states seen: open addressing over a chunked store ---- */
+/* ---- the states seen: open addressing over a compact store ---- */
+
+/* A state is mostly zeros (room for messages and requests the state does not use) and small
+ * numbers: each is stored encoded, a run of zero words as a 0 byte and the run's length, any
+ * other word as a variable-length number (7 bits a byte, zigzag), which is never 0 in its
+ * first byte. The encoding is canonical, so that two states are equal when their encodings
+ * are; a state takes some tens of bytes where its words take a kilobyte. */
 
 struct seen {
 	size_t words;	/* int32 words per state */
 	uint64_t *slot; /* hash table: 1 + index of the state, 0 if empty */
 	size_t nslots;
-	int32_t **chunk; /* the states, CHUNK to a chunk */
-	size_t nchunks, capchunks;
+	uint8_t **arena; /* the encoded states, back to back, ARENA bytes to a chunk */
+	size_t narena, caparena, used; /* chunks, and bytes used of the last */
+	uint64_t **at;		       /* per state: its chunk << 32 | offset; CHUNK to a chunk */
 	int32_t **from; /* per state, two words: the state it was first reached from (-1: the
 			 * start) and the choice taken there; CHUNK to a chunk */
-	size_t n;	/* states stored */
+	size_t nchunks, capchunks;
+	size_t n;      /* states stored */
+	uint8_t *code; /* room to encode one state */
 };
 
 #define CHUNK 4096
+#define ARENA (1u << 20)
 
 static uint64_t hash_state(const int32_t *st, size_t words)
 {
@@ -43,9 +53,68 @@ static uint64_t hash_state(const int32_t *st, size_t words)
 	return h ^ (h >> 29);
 }
 
-static int32_t *stored(const struct seen *s, size_t k)
+static size_t put_number(uint8_t *out, uint32_t v)
 {
-	return &s->chunk[k / CHUNK][(k % CHUNK) * s->words];
+	size_t n = 0;
+
+	while (v >= 0x80) {
+		out[n++] = (uint8_t)(v | 0x80);
+		v >>= 7;
+	}
+	out[n++] = (uint8_t)v;
+	return n;
+}
+
+static const uint8_t *get_number(const uint8_t *in, uint32_t *v)
+{
+	unsigned shift = 0;
+
+	*v = 0;
+	do
+		*v |= (uint32_t)(*in & 0x7f) << shift, shift += 7;
+	while (*in++ & 0x80);
+	return in;
+}
+
+/* Encode st (words) into out (room for 6 bytes a word); returns the bytes. */
+static size_t encode(const int32_t *st, size_t words, uint8_t *out)
+{
+	size_t i = 0, n = 0, run;
+
+	while (i < words) {
+		if (st[i] == 0) {
+			for (run = 0; i < words && st[i] == 0; i++)
+				run++;
+			out[n++] = 0;
+			n += put_number(out + n, (uint32_t)run);
+			continue;
+		}
+		n += put_number(out + n, ((uint32_t)st[i] << 1) ^ (uint32_t)(st[i] >> 31));
+		i++;
+	}
+	return n;
+}
+
+static void decode(const uint8_t *in, size_t words, int32_t *st)
+{
+	size_t i = 0;
+	uint32_t v;
+
+	while (i < words) {
+		if (*in == 0) {
+			in = get_number(in + 1, &v);
+			memset(st + i, 0, (size_t)v * sizeof(*st));
+			i += v;
+			continue;
+		}
+		in = get_number(in, &v);
+		st[i++] = (int32_t)((v >> 1) ^ (0u - (v & 1)));
+	}
+}
+
+static uint64_t *at_of(const struct seen *s, size_t k)
+{
+	return &s->at[k / CHUNK][k % CHUNK];
 }
 
 static int32_t *from_of(const struct seen *s, size_t k)
@@ -53,20 +122,39 @@ static int32_t *from_of(const struct seen *s, size_t k)
 	return &s->from[k / CHUNK][(k % CHUNK) * 2];
 }
 
+/* State k's encoding, its length (a number before it) into *len. */
+static const uint8_t *code_of(const struct seen *s, size_t k, uint32_t *len)
+{
+	uint64_t a = *at_of(s, k);
+
+	return get_number(s->arena[a >> 32] + (uint32_t)a, len);
+}
+
+/* State k into st. */
+static void seen_get(const struct seen *s, size_t k, int32_t *st)
+{
+	uint32_t len;
+
+	decode(code_of(s, k, &len), s->words, st);
+}
+
 /* What the store holds, in bytes. */
 static size_t seen_bytes(const struct seen *s)
 {
-	return s->nchunks * CHUNK * (s->words + 2) * sizeof(int32_t) + s->nslots * sizeof(*s->slot);
+	return s->narena * (size_t)ARENA + s->nchunks * CHUNK * (sizeof(uint64_t) + 8) +
+	       s->nslots * sizeof(*s->slot);
 }
 
-static void rehash(struct seen *s)
+static void rehash(struct seen *s, int32_t *scratch)
 {
 	size_t n = s->nslots ? 2 * s->nslots : 1 << 16, k;
 	uint64_t *slot = xcalloc(n, sizeof(*slot));
 
 	for (k = 0; k < s->n; k++) {
-		size_t i = hash_state(stored(s, k), s->words) & (n - 1);
+		size_t i;
 
+		seen_get(s, k, scratch);
+		i = hash_state(scratch, s->words) & (n - 1);
 		while (slot[i])
 			i = (i + 1) & (n - 1);
 		slot[i] = k + 1;
@@ -80,23 +168,44 @@ static void rehash(struct seen *s)
  * it was seen before. */
 static long seen_add(struct seen *s, const int32_t *st, long parent, int k)
 {
-	size_t i, bytes = s->words * sizeof(int32_t);
+	size_t i, len, need;
+	uint8_t head[8];
+	uint32_t have;
 
-	if (2 * (s->n + 1) > s->nslots)
-		rehash(s);
+	if (!s->code)
+		s->code = xmalloc(6 * s->words + 16);
+	if (2 * (s->n + 1) > s->nslots) {
+		int32_t *scratch = xmalloc(s->words * sizeof(*scratch) + 1);
+
+		rehash(s, scratch);
+		free(scratch);
+	}
+	len = encode(st, s->words, s->code);
 	i = hash_state(st, s->words) & (s->nslots - 1);
-	for (; s->slot[i]; i = (i + 1) & (s->nslots - 1))
-		if (!memcmp(stored(s, s->slot[i] - 1), st, bytes))
+	for (; s->slot[i]; i = (i + 1) & (s->nslots - 1)) {
+		const uint8_t *c = code_of(s, s->slot[i] - 1, &have);
+
+		if (have == len && !memcmp(c, s->code, len))
 			return -1;
+	}
+	need = put_number(head, (uint32_t)len) + len;
+	if (!s->narena || s->used + need > ARENA) {
+		xgrow((void **)&s->arena, &s->caparena, s->narena + 1, sizeof(*s->arena));
+		s->arena[s->narena++] = xmalloc(need > ARENA ? need : ARENA);
+		s->used = 0;
+	}
 	if (s->n / CHUNK >= s->nchunks) {
 		size_t cap = s->capchunks;
 
-		xgrow((void **)&s->chunk, &s->capchunks, s->nchunks + 1, sizeof(*s->chunk));
+		xgrow((void **)&s->at, &s->capchunks, s->nchunks + 1, sizeof(*s->at));
 		xgrow((void **)&s->from, &cap, s->nchunks + 1, sizeof(*s->from));
-		s->chunk[s->nchunks] = xmalloc(CHUNK * bytes);
+		s->at[s->nchunks] = xmalloc(CHUNK * sizeof(uint64_t));
 		s->from[s->nchunks++] = xmalloc(CHUNK * 2 * sizeof(int32_t));
 	}
-	memcpy(stored(s, s->n), st, bytes);
+	*at_of(s, s->n) = (uint64_t)(s->narena - 1) << 32 | s->used;
+	memcpy(s->arena[s->narena - 1] + s->used, head, need - len);
+	memcpy(s->arena[s->narena - 1] + s->used + (need - len), s->code, len);
+	s->used += need;
 	from_of(s, s->n)[0] = (int32_t)parent;
 	from_of(s, s->n)[1] = k;
 	s->slot[i] = ++s->n;
@@ -107,13 +216,17 @@ static void seen_release(struct seen *s)
 {
 	size_t k;
 
+	for (k = 0; k < s->narena; k++)
+		free(s->arena[k]);
 	for (k = 0; k < s->nchunks; k++) {
-		free(s->chunk[k]);
+		free(s->at[k]);
 		free(s->from[k]);
 	}
-	free(s->chunk);
+	free(s->arena);
+	free(s->at);
 	free(s->from);
 	free(s->slot);
+	free(s->code);
 }
 
 /* The choices that lead from the start to state k, into *path (malloc'ed), *n of them. */
@@ -271,7 +384,7 @@ int tr_explore(const struct eng_prog *prog, const struct tr_explore_opts *o,
 	res->complete = 1;
 	eng_start(prog, next);
 	k = seen_add(&seen, next, -1, 0);
-	visit(o, prog, stored(&seen, (size_t)k), k, &stack, &capstack, &depth, res);
+	visit(o, prog, next, k, &stack, &capstack, &depth, res);
 	while (depth > 0) {
 		struct frame *f = &stack[depth - 1];
 
@@ -299,7 +412,7 @@ int tr_explore(const struct eng_prog *prog, const struct tr_explore_opts *o,
 			res->complete = 0;
 			break;
 		}
-		memcpy(next, stored(&seen, (size_t)f->state), bytes);
+		seen_get(&seen, (size_t)f->state, next);
 		eng_choose(prog, next, f->next);
 		i = f->next++;
 		if (next[ENG_ST_OVERFLOW]) {
@@ -314,7 +427,7 @@ int tr_explore(const struct eng_prog *prog, const struct tr_explore_opts *o,
 		}
 		k = seen_add(&seen, next, f->state, i);
 		if (k >= 0)
-			visit(o, prog, stored(&seen, (size_t)k), k, &stack, &capstack, &depth, res);
+			visit(o, prog, next, k, &stack, &capstack, &depth, res);
 	}
 	/* the paths asked for, read back from the store */
 	for (i = 0; i < res->nfrontiers; i++)
