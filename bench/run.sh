@@ -20,10 +20,11 @@
 #  4. the reduction check's cost (record --check-reductions): MPI_Allreduce of 8 and of 1M
 #     doubles on 2 and 4 ranks, recorded with the check against recorded without it (and
 #     against plain runs), best of $RUNS each, the three kinds of run alternating;
-#  5. verify's runs and time against ranks and tasks: the task farm of
-#     examples/verify/task-farm.c (correct: no deadlock, every decision explored), the same
-#     with the bug of task-farm-last-task.c (found and confirmed), a farm served with
-#     MPI_Waitany (a path per order of indices), and the two branch examples;
+#  5. verify's runs and time against workers (3, 5, 7; BENCH_VERIFY_WORKERS) and tasks (4 to
+#     64; BENCH_VERIFY_TASKS): the farm zoo's value-stop farm and MPI_Waitany farm (correct:
+#     no deadlock, every decision explored), how both grow from the fewest tasks to the
+#     most, and a plot of the runs (verify-runs.svg, bench/plot-runs.sh); then the NBX
+#     exchange over 1 to 8 rounds and two examples with a bug (found and confirmed);
 #  6. scale-out: verify's runs per second against --jobs (the MPI_Waitany farm, 3 ranks), and
 #     the wall time of `check --buffering all` (its modes' searches at once, a process each)
 #     against `--buffering zero` alone, on a master/worker trace;
@@ -349,41 +350,66 @@ reduce_cost "1M x 4 ranks" 4 1048576 10
 fi
 if part verify; then
 	echo
-	echo "== verify: runs of the program and wall seconds until it answers (--deadlock-timeout 3)"
-	printf '%-32s %6s %6s %9s %9s %9s  %s\n' program ranks tasks runs explored seconds verdict
-	# bench_verify NAME SOURCE NP TASKS: one line of figures
+	echo "== verify: runs of the program and wall seconds until it answers, against workers and"
+	echo "   tasks (tests/zoo/farm.c; --deadlock-timeout 3, --memory-limit 8192; states: the last"
+	echo "   search's, both modes)"
+	VWORKERS=${BENCH_VERIFY_WORKERS:-3 5 7}
+	VTASKS=${BENCH_VERIFY_TASKS:-4 8 16 32 64}
+	printf '%-34s %7s %5s %6s %9s %10s  %s\n' program workers tasks runs seconds states verdict
+	: >verify.dat
+	# bench_verify NAME PROGRAM NP TASKS: one line of figures; and NAME NP TASKS RUNS SECONDS
+	# into verify.dat
 	bench_verify()
 	{
-		local name=$1 src=$2 np=$3 tasks=$4 t0 t1 rc
-		"$MPICC" -O2 ${tasks:+-DNTASKS=$tasks} -o verify-prog "$SRCDIR/examples/verify/$src" ||
-			return
+		local name=$1 prog=$2 np=$3 tasks=$4 t0 t1 rc
 		rm -rf verify.out
 		t0=$(date +%s.%N)
-		"$MPIVERIFY" verify -o verify.out --deadlock-timeout 3 --json -- "$MPIRUN" -np "$np" \
-			./verify-prog >verify.json 2>verify.err
+		"$MPIVERIFY" verify -o verify.out --deadlock-timeout 3 --memory-limit 8192 --json -- \
+			"$MPIRUN" -np "$np" "./$prog" >verify.json 2>verify.err
 		rc=$?
 		t1=$(date +%s.%N)
-		awk -v name="$name" -v np="$np" -v tasks="${tasks:--}" -v t="$(awk -v a="$t0" \
+		awk -v name="$name" -v w="$((np - 1))" -v tasks="${tasks:--}" -v t="$(awk -v a="$t0" \
 			-v b="$t1" 'BEGIN { print b - a }')" -v rc="$rc" '
 			/"runs": [0-9]/ && !runs { gsub(/[^0-9]/, ""); runs = $0 }
-			/"decisions_explored"/ { gsub(/[^0-9]/, ""); expl = $0 }
+			/"states"/ { gsub(/[^0-9]/, ""); states = $0 }
 			/"verdict"/ { split($0, a, "\""); verdict = a[4] }
-			END { printf "%-32s %6s %6s %9s %9s %9.1f  %s (exit %d)\n", name, np, tasks,
-				runs, expl, t, verdict, rc }' verify.json
+			END { printf "%-34s %7s %5s %6s %9.1f %10s  %s (exit %d)\n", name, w, tasks,
+				runs, t, states, verdict, rc
+			      printf "%s|%s|%s|%s|%.1f\n", name, w, tasks, runs, t >>"verify.dat" }' \
+			verify.json
 	}
-	for size in "3 6" "4 6" "4 9" "4 12" "5 9"; do
-		set -- $size
-		bench_verify "task farm" task-farm.c "$1" "$2"
+	# the value-stop farm (MPI_ANY_SOURCE, reply to status.MPI_SOURCE) and the MPI_Waitany
+	# farm (a receive per worker, reposted), both correct: no deadlock, every decision explored
+	for farm in "1 value-stop farm (MPI_ANY_SOURCE)" "2 MPI_Waitany farm"; do
+		reply=${farm%% *}
+		for w in $VWORKERS; do
+			for t in $VTASKS; do
+				"$MPICC" -O2 -DREPLY="$reply" -DSTOP=2 -DNTASKS="$t" -o farm-prog \
+					"$SRCDIR/tests/zoo/farm.c" || continue
+				bench_verify "${farm#* }" farm-prog $((w + 1)) "$t"
+			done
+		done
 	done
-	bench_verify "task farm, bug on the last task" task-farm-last-task.c 4 9
-	# a master serving its workers with MPI_Waitany: a path per order of indices
-	# (doc/verify.md, "Limits")
-	for size in "3 3" "3 4" "3 6"; do
-		set -- $size
-		bench_verify "MPI_Waitany farm" farm-waitany.c "$1" "$2"
-	done
-	bench_verify "branch on the first sender" first-sender-branch.c 3 ''
-	bench_verify "branch on MPI_Waitany's index" waitany-branch.c 3 ''
+	# how runs and seconds grow from the fewest tasks to the most, per farm and workers
+	echo
+	echo "growth from $(set -- $VTASKS; echo "$1") to $(set -- $VTASKS; eval echo "\${$#}") tasks:"
+	awk -F'|' '{ k = $1 " | " $2 " workers"; if (!(k in r0)) { r0[k] = $4; s0[k] = $5;
+		order[++n] = k } r1[k] = $4; s1[k] = $5 }
+		END { for (i = 1; i <= n; i++) { k = order[i]
+			printf "  %-48s runs x%.2f, seconds x%.2f\n", k, r0[k] ? r1[k] / r0[k] : 0,
+				s0[k] ? s1[k] / s0[k] : 0 } }' verify.dat
+	"$SRCDIR/bench/plot-runs.sh" verify.dat >verify-runs.svg &&
+		echo "plot of runs against tasks: $WORK/verify-runs.svg"
+	# the shapes of the examples
+	"$MPICC" -O2 -o nbx-prog "$SRCDIR/examples/verify/nbx.c" &&
+		for rounds in 1 2 4 8; do
+			"$MPICC" -O2 -DROUNDS=$rounds -o nbx-prog "$SRCDIR/examples/verify/nbx.c" &&
+				bench_verify "NBX exchange (rounds)" nbx-prog 3 $rounds
+		done
+	"$MPICC" -O2 -o branch-prog "$SRCDIR/examples/verify/first-sender-branch.c" &&
+		bench_verify "branch on the first sender" branch-prog 3 ''
+	"$MPICC" -O2 -o branch-prog "$SRCDIR/examples/verify/task-farm-last-task.c" &&
+		bench_verify "task farm, bug on the last task" branch-prog 4 ''
 fi
 
 if part scale; then

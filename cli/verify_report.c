@@ -208,7 +208,7 @@ static json_t *verify_document(const struct explore *x, int rc, json_t **details
 	for (i = 0; i < x->nruns; i++)
 		json_array_append_new(runs, run_json(x, x->runs[i]));
 	doc = json_pack(
-		"{s:s, s:i, s:s, s:i, s:o, s:o, s:{s:i, s:i, s:i, s:i, s:i, s:b, s:s?, s:b},"
+		"{s:s, s:i, s:s, s:i, s:o, s:o, s:{s:i, s:i, s:i, s:i, s:i, s:b, s:s?, s:b, s:I},"
 		" s:o}",
 		"format", "mpiverify-verify", "version", 1, "verdict",
 		rc == MPIV_EXIT_DEADLOCK ? "deadlock" :
@@ -217,7 +217,8 @@ static json_t *verify_document(const struct explore *x, int rc, json_t **details
 		"exit", rc, "deadlocks", found, "unconfirmed", unconf, "coverage", "runs", x->nruns,
 		"decisions_explored", x->explored, "decisions_left", x->left, "refuted", x->refuted,
 		"lost", x->lost, "complete", !x->left && !x->incomplete, "stopped_early",
-		x->left_why[0] ? x->left_why : NULL, "merged", x->merged, "runs", runs);
+		x->left_why[0] ? x->left_why : NULL, "merged", x->merged, "states",
+		(json_int_t)x->states, "runs", runs);
 	return doc;
 }
 
