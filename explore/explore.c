@@ -135,11 +135,11 @@ static char *run_mismatch(const struct xrun *r, char **key)
 			    in->b != ENG_COLL_MISMATCH || in->ev < 0 ||
 			    (size_t)in->ev >= t->nevents)
 				continue;
-			ev = &t->events[in->ev];
-			explore_event_where(&r->ts, p.proc_rank[q], in->ev, where, sizeof(where));
-			fprintf(f, "rank %d: %s, event %d\n", p.proc_rank[q], where, in->ev);
+			ev = mpiv_trace_event(t, (size_t)in->ev);
 			xkey_rank(&k, ev->call, mpiv_trace_module(t, ev->site),
 				  MPIV_SITE_ADDR(ev->site));
+			explore_event_where(&r->ts, p.proc_rank[q], in->ev, where, sizeof(where));
+			fprintf(f, "rank %d: %s, event %d\n", p.proc_rank[q], where, in->ev);
 			n++;
 		}
 	fclose(f);

@@ -13,15 +13,15 @@ void explore_event_where(const struct mpiv_traceset *ts, int r, long e, char *bu
 	const struct mpiv_rank_trace *t = &ts->ranks[r];
 	struct mpiv_cex_site site;
 	char desc[256], loc[600];
+	uint64_t at;
 	size_t n;
 
 	tr_describe_event(ts, r, e, desc, sizeof(desc));
 	snprintf(buf, size, "%s", desc);
-	if (e < 0 || (size_t)e >= t->nevents || !t->events[e].site)
+	if (e < 0 || (size_t)e >= t->nevents || !(at = mpiv_trace_event(t, (size_t)e)->site))
 		return;
 	memset(&site, 0, sizeof(site));
-	if (mpiv_srcloc_resolve(mpiv_trace_module(t, t->events[e].site),
-				MPIV_SITE_ADDR(t->events[e].site), &site) == 0) {
+	if (mpiv_srcloc_resolve(mpiv_trace_module(t, at), MPIV_SITE_ADDR(at), &site) == 0) {
 		mpiv_srcloc_format(&site, loc, sizeof(loc));
 		n = strlen(buf);
 		snprintf(buf + n, size - n, " at %s", loc);
@@ -35,7 +35,7 @@ static long decision_event(const struct mpiv_rank_trace *t, size_t k)
 	size_t e;
 
 	for (e = 0; e < t->nevents; e++)
-		if (mpiv_event_decision(&t->events[e]) != MPIV_DEC_NONE && k-- == 0)
+		if (mpiv_event_decision(mpiv_trace_event(t, e)) != MPIV_DEC_NONE && k-- == 0)
 			return (long)e;
 	return -1;
 }

@@ -18,7 +18,9 @@ int explore_add_path(struct explore *x, struct xrun *r)
 	struct mpiv_error err;
 
 	mpiv_error_init(&err);
-	if (mpiv_traceset_load(r->dir, &r->ts, &err) < 0)
+	/* kept as the files' records, decoded when asked for: a run's trace takes some 8 bytes
+	 * an event, not 128, and verify keeps every run's */
+	if (mpiv_traceset_load_records(r->dir, &r->ts, &err) < 0)
 		return error_report(&err);
 	if (tr_translate(&r->ts, &opts, &r->prog, &err) < 0) {
 		mpiv_traceset_release(&r->ts);
@@ -260,8 +262,8 @@ static int frontier_item(struct model *md, const struct tr_frontier *f, struct x
 #define XSEARCH_PATHS 256
 
 /* What a search of model m may hold: the memory limit, less the model and the runs' programs
- * (each instruction and what lists and tables hold beside it); 0 if they take it all, and
- * no bound without a limit (SIZE_MAX). */
+ * (each instruction, the tables beside it, and the blocks of their lists); 0 if they take it
+ * all, and no bound without a limit (SIZE_MAX). */
 static size_t model_room(const struct explore *x, const struct xmodel *m)
 {
 	size_t limit = (size_t)x->memory_mb << 20, held = 0;
@@ -269,11 +271,16 @@ static size_t model_room(const struct explore *x, const struct xmodel *m)
 
 	if (!x->memory_mb)
 		return 0;
+	held = eng_list_bytes(&m->prog);
 	for (q = 0; q < m->prog.nprocs; q++)
 		held += (size_t)m->prog.nins[q] * (TR_INSTR_BYTES + 6 * sizeof(int32_t));
-	for (i = 0; i < x->nruns; i++)
-		for (q = 0; x->runs[i]->usable && q < x->runs[i]->prog.nprocs; q++)
+	for (i = 0; i < x->nruns; i++) {
+		if (!x->runs[i]->usable)
+			continue;
+		held += eng_list_bytes(&x->runs[i]->prog);
+		for (q = 0; q < x->runs[i]->prog.nprocs; q++)
 			held += (size_t)x->runs[i]->prog.nins[q] * TR_INSTR_BYTES;
+	}
 	return held < limit ? limit - held : 0;
 }
 

@@ -219,12 +219,14 @@ static int32_t instr_key(const struct layout *L, int i)
  * requests those are depends on the path (the requests of the workers that answered, reposted
  * for them; those another order returned already). Its list names every post of the process
  * made at the calls that made the requests some run's array held at that any-completion's
- * call: the array the call passes is the same wherever the call is made. */
+ * call: the array the call passes is the same wherever the call is made. The waits of one
+ * call share one list (in ascending order, as the engine looks entries up): a program
+ * unrolled over many rounds has thousands of each, and a list as long as its posts. */
 static void widen_live_waits(struct layout *L)
 {
-	int32_t *keys = NULL, *site = NULL;
-	size_t nkeys = 0, capkeys = 0;
-	int i, j, k;
+	int32_t *keys = NULL, *site = NULL, *done = NULL, **lists = NULL, *nlist = NULL;
+	size_t nkeys = 0, capkeys = 0, ndone = 0, capdone = 0, caplists = 0, capn = 0, x;
+	int i, j, k, d;
 
 	/* (the wait's call, a post's call) for every post some run's wait listed */
 	for (i = 0; i < (int)L->n; i++) {
@@ -250,35 +252,46 @@ static void widen_live_waits(struct layout *L)
 		site[i] = is_post(&L->ins[i]) ? instr_key(L, i) : 0;
 	for (i = 0; i < (int)L->n; i++) {
 		struct eng_instr *w = &L->ins[i];
-		int32_t wk, *l;
+		int32_t wk, *l = NULL;
 		int n = 0;
 
 		if (!(w->op == ENG_WAITANY || w->op == ENG_WAIT) || !(w->sym & ENG_WAIT_LIVE))
 			continue;
 		wk = instr_key(L, i);
-		for (j = 0; j < 2; j++) {
-			if (j)
-				l = xcheck(eng_list_alloc(L->out, (size_t)n),
-					   (size_t)n * sizeof(*l));
-			for (k = 0, n = 0; k < (int)L->n; k++) {
-				size_t x;
-
-				for (x = 0; site[k] && x < nkeys &&
-					    !(keys[2 * x] == wk && keys[2 * x + 1] == site[k]);
-				     x++)
-					;
-				if (!site[k] || x == nkeys)
-					continue;
+		for (d = 0; d < (int)ndone && done[d] != wk; d++)
+			;
+		if (d == (int)ndone) { /* the first wait of its call: make the list */
+			for (j = 0; j < 2; j++) {
 				if (j)
-					l[n] = k;
-				n++;
+					l = xcheck(eng_list_alloc(L->out, (size_t)n),
+						   (size_t)n * sizeof(*l));
+				for (k = 0, n = 0; k < (int)L->n; k++) {
+					for (x = 0; site[k] && x < nkeys &&
+						    !(keys[2 * x] == wk && keys[2 * x + 1] == site[k]);
+					     x++)
+						;
+					if (!site[k] || x == nkeys)
+						continue;
+					if (j)
+						l[n] = k;
+					n++;
+				}
 			}
+			xgrow((void **)&done, &capdone, ndone + 1, sizeof(*done));
+			xgrow((void **)&lists, &caplists, ndone + 1, sizeof(*lists));
+			xgrow((void **)&nlist, &capn, ndone + 1, sizeof(*nlist));
+			done[ndone] = wk;
+			lists[ndone] = l;
+			nlist[ndone++] = n;
 		}
-		w->list = l;
-		w->n = n;
+		w->list = lists[d];
+		w->n = nlist[d];
 	}
 	free(site);
 	free(keys);
+	free(done);
+	free(lists);
+	free(nlist);
 }
 
 /* Is part (ENG_IN_*) of an any-completion's input the same whichever of the posts of its

@@ -845,18 +845,23 @@ static int complete_icoll(const struct eng_prog *p, int32_t *st, int q)
 	return progress;
 }
 
-/* verify (ENG_WAIT_LIVE): did one of wait in's listed instructions post live entry li of
- * process q? */
+/* verify (ENG_WAIT_LIVE): did one of wait in's listed instructions (ascending) post live
+ * entry li of process q? */
 static int live_listed(const struct eng_prog *p, const int32_t *st, int q, int li,
 		       const struct eng_instr *in)
 {
 	int32_t instr = LIVE(p, st, q)[li] >> 1;
-	int i;
+	int lo = 0, hi = in->n;
 
-	for (i = 0; i < in->n; i++)
-		if (in->list[i] == instr)
-			return 1;
-	return 0;
+	while (lo < hi) {
+		int mid = lo + (hi - lo) / 2;
+
+		if (in->list[mid] < instr)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo < in->n && in->list[lo] == instr;
 }
 
 /* verify: wait in (ENG_WAIT_LIVE) of process q: are its live requests all complete? Frees them
@@ -2716,6 +2721,10 @@ static int valid_list(const struct eng_prog *p, const struct eng_instr *ins, int
 		return j & 1 ? in->list[j] >= -1 : in->list[j] >= 0 && in->list[j] < p->nprocs;
 	if (in->list[j] < 0 || in->list[j] >= (p->verify ? n : i))
 		return 0;
+	/* verify's live waits name their posts in ascending order (live_listed() looks up) */
+	if ((in->op == ENG_WAIT || in->op == ENG_WAITANY) && (in->sym & ENG_WAIT_LIVE) && j > 0 &&
+	    in->list[j] <= in->list[j - 1])
+		return 0;
 	op = ins[in->list[j]].op;
 	return op == ENG_POST_SEND || op == ENG_POST_RECV || op == ENG_ICOLL || op == ENG_GREQ;
 }
@@ -3059,6 +3068,16 @@ int32_t *eng_list_alloc(struct eng_prog *p, size_t n)
 		p->lists = b;
 	}
 	return b->w;
+}
+
+size_t eng_list_bytes(const struct eng_prog *p)
+{
+	const struct eng_lists *b;
+	size_t bytes = 0;
+
+	for (b = p->lists; b; b = b->next)
+		bytes += sizeof(*b) + b->cap * sizeof(int32_t);
+	return bytes;
 }
 
 /* Does one of p's blocks hold list l? */

@@ -53,7 +53,7 @@ enum eng_opcode {
 	ENG_POST_RECV = 2,
 	/* wait until every request in list[0..n) completes, then free them;
 	 * with sym ENG_WAIT_LIVE (verify), every live request posted by
-	 * one of the listed instructions */
+	 * one of the listed instructions (in ascending order) */
 	ENG_WAIT = 3,
 	/* a = comm, b = enum eng_coll_rule, c = this rank's sequence number
 	 * on comm (1, 2, ...), d = root (world rank) for ENG_COLL_ROOT
@@ -461,6 +461,9 @@ void eng_set_buffering(struct eng_prog *prog, enum eng_buffering b, int64_t eage
  * and a trace millions of them). eng_prog_release() frees the blocks with the program; such a
  * list is never freed or grown alone. NULL when out of memory. */
 int32_t *eng_list_alloc(struct eng_prog *prog, size_t n);
+
+/* The bytes the blocks of prog's lists take. */
+size_t eng_list_bytes(const struct eng_prog *prog);
 
 /* Which processes the closure found stuck at the end of the last step of a walk, so that the
  * next passes over those the choice it takes leaves stuck (engine.c, closure()): for a walk

@@ -40,6 +40,7 @@ struct some_left {
 	int32_t comm;  /* its engine communicator */
 	int32_t *list; /* the completion's others, not returned yet */
 	int32_t n;
+	int polled; /* the completion was MPI_Testsome (ENG_POLLED) */
 };
 
 struct proc_build {
@@ -716,13 +717,15 @@ static int build_wait(struct builder *b, const struct mpiv_event *ev, int32_t **
 
 /* verify: an any-completion of one request, in[0..n) its list (the one it returns first),
  * returning it as an input (a branch learns it). */
-static void return_one(struct builder *b, int ev, const int32_t *list, int n)
+static void return_one(struct builder *b, int ev, const int32_t *list, int n, int polled)
 {
 	struct eng_instr *in;
 
 	wait_for(b, ev, list, n, 1);
 	in = &cur(b)->ins[last_instr(b)];
 	in->op = ENG_WAITANY;
+	if (polled)
+		in->sym |= ENG_POLLED;
 	in->reg = 1 + cur(b)->ninputs++;
 	learn(b, ev, last_instr(b));
 }
@@ -736,13 +739,13 @@ static void return_one(struct builder *b, int ev, const int32_t *list, int n)
 static void split_completion(struct builder *b, const struct mpiv_event *ev, int w)
 {
 	struct eng_instr *in = &cur(b)->ins[w];
-	int d = in->d, n = in->n, j, k;
+	int d = in->d, n = in->n, j, k, polled = (in->sym & ENG_POLLED) != 0;
 	int32_t *list = xmalloc((size_t)n * sizeof(*list));
 
 	memcpy(list, in->list, (size_t)n * sizeof(*list));
-	cur(b)->n--; /* the wait of all d is replaced */
+	cur(b)->n--; /* the wait of all d is replaced (a poll's branch before it stays) */
 	cur(b)->live += d;
-	return_one(b, (int)ev->index, list, n);
+	return_one(b, (int)ev->index, list, n, polled);
 	for (j = 1; j < d; j++) {
 		const struct eng_instr *post = &cur(b)->ins[list[j]];
 		struct some_left *l;
@@ -752,6 +755,7 @@ static void split_completion(struct builder *b, const struct mpiv_event *ev, int
 		l = &cur(b)->left[cur(b)->nleft++];
 		l->ev = (int32_t)ev->index;
 		l->instr = list[j];
+		l->polled = polled;
 		l->peer = post->op == ENG_POST_RECV && (uint32_t)j < ev->nreqs &&
 					  ev->reqs[j].src >= 0 ?
 				  ev->reqs[j].src :
@@ -788,7 +792,10 @@ static void flush_completions(struct builder *b, const struct mpiv_event *ev)
 	for (i = 0; i < n; i++) {
 		struct some_left *l = &pb->left[i];
 
-		return_one(b, l->ev, l->list, l->n);
+		/* a poll returns each as one call of its own would: a branch before each */
+		if (l->polled)
+			poll_branch(b, l->ev);
+		return_one(b, l->ev, l->list, l->n, l->polled);
 		free(l->list);
 	}
 	memmove(pb->left, pb->left + n, (pb->nleft - n) * sizeof(*pb->left));
