@@ -30,7 +30,7 @@
  * communicator before it, was its peer that source? And did its peer differ from one to the
  * next (else following changes nothing: a process that talks to one rank alone)? */
 struct site_vote {
-	int32_t key;
+	int64_t key; /* 2 * a call's key (xm_call_key()), + 1 for a receive */
 	int yes, no;
 	int32_t peer; /* the first peer voted, -1 */
 	int peers;    /* 1: one peer so far, 2: several */
@@ -41,7 +41,7 @@ struct votes {
 	size_t n, cap;
 };
 
-static struct site_vote *vote_of(struct votes *vs, int32_t key)
+static struct site_vote *vote_of(struct votes *vs, int64_t key)
 {
 	size_t i;
 
@@ -85,7 +85,7 @@ static void follow_inputs(const struct mpiv_rank_trace *t, struct eng_instr *ins
 	for (i = 0; i < n; i++) {
 		struct eng_instr *in = &ins[i];
 		int recv = in->op == ENG_POST_RECV;
-		int32_t key;
+		int64_t key;
 
 		if (vote && (in->op == ENG_POST_SEND || recv)) { /* decided afresh each time */
 			in->sym &= (int16_t) ~(ENG_IN_SOURCE | ENG_IN_LAST);
@@ -111,7 +111,7 @@ static void follow_inputs(const struct mpiv_rank_trace *t, struct eng_instr *ins
 		}
 		if ((in->op != ENG_POST_SEND && !recv) || in->a < 0 || id < 0 || in->b != comm)
 			continue;
-		key = 2 * xm_call_key(t, in) + recv;
+		key = 2 * (int64_t)xm_call_key(t, in) + recv;
 		if (vote) {
 			struct site_vote *v = vote_of(vs, key);
 

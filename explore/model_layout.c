@@ -49,6 +49,19 @@ static int32_t mapped(const struct layout *L, int s, int32_t x)
 	return L->t->n[L->v[s].node[x]].instr;
 }
 
+/* A copy of a run's list of n entries in out's blocks; none for an empty one, which the
+ * run's program holds (and frees) itself. */
+static int32_t *copy_list(struct eng_prog *out, const int32_t *l, int n)
+{
+	int32_t *c;
+
+	if (n <= 0)
+		return NULL;
+	c = xcheck(eng_list_alloc(out, (size_t)n), (size_t)n * sizeof(*c));
+	memcpy(c, l, (size_t)n * sizeof(*c));
+	return c;
+}
+
 /* An any-completion's list: the posts any run's passed it, on the path being laid out. */
 static void union_list(struct layout *L, const struct tnode *nd, struct eng_instr *in)
 {
@@ -138,12 +151,8 @@ static int emit(struct layout *L, int s, int k)
 		for (j = 0; j < in->n; j++)
 			l[j] = mapped(L, s, v->ins[k].list[j]);
 		in->list = l;
-	} else if (ENG_LISTED(in->op) && in->n) {
-		int32_t *l = xcheck(eng_list_alloc(L->out, (size_t)in->n),
-				    (size_t)in->n * sizeof(*l));
-
-		memcpy(l, v->ins[k].list, (size_t)in->n * sizeof(*l));
-		in->list = l;
+	} else if (ENG_LISTED(in->op)) {
+		in->list = copy_list(L->out, v->ins[k].list, in->n);
 	} else if (in->op == ENG_GREQ_DONE) {
 		in->a = mapped(L, s, in->a);
 	}
@@ -266,8 +275,9 @@ static void widen_live_waits(struct layout *L)
 					l = xcheck(eng_list_alloc(L->out, (size_t)n),
 						   (size_t)n * sizeof(*l));
 				for (k = 0, n = 0; k < (int)L->n; k++) {
-					for (x = 0; site[k] && x < nkeys &&
-						    !(keys[2 * x] == wk && keys[2 * x + 1] == site[k]);
+					for (x = 0;
+					     site[k] && x < nkeys &&
+					     !(keys[2 * x] == wk && keys[2 * x + 1] == site[k]);
 					     x++)
 						;
 					if (!site[k] || x == nkeys)
@@ -411,11 +421,8 @@ void xm_copy(struct xmodel *m, const struct seq *v, int q)
 
 	for (k = 0; k < v->n; k++) {
 		ins[k] = v->ins[k];
-		if (ENG_LISTED(ins[k].op) && ins[k].n) {
-			ins[k].list = xcheck(eng_list_alloc(&m->prog, (size_t)ins[k].n),
-					     (size_t)ins[k].n * sizeof(int32_t));
-			memcpy(ins[k].list, v->ins[k].list, (size_t)ins[k].n * sizeof(int32_t));
-		}
+		if (ENG_LISTED(ins[k].op))
+			ins[k].list = copy_list(&m->prog, v->ins[k].list, ins[k].n);
 	}
 	m->prog.ins[q] = ins;
 	m->prog.nins[q] = v->n;

@@ -252,9 +252,9 @@ static void segments(const struct mpiv_traceset *ts)
 void fuzz_pipeline(const struct mpiv_traceset *ts, const uint8_t *picks, size_t npicks)
 {
 	static const struct tr_opts modes[] = {
-		{ENG_BUF_ZERO, 0, 0, 0},
-		{ENG_BUF_INFINITE, 0, 0, 0},
-		{ENG_BUF_EAGER, 64, 0, 0},
+		{ENG_BUF_ZERO, 0, 0, 0, 0},
+		{ENG_BUF_INFINITE, 0, 0, 0, 0},
+		{ENG_BUF_EAGER, 64, 0, 0, 0},
 	};
 	struct tr_warning *warns;
 	struct mpiv_error err;
