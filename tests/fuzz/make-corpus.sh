@@ -21,6 +21,18 @@ rm -rf "$CORPUS"/trace "$CORPUS"/json "$CORPUS"/cex "$CORPUS"/meta "$CORPUS"/mod
 mkdir -p "$CORPUS"/trace "$CORPUS"/json "$CORPUS"/cex "$CORPUS"/meta "$CORPUS"/model \
 	"$CORPUS"/steer
 
+# keep FILE DEST MAX: move FILE to DEST if it holds at most MAX bytes, else drop it. A long
+# polling run is no seed: the fuzzer works on inputs of a few KiB, and the corpora are
+# committed.
+keep()
+{
+	if test "$(stat -c %s "$1")" -le "$3"; then
+		mv "$1" "$2"
+	else
+		rm -f "$1"
+	fi
+}
+
 # seeds NAME DIR: the seeds of a trace directory DIR that was checked into DIR/check.
 seeds()
 {
@@ -32,9 +44,7 @@ seeds()
 	test "$n" -gt 0 || return 0
 	if test -f "$dir/rank-0.mpivt"; then
 		for ((r = 0; r < n; r++)); do cat "$dir/rank-$r.mpivt"; done >"$WORK/$name.seed"
-		# a long polling run is no seed: the fuzzer works on inputs of a few KiB
-		test "$(stat -c %s "$WORK/$name.seed")" -le 65536 &&
-			mv "$WORK/$name.seed" "$CORPUS/trace/$name"
+		keep "$WORK/$name.seed" "$CORPUS/trace/$name" 65536
 		"$MPIVERIFY" trace -o "$WORK/$name.json" "$dir" >/dev/null 2>&1 || return 0
 		dir_json=$WORK/$name.json
 	else
@@ -43,13 +53,16 @@ seeds()
 	for ((r = 0; r < n; r++)); do
 		test "$r" -gt 0 && printf '\0'
 		cat "$dir_json/rank-$r.json"
-	done >"$CORPUS/json/$name"
+	done >"$WORK/$name.json-seed"
+	keep "$WORK/$name.json-seed" "$CORPUS/json/$name" 262144
 	test -f "$dir/meta.json" && cp "$dir/meta.json" "$CORPUS/meta/$name.json"
 	for f in "$dir"/check/*/model.dat; do
-		test -f "$f" && cp "$f" "$CORPUS/model/start-$name-$(basename "$(dirname "$f")")"
+		test -f "$f" && cp "$f" "$WORK/model-seed" &&
+			keep "$WORK/model-seed" "$CORPUS/model/start-$name-$(basename "$(dirname "$f")")" 262144
 	done
 	for f in "$dir"/check-spin/*/model.dat; do
-		test -f "$f" && cp "$f" "$CORPUS/model/$name-$(basename "$(dirname "$f")")"
+		test -f "$f" && cp "$f" "$WORK/model-seed" &&
+			keep "$WORK/model-seed" "$CORPUS/model/$name-$(basename "$(dirname "$f")")" 262144
 	done
 	for f in "$dir"/check/cex*.json; do
 		test -f "$f" && cp "$f" "$CORPUS/cex/$name-$(basename "$f")"

@@ -63,6 +63,17 @@ for t in $TARGETS; do
 	fi
 done
 
+# seeds of an older format stop at the reader's first line and fuzz nothing past it: the
+# model.dat seeds must be of the format the engine reads (make-corpus.sh remakes them)
+version=$(sed -n 's/^#define ENG_VERSION \([0-9]*\).*/\1/p' "$SRCDIR/models/engine.h")
+stale=$(grep -L -x -- "mpiverify-model $version" "$SRCDIR"/tests/fuzz/corpus/model/* | head -3)
+if test -n "$version" && test -z "$stale"; then
+	pass "fuzz-model: every seed is of the engine's format (version $version)"
+else
+	fail "fuzz-model: every seed is of the engine's format (version ${version:-?})" \
+		"seeds of another version (remake them: tests/fuzz/make-corpus.sh): $stale"
+fi
+
 if summary; then
 	test -n "$LONG" || test -n "${KEEP:-}" || rm -rf "$WORK"
 	exit 0
