@@ -20,7 +20,7 @@ enum mpiv_finding_kind {
 	 * MPI_Abort or exited without MPI_Finalize on a path a run
 	 * took (verify) */
 	MPIV_FIND_CRASH,
-	MPIV_FIND_UNRECEIVED,	  /* the recorded run's warnings (check --json) */
+	MPIV_FIND_UNRECEIVED, /* the recorded run's warnings (check --json) */
 	MPIV_FIND_TRUNCATED,
 	MPIV_FIND_UNCOMPLETED,
 	MPIV_FIND_COMM_LEAK,
