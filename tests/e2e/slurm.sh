@@ -124,7 +124,8 @@ expect "slurm: replay reproduces it through srun (the recorded command)" 1 \
 no_jobs_left "slurm: the replayed job was ended"
 check_gone "slurm: no rank of the replayed job left" "$WORK/wildcard-recv-order"
 
-# verify inside an allocation: runs are job steps, two at once with --jobs 2
+# verify inside an allocation: runs are job steps, two at once with --jobs 2 (the farm's
+# second round has two runs; three runs are fewer than it needs, so that both answer alike)
 verify_in_allocation()	# LOG JOBS DIR [ARGS...]
 {
 	local log=$1 jobs=$2 dir=$3
@@ -132,12 +133,12 @@ verify_in_allocation()	# LOG JOBS DIR [ARGS...]
 	run_cmd "$log" "$LIMIT" "${NODE_A[@]}" salloc -n 8 "$MPIVERIFY" verify -o "$dir" --jobs "$jobs" \
 		--deadlock-timeout 3 --json "$@"
 }
-verify_in_allocation "$WORK/verify1.log" 1 "$WORK/v1" --max-runs 6 -- \
+verify_in_allocation "$WORK/verify1.log" 1 "$WORK/v1" --max-runs 3 -- \
 	srun -n 4 --mpi=pmi2 "$WORK/farm-waitany"
 expect "slurm: verify --jobs 1 in an allocation" 5 "$WORK/verify1.log" '"verdict": "inconclusive"'
 watch_steps "$WORK/most-steps" &
 watcher=$!
-verify_in_allocation "$WORK/verify2.log" 2 "$WORK/v2" --max-runs 6 -- \
+verify_in_allocation "$WORK/verify2.log" 2 "$WORK/v2" --max-runs 3 -- \
 	srun -n 4 --mpi=pmi2 "$WORK/farm-waitany"
 kill "$watcher" 2>/dev/null
 wait "$watcher" 2>/dev/null
@@ -150,12 +151,13 @@ else
 		"$WORK/verify2.log"
 fi
 # same_answer NAME LOG1 LOG2: one case, that two verify --json runs gave the same verdict,
-# runs and decisions left.
+# runs and reason to stop. (Not the decisions left: which orders the runs took, and so which
+# decisions they met, is the MPI library's timing.)
 same_answer()
 {
 	local a1 a2
-	a1=$(grep -E '"(verdict|decisions_left|runs)": [^[]' "$2")
-	a2=$(grep -E '"(verdict|decisions_left|runs)": [^[]' "$3")
+	a1=$(grep -E '"(verdict|stopped_early|runs)": [^[]' "$2")
+	a2=$(grep -E '"(verdict|stopped_early|runs)": [^[]' "$3")
 	if test -n "$a1" && test "$a1" = "$a2"; then
 		pass "$1"
 	else
