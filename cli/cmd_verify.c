@@ -322,6 +322,9 @@ int cmd_verify(int argc, char **argv)
 	rc = explore_loop(&x, &runner);
 	if (rc == MPIV_EXIT_OK || rc == MPIV_EXIT_DEADLOCK || rc == MPIV_EXIT_INCONCLUSIVE)
 		rc = verify_report(&o, &x, rc);
+	else if (rc > 128)
+		inform("interrupted by signal %d after %d run%s: no verdict", rc - 128, x.nruns,
+		       x.nruns == 1 ? "" : "s");
 	findings_opts_release(&o.findings);
 	free((char *)x.outdir);
 	x.outdir = NULL;

@@ -322,9 +322,15 @@ static void search_model(struct explore *x, struct model *md, struct xitem **ite
 		}
 		x->states += res.states;
 		if (!res.complete && !x->incomplete) {
+			char limit[64];
+
+			/* the search had what the model left of the limit: name the limit */
+			snprintf(limit, sizeof(limit),
+				 "the memory limit of %ld MB (--memory-limit)", x->memory_mb);
 			x->incomplete = 1;
 			snprintf(x->incomplete_why, sizeof(x->incomplete_why),
-				 "%s, in the search of the model of %d run%s", res.why, md->m.nruns,
+				 "%s, in the search of the model of %d run%s",
+				 res.memory ? limit : res.why, md->m.nruns,
 				 md->m.nruns > 1 ? "s" : "");
 		}
 		if (!res.complete && x->interrupted && x->interrupted())

@@ -1,7 +1,9 @@
 #!/bin/bash
-# make check: the C sources against .clang-format, the CUnit unit tests, the model cases through SPIN, the standalone Promela model
-# against the engine (tests/promela/run.sh), the preload libraries' exports, then the
-# end-to-end tests on the examples, verify on the farm zoo (tests/zoo), replay's own tests and the recorder's robustness tests
+# make check: the C sources against .clang-format, the CUnit unit tests, the model cases
+# through SPIN, the standalone Promela model against the engine (tests/promela/run.sh), the
+# preload libraries' exports, then the end-to-end tests on the examples, verify on the farm
+# zoo (tests/zoo), verify under a memory limit and stopped by signals in its search
+# (tests/e2e/verify-limits.sh), replay's own tests and the recorder's robustness tests
 # (crashes, aborts, hangs, threads, a program close to its stack limit), what it records of
 # every call, the OTF2 export (read back by otf2-print), the bad input and command-line edge
 # cases, a short run of every fuzz target, the reduction check (record --check-reductions)
@@ -53,6 +55,7 @@ part promela "$SRCDIR/tests/promela/run.sh"
 part exports "$SRCDIR/tests/exports/check-exports.sh"
 part e2e "$SRCDIR/tests/e2e/run.sh"
 part zoo "$SRCDIR/tests/zoo/run.sh"
+part verify-limits "$SRCDIR/tests/e2e/verify-limits.sh"
 part replay "$SRCDIR/tests/e2e/replay.sh"
 part recorder "$SRCDIR/tests/e2e/recorder.sh"
 part record-calls "$SRCDIR/tests/e2e/record-calls.sh"

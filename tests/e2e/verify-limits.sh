@@ -1,0 +1,102 @@
+#!/bin/bash
+# verify is bounded and stops when told (make check): on examples/verify/send-modes-rounds.c
+# unrolled over 256 rounds, whose search holds hundreds of megabytes, verify under
+# --memory-limit 16 answers inconclusive (exit 5), naming the limit and the phase it cut; and
+# SIGTERM or SIGINT sent while it searches (no run under way, its memory past 100 MB) ends it
+# within two seconds with 128 + the signal, a line saying so, and no process of the program
+# left running.
+#
+# Prints `ok NAME` or `FAIL NAME: why` per case and ends with `N passed, M failed`.
+# Exit status: 0 all passed, 1 a case failed, 77 skipped (mpicc or mpirun missing).
+set -u
+
+. "$(dirname "$0")/../lib.sh"
+
+require_tools "$MPICC" "$MPIRUN"
+require_mpiverify
+require_mpi_built
+
+WORK=$(make_workdir verify-limits) || exit 1
+PROG=$WORK/send-modes-rounds
+LIMIT=300
+
+if "$MPICC" -g -O0 -DROUNDS=256 -o "$PROG" "$SRCDIR/examples/verify/send-modes-rounds.c" \
+	>"$WORK/cc.log" 2>&1; then
+	pass "compile send-modes-rounds (256 rounds)"
+else
+	fail "compile send-modes-rounds" "$MPICC failed" "$WORK/cc.log"
+	summary
+	exit
+fi
+
+# ---- a memory limit ----
+LOG=$WORK/limit.log
+run_cmd "$LOG" "$LIMIT" "$MPIVERIFY" verify --buffering zero --memory-limit 16 \
+	-o "$WORK/limit" -- "$MPIRUN" -np 2 "$PROG"
+expect_text "verify --memory-limit 16: inconclusive (exit 5), naming the limit and the phase" \
+	5 "$LOG" 'the memory limit of 16 MB (--memory-limit), in the search of the model of' \
+	'verdict: inconclusive'
+if no_leftovers "$PROG"; then
+	pass "verify --memory-limit 16: nothing left running"
+else
+	fail "verify --memory-limit 16: nothing left running" "$LEFTOVERS"
+fi
+
+# rss PID: its resident memory in kB, or nothing once it has ended.
+rss()
+{
+	awk '/^VmRSS:/ { print $2 }' "/proc/$1/status" 2>/dev/null
+}
+
+# stop_in_search SIG: start verify (the signal not ignored, as a background job's SIGINT
+# would be), wait until it searches, send SIG, and check how and how fast it ended.
+stop_in_search()
+{
+	local sig=$1 num pid kb t0 t1 rc=0 name="verify, SIG$1 during its search"
+	local log=$WORK/signal-$sig.log
+	num=$(kill -l "$sig")
+	env --default-signal=INT timeout -k 5 "$LIMIT" "$MPIVERIFY" verify --buffering zero \
+		-o "$WORK/signal-$sig" -- "$MPIRUN" -np 2 "$PROG" </dev/null >"$log" 2>&1 &
+	pid=$!
+	# timeout's child is verify; it searches once no run is under way and it holds 100 MB
+	while sleep 0.1; do
+		local v
+		v=$(pgrep -P "$pid" -x mpiverify | head -1)
+		test -n "$v" || { kill -0 "$pid" 2>/dev/null && continue; break; }
+		kb=$(rss "$v")
+		test -n "$kb" || break
+		if test "$kb" -gt 102400 && test -z "$(pgrep -P "$v")"; then
+			t0=$(date +%s%N)
+			kill -"$sig" "$v"
+			break
+		fi
+	done
+	wait "$pid" || rc=$?
+	t1=$(date +%s%N)
+	if test -z "${t0:-}"; then
+		fail "$name" "verify ended (exit $rc) before its search was seen" "$log"
+		return
+	fi
+	if test "$rc" -eq $((128 + num)); then
+		pass "$name: exit $rc"
+	else
+		fail "$name: exit $((128 + num))" "exit $rc" "$log"
+	fi
+	if test $(((t1 - t0) / 1000000)) -le 2000; then
+		pass "$name: ended within 2 s ($(((t1 - t0) / 1000000)) ms)"
+	else
+		fail "$name: ended within 2 s" "it took $(((t1 - t0) / 1000000)) ms" "$log"
+	fi
+	RC=$rc
+	expect_text "$name: says so" "$rc" "$log" "interrupted by signal $num after"
+	if no_leftovers "$PROG"; then
+		pass "$name: nothing left running"
+	else
+		fail "$name: nothing left running" "$LEFTOVERS"
+	fi
+}
+
+stop_in_search TERM
+stop_in_search INT
+
+summary
