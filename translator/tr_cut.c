@@ -49,48 +49,49 @@ static int cuttable(const struct eng_prog *p)
 }
 
 /* The first instruction of process q that a search from st still refers to: its pc, the
- * posts of its live requests and of its messages in flight, and every post a wait from its pc
- * on names. */
+ * posts of its live requests and of its messages in flight, and every post a wait kept names.
+ * A wait before the pc is kept when a live request or a message keeps what precedes it, and
+ * its list must name instructions the cut program has: the lowest is taken until none names
+ * one below it. */
 static int first_needed(const struct eng_prog *p, const int32_t *st, int q)
 {
-	int lo = eng_pc(p, st, q), i, j, src, si, dst;
+	const int32_t *live = &st[p->off_live + q * p->maxlive];
+	int lo = eng_pc(p, st, q), i, j, src, si, dst, from = p->nins[q];
 
 	for (i = 0; i < eng_unreceived(p, st); i++) {
 		eng_message(p, st, i, &src, &si, &dst);
 		if (src == q && si < lo)
 			lo = si;
 	}
-	for (i = eng_pc(p, st, q); i < p->nins[q]; i++) {
-		const struct eng_instr *in = &p->ins[q][i];
+	for (i = 0; i < st[p->off_nlive + q]; i++)
+		if ((live[i] >> 1) < lo)
+			lo = live[i] >> 1;
+	while (from > lo) { /* the instructions [lo, from) are yet to be looked at */
+		int end = from;
 
-		if (in->op == ENG_WAIT || in->op == ENG_WAITANY || in->op == ENG_WAIT_SOME)
-			for (j = 0; j < in->n; j++)
-				if (in->list[j] < lo)
-					lo = in->list[j];
+		from = lo;
+		for (i = lo; i < end; i++) {
+			const struct eng_instr *in = &p->ins[q][i];
+
+			if (in->op == ENG_WAIT || in->op == ENG_WAITANY || in->op == ENG_WAIT_SOME)
+				for (j = 0; j < in->n; j++)
+					if (in->list[j] < lo)
+						lo = in->list[j];
+		}
 	}
 	return lo;
 }
 
 int tr_cut(const struct eng_prog *prog, const int32_t *st, struct eng_prog *out)
 {
-	const int32_t *live;
 	int32_t *lo, *s;
-	int q, i, j, c, nlive;
+	int q, i, j, c;
 
 	if (!cuttable(prog))
 		return 0;
 	lo = xcalloc((size_t)prog->nprocs, sizeof(*lo));
 	for (q = 0; q < prog->nprocs; q++)
 		lo[q] = first_needed(prog, st, q);
-	/* live requests are posts before the pc: their lowest is no lower than the messages' or
-	 * the waits' (a request a later wait names is live or not posted yet), but take it too */
-	for (q = 0; q < prog->nprocs; q++) {
-		live = &st[prog->off_live + q * prog->maxlive];
-		nlive = st[prog->off_nlive + q];
-		for (i = 0; i < nlive; i++)
-			if ((live[i] >> 1) < lo[q])
-				lo[q] = live[i] >> 1;
-	}
 	memset(out, 0, sizeof(*out));
 	out->nranks = prog->nranks;
 	out->nprocs = prog->nprocs;

@@ -3,7 +3,9 @@
  * (tr_explore()); the standalone Promela model (translator/tr_promela.c, MPI's rules written
  * in Promela) is searched by SPIN: spin -a, cc, pan -e, and every error trail replayed with
  * pan -r. For every buffering mode, both must find the same deadlocks: the same sets of
- * blocked calls, and the same erroneous calls.
+ * blocked calls, and the same erroneous calls. And check's own pass (translator/tr_cut.c)
+ * must keep them: the program cut where the search first has a choice must read back as pan
+ * reads it, and a search of it find the whole program's deadlocks.
  *
  *   oracles case [OPTIONS] TRACE_DIR...
  *	the trace directories given
@@ -465,6 +467,67 @@ static int within(const struct found *a, const struct found *b)
 
 static int disagreements, comparisons, not_comparable, tool_failures;
 
+/* The deadlocks of f, found in p, with each blocked instruction named by its event: the same
+ * in a program and in its cut (whose instructions are renumbered). */
+static void sigs_by_event(const struct eng_prog *p, struct found *f)
+{
+	int k, j;
+
+	for (k = 0; k < f->nsigs; k++)
+		for (j = 0; j < f->sigs[k].n; j++)
+			f->sigs[k].i[j] = p->ins[f->sigs[k].q[j]][f->sigs[k].i[j]].ev;
+}
+
+/* check's own pass on p in one mode (translator/tr_cut.c): the stretch with one choice run
+ * natively, the rest cut into a program of its own, written as pan reads it and read back.
+ * It must read back, and a search of it must find the deadlocks a search of the whole
+ * program found (e, by event). 1 if it did not. */
+static int cut_agrees(const char *name, const char *mode, struct eng_prog *p, const struct found *e)
+{
+	int32_t *st = xmalloc(eng_state_bytes(p));
+	struct eng_prog cut, back;
+	struct found fc;
+	char msg[256] = "", *text = NULL;
+	size_t len = 0;
+	FILE *f;
+	int bad = 0;
+
+	tr_forced_path(p, st);
+	if (!tr_cut(p, st, &cut)) {
+		free(st);
+		return 0; /* check does not cut it either */
+	}
+	free(st);
+	f = open_memstream(&text, &len);
+	if (!f || eng_prog_write(&cut, f) || fclose(f))
+		abort();
+	f = fmemopen(text, len, "r");
+	if (!f || eng_prog_read(&back, f, msg, sizeof(msg))) {
+		printf("DISAGREE: %s %s: check's cut of the program does not read back: %s\n", name,
+		       mode, msg);
+		disagreements++;
+		bad = 1;
+	} else {
+		engine_search(&back, back.buffering, back.eager, &fc);
+		sigs_by_event(&back, &fc);
+		comparisons++;
+		if (fc.complete && !(within(e, &fc) && within(&fc, e))) {
+			printf("DISAGREE: %s %s: check's cut finds other deadlocks than the whole "
+			       "program's search\n",
+			       name, mode);
+			disagreements++;
+			bad = 1;
+		}
+		found_release(&fc);
+	}
+	if (f)
+		fclose(f);
+	eng_prog_release(&back);
+	eng_prog_release(&cut);
+	free(text);
+	return bad;
+}
+
 /* Compare the engine's e and the standalone model's m on one program and mode; print the
  * line. Returns 1 on a disagreement. */
 static int compare(const char *name, const char *mode, const struct eng_prog *p,
@@ -619,6 +682,10 @@ static void compare_all(const struct job *j, struct eng_prog **progs, char **why
 			}
 			engine_search(progs[k], m, j->eager, &fe);
 			bad |= compare(j->dirs[k], mode, progs[k], &fe, &fm[k * 3 + m]);
+			if (fe.complete) {
+				sigs_by_event(progs[k], &fe);
+				bad |= cut_agrees(j->dirs[k], mode, progs[k], &fe);
+			}
 			found_release(&fe);
 		}
 		if (bad && j->keep) {
