@@ -1,4 +1,5 @@
 /* mpiverify-test: np=2 record=ok verify=ok
+ * mpiverify-test: lib=openmpi verify=inconclusive verify-runs=20
  * Every send mode and every way to complete requests, round after round, in the shape of the
  * MPI Bugs Initiative's point-to-point codes: rank 0 attaches a buffer and makes persistent
  * standard, buffered, ready and synchronous sends once; each round it posts a nonblocking
@@ -11,7 +12,10 @@
  * grows with the rounds: built with -DROUNDS=256 it holds hundreds of megabytes, and verify
  * bounds what it holds: under --memory-limit 16 it answers inconclusive, naming the limit
  * and the search, and a signal ends it within a second, leaving nothing running
- * (tests/e2e/verify-limits.sh). */
+ * (tests/e2e/verify-limits.sh). On Open MPI, whose receives have all arrived by the time
+ * rank 1 polls, each MPI_Testany of a round can return any of its k live requests, and verify
+ * runs each of them: k + (k - 1) + ... runs a round (125 runs for 4 rounds), past its 200 at
+ * 8: inconclusive, a cost the model does not cut yet (doc/verify.md, "Cost"). */
 #include <mpi.h>
 #include <string.h>
 
