@@ -13,16 +13,23 @@ long tr_search_depth(const struct eng_prog *prog)
 	long nchoices = 0;
 	int r, i;
 
-	for (r = 0; r < prog->nprocs; r++)
+	for (r = 0; r < prog->nprocs; r++) {
+		/* a thread of a rank with several goes on in any order with its siblings:
+		 * each of its instructions may be a choice */
+		int threaded = (r > 0 && prog->proc_rank[r - 1] == prog->proc_rank[r]) ||
+			       (r + 1 < prog->nprocs &&
+				prog->proc_rank[r + 1] == prog->proc_rank[r]);
+
 		for (i = 0; i < prog->nins[r]; i++) {
 			const struct eng_instr *in = &prog->ins[r][i];
 
 			/* a wildcard receive's match is a choice, and so is which rank gets a
 			 * contended lock first */
-			if ((in->op == ENG_POST_RECV && in->a == ENG_ANY) ||
+			if (threaded || (in->op == ENG_POST_RECV && in->a == ENG_ANY) ||
 			    (in->op == ENG_WIN_LOCK && in->d))
 				nchoices++;
 		}
+	}
 	/* a path of the search is at most (choice loop + 2 steps) per choice */
 	return nchoices * (prog->nprocs + 3) + 100;
 }
