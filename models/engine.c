@@ -169,6 +169,131 @@ static void map_procs(struct eng_prog *p)
 	p->threaded = p->nprocs != p->nranks;
 }
 
+/* An envelope some process of a rank receives or probes on (peer: its source) or sends on
+ * (peer: its destination). */
+struct envl {
+	int32_t proc, peer, comm, tag;
+};
+
+static int envl_cmp(const void *a, const void *b)
+{
+	const struct envl *x = a, *y = b;
+
+	if (x->proc != y->proc)
+		return x->proc < y->proc ? -1 : 1;
+	if (x->peer != y->peer)
+		return x->peer < y->peer ? -1 : 1;
+	if (x->comm != y->comm)
+		return x->comm < y->comm ? -1 : 1;
+	return x->tag < y->tag ? -1 : x->tag > y->tag;
+}
+
+/* The distinct envelopes of the receives and probes (send 0) or the sends (send 1) of every
+ * process, sorted; *n of them. */
+static struct envl *envelopes(const struct eng_prog *p, int send, size_t *n)
+{
+	struct envl *v = NULL;
+	size_t k = 0, m = 0;
+	int q, i;
+
+	for (q = 0; q < p->nprocs; q++)
+		for (i = 0; i < p->nins[q]; i++) {
+			const struct eng_instr *in = &p->ins[q][i];
+
+			if (send ? in->op != ENG_POST_SEND :
+				   in->op != ENG_POST_RECV && in->op != ENG_PROBE)
+				continue;
+			if (k == m) {
+				struct envl *w = realloc(v, (m = m ? 2 * m : 64) * sizeof(*v));
+
+				if (!w) {
+					free(v);
+					return NULL;
+				}
+				v = w;
+			}
+			v[k].proc = q;
+			v[k].peer = in->a;
+			v[k].comm = in->b;
+			v[k++].tag = in->c;
+		}
+	if (k)
+		qsort(v, k, sizeof(*v), envl_cmp);
+	for (i = 0, m = 0; (size_t)i < k; i++)
+		if (!m || envl_cmp(&v[m - 1], &v[i]))
+			v[m++] = v[i];
+	*n = m;
+	return v;
+}
+
+static int tags_meet(int32_t a, int32_t b)
+{
+	return a == b || a == ENG_ANY || b == ENG_ANY;
+}
+
+/* Is the receive in of process q matched without a choice in a threaded program? When no
+ * other process of its rank receives or probes on an envelope that meets its own (a message
+ * either may take), and the messages it may take come from one process of its source rank
+ * (whose messages do not overtake each other): then no order of the threads gives it
+ * another message, nor its message to another call. */
+static int uncontended(const struct eng_prog *p, int q, const struct eng_instr *in,
+		       const struct envl *rv, size_t nr, const struct envl *sv, size_t ns)
+{
+	int senders = -1;
+	size_t k;
+
+	if (in->a == ENG_ANY || in->a == ENG_PROC_NULL)
+		return 0;
+	for (k = 0; k < nr; k++)
+		if (rv[k].proc != q && RANK(p, rv[k].proc) == RANK(p, q) && rv[k].comm == in->b &&
+		    (rv[k].peer == in->a || rv[k].peer == ENG_ANY) && tags_meet(rv[k].tag, in->c))
+			return 0;
+	for (k = 0; k < ns; k++)
+		if (RANK(p, sv[k].proc) == in->a && sv[k].peer == RANK(p, q) &&
+		    sv[k].comm == in->b && tags_meet(sv[k].tag, in->c)) {
+			if (senders >= 0 && senders != sv[k].proc)
+				return 0;
+			senders = sv[k].proc;
+		}
+	return 1;
+}
+
+/* p->uncontended, for a threaded program (check's: verify's receives stay choices). */
+static void mark_uncontended(struct eng_prog *p)
+{
+	struct envl *rv = NULL, *sv = NULL;
+	size_t nr = 0, ns = 0;
+	int q, i;
+
+	for (q = 0; p->uncontended && q < p->nprocs; q++)
+		free(p->uncontended[q]);
+	free(p->uncontended);
+	p->uncontended = NULL;
+	if (!p->threaded || p->verify)
+		return;
+	rv = envelopes(p, 0, &nr);
+	sv = envelopes(p, 1, &ns);
+	p->uncontended = calloc((size_t)p->nprocs, sizeof(*p->uncontended));
+	for (q = 0; p->uncontended && rv && sv && q < p->nprocs; q++) {
+		p->uncontended[q] = calloc((size_t)p->nins[q] + 1, 1);
+		for (i = 0; p->uncontended[q] && i < p->nins[q]; i++)
+			if (p->ins[q][i].op == ENG_POST_RECV)
+				p->uncontended[q][i] = (uint8_t)uncontended(p, q, &p->ins[q][i], rv,
+									    nr, sv, ns);
+	}
+	free(rv);
+	free(sv);
+}
+
+/* Is the receive at instruction i of process q matched without a choice where it has one
+ * candidate message? Always with one process a rank; with threads, where mark_uncontended()
+ * found no other call that may take it, nor another thread's message (with no table, out of
+ * memory: never, every match a choice). */
+static int recv_uncontended(const struct eng_prog *p, int q, int i)
+{
+	return !p->threaded || (p->uncontended && p->uncontended[q] && p->uncontended[q][i]);
+}
+
 /* verify: each instruction's nearest collective before it (prevcoll), by a walk of each
  * process's graph from its start: instruction i goes on to i + 1, a branch to its ways' targets,
  * an end nowhere. The first path to reach an instruction gives its value: verify's graphs join
@@ -232,6 +357,7 @@ void eng_layout(struct eng_prog *p)
 	map_procs(p);
 	scan_program(p, &lazy, &buffer);
 	link_collectives(p);
+	mark_uncontended(p);
 	p->nbuf = buffer ? p->nranks : 0;
 	p->off_pc = ENG_ST_HEADER;
 	p->off_coll = p->off_pc + p->nprocs;
@@ -695,8 +821,6 @@ static int match_deterministic(const struct eng_prog *p, int32_t *st, int q, uin
 {
 	int li, progress = 0;
 
-	if (shared_rank(p, q))
-		return 0; /* which thread takes a message: a choice (walk_choices) */
 	/* with cancels, whether a message or a receive is withdrawn first: a choice */
 	if (p->ncancel)
 		return 0;
@@ -707,11 +831,12 @@ static int match_deterministic(const struct eng_prog *p, int32_t *st, int q, uin
 		int sp, i = -1, n = 0;
 
 		/* a receive a ready send may need open: its match is a choice (ready_send); so
-		 * is one from a rank whose threads send: a message another thread sends later
-		 * in the trace may come first (shared_rank()) */
+		 * is one another thread of its rank may take the message of, or whose messages
+		 * several threads of its source rank send, one later in the trace than another
+		 * (recv_uncontended()) */
 		if ((e & 1) || in->op != ENG_POST_RECV || in->a == ENG_ANY ||
 		    in->a == ENG_PROC_NULL || in->d == ENG_RECV_LAZY ||
-		    LAST(p, in->a) - FIRST(p, in->a) > 1)
+		    !recv_uncontended(p, q, e >> 1))
 			continue;
 		for (sp = FIRST(p, in->a); sp < LAST(p, in->a) && n < 2; sp++) {
 			int c = candidate(p, st, q, li, sp);
@@ -2014,8 +2139,8 @@ static int walk_choices(const struct eng_prog *p, const int32_t *st, struct walk
 			int lo, hi;
 
 			if ((e & 1) || in->op != ENG_POST_RECV || in->a == ENG_PROC_NULL ||
-			    (in->a != ENG_ANY && !p->threaded && !p->nbuf && !p->ncancel &&
-			     in->d != ENG_RECV_LAZY))
+			    (in->a != ENG_ANY && recv_uncontended(p, d, e >> 1) && !p->nbuf &&
+			     !p->ncancel && in->d != ENG_RECV_LAZY))
 				continue;
 			/* the senders it may take from; messages to a rank are sorted by sender */
 			lo = first_source(p, in);
@@ -3112,6 +3237,9 @@ void eng_prog_release(struct eng_prog *p)
 	for (r = 0; p->prevcoll && r < p->nprocs; r++)
 		free(p->prevcoll[r]);
 	free(p->prevcoll);
+	for (r = 0; p->uncontended && r < p->nprocs; r++)
+		free(p->uncontended[r]);
+	free(p->uncontended);
 	wenv_release(p);
 	for (i = 0; p->comms && i < p->ncomms; i++)
 		free(p->comms[i].members);

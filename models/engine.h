@@ -410,7 +410,11 @@ struct eng_prog {
 	int32_t nwild;	    /* MPI_ANY_SOURCE receives in it (eng_layout) */
 	int32_t ncontended; /* contended window locks in it (eng_layout) */
 	int32_t threaded;   /* some rank has more than one process (eng_layout) */
-	int32_t ncancel;    /* ENG_CANCEL instructions in the program (eng_layout) */
+	/* threaded (not verify): per process, per instruction, 1 for a receive whose match
+	 * is no choice: no other thread of its rank receives or probes what it may take, and
+	 * one thread of its source rank sends it (eng_layout) */
+	uint8_t **uncontended;
+	int32_t ncancel; /* ENG_CANCEL instructions in the program (eng_layout) */
 	/* the reductions' tables (eng_layout), by envelope, rank by
 	 * rank */
 	int32_t nwenv;

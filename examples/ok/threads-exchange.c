@@ -11,7 +11,7 @@
 #include <pthread.h>
 #include <stdio.h>
 
-#define ROUNDS 20
+#define ROUNDS 50
 
 static int rank;
 
