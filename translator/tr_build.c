@@ -771,6 +771,18 @@ static void split_completion(struct builder *b, const struct mpiv_event *ev, int
 	free(list);
 }
 
+/* Free what pb has still to return of its completions of several (split_completion()). */
+static void drop_left(struct proc_build *pb)
+{
+	size_t i;
+
+	for (i = 0; i < pb->nleft; i++)
+		free(pb->left[i].list);
+	free(pb->left);
+	pb->left = NULL;
+	pb->nleft = pb->capleft = 0;
+}
+
 /* verify: the requests a completion of several has still to return (split_completion()),
  * before event ev: all of them before a call that completes, probes, synchronises or ends;
  * the next one before a call to its peer (where the program's calls for it begin). */
@@ -1066,7 +1078,7 @@ static int finish_procs(struct builder *b, const struct tr_stop *stop, int32_t *
 
 		b->cur = k;
 		flush_completions(b, NULL);
-		free(cur(b)->left);
+		drop_left(cur(b));
 		ev = cur(b)->last >= 0 ? (int)cur(b)->last : 0;
 		if (stop->kind == TR_FINISHED) {
 			emit(b, ENG_END, ev);
@@ -1749,6 +1761,7 @@ int tr_translate_segment(const struct mpiv_traceset *ts, const struct tr_opts *o
 		for (k = 0; k < b.nprocs; k++) {
 			int q = prog->nprocs++;
 
+			drop_left(&b.procs[k]); /* what a rank that failed left */
 			prog->ins[q] = b.procs[k].ins;
 			prog->nins[q] = (int32_t)b.procs[k].n;
 			prog->proc_rank[q] = r;

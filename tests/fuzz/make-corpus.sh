@@ -54,15 +54,15 @@ seeds()
 		test "$r" -gt 0 && printf '\0'
 		cat "$dir_json/rank-$r.json"
 	done >"$WORK/$name.json-seed"
-	keep "$WORK/$name.json-seed" "$CORPUS/json/$name" 262144
+	keep "$WORK/$name.json-seed" "$CORPUS/json/$name" 65536
 	test -f "$dir/meta.json" && cp "$dir/meta.json" "$CORPUS/meta/$name.json"
 	for f in "$dir"/check/*/model.dat; do
 		test -f "$f" && cp "$f" "$WORK/model-seed" &&
-			keep "$WORK/model-seed" "$CORPUS/model/start-$name-$(basename "$(dirname "$f")")" 262144
+			keep "$WORK/model-seed" "$CORPUS/model/start-$name-$(basename "$(dirname "$f")")" 65536
 	done
 	for f in "$dir"/check-spin/*/model.dat; do
 		test -f "$f" && cp "$f" "$WORK/model-seed" &&
-			keep "$WORK/model-seed" "$CORPUS/model/$name-$(basename "$(dirname "$f")")" 262144
+			keep "$WORK/model-seed" "$CORPUS/model/$name-$(basename "$(dirname "$f")")" 65536
 	done
 	for f in "$dir"/check/cex*.json; do
 		test -f "$f" && cp "$f" "$CORPUS/cex/$name-$(basename "$f")"
