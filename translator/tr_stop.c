@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "mpilib.h"
 #include "translate.h"
 #include "xalloc.h"
 
@@ -160,9 +161,14 @@ int tr_stop_waiters(const struct eng_prog *prog, const struct mpiv_traceset *ts,
 	int32_t *st = xmalloc(eng_state_bytes(prog));
 	int *wf = xmalloc((size_t)prog->nprocs * sizeof(int));
 	char *waits = xcalloc((size_t)prog->nranks, 1);
+	long long eager;
 	int q, k, n = 0, x;
 
-	tr_recorded_path(prog, ts, ENG_BUF_INFINITE, 0, 0, NULL, st);
+	/* the run's own buffering where the library's threshold is known: a rank stopped in a
+	 * send the library does not buffer waits for its receiver */
+	eager = ts->nranks ? mpiv_mpilib_eager(ts->ranks[0].library) : -1;
+	tr_recorded_path(prog, ts, eager >= 0 ? ENG_BUF_EAGER : ENG_BUF_INFINITE,
+			 eager >= 0 ? eager : 0, 0, NULL, st);
 	for (q = 0; q < prog->nprocs; q++) {
 		if (prog->proc_rank[q] == r || eng_at_end(prog, st, q))
 			continue;

@@ -495,9 +495,9 @@ void tr_stop_of(const struct mpiv_traceset *ts, int r, struct tr_stop *s);
 /* 1 if every rank of ts finished. */
 int tr_all_finished(const struct mpiv_traceset *ts);
 
-/* The ranks that, at the end of the recorded path (standard sends buffered, as small ones
- * were in the run), are blocked waiting for rank r: filled into out (room for nranks);
- * returns how many. */
+/* The ranks that, at the end of the recorded path (standard sends buffered up to the
+ * recorded library's eager threshold, as in the run; every one where it is not known), are
+ * blocked waiting for rank r: filled into out (room for nranks); returns how many. */
 int tr_stop_waiters(const struct eng_prog *prog, const struct mpiv_traceset *ts, int r, int *out);
 
 /* "called MPI_Abort with error code 3", "died of signal 11 (Segmentation fault) after its

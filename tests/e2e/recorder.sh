@@ -233,6 +233,25 @@ else
 		"$WORK/leftovers.log"
 fi
 
+# ---- a ring of sends no library buffers: each rank is waited for by the one before it ----
+if compile rec-send-ring; then
+	dir=$WORK/ring
+	run_cmd "$WORK/ring.record.log" "$LIMIT" "$MPIVERIFY" record -o "$dir" \
+		--deadlock-timeout 2 -- "$MPIRUN" -np 3 "$BINDIR/rec-send-ring"
+	expect "ring: record ends the hung job and exits 1" "$(test "$RC" -eq 1; echo $?)" \
+		"$(describe "$RC"), want 1" "$WORK/ring.record.log"
+	# the recorded path is followed with the library's eager threshold: 1 MiB sends block
+	check_case ring "$dir" 1 "waited for by: rank 2$" "waited for by: rank 0$" \
+		"waited for by: rank 1$"
+	if no_leftovers "$BINDIR/rec-send-ring"; then
+		pass "ring: no leftover processes"
+	else
+		echo "$LEFTOVERS" >"$WORK/leftovers.log"
+		fail "ring: no leftover processes" "processes still running (killed now)" \
+			"$WORK/leftovers.log"
+	fi
+fi
+
 # ---- no progress: both ranks poll forever (MPI_Test, MPI_Iprobe), never blocked ----
 # record must take it for hung, name each rank's polling call and its line, end the job (no
 # leftovers) and exit 1; each rank's run of failed polls is one event, the last in its trace.
