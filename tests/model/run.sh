@@ -211,6 +211,18 @@ limit_case()
 limit_case search "$big" time 2 "time limit"
 limit_case search "$big" memory 16 "memory limit of 16 MB reached"
 
+# A search is as deep as the program's threads' operations, each of which may be a step of
+# its own: two threads a rank exchanging 30 rounds on one tag (every match a choice) is
+# searched to its end, no deadlock, not cut short by the depth bound.
+log=$WORK/threads-depth.log
+run_cmd "$log" 120 "$MPIVERIFY" check "$SRCDIR/tests/model/limits/threads-shared-tag-rounds" \
+	-o "$WORK/threads-depth"
+if test "$RC" -eq 0 && grep -q "^mpiverify: no deadlock" "$log"; then
+	pass "depth: threads-shared-tag-rounds searched to its end"
+else
+	fail "depth: threads-shared-tag-rounds searched to its end" "exit $RC" "$log"
+fi
+
 # check's own pass holds the program it walks, and the memory limit bounds that too: a master
 # receiving 200,000 results with MPI_ANY_SOURCE, which cannot be cut, passes 16 MB (48 bytes
 # an instruction) as it is built, inconclusive; a halo exchange of 100,000 events is checked
