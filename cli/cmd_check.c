@@ -41,7 +41,8 @@ struct mode {
 };
 
 static const char check_usage[] =
-	"usage: mpiverify check [DIR] [--buffering MODE] [-o OUTDIR] [--json | --sarif]\n"
+	"usage: mpiverify check [DIR] [--buffering MODE] [-o OUTDIR]\n"
+	"                       [--json | --sarif | --diagnostics-format=gcc]\n"
 	"                       [--suppressions FILE]... [--gen-suppressions[=FILE]]\n"
 	"                       [--ignore-potential-below BYTES] [--swarm N]\n"
 	"       mpiverify check --promela FILE [--buffering MODE] [DIR]\n"
@@ -57,6 +58,8 @@ static const char check_usage[] =
 	"                    (default DIR/check)\n"
 	"      --json        print the verdict and the findings as one JSON document\n"
 	"      --sarif       print them as a SARIF 2.1.0 log (report.sarif) instead\n"
+	"      --diagnostics-format=gcc  print them as compilers do, a FILE:LINE: error:\n"
+	"                    line a finding and notes, for editors and CI\n"
 	"      --suppressions FILE  leave the findings FILE names out of the exit status,\n"
 	"                    listed as suppressed (repeatable; doc/reports.md)\n"
 	"      --gen-suppressions[=FILE]  write a suppression for each finding, into FILE\n"
@@ -715,6 +718,8 @@ static int report(struct check_args *a, struct check_run *run, const struct eng_
 		fputc('\n', stdout);
 	} else if (a->o.output == OUT_SARIF) {
 		report_sarif(stdout, doc, &fs);
+	} else if (a->o.output == OUT_GCC) {
+		report_gcc(stdout, doc, &fs);
 	} else {
 		print_text(run, &co, &fs, search_rc, modes_str);
 	}

@@ -31,7 +31,8 @@ static const char verify_usage[] =
 	"usage: mpiverify verify [-o DIR] [--buffering MODE] [--jobs N] [--max-runs N]\n"
 	"                        [--time-limit SEC] [--deadlock-timeout SEC] [--max-states N]\n"
 	"                        [--memory-limit MB] [--exhaustive]\n"
-	"                        [--json | --sarif] [--suppressions FILE]...\n"
+	"                        [--json | --sarif | --diagnostics-format=gcc]\n"
+	"                        [--suppressions FILE]...\n"
 	"                        [--gen-suppressions[=FILE]] [--ignore-potential-below BYTES]\n"
 	"                        [--] LAUNCHER [ARGS...]\n";
 
@@ -74,6 +75,8 @@ static void verify_help(void)
 	       "                              programs (its runs grow with the orders)\n"
 	       "      --json                  print the answer as one JSON document\n"
 	       "      --sarif                 print it as a SARIF 2.1.0 log instead\n"
+	       "      --diagnostics-format=gcc  print it as compilers do: a FILE:LINE: error:\n"
+	       "                              line a finding, and notes\n"
 	       "      --suppressions FILE     leave the deadlocks FILE names out of the verdict\n"
 	       "                              and the exit status (repeatable)\n"
 	       "      --gen-suppressions[=FILE]  write a suppression for each deadlock found\n"

@@ -72,6 +72,7 @@ enum findings_output {
 	OUT_TEXT,  /* the report for people */
 	OUT_JSON,  /* --json */
 	OUT_SARIF, /* --sarif */
+	OUT_GCC,   /* --diagnostics-format=gcc */
 };
 
 struct findings_opts {
@@ -89,6 +90,7 @@ struct findings_opts {
 		{"sarif", no_argument, NULL, FINDINGS_OPT_SARIF},                      \
 		{"suppressions", required_argument, NULL, FINDINGS_OPT_SUPPRESSIONS},  \
 		{"gen-suppressions", optional_argument, NULL, FINDINGS_OPT_GEN},       \
+		{"diagnostics-format", required_argument, NULL, FINDINGS_OPT_DIAG},    \
 	{                                                                              \
 		"ignore-potential-below", required_argument, NULL, FINDINGS_OPT_IGNORE \
 	}
@@ -98,6 +100,7 @@ enum {
 	FINDINGS_OPT_SUPPRESSIONS,
 	FINDINGS_OPT_GEN,
 	FINDINGS_OPT_IGNORE,
+	FINDINGS_OPT_DIAG,
 };
 
 /* The option getopt_long() returned as c (its argument arg) into o, for command cmd. Returns

@@ -16,12 +16,26 @@ int findings_option(struct findings_opts *o, const char *cmd, int c, const char 
 	switch (c) {
 	case FINDINGS_OPT_JSON:
 	case FINDINGS_OPT_SARIF:
-		if (o->output != OUT_TEXT &&
-		    o->output != (c == FINDINGS_OPT_JSON ? OUT_JSON : OUT_SARIF))
-			return usage_error(cmd, "--json and --sarif cannot both be given: "
-						"standard output holds one document");
-		o->output = c == FINDINGS_OPT_JSON ? OUT_JSON : OUT_SARIF;
+	case FINDINGS_OPT_DIAG: {
+		enum findings_output out = c == FINDINGS_OPT_JSON  ? OUT_JSON :
+					   c == FINDINGS_OPT_SARIF ? OUT_SARIF :
+								     OUT_GCC;
+
+		if (c == FINDINGS_OPT_DIAG && strcmp(arg, "gcc") && strcmp(arg, "text"))
+			return usage_error(cmd,
+					   "invalid --diagnostics-format '%s': expected gcc or "
+					   "text",
+					   arg);
+		if (c == FINDINGS_OPT_DIAG && !strcmp(arg, "text"))
+			out = OUT_TEXT;
+		if (o->output != OUT_TEXT && out != OUT_TEXT && o->output != out)
+			return usage_error(cmd, "--json, --sarif and --diagnostics-format=gcc "
+						"cannot be given together: standard output holds "
+						"one of them");
+		if (out != OUT_TEXT)
+			o->output = out;
 		return 0;
+	}
 	case FINDINGS_OPT_SUPPRESSIONS:
 		mpiv_error_init(&err);
 		if (mpiv_suppressions_load(&o->supps, arg, &err) < 0)
@@ -52,7 +66,9 @@ int findings_options_done(const struct findings_opts *o, const char *cmd)
 		return usage_error(cmd,
 				   "--gen-suppressions without =FILE writes to standard "
 				   "output, which --%s holds: give a file",
-				   o->output == OUT_JSON ? "json" : "sarif");
+				   o->output == OUT_JSON  ? "json" :
+				   o->output == OUT_SARIF ? "sarif" :
+							    "diagnostics-format=gcc");
 	return 0;
 }
 

@@ -34,6 +34,13 @@ int report_html_replayed(const char *cex_path, json_t *outcome);
  * suppression. */
 void report_sarif(FILE *f, json_t *doc, const struct findings *fs);
 
+/* ---- report_gcc.c ---- */
+
+/* doc's findings not hidden as a compiler prints its diagnostics: "FILE:LINE: error: ..." a
+ * finding (warning, note by its kind), "note:" lines for its other calls, its waits and its
+ * replay, and a last line with the verdict (--diagnostics-format=gcc). */
+void report_gcc(FILE *f, json_t *doc, const struct findings *fs);
+
 /* ---- report_dot.c ---- */
 
 /* The wait-for graph of each deadlock of doc as Graphviz: one cluster per deadlock, a node

@@ -239,6 +239,8 @@ int verify_report(const struct verify_opts *o, const struct explore *x, int rc)
 		fputc('\n', stdout);
 	} else if (o->findings.output == OUT_SARIF) {
 		report_sarif(stdout, doc, &fs);
+	} else if (o->findings.output == OUT_GCC) {
+		report_gcc(stdout, doc, &fs);
 	} else {
 		print_text(x, rc, &fs);
 	}

@@ -10,6 +10,8 @@
 #    it draws each call at its times on a time axis, except the calls a counterexample makes
 #    otherwise than the recorded run (in order), and without times in order only; a
 #    million-event trace gives a small page; replay's outcome is added to it;
+#  - --diagnostics-format=gcc prints a FILE:LINE: error: line per deadlock, at a line of the
+#    program that calls MPI, and notes, as a CI problem matcher reads them;
 #  - suppressions: --gen-suppressions writes what --suppressions takes, which hides the
 #    finding from the exit status and lists it; --ignore-potential-below; the options' edge
 #    cases; verify's report files and suppressions.
@@ -115,6 +117,47 @@ grep -q '"kind": "potential-deadlock"' "$WORK/cycle-a.json" &&
 	grep -q '"fingerprint": "[0-9a-f]\{16\}:1"' "$WORK/cycle-a.json" &&
 	pass "--json: each finding's kind and fingerprint" ||
 	fail "--json: each finding's kind and fingerprint" "missing" "$WORK/cycle-a.json"
+
+# ---- --diagnostics-format=gcc, read as an editor's error list or a CI problem matcher ----
+# diag_case NAME TRACE SOURCE: check TRACE --diagnostics-format=gcc prints only lines a
+# matcher of "FILE:LINE: SEVERITY: MESSAGE" (or "mpiverify: SEVERITY: ...") reads; one error
+# line per deadlock of --json; each FILE:LINE a line of SOURCE that calls MPI; the exit
+# status that of the text report.
+diag_case()
+{
+	local name=$1 trace=$2 src=$3 log=$WORK/$1.gcc.log rc ndl nerr bad=''
+	"$MPIVERIFY" check "$trace" --diagnostics-format=gcc -o "$WORK/$1.gcc" >"$log" 2>&1
+	rc=$?
+	ndl=$("$MPIVERIFY" check "$trace" --json -o "$WORK/$1.json" 2>/dev/null |
+		grep -c '"replay": ')
+	nerr=$(grep -c -E '^[^:]+:[0-9]+: error: ' "$log")
+	while IFS= read -r line; do
+		if [[ $line =~ ^([^:]+):([0-9]+):\ (error|warning|note):\ .+$ ]]; then
+			case ${BASH_REMATCH[1]} in
+			*"$(basename "$src")") sed -n "${BASH_REMATCH[2]}p" "$src" | grep -q 'MPI_' ||
+				bad="$bad line ${BASH_REMATCH[2]} is no MPI call;" ;;
+			*) bad="$bad another file '${BASH_REMATCH[1]}';" ;;
+			esac
+		elif ! [[ $line =~ ^mpiverify:\ (error|warning|note):\ .+$ ]]; then
+			bad="$bad a line no matcher reads: '$line';"
+		fi
+	done <"$log"
+	if test "$rc" -eq 1 && test "$nerr" -ge 1 && test "$nerr" -eq "$ndl" && test -z "$bad"; then
+		pass "$name: --diagnostics-format=gcc, $nerr error line(s) at MPI calls, exit 1"
+	else
+		fail "$name: --diagnostics-format=gcc" \
+			"exit $rc, $nerr error lines for $ndl deadlocks;$bad" "$log"
+	fi
+}
+diag_case "cycle" "$WORK/cycle-a" examples/deadlock/send-send-cycle.c
+diag_case "wildcard" "$WORK/wild" examples/deadlock/wildcard-recv-order.c
+run_cmd "$WORK/diag-bad.log" 60 "$MPIVERIFY" check "$WORK/cycle-a" --diagnostics-format=msvc
+expect "--diagnostics-format=msvc: a usage error" 2 "$WORK/diag-bad.log" \
+	"invalid --diagnostics-format 'msvc'"
+run_cmd "$WORK/diag-two.log" 60 "$MPIVERIFY" check "$WORK/cycle-a" --json \
+	--diagnostics-format=gcc
+expect "--json with --diagnostics-format=gcc: a usage error" 2 "$WORK/diag-two.log" \
+	"cannot be given together"
 
 # the same program recorded again: the same findings, by their fingerprints
 run_cmd "$WORK/cycle-b.check.log" "$LIMIT" "$MPIVERIFY" check "$WORK/cycle-b"
