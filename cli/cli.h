@@ -37,4 +37,7 @@ int launcher_args(const char *cmd, int argc, int optind, const char *out);
 /* Parse a positive number of seconds ("30", "0.5"). Returns 0, or -1 if s is not one. */
 int parse_seconds(const char *s, double *out);
 
+/* Parse a positive whole number ("200"). Returns 0, or -1 if s is not one. */
+int parse_count(const char *s, long *out);
+
 #endif

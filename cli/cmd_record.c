@@ -22,7 +22,7 @@
 
 static const char record_usage[] =
 	"usage: mpiverify record [-o DIR] [--deadlock-timeout SEC] [--check-reductions[=TOL|correct]]\n"
-	"                        [--timestamps] [--] LAUNCHER [ARGS...]\n";
+	"                        [--timestamps] [--error-exitcode N] [--] LAUNCHER [ARGS...]\n";
 
 static void record_help(void)
 {
@@ -53,11 +53,13 @@ static void record_help(void)
 	       "                              shows them, check warns of messages whose times\n"
 	       "                              do not fit; two clock readings a call, which a\n"
 	       "                              loop of short calls feels\n"
+	       "      --error-exitcode N      exit N (1 to 255) instead of 1 when the run hung,\n"
+	       "                              to tell it from a program that exits 1\n"
 	       "  -h, --help                  show this help\n"
 	       "\nexit status:\n"
 	       "  the program's own (128+N if the launcher was killed by signal N), or\n"
 	       "  1  the run deadlocked or made no progress: every rank's blocked or polling\n"
-	       "     call is reported, the job ended\n"
+	       "     call is reported, the job ended (--error-exitcode N: N)\n"
 	       "  2  usage error\n"
 	       "  3  DIR cannot be created or written\n"
 	       "  4  the launcher or the recorder library cannot be run, the program's MPI\n"
@@ -72,6 +74,7 @@ int cmd_record(int argc, char **argv)
 		{"deadlock-timeout", required_argument, NULL, 'T'},
 		{"check-reductions", optional_argument, NULL, 'R'},
 		{"timestamps", no_argument, NULL, 't'},
+		{"error-exitcode", required_argument, NULL, 'E'},
 		{"help", no_argument, NULL, 'h'},
 		{NULL, 0, NULL, 0},
 	};
@@ -81,7 +84,8 @@ int cmd_record(int argc, char **argv)
 	struct mpiv_red_opts red;
 	struct record_opts opts;
 	struct record_result r;
-	int c, rc, timestamps = 0;
+	int c, rc, timestamps = 0, hung_exit = MPIV_EXIT_DEADLOCK;
+	long count;
 
 	opterr = 0;
 	while ((c = getopt_long(argc, argv, "+:o:h", longopts, NULL)) != -1) {
@@ -109,6 +113,14 @@ int cmd_record(int argc, char **argv)
 		case 't':
 			timestamps = 1;
 			break;
+		case 'E':
+			if (parse_count(optarg, &count) < 0 || count > 255)
+				return usage_error("record",
+						   "invalid --error-exitcode '%s': expected a "
+						   "number from 1 to 255",
+						   optarg);
+			hung_exit = (int)count;
+			break;
 		case 'h':
 			record_help();
 			return MPIV_EXIT_OK;
@@ -125,6 +137,9 @@ int cmd_record(int argc, char **argv)
 	opts.reductions = reductions;
 	opts.timestamps = timestamps;
 	rc = record_run(&opts, &r);
+	/* the run hung: record's own answer, which a program's own exit 1 would look like */
+	if (r.job == MPIV_JOB_DEADLOCK || r.job == MPIV_JOB_NO_PROGRESS)
+		rc = hung_exit;
 	record_result_release(&r);
 	return rc;
 }

@@ -108,15 +108,6 @@ static int parse_modes(const char *arg, struct explore *x)
 	return mpiv_buffering_arg(arg, x->modes, &x->nmodes);
 }
 
-static int parse_count(const char *s, long *out)
-{
-	char *end;
-
-	errno = 0;
-	*out = strtol(s, &end, 10);
-	return errno || end == s || *end || *out < 1 ? -1 : 0;
-}
-
 /* Remove the lock file of run directory abs, which this process holds. Returns 0, or -1
  * after an error. */
 static int unlink_lock(const char *abs)

@@ -56,6 +56,15 @@ int parse_seconds(const char *s, double *out)
 	return 0;
 }
 
+int parse_count(const char *s, long *out)
+{
+	char *end;
+
+	errno = 0;
+	*out = strtol(s, &end, 10);
+	return errno || end == s || *end || *out < 1 ? -1 : 0;
+}
+
 int launcher_args(const char *cmd, int argc, int optind, const char *out)
 {
 	if (optind >= argc)

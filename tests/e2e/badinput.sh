@@ -245,6 +245,11 @@ expect_text "check --time-limit 0 is a usage error" 2 "$WORK/tl0.log" \
 run_cmd "$WORK/dt0.log" 10 "$MPIVERIFY" record --deadlock-timeout 0 -- true
 expect_text "record --deadlock-timeout 0 is a usage error" 2 "$WORK/dt0.log" \
 	"invalid --deadlock-timeout '0'"
+for n in 0 256 x; do
+	run_cmd "$WORK/ee$n.log" 10 "$MPIVERIFY" record --error-exitcode "$n" -- true
+	expect_text "record --error-exitcode $n is a usage error" 2 "$WORK/ee$n.log" \
+		"invalid --error-exitcode '$n'"
+done
 run_cmd "$WORK/rt0.log" 10 "$MPIVERIFY" replay --trace "$cex" --timeout 0
 expect_text "replay --timeout 0 is a usage error" 2 "$WORK/rt0.log" "invalid --timeout '0'"
 

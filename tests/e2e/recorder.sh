@@ -243,6 +243,11 @@ if compile rec-send-ring; then
 	# the recorded path is followed with the library's eager threshold: 1 MiB sends block
 	check_case ring "$dir" 1 "waited for by: rank 2$" "waited for by: rank 0$" \
 		"waited for by: rank 1$"
+	# --error-exitcode: the hang's own status, told from a program's exit 1
+	run_cmd "$WORK/ring42.record.log" "$LIMIT" "$MPIVERIFY" record -o "$WORK/ring42" \
+		--deadlock-timeout 2 --error-exitcode 42 -- "$MPIRUN" -np 3 "$BINDIR/rec-send-ring"
+	expect "ring: record --error-exitcode 42 exits 42 on the hang" \
+		"$(test "$RC" -eq 42; echo $?)" "$(describe "$RC"), want 42" "$WORK/ring42.record.log"
 	if no_leftovers "$BINDIR/rec-send-ring"; then
 		pass "ring: no leftover processes"
 	else
