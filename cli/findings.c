@@ -233,6 +233,14 @@ int findings_write_suppressions(FILE *f, const struct findings *fs)
 	return n;
 }
 
+const char *findings_severity(int kind)
+{
+	if (mpiv_finding_kind_is_deadlock(kind) ||
+	    (kind >= MPIV_FIND_RED_MISMATCH && kind <= MPIV_FIND_RED_CORRUPT))
+		return "error";
+	return kind == MPIV_FIND_RED_UNCHECKED ? "note" : "warning";
+}
+
 void findings_release(struct findings *fs)
 {
 	int k;

@@ -61,6 +61,11 @@ void findings_print_suppressed(FILE *f, const struct findings *fs);
  * --gen-suppressions. Returns how many. */
 int findings_write_suppressions(FILE *f, const struct findings *fs);
 
+/* What a finding of kind is to a reader of SARIF or of compilers' diagnostics: "error" (a
+ * deadlock or another erroneous state, a reduction error), "note" (a reduction not checked)
+ * or "warning" (the rest). */
+const char *findings_severity(int kind);
+
 /* "MPI_Send" of "MPI_Send(dest=1, ...)": a malloc'ed copy of the call's name. */
 char *findings_call_name(const char *desc);
 

@@ -15,15 +15,6 @@ static const char *str(json_t *o, const char *key)
 	return s ? s : "";
 }
 
-/* What a finding is to a compiler's reader: an error, a warning or a note. */
-static const char *severity(int kind)
-{
-	if (mpiv_finding_kind_is_deadlock(kind) ||
-	    (kind >= MPIV_FIND_RED_MISMATCH && kind <= MPIV_FIND_RED_CORRUPT))
-		return "error";
-	return kind == MPIV_FIND_RED_UNCHECKED ? "note" : "warning";
-}
-
 /* "FILE:LINE: SEVERITY: " of site s (mpiverify's own name when the file is unknown). */
 static void lead(FILE *f, const struct mpiv_finding_site *s, const char *sev)
 {
@@ -53,7 +44,7 @@ static void deadlock(FILE *f, const struct finding *fd)
 		json_t *b = json_array_get(blocked, k);
 		const struct mpiv_finding_site *s = &fd->f.sites[k];
 
-		lead(f, s, k ? "note" : severity(fd->f.kind));
+		lead(f, s, k ? "note" : findings_severity(fd->f.kind));
 		if (!k)
 			fprintf(f, "%s: ",
 				*str(e, "class") ? str(e, "class") :
@@ -65,7 +56,7 @@ static void deadlock(FILE *f, const struct finding *fd)
 		fprintf(f, k ? "\n" : " [%s]\n", fd->fingerprint);
 	}
 	if (!fd->f.nsites) { /* no blocked call known: the finding alone */
-		lead(f, NULL, severity(fd->f.kind));
+		lead(f, NULL, findings_severity(fd->f.kind));
 		fprintf(f, "%s [%s]\n", mpiv_finding_kind_name(fd->f.kind), fd->fingerprint);
 	}
 	if (json_array_size(json_object_get(e, "waits_for"))) {
@@ -99,7 +90,7 @@ void report_gcc(FILE *f, json_t *doc, const struct findings *fs)
 			continue;
 		}
 		/* a stopped rank says how it stopped, the others what went wrong */
-		lead(f, fd->f.nsites ? &fd->f.sites[0] : NULL, severity(fd->f.kind));
+		lead(f, fd->f.nsites ? &fd->f.sites[0] : NULL, findings_severity(fd->f.kind));
 		fprintf(f, "%s: rank %d %s%s: %s [%s]\n", mpiv_finding_kind_name(fd->f.kind),
 			(int)json_integer_value(json_object_get(e, "rank")),
 			!strcmp(fd->section, "stopped") ? "stopped" : str(e, "call"),

@@ -62,14 +62,6 @@ static const char *rule_text(int kind)
 	}
 }
 
-static const char *level(int kind)
-{
-	if (mpiv_finding_kind_is_deadlock(kind) ||
-	    (kind >= MPIV_FIND_RED_MISMATCH && kind <= MPIV_FIND_RED_CORRUPT))
-		return "error";
-	return kind == MPIV_FIND_RED_UNCHECKED ? "note" : "warning";
-}
-
 /* A file name as a URI reference: an absolute path as file://, a relative one as it is
  * (relative to the source root, %SRCROOT%); bytes other than unreserved ones and '/'
  * percent-encoded. */
@@ -220,13 +212,13 @@ void report_sarif(FILE *f, json_t *doc, const struct findings *fs)
 				      json_pack("{s:s, s:{s:s}, s:{s:s}}", "id",
 						mpiv_finding_kind_name(kind), "shortDescription",
 						"text", rule_text(kind), "defaultConfiguration",
-						"level", level(kind)));
+						"level", findings_severity(kind)));
 	}
 	for (k = 0; k < fs->n; k++) {
 		const struct finding *fd = &fs->f[k];
 		json_t *r = json_pack("{s:s, s:i, s:s}", "ruleId",
 				      mpiv_finding_kind_name(fd->f.kind), "ruleIndex",
-				      index[fd->f.kind], "level", level(fd->f.kind));
+				      index[fd->f.kind], "level", findings_severity(fd->f.kind));
 
 		describe(r, fd);
 		json_object_set_new(r, "partialFingerprints",
