@@ -1,9 +1,13 @@
-/* mpiverify-test: np=3 record=ok verify=ok verify-runs=5
+/* mpiverify-test: np=3 record=ok verify=ok verify-runs=5 verify-also=inconclusive
  * mpiverify-test: buffering=zero expect=ok
  * mpiverify-test: buffering=infinite expect=ok
  * The master probes with MPI_ANY_SOURCE and MPI_ANY_TAG, then receives exactly the probed
  * message (source and tag from the probe's status): whichever worker's result comes first,
- * every result is received. */
+ * every result is received. verify answers no deadlock, or, in about one run of verify in
+ * five, inconclusive: its model folds the master's probes into a loop whose exit it takes
+ * for the last message's envelope, has the master finish early on a path no run showed, and
+ * the run steered there goes on and completes ("the model and this MPI library disagree").
+ * A known imprecision of the loops of doc/verify.md, never a wrong "no deadlock". */
 #include <mpi.h>
 #include <stdio.h>
 
