@@ -128,7 +128,7 @@ static void print_text(const struct explore *x, int rc, const struct findings *f
 			printf("run %d: %s (trace %s)\n", x->runs[i]->index, x->runs[i]->stopped,
 			       x->runs[i]->dir);
 	printf("coverage: %d run%s; %d decision%s explored by a run, %d left; %d deadlock%s of the "
-	       "model refuted by a run that took another path\n",
+	       "model refuted by a run\n",
 	       x->nruns, x->nruns == 1 ? "" : "s", x->explored, x->explored == 1 ? "" : "s",
 	       x->left, x->refuted, x->refuted == 1 ? "" : "s");
 	if (!x->merged && x->unmerged_why[0])

@@ -326,6 +326,16 @@ static void found(struct explore *x, struct xrun *r, enum xfound_kind kind)
 	d->kind = kind;
 }
 
+/* A deadlock of the model that run r, made to confirm it, did not show, and why. */
+static void unconfirmed(struct explore *x, struct xrun *r, const char *why)
+{
+	xgrow((void **)&x->unconfirmed, &x->capunconfirmed, (size_t)x->nunconfirmed + 1,
+	      sizeof(*x->unconfirmed));
+	x->unconfirmed[x->nunconfirmed].run = r;
+	x->unconfirmed[x->nunconfirmed].why = why;
+	x->nunconfirmed++;
+}
+
 /* What run r showed, into the answer. */
 static void take(struct explore *x, struct xrun *r)
 {
@@ -382,15 +392,33 @@ static void take(struct explore *x, struct xrun *r)
 		x->refuted++;
 		return;
 	}
-	xgrow((void **)&x->unconfirmed, &x->capunconfirmed, (size_t)x->nunconfirmed + 1,
-	      sizeof(*x->unconfirmed));
-	x->unconfirmed[x->nunconfirmed].run = r;
-	x->unconfirmed[x->nunconfirmed].why =
-		r->end == XRUN_STOPPED ?
-			"a rank stopped before it could deadlock" :
-			"the program took the model's path to its end without deadlocking: the model "
-			"and this MPI library disagree";
-	x->nunconfirmed++;
+	if (r->end == XRUN_COMPLETED) {
+		/* the next search, with this run in its model, settles it */
+		xgrow((void **)&x->doubted, &x->capdoubted, (size_t)x->ndoubted + 1,
+		      sizeof(*x->doubted));
+		x->doubted[x->ndoubted++] = r;
+		return;
+	}
+	unconfirmed(x, r, "a rank stopped before it could deadlock");
+}
+
+void explore_settle(struct explore *x)
+{
+	int i;
+
+	for (i = 0; i < x->ndoubted; i++) {
+		struct xrun *r = x->doubted[i];
+
+		if (r->asked_again || x->incomplete)
+			unconfirmed(
+				x, r,
+				"the program took the model's path to its end without "
+				"deadlocking, and the model with that run still deadlocks there: "
+				"the model and this MPI library disagree");
+		else
+			x->refuted++;
+	}
+	x->ndoubted = 0;
 }
 
 /* Stop a round early: nothing more is started, and what is under way is ended. */
@@ -611,5 +639,6 @@ void explore_release(struct explore *x)
 		free(x->found[i].mode);
 	free(x->found);
 	free(x->unconfirmed);
+	free(x->doubted);
 	memset(x, 0, sizeof(*x));
 }

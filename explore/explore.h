@@ -105,6 +105,9 @@ struct xrun {
 	 * itself (a signal of its own, MPI_Abort, exit without
 	 * MPI_Finalize), not by the launcher or verify: a finding */
 	int crashed;
+	/* XITEM_DEADLOCK, XRUN_COMPLETED: the search after it, with this run in its model, asked
+	 * again for the same run (explore_search()) */
+	int asked_again;
 	int usable;		 /* its trace is a path of the program, in the model */
 	struct mpiv_traceset ts; /* usable: the trace */
 	struct eng_prog prog;	 /* usable: its verify program, inputs filled */
@@ -192,6 +195,11 @@ struct explore {
 	int nfound;
 	size_t capfound;
 	int refuted; /* model deadlocks whose run took another path */
+	/* model deadlocks whose run completed on their path: refuted if the next search, with
+	 * that run in its model, no longer has them, else unconfirmed (explore_settle()) */
+	struct xrun **doubted;
+	int ndoubted;
+	size_t capdoubted;
 	struct xunconfirmed *unconfirmed;
 	int nunconfirmed;
 	size_t capunconfirmed;
@@ -208,6 +216,12 @@ struct explore {
 };
 
 /* ---- explore.c ---- */
+
+/* After a search: settle the model deadlocks whose run completed on their path. A run that
+ * completes the path shows the model what it missed (a loop's exit is not where the fold put
+ * it): the deadlock is refuted if the search of the model with that run no longer has it,
+ * and unconfirmed if it asked for the same run again, or was cut short. */
+void explore_settle(struct explore *x);
 
 /* Explore until nothing is left or a limit: x's options set, its state zeroed. Returns the
  * exit code: MPIV_EXIT_DEADLOCK (a run showed one), MPIV_EXIT_OK (none on any path, every

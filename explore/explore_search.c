@@ -120,13 +120,25 @@ static int tried(const struct explore *x, const char *steer)
 	return 0;
 }
 
+/* Deadlock item it asks for a run made before: if that run completed on its path, the model
+ * with that run still has the deadlock (explore_settle()). */
+static void asked_again(struct explore *x, const struct xitem *it)
+{
+	int i;
+
+	for (i = 0; i < x->ndoubted; i++)
+		if (!strcmp(x->doubted[i]->item->steer, it->steer))
+			x->doubted[i]->asked_again = 1;
+}
+
 /* Add it to items unless an item with the same steering is there or was made. */
-static void add_item(const struct explore *x, struct xitem **items, int *n, size_t *cap,
-		     struct xitem *it)
+static void add_item(struct explore *x, struct xitem **items, int *n, size_t *cap, struct xitem *it)
 {
 	int i;
 
 	if (tried(x, it->steer)) {
+		if (it->kind == XITEM_DEADLOCK)
+			asked_again(x, it);
 		xitem_release(it);
 		return;
 	}
@@ -412,5 +424,6 @@ int explore_search(struct explore *x, struct xitem **items, int *n)
 	free(progs);
 	free(sets);
 	deadlocks_first(*items, *n);
+	explore_settle(x);
 	return 0;
 }

@@ -197,8 +197,7 @@ no_leftovers()
 # parse_header FILE sets NP, RECORD (ok, hang, fail, or any: the first run may go either
 # way), MODES (a list of MODE=EXPECT words), VERIFY (the verdict of `mpiverify verify`, every
 # mode: ok, deadlock or inconclusive; empty: not run) and VERIFY_RUNS (the most runs it may
-# take: its --max-runs; empty: its default) and VERIFY_ALSO (a second verdict verify may give,
-# for a known imprecision of its model the example's text names; empty: none) and WARN (the kinds of
+# take: its --max-runs; empty: its default) and WARN (the kinds of
 # warning check must report from the recorded run: unreceived, truncated, uncompleted-request,
 # unfreed-communicator;
 # none when empty) and MATCHES (for a deadlock reached through wildcard matches: `recorded` if
@@ -211,7 +210,7 @@ no_leftovers()
 parse_header()
 {
 	local file=$1 line word key val mode expect lib pass
-	NP='' RECORD='' MODES='' WARN='' MATCHES='' REPLAY='' VERIFY='' VERIFY_RUNS='' VERIFY_ALSO=''
+	NP='' RECORD='' MODES='' WARN='' MATCHES='' REPLAY='' VERIFY='' VERIFY_RUNS=''
 	for pass in all lib; do
 		while IFS= read -r line; do
 			line=${line#*mpiverify-test:}
@@ -252,7 +251,6 @@ parse_header()
 				replay) REPLAY=$val ;;
 				verify) VERIFY=$val ;;
 				verify-runs) VERIFY_RUNS=$val ;;
-				verify-also) VERIFY_ALSO=$val ;;
 				buffering) mode=$val ;;
 				expect) expect=$val ;;
 				*)
@@ -309,13 +307,6 @@ parse_header()
 	'' | ok | deadlock | crash | inconclusive) ;;
 	*)
 		echo "bad verify='$VERIFY' (want ok, deadlock, crash or inconclusive)"
-		return 1
-		;;
-	esac
-	case $VERIFY_ALSO in
-	'' | ok | deadlock | crash | inconclusive) ;;
-	*)
-		echo "bad verify-also='$VERIFY_ALSO' (want ok, deadlock, crash or inconclusive)"
 		return 1
 		;;
 	esac
