@@ -332,4 +332,19 @@ void mpiv_event_init(struct mpiv_event *ev, unsigned call);
 /* Free what the event owns (reqs); the event itself is the caller's. */
 void mpiv_event_release(struct mpiv_event *ev);
 
+/* The order the threads of a rank put between themselves (doc/semantics.md 1.3): a thread
+ * created another (pthread_create), or waited for its end (pthread_join). Threads are
+ * numbered as events' thread fields are; a thread that made no MPI call has a number too. */
+enum mpiv_thread_kind {
+	MPIV_THREAD_CREATE = 1,
+	MPIV_THREAD_JOIN = 2,
+};
+
+struct mpiv_thread_op {
+	int32_t op;	 /* enum mpiv_thread_kind */
+	int32_t self;	 /* the thread that created or joined */
+	int32_t other;	 /* the thread created or joined */
+	uint32_t before; /* the events of the rank (every thread's) recorded before it */
+};
+
 #endif

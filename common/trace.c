@@ -9,6 +9,7 @@
 #include "filemap.h"
 #include "trace.h"
 #include "trace_store.h"
+#include "trace_threads.h"
 #include "tracefmt.h"
 #include "xalloc.h"
 
@@ -277,6 +278,14 @@ static int load_records(struct mpiv_rank_trace *t, const struct mpiv_tf_header *
 				goto out;
 			break;
 		}
+		case MPIV_TF_THREAD: {
+			char where[48];
+
+			snprintf(where, sizeof(where), "record at byte %zu", off);
+			if (mpiv_trace_add_thread_op(t, &rec.thread, rd.nevents, where, err))
+				goto out;
+			break;
+		}
 		case MPIV_TF_REDUCE:
 			if (mpiv_trace_add_reduction(t, &rec.red, err))
 				goto out;
@@ -434,7 +443,7 @@ int mpiv_trace_save_bin(const char *path, const struct mpiv_rank_trace *t, struc
 	const struct mpiv_newcomm *nc;
 	struct mpiv_tf_header h;
 	unsigned char *buf = NULL;
-	size_t cap = 0, len, k;
+	size_t cap = 0, len, k, th;
 	FILE *f;
 
 	memset(w, 0, sizeof(*w));
@@ -465,9 +474,18 @@ int mpiv_trace_save_bin(const char *path, const struct mpiv_rank_trace *t, struc
 		len = mpiv_tf_encode_module(buf, cap, t->modules[k].id, t->modules[k].path);
 		fwrite(buf, 1, len, f);
 	}
-	for (k = 0; k < t->nevents; k++) {
-		struct mpiv_event ev = *mpiv_trace_event(t, k);
+	for (k = 0, th = 0; k <= t->nevents; k++) {
+		struct mpiv_event ev;
 
+		/* the thread records before event k */
+		xgrow((void **)&buf, &cap, MPIV_TF_THREAD_MAX, 1);
+		for (; th < t->nthread_ops && t->thread_ops[th].before <= k; th++) {
+			len = mpiv_tf_encode_thread(buf, cap, &t->thread_ops[th]);
+			fwrite(buf, 1, len, f);
+		}
+		if (k == t->nevents)
+			break;
+		ev = *mpiv_trace_event(t, k);
 		ev.index = (uint32_t)k;
 		xgrow((void **)&buf, &cap, MPIV_TF_EVENT_MAX(ev.nreqs + ev.ngroup), 1);
 		len = mpiv_tf_encode_event(w, buf, cap, &ev);
@@ -661,6 +679,7 @@ void mpiv_rank_trace_release(struct mpiv_rank_trace *t)
 		free(t->comms[i].members);
 	free(t->comms);
 	free(t->reductions);
+	free(t->thread_ops);
 
 	for (i = 0; t->events && i < t->nevents; i++)
 		mpiv_event_release(&t->events[i]);

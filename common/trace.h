@@ -59,6 +59,10 @@ struct mpiv_rank_trace {
 	size_t nmodules;
 	struct mpiv_newcomm *comms; /* communicators the rank got, by event index */
 	size_t ncomms;
+	/* pthread_create and pthread_join between its threads, in
+	 * the order made (before ascending) */
+	struct mpiv_thread_op *thread_ops;
+	size_t nthread_ops;
 	/* the reduction check's findings, in the order
 	 * written (trace_reduce.c) */
 	struct mpiv_reduction *reductions;

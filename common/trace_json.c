@@ -10,6 +10,7 @@
 #include "jsontext.h"
 #include "trace.h"
 #include "trace_reduce.h"
+#include "trace_threads.h"
 #include "xalloc.h"
 
 #define TRACE_FORMAT "mpiverify-trace"
@@ -197,6 +198,8 @@ static json_t *trace_to_json(const struct mpiv_rank_trace *t)
 	json_object_set_new(root, "events", evs);
 	if (t->nreductions)
 		json_object_set_new(root, "reductions", mpiv_reductions_to_json(t));
+	if (t->nthread_ops)
+		json_object_set_new(root, "threads", mpiv_thread_ops_to_json(t));
 	return root;
 }
 
@@ -716,7 +719,8 @@ int mpiv_trace_load_json(const char *path, struct mpiv_rank_trace *t, struct mpi
 		goto fail;
 	if (t->nevents && (t->events[t->nevents - 1].flags & MPIV_EV_INCOMPLETE))
 		t->incomplete = 1;
-	if (mpiv_reductions_from_json(json_object_get(root, "reductions"), t, err))
+	if (mpiv_reductions_from_json(json_object_get(root, "reductions"), t, err) ||
+	    mpiv_thread_ops_from_json(json_object_get(root, "threads"), t, err))
 		goto fail;
 	json_decref(root);
 	return 0;

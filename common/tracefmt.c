@@ -261,6 +261,20 @@ size_t mpiv_tf_encode_stop(void *buf, size_t cap, int how, int32_t code)
 	return (size_t)(p - (unsigned char *)buf);
 }
 
+size_t mpiv_tf_encode_thread(void *buf, size_t cap, const struct mpiv_thread_op *op)
+{
+	unsigned char *p = buf;
+
+	if (cap < MPIV_TF_THREAD_MAX || op->op < MPIV_THREAD_CREATE || op->op > MPIV_THREAD_JOIN ||
+	    op->self < 0 || op->other < 0)
+		return 0;
+	p = put_uv(p, MPIV_TF_THREAD);
+	p = put_uv(p, (uint64_t)op->op);
+	p = put_uv(p, (uint64_t)op->self);
+	p = put_uv(p, (uint64_t)op->other);
+	return (size_t)(p - (unsigned char *)buf);
+}
+
 size_t mpiv_tf_encode_comm(void *buf, size_t cap, uint32_t event, int32_t id, uint32_t n,
 			   const int32_t *members)
 {
@@ -1090,6 +1104,31 @@ long mpiv_tf_decode(struct mpiv_tf_reader *r, const void *buf, size_t len,
 		if (!in.short_ && !in.bad &&
 		    (rec->how <= MPIV_END_UNKNOWN || rec->how > MPIV_END_LAST)) {
 			snprintf(why, whysize, "stop record of an unknown kind %d", rec->how);
+			return -1;
+		}
+		break;
+	case MPIV_TF_THREAD:
+		rec->kind = MPIV_TF_THREAD;
+		rec->thread.op = (int32_t)get_uv(&in, 8);
+		rec->thread.self = (int32_t)get_uv(&in, 31);
+		rec->thread.other = (int32_t)get_uv(&in, 31);
+		rec->thread.before = r->nevents;
+		if (in.short_ || in.bad)
+			break;
+		if (r->version && r->version < MPIV_TRACE_VERSION_THREADS) {
+			snprintf(why, whysize, "thread record in a trace of version %u",
+				 r->version);
+			return -1;
+		}
+		if (rec->thread.op < MPIV_THREAD_CREATE || rec->thread.op > MPIV_THREAD_JOIN) {
+			snprintf(why, whysize, "thread record of an unknown kind %d",
+				 rec->thread.op);
+			return -1;
+		}
+		if (rec->thread.self == rec->thread.other) {
+			snprintf(why, whysize, "thread record of thread %d %s itself",
+				 rec->thread.self,
+				 rec->thread.op == MPIV_THREAD_CREATE ? "creating" : "joining");
 			return -1;
 		}
 		break;

@@ -10,12 +10,14 @@
 #include "event.h"
 #include "reduction.h"
 
-#define MPIV_TRACE_VERSION 8
+#define MPIV_TRACE_VERSION 9
 /* The oldest version still read: version 5 is version 4 with reduction records added,
  * version 6 version 5 with times, version 7 version 6 with the in-neighbours of
- * neighbourhood collectives, and version 8 version 7 with data digests, so versions 4 and 5
- * read as files without times, a file before version 7 is refused only where it has a
- * neighbourhood collective, and one before version 8 reads as one without digests. */
+ * neighbourhood collectives, version 8 version 7 with data digests, and version 9 version 8
+ * with thread records, so versions 4 and 5 read as files without times, a file before
+ * version 7 is refused only where it has a neighbourhood collective, one before version 8
+ * reads as one without digests, and one before version 9 as one that says nothing of its
+ * threads' order. */
 #define MPIV_TRACE_VERSION_OLDEST 4
 /* The first version with reduction records. */
 #define MPIV_TRACE_VERSION_REDUCE 5
@@ -27,6 +29,8 @@
 /* The first version with data digests: the event fields data and rdata, and a request's
  * digest (struct mpiv_reqinfo's data), which changes how a request is encoded. */
 #define MPIV_TRACE_VERSION_DATA 8
+/* The first version with thread records (pthread_create, pthread_join). */
+#define MPIV_TRACE_VERSION_THREADS 9
 #define MPIV_TRACE_MAGIC "MPIVTRC" /* 8 bytes with its NUL: the first bytes of a file */
 #define MPIV_TRACE_MAGIC_LEN 8
 
@@ -43,6 +47,7 @@
 #define MPIV_TF_TIMES_MAX (2 * 10) /* an event's times */
 #define MPIV_TF_END_MAX 1
 #define MPIV_TF_STOP_MAX (1 + 10 + 5)		    /* how the rank ended, and its code */
+#define MPIV_TF_THREAD_MAX (1 + 1 + 5 + 5)	    /* a thread record */
 #define MPIV_TF_COMM_MAX(n) (4 * 5 + (size_t)(n)*5) /* a comm record of n members */
 #define MPIV_TF_REPEAT_MAX 21
 /* a reduction record: its numbers, then its text fields, each a length and the bytes */
@@ -153,6 +158,7 @@ enum mpiv_tf_kind {
 	MPIV_TF_REPEAT = 6, /* the event before, a failed poll, was made n more times */
 	MPIV_TF_STOP = 7,   /* how the rank ended (enum mpiv_end), and its code */
 	MPIV_TF_REDUCE = 8, /* a finding of the reduction check (struct mpiv_reduction) */
+	MPIV_TF_THREAD = 9, /* a thread created or joined another (struct mpiv_thread_op) */
 	MPIV_TF_EVENT = 16, /* one MPI call (the record's code is 16 + its call) */
 };
 
@@ -167,12 +173,13 @@ struct mpiv_tf_record {
 	/* REPEAT, in a file with a clock: when the run's last poll
 	 * returned */
 	uint64_t leave;
-	int32_t how;		   /* STOP: enum mpiv_end */
-	int32_t code;		   /* STOP: the abort code, signal number or exit status */
-	struct mpiv_reduction red; /* REDUCE: the finding; its events are below nevents */
-	int replaces;		   /* EVENT: it replaces the earlier event of the same index */
-	uint32_t comm_event;	   /* COMM: the index of the event that made it */
-	int32_t comm_id;	   /* COMM: its rank-local id */
+	int32_t how;		      /* STOP: enum mpiv_end */
+	int32_t code;		      /* STOP: the abort code, signal number or exit status */
+	struct mpiv_thread_op thread; /* THREAD: what; its before is the reader's nevents */
+	struct mpiv_reduction red;    /* REDUCE: the finding; its events are below nevents */
+	int replaces;		      /* EVENT: it replaces the earlier event of the same index */
+	uint32_t comm_event;	      /* COMM: the index of the event that made it */
+	int32_t comm_id;	      /* COMM: its rank-local id */
 	/* COMM: its number of members; mpiv_tf_comm_members() decodes
 	 * them */
 	uint32_t nmembers;
@@ -203,6 +210,10 @@ size_t mpiv_tf_encode_end(void *buf, size_t cap);
 /* Encode a stop record: the rank ended this way (enum mpiv_end, not MPIV_END_UNKNOWN) with
  * code; returns its length or 0 if it does not fit. */
 size_t mpiv_tf_encode_stop(void *buf, size_t cap, int how, int32_t code);
+
+/* Encode a thread record: thread op->self created or joined op->other (op->before is
+ * implicit: the events written before it). Returns its length or 0 if it does not fit. */
+size_t mpiv_tf_encode_thread(void *buf, size_t cap, const struct mpiv_thread_op *op);
 
 /* Encode a reduction record: finding r, whose events must have been written already, its
  * text fields NUL-terminated (each cut to MPIV_RED_TEXT - 1 bytes). Returns its length, or 0

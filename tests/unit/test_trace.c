@@ -1542,6 +1542,103 @@ static void test_comm_roundtrip(void)
 	mpiv_rank_trace_release(&a);
 }
 
+static void bin_thread(struct bin *b, int op, int32_t self, int32_t other)
+{
+	struct mpiv_thread_op t = {op, self, other, 0};
+	size_t n = mpiv_tf_encode_thread(b->data + b->len, sizeof(b->data) - b->len, &t);
+
+	CU_ASSERT_FATAL(n > 0);
+	b->len += n;
+	bin_mark(b);
+}
+
+/* Thread 0 makes event 0, creates thread 1, which makes event 1, and joins it. */
+static void thread_trace(struct bin *b)
+{
+	struct mpiv_event ev;
+
+	bin_header(b, 0, 2);
+	recv_event(&ev);
+	ev.index = 0;
+	bin_event(b, &ev);
+	bin_thread(b, MPIV_THREAD_CREATE, 0, 1);
+	ev.index = 1;
+	ev.thread = 1;
+	bin_event(b, &ev);
+	bin_thread(b, MPIV_THREAD_JOIN, 0, 1);
+	bin_end(b);
+}
+
+static void assert_thread_trace(const struct mpiv_rank_trace *t)
+{
+	CU_ASSERT_EQUAL_FATAL(t->nthread_ops, 2);
+	CU_ASSERT_EQUAL(t->thread_ops[0].op, MPIV_THREAD_CREATE);
+	CU_ASSERT_EQUAL(t->thread_ops[0].self, 0);
+	CU_ASSERT_EQUAL(t->thread_ops[0].other, 1);
+	CU_ASSERT_EQUAL(t->thread_ops[0].before, 1);
+	CU_ASSERT_EQUAL(t->thread_ops[1].op, MPIV_THREAD_JOIN);
+	CU_ASSERT_EQUAL(t->thread_ops[1].before, 2);
+}
+
+/* Thread records: binary -> JSON -> binary keeps them where they were; bad ones refused. */
+static void test_thread_records(void)
+{
+	char bin[256], json[256], bin2[256];
+	struct bin b;
+	struct mpiv_rank_trace a, j, c;
+	struct mpiv_error err;
+	struct mpiv_event ev;
+	FILE *f;
+
+	snprintf(bin, sizeof(bin), "%s/rank-0.mpivt", unit_tmpdir());
+	snprintf(json, sizeof(json), "%s/rank-0.json", unit_tmpdir());
+	snprintf(bin2, sizeof(bin2), "%s/copy.mpivt", unit_tmpdir());
+	thread_trace(&b);
+	bin_save(&b, b.len, bin);
+	CU_ASSERT_EQUAL_FATAL(mpiv_trace_load_bin(bin, &a, NULL), 0);
+	assert_thread_trace(&a);
+	CU_ASSERT_EQUAL_FATAL(mpiv_trace_save_json(json, &a, NULL), 0);
+	CU_ASSERT_EQUAL_FATAL(mpiv_trace_load_json(json, &j, NULL), 0);
+	assert_thread_trace(&j);
+	CU_ASSERT_EQUAL_FATAL(mpiv_trace_save_bin(bin2, &j, NULL), 0);
+	CU_ASSERT_EQUAL_FATAL(mpiv_trace_load_records(bin2, &c, NULL), 0);
+	assert_thread_trace(&c);
+	mpiv_rank_trace_release(&a);
+	mpiv_rank_trace_release(&j);
+	mpiv_rank_trace_release(&c);
+	/* a thread created twice; one joining itself; a kind no reader knows */
+	bin_header(&b, 0, 1);
+	bin_thread(&b, MPIV_THREAD_CREATE, 0, 1);
+	bin_thread(&b, MPIV_THREAD_CREATE, 2, 1);
+	expect_error(&b, b.len, "thread 1 created twice");
+	bin_header(&b, 0, 2);
+	recv_event(&ev);
+	ev.index = 0;
+	bin_event(&b, &ev);
+	b.data[b.len++] = MPIV_TF_THREAD;
+	b.data[b.len++] = MPIV_THREAD_JOIN;
+	b.data[b.len++] = 3;
+	b.data[b.len++] = 3;
+	expect_error(&b, b.len, "thread record of thread 3 joining itself");
+	bin_header(&b, 0, 1);
+	b.data[b.len++] = MPIV_TF_THREAD;
+	b.data[b.len++] = 7;
+	b.data[b.len++] = 0;
+	b.data[b.len++] = 1;
+	expect_error(&b, b.len, "thread record of an unknown kind 7");
+	/* JSON: out of order, and a record after the events */
+	f = fopen(json, "w");
+	CU_ASSERT_FATAL(f != NULL);
+	fputs("{\"format\": \"mpiverify-trace\", \"version\": 1, \"rank\": 0, \"size\": 1, "
+	      "\"events\": [{\"call\": \"MPI_Init\"}], \"threads\": [{\"op\": \"create\", "
+	      "\"thread\": 0, \"other\": 1, \"before\": 2}]}",
+	      f);
+	fclose(f);
+	mpiv_error_init(&err);
+	CU_ASSERT_EQUAL(mpiv_trace_load_json(json, &a, &err), -1);
+	CU_ASSERT(strstr(err.text, "threads[0]: a thread record out of order") != NULL);
+}
+
 /* Comm records that cannot be right are refused, naming what is wrong. */
 static void test_comm_errors(void)
 {
@@ -1915,6 +2012,7 @@ static CU_TestInfo trace_tests[] = {
 	{"trace set errors", test_traceset_errors},
 	{"comm records round trip", test_comm_roundtrip},
 	{"comm record errors", test_comm_errors},
+	{"thread records: round trip, errors", test_thread_records},
 	{"binary and json: neighbourhood collectives' groups", test_neighbor_group},
 	{"binary and json: data digests, version 7 read as before", test_digest_versions},
 	{"binary: kept as records, the same events", test_records},

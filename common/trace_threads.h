@@ -1,0 +1,24 @@
+/* The order between a rank's threads in its trace (trace_threads.c): pthread_create and
+ * pthread_join, checked as they are added whichever file they come from (a binary trace's
+ * thread records, a JSON trace's "threads"), and written as JSON. Layout:
+ * doc/trace-format.md. */
+#ifndef MPIV_TRACE_THREADS_H
+#define MPIV_TRACE_THREADS_H
+
+#include <jansson.h>
+
+#include "trace.h"
+
+/* Add op to t, whose events up to op->before are read (nevents: how many are). Returns 0, or
+ * -1 with err filled (BAD_INPUT), where names the record ("record at byte 12", "threads[3]"). */
+int mpiv_trace_add_thread_op(struct mpiv_rank_trace *t, const struct mpiv_thread_op *op,
+			     size_t nevents, const char *where, struct mpiv_error *err);
+
+/* t's thread records as a JSON array (new reference), or NULL when it has none. */
+json_t *mpiv_thread_ops_to_json(const struct mpiv_rank_trace *t);
+
+/* Add the records of a (the file's "threads", NULL if absent) to t, whose events are read.
+ * Returns 0, or -1 with err filled (BAD_INPUT, with the JSON path of the field). */
+int mpiv_thread_ops_from_json(json_t *a, struct mpiv_rank_trace *t, struct mpiv_error *err);
+
+#endif
