@@ -1414,8 +1414,11 @@ static int step(const struct eng_prog *p, int32_t *st, int q, int chosen)
 	case ENG_WIN_START:
 	case ENG_WIN_COMPLETE:
 	case ENG_WIN_WAIT:
+	case ENG_THREAD_AFTER:
 		if (!win_pairs_done(p, st, in))
 			return 0;
+		break;
+	case ENG_THREAD_MARK:
 		break;
 	case ENG_WIN_LOCK:
 		/* a contended lock goes to whoever SPIN chooses (walk_choices) */
@@ -2637,6 +2640,7 @@ int eng_waits_for(const struct eng_prog *p, const int32_t *st, int q, int *out)
 	case ENG_WIN_START:
 	case ENG_WIN_COMPLETE:
 	case ENG_WIN_WAIT:
+	case ENG_THREAD_AFTER:
 		for (i = 0; i + 1 < in->n; i += 2)
 			if (in->list[i + 1] < 0 || PC(p, st, in->list[i]) <= in->list[i + 1])
 				n = in->list[i] != q ? add_unique(out, n, in->list[i]) : n;
@@ -2749,7 +2753,7 @@ static int bad(char *msg, size_t size, const char *what)
 static int known_op(int op)
 {
 	return (op >= ENG_POST_SEND && op <= ENG_CANCEL) || ENG_WIN_OP(op) || op == ENG_GREQ ||
-	       op == ENG_GREQ_DONE;
+	       op == ENG_GREQ_DONE || op == ENG_THREAD_MARK || op == ENG_THREAD_AFTER;
 }
 
 /* The most state words a program may need: its state must stay addressable by int32 and
@@ -2824,6 +2828,8 @@ static int valid_operands(const struct eng_prog *p, int r, int i, const struct e
 	if (ENG_WIN_OP(in->op) &&
 	    (in->a < 0 || in->a >= p->ncomms || (ENG_LISTED(in->op) && (in->n & 1))))
 		return 0;
+	if (in->op == ENG_THREAD_AFTER && (in->n & 1))
+		return 0;
 	(void)r;
 	(void)i;
 	return 1;
@@ -2844,6 +2850,8 @@ static int valid_list(const struct eng_prog *p, const struct eng_instr *ins, int
 		return comm_member(&p->comms[in->a], in->list[j]);
 	if (ENG_WIN_OP(in->op))
 		return j & 1 ? in->list[j] >= -1 : in->list[j] >= 0 && in->list[j] < p->nprocs;
+	if (in->op == ENG_THREAD_AFTER) /* a mark of another process (checked once all are read) */
+		return j & 1 ? in->list[j] >= 0 : in->list[j] >= 0 && in->list[j] < p->nprocs;
 	if (in->list[j] < 0 || in->list[j] >= (p->verify ? n : i))
 		return 0;
 	/* verify's live waits name their posts in ascending order (live_listed() looks up) */
@@ -3065,6 +3073,26 @@ static int read_start(struct eng_prog *p, FILE *f, char *msg, size_t size)
 	return 0;
 }
 
+/* Does every ENG_THREAD_AFTER name marks of other processes of its rank? */
+static int thread_pairs_valid(const struct eng_prog *p)
+{
+	int q, i, j;
+
+	for (q = 0; q < p->nprocs; q++)
+		for (i = 0; i < p->nins[q]; i++) {
+			const struct eng_instr *in = &p->ins[q][i];
+
+			for (j = 0; in->op == ENG_THREAD_AFTER && j + 1 < in->n; j += 2) {
+				int o = in->list[j], x = in->list[j + 1];
+
+				if (o == q || p->proc_rank[o] != p->proc_rank[q] ||
+				    x >= p->nins[o] || p->ins[o][x].op != ENG_THREAD_MARK)
+					return 0;
+			}
+		}
+	return 1;
+}
+
 int eng_prog_read(struct eng_prog *p, FILE *f, char *msg, size_t size)
 {
 	char fmt[32];
@@ -3151,6 +3179,8 @@ int eng_prog_read(struct eng_prog *p, FILE *f, char *msg, size_t size)
 		    (l->exclusive != 0 && l->exclusive != 1))
 			return bad(msg, size, "lock");
 	}
+	if (!thread_pairs_valid(p))
+		return bad(msg, size, "thread order");
 	eng_layout(p);
 	return read_start(p, f, msg, size);
 }

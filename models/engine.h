@@ -134,6 +134,16 @@ enum eng_opcode {
 	/* MPI_Grequest_complete of the request posted at instruction a
 	 * (an ENG_GREQ of the same process, before it); never blocks */
 	ENG_GREQ_DONE = 23,
+	/* The order pthread_create and pthread_join put between the threads of a rank (doc/
+	 * semantics.md 1.3): a thread starts after its creator's calls before the create, and a
+	 * join returns after the joined thread's last call. */
+	/* where a thread created another, or before a thread's end
+	 * that another joins: never blocks */
+	ENG_THREAD_MARK = 24,
+	/* list[0..n) pairs (process of the same rank, the instruction
+	 * of its ENG_THREAD_MARK): waits until each has executed it (a
+	 * thread's start, a return from pthread_join) */
+	ENG_THREAD_AFTER = 25,
 };
 
 /* Is op one of the one-sided synchronisation instructions (their operand a is a window)? */
@@ -224,7 +234,7 @@ enum eng_buffering {
  * fields that share their storage (struct eng_instr). */
 #define ENG_LISTED(op)                                                                           \
 	((op) == ENG_WAIT || (op) == ENG_WAITANY || (op) == ENG_WAIT_SOME || (op) == ENG_COLL || \
-	 (op) == ENG_ICOLL || (op) == ENG_BRANCH ||                                              \
+	 (op) == ENG_ICOLL || (op) == ENG_BRANCH || (op) == ENG_THREAD_AFTER ||                  \
 	 ((op) >= ENG_WIN_POST && (op) <= ENG_WIN_WAIT))
 
 /* 40 bytes, since a program has two of them per blocking call and traces have millions of

@@ -73,6 +73,26 @@ struct override {
 	int polled; /* verify: the receive of what a wildcard MPI_Iprobe found (ENG_POLLED) */
 };
 
+/* What a thread of the rank must wait for before its next call (doc/semantics.md 1.3):
+ * constraints, each two words: (process, its ENG_THREAD_MARK), or (-1 - thread, 0) for the
+ * end of a thread another joined. */
+struct thread_order {
+	int32_t thread;
+	int32_t *pend;
+	size_t npend, cappend;
+	int exit_mark; /* its ENG_THREAD_MARK before its end, -1 if none */
+	int joined;    /* a thread joins it: it gets one */
+};
+
+/* An ENG_THREAD_AFTER of process proc, at instr: its constraints, made pairs once every
+ * process has its end. */
+struct after_fix {
+	size_t proc;
+	int instr;
+	int32_t *c;
+	size_t n;
+};
+
 /* A rank's program being built: one process per thread that called MPI. */
 struct builder {
 	const struct mpiv_rank_trace *t;
@@ -106,6 +126,12 @@ struct builder {
 	/* tr_opts.max_instrs (0: none), and the instructions the ranks
 	 * built before this one have */
 	size_t max_instrs, before;
+	/* the order between its threads (pthread_create, pthread_join) */
+	struct thread_order *th;
+	size_t nth, capth;
+	struct after_fix *fix; /* ENG_THREAD_AFTERs whose lists are made at the end */
+	size_t nfix, capfix;
+	size_t next_op; /* the rank's next thread record (t->thread_ops) */
 };
 
 /* Engine communicator ids: 0 is MPI_COMM_WORLD, 1 + r is rank r's MPI_COMM_SELF, then those
@@ -1061,6 +1087,162 @@ static int block_on_poll(struct builder *b, const struct mpiv_event *ev, int32_t
 	}
 }
 
+/* ---- the order between threads (doc/semantics.md 1.3) ---- */
+
+static struct thread_order *thread_of(struct builder *b, int32_t thread)
+{
+	size_t i;
+
+	for (i = 0; i < b->nth && b->th[i].thread != thread; i++)
+		;
+	if (i == b->nth) {
+		xgrow((void **)&b->th, &b->capth, b->nth + 1, sizeof(*b->th));
+		memset(&b->th[i], 0, sizeof(b->th[i]));
+		b->th[i].thread = thread;
+		b->th[i].exit_mark = -1;
+		b->nth++;
+	}
+	return &b->th[i];
+}
+
+/* The process of thread, -1 if it made no call yet. */
+static long proc_of(const struct builder *b, int32_t thread)
+{
+	size_t i;
+
+	for (i = 0; i < b->nprocs; i++)
+		if (b->procs[i].thread == thread)
+			return (long)i;
+	return -1;
+}
+
+static void constrain(struct builder *b, int32_t thread, const int32_t *c, size_t n)
+{
+	struct thread_order *o = thread_of(b, thread);
+
+	xgrow((void **)&o->pend, &o->cappend, o->npend + n, sizeof(*o->pend));
+	memcpy(o->pend + o->npend, c, n * sizeof(*c));
+	o->npend += n;
+}
+
+/* Emit into process k an instruction of op, the event ev its place; b->cur is kept. */
+static struct eng_instr *emit_in(struct builder *b, size_t k, int op, int ev)
+{
+	size_t at = b->cur;
+	struct eng_instr *in;
+
+	b->cur = k;
+	in = emit(b, op, ev);
+	b->cur = at;
+	return in;
+}
+
+/* Before process k's next call: an ENG_THREAD_AFTER for what its thread must wait for. */
+static void flush_order(struct builder *b, size_t k, int ev)
+{
+	struct thread_order *o = thread_of(b, b->procs[k].thread);
+	struct after_fix *f;
+
+	if (!o->npend)
+		return;
+	emit_in(b, k, ENG_THREAD_AFTER, b->procs[k].last >= 0 ? (int)b->procs[k].last : ev);
+	xgrow((void **)&b->fix, &b->capfix, b->nfix + 1, sizeof(*b->fix));
+	f = &b->fix[b->nfix++];
+	f->proc = k;
+	f->instr = (int)b->procs[k].n - 1;
+	f->c = o->pend;
+	f->n = o->npend;
+	o->pend = NULL;
+	o->npend = o->cappend = 0;
+}
+
+/* The thread records made before event i: a create marks where the creator is, for the
+ * created thread to start after; a join makes the joiner wait for the joined thread's end. A
+ * thread that made no MPI call passes on what it waited for. */
+static void thread_records(struct builder *b, size_t i)
+{
+	const struct mpiv_rank_trace *t = b->t;
+
+	for (; b->next_op < t->nthread_ops && t->thread_ops[b->next_op].before <= i; b->next_op++) {
+		const struct mpiv_thread_op *op = &t->thread_ops[b->next_op];
+		long k = proc_of(b, op->self), c = proc_of(b, op->other);
+		int32_t pair[2];
+
+		if (op->op == MPIV_THREAD_CREATE) {
+			if (k < 0) {
+				struct thread_order *self = thread_of(b, op->self);
+
+				constrain(b, op->other, self->pend, self->npend);
+				continue;
+			}
+			flush_order(b, (size_t)k, (int)i);
+			emit_in(b, (size_t)k, ENG_THREAD_MARK,
+				b->procs[k].last >= 0 ? (int)b->procs[k].last : (int)i);
+			pair[0] = (int32_t)k;
+			pair[1] = (int32_t)b->procs[k].n - 1;
+			constrain(b, op->other, pair, 2);
+		} else if (c >= 0) {
+			thread_of(b, op->other)->joined = 1;
+			pair[0] = -1 - op->other;
+			pair[1] = 0;
+			constrain(b, op->self, pair, 2);
+		} else {
+			struct thread_order *other = thread_of(b, op->other);
+
+			constrain(b, op->self, other->pend, other->npend);
+		}
+	}
+}
+
+/* Process k's end: the mark a thread that joins it waits for. */
+static void exit_mark(struct builder *b, size_t k, int ev)
+{
+	size_t i;
+
+	for (i = 0; i < b->nth; i++)
+		if (b->th[i].thread == b->procs[k].thread && b->th[i].joined) {
+			emit_in(b, k, ENG_THREAD_MARK, ev);
+			b->th[i].exit_mark = (int)b->procs[k].n - 1;
+		}
+}
+
+/* Every ENG_THREAD_AFTER's list, as pairs (engine process, instruction); a pair of its own
+ * process is left out (its mark is behind it). */
+static void fix_orders(struct builder *b)
+{
+	size_t i, j;
+
+	for (i = 0; i < b->nfix; i++) {
+		struct after_fix *f = &b->fix[i];
+		struct eng_instr *in = &b->procs[f->proc].ins[f->instr];
+		int32_t *l = xcheck(eng_list_alloc(b->lists, f->n), f->n * sizeof(*l));
+		int n = 0;
+
+		for (j = 0; j + 1 < f->n; j += 2) {
+			long k = f->c[j];
+			int mark = f->c[j + 1];
+
+			if (k < 0) { /* the end of a thread */
+				int32_t thread = (int32_t)(-1 - k);
+
+				k = proc_of(b, thread);
+				mark = thread_of(b, thread)->exit_mark;
+			}
+			if (k < 0 || mark < 0 || (size_t)k == f->proc)
+				continue;
+			l[n++] = (int32_t)(b->proc_base + k);
+			l[n++] = mark;
+		}
+		in->list = l;
+		in->n = n;
+		free(f->c);
+	}
+	free(b->fix);
+	for (i = 0; i < b->nth; i++)
+		free(b->th[i].pend);
+	free(b->th);
+}
+
 /* The end of every process of the rank: ENG_END if the rank finished; otherwise, after what
  * it was stuck in (an incomplete last call is already its last instruction; a polling loop
  * that never found anything waits for good), ENG_STOP: it never moves again. Returns 0 or
@@ -1081,6 +1263,7 @@ static int finish_procs(struct builder *b, const struct tr_stop *stop, int32_t *
 		drop_left(cur(b));
 		ev = cur(b)->last >= 0 ? (int)cur(b)->last : 0;
 		if (stop->kind == TR_FINISHED) {
+			exit_mark(b, k, ev);
 			emit(b, ENG_END, ev);
 			continue;
 		}
@@ -1088,6 +1271,7 @@ static int finish_procs(struct builder *b, const struct tr_stop *stop, int32_t *
 		if (last && (stop->kind == TR_STOP_ENDED || stop->kind == TR_STOP_KILLED) &&
 		    mpiv_event_failed_poll(last) && block_on_poll(b, last, list, listcap, err))
 			return -1;
+		exit_mark(b, k, ev);
 		emit(b, ENG_STOP, ev);
 	}
 	return 0;
@@ -1133,6 +1317,8 @@ static int build_rank(const struct mpiv_traceset *ts, const struct mpiv_rank_tra
 	if (to < t->nevents)
 		stop.kind = TR_FINISHED;
 	b->threaded = t->threaded;
+	while (b->next_op < t->nthread_ops && t->thread_ops[b->next_op].before < from)
+		b->next_op++; /* an earlier segment's */
 	for (i = 0; i < ntmpl; i++) {
 		if (tmpl[i].req == TR_TMPL_BUFFER) {
 			attach = (long)tmpl[i].event;
@@ -1157,7 +1343,10 @@ static int build_rank(const struct mpiv_traceset *ts, const struct mpiv_rank_tra
 				mpiv_call_name(ev->call), ev->thread, t->thread_level);
 			goto fail;
 		}
+		if (t->threaded)
+			thread_records(b, i);
 		select_thread(b, ev->thread);
+		flush_order(b, b->cur, (int)i);
 		if (b->verify)
 			flush_completions(b, ev);
 		cur(b)->last = (long)i;
@@ -1396,12 +1585,14 @@ static int build_rank(const struct mpiv_traceset *ts, const struct mpiv_rank_tra
 done:
 	if (finish_procs(b, &stop, &list, &listcap, err))
 		goto fail;
+	fix_orders(b);
 	/* a lock never released is held for good */
 	while (b->nopen > 0)
 		close_lock(b, &b->open[--b->nopen], INT32_MAX);
 	free(list);
 	return 0;
 fail:
+	fix_orders(b);
 	free(list);
 	return -1;
 }

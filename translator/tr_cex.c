@@ -332,6 +332,8 @@ static void add_op(const struct eng_prog *p, const struct recorder *rc, int q, i
 	const struct eng_instr *in = &rc->fin[q][ii];
 	struct mpiv_cex_op *op;
 
+	if (in->op == ENG_THREAD_MARK || in->op == ENG_THREAD_AFTER)
+		return; /* the threads' order, not a call */
 	if (*last >= 0 && (long)cr->ops[*last].op == in->ev) {
 		op = &cr->ops[*last];
 	} else {
@@ -419,7 +421,8 @@ static void build_rank(const struct eng_prog *p, const struct mpiv_traceset *ts,
 		}
 		if (at->op == ENG_STOP)
 			cr->stopped = 1;
-		if (at->op == ENG_END || at->op == ENG_STOP)
+		/* a thread not started yet, or in pthread_join: in no MPI call */
+		if (at->op == ENG_END || at->op == ENG_STOP || at->op == ENG_THREAD_AFTER)
 			continue;
 		add_op(p, rc, q, pc, cr, &lastop[q - first]);
 		if (in_mismatch(p, st, r, rc->fin[q], at))

@@ -29,7 +29,7 @@ long tr_forced_path(const struct eng_prog *prog, int32_t *st)
 }
 
 /* Can prog be cut at any state? Not when its instructions name other processes' instructions
- * (one-sided synchronisation, locks), nor when what the engine makes of an instruction
+ * (one-sided synchronisation, locks, the order between threads), nor when what the engine makes of an instruction
  * depends on the whole program: ready sends (which receives are posted lazily), an attached
  * buffer (the state's layout), variants, cancels and generalized requests' completions (each
  * names its post by instruction, which the cut would renumber), or reductions' tables cut
@@ -43,7 +43,8 @@ static int cuttable(const struct eng_prog *p)
 		return 0;
 	for (q = 0; q < p->nprocs; q++)
 		for (i = 0; i < p->nins[q]; i++)
-			if (ENG_WIN_OP(p->ins[q][i].op) || p->ins[q][i].op == ENG_GREQ_DONE)
+			if (ENG_WIN_OP(p->ins[q][i].op) || p->ins[q][i].op == ENG_GREQ_DONE ||
+			    p->ins[q][i].op == ENG_THREAD_AFTER)
 				return 0;
 	return 1;
 }

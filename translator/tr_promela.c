@@ -132,6 +132,7 @@ static int is_blocking(int op)
 	case ENG_WIN_COMPLETE:
 	case ENG_WIN_WAIT:
 	case ENG_WIN_LOCK:
+	case ENG_THREAD_AFTER:
 		return 1;
 	default:
 		return 0;
@@ -153,6 +154,7 @@ static int dsteps(const struct prog *g, const struct eng_instr *in)
 		       (in->d != ENG_SEND_READY && in->d != ENG_SEND_BUFFERED);
 	case ENG_PROBE:
 	case ENG_WIN_POST:
+	case ENG_THREAD_MARK:
 		return 1; /* (a printf alone at most, else) */
 	case ENG_END:
 		return g->judged;
@@ -185,6 +187,8 @@ static int encodable(int op)
 	case ENG_WIN_UNLOCK:
 	case ENG_GREQ:
 	case ENG_GREQ_DONE:
+	case ENG_THREAD_MARK:
+	case ENG_THREAD_AFTER:
 		return 1;
 	default:
 		return 0;
@@ -319,6 +323,7 @@ static void prog_analyse(struct prog *g)
 			case ENG_WIN_START:
 			case ENG_WIN_COMPLETE:
 			case ENG_WIN_WAIT:
+			case ENG_THREAD_AFTER:
 				for (j = 0; j + 1 < in->n; j += 2) {
 					int o = in->list[j], x = in->list[j + 1];
 
@@ -413,6 +418,13 @@ static void describe(const struct prog *g, int q, const struct eng_instr *in, ch
 	char desc[256], where[256] = "";
 	int r = rank_of(g, q);
 
+	if (in->op == ENG_THREAD_MARK || in->op == ENG_THREAD_AFTER) {
+		snprintf(buf, size, "%s (the threads' order, by event %d)",
+			 in->op == ENG_THREAD_MARK ? "a mark other threads wait for" :
+						     "waits for other threads",
+			 in->ev);
+		return;
+	}
 	tr_describe_event(g->ts, r, in->ev, desc, sizeof(desc));
 	tr_event_site(g->ts, r, in->ev, &site);
 	if (site.file || site.function) {
@@ -1152,6 +1164,7 @@ static void write_instr(struct writer *w, const struct prog *g, int q, int i)
 		    g->pre, r, g->pre, r, who, d);
 		break;
 	case ENG_WIN_POST:
+	case ENG_THREAD_MARK:
 		if (g->wflag[q][i] >= 0)
 			out(w, "\td_step { %swin_done[%d] = 1; printf(\"%s: %s\\n\") }\n", g->pre,
 			    g->wflag[q][i], who, d);
@@ -1160,7 +1173,8 @@ static void write_instr(struct writer *w, const struct prog *g, int q, int i)
 		break;
 	case ENG_WIN_START:
 	case ENG_WIN_COMPLETE:
-	case ENG_WIN_WAIT: {
+	case ENG_WIN_WAIT:
+	case ENG_THREAD_AFTER: {
 		size_t start = cond.n;
 		char pair[48];
 
@@ -1168,7 +1182,9 @@ static void write_instr(struct writer *w, const struct prog *g, int q, int i)
 		for (j = 0; j + 1 < in->n; j += 2) {
 			proc_label(g, in->list[j], pair, sizeof(pair));
 			out(w, "%s %s's %s", j ? "," : "", pair,
-			    in->op == ENG_WIN_WAIT ? "MPI_Win_complete" : "MPI_Win_post");
+			    in->op == ENG_WIN_WAIT     ? "MPI_Win_complete" :
+			    in->op == ENG_THREAD_AFTER ? "pthread_create or end" :
+							 "MPI_Win_post");
 			if (in->list[j + 1] < 0)
 				out(w, " (never made)");
 			sb_op(&cond, start, "&&");
@@ -1503,6 +1519,7 @@ static void waits_for_free(struct sb *b, const struct prog *g, int q, int i)
 	case ENG_WIN_START:
 	case ENG_WIN_COMPLETE:
 	case ENG_WIN_WAIT:
+	case ENG_THREAD_AFTER:
 		sb_add(b, "(false");
 		for (j = 0; j + 1 < in->n; j += 2) {
 			if (in->list[j] == q)
