@@ -22,6 +22,7 @@
 #include "rec_site.h"
 #include "rec_stack.h"
 #include "rec_status.h"
+#include "rec_threads.h"
 #include "status.h"
 
 /* A call in progress for this many periods has its stack taken (half a second: well before
@@ -73,7 +74,7 @@ struct st_snap {
 
 static pthread_mutex_t st_slots_lock = PTHREAD_MUTEX_INITIALIZER; /* adding slots */
 static _Atomic(struct st_slot *) st_slots;			  /* head of the slot list */
-static int st_nthreads;		/* numbers given so far, under st_slots_lock */
+static int st_nthreads;		/* slots made so far, under st_slots_lock */
 static struct st_slot st_first; /* the first thread's, so MPI_Init needs no malloc */
 /* this thread's slot; initial-exec: a plain load, the library being preloaded */
 static __thread struct st_slot *st_self __attribute__((tls_model("initial-exec")));
@@ -165,7 +166,8 @@ static REC_COLD struct st_slot *st_slot_new(void)
 
 	pthread_once(&st_key_once, st_key_make);
 	pthread_mutex_lock(&st_slots_lock);
-	/* A slot left by a thread that ended keeps its number: numbers stay small. */
+	/* A slot left by a thread that ended is taken by the next: the thread's number is its
+	 * own (rec_threads.h) */
 	for (s = atomic_load_explicit(&st_slots, memory_order_relaxed); s; s = s->next) {
 		zero = 0;
 		if (atomic_compare_exchange_strong(&s->used, &zero, 1))
@@ -174,7 +176,7 @@ static REC_COLD struct st_slot *st_slot_new(void)
 	if (!s) {
 		s = st_nthreads == 0 ? &st_first : calloc(1, sizeof(*s));
 		if (s) {
-			s->thread = st_nthreads++;
+			st_nthreads++;
 			atomic_store_explicit(&s->used, 1, memory_order_relaxed);
 			s->next = atomic_load_explicit(&st_slots, memory_order_relaxed);
 			atomic_store_explicit(&st_slots, s, memory_order_release);
@@ -183,6 +185,7 @@ static REC_COLD struct st_slot *st_slot_new(void)
 	pthread_mutex_unlock(&st_slots_lock);
 	if (!s)
 		return NULL;
+	s->thread = rec_thread_number();
 	atomic_store_explicit(&s->seen, 0, memory_order_relaxed);
 	atomic_store_explicit(&s->tid, (int)syscall(SYS_gettid), memory_order_relaxed);
 	atomic_store_explicit(&s->stack.state, REC_STACK_IDLE, memory_order_relaxed);
@@ -515,7 +518,7 @@ int rec_status_init(int rank, int size, const char *dir, char *why, size_t whysi
 	pthread_attr_init(&tattr);
 	/* it needs little: not the program's stack size, which may be large */
 	pthread_attr_setstacksize(&tattr, ST_THREAD_STACK);
-	rc = pthread_create(&st_thread, &tattr, st_main, NULL);
+	rc = rec_thread_create_own(&st_thread, &tattr, st_main, NULL);
 	pthread_attr_destroy(&tattr);
 	pthread_sigmask(SIG_SETMASK, &old, NULL);
 	if (rc != 0) {

@@ -42,9 +42,9 @@
 int rec_status_init(int rank, int size, const char *dir, char *why, size_t whysize);
 
 /* The calling thread entered MPI call `call` (enum mpiv_call), number op, at site. Only
- * atomic stores (plus a one-time registration per thread). Returns the thread's small number,
- * 0 for the first thread that makes an MPI call (the one calling MPI_Init), -1 if the thread
- * cannot be tracked (out of memory). */
+ * atomic stores (plus a one-time registration per thread). Returns the thread's number
+ * (rec_thread_number(): 0 for the initial thread), -1 if the thread cannot be tracked (out of
+ * memory). */
 int rec_status_enter(unsigned call, uint32_t op, uint64_t site);
 
 /* The calling thread's current call returned (each rec_status_enter() has its leave): bumps

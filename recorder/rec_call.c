@@ -17,6 +17,7 @@
 #include "recorder.h"
 #include "rec_site.h"
 #include "rec_status.h"
+#include "rec_threads.h"
 #include "status.h"
 
 /* A call posted this many status periods ago is reported as blocked (about 1 s). */
@@ -71,6 +72,11 @@ static _Atomic(struct rec_thread *) rec_threads; /* every slot, for the watcher 
 static pthread_key_t rec_thread_key;		 /* gives the slot back when its thread ends */
 static pthread_once_t rec_thread_once = PTHREAD_ONCE_INIT;
 static int rec_thread_key_ok; /* rec_thread_key exists */
+
+int rec_thread_in_call(void)
+{
+	return rec_tls.depth > 0;
+}
 
 void rec_guard_take(void)
 {

@@ -22,6 +22,7 @@
 #include "recorder.h"
 #include "rec_stack.h"
 #include "rec_status.h"
+#include "rec_threads.h"
 #include "trace.h"
 #include "tracefmt.h"
 
@@ -82,6 +83,7 @@ int rec_output_fast;
 static char out_path[PATH_MAX]; /* for messages */
 static int out_on_exit_set;	/* out_on_exit() is registered */
 static void out_on_exit(int status, void *arg);
+static void out_thread(int op, int32_t self, int32_t other);
 
 /* Identifies the thread to the locks, also in a signal handler: initial-exec TLS is a plain
  * %fs-relative address, nothing to allocate (the library is preloaded, never dlopen'ed). */
@@ -600,6 +602,9 @@ int rec_output_open(int rank, int size, int thread_level)
 	out_pid = getpid();
 	atomic_store(&out_fd, fd);
 	rec_output_fast = !out_multi;
+	/* the order between threads matters where several may call MPI; below
+	 * MPI_THREAD_MULTIPLE a thread record could also race a call on the ring */
+	rec_thread_told = out_multi ? out_thread : NULL;
 	out_install_handlers();
 	if (!out_on_exit_set) {
 		out_on_exit_set = 1;
@@ -791,6 +796,20 @@ static void out_record(size_t max, size_t (*encode)(void *arg, void *buf, size_t
 void rec_output_reduction(const struct mpiv_reduction *r)
 {
 	out_record(MPIV_TF_REDUCE_MAX, enc_reduction, (void *)r);
+}
+
+static size_t enc_thread(void *arg, void *buf, size_t cap)
+{
+	return mpiv_tf_encode_thread(buf, cap, arg);
+}
+
+/* rec_thread_told: a thread record where the file is (before the creator's next event, after
+ * the joined thread's last) */
+static void out_thread(int op, int32_t self, int32_t other)
+{
+	struct mpiv_thread_op t = {op, self, other, 0};
+
+	out_record(MPIV_TF_THREAD_MAX, enc_thread, &t);
 }
 
 struct out_module {

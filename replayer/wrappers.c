@@ -8,10 +8,16 @@
 #include "replayer.h"
 #include "rec_site.h"
 #include "rec_status.h"
+#include "rec_threads.h"
 
 /* >0 while this thread is inside a wrapper: MPI calls made meanwhile are not the program's.
  * Same rule as the recorder's guard, so that both count the same calls. */
 static __thread int rep_depth;
+
+int rec_thread_in_call(void)
+{
+	return rep_depth > 0;
+}
 
 void rep_guard_take(void)
 {

@@ -1,0 +1,138 @@
+/* Thread numbers, and pthread_create and pthread_join interposed (rec_threads.h). The
+ * numbers are given by a counter and never reused: a thread slot of the live status is reused
+ * when its thread ends, its number is not. */
+#define _GNU_SOURCE
+#include <dlfcn.h>
+#include <errno.h>
+#include <stdatomic.h>
+#include <stdlib.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+#include "event.h"
+#include "rec_threads.h"
+
+#define MPIV_EXPORT __attribute__((visibility("default")))
+
+void (*rec_thread_told)(int op, int32_t self, int32_t other);
+
+static atomic_int th_next = 1;	  /* the next number a thread gets (0: the initial one) */
+static __thread int32_t th_number /* 1 + the calling thread's number; 0: none yet */
+	__attribute__((tls_model("initial-exec")));
+
+/* The C library's functions, found once. */
+typedef int (*create_fn)(pthread_t *, const pthread_attr_t *, void *(*)(void *), void *);
+typedef int (*join_fn)(pthread_t, void **);
+static create_fn th_create;
+static join_fn th_join;
+static pthread_once_t th_once = PTHREAD_ONCE_INIT;
+
+static void th_find(void)
+{
+	th_create = (create_fn)dlsym(RTLD_NEXT, "pthread_create");
+	th_join = (join_fn)dlsym(RTLD_NEXT, "pthread_join");
+}
+
+int32_t rec_thread_number(void)
+{
+	if (!th_number)
+		th_number = 1 + (syscall(SYS_gettid) == getpid() ? 0 : atomic_fetch_add(&th_next, 1));
+	return th_number - 1;
+}
+
+int rec_thread_create_own(pthread_t *t, const pthread_attr_t *attr, void *(*fn)(void *),
+			  void *arg)
+{
+	pthread_once(&th_once, th_find);
+	return th_create ? th_create(t, attr, fn, arg) : EAGAIN;
+}
+
+/* Who a created thread is: its number, until pthread_join asks (a detached thread's stays;
+ * one entry per thread the program ever created and did not join). */
+struct th_entry {
+	pthread_t id;
+	int32_t number;
+	struct th_entry *next;
+};
+static struct th_entry *th_list;
+static pthread_mutex_t th_lock = PTHREAD_MUTEX_INITIALIZER;
+
+struct th_start {
+	void *(*fn)(void *);
+	void *arg;
+	int32_t number;
+};
+
+static void *th_begin(void *p)
+{
+	struct th_start s = *(struct th_start *)p;
+
+	free(p);
+	th_number = 1 + s.number;
+	return s.fn(s.arg);
+}
+
+MPIV_EXPORT int pthread_create(pthread_t *t, const pthread_attr_t *attr, void *(*fn)(void *),
+			       void *arg)
+{
+	struct th_start *s = malloc(sizeof(*s));
+	struct th_entry *e = malloc(sizeof(*e));
+	int rc;
+
+	pthread_once(&th_once, th_find);
+	if (!th_create) {
+		free(s);
+		free(e);
+		return EAGAIN;
+	}
+	/* unnumbered: it gets a number at its first call, if it makes one, and no order */
+	if (!s || !e || rec_thread_in_call()) {
+		free(s);
+		free(e);
+		return th_create(t, attr, fn, arg);
+	}
+	s->fn = fn;
+	s->arg = arg;
+	s->number = atomic_fetch_add(&th_next, 1);
+	/* told before it can run: its calls come after the creator's before this one */
+	if (rec_thread_told)
+		rec_thread_told(MPIV_THREAD_CREATE, rec_thread_number(), s->number);
+	e->number = s->number;
+	rc = th_create(t, attr, th_begin, s);
+	if (rc != 0) {
+		free(s);
+		free(e);
+		return rc;
+	}
+	e->id = *t;
+	pthread_mutex_lock(&th_lock);
+	e->next = th_list;
+	th_list = e;
+	pthread_mutex_unlock(&th_lock);
+	return 0;
+}
+
+MPIV_EXPORT int pthread_join(pthread_t t, void **ret)
+{
+	struct th_entry **p, *e = NULL;
+	int rc;
+
+	pthread_once(&th_once, th_find);
+	if (!th_join)
+		return EINVAL;
+	rc = th_join(t, ret);
+	if (rc != 0)
+		return rc;
+	pthread_mutex_lock(&th_lock);
+	for (p = &th_list; *p; p = &(*p)->next)
+		if (pthread_equal((*p)->id, t)) {
+			e = *p;
+			*p = e->next;
+			break;
+		}
+	pthread_mutex_unlock(&th_lock);
+	if (e && rec_thread_told)
+		rec_thread_told(MPIV_THREAD_JOIN, rec_thread_number(), e->number);
+	free(e);
+	return 0;
+}

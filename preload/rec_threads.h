@@ -1,0 +1,35 @@
+/* The threads of a rank, as librecorder.so and libreplayer.so number them (rec_threads.c):
+ * a thread's number is its own from its creation to its end, never another's, so that the
+ * calls of two threads are never taken for one thread's. pthread_create and pthread_join are
+ * interposed to give a created thread its number before it runs and to tell the recorder the
+ * order they put between threads (doc/semantics.md 1.3). */
+#ifndef MPIV_REC_THREADS_H
+#define MPIV_REC_THREADS_H
+
+#include <pthread.h>
+#include <stdint.h>
+
+#pragma GCC visibility push(hidden)
+
+/* The calling thread's number: 0 for the process's initial thread, the number its creator gave
+ * it for a thread created through pthread_create, else a new one at its first ask. */
+int32_t rec_thread_number(void);
+
+/* The library's own threads (the status writer): created by the C library's pthread_create,
+ * unnumbered and unrecorded. */
+int rec_thread_create_own(pthread_t *t, const pthread_attr_t *attr, void *(*fn)(void *),
+			  void *arg);
+
+/* Whether the calling thread is inside one of the library's MPI wrappers: a thread the MPI
+ * library creates meanwhile (a progress thread) is its, not the program's, and gets no
+ * number. Defined by each library (recorder/rec_call.c, replayer/wrappers.c). */
+int rec_thread_in_call(void);
+
+/* Told of every pthread_create (op MPIV_THREAD_CREATE, made before the created thread runs)
+ * and every pthread_join that returned (MPIV_THREAD_JOIN), with the two threads' numbers: the
+ * recorder writes them into the trace; NULL (the replayer) ignores them. */
+extern void (*rec_thread_told)(int op, int32_t self, int32_t other);
+
+#pragma GCC visibility pop
+
+#endif
