@@ -5,8 +5,8 @@
 #include "trace_threads.h"
 #include "xalloc.h"
 
-static const char *const kind_names[] = {[MPIV_THREAD_CREATE] = "create",
-					 [MPIV_THREAD_JOIN] = "join"};
+static const char *const kind_names[] =
+	{[MPIV_THREAD_CREATE] = "create", [MPIV_THREAD_JOIN] = "join"};
 
 int mpiv_trace_add_thread_op(struct mpiv_rank_trace *t, const struct mpiv_thread_op *op,
 			     size_t nevents, const char *where, struct mpiv_error *err)
@@ -17,9 +17,9 @@ int mpiv_trace_add_thread_op(struct mpiv_rank_trace *t, const struct mpiv_thread
 
 	if (op->op < MPIV_THREAD_CREATE || op->op > MPIV_THREAD_JOIN || op->self < 0 ||
 	    op->other < 0 || op->self == op->other)
-		return mpiv_error_set(err, MPIV_EXIT_BAD_INPUT, t->source, t->rank, -1,
-				      "%s: a thread record needs two threads, 0 or more, that differ",
-				      where);
+		return mpiv_error_set(
+			err, MPIV_EXIT_BAD_INPUT, t->source, t->rank, -1,
+			"%s: a thread record needs two threads, 0 or more, that differ", where);
 	if (op->before > nevents || (last && op->before < last->before))
 		return mpiv_error_set(err, MPIV_EXIT_BAD_INPUT, t->source, t->rank, -1,
 				      "%s: a thread record out of order (after %u events, the "
@@ -50,9 +50,8 @@ json_t *mpiv_thread_ops_to_json(const struct mpiv_rank_trace *t)
 		const struct mpiv_thread_op *op = &t->thread_ops[i];
 
 		json_array_append_new(a, json_pack("{s:s, s:i, s:i, s:I}", "op", kind_names[op->op],
-						   "thread", (int)op->self, "other",
-						   (int)op->other, "before",
-						   (json_int_t)op->before));
+						   "thread", (int)op->self, "other", (int)op->other,
+						   "before", (json_int_t)op->before));
 	}
 	return a;
 }

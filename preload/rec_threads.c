@@ -36,12 +36,12 @@ static void th_find(void)
 int32_t rec_thread_number(void)
 {
 	if (!th_number)
-		th_number = 1 + (syscall(SYS_gettid) == getpid() ? 0 : atomic_fetch_add(&th_next, 1));
+		th_number = 1 +
+			    (syscall(SYS_gettid) == getpid() ? 0 : atomic_fetch_add(&th_next, 1));
 	return th_number - 1;
 }
 
-int rec_thread_create_own(pthread_t *t, const pthread_attr_t *attr, void *(*fn)(void *),
-			  void *arg)
+int rec_thread_create_own(pthread_t *t, const pthread_attr_t *attr, void *(*fn)(void *), void *arg)
 {
 	pthread_once(&th_once, th_find);
 	return th_create ? th_create(t, attr, fn, arg) : EAGAIN;

@@ -17,8 +17,7 @@ int32_t rec_thread_number(void);
 
 /* The library's own threads (the status writer): created by the C library's pthread_create,
  * unnumbered and unrecorded. */
-int rec_thread_create_own(pthread_t *t, const pthread_attr_t *attr, void *(*fn)(void *),
-			  void *arg);
+int rec_thread_create_own(pthread_t *t, const pthread_attr_t *attr, void *(*fn)(void *), void *arg);
 
 /* Whether the calling thread is inside one of the library's MPI wrappers: a thread the MPI
  * library creates meanwhile (a progress thread) is its, not the program's, and gets no
