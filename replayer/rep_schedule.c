@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "environment.h"
@@ -48,12 +49,10 @@ static int rep_load_trace(int rank, char *why, size_t whysize)
 	if (rep_trace_load(dir, rank, why, whysize) != 0)
 		return -1;
 	/* With several threads calling MPI the trace numbers calls in the order they were
-	 * written, which the next run need not repeat. */
-	if (rep_trace_threaded()) {
-		rec_msg("the recorded run called MPI from several threads: calls are not checked "
-			"against the recorded trace");
-		return 0;
-	}
+	 * written, which the next run need not repeat: each thread follows its own events
+	 * (rep_threads.c) */
+	if (rep_trace_threaded())
+		return rep_threads_load(why, whysize);
 	rep_checking = 1;
 	/* Running another program than the recorded one is allowed (a rebuilt binary), but it
 	 * explains a divergence: say so once. */
@@ -115,6 +114,7 @@ void rep_schedule_release(void)
 	rep_me = NULL;
 	rep_checking = 0;
 	mpiv_cex_release(&rep_cex);
+	rep_threads_release();
 	rep_trace_release();
 }
 
@@ -122,7 +122,88 @@ uint32_t rep_schedule_index(void)
 {
 	if (rep_checking && !atomic_load_explicit(&rep_left, memory_order_relaxed))
 		return rep_cursor;
+	if (rep_threads_on() && !atomic_load_explicit(&rep_left, memory_order_relaxed))
+		return rep_threads_index();
 	return atomic_fetch_add_explicit(&rep_counter, 1, memory_order_relaxed);
+}
+
+/* ---- the order of threads' receives (a trace whose threads call MPI) ---- */
+
+/* How long a receive is held back for the receives of other threads before it, at most: a
+ * program that left the counterexample's path may never make them. */
+#define REP_HOLD_MS 10000
+
+/* Could a receive with x's envelope take a message from world rank src with tag? */
+static int rep_could_take(const struct rep_tevent *x, int32_t src, int32_t tag, int32_t comm)
+{
+	return x->comm == comm && (x->peer == MPIV_ANY_SOURCE || x->peer == src) &&
+	       (x->tag == MPIV_ANY_TAG || x->tag == tag);
+}
+
+/* Whether event index is where the counterexample has one of this rank's threads blocked. */
+static int rep_blocked_at(uint32_t index)
+{
+	size_t i;
+
+	if (rep_me->blocked_op >= 0 && (uint32_t)rep_me->blocked_op == index)
+		return 1;
+	for (i = 0; i < rep_me->nthreads; i++)
+		if (rep_me->threads[i].blocked_op >= 0 &&
+		    (uint32_t)rep_me->threads[i].blocked_op == index)
+			return 1;
+	return 0;
+}
+
+/* Must the receive of event index wait for y, a receive of another thread? Yes if y took a
+ * message it could have taken, and the counterexample has it take a later one from the
+ * same sender, or none (it is blocked). */
+static int rep_waits_for(const struct rep_tevent *x, const struct mpiv_cex_op *op,
+			 const struct mpiv_cex_op *y)
+{
+	const struct rep_tevent *yx = rep_threads_event(y->op);
+
+	if (!yx || yx->thread == x->thread || mpiv_call_kind(yx->call) != MPIV_KIND_RECV ||
+	    y->match_rank < 0 || !rep_could_take(x, y->match_rank, yx->mtag, yx->comm))
+		return 0;
+	if (op && op->match_rank >= 0)
+		return y->match_rank == op->match_rank && y->match_op < op->match_op;
+	return 1;
+}
+
+void rep_schedule_hold(uint32_t index)
+{
+	const struct rep_tevent *x = rep_threads_event(index);
+	const struct mpiv_cex_op *op;
+	struct timespec pause = {0, 200000};
+	char note[256];
+	size_t i;
+	int waited = 0;
+
+	/* the blocking receives: what they take is decided when they are posted */
+	if (!rep_me || !x || mpiv_call_kind(x->call) != MPIV_KIND_RECV ||
+	    atomic_load_explicit(&rep_left, memory_order_relaxed))
+		return;
+	op = mpiv_cex_find(rep_me, index);
+	if (!rep_blocked_at(index) && (!op || op->match_rank < 0))
+		return;
+	for (i = 0; i < rep_me->nops; i++) {
+		const struct mpiv_cex_op *y = &rep_me->ops[i];
+
+		if (y->op == index || !rep_waits_for(x, rep_blocked_at(index) ? NULL : op, y))
+			continue;
+		while (!rep_threads_returned(y->op) && waited < REP_HOLD_MS * 5) {
+			nanosleep(&pause, NULL);
+			waited++;
+		}
+		if (!rep_threads_returned(y->op)) {
+			snprintf(note, sizeof(note),
+				 "event %u: held back for event %u of another thread, which never "
+				 "returned: replay cannot force the threads' order",
+				 index, y->op);
+			rec_status_note(MPIV_NOTE_UNFORCED, note);
+			return;
+		}
+	}
 }
 
 /* Whether call is a poll: a test or a nonblocking probe, which may find nothing. */
@@ -285,12 +366,39 @@ static void rep_end_reason(char *buf, size_t size)
 			 name ? name : "an unknown call");
 }
 
+/* rep_schedule_check() of a trace whose threads call MPI: the call against its thread's
+ * event. */
+static void rep_check_thread(struct rep_call *c)
+{
+	const struct rep_tevent *x = rep_threads_event(c->index);
+	char got[256], want[256];
+
+	c->op = rep_schedule_op(c->index);
+	if (x && x->call == c->call && !rep_differs(x->peer, c->peer) &&
+	    !rep_differs(x->tag, c->tag) && !rep_differs(x->comm, c->comm))
+		return;
+	rep_describe(got, sizeof(got), c->call, c->peer, c->tag, c->comm, MPIV_NONE, MPIV_NONE, 0,
+		     0);
+	if (!x) {
+		rep_diverged(c, "expected no more calls of this thread, got %s", got);
+	} else {
+		rep_describe(want, sizeof(want), x->call, x->peer, x->tag, x->comm, MPIV_NONE,
+			     MPIV_NONE, 0, 0);
+		rep_diverged(c, "expected %s of thread %d, got %s", want, (int)x->thread, got);
+	}
+	c->op = NULL;
+}
+
 void rep_schedule_check(struct rep_call *c, int thread)
 {
 	const struct rep_expect *x;
 	char want[256], got[256], why[160];
 	int rec_bytes;
 
+	if (rep_threads_on() && !atomic_load_explicit(&rep_left, memory_order_relaxed)) {
+		rep_check_thread(c);
+		return;
+	}
 	if (!rep_checking || atomic_load_explicit(&rep_left, memory_order_relaxed)) {
 		c->op = rep_schedule_op(c->index);
 		return;
@@ -340,6 +448,10 @@ static void rep_need(const struct mpiv_cex_op *op, char *buf, size_t size)
  * recorded failures it did not need. */
 static void rep_advance(const struct rep_call *c)
 {
+	if (rep_threads_on() && !atomic_load_explicit(&rep_left, memory_order_relaxed)) {
+		rep_threads_after(c);
+		return;
+	}
 	if (!rep_checking || atomic_load_explicit(&rep_left, memory_order_relaxed))
 		return;
 	if (!c->poll)

@@ -416,6 +416,37 @@ static int tr_load_chunk(struct tr_chunk *ch, long k)
 	return 0;
 }
 
+int rep_trace_each(void (*fn)(void *ctx, const struct mpiv_event *ev), void *ctx, char *why,
+		   size_t whysize)
+{
+	struct mpiv_tf_reader rd;
+	struct mpiv_tf_record rec;
+	struct tr_stream s;
+	char reason[256];
+	long n;
+
+	if (!tr_nmarks)
+		return 0;
+	if (tr_open(&s, tr_marks[0].off, UINT64_MAX) != 0) {
+		snprintf(why, whysize, "cannot read the recorded trace '%s' again: %s", tr_path,
+			 strerror(errno));
+		return -1;
+	}
+	rd = tr_marks[0].rd;
+	rd.sites = tr_sites;
+	rd.nsites = tr_nsites;
+	while ((n = tr_next(&s, &rd, &rec, reason, sizeof(reason))) > 0 && rec.kind != MPIV_TF_END)
+		if (rec.kind == MPIV_TF_EVENT)
+			fn(ctx, &rec.ev);
+	tr_close(&s);
+	if (n < 0) {
+		snprintf(why, whysize, "cannot read the recorded trace '%s' again: %s", tr_path,
+			 reason);
+		return -1;
+	}
+	return 0;
+}
+
 const struct rep_expect *rep_trace_event(uint32_t index)
 {
 	long k = (long)(index / TR_CHUNK);

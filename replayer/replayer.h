@@ -113,10 +113,50 @@ const int32_t *rep_trace_reqs(const struct rep_expect *x);
 uint32_t rep_trace_count(void);
 int rep_trace_threaded(void);
 
+/* Decode every event of the trace again, in the file's order, and hand each to fn (an event
+ * written twice, incomplete then returned, comes twice). Returns 0, or -1 with why. */
+int rep_trace_each(void (*fn)(void *ctx, const struct mpiv_event *ev), void *ctx, char *why,
+		   size_t whysize);
+
 /* The file of the recorded program (the module of MPI_Init's call site), or NULL. */
 const char *rep_trace_program(void);
 
 void rep_trace_release(void);
+
+/* ---- rep_threads.c: a trace whose threads call MPI ---- */
+
+/* An event of such a trace, as the replay of threads needs it (every one kept). */
+struct rep_tevent {
+	int32_t thread;
+	uint16_t call, flags;
+	int32_t peer, tag, comm; /* as struct mpiv_event */
+	int32_t src, mtag;	 /* what a blocking receive or probe matched */
+	uint32_t nreqs, npending;
+};
+
+/* Read the trace's events once more into a table, and each thread's events into a list of
+ * its own. Returns 0, or -1 with why. */
+int rep_threads_load(char *why, size_t whysize);
+
+/* 1 once rep_threads_load() has the table. */
+int rep_threads_on(void);
+
+/* Event index of the trace, NULL past its end. */
+const struct rep_tevent *rep_threads_event(uint32_t index);
+
+/* The index of the calling thread's next call: its next event in its own list, lined up as
+ * one thread's calls are (a run of failed polls is one event); past the list's end, an index
+ * the trace does not have. */
+uint32_t rep_threads_index(void);
+
+/* Call c of the calling thread returned: move its cursor past c, and note that event
+ * c->index returned (rep_threads_returned()). */
+void rep_threads_after(const struct rep_call *c);
+
+/* Whether the call of event index has returned. */
+int rep_threads_returned(uint32_t index);
+
+void rep_threads_release(void);
 
 /* ---- rep_schedule.c: what the counterexample wants of this rank ---- */
 
@@ -145,6 +185,14 @@ int rep_schedule_coll_private(void);
 /* This rank's cex entry for event index, or NULL if the counterexample does not have it
  * (after the deadlock point, no schedule, or the program already diverged). */
 const struct mpiv_cex_op *rep_schedule_op(uint32_t index);
+
+/* A trace whose threads call MPI: hold the blocking receive of event index back until the
+ * receives of other threads that the counterexample has take earlier messages it could have
+ * taken have returned, so that it takes the message the counterexample has it take (or,
+ * where the counterexample has it blocked, none). Only the receiving side is forced; a
+ * receive held back for longer than a few seconds goes on, with a note. Called before the
+ * call is entered: a held thread is not in an MPI call. */
+void rep_schedule_hold(uint32_t index);
 
 /* The divergence check: compare call c (its call and the envelope the wrapper filled) with
  * event c->index of the recorded trace; at the first difference report it (rep_diverged).

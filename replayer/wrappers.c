@@ -52,6 +52,7 @@ int rep_call_enter(struct rep_call *c, unsigned call, const void *ret)
 	c->made = NULL;
 	c->mpicomm = MPI_COMM_NULL;
 	c->rc = MPI_SUCCESS;
+	rep_schedule_hold(c->index);
 	c->thread = rec_status_enter(call, c->index, c->site);
 	return 1;
 }
