@@ -333,11 +333,14 @@ void mpiv_event_init(struct mpiv_event *ev, unsigned call);
 void mpiv_event_release(struct mpiv_event *ev);
 
 /* The order the threads of a rank put between themselves (doc/semantics.md 1.3): a thread
- * created another (pthread_create), or waited for its end (pthread_join). Threads are
+ * created another (pthread_create), waited for its end (pthread_join), or ended. Threads are
  * numbered as events' thread fields are; a thread that made no MPI call has a number too. */
 enum mpiv_thread_kind {
 	MPIV_THREAD_CREATE = 1,
 	MPIV_THREAD_JOIN = 2,
+	/* the thread's start routine returned: it makes no more calls (other is the thread
+	 * itself) */
+	MPIV_THREAD_EXIT = 3,
 };
 
 struct mpiv_thread_op {

@@ -6,7 +6,7 @@
 #include "xalloc.h"
 
 static const char *const kind_names[] =
-	{[MPIV_THREAD_CREATE] = "create", [MPIV_THREAD_JOIN] = "join"};
+	{[MPIV_THREAD_CREATE] = "create", [MPIV_THREAD_JOIN] = "join", [MPIV_THREAD_EXIT] = "exit"};
 
 int mpiv_trace_add_thread_op(struct mpiv_rank_trace *t, const struct mpiv_thread_op *op,
 			     size_t nevents, const char *where, struct mpiv_error *err)
@@ -15,24 +15,26 @@ int mpiv_trace_add_thread_op(struct mpiv_rank_trace *t, const struct mpiv_thread
 							     NULL;
 	size_t i;
 
-	if (op->op < MPIV_THREAD_CREATE || op->op > MPIV_THREAD_JOIN || op->self < 0 ||
-	    op->other < 0 || op->self == op->other)
+	if (op->op < MPIV_THREAD_CREATE || op->op > MPIV_THREAD_EXIT || op->self < 0 ||
+	    op->other < 0 || (op->op == MPIV_THREAD_EXIT) != (op->self == op->other))
 		return mpiv_error_set(
 			err, MPIV_EXIT_BAD_INPUT, t->source, t->rank, -1,
-			"%s: a thread record needs two threads, 0 or more, that differ", where);
+			"%s: a thread record needs two threads, 0 or more, that differ "
+			"(an exit record, one thread twice)",
+			where);
 	if (op->before > nevents || (last && op->before < last->before))
 		return mpiv_error_set(err, MPIV_EXIT_BAD_INPUT, t->source, t->rank, -1,
 				      "%s: a thread record out of order (after %u events, the "
 				      "record before after %u)",
 				      where, op->before, last ? last->before : 0);
-	/* a thread is created once, and never the first thread (MPI_Init's) */
-	for (i = 0; op->op == MPIV_THREAD_CREATE && i < t->nthread_ops; i++)
-		if (t->thread_ops[i].op == MPIV_THREAD_CREATE &&
-		    t->thread_ops[i].other == op->other)
+	/* a thread is created once and ends once, and neither is the initial thread's */
+	for (i = 0; op->op != MPIV_THREAD_JOIN && i < t->nthread_ops; i++)
+		if (t->thread_ops[i].op == op->op && t->thread_ops[i].other == op->other)
 			break;
-	if (op->op == MPIV_THREAD_CREATE && (i < t->nthread_ops || op->other == 0))
+	if (op->op != MPIV_THREAD_JOIN && (i < t->nthread_ops || op->other == 0))
 		return mpiv_error_set(err, MPIV_EXIT_BAD_INPUT, t->source, t->rank, -1,
-				      "%s: thread %d created twice", where, op->other);
+				      "%s: thread %d %s twice", where, op->other,
+				      op->op == MPIV_THREAD_CREATE ? "created" : "ended");
 	t->thread_ops = xrealloc(t->thread_ops, (t->nthread_ops + 1) * sizeof(*t->thread_ops));
 	t->thread_ops[t->nthread_ops++] = *op;
 	return 0;
@@ -79,12 +81,14 @@ int mpiv_thread_ops_from_json(json_t *a, struct mpiv_rank_trace *t, struct mpiv_
 		    json_integer_value(self) < 0 || json_integer_value(self) > INT32_MAX ||
 		    json_integer_value(other) < 0 || json_integer_value(other) > INT32_MAX ||
 		    json_integer_value(before) < 0 || json_integer_value(before) > UINT32_MAX)
-			return mpiv_error_set(err, MPIV_EXIT_BAD_INPUT, t->source, t->rank, -1,
-					      "%s: expected {\"op\": \"create\" or \"join\", "
-					      "\"thread\": N, \"other\": N, \"before\": N}",
-					      where);
+			return mpiv_error_set(
+				err, MPIV_EXIT_BAD_INPUT, t->source, t->rank, -1,
+				"%s: expected {\"op\": \"create\", \"join\" or \"exit\", "
+				"\"thread\": N, \"other\": N, \"before\": N}",
+				where);
 		op.op = !strcmp(kind, "create") ? MPIV_THREAD_CREATE :
 			!strcmp(kind, "join")	? MPIV_THREAD_JOIN :
+			!strcmp(kind, "exit")	? MPIV_THREAD_EXIT :
 						  0;
 		op.self = (int32_t)json_integer_value(self);
 		op.other = (int32_t)json_integer_value(other);

@@ -265,7 +265,7 @@ size_t mpiv_tf_encode_thread(void *buf, size_t cap, const struct mpiv_thread_op 
 {
 	unsigned char *p = buf;
 
-	if (cap < MPIV_TF_THREAD_MAX || op->op < MPIV_THREAD_CREATE || op->op > MPIV_THREAD_JOIN ||
+	if (cap < MPIV_TF_THREAD_MAX || op->op < MPIV_THREAD_CREATE || op->op > MPIV_THREAD_EXIT ||
 	    op->self < 0 || op->other < 0)
 		return 0;
 	p = put_uv(p, MPIV_TF_THREAD);
@@ -1120,12 +1120,19 @@ long mpiv_tf_decode(struct mpiv_tf_reader *r, const void *buf, size_t len,
 				 r->version);
 			return -1;
 		}
-		if (rec->thread.op < MPIV_THREAD_CREATE || rec->thread.op > MPIV_THREAD_JOIN) {
+		if (rec->thread.op < MPIV_THREAD_CREATE || rec->thread.op > MPIV_THREAD_EXIT) {
 			snprintf(why, whysize, "thread record of an unknown kind %d",
 				 rec->thread.op);
 			return -1;
 		}
-		if (rec->thread.self == rec->thread.other) {
+		if ((rec->thread.op == MPIV_THREAD_EXIT) !=
+		    (rec->thread.self == rec->thread.other)) {
+			if (rec->thread.op == MPIV_THREAD_EXIT) {
+				snprintf(why, whysize,
+					 "exit record of thread %d naming another, thread %d",
+					 rec->thread.self, rec->thread.other);
+				return -1;
+			}
 			snprintf(why, whysize, "thread record of thread %d %s itself",
 				 rec->thread.self,
 				 rec->thread.op == MPIV_THREAD_CREATE ? "creating" : "joining");

@@ -66,10 +66,16 @@ struct th_start {
 static void *th_begin(void *p)
 {
 	struct th_start s = *(struct th_start *)p;
+	void *ret;
 
 	free(p);
 	th_number = 1 + s.number;
-	return s.fn(s.arg);
+	ret = s.fn(s.arg);
+	/* it makes no more calls: a rank ended while other threads were blocked is not
+	 * waiting for this one (a thread that calls pthread_exit() has no record) */
+	if (rec_thread_told)
+		rec_thread_told(MPIV_THREAD_EXIT, s.number, s.number);
+	return ret;
 }
 
 MPIV_EXPORT int pthread_create(pthread_t *t, const pthread_attr_t *attr, void *(*fn)(void *),

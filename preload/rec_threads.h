@@ -24,8 +24,9 @@ int rec_thread_create_own(pthread_t *t, const pthread_attr_t *attr, void *(*fn)(
  * number. Defined by each library (recorder/rec_call.c, replayer/wrappers.c). */
 int rec_thread_in_call(void);
 
-/* Told of every pthread_create (op MPIV_THREAD_CREATE, made before the created thread runs)
- * and every pthread_join that returned (MPIV_THREAD_JOIN), with the two threads' numbers: the
+/* Told of every pthread_create (op MPIV_THREAD_CREATE, made before the created thread runs),
+ * every pthread_join that returned (MPIV_THREAD_JOIN), with the two threads' numbers, and of
+ * every created thread's end (MPIV_THREAD_EXIT, its number twice): the
  * recorder writes them into the trace; NULL (the replayer) ignores them. */
 extern void (*rec_thread_told)(int op, int32_t self, int32_t other);
 

@@ -1168,6 +1168,8 @@ static void thread_records(struct builder *b, size_t i)
 		long k = proc_of(b, op->self), c = proc_of(b, op->other);
 		int32_t pair[2];
 
+		if (op->op == MPIV_THREAD_EXIT)
+			continue; /* its process ends finished (finish_procs()) */
 		if (op->op == MPIV_THREAD_CREATE) {
 			if (k < 0) {
 				struct thread_order *self = thread_of(b, op->self);
@@ -1192,6 +1194,18 @@ static void thread_records(struct builder *b, size_t i)
 			constrain(b, op->self, other->pend, other->npend);
 		}
 	}
+}
+
+/* Did thread end (its start routine returned), whatever became of its rank? */
+static int thread_exited(const struct builder *b, int32_t thread)
+{
+	size_t i;
+
+	for (i = 0; i < b->t->nthread_ops; i++)
+		if (b->t->thread_ops[i].op == MPIV_THREAD_EXIT &&
+		    b->t->thread_ops[i].self == thread)
+			return 1;
+	return 0;
 }
 
 /* Process k's end: the mark a thread that joins it waits for. */
@@ -1262,7 +1276,8 @@ static int finish_procs(struct builder *b, const struct tr_stop *stop, int32_t *
 		flush_completions(b, NULL);
 		drop_left(cur(b));
 		ev = cur(b)->last >= 0 ? (int)cur(b)->last : 0;
-		if (stop->kind == TR_FINISHED) {
+		/* a thread that ended before its rank stopped made all its calls */
+		if (stop->kind == TR_FINISHED || thread_exited(b, cur(b)->thread)) {
 			exit_mark(b, k, ev);
 			emit(b, ENG_END, ev);
 			continue;

@@ -1552,7 +1552,7 @@ static void bin_thread(struct bin *b, int op, int32_t self, int32_t other)
 	bin_mark(b);
 }
 
-/* Thread 0 makes event 0, creates thread 1, which makes event 1, and joins it. */
+/* Thread 0 makes event 0, creates thread 1, which makes event 1 and ends, and joins it. */
 static void thread_trace(struct bin *b)
 {
 	struct mpiv_event ev;
@@ -1565,19 +1565,22 @@ static void thread_trace(struct bin *b)
 	ev.index = 1;
 	ev.thread = 1;
 	bin_event(b, &ev);
+	bin_thread(b, MPIV_THREAD_EXIT, 1, 1);
 	bin_thread(b, MPIV_THREAD_JOIN, 0, 1);
 	bin_end(b);
 }
 
 static void assert_thread_trace(const struct mpiv_rank_trace *t)
 {
-	CU_ASSERT_EQUAL_FATAL(t->nthread_ops, 2);
+	CU_ASSERT_EQUAL_FATAL(t->nthread_ops, 3);
 	CU_ASSERT_EQUAL(t->thread_ops[0].op, MPIV_THREAD_CREATE);
 	CU_ASSERT_EQUAL(t->thread_ops[0].self, 0);
 	CU_ASSERT_EQUAL(t->thread_ops[0].other, 1);
 	CU_ASSERT_EQUAL(t->thread_ops[0].before, 1);
-	CU_ASSERT_EQUAL(t->thread_ops[1].op, MPIV_THREAD_JOIN);
-	CU_ASSERT_EQUAL(t->thread_ops[1].before, 2);
+	CU_ASSERT_EQUAL(t->thread_ops[1].op, MPIV_THREAD_EXIT);
+	CU_ASSERT_EQUAL(t->thread_ops[1].self, 1);
+	CU_ASSERT_EQUAL(t->thread_ops[2].op, MPIV_THREAD_JOIN);
+	CU_ASSERT_EQUAL(t->thread_ops[2].before, 2);
 }
 
 /* Thread records: binary -> JSON -> binary keeps them where they were; bad ones refused. */
@@ -1620,6 +1623,12 @@ static void test_thread_records(void)
 	b.data[b.len++] = 3;
 	b.data[b.len++] = 3;
 	expect_error(&b, b.len, "thread record of thread 3 joining itself");
+	bin_header(&b, 0, 1);
+	b.data[b.len++] = MPIV_TF_THREAD;
+	b.data[b.len++] = MPIV_THREAD_EXIT;
+	b.data[b.len++] = 2;
+	b.data[b.len++] = 3;
+	expect_error(&b, b.len, "exit record of thread 2 naming another, thread 3");
 	bin_header(&b, 0, 1);
 	b.data[b.len++] = MPIV_TF_THREAD;
 	b.data[b.len++] = 7;
