@@ -347,6 +347,10 @@ static void search_model(struct explore *x, struct model *md, struct xitem **ite
 		}
 		if (!res.complete && x->interrupted && x->interrupted())
 			x->signal = x->interrupted();
+		if (x->signal) { /* no other mode, nor anything it found */
+			tr_explore_release(&res);
+			break;
+		}
 		for (i = 0; i < res.nstuck; i++) {
 			struct xitem it;
 

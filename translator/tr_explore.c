@@ -407,8 +407,9 @@ int tr_explore(const struct eng_prog *prog, const struct tr_explore_opts *o,
 			res->memory = 1;
 			break;
 		}
-		if (o->stop && (++steps & 255) == 0 &&
-		    o->stop(o->ctx, res->why, sizeof(res->why))) {
+		/* a step of a large program takes milliseconds, a look at the clock and a flag
+		 * nanoseconds: often, so that a signal ends the search at once */
+		if (o->stop && (++steps & 15) == 0 && o->stop(o->ctx, res->why, sizeof(res->why))) {
 			res->complete = 0;
 			break;
 		}
