@@ -7,7 +7,8 @@
  *      follows), and send every other answer of getopt_long() to option_error();
  *   2. declare it here and add its line to commands[] in cli/main.c;
  *   3. add cli/cmd_<name>.o to CLI_OBJS in Makefile.in;
- *   4. document it in doc/mpiverify.1 and README.md, and test it under tests/. */
+ *   4. document it in doc/mpiverify.1 and in a line of README.md's Commands, and test it
+ *      under tests/. */
 #ifndef MPIV_CLI_H
 #define MPIV_CLI_H
 

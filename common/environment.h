@@ -1,9 +1,9 @@
 /* Every environment variable mpiverify reads, named once (git's environment.h). The C code uses
- * these macros, never the strings; README.md ("Environment") and doc/mpiverify.1
- * (ENVIRONMENT) list the same variables for users.
+ * these macros, never the strings; doc/mpiverify.1 (ENVIRONMENT) lists the same variables
+ * for users.
  *
  * Adding a variable: define it here with who sets it and who reads it, use the macro, and
- * document it in README.md and doc/mpiverify.1 (or say there that it is internal). */
+ * document it in doc/mpiverify.1 (or say there that it is internal). */
 #ifndef MPIV_ENVIRONMENT_H
 #define MPIV_ENVIRONMENT_H
 

@@ -238,7 +238,7 @@ enum eng_buffering {
 	 ((op) >= ENG_WIN_POST && (op) <= ENG_WIN_WAIT))
 
 /* 40 bytes, since a program has two of them per blocking call and traces have millions of
- * calls (README, "Performance"). Fields no opcode uses together share storage: an
+ * calls (doc/performance.md). Fields no opcode uses together share storage: an
  * instruction with a list (ENG_LISTED) has no message size, site or cancel, only a send has
  * a site and only a receive a cancel, and a collective has a call instead of sym. Code that
  * walks every instruction reads a shared field only where ENG_LISTED or the opcode says it is

@@ -51,7 +51,7 @@ esac
 # mpif90.openmpi (the plain mpif90 where that is missing), with MPIFC_FLAGS. Debian's
 # mpif90.openmpi names no library directory of its own, so its -lmpi finds the default
 # libmpi.so (MPICH's, when MPICH is the default MPI): the flags add the directory of Open MPI's
-# libmpi, as its mpicc does (README.md, "Fortran").
+# libmpi, as its mpicc does (doc/usage.md, "Fortran").
 if test -z "${MPIFC:-}"; then
 	MPIFC=mpif90
 	command -v "mpif90.$MPI_LIB" >/dev/null 2>&1 && MPIFC=mpif90.$MPI_LIB
@@ -67,7 +67,7 @@ BINDIR=$OUTDIR/bin-${MPI_LIB:-unknown}
 # Open MPI's mpirun refuses to run as root without --allow-run-as-root and to start more ranks
 # than there are cores without --oversubscribe: the tests give it both through its
 # environment (the same settings as the options, mpirun(1)), so that the command lines stay
-# those a user types for MPICH. A user passes the options (README.md); mpiverify passes the
+# those a user types for MPICH. A user passes the options (doc/usage.md, "MPICH and Open MPI"); mpiverify passes the
 # launcher command as it is given.
 if test "$MPI_LIB" = openmpi; then
 	if test "$(id -u)" -eq 0; then

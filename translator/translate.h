@@ -29,8 +29,8 @@ struct tr_opts {
 };
 
 /* What a program holds per instruction: the instruction (40 bytes), and what its lists and the
- * reductions' tables add, some 20 % of that in long runs of wildcard receives (README,
- * "Performance"). check's memory limit bounds a program at that many bytes an instruction. */
+ * reductions' tables add, some 20 % of that in long runs of wildcard receives
+ * (doc/performance.md). check's memory limit bounds a program at that many bytes an instruction. */
 #define TR_INSTR_BYTES 48
 
 /* Build the engine program of a trace set. Returns 0, or -1 with err filled (BAD_INPUT, with
