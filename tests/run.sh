@@ -10,6 +10,7 @@
 # against a faulty MPI library, the report files (HTML in headless Chromium, SARIF, Graphviz)
 # and suppressions, record, replay and verify through srun on a Slurm cluster the test starts
 # itself, which build of the preload libraries a job gets (MPICH's, Open MPI's, or refused),
+# the CMake module under ctest (tests/ctest),
 # then the check that the committed configure is what autoconf makes of configure.ac. The
 # parts that run MPI programs run on MPICH (tests/lib.sh: MPICC, MPIRUN), then again on Open
 # MPI where it is installed (below: which parts, and why). The parts run in two lanes side by
@@ -102,6 +103,7 @@ lane_a()
 	part reductions "$SRCDIR/tests/e2e/reductions.sh"
 	part slurm "$SRCDIR/tests/e2e/slurm.sh"
 	part mpi-libs "$SRCDIR/tests/e2e/mpilibs.sh"
+	part ctest "$SRCDIR/tests/ctest/run.sh"
 	part exports "$SRCDIR/tests/exports/check-exports.sh"
 	on_openmpi exports replay recorder
 }
