@@ -5,7 +5,10 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "diag.h"
+#include "exit.h"
 #include "monitor.h"
+#include "report_group.h"
 #include "srcloc.h"
 #include "trace.h"
 #include "xalloc.h"
@@ -186,54 +189,92 @@ static void describe(const struct monitor_rank *m, enum monitor_outcome outcome,
 	}
 }
 
+/* Rank r's lines of the report into f, after its "rank R: " (nothing for a rank that finished
+ * as predicted); returns 1 if it is not where the counterexample has it. */
+static int rank_block(FILE *f, const struct monitor_result *res, int r, const char *trace_dir,
+		      const struct mpiv_cex *cex)
+{
+	const struct monitor_rank *m = r < res->size ? &res->ranks[r] : NULL;
+	const struct mpiv_cex_rank *cr = cex && r < cex->nranks ? &cex->ranks[r] : NULL;
+	int finished, differs;
+	char what[256], where[1200];
+
+	finished = m && m->seen && m->state == MPIV_ST_FINALIZED;
+	if (cr) {
+		if (finished)
+			differs = cr->blocked_op >= 0;
+		else
+			differs = !m || !m->seen || m->state != MPIV_ST_IN_CALL ||
+				  m->op != cr->blocked_op;
+	} else {
+		differs = 0;
+	}
+	/* finished ranks are not news, unless the counterexample has them blocked */
+	if (finished && !differs)
+		return 0;
+	if (!m || !m->seen) {
+		fprintf(f, "no status reported\n");
+		if (cr)
+			print_prediction(f, cr, differs);
+		return differs;
+	}
+	describe(m, res->outcome, what, sizeof(what));
+	where[0] = '\0';
+	if (m->state == MPIV_ST_IN_CALL || m->state == MPIV_ST_DIVERGED || m->polling)
+		monitor_site(m, r, trace_dir, where, sizeof(where));
+	fprintf(f, "%s%s\n", what, where);
+	if (m->state == MPIV_ST_IN_CALL && !m->polling)
+		print_stack(f, m, 0);
+	/* DIVERGED's and FAILED's text says why; the notes are for replay's own report */
+	if (m->state == MPIV_ST_DIVERGED || m->state == MPIV_ST_FAILED)
+		print_text(f, m->text);
+	if (cr)
+		print_prediction(f, cr, differs);
+	return differs;
+}
+
 int monitor_report(FILE *f, const struct monitor_result *res, const char *trace_dir,
 		   const struct mpiv_cex *cex)
 {
+	struct rank_classes cs = {0};
 	int n = res->size, r, differ = 0;
+	char **blocks;
+	size_t len;
 
 	if (cex && cex->nranks > n)
 		n = cex->nranks;
 	if (!n)
 		fprintf(f, "no rank reported its status\n");
+	/* each rank's lines, after "rank R: "; ranks whose lines are the same are one class */
+	blocks = xcalloc((size_t)n + 1, sizeof(*blocks));
 	for (r = 0; r < n; r++) {
-		const struct monitor_rank *m = r < res->size ? &res->ranks[r] : NULL;
-		const struct mpiv_cex_rank *cr = cex && r < cex->nranks ? &cex->ranks[r] : NULL;
-		int finished, differs;
-		char what[256], where[1200];
+		FILE *b = open_memstream(&blocks[r], &len);
 
-		finished = m && m->seen && m->state == MPIV_ST_FINALIZED;
-		if (cr) {
-			if (finished)
-				differs = cr->blocked_op >= 0;
-			else
-				differs = !m || !m->seen || m->state != MPIV_ST_IN_CALL ||
-					  m->op != cr->blocked_op;
-		} else {
-			differs = 0;
-		}
-		differ += differs;
-		/* finished ranks are not news, unless the counterexample has them blocked */
-		if (finished && !differs)
-			continue;
-		if (!m || !m->seen) {
-			fprintf(f, "rank %d: no status reported\n", r);
-			if (cr)
-				print_prediction(f, cr, differs);
-			continue;
-		}
-		describe(m, res->outcome, what, sizeof(what));
-		where[0] = '\0';
-		if (m->state == MPIV_ST_IN_CALL || m->state == MPIV_ST_DIVERGED || m->polling)
-			monitor_site(m, r, trace_dir, where, sizeof(where));
-		fprintf(f, "rank %d: %s%s\n", r, what, where);
-		if (m->state == MPIV_ST_IN_CALL && !m->polling)
-			print_stack(f, m, 0);
-		/* DIVERGED's and FAILED's text says why; the notes are for replay's own report */
-		if (m->state == MPIV_ST_DIVERGED || m->state == MPIV_ST_FAILED)
-			print_text(f, m->text);
-		if (cr)
-			print_prediction(f, cr, differs);
+		if (!b)
+			die(MPIV_EXIT_TOOL, "out of memory");
+		differ += rank_block(b, res, r, trace_dir, cex);
+		fclose(b);
+		if (blocks[r][0])
+			classes_add(&cs, blocks[r], r);
 	}
+	/* in the order of the ranks; a class of GROUP_MIN or more at its first */
+	for (r = 0; r < n; r++) {
+		const struct rank_class *c = classes_of(&cs, r);
+		char ranks[256];
+
+		if (!c)
+			continue;
+		if (c->n < GROUP_MIN) {
+			fprintf(f, "rank %d: %s", r, c->key);
+		} else if (c->ranks[0] == r) {
+			ranks_text(c->ranks, c->n, ranks, sizeof(ranks));
+			fprintf(f, "%s: %s", ranks, c->key);
+		}
+	}
+	for (r = 0; r < n; r++)
+		free(blocks[r]);
+	free(blocks);
+	classes_release(&cs);
 	return differ;
 }
 

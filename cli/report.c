@@ -7,6 +7,7 @@
 #include "findings.h"
 #include "jsontext.h"
 #include "report.h"
+#include "report_group.h"
 #include "srcloc.h"
 #include "translate.h"
 
@@ -260,12 +261,92 @@ static void print_shell_word(FILE *f, const char *s)
 	fputc('\'', f);
 }
 
+/* The most items a list of the report names one by one (edges, ranks of a cycle, sends). */
+#define REPORT_LIST_MOST 12
+
+/* The classes of the counterexample's ranks: those in the same state, in the same call from
+ * the same place (a rank whose threads call MPI is a class of its own). */
+static void rank_classes_of(const struct mpiv_cex *cex, struct rank_classes *cs)
+{
+	char key[1024], where[512];
+	int r;
+
+	for (r = 0; r < cex->nranks; r++) {
+		const struct mpiv_cex_rank *cr = &cex->ranks[r];
+
+		if (cr->nthreads)
+			snprintf(key, sizeof(key), "threads %d", r);
+		else if (cr->blocked_op < 0)
+			snprintf(key, sizeof(key), "%s", cr->stopped ? "stopped" : "finished");
+		else {
+			mpiv_srcloc_format(&cr->site, where, sizeof(where));
+			snprintf(key, sizeof(key), "blocked in %s\n          at %s",
+				 cr->blocked_call ? cr->blocked_call : "?", where);
+		}
+		classes_add(cs, key, r);
+	}
+}
+
+/* A class of GROUP_MIN ranks or more, once: "ranks 0-15 (16)  blocked in MPI_Send at ...,
+ * e.g. rank 0 in MPI_Send(dest=1, ...), event 3". */
+static void report_class_line(FILE *f, const struct mpiv_cex *cex, const struct rank_class *c)
+{
+	const struct mpiv_cex_rank *cr = &cex->ranks[c->ranks[0]];
+	char ranks[256];
+
+	ranks_text(c->ranks, c->n, ranks, sizeof(ranks));
+	if (cr->blocked_op < 0) {
+		fprintf(f, "  %s  %s\n", ranks,
+			cr->stopped ? "stopped (their traces end there: they did not finish)" :
+				      "finished");
+		return;
+	}
+	fprintf(f, "  %s  %s, e.g. rank %d in %s, event %ld\n", ranks, c->key, c->ranks[0],
+		cr->blocked_desc ? cr->blocked_desc : "?", cr->blocked_op);
+}
+
+/* The wait-for edges over classes, when there are too many to name: "ranks 0-15 (16) ->
+ * ranks 0-15 (16) (16 edges)". */
+static void report_edges_grouped(FILE *f, const struct mpiv_cex *cex, const struct rank_classes *cs)
+{
+	struct rank_classes pairs = {0};
+	char key[600], from[256], to[256];
+	size_t k;
+
+	for (k = 0; k < cex->nedges; k++) {
+		const struct mpiv_cex_edge *e = &cex->edges[k];
+		const struct rank_class *a = classes_of(cs, e->rank),
+					*b = classes_of(cs, e->waits_for);
+
+		if (a->n >= GROUP_MIN)
+			ranks_text(a->ranks, a->n, from, sizeof(from));
+		else
+			snprintf(from, sizeof(from), "rank %d", e->rank);
+		if (b->n >= GROUP_MIN)
+			ranks_text(b->ranks, b->n, to, sizeof(to));
+		else
+			snprintf(to, sizeof(to), "rank %d%s", e->waits_for,
+				 cex->ranks[e->waits_for].blocked_op >= 0 ? "" :
+				 cex->ranks[e->waits_for].stopped	  ? " (stopped)" :
+									    " (finished)");
+		snprintf(key, sizeof(key), "%s -> %s", from, to);
+		classes_add(&pairs, key, (int)k);
+	}
+	fprintf(f, "  waits for, by class:");
+	for (k = 0; k < pairs.n; k++)
+		fprintf(f, "%s %s (%d edge%s)", k ? "," : "", pairs.c[k].key, pairs.c[k].n,
+			pairs.c[k].n == 1 ? "" : "s");
+	fputc('\n', f);
+	classes_release(&pairs);
+}
+
 void report_deadlock(FILE *f, const struct mpiv_traceset *ts, const struct tr_deadlock *d, int i,
 		     int n)
 {
 	const struct mpiv_cex *cex = &d->cex;
 	const char *meaning;
 	const char *klass = report_class(d, &meaning);
+	struct rank_classes cs = {0};
 	char desc[256], where[512];
 	size_t k, nsync = 0;
 	int r, any_wild = 0;
@@ -283,9 +364,16 @@ void report_deadlock(FILE *f, const struct mpiv_traceset *ts, const struct tr_de
 			!d->in_eager	 ? "does not happen" :
 			d->in_eager_data ? "happens" :
 					   "happens if its collectives synchronise");
+	rank_classes_of(cex, &cs);
 	for (r = 0; r < cex->nranks; r++) {
 		const struct mpiv_cex_rank *cr = &cex->ranks[r];
+		const struct rank_class *c = classes_of(&cs, r);
 
+		if (c && c->n >= GROUP_MIN) {
+			if (c->ranks[0] == r)
+				report_class_line(f, cex, c);
+			continue;
+		}
 		if (cr->nthreads) {
 			for (k = 0; k < cr->nthreads; k++) {
 				const struct mpiv_cex_thread *th = &cr->threads[k];
@@ -315,7 +403,9 @@ void report_deadlock(FILE *f, const struct mpiv_traceset *ts, const struct tr_de
 		fprintf(f, "  rank %d  blocked in %s\n          at %s, event %ld\n", r,
 			cr->blocked_desc ? cr->blocked_desc : "?", where, cr->blocked_op);
 	}
-	if (cex->nedges) {
+	if (cex->nedges > REPORT_LIST_MOST) {
+		report_edges_grouped(f, cex, &cs);
+	} else if (cex->nedges) {
 		fprintf(f, "  waits for:");
 		for (k = 0; k < cex->nedges; k++) {
 			const struct mpiv_cex_edge *e = &cex->edges[k];
@@ -328,13 +418,19 @@ void report_deadlock(FILE *f, const struct mpiv_traceset *ts, const struct tr_de
 		fputc('\n', f);
 	}
 	if (cex->ncycle && cex->cycle[0].waits_for == cex->cycle[cex->ncycle - 1].rank &&
-	    cex->ncycle < cex->nedges) {
+	    (cex->ncycle < cex->nedges || cex->nedges > REPORT_LIST_MOST)) {
 		/* the cycle among them, when there is more than the cycle */
 		fprintf(f, "  cycle:");
-		for (k = 0; k < cex->ncycle; k++)
+		for (k = 0; k < cex->ncycle; k++) {
+			if (k == REPORT_LIST_MOST / 2 && cex->ncycle > REPORT_LIST_MOST) {
+				k = cex->ncycle - REPORT_LIST_MOST / 2;
+				fprintf(f, " ... (%zu ranks in all) ->", cex->ncycle);
+			}
 			fprintf(f, " rank %d ->", cex->cycle[k].rank);
+		}
 		fprintf(f, " rank %d\n", cex->cycle[0].rank);
 	}
+	classes_release(&cs);
 	for (k = 0; k < cex->nmatches; k++) {
 		const struct mpiv_cex_match *m = &cex->matches[k];
 
@@ -367,7 +463,22 @@ void report_deadlock(FILE *f, const struct mpiv_traceset *ts, const struct tr_de
 		fprintf(f, "  it lies on the recorded run's own decisions\n");
 	report_locks_held(f, ts, cex);
 	nsync = unbuffered_sends(cex);
-	if (nsync) {
+	if (nsync > REPORT_LIST_MOST) {
+		struct rank_classes senders = {0};
+
+		for (r = 0; r < cex->nranks; r++)
+			for (k = 0; k < cex->ranks[r].nops; k++)
+				if (cex->ranks[r].ops[k].sync == 1) {
+					classes_add(&senders, "", r);
+					break;
+				}
+		ranks_text(senders.c[0].ranks, senders.c[0].n, where, sizeof(where));
+		fprintf(f,
+			"  standard sends not buffered on the way: %zu, of %s (the "
+			"counterexample lists each)\n",
+			nsync, where);
+		classes_release(&senders);
+	} else if (nsync) {
 		fprintf(f, "  standard sends not buffered on the way (%zu):", nsync);
 		for (r = 0; r < cex->nranks; r++)
 			for (k = 0; k < cex->ranks[r].nops; k++)
@@ -383,8 +494,20 @@ void report_deadlock(FILE *f, const struct mpiv_traceset *ts, const struct tr_de
 	fputc('\n', f);
 }
 
+/* The call a rank's last event made and where: "MPI_Send at ring.c:5 (main)". */
+static void call_at(const struct mpiv_traceset *ts, int r, long e, char *buf, size_t size)
+{
+	char where[512];
+
+	site_str(ts, r, e, where, sizeof(where));
+	snprintf(buf, size, "%s at %s",
+		 mpiv_call_name(mpiv_trace_event(&ts->ranks[r], (size_t)e)->call), where);
+}
+
 void report_trace_notes(FILE *f, const struct mpiv_traceset *ts)
 {
+	struct rank_classes truncated = {0}, inside = {0};
+	char key[1024], ranks[256], desc[256];
 	int r;
 
 	if (ts->meta.hung)
@@ -393,18 +516,45 @@ void report_trace_notes(FILE *f, const struct mpiv_traceset *ts)
 		const struct mpiv_rank_trace *t = &ts->ranks[r];
 
 		if (t->truncated && !t->absent)
+			classes_add(&truncated, "", r);
+		if (t->incomplete) {
+			call_at(ts, r, (long)t->nevents - 1, key, sizeof(key));
+			classes_add(&inside, key, r);
+		}
+	}
+	/* in the order of the ranks; a class of GROUP_MIN or more at its first */
+	for (r = 0; r < ts->nranks; r++) {
+		const struct rank_class *c = classes_of(&truncated, r);
+
+		if (c && c->n < GROUP_MIN) {
 			fprintf(f,
 				"note: rank %d's trace '%s' is truncated: read up to its last "
 				"complete record\n",
-				r, t->source);
-		if (t->incomplete) {
-			char desc[256];
-
-			tr_describe_event(ts, r, (long)t->nevents - 1, desc, sizeof(desc));
+				r, ts->ranks[r].source);
+		} else if (c && c->ranks[0] == r) {
+			ranks_text(c->ranks, c->n, ranks, sizeof(ranks));
+			fprintf(f,
+				"note: the traces of %s are truncated: each read up to its last "
+				"complete record\n",
+				ranks);
+		}
+		c = classes_of(&inside, r);
+		if (!c || (c->n >= GROUP_MIN && c->ranks[0] != r))
+			continue;
+		tr_describe_event(ts, r, (long)ts->ranks[r].nevents - 1, desc, sizeof(desc));
+		if (c->n < GROUP_MIN) {
 			fprintf(f, "note: rank %d's trace ends inside %s, which never returned\n",
 				r, desc);
+			continue;
 		}
+		ranks_text(c->ranks, c->n, ranks, sizeof(ranks));
+		fprintf(f,
+			"note: the traces of %s end inside %s, which never returned (rank %d's: "
+			"%s)\n",
+			ranks, c->key, r, desc);
 	}
+	classes_release(&truncated);
+	classes_release(&inside);
 }
 
 json_t *site_json(const struct mpiv_cex_site *s)
@@ -412,6 +562,11 @@ json_t *site_json(const struct mpiv_cex_site *s)
 	/* names from the debug information are bytes: not always UTF-8 */
 	return json_pack("{s:o, s:o, s:i}", "function", mpiv_json_text(s->function), "file",
 			 mpiv_json_text(s->file), "line", s->line);
+}
+
+static int cmp_int(const void *a, const void *b)
+{
+	return (*(const int *)a > *(const int *)b) - (*(const int *)a < *(const int *)b);
 }
 
 /* "MPI_Send(dest=1, ...) at x.c:9 (main), event 1", or "no MPI call recorded". */
@@ -429,22 +584,81 @@ static void last_call(const struct mpiv_traceset *ts, const struct tr_stop *s, c
 	snprintf(buf, size, "%s at %s, event %ld", desc, where, s->event);
 }
 
+/* A class of GROUP_MIN ranks or more that did not finish, once: how, the call they were
+ * last in (rank c->ranks[0]'s as the example), and every rank that waited for one of them. */
+static void report_stop_class(FILE *f, const struct mpiv_traceset *ts, const struct eng_prog *prog,
+			      const struct rank_class *c, int *who)
+{
+	struct rank_classes waiters = {0};
+	struct tr_stop s;
+	char ranks[256], call[1024];
+	int i, k, w;
+
+	ranks_text(c->ranks, c->n, ranks, sizeof(ranks));
+	tr_stop_of(ts, c->ranks[0], &s);
+	last_call(ts, &s, call, sizeof(call));
+	fprintf(f, "  %s  %s\n          rank %d's last call: %s\n", ranks, c->key, c->ranks[0],
+		call);
+	for (i = 0; i < c->n; i++) {
+		k = tr_stop_waiters(prog, ts, c->ranks[i], who);
+		for (w = 0; w < k; w++)
+			if (!classes_of(&waiters, who[w]))
+				classes_add(&waiters, "", who[w]);
+	}
+	if (waiters.n) {
+		/* added in no order: sorted, for the ranges */
+		qsort(waiters.c[0].ranks, (size_t)waiters.c[0].n, sizeof(int), cmp_int);
+		ranks_text(waiters.c[0].ranks, waiters.c[0].n, ranks, sizeof(ranks));
+	}
+	fprintf(f, "          waited for by: %s\n", waiters.n ? ranks : "no rank");
+	classes_release(&waiters);
+}
+
 int report_stops(FILE *f, const struct mpiv_traceset *ts, const struct eng_prog *prog)
 {
 	int *who = malloc((size_t)ts->nranks * sizeof(int) + 1);
+	struct rank_classes cs = {0};
 	int r, n = 0, k, w;
 
 	for (r = 0; r < ts->nranks && who; r++) {
 		struct tr_stop s;
-		char how[512], call[1024];
+		char how[512], key[1600], call[1024];
 
 		tr_stop_of(ts, r, &s);
 		if (s.kind == TR_FINISHED)
+			continue;
+		tr_stop_describe(ts, &s, how, sizeof(how));
+		if (s.event >= 0)
+			call_at(ts, r, s.event, call, sizeof(call));
+		else
+			snprintf(call, sizeof(call), "none");
+		snprintf(key, sizeof(key), "%s\n%s", how, call);
+		classes_add(&cs, key, r);
+	}
+	for (r = 0; r < ts->nranks && who; r++) {
+		const struct rank_class *c = classes_of(&cs, r);
+		struct tr_stop s;
+		char how[512], call[1024];
+
+		if (!c)
 			continue;
 		if (!n++)
 			fprintf(f,
 				"ranks that did not finish (the run is not a whole path: check never "
 				"answers \"no deadlock\" for it):\n");
+		if (c->n >= GROUP_MIN) {
+			if (c->ranks[0] == r) {
+				struct rank_class one = *c;
+
+				/* the key's first line is how they stopped */
+				one.key = how;
+				snprintf(how, sizeof(how), "%.*s", (int)strcspn(c->key, "\n"),
+					 c->key);
+				report_stop_class(f, ts, prog, &one, who);
+			}
+			continue;
+		}
+		tr_stop_of(ts, r, &s);
 		tr_stop_describe(ts, &s, how, sizeof(how));
 		last_call(ts, &s, call, sizeof(call));
 		fprintf(f, "  rank %d  %s\n          last call: %s\n", r, how, call);
@@ -454,6 +668,10 @@ int report_stops(FILE *f, const struct mpiv_traceset *ts, const struct eng_prog 
 			fprintf(f, "%s rank %d", w ? "," : "", who[w]);
 		fprintf(f, "%s\n", k ? "" : " no rank");
 	}
+	/* a class counts each of its ranks */
+	for (n = 0, r = 0; r < (int)cs.n; r++)
+		n += cs.c[r].n;
+	classes_release(&cs);
 	free(who);
 	return n;
 }

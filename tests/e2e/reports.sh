@@ -12,6 +12,9 @@
 #    million-event trace gives a small page; replay's outcome is added to it;
 #  - --diagnostics-format=gcc prints a FILE:LINE: error: line per deadlock, at a line of the
 #    program that calls MPI, and notes, as a CI problem matcher reads them;
+#  - ranks grouped by what they do: a 256-rank ring of head-to-head sends, written as JSON
+#    traces, and the same hung (record ended it): check's text report names each class once
+#    and stays within 40 lines, --json keeps every rank;
 #  - suppressions: --gen-suppressions writes what --suppressions takes, which hides the
 #    finding from the exit status and lists it; --ignore-potential-below; the options' edge
 #    cases; verify's report files and suppressions.
@@ -285,6 +288,62 @@ if cc -O2 -I"$SRCDIR/common" -o "$GEN" bench/gen_trace.c common/tracefmt.c commo
 else
 	fail "gen_trace" "does not compile"
 fi
+
+# ---- ranks grouped by what they do ----
+# ring_traces DIR N HUNG: N ranks, each sending 1 MiB to the next, then receiving from the
+# one before (HUNG: each trace ends inside its send, and record ended the run).
+ring_traces()
+{
+	local dir=$1 n=$2 hung=$3 r end='' events
+	mkdir -p "$dir"
+	for ((r = 0; r < n; r++)); do
+		events='{"call": "MPI_Init"}, {"call": "MPI_Send", "peer": '$(((r + 1) % n))
+		events+=', "tag": 0, "comm": 0, "bytes": 1048576'
+		if test "$hung" = 1; then
+			end=', "end": {"how": "signal", "code": 15}'
+			events+=', "incomplete": true}'
+		else
+			events+='}, {"call": "MPI_Recv", "peer": '$(((r + n - 1) % n))', "tag": 0,'
+			events+=' "comm": 0, "bytes": 1048576}, {"call": "MPI_Finalize"}'
+		fi
+		printf '{"format": "mpiverify-trace", "version": 1, "rank": %d, "size": %d%s,\n' \
+			"$r" "$n" "$end" >"$dir/rank-$r.json"
+		printf ' "events": [%s]}\n' "$events" >>"$dir/rank-$r.json"
+	done
+	test "$hung" = 1 && printf '%s\n' '{"format": "mpiverify-meta", "version": 2,' \
+		'"command": ["mpirun", "./ring"], "exit_status": 143, "hung": true,' \
+		'"job": "deadlock"}' >"$dir/meta.json"
+	return 0
+}
+
+for hung in 0 1; do
+	name="grouped ranks (256-rank ring$(test "$hung" = 1 && echo ', hung'))"
+	dir=$WORK/ring256-$hung
+	ring_traces "$dir" 256 "$hung"
+	run_cmd "$dir.log" "$LIMIT" "$MPIVERIFY" check "$dir" --buffering zero -o "$dir/check"
+	expect_text "$name: a deadlock (exit 1)" 1 "$dir.log" "1 deadlock found"
+	lines=$(wc -l <"$dir.log")
+	if test "$lines" -le 40; then
+		pass "$name: the report is $lines lines"
+	else
+		fail "$name: the report within 40 lines" "$lines lines" "$dir.log"
+	fi
+	expect_text "$name: one class" "$RC" "$dir.log" "ranks 0-255 (256)  blocked in MPI_Send"
+	if test "$hung" = 1; then
+		expect_text "$name: their notes, once" "$RC" "$dir.log" \
+			"note: the traces of ranks 0-255 (256) end inside MPI_Send"
+		expect_text "$name: who did not finish, once" "$RC" "$dir.log" \
+			"  ranks 0-255 (256)  was blocked in its last call"
+	fi
+	run_cmd "$dir.json" "$LIMIT" "$MPIVERIFY" check "$dir" --buffering zero --json \
+		-o "$dir/check-json"
+	n=$(grep -c '"call": "MPI_Send"' "$dir.json" || true)
+	if test "$n" -ge 256; then
+		pass "$name: --json keeps every rank ($n blocked ranks)"
+	else
+		fail "$name: --json keeps every rank" "$n blocked ranks in the JSON" "$dir.json"
+	fi
+done
 
 # ---- suppressions ----
 SUPP=$WORK/cycle.supp
