@@ -243,6 +243,7 @@ int monitor_report(FILE *f, const struct monitor_result *res, const char *trace_
 
 	if (cex && cex->nranks > n)
 		n = cex->nranks;
+	cs.apart = n < GROUP_FROM_RANKS;
 	if (!n)
 		fprintf(f, "no rank reported its status\n");
 	/* each rank's lines, after "rank R: "; ranks whose lines are the same are one class */

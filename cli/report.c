@@ -346,7 +346,7 @@ void report_deadlock(FILE *f, const struct mpiv_traceset *ts, const struct tr_de
 	const struct mpiv_cex *cex = &d->cex;
 	const char *meaning;
 	const char *klass = report_class(d, &meaning);
-	struct rank_classes cs = {0};
+	struct rank_classes cs = RANK_CLASSES(d->cex.nranks);
 	char desc[256], where[512];
 	size_t k, nsync = 0;
 	int r, any_wild = 0;
@@ -506,7 +506,7 @@ static void call_at(const struct mpiv_traceset *ts, int r, long e, char *buf, si
 
 void report_trace_notes(FILE *f, const struct mpiv_traceset *ts)
 {
-	struct rank_classes truncated = {0}, inside = {0};
+	struct rank_classes truncated = RANK_CLASSES(ts->nranks), inside = RANK_CLASSES(ts->nranks);
 	char key[1024], ranks[256], desc[256];
 	int r;
 
@@ -617,7 +617,7 @@ static void report_stop_class(FILE *f, const struct mpiv_traceset *ts, const str
 int report_stops(FILE *f, const struct mpiv_traceset *ts, const struct eng_prog *prog)
 {
 	int *who = malloc((size_t)ts->nranks * sizeof(int) + 1);
-	struct rank_classes cs = {0};
+	struct rank_classes cs = RANK_CLASSES(ts->nranks);
 	int r, n = 0, k, w;
 
 	for (r = 0; r < ts->nranks && who; r++) {

@@ -11,7 +11,7 @@ struct rank_class *classes_add(struct rank_classes *cs, const char *key, int r)
 	struct rank_class *c = NULL;
 	size_t i;
 
-	for (i = 0; i < cs->n && !c; i++)
+	for (i = 0; i < cs->n && !c && !cs->apart; i++)
 		if (!strcmp(cs->c[i].key, key))
 			c = &cs->c[i];
 	if (!c) {

@@ -11,6 +11,10 @@
  * they always were. */
 #define GROUP_MIN 3
 
+/* Jobs of fewer ranks are printed rank by rank whatever their classes: each rank's call in
+ * full says more, and their reports are short anyway. */
+#define GROUP_FROM_RANKS 9
+
 struct rank_class {
 	char *key;  /* what its ranks share (the caller's words) */
 	int *ranks; /* ascending, as added */
@@ -22,7 +26,14 @@ struct rank_class {
 struct rank_classes {
 	struct rank_class *c;
 	size_t n, cap;
+	int apart; /* every rank a class of its own (a job of fewer than GROUP_FROM_RANKS) */
 };
+
+/* Classes for the ranks of a job of nranks. */
+#define RANK_CLASSES(nranks)                            \
+	{                                               \
+		NULL, 0, 0, (nranks) < GROUP_FROM_RANKS \
+	}
 
 /* Add rank r (added in ascending order) to the class of key, made if new; returns it. */
 struct rank_class *classes_add(struct rank_classes *cs, const char *key, int r);
