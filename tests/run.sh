@@ -1,5 +1,6 @@
 #!/bin/bash
-# make check: the C sources against .clang-format, the CUnit unit tests, the model cases
+# make check: the C sources against .clang-format, every command's options the same in its
+# --help and the man page (tests/check-options.sh), the CUnit unit tests, the model cases
 # through SPIN, the standalone Promela model against the engine (tests/promela/run.sh), the
 # preload libraries' exports, then the end-to-end tests on the examples, verify on the farm
 # zoo (tests/zoo), verify under a memory limit and stopped by signals in its search
@@ -112,6 +113,7 @@ lane_b()
 {
 	LANE=b
 	part format "$SRCDIR/tests/check-format.sh"
+	part options "$SRCDIR/tests/check-options.sh"
 	if test -x tests/unit/run-unit; then
 		part unit env MPIV_MODEL_CASES="$SRCDIR/tests/model/cases" tests/unit/run-unit
 	else
