@@ -99,14 +99,38 @@ char *tr_deadlock_signature(const struct mpiv_cex *cex, int core)
 	return sig;
 }
 
+/* Is name one of the modes of list ("zero, infinite-sync"), as a whole word ("infinite" is
+ * not in "infinite-sync")? */
+static int has_mode(const char *list, const char *name)
+{
+	size_t n = strlen(name);
+	const char *p;
+
+	for (p = list; (p = strstr(p, name)); p += n)
+		if ((p == list || p[-1] == ' ') && (p[n] == '\0' || p[n] == ','))
+			return 1;
+	return 0;
+}
+
 /* Note that d was found in mode (its name, or the names of a merged entry's modes), as the
  * flags of struct tr_deadlock say (those of a merged entry, or of one search). */
 static void add_mode(struct tr_deadlock *d, const char *mode, const struct tr_deadlock *found)
 {
-	if (!strstr(d->modes, mode)) {
-		if (d->modes[0])
-			strncat(d->modes, ", ", sizeof(d->modes) - strlen(d->modes) - 1);
-		strncat(d->modes, mode, sizeof(d->modes) - strlen(d->modes) - 1);
+	const char *p = mode;
+
+	/* each of a merged entry's modes that d has not yet */
+	while (*p) {
+		size_t n = strcspn(p, ",");
+		char one[64];
+
+		snprintf(one, sizeof(one), "%.*s", (int)n, p);
+		if (!has_mode(d->modes, one)) {
+			if (d->modes[0])
+				strncat(d->modes, ", ", sizeof(d->modes) - strlen(d->modes) - 1);
+			strncat(d->modes, one, sizeof(d->modes) - strlen(d->modes) - 1);
+		}
+		p += n;
+		p += strspn(p, ", ");
 	}
 	d->in_zero |= found->in_zero;
 	d->in_buffered |= found->in_buffered;

@@ -193,6 +193,20 @@ static void test_add_and_merge(void)
 	CU_ASSERT(set.d[1].in_eager && !set.d[1].in_zero);
 	tr_deadlocks_release(&set);
 	CU_ASSERT_EQUAL(set.n, 0);
+
+	/* the same deadlock with collectives synchronising, then without: both named (a name
+	 * that begins another, as "infinite" does "infinite-sync", is still its own) */
+	make_cex(&c, ranks, &op2, -1, 0, MPIV_BUF_INFINITE);
+	c.buffering.sync_colls = 1;
+	o = owned(&c);
+	tr_deadlocks_add(&set, &o);
+	c.buffering.sync_colls = 0;
+	o = owned(&c);
+	tr_deadlocks_add(&set, &o);
+	tr_deadlocks_merge(&set);
+	CU_ASSERT_EQUAL_FATAL(set.n, 1);
+	CU_ASSERT_STRING_EQUAL(set.d[0].modes, "infinite-sync, infinite");
+	tr_deadlocks_release(&set);
 }
 
 static void test_on_recorded_path(void)
