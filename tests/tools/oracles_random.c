@@ -3,7 +3,9 @@
  * every send mode, nonblocking and persistent requests completed by waits (now and then by an
  * MPI_Waitany the trace says returned its first request), MPI_Sendrecv, probes, an attached
  * buffer, collectives in the same order on every rank (now and then with another root on
- * one; neighbourhood ones with random in-neighbours on each rank), now and then a rank whose calls come from two threads, a window whose ranks lock
+ * one; neighbourhood ones with random in-neighbours on each rank), now and then a rank whose
+ * calls come from two threads (in half of them, the second created and joined by the first),
+ * a window whose ranks lock
  * its targets around some of their calls, a rank whose trace stops before MPI_Finalize:
  * enough for deadlocks of every kind the model knows, and small enough for both searches. */
 #include <errno.h>
@@ -56,8 +58,11 @@ struct item {
 struct rank {
 	struct item items[MAX_ITEMS];
 	int n;
-	int bsend;		/* it makes a buffered send */
-	int threads;		/* 1, or 2 (MPI_THREAD_MULTIPLE) */
+	int bsend;   /* it makes a buffered send */
+	int threads; /* 1, or 2 (MPI_THREAD_MULTIPLE) */
+	/* two threads: thread 0 creates thread 1 right before its first call, and joins it
+	 * before MPI_Finalize (thread records) */
+	int order;
 	int window;		/* it creates (and frees) window 0 with the others */
 	int lock_from, lock_to; /* it holds a lock on window 0 around items [from, to); -1 */
 	int lock_target, lock_exclusive;
@@ -174,16 +179,38 @@ static void write_item(FILE *f, const struct rank *r, const struct item *it, int
 	fprintf(f, "}");
 }
 
+/* The events written into f before offset at (each starts with {"call"). */
+static int events_before(FILE *f, long at)
+{
+	long end = ftell(f);
+	char *text = malloc((size_t)at + 1), *p;
+	int n = 0;
+
+	fflush(f);
+	if (!text || fseek(f, 0, SEEK_SET) || fread(text, 1, (size_t)at, f) != (size_t)at) {
+		free(text);
+		fseek(f, end, SEEK_SET);
+		return 0;
+	}
+	text[at] = '\0';
+	for (p = text; (p = strstr(p, "{\"call\"")); p++)
+		n++;
+	free(text);
+	fseek(f, end, SEEK_SET);
+	return n;
+}
+
 static int write_rank(const char *dir, int me, int nranks, struct rank *r, uint64_t *s)
 {
 	char path[4096];
 	struct pending pend[2];
+	long create_at = -1, join_at;
 	int nreq = 0, i, t;
 	FILE *f;
 
 	memset(pend, 0, sizeof(pend));
 	snprintf(path, sizeof(path), "%s/rank-%d.json", dir, me);
-	f = fopen(path, "w");
+	f = fopen(path, "w+");
 	if (!f)
 		return -1;
 	fprintf(f,
@@ -201,6 +228,8 @@ static int write_rank(const char *dir, int me, int nranks, struct rank *r, uint6
 
 		if (i == r->stop)
 			break; /* the rank stopped here: no more calls */
+		if (r->order && it->thread == 1 && create_at < 0)
+			create_at = ftell(f);
 		if (i == r->lock_from)
 			fprintf(f,
 				",\n  {\"call\": \"MPI_Win_lock\", \"peer\": %d, \"win\": 0, "
@@ -231,7 +260,15 @@ static int write_rank(const char *dir, int me, int nranks, struct rank *r, uint6
 		fprintf(f, ",\n  {\"call\": \"MPI_Buffer_detach\"}");
 	if (r->window)
 		fprintf(f, ",\n  {\"call\": \"MPI_Win_free\", \"win\": 0}");
-	fprintf(f, ",\n  {\"call\": \"MPI_Finalize\"}\n ]}\n");
+	join_at = ftell(f);
+	fprintf(f, ",\n  {\"call\": \"MPI_Finalize\"}\n ]");
+	if (r->order && create_at >= 0)
+		fprintf(f,
+			",\n \"threads\": [{\"op\": \"create\", \"thread\": 0, \"other\": 1, "
+			"\"before\": %d}, {\"op\": \"join\", \"thread\": 0, \"other\": 1, "
+			"\"before\": %d}]",
+			events_before(f, create_at), events_before(f, join_at));
+	fprintf(f, "}\n");
 	return fclose(f) ? -1 : 0;
 }
 
@@ -299,6 +336,8 @@ int oracles_random_trace(uint64_t seed, const char *dir)
 	threaded = rnd(s, 6) == 0 ? rnd(s, nranks) : -1;
 	for (r = 0; r < nranks; r++) {
 		ranks[r].threads = r == threaded ? 2 : 1;
+		/* from the seed alone, so that the other choices stay those of the seed */
+		ranks[r].order = r == threaded && (seed * 0x9E3779B97F4A7C15ULL) >> 63;
 		ranks[r].lock_from = ranks[r].lock_to = ranks[r].stop = -1;
 	}
 	for (k = 0; k < nmsg; k++) {
