@@ -71,6 +71,9 @@ struct monitor_result {
  * polling, a message on its way arrives in far less. */
 #define MONITOR_CONFIRM_GRACE 0.7
 
+/* How much longer, at most, a confirmed deadlock waits for the blocked ranks' stacks. */
+#define MONITOR_STACK_WAIT 2.0
+
 /* A deadlock a run is expected to end in (verify's and replay's confirmation of a model's
  * deadlock): once every rank sits in the call the model has it blocked in (or has finished,
  * where the model has it finish), with no progress for grace seconds, the run is deadlocked
