@@ -62,8 +62,10 @@ if test "$MPI_LIB" = openmpi; then
 		MPIFC_FLAGS="$MPIFC_FLAGS -L$d"
 	done
 fi
-# Programs of the tests, compiled for that library.
-BINDIR=$OUTDIR/bin-${MPI_LIB:-unknown}
+# Programs of the tests, compiled for that library, a folder per script: make check runs
+# scripts side by side (tests/run.sh), and a script's check for leftover processes goes by the
+# program's path, which must not be another script's running program.
+BINDIR=$OUTDIR/bin-${MPI_LIB:-unknown}-$(basename "$(dirname "$0")")-$(basename "$0" .sh)
 # Open MPI's mpirun refuses to run as root without --allow-run-as-root and to start more ranks
 # than there are cores without --oversubscribe: the tests give it both through its
 # environment (the same settings as the options, mpirun(1)), so that the command lines stay
@@ -168,13 +170,14 @@ procs_of_scan()
 	done
 }
 
-# no_leftovers PROGRAM: succeed if no process of PROGRAM runs (allowing it 8 s to exit: a job
-# torn down while the other lane of make check keeps both cores busy takes a few seconds);
+# no_leftovers PROGRAM: succeed if no process of PROGRAM runs (allowing it 20 s to exit: an
+# Open MPI job torn down while the other lane of make check keeps both cores busy has taken
+# more than 8);
 # otherwise print the survivors into LEFTOVERS, kill them by pid and fail.
 no_leftovers()
 {
 	local prog=$1 pids
-	for _ in $(seq 40); do
+	for _ in $(seq 100); do
 		pids=$(procs_of "$prog")
 		test -z "$pids" && return 0
 		sleep 0.2

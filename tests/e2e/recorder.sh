@@ -19,7 +19,7 @@ require_mpiverify
 require_mpi_built
 
 WORK=$(make_workdir recorder) || exit 1
-BINDIR=$WORK/bin	# private: runs of other scripts share $OUTDIR/bin
+BINDIR=$WORK/bin	# private: its programs are rebuilt every run
 mkdir -p "$BINDIR"
 N=50		# round trips before rank 1 ends (rec-ends.c)
 SELF=20		# messages rank 1 then sends itself, as in rec-ends.c
