@@ -27,7 +27,8 @@
 #define EXPECT_DIR "expect" /* in it: a JSON trace rewritten for the replayer */
 
 static const char replay_usage[] =
-	"usage: mpiverify replay --trace CEX.json [--timeout SEC] [-o DIR] [-- LAUNCHER ARGS...]\n";
+	"usage: mpiverify replay --trace CEX.json [--deadlock-timeout SEC] [-o DIR]\n"
+	"                        [-- LAUNCHER ARGS...]\n";
 
 static void replay_help(void)
 {
@@ -40,10 +41,12 @@ static void replay_help(void)
 	       "reproduced (and why, when replay can tell), or whether the program left the\n"
 	       "recorded path (diverged: which rank, which event, what was expected).\n"
 	       "\noptions:\n"
-	       "      --trace CEX.json  the counterexample written by 'mpiverify check'\n"
-	       "      --timeout SEC     the deadlock is reproduced when every rank has been blocked\n"
-	       "                        in MPI (or finished) without progress for SEC seconds\n"
-	       "                        (default %g), or for %g s where CEX.json has it stop\n"
+	       "      --trace CEX.json  the counterexample written by 'mpiverify check' (--cex\n"
+	       "                        CEX.json, as 'mpiverify trace' names it, is the same)\n"
+	       "      --deadlock-timeout SEC  the deadlock is reproduced when every rank has\n"
+	       "                        been blocked in MPI (or finished) without progress for\n"
+	       "                        SEC seconds (default %g), or for %g s where CEX.json has\n"
+	       "                        it stop (--timeout SEC, its former name, is the same)\n"
 	       "  -o, --output DIR      directory for the ranks' status files (default: '" REPLAY_DIR
 	       "'\n"
 	       "                        next to CEX.json)\n"
@@ -485,6 +488,9 @@ int cmd_replay(int argc, char **argv)
 {
 	static const struct option longopts[] = {
 		{"trace", required_argument, NULL, 't'},
+		{"cex", required_argument, NULL, 't'},
+		/* the name record and verify give the same timeout; --timeout is its old one */
+		{"deadlock-timeout", required_argument, NULL, 'T'},
 		{"timeout", required_argument, NULL, 'T'},
 		{"output", required_argument, NULL, 'o'},
 		{"help", no_argument, NULL, 'h'},
@@ -516,7 +522,7 @@ int cmd_replay(int argc, char **argv)
 		case 'T':
 			if (parse_seconds(optarg, &timeout) < 0)
 				return usage_error("replay",
-						   "invalid --timeout '%s': expected a "
+						   "invalid --deadlock-timeout '%s': expected a "
 						   "positive number of seconds",
 						   optarg);
 			break;

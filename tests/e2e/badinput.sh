@@ -251,7 +251,11 @@ for n in 0 256 x; do
 		"invalid --error-exitcode '$n'"
 done
 run_cmd "$WORK/rt0.log" 10 "$MPIVERIFY" replay --trace "$cex" --timeout 0
-expect_text "replay --timeout 0 is a usage error" 2 "$WORK/rt0.log" "invalid --timeout '0'"
+expect_text "replay --timeout 0 (--deadlock-timeout's former name) is a usage error" 2 \
+	"$WORK/rt0.log" "invalid --deadlock-timeout '0'"
+run_cmd "$WORK/rt0c.log" 10 "$MPIVERIFY" replay --cex "$cex" --deadlock-timeout 0
+expect_text "replay --cex CEX --deadlock-timeout 0 is a usage error" 2 "$WORK/rt0c.log" \
+	"invalid --deadlock-timeout '0'"
 
 # ---- help help ----
 # (before, it said "unknown command 'help'" and sent to `help --help`, which said the same)

@@ -66,7 +66,7 @@ same_from_start()
 # WORDS, and leaves no process of PROGRAM behind.
 replay_expect()
 {
-	run_cmd "$4" "$REPLAY_LIMIT" "$MPIVERIFY" replay --trace "$2" --timeout 5
+	run_cmd "$4" "$REPLAY_LIMIT" "$MPIVERIFY" replay --trace "$2" --deadlock-timeout 5
 	if test "$RC" -ne "$5"; then
 		fail "$1" "$(describe_rc "$RC"), want $5 ($6)" "$4"
 	elif ! grep -q "^$6" "$4"; then
