@@ -208,6 +208,7 @@ int cmd_verify(int argc, char **argv)
 	x.interrupted = verify_pool_interrupted;
 	o.timeout = DEFAULT_TIMEOUT;
 	parse_modes("all", &x);
+	o.buffering = "all";
 	opterr = 0;
 	while ((c = getopt_long(argc, argv, "+:o:h", longopts, NULL)) != -1) {
 		if ((rc = findings_option(&o.findings, "verify", c, optarg)) >= 0) {
@@ -221,6 +222,7 @@ int cmd_verify(int argc, char **argv)
 			break;
 
 		case 'b':
+			o.buffering = optarg;
 			if (parse_modes(optarg, &x) < 0)
 				return usage_error("verify",
 						   "invalid --buffering '%s': expected zero, "
@@ -314,7 +316,9 @@ int cmd_verify(int argc, char **argv)
 	runner.ctx = &o;
 	verify_pool_init();
 	rc = explore_loop(&x, &runner);
-	if (rc == MPIV_EXIT_OK || rc == MPIV_EXIT_DEADLOCK || rc == MPIV_EXIT_INCONCLUSIVE)
+	if (rc == MPIV_EXIT_BAD_INPUT && x.threaded_run)
+		rc = verify_threaded(&o, x.outdir, x.threaded_run);
+	else if (rc == MPIV_EXIT_OK || rc == MPIV_EXIT_DEADLOCK || rc == MPIV_EXIT_INCONCLUSIVE)
 		rc = verify_report(&o, &x, rc);
 	else if (rc > 128)
 		inform("interrupted by signal %d after %d run%s: no verdict", rc - 128, x.nruns,

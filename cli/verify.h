@@ -16,6 +16,7 @@ struct verify_opts {
 	double timeout;		       /* --deadlock-timeout of each run */
 	struct findings_opts findings; /* --json, --sarif, --suppressions, ... */
 	int tty;		       /* stderr is a terminal: a line per run */
+	const char *buffering;	       /* --buffering as given ("all" if not) */
 };
 
 /* One run under the recorder (ctx: the struct verify_opts), as the explore_runner's start
@@ -44,6 +45,14 @@ int verify_start(void *ctx, struct explore *x, struct xrun *r);
 struct xrun *verify_wait(void *ctx, struct explore *x, double deadline);
 void verify_cancel(void *ctx);
 int verify_slots(void *ctx, const struct explore *x);
+
+/* ---- verify_threads.c: a program whose ranks call MPI from several threads ---- */
+
+/* The answer for such a program from its first run, in run_dir: its model searched (check,
+ * into outdir/check) and each deadlock replayed (outdir/replay-N). Returns
+ * MPIV_EXIT_DEADLOCK when replay reproduced one, MPIV_EXIT_INCONCLUSIVE otherwise, or the
+ * exit code of an error or a signal (a message said it). */
+int verify_threaded(const struct verify_opts *o, const char *outdir, const char *run_dir);
 
 /* The answer (exit code rc of the exploration) as text, JSON or SARIF on stdout, and the
  * report files in x's output directory. Returns the exit status once suppressions hid what

@@ -209,9 +209,12 @@ struct explore {
 	char left_why[128]; /* why it stopped early, "" if it did not */
 	int incomplete;	    /* a search was cut short */
 	char incomplete_why[256];
-	int signal;		/* a search was ended by this signal (explore.interrupted) */
-	long states;		/* states of the last searches, summed over modes */
-	int merged;		/* the last model was one of every run (else one per run) */
+	int signal;  /* a search was ended by this signal (explore.interrupted) */
+	long states; /* states of the last searches, summed over modes */
+	int merged;  /* the last model was one of every run (else one per run) */
+	/* the trace directory of a run whose ranks call MPI from several threads, which
+	 * explore cannot take (its answer is then verify_threaded()'s); NULL if none */
+	const char *threaded_run;
 	char unmerged_why[512]; /* why not (an error's text) */
 };
 

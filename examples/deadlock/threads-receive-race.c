@@ -1,4 +1,4 @@
-/* mpiverify-test: np=2 record=ok
+/* mpiverify-test: np=2 record=ok verify=deadlock
  * mpiverify-test: buffering=zero expect=deadlock
  * mpiverify-test: buffering=infinite expect=deadlock
  * Rank 1 creates a thread, then receives rank 0's first tag-0 message and replies on tag 5;

@@ -1,0 +1,183 @@
+/* verify on a program whose ranks call MPI from several threads. Its runs cannot be steered
+ * yet (the recorder steers a rank's decisions in its one thread's order), so verify does for
+ * its first run what check and replay do: the model of that run, threads and their order
+ * included, searched in the modes asked for, and each deadlock it has replayed on the real
+ * MPI library, the threads' receives held in the counterexample's order (doc/verify.md). A
+ * deadlock replay reproduces is confirmed; since the other decisions are not explored, no
+ * deadlock otherwise is never "no deadlock": inconclusive. */
+#include <errno.h>
+#include <fcntl.h>
+#include <getopt.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <jansson.h>
+
+#include "cli.h"
+#include "diag.h"
+#include "exit.h"
+#include "findings.h"
+#include "verify.h"
+#include "xalloc.h"
+
+/* Run command (argv[0] is its name) of this executable in this process, getopt started
+ * afresh; with to_file, its standard output into that file. */
+static int run_command(int (*cmd)(int, char **), char **argv, const char *to_file)
+{
+	int argc = 0, saved = -1, fd, rc;
+
+	while (argv[argc])
+		argc++;
+	optind = 0; /* GNU getopt: start again, and read the new argv */
+	fflush(stdout);
+	if (to_file) {
+		fd = open(to_file, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+		saved = fd < 0 ? -1 : dup(STDOUT_FILENO);
+		if (saved < 0 || dup2(fd, STDOUT_FILENO) < 0)
+			die(MPIV_EXIT_TOOL, "cannot write '%s': %s", to_file, strerror(errno));
+		close(fd);
+	}
+	rc = cmd(argc, argv);
+	fflush(stdout);
+	if (saved >= 0) {
+		dup2(saved, STDOUT_FILENO);
+		close(saved);
+	}
+	return rc;
+}
+
+/* The text of file path, "" if it cannot be read (malloc'ed). */
+static char *slurp(const char *path)
+{
+	FILE *f = fopen(path, "r");
+	char *text = NULL;
+	size_t len = 0;
+
+	if (!f || getdelim(&text, &len, '\0', f) < 0) {
+		free(text);
+		text = xstrdup("");
+	}
+	if (f)
+		fclose(f);
+	return text;
+}
+
+/* --json: check's document, each deadlock with whether replay reproduced it and replay's
+ * report (outdir/replay-N.log), and the verdict and exit status verify's. */
+static void print_json(const char *doc_path, const char *outdir, const int *reproduced, int n,
+		       int rc)
+{
+	char log[PATH_MAX + 32];
+	json_error_t jerr;
+	json_t *doc = json_load_file(doc_path, 0, &jerr), *dl;
+	size_t i;
+
+	if (!doc)
+		die(MPIV_EXIT_TOOL, "'%s': %s", doc_path, jerr.text);
+	dl = json_object_get(doc, "deadlocks");
+	for (i = 0; i < json_array_size(dl); i++) {
+		char *text;
+
+		json_object_set_new(json_array_get(dl, i), "reproduced",
+				    json_boolean((int)i < n && reproduced[i]));
+		snprintf(log, sizeof(log), "%s/replay-%zu.log", outdir, i + 1);
+		text = slurp(log);
+		json_object_set_new(json_array_get(dl, i), "replay", json_string(text));
+		free(text);
+	}
+	json_object_set_new(doc, "verdict",
+			    json_string(rc == MPIV_EXIT_DEADLOCK ? "deadlock" : "inconclusive"));
+	json_object_set_new(doc, "exit", json_integer(rc));
+	json_object_set_new(doc, "threads_explored", json_false());
+	json_dumpf(doc, stdout, JSON_INDENT(2));
+	fputc('\n', stdout);
+	json_decref(doc);
+}
+
+int verify_threaded(const struct verify_opts *o, const char *outdir, const char *run_dir)
+{
+	static const char *const formats[] = {[OUT_TEXT] = NULL,
+					      [OUT_JSON] = "--json",
+					      [OUT_SARIF] = "--sarif",
+					      [OUT_GCC] = "--diagnostics-format=gcc"};
+	char check_dir[PATH_MAX], doc[PATH_MAX + 32], cex[PATH_MAX + 32], timeout[32];
+	char replay_dir[PATH_MAX + 32], replay_log[PATH_MAX + 32];
+	char *check_argv[8] = {"check", (char *)run_dir, "--buffering", (char *)o->buffering,
+			       "-o",	check_dir,	 NULL,		NULL};
+	enum findings_output out = o->findings.output;
+	char **replay_argv;
+	int *reproduced = NULL;
+	int rc, checked, i, n = 0, confirmed = 0, k;
+
+	inform("run 1: ranks call MPI from several threads, whose decisions verify cannot "
+	       "steer yet: its model is searched and each deadlock replayed (check, replay)");
+	snprintf(check_dir, sizeof(check_dir), "%s/check", outdir);
+	snprintf(doc, sizeof(doc), "%s/check.json", outdir);
+	check_argv[6] = (char *)formats[out];
+	/* the JSON document is verify's to print, once replay has said what it reproduced */
+	rc = run_command(cmd_check, check_argv, out == OUT_JSON ? doc : NULL);
+	if (rc != MPIV_EXIT_DEADLOCK && rc != MPIV_EXIT_OK && rc != MPIV_EXIT_INCONCLUSIVE)
+		return rc; /* check said why */
+	checked = rc;
+	/* each deadlock's counterexample: cex.json, cex-2.json, ... (cmd_check.c) */
+	for (k = 0; o->command[k]; k++)
+		;
+	replay_argv = xcalloc((size_t)k + 9, sizeof(*replay_argv));
+	snprintf(timeout, sizeof(timeout), "%g", o->timeout);
+	for (i = 1; rc == MPIV_EXIT_DEADLOCK; i++) {
+		int r;
+
+		if (i == 1)
+			snprintf(cex, sizeof(cex), "%s/cex.json", check_dir);
+		else
+			snprintf(cex, sizeof(cex), "%s/cex-%d.json", check_dir, i);
+		if (access(cex, R_OK))
+			break;
+		snprintf(replay_dir, sizeof(replay_dir), "%s/replay-%d", outdir, i);
+		snprintf(replay_log, sizeof(replay_log), "%s/replay-%d.log", outdir, i);
+		replay_argv[0] = "replay";
+		replay_argv[1] = "--cex";
+		replay_argv[2] = cex;
+		replay_argv[3] = "--deadlock-timeout";
+		replay_argv[4] = timeout;
+		replay_argv[5] = "-o";
+		replay_argv[6] = replay_dir;
+		replay_argv[7] = "--";
+		memcpy(replay_argv + 8, o->command, (size_t)k * sizeof(*replay_argv));
+		replay_argv[8 + k] = NULL;
+		/* a report for people: on standard output only beside check's text */
+		r = run_command(cmd_replay, replay_argv, out == OUT_TEXT ? NULL : replay_log);
+		if (r > 128) {
+			free(replay_argv);
+			free(reproduced);
+			return r; /* interrupted */
+		}
+		reproduced = xrealloc(reproduced, (size_t)(n + 1) * sizeof(*reproduced));
+		reproduced[n++] = r == MPIV_EXIT_DEADLOCK;
+		confirmed += r == MPIV_EXIT_DEADLOCK;
+	}
+	free(replay_argv);
+	/* without a deadlock replay reproduced, never "no deadlock": decisions are left */
+	rc = confirmed ? MPIV_EXIT_DEADLOCK : MPIV_EXIT_INCONCLUSIVE;
+	if (out == OUT_JSON)
+		print_json(doc, outdir, reproduced, n, rc);
+	else if (out != OUT_TEXT)
+		inform("%d of the model's %d deadlock%s reproduced by replay", confirmed, n,
+		       n == 1 ? "" : "s");
+	else if (confirmed)
+		printf("verdict: %d deadlock%s confirmed on the real MPI library (of %d the model of "
+		       "run 1 has; the threads' other decisions were not explored)\n",
+		       confirmed, confirmed == 1 ? "" : "s", n);
+	else
+		printf("verdict: inconclusive: %s; the decisions of ranks whose threads call MPI "
+		       "are not explored by verify yet\n",
+		       n ? "the model of run 1 has deadlocks replay did not reproduce" :
+		       checked == MPIV_EXIT_OK ?
+			   "no deadlock on the paths of run 1 (check)" :
+			   "the search of run 1's model was cut short (check)");
+	free(reproduced);
+	return rc;
+}
