@@ -127,7 +127,7 @@ uint32_t rep_schedule_index(void)
 	return atomic_fetch_add_explicit(&rep_counter, 1, memory_order_relaxed);
 }
 
-/* ---- the order of threads' receives (a trace whose threads call MPI) ---- */
+/* ---- the order of threads' receives and sends (a trace whose threads call MPI) ---- */
 
 /* How long a receive is held back for the receives of other threads before it, at most: a
  * program that left the counterexample's path may never make them. */
@@ -170,6 +170,51 @@ static int rep_waits_for(const struct rep_tevent *x, const struct mpiv_cex_op *o
 	return 1;
 }
 
+static int rep_is_send(unsigned call)
+{
+	enum mpiv_kind kind = mpiv_call_kind(call);
+
+	return kind == MPIV_KIND_SEND || kind == MPIV_KIND_ISEND;
+}
+
+/* Where the counterexample has this rank's send of event e taken: the receiving rank and the
+ * place of the receive among its operations (in the order the model ran them). Returns 0, or
+ * -1 if no receive took it. */
+static int rep_taken_at(uint32_t e, int *rank, size_t *pos)
+{
+	int d;
+	size_t k;
+
+	for (d = 0; d < rep_cex.nranks; d++)
+		for (k = 0; k < rep_cex.ranks[d].nops; k++)
+			if (rep_cex.ranks[d].ops[k].match_rank == rep_me->rank &&
+			    rep_cex.ranks[d].ops[k].match_op == (int32_t)e) {
+				*rank = d;
+				*pos = k;
+				return 0;
+			}
+	return -1;
+}
+
+/* Must the send of event index (x) wait for y, a send of another thread? Yes if y's message
+ * goes where x's does, on the same envelope, and the counterexample has it taken before
+ * x's (or x's not at all): messages of two threads are not ordered (doc/semantics.md 1.3),
+ * and the one posted first is taken first. */
+static int rep_send_waits_for(uint32_t index, const struct rep_tevent *x,
+			      const struct mpiv_cex_op *y)
+{
+	const struct rep_tevent *yx = rep_threads_event(y->op);
+	size_t pos = (size_t)-1, ypos;
+	int d = x->peer, yd;
+
+	if (!yx || yx->thread == x->thread || !rep_is_send(yx->call) || yx->peer != x->peer ||
+	    yx->comm != x->comm || yx->tag != x->tag || rep_taken_at(y->op, &yd, &ypos) || yd != d)
+		return 0;
+	if (rep_taken_at(index, &d, &pos) == 0 && yd != d)
+		return 0;
+	return ypos < pos;
+}
+
 void rep_schedule_hold(uint32_t index)
 {
 	const struct rep_tevent *x = rep_threads_event(index);
@@ -177,19 +222,24 @@ void rep_schedule_hold(uint32_t index)
 	struct timespec pause = {0, 200000};
 	char note[256];
 	size_t i;
-	int waited = 0;
+	int waited = 0, send;
 
-	/* the blocking receives: what they take is decided when they are posted */
-	if (!rep_me || !x || mpiv_call_kind(x->call) != MPIV_KIND_RECV ||
-	    atomic_load_explicit(&rep_left, memory_order_relaxed))
+	/* what a blocking receive takes is decided when it is posted, and which message of
+	 * two threads is taken first when each is sent */
+	if (!rep_me || !x || atomic_load_explicit(&rep_left, memory_order_relaxed))
+		return;
+	send = rep_is_send(x->call);
+	if (!send && mpiv_call_kind(x->call) != MPIV_KIND_RECV)
 		return;
 	op = mpiv_cex_find(rep_me, index);
-	if (!rep_blocked_at(index) && (!op || op->match_rank < 0))
+	if (!send && !rep_blocked_at(index) && (!op || op->match_rank < 0))
 		return;
 	for (i = 0; i < rep_me->nops; i++) {
 		const struct mpiv_cex_op *y = &rep_me->ops[i];
 
-		if (y->op == index || !rep_waits_for(x, rep_blocked_at(index) ? NULL : op, y))
+		if (y->op == index ||
+		    !(send ? rep_send_waits_for(index, x, y) :
+			     rep_waits_for(x, rep_blocked_at(index) ? NULL : op, y)))
 			continue;
 		while (!rep_threads_returned(y->op) && waited < REP_HOLD_MS * 5) {
 			nanosleep(&pause, NULL);

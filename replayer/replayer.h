@@ -189,9 +189,10 @@ const struct mpiv_cex_op *rep_schedule_op(uint32_t index);
 /* A trace whose threads call MPI: hold the blocking receive of event index back until the
  * receives of other threads that the counterexample has take earlier messages it could have
  * taken have returned, so that it takes the message the counterexample has it take (or,
- * where the counterexample has it blocked, none). Only the receiving side is forced; a
- * receive held back for longer than a few seconds goes on, with a note. Called before the
- * call is entered: a held thread is not in an MPI call. */
+ * where the counterexample has it blocked, none); and hold a send back until the sends of
+ * other threads on the same envelope to the same rank whose messages the counterexample has
+ * taken before its own have returned. A call held back for longer than a few seconds goes
+ * on, with a note. Called before the call is entered: a held thread is not in an MPI call. */
 void rep_schedule_hold(uint32_t index);
 
 /* The divergence check: compare call c (its call and the envelope the wrapper filled) with
