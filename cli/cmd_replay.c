@@ -127,8 +127,8 @@ static int load_trace(const char *cex_arg, const struct mpiv_cex *cex, const cha
  * its event, or -1 where it finishes. A run in which every rank sits still there is the
  * deadlock reproduced after MONITOR_CONFIRM_GRACE rather than the whole --timeout, since the
  * forced matches and synchronous sends leave no rank a way on. Returns 0, or -1 if it cannot
- * say for every rank: one whose threads call MPI (its status names one thread), one whose
- * trace stops early, a blocked call the trace lacks. */
+ * say for every rank: one whose trace stops early, a blocked call the trace lacks. A rank
+ * whose threads call MPI is where its blocked thread whose call came first is. */
 static int predicted_deadlock(const struct mpiv_cex *cex, const struct mpiv_traceset *ts, int *call,
 			      long *op)
 {
@@ -138,16 +138,25 @@ static int predicted_deadlock(const struct mpiv_cex *cex, const struct mpiv_trac
 		const struct mpiv_cex_rank *cr = &cex->ranks[r];
 		const struct mpiv_rank_trace *t = &ts->ranks[r];
 
-		if (cr->nthreads > 1 || cr->stopped)
+		long blocked = cr->blocked_op;
+		size_t k;
+
+		if (cr->stopped)
 			return -1;
+		/* threads: the status names the call of its threads in a call that came first
+		 * (the lowest event), which is where the counterexample's threads wait */
+		for (k = 0; cr->nthreads > 1 && k < cr->nthreads; k++)
+			if (cr->threads[k].blocked_op >= 0 &&
+			    (blocked < 0 || cr->threads[k].blocked_op < blocked))
+				blocked = cr->threads[k].blocked_op;
 		call[r] = -1;
 		op[r] = -1;
-		if (cr->blocked_op < 0)
+		if (blocked < 0)
 			continue;
-		if ((size_t)cr->blocked_op >= t->nevents)
+		if ((size_t)blocked >= t->nevents)
 			return -1;
-		call[r] = (int)mpiv_trace_event(t, (size_t)cr->blocked_op)->call;
-		op[r] = cr->blocked_op;
+		call[r] = (int)mpiv_trace_event(t, (size_t)blocked)->call;
+		op[r] = blocked;
 	}
 	return 0;
 }
