@@ -361,8 +361,11 @@ static size_t comm_pair(struct comm_set *s, struct tr_comms *cm, int final)
 			k.pos2 = b->pos;
 		} else {
 			k.group = 3;
-			if (group_leader(s, h))
-				m[nc.n++] = a->peer; /* the remote leader it waits for */
+			/* the remote leader it waits for, named by the call of the rank its group
+			 * takes for the leader, if that rank took itself for one too (in traces
+			 * that disagree on the leader it names none) */
+			if (group_leader(s, h) && a->rank == a->leader && a->peer >= 0)
+				m[nc.n++] = a->peer;
 		}
 		g = comm_find(s, &k, &nc, a->rank);
 		if (gb)
