@@ -1120,6 +1120,8 @@ static void constrain(struct builder *b, int32_t thread, const int32_t *c, size_
 {
 	struct thread_order *o = thread_of(b, thread);
 
+	if (!n)
+		return; /* (a thread that waited for nothing passes nothing on) */
 	xgrow((void **)&o->pend, &o->cappend, o->npend + n, sizeof(*o->pend));
 	memcpy(o->pend + o->npend, c, n * sizeof(*c));
 	o->npend += n;
