@@ -198,8 +198,7 @@ static int remove_old_cex(const char *outdir, struct mpiv_error *err)
 	return rc;
 }
 
-/* Where the i-th distinct deadlock's cex goes: cex.json, cex-2.json, ... */
-static char *cex_path(const char *outdir, int i)
+char *cex_path(const char *outdir, int i)
 {
 	size_t n = strlen(outdir) + 32;
 	char *buf = xmalloc(n);

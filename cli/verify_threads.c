@@ -103,7 +103,7 @@ int verify_threaded(const struct verify_opts *o, const char *outdir, const char 
 					      [OUT_JSON] = "--json",
 					      [OUT_SARIF] = "--sarif",
 					      [OUT_GCC] = "--diagnostics-format=gcc"};
-	char check_dir[PATH_MAX], doc[PATH_MAX + 32], cex[PATH_MAX + 32], timeout[32];
+	char check_dir[PATH_MAX], doc[PATH_MAX + 32], timeout[32];
 	char replay_dir[PATH_MAX + 32], replay_log[PATH_MAX + 32];
 	char *check_argv[8] = {"check", (char *)run_dir, "--buffering", (char *)o->buffering,
 			       "-o",	check_dir,	 NULL,		NULL};
@@ -122,20 +122,18 @@ int verify_threaded(const struct verify_opts *o, const char *outdir, const char 
 	if (rc != MPIV_EXIT_DEADLOCK && rc != MPIV_EXIT_OK && rc != MPIV_EXIT_INCONCLUSIVE)
 		return rc; /* check said why */
 	checked = rc;
-	/* each deadlock's counterexample: cex.json, cex-2.json, ... (cmd_check.c) */
 	for (k = 0; o->command[k]; k++)
 		;
 	replay_argv = xcalloc((size_t)k + 9, sizeof(*replay_argv));
 	snprintf(timeout, sizeof(timeout), "%g", o->timeout);
 	for (i = 1; rc == MPIV_EXIT_DEADLOCK; i++) {
+		char *cex = cex_path(check_dir, i);
 		int r;
 
-		if (i == 1)
-			snprintf(cex, sizeof(cex), "%s/cex.json", check_dir);
-		else
-			snprintf(cex, sizeof(cex), "%s/cex-%d.json", check_dir, i);
-		if (access(cex, R_OK))
+		if (access(cex, R_OK)) {
+			free(cex);
 			break;
+		}
 		snprintf(replay_dir, sizeof(replay_dir), "%s/replay-%d", outdir, i);
 		snprintf(replay_log, sizeof(replay_log), "%s/replay-%d.log", outdir, i);
 		replay_argv[0] = "replay";
@@ -150,6 +148,7 @@ int verify_threaded(const struct verify_opts *o, const char *outdir, const char 
 		replay_argv[8 + k] = NULL;
 		/* a report for people: on standard output only beside check's text */
 		r = run_command(cmd_replay, replay_argv, out == OUT_TEXT ? NULL : replay_log);
+		free(cex);
 		if (r > 128) {
 			free(replay_argv);
 			free(reproduced);
