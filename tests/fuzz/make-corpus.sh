@@ -120,5 +120,8 @@ printf 'mpiverify-steer 1\nbuffering eager 8192\nrank 0 2\nMPI_Recv 0 -1 src 2\n
 	>"$CORPUS/steer/eager-recv-waitany"
 printf 'mpiverify-steer 1\nbuffering zero\nrank 2 1\nMPI_Sendrecv 0 7 src 0\nrank 0 0\n' \
 	>"$CORPUS/steer/zero-sendrecv"
+# the seeds name this machine's directories: make them relative (relative-paths.py)
+find "$CORPUS" -type f -exec python3 "$SRCDIR/tests/fuzz/relative-paths.py" "$SRCDIR" {} + ||
+	echo "some paths could not be made relative (above)"
 rm -rf "$WORK"
 du -sh "$CORPUS"/*
