@@ -1,5 +1,5 @@
 /* The shared objects an ELF program names as needed (DT_NEEDED): the libraries the dynamic
- * loader loads with it, and so the MPI library it was linked with (cli/mpi_pick.c). */
+ * loader loads with it, and so the MPI library it was linked with (jobs/mpi_pick.c). */
 #ifndef MPIV_ELFNEEDED_H
 #define MPIV_ELFNEEDED_H
 

@@ -13,7 +13,7 @@
 #define MPIV_ENV_MODELS "MPIVERIFY_MODELS" /* directory of mpi.pml, engine.c, engine.h */
 #define MPIV_ENV_PAN_DIR \
 	"MPIVERIFY_PAN_DIR"	       /* directory of the prebuilt verifiers
-						 * pan-WORDS (cli/spin_run.c) */
+						 * pan-WORDS (check/spin_run.c) */
 #define MPIV_ENV_SPIN "MPIVERIFY_SPIN" /* spin, instead of the one configure found */
 #define MPIV_ENV_CC "MPIVERIFY_CC"     /* C compiler for pan.c, likewise */
 

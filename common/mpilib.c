@@ -1,6 +1,6 @@
 /* What mpiverify knows of particular MPI libraries: which library a program or a launcher
  * belongs to, so that record, replay and verify preload the right build of their libraries
- * (cli/mpi_pick.c); their eager thresholds, so that `check --buffering all` can also search
+ * (jobs/mpi_pick.c); their eager thresholds, so that `check --buffering all` can also search
  * with the buffering of the library the run used. */
 #include <string.h>
 

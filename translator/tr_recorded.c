@@ -2,7 +2,7 @@
  * wildcard receive takes the source the run recorded, every any-completion the request it
  * returned. Warnings (tr_warn.c), the stopped ranks' waiters (tr_stop.c), verify's inputs
  * (tr_inputs.c), check's "on the recorded path" (tr_search.c) and the report's drawing of
- * the recorded run (tr_recorded_cex(), cli/report_details.c) all stand on it. */
+ * the recorded run (tr_recorded_cex(), reports/report_details.c) all stand on it. */
 #include <stdlib.h>
 
 #include "translate.h"

@@ -3,7 +3,7 @@
  * send each receive took its message from. A trace recorded with times (record --timestamps)
  * keeps its own; otherwise, and for a counterexample, the times are synthetic: one step per
  * operation, the completion of a receive (a blocking one, or the wait of a nonblocking one)
- * after the send it took (a logical clock). For the OTF2 export (cli/otf2_write.c). */
+ * after the send it took (a logical clock). For the OTF2 export (reports/otf2_write.c). */
 #ifndef MPIV_TR_TIMELINE_H
 #define MPIV_TR_TIMELINE_H
 

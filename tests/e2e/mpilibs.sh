@@ -1,5 +1,5 @@
 #!/bin/bash
-# Which MPI library a job runs on (cli/mpi_pick.c), end to end: record, replay and verify
+# Which MPI library a job runs on (jobs/mpi_pick.c), end to end: record, replay and verify
 # preload the build of their library for the MPI library the program links, told by its ELF
 # file (the program found on the launcher's command line) or else by the launcher; a job of a
 # library mpiverify has no build for is refused with exit 4, never crashed; the launcher's own

@@ -1,5 +1,5 @@
 /* Fuzz target: the ELF reader that tells which MPI library a program links (common/elfneeded.c,
- * used by cli/mpi_pick.c on the program of every job). A file it accepts yields names that
+ * used by jobs/mpi_pick.c on the program of every job). A file it accepts yields names that
  * are strings, each looked up as an MPI library's. */
 #include <string.h>
 

@@ -268,7 +268,7 @@ run_cmd "$WORK/swarm-promela.log" 10 "$MPIVERIFY" check --swarm 2 --promela - \
 expect_text "swarm: with --promela, a usage error" 2 "$WORK/swarm-promela.log" \
 	"--swarm has nothing to do with it"
 
-# The verifier (cli/spin_run.c): none where every state of the search offers one choice at
+# The verifier (check/spin_run.c): none where every state of the search offers one choice at
 # most (check runs that path itself, translator/tr_cut.c); else a prebuilt pan when one has
 # room for the state, so that nothing is compiled into the output directory; else one
 # compiled there (in the directory of the mode searched), same verdict.

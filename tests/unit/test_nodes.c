@@ -1,6 +1,6 @@
-/* A job spread over a cluster's nodes (cli/nodes.h): the file stream between the nodes
+/* A job spread over a cluster's nodes (jobs/nodes.h): the file stream between the nodes
  * (common/filestream.c), a node's summary line, the summing up of a node's ranks and the
- * deadlock rule on the summaries (cli/monitor.c). */
+ * deadlock rule on the summaries (jobs/monitor.c). */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>

@@ -1,5 +1,5 @@
-/* Ranks grouped by what they do (cli/report_group.c): the ranges, and the hang report of
- * record and replay (cli/monitor_report.c) at 16 ranks and at 4. */
+/* Ranks grouped by what they do (common/report_group.c): the ranges, and the hang report of
+ * record and replay (jobs/monitor_report.c) at 16 ranks and at 4. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>

@@ -1,4 +1,4 @@
-/* Slurm as verify's launcher (cli/slurm.c): a run's srun command as a job step of its own size,
+/* Slurm as verify's launcher (jobs/slurm.c): a run's srun command as a job step of its own size,
  * the CPUs of the allocation, a step lost with its node. */
 #include <stdio.h>
 #include <stdlib.h>

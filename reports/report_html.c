@@ -1,4 +1,4 @@
-/* report.html (doc/reports.md): the template cli/report_template.html (built into the
+/* report.html (doc/reports.md): the template reports/report_template.html (built into the
  * executable as report_template.gen.c) with the report's data where its marker is: the JSON
  * document and each deadlock's details (report_details.c), which the page's script draws. Long
  * lists are cut to what a page can hold (the JSON document has them all), and the data is
