@@ -16,10 +16,6 @@
 
 int cmd_record(int argc, char **argv);
 int cmd_check(int argc, char **argv);
-
-/* Where check puts the i-th (from 1) distinct deadlock's counterexample in outdir: cex.json,
- * cex-2.json, ... (malloc'ed). */
-char *cex_path(const char *outdir, int i);
 int cmd_replay(int argc, char **argv);
 int cmd_trace(int argc, char **argv);
 int cmd_verify(int argc, char **argv);

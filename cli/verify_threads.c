@@ -16,6 +16,7 @@
 
 #include <jansson.h>
 
+#include "check.h"
 #include "cli.h"
 #include "diag.h"
 #include "exit.h"
