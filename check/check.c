@@ -257,7 +257,7 @@ static int search_rest(struct check_run *run, const char *dir, int32_t *st, long
  * whether its collectives synchronise. */
 static void use_mode(struct eng_prog *prog, const struct check_mode *m)
 {
-	eng_set_buffering(prog, (enum eng_buffering)m->b.mode, m->b.bytes);
+	eng_set_buffering(prog, tr_buffering(m->b.mode), m->b.bytes);
 	prog->sync_colls = m->b.sync_colls;
 }
 
@@ -761,7 +761,7 @@ int check_traces(struct check_plan *plan, struct check_result *res, struct mpiv_
 	/* the reductions' tables are built for the first mode searched (a pass over the whole
 	 * program): its search then needs no other (fresh_dir()) */
 	if (plan->nmodes) {
-		topts.buffering = (enum eng_buffering)plan->modes[0].b.mode;
+		topts.buffering = tr_buffering(plan->modes[0].b.mode);
 		topts.eager = plan->modes[0].b.bytes;
 	}
 	topts.max_instrs = max_instrs(plan);

@@ -10,8 +10,8 @@
 int check_promela(const char *path, const char *dir, const struct mpiv_buffering *b,
 		  struct mpiv_error *err)
 {
-	struct tr_opts topts = {(enum eng_buffering)b->mode, b->bytes, 0, 0, 0};
-	struct tr_promela_opts popts = {(enum eng_buffering)b->mode, b->bytes, 0, 0};
+	struct tr_opts topts = {tr_buffering(b->mode), b->bytes, 0, 0, 0};
+	struct tr_promela_opts popts = {tr_buffering(b->mode), b->bytes, 0, 0};
 	struct tr_promela_input in;
 	struct mpiv_traceset ts;
 	struct eng_prog prog;

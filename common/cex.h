@@ -7,39 +7,11 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "buffering.h"
 #include "error.h"
 
 #define MPIV_CEX_FORMAT "mpiverify-cex"
 #define MPIV_CEX_VERSION 2 /* written; version 1 (buffering as a string) is still read */
-
-/* What a standard send does in a search (check --buffering), and so in its counterexample. */
-enum mpiv_buffering_mode {
-	MPIV_BUF_ZERO = 0,     /* no standard send completes before it is matched */
-	MPIV_BUF_INFINITE = 1, /* every standard send completes at once */
-	MPIV_BUF_EAGER = 2,    /* standard sends up to `bytes` complete at once */
-};
-
-struct mpiv_buffering {
-	enum mpiv_buffering_mode mode;
-	long long bytes; /* EAGER: the threshold in bytes; 0 otherwise */
-	/* 1: every collective synchronises (each member waits for
-	 * every other), as MPI allows it to whatever the buffering;
-	 * 0: with buffering, a member waits only for the data it needs
-	 * (doc/semantics.md 5.2). ZERO always synchronises: 0 there */
-	int sync_colls;
-};
-
-/* The mode's name, as reports and check's directories give it: "zero", "infinite",
- * "eager-BYTES", with "-sync" after a buffering mode whose collectives synchronise; into buf,
- * which size 32 always holds. */
-void mpiv_buffering_name(const struct mpiv_buffering *b, char *buf, size_t size);
-
-/* Read a name mpiv_buffering_name() gives. Returns 0, or -1 if s is not one (b unchanged). */
-int mpiv_buffering_parse(const char *s, struct mpiv_buffering *b);
-
-/* The modes a --buffering argument names: "zero", "infinite", "eager:BYTES", or "all" (zero
- * and infinite), into b[0..*n) (room for 2). Returns 0, or -1 if arg is none of them. */
-int mpiv_buffering_arg(const char *arg, struct mpiv_buffering b[2], int *n);
 
 /* Where a call was made, resolved at check time. Strings may be NULL when unknown. */
 struct mpiv_cex_site {

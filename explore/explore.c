@@ -92,7 +92,7 @@ static int genuine_hang(struct xrun *r)
 		return 1;
 
 	if (it && it->kind == XITEM_DEADLOCK) {
-		b = (enum eng_buffering)it->mode.mode;
+		b = tr_buffering(it->mode.mode);
 		eager = it->mode.bytes;
 	} else if (r->ts.nranks && (eager = mpiv_mpilib_eager(r->ts.ranks[0].library)) >= 0) {
 		b = ENG_BUF_EAGER;

@@ -322,7 +322,7 @@ static void search_model(struct explore *x, struct model *md, struct xitem **ite
 	for (k = 0; k < nmodes; k++) {
 		struct tr_explore_result res;
 
-		md->m.prog.buffering = (enum eng_buffering)modes[k].mode;
+		md->m.prog.buffering = tr_buffering(modes[k].mode);
 		md->m.prog.eager = modes[k].bytes;
 		md->m.prog.sync_colls = modes[k].sync_colls;
 		tr_explore(&md->m.prog, &eo, &res);

@@ -250,7 +250,7 @@ _Static_assert(MPIV_BUF_ZERO == (int)ENG_BUF_ZERO && MPIV_BUF_INFINITE == (int)E
 int tr_on_recorded_path(const struct eng_prog *prog, const struct mpiv_traceset *ts,
 			const struct mpiv_cex *cex)
 {
-	enum eng_buffering b = (enum eng_buffering)cex->buffering.mode;
+	enum eng_buffering b = tr_buffering(cex->buffering.mode);
 	int32_t *st = xmalloc(eng_state_bytes(prog));
 	int r, same = 1, known;
 

@@ -12,6 +12,17 @@
 #include "steer.h"
 #include "trace.h"
 
+/* The engine's buffering of a mode: the two types have the same values (checked here), and
+ * this is the one place a mode passes from one to the other. */
+_Static_assert((int)ENG_BUF_ZERO == (int)MPIV_BUF_ZERO &&
+		       (int)ENG_BUF_INFINITE == (int)MPIV_BUF_INFINITE &&
+		       (int)ENG_BUF_EAGER == (int)MPIV_BUF_EAGER,
+	       "enum eng_buffering and enum mpiv_buffering_mode differ");
+static inline enum eng_buffering tr_buffering(enum mpiv_buffering_mode mode)
+{
+	return (enum eng_buffering)mode;
+}
+
 struct tr_opts {
 	enum eng_buffering buffering;
 	long long eager; /* threshold in bytes for ENG_BUF_EAGER */

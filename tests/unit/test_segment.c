@@ -491,7 +491,7 @@ static void segments_of_case(const char *dir, void *ctx)
 			struct eng_prog prog;
 			long done, dl;
 
-			if (unit_case_translate(dir, &ts, (enum eng_buffering)seg.modes[m].mode,
+			if (unit_case_translate(dir, &ts, tr_buffering(seg.modes[m].mode),
 						seg.modes[m].bytes, &prog))
 				break;
 			prog.sync_colls = seg.modes[m].sync_colls;
