@@ -55,32 +55,12 @@ static void child(search_fn search, void *ctx, int i, int fd)
 	_exit(0);
 }
 
-/* Read all of fd (the child's reply) into a malloc'ed buffer. */
-static char *read_all(int fd, size_t *len)
-{
-	char *buf = NULL;
-	size_t cap = 0;
-	ssize_t n;
-
-	*len = 0;
-	for (;;) {
-		xgrow((void **)&buf, &cap, *len + 4096, 1);
-		n = read(fd, buf + *len, cap - *len);
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n <= 0)
-			break;
-		*len += (size_t)n;
-	}
-	return buf;
-}
-
 /* Search i's reply into res, err and rc. */
 static void take_reply(int fd, pid_t pid, struct spin_result *res, struct mpiv_error *err, int *rc)
 {
 	struct pool_reply rep;
-	size_t len, off;
-	char *buf = read_all(fd, &len);
+	size_t len = 0, off;
+	char *buf = xread_fd(fd, &len); /* NULL, len 0, if the pipe cannot be read */
 	int k;
 
 	close(fd);

@@ -173,27 +173,6 @@ static int run_logged(const char *cwd, char *const argv[], const char *logpath)
 	return run_limited(cwd, argv, logpath, 0);
 }
 
-static char *read_all(const char *path)
-{
-	FILE *f = fopen(path, "r");
-	size_t cap = 4096, n = 0, got;
-	char *buf;
-
-	if (!f)
-		return NULL;
-	buf = xmalloc(cap + 1);
-	while ((got = fread(buf + n, 1, cap - n, f)) > 0) {
-		n += got;
-		if (n == cap) {
-			cap *= 2;
-			buf = xrealloc(buf, cap + 1);
-		}
-	}
-	fclose(f);
-	buf[n] = '\0';
-	return buf;
-}
-
 /* The last lines of a log, for an error message. */
 static const char *tail_of(const char *text, int lines)
 {
@@ -220,7 +199,7 @@ static int tool_failed(const char *what, const char *log, int rc, struct mpiv_er
 				      "%s stopped: mpiverify "
 				      "was interrupted",
 				      what);
-	text = read_all(log);
+	text = xread_file(log, NULL);
 
 	if (rc == 127 || rc < 0)
 		ret = mpiv_error_set(err, MPIV_EXIT_TOOL, log, -1, -1, "cannot run %s%s%s", what,
@@ -440,7 +419,7 @@ static int search_with(const char *pan, const char *workdir, long depth, long me
 		return tool_failed("pan", log, rc, err);
 	if (rc == TIMED_OUT) {
 		/* what pan found before the limit is still in its output and trails */
-		text = read_all(log);
+		text = xread_file(log, NULL);
 		if (text)
 			parse_pan(text, res);
 		free(text);
@@ -448,7 +427,7 @@ static int search_with(const char *pan, const char *workdir, long depth, long me
 		snprintf(res->why, sizeof(res->why), "time limit of %.0f s reached", seconds);
 		return 0;
 	}
-	text = read_all(log);
+	text = xread_file(log, NULL);
 	if (rc != 0 || !text || !strstr(text, "errors: ")) {
 		int ret = tool_failed("pan", log, rc ? rc : 1, err);
 
@@ -516,7 +495,7 @@ int spin_trail_choices(const char *pan, const char *workdir, const char *trail, 
 
 	snprintf(log, sizeof(log), "%s/%s.out", workdir, trail);
 	rc = run_logged(workdir, argv, log);
-	text = read_all(log);
+	text = xread_file(log, NULL);
 	if (rc != 0 || !text)
 		return tool_failed("pan -r", log, rc ? rc : 1, err);
 	*n = 0;

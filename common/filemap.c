@@ -92,31 +92,6 @@ static void remove_mapped(const char *data)
 		}
 }
 
-/* The whole of f read into memory, for what cannot be mapped. */
-static int read_all(FILE *f, struct mpiv_filemap *m)
-{
-	size_t cap = 1 << 16, n = 0, got;
-	char *buf = xmalloc(cap);
-
-	while ((got = fread(buf + n, 1, cap - n, f)) > 0) {
-		n += got;
-		if (n == cap) {
-			cap *= 2;
-			buf = xrealloc(buf, cap);
-		}
-	}
-	if (ferror(f)) {
-		int e = errno;
-
-		free(buf);
-		errno = e ? e : EIO;
-		return -1;
-	}
-	m->data = buf;
-	m->len = n;
-	return 0;
-}
-
 int mpiv_map_file(const char *path, struct mpiv_filemap *m)
 {
 	struct stat st;
@@ -140,7 +115,9 @@ int mpiv_map_file(const char *path, struct mpiv_filemap *m)
 			return 0;
 		}
 	}
-	rc = read_all(f, m) ? -2 : 0;
+	/* what cannot be mapped (a pipe, an empty file) is read whole */
+	m->data = xread_fd(fileno(f), &m->len);
+	rc = m->data ? 0 : -2;
 	fclose(f);
 	return rc;
 }

@@ -1,7 +1,10 @@
-/* Allocation that dies on exhaustion. */
+/* Allocation that dies on exhaustion, and reading a whole file with it. */
+#include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "exit.h"
 #include "xalloc.h"
@@ -64,4 +67,46 @@ void xgrow(void **arr, size_t *cap, size_t need, size_t elsize)
 		c *= 2;
 	*arr = xrealloc(*arr, c * elsize);
 	*cap = c;
+}
+
+char *xread_fd(int fd, size_t *len)
+{
+	char *buf = NULL;
+	size_t cap = 0, n = 0;
+	ssize_t got;
+
+	for (;;) {
+		xgrow((void **)&buf, &cap, n + 4097, 1);
+		got = read(fd, buf + n, cap - n - 1);
+		if (got < 0 && errno == EINTR)
+			continue;
+		if (got < 0) {
+			int e = errno;
+
+			free(buf);
+			errno = e;
+			return NULL;
+		}
+		if (got == 0)
+			break;
+		n += (size_t)got;
+	}
+	buf[n] = '\0';
+	if (len)
+		*len = n;
+	return buf;
+}
+
+char *xread_file(const char *path, size_t *len)
+{
+	int fd = open(path, O_RDONLY | O_CLOEXEC), e;
+	char *buf;
+
+	if (fd < 0)
+		return NULL;
+	buf = xread_fd(fd, len);
+	e = errno;
+	close(fd);
+	errno = e;
+	return buf;
 }
