@@ -10,6 +10,44 @@
 #include "elfneeded.h"
 #include "xalloc.h"
 
+/* Whether elf has a PT_INTERP program header: the dynamic loader runs it. */
+static int has_interp(Elf *elf)
+{
+	size_t i, n;
+	GElf_Phdr ph;
+
+	if (elf_getphdrnum(elf, &n) != 0)
+		return 0;
+	for (i = 0; i < n; i++)
+		if (gelf_getphdr(elf, (int)i, &ph) && ph.p_type == PT_INTERP)
+			return 1;
+	return 0;
+}
+
+/* Whether the dynamic symbols of section scn (of header shdr) name an ompi_mpi_ object: taken
+ * from a shared library (undefined here), or copied into the program (a copy relocation
+ * defines it in the program's own data). A symbol that cannot be read is left out. */
+static int takes_ompi(Elf *elf, Elf_Scn *scn, const GElf_Shdr *shdr)
+{
+	Elf_Data *data = elf_getdata(scn, NULL);
+	size_t i, count, entsize = gelf_fsize(elf, ELF_T_SYM, 1, EV_CURRENT);
+
+	if (!data || !entsize)
+		return 0;
+	count = data->d_size / entsize;
+	for (i = 1; i < count; i++) {
+		GElf_Sym sym;
+		const char *name;
+
+		if (!gelf_getsym(data, (int)i, &sym) || GELF_ST_TYPE(sym.st_info) == STT_FUNC)
+			continue;
+		name = elf_strptr(elf, shdr->sh_link, sym.st_name);
+		if (name && !strncmp(name, "ompi_mpi_", 9))
+			return 1;
+	}
+	return 0;
+}
+
 /* Read the needed entries of elf into *out. Returns 0, or -1 with err set. */
 static int needed_of(Elf *elf, const char *source, struct mpiv_elf_needed *out,
 		     struct mpiv_error *err)
@@ -19,6 +57,13 @@ static int needed_of(Elf *elf, const char *source, struct mpiv_elf_needed *out,
 
 	if (elf_kind(elf) != ELF_K_ELF)
 		return mpiv_error_set(err, MPIV_EXIT_BAD_INPUT, source, -1, -1, "not an ELF file");
+	out->interp = has_interp(elf);
+	while ((scn = elf_nextscn(elf, scn)) != NULL) {
+		GElf_Shdr sym;
+
+		if (gelf_getshdr(scn, &sym) && sym.sh_type == SHT_DYNSYM && !out->ompi_abi)
+			out->ompi_abi = takes_ompi(elf, scn, &sym);
+	}
 	while ((scn = elf_nextscn(elf, scn)) != NULL) {
 		GElf_Shdr shdr;
 		Elf_Data *data;

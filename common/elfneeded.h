@@ -1,5 +1,6 @@
 /* The shared objects an ELF program names as needed (DT_NEEDED): the libraries the dynamic
- * loader loads with it, and so the MPI library it was linked with (jobs/mpi_pick.c). */
+ * loader loads with it, and so the MPI library it was linked with (jobs/mpi_pick.c); and
+ * whether it is run by the dynamic loader at all, and which MPI ABI its handles have. */
 #ifndef MPIV_ELFNEEDED_H
 #define MPIV_ELFNEEDED_H
 
@@ -10,6 +11,13 @@
 struct mpiv_elf_needed {
 	char **names; /* the DT_NEEDED entries, in order; malloc'ed, n of them */
 	size_t n;
+	/* 1: it names a program interpreter (PT_INTERP), the dynamic loader that runs it and
+	 * that LD_PRELOAD speaks to; 0: a static program, or a shared library */
+	int interp;
+	/* 1: its dynamic symbols name an object whose name starts with "ompi_mpi_": an MPI
+	 * handle of Open MPI's ABI (MPI_COMM_WORLD is &ompi_mpi_comm_world), whatever its
+	 * library is called */
+	int ompi_abi;
 };
 
 /* Read the DT_NEEDED entries of the ELF file at path into *out (none for a static program).

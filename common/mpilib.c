@@ -70,11 +70,36 @@ static int soname_entry(const char *soname)
 	return -1;
 }
 
+/* Whether soname is an MPI library's by its name: libmpi.*, libmpi_*, libmpich* (not
+ * libmpiP, a profiler). */
+int mpiv_mpilib_named_like(const char *soname)
+{
+	return soname && (!strncmp(soname, "libmpi.", 7) || !strncmp(soname, "libmpi_", 7) ||
+			  !strncmp(soname, "libmpich", 8));
+}
+
+/* The MPICH ABI Compatibility Initiative fixes the C library's major version at 12 whatever
+ * its name: Intel MPI's and MVAPICH's libmpi.so.12, Cray MPICH's libmpi_cray.so.12 and
+ * libmpi_gnu_123.so.12. */
+static int mpich_abi(const char *soname)
+{
+	size_t n = soname ? strlen(soname) : 0;
+
+	return mpiv_mpilib_named_like(soname) && n > 6 && !strcmp(soname + n - 6, ".so.12");
+}
+
 const struct mpiv_mpilib *mpiv_mpilib_of_soname(const char *soname)
 {
 	int i = soname_entry(soname);
 
-	return i < 0 ? NULL : sonames[i].lib;
+	if (i < 0)
+		return mpich_abi(soname) ? &mpich : NULL;
+	return sonames[i].lib;
+}
+
+const struct mpiv_mpilib *mpiv_mpilib_openmpi_abi(void)
+{
+	return &openmpi;
 }
 
 int mpiv_mpilib_binding(const char *soname)

@@ -23,8 +23,16 @@ struct mpiv_mpilib {
 const struct mpiv_mpilib *mpiv_mpilib_named(const char *name);
 
 /* The library a shared object of that name (a DT_NEEDED entry: "libmpi.so.40") belongs to,
- * or NULL if it is none of those known. */
+ * or whose ABI it has ("libmpi_cray.so.12": MPICH's), or NULL if it is none of those known. */
 const struct mpiv_mpilib *mpiv_mpilib_of_soname(const char *soname);
+
+/* Whether a shared object of that name is an MPI library's by its name ("libmpi_mt.so",
+ * "libmpich.so"), known or not. */
+int mpiv_mpilib_named_like(const char *soname);
+
+/* The library of Open MPI's ABI: what a program whose handles are Open MPI's runs on, whatever
+ * its library is called (IBM Spectrum MPI's libmpi_ibm.so). */
+const struct mpiv_mpilib *mpiv_mpilib_openmpi_abi(void);
 
 /* Whether soname is one of the language bindings of a known MPI library (its Fortran or C++
  * functions, which call the C library's), as opposed to the C library itself. */

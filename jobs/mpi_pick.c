@@ -57,35 +57,48 @@ static const char *base_name(const char *path)
 	return s ? s + 1 : path;
 }
 
-/* The MPI library an executable links, by the DT_NEEDED entries of its ELF file; NULL for a
- * file that is not ELF (a script) or links none known. *soname: the entry that told. *other:
- * a second MPI library it links too (its entry in *other_soname), or NULL. */
-static const struct mpiv_mpilib *program_mpi(const char *path, const char **soname,
-					     const struct mpiv_mpilib **other,
-					     const char **other_soname)
+/* What an executable's ELF file says of its MPI library. */
+struct program_mpi {
+	int elf;       /* it is an ELF file (not a script) */
+	int is_static; /* an ELF program the dynamic loader does not run: nothing to preload into */
+	const struct mpiv_mpilib *lib;	 /* the MPI library it links, or whose ABI it has; NULL */
+	char soname[128];		 /* the DT_NEEDED entry that told */
+	const struct mpiv_mpilib *other; /* a second MPI library it links too; NULL */
+	char other_soname[128];
+	/* an MPI library's by its name whose ABI is not known (no handle of Open MPI's is
+	 * taken from it, and it is not libmpi.so.12 of MPICH's): "" if none */
+	char unknown[128];
+};
+
+/* What the ELF file at path says of its MPI library, by its DT_NEEDED entries and the handles
+ * it takes, into *pm; pm->lib NULL for a file that is not ELF, or links none known. */
+static void program_mpi(const char *path, struct program_mpi *pm)
 {
-	static char found[128], found_other[128];
-	const struct mpiv_mpilib *lib = NULL, *l;
+	const struct mpiv_mpilib *l;
 	struct mpiv_elf_needed needed;
 	size_t i;
 
-	*other = NULL;
+	memset(pm, 0, sizeof(*pm));
 	if (mpiv_elf_needed_file(path, &needed, NULL) < 0)
-		return NULL;
-	for (i = 0; i < needed.n && !*other; i++) {
+		return;
+	pm->elf = 1;
+	pm->is_static = !needed.interp;
+	for (i = 0; i < needed.n && !pm->other; i++) {
 		l = mpiv_mpilib_of_soname(needed.names[i]);
-		if (l && !lib) {
-			lib = l;
-			snprintf(found, sizeof(found), "%s", needed.names[i]);
-		} else if (l && l != lib) {
-			*other = l;
-			snprintf(found_other, sizeof(found_other), "%s", needed.names[i]);
+		/* a library of another name whose handles are Open MPI's (IBM Spectrum MPI) */
+		if (!l && needed.ompi_abi && mpiv_mpilib_named_like(needed.names[i]))
+			l = mpiv_mpilib_openmpi_abi();
+		if (!l && mpiv_mpilib_named_like(needed.names[i]) && !pm->unknown[0])
+			snprintf(pm->unknown, sizeof(pm->unknown), "%s", needed.names[i]);
+		if (l && !pm->lib) {
+			pm->lib = l;
+			snprintf(pm->soname, sizeof(pm->soname), "%s", needed.names[i]);
+		} else if (l && l != pm->lib) {
+			pm->other = l;
+			snprintf(pm->other_soname, sizeof(pm->other_soname), "%s", needed.names[i]);
 		}
 	}
 	mpiv_elf_needed_release(&needed);
-	*soname = found;
-	*other_soname = found_other;
-	return lib;
 }
 
 /* The launcher's MPI library: by its name, else by the name of what it links to. */
@@ -165,26 +178,44 @@ static int refuse(const struct mpiv_mpilib *lib, enum preload_kind kind, const c
 
 int preload_pick(struct preload *p, char *const *command, enum preload_kind kind, int quiet)
 {
-	const struct mpiv_mpilib *prog = NULL, *launcher, *lib, *other = NULL;
-	const char *soname = NULL, *other_soname = NULL, *file, *env;
+	const struct mpiv_mpilib *prog = NULL, *launcher, *lib;
+	const char *file, *env;
 	char path[PATH_MAX], resolved[NAME_MAX + 1], what[PATH_MAX + 256];
+	struct program_mpi pm;
 	int i, at = -1;
 
 	memset(p, 0, sizeof(*p));
 	/* the program: the first argument that is an executable linking a known libmpi
 	 * (option values are not executables; argv[0] too, for a program run without a
-	 * launcher) */
+	 * launcher); one that is ELF but links no MPI library must be run by the dynamic
+	 * loader, or nothing is preloaded */
 	for (i = 0; command[i] && !prog; i++) {
-		if (command[i][0] != '-' && find_program(command[i], path, sizeof(path)) == 0)
-			prog = program_mpi(path, &soname, &other, &other_soname);
-		if (prog)
+		if (command[i][0] == '-' || find_program(command[i], path, sizeof(path)) != 0)
+			continue;
+		program_mpi(path, &pm);
+		if (pm.lib) {
+			prog = pm.lib;
 			at = i;
+		} else if (pm.unknown[0]) {
+			error("'%s' links '%s', an MPI library whose ABI mpiverify does not know",
+			      command[i], pm.unknown);
+			fprintf(stderr,
+				"hint: mpiverify runs programs of MPICH's ABI (libmpi.so.12: "
+				"MPICH, Intel MPI, MVAPICH, Cray MPICH) and of Open MPI's\n");
+			return MPIV_EXIT_TOOL;
+		} else if (pm.elf && pm.is_static) {
+			error("'%s' is statically linked: the %s cannot be preloaded into it",
+			      command[i], kind == PRELOAD_RECORDER ? "recorder" : "replayer");
+			fprintf(stderr, "hint: link it dynamically, as mpicc does unless told "
+					"-static\n");
+			return MPIV_EXIT_TOOL;
+		}
 	}
-	if (prog && other) {
+	if (prog && pm.other) {
 		/* its calls would go to whichever library the loader finds a symbol in first */
 		error("'%s' links two MPI libraries, %s ('%s') and %s ('%s'): it cannot run as "
 		      "either",
-		      command[at], prog->title, soname, other->title, other_soname);
+		      command[at], prog->title, pm.soname, pm.other->title, pm.other_soname);
 		fprintf(stderr,
 			"hint: link it with one library's compiler wrapper alone; Debian's "
 			"mpif90.openmpi links the default libmpi.so, which is MPICH's when MPICH is "
@@ -196,7 +227,7 @@ int preload_pick(struct preload *p, char *const *command, enum preload_kind kind
 	if (prog) {
 		lib = prog;
 		snprintf(what, sizeof(what), "'%s' links %s ('%s')", command[at], prog->title,
-			 soname);
+			 pm.soname);
 		if (launcher && launcher != prog && !quiet)
 			warning("'%s' links %s, but the launcher '%s' is %s's: its ranks may not "
 				"form one job",

@@ -6,8 +6,9 @@
  * program found by following the launcher's command line: the first argument that is an
  * executable linking one), else that of the launcher (mpirun.openmpi, mpiexec.hydra; a
  * generic mpirun followed through its symbolic links), else configure's first (MPICH where
- * it was found). A program or a launcher of an MPI library mpiverify was not built for is
- * refused. */
+ * it was found). A library of another name is told by its ABI (common/mpilib.h). A program or
+ * a launcher of an MPI library mpiverify was not built for, a program of an MPI library of
+ * unknown ABI, and a statically linked program are refused. */
 #ifndef MPIV_MPI_PICK_H
 #define MPIV_MPI_PICK_H
 

@@ -4,8 +4,9 @@
 # file (the program found on the launcher's command line) or else by the launcher; a job of a
 # library mpiverify has no build for is refused with exit 4, never crashed; the launcher's own
 # options (Open MPI's --oversubscribe, --allow-run-as-root) pass through untouched; a program
-# linking both libraries is refused; a run in
-# which no rank wrote a trace is a tool failure. Needs MPICH and Open MPI both (skipped
+# linking both libraries is refused; a library of another name is told by its ABI, one of an
+# unknown ABI refused, and so is a static program; a run in which no rank wrote a trace is a
+# tool failure. Needs MPICH and Open MPI both (skipped
 # otherwise: tests/run.sh runs the rest of the end-to-end parts on each).
 #
 # Prints `ok NAME` or `FAIL NAME: why` per case and ends with `N passed, M failed`.
@@ -197,6 +198,50 @@ else
 	else
 		pass "a refused record of a program linking both writes nothing"
 	fi
+fi
+
+# ---- libraries of other names, told by their ABI; a static program ----
+# A program linked with mpicc has its DT_NEEDED entry renamed, to a name of the same length,
+# and that name links to the library: MPICH's ABI as Cray MPICH names its library
+# (libmpi_c.so.12), Open MPI's as IBM Spectrum MPI does (libmpi_ib.so: its handles are Open
+# MPI's ompi_mpi_* objects), and an MPI library of a name and ABI mpiverify does not know
+# (libmpi_mt.so.1), which is refused rather than given a build that would crash it.
+ABI=$WORK/abi
+mkdir -p "$ABI"
+ln -sf "$(readlink -f "$(mpicc.mpich -print-file-name=libmpich.so.12)")" "$ABI/libmpi_c.so.12"
+ln -sf "$(readlink -f "$(mpicc.mpich -print-file-name=libmpich.so.12)")" "$ABI/libmpi_mt.so.1"
+ln -sf "$(readlink -f "$(mpicc.openmpi -print-file-name=libmpi.so.40)")" "$ABI/libmpi_ib.so"
+LC_ALL=C sed 's/libmpich\.so\.12/libmpi_c.so.12/' "$WORK/ssc-mpich" >"$ABI/ssc-cray"
+LC_ALL=C sed 's/libmpich\.so\.12/libmpi_mt.so.1/' "$WORK/ssc-mpich" >"$ABI/ssc-mt"
+LC_ALL=C sed 's/libmpi\.so\.40/libmpi_ib.so/' "$WORK/ssc-openmpi" >"$ABI/ssc-ib"
+chmod +x "$ABI/ssc-cray" "$ABI/ssc-mt" "$ABI/ssc-ib"
+for abi in cray:mpich:MPICH ib:openmpi:Open; do
+	IFS=: read -r name lib want <<<"$abi"
+	run_cmd "$WORK/abi-$name.log" "$LIMIT" env "${OMPI_ENV[@]}" LD_LIBRARY_PATH="$ABI" \
+		"$MPIVERIFY" record -o "$WORK/abi-$name" --deadlock-timeout 3 -- "mpirun.$lib" -np 2 \
+		"$ABI/ssc-$name"
+	if test "$RC" -ne 0; then
+		fail "record of ssc-$name, its library told by its ABI" \
+			"exit $RC, want 0" "$WORK/abi-$name.log"
+	elif test "$(library_of "$WORK/abi-$name")" != "$want"; then
+		fail "record of ssc-$name runs on $want" \
+			"the trace names '$(library_of "$WORK/abi-$name")'" "$WORK/abi-$name.log"
+	else
+		pass "record of ssc-$name: its library told by its ABI, $want's build preloaded"
+	fi
+done
+run_cmd "$WORK/abi-mt.log" "$LIMIT" env LD_LIBRARY_PATH="$ABI" "$MPIVERIFY" record \
+	-o "$WORK/abi-mt" -- mpirun.mpich -np 2 "$ABI/ssc-mt"
+expect_text "a program of an MPI library of unknown ABI: record refuses" 4 "$WORK/abi-mt.log" \
+	"links 'libmpi_mt.so.1', an MPI library whose ABI mpiverify does not know"
+printf 'int main(void) { return 0; }\n' >"$WORK/static.c"
+if ! cc -static -o "$WORK/static" "$WORK/static.c" >"$WORK/cc-static.log" 2>&1; then
+	echo "skipped: a static program: the C compiler cannot link one"
+else
+	run_cmd "$WORK/static.log" "$LIMIT" "$MPIVERIFY" record -o "$WORK/static-trace" -- \
+		mpirun.mpich -np 2 "$WORK/static"
+	expect_text "a statically linked program: record refuses before the run" 4 \
+		"$WORK/static.log" "is statically linked: the recorder cannot be preloaded into it"
 fi
 
 # ---- no rank wrote a trace: never exit 0 ----

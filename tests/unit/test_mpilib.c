@@ -42,6 +42,17 @@ static void test_soname(void)
 	CU_ASSERT_STRING_EQUAL(lib_name(mpiv_mpilib_of_soname("libmpi_mpifh.so.40")), "openmpi");
 	CU_ASSERT_STRING_EQUAL(lib_name(mpiv_mpilib_of_soname("libmpi_usempif08.so.40")),
 			       "openmpi");
+	/* the MPICH ABI under other names: Intel MPI, MVAPICH, Cray MPICH */
+	CU_ASSERT_STRING_EQUAL(lib_name(mpiv_mpilib_of_soname("libmpi_cray.so.12")), "mpich");
+	CU_ASSERT_STRING_EQUAL(lib_name(mpiv_mpilib_of_soname("libmpi_gnu_123.so.12")), "mpich");
+	CU_ASSERT_PTR_NULL(mpiv_mpilib_of_soname("libfoo.so.12"));
+	/* MPI libraries by their names, known or not; a profiler is none */
+	CU_ASSERT_TRUE(mpiv_mpilib_named_like("libmpi_mt.so"));
+	CU_ASSERT_TRUE(mpiv_mpilib_named_like("libmpi.so.99"));
+	CU_ASSERT_TRUE(mpiv_mpilib_named_like("libmpich.so"));
+	CU_ASSERT_FALSE(mpiv_mpilib_named_like("libmpiP.so"));
+	CU_ASSERT_FALSE(mpiv_mpilib_named_like("libc.so.6"));
+	CU_ASSERT_FALSE(mpiv_mpilib_named_like(NULL));
 	/* not MPI, or an MPI library of unknown ABI: not told */
 	CU_ASSERT_PTR_NULL(mpiv_mpilib_of_soname("libc.so.6"));
 	CU_ASSERT_PTR_NULL(mpiv_mpilib_of_soname("libmpi.so.99"));
@@ -100,6 +111,9 @@ static void test_elf_needed(void)
 		if (!strncmp(n.names[i], "libjansson.so.", 14))
 			jansson = 1;
 	CU_ASSERT(jansson);
+	/* run by the dynamic loader, with no MPI handle of Open MPI's */
+	CU_ASSERT_TRUE(n.interp);
+	CU_ASSERT_FALSE(n.ompi_abi);
 	mpiv_elf_needed_release(&n);
 
 	/* a script, a missing file, a truncated ELF header: errors naming the file */
