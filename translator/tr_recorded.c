@@ -249,8 +249,8 @@ int tr_recorded_cex(const struct eng_prog *prog, const struct mpiv_traceset *ts,
 	int32_t *st = xmalloc(eng_state_bytes(prog));
 	int *picks = NULL, n = 0, rc;
 
-	recorded_walk(prog, ts, tr_buffering(b->mode), b->bytes, b->sync_colls, NULL, st, 0,
-		      &picks, &n);
+	recorded_walk(prog, ts, tr_buffering(b->mode), b->bytes, b->sync_colls, NULL, st, 0, &picks,
+		      &n);
 	/* the same program as the walk ran: every choice on offer, sends buffered as b says */
 	q.full = 1;
 	q.buffering = tr_buffering(b->mode);

@@ -775,8 +775,7 @@ static int search_segment(struct eng_prog *prog, struct tr_segmented *out)
 	for (m = 0; m < out->nmodes && !rc; m++) {
 		long lead;
 
-		eng_set_buffering(prog, tr_buffering(out->modes[m].mode),
-				  out->modes[m].bytes);
+		eng_set_buffering(prog, tr_buffering(out->modes[m].mode), out->modes[m].bytes);
 		prog->sync_colls = out->modes[m].sync_colls;
 		lead = tr_forced_path(prog, st);
 		if (st[ENG_ST_NCHOICES] > 0 || st[ENG_ST_OVERFLOW] || st[ENG_ST_ERROR] ||
@@ -796,8 +795,7 @@ static int check_segments(const struct mpiv_traceset *ts, size_t target,
 			  const struct mpiv_buffering *given, int ngiven, size_t max_instrs,
 			  int twins, struct tr_segmented *out)
 {
-	struct tr_opts topts = {tr_buffering(given[0].mode), given[0].bytes, 0, 0,
-				max_instrs};
+	struct tr_opts topts = {tr_buffering(given[0].mode), given[0].bytes, 0, 0, max_instrs};
 	struct tr_warn_pass *wp;
 	struct mpiv_error err;
 	struct tr_cuts cuts;
