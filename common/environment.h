@@ -17,6 +17,14 @@
 #define MPIV_ENV_SPIN "MPIVERIFY_SPIN" /* spin, instead of the one configure found */
 #define MPIV_ENV_CC "MPIVERIFY_CC"     /* C compiler for pan.c, likewise */
 
+/* ---- set by the user, read by mpiverify (cli/main.c, common/defaults.h) ---- */
+/* with the command's name in capitals: MPIVERIFY_VERIFY_OPTIONS, the default options of
+ * verify, after those of ~/.mpiverifyrc and ./.mpiverifyrc */
+#define MPIV_ENV_OPTIONS_FMT "MPIVERIFY_%s_OPTIONS"
+/* set (to anything but ""): as --no-config, no default options (the test suite sets it, so
+ * that a developer's ~/.mpiverifyrc changes no test) */
+#define MPIV_ENV_NO_CONFIG "MPIVERIFY_NO_CONFIG"
+
 /* ---- set by the user for elfutils, read by mpiverify too (common/srcloc.c) ---- */
 #define MPIV_ENV_DEBUGINFOD_URLS \
 	"DEBUGINFOD_URLS" /* debuginfod servers: only when it

@@ -19,6 +19,9 @@ else
 fi
 MPIVERIFY=$BUILDDIR/mpiverify
 OUTDIR=$BUILDDIR/tests/out
+# no default options of the developer's (~/.mpiverifyrc) or a project's: tests/check-defaults.sh
+# unsets it for its own cases
+export MPIVERIFY_NO_CONFIG=1
 
 # ---- the MPI library the tests run on ----
 # Named by its wrappers, MPICC and MPIRUN: MPICH's by default (Debian's mpicc.mpich and

@@ -115,6 +115,7 @@ lane_b()
 	part format "$SRCDIR/tests/check-format.sh"
 	part options "$SRCDIR/tests/check-options.sh"
 	part commits "$SRCDIR/tests/check-commits.sh"
+	part defaults "$SRCDIR/tests/check-defaults.sh"
 	if test -x tests/unit/run-unit; then
 		part unit env MPIV_MODEL_CASES="$SRCDIR/tests/model/cases" tests/unit/run-unit
 	else

@@ -14,7 +14,7 @@ set -u
 LONG=
 test "${1:-}" = --long && LONG=1
 FUZZ_TIME=${FUZZ_TIME:-$(if test -n "$LONG"; then echo 600; else echo 5; fi)}
-TARGETS="trace json cex meta model steer suppress elf filestream"
+TARGETS="trace json cex meta model steer suppress elf filestream defaults"
 FUZZ=$BUILDDIR/tests/fuzz
 
 for t in $TARGETS; do
