@@ -13,6 +13,7 @@
 #  - --diagnostics-format=gcc prints a FILE:LINE: error: line per deadlock, at a line of the
 #    program that calls MPI, and notes, as a CI problem matcher reads them;
 #  - ranks grouped by what they do: a 256-rank ring of head-to-head sends, written as JSON
+#    (in the text report, and in report.html: blocked calls and who waits for whom by class)
 #    traces, and the same hung (record ended it): check's text report names each class once
 #    and stays within 40 lines, --json keeps every rank;
 #  - suppressions: --gen-suppressions writes what --suppressions takes, which hides the
@@ -334,6 +335,17 @@ for hung in 0 1; do
 			"note: the traces of ranks 0-255 (256) end inside MPI_Send"
 		expect_text "$name: who did not finish, once" "$RC" "$dir.log" \
 			"  ranks 0-255 (256)  was blocked in its last call"
+	fi
+	if test -n "$CHROMIUM"; then
+		render "$dir/check/report.html" "$dir.dom"
+		dom "$name: report.html, one class of blocked calls for 256 ranks" "$dir.dom" \
+			'<details class="rank-class" data-ranks="256">' 1 1
+		dom "$name: report.html, its first rank's call, not 256" "$dir.dom" \
+			'<div class="blocked-call"' 1 1
+		dom "$name: report.html, who waits for whom by class, on the cycle" "$dir.dom" \
+			'<tr class="class-wait"><td>0-255 \(256\)</td>.*256 on the cycle' 1 1
+		dom "$name: report.html, the unbuffered sends by event" "$dir.dom" \
+			'not buffered on the way: ranks 0-199 \(200\) event 1; and 56 more' 1 1
 	fi
 	run_cmd "$dir.json" "$LIMIT" "$MPIVERIFY" check "$dir" --buffering zero --json \
 		-o "$dir/check-json"
