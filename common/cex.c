@@ -264,6 +264,45 @@ static int load_site(json_t *j, struct mpiv_cex_site *s, const char *path, int r
 	return 0;
 }
 
+static int cmp_u32(const void *a, const void *b)
+{
+	uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+/* The operations of rank cr are in program order, one thread's after another's. With several
+ * threads they are in the order the model ran them, which interleaves the threads' events
+ * (cex.h): each event there once. Sets cr->in_order. Returns 0, or -1 with err filled. */
+static int ops_in_order(struct mpiv_cex_rank *cr, const char *path, struct mpiv_error *err)
+{
+	uint32_t *sorted;
+	size_t i;
+
+	cr->in_order = 1;
+	for (i = 1; i < cr->nops && cr->in_order; i++)
+		cr->in_order = cr->ops[i].op > cr->ops[i - 1].op;
+	if (cr->in_order)
+		return 0;
+	if (cr->nthreads < 2)
+		return mpiv_error_set(err, MPIV_EXIT_BAD_INPUT, path, cr->rank, -1,
+				      "ranks[%d].ops: operations must be in program order",
+				      cr->rank);
+	sorted = malloc(cr->nops * sizeof(*sorted));
+	if (!sorted)
+		return mpiv_error_set(err, MPIV_EXIT_TOOL, path, cr->rank, -1, "out of memory");
+	for (i = 0; i < cr->nops; i++)
+		sorted[i] = cr->ops[i].op;
+	qsort(sorted, cr->nops, sizeof(*sorted), cmp_u32);
+	for (i = 1; i < cr->nops && sorted[i] != sorted[i - 1]; i++)
+		;
+	free(sorted);
+	if (i < cr->nops)
+		return mpiv_error_set(err, MPIV_EXIT_BAD_INPUT, path, cr->rank, -1,
+				      "ranks[%d].ops: an operation listed twice", cr->rank);
+	return 0;
+}
+
 /* An optional boolean at key of j: 1 if true. Returns 0, or -1 with err filled. */
 static int want_bool(json_t *j, const char *key, int *out, const char *path, int r,
 		     const char *where, struct mpiv_error *err)
@@ -312,9 +351,6 @@ static int load_rank(json_t *o, int r, int nranks, struct mpiv_cex_rank *cr, con
 		if (want_int(json_object_get(jo, "op"), 0, INT32_MAX, &v, path, err, what))
 			return -1;
 		op->op = (uint32_t)v;
-		if (i > 0 && op->op <= cr->ops[i - 1].op)
-			return mpiv_error_set(err, MPIV_EXIT_BAD_INPUT, path, r, -1,
-					      "%s: operations must be in program order", what);
 		m = json_object_get(jo, "match");
 		if (m) {
 			snprintf(what, sizeof(what), "ranks[%d].ops[%zu].match.rank", r, i);
@@ -398,7 +434,7 @@ static int load_rank(json_t *o, int r, int nranks, struct mpiv_cex_rank *cr, con
 				return -1;
 		}
 	}
-	return 0;
+	return ops_in_order(cr, path, err);
 }
 
 int mpiv_cex_load(const char *path, struct mpiv_cex *cex, struct mpiv_error *err)
@@ -628,6 +664,12 @@ const struct mpiv_cex_op *mpiv_cex_find(const struct mpiv_cex_rank *r, uint32_t 
 {
 	size_t lo = 0, hi = r->nops;
 
+	if (!r->in_order) {
+		for (lo = 0; lo < r->nops; lo++)
+			if (r->ops[lo].op == op)
+				return &r->ops[lo];
+		return NULL;
+	}
 	while (lo < hi) {
 		size_t mid = (lo + hi) / 2;
 

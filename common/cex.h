@@ -51,8 +51,11 @@ struct mpiv_cex_thread {
 /* Where a rank ended in the deadlock state. */
 struct mpiv_cex_rank {
 	int rank;
-	struct mpiv_cex_op *ops; /* executed operations, in the order the model ran them */
+	/* executed operations, in the order the model ran them: program order, or with threads
+	 * their events interleaved, each once */
+	struct mpiv_cex_op *ops;
 	size_t nops;
+	int in_order; /* the ops' events increase (mpiv_cex_find() searches them by halves) */
 	/* event index of the call it is stuck in, -1 if done (with
 	 * threads: the first blocked thread's) */
 	long blocked_op;

@@ -19,18 +19,23 @@ void (*rec_thread_told)(int op, int32_t self, int32_t other);
 static atomic_int th_next = 1;	  /* the next number a thread gets (0: the initial one) */
 static __thread int32_t th_number /* 1 + the calling thread's number; 0: none yet */
 	__attribute__((tls_model("initial-exec")));
+/* the calling thread was started by pthread_create() here: its end is told */
+static __thread int th_started __attribute__((tls_model("initial-exec")));
 
 /* The C library's functions, found once. */
 typedef int (*create_fn)(pthread_t *, const pthread_attr_t *, void *(*)(void *), void *);
 typedef int (*join_fn)(pthread_t, void **);
+typedef void (*exit_fn)(void *) __attribute__((noreturn));
 static create_fn th_create;
 static join_fn th_join;
+static exit_fn th_exit;
 static pthread_once_t th_once = PTHREAD_ONCE_INIT;
 
 static void th_find(void)
 {
 	th_create = (create_fn)dlsym(RTLD_NEXT, "pthread_create");
 	th_join = (join_fn)dlsym(RTLD_NEXT, "pthread_join");
+	th_exit = (exit_fn)dlsym(RTLD_NEXT, "pthread_exit");
 }
 
 int32_t rec_thread_number(void)
@@ -70,12 +75,26 @@ static void *th_begin(void *p)
 
 	free(p);
 	th_number = 1 + s.number;
+	th_started = 1;
 	ret = s.fn(s.arg);
 	/* it makes no more calls: a rank ended while other threads were blocked is not
-	 * waiting for this one (a thread that calls pthread_exit() has no record) */
+	 * waiting for this one */
 	if (rec_thread_told)
 		rec_thread_told(MPIV_THREAD_EXIT, s.number, s.number);
 	return ret;
+}
+
+/* A thread that ends by pthread_exit() ends as one that returns (th_begin()). The initial
+ * thread's end is not told: the rank goes on while others run, to MPI_Finalize. */
+MPIV_EXPORT void pthread_exit(void *ret)
+{
+	pthread_once(&th_once, th_find);
+	if (th_started && rec_thread_told)
+		rec_thread_told(MPIV_THREAD_EXIT, th_number - 1, th_number - 1);
+	th_started = 0;
+	if (th_exit)
+		th_exit(ret);
+	abort(); /* no C library's pthread_exit: nothing else ends a thread */
 }
 
 MPIV_EXPORT int pthread_create(pthread_t *t, const pthread_attr_t *attr, void *(*fn)(void *),

@@ -2,7 +2,8 @@
  * a thread's number is its own from its creation to its end, never another's, so that the
  * calls of two threads are never taken for one thread's. pthread_create and pthread_join are
  * interposed to give a created thread its number before it runs and to tell the recorder the
- * order they put between threads (doc/semantics.md 1.3). */
+ * order they put between threads (doc/semantics.md 1.3), and pthread_exit to tell it that a
+ * created thread ended as one that returns does. */
 #ifndef MPIV_REC_THREADS_H
 #define MPIV_REC_THREADS_H
 
@@ -26,7 +27,7 @@ int rec_thread_in_call(void);
 
 /* Told of every pthread_create (op MPIV_THREAD_CREATE, made before the created thread runs),
  * every pthread_join that returned (MPIV_THREAD_JOIN), with the two threads' numbers, and of
- * every created thread's end (MPIV_THREAD_EXIT, its number twice): the
+ * every created thread's end, by return or pthread_exit (MPIV_THREAD_EXIT, its number twice): the
  * recorder writes them into the trace; NULL (the replayer) ignores them. */
 extern void (*rec_thread_told)(int op, int32_t self, int32_t other);
 

@@ -14,9 +14,9 @@ macros='CALL\|SPECIAL\|OTHER'
 if test "$(mpi_version)" -ge 4; then
 	macros="$macros\\|OTHER4"
 fi
-# the MPI calls, and the two calls of the threads' order (preload/rec_threads.h)
+# the MPI calls, and the three calls of the threads' order (preload/rec_threads.h)
 want=$( (sed -n "s/^MPIV_\\($macros\\)(\\([A-Za-z_]*\\),.*/MPI_\\2/p" "$SRCDIR/common/mpi_calls.def"
-	printf 'pthread_create\npthread_join\n') | sort)
+	printf 'pthread_create\npthread_exit\npthread_join\n') | sort)
 if test -z "$want"; then
 	fail "mpi_calls.def" "no MPIV_CALL line found in $SRCDIR/common/mpi_calls.def"
 fi
@@ -27,7 +27,7 @@ for lib in lib/$MPI_LIB/librecorder.so lib/$MPI_LIB/libreplayer.so; do
 	fi
 	got=$(nm -D --defined-only "$BUILDDIR/$lib" | awk '$2 == "T" || $2 == "W" { print $3 }' | sort)
 	if test "$got" = "$want"; then
-		pass "$lib exports the $(echo "$want" | wc -l) calls of mpi_calls.def and pthread_create/join"
+		pass "$lib exports the $(echo "$want" | wc -l) calls of mpi_calls.def and pthread_create/exit/join"
 	else
 		fail "$lib" "exports differ from mpi_calls.def: $(diff <(echo "$want") <(echo "$got") | grep '^[<>]' | tr '\n' ' ')"
 	fi

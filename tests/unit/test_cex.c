@@ -123,6 +123,15 @@ static void test_malformed(void)
 		{"{\"format\":\"mpiverify-cex\",\"version\":1,\"trace\":\"t\",\"buffering\":\"zero\","
 		 "\"nranks\":1,\"ranks\":[{\"rank\":0,\"ops\":[]}],\"collective_mismatch\":\"y\"}",
 		 "collective_mismatch: expected true or false"},
+		/* one thread's operations in program order; several threads' interleaved, each
+		 * operation once */
+		{"{\"format\":\"mpiverify-cex\",\"version\":1,\"trace\":\"t\",\"buffering\":\"zero\","
+		 "\"nranks\":1,\"ranks\":[{\"rank\":0,\"ops\":[{\"op\":2},{\"op\":1}]}]}",
+		 "ranks[0].ops: operations must be in program order"},
+		{"{\"format\":\"mpiverify-cex\",\"version\":1,\"trace\":\"t\",\"buffering\":\"zero\","
+		 "\"nranks\":1,\"ranks\":[{\"rank\":0,\"ops\":[{\"op\":2},{\"op\":1},{\"op\":2}],"
+		 "\"threads\":[{\"thread\":0},{\"thread\":1}]}]}",
+		 "ranks[0].ops: an operation listed twice"},
 	};
 	size_t i;
 
@@ -141,6 +150,36 @@ static void test_malformed(void)
 		CU_ASSERT_EQUAL(err.code, MPIV_EXIT_BAD_INPUT);
 		CU_ASSERT_STRING_EQUAL(err.text, cases[i].text);
 	}
+}
+
+/* A rank whose threads call MPI has its operations in the order the model ran them, the
+ * threads' events interleaved (a thread's send before its creator's receive): read as they
+ * are, and each found by its event. */
+static void test_threads_interleaved(void)
+{
+	static const char doc[] =
+		"{\"format\":\"mpiverify-cex\",\"version\":1,\"trace\":\"t\",\"buffering\":"
+		"\"zero\",\"nranks\":1,\"ranks\":[{\"rank\":0,\"ops\":[{\"op\":2},{\"op\":1},"
+		"{\"op\":3}],\"threads\":[{\"thread\":0},{\"thread\":1}]}]}";
+	char path[256];
+	struct mpiv_cex c;
+	struct mpiv_error err;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/cex.json", unit_tmpdir());
+	f = fopen(path, "w");
+	CU_ASSERT_PTR_NOT_NULL_FATAL(f);
+	fputs(doc, f);
+	fclose(f);
+	mpiv_error_init(&err);
+	CU_ASSERT_EQUAL_FATAL(mpiv_cex_load(path, &c, &err), 0);
+	CU_ASSERT_EQUAL(c.ranks[0].nops, 3);
+	CU_ASSERT_EQUAL(c.ranks[0].ops[0].op, 2);
+	CU_ASSERT_FALSE(c.ranks[0].in_order);
+	CU_ASSERT_PTR_EQUAL(mpiv_cex_find(&c.ranks[0], 1), &c.ranks[0].ops[1]);
+	CU_ASSERT_PTR_EQUAL(mpiv_cex_find(&c.ranks[0], 3), &c.ranks[0].ops[2]);
+	CU_ASSERT_PTR_NULL(mpiv_cex_find(&c.ranks[0], 4));
+	mpiv_cex_release(&c);
 }
 
 /* Rank 0 sends to rank 1 and receives from it; rank 1 the other way round. */
@@ -284,6 +323,7 @@ static void test_mode_names(void)
 }
 
 static CU_TestInfo cex_tests[] = {
+	{"threads' operations interleaved", test_threads_interleaved},
 	{"save and load", test_roundtrip},
 	{"malformed documents", test_malformed},
 	{"version 1 still read", test_version1},
