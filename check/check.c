@@ -18,6 +18,7 @@
 #include "search_pool.h"
 #include "spin_run.h"
 #include "xalloc.h"
+#include "tr_check.h"
 
 #define MAX_TRAILS 20 /* deadlock states pan reports per mode before it stops */
 

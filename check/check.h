@@ -14,6 +14,7 @@
 #include "error.h"
 #include "trace.h"
 #include "translate.h"
+#include "tr_check.h"
 
 /* zero, infinite and eager, the buffered ones each with its twin whose collectives
  * synchronise */

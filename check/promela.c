@@ -6,6 +6,7 @@
 #include <unistd.h>
 
 #include "check.h"
+#include "tr_promela.h"
 
 int check_promela(const char *path, const char *dir, const struct mpiv_buffering *b,
 		  struct mpiv_error *err)

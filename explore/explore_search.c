@@ -11,6 +11,8 @@
 #include "explore.h"
 #include "model.h"
 #include "xalloc.h"
+#include "tr_check.h"
+#include "tr_explore.h"
 
 int explore_add_path(struct explore *x, struct xrun *r)
 {

@@ -10,6 +10,7 @@
 #include "report_group.h"
 #include "srcloc.h"
 #include "translate.h"
+#include "tr_check.h"
 
 /* How many standard sends of cex wait for their receive on the way (are not buffered). */
 static size_t unbuffered_sends(const struct mpiv_cex *cex)

@@ -9,6 +9,7 @@
 #include "cex.h"
 #include "trace.h"
 #include "translate.h"
+#include "tr_check.h"
 
 /* "deadlock", "potential deadlock" or "buffering-induced deadlock", with a line saying
  * what that means, from the modes the deadlock was found in. */

@@ -8,6 +8,7 @@
 #include "tr_reqmap.h"
 #include "translate.h"
 #include "xalloc.h"
+#include "tr_check.h"
 
 _Static_assert(MPIV_CALL__COUNT <= INT16_MAX, "a call number fits struct eng_instr's call");
 

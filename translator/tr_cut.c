@@ -7,6 +7,7 @@
 
 #include "translate.h"
 #include "xalloc.h"
+#include "tr_check.h"
 
 long tr_forced_path(const struct eng_prog *prog, int32_t *st)
 {

@@ -17,6 +17,7 @@
 
 #include "translate.h"
 #include "xalloc.h"
+#include "tr_explore.h"
 
 /* ---- the states seen: open addressing over a compact store ---- */
 

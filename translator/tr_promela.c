@@ -12,6 +12,7 @@
 #include "srcloc.h"
 #include "translate.h"
 #include "xalloc.h"
+#include "tr_promela.h"
 
 /* ---- text ---- */
 

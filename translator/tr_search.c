@@ -7,6 +7,7 @@
 
 #include "translate.h"
 #include "xalloc.h"
+#include "tr_check.h"
 
 long tr_search_depth(const struct eng_prog *prog)
 {

@@ -23,6 +23,7 @@
 #include "tr_reqmap.h"
 #include "translate.h"
 #include "xalloc.h"
+#include "tr_check.h"
 
 /* The messages on one envelope so far: those rank `from` sent to rank `to` on engine
  * communicator comm with tag, less the receives `to` posted for them. An envelope at zero

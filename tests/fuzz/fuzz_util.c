@@ -10,6 +10,8 @@
 #include "model.h"
 #include "translate.h"
 #include "xalloc.h"
+#include "tr_check.h"
+#include "tr_explore.h"
 
 #define MAX_STEPS 64	    /* choices taken on a walk through the search */
 #define MAX_WORDS (1 << 20) /* larger states are not walked: the input is about sizes */

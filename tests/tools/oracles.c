@@ -35,6 +35,9 @@
 #include "oracles.h"
 #include "translate.h"
 #include "xalloc.h"
+#include "tr_check.h"
+#include "tr_explore.h"
+#include "tr_promela.h"
 
 #define ENGINE_MAX_STATES 2000000 /* the native search gives up beyond: not comparable */
 #define PAN_SECONDS 120		  /* each pan run; beyond: not comparable */

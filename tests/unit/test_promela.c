@@ -6,6 +6,7 @@
 
 #include "translate.h"
 #include "unit.h"
+#include "tr_promela.h"
 
 /* The model of the ranks' events ev in buffering b, written into a string (the caller frees
  * it); map filled if not NULL. NULL if it was refused (err filled). */

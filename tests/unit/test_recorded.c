@@ -11,6 +11,7 @@
 #include "translate.h"
 #include "unit.h"
 #include "xalloc.h"
+#include "tr_check.h"
 
 struct tally {
 	int walks, picks, later; /* walks compared, picks in them, picks past the first choice */

@@ -10,6 +10,7 @@
 #include "translate.h"
 #include "unit.h"
 #include "xalloc.h"
+#include "tr_check.h"
 
 /* ---- a set of states (open addressing; states are compared as bytes) ---- */
 

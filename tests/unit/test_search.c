@@ -6,6 +6,7 @@
 
 #include "translate.h"
 #include "unit.h"
+#include "tr_check.h"
 
 #define INIT "{\"call\": \"MPI_Init\"}"
 #define FIN "{\"call\": \"MPI_Finalize\"}"

@@ -10,6 +10,7 @@
 #include "translate.h"
 #include "unit.h"
 #include "xalloc.h"
+#include "tr_check.h"
 
 /* Messages of one envelope before a cut: sent less received. */
 struct envelope {

@@ -10,6 +10,7 @@
 #include "translate.h"
 #include "unit.h"
 #include "xalloc.h"
+#include "tr_explore.h"
 
 #define INIT "{\"call\": \"MPI_Init\"}"
 #define FIN "{\"call\": \"MPI_Finalize\"}"
