@@ -110,42 +110,39 @@ static int genuine_hang(struct xrun *r)
 static char *run_mismatch(const struct xrun *r, char **key)
 {
 	struct tr_opts opts = {ENG_BUF_ZERO, 0, 0, 0, 0};
+	struct tr_event_ref *at = NULL;
 	struct eng_prog p;
 	struct mpiv_error err;
 	struct xkey k;
 	char *text = NULL, where[1024];
-	size_t len = 0;
+	size_t len = 0, n = 0, shown = 0, i;
 	FILE *f;
-	int q, i, n = 0;
 
 	mpiv_error_init(&err);
 	if (!r->usable || tr_translate(&r->ts, &opts, &p, &err) < 0)
 		return NULL; /* translated for verify already: it cannot fail here */
+	n = tr_coll_mismatches(&p, &at);
+	eng_prog_release(&p);
 	f = open_memstream(&text, &len);
 	if (!f)
 		die(MPIV_EXIT_TOOL, "out of memory");
 	xkey_open(&k);
-	for (q = 0; q < p.nprocs; q++)
-		for (i = 0; i < p.nins[q]; i++) {
-			const struct eng_instr *in = &p.ins[q][i];
-			const struct mpiv_rank_trace *t = &r->ts.ranks[p.proc_rank[q]];
-			const struct mpiv_event *ev;
+	for (i = 0; i < n; i++) {
+		const struct mpiv_rank_trace *t = &r->ts.ranks[at[i].rank];
+		const struct mpiv_event *ev;
 
-			if ((in->op != ENG_COLL && in->op != ENG_ICOLL) ||
-			    in->b != ENG_COLL_MISMATCH || in->ev < 0 ||
-			    (size_t)in->ev >= t->nevents)
-				continue;
-			ev = mpiv_trace_event(t, (size_t)in->ev);
-			xkey_rank(&k, ev->call, mpiv_trace_module(t, ev->site),
-				  MPIV_SITE_ADDR(ev->site));
-			explore_event_where(&r->ts, p.proc_rank[q], in->ev, where, sizeof(where));
-			fprintf(f, "rank %d: %s, event %d\n", p.proc_rank[q], where, in->ev);
-			n++;
-		}
+		if ((size_t)at[i].ev >= t->nevents)
+			continue;
+		ev = mpiv_trace_event(t, (size_t)at[i].ev);
+		xkey_rank(&k, ev->call, mpiv_trace_module(t, ev->site), MPIV_SITE_ADDR(ev->site));
+		explore_event_where(&r->ts, at[i].rank, at[i].ev, where, sizeof(where));
+		fprintf(f, "rank %d: %s, event %ld\n", at[i].rank, where, at[i].ev);
+		shown++;
+	}
 	fclose(f);
-	eng_prog_release(&p);
+	free(at);
 	*key = xkey_close(&k);
-	if (n)
+	if (shown)
 		return text;
 	free(text);
 	free(*key);

@@ -1683,6 +1683,26 @@ static void mark_mismatches(struct eng_prog *prog)
 	free(npos);
 }
 
+size_t tr_coll_mismatches(const struct eng_prog *prog, struct tr_event_ref **out)
+{
+	size_t n = 0, cap = 0;
+	int q, i;
+
+	*out = NULL;
+	for (q = 0; q < prog->nprocs; q++)
+		for (i = 0; i < prog->nins[q]; i++) {
+			const struct eng_instr *in = &prog->ins[q][i];
+
+			if ((in->op != ENG_COLL && in->op != ENG_ICOLL) ||
+			    in->b != ENG_COLL_MISMATCH || in->ev < 0)
+				continue;
+			xgrow((void **)out, &cap, n + 1, sizeof(**out));
+			(*out)[n].rank = prog->proc_rank[q];
+			(*out)[n++].ev = in->ev;
+		}
+	return n;
+}
+
 /* Does the group of in (an ENG_WIN_POST or ENG_WIN_START whose list is still its group)
  * name m? Any m < 0 does. */
 static int group_has(const struct eng_instr *in, int m)

@@ -65,6 +65,17 @@ int tr_translate_segment(const struct mpiv_traceset *ts, const struct tr_opts *o
  * with buffering too (doc/semantics.md 5.2): no member leaves before all entered. */
 int tr_coll_synchronises(unsigned call);
 
+/* An event of a rank's trace. */
+struct tr_event_ref {
+	int rank;
+	long ev;
+};
+
+/* The events of prog's collectives whose members called different collectives, or named
+ * different roots, at the same place (doc/semantics.md 5.1): into *out (malloc'ed, the
+ * caller frees it; NULL if none), in process and program order. Returns how many. */
+size_t tr_coll_mismatches(const struct eng_prog *prog, struct tr_event_ref **out);
+
 /* The receive a wildcard probe (event i of t) is fused with: the next call of its thread, if
  * it receives exactly the message the probe found (doc/semantics.md 4.5); else -1. */
 long tr_fused_receive(const struct mpiv_rank_trace *t, size_t i);
