@@ -53,27 +53,28 @@ rm .mpiverifyrc "$WORK/home/.mpiverifyrc"
 run "another command's variable is not check's" 1 MPIVERIFY_VERIFY_OPTIONS='--bogus' -- \
 	check "$CASE"
 
+# says NAME LOG TEXT: the run's log (of case NAME) holds TEXT.
+says()
+{
+	if grep -qF -- "$3" "$WORK/$2.log"; then
+		pass "$1"
+	else
+		fail "$1" "not said: $3" "$WORK/$2.log"
+	fi
+}
+
 # what is refused, and how the user learns where it came from
 printf 'check --buffering zero\nchek --buffering zero\n' >.mpiverifyrc
 run "a line of no command: refused" 3 -- check "$CASE"
-if grep -qF "'.mpiverifyrc': line 2: its first word is no command of mpiverify's" \
-	"$WORK/a line of no command: refused.log"; then
-	pass "the refusal names the file and its line"
-else
-	fail "the refusal names the file and its line" "not said" \
-		"$WORK/a line of no command: refused.log"
-fi
+says "the refusal names the file and its line" "a line of no command: refused" \
+	"'.mpiverifyrc': line 2: its first word is no command of mpiverify's"
 printf 'check "--buffering zero\n' >.mpiverifyrc
 run "a quote that does not end: refused" 3 -- check "$CASE"
 echo 'check --bogus' >.mpiverifyrc
 run "an option check does not know: a usage error" 2 -- check "$CASE"
-if grep -q "note: the options include the defaults of .mpiverifyrc:1" \
-	"$WORK/an option check does not know: a usage error.log"; then
-	pass "the usage error says the defaults came from .mpiverifyrc:1"
-else
-	fail "the usage error says where the defaults came from" "no note" \
-		"$WORK/an option check does not know: a usage error.log"
-fi
+says "the usage error says the defaults came from .mpiverifyrc:1" \
+	"an option check does not know: a usage error" \
+	"note: the options include the defaults of .mpiverifyrc:1"
 run "--no-config: the same command line without them" 1 -- --no-config check "$CASE"
 run "MPIVERIFY_NO_CONFIG: the same" 1 MPIVERIFY_NO_CONFIG=1 -- check "$CASE"
 summary

@@ -65,6 +65,20 @@ static void test_roundtrip(void)
 	mpiv_cex_release(&b);
 }
 
+/* doc written as the unit tests' cex.json; its path (a static buffer). */
+static const char *write_cex(const char *doc)
+{
+	static char path[256];
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/cex.json", unit_tmpdir());
+	f = fopen(path, "w");
+	CU_ASSERT_PTR_NOT_NULL_FATAL(f);
+	fputs(doc, f);
+	fclose(f);
+	return path;
+}
+
 static void test_malformed(void)
 {
 	static const struct {
@@ -136,17 +150,11 @@ static void test_malformed(void)
 	size_t i;
 
 	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
-		char path[256];
 		struct mpiv_cex c;
 		struct mpiv_error err;
-		FILE *f;
 
-		snprintf(path, sizeof(path), "%s/cex.json", unit_tmpdir());
-		f = fopen(path, "w");
-		fputs(cases[i].doc, f);
-		fclose(f);
 		mpiv_error_init(&err);
-		CU_ASSERT_EQUAL(mpiv_cex_load(path, &c, &err), -1);
+		CU_ASSERT_EQUAL(mpiv_cex_load(write_cex(cases[i].doc), &c, &err), -1);
 		CU_ASSERT_EQUAL(err.code, MPIV_EXIT_BAD_INPUT);
 		CU_ASSERT_STRING_EQUAL(err.text, cases[i].text);
 	}
@@ -161,18 +169,11 @@ static void test_threads_interleaved(void)
 		"{\"format\":\"mpiverify-cex\",\"version\":1,\"trace\":\"t\",\"buffering\":"
 		"\"zero\",\"nranks\":1,\"ranks\":[{\"rank\":0,\"ops\":[{\"op\":2},{\"op\":1},"
 		"{\"op\":3}],\"threads\":[{\"thread\":0},{\"thread\":1}]}]}";
-	char path[256];
 	struct mpiv_cex c;
 	struct mpiv_error err;
-	FILE *f;
 
-	snprintf(path, sizeof(path), "%s/cex.json", unit_tmpdir());
-	f = fopen(path, "w");
-	CU_ASSERT_PTR_NOT_NULL_FATAL(f);
-	fputs(doc, f);
-	fclose(f);
 	mpiv_error_init(&err);
-	CU_ASSERT_EQUAL_FATAL(mpiv_cex_load(path, &c, &err), 0);
+	CU_ASSERT_EQUAL_FATAL(mpiv_cex_load(write_cex(doc), &c, &err), 0);
 	CU_ASSERT_EQUAL(c.ranks[0].nops, 3);
 	CU_ASSERT_EQUAL(c.ranks[0].ops[0].op, 2);
 	CU_ASSERT_FALSE(c.ranks[0].in_order);
