@@ -575,17 +575,18 @@ fail:
 }
 
 /* The calls whose events post a send or a receive the model matches (translator/). */
-#define SEND_KINDS                                                                 \
-	(1u << MPIV_KIND_SEND | 1u << MPIV_KIND_ISEND | 1u << MPIV_KIND_SENDRECV | \
-	 1u << MPIV_KIND_START)
-#define RECV_KINDS                                                                 \
-	(1u << MPIV_KIND_RECV | 1u << MPIV_KIND_IRECV | 1u << MPIV_KIND_SENDRECV | \
-	 1u << MPIV_KIND_MPROBE | 1u << MPIV_KIND_MRECV | 1u << MPIV_KIND_START)
+#define SEND_KINDS                                                                       \
+	(1ull << MPIV_KIND_SEND | 1ull << MPIV_KIND_ISEND | 1ull << MPIV_KIND_SENDRECV | \
+	 1ull << MPIV_KIND_ISENDRECV | 1ull << MPIV_KIND_START)
+#define RECV_KINDS                                                                          \
+	(1ull << MPIV_KIND_RECV | 1ull << MPIV_KIND_IRECV | 1ull << MPIV_KIND_SENDRECV |    \
+	 1ull << MPIV_KIND_ISENDRECV | 1ull << MPIV_KIND_MPROBE | 1ull << MPIV_KIND_MRECV | \
+	 1ull << MPIV_KIND_START)
 
 /* Whether the event of rank r's trace at index op exists (and, with kinds, is of one of
  * those kinds, a mask of 1 << enum mpiv_kind); else err is filled, naming what refers to
  * it. */
-static int check_op(const struct mpiv_traceset *ts, int r, long op, unsigned kinds,
+static int check_op(const struct mpiv_traceset *ts, int r, long op, unsigned long long kinds,
 		    const char *path, const char *what, struct mpiv_error *err)
 {
 	const struct mpiv_rank_trace *t = &ts->ranks[r];
@@ -598,7 +599,7 @@ static int check_op(const struct mpiv_traceset *ts, int r, long op, unsigned kin
 				      "the counterexample is not from this trace",
 				      what, r, op, ts->dir ? ts->dir : "", r, t->nevents);
 	ev = mpiv_trace_event(t, (size_t)op);
-	if (kinds && !(kinds & (1u << mpiv_call_kind(ev->call))))
+	if (kinds && !(kinds & (1ull << mpiv_call_kind(ev->call))))
 		return mpiv_error_set(
 			err, MPIV_EXIT_BAD_INPUT, path, r, op,
 			"%s: rank %d's event "

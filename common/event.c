@@ -111,6 +111,7 @@ enum mpiv_decision mpiv_decision_of(unsigned call, int32_t peer, int32_t peer2, 
 		return peer == MPIV_ANY_SOURCE && src != MPIV_NONE ? MPIV_DEC_SOURCE :
 								     MPIV_DEC_NONE;
 	case MPIV_KIND_SENDRECV:
+	case MPIV_KIND_ISENDRECV:
 		return peer2 == MPIV_ANY_SOURCE ? MPIV_DEC_SOURCE : MPIV_DEC_NONE;
 	case MPIV_KIND_WAIT:
 		if (!mpiv_call_any_completion(call))
@@ -128,7 +129,9 @@ enum mpiv_decision mpiv_event_decision(const struct mpiv_event *ev)
 
 int32_t mpiv_event_recv_tag(const struct mpiv_event *ev)
 {
-	return mpiv_call_kind(ev->call) == MPIV_KIND_SENDRECV ? ev->tag2 : ev->tag;
+	enum mpiv_kind kind = mpiv_call_kind(ev->call);
+
+	return kind == MPIV_KIND_SENDRECV || kind == MPIV_KIND_ISENDRECV ? ev->tag2 : ev->tag;
 }
 
 /* What a field of a rank, a source or a peer may hold besides a world rank. */
@@ -188,7 +191,7 @@ static int check_digests(const struct mpiv_event *ev, char *why, size_t whysize)
 	uint32_t i;
 
 	if (ev->data && kind != MPIV_KIND_SEND && kind != MPIV_KIND_ISEND &&
-	    kind != MPIV_KIND_SENDRECV) {
+	    kind != MPIV_KIND_SENDRECV && kind != MPIV_KIND_ISENDRECV) {
 		snprintf(why, whysize,
 			 "data: %u, expected 0 (only a send has the digest of the data it sent)",
 			 ev->data);

@@ -70,7 +70,10 @@ enum mpiv_kind {
 	 * program completes */
 	MPIV_KIND_GREQ_START,
 	MPIV_KIND_GREQ_COMPLETE, /* MPI_Grequest_complete of the request in reqs[0] */
-	MPIV_KIND_UNSUPPORTED,	 /* recorded, but check cannot judge it */
+	/* MPI_Isendrecv: a send (peer, tag) and a receive (peer2, tag2) posted as SENDRECV's,
+	 * and one request, reqs[0], complete when both are */
+	MPIV_KIND_ISENDRECV,
+	MPIV_KIND_UNSUPPORTED, /* recorded, but check cannot judge it */
 };
 
 enum mpiv_call_flags {

@@ -193,6 +193,25 @@ void env_Sendrecv_replace(struct mpiv_env *e, void *buf, int count, MPI_Datatype
 	env_sendrecv(e, count, datatype, dest, sendtag, source, recvtag, comm);
 }
 
+#if MPI_VERSION >= 4
+/* MPI-4's send-receive as a request: also the request it makes. */
+void env_Isendrecv(struct mpiv_env *e, const void *sendbuf, int sendcount, MPI_Datatype sendtype,
+		   int dest, int sendtag, void *recvbuf, int recvcount, MPI_Datatype recvtype,
+		   int source, int recvtag, MPI_Comm comm, MPI_Request *request)
+{
+	env_sendrecv(e, sendcount, sendtype, dest, sendtag, source, recvtag, comm);
+	e->request = request;
+}
+
+void env_Isendrecv_replace(struct mpiv_env *e, void *buf, int count, MPI_Datatype datatype,
+			   int dest, int sendtag, int source, int recvtag, MPI_Comm comm,
+			   MPI_Request *request)
+{
+	env_sendrecv(e, count, datatype, dest, sendtag, source, recvtag, comm);
+	e->request = request;
+}
+#endif
+
 /* ---- the buffer of buffered sends: its size (MPI_Buffer_detach's is what it returns) ---- */
 
 void env_Buffer_attach(struct mpiv_env *e, void *buffer, int size)

@@ -4,6 +4,7 @@
  * wrapper has already checked the program's own arguments against the trace. Nonblocking
  * probes also say whether they found anything, for the trace's alignment. The completion
  * calls' handlers are in rep_request.c. */
+#include <stdio.h>
 #include <stdlib.h>
 
 #include "replayer.h"
@@ -131,6 +132,42 @@ int rep_Sendrecv_replace(struct rep_call *c, void *buf, int count, MPI_Datatype 
 }
 
 /* ---- receives and probes: a wildcard source pinned to the counterexample's sender ---- */
+
+#if MPI_VERSION >= 4
+/* MPI-4's send-receive as a request: the source pinned; its send cannot be made synchronous
+ * behind its one request, which the replay says when the counterexample wants that. */
+static void isendrecv_unforced(struct rep_call *c, const char *call)
+{
+	char note[128];
+
+	if (!rep_schedule_sync(c))
+		return;
+	snprintf(note, sizeof(note), "%s: its send cannot be made synchronous", call);
+	rec_status_note(MPIV_NOTE_UNFORCED, note);
+	c->forced = 0;
+}
+
+int rep_Isendrecv(struct rep_call *c, const void *sendbuf, int sendcount, MPI_Datatype sendtype,
+		  int dest, int sendtag, void *recvbuf, int recvcount, MPI_Datatype recvtype,
+		  int source, int recvtag, MPI_Comm comm, MPI_Request *request)
+{
+	int src = rep_schedule_source(c, source, comm);
+
+	isendrecv_unforced(c, "MPI_Isendrecv");
+	return PMPI_Isendrecv(sendbuf, sendcount, sendtype, dest, sendtag, recvbuf, recvcount,
+			      recvtype, src, recvtag, comm, request);
+}
+
+int rep_Isendrecv_replace(struct rep_call *c, void *buf, int count, MPI_Datatype datatype, int dest,
+			  int sendtag, int source, int recvtag, MPI_Comm comm, MPI_Request *request)
+{
+	int src = rep_schedule_source(c, source, comm);
+
+	isendrecv_unforced(c, "MPI_Isendrecv_replace");
+	return PMPI_Isendrecv_replace(buf, count, datatype, dest, sendtag, src, recvtag, comm,
+				      request);
+}
+#endif
 
 int rep_Recv(struct rep_call *c, void *buf, int count, MPI_Datatype datatype, int source, int tag,
 	     MPI_Comm comm, MPI_Status *status)

@@ -319,7 +319,7 @@ static int rep_is_p2p(unsigned call)
 {
 	enum mpiv_kind kind = mpiv_call_kind(call);
 
-	if (call == MPIV_CALL_Sendrecv || call == MPIV_CALL_Sendrecv_replace)
+	if (kind == MPIV_KIND_SENDRECV || kind == MPIV_KIND_ISENDRECV)
 		return 0;
 	return rep_sends(call) || kind == MPIV_KIND_RECV || kind == MPIV_KIND_IRECV ||
 	       call == MPIV_CALL_Recv_init;

@@ -223,6 +223,7 @@ static OTF2_RegionRole ow_role(unsigned call)
 	case MPIV_KIND_RECV:
 	case MPIV_KIND_IRECV:
 	case MPIV_KIND_SENDRECV:
+	case MPIV_KIND_ISENDRECV:
 	case MPIV_KIND_WAIT:
 	case MPIV_KIND_PROBE:
 	case MPIV_KIND_MPROBE:

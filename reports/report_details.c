@@ -28,6 +28,7 @@ static const char *op_kind(unsigned call)
 	switch (mpiv_call_kind(call)) {
 	case MPIV_KIND_SEND:
 	case MPIV_KIND_ISEND:
+	case MPIV_KIND_ISENDRECV: /* nonblocking: drawn as its send, its receive at the wait */
 		return "send";
 	case MPIV_KIND_RECV:
 	case MPIV_KIND_IRECV:

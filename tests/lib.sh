@@ -201,6 +201,8 @@ no_leftovers()
 # A line with lib=LIBRARY (mpich, openmpi) holds only for that MPI library, where it
 # legitimately differs (an eager threshold, a collective one library completes): it is read
 # after the others and replaces what they say (for a buffering mode, its verdict).
+# A line with mpi=4 says the example calls MPI-4 (MPI_Isendrecv): it is skipped where the
+# library's mpi.h is older (MPI_MIN; Open MPI 4.1's is MPI-3.1).
 # parse_header FILE sets NP, RECORD (ok, hang, fail, or any: the first run may go either
 # way), MODES (a list of MODE=EXPECT words), VERIFY (the verdict of `mpiverify verify`, every
 # mode: ok, deadlock or inconclusive; empty: not run) and VERIFY_RUNS (the most runs it may
@@ -217,7 +219,7 @@ no_leftovers()
 parse_header()
 {
 	local file=$1 line word key val mode expect lib pass
-	NP='' RECORD='' MODES='' WARN='' MATCHES='' REPLAY='' VERIFY='' VERIFY_RUNS=''
+	NP='' RECORD='' MODES='' WARN='' MATCHES='' REPLAY='' VERIFY='' VERIFY_RUNS='' MPI_MIN=''
 	for pass in all lib; do
 		while IFS= read -r line; do
 			line=${line#*mpiverify-test:}
@@ -258,6 +260,7 @@ parse_header()
 				replay) REPLAY=$val ;;
 				verify) VERIFY=$val ;;
 				verify-runs) VERIFY_RUNS=$val ;;
+				mpi) MPI_MIN=$val ;;
 				buffering) mode=$val ;;
 				expect) expect=$val ;;
 				*)

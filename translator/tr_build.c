@@ -60,6 +60,9 @@ struct proc_build {
 struct build_req {
 	int32_t id;
 	int32_t instr; /* the instruction of its active post, -1 if none */
+	/* MPI_Isendrecv's: the post of its receive (instr is its send's), both completing the
+	 * request; -1 for every other */
+	int32_t instr2;
 	int32_t proc;  /* the process that posted it */
 	int32_t tmpl;  /* the event of its persistent template, -1 if none */
 	int32_t freed; /* a generalized request freed while active */
@@ -224,7 +227,7 @@ static struct build_req *req_put(struct builder *b, int32_t req)
 
 	if (!e) {
 		e = tr_reqmap_put(&b->requests, req);
-		e->instr = e->proc = e->tmpl = -1;
+		e->instr = e->instr2 = e->proc = e->tmpl = -1;
 	}
 	return e;
 }
@@ -269,7 +272,27 @@ static void map_req(struct builder *b, int32_t req, int instr)
 		return;
 	e = req_put(b, req);
 	e->instr = instr;
+	e->instr2 = -1;
 	e->proc = (int32_t)b->cur;
+}
+
+/* The receive half of active request req, an MPI_Isendrecv's, or -1. */
+static int32_t req_instr2(const struct builder *b, int32_t req)
+{
+	const struct build_req *e = req_of(b, req);
+
+	return e && e->instr >= 0 ? e->instr2 : -1;
+}
+
+/* A completion call of an MPI_Isendrecv request that check cannot model as one request:
+ * an any- or some-completion (it would complete when either half does), or MPI_Cancel. */
+static int pair_refused(const struct builder *b, const struct mpiv_event *ev, int32_t req,
+			struct mpiv_error *err)
+{
+	return mpiv_error_set(err, MPIV_EXIT_BAD_INPUT, b->t->source, b->t->rank, ev->index,
+			      "%s of request %d, an MPI_Isendrecv's: check cannot judge that "
+			      "yet (MPI_Wait, MPI_Waitall, MPI_Test and MPI_Testall it can)",
+			      mpiv_call_name(ev->call), req);
 }
 
 static int engine_peer(int32_t peer)
@@ -485,6 +508,7 @@ static int is_p2p(enum mpiv_kind kind)
 	case MPIV_KIND_RECV:
 	case MPIV_KIND_IRECV:
 	case MPIV_KIND_SENDRECV:
+	case MPIV_KIND_ISENDRECV:
 	case MPIV_KIND_PROBE:
 	case MPIV_KIND_MPROBE:
 	case MPIV_KIND_SEND_INIT:
@@ -538,10 +562,12 @@ static int check_event(const struct builder *b, const struct mpiv_event *ev, str
 	int needs_comm = is_p2p(kind) || kind == MPIV_KIND_COLL || kind == MPIV_KIND_ICOLL ||
 			 kind == MPIV_KIND_COMM_GROUP;
 	int sends = kind == MPIV_KIND_SEND || kind == MPIV_KIND_ISEND ||
-		    kind == MPIV_KIND_SEND_INIT || kind == MPIV_KIND_SENDRECV;
+		    kind == MPIV_KIND_SEND_INIT || kind == MPIV_KIND_SENDRECV ||
+		    kind == MPIV_KIND_ISENDRECV;
 	int has_req = kind == MPIV_KIND_ISEND || kind == MPIV_KIND_IRECV ||
 		      kind == MPIV_KIND_SEND_INIT || kind == MPIV_KIND_RECV_INIT ||
-		      kind == MPIV_KIND_ICOLL || kind == MPIV_KIND_GREQ_START;
+		      kind == MPIV_KIND_ICOLL || kind == MPIV_KIND_GREQ_START ||
+		      kind == MPIV_KIND_ISENDRECV;
 
 	if (kind == MPIV_KIND_UNSUPPORTED)
 		return mpiv_error_set(err, MPIV_EXIT_BAD_INPUT, t->source, t->rank, ev->index,
@@ -570,7 +596,8 @@ static int check_event(const struct builder *b, const struct mpiv_event *ev, str
 	if (is_p2p(kind) && (ev->peer == MPIV_NONE || ev->tag == MPIV_NONE))
 		return mpiv_error_set(err, MPIV_EXIT_BAD_INPUT, t->source, t->rank, ev->index,
 				      "%s without a peer or a tag", mpiv_call_name(ev->call));
-	if (kind == MPIV_KIND_SENDRECV && (ev->peer2 == MPIV_NONE || ev->tag2 == MPIV_NONE))
+	if ((kind == MPIV_KIND_SENDRECV || kind == MPIV_KIND_ISENDRECV) &&
+	    (ev->peer2 == MPIV_NONE || ev->tag2 == MPIV_NONE))
 		return mpiv_error_set(err, MPIV_EXIT_BAD_INPUT, t->source, t->rank, ev->index,
 				      "%s without its source or receive tag",
 				      mpiv_call_name(ev->call));
@@ -641,6 +668,12 @@ static int block_on(struct builder *b, const struct mpiv_event *ev, int32_t **li
 
 		if (instr < 0)
 			continue; /* inactive: it would complete at once */
+		if (req_instr2(b, req) >= 0 && mpiv_call_any_completion(ev->call))
+			return pair_refused(b, ev, req, err);
+		/* an MPI_Isendrecv's request in a blocked MPI_Wait or MPI_Waitall: it returns
+		 * when both halves are done */
+		if (req_instr2(b, req) >= 0)
+			any = 0;
 		if (req_proc(b, req) != (int32_t)b->cur)
 			return mpiv_error_set(err, MPIV_EXIT_BAD_INPUT, b->t->source, b->t->rank,
 					      ev->index,
@@ -650,6 +683,8 @@ static int block_on(struct builder *b, const struct mpiv_event *ev, int32_t **li
 					      mpiv_call_name(ev->call), cur(b)->thread, req,
 					      b->procs[req_proc(b, req)].thread);
 		(*list)[n++] = instr;
+		if (req_instr2(b, req) >= 0)
+			(*list)[n++] = req_instr2(b, req);
 	}
 	if (n == 0)
 		return 0;
@@ -679,10 +714,13 @@ static int build_wait(struct builder *b, const struct mpiv_event *ev, int32_t **
 		return block_on(b, ev, list, listcap, 1, err); /* stuck in MPI_Waitany */
 	if (ndone == 0)
 		return 0; /* a test that found nothing: no effect (doc/semantics.md 4.3) */
-	xgrow((void **)list, listcap, ev->nreqs + 1, sizeof(**list));
+	xgrow((void **)list, listcap, 2 * (size_t)ev->nreqs + 1, sizeof(**list));
 	for (j = 0; j < ev->nreqs; j++) {
-		int32_t req = ev->reqs[j].req, instr = req_instr(b, req);
+		int32_t req = ev->reqs[j].req, instr = req_instr(b, req),
+			instr2 = req_instr2(b, req);
 
+		if (instr2 >= 0 && mpiv_call_any_completion(ev->call))
+			return pair_refused(b, ev, req, err);
 		if (instr < 0) {
 			/* an inactive persistent request completes at once */
 			if (req_tmpl(b, req) >= 0 || j >= ndone)
@@ -703,11 +741,19 @@ static int build_wait(struct builder *b, const struct mpiv_event *ev, int32_t **
 					      b->procs[req_proc(b, req)].thread);
 		if (j < ndone) {
 			req_done(b, req);
-			/* completed ones first, as ENG_WAITANY wants them */
+			/* completed ones first, as ENG_WAITANY wants them; both halves of an
+			 * MPI_Isendrecv's */
 			memmove(*list + d + 1, *list + d, (size_t)(n - d) * sizeof(**list));
 			(*list)[d++] = instr;
+			if (instr2 >= 0) {
+				n++;
+				memmove(*list + d + 1, *list + d, (size_t)(n - d) * sizeof(**list));
+				(*list)[d++] = instr2;
+			}
 		} else {
 			(*list)[n] = instr;
+			if (instr2 >= 0)
+				(*list)[++n] = instr2;
 		}
 		n++;
 	}
@@ -822,7 +868,7 @@ static void flush_completions(struct builder *b, const struct mpiv_event *ev)
 	if (!pb->nleft)
 		return;
 	if (kind == MPIV_KIND_SEND || kind == MPIV_KIND_ISEND || kind == MPIV_KIND_RECV ||
-	    kind == MPIV_KIND_IRECV || kind == MPIV_KIND_SENDRECV)
+	    kind == MPIV_KIND_IRECV || kind == MPIV_KIND_SENDRECV || kind == MPIV_KIND_ISENDRECV)
 		n = ev->peer >= 0 && pb->left[0].peer == ev->peer &&
 		    pb->left[0].comm == comm_id(b, ev->comm);
 	else if (kind != MPIV_KIND_LOCAL && kind != MPIV_KIND_SEND_INIT &&
@@ -854,6 +900,8 @@ static int build_cancel(struct builder *b, const struct mpiv_event *ev, struct m
 	const struct eng_instr *post = instr >= 0 ? &cur(b)->ins[instr] : NULL;
 	size_t i;
 
+	if (req_instr2(b, req) >= 0)
+		return pair_refused(b, ev, req, err);
 	if (!post || req_proc(b, req) != (int32_t)b->cur || b->verify || req_tmpl(b, req) >= 0 ||
 	    (post->op != ENG_POST_SEND && post->op != ENG_POST_RECV))
 		return mpiv_error_set(err, MPIV_EXIT_BAD_INPUT, t->source, t->rank, ev->index,
@@ -1401,6 +1449,21 @@ static int build_rank(const struct mpiv_traceset *ts, const struct mpiv_rank_tra
 			wait_for(b, (int)ev->index, pair, 2, 2);
 			if (!(ev->flags & MPIV_EV_INCOMPLETE))
 				learn(b, (int)ev->index, pair[1]);
+			break;
+		}
+		case MPIV_KIND_ISENDRECV: {
+			struct mpiv_event recv = *ev;
+			struct build_req *e;
+
+			/* both halves posted as MPI_Sendrecv's are, one request for both: its
+			 * completions wait for the two (doc/semantics.md 4.6) */
+			pair[0] = post(b, ev, (int)ev->index, 1);
+			override(b, i, ev->peer2, ev->tag2, 0);
+			recv.call = MPIV_CALL_Irecv;
+			pair[1] = post(b, &recv, (int)ev->index, 0);
+			map_req(b, ev->reqs[0].req, pair[0]);
+			e = req_put(b, ev->reqs[0].req);
+			e->instr2 = pair[1];
 			break;
 		}
 		case MPIV_KIND_WAIT:

@@ -150,7 +150,8 @@ void tr_describe_event(const struct mpiv_traceset *ts, int r, long e, char *buf,
 		snprintf(buf, size, "%s(dest=%s, tag=%s, comm=%s, %llu bytes)",
 			 mpiv_call_name(ev->call), peer, tag, comm, (unsigned long long)ev->bytes);
 		break;
-	case MPIV_KIND_SENDRECV: {
+	case MPIV_KIND_SENDRECV:
+	case MPIV_KIND_ISENDRECV: {
 		char peer2[16], tag2[16];
 
 		peer_str(peer2, sizeof(peer2), ev->peer2);

@@ -39,7 +39,9 @@ int32_t tr_recorded_source(const struct mpiv_rank_trace *t, long e)
 	if (e < 0 || (size_t)e >= t->nevents)
 		return MPIV_NONE;
 	ev = mpiv_trace_event(t, (size_t)e);
-	if (ev->src != MPIV_NONE || mpiv_call_kind(ev->call) != MPIV_KIND_IRECV || ev->nreqs != 1)
+	if (ev->src != MPIV_NONE || ev->nreqs != 1 ||
+	    (mpiv_call_kind(ev->call) != MPIV_KIND_IRECV &&
+	     mpiv_call_kind(ev->call) != MPIV_KIND_ISENDRECV))
 		return ev->src;
 	return recorded_completion(t, e, &src) ? src : MPIV_NONE;
 }

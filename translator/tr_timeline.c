@@ -72,7 +72,7 @@ static struct tl_send *collect_sends(const struct tr_timeline *tl, size_t *n)
 			enum mpiv_kind k = mpiv_call_kind(ev->call);
 
 			if ((k != MPIV_KIND_SEND && k != MPIV_KIND_ISEND &&
-			     k != MPIV_KIND_SENDRECV) ||
+			     k != MPIV_KIND_SENDRECV && k != MPIV_KIND_ISENDRECV) ||
 			    ev->peer < 0 || (ev->flags & MPIV_EV_INCOMPLETE))
 				continue;
 			xgrow((void **)&sends, &cap, *n + 1, sizeof(*sends));
@@ -103,7 +103,8 @@ static int taken(const struct mpiv_rank_trace *t, const int32_t *done, size_t e,
 	if (k == MPIV_KIND_RECV || k == MPIV_KIND_SENDRECV || k == MPIV_KIND_MPROBE) {
 		*src = ev->src;
 		*tag = ev->mtag;
-	} else if (k == MPIV_KIND_IRECV && ev->nreqs == 1 && done[e] >= 0) {
+	} else if ((k == MPIV_KIND_IRECV || k == MPIV_KIND_ISENDRECV) && ev->nreqs == 1 &&
+		   done[e] >= 0) {
 		d = &t->events[done[e]];
 		for (j = 0; j < d->nreqs; j++)
 			if (d->reqs[j].req == ev->reqs[0].req) {

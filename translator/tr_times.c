@@ -35,7 +35,7 @@ int32_t *tr_completions(const struct mpiv_rank_trace *t)
 				xgrow((void **)&open, &cap, (size_t)id + 1, sizeof(*open));
 				memset(open + old, 0xff, (cap - old) * sizeof(*open));
 			}
-			if (k == MPIV_KIND_IRECV)
+			if (k == MPIV_KIND_IRECV || k == MPIV_KIND_ISENDRECV)
 				open[id] = (int32_t)i;
 			else if (k == MPIV_KIND_WAIT && j + ev->npending < ev->nreqs &&
 				 open[id] >= 0) {
@@ -67,7 +67,7 @@ static long completed_at(const struct tr_times *tt, int r, long e)
 
 	if (k == MPIV_KIND_RECV || k == MPIV_KIND_SENDRECV || k == MPIV_KIND_MRECV)
 		return e;
-	return k == MPIV_KIND_IRECV ? tt->done[r][e] : -1;
+	return k == MPIV_KIND_IRECV || k == MPIV_KIND_ISENDRECV ? tt->done[r][e] : -1;
 }
 
 /* Note one message of kind between rank's event and peer's peer_event, with ns (and

@@ -155,7 +155,7 @@ static void leaks(struct tr_warn_pass *l, int r)
 	 * decodes every event of a long trace) */
 	if (!(t->kinds &
 	      (1ULL << MPIV_KIND_ISEND | 1ULL << MPIV_KIND_IRECV | 1ULL << MPIV_KIND_ICOLL |
-	       1ULL << MPIV_KIND_MRECV | 1ULL << MPIV_KIND_START)) &&
+	       1ULL << MPIV_KIND_ISENDRECV | 1ULL << MPIV_KIND_MRECV | 1ULL << MPIV_KIND_START)) &&
 	    !t->ncomms)
 		return;
 	for (i = 0; i < t->nevents; i++) {
@@ -181,6 +181,7 @@ static void leaks(struct tr_warn_pass *l, int r)
 			switch (k) {
 			case MPIV_KIND_ISEND:
 			case MPIV_KIND_IRECV:
+			case MPIV_KIND_ISENDRECV:
 			case MPIV_KIND_ICOLL:
 			case MPIV_KIND_MRECV:
 			case MPIV_KIND_START:

@@ -93,6 +93,20 @@ static void test_refused(void)
 		       "writes only when it returns: check cannot tell whom it waits for");
 	expect_refused("[{\"call\":\"MPI_Isend\",\"peer\":0,\"tag\":1,\"comm\":0}]",
 		       "MPI_Isend without its request");
+	/* MPI_Isendrecv: one request for two posts, which an any-completion or a cancel
+	 * would take apart */
+	expect_refused("[{\"call\":\"MPI_Isendrecv\",\"peer\":0,\"tag\":1,\"comm\":0,"
+		       "\"peer2\":0,\"tag2\":1,\"req\":0},"
+		       "{\"call\":\"MPI_Waitany\",\"reqs\":[{\"req\":0}]}]",
+		       "MPI_Waitany of request 0, an MPI_Isendrecv's: check cannot judge that yet "
+		       "(MPI_Wait, MPI_Waitall, MPI_Test and MPI_Testall it can)");
+	expect_refused("[{\"call\":\"MPI_Isendrecv\",\"peer\":0,\"tag\":1,\"comm\":0,"
+		       "\"peer2\":0,\"tag2\":1,\"req\":0},"
+		       "{\"call\":\"MPI_Cancel\",\"reqs\":[{\"req\":0}]}]",
+		       "MPI_Cancel of request 0, an MPI_Isendrecv's: check cannot judge that yet "
+		       "(MPI_Wait, MPI_Waitall, MPI_Test and MPI_Testall it can)");
+	expect_refused("[{\"call\":\"MPI_Isendrecv\",\"peer\":0,\"tag\":1,\"comm\":0}]",
+		       "MPI_Isendrecv without its source or receive tag");
 	/* one-sided: windows on other communicators, and windows never created */
 	expect_refused("[{\"call\":\"MPI_Win_create\",\"comm\":-1,\"win\":0}]",
 		       "MPI_Win_create on a communicator other than MPI_COMM_WORLD, which check "

@@ -4,7 +4,8 @@
  *   intercomm   MPI_Comm_split of an intercommunicator (MPI_Intercomm_create joins the
  *               two halves of MPI_COMM_WORLD)
  *   persistent  an MPI-4 persistent collective: MPI_Barrier_init, MPI_Start, MPI_Wait
- *   isendrecv   MPI-4 MPI_Isendrecv around the ring */
+ *   partitioned MPI-4 partitioned communication from rank 0 to rank 1: MPI_Psend_init,
+ *               MPI_Precv_init, MPI_Start, MPI_Pready, MPI_Wait */
 #include <mpi.h>
 #include <stdio.h>
 #include <string.h>
@@ -36,13 +37,25 @@ int main(int argc, char **argv)
 		MPI_Start(&req);
 		MPI_Wait(&req, MPI_STATUS_IGNORE);
 		MPI_Request_free(&req);
-	} else if (!strcmp(mode, "isendrecv")) {
-		MPI_Request req;
-		int out = rank, in[2] = {0, 0};
+	} else if (!strcmp(mode, "partitioned")) {
+		MPI_Request req = MPI_REQUEST_NULL;
+		int buf[4] = {rank, rank, rank, rank};
 
-		MPI_Isendrecv(&out, 1, MPI_INT, (rank + 1) % size, 0, in, 1, MPI_INT,
-			      (rank + size - 1) % size, 0, MPI_COMM_WORLD, &req);
-		MPI_Wait(&req, MPI_STATUS_IGNORE);
+		if (rank == 0) {
+			MPI_Psend_init(buf, 2, 2, MPI_INT, 1, 0, MPI_COMM_WORLD, MPI_INFO_NULL,
+				       &req);
+			MPI_Start(&req);
+			MPI_Pready(0, req);
+			MPI_Pready(1, req);
+			MPI_Wait(&req, MPI_STATUS_IGNORE);
+		} else if (rank == 1) {
+			MPI_Precv_init(buf, 2, 2, MPI_INT, 0, 0, MPI_COMM_WORLD, MPI_INFO_NULL,
+				       &req);
+			MPI_Start(&req);
+			MPI_Wait(&req, MPI_STATUS_IGNORE);
+		}
+		if (req != MPI_REQUEST_NULL)
+			MPI_Request_free(&req);
 #endif
 	} else {
 		fprintf(stderr, "unknown mode '%s'\n", mode);
