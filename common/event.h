@@ -73,6 +73,9 @@ enum mpiv_kind {
 	/* MPI_Isendrecv: a send (peer, tag) and a receive (peer2, tag2) posted as SENDRECV's,
 	 * and one request, reqs[0], complete when both are */
 	MPIV_KIND_ISENDRECV,
+	/* persistent collective (MPI_Bcast_init, ...): its envelope, the collective each
+	 * MPI_Start of its request, reqs[0], starts as a nonblocking one */
+	MPIV_KIND_COLL_INIT,
 	MPIV_KIND_UNSUPPORTED, /* recorded, but check cannot judge it */
 };
 

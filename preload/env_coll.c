@@ -360,3 +360,146 @@ void env_Ineighbor_alltoallw(struct mpiv_env *e, const void *sendbuf, const int 
 {
 	env_icoll(e, comm, NO_ROOT, 0, request);
 }
+
+#if MPI_VERSION >= 4
+/* ---- persistent collectives (MPI-4): their envelope, and the request each MPI_Start starts;
+ * no synchronisation of replay's (env_icoll()): the model orders their starts ---- */
+void env_Barrier_init(struct mpiv_env *e, MPI_Comm comm, MPI_Info info, MPI_Request *request)
+{
+	env_coll(e, comm, NO_ROOT, 0);
+	e->request = request;
+}
+
+void env_Bcast_init(struct mpiv_env *e, void *buffer, int count, MPI_Datatype datatype, int root,
+		    MPI_Comm comm, MPI_Info info, MPI_Request *request)
+{
+	env_coll(e, comm, root, rec_comm_bytes(count, datatype));
+	e->request = request;
+}
+
+void env_Reduce_init(struct mpiv_env *e, const void *sendbuf, void *recvbuf, int count,
+		     MPI_Datatype datatype, MPI_Op op, int root, MPI_Comm comm, MPI_Info info,
+		     MPI_Request *request)
+{
+	env_coll(e, comm, root, rec_comm_bytes(count, datatype));
+	e->request = request;
+}
+
+void env_Allreduce_init(struct mpiv_env *e, const void *sendbuf, void *recvbuf, int count,
+			MPI_Datatype datatype, MPI_Op op, MPI_Comm comm, MPI_Info info,
+			MPI_Request *request)
+{
+	env_coll(e, comm, NO_ROOT, rec_comm_bytes(count, datatype));
+	e->request = request;
+}
+
+void env_Gather_init(struct mpiv_env *e, const void *sendbuf, int sendcount, MPI_Datatype sendtype,
+		     void *recvbuf, int recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm,
+		     MPI_Info info, MPI_Request *request)
+{
+	env_coll(e, comm, root, rec_comm_bytes(sendcount, sendtype));
+	e->request = request;
+}
+
+void env_Scatter_init(struct mpiv_env *e, const void *sendbuf, int sendcount, MPI_Datatype sendtype,
+		      void *recvbuf, int recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm,
+		      MPI_Info info, MPI_Request *request)
+{
+	env_coll(e, comm, root, rec_comm_bytes(sendcount, sendtype));
+	e->request = request;
+}
+
+void env_Allgather_init(struct mpiv_env *e, const void *sendbuf, int sendcount,
+			MPI_Datatype sendtype, void *recvbuf, int recvcount, MPI_Datatype recvtype,
+			MPI_Comm comm, MPI_Info info, MPI_Request *request)
+{
+	env_coll(e, comm, NO_ROOT, rec_comm_bytes(sendcount, sendtype));
+	e->request = request;
+}
+
+void env_Alltoall_init(struct mpiv_env *e, const void *sendbuf, int sendcount,
+		       MPI_Datatype sendtype, void *recvbuf, int recvcount, MPI_Datatype recvtype,
+		       MPI_Comm comm, MPI_Info info, MPI_Request *request)
+{
+	env_coll(e, comm, NO_ROOT, rec_comm_bytes(sendcount, sendtype));
+	e->request = request;
+}
+
+void env_Scan_init(struct mpiv_env *e, const void *sendbuf, void *recvbuf, int count,
+		   MPI_Datatype datatype, MPI_Op op, MPI_Comm comm, MPI_Info info,
+		   MPI_Request *request)
+{
+	env_coll(e, comm, NO_ROOT, rec_comm_bytes(count, datatype));
+	e->request = request;
+}
+
+void env_Exscan_init(struct mpiv_env *e, const void *sendbuf, void *recvbuf, int count,
+		     MPI_Datatype datatype, MPI_Op op, MPI_Comm comm, MPI_Info info,
+		     MPI_Request *request)
+{
+	env_coll(e, comm, NO_ROOT, rec_comm_bytes(count, datatype));
+	e->request = request;
+}
+
+void env_Reduce_scatter_block_init(struct mpiv_env *e, const void *sendbuf, void *recvbuf,
+				   int recvcount, MPI_Datatype datatype, MPI_Op op, MPI_Comm comm,
+				   MPI_Info info, MPI_Request *request)
+{
+	env_coll(e, comm, NO_ROOT, rec_comm_bytes(recvcount, datatype));
+	e->request = request;
+}
+
+void env_Gatherv_init(struct mpiv_env *e, const void *sendbuf, int sendcount, MPI_Datatype sendtype,
+		      void *recvbuf, const int recvcounts[], const int displs[],
+		      MPI_Datatype recvtype, int root, MPI_Comm comm, MPI_Info info,
+		      MPI_Request *request)
+{
+	env_coll(e, comm, root, rec_comm_bytes(sendcount, sendtype));
+	e->request = request;
+}
+
+void env_Scatterv_init(struct mpiv_env *e, const void *sendbuf, const int sendcounts[],
+		       const int displs[], MPI_Datatype sendtype, void *recvbuf, int recvcount,
+		       MPI_Datatype recvtype, int root, MPI_Comm comm, MPI_Info info,
+		       MPI_Request *request)
+{
+	env_coll(e, comm, root, 0);
+	e->request = request;
+}
+
+void env_Allgatherv_init(struct mpiv_env *e, const void *sendbuf, int sendcount,
+			 MPI_Datatype sendtype, void *recvbuf, const int recvcounts[],
+			 const int displs[], MPI_Datatype recvtype, MPI_Comm comm, MPI_Info info,
+			 MPI_Request *request)
+{
+	env_coll(e, comm, NO_ROOT, rec_comm_bytes(sendcount, sendtype));
+	e->request = request;
+}
+
+void env_Alltoallv_init(struct mpiv_env *e, const void *sendbuf, const int sendcounts[],
+			const int sdispls[], MPI_Datatype sendtype, void *recvbuf,
+			const int recvcounts[], const int rdispls[], MPI_Datatype recvtype,
+			MPI_Comm comm, MPI_Info info, MPI_Request *request)
+{
+	env_coll(e, comm, NO_ROOT, bytes_v(sendcounts, sendtype, NULL, comm));
+	e->request = request;
+}
+
+void env_Alltoallw_init(struct mpiv_env *e, const void *sendbuf, const int sendcounts[],
+			const int sdispls[], const MPI_Datatype sendtypes[], void *recvbuf,
+			const int recvcounts[], const int rdispls[], const MPI_Datatype recvtypes[],
+			MPI_Comm comm, MPI_Info info, MPI_Request *request)
+{
+	env_coll(e, comm, NO_ROOT, bytes_v(sendcounts, MPI_DATATYPE_NULL, sendtypes, comm));
+	e->request = request;
+}
+
+void env_Reduce_scatter_init(struct mpiv_env *e, const void *sendbuf, void *recvbuf,
+			     const int recvcounts[], MPI_Datatype datatype, MPI_Op op,
+			     MPI_Comm comm, MPI_Info info, MPI_Request *request)
+{
+	env_coll(e, comm, NO_ROOT, bytes_v(recvcounts, datatype, NULL, comm));
+	e->request = request;
+}
+
+#endif

@@ -25,6 +25,18 @@ static void coll_request(struct rec_call *c, int rc, MPI_Request *request, MPI_C
 	rec_steer_icoll_made(comm, *request);
 }
 
+/* A persistent collective's request, made by a call that does not wait (MPI-4.1 6.13): each
+ * MPI_Start lists it (rec_request.c). */
+#define COLL_PERSISTENT(call, request)                                                   \
+	do {                                                                             \
+		int rc_ = call;                                                          \
+                                                                                         \
+		if (rc_ == MPI_SUCCESS)                                                  \
+			rec_call_add_req(c, rec_request_add(request, 0, MPI_COMM_WORLD), \
+					 MPIV_NONE, MPIV_NONE);                          \
+		return rc_;                                                              \
+	} while (0)
+
 /* The handlers below are all alike: call PMPI while posted. */
 #define COLL_BLOCKING(call, comm)          \
 	do {                               \
@@ -457,3 +469,159 @@ int rec_Ineighbor_alltoallw(struct rec_call *c, const void *sendbuf, const int s
 						  recvcounts, rdispls, recvtypes, comm, request),
 			 request, comm);
 }
+
+#if MPI_VERSION >= 4
+/* ---- persistent collectives (MPI-4): a request each MPI_Start starts as a nonblocking
+ * collective (the translator), made by a collective call that does not wait ---- */
+int rec_Barrier_init(struct rec_call *c, MPI_Comm comm, MPI_Info info, MPI_Request *request)
+{
+	COLL_PERSISTENT(PMPI_Barrier_init(comm, info, request), request);
+}
+
+int rec_Bcast_init(struct rec_call *c, void *buffer, int count, MPI_Datatype datatype, int root,
+		   MPI_Comm comm, MPI_Info info, MPI_Request *request)
+{
+	COLL_PERSISTENT(PMPI_Bcast_init(buffer, count, datatype, root, comm, info, request),
+			request);
+}
+
+int rec_Reduce_init(struct rec_call *c, const void *sendbuf, void *recvbuf, int count,
+		    MPI_Datatype datatype, MPI_Op op, int root, MPI_Comm comm, MPI_Info info,
+		    MPI_Request *request)
+{
+	COLL_PERSISTENT(PMPI_Reduce_init(sendbuf, recvbuf, count, datatype, op, root, comm, info,
+					 request),
+			request);
+}
+
+int rec_Allreduce_init(struct rec_call *c, const void *sendbuf, void *recvbuf, int count,
+		       MPI_Datatype datatype, MPI_Op op, MPI_Comm comm, MPI_Info info,
+		       MPI_Request *request)
+{
+	COLL_PERSISTENT(PMPI_Allreduce_init(sendbuf, recvbuf, count, datatype, op, comm, info,
+					    request),
+			request);
+}
+
+int rec_Gather_init(struct rec_call *c, const void *sendbuf, int sendcount, MPI_Datatype sendtype,
+		    void *recvbuf, int recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm,
+		    MPI_Info info, MPI_Request *request)
+{
+	COLL_PERSISTENT(PMPI_Gather_init(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype,
+					 root, comm, info, request),
+			request);
+}
+
+int rec_Scatter_init(struct rec_call *c, const void *sendbuf, int sendcount, MPI_Datatype sendtype,
+		     void *recvbuf, int recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm,
+		     MPI_Info info, MPI_Request *request)
+{
+	COLL_PERSISTENT(PMPI_Scatter_init(sendbuf, sendcount, sendtype, recvbuf, recvcount,
+					  recvtype, root, comm, info, request),
+			request);
+}
+
+int rec_Allgather_init(struct rec_call *c, const void *sendbuf, int sendcount,
+		       MPI_Datatype sendtype, void *recvbuf, int recvcount, MPI_Datatype recvtype,
+		       MPI_Comm comm, MPI_Info info, MPI_Request *request)
+{
+	COLL_PERSISTENT(PMPI_Allgather_init(sendbuf, sendcount, sendtype, recvbuf, recvcount,
+					    recvtype, comm, info, request),
+			request);
+}
+
+int rec_Alltoall_init(struct rec_call *c, const void *sendbuf, int sendcount, MPI_Datatype sendtype,
+		      void *recvbuf, int recvcount, MPI_Datatype recvtype, MPI_Comm comm,
+		      MPI_Info info, MPI_Request *request)
+{
+	COLL_PERSISTENT(PMPI_Alltoall_init(sendbuf, sendcount, sendtype, recvbuf, recvcount,
+					   recvtype, comm, info, request),
+			request);
+}
+
+int rec_Scan_init(struct rec_call *c, const void *sendbuf, void *recvbuf, int count,
+		  MPI_Datatype datatype, MPI_Op op, MPI_Comm comm, MPI_Info info,
+		  MPI_Request *request)
+{
+	COLL_PERSISTENT(PMPI_Scan_init(sendbuf, recvbuf, count, datatype, op, comm, info, request),
+			request);
+}
+
+int rec_Exscan_init(struct rec_call *c, const void *sendbuf, void *recvbuf, int count,
+		    MPI_Datatype datatype, MPI_Op op, MPI_Comm comm, MPI_Info info,
+		    MPI_Request *request)
+{
+	COLL_PERSISTENT(PMPI_Exscan_init(sendbuf, recvbuf, count, datatype, op, comm, info,
+					 request),
+			request);
+}
+
+int rec_Reduce_scatter_block_init(struct rec_call *c, const void *sendbuf, void *recvbuf,
+				  int recvcount, MPI_Datatype datatype, MPI_Op op, MPI_Comm comm,
+				  MPI_Info info, MPI_Request *request)
+{
+	COLL_PERSISTENT(PMPI_Reduce_scatter_block_init(sendbuf, recvbuf, recvcount, datatype, op,
+						       comm, info, request),
+			request);
+}
+
+int rec_Gatherv_init(struct rec_call *c, const void *sendbuf, int sendcount, MPI_Datatype sendtype,
+		     void *recvbuf, const int recvcounts[], const int displs[],
+		     MPI_Datatype recvtype, int root, MPI_Comm comm, MPI_Info info,
+		     MPI_Request *request)
+{
+	COLL_PERSISTENT(PMPI_Gatherv_init(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs,
+					  recvtype, root, comm, info, request),
+			request);
+}
+
+int rec_Scatterv_init(struct rec_call *c, const void *sendbuf, const int sendcounts[],
+		      const int displs[], MPI_Datatype sendtype, void *recvbuf, int recvcount,
+		      MPI_Datatype recvtype, int root, MPI_Comm comm, MPI_Info info,
+		      MPI_Request *request)
+{
+	COLL_PERSISTENT(PMPI_Scatterv_init(sendbuf, sendcounts, displs, sendtype, recvbuf,
+					   recvcount, recvtype, root, comm, info, request),
+			request);
+}
+
+int rec_Allgatherv_init(struct rec_call *c, const void *sendbuf, int sendcount,
+			MPI_Datatype sendtype, void *recvbuf, const int recvcounts[],
+			const int displs[], MPI_Datatype recvtype, MPI_Comm comm, MPI_Info info,
+			MPI_Request *request)
+{
+	COLL_PERSISTENT(PMPI_Allgatherv_init(sendbuf, sendcount, sendtype, recvbuf, recvcounts,
+					     displs, recvtype, comm, info, request),
+			request);
+}
+
+int rec_Alltoallv_init(struct rec_call *c, const void *sendbuf, const int sendcounts[],
+		       const int sdispls[], MPI_Datatype sendtype, void *recvbuf,
+		       const int recvcounts[], const int rdispls[], MPI_Datatype recvtype,
+		       MPI_Comm comm, MPI_Info info, MPI_Request *request)
+{
+	COLL_PERSISTENT(PMPI_Alltoallv_init(sendbuf, sendcounts, sdispls, sendtype, recvbuf,
+					    recvcounts, rdispls, recvtype, comm, info, request),
+			request);
+}
+
+int rec_Alltoallw_init(struct rec_call *c, const void *sendbuf, const int sendcounts[],
+		       const int sdispls[], const MPI_Datatype sendtypes[], void *recvbuf,
+		       const int recvcounts[], const int rdispls[], const MPI_Datatype recvtypes[],
+		       MPI_Comm comm, MPI_Info info, MPI_Request *request)
+{
+	COLL_PERSISTENT(PMPI_Alltoallw_init(sendbuf, sendcounts, sdispls, sendtypes, recvbuf,
+					    recvcounts, rdispls, recvtypes, comm, info, request),
+			request);
+}
+
+int rec_Reduce_scatter_init(struct rec_call *c, const void *sendbuf, void *recvbuf,
+			    const int recvcounts[], MPI_Datatype datatype, MPI_Op op, MPI_Comm comm,
+			    MPI_Info info, MPI_Request *request)
+{
+	COLL_PERSISTENT(PMPI_Reduce_scatter_init(sendbuf, recvbuf, recvcounts, datatype, op, comm,
+						 info, request),
+			request);
+}
+
+#endif

@@ -500,6 +500,40 @@ static void inter_rule(struct builder *b, const struct mpiv_event *ev, struct en
 	memcpy(in->list, cm->members + lo, (size_t)in->n * sizeof(*in->list));
 }
 
+/* The instruction (op: ENG_COLL, or ENG_ICOLL) of the collective of event ev (or of the
+ * template a start starts) on engine communicator c, as the event at index makes it. */
+static void coll_post(struct builder *b, const struct mpiv_event *ev, int c, int op, int index)
+{
+	struct eng_instr *in = emit(b, op, index);
+
+	in->a = c;
+	in->b = coll_rule(ev->call, b->t->rank, ev->root);
+	if (tr_comms_split(b->comms, c))
+		inter_rule(b, ev, in);
+	in->c = ++b->coll_seq[c];
+	/* MPI_Intercomm_create's root is its group's leader, which differs between the groups:
+	 * no root to compare */
+	in->d = !(mpiv_call_flags(ev->call) & MPIV_F_ROOTED) ? 0 :
+		ev->root >= 0				     ? ev->root :
+		ev->root == MPIV_PROC_NULL		     ? ENG_PROC_NULL :
+							       0;
+	in->call = (int16_t)ev->call;
+	if ((mpiv_call_flags(ev->call) & MPIV_F_NEIGHBOR) && ev->ngroup) {
+		/* the in-neighbours: doc/semantics.md 5.4 */
+		in->n = (int32_t)ev->ngroup;
+		in->list = xmalloc(ev->ngroup * sizeof(*in->list));
+		memcpy(in->list, ev->group, ev->ngroup * sizeof(*in->list));
+	}
+}
+
+/* Request req is the nonblocking collective just emitted. */
+static void map_icoll(struct builder *b, int32_t req)
+{
+	map_req(b, req, last_instr(b));
+	if (++cur(b)->live > cur(b)->maxlive)
+		cur(b)->maxlive = cur(b)->live;
+}
+
 static int is_p2p(enum mpiv_kind kind)
 {
 	switch (kind) {
@@ -560,14 +594,14 @@ static int check_event(const struct builder *b, const struct mpiv_event *ev, str
 	const struct mpiv_rank_trace *t = b->t;
 	enum mpiv_kind kind = mpiv_call_kind(ev->call);
 	int needs_comm = is_p2p(kind) || kind == MPIV_KIND_COLL || kind == MPIV_KIND_ICOLL ||
-			 kind == MPIV_KIND_COMM_GROUP;
+			 kind == MPIV_KIND_COMM_GROUP || kind == MPIV_KIND_COLL_INIT;
 	int sends = kind == MPIV_KIND_SEND || kind == MPIV_KIND_ISEND ||
 		    kind == MPIV_KIND_SEND_INIT || kind == MPIV_KIND_SENDRECV ||
 		    kind == MPIV_KIND_ISENDRECV;
 	int has_req = kind == MPIV_KIND_ISEND || kind == MPIV_KIND_IRECV ||
 		      kind == MPIV_KIND_SEND_INIT || kind == MPIV_KIND_RECV_INIT ||
 		      kind == MPIV_KIND_ICOLL || kind == MPIV_KIND_GREQ_START ||
-		      kind == MPIV_KIND_ISENDRECV;
+		      kind == MPIV_KIND_ISENDRECV || kind == MPIV_KIND_COLL_INIT;
 
 	if (kind == MPIV_KIND_UNSUPPORTED)
 		return mpiv_error_set(err, MPIV_EXIT_BAD_INPUT, t->source, t->rank, ev->index,
@@ -1544,6 +1578,13 @@ static int build_rank(const struct mpiv_traceset *ts, const struct mpiv_rank_tra
 					goto fail;
 				}
 				env = mpiv_trace_event(t, (size_t)tm);
+				/* a persistent collective: its collective, started nonblocking */
+				if (mpiv_call_kind(env->call) == MPIV_KIND_COLL_INIT) {
+					coll_post(b, env, comm_id(b, env->comm), ENG_ICOLL,
+						  (int)ev->index);
+					map_icoll(b, req);
+					continue;
+				}
 				b->start_data = ev->reqs[j].data;
 				idx = post(b, env, (int)ev->index,
 					   mpiv_call_kind(env->call) == MPIV_KIND_SEND_INIT);
@@ -1611,32 +1652,15 @@ static int build_rank(const struct mpiv_traceset *ts, const struct mpiv_rank_tra
 				in->call = (int16_t)ev->call;
 				c = tr_comms_inter(b->comms, t->rank, ev->index);
 			}
-			in = emit(b, kind == MPIV_KIND_COLL ? ENG_COLL : ENG_ICOLL, (int)ev->index);
-			in->a = c;
-			in->b = coll_rule(ev->call, t->rank, ev->root);
-			if (tr_comms_split(b->comms, c))
-				inter_rule(b, ev, in);
-			in->c = ++b->coll_seq[c];
-			/* MPI_Intercomm_create's root is its group's leader, which differs between
-			 * the groups: no root to compare */
-			in->d = !(mpiv_call_flags(ev->call) & MPIV_F_ROOTED) ? 0 :
-				ev->root >= 0				     ? ev->root :
-				ev->root == MPIV_PROC_NULL		     ? ENG_PROC_NULL :
-									       0;
-			in->call = (int16_t)ev->call;
-			if ((mpiv_call_flags(ev->call) & MPIV_F_NEIGHBOR) && ev->ngroup) {
-				/* the in-neighbours: doc/semantics.md 5.4 */
-				in->n = (int32_t)ev->ngroup;
-				in->list = xmalloc(ev->ngroup * sizeof(*in->list));
-				memcpy(in->list, ev->group, ev->ngroup * sizeof(*in->list));
-			}
-			if (kind == MPIV_KIND_ICOLL) {
-				map_req(b, ev->reqs[0].req, last_instr(b));
-				if (++cur(b)->live > cur(b)->maxlive)
-					cur(b)->maxlive = cur(b)->live;
-			}
+			coll_post(b, ev, c, kind == MPIV_KIND_COLL ? ENG_COLL : ENG_ICOLL,
+				  (int)ev->index);
+			if (kind == MPIV_KIND_ICOLL)
+				map_icoll(b, ev->reqs[0].req);
 			break;
 		}
+		case MPIV_KIND_COLL_INIT:
+			req_put(b, ev->reqs[0].req)->tmpl = (int32_t)i;
+			break;
 		case MPIV_KIND_COMM_GROUP: {
 			const struct mpiv_newcomm *nc = mpiv_trace_newcomm(t, ev->index);
 			struct eng_instr *in;

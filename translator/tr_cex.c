@@ -178,6 +178,7 @@ void tr_describe_event(const struct mpiv_traceset *ts, int r, long e, char *buf,
 		break;
 	case MPIV_KIND_COLL:
 	case MPIV_KIND_ICOLL:
+	case MPIV_KIND_COLL_INIT:
 	case MPIV_KIND_COMM_GROUP:
 		if (ev->root == MPIV_PROC_NULL) /* an intercommunicator's root group */
 			snprintf(buf, size, "%s(root=MPI_PROC_NULL, comm=%s)",
