@@ -162,6 +162,24 @@ static void print_text(const struct explore *x, int rc, const struct findings *f
 	}
 }
 
+/* Why verify is inconclusive, each reason a word a script can test (doc/verify.md): decisions
+ * left unexplored, a search cut short, deadlocks of the model no run showed, a rank of some
+ * run stopped from outside (what is left when none of the others is). */
+static json_t *inconclusive_json(const struct explore *x)
+{
+	json_t *why = json_array();
+
+	if (x->left)
+		json_array_append_new(why, json_string("decisions-left"));
+	if (x->incomplete)
+		json_array_append_new(why, json_string("search-cut"));
+	if (x->nunconfirmed)
+		json_array_append_new(why, json_string("unconfirmed"));
+	if (!json_array_size(why))
+		json_array_append_new(why, json_string("ranks-stopped"));
+	return why;
+}
+
 static json_t *run_json(const struct explore *x, const struct xrun *r)
 {
 	return json_pack("{s:i, s:s, s:s, s:s?, s:s?, s:b, s:s?, s:i, s:f, s:f}", "run", r->index,
@@ -219,6 +237,8 @@ static json_t *verify_document(const struct explore *x, int rc, json_t **details
 		"lost", x->lost, "complete", !x->left && !x->incomplete, "stopped_early",
 		x->left_why[0] ? x->left_why : NULL, "merged", x->merged, "states",
 		(json_int_t)x->states, "runs", runs);
+	if (rc == MPIV_EXIT_INCONCLUSIVE)
+		json_object_set_new(doc, "inconclusive", inconclusive_json(x));
 	return doc;
 }
 

@@ -93,6 +93,19 @@ static void print_json(const char *doc_path, const char *outdir, const int *repr
 			    json_string(rc == MPIV_EXIT_DEADLOCK ? "deadlock" : "inconclusive"));
 	json_object_set_new(doc, "exit", json_integer(rc));
 	json_object_set_new(doc, "threads_explored", json_false());
+	/* as verify's own (doc/verify.md): the threads' decisions are left, and deadlocks of
+	 * the model no replay showed; check's reasons stay, when it had them */
+	if (rc == MPIV_EXIT_INCONCLUSIVE) {
+		json_t *why = json_object_get(doc, "inconclusive");
+
+		if (!json_is_array(why)) {
+			why = json_array();
+			json_object_set_new(doc, "inconclusive", why);
+		}
+		json_array_insert_new(why, 0, json_string("decisions-left"));
+		if (n)
+			json_array_append_new(why, json_string("unconfirmed"));
+	}
 	json_dumpf(doc, stdout, JSON_INDENT(2));
 	fputc('\n', stdout);
 	json_decref(doc);

@@ -5,6 +5,7 @@
  * (report_files.c). */
 #include "jsontext.h"
 #include "report.h"
+#include "translate.h"
 
 json_t *check_document(const struct check_outcome *c)
 {
@@ -22,13 +23,22 @@ json_t *check_document(const struct check_outcome *c)
 					c->rc == MPIV_EXIT_OK		? "no deadlock" :
 									  "error"));
 	json_object_set_new(doc, "exit", json_integer(c->rc));
-	if (c->rc == MPIV_EXIT_INCONCLUSIVE)
+	if (c->rc == MPIV_EXIT_INCONCLUSIVE) {
+		json_t *why = json_array();
+
 		json_object_set_new(
 			doc, "why",
 			json_string(
 				c->incomplete ?
 					"a search was cut short" :
 					"some ranks did not finish: the run is not a whole path"));
+		/* each reason, as a word a script can test (doc/check-json.md) */
+		if (c->incomplete)
+			json_array_append_new(why, json_string("search-cut"));
+		if (!tr_all_finished(c->ts))
+			json_array_append_new(why, json_string("ranks-stopped"));
+		json_object_set_new(doc, "inconclusive", why);
+	}
 	json_object_set_new(doc, "stopped", report_stops_json(c->ts, c->prog));
 	json_object_set_new(doc, "modes", json_incref(c->modes));
 	json_object_set_new(doc, "deadlocks", dl);

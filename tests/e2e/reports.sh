@@ -357,6 +357,25 @@ for hung in 0 1; do
 	fi
 done
 
+# ---- why check is inconclusive, as words a script tests (doc/check-json.md) ----
+# rank 1 was killed before it finished, with no call blocked: nothing to find, nothing to
+# say "no deadlock" of
+STOP=$WORK/stopped-rank
+mkdir -p "$STOP"
+printf '%s\n' '{"format": "mpiverify-trace", "version": 1, "rank": 0, "size": 2,' \
+	' "events": [{"call": "MPI_Init"}, {"call": "MPI_Finalize"}]}' >"$STOP/rank-0.json"
+printf '%s\n' '{"format": "mpiverify-trace", "version": 1, "rank": 1, "size": 2,' \
+	' "end": {"how": "signal", "code": 9}, "events": [{"call": "MPI_Init"}]}' \
+	>"$STOP/rank-1.json"
+run_cmd "$STOP.log" "$LIMIT" "$MPIVERIFY" check "$STOP" --json -o "$STOP/check"
+if test "$RC" -eq 5 && tr -d ' \n' <"$STOP.log" | grep -q '"inconclusive":\["ranks-stopped"\]'
+then
+	pass "check --json: inconclusive, because a rank stopped (ranks-stopped)"
+else
+	fail "check --json: inconclusive, because a rank stopped" "exit $RC, or no reason" \
+		"$STOP.log"
+fi
+
 # ---- suppressions ----
 SUPP=$WORK/cycle.supp
 run_cmd "$WORK/gen.log" "$LIMIT" "$MPIVERIFY" check "$WORK/cycle-a" --gen-suppressions="$SUPP"

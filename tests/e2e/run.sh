@@ -367,6 +367,17 @@ verify_case()
 				"$log"
 		fi
 	fi
+	# an inconclusive answer says why, as words a script tests (doc/verify.md)
+	if test "$VERIFY" = inconclusive && test "$RC" -eq 5; then
+		if grep -qE '^  "inconclusive": \[' "$log" &&
+			sed -n '/^  "inconclusive": \[/,/\]/p' "$log" |
+			grep -qE '"(decisions-left|search-cut|unconfirmed|ranks-stopped)"'; then
+			pass "$name: verify --json says why it is inconclusive"
+		else
+			fail "$name: verify --json says why it is inconclusive" \
+				"no \"inconclusive\" reasons" "$log"
+		fi
+	fi
 	if test "$VERIFY" = deadlock || test "$VERIFY" = crash; then
 		if grep -q "$(basename "$src"):[0-9]" "$log"; then
 			pass "$name: verify names file:line"
