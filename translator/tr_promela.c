@@ -14,6 +14,9 @@
 #include "xalloc.h"
 #include "tr_promela.h"
 
+/* models/standalone.pml, built in by make (translator/tr_prelude.gen.c) */
+extern const char tr_prelude[];
+
 /* ---- text ---- */
 
 /* A growing string, for the expressions the model is made of. */
@@ -701,75 +704,20 @@ static void write_header(struct writer *w, const char *path, const struct tr_pro
 		    "\"assertion violated\" is an erroneous call: a ready\n * send before its "
 		    "receive is posted, a buffered send the attached buffer has no room for.\n",
 		    in[0].ts->dir, in[0].prog->nranks, in[0].prog->nranks == 1 ? "" : "s", base);
-	out(w, " *\n"
-	       " * The MPI rules, as this model encodes them (doc/promela.md; doc/semantics.md has "
-	       "the\n"
-	       " * sections of the MPI standard they follow):\n"
-	       " * - Each rank (each thread of a rank that calls MPI) is a process that makes its "
-	       "calls in\n"
-	       " *   the recorded order. A blocking call is a post and a wait; rq[] holds every "
-	       "request:\n"
-	       " *   FREE, PENDING (a send not complete, a receive not matched) or DONE.\n"
-	       " * - A message travels on a channel of its own per (sender, receiver, "
-	       "communicator), in\n"
-	       " *   send order, until a receive takes it.\n"
-	       " * - Each rank's library process matches messages to its posted receives "
-	       "whatever the\n"
-	       " *   rank is doing (MPI's progress rule). A receive takes the first message of "
-	       "a sender\n"
-	       " *   that it matches (messages do not overtake), and not one that an earlier "
-	       "posted receive\n"
-	       " *   of its thread, still open, also matches (receives do not overtake). A "
-	       "receive from\n"
-	       " *   MPI_ANY_SOURCE may take any sender's first matching message: each is a "
-	       "behaviour of\n"
-	       " *   its own, and SPIN explores them all, in every interleaving of the ranks.\n"
-	       " * - A standard send (MPI_Send, MPI_Isend) completes at once or when its "
-	       "receive takes it,\n"
-	       " *   as BUFFERING says; MPI_Ssend always waits for its receive; MPI_Bsend never "
-	       "does, but\n"
-	       " *   needs room in the buffer MPI_Buffer_attach gave, at its call and until the "
-	       "library\n"
-	       " *   transmits it;\n"
-	       " *   MPI_Rsend is erroneous if no matching receive is posted when it starts.\n"
-	       " * - The n-th collective of a rank on a communicator meets the n-th of the "
-	       "others. Without\n"
-	       " *   buffering every collective waits for every member; with it, a member waits "
-	       "only for\n"
-	       " *   those whose data it needs (a broadcast's root for no one, the others for "
-	       "the root,\n"
-	       " *   a neighbourhood collective for its in-neighbours).\n"
-	       " * - One-sided: MPI_Win_start waits for its targets' MPI_Win_post, MPI_Win_wait "
-	       "for its\n"
-	       " *   origins' MPI_Win_complete, MPI_Win_lock while another rank holds a lock "
-	       "that conflicts.\n"
-	       " */\n\n");
+	out(w, " */\n\n");
 	out(w, "/* How the library treats a standard send: ZERO (none is buffered: each waits "
 	       "for its\n"
 	       " * receive, the portable worst case), INFINITE (each completes at once), or "
 	       "EAGER (those of\n"
 	       " * at most EAGER_LIMIT bytes complete at once, larger ones wait). Change it here. "
-	       "*/\n"
-	       "#define ZERO 0\n#define INFINITE 1\n#define EAGER 2\n");
+	       "*/\n");
 	if (o->choose)
 		out(w, "byte buffering;\t\t/* chosen by init */\n#define BUFFERING buffering\n");
 	else
 		out(w, "#define BUFFERING %s\n", mode_name(o->buffering));
 	out(w, "#define EAGER_LIMIT %lld\n\n", o->eager < INT_MAX ? o->eager : INT_MAX);
-	out(w, "/* A standard send of `bytes` bytes completes at once. */\n"
-	       "#define BUFFERED(bytes) (BUFFERING == INFINITE || (BUFFERING == EAGER && (bytes) "
-	       "<= EAGER_LIMIT))\n"
-	       "/* Every collective waits for every member of its communicator: without "
-	       "buffering, or\n"
-	       " * with ALL_COLLECTIVES_SYNCHRONISE 1, as MPI lets every collective do whatever "
-	       "the\n"
-	       " * buffering (check searches both ways). */\n"
-	       "#define ALL_COLLECTIVES_SYNCHRONISE 0\n"
-	       "#define SYNC_COLLECTIVES (BUFFERING == ZERO || ALL_COLLECTIVES_SYNCHRONISE)\n\n"
-	       "/* A request's state */\n#define FREE 0\n#define PENDING 1\n#define DONE 2\n\n"
-	       "/* Rank r enters its n-th collective on a communicator (counts: the "
-	       "communicator's array). */\n"
-	       "#define ENTER(counts, r, n) counts[r] = (counts[r] < n -> n : counts[r])\n\n");
+	/* the rules and the macros every model has, from models/standalone.pml */
+	out(w, "%s", tr_prelude);
 }
 
 /* The room a buffered send of `bytes` takes in the attached buffer while it waits for its
