@@ -1398,6 +1398,263 @@ static const struct mpiv_event *hold_event(struct builder *b, size_t i)
 	return &b->ev;
 }
 
+/* A send, a receive or both (MPI_Sendrecv, MPI_Isendrecv), a probe or a matched receive
+ * (doc/semantics.md 3, 4): its posts, and the waits of a blocking one. Cannot fail. */
+static void build_p2p(struct builder *b, const struct mpiv_event *ev, size_t i)
+{
+	const struct mpiv_rank_trace *t = b->t;
+	enum mpiv_kind kind = mpiv_call_kind(ev->call);
+	int idx;
+	int32_t pair[2];
+	long f;
+
+	switch (kind) {
+	case MPIV_KIND_SEND:
+	case MPIV_KIND_RECV:
+		idx = post(b, ev, (int)ev->index, kind == MPIV_KIND_SEND);
+		wait_for(b, (int)ev->index, &idx, 1, 1);
+		if (!(ev->flags & MPIV_EV_INCOMPLETE))
+			learn(b, (int)ev->index, idx);
+		break;
+	case MPIV_KIND_ISEND:
+	case MPIV_KIND_IRECV:
+		idx = post(b, ev, (int)ev->index, kind == MPIV_KIND_ISEND);
+		map_req(b, ev->reqs[0].req, idx);
+		break;
+	case MPIV_KIND_SENDRECV: {
+		struct mpiv_event recv = *ev;
+
+		/* both halves posted together, then both waited for (semantics.md 4.6) */
+		pair[0] = post(b, ev, (int)ev->index, 1);
+		override(b, i, ev->peer2, ev->tag2, 0);
+		recv.call = MPIV_CALL_Recv;
+		pair[1] = post(b, &recv, (int)ev->index, 0);
+		wait_for(b, (int)ev->index, pair, 2, 2);
+		if (!(ev->flags & MPIV_EV_INCOMPLETE))
+			learn(b, (int)ev->index, pair[1]);
+		break;
+	}
+	case MPIV_KIND_ISENDRECV: {
+		struct mpiv_event recv = *ev;
+		struct build_req *e;
+
+		/* both halves posted as MPI_Sendrecv's are, one request for both: its
+		 * completions wait for the two (doc/semantics.md 4.6) */
+		pair[0] = post(b, ev, (int)ev->index, 1);
+		override(b, i, ev->peer2, ev->tag2, 0);
+		recv.call = MPIV_CALL_Irecv;
+		pair[1] = post(b, &recv, (int)ev->index, 0);
+		map_req(b, ev->reqs[0].req, pair[0]);
+		e = req_put(b, ev->reqs[0].req);
+		e->instr2 = pair[1];
+		break;
+	}
+	case MPIV_KIND_PROBE:
+		/* an MPI_Iprobe that found nothing: no effect; an MPI_Probe that never
+		 * returned: the rank is stuck there */
+		if (ev->src == MPIV_NONE && !(ev->flags & MPIV_EV_INCOMPLETE))
+			break;
+		/* only verify fuses (doc/semantics.md 4.5): its runs tell a receive
+		 * that follows the probe's status from one that names its source */
+		f = b->verify && ev->peer == MPIV_ANY_SOURCE && ev->src != MPIV_NONE ?
+			    tr_fused_receive(t, i) :
+			    -1;
+		if (f >= 0) {
+			override(b, (size_t)f, MPIV_ANY_SOURCE, ev->tag,
+				 (mpiv_call_flags(ev->call) & MPIV_F_POLL) != 0);
+			break;
+		}
+		{
+			int polled = b->verify && (mpiv_call_flags(ev->call) & MPIV_F_POLL);
+			struct eng_instr *in;
+
+			if (polled)
+				poll_branch(b, (int)ev->index);
+			in = emit(b, ENG_PROBE, (int)ev->index);
+			if (polled)
+				in->sym |= ENG_POLLED;
+			in->a = engine_peer(ev->peer);
+			in->b = comm_id(b, ev->comm);
+			in->c = ev->tag == MPIV_ANY_TAG ? ENG_ANY : ev->tag;
+			/* verify: what a wildcard probe found is an input */
+			if (b->verify && (in->a == ENG_ANY || in->c == ENG_ANY)) {
+				in->reg = 1 + cur(b)->ninputs++;
+				if (!(ev->flags & MPIV_EV_INCOMPLETE))
+					learn(b, (int)ev->index, last_instr(b));
+			}
+		}
+		break;
+	case MPIV_KIND_MPROBE:
+		if (ev->src == MPIV_NONE && !(ev->flags & MPIV_EV_INCOMPLETE))
+			break; /* an MPI_Improbe that found nothing */
+		/* a matched probe takes its message: it is the receive */
+		idx = post(b, ev, (int)ev->index, 0);
+		wait_for(b, (int)ev->index, &idx, 1, 1);
+		if (!(ev->flags & MPIV_EV_INCOMPLETE))
+			learn(b, (int)ev->index, idx);
+		break;
+	case MPIV_KIND_MRECV:
+		if (ev->call == MPIV_CALL_Imrecv && ev->nreqs == 1) {
+			struct mpiv_event nul = *ev;
+
+			/* its message is matched already: a request complete at once */
+			nul.peer = MPIV_PROC_NULL;
+			nul.tag = 0;
+			nul.comm = MPIV_COMM_WORLD;
+			override(b, i, MPIV_PROC_NULL, 0, 0);
+			map_req(b, ev->reqs[0].req, post(b, &nul, (int)ev->index, 0));
+		}
+		break;
+	default:
+		break;
+	}
+}
+
+/* A persistent request made (a send's, a receive's, a collective's: its template) or
+ * started (doc/semantics.md 4.4). Returns 0, or -1 with err filled. */
+static int build_persistent(struct builder *b, const struct mpiv_event *ev, size_t i,
+			    struct mpiv_error *err)
+{
+	const struct mpiv_rank_trace *t = b->t;
+	enum mpiv_kind kind = mpiv_call_kind(ev->call);
+	int idx;
+	uint32_t j;
+
+	switch (kind) {
+	case MPIV_KIND_SEND_INIT:
+	case MPIV_KIND_RECV_INIT:
+		req_put(b, ev->reqs[0].req)->tmpl = (int32_t)i;
+		break;
+	case MPIV_KIND_START:
+		for (j = 0; j < ev->nreqs; j++) {
+			int32_t req = ev->reqs[j].req, tm = req_tmpl(b, req);
+			const struct mpiv_event *env;
+
+			if (tm < 0) {
+				mpiv_error_set(err, MPIV_EXIT_BAD_INPUT, t->source, t->rank,
+					       ev->index,
+					       "%s starts request %d, which is not a "
+					       "persistent request",
+					       mpiv_call_name(ev->call), req);
+				return -1;
+			}
+			env = mpiv_trace_event(t, (size_t)tm);
+			/* a persistent collective: its collective, started nonblocking */
+			if (mpiv_call_kind(env->call) == MPIV_KIND_COLL_INIT) {
+				coll_post(b, env, comm_id(b, env->comm), ENG_ICOLL, (int)ev->index);
+				map_icoll(b, req);
+				continue;
+			}
+			b->start_data = ev->reqs[j].data;
+			idx = post(b, env, (int)ev->index,
+				   mpiv_call_kind(env->call) == MPIV_KIND_SEND_INIT);
+			map_req(b, req, idx);
+		}
+		break;
+	case MPIV_KIND_COLL_INIT:
+		req_put(b, ev->reqs[0].req)->tmpl = (int32_t)i;
+		break;
+	default:
+		break;
+	}
+	return 0;
+}
+
+/* What the program does to a request besides completing it: cancel it (doc/semantics.md
+ * 4.7), start or complete a generalized one (4.8), free it. Returns 0, or -1 with err
+ * filled. */
+static int build_request_call(struct builder *b, const struct mpiv_event *ev,
+			      struct mpiv_error *err)
+{
+	enum mpiv_kind kind = mpiv_call_kind(ev->call);
+	uint32_t j;
+
+	switch (kind) {
+	case MPIV_KIND_CANCEL:
+		if (build_cancel(b, ev, err))
+			return -1;
+		break;
+	case MPIV_KIND_GREQ_START:
+		emit(b, ENG_GREQ, (int)ev->index);
+		map_req(b, ev->nreqs == 1 ? ev->reqs[0].req : -1, last_instr(b));
+		if (++cur(b)->live > cur(b)->maxlive)
+			cur(b)->maxlive = cur(b)->live;
+		break;
+	case MPIV_KIND_GREQ_COMPLETE:
+		if (build_greq_complete(b, ev, err))
+			return -1;
+		break;
+	case MPIV_KIND_REQUEST_FREE:
+		for (j = 0; j < ev->nreqs; j++) {
+			struct build_req *e = req_of(b, ev->reqs[j].req);
+
+			if (!e)
+				continue;
+			/* MPI_Grequest_complete may still name it */
+			e->freed = e->instr >= 0 && b->procs[e->proc].ins[e->instr].op == ENG_GREQ;
+			e->tmpl = -1;
+			if (e->freed)
+				e->instr = -1;
+			else
+				req_done(b, ev->reqs[j].req);
+		}
+		break;
+	default:
+		break;
+	}
+	return 0;
+}
+
+/* A collective, blocking or not, or MPI_Comm_create_group's over its new members
+ * (doc/semantics.md 5, 6). Cannot fail. */
+static void build_collective(struct builder *b, const struct mpiv_event *ev)
+{
+	const struct mpiv_rank_trace *t = b->t;
+	enum mpiv_kind kind = mpiv_call_kind(ev->call);
+	int c;
+
+	switch (kind) {
+	case MPIV_KIND_COLL:
+	case MPIV_KIND_ICOLL: {
+		struct eng_instr *in;
+
+		c = comm_id(b, ev->comm);
+		if (ev->call == MPIV_CALL_Intercomm_create) {
+			/* its group meets on the local communicator, then both groups on
+			 * the intercommunicator (doc/semantics.md 6.3) */
+			in = emit(b, ENG_COLL, (int)ev->index);
+			in->a = c;
+			in->b = ENG_COLL_ALL;
+			in->c = ++b->coll_seq[c];
+			in->call = (int16_t)ev->call;
+			c = tr_comms_inter(b->comms, t->rank, ev->index);
+		}
+		coll_post(b, ev, c, kind == MPIV_KIND_COLL ? ENG_COLL : ENG_ICOLL, (int)ev->index);
+		if (kind == MPIV_KIND_ICOLL)
+			map_icoll(b, ev->reqs[0].req);
+		break;
+	}
+	case MPIV_KIND_COMM_GROUP: {
+		const struct mpiv_newcomm *nc = mpiv_trace_newcomm(t, ev->index);
+		struct eng_instr *in;
+
+		/* collective over the new communicator's members, not the parent's; a
+		 * rank that got MPI_COMM_NULL was not in the group: no effect */
+		if (!nc)
+			break;
+		c = comm_id(b, nc->id);
+		in = emit(b, ENG_COLL, (int)ev->index);
+		in->a = c;
+		in->b = ENG_COLL_ALL;
+		in->c = ++b->coll_seq[c];
+		in->call = (int16_t)ev->call;
+		break;
+	}
+	default:
+		break;
+	}
+}
+
 /* Rank t's events [from, to) become its processes' instructions, with what it has from before
  * from in tmpl[0..ntmpl): persistent requests, an attached buffer. A segment that ends before
  * the trace does (tr_segment.c) ends as if the rank finished there. */
@@ -1406,8 +1663,7 @@ static int build_rank(const struct mpiv_traceset *ts, const struct mpiv_rank_tra
 		      struct mpiv_error *err)
 {
 	size_t i;
-	uint32_t j;
-	int32_t *list = NULL, pair[2];
+	int32_t *list = NULL;
 	size_t listcap = 0;
 	struct tr_stop stop;
 	long attach = -1; /* the event of the buffer attached before the segment, if any */
@@ -1429,8 +1685,6 @@ static int build_rank(const struct mpiv_traceset *ts, const struct mpiv_rank_tra
 	for (i = from; i < to; i++) {
 		const struct mpiv_event *ev = hold_event(b, i);
 		enum mpiv_kind kind = mpiv_call_kind(ev->call);
-		int idx, c;
-		long f;
 
 		if (check_event(b, ev, err) || over_limit(b, ev, err))
 			goto fail;
@@ -1460,166 +1714,9 @@ static int build_rank(const struct mpiv_traceset *ts, const struct mpiv_rank_tra
 		switch (kind) {
 		case MPIV_KIND_FINALIZE: /* MPI_Finalize, MPI_Abort: the rank's last call */
 			goto done;
-		case MPIV_KIND_SEND:
-		case MPIV_KIND_RECV:
-			idx = post(b, ev, (int)ev->index, kind == MPIV_KIND_SEND);
-			wait_for(b, (int)ev->index, &idx, 1, 1);
-			if (!(ev->flags & MPIV_EV_INCOMPLETE))
-				learn(b, (int)ev->index, idx);
-			break;
-		case MPIV_KIND_ISEND:
-		case MPIV_KIND_IRECV:
-			idx = post(b, ev, (int)ev->index, kind == MPIV_KIND_ISEND);
-			map_req(b, ev->reqs[0].req, idx);
-			break;
-		case MPIV_KIND_SENDRECV: {
-			struct mpiv_event recv = *ev;
-
-			/* both halves posted together, then both waited for (semantics.md 4.6) */
-			pair[0] = post(b, ev, (int)ev->index, 1);
-			override(b, i, ev->peer2, ev->tag2, 0);
-			recv.call = MPIV_CALL_Recv;
-			pair[1] = post(b, &recv, (int)ev->index, 0);
-			wait_for(b, (int)ev->index, pair, 2, 2);
-			if (!(ev->flags & MPIV_EV_INCOMPLETE))
-				learn(b, (int)ev->index, pair[1]);
-			break;
-		}
-		case MPIV_KIND_ISENDRECV: {
-			struct mpiv_event recv = *ev;
-			struct build_req *e;
-
-			/* both halves posted as MPI_Sendrecv's are, one request for both: its
-			 * completions wait for the two (doc/semantics.md 4.6) */
-			pair[0] = post(b, ev, (int)ev->index, 1);
-			override(b, i, ev->peer2, ev->tag2, 0);
-			recv.call = MPIV_CALL_Irecv;
-			pair[1] = post(b, &recv, (int)ev->index, 0);
-			map_req(b, ev->reqs[0].req, pair[0]);
-			e = req_put(b, ev->reqs[0].req);
-			e->instr2 = pair[1];
-			break;
-		}
 		case MPIV_KIND_WAIT:
 			if (build_wait(b, ev, &list, &listcap, err))
 				goto fail;
-			break;
-		case MPIV_KIND_PROBE:
-			/* an MPI_Iprobe that found nothing: no effect; an MPI_Probe that never
-			 * returned: the rank is stuck there */
-			if (ev->src == MPIV_NONE && !(ev->flags & MPIV_EV_INCOMPLETE))
-				break;
-			/* only verify fuses (doc/semantics.md 4.5): its runs tell a receive
-			 * that follows the probe's status from one that names its source */
-			f = b->verify && ev->peer == MPIV_ANY_SOURCE && ev->src != MPIV_NONE ?
-				    tr_fused_receive(t, i) :
-				    -1;
-			if (f >= 0) {
-				override(b, (size_t)f, MPIV_ANY_SOURCE, ev->tag,
-					 (mpiv_call_flags(ev->call) & MPIV_F_POLL) != 0);
-				break;
-			}
-			{
-				int polled = b->verify && (mpiv_call_flags(ev->call) & MPIV_F_POLL);
-				struct eng_instr *in;
-
-				if (polled)
-					poll_branch(b, (int)ev->index);
-				in = emit(b, ENG_PROBE, (int)ev->index);
-				if (polled)
-					in->sym |= ENG_POLLED;
-				in->a = engine_peer(ev->peer);
-				in->b = comm_id(b, ev->comm);
-				in->c = ev->tag == MPIV_ANY_TAG ? ENG_ANY : ev->tag;
-				/* verify: what a wildcard probe found is an input */
-				if (b->verify && (in->a == ENG_ANY || in->c == ENG_ANY)) {
-					in->reg = 1 + cur(b)->ninputs++;
-					if (!(ev->flags & MPIV_EV_INCOMPLETE))
-						learn(b, (int)ev->index, last_instr(b));
-				}
-			}
-			break;
-		case MPIV_KIND_MPROBE:
-			if (ev->src == MPIV_NONE && !(ev->flags & MPIV_EV_INCOMPLETE))
-				break; /* an MPI_Improbe that found nothing */
-			/* a matched probe takes its message: it is the receive */
-			idx = post(b, ev, (int)ev->index, 0);
-			wait_for(b, (int)ev->index, &idx, 1, 1);
-			if (!(ev->flags & MPIV_EV_INCOMPLETE))
-				learn(b, (int)ev->index, idx);
-			break;
-		case MPIV_KIND_MRECV:
-			if (ev->call == MPIV_CALL_Imrecv && ev->nreqs == 1) {
-				struct mpiv_event nul = *ev;
-
-				/* its message is matched already: a request complete at once */
-				nul.peer = MPIV_PROC_NULL;
-				nul.tag = 0;
-				nul.comm = MPIV_COMM_WORLD;
-				override(b, i, MPIV_PROC_NULL, 0, 0);
-				map_req(b, ev->reqs[0].req, post(b, &nul, (int)ev->index, 0));
-			}
-			break;
-		case MPIV_KIND_SEND_INIT:
-		case MPIV_KIND_RECV_INIT:
-			req_put(b, ev->reqs[0].req)->tmpl = (int32_t)i;
-			break;
-		case MPIV_KIND_START:
-			for (j = 0; j < ev->nreqs; j++) {
-				int32_t req = ev->reqs[j].req, tm = req_tmpl(b, req);
-				const struct mpiv_event *env;
-
-				if (tm < 0) {
-					mpiv_error_set(err, MPIV_EXIT_BAD_INPUT, t->source, t->rank,
-						       ev->index,
-						       "%s starts request %d, which is not a "
-						       "persistent request",
-						       mpiv_call_name(ev->call), req);
-					goto fail;
-				}
-				env = mpiv_trace_event(t, (size_t)tm);
-				/* a persistent collective: its collective, started nonblocking */
-				if (mpiv_call_kind(env->call) == MPIV_KIND_COLL_INIT) {
-					coll_post(b, env, comm_id(b, env->comm), ENG_ICOLL,
-						  (int)ev->index);
-					map_icoll(b, req);
-					continue;
-				}
-				b->start_data = ev->reqs[j].data;
-				idx = post(b, env, (int)ev->index,
-					   mpiv_call_kind(env->call) == MPIV_KIND_SEND_INIT);
-				map_req(b, req, idx);
-			}
-			break;
-		case MPIV_KIND_CANCEL:
-			if (build_cancel(b, ev, err))
-				goto fail;
-			break;
-		case MPIV_KIND_GREQ_START:
-			emit(b, ENG_GREQ, (int)ev->index);
-			map_req(b, ev->nreqs == 1 ? ev->reqs[0].req : -1, last_instr(b));
-			if (++cur(b)->live > cur(b)->maxlive)
-				cur(b)->maxlive = cur(b)->live;
-			break;
-		case MPIV_KIND_GREQ_COMPLETE:
-			if (build_greq_complete(b, ev, err))
-				goto fail;
-			break;
-		case MPIV_KIND_REQUEST_FREE:
-			for (j = 0; j < ev->nreqs; j++) {
-				struct build_req *e = req_of(b, ev->reqs[j].req);
-
-				if (!e)
-					continue;
-				/* MPI_Grequest_complete may still name it */
-				e->freed = e->instr >= 0 &&
-					   b->procs[e->proc].ins[e->instr].op == ENG_GREQ;
-				e->tmpl = -1;
-				if (e->freed)
-					e->instr = -1;
-				else
-					req_done(b, ev->reqs[j].req);
-			}
 			break;
 		case MPIV_KIND_WIN_CREATE:
 			if (build_win_create(b, ev, err))
@@ -1637,51 +1734,41 @@ static int build_rank(const struct mpiv_traceset *ts, const struct mpiv_rank_tra
 			if (build_win(b, ev, err))
 				goto fail;
 			break;
-		case MPIV_KIND_COLL:
-		case MPIV_KIND_ICOLL: {
-			struct eng_instr *in;
-
-			c = comm_id(b, ev->comm);
-			if (ev->call == MPIV_CALL_Intercomm_create) {
-				/* its group meets on the local communicator, then both groups on
-				 * the intercommunicator (doc/semantics.md 6.3) */
-				in = emit(b, ENG_COLL, (int)ev->index);
-				in->a = c;
-				in->b = ENG_COLL_ALL;
-				in->c = ++b->coll_seq[c];
-				in->call = (int16_t)ev->call;
-				c = tr_comms_inter(b->comms, t->rank, ev->index);
-			}
-			coll_post(b, ev, c, kind == MPIV_KIND_COLL ? ENG_COLL : ENG_ICOLL,
-				  (int)ev->index);
-			if (kind == MPIV_KIND_ICOLL)
-				map_icoll(b, ev->reqs[0].req);
-			break;
-		}
-		case MPIV_KIND_COLL_INIT:
-			req_put(b, ev->reqs[0].req)->tmpl = (int32_t)i;
-			break;
-		case MPIV_KIND_COMM_GROUP: {
-			const struct mpiv_newcomm *nc = mpiv_trace_newcomm(t, ev->index);
-			struct eng_instr *in;
-
-			/* collective over the new communicator's members, not the parent's; a
-			 * rank that got MPI_COMM_NULL was not in the group: no effect */
-			if (!nc)
-				break;
-			c = comm_id(b, nc->id);
-			in = emit(b, ENG_COLL, (int)ev->index);
-			in->a = c;
-			in->b = ENG_COLL_ALL;
-			in->c = ++b->coll_seq[c];
-			in->call = (int16_t)ev->call;
-			break;
-		}
 		case MPIV_KIND_BUF_ATTACH:
 			emit(b, ENG_BUF_ATTACH, (int)ev->index)->bytes = engine_bytes(ev->bytes);
 			break;
 		case MPIV_KIND_BUF_DETACH:
 			emit(b, ENG_BUF_DETACH, (int)ev->index);
+			break;
+		case MPIV_KIND_SEND:
+		case MPIV_KIND_RECV:
+		case MPIV_KIND_ISEND:
+		case MPIV_KIND_IRECV:
+		case MPIV_KIND_SENDRECV:
+		case MPIV_KIND_ISENDRECV:
+		case MPIV_KIND_PROBE:
+		case MPIV_KIND_MPROBE:
+		case MPIV_KIND_MRECV:
+			build_p2p(b, ev, i);
+			break;
+		case MPIV_KIND_SEND_INIT:
+		case MPIV_KIND_RECV_INIT:
+		case MPIV_KIND_START:
+		case MPIV_KIND_COLL_INIT:
+			if (build_persistent(b, ev, i, err))
+				goto fail;
+			break;
+		case MPIV_KIND_CANCEL:
+		case MPIV_KIND_GREQ_START:
+		case MPIV_KIND_GREQ_COMPLETE:
+		case MPIV_KIND_REQUEST_FREE:
+			if (build_request_call(b, ev, err))
+				goto fail;
+			break;
+		case MPIV_KIND_COLL:
+		case MPIV_KIND_ICOLL:
+		case MPIV_KIND_COMM_GROUP:
+			build_collective(b, ev);
 			break;
 		default: /* MPI_Init, MPI_Comm_free (it does not wait) */
 			break;
