@@ -362,91 +362,96 @@ void env_Ineighbor_alltoallw(struct mpiv_env *e, const void *sendbuf, const int 
 }
 
 #if MPI_VERSION >= 4
-/* ---- persistent collectives (MPI-4): their envelope, and the request each MPI_Start starts;
- * no synchronisation of replay's (env_icoll()): the model orders their starts ---- */
+/* ---- persistent collectives (MPI-4): the envelope of their nonblocking collective, whose
+ * request each MPI_Start starts; without the synchronisation replay gives a nonblocking
+ * collective (env_icoll()): the model orders their starts ---- */
+
 void env_Barrier_init(struct mpiv_env *e, MPI_Comm comm, MPI_Info info, MPI_Request *request)
 {
-	env_coll(e, comm, NO_ROOT, 0);
-	e->request = request;
+	env_Ibarrier(e, comm, request);
+	e->mpicomm = MPI_COMM_NULL;
 }
 
 void env_Bcast_init(struct mpiv_env *e, void *buffer, int count, MPI_Datatype datatype, int root,
 		    MPI_Comm comm, MPI_Info info, MPI_Request *request)
 {
-	env_coll(e, comm, root, rec_comm_bytes(count, datatype));
-	e->request = request;
+	env_Ibcast(e, buffer, count, datatype, root, comm, request);
+	e->mpicomm = MPI_COMM_NULL;
 }
 
 void env_Reduce_init(struct mpiv_env *e, const void *sendbuf, void *recvbuf, int count,
 		     MPI_Datatype datatype, MPI_Op op, int root, MPI_Comm comm, MPI_Info info,
 		     MPI_Request *request)
 {
-	env_coll(e, comm, root, rec_comm_bytes(count, datatype));
-	e->request = request;
+	env_Ireduce(e, sendbuf, recvbuf, count, datatype, op, root, comm, request);
+	e->mpicomm = MPI_COMM_NULL;
 }
 
 void env_Allreduce_init(struct mpiv_env *e, const void *sendbuf, void *recvbuf, int count,
 			MPI_Datatype datatype, MPI_Op op, MPI_Comm comm, MPI_Info info,
 			MPI_Request *request)
 {
-	env_coll(e, comm, NO_ROOT, rec_comm_bytes(count, datatype));
-	e->request = request;
+	env_Iallreduce(e, sendbuf, recvbuf, count, datatype, op, comm, request);
+	e->mpicomm = MPI_COMM_NULL;
 }
 
 void env_Gather_init(struct mpiv_env *e, const void *sendbuf, int sendcount, MPI_Datatype sendtype,
 		     void *recvbuf, int recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm,
 		     MPI_Info info, MPI_Request *request)
 {
-	env_coll(e, comm, root, rec_comm_bytes(sendcount, sendtype));
-	e->request = request;
+	env_Igather(e, sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm,
+		    request);
+	e->mpicomm = MPI_COMM_NULL;
 }
 
 void env_Scatter_init(struct mpiv_env *e, const void *sendbuf, int sendcount, MPI_Datatype sendtype,
 		      void *recvbuf, int recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm,
 		      MPI_Info info, MPI_Request *request)
 {
-	env_coll(e, comm, root, rec_comm_bytes(sendcount, sendtype));
-	e->request = request;
+	env_Iscatter(e, sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm,
+		     request);
+	e->mpicomm = MPI_COMM_NULL;
 }
 
 void env_Allgather_init(struct mpiv_env *e, const void *sendbuf, int sendcount,
 			MPI_Datatype sendtype, void *recvbuf, int recvcount, MPI_Datatype recvtype,
 			MPI_Comm comm, MPI_Info info, MPI_Request *request)
 {
-	env_coll(e, comm, NO_ROOT, rec_comm_bytes(sendcount, sendtype));
-	e->request = request;
+	env_Iallgather(e, sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm,
+		       request);
+	e->mpicomm = MPI_COMM_NULL;
 }
 
 void env_Alltoall_init(struct mpiv_env *e, const void *sendbuf, int sendcount,
 		       MPI_Datatype sendtype, void *recvbuf, int recvcount, MPI_Datatype recvtype,
 		       MPI_Comm comm, MPI_Info info, MPI_Request *request)
 {
-	env_coll(e, comm, NO_ROOT, rec_comm_bytes(sendcount, sendtype));
-	e->request = request;
+	env_Ialltoall(e, sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm, request);
+	e->mpicomm = MPI_COMM_NULL;
 }
 
 void env_Scan_init(struct mpiv_env *e, const void *sendbuf, void *recvbuf, int count,
 		   MPI_Datatype datatype, MPI_Op op, MPI_Comm comm, MPI_Info info,
 		   MPI_Request *request)
 {
-	env_coll(e, comm, NO_ROOT, rec_comm_bytes(count, datatype));
-	e->request = request;
+	env_Iscan(e, sendbuf, recvbuf, count, datatype, op, comm, request);
+	e->mpicomm = MPI_COMM_NULL;
 }
 
 void env_Exscan_init(struct mpiv_env *e, const void *sendbuf, void *recvbuf, int count,
 		     MPI_Datatype datatype, MPI_Op op, MPI_Comm comm, MPI_Info info,
 		     MPI_Request *request)
 {
-	env_coll(e, comm, NO_ROOT, rec_comm_bytes(count, datatype));
-	e->request = request;
+	env_Iexscan(e, sendbuf, recvbuf, count, datatype, op, comm, request);
+	e->mpicomm = MPI_COMM_NULL;
 }
 
 void env_Reduce_scatter_block_init(struct mpiv_env *e, const void *sendbuf, void *recvbuf,
 				   int recvcount, MPI_Datatype datatype, MPI_Op op, MPI_Comm comm,
 				   MPI_Info info, MPI_Request *request)
 {
-	env_coll(e, comm, NO_ROOT, rec_comm_bytes(recvcount, datatype));
-	e->request = request;
+	env_Ireduce_scatter_block(e, sendbuf, recvbuf, recvcount, datatype, op, comm, request);
+	e->mpicomm = MPI_COMM_NULL;
 }
 
 void env_Gatherv_init(struct mpiv_env *e, const void *sendbuf, int sendcount, MPI_Datatype sendtype,
@@ -454,8 +459,9 @@ void env_Gatherv_init(struct mpiv_env *e, const void *sendbuf, int sendcount, MP
 		      MPI_Datatype recvtype, int root, MPI_Comm comm, MPI_Info info,
 		      MPI_Request *request)
 {
-	env_coll(e, comm, root, rec_comm_bytes(sendcount, sendtype));
-	e->request = request;
+	env_Igatherv(e, sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, root,
+		     comm, request);
+	e->mpicomm = MPI_COMM_NULL;
 }
 
 void env_Scatterv_init(struct mpiv_env *e, const void *sendbuf, const int sendcounts[],
@@ -463,8 +469,9 @@ void env_Scatterv_init(struct mpiv_env *e, const void *sendbuf, const int sendco
 		       MPI_Datatype recvtype, int root, MPI_Comm comm, MPI_Info info,
 		       MPI_Request *request)
 {
-	env_coll(e, comm, root, 0);
-	e->request = request;
+	env_Iscatterv(e, sendbuf, sendcounts, displs, sendtype, recvbuf, recvcount, recvtype, root,
+		      comm, request);
+	e->mpicomm = MPI_COMM_NULL;
 }
 
 void env_Allgatherv_init(struct mpiv_env *e, const void *sendbuf, int sendcount,
@@ -472,8 +479,9 @@ void env_Allgatherv_init(struct mpiv_env *e, const void *sendbuf, int sendcount,
 			 const int displs[], MPI_Datatype recvtype, MPI_Comm comm, MPI_Info info,
 			 MPI_Request *request)
 {
-	env_coll(e, comm, NO_ROOT, rec_comm_bytes(sendcount, sendtype));
-	e->request = request;
+	env_Iallgatherv(e, sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype,
+			comm, request);
+	e->mpicomm = MPI_COMM_NULL;
 }
 
 void env_Alltoallv_init(struct mpiv_env *e, const void *sendbuf, const int sendcounts[],
@@ -481,8 +489,9 @@ void env_Alltoallv_init(struct mpiv_env *e, const void *sendbuf, const int sendc
 			const int recvcounts[], const int rdispls[], MPI_Datatype recvtype,
 			MPI_Comm comm, MPI_Info info, MPI_Request *request)
 {
-	env_coll(e, comm, NO_ROOT, bytes_v(sendcounts, sendtype, NULL, comm));
-	e->request = request;
+	env_Ialltoallv(e, sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls,
+		       recvtype, comm, request);
+	e->mpicomm = MPI_COMM_NULL;
 }
 
 void env_Alltoallw_init(struct mpiv_env *e, const void *sendbuf, const int sendcounts[],
@@ -490,16 +499,17 @@ void env_Alltoallw_init(struct mpiv_env *e, const void *sendbuf, const int sendc
 			const int recvcounts[], const int rdispls[], const MPI_Datatype recvtypes[],
 			MPI_Comm comm, MPI_Info info, MPI_Request *request)
 {
-	env_coll(e, comm, NO_ROOT, bytes_v(sendcounts, MPI_DATATYPE_NULL, sendtypes, comm));
-	e->request = request;
+	env_Ialltoallw(e, sendbuf, sendcounts, sdispls, sendtypes, recvbuf, recvcounts, rdispls,
+		       recvtypes, comm, request);
+	e->mpicomm = MPI_COMM_NULL;
 }
 
 void env_Reduce_scatter_init(struct mpiv_env *e, const void *sendbuf, void *recvbuf,
 			     const int recvcounts[], MPI_Datatype datatype, MPI_Op op,
 			     MPI_Comm comm, MPI_Info info, MPI_Request *request)
 {
-	env_coll(e, comm, NO_ROOT, bytes_v(recvcounts, datatype, NULL, comm));
-	e->request = request;
+	env_Ireduce_scatter(e, sendbuf, recvbuf, recvcounts, datatype, op, comm, request);
+	e->mpicomm = MPI_COMM_NULL;
 }
 
 #endif
