@@ -13,9 +13,10 @@ cd "$SRCDIR" || exit 1
 WORK=$(make_workdir commits) || exit 1
 printf '# a comment\n\n%s\n\nbody\n' "$(printf 'a%.0s' {1..72})" >"$WORK/72"
 printf '%s\n' "$(printf 'a%.0s' {1..73})" >"$WORK/73"
-if ! tests/hooks/commit-msg "$WORK/72" || tests/hooks/commit-msg "$WORK/73" 2>/dev/null; then
-	echo "FAIL commits: tests/hooks/commit-msg does not hold subjects to 72 characters"
-	exit 1
+if tests/hooks/commit-msg "$WORK/72" && ! tests/hooks/commit-msg "$WORK/73" 2>/dev/null; then
+	pass "the commit-msg hook takes 72 characters and refuses 73"
+else
+	fail "the commit-msg hook holds subjects to 72 characters" "it does not"
 fi
 if ! git rev-parse --git-dir >/dev/null 2>&1; then
 	echo "SKIP commits: '$SRCDIR' is not a git checkout"
@@ -34,16 +35,17 @@ if test -z "$base" || ! git cat-file -e "$base^{commit}" 2>/dev/null; then
 fi
 git cat-file -e "$base^" 2>/dev/null || range=HEAD
 
-fail=0 n=0
+n=0 long=''
 while IFS= read -r line; do
 	n=$((n + 1))
-	hash=${line%% *}
 	subject=${line#* }
 	length=$(printf '%s' "$subject" | wc -m)
-	if test "$length" -gt 72; then
-		echo "FAIL commits: $hash has a subject of $length characters: $subject"
-		fail=1
-	fi
+	test "$length" -gt 72 && long="$long
+    ${line%% *} ($length characters): $subject"
 done < <(git log --no-merges --format='%h %s' "$range")
-test "$fail" = 0 && echo "PASS commits: $n subjects since $(git rev-parse --short "$base"), none over 72 characters"
-exit "$fail"
+if test -z "$long"; then
+	pass "commit subjects: $n since $(git rev-parse --short "$base"), none over 72 characters"
+else
+	fail "commit subjects: some are over 72 characters" "$long"
+fi
+summary
