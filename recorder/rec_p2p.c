@@ -102,6 +102,18 @@ static REC_HOT int rec_recv(struct rec_call *c, rec_recv_fn pmpi, void *buf, int
 	return rc;
 }
 
+/* A request whose completion takes a message into buf (count of type, from source): its
+ * status and the digest of that data are recorded where it completes (rec_request.c). */
+static inline void recv_request(struct rec_call *c, int rc, MPI_Request *request, MPI_Comm comm,
+				void *buf, int count, MPI_Datatype type, int source)
+{
+	if (rc == MPI_SUCCESS)
+		rec_call_add_req(c,
+				 rec_request_add_data(request, 1, comm, REC_DIGEST_DONE,
+						      rec_data_at(buf, count, type, source)),
+				 MPIV_NONE, MPIV_NONE);
+}
+
 static REC_HOT int rec_irecv(struct rec_call *c, rec_irecv_fn pmpi, void *buf, int count,
 			     MPI_Datatype type, int source, int tag, MPI_Comm comm,
 			     MPI_Request *request)
@@ -111,11 +123,7 @@ static REC_HOT int rec_irecv(struct rec_call *c, rec_irecv_fn pmpi, void *buf, i
 	rec_call_posted(c);
 	rc = pmpi(buf, count, type, rec_steer_source(c, source, comm), tag, comm, request);
 	rec_call_returned(c);
-	if (rc == MPI_SUCCESS)
-		rec_call_add_req(c,
-				 rec_request_add_data(request, 1, comm, REC_DIGEST_DONE,
-						      rec_data_at(buf, count, type, source)),
-				 MPIV_NONE, MPIV_NONE);
+	recv_request(c, rc, request, comm, buf, count, type, source);
 	return rc;
 }
 
@@ -320,12 +328,7 @@ int rec_Isendrecv(struct rec_call *c, const void *sendbuf, int sendcount, MPI_Da
 	rc = PMPI_Isendrecv(sendbuf, sendcount, sendtype, dest, sendtag, recvbuf, recvcount,
 			    recvtype, source, recvtag, comm, request);
 	rec_call_returned(c);
-	if (rc == MPI_SUCCESS)
-		rec_call_add_req(c,
-				 rec_request_add_data(request, 1, comm, REC_DIGEST_DONE,
-						      rec_data_at(recvbuf, recvcount, recvtype,
-								  source)),
-				 MPIV_NONE, MPIV_NONE);
+	recv_request(c, rc, request, comm, recvbuf, recvcount, recvtype, source);
 	return rc;
 }
 
@@ -342,11 +345,7 @@ int rec_Isendrecv_replace(struct rec_call *c, void *buf, int count, MPI_Datatype
 				    request);
 	rec_call_returned(c);
 	/* the receive lands where the send was read from */
-	if (rc == MPI_SUCCESS)
-		rec_call_add_req(c,
-				 rec_request_add_data(request, 1, comm, REC_DIGEST_DONE,
-						      rec_data_at(buf, count, datatype, source)),
-				 MPIV_NONE, MPIV_NONE);
+	recv_request(c, rc, request, comm, buf, count, datatype, source);
 	return rc;
 }
 #endif
