@@ -2073,12 +2073,11 @@ static void registers_each(struct eng_prog *p)
 int tr_translate(const struct mpiv_traceset *ts, const struct tr_opts *opts, struct eng_prog *prog,
 		 struct mpiv_error *err)
 {
-	return tr_translate_segment(ts, opts, NULL, 0, prog, err);
+	return tr_translate_spans(ts, opts, NULL, prog, err);
 }
 
-int tr_translate_segment(const struct mpiv_traceset *ts, const struct tr_opts *opts,
-			 const struct tr_cuts *cuts, int j, struct eng_prog *prog,
-			 struct mpiv_error *err)
+int tr_translate_spans(const struct mpiv_traceset *ts, const struct tr_opts *opts,
+		       const struct tr_span *span, struct eng_prog *prog, struct mpiv_error *err)
 {
 	struct tr_comms comms;
 	int r, i, nsends = 0;
@@ -2129,18 +2128,12 @@ int tr_translate_segment(const struct mpiv_traceset *ts, const struct tr_opts *o
 		b.coll_seq = xcalloc((size_t)prog->ncomms, sizeof(*b.coll_seq));
 		b.w = &wins;
 		b.proc_base = prog->nprocs;
-		if (cuts) {
-			/* the persistent requests it has at cut j - 1, where the segment starts */
-			size_t from, to, ntmpl = 0;
-			const struct tr_tmpl *tmpl = j ? tr_cuts_tmpl(cuts, j - 1, r, &ntmpl) :
-							 NULL;
-
-			tr_segment_bounds(ts, cuts, j, r, &from, &to);
-			rc = build_rank(ts, &ts->ranks[r], from, to, tmpl, ntmpl, &b, err);
-		} else {
+		if (span)
+			rc = build_rank(ts, &ts->ranks[r], span[r].from, span[r].to, span[r].tmpl,
+					span[r].ntmpl, &b, err);
+		else
 			rc = build_rank(ts, &ts->ranks[r], 0, ts->ranks[r].nevents, NULL, 0, &b,
 					err);
-		}
 		free(b.coll_seq);
 		free(b.win_of);
 		free(b.open);

@@ -111,15 +111,6 @@ void tr_deadlocks_release(struct tr_deadlocks *set);
 
 /* ---- tr_segment.c: a long run, a segment at a time ---- */
 
-/* What a rank has at a cut from before it: a persistent request (its id, and the event of its
- * template, MPI_Send_init or MPI_Recv_init), or, with req TR_TMPL_BUFFER, the buffer the
- * MPI_Buffer_attach of event attached. */
-struct tr_tmpl {
-	int32_t req;
-	uint32_t event;
-};
-#define TR_TMPL_BUFFER (-1)
-
 /* Places where every rank's trace can be cut so that nothing before waits for anything after,
  * found all at once (tr_cuts_find()) or one at a time (tr_cuts_start(), tr_cuts_next()), the
  * earlier ones dropped as they are done with (tr_cuts_drop()). With k held (dropped <= k <

@@ -765,6 +765,19 @@ void tr_segment_bounds(const struct mpiv_traceset *ts, const struct tr_cuts *cut
 			    ts->ranks[r].nevents;
 }
 
+/* Each rank's span of segment j of cuts (cuts j - 1 and j held) into span[0..nranks). */
+static void segment_spans(const struct mpiv_traceset *ts, const struct tr_cuts *cuts, int j,
+			  struct tr_span *span)
+{
+	int r;
+
+	for (r = 0; r < ts->nranks; r++) {
+		span[r].ntmpl = 0;
+		span[r].tmpl = j ? tr_cuts_tmpl(cuts, j - 1, r, &span[r].ntmpl) : NULL;
+		tr_segment_bounds(ts, cuts, j, r, &span[r].from, &span[r].to);
+	}
+}
+
 /* Every search of out on one segment's program: check's own pass, which must end with every
  * process done, no choice ever offered but one at a time, and no room missing for messages.
  * Returns 0, or -1 where the segment does not settle it. */
@@ -799,6 +812,7 @@ static int check_segments(const struct mpiv_traceset *ts, size_t target,
 	struct tr_opts topts = {tr_buffering(given[0].mode), given[0].bytes, 0, 0, max_instrs};
 	struct tr_warn_pass *wp;
 	struct mpiv_error err;
+	struct tr_span *span;
 	struct tr_cuts cuts;
 	int j, r, rc = 1;
 
@@ -806,6 +820,7 @@ static int check_segments(const struct mpiv_traceset *ts, size_t target,
 		tr_cuts_release(&cuts);
 		return 0;
 	}
+	span = xcalloc((size_t)ts->nranks, sizeof(*span));
 	wp = tr_warnings_begin(ts);
 	out->twins = twins;
 	out->nmodes = tr_searches(twins, given, ngiven, out->modes);
@@ -823,7 +838,8 @@ static int check_segments(const struct mpiv_traceset *ts, size_t target,
 		mpiv_error_init(&err);
 		/* a bad event, or too many instructions: the whole program's translation says
 		 * which, as usual */
-		if (tr_translate_segment(ts, &topts, &cuts, j, &prog, &err)) {
+		segment_spans(ts, &cuts, j, span);
+		if (tr_translate_spans(ts, &topts, span, &prog, &err)) {
 			rc = 0;
 			break;
 		}
@@ -834,12 +850,8 @@ static int check_segments(const struct mpiv_traceset *ts, size_t target,
 		else
 			tr_warnings_path(wp, &prog);
 		eng_prog_release(&prog);
-		for (r = 0; r < ts->nranks; r++) {
-			size_t from, to;
-
-			tr_segment_bounds(ts, &cuts, j, r, &from, &to);
-			events += to - from;
-		}
+		for (r = 0; r < ts->nranks; r++)
+			events += span[r].to - span[r].from;
 		if (events > out->most)
 			out->most = events;
 		tr_cuts_drop(&cuts, j); /* segment j + 1 starts at cut j */
@@ -851,6 +863,7 @@ static int check_segments(const struct mpiv_traceset *ts, size_t target,
 		out->nwarns = 0;
 	}
 	out->nsegments = cuts.n + 1;
+	free(span);
 	tr_cuts_release(&cuts);
 	return rc;
 }

@@ -50,16 +50,28 @@ struct tr_opts {
 int tr_translate(const struct mpiv_traceset *ts, const struct tr_opts *opts, struct eng_prog *prog,
 		 struct mpiv_error *err);
 
-struct tr_cuts;
+/* What a rank has at the start of a segment from before it: a persistent request (its id,
+ * and the event of its template, MPI_Send_init or MPI_Recv_init), or, with req
+ * TR_TMPL_BUFFER, the buffer the MPI_Buffer_attach of event attached. */
+struct tr_tmpl {
+	int32_t req;
+	uint32_t event;
+};
+#define TR_TMPL_BUFFER (-1)
 
-/* As tr_translate(), of segment j of cuts alone (tr_segment.c): every rank's events from cut
- * j - 1 (the start for j = 0) to cut j (the end for j = cuts->n once cuts->done), a rank
- * whose trace goes on after it ending as if it finished there, its persistent requests made
- * before the segment known. Event indices stay the trace's. cuts must hold cuts j - 1 and j
- * (tr_cuts_drop()). */
-int tr_translate_segment(const struct mpiv_traceset *ts, const struct tr_opts *opts,
-			 const struct tr_cuts *cuts, int j, struct eng_prog *prog,
-			 struct mpiv_error *err);
+/* One rank's part of a segment of the run: its events [from, to), and what it has from before
+ * from (tmpl[0..ntmpl)). */
+struct tr_span {
+	size_t from, to;
+	const struct tr_tmpl *tmpl;
+	size_t ntmpl;
+};
+
+/* As tr_translate(), of a segment alone (check's segments, tr_check.h): span[r] of each rank
+ * r, a rank whose trace goes on after it ending as if it finished there, its persistent
+ * requests made before the segment known. Event indices stay the trace's. */
+int tr_translate_spans(const struct mpiv_traceset *ts, const struct tr_opts *opts,
+		       const struct tr_span *span, struct eng_prog *prog, struct mpiv_error *err);
 
 /* 1 if every member of an intracommunicator collective `call` waits in it for every other,
  * with buffering too (doc/semantics.md 5.2): no member leaves before all entered. */
