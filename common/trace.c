@@ -6,14 +6,15 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "diag.h"
 #include "filemap.h"
 #include "trace.h"
 #include "trace_store.h"
 #include "trace_threads.h"
+#include "tfstream.h"
 #include "tracefmt.h"
 #include "xalloc.h"
 
-#define REQS_START 64 /* request room of the decoder at first; it grows as records need */
 
 _Static_assert(MPIV_KIND_UNSUPPORTED < 64, "struct mpiv_rank_trace's kinds holds every kind");
 
@@ -179,48 +180,46 @@ static int load_records(struct mpiv_rank_trace *t, const struct mpiv_tf_header *
 			size_t len, size_t off, struct incomplete_rule *rule,
 			struct mpiv_error *err)
 {
+	struct mpiv_tf_stream st;
 	struct mpiv_tf_reader rd;
 	struct mpiv_tf_record rec;
-	struct mpiv_reqinfo *reqs;
-	uint64_t *own_sites = NULL, **sites = &own_sites;
-	size_t evcap = 0, own_cap = 0, own_n = 0, *sitecap = &own_cap, *nsites = &own_n;
-	size_t maxreqs = REQS_START;
+	size_t evcap = 0;
 	int ended = 0, rc = -1;
 	int after_poll = 0; /* the record before was a new event, a failed poll */
-	char why[256];
 	int32_t last_req;
 	long n;
 
 	memset(&rd, 0, sizeof(rd));
 	mpiv_tf_reader_start(&rd, h);
-	reqs = xmalloc(maxreqs * sizeof(*reqs));
-	if (t->store)
-		mpiv_store_sites(t->store, &sites, &nsites, &sitecap);
-	while (off < len) {
+	mpiv_tf_stream_mem(&st, data, len, off, &rd);
+	for (;;) {
 		if (ended) {
-			mpiv_error_set(err, MPIV_EXIT_BAD_INPUT, t->source, t->rank, -1,
-				       "data after the end record at byte %zu", off);
-			goto out;
+			if (mpiv_tf_stream_offset(&st) < len) {
+				mpiv_error_set(err, MPIV_EXIT_BAD_INPUT, t->source, t->rank, -1,
+					       "data after the end record at byte %llu",
+					       (unsigned long long)mpiv_tf_stream_offset(&st));
+				goto out;
+			}
+			break;
 		}
-		rd.sites = *sites;
-		rd.nsites = *nsites;
-		last_req = rd.last_req;
-		n = mpiv_tf_decode(&rd, data + off, len - off, &rec, reqs, maxreqs, why,
-				   sizeof(why));
-		if (n == -2) {
-			maxreqs = rec.ev.nreqs;
-			reqs = xrealloc(reqs, maxreqs * sizeof(*reqs));
-			continue;
-		}
+		last_req = st.rd.last_req;
+		n = mpiv_tf_stream_next(&st, &rec);
+		off = (size_t)st.at;
 		if (n == 0) {
-			t->truncated = 1; /* cut inside a record: read up to the one before */
+			if (mpiv_tf_stream_cut(&st))
+				t->truncated =
+					1; /* cut inside a record: read up to the one before */
 			break;
 		}
 		if (n < 0) {
+			if (st.oom)
+				die(MPIV_EXIT_TOOL, "out of memory");
 			mpiv_error_set(err, MPIV_EXIT_BAD_INPUT, t->source, t->rank,
-				       (long)rd.nevents, "%s (record at byte %zu)", why, off);
+				       (long)st.rd.nevents, "%s (record at byte %zu)", st.why, off);
 			goto out;
 		}
+		if (t->store)
+			mpiv_store_sites(t->store, st.sites, st.nsites);
 		switch (rec.kind) {
 		case MPIV_TF_END:
 			ended = 1;
@@ -238,9 +237,7 @@ static int load_records(struct mpiv_rank_trace *t, const struct mpiv_tf_header *
 			if (mpiv_trace_add_module(t, rec.module, rec.path, rec.pathlen, err))
 				goto out;
 			break;
-		case MPIV_TF_SITE:
-			xgrow((void **)sites, sitecap, *nsites + 1, sizeof(**sites));
-			(*sites)[(*nsites)++] = rec.site;
+		case MPIV_TF_SITE: /* the stream keeps the table */
 			break;
 		case MPIV_TF_EVENT:
 			if (rec.ev.ngroup) {
@@ -282,7 +279,7 @@ static int load_records(struct mpiv_rank_trace *t, const struct mpiv_tf_header *
 			char where[48];
 
 			snprintf(where, sizeof(where), "record at byte %zu", off);
-			if (mpiv_trace_add_thread_op(t, &rec.thread, rd.nevents, where, err))
+			if (mpiv_trace_add_thread_op(t, &rec.thread, st.rd.nevents, where, err))
 				goto out;
 			break;
 		}
@@ -294,7 +291,7 @@ static int load_records(struct mpiv_rank_trace *t, const struct mpiv_tf_header *
 			/* the run's event is the last one, and it stays what it was */
 			if (!after_poll) {
 				mpiv_error_set(err, MPIV_EXIT_BAD_INPUT, t->source, t->rank,
-					       (long)rd.nevents - 1,
+					       (long)st.rd.nevents - 1,
 					       "a repeat record that does not "
 					       "follow a failed poll (record at byte %zu)",
 					       off);
@@ -307,13 +304,13 @@ static int load_records(struct mpiv_rank_trace *t, const struct mpiv_tf_header *
 					rec.more > UINT64_MAX - t->events[t->nevents - 1].repeat ?
 						UINT64_MAX :
 						t->events[t->nevents - 1].repeat + rec.more;
-			if (rd.clock.on) {
+			if (st.rd.clock.on) {
 				struct mpiv_event *run = &t->events[t->nevents - 1];
 
 				if (rec.leave < run->enter || rec.leave > (uint64_t)INT64_MAX) {
 					mpiv_error_set(
 						err, MPIV_EXIT_BAD_INPUT, t->source, t->rank,
-						(long)rd.nevents - 1,
+						(long)st.rd.nevents - 1,
 						"a repeat record whose "
 						"last return (%llu) is not from its event's "
 						"enter (%llu) to 2^63 - 1 (record at byte %zu)",
@@ -330,18 +327,21 @@ static int load_records(struct mpiv_rank_trace *t, const struct mpiv_tf_header *
 			     (rec.kind == MPIV_TF_REPEAT);
 		if (t->store)
 			mpiv_store_passed(t->store, off, off + (size_t)n);
-		off += (size_t)n;
 	}
 	/* Without its end record the file was not closed by the recorder: the rank died, and
 	 * what it had not written yet is lost even if the file ends between records. */
 	if (!ended)
 		t->truncated = 1;
-	if (t->store)
-		mpiv_store_end(t->store, off);
+	if (t->store) {
+		size_t nsites;
+		uint64_t *sites = mpiv_tf_stream_take_sites(&st, &nsites);
+
+		mpiv_store_own_sites(t->store, sites, nsites);
+		mpiv_store_end(t->store, (size_t)mpiv_tf_stream_offset(&st));
+	}
 	rc = 0;
 out:
-	free(own_sites);
-	free(reqs);
+	mpiv_tf_stream_release(&st);
 	return rc;
 }
 

@@ -13,10 +13,13 @@
 #include "diag.h"
 #include "trace.h"
 #include "trace_store.h"
+#include "tfstream.h"
 #include "tracefmt.h"
 #include "xalloc.h"
 
 #define STORE_MARK 64 /* events between marks */
+
+static const uint64_t no_sites[1]; /* the table before the first site record */
 
 /* Where event k * STORE_MARK's record starts, and the decoder's state before it. */
 struct store_mark {
@@ -39,13 +42,15 @@ struct mpiv_trace_store {
 	char *path;		 /* its name */
 	size_t len;		 /* its records end here */
 	uint32_t version;	 /* its format's */
-	uint64_t *sites;	 /* its site table */
-	size_t nsites, capsites;
+	const uint64_t *sites;	 /* its site table (the reader's while it reads the file) */
+	size_t nsites;
+	uint64_t *own_sites; /* the table, once the store's */
 	struct store_mark *marks;
 	size_t nmarks, capmarks;
 	size_t nevents;		      /* events marked so far */
 	struct mpiv_event *rewritten; /* events written again, by index, owned */
 	size_t nrewritten, caprewritten;
+	struct mpiv_tf_stream stream; /* decodes an event when asked for */
 	struct store_slot slots[MPIV_TRACE_SLOTS];
 	unsigned next; /* the slot to use next */
 	/* where the last decoding stopped: event `at` starts there (SIZE_MAX: nowhere) */
@@ -57,6 +62,7 @@ struct mpiv_trace_store *mpiv_store_new(struct mpiv_filemap *map, uint32_t versi
 					const char *path)
 {
 	struct mpiv_trace_store *s = xcalloc(1, sizeof(*s));
+	struct mpiv_tf_reader rd;
 	int k;
 
 	s->path = xstrdup(path);
@@ -67,6 +73,9 @@ struct mpiv_trace_store *mpiv_store_new(struct mpiv_filemap *map, uint32_t versi
 	s->at = SIZE_MAX;
 	for (k = 0; k < MPIV_TRACE_SLOTS; k++)
 		s->slots[k].index = SIZE_MAX;
+	memset(&rd, 0, sizeof(rd));
+	rd.sites = no_sites;
+	mpiv_tf_stream_mem(&s->stream, s->map.data, s->len, 0, &rd);
 	return s;
 }
 
@@ -75,11 +84,18 @@ void mpiv_store_passed(struct mpiv_trace_store *s, size_t from, size_t to)
 	mpiv_map_forget(&s->map, from, to);
 }
 
-void mpiv_store_sites(struct mpiv_trace_store *s, uint64_t ***sites, size_t **nsites, size_t **cap)
+void mpiv_store_sites(struct mpiv_trace_store *s, const uint64_t *sites, size_t n)
 {
-	*sites = &s->sites;
-	*nsites = &s->nsites;
-	*cap = &s->capsites;
+	s->sites = sites;
+	s->nsites = n;
+}
+
+void mpiv_store_own_sites(struct mpiv_trace_store *s, uint64_t *sites, size_t n)
+{
+	free(s->own_sites);
+	s->own_sites = sites;
+	s->sites = sites;
+	s->nsites = n;
 }
 
 void mpiv_store_event(struct mpiv_trace_store *s, size_t index, size_t off, int32_t last_req)
@@ -154,6 +170,7 @@ void mpiv_store_rewrite(struct mpiv_trace_store *s, const struct mpiv_event *ev)
 void mpiv_store_end(struct mpiv_trace_store *s, size_t len)
 {
 	s->len = len;
+	s->stream.len = len;
 }
 
 /* Decode records from byte off (the decoder before it: event `index` next, last request id
@@ -161,42 +178,37 @@ void mpiv_store_end(struct mpiv_trace_store *s, size_t len)
 static void decode_to(struct mpiv_trace_store *s, struct store_slot *sl, size_t i, size_t off,
 		      size_t index, int32_t last_req)
 {
+	struct mpiv_tf_stream *st = &s->stream;
 	struct mpiv_tf_reader rd;
 	struct mpiv_tf_record rec;
 	size_t from = off;
-	char why[8];
-	long n;
 
 	memset(&rd, 0, sizeof(rd));
 	rd.version = s->version;
 	rd.nevents = (uint32_t)index;
 	rd.last_req = last_req;
-	rd.sites = s->sites;
+	rd.sites = s->sites ? s->sites : no_sites; /* lent, whole: never grown by the stream */
 	rd.nsites = s->nsites;
-	if (!sl->reqs) {
-		sl->capreqs = 8;
-		sl->reqs = xmalloc(sl->capreqs * sizeof(*sl->reqs));
-	}
-	for (;;) {
-		n = mpiv_tf_decode(&rd, s->map.data + off, s->len - off, &rec, sl->reqs,
-				   sl->capreqs, why, sizeof(why));
-		if (n == -2) {
-			sl->capreqs = rec.ev.nreqs;
-			sl->reqs = xrealloc(sl->reqs, sl->capreqs * sizeof(*sl->reqs));
-			continue;
-		}
+	mpiv_tf_stream_seek(st, off, &rd);
+	do {
 		/* the reader checked every record: the file was written again since (by another
 		 * program, in place), and the store reads it from there */
-		if (n <= 0)
+		if (mpiv_tf_stream_next(st, &rec) <= 0) {
+			if (st->oom)
+				die(MPIV_EXIT_TOOL, "out of memory");
 			die(MPIV_EXIT_BAD_INPUT,
 			    "'%s': the file changed while mpiverify read it (another program "
 			    "wrote it)",
 			    s->path);
-		off += (size_t)n;
-		if (rec.kind == MPIV_TF_EVENT && !rec.replaces && rec.ev.index == i)
-			break;
-	}
+		}
+	} while (rec.kind != MPIV_TF_EVENT || rec.replaces || rec.ev.index != i);
 	sl->ev = rec.ev;
+	sl->ev.reqs = NULL;
+	if (rec.ev.nreqs) {
+		xgrow((void **)&sl->reqs, &sl->capreqs, rec.ev.nreqs, sizeof(*sl->reqs));
+		memcpy(sl->reqs, rec.ev.reqs, rec.ev.nreqs * sizeof(*sl->reqs));
+		sl->ev.reqs = sl->reqs;
+	}
 	sl->ev.group = NULL;
 	if (rec.ev.ngroup) {
 		xgrow((void **)&sl->group, &sl->capgroup, rec.ev.ngroup, sizeof(*sl->group));
@@ -206,19 +218,14 @@ static void decode_to(struct mpiv_trace_store *s, struct store_slot *sl, size_t 
 	sl->index = i;
 	/* the next read in order goes on from here */
 	s->at = i + 1;
-	s->at_off = off;
-	s->at_req = rd.last_req;
+	s->at_off = (size_t)mpiv_tf_stream_offset(st);
+	s->at_req = st->rd.last_req;
 	/* a failed poll made again and again: its repeat records follow it */
-	while (off < s->len && mpiv_tf_is_repeat(s->map.data + off, s->len - off)) {
-		n = mpiv_tf_decode(&rd, s->map.data + off, s->len - off, &rec, NULL, 0, why,
-				   sizeof(why));
-		if (n <= 0 || rec.kind != MPIV_TF_REPEAT)
-			break;
+	while (mpiv_tf_stream_repeat_next(st) && mpiv_tf_stream_next(st, &rec) > 0 &&
+	       rec.kind == MPIV_TF_REPEAT)
 		sl->ev.repeat = rec.more > UINT64_MAX - sl->ev.repeat ? UINT64_MAX :
 									sl->ev.repeat + rec.more;
-		off += (size_t)n;
-	}
-	mpiv_map_forget(&s->map, from, off);
+	mpiv_map_forget(&s->map, from, (size_t)mpiv_tf_stream_offset(st));
 }
 
 const struct mpiv_event *mpiv_store_get(struct mpiv_trace_store *s, size_t i)
@@ -259,7 +266,8 @@ void mpiv_store_free(struct mpiv_trace_store *s)
 	}
 	free(s->rewritten);
 	free(s->marks);
-	free(s->sites);
+	free(s->own_sites);
+	mpiv_tf_stream_release(&s->stream);
 	mpiv_map_release(&s->map);
 	free(s->path);
 	free(s);

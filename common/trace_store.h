@@ -22,9 +22,11 @@ struct mpiv_trace_store *mpiv_store_new(struct mpiv_filemap *map, uint32_t versi
  * when asked for their events (mpiv_map_forget()). */
 void mpiv_store_passed(struct mpiv_trace_store *s, size_t from, size_t to);
 
-/* The store's site table, which the reader appends every site record to: *sites and *nsites
- * (with room *cap, for xgrow). */
-void mpiv_store_sites(struct mpiv_trace_store *s, uint64_t ***sites, size_t **nsites, size_t **cap);
+/* The site table so far, the reader's (decoding an event while the file is read needs it):
+ * the store looks at it, until mpiv_store_own_sites() gives it the whole table (malloc'ed,
+ * the store's to free). */
+void mpiv_store_sites(struct mpiv_trace_store *s, const uint64_t *sites, size_t n);
+void mpiv_store_own_sites(struct mpiv_trace_store *s, uint64_t *sites, size_t n);
 
 /* Event `index` (the next one) starts at byte off of the data, with the decoder's last request
  * id last_req before it. */

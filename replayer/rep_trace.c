@@ -15,10 +15,10 @@
 
 #include "replayer.h"
 #include "trace.h"
+#include "tfstream.h"
 #include "tracefmt.h"
 
-#define TR_CHUNK 4096	   /* events decoded at a time */
-#define TR_BLOCK (1 << 20) /* bytes read at a time (more for a longer record) */
+#define TR_CHUNK 4096 /* events decoded at a time */
 
 /* Where chunk k starts: the offset of the record that makes its first event, and the
  * decoder's state there. */
@@ -39,29 +39,17 @@ struct tr_chunk {
 	struct rep_expect ev[TR_CHUNK];
 };
 
-/* The file read in blocks. */
-struct tr_stream {
-	int fd;
-	char *buf;
-	size_t cap, len, pos; /* buf[pos..len) not decoded yet */
-	uint64_t base;	      /* file offset of buf[0] */
-	uint64_t end;	      /* stop reading here (a chunk's end), or UINT64_MAX */
-	int eof;
-};
-
 static char tr_path[4096]; /* the file */
 static uint32_t tr_nevents;
 static int tr_threads;		  /* the recorded run called MPI from several threads */
 static char *tr_program;	  /* the module of MPI_Init's call site, NULL if unknown */
 static struct rep_expect tr_last; /* the last event (call and flags only) */
 static uint64_t *tr_sites;	  /* the whole site table */
-static size_t tr_nsites, tr_sitecap;
+static size_t tr_nsites;
 static struct tr_mark *tr_marks; /* by chunk */
 static size_t tr_nmarks, tr_markcap;
 static struct tr_chunk *tr_cache[2];
 static uint64_t tr_clock;
-static struct mpiv_reqinfo *tr_reqbuf; /* the decoder's room for a record's requests */
-static size_t tr_reqbufcap;
 /* why a chunk could not be read again, "" if it
  * could: room for the path and the why */
 static char tr_error[sizeof(tr_path) + 512];
@@ -86,110 +74,31 @@ static int tr_grow(void **arr, size_t *cap, size_t n, size_t size)
 	return 0;
 }
 
-/* Open the stream at offset off, reading no further than end. Returns 0, or -1 with errno. */
-static int tr_open(struct tr_stream *s, uint64_t off, uint64_t end)
+/* Open the trace file, a stream s on it from byte off to byte end with decoder rd. Returns
+ * 0, or -1 with why. */
+static int tr_open(struct mpiv_tf_stream *s, uint64_t off, uint64_t end,
+		   const struct mpiv_tf_reader *rd, char *why, size_t whysize)
 {
-	memset(s, 0, sizeof(*s));
-	s->fd = open(tr_path, O_RDONLY | O_CLOEXEC);
-	if (s->fd < 0)
+	int fd = open(tr_path, O_RDONLY | O_CLOEXEC);
+
+	if (fd < 0) {
+		snprintf(why, whysize, "%s", strerror(errno));
 		return -1;
-	s->base = off;
-	s->end = end;
-	s->cap = TR_BLOCK;
-	s->buf = malloc(s->cap);
-	if (!s->buf) {
-		close(s->fd);
-		errno = ENOMEM;
+	}
+	if (mpiv_tf_stream_fd(s, fd, off, end, rd) != 0) {
+		snprintf(why, whysize, "%s", s->why);
+		mpiv_tf_stream_release(s);
+		close(fd);
 		return -1;
 	}
 	return 0;
 }
 
-static void tr_close(struct tr_stream *s)
+static void tr_close(struct mpiv_tf_stream *s)
 {
 	if (s->fd >= 0)
 		close(s->fd);
-	free(s->buf);
-	s->fd = -1;
-	s->buf = NULL;
-}
-
-/* Read more after the undecoded rest, which moves to the front (the buffer grows if the rest
- * fills it: a record longer than a block). Returns 1 if bytes came, 0 at the end, -1 on an
- * error (errno). */
-static int tr_fill(struct tr_stream *s)
-{
-	uint64_t at;
-	size_t want;
-	ssize_t got;
-	char *p;
-
-	if (s->eof)
-		return 0;
-	memmove(s->buf, s->buf + s->pos, s->len - s->pos);
-	s->base += s->pos;
-	s->len -= s->pos;
-	s->pos = 0;
-	if (s->len == s->cap) {
-		p = realloc(s->buf, 2 * s->cap);
-		if (!p) {
-			errno = ENOMEM;
-			return -1;
-		}
-		s->buf = p;
-		s->cap *= 2;
-	}
-	at = s->base + s->len;
-	want = s->cap - s->len;
-	if (s->end - at < want)
-		want = (size_t)(s->end - at);
-	do
-		got = want ? pread(s->fd, s->buf + s->len, want, (off_t)at) : 0;
-	while (got < 0 && errno == EINTR);
-	if (got < 0)
-		return -1;
-	if (got == 0) {
-		s->eof = 1; /* shorter than it was: what was read is the trace */
-		return 0;
-	}
-	s->len += (size_t)got;
-	return 1;
-}
-
-/* The next record at s into rec. Returns its length; 0 at the end of the file (or of the
- * stream's range), or inside a record cut there; -1 with why if it is malformed or cannot be
- * read. */
-static long tr_next(struct tr_stream *s, struct mpiv_tf_reader *rd, struct mpiv_tf_record *rec,
-		    char *why, size_t whysize)
-{
-	long n;
-	int got;
-
-	for (;;) {
-		n = mpiv_tf_decode(rd, s->buf + s->pos, s->len - s->pos, rec, tr_reqbuf,
-				   tr_reqbufcap, why, whysize);
-		if (n == -2) {
-			/* room for the record's requests, which the decoder wants even if unused */
-			if (tr_grow((void **)&tr_reqbuf, &tr_reqbufcap, rec->ev.nreqs,
-				    sizeof(*tr_reqbuf)) != 0) {
-				snprintf(why, whysize, "out of memory");
-				return -1;
-			}
-			continue;
-		}
-		if (n != 0)
-			break;
-		got = tr_fill(s);
-		if (got < 0) {
-			snprintf(why, whysize, "%s", strerror(errno));
-			return -1;
-		}
-		if (got == 0)
-			return 0;
-	}
-	if (n > 0)
-		s->pos += (size_t)n;
-	return n;
+	mpiv_tf_stream_release(s);
 }
 
 /* Whether event index is marked incomplete (a bit per event, for the replacement rule). */
@@ -211,24 +120,21 @@ int rep_trace_load(const char *dir, int rank, char *why, size_t whysize)
 	struct mpiv_tf_header hd;
 	struct mpiv_tf_reader rd;
 	struct mpiv_tf_record rec;
-	struct tr_stream s;
+	struct mpiv_tf_stream s;
 	struct tr_mark here;
 	long n;
 	int rc = -1;
 
 	snprintf(tr_path, sizeof(tr_path), "%s/" MPIV_TRACE_BIN_FILE, dir, rank);
-	if (tr_open(&s, 0, UINT64_MAX) != 0) {
-		snprintf(why, whysize, "cannot read the recorded trace '%s': %s", tr_path,
-			 strerror(errno));
+	memset(&rd, 0, sizeof(rd));
+	if (tr_open(&s, 0, UINT64_MAX, &rd, reason, sizeof(reason)) != 0) {
+		snprintf(why, whysize, "cannot read the recorded trace '%s': %s", tr_path, reason);
 		return -1;
 	}
-	/* the header is short: the first block holds it, or the file is cut inside it */
-	while ((n = mpiv_tf_decode_header(s.buf, s.len, &hd, reason, sizeof(reason))) == 0 &&
-	       tr_fill(&s) > 0)
-		;
+	n = mpiv_tf_stream_header(&s, &hd);
 	if (n <= 0) {
 		snprintf(why, whysize, "'%s': %s", tr_path,
-			 n < 0 ? reason : "cut inside its header");
+			 n < 0 ? s.why : "cut inside its header");
 		goto out;
 	}
 	if (hd.rank != rank) {
@@ -236,29 +142,20 @@ int rep_trace_load(const char *dir, int rank, char *why, size_t whysize)
 			 rank);
 		goto out;
 	}
-	s.pos = (size_t)n;
-	memset(&rd, 0, sizeof(rd));
-	mpiv_tf_reader_start(&rd, &hd);
 	for (;;) {
-		rd.sites = tr_sites;
-		rd.nsites = tr_nsites;
-		here.off = s.base + s.pos;
-		here.rd = rd;
-		n = tr_next(&s, &rd, &rec, reason, sizeof(reason));
+		here.off = mpiv_tf_stream_offset(&s);
+		here.rd = s.rd;
+		n = mpiv_tf_stream_next(&s, &rec);
 		if (n == 0)
 			break; /* the end, or cut inside a record: up to the last whole one */
 		if (n < 0) {
-			snprintf(why, whysize, "'%s': %s (record at byte %llu)", tr_path, reason,
+			snprintf(why, whysize, "'%s': %s (record at byte %llu)", tr_path, s.why,
 				 (unsigned long long)here.off);
 			goto out;
 		}
 		if (rec.kind == MPIV_TF_END)
 			break;
-		if (rec.kind == MPIV_TF_SITE) {
-			if (tr_grow((void **)&tr_sites, &tr_sitecap, tr_nsites, sizeof(*tr_sites)))
-				goto oom;
-			tr_sites[tr_nsites++] = rec.site;
-		} else if (rec.kind == MPIV_TF_MODULE) {
+		if (rec.kind == MPIV_TF_MODULE) {
 			if (tr_grow((void **)&mods, &modcap, nmods, sizeof(*mods)) != 0)
 				goto oom;
 			mods[nmods].id = rec.module;
@@ -311,6 +208,7 @@ int rep_trace_load(const char *dir, int rank, char *why, size_t whysize)
 			}
 		}
 	}
+	tr_sites = mpiv_tf_stream_take_sites(&s, &tr_nsites); /* the whole table */
 	for (i = 0; i < 2; i++) {
 		tr_cache[i] = malloc(sizeof(*tr_cache[i]));
 		if (!tr_cache[i])
@@ -379,21 +277,21 @@ static int tr_load_chunk(struct tr_chunk *ch, long k)
 	uint32_t lo = (uint32_t)k * TR_CHUNK;
 	struct mpiv_tf_reader rd = tr_marks[k].rd;
 	struct mpiv_tf_record rec;
-	struct tr_stream s;
+	struct mpiv_tf_stream s;
 	char reason[256];
 	long n;
 
 	ch->k = -1;
 	ch->n = 0;
 	ch->nreqs = 0;
-	if (tr_open(&s, tr_marks[k].off, end) != 0) {
-		snprintf(tr_error, sizeof(tr_error),
-			 "cannot read the recorded trace '%s' again: %s", tr_path, strerror(errno));
-		return -1;
-	}
 	rd.sites = tr_sites; /* the whole table: it only grows */
 	rd.nsites = tr_nsites;
-	while ((n = tr_next(&s, &rd, &rec, reason, sizeof(reason))) > 0) {
+	if (tr_open(&s, tr_marks[k].off, end, &rd, reason, sizeof(reason)) != 0) {
+		snprintf(tr_error, sizeof(tr_error),
+			 "cannot read the recorded trace '%s' again: %s", tr_path, reason);
+		return -1;
+	}
+	while ((n = mpiv_tf_stream_next(&s, &rec)) > 0) {
 		if (rec.kind == MPIV_TF_END)
 			break;
 		if (rec.kind != MPIV_TF_EVENT || rec.ev.index < lo)
@@ -401,17 +299,17 @@ static int tr_load_chunk(struct tr_chunk *ch, long k)
 		if (rec.ev.index >= lo + TR_CHUNK)
 			break;
 		if (tr_put(ch, &rec.ev) != 0) {
-			snprintf(reason, sizeof(reason), "out of memory");
+			snprintf(s.why, sizeof(s.why), "out of memory");
 			n = -1;
 			break;
 		}
 	}
-	tr_close(&s);
-	if (n < 0) {
+	if (n < 0)
 		snprintf(tr_error, sizeof(tr_error),
-			 "cannot read the recorded trace '%s' again: %s", tr_path, reason);
+			 "cannot read the recorded trace '%s' again: %s", tr_path, s.why);
+	tr_close(&s);
+	if (n < 0)
 		return -1;
-	}
 	ch->k = k;
 	return 0;
 }
@@ -421,30 +319,28 @@ int rep_trace_each(void (*fn)(void *ctx, const struct mpiv_event *ev), void *ctx
 {
 	struct mpiv_tf_reader rd;
 	struct mpiv_tf_record rec;
-	struct tr_stream s;
+	struct mpiv_tf_stream s;
 	char reason[256];
 	long n;
 
 	if (!tr_nmarks)
 		return 0;
-	if (tr_open(&s, tr_marks[0].off, UINT64_MAX) != 0) {
-		snprintf(why, whysize, "cannot read the recorded trace '%s' again: %s", tr_path,
-			 strerror(errno));
-		return -1;
-	}
 	rd = tr_marks[0].rd;
 	rd.sites = tr_sites;
 	rd.nsites = tr_nsites;
-	while ((n = tr_next(&s, &rd, &rec, reason, sizeof(reason))) > 0 && rec.kind != MPIV_TF_END)
-		if (rec.kind == MPIV_TF_EVENT)
-			fn(ctx, &rec.ev);
-	tr_close(&s);
-	if (n < 0) {
+	if (tr_open(&s, tr_marks[0].off, UINT64_MAX, &rd, reason, sizeof(reason)) != 0) {
 		snprintf(why, whysize, "cannot read the recorded trace '%s' again: %s", tr_path,
 			 reason);
 		return -1;
 	}
-	return 0;
+	while ((n = mpiv_tf_stream_next(&s, &rec)) > 0 && rec.kind != MPIV_TF_END)
+		if (rec.kind == MPIV_TF_EVENT)
+			fn(ctx, &rec.ev);
+	if (n < 0)
+		snprintf(why, whysize, "cannot read the recorded trace '%s' again: %s", tr_path,
+			 s.why);
+	tr_close(&s);
+	return n < 0 ? -1 : 0;
 }
 
 const struct rep_expect *rep_trace_event(uint32_t index)
@@ -515,12 +411,10 @@ void rep_trace_release(void)
 	free(tr_program);
 	free(tr_sites);
 	free(tr_marks);
-	free(tr_reqbuf);
 	tr_program = NULL;
 	tr_sites = NULL;
 	tr_marks = NULL;
-	tr_reqbuf = NULL;
-	tr_nsites = tr_sitecap = tr_nmarks = tr_markcap = tr_reqbufcap = 0;
+	tr_nsites = tr_nmarks = tr_markcap = 0;
 	tr_nevents = 0;
 	tr_threads = 0;
 	tr_error[0] = '\0';
