@@ -1,11 +1,11 @@
 #!/bin/bash
 # The eager threshold of the MPI library MPICC and MPIRUN name (tests/lib.sh; MPICH's by
-# default), as common/mpilib.c records it: two ranks on this host run bench/head-to-head.c,
+# default), as base/mpilib.c records it: two ranks on this host run bench/head-to-head.c,
 # each sending N bytes to the other before receiving; a run that completes within TIMEOUT
 # seconds (default 5) buffered N bytes, one that does not hung. A binary search from 1 byte to
 # 1 MiB finds the largest N that completes; both it and N + 1 are then run 3 times more, to
 # show that the answer does not change from run to run. Prints the library's version line
-# (the key of common/mpilib.c's table) and the threshold. Not part of make bench: it makes
+# (the key of base/mpilib.c's table) and the threshold. Not part of make bench: it makes
 # runs hang on purpose. Run it holding the machine to itself (no other MPI jobs): a busy
 # machine can make a run that completes look hung.
 set -u

@@ -1,5 +1,5 @@
 /* Writes synthetic trace directories for the check benchmark (and the tests that compare
- * check's ways of searching), in the recorder's binary format (common/tracefmt.h), so that
+ * check's ways of searching), in the recorder's binary format (base/tracefmt.h), so that
  * trace size can grow without running MPI (it prints how many events it wrote):
  *   gen_trace halo DIR RANKS ITERS     wildcard-free ring halo exchange: per iteration
  *                                      Irecv left, Irecv right, Isend right, Isend left, Waitall

@@ -1,5 +1,5 @@
 /* The hang monitor's cost per period against ranks (bench/run.sh, part "monitor"): a
- * synthetic status directory of NRANKS ranks' files (common/status.h), read the way the
+ * synthetic status directory of NRANKS ranks' files (base/status.h), read the way the
  * monitor reads it on one machine (every rank's file, every period: jobs/monitor.c), against
  * the work of a job spread over nodes of PER_NODE ranks each (jobs/nodes.h): one node's helper
  * reading its own ranks' files and summing them up, and mpiverify reading one summary line

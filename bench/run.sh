@@ -495,9 +495,9 @@ if part monitor; then
 	echo "== the hang monitor's wall time per period (every 100 ms) against ranks: each rank's"
 	echo "   file read on mpiverify's node, against nodes of 64 ranks (each node's helper reads"
 	echo "   its own ranks; mpiverify reads one summary line per node); mean of 50 periods"
-	cc -O2 -I"$SRCDIR/common" -I"$SRCDIR/cli" -I"$BUILDDIR" -o monitor_cost \
-		"$SRCDIR/bench/monitor_cost.c" "$BUILDDIR/cli/monitor.o" "$BUILDDIR/cli/launch.o" \
-		"$BUILDDIR/cli/status_file.o" "$BUILDDIR/cli/nodes.o" "$BUILDDIR/cli/slurm.o" \
+	cc -O2 -I"$SRCDIR/common" -I"$SRCDIR/base" -I"$SRCDIR/jobs" -I"$BUILDDIR" -o monitor_cost \
+		"$SRCDIR/bench/monitor_cost.c" "$BUILDDIR/jobs/monitor.o" "$BUILDDIR/jobs/launch.o" \
+		"$BUILDDIR/jobs/status_file.o" "$BUILDDIR/jobs/nodes.o" "$BUILDDIR/jobs/slurm.o" \
 		"$BUILDDIR/libmpiv.a" -ljansson -ldw || exit 1
 	printf '%7s %6s %14s %14s %16s %12s\n' ranks nodes "per-rank us" "helper us" \
 		"summaries us" "per-rank/sum"

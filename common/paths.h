@@ -4,7 +4,7 @@
 #define MPIV_PATHS_H
 
 /* Path of the librecorder.so built for the MPI library named family ("mpich", "openmpi":
- * common/mpilib.h), or $MPIVERIFY_RECORDER_LIB whatever the family. The returned string is
+ * base/mpilib.h), or $MPIVERIFY_RECORDER_LIB whatever the family. The returned string is
  * static (the last four calls' stay valid). */
 const char *mpiv_recorder_lib(const char *family);
 

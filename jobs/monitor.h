@@ -1,4 +1,4 @@
-/* Watching a running job through its ranks' status files (common/status.h), for record (a
+/* Watching a running job through its ranks' status files (base/status.h), for record (a
  * real hang) and replay (a reproduced deadlock, or a divergence): monitor.c; and reporting
  * where each rank stands: monitor_report.c. Works from the shared directory alone, so ranks
  * may run on other nodes. */

@@ -1,12 +1,12 @@
 /* Which build of a preload library a job gets: the preload libraries are built once for each
- * MPI library configure found (common/mpilib.h), and the one preloaded must be the one for
+ * MPI library configure found (base/mpilib.h), and the one preloaded must be the one for
  * the MPI library the job's program runs on, or the program crashes in MPI_Init.
  *
  * The MPI library is that of the program (the libmpi its ELF file names as needed, the
  * program found by following the launcher's command line: the first argument that is an
  * executable linking one), else that of the launcher (mpirun.openmpi, mpiexec.hydra; a
  * generic mpirun followed through its symbolic links), else configure's first (MPICH where
- * it was found). A library of another name is told by its ABI (common/mpilib.h). A program or
+ * it was found). A library of another name is told by its ABI (base/mpilib.h). A program or
  * a launcher of an MPI library mpiverify was not built for, a program of an MPI library of
  * unknown ABI, and a statically linked program are refused. */
 #ifndef MPIV_MPI_PICK_H

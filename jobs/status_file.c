@@ -1,4 +1,4 @@
-/* Reading the ranks' live status files (common/status.h, written by preload/rec_status.c):
+/* Reading the ranks' live status files (base/status.h, written by preload/rec_status.c):
  * one file per rank in a directory every node sees, rewritten in place while it is read. */
 #include <dirent.h>
 #include <errno.h>

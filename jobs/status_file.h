@@ -1,6 +1,6 @@
 /* Reading the ranks' live status files, for the monitor (watching a job) and for launch_end()
  * (finding the local ranks to kill). The ranks write them through preload/rec_status.c; the
- * layout is common/status.h. */
+ * layout is base/status.h. */
 #ifndef MPIV_STATUS_FILE_H
 #define MPIV_STATUS_FILE_H
 

@@ -3,7 +3,7 @@
  * mpi and mpi_f08 bindings: mpi_send_ calls PMPI_Send; MPICH's mpi_f08 for the calls without
  * a choice buffer: mpi_wait_f08_ calls PMPI_Wait), which no MPI_* wrapper sees. Before the
  * program starts, each such reference of a binding's shared object to a call of
- * common/mpi_calls.def is pointed at this library's MPI_* wrapper of that call (its global
+ * base/mpi_calls.def is pointed at this library's MPI_* wrapper of that call (its global
  * offset table entry, where the dynamic loader put PMPI_*'s address), which then records or
  * replays it as it does a C program's call, the binding having converted the Fortran handles
  * and statuses. The bindings that call MPI_* (MPICH's mpif.h and mpi: mpi_send_ calls
@@ -108,7 +108,7 @@ static void bind_table(const struct dl_phdr_info *info, const ElfW(Rela) * rel, 
 }
 
 /* dl_iterate_phdr's callback: redirect the object if it is a binding of a known MPI library
- * (by the name the loader found it under, a soname: common/mpilib.c). */
+ * (by the name the loader found it under, a soname: base/mpilib.c). */
 static int bind_object(struct dl_phdr_info *info, size_t size, void *data)
 {
 	const ElfW(Rela) *jmprel = NULL, *rela = NULL;

@@ -157,7 +157,7 @@ static struct site_object *find_object(uintptr_t addr)
 
 /* Whether object o is one whose calls into MPI_* are not the program's own: an MPI library's
  * (by the name the loader found it under, a soname such as libmpichfort.so.12:
- * common/mpilib.c) or this preload library. Call with site_lock held. */
+ * base/mpilib.c) or this preload library. Call with site_lock held. */
 static int object_inner(const struct site_object *o)
 {
 	const char *base;

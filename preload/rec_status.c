@@ -1,4 +1,4 @@
-/* The live status file of a rank (common/status.h), for both preload libraries. MPI wrappers
+/* The live status file of a rank (base/status.h), for both preload libraries. MPI wrappers
  * only store what their thread is doing into its slot (atomics, seqlock, no syscalls); a
  * background thread turns the slots into one struct mpiv_status every period, and takes the
  * stack of a call that has been blocked for a while (rec_stack.h). */

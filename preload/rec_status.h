@@ -1,4 +1,4 @@
-/* The live status of a rank (common/status.h), shared by librecorder.so and libreplayer.so: the
+/* The live status of a rank (base/status.h), shared by librecorder.so and libreplayer.so: the
  * MPI wrappers say what each thread is doing with a few atomic stores, and a background thread
  * rewrites $MPIVERIFY_STATUS_DIR/rank-<r>.status for the monitor in the mpiverify process.
  *

@@ -1,4 +1,4 @@
-/* The digests of messages' data in the recorder (common/digest.h, doc/trace-format.md "Data
+/* The digests of messages' data in the recorder (base/digest.h, doc/trace-format.md "Data
  * digests"): where a message's bytes lie, and how many a receive took. Sends are hashed where
  * they are made (rec_data_sent()), receives once they completed, by their status. */
 #include "recorder.h"

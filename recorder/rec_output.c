@@ -1,5 +1,5 @@
 /* The recorder's per-rank trace file, rank-<r>.mpivt (doc/trace-format.md; the encoding is
- * common/tracefmt.c's). Records go into a ring buffer without a system call, a lock or an
+ * base/tracefmt.c's). Records go into a ring buffer without a system call, a lock or an
  * atomic read-modify-write (unless the program runs MPI_THREAD_MULTIPLE); the ring reaches
  * the file when full, every status period, at MPI_Finalize, MPI_Abort and exit, and from
  * fatal signal handlers, so that a crash or a hang loses nothing and a SIGKILL at most one

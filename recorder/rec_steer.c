@@ -1,6 +1,6 @@
 /* Steering a recorded run, for verify (doc/verify.md): each rank's first decisions
  * (mpiv_event_decision(): the sender a wildcard receive or probe takes, the requests an
- * any-completion completes) take the outcomes $MPIVERIFY_STEER gives (common/steer.h), in the
+ * any-completion completes) take the outcomes $MPIVERIFY_STEER gives (base/steer.h), in the
  * order the rank makes them; past them the run is free, and recorded as always. A decision call
  * that is not the one the steering expects means the program left the path the steering was
  * made for: steering stops there for the rank, which runs on free, and the rank says so once.

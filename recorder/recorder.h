@@ -1,5 +1,5 @@
 /* librecorder.so internals (every symbol hidden): the life of one intercepted call, the typed
- * handlers generated from common/mpi_calls.def, the request table and the trace file. */
+ * handlers generated from base/mpi_calls.def, the request table and the trace file. */
 #ifndef MPIV_RECORDER_H
 #define MPIV_RECORDER_H
 
@@ -368,7 +368,7 @@ int rec_steer_send_copy(const void *buf, int count, MPI_Datatype type, int dest,
 int rec_steer_isend_copy(const void *buf, int count, MPI_Datatype type, int dest, int tag,
 			 MPI_Comm comm, MPI_Request *request);
 
-/* ---- rec_data.c: the digests of messages' data (common/digest.h) ---- */
+/* ---- rec_data.c: the digests of messages' data (base/digest.h) ---- */
 
 #define REC_DATA_UNKNOWN UINT64_MAX /* struct rec_data's bytes: may not be read */
 

@@ -1,4 +1,4 @@
-/* The recorder's MPI_* entry points, expanded from common/mpi_calls.def (`make show-wrappers`
+/* The recorder's MPI_* entry points, expanded from base/mpi_calls.def (`make show-wrappers`
  * prints the expansion). Each wrapper is thin: guard and numbering in rec_call_enter(), the
  * envelope from the extractor env_<name>() the replayer checks with too (preload/env.h), the
  * call itself and what it returned in the typed handler rec_<name>(), the write in

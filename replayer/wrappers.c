@@ -1,4 +1,4 @@
-/* The replayer's MPI_* entry points, expanded from common/mpi_calls.def like the recorder's:
+/* The replayer's MPI_* entry points, expanded from base/mpi_calls.def like the recorder's:
  * every call is numbered exactly as the recorder numbers it, shows in the live status and is
  * checked against the recorded trace (its envelope from the extractor env_<name>() the recorder
  * uses too, preload/env.h; rep_schedule.c compares); a call with a rep_<name>() handler

@@ -28,7 +28,7 @@ export MPIVERIFY_NO_CONFIG=1
 # mpirun.mpich; the plain mpicc and mpirun where those are missing), since installing Open MPI
 # beside MPICH makes the plain names Open MPI's. tests/run.sh runs the end-to-end parts a second
 # time with MPICC=mpicc.openmpi MPIRUN=mpirun.openmpi. MPI_LIB is the library MPICC compiles
-# for (mpich, openmpi; common/mpilib.c), MPI_TITLE its name in messages.
+# for (mpich, openmpi; base/mpilib.c), MPI_TITLE its name in messages.
 if test -z "${MPICC:-}"; then
 	MPICC=mpicc
 	command -v mpicc.mpich >/dev/null 2>&1 && MPICC=mpicc.mpich
@@ -110,7 +110,7 @@ require_mpi_built()
 }
 
 # mpi_version: the MPI_VERSION of the MPI library's mpi.h (0 if it cannot be had). The preload
-# libraries wrap MPI-4 calls only when it is 4 or more (common/mpi_calls.def, MPIV_OTHER4).
+# libraries wrap MPI-4 calls only when it is 4 or more (base/mpi_calls.def, MPIV_OTHER4).
 mpi_version()
 {
 	local v

@@ -1,5 +1,5 @@
 /* Translator: communicators. Each rank names the communicators it made by rank-local ids
- * (common/event.h); here the ids of all ranks that denote one communicator become one engine
+ * (base/event.h); here the ids of all ranks that denote one communicator become one engine
  * communicator with its members (struct eng_comm). A creation is a collective on its parent,
  * so the k-th collective on a parent is the same call on every member of the parent, and the
  * communicators that call made are told apart by their member lists (MPI_Comm_split makes

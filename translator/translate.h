@@ -101,7 +101,7 @@ long tr_fused_receive(const struct mpiv_rank_trace *t, size_t i);
 int32_t tr_site_key(const struct mpiv_rank_trace *t, uint64_t site);
 
 /* What a message carries, as a receive's input tells it (ENG_IN_SITE): the call site id of its
- * send and the digest of its data (common/digest.h; 0: unknown), in 31 bits, 0 only if both
+ * send and the digest of its data (base/digest.h; 0: unknown), in 31 bits, 0 only if both
  * are. */
 int32_t tr_message_key(int32_t site, uint32_t data);
 

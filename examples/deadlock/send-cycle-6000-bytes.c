@@ -5,7 +5,7 @@
  * mpiverify-test: lib=openmpi buffering=infinite expect=inconclusive
  * mpiverify-test: buffering=all expect=deadlock
  * Both ranks MPI_Send 6000 bytes to each other before receiving: a potential deadlock, which
- * happens or not with the library's eager threshold (common/mpilib.c). MPICH 4.0.2 buffers up
+ * happens or not with the library's eager threshold (base/mpilib.c). MPICH 4.0.2 buffers up
  * to 8255 bytes between ranks on one host, so the recorded run completes; Open MPI 4.1.4 up to
  * 4040, so it hangs, and the trace ends inside the sends: what a run that buffered them would
  * do next was not recorded (inconclusive under infinite buffering). check --buffering all

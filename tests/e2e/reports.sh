@@ -269,8 +269,8 @@ fi
 
 # ---- a million-event trace: a small page, the rest folded ----
 GEN=$WORK/gen_trace
-if cc -O2 -I"$SRCDIR/common" -o "$GEN" bench/gen_trace.c common/tracefmt.c common/event.c \
-	common/reduction.c; then
+if cc -O2 -I"$SRCDIR/base" -o "$GEN" "$SRCDIR/bench/gen_trace.c" "$SRCDIR/base/tracefmt.c" \
+	"$SRCDIR/base/event.c" "$SRCDIR/base/reduction.c"; then
 	mkdir -p "$WORK/big"
 	"$GEN" cycle "$WORK/big" 2 100000
 	run_cmd "$WORK/big.check.log" "$LIMIT" "$MPIVERIFY" check "$WORK/big" --buffering zero

@@ -1,4 +1,4 @@
-/* Fuzz target: the steering file of a verify run (common/steer.c), as the recorder reads it in
+/* Fuzz target: the steering file of a verify run (base/steer.c), as the recorder reads it in
  * every rank. A steering that parses is written back and must parse to the same decisions. */
 #include <stdio.h>
 #include <stdlib.h>

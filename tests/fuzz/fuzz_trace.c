@@ -1,4 +1,4 @@
-/* Fuzz target: binary rank traces (rank-N.mpivt, common/tracefmt.c and common/trace.c) and
+/* Fuzz target: binary rank traces (rank-N.mpivt, base/tracefmt.c and common/trace.c) and
  * the replayer's reader of the same files (replayer/rep_trace.c). The input is a trace
  * directory: split before every later occurrence of the magic "MPIVTRC\0", each piece is
  * the file of the next rank (a seed is rank files concatenated). A directory that reads goes

@@ -38,7 +38,7 @@ for dir in "$SRCDIR"/tests/model/cases/*/; do
 	done <"$dir/expect"
 done
 # --buffering all also searches with the eager threshold of the library the traces name
-# (common/mpilib.c): a head-to-head MPI_Send cycle deadlocks there with 100000-byte messages,
+# (base/mpilib.c): a head-to-head MPI_Send cycle deadlocks there with 100000-byte messages,
 # not with 4-byte ones; a potential deadlock either way.
 for size in 100000 4; do
 	case $size in 100000) want=happens ;; *) want='does not happen' ;; esac

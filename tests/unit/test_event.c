@@ -1,4 +1,4 @@
-/* The call tables built from common/mpi_calls.def, and the digest of a message's data. */
+/* The call tables built from base/mpi_calls.def, and the digest of a message's data. */
 #include <string.h>
 
 #include "digest.h"
@@ -44,7 +44,7 @@ struct call_number {
 
 /* The number of every call, as binary traces store it (16 + number, doc/trace-format.md). A
  * number never moves and is never reused, or old traces would name other calls: a call added
- * to common/mpi_calls.def takes the next free number and adds its line here. */
+ * to base/mpi_calls.def takes the next free number and adds its line here. */
 /* clang-format off: packed by hand, many numbers to a line */
 static const struct call_number pinned[] = {
 	{0, "MPI_Init"},
@@ -257,7 +257,7 @@ static void test_site_packing(void)
 	CU_ASSERT_EQUAL(MPIV_SITE_ADDR(s), 0x401234);
 }
 
-/* The digest of messages (common/digest.h): equal data, equal digests; a bit changed anywhere
+/* The digest of messages (base/digest.h): equal data, equal digests; a bit changed anywhere
  * in the first MPIV_DATA_BYTES bytes, or another size, another digest; bytes beyond those not
  * read; never 0. Its values are pinned: traces keep them, and another producer must make the
  * same. */

@@ -1,4 +1,4 @@
-/* What mpiverify knows of MPI libraries (common/mpilib.c), and the ELF reader that tells which
+/* What mpiverify knows of MPI libraries (base/mpilib.c), and the ELF reader that tells which
  * one a program links (common/elfneeded.c). */
 #include <stdio.h>
 #include <string.h>

@@ -1,4 +1,4 @@
-/* The reduction check's findings in rank traces (common/reduction.c, trace_reduce.c and the
+/* The reduction check's findings in rank traces (base/reduction.c, trace_reduce.c and the
  * reduction record of tracefmt.c): a record read back as written, in the binary and the JSON
  * form; every rule a reader checks, each broken once, gets its error; the option's values. */
 #include <math.h>

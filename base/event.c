@@ -1,4 +1,4 @@
-/* Name, kind and flag tables of the MPI calls, built from common/mpi_calls.def. */
+/* Name, kind and flag tables of the MPI calls, built from base/mpi_calls.def. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>

@@ -1,5 +1,5 @@
 /* The events of a rank's trace: what the recorder writes, the translator reads and the replayer
- * counts. The list of calls comes from common/mpi_calls.def; this header needs no mpi.h. */
+ * counts. The list of calls comes from base/mpi_calls.def; this header needs no mpi.h. */
 #ifndef MPIV_EVENT_H
 #define MPIV_EVENT_H
 
