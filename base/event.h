@@ -270,6 +270,9 @@ static inline int mpiv_event_rare_none(const struct mpiv_event *ev)
 #define MPIV_SITE_MODULE(site) ((unsigned)((site) >> 48))
 #define MPIV_SITE_ADDR(site) ((site)&0xffffffffffffULL)
 #define MPIV_SITE_NO_MODULE 0xffffu /* module id of a site in no known module */
+/* A module whose path starts so is a function of a Python script, not a loaded object:
+ * "python:FILE:FUNCTION", and the address of a site in it is the line (doc/trace-format.md). */
+#define MPIV_SITE_PYTHON "python:"
 
 /* "MPI_Send" for MPIV_CALL_Send; NULL for a number that is no call. */
 const char *mpiv_call_name(unsigned call);

@@ -7,6 +7,7 @@
 #include <elfutils/libdwfl.h>
 
 #include "environment.h"
+#include "event.h"
 #include "srcloc.h"
 #include "xalloc.h"
 
@@ -65,17 +66,44 @@ static struct module_cache *open_module(const char *path)
 	return c;
 }
 
+/* A Python script's function, "python:FILE:FUNCTION" (MPIV_SITE_PYTHON): its file into
+ * *file and *filelen, its function into *function. Returns 0, or -1 if path is none. */
+static int python_module(const char *path, const char **file, size_t *filelen,
+			 const char **function)
+{
+	const char *colon;
+
+	if (strncmp(path, MPIV_SITE_PYTHON, strlen(MPIV_SITE_PYTHON)))
+		return -1;
+	path += strlen(MPIV_SITE_PYTHON);
+	colon = strrchr(path, ':');
+	if (!colon || colon == path)
+		return -1;
+	*file = path;
+	*filelen = (size_t)(colon - path);
+	*function = colon + 1;
+	return 0;
+}
+
 int mpiv_srcloc_resolve(const char *path, uint64_t addr, struct mpiv_cex_site *out)
 {
 	struct module_cache *c;
 	Dwarf_Addr bias = 0, pc;
 	Dwfl_Line *line;
 	const char *name, *file;
+	size_t filelen;
 	int lineno = 0;
 
 	memset(out, 0, sizeof(*out));
 	if (!path || !*path)
 		return -1;
+	/* a script's line: the address is the line */
+	if (python_module(path, &file, &filelen, &name) == 0) {
+		out->file = xstrndup(file, filelen);
+		out->function = xstrdup(name);
+		out->line = (int)addr;
+		return 0;
+	}
 	c = open_module(path);
 	if (!c->mod)
 		return -1;
@@ -104,9 +132,12 @@ int mpiv_srcloc_source_path(const char *path, uint64_t addr, char *buf, unsigned
 	Dwarf_Addr bias = 0;
 	Dwfl_Line *line;
 	const char *file, *dir;
+	size_t filelen;
 
 	if (!path || !*path || !size)
 		return -1;
+	if (python_module(path, &file, &filelen, &dir) == 0)
+		return filelen < size ? (snprintf(buf, size, "%.*s", (int)filelen, file), 0) : -1;
 	c = open_module(path);
 	if (!c->mod || !dwfl_module_getelf(c->mod, &bias))
 		return -1;

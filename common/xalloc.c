@@ -55,6 +55,15 @@ char *xstrdup(const char *s)
 	return memcpy(xmalloc(n), s, n);
 }
 
+char *xstrndup(const char *s, size_t n)
+{
+	char *p = xmalloc(n + 1);
+
+	memcpy(p, s, n);
+	p[n] = '\0';
+	return p;
+}
+
 void xgrow(void **arr, size_t *cap, size_t need, size_t elsize)
 {
 	size_t c = *cap;

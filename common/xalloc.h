@@ -9,6 +9,8 @@ void *xmalloc(size_t n);
 void *xcalloc(size_t n, size_t size);
 void *xrealloc(void *p, size_t n);
 char *xstrdup(const char *s);
+/* The first n bytes of s (which holds no NUL before them), NUL-terminated. */
+char *xstrndup(const char *s, size_t n);
 /* p, from an allocator that returns NULL when out of memory (n bytes asked for). */
 void *xcheck(void *p, size_t n);
 

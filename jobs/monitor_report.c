@@ -97,7 +97,10 @@ int monitor_stack_frames(const char *stack, char ***out)
 		memcpy(path, p, len);
 		path[len] = '\0';
 		memset(&s, 0, sizeof(s));
-		if (path[0] == '/' && mpiv_srcloc_resolve(path, addr, &s) == 0) {
+		/* a loaded object's file, or a Python script's function (MPIV_SITE_PYTHON) */
+		if ((path[0] == '/' ||
+		     !strncmp(path, MPIV_SITE_PYTHON, strlen(MPIV_SITE_PYTHON))) &&
+		    mpiv_srcloc_resolve(path, addr, &s) == 0) {
 			mpiv_srcloc_format(&s, where, sizeof(where));
 			top = s.function && !strcmp(s.function, "main");
 		} else {

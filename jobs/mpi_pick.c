@@ -1,11 +1,15 @@
 /* Which build of a preload library a job gets (mpi_pick.h): the MPI library of the program,
  * else of the launcher, else configure's first. */
+#define _GNU_SOURCE /* pipe2 */
+#include <dirent.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include "diag.h"
@@ -101,6 +105,86 @@ static void program_mpi(const char *path, struct program_mpi *pm)
 	mpiv_elf_needed_release(&needed);
 }
 
+/* Whether the program at path (name as the command gave it) is a Python interpreter: by its
+ * name or the name of the file it is (python3 is a link to python3.11; pyenv's shims are
+ * scripts of the same name). */
+static int is_python(const char *name, const char *path)
+{
+	char *real = realpath(path, NULL);
+	int yes = !strncmp(base_name(name), "python", 6) ||
+		  (real && !strncmp(base_name(real), "python", 6));
+
+	free(real);
+	return yes;
+}
+
+/* Where interpreter python finds the package mpi4py, as it would run the script (its
+ * PYTHONPATH and virtual environment; the package is looked up, not imported: importing
+ * mpi4py.MPI would start MPI), into dir. Returns 0, or -1 if it has none. */
+static int mpi4py_dir(const char *python, char *dir, size_t size)
+{
+	static const char code[] = "import importlib.util as u\n"
+				   "s = u.find_spec('mpi4py')\n"
+				   "print(s.submodule_search_locations[0] if s else '')\n";
+	int fds[2], status;
+	ssize_t n, got = 0;
+	pid_t pid;
+
+	if (pipe2(fds, O_CLOEXEC) != 0)
+		return -1;
+	pid = fork();
+	if (pid < 0) {
+		close(fds[0]);
+		close(fds[1]);
+		return -1;
+	}
+	if (pid == 0) {
+		int null = open("/dev/null", O_RDWR);
+
+		dup2(null, STDIN_FILENO);
+		dup2(null, STDERR_FILENO);
+		dup2(fds[1], STDOUT_FILENO);
+		execl(python, python, "-c", code, (char *)NULL);
+		_exit(127);
+	}
+	close(fds[1]);
+	while (got < (ssize_t)size - 1 &&
+	       ((n = read(fds[0], dir + got, size - 1 - (size_t)got)) > 0 ||
+		(n < 0 && errno == EINTR)))
+		got += n > 0 ? n : 0;
+	close(fds[0]);
+	while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
+		;
+	dir[got] = '\0';
+	dir[strcspn(dir, "\n")] = '\0';
+	return WIFEXITED(status) && WEXITSTATUS(status) == 0 && dir[0] == '/' ? 0 : -1;
+}
+
+/* The MPI library of mpi4py as Python program python would import it: its extension module
+ * MPI*.so's, into *pm; its file into module. pm->lib NULL if there is none. */
+static void python_mpi(const char *python, struct program_mpi *pm, char *module, size_t size)
+{
+	char dir[PATH_MAX];
+	struct dirent *e;
+	DIR *d;
+
+	memset(pm, 0, sizeof(*pm));
+	module[0] = '\0';
+	if (mpi4py_dir(python, dir, sizeof(dir)) != 0 || !(d = opendir(dir)))
+		return;
+	while ((e = readdir(d)) != NULL) {
+		size_t n = strlen(e->d_name);
+
+		if (!strncmp(e->d_name, "MPI.", 4) && n > 3 && !strcmp(e->d_name + n - 3, ".so")) {
+			snprintf(module, size, "%s/%s", dir, e->d_name);
+			program_mpi(module, pm);
+			pm->is_static = 0; /* a shared object has no interpreter of its own */
+			break;
+		}
+	}
+	closedir(d);
+}
+
 /* The launcher's MPI library: by its name, else by the name of what it links to. */
 static const struct mpiv_mpilib *launcher_mpi(const char *name, char *resolved, size_t size)
 {
@@ -180,7 +264,8 @@ int preload_pick(struct preload *p, char *const *command, enum preload_kind kind
 {
 	const struct mpiv_mpilib *prog = NULL, *launcher, *lib;
 	const char *file, *env;
-	char path[PATH_MAX], resolved[NAME_MAX + 1], what[PATH_MAX + 256];
+	char path[PATH_MAX], resolved[NAME_MAX + 1], what[2 * PATH_MAX + 256];
+	char module[PATH_MAX + NAME_MAX + 2] = "";
 	struct program_mpi pm;
 	int i, at = -1;
 
@@ -193,6 +278,9 @@ int preload_pick(struct preload *p, char *const *command, enum preload_kind kind
 		if (command[i][0] == '-' || find_program(command[i], path, sizeof(path)) != 0)
 			continue;
 		program_mpi(path, &pm);
+		/* a Python program: the MPI library is mpi4py's */
+		if (!pm.lib && !pm.unknown[0] && is_python(command[i], path))
+			python_mpi(path, &pm, module, sizeof(module));
 		if (pm.lib) {
 			prog = pm.lib;
 			at = i;
@@ -226,12 +314,18 @@ int preload_pick(struct preload *p, char *const *command, enum preload_kind kind
 	launcher = launcher_mpi(command[0], resolved, sizeof(resolved));
 	if (prog) {
 		lib = prog;
-		snprintf(what, sizeof(what), "'%s' links %s ('%s')", command[at], prog->title,
-			 pm.soname);
+		if (module[0])
+			snprintf(what, sizeof(what),
+				 "'%s' imports mpi4py, whose '%s' links %s ('%s')", command[at],
+				 module, prog->title, pm.soname);
+		else
+			snprintf(what, sizeof(what), "'%s' links %s ('%s')", command[at],
+				 prog->title, pm.soname);
 		if (launcher && launcher != prog && !quiet)
-			warning("'%s' links %s, but the launcher '%s' is %s's: its ranks may not "
+			warning("'%s' %s %s, but the launcher '%s' is %s's: its ranks may not "
 				"form one job",
-				command[at], prog->title, command[0], launcher->title);
+				command[at], module[0] ? "imports mpi4py, which links" : "links",
+				prog->title, command[0], launcher->title);
 	} else if (launcher) {
 		lib = launcher;
 		snprintf(what, sizeof(what), "the launcher '%s'%s%s%s is %s's", command[0],

@@ -19,6 +19,7 @@
 #include "event.h"
 #include "mpilib.h"
 #include "rec_hot.h"
+#include "rec_pysite.h"
 #include "rec_site.h"
 
 #define SITE_SLOTS 4096		      /* hash table size, a power of two */
@@ -281,8 +282,12 @@ static REC_COLD uint64_t site_outer(uint64_t site)
 uint64_t rec_site_lookup(const void *ret)
 {
 	int inner;
-	uint64_t site = site_get((uintptr_t)ret, &inner);
+	uint64_t site;
 
+	/* a Python program's calls come from its extension modules: the site is the script's */
+	if (__builtin_expect(rec_pysite_on(), 0) && (site = rec_pysite()) != 0)
+		return site;
+	site = site_get((uintptr_t)ret, &inner);
 	return inner ? site_outer(site) : site;
 }
 
@@ -299,6 +304,23 @@ const char *rec_site_module_path(unsigned id)
 	if (id >= atomic_load_explicit(&site_nmodules, memory_order_acquire))
 		return NULL;
 	return site_modules[id].path;
+}
+
+unsigned rec_site_add_module(const char *path)
+{
+	unsigned n, id = REC_SITE_NO_MODULE;
+
+	pthread_mutex_lock(&site_lock);
+	n = atomic_load_explicit(&site_nmodules, memory_order_relaxed);
+	if (n < SITE_MAX_MODULES && (site_modules[n].path = strdup(path)) != NULL) {
+		site_modules[n].inner = 0;
+		id = n;
+		atomic_store_explicit(&site_nmodules, n + 1, memory_order_release);
+		if (site_hook)
+			site_hook(n, site_modules[n].path);
+	}
+	pthread_mutex_unlock(&site_lock);
+	return id;
 }
 
 void rec_site_set_hook(void (*fn)(unsigned id, const char *path))

@@ -27,6 +27,10 @@ int rec_site_inner(const void *addr);
 /* The path of module id, or NULL if unknown. The string lives as long as the process. */
 const char *rec_site_module_path(unsigned id);
 
+/* A module of no loaded object, its path as given (rec_pysite.c's scripts): its id, or
+ * REC_SITE_NO_MODULE if the table is full or memory is short. */
+unsigned rec_site_add_module(const char *path);
+
 /* Call fn(id, path) for every module seen so far and then for each new one, as it is first
  * seen (with an internal lock held: fn must not call back into rec_site). */
 void rec_site_set_hook(void (*fn)(unsigned id, const char *path));

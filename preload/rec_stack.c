@@ -194,6 +194,39 @@ static struct link_map *stk_module(const void *addr)
 	return lm;
 }
 
+void rec_stack_python(const uint64_t *sites, int n)
+{
+	struct rec_stack *st = stk_self;
+
+	if (!st)
+		return;
+	if (n > REC_STACK_MAX)
+		n = REC_STACK_MAX;
+	memcpy(st->py, sites, (size_t)n * sizeof(*sites));
+	st->npy = n;
+}
+
+/* A Python program's stack, its script's frames (rec_stack_python()), as
+ * rec_stack_format() writes one: "python:FILE:FUNCTION+0xLINE" a line. */
+static int stk_format_python(const struct rec_stack *st, char *buf, size_t size)
+{
+	size_t used = 0;
+	int i, len;
+
+	for (i = 0; i < st->npy; i++) {
+		const char *path = rec_site_module_path(MPIV_SITE_MODULE(st->py[i]));
+
+		len = snprintf(buf + used, size - used, "%s+0x%llx\n", path ? path : "?",
+			       (unsigned long long)MPIV_SITE_ADDR(st->py[i]));
+		if (len <= 0 || used + (size_t)len >= size) {
+			buf[used] = '\0';
+			break;
+		}
+		used += (size_t)len;
+	}
+	return i;
+}
+
 int rec_stack_format(const struct rec_stack *st, char *buf, size_t size)
 {
 	struct link_map *self = stk_module((const void *)rec_stack_format), *lm;
@@ -206,6 +239,8 @@ int rec_stack_format(const struct rec_stack *st, char *buf, size_t size)
 		buf[0] = '\0';
 	if (atomic_load_explicit(&st->state, memory_order_acquire) != REC_STACK_DONE)
 		return 0;
+	if (st->npy)
+		return stk_format_python(st, buf, size);
 	n = st->n < REC_STACK_MAX ? st->n : REC_STACK_MAX;
 	/* The program's frames start after the outermost frame of this library: the MPI_*
 	 * wrapper the program called. */

@@ -50,6 +50,10 @@ struct rec_stack {
 	 * with room for the unwinder (REC_STACK_ALT_ROOM): its
 	 * own or this library's; else it is never asked */
 	int askable;
+	/* a Python program's: the script's frames of the thread's last call, innermost first
+	 * (rec_stack_python()), shown instead of the C frames of the interpreter */
+	int npy;
+	uint64_t py[REC_STACK_MAX];
 };
 
 /* Install the handler of REC_STACK_SIGNAL unless the program has one, and call backtrace()
@@ -94,6 +98,10 @@ int rec_stack_take(struct rec_stack *st);
  * Not for signal handlers (it asks the dynamic loader), but for that of a fatal signal, whose
  * rank dies whatever happens. */
 int rec_stack_format(const struct rec_stack *st, char *buf, size_t size);
+
+/* The calling thread's Python frames at the call it is entering (rec_pysite.c): n sites,
+ * innermost first. Nothing if the thread has no buffer. */
+void rec_stack_python(const uint64_t *sites, int n);
 
 #pragma GCC visibility pop
 

@@ -15,6 +15,7 @@
 
 #include "environment.h"
 #include "recorder.h"
+#include "rec_pysite.h"
 #include "rec_site.h"
 #include "rec_status.h"
 #include "rec_threads.h"
@@ -191,8 +192,9 @@ void rec_quick_allow(void)
 {
 	rec_quick_status = rec_status_self();
 	rec_quick_thread = rec_tls.self ? rec_tls.self : rec_thread_self();
+	/* a Python program's sites are its script's lines, which no return address tells apart */
 	rec_tls.quick = !rec_multi && !rec_reduce_on && !rec_steer_active() && rec_quick_status &&
-			rec_quick_thread;
+			rec_quick_thread && !rec_pysite_on();
 }
 
 /* Publish c, about to block, in its thread's slot t. */

@@ -3,6 +3,7 @@
  * event index; the divergence check of every call against the recorded trace; and the notes
  * that explain a run that completed although the counterexample has it deadlock. */
 #define _GNU_SOURCE
+#include <fcntl.h>
 #include <limits.h>
 #include <stdarg.h>
 #include <stdatomic.h>
@@ -31,6 +32,36 @@ static atomic_int rep_left;
 static uint32_t rep_cursor;
 static atomic_uint rep_counter;
 
+/* A Python program's trace was recorded from script (its "FILE:FUNCTION" site module, the
+ * function cut here): say once if no argument of this process is that file. */
+static void script_check(const char *script)
+{
+	char args[4096], file[PATH_MAX], *real;
+	const char *colon = strrchr(script, ':'), *a;
+	ssize_t n;
+	int fd, found = 0;
+
+	if (!colon || (size_t)(colon - script) >= sizeof(file))
+		return;
+	memcpy(file, script, (size_t)(colon - script));
+	file[colon - script] = '\0';
+	fd = open("/proc/self/cmdline", O_RDONLY | O_CLOEXEC);
+	n = fd < 0 ? -1 : read(fd, args, sizeof(args) - 1);
+	if (fd >= 0)
+		close(fd);
+	if (n <= 0)
+		return;
+	args[n] = '\0';
+	for (a = args; a < args + n && !found; a += strlen(a) + 1) {
+		real = realpath(a, NULL);
+		found = real && !strcmp(real, file);
+		free(real);
+	}
+	if (!found)
+		rec_msg("note: replaying a Python program, but the trace was recorded from '%s'",
+			file);
+}
+
 /* The trace this run is checked against: $MPIVERIFY_REPLAY_TRACE (the CLI validated it).
  * Returns 0 (also when there is none to load: replay then only forces), or -1 with why. */
 static int rep_load_trace(int rank, char *why, size_t whysize)
@@ -57,6 +88,11 @@ static int rep_load_trace(int rank, char *why, size_t whysize)
 	/* Running another program than the recorded one is allowed (a rebuilt binary), but it
 	 * explains a divergence: say so once. */
 	recorded = rep_trace_program();
+	if (rank == 0 && recorded &&
+	    !strncmp(recorded, MPIV_SITE_PYTHON, strlen(MPIV_SITE_PYTHON))) {
+		script_check(recorded + strlen(MPIV_SITE_PYTHON));
+		return 0;
+	}
 	n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
 	if (rank == 0 && recorded && n > 0) {
 		exe[n] = '\0';

@@ -333,6 +333,16 @@ parse_header()
 	fi
 }
 
+# expected_exit VERDICT: the exit status `check` gives for it.
+expected_exit()
+{
+	case $1 in
+	deadlock | crash) echo 1 ;;
+	inconclusive) echo 5 ;;
+	*) echo 0 ;;
+	esac
+}
+
 # describe_rc RC: an exit status in words, for a failure's message.
 describe_rc()
 {

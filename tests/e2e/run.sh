@@ -27,16 +27,6 @@ CHECK_LIMIT=300
 REPLAY_LIMIT=90
 VERIFY_LIMIT=300
 
-# expected_exit VERDICT: the exit status `check` gives for it.
-expected_exit()
-{
-	case $1 in
-	deadlock | crash) echo 1 ;;
-	inconclusive) echo 5 ;;
-	*) echo 0 ;;
-	esac
-}
-
 # same_from_start NAME TRACE OUT LOG RC ARGS...: check TRACE ARGS again with SPIN searching
 # from the start (MPIVERIFY_SPIN_FROM_START), as check did before its own pass over the paths
 # of one choice, into TRACE/OUT-spin: the same exit status RC, the same report (LOG, of the
