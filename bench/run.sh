@@ -357,15 +357,18 @@ if part verify; then
 	VTASKS=${BENCH_VERIFY_TASKS:-4 8 16 32 64}
 	printf '%-34s %7s %5s %6s %9s %10s  %s\n' program workers tasks runs seconds states verdict
 	: >verify.dat
-	# bench_verify NAME PROGRAM NP TASKS: one line of figures; and NAME NP TASKS RUNS SECONDS
-	# into verify.dat
+	# bench_verify NAME PROGRAM NP TASKS [ARGS...]: one line of figures; and NAME NP TASKS RUNS
+	# SECONDS into verify.dat. PROGRAM is ./PROGRAM unless it is a path; LAUNCH the launcher
+	# (default $MPIRUN).
 	bench_verify()
 	{
 		local name=$1 prog=$2 np=$3 tasks=$4 t0 t1 rc
+		shift 4
+		case $prog in */*) ;; *) prog=./$prog ;; esac
 		rm -rf verify.out
 		t0=$(date +%s.%N)
 		"$MPIVERIFY" verify -o verify.out --deadlock-timeout 3 --memory-limit 8192 --json -- \
-			"$MPIRUN" -np "$np" "./$prog" >verify.json 2>verify.err
+			"${LAUNCH:-$MPIRUN}" -np "$np" "$prog" "$@" >verify.json 2>verify.err
 		rc=$?
 		t1=$(date +%s.%N)
 		awk -v name="$name" -v w="$((np - 1))" -v tasks="${tasks:--}" -v t="$(awk -v a="$t0" \
@@ -410,6 +413,16 @@ if part verify; then
 		bench_verify "branch on the first sender" branch-prog 3 ''
 	"$MPICC" -O2 -o branch-prog "$SRCDIR/examples/verify/task-farm-last-task.c" &&
 		bench_verify "task farm, bug on the last task" branch-prog 4 ''
+	# the value-stop farm in mpi4py, on the library Debian builds mpi4py for (Open MPI)
+	if /usr/bin/python3 -c 'import importlib.util as u; assert u.find_spec("mpi4py")' \
+		2>/dev/null && command -v mpirun.openmpi >/dev/null; then
+		for t in 3 6 12 24; do
+			LAUNCH=mpirun.openmpi OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 \
+				OMPI_MCA_rmaps_base_oversubscribe=1 bench_verify \
+				"mpi4py value-stop farm" /usr/bin/python3 4 "$t" \
+				"$SRCDIR/examples/python/farm-value.py" "$t"
+		done
+	fi
 fi
 
 if part scale; then

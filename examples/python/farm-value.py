@@ -3,9 +3,11 @@
 # out TASKS tasks one at a time to whichever worker answers (MPI.ANY_SOURCE), then sends each
 # worker None, on which it stops. Correct in every order of the answers: verify answers "no
 # deadlock" after runs that grow with the decisions, not with the orders.
+import sys
+
 from mpi4py import MPI
 
-TASKS = 6
+TASKS = int(sys.argv[1]) if len(sys.argv) > 1 else 6  # bench/: more tasks, more decisions
 comm = MPI.COMM_WORLD
 rank = comm.Get_rank()
 size = comm.Get_size()
