@@ -62,19 +62,29 @@ char *xkey_close(struct xkey *k)
 	return out;
 }
 
-/* Is every item of a (each ends in ';') in b? */
+/* Is the item at p (up to and with its ';', len bytes) one of list's, whole? */
+static int has_item(const char *list, const char *p, size_t len)
+{
+	const char *q, *end;
+
+	for (q = list; *q; q = end + 1) {
+		end = strchr(q, ';');
+		if (!end)
+			return 0;
+		if ((size_t)(end - q + 1) == len && !memcmp(q, p, len))
+			return 1;
+	}
+	return 0;
+}
+
+/* Is every item of a (each ends in ';') one of b's? */
 static int within(const char *a, const char *b)
 {
 	const char *p, *end;
-	char item[700];
 
 	for (p = a; *p; p = end + 1) {
 		end = strchr(p, ';');
-		if (!end || (size_t)(end - p + 2) > sizeof(item))
-			return 0;
-		memcpy(item, p, (size_t)(end - p + 1));
-		item[end - p + 1] = '\0';
-		if (!strstr(b, item))
+		if (!end || !has_item(b, p, (size_t)(end - p + 1)))
 			return 0;
 	}
 	return 1;

@@ -348,12 +348,12 @@ void report_deadlock(FILE *f, const struct mpiv_traceset *ts, const struct tr_de
 	const char *meaning;
 	const char *klass = report_class(d, &meaning);
 	struct rank_classes cs = RANK_CLASSES(d->cex.nranks);
-	char desc[256], where[512];
+	char desc[256], where[512], modes[256];
 	size_t k, nsync = 0;
 	int r, any_wild = 0;
 
-	fprintf(f, "\n%s %d of %d: %s (found with buffering: %s)\n", klass, i, n, meaning,
-		d->modes);
+	tr_deadlock_modes(d, modes, sizeof(modes));
+	fprintf(f, "\n%s %d of %d: %s (found with buffering: %s)\n", klass, i, n, meaning, modes);
 	if (d->instead)
 		fprintf(f, "  %s buffering the search found deadlock %d instead\n",
 			d->in_zero ? "with" : "without", d->instead);
@@ -854,13 +854,15 @@ json_t *report_deadlock_json(const struct mpiv_traceset *ts, const struct tr_dea
 	const char *klass = report_class(d, &meaning);
 	json_t *o = json_object(), *blocked = json_array(), *cycle = json_array();
 	json_t *wild = json_array(), *unbuffered = json_array();
+	char modes[256];
 	size_t k;
 	int r;
 
 	json_object_set_new(o, "kind", json_string(mpiv_finding_kind_name(report_kind(d))));
 	json_object_set_new(o, "class", json_string(klass));
 	json_object_set_new(o, "meaning", json_string(meaning));
-	json_object_set_new(o, "modes", json_string(d->modes));
+	tr_deadlock_modes(d, modes, sizeof(modes));
+	json_object_set_new(o, "modes", json_string(modes));
 	if (d->instead)
 		json_object_set_new(o, "instead", json_integer(d->instead));
 	json_object_set_new(o, "cex", mpiv_json_text(d->path));

@@ -45,10 +45,16 @@ int tr_searches(int twins, const struct mpiv_buffering *given, int n, struct mpi
 int tr_sends_within(const struct eng_prog *prog, long long bytes);
 
 /* One distinct deadlock: its counterexample and the buffering modes it was found in. */
+#define TR_DEADLOCK_MODES 8 /* modes one deadlock is noted in, at most (check searches fewer) */
+
 struct tr_deadlock {
 	struct mpiv_cex cex;
-	char *signature;	  /* which rank is blocked where (NULL once merged into another) */
-	char modes[128];	  /* "zero, infinite" */
+	/* by rank of cex: the event it is blocked at, -1 if it is not (tr_deadlock_signature());
+	 * NULL once merged into another */
+	long *signature;
+	/* the buffering modes it was found in, in the order found */
+	struct mpiv_buffering found[TR_DEADLOCK_MODES];
+	int nfound;
 	int in_zero, in_buffered; /* found with unbuffered / with buffered standard sends */
 	int in_eager;		  /* found with the recorded library's eager threshold */
 	/* found with buffering (in_buffered, in_eager) where collectives
@@ -83,11 +89,15 @@ struct tr_deadlocks {
 	int n;
 };
 
-/* Which rank is blocked at which event, as "0:2;2:1;" (a malloc'ed string). With core set,
- * ranks blocked in a standard send that was not buffered (and in no receive of theirs) are
- * left out: the same deadlock found with buffered sends has those ranks finished, and
- * otherwise the same ranks stuck in the same calls. */
-char *tr_deadlock_signature(const struct mpiv_cex *cex, int core);
+/* Which rank is blocked at which event: for each of cex->nranks ranks its blocked event, -1
+ * if it is not blocked (malloc'ed). With core set, ranks blocked in a standard send that was
+ * not buffered (and in no receive of theirs) are left out (-1): the same deadlock found with
+ * buffered sends has those ranks finished, and otherwise the same ranks stuck in the same
+ * calls. */
+long *tr_deadlock_signature(const struct mpiv_cex *cex, int core);
+
+/* "zero, infinite": the names of the modes d was found in, into buf. */
+void tr_deadlock_modes(const struct tr_deadlock *d, char *buf, size_t size);
 
 /* Add the deadlock of one trail, found in the mode cex->buffering names, unless the same one
  * (same signature) was found before in that mode. Takes cex (it is released or kept, and

@@ -79,59 +79,54 @@ int tr_sends_within(const struct eng_prog *prog, long long bytes)
 	return 1;
 }
 
-char *tr_deadlock_signature(const struct mpiv_cex *cex, int core)
+long *tr_deadlock_signature(const struct mpiv_cex *cex, int core)
 {
-	char *sig = xcalloc((size_t)cex->nranks * 24 + 1, 1);
-	size_t n = 0;
+	long *sig = xmalloc((size_t)(cex->nranks ? cex->nranks : 1) * sizeof(*sig));
 	int r;
 
 	for (r = 0; r < cex->nranks; r++) {
 		const struct mpiv_cex_rank *cr = &cex->ranks[r];
 		const struct mpiv_cex_op *op = cr->nops ? &cr->ops[cr->nops - 1] : NULL;
 
-		if (cr->blocked_op < 0)
-			continue;
+		sig[r] = cr->blocked_op < 0 ? -1 : cr->blocked_op;
 		/* blocked only by an unbuffered send: with buffering the rank goes on (not so
 		 * MPI_Sendrecv whose receive half waits too) */
 		if (core && op && (long)op->op == cr->blocked_op && op->sync == 1 && !op->recv_open)
-			continue;
-		n += (size_t)sprintf(sig + n, "%d:%ld;", r, cr->blocked_op);
+			sig[r] = -1;
 	}
 	return sig;
 }
 
-/* Is name one of the modes of list ("zero, infinite-sync"), as a whole word ("infinite" is
- * not in "infinite-sync")? */
-static int has_mode(const char *list, const char *name)
+static int same_buffering(const struct mpiv_buffering *a, const struct mpiv_buffering *b)
 {
-	size_t n = strlen(name);
-	const char *p;
-
-	for (p = list; (p = strstr(p, name)); p += n)
-		if ((p == list || p[-1] == ' ') && (p[n] == '\0' || p[n] == ','))
-			return 1;
-	return 0;
+	return a->mode == b->mode && a->bytes == b->bytes && a->sync_colls == b->sync_colls;
 }
 
-/* Note that d was found in mode (its name, or the names of a merged entry's modes), as the
- * flags of struct tr_deadlock say (those of a merged entry, or of one search). */
-static void add_mode(struct tr_deadlock *d, const char *mode, const struct tr_deadlock *found)
+void tr_deadlock_modes(const struct tr_deadlock *d, char *buf, size_t size)
 {
-	const char *p = mode;
+	size_t used = 0;
+	char name[32];
+	int i;
 
-	/* each of a merged entry's modes that d has not yet */
-	while (*p) {
-		size_t n = strcspn(p, ",");
-		char one[64];
+	if (size)
+		buf[0] = '\0';
+	for (i = 0; i < d->nfound && used < size; i++) {
+		mpiv_buffering_name(&d->found[i], name, sizeof(name));
+		used += (size_t)snprintf(buf + used, size - used, "%s%s", i ? ", " : "", name);
+	}
+}
 
-		snprintf(one, sizeof(one), "%.*s", (int)n, p);
-		if (!has_mode(d->modes, one)) {
-			if (d->modes[0])
-				strncat(d->modes, ", ", sizeof(d->modes) - strlen(d->modes) - 1);
-			strncat(d->modes, one, sizeof(d->modes) - strlen(d->modes) - 1);
-		}
-		p += n;
-		p += strspn(p, ", ");
+/* Note that d was found in the modes of found (one search's, or a merged entry's), and as the
+ * flags of struct tr_deadlock say. */
+static void add_modes(struct tr_deadlock *d, const struct tr_deadlock *found)
+{
+	int i, j;
+
+	for (i = 0; i < found->nfound; i++) {
+		for (j = 0; j < d->nfound && !same_buffering(&d->found[j], &found->found[i]); j++)
+			;
+		if (j == d->nfound && d->nfound < TR_DEADLOCK_MODES)
+			d->found[d->nfound++] = found->found[i];
 	}
 	d->in_zero |= found->in_zero;
 	d->in_buffered |= found->in_buffered;
@@ -141,21 +136,17 @@ static void add_mode(struct tr_deadlock *d, const char *mode, const struct tr_de
 	d->in_sync |= found->in_sync;
 }
 
-static int same_buffering(const struct mpiv_buffering *a, const struct mpiv_buffering *b)
-{
-	return a->mode == b->mode && a->bytes == b->bytes && a->sync_colls == b->sync_colls;
-}
 
 void tr_deadlocks_add(struct tr_deadlocks *set, struct mpiv_cex *cex)
 {
 	const struct mpiv_buffering b = cex->buffering;
-	char *sig = tr_deadlock_signature(cex, 0);
-	char name[32];
+	long *sig = tr_deadlock_signature(cex, 0);
 	struct tr_deadlock *d, one;
 	int i;
 
 	for (i = 0; i < set->n; i++) {
-		if (!strcmp(set->d[i].signature, sig) &&
+		if (set->d[i].cex.nranks == cex->nranks &&
+		    !memcmp(set->d[i].signature, sig, (size_t)cex->nranks * sizeof(*sig)) &&
 		    same_buffering(&set->d[i].cex.buffering, &b)) {
 			free(sig);
 			mpiv_cex_release(cex);
@@ -169,40 +160,29 @@ void tr_deadlocks_add(struct tr_deadlocks *set, struct mpiv_cex *cex)
 	memset(cex, 0, sizeof(*cex));
 	d->signature = sig;
 	d->eager = -1;
-	mpiv_buffering_name(&b, name, sizeof(name));
 	memset(&one, 0, sizeof(one));
+	one.found[0] = b;
+	one.nfound = 1;
 	one.in_zero = b.mode == MPIV_BUF_ZERO;
 	one.in_buffered = b.mode == MPIV_BUF_INFINITE;
 	one.in_eager = b.mode == MPIV_BUF_EAGER;
 	one.in_buffered_data = one.in_buffered && !b.sync_colls;
 	one.in_eager_data = one.in_eager && !b.sync_colls;
 	one.in_sync = b.mode != MPIV_BUF_ZERO && b.sync_colls;
-	add_mode(d, name, &one);
+	add_modes(d, &one);
 }
 
-/* Is every "rank:op;" entry of core signature a also one of b's? */
-static int core_within(const char *a, const char *b)
+/* Is every rank of core signature a (n ranks) blocked where it is in b? And is a some rank's? */
+static int core_within(const long *a, const long *b, int n)
 {
-	char entry[40];
-	size_t len;
+	int r, any = 0;
 
-	for (; *a; a += len) {
-		const char *q;
-		int found = 0;
-
-		len = strcspn(a, ";") + 1;
-		if (len + 1 >= sizeof(entry))
+	for (r = 0; r < n; r++) {
+		if (a[r] >= 0 && a[r] != b[r])
 			return 0;
-		entry[0] = ';'; /* whole entries only: ";1:2;" is no part of ";11:2;" */
-		memcpy(entry + 1, a, len);
-		entry[len + 1] = '\0';
-		found = !strncmp(b, entry + 1, len);
-		for (q = b; !found && (q = strstr(q, entry)) != NULL; q++)
-			found = 1;
-		if (!found)
-			return 0;
+		any |= a[r] >= 0;
 	}
-	return 1;
+	return any;
 }
 
 void tr_deadlocks_merge(struct tr_deadlocks *set)
@@ -211,14 +191,14 @@ void tr_deadlocks_merge(struct tr_deadlocks *set)
 
 	for (i = 0; i < set->n; i++) {
 		struct tr_deadlock *d = &set->d[i];
-		char *core;
+		long *core;
 
 		if (!d->signature)
 			continue;
 		core = tr_deadlock_signature(&d->cex, 1);
 		for (j = i + 1; j < set->n; j++) {
 			struct tr_deadlock *e = &set->d[j];
-			char *ecore;
+			long *ecore;
 
 			if (!e->signature)
 				continue;
@@ -226,11 +206,15 @@ void tr_deadlocks_merge(struct tr_deadlocks *set)
 			/* within one mode only the same core is the same deadlock; across modes one
 			 * within the other is too: the same ranks stuck in the same calls, some
 			 * moving on to be stuck further when sends are buffered */
-			if (!strcmp(core, ecore) ||
-			    (*core && *ecore &&
-			     !same_buffering(&d->cex.buffering, &e->cex.buffering) &&
-			     (core_within(core, ecore) || core_within(ecore, core)))) {
-				add_mode(d, e->modes, e);
+			if (d->cex.nranks != e->cex.nranks) {
+				free(ecore);
+				continue;
+			}
+			if (!memcmp(core, ecore, (size_t)d->cex.nranks * sizeof(*core)) ||
+			    (!same_buffering(&d->cex.buffering, &e->cex.buffering) &&
+			     (core_within(core, ecore, d->cex.nranks) ||
+			      core_within(ecore, core, d->cex.nranks)))) {
+				add_modes(d, e);
 				mpiv_cex_release(&e->cex);
 				free(e->signature);
 				e->signature = NULL;

@@ -106,30 +106,46 @@ static void make_cex(struct mpiv_cex *c, struct mpiv_cex_rank ranks[3], struct m
 	ranks[2].nops = 1;
 }
 
+/* sig is the n ranks' blocked events want (-1: not blocked). */
+static int same_sig(const long *sig, const long *want, int n)
+{
+	return !memcmp(sig, want, (size_t)n * sizeof(*sig));
+}
+
+/* d was found in the modes of want ("zero, infinite"), in that order. */
+static void assert_modes(const struct tr_deadlock *d, const char *want)
+{
+	char got[128];
+
+	tr_deadlock_modes(d, got, sizeof(got));
+	CU_ASSERT_STRING_EQUAL(got, want);
+}
+
 static void test_signature(void)
 {
+	static const long all[3] = {2, -1, 1}, core[3] = {2, -1, -1};
 	struct mpiv_cex_rank ranks[3];
 	struct mpiv_cex_op op2;
 	struct mpiv_cex c;
-	char *sig;
+	long *sig;
 
 	make_cex(&c, ranks, &op2, 1, 1, MPIV_BUF_ZERO);
 	sig = tr_deadlock_signature(&c, 0);
-	CU_ASSERT_STRING_EQUAL(sig, "0:2;2:1;");
+	CU_ASSERT(same_sig(sig, all, 3));
 	free(sig);
 	/* the core leaves out rank 2, blocked in its unbuffered standard send */
 	sig = tr_deadlock_signature(&c, 1);
-	CU_ASSERT_STRING_EQUAL(sig, "0:2;");
+	CU_ASSERT(same_sig(sig, core, 3));
 	free(sig);
 	make_cex(&c, ranks, &op2, 1, -1, MPIV_BUF_ZERO);
 	sig = tr_deadlock_signature(&c, 1);
-	CU_ASSERT_STRING_EQUAL(sig, "0:2;2:1;");
+	CU_ASSERT(same_sig(sig, all, 3));
 	free(sig);
 	/* an MPI_Sendrecv whose receive half nothing matched waits with buffering too */
 	make_cex(&c, ranks, &op2, 1, 1, MPIV_BUF_ZERO);
 	op2.recv_open = 1;
 	sig = tr_deadlock_signature(&c, 1);
-	CU_ASSERT_STRING_EQUAL(sig, "0:2;2:1;");
+	CU_ASSERT(same_sig(sig, all, 3));
 	free(sig);
 }
 
@@ -181,16 +197,16 @@ static void test_add_and_merge(void)
 	o = owned(&c);
 	tr_deadlocks_add(&set, &o);
 	CU_ASSERT_EQUAL_FATAL(set.n, 3);
-	CU_ASSERT_STRING_EQUAL(set.d[2].modes, "eager-64");
+	assert_modes(&set.d[2], "eager-64");
 
 	/* zero's and infinite's are one deadlock, which keeps zero's counterexample */
 	tr_deadlocks_merge(&set);
 	CU_ASSERT_EQUAL_FATAL(set.n, 2);
-	CU_ASSERT_STRING_EQUAL(set.d[0].modes, "zero, infinite");
+	assert_modes(&set.d[0], "zero, infinite");
 	CU_ASSERT(set.d[0].in_zero && set.d[0].in_buffered && !set.d[0].in_eager);
 	CU_ASSERT_EQUAL(set.d[0].cex.buffering.mode, MPIV_BUF_ZERO);
 	CU_ASSERT_EQUAL(set.d[0].cex.ranks[2].blocked_op, 1);
-	CU_ASSERT_STRING_EQUAL(set.d[1].modes, "eager-64");
+	assert_modes(&set.d[1], "eager-64");
 	CU_ASSERT(set.d[1].in_eager && !set.d[1].in_zero);
 	tr_deadlocks_release(&set);
 	CU_ASSERT_EQUAL(set.n, 0);
@@ -206,7 +222,7 @@ static void test_add_and_merge(void)
 	tr_deadlocks_add(&set, &o);
 	tr_deadlocks_merge(&set);
 	CU_ASSERT_EQUAL_FATAL(set.n, 1);
-	CU_ASSERT_STRING_EQUAL(set.d[0].modes, "infinite-sync, infinite");
+	assert_modes(&set.d[0], "infinite-sync, infinite");
 	tr_deadlocks_release(&set);
 }
 
