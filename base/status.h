@@ -9,7 +9,7 @@
 #include <stdint.h>
 
 #define MPIV_STATUS_MAGIC 0x4d505653u /* "MPVS" */
-#define MPIV_STATUS_VERSION 4
+#define MPIV_STATUS_VERSION 5
 #define MPIV_STATUS_PERIOD_MS 100	  /* how often a rank rewrites its status file */
 #define MPIV_STATUS_FILE "rank-%d.status" /* in $MPIVERIFY_STATUS_DIR */
 #define MPIV_STATUS_STACK_SIZE 4096	  /* room for a blocked call's stack, as text */
@@ -81,7 +81,12 @@ struct mpiv_status {
 	 * progress mean a rank that polls without progress */
 	uint64_t polls;
 	uint32_t notes; /* enum mpiv_note_kind bits of the notes in text */
-	uint32_t pad;
+	/* recorder: the rank's threads in a blocking call whose event is
+	 * not in the trace file yet (the recorder writes it once the
+	 * call has been stuck a second); the monitor waits for them
+	 * before it ends a hung job, so that the traces say where every
+	 * rank stopped */
+	uint32_t unwritten;
 };
 
 #endif

@@ -58,6 +58,7 @@ void monitor_rank_update(struct monitor_rank *m, const struct mpiv_status *st, d
 	memcpy(m->module, st->module, sizeof(m->module));
 	memcpy(m->stack, st->stack, sizeof(m->stack));
 	m->stack_op = st->stack_op;
+	m->unwritten = st->unwritten;
 	m->nframes = st->nframes;
 }
 
@@ -116,8 +117,7 @@ int monitor_rank_polling(const struct monitor_rank *m, double t, double timeout)
 	return m->state == MPIV_ST_RUNNING || (mpiv_call_flags(m->call) & MPIV_F_POLL);
 }
 
-/* The deadlock rule of monitor_run(). warned[r] keeps a stopped rank's warning to one. */
-static int deadlocked(struct monitor_result *res, double t, double timeout, char *warned)
+int monitor_deadlocked(struct monitor_result *res, double t, double timeout, char *warned)
 {
 	double last = 0;
 	int r, in_call = 0, stopped = 0, npolling = 0;
@@ -145,6 +145,10 @@ static int deadlocked(struct monitor_result *res, double t, double timeout, char
 	}
 	if ((!in_call && !npolling) || t - last < timeout)
 		return 0;
+	/* the recorder has yet to write a blocked call into its trace: a little longer */
+	for (r = 0; r < res->size && t - last < timeout + MONITOR_WRITE_WAIT; r++)
+		if (res->ranks[r].state == MPIV_ST_IN_CALL && res->ranks[r].unwritten)
+			return 0;
 	/* A rank that does not even rewrite its status is stopped (a debugger, SIGSTOP) or
 	 * gone, not blocked: ending the job would be wrong. */
 	for (r = 0; r < res->size; r++) {
@@ -445,15 +449,19 @@ void monitor_run(struct launch *l, const char *status_dir, double timeout,
 		}
 		if (nodes ? nodes_as_expected(nodes, status_dir, expect, res, t) ||
 				    monitor_nodes_deadlocked(nodes, res, t, timeout) :
-			    as_expected(res, expect, t) || deadlocked(res, t, timeout, warned)) {
+			    as_expected(res, expect, t) ||
+				    monitor_deadlocked(res, t, timeout, warned)) {
 			res->outcome = MONITOR_DEADLOCK;
 			break;
 		}
 		/* No status at all: the ranks may not have started yet, or may not load our
 		 * library, or may not see the directory. A program may also compute for long
 		 * before MPI_Init, so this is no reason to end it; only say why hangs cannot be
-		 * caught, and keep watching. */
-		if (!reported(res, nodes) && !warned_none && t - start >= timeout) {
+		 * caught, and keep watching. Not before MONITOR_FIRST_REPORT: a job of hundreds of
+		 * ranks on a few cores takes seconds to start them. */
+		if (!reported(res, nodes) && !warned_none &&
+		    t - start >=
+			    (timeout > MONITOR_FIRST_REPORT ? timeout : MONITOR_FIRST_REPORT)) {
 			warning("no rank has reported to '%s' after %.0f s: hangs cannot be detected "
 				"until one does (is the program a dynamically linked MPI program, "
 				"and is the directory shared with every node?)",

@@ -42,11 +42,12 @@ struct monitor_rank {
 	uint64_t site; /* MPIV_SITE() of the current call */
 	char host[64];
 	int pid;
-	char text[512];	   /* the divergence or failure, or the replayer's notes; or "" */
-	unsigned notes;	   /* the kinds of those notes (enum mpiv_note_kind) */
-	char module[512];  /* the module site points into, "" if unknown */
-	uint32_t stack_op; /* the call the stack was taken in */
-	uint32_t nframes;  /* lines in stack, 0 if none */
+	char text[512];	    /* the divergence or failure, or the replayer's notes; or "" */
+	unsigned notes;	    /* the kinds of those notes (enum mpiv_note_kind) */
+	char module[512];   /* the module site points into, "" if unknown */
+	uint32_t stack_op;  /* the call the stack was taken in */
+	uint32_t nframes;   /* lines in stack, 0 if none */
+	uint32_t unwritten; /* its threads blocked in calls not yet in its trace */
 	char stack[MPIV_STATUS_STACK_SIZE]; /* as struct mpiv_status's */
 	double changed;	     /* monotonic time progress, state, call or op last changed */
 	double beat_changed; /* monotonic time beat last changed */
@@ -73,6 +74,15 @@ struct monitor_result {
 
 /* How much longer, at most, a confirmed deadlock waits for the blocked ranks' stacks. */
 #define MONITOR_STACK_WAIT 2.0
+
+/* Seconds, at least, before a job none of whose ranks has reported is warned of. */
+#define MONITOR_FIRST_REPORT 30.0
+
+/* How much longer, at most, a hang waits for the recorder to write every blocked call into its
+ * rank's trace (struct mpiv_status's unwritten): on a machine with many more busy ranks than
+ * cores a rank's status thread runs seldom, and a trace that stops short of the blocked call
+ * leaves check inconclusive about the hang record saw. */
+#define MONITOR_WRITE_WAIT 10.0
 
 /* A deadlock a run is expected to end in (verify's and replay's confirmation of a model's
  * deadlock): once every rank sits in the call the model has it blocked in (or has finished,
@@ -130,6 +140,13 @@ void monitor_rescan(const char *dir, struct monitor_result *res);
 
 /* Take st, read at t, as m's latest status (the change times as monitor_run() keeps them). */
 void monitor_rank_update(struct monitor_rank *m, const struct mpiv_status *st, double t);
+
+/* The deadlock rule of monitor_run() on res at t (one status file per rank): every rank
+ * blocked or finished, or polling without progress, and nothing changed for timeout seconds;
+ * and, up to MONITOR_WRITE_WAIT seconds longer, every blocked call in its rank's trace. A
+ * rank that stopped rewriting its status is warned of once (warned[r]) and holds the rule
+ * back. */
+int monitor_deadlocked(struct monitor_result *res, double t, double timeout, char *warned);
 
 /* Whether m polls without progress at t (see monitor_run()). */
 int monitor_rank_polling(const struct monitor_rank *m, double t, double timeout);

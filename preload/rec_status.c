@@ -87,6 +87,7 @@ static atomic_ullong st_beat;	       /* periods written */
 static atomic_int st_started;	       /* MPI_Init returned (its call left) */
 static atomic_int st_final;	       /* MPI_Finalize entered */
 static void (*st_tick)(uint64_t beat); /* set before the thread starts */
+static atomic_uint st_unwritten;       /* rec_status_unwritten()'s */
 
 /* The file and the writer thread. */
 static pthread_mutex_t st_write_lock = PTHREAD_MUTEX_INITIALIZER; /* building + pwrite */
@@ -271,6 +272,11 @@ uint64_t rec_status_beat(void)
 	return atomic_load_explicit(&st_beat, memory_order_relaxed);
 }
 
+void rec_status_unwritten(unsigned n)
+{
+	atomic_store_explicit(&st_unwritten, n, memory_order_relaxed);
+}
+
 void rec_status_set_tick(void (*fn)(uint64_t beat))
 {
 	st_tick = fn;
@@ -429,6 +435,7 @@ static void st_write(void)
 	else
 		snprintf(st.text, sizeof(st.text), "%s", st_notes);
 	st.notes = st_note_kinds;
+	st.unwritten = atomic_load_explicit(&st_unwritten, memory_order_relaxed);
 	path = rec_site_module_path(MPIV_SITE_MODULE(st.site));
 	if (path)
 		snprintf(st.module, sizeof(st.module), "%s", path);

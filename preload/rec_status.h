@@ -94,6 +94,10 @@ uint64_t rec_status_beat(void);
  * MPI calls. */
 void rec_status_set_tick(void (*fn)(uint64_t beat));
 
+/* The recorder's count of the rank's threads blocked in a call not yet in the trace file, for
+ * the status file (struct mpiv_status's unwritten). */
+void rec_status_unwritten(unsigned n);
+
 #pragma GCC visibility pop
 
 #endif

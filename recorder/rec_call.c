@@ -361,35 +361,59 @@ static void rec_unclaim(struct rec_thread *t, uintptr_t p)
 		atomic_store_explicit(&t->released, 1, memory_order_release); /* it waits */
 }
 
-/* If t's blocked call has been posted for REC_STUCK_BEATS, write it as incomplete. */
-static void rec_watch_thread(struct rec_thread *t, uint64_t beat)
+/* When each of the last REC_BEAT_TIMES beats came (monotonic ns), by beat. */
+#define REC_BEAT_TIMES 64
+static uint64_t rec_beat_ns[REC_BEAT_TIMES];
+
+/* Whether a call posted at beat `posted` (the beat count then) has been stuck long enough at
+ * beat `beat`, at now (ns): REC_STUCK_BEATS beats, or a second since the first beat after it
+ * came. Beats are the status thread's, which a machine with far more busy ranks than cores
+ * runs seldom: ten of them can take longer than the monitor's whole timeout. */
+static int rec_stuck(uint64_t posted, uint64_t beat, uint64_t now)
+{
+	if (beat - posted >= REC_STUCK_BEATS || beat - posted >= REC_BEAT_TIMES)
+		return 1;
+	return beat > posted && now - rec_beat_ns[(posted + 1) % REC_BEAT_TIMES] >= 1000000000ULL;
+}
+
+/* If t's blocked call has been stuck long enough (rec_stuck()), write it as incomplete.
+ * Returns 1 if t is in a blocking call that is not in the trace yet. */
+static int rec_watch_thread(struct rec_thread *t, uint64_t beat, uint64_t now)
 {
 	uintptr_t p = atomic_load_explicit(&t->posted, memory_order_acquire);
 	struct rec_call *c;
+	int unwritten;
 
-	if (!p || (p & REC_WATCHED) ||
-	    beat - atomic_load_explicit(&t->posted_beat, memory_order_relaxed) < REC_STUCK_BEATS)
-		return;
+	if (!p || (p & REC_WATCHED))
+		return 0;
+	if (!rec_stuck(atomic_load_explicit(&t->posted_beat, memory_order_relaxed), beat, now))
+		return 1;
 	if (!rec_claim(t, p))
-		return;
+		return 0;
 	c = (struct rec_call *)p;
 	/* The slot's beat was a hint: the call we hold may be a newer one at the same address. */
-	if (!(c->bits & REC_C_INCOMPLETE_SENT) && beat - c->posted_beat >= REC_STUCK_BEATS) {
+	if (!(c->bits & REC_C_INCOMPLETE_SENT) && rec_stuck(c->posted_beat, beat, now)) {
 		rec_call_unquick(c); /* its owner waits: its event is ours to complete */
 		/* This gives the call its index; when it returns, its complete record follows
 		 * and replaces this one. */
 		rec_output_call(c, MPIV_EV_INCOMPLETE);
 		c->bits |= REC_C_INCOMPLETE_SENT;
 	}
+	unwritten = !(c->bits & REC_C_INCOMPLETE_SENT);
 	rec_unclaim(t, p);
+	return unwritten;
 }
 
 void rec_call_watch(uint64_t beat)
 {
+	uint64_t now = rec_now();
 	struct rec_thread *t;
+	unsigned unwritten = 0;
 
+	rec_beat_ns[beat % REC_BEAT_TIMES] = now;
 	for (t = atomic_load_explicit(&rec_threads, memory_order_acquire); t; t = t->next)
-		rec_watch_thread(t, beat);
+		unwritten += (unsigned)rec_watch_thread(t, beat, now);
+	rec_status_unwritten(unwritten);
 	/* Every period: a rank killed now loses at most one period of calls, and a blocked
 	 * call just written reaches the file, after every call indexed before it. */
 	rec_output_flush();

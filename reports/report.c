@@ -349,7 +349,7 @@ void report_deadlock(FILE *f, const struct mpiv_traceset *ts, const struct tr_de
 	const char *klass = report_class(d, &meaning);
 	struct rank_classes cs = RANK_CLASSES(d->cex.nranks);
 	char desc[256], where[512], modes[256];
-	size_t k, nsync = 0;
+	size_t k, nsync = 0, nwild = 0, iwild = 0;
 	int r, any_wild = 0;
 
 	tr_deadlock_modes(d, modes, sizeof(modes));
@@ -432,11 +432,23 @@ void report_deadlock(FILE *f, const struct mpiv_traceset *ts, const struct tr_de
 		fprintf(f, " rank %d\n", cex->cycle[0].rank);
 	}
 	classes_release(&cs);
+	for (k = 0; k < cex->nmatches; k++)
+		nwild += cex->matches[k].wildcard != 0;
 	for (k = 0; k < cex->nmatches; k++) {
 		const struct mpiv_cex_match *m = &cex->matches[k];
 
 		if (!m->wildcard)
 			continue;
+		/* a farm's manager takes hundreds: the first and the last, the rest counted */
+		iwild++;
+		if (nwild > REPORT_LIST_MOST && iwild > REPORT_LIST_MOST / 2 &&
+		    iwild <= nwild - REPORT_LIST_MOST / 2) {
+			if (iwild == REPORT_LIST_MOST / 2 + 1)
+				fprintf(f,
+					"    ... %zu more (%zu in all; the counterexample lists each)\n",
+					nwild - REPORT_LIST_MOST / 2 * 2, nwild);
+			continue;
+		}
 		if (!any_wild)
 			fprintf(f, "  wildcard matches that lead there, in order (%s):\n",
 				d->recorded > 0 ?
@@ -619,7 +631,7 @@ int report_stops(FILE *f, const struct mpiv_traceset *ts, const struct eng_prog 
 {
 	int *who = malloc((size_t)ts->nranks * sizeof(int) + 1);
 	struct rank_classes cs = RANK_CLASSES(ts->nranks);
-	int r, n = 0, k, w;
+	int r, n = 0, k;
 
 	for (r = 0; r < ts->nranks && who; r++) {
 		struct tr_stop s;
@@ -639,7 +651,7 @@ int report_stops(FILE *f, const struct mpiv_traceset *ts, const struct eng_prog 
 	for (r = 0; r < ts->nranks && who; r++) {
 		const struct rank_class *c = classes_of(&cs, r);
 		struct tr_stop s;
-		char how[512], call[1024];
+		char how[512], call[1024], waiters[256];
 
 		if (!c)
 			continue;
@@ -664,10 +676,10 @@ int report_stops(FILE *f, const struct mpiv_traceset *ts, const struct eng_prog 
 		last_call(ts, &s, call, sizeof(call));
 		fprintf(f, "  rank %d  %s\n          last call: %s\n", r, how, call);
 		k = tr_stop_waiters(prog, ts, r, who);
-		fprintf(f, "          waited for by:");
-		for (w = 0; w < k; w++)
-			fprintf(f, "%s rank %d", w ? "," : "", who[w]);
-		fprintf(f, "%s\n", k ? "" : " no rank");
+		/* as ranges: a manager waited for by every worker is one line */
+		qsort(who, (size_t)k, sizeof(int), cmp_int);
+		ranks_text(who, k, waiters, sizeof(waiters));
+		fprintf(f, "          waited for by: %s\n", k ? waiters : "no rank");
 	}
 	/* a class counts each of its ranks */
 	for (n = 0, r = 0; r < (int)cs.n; r++)

@@ -143,6 +143,43 @@ static void see(struct monitor_rank *m, unsigned state, unsigned call, uint64_t 
 	monitor_rank_update(m, &st, t);
 }
 
+/* The rule on one status file per rank: a hang waits, a little longer, for the recorder to
+ * write every blocked call into its trace. */
+static void test_deadlock_waits_for_traces(void)
+{
+	struct monitor_rank ranks[2];
+	struct monitor_result res;
+	char warned[2] = {0, 0};
+	struct mpiv_status st;
+	double timeout = 3;
+	int r;
+
+	memset(ranks, 0, sizeof(ranks));
+	memset(&res, 0, sizeof(res));
+	res.size = 2;
+	res.ranks = ranks;
+	for (r = 0; r < 2; r++) {
+		memset(&st, 0, sizeof(st));
+		st.size = 2;
+		st.state = MPIV_ST_IN_CALL;
+		st.call = 1;
+		st.beat = 1;
+		st.unwritten = r; /* rank 1's blocked call is not in its trace yet */
+		monitor_rank_update(&ranks[r], &st, 0);
+	}
+	/* the beats keep coming: no rank is stopped */
+	for (r = 0; r < 2; r++)
+		ranks[r].beat_changed = 3 + MONITOR_WRITE_WAIT;
+	CU_ASSERT(!monitor_deadlocked(&res, 1, timeout, warned));
+	CU_ASSERT(!monitor_deadlocked(&res, timeout + 1, timeout, warned));
+	/* past the wait, the hang is a hang, traces or not */
+	CU_ASSERT(monitor_deadlocked(&res, timeout + MONITOR_WRITE_WAIT, timeout, warned));
+	/* once written, at the timeout */
+	ranks[1].unwritten = 0;
+	CU_ASSERT(monitor_deadlocked(&res, timeout + 0.1, timeout, warned));
+	CU_ASSERT(!warned[0] && !warned[1]);
+}
+
 static void test_summarise_and_rule(void)
 {
 	struct monitor_rank ranks[2], *list[2] = {&ranks[0], &ranks[1]};
@@ -211,6 +248,7 @@ static CU_TestInfo nodes_tests[] = {
 	{"the file stream between nodes: written, read back, refused", test_filestream},
 	{"a node's summary line", test_summary_line},
 	{"a node's ranks summed up, and the deadlock rule on the nodes", test_summarise_and_rule},
+	{"a hang waits for every blocked call to reach its trace", test_deadlock_waits_for_traces},
 	CU_TEST_INFO_NULL,
 };
 
