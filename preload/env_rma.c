@@ -146,3 +146,25 @@ void env_Accumulate(struct mpiv_env *e, const void *origin_addr, int origin_coun
 {
 	env_data(e, target_rank, origin_count, origin_datatype, win);
 }
+
+void env_Get_accumulate(struct mpiv_env *e, const void *origin_addr, int origin_count,
+			MPI_Datatype origin_datatype, void *result_addr, int result_count,
+			MPI_Datatype result_datatype, int target_rank, MPI_Aint target_disp,
+			int target_count, MPI_Datatype target_datatype, MPI_Op op, MPI_Win win)
+{
+	env_data(e, target_rank, origin_count, origin_datatype, win);
+}
+
+void env_Fetch_and_op(struct mpiv_env *e, const void *origin_addr, void *result_addr,
+		      MPI_Datatype datatype, int target_rank, MPI_Aint target_disp, MPI_Op op,
+		      MPI_Win win)
+{
+	env_data(e, target_rank, 1, datatype, win);
+}
+
+void env_Compare_and_swap(struct mpiv_env *e, const void *origin_addr, const void *compare_addr,
+			  void *result_addr, MPI_Datatype datatype, int target_rank,
+			  MPI_Aint target_disp, MPI_Win win)
+{
+	env_data(e, target_rank, 1, datatype, win);
+}

@@ -175,3 +175,29 @@ int rec_Accumulate(struct rec_call *c, const void *origin_addr, int origin_count
 	WIN_BLOCKING(PMPI_Accumulate(origin_addr, origin_count, origin_datatype, target_rank,
 				     target_disp, target_count, target_datatype, op, win));
 }
+
+int rec_Get_accumulate(struct rec_call *c, const void *origin_addr, int origin_count,
+		       MPI_Datatype origin_datatype, void *result_addr, int result_count,
+		       MPI_Datatype result_datatype, int target_rank, MPI_Aint target_disp,
+		       int target_count, MPI_Datatype target_datatype, MPI_Op op, MPI_Win win)
+{
+	WIN_BLOCKING(PMPI_Get_accumulate(origin_addr, origin_count, origin_datatype, result_addr,
+					 result_count, result_datatype, target_rank, target_disp,
+					 target_count, target_datatype, op, win));
+}
+
+int rec_Fetch_and_op(struct rec_call *c, const void *origin_addr, void *result_addr,
+		     MPI_Datatype datatype, int target_rank, MPI_Aint target_disp, MPI_Op op,
+		     MPI_Win win)
+{
+	WIN_BLOCKING(PMPI_Fetch_and_op(origin_addr, result_addr, datatype, target_rank, target_disp,
+				       op, win));
+}
+
+int rec_Compare_and_swap(struct rec_call *c, const void *origin_addr, const void *compare_addr,
+			 void *result_addr, MPI_Datatype datatype, int target_rank,
+			 MPI_Aint target_disp, MPI_Win win)
+{
+	WIN_BLOCKING(PMPI_Compare_and_swap(origin_addr, compare_addr, result_addr, datatype,
+					   target_rank, target_disp, win));
+}

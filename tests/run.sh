@@ -1,6 +1,7 @@
 #!/bin/bash
 # make check: the C sources against .clang-format, every command's options the same in its
-# --help and the man page (tests/check-options.sh), the CUnit unit tests, the model cases
+# --help and the man page (tests/check-options.sh), every MPI function of MPICH's mpi.h
+# modelled, refused or listed as passing through (tests/check-calls.sh), the CUnit unit tests, the model cases
 # through SPIN, the standalone Promela model against the engine (tests/promela/run.sh), the
 # preload libraries' exports, then the end-to-end tests on the examples, verify on the farm
 # zoo (tests/zoo), verify under a memory limit and stopped by signals in its search
@@ -115,6 +116,7 @@ lane_b()
 	LANE=b
 	part format "$SRCDIR/tests/check-format.sh"
 	part options "$SRCDIR/tests/check-options.sh"
+	part calls "$SRCDIR/tests/check-calls.sh"
 	part commits "$SRCDIR/tests/check-commits.sh"
 	part defaults "$SRCDIR/tests/check-defaults.sh"
 	if test -x tests/unit/run-unit; then

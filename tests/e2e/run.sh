@@ -529,6 +529,8 @@ if "$MPICC" -g -O0 -o "$BINDIR/unmodelled" "$SRCDIR/tests/e2e/programs/unmodelle
 			"the trace uses MPI_Neighbor_allgather_init, which check cannot judge yet"
 		unmodelled partitioned MPI_Psend_init \
 			"the trace uses MPI_Psend_init, which check cannot judge yet"
+		unmodelled large-count MPI_Send_c \
+			"the trace uses MPI_Send_c, which check cannot judge yet"
 	fi
 else
 	fail "unmodelled call: compile" "mpicc failed" "$BAD/unmodelled-cc.log"
