@@ -5,28 +5,10 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "grow.h"
 #include "tfstream.h"
 
 #define TFS_BLOCK (1 << 20) /* bytes read from a descriptor at a time (more for a longer record) */
-
-/* Room for n + 1 elements of size each in the malloc'ed *arr of *cap, by doubling. Returns 0,
- * or -1 (the array unchanged) if out of memory. */
-static int grow(void **arr, size_t *cap, size_t n, size_t size)
-{
-	size_t c = *cap ? *cap : 8;
-	void *p;
-
-	if (n < *cap)
-		return 0;
-	while (c <= n)
-		c *= 2;
-	p = realloc(*arr, c * size);
-	if (!p)
-		return -1;
-	*arr = p;
-	*cap = c;
-	return 0;
-}
 
 static void oom(struct mpiv_tf_stream *s)
 {
@@ -171,7 +153,8 @@ long mpiv_tf_stream_next(struct mpiv_tf_stream *s, struct mpiv_tf_record *rec)
 				   s->capreqs, s->why, sizeof(s->why));
 		if (n == -2) {
 			/* room for the record's requests, which the decoder wants even if unused */
-			if (grow((void **)&s->reqs, &s->capreqs, rec->ev.nreqs, sizeof(*s->reqs))) {
+			if (mpiv_grow((void **)&s->reqs, &s->capreqs, rec->ev.nreqs,
+				      sizeof(*s->reqs))) {
 				oom(s);
 				return -1;
 			}
@@ -186,7 +169,7 @@ long mpiv_tf_stream_next(struct mpiv_tf_stream *s, struct mpiv_tf_record *rec)
 	if (n < 0)
 		return -1;
 	if (rec->kind == MPIV_TF_SITE && !s->lent) {
-		if (grow((void **)&s->sites, &s->capsites, s->nsites, sizeof(*s->sites))) {
+		if (mpiv_grow((void **)&s->sites, &s->capsites, s->nsites, sizeof(*s->sites))) {
 			oom(s);
 			return -1;
 		}

@@ -13,6 +13,7 @@
 #include <sys/types.h>
 #include <unistd.h>
 
+#include "grow.h"
 #include "replayer.h"
 #include "trace.h"
 #include "tfstream.h"
@@ -53,26 +54,6 @@ static uint64_t tr_clock;
 /* why a chunk could not be read again, "" if it
  * could: room for the path and the why */
 static char tr_error[sizeof(tr_path) + 512];
-
-/* Append to a malloc'ed array of n elements of size each, growing it by doubling. Returns 0,
- * or -1 if out of memory (the array is unchanged). */
-static int tr_grow(void **arr, size_t *cap, size_t n, size_t size)
-{
-	void *p;
-	size_t c;
-
-	if (n < *cap)
-		return 0;
-	c = *cap ? 2 * *cap : 64;
-	while (c <= n)
-		c *= 2;
-	p = realloc(*arr, c * size);
-	if (!p)
-		return -1;
-	*arr = p;
-	*cap = c;
-	return 0;
-}
 
 /* Open the trace file, a stream s on it from byte off to byte end with decoder rd. Returns
  * 0, or -1 with why. */
@@ -156,7 +137,7 @@ int rep_trace_load(const char *dir, int rank, char *why, size_t whysize)
 		if (rec.kind == MPIV_TF_END)
 			break;
 		if (rec.kind == MPIV_TF_MODULE) {
-			if (tr_grow((void **)&mods, &modcap, nmods, sizeof(*mods)) != 0)
+			if (mpiv_grow((void **)&mods, &modcap, nmods, sizeof(*mods)) != 0)
 				goto oom;
 			mods[nmods].id = rec.module;
 			mods[nmods].path = strndup(rec.path, rec.pathlen);
@@ -183,12 +164,12 @@ int rep_trace_load(const char *dir, int rank, char *why, size_t whysize)
 				goto out;
 			}
 			if (!rec.replaces && rec.ev.index % TR_CHUNK == 0) {
-				if (tr_grow((void **)&tr_marks, &tr_markcap, tr_nmarks,
-					    sizeof(*tr_marks)) != 0)
+				if (mpiv_grow((void **)&tr_marks, &tr_markcap, tr_nmarks,
+					      sizeof(*tr_marks)) != 0)
 					goto oom;
 				tr_marks[tr_nmarks++] = here;
 			}
-			if (tr_grow((void **)&incomplete, &bitcap, rec.ev.index / 8, 1) != 0)
+			if (mpiv_grow((void **)&incomplete, &bitcap, rec.ev.index / 8, 1) != 0)
 				goto oom;
 			if (!rec.replaces && rec.ev.index % 8 == 0)
 				incomplete[rec.ev.index / 8] = 0;
@@ -247,8 +228,8 @@ static int tr_put(struct tr_chunk *ch, const struct mpiv_event *ev)
 	struct rep_expect *x = &ch->ev[ev->index % TR_CHUNK];
 	uint32_t i;
 
-	if (ev->nreqs && tr_grow((void **)&ch->reqs, &ch->reqcap, ch->nreqs + ev->nreqs - 1,
-				 sizeof(*ch->reqs)) != 0)
+	if (ev->nreqs && mpiv_grow((void **)&ch->reqs, &ch->reqcap, ch->nreqs + ev->nreqs - 1,
+				   sizeof(*ch->reqs)) != 0)
 		return -1;
 	x->call = ev->call;
 	x->flags = ev->flags;
