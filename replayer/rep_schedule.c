@@ -190,6 +190,16 @@ static int rep_blocked_at(uint32_t index)
 	return 0;
 }
 
+/* Whether call takes its message when it is posted, as a receive of another thread may too:
+ * a blocking or nonblocking receive, or a blocking matched probe (MPI-4.1 3.8.2). */
+static int rep_takes_at_post(unsigned call)
+{
+	unsigned kind = mpiv_call_kind(call);
+
+	return (kind == MPIV_KIND_RECV || kind == MPIV_KIND_IRECV || kind == MPIV_KIND_MPROBE) &&
+	       !(mpiv_call_flags(call) & MPIV_F_POLL);
+}
+
 /* Must the receive of event index wait for y, a receive of another thread? Yes if y took a
  * message it could have taken, and the counterexample has it take a later one from the
  * same sender, or none (it is blocked). */
@@ -198,8 +208,14 @@ static int rep_waits_for(const struct rep_tevent *x, const struct mpiv_cex_op *o
 {
 	const struct rep_tevent *yx = rep_threads_event(y->op);
 
-	if (!yx || yx->thread == x->thread || mpiv_call_kind(yx->call) != MPIV_KIND_RECV ||
-	    y->match_rank < 0 || !rep_could_take(x, y->match_rank, yx->mtag, yx->comm))
+	int32_t tag;
+
+	if (!yx || yx->thread == x->thread || !rep_takes_at_post(yx->call) || y->match_rank < 0)
+		return 0;
+	/* the tag y matched: a nonblocking receive's is known only where it completes, so its
+	 * own, or, with MPI_ANY_TAG, one x would take (holding x back then is the safe side) */
+	tag = yx->mtag != MPIV_NONE ? yx->mtag : yx->tag != MPIV_ANY_TAG ? yx->tag : x->tag;
+	if (!rep_could_take(x, y->match_rank, tag, yx->comm))
 		return 0;
 	if (op && op->match_rank >= 0)
 		return y->match_rank == op->match_rank && y->match_op < op->match_op;
@@ -260,15 +276,20 @@ void rep_schedule_hold(uint32_t index)
 	size_t i;
 	int waited = 0, send;
 
-	/* what a blocking receive takes is decided when it is posted, and which message of
-	 * two threads is taken first when each is sent */
+	/* what a receive takes is decided when it is posted (blocking or not, or a matched
+	 * probe), and which message of two threads is taken first when each is sent; a
+	 * nonblocking receive's post returns at once, so that holding it until the other
+	 * thread's has returned orders the posts */
 	if (!rep_me || !x || atomic_load_explicit(&rep_left, memory_order_relaxed))
 		return;
 	send = rep_is_send(x->call);
-	if (!send && mpiv_call_kind(x->call) != MPIV_KIND_RECV)
+	if (!send && !rep_takes_at_post(x->call))
 		return;
 	op = mpiv_cex_find(rep_me, index);
-	if (!send && !rep_blocked_at(index) && (!op || op->match_rank < 0))
+	/* a receive the counterexample has take nothing waits for those that took what it
+	 * could have: blocked in it, or a nonblocking one whose completion is waited for */
+	if (!send && !rep_blocked_at(index) &&
+	    (!op || (op->match_rank < 0 && mpiv_call_kind(x->call) == MPIV_KIND_RECV)))
 		return;
 	for (i = 0; i < rep_me->nops; i++) {
 		const struct mpiv_cex_op *y = &rep_me->ops[i];
