@@ -107,6 +107,7 @@ lane_a()
 	part slurm "$SRCDIR/tests/e2e/slurm.sh"
 	part mpi-libs "$SRCDIR/tests/e2e/mpilibs.sh"
 	part ctest "$SRCDIR/tests/ctest/run.sh"
+	part python "$SRCDIR/tests/e2e/python.sh"
 	part exports "$SRCDIR/tests/exports/check-exports.sh"
 	on_openmpi exports replay recorder
 }
@@ -129,7 +130,6 @@ lane_b()
 	part promela "$SRCDIR/tests/promela/run.sh"
 	part fuzz "$SRCDIR/tests/fuzz/run.sh"
 	part reports "$SRCDIR/tests/e2e/reports.sh"
-	part python "$SRCDIR/tests/e2e/python.sh"
 	part zoo "$SRCDIR/tests/zoo/run.sh"
 	on_openmpi e2e record-calls
 	part configure "$SRCDIR/tests/check-configure.sh" "${AUTOCONF:-$(command -v autoconf || true)}"
