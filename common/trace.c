@@ -332,15 +332,18 @@ static int load_records(struct mpiv_rank_trace *t, const struct mpiv_tf_header *
 	 * what it had not written yet is lost even if the file ends between records. */
 	if (!ended)
 		t->truncated = 1;
+	if (t->store)
+		mpiv_store_end(t->store, (size_t)mpiv_tf_stream_offset(&st));
+	rc = 0;
+out:
+	/* the store decodes events with the site table, on success or not (the caller still
+	 * reads events after a bad record: rule_end()) */
 	if (t->store) {
 		size_t nsites;
 		uint64_t *sites = mpiv_tf_stream_take_sites(&st, &nsites);
 
 		mpiv_store_own_sites(t->store, sites, nsites);
-		mpiv_store_end(t->store, (size_t)mpiv_tf_stream_offset(&st));
 	}
-	rc = 0;
-out:
 	mpiv_tf_stream_release(&st);
 	return rc;
 }
