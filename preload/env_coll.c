@@ -512,4 +512,57 @@ void env_Reduce_scatter_init(struct mpiv_env *e, const void *sendbuf, void *recv
 	e->mpicomm = MPI_COMM_NULL;
 }
 
+
+/* The persistent neighbourhood collectives: their nonblocking twins' envelopes, the
+ * communicator not to be followed (as the other persistent collectives'). */
+void env_Neighbor_allgather_init(struct mpiv_env *e, const void *sendbuf, int sendcount,
+				 MPI_Datatype sendtype, void *recvbuf, int recvcount,
+				 MPI_Datatype recvtype, MPI_Comm comm, MPI_Info info,
+				 MPI_Request *request)
+{
+	env_Ineighbor_allgather(e, sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm,
+				request);
+	e->mpicomm = MPI_COMM_NULL;
+}
+
+void env_Neighbor_allgatherv_init(struct mpiv_env *e, const void *sendbuf, int sendcount,
+				  MPI_Datatype sendtype, void *recvbuf, const int recvcounts[],
+				  const int displs[], MPI_Datatype recvtype, MPI_Comm comm,
+				  MPI_Info info, MPI_Request *request)
+{
+	env_Ineighbor_allgatherv(e, sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs,
+				 recvtype, comm, request);
+	e->mpicomm = MPI_COMM_NULL;
+}
+
+void env_Neighbor_alltoall_init(struct mpiv_env *e, const void *sendbuf, int sendcount,
+				MPI_Datatype sendtype, void *recvbuf, int recvcount,
+				MPI_Datatype recvtype, MPI_Comm comm, MPI_Info info,
+				MPI_Request *request)
+{
+	env_Ineighbor_alltoall(e, sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm,
+			       request);
+	e->mpicomm = MPI_COMM_NULL;
+}
+
+void env_Neighbor_alltoallv_init(struct mpiv_env *e, const void *sendbuf, const int sendcounts[],
+				 const int sdispls[], MPI_Datatype sendtype, void *recvbuf,
+				 const int recvcounts[], const int rdispls[], MPI_Datatype recvtype,
+				 MPI_Comm comm, MPI_Info info, MPI_Request *request)
+{
+	env_Ineighbor_alltoallv(e, sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts,
+				rdispls, recvtype, comm, request);
+	e->mpicomm = MPI_COMM_NULL;
+}
+
+void env_Neighbor_alltoallw_init(struct mpiv_env *e, const void *sendbuf, const int sendcounts[],
+				 const MPI_Aint sdispls[], const MPI_Datatype sendtypes[],
+				 void *recvbuf, const int recvcounts[], const MPI_Aint rdispls[],
+				 const MPI_Datatype recvtypes[], MPI_Comm comm, MPI_Info info,
+				 MPI_Request *request)
+{
+	env_Ineighbor_alltoallw(e, sendbuf, sendcounts, sdispls, sendtypes, recvbuf, recvcounts,
+				rdispls, recvtypes, comm, request);
+	e->mpicomm = MPI_COMM_NULL;
+}
 #endif

@@ -624,4 +624,65 @@ int rec_Reduce_scatter_init(struct rec_call *c, const void *sendbuf, void *recvb
 			request);
 }
 
+
+/* The persistent neighbourhood collectives: the in-neighbours, as their nonblocking twins
+ * record them, and the request (a template each MPI_Start starts). */
+int rec_Neighbor_allgather_init(struct rec_call *c, const void *sendbuf, int sendcount,
+				MPI_Datatype sendtype, void *recvbuf, int recvcount,
+				MPI_Datatype recvtype, MPI_Comm comm, MPI_Info info,
+				MPI_Request *request)
+{
+	neighbor_event(c, comm);
+	COLL_PERSISTENT(PMPI_Neighbor_allgather_init(sendbuf, sendcount, sendtype, recvbuf,
+						     recvcount, recvtype, comm, info, request),
+			request);
+}
+
+int rec_Neighbor_allgatherv_init(struct rec_call *c, const void *sendbuf, int sendcount,
+				 MPI_Datatype sendtype, void *recvbuf, const int recvcounts[],
+				 const int displs[], MPI_Datatype recvtype, MPI_Comm comm,
+				 MPI_Info info, MPI_Request *request)
+{
+	neighbor_event(c, comm);
+	COLL_PERSISTENT(PMPI_Neighbor_allgatherv_init(sendbuf, sendcount, sendtype, recvbuf,
+						      recvcounts, displs, recvtype, comm, info,
+						      request),
+			request);
+}
+
+int rec_Neighbor_alltoall_init(struct rec_call *c, const void *sendbuf, int sendcount,
+			       MPI_Datatype sendtype, void *recvbuf, int recvcount,
+			       MPI_Datatype recvtype, MPI_Comm comm, MPI_Info info,
+			       MPI_Request *request)
+{
+	neighbor_event(c, comm);
+	COLL_PERSISTENT(PMPI_Neighbor_alltoall_init(sendbuf, sendcount, sendtype, recvbuf,
+						    recvcount, recvtype, comm, info, request),
+			request);
+}
+
+int rec_Neighbor_alltoallv_init(struct rec_call *c, const void *sendbuf, const int sendcounts[],
+				const int sdispls[], MPI_Datatype sendtype, void *recvbuf,
+				const int recvcounts[], const int rdispls[], MPI_Datatype recvtype,
+				MPI_Comm comm, MPI_Info info, MPI_Request *request)
+{
+	neighbor_event(c, comm);
+	COLL_PERSISTENT(PMPI_Neighbor_alltoallv_init(sendbuf, sendcounts, sdispls, sendtype,
+						     recvbuf, recvcounts, rdispls, recvtype, comm,
+						     info, request),
+			request);
+}
+
+int rec_Neighbor_alltoallw_init(struct rec_call *c, const void *sendbuf, const int sendcounts[],
+				const MPI_Aint sdispls[], const MPI_Datatype sendtypes[],
+				void *recvbuf, const int recvcounts[], const MPI_Aint rdispls[],
+				const MPI_Datatype recvtypes[], MPI_Comm comm, MPI_Info info,
+				MPI_Request *request)
+{
+	neighbor_event(c, comm);
+	COLL_PERSISTENT(PMPI_Neighbor_alltoallw_init(sendbuf, sendcounts, sdispls, sendtypes,
+						     recvbuf, recvcounts, rdispls, recvtypes, comm,
+						     info, request),
+			request);
+}
 #endif

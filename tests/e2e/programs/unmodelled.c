@@ -3,8 +3,6 @@
  * verdict that ignores it.
  *   intercomm   MPI_Comm_split of an intercommunicator (MPI_Intercomm_create joins the
  *               two halves of MPI_COMM_WORLD)
- *   persistent  an MPI-4 persistent neighbourhood collective on a ring:
- *               MPI_Neighbor_allgather_init, MPI_Start, MPI_Wait
  *   partitioned MPI-4 partitioned communication from rank 0 to rank 1: MPI_Psend_init,
  *               MPI_Precv_init, MPI_Start, MPI_Pready, MPI_Wait
  *   large-count MPI-4 large-count sends and receives head to head (MPI_Send_c, MPI_Recv_c
@@ -34,18 +32,6 @@ int main(int argc, char **argv)
 		MPI_Comm_free(&inter);
 		MPI_Comm_free(&half);
 #if MPI_VERSION >= 4 /* tests/e2e/run.sh runs these with an MPI-4 library only */
-	} else if (!strcmp(mode, "persistent")) {
-		MPI_Request req;
-		MPI_Comm ring;
-		int dims[1] = {size}, periods[1] = {1}, out = rank, in[2];
-
-		MPI_Cart_create(MPI_COMM_WORLD, 1, dims, periods, 0, &ring);
-		MPI_Neighbor_allgather_init(&out, 1, MPI_INT, in, 1, MPI_INT, ring, MPI_INFO_NULL,
-					    &req);
-		MPI_Start(&req);
-		MPI_Wait(&req, MPI_STATUS_IGNORE);
-		MPI_Request_free(&req);
-		MPI_Comm_free(&ring);
 	} else if (!strcmp(mode, "partitioned")) {
 		MPI_Request req = MPI_REQUEST_NULL;
 		int buf[4] = {rank, rank, rank, rank};
