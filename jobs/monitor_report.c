@@ -236,6 +236,37 @@ static int rank_block(FILE *f, const struct monitor_result *res, int r, const ch
 	return differs;
 }
 
+/* Whether text is one or more stack lines ("    #N ...") and nothing else. */
+static int only_stack(const char *text)
+{
+	if (!*text)
+		return 0;
+	for (; *text; text += strcspn(text, "\n") + 1)
+		if (strncmp(text, "    #", 5) || !text[strcspn(text, "\n")])
+			return 0;
+	return 1;
+}
+
+/* A rank whose stack was not taken (its status thread ran too seldom on a loaded machine),
+ * blocked where another rank is whose stack was: its block becomes that rank's, so that it
+ * joins the class of the ranks blocked there rather than stand alone. */
+static void stack_of_peer(char **blocks, int n, int r)
+{
+	size_t line = strcspn(blocks[r], "\n");
+	int s;
+
+	/* its one line, and nothing after it (no prediction of replay's, which is its own) */
+	if (!blocks[r][line] || blocks[r][line + 1])
+		return;
+	for (s = 0; s < n; s++)
+		if (s != r && !strncmp(blocks[s], blocks[r], line + 1) &&
+		    only_stack(blocks[s] + line + 1)) {
+			free(blocks[r]);
+			blocks[r] = xstrdup(blocks[s]);
+			return;
+		}
+}
+
 int monitor_report(FILE *f, const struct monitor_result *res, const char *trace_dir,
 		   const struct mpiv_cex *cex)
 {
@@ -258,6 +289,9 @@ int monitor_report(FILE *f, const struct monitor_result *res, const char *trace_
 			die(MPIV_EXIT_TOOL, "out of memory");
 		differ += rank_block(b, res, r, trace_dir, cex);
 		fclose(b);
+	}
+	for (r = 0; r < n; r++) {
+		stack_of_peer(blocks, n, r);
 		if (blocks[r][0])
 			classes_add(&cs, blocks[r], r);
 	}
