@@ -185,3 +185,13 @@ uint64_t rec_pysite(void)
 	rec_stack_python(stack, n);
 	return n ? stack[0] : 0;
 }
+
+uint64_t rec_call_site(const void *ret)
+{
+	uint64_t site;
+
+	/* a Python program's calls come from its extension modules: the site is the script's */
+	if (__builtin_expect(rec_pysite_on(), 0) && (site = rec_pysite()) != 0)
+		return site;
+	return rec_site_lookup(ret);
+}

@@ -8,6 +8,10 @@
 
 #pragma GCC visibility push(hidden)
 
+/* The site of the call being made from return address ret: the script's line in a Python
+ * program (rec_pysite()), else rec_site_lookup()'s. */
+uint64_t rec_call_site(const void *ret);
+
 /* Whether the process runs a Python interpreter (looked up once; cheap after). */
 int rec_pysite_on(void);
 

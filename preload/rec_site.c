@@ -19,7 +19,6 @@
 #include "event.h"
 #include "mpilib.h"
 #include "rec_hot.h"
-#include "rec_pysite.h"
 #include "rec_site.h"
 
 #define SITE_SLOTS 4096		      /* hash table size, a power of two */
@@ -282,12 +281,8 @@ static REC_COLD uint64_t site_outer(uint64_t site)
 uint64_t rec_site_lookup(const void *ret)
 {
 	int inner;
-	uint64_t site;
+	uint64_t site = site_get((uintptr_t)ret, &inner);
 
-	/* a Python program's calls come from its extension modules: the site is the script's */
-	if (__builtin_expect(rec_pysite_on(), 0) && (site = rec_pysite()) != 0)
-		return site;
-	site = site_get((uintptr_t)ret, &inner);
 	return inner ? site_outer(site) : site;
 }
 

@@ -174,7 +174,7 @@ REC_HOT int rec_call_enter(struct rec_call *c, unsigned call, const void *ret)
 		op = atomic_load_explicit(&rec_entered, memory_order_relaxed);
 		atomic_store_explicit(&rec_entered, op + 1, memory_order_relaxed);
 	}
-	c->ev.site = rec_site_lookup(ret);
+	c->ev.site = rec_call_site(ret);
 	c->ev.reqs = c->reqs_inline;
 	c->reqs_cap = REC_INLINE_REQS;
 	c->bits = 0;

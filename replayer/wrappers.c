@@ -6,6 +6,7 @@
 #include <stdatomic.h>
 
 #include "replayer.h"
+#include "rec_pysite.h"
 #include "rec_site.h"
 #include "rec_status.h"
 #include "rec_threads.h"
@@ -36,7 +37,7 @@ int rep_call_enter(struct rep_call *c, unsigned call, const void *ret)
 	rep_guard_take();
 	c->call = call;
 	c->index = rep_schedule_index();
-	c->site = rec_site_lookup(ret);
+	c->site = rec_call_site(ret);
 	c->peer = MPIV_NONE;
 	c->tag = MPIV_NONE;
 	c->comm = MPIV_NONE;
