@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "tr_reqmap.h"
 #include "translate.h"
 #include "tr_times.h"
 #include "xalloc.h"
@@ -138,14 +139,30 @@ static void unfreed_comms(struct tr_warn_pass *l, int r, const struct comm_free 
 	}
 }
 
+/* A request active at the end of a rank's trace: its id, and the event that made it active. */
+struct made_req {
+	int32_t id;
+	long event;
+};
+
+static int by_id(const void *a, const void *b)
+{
+	int32_t x = ((const struct made_req *)a)->id, y = ((const struct made_req *)b)->id;
+
+	return (x > y) - (x < y);
+}
+
 /* Requests a rank that finished made and never completed, and communicators it never freed:
  * followed in its trace, in one pass. */
 static void leaks(struct tr_warn_pass *l, int r)
 {
 	const struct mpiv_rank_trace *t = &l->ts->ranks[r];
-	long *made = NULL; /* request id -> event that made it active, + 1; 0: inactive */
+	/* the active requests: id -> the event that made it active (a table, not an array by
+	 * id: ids are the trace's, which a damaged file may make huge) */
+	struct tr_reqmap made;
+	struct made_req *m, *left = NULL;
 	struct comm_free *frees = NULL;
-	size_t cap = 0, nfrees = 0, capfrees = 0, i;
+	size_t nfrees = 0, capfrees = 0, i, at = 0, nleft = 0;
 	int32_t id;
 	uint32_t j;
 
@@ -158,6 +175,7 @@ static void leaks(struct tr_warn_pass *l, int r)
 	       1ULL << MPIV_KIND_ISENDRECV | 1ULL << MPIV_KIND_MRECV | 1ULL << MPIV_KIND_START)) &&
 	    !t->ncomms)
 		return;
+	tr_reqmap_init(&made, sizeof(struct made_req));
 	for (i = 0; i < t->nevents; i++) {
 		const struct mpiv_event *ev = mpiv_trace_event(t, i);
 		enum mpiv_kind k = mpiv_call_kind(ev->call);
@@ -172,12 +190,6 @@ static void leaks(struct tr_warn_pass *l, int r)
 			id = ev->reqs[j].req;
 			if (id < 0)
 				continue;
-			if ((size_t)id >= cap) {
-				size_t old = cap;
-
-				xgrow((void **)&made, &cap, (size_t)id + 1, sizeof(*made));
-				memset(made + old, 0, (cap - old) * sizeof(*made));
-			}
 			switch (k) {
 			case MPIV_KIND_ISEND:
 			case MPIV_KIND_IRECV:
@@ -185,35 +197,41 @@ static void leaks(struct tr_warn_pass *l, int r)
 			case MPIV_KIND_ICOLL:
 			case MPIV_KIND_MRECV:
 			case MPIV_KIND_START:
-				made[id] = (long)i + 1;
+				m = tr_reqmap_put(&made, id);
+				m->event = (long)i;
 				break;
 			case MPIV_KIND_WAIT:
 				if (j < ndone)
-					made[id] = 0;
+					tr_reqmap_del(&made, id);
 				break;
 			case MPIV_KIND_REQUEST_FREE:
-				made[id] = 0; /* completes on its own, unobserved: allowed */
+				/* completes on its own, unobserved: allowed */
+				tr_reqmap_del(&made, id);
 				break;
 			default:
 				break;
 			}
 		}
 	}
-	for (id = 0; made && (size_t)id < cap; id++) {
+	/* by request id, as the program made them */
+	left = xmalloc((made.n ? made.n : 1) * sizeof(*left));
+	while ((m = tr_reqmap_next(&made, &at)) != NULL)
+		left[nleft++] = *m;
+	qsort(left, nleft, sizeof(*left), by_id);
+	for (i = 0; i < nleft; i++) {
 		struct tr_warning w;
 
-		if (!made[id])
-			continue;
 		memset(&w, 0, sizeof(w));
 		w.kind = TR_WARN_UNCOMPLETED;
 		w.rank = r;
-		w.event = made[id] - 1;
+		w.event = left[i].event;
 		w.peer = -1;
 		w.peer_event = -1;
 		add(l, &w);
 	}
 	unfreed_comms(l, r, frees, nfrees);
-	free(made);
+	tr_reqmap_release(&made);
+	free(left);
 	free(frees);
 }
 
