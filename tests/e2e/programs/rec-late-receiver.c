@@ -1,6 +1,8 @@
 /* A receiver that comes late, for tests/e2e/record-calls.sh: rank 0 sends 1 MiB (past any
- * eager threshold: the send waits for its receive) while rank 1 sleeps a fifth of a second
- * before receiving it. Recorded with --timestamps, check must warn of a long send. */
+ * eager threshold: the send waits for its receive) while rank 1 sleeps a second before
+ * receiving it. Recorded with --timestamps, check must warn of a long send: one ten times as
+ * long as its receive, which a loaded machine (the other lane of make check) can stretch to
+ * tens of milliseconds. */
 #include <mpi.h>
 #include <stdlib.h>
 #include <unistd.h>
@@ -17,7 +19,7 @@ int main(int argc, char **argv)
 	if (rank == 0) {
 		MPI_Send(buf, BYTES, MPI_CHAR, 1, 0, MPI_COMM_WORLD);
 	} else {
-		usleep(200 * 1000);
+		usleep(1000 * 1000);
 		MPI_Recv(buf, BYTES, MPI_CHAR, 0, 0, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
 	}
 	MPI_Finalize();
