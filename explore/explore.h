@@ -8,6 +8,7 @@
  *	explore_search.c	the runs' model, its search, the runs it asks for (items)
  *	explore_key.c		the key that tells deadlocks apart
  *	explore_describe.c	a call and a run's decisions, in words
+ *	threads_fixed.c		whether a run of threads stands for every run
  */
 #ifndef MPIV_EXPLORE_H
 #define MPIV_EXPLORE_H
@@ -269,6 +270,19 @@ long explore_request_maker(const struct mpiv_rank_trace *t, long e, int32_t req)
  * that made it in the run's own trace: "rank 0: MPI_Recv(...) at app.c:20 (main) takes rank
  * 2's message", or "... completes the request of MPI_Irecv(...) at app.c:31 (main)". */
 void explore_print_decisions(FILE *f, const struct xrun *r, const char *indent);
+
+/* ---- threads_fixed.c ---- */
+
+/* Whether run ts, whose ranks call MPI from several threads, stands for every run whatever
+ * the threads' timing: none of its calls is a decision (mpiv_event_decision(); a receive
+ * naming MPI_ANY_SOURCE), and the calls of a rank that could meet the same message (its
+ * sends to one rank with one tag, its receives and probes from one rank with one tag, with
+ * every tag where the receiver names MPI_ANY_TAG, its collectives on one communicator) are
+ * ordered by the program: made by one thread, or by threads that pthread_create and
+ * pthread_join order (doc/semantics.md 1.3). Then every run makes this run's calls and each
+ * receive takes the message it took here, so this run's model is every run's. Returns 1 if
+ * so; 0 with why filled: the first call found that leaves a choice, where it is and why. */
+int explore_threads_fixed(const struct mpiv_traceset *ts, char *why, size_t size);
 
 /* ---- explore_key.c ---- */
 

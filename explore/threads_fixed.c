@@ -1,0 +1,349 @@
+/* Whether a run whose ranks call MPI from several threads stands for every run (explore.h,
+ * explore_threads_fixed()). verify cannot steer threads yet, but it need not where nothing is
+ * left to steer: when no call is a decision and the calls of a rank that could meet the same
+ * message are ordered by the program itself, every run makes the calls of this one and every
+ * receive takes the message it took here, whatever the threads' timing.
+ *
+ * The order between a rank's threads is their program order joined by pthread_create and
+ * pthread_join (doc/semantics.md 1.3), kept as a vector clock per thread: clock[t][u] is how
+ * many of thread u's calls thread t is known to come after. A set of calls is ordered when
+ * each comes after the one recorded before it (the recorded order agrees with the program's
+ * wherever the program fixes one, so consecutive pairs are enough). */
+#include <stdlib.h>
+#include <string.h>
+
+#include "explore.h"
+#include "tr_reqmap.h"
+#include "xalloc.h"
+
+/* More threads than this in one rank: not ordered here (the clocks grow as its square). */
+#define FIXED_MAX_THREADS 1024
+
+/* The sets of calls that must be ordered, each named by a key. */
+enum chan_role {
+	CH_SEND = 1,	 /* sends to peer with tag on comm */
+	CH_SEND_ANY_TAG, /* sends to peer on comm, which peer receives with MPI_ANY_TAG */
+	CH_RECV,	 /* receives and probes from peer with tag on comm */
+	CH_RECV_ANY_TAG, /* receives and probes from peer on comm, some with MPI_ANY_TAG */
+	CH_COLL,	 /* collectives on comm */
+	CH_ANY_TAG_MARK, /* not a set: rank tag receives from peer on comm with MPI_ANY_TAG */
+};
+
+struct chan_key {
+	int32_t role, comm, peer, tag;
+};
+
+/* A set's last call so far: its thread, that thread's clock at it, its event. */
+struct chan {
+	struct chan_key k;
+	int used;
+	int32_t thread;
+	uint32_t clock;
+	long event;
+};
+
+struct chans {
+	struct chan *slot;
+	size_t cap, n; /* cap a power of 2, or 0 */
+};
+
+static size_t chan_hash(const struct chan_key *k)
+{
+	uint64_t h = (uint32_t)k->role;
+
+	h = h * 0x9e3779b97f4a7c15u ^ (uint32_t)k->comm;
+	h = h * 0x9e3779b97f4a7c15u ^ (uint32_t)k->peer;
+	h = h * 0x9e3779b97f4a7c15u ^ (uint32_t)k->tag;
+	return (size_t)(h ^ h >> 29);
+}
+
+static struct chan *chan_find(struct chans *c, const struct chan_key *k, int add)
+{
+	size_t i;
+
+	if (add && 2 * (c->n + 1) > c->cap) {
+		struct chans bigger = {xcalloc(c->cap ? 2 * c->cap : 64, sizeof(struct chan)),
+				       c->cap ? 2 * c->cap : 64, 0};
+
+		for (i = 0; i < c->cap; i++)
+			if (c->slot[i].used)
+				*chan_find(&bigger, &c->slot[i].k, 1) = c->slot[i];
+		free(c->slot);
+		*c = bigger;
+	}
+	if (!c->cap)
+		return NULL;
+	for (i = chan_hash(k) & (c->cap - 1);; i = (i + 1) & (c->cap - 1)) {
+		struct chan *s = &c->slot[i];
+
+		if (s->used && !memcmp(&s->k, k, sizeof(*k)))
+			return s;
+		if (!s->used) {
+			if (!add)
+				return NULL;
+			s->used = 1;
+			s->k = *k;
+			s->thread = -1;
+			c->n++;
+			return s;
+		}
+	}
+}
+
+/* A persistent request's envelope, from the call that made it. */
+struct init_env {
+	int32_t id; /* tr_reqmap's */
+	int32_t kind, comm, peer, tag;
+};
+
+/* One rank's walk. */
+struct walk {
+	const struct mpiv_traceset *ts;
+	int rank;
+	struct chans *marks; /* CH_ANY_TAG_MARK keys of every rank */
+	struct chans sets;
+	struct tr_reqmap inits;
+	uint32_t *clock; /* nthreads x nthreads */
+	int32_t nthreads;
+	char *why;
+	size_t size;
+};
+
+static int any_tag_receiver(struct walk *w, int32_t receiver, int32_t sender, int32_t comm)
+{
+	struct chan_key k = {CH_ANY_TAG_MARK, comm, sender, receiver};
+
+	return chan_find(w->marks, &k, 0) != NULL;
+}
+
+static const char *const role_words[] = {
+	[CH_SEND] = "send to rank %d with tag %d",
+	[CH_SEND_ANY_TAG] = "send to rank %d, which receives with MPI_ANY_TAG,",
+	[CH_RECV] = "receive from rank %d with tag %d",
+	[CH_RECV_ANY_TAG] = "receive from rank %d, with MPI_ANY_TAG among their tags,",
+	[CH_COLL] = "make collective calls",
+};
+
+/* Call e of thread t joins the set k: it must come after the set's last call. Returns 0, or
+ * -1 with why filled. */
+static int join(struct walk *w, int32_t role, int32_t comm, int32_t peer, int32_t tag, int32_t t,
+		long e)
+{
+	struct chan_key k = {role, comm, peer, tag};
+	struct chan *s = chan_find(&w->sets, &k, 1);
+	uint32_t now = w->clock[(size_t)t * (size_t)w->nthreads + (size_t)t];
+
+	if (s->thread >= 0 && s->thread != t &&
+	    w->clock[(size_t)t * (size_t)w->nthreads + (size_t)s->thread] < s->clock) {
+		char what[128], a[512], b[512];
+
+		snprintf(what, sizeof(what), role_words[role], peer, tag);
+		explore_event_where(w->ts, w->rank, s->event, a, sizeof(a));
+		explore_event_where(w->ts, w->rank, e, b, sizeof(b));
+		snprintf(w->why, w->size,
+			 "rank %d's threads %d and %d %s on one communicator in no order the "
+			 "program sets (%s; %s): which message each takes is the threads' timing",
+			 w->rank, s->thread, t, what, a, b);
+		return -1;
+	}
+	s->thread = t;
+	s->clock = now;
+	s->event = e;
+	return 0;
+}
+
+static int join_send(struct walk *w, int32_t comm, int32_t peer, int32_t tag, int32_t t, long e)
+{
+	if (peer < 0) /* MPI_PROC_NULL */
+		return 0;
+	if (join(w, CH_SEND, comm, peer, tag, t, e))
+		return -1;
+	if (any_tag_receiver(w, peer, w->rank, comm))
+		return join(w, CH_SEND_ANY_TAG, comm, peer, 0, t, e);
+	return 0;
+}
+
+static int join_recv(struct walk *w, int32_t comm, int32_t peer, int32_t tag, int32_t t, long e)
+{
+	if (peer == MPIV_PROC_NULL)
+		return 0;
+	if (peer == MPIV_ANY_SOURCE) {
+		char a[512];
+
+		explore_event_where(w->ts, w->rank, e, a, sizeof(a));
+		snprintf(w->why, w->size, "rank %d's %s takes any sender's message", w->rank, a);
+		return -1;
+	}
+	if (tag != MPIV_ANY_TAG && join(w, CH_RECV, comm, peer, tag, t, e))
+		return -1;
+	if (tag == MPIV_ANY_TAG || any_tag_receiver(w, w->rank, peer, comm))
+		return join(w, CH_RECV_ANY_TAG, comm, peer, 0, t, e);
+	return 0;
+}
+
+/* The sets call e of thread t joins. Returns 0, or -1 with why filled. */
+static int call_joins(struct walk *w, const struct mpiv_event *ev, int32_t t, long e)
+{
+	struct init_env *init;
+	uint32_t i;
+
+	switch (mpiv_call_kind(ev->call)) {
+	case MPIV_KIND_SEND:
+	case MPIV_KIND_ISEND:
+		return join_send(w, ev->comm, ev->peer, ev->tag, t, e);
+	case MPIV_KIND_RECV:
+	case MPIV_KIND_IRECV:
+	case MPIV_KIND_PROBE:
+	case MPIV_KIND_MPROBE:
+		return join_recv(w, ev->comm, ev->peer, ev->tag, t, e);
+	case MPIV_KIND_SENDRECV:
+	case MPIV_KIND_ISENDRECV:
+		return join_send(w, ev->comm, ev->peer, ev->tag, t, e) ||
+		       join_recv(w, ev->comm, ev->peer2, ev->tag2, t, e);
+	case MPIV_KIND_SEND_INIT:
+	case MPIV_KIND_RECV_INIT:
+	case MPIV_KIND_COLL_INIT:
+		if (ev->nreqs && ev->reqs[0].req >= 0) {
+			init = tr_reqmap_put(&w->inits, ev->reqs[0].req);
+			init->kind = mpiv_call_kind(ev->call);
+			init->comm = ev->comm;
+			init->peer = ev->peer;
+			init->tag = ev->tag;
+		}
+		return 0;
+	case MPIV_KIND_START:
+		for (i = 0; i < ev->nreqs; i++) {
+			int rc = 0;
+
+			if (ev->reqs[i].req < 0 ||
+			    !(init = tr_reqmap_get(&w->inits, ev->reqs[i].req)))
+				continue;
+			if (init->kind == MPIV_KIND_SEND_INIT)
+				rc = join_send(w, init->comm, init->peer, init->tag, t, e);
+			else if (init->kind == MPIV_KIND_RECV_INIT)
+				rc = join_recv(w, init->comm, init->peer, init->tag, t, e);
+			else
+				rc = join(w, CH_COLL, init->comm, 0, 0, t, e);
+			if (rc)
+				return rc;
+		}
+		return 0;
+	case MPIV_KIND_COLL:
+	case MPIV_KIND_ICOLL:
+	case MPIV_KIND_COMM_GROUP:
+	case MPIV_KIND_WIN_CREATE:
+		return join(w, CH_COLL, ev->comm, 0, 0, t, e);
+	default:
+		return 0;
+	}
+}
+
+/* Thread u comes after everything thread t came after so far. */
+static void clock_merge(struct walk *w, int32_t u, int32_t t)
+{
+	uint32_t *cu = w->clock + (size_t)u * (size_t)w->nthreads;
+	const uint32_t *ct = w->clock + (size_t)t * (size_t)w->nthreads;
+	int32_t i;
+
+	for (i = 0; i < w->nthreads; i++)
+		if (ct[i] > cu[i])
+			cu[i] = ct[i];
+}
+
+static int walk_rank(struct walk *w)
+{
+	const struct mpiv_rank_trace *rt = &w->ts->ranks[w->rank];
+	size_t e, op = 0;
+	int32_t most = 0;
+
+	for (e = 0; e < rt->nevents; e++)
+		if (mpiv_trace_event(rt, e)->thread > most)
+			most = mpiv_trace_event(rt, e)->thread;
+	for (op = 0; op < rt->nthread_ops; op++) {
+		if (rt->thread_ops[op].self > most)
+			most = rt->thread_ops[op].self;
+		if (rt->thread_ops[op].other > most)
+			most = rt->thread_ops[op].other;
+	}
+	if (most >= FIXED_MAX_THREADS) {
+		snprintf(w->why, w->size, "rank %d has more than %d threads", w->rank,
+			 FIXED_MAX_THREADS);
+		return -1;
+	}
+	w->nthreads = most + 1;
+	w->clock = xcalloc((size_t)w->nthreads * (size_t)w->nthreads, sizeof(*w->clock));
+	for (e = 0, op = 0; e < rt->nevents; e++) {
+		const struct mpiv_event *ev = mpiv_trace_event(rt, e);
+		int32_t t = ev->thread;
+
+		for (; op < rt->nthread_ops && rt->thread_ops[op].before <= e; op++) {
+			const struct mpiv_thread_op *o = &rt->thread_ops[op];
+
+			if (o->op == MPIV_THREAD_CREATE)
+				clock_merge(w, o->other, o->self);
+			else if (o->op == MPIV_THREAD_JOIN)
+				clock_merge(w, o->self, o->other);
+		}
+		if (mpiv_event_decision(ev) != MPIV_DEC_NONE) {
+			char a[512];
+
+			explore_event_where(w->ts, w->rank, (long)e, a, sizeof(a));
+			snprintf(w->why, w->size, "rank %d's %s %s", w->rank, a,
+				 mpiv_event_decision(ev) == MPIV_DEC_SOURCE ?
+					 "takes any sender's message" :
+					 "completes one of several requests");
+			return -1;
+		}
+		w->clock[(size_t)t * (size_t)w->nthreads + (size_t)t]++;
+		if (call_joins(w, ev, t, (long)e))
+			return -1;
+	}
+	return 0;
+}
+
+/* Every rank's receives and probes that name a source but MPI_ANY_TAG, as marks. */
+static void mark_any_tags(const struct mpiv_traceset *ts, struct chans *marks)
+{
+	int r;
+	size_t e;
+
+	for (r = 0; r < ts->nranks; r++)
+		for (e = 0; e < ts->ranks[r].nevents; e++) {
+			const struct mpiv_event *ev = mpiv_trace_event(&ts->ranks[r], e);
+			enum mpiv_kind kind = mpiv_call_kind(ev->call);
+			int32_t peer = ev->peer, tag = ev->tag;
+
+			if (kind == MPIV_KIND_SENDRECV || kind == MPIV_KIND_ISENDRECV) {
+				peer = ev->peer2;
+				tag = ev->tag2;
+			} else if (kind != MPIV_KIND_RECV && kind != MPIV_KIND_IRECV &&
+				   kind != MPIV_KIND_PROBE && kind != MPIV_KIND_MPROBE &&
+				   kind != MPIV_KIND_RECV_INIT) {
+				continue;
+			}
+			if (tag == MPIV_ANY_TAG && peer >= 0) {
+				struct chan_key k = {CH_ANY_TAG_MARK, ev->comm, peer, r};
+
+				chan_find(marks, &k, 1);
+			}
+		}
+}
+
+int explore_threads_fixed(const struct mpiv_traceset *ts, char *why, size_t size)
+{
+	struct chans marks = {NULL, 0, 0};
+	int r, rc = 0;
+
+	mark_any_tags(ts, &marks);
+	for (r = 0; r < ts->nranks && !rc; r++) {
+		struct walk w = {ts, r, &marks, {NULL, 0, 0}, {0}, NULL, 0, why, size};
+
+		tr_reqmap_init(&w.inits, sizeof(struct init_env));
+		rc = walk_rank(&w);
+		tr_reqmap_release(&w.inits);
+		free(w.sets.slot);
+		free(w.clock);
+	}
+	free(marks.slot);
+	return !rc;
+}

@@ -1,0 +1,274 @@
+/* Whether a run of threads stands for every run (explore_threads_fixed(), verify on threaded
+ * programs): a family of two-rank exchanges generated over every combination of how many
+ * threads, rounds, which tags, how the threads are ordered and how the calls are written,
+ * each with the answer it must get; then the calls that are decisions whatever the threads. */
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "explore.h"
+#include "unit.h"
+#include "xalloc.h"
+
+enum tags {
+	TAG_OWN,    /* thread t sends and receives on tag t */
+	TAG_SHARED, /* every thread on tag 0 */
+	TAG_ANY,    /* tags of their own, but the receivers name MPI_ANY_TAG */
+	TAG_NTAGS
+};
+enum order {
+	ORDER_NONE,   /* the threads run side by side */
+	ORDER_JOINED, /* each thread is created after the one before was joined */
+	ORDER_NORDERS
+};
+enum style {
+	STYLE_BLOCKING,	   /* MPI_Send, MPI_Recv */
+	STYLE_NONBLOCKING, /* MPI_Isend, MPI_Irecv, MPI_Wait */
+	STYLE_PERSISTENT,  /* MPI_Send_init, MPI_Recv_init, MPI_Start, MPI_Wait */
+	STYLE_NSTYLES
+};
+
+struct buf {
+	char *s;
+	size_t len, cap;
+};
+
+static void add(struct buf *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void add(struct buf *b, const char *fmt, ...)
+{
+	va_list ap;
+	int n;
+
+	for (;;) {
+		va_start(ap, fmt);
+		n = vsnprintf(b->s + b->len, b->cap - b->len, fmt, ap);
+		va_end(ap);
+		if ((size_t)n < b->cap - b->len)
+			break;
+		b->cap = 2 * b->cap + (size_t)n + 64;
+		b->s = xrealloc(b->s, b->cap);
+	}
+	b->len += (size_t)n;
+}
+
+/* One thread's call of round k, as sender (rank 0) or receiver (rank 1); *req numbers its
+ * requests, *nev counts the rank's events. */
+static void thread_calls(struct buf *b, int sender, int t, int k, enum tags tags, enum style style,
+			 int *req, int *nev)
+{
+	int tag = tags == TAG_SHARED ? 0 : t;
+	const char *rtag = tags == TAG_ANY && !sender ? "\"any\"" : NULL;
+	char tagtext[16];
+
+	snprintf(tagtext, sizeof(tagtext), "%d", tag);
+	if (!rtag)
+		rtag = tagtext;
+	switch (style) {
+	case STYLE_BLOCKING:
+		if (sender)
+			add(b,
+			    ",\n{\"call\": \"MPI_Send\", \"peer\": 1, \"tag\": %d, \"comm\": 0, "
+			    "\"bytes\": 4, \"thread\": %d}",
+			    tag, t);
+		else
+			add(b,
+			    ",\n{\"call\": \"MPI_Recv\", \"peer\": 0, \"tag\": %s, \"comm\": 0, "
+			    "\"bytes\": 4, \"src\": 0, \"mtag\": %d, \"thread\": %d}",
+			    rtag, tag, t);
+		*nev += 1;
+		break;
+	case STYLE_NONBLOCKING:
+		add(b,
+		    ",\n{\"call\": \"%s\", \"peer\": %d, \"tag\": %s, \"comm\": 0, \"bytes\": 4, "
+		    "\"req\": %d, \"thread\": %d}",
+		    sender ? "MPI_Isend" : "MPI_Irecv", sender ? 1 : 0, sender ? tagtext : rtag,
+		    *req, t);
+		add(b, ",\n{\"call\": \"MPI_Wait\", \"reqs\": [{\"req\": %d%s}], \"thread\": %d}",
+		    *req, sender ? "" : ", \"src\": 0", t);
+		(*req)++;
+		*nev += 2;
+		break;
+	default:
+		if (k == 0) { /* made once, in the first round */
+			add(b,
+			    ",\n{\"call\": \"%s\", \"peer\": %d, \"tag\": %s, \"comm\": 0, "
+			    "\"bytes\": 4, \"req\": %d, \"thread\": %d}",
+			    sender ? "MPI_Send_init" : "MPI_Recv_init", sender ? 1 : 0,
+			    sender ? tagtext : rtag, 100 + t, t);
+			*nev += 1;
+		}
+		add(b, ",\n{\"call\": \"MPI_Start\", \"reqs\": [{\"req\": %d}], \"thread\": %d}",
+		    100 + t, t);
+		add(b, ",\n{\"call\": \"MPI_Wait\", \"reqs\": [{\"req\": %d%s}], \"thread\": %d}",
+		    100 + t, sender ? "" : ", \"src\": 0", t);
+		*nev += 2;
+		break;
+	}
+}
+
+/* Rank `sender ? 0 : 1` of the exchange: nthreads threads besides the main one, each making
+ * rounds calls; the events of side-by-side threads interleaved round by round, as a run
+ * records them. */
+static char *rank_trace(int sender, int nthreads, int rounds, enum tags tags, enum order order,
+			enum style style)
+{
+	struct buf b = {xmalloc(256), 0, 256}, ops = {xmalloc(256), 0, 256};
+	int t, k, req = 0, nev = 1;
+
+	add(&b,
+	    "\"rank\": %d, \"size\": 2, \"thread_level\": 3, \"events\": [\n"
+	    "{\"call\": \"MPI_Init_thread\"}",
+	    sender ? 0 : 1);
+	add(&ops, "\"threads\": [");
+	if (order == ORDER_NONE) {
+		for (t = 1; t <= nthreads; t++)
+			add(&ops,
+			    "%s{\"op\": \"create\", \"thread\": 0, \"other\": %d, "
+			    "\"before\": 1}",
+			    t > 1 ? ", " : "", t);
+		for (k = 0; k < rounds; k++)
+			for (t = 1; t <= nthreads; t++)
+				thread_calls(&b, sender, t, k, tags, style, &req, &nev);
+		for (t = 1; t <= nthreads; t++)
+			add(&ops,
+			    ", {\"op\": \"join\", \"thread\": 0, \"other\": %d, "
+			    "\"before\": %d}",
+			    t, nev);
+	} else {
+		for (t = 1; t <= nthreads; t++) {
+			add(&ops,
+			    "%s{\"op\": \"create\", \"thread\": 0, \"other\": %d, "
+			    "\"before\": %d}",
+			    t > 1 ? ", " : "", t, nev);
+			for (k = 0; k < rounds; k++)
+				thread_calls(&b, sender, t, k, tags, style, &req, &nev);
+			add(&ops,
+			    ", {\"op\": \"join\", \"thread\": 0, \"other\": %d, "
+			    "\"before\": %d}",
+			    t, nev);
+		}
+	}
+	add(&b, ",\n{\"call\": \"MPI_Finalize\"}],\n%s]", ops.s);
+	free(ops.s);
+	return b.s;
+}
+
+static int fixed_of(const char *r0, const char *r1, char *why, size_t size)
+{
+	const char *ranks[] = {r0, r1, NULL};
+	struct mpiv_traceset ts;
+	int fixed;
+
+	if (unit_load_ranks(ranks, &ts))
+		return -1;
+	fixed = explore_threads_fixed(&ts, why, size);
+	mpiv_traceset_release(&ts);
+	return fixed;
+}
+
+static void test_family(void)
+{
+	static const char *const tag_names[] = {"own tags", "one tag", "MPI_ANY_TAG"};
+	static const char *const order_names[] = {"side by side", "one after another"};
+	static const char *const style_names[] = {"blocking", "nonblocking", "persistent"};
+	int nthreads, rounds, tags, order, style, cases = 0, wrong = 0;
+	char why[1536];
+
+	for (nthreads = 1; nthreads <= 3; nthreads++)
+		for (rounds = 1; rounds <= 3; rounds++)
+			for (tags = 0; tags < TAG_NTAGS; tags++)
+				for (order = 0; order < ORDER_NORDERS; order++)
+					for (style = 0; style < STYLE_NSTYLES; style++) {
+						char *r0 = rank_trace(1, nthreads, rounds, tags,
+								      order, style);
+						char *r1 = rank_trace(0, nthreads, rounds, tags,
+								      order, style);
+						/* a choice: two threads that can meet one
+						 * message and nothing ordering them */
+						int want = nthreads == 1 || order == ORDER_JOINED ||
+							   tags == TAG_OWN;
+						int got;
+
+						why[0] = '\0';
+						got = fixed_of(r0, r1, why, sizeof(why));
+						cases++;
+						if (got != want) {
+							wrong++;
+							fprintf(stderr,
+								"\n%d threads, %d rounds, %s, %s, %s: "
+								"got %d, want %d (%s)",
+								nthreads, rounds, tag_names[tags],
+								order_names[order],
+								style_names[style], got, want, why);
+						}
+						/* the reason names both threads' calls */
+						if (!got && !strstr(why, "in no order the program"))
+							wrong++;
+						free(r0);
+						free(r1);
+					}
+	CU_ASSERT_EQUAL(cases, 3 * 3 * TAG_NTAGS * ORDER_NORDERS * STYLE_NSTYLES);
+	CU_ASSERT_EQUAL(wrong, 0);
+}
+
+#define HEAD \
+	"\"rank\": %d, \"size\": 2, \"thread_level\": 3, \"events\": [{\"call\": \"MPI_Init_thread\"}"
+
+/* Calls that leave a choice in any program: a receive from any sender, MPI_Waitany that had
+ * several to choose from, and collectives of two threads on one communicator unless one
+ * thread was joined before the other was created. */
+static void test_decisions(void)
+{
+	static const char *const peer =
+		"\"rank\": 0, \"size\": 2, \"thread_level\": 3, \"events\": [{\"call\": "
+		"\"MPI_Init_thread\"}, {\"call\": \"MPI_Send\", \"peer\": 1, \"tag\": 0, \"comm\": "
+		"0, \"bytes\": 4}, {\"call\": \"MPI_Finalize\"}]";
+	static const char *const any_source =
+		"\"rank\": 1, \"size\": 2, \"thread_level\": 3, \"events\": [{\"call\": "
+		"\"MPI_Init_thread\"}, {\"call\": \"MPI_Recv\", \"peer\": \"any\", \"tag\": 0, "
+		"\"comm\": 0, \"bytes\": 4, \"src\": 0, \"mtag\": 0}, {\"call\": \"MPI_Finalize\"}]";
+	static const char *const waitany =
+		"\"rank\": 1, \"size\": 2, \"thread_level\": 3, \"events\": [{\"call\": "
+		"\"MPI_Init_thread\"}, {\"call\": \"MPI_Irecv\", \"peer\": 0, \"tag\": 0, \"comm\": "
+		"0, \"bytes\": 4, \"req\": 0}, {\"call\": \"MPI_Irecv\", \"peer\": 0, \"tag\": 1, "
+		"\"comm\": 0, \"bytes\": 4, \"req\": 1}, {\"call\": \"MPI_Waitany\", \"reqs\": "
+		"[{\"req\": 0, \"src\": 0, \"tag\": 0}, {\"req\": 1}], \"npending\": 1}, {\"call\": "
+		"\"MPI_Finalize\"}]";
+	char a[1024], b[1024], why[1536];
+	int joined;
+
+	CU_ASSERT_EQUAL(fixed_of(peer, any_source, why, sizeof(why)), 0);
+	CU_ASSERT_PTR_NOT_NULL(strstr(why, "takes any sender's message"));
+	CU_ASSERT_EQUAL(fixed_of(peer, waitany, why, sizeof(why)), 0);
+	CU_ASSERT_PTR_NOT_NULL(strstr(why, "completes one of several requests"));
+	/* threads 1 and 2 of each rank in a barrier on one communicator: side by side, and
+	 * thread 2 created once thread 1 was joined */
+	for (joined = 0; joined < 2; joined++) {
+		int r;
+
+		for (r = 0; r < 2; r++)
+			snprintf(r ? b : a, sizeof(a),
+				 HEAD ", {\"call\": \"MPI_Barrier\", \"comm\": 0, \"thread\": 1}, "
+				      "{\"call\": \"MPI_Barrier\", \"comm\": 0, \"thread\": 2}, "
+				      "{\"call\": \"MPI_Finalize\"}], \"threads\": [{\"op\": "
+				      "\"create\", \"thread\": 0, \"other\": 1, \"before\": 1}, "
+				      "%s{\"op\": \"create\", \"thread\": 0, \"other\": 2, "
+				      "\"before\": %d}]",
+				 r,
+				 joined ? "{\"op\": \"join\", \"thread\": 0, \"other\": 1, "
+					  "\"before\": 2}, " :
+					  "",
+				 joined ? 2 : 1);
+		CU_ASSERT_EQUAL(fixed_of(a, b, why, sizeof(why)), joined);
+	}
+}
+
+static CU_TestInfo tests[] = {
+	{"the exchange family: fixed exactly where no two threads can meet one message",
+	 test_family},
+	{"decisions and shared collectives are never fixed", test_decisions},
+	CU_TEST_INFO_NULL,
+};
+
+CU_SuiteInfo threads_fixed_suite = {"threads-fixed", NULL, NULL, NULL, NULL, tests};
