@@ -24,7 +24,8 @@
 #     64; BENCH_VERIFY_TASKS): the farm zoo's value-stop farm and MPI_Waitany farm (correct:
 #     no deadlock, every decision explored), how both grow from the fewest tasks to the
 #     most, and a plot of the runs (verify-runs.svg, bench/plot-runs.sh); then the NBX
-#     exchange over 1 to 8 rounds and two examples with a bug (found and confirmed);
+#     exchange over 1 to 8 rounds, two examples with a bug (found and confirmed), and two
+#     ranks of 2 and 4 threads exchanging 10 to 1000 rounds (examples/ok/threads-exchange.c);
 #  6. scale-out: verify's runs per second against --jobs (the MPI_Waitany farm, 3 ranks), and
 #     the wall time of `check --buffering all` (its modes' searches at once, a process each)
 #     against `--buffering zero` alone, on a master/worker trace;
@@ -416,6 +417,16 @@ if part verify; then
 		bench_verify "branch on the first sender" branch-prog 3 ''
 	"$MPICC" -O2 -o branch-prog "$SRCDIR/examples/verify/task-farm-last-task.c" &&
 		bench_verify "task farm, bug on the last task" branch-prog 4 ''
+	# threads: thread t of rank 0 exchanging with thread t of rank 1 on tag t, threads x
+	# rounds; no two threads can meet one message, so one run answers
+	for th in 2 4; do
+		for rounds in 10 100 1000; do
+			"$MPICC" -O2 -DNTHREADS=$th -DROUNDS=$rounds -o threads-prog \
+				"$SRCDIR/examples/ok/threads-exchange.c" -lpthread &&
+				bench_verify "threads exchange, $th threads (rounds)" threads-prog 2 \
+					$rounds
+		done
+	done
 	# the value-stop farm in mpi4py, on the library Debian builds mpi4py for (Open MPI)
 	if /usr/bin/python3 -c 'import importlib.util as u; assert u.find_spec("mpi4py")' \
 		2>/dev/null && command -v mpirun.openmpi >/dev/null; then

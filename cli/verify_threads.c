@@ -3,8 +3,10 @@
  * its first run what check and replay do: the model of that run, threads and their order
  * included, searched in the modes asked for, and each deadlock it has replayed on the real
  * MPI library, the threads' receives held in the counterexample's order (doc/verify.md). A
- * deadlock replay reproduces is confirmed; since the other decisions are not explored, no
- * deadlock otherwise is never "no deadlock": inconclusive. */
+ * deadlock replay reproduces is confirmed. No deadlock in the model is "no deadlock" only
+ * when the run leaves nothing to steer (explore_threads_fixed(): every receive can take the
+ * one message it took, whatever the threads' timing), so that its model is every run's;
+ * otherwise the decisions left make it inconclusive. */
 #include <errno.h>
 #include <fcntl.h>
 #include <getopt.h>
@@ -20,6 +22,7 @@
 #include "cli.h"
 #include "diag.h"
 #include "exit.h"
+#include "explore.h"
 #include "findings.h"
 #include "verify.h"
 #include "xalloc.h"
@@ -69,7 +72,7 @@ static char *slurp(const char *path)
 /* --json: check's document, each deadlock with whether replay reproduced it and replay's
  * report (outdir/replay-N.log), and the verdict and exit status verify's. */
 static void print_json(const char *doc_path, const char *outdir, const int *reproduced, int n,
-		       int rc)
+		       int rc, const char *left)
 {
 	char log[PATH_MAX + 32];
 	json_error_t jerr;
@@ -90,9 +93,14 @@ static void print_json(const char *doc_path, const char *outdir, const int *repr
 		free(text);
 	}
 	json_object_set_new(doc, "verdict",
-			    json_string(rc == MPIV_EXIT_DEADLOCK ? "deadlock" : "inconclusive"));
+			    json_string(rc == MPIV_EXIT_DEADLOCK ? "deadlock" :
+					rc == MPIV_EXIT_OK	 ? "no deadlock" :
+								   "inconclusive"));
 	json_object_set_new(doc, "exit", json_integer(rc));
-	json_object_set_new(doc, "threads_explored", json_false());
+	/* true: the threads left no decision to explore */
+	json_object_set_new(doc, "threads_explored", json_boolean(!left));
+	if (left)
+		json_object_set_new(doc, "threads_left", json_string(left));
 	/* as verify's own (doc/verify.md): the threads' decisions are left, and deadlocks of
 	 * the model no replay showed; check's reasons stay, when it had them */
 	if (rc == MPIV_EXIT_INCONCLUSIVE) {
@@ -102,13 +110,33 @@ static void print_json(const char *doc_path, const char *outdir, const int *repr
 			why = json_array();
 			json_object_set_new(doc, "inconclusive", why);
 		}
-		json_array_insert_new(why, 0, json_string("decisions-left"));
+		if (left)
+			json_array_insert_new(why, 0, json_string("decisions-left"));
 		if (n)
 			json_array_append_new(why, json_string("unconfirmed"));
 	}
 	json_dumpf(doc, stdout, JSON_INDENT(2));
 	fputc('\n', stdout);
 	json_decref(doc);
+}
+
+/* NULL if the run in run_dir leaves nothing to steer (explore_threads_fixed()); else why,
+ * in buf. */
+static const char *threads_left(const char *run_dir, char *buf, size_t size)
+{
+	struct mpiv_traceset ts;
+	struct mpiv_error err;
+	int fixed;
+
+	memset(&ts, 0, sizeof(ts));
+	mpiv_error_init(&err);
+	if (mpiv_traceset_load_records(run_dir, &ts, &err)) {
+		snprintf(buf, size, "its traces could not be read again: %s", err.text);
+		return buf;
+	}
+	fixed = explore_threads_fixed(&ts, buf, size);
+	mpiv_traceset_release(&ts);
+	return fixed ? NULL : buf;
 }
 
 int verify_threaded(const struct verify_opts *o, const char *outdir, const char *run_dir)
@@ -124,10 +152,13 @@ int verify_threaded(const struct verify_opts *o, const char *outdir, const char 
 	enum findings_output out = o->findings.output;
 	char **replay_argv;
 	int *reproduced = NULL;
+	char left_buf[1536];
+	const char *left;
 	int rc, checked, i, n = 0, confirmed = 0, k;
 
-	inform("run 1: ranks call MPI from several threads, whose decisions verify cannot "
-	       "steer yet: its model is searched and each deadlock replayed (check, replay)");
+	inform("run 1: ranks call MPI from several threads, which verify cannot steer yet: its "
+	       "model is searched and each deadlock replayed (check, replay), and it stands for "
+	       "every run if it leaves nothing to steer");
 	snprintf(check_dir, sizeof(check_dir), "%s/check", outdir);
 	snprintf(doc, sizeof(doc), "%s/check.json", outdir);
 	check_argv[6] = (char *)formats[out];
@@ -136,6 +167,7 @@ int verify_threaded(const struct verify_opts *o, const char *outdir, const char 
 	if (rc != MPIV_EXIT_DEADLOCK && rc != MPIV_EXIT_OK && rc != MPIV_EXIT_INCONCLUSIVE)
 		return rc; /* check said why */
 	checked = rc;
+	left = threads_left(run_dir, left_buf, sizeof(left_buf));
 	for (k = 0; o->command[k]; k++)
 		;
 	replay_argv = xcalloc((size_t)k + 9, sizeof(*replay_argv));
@@ -173,24 +205,32 @@ int verify_threaded(const struct verify_opts *o, const char *outdir, const char 
 		confirmed += r == MPIV_EXIT_DEADLOCK;
 	}
 	free(replay_argv);
-	/* without a deadlock replay reproduced, never "no deadlock": decisions are left */
-	rc = confirmed ? MPIV_EXIT_DEADLOCK : MPIV_EXIT_INCONCLUSIVE;
+	/* "no deadlock" only from a complete search of a model that is every run's */
+	rc = confirmed				    ? MPIV_EXIT_DEADLOCK :
+	     checked == MPIV_EXIT_OK && !n && !left ? MPIV_EXIT_OK :
+						      MPIV_EXIT_INCONCLUSIVE;
 	if (out == OUT_JSON)
-		print_json(doc, outdir, reproduced, n, rc);
+		print_json(doc, outdir, reproduced, n, rc, left);
 	else if (out != OUT_TEXT)
 		inform("%d of the model's %d deadlock%s reproduced by replay", confirmed, n,
 		       n == 1 ? "" : "s");
 	else if (confirmed)
 		printf("verdict: %d deadlock%s confirmed on the real MPI library (of %d the model of "
-		       "run 1 has; the threads' other decisions were not explored)\n",
-		       confirmed, confirmed == 1 ? "" : "s", n);
+		       "run 1 has; %s)\n",
+		       confirmed, confirmed == 1 ? "" : "s", n,
+		       left ? "the threads' other decisions were not explored" :
+			      "run 1 left nothing to steer");
+	else if (rc == MPIV_EXIT_OK)
+		printf("verdict: no deadlock: run 1 left nothing to steer (every receive can take "
+		       "only the message it took, whatever the threads' timing), and its model, "
+		       "every run's, has none (check)\n");
 	else
-		printf("verdict: inconclusive: %s; the decisions of ranks whose threads call MPI "
-		       "are not explored by verify yet\n",
+		printf("verdict: inconclusive: %s%s%s\n",
 		       n ? "the model of run 1 has deadlocks replay did not reproduce" :
 		       checked == MPIV_EXIT_OK ?
 			   "no deadlock on the paths of run 1 (check)" :
-			   "the search of run 1's model was cut short (check)");
+			   "the search of run 1's model was cut short (check)",
+		       left ? "; verify cannot steer threads yet, and " : "", left ? left : "");
 	free(reproduced);
 	return rc;
 }

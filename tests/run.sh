@@ -13,7 +13,7 @@
 # and suppressions, record, replay and verify through srun on a Slurm cluster the test starts
 # itself, which build of the preload libraries a job gets (MPICH's, Open MPI's, or refused),
 # the CMake module under ctest (tests/ctest), Python programs through mpi4py (on the MPI
-# library Debian builds it for),
+# library Debian builds it for), verify on a family of threaded exchanges (tests/e2e/threads.sh),
 # then the check that the committed configure is what autoconf makes of configure.ac. The
 # parts that run MPI programs run on MPICH (tests/lib.sh: MPICC, MPIRUN), then again on Open
 # MPI where it is installed (below: which parts, and why). The parts run in two lanes side by
@@ -130,6 +130,7 @@ lane_b()
 	part promela "$SRCDIR/tests/promela/run.sh"
 	part fuzz "$SRCDIR/tests/fuzz/run.sh"
 	part reports "$SRCDIR/tests/e2e/reports.sh"
+	part threads "$SRCDIR/tests/e2e/threads.sh"
 	part zoo "$SRCDIR/tests/zoo/run.sh"
 	on_openmpi e2e record-calls
 	part configure "$SRCDIR/tests/check-configure.sh" "${AUTOCONF:-$(command -v autoconf || true)}"

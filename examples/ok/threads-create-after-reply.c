@@ -1,4 +1,4 @@
-/* mpiverify-test: np=2 record=ok verify=inconclusive
+/* mpiverify-test: np=2 record=ok verify=ok
  * mpiverify-test: buffering=zero expect=ok
  * mpiverify-test: buffering=infinite expect=ok
  * Rank 1 receives rank 0's first tag-0 message, replies on tag 5, and only then creates a

@@ -1,4 +1,4 @@
-/* mpiverify-test: np=2 record=ok verify=inconclusive
+/* mpiverify-test: np=2 record=ok verify=ok
  * mpiverify-test: buffering=zero expect=ok
  * mpiverify-test: buffering=infinite expect=ok
  * As ok/threads-create-after-reply.c, through a thread that makes no MPI call: rank 1

@@ -1,4 +1,4 @@
-/* mpiverify-test: np=2 record=ok verify=inconclusive
+/* mpiverify-test: np=2 record=ok verify=ok
  * mpiverify-test: buffering=zero expect=ok
  * mpiverify-test: buffering=infinite expect=ok
  * Rank 1 creates a thread that sends rank 0 a tag-0 message and receives its tag-7 answer,

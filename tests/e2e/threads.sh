@@ -1,0 +1,46 @@
+#!/bin/bash
+# verify on threaded programs (doc/verify.md): the exchanges of tests/e2e/programs/
+# threads-family.c, each written several ways (a tag, a communicator, matched probes,
+# nonblocking calls per thread; one tag shared by every thread) and with 2 and 4 threads,
+# under MPI_THREAD_MULTIPLE on the real mpirun. Where no two threads can meet one message,
+# verify answers "no deadlock" from the first run; where they can, inconclusive, naming the
+# two calls that compete; never "no deadlock" then.
+#
+# Prints `ok NAME` or `FAIL NAME: why` per case and ends with `N passed, M failed`.
+# Exit status: 0 all passed, 1 a case failed, 77 skipped (mpicc, mpirun or spin missing).
+set -u
+
+. "$(dirname "$0")/../lib.sh"
+
+require_tools "$MPICC" "$MPIRUN" spin
+require_mpiverify
+require_mpi_built
+
+WORK=$(make_workdir threads) || exit 1
+LIMIT=120
+
+names=("a tag per thread" "a communicator per thread" "matched probes" "nonblocking calls"
+	"one tag for every thread")
+for by in 0 1 2 3 4; do
+	for nt in 2 4; do
+		name="threads: ${names[$by]}, $nt threads"
+		prog=$WORK/family-$by-$nt
+		if ! "$MPICC" -g -O0 -Wall -DBY=$by -DNT=$nt -o "$prog" \
+			"$SRCDIR/tests/e2e/programs/threads-family.c" -lpthread >"$prog.cc.log" 2>&1; then
+			fail "$name: compile" "$MPICC failed" "$prog.cc.log"
+			continue
+		fi
+		run_cmd "$prog.log" "$LIMIT" "$MPIVERIFY" verify -o "$prog.out" --deadlock-timeout 5 \
+			--json -- "$MPIRUN" -np 2 "$prog"
+		if test "$by" -lt 4; then
+			expect "$name: no deadlock from one run" 0 "$prog.log" \
+				'"verdict": "no deadlock"' '"threads_explored": true'
+		else
+			expect "$name: inconclusive, the two calls that compete named" 5 "$prog.log" \
+				'"verdict": "inconclusive"' '"threads_explored": false' \
+				'"threads_left": "rank [01].s threads [0-9]+ and [0-9]+ (send to|receive from) rank [01] with tag 0 .*threads-family.c:[0-9]+'
+		fi
+		no_leftovers "$prog" || fail "$name: no leftover processes" "$LEFTOVERS"
+	done
+done
+summary
