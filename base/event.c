@@ -226,9 +226,8 @@ int mpiv_event_check(const struct mpiv_event *ev, int32_t size, char *why, size_
 		snprintf(why, whysize, "call: %u, expected a call of mpi_calls.def", ev->call);
 		return -1;
 	}
-	if (ev->flags & ~(MPIV_EV_INCOMPLETE | MPIV_EV_NOT_DONE)) {
-		snprintf(why, whysize, "flags: unknown bits 0x%x",
-			 ev->flags & ~(MPIV_EV_INCOMPLETE | MPIV_EV_NOT_DONE));
+	if (ev->flags & ~MPIV_EV_FLAGS_ALL) {
+		snprintf(why, whysize, "flags: unknown bits 0x%x", ev->flags & ~MPIV_EV_FLAGS_ALL);
 		return -1;
 	}
 	/* A completed receive's status names a rank or MPI_PROC_NULL (a receive from it), its

@@ -113,6 +113,10 @@ enum mpiv_call_flags {
 	 * buffering a member waits for the in-neighbours the
 	 * event's group lists */
 	MPIV_F_NEIGHBOR = 1 << 10,
+	/* partitioned communication (MPI-4.1 chapter 4): MPI_Psend_init and MPI_Precv_init
+	 * make requests that match only each other, in the order they were made; the
+	 * MPI_Pready* calls say which partitions of a send are ready */
+	MPIV_F_PARTITIONED = 1 << 11,
 };
 
 /* Special peers and tags, in world ranks (the recorder maps MPI's constants to these). */
@@ -158,7 +162,12 @@ enum mpiv_end {
 enum mpiv_event_flags {
 	MPIV_EV_INCOMPLETE = 1 << 0, /* the call had not returned when the trace ended */
 	MPIV_EV_NOT_DONE = 1 << 1,   /* MPI_Win_test returned flag false */
+	/* a partitioned send's partitions are all ready from this call on (the MPI_Pready*
+	 * that readied the last, or the MPI_Start of one without partitions): its message
+	 * can go (doc/semantics.md 4.9) */
+	MPIV_EV_PARTS_READY = 1 << 2,
 };
+#define MPIV_EV_FLAGS_ALL (MPIV_EV_INCOMPLETE | MPIV_EV_NOT_DONE | MPIV_EV_PARTS_READY)
 
 /* One request an event creates or completes, with what the completion reported. */
 struct mpiv_reqinfo {

@@ -599,7 +599,9 @@ static int check_op(const struct mpiv_traceset *ts, int r, long op, unsigned lon
 				      "the counterexample is not from this trace",
 				      what, r, op, ts->dir ? ts->dir : "", r, t->nevents);
 	ev = mpiv_trace_event(t, (size_t)op);
-	if (kinds && !(kinds & (1ull << mpiv_call_kind(ev->call))))
+	/* a partitioned send's message goes where its last partition is made ready */
+	if (kinds && !(kinds & (1ull << mpiv_call_kind(ev->call))) &&
+	    !(kinds == SEND_KINDS && (ev->flags & MPIV_EV_PARTS_READY)))
 		return mpiv_error_set(
 			err, MPIV_EXIT_BAD_INPUT, path, r, op,
 			"%s: rank %d's event "

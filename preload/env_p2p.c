@@ -1,6 +1,8 @@
 /* Envelopes of the point-to-point calls (env.h): sends and receives, persistent ones, probes,
  * send-receive and the buffer of buffered sends. Peers become world ranks on the call's
  * communicator. */
+#include <limits.h>
+
 #include "env.h"
 #include "rec_comm.h"
 
@@ -209,6 +211,32 @@ void env_Isendrecv_replace(struct mpiv_env *e, void *buf, int count, MPI_Datatyp
 {
 	env_sendrecv(e, count, datatype, dest, sendtag, source, recvtag, comm);
 	e->request = request;
+}
+
+/* Partitioned communication: the whole message, partitions times count elements (a
+ * partition's size alone if they do not fit an int: the size is for replay's comparison and
+ * the eager threshold, which a message that large is past either way). */
+static void env_partitioned(struct mpiv_env *e, int partitions, MPI_Count count, MPI_Datatype type,
+			    int peer, int tag, MPI_Comm comm, MPI_Request *request)
+{
+	MPI_Count all = (MPI_Count)partitions * count;
+
+	env_p2p_request(e, all >= 0 && all <= INT_MAX ? (int)all : (int)(count & INT_MAX), type,
+			peer, tag, comm, request);
+}
+
+void env_Psend_init(struct mpiv_env *e, const void *buf, int partitions, MPI_Count count,
+		    MPI_Datatype datatype, int dest, int tag, MPI_Comm comm, MPI_Info info,
+		    MPI_Request *request)
+{
+	env_partitioned(e, partitions, count, datatype, dest, tag, comm, request);
+}
+
+void env_Precv_init(struct mpiv_env *e, void *buf, int partitions, MPI_Count count,
+		    MPI_Datatype datatype, int source, int tag, MPI_Comm comm, MPI_Info info,
+		    MPI_Request *request)
+{
+	env_partitioned(e, partitions, count, datatype, source, tag, comm, request);
 }
 #endif
 

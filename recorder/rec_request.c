@@ -816,6 +816,9 @@ static void list_started(struct rec_call *c, int count, MPI_Request requests[])
 		if (requests[i] == MPI_REQUEST_NULL)
 			continue;
 		rec_request_take(requests[i], &requests[i], &e);
+		/* a partitioned send of no partitions is ready as it starts */
+		if (e.id != REC_REQ_UNKNOWN && rec_part_started(e.id))
+			c->ev.flags |= MPIV_EV_PARTS_READY;
 		ri.req = e.id;
 		ri.src = MPIV_NONE;
 		ri.tag = MPIV_NONE;

@@ -405,6 +405,12 @@ static inline uint32_t rec_data_sent(const struct rec_data *d)
  * if unknown or from MPI_PROC_NULL. */
 uint32_t rec_data_received(const struct rec_data *d, const MPI_Status *st);
 
+/* ---- rec_part.c: partitioned communication ---- */
+
+/* Request id was started: if it is a partitioned send, none of its partitions is ready yet.
+ * Returns 1 if it has none (it is ready as it starts). */
+int rec_part_started(int32_t id);
+
 /* ---- rec_request.c: nonblocking requests ---- */
 
 /* When the table's entry of a request makes a digest of its data (struct rec_reqent). */

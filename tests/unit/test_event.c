@@ -316,6 +316,10 @@ static const struct call_number pinned[] = {
 	{266, "MPI_Comm_disconnect"},
 	{267, "MPI_Session_finalize"},
 	{268, "MPI_Request_get_status"},
+	{269, "MPI_Pready"},
+	{270, "MPI_Pready_range"},
+	{271, "MPI_Pready_list"},
+	{272, "MPI_Parrived"},
 };
 /* clang-format on */
 
