@@ -472,7 +472,8 @@ static void run_tables(struct seq *v)
 
 /* Can the programs of several runs be one model? Their communicators must be the same;
  * one-sided calls and threads are not merged yet (their instructions name other processes'
- * instructions, which differ from run to run). */
+ * instructions, which differ from run to run), nor partitioned requests (their pairs' tags
+ * are one run's). */
 static const char *unmergeable(struct eng_prog *const *progs, int nruns)
 {
 	int i, c, q, k;
@@ -484,6 +485,8 @@ static const char *unmergeable(struct eng_prog *const *progs, int nruns)
 			return "ranks call MPI from several threads";
 		if (p->nlocks)
 			return "the program takes window locks";
+		if (p->partitioned)
+			return "the program uses partitioned communication";
 		for (q = 0; q < p->nprocs; q++)
 			for (k = 0; k < p->nins[q]; k++)
 				if (ENG_WIN_OP(p->ins[q][k].op))

@@ -389,9 +389,12 @@ struct eng_prog {
 	/* bytes a buffered message takes in the attached buffer
 	 * besides its data (the library's MPI_BSEND_OVERHEAD) */
 	int64_t bsend_overhead;
-	int32_t maxlive;	/* most requests any process has posted and not yet waited for */
-	int32_t maxmsg;		/* room for messages in flight; more is reported as overflow */
-	int32_t nlocks;		/* passive-target locks in the trace */
+	int32_t maxlive; /* most requests any process has posted and not yet waited for */
+	int32_t maxmsg;	 /* room for messages in flight; more is reported as overflow */
+	int32_t nlocks;	 /* passive-target locks in the trace */
+	/* 1: its last communicator is the translator's for partitioned requests, whose tags
+	 * name pairs of one run (explore/ does not merge such runs) */
+	int32_t partitioned;
 	struct eng_lock *locks; /* every one of them, by process, then instruction */
 	/* state layout, in int32 words (eng_layout() fills these) */
 	int32_t off_pc, off_coll, off_nlive, off_live, off_lsrc, off_buf, off_reg, off_msg, words;

@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "tr_comm.h"
+#include "tr_part.h"
 #include "tr_reqmap.h"
 #include "translate.h"
 #include "xalloc.h"
@@ -66,6 +67,9 @@ struct build_req {
 	int32_t proc;  /* the process that posted it */
 	int32_t tmpl;  /* the event of its persistent template, -1 if none */
 	int32_t freed; /* a generalized request freed while active */
+	/* a partitioned send started with partitions not all ready: posted by the call that
+	 * readies the last (build_pready()), not by its start */
+	int32_t deferred;
 };
 
 /* The source and tag an event's receive is posted with, where they are not its own: the
@@ -101,6 +105,7 @@ struct after_fix {
 struct builder {
 	const struct mpiv_rank_trace *t;
 	const struct tr_comms *comms; /* the trace's communicator ids -> engine ones */
+	const struct tr_parts *parts; /* partitioned requests' pairs */
 	const struct eng_prog *prog;  /* its communicators (members) */
 	struct eng_prog *lists;	      /* the same, whose blocks hold the waits' lists */
 	struct proc_build *procs;     /* in the order their threads first called MPI */
@@ -363,6 +368,11 @@ static int post(struct builder *b, const struct mpiv_event *env, int ev, int sen
 	in->a = engine_peer(peer);
 	in->b = comm_id(b, env->comm);
 	in->c = tag == MPIV_ANY_TAG ? ENG_ANY : tag;
+	/* a partitioned request meets its pair only (tr_part.h) */
+	if (mpiv_call_flags(env->call) & MPIV_F_PARTITIONED) {
+		in->b = b->parts->comm;
+		in->c = tr_parts_pair(b->parts, b->t->rank, env->index);
+	}
 	in->bytes = engine_bytes(env->bytes);
 	if (send)
 		in->d = (flags & MPIV_F_SYNC)	  ? ENG_SEND_SYNC :
@@ -685,6 +695,21 @@ long tr_fused_receive(const struct mpiv_rank_trace *t, size_t i)
 	return -1;
 }
 
+/* A wait for a partitioned send whose partitions are not all ready (erroneous: it cannot
+ * complete, MPI-4.1 4.2.2): a receive nothing matches stands for it, that the wait waits for
+ * forever. */
+static int32_t never_ready(struct builder *b, const struct mpiv_event *ev)
+{
+	struct eng_instr *in = emit(b, ENG_POST_RECV, (int)ev->index);
+
+	in->a = b->t->rank;
+	in->b = b->parts->comm;
+	in->c = b->parts->npairs;
+	if (++cur(b)->live > cur(b)->maxlive)
+		cur(b)->maxlive = cur(b)->live;
+	return last_instr(b);
+}
+
 /* A completion call that never returned, or a polling loop that was still polling when the
  * rank stopped: wait for all of its requests (any = 0: MPI_Test, MPI_Testall) or for one
  * (MPI_Waitany, MPI_Testany and the some kinds), whichever completion ends it. Returns 0 or
@@ -700,7 +725,9 @@ static int block_on(struct builder *b, const struct mpiv_event *ev, int32_t **li
 	for (j = 0; j < ev->nreqs; j++) {
 		int32_t req = ev->reqs[j].req, instr = req_instr(b, req);
 
-		if (instr < 0)
+		if (instr < 0 && req_of(b, req) && req_of(b, req)->deferred)
+			instr = never_ready(b, ev);
+		else if (instr < 0)
 			continue; /* inactive: it would complete at once */
 		if (req_instr2(b, req) >= 0 && mpiv_call_any_completion(ev->call))
 			return pair_refused(b, ev, req, err);
@@ -755,6 +782,8 @@ static int build_wait(struct builder *b, const struct mpiv_event *ev, int32_t **
 
 		if (instr2 >= 0 && mpiv_call_any_completion(ev->call))
 			return pair_refused(b, ev, req, err);
+		if (instr < 0 && req_of(b, req) && req_of(b, req)->deferred)
+			instr = never_ready(b, ev);
 		if (instr < 0) {
 			/* an inactive persistent request completes at once */
 			if (req_tmpl(b, req) >= 0 || j >= ndone)
@@ -1545,6 +1574,14 @@ static int build_persistent(struct builder *b, const struct mpiv_event *ev, size
 				map_icoll(b, req);
 				continue;
 			}
+			/* a partitioned send goes once its partitions are ready */
+			if ((mpiv_call_flags(env->call) & MPIV_F_PARTITIONED) &&
+			    mpiv_call_kind(env->call) == MPIV_KIND_SEND_INIT &&
+			    !(ev->flags & MPIV_EV_PARTS_READY)) {
+				map_req(b, req, -1);
+				req_of(b, req)->deferred = 1;
+				continue;
+			}
 			b->start_data = ev->reqs[j].data;
 			idx = post(b, env, (int)ev->index,
 				   mpiv_call_kind(env->call) == MPIV_KIND_SEND_INIT);
@@ -1557,6 +1594,37 @@ static int build_persistent(struct builder *b, const struct mpiv_event *ev, size
 	default:
 		break;
 	}
+	return 0;
+}
+
+/* MPI_Pready and kin (doc/semantics.md 4.9): the one that readies a started partitioned
+ * send's last partition posts its message, in the thread that started it (check does not
+ * judge partitions readied by another thread yet). Returns 0 or -1 with err filled. */
+static int build_pready(struct builder *b, const struct mpiv_event *ev, struct mpiv_error *err)
+{
+	const struct mpiv_event *env;
+	struct build_req *e;
+	int32_t req;
+	int idx;
+
+	if (!(ev->flags & MPIV_EV_PARTS_READY) || ev->nreqs < 1)
+		return 0;
+	req = ev->reqs[0].req;
+	e = req_of(b, req);
+	if (!e || !e->deferred)
+		return 0; /* not started: erroneous, and the library said so */
+	if (e->proc != (int32_t)b->cur)
+		return mpiv_error_set(err, MPIV_EXIT_BAD_INPUT, b->t->source, b->t->rank, ev->index,
+				      "%s on thread %d readies the last partition of request %d, "
+				      "which thread %d started: check cannot judge partitions "
+				      "readied by another thread yet",
+				      mpiv_call_name(ev->call), cur(b)->thread, req,
+				      b->procs[e->proc].thread);
+	env = mpiv_trace_event(b->t, (size_t)e->tmpl);
+	e->deferred = 0;
+	b->start_data = 0;
+	idx = post(b, env, (int)ev->index, 1);
+	map_req(b, req, idx);
 	return 0;
 }
 
@@ -1769,6 +1837,11 @@ static int build_rank(const struct mpiv_traceset *ts, const struct mpiv_rank_tra
 		case MPIV_KIND_ICOLL:
 		case MPIV_KIND_COMM_GROUP:
 			build_collective(b, ev);
+			break;
+		case MPIV_KIND_LOCAL:
+			if ((mpiv_call_flags(ev->call) & MPIV_F_PARTITIONED) &&
+			    build_pready(b, ev, err))
+				goto fail;
 			break;
 		default: /* MPI_Init, MPI_Comm_free (it does not wait) */
 			break;
@@ -2080,6 +2153,7 @@ int tr_translate_spans(const struct mpiv_traceset *ts, const struct tr_opts *opt
 		       const struct tr_span *span, struct eng_prog *prog, struct mpiv_error *err)
 {
 	struct tr_comms comms;
+	struct tr_parts parts;
 	int r, i, nsends = 0;
 	struct windows wins;
 
@@ -2109,6 +2183,26 @@ int tr_translate_spans(const struct mpiv_traceset *ts, const struct tr_opts *opt
 		for (r = 0; r < ts->nranks; r++)
 			c->members[r] = r;
 	}
+	/* partitioned requests: their pairs, on a communicator of their own */
+	if (tr_parts_build(ts, &comms, &parts, err)) {
+		tr_parts_release(&parts);
+		free(wins.locks);
+		tr_comms_release(&comms);
+		eng_prog_release(prog);
+		return -1;
+	}
+	if (parts.npairs > 0) {
+		struct eng_comm *c;
+
+		parts.comm = prog->ncomms++;
+		prog->comms = xrealloc(prog->comms, (size_t)prog->ncomms * sizeof(*prog->comms));
+		c = &prog->comms[parts.comm];
+		c->n = ts->nranks;
+		c->members = xcalloc((size_t)ts->nranks, sizeof(int32_t));
+		for (r = 0; r < ts->nranks; r++)
+			c->members[r] = r;
+		prog->partitioned = 1;
+	}
 	prog->maxlive = 1;
 	prog->rank_proc = xcalloc((size_t)ts->nranks + 1, sizeof(*prog->rank_proc));
 	for (r = 0; r < ts->nranks; r++) {
@@ -2123,6 +2217,7 @@ int tr_translate_spans(const struct mpiv_traceset *ts, const struct tr_opts *opt
 		for (k = 0; k < (size_t)prog->nprocs; k++)
 			b.before += (size_t)prog->nins[k];
 		b.comms = &comms;
+		b.parts = &parts;
 		b.prog = prog;
 		b.lists = prog;
 		b.coll_seq = xcalloc((size_t)prog->ncomms, sizeof(*b.coll_seq));
@@ -2172,11 +2267,13 @@ int tr_translate_spans(const struct mpiv_traceset *ts, const struct tr_opts *opt
 		prog->rank_proc[r + 1] = prog->nprocs;
 		if (rc) {
 			free(wins.locks);
+			tr_parts_release(&parts);
 			tr_comms_release(&comms);
 			eng_prog_release(prog);
 			return -1;
 		}
 	}
+	tr_parts_release(&parts);
 	tr_comms_release(&comms);
 	/* verify: which collectives meet depends on the paths (eng_coll_mismatch()) */
 	if (!opts->verify)

@@ -328,7 +328,9 @@ static int step(struct finder *f, int r)
 	int c;
 
 	f->cur[r].synced = -1;
+	/* a partitioned send's message goes at a later call than its start: not counted */
 	if (ev->thread != 0 || (ev->flags & MPIV_EV_INCOMPLETE) || (flags & MPIV_F_READY) ||
+	    (flags & MPIV_F_PARTITIONED) ||
 	    (kind == MPIV_KIND_SEND_INIT && (flags & MPIV_F_BUFFERED)))
 		return -1;
 	/* A buffered send completes at once, and its message occupies the attached buffer
