@@ -525,8 +525,8 @@ if "$MPICC" -g -O0 -o "$BINDIR/unmodelled" "$SRCDIR/tests/e2e/programs/unmodelle
 	unmodelled intercomm MPI_Comm_split \
 		"MPI_Comm_split of an intercommunicator, which check cannot judge yet"
 	if test "$(mpi_version)" -ge 4; then
-		unmodelled partitioned MPI_Psend_init \
-			"the trace uses MPI_Psend_init, which check cannot judge yet"
+		unmodelled partitioned MPI_Parrived \
+			"the trace uses MPI_Parrived, which check cannot judge yet"
 		unmodelled large-count MPI_Send_c \
 			"the trace uses MPI_Send_c, which check cannot judge yet"
 	fi
