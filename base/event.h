@@ -166,8 +166,15 @@ enum mpiv_event_flags {
 	 * that readied the last, or the MPI_Start of one without partitions): its message
 	 * can go (doc/semantics.md 4.9) */
 	MPIV_EV_PARTS_READY = 1 << 2,
+	/* an MPI-4 large-count call (MPI_Send_c, ...) with a count past an int: recorded, but
+	 * not followed as its int-count twin is, and refused by check (doc/mpi-calls.md) */
+	MPIV_EV_LARGE_COUNT = 1 << 3,
 };
-#define MPIV_EV_FLAGS_ALL (MPIV_EV_INCOMPLETE | MPIV_EV_NOT_DONE | MPIV_EV_PARTS_READY)
+#define MPIV_EV_FLAGS_ALL \
+	(MPIV_EV_INCOMPLETE | MPIV_EV_NOT_DONE | MPIV_EV_PARTS_READY | MPIV_EV_LARGE_COUNT)
+
+/* Whether a large-count call's count n fits its int-count twin's (base/gen_large_count.py). */
+#define MPIV_FITS_INT(n) ((n) >= 0 && (n) <= 0x7fffffff)
 
 /* One request an event creates or completes, with what the completion reported. */
 struct mpiv_reqinfo {
@@ -282,6 +289,10 @@ static inline int mpiv_event_rare_none(const struct mpiv_event *ev)
 /* A module whose path starts so is a function of a Python script, not a loaded object:
  * "python:FILE:FUNCTION", and the address of a site in it is the line (doc/trace-format.md). */
 #define MPIV_SITE_PYTHON "python:"
+
+/* The int-count twin of an MPI-4 large-count call that is followed as its twin
+ * (MPIV_CALL_Send for MPIV_CALL_Send_c: base/gen_large_count.py); call itself otherwise. */
+unsigned mpiv_call_twin(unsigned call);
 
 /* "MPI_Send" for MPIV_CALL_Send; NULL for a number that is no call. */
 const char *mpiv_call_name(unsigned call);

@@ -103,6 +103,8 @@ static json_t *event_to_json(const struct mpiv_rank_trace *t, const struct mpiv_
 		json_object_set_new(o, "not_done", json_true());
 	if (ev->flags & MPIV_EV_PARTS_READY)
 		json_object_set_new(o, "parts_ready", json_true());
+	if (ev->flags & MPIV_EV_LARGE_COUNT)
+		json_object_set_new(o, "large_count", json_true());
 	if (ev->win != MPIV_NONE)
 		json_object_set_new(o, "win", json_integer(ev->win));
 	if (ev->lock != MPIV_NONE)
@@ -382,7 +384,8 @@ static int event_from_json(json_t *o, long idx, struct mpiv_rank_trace *t, struc
 		return -1;
 	if (get_flag(o, "incomplete", MPIV_EV_INCOMPLETE, ev, path, t->rank, idx, err) ||
 	    get_flag(o, "not_done", MPIV_EV_NOT_DONE, ev, path, t->rank, idx, err) ||
-	    get_flag(o, "parts_ready", MPIV_EV_PARTS_READY, ev, path, t->rank, idx, err))
+	    get_flag(o, "parts_ready", MPIV_EV_PARTS_READY, ev, path, t->rank, idx, err) ||
+	    get_flag(o, "large_count", MPIV_EV_LARGE_COUNT, ev, path, t->rank, idx, err))
 		return -1;
 	if (get_int(o, "win", &ev->win, path, t->rank, idx, err))
 		return -1;

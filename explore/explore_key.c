@@ -32,7 +32,7 @@ void xkey_rank(struct xkey *k, unsigned call, const char *module, uint64_t addr)
 	snprintf(item, sizeof(item), "%s@%s+0x%llx;", name ? name : "?",
 		 module && *module ? module : "?", (unsigned long long)addr);
 	push(&k->all, &k->nall, &k->capall, item);
-	if (call != MPIV_CALL_Send)
+	if (mpiv_call_twin(call) != MPIV_CALL_Send)
 		push(&k->core, &k->ncore, &k->capcore, item);
 }
 

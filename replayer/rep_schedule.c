@@ -367,6 +367,7 @@ static int rep_sends(unsigned call)
 {
 	unsigned flags = mpiv_call_flags(call);
 
+	call = mpiv_call_twin(call);
 	return (flags & (MPIV_F_STANDARD | MPIV_F_SYNC | MPIV_F_BUFFERED)) ||
 	       call == MPIV_CALL_Sendrecv || call == MPIV_CALL_Sendrecv_replace;
 }
@@ -379,7 +380,7 @@ static int rep_is_p2p(unsigned call)
 	if (kind == MPIV_KIND_SENDRECV || kind == MPIV_KIND_ISENDRECV)
 		return 0;
 	return rep_sends(call) || kind == MPIV_KIND_RECV || kind == MPIV_KIND_IRECV ||
-	       call == MPIV_CALL_Recv_init;
+	       mpiv_call_twin(call) == MPIV_CALL_Recv_init;
 }
 
 static void rep_rank_str(char *buf, size_t size, int32_t v)

@@ -169,10 +169,11 @@ static int64_t ow_rank_in(const struct ow *w, int32_t c, int32_t world)
 	return -1;
 }
 
-/* The collective operation of a blocking collective call, -1 for any other. */
+/* The collective operation of a blocking collective call (a large-count one's is its
+ * twin's), -1 for any other. */
 static int ow_collective(unsigned call)
 {
-	switch (call) {
+	switch (mpiv_call_twin(call)) {
 	case MPIV_CALL_Barrier:
 		return OTF2_COLLECTIVE_OP_BARRIER;
 	case MPIV_CALL_Bcast:

@@ -2,7 +2,9 @@
 # Every MPI function MPICH's mpi.h declares is modelled or refused (base/mpi_calls.def) or
 # passed through for a reason doc/mpi-calls.md gives; and every line of that list names a
 # function of the header. A new MPI library version, or a call taken off the list, shows here
-# first: a call that passes through unrecorded must not matter for deadlock.
+# first: a call that passes through unrecorded must not matter for deadlock. And the code of
+# the large-count calls followed as their int-count twins is what base/gen_large_count.py
+# makes of the list.
 #
 # Prints `ok NAME` or `FAIL NAME: why` per case and ends with `N passed, M failed`.
 # Exit status: 0 all passed, 1 a case failed, 77 skipped (no MPICH headers).
@@ -63,5 +65,14 @@ if test -z "$stale"; then
 	pass "every pattern of doc/mpi-calls.md names a function of mpi.h"
 else
 	fail "every pattern of doc/mpi-calls.md names a function of mpi.h" "none for:$stale"
+fi
+# the large-count calls' code is what base/gen_large_count.py makes of the list
+if ! command -v python3 >/dev/null || ! command -v clang-format >/dev/null; then
+	echo "skipped: the large-count calls' generated code (python3 or clang-format missing)"
+elif (cd "$SRCDIR" && python3 base/gen_large_count.py --check) >"$WORK/gen.log" 2>&1; then
+	pass "the large-count calls' code is generated from base/mpi_calls.def"
+else
+	fail "the large-count calls' code is generated from base/mpi_calls.def" \
+		"run python3 base/gen_large_count.py" "$WORK/gen.log"
 fi
 summary

@@ -617,6 +617,11 @@ static int check_event(const struct builder *b, const struct mpiv_event *ev, str
 		return mpiv_error_set(err, MPIV_EXIT_BAD_INPUT, t->source, t->rank, ev->index,
 				      "the trace uses %s, which check cannot judge yet",
 				      mpiv_call_name(ev->call));
+	if (ev->flags & MPIV_EV_LARGE_COUNT)
+		return mpiv_error_set(err, MPIV_EXIT_BAD_INPUT, t->source, t->rank, ev->index,
+				      "the trace uses %s with a count past 2^31 - 1, which check "
+				      "cannot judge yet",
+				      mpiv_call_name(ev->call));
 	if (b->threaded && kind >= MPIV_KIND_WIN_CREATE && kind <= MPIV_KIND_WIN_LOCAL)
 		return mpiv_error_set(err, MPIV_EXIT_BAD_INPUT, t->source, t->rank, ev->index,
 				      "%s in a rank whose threads call MPI: check cannot judge "
@@ -1523,7 +1528,7 @@ static void build_p2p(struct builder *b, const struct mpiv_event *ev, size_t i)
 			learn(b, (int)ev->index, idx);
 		break;
 	case MPIV_KIND_MRECV:
-		if (ev->call == MPIV_CALL_Imrecv && ev->nreqs == 1) {
+		if (mpiv_call_twin(ev->call) == MPIV_CALL_Imrecv && ev->nreqs == 1) {
 			struct mpiv_event nul = *ev;
 
 			/* its message is matched already: a request complete at once */

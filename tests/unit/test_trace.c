@@ -901,7 +901,7 @@ static const struct bad_field bad_fields[] = {
 	{"data digest of a receive", "data: 5, expected 0 (only a send has the digest"},
 	{"request's digest of a receive",
 	 "reqs[0].data: 9, expected 0 (only a request a completion call completed"},
-	{"flags", "flags: unknown bits 0x8"},
+	{"flags", "flags: unknown bits 0x10"},
 };
 
 /* Set case k of bad_fields on ev, which owns nothing; req and group are its room. */
@@ -966,7 +966,7 @@ static void set_bad_field(struct mpiv_event *ev, size_t k, struct mpiv_reqinfo *
 		ev->nreqs = 1;
 		break;
 	default:
-		ev->flags = 8; /* the first bit no flag has (MPIV_EV_FLAGS_ALL) */
+		ev->flags = 0x10; /* the first bit no flag has (MPIV_EV_FLAGS_ALL) */
 		break;
 	}
 }
