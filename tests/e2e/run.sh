@@ -528,7 +528,7 @@ if "$MPICC" -g -O0 -o "$BINDIR/unmodelled" "$SRCDIR/tests/e2e/programs/unmodelle
 		unmodelled partitioned MPI_Parrived \
 			"the trace uses MPI_Parrived, which check cannot judge yet"
 		unmodelled large-count MPI_Send_c \
-			"the trace uses MPI_Send_c, which check cannot judge yet"
+			"the trace uses MPI_Send_c with a count past 2^31 - 1, which check cannot"
 	fi
 else
 	fail "unmodelled call: compile" "mpicc failed" "$BAD/unmodelled-cc.log"

@@ -6,9 +6,10 @@
  *   partitioned MPI-4 partitioned communication from rank 0 to rank 1, the receiver
  *               polling one partition's arrival with MPI_Parrived (the model sends a
  *               partitioned message whole)
- *   large-count MPI-4 large-count sends and receives head to head (MPI_Send_c, MPI_Recv_c
- *               of one int, which the library buffers): unrecorded, they once made check
- *               answer "no deadlock" without buffering, where the program deadlocks */
+ *   large-count MPI-4 large-count sends and receives head to head (MPI_Send_c,
+ *               MPI_Recv_c) of 2^31 elements of a type of no bytes: a count past an int,
+ *               which the recorder does not follow as the int-count twin's (those are
+ *               modelled: examples/deadlock/large-count-head-to-head.c) */
 #include <mpi.h>
 #include <stdio.h>
 #include <string.h>
@@ -57,10 +58,15 @@ int main(int argc, char **argv)
 		if (req != MPI_REQUEST_NULL)
 			MPI_Request_free(&req);
 	} else if (!strcmp(mode, "large-count")) {
+		MPI_Datatype none;
+		MPI_Count big = (MPI_Count)1 << 31;
 		int out = rank, in = -1;
 
-		MPI_Send_c(&out, 1, MPI_INT, 1 - rank, 0, MPI_COMM_WORLD);
-		MPI_Recv_c(&in, 1, MPI_INT, 1 - rank, 0, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+		MPI_Type_contiguous(0, MPI_INT, &none);
+		MPI_Type_commit(&none);
+		MPI_Send_c(&out, big, none, 1 - rank, 0, MPI_COMM_WORLD);
+		MPI_Recv_c(&in, big, none, 1 - rank, 0, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+		MPI_Type_free(&none);
 #endif
 	} else {
 		fprintf(stderr, "unknown mode '%s'\n", mode);
