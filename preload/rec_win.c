@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "event.h"
+#include "grow.h"
 #include "rec_comm.h"
 #include "rec_win.h"
 
@@ -31,16 +32,7 @@ int32_t rec_win_add(MPI_Win win)
 		PMPI_Group_free(&g);
 	}
 	pthread_mutex_lock(&win_lock);
-	if (nwins == capwins) {
-		size_t cap = capwins ? 2 * capwins : 8;
-		struct win_entry *w = realloc(wins, cap * sizeof(*w));
-
-		if (w) {
-			wins = w;
-			capwins = cap;
-		}
-	}
-	if (nwins < capwins) {
+	if (!mpiv_grow((void **)&wins, &capwins, nwins, sizeof(*wins))) {
 		e.id = id = next_id++;
 		wins[nwins++] = e;
 	} else {

@@ -7,6 +7,7 @@
 #include <pthread.h>
 #include <stdlib.h>
 
+#include "grow.h"
 #include "recorder.h"
 
 #if MPI_VERSION >= 4
@@ -77,18 +78,9 @@ int rec_Psend_init(struct rec_call *c, const void *buf, int partitions, MPI_Coun
 	id = rec_request_add(request, 0, comm);
 	rec_call_add_req(c, id, MPIV_NONE, MPIV_NONE);
 	pthread_mutex_lock(&part_lock);
-	if (part_n == part_cap) {
-		size_t cap = part_cap ? 2 * part_cap : 16;
-		struct part_send *bigger = realloc(part_sends, cap * sizeof(*bigger));
-
-		if (bigger) {
-			part_sends = bigger;
-			part_cap = cap;
-		}
-	}
 	/* without room its readiness is never known: its message never goes in the model,
 	 * whose answer is then about a program that never sends it (out of memory here) */
-	if (part_n < part_cap)
+	if (!mpiv_grow((void **)&part_sends, &part_cap, part_n, sizeof(*part_sends)))
 		part_sends[part_n++] = (struct part_send){id, partitions, 0};
 	pthread_mutex_unlock(&part_lock);
 	return rc;
