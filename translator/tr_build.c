@@ -787,8 +787,16 @@ static int build_wait(struct builder *b, const struct mpiv_event *ev, int32_t **
 
 		if (instr2 >= 0 && mpiv_call_any_completion(ev->call))
 			return pair_refused(b, ev, req, err);
-		if (instr < 0 && req_of(b, req) && req_of(b, req)->deferred)
+		if (instr < 0 && req_of(b, req) && req_of(b, req)->deferred) {
+			if (j < ndone && !(ev->flags & MPIV_EV_INCOMPLETE))
+				return mpiv_error_set(err, MPIV_EXIT_BAD_INPUT, b->t->source,
+						      b->t->rank, ev->index,
+						      "%s completes request %d, a partitioned "
+						      "send whose partitions the trace never "
+						      "has all ready",
+						      mpiv_call_name(ev->call), req);
 			instr = never_ready(b, ev);
+		}
 		if (instr < 0) {
 			/* an inactive persistent request completes at once */
 			if (req_tmpl(b, req) >= 0 || j >= ndone)

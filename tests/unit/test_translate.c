@@ -130,6 +130,46 @@ static void test_refused(void)
 		       "{\"call\":\"MPI_Grequest_complete\",\"reqs\":[{\"req\":0}]}]",
 		       "MPI_Grequest_complete of request 0, which is no generalized request of "
 		       "this rank");
+	/* partitioned communication: a receive from anybody, a send completed whose partitions
+	 * never were all ready, the last partition readied by another thread than the start */
+	expect_refused(
+		"[{\"call\":\"MPI_Precv_init\",\"peer\":\"any\",\"tag\":0,\"comm\":0,"
+		"\"req\":0}]",
+		"MPI_Precv_init with MPI_ANY_SOURCE or MPI_ANY_TAG: a partitioned receive names "
+		"its source and tag (MPI-4.1 4.2.2)");
+	expect_refused(
+		"[{\"call\":\"MPI_Psend_init\",\"peer\":0,\"tag\":0,\"comm\":0,"
+		"\"req\":0},{\"call\":\"MPI_Start\",\"reqs\":[{\"req\":0}]},"
+		"{\"call\":\"MPI_Pready\",\"reqs\":[{\"req\":0}]},"
+		"{\"call\":\"MPI_Wait\",\"reqs\":[{\"req\":0}]}]",
+		"MPI_Wait completes request 0, a partitioned send whose partitions the trace "
+		"never has all ready");
+	{
+		const char *const parts[] = {
+			"\"rank\": 0, \"size\": 1, \"thread_level\": 3, \"events\": ["
+			"{\"call\":\"MPI_Init_thread\"},"
+			"{\"call\":\"MPI_Psend_init\",\"peer\":0,\"tag\":0,\"comm\":0,\"req\":0},"
+			"{\"call\":\"MPI_Start\",\"reqs\":[{\"req\":0}]},"
+			"{\"call\":\"MPI_Pready\",\"reqs\":[{\"req\":0}],\"parts_ready\":true,"
+			"\"thread\":1},"
+			"{\"call\":\"MPI_Finalize\"}]",
+			NULL,
+		};
+		struct mpiv_traceset ts;
+		struct eng_prog p;
+		struct tr_opts opts = {ENG_BUF_ZERO, 0, 0, 0, 0};
+		struct mpiv_error err;
+
+		CU_ASSERT_FATAL(unit_load_ranks(parts, &ts) == 0);
+		mpiv_error_init(&err);
+		CU_ASSERT_EQUAL(tr_translate(&ts, &opts, &p, &err), -1);
+		CU_ASSERT_STRING_EQUAL(err.text, "MPI_Pready on thread 1 readies the last "
+						 "partition of request 0, which thread 0 started: "
+						 "check cannot judge partitions readied by another "
+						 "thread yet");
+		CU_ASSERT_EQUAL(err.event, 3);
+		mpiv_traceset_release(&ts);
+	}
 	{
 		const char *const threads[] = {
 			"\"rank\": 0, \"size\": 1, \"thread_level\": 3, \"events\": ["
