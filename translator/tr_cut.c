@@ -30,17 +30,20 @@ long tr_forced_path(const struct eng_prog *prog, int32_t *st)
 }
 
 /* Can prog be cut at any state? Not when its instructions name other processes' instructions
- * (one-sided synchronisation, locks, the order between threads), nor when what the engine makes of an instruction
- * depends on the whole program: ready sends (which receives are posted lazily), an attached
- * buffer (the state's layout), variants, cancels and generalized requests' completions (each
- * names its post by instruction, which the cut would renumber), or reductions' tables cut
- * short by their limits. */
+ * (one-sided synchronisation, locks, the order between threads), nor when a rank has several
+ * processes: its threads share its messages and posted receives, and a cut was seen to offer
+ * fewer choices than the whole program (tests/fuzz/regress/json/threads-cut-loses-a-choice;
+ * SPIN then searches from the start, which its reductions make as quick for threads). Nor
+ * when what the engine makes of an instruction depends on the whole program: ready sends
+ * (which receives are posted lazily), an attached buffer (the state's layout), variants,
+ * cancels and generalized requests' completions (each names its post by instruction, which
+ * the cut would renumber), or reductions' tables cut short by their limits. */
 static int cuttable(const struct eng_prog *p)
 {
 	int q, i;
 
 	if (p->verify || p->nready || p->nbuf || p->nlocks || p->ncancel || p->start ||
-	    p->red_partial)
+	    p->red_partial || p->nprocs != p->nranks)
 		return 0;
 	for (q = 0; q < p->nprocs; q++)
 		for (i = 0; i < p->nins[q]; i++)
