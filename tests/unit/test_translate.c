@@ -43,24 +43,47 @@ static void test_instructions(void)
 	mpiv_traceset_release(&ts);
 }
 
-/* tr_translate refuses the ranks' events ev (NULL-terminated) with text, at rank 0, at event
- * `event` unless it is -1. */
-static void refused(const char *const ev[], const char *text, long event)
+/* tr_translate refuses ts with text, at rank 0, at event `event` unless it is -1; ts is
+ * released. */
+static void refused_set(struct mpiv_traceset *ts, const char *text, long event)
 {
-	struct mpiv_traceset ts;
 	struct eng_prog p;
 	struct tr_opts opts = {ENG_BUF_ZERO, 0, 0, 0, 0};
 	struct mpiv_error err;
 
-	CU_ASSERT_FATAL(unit_load_case(ev, &ts) == 0);
 	mpiv_error_init(&err);
-	CU_ASSERT_EQUAL(tr_translate(&ts, &opts, &p, &err), -1);
+	CU_ASSERT_EQUAL(tr_translate(ts, &opts, &p, &err), -1);
 	CU_ASSERT_EQUAL(err.code, MPIV_EXIT_BAD_INPUT);
 	CU_ASSERT_STRING_EQUAL(err.text, text);
 	CU_ASSERT_EQUAL(err.rank, 0);
 	if (event >= 0)
 		CU_ASSERT_EQUAL(err.event, event);
-	mpiv_traceset_release(&ts);
+	mpiv_traceset_release(ts);
+}
+
+/* The ranks' events ev (NULL-terminated) are refused so. */
+static void refused(const char *const ev[], const char *text, long event)
+{
+	struct mpiv_traceset ts;
+
+	CU_ASSERT_FATAL(unit_load_case(ev, &ts) == 0);
+	refused_set(&ts, text, event);
+}
+
+/* One rank of one process under MPI_THREAD_MULTIPLE whose events (a JSON array's inside,
+ * after MPI_Init_thread) are refused so. */
+static void refused_threaded(const char *events, const char *text, long event)
+{
+	char rank[2048];
+	const char *const ranks[] = {rank, NULL};
+	struct mpiv_traceset ts;
+
+	snprintf(rank, sizeof(rank),
+		 "\"rank\": 0, \"size\": 1, \"thread_level\": 3, \"events\": ["
+		 "{\"call\":\"MPI_Init_thread\"},%s,{\"call\":\"MPI_Finalize\"}]",
+		 events);
+	CU_ASSERT_FATAL(unit_load_ranks(ranks, &ts) == 0);
+	refused_set(&ts, text, event);
 }
 
 static void expect_refused(const char *events, const char *text)
@@ -144,58 +167,22 @@ static void test_refused(void)
 		"{\"call\":\"MPI_Wait\",\"reqs\":[{\"req\":0}]}]",
 		"MPI_Wait completes request 0, a partitioned send whose partitions the trace "
 		"never has all ready");
-	{
-		const char *const parts[] = {
-			"\"rank\": 0, \"size\": 1, \"thread_level\": 3, \"events\": ["
-			"{\"call\":\"MPI_Init_thread\"},"
-			"{\"call\":\"MPI_Psend_init\",\"peer\":0,\"tag\":0,\"comm\":0,\"req\":0},"
-			"{\"call\":\"MPI_Start\",\"reqs\":[{\"req\":0}]},"
-			"{\"call\":\"MPI_Pready\",\"reqs\":[{\"req\":0}],\"parts_ready\":true,"
-			"\"thread\":1},"
-			"{\"call\":\"MPI_Finalize\"}]",
-			NULL,
-		};
-		struct mpiv_traceset ts;
-		struct eng_prog p;
-		struct tr_opts opts = {ENG_BUF_ZERO, 0, 0, 0, 0};
-		struct mpiv_error err;
-
-		CU_ASSERT_FATAL(unit_load_ranks(parts, &ts) == 0);
-		mpiv_error_init(&err);
-		CU_ASSERT_EQUAL(tr_translate(&ts, &opts, &p, &err), -1);
-		CU_ASSERT_STRING_EQUAL(err.text, "MPI_Pready on thread 1 readies the last "
-						 "partition of request 0, which thread 0 started: "
-						 "check cannot judge partitions readied by another "
-						 "thread yet");
-		CU_ASSERT_EQUAL(err.event, 3);
-		mpiv_traceset_release(&ts);
-	}
-	{
-		const char *const threads[] = {
-			"\"rank\": 0, \"size\": 1, \"thread_level\": 3, \"events\": ["
-			"{\"call\":\"MPI_Init_thread\"},"
-			"{\"call\":\"MPI_Grequest_start\",\"reqs\":[{\"req\":0}]},"
-			"{\"call\":\"MPI_Grequest_complete\",\"reqs\":[{\"req\":0}],"
-			"\"thread\":1},"
-			"{\"call\":\"MPI_Wait\",\"reqs\":[{\"req\":0}]},"
-			"{\"call\":\"MPI_Finalize\"}]",
-			NULL,
-		};
-		struct mpiv_traceset ts;
-		struct eng_prog p;
-		struct tr_opts opts = {ENG_BUF_ZERO, 0, 0, 0, 0};
-		struct mpiv_error err;
-
-		CU_ASSERT_FATAL(unit_load_ranks(threads, &ts) == 0);
-		mpiv_error_init(&err);
-		CU_ASSERT_EQUAL(tr_translate(&ts, &opts, &p, &err), -1);
-		CU_ASSERT_EQUAL(err.code, MPIV_EXIT_BAD_INPUT);
-		CU_ASSERT_STRING_EQUAL(err.text, "MPI_Grequest_complete on thread 1 of request 0, "
-						 "which thread 0 started: check cannot judge "
-						 "requests shared between threads yet");
-		CU_ASSERT_EQUAL(err.event, 2);
-		mpiv_traceset_release(&ts);
-	}
+	refused_threaded(
+		"{\"call\":\"MPI_Psend_init\",\"peer\":0,\"tag\":0,\"comm\":0,\"req\":0},"
+		"{\"call\":\"MPI_Start\",\"reqs\":[{\"req\":0}]},"
+		"{\"call\":\"MPI_Pready\",\"reqs\":[{\"req\":0}],\"parts_ready\":true,"
+		"\"thread\":1}",
+		"MPI_Pready on thread 1 readies the last partition of request 0, which "
+		"thread 0 started: check cannot judge partitions readied by another thread "
+		"yet",
+		3);
+	refused_threaded("{\"call\":\"MPI_Grequest_start\",\"reqs\":[{\"req\":0}]},"
+			 "{\"call\":\"MPI_Grequest_complete\",\"reqs\":[{\"req\":0}],"
+			 "\"thread\":1},"
+			 "{\"call\":\"MPI_Wait\",\"reqs\":[{\"req\":0}]}",
+			 "MPI_Grequest_complete on thread 1 of request 0, which thread 0 started: "
+			 "check cannot judge requests shared between threads yet",
+			 2);
 }
 
 #define SPLIT(members) \
