@@ -4,9 +4,10 @@
  * Rank 0 waits for the first of two workers' messages (MPI_Waitany), replies to that worker
  * with a standard send, then receives its second message; each worker sends twice before it
  * receives the reply. Without buffering rank 0's reply and the worker's second send wait for
- * each other. Which worker comes first is timing (rank 1 is slow here; with a second argument
- * "swap", rank 2 is), and the reply's destination depends on it: replay forces the recorded
- * choice, whatever the timing of the replayed run. A first argument "testany", "waitsome" or
+ * each other. Which worker comes first is timing (rank 1 is a second late here, long enough
+ * that a loaded machine keeps the order; with a second argument "swap", rank 2 is), and the
+ * reply's destination depends on it: replay forces the recorded choice, whatever the timing
+ * of the replayed run. A first argument "testany", "waitsome" or
  * "testsome" takes the first message with that call instead (tests/e2e/replay.sh). */
 #include <mpi.h>
 #include <stdio.h>
@@ -59,7 +60,7 @@ int main(int argc, char **argv)
 			 MPI_STATUS_IGNORE);
 	} else {
 		if (rank == slow)
-			usleep(300000);
+			usleep(1000000);
 		MPI_Send(&rank, 1, MPI_INT, 0, 0, MPI_COMM_WORLD);
 		MPI_Send(&rank, 1, MPI_INT, 0, 2, MPI_COMM_WORLD);
 		MPI_Recv(&msg, 1, MPI_INT, 0, 1, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
