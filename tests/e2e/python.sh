@@ -74,7 +74,7 @@ for src in "$SRCDIR"/examples/python/*.py; do
 	fi
 
 	# record: the run's own status, 1 for a hang, which it reports at the script's lines
-	run_cmd "$d/record.log" "$LIMIT" "$MPIVERIFY" record -o "$d/trace" --deadlock-timeout 3 \
+	run_cmd "$d/record.log" "$LIMIT" "$MPIVERIFY" record -o "$d/trace" --deadlock-timeout 2 \
 		-- "$MPIRUN" -np "$NP" "$PYTHON" "$src"
 	want=0
 	test "$RECORD" = hang && want=1
@@ -107,7 +107,7 @@ for src in "$SRCDIR"/examples/python/*.py; do
 		# replay forces the counterexample on the real library, the script's lines compared
 		log=$d/replay-$mode.log
 		run_cmd "$log" "$LIMIT" "$MPIVERIFY" replay --trace "$d/check-$mode/cex.json" \
-			--deadlock-timeout 3 -o "$d/replay-$mode" -- "$MPIRUN" -np "$NP" "$PYTHON" "$src"
+			--deadlock-timeout 2 -o "$d/replay-$mode" -- "$MPIRUN" -np "$NP" "$PYTHON" "$src"
 		expect "$name: replay of check's counterexample ($mode)" 1 "$log" 'reproduced'
 	done
 
@@ -115,7 +115,7 @@ for src in "$SRCDIR"/examples/python/*.py; do
 	if test -n "$VERIFY"; then
 		want=$(expected_exit "$VERIFY")
 		log=$d/verify.log
-		run_cmd "$log" "$LIMIT" "$MPIVERIFY" verify -o "$d/verify" --deadlock-timeout 3 \
+		run_cmd "$log" "$LIMIT" "$MPIVERIFY" verify -o "$d/verify" --deadlock-timeout 2 \
 			-- "$MPIRUN" -np "$NP" "$PYTHON" "$src"
 		expect "$name: verify (verify=$VERIFY)" "$want" "$log" '^verdict: '
 		if test "$VERIFY" = deadlock; then
@@ -124,7 +124,7 @@ for src in "$SRCDIR"/examples/python/*.py; do
 				"^    #0 $(basename "$src" .py)\\.py:[0-9]+ \\("
 			log=$d/verify-gcc.log
 			run_cmd "$log" "$LIMIT" "$MPIVERIFY" verify -o "$d/verify-gcc" \
-				--deadlock-timeout 3 --diagnostics-format=gcc -- "$MPIRUN" -np "$NP" \
+				--deadlock-timeout 2 --diagnostics-format=gcc -- "$MPIRUN" -np "$NP" \
 				"$PYTHON" "$src"
 			expect "$name: verify --diagnostics-format=gcc" "$want" "$log" \
 				"^[^ :]*$(basename "$src" .py)\\.py:[0-9]+:([0-9]+:)? error: "
@@ -140,7 +140,7 @@ test "$MPI_LIB" = mpich && other=openmpi
 if command -v "mpirun.$other" >/dev/null 2>&1; then
 	log=$WORK/other-launcher.log
 	run_cmd "$log" "$LIMIT" "$MPIVERIFY" record -o "$WORK/other-launcher" \
-		--deadlock-timeout 3 -- "mpirun.$other" -np 1 "$PYTHON" \
+		--deadlock-timeout 2 -- "mpirun.$other" -np 1 "$PYTHON" \
 		"$SRCDIR/examples/python/ring-nonblocking.py"
 	expect "python: under mpirun.$other, mpi4py's library is told" 0 "$log" \
 		"warning: '$PYTHON' imports mpi4py, which links"

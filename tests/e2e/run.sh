@@ -234,7 +234,7 @@ example_cases()
 	# rank aborted or crashed), 1 for one that deadlocks
 	log=$dir/record.log
 	rm -rf "$trace"
-	run_cmd "$log" "$RECORD_LIMIT" "$MPIVERIFY" record -o "$trace" --deadlock-timeout 3 \
+	run_cmd "$log" "$RECORD_LIMIT" "$MPIVERIFY" record -o "$trace" --deadlock-timeout 2 \
 		-- "$MPIRUN" -np "$NP" "$prog"
 	want=0
 	test "$RECORD" = hang && want=1
@@ -366,7 +366,7 @@ verify_case()
 	local name=$1 prog=$2 src=$3 dir=$4 log=$4/verify.log runs want
 	want=$(expected_exit "$VERIFY")
 	rm -rf "$dir/verify"
-	run_cmd "$log" "$VERIFY_LIMIT" "$MPIVERIFY" verify -o "$dir/verify" --deadlock-timeout 3 \
+	run_cmd "$log" "$VERIFY_LIMIT" "$MPIVERIFY" verify -o "$dir/verify" --deadlock-timeout 2 \
 		--jobs 1 ${VERIFY_RUNS:+--max-runs "$VERIFY_RUNS"} --json -- "$MPIRUN" -np "$NP" \
 		"$prog"
 	if test "$RC" -ne "$want"; then
@@ -434,7 +434,7 @@ verify_jobs_case()
 	local name=$1 prog=$2 dir=$3 log1=$4 log=$3/verify-jobs2.log
 	test "$MPI_LIB" = mpich || return 0
 	rm -rf "$dir/verify2"
-	run_cmd "$log" "$VERIFY_LIMIT" "$MPIVERIFY" verify -o "$dir/verify2" --deadlock-timeout 3 \
+	run_cmd "$log" "$VERIFY_LIMIT" "$MPIVERIFY" verify -o "$dir/verify2" --deadlock-timeout 2 \
 		--jobs 2 ${VERIFY_RUNS:+--max-runs "$VERIFY_RUNS"} --json -- "$MPIRUN" -np "$NP" \
 		"$prog"
 	verify_answer "$log1" >"$dir/answer-jobs1"
@@ -620,7 +620,7 @@ prog=$BINDIR/first-sender-branch
 if test -x "$prog"; then
 	for i in 1 2; do
 		run_cmd "$BAD/verify-again-$i.log" "$VERIFY_LIMIT" "$MPIVERIFY" verify \
-			-o "$BAD/verify-again" --deadlock-timeout 3 -- "$MPIRUN" -np 3 "$prog"
+			-o "$BAD/verify-again" --deadlock-timeout 2 -- "$MPIRUN" -np 3 "$prog"
 	done
 	expect_exit "verify: a second verify into the same directory" 1 "$BAD/verify-again-2.log" \
 		"^verdict: 1 deadlock confirmed"
