@@ -175,6 +175,9 @@ long mpiv_tf_stream_next(struct mpiv_tf_stream *s, struct mpiv_tf_record *rec)
 		}
 		s->sites[s->nsites++] = rec->site;
 	}
+	/* the writer forgot its sites there: what follows names them again from 0 */
+	if (rec->kind == MPIV_TF_RESTART && !s->lent)
+		s->nsites = 0;
 	s->pos += (size_t)n;
 	return n;
 }

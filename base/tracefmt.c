@@ -261,6 +261,24 @@ size_t mpiv_tf_encode_stop(void *buf, size_t cap, int how, int32_t code)
 	return (size_t)(p - (unsigned char *)buf);
 }
 
+size_t mpiv_tf_encode_restart(struct mpiv_tf_writer *w, void *buf, size_t cap)
+{
+	unsigned char *p = buf;
+
+	if (cap < MPIV_TF_RESTART_MAX)
+		return 0;
+	p = put_uv(p, MPIV_TF_RESTART);
+	p = put_uv(p, w->nevents);
+	p = put_zz(p, w->last_req);
+	if (w->clock.on)
+		p = put_uv_long(p, w->clock.last);
+	w->nsites = 0;
+	w->copy_len = 0;
+	memset(w->sites, 0, sizeof(w->sites));
+	memset(w->memo, 0, sizeof(w->memo));
+	return (size_t)(p - (unsigned char *)buf);
+}
+
 size_t mpiv_tf_encode_thread(void *buf, size_t cap, const struct mpiv_thread_op *op)
 {
 	unsigned char *p = buf;
@@ -1143,6 +1161,29 @@ long mpiv_tf_decode(struct mpiv_tf_reader *r, const void *buf, size_t len,
 		rec->kind = MPIV_TF_REDUCE;
 		memset(&rec->red, 0, sizeof(rec->red));
 		decode_reduction(r, &in, &rec->red, why, whysize);
+		break;
+	case MPIV_TF_RESTART:
+		/* a window starts at its first (r->nevents is 0: nothing decoded yet); a later
+		 * one continues the index (the site table is the caller's to clear) */
+		rec->kind = MPIV_TF_RESTART;
+		rec->first = (uint32_t)get_uv(&in, 32);
+		last_req = get_zz(&in);
+		if (clock.on)
+			clock.last = get_uv(&in, 64);
+		if (in.short_ || in.bad)
+			break;
+		if (r->version && r->version < MPIV_TRACE_VERSION_WINDOW) {
+			snprintf(why, whysize, "restart record in a trace of version %u",
+				 r->version);
+			return -1;
+		}
+		if (r->nevents && rec->first != r->nevents) {
+			snprintf(why, whysize, "restart record at event %u, after %u events",
+				 rec->first, r->nevents);
+			return -1;
+		}
+		r->nevents = rec->first;
+		r->last_req = last_req;
 		break;
 	case MPIV_TF_REPEAT:
 		rec->kind = MPIV_TF_REPEAT;

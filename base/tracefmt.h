@@ -10,7 +10,7 @@
 #include "event.h"
 #include "reduction.h"
 
-#define MPIV_TRACE_VERSION 9
+#define MPIV_TRACE_VERSION 10
 /* The oldest version still read: version 5 is version 4 with reduction records added,
  * version 6 version 5 with times, version 7 version 6 with the in-neighbours of
  * neighbourhood collectives, version 8 version 7 with data digests, and version 9 version 8
@@ -31,6 +31,8 @@
 #define MPIV_TRACE_VERSION_DATA 8
 /* The first version with thread records (pthread_create, pthread_join). */
 #define MPIV_TRACE_VERSION_THREADS 9
+/* The first version with restart records (record --last: a window of the run's last calls). */
+#define MPIV_TRACE_VERSION_WINDOW 10
 #define MPIV_TRACE_MAGIC "MPIVTRC" /* 8 bytes with its NUL: the first bytes of a file */
 #define MPIV_TRACE_MAGIC_LEN 8
 
@@ -50,6 +52,7 @@
 #define MPIV_TF_THREAD_MAX (1 + 1 + 5 + 5)	    /* a thread record */
 #define MPIV_TF_COMM_MAX(n) (4 * 5 + (size_t)(n)*5) /* a comm record of n members */
 #define MPIV_TF_REPEAT_MAX 21
+#define MPIV_TF_RESTART_MAX (1 + 5 + 5 + 10) /* a restart record */
 /* a reduction record: its numbers, then its text fields, each a length and the bytes */
 #define MPIV_TF_REDUCE_MAX (13 * 10 + 6 * (2 + MPIV_RED_TEXT))
 
@@ -159,6 +162,9 @@ enum mpiv_tf_kind {
 	MPIV_TF_STOP = 7,   /* how the rank ended (enum mpiv_end), and its code */
 	MPIV_TF_REDUCE = 8, /* a finding of the reduction check (struct mpiv_reduction) */
 	MPIV_TF_THREAD = 9, /* a thread created or joined another (struct mpiv_thread_op) */
+	/* the records after it decode on their own: a window of the
+	 * run's last calls starts here (record --last) */
+	MPIV_TF_RESTART = 10,
 	MPIV_TF_EVENT = 16, /* one MPI call (the record's code is 16 + its call) */
 };
 
@@ -178,6 +184,7 @@ struct mpiv_tf_record {
 	struct mpiv_thread_op thread; /* THREAD: what; its before is the reader's nevents */
 	struct mpiv_reduction red;    /* REDUCE: the finding; its events are below nevents */
 	int replaces;		      /* EVENT: it replaces the earlier event of the same index */
+	uint32_t first;		      /* RESTART: the index of the event after it */
 	uint32_t comm_event;	      /* COMM: the index of the event that made it */
 	int32_t comm_id;	      /* COMM: its rank-local id */
 	/* COMM: its number of members; mpiv_tf_comm_members() decodes
@@ -210,6 +217,14 @@ size_t mpiv_tf_encode_end(void *buf, size_t cap);
 /* Encode a stop record: the rank ended this way (enum mpiv_end, not MPIV_END_UNKNOWN) with
  * code; returns its length or 0 if it does not fit. */
 size_t mpiv_tf_encode_stop(void *buf, size_t cap, int how, int32_t code);
+
+/* Encode a restart record, and start w afresh after it: its site table and the records it
+ * remembers are forgotten, so that what follows decodes without what came before (the next
+ * event's index, the last request id and the clock are in the record). A reader that starts
+ * at it (a window of the run's last calls, written by record --last) knows nothing of the
+ * events before. Returns its length, or 0 (w unchanged) if cap is less than
+ * MPIV_TF_RESTART_MAX. */
+size_t mpiv_tf_encode_restart(struct mpiv_tf_writer *w, void *buf, size_t cap);
 
 /* Encode a thread record: thread op->self created or joined op->other (op->before is
  * implicit: the events written before it). Returns its length or 0 if it does not fit. */

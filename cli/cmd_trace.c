@@ -149,6 +149,8 @@ int cmd_trace(int argc, char **argv)
 		return MPIV_EXIT_BAD_INPUT;
 	}
 	mpiv_error_init(&err);
+	/* shown as it is, a window of the run's last calls too (its "first" says so) */
+	mpiv_trace_windows_read = 1;
 	len = strlen(what);
 	if (len > 6 && !strcmp(what + len - 6, ".mpivt")) {
 		struct mpiv_rank_trace t;

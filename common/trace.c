@@ -18,29 +18,34 @@
 
 _Static_assert(MPIV_KIND_UNSUPPORTED < 64, "struct mpiv_rank_trace's kinds holds every kind");
 
+int mpiv_trace_windows_read;
+
 /* Store ev at its index, growing the array; a record that replaces an earlier event (the
- * recorder rewrites a blocked call once it returns) may only replace an incomplete one. */
+ * recorder rewrites a blocked call once it returns) may only replace an incomplete one, and
+ * one before a window (its first record fell out of it) is left out. */
 static int put_event(struct mpiv_rank_trace *t, size_t *cap, const struct mpiv_event *ev,
 		     int replaces, struct mpiv_error *err)
 {
 	struct mpiv_event *slot;
 
+	if (replaces && ev->index < t->first)
+		return 0;
 	if (!replaces) {
 		xgrow((void **)&t->events, cap, t->nevents + 1, sizeof(*t->events));
 		t->nevents++;
-	} else if (!(t->events[ev->index].flags & MPIV_EV_INCOMPLETE)) {
+	} else if (!(t->events[ev->index - t->first].flags & MPIV_EV_INCOMPLETE)) {
 		return mpiv_error_set(err, MPIV_EXIT_BAD_INPUT, t->source, t->rank, ev->index,
 				      "event %u written twice", ev->index);
-	} else if (t->events[ev->index].call != ev->call) {
+	} else if (t->events[ev->index - t->first].call != ev->call) {
 		/* the recorder rewrites a blocked call when it returns: the same call */
 		return mpiv_error_set(err, MPIV_EXIT_BAD_INPUT, t->source, t->rank, ev->index,
 				      "event %u, %s, rewritten as %s", ev->index,
-				      mpiv_call_name(t->events[ev->index].call),
+				      mpiv_call_name(t->events[ev->index - t->first].call),
 				      mpiv_call_name(ev->call));
 	} else {
-		mpiv_event_release(&t->events[ev->index]);
+		mpiv_event_release(&t->events[ev->index - t->first]);
 	}
-	slot = &t->events[ev->index];
+	slot = &t->events[ev->index - t->first];
 	*slot = *ev; /* the group, if any, is the caller's to give */
 	slot->reqs = NULL;
 	if (ev->nreqs) {
@@ -66,6 +71,18 @@ static int check_event(const struct mpiv_rank_trace *t, const struct mpiv_event 
 	if (mpiv_event_check(ev, t->size, why, sizeof(why)))
 		return mpiv_error_set(err, MPIV_EXIT_BAD_INPUT, t->source, t->rank, (long)ev->index,
 				      "%s (record at byte %zu)", why, off);
+	return 0;
+}
+
+/* Whether module record rec names a module t has already, as it was. */
+static int module_again(const struct mpiv_rank_trace *t, const struct mpiv_tf_record *rec)
+{
+	size_t i;
+
+	for (i = 0; i < t->nmodules; i++)
+		if (t->modules[i].id == rec->module)
+			return strlen(t->modules[i].path) == rec->pathlen &&
+			       !memcmp(t->modules[i].path, rec->path, rec->pathlen);
 	return 0;
 }
 
@@ -185,7 +202,8 @@ static int load_records(struct mpiv_rank_trace *t, const struct mpiv_tf_header *
 	struct mpiv_tf_record rec;
 	size_t evcap = 0;
 	int ended = 0, rc = -1;
-	int after_poll = 0; /* the record before was a new event, a failed poll */
+	int after_poll = 0;    /* the record before was a new event, a failed poll */
+	int after_restart = 0; /* no event since a restart record */
 	int32_t last_req;
 	long n;
 
@@ -234,10 +252,24 @@ static int load_records(struct mpiv_rank_trace *t, const struct mpiv_tf_header *
 			t->end_code = rec.code;
 			break;
 		case MPIV_TF_MODULE:
+			/* after a restart, the modules come again */
+			if (after_restart && module_again(t, &rec))
+				break;
 			if (mpiv_trace_add_module(t, rec.module, rec.path, rec.pathlen, err))
 				goto out;
 			break;
 		case MPIV_TF_SITE: /* the stream keeps the table */
+			break;
+		case MPIV_TF_RESTART:
+			/* a window however long: its sites restart, which a store cannot follow */
+			if (!mpiv_trace_windows_read || t->store) {
+				mpiv_error_set(err, MPIV_EXIT_BAD_INPUT, t->source, t->rank,
+					       (long)rec.first, "%s", MPIV_TRACE_WINDOW_REFUSED);
+				goto out;
+			}
+			if (t->nevents || t->first)
+				break; /* the decoder checked that it goes on from there */
+			t->first = rec.first;
 			break;
 		case MPIV_TF_EVENT:
 			if (rec.ev.ngroup) {
@@ -288,7 +320,10 @@ static int load_records(struct mpiv_rank_trace *t, const struct mpiv_tf_header *
 				goto out;
 			break;
 		case MPIV_TF_REPEAT:
-			/* the run's event is the last one, and it stays what it was */
+			/* the run's event is the last one, and it stays what it was; in a
+			 * window, it may have fallen out of it */
+			if (!after_poll && after_restart)
+				break;
 			if (!after_poll) {
 				mpiv_error_set(err, MPIV_EXIT_BAD_INPUT, t->source, t->rank,
 					       (long)st.rd.nevents - 1,
@@ -322,6 +357,8 @@ static int load_records(struct mpiv_rank_trace *t, const struct mpiv_tf_header *
 			}
 			break;
 		}
+		after_restart = rec.kind == MPIV_TF_RESTART ||
+				(after_restart && rec.kind == MPIV_TF_MODULE);
 		after_poll = (rec.kind == MPIV_TF_EVENT && !rec.replaces &&
 			      mpiv_event_failed_poll(&rec.ev) && !rec.ev.flags) ||
 			     (rec.kind == MPIV_TF_REPEAT);
@@ -415,7 +452,8 @@ static int load_bin(const char *path, struct mpiv_rank_trace *t, int records,
 	}
 	if (rule_end(&rule, t, err))
 		goto fail;
-	if (t->nevents && (mpiv_trace_event(t, t->nevents - 1)->flags & MPIV_EV_INCOMPLETE))
+	if (t->nevents &&
+	    (mpiv_trace_event(t, t->first + t->nevents - 1)->flags & MPIV_EV_INCOMPLETE))
 		t->incomplete = 1;
 	mpiv_map_release(&map);
 	return 0;
@@ -437,7 +475,7 @@ int mpiv_trace_load_records(const char *path, struct mpiv_rank_trace *t, struct 
 
 const struct mpiv_event *mpiv_trace_event(const struct mpiv_rank_trace *t, size_t i)
 {
-	return t->store ? mpiv_store_get(t->store, i) : &t->events[i];
+	return t->store ? mpiv_store_get(t->store, i) : &t->events[i - t->first];
 }
 
 int mpiv_trace_save_bin(const char *path, const struct mpiv_rank_trace *t, struct mpiv_error *err)
@@ -559,7 +597,7 @@ int mpiv_trace_check_incomplete(const struct mpiv_rank_trace *t, struct mpiv_err
 	size_t i;
 
 	memset(&rule, 0, sizeof(rule));
-	for (i = 0; i < t->nevents; i++) {
+	for (i = t->first; i < t->first + t->nevents; i++) {
 		const struct mpiv_event *ev = mpiv_trace_event(t, i);
 
 		rule_event(&rule, i, ev->thread, ev->flags & MPIV_EV_INCOMPLETE);
@@ -616,9 +654,11 @@ int mpiv_trace_add_newcomm(struct mpiv_rank_trace *t, uint32_t event, int32_t id
 	uint32_t i, j;
 	int self = 0;
 
-	if (event >= t->nevents)
+	if (event >= t->first + t->nevents)
 		return mpiv_error_set(err, MPIV_EXIT_BAD_INPUT, t->source, t->rank, (long)event,
 				      "a new communicator for event %u, beyond the trace", event);
+	if (event < t->first)
+		return 0; /* its event fell out of the window: nothing refers to it */
 	if (!(mpiv_call_flags(mpiv_trace_event(t, event)->call) & MPIV_F_NEWCOMM))
 		return mpiv_error_set(err, MPIV_EXIT_BAD_INPUT, t->source, t->rank, (long)event,
 				      "a new communicator for event %u, %s, which does not make "

@@ -42,10 +42,14 @@ struct mpiv_rank_trace {
 	int thread_level; /* MPI_THREAD_* granted */
 	char host[64];
 	char library[128]; /* MPI library version, "" if unknown */
-	/* by index: events[i].index == i; NULL for a trace kept
-	 * as records (store): mpiv_trace_event() reads either */
+	/* by index: events[i].index == first + i; NULL for a trace
+	 * kept as records (store): mpiv_trace_event() reads either */
 	struct mpiv_event *events;
 	size_t nevents;
+	/* the index of its first event: 0, but for a window of the
+	 * run's last calls (record --last), which only
+	 * mpiv_trace_windows_read() lets a reader load */
+	uint32_t first;
 	/* the events as the records of the file, decoded when
 	 * asked for (mpiv_trace_load_records()); NULL: they are
 	 * in events */
@@ -133,6 +137,15 @@ struct mpiv_traceset {
 	struct mpiv_rank_trace *ranks; /* nranks entries, by rank */
 	struct mpiv_meta meta;
 };
+
+/* Whether this process's readers load a window of a run's last calls (record --last). Off
+ * by default: check, replay and verify need the whole run, and every other reader refuses such
+ * a trace (exit 3) saying so; `mpiverify trace` shows it. */
+extern int mpiv_trace_windows_read;
+/* What a reader says of a window it refuses. */
+#define MPIV_TRACE_WINDOW_REFUSED                                                           \
+	"the trace was written by record --last, which keeps the run's last calls only: a " \
+	"verdict needs the whole run; record again without --last"
 
 /* Read one rank's binary trace. A file the recorder did not close (cut anywhere, even inside
  * a record) is read up to its last complete record and marked truncated. Returns 0, or -1

@@ -178,6 +178,8 @@ static json_t *trace_to_json(const struct mpiv_rank_trace *t)
 	json_object_set_new(root, "library", mpiv_json_text(t->library));
 	json_object_set_new(root, "thread_level", json_integer(t->thread_level));
 	json_object_set_new(root, "truncated", json_boolean(t->truncated));
+	if (t->first)
+		json_object_set_new(root, "first", json_integer(t->first));
 	if (t->end != MPIV_END_UNKNOWN)
 		json_object_set_new(root, "end",
 				    json_pack("{s:s, s:i}", "how", end_names[t->end], "code",
@@ -198,7 +200,7 @@ static json_t *trace_to_json(const struct mpiv_rank_trace *t)
 	}
 	json_object_set_new(root, "modules", mods);
 	for (i = 0; i < t->nevents; i++)
-		json_array_append_new(evs, event_to_json(t, mpiv_trace_event(t, i)));
+		json_array_append_new(evs, event_to_json(t, mpiv_trace_event(t, t->first + i)));
 	json_object_set_new(root, "events", evs);
 	if (t->nreductions)
 		json_object_set_new(root, "reductions", mpiv_reductions_to_json(t));
@@ -591,6 +593,11 @@ static int load_header(json_t *root, struct mpiv_rank_trace *t, struct mpiv_erro
 		return mpiv_error_set(err, MPIV_EXIT_BAD_INPUT, t->source, t->rank, -1,
 				      "truncated: expected true or false");
 	t->truncated = json_is_true(j);
+	/* `mpiverify trace` shows a window of the run's last calls; no reader takes one back */
+	j = json_object_get(root, "first");
+	if (j && !(json_is_integer(j) && json_integer_value(j) == 0))
+		return mpiv_error_set(err, MPIV_EXIT_BAD_INPUT, t->source, t->rank, -1, "first: %s",
+				      MPIV_TRACE_WINDOW_REFUSED);
 	j = json_object_get(root, "end");
 	if (j) {
 		json_t *how = json_object_get(j, "how"), *code = json_object_get(j, "code");

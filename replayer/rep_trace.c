@@ -136,6 +136,14 @@ int rep_trace_load(const char *dir, int rank, char *why, size_t whysize)
 		}
 		if (rec.kind == MPIV_TF_END)
 			break;
+		if (rec.kind == MPIV_TF_RESTART) {
+			/* a window of the run's last calls: replay follows a whole run */
+			snprintf(why, whysize,
+				 "'%s': written by record --last, which keeps the run's "
+				 "last calls only (record at byte %llu)",
+				 tr_path, (unsigned long long)here.off);
+			goto out;
+		}
 		if (rec.kind == MPIV_TF_MODULE) {
 			if (mpiv_grow((void **)&mods, &modcap, nmods, sizeof(*mods)) != 0)
 				goto oom;

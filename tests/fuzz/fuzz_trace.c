@@ -4,7 +4,8 @@
  * the file of the next rank (a seed is rank files concatenated). A directory that reads goes
  * through check's pipeline (fuzz.h), read as check reads it (the events kept as records);
  * every file the common reader accepts must be one the replayer accepts too, with the same
- * events, and read as records the same again (or refused with the same error). */
+ * events, and read as records the same again (or refused with the same error). Read as
+ * `mpiverify trace` reads it, a window of a run's last calls (record --last) must print. */
 #include <stdio.h>
 #include <string.h>
 
@@ -91,6 +92,18 @@ static void same_as_records(const char *path, const struct mpiv_rank_trace *t,
 	mpiv_rank_trace_release(&rt);
 }
 
+/* t as `mpiverify trace` prints it. */
+static void fuzz_show(const struct mpiv_rank_trace *t)
+{
+	FILE *f = fopen("/dev/null", "w");
+
+	if (!f)
+		fuzz_fail("cannot open /dev/null");
+	if (mpiv_trace_write_json(f, t))
+		fuzz_fail("rank %d: a trace that reads does not print as JSON", t->rank);
+	fclose(f);
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	const uint8_t *at[MAX_RANKS + 1];
@@ -116,6 +129,14 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		char path[512], why[1024];
 
 		snprintf(path, sizeof(path), "%s/" MPIV_TRACE_BIN_FILE, fuzz_dir(), r);
+		/* as `mpiverify trace` reads it, a window of the run's last calls too: shown */
+		mpiv_trace_windows_read = 1;
+		mpiv_error_init(&err);
+		if (mpiv_trace_load_bin(path, &t, &err) == 0) {
+			fuzz_show(&t);
+			mpiv_rank_trace_release(&t);
+		}
+		mpiv_trace_windows_read = 0;
 		mpiv_error_init(&err);
 		if (mpiv_trace_load_bin(path, &t, &err) == 0) {
 			same_as_records(path, &t, NULL);

@@ -2002,6 +2002,125 @@ static void test_changed_underneath(void)
 	unlink(errpath);
 }
 
+/* ---- record --last: restart records, and windows that start at one ---- */
+
+static void bin_restart(struct bin *b)
+{
+	size_t n = mpiv_tf_encode_restart(&b->w, b->data + b->len, sizeof(b->data) - b->len);
+
+	CU_ASSERT_FATAL(n > 0);
+	b->len += n;
+	bin_mark(b);
+}
+
+/* Rank 0 of 2 as record --last writes it: ROUNDS rounds of an Irecv and a Wait from two sites,
+ * a restart (its module again) every 4 rounds, the window's last call a blocked Recv. Sets
+ * *from to where the restart before the last one starts, *first to its event. */
+static void window_trace(struct bin *b, size_t *from, uint32_t *first)
+{
+	struct mpiv_reqinfo req = {0, MPIV_NONE, MPIV_NONE, 0};
+	struct mpiv_event ev;
+	int i;
+
+	bin_header(b, 0, 2);
+	bin_module(b, 0, "/bin/app");
+	for (i = 0; i < 12; i++) {
+		if (i && i % 4 == 0) {
+			*from = b->len;
+			*first = b->w.nevents;
+			bin_restart(b);
+			bin_module(b, 0, "/bin/app");
+		}
+		req.req = i;
+		irecv_event(&ev, b->w.nevents, 1, i, &req);
+		ev.site = MPIV_SITE(0, 0x1000);
+		bin_event(b, &ev);
+		mpiv_event_init(&ev, MPIV_CALL_Wait);
+		ev.index = b->w.nevents;
+		ev.site = MPIV_SITE(0, 0x2000);
+		ev.nreqs = 1;
+		ev.reqs = &req;
+		bin_event(b, &ev);
+	}
+	mpiv_event_init(&ev, MPIV_CALL_Recv);
+	ev.index = b->w.nevents;
+	ev.peer = 1;
+	ev.tag = 99;
+	ev.comm = MPIV_COMM_WORLD;
+	ev.site = MPIV_SITE(0, 0x3000);
+	ev.flags = MPIV_EV_INCOMPLETE;
+	bin_event(b, &ev);
+}
+
+/* Every event of t from its first on is the round's Irecv or Wait, at its site, with its
+ * request, and the last the blocked Recv. */
+static void assert_window_events(const struct mpiv_rank_trace *t, uint32_t first)
+{
+	size_t i;
+
+	CU_ASSERT_EQUAL(t->first, first);
+	CU_ASSERT_EQUAL_FATAL(t->nevents, 25 - first);
+	for (i = first; i + 1 < first + t->nevents; i++) {
+		const struct mpiv_event *ev = mpiv_trace_event(t, i);
+
+		CU_ASSERT_EQUAL(ev->index, i);
+		CU_ASSERT_EQUAL(ev->call, i % 2 ? MPIV_CALL_Wait : MPIV_CALL_Irecv);
+		CU_ASSERT_EQUAL(ev->site, MPIV_SITE(0, i % 2 ? 0x2000 : 0x1000));
+		CU_ASSERT_EQUAL_FATAL(ev->nreqs, 1);
+		CU_ASSERT_EQUAL(ev->reqs[0].req, (int32_t)(i / 2));
+	}
+	CU_ASSERT_EQUAL(mpiv_trace_event(t, 24)->call, MPIV_CALL_Recv);
+	CU_ASSERT_EQUAL(mpiv_trace_event(t, 24)->site, MPIV_SITE(0, 0x3000));
+	CU_ASSERT(t->incomplete);
+	CU_ASSERT_EQUAL_FATAL(t->nmodules, 1);
+	CU_ASSERT_STRING_EQUAL(t->modules[0].path, "/bin/app");
+}
+
+static void test_windows(void)
+{
+	const char *path = tmp_path("rank-0.mpivt");
+	struct mpiv_rank_trace t;
+	struct mpiv_error err;
+	struct bin b, cut;
+	uint32_t first = 0;
+	size_t from = 0;
+
+	window_trace(&b, &from, &first);
+	CU_ASSERT_EQUAL_FATAL(first, 16);
+	/* the whole run, restarts in it: refused by default, read by mpiverify trace */
+	bin_save(&b, b.len, path);
+	mpiv_error_init(&err);
+	CU_ASSERT_EQUAL(mpiv_trace_load_bin(path, &t, &err), -1);
+	CU_ASSERT_EQUAL(err.code, MPIV_EXIT_BAD_INPUT);
+	CU_ASSERT_PTR_NOT_NULL(strstr(err.text, "record --last"));
+	mpiv_trace_windows_read = 1;
+	mpiv_error_init(&err);
+	CU_ASSERT_EQUAL_FATAL(mpiv_trace_load_bin(path, &t, &err), 0);
+	assert_window_events(&t, 0);
+	mpiv_rank_trace_release(&t);
+	/* the window: the header, then from the last restart but one */
+	memcpy(&cut, &b, sizeof(cut));
+	memcpy(cut.data + cut.hdrlen, b.data + from, b.len - from);
+	cut.len = cut.hdrlen + (b.len - from);
+	bin_save(&cut, cut.len, path);
+	mpiv_error_init(&err);
+	CU_ASSERT_EQUAL_FATAL(mpiv_trace_load_bin(path, &t, &err), 0);
+	assert_window_events(&t, first);
+	mpiv_rank_trace_release(&t);
+	/* kept as records (check's way with large traces): never */
+	mpiv_error_init(&err);
+	CU_ASSERT_EQUAL(mpiv_trace_load_records(path, &t, &err), -1);
+	CU_ASSERT_PTR_NOT_NULL(strstr(err.text, "record --last"));
+	/* a restart that does not go on from the events before it */
+	b.w.nevents += 3;
+	bin_restart(&b);
+	bin_save(&b, b.len, path);
+	mpiv_error_init(&err);
+	CU_ASSERT_EQUAL(mpiv_trace_load_bin(path, &t, &err), -1);
+	CU_ASSERT_PTR_NOT_NULL(strstr(err.text, "restart record at event 28, after 25 events"));
+	mpiv_trace_windows_read = 0;
+}
+
 static CU_TestInfo trace_tests[] = {
 	{"binary round trip", test_binary_roundtrip},
 	{"binary: every field", test_every_field},
@@ -2026,6 +2145,7 @@ static CU_TestInfo trace_tests[] = {
 	{"binary and json: data digests, version 7 read as before", test_digest_versions},
 	{"binary: kept as records, the same events", test_records},
 	{"a mapped file's pages dropped once read", test_filemap_forget},
+	{"record --last: restart records, windows", test_windows},
 	{"a trace written again while it is read: bad input", test_changed_underneath},
 	CU_TEST_INFO_NULL,
 };
