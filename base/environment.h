@@ -54,6 +54,12 @@
 	"MPIVERIFY_TIMESTAMPS" /* record --timestamps: "1": the
 							 * recorder gives each event the times it
 							 * was entered and left */
+#define MPIV_ENV_LAST \
+	"MPIVERIFY_LAST"    /* record --last N: each rank keeps the window of
+				      * its last N to 2N calls in memory, and
+				      * writes it only on a hang, an abort, a
+				      * crash, a signal or its exit */
+#define MPIV_LAST_MAX 10000 /* the longest --last: 2N calls fit the recorder's 1 MiB ring */
 #define MPIV_ENV_CHECK_REDUCTIONS \
 	"MPIVERIFY_CHECK_REDUCTIONS" /* record: the value of
 							 * --check-reductions ("detect" when it

@@ -8,7 +8,9 @@
 #     two-rank halo exchange around a stencil (computation dominates); with the trace's bytes
 #     per recorded operation, and the same programs under a PMPI library that forwards their
 #     calls and records nothing (bench/passthrough.c): the floor any PMPI tool pays; then the
-#     self-loop, ping-pong and halo recorded with --timestamps (two clock readings a call);
+#     self-loop, ping-pong and halo recorded with --timestamps (two clock readings a call),
+#     the self-loop and ping-pong recorded with --last 1000 (hang triage), and a run of 10^7
+#     operations recorded whole and with --last 1000: the trace on disk, the peak memory;
 #     and the self-loop's instructions per iteration plain, passed through and recorded,
 #     counted by callgrind (if valgrind is there): figures a busy machine does not change;
 #  2. replay overhead: the ping-pong and the halo exchange replayed (from the traces of 1, with
@@ -143,6 +145,25 @@ overhead()
 			n, p, f / p, r, r / p, (r - p) * 1e9 / c, b / t }'
 }
 
+# triage_size: one line, the trace and peak memory (GNU time's largest process: the rank) of a
+# self-loop of 10^7 operations recorded whole and with --last 1000.
+triage_size()
+{
+	local how disk mem line=
+	for how in whole last; do
+		/usr/bin/time -o "mem-$how" -f %M "$MPIVERIFY" record \
+			$(test "$how" = last && echo --last 1000) -o "trace-1e7-$how" -- \
+			"$MPIRUN" -np 1 ./selfloop 3333334 >/dev/null 2>&1
+		disk=$(stat -c %s "trace-1e7-$how/rank-0.mpivt" 2>/dev/null || echo nan)
+		mem=$(tail -n 1 "mem-$how" 2>/dev/null)
+		line="$line ${disk:-nan} ${mem:-nan}"
+	done
+	echo "$line" | awk '{
+		if ($1 == "nan" || $3 == "nan") { print "10^7 ops   failed"; exit }
+		printf "10^7 ops   whole: trace %7.1f MiB, peak %5.1f MiB   --last 1000: trace %5.1f KiB (%.0fx less), peak %5.1f MiB (%.2fx)\n",
+			$1 / 1048576, $2 / 1024, $3 / 1024, $1 / $3, $4 / 1024, $4 / $2 }'
+}
+
 # Instructions per iteration of the self-loop, as callgrind counts them (user space, the rank
 # alone; no hardware counter needed, and a busy machine does not change them): the counts of
 # two runs whose iterations differ by INS_ITERS, over INS_ITERS, so that MPI_Init, MPI_Finalize
@@ -188,6 +209,12 @@ echo "   the same recorded with --timestamps (their recorded column):"
 RECORD_OPTS=--timestamps overhead self-loop-t 1 ./selfloop 3000000
 RECORD_OPTS=--timestamps overhead ping-pong-t 2 ./pingpong 200000
 RECORD_OPTS=--timestamps overhead halo-t 2 ./halo 10000
+echo "   the same recorded with --last 1000 (hang triage: the window of each rank's last calls):"
+RECORD_OPTS='--last 1000' overhead self-loop-l 1 ./selfloop 3000000
+RECORD_OPTS='--last 1000' overhead ping-pong-l 2 ./pingpong 200000
+echo "   a run of 10^7 operations (the self-loop, 3333334 iterations), recorded whole and with"
+echo "   --last 1000: the rank's trace on disk and the largest process's peak memory"
+triage_size
 if command -v valgrind >/dev/null; then
 	echo "   instructions per self-loop iteration (Isend, Recv, Wait), counted by callgrind:"
 	plain=$(ins_per_iter "$MPIRUN" -np 1)

@@ -11,6 +11,7 @@
 
 #include "cli.h"
 #include "diag.h"
+#include "environment.h"
 #include "record_run.h"
 #include "paths.h"
 #include "reduction.h"
@@ -22,7 +23,8 @@
 
 static const char record_usage[] =
 	"usage: mpiverify record [-o DIR] [--deadlock-timeout SEC] [--check-reductions[=TOL|correct]]\n"
-	"                        [--timestamps] [--error-exitcode N] [--] LAUNCHER [ARGS...]\n";
+	"                        [--timestamps] [--last N] [--error-exitcode N] [--] LAUNCHER\n"
+	"                        [ARGS...]\n";
 
 static void record_help(void)
 {
@@ -53,6 +55,12 @@ static void record_help(void)
 	       "                              shows them, check warns of messages whose times\n"
 	       "                              do not fit; two clock readings a call, which a\n"
 	       "                              loop of short calls feels\n"
+	       "      --last N                hang triage for long runs: each rank keeps only its\n"
+	       "                              last N to 2N calls, in memory, and writes them\n"
+	       "                              when the run hangs, aborts, crashes, is signalled\n"
+	       "                              or exits; the hang is reported as without it, and\n"
+	       "                              `mpiverify trace` shows the calls, but check needs\n"
+	       "                              the whole run (doc/triage.md)\n"
 	       "      --error-exitcode N      exit N (1 to 255) instead of 1 when the run hung,\n"
 	       "                              to tell it from a program that exits 1\n"
 	       "  -h, --help                  show this help\n"
@@ -74,6 +82,7 @@ int cmd_record(int argc, char **argv)
 		{"deadlock-timeout", required_argument, NULL, 'T'},
 		{"check-reductions", optional_argument, NULL, 'R'},
 		{"timestamps", no_argument, NULL, 't'},
+		{"last", required_argument, NULL, 'L'},
 		{"error-exitcode", required_argument, NULL, 'E'},
 		{"help", no_argument, NULL, 'h'},
 		{NULL, 0, NULL, 0},
@@ -81,6 +90,7 @@ int cmd_record(int argc, char **argv)
 	const char *out = DEFAULT_DIR;
 	double timeout = DEFAULT_TIMEOUT;
 	const char *reductions = NULL; /* --check-reductions' value, "detect" if none */
+	const char *last = NULL;       /* --last's value */
 	struct mpiv_red_opts red;
 	struct record_opts opts;
 	struct record_result r;
@@ -113,6 +123,15 @@ int cmd_record(int argc, char **argv)
 		case 't':
 			timestamps = 1;
 			break;
+		case 'L':
+			if (parse_count(optarg, &count) < 0 || count < 1 || count > MPIV_LAST_MAX)
+				return usage_error(
+					"record",
+					"invalid --last '%s': expected a number of calls "
+					"from 1 to %d",
+					optarg, MPIV_LAST_MAX);
+			last = optarg;
+			break;
 		case 'E':
 			if (parse_count(optarg, &count) < 0 || count > 255)
 				return usage_error("record",
@@ -130,12 +149,18 @@ int cmd_record(int argc, char **argv)
 	}
 	if ((rc = launcher_args("record", argc, optind, out)))
 		return rc;
+	/* a finding names the calls it compared, which may have left the window */
+	if (last && reductions)
+		return usage_error("record",
+				   "--last and --check-reductions do not go together: "
+				   "the reduction check reports on calls the window drops");
 	memset(&opts, 0, sizeof(opts));
 	opts.dir = out;
 	opts.command = argv + optind;
 	opts.timeout = timeout;
 	opts.reductions = reductions;
 	opts.timestamps = timestamps;
+	opts.last = last;
 	rc = record_run(&opts, &r);
 	/* the run hung: record's own answer, which a program's own exit 1 would look like */
 	if (r.job == MPIV_JOB_DEADLOCK || r.job == MPIV_JOB_NO_PROGRESS)

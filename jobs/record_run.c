@@ -121,7 +121,7 @@ int record_run(const struct record_opts *opts, struct record_result *r)
 {
 	static const char *const stale[] = {".mpivt", ".json", ".status", MPIV_META_FILE, NULL};
 	const struct monitor_result *res;
-	struct launch_var vars[5];
+	struct launch_var vars[6];
 	const char *dirs[2] = {NULL, NULL}, *files[2] = {NULL, NULL};
 	struct preload own;
 	struct job job;
@@ -137,6 +137,8 @@ int record_run(const struct record_opts *opts, struct record_result *r)
 		unsetenv(MPIV_ENV_CHECK_REDUCTIONS);
 	if (!opts->timestamps)
 		unsetenv(MPIV_ENV_TIMESTAMPS);
+	if (!opts->last)
+		unsetenv(MPIV_ENV_LAST);
 	memset(&own, 0, sizeof(own));
 	job_init(&job);
 	rc = opts->preload ? 0 : preload_pick(&own, opts->command, PRELOAD_RECORDER, opts->quiet);
@@ -156,6 +158,10 @@ int record_run(const struct record_opts *opts, struct record_result *r)
 		if (opts->timestamps) {
 			vars[n].name = MPIV_ENV_TIMESTAMPS;
 			vars[n++].value = "1";
+		}
+		if (opts->last) {
+			vars[n].name = MPIV_ENV_LAST;
+			vars[n++].value = opts->last;
 		}
 		vars[n].name = NULL;
 		vars[n].value = NULL;
@@ -243,6 +249,10 @@ int record_run(const struct record_opts *opts, struct record_result *r)
 	}
 	if (!opts->quiet)
 		inform("traces in '%s'", job.dir);
+	if (!opts->quiet && opts->last && r->traced)
+		inform("each rank's trace keeps its last %ld to %ld calls (record --last): "
+		       "'mpiverify trace' shows them; check needs the whole run",
+		       strtol(opts->last, NULL, 10), 2 * strtol(opts->last, NULL, 10));
 	r->rc = rc;
 	r->job = end;
 	r->status = status;

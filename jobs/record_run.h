@@ -20,6 +20,9 @@ struct record_opts {
 	/* --timestamps: events carry their times
 	 * ($MPIVERIFY_TIMESTAMPS) */
 	int timestamps;
+	/* --last N: each rank keeps only its last N to 2N calls
+	 * ($MPIVERIFY_LAST), or NULL: the whole run */
+	const char *last;
 	const struct monitor_expect *expect; /* verify: the deadlock it should end in */
 	int sink;			     /* > 0: the job's output goes there, not to ours */
 	int quiet;			     /* no "traces in" / "deadlocked" lines on stderr */

@@ -4,6 +4,12 @@
  * the file when full, every status period, at MPI_Finalize, MPI_Abort and exit, and from
  * fatal signal handlers, so that a crash or a hang loses nothing and a SIGKILL at most one
  * period. */
+/* With record --last N (MPIVERIFY_LAST), the ring is a window of the last calls instead: it is
+ * cut into segments of N events, each starting with a restart record after which the records
+ * decode on their own, and only the segment before the current one is kept; the window
+ * reaches the file, rewritten whole, when a blocked call is appended (a hang), at
+ * MPI_Finalize, MPI_Abort and exit, and from the signal handlers: the trace's memory and disk
+ * stay bounded however long the run. */
 #define _GNU_SOURCE
 #include <errno.h>
 #include <fcntl.h>
@@ -62,6 +68,28 @@ static uint64_t out_quick_limit;
 static int out_multi;		     /* MPI_THREAD_MULTIPLE: every producer takes out_plock */
 static struct mpiv_tf_writer out_tf; /* event count, site table: the producers' */
 static pid_t out_pid;		     /* the process that opened it (not a forked child) */
+/* The ring position at file offset out_hdrlen: 0, but for a window, where it is the tail when
+ * the window was written last (out_write_window()). */
+static uint64_t out_file_base;
+
+/* ---- the window (record --last) ---- */
+/* A segment also ends once it holds 7/16 of the ring, so that two of them and a record (at most
+ * REC_OUT_TMP, past which one is dropped) fit: N calls of up to 45 bytes each (a few requests)
+ * are kept whole. */
+#define REC_OUT_SEGMENT_BYTES (REC_OUT_RING / 16 * 7)
+#define REC_OUT_MODULES 256 /* modules a restart names again; past that, their sites' paths */
+static uint32_t out_last;   /* N: events to a segment; 0 when the whole run is written */
+static uint64_t out_seg;    /* where the current segment starts (the one before: the tail) */
+static uint32_t out_seg_ev; /* the index of its first event */
+static int out_dump;	    /* write the window at the next flush (a blocked call came) */
+/* the index of the event that starts the next segment: calls that take a short way (below)
+ * take the common one from there; UINT32_MAX when there is no window */
+static uint32_t out_seg_end = UINT32_MAX;
+static struct out_mod {
+	unsigned id;
+	const char *path; /* rec_site.c's, kept for the run */
+} out_mods[REC_OUT_MODULES];
+static unsigned out_nmods;
 
 /* A run of failed polls (doc/trace-format.md, repeat records): the first is written as an
  * event; the equal ones after it only count in out_run_more, written as one repeat record
@@ -151,7 +179,7 @@ static int out_write_range(int fd, uint64_t from, uint64_t to)
 
 		if (n > to - from)
 			n = (size_t)(to - from);
-		e = out_pwrite(fd, out_ring + pos, n, out_hdrlen + from);
+		e = out_pwrite(fd, out_ring + pos, n, out_hdrlen + from - out_file_base);
 		if (e)
 			return e;
 		from += n;
@@ -192,7 +220,21 @@ static size_t out_write_run(int fd, uint64_t head)
 	clock.last = atomic_load_explicit(&out_run_base, memory_order_relaxed);
 	n = mpiv_tf_encode_repeat(rec, sizeof(rec), more, &clock,
 				  atomic_load_explicit(&out_run_leave, memory_order_relaxed));
-	return out_pwrite(fd, rec, n, out_hdrlen + head) ? 0 : n;
+	return out_pwrite(fd, rec, n, out_hdrlen + head - out_file_base) ? 0 : n;
+}
+
+/* The window, [tail, head), over what the file held after its header. Call with out_wlock
+ * held, or from a signal handler that could not take it. Returns 0 or an errno value.
+ * Async-signal-safe. */
+static int out_write_window(int fd, uint64_t tail, uint64_t head)
+{
+	int e;
+
+	out_file_base = tail;
+	e = out_write_range(fd, tail, head);
+	if (!e && ftruncate(fd, (off_t)(out_hdrlen + head - tail)) != 0)
+		e = errno;
+	return e;
 }
 
 /* Write what the ring holds. Call with out_wlock held. */
@@ -205,6 +247,18 @@ static void out_flush_locked(void)
 
 	if (fd < 0)
 		return;
+	if (out_last) {
+		/* a window: written whole when there is a reason, never moving the tail */
+		if (!out_dump)
+			return;
+		out_dump = 0;
+		e = out_write_window(fd, tail, head);
+		if (e)
+			out_fail("write", e);
+		else
+			out_write_run(fd, head);
+		return;
+	}
 	if (head != tail) {
 		e = out_write_range(fd, tail, head);
 		if (e) {
@@ -214,6 +268,41 @@ static void out_flush_locked(void)
 		atomic_store_explicit(&out_tail, head, memory_order_release);
 	}
 	out_write_run(fd, head);
+}
+
+static void out_restart(void);
+
+/* out_make_room() of a window: the segment before the current one goes; a record longer than
+ * REC_OUT_TMP is made and dropped (the writer's state still moves past it), and so is every
+ * record before, the window restarting after it. Returns 1 if the record was dropped. Call as
+ * a producer holding out_wlock (taken: out_take()'s, dropped here). */
+static REC_COLD int out_window_room(size_t max, size_t (*encode)(void *arg, void *buf, size_t cap),
+				    void *arg, int taken)
+{
+	uint64_t head = atomic_load_explicit(&out_head, memory_order_relaxed);
+	unsigned char *big;
+
+	if (max <= REC_OUT_TMP) {
+		atomic_store_explicit(&out_tail, out_seg, memory_order_release);
+		/* the current segment alone fills the ring (its calls went the short ways,
+		 * which count events, not bytes): it goes too */
+		if (head + max - out_seg > REC_OUT_RING) {
+			out_seg = head;
+			out_restart();
+		}
+		out_drop(&out_wlock, taken);
+		return 0;
+	}
+	big = malloc(max);
+	if (big) {
+		encode(arg, big, max);
+		free(big);
+	}
+	atomic_store_explicit(&out_tail, head, memory_order_release);
+	out_seg = head;
+	out_restart();
+	out_drop(&out_wlock, taken);
+	return 1;
 }
 
 /* A record that may take max bytes does not fit: make room, or write it to the file
@@ -227,6 +316,8 @@ static int out_make_room(size_t max, size_t (*encode)(void *arg, void *buf, size
 	int e, fd, taken;
 
 	taken = out_take(&out_wlock);
+	if (out_last)
+		return out_window_room(max, encode, arg, taken);
 	out_flush_locked();
 	if (max <= REC_OUT_TMP) {
 		out_drop(&out_wlock, taken);
@@ -298,6 +389,53 @@ static size_t enc_repeat(void *arg, void *buf, size_t cap)
 {
 	return mpiv_tf_encode_repeat(buf, cap, *(const uint64_t *)arg, &out_tf.clock,
 				     atomic_load_explicit(&out_run_leave, memory_order_relaxed));
+}
+
+static size_t enc_restart(void *arg, void *buf, size_t cap)
+{
+	(void)arg;
+	return mpiv_tf_encode_restart(&out_tf, buf, cap);
+}
+
+static size_t enc_module_of(void *arg, void *buf, size_t cap)
+{
+	const struct out_mod *m = arg;
+
+	return mpiv_tf_encode_module(buf, cap, m->id, m->path);
+}
+
+/* Start a segment of the window at the head: a restart record, the modules again (their
+ * records may fall out of the window), and the segment before the last one goes. Call as a
+ * producer, between events (a repeat or comm record belongs to the event before it), not
+ * from the watcher (the quick way's records are forgotten: their thread must not be in a
+ * quick call). */
+static void out_restart(void)
+{
+	uint64_t head = atomic_load_explicit(&out_head, memory_order_relaxed);
+	unsigned k;
+	int taken;
+
+	/* the tail moves under the writer lock: a flush may be reading [tail, head) */
+	taken = out_take(&out_wlock);
+	atomic_store_explicit(&out_tail, out_seg, memory_order_release);
+	out_drop(&out_wlock, taken);
+	out_seg = head;
+	out_seg_ev = out_tf.nevents;
+	out_seg_end = out_seg_ev + out_last;
+	/* the records the quick way copies name sites the restart forgets */
+	rec_quick_forget();
+	out_append(MPIV_TF_RESTART_MAX, enc_restart, NULL);
+	for (k = 0; k < out_nmods; k++)
+		out_append(MPIV_TF_MODULE_MAX(strlen(out_mods[k].path)), enc_module_of,
+			   &out_mods[k]);
+}
+
+/* Whether the window's current segment is full: the next event starts another. */
+static inline int out_segment_full(void)
+{
+	return out_tf.nevents - out_seg_ev >= out_last ||
+	       atomic_load_explicit(&out_head, memory_order_relaxed) - out_seg >=
+		       REC_OUT_SEGMENT_BYTES;
 }
 
 /* Whether ev is the open run's event made again: every field the trace keeps is equal. */
@@ -385,8 +523,8 @@ static void out_flush_from_signal(int sig)
 	 * head); a producer interrupted mid-record has not moved the head over it yet. */
 	tail = atomic_load(&out_tail);
 	head = atomic_load(&out_head);
-	if (out_write_range(fd, tail, head) == 0) {
-		if (took)
+	if ((out_last ? out_write_window(fd, tail, head) : out_write_range(fd, tail, head)) == 0) {
+		if (took && !out_last)
 			atomic_store(&out_tail, head);
 		head += out_write_run(fd, head);
 		if (sig) {
@@ -394,7 +532,7 @@ static void out_flush_from_signal(int sig)
 			size_t n = mpiv_tf_encode_stop(rec, sizeof(rec), MPIV_END_SIGNAL, sig);
 
 			n += mpiv_tf_encode_end(rec + n, sizeof(rec) - n);
-			out_pwrite(fd, rec, n, out_hdrlen + head);
+			out_pwrite(fd, rec, n, out_hdrlen + head - out_file_base);
 		}
 	}
 	out_drop(&out_wlock, took);
@@ -541,6 +679,21 @@ _Static_assert(MPI_THREAD_SINGLE == MPIV_THREAD_SINGLE &&
 		       MPI_THREAD_MULTIPLE == MPIV_THREAD_MULTIPLE,
 	       "MPI_THREAD_* are not numbered 0 to 3: the trace header needs a mapping");
 
+/* N of record --last N (MPIVERIFY_LAST), 0 for none or a value that is no such number
+ * (record checks it). */
+static uint32_t window_length(void)
+{
+	const char *v = getenv(MPIV_ENV_LAST);
+	unsigned long n;
+	char *end;
+
+	if (!v || !*v)
+		return 0;
+	errno = 0;
+	n = strtoul(v, &end, 10);
+	return errno || *end ? 0 : n > MPIV_LAST_MAX ? MPIV_LAST_MAX : (uint32_t)n;
+}
+
 int rec_output_open(int rank, int size, int thread_level)
 {
 	const char *dir = getenv(MPIV_ENV_TRACE_DIR);
@@ -600,7 +753,13 @@ int rec_output_open(int rank, int size, int thread_level)
 	out_quick_limit = 0;
 	out_multi = thread_level == MPI_THREAD_MULTIPLE;
 	out_pid = getpid();
+	out_file_base = 0;
+	out_last = window_length();
+	out_seg = 0;
+	out_seg_ev = 0;
+	out_dump = 0;
 	atomic_store(&out_fd, fd);
+	out_seg_end = out_last ? out_last : UINT32_MAX;
 	rec_output_fast = !out_multi;
 	/* the order between threads matters where several may call MPI; below
 	 * MPI_THREAD_MULTIPLE a thread record could also race a call on the ring */
@@ -656,6 +815,11 @@ static REC_COLD void out_call_slow(struct rec_call *c, unsigned flags)
 		return;
 	}
 	out_run_end();
+	if (fresh && !flags && out_last && out_segment_full())
+		out_restart();
+	/* a blocked call (the watcher's): a hang may follow, the window must say where */
+	if (flags && out_last)
+		out_dump = 1;
 	if (fresh) {
 		c->ev.index = out_tf.nevents;
 		c->bits |= REC_C_INDEXED;
@@ -679,7 +843,9 @@ void rec_output_call(struct rec_call *c, unsigned flags)
 	/* Nearly every call: calls cannot overlap, the event is new, no run of failed polls is
 	 * open or to open, and no communicator record follows: none of what out_call_slow()
 	 * sees to applies. */
-	if (__builtin_expect(rec_output_fast && !(flags | (c->bits & REC_C_OUT_SLOW)), 1)) {
+	if (__builtin_expect(rec_output_fast && !(flags | (c->bits & REC_C_OUT_SLOW)) &&
+				     out_tf.nevents < out_seg_end,
+			     1)) {
 		c->ev.index = out_tf.nevents;
 		if (out_put_event(&c->ev, MPIV_TF_EVENT_MAX(c->ev.nreqs + c->ev.ngroup))) {
 			c->bits |= REC_C_INDEXED;
@@ -708,6 +874,15 @@ static REC_COLD int out_quick_fits(uint64_t head)
 	if (head > by_wrap || head > by_tail)
 		return 0;
 	out_quick_limit = by_wrap < by_tail ? by_wrap : by_tail;
+	if (out_last) {
+		/* a window's segment ends there: the common way starts the next */
+		uint64_t by_seg = out_seg + REC_OUT_SEGMENT_BYTES;
+
+		if (head >= by_seg)
+			return 0;
+		if (by_seg < out_quick_limit)
+			out_quick_limit = by_seg;
+	}
 	return 1;
 }
 
@@ -728,7 +903,8 @@ int rec_output_quick_copy(const struct rec_call *c, const unsigned char *rec, si
 
 	/* rec_output_fast again: the trace may have been closed meanwhile (another thread's
 	 * exit) */
-	if (!rec_output_fast || (head > out_quick_limit && !out_quick_fits(head)))
+	if (!rec_output_fast || (head > out_quick_limit && !out_quick_fits(head)) ||
+	    out_tf.nevents >= out_seg_end)
 		return 0;
 	p = out_ring + head % REC_OUT_RING;
 	/* the trace has a clock if and only if rec_timed (rec_output_open()) */
@@ -750,7 +926,7 @@ size_t rec_output_quick_write(struct rec_call *c, unsigned char *rec)
 	size_t n;
 
 	rec_call_unquick(c);
-	if (!p || (c->bits & REC_C_OUT_SLOW)) {
+	if (!p || (c->bits & REC_C_OUT_SLOW) || out_tf.nevents >= out_seg_end) {
 		rec_output_call(c, 0);
 		return 0;
 	}
@@ -828,6 +1004,13 @@ void rec_output_module(unsigned id, const char *path)
 {
 	struct out_module m = {id, path};
 
+	/* under rec_site.c's lock, which calls this: modules come one at a time */
+	if (out_last && out_nmods < REC_OUT_MODULES) {
+		out_mods[out_nmods].id = id;
+		out_mods[out_nmods].path = path;
+		out_nmods++;
+	}
+
 	out_record(MPIV_TF_MODULE_MAX(strlen(path)), enc_module, &m);
 }
 
@@ -875,6 +1058,7 @@ void rec_output_close(int how, int32_t code)
 		out_append(MPIV_TF_STOP_MAX, enc_stop, &stop);
 	out_append(MPIV_TF_END_MAX, enc_end, NULL);
 	wtaken = out_take(&out_wlock);
+	out_dump = 1;
 	out_flush_locked();
 	fd = atomic_exchange(&out_fd, -1);
 	if (fd >= 0 && close(fd) != 0)

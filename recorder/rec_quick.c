@@ -69,6 +69,16 @@ static inline uint64_t rq_pair(int32_t a, int32_t b)
 
 static struct rq_slot rq_slots[RQ_SLOTS];
 
+void rec_quick_forget(void)
+{
+	unsigned k;
+
+	for (k = 0; k < RQ_SLOTS; k++) {
+		rq_slots[k].len = 0;
+		rq_slots[k].status = RQ_NEVER;
+	}
+}
+
 void rec_call_unquick(struct rec_call *c)
 {
 	const struct rq_slot *s = c->slot;

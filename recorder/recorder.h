@@ -197,6 +197,10 @@ void rec_call_returned_quick(struct rec_call *c, int timed);
 /* Let the calling thread (MPI_Init's) take the quick way, if the run allows it. */
 void rec_quick_allow(void);
 
+/* Forget every call site's record: none may be copied until the site writes one again (a
+ * window's restart, after which the records name sites afresh). */
+void rec_quick_forget(void);
+
 /* The live status slot of that thread (rec_status_self()), kept by rec_quick_allow(). */
 struct st_slot;
 extern struct st_slot *rec_quick_status;

@@ -6,7 +6,8 @@
 # preload libraries' exports, then the end-to-end tests on the examples, verify on the farm
 # zoo (tests/zoo), verify under a memory limit and stopped by signals in its search
 # (tests/e2e/verify-limits.sh), replay's own tests and the recorder's robustness tests
-# (crashes, aborts, hangs, threads, a program close to its stack limit), what it records of
+# (crashes, aborts, hangs, threads, a program close to its stack limit), record --last's windows
+# of a long run's last calls (tests/e2e/triage.sh), what it records of
 # every call, the OTF2 export (read back by otf2-print), the bad input and command-line edge
 # cases, a short run of every fuzz target, the reduction check (record --check-reductions)
 # against a faulty MPI library, the report files (HTML in headless Chromium, SARIF, Graphviz)
@@ -51,7 +52,7 @@ part()
 # ---- on Open MPI ----
 # The examples end to end (record, check, replay, verify; of verify's own, a few), replay's
 # and the recorder's own tests (divergence, stacks; crashes, aborts, hangs, threads under
-# Open MPI's mpirun) and what is recorded of every call: what depends on the MPI library and
+# Open MPI's mpirun), record --last's windows, and what is recorded of every call: what depends on the MPI library and
 # its launcher. The bad input cases, the reduction check's and the OTF2 export's are left to
 # the MPICH run: they test mpiverify's readers, arithmetic and writer, which are the same
 # whatever library made the run. Of examples/verify/, whose runs go through the interposition
@@ -64,7 +65,7 @@ HAVE_OPENMPI=0
 command -v mpicc.openmpi >/dev/null 2>&1 && command -v mpirun.openmpi >/dev/null 2>&1 &&
 	HAVE_OPENMPI=1
 
-# on_openmpi PART...: each part (exports, e2e, replay, recorder, record-calls) again on Open
+# on_openmpi PART...: each part (exports, e2e, replay, recorder, triage, record-calls) again on Open
 # MPI, as PART-openmpi.
 on_openmpi()
 {
@@ -100,6 +101,7 @@ lane_a()
 	part verify-limits "$SRCDIR/tests/e2e/verify-limits.sh"
 	part replay "$SRCDIR/tests/e2e/replay.sh"
 	part recorder "$SRCDIR/tests/e2e/recorder.sh"
+	part triage "$SRCDIR/tests/e2e/triage.sh"
 	part record-calls "$SRCDIR/tests/e2e/record-calls.sh"
 	part otf2 "$SRCDIR/tests/e2e/otf2.sh"
 	part bad-input "$SRCDIR/tests/e2e/badinput.sh"
@@ -109,7 +111,7 @@ lane_a()
 	part ctest "$SRCDIR/tests/ctest/run.sh"
 	part python "$SRCDIR/tests/e2e/python.sh"
 	part exports "$SRCDIR/tests/exports/check-exports.sh"
-	on_openmpi exports replay recorder
+	on_openmpi exports replay recorder triage
 }
 
 lane_b()

@@ -4,7 +4,8 @@
 # what that wrote becomes seeds: the rank files (trace: concatenated; json: joined by NUL
 # bytes), meta.json, every model.dat and cex.json, the steering files of a few verify runs of
 # examples/verify/, a few examples recorded with --timestamps (NAME-timed: traces with times,
-# runs of failed polls and threads among them), and the cex.json files of the trace the
+# runs of failed polls and threads among them), a few recorded with --last 3 (NAME-window:
+# windows of the run's last calls), and the cex.json files of the trace the
 # cex target checks against (tests/model/cases/wildcard-race). Run by hand (it takes a few
 # minutes); the corpora are committed, and make check only reads them.
 set -u
@@ -106,6 +107,21 @@ for name in ring-isend-irecv collectives wildcard-recv-order test-polling thread
 		-o "$WORK/$name-timed.trace" --deadlock-timeout 3 -- "$MPIRUN" -np "$NP" "$WORK/$name"
 	seeds "$name-timed" "$WORK/$name-timed.trace"
 	echo "seeds of $name, with times"
+done
+
+# windows of a run's last calls (record --last 3): restart records, with times and without
+for name in ring-isend-irecv test-polling threads-exchange; do
+	src=$(find examples -name "$name.c" | head -n 1)
+	test -n "$src" && parse_header "$src" >/dev/null || continue
+	"$MPICC" -g -O0 -o "$WORK/$name" "$src" -lpthread || continue
+	for how in window window-timed; do
+		run_cmd "$WORK/$name-$how.record.log" 90 "$MPIVERIFY" record --last 3 \
+			$(test "$how" = window-timed && echo --timestamps) \
+			-o "$WORK/$name-$how.trace" --deadlock-timeout 3 -- "$MPIRUN" -np "$NP" \
+			"$WORK/$name"
+		seeds "$name-$how" "$WORK/$name-$how.trace"
+	done
+	echo "seeds of $name, windows"
 done
 
 # the cex target's trace, checked in each mode: counterexamples of that very trace

@@ -1,0 +1,53 @@
+/* A long run that ends in a way record --last must explain from its window: ROUNDS (or argv[2])
+ * rounds of a ring exchange (Isend, Irecv, Waitall) and an Allreduce, each from its own call
+ * site, then the ending argv[1] names:
+ *   0 (hang)   every rank receives from its right neighbour: a cycle of blocked MPI_Recv;
+ *   1 (abort)  rank 0 calls MPI_Abort, the others wait in MPI_Barrier;
+ *   2 (crash)  rank 0 dies of SIGSEGV, the others wait in MPI_Barrier;
+ *   3 (exit)   every rank calls MPI_Finalize. */
+#include <mpi.h>
+#include <signal.h>
+#include <stdlib.h>
+
+#ifndef ROUNDS
+#define ROUNDS 100000
+#endif
+
+int main(int argc, char **argv)
+{
+	int rank, size, right, left, end = argc > 1 ? atoi(argv[1]) : 0, i, out, in = 0;
+	int rounds = argc > 2 ? atoi(argv[2]) : ROUNDS;
+	double x = 1, sum;
+	MPI_Request r[2];
+	MPI_Status st[2];
+
+	MPI_Init(&argc, &argv);
+	MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+	MPI_Comm_size(MPI_COMM_WORLD, &size);
+	right = (rank + 1) % size;
+	left = (rank + size - 1) % size;
+	for (i = 0; i < rounds; i++) {
+		out = i;
+		MPI_Irecv(&in, 1, MPI_INT, left, 0, MPI_COMM_WORLD, &r[0]);
+		MPI_Isend(&out, 1, MPI_INT, right, 0, MPI_COMM_WORLD, &r[1]);
+		MPI_Waitall(2, r, st);
+		if (i % 1000 == 0)
+			MPI_Allreduce(&x, &sum, 1, MPI_DOUBLE, MPI_SUM, MPI_COMM_WORLD);
+	}
+	switch (end) {
+	case 0:
+		MPI_Recv(&in, 1, MPI_INT, right, 1, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+		break;
+	case 1:
+	case 2:
+		if (rank == 0) {
+			if (end == 1)
+				MPI_Abort(MPI_COMM_WORLD, 3);
+			raise(SIGSEGV);
+		}
+		MPI_Barrier(MPI_COMM_WORLD);
+		break;
+	}
+	MPI_Finalize();
+	return 0;
+}
