@@ -14,6 +14,7 @@
 #include "record_run.h"
 #include "status_file.h"
 #include "trace.h"
+#include "window_waits.h"
 #include "xalloc.h"
 
 /* What record last saw of rank r, as meta.json says it: its status file, read once more now
@@ -78,9 +79,13 @@ static int save_meta(const char *dir, char **command, int exit_status, int job,
 	return rc;
 }
 
-/* Every rank's blocked call and stack, as monitor_report() prints them, into a string. */
-static char *hang_report(const struct monitor_result *res, const char *dir)
+/* Every rank's blocked call and stack, as monitor_report() prints them, into a string; with
+ * --last, who waits for whom, from the windows (the report of a whole run leaves that to
+ * check, which searches every order). */
+static char *hang_report(const struct monitor_result *res, const char *dir, int windows)
 {
+	struct mpiv_traceset ts;
+	struct mpiv_error err;
 	char *text = NULL;
 	size_t len = 0;
 	FILE *f = open_memstream(&text, &len);
@@ -88,6 +93,18 @@ static char *hang_report(const struct monitor_result *res, const char *dir)
 	if (!f)
 		return NULL;
 	monitor_report(f, res, dir, NULL);
+	if (windows) {
+		mpiv_trace_windows_read = 1;
+		mpiv_error_init(&err);
+		if (mpiv_traceset_load(dir, &ts, &err) == 0) {
+			mpiv_window_waits(f, &ts);
+			mpiv_traceset_release(&ts);
+		} else {
+			fprintf(f, "who waits for whom: not known, a window does not read: %s\n",
+				err.text);
+		}
+		mpiv_trace_windows_read = 0;
+	}
 	fclose(f);
 	return text;
 }
@@ -194,7 +211,7 @@ int record_run(const struct record_opts *opts, struct record_result *r)
 		/* the traces are read for the report only once the ranks are gone and their
 		 * files final */
 		job_end(&job);
-		r->report = hang_report(res, job.dir);
+		r->report = hang_report(res, job.dir, opts->last != NULL);
 		if (!opts->quiet && r->report)
 			fputs(r->report, stderr);
 		end = res->npolling ? MPIV_JOB_NO_PROGRESS : MPIV_JOB_DEADLOCK;

@@ -3,7 +3,8 @@
 # a run of many calls (tests/e2e/programs/triage-long-run.c) ends in a hang, an abort, a
 # crash or its exit, and each rank's trace must hold only the window of its last N to 2N
 # calls, in a file that stays small, ending where the rank ended (the blocked call, the stop
-# record); `mpiverify trace` shows it, check refuses it by name. A run shorter than its window
+# record); a hang's report says who waits for whom from the windows; `mpiverify trace` shows
+# them, check refuses them by name. A run shorter than its window
 # is the whole run, and check takes it. The option's bad values are usage errors.
 #
 # Prints `ok NAME` or `FAIL NAME: why` per case and ends with `N passed, M failed`.
@@ -63,6 +64,24 @@ EOF
 	fi
 }
 
+# waits NAME LOG WANT: record's hang report in LOG (exit 1) says who waits for whom as WANT,
+# line for line.
+waits()
+{
+	local got
+	got=$(sed -n '/^who waits for whom/,/^mpiverify: /p' "$2" | sed -e '1d' -e '$d')
+	if test "$RC" -ne 1; then
+		fail "$1" "exit $RC, want 1" "$2"
+	elif test "$got" != "$3"; then
+		printf '%s\n' "$got" >"$WORK/waits-got.log"
+		fail "$1" "want:
+$3
+got (below)" "$WORK/waits-got.log"
+	else
+		pass "$1"
+	fi
+}
+
 # stop_of NAME: the "end" of the JSON trace $WORK/NAME.json, as "how code".
 stop_of()
 {
@@ -86,6 +105,10 @@ expect "record --last of a hang: deadlocked, the blocked calls at their lines" 1
 	"$WORK/hang.log" 'blocked in MPI_Recv .* at triage-long-run\.c:[0-9]+'
 expect_text "record --last says what the traces keep" 1 "$WORK/hang.log" \
 	"each rank's trace keeps its last $LAST to $((2 * LAST)) calls"
+waits "record --last of a hang: who waits for whom, from the windows" "$WORK/hang.log" \
+	"  rank 0: in MPI_Recv, waiting for rank 1
+  rank 1: in MPI_Recv, waiting for rank 0
+  a wait-for cycle of 2 ranks: 0 -> 1 -> 0"
 window "hang: rank 0's window" "$WORK/hang" 0 MPI_Recv 1
 window "hang: rank 1's window" "$WORK/hang" 1 MPI_Recv 1
 check_leftovers "hang: no leftover processes" "$PROG"
@@ -96,6 +119,25 @@ run_cmd "$WORK/hang-json.log" "$LIMIT" "$MPIVERIFY" trace -o "$WORK/hang-json" "
 run_cmd "$WORK/hang-json-check.log" "$LIMIT" "$MPIVERIFY" check "$WORK/hang-json"
 expect_text "check refuses a window as JSON too" 3 "$WORK/hang-json-check.log" \
 	"keeps the run's last calls only"
+
+# ---- who waits for whom at 4 ranks: a barrier rank 0 never reaches, waits for requests ----
+run_cmd "$WORK/late.log" "$LIMIT" "$MPIVERIFY" record -o "$WORK/late" --last 50 \
+	--deadlock-timeout 2 -- "$MPIRUN" -np 4 "$PROG" 4 300
+waits "a barrier rank 0 never reaches: who waits for whom" "$WORK/late.log" \
+	"  rank 0: in MPI_Recv, waiting for rank 1
+  rank 1: in MPI_Barrier, waiting for rank 0
+  rank 2: in MPI_Barrier, waiting for rank 0
+  rank 3: in MPI_Barrier, waiting for rank 0
+  a wait-for cycle of 2 ranks: 0 -> 1 -> 0"
+run_cmd "$WORK/wait.log" "$LIMIT" "$MPIVERIFY" record -o "$WORK/wait" --last 50 \
+	--deadlock-timeout 2 -- "$MPIRUN" -np 4 "$PROG" 5 300
+waits "MPI_Wait for an MPI_Irecv of the window: who waits for whom" "$WORK/wait.log" \
+	"  rank 0: in MPI_Wait, waiting for rank 3
+  rank 1: in MPI_Wait, waiting for rank 0
+  rank 2: in MPI_Wait, waiting for rank 1
+  rank 3: in MPI_Wait, waiting for rank 2
+  a wait-for cycle of 4 ranks: 0 -> 3 -> 2 -> 1 -> 0"
+check_leftovers "who waits for whom: no leftover processes" "$PROG"
 
 # ---- an abort, a crash, an exit: the window ends where the rank did ----
 run_cmd "$WORK/abort.log" "$LIMIT" "$MPIVERIFY" record -o "$WORK/abort" --last "$LAST" \

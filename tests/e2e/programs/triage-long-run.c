@@ -4,7 +4,9 @@
  *   0 (hang)   every rank receives from its right neighbour: a cycle of blocked MPI_Recv;
  *   1 (abort)  rank 0 calls MPI_Abort, the others wait in MPI_Barrier;
  *   2 (crash)  rank 0 dies of SIGSEGV, the others wait in MPI_Barrier;
- *   3 (exit)   every rank calls MPI_Finalize. */
+ *   3 (exit)   every rank calls MPI_Finalize;
+ *   4 (late)   rank 0 receives from rank 1, which never sends, the others wait in MPI_Barrier;
+ *   5 (wait)   every rank waits for an MPI_Irecv from its left neighbour, which never sends. */
 #include <mpi.h>
 #include <signal.h>
 #include <stdlib.h>
@@ -37,6 +39,15 @@ int main(int argc, char **argv)
 	switch (end) {
 	case 0:
 		MPI_Recv(&in, 1, MPI_INT, right, 1, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+		break;
+	case 4:
+		if (rank == 0)
+			MPI_Recv(&in, 1, MPI_INT, 1, 1, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+		MPI_Barrier(MPI_COMM_WORLD);
+		break;
+	case 5:
+		MPI_Irecv(&in, 1, MPI_INT, left, 1, MPI_COMM_WORLD, &r[0]);
+		MPI_Wait(&r[0], MPI_STATUS_IGNORE);
 		break;
 	case 1:
 	case 2:
