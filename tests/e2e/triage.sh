@@ -140,27 +140,24 @@ waits "MPI_Wait for an MPI_Irecv of the window: who waits for whom" "$WORK/wait.
 check_leftovers "who waits for whom: no leftover processes" "$PROG"
 
 # ---- an abort, a crash, an exit: the window ends where the rank did ----
-run_cmd "$WORK/abort.log" "$LIMIT" "$MPIVERIFY" record -o "$WORK/abort" --last "$LAST" \
-	--deadlock-timeout 5 -- "$MPIRUN" -np 2 "$PROG" 1
-window "abort: rank 0's window ends with MPI_Abort" "$WORK/abort" 0 MPI_Abort
-if test "$(stop_of "abort: rank 0's window ends with MPI_Abort")" = "aborted 3"; then
-	pass "abort: rank 0's window says it aborted with code 3"
-else
-	fail "abort: rank 0's window says it aborted with code 3" \
-		"its end is '$(stop_of "abort: rank 0's window ends with MPI_Abort")'"
-fi
-check_leftovers "abort: no leftover processes" "$PROG"
+# ending NAME END LAST-CALL STOP: a run ending the END way (triage-long-run.c): rank 0's window
+# ends with LAST-CALL, and says the rank stopped so (STOP: "how code").
+ending()
+{
+	local name="$1: rank 0's window ends with $3"
+	run_cmd "$WORK/$1.log" "$LIMIT" "$MPIVERIFY" record -o "$WORK/$1" --last "$LAST" \
+		--deadlock-timeout 5 -- "$MPIRUN" -np 2 "$PROG" "$2"
+	window "$name" "$WORK/$1" 0 "$3"
+	if test "$(stop_of "$name")" = "$4"; then
+		pass "$1: rank 0's window says how it stopped ($4)"
+	else
+		fail "$1: rank 0's window says how it stopped ($4)" "its end is '$(stop_of "$name")'"
+	fi
+	check_leftovers "$1: no leftover processes" "$PROG"
+}
 
-run_cmd "$WORK/crash.log" "$LIMIT" "$MPIVERIFY" record -o "$WORK/crash" --last "$LAST" \
-	--deadlock-timeout 5 -- "$MPIRUN" -np 2 "$PROG" 2
-window "crash: rank 0's window" "$WORK/crash" 0 MPI_Waitall
-if test "$(stop_of "crash: rank 0's window")" = "signal 11"; then
-	pass "crash: rank 0's window says it died of SIGSEGV"
-else
-	fail "crash: rank 0's window says it died of SIGSEGV" \
-		"its end is '$(stop_of "crash: rank 0's window")'"
-fi
-check_leftovers "crash: no leftover processes" "$PROG"
+ending abort 1 MPI_Abort "aborted 3"
+ending crash 2 MPI_Waitall "signal 11"
 
 run_cmd "$WORK/exit.log" "$LIMIT" "$MPIVERIFY" record -o "$WORK/exit" --last "$LAST" \
 	-- "$MPIRUN" -np 2 "$PROG" 3
