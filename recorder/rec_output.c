@@ -81,7 +81,9 @@ static uint64_t out_file_base;
 static uint32_t out_last;   /* N: events to a segment; 0 when the whole run is written */
 static uint64_t out_seg;    /* where the current segment starts (the one before: the tail) */
 static uint32_t out_seg_ev; /* the index of its first event */
-static int out_dump;	    /* write the window at the next flush (a blocked call came) */
+/* write the window at the next flush: a blocked call came (producers set it, the writer clears
+ * it) */
+static atomic_int out_dump;
 /* the index of the event that starts the next segment: calls that take a short way (below)
  * take the common one from there; UINT32_MAX when there is no window */
 static uint32_t out_seg_end = UINT32_MAX;
@@ -249,9 +251,8 @@ static void out_flush_locked(void)
 		return;
 	if (out_last) {
 		/* a window: written whole when there is a reason, never moving the tail */
-		if (!out_dump)
+		if (!atomic_exchange(&out_dump, 0))
 			return;
-		out_dump = 0;
 		e = out_write_window(fd, tail, head);
 		if (e)
 			out_fail("write", e);
@@ -757,7 +758,7 @@ int rec_output_open(int rank, int size, int thread_level)
 	out_last = window_length();
 	out_seg = 0;
 	out_seg_ev = 0;
-	out_dump = 0;
+	atomic_store(&out_dump, 0);
 	atomic_store(&out_fd, fd);
 	out_seg_end = out_last ? out_last : UINT32_MAX;
 	rec_output_fast = !out_multi;
@@ -819,7 +820,7 @@ static REC_COLD void out_call_slow(struct rec_call *c, unsigned flags)
 		out_restart();
 	/* a blocked call (the watcher's): a hang may follow, the window must say where */
 	if (flags && out_last)
-		out_dump = 1;
+		atomic_store(&out_dump, 1);
 	if (fresh) {
 		c->ev.index = out_tf.nevents;
 		c->bits |= REC_C_INDEXED;
@@ -1058,7 +1059,7 @@ void rec_output_close(int how, int32_t code)
 		out_append(MPIV_TF_STOP_MAX, enc_stop, &stop);
 	out_append(MPIV_TF_END_MAX, enc_end, NULL);
 	wtaken = out_take(&out_wlock);
-	out_dump = 1;
+	atomic_store(&out_dump, 1);
 	out_flush_locked();
 	fd = atomic_exchange(&out_fd, -1);
 	if (fd >= 0 && close(fd) != 0)
