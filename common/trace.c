@@ -359,9 +359,11 @@ static int load_records(struct mpiv_rank_trace *t, const struct mpiv_tf_header *
 		}
 		after_restart = rec.kind == MPIV_TF_RESTART ||
 				(after_restart && rec.kind == MPIV_TF_MODULE);
+		/* a repeat record goes on from its poll, unless it was a window's first record
+		 * (its poll fell out) */
 		after_poll = (rec.kind == MPIV_TF_EVENT && !rec.replaces &&
 			      mpiv_event_failed_poll(&rec.ev) && !rec.ev.flags) ||
-			     (rec.kind == MPIV_TF_REPEAT);
+			     (rec.kind == MPIV_TF_REPEAT && after_poll);
 		if (t->store)
 			mpiv_store_passed(t->store, off, off + (size_t)n);
 	}
