@@ -480,6 +480,23 @@ const struct mpiv_event *mpiv_trace_event(const struct mpiv_rank_trace *t, size_
 	return t->store ? mpiv_store_get(t->store, i) : &t->events[i - t->first];
 }
 
+long mpiv_trace_request_maker(const struct mpiv_rank_trace *t, long e, int32_t req)
+{
+	long i;
+	uint32_t j;
+
+	for (i = e - 1; i >= (long)t->first; i--) {
+		const struct mpiv_event *ev = mpiv_trace_event(t, (size_t)i);
+
+		if (mpiv_call_kind(ev->call) == MPIV_KIND_WAIT)
+			continue;
+		for (j = 0; j < ev->nreqs; j++)
+			if (ev->reqs[j].req == req)
+				return i;
+	}
+	return -1;
+}
+
 int mpiv_trace_save_bin(const char *path, const struct mpiv_rank_trace *t, struct mpiv_error *err)
 {
 	struct mpiv_tf_writer *w = xmalloc(sizeof(*w));

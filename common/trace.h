@@ -160,6 +160,11 @@ int mpiv_trace_load_records(const char *path, struct mpiv_rank_trace *t, struct 
 /* Events of a trace kept as records that are decoded at once (mpiv_trace_event()). */
 #define MPIV_TRACE_SLOTS 16
 
+/* The last event of t before event e that lists request req (the recorder's id) and does
+ * not complete it (a completion call's), or -1: the call that made it, or one that started
+ * or used it since. In a window, only the window's events are looked at. */
+long mpiv_trace_request_maker(const struct mpiv_rank_trace *t, long e, int32_t req);
+
 /* Event i (< t->nevents) of t: its own, or, for a trace kept as records, decoded into one of
  * MPIV_TRACE_SLOTS places of t's, so that the pointer stays valid until MPIV_TRACE_SLOTS - 1
  * other events of t have been asked for (those of other traces do not count). Cannot fail. */

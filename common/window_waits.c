@@ -23,8 +23,11 @@ struct ww_rank {
 	const struct mpiv_event *ev; /* its last call */
 	int *targets;		     /* the ranks it waits for, ascending */
 	int ntargets;
-	int any;	 /* ... or any rank (MPI_ANY_SOURCE) */
-	int coll;	 /* they are the members not in a collective: named, not counted from it */
+	int any; /* ... or any rank (MPI_ANY_SOURCE) */
+	/* in a collective: its members not in one are its targets, known once every rank's
+	 * state is (collective_targets()); the members, of MPI_COMM_WORLD if world */
+	int coll, world;
+	const struct mpiv_newcomm *members;
 	const char *why; /* WW_UNKNOWN: why */
 };
 
@@ -53,29 +56,19 @@ static void add_peer(struct ww_rank *w, int32_t peer, int nranks)
 		add_target(w, peer, nranks);
 }
 
-/* The call of t's window before index `before` that made request id, NULL if none. */
-static const struct mpiv_event *maker(const struct mpiv_rank_trace *t, size_t before, int32_t id)
+/* The call of t's window before event e that made request id, NULL if none: a start or a
+ * local use of it (MPI_Start, MPI_Pready) is passed over to the call that made it. */
+static const struct mpiv_event *maker(const struct mpiv_rank_trace *t, long e, int32_t id)
 {
-	size_t i, k;
+	const struct mpiv_event *m = NULL;
+	enum mpiv_kind k;
 
-	for (i = before; i-- > t->first;) {
-		const struct mpiv_event *e = mpiv_trace_event(t, i);
-
-		switch (mpiv_call_kind(e->call)) {
-		case MPIV_KIND_ISEND:
-		case MPIV_KIND_IRECV:
-		case MPIV_KIND_SEND_INIT:
-		case MPIV_KIND_RECV_INIT:
-		case MPIV_KIND_ICOLL:
-			for (k = 0; k < e->nreqs; k++)
-				if (e->reqs[k].req == id)
-					return e;
-			break;
-		default:
-			break;
-		}
-	}
-	return NULL;
+	do {
+		e = mpiv_trace_request_maker(t, e, id);
+		m = e < 0 ? NULL : mpiv_trace_event(t, (size_t)e);
+		k = m ? mpiv_call_kind(m->call) : MPIV_KIND_INIT;
+	} while (m && (k == MPIV_KIND_START || k == MPIV_KIND_LOCAL));
+	return m;
 }
 
 /* Whether rank w is in a collective call (blocked, or completing a nonblocking one). */
@@ -87,27 +80,24 @@ static int in_collective(const struct ww_rank *w)
 					  k == MPIV_KIND_WIN_CREATE || k == MPIV_KIND_WIN_FREE);
 }
 
-/* A collective on comm: the ranks of MPI_COMM_WORLD not in one (filled in later, once every
- * rank's state is known: marked here by any = -1); another communicator's members are the
- * window's only if it made it. */
+/* A collective on comm: its members are MPI_COMM_WORLD's, or another communicator's if the
+ * window made it. */
 static void collective(struct ww_rank *w, const struct mpiv_rank_trace *t, int32_t comm)
 {
 	size_t k;
 
-	if (comm == MPIV_COMM_WORLD) {
-		w->any = -1;
-		return;
-	}
 	if (comm == MPIV_COMM_SELF)
 		return;
-	for (k = 0; k < t->ncomms; k++)
-		if (t->comms[k].id == comm) {
-			w->any = -2 - (int)k; /* its members, once every state is known */
-			return;
-		}
-	w->state = WW_UNKNOWN;
-	w->why = "a collective on a communicator made before the window: its members are not "
-		 "known";
+	w->coll = 1;
+	w->world = comm == MPIV_COMM_WORLD;
+	for (k = 0; !w->world && k < t->ncomms; k++)
+		if (t->comms[k].id == comm)
+			w->members = &t->comms[k];
+	if (!w->world && !w->members) {
+		w->state = WW_UNKNOWN;
+		w->why = "a collective on a communicator made before the window: its members are "
+			 "not known";
+	}
 }
 
 /* What rank r's window says of it. */
@@ -148,7 +138,7 @@ static void judge(struct ww_rank *w, const struct mpiv_rank_trace *t, int nranks
 		break;
 	case MPIV_KIND_WAIT:
 		for (k = 0; k < ev->nreqs && w->state == WW_BLOCKED; k++) {
-			m = maker(t, ev->index, ev->reqs[k].req);
+			m = maker(t, (long)ev->index, ev->reqs[k].req);
 			if (!m) {
 				w->state = WW_UNKNOWN;
 				w->why = "a request made before the window: whom it waits for is "
@@ -174,29 +164,21 @@ static void judge(struct ww_rank *w, const struct mpiv_rank_trace *t, int nranks
 }
 
 /* A collective's targets: those of its members (world, or the communicator's) not in one. */
-static void collective_targets(struct ww_rank *ws, int nranks, const struct mpiv_traceset *ts)
+static void collective_targets(struct ww_rank *ws, int nranks)
 {
-	int r, m;
+	int r, k, n, m;
 
 	for (r = 0; r < nranks; r++) {
 		struct ww_rank *w = &ws[r];
 
-		if (w->state != WW_BLOCKED || w->any >= 0)
+		if (w->state != WW_BLOCKED || !w->coll)
 			continue;
-		w->coll = 1;
-		if (w->any == -1) {
-			for (m = 0; m < nranks; m++)
-				if (m != r && !in_collective(&ws[m]))
-					add_target(w, m, nranks);
-		} else {
-			const struct mpiv_newcomm *nc = &ts->ranks[r].comms[-2 - w->any];
-
-			for (m = 0; m < (int)nc->n; m++)
-				if (nc->members[m] != r && nc->members[m] >= 0 &&
-				    nc->members[m] < nranks && !in_collective(&ws[nc->members[m]]))
-					add_target(w, nc->members[m], nranks);
+		n = w->world ? nranks : (int)w->members->n;
+		for (k = 0; k < n; k++) {
+			m = w->world ? k : w->members->members[k];
+			if (m != r && m >= 0 && m < nranks && !in_collective(&ws[m]))
+				add_target(w, m, nranks);
 		}
-		w->any = 0;
 	}
 }
 
@@ -324,7 +306,7 @@ int mpiv_window_waits(FILE *f, const struct mpiv_traceset *ts)
 
 	for (r = 0; r < n; r++)
 		judge(&ws[r], &ts->ranks[r], n);
-	collective_targets(ws, n, ts);
+	collective_targets(ws, n);
 	for (r = 0; r < n; r++) {
 		class_key(ws, r, n, n >= GROUP_FROM_RANKS, key, sizeof(key));
 		classes_add(&cs, key, r);

@@ -50,7 +50,7 @@ static int waits_on_pin(const struct mpiv_rank_trace *t, long e)
 	if (mpiv_call_any_completion(ev->call))
 		return 1;
 	for (j = 0; j < ev->nreqs; j++) {
-		long m = explore_request_maker(t, e, ev->reqs[j].req);
+		long m = mpiv_trace_request_maker(t, e, ev->reqs[j].req);
 		const struct mpiv_event *mk = m >= 0 ? mpiv_trace_event(t, (size_t)m) : NULL;
 
 		if (!mk || mk->peer == MPIV_ANY_SOURCE ||

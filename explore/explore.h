@@ -263,8 +263,6 @@ int explore_out_of_time(const struct explore *x);
  * ts, into buf. */
 void explore_event_where(const struct mpiv_traceset *ts, int r, long e, char *buf, size_t size);
 
-/* The event before e of t that made request req (the recorder's id), or -1. */
-long explore_request_maker(const struct mpiv_rank_trace *t, long e, int32_t req);
 
 /* The decisions run r was steered with (none for the first run), a line each, at the call
  * that made it in the run's own trace: "rank 0: MPI_Recv(...) at app.c:20 (main) takes rank

@@ -40,23 +40,6 @@ static long decision_event(const struct mpiv_rank_trace *t, size_t k)
 	return -1;
 }
 
-long explore_request_maker(const struct mpiv_rank_trace *t, long e, int32_t req)
-{
-	long i;
-	uint32_t j;
-
-	for (i = e - 1; i >= 0; i--) {
-		const struct mpiv_event *ev = mpiv_trace_event(t, (size_t)i);
-
-		if (mpiv_call_kind(ev->call) == MPIV_KIND_WAIT)
-			continue;
-		for (j = 0; j < ev->nreqs; j++)
-			if (ev->reqs[j].req == req)
-				return i;
-	}
-	return -1;
-}
-
 /* One decision of rank r, as it was taken at event e of ts, into buf. */
 static void decision_text(const struct mpiv_traceset *ts, int r, long e,
 			  const struct mpiv_steer_decision *d, char *buf, size_t size)
@@ -75,7 +58,7 @@ static void decision_text(const struct mpiv_traceset *ts, int r, long e,
 	}
 	snprintf(buf + n, size - n, " completes");
 	for (j = 0; j < d->nreqs; j++) {
-		long m = explore_request_maker(&ts->ranks[r], e, d->reqs[j]);
+		long m = mpiv_trace_request_maker(&ts->ranks[r], e, d->reqs[j]);
 
 		n = strlen(buf);
 		if (m < 0) {
