@@ -121,18 +121,21 @@ expect_text "check refuses a window as JSON too" 3 "$WORK/hang-json-check.log" \
 	"keeps the run's last calls only"
 
 # ---- who waits for whom at 4 ranks: a barrier rank 0 never reaches, waits for requests ----
-run_cmd "$WORK/late.log" "$LIMIT" "$MPIVERIFY" record -o "$WORK/late" --last 50 \
-	--deadlock-timeout 2 -- "$MPIRUN" -np 4 "$PROG" 4 300
-waits "a barrier rank 0 never reaches: who waits for whom" "$WORK/late.log" \
-	"  rank 0: in MPI_Recv, waiting for rank 1
+# hang_waits ID END NAME WANT: record --last 50 of 4 ranks ending the END way after 300
+# rounds, into $WORK/ID: a hang whose report says who waits for whom as WANT.
+hang_waits()
+{
+	run_cmd "$WORK/$1.log" "$LIMIT" "$MPIVERIFY" record -o "$WORK/$1" --last 50 \
+		--deadlock-timeout 2 -- "$MPIRUN" -np 4 "$PROG" "$2" 300
+	waits "$3: who waits for whom" "$WORK/$1.log" "$4"
+}
+
+hang_waits late 4 "a barrier rank 0 never reaches" "  rank 0: in MPI_Recv, waiting for rank 1
   rank 1: in MPI_Barrier, waiting for rank 0
   rank 2: in MPI_Barrier, waiting for rank 0
   rank 3: in MPI_Barrier, waiting for rank 0
   a wait-for cycle of 2 ranks: 0 -> 1 -> 0"
-run_cmd "$WORK/wait.log" "$LIMIT" "$MPIVERIFY" record -o "$WORK/wait" --last 50 \
-	--deadlock-timeout 2 -- "$MPIRUN" -np 4 "$PROG" 5 300
-waits "MPI_Wait for an MPI_Irecv of the window: who waits for whom" "$WORK/wait.log" \
-	"  rank 0: in MPI_Wait, waiting for rank 3
+hang_waits wait 5 "MPI_Wait for an MPI_Irecv of the window" "  rank 0: in MPI_Wait, waiting for rank 3
   rank 1: in MPI_Wait, waiting for rank 0
   rank 2: in MPI_Wait, waiting for rank 1
   rank 3: in MPI_Wait, waiting for rank 2
