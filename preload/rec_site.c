@@ -241,22 +241,29 @@ static REC_COLD uint64_t site_insert(uintptr_t addr, unsigned h, int *inner)
 	return site;
 }
 
+/* The cached entry of addr, or NULL. */
+static struct site_ent *site_cached(uintptr_t addr)
+{
+	unsigned i;
+	struct site_ent *e;
+
+	for (i = site_hash(addr);; i = (i + 1) & (SITE_SLOTS - 1)) {
+		e = atomic_load_explicit(&site_table[i], memory_order_acquire);
+		if (!e || e->addr == addr)
+			return e;
+	}
+}
+
 /* The site of addr, *inner set when it is in the MPI library or this library (cached). */
 static uint64_t site_get(uintptr_t addr, int *inner)
 {
-	unsigned h = site_hash(addr), i;
-	struct site_ent *e;
+	struct site_ent *e = site_cached(addr);
 
-	for (i = h;; i = (i + 1) & (SITE_SLOTS - 1)) {
-		e = atomic_load_explicit(&site_table[i], memory_order_acquire);
-		if (!e)
-			break;
-		if (e->addr == addr) {
-			*inner = e->inner;
-			return e->site;
-		}
+	if (e) {
+		*inner = e->inner;
+		return e->site;
 	}
-	return site_insert(addr, h, inner);
+	return site_insert(addr, site_hash(addr), inner);
 }
 
 /* A call from the MPI library on the program's behalf (its Fortran binding): the program's
@@ -286,11 +293,27 @@ uint64_t rec_site_lookup(const void *ret)
 	return inner ? site_outer(site) : site;
 }
 
+/* A question only: an object first met here is not made a module. The status thread asks it
+ * of a blocked call's frames (rec_stack_format()), and a module record it wrote would come
+ * between the producer's records, unlocked when the rank has one thread, and end a run of
+ * failed polls in the middle. */
 int rec_site_inner(const void *addr)
 {
+	uintptr_t a = (uintptr_t)addr;
+	struct site_ent *e = site_cached(a);
+	struct site_object *o;
 	int inner;
 
-	site_get((uintptr_t)addr, &inner);
+	if (e)
+		return e->inner;
+	pthread_mutex_lock(&site_lock);
+	o = find_object(a);
+	if (!o) {
+		dl_iterate_phdr(add_object, NULL);
+		o = find_object(a);
+	}
+	inner = o && (o->id != REC_SITE_NO_MODULE ? site_modules[o->id].inner : object_inner(o));
+	pthread_mutex_unlock(&site_lock);
 	return inner;
 }
 

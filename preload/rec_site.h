@@ -20,8 +20,8 @@
  * (an unwinding, each time). */
 uint64_t rec_site_lookup(const void *ret);
 
-/* Whether addr is in the MPI library's shared objects or in this library (cached like a
- * site). */
+/* Whether addr is in the MPI library's shared objects or in this library. Makes no module
+ * of an object it has not met (any thread may ask). */
 int rec_site_inner(const void *addr);
 
 /* The path of module id, or NULL if unknown. The string lives as long as the process. */
