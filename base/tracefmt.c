@@ -279,6 +279,23 @@ size_t mpiv_tf_encode_restart(struct mpiv_tf_writer *w, void *buf, size_t cap)
 	return (size_t)(p - (unsigned char *)buf);
 }
 
+size_t mpiv_tf_encode_live(void *buf, size_t cap, int32_t req, const struct mpiv_event *maker)
+{
+	unsigned char *p = buf;
+
+	if (cap < MPIV_TF_LIVE_MAX || maker->call >= MPIV_CALL__COUNT ||
+	    !mpiv_call_name(maker->call))
+		return 0;
+	p = put_uv(p, MPIV_TF_LIVE);
+	p = put_zz(p, req);
+	p = put_uv(p, maker->call);
+	p = put_zz(p, maker->peer);
+	p = put_zz(p, maker->peer2);
+	p = put_zz(p, maker->tag);
+	p = put_zz(p, maker->comm);
+	return (size_t)(p - (unsigned char *)buf);
+}
+
 size_t mpiv_tf_encode_thread(void *buf, size_t cap, const struct mpiv_thread_op *op)
 {
 	unsigned char *p = buf;
@@ -1184,6 +1201,32 @@ long mpiv_tf_decode(struct mpiv_tf_reader *r, const void *buf, size_t len,
 		}
 		r->nevents = rec->first;
 		r->last_req = last_req;
+		break;
+	case MPIV_TF_LIVE:
+		rec->kind = MPIV_TF_LIVE;
+		rec->live_req = get_zz(&in);
+		v = get_uv(&in, 16);
+		if (in.short_ || in.bad)
+			break;
+		if (v >= MPIV_CALL__COUNT || !mpiv_call_name((unsigned)v) ||
+		    mpiv_call_kind((unsigned)v) == MPIV_KIND_WAIT) {
+			snprintf(why, whysize,
+				 "live record of request %d made by call %llu, which "
+				 "makes no request",
+				 rec->live_req, (unsigned long long)v);
+			return -1;
+		}
+		mpiv_event_init(&rec->ev, (unsigned)v);
+		rec->ev.peer = get_zz(&in);
+		rec->ev.peer2 = get_zz(&in);
+		rec->ev.tag = get_zz(&in);
+		rec->ev.comm = get_zz(&in);
+		if (in.short_ || in.bad)
+			break;
+		if (r->version && r->version < MPIV_TRACE_VERSION_LIVE) {
+			snprintf(why, whysize, "live record in a trace of version %u", r->version);
+			return -1;
+		}
 		break;
 	case MPIV_TF_REPEAT:
 		rec->kind = MPIV_TF_REPEAT;

@@ -1,4 +1,4 @@
-/* The binary rank-trace format, version 8 (doc/trace-format.md): the one place that knows its
+/* The binary rank-trace format (doc/trace-format.md; MPIV_TRACE_VERSION): the one place that knows its
  * layout. The recorder encodes with it from inside the user's program, the reader in trace.c
  * decodes with it. No I/O and no allocation here, so the preload library can use it freely. */
 #ifndef MPIV_TRACEFMT_H
@@ -10,7 +10,7 @@
 #include "event.h"
 #include "reduction.h"
 
-#define MPIV_TRACE_VERSION 10
+#define MPIV_TRACE_VERSION 11
 /* The oldest version still read: version 5 is version 4 with reduction records added,
  * version 6 version 5 with times, version 7 version 6 with the in-neighbours of
  * neighbourhood collectives, version 8 version 7 with data digests, and version 9 version 8
@@ -33,6 +33,8 @@
 #define MPIV_TRACE_VERSION_THREADS 9
 /* The first version with restart records (record --last: a window of the run's last calls). */
 #define MPIV_TRACE_VERSION_WINDOW 10
+/* The first version with live records (a window's requests made before it). */
+#define MPIV_TRACE_VERSION_LIVE 11
 #define MPIV_TRACE_MAGIC "MPIVTRC" /* 8 bytes with its NUL: the first bytes of a file */
 #define MPIV_TRACE_MAGIC_LEN 8
 
@@ -53,6 +55,7 @@
 #define MPIV_TF_COMM_MAX(n) (4 * 5 + (size_t)(n)*5) /* a comm record of n members */
 #define MPIV_TF_REPEAT_MAX 21
 #define MPIV_TF_RESTART_MAX (1 + 5 + 5 + 10) /* a restart record */
+#define MPIV_TF_LIVE_MAX (1 + 5 + 3 + 4 * 5) /* a live record */
 /* a reduction record: its numbers, then its text fields, each a length and the bytes */
 #define MPIV_TF_REDUCE_MAX (13 * 10 + 6 * (2 + MPIV_RED_TEXT))
 
@@ -165,6 +168,8 @@ enum mpiv_tf_kind {
 	/* the records after it decode on their own: a window of the
 	 * run's last calls starts here (record --last) */
 	MPIV_TF_RESTART = 10,
+	/* after a restart: a request made before it, still alive, and the call that made it */
+	MPIV_TF_LIVE = 11,
 	MPIV_TF_EVENT = 16, /* one MPI call (the record's code is 16 + its call) */
 };
 
@@ -185,6 +190,7 @@ struct mpiv_tf_record {
 	struct mpiv_reduction red;    /* REDUCE: the finding; its events are below nevents */
 	int replaces;		      /* EVENT: it replaces the earlier event of the same index */
 	uint32_t first;		      /* RESTART: the index of the event after it */
+	int32_t live_req;	      /* LIVE: the request (its maker in ev) */
 	uint32_t comm_event;	      /* COMM: the index of the event that made it */
 	int32_t comm_id;	      /* COMM: its rank-local id */
 	/* COMM: its number of members; mpiv_tf_comm_members() decodes
@@ -192,7 +198,8 @@ struct mpiv_tf_record {
 	uint32_t nmembers;
 	const unsigned char *members; /* COMM: where the members are encoded */
 	/* EVENT: ev.reqs points to the caller's array; ev.group is
-	 * NULL, ev.ngroup members wait in group for mpiv_tf_group() */
+	 * NULL, ev.ngroup members wait in group for mpiv_tf_group().
+	 * LIVE: call, peer, peer2, tag and comm only */
 	struct mpiv_event ev;
 	const unsigned char *group; /* EVENT: the encoded group, inside the decoded buffer */
 };
@@ -225,6 +232,12 @@ size_t mpiv_tf_encode_stop(void *buf, size_t cap, int how, int32_t code);
  * events before. Returns its length, or 0 (w unchanged) if cap is less than
  * MPIV_TF_RESTART_MAX. */
 size_t mpiv_tf_encode_restart(struct mpiv_tf_writer *w, void *buf, size_t cap);
+
+/* Encode a live record, after a restart record: request req, made before it by a call such as
+ * maker (its call, peer, peer2, tag and comm), has not completed yet (a persistent one: has
+ * not been freed). Returns its length, or 0 if cap is less than MPIV_TF_LIVE_MAX or maker's
+ * call is no call. */
+size_t mpiv_tf_encode_live(void *buf, size_t cap, int32_t req, const struct mpiv_event *maker);
 
 /* Encode a thread record: thread op->self created or joined op->other (op->before is
  * implicit: the events written before it). Returns its length or 0 if it does not fit. */

@@ -200,7 +200,7 @@ static int load_records(struct mpiv_rank_trace *t, const struct mpiv_tf_header *
 	struct mpiv_tf_stream st;
 	struct mpiv_tf_reader rd;
 	struct mpiv_tf_record rec;
-	size_t evcap = 0;
+	size_t evcap = 0, livecap = 0;
 	int ended = 0, rc = -1;
 	int after_poll = 0;    /* the record before was a new event, a failed poll */
 	int after_restart = 0; /* no event since a restart record */
@@ -270,6 +270,25 @@ static int load_records(struct mpiv_rank_trace *t, const struct mpiv_tf_header *
 			if (t->nevents || t->first)
 				break; /* the decoder checked that it goes on from there */
 			t->first = rec.first;
+			break;
+		case MPIV_TF_LIVE:
+			if (!after_restart) {
+				mpiv_error_set(err, MPIV_EXIT_BAD_INPUT, t->source, t->rank,
+					       (long)st.rd.nevents,
+					       "a live record that does not follow a restart "
+					       "record (record at byte %zu)",
+					       off);
+				goto out;
+			}
+			/* the window's start only: a later restart's were made in it */
+			if (t->nevents)
+				break;
+			xgrow((void **)&t->live, &livecap, t->nlive + 1, sizeof(*t->live));
+			t->live[t->nlive].req = rec.live_req;
+			t->live[t->nlive].maker = rec.ev;
+			t->live[t->nlive].maker.reqs = NULL;
+			t->live[t->nlive].maker.nreqs = 0;
+			t->nlive++;
 			break;
 		case MPIV_TF_EVENT:
 			if (rec.ev.ngroup) {
@@ -358,7 +377,8 @@ static int load_records(struct mpiv_rank_trace *t, const struct mpiv_tf_header *
 			break;
 		}
 		after_restart = rec.kind == MPIV_TF_RESTART ||
-				(after_restart && rec.kind == MPIV_TF_MODULE);
+				(after_restart &&
+				 (rec.kind == MPIV_TF_MODULE || rec.kind == MPIV_TF_LIVE));
 		/* a repeat record goes on from its poll, unless it was a window's first record
 		 * (its poll fell out) */
 		after_poll = (rec.kind == MPIV_TF_EVENT && !rec.replaces &&
@@ -742,6 +762,7 @@ void mpiv_rank_trace_release(struct mpiv_rank_trace *t)
 	free(t->comms);
 	free(t->reductions);
 	free(t->thread_ops);
+	free(t->live);
 
 	for (i = 0; t->events && i < t->nevents; i++)
 		mpiv_event_release(&t->events[i]);

@@ -35,6 +35,13 @@ struct mpiv_newcomm {
 	int32_t *members; /* world ranks, by rank in the new communicator; owned */
 };
 
+/* A request a window's first restart says was made before it (a live record): the call that
+ * made it has call, peer, peer2, tag and comm only. */
+struct mpiv_live_req {
+	int32_t req;
+	struct mpiv_event maker;
+};
+
 struct mpiv_rank_trace {
 	int rank; /* world rank */
 	int size; /* world size as this rank saw it */
@@ -50,6 +57,10 @@ struct mpiv_rank_trace {
 	 * run's last calls (record --last), which only
 	 * mpiv_trace_windows_read() lets a reader load */
 	uint32_t first;
+	/* a window's requests made before it and alive at its start,
+	 * each with the call that made it (its live records) */
+	struct mpiv_live_req *live;
+	size_t nlive;
 	/* the events as the records of the file, decoded when
 	 * asked for (mpiv_trace_load_records()); NULL: they are
 	 * in events */

@@ -163,6 +163,31 @@ static json_t *event_to_json(const struct mpiv_rank_trace *t, const struct mpiv_
 	return o;
 }
 
+/* A window's requests made before it: each request and the call that made it. */
+static json_t *live_to_json(const struct mpiv_rank_trace *t)
+{
+	json_t *a = json_array();
+	size_t i;
+
+	for (i = 0; i < t->nlive; i++) {
+		const struct mpiv_event *m = &t->live[i].maker;
+		json_t *o = json_object();
+
+		json_object_set_new(o, "req", json_integer(t->live[i].req));
+		json_object_set_new(o, "call", json_string(mpiv_call_name(m->call)));
+		if (m->peer != MPIV_NONE)
+			json_object_set_new(o, "peer", special_to_json(m->peer, 0));
+		if (m->peer2 != MPIV_NONE)
+			json_object_set_new(o, "peer2", special_to_json(m->peer2, 0));
+		if (m->tag != MPIV_NONE)
+			json_object_set_new(o, "tag", special_to_json(m->tag, 1));
+		if (m->comm != MPIV_NONE)
+			json_object_set_new(o, "comm", json_integer(m->comm));
+		json_array_append_new(a, o);
+	}
+	return a;
+}
+
 /* The whole trace as one JSON document (the caller's to json_decref). */
 static json_t *trace_to_json(const struct mpiv_rank_trace *t)
 {
@@ -199,6 +224,8 @@ static json_t *trace_to_json(const struct mpiv_rank_trace *t)
 		json_array_append_new(mods, m);
 	}
 	json_object_set_new(root, "modules", mods);
+	if (t->nlive)
+		json_object_set_new(root, "live", live_to_json(t));
 	for (i = 0; i < t->nevents; i++)
 		json_array_append_new(evs, event_to_json(t, mpiv_trace_event(t, t->first + i)));
 	json_object_set_new(root, "events", evs);
@@ -597,6 +624,9 @@ static int load_header(json_t *root, struct mpiv_rank_trace *t, struct mpiv_erro
 	j = json_object_get(root, "first");
 	if (j && !(json_is_integer(j) && json_integer_value(j) == 0))
 		return mpiv_error_set(err, MPIV_EXIT_BAD_INPUT, t->source, t->rank, -1, "first: %s",
+				      MPIV_TRACE_WINDOW_REFUSED);
+	if (json_object_get(root, "live"))
+		return mpiv_error_set(err, MPIV_EXIT_BAD_INPUT, t->source, t->rank, -1, "live: %s",
 				      MPIV_TRACE_WINDOW_REFUSED);
 	j = json_object_get(root, "end");
 	if (j) {

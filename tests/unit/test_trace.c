@@ -2013,9 +2013,27 @@ static void bin_restart(struct bin *b)
 	bin_mark(b);
 }
 
+/* A live record: request 100, made by an MPI_Recv_init from rank 1 with tag 5 before the
+ * restart it follows. */
+static void bin_live(struct bin *b)
+{
+	struct mpiv_event maker;
+	size_t n;
+
+	mpiv_event_init(&maker, MPIV_CALL_Recv_init);
+	maker.peer = 1;
+	maker.tag = 5;
+	maker.comm = MPIV_COMM_WORLD;
+	n = mpiv_tf_encode_live(b->data + b->len, sizeof(b->data) - b->len, 100, &maker);
+	CU_ASSERT_FATAL(n > 0);
+	b->len += n;
+	bin_mark(b);
+}
+
 /* Rank 0 of 2 as record --last writes it: ROUNDS rounds of an Irecv and a Wait from two sites,
- * a restart (its module again) every 4 rounds, the window's last call a blocked Recv. Sets
- * *from to where the restart before the last one starts, *first to its event. */
+ * a restart (its module again, and the live record of a persistent request made before the
+ * rounds) every 4 rounds, the window's last call a blocked Recv. Sets *from to where the
+ * restart before the last one starts, *first to its event. */
 static void window_trace(struct bin *b, size_t *from, uint32_t *first)
 {
 	struct mpiv_reqinfo req = {0, MPIV_NONE, MPIV_NONE, 0};
@@ -2030,6 +2048,7 @@ static void window_trace(struct bin *b, size_t *from, uint32_t *first)
 			*first = b->w.nevents;
 			bin_restart(b);
 			bin_module(b, 0, "/bin/app");
+			bin_live(b);
 		}
 		req.req = i;
 		irecv_event(&ev, b->w.nevents, 1, i, &req);
@@ -2097,6 +2116,7 @@ static void test_windows(void)
 	mpiv_error_init(&err);
 	CU_ASSERT_EQUAL_FATAL(mpiv_trace_load_bin(path, &t, &err), 0);
 	assert_window_events(&t, 0);
+	CU_ASSERT_EQUAL(t.nlive, 0); /* the whole run: every request was made in it */
 	mpiv_rank_trace_release(&t);
 	/* the window: the header, then from the last restart but one */
 	memcpy(&cut, &b, sizeof(cut));
@@ -2106,11 +2126,30 @@ static void test_windows(void)
 	mpiv_error_init(&err);
 	CU_ASSERT_EQUAL_FATAL(mpiv_trace_load_bin(path, &t, &err), 0);
 	assert_window_events(&t, first);
+	CU_ASSERT_EQUAL_FATAL(t.nlive, 1);
+	CU_ASSERT_EQUAL(t.live[0].req, 100);
+	CU_ASSERT_EQUAL(t.live[0].maker.call, MPIV_CALL_Recv_init);
+	CU_ASSERT_EQUAL(t.live[0].maker.peer, 1);
+	CU_ASSERT_EQUAL(t.live[0].maker.tag, 5);
+	CU_ASSERT_EQUAL(t.live[0].maker.comm, MPIV_COMM_WORLD);
 	mpiv_rank_trace_release(&t);
+	/* the same window written as version 10, which had no live records */
+	cut.data[MPIV_TRACE_MAGIC_LEN] = MPIV_TRACE_VERSION_LIVE - 1;
+	bin_save(&cut, cut.len, path);
+	mpiv_error_init(&err);
+	CU_ASSERT_EQUAL(mpiv_trace_load_bin(path, &t, &err), -1);
+	CU_ASSERT_PTR_NOT_NULL(strstr(err.text, "live record in a trace of version 10"));
+	cut.data[MPIV_TRACE_MAGIC_LEN] = MPIV_TRACE_VERSION;
 	/* kept as records (check's way with large traces): never */
 	mpiv_error_init(&err);
 	CU_ASSERT_EQUAL(mpiv_trace_load_records(path, &t, &err), -1);
 	CU_ASSERT_PTR_NOT_NULL(strstr(err.text, "record --last"));
+	/* a live record after an event: only a restart's may follow it */
+	bin_live(&cut);
+	bin_save(&cut, cut.len, path);
+	mpiv_error_init(&err);
+	CU_ASSERT_EQUAL(mpiv_trace_load_bin(path, &t, &err), -1);
+	CU_ASSERT_PTR_NOT_NULL(strstr(err.text, "a live record that does not follow a restart"));
 	/* a restart that does not go on from the events before it */
 	b.w.nevents += 3;
 	bin_restart(&b);
@@ -2145,7 +2184,7 @@ static CU_TestInfo trace_tests[] = {
 	{"binary and json: data digests, version 7 read as before", test_digest_versions},
 	{"binary: kept as records, the same events", test_records},
 	{"a mapped file's pages dropped once read", test_filemap_forget},
-	{"record --last: restart records, windows", test_windows},
+	{"record --last: restart and live records, windows", test_windows},
 	{"a trace written again while it is read: bad input", test_changed_underneath},
 	CU_TEST_INFO_NULL,
 };
