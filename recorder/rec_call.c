@@ -298,6 +298,9 @@ int rec_call_add_req(struct rec_call *c, int32_t id, int32_t src, int32_t tag)
 {
 	struct mpiv_reqinfo ri = {id, src, tag, 0};
 
+	if (rec_output_window)
+		rec_request_note(id, c->ev.call, c->ev.peer, c->ev.peer2, c->ev.tag, c->ev.comm);
+
 	return rec_call_add_info(c, &ri);
 }
 

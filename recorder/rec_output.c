@@ -78,6 +78,8 @@ static uint64_t out_file_base;
  * are kept whole. */
 #define REC_OUT_SEGMENT_BYTES (REC_OUT_RING / 16 * 7)
 #define REC_OUT_MODULES 256 /* modules a restart names again; past that, their sites' paths */
+/* live requests a restart names, at most (past that, their makers are not known) */
+#define REC_OUT_LIVE 1024
 static uint32_t out_last;   /* N: events to a segment; 0 when the whole run is written */
 static uint64_t out_seg;    /* where the current segment starts (the one before: the tail) */
 static uint32_t out_seg_ev; /* the index of its first event */
@@ -110,6 +112,7 @@ static atomic_ullong out_run_leave; /* with times: when the last of them returne
 static atomic_ullong out_run_base;
 /* recorder.h; producers' (written under out_plock if they take it) */
 int rec_output_fast;
+int rec_output_window;
 static char out_path[PATH_MAX]; /* for messages */
 static int out_on_exit_set;	/* out_on_exit() is registered */
 static void out_on_exit(int status, void *arg);
@@ -392,6 +395,12 @@ static size_t enc_repeat(void *arg, void *buf, size_t cap)
 				     atomic_load_explicit(&out_run_leave, memory_order_relaxed));
 }
 
+/* A live record to encode (enc_live()). */
+struct out_live {
+	int32_t id;
+	struct mpiv_event maker;
+};
+
 static size_t enc_restart(void *arg, void *buf, size_t cap)
 {
 	(void)arg;
@@ -405,8 +414,31 @@ static size_t enc_module_of(void *arg, void *buf, size_t cap)
 	return mpiv_tf_encode_module(buf, cap, m->id, m->path);
 }
 
+static size_t enc_live(void *arg, void *buf, size_t cap)
+{
+	const struct out_live *l = arg;
+
+	return mpiv_tf_encode_live(buf, cap, l->id, &l->maker);
+}
+
+/* rec_request_live()'s callback: a live record of request id at the head. */
+static void out_live(int32_t id, const struct rec_reqmaker *m, void *arg)
+{
+	struct out_live l;
+
+	(void)arg;
+	l.id = id;
+	mpiv_event_init(&l.maker, m->call);
+	l.maker.peer = m->peer;
+	l.maker.peer2 = m->peer2;
+	l.maker.tag = m->tag;
+	l.maker.comm = m->comm;
+	out_append(MPIV_TF_LIVE_MAX, enc_live, &l);
+}
+
 /* Start a segment of the window at the head: a restart record, the modules again (their
- * records may fall out of the window), and the segment before the last one goes. Call as a
+ * records may fall out of the window), the requests made before it that are still alive
+ * (their makers may fall out of it), and the segment before the last one goes. Call as a
  * producer, between events (a repeat or comm record belongs to the event before it), not
  * from the watcher (the quick way's records are forgotten: their thread must not be in a
  * quick call). */
@@ -429,6 +461,7 @@ static void out_restart(void)
 	for (k = 0; k < out_nmods; k++)
 		out_append(MPIV_TF_MODULE_MAX(strlen(out_mods[k].path)), enc_module_of,
 			   &out_mods[k]);
+	rec_request_live(out_live, NULL, REC_OUT_LIVE);
 }
 
 /* Whether the window's current segment is full: the next event starts another. */
@@ -756,6 +789,7 @@ int rec_output_open(int rank, int size, int thread_level)
 	out_pid = getpid();
 	out_file_base = 0;
 	out_last = window_length();
+	rec_output_window = out_last > 0;
 	out_seg = 0;
 	out_seg_ev = 0;
 	atomic_store(&out_dump, 0);

@@ -306,10 +306,14 @@ static inline int rq_nonblocking(unsigned call, const void *buf, int count, MPI_
 	}
 	if (timed)
 		c.ev.leave = rec_now();
-	if (rc == MPI_SUCCESS)
+	if (rc == MPI_SUCCESS) {
 		rq_req(&c, call == MPIV_CALL_Isend ?
 				   rec_request_add(request, 0, comm) :
 				   rec_request_add_data(request, 1, comm, REC_DIGEST_DONE, d));
+		if (rec_output_window)
+			rec_request_note(c.reqs_inline[0].req, call, s->wpeer, MPIV_NONE, s->wtag,
+					 s->wcomm);
+	}
 	rq_leave(s, &c, RQ_NO_MATCH, RQ_NO_MATCH, c.ev.data, MPI_COMM_NULL, RQ_REQ, timed);
 	return rc;
 }

@@ -133,6 +133,7 @@ int32_t rec_request_add_data(const MPI_Request *where, int is_recv, MPI_Comm com
 	e.comm = comm;
 	e.digest = digest;
 	e.data = data;
+	e.maker.call = 0;
 	/* An entry with the same handle may be here already, even in the same variable: built-in
 	 * handles of sends that completed at once, often copied out of one temporary. */
 	if (!rec_multi)
@@ -210,6 +211,48 @@ int32_t rec_request_find(MPI_Request h)
 			id = n->e.id;
 	req_lock_drop();
 	return id;
+}
+
+void rec_request_note(int32_t id, unsigned call, int32_t peer, int32_t peer2, int32_t tag,
+		      int32_t comm)
+{
+	enum mpiv_kind k = mpiv_call_kind(call);
+
+	if (k == MPIV_KIND_WAIT || k == MPIV_KIND_START || k == MPIV_KIND_LOCAL)
+		return;
+	req_lock_take();
+	/* the request just added is the newest, unless another thread added one since: its
+	 * maker then stays unknown, as it would without this */
+	if (req_last.id == id && !req_last.maker.call) {
+		req_last.maker.call = (uint16_t)call;
+		req_last.maker.peer = peer;
+		req_last.maker.peer2 = peer2;
+		req_last.maker.tag = tag;
+		req_last.maker.comm = comm;
+	}
+	req_lock_drop();
+}
+
+size_t rec_request_live(void (*fn)(int32_t id, const struct rec_reqmaker *m, void *arg), void *arg,
+			size_t max)
+{
+	const struct req_node *n;
+	size_t k = 0;
+	unsigned b;
+
+	req_lock_take();
+	if (req_last.id != REC_REQ_UNKNOWN && req_last.maker.call && k < max) {
+		fn(req_last.id, &req_last.maker, arg);
+		k++;
+	}
+	for (b = 0; b < REQ_BUCKETS && k < max; b++)
+		for (n = req_buckets[b]; n && k < max; n = n->next)
+			if (n->e.maker.call) {
+				fn(n->e.id, &n->e.maker, arg);
+				k++;
+			}
+	req_lock_drop();
+	return k;
 }
 
 void rec_request_put(const struct rec_reqent *e)

@@ -175,6 +175,9 @@ static inline void rec_call_envelope(struct rec_call *c, const struct mpiv_env *
 /* Nothing stands in the way of the common case of appending an event (one new event at the
  * ring's head): the trace is open, calls cannot overlap, no run of failed polls is open. */
 extern int rec_output_fast;
+/* record --last: the request table keeps the call that made each request, for the window's
+ * restart records (rec_request_note()). Set once, at MPI_Init. */
+extern int rec_output_window;
 
 /* Whether the calling thread may take the quick way now: not inside a wrapper, allowed
  * (rec_quick_allow()), and rec_output_fast. */
@@ -424,6 +427,12 @@ enum rec_digest_at {
 	REC_DIGEST_START,    /* at each MPI_Start: a persistent send */
 };
 
+/* The call that made a request and its envelope, as its event has them. */
+struct rec_reqmaker {
+	int32_t peer, peer2, tag, comm;
+	uint16_t call; /* 0: not noted */
+};
+
 /* A request the program holds, as the table knows it. */
 struct rec_reqent {
 	/* the program's handle, compared whole (an integer in
@@ -437,6 +446,7 @@ struct rec_reqent {
 	MPI_Comm comm;		   /* its communicator, to make the source a world rank */
 	enum rec_digest_at digest; /* when its data's digest is made ... */
 	struct rec_data data;	   /* ... of these */
+	struct rec_reqmaker maker; /* with rec_output_window only */
 };
 
 /* Remember the request the program just got in *where; returns its id (0, 1, ... per rank),
@@ -455,6 +465,17 @@ void rec_request_take(MPI_Request h, const MPI_Request *where, struct rec_reqent
 /* The id of the oldest request in the table with handle h, left there; REC_REQ_UNKNOWN if
  * there is none. */
 int32_t rec_request_find(MPI_Request h);
+
+/* With rec_output_window: request id, just added (rec_request_add()), was made by call with
+ * this envelope (world ranks, trace tag and communicator id, as its event has them). Only the
+ * first call that lists a request makes it; starts and completions are passed over. */
+void rec_request_note(int32_t id, unsigned call, int32_t peer, int32_t peer2, int32_t tag,
+		      int32_t comm);
+
+/* Call fn for each request in the table whose maker was noted, at most max of them; returns
+ * how many. For a window's restart, from the producer. */
+size_t rec_request_live(void (*fn)(int32_t id, const struct rec_reqmaker *m, void *arg), void *arg,
+			size_t max);
 
 /* Put back an entry taken for a request that did not complete (an error) or that lives on. */
 void rec_request_put(const struct rec_reqent *e);
