@@ -56,18 +56,23 @@ static void add_peer(struct ww_rank *w, int32_t peer, int nranks)
 		add_target(w, peer, nranks);
 }
 
-/* The call of t's window before event e that made request id, NULL if none: a start or a
- * local use of it (MPI_Start, MPI_Pready) is passed over to the call that made it. */
+/* The call before event e of t that made request id, NULL if not known: a start or a local use
+ * of it (MPI_Start, MPI_Pready) is passed over to the call that made it, which may be before
+ * the window (its live records). */
 static const struct mpiv_event *maker(const struct mpiv_rank_trace *t, long e, int32_t id)
 {
 	const struct mpiv_event *m = NULL;
 	enum mpiv_kind k;
+	size_t i;
 
 	do {
 		e = mpiv_trace_request_maker(t, e, id);
 		m = e < 0 ? NULL : mpiv_trace_event(t, (size_t)e);
 		k = m ? mpiv_call_kind(m->call) : MPIV_KIND_INIT;
 	} while (m && (k == MPIV_KIND_START || k == MPIV_KIND_LOCAL));
+	for (i = 0; !m && i < t->nlive; i++)
+		if (t->live[i].req == id)
+			m = &t->live[i].maker;
 	return m;
 }
 

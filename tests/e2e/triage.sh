@@ -140,6 +140,13 @@ hang_waits wait 5 "MPI_Wait for an MPI_Irecv of the window" "  rank 0: in MPI_Wa
   rank 2: in MPI_Wait, waiting for rank 1
   rank 3: in MPI_Wait, waiting for rank 2
   a wait-for cycle of 4 ranks: 0 -> 3 -> 2 -> 1 -> 0"
+# the MPI_Recv_init was some 900 calls before the window: its restart records name it
+hang_waits persist 6 "MPI_Wait for a persistent request made before the window" \
+	"  rank 0: in MPI_Wait, waiting for rank 3
+  rank 1: in MPI_Wait, waiting for rank 0
+  rank 2: in MPI_Wait, waiting for rank 1
+  rank 3: in MPI_Wait, waiting for rank 2
+  a wait-for cycle of 4 ranks: 0 -> 3 -> 2 -> 1 -> 0"
 check_leftovers "who waits for whom: no leftover processes" "$PROG"
 
 # ---- an abort, a crash, an exit: the window ends where the rank did ----

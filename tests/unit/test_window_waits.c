@@ -2,7 +2,7 @@
  * both ways at 4 and 16 ranks, a collective one rank never reaches, completion calls whose
  * requests the window made or did not, MPI_ANY_SOURCE, a rank that finished, a collective on a
  * communicator the window does not know, a rank killed in its call, and persistent requests
- * made in the window or before it. */
+ * made in the window or before it (its live records, or none). */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -180,28 +180,37 @@ static void test_unknown(void)
 			"  rank 3: in MPI_Recv, waiting for rank 2, which is not in MPI\n");
 }
 
-/* Persistent requests, as halo exchanges make them: MPI_Recv_init in the window, or before it,
- * then MPI_Start and MPI_Wait each round. */
+/* Persistent requests, as halo exchanges make them: MPI_Recv_init in the window, or before it
+ * (named by the window's live records, or not), then MPI_Start and MPI_Wait each round. */
 static void test_persistent(void)
 {
+	struct mpiv_live_req live = {4, {0}};
 	struct job j;
 
-	job_start(&j, 2);
+	job_start(&j, 3);
 	add(&j, 0, MPIV_CALL_Recv_init, 1, MPIV_COMM_WORLD, 4, 0);
 	add(&j, 0, MPIV_CALL_Start, MPIV_NONE, MPIV_NONE, 4, 0);
 	add(&j, 0, MPIV_CALL_Wait, MPIV_NONE, MPIV_NONE, 4, 1);
 	add(&j, 1, MPIV_CALL_Start, MPIV_NONE, MPIV_NONE, 4, 0);
 	add(&j, 1, MPIV_CALL_Wait, MPIV_NONE, MPIV_NONE, 4, 1);
+	mpiv_event_init(&live.maker, MPIV_CALL_Recv_init);
+	live.maker.peer = 0;
+	live.maker.comm = MPIV_COMM_WORLD;
+	j.t[2].live = &live;
+	j.t[2].nlive = 1;
+	add(&j, 2, MPIV_CALL_Start, MPIV_NONE, MPIV_NONE, 4, 0);
+	add(&j, 2, MPIV_CALL_Wait, MPIV_NONE, MPIV_NONE, 4, 1);
 	expect(&j, HEAD "  rank 0: in MPI_Wait, waiting for rank 1\n"
 			"  rank 1: in MPI_Wait: a request made before the window: whom it waits "
-			"for is not known\n");
+			"for is not known\n"
+			"  rank 2: in MPI_Wait, waiting for rank 0\n");
 }
 
 static CU_TestInfo window_waits_tests[] = {
 	{"rings both ways, rank by rank and as a class", test_rings},
 	{"a collective some never reach, or on a communicator not known", test_collective},
 	{"what a window cannot tell, and ranks not waiting", test_unknown},
-	{"persistent requests started in the window", test_persistent},
+	{"persistent requests made in the window or before it", test_persistent},
 	CU_TEST_INFO_NULL,
 };
 

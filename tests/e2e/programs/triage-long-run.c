@@ -6,7 +6,9 @@
  *   2 (crash)  rank 0 dies of SIGSEGV, the others wait in MPI_Barrier;
  *   3 (exit)   every rank calls MPI_Finalize;
  *   4 (late)   rank 0 receives from rank 1, which never sends, the others wait in MPI_Barrier;
- *   5 (wait)   every rank waits for an MPI_Irecv from its left neighbour, which never sends. */
+ *   5 (wait)   every rank waits for an MPI_Irecv from its left neighbour, which never sends;
+ *   6 (persist) the same for a persistent receive made before the rounds (MPI_Recv_init), far
+ *              out of the window, started at the end. */
 #include <mpi.h>
 #include <signal.h>
 #include <stdlib.h>
@@ -20,7 +22,7 @@ int main(int argc, char **argv)
 	int rank, size, right, left, end = argc > 1 ? atoi(argv[1]) : 0, i, out, in = 0;
 	int rounds = argc > 2 ? atoi(argv[2]) : ROUNDS;
 	double x = 1, sum;
-	MPI_Request r[2];
+	MPI_Request r[2], persist;
 	MPI_Status st[2];
 
 	MPI_Init(&argc, &argv);
@@ -28,6 +30,7 @@ int main(int argc, char **argv)
 	MPI_Comm_size(MPI_COMM_WORLD, &size);
 	right = (rank + 1) % size;
 	left = (rank + size - 1) % size;
+	MPI_Recv_init(&in, 1, MPI_INT, left, 1, MPI_COMM_WORLD, &persist);
 	for (i = 0; i < rounds; i++) {
 		out = i;
 		MPI_Irecv(&in, 1, MPI_INT, left, 0, MPI_COMM_WORLD, &r[0]);
@@ -49,6 +52,10 @@ int main(int argc, char **argv)
 		MPI_Irecv(&in, 1, MPI_INT, left, 1, MPI_COMM_WORLD, &r[0]);
 		MPI_Wait(&r[0], MPI_STATUS_IGNORE);
 		break;
+	case 6:
+		MPI_Start(&persist);
+		MPI_Wait(&persist, MPI_STATUS_IGNORE);
+		break;
 	case 1:
 	case 2:
 		if (rank == 0) {
@@ -59,6 +66,7 @@ int main(int argc, char **argv)
 		MPI_Barrier(MPI_COMM_WORLD);
 		break;
 	}
+	MPI_Request_free(&persist);
 	MPI_Finalize();
 	return 0;
 }
