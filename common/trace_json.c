@@ -63,13 +63,9 @@ static int special_from_json(json_t *j, int is_tag, int32_t *out)
 	return -1;
 }
 
-static json_t *event_to_json(const struct mpiv_rank_trace *t, const struct mpiv_event *ev)
+/* An event's call, peer, tag and communicator into o, those it has. */
+static void envelope_to_json(json_t *o, const struct mpiv_event *ev)
 {
-	const struct mpiv_newcomm *nc = mpiv_trace_newcomm(t, ev->index);
-	json_t *o = json_object();
-	uint32_t i;
-
-	json_object_set_new(o, "index", json_integer(ev->index));
 	json_object_set_new(o, "call", json_string(mpiv_call_name(ev->call)));
 	if (ev->peer != MPIV_NONE)
 		json_object_set_new(o, "peer", special_to_json(ev->peer, 0));
@@ -77,6 +73,16 @@ static json_t *event_to_json(const struct mpiv_rank_trace *t, const struct mpiv_
 		json_object_set_new(o, "tag", special_to_json(ev->tag, 1));
 	if (ev->comm != MPIV_NONE)
 		json_object_set_new(o, "comm", json_integer(ev->comm));
+}
+
+static json_t *event_to_json(const struct mpiv_rank_trace *t, const struct mpiv_event *ev)
+{
+	const struct mpiv_newcomm *nc = mpiv_trace_newcomm(t, ev->index);
+	json_t *o = json_object();
+	uint32_t i;
+
+	json_object_set_new(o, "index", json_integer(ev->index));
+	envelope_to_json(o, ev);
 	if (ev->root != MPIV_NONE)
 		json_object_set_new(o, "root", json_integer(ev->root));
 	if (ev->src != MPIV_NONE)
@@ -174,15 +180,9 @@ static json_t *live_to_json(const struct mpiv_rank_trace *t)
 		json_t *o = json_object();
 
 		json_object_set_new(o, "req", json_integer(t->live[i].req));
-		json_object_set_new(o, "call", json_string(mpiv_call_name(m->call)));
-		if (m->peer != MPIV_NONE)
-			json_object_set_new(o, "peer", special_to_json(m->peer, 0));
+		envelope_to_json(o, m);
 		if (m->peer2 != MPIV_NONE)
 			json_object_set_new(o, "peer2", special_to_json(m->peer2, 0));
-		if (m->tag != MPIV_NONE)
-			json_object_set_new(o, "tag", special_to_json(m->tag, 1));
-		if (m->comm != MPIV_NONE)
-			json_object_set_new(o, "comm", json_integer(m->comm));
 		json_array_append_new(a, o);
 	}
 	return a;
