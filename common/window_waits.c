@@ -76,13 +76,19 @@ static const struct mpiv_event *maker(const struct mpiv_rank_trace *t, long e, i
 	return m;
 }
 
-/* Whether rank w is in a collective call (blocked, or completing a nonblocking one). */
-static int in_collective(const struct ww_rank *w)
+/* Whether rank v is blocked in a collective (or completing a nonblocking one) on w's
+ * communicator: MPI_COMM_WORLD for both, or the same members (a communicator's id is each
+ * rank's own; its members, world ranks in its order, are the same on every rank). A member of
+ * w's communicator in a collective on another one is one w waits for. */
+static int in_same_collective(const struct ww_rank *w, const struct ww_rank *v)
 {
-	enum mpiv_kind k = w->ev ? mpiv_call_kind(w->ev->call) : MPIV_KIND_LOCAL;
-
-	return w->state == WW_BLOCKED && (k == MPIV_KIND_COLL || k == MPIV_KIND_WIN_FENCE ||
-					  k == MPIV_KIND_WIN_CREATE || k == MPIV_KIND_WIN_FREE);
+	if (v->state != WW_BLOCKED || !v->coll)
+		return 0;
+	if (w->world || v->world)
+		return w->world && v->world;
+	return w->members->n == v->members->n &&
+	       !memcmp(w->members->members, v->members->members,
+		       w->members->n * sizeof(*w->members->members));
 }
 
 /* A collective on comm: its members are MPI_COMM_WORLD's, or another communicator's if the
@@ -181,7 +187,7 @@ static void collective_targets(struct ww_rank *ws, int nranks)
 		n = w->world ? nranks : (int)w->members->n;
 		for (k = 0; k < n; k++) {
 			m = w->world ? k : w->members->members[k];
-			if (m != r && m >= 0 && m < nranks && !in_collective(&ws[m]))
+			if (m != r && m >= 0 && m < nranks && !in_same_collective(w, &ws[m]))
 				add_target(w, m, nranks);
 		}
 	}

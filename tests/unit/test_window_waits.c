@@ -158,6 +158,33 @@ static void test_collective(void)
 	expect(&j, HEAD "  rank 0: in MPI_Barrier: a collective on a communicator made before "
 			"the window: its members are not known\n"
 			"  rank 1: in MPI_Recv, waiting for rank 0\n");
+	/* in halves made before the window (their comm records written again at its start):
+	 * rank 1 waits in its half's barrier for rank 0, which receives from it; 2 and 3, in
+	 * MPI_COMM_WORLD's, wait for both, a barrier of another communicator being no part of
+	 * theirs */
+	{
+		struct mpiv_newcomm halves[4] = {{1, 2, 2, NULL},
+						 {1, 2, 2, NULL},
+						 {1, 2, 2, NULL},
+						 {1, 2, 2, NULL}};
+		int32_t lo[] = {0, 1}, hi[] = {2, 3};
+
+		job_start(&j, 4);
+		for (r = 0; r < 4; r++) {
+			halves[r].members = r < 2 ? lo : hi;
+			j.t[r].comms = &halves[r];
+			j.t[r].ncomms = 1;
+		}
+		add(&j, 0, MPIV_CALL_Recv, 1, MPIV_COMM_WORLD, -1, 1);
+		add(&j, 1, MPIV_CALL_Barrier, MPIV_NONE, 2, -1, 1);
+		add(&j, 2, MPIV_CALL_Barrier, MPIV_NONE, MPIV_COMM_WORLD, -1, 1);
+		add(&j, 3, MPIV_CALL_Barrier, MPIV_NONE, MPIV_COMM_WORLD, -1, 1);
+		expect(&j, HEAD "  rank 0: in MPI_Recv, waiting for rank 1\n"
+				"  rank 1: in MPI_Barrier, waiting for rank 0\n"
+				"  rank 2: in MPI_Barrier, waiting for ranks 0-1 (2)\n"
+				"  rank 3: in MPI_Barrier, waiting for ranks 0-1 (2)\n"
+				"  a wait-for cycle of 2 ranks: 0 -> 1 -> 0\n");
+	}
 }
 
 static void test_unknown(void)
@@ -208,7 +235,8 @@ static void test_persistent(void)
 
 static CU_TestInfo window_waits_tests[] = {
 	{"rings both ways, rank by rank and as a class", test_rings},
-	{"a collective some never reach, or on a communicator not known", test_collective},
+	{"collectives some never reach, on a communicator made before the window or not known",
+	 test_collective},
 	{"what a window cannot tell, and ranks not waiting", test_unknown},
 	{"persistent requests made in the window or before it", test_persistent},
 	CU_TEST_INFO_NULL,
