@@ -319,8 +319,17 @@ static int load_records(struct mpiv_rank_trace *t, const struct mpiv_tf_header *
 			int bad;
 
 			mpiv_tf_comm_members(&rec, members);
-			bad = mpiv_trace_add_newcomm(t, rec.comm_event, rec.comm_id, rec.nmembers,
-						     members, err);
+			/* after a restart: a communicator made before it, written again; a
+			 * window keeps those of its start (a later restart's are in it) */
+			if (!after_restart)
+				bad = mpiv_trace_add_newcomm(t, rec.comm_event, rec.comm_id,
+							     rec.nmembers, members, err);
+			else
+				bad = t->nevents ?
+					      0 :
+					      mpiv_trace_add_comm_before(t, rec.comm_event,
+									 rec.comm_id, rec.nmembers,
+									 members, err);
 			free(members);
 			if (bad)
 				goto out;
@@ -378,7 +387,8 @@ static int load_records(struct mpiv_rank_trace *t, const struct mpiv_tf_header *
 		}
 		after_restart = rec.kind == MPIV_TF_RESTART ||
 				(after_restart &&
-				 (rec.kind == MPIV_TF_MODULE || rec.kind == MPIV_TF_LIVE));
+				 (rec.kind == MPIV_TF_MODULE || rec.kind == MPIV_TF_LIVE ||
+				  rec.kind == MPIV_TF_COMM));
 		/* a repeat record goes on from its poll, unless it was a window's first record
 		 * (its poll fell out) */
 		after_poll = (rec.kind == MPIV_TF_EVENT && !rec.replaces &&
@@ -685,27 +695,16 @@ const struct mpiv_newcomm *mpiv_trace_newcomm(const struct mpiv_rank_trace *t, u
 	return NULL;
 }
 
-int mpiv_trace_add_newcomm(struct mpiv_rank_trace *t, uint32_t event, int32_t id, uint32_t n,
-			   const int32_t *members, struct mpiv_error *err)
+/* The checks and the insertion mpiv_trace_add_newcomm() and mpiv_trace_add_comm_before()
+ * share: id not made before, members in the world, once each, the rank among them. */
+static int newcomm_insert(struct mpiv_rank_trace *t, uint32_t event, int32_t id, uint32_t n,
+			  const int32_t *members, struct mpiv_error *err)
 {
 	struct mpiv_newcomm *nc;
 	size_t k, at;
 	uint32_t i, j;
 	int self = 0;
 
-	if (event >= t->first + t->nevents)
-		return mpiv_error_set(err, MPIV_EXIT_BAD_INPUT, t->source, t->rank, (long)event,
-				      "a new communicator for event %u, beyond the trace", event);
-	if (event < t->first)
-		return 0; /* its event fell out of the window: nothing refers to it */
-	if (!(mpiv_call_flags(mpiv_trace_event(t, event)->call) & MPIV_F_NEWCOMM))
-		return mpiv_error_set(err, MPIV_EXIT_BAD_INPUT, t->source, t->rank, (long)event,
-				      "a new communicator for event %u, %s, which does not make "
-				      "one",
-				      event, mpiv_call_name(mpiv_trace_event(t, event)->call));
-	if (mpiv_trace_newcomm(t, event))
-		return mpiv_error_set(err, MPIV_EXIT_BAD_INPUT, t->source, t->rank, (long)event,
-				      "a second new communicator for event %u", event);
 	if (id < MPIV_COMM_FIRST_LOCAL)
 		return mpiv_error_set(err, MPIV_EXIT_BAD_INPUT, t->source, t->rank, (long)event,
 				      "new communicator id %d (ids of new ones start at %d)", id,
@@ -751,6 +750,36 @@ int mpiv_trace_add_newcomm(struct mpiv_rank_trace *t, uint32_t event, int32_t id
 	memcpy(nc->members, members, n * sizeof(*nc->members));
 	t->ncomms++;
 	return 0;
+}
+
+int mpiv_trace_add_newcomm(struct mpiv_rank_trace *t, uint32_t event, int32_t id, uint32_t n,
+			   const int32_t *members, struct mpiv_error *err)
+{
+	if (event >= t->first + t->nevents)
+		return mpiv_error_set(err, MPIV_EXIT_BAD_INPUT, t->source, t->rank, (long)event,
+				      "a new communicator for event %u, beyond the trace", event);
+	if (event < t->first)
+		return 0; /* its event fell out of the window: nothing refers to it */
+	if (!(mpiv_call_flags(mpiv_trace_event(t, event)->call) & MPIV_F_NEWCOMM))
+		return mpiv_error_set(err, MPIV_EXIT_BAD_INPUT, t->source, t->rank, (long)event,
+				      "a new communicator for event %u, %s, which does not make "
+				      "one",
+				      event, mpiv_call_name(mpiv_trace_event(t, event)->call));
+	if (mpiv_trace_newcomm(t, event))
+		return mpiv_error_set(err, MPIV_EXIT_BAD_INPUT, t->source, t->rank, (long)event,
+				      "a second new communicator for event %u", event);
+	return newcomm_insert(t, event, id, n, members, err);
+}
+
+int mpiv_trace_add_comm_before(struct mpiv_rank_trace *t, uint32_t event, int32_t id, uint32_t n,
+			       const int32_t *members, struct mpiv_error *err)
+{
+	if (event >= t->first)
+		return mpiv_error_set(err, MPIV_EXIT_BAD_INPUT, t->source, t->rank, (long)event,
+				      "a window's communicator made by event %u, which is not "
+				      "before its first, %u",
+				      event, t->first);
+	return newcomm_insert(t, event, id, n, members, err);
 }
 
 void mpiv_rank_trace_release(struct mpiv_rank_trace *t)

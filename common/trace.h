@@ -239,6 +239,13 @@ const struct mpiv_newcomm *mpiv_trace_newcomm(const struct mpiv_rank_trace *t, u
 int mpiv_trace_add_newcomm(struct mpiv_rank_trace *t, uint32_t event, int32_t id, uint32_t n,
 			   const int32_t *members, struct mpiv_error *err);
 
+/* Append to t, a window, a communicator that event `event`, before its first, made: a
+ * restart's comm record, a communicator still in use. Returns 0, or -1 with err filled
+ * (BAD_INPUT) if the event is not before the window, or id or members are out of range as for
+ * mpiv_trace_add_newcomm(). */
+int mpiv_trace_add_comm_before(struct mpiv_rank_trace *t, uint32_t event, int32_t id, uint32_t n,
+			       const int32_t *members, struct mpiv_error *err);
+
 /* Append to t the module id whose path is the len bytes at path. Returns 0, or -1 with err
  * filled (BAD_INPUT) if a call site cannot name the id (MPIV_SITE_NO_MODULE or more) or t
  * has it already. */

@@ -63,6 +63,18 @@ static int special_from_json(json_t *j, int is_tag, int32_t *out)
 	return -1;
 }
 
+/* The communicator nc into o: its id and members. */
+static void newcomm_to_json(json_t *o, const struct mpiv_newcomm *nc)
+{
+	json_t *a = json_array();
+	uint32_t i;
+
+	for (i = 0; i < nc->n; i++)
+		json_array_append_new(a, json_integer(nc->members[i]));
+	json_object_set_new(o, "newcomm", json_integer(nc->id));
+	json_object_set_new(o, "members", a);
+}
+
 /* An event's call, peer, tag and communicator into o, those it has. */
 static void envelope_to_json(json_t *o, const struct mpiv_event *ev)
 {
@@ -158,15 +170,26 @@ static json_t *event_to_json(const struct mpiv_rank_trace *t, const struct mpiv_
 		}
 		json_object_set_new(o, "reqs", a);
 	}
-	if (nc) {
-		json_t *a = json_array();
-
-		for (i = 0; i < nc->n; i++)
-			json_array_append_new(a, json_integer(nc->members[i]));
-		json_object_set_new(o, "newcomm", json_integer(nc->id));
-		json_object_set_new(o, "members", a);
-	}
+	if (nc)
+		newcomm_to_json(o, nc);
 	return o;
+}
+
+/* A window's communicators made before it and still in use: each with the event that made it,
+ * before the window's first. */
+static json_t *comms_before_to_json(const struct mpiv_rank_trace *t)
+{
+	json_t *a = json_array();
+	size_t i;
+
+	for (i = 0; i < t->ncomms && t->comms[i].event < t->first; i++) {
+		json_t *o = json_object();
+
+		json_object_set_new(o, "event", json_integer(t->comms[i].event));
+		newcomm_to_json(o, &t->comms[i]);
+		json_array_append_new(a, o);
+	}
+	return a;
 }
 
 /* A window's requests made before it: each request and the call that made it. */
@@ -226,6 +249,8 @@ static json_t *trace_to_json(const struct mpiv_rank_trace *t)
 	json_object_set_new(root, "modules", mods);
 	if (t->nlive)
 		json_object_set_new(root, "live", live_to_json(t));
+	if (t->ncomms && t->comms[0].event < t->first)
+		json_object_set_new(root, "comms_before", comms_before_to_json(t));
 	for (i = 0; i < t->nevents; i++)
 		json_array_append_new(evs, event_to_json(t, mpiv_trace_event(t, t->first + i)));
 	json_object_set_new(root, "events", evs);
@@ -625,8 +650,9 @@ static int load_header(json_t *root, struct mpiv_rank_trace *t, struct mpiv_erro
 	if (j && !(json_is_integer(j) && json_integer_value(j) == 0))
 		return mpiv_error_set(err, MPIV_EXIT_BAD_INPUT, t->source, t->rank, -1, "first: %s",
 				      MPIV_TRACE_WINDOW_REFUSED);
-	if (json_object_get(root, "live"))
-		return mpiv_error_set(err, MPIV_EXIT_BAD_INPUT, t->source, t->rank, -1, "live: %s",
+	if (json_object_get(root, "live") || json_object_get(root, "comms_before"))
+		return mpiv_error_set(err, MPIV_EXIT_BAD_INPUT, t->source, t->rank, -1, "%s: %s",
+				      json_object_get(root, "live") ? "live" : "comms_before",
 				      MPIV_TRACE_WINDOW_REFUSED);
 	j = json_object_get(root, "end");
 	if (j) {

@@ -148,6 +148,8 @@ int rec_Comm_free(struct rec_call *c, MPI_Comm *comm)
 
 	/* before the handle is free for MPI to give to another communicator */
 	rec_comm_forget(old);
+	if (rec_output_window)
+		rec_output_comm_freed(c->ev.comm);
 	if (rec_reduce_on)
 		rec_reduce_comm_free(old);
 	return PMPI_Comm_free(comm);

@@ -25,6 +25,7 @@
 #include <unistd.h>
 
 #include "environment.h"
+#include "grow.h"
 #include "recorder.h"
 #include "rec_stack.h"
 #include "rec_status.h"
@@ -80,6 +81,9 @@ static uint64_t out_file_base;
 #define REC_OUT_MODULES 256 /* modules a restart names again; past that, their sites' paths */
 /* live requests a restart names, at most (past that, their makers are not known) */
 #define REC_OUT_LIVE 1024
+/* the comm records of communicators a restart writes again, at most (past that, a window's
+ * collectives on the others have members not known): 64 KiB */
+#define REC_OUT_LIVE_COMM_BYTES 65536
 static uint32_t out_last;   /* N: events to a segment; 0 when the whole run is written */
 static uint64_t out_seg;    /* where the current segment starts (the one before: the tail) */
 static uint32_t out_seg_ev; /* the index of its first event */
@@ -94,6 +98,17 @@ static struct out_mod {
 	const char *path; /* rec_site.c's, kept for the run */
 } out_mods[REC_OUT_MODULES];
 static unsigned out_nmods;
+
+/* With a window: the communicators the program holds, as their comm records had them, for
+ * each restart to write again (their events fall out of the window, their ids stay in use).
+ * The producers' (under out_plock if they take it). */
+static struct out_comm {
+	uint32_t event;
+	int32_t id;
+	uint32_t n;
+	int32_t *members; /* malloc'ed */
+} * out_comms;
+static size_t out_ncomms, out_capcomms;
 
 /* A run of failed polls (doc/trace-format.md, repeat records): the first is written as an
  * event; the equal ones after it only count in out_run_more, written as one repeat record
@@ -389,6 +404,48 @@ static size_t enc_comm(void *arg, void *buf, size_t cap)
 	return mpiv_tf_encode_comm(buf, cap, c->ev.index, c->newcomm, c->nmembers, c->members);
 }
 
+static size_t enc_comm_again(void *arg, void *buf, size_t cap)
+{
+	const struct out_comm *k = arg;
+
+	return mpiv_tf_encode_comm(buf, cap, k->event, k->id, k->n, k->members);
+}
+
+/* With a window: keep c's communicator, whose comm record was just written, for the
+ * restarts. Without memory it is not kept: a window then does not know its members. */
+static void out_comm_keep(const struct rec_call *c)
+{
+	struct out_comm *k;
+
+	if (mpiv_grow((void **)&out_comms, &out_capcomms, out_ncomms, sizeof(*out_comms)))
+		return;
+	k = &out_comms[out_ncomms];
+	k->members = malloc(c->nmembers * sizeof(*k->members));
+	if (!k->members)
+		return;
+	memcpy(k->members, c->members, c->nmembers * sizeof(*k->members));
+	k->event = c->ev.index;
+	k->id = c->newcomm;
+	k->n = c->nmembers;
+	out_ncomms++;
+}
+
+void rec_output_comm_freed(int32_t id)
+{
+	int taken = 0;
+	size_t i;
+
+	if (out_multi)
+		taken = out_take(&out_plock);
+	for (i = 0; i < out_ncomms && out_comms[i].id != id; i++)
+		;
+	if (i < out_ncomms) {
+		free(out_comms[i].members);
+		out_comms[i] = out_comms[--out_ncomms];
+	}
+	out_drop(&out_plock, taken);
+}
+
 static size_t enc_repeat(void *arg, void *buf, size_t cap)
 {
 	return mpiv_tf_encode_repeat(buf, cap, *(const uint64_t *)arg, &out_tf.clock,
@@ -445,7 +502,7 @@ static void out_live(int32_t id, const struct rec_reqmaker *m, void *arg)
 static void out_restart(void)
 {
 	uint64_t head = atomic_load_explicit(&out_head, memory_order_relaxed);
-	unsigned k;
+	size_t k, bytes;
 	int taken;
 
 	/* the tail moves under the writer lock: a flush may be reading [tail, head) */
@@ -462,6 +519,12 @@ static void out_restart(void)
 		out_append(MPIV_TF_MODULE_MAX(strlen(out_mods[k].path)), enc_module_of,
 			   &out_mods[k]);
 	rec_request_live(out_live, NULL, REC_OUT_LIVE);
+	for (k = 0, bytes = 0; k < out_ncomms; k++) {
+		bytes += MPIV_TF_COMM_MAX(out_comms[k].n);
+		if (bytes > REC_OUT_LIVE_COMM_BYTES)
+			break;
+		out_append(MPIV_TF_COMM_MAX(out_comms[k].n), enc_comm_again, &out_comms[k]);
+	}
 }
 
 /* Whether the window's current segment is full: the next event starts another. */
@@ -866,8 +929,11 @@ static REC_COLD void out_call_slow(struct rec_call *c, unsigned flags)
 		c->ev.flags = saved;
 	}
 	/* the communicator it made follows its event, once it has returned */
-	if (!flags && c->members)
+	if (!flags && c->members) {
 		out_append(MPIV_TF_COMM_MAX(c->nmembers), enc_comm, c);
+		if (out_last)
+			out_comm_keep(c);
+	}
 	if (fresh && !flags)
 		out_run_start(c);
 	out_drop(&out_plock, taken);

@@ -179,6 +179,10 @@ extern int rec_output_fast;
  * restart records (rec_request_note()). Set once, at MPI_Init. */
 extern int rec_output_window;
 
+/* With rec_output_window: the communicator of trace id `id` is freed, so that the window's
+ * restarts no longer write its comm record again. */
+void rec_output_comm_freed(int32_t id);
+
 /* Whether the calling thread may take the quick way now: not inside a wrapper, allowed
  * (rec_quick_allow()), and rec_output_fast. */
 static inline int rec_quick_ready(void)

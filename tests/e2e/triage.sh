@@ -147,6 +147,14 @@ hang_waits persist 6 "MPI_Wait for a persistent request made before the window" 
   rank 2: in MPI_Wait, waiting for rank 1
   rank 3: in MPI_Wait, waiting for rank 2
   a wait-for cycle of 4 ranks: 0 -> 3 -> 2 -> 1 -> 0"
+# the halves were split some 900 calls before the windows: their restarts write the
+# communicators again, and ranks 2 and 3 wait for both ranks of the other half
+hang_waits half 7 "a barrier of a communicator made before the window" \
+	"  rank 0: in MPI_Recv, waiting for rank 1
+  rank 1: in MPI_Barrier, waiting for rank 0
+  rank 2: in MPI_Barrier, waiting for ranks 0-1 (2)
+  rank 3: in MPI_Barrier, waiting for ranks 0-1 (2)
+  a wait-for cycle of 2 ranks: 0 -> 1 -> 0"
 check_leftovers "who waits for whom: no leftover processes" "$PROG"
 
 # ---- an abort, a crash, an exit: the window ends where the rank did ----

@@ -11,7 +11,7 @@
 #include "tracefmt.h"
 #include "unit.h"
 
-#define MAX_RECORDS 32
+#define MAX_RECORDS 64
 
 /* A small binary trace in memory, as the recorder writes one. */
 struct bin {
@@ -43,6 +43,7 @@ static void bin_header(struct bin *b, int rank, int size)
 
 static void bin_mark(struct bin *b)
 {
+	CU_ASSERT_FATAL(b->nrec < MAX_RECORDS);
 	b->ends[b->nrec] = b->len;
 	b->nevents[b->nrec] = b->w.nevents;
 	b->nrec++;
@@ -2013,6 +2014,19 @@ static void bin_restart(struct bin *b)
 	bin_mark(b);
 }
 
+/* A communicator made before the restart it follows, by event 0, still in use: ranks 0 and 1,
+ * id MPIV_COMM_FIRST_LOCAL. */
+static void bin_comm_before(struct bin *b)
+{
+	static const int32_t members[] = {0, 1};
+	size_t n = mpiv_tf_encode_comm(b->data + b->len, sizeof(b->data) - b->len, 0,
+				       MPIV_COMM_FIRST_LOCAL, 2, members);
+
+	CU_ASSERT_FATAL(n > 0);
+	b->len += n;
+	bin_mark(b);
+}
+
 /* A live record: request 100, made by an MPI_Recv_init from rank 1 with tag 5 before the
  * restart it follows. */
 static void bin_live(struct bin *b)
@@ -2031,8 +2045,8 @@ static void bin_live(struct bin *b)
 }
 
 /* Rank 0 of 2 as record --last writes it: ROUNDS rounds of an Irecv and a Wait from two sites,
- * a restart (its module again, and the live record of a persistent request made before the
- * rounds) every 4 rounds, the window's last call a blocked Recv. Sets *from to where the
+ * a restart (its module again, the live record of a persistent request made before the
+ * rounds, and the comm record of a communicator made before them) every 4 rounds, the window's last call a blocked Recv. Sets *from to where the
  * restart before the last one starts, *first to its event. */
 static void window_trace(struct bin *b, size_t *from, uint32_t *first)
 {
@@ -2049,6 +2063,7 @@ static void window_trace(struct bin *b, size_t *from, uint32_t *first)
 			bin_restart(b);
 			bin_module(b, 0, "/bin/app");
 			bin_live(b);
+			bin_comm_before(b);
 		}
 		req.req = i;
 		irecv_event(&ev, b->w.nevents, 1, i, &req);
@@ -2100,7 +2115,7 @@ static void test_windows(void)
 	const char *path = tmp_path("rank-0.mpivt");
 	struct mpiv_rank_trace t;
 	struct mpiv_error err;
-	struct bin b, cut;
+	static struct bin b, cut, b2;
 	uint32_t first = 0;
 	size_t from = 0;
 
@@ -2116,7 +2131,9 @@ static void test_windows(void)
 	mpiv_error_init(&err);
 	CU_ASSERT_EQUAL_FATAL(mpiv_trace_load_bin(path, &t, &err), 0);
 	assert_window_events(&t, 0);
-	CU_ASSERT_EQUAL(t.nlive, 0); /* the whole run: every request was made in it */
+	/* the whole run: every request and communicator was made in it */
+	CU_ASSERT_EQUAL(t.nlive, 0);
+	CU_ASSERT_EQUAL(t.ncomms, 0);
 	mpiv_rank_trace_release(&t);
 	/* the window: the header, then from the last restart but one */
 	memcpy(&cut, &b, sizeof(cut));
@@ -2132,6 +2149,10 @@ static void test_windows(void)
 	CU_ASSERT_EQUAL(t.live[0].maker.peer, 1);
 	CU_ASSERT_EQUAL(t.live[0].maker.tag, 5);
 	CU_ASSERT_EQUAL(t.live[0].maker.comm, MPIV_COMM_WORLD);
+	CU_ASSERT_EQUAL_FATAL(t.ncomms, 1);
+	CU_ASSERT_EQUAL(t.comms[0].event, 0);
+	CU_ASSERT_EQUAL(t.comms[0].id, MPIV_COMM_FIRST_LOCAL);
+	CU_ASSERT_EQUAL(t.comms[0].n, 2);
 	mpiv_rank_trace_release(&t);
 	/* the same window written as version 10, which had no live records */
 	cut.data[MPIV_TRACE_MAGIC_LEN] = MPIV_TRACE_VERSION_LIVE - 1;
@@ -2144,6 +2165,21 @@ static void test_windows(void)
 	mpiv_error_init(&err);
 	CU_ASSERT_EQUAL(mpiv_trace_load_records(path, &t, &err), -1);
 	CU_ASSERT_PTR_NOT_NULL(strstr(err.text, "record --last"));
+	/* a restart's communicator made by an event of the window */
+	{
+		static const int32_t members[] = {0, 1};
+
+		memcpy(&b2, &cut, sizeof(b2));
+		b2.len = b2.hdrlen;
+		b2.w.nevents = first;
+		bin_restart(&b2);
+		b2.len += mpiv_tf_encode_comm(b2.data + b2.len, sizeof(b2.data) - b2.len, first,
+					      MPIV_COMM_FIRST_LOCAL, 2, members);
+		bin_save(&b2, b2.len, path);
+		mpiv_error_init(&err);
+		CU_ASSERT_EQUAL(mpiv_trace_load_bin(path, &t, &err), -1);
+		CU_ASSERT_PTR_NOT_NULL(strstr(err.text, "comm record of event 16, but only 16"));
+	}
 	/* a live record after an event: only a restart's may follow it */
 	bin_live(&cut);
 	bin_save(&cut, cut.len, path);

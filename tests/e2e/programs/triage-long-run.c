@@ -8,7 +8,11 @@
  *   4 (late)   rank 0 receives from rank 1, which never sends, the others wait in MPI_Barrier;
  *   5 (wait)   every rank waits for an MPI_Irecv from its left neighbour, which never sends;
  *   6 (persist) the same for a persistent receive made before the rounds (MPI_Recv_init), far
- *              out of the window, started at the end. */
+ *              out of the window, started at the end;
+ *   7 (half)   as 4, in halves: ranks 2k and 2k + 1 share a communicator made before the
+ *              rounds (MPI_Comm_split); rank 0 receives from rank 1, which never sends, rank 1
+ *              waits in a barrier of its half, the others pass theirs and wait in
+ *              MPI_COMM_WORLD's. */
 #include <mpi.h>
 #include <signal.h>
 #include <stdlib.h>
@@ -23,6 +27,7 @@ int main(int argc, char **argv)
 	int rounds = argc > 2 ? atoi(argv[2]) : ROUNDS;
 	double x = 1, sum;
 	MPI_Request r[2], persist;
+	MPI_Comm half;
 	MPI_Status st[2];
 
 	MPI_Init(&argc, &argv);
@@ -31,6 +36,7 @@ int main(int argc, char **argv)
 	right = (rank + 1) % size;
 	left = (rank + size - 1) % size;
 	MPI_Recv_init(&in, 1, MPI_INT, left, 1, MPI_COMM_WORLD, &persist);
+	MPI_Comm_split(MPI_COMM_WORLD, rank / 2, rank, &half);
 	for (i = 0; i < rounds; i++) {
 		out = i;
 		MPI_Irecv(&in, 1, MPI_INT, left, 0, MPI_COMM_WORLD, &r[0]);
@@ -56,6 +62,12 @@ int main(int argc, char **argv)
 		MPI_Start(&persist);
 		MPI_Wait(&persist, MPI_STATUS_IGNORE);
 		break;
+	case 7:
+		if (rank == 0)
+			MPI_Recv(&in, 1, MPI_INT, 1, 1, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+		MPI_Barrier(half);
+		MPI_Barrier(MPI_COMM_WORLD);
+		break;
 	case 1:
 	case 2:
 		if (rank == 0) {
@@ -67,6 +79,7 @@ int main(int argc, char **argv)
 		break;
 	}
 	MPI_Request_free(&persist);
+	MPI_Comm_free(&half);
 	MPI_Finalize();
 	return 0;
 }
