@@ -309,7 +309,7 @@ static int print_cycle(FILE *f, const struct ww_rank *ws, int nranks)
 
 int mpiv_window_waits(FILE *f, const struct mpiv_traceset *ts)
 {
-	int n = ts->nranks, r, lines = 0;
+	int n = ts->nranks, r, lines = 0, *waited;
 	struct ww_rank *ws = xcalloc((size_t)(n ? n : 1), sizeof(*ws));
 	struct rank_classes cs = RANK_CLASSES(n);
 	char key[512], ranks[256];
@@ -318,10 +318,20 @@ int mpiv_window_waits(FILE *f, const struct mpiv_traceset *ts)
 	for (r = 0; r < n; r++)
 		judge(&ws[r], &ts->ranks[r], n);
 	collective_targets(ws, n);
+	/* A peer is named by its distance so that a ring is one class; one that several ranks
+	 * wait for alone (a task farm's manager) by its number, so that they are one class. */
+	waited = xcalloc((size_t)(n ? n : 1), sizeof(*waited));
+	for (r = 0; r < n; r++)
+		if (ws[r].state == WW_BLOCKED && ws[r].ntargets == 1 && !ws[r].any)
+			waited[ws[r].targets[0]]++;
 	for (r = 0; r < n; r++) {
-		class_key(ws, r, n, n >= GROUP_FROM_RANKS, key, sizeof(key));
+		class_key(ws, r, n,
+			  n >= GROUP_FROM_RANKS &&
+				  !(ws[r].ntargets == 1 && waited[ws[r].targets[0]] > 1),
+			  key, sizeof(key));
 		classes_add(&cs, key, r);
 	}
+	free(waited);
 	fprintf(f, "who waits for whom, from each rank's last calls (record --last):\n");
 	lines++;
 	for (k = 0; k < cs.n; k++) {

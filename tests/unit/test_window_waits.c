@@ -1,5 +1,5 @@
 /* Who waits for whom from each rank's window of last calls (common/window_waits.c): rings
- * both ways at 4 and 16 ranks, a collective one rank never reaches, completion calls whose
+ * both ways at 4 and 16 ranks, a task farm at 16, a collective one rank never reaches, completion calls whose
  * requests the window made or did not, MPI_ANY_SOURCE, a rank that finished, a collective on a
  * communicator the window does not know, a rank killed in its call, and persistent requests
  * made in the window or before it (its live records, or none). */
@@ -126,6 +126,14 @@ static void test_rings(void)
 			"  rank 2: in MPI_Ssend, waiting for rank 3\n"
 			"  rank 3: in MPI_Ssend, waiting for rank 2\n"
 			"  a wait-for cycle of 2 ranks: 0 -> 1 -> 0\n");
+	/* a task farm at 16: the manager takes answers from any rank, every worker waits for
+	 * it, one class named by the rank they share */
+	job_start(&j, 16);
+	add(&j, 0, MPIV_CALL_Recv, MPIV_ANY_SOURCE, MPIV_COMM_WORLD, -1, 1);
+	for (r = 1; r < 16; r++)
+		add(&j, r, MPIV_CALL_Recv, 0, MPIV_COMM_WORLD, -1, 1);
+	expect(&j, HEAD "  rank 0: in MPI_Recv, waiting for any rank (MPI_ANY_SOURCE)\n"
+			"  ranks 1-15 (15): in MPI_Recv, waiting for rank 0\n");
 }
 
 static void test_collective(void)
