@@ -3,7 +3,7 @@
 # oversubscribed on this machine's cores; not part of make check, whose examples stay at 8
 # ranks or fewer): a ring of head-to-head sends (ring.c), a collective one rank never reaches
 # (barrier-missed.c) and a task farm that hangs (farm-hang.c). For each: record reports the
-# hang, check finds it in the traces (every blocked call is in them: the monitor waits for the
+# hang (and record --last says who waits for whom from each rank's last calls), check finds it in the traces (every blocked call is in them: the monitor waits for the
 # recorder to write them, jobs/monitor.h MONITOR_WRITE_WAIT), verify confirms it, and every
 # text report is at most 40 lines whatever the rank count (ranks grouped into classes); the
 # HTML page renders in headless Chromium in under 2 s with its classes. Each command's wall
@@ -72,6 +72,27 @@ for prog in ${SCALE_PROGS:-ring barrier-missed farm-hang}; do
 			"ranks 0-$((NP - 1)) ($NP): blocked in MPI_Send"
 	fi
 	check_leftovers "$name: record: no leftover processes" "$d/$prog"
+
+	# record --last: the same hang from each rank's window, who waits for whom in classes
+	timed "$prog: record --last" "$d/last.log" "$MPIVERIFY" record -o "$d/last" --last 100 \
+		--deadlock-timeout 3 -- "$MPIRUN" -np "$NP" "$d/$prog"
+	expect "$name: record --last reports the hang" 1 "$d/last.log" \
+		'the recorded run deadlocked'
+	expect_text "$name: record --last says who waits for whom" 1 "$d/last.log" \
+		"who waits for whom, from each rank's last calls (record --last):"
+	short "$name: record --last" "$d/last.log"
+	case $prog in
+	ring) want="ranks 0-$((NP - 1)) ($NP): in MPI_Send, waiting for its rank + 1
+a wait-for cycle of $NP ranks: 0 -> ... -> $((NP - 1)) -> 0" ;;
+	barrier-missed) want="ranks 0-$((NP - 2)) ($((NP - 1))): in MPI_Barrier, waiting for rank $((NP - 1))
+rank $((NP - 1)): in MPI_Recv, waiting for rank 0" ;;
+	*) want="rank 0: in MPI_Recv, waiting for any rank (MPI_ANY_SOURCE)
+ranks 1-$((NP - 1)) ($((NP - 1))): in MPI_Recv, waiting for rank 0" ;;
+	esac
+	while IFS= read -r line; do
+		expect_text "$name: record --last: '$line'" 1 "$d/last.log" "$line"
+	done <<<"$want"
+	check_leftovers "$name: record --last: no leftover processes" "$d/$prog"
 
 	# every rank's blocked call reached its trace
 	timed "$prog: check" "$d/check.log" "$MPIVERIFY" check "$d/trace" -o "$d/check"
