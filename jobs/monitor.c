@@ -11,6 +11,7 @@
 #include "launch.h"
 #include "monitor.h"
 #include "nodes.h"
+#include "report_group.h"
 #include "status_file.h"
 #include "xalloc.h"
 
@@ -117,10 +118,46 @@ int monitor_rank_polling(const struct monitor_rank *m, double t, double timeout)
 	return m->state == MPIV_ST_RUNNING || (mpiv_call_flags(m->call) & MPIV_F_POLL);
 }
 
+/* Warn of the ranks fresh[0..n), ascending, found not rewriting their status at time t: one
+ * line, however many (on a machine with far more ranks than cores, hundreds may lag at once). */
+static void warn_stopped(const struct monitor_result *res, const int *fresh, int n, double t)
+{
+	const struct monitor_rank *m;
+	double least, most;
+	char ranks[256];
+	int i;
+
+	if (n == 1) {
+		m = &res->ranks[fresh[0]];
+		warning("rank %d (pid %d on '%s') has not updated its status for %.0f s: it looks "
+			"stopped or unreachable, so the job is not counted as deadlocked",
+			fresh[0], m->pid, m->host, t - m->beat_changed);
+		return;
+	}
+	if (!n)
+		return;
+	least = most = t - res->ranks[fresh[0]].beat_changed;
+	for (i = 1; i < n; i++) {
+		double d = t - res->ranks[fresh[i]].beat_changed;
+
+		least = d < least ? d : least;
+		most = d > most ? d : most;
+	}
+	ranks_text(fresh, n, ranks, sizeof(ranks));
+	if ((int)(least + 0.5) == (int)(most + 0.5))
+		warning("%s have not updated their status for %.0f s: they look stopped or "
+			"unreachable, so the job is not counted as deadlocked",
+			ranks, least);
+	else
+		warning("%s have not updated their status for %.0f to %.0f s: they look stopped "
+			"or unreachable, so the job is not counted as deadlocked",
+			ranks, least, most);
+}
+
 int monitor_deadlocked(struct monitor_result *res, double t, double timeout, char *warned)
 {
 	double last = 0;
-	int r, in_call = 0, stopped = 0, npolling = 0;
+	int r, in_call = 0, stopped = 0, npolling = 0, nfresh = 0, *fresh = NULL;
 
 	if (!res->size)
 		return 0;
@@ -159,13 +196,14 @@ int monitor_deadlocked(struct monitor_result *res, double t, double timeout, cha
 			continue;
 		stopped = 1;
 		if (!warned[r]) {
-			warning("rank %d (pid %d on '%s') has not updated its status for %.0f s: "
-				"it looks stopped or unreachable, so the job is not counted as "
-				"deadlocked",
-				r, m->pid, m->host, t - m->beat_changed);
+			if (!nfresh++)
+				fresh = xmalloc((size_t)res->size * sizeof(*fresh));
+			fresh[nfresh - 1] = r;
 			warned[r] = 1;
 		}
 	}
+	warn_stopped(res, fresh, nfresh, t);
+	free(fresh);
 	if (stopped)
 		return 0;
 	res->stalled = t - last;

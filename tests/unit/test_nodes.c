@@ -4,6 +4,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "filestream.h"
 #include "monitor.h"
@@ -244,11 +245,56 @@ static void test_summarise_and_rule(void)
 	CU_ASSERT(a.stopped == 1);
 }
 
+/* Ranks that stop rewriting their status at once (hundreds can, on a machine with far more
+ * ranks than cores) are one warning, their ranks as ranges; each is warned of once. */
+static void test_stopped_ranks_warned_once(void)
+{
+	struct monitor_rank ranks[5];
+	struct monitor_result res;
+	char warned[5] = {0}, text[1024];
+	struct mpiv_status st;
+	FILE *f = tmpfile();
+	int r, saved = dup(2);
+	size_t n;
+
+	CU_ASSERT_FATAL(f != NULL && saved >= 0);
+	memset(ranks, 0, sizeof(ranks));
+	memset(&res, 0, sizeof(res));
+	res.size = 5;
+	res.ranks = ranks;
+	for (r = 0; r < 5; r++) {
+		memset(&st, 0, sizeof(st));
+		st.size = 5;
+		st.state = MPIV_ST_IN_CALL;
+		st.call = 1;
+		st.beat = 1;
+		monitor_rank_update(&ranks[r], &st, 0);
+	}
+	ranks[2].beat_changed = 9; /* rank 2 beats; 0, 1, 3 and 4 stopped at 0 */
+	fflush(stderr);
+	dup2(fileno(f), 2);
+	CU_ASSERT(!monitor_deadlocked(&res, 10, 3, warned));
+	CU_ASSERT(!monitor_deadlocked(&res, 10.5, 3, warned)); /* warned already */
+	fflush(stderr);
+	dup2(saved, 2);
+	close(saved);
+	rewind(f);
+	n = fread(text, 1, sizeof(text) - 1, f);
+	text[n] = '\0';
+	fclose(f);
+	CU_ASSERT_STRING_EQUAL(text, "mpiverify: warning: ranks 0-1,3-4 (4) have not updated their "
+				     "status for 10 s: they look stopped or unreachable, so the "
+				     "job is not counted as deadlocked\n");
+	CU_ASSERT(warned[0] && warned[1] && !warned[2] && warned[3] && warned[4]);
+}
+
 static CU_TestInfo nodes_tests[] = {
 	{"the file stream between nodes: written, read back, refused", test_filestream},
 	{"a node's summary line", test_summary_line},
 	{"a node's ranks summed up, and the deadlock rule on the nodes", test_summarise_and_rule},
 	{"a hang waits for every blocked call to reach its trace", test_deadlock_waits_for_traces},
+	{"ranks that stop rewriting their status: one warning, once",
+	 test_stopped_ranks_warned_once},
 	CU_TEST_INFO_NULL,
 };
 
