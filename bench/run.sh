@@ -47,8 +47,9 @@
 #     answers received with MPI_ANY_SOURCE and MPI_ANY_TAG), states and time of each mode's
 #     search with the reductions and without them (check --full-search);
 # 11. hangs at scale: make check-scale's head-to-head ring at BENCH_HANG_NP ranks (1024 by
-#     default; BENCH_HANG_PROGS for its other programs), oversubscribed: record, check and
-#     verify with their wall times (minutes at 1024 ranks on two cores, and some 16 GB).
+#     default; BENCH_HANG_PROGS for its other programs), oversubscribed: record, record --last,
+#     check and verify with their wall times (minutes at 1024 ranks on two cores, and some
+#     16 GB).
 # Arguments name the parts to run (record, replay, small, reduce, verify, scale, promela,
 # monitor, check, explosion; default all):
 # `bench/run.sh replay` records the traces it replays once, untimed, and times only the
@@ -688,7 +689,7 @@ fi
 if part hangs; then
 	echo
 	echo "== hangs at scale: tests/scale/run.sh (make check-scale) at BENCH_HANG_NP ranks (default"
-	echo "   1024), oversubscribed: record, check and verify of a head-to-head ring"
+	echo "   1024), oversubscribed: record, record --last, check and verify of a head-to-head ring"
 	SCALE_NP=${BENCH_HANG_NP:-1024} SCALE_PROGS=${BENCH_HANG_PROGS:-ring} \
 		"$SRCDIR/tests/scale/run.sh" | grep -E '^   |^FAIL|passed'
 fi
