@@ -118,15 +118,25 @@ int monitor_rank_polling(const struct monitor_rank *m, double t, double timeout)
 	return m->state == MPIV_ST_RUNNING || (mpiv_call_flags(m->call) & MPIV_F_POLL);
 }
 
+/* Warnings of ranks that look stopped a job prints, at most, before the last one that says
+ * more are not listed: on a machine with far more ranks than cores, ranks lag a few at a time
+ * for minutes, and a report's length must follow its classes, not its ranks. */
+#define MONITOR_STOPPED_WARNINGS 3
+
 /* Warn of the ranks fresh[0..n), ascending, found not rewriting their status at time t: one
- * line, however many (on a machine with far more ranks than cores, hundreds may lag at once). */
-static void warn_stopped(const struct monitor_result *res, const int *fresh, int n, double t)
+ * line, however many (hundreds may lag at once). */
+static void warn_stopped(struct monitor_result *res, const int *fresh, int n, double t)
 {
 	const struct monitor_rank *m;
 	double least, most;
 	char ranks[256];
 	int i;
 
+	if (n && res->stopped_warnings == MONITOR_STOPPED_WARNINGS)
+		warning("more ranks have not updated their status for a few seconds: they are "
+			"not counted as deadlocked while they do not, and not listed here");
+	if (n && res->stopped_warnings++ >= MONITOR_STOPPED_WARNINGS)
+		return;
 	if (n == 1) {
 		m = &res->ranks[fresh[0]];
 		warning("rank %d (pid %d on '%s') has not updated its status for %.0f s: it looks "

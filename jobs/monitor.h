@@ -65,6 +65,9 @@ struct monitor_result {
 	int npolling;	/* DEADLOCK: ranks that polled without progress */
 	int size;	/* world size, 0 if no status file ever appeared */
 	struct monitor_rank *ranks; /* size entries, by world rank; owned */
+	/* warnings of ranks that look stopped, so far (monitor_deadlocked()): past a few, the
+	 * rest are counted, not listed */
+	int stopped_warnings;
 };
 
 /* Seconds every rank must sit still where a counterexample has it blocked before the deadlock

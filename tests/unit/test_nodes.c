@@ -246,7 +246,8 @@ static void test_summarise_and_rule(void)
 }
 
 /* Ranks that stop rewriting their status at once (hundreds can, on a machine with far more
- * ranks than cores) are one warning, their ranks as ranges; each is warned of once. */
+ * ranks than cores) are one warning, their ranks as ranges; each is warned of once, and a
+ * job's warnings stop after a few. */
 static void test_stopped_ranks_warned_once(void)
 {
 	struct monitor_rank ranks[5];
@@ -286,6 +287,28 @@ static void test_stopped_ranks_warned_once(void)
 				     "status for 10 s: they look stopped or unreachable, so the "
 				     "job is not counted as deadlocked\n");
 	CU_ASSERT(warned[0] && warned[1] && !warned[2] && warned[3] && warned[4]);
+	/* others lagging look after look (warned cleared): three lines, then one that says the
+	 * rest are not listed, then none */
+	f = tmpfile();
+	saved = dup(2);
+	CU_ASSERT_FATAL(f != NULL && saved >= 0);
+	fflush(stderr);
+	dup2(fileno(f), 2);
+	for (r = 0; r < 6; r++) {
+		memset(warned, 0, sizeof(warned));
+		CU_ASSERT(!monitor_deadlocked(&res, 10, 3, warned));
+	}
+	fflush(stderr);
+	dup2(saved, 2);
+	close(saved);
+	rewind(f);
+	n = fread(text, 1, sizeof(text) - 1, f);
+	text[n] = '\0';
+	fclose(f);
+	for (r = 0, n = 0; text[n]; n++)
+		r += text[n] == '\n';
+	CU_ASSERT_EQUAL(r, 3);
+	CU_ASSERT_PTR_NOT_NULL(strstr(text, "more ranks have not updated their status"));
 }
 
 static CU_TestInfo nodes_tests[] = {
