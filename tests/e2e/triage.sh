@@ -135,18 +135,15 @@ hang_waits late 4 "a barrier rank 0 never reaches" "  rank 0: in MPI_Recv, waiti
   rank 2: in MPI_Barrier, waiting for rank 0
   rank 3: in MPI_Barrier, waiting for rank 0
   a wait-for cycle of 2 ranks: 0 -> 1 -> 0"
-hang_waits wait 5 "MPI_Wait for an MPI_Irecv of the window" "  rank 0: in MPI_Wait, waiting for rank 3
+# each rank waits for a receive from its left neighbour
+left_cycle="  rank 0: in MPI_Wait, waiting for rank 3
   rank 1: in MPI_Wait, waiting for rank 0
   rank 2: in MPI_Wait, waiting for rank 1
   rank 3: in MPI_Wait, waiting for rank 2
   a wait-for cycle of 4 ranks: 0 -> 3 -> 2 -> 1 -> 0"
+hang_waits wait 5 "MPI_Wait for an MPI_Irecv of the window" "$left_cycle"
 # the MPI_Recv_init was some 900 calls before the window: its restart records name it
-hang_waits persist 6 "MPI_Wait for a persistent request made before the window" \
-	"  rank 0: in MPI_Wait, waiting for rank 3
-  rank 1: in MPI_Wait, waiting for rank 0
-  rank 2: in MPI_Wait, waiting for rank 1
-  rank 3: in MPI_Wait, waiting for rank 2
-  a wait-for cycle of 4 ranks: 0 -> 3 -> 2 -> 1 -> 0"
+hang_waits persist 6 "MPI_Wait for a persistent request made before the window" "$left_cycle"
 # the halves were split some 900 calls before the windows: their restarts write the
 # communicators again, and ranks 2 and 3 wait for both ranks of the other half
 hang_waits half 7 "a barrier of a communicator made before the window" \

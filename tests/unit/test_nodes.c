@@ -144,6 +144,55 @@ static void see(struct monitor_rank *m, unsigned state, unsigned call, uint64_t 
 	monitor_rank_update(m, &st, t);
 }
 
+/* n ranks of res, each blocked in a call since time 0 (its status beating then), but for
+ * rank unwritten (-1: none), whose blocked call is not in its trace yet. */
+static void blocked_ranks(struct monitor_result *res, struct monitor_rank *ranks, int n,
+			  int unwritten)
+{
+	struct mpiv_status st;
+	int r;
+
+	memset(ranks, 0, (size_t)n * sizeof(*ranks));
+	memset(res, 0, sizeof(*res));
+	res->size = n;
+	res->ranks = ranks;
+	for (r = 0; r < n; r++) {
+		memset(&st, 0, sizeof(st));
+		st.size = n;
+		st.state = MPIV_ST_IN_CALL;
+		st.call = 1;
+		st.beat = 1;
+		st.unwritten = r == unwritten;
+		monitor_rank_update(&ranks[r], &st, 0);
+	}
+}
+
+/* Standard error into a temporary file from now on; stderr_back() ends it. */
+static FILE *stderr_to_file(int *saved)
+{
+	FILE *f = tmpfile();
+
+	*saved = dup(2);
+	CU_ASSERT_FATAL(f != NULL && *saved >= 0);
+	fflush(stderr);
+	dup2(fileno(f), 2);
+	return f;
+}
+
+/* Standard error back where it was, and what went to f into text (size bytes). */
+static void stderr_back(FILE *f, int saved, char *text, size_t size)
+{
+	size_t n;
+
+	fflush(stderr);
+	dup2(saved, 2);
+	close(saved);
+	rewind(f);
+	n = fread(text, 1, size - 1, f);
+	text[n] = '\0';
+	fclose(f);
+}
+
 /* The rule on one status file per rank: a hang waits, a little longer, for the recorder to
  * write every blocked call into its trace. */
 static void test_deadlock_waits_for_traces(void)
@@ -151,23 +200,10 @@ static void test_deadlock_waits_for_traces(void)
 	struct monitor_rank ranks[2];
 	struct monitor_result res;
 	char warned[2] = {0, 0};
-	struct mpiv_status st;
 	double timeout = 3;
 	int r;
 
-	memset(ranks, 0, sizeof(ranks));
-	memset(&res, 0, sizeof(res));
-	res.size = 2;
-	res.ranks = ranks;
-	for (r = 0; r < 2; r++) {
-		memset(&st, 0, sizeof(st));
-		st.size = 2;
-		st.state = MPIV_ST_IN_CALL;
-		st.call = 1;
-		st.beat = 1;
-		st.unwritten = r; /* rank 1's blocked call is not in its trace yet */
-		monitor_rank_update(&ranks[r], &st, 0);
-	}
+	blocked_ranks(&res, ranks, 2, 1); /* rank 1's blocked call is not in its trace yet */
 	/* the beats keep coming: no rank is stopped */
 	for (r = 0; r < 2; r++)
 		ranks[r].beat_changed = 3 + MONITOR_WRITE_WAIT;
@@ -253,61 +289,30 @@ static void test_stopped_ranks_warned_once(void)
 	struct monitor_rank ranks[5];
 	struct monitor_result res;
 	char warned[5] = {0}, text[1024];
-	struct mpiv_status st;
-	FILE *f = tmpfile();
-	int r, saved = dup(2);
-	size_t n;
+	int r, saved, lines;
+	FILE *f;
 
-	CU_ASSERT_FATAL(f != NULL && saved >= 0);
-	memset(ranks, 0, sizeof(ranks));
-	memset(&res, 0, sizeof(res));
-	res.size = 5;
-	res.ranks = ranks;
-	for (r = 0; r < 5; r++) {
-		memset(&st, 0, sizeof(st));
-		st.size = 5;
-		st.state = MPIV_ST_IN_CALL;
-		st.call = 1;
-		st.beat = 1;
-		monitor_rank_update(&ranks[r], &st, 0);
-	}
+	blocked_ranks(&res, ranks, 5, -1);
 	ranks[2].beat_changed = 9; /* rank 2 beats; 0, 1, 3 and 4 stopped at 0 */
-	fflush(stderr);
-	dup2(fileno(f), 2);
+	f = stderr_to_file(&saved);
 	CU_ASSERT(!monitor_deadlocked(&res, 10, 3, warned));
 	CU_ASSERT(!monitor_deadlocked(&res, 10.5, 3, warned)); /* warned already */
-	fflush(stderr);
-	dup2(saved, 2);
-	close(saved);
-	rewind(f);
-	n = fread(text, 1, sizeof(text) - 1, f);
-	text[n] = '\0';
-	fclose(f);
+	stderr_back(f, saved, text, sizeof(text));
 	CU_ASSERT_STRING_EQUAL(text, "mpiverify: warning: ranks 0-1,3-4 (4) have not updated their "
 				     "status for 10 s: they look stopped or unreachable, so the "
 				     "job is not counted as deadlocked\n");
 	CU_ASSERT(warned[0] && warned[1] && !warned[2] && warned[3] && warned[4]);
-	/* others lagging look after look (warned cleared): three lines, then one that says the
-	 * rest are not listed, then none */
-	f = tmpfile();
-	saved = dup(2);
-	CU_ASSERT_FATAL(f != NULL && saved >= 0);
-	fflush(stderr);
-	dup2(fileno(f), 2);
+	/* others lagging look after look (warned cleared): two lines more, then one that says
+	 * the rest are not listed, then none */
+	f = stderr_to_file(&saved);
 	for (r = 0; r < 6; r++) {
 		memset(warned, 0, sizeof(warned));
 		CU_ASSERT(!monitor_deadlocked(&res, 10, 3, warned));
 	}
-	fflush(stderr);
-	dup2(saved, 2);
-	close(saved);
-	rewind(f);
-	n = fread(text, 1, sizeof(text) - 1, f);
-	text[n] = '\0';
-	fclose(f);
-	for (r = 0, n = 0; text[n]; n++)
-		r += text[n] == '\n';
-	CU_ASSERT_EQUAL(r, 3);
+	stderr_back(f, saved, text, sizeof(text));
+	for (r = 0, lines = 0; text[r]; r++)
+		lines += text[r] == '\n';
+	CU_ASSERT_EQUAL(lines, 3);
 	CU_ASSERT_PTR_NOT_NULL(strstr(text, "more ranks have not updated their status"));
 }
 
