@@ -154,7 +154,8 @@ static void judge(struct ww_rank *w, const struct mpiv_rank_trace *t, int nranks
 				w->state = WW_UNKNOWN;
 				w->why = "a request made before the window: whom it waits for is "
 					 "not known";
-			} else if (mpiv_call_kind(m->call) == MPIV_KIND_ICOLL) {
+			} else if (mpiv_call_kind(m->call) == MPIV_KIND_ICOLL ||
+				   mpiv_call_kind(m->call) == MPIV_KIND_COLL_INIT) {
 				collective(w, t, m->comm);
 			} else {
 				add_peer(w, m->peer, nranks);

@@ -159,6 +159,15 @@ static void test_collective(void)
 			"  rank 1: in MPI_Allreduce, waiting for rank 3, which finished\n"
 			"  rank 2: in MPI_Allreduce, waiting for rank 3, which finished\n"
 			"  rank 3: finished\n");
+	/* a persistent barrier started and waited for, rank 1 in a receive from rank 0 */
+	job_start(&j, 2);
+	add(&j, 0, MPIV_CALL_Barrier_init, MPIV_NONE, MPIV_COMM_WORLD, 5, 0);
+	add(&j, 0, MPIV_CALL_Start, MPIV_NONE, MPIV_NONE, 5, 0);
+	add(&j, 0, MPIV_CALL_Wait, MPIV_NONE, MPIV_NONE, 5, 1);
+	add(&j, 1, MPIV_CALL_Recv, 0, MPIV_COMM_WORLD, -1, 1);
+	expect(&j, HEAD "  rank 0: in MPI_Wait, waiting for rank 1\n"
+			"  rank 1: in MPI_Recv, waiting for rank 0\n"
+			"  a wait-for cycle of 2 ranks: 0 -> 1 -> 0\n");
 	/* on a communicator made before the window: its members are not known */
 	job_start(&j, 2);
 	add(&j, 0, MPIV_CALL_Barrier, MPIV_NONE, 2, -1, 1);
