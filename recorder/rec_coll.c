@@ -2,6 +2,7 @@
  * root as a world rank) is what the model needs to match them across ranks; the wrapper
  * records it (env_coll.c) before the handler runs. */
 #include "recorder.h"
+#include "rec_coll.h"
 #include "rec_comm.h"
 #include "rec_topo.h"
 
@@ -17,73 +18,13 @@ int rec_Barrier(struct rec_call *c, MPI_Comm comm)
 
 /* Nonblocking collectives make a request, completed at its wait (synchronising there under
  * zero steering). */
-static void coll_request(struct rec_call *c, int rc, MPI_Request *request, MPI_Comm comm)
+void rec_coll_request(struct rec_call *c, int rc, MPI_Request *request, MPI_Comm comm)
 {
 	if (rc != MPI_SUCCESS)
 		return;
 	rec_call_add_req(c, rec_request_add(request, 0, MPI_COMM_WORLD), MPIV_NONE, MPIV_NONE);
 	rec_steer_icoll_made(comm, *request);
 }
-
-/* A persistent collective's request, made by a call that does not wait (MPI-4.1 6.13): each
- * MPI_Start lists it (rec_request.c). */
-#define COLL_PERSISTENT(call, request)                                                   \
-	do {                                                                             \
-		int rc_ = call;                                                          \
-                                                                                         \
-		if (rc_ == MPI_SUCCESS)                                                  \
-			rec_call_add_req(c, rec_request_add(request, 0, MPI_COMM_WORLD), \
-					 MPIV_NONE, MPIV_NONE);                          \
-		return rc_;                                                              \
-	} while (0)
-
-/* The handlers below are all alike: call PMPI while posted. */
-#define COLL_BLOCKING(call, comm)          \
-	do {                               \
-		int rc_;                   \
-                                           \
-		rec_call_posted(c);        \
-		rec_steer_coll_sync(comm); \
-		rc_ = call;                \
-		rec_call_returned(c);      \
-		return rc_;                \
-	} while (0)
-#define COLL_NONBLOCKING(call, request, comm)        \
-	do {                                         \
-		int rc_;                             \
-                                                     \
-		rc_ = call;                          \
-		coll_request(c, rc_, request, comm); \
-		return rc_;                          \
-	} while (0)
-/* The same for reductions, with the reduction check's hooks around the call when it is on
- * (rec_reduce.h); the last arguments are the fields of a struct rec_red_args. */
-#define COLL_REDUCE(call, comm, ...)                                                  \
-	do {                                                                          \
-		struct rec_red_args a_ = {__VA_ARGS__};                               \
-		struct rec_red *r_ = rec_reduce_on ? rec_reduce_begin(c, &a_) : NULL; \
-		int rc_;                                                              \
-                                                                                      \
-		rec_call_posted(c);                                                   \
-		rec_steer_coll_sync(comm);                                            \
-		rc_ = call;                                                           \
-		if (r_)                                                               \
-			rec_reduce_end(r_, c, rc_);                                   \
-		rec_call_returned(c);                                                 \
-		return rc_;                                                           \
-	} while (0)
-#define COLL_IREDUCE(call, request, comm, ...)                                        \
-	do {                                                                          \
-		struct rec_red_args a_ = {__VA_ARGS__};                               \
-		struct rec_red *r_ = rec_reduce_on ? rec_reduce_begin(c, &a_) : NULL; \
-		int rc_;                                                              \
-                                                                                      \
-		rc_ = call;                                                           \
-		coll_request(c, rc_, request, comm);                                  \
-		if (r_)                                                               \
-			rec_reduce_started(r_, c, rc_, request);                      \
-		return rc_;                                                           \
-	} while (0)
 
 int rec_Bcast(struct rec_call *c, void *buffer, int count, MPI_Datatype datatype, int root,
 	      MPI_Comm comm)
@@ -357,7 +298,7 @@ int rec_Iexscan(struct rec_call *c, const void *sendbuf, void *recvbuf, int coun
 /* Neighbourhood collectives (MPI-4.1 chapter 8): as the others, and the caller's
  * in-neighbours as the event's group (rec_topo.h), which is whom it waits for with buffering.
  * The bytes of the v and w forms, whose counts go by neighbour, are not recorded (0). */
-static void neighbor_event(struct rec_call *c, MPI_Comm comm)
+void rec_coll_neighbors(struct rec_call *c, MPI_Comm comm)
 {
 	int n;
 
@@ -369,7 +310,7 @@ int rec_Neighbor_allgather(struct rec_call *c, const void *sendbuf, int sendcoun
 			   MPI_Datatype sendtype, void *recvbuf, int recvcount,
 			   MPI_Datatype recvtype, MPI_Comm comm)
 {
-	neighbor_event(c, comm);
+	rec_coll_neighbors(c, comm);
 	COLL_BLOCKING(PMPI_Neighbor_allgather(sendbuf, sendcount, sendtype, recvbuf, recvcount,
 					      recvtype, comm),
 		      comm);
@@ -379,7 +320,7 @@ int rec_Neighbor_allgatherv(struct rec_call *c, const void *sendbuf, int sendcou
 			    MPI_Datatype sendtype, void *recvbuf, const int recvcounts[],
 			    const int displs[], MPI_Datatype recvtype, MPI_Comm comm)
 {
-	neighbor_event(c, comm);
+	rec_coll_neighbors(c, comm);
 	COLL_BLOCKING(PMPI_Neighbor_allgatherv(sendbuf, sendcount, sendtype, recvbuf, recvcounts,
 					       displs, recvtype, comm),
 		      comm);
@@ -389,7 +330,7 @@ int rec_Neighbor_alltoall(struct rec_call *c, const void *sendbuf, int sendcount
 			  MPI_Datatype sendtype, void *recvbuf, int recvcount,
 			  MPI_Datatype recvtype, MPI_Comm comm)
 {
-	neighbor_event(c, comm);
+	rec_coll_neighbors(c, comm);
 	COLL_BLOCKING(PMPI_Neighbor_alltoall(sendbuf, sendcount, sendtype, recvbuf, recvcount,
 					     recvtype, comm),
 		      comm);
@@ -400,7 +341,7 @@ int rec_Neighbor_alltoallv(struct rec_call *c, const void *sendbuf, const int se
 			   const int recvcounts[], const int rdispls[], MPI_Datatype recvtype,
 			   MPI_Comm comm)
 {
-	neighbor_event(c, comm);
+	rec_coll_neighbors(c, comm);
 	COLL_BLOCKING(PMPI_Neighbor_alltoallv(sendbuf, sendcounts, sdispls, sendtype, recvbuf,
 					      recvcounts, rdispls, recvtype, comm),
 		      comm);
@@ -411,7 +352,7 @@ int rec_Neighbor_alltoallw(struct rec_call *c, const void *sendbuf, const int se
 			   const int recvcounts[], const MPI_Aint rdispls[],
 			   const MPI_Datatype recvtypes[], MPI_Comm comm)
 {
-	neighbor_event(c, comm);
+	rec_coll_neighbors(c, comm);
 	COLL_BLOCKING(PMPI_Neighbor_alltoallw(sendbuf, sendcounts, sdispls, sendtypes, recvbuf,
 					      recvcounts, rdispls, recvtypes, comm),
 		      comm);
@@ -421,7 +362,7 @@ int rec_Ineighbor_allgather(struct rec_call *c, const void *sendbuf, int sendcou
 			    MPI_Datatype sendtype, void *recvbuf, int recvcount,
 			    MPI_Datatype recvtype, MPI_Comm comm, MPI_Request *request)
 {
-	neighbor_event(c, comm);
+	rec_coll_neighbors(c, comm);
 	COLL_NONBLOCKING(PMPI_Ineighbor_allgather(sendbuf, sendcount, sendtype, recvbuf, recvcount,
 						  recvtype, comm, request),
 			 request, comm);
@@ -432,7 +373,7 @@ int rec_Ineighbor_allgatherv(struct rec_call *c, const void *sendbuf, int sendco
 			     const int displs[], MPI_Datatype recvtype, MPI_Comm comm,
 			     MPI_Request *request)
 {
-	neighbor_event(c, comm);
+	rec_coll_neighbors(c, comm);
 	COLL_NONBLOCKING(PMPI_Ineighbor_allgatherv(sendbuf, sendcount, sendtype, recvbuf,
 						   recvcounts, displs, recvtype, comm, request),
 			 request, comm);
@@ -442,7 +383,7 @@ int rec_Ineighbor_alltoall(struct rec_call *c, const void *sendbuf, int sendcoun
 			   MPI_Datatype sendtype, void *recvbuf, int recvcount,
 			   MPI_Datatype recvtype, MPI_Comm comm, MPI_Request *request)
 {
-	neighbor_event(c, comm);
+	rec_coll_neighbors(c, comm);
 	COLL_NONBLOCKING(PMPI_Ineighbor_alltoall(sendbuf, sendcount, sendtype, recvbuf, recvcount,
 						 recvtype, comm, request),
 			 request, comm);
@@ -453,7 +394,7 @@ int rec_Ineighbor_alltoallv(struct rec_call *c, const void *sendbuf, const int s
 			    const int recvcounts[], const int rdispls[], MPI_Datatype recvtype,
 			    MPI_Comm comm, MPI_Request *request)
 {
-	neighbor_event(c, comm);
+	rec_coll_neighbors(c, comm);
 	COLL_NONBLOCKING(PMPI_Ineighbor_alltoallv(sendbuf, sendcounts, sdispls, sendtype, recvbuf,
 						  recvcounts, rdispls, recvtype, comm, request),
 			 request, comm);
@@ -464,7 +405,7 @@ int rec_Ineighbor_alltoallw(struct rec_call *c, const void *sendbuf, const int s
 			    const int recvcounts[], const MPI_Aint rdispls[],
 			    const MPI_Datatype recvtypes[], MPI_Comm comm, MPI_Request *request)
 {
-	neighbor_event(c, comm);
+	rec_coll_neighbors(c, comm);
 	COLL_NONBLOCKING(PMPI_Ineighbor_alltoallw(sendbuf, sendcounts, sdispls, sendtypes, recvbuf,
 						  recvcounts, rdispls, recvtypes, comm, request),
 			 request, comm);
@@ -632,7 +573,7 @@ int rec_Neighbor_allgather_init(struct rec_call *c, const void *sendbuf, int sen
 				MPI_Datatype recvtype, MPI_Comm comm, MPI_Info info,
 				MPI_Request *request)
 {
-	neighbor_event(c, comm);
+	rec_coll_neighbors(c, comm);
 	COLL_PERSISTENT(PMPI_Neighbor_allgather_init(sendbuf, sendcount, sendtype, recvbuf,
 						     recvcount, recvtype, comm, info, request),
 			request);
@@ -643,7 +584,7 @@ int rec_Neighbor_allgatherv_init(struct rec_call *c, const void *sendbuf, int se
 				 const int displs[], MPI_Datatype recvtype, MPI_Comm comm,
 				 MPI_Info info, MPI_Request *request)
 {
-	neighbor_event(c, comm);
+	rec_coll_neighbors(c, comm);
 	COLL_PERSISTENT(PMPI_Neighbor_allgatherv_init(sendbuf, sendcount, sendtype, recvbuf,
 						      recvcounts, displs, recvtype, comm, info,
 						      request),
@@ -655,7 +596,7 @@ int rec_Neighbor_alltoall_init(struct rec_call *c, const void *sendbuf, int send
 			       MPI_Datatype recvtype, MPI_Comm comm, MPI_Info info,
 			       MPI_Request *request)
 {
-	neighbor_event(c, comm);
+	rec_coll_neighbors(c, comm);
 	COLL_PERSISTENT(PMPI_Neighbor_alltoall_init(sendbuf, sendcount, sendtype, recvbuf,
 						    recvcount, recvtype, comm, info, request),
 			request);
@@ -666,7 +607,7 @@ int rec_Neighbor_alltoallv_init(struct rec_call *c, const void *sendbuf, const i
 				const int recvcounts[], const int rdispls[], MPI_Datatype recvtype,
 				MPI_Comm comm, MPI_Info info, MPI_Request *request)
 {
-	neighbor_event(c, comm);
+	rec_coll_neighbors(c, comm);
 	COLL_PERSISTENT(PMPI_Neighbor_alltoallv_init(sendbuf, sendcounts, sdispls, sendtype,
 						     recvbuf, recvcounts, rdispls, recvtype, comm,
 						     info, request),
@@ -679,7 +620,7 @@ int rec_Neighbor_alltoallw_init(struct rec_call *c, const void *sendbuf, const i
 				const MPI_Datatype recvtypes[], MPI_Comm comm, MPI_Info info,
 				MPI_Request *request)
 {
-	neighbor_event(c, comm);
+	rec_coll_neighbors(c, comm);
 	COLL_PERSISTENT(PMPI_Neighbor_alltoallw_init(sendbuf, sendcounts, sdispls, sendtypes,
 						     recvbuf, recvcounts, rdispls, recvtypes, comm,
 						     info, request),
