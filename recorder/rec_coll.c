@@ -36,14 +36,14 @@ int rec_Reduce(struct rec_call *c, const void *sendbuf, void *recvbuf, int count
 	       MPI_Datatype datatype, MPI_Op op, int root, MPI_Comm comm)
 {
 	COLL_REDUCE(PMPI_Reduce(sendbuf, recvbuf, count, datatype, op, root, comm), comm,
-		    REC_RED_REDUCE, sendbuf, recvbuf, count, NULL, datatype, op, root, comm);
+		    REC_RED_REDUCE, sendbuf, recvbuf, count, NULL, NULL, datatype, op, root, comm);
 }
 
 int rec_Allreduce(struct rec_call *c, const void *sendbuf, void *recvbuf, int count,
 		  MPI_Datatype datatype, MPI_Op op, MPI_Comm comm)
 {
 	COLL_REDUCE(PMPI_Allreduce(sendbuf, recvbuf, count, datatype, op, comm), comm, REC_RED_ALL,
-		    sendbuf, recvbuf, count, NULL, datatype, op, 0, comm);
+		    sendbuf, recvbuf, count, NULL, NULL, datatype, op, 0, comm);
 }
 
 int rec_Gather(struct rec_call *c, const void *sendbuf, int sendcount, MPI_Datatype sendtype,
@@ -128,29 +128,29 @@ int rec_Reduce_scatter(struct rec_call *c, const void *sendbuf, void *recvbuf,
 		       const int recvcounts[], MPI_Datatype datatype, MPI_Op op, MPI_Comm comm)
 {
 	COLL_REDUCE(PMPI_Reduce_scatter(sendbuf, recvbuf, recvcounts, datatype, op, comm), comm,
-		    REC_RED_SCATTER, sendbuf, recvbuf, 0, recvcounts, datatype, op, 0, comm);
+		    REC_RED_SCATTER, sendbuf, recvbuf, 0, recvcounts, NULL, datatype, op, 0, comm);
 }
 
 int rec_Reduce_scatter_block(struct rec_call *c, const void *sendbuf, void *recvbuf, int recvcount,
 			     MPI_Datatype datatype, MPI_Op op, MPI_Comm comm)
 {
 	COLL_REDUCE(PMPI_Reduce_scatter_block(sendbuf, recvbuf, recvcount, datatype, op, comm),
-		    comm, REC_RED_SCATTER_BLOCK, sendbuf, recvbuf, recvcount, NULL, datatype, op, 0,
-		    comm);
+		    comm, REC_RED_SCATTER_BLOCK, sendbuf, recvbuf, recvcount, NULL, NULL, datatype,
+		    op, 0, comm);
 }
 
 int rec_Scan(struct rec_call *c, const void *sendbuf, void *recvbuf, int count,
 	     MPI_Datatype datatype, MPI_Op op, MPI_Comm comm)
 {
 	COLL_REDUCE(PMPI_Scan(sendbuf, recvbuf, count, datatype, op, comm), comm, REC_RED_SCAN,
-		    sendbuf, recvbuf, count, NULL, datatype, op, 0, comm);
+		    sendbuf, recvbuf, count, NULL, NULL, datatype, op, 0, comm);
 }
 
 int rec_Exscan(struct rec_call *c, const void *sendbuf, void *recvbuf, int count,
 	       MPI_Datatype datatype, MPI_Op op, MPI_Comm comm)
 {
 	COLL_REDUCE(PMPI_Exscan(sendbuf, recvbuf, count, datatype, op, comm), comm, REC_RED_EXSCAN,
-		    sendbuf, recvbuf, count, NULL, datatype, op, 0, comm);
+		    sendbuf, recvbuf, count, NULL, NULL, datatype, op, 0, comm);
 }
 
 int rec_Ibarrier(struct rec_call *c, MPI_Comm comm, MPI_Request *request)
@@ -168,15 +168,15 @@ int rec_Ireduce(struct rec_call *c, const void *sendbuf, void *recvbuf, int coun
 		MPI_Datatype datatype, MPI_Op op, int root, MPI_Comm comm, MPI_Request *request)
 {
 	COLL_IREDUCE(PMPI_Ireduce(sendbuf, recvbuf, count, datatype, op, root, comm, request),
-		     request, comm, REC_RED_REDUCE, sendbuf, recvbuf, count, NULL, datatype, op,
-		     root, comm);
+		     request, comm, REC_RED_REDUCE, sendbuf, recvbuf, count, NULL, NULL, datatype,
+		     op, root, comm);
 }
 
 int rec_Iallreduce(struct rec_call *c, const void *sendbuf, void *recvbuf, int count,
 		   MPI_Datatype datatype, MPI_Op op, MPI_Comm comm, MPI_Request *request)
 {
 	COLL_IREDUCE(PMPI_Iallreduce(sendbuf, recvbuf, count, datatype, op, comm, request), request,
-		     comm, REC_RED_ALL, sendbuf, recvbuf, count, NULL, datatype, op, 0, comm);
+		     comm, REC_RED_ALL, sendbuf, recvbuf, count, NULL, NULL, datatype, op, 0, comm);
 }
 
 int rec_Igather(struct rec_call *c, const void *sendbuf, int sendcount, MPI_Datatype sendtype,
@@ -268,8 +268,8 @@ int rec_Ireduce_scatter(struct rec_call *c, const void *sendbuf, void *recvbuf,
 {
 	COLL_IREDUCE(PMPI_Ireduce_scatter(sendbuf, recvbuf, recvcounts, datatype, op, comm,
 					  request),
-		     request, comm, REC_RED_SCATTER, sendbuf, recvbuf, 0, recvcounts, datatype, op,
-		     0, comm);
+		     request, comm, REC_RED_SCATTER, sendbuf, recvbuf, 0, recvcounts, NULL,
+		     datatype, op, 0, comm);
 }
 
 int rec_Ireduce_scatter_block(struct rec_call *c, const void *sendbuf, void *recvbuf, int recvcount,
@@ -277,7 +277,7 @@ int rec_Ireduce_scatter_block(struct rec_call *c, const void *sendbuf, void *rec
 {
 	COLL_IREDUCE(PMPI_Ireduce_scatter_block(sendbuf, recvbuf, recvcount, datatype, op, comm,
 						request),
-		     request, comm, REC_RED_SCATTER_BLOCK, sendbuf, recvbuf, recvcount, NULL,
+		     request, comm, REC_RED_SCATTER_BLOCK, sendbuf, recvbuf, recvcount, NULL, NULL,
 		     datatype, op, 0, comm);
 }
 
@@ -285,14 +285,16 @@ int rec_Iscan(struct rec_call *c, const void *sendbuf, void *recvbuf, int count,
 	      MPI_Datatype datatype, MPI_Op op, MPI_Comm comm, MPI_Request *request)
 {
 	COLL_IREDUCE(PMPI_Iscan(sendbuf, recvbuf, count, datatype, op, comm, request), request,
-		     comm, REC_RED_SCAN, sendbuf, recvbuf, count, NULL, datatype, op, 0, comm);
+		     comm, REC_RED_SCAN, sendbuf, recvbuf, count, NULL, NULL, datatype, op, 0,
+		     comm);
 }
 
 int rec_Iexscan(struct rec_call *c, const void *sendbuf, void *recvbuf, int count,
 		MPI_Datatype datatype, MPI_Op op, MPI_Comm comm, MPI_Request *request)
 {
 	COLL_IREDUCE(PMPI_Iexscan(sendbuf, recvbuf, count, datatype, op, comm, request), request,
-		     comm, REC_RED_EXSCAN, sendbuf, recvbuf, count, NULL, datatype, op, 0, comm);
+		     comm, REC_RED_EXSCAN, sendbuf, recvbuf, count, NULL, NULL, datatype, op, 0,
+		     comm);
 }
 
 /* Neighbourhood collectives (MPI-4.1 chapter 8): as the others, and the caller's

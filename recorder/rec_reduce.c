@@ -480,6 +480,12 @@ static unsigned char *sealed_copy(const unsigned char *data, size_t bytes)
 	return b;
 }
 
+/* MPI_Reduce_scatter's recvcounts[p], from its int array or its MPI_Count one. */
+static MPI_Count recvcount(const struct rec_red_args *a, int p)
+{
+	return a->recvcounts ? a->recvcounts[p] : a->recvcounts_c[p];
+}
+
 /* Who sends what to whom, and what this rank's result combines: MPI-4.1 6.9.1 (reduce),
  * 6.9.6 (allreduce), 6.10 (reduce-scatter), 6.11 (scan, exscan). Sets result, rcount, lo,
  * hi; returns the elements of this rank's input, and the elements it sends to rank p in
@@ -508,10 +514,10 @@ static size_t plan(struct rec_red *r, size_t *send)
 	case REC_RED_SCATTER:
 		in = 0;
 		for (p = 0; p < r->n; p++) {
-			in += (size_t)a->recvcounts[p];
-			send[p] = p == r->me ? 0 : (size_t)a->recvcounts[p];
+			in += (size_t)recvcount(a, p);
+			send[p] = p == r->me ? 0 : (size_t)recvcount(a, p);
 		}
-		r->rcount = (size_t)a->recvcounts[r->me];
+		r->rcount = (size_t)recvcount(a, r->me);
 		break;
 	case REC_RED_SCATTER_BLOCK:
 		in = (size_t)a->count * (size_t)r->n;
@@ -564,7 +570,7 @@ static void post(struct rec_red *r, const void *input, size_t in, const size_t *
 		/* rank p gets the p-th slice of the input: a message of its own */
 		r->sends = red_alloc(r->n * sizeof(*r->sends), 1);
 		for (p = 0; p < r->n; p++) {
-			size_t cnt = r->a.shape == REC_RED_SCATTER ? (size_t)r->a.recvcounts[p] :
+			size_t cnt = r->a.shape == REC_RED_SCATTER ? (size_t)recvcount(&r->a, p) :
 								     (size_t)r->a.count;
 			unsigned char *slice = r->bufs[r->me] + RED_HDR + off * sz;
 
@@ -730,7 +736,7 @@ static int checkable(struct rec_red *r)
 
 	if (a->shape == REC_RED_SCATTER)
 		for (p = 0, elements = 0; p < r->n; p++)
-			elements += (size_t)a->recvcounts[p];
+			elements += (size_t)recvcount(a, p);
 	else if (a->shape == REC_RED_SCATTER_BLOCK)
 		elements *= (size_t)r->n;
 	if (rd_sig_make(a->type, &r->sig, why, sizeof(why))) {
@@ -769,12 +775,12 @@ static int valid(const struct rec_red *r)
 	if (a->type == MPI_DATATYPE_NULL || a->op == MPI_OP_NULL)
 		return 0;
 	if (a->shape == REC_RED_SCATTER) {
-		if (!a->recvcounts)
+		if (!a->recvcounts && !a->recvcounts_c)
 			return 0;
 		for (p = 0; p < r->n; p++) {
-			if (a->recvcounts[p] < 0)
+			if (recvcount(a, p) < 0)
 				return 0;
-			any |= a->recvcounts[p] > 0;
+			any |= recvcount(a, p) > 0;
 		}
 		return any;
 	}
@@ -898,8 +904,8 @@ REC_COLD void rec_reduce_completed(struct rec_call *c, MPI_Request h, int rc)
 int rec_Reduce_local(struct rec_call *c, const void *inbuf, void *inoutbuf, int count,
 		     MPI_Datatype datatype, MPI_Op op)
 {
-	struct rec_red_args a = {REC_RED_LOCAL, inbuf, inoutbuf, count,	       NULL,
-				 datatype,	op,    0,	 MPI_COMM_SELF};
+	struct rec_red_args a = {REC_RED_LOCAL, inbuf,	  inoutbuf, count, NULL,
+				 NULL,		datatype, op,	    0,	   MPI_COMM_SELF};
 	struct rec_red *r = rec_reduce_on ? rec_reduce_begin(c, &a) : NULL;
 	int rc;
 

@@ -43,6 +43,9 @@ struct rec_red_args {
 	 * of each rank's result; MPI_Reduce_scatter: unused) */
 	int count;
 	const int *recvcounts; /* MPI_Reduce_scatter: each rank's result, else NULL */
+	/* MPI_Reduce_scatter_c: each rank's result, else NULL
+	 * (recvcounts is then NULL) */
+	const MPI_Count *recvcounts_c;
 	MPI_Datatype type;
 	MPI_Op op;
 	int root;      /* MPI_Reduce: the root's rank in comm, else 0 */
