@@ -65,6 +65,43 @@ struct mpiv_env {
 #undef MPIV_CALL
 #undef MPIV_SPECIAL
 
+#if MPI_VERSION >= 4
+/* ---- env_coll.c: the arrays of MPI-4's large-count collectives (MPI_Gatherv_c, ...), which
+ * base/gen_large_count.py's code hands to their int-count twins' where every count fits an
+ * int (doc/mpi-calls.md) ---- */
+
+/* How many elements of an array of counts or displacements a collective reads (MPI-4.1
+ * chapters 6 and 8). */
+enum env_large_len {
+	/* one per rank it exchanges with: comm's size; on an
+	 * intercommunicator the remote group's */
+	ENV_LARGE_GROUP,
+	ENV_LARGE_LOCAL, /* one per rank of comm's own group (MPI_Reduce_scatter's) */
+	/* ENV_LARGE_GROUP at the root (the rank root, or MPI_ROOT on
+	 * an intercommunicator), none at the other ranks */
+	ENV_LARGE_ROOT,
+	ENV_LARGE_IN,  /* one per in-neighbour of comm's topology (rec_topo_degrees()) */
+	ENV_LARGE_OUT, /* one per out-neighbour */
+};
+
+/* The number of elements (root: the call's root argument, for ENV_LARGE_ROOT), or -1 when
+ * MPI cannot say: the call is then taken as one whose counts do not fit. Makes MPI calls. */
+int env_large_len(enum env_large_len len, MPI_Comm comm, int root);
+
+/* Whether the first n elements of a fit an int (counts: MPIV_FITS_INT(); displacements,
+ * which may be negative: any int's value): 1 for n 0; 0 for n < 0, or a NULL a with n > 0
+ * (what it holds cannot be told). */
+int env_large_counts_fit(const MPI_Count a[], int n);
+int env_large_aints_fit(const MPI_Aint a[], int n);
+
+/* The first n elements of a (each fits an int) as ints, for the int-count twin's envelope:
+ * malloc'ed, with room for as many as that envelope may read (bytes_v(): comm's size), the
+ * rest 0. NULL for none (n <= 0, or a NULL) and when out of memory: the twin's envelope
+ * then sees no array, and records no size from it. */
+int *env_large_counts(const MPI_Count a[], int n, MPI_Comm comm);
+int *env_large_aints(const MPI_Aint a[], int n, MPI_Comm comm);
+#endif
+
 #pragma GCC visibility pop
 
 #endif

@@ -1,10 +1,13 @@
 /* Envelopes of the collectives (env.h): the communicator, the root as a world rank (rooted
  * ones), and the bytes this rank contributes, which the trace records and replay does not
- * compare. Nonblocking ones also make a request. */
+ * compare. Nonblocking ones also make a request. And what the large-count collectives'
+ * arrays hold, for base/gen_large_count.py's code. */
 #include <limits.h>
+#include <stdlib.h>
 
 #include "env.h"
 #include "rec_comm.h"
+#include "rec_topo.h"
 
 /* The root argument of a collective that has none (not MPIV_NONE: MPICH's MPI_ROOT is -3 too). */
 #define NO_ROOT INT_MIN
@@ -564,5 +567,107 @@ void env_Neighbor_alltoallw_init(struct mpiv_env *e, const void *sendbuf, const 
 	env_Ineighbor_alltoallw(e, sendbuf, sendcounts, sdispls, sendtypes, recvbuf, recvcounts,
 				rdispls, recvtypes, comm, request);
 	e->mpicomm = MPI_COMM_NULL;
+}
+#endif
+
+#if MPI_VERSION >= 4
+/* ---- the arrays of the large-count collectives (env.h) ---- */
+
+/* The size of comm's remote group if it is an intercommunicator and remote, else of its own. */
+static int group_size(MPI_Comm comm, int remote)
+{
+	int inter, n;
+
+	if (comm == MPI_COMM_NULL || PMPI_Comm_test_inter(comm, &inter) != MPI_SUCCESS)
+		return -1;
+	if (inter && remote)
+		return PMPI_Comm_remote_size(comm, &n) == MPI_SUCCESS ? n : -1;
+	return PMPI_Comm_size(comm, &n) == MPI_SUCCESS ? n : -1;
+}
+
+int env_large_len(enum env_large_len len, MPI_Comm comm, int root)
+{
+	int inter, rank, in, out;
+
+	switch (len) {
+	case ENV_LARGE_GROUP:
+		return group_size(comm, 1);
+	case ENV_LARGE_LOCAL:
+		return group_size(comm, 0);
+	case ENV_LARGE_ROOT:
+		/* MPI-4.1 6.5, 6.6: only the root's arrays are read; on an intercommunicator
+		 * the root passes MPI_ROOT, its group's others MPI_PROC_NULL, the other group
+		 * the root's rank */
+		if (comm == MPI_COMM_NULL || PMPI_Comm_test_inter(comm, &inter) != MPI_SUCCESS)
+			return -1;
+		if (inter)
+			return root == MPI_ROOT ? group_size(comm, 1) : 0;
+		if (PMPI_Comm_rank(comm, &rank) != MPI_SUCCESS)
+			return -1;
+		return rank == root ? group_size(comm, 0) : 0;
+	case ENV_LARGE_IN:
+	case ENV_LARGE_OUT:
+		if (rec_topo_degrees(comm, &in, &out))
+			return -1;
+		return len == ENV_LARGE_IN ? in : out;
+	}
+	return -1;
+}
+
+int env_large_counts_fit(const MPI_Count a[], int n)
+{
+	int i;
+
+	if (n < 0 || (n > 0 && !a))
+		return 0;
+	for (i = 0; i < n; i++)
+		if (!MPIV_FITS_INT(a[i]))
+			return 0;
+	return 1;
+}
+
+/* a displacement may be negative (from a datatype's lower bound): any int's value fits */
+int env_large_aints_fit(const MPI_Aint a[], int n)
+{
+	int i;
+
+	if (n < 0 || (n > 0 && !a))
+		return 0;
+	for (i = 0; i < n; i++)
+		if (a[i] < INT_MIN || a[i] > INT_MAX)
+			return 0;
+	return 1;
+}
+
+/* Room for n ints, and for comm's size of them, zeroed; NULL for none. */
+static int *ints_for(int n, MPI_Comm comm)
+{
+	int size = 0;
+
+	if (n <= 0)
+		return NULL;
+	if (PMPI_Comm_size(comm, &size) != MPI_SUCCESS || size < n)
+		size = n;
+	return calloc((size_t)size, sizeof(int));
+}
+
+int *env_large_counts(const MPI_Count a[], int n, MPI_Comm comm)
+{
+	int *out = a ? ints_for(n, comm) : NULL;
+	int i;
+
+	for (i = 0; out && i < n; i++)
+		out[i] = (int)a[i];
+	return out;
+}
+
+int *env_large_aints(const MPI_Aint a[], int n, MPI_Comm comm)
+{
+	int *out = a ? ints_for(n, comm) : NULL;
+	int i;
+
+	for (i = 0; out && i < n; i++)
+		out[i] = (int)a[i];
+	return out;
 }
 #endif

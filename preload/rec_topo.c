@@ -1,4 +1,5 @@
-/* Process topologies: the in-neighbours of a neighbourhood collective (rec_topo.h). */
+/* Process topologies: the in-neighbours of a neighbourhood collective, and how many neighbours
+ * its arrays of counts cover (rec_topo.h). */
 #include <stdlib.h>
 
 #include "event.h"
@@ -95,4 +96,34 @@ int32_t *rec_topo_in_neighbors(MPI_Comm comm, int *n)
 		return NULL;
 	}
 	return world;
+}
+
+int rec_topo_degrees(MPI_Comm comm, int *in, int *out)
+{
+	int kind, ndims, rank, n, weighted;
+
+	*in = *out = -1;
+	if (comm == MPI_COMM_NULL || PMPI_Topo_test(comm, &kind) != MPI_SUCCESS)
+		return -1;
+	switch (kind) {
+	case MPI_CART:
+		if (PMPI_Cartdim_get(comm, &ndims) != MPI_SUCCESS)
+			return -1;
+		*in = *out = 2 * ndims;
+		return 0;
+	case MPI_GRAPH:
+		if (PMPI_Comm_rank(comm, &rank) != MPI_SUCCESS ||
+		    PMPI_Graph_neighbors_count(comm, rank, &n) != MPI_SUCCESS)
+			return -1;
+		*in = *out = n;
+		return 0;
+	case MPI_DIST_GRAPH:
+		if (PMPI_Dist_graph_neighbors_count(comm, in, out, &weighted) != MPI_SUCCESS) {
+			*in = *out = -1;
+			return -1;
+		}
+		return 0;
+	default: /* MPI_UNDEFINED: no topology */
+		return -1;
+	}
 }

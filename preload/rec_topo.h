@@ -21,6 +21,14 @@
  * (PMPI_). */
 int32_t *rec_topo_in_neighbors(MPI_Comm comm, int *n);
 
+/* How many neighbours the calling rank has in comm's topology, each counted as often as a
+ * neighbourhood collective's arrays of counts count it (MPI-4.1 section 8.6): *in the
+ * ranks it receives from, *out those it sends to, MPI_PROC_NULL included (a Cartesian
+ * topology's 2 per dimension; a graph's neighbours, both; a distributed graph's in- and
+ * out-degree). Returns 0, or -1 when comm has no topology or MPI fails. Makes MPI calls
+ * (PMPI_). */
+int rec_topo_degrees(MPI_Comm comm, int *in, int *out);
+
 #pragma GCC visibility pop
 
 #endif
