@@ -4,41 +4,68 @@
 static const unsigned short large_twins[][2] = {
 	{164, 47},  /* MPI_Allgather_c: MPI_Allgather */
 	{165, 135}, /* MPI_Allgather_init_c: MPI_Allgather_init */
+	{166, 48},  /* MPI_Allgatherv_c: MPI_Allgatherv */
+	{167, 142}, /* MPI_Allgatherv_init_c: MPI_Allgatherv_init */
 	{168, 42},  /* MPI_Allreduce_c: MPI_Allreduce */
 	{169, 132}, /* MPI_Allreduce_init_c: MPI_Allreduce_init */
 	{170, 49},  /* MPI_Alltoall_c: MPI_Alltoall */
 	{171, 136}, /* MPI_Alltoall_init_c: MPI_Alltoall_init */
+	{172, 50},  /* MPI_Alltoallv_c: MPI_Alltoallv */
+	{173, 143}, /* MPI_Alltoallv_init_c: MPI_Alltoallv_init */
+	{174, 51},  /* MPI_Alltoallw_c: MPI_Alltoallw */
+	{175, 144}, /* MPI_Alltoallw_init_c: MPI_Alltoallw_init */
 	{176, 40},  /* MPI_Bcast_c: MPI_Bcast */
 	{177, 130}, /* MPI_Bcast_init_c: MPI_Bcast_init */
 	{178, 55},  /* MPI_Exscan_c: MPI_Exscan */
 	{179, 138}, /* MPI_Exscan_init_c: MPI_Exscan_init */
 	{180, 43},  /* MPI_Gather_c: MPI_Gather */
 	{181, 133}, /* MPI_Gather_init_c: MPI_Gather_init */
+	{182, 44},  /* MPI_Gatherv_c: MPI_Gatherv */
+	{183, 140}, /* MPI_Gatherv_init_c: MPI_Gatherv_init */
 	{184, 64},  /* MPI_Iallgather_c: MPI_Iallgather */
+	{185, 65},  /* MPI_Iallgatherv_c: MPI_Iallgatherv */
 	{186, 59},  /* MPI_Iallreduce_c: MPI_Iallreduce */
 	{187, 66},  /* MPI_Ialltoall_c: MPI_Ialltoall */
+	{188, 67},  /* MPI_Ialltoallv_c: MPI_Ialltoallv */
+	{189, 68},  /* MPI_Ialltoallw_c: MPI_Ialltoallw */
 	{190, 57},  /* MPI_Ibcast_c: MPI_Ibcast */
 	{191, 72},  /* MPI_Iexscan_c: MPI_Iexscan */
 	{192, 60},  /* MPI_Igather_c: MPI_Igather */
+	{193, 61},  /* MPI_Igatherv_c: MPI_Igatherv */
 	{194, 114}, /* MPI_Ineighbor_allgather_c: MPI_Ineighbor_allgather */
+	{195, 115}, /* MPI_Ineighbor_allgatherv_c: MPI_Ineighbor_allgatherv */
 	{196, 116}, /* MPI_Ineighbor_alltoall_c: MPI_Ineighbor_alltoall */
+	{197, 117}, /* MPI_Ineighbor_alltoallv_c: MPI_Ineighbor_alltoallv */
+	{198, 118}, /* MPI_Ineighbor_alltoallw_c: MPI_Ineighbor_alltoallw */
 	{199, 58},  /* MPI_Ireduce_c: MPI_Ireduce */
+	{200, 69},  /* MPI_Ireduce_scatter_c: MPI_Ireduce_scatter */
 	{201, 70},  /* MPI_Ireduce_scatter_block_c: MPI_Ireduce_scatter_block */
 	{202, 71},  /* MPI_Iscan_c: MPI_Iscan */
 	{203, 62},  /* MPI_Iscatter_c: MPI_Iscatter */
+	{204, 63},  /* MPI_Iscatterv_c: MPI_Iscatterv */
 	{205, 109}, /* MPI_Neighbor_allgather_c: MPI_Neighbor_allgather */
 	{206, 146}, /* MPI_Neighbor_allgather_init_c: MPI_Neighbor_allgather_init */
+	{207, 110}, /* MPI_Neighbor_allgatherv_c: MPI_Neighbor_allgatherv */
+	{208, 147}, /* MPI_Neighbor_allgatherv_init_c: MPI_Neighbor_allgatherv_init */
 	{209, 111}, /* MPI_Neighbor_alltoall_c: MPI_Neighbor_alltoall */
 	{210, 148}, /* MPI_Neighbor_alltoall_init_c: MPI_Neighbor_alltoall_init */
+	{211, 112}, /* MPI_Neighbor_alltoallv_c: MPI_Neighbor_alltoallv */
+	{212, 149}, /* MPI_Neighbor_alltoallv_init_c: MPI_Neighbor_alltoallv_init */
+	{213, 113}, /* MPI_Neighbor_alltoallw_c: MPI_Neighbor_alltoallw */
+	{214, 150}, /* MPI_Neighbor_alltoallw_init_c: MPI_Neighbor_alltoallw_init */
 	{215, 41},  /* MPI_Reduce_c: MPI_Reduce */
 	{216, 131}, /* MPI_Reduce_init_c: MPI_Reduce_init */
 	{217, 160}, /* MPI_Reduce_local_c: MPI_Reduce_local */
+	{218, 52},  /* MPI_Reduce_scatter_c: MPI_Reduce_scatter */
 	{219, 53},  /* MPI_Reduce_scatter_block_c: MPI_Reduce_scatter_block */
 	{220, 139}, /* MPI_Reduce_scatter_block_init_c: MPI_Reduce_scatter_block_init */
+	{221, 145}, /* MPI_Reduce_scatter_init_c: MPI_Reduce_scatter_init */
 	{222, 54},  /* MPI_Scan_c: MPI_Scan */
 	{223, 137}, /* MPI_Scan_init_c: MPI_Scan_init */
 	{224, 45},  /* MPI_Scatter_c: MPI_Scatter */
 	{225, 134}, /* MPI_Scatter_init_c: MPI_Scatter_init */
+	{226, 46},  /* MPI_Scatterv_c: MPI_Scatterv */
+	{227, 141}, /* MPI_Scatterv_init_c: MPI_Scatterv_init */
 	{228, 12},  /* MPI_Bsend_c: MPI_Bsend */
 	{229, 34},  /* MPI_Bsend_init_c: MPI_Bsend_init */
 	{230, 158}, /* MPI_Buffer_attach_c: MPI_Buffer_attach */

@@ -102,6 +102,9 @@ int *env_large_counts(const MPI_Count a[], int n, MPI_Comm comm);
 int *env_large_aints(const MPI_Aint a[], int n, MPI_Comm comm);
 #endif
 
+/* env_fits_<name>() of the large-count collectives with arrays */
+#include "env_large.gen.h"
+
 #pragma GCC visibility pop
 
 #endif

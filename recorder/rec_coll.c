@@ -1,6 +1,9 @@
 /* Collective handlers of the recorder: the communicator (and, for rooted collectives, the
  * root as a world rank) is what the model needs to match them across ranks; the wrapper
- * records it (env_coll.c) before the handler runs. */
+ * records it (env_coll.c) before the handler runs. The handlers of the collectives with
+ * arrays of counts are copied, with the large-count call in place of the twin's, for their
+ * large-count forms (MPI_Gatherv_c, ...: base/gen_large_count.py, which stops if one is not
+ * what it copies). */
 #include "recorder.h"
 #include "rec_coll.h"
 #include "rec_comm.h"

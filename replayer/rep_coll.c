@@ -128,7 +128,8 @@ void rep_coll_check(struct rep_call *c)
 /* Neighbourhood collectives (MPI-4.1 chapter 8) wait in MPICH and Open MPI for their
  * neighbours only: when the counterexample has them synchronise every member (found without
  * buffering), a barrier first, as for the rooted collectives (rep_force.c). The nonblocking
- * ones get their MPI_Ibarrier from rep_request.c. */
+ * ones get their MPI_Ibarrier from rep_request.c. The large-count forms of the v and w ones
+ * do the same before their own call (base/gen_large_count.py). */
 int rep_Neighbor_allgather(struct rep_call *c, const void *sendbuf, int sendcount,
 			   MPI_Datatype sendtype, void *recvbuf, int recvcount,
 			   MPI_Datatype recvtype, MPI_Comm comm)

@@ -225,7 +225,8 @@ int rep_Improbe(struct rep_call *c, int source, int tag, MPI_Comm comm, int *fla
 }
 
 /* ---- collectives that need not synchronise in MPICH: a barrier first when the
- * counterexample needs them synchronising ---- */
+ * counterexample needs them synchronising (the large-count forms of MPI_Gatherv and
+ * MPI_Scatterv do the same before their own call: base/gen_large_count.py) ---- */
 
 int rep_Bcast(struct rep_call *c, void *buffer, int count, MPI_Datatype datatype, int root,
 	      MPI_Comm comm)

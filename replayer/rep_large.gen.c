@@ -120,6 +120,20 @@ int rep_Gather_init_c(struct rep_call *c, const void *sendbuf, MPI_Count sendcou
 				  comm, info, request);
 }
 
+int rep_Gatherv_c(struct rep_call *c, const void *sendbuf, MPI_Count sendcount,
+		  MPI_Datatype sendtype, void *recvbuf, const MPI_Count recvcounts[],
+		  const MPI_Aint displs[], MPI_Datatype recvtype, int root, MPI_Comm comm)
+{
+	int n[2];
+
+	if (env_fits_Gatherv_c(n, sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs,
+			       recvtype, root, comm) &&
+	    rep_schedule_coll_sync(c))
+		rep_coll_barrier(c, comm);
+	return PMPI_Gatherv_c(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype,
+			      root, comm);
+}
+
 int rep_Iallgather_c(struct rep_call *c, const void *sendbuf, MPI_Count sendcount,
 		     MPI_Datatype sendtype, void *recvbuf, MPI_Count recvcount,
 		     MPI_Datatype recvtype, MPI_Comm comm, MPI_Request *request)
@@ -261,6 +275,20 @@ int rep_Neighbor_allgather_init_c(struct rep_call *c, const void *sendbuf, MPI_C
 					      recvtype, comm, info, request);
 }
 
+int rep_Neighbor_allgatherv_c(struct rep_call *c, const void *sendbuf, MPI_Count sendcount,
+			      MPI_Datatype sendtype, void *recvbuf, const MPI_Count recvcounts[],
+			      const MPI_Aint displs[], MPI_Datatype recvtype, MPI_Comm comm)
+{
+	int n[2];
+
+	if (env_fits_Neighbor_allgatherv_c(n, sendbuf, sendcount, sendtype, recvbuf, recvcounts,
+					   displs, recvtype, comm) &&
+	    rep_schedule_coll_sync(c))
+		rep_coll_barrier(c, comm);
+	return PMPI_Neighbor_allgatherv_c(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs,
+					  recvtype, comm);
+}
+
 int rep_Neighbor_alltoall_c(struct rep_call *c, const void *sendbuf, MPI_Count sendcount,
 			    MPI_Datatype sendtype, void *recvbuf, MPI_Count recvcount,
 			    MPI_Datatype recvtype, MPI_Comm comm)
@@ -282,6 +310,36 @@ int rep_Neighbor_alltoall_init_c(struct rep_call *c, const void *sendbuf, MPI_Co
 						  (int)recvcount, recvtype, comm, info, request);
 	return PMPI_Neighbor_alltoall_init_c(sendbuf, sendcount, sendtype, recvbuf, recvcount,
 					     recvtype, comm, info, request);
+}
+
+int rep_Neighbor_alltoallv_c(struct rep_call *c, const void *sendbuf, const MPI_Count sendcounts[],
+			     const MPI_Aint sdispls[], MPI_Datatype sendtype, void *recvbuf,
+			     const MPI_Count recvcounts[], const MPI_Aint rdispls[],
+			     MPI_Datatype recvtype, MPI_Comm comm)
+{
+	int n[4];
+
+	if (env_fits_Neighbor_alltoallv_c(n, sendbuf, sendcounts, sdispls, sendtype, recvbuf,
+					  recvcounts, rdispls, recvtype, comm) &&
+	    rep_schedule_coll_sync(c))
+		rep_coll_barrier(c, comm);
+	return PMPI_Neighbor_alltoallv_c(sendbuf, sendcounts, sdispls, sendtype, recvbuf,
+					 recvcounts, rdispls, recvtype, comm);
+}
+
+int rep_Neighbor_alltoallw_c(struct rep_call *c, const void *sendbuf, const MPI_Count sendcounts[],
+			     const MPI_Aint sdispls[], const MPI_Datatype sendtypes[],
+			     void *recvbuf, const MPI_Count recvcounts[], const MPI_Aint rdispls[],
+			     const MPI_Datatype recvtypes[], MPI_Comm comm)
+{
+	int n[2];
+
+	if (env_fits_Neighbor_alltoallw_c(n, sendbuf, sendcounts, sdispls, sendtypes, recvbuf,
+					  recvcounts, rdispls, recvtypes, comm) &&
+	    rep_schedule_coll_sync(c))
+		rep_coll_barrier(c, comm);
+	return PMPI_Neighbor_alltoallw_c(sendbuf, sendcounts, sdispls, sendtypes, recvbuf,
+					 recvcounts, rdispls, recvtypes, comm);
 }
 
 int rep_Reduce_c(struct rep_call *c, const void *sendbuf, void *recvbuf, MPI_Count count,
@@ -369,6 +427,20 @@ int rep_Scatter_init_c(struct rep_call *c, const void *sendbuf, MPI_Count sendco
 					(int)recvcount, recvtype, root, comm, info, request);
 	return PMPI_Scatter_init_c(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root,
 				   comm, info, request);
+}
+
+int rep_Scatterv_c(struct rep_call *c, const void *sendbuf, const MPI_Count sendcounts[],
+		   const MPI_Aint displs[], MPI_Datatype sendtype, void *recvbuf,
+		   MPI_Count recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm)
+{
+	int n[2];
+
+	if (env_fits_Scatterv_c(n, sendbuf, sendcounts, displs, sendtype, recvbuf, recvcount,
+				recvtype, root, comm) &&
+	    rep_schedule_coll_sync(c))
+		rep_coll_barrier(c, comm);
+	return PMPI_Scatterv_c(sendbuf, sendcounts, displs, sendtype, recvbuf, recvcount, recvtype,
+			       root, comm);
 }
 
 int rep_Bsend_c(struct rep_call *c, const void *buf, MPI_Count count, MPI_Datatype datatype,

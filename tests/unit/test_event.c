@@ -1,4 +1,5 @@
 /* The call tables built from base/mpi_calls.def, and the digest of a message's data. */
+#include <stdio.h>
 #include <string.h>
 
 #include "digest.h"
@@ -358,6 +359,43 @@ static void test_numbers_pinned(void)
 	CU_ASSERT_EQUAL(NLISTED, MPIV_CALL__COUNT);
 }
 
+/* A large-count call (MPI_Send_c, MPI_Gatherv_c, ...) that is modelled has its int-count
+ * twin's kind and flags, and mpiv_call_twin() names the twin (base/large_twins.gen.h); one
+ * that is refused is its own. */
+static void test_large_twins(void)
+{
+	unsigned modelled = 0;
+	size_t i, len;
+	char twin[64];
+	int t;
+
+	for (i = 0; i < NLISTED; i++) {
+		unsigned call = listed[i].number;
+
+		len = strlen(listed[i].name);
+		if (len < 3 || strcmp(listed[i].name + len - 2, "_c"))
+			continue;
+		snprintf(twin, sizeof(twin), "%.*s", (int)(len - 2), listed[i].name);
+		t = mpiv_call_from_name(twin);
+		if (t < 0 || mpiv_call_kind(call) == MPIV_KIND_UNSUPPORTED) {
+			CU_ASSERT_EQUAL(mpiv_call_twin(call), call);
+			continue;
+		}
+		modelled++;
+		CU_ASSERT_EQUAL(mpiv_call_twin(call), (unsigned)t);
+		CU_ASSERT_EQUAL(mpiv_call_kind(call), mpiv_call_kind((unsigned)t));
+		CU_ASSERT_EQUAL(mpiv_call_flags(call), mpiv_call_flags((unsigned)t));
+	}
+	CU_ASSERT_EQUAL(modelled, 90); /* doc/mpi-calls.md */
+	CU_ASSERT_EQUAL(mpiv_call_twin(MPIV_CALL_Send_c), MPIV_CALL_Send);
+	CU_ASSERT_EQUAL(mpiv_call_twin(MPIV_CALL_Gatherv_c), MPIV_CALL_Gatherv);
+	CU_ASSERT_EQUAL(mpiv_call_twin(MPIV_CALL_Ireduce_scatter_c), MPIV_CALL_Ireduce_scatter);
+	CU_ASSERT_EQUAL(mpiv_call_twin(MPIV_CALL_Neighbor_alltoallw_init_c),
+			MPIV_CALL_Neighbor_alltoallw_init);
+	CU_ASSERT_EQUAL(mpiv_call_twin(MPIV_CALL_Rput_c), MPIV_CALL_Rput_c);
+	CU_ASSERT_EQUAL(mpiv_call_twin(MPIV_CALL_Send), MPIV_CALL_Send);
+}
+
 static void test_site_packing(void)
 {
 	uint64_t s = MPIV_SITE(3, 0x401234);
@@ -416,6 +454,7 @@ static CU_TestInfo event_tests[] = {
 	{"names round trip", test_names_roundtrip},
 	{"kinds and flags", test_kinds_and_flags},
 	{"call numbers pinned", test_numbers_pinned},
+	{"large-count twins", test_large_twins},
 	{"site packing", test_site_packing},
 	{"digest", test_digest},
 	CU_TEST_INFO_NULL,
