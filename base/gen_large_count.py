@@ -247,7 +247,7 @@ def arrays_code(name, twin, kind, flags, cp, tp, scalars, arrays, sources):
         "\tif (!env_%s || !%s)\n\t\treturn;\n" % (
             name, decl(cp), nn, ", ".join("*" + ints[n] for n, _ in arrays), t, fits_call))
     for i, (n, ty) in enumerate(arrays):
-        env += "\t%s = env_large_%s(%s, n[%d], comm);\n" % (
+        env += "\t%s = env_large_%s(%s, n[%d]);\n" % (
             ints[n], "counts" if ty == "const MPI_Count []" else "aints", n, i)
     env += "\tenv_%s(e, %s);\n" % (t, twin_args)
     env += "".join("\tfree(%s);\n" % ints[n] for n, _ in arrays) + "}\n"

@@ -94,12 +94,11 @@ int env_large_len(enum env_large_len len, MPI_Comm comm, int root);
 int env_large_counts_fit(const MPI_Count a[], int n);
 int env_large_aints_fit(const MPI_Aint a[], int n);
 
-/* The first n elements of a (each fits an int) as ints, for the int-count twin's envelope:
- * malloc'ed, with room for as many as that envelope may read (bytes_v(): comm's size), the
- * rest 0. NULL for none (n <= 0, or a NULL) and when out of memory: the twin's envelope
- * then sees no array, and records no size from it. */
-int *env_large_counts(const MPI_Count a[], int n, MPI_Comm comm);
-int *env_large_aints(const MPI_Aint a[], int n, MPI_Comm comm);
+/* The first n elements of a (each fits an int) as ints, for the int-count twin's envelope,
+ * which reads as many as MPI does: malloc'ed; NULL for none (n <= 0, or a NULL) and when out
+ * of memory: the twin's envelope then sees no array, and records no size from it. */
+int *env_large_counts(const MPI_Count a[], int n);
+int *env_large_aints(const MPI_Aint a[], int n);
 #endif
 
 /* env_fits_<name>() of the large-count collectives with arrays */

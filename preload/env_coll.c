@@ -35,15 +35,29 @@ static void env_icoll(struct mpiv_env *e, MPI_Comm comm, int root, uint64_t byte
 	e->mpicomm = comm;
 }
 
+/* The size of comm's remote group if it is an intercommunicator and remote, else of its own. */
+static int group_size(MPI_Comm comm, int remote)
+{
+	int inter, n;
+
+	if (comm == MPI_COMM_NULL || PMPI_Comm_test_inter(comm, &inter) != MPI_SUCCESS)
+		return -1;
+	if (inter && remote)
+		return PMPI_Comm_remote_size(comm, &n) == MPI_SUCCESS ? n : -1;
+	return PMPI_Comm_size(comm, &n) == MPI_SUCCESS ? n : -1;
+}
+
 /* The bytes of a v or w collective: counts[i] elements of type (or types[i]) for every
- * member of comm. */
+ * member of comm, or of its remote group on an intercommunicator if remote (an all-to-all's
+ * counts go by the ranks it exchanges with; a reduce-scatter's by its own group's, MPI-4.1
+ * 6.10.2). */
 static uint64_t bytes_v(const int counts[], MPI_Datatype type, const MPI_Datatype types[],
-			MPI_Comm comm)
+			MPI_Comm comm, int remote)
 {
 	uint64_t sum = 0;
-	int n = 0, i;
+	int n, i;
 
-	if (!counts || PMPI_Comm_size(comm, &n) != MPI_SUCCESS)
+	if (!counts || (n = group_size(comm, remote)) < 0)
 		return 0;
 	for (i = 0; i < n; i++)
 		sum += rec_comm_bytes(counts[i], types ? types[i] : type);
@@ -125,7 +139,7 @@ void env_Alltoallv(struct mpiv_env *e, const void *sendbuf, const int sendcounts
 		   const int recvcounts[], const int rdispls[], MPI_Datatype recvtype,
 		   MPI_Comm comm)
 {
-	env_coll(e, comm, NO_ROOT, bytes_v(sendcounts, sendtype, NULL, comm));
+	env_coll(e, comm, NO_ROOT, bytes_v(sendcounts, sendtype, NULL, comm, 1));
 }
 
 void env_Alltoallw(struct mpiv_env *e, const void *sendbuf, const int sendcounts[],
@@ -133,13 +147,13 @@ void env_Alltoallw(struct mpiv_env *e, const void *sendbuf, const int sendcounts
 		   const int recvcounts[], const int rdispls[], const MPI_Datatype recvtypes[],
 		   MPI_Comm comm)
 {
-	env_coll(e, comm, NO_ROOT, bytes_v(sendcounts, MPI_DATATYPE_NULL, sendtypes, comm));
+	env_coll(e, comm, NO_ROOT, bytes_v(sendcounts, MPI_DATATYPE_NULL, sendtypes, comm, 1));
 }
 
 void env_Reduce_scatter(struct mpiv_env *e, const void *sendbuf, void *recvbuf,
 			const int recvcounts[], MPI_Datatype datatype, MPI_Op op, MPI_Comm comm)
 {
-	env_coll(e, comm, NO_ROOT, bytes_v(recvcounts, datatype, NULL, comm));
+	env_coll(e, comm, NO_ROOT, bytes_v(recvcounts, datatype, NULL, comm, 0));
 }
 
 void env_Reduce_scatter_block(struct mpiv_env *e, const void *sendbuf, void *recvbuf, int recvcount,
@@ -247,7 +261,7 @@ void env_Ialltoallv(struct mpiv_env *e, const void *sendbuf, const int sendcount
 		    const int recvcounts[], const int rdispls[], MPI_Datatype recvtype,
 		    MPI_Comm comm, MPI_Request *request)
 {
-	env_icoll(e, comm, NO_ROOT, bytes_v(sendcounts, sendtype, NULL, comm), request);
+	env_icoll(e, comm, NO_ROOT, bytes_v(sendcounts, sendtype, NULL, comm, 1), request);
 }
 
 void env_Ialltoallw(struct mpiv_env *e, const void *sendbuf, const int sendcounts[],
@@ -255,7 +269,7 @@ void env_Ialltoallw(struct mpiv_env *e, const void *sendbuf, const int sendcount
 		    const int recvcounts[], const int rdispls[], const MPI_Datatype recvtypes[],
 		    MPI_Comm comm, MPI_Request *request)
 {
-	env_icoll(e, comm, NO_ROOT, bytes_v(sendcounts, MPI_DATATYPE_NULL, sendtypes, comm),
+	env_icoll(e, comm, NO_ROOT, bytes_v(sendcounts, MPI_DATATYPE_NULL, sendtypes, comm, 1),
 		  request);
 }
 
@@ -263,7 +277,7 @@ void env_Ireduce_scatter(struct mpiv_env *e, const void *sendbuf, void *recvbuf,
 			 const int recvcounts[], MPI_Datatype datatype, MPI_Op op, MPI_Comm comm,
 			 MPI_Request *request)
 {
-	env_icoll(e, comm, NO_ROOT, bytes_v(recvcounts, datatype, NULL, comm), request);
+	env_icoll(e, comm, NO_ROOT, bytes_v(recvcounts, datatype, NULL, comm, 0), request);
 }
 
 void env_Ireduce_scatter_block(struct mpiv_env *e, const void *sendbuf, void *recvbuf,
@@ -573,18 +587,6 @@ void env_Neighbor_alltoallw_init(struct mpiv_env *e, const void *sendbuf, const 
 #if MPI_VERSION >= 4
 /* ---- the arrays of the large-count collectives (env.h) ---- */
 
-/* The size of comm's remote group if it is an intercommunicator and remote, else of its own. */
-static int group_size(MPI_Comm comm, int remote)
-{
-	int inter, n;
-
-	if (comm == MPI_COMM_NULL || PMPI_Comm_test_inter(comm, &inter) != MPI_SUCCESS)
-		return -1;
-	if (inter && remote)
-		return PMPI_Comm_remote_size(comm, &n) == MPI_SUCCESS ? n : -1;
-	return PMPI_Comm_size(comm, &n) == MPI_SUCCESS ? n : -1;
-}
-
 int env_large_len(enum env_large_len len, MPI_Comm comm, int root)
 {
 	int inter, rank, in, out;
@@ -639,21 +641,9 @@ int env_large_aints_fit(const MPI_Aint a[], int n)
 	return 1;
 }
 
-/* Room for n ints, and for comm's size of them, zeroed; NULL for none. */
-static int *ints_for(int n, MPI_Comm comm)
+int *env_large_counts(const MPI_Count a[], int n)
 {
-	int size = 0;
-
-	if (n <= 0)
-		return NULL;
-	if (PMPI_Comm_size(comm, &size) != MPI_SUCCESS || size < n)
-		size = n;
-	return calloc((size_t)size, sizeof(int));
-}
-
-int *env_large_counts(const MPI_Count a[], int n, MPI_Comm comm)
-{
-	int *out = a ? ints_for(n, comm) : NULL;
+	int *out = a && n > 0 ? malloc((size_t)n * sizeof(int)) : NULL;
 	int i;
 
 	for (i = 0; out && i < n; i++)
@@ -661,9 +651,9 @@ int *env_large_counts(const MPI_Count a[], int n, MPI_Comm comm)
 	return out;
 }
 
-int *env_large_aints(const MPI_Aint a[], int n, MPI_Comm comm)
+int *env_large_aints(const MPI_Aint a[], int n)
 {
-	int *out = a ? ints_for(n, comm) : NULL;
+	int *out = a && n > 0 ? malloc((size_t)n * sizeof(int)) : NULL;
 	int i;
 
 	for (i = 0; out && i < n; i++)

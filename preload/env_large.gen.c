@@ -45,8 +45,8 @@ void env_Allgatherv_c(struct mpiv_env *e, const void *sendbuf, MPI_Count sendcou
 	if (!env_Allgatherv || !env_fits_Allgatherv_c(n, sendbuf, sendcount, sendtype, recvbuf,
 						      recvcounts, displs, recvtype, comm))
 		return;
-	recvcounts_i = env_large_counts(recvcounts, n[0], comm);
-	displs_i = env_large_aints(displs, n[1], comm);
+	recvcounts_i = env_large_counts(recvcounts, n[0]);
+	displs_i = env_large_aints(displs, n[1]);
 	env_Allgatherv(e, sendbuf, (int)sendcount, sendtype, recvbuf, recvcounts_i, displs_i,
 		       recvtype, comm);
 	free(recvcounts_i);
@@ -78,8 +78,8 @@ void env_Allgatherv_init_c(struct mpiv_env *e, const void *sendbuf, MPI_Count se
 	    !env_fits_Allgatherv_init_c(n, sendbuf, sendcount, sendtype, recvbuf, recvcounts,
 					displs, recvtype, comm, info, request))
 		return;
-	recvcounts_i = env_large_counts(recvcounts, n[0], comm);
-	displs_i = env_large_aints(displs, n[1], comm);
+	recvcounts_i = env_large_counts(recvcounts, n[0]);
+	displs_i = env_large_aints(displs, n[1]);
 	env_Allgatherv_init(e, sendbuf, (int)sendcount, sendtype, recvbuf, recvcounts_i, displs_i,
 			    recvtype, comm, info, request);
 	free(recvcounts_i);
@@ -147,10 +147,10 @@ void env_Alltoallv_c(struct mpiv_env *e, const void *sendbuf, const MPI_Count se
 	if (!env_Alltoallv || !env_fits_Alltoallv_c(n, sendbuf, sendcounts, sdispls, sendtype,
 						    recvbuf, recvcounts, rdispls, recvtype, comm))
 		return;
-	sendcounts_i = env_large_counts(sendcounts, n[0], comm);
-	sdispls_i = env_large_aints(sdispls, n[1], comm);
-	recvcounts_i = env_large_counts(recvcounts, n[2], comm);
-	rdispls_i = env_large_aints(rdispls, n[3], comm);
+	sendcounts_i = env_large_counts(sendcounts, n[0]);
+	sdispls_i = env_large_aints(sdispls, n[1]);
+	recvcounts_i = env_large_counts(recvcounts, n[2]);
+	rdispls_i = env_large_aints(rdispls, n[3]);
 	env_Alltoallv(e, sendbuf, sendcounts_i, sdispls_i, sendtype, recvbuf, recvcounts_i,
 		      rdispls_i, recvtype, comm);
 	free(sendcounts_i);
@@ -188,10 +188,10 @@ void env_Alltoallv_init_c(struct mpiv_env *e, const void *sendbuf, const MPI_Cou
 	    !env_fits_Alltoallv_init_c(n, sendbuf, sendcounts, sdispls, sendtype, recvbuf,
 				       recvcounts, rdispls, recvtype, comm, info, request))
 		return;
-	sendcounts_i = env_large_counts(sendcounts, n[0], comm);
-	sdispls_i = env_large_aints(sdispls, n[1], comm);
-	recvcounts_i = env_large_counts(recvcounts, n[2], comm);
-	rdispls_i = env_large_aints(rdispls, n[3], comm);
+	sendcounts_i = env_large_counts(sendcounts, n[0]);
+	sdispls_i = env_large_aints(sdispls, n[1]);
+	recvcounts_i = env_large_counts(recvcounts, n[2]);
+	rdispls_i = env_large_aints(rdispls, n[3]);
 	env_Alltoallv_init(e, sendbuf, sendcounts_i, sdispls_i, sendtype, recvbuf, recvcounts_i,
 			   rdispls_i, recvtype, comm, info, request);
 	free(sendcounts_i);
@@ -227,10 +227,10 @@ void env_Alltoallw_c(struct mpiv_env *e, const void *sendbuf, const MPI_Count se
 	if (!env_Alltoallw || !env_fits_Alltoallw_c(n, sendbuf, sendcounts, sdispls, sendtypes,
 						    recvbuf, recvcounts, rdispls, recvtypes, comm))
 		return;
-	sendcounts_i = env_large_counts(sendcounts, n[0], comm);
-	sdispls_i = env_large_aints(sdispls, n[1], comm);
-	recvcounts_i = env_large_counts(recvcounts, n[2], comm);
-	rdispls_i = env_large_aints(rdispls, n[3], comm);
+	sendcounts_i = env_large_counts(sendcounts, n[0]);
+	sdispls_i = env_large_aints(sdispls, n[1]);
+	recvcounts_i = env_large_counts(recvcounts, n[2]);
+	rdispls_i = env_large_aints(rdispls, n[3]);
 	env_Alltoallw(e, sendbuf, sendcounts_i, sdispls_i, sendtypes, recvbuf, recvcounts_i,
 		      rdispls_i, recvtypes, comm);
 	free(sendcounts_i);
@@ -269,10 +269,10 @@ void env_Alltoallw_init_c(struct mpiv_env *e, const void *sendbuf, const MPI_Cou
 	    !env_fits_Alltoallw_init_c(n, sendbuf, sendcounts, sdispls, sendtypes, recvbuf,
 				       recvcounts, rdispls, recvtypes, comm, info, request))
 		return;
-	sendcounts_i = env_large_counts(sendcounts, n[0], comm);
-	sdispls_i = env_large_aints(sdispls, n[1], comm);
-	recvcounts_i = env_large_counts(recvcounts, n[2], comm);
-	rdispls_i = env_large_aints(rdispls, n[3], comm);
+	sendcounts_i = env_large_counts(sendcounts, n[0]);
+	sdispls_i = env_large_aints(sdispls, n[1]);
+	recvcounts_i = env_large_counts(recvcounts, n[2]);
+	rdispls_i = env_large_aints(rdispls, n[3]);
 	env_Alltoallw_init(e, sendbuf, sendcounts_i, sdispls_i, sendtypes, recvbuf, recvcounts_i,
 			   rdispls_i, recvtypes, comm, info, request);
 	free(sendcounts_i);
@@ -351,8 +351,8 @@ void env_Gatherv_c(struct mpiv_env *e, const void *sendbuf, MPI_Count sendcount,
 	if (!env_Gatherv || !env_fits_Gatherv_c(n, sendbuf, sendcount, sendtype, recvbuf,
 						recvcounts, displs, recvtype, root, comm))
 		return;
-	recvcounts_i = env_large_counts(recvcounts, n[0], comm);
-	displs_i = env_large_aints(displs, n[1], comm);
+	recvcounts_i = env_large_counts(recvcounts, n[0]);
+	displs_i = env_large_aints(displs, n[1]);
 	env_Gatherv(e, sendbuf, (int)sendcount, sendtype, recvbuf, recvcounts_i, displs_i, recvtype,
 		    root, comm);
 	free(recvcounts_i);
@@ -384,8 +384,8 @@ void env_Gatherv_init_c(struct mpiv_env *e, const void *sendbuf, MPI_Count sendc
 	    !env_fits_Gatherv_init_c(n, sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs,
 				     recvtype, root, comm, info, request))
 		return;
-	recvcounts_i = env_large_counts(recvcounts, n[0], comm);
-	displs_i = env_large_aints(displs, n[1], comm);
+	recvcounts_i = env_large_counts(recvcounts, n[0]);
+	displs_i = env_large_aints(displs, n[1]);
 	env_Gatherv_init(e, sendbuf, (int)sendcount, sendtype, recvbuf, recvcounts_i, displs_i,
 			 recvtype, root, comm, info, request);
 	free(recvcounts_i);
@@ -425,8 +425,8 @@ void env_Iallgatherv_c(struct mpiv_env *e, const void *sendbuf, MPI_Count sendco
 	    !env_fits_Iallgatherv_c(n, sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs,
 				    recvtype, comm, request))
 		return;
-	recvcounts_i = env_large_counts(recvcounts, n[0], comm);
-	displs_i = env_large_aints(displs, n[1], comm);
+	recvcounts_i = env_large_counts(recvcounts, n[0]);
+	displs_i = env_large_aints(displs, n[1]);
 	env_Iallgatherv(e, sendbuf, (int)sendcount, sendtype, recvbuf, recvcounts_i, displs_i,
 			recvtype, comm, request);
 	free(recvcounts_i);
@@ -477,10 +477,10 @@ void env_Ialltoallv_c(struct mpiv_env *e, const void *sendbuf, const MPI_Count s
 	    !env_fits_Ialltoallv_c(n, sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts,
 				   rdispls, recvtype, comm, request))
 		return;
-	sendcounts_i = env_large_counts(sendcounts, n[0], comm);
-	sdispls_i = env_large_aints(sdispls, n[1], comm);
-	recvcounts_i = env_large_counts(recvcounts, n[2], comm);
-	rdispls_i = env_large_aints(rdispls, n[3], comm);
+	sendcounts_i = env_large_counts(sendcounts, n[0]);
+	sdispls_i = env_large_aints(sdispls, n[1]);
+	recvcounts_i = env_large_counts(recvcounts, n[2]);
+	rdispls_i = env_large_aints(rdispls, n[3]);
 	env_Ialltoallv(e, sendbuf, sendcounts_i, sdispls_i, sendtype, recvbuf, recvcounts_i,
 		       rdispls_i, recvtype, comm, request);
 	free(sendcounts_i);
@@ -517,10 +517,10 @@ void env_Ialltoallw_c(struct mpiv_env *e, const void *sendbuf, const MPI_Count s
 	    !env_fits_Ialltoallw_c(n, sendbuf, sendcounts, sdispls, sendtypes, recvbuf, recvcounts,
 				   rdispls, recvtypes, comm, request))
 		return;
-	sendcounts_i = env_large_counts(sendcounts, n[0], comm);
-	sdispls_i = env_large_aints(sdispls, n[1], comm);
-	recvcounts_i = env_large_counts(recvcounts, n[2], comm);
-	rdispls_i = env_large_aints(rdispls, n[3], comm);
+	sendcounts_i = env_large_counts(sendcounts, n[0]);
+	sdispls_i = env_large_aints(sdispls, n[1]);
+	recvcounts_i = env_large_counts(recvcounts, n[2]);
+	rdispls_i = env_large_aints(rdispls, n[3]);
 	env_Ialltoallw(e, sendbuf, sendcounts_i, sdispls_i, sendtypes, recvbuf, recvcounts_i,
 		       rdispls_i, recvtypes, comm, request);
 	free(sendcounts_i);
@@ -576,8 +576,8 @@ void env_Igatherv_c(struct mpiv_env *e, const void *sendbuf, MPI_Count sendcount
 	    !env_fits_Igatherv_c(n, sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs,
 				 recvtype, root, comm, request))
 		return;
-	recvcounts_i = env_large_counts(recvcounts, n[0], comm);
-	displs_i = env_large_aints(displs, n[1], comm);
+	recvcounts_i = env_large_counts(recvcounts, n[0]);
+	displs_i = env_large_aints(displs, n[1]);
 	env_Igatherv(e, sendbuf, (int)sendcount, sendtype, recvbuf, recvcounts_i, displs_i,
 		     recvtype, root, comm, request);
 	free(recvcounts_i);
@@ -618,8 +618,8 @@ void env_Ineighbor_allgatherv_c(struct mpiv_env *e, const void *sendbuf, MPI_Cou
 	    !env_fits_Ineighbor_allgatherv_c(n, sendbuf, sendcount, sendtype, recvbuf, recvcounts,
 					     displs, recvtype, comm, request))
 		return;
-	recvcounts_i = env_large_counts(recvcounts, n[0], comm);
-	displs_i = env_large_aints(displs, n[1], comm);
+	recvcounts_i = env_large_counts(recvcounts, n[0]);
+	displs_i = env_large_aints(displs, n[1]);
 	env_Ineighbor_allgatherv(e, sendbuf, (int)sendcount, sendtype, recvbuf, recvcounts_i,
 				 displs_i, recvtype, comm, request);
 	free(recvcounts_i);
@@ -665,10 +665,10 @@ void env_Ineighbor_alltoallv_c(struct mpiv_env *e, const void *sendbuf,
 	    !env_fits_Ineighbor_alltoallv_c(n, sendbuf, sendcounts, sdispls, sendtype, recvbuf,
 					    recvcounts, rdispls, recvtype, comm, request))
 		return;
-	sendcounts_i = env_large_counts(sendcounts, n[0], comm);
-	sdispls_i = env_large_aints(sdispls, n[1], comm);
-	recvcounts_i = env_large_counts(recvcounts, n[2], comm);
-	rdispls_i = env_large_aints(rdispls, n[3], comm);
+	sendcounts_i = env_large_counts(sendcounts, n[0]);
+	sdispls_i = env_large_aints(sdispls, n[1]);
+	recvcounts_i = env_large_counts(recvcounts, n[2]);
+	rdispls_i = env_large_aints(rdispls, n[3]);
 	env_Ineighbor_alltoallv(e, sendbuf, sendcounts_i, sdispls_i, sendtype, recvbuf,
 				recvcounts_i, rdispls_i, recvtype, comm, request);
 	free(sendcounts_i);
@@ -704,8 +704,8 @@ void env_Ineighbor_alltoallw_c(struct mpiv_env *e, const void *sendbuf,
 	    !env_fits_Ineighbor_alltoallw_c(n, sendbuf, sendcounts, sdispls, sendtypes, recvbuf,
 					    recvcounts, rdispls, recvtypes, comm, request))
 		return;
-	sendcounts_i = env_large_counts(sendcounts, n[0], comm);
-	recvcounts_i = env_large_counts(recvcounts, n[1], comm);
+	sendcounts_i = env_large_counts(sendcounts, n[0]);
+	recvcounts_i = env_large_counts(recvcounts, n[1]);
 	env_Ineighbor_alltoallw(e, sendbuf, sendcounts_i, sdispls, sendtypes, recvbuf, recvcounts_i,
 				rdispls, recvtypes, comm, request);
 	free(sendcounts_i);
@@ -739,7 +739,7 @@ void env_Ireduce_scatter_c(struct mpiv_env *e, const void *sendbuf, void *recvbu
 	if (!env_Ireduce_scatter || !env_fits_Ireduce_scatter_c(n, sendbuf, recvbuf, recvcounts,
 								datatype, op, comm, request))
 		return;
-	recvcounts_i = env_large_counts(recvcounts, n[0], comm);
+	recvcounts_i = env_large_counts(recvcounts, n[0]);
 	env_Ireduce_scatter(e, sendbuf, recvbuf, recvcounts_i, datatype, op, comm, request);
 	free(recvcounts_i);
 }
@@ -794,8 +794,8 @@ void env_Iscatterv_c(struct mpiv_env *e, const void *sendbuf, const MPI_Count se
 	    !env_fits_Iscatterv_c(n, sendbuf, sendcounts, displs, sendtype, recvbuf, recvcount,
 				  recvtype, root, comm, request))
 		return;
-	sendcounts_i = env_large_counts(sendcounts, n[0], comm);
-	displs_i = env_large_aints(displs, n[1], comm);
+	sendcounts_i = env_large_counts(sendcounts, n[0]);
+	displs_i = env_large_aints(displs, n[1]);
 	env_Iscatterv(e, sendbuf, sendcounts_i, displs_i, sendtype, recvbuf, (int)recvcount,
 		      recvtype, root, comm, request);
 	free(sendcounts_i);
@@ -845,8 +845,8 @@ void env_Neighbor_allgatherv_c(struct mpiv_env *e, const void *sendbuf, MPI_Coun
 	    !env_fits_Neighbor_allgatherv_c(n, sendbuf, sendcount, sendtype, recvbuf, recvcounts,
 					    displs, recvtype, comm))
 		return;
-	recvcounts_i = env_large_counts(recvcounts, n[0], comm);
-	displs_i = env_large_aints(displs, n[1], comm);
+	recvcounts_i = env_large_counts(recvcounts, n[0]);
+	displs_i = env_large_aints(displs, n[1]);
 	env_Neighbor_allgatherv(e, sendbuf, (int)sendcount, sendtype, recvbuf, recvcounts_i,
 				displs_i, recvtype, comm);
 	free(recvcounts_i);
@@ -880,8 +880,8 @@ void env_Neighbor_allgatherv_init_c(struct mpiv_env *e, const void *sendbuf, MPI
 	    !env_fits_Neighbor_allgatherv_init_c(n, sendbuf, sendcount, sendtype, recvbuf,
 						 recvcounts, displs, recvtype, comm, info, request))
 		return;
-	recvcounts_i = env_large_counts(recvcounts, n[0], comm);
-	displs_i = env_large_aints(displs, n[1], comm);
+	recvcounts_i = env_large_counts(recvcounts, n[0]);
+	displs_i = env_large_aints(displs, n[1]);
 	env_Neighbor_allgatherv_init(e, sendbuf, (int)sendcount, sendtype, recvbuf, recvcounts_i,
 				     displs_i, recvtype, comm, info, request);
 	free(recvcounts_i);
@@ -936,10 +936,10 @@ void env_Neighbor_alltoallv_c(struct mpiv_env *e, const void *sendbuf, const MPI
 	    !env_fits_Neighbor_alltoallv_c(n, sendbuf, sendcounts, sdispls, sendtype, recvbuf,
 					   recvcounts, rdispls, recvtype, comm))
 		return;
-	sendcounts_i = env_large_counts(sendcounts, n[0], comm);
-	sdispls_i = env_large_aints(sdispls, n[1], comm);
-	recvcounts_i = env_large_counts(recvcounts, n[2], comm);
-	rdispls_i = env_large_aints(rdispls, n[3], comm);
+	sendcounts_i = env_large_counts(sendcounts, n[0]);
+	sdispls_i = env_large_aints(sdispls, n[1]);
+	recvcounts_i = env_large_counts(recvcounts, n[2]);
+	rdispls_i = env_large_aints(rdispls, n[3]);
 	env_Neighbor_alltoallv(e, sendbuf, sendcounts_i, sdispls_i, sendtype, recvbuf, recvcounts_i,
 			       rdispls_i, recvtype, comm);
 	free(sendcounts_i);
@@ -980,10 +980,10 @@ void env_Neighbor_alltoallv_init_c(struct mpiv_env *e, const void *sendbuf,
 	    !env_fits_Neighbor_alltoallv_init_c(n, sendbuf, sendcounts, sdispls, sendtype, recvbuf,
 						recvcounts, rdispls, recvtype, comm, info, request))
 		return;
-	sendcounts_i = env_large_counts(sendcounts, n[0], comm);
-	sdispls_i = env_large_aints(sdispls, n[1], comm);
-	recvcounts_i = env_large_counts(recvcounts, n[2], comm);
-	rdispls_i = env_large_aints(rdispls, n[3], comm);
+	sendcounts_i = env_large_counts(sendcounts, n[0]);
+	sdispls_i = env_large_aints(sdispls, n[1]);
+	recvcounts_i = env_large_counts(recvcounts, n[2]);
+	rdispls_i = env_large_aints(rdispls, n[3]);
 	env_Neighbor_alltoallv_init(e, sendbuf, sendcounts_i, sdispls_i, sendtype, recvbuf,
 				    recvcounts_i, rdispls_i, recvtype, comm, info, request);
 	free(sendcounts_i);
@@ -1018,8 +1018,8 @@ void env_Neighbor_alltoallw_c(struct mpiv_env *e, const void *sendbuf, const MPI
 	    !env_fits_Neighbor_alltoallw_c(n, sendbuf, sendcounts, sdispls, sendtypes, recvbuf,
 					   recvcounts, rdispls, recvtypes, comm))
 		return;
-	sendcounts_i = env_large_counts(sendcounts, n[0], comm);
-	recvcounts_i = env_large_counts(recvcounts, n[1], comm);
+	sendcounts_i = env_large_counts(sendcounts, n[0]);
+	recvcounts_i = env_large_counts(recvcounts, n[1]);
 	env_Neighbor_alltoallw(e, sendbuf, sendcounts_i, sdispls, sendtypes, recvbuf, recvcounts_i,
 			       rdispls, recvtypes, comm);
 	free(sendcounts_i);
@@ -1055,8 +1055,8 @@ void env_Neighbor_alltoallw_init_c(struct mpiv_env *e, const void *sendbuf,
 						recvcounts, rdispls, recvtypes, comm, info,
 						request))
 		return;
-	sendcounts_i = env_large_counts(sendcounts, n[0], comm);
-	recvcounts_i = env_large_counts(recvcounts, n[1], comm);
+	sendcounts_i = env_large_counts(sendcounts, n[0]);
+	recvcounts_i = env_large_counts(recvcounts, n[1]);
 	env_Neighbor_alltoallw_init(e, sendbuf, sendcounts_i, sdispls, sendtypes, recvbuf,
 				    recvcounts_i, rdispls, recvtypes, comm, info, request);
 	free(sendcounts_i);
@@ -1106,7 +1106,7 @@ void env_Reduce_scatter_c(struct mpiv_env *e, const void *sendbuf, void *recvbuf
 	if (!env_Reduce_scatter ||
 	    !env_fits_Reduce_scatter_c(n, sendbuf, recvbuf, recvcounts, datatype, op, comm))
 		return;
-	recvcounts_i = env_large_counts(recvcounts, n[0], comm);
+	recvcounts_i = env_large_counts(recvcounts, n[0]);
 	env_Reduce_scatter(e, sendbuf, recvbuf, recvcounts_i, datatype, op, comm);
 	free(recvcounts_i);
 }
@@ -1149,7 +1149,7 @@ void env_Reduce_scatter_init_c(struct mpiv_env *e, const void *sendbuf, void *re
 	    !env_fits_Reduce_scatter_init_c(n, sendbuf, recvbuf, recvcounts, datatype, op, comm,
 					    info, request))
 		return;
-	recvcounts_i = env_large_counts(recvcounts, n[0], comm);
+	recvcounts_i = env_large_counts(recvcounts, n[0]);
 	env_Reduce_scatter_init(e, sendbuf, recvbuf, recvcounts_i, datatype, op, comm, info,
 				request);
 	free(recvcounts_i);
@@ -1211,8 +1211,8 @@ void env_Scatterv_c(struct mpiv_env *e, const void *sendbuf, const MPI_Count sen
 	if (!env_Scatterv || !env_fits_Scatterv_c(n, sendbuf, sendcounts, displs, sendtype, recvbuf,
 						  recvcount, recvtype, root, comm))
 		return;
-	sendcounts_i = env_large_counts(sendcounts, n[0], comm);
-	displs_i = env_large_aints(displs, n[1], comm);
+	sendcounts_i = env_large_counts(sendcounts, n[0]);
+	displs_i = env_large_aints(displs, n[1]);
 	env_Scatterv(e, sendbuf, sendcounts_i, displs_i, sendtype, recvbuf, (int)recvcount,
 		     recvtype, root, comm);
 	free(sendcounts_i);
@@ -1244,8 +1244,8 @@ void env_Scatterv_init_c(struct mpiv_env *e, const void *sendbuf, const MPI_Coun
 	    !env_fits_Scatterv_init_c(n, sendbuf, sendcounts, displs, sendtype, recvbuf, recvcount,
 				      recvtype, root, comm, info, request))
 		return;
-	sendcounts_i = env_large_counts(sendcounts, n[0], comm);
-	displs_i = env_large_aints(displs, n[1], comm);
+	sendcounts_i = env_large_counts(sendcounts, n[0]);
+	displs_i = env_large_aints(displs, n[1]);
 	env_Scatterv_init(e, sendbuf, sendcounts_i, displs_i, sendtype, recvbuf, (int)recvcount,
 			  recvtype, root, comm, info, request);
 	free(sendcounts_i);
