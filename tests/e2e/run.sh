@@ -556,6 +556,8 @@ if "$MPICC" -g -O0 -o "$BINDIR/unmodelled" "$SRCDIR/tests/e2e/programs/unmodelle
 			"the trace uses MPI_Parrived, which check cannot judge yet"
 		unmodelled large-count MPI_Send_c \
 			"the trace uses MPI_Send_c with a count past 2^31 - 1, which check cannot"
+		unmodelled large-count-arrays MPI_Allgatherv_c \
+			"the trace uses MPI_Allgatherv_c with a count past 2^31 - 1, which check"
 	fi
 else
 	fail "unmodelled call: compile" "mpicc failed" "$BAD/unmodelled-cc.log"

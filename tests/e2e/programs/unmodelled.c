@@ -9,7 +9,12 @@
  *   large-count MPI-4 large-count sends and receives head to head (MPI_Send_c,
  *               MPI_Recv_c) of 2^31 elements of a type of no bytes: a count past an int,
  *               which the recorder does not follow as the int-count twin's (those are
- *               modelled: examples/deadlock/large-count-head-to-head.c) */
+ *               modelled: examples/deadlock/large-count-head-to-head.c)
+ *   large-count-arrays
+ *               MPI-4 large-count collectives with arrays: MPI_Allgatherv_c whose counts
+ *               fit an int but whose displacements do not (of a type of no bytes), then
+ *               MPI_Ialltoallv_c with counts of 2^31 (examples/ok/large-count-arrays.c has
+ *               them fit) */
 #include <mpi.h>
 #include <stdio.h>
 #include <string.h>
@@ -66,6 +71,22 @@ int main(int argc, char **argv)
 		MPI_Type_commit(&none);
 		MPI_Send_c(&out, big, none, 1 - rank, 0, MPI_COMM_WORLD);
 		MPI_Recv_c(&in, big, none, 1 - rank, 0, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+		MPI_Type_free(&none);
+	} else if (!strcmp(mode, "large-count-arrays")) {
+		MPI_Datatype none;
+		MPI_Count counts[2] = {1, 1};
+		MPI_Aint big = (MPI_Aint)1 << 31, displs[2] = {big, big + 1};
+		MPI_Request req;
+		int out = rank, in[2];
+
+		MPI_Type_contiguous(0, MPI_INT, &none);
+		MPI_Type_commit(&none);
+		MPI_Allgatherv_c(&out, 1, none, in, counts, displs, none, MPI_COMM_WORLD);
+		counts[0] = counts[1] = big;
+		displs[0] = displs[1] = 0;
+		MPI_Ialltoallv_c(&out, counts, displs, none, in, counts, displs, none,
+				 MPI_COMM_WORLD, &req);
+		MPI_Wait(&req, MPI_STATUS_IGNORE);
 		MPI_Type_free(&none);
 #endif
 	} else {
