@@ -69,6 +69,7 @@ static const unsigned short large_twins[][2] = {
 	{228, 12},  /* MPI_Bsend_c: MPI_Bsend */
 	{229, 34},  /* MPI_Bsend_init_c: MPI_Bsend_init */
 	{230, 158}, /* MPI_Buffer_attach_c: MPI_Buffer_attach */
+	{231, 159}, /* MPI_Buffer_detach_c: MPI_Buffer_detach */
 	{232, 14},  /* MPI_Ibsend_c: MPI_Ibsend */
 	{233, 24},  /* MPI_Imrecv_c: MPI_Imrecv */
 	{234, 8},   /* MPI_Irecv_c: MPI_Irecv */
@@ -92,4 +93,7 @@ static const unsigned short large_twins[][2] = {
 	{252, 102}, /* MPI_Get_c: MPI_Get */
 	{253, 263}, /* MPI_Get_accumulate_c: MPI_Get_accumulate */
 	{254, 101}, /* MPI_Put_c: MPI_Put */
+	{259, 85},  /* MPI_Win_allocate_c: MPI_Win_allocate */
+	{260, 107}, /* MPI_Win_allocate_shared_c: MPI_Win_allocate_shared */
+	{261, 84},  /* MPI_Win_create_c: MPI_Win_create */
 };

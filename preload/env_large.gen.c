@@ -1454,4 +1454,25 @@ void env_Put_c(struct mpiv_env *e, const void *origin_addr, MPI_Count origin_cou
 		env_Put(e, origin_addr, (int)origin_count, origin_datatype, target_rank,
 			target_disp, (int)target_count, target_datatype, win);
 }
+
+void env_Win_allocate_c(struct mpiv_env *e, MPI_Aint size, MPI_Aint disp_unit, MPI_Info info,
+			MPI_Comm comm, void *baseptr, MPI_Win *win)
+{
+	if (env_Win_allocate && MPIV_FITS_INT(disp_unit))
+		env_Win_allocate(e, size, (int)disp_unit, info, comm, baseptr, win);
+}
+
+void env_Win_allocate_shared_c(struct mpiv_env *e, MPI_Aint size, MPI_Aint disp_unit, MPI_Info info,
+			       MPI_Comm comm, void *baseptr, MPI_Win *win)
+{
+	if (env_Win_allocate_shared && MPIV_FITS_INT(disp_unit))
+		env_Win_allocate_shared(e, size, (int)disp_unit, info, comm, baseptr, win);
+}
+
+void env_Win_create_c(struct mpiv_env *e, void *base, MPI_Aint size, MPI_Aint disp_unit,
+		      MPI_Info info, MPI_Comm comm, MPI_Win *win)
+{
+	if (env_Win_create && MPIV_FITS_INT(disp_unit))
+		env_Win_create(e, base, size, (int)disp_unit, info, comm, win);
+}
 #endif

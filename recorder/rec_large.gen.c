@@ -1559,4 +1559,46 @@ int rec_Put_c(struct rec_call *c, const void *origin_addr, MPI_Count origin_coun
 	rec_call_returned(c);
 	return rc;
 }
+
+int rec_Win_allocate_c(struct rec_call *c, MPI_Aint size, MPI_Aint disp_unit, MPI_Info info,
+		       MPI_Comm comm, void *baseptr, MPI_Win *win)
+{
+	int rc;
+
+	if (MPIV_FITS_INT(disp_unit))
+		return rec_Win_allocate(c, size, (int)disp_unit, info, comm, baseptr, win);
+	c->ev.flags |= MPIV_EV_LARGE_COUNT;
+	rec_call_posted(c);
+	rc = PMPI_Win_allocate_c(size, disp_unit, info, comm, baseptr, win);
+	rec_call_returned(c);
+	return rc;
+}
+
+int rec_Win_allocate_shared_c(struct rec_call *c, MPI_Aint size, MPI_Aint disp_unit, MPI_Info info,
+			      MPI_Comm comm, void *baseptr, MPI_Win *win)
+{
+	int rc;
+
+	if (MPIV_FITS_INT(disp_unit))
+		return rec_Win_allocate_shared(c, size, (int)disp_unit, info, comm, baseptr, win);
+	c->ev.flags |= MPIV_EV_LARGE_COUNT;
+	rec_call_posted(c);
+	rc = PMPI_Win_allocate_shared_c(size, disp_unit, info, comm, baseptr, win);
+	rec_call_returned(c);
+	return rc;
+}
+
+int rec_Win_create_c(struct rec_call *c, void *base, MPI_Aint size, MPI_Aint disp_unit,
+		     MPI_Info info, MPI_Comm comm, MPI_Win *win)
+{
+	int rc;
+
+	if (MPIV_FITS_INT(disp_unit))
+		return rec_Win_create(c, base, size, (int)disp_unit, info, comm, win);
+	c->ev.flags |= MPIV_EV_LARGE_COUNT;
+	rec_call_posted(c);
+	rc = PMPI_Win_create_c(base, size, disp_unit, info, comm, win);
+	rec_call_returned(c);
+	return rc;
+}
 #endif

@@ -682,4 +682,28 @@ int rep_Put_c(struct rep_call *c, const void *origin_addr, MPI_Count origin_coun
 	return PMPI_Put_c(origin_addr, origin_count, origin_datatype, target_rank, target_disp,
 			  target_count, target_datatype, win);
 }
+
+int rep_Win_allocate_c(struct rep_call *c, MPI_Aint size, MPI_Aint disp_unit, MPI_Info info,
+		       MPI_Comm comm, void *baseptr, MPI_Win *win)
+{
+	if (rep_Win_allocate && MPIV_FITS_INT(disp_unit))
+		return rep_Win_allocate(c, size, (int)disp_unit, info, comm, baseptr, win);
+	return PMPI_Win_allocate_c(size, disp_unit, info, comm, baseptr, win);
+}
+
+int rep_Win_allocate_shared_c(struct rep_call *c, MPI_Aint size, MPI_Aint disp_unit, MPI_Info info,
+			      MPI_Comm comm, void *baseptr, MPI_Win *win)
+{
+	if (rep_Win_allocate_shared && MPIV_FITS_INT(disp_unit))
+		return rep_Win_allocate_shared(c, size, (int)disp_unit, info, comm, baseptr, win);
+	return PMPI_Win_allocate_shared_c(size, disp_unit, info, comm, baseptr, win);
+}
+
+int rep_Win_create_c(struct rep_call *c, void *base, MPI_Aint size, MPI_Aint disp_unit,
+		     MPI_Info info, MPI_Comm comm, MPI_Win *win)
+{
+	if (rep_Win_create && MPIV_FITS_INT(disp_unit))
+		return rep_Win_create(c, base, size, (int)disp_unit, info, comm, win);
+	return PMPI_Win_create_c(base, size, disp_unit, info, comm, win);
+}
 #endif
