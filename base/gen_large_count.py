@@ -169,7 +169,7 @@ def squeeze(code):
 
 
 def handler_body(sources, prefix, twin):
-    """The body of the hand-written handler <prefix>_<twin>() in the files sources, or None."""
+    """The body of the handler <prefix>_<twin>() written in one of the files sources, or None."""
     for path in sources:
         m = re.search(r"^int %s_%s\([^)]*\)\n\{\n(.*?)^\}\n" % (prefix, twin), open(path).read(),
                       re.M | re.S)
@@ -184,7 +184,8 @@ def rec_body(kind, flags, fam, call, ints, counts):
     out = ["rec_coll_neighbors(c, comm);"] if "F(NEIGHBOR)" in flags else []
     if "F(REDUCE)" in flags and kind in ("COLL", "ICOLL"):
         if fam not in REDUCTIONS:
-            sys.exit("gen_large_count.py: the reduction check's arguments of %s are not known" % fam)
+            sys.exit("gen_large_count.py: the reduction check's arguments of %s are not "
+                     "known (REDUCTIONS)" % fam)
         red = REDUCTIONS[fam].format(ints=ints, counts=counts)
         if kind == "COLL":
             return out + ["COLL_REDUCE(%s, comm, %s);" % (call, red)]
@@ -204,7 +205,9 @@ REP_FIRST = "\tif (rep_schedule_coll_sync(c))\n\t\trep_coll_barrier(c, comm);\n"
 
 
 def arrays_code(name, twin, kind, flags, cp, tp, scalars, arrays, sources):
-    """env, fits prototype, rec and rep code of a collective with arrays of counts."""
+    """The envelope, fits prototype, recorder and replayer code of MPI_<name>, a collective with
+    arrays of counts, of parameters cp, whose twin (its entry) has parameters tp; scalars and
+    arrays are narrowed()'s."""
     t = twin[1]
     fam = family(t)
     if fam not in ARRAYS or any(n not in ARRAYS[fam] for n, _ in arrays):
@@ -255,7 +258,7 @@ def arrays_code(name, twin, kind, flags, cp, tp, scalars, arrays, sources):
     env += "".join("\tfree(%s);\n" % ints[n] for n, _ in arrays) + "}\n"
 
     # the recorder: the twin's handler, held against what it is assumed to be
-    want = rec_body(kind, flags, fam, "PMPI_%s(%s)" % (t, names(tp)), "recvcounts", "NULL")
+    want = rec_body(twin[3], twin[4], fam, "PMPI_%s(%s)" % (t, names(tp)), "recvcounts", "NULL")
     got = handler_body(sources["recorder"], "rec", t)
     if got is None or squeeze(got) != squeeze("".join(want)):
         sys.exit("gen_large_count.py: rec_%s() is not\n%s\nwhich rec_%s() is written from" %
