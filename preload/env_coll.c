@@ -64,6 +64,17 @@ static uint64_t bytes_v(const int counts[], MPI_Datatype type, const MPI_Datatyp
 	return sum;
 }
 
+/* The bytes an all-to-all v or w sends: of its send counts and type(s), or, in place, of its
+ * receive ones (MPI ignores the send arguments then, and a program may leave them unset). */
+static uint64_t bytes_alltoall(const void *sendbuf, const int sendcounts[], MPI_Datatype sendtype,
+			       const MPI_Datatype sendtypes[], const int recvcounts[],
+			       MPI_Datatype recvtype, const MPI_Datatype recvtypes[], MPI_Comm comm)
+{
+	if (sendbuf == MPI_IN_PLACE)
+		return bytes_v(recvcounts, recvtype, recvtypes, comm, 1);
+	return bytes_v(sendcounts, sendtype, sendtypes, comm, 1);
+}
+
 /* ---- blocking ---- */
 
 void env_Barrier(struct mpiv_env *e, MPI_Comm comm)
@@ -139,7 +150,9 @@ void env_Alltoallv(struct mpiv_env *e, const void *sendbuf, const int sendcounts
 		   const int recvcounts[], const int rdispls[], MPI_Datatype recvtype,
 		   MPI_Comm comm)
 {
-	env_coll(e, comm, NO_ROOT, bytes_v(sendcounts, sendtype, NULL, comm, 1));
+	env_coll(e, comm, NO_ROOT,
+		 bytes_alltoall(sendbuf, sendcounts, sendtype, NULL, recvcounts, recvtype, NULL,
+				comm));
 }
 
 void env_Alltoallw(struct mpiv_env *e, const void *sendbuf, const int sendcounts[],
@@ -147,7 +160,9 @@ void env_Alltoallw(struct mpiv_env *e, const void *sendbuf, const int sendcounts
 		   const int recvcounts[], const int rdispls[], const MPI_Datatype recvtypes[],
 		   MPI_Comm comm)
 {
-	env_coll(e, comm, NO_ROOT, bytes_v(sendcounts, MPI_DATATYPE_NULL, sendtypes, comm, 1));
+	env_coll(e, comm, NO_ROOT,
+		 bytes_alltoall(sendbuf, sendcounts, MPI_DATATYPE_NULL, sendtypes, recvcounts,
+				MPI_DATATYPE_NULL, recvtypes, comm));
 }
 
 void env_Reduce_scatter(struct mpiv_env *e, const void *sendbuf, void *recvbuf,
@@ -261,7 +276,10 @@ void env_Ialltoallv(struct mpiv_env *e, const void *sendbuf, const int sendcount
 		    const int recvcounts[], const int rdispls[], MPI_Datatype recvtype,
 		    MPI_Comm comm, MPI_Request *request)
 {
-	env_icoll(e, comm, NO_ROOT, bytes_v(sendcounts, sendtype, NULL, comm, 1), request);
+	env_icoll(e, comm, NO_ROOT,
+		  bytes_alltoall(sendbuf, sendcounts, sendtype, NULL, recvcounts, recvtype, NULL,
+				 comm),
+		  request);
 }
 
 void env_Ialltoallw(struct mpiv_env *e, const void *sendbuf, const int sendcounts[],
@@ -269,7 +287,9 @@ void env_Ialltoallw(struct mpiv_env *e, const void *sendbuf, const int sendcount
 		    const int recvcounts[], const int rdispls[], const MPI_Datatype recvtypes[],
 		    MPI_Comm comm, MPI_Request *request)
 {
-	env_icoll(e, comm, NO_ROOT, bytes_v(sendcounts, MPI_DATATYPE_NULL, sendtypes, comm, 1),
+	env_icoll(e, comm, NO_ROOT,
+		  bytes_alltoall(sendbuf, sendcounts, MPI_DATATYPE_NULL, sendtypes, recvcounts,
+				 MPI_DATATYPE_NULL, recvtypes, comm),
 		  request);
 }
 

@@ -169,6 +169,7 @@ MPI_Allgatherv
 MPI_Alltoall "bytes":4
 MPI_Alltoallv "bytes":8
 MPI_Alltoallw "bytes":8
+MPI_Alltoallv "bytes":8
 MPI_Reduce_scatter "bytes":8
 MPI_Reduce_scatter_block "bytes":4
 MPI_Scan "bytes":4

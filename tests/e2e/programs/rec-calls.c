@@ -211,6 +211,9 @@ static void collectives(void)
 	MPI_Alltoall(buf, 1, MPI_INT, rbuf, 1, MPI_INT, MPI_COMM_WORLD);
 	MPI_Alltoallv(buf, counts, displs, MPI_INT, rbuf, counts, displs, MPI_INT, MPI_COMM_WORLD);
 	MPI_Alltoallw(buf, counts, bdispls, types, rbuf, counts, bdispls, types, MPI_COMM_WORLD);
+	/* in place: the send arguments are ignored, here left NULL */
+	MPI_Alltoallv(MPI_IN_PLACE, NULL, NULL, MPI_DATATYPE_NULL, rbuf, counts, displs, MPI_INT,
+		      MPI_COMM_WORLD);
 	MPI_Reduce_scatter(buf, rbuf, counts, MPI_INT, MPI_SUM, MPI_COMM_WORLD);
 	MPI_Reduce_scatter_block(buf, rbuf, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD);
 	MPI_Scan(buf, rbuf, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD);
