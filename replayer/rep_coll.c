@@ -101,7 +101,7 @@ void rep_coll_check(struct rep_call *c)
 	all = malloc(2 * (size_t)n * sizeof(int));
 	if (!all)
 		return;
-	mine[0] = (int)c->call;
+	mine[0] = (int)mpiv_call_twin(c->call); /* a large-count form meets its twin */
 	mine[1] = (mpiv_call_flags(c->call) & MPIV_F_ROOTED) ? c->root : -1;
 	if (PMPI_Allgather(mine, 2, MPI_INT, all, 2, MPI_INT, priv) == MPI_SUCCESS) {
 		for (r = 0; r < n; r++) {

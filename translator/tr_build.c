@@ -510,6 +510,14 @@ static void inter_rule(struct builder *b, const struct mpiv_event *ev, struct en
 	memcpy(in->list, cm->members + lo, (size_t)in->n * sizeof(*in->list));
 }
 
+/* The call a collective's instruction carries, which its members' must be: a large-count
+ * call's int-count twin, since the two forms of a collective meet each other (MPI-4.1 2.5.8:
+ * the same operation). */
+static int16_t coll_call(unsigned call)
+{
+	return (int16_t)mpiv_call_twin(call);
+}
+
 /* The instruction (op: ENG_COLL, or ENG_ICOLL) of the collective of event ev (or of the
  * template a start starts) on engine communicator c, as the event at index makes it. */
 static void coll_post(struct builder *b, const struct mpiv_event *ev, int c, int op, int index)
@@ -527,7 +535,7 @@ static void coll_post(struct builder *b, const struct mpiv_event *ev, int c, int
 		ev->root >= 0				     ? ev->root :
 		ev->root == MPIV_PROC_NULL		     ? ENG_PROC_NULL :
 							       0;
-	in->call = (int16_t)ev->call;
+	in->call = coll_call(ev->call);
 	if ((mpiv_call_flags(ev->call) & MPIV_F_NEIGHBOR) && ev->ngroup) {
 		/* the in-neighbours: doc/semantics.md 5.4 */
 		in->n = (int32_t)ev->ngroup;
@@ -1071,7 +1079,7 @@ static int build_win_create(struct builder *b, const struct mpiv_event *ev, stru
 	in->a = 0;
 	in->b = ENG_COLL_ALL;
 	in->c = ++b->coll_seq[0];
-	in->call = (int16_t)ev->call;
+	in->call = coll_call(ev->call);
 	return 0;
 }
 
@@ -1115,7 +1123,7 @@ static int build_win(struct builder *b, const struct mpiv_event *ev, struct mpiv
 		in->a = c;
 		in->b = ENG_COLL_ALL;
 		in->c = ++b->coll_seq[c];
-		in->call = (int16_t)ev->call;
+		in->call = coll_call(ev->call);
 		if (kind == MPIV_KIND_WIN_FREE)
 			b->win_of[ev->win] = -1;
 		break;
@@ -1707,7 +1715,7 @@ static void build_collective(struct builder *b, const struct mpiv_event *ev)
 			in->a = c;
 			in->b = ENG_COLL_ALL;
 			in->c = ++b->coll_seq[c];
-			in->call = (int16_t)ev->call;
+			in->call = coll_call(ev->call);
 			c = tr_comms_inter(b->comms, t->rank, ev->index);
 		}
 		coll_post(b, ev, c, kind == MPIV_KIND_COLL ? ENG_COLL : ENG_ICOLL, (int)ev->index);
@@ -1728,7 +1736,7 @@ static void build_collective(struct builder *b, const struct mpiv_event *ev)
 		in->a = c;
 		in->b = ENG_COLL_ALL;
 		in->c = ++b->coll_seq[c];
-		in->call = (int16_t)ev->call;
+		in->call = coll_call(ev->call);
 		break;
 	}
 	default:
