@@ -188,12 +188,11 @@ pans_in()
 # A master taking 64 results from 8 workers with alternating tags: minutes of search.
 for sig in TERM INT; do
 	out=$WORK/stop-$sig
-	# job control: a background job of a script otherwise ignores SIGINT
-	set -m
-	"$MPIVERIFY" check tests/model/limits/wildcard-tags-8x8 --buffering zero \
-		--time-limit 300 -o "$out" >"$out.log" 2>&1 &
+	# SIGINT not ignored: a background job of a script ignores it, and so does check when it
+	# starts ignoring it (nohup), however this script was started (job control in it or not)
+	env --default-signal=INT "$MPIVERIFY" check tests/model/limits/wildcard-tags-8x8 \
+		--buffering zero --time-limit 300 -o "$out" >"$out.log" 2>&1 &
 	pid=$!
-	set +m
 	for _ in $(seq 600); do
 		test -n "$(pans_in "$out")" && break
 		sleep 0.1
