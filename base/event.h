@@ -117,6 +117,9 @@ enum mpiv_call_flags {
 	 * make requests that match only each other, in the order they were made; the
 	 * MPI_Pready* calls say which partitions of a send are ready */
 	MPIV_F_PARTITIONED = 1 << 11,
+	/* a request-based one-sided data call (MPI_Rput, ...): makes a request that completes
+	 * without another rank's call (doc/semantics.md 7.4) */
+	MPIV_F_RMA_REQUEST = 1 << 12,
 };
 
 /* Special peers and tags, in world ranks (the recorder maps MPI's constants to these). */

@@ -93,6 +93,10 @@ static const unsigned short large_twins[][2] = {
 	{252, 102}, /* MPI_Get_c: MPI_Get */
 	{253, 263}, /* MPI_Get_accumulate_c: MPI_Get_accumulate */
 	{254, 101}, /* MPI_Put_c: MPI_Put */
+	{255, 121}, /* MPI_Raccumulate_c: MPI_Raccumulate */
+	{256, 120}, /* MPI_Rget_c: MPI_Rget */
+	{257, 122}, /* MPI_Rget_accumulate_c: MPI_Rget_accumulate */
+	{258, 119}, /* MPI_Rput_c: MPI_Rput */
 	{259, 85},  /* MPI_Win_allocate_c: MPI_Win_allocate */
 	{260, 107}, /* MPI_Win_allocate_shared_c: MPI_Win_allocate_shared */
 	{261, 84},  /* MPI_Win_create_c: MPI_Win_create */

@@ -157,6 +157,8 @@ static void judge(struct ww_rank *w, const struct mpiv_rank_trace *t, int nranks
 			} else if (mpiv_call_kind(m->call) == MPIV_KIND_ICOLL ||
 				   mpiv_call_kind(m->call) == MPIV_KIND_COLL_INIT) {
 				collective(w, t, m->comm);
+			} else if (mpiv_call_flags(m->call) & MPIV_F_RMA_REQUEST) {
+				/* MPI_Rput's and the like complete alone: no one to wait for */
 			} else {
 				add_peer(w, m->peer, nranks);
 			}

@@ -1455,6 +1455,49 @@ void env_Put_c(struct mpiv_env *e, const void *origin_addr, MPI_Count origin_cou
 			target_disp, (int)target_count, target_datatype, win);
 }
 
+void env_Raccumulate_c(struct mpiv_env *e, const void *origin_addr, MPI_Count origin_count,
+		       MPI_Datatype origin_datatype, int target_rank, MPI_Aint target_disp,
+		       MPI_Count target_count, MPI_Datatype target_datatype, MPI_Op op, MPI_Win win,
+		       MPI_Request *request)
+{
+	if (env_Raccumulate && MPIV_FITS_INT(origin_count) && MPIV_FITS_INT(target_count))
+		env_Raccumulate(e, origin_addr, (int)origin_count, origin_datatype, target_rank,
+				target_disp, (int)target_count, target_datatype, op, win, request);
+}
+
+void env_Rget_c(struct mpiv_env *e, void *origin_addr, MPI_Count origin_count,
+		MPI_Datatype origin_datatype, int target_rank, MPI_Aint target_disp,
+		MPI_Count target_count, MPI_Datatype target_datatype, MPI_Win win,
+		MPI_Request *request)
+{
+	if (env_Rget && MPIV_FITS_INT(origin_count) && MPIV_FITS_INT(target_count))
+		env_Rget(e, origin_addr, (int)origin_count, origin_datatype, target_rank,
+			 target_disp, (int)target_count, target_datatype, win, request);
+}
+
+void env_Rget_accumulate_c(struct mpiv_env *e, const void *origin_addr, MPI_Count origin_count,
+			   MPI_Datatype origin_datatype, void *result_addr, MPI_Count result_count,
+			   MPI_Datatype result_datatype, int target_rank, MPI_Aint target_disp,
+			   MPI_Count target_count, MPI_Datatype target_datatype, MPI_Op op,
+			   MPI_Win win, MPI_Request *request)
+{
+	if (env_Rget_accumulate && MPIV_FITS_INT(origin_count) && MPIV_FITS_INT(result_count) &&
+	    MPIV_FITS_INT(target_count))
+		env_Rget_accumulate(e, origin_addr, (int)origin_count, origin_datatype, result_addr,
+				    (int)result_count, result_datatype, target_rank, target_disp,
+				    (int)target_count, target_datatype, op, win, request);
+}
+
+void env_Rput_c(struct mpiv_env *e, const void *origin_addr, MPI_Count origin_count,
+		MPI_Datatype origin_datatype, int target_rank, MPI_Aint target_disp,
+		MPI_Count target_count, MPI_Datatype target_datatype, MPI_Win win,
+		MPI_Request *request)
+{
+	if (env_Rput && MPIV_FITS_INT(origin_count) && MPIV_FITS_INT(target_count))
+		env_Rput(e, origin_addr, (int)origin_count, origin_datatype, target_rank,
+			 target_disp, (int)target_count, target_datatype, win, request);
+}
+
 void env_Win_allocate_c(struct mpiv_env *e, MPI_Aint size, MPI_Aint disp_unit, MPI_Info info,
 			MPI_Comm comm, void *baseptr, MPI_Win *win)
 {

@@ -155,6 +155,42 @@ void env_Get_accumulate(struct mpiv_env *e, const void *origin_addr, int origin_
 	env_data(e, target_rank, origin_count, origin_datatype, win);
 }
 
+/* The request-based ones: also the request they make. */
+void env_Rput(struct mpiv_env *e, const void *origin_addr, int origin_count,
+	      MPI_Datatype origin_datatype, int target_rank, MPI_Aint target_disp, int target_count,
+	      MPI_Datatype target_datatype, MPI_Win win, MPI_Request *request)
+{
+	env_data(e, target_rank, origin_count, origin_datatype, win);
+	e->request = request;
+}
+
+void env_Rget(struct mpiv_env *e, void *origin_addr, int origin_count, MPI_Datatype origin_datatype,
+	      int target_rank, MPI_Aint target_disp, int target_count, MPI_Datatype target_datatype,
+	      MPI_Win win, MPI_Request *request)
+{
+	env_data(e, target_rank, origin_count, origin_datatype, win);
+	e->request = request;
+}
+
+void env_Raccumulate(struct mpiv_env *e, const void *origin_addr, int origin_count,
+		     MPI_Datatype origin_datatype, int target_rank, MPI_Aint target_disp,
+		     int target_count, MPI_Datatype target_datatype, MPI_Op op, MPI_Win win,
+		     MPI_Request *request)
+{
+	env_data(e, target_rank, origin_count, origin_datatype, win);
+	e->request = request;
+}
+
+void env_Rget_accumulate(struct mpiv_env *e, const void *origin_addr, int origin_count,
+			 MPI_Datatype origin_datatype, void *result_addr, int result_count,
+			 MPI_Datatype result_datatype, int target_rank, MPI_Aint target_disp,
+			 int target_count, MPI_Datatype target_datatype, MPI_Op op, MPI_Win win,
+			 MPI_Request *request)
+{
+	env_data(e, target_rank, origin_count, origin_datatype, win);
+	e->request = request;
+}
+
 void env_Fetch_and_op(struct mpiv_env *e, const void *origin_addr, void *result_addr,
 		      MPI_Datatype datatype, int target_rank, MPI_Aint target_disp, MPI_Op op,
 		      MPI_Win win)

@@ -1560,6 +1560,84 @@ int rec_Put_c(struct rec_call *c, const void *origin_addr, MPI_Count origin_coun
 	return rc;
 }
 
+int rec_Raccumulate_c(struct rec_call *c, const void *origin_addr, MPI_Count origin_count,
+		      MPI_Datatype origin_datatype, int target_rank, MPI_Aint target_disp,
+		      MPI_Count target_count, MPI_Datatype target_datatype, MPI_Op op, MPI_Win win,
+		      MPI_Request *request)
+{
+	int rc;
+
+	if (MPIV_FITS_INT(origin_count) && MPIV_FITS_INT(target_count))
+		return rec_Raccumulate(c, origin_addr, (int)origin_count, origin_datatype,
+				       target_rank, target_disp, (int)target_count, target_datatype,
+				       op, win, request);
+	c->ev.flags |= MPIV_EV_LARGE_COUNT;
+	rec_call_posted(c);
+	rc = PMPI_Raccumulate_c(origin_addr, origin_count, origin_datatype, target_rank,
+				target_disp, target_count, target_datatype, op, win, request);
+	rec_call_returned(c);
+	return rc;
+}
+
+int rec_Rget_c(struct rec_call *c, void *origin_addr, MPI_Count origin_count,
+	       MPI_Datatype origin_datatype, int target_rank, MPI_Aint target_disp,
+	       MPI_Count target_count, MPI_Datatype target_datatype, MPI_Win win,
+	       MPI_Request *request)
+{
+	int rc;
+
+	if (MPIV_FITS_INT(origin_count) && MPIV_FITS_INT(target_count))
+		return rec_Rget(c, origin_addr, (int)origin_count, origin_datatype, target_rank,
+				target_disp, (int)target_count, target_datatype, win, request);
+	c->ev.flags |= MPIV_EV_LARGE_COUNT;
+	rec_call_posted(c);
+	rc = PMPI_Rget_c(origin_addr, origin_count, origin_datatype, target_rank, target_disp,
+			 target_count, target_datatype, win, request);
+	rec_call_returned(c);
+	return rc;
+}
+
+int rec_Rget_accumulate_c(struct rec_call *c, const void *origin_addr, MPI_Count origin_count,
+			  MPI_Datatype origin_datatype, void *result_addr, MPI_Count result_count,
+			  MPI_Datatype result_datatype, int target_rank, MPI_Aint target_disp,
+			  MPI_Count target_count, MPI_Datatype target_datatype, MPI_Op op,
+			  MPI_Win win, MPI_Request *request)
+{
+	int rc;
+
+	if (MPIV_FITS_INT(origin_count) && MPIV_FITS_INT(result_count) &&
+	    MPIV_FITS_INT(target_count))
+		return rec_Rget_accumulate(c, origin_addr, (int)origin_count, origin_datatype,
+					   result_addr, (int)result_count, result_datatype,
+					   target_rank, target_disp, (int)target_count,
+					   target_datatype, op, win, request);
+	c->ev.flags |= MPIV_EV_LARGE_COUNT;
+	rec_call_posted(c);
+	rc = PMPI_Rget_accumulate_c(origin_addr, origin_count, origin_datatype, result_addr,
+				    result_count, result_datatype, target_rank, target_disp,
+				    target_count, target_datatype, op, win, request);
+	rec_call_returned(c);
+	return rc;
+}
+
+int rec_Rput_c(struct rec_call *c, const void *origin_addr, MPI_Count origin_count,
+	       MPI_Datatype origin_datatype, int target_rank, MPI_Aint target_disp,
+	       MPI_Count target_count, MPI_Datatype target_datatype, MPI_Win win,
+	       MPI_Request *request)
+{
+	int rc;
+
+	if (MPIV_FITS_INT(origin_count) && MPIV_FITS_INT(target_count))
+		return rec_Rput(c, origin_addr, (int)origin_count, origin_datatype, target_rank,
+				target_disp, (int)target_count, target_datatype, win, request);
+	c->ev.flags |= MPIV_EV_LARGE_COUNT;
+	rec_call_posted(c);
+	rc = PMPI_Rput_c(origin_addr, origin_count, origin_datatype, target_rank, target_disp,
+			 target_count, target_datatype, win, request);
+	rec_call_returned(c);
+	return rc;
+}
+
 int rec_Win_allocate_c(struct rec_call *c, MPI_Aint size, MPI_Aint disp_unit, MPI_Info info,
 		       MPI_Comm comm, void *baseptr, MPI_Win *win)
 {

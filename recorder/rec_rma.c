@@ -186,6 +186,61 @@ int rec_Get_accumulate(struct rec_call *c, const void *origin_addr, int origin_c
 					 target_count, target_datatype, op, win));
 }
 
+/* The request-based data calls: posted like the others, and the request they make, which
+ * completes without the target's calls (doc/semantics.md 7.4). */
+#define RMA_REQUEST(call, request)                                                       \
+	do {                                                                             \
+		int rc_;                                                                 \
+                                                                                         \
+		rec_call_posted(c);                                                      \
+		rc_ = call;                                                              \
+		rec_call_returned(c);                                                    \
+		if (rc_ == MPI_SUCCESS)                                                  \
+			rec_call_add_req(c, rec_request_add(request, 0, MPI_COMM_WORLD), \
+					 MPIV_NONE, MPIV_NONE);                          \
+		return rc_;                                                              \
+	} while (0)
+
+int rec_Rput(struct rec_call *c, const void *origin_addr, int origin_count,
+	     MPI_Datatype origin_datatype, int target_rank, MPI_Aint target_disp, int target_count,
+	     MPI_Datatype target_datatype, MPI_Win win, MPI_Request *request)
+{
+	RMA_REQUEST(PMPI_Rput(origin_addr, origin_count, origin_datatype, target_rank, target_disp,
+			      target_count, target_datatype, win, request),
+		    request);
+}
+
+int rec_Rget(struct rec_call *c, void *origin_addr, int origin_count, MPI_Datatype origin_datatype,
+	     int target_rank, MPI_Aint target_disp, int target_count, MPI_Datatype target_datatype,
+	     MPI_Win win, MPI_Request *request)
+{
+	RMA_REQUEST(PMPI_Rget(origin_addr, origin_count, origin_datatype, target_rank, target_disp,
+			      target_count, target_datatype, win, request),
+		    request);
+}
+
+int rec_Raccumulate(struct rec_call *c, const void *origin_addr, int origin_count,
+		    MPI_Datatype origin_datatype, int target_rank, MPI_Aint target_disp,
+		    int target_count, MPI_Datatype target_datatype, MPI_Op op, MPI_Win win,
+		    MPI_Request *request)
+{
+	RMA_REQUEST(PMPI_Raccumulate(origin_addr, origin_count, origin_datatype, target_rank,
+				     target_disp, target_count, target_datatype, op, win, request),
+		    request);
+}
+
+int rec_Rget_accumulate(struct rec_call *c, const void *origin_addr, int origin_count,
+			MPI_Datatype origin_datatype, void *result_addr, int result_count,
+			MPI_Datatype result_datatype, int target_rank, MPI_Aint target_disp,
+			int target_count, MPI_Datatype target_datatype, MPI_Op op, MPI_Win win,
+			MPI_Request *request)
+{
+	RMA_REQUEST(PMPI_Rget_accumulate(origin_addr, origin_count, origin_datatype, result_addr,
+					 result_count, result_datatype, target_rank, target_disp,
+					 target_count, target_datatype, op, win, request),
+		    request);
+}
+
 int rec_Fetch_and_op(struct rec_call *c, const void *origin_addr, void *result_addr,
 		     MPI_Datatype datatype, int target_rank, MPI_Aint target_disp, MPI_Op op,
 		     MPI_Win win)

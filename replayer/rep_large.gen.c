@@ -683,6 +683,60 @@ int rep_Put_c(struct rep_call *c, const void *origin_addr, MPI_Count origin_coun
 			  target_count, target_datatype, win);
 }
 
+int rep_Raccumulate_c(struct rep_call *c, const void *origin_addr, MPI_Count origin_count,
+		      MPI_Datatype origin_datatype, int target_rank, MPI_Aint target_disp,
+		      MPI_Count target_count, MPI_Datatype target_datatype, MPI_Op op, MPI_Win win,
+		      MPI_Request *request)
+{
+	if (rep_Raccumulate && MPIV_FITS_INT(origin_count) && MPIV_FITS_INT(target_count))
+		return rep_Raccumulate(c, origin_addr, (int)origin_count, origin_datatype,
+				       target_rank, target_disp, (int)target_count, target_datatype,
+				       op, win, request);
+	return PMPI_Raccumulate_c(origin_addr, origin_count, origin_datatype, target_rank,
+				  target_disp, target_count, target_datatype, op, win, request);
+}
+
+int rep_Rget_c(struct rep_call *c, void *origin_addr, MPI_Count origin_count,
+	       MPI_Datatype origin_datatype, int target_rank, MPI_Aint target_disp,
+	       MPI_Count target_count, MPI_Datatype target_datatype, MPI_Win win,
+	       MPI_Request *request)
+{
+	if (rep_Rget && MPIV_FITS_INT(origin_count) && MPIV_FITS_INT(target_count))
+		return rep_Rget(c, origin_addr, (int)origin_count, origin_datatype, target_rank,
+				target_disp, (int)target_count, target_datatype, win, request);
+	return PMPI_Rget_c(origin_addr, origin_count, origin_datatype, target_rank, target_disp,
+			   target_count, target_datatype, win, request);
+}
+
+int rep_Rget_accumulate_c(struct rep_call *c, const void *origin_addr, MPI_Count origin_count,
+			  MPI_Datatype origin_datatype, void *result_addr, MPI_Count result_count,
+			  MPI_Datatype result_datatype, int target_rank, MPI_Aint target_disp,
+			  MPI_Count target_count, MPI_Datatype target_datatype, MPI_Op op,
+			  MPI_Win win, MPI_Request *request)
+{
+	if (rep_Rget_accumulate && MPIV_FITS_INT(origin_count) && MPIV_FITS_INT(result_count) &&
+	    MPIV_FITS_INT(target_count))
+		return rep_Rget_accumulate(c, origin_addr, (int)origin_count, origin_datatype,
+					   result_addr, (int)result_count, result_datatype,
+					   target_rank, target_disp, (int)target_count,
+					   target_datatype, op, win, request);
+	return PMPI_Rget_accumulate_c(origin_addr, origin_count, origin_datatype, result_addr,
+				      result_count, result_datatype, target_rank, target_disp,
+				      target_count, target_datatype, op, win, request);
+}
+
+int rep_Rput_c(struct rep_call *c, const void *origin_addr, MPI_Count origin_count,
+	       MPI_Datatype origin_datatype, int target_rank, MPI_Aint target_disp,
+	       MPI_Count target_count, MPI_Datatype target_datatype, MPI_Win win,
+	       MPI_Request *request)
+{
+	if (rep_Rput && MPIV_FITS_INT(origin_count) && MPIV_FITS_INT(target_count))
+		return rep_Rput(c, origin_addr, (int)origin_count, origin_datatype, target_rank,
+				target_disp, (int)target_count, target_datatype, win, request);
+	return PMPI_Rput_c(origin_addr, origin_count, origin_datatype, target_rank, target_disp,
+			   target_count, target_datatype, win, request);
+}
+
 int rep_Win_allocate_c(struct rep_call *c, MPI_Aint size, MPI_Aint disp_unit, MPI_Info info,
 		       MPI_Comm comm, void *baseptr, MPI_Win *win)
 {

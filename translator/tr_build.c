@@ -619,7 +619,8 @@ static int check_event(const struct builder *b, const struct mpiv_event *ev, str
 	int has_req = kind == MPIV_KIND_ISEND || kind == MPIV_KIND_IRECV ||
 		      kind == MPIV_KIND_SEND_INIT || kind == MPIV_KIND_RECV_INIT ||
 		      kind == MPIV_KIND_ICOLL || kind == MPIV_KIND_GREQ_START ||
-		      kind == MPIV_KIND_ISENDRECV || kind == MPIV_KIND_COLL_INIT;
+		      kind == MPIV_KIND_ISENDRECV || kind == MPIV_KIND_COLL_INIT ||
+		      (mpiv_call_flags(ev->call) & MPIV_F_RMA_REQUEST);
 
 	if (kind == MPIV_KIND_UNSUPPORTED)
 		return mpiv_error_set(err, MPIV_EXIT_BAD_INPUT, t->source, t->rank, ev->index,
@@ -1184,6 +1185,18 @@ static int build_win(struct builder *b, const struct mpiv_event *ev, struct mpiv
 		b->open[k] = b->open[--b->nopen];
 		break;
 	default: /* MPIV_KIND_WIN_LOCAL: data calls and flushes never wait (13.7.3) */
+		if (mpiv_call_flags(ev->call) & MPIV_F_RMA_REQUEST) {
+			/* MPI_Rput and the like: a request its wait completes alone, as a
+			 * generalized request completed as it is made */
+			int greq;
+
+			emit(b, ENG_GREQ, (int)ev->index);
+			greq = last_instr(b);
+			map_req(b, ev->reqs[0].req, greq);
+			emit(b, ENG_GREQ_DONE, (int)ev->index)->a = greq;
+			if (++cur(b)->live > cur(b)->maxlive)
+				cur(b)->maxlive = cur(b)->live;
+		}
 		break;
 	}
 	return 0;

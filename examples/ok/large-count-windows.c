@@ -4,9 +4,10 @@
  * MPI-4's large-count calls that make windows and detach the buffer of buffered sends
  * (MPI-4.1 2.5.8): windows made by MPI_Win_create_c, MPI_Win_allocate_c and
  * MPI_Win_allocate_shared_c (their displacement unit an MPI_Aint), each written with MPI_Put_c
- * or read with MPI_Get_c between fences; then a buffered exchange, MPI_Bsend_c in a buffer
- * attached with MPI_Buffer_attach_c, whose MPI_Buffer_detach_c returns the size as an
- * MPI_Count. Every unit and size fits an int, so each call is followed as its int-count twin
+ * or read with MPI_Get_c between fences, or under MPI_Win_lock_all with the request-based
+ * MPI_Rput_c, MPI_Rget_c, MPI_Raccumulate_c and MPI_Rget_accumulate_c; then a buffered
+ * exchange, MPI_Bsend_c in a buffer attached with MPI_Buffer_attach_c, whose
+ * MPI_Buffer_detach_c returns the size as an MPI_Count. Every unit and size fits an int, so each call is followed as its int-count twin
  * (doc/mpi-calls.md); the ranks call the same collectives in the same order and the buffered
  * sends need no receive to complete: correct whatever the buffering. The message and the
  * detached buffer are checked (what the windows hold is not: the point is who waits). */
@@ -21,6 +22,8 @@ int main(int argc, char **argv)
 	MPI_Count bsize = MPI_BSEND_OVERHEAD + sizeof(int), detached = 0;
 	void *buf, *back;
 	MPI_Win win;
+	MPI_Request req[2];
+	MPI_Status st[2];
 
 	MPI_Init(&argc, &argv);
 	MPI_Comm_rank(MPI_COMM_WORLD, &rank);
@@ -39,6 +42,21 @@ int main(int argc, char **argv)
 	MPI_Win_fence(0, win);
 	MPI_Get_c(&got, 1, MPI_INT, other, 0, 1, MPI_INT, win);
 	MPI_Win_fence(0, win);
+	MPI_Win_free(&win);
+
+	/* passive target, request-based: each rank writes, reads and adds into the other's */
+	MPI_Win_create_c(mine, sizeof(mine), unit, MPI_INFO_NULL, MPI_COMM_WORLD, &win);
+	MPI_Win_lock_all(0, win);
+	MPI_Rput_c(&rank, 1, MPI_INT, other, 0, 1, MPI_INT, win, &req[0]);
+	MPI_Wait(&req[0], MPI_STATUS_IGNORE);
+	MPI_Rget_c(&got, 1, MPI_INT, other, 0, 1, MPI_INT, win, &req[0]);
+	MPI_Raccumulate_c(&rank, 1, MPI_INT, other, 1, 1, MPI_INT, MPI_SUM, win, &req[1]);
+	MPI_Waitall(2, req, st);
+	MPI_Rget_accumulate_c(&rank, 1, MPI_INT, &got, 1, MPI_INT, other, 1, 1, MPI_INT, MPI_SUM,
+			      win, &req[0]);
+	MPI_Wait(&req[0], MPI_STATUS_IGNORE);
+	MPI_Win_unlock_all(win);
+	MPI_Barrier(MPI_COMM_WORLD);
 	MPI_Win_free(&win);
 
 	/* shared memory: rank 0's, written by rank 0 between fences */

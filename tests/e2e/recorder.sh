@@ -368,11 +368,11 @@ expect "blocked: the blocked call was written among the threads' calls, then com
 
 # ---- one-sided: window ids, groups, targets and lock types as world ranks ----
 # rma_events RANK: rank RANK's window and RMA-data events of $WORK/rma, one per line, without
-# their call sites.
+# their call sites (an event with requests up to its first request's id).
 rma_events()
 {
 	"$MPIVERIFY" trace -r "$1" "$WORK/rma" | tr -d ' \n' | sed 's/"site":{[^}]*},*//g' |
-		grep -o '"call":"MPI_\(Win\|Put\|Get\|Acc\)[^}]*' | sed 's/,$//'
+		grep -o '"call":"MPI_\(Win\|Put\|Get\|Acc\|Rget\)[^}]*' | sed 's/,$//'
 }
 if compile rec-rma; then
 	run_cmd "$WORK/rma.record.log" "$LIMIT" "$MPIVERIFY" record -o "$WORK/rma" -- \
@@ -395,6 +395,7 @@ if compile rec-rma; then
 "call":"MPI_Win_wait","win":0
 "call":"MPI_Win_lock","peer":0,"win":1,"lock":"shared"
 "call":"MPI_Get","peer":0,"bytes":8,"win":1
+"call":"MPI_Rget","peer":0,"bytes":4,"win":1,"reqs":[{"req":0
 "call":"MPI_Win_unlock","peer":0,"win":1'
 	want[2]="$common"'
 "call":"MPI_Win_post","win":0,"group":[0]

@@ -386,7 +386,7 @@ static void test_large_twins(void)
 		CU_ASSERT_EQUAL(mpiv_call_kind(call), mpiv_call_kind((unsigned)t));
 		CU_ASSERT_EQUAL(mpiv_call_flags(call), mpiv_call_flags((unsigned)t));
 	}
-	CU_ASSERT_EQUAL(modelled, 94); /* doc/mpi-calls.md */
+	CU_ASSERT_EQUAL(modelled, 98); /* doc/mpi-calls.md */
 	CU_ASSERT_EQUAL(mpiv_call_twin(MPIV_CALL_Send_c), MPIV_CALL_Send);
 	CU_ASSERT_EQUAL(mpiv_call_twin(MPIV_CALL_Gatherv_c), MPIV_CALL_Gatherv);
 	CU_ASSERT_EQUAL(mpiv_call_twin(MPIV_CALL_Ireduce_scatter_c), MPIV_CALL_Ireduce_scatter);
@@ -394,7 +394,7 @@ static void test_large_twins(void)
 			MPIV_CALL_Neighbor_alltoallw_init);
 	CU_ASSERT_EQUAL(mpiv_call_twin(MPIV_CALL_Win_create_c), MPIV_CALL_Win_create);
 	CU_ASSERT_EQUAL(mpiv_call_twin(MPIV_CALL_Buffer_detach_c), MPIV_CALL_Buffer_detach);
-	CU_ASSERT_EQUAL(mpiv_call_twin(MPIV_CALL_Rput_c), MPIV_CALL_Rput_c);
+	CU_ASSERT_EQUAL(mpiv_call_twin(MPIV_CALL_Rput_c), MPIV_CALL_Rput);
 	CU_ASSERT_EQUAL(mpiv_call_twin(MPIV_CALL_Win_shared_query_c), MPIV_CALL_Win_shared_query_c);
 	CU_ASSERT_EQUAL(mpiv_call_twin(MPIV_CALL_Send), MPIV_CALL_Send);
 }

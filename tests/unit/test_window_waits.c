@@ -1,8 +1,8 @@
 /* Who waits for whom from each rank's window of last calls (common/window_waits.c): rings
  * both ways at 4 and 16 ranks, a task farm at 16, a collective one rank never reaches, completion calls whose
  * requests the window made or did not, MPI_ANY_SOURCE, a rank that finished, a collective on a
- * communicator the window does not know, a rank killed in its call, and persistent requests
- * made in the window or before it (its live records, or none). */
+ * communicator the window does not know, a rank killed in its call, persistent requests
+ * made in the window or before it (its live records, or none), and MPI_Rput's request. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -250,12 +250,35 @@ static void test_persistent(void)
 			"  rank 2: in MPI_Wait, waiting for rank 0\n");
 }
 
+/* A request of MPI_Rput completes without its target (doc/semantics.md 7.4): an MPI_Waitall
+ * on it and a receive waits for the receive's peer alone. */
+static void test_rma_request(void)
+{
+	struct mpiv_event *ev;
+	struct job j;
+
+	job_start(&j, 3);
+	add(&j, 0, MPIV_CALL_Rput, 2, MPIV_NONE, 5, 0);
+	add(&j, 0, MPIV_CALL_Irecv, 1, MPIV_COMM_WORLD, 6, 0);
+	ev = add(&j, 0, MPIV_CALL_Waitall, MPIV_NONE, MPIV_NONE, 5, 1);
+	j.req[0][3].req = 6;
+	j.req[0][3].src = j.req[0][3].tag = MPIV_NONE;
+	ev->nreqs = 2;
+	add(&j, 1, MPIV_CALL_Recv, 0, MPIV_COMM_WORLD, -1, 1);
+	add(&j, 2, MPIV_CALL_Win_flush, 2, MPIV_NONE, -1, 0);
+	expect(&j, HEAD "  rank 0: in MPI_Waitall, waiting for rank 1\n"
+			"  rank 1: in MPI_Recv, waiting for rank 0\n"
+			"  rank 2: not in a blocking call (its MPI_Win_flush returned)\n"
+			"  a wait-for cycle of 2 ranks: 0 -> 1 -> 0\n");
+}
+
 static CU_TestInfo window_waits_tests[] = {
 	{"rings both ways, rank by rank and as a class", test_rings},
 	{"collectives some never reach, on a communicator made before the window or not known",
 	 test_collective},
 	{"what a window cannot tell, and ranks not waiting", test_unknown},
 	{"persistent requests made in the window or before it", test_persistent},
+	{"a request-based one-sided call's request waits for no rank", test_rma_request},
 	CU_TEST_INFO_NULL,
 };
 

@@ -4,9 +4,10 @@
  * ranks. Rank 0 opens an access epoch to the group {2, 1} (in that order) of window 0 and
  * puts 2 ints to rank 2; ranks 1 and 2 post {0}. Then rank 0 locks window 1's rank 0 (world
  * rank 2) exclusively, accumulates one int, flushes and unlocks; rank 1 locks window 1's rank
- * 2 (world rank 0) shared and gets 2 ints. A fence on window 1; then a shared-memory window
- * on MPI_COMM_WORLD (window 2) and a dynamic one on the reversed communicator (window 3) are
- * made and freed, then windows 1 and 0 are freed. The values moved do not matter. */
+ * 2 (world rank 0) shared, gets 2 ints, then one with MPI_Rget, whose request it waits for. A
+ * fence on window 1; then a shared-memory window on MPI_COMM_WORLD (window 2) and a dynamic
+ * one on the reversed communicator (window 3) are made and freed, then windows 1 and 0 are
+ * freed. The values moved do not matter. */
 #include <mpi.h>
 
 int main(int argc, char **argv)
@@ -15,6 +16,7 @@ int main(int argc, char **argv)
 	MPI_Comm rev;
 	MPI_Group world, g;
 	MPI_Win w0, w1, w2, w3;
+	MPI_Request req;
 
 	MPI_Init(&argc, &argv);
 	MPI_Comm_rank(MPI_COMM_WORLD, &rank);
@@ -42,6 +44,8 @@ int main(int argc, char **argv)
 	} else if (rank == 1) {
 		MPI_Win_lock(MPI_LOCK_SHARED, 2, 0, w1);
 		MPI_Get(in, 2, MPI_INT, 2, 0, 2, MPI_INT, w1);
+		MPI_Rget(in, 1, MPI_INT, 2, 1, 1, MPI_INT, w1, &req);
+		MPI_Wait(&req, MPI_STATUS_IGNORE);
 		MPI_Win_unlock(2, w1);
 	}
 	MPI_Win_fence(0, w1);
