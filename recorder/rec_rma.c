@@ -256,3 +256,12 @@ int rec_Compare_and_swap(struct rec_call *c, const void *origin_addr, const void
 	WIN_BLOCKING(PMPI_Compare_and_swap(origin_addr, compare_addr, result_addr, datatype,
 					   target_rank, target_disp, win));
 }
+
+#if MPI_VERSION >= 4
+/* A local query: no envelope, and nothing the model needs (its twin is not even recorded). */
+int rec_Win_shared_query_c(struct rec_call *c, MPI_Win win, int rank, MPI_Aint *size,
+			   MPI_Aint *disp_unit, void *baseptr)
+{
+	WIN_BLOCKING(PMPI_Win_shared_query_c(win, rank, size, disp_unit, baseptr));
+}
+#endif

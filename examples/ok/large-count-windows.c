@@ -5,12 +5,13 @@
  * (MPI-4.1 2.5.8): windows made by MPI_Win_create_c, MPI_Win_allocate_c and
  * MPI_Win_allocate_shared_c (their displacement unit an MPI_Aint), each written with MPI_Put_c
  * or read with MPI_Get_c between fences, or under MPI_Win_lock_all with the request-based
- * MPI_Rput_c, MPI_Rget_c, MPI_Raccumulate_c and MPI_Rget_accumulate_c; then a buffered
- * exchange, MPI_Bsend_c in a buffer attached with MPI_Buffer_attach_c, whose
- * MPI_Buffer_detach_c returns the size as an MPI_Count. Every unit and size fits an int, so each call is followed as its int-count twin
- * (doc/mpi-calls.md); the ranks call the same collectives in the same order and the buffered
- * sends need no receive to complete: correct whatever the buffering. The message and the
- * detached buffer are checked (what the windows hold is not: the point is who waits). */
+ * MPI_Rput_c, MPI_Rget_c, MPI_Raccumulate_c and MPI_Rget_accumulate_c, the shared one queried
+ * with MPI_Win_shared_query_c; then a buffered exchange, MPI_Bsend_c in a buffer attached with
+ * MPI_Buffer_attach_c, whose MPI_Buffer_detach_c returns the size as an MPI_Count. Every unit
+ * and size fits an int, so each call is followed as its int-count twin (doc/mpi-calls.md);
+ * the ranks call the same collectives in the same order and the buffered sends need no
+ * receive to complete: correct whatever the buffering. The message and the detached buffer
+ * are checked (what the windows hold is not: the point is who waits). */
 #include <mpi.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -62,6 +63,7 @@ int main(int argc, char **argv)
 	/* shared memory: rank 0's, written by rank 0 between fences */
 	MPI_Win_allocate_shared_c(sizeof(int), unit, MPI_INFO_NULL, MPI_COMM_WORLD, &shared, &win);
 	MPI_Win_shared_query(win, 0, &qsize, &qunit, &shared);
+	MPI_Win_shared_query_c(win, 0, &qsize, &unit, &shared);
 	MPI_Win_fence(0, win);
 	if (rank == 0)
 		*shared = 42;
