@@ -553,9 +553,13 @@ static void rep_need(const struct mpiv_cex_op *op, char *buf, size_t size)
 
 /* Move the cursor past call c. A poll that found nothing takes a recorded failed poll if
  * there is one left, else stays on the recorded poll that found; a poll that found skips the
- * recorded failures it did not need. */
+ * recorded failures it did not need. A run of failed polls is one event (its repeats are
+ * not events): where it is the rank's last, the rank polled to the end, and so may the
+ * replay, on that event. */
 static void rep_advance(const struct rep_call *c)
 {
+	int failed;
+
 	if (rep_threads_on() && !atomic_load_explicit(&rep_left, memory_order_relaxed)) {
 		rep_threads_after(c);
 		return;
@@ -564,11 +568,10 @@ static void rep_advance(const struct rep_call *c)
 		return;
 	if (!c->poll)
 		rep_cursor = c->index + 1;
-	else if (!c->found)
-		rep_cursor = rep_failed_poll(rep_trace_event(c->index), rep_trace_event(c->index)) ?
-				     c->index + 1 :
-				     c->index;
-	else
+	else if (!c->found) {
+		failed = rep_failed_poll(rep_trace_event(c->index), rep_trace_event(c->index));
+		rep_cursor = failed && rep_trace_event(c->index + 1) ? c->index + 1 : c->index;
+	} else
 		rep_cursor = rep_poll_end(c->index) + 1;
 }
 
