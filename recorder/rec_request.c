@@ -707,6 +707,35 @@ REC_HOT int rec_Test(struct rec_call *c, MPI_Request *request, int *flag, MPI_St
 	return rc;
 }
 
+/* As MPI_Test, but the request lives on, complete or not: its entry goes back to the table
+ * (completion_finish() sees the copy of the handle, which the call leaves as it is). */
+int rec_Request_get_status(struct rec_call *c, MPI_Request request, int *flag, MPI_Status *status)
+{
+	struct completion cp;
+	struct status_pick sp = {0};
+	MPI_Status local;
+	MPI_Request r = request;
+	int rc;
+
+	if (status == MPI_STATUS_IGNORE)
+		status = &local;
+	completion_take(&cp, 1, &r);
+	rec_call_posted(c);
+	if (!syncs_tested(&r, NULL, 1)) {
+		*flag = 0; /* the collective's peers are not all in it yet */
+		rc = MPI_SUCCESS;
+	} else {
+		rc = PMPI_Request_get_status(r, flag, status);
+	}
+	rec_call_returned(c);
+	if (rc == MPI_SUCCESS && *flag)
+		mark_one(&cp, 0);
+	sp.one = status;
+	completion_finish(c, &cp, &r, pick_status, &sp);
+	rec_call_polled(c, rc);
+	return rc;
+}
+
 int rec_Testall(struct rec_call *c, int count, MPI_Request array_of_requests[], int *flag,
 		MPI_Status array_of_statuses[])
 {

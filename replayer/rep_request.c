@@ -466,6 +466,25 @@ int rep_Test(struct rep_call *c, MPI_Request *request, int *flag, MPI_Status *st
 	return rep_polled(c, rc, rc == MPI_SUCCESS && *flag);
 }
 
+/* As MPI_Test; the request stays in the table (req_forget() keeps a request whose handle is
+ * not MPI_REQUEST_NULL, and the call leaves the copy as it is). */
+int rep_Request_get_status(struct rep_call *c, MPI_Request request, int *flag, MPI_Status *status)
+{
+	struct req_set rs;
+	MPI_Request r = request;
+	int rc;
+
+	req_resolve(&rs, 1, &r);
+	if (rs.n && !req_sync_done(rs.node[0], 0)) {
+		*flag = 0; /* the collective's peers have not all started it yet */
+		rc = MPI_SUCCESS;
+	} else {
+		rc = PMPI_Request_get_status(r, flag, status);
+	}
+	req_forget(&rs);
+	return rep_polled(c, rc, rc == MPI_SUCCESS && *flag);
+}
+
 int rep_Testall(struct rep_call *c, int count, MPI_Request array_of_requests[], int *flag,
 		MPI_Status array_of_statuses[])
 {

@@ -281,6 +281,21 @@ static void map_req(struct builder *b, int32_t req, int instr)
 	e->proc = (int32_t)b->cur;
 }
 
+/* Request req is complete from event ev on, whoever waits for it: a generalized request
+ * completed as it is made (MPI_Rput's, doc/semantics.md 7.4; one MPI_Request_get_status said
+ * was complete, 4.3). */
+static void complete_request(struct builder *b, const struct mpiv_event *ev, int32_t req)
+{
+	int greq;
+
+	emit(b, ENG_GREQ, (int)ev->index);
+	greq = last_instr(b);
+	map_req(b, req, greq);
+	emit(b, ENG_GREQ_DONE, (int)ev->index)->a = greq;
+	if (++cur(b)->live > cur(b)->maxlive)
+		cur(b)->maxlive = cur(b)->live;
+}
+
 /* The receive half of active request req, an MPI_Isendrecv's, or -1. */
 static int32_t req_instr2(const struct builder *b, int32_t req)
 {
@@ -1185,18 +1200,9 @@ static int build_win(struct builder *b, const struct mpiv_event *ev, struct mpiv
 		b->open[k] = b->open[--b->nopen];
 		break;
 	default: /* MPIV_KIND_WIN_LOCAL: data calls and flushes never wait (13.7.3) */
-		if (mpiv_call_flags(ev->call) & MPIV_F_RMA_REQUEST) {
-			/* MPI_Rput and the like: a request its wait completes alone, as a
-			 * generalized request completed as it is made */
-			int greq;
-
-			emit(b, ENG_GREQ, (int)ev->index);
-			greq = last_instr(b);
-			map_req(b, ev->reqs[0].req, greq);
-			emit(b, ENG_GREQ_DONE, (int)ev->index)->a = greq;
-			if (++cur(b)->live > cur(b)->maxlive)
-				cur(b)->maxlive = cur(b)->live;
-		}
+		/* MPI_Rput and the like: a request its wait completes alone */
+		if (mpiv_call_flags(ev->call) & MPIV_F_RMA_REQUEST)
+			complete_request(b, ev, ev->reqs[0].req);
 		break;
 	}
 	return 0;
@@ -1819,6 +1825,10 @@ static int build_rank(const struct mpiv_traceset *ts, const struct mpiv_rank_tra
 		case MPIV_KIND_WAIT:
 			if (build_wait(b, ev, &list, &listcap, err))
 				goto fail;
+			/* MPI_Request_get_status leaves the request it found complete as it is */
+			if (ev->call == MPIV_CALL_Request_get_status && ev->nreqs == 1 &&
+			    !ev->npending && !(ev->flags & MPIV_EV_INCOMPLETE))
+				complete_request(b, ev, ev->reqs[0].req);
 			break;
 		case MPIV_KIND_WIN_CREATE:
 			if (build_win_create(b, ev, err))
