@@ -736,6 +736,27 @@ int rec_Request_get_status(struct rec_call *c, MPI_Request request, int *flag, M
 	return rc;
 }
 
+#if MPI_VERSION >= 4
+/* A partition's arrival, recorded as MPI_Request_get_status is: the request lives on (a
+ * partitioned receive has no wildcard, so no status is needed). */
+int rec_Parrived(struct rec_call *c, MPI_Request request, int partition, int *flag)
+{
+	struct completion cp;
+	MPI_Request r = request;
+	int rc;
+
+	completion_take(&cp, 1, &r);
+	rec_call_posted(c);
+	rc = PMPI_Parrived(r, partition, flag);
+	rec_call_returned(c);
+	if (rc == MPI_SUCCESS && *flag)
+		mark_one(&cp, 0);
+	completion_finish(c, &cp, &r, NULL, NULL);
+	rec_call_polled(c, rc);
+	return rc;
+}
+#endif
+
 int rec_Testall(struct rec_call *c, int count, MPI_Request array_of_requests[], int *flag,
 		MPI_Status array_of_statuses[])
 {

@@ -485,6 +485,16 @@ int rep_Request_get_status(struct rep_call *c, MPI_Request request, int *flag, M
 	return rep_polled(c, rc, rc == MPI_SUCCESS && *flag);
 }
 
+#if MPI_VERSION >= 4
+/* A poll too, which replay only counts (a partitioned receive has no choice to force). */
+int rep_Parrived(struct rep_call *c, MPI_Request request, int partition, int *flag)
+{
+	int rc = PMPI_Parrived(request, partition, flag);
+
+	return rep_polled(c, rc, rc == MPI_SUCCESS && *flag);
+}
+#endif
+
 int rep_Testall(struct rep_call *c, int count, MPI_Request array_of_requests[], int *flag,
 		MPI_Status array_of_statuses[])
 {

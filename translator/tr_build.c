@@ -724,6 +724,32 @@ long tr_fused_receive(const struct mpiv_rank_trace *t, size_t i)
 	return -1;
 }
 
+/* MPI_Parrived: a poll of a partitioned receive, which the model receives whole when its
+ * last partition is ready. That is exact where the sender readies the partitions of each
+ * start without waiting for anyone in between (tr_parts_waits(), doc/semantics.md 4.9);
+ * otherwise a receiver that acts on one partition's arrival has behaviours check cannot see,
+ * and the trace is refused. Returns 0 or -1 with err filled. */
+static int check_parrived(struct builder *b, const struct mpiv_event *ev, struct mpiv_error *err)
+{
+	int32_t req = ev->nreqs == 1 ? ev->reqs[0].req : -1, tmpl = req_tmpl(b, req),
+		pair = tmpl >= 0 ? tr_parts_pair(b->parts, b->t->rank, (uint32_t)tmpl) : -1;
+
+	if (pair < 0 ||
+	    mpiv_call_kind(mpiv_trace_event(b->t, (size_t)tmpl)->call) != MPIV_KIND_RECV_INIT)
+		return mpiv_error_set(err, MPIV_EXIT_BAD_INPUT, b->t->source, b->t->rank, ev->index,
+				      "MPI_Parrived of request %d, which is no partitioned "
+				      "receive of this rank",
+				      req);
+	if (tr_parts_waits(b->parts, pair))
+		return mpiv_error_set(err, MPIV_EXIT_BAD_INPUT, b->t->source, b->t->rank, ev->index,
+				      "MPI_Parrived of request %d, whose sender waits for another "
+				      "rank between readying its first and its last partition: "
+				      "check sends a partitioned message whole, and cannot judge "
+				      "a receiver that acts on one partition's arrival then yet",
+				      req);
+	return 0;
+}
+
 /* A wait for a partitioned send whose partitions are not all ready (erroneous: it cannot
  * complete, MPI-4.1 4.2.2): a receive nothing matches stands for it, that the wait waits for
  * forever. */
@@ -1823,11 +1849,15 @@ static int build_rank(const struct mpiv_traceset *ts, const struct mpiv_rank_tra
 		case MPIV_KIND_FINALIZE: /* MPI_Finalize, MPI_Abort: the rank's last call */
 			goto done;
 		case MPIV_KIND_WAIT:
+			if (ev->call == MPIV_CALL_Parrived && check_parrived(b, ev, err))
+				goto fail;
 			if (build_wait(b, ev, &list, &listcap, err))
 				goto fail;
-			/* MPI_Request_get_status leaves the request it found complete as it is */
-			if (ev->call == MPIV_CALL_Request_get_status && ev->nreqs == 1 &&
-			    !ev->npending && !(ev->flags & MPIV_EV_INCOMPLETE))
+			/* MPI_Request_get_status and MPI_Parrived leave the request they found
+			 * complete as it is */
+			if ((ev->call == MPIV_CALL_Request_get_status ||
+			     ev->call == MPIV_CALL_Parrived) &&
+			    ev->nreqs == 1 && !ev->npending && !(ev->flags & MPIV_EV_INCOMPLETE))
 				complete_request(b, ev, ev->reqs[0].req);
 			break;
 		case MPIV_KIND_WIN_CREATE:

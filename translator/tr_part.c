@@ -42,6 +42,58 @@ static int32_t nth_of(const struct pair_key *seen, const int *sides, size_t nsee
 	return n;
 }
 
+/* Whether event ev may wait for another rank: anything but a local call, a post, the making
+ * or freeing of a request, and a poll that found nothing. */
+static int may_wait(const struct mpiv_event *ev)
+{
+	switch (mpiv_call_kind(ev->call)) {
+	case MPIV_KIND_LOCAL:
+	case MPIV_KIND_ISEND:
+	case MPIV_KIND_IRECV:
+	case MPIV_KIND_ISENDRECV:
+	case MPIV_KIND_SEND_INIT:
+	case MPIV_KIND_RECV_INIT:
+	case MPIV_KIND_COLL_INIT:
+	case MPIV_KIND_START:
+	case MPIV_KIND_ICOLL:
+	case MPIV_KIND_REQUEST_FREE:
+	case MPIV_KIND_GREQ_START:
+	case MPIV_KIND_GREQ_COMPLETE:
+	case MPIV_KIND_CANCEL:
+	case MPIV_KIND_COMM_FREE:
+	case MPIV_KIND_BUF_ATTACH:
+	case MPIV_KIND_WIN_LOCAL:
+		return 0;
+	default:
+		return !mpiv_event_failed_poll(ev);
+	}
+}
+
+/* Whether the partitioned send request req, made at event init, may wait between readying
+ * its first and its last partition at one of its starts (tr_parts_waits()): in the thread
+ * that readies them, a call between a MPI_Pready* of req and the one flagged parts_ready. */
+static int send_waits(const struct mpiv_rank_trace *t, size_t init, int32_t req)
+{
+	int32_t thread = -1; /* readying, in this thread */
+	size_t e;
+
+	for (e = init + 1; e < t->nevents; e++) {
+		const struct mpiv_event *ev = mpiv_trace_event(t, e);
+		int mine = ev->nreqs >= 1 && ev->reqs[0].req == req;
+
+		if ((mpiv_call_flags(ev->call) & MPIV_F_PARTITIONED) &&
+		    mpiv_call_kind(ev->call) == MPIV_KIND_LOCAL && mine) {
+			thread = (ev->flags & MPIV_EV_PARTS_READY) ? -1 : ev->thread;
+			continue;
+		}
+		if (mine && mpiv_call_kind(ev->call) == MPIV_KIND_REQUEST_FREE)
+			return 0;
+		if (thread >= 0 && ev->thread == thread && may_wait(ev))
+			return 1;
+	}
+	return 0;
+}
+
 static int rank_pairs(const struct mpiv_rank_trace *t, const struct tr_comms *cm, struct pairs *ps,
 		      struct tr_parts *pt, struct mpiv_error *err)
 {
@@ -76,8 +128,10 @@ static int rank_pairs(const struct mpiv_rank_trace *t, const struct tr_comms *cm
 		sides[nseen++] = send;
 		xgrow((void **)&pt->inits[t->rank], &icap, pt->ninits[t->rank] + 1,
 		      sizeof(**pt->inits));
-		pt->inits[t->rank][pt->ninits[t->rank]++] = (struct tr_part_init){(uint32_t)e,
-										  pair_of(ps, &k)};
+		pt->inits[t->rank][pt->ninits[t->rank]++] =
+			(struct tr_part_init){(uint32_t)e, pair_of(ps, &k),
+					      send && ev->nreqs == 1 &&
+						      send_waits(t, e, ev->reqs[0].req)};
 	}
 	free(seen);
 	free(sides);
@@ -89,6 +143,7 @@ int tr_parts_build(const struct mpiv_traceset *ts, const struct tr_comms *cm, st
 {
 	struct pairs ps = {NULL, 0, 0};
 	int r, rc = 0;
+	size_t i;
 
 	memset(pt, 0, sizeof(*pt));
 	pt->nranks = ts->nranks;
@@ -100,7 +155,17 @@ int tr_parts_build(const struct mpiv_traceset *ts, const struct tr_comms *cm, st
 			rc = rank_pairs(&ts->ranks[r], cm, &ps, pt, err);
 	pt->npairs = (int32_t)ps.n;
 	free(ps.keys);
+	pt->waits = xcalloc((size_t)pt->npairs + 1, 1);
+	for (r = 0; r < ts->nranks; r++)
+		for (i = 0; i < pt->ninits[r]; i++)
+			if (pt->inits[r][i].waits)
+				pt->waits[pt->inits[r][i].pair] = 1;
 	return rc;
+}
+
+int tr_parts_waits(const struct tr_parts *pt, int32_t pair)
+{
+	return pt && pt->waits && pair >= 0 && pair < pt->npairs && pt->waits[pair];
 }
 
 int32_t tr_parts_pair(const struct tr_parts *pt, int rank, uint32_t event)
@@ -131,5 +196,6 @@ void tr_parts_release(struct tr_parts *pt)
 		free(pt->inits[r]);
 	free(pt->inits);
 	free(pt->ninits);
+	free(pt->waits);
 	memset(pt, 0, sizeof(*pt));
 }

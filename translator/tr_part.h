@@ -16,6 +16,8 @@
 struct tr_part_init {
 	uint32_t event; /* the MPI_Psend_init or MPI_Precv_init */
 	int32_t pair;	/* its pair's tag on the partitioned communicator */
+	int waits;	/* a send whose thread may wait for another rank between readying its
+			 * first and its last partition, at some start (tr_parts_waits()) */
 };
 
 struct tr_parts {
@@ -24,6 +26,7 @@ struct tr_parts {
 	size_t *ninits;
 	int32_t npairs; /* tags 0 .. npairs - 1 are pairs'; npairs is nobody's */
 	int32_t comm;	/* the partitioned communicator, -1 if the trace makes none */
+	char *waits;	/* by pair: its send's waits */
 };
 
 /* Pair the partitioned requests of ts (its communicators cm). A receive from MPI_ANY_SOURCE
@@ -35,6 +38,13 @@ int tr_parts_build(const struct mpiv_traceset *ts, const struct tr_comms *cm, st
 
 /* The pair tag of rank's init event, or -1 if it is not one. */
 int32_t tr_parts_pair(const struct tr_parts *pt, int rank, uint32_t event);
+
+/* Whether pair's sender may wait for another rank between readying the first and the last
+ * partition of a start (a call that may block, or a poll that found, in the thread that
+ * readies them). Where it does not, its partitions are all ready soon after the first is,
+ * whatever the other ranks do, so a receiver that acts on one partition's arrival
+ * (MPI_Parrived) has no behaviour that the message sent whole lacks (doc/semantics.md 4.9). */
+int tr_parts_waits(const struct tr_parts *pt, int32_t pair);
 
 void tr_parts_release(struct tr_parts *pt);
 

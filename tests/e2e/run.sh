@@ -553,7 +553,7 @@ if "$MPICC" -g -O0 -o "$BINDIR/unmodelled" "$SRCDIR/tests/e2e/programs/unmodelle
 		"MPI_Comm_split of an intercommunicator, which check cannot judge yet"
 	if test "$(mpi_version)" -ge 4; then
 		unmodelled partitioned MPI_Parrived \
-			"the trace uses MPI_Parrived, which check cannot judge yet"
+			"MPI_Parrived of request 0, whose sender waits for another rank between"
 		unmodelled large-count MPI_Send_c \
 			"the trace uses MPI_Send_c with a count past 2^31 - 1, which check cannot"
 		unmodelled large-count-arrays MPI_Allgatherv_c \

@@ -176,6 +176,23 @@ static void test_refused(void)
 		"thread 0 started: check cannot judge partitions readied by another thread "
 		"yet",
 		3);
+	/* MPI_Parrived: of a request that is no partitioned receive; of one whose sender (this
+	 * rank, to itself) waits in a barrier between readying its two partitions */
+	expect_refused("[{\"call\":\"MPI_Irecv\",\"peer\":0,\"tag\":1,\"comm\":0,\"req\":0},"
+		       "{\"call\":\"MPI_Parrived\",\"reqs\":[{\"req\":0}]}]",
+		       "MPI_Parrived of request 0, which is no partitioned receive of this rank");
+	expect_refused(
+		"[{\"call\":\"MPI_Psend_init\",\"peer\":0,\"tag\":0,\"comm\":0,\"req\":0},"
+		"{\"call\":\"MPI_Precv_init\",\"peer\":0,\"tag\":0,\"comm\":0,\"req\":1},"
+		"{\"call\":\"MPI_Start\",\"reqs\":[{\"req\":1}]},"
+		"{\"call\":\"MPI_Start\",\"reqs\":[{\"req\":0}]},"
+		"{\"call\":\"MPI_Pready\",\"reqs\":[{\"req\":0}]},"
+		"{\"call\":\"MPI_Barrier\",\"comm\":0},"
+		"{\"call\":\"MPI_Pready\",\"reqs\":[{\"req\":0}],\"parts_ready\":true},"
+		"{\"call\":\"MPI_Parrived\",\"reqs\":[{\"req\":1}]}]",
+		"MPI_Parrived of request 1, whose sender waits for another rank between readying "
+		"its first and its last partition: check sends a partitioned message whole, and "
+		"cannot judge a receiver that acts on one partition's arrival then yet");
 	refused_threaded("{\"call\":\"MPI_Grequest_start\",\"reqs\":[{\"req\":0}]},"
 			 "{\"call\":\"MPI_Grequest_complete\",\"reqs\":[{\"req\":0}],"
 			 "\"thread\":1},"
