@@ -681,12 +681,22 @@ int rec_Testany(struct rec_call *c, int count, MPI_Request array_of_requests[], 
 	return rc;
 }
 
-REC_HOT int rec_Test(struct rec_call *c, MPI_Request *request, int *flag, MPI_Status *status)
+/* The polls of one request: MPI_Test, and MPI_Request_get_status and MPI_Parrived, which
+ * leave the request alive (completion_finish() sees their copy of the handle, which they
+ * leave as it is, and puts its entry back). */
+enum poll_one {
+	POLL_TEST,
+	POLL_GET_STATUS,
+	POLL_PARRIVED, /* no status: a partitioned receive has no wildcard */
+};
+
+static inline int poll_one(struct rec_call *c, enum poll_one how, MPI_Request *request,
+			   int partition, int *flag, MPI_Status *status)
 {
 	struct completion cp;
 	struct status_pick sp = {0};
 	MPI_Status local;
-	int rc;
+	int rc = MPI_ERR_OTHER;
 
 	if (status == MPI_STATUS_IGNORE)
 		status = &local;
@@ -695,65 +705,38 @@ REC_HOT int rec_Test(struct rec_call *c, MPI_Request *request, int *flag, MPI_St
 	if (!syncs_tested(request, NULL, 1)) {
 		*flag = 0; /* the collective's peers are not all in it yet */
 		rc = MPI_SUCCESS;
-	} else {
+	} else if (how == POLL_TEST) {
 		rc = PMPI_Test(request, flag, status);
+	} else if (how == POLL_GET_STATUS) {
+		rc = PMPI_Request_get_status(*request, flag, status);
+	} else {
+#if MPI_VERSION >= 4
+		rc = PMPI_Parrived(*request, partition, flag);
+#endif
 	}
 	rec_call_returned(c);
 	if (rc == MPI_SUCCESS && *flag)
 		mark_one(&cp, 0);
 	sp.one = status;
-	completion_finish(c, &cp, request, pick_status, &sp);
+	completion_finish(c, &cp, request, how == POLL_PARRIVED ? NULL : pick_status, &sp);
 	rec_call_polled(c, rc);
 	return rc;
 }
 
-/* As MPI_Test, but the request lives on, complete or not: its entry goes back to the table
- * (completion_finish() sees the copy of the handle, which the call leaves as it is). */
+REC_HOT int rec_Test(struct rec_call *c, MPI_Request *request, int *flag, MPI_Status *status)
+{
+	return poll_one(c, POLL_TEST, request, 0, flag, status);
+}
+
 int rec_Request_get_status(struct rec_call *c, MPI_Request request, int *flag, MPI_Status *status)
 {
-	struct completion cp;
-	struct status_pick sp = {0};
-	MPI_Status local;
-	MPI_Request r = request;
-	int rc;
-
-	if (status == MPI_STATUS_IGNORE)
-		status = &local;
-	completion_take(&cp, 1, &r);
-	rec_call_posted(c);
-	if (!syncs_tested(&r, NULL, 1)) {
-		*flag = 0; /* the collective's peers are not all in it yet */
-		rc = MPI_SUCCESS;
-	} else {
-		rc = PMPI_Request_get_status(r, flag, status);
-	}
-	rec_call_returned(c);
-	if (rc == MPI_SUCCESS && *flag)
-		mark_one(&cp, 0);
-	sp.one = status;
-	completion_finish(c, &cp, &r, pick_status, &sp);
-	rec_call_polled(c, rc);
-	return rc;
+	return poll_one(c, POLL_GET_STATUS, &request, 0, flag, status);
 }
 
 #if MPI_VERSION >= 4
-/* A partition's arrival, recorded as MPI_Request_get_status is: the request lives on (a
- * partitioned receive has no wildcard, so no status is needed). */
 int rec_Parrived(struct rec_call *c, MPI_Request request, int partition, int *flag)
 {
-	struct completion cp;
-	MPI_Request r = request;
-	int rc;
-
-	completion_take(&cp, 1, &r);
-	rec_call_posted(c);
-	rc = PMPI_Parrived(r, partition, flag);
-	rec_call_returned(c);
-	if (rc == MPI_SUCCESS && *flag)
-		mark_one(&cp, 0);
-	completion_finish(c, &cp, &r, NULL, NULL);
-	rec_call_polled(c, rc);
-	return rc;
+	return poll_one(c, POLL_PARRIVED, &request, partition, flag, MPI_STATUS_IGNORE);
 }
 #endif
 

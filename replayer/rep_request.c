@@ -450,48 +450,47 @@ int rep_Waitsome(struct rep_call *c, int incount, MPI_Request array_of_requests[
 
 /* ---- tests: their outcome noted for the trace's alignment (a failed poll is timing) ---- */
 
-int rep_Test(struct rep_call *c, MPI_Request *request, int *flag, MPI_Status *status)
+/* The polls of one request: MPI_Test, and MPI_Request_get_status and MPI_Parrived, which
+ * leave the request alive (req_forget() keeps a request whose handle is not
+ * MPI_REQUEST_NULL, and they leave their copy of it as it is). A partitioned receive has no
+ * choice replay forces: its polls are only counted. */
+static int poll_one(struct rep_call *c, int how, MPI_Request *request, int partition, int *flag,
+		    MPI_Status *status)
 {
 	struct req_set rs;
-	int rc;
+	int rc = MPI_ERR_OTHER;
 
 	req_resolve(&rs, request ? 1 : 0, request);
 	if (rs.n && !req_sync_done(rs.node[0], 0)) {
 		*flag = 0; /* the collective's peers have not all started it yet */
 		rc = MPI_SUCCESS;
-	} else {
+	} else if (how == MPIV_CALL_Test) {
 		rc = PMPI_Test(request, flag, status);
+	} else if (how == MPIV_CALL_Request_get_status) {
+		rc = PMPI_Request_get_status(*request, flag, status);
+	} else {
+#if MPI_VERSION >= 4
+		rc = PMPI_Parrived(*request, partition, flag);
+#endif
 	}
 	req_forget(&rs);
 	return rep_polled(c, rc, rc == MPI_SUCCESS && *flag);
 }
 
-/* As MPI_Test; the request stays in the table (req_forget() keeps a request whose handle is
- * not MPI_REQUEST_NULL, and the call leaves the copy as it is). */
+int rep_Test(struct rep_call *c, MPI_Request *request, int *flag, MPI_Status *status)
+{
+	return poll_one(c, MPIV_CALL_Test, request, 0, flag, status);
+}
+
 int rep_Request_get_status(struct rep_call *c, MPI_Request request, int *flag, MPI_Status *status)
 {
-	struct req_set rs;
-	MPI_Request r = request;
-	int rc;
-
-	req_resolve(&rs, 1, &r);
-	if (rs.n && !req_sync_done(rs.node[0], 0)) {
-		*flag = 0; /* the collective's peers have not all started it yet */
-		rc = MPI_SUCCESS;
-	} else {
-		rc = PMPI_Request_get_status(r, flag, status);
-	}
-	req_forget(&rs);
-	return rep_polled(c, rc, rc == MPI_SUCCESS && *flag);
+	return poll_one(c, MPIV_CALL_Request_get_status, &request, 0, flag, status);
 }
 
 #if MPI_VERSION >= 4
-/* A poll too, which replay only counts (a partitioned receive has no choice to force). */
 int rep_Parrived(struct rep_call *c, MPI_Request request, int partition, int *flag)
 {
-	int rc = PMPI_Parrived(request, partition, flag);
-
-	return rep_polled(c, rc, rc == MPI_SUCCESS && *flag);
+	return poll_one(c, MPIV_CALL_Parrived, &request, partition, flag, MPI_STATUS_IGNORE);
 }
 #endif
 
