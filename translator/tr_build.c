@@ -26,8 +26,10 @@ struct open_lock {
 /* Windows and locks of the whole trace set, filled while the ranks are built. */
 struct windows {
 	int nranks;
-	int first;		/* engine communicator of global window 0 (1 + nranks) */
-	int nwins;		/* windows created on MPI_COMM_WORLD: the most any rank made */
+	int ncomms; /* the engine communicators windows may be made on (not windows') */
+	/* by engine communicator c: the windows made on it, the most any member made, are
+	 * engine communicators first[c] .. first[c] + count[c] - 1, with c's members */
+	int *first, *count;
 	struct eng_lock *locks; /* lock intervals, by rank then instruction */
 	size_t nlocks, caplocks;
 };
@@ -127,7 +129,7 @@ struct builder {
 	struct windows *w;	/* the trace set's windows and locks */
 	int32_t *win_of;	/* the rank's window id -> engine communicator, -1 once freed */
 	size_t nwin_of;		/* room in win_of */
-	int nworld_wins;	/* windows this rank created on MPI_COMM_WORLD so far */
+	int *nwins;		/* by engine communicator: windows this rank made on it so far */
 	struct open_lock *open; /* locks held now */
 	size_t nopen, capopen;
 	int verify;	     /* tr_opts.verify */
@@ -1088,39 +1090,44 @@ static int win_comm(struct builder *b, const struct mpiv_event *ev, struct mpiv_
 }
 
 /* MPI_Win_create/Win_allocate: a synchronising collective on its communicator, which gives
- * the window its engine communicator. Windows are unified across ranks by the creation's
- * place among the rank's window creations on MPI_COMM_WORLD, the only communicator check
- * takes windows on yet. Returns 0 or -1 with err filled. */
+ * the window its engine communicator, with the communicator's members. Windows are unified
+ * across ranks by the creation's place among the rank's window creations on that
+ * communicator (count_windows()). Returns 0 or -1 with err filled. */
 static int build_win_create(struct builder *b, const struct mpiv_event *ev, struct mpiv_error *err)
 {
 	const struct mpiv_rank_trace *t = b->t;
+	const struct eng_comm *members;
 	struct eng_instr *in;
 	uint32_t i;
 	size_t old = b->nwin_of;
+	int c = comm_id(b, ev->comm);
 
-	if (ev->comm != MPIV_COMM_WORLD)
+	if (c < 0 || c >= b->w->ncomms || tr_comms_split(b->comms, c))
 		return mpiv_error_set(err, MPIV_EXIT_BAD_INPUT, t->source, t->rank, ev->index,
-				      "%s on a communicator other than MPI_COMM_WORLD, which check "
-				      "cannot judge yet",
-				      mpiv_call_name(ev->call));
+				      "%s on %s (comm %d)", mpiv_call_name(ev->call),
+				      c < 0 ? "a communicator check does not know" :
+					      "an intercommunicator, which MPI does not allow",
+				      ev->comm);
 	if (ev->win < 0 || ((size_t)ev->win < b->nwin_of && b->win_of[ev->win] != -1))
 		return mpiv_error_set(err, MPIV_EXIT_BAD_INPUT, t->source, t->rank, ev->index,
 				      "%s without a new window id (%d)", mpiv_call_name(ev->call),
 				      ev->win);
+	/* its group, world ranks in the window's order, is the communicator's */
+	members = &b->prog->comms[c];
 	for (i = 0; i < ev->ngroup; i++)
-		if (ev->ngroup != (uint32_t)b->w->nranks || ev->group[i] != (int32_t)i)
+		if (ev->ngroup != (uint32_t)members->n || ev->group[i] != members->members[i])
 			return mpiv_error_set(err, MPIV_EXIT_BAD_INPUT, t->source, t->rank,
 					      ev->index,
-					      "%s on MPI_COMM_WORLD with a group that "
-					      "is not the world",
-					      mpiv_call_name(ev->call));
+					      "%s with a group that is not its "
+					      "communicator's (comm %d)",
+					      mpiv_call_name(ev->call), ev->comm);
 	xgrow((void **)&b->win_of, &b->nwin_of, (size_t)ev->win + 1, sizeof(*b->win_of));
 	memset(b->win_of + old, 0xff, (b->nwin_of - old) * sizeof(*b->win_of));
-	b->win_of[ev->win] = b->w->first + b->nworld_wins++;
+	b->win_of[ev->win] = b->w->first[c] + b->nwins[c]++;
 	in = emit(b, ENG_COLL, (int)ev->index);
-	in->a = 0;
+	in->a = c;
 	in->b = ENG_COLL_ALL;
-	in->c = ++b->coll_seq[0];
+	in->c = ++b->coll_seq[c];
 	in->call = coll_call(ev->call);
 	return 0;
 }
@@ -2178,29 +2185,48 @@ static void mark_contended(struct eng_prog *p, const struct windows *w)
 		}
 }
 
-/* Windows created on MPI_COMM_WORLD: the most any rank created (a rank that creates fewer
- * never meets the others' creation collective). */
-static int count_world_windows(const struct mpiv_traceset *ts)
+/* The windows each engine communicator of cm gets (w->count: the most any of its members
+ * created on it; a rank that creates fewer never meets the others' creation collective),
+ * numbered from prog's next communicator on, each with the members of its communicator. */
+static void count_windows(const struct mpiv_traceset *ts, const struct tr_comms *cm,
+			  struct eng_prog *prog, struct windows *w)
 {
-	int r, most = 0;
+	int *n = xcalloc((size_t)prog->ncomms, sizeof(*n)), r, c, k;
 	size_t i;
 
+	w->ncomms = prog->ncomms;
+	w->first = xcalloc((size_t)prog->ncomms, sizeof(*w->first));
+	w->count = xcalloc((size_t)prog->ncomms, sizeof(*w->count));
 	for (r = 0; r < ts->nranks; r++) {
-		int n = 0;
-
+		memset(n, 0, (size_t)prog->ncomms * sizeof(*n));
 		/* most traces make no window: no need to read them through */
 		for (i = 0; (ts->ranks[r].kinds & (1ULL << MPIV_KIND_WIN_CREATE)) &&
 			    i < ts->ranks[r].nevents;
 		     i++) {
 			const struct mpiv_event *ev = mpiv_trace_event(&ts->ranks[r], i);
 
-			n += mpiv_call_kind(ev->call) == MPIV_KIND_WIN_CREATE &&
-			     ev->comm == MPIV_COMM_WORLD;
+			if (mpiv_call_kind(ev->call) != MPIV_KIND_WIN_CREATE)
+				continue;
+			c = tr_comms_id(cm, r, ev->comm);
+			if (c >= 0 && c < prog->ncomms && ++n[c] > w->count[c])
+				w->count[c] = n[c];
 		}
-		if (n > most)
-			most = n;
 	}
-	return most;
+	free(n);
+	for (c = 0; c < w->ncomms; c++) {
+		w->first[c] = prog->ncomms;
+		prog->ncomms += w->count[c];
+	}
+	prog->comms = xrealloc(prog->comms, (size_t)prog->ncomms * sizeof(*prog->comms));
+	for (c = 0; c < w->ncomms; c++)
+		for (k = 0; k < w->count[c]; k++) {
+			struct eng_comm *win = &prog->comms[w->first[c] + k];
+
+			win->n = prog->comms[c].n;
+			win->members = xcalloc((size_t)win->n, sizeof(int32_t));
+			memcpy(win->members, prog->comms[c].members,
+			       (size_t)win->n * sizeof(int32_t));
+		}
 }
 
 /* verify: a register per input a process takes (numbered by input: explore/ shares them
@@ -2244,23 +2270,13 @@ int tr_translate_spans(const struct mpiv_traceset *ts, const struct tr_opts *opt
 	/* windows get engine communicators after the communicators' */
 	memset(&wins, 0, sizeof(wins));
 	wins.nranks = ts->nranks;
-	wins.first = prog->ncomms;
-	wins.nwins = count_world_windows(ts);
-	prog->ncomms += wins.nwins;
-	prog->comms = xrealloc(prog->comms, (size_t)prog->ncomms * sizeof(*prog->comms));
-	/* a window on MPI_COMM_WORLD has the world as its group */
-	for (i = 0; i < wins.nwins; i++) {
-		struct eng_comm *c = &prog->comms[wins.first + i];
-
-		c->n = ts->nranks;
-		c->members = xcalloc((size_t)ts->nranks, sizeof(int32_t));
-		for (r = 0; r < ts->nranks; r++)
-			c->members[r] = r;
-	}
+	count_windows(ts, &comms, prog, &wins);
 	/* partitioned requests: their pairs, on a communicator of their own */
 	if (tr_parts_build(ts, &comms, &parts, err)) {
 		tr_parts_release(&parts);
 		free(wins.locks);
+		free(wins.first);
+		free(wins.count);
 		tr_comms_release(&comms);
 		eng_prog_release(prog);
 		return -1;
@@ -2296,6 +2312,7 @@ int tr_translate_spans(const struct mpiv_traceset *ts, const struct tr_opts *opt
 		b.lists = prog;
 		b.coll_seq = xcalloc((size_t)prog->ncomms, sizeof(*b.coll_seq));
 		b.w = &wins;
+		b.nwins = xcalloc((size_t)wins.ncomms, sizeof(*b.nwins));
 		b.proc_base = prog->nprocs;
 		if (span)
 			rc = build_rank(ts, &ts->ranks[r], span[r].from, span[r].to, span[r].tmpl,
@@ -2304,6 +2321,7 @@ int tr_translate_spans(const struct mpiv_traceset *ts, const struct tr_opts *opt
 			rc = build_rank(ts, &ts->ranks[r], 0, ts->ranks[r].nevents, NULL, 0, &b,
 					err);
 		free(b.coll_seq);
+		free(b.nwins);
 		free(b.win_of);
 		free(b.open);
 		tr_reqmap_release(&b.requests);
@@ -2341,6 +2359,8 @@ int tr_translate_spans(const struct mpiv_traceset *ts, const struct tr_opts *opt
 		prog->rank_proc[r + 1] = prog->nprocs;
 		if (rc) {
 			free(wins.locks);
+			free(wins.first);
+			free(wins.count);
 			tr_parts_release(&parts);
 			tr_comms_release(&comms);
 			eng_prog_release(prog);
@@ -2349,6 +2369,8 @@ int tr_translate_spans(const struct mpiv_traceset *ts, const struct tr_opts *opt
 	}
 	tr_parts_release(&parts);
 	tr_comms_release(&comms);
+	free(wins.first);
+	free(wins.count);
 	/* verify: which collectives meet depends on the paths (eng_coll_mismatch()) */
 	if (!opts->verify)
 		mark_mismatches(prog);
