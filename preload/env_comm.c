@@ -15,6 +15,14 @@ void env_Comm_idup(struct mpiv_env *e, MPI_Comm comm, MPI_Comm *newcomm, MPI_Req
 	e->request = request;
 }
 
+#if MPI_VERSION >= 4
+void env_Comm_idup_with_info(struct mpiv_env *e, MPI_Comm comm, MPI_Info info, MPI_Comm *newcomm,
+			     MPI_Request *request)
+{
+	env_Comm_idup(e, comm, newcomm, request);
+}
+#endif
+
 void env_Comm_split(struct mpiv_env *e, MPI_Comm comm, int color, int key, MPI_Comm *newcomm)
 {
 	e->comm = rec_comm_id(comm);

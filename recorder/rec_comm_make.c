@@ -129,11 +129,10 @@ int rec_Intercomm_merge(struct rec_call *c, MPI_Comm intercomm, int high, MPI_Co
 
 /* Nonblocking: a request, completed at its wait. Its members are its parent's: the new
  * communicator may not be used before the request completes. */
-int rec_Comm_idup(struct rec_call *c, MPI_Comm comm, MPI_Comm *newcomm, MPI_Request *request)
+/* What MPI_Comm_idup and MPI_Comm_idup_with_info made, once made (rc). */
+static int idup_made(struct rec_call *c, int rc, MPI_Comm comm, MPI_Comm *newcomm,
+		     MPI_Request *request)
 {
-	int rc;
-
-	rc = PMPI_Comm_idup(comm, newcomm, request);
 	if (rc == MPI_SUCCESS) {
 		rec_call_add_req(c, rec_request_add(request, 0, MPI_COMM_WORLD), MPIV_NONE,
 				 MPIV_NONE);
@@ -141,6 +140,20 @@ int rec_Comm_idup(struct rec_call *c, MPI_Comm comm, MPI_Comm *newcomm, MPI_Requ
 	}
 	return rc;
 }
+
+int rec_Comm_idup(struct rec_call *c, MPI_Comm comm, MPI_Comm *newcomm, MPI_Request *request)
+{
+	return idup_made(c, PMPI_Comm_idup(comm, newcomm, request), comm, newcomm, request);
+}
+
+#if MPI_VERSION >= 4
+int rec_Comm_idup_with_info(struct rec_call *c, MPI_Comm comm, MPI_Info info, MPI_Comm *newcomm,
+			    MPI_Request *request)
+{
+	return idup_made(c, PMPI_Comm_idup_with_info(comm, info, newcomm, request), comm, newcomm,
+			 request);
+}
+#endif
 
 int rec_Comm_free(struct rec_call *c, MPI_Comm *comm)
 {

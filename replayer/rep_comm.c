@@ -21,15 +21,27 @@ int rep_Comm_dup(struct rep_call *c, MPI_Comm comm, MPI_Comm *newcomm)
 	return made(PMPI_Comm_dup(comm, newcomm), newcomm);
 }
 
-int rep_Comm_idup(struct rep_call *c, MPI_Comm comm, MPI_Comm *newcomm, MPI_Request *request)
+/* A duplicate made by a nonblocking call: not usable before its wait, so no private
+ * duplicate (its barriers use it directly). */
+static int idup_made(int rc, const MPI_Comm *newcomm)
 {
-	int rc = PMPI_Comm_idup(comm, newcomm, request);
-
-	/* not usable before its wait: no private duplicate (its barriers use it directly) */
 	if (rc == MPI_SUCCESS)
 		rec_comm_register(*newcomm);
 	return rc;
 }
+
+int rep_Comm_idup(struct rep_call *c, MPI_Comm comm, MPI_Comm *newcomm, MPI_Request *request)
+{
+	return idup_made(PMPI_Comm_idup(comm, newcomm, request), newcomm);
+}
+
+#if MPI_VERSION >= 4
+int rep_Comm_idup_with_info(struct rep_call *c, MPI_Comm comm, MPI_Info info, MPI_Comm *newcomm,
+			    MPI_Request *request)
+{
+	return idup_made(PMPI_Comm_idup_with_info(comm, info, newcomm, request), newcomm);
+}
+#endif
 
 int rep_Comm_split(struct rep_call *c, MPI_Comm comm, int color, int key, MPI_Comm *newcomm)
 {

@@ -226,7 +226,8 @@ static int comm_rank(struct comm_set *s, struct tr_comms *cm, const struct mpiv_
 			/* a duplicate has its parent's two groups; the recorder wrote the local
 			 * one */
 			if (ev->call != MPIV_CALL_Comm_dup && ev->call != MPIV_CALL_Comm_idup &&
-			    ev->call != MPIV_CALL_Comm_dup_with_info) {
+			    ev->call != MPIV_CALL_Comm_dup_with_info &&
+			    ev->call != MPIV_CALL_Comm_idup_with_info) {
 				free(count);
 				return mpiv_error_set(err, MPIV_EXIT_BAD_INPUT, t->source, t->rank,
 						      (long)i,
