@@ -23,6 +23,21 @@ void env_Comm_idup_with_info(struct mpiv_env *e, MPI_Comm comm, MPI_Info info, M
 }
 #endif
 
+#if MPI_VERSION >= 4
+/* A communicator made from a group has no parent: the processes of MPI_COMM_WORLD stand for
+ * it, and the string tag that tells concurrent ones apart is hashed (FNV-1a) into a tag. */
+void env_Comm_create_from_group(struct mpiv_env *e, MPI_Group group, const char *stringtag,
+				MPI_Info info, MPI_Errhandler errhandler, MPI_Comm *newcomm)
+{
+	uint32_t h = 2166136261u;
+
+	for (; stringtag && *stringtag; stringtag++)
+		h = (h ^ (unsigned char)*stringtag) * 16777619u;
+	e->comm = rec_comm_id(MPI_COMM_WORLD);
+	e->tag = (int32_t)(h & 0x7fffffff);
+}
+#endif
+
 void env_Comm_split(struct mpiv_env *e, MPI_Comm comm, int color, int key, MPI_Comm *newcomm)
 {
 	e->comm = rec_comm_id(comm);

@@ -111,6 +111,15 @@ int rec_Comm_create_group(struct rec_call *c, MPI_Comm comm, MPI_Group group, in
 	COMM_MAKE(PMPI_Comm_create_group(comm, group, tag, newcomm), newcomm);
 }
 
+#if MPI_VERSION >= 4
+int rec_Comm_create_from_group(struct rec_call *c, MPI_Group group, const char *stringtag,
+			       MPI_Info info, MPI_Errhandler errhandler, MPI_Comm *newcomm)
+{
+	COMM_MAKE(PMPI_Comm_create_from_group(group, stringtag, info, errhandler, newcomm),
+		  newcomm);
+}
+#endif
+
 /* Collective over both groups (doc/semantics.md 6.3; its envelope: preload/env_comm.c); the
  * members are the local group. */
 int rec_Intercomm_create(struct rec_call *c, MPI_Comm local_comm, int local_leader,

@@ -65,6 +65,15 @@ int rep_Comm_create_group(struct rep_call *c, MPI_Comm comm, MPI_Group group, in
 	return made(PMPI_Comm_create_group(comm, group, tag, newcomm), newcomm);
 }
 
+#if MPI_VERSION >= 4
+int rep_Comm_create_from_group(struct rep_call *c, MPI_Group group, const char *stringtag,
+			       MPI_Info info, MPI_Errhandler errhandler, MPI_Comm *newcomm)
+{
+	return made(PMPI_Comm_create_from_group(group, stringtag, info, errhandler, newcomm),
+		    newcomm);
+}
+#endif
+
 int rep_Cart_create(struct rep_call *c, MPI_Comm comm_old, int ndims, const int dims[],
 		    const int periods[], int reorder, MPI_Comm *comm_cart)
 {

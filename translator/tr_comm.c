@@ -5,7 +5,8 @@
  * communicators that call made are told apart by their member lists (MPI_Comm_split makes
  * several at once): (parent, k, members) names a communicator on every rank alike.
  * MPI_Comm_create_group is collective over its group only: (parent, tag, members, how many
- * such calls the rank made before) names it. MPI_Intercomm_create is a collective on each
+ * such calls the rank made before) names it; MPI_Comm_create_from_group likewise, its parent
+ * MPI_COMM_WORLD and its tag a hash of its string tag (preload/env_comm.c). MPI_Intercomm_create is a collective on each
  * group's local communicator: (local communicator, position) names a group's call, and the
  * two groups whose leaders name each other with the same tag make one intercommunicator, whose
  * members are the first group's (the one of the lower leader), then the other's. The rules:
@@ -21,10 +22,11 @@ struct comm_key {
 	int32_t parent; /* engine id of the parent */
 	/* 1 for MPI_Comm_create_group, 2 for an intercommunicator, 3
 	 * for the groups of an MPI_Intercomm_create whose leaders never
-	 * meet, else 0 */
+	 * meet, 4 for MPI_Comm_create_from_group (on MPI_COMM_WORLD),
+	 * else 0 */
 	int32_t group;
 	/* the creation's collective position on the parent (group 0,
-	 * 2, 3), or its tag (group 1) */
+	 * 2, 3), or its tag (group 1, 4) */
 	int32_t pos;
 	int32_t occ;	       /* group 1: earlier such calls of the rank with this key */
 	int32_t parent2, pos2; /* group 2: the second group's parent and position */
@@ -243,13 +245,13 @@ static int comm_rank(struct comm_set *s, struct tr_comms *cm, const struct mpiv_
 		memset(&k, 0, sizeof(k));
 		k.parent = parent;
 		if (kind == MPIV_KIND_COMM_GROUP) {
-			k.group = 1;
+			k.group = ev->call == MPIV_CALL_Comm_create_from_group ? 4 : 1;
 			k.pos = tag;
 			for (j = 0; j < t->ncomms && t->comms[j].event < i; j++) {
 				const struct mpiv_event *e = mpiv_trace_event(t, t->comms[j].event);
 
-				if (mpiv_call_kind(e->call) == MPIV_KIND_COMM_GROUP &&
-				    e->comm == comm && e->tag == tag && t->comms[j].n == nc->n &&
+				if (e->call == ev->call && e->comm == comm && e->tag == tag &&
+				    t->comms[j].n == nc->n &&
 				    !memcmp(t->comms[j].members, nc->members,
 					    nc->n * sizeof(*nc->members)))
 					k.occ++;
