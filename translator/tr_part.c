@@ -69,29 +69,46 @@ static int may_wait(const struct mpiv_event *ev)
 	}
 }
 
-/* Whether the partitioned send request req, made at event init, may wait between readying
- * its first and its last partition at one of its starts (tr_parts_waits()): in the thread
- * that readies them, a call between a MPI_Pready* of req and the one flagged parts_ready. */
-static int send_waits(const struct mpiv_rank_trace *t, size_t init, int32_t req)
+/* Mark the partitioned sends among rank t's inits ins[0..n) that may wait between readying
+ * their first and their last partition at one of their starts (tr_parts_waits()): in the
+ * thread that readies them, a call that may wait between a MPI_Pready* of the request and the
+ * one flagged parts_ready. One pass over the rank's events, the sends being readied counted. */
+static void sends_waiting(const struct mpiv_rank_trace *t, struct tr_part_init *ins, size_t n)
 {
-	int32_t thread = -1; /* readying, in this thread */
-	size_t e;
+	int32_t *req = xcalloc(n + 1, sizeof(*req)), *thread = xcalloc(n + 1, sizeof(*thread));
+	size_t e, k, readying = 0;
 
-	for (e = init + 1; e < t->nevents; e++) {
+	for (k = 0; k < n; k++) {
+		const struct mpiv_event *init = mpiv_trace_event(t, ins[k].event);
+
+		req[k] = mpiv_call_kind(init->call) == MPIV_KIND_SEND_INIT && init->nreqs == 1 ?
+				 init->reqs[0].req :
+				 -1;
+		thread[k] = -1;
+	}
+	for (e = 0; e < t->nevents; e++) {
 		const struct mpiv_event *ev = mpiv_trace_event(t, e);
-		int mine = ev->nreqs >= 1 && ev->reqs[0].req == req;
+		int32_t r = ev->nreqs >= 1 ? ev->reqs[0].req : -1;
 
 		if ((mpiv_call_flags(ev->call) & MPIV_F_PARTITIONED) &&
-		    mpiv_call_kind(ev->call) == MPIV_KIND_LOCAL && mine) {
-			thread = (ev->flags & MPIV_EV_PARTS_READY) ? -1 : ev->thread;
+		    mpiv_call_kind(ev->call) == MPIV_KIND_LOCAL) {
+			for (k = 0; k < n; k++) {
+				if (req[k] != r || r < 0 || ins[k].event > e)
+					continue;
+				readying -= thread[k] >= 0;
+				thread[k] = (ev->flags & MPIV_EV_PARTS_READY) ? -1 : ev->thread;
+				readying += thread[k] >= 0;
+			}
 			continue;
 		}
-		if (mine && mpiv_call_kind(ev->call) == MPIV_KIND_REQUEST_FREE)
-			return 0;
-		if (thread >= 0 && ev->thread == thread && may_wait(ev))
-			return 1;
+		if (!readying || !may_wait(ev))
+			continue;
+		for (k = 0; k < n; k++)
+			if (thread[k] >= 0 && thread[k] == ev->thread)
+				ins[k].waits = 1;
 	}
-	return 0;
+	free(req);
+	free(thread);
 }
 
 static int rank_pairs(const struct mpiv_rank_trace *t, const struct tr_comms *cm, struct pairs *ps,
@@ -128,13 +145,13 @@ static int rank_pairs(const struct mpiv_rank_trace *t, const struct tr_comms *cm
 		sides[nseen++] = send;
 		xgrow((void **)&pt->inits[t->rank], &icap, pt->ninits[t->rank] + 1,
 		      sizeof(**pt->inits));
-		pt->inits[t->rank][pt->ninits[t->rank]++] =
-			(struct tr_part_init){(uint32_t)e, pair_of(ps, &k),
-					      send && ev->nreqs == 1 &&
-						      send_waits(t, e, ev->reqs[0].req)};
+		pt->inits[t->rank][pt->ninits[t->rank]++] = (struct tr_part_init){(uint32_t)e,
+										  pair_of(ps, &k),
+										  0};
 	}
 	free(seen);
 	free(sides);
+	sends_waiting(t, pt->inits[t->rank], pt->ninits[t->rank]);
 	return 0;
 }
 
