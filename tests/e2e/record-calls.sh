@@ -407,13 +407,18 @@ if compile rec-digests && record_run rec-digests digests; then
 fi
 
 # ---- with --timestamps: the same events, each with its times, in order ----
-# untimed_calls FILE: the events of an events file without their indices and failed polls.
+# untimed_calls FILE: the events of an events file without their indices and failed polls,
+# and MPI_Waitsome's and MPI_Testsome's requests completed one a line: how many such a call
+# returns at once is the run's timing too (two, or one and then the other).
 untimed_calls()
 {
-	grep '"call":' "$1" | grep -v -E '"call":"MPI_(Iprobe|Improbe|Test|Testany|Testall|Testsome)"' |
+	grep '"call":' "$1" |
+		grep -v -E '"call":"MPI_(Iprobe|Improbe|Test|Testany|Testall|Testsome|Waitsome)"' |
 		sed 's/"index":[0-9]*,//'
-	grep -E '"call":"MPI_(Iprobe|Improbe|Test|Testany|Testall|Testsome)"' "$1" |
+	grep -E '"call":"MPI_(Iprobe|Improbe|Test|Testany|Testall)"' "$1" |
 		grep '"src":' | sed 's/"index":[0-9]*,//' | sed 's/^/poll /'
+	grep -E '"call":"MPI_(Testsome|Waitsome)"' "$1" | grep -o '{"req":[0-9]*,"src":[^}]*}' |
+		sed 's/^/some /'
 }
 if record_run rec-calls timed --timestamps; then
 	for r in 0 1; do
