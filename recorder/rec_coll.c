@@ -25,7 +25,7 @@ void rec_coll_request(struct rec_call *c, int rc, MPI_Request *request, MPI_Comm
 {
 	if (rc != MPI_SUCCESS)
 		return;
-	rec_call_add_req(c, rec_request_add(request, 0, MPI_COMM_WORLD), MPIV_NONE, MPIV_NONE);
+	rec_call_made_request(c, request);
 	rec_steer_icoll_made(comm, *request);
 }
 

@@ -143,8 +143,7 @@ static int idup_made(struct rec_call *c, int rc, MPI_Comm comm, MPI_Comm *newcom
 		     MPI_Request *request)
 {
 	if (rc == MPI_SUCCESS) {
-		rec_call_add_req(c, rec_request_add(request, 0, MPI_COMM_WORLD), MPIV_NONE,
-				 MPIV_NONE);
+		rec_call_made_request(c, request);
 		rec_call_newcomm(c, *newcomm, comm);
 	}
 	return rc;

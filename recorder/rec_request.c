@@ -952,6 +952,11 @@ int rec_Startall(struct rec_call *c, int count, MPI_Request array_of_requests[])
  * trace names like any other; MPI_Grequest_complete is recorded with it, which stays in the
  * table until a wait or test completes it ---- */
 
+void rec_call_made_request(struct rec_call *c, const MPI_Request *request)
+{
+	rec_call_add_req(c, rec_request_add(request, 0, MPI_COMM_WORLD), MPIV_NONE, MPIV_NONE);
+}
+
 int rec_Grequest_start(struct rec_call *c, MPI_Grequest_query_function *query_fn,
 		       MPI_Grequest_free_function *free_fn, MPI_Grequest_cancel_function *cancel_fn,
 		       void *extra_state, MPI_Request *request)

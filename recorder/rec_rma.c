@@ -188,17 +188,16 @@ int rec_Get_accumulate(struct rec_call *c, const void *origin_addr, int origin_c
 
 /* The request-based data calls: posted like the others, and the request they make, which
  * completes without the target's calls (doc/semantics.md 7.4). */
-#define RMA_REQUEST(call, request)                                                       \
-	do {                                                                             \
-		int rc_;                                                                 \
-                                                                                         \
-		rec_call_posted(c);                                                      \
-		rc_ = call;                                                              \
-		rec_call_returned(c);                                                    \
-		if (rc_ == MPI_SUCCESS)                                                  \
-			rec_call_add_req(c, rec_request_add(request, 0, MPI_COMM_WORLD), \
-					 MPIV_NONE, MPIV_NONE);                          \
-		return rc_;                                                              \
+#define RMA_REQUEST(call, request)                         \
+	do {                                               \
+		int rc_;                                   \
+                                                           \
+		rec_call_posted(c);                        \
+		rc_ = call;                                \
+		rec_call_returned(c);                      \
+		if (rc_ == MPI_SUCCESS)                    \
+			rec_call_made_request(c, request); \
+		return rc_;                                \
 	} while (0)
 
 int rec_Rput(struct rec_call *c, const void *origin_addr, int origin_count,

@@ -457,6 +457,10 @@ struct rec_reqent {
  * or REC_REQ_UNKNOWN if out of memory. */
 int32_t rec_request_add(const MPI_Request *where, int is_recv, MPI_Comm comm);
 
+/* Call c made *request, which receives no message (a nonblocking collective, MPI_Comm_idup,
+ * a request-based one-sided call): remembered, and its id in c's event. */
+void rec_call_made_request(struct rec_call *c, const MPI_Request *request);
+
 /* The same for a request whose data has a digest: when (not REC_DIGEST_NONE), of what. */
 int32_t rec_request_add_data(const MPI_Request *where, int is_recv, MPI_Comm comm,
 			     enum rec_digest_at digest, struct rec_data data);
