@@ -111,7 +111,7 @@ lane_a()
 	part ctest "$SRCDIR/tests/ctest/run.sh"
 	part python "$SRCDIR/tests/e2e/python.sh"
 	part exports "$SRCDIR/tests/exports/check-exports.sh"
-	on_openmpi exports replay recorder triage
+	on_openmpi exports replay recorder
 }
 
 lane_b()
@@ -134,7 +134,7 @@ lane_b()
 	part reports "$SRCDIR/tests/e2e/reports.sh"
 	part threads "$SRCDIR/tests/e2e/threads.sh"
 	part zoo "$SRCDIR/tests/zoo/run.sh"
-	on_openmpi e2e record-calls
+	on_openmpi e2e record-calls triage
 	part configure "$SRCDIR/tests/check-configure.sh" "${AUTOCONF:-$(command -v autoconf || true)}"
 }
 
