@@ -18,10 +18,24 @@ static void rec_start(int thread_level)
 	char why[512];
 	int rank = 0, size = 0;
 	int tracing, watching = 0;
+	MPI_Comm parent = MPI_COMM_NULL;
 
 	PMPI_Comm_rank(MPI_COMM_WORLD, &rank);
 	PMPI_Comm_size(MPI_COMM_WORLD, &size);
 	rec_msg_set_rank("recorder", rank);
+	/* A process MPI_Comm_spawn started inherits the job's environment, this library and
+	 * its directory among it, and numbers its ranks from 0 again: recorded, it would write
+	 * over its parents' traces and status files. Dynamic processes are not modelled (the
+	 * parents' traces name the call, and check refuses them): it runs unrecorded. */
+	PMPI_Comm_get_parent(&parent);
+	if (parent != MPI_COMM_NULL) {
+		if (rank == 0)
+			rec_msg("this job was started by MPI_Comm_spawn: its %d rank(s) are not "
+				"recorded (dynamic processes are not modelled)",
+				size);
+		rec_call_disable();
+		return;
+	}
 
 	tracing = rec_output_open(rank, size, thread_level) == 0;
 	/* only this thread runs MPI calls yet: the call tables' locks can be set up now */

@@ -74,6 +74,10 @@ struct rep_expect {
  * (env_<name>, rep_call_envelope) and checks it (rep_schedule_check) before the call is made. */
 int rep_call_enter(struct rep_call *c, unsigned call, const void *ret);
 
+/* From now on every call passes through to MPI, unreplayed (a process MPI_Comm_spawn
+ * started). */
+void rep_call_off(void);
+
 /* The envelope e of call c (env_<name>(), preload/env.h, the recorder's own): into c, with
  * the request it makes and a nonblocking collective's communicator, for the request table
  * (rep_request_made). */

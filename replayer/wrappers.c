@@ -30,9 +30,17 @@ void rep_guard_drop(void)
 	rep_depth--;
 }
 
+/* Set once for good: this process replays nothing (rep_call_off()). */
+static atomic_int rep_off;
+
+void rep_call_off(void)
+{
+	atomic_store_explicit(&rep_off, 1, memory_order_relaxed);
+}
+
 int rep_call_enter(struct rep_call *c, unsigned call, const void *ret)
 {
-	if (rep_depth > 0)
+	if (rep_depth > 0 || atomic_load_explicit(&rep_off, memory_order_relaxed))
 		return 0;
 	rep_guard_take();
 	c->call = call;

@@ -18,10 +18,21 @@ static void rep_start(void)
 	const char *dir = getenv(MPIV_ENV_STATUS_DIR);
 	char why[512];
 	int rank = 0, size = 0, watched = 0;
+	MPI_Comm parent = MPI_COMM_NULL;
 
 	PMPI_Comm_rank(MPI_COMM_WORLD, &rank);
 	PMPI_Comm_size(MPI_COMM_WORLD, &size);
 	rec_msg_set_rank("replayer", rank);
+	/* a process MPI_Comm_spawn started: no trace has its calls (the recorder's rec_start()) */
+	PMPI_Comm_get_parent(&parent);
+	if (parent != MPI_COMM_NULL) {
+		if (rank == 0)
+			rec_msg("this job was started by MPI_Comm_spawn: its %d rank(s) are not "
+				"replayed (dynamic processes are not modelled)",
+				size);
+		rep_call_off();
+		return;
+	}
 	if (!dir || !*dir)
 		rec_msg(MPIV_ENV_STATUS_DIR " is not set: no status file");
 	else if (rec_status_init(rank, size, dir, why, sizeof(why)) != 0)
