@@ -654,10 +654,13 @@ int launch_end(struct launch *l)
 	if (!job_alive(l))
 		return 0;
 	/* Politely first: Hydra's mpiexec forwards SIGTERM to its proxies, which end the ranks
-	 * on every node, remote ones included. */
+	 * on every node, remote ones included. The ranks on this host get theirs at once as well:
+	 * Open MPI 4.1's mpirun sends its own only after a SIGCONT and a second's wait
+	 * (odls_base_sigkill_timeout), a second every hang and every confirmed deadlock cost. */
 	if (!l->exited)
 		kill(l->pid, SIGTERM);
 	kill(-l->pid, SIGTERM);
+	signal_rest(l, SIGTERM);
 	if (wait_gone(l, TERM_GRACE_MS, 1))
 		return 0;
 	kill_all(l, SIGKILL);
