@@ -266,13 +266,23 @@ static REC_COLD int comm_translate(MPI_Comm comm, int rank, int to_world)
 
 /* This process's rank in MPI_COMM_WORLD: MPI_COMM_SELF's only member, asked once (a
  * group translation per call is what a MPI_COMM_SELF message loop would otherwise cost). */
+static int self_me = -1;
+
 static int self_world_rank(void)
 {
-	static int me = -1;
+	if (self_me < 0)
+		PMPI_Comm_rank(MPI_COMM_WORLD, &self_me);
+	return self_me;
+}
 
-	if (me < 0)
-		PMPI_Comm_rank(MPI_COMM_WORLD, &me);
-	return me;
+void rec_comm_set_world(MPI_Group world, int rank)
+{
+	pthread_mutex_lock(&comm_lock);
+	if (world_group != MPI_GROUP_NULL)
+		PMPI_Group_free(&world_group);
+	world_group = world;
+	self_me = rank;
+	pthread_mutex_unlock(&comm_lock);
 }
 
 int rec_comm_to_world(MPI_Comm comm, int rank)

@@ -33,6 +33,11 @@ int rec_comm_members(MPI_Comm comm, int32_t **out);
  * for an empty group or on failure. Makes MPI calls. */
 int32_t *rec_group_to_world(MPI_Group group, uint32_t *n);
 
+/* A process of the Sessions model has no MPI_COMM_WORLD: its world is the group of the
+ * process set "mpi://WORLD" (MPI-4.1 11.3.2), and its rank in it. Takes world, which
+ * rec_comm_release() frees. */
+void rec_comm_set_world(MPI_Group world, int rank);
+
 /* The world rank of rank in comm (of its remote group for an intercommunicator). MPI_ANY_SOURCE
  * and MPI_PROC_NULL become MPIV_ANY_SOURCE and MPIV_PROC_NULL; MPIV_NONE if it cannot be
  * translated. Makes MPI calls (PMPI_) for communicators other than MPI_COMM_WORLD. */

@@ -3,6 +3,7 @@
  * out before MPI gets a chance to wait, and closes it, finished, once PMPI_Finalize returned;
  * MPI_Abort closes it before MPI ends the job. */
 #include <stdlib.h>
+#include <string.h>
 
 #include "environment.h"
 #include "recorder.h"
@@ -10,33 +11,19 @@
 #include "rec_site.h"
 #include "rec_status.h"
 
-/* MPI is up: open the trace and the status file. A tool problem is reported in one line and
- * the program runs on, unrecorded. */
-static void rec_start(int thread_level)
+/* Whether the recording started (rec_start()), by MPI_Init or the first session: once. */
+static int rec_started;
+
+/* MPI is up: open the trace and the status file, as the process of rank of size. A tool
+ * problem is reported in one line and the program runs on, unrecorded. */
+static void rec_start(int rank, int size, int thread_level)
 {
 	const char *dir = getenv(MPIV_ENV_STATUS_DIR);
 	char why[512];
-	int rank = 0, size = 0;
 	int tracing, watching = 0;
-	MPI_Comm parent = MPI_COMM_NULL;
 
-	PMPI_Comm_rank(MPI_COMM_WORLD, &rank);
-	PMPI_Comm_size(MPI_COMM_WORLD, &size);
+	rec_started = 1;
 	rec_msg_set_rank("recorder", rank);
-	/* A process MPI_Comm_spawn started inherits the job's environment, this library and
-	 * its directory among it, and numbers its ranks from 0 again: recorded, it would write
-	 * over its parents' traces and status files. Dynamic processes are not modelled (the
-	 * parents' traces name the call, and check refuses them): it runs unrecorded. */
-	PMPI_Comm_get_parent(&parent);
-	if (parent != MPI_COMM_NULL) {
-		if (rank == 0)
-			rec_msg("this job was started by MPI_Comm_spawn: its %d rank(s) are not "
-				"recorded (dynamic processes are not modelled)",
-				size);
-		rec_call_disable();
-		return;
-	}
-
 	tracing = rec_output_open(rank, size, thread_level) == 0;
 	/* only this thread runs MPI calls yet: the call tables' locks can be set up now */
 	if (tracing)
@@ -64,6 +51,34 @@ static void rec_start(int thread_level)
 	rec_quick_allow();
 }
 
+/* MPI_Init or MPI_Init_thread returned: start, as MPI_COMM_WORLD's rank. */
+static void rec_start_world(int thread_level)
+{
+	int rank = 0, size = 0;
+	MPI_Comm parent = MPI_COMM_NULL;
+
+	if (rec_started)
+		return;
+	PMPI_Comm_rank(MPI_COMM_WORLD, &rank);
+	PMPI_Comm_size(MPI_COMM_WORLD, &size);
+	rec_msg_set_rank("recorder", rank);
+	/* A process MPI_Comm_spawn started inherits the job's environment, this library and
+	 * its directory among it, and numbers its ranks from 0 again: recorded, it would write
+	 * over its parents' traces and status files. Dynamic processes are not modelled (the
+	 * parents' traces name the call, and check refuses them): it runs unrecorded. */
+	PMPI_Comm_get_parent(&parent);
+	if (parent != MPI_COMM_NULL) {
+		rec_started = 1;
+		if (rank == 0)
+			rec_msg("this job was started by MPI_Comm_spawn: its %d rank(s) are not "
+				"recorded (dynamic processes are not modelled)",
+				size);
+		rec_call_disable();
+		return;
+	}
+	rec_start(rank, size, thread_level);
+}
+
 MPIV_EXPORT int MPI_Init(int *argc, char ***argv)
 {
 	struct rec_call c;
@@ -74,7 +89,7 @@ MPIV_EXPORT int MPI_Init(int *argc, char ***argv)
 	rc = PMPI_Init(argc, argv);
 	if (rc == MPI_SUCCESS) {
 		PMPI_Query_thread(&level);
-		rec_start(level);
+		rec_start_world(level);
 	}
 	rec_call_leave(&c);
 	/* at once: a rank killed soon after (its peer aborted) still says it started */
@@ -91,7 +106,7 @@ MPIV_EXPORT int MPI_Init_thread(int *argc, char ***argv, int required, int *prov
 		return PMPI_Init_thread(argc, argv, required, provided);
 	rc = PMPI_Init_thread(argc, argv, required, provided);
 	if (rc == MPI_SUCCESS)
-		rec_start(*provided);
+		rec_start_world(*provided);
 	rec_call_leave(&c);
 	rec_output_flush();
 	return rc;
@@ -121,6 +136,104 @@ MPIV_EXPORT int MPI_Finalize(void)
 	rec_output_close(MPIV_END_FINALIZED, 0);
 	return rc;
 }
+
+#if MPI_VERSION >= 4
+/* The Sessions model (MPI-4.1 11.3): sessions alive, and whether the recording started with
+ * one (no MPI_Init before it), to end with the last. */
+static int rec_sessions, rec_by_session;
+
+/* The thread support a session was given (its info's "thread_level"). */
+static int session_thread_level(MPI_Session session)
+{
+	static const struct {
+		const char *name;
+		int level;
+	} levels[] = {{"MPI_THREAD_MULTIPLE", MPI_THREAD_MULTIPLE},
+		      {"MPI_THREAD_SERIALIZED", MPI_THREAD_SERIALIZED},
+		      {"MPI_THREAD_FUNNELED", MPI_THREAD_FUNNELED}};
+	MPI_Info info = MPI_INFO_NULL;
+	char value[64] = "";
+	int len = (int)sizeof(value), flag = 0, level = MPI_THREAD_SINGLE;
+	size_t i;
+
+	if (PMPI_Session_get_info(session, &info) != MPI_SUCCESS)
+		return level;
+	if (PMPI_Info_get_string(info, "thread_level", &len, value, &flag) == MPI_SUCCESS && flag)
+		for (i = 0; i < sizeof(levels) / sizeof(levels[0]); i++)
+			if (!strcmp(value, levels[i].name))
+				level = levels[i].level;
+	PMPI_Info_free(&info);
+	return level;
+}
+
+/* The first session of a process that did not call MPI_Init: start, as the rank of the
+ * process set "mpi://WORLD" (MPI-4.1 11.3.2), the model's world. */
+static void rec_start_session(MPI_Session session)
+{
+	MPI_Group world = MPI_GROUP_NULL;
+	int rank = 0, size = 0;
+
+	if (PMPI_Group_from_session_pset(session, "mpi://WORLD", &world) != MPI_SUCCESS ||
+	    PMPI_Group_rank(world, &rank) != MPI_SUCCESS ||
+	    PMPI_Group_size(world, &size) != MPI_SUCCESS || rank == MPI_UNDEFINED) {
+		rec_started = 1;
+		rec_msg("MPI_Session_init: no process set mpi://WORLD to number the ranks by: "
+			"this process is not recorded");
+		rec_call_disable();
+		return;
+	}
+	rec_comm_set_world(world, rank);
+	rec_by_session = 1;
+	rec_start(rank, size, session_thread_level(session));
+}
+
+MPIV_EXPORT int MPI_Session_init(MPI_Info info, MPI_Errhandler errhandler, MPI_Session *session)
+{
+	struct rec_call c;
+	int rc;
+
+	if (!rec_call_enter(&c, MPIV_CALL_Session_init, __builtin_return_address(0)))
+		return PMPI_Session_init(info, errhandler, session);
+	rc = PMPI_Session_init(info, errhandler, session);
+	if (rc == MPI_SUCCESS) {
+		rec_sessions++;
+		if (!rec_started)
+			rec_start_session(*session);
+	}
+	rec_call_leave(&c);
+	rec_output_flush();
+	return rc;
+}
+
+/* The end of the last session of a process that started with one is its MPI_Finalize;
+ * another is an event like any. */
+MPIV_EXPORT int MPI_Session_finalize(MPI_Session *session)
+{
+	struct rec_call c;
+	int rc;
+
+	if (!rec_call_enter(&c, MPIV_CALL_Session_finalize, __builtin_return_address(0)))
+		return PMPI_Session_finalize(session);
+	if (!rec_by_session || rec_sessions != 1) {
+		rc = PMPI_Session_finalize(session);
+		if (rc == MPI_SUCCESS)
+			rec_sessions--;
+		rec_call_leave(&c);
+		return rc;
+	}
+	/* as MPI_Finalize */
+	rec_call_leave(&c);
+	rec_output_flush();
+	rec_status_finalize();
+	rec_comm_release();
+	rec_guard_take();
+	rc = PMPI_Session_finalize(session);
+	rec_guard_drop();
+	rec_sessions--;
+	rec_output_close(MPIV_END_FINALIZED, 0);
+	return rc;
+}
+#endif
 
 MPIV_EXPORT int MPI_Abort(MPI_Comm comm, int errorcode)
 {

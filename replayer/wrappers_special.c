@@ -9,23 +9,44 @@
 #include "rec_comm.h"
 #include "rec_status.h"
 
+static int rep_started; /* by MPI_Init or the first session: once */
+
 /* MPI is up: status file, then the schedule and the recorded trace. Without them there is
- * nothing to replay: the status file says FAILED, for mpiverify to end the job and say why;
- * with no status file to say it, the job is aborted (through PMPI_Abort: never exit() in the
- * user's program). */
-static void rep_start(void)
+ * nothing to replay: the status file says FAILED, for mpiverify to end the job and say why.
+ * Returns -1 if there is no status file to say it either. */
+static int rep_start(int rank, int size)
 {
 	const char *dir = getenv(MPIV_ENV_STATUS_DIR);
 	char why[512];
-	int rank = 0, size = 0, watched = 0;
+	int watched = 0;
+
+	rep_started = 1;
+	rec_msg_set_rank("replayer", rank);
+	if (!dir || !*dir)
+		rec_msg(MPIV_ENV_STATUS_DIR " is not set: no status file");
+	else if (rec_status_init(rank, size, dir, why, sizeof(why)) != 0)
+		rec_msg("%s", why);
+	else
+		watched = 1;
+	return rep_schedule_load(rank, size) != 0 && !watched ? -1 : 0;
+}
+
+/* MPI_Init or MPI_Init_thread returned: start as MPI_COMM_WORLD's rank. */
+static void rep_start_world(void)
+{
+	int rank = 0, size = 0;
 	MPI_Comm parent = MPI_COMM_NULL;
 
+	if (rep_started)
+		return;
 	PMPI_Comm_rank(MPI_COMM_WORLD, &rank);
 	PMPI_Comm_size(MPI_COMM_WORLD, &size);
 	rec_msg_set_rank("replayer", rank);
-	/* a process MPI_Comm_spawn started: no trace has its calls (the recorder's rec_start()) */
+	/* a process MPI_Comm_spawn started: no trace has its calls (the recorder's
+	 * rec_start_world()) */
 	PMPI_Comm_get_parent(&parent);
 	if (parent != MPI_COMM_NULL) {
+		rep_started = 1;
 		if (rank == 0)
 			rec_msg("this job was started by MPI_Comm_spawn: its %d rank(s) are not "
 				"replayed (dynamic processes are not modelled)",
@@ -33,13 +54,9 @@ static void rep_start(void)
 		rep_call_off();
 		return;
 	}
-	if (!dir || !*dir)
-		rec_msg(MPIV_ENV_STATUS_DIR " is not set: no status file");
-	else if (rec_status_init(rank, size, dir, why, sizeof(why)) != 0)
-		rec_msg("%s", why);
-	else
-		watched = 1;
-	if (rep_schedule_load(rank, size) != 0 && !watched)
+	/* the job is aborted then (through PMPI_Abort: never exit() in the user's program); a
+	 * process of the Sessions model has no communicator to abort, and says why it runs on */
+	if (rep_start(rank, size) < 0)
 		PMPI_Abort(MPI_COMM_WORLD, MPIV_EXIT_BAD_INPUT);
 	rep_coll_adopt(MPI_COMM_WORLD);
 }
@@ -53,7 +70,7 @@ MPIV_EXPORT int MPI_Init(int *argc, char ***argv)
 		return PMPI_Init(argc, argv);
 	rc = PMPI_Init(argc, argv);
 	if (rc == MPI_SUCCESS) {
-		rep_start();
+		rep_start_world();
 		rep_schedule_check(&c, c.thread);
 	}
 	rep_call_leave(&c);
@@ -69,7 +86,7 @@ MPIV_EXPORT int MPI_Init_thread(int *argc, char ***argv, int required, int *prov
 		return PMPI_Init_thread(argc, argv, required, provided);
 	rc = PMPI_Init_thread(argc, argv, required, provided);
 	if (rc == MPI_SUCCESS) {
-		rep_start();
+		rep_start_world();
 		rep_schedule_check(&c, c.thread);
 	}
 	rep_call_leave(&c);
@@ -96,6 +113,69 @@ MPIV_EXPORT int MPI_Finalize(void)
 	rep_request_release();
 	return rc;
 }
+
+#if MPI_VERSION >= 4
+/* The Sessions model, as the recorder has it (its wrappers_special.c): the first session of a
+ * process without MPI_Init starts it, as the rank of the process set "mpi://WORLD"; the end
+ * of its last session is its MPI_Finalize. */
+static int rep_sessions, rep_by_session;
+
+MPIV_EXPORT int MPI_Session_init(MPI_Info info, MPI_Errhandler errhandler, MPI_Session *session)
+{
+	struct rep_call c;
+	MPI_Group world = MPI_GROUP_NULL;
+	int rc, rank = 0, size = 0;
+
+	if (!rep_call_enter(&c, MPIV_CALL_Session_init, __builtin_return_address(0)))
+		return PMPI_Session_init(info, errhandler, session);
+	rc = PMPI_Session_init(info, errhandler, session);
+	if (rc == MPI_SUCCESS) {
+		rep_sessions++;
+		if (!rep_started &&
+		    PMPI_Group_from_session_pset(*session, "mpi://WORLD", &world) == MPI_SUCCESS &&
+		    PMPI_Group_rank(world, &rank) == MPI_SUCCESS &&
+		    PMPI_Group_size(world, &size) == MPI_SUCCESS && rank != MPI_UNDEFINED) {
+			rec_comm_set_world(world, rank);
+			rep_by_session = 1;
+			if (rep_start(rank, size) < 0)
+				rec_msg("nothing to replay, and no status file to say so: this "
+					"process runs unreplayed");
+		}
+		rep_schedule_check(&c, c.thread);
+	}
+	rep_call_leave(&c);
+	return rc;
+}
+
+MPIV_EXPORT int MPI_Session_finalize(MPI_Session *session)
+{
+	struct rep_call c;
+	int rc;
+
+	if (!rep_call_enter(&c, MPIV_CALL_Session_finalize, __builtin_return_address(0)))
+		return PMPI_Session_finalize(session);
+	rep_schedule_check(&c, c.thread);
+	if (!rep_by_session || rep_sessions != 1) {
+		rc = PMPI_Session_finalize(session);
+		if (rc == MPI_SUCCESS)
+			rep_sessions--;
+		rep_call_leave(&c);
+		return rc;
+	}
+	/* as MPI_Finalize */
+	rep_call_leave(&c);
+	rec_status_finalize();
+	rep_coll_release();
+	rec_comm_release();
+	rep_guard_take();
+	rc = PMPI_Session_finalize(session);
+	rep_guard_drop();
+	rep_sessions--;
+	rep_schedule_release();
+	rep_request_release();
+	return rc;
+}
+#endif
 
 MPIV_EXPORT int MPI_Abort(MPI_Comm comm, int errorcode)
 {

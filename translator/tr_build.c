@@ -752,6 +752,52 @@ static int check_parrived(struct builder *b, const struct mpiv_event *ev, struct
 	return 0;
 }
 
+/* The end of a session with another still alive (a library's own inside the program's) is
+ * not the rank's end: it is local, unless a communicator made since its MPI_Session_init (the
+ * latest not ended before it: sessions end in the reverse order they began in) is not freed,
+ * with which MPI-4.1 11.3.1 lets it synchronise; such a trace is refused. A communicator made
+ * before that MPI_Session_init cannot come from the session; one made since may come from
+ * another's groups, and is counted all the same (the trace does not say which). Returns 0
+ * or -1 with err filled. */
+static int check_session_end(struct builder *b, size_t i, struct mpiv_error *err)
+{
+	const struct mpiv_rank_trace *t = b->t;
+	long start = -1;
+	int depth = 0;
+	size_t j, k;
+
+	for (j = i; j-- > 0;) {
+		unsigned call = mpiv_trace_event(t, j)->call;
+
+		if (call == MPIV_CALL_Session_finalize)
+			depth++;
+		else if (call == MPIV_CALL_Session_init && depth-- == 0) {
+			start = (long)j;
+			break;
+		}
+	}
+	for (k = 0; k < t->ncomms; k++) {
+		const struct mpiv_newcomm *nc = &t->comms[k];
+
+		if ((long)nc->event <= start || nc->event >= i)
+			continue;
+		for (j = nc->event + 1; j < i; j++) {
+			const struct mpiv_event *f = mpiv_trace_event(t, j);
+
+			if (f->call == MPIV_CALL_Comm_free && f->comm == nc->id)
+				break;
+		}
+		if (j == i)
+			return mpiv_error_set(
+				err, MPIV_EXIT_BAD_INPUT, t->source, t->rank, (long)i,
+				"MPI_Session_finalize while the communicator event %u made since its "
+				"MPI_Session_init is not freed: it may synchronise with its members "
+				"(MPI-4.1 11.3.1), which check cannot judge yet",
+				nc->event);
+	}
+	return 0;
+}
+
 /* A wait for a partitioned send whose partitions are not all ready (erroneous: it cannot
  * complete, MPI-4.1 4.2.2): a receive nothing matches stands for it, that the wait waits for
  * forever. */
@@ -1854,7 +1900,12 @@ static int build_rank(const struct mpiv_traceset *ts, const struct mpiv_rank_tra
 		}
 		switch (kind) {
 		case MPIV_KIND_FINALIZE: /* MPI_Finalize, MPI_Abort: the rank's last call */
-			goto done;
+			if (ev->call != MPIV_CALL_Session_finalize || i + 1 == t->nevents)
+				goto done;
+			/* the last session's end is the rank's; another's is local */
+			if (check_session_end(b, i, err))
+				goto fail;
+			break;
 		case MPIV_KIND_WAIT:
 			if (ev->call == MPIV_CALL_Parrived && check_parrived(b, ev, err))
 				goto fail;

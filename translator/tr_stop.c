@@ -12,13 +12,20 @@
 #include "translate.h"
 #include "xalloc.h"
 
+/* Whether call ends a rank that finishes: MPI_Finalize, or the end of the last session of a
+ * process of the Sessions model (the last event of its trace). */
+static int finalizes(unsigned call)
+{
+	return call == MPIV_CALL_Finalize || call == MPIV_CALL_Session_finalize;
+}
+
 /* Did the recorded run end this rank with a complete MPI_Finalize, as a trace written by
  * hand says by ending there? */
 static int ends_in_finalize(const struct mpiv_rank_trace *t)
 {
 	const struct mpiv_event *last = t->nevents ? mpiv_trace_event(t, t->nevents - 1) : NULL;
 
-	return last && last->call == MPIV_CALL_Finalize && !(last->flags & MPIV_EV_INCOMPLETE) &&
+	return last && finalizes(last->call) && !(last->flags & MPIV_EV_INCOMPLETE) &&
 	       !t->truncated;
 }
 
@@ -30,7 +37,7 @@ static int waits_in_finalize(const struct mpiv_traceset *ts, int r)
 
 	return (m->job == MPIV_JOB_DEADLOCK || m->job == MPIV_JOB_NO_PROGRESS) && r < m->nranks &&
 	       m->ranks[r].seen == MPIV_SEEN_FINALIZED && t->nevents &&
-	       mpiv_trace_event(t, t->nevents - 1)->call == MPIV_CALL_Finalize;
+	       finalizes(mpiv_trace_event(t, t->nevents - 1)->call);
 }
 
 void tr_stop_of(const struct mpiv_traceset *ts, int r, struct tr_stop *s)

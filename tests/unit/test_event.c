@@ -321,6 +321,7 @@ static const struct call_number pinned[] = {
 	{270, "MPI_Pready_range"},
 	{271, "MPI_Pready_list"},
 	{272, "MPI_Parrived"},
+	{273, "MPI_Session_init"},
 };
 /* clang-format on */
 

@@ -175,6 +175,15 @@ static void test_refused(void)
 		"thread 0 started: check cannot judge partitions readied by another thread "
 		"yet",
 		3);
+	/* the end of a library's session, the program's going on, with a communicator made
+	 * since the library's MPI_Session_init alive: it may synchronise with its members */
+	expect_refused("[{\"call\":\"MPI_Session_init\"},{\"call\":\"MPI_Session_init\"},"
+		       "{\"call\":\"MPI_Comm_create_from_group\",\"comm\":0,\"tag\":1,"
+		       "\"newcomm\":2,\"members\":[0]},"
+		       "{\"call\":\"MPI_Session_finalize\"},{\"call\":\"MPI_Barrier\",\"comm\":0}]",
+		       "MPI_Session_finalize while the communicator event 2 made since its "
+		       "MPI_Session_init is not freed: it may synchronise with its members "
+		       "(MPI-4.1 11.3.1), which check cannot judge yet");
 	/* MPI_Parrived: of a request that is no partitioned receive; of one whose sender (this
 	 * rank, to itself) waits in a barrier between readying its two partitions */
 	expect_refused("[{\"call\":\"MPI_Irecv\",\"peer\":0,\"tag\":1,\"comm\":0,\"req\":0},"
