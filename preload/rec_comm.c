@@ -11,6 +11,7 @@
 #include "event.h"
 #include "rec_comm.h"
 #include "rec_hot.h"
+#include "rec_msg.h"
 
 /* A communicator the program holds, with the id the trace gives it. */
 struct comm_ent {
@@ -284,6 +285,37 @@ void rec_comm_set_world(MPI_Group world, int rank)
 	self_me = rank;
 	pthread_mutex_unlock(&comm_lock);
 }
+
+int rec_comm_spawned(int rank, int size, const char *done)
+{
+	MPI_Comm parent = MPI_COMM_NULL;
+
+	PMPI_Comm_get_parent(&parent);
+	if (parent == MPI_COMM_NULL)
+		return 0;
+	if (rank == 0)
+		rec_msg("this job was started by MPI_Comm_spawn: its %d rank(s) are not %s "
+			"(dynamic processes are not modelled)",
+			size, done);
+	return 1;
+}
+
+#if MPI_VERSION >= 4
+int rec_comm_session_world(MPI_Session session, int *rank, int *size)
+{
+	MPI_Group world = MPI_GROUP_NULL;
+
+	if (PMPI_Group_from_session_pset(session, "mpi://WORLD", &world) != MPI_SUCCESS)
+		return -1;
+	if (PMPI_Group_rank(world, rank) != MPI_SUCCESS ||
+	    PMPI_Group_size(world, size) != MPI_SUCCESS || *rank == MPI_UNDEFINED) {
+		PMPI_Group_free(&world);
+		return -1;
+	}
+	rec_comm_set_world(world, *rank);
+	return 0;
+}
+#endif
 
 int rec_comm_to_world(MPI_Comm comm, int rank)
 {

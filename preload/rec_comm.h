@@ -38,6 +38,21 @@ int32_t *rec_group_to_world(MPI_Group group, uint32_t *n);
  * rec_comm_release() frees. */
 void rec_comm_set_world(MPI_Group world, int rank);
 
+/* A process MPI_Comm_spawn started inherits the job's environment, the preload library and
+ * its directory among it, and numbers its ranks from 0 again: recorded or replayed, it would
+ * write over its parents' traces and status files. Dynamic processes are not modelled (the
+ * parents' traces name the call, and check refuses them). Returns whether this process (of
+ * rank and size in MPI_COMM_WORLD) is one, saying once (rank 0) that its ranks are not
+ * `done` ("recorded", "replayed"). */
+int rec_comm_spawned(int rank, int size, const char *done);
+
+#if MPI_VERSION >= 4
+/* The first session of a process without MPI_Init: its rank and size in the process set
+ * "mpi://WORLD" (MPI-4.1 11.3.2), whose group then stands for MPI_COMM_WORLD's
+ * (rec_comm_set_world()). Returns 0, or -1 (no such process set, or not a member). */
+int rec_comm_session_world(MPI_Session session, int *rank, int *size);
+#endif
+
 /* The world rank of rank in comm (of its remote group for an intercommunicator). MPI_ANY_SOURCE
  * and MPI_PROC_NULL become MPIV_ANY_SOURCE and MPIV_PROC_NULL; MPIV_NONE if it cannot be
  * translated. Makes MPI calls (PMPI_) for communicators other than MPI_COMM_WORLD. */

@@ -1,7 +1,8 @@
 /* The recorder's hand-written wrappers (MPIV_SPECIAL in mpi_calls.def): MPI_Init and
  * MPI_Init_thread open the trace and start the status thread; MPI_Finalize writes the trace
  * out before MPI gets a chance to wait, and closes it, finished, once PMPI_Finalize returned;
- * MPI_Abort closes it before MPI ends the job. */
+ * MPI_Abort closes it before MPI ends the job. A process of the Sessions model starts at its
+ * first MPI_Session_init and ends at the end of its last session likewise. */
 #include <stdlib.h>
 #include <string.h>
 
@@ -55,24 +56,14 @@ static void rec_start(int rank, int size, int thread_level)
 static void rec_start_world(int thread_level)
 {
 	int rank = 0, size = 0;
-	MPI_Comm parent = MPI_COMM_NULL;
 
 	if (rec_started)
 		return;
 	PMPI_Comm_rank(MPI_COMM_WORLD, &rank);
 	PMPI_Comm_size(MPI_COMM_WORLD, &size);
 	rec_msg_set_rank("recorder", rank);
-	/* A process MPI_Comm_spawn started inherits the job's environment, this library and
-	 * its directory among it, and numbers its ranks from 0 again: recorded, it would write
-	 * over its parents' traces and status files. Dynamic processes are not modelled (the
-	 * parents' traces name the call, and check refuses them): it runs unrecorded. */
-	PMPI_Comm_get_parent(&parent);
-	if (parent != MPI_COMM_NULL) {
+	if (rec_comm_spawned(rank, size, "recorded")) {
 		rec_started = 1;
-		if (rank == 0)
-			rec_msg("this job was started by MPI_Comm_spawn: its %d rank(s) are not "
-				"recorded (dynamic processes are not modelled)",
-				size);
 		rec_call_disable();
 		return;
 	}
@@ -112,6 +103,29 @@ MPIV_EXPORT int MPI_Init_thread(int *argc, char ***argv, int required, int *prov
 	return rc;
 }
 
+/* The rank's end (MPI_Finalize, or the end of its last session) begins: the rank has made
+ * its last call that others may wait for once it gets here: say so before MPI's, which may
+ * itself wait for the other ranks. */
+static void rec_end_begin(struct rec_call *c)
+{
+	rec_call_leave(c);
+	/* Written out now: the status thread, which flushes the trace, stops here, and the job
+	 * may be ended while MPI's end waits for the other ranks. */
+	rec_output_flush();
+	rec_status_finalize();
+	rec_comm_release();
+	/* Calls MPI makes from inside its end (attribute callbacks) are not the program's: keep
+	 * the guard. */
+	rec_guard_take();
+}
+
+/* MPI's end returned: only now has the rank finished (doc/semantics.md 8.1). */
+static void rec_end_done(void)
+{
+	rec_guard_drop();
+	rec_output_close(MPIV_END_FINALIZED, 0);
+}
+
 MPIV_EXPORT int MPI_Finalize(void)
 {
 	struct rec_call c;
@@ -119,21 +133,9 @@ MPIV_EXPORT int MPI_Finalize(void)
 
 	if (!rec_call_enter(&c, MPIV_CALL_Finalize, __builtin_return_address(0)))
 		return PMPI_Finalize();
-	/* The rank has made its last call that others may wait for once it gets here: say so
-	 * before PMPI_Finalize, which may itself wait for the other ranks. */
-	rec_call_leave(&c);
-	/* Written out now: the status thread, which flushes the trace, stops here, and the job
-	 * may be ended while PMPI_Finalize waits for the other ranks. */
-	rec_output_flush();
-	rec_status_finalize();
-	rec_comm_release();
-	/* Calls MPI makes from inside PMPI_Finalize (attribute callbacks) are not the
-	 * program's: keep the guard. */
-	rec_guard_take();
+	rec_end_begin(&c);
 	rc = PMPI_Finalize();
-	rec_guard_drop();
-	/* Only now has the rank finished (doc/semantics.md 8.1). */
-	rec_output_close(MPIV_END_FINALIZED, 0);
+	rec_end_done();
 	return rc;
 }
 
@@ -170,19 +172,15 @@ static int session_thread_level(MPI_Session session)
  * process set "mpi://WORLD" (MPI-4.1 11.3.2), the model's world. */
 static void rec_start_session(MPI_Session session)
 {
-	MPI_Group world = MPI_GROUP_NULL;
 	int rank = 0, size = 0;
 
-	if (PMPI_Group_from_session_pset(session, "mpi://WORLD", &world) != MPI_SUCCESS ||
-	    PMPI_Group_rank(world, &rank) != MPI_SUCCESS ||
-	    PMPI_Group_size(world, &size) != MPI_SUCCESS || rank == MPI_UNDEFINED) {
+	if (rec_comm_session_world(session, &rank, &size) < 0) {
 		rec_started = 1;
 		rec_msg("MPI_Session_init: no process set mpi://WORLD to number the ranks by: "
 			"this process is not recorded");
 		rec_call_disable();
 		return;
 	}
-	rec_comm_set_world(world, rank);
 	rec_by_session = 1;
 	rec_start(rank, size, session_thread_level(session));
 }
@@ -221,16 +219,10 @@ MPIV_EXPORT int MPI_Session_finalize(MPI_Session *session)
 		rec_call_leave(&c);
 		return rc;
 	}
-	/* as MPI_Finalize */
-	rec_call_leave(&c);
-	rec_output_flush();
-	rec_status_finalize();
-	rec_comm_release();
-	rec_guard_take();
+	rec_end_begin(&c);
 	rc = PMPI_Session_finalize(session);
-	rec_guard_drop();
 	rec_sessions--;
-	rec_output_close(MPIV_END_FINALIZED, 0);
+	rec_end_done();
 	return rc;
 }
 #endif

@@ -1,6 +1,7 @@
 /* The replayer's hand-written wrappers (MPIV_SPECIAL in mpi_calls.def): MPI_Init and
  * MPI_Init_thread load the counterexample and start the status thread; MPI_Finalize ends it;
- * MPI_Abort is counted, as the recorder records it, and passed through. */
+ * MPI_Abort is counted, as the recorder records it, and passed through. MPI_Session_init and
+ * MPI_Session_finalize start and end a process of the Sessions model likewise. */
 #include <stdlib.h>
 
 #include "environment.h"
@@ -35,22 +36,14 @@ static int rep_start(int rank, int size)
 static void rep_start_world(void)
 {
 	int rank = 0, size = 0;
-	MPI_Comm parent = MPI_COMM_NULL;
 
 	if (rep_started)
 		return;
 	PMPI_Comm_rank(MPI_COMM_WORLD, &rank);
 	PMPI_Comm_size(MPI_COMM_WORLD, &size);
 	rec_msg_set_rank("replayer", rank);
-	/* a process MPI_Comm_spawn started: no trace has its calls (the recorder's
-	 * rec_start_world()) */
-	PMPI_Comm_get_parent(&parent);
-	if (parent != MPI_COMM_NULL) {
+	if (rec_comm_spawned(rank, size, "replayed")) {
 		rep_started = 1;
-		if (rank == 0)
-			rec_msg("this job was started by MPI_Comm_spawn: its %d rank(s) are not "
-				"replayed (dynamic processes are not modelled)",
-				size);
 		rep_call_off();
 		return;
 	}
@@ -93,6 +86,24 @@ MPIV_EXPORT int MPI_Init_thread(int *argc, char ***argv, int required, int *prov
 	return rc;
 }
 
+/* The rank's end (MPI_Finalize, or the end of its last session) begins: done as far as
+ * deadlocks go, said before MPI's end, which may wait. */
+static void rep_end_begin(struct rep_call *c)
+{
+	rep_call_leave(c);
+	rec_status_finalize();
+	rep_coll_release();
+	rec_comm_release();
+	rep_guard_take(); /* as the recorder: MPI's own calls inside its end are not counted */
+}
+
+static void rep_end_done(void)
+{
+	rep_guard_drop();
+	rep_schedule_release();
+	rep_request_release();
+}
+
 MPIV_EXPORT int MPI_Finalize(void)
 {
 	struct rep_call c;
@@ -101,16 +112,9 @@ MPIV_EXPORT int MPI_Finalize(void)
 	if (!rep_call_enter(&c, MPIV_CALL_Finalize, __builtin_return_address(0)))
 		return PMPI_Finalize();
 	rep_schedule_check(&c, c.thread);
-	/* Done as far as deadlocks go: say so before PMPI_Finalize, which may wait. */
-	rep_call_leave(&c);
-	rec_status_finalize();
-	rep_coll_release();
-	rec_comm_release();
-	rep_guard_take(); /* as the recorder: MPI's own calls inside Finalize are not counted */
+	rep_end_begin(&c);
 	rc = PMPI_Finalize();
-	rep_guard_drop();
-	rep_schedule_release();
-	rep_request_release();
+	rep_end_done();
 	return rc;
 }
 
@@ -123,7 +127,6 @@ static int rep_sessions, rep_by_session;
 MPIV_EXPORT int MPI_Session_init(MPI_Info info, MPI_Errhandler errhandler, MPI_Session *session)
 {
 	struct rep_call c;
-	MPI_Group world = MPI_GROUP_NULL;
 	int rc, rank = 0, size = 0;
 
 	if (!rep_call_enter(&c, MPIV_CALL_Session_init, __builtin_return_address(0)))
@@ -131,11 +134,7 @@ MPIV_EXPORT int MPI_Session_init(MPI_Info info, MPI_Errhandler errhandler, MPI_S
 	rc = PMPI_Session_init(info, errhandler, session);
 	if (rc == MPI_SUCCESS) {
 		rep_sessions++;
-		if (!rep_started &&
-		    PMPI_Group_from_session_pset(*session, "mpi://WORLD", &world) == MPI_SUCCESS &&
-		    PMPI_Group_rank(world, &rank) == MPI_SUCCESS &&
-		    PMPI_Group_size(world, &size) == MPI_SUCCESS && rank != MPI_UNDEFINED) {
-			rec_comm_set_world(world, rank);
+		if (!rep_started && rec_comm_session_world(*session, &rank, &size) == 0) {
 			rep_by_session = 1;
 			if (rep_start(rank, size) < 0)
 				rec_msg("nothing to replay, and no status file to say so: this "
@@ -162,17 +161,10 @@ MPIV_EXPORT int MPI_Session_finalize(MPI_Session *session)
 		rep_call_leave(&c);
 		return rc;
 	}
-	/* as MPI_Finalize */
-	rep_call_leave(&c);
-	rec_status_finalize();
-	rep_coll_release();
-	rec_comm_release();
-	rep_guard_take();
+	rep_end_begin(&c);
 	rc = PMPI_Session_finalize(session);
-	rep_guard_drop();
 	rep_sessions--;
-	rep_schedule_release();
-	rep_request_release();
+	rep_end_done();
 	return rc;
 }
 #endif
