@@ -69,7 +69,7 @@ REDUCTIONS = {
 def entries(text):
     """(macro, name, number, kind, flags, params, args) of every line of the list."""
     out = []
-    for m in re.finditer(r"^MPIV_(CALL4|CALL|OTHER4|OTHER|SPECIAL)\(", text, re.M):
+    for m in re.finditer(r"^MPIV_(CALL4|CALL|OTHER4|OTHER|SPECIAL4|SPECIAL)\(", text, re.M):
         i, depth, start = m.end(), 1, m.end()
         while depth:
             depth += {"(": 1, ")": -1}.get(text[i], 0)

@@ -9,10 +9,11 @@ set -u
 
 require_mpi_built
 
-# MPI-4 calls (MPIV_OTHER4, MPIV_CALL4) have wrappers only if the library's mpi.h is MPI-4.
+# MPI-4 calls (MPIV_OTHER4, MPIV_CALL4, MPIV_SPECIAL4) have wrappers only if the library's
+# mpi.h is MPI-4.
 macros='CALL\|SPECIAL\|OTHER'
 if test "$(mpi_version)" -ge 4; then
-	macros="$macros\\|OTHER4\\|CALL4"
+	macros="$macros\\|OTHER4\\|CALL4\\|SPECIAL4"
 fi
 # the MPI calls, and the three calls of the threads' order (preload/rec_threads.h)
 want=$( (sed -n "s/^MPIV_\\($macros\\)(\\([A-Za-z_]*\\),.*/MPI_\\2/p" "$SRCDIR/base/mpi_calls.def"
