@@ -15,6 +15,7 @@
 # itself, which build of the preload libraries a job gets (MPICH's, Open MPI's, or refused),
 # the CMake module under ctest (tests/ctest), Python programs through mpi4py (on the MPI
 # library Debian builds it for), verify on a family of threaded exchanges (tests/e2e/threads.sh),
+# the Sessions model in the ways programs use it (tests/e2e/sessions.sh, MPI-4 libraries only),
 # then the check that the committed configure is what autoconf makes of configure.ac. The
 # parts that run MPI programs run on MPICH (tests/lib.sh: MPICC, MPIRUN), then again on Open
 # MPI where it is installed (below: which parts, and why). The parts run in two lanes side by
@@ -110,6 +111,7 @@ lane_a()
 	part mpi-libs "$SRCDIR/tests/e2e/mpilibs.sh"
 	part ctest "$SRCDIR/tests/ctest/run.sh"
 	part python "$SRCDIR/tests/e2e/python.sh"
+	part sessions "$SRCDIR/tests/e2e/sessions.sh"
 	part exports "$SRCDIR/tests/exports/check-exports.sh"
 	on_openmpi exports replay recorder
 }

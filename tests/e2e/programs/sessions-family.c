@@ -1,0 +1,96 @@
+/* The Sessions model (MPI-4.1 11.3) as programs use it, for tests/e2e/sessions.sh, three ranks:
+ *
+ *   START 1: the program calls MPI_Init and works on MPI_COMM_WORLD; a library makes a session
+ *            of its own (LIB). 2: no MPI_Init: the program makes a session, the group of
+ *            mpi://WORLD and a communicator of it (MPI_Comm_create_from_group), and ends with
+ *            MPI_Session_finalize.
+ *   LIB    0: no library session. 1: a library makes a session, a communicator from the group
+ *            of PSET, a sum over it, frees it, ends the session. 2: the same, the communicator
+ *            freed only after the session ended (its end may then synchronise with the
+ *            members: check refuses the trace).
+ *   PSET   1: "mpi://WORLD"; 2: "mpi://SELF".
+ *   BUG    0: the workers send rank 0 a result each, taken from MPI_ANY_SOURCE, and rank 0
+ *            broadcasts the total: correct. 1: rank 0 takes one result from anybody, then rank
+ *            1's: a deadlock where the first was rank 1's (rank 1 comes late, so the recorded
+ *            run completes). 2: ranks 0 and 1 send each other 4 bytes before receiving: a
+ *            deadlock only where standard sends are not buffered.
+ */
+#include <mpi.h>
+#include <stdio.h>
+#include <unistd.h>
+
+/* A library's own session: made, used for a sum, ended (and the communicator freed before
+ * or after, LIB). */
+static int library_sum(int value)
+{
+	MPI_Session session;
+	MPI_Group group;
+	MPI_Comm comm;
+	int sum = -1;
+
+	MPI_Session_init(MPI_INFO_NULL, MPI_ERRORS_ARE_FATAL, &session);
+	MPI_Group_from_session_pset(session, PSET == 1 ? "mpi://WORLD" : "mpi://SELF", &group);
+	MPI_Comm_create_from_group(group, "library", MPI_INFO_NULL, MPI_ERRORS_ARE_FATAL, &comm);
+	MPI_Group_free(&group);
+	MPI_Allreduce(&value, &sum, 1, MPI_INT, MPI_SUM, comm);
+	if (LIB == 1)
+		MPI_Comm_free(&comm);
+	MPI_Session_finalize(&session);
+	if (LIB == 2)
+		MPI_Comm_free(&comm);
+	return sum;
+}
+
+static void work(MPI_Comm comm)
+{
+	int rank, size, val, i, total = 0;
+
+	MPI_Comm_rank(comm, &rank);
+	MPI_Comm_size(comm, &size);
+	if (LIB)
+		(void)library_sum(rank);
+	if (BUG == 2) {
+		if (rank < 2) {
+			val = rank;
+			MPI_Send(&val, 1, MPI_INT, 1 - rank, 0, comm);
+			MPI_Recv(&val, 1, MPI_INT, 1 - rank, 0, comm, MPI_STATUS_IGNORE);
+		}
+		return;
+	}
+	if (rank == 0) {
+		for (i = 1; i < size; i++) {
+			MPI_Recv(&val, 1, MPI_INT, BUG == 1 && i == 2 ? 1 : MPI_ANY_SOURCE, 0, comm,
+				 MPI_STATUS_IGNORE);
+			total += val;
+		}
+	} else {
+		if (BUG == 1 && rank == 1)
+			usleep(300000);
+		val = rank;
+		MPI_Send(&val, 1, MPI_INT, 0, 0, comm);
+	}
+	MPI_Bcast(&total, 1, MPI_INT, 0, comm);
+}
+
+int main(int argc, char **argv)
+{
+	if (START == 1) {
+		MPI_Init(&argc, &argv);
+		work(MPI_COMM_WORLD);
+		MPI_Finalize();
+	} else {
+		MPI_Session session;
+		MPI_Group world;
+		MPI_Comm comm;
+
+		MPI_Session_init(MPI_INFO_NULL, MPI_ERRORS_ARE_FATAL, &session);
+		MPI_Group_from_session_pset(session, "mpi://WORLD", &world);
+		MPI_Comm_create_from_group(world, "program", MPI_INFO_NULL, MPI_ERRORS_ARE_FATAL,
+					   &comm);
+		MPI_Group_free(&world);
+		work(comm);
+		MPI_Comm_free(&comm);
+		MPI_Session_finalize(&session);
+	}
+	return 0;
+}

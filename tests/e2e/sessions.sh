@@ -1,0 +1,85 @@
+#!/bin/bash
+# The Sessions model (MPI-4.1 11.3) end to end, as programs write it: every variant of
+# tests/e2e/programs/sessions-family.c (a program that starts with MPI_Init or with a session
+# of its own; no library session, a library's own freed in time, or one whose communicator
+# outlives it; its communicator from mpi://WORLD or mpi://SELF; correct, a wildcard-order
+# deadlock, or head-to-head sends), 3 ranks, recorded under the real mpirun and checked in
+# both buffering modes; where check has a verdict on a correct program or a wildcard-order
+# deadlock, verify must give it too (confirmed on the real MPI library). A library session
+# whose communicator outlives it is refused (exit 3, naming why). MPI-4 only: skipped where the
+# library's mpi.h is older (Open MPI 4.1's is MPI-3.1).
+#
+# Prints `ok NAME` or `FAIL NAME: why` per case and ends with `N passed, M failed`.
+# Exit status: 0 all passed, 1 a case failed, 77 skipped.
+set -u
+
+. "$(dirname "$0")/../lib.sh"
+
+require_tools "$MPICC" "$MPIRUN" spin
+require_mpiverify
+require_mpi_built
+if test "$(mpi_version)" -lt 4; then
+	echo "skipped: the Sessions model is MPI-4, $MPI_TITLE's mpi.h is MPI-$(mpi_version)"
+	exit 77
+fi
+
+WORK=$(make_workdir sessions) || exit 1
+LIMIT=120
+starts=([1]="MPI_Init" [2]="a session")
+libs=([0]="no library session" [1]="a library session" [2]="a library session outliving its communicator")
+bugs=([0]="correct" [1]="a wildcard-order deadlock" [2]="head-to-head sends")
+
+for start in 1 2; do
+	for lib in 0 1 2; do
+		for bug in 0 1 2; do
+			# the library's process set alternates over the variants
+			pset=$(((start + lib + bug) % 2 + 1))
+			name="${starts[$start]}, ${libs[$lib]}, ${bugs[$bug]}"
+			test "$lib" = 0 || name="$name (mpi://$(test $pset = 1 && echo WORLD || echo SELF))"
+			prog=$WORK/family-$start$lib$bug
+			if ! "$MPICC" -g -O0 -Wall -DSTART=$start -DLIB=$lib -DPSET=$pset -DBUG=$bug \
+				-o "$prog" "$SRCDIR/tests/e2e/programs/sessions-family.c" >"$prog.cc.log" 2>&1 ||
+				test -s "$prog.cc.log"; then
+				fail "$name: compile" "$MPICC failed or warned" "$prog.cc.log"
+				continue
+			fi
+			run_cmd "$prog.record.log" "$LIMIT" "$MPIVERIFY" record -o "$prog.trace" \
+				--deadlock-timeout 5 -- "$MPIRUN" -np 3 "$prog"
+			if test "$RC" -ne 0; then
+				fail "$name: record" "exit $RC, want 0" "$prog.record.log"
+				continue
+			fi
+			for mode in zero infinite; do
+				run_cmd "$prog.$mode.log" "$LIMIT" "$MPIVERIFY" check "$prog.trace" \
+					--buffering "$mode" -o "$prog.trace/check-$mode"
+				if test "$lib" = 2; then
+					expect_text "$name: check --buffering $mode refuses it" 3 \
+						"$prog.$mode.log" "MPI_Session_finalize while the communicator"
+				elif test "$bug" = 0 || { test "$bug" = 2 && test "$mode" = infinite; }; then
+					expect_text "$name: check --buffering $mode: no deadlock" 0 \
+						"$prog.$mode.log" "no deadlock"
+				else
+					expect_text "$name: check --buffering $mode: the deadlock" 1 \
+						"$prog.$mode.log" "sessions-family.c:"
+				fi
+			done
+			test "$lib" != 2 && test "$bug" != 2 || continue
+			run_cmd "$prog.verify.log" "$LIMIT" "$MPIVERIFY" verify -o "$prog.verify" \
+				--deadlock-timeout 5 -- "$MPIRUN" -np 3 "$prog"
+			if test "$bug" = 0; then
+				expect_text "$name: verify: no deadlock" 0 "$prog.verify.log" \
+					"no deadlock"
+			else
+				expect_text "$name: verify: confirmed" 1 "$prog.verify.log" \
+					"sessions-family.c:"
+			fi
+			no_leftovers "$prog" || fail "$name: no leftover processes" "$LEFTOVERS"
+		done
+	done
+done
+if summary; then
+	test -n "${KEEP:-}" || rm -rf "$WORK"
+	exit 0
+fi
+echo "outputs kept in $WORK"
+exit 1
