@@ -557,6 +557,14 @@ void rec_status_finalize(void)
 	pthread_mutex_unlock(&st_write_lock);
 }
 
+void rec_status_set_final(int final)
+{
+	atomic_store_explicit(&st_final, final, memory_order_relaxed);
+	pthread_mutex_lock(&st_write_lock);
+	st_write();
+	pthread_mutex_unlock(&st_write_lock);
+}
+
 void rec_status_note(unsigned kind, const char *line)
 {
 	size_t used, n = strlen(line);

@@ -68,6 +68,10 @@ void rec_status_leave_at(struct st_slot *s);
 /* Set FINALIZED, stop the writer thread and write the file a last time, synchronously. */
 void rec_status_finalize(void);
 
+/* Say FINALIZED (final 1), or no longer (0: a process of the Sessions model began a session
+ * again after it ended its last), and write the file at once; the writer thread runs on. */
+void rec_status_set_final(int final);
+
 /* Add a line of kind (enum mpiv_note_kind) to the status text (shown unless DIVERGED), if it
  * fits whole; its kind is noted whether it fits or not. Thread-safe; takes a lock, so not for
  * every call. */

@@ -1168,19 +1168,31 @@ void rec_output_close(int how, int32_t code)
 	out_drop(&out_plock, ptaken);
 }
 
+/* Whether every session of a process of the Sessions model has ended (its finish). */
+static atomic_int out_sessions_ended;
+
+void rec_output_sessions_ended(int ended)
+{
+	atomic_store(&out_sessions_ended, ended);
+}
+
 /* A rank that exits without MPI_Finalize (or after MPI_Abort returned) still leaves a
- * complete, closed trace that says with which status. Registered with on_exit() when the
- * trace opens, so it runs at exit() in that process only (rec_output_close() checks), before
- * the library's destructors. */
+ * complete, closed trace that says with which status; one that ended its last session has
+ * finished. Registered with on_exit() when the trace opens, so it runs at exit() in that
+ * process only (rec_output_close() checks), before the library's destructors. */
 static void out_on_exit(int status, void *arg)
 {
 	(void)arg;
-	rec_output_close(MPIV_END_EXIT, status);
+	if (atomic_load(&out_sessions_ended))
+		rec_output_close(MPIV_END_FINALIZED, 0);
+	else
+		rec_output_close(MPIV_END_EXIT, status);
 }
 
 /* The same for a process that leaves without exit() running the handlers (a library
  * destructor is the last chance): the status is not known there. */
 __attribute__((destructor)) static void out_at_exit(void)
 {
-	rec_output_close(MPIV_END_UNKNOWN, 0);
+	rec_output_close(atomic_load(&out_sessions_ended) ? MPIV_END_FINALIZED : MPIV_END_UNKNOWN,
+			 0);
 }

@@ -300,6 +300,10 @@ void rec_output_flush(void);
  * async-signal-safe way. */
 void rec_output_close(int how, int32_t code);
 
+/* A process of the Sessions model ended its last session (ended 1; 0: it began another): it
+ * has finished if it exits so, and its trace is closed then, as at MPI_Finalize's return. */
+void rec_output_sessions_ended(int ended);
+
 
 /* ---- rec_steer.c: the decisions a verify run forces (doc/verify.md) ---- */
 

@@ -103,29 +103,6 @@ MPIV_EXPORT int MPI_Init_thread(int *argc, char ***argv, int required, int *prov
 	return rc;
 }
 
-/* The rank's end (MPI_Finalize, or the end of its last session) begins: the rank has made
- * its last call that others may wait for once it gets here: say so before MPI's, which may
- * itself wait for the other ranks. */
-static void rec_end_begin(struct rec_call *c)
-{
-	rec_call_leave(c);
-	/* Written out now: the status thread, which flushes the trace, stops here, and the job
-	 * may be ended while MPI's end waits for the other ranks. */
-	rec_output_flush();
-	rec_status_finalize();
-	rec_comm_release();
-	/* Calls MPI makes from inside its end (attribute callbacks) are not the program's: keep
-	 * the guard. */
-	rec_guard_take();
-}
-
-/* MPI's end returned: only now has the rank finished (doc/semantics.md 8.1). */
-static void rec_end_done(void)
-{
-	rec_guard_drop();
-	rec_output_close(MPIV_END_FINALIZED, 0);
-}
-
 MPIV_EXPORT int MPI_Finalize(void)
 {
 	struct rec_call c;
@@ -133,9 +110,21 @@ MPIV_EXPORT int MPI_Finalize(void)
 
 	if (!rec_call_enter(&c, MPIV_CALL_Finalize, __builtin_return_address(0)))
 		return PMPI_Finalize();
-	rec_end_begin(&c);
+	/* The rank has made its last call that others may wait for once it gets here: say so
+	 * before PMPI_Finalize, which may itself wait for the other ranks. */
+	rec_call_leave(&c);
+	/* Written out now: the status thread, which flushes the trace, stops here, and the job
+	 * may be ended while PMPI_Finalize waits for the other ranks. */
+	rec_output_flush();
+	rec_status_finalize();
+	rec_comm_release();
+	/* Calls MPI makes from inside PMPI_Finalize (attribute callbacks) are not the
+	 * program's: keep the guard. */
+	rec_guard_take();
 	rc = PMPI_Finalize();
-	rec_end_done();
+	rec_guard_drop();
+	/* Only now has the rank finished (doc/semantics.md 8.1). */
+	rec_output_close(MPIV_END_FINALIZED, 0);
 	return rc;
 }
 
@@ -192,6 +181,11 @@ MPIV_EXPORT int MPI_Session_init(MPI_Info info, MPI_Errhandler errhandler, MPI_S
 
 	if (!rec_call_enter(&c, MPIV_CALL_Session_init, __builtin_return_address(0)))
 		return PMPI_Session_init(info, errhandler, session);
+	if (rec_by_session && !rec_sessions) {
+		/* a session again after the last ended: the rank had not finished after all */
+		rec_output_sessions_ended(0);
+		rec_status_set_final(0);
+	}
 	rc = PMPI_Session_init(info, errhandler, session);
 	if (rc == MPI_SUCCESS) {
 		rec_sessions++;
@@ -203,8 +197,10 @@ MPIV_EXPORT int MPI_Session_init(MPI_Info info, MPI_Errhandler errhandler, MPI_S
 	return rc;
 }
 
-/* The end of the last session of a process that started with one is its MPI_Finalize;
- * another is an event like any. */
+/* The end of the last session of a process that started with one is its finish, as
+ * MPI_Finalize's return, unless it begins another later: the trace stays open, and is closed
+ * at its exit as finished (rec_output_sessions_ended()). The end of another session is an
+ * event like any. */
 MPIV_EXPORT int MPI_Session_finalize(MPI_Session *session)
 {
 	struct rec_call c;
@@ -214,15 +210,21 @@ MPIV_EXPORT int MPI_Session_finalize(MPI_Session *session)
 		return PMPI_Session_finalize(session);
 	if (!rec_by_session || rec_sessions != 1) {
 		rc = PMPI_Session_finalize(session);
-		if (rc == MPI_SUCCESS)
-			rec_sessions--;
 		rec_call_leave(&c);
-		return rc;
+	} else {
+		/* As MPI_Finalize: said, and written out, before MPI's end, which may wait for
+		 * the others (and the job be ended meanwhile); MPI's own calls inside it are not
+		 * the program's. */
+		rec_call_leave(&c);
+		rec_output_flush();
+		rec_output_sessions_ended(1);
+		rec_status_set_final(1);
+		rec_guard_take();
+		rc = PMPI_Session_finalize(session);
+		rec_guard_drop();
 	}
-	rec_end_begin(&c);
-	rc = PMPI_Session_finalize(session);
-	rec_sessions--;
-	rec_end_done();
+	if (rc == MPI_SUCCESS)
+		rec_sessions--;
 	return rc;
 }
 #endif

@@ -86,24 +86,6 @@ MPIV_EXPORT int MPI_Init_thread(int *argc, char ***argv, int required, int *prov
 	return rc;
 }
 
-/* The rank's end (MPI_Finalize, or the end of its last session) begins: done as far as
- * deadlocks go, said before MPI's end, which may wait. */
-static void rep_end_begin(struct rep_call *c)
-{
-	rep_call_leave(c);
-	rec_status_finalize();
-	rep_coll_release();
-	rec_comm_release();
-	rep_guard_take(); /* as the recorder: MPI's own calls inside its end are not counted */
-}
-
-static void rep_end_done(void)
-{
-	rep_guard_drop();
-	rep_schedule_release();
-	rep_request_release();
-}
-
 MPIV_EXPORT int MPI_Finalize(void)
 {
 	struct rep_call c;
@@ -112,9 +94,16 @@ MPIV_EXPORT int MPI_Finalize(void)
 	if (!rep_call_enter(&c, MPIV_CALL_Finalize, __builtin_return_address(0)))
 		return PMPI_Finalize();
 	rep_schedule_check(&c, c.thread);
-	rep_end_begin(&c);
+	/* Done as far as deadlocks go: say so before PMPI_Finalize, which may wait. */
+	rep_call_leave(&c);
+	rec_status_finalize();
+	rep_coll_release();
+	rec_comm_release();
+	rep_guard_take(); /* as the recorder: MPI's own calls inside Finalize are not counted */
 	rc = PMPI_Finalize();
-	rep_end_done();
+	rep_guard_drop();
+	rep_schedule_release();
+	rep_request_release();
 	return rc;
 }
 
@@ -131,6 +120,8 @@ MPIV_EXPORT int MPI_Session_init(MPI_Info info, MPI_Errhandler errhandler, MPI_S
 
 	if (!rep_call_enter(&c, MPIV_CALL_Session_init, __builtin_return_address(0)))
 		return PMPI_Session_init(info, errhandler, session);
+	if (rep_by_session && !rep_sessions)
+		rec_status_set_final(0); /* a session again after the last ended */
 	rc = PMPI_Session_init(info, errhandler, session);
 	if (rc == MPI_SUCCESS) {
 		rep_sessions++;
@@ -146,6 +137,8 @@ MPIV_EXPORT int MPI_Session_init(MPI_Info info, MPI_Errhandler errhandler, MPI_S
 	return rc;
 }
 
+/* The end of the last session: finished as far as deadlocks go (said before MPI's end, which
+ * may wait), unless the process begins another later. */
 MPIV_EXPORT int MPI_Session_finalize(MPI_Session *session)
 {
 	struct rep_call c;
@@ -156,15 +149,16 @@ MPIV_EXPORT int MPI_Session_finalize(MPI_Session *session)
 	rep_schedule_check(&c, c.thread);
 	if (!rep_by_session || rep_sessions != 1) {
 		rc = PMPI_Session_finalize(session);
-		if (rc == MPI_SUCCESS)
-			rep_sessions--;
 		rep_call_leave(&c);
-		return rc;
+	} else {
+		rep_call_leave(&c);
+		rec_status_set_final(1);
+		rep_guard_take(); /* MPI's own calls inside its end are not the program's */
+		rc = PMPI_Session_finalize(session);
+		rep_guard_drop();
 	}
-	rep_end_begin(&c);
-	rc = PMPI_Session_finalize(session);
-	rep_sessions--;
-	rep_end_done();
+	if (rc == MPI_SUCCESS)
+		rep_sessions--;
 	return rc;
 }
 #endif

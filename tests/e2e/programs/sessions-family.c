@@ -3,7 +3,9 @@
  *   START 1: the program calls MPI_Init and works on MPI_COMM_WORLD; a library makes a session
  *            of its own (LIB). 2: no MPI_Init: the program makes a session, the group of
  *            mpi://WORLD and a communicator of it (MPI_Comm_create_from_group), and ends with
- *            MPI_Session_finalize.
+ *            MPI_Session_finalize. 3: the same twice, one session after the other: the
+ *            first for a sum, the second for the work (the process finishes only with the
+ *            second).
  *   LIB    0: no library session. 1: a library makes a session, a communicator from the group
  *            of PSET, a sum over it, frees it, ends the session. 2: the same, the communicator
  *            freed only after the session ended (its end may then synchronise with the
@@ -72,6 +74,27 @@ static void work(MPI_Comm comm)
 	MPI_Bcast(&total, 1, MPI_INT, 0, comm);
 }
 
+/* A session of the program's, its communicator of mpi://WORLD for the work, or for a sum. */
+static void session_run(int working)
+{
+	MPI_Session session;
+	MPI_Group world;
+	MPI_Comm comm;
+	int one = 1, sum = 0;
+
+	MPI_Session_init(MPI_INFO_NULL, MPI_ERRORS_ARE_FATAL, &session);
+	MPI_Group_from_session_pset(session, "mpi://WORLD", &world);
+	MPI_Comm_create_from_group(world, working ? "program" : "first", MPI_INFO_NULL,
+				   MPI_ERRORS_ARE_FATAL, &comm);
+	MPI_Group_free(&world);
+	if (working)
+		work(comm);
+	else
+		MPI_Allreduce(&one, &sum, 1, MPI_INT, MPI_SUM, comm);
+	MPI_Comm_free(&comm);
+	MPI_Session_finalize(&session);
+}
+
 int main(int argc, char **argv)
 {
 	if (START == 1) {
@@ -79,18 +102,9 @@ int main(int argc, char **argv)
 		work(MPI_COMM_WORLD);
 		MPI_Finalize();
 	} else {
-		MPI_Session session;
-		MPI_Group world;
-		MPI_Comm comm;
-
-		MPI_Session_init(MPI_INFO_NULL, MPI_ERRORS_ARE_FATAL, &session);
-		MPI_Group_from_session_pset(session, "mpi://WORLD", &world);
-		MPI_Comm_create_from_group(world, "program", MPI_INFO_NULL, MPI_ERRORS_ARE_FATAL,
-					   &comm);
-		MPI_Group_free(&world);
-		work(comm);
-		MPI_Comm_free(&comm);
-		MPI_Session_finalize(&session);
+		if (START == 3)
+			session_run(0);
+		session_run(1);
 	}
 	return 0;
 }
