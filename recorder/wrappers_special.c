@@ -12,8 +12,9 @@
 #include "rec_site.h"
 #include "rec_status.h"
 
-/* Whether the recording started (rec_start()), by MPI_Init or the first session: once. */
-static int rec_started;
+/* Whether the recording started (rec_start()), by MPI_Init or the first session: once; and
+ * whether MPI_Init was called (then MPI_Finalize, not a session's end, ends the rank). */
+static int rec_started, rec_world;
 
 /* MPI is up: open the trace and the status file, as the process of rank of size. A tool
  * problem is reported in one line and the program runs on, unrecorded. */
@@ -57,6 +58,7 @@ static void rec_start_world(int thread_level)
 {
 	int rank = 0, size = 0;
 
+	rec_world = 1;
 	if (rec_started)
 		return;
 	PMPI_Comm_rank(MPI_COMM_WORLD, &rank);
@@ -181,7 +183,7 @@ MPIV_EXPORT int MPI_Session_init(MPI_Info info, MPI_Errhandler errhandler, MPI_S
 
 	if (!rec_call_enter(&c, MPIV_CALL_Session_init, __builtin_return_address(0)))
 		return PMPI_Session_init(info, errhandler, session);
-	if (rec_by_session && !rec_sessions) {
+	if (rec_by_session && !rec_world && !rec_sessions) {
 		/* a session again after the last ended: the rank had not finished after all */
 		rec_output_sessions_ended(0);
 		rec_status_set_final(0);
@@ -208,7 +210,7 @@ MPIV_EXPORT int MPI_Session_finalize(MPI_Session *session)
 
 	if (!rec_call_enter(&c, MPIV_CALL_Session_finalize, __builtin_return_address(0)))
 		return PMPI_Session_finalize(session);
-	if (!rec_by_session || rec_sessions != 1) {
+	if (!rec_by_session || rec_world || rec_sessions != 1) {
 		rc = PMPI_Session_finalize(session);
 		rec_call_leave(&c);
 	} else {

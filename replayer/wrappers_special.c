@@ -10,7 +10,9 @@
 #include "rec_comm.h"
 #include "rec_status.h"
 
-static int rep_started; /* by MPI_Init or the first session: once */
+/* by MPI_Init or the first session: once; and whether MPI_Init was called (then
+ * MPI_Finalize, not a session's end, ends the rank) */
+static int rep_started, rep_world;
 
 /* MPI is up: status file, then the schedule and the recorded trace. Without them there is
  * nothing to replay: the status file says FAILED, for mpiverify to end the job and say why.
@@ -37,6 +39,7 @@ static void rep_start_world(void)
 {
 	int rank = 0, size = 0;
 
+	rep_world = 1;
 	if (rep_started)
 		return;
 	PMPI_Comm_rank(MPI_COMM_WORLD, &rank);
@@ -120,7 +123,7 @@ MPIV_EXPORT int MPI_Session_init(MPI_Info info, MPI_Errhandler errhandler, MPI_S
 
 	if (!rep_call_enter(&c, MPIV_CALL_Session_init, __builtin_return_address(0)))
 		return PMPI_Session_init(info, errhandler, session);
-	if (rep_by_session && !rep_sessions)
+	if (rep_by_session && !rep_world && !rep_sessions)
 		rec_status_set_final(0); /* a session again after the last ended */
 	rc = PMPI_Session_init(info, errhandler, session);
 	if (rc == MPI_SUCCESS) {
@@ -147,7 +150,7 @@ MPIV_EXPORT int MPI_Session_finalize(MPI_Session *session)
 	if (!rep_call_enter(&c, MPIV_CALL_Session_finalize, __builtin_return_address(0)))
 		return PMPI_Session_finalize(session);
 	rep_schedule_check(&c, c.thread);
-	if (!rep_by_session || rep_sessions != 1) {
+	if (!rep_by_session || rep_world || rep_sessions != 1) {
 		rc = PMPI_Session_finalize(session);
 		rep_call_leave(&c);
 	} else {

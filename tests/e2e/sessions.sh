@@ -1,7 +1,8 @@
 #!/bin/bash
 # The Sessions model (MPI-4.1 11.3) end to end, as programs write it: every variant of
 # tests/e2e/programs/sessions-family.c (a program that starts with MPI_Init, with a session
-# of its own, or with two in turn, the work in the second; no library session, a library's own freed in time, or one whose communicator
+# of its own, with two in turn, the work in the second, or with a session then MPI_Init, the
+# work on MPI_COMM_WORLD; no library session, a library's own freed in time, or one whose communicator
 # outlives it; its communicator from mpi://WORLD or mpi://SELF; correct, a wildcard-order
 # deadlock, or head-to-head sends), 3 ranks, recorded under the real mpirun and checked in
 # both buffering modes; where check has a verdict on a correct program or a wildcard-order
@@ -25,11 +26,12 @@ fi
 
 WORK=$(make_workdir sessions) || exit 1
 LIMIT=120
-starts=([1]="MPI_Init" [2]="a session" [3]="two sessions in turn")
+starts=([1]="MPI_Init" [2]="a session" [3]="two sessions in turn"
+	[4]="a session, then MPI_Init")
 libs=([0]="no library session" [1]="a library session" [2]="a library session outliving its communicator")
 bugs=([0]="correct" [1]="a wildcard-order deadlock" [2]="head-to-head sends")
 
-for start in 1 2 3; do
+for start in 1 2 3 4; do
 	for lib in 0 1 2; do
 		for bug in 0 1 2; do
 			# the library's process set alternates over the variants

@@ -5,7 +5,8 @@
  *            mpi://WORLD and a communicator of it (MPI_Comm_create_from_group), and ends with
  *            MPI_Session_finalize. 3: the same twice, one session after the other: the
  *            first for a sum, the second for the work (the process finishes only with the
- *            second).
+ *            second). 4: a session for a sum, then MPI_Init, the session's end, and the work
+ *            on MPI_COMM_WORLD (MPI_Finalize, not the session's end, ends the process).
  *   LIB    0: no library session. 1: a library makes a session, a communicator from the group
  *            of PSET, a sum over it, frees it, ends the session. 2: the same, the communicator
  *            freed only after the session ended (its end may then synchronise with the
@@ -74,16 +75,16 @@ static void work(MPI_Comm comm)
 	MPI_Bcast(&total, 1, MPI_INT, 0, comm);
 }
 
-/* A session of the program's, its communicator of mpi://WORLD for the work, or for a sum. */
-static void session_run(int working)
+/* A session of the program's, its communicator of mpi://WORLD for the work or for a sum,
+ * freed; the session is left for the caller to end. */
+static void session_run(int working, MPI_Session *session)
 {
-	MPI_Session session;
 	MPI_Group world;
 	MPI_Comm comm;
 	int one = 1, sum = 0;
 
-	MPI_Session_init(MPI_INFO_NULL, MPI_ERRORS_ARE_FATAL, &session);
-	MPI_Group_from_session_pset(session, "mpi://WORLD", &world);
+	MPI_Session_init(MPI_INFO_NULL, MPI_ERRORS_ARE_FATAL, session);
+	MPI_Group_from_session_pset(*session, "mpi://WORLD", &world);
 	MPI_Comm_create_from_group(world, working ? "program" : "first", MPI_INFO_NULL,
 				   MPI_ERRORS_ARE_FATAL, &comm);
 	MPI_Group_free(&world);
@@ -92,19 +93,29 @@ static void session_run(int working)
 	else
 		MPI_Allreduce(&one, &sum, 1, MPI_INT, MPI_SUM, comm);
 	MPI_Comm_free(&comm);
-	MPI_Session_finalize(&session);
 }
 
 int main(int argc, char **argv)
 {
-	if (START == 1) {
+	if (START == 1 || START == 4) {
+		MPI_Session session;
+
+		if (START == 4)
+			session_run(0, &session);
 		MPI_Init(&argc, &argv);
+		if (START == 4)
+			MPI_Session_finalize(&session);
 		work(MPI_COMM_WORLD);
 		MPI_Finalize();
 	} else {
-		if (START == 3)
-			session_run(0);
-		session_run(1);
+		MPI_Session session;
+
+		if (START == 3) {
+			session_run(0, &session);
+			MPI_Session_finalize(&session);
+		}
+		session_run(1, &session);
+		MPI_Session_finalize(&session);
 	}
 	return 0;
 }
