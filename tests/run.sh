@@ -110,7 +110,6 @@ lane_a()
 	part slurm "$SRCDIR/tests/e2e/slurm.sh"
 	part mpi-libs "$SRCDIR/tests/e2e/mpilibs.sh"
 	part ctest "$SRCDIR/tests/ctest/run.sh"
-	part python "$SRCDIR/tests/e2e/python.sh"
 	part sessions "$SRCDIR/tests/e2e/sessions.sh"
 	part exports "$SRCDIR/tests/exports/check-exports.sh"
 	on_openmpi exports replay recorder
@@ -135,6 +134,7 @@ lane_b()
 	part fuzz "$SRCDIR/tests/fuzz/run.sh"
 	part reports "$SRCDIR/tests/e2e/reports.sh"
 	part threads "$SRCDIR/tests/e2e/threads.sh"
+	part python "$SRCDIR/tests/e2e/python.sh"
 	part zoo "$SRCDIR/tests/zoo/run.sh"
 	on_openmpi e2e record-calls triage
 	part configure "$SRCDIR/tests/check-configure.sh" "${AUTOCONF:-$(command -v autoconf || true)}"
