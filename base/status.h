@@ -83,7 +83,7 @@ struct mpiv_status {
 	uint32_t notes; /* enum mpiv_note_kind bits of the notes in text */
 	/* recorder: the rank's threads in a blocking call whose event is
 	 * not in the trace file yet (the recorder writes it once the
-	 * call has been stuck a second); the monitor waits for them
+	 * call has been stuck half a second); the monitor waits for them
 	 * before it ends a hung job, so that the traces say where every
 	 * rank stopped */
 	uint32_t unwritten;

@@ -21,8 +21,11 @@
 #include "rec_threads.h"
 #include "status.h"
 
-/* A call posted this many status periods ago is reported as blocked (about 1 s). */
-#define REC_STUCK_BEATS (1000 / MPIV_STATUS_PERIOD_MS)
+/* A call blocked this long is written to the trace, incomplete: half a second, so that verify
+ * can tell a run's hang from its traces (explore_stuck_now()) before its 0.7 s grace ends, at
+ * the cost of a record for each call that takes longer. */
+#define REC_STUCK_MS 500
+#define REC_STUCK_BEATS (REC_STUCK_MS / MPIV_STATUS_PERIOD_MS)
 
 /* Handing a blocked call to the watcher. The call's thread (the owner) publishes it in its
  * slot's posted and withdraws it when PMPI returns; the watcher, which must not read the call
@@ -369,14 +372,15 @@ static void rec_unclaim(struct rec_thread *t, uintptr_t p)
 static uint64_t rec_beat_ns[REC_BEAT_TIMES];
 
 /* Whether a call posted at beat `posted` (the beat count then) has been stuck long enough at
- * beat `beat`, at now (ns): REC_STUCK_BEATS beats, or a second since the first beat after it
+ * beat `beat`, at now (ns): REC_STUCK_BEATS beats, or REC_STUCK_MS since the first beat after it
  * came. Beats are the status thread's, which a machine with far more busy ranks than cores
  * runs seldom: ten of them can take longer than the monitor's whole timeout. */
 static int rec_stuck(uint64_t posted, uint64_t beat, uint64_t now)
 {
 	if (beat - posted >= REC_STUCK_BEATS || beat - posted >= REC_BEAT_TIMES)
 		return 1;
-	return beat > posted && now - rec_beat_ns[(posted + 1) % REC_BEAT_TIMES] >= 1000000000ULL;
+	return beat > posted &&
+	       now - rec_beat_ns[(posted + 1) % REC_BEAT_TIMES] >= REC_STUCK_MS * 1000000ULL;
 }
 
 /* If t's blocked call has been stuck long enough (rec_stuck()), write it as incomplete.
