@@ -14,6 +14,7 @@
 #include "clock.h"
 #include "diag.h"
 #include "explore.h"
+#include "stuck.h"
 #include "mpilib.h"
 #include "xalloc.h"
 
@@ -22,17 +23,7 @@
  * left? */
 static int stuck_on_own_path(struct xrun *r, enum eng_buffering b, long long eager, int sync_colls)
 {
-	struct eng_prog p = r->prog;
-	int32_t *st = xcalloc(eng_state_bytes(&p), 1);
-	int stuck;
-
-	tr_recorded_path(&p, &r->ts, b, eager, sync_colls, NULL, st);
-	p.buffering = b;
-	p.eager = eager;
-	p.sync_colls = sync_colls;
-	stuck = eng_nchoices(&p, st) == 0 && !eng_all_done(&p, st);
-	free(st);
-	return stuck;
+	return explore_stuck_on_path(&r->prog, &r->ts, b, eager, sync_colls, 0);
 }
 
 /* Could the last call of rank t (event e) wait on a decision steering pins: a wildcard
@@ -84,21 +75,13 @@ static int hang_may_be_pinned(const struct xrun *r)
  * both ways. */
 static int genuine_hang(struct xrun *r)
 {
-	const struct xitem *it = r->item;
-	enum eng_buffering b = ENG_BUF_ZERO;
-	long long eager = 0;
+	enum eng_buffering b;
+	long long eager;
+	int known;
 
 	if (!hang_may_be_pinned(r))
 		return 1;
-
-	if (it && it->kind == XITEM_DEADLOCK) {
-		b = tr_buffering(it->mode.mode);
-		eager = it->mode.bytes;
-	} else if (r->ts.nranks && (eager = mpiv_mpilib_eager(r->ts.ranks[0].library)) >= 0) {
-		b = ENG_BUF_EAGER;
-	} else {
-		eager = 0;
-	}
+	b = explore_run_buffering(&r->ts, r->item, &eager, &known);
 	return stuck_on_own_path(r, b, eager, 0) ||
 	       (b != ENG_BUF_ZERO && stuck_on_own_path(r, b, eager, 1));
 }

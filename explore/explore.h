@@ -8,6 +8,8 @@
  *	explore_search.c	the runs' model, its search, the runs it asks for (items)
  *	explore_key.c		the key that tells deadlocks apart
  *	explore_describe.c	a call and a run's decisions, in words
+ *	stuck.c			whether a run under way is deadlocked for good, or a hung
+ *				one was the steering's doing
  *	threads_fixed.c		whether a run of threads stands for every run
  */
 #ifndef MPIV_EXPLORE_H
@@ -263,11 +265,24 @@ int explore_out_of_time(const struct explore *x);
  * ts, into buf. */
 void explore_event_where(const struct mpiv_traceset *ts, int r, long e, char *buf, size_t size);
 
-
 /* The decisions run r was steered with (none for the first run), a line each, at the call
  * that made it in the run's own trace: "rank 0: MPI_Recv(...) at app.c:20 (main) takes rank
  * 2's message", or "... completes the request of MPI_Irecv(...) at app.c:31 (main)". */
 void explore_print_decisions(FILE *f, const struct xrun *r, const char *indent);
+
+/* ---- stuck.c ---- */
+
+/* Whether a run still under way, every rank blocked in a call or finished, is deadlocked for
+ * good: ts, its ranks' traces so far (each blocked call written, incomplete, last; its meta
+ * is replaced by what record writes of such a hang), walked along the run's own path in its
+ * model, ends with no choice left, collectives free to complete early and standard sends
+ * buffered as the run had them (item's mode where item, a deadlock to confirm, forced them;
+ * else up to the library's eager threshold, or all of them where that is unknown). Whatever
+ * the library could still do, the model could: a message on its way, a long collective, a
+ * send its receive has matched leave a choice. A rank that may have another thread about to
+ * call MPI (MPI_THREAD_MULTIPLE) cannot be judged so. Returns 1 if so, 0 if not or if it
+ * cannot tell. */
+int explore_stuck_now(struct mpiv_traceset *ts, const struct xitem *item);
 
 /* ---- threads_fixed.c ---- */
 

@@ -120,7 +120,7 @@ const struct monitor_result *job_watch(struct job *j, double timeout)
 		free(j->nodes);
 		j->nodes = NULL;
 	}
-	if (j->nodes && j->expect) {
+	if (j->nodes && j->expect && j->expect->n) {
 		/* verify's expected deadlock: where each rank sits is gathered to see it */
 		snprintf(peek, sizeof(peek), "%s/.peek", j->dir);
 		j->nodes->peek_dir = xstrdup(peek);

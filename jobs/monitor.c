@@ -260,6 +260,46 @@ static int as_expected(struct monitor_result *res, const struct monitor_expect *
 	return 1;
 }
 
+/* The standstill expect->stuck judges: every rank blocked in a call that does not poll (or
+ * finished), one at least blocked, each blocked call in its trace and the rank still beating,
+ * nothing changed for grace. *asked is the time of the last change before the standstill
+ * judged last, so that each is judged once (again only while its traces lag). */
+static int stuck_early(struct monitor_result *res, const struct monitor_expect *expect, double t,
+		       double *asked)
+{
+	double last = 0;
+	int r, in_call = 0, verdict;
+
+	if (!expect || !expect->stuck || !res->size || (expect->n && expect->n != res->size))
+		return 0;
+	for (r = 0; r < res->size; r++) {
+		const struct monitor_rank *m = &res->ranks[r];
+
+		if (!m->seen)
+			return 0;
+		if (m->state == MPIV_ST_IN_CALL) {
+			if ((mpiv_call_flags(m->call) & MPIV_F_POLL) || m->unwritten ||
+			    t - m->beat_changed >= expect->grace)
+				return 0;
+			in_call++;
+		} else if (m->state != MPIV_ST_FINALIZED) {
+			return 0;
+		}
+		if (m->changed > last)
+			last = m->changed;
+	}
+	if (!in_call || t - last < expect->grace || last == *asked)
+		return 0;
+	verdict = expect->stuck(expect->stuck_ctx, res);
+	if (verdict >= 0)
+		*asked = last;
+	if (verdict <= 0)
+		return 0;
+	res->stalled = t - last;
+	res->npolling = 0;
+	return 1;
+}
+
 void monitor_summarise(struct monitor_rank *const *ranks, int n, double t, double timeout,
 		       struct node_summary *s)
 {
@@ -438,7 +478,7 @@ void monitor_run(struct launch *l, const char *status_dir, double timeout,
 		 const struct monitor_expect *expect, struct node_watch *nodes,
 		 struct monitor_result *res)
 {
-	double start = mpiv_now(), t, noted = 0, ended = 0;
+	double start = mpiv_now(), t, noted = 0, ended = 0, asked = -1;
 	char *warned = NULL;
 	int warned_none = 0, done, failed;
 
@@ -497,7 +537,7 @@ void monitor_run(struct launch *l, const char *status_dir, double timeout,
 		}
 		if (nodes ? nodes_as_expected(nodes, status_dir, expect, res, t) ||
 				    monitor_nodes_deadlocked(nodes, res, t, timeout) :
-			    as_expected(res, expect, t) ||
+			    as_expected(res, expect, t) || stuck_early(res, expect, t, &asked) ||
 				    monitor_deadlocked(res, t, timeout, warned)) {
 			res->outcome = MONITOR_DEADLOCK;
 			break;

@@ -4,7 +4,10 @@
 # --memory-limit 16 answers inconclusive (exit 5), naming the limit and the phase it cut; and
 # SIGTERM or SIGINT sent while it searches (no run under way, its memory past 100 MB) ends it
 # within two seconds with 128 + the signal, a line saying so, and no process of the program
-# left running.
+# left running. And verify does not wait out --deadlock-timeout for a hang its traces show
+# (doc/verify.md 1): under a timeout of 120 s, a first run that hangs (probe-cycle) and a
+# frontier's run that hangs (wildcard-recv-order) each end within 10 s, confirmed; a run whose
+# ranks poll (request-get-status-spin) is left to the timeout (3 s there), as before.
 #
 # Prints `ok NAME` or `FAIL NAME: why` per case and ends with `N passed, M failed`.
 # Exit status: 0 all passed, 1 a case failed, 77 skipped (mpicc or mpirun missing).
@@ -98,5 +101,49 @@ stop_in_search()
 
 stop_in_search TERM
 stop_in_search INT
+
+# ---- a hang seen before the timeout ----
+
+# run_seconds JSON: "RUN END SECONDS" for each run of verify's --json answer.
+run_seconds()
+{
+	python3 -c 'import json, sys
+for r in json.load(open(sys.argv[1]))["runs"]:
+    print(r["run"], r["end"], "%.1f" % (r["ended"] - r["started"]))' "$1"
+}
+
+# hang_case NAME NP TIMEOUT MIN MAX: verify examples/deadlock/NAME.c on NP ranks under
+# --deadlock-timeout TIMEOUT confirms its deadlock, and its run that deadlocked took from MIN
+# to MAX seconds.
+hang_case()
+{
+	local name=$1 np=$2 timeout=$3 min=$4 max=$5 prog=$WORK/$1 log=$WORK/$1.log secs
+	if ! "$MPICC" -g -o "$prog" "$SRCDIR/examples/deadlock/$name.c" >"$WORK/$name-cc.log" 2>&1; then
+		fail "compile $name" "$MPICC failed" "$WORK/$name-cc.log"
+		return
+	fi
+	run_cmd "$log" 60 "$MPIVERIFY" verify -o "$WORK/$name.out" --deadlock-timeout "$timeout" \
+		--json -- "$MPIRUN" -np "$np" "$prog"
+	if test "$RC" -ne 1; then
+		fail "verify $name, --deadlock-timeout $timeout: deadlock confirmed" \
+			"$(describe_rc "$RC")" "$log"
+		return
+	fi
+	secs=$(run_seconds "$log" | awk '$2 == "deadlocked" { print $3; exit }')
+	if test -z "$secs"; then
+		fail "verify $name: a run deadlocked" "no run ended deadlocked" "$log"
+	elif awk -v s="$secs" -v lo="$min" -v hi="$max" 'BEGIN { exit !(s >= lo && s <= hi) }'; then
+		pass "verify $name, --deadlock-timeout $timeout: its hung run took $secs s ($min to $max)"
+	else
+		fail "verify $name, --deadlock-timeout $timeout: its hung run took $min to $max s" \
+			"$secs s" "$log"
+	fi
+}
+
+if command -v python3 >/dev/null; then
+	hang_case probe-cycle 2 120 0.5 10
+	hang_case wildcard-recv-order 3 120 0.5 10
+	hang_case request-get-status-spin 2 3 3 20
+fi
 
 summary

@@ -1,0 +1,104 @@
+/* When a run of verify is deadlocked, judged on its traces (explore.h's explore_stuck_now(),
+ * and a hung run's genuine_hang() in explore.c): the run's own path walked in its model. */
+#include <stdlib.h>
+
+#include "explore.h"
+#include "model.h"
+#include "mpilib.h"
+#include "stuck.h"
+#include "xalloc.h"
+
+int explore_stuck_on_path(const struct eng_prog *prog, const struct mpiv_traceset *ts,
+			  enum eng_buffering b, long long eager, int sync_colls, int strict)
+{
+	struct eng_prog p = *prog;
+	int32_t *st = xcalloc(eng_state_bytes(&p), 1);
+	int stuck, whole;
+
+	whole = tr_recorded_path(&p, ts, b, eager, sync_colls, NULL, st);
+	p.buffering = b;
+	p.eager = eager;
+	p.sync_colls = sync_colls;
+	stuck = (whole || !strict) && eng_nchoices(&p, st) == 0 && !eng_all_done(&p, st);
+	free(st);
+	return stuck;
+}
+
+enum eng_buffering explore_run_buffering(const struct mpiv_traceset *ts, const struct xitem *it,
+					 long long *eager, int *known)
+{
+	*known = 1;
+	if (it && it->kind == XITEM_DEADLOCK) {
+		*eager = it->mode.bytes;
+		return tr_buffering(it->mode.mode);
+	}
+	if (ts->nranks && (*eager = mpiv_mpilib_eager(ts->ranks[0].library)) >= 0)
+		return ENG_BUF_EAGER;
+	*eager = 0;
+	*known = 0;
+	return ENG_BUF_ZERO;
+}
+
+/* Read ts as the traces of a hang record ended, filling its meta as meta.json would say it:
+ * each rank blocked in its incomplete last call, or finished in MPI_Finalize (or the end of
+ * its last session). Returns 0, or -1 if some rank is neither. */
+static int as_hang(struct mpiv_traceset *ts)
+{
+	int r;
+
+	mpiv_meta_release(&ts->meta);
+	ts->meta.job = MPIV_JOB_DEADLOCK;
+	ts->meta.hung = 1;
+	ts->meta.nranks = ts->nranks;
+	ts->meta.ranks = xcalloc((size_t)ts->nranks + 1, sizeof(*ts->meta.ranks));
+	for (r = 0; r < ts->nranks; r++) {
+		const struct mpiv_rank_trace *t = &ts->ranks[r];
+		const struct mpiv_event *last = t->nevents ? mpiv_trace_event(t, t->nevents - 1) :
+							     NULL;
+		struct mpiv_meta_rank *seen = &ts->meta.ranks[r];
+
+		if (!last)
+			return -1;
+		seen->event = (long)t->nevents - 1;
+		seen->call = -1;
+		if (t->incomplete) {
+			seen->seen = MPIV_SEEN_IN_CALL;
+			seen->call = (int)last->call;
+		} else if (last->call == MPIV_CALL_Finalize ||
+			   last->call == MPIV_CALL_Session_finalize) {
+			seen->seen = MPIV_SEEN_FINALIZED;
+		} else {
+			return -1;
+		}
+	}
+	return 0;
+}
+
+int explore_stuck_now(struct mpiv_traceset *ts, const struct xitem *it)
+{
+	struct tr_opts opts = {ENG_BUF_ZERO, 0, 0, 1, 0};
+	struct mpiv_error err;
+	struct eng_prog prog;
+	enum eng_buffering b;
+	long long eager;
+	int r, known, stuck;
+
+	for (r = 0; r < ts->nranks; r++)
+		if (ts->ranks[r].thread_level >= 3 /* MPI_THREAD_MULTIPLE */)
+			return 0;
+	if (as_hang(ts) < 0)
+		return 0;
+	b = explore_run_buffering(ts, it, &eager, &known);
+	if (!known)
+		b = ENG_BUF_INFINITE; /* every send may have been buffered: stuck only on receives */
+	mpiv_error_init(&err);
+	if (tr_translate(ts, &opts, &prog, &err) < 0)
+		return 0;
+	stuck = prog.nprocs == prog.nranks;
+	if (stuck) {
+		xmodel_fill_inputs(&prog, ts);
+		stuck = explore_stuck_on_path(&prog, ts, b, eager, 0, 1);
+	}
+	eng_prog_release(&prog);
+	return stuck;
+}

@@ -1,0 +1,244 @@
+/* Whether a run under way is deadlocked for good (explore_stuck_now(): verify ends such a run
+ * without waiting for its timeout). A family of standstills, each rank blocked in its last
+ * call (incomplete) or finished, generated over the shape, the ranks, the message size, how
+ * the calls are written, the thread level and whether the library's eager threshold is
+ * known, each with the answer it must get: stuck only where no call could complete, whatever
+ * the library did next. */
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "explore.h"
+#include "unit.h"
+#include "xalloc.h"
+
+enum shape {
+	SHAPE_SEND_RING,    /* each rank sends to the next, none receives */
+	SHAPE_RECV_RING,    /* each rank receives from the one before, none sends */
+	SHAPE_IN_FLIGHT,    /* rank 0 sends to 1, which receives it: a transfer under way */
+	SHAPE_SENT_WAITING, /* rank 1 sent and finished; rank 0's receive of it blocks */
+	SHAPE_ALL_IN_COLL,  /* every rank in the same barrier: a collective under way */
+	SHAPE_COLL_MISSING, /* the others in a barrier, rank 0 receiving from rank 1 */
+	SHAPE_WILDCARD,	    /* rank 0's wildcard took rank 1's message, then waits for rank 1 */
+	SHAPE_NSHAPES
+};
+
+static const char *const shape_names[] = {"send-ring",	  "recv-ring",	 "in-flight",
+					  "sent-waiting", "all-in-coll", "coll-missing",
+					  "wildcard"};
+
+struct buf {
+	char *s;
+	size_t len, cap;
+};
+
+static void add(struct buf *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void add(struct buf *b, const char *fmt, ...)
+{
+	va_list ap;
+	int n;
+
+	for (;;) {
+		va_start(ap, fmt);
+		n = vsnprintf(b->s + b->len, b->cap - b->len, fmt, ap);
+		va_end(ap);
+		if ((size_t)n < b->cap - b->len)
+			break;
+		b->cap = 2 * b->cap + (size_t)n + 64;
+		b->s = xrealloc(b->s, b->cap);
+	}
+	b->len += (size_t)n;
+}
+
+/* A send to peer, blocked (the last call) or complete: MPI_Send, or MPI_Isend and MPI_Wait. */
+static void send_to(struct buf *b, int peer, long bytes, int nonblocking, int blocked)
+{
+	const char *inc = blocked ? ", \"incomplete\": true" : "";
+
+	if (!nonblocking)
+		add(b,
+		    ", {\"call\": \"MPI_Send\", \"peer\": %d, \"tag\": 0, \"comm\": 0, "
+		    "\"bytes\": %ld%s}",
+		    peer, bytes, inc);
+	else
+		add(b,
+		    ", {\"call\": \"MPI_Isend\", \"peer\": %d, \"tag\": 0, \"comm\": 0, "
+		    "\"bytes\": %ld, \"req\": 1}, {\"call\": \"MPI_Wait\", \"reqs\": [{\"req\": "
+		    "1}]%s}",
+		    peer, bytes, inc);
+}
+
+/* A receive from peer (-1: MPI_ANY_SOURCE), blocked, or complete with the message of src. */
+static void recv_from(struct buf *b, int peer, long bytes, int nonblocking, int blocked, int src)
+{
+	char from[16], took[32] = "";
+
+	snprintf(from, sizeof(from), peer < 0 ? "\"any\"" : "%d", peer);
+	if (!blocked)
+		snprintf(took, sizeof(took), ", \"src\": %d", src);
+	if (!nonblocking)
+		add(b,
+		    ", {\"call\": \"MPI_Recv\", \"peer\": %s, \"tag\": 0, \"comm\": 0, "
+		    "\"bytes\": %ld%s%s}",
+		    from, bytes, took, blocked ? ", \"incomplete\": true" : "");
+	else
+		add(b,
+		    ", {\"call\": \"MPI_Irecv\", \"peer\": %s, \"tag\": 0, \"comm\": 0, "
+		    "\"bytes\": %ld, \"req\": 2}, {\"call\": \"MPI_Wait\", \"reqs\": [{\"req\": "
+		    "2%s}]%s}",
+		    from, bytes, took, blocked ? ", \"incomplete\": true" : "");
+}
+
+static void finalize(struct buf *b)
+{
+	add(b, ", {\"call\": \"MPI_Finalize\"}");
+}
+
+/* Rank r's trace of the standstill. */
+static char *rank_trace(enum shape shape, int r, int n, long bytes, int nonblocking, int level,
+			int eager_known)
+{
+	struct buf b = {xmalloc(256), 0, 256};
+
+	add(&b, "\"rank\": %d, \"size\": %d, \"thread_level\": %d, \"library\": \"%s\", ", r, n,
+	    level, eager_known ? "MPICH Version:\\t4.0.2" : "an MPI library");
+	add(&b, "\"events\": [{\"call\": \"%s\"}", level ? "MPI_Init_thread" : "MPI_Init");
+	switch (shape) {
+	case SHAPE_SEND_RING:
+		send_to(&b, (r + 1) % n, bytes, nonblocking, 1);
+		break;
+	case SHAPE_RECV_RING:
+		recv_from(&b, (r + n - 1) % n, bytes, nonblocking, 1, 0);
+		break;
+	case SHAPE_IN_FLIGHT:
+		if (r == 0)
+			send_to(&b, 1, bytes, nonblocking, 1);
+		else if (r == 1)
+			recv_from(&b, 0, bytes, nonblocking, 1, 0);
+		else
+			finalize(&b);
+		break;
+	case SHAPE_SENT_WAITING:
+		if (r == 0)
+			recv_from(&b, 1, bytes, nonblocking, 1, 0);
+		else if (r == 1)
+			send_to(&b, 0, bytes, nonblocking, 0);
+		if (r != 0)
+			finalize(&b);
+		break;
+	case SHAPE_ALL_IN_COLL:
+		add(&b, ", {\"call\": \"MPI_Barrier\", \"comm\": 0, \"incomplete\": true}");
+		break;
+	case SHAPE_COLL_MISSING:
+		if (r == 0)
+			recv_from(&b, 1, bytes, nonblocking, 1, 0);
+		else
+			add(&b, ", {\"call\": \"MPI_Barrier\", \"comm\": 0, \"incomplete\": true}");
+		break;
+	default: /* SHAPE_WILDCARD */
+		if (r == 0) {
+			recv_from(&b, -1, 4, nonblocking, 0, 1);
+			recv_from(&b, 1, 4, nonblocking, 1, 0);
+		} else {
+			send_to(&b, 0, 4, nonblocking, 0);
+			finalize(&b);
+		}
+		break;
+	}
+	add(&b, "]");
+	return b.s;
+}
+
+/* The answer the standstill must get. */
+static int expected(enum shape shape, long bytes, int level, int eager_known)
+{
+	if (level == 3) /* another thread may be about to call MPI */
+		return 0;
+	switch (shape) {
+	case SHAPE_SEND_RING: /* a send the library may still buffer could complete */
+		return eager_known && bytes > 8255;
+	case SHAPE_RECV_RING:
+	case SHAPE_COLL_MISSING:
+	case SHAPE_WILDCARD:
+		return 1;
+	default: /* a match, a message, a collective: a call can complete */
+		return 0;
+	}
+}
+
+static void test_family(void)
+{
+	static const long sizes[] = {4, 1 << 20};
+	int shape, n, s, nb, level, known, cases = 0, stuck = 0;
+
+	for (shape = 0; shape < SHAPE_NSHAPES; shape++)
+		for (n = 2; n <= 4; n++)
+			for (s = 0; s < 2; s++)
+				for (nb = 0; nb < 2; nb++)
+					for (level = 0; level <= 3; level += 3)
+						for (known = 0; known < 2; known++) {
+							char *ranks[5] = {NULL};
+							struct mpiv_traceset ts;
+							int r, want, got;
+
+							if (shape == SHAPE_WILDCARD && n != 3)
+								continue;
+							for (r = 0; r < n; r++)
+								ranks[r] = rank_trace(shape, r, n,
+										      sizes[s], nb,
+										      level, known);
+							if (unit_load_ranks((const char *const *)
+										    ranks,
+									    &ts) != 0) {
+								CU_FAIL("a standstill did not load");
+								continue;
+							}
+							want = expected(shape, sizes[s], level,
+									known);
+							got = explore_stuck_now(&ts, NULL);
+							if (got != want)
+								fprintf(stderr,
+									"\n%s, %d ranks, %ld bytes, %s, "
+									"thread level %d, eager %s: "
+									"stuck %d, expected %d",
+									shape_names[shape], n,
+									sizes[s],
+									nb ? "nonblocking" :
+									     "blocking",
+									level,
+									known ? "known" : "unknown",
+									got, want);
+							CU_ASSERT_EQUAL(got, want);
+							cases++;
+							stuck += got;
+							mpiv_traceset_release(&ts);
+							for (r = 0; r < n; r++)
+								free(ranks[r]);
+						}
+	/* both answers, many times each */
+	CU_ASSERT(stuck >= 40 && cases - stuck >= 100);
+}
+
+/* A rank that is neither blocked nor finished (computing, between calls): no judgement. */
+static void test_rank_running(void)
+{
+	const char *const ranks[] = {
+		"\"rank\": 0, \"size\": 2, \"events\": [{\"call\": \"MPI_Init\"}, {\"call\": "
+		"\"MPI_Recv\", \"peer\": 1, \"tag\": 0, \"comm\": 0, \"bytes\": 4, \"incomplete\": "
+		"true}]",
+		"\"rank\": 1, \"size\": 2, \"events\": [{\"call\": \"MPI_Init\"}]", NULL};
+	struct mpiv_traceset ts;
+
+	CU_ASSERT_FATAL(unit_load_ranks(ranks, &ts) == 0);
+	CU_ASSERT_EQUAL(explore_stuck_now(&ts, NULL), 0);
+	mpiv_traceset_release(&ts);
+}
+
+static CU_TestInfo tests[] = {
+	{"the standstill family: stuck exactly where no call can complete", test_family},
+	{"a rank outside MPI leaves the run unjudged", test_rank_running},
+	CU_TEST_INFO_NULL,
+};
+
+CU_SuiteInfo stuck_suite = {"stuck", NULL, NULL, NULL, NULL, tests};
