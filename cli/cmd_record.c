@@ -12,6 +12,7 @@
 #include "cli.h"
 #include "diag.h"
 #include "environment.h"
+#include "hang_stuck.h"
 #include "record_run.h"
 #include "paths.h"
 #include "reduction.h"
@@ -92,6 +93,8 @@ int cmd_record(int argc, char **argv)
 	const char *reductions = NULL; /* --check-reductions' value, "detect" if none */
 	const char *last = NULL;       /* --last's value */
 	struct mpiv_red_opts red;
+	struct monitor_expect expect;
+	struct hang_stuck stuck;
 	struct record_opts opts;
 	struct record_result r;
 	int c, rc, timestamps = 0, hung_exit = MPIV_EXIT_DEADLOCK;
@@ -161,6 +164,14 @@ int cmd_record(int argc, char **argv)
 	opts.reductions = reductions;
 	opts.timestamps = timestamps;
 	opts.last = last;
+	/* a hang the traces show is one is ended without waiting for the timeout */
+	memset(&expect, 0, sizeof(expect));
+	expect.grace = MONITOR_CONFIRM_GRACE;
+	stuck.dir = out;
+	stuck.item = NULL;
+	expect.stuck = hang_stuck;
+	expect.stuck_ctx = &stuck;
+	opts.expect = &expect;
 	rc = record_run(&opts, &r);
 	/* the run hung: record's own answer, which a program's own exit 1 would look like */
 	if (r.job == MPIV_JOB_DEADLOCK || r.job == MPIV_JOB_NO_PROGRESS)

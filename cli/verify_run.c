@@ -9,6 +9,7 @@
 #include <unistd.h>
 
 #include "diag.h"
+#include "hang_stuck.h"
 #include "slurm.h"
 #include "status.h"
 #include "verify.h"
@@ -38,36 +39,6 @@ static int known_deadlock(void *ctx, const struct monitor_result *res)
 
 	free(key);
 	return known;
-}
-
-/* monitor_expect.stuck: do run r's traces so far, every rank blocked or finished, show that no
- * call can complete any more? They must show each blocked call first: written, incomplete, as
- * its rank's last event. */
-static int run_stuck(void *ctx, const struct monitor_result *res)
-{
-	const struct xrun *r = ctx;
-	struct mpiv_traceset ts;
-	struct mpiv_error err;
-	int k, stuck = -1;
-
-	mpiv_error_init(&err);
-	if (mpiv_traceset_load_records(r->dir, &ts, &err) < 0)
-		return -1;
-	if (ts.nranks != res->size)
-		goto out;
-	for (k = 0; k < res->size; k++) {
-		const struct monitor_rank *m = &res->ranks[k];
-		const struct mpiv_rank_trace *t = &ts.ranks[k];
-
-		if (m->state == MPIV_ST_IN_CALL &&
-		    (!t->incomplete || m->op < 0 || t->nevents != (size_t)m->op + 1 ||
-		     mpiv_trace_event(t, (size_t)m->op)->call != m->call))
-			goto out;
-	}
-	stuck = explore_stuck_now(&ts, r->item);
-out:
-	mpiv_traceset_release(&ts);
-	return stuck;
 }
 
 /* Did every rank end where the item's deadlock has it? */
@@ -150,6 +121,7 @@ int verify_run(void *ctx, struct explore *x, struct xrun *r)
 {
 	const struct verify_opts *o = ctx;
 	struct monitor_expect expect;
+	struct hang_stuck stuck;
 	struct record_opts opts;
 	struct record_result rr;
 	int out, rc = 0, attempt;
@@ -175,8 +147,10 @@ int verify_run(void *ctx, struct explore *x, struct xrun *r)
 	expect.ctx = x;
 	/* a hang no run confirmed yet: ended as soon as the traces show it is one, rather than
 	 * after the timeout */
-	expect.stuck = run_stuck;
-	expect.stuck_ctx = r;
+	stuck.dir = r->dir;
+	stuck.item = r->item;
+	expect.stuck = hang_stuck;
+	expect.stuck_ctx = &stuck;
 	opts.expect = &expect;
 	for (attempt = 0;; attempt++) {
 		/* the program's output, run after run, goes to a file of its own */

@@ -297,6 +297,7 @@ static int stuck_early(struct monitor_result *res, const struct monitor_expect *
 		return 0;
 	res->stalled = t - last;
 	res->npolling = 0;
+	res->proven = 1;
 	return 1;
 }
 

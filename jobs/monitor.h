@@ -63,7 +63,10 @@ struct monitor_result {
 	int signal;	/* INTERRUPTED: the signal received */
 	double stalled; /* DEADLOCK: seconds without any rank's progress */
 	int npolling;	/* DEADLOCK: ranks that polled without progress */
-	int size;	/* world size, 0 if no status file ever appeared */
+	/* DEADLOCK: seen before the timeout, the traces showing that no call can complete
+	 * (monitor_expect.stuck) */
+	int proven;
+	int size;		    /* world size, 0 if no status file ever appeared */
 	struct monitor_rank *ranks; /* size entries, by world rank; owned */
 	/* warnings of ranks that look stopped, so far (monitor_deadlocked()): past a few, the
 	 * rest are counted, not listed */

@@ -205,6 +205,10 @@ int record_run(const struct record_opts *opts, struct record_result *r)
 			warning("no progress: for %.0f s every rank has been blocked in MPI or "
 				"polling without finding anything (%d polling): ending the job",
 				res->stalled, res->npolling);
+		else if (!opts->quiet && res->proven)
+			inform("the recorded run deadlocked: every rank blocked for %.1f s, and "
+			       "the traces so far show that no call can complete",
+			       res->stalled);
 		else if (!opts->quiet)
 			inform("the recorded run deadlocked: every rank blocked for %.0f s",
 			       res->stalled);

@@ -7,7 +7,8 @@
 # `check` read up to the last complete operation; an unwritable trace directory must be
 # refused before anything is launched; one-sided calls must record their window, group, target
 # and lock type in world ranks; the processes a job spawns must run unrecorded, their parents'
-# traces whole. The programs are tests/e2e/programs/rec-*.c.
+# traces whole. A hang whose traces show that no call can complete is ended without waiting
+# for the timeout. The programs are tests/e2e/programs/rec-*.c.
 #
 # Prints `ok NAME` or `FAIL NAME: why` per case and ends with `N passed, M failed`.
 # Exit status: 0 all passed, 1 a case failed, 77 skipped (mpicc or mpirun missing).
@@ -249,6 +250,14 @@ if compile rec-send-ring; then
 		--deadlock-timeout 2 --error-exitcode 42 -- "$MPIRUN" -np 3 "$BINDIR/rec-send-ring"
 	expect "ring: record --error-exitcode 42 exits 42 on the hang" \
 		"$(test "$RC" -eq 42; echo $?)" "$(describe "$RC"), want 42" "$WORK/ring42.record.log"
+	# the default timeout, 30 s, is not waited out: the traces show that no send can
+	# complete (the command's limit is 20 s)
+	run_cmd "$WORK/ring-early.record.log" 20 "$MPIVERIFY" record -o "$WORK/ring-early" \
+		-- "$MPIRUN" -np 3 "$BINDIR/rec-send-ring"
+	expect "ring: record sees the hang before its 30 s timeout, from the traces" \
+		"$(test "$RC" -eq 1 && grep -q 'the traces so far show that no call can complete' \
+			"$WORK/ring-early.record.log"; echo $?)" "$(describe "$RC"), want 1 and why" \
+		"$WORK/ring-early.record.log"
 	if no_leftovers "$BINDIR/rec-send-ring"; then
 		pass "ring: no leftover processes"
 	else

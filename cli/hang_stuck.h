@@ -1,0 +1,20 @@
+/* Whether a run under way that every rank sits still in can never move again, from its traces
+ * so far: the monitor's question (monitor_expect.stuck) for record's runs and verify's. */
+#ifndef MPIV_HANG_STUCK_H
+#define MPIV_HANG_STUCK_H
+
+#include "explore.h"
+#include "monitor.h"
+
+struct hang_stuck {
+	const char *dir;	  /* the run's trace directory */
+	const struct xitem *item; /* verify: what the run is for; NULL for record's, a first */
+};
+
+/* monitor_expect.stuck, ctx a struct hang_stuck: 1 if the traces in ctx's dir, every rank
+ * blocked or finished as res says, show that no call can complete any more
+ * (explore_stuck_now()); -1 if they do not show each blocked call yet (written, incomplete,
+ * as its rank's last event); 0 if not, or if they cannot be read (a window of record --last). */
+int hang_stuck(void *ctx, const struct monitor_result *res);
+
+#endif
