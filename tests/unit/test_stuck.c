@@ -4,7 +4,6 @@
  * the calls are written, the thread level and whether the library's eager threshold is
  * known, each with the answer it must get: stuck only where no call could complete, whatever
  * the library did next. */
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -28,49 +27,28 @@ static const char *const shape_names[] = {"send-ring",	  "recv-ring",	 "in-fligh
 					  "sent-waiting", "all-in-coll", "coll-missing",
 					  "wildcard"};
 
-struct buf {
-	char *s;
-	size_t len, cap;
-};
-
-static void add(struct buf *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-static void add(struct buf *b, const char *fmt, ...)
-{
-	va_list ap;
-	int n;
-
-	for (;;) {
-		va_start(ap, fmt);
-		n = vsnprintf(b->s + b->len, b->cap - b->len, fmt, ap);
-		va_end(ap);
-		if ((size_t)n < b->cap - b->len)
-			break;
-		b->cap = 2 * b->cap + (size_t)n + 64;
-		b->s = xrealloc(b->s, b->cap);
-	}
-	b->len += (size_t)n;
-}
-
 /* A send to peer, blocked (the last call) or complete: MPI_Send, or MPI_Isend and MPI_Wait. */
-static void send_to(struct buf *b, int peer, long bytes, int nonblocking, int blocked)
+static void send_to(struct unit_buf *b, int peer, long bytes, int nonblocking, int blocked)
 {
 	const char *inc = blocked ? ", \"incomplete\": true" : "";
 
 	if (!nonblocking)
-		add(b,
-		    ", {\"call\": \"MPI_Send\", \"peer\": %d, \"tag\": 0, \"comm\": 0, "
-		    "\"bytes\": %ld%s}",
-		    peer, bytes, inc);
+		unit_add(b,
+			 ", {\"call\": \"MPI_Send\", \"peer\": %d, \"tag\": 0, \"comm\": 0, "
+			 "\"bytes\": %ld%s}",
+			 peer, bytes, inc);
 	else
-		add(b,
-		    ", {\"call\": \"MPI_Isend\", \"peer\": %d, \"tag\": 0, \"comm\": 0, "
-		    "\"bytes\": %ld, \"req\": 1}, {\"call\": \"MPI_Wait\", \"reqs\": [{\"req\": "
-		    "1}]%s}",
-		    peer, bytes, inc);
+		unit_add(
+			b,
+			", {\"call\": \"MPI_Isend\", \"peer\": %d, \"tag\": 0, \"comm\": 0, "
+			"\"bytes\": %ld, \"req\": 1}, {\"call\": \"MPI_Wait\", \"reqs\": [{\"req\": "
+			"1}]%s}",
+			peer, bytes, inc);
 }
 
 /* A receive from peer (-1: MPI_ANY_SOURCE), blocked, or complete with the message of src. */
-static void recv_from(struct buf *b, int peer, long bytes, int nonblocking, int blocked, int src)
+static void recv_from(struct unit_buf *b, int peer, long bytes, int nonblocking, int blocked,
+		      int src)
 {
 	char from[16], took[32] = "";
 
@@ -78,32 +56,33 @@ static void recv_from(struct buf *b, int peer, long bytes, int nonblocking, int 
 	if (!blocked)
 		snprintf(took, sizeof(took), ", \"src\": %d", src);
 	if (!nonblocking)
-		add(b,
-		    ", {\"call\": \"MPI_Recv\", \"peer\": %s, \"tag\": 0, \"comm\": 0, "
-		    "\"bytes\": %ld%s%s}",
-		    from, bytes, took, blocked ? ", \"incomplete\": true" : "");
+		unit_add(b,
+			 ", {\"call\": \"MPI_Recv\", \"peer\": %s, \"tag\": 0, \"comm\": 0, "
+			 "\"bytes\": %ld%s%s}",
+			 from, bytes, took, blocked ? ", \"incomplete\": true" : "");
 	else
-		add(b,
-		    ", {\"call\": \"MPI_Irecv\", \"peer\": %s, \"tag\": 0, \"comm\": 0, "
-		    "\"bytes\": %ld, \"req\": 2}, {\"call\": \"MPI_Wait\", \"reqs\": [{\"req\": "
-		    "2%s}]%s}",
-		    from, bytes, took, blocked ? ", \"incomplete\": true" : "");
+		unit_add(
+			b,
+			", {\"call\": \"MPI_Irecv\", \"peer\": %s, \"tag\": 0, \"comm\": 0, "
+			"\"bytes\": %ld, \"req\": 2}, {\"call\": \"MPI_Wait\", \"reqs\": [{\"req\": "
+			"2%s}]%s}",
+			from, bytes, took, blocked ? ", \"incomplete\": true" : "");
 }
 
-static void finalize(struct buf *b)
+static void finalize(struct unit_buf *b)
 {
-	add(b, ", {\"call\": \"MPI_Finalize\"}");
+	unit_add(b, ", {\"call\": \"MPI_Finalize\"}");
 }
 
 /* Rank r's trace of the standstill. */
 static char *rank_trace(enum shape shape, int r, int n, long bytes, int nonblocking, int level,
 			int eager_known)
 {
-	struct buf b = {xmalloc(256), 0, 256};
+	struct unit_buf b = {0};
 
-	add(&b, "\"rank\": %d, \"size\": %d, \"thread_level\": %d, \"library\": \"%s\", ", r, n,
-	    level, eager_known ? "MPICH Version:\\t4.0.2" : "an MPI library");
-	add(&b, "\"events\": [{\"call\": \"%s\"}", level ? "MPI_Init_thread" : "MPI_Init");
+	unit_add(&b, "\"rank\": %d, \"size\": %d, \"thread_level\": %d, \"library\": \"%s\", ", r,
+		 n, level, eager_known ? "MPICH Version:\\t4.0.2" : "an MPI library");
+	unit_add(&b, "\"events\": [{\"call\": \"%s\"}", level ? "MPI_Init_thread" : "MPI_Init");
 	switch (shape) {
 	case SHAPE_SEND_RING:
 		send_to(&b, (r + 1) % n, bytes, nonblocking, 1);
@@ -128,13 +107,15 @@ static char *rank_trace(enum shape shape, int r, int n, long bytes, int nonblock
 			finalize(&b);
 		break;
 	case SHAPE_ALL_IN_COLL:
-		add(&b, ", {\"call\": \"MPI_Barrier\", \"comm\": 0, \"incomplete\": true}");
+		unit_add(&b, ", {\"call\": \"MPI_Barrier\", \"comm\": 0, \"incomplete\": true}");
 		break;
 	case SHAPE_COLL_MISSING:
 		if (r == 0)
 			recv_from(&b, 1, bytes, nonblocking, 1, 0);
 		else
-			add(&b, ", {\"call\": \"MPI_Barrier\", \"comm\": 0, \"incomplete\": true}");
+			unit_add(
+				&b,
+				", {\"call\": \"MPI_Barrier\", \"comm\": 0, \"incomplete\": true}");
 		break;
 	default: /* SHAPE_WILDCARD */
 		if (r == 0) {
@@ -146,7 +127,7 @@ static char *rank_trace(enum shape shape, int r, int n, long bytes, int nonblock
 		}
 		break;
 	}
-	add(&b, "]");
+	unit_add(&b, "]");
 	return b.s;
 }
 

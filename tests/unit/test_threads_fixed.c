@@ -2,7 +2,6 @@
  * programs): a family of two-rank exchanges generated over every combination of how many
  * threads, rounds, which tags, how the threads are ordered and how the calls are written,
  * each with the answer it must get; then the calls that are decisions whatever the threads. */
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -29,33 +28,10 @@ enum style {
 	STYLE_NSTYLES
 };
 
-struct buf {
-	char *s;
-	size_t len, cap;
-};
-
-static void add(struct buf *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-static void add(struct buf *b, const char *fmt, ...)
-{
-	va_list ap;
-	int n;
-
-	for (;;) {
-		va_start(ap, fmt);
-		n = vsnprintf(b->s + b->len, b->cap - b->len, fmt, ap);
-		va_end(ap);
-		if ((size_t)n < b->cap - b->len)
-			break;
-		b->cap = 2 * b->cap + (size_t)n + 64;
-		b->s = xrealloc(b->s, b->cap);
-	}
-	b->len += (size_t)n;
-}
-
 /* One thread's call of round k, as sender (rank 0) or receiver (rank 1); *req numbers its
  * requests, *nev counts the rank's events. */
-static void thread_calls(struct buf *b, int sender, int t, int k, enum tags tags, enum style style,
-			 int *req, int *nev)
+static void thread_calls(struct unit_buf *b, int sender, int t, int k, enum tags tags,
+			 enum style style, int *req, int *nev)
 {
 	int tag = tags == TAG_SHARED ? 0 : t;
 	const char *rtag = tags == TAG_ANY && !sender ? "\"any\"" : NULL;
@@ -67,41 +43,47 @@ static void thread_calls(struct buf *b, int sender, int t, int k, enum tags tags
 	switch (style) {
 	case STYLE_BLOCKING:
 		if (sender)
-			add(b,
-			    ",\n{\"call\": \"MPI_Send\", \"peer\": 1, \"tag\": %d, \"comm\": 0, "
-			    "\"bytes\": 4, \"thread\": %d}",
-			    tag, t);
+			unit_add(
+				b,
+				",\n{\"call\": \"MPI_Send\", \"peer\": 1, \"tag\": %d, \"comm\": 0, "
+				"\"bytes\": 4, \"thread\": %d}",
+				tag, t);
 		else
-			add(b,
-			    ",\n{\"call\": \"MPI_Recv\", \"peer\": 0, \"tag\": %s, \"comm\": 0, "
-			    "\"bytes\": 4, \"src\": 0, \"mtag\": %d, \"thread\": %d}",
-			    rtag, tag, t);
+			unit_add(
+				b,
+				",\n{\"call\": \"MPI_Recv\", \"peer\": 0, \"tag\": %s, \"comm\": 0, "
+				"\"bytes\": 4, \"src\": 0, \"mtag\": %d, \"thread\": %d}",
+				rtag, tag, t);
 		*nev += 1;
 		break;
 	case STYLE_NONBLOCKING:
-		add(b,
-		    ",\n{\"call\": \"%s\", \"peer\": %d, \"tag\": %s, \"comm\": 0, \"bytes\": 4, "
-		    "\"req\": %d, \"thread\": %d}",
-		    sender ? "MPI_Isend" : "MPI_Irecv", sender ? 1 : 0, sender ? tagtext : rtag,
-		    *req, t);
-		add(b, ",\n{\"call\": \"MPI_Wait\", \"reqs\": [{\"req\": %d%s}], \"thread\": %d}",
-		    *req, sender ? "" : ", \"src\": 0", t);
+		unit_add(
+			b,
+			",\n{\"call\": \"%s\", \"peer\": %d, \"tag\": %s, \"comm\": 0, \"bytes\": 4, "
+			"\"req\": %d, \"thread\": %d}",
+			sender ? "MPI_Isend" : "MPI_Irecv", sender ? 1 : 0, sender ? tagtext : rtag,
+			*req, t);
+		unit_add(b,
+			 ",\n{\"call\": \"MPI_Wait\", \"reqs\": [{\"req\": %d%s}], \"thread\": %d}",
+			 *req, sender ? "" : ", \"src\": 0", t);
 		(*req)++;
 		*nev += 2;
 		break;
 	default:
 		if (k == 0) { /* made once, in the first round */
-			add(b,
-			    ",\n{\"call\": \"%s\", \"peer\": %d, \"tag\": %s, \"comm\": 0, "
-			    "\"bytes\": 4, \"req\": %d, \"thread\": %d}",
-			    sender ? "MPI_Send_init" : "MPI_Recv_init", sender ? 1 : 0,
-			    sender ? tagtext : rtag, 100 + t, t);
+			unit_add(b,
+				 ",\n{\"call\": \"%s\", \"peer\": %d, \"tag\": %s, \"comm\": 0, "
+				 "\"bytes\": 4, \"req\": %d, \"thread\": %d}",
+				 sender ? "MPI_Send_init" : "MPI_Recv_init", sender ? 1 : 0,
+				 sender ? tagtext : rtag, 100 + t, t);
 			*nev += 1;
 		}
-		add(b, ",\n{\"call\": \"MPI_Start\", \"reqs\": [{\"req\": %d}], \"thread\": %d}",
-		    100 + t, t);
-		add(b, ",\n{\"call\": \"MPI_Wait\", \"reqs\": [{\"req\": %d%s}], \"thread\": %d}",
-		    100 + t, sender ? "" : ", \"src\": 0", t);
+		unit_add(b,
+			 ",\n{\"call\": \"MPI_Start\", \"reqs\": [{\"req\": %d}], \"thread\": %d}",
+			 100 + t, t);
+		unit_add(b,
+			 ",\n{\"call\": \"MPI_Wait\", \"reqs\": [{\"req\": %d%s}], \"thread\": %d}",
+			 100 + t, sender ? "" : ", \"src\": 0", t);
 		*nev += 2;
 		break;
 	}
@@ -113,43 +95,43 @@ static void thread_calls(struct buf *b, int sender, int t, int k, enum tags tags
 static char *rank_trace(int sender, int nthreads, int rounds, enum tags tags, enum order order,
 			enum style style)
 {
-	struct buf b = {xmalloc(256), 0, 256}, ops = {xmalloc(256), 0, 256};
+	struct unit_buf b = {0}, ops = {0};
 	int t, k, req = 0, nev = 1;
 
-	add(&b,
-	    "\"rank\": %d, \"size\": 2, \"thread_level\": 3, \"events\": [\n"
-	    "{\"call\": \"MPI_Init_thread\"}",
-	    sender ? 0 : 1);
-	add(&ops, "\"threads\": [");
+	unit_add(&b,
+		 "\"rank\": %d, \"size\": 2, \"thread_level\": 3, \"events\": [\n"
+		 "{\"call\": \"MPI_Init_thread\"}",
+		 sender ? 0 : 1);
+	unit_add(&ops, "\"threads\": [");
 	if (order == ORDER_NONE) {
 		for (t = 1; t <= nthreads; t++)
-			add(&ops,
-			    "%s{\"op\": \"create\", \"thread\": 0, \"other\": %d, "
-			    "\"before\": 1}",
-			    t > 1 ? ", " : "", t);
+			unit_add(&ops,
+				 "%s{\"op\": \"create\", \"thread\": 0, \"other\": %d, "
+				 "\"before\": 1}",
+				 t > 1 ? ", " : "", t);
 		for (k = 0; k < rounds; k++)
 			for (t = 1; t <= nthreads; t++)
 				thread_calls(&b, sender, t, k, tags, style, &req, &nev);
 		for (t = 1; t <= nthreads; t++)
-			add(&ops,
-			    ", {\"op\": \"join\", \"thread\": 0, \"other\": %d, "
-			    "\"before\": %d}",
-			    t, nev);
+			unit_add(&ops,
+				 ", {\"op\": \"join\", \"thread\": 0, \"other\": %d, "
+				 "\"before\": %d}",
+				 t, nev);
 	} else {
 		for (t = 1; t <= nthreads; t++) {
-			add(&ops,
-			    "%s{\"op\": \"create\", \"thread\": 0, \"other\": %d, "
-			    "\"before\": %d}",
-			    t > 1 ? ", " : "", t, nev);
+			unit_add(&ops,
+				 "%s{\"op\": \"create\", \"thread\": 0, \"other\": %d, "
+				 "\"before\": %d}",
+				 t > 1 ? ", " : "", t, nev);
 			for (k = 0; k < rounds; k++)
 				thread_calls(&b, sender, t, k, tags, style, &req, &nev);
-			add(&ops,
-			    ", {\"op\": \"join\", \"thread\": 0, \"other\": %d, "
-			    "\"before\": %d}",
-			    t, nev);
+			unit_add(&ops,
+				 ", {\"op\": \"join\", \"thread\": 0, \"other\": %d, "
+				 "\"before\": %d}",
+				 t, nev);
 		}
 	}
-	add(&b, ",\n{\"call\": \"MPI_Finalize\"}],\n%s]", ops.s);
+	unit_add(&b, ",\n{\"call\": \"MPI_Finalize\"}],\n%s]", ops.s);
 	free(ops.s);
 	return b.s;
 }

@@ -40,6 +40,13 @@ int unit_case_load(const char *dir, struct mpiv_traceset *ts);
 int unit_case_translate(const char *dir, const struct mpiv_traceset *ts, enum eng_buffering b,
 			long long eager, struct eng_prog *prog);
 
+/* A growing string for the tests that write traces: unit_add() appends printf-style. */
+struct unit_buf {
+	char *s;
+	size_t len, cap;
+};
+void unit_add(struct unit_buf *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
 /* A fresh temporary directory, inside the run's own one under /tmp. */
 const char *unit_tmpdir(void);
 /* Remove the run's temporary directory and all in it (main(), at the end). */

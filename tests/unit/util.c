@@ -1,5 +1,6 @@
 /* Helpers of the CUnit tests: cases stated as JSON, and a native exhaustive search over the
  * engine's choices (the same semantics SPIN explores, without SPIN). */
+#include <stdarg.h>
 #include <stdio.h>
 #include <dirent.h>
 #include <stdlib.h>
@@ -221,4 +222,26 @@ long unit_deadlocks(const char *const events[], enum eng_buffering b)
 	eng_prog_release(&prog);
 	mpiv_traceset_release(&ts);
 	return dl;
+}
+
+void unit_add(struct unit_buf *b, const char *fmt, ...)
+{
+	va_list ap;
+	int n;
+
+	if (!b->s) {
+		b->cap = 256;
+		b->s = xmalloc(b->cap);
+		b->len = 0;
+	}
+	for (;;) {
+		va_start(ap, fmt);
+		n = vsnprintf(b->s + b->len, b->cap - b->len, fmt, ap);
+		va_end(ap);
+		if ((size_t)n < b->cap - b->len)
+			break;
+		b->cap = 2 * b->cap + (size_t)n + 64;
+		b->s = xrealloc(b->s, b->cap);
+	}
+	b->len += (size_t)n;
 }
