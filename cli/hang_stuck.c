@@ -1,6 +1,32 @@
 /* A standstill judged on the run's traces so far (hang_stuck.h). */
+#include <sys/stat.h>
+
 #include "hang_stuck.h"
 #include "trace.h"
+
+/* The most bytes of trace files a standstill is judged on: some 8 bytes an event, about a
+ * million events, read and walked in well under a second. A longer run's hang (one that
+ * hung after hours) is left to the timeout rather than read whole, in memory, by the monitor
+ * that must go on watching. */
+#define HANG_STUCK_MAX_BYTES (8L << 20)
+
+/* Whether the rank files of the size ranks in dir hold at most HANG_STUCK_MAX_BYTES. */
+static int small_enough(const char *dir, int size)
+{
+	char path[4200];
+	struct stat st;
+	long total = 0;
+	int r;
+
+	for (r = 0; r < size; r++) {
+		if (!mpiv_trace_rank_file(dir, r, path, sizeof(path)) || stat(path, &st) < 0)
+			return 0;
+		total += (long)st.st_size;
+		if (total > HANG_STUCK_MAX_BYTES)
+			return 0;
+	}
+	return 1;
+}
 
 int hang_stuck(void *ctx, const struct monitor_result *res)
 {
@@ -9,6 +35,8 @@ int hang_stuck(void *ctx, const struct monitor_result *res)
 	struct mpiv_error err;
 	int k, stuck = 0;
 
+	if (!small_enough(h->dir, res->size))
+		return 0;
 	mpiv_error_init(&err);
 	/* the status said each blocked call was flushed: a trace that does not read is one no
 	 * later period will read better */

@@ -8,7 +8,8 @@
 # refused before anything is launched; one-sided calls must record their window, group, target
 # and lock type in world ranks; the processes a job spawns must run unrecorded, their parents'
 # traces whole. A hang whose traces show that no call can complete is ended without waiting
-# for the timeout. The programs are tests/e2e/programs/rec-*.c.
+# for the timeout, unless the traces are too long to read then. The programs are
+# tests/e2e/programs/rec-*.c.
 #
 # Prints `ok NAME` or `FAIL NAME: why` per case and ends with `N passed, M failed`.
 # Exit status: 0 all passed, 1 a case failed, 77 skipped (mpicc or mpirun missing).
@@ -265,6 +266,25 @@ if compile rec-send-ring; then
 		fail "ring: no leftover processes" "processes still running (killed now)" \
 			"$WORK/leftovers.log"
 	fi
+fi
+
+# ---- a hang after a long run: judged on the traces while they are short, else the timeout
+# decides (the monitor does not read a long run's whole trace: over 8 MiB of files) ----
+if compile rec-long-then-hang; then
+	for rounds in 1000 150000; do
+		run_cmd "$WORK/long-$rounds.record.log" "$LIMIT" "$MPIVERIFY" record \
+			-o "$WORK/long-$rounds" --deadlock-timeout 3 -- "$MPIRUN" -np 2 \
+			"$BINDIR/rec-long-then-hang" "$rounds"
+		if test "$rounds" -eq 1000; then
+			want="blocked for [0-9.]* s, and the traces so far show that no call"
+		else
+			want="every rank blocked for [0-9]* s$"
+		fi
+		expect "long-then-hang, $rounds rounds: record says '$want'" \
+			"$(test "$RC" -eq 1 && grep -q -- "$want" "$WORK/long-$rounds.record.log"
+			echo $?)" "$(describe "$RC"), want 1 and that line" \
+			"$WORK/long-$rounds.record.log"
+	done
 fi
 
 # ---- no progress: both ranks poll forever (MPI_Test, MPI_Iprobe), never blocked ----
