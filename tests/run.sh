@@ -19,7 +19,7 @@
 # then the check that the committed configure is what autoconf makes of configure.ac. The
 # parts that run MPI programs run on MPICH (tests/lib.sh: MPICC, MPIRUN), then again on Open
 # MPI where it is installed (below: which parts, and why). The parts run in two lanes side by
-# side (below). Each part prints its own summary; this script ends with one line per part and
+# side, each taking the next part of one queue (below). Each part prints its own summary; this script ends with one line per part and
 # the time of the whole, and exits non-zero if any part failed (a part that exits 77 was
 # skipped: a tool it needs is missing).
 set -u
@@ -91,63 +91,91 @@ on_openmpi()
 	done
 }
 
-# The parts run in two lanes, side by side, one on each core of a small machine: each lane's
-# parts one after another, the lanes about as long (the times of a run are in its summary).
-# Parts share nothing but the build: each works in a directory of its own and checks for
-# leftovers of its own programs only. CHECK_LANES=1 runs them one lane after the other.
-lane_a()
+# The parts run in two lanes, side by side, one on each core of a small machine. Each lane
+# takes the next part from one queue when it has finished its last, so that the lanes end
+# together whatever each part took in this run: the queue lists the parts longest first (by
+# the times of a recent run, in its summary), the short ones last to fill the end. Parts share
+# nothing but the build: each works in a directory of its own and checks for leftovers of its
+# own programs only. CHECK_LANES=1 runs them all in one lane, in the queue's order.
+queue()
 {
-	LANE=a
-	part e2e "$SRCDIR/tests/e2e/run.sh"
-	part verify-limits "$SRCDIR/tests/e2e/verify-limits.sh"
-	part replay "$SRCDIR/tests/e2e/replay.sh"
-	part recorder "$SRCDIR/tests/e2e/recorder.sh"
-	part triage "$SRCDIR/tests/e2e/triage.sh"
-	part record-calls "$SRCDIR/tests/e2e/record-calls.sh"
-	part otf2 "$SRCDIR/tests/e2e/otf2.sh"
-	part bad-input "$SRCDIR/tests/e2e/badinput.sh"
-	part reductions "$SRCDIR/tests/e2e/reductions.sh"
-	part slurm "$SRCDIR/tests/e2e/slurm.sh"
-	part mpi-libs "$SRCDIR/tests/e2e/mpilibs.sh"
-	part ctest "$SRCDIR/tests/ctest/run.sh"
-	part sessions "$SRCDIR/tests/e2e/sessions.sh"
-	part exports "$SRCDIR/tests/exports/check-exports.sh"
-	on_openmpi exports replay recorder
+	cat <<'EOF'
+part e2e "$SRCDIR/tests/e2e/run.sh"
+on_openmpi e2e
+part zoo "$SRCDIR/tests/zoo/run.sh"
+part promela "$SRCDIR/tests/promela/run.sh"
+part model "$SRCDIR/tests/model/run.sh"
+on_openmpi recorder
+part recorder "$SRCDIR/tests/e2e/recorder.sh"
+part slurm "$SRCDIR/tests/e2e/slurm.sh"
+part fuzz "$SRCDIR/tests/fuzz/run.sh"
+part sessions "$SRCDIR/tests/e2e/sessions.sh"
+on_openmpi replay
+part replay "$SRCDIR/tests/e2e/replay.sh"
+part python "$SRCDIR/tests/e2e/python.sh"
+part triage "$SRCDIR/tests/e2e/triage.sh"
+part reports "$SRCDIR/tests/e2e/reports.sh"
+on_openmpi triage
+part format "$SRCDIR/tests/check-format.sh"
+part verify-limits "$SRCDIR/tests/e2e/verify-limits.sh"
+part bad-input "$SRCDIR/tests/e2e/badinput.sh"
+part mpi-libs "$SRCDIR/tests/e2e/mpilibs.sh"
+part threads "$SRCDIR/tests/e2e/threads.sh"
+part reductions "$SRCDIR/tests/e2e/reductions.sh"
+part record-calls "$SRCDIR/tests/e2e/record-calls.sh"
+on_openmpi record-calls
+part ctest "$SRCDIR/tests/ctest/run.sh"
+part otf2 "$SRCDIR/tests/e2e/otf2.sh"
+part calls "$SRCDIR/tests/check-calls.sh"
+unit
+part exports "$SRCDIR/tests/exports/check-exports.sh"
+on_openmpi exports
+part options "$SRCDIR/tests/check-options.sh"
+part commits "$SRCDIR/tests/check-commits.sh"
+part defaults "$SRCDIR/tests/check-defaults.sh"
+part configure "$SRCDIR/tests/check-configure.sh" "${AUTOCONF:-$(command -v autoconf || true)}"
+EOF
 }
 
-lane_b()
+# The unit tests, if they were built.
+unit()
 {
-	LANE=b
-	part format "$SRCDIR/tests/check-format.sh"
-	part options "$SRCDIR/tests/check-options.sh"
-	part calls "$SRCDIR/tests/check-calls.sh"
-	part commits "$SRCDIR/tests/check-commits.sh"
-	part defaults "$SRCDIR/tests/check-defaults.sh"
 	if test -x tests/unit/run-unit; then
 		part unit env MPIV_MODEL_CASES="$SRCDIR/tests/model/cases" tests/unit/run-unit
 	else
 		echo "==== unit: 'tests/unit/run-unit' not built (make tests/unit/run-unit)"
 		echo "unit: FAILED (not built)" >>"$RESULTS/$LANE"
 	fi
-	part model "$SRCDIR/tests/model/run.sh"
-	part promela "$SRCDIR/tests/promela/run.sh"
-	part fuzz "$SRCDIR/tests/fuzz/run.sh"
-	part reports "$SRCDIR/tests/e2e/reports.sh"
-	part threads "$SRCDIR/tests/e2e/threads.sh"
-	part python "$SRCDIR/tests/e2e/python.sh"
-	part zoo "$SRCDIR/tests/zoo/run.sh"
-	on_openmpi e2e record-calls triage
-	part configure "$SRCDIR/tests/check-configure.sh" "${AUTOCONF:-$(command -v autoconf || true)}"
 }
 
+# The queue's next part, taken off it (nothing once it is empty).
+next_part()
+{
+	(
+		flock 9
+		head -n 1 "$RESULTS/queue"
+		sed -i 1d "$RESULTS/queue"
+	) 9>"$RESULTS/queue.lock"
+}
+
+# lane NAME: run parts off the queue until it is empty.
+lane()
+{
+	local entry
+	LANE=$1
+	while entry=$(next_part) && test -n "$entry"; do
+		eval "$entry"
+	done
+}
+
+queue >"$RESULTS/queue"
 if test "${CHECK_LANES:-2}" = 1; then
-	lane_a
-	lane_b
+	lane a
 else
 	# lane b's output waits in a file, shown whole once lane a is done
-	lane_b >"$RESULTS/b.log" 2>&1 &
+	lane b >"$RESULTS/b.log" 2>&1 &
 	lane_b_pid=$!
-	lane_a
+	lane a
 	wait "$lane_b_pid"
 	echo "==== lane b (run beside the parts above)"
 	cat "$RESULTS/b.log"
