@@ -14,8 +14,9 @@ struct hang_stuck {
 /* monitor_expect.stuck, ctx a struct hang_stuck: 1 if the traces in ctx's dir, every rank
  * blocked or finished as res says, show that no call can complete any more
  * (explore_stuck_now()); -1 if they do not show each blocked call yet (written, incomplete,
- * as its rank's last event); 0 if not, or if they cannot be read (a window of record --last),
- * or are too long to be read now (over 8 MiB of files: a run that hung after hours). */
+ * as its rank's last event); 0 if not, or if they cannot be read (a window of record --last
+ * that dropped the run's first calls: the readers refuse it), or are too long to be read now
+ * (over 8 MiB of files: a run that hung after hours). */
 int hang_stuck(void *ctx, const struct monitor_result *res);
 
 #endif
