@@ -167,10 +167,7 @@ int cmd_record(int argc, char **argv)
 	/* a hang the traces show is one is ended without waiting for the timeout */
 	memset(&expect, 0, sizeof(expect));
 	expect.grace = MONITOR_CONFIRM_GRACE;
-	stuck.dir = out;
-	stuck.item = NULL;
-	expect.stuck = hang_stuck;
-	expect.stuck_ctx = &stuck;
+	hang_stuck_ask(&expect, &stuck, out, NULL);
 	opts.expect = &expect;
 	rc = record_run(&opts, &r);
 	/* the run hung: record's own answer, which a program's own exit 1 would look like */

@@ -28,6 +28,15 @@ static int small_enough(const char *dir, int size)
 	return 1;
 }
 
+void hang_stuck_ask(struct monitor_expect *expect, struct hang_stuck *h, const char *dir,
+		    const struct xitem *item)
+{
+	h->dir = dir;
+	h->item = item;
+	expect->stuck = hang_stuck;
+	expect->stuck_ctx = h;
+}
+
 int hang_stuck(void *ctx, const struct monitor_result *res)
 {
 	const struct hang_stuck *h = ctx;

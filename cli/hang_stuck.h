@@ -19,4 +19,9 @@ struct hang_stuck {
  * (over 8 MiB of files: a run that hung after hours). */
 int hang_stuck(void *ctx, const struct monitor_result *res);
 
+/* Have the monitor ask it (expect->stuck) of the run in dir, made for item (NULL: record's run,
+ * or verify's first), through h, which must outlive the watch. */
+void hang_stuck_ask(struct monitor_expect *expect, struct hang_stuck *h, const char *dir,
+		    const struct xitem *item);
+
 #endif

@@ -147,10 +147,7 @@ int verify_run(void *ctx, struct explore *x, struct xrun *r)
 	expect.ctx = x;
 	/* a hang no run confirmed yet: ended as soon as the traces show it is one, rather than
 	 * after the timeout */
-	stuck.dir = r->dir;
-	stuck.item = r->item;
-	expect.stuck = hang_stuck;
-	expect.stuck_ctx = &stuck;
+	hang_stuck_ask(&expect, &stuck, r->dir, r->item);
 	opts.expect = &expect;
 	for (attempt = 0;; attempt++) {
 		/* the program's output, run after run, goes to a file of its own */

@@ -15,16 +15,7 @@
 #include "diag.h"
 #include "explore.h"
 #include "stuck.h"
-#include "mpilib.h"
 #include "xalloc.h"
-
-/* Does the model of run r, walked along the run's own path with standard sends buffered as b
- * (and eager) says and collectives synchronising if sync_colls, end stuck with no choice
- * left? */
-static int stuck_on_own_path(struct xrun *r, enum eng_buffering b, long long eager, int sync_colls)
-{
-	return explore_stuck_on_path(&r->prog, &r->ts, b, eager, sync_colls, 0);
-}
 
 /* Could the last call of rank t (event e) wait on a decision steering pins: a wildcard
  * receive or probe, an any-completion, or a completion of a request some wildcard receive
@@ -77,13 +68,12 @@ static int genuine_hang(struct xrun *r)
 {
 	enum eng_buffering b;
 	long long eager;
-	int known;
 
 	if (!hang_may_be_pinned(r))
 		return 1;
-	b = explore_run_buffering(&r->ts, r->item, &eager, &known);
-	return stuck_on_own_path(r, b, eager, 0) ||
-	       (b != ENG_BUF_ZERO && stuck_on_own_path(r, b, eager, 1));
+	b = explore_run_buffering(&r->ts, r->item, &eager, NULL);
+	return explore_stuck_on_path(&r->prog, &r->ts, b, eager, 0, 0) ||
+	       (b != ENG_BUF_ZERO && explore_stuck_on_path(&r->prog, &r->ts, b, eager, 1, 0));
 }
 
 /* The collective mismatch run r's own trace shows (doc/semantics.md 5.1): members of a

@@ -1,5 +1,6 @@
-/* When a run of verify is deadlocked, judged on its traces (explore.h's explore_stuck_now(),
- * and a hung run's genuine_hang() in explore.c): the run's own path walked in its model. */
+/* When a run (record's or verify's) is deadlocked, judged on its traces (explore.h's
+ * explore_stuck_now(), and a hung run's genuine_hang() in explore.c): the run's own path
+ * walked in its model. */
 #include <stdlib.h>
 
 #include "explore.h"
@@ -27,7 +28,8 @@ int explore_stuck_on_path(const struct eng_prog *prog, const struct mpiv_tracese
 enum eng_buffering explore_run_buffering(const struct mpiv_traceset *ts, const struct xitem *it,
 					 long long *eager, int *known)
 {
-	*known = 1;
+	if (known)
+		*known = 1;
 	if (it && it->kind == XITEM_DEADLOCK) {
 		*eager = it->mode.bytes;
 		return tr_buffering(it->mode.mode);
@@ -35,7 +37,8 @@ enum eng_buffering explore_run_buffering(const struct mpiv_traceset *ts, const s
 	if (ts->nranks && (*eager = mpiv_mpilib_eager(ts->ranks[0].library)) >= 0)
 		return ENG_BUF_EAGER;
 	*eager = 0;
-	*known = 0;
+	if (known)
+		*known = 0;
 	return ENG_BUF_ZERO;
 }
 

@@ -12,8 +12,8 @@ int explore_stuck_on_path(const struct eng_prog *prog, const struct mpiv_tracese
 			  enum eng_buffering b, long long eager, int sync_colls, int strict);
 
 /* The buffering a run of item (NULL: the first run) had its standard sends in: the item's
- * mode where it forced them, else the library's eager threshold, if known (*known 0 if not:
- * zero then). */
+ * mode where it forced them, else the library's eager threshold, if known (*known, unless
+ * known is NULL, 0 if not: zero then). */
 enum eng_buffering explore_run_buffering(const struct mpiv_traceset *ts, const struct xitem *it,
 					 long long *eager, int *known);
 

@@ -111,8 +111,9 @@ struct monitor_expect {
 	/* or, every rank blocked in a call that does not poll (or finished), one at least
 	 * blocked, each blocked call in its rank's trace and the rank beating, nothing changed
 	 * for grace: 1 if the ranks' traces so far show that no call can complete any more
-	 * (verify's runs: explore_stuck_now()), 0 if not, -1 if they do not show every blocked
-	 * call yet. Asked once a standstill (again after -1); NULL: the timeout decides */
+	 * (record's and verify's runs: cli/hang_stuck.c), 0 if not, -1 if they do not show
+	 * every blocked call yet. Asked once a standstill (again after -1); NULL: the timeout
+	 * decides */
 	int (*stuck)(void *stuck_ctx, const struct monitor_result *res);
 	void *stuck_ctx;
 };
