@@ -55,10 +55,13 @@
 							 * recorder gives each event the times it
 							 * was entered and left */
 #define MPIV_ENV_LAST \
-	"MPIVERIFY_LAST"    /* record --last N: each rank keeps the window of
+	"MPIVERIFY_LAST" /* record --last N: each rank keeps the window of
 				      * its last N to 2N calls in memory, and
 				      * writes it only on a hang, an abort, a
 				      * crash, a signal or its exit */
+#define MPIV_ENV_CALM \
+	"MPIVERIFY_CALM"    /* record for verify: "1": a blocked call sleeps
+				  * between polls (preload/calm.h) */
 #define MPIV_LAST_MAX 10000 /* the longest --last: 2N calls fit the recorder's 1 MiB ring */
 #define MPIV_ENV_CHECK_REDUCTIONS \
 	"MPIVERIFY_CHECK_REDUCTIONS" /* record: the value of

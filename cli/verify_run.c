@@ -133,6 +133,7 @@ int verify_run(void *ctx, struct explore *x, struct xrun *r)
 	opts.timeout = o->timeout;
 	opts.quiet = 1;
 	opts.steer = r->steer_path;
+	opts.calm = 1;
 	/* a deadlock where the model has one, or one confirmed already: no need to wait for
 	 * the timeout */
 	memset(&expect, 0, sizeof(expect));

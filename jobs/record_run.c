@@ -138,7 +138,7 @@ int record_run(const struct record_opts *opts, struct record_result *r)
 {
 	static const char *const stale[] = {".mpivt", ".json", ".status", MPIV_META_FILE, NULL};
 	const struct monitor_result *res;
-	struct launch_var vars[6];
+	struct launch_var vars[7];
 	const char *dirs[2] = {NULL, NULL}, *files[2] = {NULL, NULL};
 	struct preload own;
 	struct job job;
@@ -156,6 +156,8 @@ int record_run(const struct record_opts *opts, struct record_result *r)
 		unsetenv(MPIV_ENV_TIMESTAMPS);
 	if (!opts->last)
 		unsetenv(MPIV_ENV_LAST);
+	if (!opts->calm)
+		unsetenv(MPIV_ENV_CALM);
 	memset(&own, 0, sizeof(own));
 	job_init(&job);
 	rc = opts->preload ? 0 : preload_pick(&own, opts->command, PRELOAD_RECORDER, opts->quiet);
@@ -179,6 +181,10 @@ int record_run(const struct record_opts *opts, struct record_result *r)
 		if (opts->last) {
 			vars[n].name = MPIV_ENV_LAST;
 			vars[n++].value = opts->last;
+		}
+		if (opts->calm) {
+			vars[n].name = MPIV_ENV_CALM;
+			vars[n++].value = "1";
 		}
 		vars[n].name = NULL;
 		vars[n].value = NULL;

@@ -24,6 +24,7 @@ struct record_opts {
 	 * ($MPIVERIFY_LAST), or NULL: the whole run */
 	const char *last;
 	const struct monitor_expect *expect; /* verify: the deadlock it should end in */
+	int calm;			     /* verify: blocked calls sleep ($MPIVERIFY_CALM) */
 	int sink;			     /* > 0: the job's output goes there, not to ours */
 	int quiet;			     /* no "traces in" / "deadlocked" lines on stderr */
 };

@@ -7,6 +7,7 @@
 #include <stdlib.h>
 
 #include "recorder.h"
+#include "calm.h"
 #include "rec_comm.h"
 #include "rec_pack.h"
 
@@ -28,10 +29,10 @@ static REC_HOT int rec_send(struct rec_call *c, rec_send_fn pmpi, const void *bu
 
 	c->ev.data = rec_data_sent(&d);
 	rec_call_posted(c);
-	if (pmpi != PMPI_Send || dest == MPI_PROC_NULL)
+	if (pmpi != calm_Send || dest == MPI_PROC_NULL)
 		rc = pmpi(buf, count, type, dest, tag, comm);
 	else if ((force = rec_steer_send(c->ev.bytes)) == REC_SEND_SYNC)
-		rc = PMPI_Ssend(buf, count, type, dest, tag, comm);
+		rc = calm_Ssend(buf, count, type, dest, tag, comm);
 	else if (force == REC_SEND_BUFFERED)
 		rc = rec_steer_send_copy(buf, count, type, dest, tag, comm);
 	else
@@ -130,13 +131,13 @@ static REC_HOT int rec_irecv(struct rec_call *c, rec_irecv_fn pmpi, void *buf, i
 int rec_Send(struct rec_call *c, const void *buf, int count, MPI_Datatype datatype, int dest,
 	     int tag, MPI_Comm comm)
 {
-	return rec_send(c, PMPI_Send, buf, count, datatype, dest, tag, comm);
+	return rec_send(c, calm_Send, buf, count, datatype, dest, tag, comm);
 }
 
 int rec_Ssend(struct rec_call *c, const void *buf, int count, MPI_Datatype datatype, int dest,
 	      int tag, MPI_Comm comm)
 {
-	return rec_send(c, PMPI_Ssend, buf, count, datatype, dest, tag, comm);
+	return rec_send(c, calm_Ssend, buf, count, datatype, dest, tag, comm);
 }
 
 int rec_Isend(struct rec_call *c, const void *buf, int count, MPI_Datatype datatype, int dest,
@@ -148,7 +149,7 @@ int rec_Isend(struct rec_call *c, const void *buf, int count, MPI_Datatype datat
 int rec_Recv(struct rec_call *c, void *buf, int count, MPI_Datatype datatype, int source, int tag,
 	     MPI_Comm comm, MPI_Status *status)
 {
-	return rec_recv(c, PMPI_Recv, buf, count, datatype, source, tag, comm, status);
+	return rec_recv(c, calm_Recv, buf, count, datatype, source, tag, comm, status);
 }
 
 int rec_Irecv(struct rec_call *c, void *buf, int count, MPI_Datatype datatype, int source, int tag,
@@ -160,13 +161,13 @@ int rec_Irecv(struct rec_call *c, void *buf, int count, MPI_Datatype datatype, i
 int rec_Bsend(struct rec_call *c, const void *buf, int count, MPI_Datatype datatype, int dest,
 	      int tag, MPI_Comm comm)
 {
-	return rec_send(c, PMPI_Bsend, buf, count, datatype, dest, tag, comm);
+	return rec_send(c, calm_Bsend, buf, count, datatype, dest, tag, comm);
 }
 
 int rec_Rsend(struct rec_call *c, const void *buf, int count, MPI_Datatype datatype, int dest,
 	      int tag, MPI_Comm comm)
 {
-	return rec_send(c, PMPI_Rsend, buf, count, datatype, dest, tag, comm);
+	return rec_send(c, calm_Rsend, buf, count, datatype, dest, tag, comm);
 }
 
 int rec_Ibsend(struct rec_call *c, const void *buf, int count, MPI_Datatype datatype, int dest,
@@ -248,8 +249,8 @@ static int sendrecv_forced(struct rec_call *c, const void *sendbuf, int sendcoun
 		rc = PMPI_Issend(sendbuf, sendcount, sendtype, dest, sendtag, comm, &req);
 	if (rc != MPI_SUCCESS)
 		return rc;
-	rc = PMPI_Recv(recvbuf, recvcount, recvtype, source, recvtag, comm, status);
-	rc2 = PMPI_Wait(&req, MPI_STATUS_IGNORE);
+	rc = calm_Recv(recvbuf, recvcount, recvtype, source, recvtag, comm, status);
+	rc2 = calm_Wait(&req, MPI_STATUS_IGNORE);
 	return rc != MPI_SUCCESS ? rc : rc2;
 }
 
@@ -271,7 +272,7 @@ int rec_Sendrecv(struct rec_call *c, const void *sendbuf, int sendcount, MPI_Dat
 		rc = sendrecv_forced(c, sendbuf, sendcount, sendtype, dest, sendtag, recvbuf,
 				     recvcount, recvtype, source, recvtag, comm, status);
 	else
-		rc = PMPI_Sendrecv(sendbuf, sendcount, sendtype, dest, sendtag, recvbuf, recvcount,
+		rc = calm_Sendrecv(sendbuf, sendcount, sendtype, dest, sendtag, recvbuf, recvcount,
 				   recvtype, source, recvtag, comm, status);
 	rec_call_returned(c);
 	rec_sendrecv_done(c, rc, comm, status, &in);

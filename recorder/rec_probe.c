@@ -4,6 +4,7 @@
  * make the message's receive, MPI_Mrecv or MPI_Imrecv, whose request the trace follows like
  * any other. */
 #include "recorder.h"
+#include "calm.h"
 #include "rec_comm.h"
 
 static void probe_found(struct rec_call *c, MPI_Comm comm, const MPI_Status *status)
@@ -20,7 +21,7 @@ int rec_Probe(struct rec_call *c, int source, int tag, MPI_Comm comm, MPI_Status
 	if (status == MPI_STATUS_IGNORE)
 		status = &local;
 	rec_call_posted(c);
-	rc = PMPI_Probe(rec_steer_source(c, source, comm), tag, comm, status);
+	rc = calm_Probe(rec_steer_source(c, source, comm), tag, comm, status);
 	rec_call_returned(c);
 	if (rc == MPI_SUCCESS)
 		probe_found(c, comm, status);
@@ -51,7 +52,7 @@ int rec_Mprobe(struct rec_call *c, int source, int tag, MPI_Comm comm, MPI_Messa
 	if (status == MPI_STATUS_IGNORE)
 		status = &local;
 	rec_call_posted(c);
-	rc = PMPI_Mprobe(rec_steer_source(c, source, comm), tag, comm, message, status);
+	rc = calm_Mprobe(rec_steer_source(c, source, comm), tag, comm, message, status);
 	rec_call_returned(c);
 	if (rc == MPI_SUCCESS)
 		probe_found(c, comm, status);
@@ -83,7 +84,7 @@ int rec_Mrecv(struct rec_call *c, void *buf, int count, MPI_Datatype datatype, M
 
 	if (status == MPI_STATUS_IGNORE)
 		status = &local;
-	rc = PMPI_Mrecv(buf, count, datatype, message, status);
+	rc = calm_Mrecv(buf, count, datatype, message, status);
 	if (rc == MPI_SUCCESS || rc == MPI_ERR_TRUNCATE)
 		c->ev.rdata = rec_data_received(&d, status);
 	return rc;

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "recorder.h"
+#include "calm.h"
 #include "steer.h"
 #include "rec_comm.h"
 
@@ -308,13 +309,13 @@ REC_HOT int rec_Wait(struct rec_call *c, MPI_Request *request, MPI_Status *statu
 	if (status == MPI_STATUS_IGNORE)
 		status = &local;
 	if (!request || *request == MPI_REQUEST_NULL)
-		return PMPI_Wait(request, status); /* completes nothing: an empty list */
+		return calm_Wait(request, status); /* completes nothing: an empty list */
 	/* Listed before the call, so that a Wait that blocks shows what it waits for. */
 	rec_request_take(*request, request, &e);
 	rec_call_add_req(c, e.id, MPIV_NONE, MPIV_NONE);
 	rec_call_posted(c);
 	rec_steer_icoll_wait(*request);
-	rc = PMPI_Wait(request, status);
+	rc = calm_Wait(request, status);
 	rec_call_returned(c);
 	freed = *request == MPI_REQUEST_NULL;
 	if (rc == MPI_SUCCESS || freed)
@@ -356,7 +357,7 @@ REC_HOT int rec_Waitall(struct rec_call *c, int count, MPI_Request array_of_requ
 	rec_call_posted(c);
 	for (i = 0; rec_steer_syncs() && array_of_requests && i < count; i++)
 		rec_steer_icoll_wait(array_of_requests[i]);
-	rc = PMPI_Waitall(count, array_of_requests, st);
+	rc = calm_Waitall(count, array_of_requests, st);
 	rec_call_returned(c);
 
 	/* Keep the requests that completed, in array order: all of them on success, else (an
@@ -572,7 +573,7 @@ static int force_complete(MPI_Request reqs[], const int *pos, int k, int block,
 	if (block) {
 		for (j = 0; j < k && rc == MPI_SUCCESS; j++) {
 			rec_steer_icoll_wait(reqs[pos[j]]);
-			rc = PMPI_Wait(&reqs[pos[j]], statuses ? &statuses[j] : MPI_STATUS_IGNORE);
+			rc = calm_Wait(&reqs[pos[j]], statuses ? &statuses[j] : MPI_STATUS_IGNORE);
 		}
 		*done = rc == MPI_SUCCESS;
 		return rc;
@@ -642,7 +643,7 @@ int rec_Waitany(struct rec_call *c, int count, MPI_Request array_of_requests[], 
 		rc = force_complete(array_of_requests, pos, 1, 1, status, &done);
 		*indx = pos[0];
 	} else {
-		rc = PMPI_Waitany(count, array_of_requests, indx, status);
+		rc = calm_Waitany(count, array_of_requests, indx, status);
 	}
 	steer_done(pos, pos_stack);
 	rec_call_returned(c);
@@ -822,7 +823,7 @@ static int rec_some(struct rec_call *c, rec_some_fn pmpi, int incount,
 int rec_Waitsome(struct rec_call *c, int incount, MPI_Request array_of_requests[], int *outcount,
 		 int array_of_indices[], MPI_Status array_of_statuses[])
 {
-	return rec_some(c, PMPI_Waitsome, incount, array_of_requests, outcount, array_of_indices,
+	return rec_some(c, calm_Waitsome, incount, array_of_requests, outcount, array_of_indices,
 			array_of_statuses);
 }
 

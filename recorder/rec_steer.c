@@ -21,6 +21,7 @@
 
 #include "environment.h"
 #include "recorder.h"
+#include "calm.h"
 #include "rec_comm.h"
 #include "rec_pack.h"
 #include "rec_status.h"
@@ -250,7 +251,7 @@ void rec_steer_icoll_made(MPI_Comm comm, MPI_Request request)
 	kept = syncs_add(request, sync) == 0;
 	pthread_mutex_unlock(&syncs_lock);
 	if (!kept) /* no room to keep it: synchronise at once rather than never */
-		PMPI_Wait(&sync, MPI_STATUS_IGNORE);
+		calm_Wait(&sync, MPI_STATUS_IGNORE);
 }
 
 int rec_steer_icoll_sync(MPI_Request request, int block)
@@ -280,7 +281,7 @@ int rec_steer_icoll_sync(MPI_Request request, int block)
 	}
 	pthread_mutex_unlock(&syncs_lock);
 	if (sync != MPI_REQUEST_NULL)
-		PMPI_Wait(&sync, MPI_STATUS_IGNORE); /* an error ends it as well */
+		calm_Wait(&sync, MPI_STATUS_IGNORE); /* an error ends it as well */
 	return 1;
 }
 

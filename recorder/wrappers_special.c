@@ -8,6 +8,7 @@
 
 #include "environment.h"
 #include "recorder.h"
+#include "calm.h"
 #include "rec_comm.h"
 #include "rec_site.h"
 #include "rec_status.h"
@@ -30,6 +31,10 @@ static void rec_start(int rank, int size, int thread_level)
 	/* only this thread runs MPI calls yet: the call tables' locks can be set up now */
 	if (tracing)
 		rec_call_set_threads(thread_level == MPI_THREAD_MULTIPLE);
+	/* a run of verify's: it is there to decide, and its blocked ranks leave the cores to
+	 * the others */
+	if (getenv(MPIV_ENV_CALM))
+		calm_start();
 	rec_steer_load(rank);
 	/* Module records for the sites seen so far (MPI_Init's), then for each new module. */
 	if (tracing)

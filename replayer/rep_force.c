@@ -8,6 +8,7 @@
 #include <stdlib.h>
 
 #include "replayer.h"
+#include "calm.h"
 #include "rec_comm.h"
 #include "rec_pack.h"
 #include "rec_status.h"
@@ -19,16 +20,31 @@ int rep_Send(struct rep_call *c, const void *buf, int count, MPI_Datatype dataty
 	     int tag, MPI_Comm comm)
 {
 	if (rep_schedule_sync(c))
-		return PMPI_Ssend(buf, count, datatype, dest, tag, comm);
-	return PMPI_Send(buf, count, datatype, dest, tag, comm);
+		return calm_Ssend(buf, count, datatype, dest, tag, comm);
+	return calm_Send(buf, count, datatype, dest, tag, comm);
+}
+
+/* the modes the schedule never changes: only made to sleep while they wait (calm.h) */
+int rep_Ssend(struct rep_call *c, const void *buf, int count, MPI_Datatype datatype, int dest,
+	      int tag, MPI_Comm comm)
+{
+	(void)c;
+	return calm_Ssend(buf, count, datatype, dest, tag, comm);
+}
+
+int rep_Bsend(struct rep_call *c, const void *buf, int count, MPI_Datatype datatype, int dest,
+	      int tag, MPI_Comm comm)
+{
+	(void)c;
+	return calm_Bsend(buf, count, datatype, dest, tag, comm);
 }
 
 int rep_Rsend(struct rep_call *c, const void *buf, int count, MPI_Datatype datatype, int dest,
 	      int tag, MPI_Comm comm)
 {
 	if (rep_schedule_sync(c))
-		return PMPI_Ssend(buf, count, datatype, dest, tag, comm);
-	return PMPI_Rsend(buf, count, datatype, dest, tag, comm);
+		return calm_Ssend(buf, count, datatype, dest, tag, comm);
+	return calm_Rsend(buf, count, datatype, dest, tag, comm);
 }
 
 int rep_Isend(struct rep_call *c, const void *buf, int count, MPI_Datatype datatype, int dest,
@@ -86,7 +102,7 @@ static int sendrecv_sync(struct rep_call *c, const void *sendbuf, int sendcount,
 		PMPI_Request_free(&req[0]);
 		return rc;
 	}
-	rc = PMPI_Waitall(2, req, st);
+	rc = calm_Waitall(2, req, st);
 	if (status != MPI_STATUS_IGNORE)
 		*status = st[0];
 	if (rc == MPI_SUCCESS && rep_schedule_blocked(c))
@@ -103,7 +119,7 @@ int rep_Sendrecv(struct rep_call *c, const void *sendbuf, int sendcount, MPI_Dat
 	if (rep_schedule_sync(c))
 		return sendrecv_sync(c, sendbuf, sendcount, sendtype, dest, sendtag, recvbuf,
 				     recvcount, recvtype, src, recvtag, comm, status);
-	return PMPI_Sendrecv(sendbuf, sendcount, sendtype, dest, sendtag, recvbuf, recvcount,
+	return calm_Sendrecv(sendbuf, sendcount, sendtype, dest, sendtag, recvbuf, recvcount,
 			     recvtype, src, recvtag, comm, status);
 }
 
@@ -178,11 +194,11 @@ int rep_Recv(struct rep_call *c, void *buf, int count, MPI_Datatype datatype, in
 	/* Where the counterexample has this rank blocked, a receive that completes explains
 	 * why the deadlock did not happen: note whose message it took. */
 	if (!rep_schedule_blocked(c))
-		return PMPI_Recv(buf, count, datatype, rep_schedule_source(c, source, comm), tag,
+		return calm_Recv(buf, count, datatype, rep_schedule_source(c, source, comm), tag,
 				 comm, status);
 	if (status == MPI_STATUS_IGNORE)
 		status = &local;
-	rc = PMPI_Recv(buf, count, datatype, rep_schedule_source(c, source, comm), tag, comm,
+	rc = calm_Recv(buf, count, datatype, rep_schedule_source(c, source, comm), tag, comm,
 		       status);
 	if (rc == MPI_SUCCESS)
 		c->matched = rec_comm_to_world(comm, status->MPI_SOURCE);
@@ -198,7 +214,7 @@ int rep_Irecv(struct rep_call *c, void *buf, int count, MPI_Datatype datatype, i
 
 int rep_Probe(struct rep_call *c, int source, int tag, MPI_Comm comm, MPI_Status *status)
 {
-	return PMPI_Probe(rep_schedule_source(c, source, comm), tag, comm, status);
+	return calm_Probe(rep_schedule_source(c, source, comm), tag, comm, status);
 }
 
 int rep_Iprobe(struct rep_call *c, int source, int tag, MPI_Comm comm, int *flag,
@@ -209,10 +225,17 @@ int rep_Iprobe(struct rep_call *c, int source, int tag, MPI_Comm comm, int *flag
 	return rep_polled(c, rc, rc == MPI_SUCCESS && *flag);
 }
 
+int rep_Mrecv(struct rep_call *c, void *buf, int count, MPI_Datatype datatype, MPI_Message *message,
+	      MPI_Status *status)
+{
+	(void)c;
+	return calm_Mrecv(buf, count, datatype, message, status);
+}
+
 int rep_Mprobe(struct rep_call *c, int source, int tag, MPI_Comm comm, MPI_Message *message,
 	       MPI_Status *status)
 {
-	return PMPI_Mprobe(rep_schedule_source(c, source, comm), tag, comm, message, status);
+	return calm_Mprobe(rep_schedule_source(c, source, comm), tag, comm, message, status);
 }
 
 int rep_Improbe(struct rep_call *c, int source, int tag, MPI_Comm comm, int *flag,

@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "replayer.h"
+#include "calm.h"
 #include "rec_status.h"
 #include "status.h"
 
@@ -182,7 +183,7 @@ static int req_sync_done(struct rep_req *n, int block)
 	if (!n || n->sync == MPI_REQUEST_NULL)
 		return 1;
 	if (block) {
-		if (PMPI_Wait(&n->sync, MPI_STATUS_IGNORE) != MPI_SUCCESS)
+		if (calm_Wait(&n->sync, MPI_STATUS_IGNORE) != MPI_SUCCESS)
 			n->sync = MPI_REQUEST_NULL; /* an error ends it as well */
 	} else if (PMPI_Test(&n->sync, &flag, MPI_STATUS_IGNORE) != MPI_SUCCESS) {
 		n->sync = MPI_REQUEST_NULL;
@@ -375,7 +376,7 @@ int rep_Wait(struct rep_call *c, MPI_Request *request, MPI_Status *status)
 	req_resolve(&rs, request ? 1 : 0, request);
 	if (rs.n)
 		req_sync_done(rs.node[0], 1);
-	rc = PMPI_Wait(request, status);
+	rc = calm_Wait(request, status);
 	req_note_unsynced(c, &rs);
 	req_forget(&rs);
 	return rc;
@@ -390,7 +391,7 @@ int rep_Waitall(struct rep_call *c, int count, MPI_Request array_of_requests[],
 	req_resolve(&rs, count, array_of_requests);
 	for (i = 0; i < rs.n; i++)
 		req_sync_done(rs.node[i], 1);
-	rc = PMPI_Waitall(count, array_of_requests, array_of_statuses);
+	rc = calm_Waitall(count, array_of_requests, array_of_statuses);
 	req_note_unsynced(c, &rs);
 	req_forget(&rs);
 	return rc;
@@ -408,10 +409,10 @@ int rep_Waitany(struct rep_call *c, int count, MPI_Request array_of_requests[], 
 		c->forced = 1;
 		req_show(c, &rs, 1);
 		req_sync_done(rs.node[rs.pos[0]], 1);
-		rc = PMPI_Wait(&array_of_requests[rs.pos[0]], status);
+		rc = calm_Wait(&array_of_requests[rs.pos[0]], status);
 		*indx = rs.pos[0];
 	} else {
-		rc = PMPI_Waitany(count, array_of_requests, indx, status);
+		rc = calm_Waitany(count, array_of_requests, indx, status);
 		req_check_none(c, rc == MPI_SUCCESS && *indx != MPI_UNDEFINED);
 	}
 	req_note_unsynced(c, &rs);
@@ -433,13 +434,13 @@ int rep_Waitsome(struct rep_call *c, int incount, MPI_Request array_of_requests[
 		req_show(c, &rs, k);
 		for (j = 0; j < k && rc == MPI_SUCCESS; j++) {
 			req_sync_done(rs.node[rs.pos[j]], 1);
-			rc = PMPI_Wait(&array_of_requests[rs.pos[j]],
+			rc = calm_Wait(&array_of_requests[rs.pos[j]],
 				       req_status(array_of_statuses, j));
 			array_of_indices[j] = rs.pos[j];
 		}
 		*outcount = j;
 	} else {
-		rc = PMPI_Waitsome(incount, array_of_requests, outcount, array_of_indices,
+		rc = calm_Waitsome(incount, array_of_requests, outcount, array_of_indices,
 				   array_of_statuses);
 		req_check_none(c, rc == MPI_SUCCESS && *outcount != MPI_UNDEFINED && *outcount > 0);
 	}
@@ -553,7 +554,7 @@ int rep_Testsome(struct rep_call *c, int incount, MPI_Request array_of_requests[
 						     MPI_STATUS_IGNORE);
 		*outcount = 0;
 		for (j = 0; j < k && done && rc == MPI_SUCCESS; j++) {
-			rc = PMPI_Wait(&array_of_requests[rs.pos[j]],
+			rc = calm_Wait(&array_of_requests[rs.pos[j]],
 				       req_status(array_of_statuses, j));
 			array_of_indices[j] = rs.pos[j];
 			*outcount = j + 1;

@@ -7,6 +7,7 @@
 #include "environment.h"
 #include "exit.h"
 #include "replayer.h"
+#include "calm.h"
 #include "rec_comm.h"
 #include "rec_status.h"
 
@@ -25,6 +26,8 @@ static int rep_start(int rank, int size)
 
 	rep_started = 1;
 	rec_msg_set_rank("replayer", rank);
+	/* a replay is there to confirm: its blocked ranks leave the cores to the others */
+	calm_start();
 	if (!dir || !*dir)
 		rec_msg(MPIV_ENV_STATUS_DIR " is not set: no status file");
 	else if (rec_status_init(rank, size, dir, why, sizeof(why)) != 0)

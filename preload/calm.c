@@ -1,0 +1,199 @@
+/* Blocking calls that sleep while they wait (calm.h). */
+#include <time.h>
+
+#include "calm.h"
+
+/* Polls made back to back before the first sleep: a call whose peer is already there, or
+ * nearly, completes as fast as the library's own. */
+#define CALM_SPIN_POLLS 64
+#define CALM_SLEEP_MIN_NS 20000L
+#define CALM_SLEEP_MAX_NS 1000000L
+
+int calm_on;
+
+void calm_start(void)
+{
+	calm_on = 1;
+}
+
+/* Between two polls of one wait: nothing for the first few, then a sleep twice the last. */
+static void calm_pause(int *polls, long *ns)
+{
+	struct timespec ts;
+
+	if (++*polls < CALM_SPIN_POLLS)
+		return;
+	ts.tv_sec = 0;
+	ts.tv_nsec = *ns;
+	nanosleep(&ts, NULL);
+	*ns = *ns * 2 > CALM_SLEEP_MAX_NS ? CALM_SLEEP_MAX_NS : *ns * 2;
+}
+
+/* Whether request is complete, or null: MPI_Request_get_status leaves it as it is, for the
+ * library's own wait to complete it (and say what a wait says) once it can return at once.
+ * MPICH 4.0's MPI_Testall, for one, fails on a persistent collective that completed. An
+ * error is taken as done: the wait then reports it. */
+static int calm_ready(MPI_Request request)
+{
+	int flag = 0;
+
+	return request == MPI_REQUEST_NULL ||
+	       PMPI_Request_get_status(request, &flag, MPI_STATUS_IGNORE) != MPI_SUCCESS || flag;
+}
+
+/* Poll until all of requests[0..count) are ready (all), or one (any; or none is left). */
+static void calm_until(int count, const MPI_Request requests[], int all)
+{
+	int polls = 0, i, k = 0, live;
+	long ns = CALM_SLEEP_MIN_NS;
+
+	for (;;) {
+		if (all) {
+			/* a request once complete stays so until it is waited for */
+			while (k < count && calm_ready(requests[k]))
+				k++;
+			if (k >= count)
+				return;
+		} else {
+			for (i = 0, live = 0; i < count; i++) {
+				if (requests[i] == MPI_REQUEST_NULL)
+					continue;
+				live = 1;
+				if (calm_ready(requests[i]))
+					return;
+			}
+			if (!live)
+				return;
+		}
+		calm_pause(&polls, &ns);
+	}
+}
+
+int calm_sleepy_Wait(MPI_Request *request, MPI_Status *status)
+{
+	calm_until(1, request, 1);
+	return PMPI_Wait(request, status);
+}
+
+int calm_sleepy_Waitall(int count, MPI_Request requests[], MPI_Status statuses[])
+{
+	calm_until(count, requests, 1);
+	return PMPI_Waitall(count, requests, statuses);
+}
+
+int calm_sleepy_Waitany(int count, MPI_Request requests[], int *index, MPI_Status *status)
+{
+	calm_until(count, requests, 0);
+	return PMPI_Waitany(count, requests, index, status);
+}
+
+int calm_sleepy_Waitsome(int incount, MPI_Request requests[], int *outcount, int indices[],
+			 MPI_Status statuses[])
+{
+	calm_until(incount, requests, 0);
+	return PMPI_Waitsome(incount, requests, outcount, indices, statuses);
+}
+
+/* A send of any mode: its nonblocking form (isend), then the wait. */
+typedef int (*calm_isend_fn)(const void *buf, int count, MPI_Datatype type, int dest, int tag,
+			     MPI_Comm comm, MPI_Request *request);
+
+static int calm_send(calm_isend_fn isend, const void *buf, int count, MPI_Datatype type, int dest,
+		     int tag, MPI_Comm comm)
+{
+	MPI_Request req;
+	int rc = isend(buf, count, type, dest, tag, comm, &req);
+
+	return rc == MPI_SUCCESS ? calm_sleepy_Wait(&req, MPI_STATUS_IGNORE) : rc;
+}
+
+int calm_sleepy_Send(const void *buf, int count, MPI_Datatype type, int dest, int tag,
+		     MPI_Comm comm)
+{
+	return calm_send(PMPI_Isend, buf, count, type, dest, tag, comm);
+}
+
+int calm_sleepy_Ssend(const void *buf, int count, MPI_Datatype type, int dest, int tag,
+		      MPI_Comm comm)
+{
+	return calm_send(PMPI_Issend, buf, count, type, dest, tag, comm);
+}
+
+int calm_sleepy_Bsend(const void *buf, int count, MPI_Datatype type, int dest, int tag,
+		      MPI_Comm comm)
+{
+	return calm_send(PMPI_Ibsend, buf, count, type, dest, tag, comm);
+}
+
+int calm_sleepy_Rsend(const void *buf, int count, MPI_Datatype type, int dest, int tag,
+		      MPI_Comm comm)
+{
+	return calm_send(PMPI_Irsend, buf, count, type, dest, tag, comm);
+}
+
+int calm_sleepy_Recv(void *buf, int count, MPI_Datatype type, int source, int tag, MPI_Comm comm,
+		     MPI_Status *status)
+{
+	MPI_Request req;
+	int rc;
+
+	rc = PMPI_Irecv(buf, count, type, source, tag, comm, &req);
+	return rc == MPI_SUCCESS ? calm_sleepy_Wait(&req, status) : rc;
+}
+
+/* Both started, the send first, as MPI_Sendrecv makes them; the receive's status kept. */
+int calm_sleepy_Sendrecv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, int dest,
+			 int sendtag, void *recvbuf, int recvcount, MPI_Datatype recvtype,
+			 int source, int recvtag, MPI_Comm comm, MPI_Status *status)
+{
+	MPI_Request req[2];
+	MPI_Status st[2];
+	int rc;
+
+	rc = PMPI_Isend(sendbuf, sendcount, sendtype, dest, sendtag, comm, &req[0]);
+	if (rc != MPI_SUCCESS)
+		return rc;
+	rc = PMPI_Irecv(recvbuf, recvcount, recvtype, source, recvtag, comm, &req[1]);
+	if (rc != MPI_SUCCESS) {
+		PMPI_Request_free(&req[0]); /* the send goes on alone, as MPI_Sendrecv's would */
+		return rc;
+	}
+	rc = calm_sleepy_Waitall(2, req, st);
+	if (status != MPI_STATUS_IGNORE)
+		*status = st[1];
+	/* one error, as MPI_Sendrecv has, not MPI_Waitall's */
+	return rc == MPI_ERR_IN_STATUS ?
+		       (st[0].MPI_ERROR != MPI_SUCCESS ? st[0].MPI_ERROR : st[1].MPI_ERROR) :
+		       rc;
+}
+
+int calm_sleepy_Probe(int source, int tag, MPI_Comm comm, MPI_Status *status)
+{
+	int polls = 0, flag = 0, rc;
+	long ns = CALM_SLEEP_MIN_NS;
+
+	while ((rc = PMPI_Iprobe(source, tag, comm, &flag, status)) == MPI_SUCCESS && !flag)
+		calm_pause(&polls, &ns);
+	return rc;
+}
+
+int calm_sleepy_Mprobe(int source, int tag, MPI_Comm comm, MPI_Message *message, MPI_Status *status)
+{
+	int polls = 0, flag = 0, rc;
+	long ns = CALM_SLEEP_MIN_NS;
+
+	while ((rc = PMPI_Improbe(source, tag, comm, &flag, message, status)) == MPI_SUCCESS &&
+	       !flag)
+		calm_pause(&polls, &ns);
+	return rc;
+}
+
+int calm_sleepy_Mrecv(void *buf, int count, MPI_Datatype type, MPI_Message *message,
+		      MPI_Status *status)
+{
+	MPI_Request req;
+	int rc;
+
+	rc = PMPI_Imrecv(buf, count, type, message, &req);
+	return rc == MPI_SUCCESS ? calm_sleepy_Wait(&req, status) : rc;
+}
