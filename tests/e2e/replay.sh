@@ -14,6 +14,8 @@
 #    replayed run's timing favours another request;
 #  - a nonblocking collective synchronised only for a counterexample found without buffering;
 #  - a counterexample that needs a send's cancellation to succeed: not reproduced, and why;
+#  - blocked calls in replay's and verify's runs sleep while they wait (preload/calm.h): ten
+#    blocking point-to-point calls each take under 50 ms of CPU in a quarter second's wait;
 #  - a malformed counterexample, and one pointing at another program's trace;
 #  - after each job, no process of the program left.
 #
@@ -382,6 +384,49 @@ if record_check ibcast 2 "$IBCAST" zero; then
 		'event 2, MPI_Wait, completed the nonblocking collective made at event 1, which replay did not make synchronise' \
 		'^why: the counterexample has a collective wait for its peers'
 	leftovers "not reproduced: nonblocking collective" "$IBCAST"
+fi
+
+# ---- calm waits ----
+# verify's and replay's ranks sleep while a blocking point-to-point call waits (preload/calm.h):
+# rank 1 of calm-waits prints the CPU time each of ten blocking calls took while rank 0 slept a
+# quarter of a second outside MPI. Recorded, the library polls through the waits: the measure
+# tells the two apart.
+# cpu_case NAME LOG WANT: LOG has the ten "cpu CALL MS" lines, and each is under 50 ms (WANT
+# calm), or they add up to over 300 ms (WANT polls).
+cpu_case()
+{
+	local got
+	got=$(awk '$1 == "cpu" { n++; sum += $3; if ($3 > max) { max = $3; at = $2 } }
+		END { printf "%d %d %d %s", n, sum, max, at }' "$2")
+	set -- "$1" "$2" "$3" $got
+	if test "$4" -ne 10; then
+		fail "$1" "$4 calls measured, want 10" "$2"
+	elif test "$3" = calm && test "$6" -lt 50; then
+		pass "$1"
+	elif test "$3" = polls && test "$5" -gt 300; then
+		pass "$1"
+	else
+		fail "$1" "ten waits took $5 ms of CPU, MPI_$7 $6 ms (want: $3)" "$2"
+	fi
+}
+
+CALM=$BINDIR/calm-waits
+if build calm-waits tests/e2e/programs/calm-waits.c &&
+	record_check calm 2 "$CALM" zero; then
+	cpu_case "calm waits: recorded, the library polls while a call waits" \
+		"$WORK/calm-record.log" polls
+	run_cmd "$WORK/calm-replay.log" "$LIMIT" "$MPIVERIFY" replay --trace \
+		"$WORK/calm/check/cex.json" --timeout "$TIMEOUT"
+	expect "calm waits: replay reproduces the deadlock after them" 1 "$WORK/calm-replay.log" \
+		'^reproduced'
+	cpu_case "calm waits: replayed, each blocked call sleeps" "$WORK/calm-replay.log" calm
+	run_cmd "$WORK/calm-verify.log" "$LIMIT" "$MPIVERIFY" verify -o "$WORK/calm-verify" \
+		--deadlock-timeout "$TIMEOUT" -- "$MPIRUN" -np 2 "$CALM"
+	expect "calm waits: verify confirms the deadlock after them" 1 "$WORK/calm-verify.log" \
+		'deadlock confirmed'
+	cpu_case "calm waits: in verify's run, each blocked call sleeps" \
+		"$WORK/calm-verify/runs/1.out" calm
+	leftovers "calm waits" "$CALM"
 fi
 
 # ---- cancels ----
