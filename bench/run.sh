@@ -14,7 +14,9 @@
 #     and the self-loop's instructions per iteration plain, passed through and recorded,
 #     counted by callgrind (if valgrind is there): figures a busy machine does not change;
 #  2. replay overhead: the ping-pong and the halo exchange replayed (from the traces of 1, with
-#     a counterexample that forces nothing) against plain runs, best of $RUNS each;
+#     a counterexample that forces nothing) against plain runs, best of $RUNS each; and the CPU
+#     a rank spends blocked, recorded (the library polls) against replayed and in verify's
+#     run (the call sleeps while it waits, preload/calm.h);
 #  3. the fixed cost of a small check: CPU time of `check --buffering all` on recorded
 #     examples (two ranks without wildcards, three with), check's own pass against SPIN
 #     searching from the start (MPIVERIFY_SPIN_FROM_START), the pan runs each makes, and the
@@ -270,12 +272,41 @@ replay_overhead()
 			n, p, r, r / p, (r - p) * 1e9 / c }'
 }
 
+# calm_cpu: one line: the CPU a rank spends in ten blocked calls of 0.25 s each
+# (tests/e2e/programs/calm-waits.c, which prints each call's), recorded (the library polls)
+# against replayed and in verify's run, where a blocked call sleeps (preload/calm.h).
+calm_cpu()
+{
+	local rec rep ver sum='$1 == "cpu" { n++; s += $3 } END { if (n == 10) print s }'
+	echo
+	echo "== a blocked rank's CPU: ten blocking point-to-point calls (calm-waits.c), each waiting"
+	echo "   0.25 s for a peer outside MPI, then a deadlock: rank 1's CPU over the ten waits"
+	if ! "$MPICC" -O2 -o calm-waits "$SRCDIR/tests/e2e/programs/calm-waits.c" >/dev/null 2>&1; then
+		echo "calm-waits: does not compile"
+		return
+	fi
+	"$MPIVERIFY" record -o trace-calm --deadlock-timeout 2 -- "$MPIRUN" -np 2 ./calm-waits \
+		>calm-record.txt 2>&1
+	"$MPIVERIFY" check --buffering zero -o trace-calm/check trace-calm >/dev/null 2>&1
+	"$MPIVERIFY" replay --timeout 2 --trace trace-calm/check/cex.json >calm-replay.txt 2>&1
+	"$MPIVERIFY" verify -o verify-calm --deadlock-timeout 2 -- "$MPIRUN" -np 2 ./calm-waits \
+		>/dev/null 2>&1
+	rec=$(awk "$sum" calm-record.txt)
+	rep=$(awk "$sum" calm-replay.txt)
+	ver=$(awk "$sum" verify-calm/runs/1.out 2>/dev/null)
+	awk -v a="$rec" -v b="$rep" -v c="$ver" 'BEGIN {
+		if (a == "" || b == "" || c == "") { print "calm-waits: a run failed"; exit }
+		printf "2.5 s of waits   recorded %5d ms of CPU   replayed %4d ms (%.0fx less)   verify\047s run %4d ms (%.0fx less)\n",
+			a, b, a / (b > 0 ? b : 1), c, a / (c > 0 ? c : 1) }'
+}
+
 if part replay; then
 echo
 echo "== replay overhead: replayed / plain under the same mpirun, best of $RUNS each, replaying the"
 echo "   traces recorded above with a counterexample that forces nothing"
 replay_overhead ping-pong 2 ./pingpong 200000
 replay_overhead halo 2 ./halo 10000
+calm_cpu
 fi
 # cpu_best CMD...: the least user + sys CPU seconds of $RUNS runs of CMD, its children included,
 # into BEST (bash's `time`: millisecond resolution); RC: the last run's exit status.

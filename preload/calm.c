@@ -3,9 +3,11 @@
 
 #include "calm.h"
 
-/* Polls made back to back before the first sleep: a call whose peer is already there, or
- * nearly, completes as fast as the library's own. */
-#define CALM_SPIN_POLLS 64
+/* A wait polls back to back for its first CALM_SPIN_NS: a call whose peer is there, or
+ * nearly (a ping-pong's reply, a neighbour's halo a computation away), completes as fast as
+ * with the library's own wait. Then it sleeps between polls, from CALM_SLEEP_MIN_NS doubling
+ * to CALM_SLEEP_MAX_NS. */
+#define CALM_SPIN_NS 200000L
 #define CALM_SLEEP_MIN_NS 20000L
 #define CALM_SLEEP_MAX_NS 1000000L
 
@@ -16,17 +18,38 @@ void calm_start(void)
 	calm_on = 1;
 }
 
-/* Between two polls of one wait: nothing for the first few, then a sleep twice the last. */
-static void calm_pause(int *polls, long *ns)
-{
-	struct timespec ts;
+struct calm_wait {
+	struct timespec start;
+	long ns; /* the next sleep, or 0 while it spins */
+	unsigned polls;
+};
 
-	if (++*polls < CALM_SPIN_POLLS)
-		return;
-	ts.tv_sec = 0;
-	ts.tv_nsec = *ns;
-	nanosleep(&ts, NULL);
-	*ns = *ns * 2 > CALM_SLEEP_MAX_NS ? CALM_SLEEP_MAX_NS : *ns * 2;
+static void calm_begin(struct calm_wait *w)
+{
+	w->ns = 0;
+	w->polls = 0;
+	clock_gettime(CLOCK_MONOTONIC, &w->start);
+}
+
+/* Between two polls of one wait: nothing at first (the clock read every 16th poll), then a
+ * sleep twice the last. */
+static void calm_pause(struct calm_wait *w)
+{
+	struct timespec now;
+
+	if (!w->ns) {
+		if (++w->polls % 16)
+			return;
+		clock_gettime(CLOCK_MONOTONIC, &now);
+		if ((now.tv_sec - w->start.tv_sec) * 1000000000L + now.tv_nsec - w->start.tv_nsec <
+		    CALM_SPIN_NS)
+			return;
+		w->ns = CALM_SLEEP_MIN_NS;
+	}
+	now.tv_sec = 0;
+	now.tv_nsec = w->ns;
+	nanosleep(&now, NULL);
+	w->ns = w->ns * 2 > CALM_SLEEP_MAX_NS ? CALM_SLEEP_MAX_NS : w->ns * 2;
 }
 
 /* Whether request is complete, or null: MPI_Request_get_status leaves it as it is, for the
@@ -44,9 +67,10 @@ static int calm_ready(MPI_Request request)
 /* Poll until all of requests[0..count) are ready (all), or one (any; or none is left). */
 static void calm_until(int count, const MPI_Request requests[], int all)
 {
-	int polls = 0, i, k = 0, live;
-	long ns = CALM_SLEEP_MIN_NS;
+	struct calm_wait w;
+	int i, k = 0, live;
 
+	calm_begin(&w);
 	for (;;) {
 		if (all) {
 			/* a request once complete stays so until it is waited for */
@@ -65,7 +89,7 @@ static void calm_until(int count, const MPI_Request requests[], int all)
 			if (!live)
 				return;
 		}
-		calm_pause(&polls, &ns);
+		calm_pause(&w);
 	}
 }
 
@@ -169,22 +193,24 @@ int calm_sleepy_Sendrecv(const void *sendbuf, int sendcount, MPI_Datatype sendty
 
 int calm_sleepy_Probe(int source, int tag, MPI_Comm comm, MPI_Status *status)
 {
-	int polls = 0, flag = 0, rc;
-	long ns = CALM_SLEEP_MIN_NS;
+	struct calm_wait w;
+	int flag = 0, rc;
 
+	calm_begin(&w);
 	while ((rc = PMPI_Iprobe(source, tag, comm, &flag, status)) == MPI_SUCCESS && !flag)
-		calm_pause(&polls, &ns);
+		calm_pause(&w);
 	return rc;
 }
 
 int calm_sleepy_Mprobe(int source, int tag, MPI_Comm comm, MPI_Message *message, MPI_Status *status)
 {
-	int polls = 0, flag = 0, rc;
-	long ns = CALM_SLEEP_MIN_NS;
+	struct calm_wait w;
+	int flag = 0, rc;
 
+	calm_begin(&w);
 	while ((rc = PMPI_Improbe(source, tag, comm, &flag, message, status)) == MPI_SUCCESS &&
 	       !flag)
-		calm_pause(&polls, &ns);
+		calm_pause(&w);
 	return rc;
 }
 

@@ -3,13 +3,13 @@
  * call, one core per rank, for as long as it blocks; a run that confirms a deadlock sits so,
  * every rank, for the whole confirmation (doc/verify.md 1), and a rank oversubscribed on a
  * small machine takes the core its peers need. A calm call is the call's nonblocking form,
- * polled with MPI_Request_get_status at once, then between sleeps that grow to a millisecond,
- * and the library's own wait once that can return at once. The same message is matched (a
- * nonblocking call matches in the order it is started, as the blocking one would, MPI-4.1
- * 3.7.4), the same completion comes (a test repeated completes what a wait would, 3.7.4
- * again; a probe is an Iprobe repeated until it finds, 3.8.1), what the wait returns is the
- * library's, and each poll drives the library on. Collectives stay the library's own: a nonblocking collective does not match a
- * blocking one (MPI-4.1 6.12). */
+ * polled with MPI_Request_get_status back to back for 0.2 ms, then between sleeps that grow
+ * to a millisecond, and the library's own wait once that can return at once. The same
+ * message is matched (a nonblocking call matches in the order it is started, as the blocking
+ * one would, MPI-4.1 3.7.4), the same completion comes (a test repeated completes what a wait
+ * would, 3.7.4 again; a probe is an Iprobe repeated until it finds, 3.8.1), what the wait
+ * returns is the library's, and each poll drives the library on. Collectives stay the
+ * library's own: a nonblocking collective does not match a blocking one (MPI-4.1 6.12). */
 #ifndef MPIV_CALM_H
 #define MPIV_CALM_H
 
