@@ -1,5 +1,7 @@
 /* Blocking calls that sleep while they wait (calm.h). */
+#include <stdlib.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "calm.h"
 
@@ -16,6 +18,26 @@ int calm_on;
 void calm_start(void)
 {
 	calm_on = 1;
+}
+
+int calm_oversubscribed(void)
+{
+	/* the ranks on this node, as MPICH's Hydra and Open MPI's launcher tell each */
+	static const char *const vars[] = {"MPI_LOCALNRANKS", "OMPI_COMM_WORLD_LOCAL_SIZE"};
+	long cpus = sysconf(_SC_NPROCESSORS_ONLN), ranks;
+	const char *v;
+	char *end;
+	size_t i;
+
+	for (i = 0; i < sizeof(vars) / sizeof(vars[0]); i++) {
+		v = getenv(vars[i]);
+		if (!v || !*v)
+			continue;
+		ranks = strtol(v, &end, 10);
+		if (!*end && cpus > 0)
+			return ranks > cpus;
+	}
+	return 0;
 }
 
 struct calm_wait {

@@ -22,6 +22,10 @@ extern int calm_on;
 
 void calm_start(void);
 
+/* Whether this node runs more ranks than it has CPUs, as far as the launcher says: a rank
+ * that polls there takes the core another rank needs. */
+int calm_oversubscribed(void);
+
 /* calm_<name>() is PMPI_<name>, or calm_sleepy_<name>() (calm.c) once calm_start() was
  * called: inline, as the recorder's quick way calls it on every Send, Recv and Wait. */
 #define CALM_CALL(name, params, args)                                                             \

@@ -31,9 +31,9 @@ static void rec_start(int rank, int size, int thread_level)
 	/* only this thread runs MPI calls yet: the call tables' locks can be set up now */
 	if (tracing)
 		rec_call_set_threads(thread_level == MPI_THREAD_MULTIPLE);
-	/* a run of verify's: it is there to decide, and its blocked ranks leave the cores to
-	 * the others */
-	if (getenv(MPIV_ENV_CALM))
+	/* a run of verify's, there to decide, or ranks that outnumber the node's CPUs: the
+	 * blocked ones leave the cores to the others */
+	if (getenv(MPIV_ENV_CALM) || calm_oversubscribed())
 		calm_start();
 	rec_steer_load(rank);
 	/* Module records for the sites seen so far (MPI_Init's), then for each new module. */

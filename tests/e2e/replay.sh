@@ -14,8 +14,9 @@
 #    replayed run's timing favours another request;
 #  - a nonblocking collective synchronised only for a counterexample found without buffering;
 #  - a counterexample that needs a send's cancellation to succeed: not reproduced, and why;
-#  - blocked calls in replay's and verify's runs sleep while they wait (preload/calm.h): ten
-#    blocking point-to-point calls each take under 50 ms of CPU in a quarter second's wait;
+#  - blocked calls in replay's and verify's runs, and record's on a node with more ranks than
+#    CPUs, sleep while they wait (preload/calm.h): ten blocking point-to-point calls each take
+#    under 50 ms of CPU in a quarter second's wait;
 #  - a malformed counterexample, and one pointing at another program's trace;
 #  - after each job, no process of the program left.
 #
@@ -426,6 +427,14 @@ if build calm-waits tests/e2e/programs/calm-waits.c &&
 		'deadlock confirmed'
 	cpu_case "calm waits: in verify's run, each blocked call sleeps" \
 		"$WORK/calm-verify/runs/1.out" calm
+	# a node with more ranks than CPUs: record's blocked ranks sleep too (8 ranks at most)
+	cpus=$(getconf _NPROCESSORS_ONLN)
+	if test "$cpus" -lt 8; then
+		run_cmd "$WORK/calm-over.log" "$LIMIT" "$MPIVERIFY" record -o "$WORK/calm-over" \
+			--deadlock-timeout "$TIMEOUT" -- "$MPIRUN" -np $((cpus + 1)) "$CALM"
+		cpu_case "calm waits: recorded on $((cpus + 1)) ranks and $cpus CPUs, each sleeps" \
+			"$WORK/calm-over.log" calm
+	fi
 	leftovers "calm waits" "$CALM"
 fi
 
