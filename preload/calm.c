@@ -141,9 +141,6 @@ int calm_sleepy_Waitsome(int incount, MPI_Request requests[], int *outcount, int
 }
 
 /* A send of any mode: its nonblocking form (isend), then the wait. */
-typedef int (*calm_isend_fn)(const void *buf, int count, MPI_Datatype type, int dest, int tag,
-			     MPI_Comm comm, MPI_Request *request);
-
 static int calm_send(calm_isend_fn isend, const void *buf, int count, MPI_Datatype type, int dest,
 		     int tag, MPI_Comm comm)
 {
@@ -153,29 +150,17 @@ static int calm_send(calm_isend_fn isend, const void *buf, int count, MPI_Dataty
 	return rc == MPI_SUCCESS ? calm_sleepy_Wait(&req, MPI_STATUS_IGNORE) : rc;
 }
 
-int calm_sleepy_Send(const void *buf, int count, MPI_Datatype type, int dest, int tag,
-		     MPI_Comm comm)
-{
-	return calm_send(PMPI_Isend, buf, count, type, dest, tag, comm);
-}
-
-int calm_sleepy_Ssend(const void *buf, int count, MPI_Datatype type, int dest, int tag,
-		      MPI_Comm comm)
-{
-	return calm_send(PMPI_Issend, buf, count, type, dest, tag, comm);
-}
-
-int calm_sleepy_Bsend(const void *buf, int count, MPI_Datatype type, int dest, int tag,
-		      MPI_Comm comm)
-{
-	return calm_send(PMPI_Ibsend, buf, count, type, dest, tag, comm);
-}
-
-int calm_sleepy_Rsend(const void *buf, int count, MPI_Datatype type, int dest, int tag,
-		      MPI_Comm comm)
-{
-	return calm_send(PMPI_Irsend, buf, count, type, dest, tag, comm);
-}
+#define CALM_SEND(name, iname)                                                                   \
+	int calm_sleepy_##name(const void *buf, int count, MPI_Datatype type, int dest, int tag, \
+			       MPI_Comm comm)                                                    \
+	{                                                                                        \
+		return calm_send(PMPI_##iname, buf, count, type, dest, tag, comm);               \
+	}
+CALM_SEND(Send, Isend)
+CALM_SEND(Ssend, Issend)
+CALM_SEND(Bsend, Ibsend)
+CALM_SEND(Rsend, Irsend)
+#undef CALM_SEND
 
 int calm_sleepy_Recv(void *buf, int count, MPI_Datatype type, int source, int tag, MPI_Comm comm,
 		     MPI_Status *status)
@@ -187,16 +172,15 @@ int calm_sleepy_Recv(void *buf, int count, MPI_Datatype type, int source, int ta
 	return rc == MPI_SUCCESS ? calm_sleepy_Wait(&req, status) : rc;
 }
 
-/* Both started, the send first, as MPI_Sendrecv makes them; the receive's status kept. */
-int calm_sleepy_Sendrecv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, int dest,
-			 int sendtag, void *recvbuf, int recvcount, MPI_Datatype recvtype,
-			 int source, int recvtag, MPI_Comm comm, MPI_Status *status)
+int calm_sendrecv_by(calm_isend_fn isend, const void *sendbuf, int sendcount, MPI_Datatype sendtype,
+		     int dest, int sendtag, void *recvbuf, int recvcount, MPI_Datatype recvtype,
+		     int source, int recvtag, MPI_Comm comm, MPI_Status *status)
 {
 	MPI_Request req[2];
 	MPI_Status st[2];
 	int rc;
 
-	rc = PMPI_Isend(sendbuf, sendcount, sendtype, dest, sendtag, comm, &req[0]);
+	rc = isend(sendbuf, sendcount, sendtype, dest, sendtag, comm, &req[0]);
 	if (rc != MPI_SUCCESS)
 		return rc;
 	rc = PMPI_Irecv(recvbuf, recvcount, recvtype, source, recvtag, comm, &req[1]);
@@ -204,13 +188,21 @@ int calm_sleepy_Sendrecv(const void *sendbuf, int sendcount, MPI_Datatype sendty
 		PMPI_Request_free(&req[0]); /* the send goes on alone, as MPI_Sendrecv's would */
 		return rc;
 	}
-	rc = calm_sleepy_Waitall(2, req, st);
+	rc = calm_Waitall(2, req, st);
 	if (status != MPI_STATUS_IGNORE)
 		*status = st[1];
 	/* one error, as MPI_Sendrecv has, not MPI_Waitall's */
 	return rc == MPI_ERR_IN_STATUS ?
 		       (st[0].MPI_ERROR != MPI_SUCCESS ? st[0].MPI_ERROR : st[1].MPI_ERROR) :
 		       rc;
+}
+
+int calm_sleepy_Sendrecv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, int dest,
+			 int sendtag, void *recvbuf, int recvcount, MPI_Datatype recvtype,
+			 int source, int recvtag, MPI_Comm comm, MPI_Status *status)
+{
+	return calm_sendrecv_by(PMPI_Isend, sendbuf, sendcount, sendtype, dest, sendtag, recvbuf,
+				recvcount, recvtype, source, recvtag, comm, status);
 }
 
 int calm_sleepy_Probe(int source, int tag, MPI_Comm comm, MPI_Status *status)

@@ -72,6 +72,17 @@ CALM_CALL(Waitsome,
 
 #undef CALM_CALL
 
+/* A nonblocking send: PMPI_Isend and kin, or one of a copy made to go in the background. */
+typedef int (*calm_isend_fn)(const void *buf, int count, MPI_Datatype type, int dest, int tag,
+			     MPI_Comm comm, MPI_Request *request);
+
+/* MPI_Sendrecv with its send started by isend (a steered or forced mode): both started, the
+ * send first, then waited for together, calmly once calm_start() was called; status gets the
+ * receive's, the result one error as MPI_Sendrecv's. */
+int calm_sendrecv_by(calm_isend_fn isend, const void *sendbuf, int sendcount, MPI_Datatype sendtype,
+		     int dest, int sendtag, void *recvbuf, int recvcount, MPI_Datatype recvtype,
+		     int source, int recvtag, MPI_Comm comm, MPI_Status *status);
+
 #pragma GCC visibility pop
 
 #endif

@@ -233,25 +233,17 @@ static void rec_sendrecv_done(struct rec_call *c, int rc, MPI_Comm comm, const M
 	}
 }
 
-/* MPI_Sendrecv with its send forced as the steering says (synchronous or buffered): the
- * send posted, the receive made, then the send completed, as MPI_Sendrecv does. */
+/* MPI_Sendrecv with its send forced as the steering says (synchronous or buffered). */
 static int sendrecv_forced(struct rec_call *c, const void *sendbuf, int sendcount,
 			   MPI_Datatype sendtype, int dest, int sendtag, void *recvbuf,
 			   int recvcount, MPI_Datatype recvtype, int source, int recvtag,
 			   MPI_Comm comm, MPI_Status *status)
 {
-	MPI_Request req;
-	int rc, rc2;
-
-	if (rec_steer_send(c->ev.bytes) == REC_SEND_BUFFERED)
-		rc = rec_steer_isend_copy(sendbuf, sendcount, sendtype, dest, sendtag, comm, &req);
-	else
-		rc = PMPI_Issend(sendbuf, sendcount, sendtype, dest, sendtag, comm, &req);
-	if (rc != MPI_SUCCESS)
-		return rc;
-	rc = calm_Recv(recvbuf, recvcount, recvtype, source, recvtag, comm, status);
-	rc2 = calm_Wait(&req, MPI_STATUS_IGNORE);
-	return rc != MPI_SUCCESS ? rc : rc2;
+	return calm_sendrecv_by(rec_steer_send(c->ev.bytes) == REC_SEND_BUFFERED ?
+					rec_steer_isend_copy :
+					PMPI_Issend,
+				sendbuf, sendcount, sendtype, dest, sendtag, recvbuf, recvcount,
+				recvtype, source, recvtag, comm, status);
 }
 
 int rec_Sendrecv(struct rec_call *c, const void *sendbuf, int sendcount, MPI_Datatype sendtype,

@@ -82,31 +82,21 @@ int rep_Rsend_init(struct rep_call *c, const void *buf, int count, MPI_Datatype 
 /* ---- send-receive: the source pinned, the send made synchronous, as the counterexample
  * says ---- */
 
-/* Post the receive, then the send synchronously, and wait for both: MPI_Sendrecv with an
- * unbuffered send. */
+/* MPI_Sendrecv with an unbuffered send. */
 static int sendrecv_sync(struct rep_call *c, const void *sendbuf, int sendcount,
 			 MPI_Datatype sendtype, int dest, int sendtag, void *recvbuf, int recvcount,
 			 MPI_Datatype recvtype, int source, int recvtag, MPI_Comm comm,
 			 MPI_Status *status)
 {
-	MPI_Request req[2];
-	MPI_Status st[2];
+	MPI_Status local;
 	int rc;
 
-	rc = PMPI_Irecv(recvbuf, recvcount, recvtype, source, recvtag, comm, &req[0]);
-	if (rc != MPI_SUCCESS)
-		return rc;
-	rc = PMPI_Issend(sendbuf, sendcount, sendtype, dest, sendtag, comm, &req[1]);
-	if (rc != MPI_SUCCESS) {
-		PMPI_Cancel(&req[0]);
-		PMPI_Request_free(&req[0]);
-		return rc;
-	}
-	rc = calm_Waitall(2, req, st);
-	if (status != MPI_STATUS_IGNORE)
-		*status = st[0];
+	if (status == MPI_STATUS_IGNORE)
+		status = &local;
+	rc = calm_sendrecv_by(PMPI_Issend, sendbuf, sendcount, sendtype, dest, sendtag, recvbuf,
+			      recvcount, recvtype, source, recvtag, comm, status);
 	if (rc == MPI_SUCCESS && rep_schedule_blocked(c))
-		c->matched = rec_comm_to_world(comm, st[0].MPI_SOURCE);
+		c->matched = rec_comm_to_world(comm, status->MPI_SOURCE);
 	return rc;
 }
 
