@@ -1,8 +1,10 @@
 /* Whether a run under way is deadlocked for good (explore_stuck_now(): verify ends such a run
  * without waiting for its timeout). A family of standstills, each rank blocked in its last
  * call (incomplete) or finished, generated over the shape, the ranks, the message size, how
- * the calls are written, the thread level and whether the library's eager threshold is
- * known, each with the answer it must get: stuck only where no call could complete, whatever
+ * the calls are written (blocking, or nonblocking and completed by each of MPI_Wait, Waitall,
+ * Waitany and Waitsome), the blocked receive's tag (the message's, another, MPI_ANY_TAG), the
+ * thread level and whether the library's eager threshold is known, each with the answer it
+ * must get: stuck only where no call could complete, whatever
  * the library did next. */
 #include <stdio.h>
 #include <stdlib.h>
@@ -27,46 +29,65 @@ static const char *const shape_names[] = {"send-ring",	  "recv-ring",	 "in-fligh
 					  "sent-waiting", "all-in-coll", "coll-missing",
 					  "wildcard"};
 
-/* A send to peer, blocked (the last call) or complete: MPI_Send, or MPI_Isend and MPI_Wait. */
-static void send_to(struct unit_buf *b, int peer, long bytes, int nonblocking, int blocked)
-{
-	const char *inc = blocked ? ", \"incomplete\": true" : "";
+/* How a call is written: blocking, or nonblocking and completed by one of the waits. */
+enum how { HOW_BLOCKING, HOW_WAIT, HOW_WAITALL, HOW_WAITANY, HOW_WAITSOME, HOW_N };
 
-	if (!nonblocking)
+static const char *const how_names[] = {"blocking", "MPI_Wait", "MPI_Waitall", "MPI_Waitany",
+					"MPI_Waitsome"};
+
+/* The tag of the blocked receive: the message's, another, MPI_ANY_TAG. */
+static const int tags[] = {0, 5, -1};
+
+/* The completion of request req (took: its match, or "" while it waits), blocked or not. A
+ * blocked MPI_Waitany or MPI_Waitsome lists its request as pending, as the recorder does. */
+static void complete(struct unit_buf *b, enum how how, int req, const char *took, int blocked)
+{
+	unit_add(b, "}, {\"call\": \"%s\", \"reqs\": [{\"req\": %d%s}]%s%s}", how_names[how], req,
+		 took,
+		 blocked && (how == HOW_WAITANY || how == HOW_WAITSOME) ? ", \"pending\": 1" : "",
+		 blocked ? ", \"incomplete\": true" : "");
+}
+
+/* A send to peer with tag 0, blocked (the last call) or complete. */
+static void send_to(struct unit_buf *b, int peer, long bytes, enum how how, int blocked)
+{
+	if (how == HOW_BLOCKING) {
 		unit_add(b,
 			 ", {\"call\": \"MPI_Send\", \"peer\": %d, \"tag\": 0, \"comm\": 0, "
 			 "\"bytes\": %ld%s}",
-			 peer, bytes, inc);
-	else
-		unit_add(
-			b,
-			", {\"call\": \"MPI_Isend\", \"peer\": %d, \"tag\": 0, \"comm\": 0, "
-			"\"bytes\": %ld, \"req\": 1}, {\"call\": \"MPI_Wait\", \"reqs\": [{\"req\": "
-			"1}]%s}",
-			peer, bytes, inc);
+			 peer, bytes, blocked ? ", \"incomplete\": true" : "");
+		return;
+	}
+	unit_add(b,
+		 ", {\"call\": \"MPI_Isend\", \"peer\": %d, \"tag\": 0, \"comm\": 0, "
+		 "\"bytes\": %ld, \"req\": 1",
+		 peer, bytes);
+	complete(b, how, 1, "", blocked);
 }
 
-/* A receive from peer (-1: MPI_ANY_SOURCE), blocked, or complete with the message of src. */
-static void recv_from(struct unit_buf *b, int peer, long bytes, int nonblocking, int blocked,
+/* A receive from peer (-1: MPI_ANY_SOURCE) with tag, blocked, or complete with the message of
+ * src. */
+static void recv_from(struct unit_buf *b, int peer, int tag, long bytes, enum how how, int blocked,
 		      int src)
 {
-	char from[16], took[32] = "";
+	char from[16], with[16], took[32] = "";
 
 	snprintf(from, sizeof(from), peer < 0 ? "\"any\"" : "%d", peer);
+	snprintf(with, sizeof(with), tag < 0 ? "\"any\"" : "%d", tag);
 	if (!blocked)
 		snprintf(took, sizeof(took), ", \"src\": %d", src);
-	if (!nonblocking)
+	if (how == HOW_BLOCKING) {
 		unit_add(b,
-			 ", {\"call\": \"MPI_Recv\", \"peer\": %s, \"tag\": 0, \"comm\": 0, "
+			 ", {\"call\": \"MPI_Recv\", \"peer\": %s, \"tag\": %s, \"comm\": 0, "
 			 "\"bytes\": %ld%s%s}",
-			 from, bytes, took, blocked ? ", \"incomplete\": true" : "");
-	else
-		unit_add(
-			b,
-			", {\"call\": \"MPI_Irecv\", \"peer\": %s, \"tag\": 0, \"comm\": 0, "
-			"\"bytes\": %ld, \"req\": 2}, {\"call\": \"MPI_Wait\", \"reqs\": [{\"req\": "
-			"2%s}]%s}",
-			from, bytes, took, blocked ? ", \"incomplete\": true" : "");
+			 from, with, bytes, took, blocked ? ", \"incomplete\": true" : "");
+		return;
+	}
+	unit_add(b,
+		 ", {\"call\": \"MPI_Irecv\", \"peer\": %s, \"tag\": %s, \"comm\": 0, "
+		 "\"bytes\": %ld, \"req\": 2",
+		 from, with, bytes);
+	complete(b, how, 2, took, blocked);
 }
 
 static void finalize(struct unit_buf *b)
@@ -75,8 +96,8 @@ static void finalize(struct unit_buf *b)
 }
 
 /* Rank r's trace of the standstill. */
-static char *rank_trace(enum shape shape, int r, int n, long bytes, int nonblocking, int level,
-			int eager_known)
+static char *rank_trace(enum shape shape, int r, int n, long bytes, enum how how, int tag,
+			int level, int eager_known)
 {
 	struct unit_buf b = {0};
 
@@ -85,24 +106,24 @@ static char *rank_trace(enum shape shape, int r, int n, long bytes, int nonblock
 	unit_add(&b, "\"events\": [{\"call\": \"%s\"}", level ? "MPI_Init_thread" : "MPI_Init");
 	switch (shape) {
 	case SHAPE_SEND_RING:
-		send_to(&b, (r + 1) % n, bytes, nonblocking, 1);
+		send_to(&b, (r + 1) % n, bytes, how, 1);
 		break;
 	case SHAPE_RECV_RING:
-		recv_from(&b, (r + n - 1) % n, bytes, nonblocking, 1, 0);
+		recv_from(&b, (r + n - 1) % n, tag, bytes, how, 1, 0);
 		break;
 	case SHAPE_IN_FLIGHT:
 		if (r == 0)
-			send_to(&b, 1, bytes, nonblocking, 1);
+			send_to(&b, 1, bytes, how, 1);
 		else if (r == 1)
-			recv_from(&b, 0, bytes, nonblocking, 1, 0);
+			recv_from(&b, 0, tag, bytes, how, 1, 0);
 		else
 			finalize(&b);
 		break;
 	case SHAPE_SENT_WAITING:
 		if (r == 0)
-			recv_from(&b, 1, bytes, nonblocking, 1, 0);
+			recv_from(&b, 1, tag, bytes, how, 1, 0);
 		else if (r == 1)
-			send_to(&b, 0, bytes, nonblocking, 0);
+			send_to(&b, 0, bytes, how, 0);
 		if (r != 0)
 			finalize(&b);
 		break;
@@ -111,7 +132,7 @@ static char *rank_trace(enum shape shape, int r, int n, long bytes, int nonblock
 		break;
 	case SHAPE_COLL_MISSING:
 		if (r == 0)
-			recv_from(&b, 1, bytes, nonblocking, 1, 0);
+			recv_from(&b, 1, tag, bytes, how, 1, 0);
 		else
 			unit_add(
 				&b,
@@ -119,10 +140,10 @@ static char *rank_trace(enum shape shape, int r, int n, long bytes, int nonblock
 		break;
 	default: /* SHAPE_WILDCARD */
 		if (r == 0) {
-			recv_from(&b, -1, 4, nonblocking, 0, 1);
-			recv_from(&b, 1, 4, nonblocking, 1, 0);
+			recv_from(&b, -1, 0, 4, how, 0, 1);
+			recv_from(&b, 1, tag, 4, how, 1, 0);
 		} else {
-			send_to(&b, 0, 4, nonblocking, 0);
+			send_to(&b, 0, 4, how, 0);
 			finalize(&b);
 		}
 		break;
@@ -132,13 +153,19 @@ static char *rank_trace(enum shape shape, int r, int n, long bytes, int nonblock
 }
 
 /* The answer the standstill must get. */
-static int expected(enum shape shape, long bytes, int level, int eager_known)
+static int expected(enum shape shape, long bytes, int tag, int level, int eager_known)
 {
+	int unbufferable = eager_known && bytes > 8255;
+
 	if (level == 3) /* another thread may be about to call MPI */
 		return 0;
 	switch (shape) {
 	case SHAPE_SEND_RING: /* a send the library may still buffer could complete */
-		return eager_known && bytes > 8255;
+		return unbufferable;
+	case SHAPE_IN_FLIGHT: /* a match, unless the receive wants another tag */
+		return tag == 5 && unbufferable;
+	case SHAPE_SENT_WAITING: /* the message waits, for a receive of its tag */
+		return tag == 5;
 	case SHAPE_RECV_RING:
 	case SHAPE_COLL_MISSING:
 	case SHAPE_WILDCARD:
@@ -148,57 +175,62 @@ static int expected(enum shape shape, long bytes, int level, int eager_known)
 	}
 }
 
+/* One standstill: its answer against the expected one. */
+static int one_case(enum shape shape, int n, long bytes, enum how how, int tag, int level,
+		    int known, int *stuck)
+{
+	char *ranks[5] = {NULL};
+	struct mpiv_traceset ts;
+	int r, want, got;
+
+	for (r = 0; r < n; r++)
+		ranks[r] = rank_trace(shape, r, n, bytes, how, tag, level, known);
+	if (unit_load_ranks((const char *const *)ranks, &ts) != 0) {
+		fprintf(stderr, "\n%s, %d ranks, %s, tag %d: did not load", shape_names[shape], n,
+			how_names[how], tag);
+		CU_FAIL("a standstill did not load");
+		got = -1;
+	} else {
+		want = expected(shape, bytes, tag, level, known);
+		got = explore_stuck_now(&ts, NULL);
+		if (got != want)
+			fprintf(stderr,
+				"\n%s, %d ranks, %ld bytes, %s, tag %d, thread level %d, eager "
+				"%s: stuck %d, expected %d",
+				shape_names[shape], n, bytes, how_names[how], tag, level,
+				known ? "known" : "unknown", got, want);
+		CU_ASSERT_EQUAL(got, want);
+		*stuck += got;
+		mpiv_traceset_release(&ts);
+	}
+	for (r = 0; r < n; r++)
+		free(ranks[r]);
+	return got >= 0;
+}
+
 static void test_family(void)
 {
 	static const long sizes[] = {4, 1 << 20};
-	int shape, n, s, nb, level, known, cases = 0, stuck = 0;
+	int shape, n, s, how, t, level, known, cases = 0, stuck = 0;
 
 	for (shape = 0; shape < SHAPE_NSHAPES; shape++)
 		for (n = 2; n <= 4; n++)
 			for (s = 0; s < 2; s++)
-				for (nb = 0; nb < 2; nb++)
-					for (level = 0; level <= 3; level += 3)
-						for (known = 0; known < 2; known++) {
-							char *ranks[5] = {NULL};
-							struct mpiv_traceset ts;
-							int r, want, got;
-
-							if (shape == SHAPE_WILDCARD && n != 3)
-								continue;
-							for (r = 0; r < n; r++)
-								ranks[r] = rank_trace(shape, r, n,
-										      sizes[s], nb,
-										      level, known);
-							if (unit_load_ranks((const char *const *)
-										    ranks,
-									    &ts) != 0) {
-								CU_FAIL("a standstill did not load");
-								continue;
-							}
-							want = expected(shape, sizes[s], level,
-									known);
-							got = explore_stuck_now(&ts, NULL);
-							if (got != want)
-								fprintf(stderr,
-									"\n%s, %d ranks, %ld bytes, %s, "
-									"thread level %d, eager %s: "
-									"stuck %d, expected %d",
-									shape_names[shape], n,
-									sizes[s],
-									nb ? "nonblocking" :
-									     "blocking",
-									level,
-									known ? "known" : "unknown",
-									got, want);
-							CU_ASSERT_EQUAL(got, want);
-							cases++;
-							stuck += got;
-							mpiv_traceset_release(&ts);
-							for (r = 0; r < n; r++)
-								free(ranks[r]);
-						}
+				for (how = 0; how < HOW_N; how++)
+					for (t = 0; t < 3; t++)
+						for (level = 0; level <= 3; level += 3)
+							for (known = 0; known < 2; known++)
+								if (shape != SHAPE_WILDCARD ||
+								    n == 3)
+									cases += one_case(shape, n,
+											  sizes[s],
+											  how,
+											  tags[t],
+											  level,
+											  known,
+											  &stuck);
 	/* both answers, many times each */
-	CU_ASSERT(stuck >= 40 && cases - stuck >= 100);
+	CU_ASSERT(stuck >= 200 && cases - stuck >= 500);
 }
 
 /* A rank that is neither blocked nor finished (computing, between calls): no judgement. */
