@@ -86,12 +86,17 @@ static int calm_ready(MPI_Request request)
 	       PMPI_Request_get_status(request, &flag, MPI_STATUS_IGNORE) != MPI_SUCCESS || flag;
 }
 
-/* Poll until all of requests[0..count) are ready (all), or one (any; or none is left). */
+/* Poll until all of requests[0..count) are ready (all), or one (any; or none is left). No
+ * array at all is the program's error, which the library's wait reports. An inactive
+ * persistent request reads as complete: a Waitany or Waitsome over one is left to the
+ * library's wait at once. */
 static void calm_until(int count, const MPI_Request requests[], int all)
 {
 	struct calm_wait w;
 	int i, k = 0, live;
 
+	if (!requests)
+		return;
 	calm_begin(&w);
 	for (;;) {
 		if (all) {

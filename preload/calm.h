@@ -1,5 +1,6 @@
 /* Blocking point-to-point calls that sleep while they wait (calm.c), for the runs that exist
- * to decide a verdict: verify's runs and replay's. MPICH and Open MPI poll inside a blocked
+ * to decide a verdict, verify's runs and replay's, and for record on a node with more ranks
+ * than CPUs. MPICH and Open MPI poll inside a blocked
  * call, one core per rank, for as long as it blocks; a run that confirms a deadlock sits so,
  * every rank, for the whole confirmation (doc/verify.md 1), and a rank oversubscribed on a
  * small machine takes the core its peers need. A calm call is the call's nonblocking form,

@@ -309,7 +309,7 @@ REC_HOT int rec_Wait(struct rec_call *c, MPI_Request *request, MPI_Status *statu
 	if (status == MPI_STATUS_IGNORE)
 		status = &local;
 	if (!request || *request == MPI_REQUEST_NULL)
-		return calm_Wait(request, status); /* completes nothing: an empty list */
+		return PMPI_Wait(request, status); /* completes nothing: an empty list */
 	/* Listed before the call, so that a Wait that blocks shows what it waits for. */
 	rec_request_take(*request, request, &e);
 	rec_call_add_req(c, e.id, MPIV_NONE, MPIV_NONE);
