@@ -120,6 +120,10 @@ enum mpiv_call_flags {
 	/* a request-based one-sided data call (MPI_Rput, ...): makes a request that completes
 	 * without another rank's call (doc/semantics.md 7.4) */
 	MPIV_F_RMA_REQUEST = 1 << 12,
+	/* a collective whose members need nothing of each other (MPI_Comm_disconnect): with
+	 * buffering a member waits for nobody; it may still synchronise, which the searches
+	 * with synchronising collectives hold */
+	MPIV_F_UNSYNCED = 1 << 13,
 };
 
 /* Special peers and tags, in world ranks (the recorder maps MPI's constants to these). */
@@ -307,6 +311,12 @@ int mpiv_call_from_name(const char *name);
  * call. */
 enum mpiv_kind mpiv_call_kind(unsigned call);
 unsigned mpiv_call_flags(unsigned call);
+
+/* Whether the call lets go of the communicator it names (MPI_Comm_free, MPI_Comm_disconnect). */
+static inline int mpiv_call_frees_comm(unsigned call)
+{
+	return call == MPIV_CALL_Comm_free || call == MPIV_CALL_Comm_disconnect;
+}
 
 /* Whether ev is a poll that found nothing: a test (MPIV_F_POLL) that completed none of the
  * requests it lists, a nonblocking probe without a source, an MPI_Win_test that said no. It

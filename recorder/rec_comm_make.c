@@ -163,15 +163,36 @@ int rec_Comm_idup_with_info(struct rec_call *c, MPI_Comm comm, MPI_Info info, MP
 }
 #endif
 
-int rec_Comm_free(struct rec_call *c, MPI_Comm *comm)
+/* The program lets go of communicator old (rank-local id id): forgotten before its handle is
+ * free for MPI to give to another communicator. */
+static void comm_gone(MPI_Comm old, int32_t id)
 {
-	MPI_Comm old = *comm;
-
-	/* before the handle is free for MPI to give to another communicator */
 	rec_comm_forget(old);
 	if (rec_output_window)
-		rec_output_comm_freed(c->ev.comm);
+		rec_output_comm_freed(id);
 	if (rec_reduce_on)
 		rec_reduce_comm_free(old);
+}
+
+int rec_Comm_free(struct rec_call *c, MPI_Comm *comm)
+{
+	comm_gone(*comm, c->ev.comm);
 	return PMPI_Comm_free(comm);
+}
+
+/* A collective that may block (it waits for the communicator's pending communication, and
+ * Open MPI's synchronises): posted, then returned, as the other collectives, and made to
+ * synchronise where the steering says collectives do (MPICH's does not). */
+int rec_Comm_disconnect(struct rec_call *c, MPI_Comm *comm)
+{
+	MPI_Comm old = *comm;
+	int rc;
+
+	rec_call_posted(c);
+	rec_steer_coll_sync(old);
+	rc = PMPI_Comm_disconnect(comm);
+	rec_call_returned(c);
+	if (rc == MPI_SUCCESS)
+		comm_gone(old, c->ev.comm);
+	return rc;
 }

@@ -137,3 +137,21 @@ int rep_Comm_free(struct rep_call *c, MPI_Comm *comm)
 	rec_comm_forget(*comm);
 	return PMPI_Comm_free(comm);
 }
+
+/* MPICH's does not synchronise: a barrier first when the counterexample needs every
+ * collective synchronising, as before MPI_Bcast (rep_force.c). */
+int rep_Comm_disconnect(struct rep_call *c, MPI_Comm *comm)
+{
+	MPI_Comm old = *comm;
+	int rc;
+
+	if (rep_schedule_coll_sync(c))
+		rep_coll_barrier(c, old);
+	rc = PMPI_Comm_disconnect(comm);
+
+	if (rc == MPI_SUCCESS) {
+		rep_coll_forget(old);
+		rec_comm_forget(old);
+	}
+	return rc;
+}

@@ -480,6 +480,8 @@ static int coll_rule(unsigned call, int me, int root)
 
 	if (flags & MPIV_F_NEIGHBOR)
 		return ENG_COLL_LIST; /* the in-neighbours, the instruction's list */
+	if (flags & MPIV_F_UNSYNCED)
+		return ENG_COLL_NONE;
 	if (flags & MPIV_F_ROOT_SENDS)
 		return me == root ? ENG_COLL_NONE : ENG_COLL_ROOT;
 	if (flags & MPIV_F_ROOT_RECEIVES)
@@ -509,7 +511,7 @@ static void inter_rule(struct builder *b, const struct mpiv_event *ev, struct en
 		in->b = ENG_COLL_ALL;
 		return;
 	}
-	if (ev->root == MPIV_PROC_NULL ||
+	if (ev->root == MPIV_PROC_NULL || (flags & MPIV_F_UNSYNCED) ||
 	    ((flags & MPIV_F_ROOT_RECEIVES) && ev->root != b->t->rank)) {
 		in->b = ENG_COLL_NONE; /* the root's group but the root; senders to a root */
 		return;
@@ -784,7 +786,7 @@ static int check_session_end(struct builder *b, size_t i, struct mpiv_error *err
 		for (j = nc->event + 1; j < i; j++) {
 			const struct mpiv_event *f = mpiv_trace_event(t, j);
 
-			if (f->call == MPIV_CALL_Comm_free && f->comm == nc->id)
+			if (mpiv_call_frees_comm(f->call) && f->comm == nc->id)
 				break;
 		}
 		if (j == i)

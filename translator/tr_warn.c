@@ -106,14 +106,14 @@ static int finished(const struct mpiv_traceset *ts, int r)
 	return s.kind == TR_FINISHED;
 }
 
-/* An MPI_Comm_free of the trace: its event and the communicator. */
+/* An MPI_Comm_free or MPI_Comm_disconnect of the trace: its event and the communicator. */
 struct comm_free {
 	size_t event;
 	int32_t comm;
 };
 
-/* Communicators a rank that finished got and never freed with MPI_Comm_free after it got
- * them, of the frees[0..nfrees) it made. */
+/* Communicators a rank that finished got and never freed (MPI_Comm_free, Comm_disconnect)
+ * after it got them, of the frees[0..nfrees) it made. */
 static void unfreed_comms(struct tr_warn_pass *l, int r, const struct comm_free *frees,
 			  size_t nfrees)
 {
@@ -181,7 +181,7 @@ static void leaks(struct tr_warn_pass *l, int r)
 		enum mpiv_kind k = mpiv_call_kind(ev->call);
 		uint32_t ndone = ev->nreqs - (ev->npending <= ev->nreqs ? ev->npending : ev->nreqs);
 
-		if (ev->call == MPIV_CALL_Comm_free && t->ncomms) {
+		if (mpiv_call_frees_comm(ev->call) && t->ncomms) {
 			xgrow((void **)&frees, &capfrees, nfrees + 1, sizeof(*frees));
 			frees[nfrees].event = i;
 			frees[nfrees++].comm = ev->comm;
