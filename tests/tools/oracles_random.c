@@ -386,15 +386,15 @@ int oracles_random_trace(uint64_t seed, const char *dir)
 	/* collectives, the same sequence on every rank (its thread 0), each at a random place */
 	ncoll = rnd(s, 10) < 4 ? 1 + rnd(s, 2) : 0;
 	for (k = 0; k < ncoll; k++) {
-		static const char *calls[] = {"MPI_Barrier",
-					      "MPI_Bcast",
-					      "MPI_Reduce",
-					      "MPI_Allreduce",
-					      "MPI_Ibarrier",
-					      "MPI_Neighbor_alltoall",
-					      "MPI_Ineighbor_allgather"};
+		static const char *calls[] = {"MPI_Barrier", "MPI_Bcast", "MPI_Reduce",
+					      "MPI_Allreduce", "MPI_Ibarrier",
+					      "MPI_Neighbor_alltoall", "MPI_Ineighbor_allgather",
+					      /* on the world, which MPI forbids: to the model a
+					       * collective whose members wait for nobody with
+					       * buffering, as on any communicator */
+					      "MPI_Comm_disconnect"};
 		struct item c;
-		int which = rnd(s, 7), root = rnd(s, nranks),
+		int which = rnd(s, 8), root = rnd(s, nranks),
 		    odd = rnd(s, 30) == 0 ? rnd(s, nranks) : -1;
 
 		memset(&c, 0, sizeof(c));
@@ -416,7 +416,9 @@ int oracles_random_trace(uint64_t seed, const char *dir)
 					 (r == odd ? (root + 1) % nranks : root) :
 					 -1;
 			/* each other rank an in-neighbour or not, as a distributed graph allows */
-			c.in = which >= 5 ? (unsigned)rnd(s, 1 << nranks) & ~(1u << r) : 0;
+			c.in = which == 5 || which == 6 ?
+				       (unsigned)rnd(s, 1 << nranks) & ~(1u << r) :
+				       0;
 			memmove(&rk->items[at + 1], &rk->items[at],
 				(size_t)(rk->n - at) * sizeof(rk->items[0]));
 			rk->items[at] = c;
