@@ -1,6 +1,8 @@
 /* Envelopes of the calls that make and free communicators (env.h): the parent communicator,
  * on which the call is a collective (recorder/rec_comm_make.c records the new one and its
  * members when it returns). */
+#include <stdlib.h>
+
 #include "env.h"
 #include "rec_comm.h"
 
@@ -24,17 +26,54 @@ void env_Comm_idup_with_info(struct mpiv_env *e, MPI_Comm comm, MPI_Info info, M
 #endif
 
 #if MPI_VERSION >= 4
-/* A communicator made from a group has no parent: the processes of MPI_COMM_WORLD stand for
- * it, and the string tag that tells concurrent ones apart is hashed (FNV-1a) into a tag. */
-void env_Comm_create_from_group(struct mpiv_env *e, MPI_Group group, const char *stringtag,
-				MPI_Info info, MPI_Errhandler errhandler, MPI_Comm *newcomm)
+/* The string tag that tells concurrent creations from groups apart, hashed (FNV-1a) into a
+ * tag. */
+static int32_t stringtag_hash(const char *stringtag)
 {
 	uint32_t h = 2166136261u;
 
 	for (; stringtag && *stringtag; stringtag++)
 		h = (h ^ (unsigned char)*stringtag) * 16777619u;
+	return (int32_t)(h & 0x7fffffff);
+}
+
+/* A communicator made from a group has no parent: the processes of MPI_COMM_WORLD stand for
+ * it, and its string tag is hashed into the tag. */
+void env_Comm_create_from_group(struct mpiv_env *e, MPI_Group group, const char *stringtag,
+				MPI_Info info, MPI_Errhandler errhandler, MPI_Comm *newcomm)
+{
 	e->comm = rec_comm_id(MPI_COMM_WORLD);
-	e->tag = (int32_t)(h & 0x7fffffff);
+	e->tag = stringtag_hash(stringtag);
+}
+
+/* The world rank of group's member rank, or MPIV_NONE. Makes MPI calls. */
+static int32_t group_member_world(MPI_Group group, int rank)
+{
+	uint32_t n = 0;
+	int32_t *members = rec_group_to_world(group, &n), w = MPIV_NONE;
+
+	if (members && rank >= 0 && (uint32_t)rank < n)
+		w = members[rank];
+	free(members);
+	return w;
+}
+
+/* As MPI_Comm_create_from_group for the local group, then as MPI_Intercomm_create for both
+ * (base/mpi_calls.def): the root the local leader and, on the leader, the peer the remote
+ * leader, as world ranks. The string tag is every member's (MPI reads it on all), and pairs
+ * the groups as MPI_Intercomm_create's tag does. */
+void env_Intercomm_create_from_groups(struct mpiv_env *e, MPI_Group local_group, int local_leader,
+				      MPI_Group remote_group, int remote_leader,
+				      const char *stringtag, MPI_Info info,
+				      MPI_Errhandler errhandler, MPI_Comm *newintercomm)
+{
+	int me = MPI_UNDEFINED;
+
+	e->comm = rec_comm_id(MPI_COMM_WORLD);
+	e->tag = stringtag_hash(stringtag);
+	e->root = group_member_world(local_group, local_leader);
+	if (PMPI_Group_rank(local_group, &me) == MPI_SUCCESS && me == local_leader)
+		e->peer = group_member_world(remote_group, remote_leader);
 }
 #endif
 

@@ -319,7 +319,8 @@ static REC_COLD void rec_call_free(struct rec_call *c)
 	if (c->ev.reqs != c->reqs_inline)
 		free(c->ev.reqs);
 	c->ev.reqs = NULL;
-	free(c->ev.group); /* window and neighbourhood calls: malloc'ed by the handler */
+	/* window, neighbourhood and intercommunicator calls: malloc'ed by the handler */
+	free(c->ev.group);
 	c->ev.group = NULL;
 	free(c->members);
 	c->members = NULL;

@@ -118,6 +118,21 @@ int rec_Comm_create_from_group(struct rec_call *c, MPI_Group group, const char *
 	COMM_MAKE(PMPI_Comm_create_from_group(group, stringtag, info, errhandler, newcomm),
 		  newcomm);
 }
+
+/* As MPI_Intercomm_create's below: the members are the local group. The event also lists
+ * the local group from the start, which says whom the call waits for should it never
+ * return (MPI_Intercomm_create's group is its local communicator's). */
+int rec_Intercomm_create_from_groups(struct rec_call *c, MPI_Group local_group, int local_leader,
+				     MPI_Group remote_group, int remote_leader,
+				     const char *stringtag, MPI_Info info,
+				     MPI_Errhandler errhandler, MPI_Comm *newintercomm)
+{
+	c->ev.group = rec_group_to_world(local_group, &c->ev.ngroup);
+	COMM_MAKE(PMPI_Intercomm_create_from_groups(local_group, local_leader, remote_group,
+						    remote_leader, stringtag, info, errhandler,
+						    newintercomm),
+		  newintercomm);
+}
 #endif
 
 /* Collective over both groups (doc/semantics.md 6.3; its envelope: preload/env_comm.c); the

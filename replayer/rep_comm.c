@@ -72,6 +72,17 @@ int rep_Comm_create_from_group(struct rep_call *c, MPI_Group group, const char *
 	return made(PMPI_Comm_create_from_group(group, stringtag, info, errhandler, newcomm),
 		    newcomm);
 }
+
+int rep_Intercomm_create_from_groups(struct rep_call *c, MPI_Group local_group, int local_leader,
+				     MPI_Group remote_group, int remote_leader,
+				     const char *stringtag, MPI_Info info,
+				     MPI_Errhandler errhandler, MPI_Comm *newintercomm)
+{
+	return made(PMPI_Intercomm_create_from_groups(local_group, local_leader, remote_group,
+						      remote_leader, stringtag, info, errhandler,
+						      newintercomm),
+		    newintercomm);
+}
 #endif
 
 int rep_Cart_create(struct rep_call *c, MPI_Comm comm_old, int ndims, const int dims[],

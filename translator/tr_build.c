@@ -662,7 +662,8 @@ static int check_event(const struct builder *b, const struct mpiv_event *ev, str
 				      "MPI_Comm_get_parent), which check cannot judge yet",
 				      mpiv_call_name(ev->call), ev->comm);
 	if (kind == MPIV_KIND_COMM_GROUP && !mpiv_trace_newcomm(t, ev->index) &&
-	    (ev->flags & MPIV_EV_INCOMPLETE))
+	    (ev->flags & MPIV_EV_INCOMPLETE) &&
+	    !(ev->call == MPIV_CALL_Intercomm_create_from_groups && ev->ngroup))
 		return mpiv_error_set(err, MPIV_EXIT_BAD_INPUT, t->source, t->rank, ev->index,
 				      "the trace ends inside %s, whose group the recorder "
 				      "writes only when it returns: check cannot tell whom it "
@@ -1794,6 +1795,18 @@ static int build_request_call(struct builder *b, const struct mpiv_event *ev,
 	return 0;
 }
 
+/* Event ev's members meet on engine communicator c, every one waiting for all: a creation
+ * over a group, or a group's first meeting in a creation of an intercommunicator. */
+static void group_meets(struct builder *b, const struct mpiv_event *ev, int c)
+{
+	struct eng_instr *in = emit(b, ENG_COLL, (int)ev->index);
+
+	in->a = c;
+	in->b = ENG_COLL_ALL;
+	in->c = ++b->coll_seq[c];
+	in->call = coll_call(ev->call);
+}
+
 /* A collective, blocking or not, or MPI_Comm_create_group's over its new members
  * (doc/semantics.md 5, 6). Cannot fail. */
 static void build_collective(struct builder *b, const struct mpiv_event *ev)
@@ -1804,39 +1817,39 @@ static void build_collective(struct builder *b, const struct mpiv_event *ev)
 
 	switch (kind) {
 	case MPIV_KIND_COLL:
-	case MPIV_KIND_ICOLL: {
-		struct eng_instr *in;
-
+	case MPIV_KIND_ICOLL:
 		c = comm_id(b, ev->comm);
 		if (ev->call == MPIV_CALL_Intercomm_create) {
 			/* its group meets on the local communicator, then both groups on
 			 * the intercommunicator (doc/semantics.md 6.3) */
-			in = emit(b, ENG_COLL, (int)ev->index);
-			in->a = c;
-			in->b = ENG_COLL_ALL;
-			in->c = ++b->coll_seq[c];
-			in->call = coll_call(ev->call);
+			group_meets(b, ev, c);
 			c = tr_comms_inter(b->comms, t->rank, ev->index);
 		}
 		coll_post(b, ev, c, kind == MPIV_KIND_COLL ? ENG_COLL : ENG_ICOLL, (int)ev->index);
 		if (kind == MPIV_KIND_ICOLL)
 			map_icoll(b, ev->reqs[0].req);
 		break;
-	}
 	case MPIV_KIND_COMM_GROUP: {
 		const struct mpiv_newcomm *nc = mpiv_trace_newcomm(t, ev->index);
-		struct eng_instr *in;
 
+		if (ev->call == MPIV_CALL_Intercomm_create_from_groups) {
+			/* its group meets on a communicator of its own, then both groups
+			 * on the intercommunicator (doc/semantics.md 6.3); known if the
+			 * event lists its group or returned (check_event()) */
+			int g = tr_comms_inter_local(b->comms, t->rank, ev->index),
+			    inter = tr_comms_inter(b->comms, t->rank, ev->index);
+
+			if (g >= 0 && inter >= 0) {
+				group_meets(b, ev, g);
+				coll_post(b, ev, inter, ENG_COLL, (int)ev->index);
+			}
+			break;
+		}
 		/* collective over the new communicator's members, not the parent's; a
 		 * rank that got MPI_COMM_NULL was not in the group: no effect */
 		if (!nc)
 			break;
-		c = comm_id(b, nc->id);
-		in = emit(b, ENG_COLL, (int)ev->index);
-		in->a = c;
-		in->b = ENG_COLL_ALL;
-		in->c = ++b->coll_seq[c];
-		in->call = coll_call(ev->call);
+		group_meets(b, ev, comm_id(b, nc->id));
 		break;
 	}
 	default:

@@ -107,8 +107,9 @@ static int peer_str(char *buf, size_t size, int32_t v)
 	return snprintf(buf, size, "%d", v);
 }
 
-/* "MPI_Win_start(group=[1, 2], win=0)": the group cut short if long. */
-static void describe_group(char *buf, unsigned long size, const struct mpiv_event *ev)
+/* "MPI_Win_start(group=[1, 2], win=0)": the call, its group (cut short if long), then tail. */
+static void describe_group(char *buf, unsigned long size, const struct mpiv_event *ev,
+			   const char *tail)
 {
 	size_t n;
 	uint32_t i;
@@ -123,13 +124,13 @@ static void describe_group(char *buf, unsigned long size, const struct mpiv_even
 		snprintf(buf + n, size - n, "%s%d", i ? ", " : "", ev->group[i]);
 	}
 	n = strlen(buf);
-	snprintf(buf + n, size - n, "], win=%d)", ev->win);
+	snprintf(buf + n, size - n, "]%s)", tail);
 }
 
 void tr_describe_event(const struct mpiv_traceset *ts, int r, long e, char *buf, unsigned long size)
 {
 	const struct mpiv_event *ev;
-	char peer[16], tag[16], cbuf[16];
+	char peer[16], tag[16], cbuf[16], tail[32];
 	const char *comm;
 
 	if (r < 0 || r >= ts->nranks || e < 0 || (size_t)e >= ts->ranks[r].nevents) {
@@ -180,7 +181,11 @@ void tr_describe_event(const struct mpiv_traceset *ts, int r, long e, char *buf,
 	case MPIV_KIND_ICOLL:
 	case MPIV_KIND_COLL_INIT:
 	case MPIV_KIND_COMM_GROUP:
-		if (ev->root == MPIV_PROC_NULL) /* an intercommunicator's root group */
+		if (ev->call == MPIV_CALL_Intercomm_create_from_groups && ev->ngroup) {
+			/* no communicator: its local group and leader */
+			snprintf(tail, sizeof(tail), ", leader=%d", ev->root);
+			describe_group(buf, size, ev, tail);
+		} else if (ev->root == MPIV_PROC_NULL) /* an intercommunicator's root group */
 			snprintf(buf, size, "%s(root=MPI_PROC_NULL, comm=%s)",
 				 mpiv_call_name(ev->call), comm);
 		else if (mpiv_call_flags(ev->call) & MPIV_F_ROOTED)
@@ -194,7 +199,8 @@ void tr_describe_event(const struct mpiv_traceset *ts, int r, long e, char *buf,
 		break;
 	case MPIV_KIND_WIN_POST:
 	case MPIV_KIND_WIN_START:
-		describe_group(buf, size, ev);
+		snprintf(tail, sizeof(tail), ", win=%d", ev->win);
+		describe_group(buf, size, ev, tail);
 		break;
 	case MPIV_KIND_WIN_LOCK:
 	case MPIV_KIND_WIN_UNLOCK:

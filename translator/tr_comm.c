@@ -9,7 +9,9 @@
  * MPI_COMM_WORLD and its tag a hash of its string tag (preload/env_comm.c). MPI_Intercomm_create is a collective on each
  * group's local communicator: (local communicator, position) names a group's call, and the
  * two groups whose leaders name each other with the same tag make one intercommunicator, whose
- * members are the first group's (the one of the lower leader), then the other's. The rules:
+ * members are the first group's (the one of the lower leader), then the other's.
+ * MPI_Intercomm_create_from_groups is the same with each group's own communicator in place of
+ * the local one, named as MPI_Comm_create_from_group's would be. The rules:
  * doc/semantics.md 6. */
 #include <stdlib.h>
 #include <string.h>
@@ -23,12 +25,13 @@ struct comm_key {
 	/* 1 for MPI_Comm_create_group, 2 for an intercommunicator, 3
 	 * for the groups of an MPI_Intercomm_create whose leaders never
 	 * meet, 4 for MPI_Comm_create_from_group (on MPI_COMM_WORLD),
-	 * else 0 */
+	 * 5 for the meeting of one group of an
+	 * MPI_Intercomm_create_from_groups (on MPI_COMM_WORLD), else 0 */
 	int32_t group;
 	/* the creation's collective position on the parent (group 0,
-	 * 2, 3), or its tag (group 1, 4) */
+	 * 2, 3), or its tag (group 1, 4, 5) */
 	int32_t pos;
-	int32_t occ;	       /* group 1: earlier such calls of the rank with this key */
+	int32_t occ;	       /* group 1, 4, 5: earlier such calls of the rank with this key */
 	int32_t parent2, pos2; /* group 2: the second group's parent and position */
 };
 
@@ -99,20 +102,86 @@ static int32_t comm_find(struct comm_set *s, const struct comm_key *k,
 	return g;
 }
 
-/* The intercommunicator rank's MPI_Intercomm_create `event` was given, or -1. */
-static int32_t inter_of(const struct tr_comms *cm, int rank, uint32_t event)
+/* How many calls like rank t's event i (the same call on the same communicator with the same
+ * tag, giving the same members nc) t made before it: what tells apart a group's repeated
+ * creations with one tag. */
+static int32_t earlier_alike(const struct mpiv_rank_trace *t, size_t i,
+			     const struct mpiv_newcomm *nc)
+{
+	const struct mpiv_event *ev = mpiv_trace_event(t, i);
+	unsigned call = ev->call;
+	int32_t comm = ev->comm, tag = ev->tag, occ = 0; /* ev may not outlive the loop */
+	size_t j;
+
+	for (j = 0; j < t->ncomms && t->comms[j].event < i; j++) {
+		const struct mpiv_event *e = mpiv_trace_event(t, t->comms[j].event);
+
+		if (e->call == call && e->comm == comm && e->tag == tag && t->comms[j].n == nc->n &&
+		    !memcmp(t->comms[j].members, nc->members, nc->n * sizeof(*nc->members)))
+			occ++;
+	}
+	return occ;
+}
+
+/* The engine communicator on which the local group of rank t's
+ * MPI_Intercomm_create_from_groups event i (on parent; nc, if it returned) meets before it
+ * meets the other group: one of its own, as MPI_Comm_create_from_group would make it. Its
+ * members are the group the event lists (the recorder writes it with the call), else the
+ * new communicator's local group; -1 if neither is known. */
+static int32_t group_meeting(struct comm_set *s, const struct mpiv_rank_trace *t, size_t i,
+			     int32_t parent, const struct mpiv_newcomm *nc)
+{
+	const struct mpiv_event *ev = mpiv_trace_event(t, i);
+	struct mpiv_newcomm own;
+	struct comm_key k;
+	int32_t g;
+
+	memset(&own, 0, sizeof(own));
+	memset(&k, 0, sizeof(k));
+	k.parent = parent;
+	k.group = 5;
+	k.pos = ev->tag;
+	own.event = (uint32_t)i;
+	if (ev->ngroup) {
+		own.n = ev->ngroup;
+		own.members = xmalloc(ev->ngroup * sizeof(*own.members));
+		memcpy(own.members, ev->group, ev->ngroup * sizeof(*own.members));
+	} else if (nc) {
+		own.n = nc->n;
+		own.members = xmalloc((nc->n ? nc->n : 1) * sizeof(*own.members));
+		memcpy(own.members, nc->members, nc->n * sizeof(*own.members));
+	} else {
+		return -1;
+	}
+	k.occ = earlier_alike(t, i, &own);
+	g = comm_find(s, &k, &own, t->rank);
+	free(own.members);
+	return g;
+}
+
+/* What rank's MPI_Intercomm_create `event` was given, or NULL. */
+static const struct tr_inter *inter_find(const struct tr_comms *cm, int rank, uint32_t event)
 {
 	size_t i;
 
 	for (i = 0; i < cm->ninter; i++)
 		if (cm->inter[i].rank == rank && cm->inter[i].event == event)
-			return cm->inter[i].comm;
-	return -1;
+			return &cm->inter[i];
+	return NULL;
 }
 
-/* Rank t's MPI_Intercomm_create ev at position pos on its local communicator parent: map its
- * intercommunicator (nc) if an earlier walk paired its group, else keep it for pairing.
- * Returns 0, or -1 with err filled. */
+/* The intercommunicator rank's MPI_Intercomm_create `event` was given, or -1. */
+static int32_t inter_of(const struct tr_comms *cm, int rank, uint32_t event)
+{
+	const struct tr_inter *x = inter_find(cm, rank, event);
+
+	return x ? x->comm : -1;
+}
+
+/* Rank t's MPI_Intercomm_create (or Intercomm_create_from_groups) ev at position pos on its
+ * local communicator parent (for the latter, its group's own): map its intercommunicator (nc)
+ * if an earlier walk paired its group, else keep it for pairing. Returns 0, or -1 with err
+ * filled. */
 static int comm_inter_half(struct comm_set *s, const struct tr_comms *cm,
 			   const struct mpiv_rank_trace *t, const struct mpiv_event *ev,
 			   int32_t parent, int32_t pos, const struct mpiv_newcomm *nc,
@@ -137,10 +206,9 @@ static int comm_inter_half(struct comm_set *s, const struct tr_comms *cm,
 	if (ev->root < 0 || !tr_comms_member(s->prog, parent, ev->root) ||
 	    (ev->root == t->rank && (ev->peer < 0 || tr_comms_member(s->prog, parent, ev->peer))))
 		return mpiv_error_set(err, MPIV_EXIT_BAD_INPUT, t->source, t->rank, (long)ev->index,
-				      "MPI_Intercomm_create without a local "
-				      "leader in its group (root %d) or, on the leader, a remote "
-				      "leader outside it (peer %d)",
-				      ev->root, ev->peer);
+				      "%s without a local leader in its group (root %d) or, on "
+				      "the leader, a remote leader outside it (peer %d)",
+				      mpiv_call_name(ev->call), ev->root, ev->peer);
 	xgrow((void **)&s->halves, &cap, s->nhalves + 1, sizeof(*s->halves));
 	s->caphalves = cap;
 	h = &s->halves[s->nhalves++];
@@ -193,9 +261,18 @@ static int comm_rank(struct comm_set *s, struct tr_comms *cm, const struct mpiv_
 			parent = local[ev->comm];
 		if ((kind == MPIV_KIND_COLL || kind == MPIV_KIND_ICOLL) && parent >= 0)
 			count[ev->comm]++;
-		if (ev->call == MPIV_CALL_Intercomm_create) {
-			if (comm_inter_half(s, cm, t, ev, parent, parent >= 0 ? count[comm] : 0, nc,
-					    local, err)) {
+		if (ev->call == MPIV_CALL_Intercomm_create ||
+		    ev->call == MPIV_CALL_Intercomm_create_from_groups) {
+			int32_t pos = parent >= 0 ? count[comm] : 0;
+
+			/* from groups: the local group meets on a communicator of its own,
+			 * once (the recorder writes the group only when the call returns) */
+			if (ev->call == MPIV_CALL_Intercomm_create_from_groups) {
+				parent = parent >= 0 ? group_meeting(s, t, i, parent, nc) : -1;
+				pos = 0;
+				ev = mpiv_trace_event(t, i); /* comm_find() may have read others */
+			}
+			if (comm_inter_half(s, cm, t, ev, parent, pos, nc, local, err)) {
 				free(count);
 				return -1;
 			}
@@ -247,15 +324,7 @@ static int comm_rank(struct comm_set *s, struct tr_comms *cm, const struct mpiv_
 		if (kind == MPIV_KIND_COMM_GROUP) {
 			k.group = ev->call == MPIV_CALL_Comm_create_from_group ? 4 : 1;
 			k.pos = tag;
-			for (j = 0; j < t->ncomms && t->comms[j].event < i; j++) {
-				const struct mpiv_event *e = mpiv_trace_event(t, t->comms[j].event);
-
-				if (e->call == ev->call && e->comm == comm && e->tag == tag &&
-				    t->comms[j].n == nc->n &&
-				    !memcmp(t->comms[j].members, nc->members,
-					    nc->n * sizeof(*nc->members)))
-					k.occ++;
-			}
+			k.occ = earlier_alike(t, i, nc);
 		} else {
 			k.pos = count[comm];
 		}
@@ -302,6 +371,7 @@ static void inter_give(struct comm_set *s, struct tr_comms *cm, const struct int
 		xgrow((void **)&cm->inter, &cm->capinter, cm->ninter + 1, sizeof(*cm->inter));
 		cm->inter[cm->ninter].rank = x->rank;
 		cm->inter[cm->ninter].event = x->event;
+		cm->inter[cm->ninter].local = x->parent;
 		cm->inter[cm->ninter++].comm = g;
 	}
 }
@@ -491,6 +561,13 @@ int tr_comms_id(const struct tr_comms *cm, int rank, int comm)
 int tr_comms_inter(const struct tr_comms *cm, int rank, uint32_t event)
 {
 	return inter_of(cm, rank, event);
+}
+
+int tr_comms_inter_local(const struct tr_comms *cm, int rank, uint32_t event)
+{
+	const struct tr_inter *x = inter_find(cm, rank, event);
+
+	return x ? x->local : -1;
 }
 
 int tr_comms_split(const struct tr_comms *cm, int c)

@@ -6,12 +6,13 @@
 #include "error.h"
 #include "trace.h"
 
-/* The intercommunicator a rank's MPI_Intercomm_create event makes (or, if its leaders never
- * meet, waits for forever). */
+/* The intercommunicator a rank's MPI_Intercomm_create (or Intercomm_create_from_groups) event
+ * makes (or, if its leaders never meet, waits for forever). */
 struct tr_inter {
 	int32_t rank;
 	uint32_t event;
-	int32_t comm; /* engine communicator */
+	int32_t comm;  /* engine communicator */
+	int32_t local; /* the engine communicator its group meets on first */
 };
 
 struct tr_comms {
@@ -40,6 +41,11 @@ int tr_comms_id(const struct tr_comms *cm, int rank, int comm);
 /* The engine communicator of rank's MPI_Intercomm_create `event`: the intercommunicator it
  * makes, or the one of its group alone if the leaders never meet; -1 if none. */
 int tr_comms_inter(const struct tr_comms *cm, int rank, uint32_t event);
+
+/* The engine communicator on which the group of rank's MPI_Intercomm_create or
+ * Intercomm_create_from_groups `event` meets before both groups do: the local communicator,
+ * or for the latter one of the group's own; -1 if none. */
+int tr_comms_inter_local(const struct tr_comms *cm, int rank, uint32_t event);
 
 /* The first group's size if engine communicator c is an intercommunicator, else 0. */
 int tr_comms_split(const struct tr_comms *cm, int c);

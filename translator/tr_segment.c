@@ -435,6 +435,8 @@ static int step(struct finder *f, int r)
 	case MPIV_KIND_COMM_GROUP: {
 		const struct mpiv_newcomm *nc = mpiv_trace_newcomm(t, ev->index);
 
+		if (ev->call == MPIV_CALL_Intercomm_create_from_groups)
+			return -1; /* both groups meet: as MPI_Intercomm_create above */
 		if (!nc)
 			break; /* not a member of the group: no effect */
 		c = tr_comms_id(&f->cm, r, nc->id);
