@@ -110,6 +110,14 @@ static void test_refused(void)
 		       "\"members\":[0]}]",
 		       "MPI_Intercomm_create without a local leader in its group (root -3) or, on "
 		       "the leader, a remote leader outside it (peer -3)");
+	expect_refused("[{\"call\":\"MPI_Intercomm_create_from_groups\",\"comm\":0,"
+		       "\"tag\":5,\"root\":0,\"newcomm\":2,\"members\":[0]}]",
+		       "MPI_Intercomm_create_from_groups without a local leader in its group "
+		       "(root 0) or, on the leader, a remote leader outside it (peer -3)");
+	expect_refused("[{\"call\":\"MPI_Intercomm_create_from_groups\",\"comm\":0,"
+		       "\"tag\":5,\"root\":0,\"incomplete\":true}]",
+		       "the trace ends inside MPI_Intercomm_create_from_groups, whose group the "
+		       "recorder writes only when it returns: check cannot tell whom it waits for");
 	expect_refused("[{\"call\":\"MPI_Comm_create_group\",\"comm\":0,\"tag\":0,"
 		       "\"incomplete\":true}]",
 		       "the trace ends inside MPI_Comm_create_group, whose group the recorder "
