@@ -16,6 +16,7 @@
 # the CMake module under ctest (tests/ctest), Python programs through mpi4py (on the MPI
 # library Debian builds it for), verify on a family of threaded exchanges (tests/e2e/threads.sh),
 # the Sessions model in the ways programs use it (tests/e2e/sessions.sh, MPI-4 libraries only),
+# intercommunicators made, used and ended in the ways programs do (tests/e2e/intercomms.sh),
 # then the check that the committed configure is what autoconf makes of configure.ac. The
 # parts that run MPI programs run on MPICH (tests/lib.sh: MPICC, MPIRUN), then again on Open
 # MPI where it is installed (below: which parts, and why). The parts run in three lanes side by
@@ -76,8 +77,9 @@ HAVE_OPENMPI=0
 command -v mpicc.openmpi >/dev/null 2>&1 && command -v mpirun.openmpi >/dev/null 2>&1 &&
 	HAVE_OPENMPI=1
 
-# on_openmpi PART...: each part (exports, e2e, replay, recorder, triage, record-calls) again on Open
-# MPI, as PART-openmpi.
+# on_openmpi PART...: each part (exports, e2e, replay, recorder, triage, record-calls,
+# intercomms: Open MPI's MPI_Comm_disconnect synchronises, MPICH's does not) again on Open MPI,
+# as PART-openmpi.
 on_openmpi()
 {
 	local p script pick
@@ -124,12 +126,14 @@ part recorder "$SRCDIR/tests/e2e/recorder.sh"
 part slurm "$SRCDIR/tests/e2e/slurm.sh"
 part fuzz "$SRCDIR/tests/fuzz/run.sh"
 part sessions "$SRCDIR/tests/e2e/sessions.sh"
+part intercomms "$SRCDIR/tests/e2e/intercomms.sh"
 on_openmpi replay
 part replay "$SRCDIR/tests/e2e/replay.sh"
 part python "$SRCDIR/tests/e2e/python.sh"
 part triage "$SRCDIR/tests/e2e/triage.sh"
 part reports "$SRCDIR/tests/e2e/reports.sh"
 on_openmpi triage
+on_openmpi intercomms
 part format "$SRCDIR/tests/check-format.sh"
 part verify-limits "$SRCDIR/tests/e2e/verify-limits.sh"
 part bad-input "$SRCDIR/tests/e2e/badinput.sh"
