@@ -612,7 +612,7 @@ int cmd_replay(int argc, char **argv)
 	/* from there: the command's relative paths are */
 	rc = preload_pick(&preload, command, PRELOAD_REPLAYER, 0);
 	if (!rc)
-		rc = job_start(&job, &preload, command, vars);
+		rc = job_start(&job, &preload, command, vars, timeout);
 	if (rc)
 		goto out;
 
@@ -626,7 +626,7 @@ int cmd_replay(int argc, char **argv)
 		predicted.grace = MONITOR_CONFIRM_GRACE;
 		job.expect = &predicted;
 	}
-	res = job_watch(&job, timeout);
+	res = job_watch(&job);
 	switch (res->outcome) {
 	case MONITOR_DEADLOCK:
 		if (print_pinned_hangs(res, &cex, trace_dir)) {

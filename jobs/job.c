@@ -51,7 +51,7 @@ static char *forward_list(const struct job *j, const struct launch_var *all, int
 }
 
 int job_start(struct job *j, const struct preload *p, char *const *command,
-	      const struct launch_var *vars)
+	      const struct launch_var *vars, double timeout)
 {
 	struct launch_var all[JOB_MAX_VARS];
 	const char **dirs;
@@ -93,10 +93,22 @@ int job_start(struct job *j, const struct preload *p, char *const *command,
 	}
 	all[n].name = NULL;
 	all[n].value = NULL;
+	j->timeout = timeout;
+	/* the nodes' helpers first, the job's step once they run (nodes_watch_start()) */
+	if (j->nodes && nodes_watch_start(j->nodes, j->status_dir, timeout) < 0) {
+		warning("hangs cannot be detected across the nodes: the job runs until it ends");
+		free(j->nodes);
+		j->nodes = NULL;
+	}
 	rc = launch_start(&j->launch, command, j->lib, all, j->status_dir);
 	saved = errno;
 	free(forward);
 	errno = saved;
+	if (rc < 0 && j->nodes) {
+		nodes_watch_stop(j->nodes);
+		free(j->nodes);
+		j->nodes = NULL;
+	}
 	if (rc < 0) {
 		if (errno == EINVAL)
 			error("cannot preload '%s': LD_PRELOAD cannot hold a path with ':' or a "
@@ -111,21 +123,16 @@ int job_start(struct job *j, const struct preload *p, char *const *command,
 	return 0;
 }
 
-const struct monitor_result *job_watch(struct job *j, double timeout)
+const struct monitor_result *job_watch(struct job *j)
 {
 	char peek[4200];
 
-	if (j->nodes && nodes_watch_start(j->nodes, j->status_dir, timeout) < 0) {
-		warning("hangs cannot be detected across the nodes: the job runs until it ends");
-		free(j->nodes);
-		j->nodes = NULL;
-	}
 	if (j->nodes && j->expect && j->expect->n) {
 		/* verify's expected deadlock: where each rank sits is gathered to see it */
 		snprintf(peek, sizeof(peek), "%s/.peek", j->dir);
 		j->nodes->peek_dir = xstrdup(peek);
 	}
-	monitor_run(&j->launch, j->status_dir, timeout, j->expect, j->nodes, &j->res);
+	monitor_run(&j->launch, j->status_dir, j->timeout, j->expect, j->nodes, &j->res);
 	if (!j->nodes)
 		return &j->res;
 	nodes_watch_stop(j->nodes);

@@ -8,9 +8,9 @@
  *	job_init(&job);
  *	if ((rc = preload_pick(&preload, command, PRELOAD_RECORDER, 0)) ||
  *	    (rc = job_prepare_dir(&job, out, stale)) ||
- *	    (rc = job_start(&job, &preload, command, vars)))
+ *	    (rc = job_start(&job, &preload, command, vars, timeout)))
  *		goto out;
- *	res = job_watch(&job, timeout);
+ *	res = job_watch(&job);
  *	... job_end(&job) once the outcome is known ...
  *	out: job_release(&job); preload_release(&preload);
  */
@@ -45,6 +45,7 @@ struct job {
 	 * (nodes_status_dir()); owned */
 	char *status_dir;
 	struct node_watch *nodes; /* that job's node helpers while it runs, else NULL */
+	double timeout;		  /* job_start()'s */
 };
 
 /* An empty job; call job_release() in the end. */
@@ -57,18 +58,20 @@ int job_prepare_dir(struct job *j, const char *dir, const char *const *stale);
 /* Start command (argv[0] found on PATH) with p's library preloaded, the job's directory as
  * MPIVERIFY_STATUS_DIR and every variable of vars (a list ending with a NULL name); for a
  * launcher that passes only the variables it is told of to the ranks (Open MPI's: struct
- * mpiv_mpilib, forward_env), it is told of these and LD_PRELOAD. Returns 0, or
- * MPIV_EXIT_TOOL after an error (the launcher cannot be run). */
+ * mpiv_mpilib, forward_env), it is told of these and LD_PRELOAD. A job spread over a Slurm
+ * allocation's nodes gets its nodes' helpers first (nodes_watch_start()). timeout is the
+ * deadlock timeout job_watch() watches it with. Returns 0, or MPIV_EXIT_TOOL after an error
+ * (the launcher cannot be run). */
 int job_start(struct job *j, const struct preload *p, char *const *command,
-	      const struct launch_var *vars);
+	      const struct launch_var *vars, double timeout);
 
 /* Watch the started job (monitor_run()) until it completes, deadlocks (no progress for
- * timeout seconds), a rank diverges or fails, or mpiverify is interrupted. The job is left
- * running: end it with job_end(). Returns the result, which the job owns. A job spread over
- * a Slurm allocation's nodes (nodes_active()) is watched through its nodes' helpers, then
- * ended here, and its files gathered into dir from every node: the result's ranks are read
- * from there (monitor_rescan()). */
-const struct monitor_result *job_watch(struct job *j, double timeout);
+ * job_start()'s timeout seconds), a rank diverges or fails, or mpiverify is interrupted. The
+ * job is left running: end it with job_end(). Returns the result, which the job owns. A job
+ * spread over a Slurm allocation's nodes (nodes_active()) is watched through its nodes'
+ * helpers, then ended here, and its files gathered into dir from every node: the result's
+ * ranks are read from there (monitor_rescan()). */
+const struct monitor_result *job_watch(struct job *j);
 
 /* End the job: every process of it on this host (launch_end()); warns if some could not be
  * made to exit. */

@@ -21,10 +21,12 @@
 #include "filestream.h"
 #include "nodes.h"
 #include "slurm.h"
+#include "status.h"
 #include "xalloc.h"
 
-#define STOP_MS 3000   /* for a helper step to end once told, before it is killed */
-#define QUIET_MS 60000 /* a helper step that sends nothing for this long is stuck */
+#define STOP_MS 3000	      /* for a helper step to end once told, before it is killed */
+#define QUIET_MS 60000	      /* a helper step that sends nothing for this long is stuck */
+#define NODES_READY_WAIT 10.0 /* seconds for the watch's helpers to report before the job */
 
 void node_summary_format(const struct node_summary *s, char *buf, size_t size)
 {
@@ -313,7 +315,9 @@ int nodes_put(const char *const *dirs, const char *const *files)
 
 int nodes_watch_start(struct node_watch *w, const char *status_dir, double timeout)
 {
+	struct pollfd out;
 	char t[32];
+	double until;
 	int ntasks;
 
 	memset(w, 0, sizeof(*w));
@@ -324,6 +328,16 @@ int nodes_watch_start(struct node_watch *w, const char *status_dir, double timeo
 	if (!w->pid)
 		return -1;
 	fcntl(w->out, F_SETFL, O_NONBLOCK);
+	/* until every node's helper has said it runs: slurmd 22.05 has crashed taking two
+	 * step launches at once, this one and the job's, which comes next */
+	until = mpiv_now() + NODES_READY_WAIT;
+	out.fd = w->out;
+	out.events = POLLIN;
+	while (w->nnodes < ntasks && w->out >= 0 && mpiv_now() < until) {
+		if (poll(&out, 1, MPIV_STATUS_PERIOD_MS) < 0 && errno != EINTR)
+			break;
+		nodes_watch_poll(w, mpiv_now());
+	}
 	return 0;
 }
 

@@ -70,7 +70,9 @@ char *nodes_status_dir(const char *dir);
 int nodes_put(const char *const *dirs, const char *const *files);
 
 /* Start watching status_dir on every node (a deadlock timeout of timeout seconds tells
- * polling from blocked, as monitor_run() says). Returns 0, or -1 after an error. */
+ * polling from blocked, as monitor_run() says), before the job starts: returns once every
+ * node's helper has reported, so that the job's step is not launched with the helpers' (or
+ * after some seconds without). Returns 0, or -1 after an error. */
 int nodes_watch_start(struct node_watch *w, const char *status_dir, double timeout);
 
 /* Take the summaries the helpers sent since the last call, stamped t. */

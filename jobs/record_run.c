@@ -194,7 +194,8 @@ int record_run(const struct record_opts *opts, struct record_result *r)
 		files[0] = opts->steer;
 		job.put_dirs = dirs;
 		job.put_files = files;
-		rc = job_start(&job, opts->preload ? opts->preload : &own, opts->command, vars);
+		rc = job_start(&job, opts->preload ? opts->preload : &own, opts->command, vars,
+			       opts->timeout);
 	}
 	preload_release(&own);
 	if (rc) {
@@ -204,7 +205,7 @@ int record_run(const struct record_opts *opts, struct record_result *r)
 	}
 
 	job.expect = opts->expect;
-	res = job_watch(&job, opts->timeout);
+	res = job_watch(&job);
 	switch (res->outcome) {
 	case MONITOR_DEADLOCK:
 		if (!opts->quiet && res->npolling)
