@@ -8,11 +8,19 @@
  * pthread_join (doc/semantics.md 1.3), kept as a vector clock per thread: clock[t][u] is how
  * many of thread u's calls thread t is known to come after. A set of calls is ordered when
  * each comes after the one recorded before it (the recorded order agrees with the program's
- * wherever the program fixes one, so consecutive pairs are enough). */
+ * wherever the program fixes one, so consecutive pairs are enough).
+ *
+ * Calls in no order the program sets may still meet the same messages where those messages
+ * are all alike: a channel (a sender, a receiver, a communicator and a tag) whose every
+ * message has the same size and the same data (the sends' digests) gives each receive the
+ * same data and the same status whichever of them it takes, so no thread can act on which
+ * it took, and every run still makes this one's calls. The model of the run holds every
+ * order of them. Communicators are the engine's (tr_comms_build()), one id on every rank. */
 #include <stdlib.h>
 #include <string.h>
 
 #include "explore.h"
+#include "tr_comm.h"
 #include "tr_reqmap.h"
 #include "xalloc.h"
 
@@ -27,19 +35,29 @@ enum chan_role {
 	CH_RECV_ANY_TAG, /* receives and probes from peer on comm, some with MPI_ANY_TAG */
 	CH_COLL,	 /* collectives on comm */
 	CH_ANY_TAG_MARK, /* not a set: rank tag receives from peer on comm with MPI_ANY_TAG */
+	/* not sets: what the messages from peer to `to` on comm carry, with tag (CH_DATA), or
+	 * with any tag (CH_DATA_ANY_TAG, tag 0) */
+	CH_DATA,
+	CH_DATA_ANY_TAG,
 };
 
 struct chan_key {
-	int32_t role, comm, peer, tag;
+	int32_t role, comm, peer, tag, to;
 };
 
-/* A set's last call so far: its thread, that thread's clock at it, its event. */
+/* A set's last call so far: its thread, that thread's clock at it, its event. A channel's
+ * data (CH_DATA, CH_DATA_ANY_TAG): its first message's size, digest and tag, and whether
+ * another differs (or one's digest is not known). */
 struct chan {
 	struct chan_key k;
 	int used;
 	int32_t thread;
 	uint32_t clock;
 	long event;
+	uint64_t bytes;
+	uint32_t data;
+	int32_t tag;
+	int mixed;
 };
 
 struct chans {
@@ -54,6 +72,7 @@ static size_t chan_hash(const struct chan_key *k)
 	h = h * 0x9e3779b97f4a7c15u ^ (uint32_t)k->comm;
 	h = h * 0x9e3779b97f4a7c15u ^ (uint32_t)k->peer;
 	h = h * 0x9e3779b97f4a7c15u ^ (uint32_t)k->tag;
+	h = h * 0x9e3779b97f4a7c15u ^ (uint32_t)k->to;
 	return (size_t)(h ^ h >> 29);
 }
 
@@ -100,7 +119,8 @@ struct init_env {
 struct walk {
 	const struct mpiv_traceset *ts;
 	int rank;
-	struct chans *marks; /* CH_ANY_TAG_MARK keys of every rank */
+	const struct tr_comms *cm;
+	struct chans *marks; /* CH_ANY_TAG_MARK, CH_DATA and CH_DATA_ANY_TAG keys of every rank */
 	struct chans sets;
 	struct tr_reqmap inits;
 	uint32_t *clock; /* nthreads x nthreads */
@@ -111,9 +131,38 @@ struct walk {
 
 static int any_tag_receiver(struct walk *w, int32_t receiver, int32_t sender, int32_t comm)
 {
-	struct chan_key k = {CH_ANY_TAG_MARK, comm, sender, receiver};
+	struct chan_key k = {CH_ANY_TAG_MARK, comm, sender, receiver, 0};
 
 	return chan_find(w->marks, &k, 0) != NULL;
+}
+
+/* Whether every message from `from` to `to` on comm with tag (any tag: CH_DATA_ANY_TAG) is
+ * alike: the same size, data and tag. */
+static int messages_alike(const struct walk *w, int32_t role, int32_t comm, int32_t from,
+			  int32_t to, int32_t tag)
+{
+	struct chan_key k = {role, comm, from, role == CH_DATA ? tag : 0, to};
+	const struct chan *c = chan_find(w->marks, &k, 0);
+
+	return c && !c->mixed;
+}
+
+/* Whether the calls of set k (role, comm, peer, tag) of this rank may meet the same messages
+ * in any order: those messages are all alike. */
+static int set_alike(const struct walk *w, int32_t role, int32_t comm, int32_t peer, int32_t tag)
+{
+	switch (role) {
+	case CH_SEND:
+		return messages_alike(w, CH_DATA, comm, w->rank, peer, tag);
+	case CH_SEND_ANY_TAG:
+		return messages_alike(w, CH_DATA_ANY_TAG, comm, w->rank, peer, 0);
+	case CH_RECV:
+		return messages_alike(w, CH_DATA, comm, peer, w->rank, tag);
+	case CH_RECV_ANY_TAG:
+		return messages_alike(w, CH_DATA_ANY_TAG, comm, peer, w->rank, 0);
+	default:
+		return 0;
+	}
 }
 
 static const char *const role_words[] = {
@@ -129,12 +178,13 @@ static const char *const role_words[] = {
 static int join(struct walk *w, int32_t role, int32_t comm, int32_t peer, int32_t tag, int32_t t,
 		long e)
 {
-	struct chan_key k = {role, comm, peer, tag};
+	struct chan_key k = {role, comm, peer, tag, 0};
 	struct chan *s = chan_find(&w->sets, &k, 1);
 	uint32_t now = w->clock[(size_t)t * (size_t)w->nthreads + (size_t)t];
 
 	if (s->thread >= 0 && s->thread != t &&
-	    w->clock[(size_t)t * (size_t)w->nthreads + (size_t)s->thread] < s->clock) {
+	    w->clock[(size_t)t * (size_t)w->nthreads + (size_t)s->thread] < s->clock &&
+	    !set_alike(w, role, comm, peer, tag)) {
 		char what[128], a[512], b[512];
 
 		snprintf(what, sizeof(what), role_words[role], peer, tag);
@@ -142,7 +192,8 @@ static int join(struct walk *w, int32_t role, int32_t comm, int32_t peer, int32_
 		explore_event_where(w->ts, w->rank, e, b, sizeof(b));
 		snprintf(w->why, w->size,
 			 "rank %d's threads %d and %d %s on one communicator in no order the "
-			 "program sets (%s; %s): which message each takes is the threads' timing",
+			 "program sets (%s; %s), on messages not all alike: which message each "
+			 "takes is the threads' timing",
 			 w->rank, s->thread, t, what, a, b);
 		return -1;
 	}
@@ -181,32 +232,42 @@ static int join_recv(struct walk *w, int32_t comm, int32_t peer, int32_t tag, in
 	return 0;
 }
 
+/* The engine communicator of rank r's communicator id comm; -1 - comm for one check does
+ * not know (apart from every known one; it is refused where the run is checked). */
+static int32_t engine_comm(const struct tr_comms *cm, int r, int32_t comm)
+{
+	int32_t c = tr_comms_id(cm, r, comm);
+
+	return c >= 0 ? c : -1 - comm;
+}
+
 /* The sets call e of thread t joins. Returns 0, or -1 with why filled. */
 static int call_joins(struct walk *w, const struct mpiv_event *ev, int32_t t, long e)
 {
+	int32_t comm = engine_comm(w->cm, w->rank, ev->comm);
 	struct init_env *init;
 	uint32_t i;
 
 	switch (mpiv_call_kind(ev->call)) {
 	case MPIV_KIND_SEND:
 	case MPIV_KIND_ISEND:
-		return join_send(w, ev->comm, ev->peer, ev->tag, t, e);
+		return join_send(w, comm, ev->peer, ev->tag, t, e);
 	case MPIV_KIND_RECV:
 	case MPIV_KIND_IRECV:
 	case MPIV_KIND_PROBE:
 	case MPIV_KIND_MPROBE:
-		return join_recv(w, ev->comm, ev->peer, ev->tag, t, e);
+		return join_recv(w, comm, ev->peer, ev->tag, t, e);
 	case MPIV_KIND_SENDRECV:
 	case MPIV_KIND_ISENDRECV:
-		return join_send(w, ev->comm, ev->peer, ev->tag, t, e) ||
-		       join_recv(w, ev->comm, ev->peer2, ev->tag2, t, e);
+		return join_send(w, comm, ev->peer, ev->tag, t, e) ||
+		       join_recv(w, comm, ev->peer2, ev->tag2, t, e);
 	case MPIV_KIND_SEND_INIT:
 	case MPIV_KIND_RECV_INIT:
 	case MPIV_KIND_COLL_INIT:
 		if (ev->nreqs && ev->reqs[0].req >= 0) {
 			init = tr_reqmap_put(&w->inits, ev->reqs[0].req);
 			init->kind = mpiv_call_kind(ev->call);
-			init->comm = ev->comm;
+			init->comm = comm;
 			init->peer = ev->peer;
 			init->tag = ev->tag;
 		}
@@ -232,7 +293,7 @@ static int call_joins(struct walk *w, const struct mpiv_event *ev, int32_t t, lo
 	case MPIV_KIND_ICOLL:
 	case MPIV_KIND_COMM_GROUP:
 	case MPIV_KIND_WIN_CREATE:
-		return join(w, CH_COLL, ev->comm, 0, 0, t, e);
+		return join(w, CH_COLL, comm, 0, 0, t, e);
 	default:
 		return 0;
 	}
@@ -301,8 +362,36 @@ static int walk_rank(struct walk *w)
 	return 0;
 }
 
-/* Every rank's receives and probes that name a source but MPI_ANY_TAG, as marks. */
-static void mark_any_tags(const struct mpiv_traceset *ts, struct chans *marks)
+/* A message from `from` to `to` on comm with tag, of bytes bytes and digest data (0: not
+ * known, unless it is empty), joins what its channels carry. */
+static void data_seen(struct chans *marks, int32_t comm, int32_t from, int32_t to, int32_t tag,
+		      uint64_t bytes, uint32_t data)
+{
+	int32_t role;
+
+	if (to < 0) /* MPI_PROC_NULL */
+		return;
+	for (role = CH_DATA; role <= CH_DATA_ANY_TAG; role++) {
+		struct chan_key k = {role, comm, from, role == CH_DATA ? tag : 0, to};
+		struct chan *c = chan_find(marks, &k, 1);
+
+		if (c->thread < 0) { /* its first message */
+			c->thread = 0;
+			c->bytes = bytes;
+			c->data = data;
+			c->tag = tag;
+			c->mixed = bytes && !data;
+		} else if (c->bytes != bytes || c->data != data || c->tag != tag) {
+			c->mixed = 1;
+		}
+	}
+}
+
+/* Every rank's receives and probes that name a source but MPI_ANY_TAG, as marks, and what
+ * every channel's messages carry. A persistent send, or a send-receive's send, makes its
+ * channel one of messages not all alike (their sizes are not kept apart from the receive's). */
+static void mark_channels(const struct mpiv_traceset *ts, const struct tr_comms *cm,
+			  struct chans *marks)
 {
 	int r;
 	size_t e;
@@ -311,9 +400,14 @@ static void mark_any_tags(const struct mpiv_traceset *ts, struct chans *marks)
 		for (e = 0; e < ts->ranks[r].nevents; e++) {
 			const struct mpiv_event *ev = mpiv_trace_event(&ts->ranks[r], e);
 			enum mpiv_kind kind = mpiv_call_kind(ev->call);
-			int32_t peer = ev->peer, tag = ev->tag;
+			int32_t comm = engine_comm(cm, r, ev->comm), peer = ev->peer, tag = ev->tag;
 
+			if (kind == MPIV_KIND_SEND || kind == MPIV_KIND_ISEND)
+				data_seen(marks, comm, r, peer, tag, ev->bytes, ev->data);
+			if (kind == MPIV_KIND_SEND_INIT)
+				data_seen(marks, comm, r, peer, tag, 1, 0);
 			if (kind == MPIV_KIND_SENDRECV || kind == MPIV_KIND_ISENDRECV) {
+				data_seen(marks, comm, r, peer, tag, 1, 0);
 				peer = ev->peer2;
 				tag = ev->tag2;
 			} else if (kind != MPIV_KIND_RECV && kind != MPIV_KIND_IRECV &&
@@ -322,7 +416,7 @@ static void mark_any_tags(const struct mpiv_traceset *ts, struct chans *marks)
 				continue;
 			}
 			if (tag == MPIV_ANY_TAG && peer >= 0) {
-				struct chan_key k = {CH_ANY_TAG_MARK, ev->comm, peer, r};
+				struct chan_key k = {CH_ANY_TAG_MARK, comm, peer, r, 0};
 
 				chan_find(marks, &k, 1);
 			}
@@ -332,11 +426,22 @@ static void mark_any_tags(const struct mpiv_traceset *ts, struct chans *marks)
 int explore_threads_fixed(const struct mpiv_traceset *ts, char *why, size_t size)
 {
 	struct chans marks = {NULL, 0, 0};
+	struct eng_prog prog;
+	struct tr_comms cm;
+	struct mpiv_error err;
 	int r, rc = 0;
 
-	mark_any_tags(ts, &marks);
+	memset(&prog, 0, sizeof(prog));
+	prog.nranks = ts->nranks;
+	mpiv_error_init(&err);
+	if (tr_comms_build(ts, &prog, &cm, &err) < 0) {
+		snprintf(why, size, "%s", err.text);
+		rc = -1;
+	}
+	if (!rc)
+		mark_channels(ts, &cm, &marks);
 	for (r = 0; r < ts->nranks && !rc; r++) {
-		struct walk w = {ts, r, &marks, {NULL, 0, 0}, {0}, NULL, 0, why, size};
+		struct walk w = {ts, r, &cm, &marks, {NULL, 0, 0}, {0}, NULL, 0, why, size};
 
 		tr_reqmap_init(&w.inits, sizeof(struct init_env));
 		rc = walk_rank(&w);
@@ -345,5 +450,7 @@ int explore_threads_fixed(const struct mpiv_traceset *ts, char *why, size_t size
 		free(w.clock);
 	}
 	free(marks.slot);
+	tr_comms_release(&cm);
+	eng_prog_release(&prog);
 	return !rc;
 }
