@@ -6,7 +6,8 @@
  *   3  MPI_Irecv, MPI_Isend and MPI_Waitall on a tag per thread, both ranks alike
  *   4  one tag and one communicator for every thread: which thread takes which message is
  *      the threads' timing
- * Correct in every form; 0 to 3 leave nothing to steer, 4 does. */
+ *   5  the same, every message the same value: whichever a thread takes, it gets the same
+ * Correct in every form; 0 to 3 and 5 leave nothing to steer, 4 does. */
 #include <mpi.h>
 #include <pthread.h>
 #include <stdio.h>
@@ -26,8 +27,8 @@ static MPI_Comm comms[NT];
 
 static void *work(void *arg)
 {
-	int t = (int)(long)arg, x = t, i, peer = 1 - rank;
-	int tag = BY == 1 || BY == 4 ? 0 : t;
+	int t = (int)(long)arg, x = BY == 5 ? 7 : t, i, peer = 1 - rank;
+	int tag = BY == 1 || BY >= 4 ? 0 : t;
 	MPI_Comm c = BY == 1 ? comms[t] : MPI_COMM_WORLD;
 	MPI_Request r[2];
 	MPI_Status st[2];
