@@ -19,6 +19,7 @@ static const char *const kind_names[MPIV_FIND__COUNT] = {
 	[MPIV_FIND_TRUNCATED] = "truncated",
 	[MPIV_FIND_UNCOMPLETED] = "uncompleted-request",
 	[MPIV_FIND_COMM_LEAK] = "unfreed-communicator",
+	[MPIV_FIND_DISCONNECT_PENDING] = "pending-at-disconnect",
 	[MPIV_FIND_RECV_BEFORE_SEND] = "received-before-sent",
 	[MPIV_FIND_LONG_SEND] = "long-send",
 	[MPIV_FIND_RED_MISMATCH] = "reduction-mismatch",

@@ -24,6 +24,7 @@ enum mpiv_finding_kind {
 	MPIV_FIND_TRUNCATED,
 	MPIV_FIND_UNCOMPLETED,
 	MPIV_FIND_COMM_LEAK,
+	MPIV_FIND_DISCONNECT_PENDING,
 	MPIV_FIND_RECV_BEFORE_SEND, /* ... and those from its times (record --timestamps) */
 	MPIV_FIND_LONG_SEND,
 	MPIV_FIND_RED_MISMATCH, /* record --check-reductions' errors */

@@ -741,6 +741,7 @@ static const int warn_kinds[] = {
 	[TR_WARN_TRUNCATED] = MPIV_FIND_TRUNCATED,
 	[TR_WARN_UNCOMPLETED] = MPIV_FIND_UNCOMPLETED,
 	[TR_WARN_COMM_LEAK] = MPIV_FIND_COMM_LEAK,
+	[TR_WARN_DISCONNECT_PENDING] = MPIV_FIND_DISCONNECT_PENDING,
 	[TR_WARN_RECV_BEFORE_SEND] = MPIV_FIND_RECV_BEFORE_SEND,
 	[TR_WARN_LONG_SEND] = MPIV_FIND_LONG_SEND,
 };
@@ -760,6 +761,13 @@ static void warning_text(const struct tr_warning *w, char *buf, size_t size)
 		break;
 	case TR_WARN_COMM_LEAK:
 		snprintf(buf, size, "communicator never freed");
+		break;
+	case TR_WARN_DISCONNECT_PENDING:
+		snprintf(buf, size,
+			 "request still pending at the MPI_Comm_disconnect of its communicator "
+			 "(event %ld), which MPI allows only once all its communication is "
+			 "complete",
+			 w->peer_event);
 		break;
 	case TR_WARN_RECV_BEFORE_SEND:
 		snprintf(buf, size,
@@ -832,6 +840,8 @@ json_t *report_warnings_json(const struct mpiv_traceset *ts, const struct tr_war
 			json_object_set_new(o, "message_bytes", json_integer(w[i].peer_bytes));
 		} else if (w[i].kind == TR_WARN_UNRECEIVED) {
 			json_object_set_new(o, "bytes", json_integer(w[i].bytes));
+		} else if (w[i].kind == TR_WARN_DISCONNECT_PENDING) {
+			json_object_set_new(o, "disconnect", json_integer(w[i].peer_event));
 		} else if (w[i].kind == TR_WARN_RECV_BEFORE_SEND ||
 			   w[i].kind == TR_WARN_LONG_SEND) {
 			json_object_set_new(o, "peer_event", json_integer(w[i].peer_event));

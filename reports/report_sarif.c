@@ -44,6 +44,8 @@ static const char *rule_text(int kind)
 		return "a request was never completed";
 	case MPIV_FIND_COMM_LEAK:
 		return "a communicator was never freed";
+	case MPIV_FIND_DISCONNECT_PENDING:
+		return "a request was still pending when its communicator was disconnected";
 	case MPIV_FIND_RECV_BEFORE_SEND:
 		return "a message was received before it was sent, by the recorded times: the "
 		       "clocks of the two hosts disagree";

@@ -152,8 +152,45 @@ static int by_id(const void *a, const void *b)
 	return (x > y) - (x < y);
 }
 
-/* Requests a rank that finished made and never completed, and communicators it never freed:
- * followed in its trace, in one pass. */
+static int by_event(const void *a, const void *b)
+{
+	long x = ((const struct made_req *)a)->event, y = ((const struct made_req *)b)->event;
+
+	return (x > y) - (x < y);
+}
+
+/* The requests of made still pending at rank r's MPI_Comm_disconnect `event` of communicator
+ * comm that were made on it: warnings, in the order of the events that made them. */
+static void pending_at_disconnect(struct tr_warn_pass *l, int r, struct tr_reqmap *made, long event,
+				  int32_t comm)
+{
+	const struct mpiv_rank_trace *t = &l->ts->ranks[r];
+	struct made_req *m, *on = NULL;
+	size_t at = 0, n = 0, i;
+
+	while ((m = tr_reqmap_next(made, &at)) != NULL)
+		if (mpiv_trace_event(t, (size_t)m->event)->comm == comm) {
+			on = xrealloc(on, (n + 1) * sizeof(*on));
+			on[n++] = *m;
+		}
+	qsort(on, n, sizeof(*on), by_event);
+	for (i = 0; i < n; i++) {
+		struct tr_warning w;
+
+		memset(&w, 0, sizeof(w));
+		w.kind = TR_WARN_DISCONNECT_PENDING;
+		w.rank = r;
+		w.event = on[i].event;
+		w.peer = -1;
+		w.peer_event = event;
+		add(l, &w);
+	}
+	free(on);
+}
+
+/* Requests a rank that finished made and never completed, and communicators it never freed;
+ * requests any rank left pending on a communicator it disconnected: followed in its trace, in
+ * one pass. */
 static void leaks(struct tr_warn_pass *l, int r)
 {
 	const struct mpiv_rank_trace *t = &l->ts->ranks[r];
@@ -166,14 +203,15 @@ static void leaks(struct tr_warn_pass *l, int r)
 	int32_t id;
 	uint32_t j;
 
-	if (!finished(l->ts, r))
-		return;
-	/* no call that makes a request, no communicator to free: nothing to follow (a pass that
-	 * decodes every event of a long trace) */
-	if (!(t->kinds &
-	      (1ULL << MPIV_KIND_ISEND | 1ULL << MPIV_KIND_IRECV | 1ULL << MPIV_KIND_ICOLL |
-	       1ULL << MPIV_KIND_ISENDRECV | 1ULL << MPIV_KIND_MRECV | 1ULL << MPIV_KIND_START)) &&
-	    !t->ncomms)
+	int done = finished(l->ts, r);
+	int requests = (t->kinds & (1ULL << MPIV_KIND_ISEND | 1ULL << MPIV_KIND_IRECV |
+				    1ULL << MPIV_KIND_ICOLL | 1ULL << MPIV_KIND_ISENDRECV |
+				    1ULL << MPIV_KIND_MRECV | 1ULL << MPIV_KIND_START)) != 0;
+
+	/* nothing to follow (a pass that decodes every event of a long trace): no request and
+	 * no communicator to free, or, for a rank that did not finish (only one that did is
+	 * held to complete and free everything), no request on a communicator it made */
+	if (done ? !requests && !t->ncomms : !requests || !t->ncomms)
 		return;
 	tr_reqmap_init(&made, sizeof(struct made_req));
 	for (i = 0; i < t->nevents; i++) {
@@ -185,6 +223,10 @@ static void leaks(struct tr_warn_pass *l, int r)
 			xgrow((void **)&frees, &capfrees, nfrees + 1, sizeof(*frees));
 			frees[nfrees].event = i;
 			frees[nfrees++].comm = ev->comm;
+		}
+		if (ev->call == MPIV_CALL_Comm_disconnect) {
+			pending_at_disconnect(l, r, &made, (long)i, ev->comm);
+			ev = mpiv_trace_event(t, i); /* the walk may have decoded others */
 		}
 		for (j = 0; j < ev->nreqs; j++) {
 			id = ev->reqs[j].req;
@@ -218,7 +260,7 @@ static void leaks(struct tr_warn_pass *l, int r)
 	while ((m = tr_reqmap_next(&made, &at)) != NULL)
 		left[nleft++] = *m;
 	qsort(left, nleft, sizeof(*left), by_id);
-	for (i = 0; i < nleft; i++) {
+	for (i = 0; i < nleft && done; i++) {
 		struct tr_warning w;
 
 		memset(&w, 0, sizeof(w));
@@ -229,7 +271,8 @@ static void leaks(struct tr_warn_pass *l, int r)
 		w.peer_event = -1;
 		add(l, &w);
 	}
-	unfreed_comms(l, r, frees, nfrees);
+	if (done)
+		unfreed_comms(l, r, frees, nfrees);
 	tr_reqmap_release(&made);
 	free(left);
 	free(frees);

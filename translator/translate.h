@@ -158,6 +158,9 @@ enum tr_warn_kind {
 	TR_WARN_TRUNCATED,   /* a receive shorter than the message it took */
 	TR_WARN_UNCOMPLETED, /* a request never completed by a rank that finished */
 	TR_WARN_COMM_LEAK,   /* a communicator never freed by a rank that finished */
+	/* a request on a communicator still pending at its MPI_Comm_disconnect, which MPI
+	 * allows only once all its communication is complete (MPI-4.1 11.10.4) */
+	TR_WARN_DISCONNECT_PENDING,
 	/* from the times of a trace recorded with them (tr_times.c): */
 	/* a message received before it was sent: the clocks of
 	 * the two ranks' hosts disagree */
@@ -173,8 +176,9 @@ struct tr_warning {
 	/* that rank's event: the send, the receive, what made the request
 	 * or the communicator */
 	long event;
-	int peer;	      /* the receiver (UNRECEIVED), the sender (TRUNCATED), else -1 */
-	long peer_event;      /* the sender's event (TRUNCATED), else -1 */
+	int peer; /* the receiver (UNRECEIVED), the sender (TRUNCATED), else -1 */
+	/* the sender's event (TRUNCATED), the disconnect (DISCONNECT_PENDING), else -1 */
+	long peer_event;
 	long long bytes;      /* the message's size (UNRECEIVED), the receive's (TRUNCATED) */
 	long long peer_bytes; /* TRUNCATED: the message's size */
 	/* the warnings of times stand for all the messages between the same two call sites

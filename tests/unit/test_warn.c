@@ -164,6 +164,49 @@ static void test_unfreed_comm(void)
 	free(w);
 }
 
+/* A rank disconnects a communicator while a receive on it and a send on the world are
+ * pending, and completes both after: the receive is named, at the disconnect, and not the
+ * send, on another communicator; the rank finished, and freed the communicator so. A rank
+ * that did not finish is named too. */
+static void test_disconnect_pending(void)
+{
+	static const char *const ev[] = {
+		"[" INIT ", {\"call\": \"MPI_Comm_dup\", \"comm\": 0, \"newcomm\": 2,"
+		" \"members\": [0, 1]},"
+		" {\"call\": \"MPI_Irecv\", \"peer\": 1, \"tag\": 0, \"comm\": 2, \"bytes\": 4,"
+		" \"req\": 0},"
+		" {\"call\": \"MPI_Isend\", \"peer\": 1, \"tag\": 1, \"comm\": 0, \"bytes\": 4,"
+		" \"req\": 1},"
+		" {\"call\": \"MPI_Comm_disconnect\", \"comm\": 2},"
+		" {\"call\": \"MPI_Waitall\", \"reqs\": [{\"req\": 0, \"src\": 1, \"tag\": 0},"
+		" {\"req\": 1}]}, " FIN "]",
+		"[" INIT ", {\"call\": \"MPI_Comm_dup\", \"comm\": 0, \"newcomm\": 2,"
+		" \"members\": [0, 1]},"
+		" {\"call\": \"MPI_Send\", \"peer\": 0, \"tag\": 0, \"comm\": 2, \"bytes\": 4},"
+		" {\"call\": \"MPI_Comm_disconnect\", \"comm\": 2},"
+		" {\"call\": \"MPI_Recv\", \"peer\": 0, \"tag\": 1, \"comm\": 0, \"bytes\": 4,"
+		" \"src\": 0, \"mtag\": 1}, " FIN "]",
+		NULL,
+	};
+	static const char *const stopped[] = {
+		"[" INIT ", {\"call\": \"MPI_Comm_dup\", \"comm\": 0, \"newcomm\": 2,"
+		" \"members\": [0]},"
+		" {\"call\": \"MPI_Isend\", \"peer\": 0, \"tag\": 0, \"comm\": 2, \"bytes\": 4,"
+		" \"req\": 0},"
+		" {\"call\": \"MPI_Comm_disconnect\", \"comm\": 2, \"incomplete\": true}]",
+		NULL,
+	};
+	struct tr_warning *w = the_warning(ev, TR_WARN_DISCONNECT_PENDING, 0, 2);
+
+	if (w)
+		CU_ASSERT_EQUAL(w[0].peer_event, 4);
+	free(w);
+	w = the_warning(stopped, TR_WARN_DISCONNECT_PENDING, 0, 2);
+	if (w)
+		CU_ASSERT_EQUAL(w[0].peer_event, 3);
+	free(w);
+}
+
 /* A clean exchange has nothing to say. */
 static void test_none(void)
 {
@@ -433,6 +476,7 @@ static CU_TestInfo warn_tests[] = {
 	{"receive shorter than its message", test_truncated},
 	{"request never completed", test_uncompleted},
 	{"communicator never freed", test_unfreed_comm},
+	{"request pending at its communicator's disconnect", test_disconnect_pending},
 	{"no warning on a clean exchange", test_none},
 	{"times: received before sent, once per pair of sites", test_received_before_sent},
 	{"times: one host, one clock", test_one_host_one_clock},
