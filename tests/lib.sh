@@ -208,7 +208,7 @@ no_leftovers()
 # mode: ok, deadlock or inconclusive; empty: not run) and VERIFY_RUNS (the most runs it may
 # take: its --max-runs; empty: its default) and WARN (the kinds of
 # warning check must report from the recorded run: unreceived, truncated, uncompleted-request,
-# unfreed-communicator;
+# unfreed-communicator, pending-at-disconnect;
 # none when empty) and MATCHES (for a deadlock reached through wildcard matches: `recorded` if
 # the recorded run's own matches lead there, `other` if it needs others) and REPLAY
 # (`not-reproduced` when the MPI library cannot show the error the counterexample describes,

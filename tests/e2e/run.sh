@@ -84,6 +84,7 @@ check_warnings()
 		truncated) pattern='truncated$' ;;
 		uncompleted-request) pattern='request never completed' ;;
 		unfreed-communicator) pattern='communicator never freed' ;;
+		pending-at-disconnect) pattern='request still pending at the MPI_Comm_disconnect' ;;
 		*) pattern="unknown warning kind $kind" ;;
 		esac
 		grep -q "$pattern" "$2" || missing="$missing $kind"
