@@ -51,14 +51,18 @@
 # 11. hangs at scale: make check-scale's head-to-head ring at BENCH_HANG_NP ranks (1024 by
 #     default; BENCH_HANG_PROGS for its other programs), oversubscribed: record, record --last,
 #     check and verify with their wall times (minutes at 1024 ranks on two cores, and some
-#     16 GB).
+#     16 GB);
+# 12. judging a hang from the traces (explore/stuck.c): record of a run that deadlocks after
+#     N round trips against the same run ending cleanly, for N from 10^3 to 3 x 10^5 (up to
+#     some 2 x 10^6 events, past the 8 MiB of trace the judgement reads): the time from the
+#     hang to record's verdict, and what a million events add to it.
 # Arguments name the parts to run (record, replay, small, reduce, verify, scale, promela,
-# monitor, check, explosion; default all):
+# monitor, check, explosion, hangs, judge; default all):
 # `bench/run.sh replay` records the traces it replays once, untimed, and times only the
 # replays.
 set -u
 
-PARTS=${*:-record replay small reduce verify scale promela monitor check explosion hangs}
+PARTS=${*:-record replay small reduce verify scale promela monitor check explosion hangs judge}
 part()	# part NAME: whether NAME is to run
 {
 	case " $PARTS " in *" $1 "*) return 0 ;; esac
@@ -724,6 +728,54 @@ if part hangs; then
 	SCALE_NP=${BENCH_HANG_NP:-1024} SCALE_PROGS=${BENCH_HANG_PROGS:-ring} \
 		"$SRCDIR/tests/scale/run.sh" | grep -E '^   |^FAIL|passed'
 fi
+# record_secs NAME PROGRAM ROUNDS: the best wall seconds of 3 records of PROGRAM into SECS,
+# and the bytes of the last one's trace into BYTES.
+record_secs()
+{
+	local i t0 t1
+	SECS=''
+	for ((i = 0; i < 3; i++)); do
+		rm -rf "judge-$1"
+		t0=$(date +%s.%N)
+		"$MPIVERIFY" record -o "judge-$1" --deadlock-timeout 60 -- "$MPIRUN" -np 2 "./$2" \
+			"$3" >"judge-$1.log" 2>&1
+		t1=$(date +%s.%N)
+		SECS=$(smaller "$SECS" "$(awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.3f", b - a }')")
+	done
+	BYTES=$(cat "judge-$1"/rank-*.mpivt | wc -c)
+}
+if part judge; then
+	echo
+	echo "== judging a hang from the traces (explore/stuck.c): record of 2 ranks that deadlock"
+	echo "   (head-to-head MPI_Ssend) after N round trips, against the same run ending after them,"
+	echo "   best of 3 each; the difference is the time from the hang to record's verdict: 0.7 s"
+	echo "   of every rank still, then the judgement, which reads and walks the traces (at most"
+	echo "   8 MiB of them: past that, record waits for --deadlock-timeout, 60 s here)"
+	"$MPICC" -O2 -o late-hang "$SRCDIR/bench/late-hang.c" || exit 1
+	"$MPICC" -O2 -DNOHANG -o late-end "$SRCDIR/bench/late-hang.c" || exit 1
+	printf '%8s %9s %10s %9s %9s %10s %7s\n' rounds events "trace MiB" "ends s" "hangs s" \
+		"verdict s" exit
+	first_events='' first_diff=''
+	for n in 1000 10000 100000 300000; do
+		record_secs end late-end $n
+		t_end=$SECS
+		record_secs hang late-hang $n
+		EVENTS=$((4 * n + 6)) # a send and a receive a round on each rank; the rest
+		rc=$(grep -q 'deadlocked' judge-hang.log && echo deadlock || echo other)
+		diff=$(awk -v a="$SECS" -v b="$t_end" 'BEGIN { printf "%.3f", a - b }')
+		awk -v n=$n -v e="$EVENTS" -v b="$BYTES" -v te="$t_end" -v th="$SECS" -v d="$diff" \
+			-v rc="$rc" 'BEGIN { printf "%8d %9d %10.2f %9.2f %9.2f %10.2f %7s\n",
+				n, e, b / 1048576, te, th, d, rc }'
+		if test -z "$first_events"; then
+			first_events=$EVENTS first_diff=$diff
+		elif test "$rc" = deadlock && test "$BYTES" -le $((8 << 20)); then
+			last_events=$EVENTS last_diff=$diff
+		fi
+	done
+	test -n "${last_events:-}" && awk -v e0="$first_events" -v d0="$first_diff" \
+		-v e1="$last_events" -v d1="$last_diff" 'BEGIN {
+		printf "a million events add %.2f s to the verdict (%.0f to %.0f events)\n",
+			(d1 - d0) / (e1 - e0) * 1e6, e0, e1 }'
+fi
 echo
 echo "work directory: $WORK"
-
