@@ -142,10 +142,17 @@ int rep_Intercomm_merge(struct rep_call *c, MPI_Comm intercomm, int high, MPI_Co
 	return made(PMPI_Intercomm_merge(intercomm, high, newintracomm), newintracomm);
 }
 
+/* The program lets go of comm: its private duplicate and its id go too, before MPI may give
+ * the handle to another communicator. */
+static void comm_gone(MPI_Comm comm)
+{
+	rep_coll_forget(comm);
+	rec_comm_forget(comm);
+}
+
 int rep_Comm_free(struct rep_call *c, MPI_Comm *comm)
 {
-	rep_coll_forget(*comm);
-	rec_comm_forget(*comm);
+	comm_gone(*comm);
 	return PMPI_Comm_free(comm);
 }
 
@@ -159,10 +166,7 @@ int rep_Comm_disconnect(struct rep_call *c, MPI_Comm *comm)
 	if (rep_schedule_coll_sync(c))
 		rep_coll_barrier(c, old);
 	rc = PMPI_Comm_disconnect(comm);
-
-	if (rc == MPI_SUCCESS) {
-		rep_coll_forget(old);
-		rec_comm_forget(old);
-	}
+	if (rc == MPI_SUCCESS)
+		comm_gone(old);
 	return rc;
 }

@@ -132,34 +132,30 @@ static int32_t group_meeting(struct comm_set *s, const struct mpiv_rank_trace *t
 			     int32_t parent, const struct mpiv_newcomm *nc)
 {
 	const struct mpiv_event *ev = mpiv_trace_event(t, i);
+	const int32_t *members = ev->ngroup ? ev->group : nc ? nc->members : NULL;
 	struct mpiv_newcomm own;
 	struct comm_key k;
 	int32_t g;
 
+	if (!members)
+		return -1;
 	memset(&own, 0, sizeof(own));
 	memset(&k, 0, sizeof(k));
 	k.parent = parent;
 	k.group = 5;
 	k.pos = ev->tag;
 	own.event = (uint32_t)i;
-	if (ev->ngroup) {
-		own.n = ev->ngroup;
-		own.members = xmalloc(ev->ngroup * sizeof(*own.members));
-		memcpy(own.members, ev->group, ev->ngroup * sizeof(*own.members));
-	} else if (nc) {
-		own.n = nc->n;
-		own.members = xmalloc((nc->n ? nc->n : 1) * sizeof(*own.members));
-		memcpy(own.members, nc->members, nc->n * sizeof(*own.members));
-	} else {
-		return -1;
-	}
+	own.n = ev->ngroup ? ev->ngroup : nc->n;
+	/* a copy: the walk below may decode other events into ev's place */
+	own.members = xmalloc((own.n ? own.n : 1) * sizeof(*own.members));
+	memcpy(own.members, members, own.n * sizeof(*own.members));
 	k.occ = earlier_alike(t, i, &own);
 	g = comm_find(s, &k, &own, t->rank);
 	free(own.members);
 	return g;
 }
 
-/* What rank's MPI_Intercomm_create `event` was given, or NULL. */
+/* What rank's MPI_Intercomm_create (or _from_groups) `event` was given, or NULL. */
 static const struct tr_inter *inter_find(const struct tr_comms *cm, int rank, uint32_t event)
 {
 	size_t i;
@@ -266,7 +262,7 @@ static int comm_rank(struct comm_set *s, struct tr_comms *cm, const struct mpiv_
 			int32_t pos = parent >= 0 ? count[comm] : 0;
 
 			/* from groups: the local group meets on a communicator of its own,
-			 * once (the recorder writes the group only when the call returns) */
+			 * first, in no other communicator's order */
 			if (ev->call == MPIV_CALL_Intercomm_create_from_groups) {
 				parent = parent >= 0 ? group_meeting(s, t, i, parent, nc) : -1;
 				pos = 0;
