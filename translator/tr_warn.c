@@ -31,6 +31,22 @@ static void add(struct tr_warn_pass *l, const struct tr_warning *w)
 	l->n++;
 }
 
+/* A warning of kind about rank r's own event (what made a request or a communicator), with
+ * peer_event another of its events, or -1. */
+static void add_own(struct tr_warn_pass *l, enum tr_warn_kind kind, int r, long event,
+		    long peer_event)
+{
+	struct tr_warning w;
+
+	memset(&w, 0, sizeof(w));
+	w.kind = kind;
+	w.rank = r;
+	w.event = event;
+	w.peer = -1;
+	w.peer_event = peer_event;
+	add(l, &w);
+}
+
 /* Does event ev's own buffer size say how much it can receive? (A matched probe has no
  * buffer; MPI_Sendrecv records the size of its send.) */
 static int has_recv_bytes(const struct mpiv_event *ev)
@@ -122,20 +138,12 @@ static void unfreed_comms(struct tr_warn_pass *l, int r, const struct comm_free 
 
 	for (k = 0; k < t->ncomms; k++) {
 		const struct mpiv_newcomm *nc = &t->comms[k];
-		struct tr_warning w;
 
 		for (i = 0; i < nfrees && !(frees[i].comm == nc->id && frees[i].event > nc->event);
 		     i++)
 			;
-		if (i < nfrees)
-			continue;
-		memset(&w, 0, sizeof(w));
-		w.kind = TR_WARN_COMM_LEAK;
-		w.rank = r;
-		w.event = nc->event;
-		w.peer = -1;
-		w.peer_event = -1;
-		add(l, &w);
+		if (i == nfrees)
+			add_own(l, TR_WARN_COMM_LEAK, r, nc->event, -1);
 	}
 }
 
@@ -166,25 +174,16 @@ static void pending_at_disconnect(struct tr_warn_pass *l, int r, struct tr_reqma
 {
 	const struct mpiv_rank_trace *t = &l->ts->ranks[r];
 	struct made_req *m, *on = NULL;
-	size_t at = 0, n = 0, i;
+	size_t at = 0, n = 0, cap = 0, i;
 
 	while ((m = tr_reqmap_next(made, &at)) != NULL)
 		if (mpiv_trace_event(t, (size_t)m->event)->comm == comm) {
-			on = xrealloc(on, (n + 1) * sizeof(*on));
+			xgrow((void **)&on, &cap, n + 1, sizeof(*on));
 			on[n++] = *m;
 		}
 	qsort(on, n, sizeof(*on), by_event);
-	for (i = 0; i < n; i++) {
-		struct tr_warning w;
-
-		memset(&w, 0, sizeof(w));
-		w.kind = TR_WARN_DISCONNECT_PENDING;
-		w.rank = r;
-		w.event = on[i].event;
-		w.peer = -1;
-		w.peer_event = event;
-		add(l, &w);
-	}
+	for (i = 0; i < n; i++)
+		add_own(l, TR_WARN_DISCONNECT_PENDING, r, on[i].event, event);
 	free(on);
 }
 
@@ -260,17 +259,8 @@ static void leaks(struct tr_warn_pass *l, int r)
 	while ((m = tr_reqmap_next(&made, &at)) != NULL)
 		left[nleft++] = *m;
 	qsort(left, nleft, sizeof(*left), by_id);
-	for (i = 0; i < nleft && done; i++) {
-		struct tr_warning w;
-
-		memset(&w, 0, sizeof(w));
-		w.kind = TR_WARN_UNCOMPLETED;
-		w.rank = r;
-		w.event = left[i].event;
-		w.peer = -1;
-		w.peer_event = -1;
-		add(l, &w);
-	}
+	for (i = 0; i < nleft && done; i++)
+		add_own(l, TR_WARN_UNCOMPLETED, r, left[i].event, -1);
 	if (done)
 		unfreed_comms(l, r, frees, nfrees);
 	tr_reqmap_release(&made);
