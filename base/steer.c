@@ -142,14 +142,80 @@ static int parse_buffering(struct steer_in *in, struct mpiv_steer *s)
 	return 0;
 }
 
+int mpiv_steer_path_valid(const char *path)
+{
+	size_t n = strlen(path), i;
+
+	if (n >= MPIV_STEER_PATH || path[0] != '0')
+		return 0;
+	for (i = 1; i < n; i++) {
+		if (path[i] != '.')
+			return 0;
+		/* K: digits, the first not 0 */
+		if (path[++i] < '1' || path[i] > '9')
+			return 0;
+		while (i + 1 < n && path[i + 1] >= '0' && path[i + 1] <= '9')
+			i++;
+	}
+	return 1;
+}
+
+/* The list a section's decisions go into: the initial thread's (path NULL), or thread
+ * path's, emptied (a thread named twice: its last section stands). NULL without memory. */
+static struct mpiv_steer_decision **section(struct mpiv_steer *s, const char *path, size_t **n)
+{
+	struct mpiv_steer_thread *t = NULL;
+	size_t i;
+
+	if (!path) {
+		for (i = 0; i < s->n; i++)
+			free(s->d[i].reqs);
+		free(s->d);
+		s->d = NULL;
+		s->n = 0;
+		*n = &s->n;
+		return &s->d;
+	}
+	for (i = 0; i < s->nthreads && strcmp(s->threads[i].path, path); i++)
+		;
+	if (i < s->nthreads) {
+		t = &s->threads[i];
+		while (t->n)
+			free(t->d[--t->n].reqs);
+		free(t->d);
+		t->d = NULL;
+	} else {
+		t = realloc(s->threads, (s->nthreads + 1) * sizeof(*t));
+		if (!t)
+			return NULL;
+		s->threads = t;
+		t = &s->threads[s->nthreads++];
+		memset(t, 0, sizeof(*t));
+		memcpy(t->path, path, strlen(path) + 1);
+	}
+	*n = &t->n;
+	return &t->d;
+}
+
+/* A thread without decisions is not kept: every kept one has some. */
+static void drop_empty_threads(struct mpiv_steer *s)
+{
+	size_t i, k = 0;
+
+	for (i = 0; i < s->nthreads; i++)
+		if (s->threads[i].n)
+			s->threads[k++] = s->threads[i];
+		else
+			free(s->threads[i].d);
+	s->nthreads = k;
+}
+
 int mpiv_steer_parse(const char *text, size_t len, int rank, struct mpiv_steer *s, char *why,
 		     size_t whysize)
 {
 	struct steer_in in = {text, text + len};
-	char buf[32];
+	char buf[32], path[MPIV_STEER_PATH];
 	long v, r, n, i;
-	size_t cap = 0;
-	int mine = 0;
 
 	memset(s, 0, sizeof(*s));
 	s->rank = rank;
@@ -159,20 +225,20 @@ int mpiv_steer_parse(const char *text, size_t len, int rank, struct mpiv_steer *
 	if (parse_buffering(&in, s))
 		return bad(why, whysize, "malformed buffering line");
 	while (!word(&in, buf, sizeof(buf))) {
-		if (strcmp(buf, "rank") || number(&in, 0, INT32_MAX, &r) ||
-		    number(&in, 0, 1 << 24, &n))
-			return bad(why, whysize, "malformed rank line");
-		if (r == rank) {
-			/* a rank named twice: its last line stands */
-			struct mpiv_steer keep = *s;
+		struct mpiv_steer_decision **list = NULL;
+		size_t *count = NULL, cap = 0;
+		int thread = !strcmp(buf, "thread");
 
-			keep.d = NULL;
-			keep.n = 0;
-			mpiv_steer_release(s);
-			*s = keep;
-			cap = 0;
-			mine = 1;
-		}
+		if ((!thread && strcmp(buf, "rank")) || number(&in, 0, INT32_MAX, &r))
+			return bad(why, whysize, "malformed rank line");
+		if (thread && (word(&in, path, sizeof(path)) || !mpiv_steer_path_valid(path) ||
+			       !strcmp(path, "0")))
+			return bad(why, whysize, "malformed thread line");
+		if (number(&in, 0, 1 << 24, &n))
+			return bad(why, whysize,
+				   thread ? "malformed thread line" : "malformed rank line");
+		if (r == rank && !(list = section(s, thread ? path : NULL, &count)))
+			return bad(why, whysize, "out of memory");
 		for (i = 0; i < n; i++) {
 			struct mpiv_steer_decision tmp;
 
@@ -181,30 +247,50 @@ int mpiv_steer_parse(const char *text, size_t len, int rank, struct mpiv_steer *
 				free(tmp.reqs);
 				return bad(why, whysize, "malformed decision line");
 			}
-			if (!mine) {
+			if (!list) {
 				free(tmp.reqs);
 				continue;
 			}
 			/* grown as lines come: no larger than what the file holds */
-			if (s->n == cap) {
+			if (*count == cap) {
 				struct mpiv_steer_decision *d;
 
 				cap = cap ? 2 * cap : 16;
-				d = realloc(s->d, cap * sizeof(*d));
+				d = realloc(*list, cap * sizeof(*d));
 				if (!d) {
 					free(tmp.reqs);
 					return bad(why, whysize, "out of memory");
 				}
-				s->d = d;
+				*list = d;
 			}
-			s->d[s->n++] = tmp;
+			(*list)[(*count)++] = tmp;
 		}
-		mine = 0;
 	}
 	skip_space(&in);
 	if (in.p != in.end)
 		return bad(why, whysize, "malformed steering file");
+	drop_empty_threads(s);
 	return 0;
+}
+
+void mpiv_steer_decisions_of(const struct mpiv_steer *s, const char *path,
+			     const struct mpiv_steer_decision **d, size_t *n)
+{
+	size_t i;
+
+	*d = NULL;
+	*n = 0;
+	if (!strcmp(path, "0")) {
+		*d = s->d;
+		*n = s->n;
+		return;
+	}
+	for (i = 0; i < s->nthreads; i++)
+		if (!strcmp(s->threads[i].path, path)) {
+			*d = s->threads[i].d;
+			*n = s->threads[i].n;
+			return;
+		}
 }
 
 void mpiv_steer_write_header(FILE *f, enum mpiv_steer_buffering b, long long eager, int sync_colls)
@@ -218,12 +304,12 @@ void mpiv_steer_write_header(FILE *f, enum mpiv_steer_buffering b, long long eag
 		fprintf(f, "collectives synchronise\n");
 }
 
-void mpiv_steer_write_rank(FILE *f, int rank, const struct mpiv_steer_decision *d, size_t n)
+/* Decision lines d[0..n). */
+static void write_decisions(FILE *f, const struct mpiv_steer_decision *d, size_t n)
 {
 	size_t i;
 	uint32_t j;
 
-	fprintf(f, "rank %d %zu\n", rank, n);
 	for (i = 0; i < n; i++) {
 		fprintf(f, "%s %d %d ", mpiv_call_name(d[i].call), (int)d[i].comm, (int)d[i].tag);
 		if (mpiv_steer_free(&d[i])) {
@@ -241,12 +327,42 @@ void mpiv_steer_write_rank(FILE *f, int rank, const struct mpiv_steer_decision *
 	}
 }
 
-void mpiv_steer_release(struct mpiv_steer *s)
+void mpiv_steer_write_rank(FILE *f, int rank, const struct mpiv_steer_decision *d, size_t n)
+{
+	fprintf(f, "rank %d %zu\n", rank, n);
+	write_decisions(f, d, n);
+}
+
+void mpiv_steer_write_thread(FILE *f, int rank, const char *path,
+			     const struct mpiv_steer_decision *d, size_t n)
+{
+	fprintf(f, "thread %d %s %zu\n", rank, path, n);
+	write_decisions(f, d, n);
+}
+
+void mpiv_steer_write_all(FILE *f, const struct mpiv_steer *s)
 {
 	size_t i;
+
+	if (s->n)
+		mpiv_steer_write_rank(f, s->rank, s->d, s->n);
+	for (i = 0; i < s->nthreads; i++)
+		mpiv_steer_write_thread(f, s->rank, s->threads[i].path, s->threads[i].d,
+					s->threads[i].n);
+}
+
+void mpiv_steer_release(struct mpiv_steer *s)
+{
+	size_t i, k;
 
 	for (i = 0; s->d && i < s->n; i++)
 		free(s->d[i].reqs);
 	free(s->d);
+	for (k = 0; k < s->nthreads; k++) {
+		for (i = 0; i < s->threads[k].n; i++)
+			free(s->threads[k].d[i].reqs);
+		free(s->threads[k].d);
+	}
+	free(s->threads);
 	memset(s, 0, sizeof(*s));
 }

@@ -18,6 +18,16 @@
  *	CALL COMM TAG free		a decision of either kind whose outcome is the run's:
  *					counted, not forced (the model does not tell its outcomes
  *					apart: the program does not act on them)
+ *	thread R PATH N			N decisions of rank R's thread PATH follow, as above
+ *
+ * The decisions of a rank line are its initial thread's (the one that runs main). A rank that
+ * calls MPI from several threads has its other threads' decisions each on a thread line, in
+ * the order that thread makes them: threads run in no fixed order, but each makes its own
+ * decisions in its own. A thread is named by its path, the same in every run of the program
+ * (a thread's number is not: it is given at its first call): the initial thread is "0", and
+ * the k-th thread (from 1) that thread P created with pthread_create while the rank recorded
+ * its threads (under MPI_THREAD_MULTIPLE, from MPI_Init_thread on: the creations the trace
+ * holds) is "P.k". So "0.2.1" is the first thread made by the second that main made.
  *
  * CALL is the call's name ("MPI_Recv"). No I/O here: the caller reads the file. */
 #ifndef MPIV_STEER_H
@@ -53,6 +63,16 @@ enum mpiv_steer_buffering {
 	MPIV_STEER_EAGER,	/* buffered up to eager bytes, synchronous above */
 };
 
+/* A thread's path ("0.2.1"), its NUL included, at most: a deeper thread has none. */
+#define MPIV_STEER_PATH 48
+
+/* The decisions of one thread of a rank other than its initial one. */
+struct mpiv_steer_thread {
+	char path[MPIV_STEER_PATH];
+	struct mpiv_steer_decision *d;
+	size_t n;
+};
+
 /* One rank's steering. */
 struct mpiv_steer {
 	int rank;
@@ -61,8 +81,10 @@ struct mpiv_steer {
 	/* 1: every collective synchronises (MPIV_STEER_ZERO's do
 	 * anyway); INFINITE or EAGER only */
 	int sync_colls;
-	struct mpiv_steer_decision *d;
+	struct mpiv_steer_decision *d; /* the initial thread's decisions */
 	size_t n;
+	struct mpiv_steer_thread *threads; /* the other threads' (n > 0 each) */
+	size_t nthreads;
 };
 
 /* Parse the steering of rank out of text (len bytes). Returns 0 (a rank the file does not
@@ -76,6 +98,20 @@ int mpiv_steer_parse(const char *text, size_t len, int rank, struct mpiv_steer *
  * mpiv_steer_parse reads them). */
 void mpiv_steer_write_header(FILE *f, enum mpiv_steer_buffering b, long long eager, int sync_colls);
 void mpiv_steer_write_rank(FILE *f, int rank, const struct mpiv_steer_decision *d, size_t n);
+/* The same for thread path of rank: a thread line. */
+void mpiv_steer_write_thread(FILE *f, int rank, const char *path,
+			     const struct mpiv_steer_decision *d, size_t n);
+/* All of s: its initial thread's decisions if any, then each other thread's. */
+void mpiv_steer_write_all(FILE *f, const struct mpiv_steer *s);
+
+/* The decisions of thread path in s (the initial thread's for "0") into *d and *n: 0 and
+ * NULL if it has none. */
+void mpiv_steer_decisions_of(const struct mpiv_steer *s, const char *path,
+			     const struct mpiv_steer_decision **d, size_t *n);
+
+/* Whether path is a thread's path: "0", then ".K" any number of times (K from 1), shorter
+ * than MPIV_STEER_PATH. */
+int mpiv_steer_path_valid(const char *path);
 
 void mpiv_steer_release(struct mpiv_steer *s);
 

@@ -40,6 +40,28 @@ int mpiv_trace_add_thread_op(struct mpiv_rank_trace *t, const struct mpiv_thread
 	return 0;
 }
 
+int mpiv_thread_path(const struct mpiv_rank_trace *t, int32_t thread, char *buf, size_t size)
+{
+	const struct mpiv_thread_op *made = NULL;
+	unsigned k = 0;
+	size_t i, n;
+
+	if (thread == 0)
+		return size > 1 ? (snprintf(buf, size, "0"), 0) : -1;
+	for (i = 0; i < t->nthread_ops && !made; i++)
+		if (t->thread_ops[i].op == MPIV_THREAD_CREATE && t->thread_ops[i].other == thread)
+			made = &t->thread_ops[i];
+	/* the creator's path, in less room than this one's (each step adds 2 or more, so a
+	 * loop of creations, which records never hold, ends too) */
+	if (!made || size < 4 || mpiv_thread_path(t, made->self, buf, size - 2) < 0)
+		return -1;
+	for (i = 0; &t->thread_ops[i] <= made; i++)
+		k += t->thread_ops[i].op == MPIV_THREAD_CREATE &&
+		     t->thread_ops[i].self == made->self;
+	n = strlen(buf);
+	return snprintf(buf + n, size - n, ".%u", k) < (int)(size - n) ? 0 : -1;
+}
+
 json_t *mpiv_thread_ops_to_json(const struct mpiv_rank_trace *t)
 {
 	json_t *a;

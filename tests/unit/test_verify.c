@@ -469,6 +469,64 @@ static void test_steer_file(void)
 	free(text);
 }
 
+/* Threads' decisions: a thread line each, by path; the last line of a thread stands; a path
+ * is "0" then ".K" with K from 1, and the initial thread's is the rank line's. */
+static void test_steer_threads(void)
+{
+	static const char *const bad_paths[] = {"0",	"1",	"0.0", "0.",   "0..1",
+						"0.01", "0.1a", ".1",  "0.1.", "x"};
+	static const char *const text = "mpiverify-steer 1\n"
+					"rank 2 1\nMPI_Recv 0 5 src 1\n"
+					"thread 2 0.1 2\nMPI_Recv 0 1 src 3\nMPI_Probe 0 1 src 0\n"
+					"thread 2 0.2.1 1\nMPI_Recv 0 2 free\n"
+					"thread 1 0.1 1\nMPI_Recv 0 1 src 2\n"
+					"thread 2 0.1 1\nMPI_Recv 0 1 src 1\n"
+					"thread 2 0.3 0\n";
+	const struct mpiv_steer_decision *d;
+	struct mpiv_steer s, back;
+	char line[128], why[128], *out = NULL;
+	size_t n, len = 0, i;
+	FILE *f;
+
+	CU_ASSERT_FATAL(mpiv_steer_parse(text, strlen(text), 2, &s, why, sizeof(why)) == 0);
+	CU_ASSERT_EQUAL(s.n, 1);
+	/* 0.3 has no decisions: not kept */
+	CU_ASSERT_EQUAL_FATAL(s.nthreads, 2);
+	mpiv_steer_decisions_of(&s, "0.1", &d, &n);
+	CU_ASSERT_EQUAL_FATAL(n, 1); /* its last line stands */
+	CU_ASSERT_EQUAL(d[0].src, 1);
+	mpiv_steer_decisions_of(&s, "0.2.1", &d, &n);
+	CU_ASSERT_EQUAL_FATAL(n, 1);
+	CU_ASSERT(mpiv_steer_free(&d[0]));
+	mpiv_steer_decisions_of(&s, "0", &d, &n);
+	CU_ASSERT_EQUAL_FATAL(n, 1);
+	CU_ASSERT_EQUAL(d[0].tag, 5);
+	mpiv_steer_decisions_of(&s, "0.3", &d, &n);
+	CU_ASSERT_EQUAL(n, 0);
+	CU_ASSERT_PTR_NULL(d);
+	/* written back, the same */
+	f = open_memstream(&out, &len);
+	CU_ASSERT_FATAL(f != NULL);
+	mpiv_steer_write_header(f, MPIV_STEER_NATURAL, 0, 0);
+	mpiv_steer_write_all(f, &s);
+	fclose(f);
+	CU_ASSERT_FATAL(mpiv_steer_parse(out, len, 2, &back, why, sizeof(why)) == 0);
+	CU_ASSERT_EQUAL(back.nthreads, 2);
+	CU_ASSERT_EQUAL(back.n, 1);
+	for (i = 0; i < back.nthreads; i++)
+		CU_ASSERT_STRING_EQUAL(back.threads[i].path, s.threads[i].path);
+	mpiv_steer_release(&back);
+	mpiv_steer_release(&s);
+	free(out);
+	for (i = 0; i < sizeof(bad_paths) / sizeof(bad_paths[0]); i++) {
+		snprintf(line, sizeof(line),
+			 "mpiverify-steer 1\nthread 0 %s 1\nMPI_Recv 0 0 src 1\n", bad_paths[i]);
+		CU_ASSERT(mpiv_steer_parse(line, strlen(line), 0, &s, why, sizeof(why)) < 0);
+		CU_ASSERT_PTR_NOT_NULL(strstr(why, "thread line"));
+		mpiv_steer_release(&s);
+	}
+}
+
 static CU_TestInfo tests[] = {
 	{"a receive's input and the branch that learns it", test_inputs_and_branches},
 	{"one run: the other sender is a frontier", test_frontier_of_one_run},
@@ -479,6 +537,7 @@ static CU_TestInfo tests[] = {
 	{"collectives that meet differ: never complete", test_collective_mismatch},
 	{"a branch of polls goes on in the one that succeeds", test_polls_race},
 	{"the steering file round trip", test_steer_file},
+	{"the steering of threads, each by its path", test_steer_threads},
 	CU_TEST_INFO_NULL,
 };
 
