@@ -6,11 +6,13 @@
 #include <errno.h>
 #include <stdatomic.h>
 #include <stdlib.h>
+#include <string.h>
 #include <sys/syscall.h>
 #include <unistd.h>
 
 #include "event.h"
 #include "rec_threads.h"
+#include "steer.h"
 
 #define MPIV_EXPORT __attribute__((visibility("default")))
 
@@ -21,6 +23,12 @@ static __thread int32_t th_number /* 1 + the calling thread's number; 0: none ye
 	__attribute__((tls_model("initial-exec")));
 /* the calling thread was started by pthread_create() here: its end is told */
 static __thread int th_started __attribute__((tls_model("initial-exec")));
+/* its path (base/steer.h): "" for the initial thread (whose path is "0") and for one whose
+ * creation was not told; th_path_set says which */
+static __thread char th_path[MPIV_STEER_PATH] __attribute__((tls_model("initial-exec")));
+static __thread int th_path_set __attribute__((tls_model("initial-exec")));
+/* the threads it created while creations were told: the next one's K is 1 + this */
+static __thread unsigned th_created __attribute__((tls_model("initial-exec")));
 
 /* The C library's functions, found once. */
 typedef int (*create_fn)(pthread_t *, const pthread_attr_t *, void *(*)(void *), void *);
@@ -46,6 +54,13 @@ int32_t rec_thread_number(void)
 	return th_number - 1;
 }
 
+const char *rec_thread_path(void)
+{
+	if (th_path_set)
+		return th_path;
+	return syscall(SYS_gettid) == getpid() ? "0" : "";
+}
+
 int rec_thread_create_own(pthread_t *t, const pthread_attr_t *attr, void *(*fn)(void *), void *arg)
 {
 	pthread_once(&th_once, th_find);
@@ -66,6 +81,7 @@ struct th_start {
 	void *(*fn)(void *);
 	void *arg;
 	int32_t number;
+	char path[MPIV_STEER_PATH]; /* "" if not known */
 };
 
 static void *th_begin(void *p)
@@ -76,6 +92,8 @@ static void *th_begin(void *p)
 	free(p);
 	th_number = 1 + s.number;
 	th_started = 1;
+	memcpy(th_path, s.path, sizeof(th_path));
+	th_path_set = 1;
 	ret = s.fn(s.arg);
 	/* it makes no more calls: a rank ended while other threads were blocked is not
 	 * waiting for this one */
@@ -119,9 +137,19 @@ MPIV_EXPORT int pthread_create(pthread_t *t, const pthread_attr_t *attr, void *(
 	s->fn = fn;
 	s->arg = arg;
 	s->number = atomic_fetch_add(&th_next, 1);
-	/* told before it can run: its calls come after the creator's before this one */
-	if (rec_thread_told)
+	s->path[0] = '\0';
+	/* told before it can run: its calls come after the creator's before this one; its
+	 * path counts the creations told, those a trace holds */
+	if (rec_thread_told) {
+		const char *mine = rec_thread_path();
+		int n;
+
 		rec_thread_told(MPIV_THREAD_CREATE, rec_thread_number(), s->number);
+		th_created++;
+		n = snprintf(s->path, sizeof(s->path), "%s.%u", mine, th_created);
+		if (!*mine || n < 0 || (size_t)n >= sizeof(s->path))
+			s->path[0] = '\0';
+	}
 	e->number = s->number;
 	rc = th_create(t, attr, th_begin, s);
 	if (rc != 0) {

@@ -16,6 +16,11 @@
  * it for a thread created through pthread_create, else a new one at its first ask. */
 int32_t rec_thread_number(void);
 
+/* The calling thread's path (base/steer.h), the same in every run of the program: "0" for
+ * the initial thread, "P.K" for the K-th thread that thread P created while creations were
+ * told (rec_thread_told set), "" for any other. */
+const char *rec_thread_path(void);
+
 /* The library's own threads (the status writer): created by the C library's pthread_create,
  * unnumbered and unrecorded. */
 int rec_thread_create_own(pthread_t *t, const pthread_attr_t *attr, void *(*fn)(void *), void *arg);

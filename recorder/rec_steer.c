@@ -5,7 +5,10 @@
  * that is not the one the steering expects means the program left the path the steering was
  * made for: steering stops there for the rank, which runs on free, and the rank says so once.
  * Decisions are counted, not event indices: a polling loop may poll more or fewer times than
- * in the run the steering comes from. Only a rank whose calls come from one thread is steered.
+ * in the run the steering comes from. A rank that calls MPI from several threads has each
+ * thread's decisions counted on their own, the thread named by its path (base/steer.h,
+ * rec_thread_path()), which is the same in every run where its number is not: each thread
+ * takes its own decisions in its own order, and leaves the path on its own.
  *
  * The steering also says how standard sends complete in the whole run (the buffering of the
  * model whose deadlock the run is to confirm): synchronous, buffered (a copy sent in the
@@ -25,12 +28,45 @@
 #include "rec_comm.h"
 #include "rec_pack.h"
 #include "rec_status.h"
+#include "rec_threads.h"
 #include "status.h"
 #include "steer.h"
 
 static struct mpiv_steer steer; /* this rank's decisions */
-static size_t steer_next;	/* the ordinal of the rank's next decision */
-static int steer_on;		/* decisions steer_next.. are still to be forced */
+static int steer_any;		/* some thread of the rank has decisions to take */
+
+/* The calling thread's decisions: found at its first look (mine()). */
+struct cursor {
+	int found;
+	const struct mpiv_steer_decision *d;
+	size_t n;
+	size_t next; /* the ordinal of the thread's next decision */
+	int on;	     /* decisions next.. are still to be forced */
+	/* 1 + the thread's index in steer.threads, 0 for the initial thread's, whose
+	 * decisions it took (steer_taken()) */
+	size_t list;
+};
+static __thread struct cursor me __attribute__((tls_model("initial-exec")));
+/* How far each list was taken: [0] the initial thread's, [1 + i] steer.threads[i]'s; read at
+ * MPI_Finalize (rec_steer_untaken()). */
+static size_t *steer_taken;
+
+static struct cursor *mine(void)
+{
+	size_t i;
+
+	if (me.found)
+		return &me;
+	me.found = 1;
+	mpiv_steer_decisions_of(&steer, rec_thread_path(), &me.d, &me.n);
+	me.list = 0;
+	for (i = 0; i < steer.nthreads; i++)
+		if (me.d == steer.threads[i].d)
+			me.list = 1 + i;
+	me.next = 0;
+	me.on = steer_any && me.n > 0;
+	return &me;
+}
 
 /* Read the whole file at path; malloc'ed, *len bytes, or NULL with errno set. */
 static char *read_all(const char *path, size_t *len)
@@ -77,8 +113,11 @@ int rec_steer_load(int rank)
 		return -1;
 	}
 	free(text);
-	steer_next = 0;
-	steer_on = steer.n > 0;
+	steer_any = steer.n > 0 || steer.nthreads > 0;
+	steer_taken = calloc(1 + steer.nthreads, sizeof(*steer_taken));
+	if (!steer_taken)
+		steer_any = 0;
+	me.found = 0;
 	return 0;
 }
 
@@ -87,16 +126,17 @@ int rec_steer_load(int rank)
 static REC_COLD const struct mpiv_steer_decision *expected(struct rec_call *c,
 							   enum mpiv_decision kind)
 {
+	struct cursor *k = mine();
 	const struct mpiv_steer_decision *d;
 
-	if (!steer_on)
+	if (!k->on)
 		return NULL;
-	if (steer_next >= steer.n) {
-		steer_on = 0; /* every decision was taken: free from here */
+	if (k->next >= k->n) {
+		k->on = 0; /* every decision was taken: free from here */
 		return NULL;
 	}
-	d = &steer.d[steer_next];
-	if (c->ev.thread == 0 && d->call == c->ev.call &&
+	d = &k->d[k->next];
+	if (d->call == c->ev.call &&
 	    (mpiv_steer_free(d) ||
 	     (kind == MPIV_DEC_COMPLETION ? d->src == MPIV_NONE :
 					    d->src != MPIV_NONE && d->comm == c->ev.comm &&
@@ -139,43 +179,96 @@ static REC_COLD int steer_source(struct rec_call *c, int source, MPI_Comm comm)
 
 int rec_steer_source(struct rec_call *c, int source, MPI_Comm comm)
 {
-	return steer_on && source == MPI_ANY_SOURCE ? steer_source(c, source, comm) : source;
+	return steer_any && source == MPI_ANY_SOURCE ? steer_source(c, source, comm) : source;
 }
 
 const struct mpiv_steer_decision *rec_steer_completion(struct rec_call *c, int nactive)
 {
-	if (!steer_on || nactive < 2)
+	if (!steer_any || nactive < 2)
 		return NULL;
 	return expected(c, MPIV_DEC_COMPLETION);
 }
 
-REC_COLD void rec_steer_stop(const char *why)
+/* Say that the thread of cursor k leaves the steered path, at its decision k->next. */
+static REC_COLD void left(struct cursor *k, const char *why)
 {
+	const char *path = rec_thread_path();
 	char line[256];
 
-	if (!steer_on)
-		return;
-	snprintf(line, sizeof(line), "steering stops at decision %zu: %s; this rank runs on free",
-		 steer_next, why);
+	if (!strcmp(path, "0"))
+		snprintf(line, sizeof(line),
+			 "steering stops at decision %zu: %s; this rank runs on free", k->next,
+			 why);
+	else
+		snprintf(line, sizeof(line),
+			 "steering of thread %s stops at its decision %zu: %s; the thread runs "
+			 "on free",
+			 path, k->next, why);
 	rec_status_note(MPIV_NOTE_STEER_LEFT, line);
-	steer_on = 0;
+	k->on = 0;
+}
+
+REC_COLD void rec_steer_stop(const char *why)
+{
+	struct cursor *k = mine();
+
+	if (k->on)
+		left(k, why);
 }
 
 void rec_steer_after(const struct rec_call *c)
 {
-	if (steer_on && mpiv_event_decision(&c->ev) != MPIV_DEC_NONE)
-		steer_next++;
+	struct cursor *k;
+
+	if (!steer_any || mpiv_event_decision(&c->ev) == MPIV_DEC_NONE)
+		return;
+	k = mine();
+	if (k->on) {
+		k->next++;
+		__atomic_store_n(&steer_taken[k->list], k->next, __ATOMIC_RELAXED);
+	}
 }
 
 int rec_steer_active(void)
 {
-	return steer_on || steer.buffering != MPIV_STEER_NATURAL;
+	return (steer_any && mine()->on) || steer.buffering != MPIV_STEER_NATURAL;
+}
+
+/* A thread that never took all its decisions (it made fewer, or none: the thread was not
+ * made, or made no such call before the rank ended) did not follow the steered path either;
+ * said once, as a thread that left it is. The threads' own cursors are theirs: what each
+ * took is read from steer_taken. */
+static void untaken(void)
+{
+	struct cursor k;
+	size_t i;
+	char why[128];
+
+	if (!steer_any || !steer.nthreads)
+		return; /* one thread: its decisions are checked as it makes them */
+	for (i = 0; i <= steer.nthreads; i++) {
+		size_t want = i ? steer.threads[i - 1].n : steer.n,
+		       got = __atomic_load_n(&steer_taken[i], __ATOMIC_RELAXED);
+
+		if (got >= want)
+			continue;
+		memset(&k, 0, sizeof(k));
+		k.next = got;
+		snprintf(why, sizeof(why), "thread %s took %zu of its %zu decisions",
+			 i ? steer.threads[i - 1].path : "0", got, want);
+		left(&k, why);
+		return;
+	}
 }
 
 void rec_steer_release(void)
 {
-	steer_on = 0;
+	untaken();
+	steer_any = 0;
+	me.on = 0;
 	mpiv_steer_release(&steer);
+	free(steer_taken);
+	steer_taken = NULL;
 }
 
 enum rec_send_force rec_steer_send(uint64_t bytes)
@@ -285,11 +378,13 @@ int rec_steer_icoll_sync(MPI_Request request, int block)
 	return 1;
 }
 
-/* The copies sent in the background, until they complete. */
+/* The copies sent in the background, until they complete; a lock, since a rank's threads
+ * share them. */
 struct copy {
 	MPI_Request req;
 	void *buf;
 };
+static pthread_mutex_t copies_lock = PTHREAD_MUTEX_INITIALIZER;
 static struct copy *copies;
 static size_t ncopies, capcopies;
 
@@ -347,8 +442,9 @@ int rec_steer_isend_copy(const void *buf, int count, MPI_Datatype type, int dest
 	return rc;
 }
 
-int rec_steer_send_copy(const void *buf, int count, MPI_Datatype type, int dest, int tag,
-			MPI_Comm comm)
+/* rec_steer_send_copy() under copies_lock. */
+static int send_copy(const void *buf, int count, MPI_Datatype type, int dest, int tag,
+		     MPI_Comm comm)
 {
 	int len, rc;
 	void *copy;
@@ -373,4 +469,15 @@ int rec_steer_send_copy(const void *buf, int count, MPI_Datatype type, int dest,
 	}
 	copies[ncopies++].buf = copy;
 	return MPI_SUCCESS;
+}
+
+int rec_steer_send_copy(const void *buf, int count, MPI_Datatype type, int dest, int tag,
+			MPI_Comm comm)
+{
+	int rc;
+
+	pthread_mutex_lock(&copies_lock);
+	rc = send_copy(buf, count, type, dest, tag, comm);
+	pthread_mutex_unlock(&copies_lock);
+	return rc;
 }

@@ -326,12 +326,14 @@ const struct mpiv_steer_decision *rec_steer_completion(struct rec_call *c, int n
  * from here, and says so once. */
 void rec_steer_stop(const char *why);
 
-/* Whether this rank is steered at all: decisions to force, or sends to force. */
+/* Whether the calling thread is steered at all: decisions to force, or sends to force. */
 int rec_steer_active(void);
 
-/* Call c returned: if it made a decision, the next one is the rank's next. */
+/* Call c returned: if it made a decision, the next one is its thread's next. */
 void rec_steer_after(const struct rec_call *c);
 
+/* The rank finalizes: a thread that did not take every decision the steering gave it says
+ * so, as one that left the path does (rec_steer_stop()); then steering ends. */
 void rec_steer_release(void);
 
 /* How a standard send of `bytes` bytes must complete in this run, as the steering's

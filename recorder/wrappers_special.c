@@ -120,6 +120,8 @@ MPIV_EXPORT int MPI_Finalize(void)
 	/* The rank has made its last call that others may wait for once it gets here: say so
 	 * before PMPI_Finalize, which may itself wait for the other ranks. */
 	rec_call_leave(&c);
+	/* a thread that did not take its steered decisions says so while the status is read */
+	rec_steer_release();
 	/* Written out now: the status thread, which flushes the trace, stops here, and the job
 	 * may be ended while PMPI_Finalize waits for the other ranks. */
 	rec_output_flush();
