@@ -141,6 +141,8 @@ static void print_text(const struct explore *x, int rc, const struct findings *f
 		       x->left == 1 ? "" : "s");
 	if (x->incomplete)
 		printf("a search was cut short: %s\n", x->incomplete_why);
+	if (x->threads_why[0])
+		printf("threads: the runs may not cover every run: %s\n", x->threads_why);
 	findings_print_suppressed(stdout, fs);
 	switch (rc) {
 	case MPIV_EXIT_DEADLOCK:
@@ -155,16 +157,18 @@ static void print_text(const struct explore *x, int rc, const struct findings *f
 		       x->nfound ? "no deadlock but those "
 				   "suppressed, and " :
 				   "",
-		       x->left	       ? "decisions are left unexplored" :
-		       x->incomplete   ? "a search was cut short" :
-		       x->nunconfirmed ? "the model has deadlocks no run showed" :
-					 "a rank stopped in some run");
+		       x->left		 ? "decisions are left unexplored" :
+		       x->incomplete	 ? "a search was cut short" :
+		       x->nunconfirmed	 ? "the model has deadlocks no run showed" :
+		       x->threads_why[0] ? "threads left choices no run was steered to" :
+					   "a rank stopped in some run");
 	}
 }
 
 /* Why verify is inconclusive, each reason a word a script can test (doc/verify.md): decisions
- * left unexplored, a search cut short, deadlocks of the model no run showed, a rank of some
- * run stopped from outside (what is left when none of the others is). */
+ * left unexplored, a search cut short, deadlocks of the model no run showed, runs of threads
+ * that may stand for runs none made, a rank of some run stopped from outside (what is left
+ * when none of the others is). */
 static json_t *inconclusive_json(const struct explore *x)
 {
 	json_t *why = json_array();
@@ -175,6 +179,8 @@ static json_t *inconclusive_json(const struct explore *x)
 		json_array_append_new(why, json_string("search-cut"));
 	if (x->nunconfirmed)
 		json_array_append_new(why, json_string("unconfirmed"));
+	if (x->threads_why[0])
+		json_array_append_new(why, json_string("threads-unsteered"));
 	if (!json_array_size(why))
 		json_array_append_new(why, json_string("ranks-stopped"));
 	return why;

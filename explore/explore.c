@@ -314,6 +314,13 @@ static void take(struct explore *x, struct xrun *r)
 
 	if (it && it->kind == XITEM_FRONTIER)
 		x->explored++;
+	/* a run of threads that did not take its steered decisions did not explore the
+	 * decision, and one rank's threads may have shown only part of what it leads to: the
+	 * runs made need not cover every run (one thread's run is a path of the program
+	 * whatever it takes: each rank's calls follow its decisions alone) */
+	if (it && it->kind == XITEM_FRONTIER && r->left && r->usable &&
+	    r->prog.nprocs != r->prog.nranks)
+		explore_threads_unsteered(x, r, "a thread did not take the decisions steered");
 	if (r->end == XRUN_CONFIRMED || r->end == XRUN_HUNG) {
 		if (!explore_known(x, r->hang_key)) /* else: the same calls stuck */
 			found(x, r, XFOUND_DEADLOCK);
@@ -486,7 +493,7 @@ int explore_whole(const struct explore *x)
 	for (i = 0; i < x->nruns; i++)
 		if (x->runs[i]->end == XRUN_STOPPED)
 			return 0;
-	return !x->left && !x->incomplete && !x->nunconfirmed;
+	return !x->left && !x->incomplete && !x->nunconfirmed && !x->threads_why[0];
 }
 
 int explore_loop(struct explore *x, const struct explore_runner *runner)

@@ -10,7 +10,8 @@
  *	explore_describe.c	a call and a run's decisions, in words
  *	stuck.c			whether a run under way is deadlocked for good, or a hung
  *				one was the steering's doing
- *	threads_fixed.c		whether a run of threads stands for every run
+ *	threads_fixed.c		whether a run of threads stands for every run, or for
+ *				every run that decides as it did
  */
 #ifndef MPIV_EXPLORE_H
 #define MPIV_EXPLORE_H
@@ -215,9 +216,14 @@ struct explore {
 	int signal;  /* a search was ended by this signal (explore.interrupted) */
 	long states; /* states of the last searches, summed over modes */
 	int merged;  /* the last model was one of every run (else one per run) */
-	/* the trace directory of a run whose ranks call MPI from several threads, which
-	 * explore cannot take (its answer is then verify_threaded()'s); NULL if none */
+	/* the trace directory of a first run whose ranks call MPI from several threads with
+	 * choices that steering cannot make (explore_threads_steered()): explore cannot take
+	 * it, and the answer is then verify_threaded()'s; NULL if none */
 	const char *threaded_run;
+	/* why a later run of threads may stand for runs that none made (the first reason
+	 * found; "" if none): a run whose threads have such choices, or one that did not take
+	 * the decisions it was steered to; never then "no deadlock" */
+	char threads_why[1200];
 	char unmerged_why[512]; /* why not (an error's text) */
 };
 
@@ -235,7 +241,8 @@ void explore_settle(struct explore *x);
 int explore_loop(struct explore *x, const struct explore_runner *runner);
 
 /* Whether the exploration covered every path: no decision left, no search cut short, no
- * model deadlock a run neither confirmed nor refuted, no rank that stopped in a run. Without
+ * model deadlock a run neither confirmed nor refuted, no rank that stopped in a run, no run
+ * of threads that may stand for runs none made (threads_why). Without
  * it, verify never answers "no deadlock" (nor 0 once suppressions hide every deadlock). */
 int explore_whole(const struct explore *x);
 
@@ -249,6 +256,10 @@ void xrun_free(struct xrun *r);
 /* Translate run r's trace for verify (r->usable set on success). Returns 0, or an exit code
  * after an error message (a trace verify cannot judge). */
 int explore_add_path(struct explore *x, struct xrun *r);
+
+/* Note that run r of a program of threads may stand for runs none made, and why (the first
+ * reason stays). */
+void explore_threads_unsteered(struct explore *x, const struct xrun *r, const char *why);
 
 /* Search the model of every usable run in each mode; the runs it asks for, not made yet,
  * deadlocks first, into *items (malloc'ed, *n of them). Returns 0, or an exit code. */
@@ -296,6 +307,15 @@ int explore_stuck_now(struct mpiv_traceset *ts, const struct xitem *item);
  * receive takes the message it took here, so this run's model is every run's. Returns 1 if
  * so; 0 with why filled: the first call found that leaves a choice, where it is and why. */
 int explore_threads_fixed(const struct mpiv_traceset *ts, char *why, size_t size);
+
+/* Whether run ts stands for every run that takes its decisions as it did, which verify's
+ * runs, steered thread by thread, then cover: as explore_threads_fixed(), but a decision is
+ * no choice where verify can steer it (a wildcard receive's or probe's in a thread whose
+ * path the trace holds, base/steer.h; a completion's in a rank whose calls all come from one
+ * thread), and every receive and probe of a rank on a communicator where it receives from
+ * MPI_ANY_SOURCE must be ordered with the others (a wildcard receive steered to a sender
+ * still competes with the rank's receives from it). Returns 1 if so; 0 with why filled. */
+int explore_threads_steered(const struct mpiv_traceset *ts, char *why, size_t size);
 
 /* ---- explore_key.c ---- */
 

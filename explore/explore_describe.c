@@ -7,6 +7,7 @@
 #include "explore.h"
 #include "srcloc.h"
 #include "steer.h"
+#include "trace_threads.h"
 
 void explore_event_where(const struct mpiv_traceset *ts, int r, long e, char *buf, size_t size)
 {
@@ -29,13 +30,30 @@ void explore_event_where(const struct mpiv_traceset *ts, int r, long e, char *bu
 	mpiv_cex_site_release(&site);
 }
 
-/* The event of rank t's k-th decision (from 0), or -1 if the trace has fewer. */
-static long decision_event(const struct mpiv_rank_trace *t, size_t k)
+/* The number in t of the thread whose path is path (base/steer.h), or -1 if none has. */
+static int32_t thread_of_path(const struct mpiv_rank_trace *t, const char *path)
+{
+	char p[MPIV_STEER_PATH];
+	size_t i;
+
+	if (!strcmp(path, "0"))
+		return 0;
+	for (i = 0; i < t->nthread_ops; i++)
+		if (t->thread_ops[i].op == MPIV_THREAD_CREATE &&
+		    mpiv_thread_path(t, t->thread_ops[i].other, p, sizeof(p)) == 0 &&
+		    !strcmp(p, path))
+			return t->thread_ops[i].other;
+	return -1;
+}
+
+/* The event of the k-th decision (from 0) of thread in t, or -1 if the trace has fewer. */
+static long decision_event(const struct mpiv_rank_trace *t, int32_t thread, size_t k)
 {
 	size_t e;
 
 	for (e = 0; e < t->nevents; e++)
-		if (mpiv_event_decision(mpiv_trace_event(t, e)) != MPIV_DEC_NONE && k-- == 0)
+		if (mpiv_trace_event(t, e)->thread == thread &&
+		    mpiv_event_decision(mpiv_trace_event(t, e)) != MPIV_DEC_NONE && k-- == 0)
 			return (long)e;
 	return -1;
 }
@@ -70,13 +88,50 @@ static void decision_text(const struct mpiv_traceset *ts, int r, long e,
 	}
 }
 
-/* Rank r's line for text, taken times decisions in a row. */
-static void print_line(FILE *f, const char *indent, int r, const char *text, int times)
+/* Rank r's line (thread path's, unless the initial thread's) for text, taken times decisions
+ * in a row. */
+static void print_line(FILE *f, const char *indent, int r, const char *path, const char *text,
+		       int times)
 {
+	char who[MPIV_STEER_PATH + 32];
+
+	if (strcmp(path, "0"))
+		snprintf(who, sizeof(who), "rank %d thread %s", r, path);
+	else
+		snprintf(who, sizeof(who), "rank %d", r);
 	if (times == 1)
-		fprintf(f, "%srank %d: %s\n", indent, r, text);
+		fprintf(f, "%s%s: %s\n", indent, who, text);
 	else if (times > 1)
-		fprintf(f, "%srank %d, %d decisions in a row: %s\n", indent, r, times, text);
+		fprintf(f, "%s%s, %d decisions in a row: %s\n", indent, who, times, text);
+}
+
+/* The decisions d[0..n) of thread path of rank, each at the call that made it in ts, a run of
+ * alike ones as one line. */
+static void print_decisions(FILE *f, const char *indent, const struct mpiv_traceset *ts, int rank,
+			    const char *path, const struct mpiv_steer_decision *d, size_t n)
+{
+	int32_t thread = thread_of_path(&ts->ranks[rank], path);
+	char line[2048], prev[2048] = "";
+	int times = 0;
+	size_t k;
+
+	for (k = 0; k < n; k++) {
+		long e = thread < 0 ? -1 : decision_event(&ts->ranks[rank], thread, k);
+
+		if (e < 0)
+			snprintf(line, sizeof(line), "decision %zu, which the run did not reach",
+				 k + 1);
+		else
+			decision_text(ts, rank, e, &d[k], line, sizeof(line));
+		if (times && !strcmp(line, prev)) {
+			times++;
+			continue;
+		}
+		print_line(f, indent, rank, path, prev, times);
+		snprintf(prev, sizeof(prev), "%s", line);
+		times = 1;
+	}
+	print_line(f, indent, rank, path, prev, times);
 }
 
 void explore_print_decisions(FILE *f, const struct xrun *r, const char *indent)
@@ -101,10 +156,7 @@ void explore_print_decisions(FILE *f, const struct xrun *r, const char *indent)
 	}
 	for (rank = 0; rank < ts->nranks; rank++) {
 		struct mpiv_steer s;
-		size_t k;
-
-		char line[2048], prev[2048] = "";
-		int times = 0;
+		size_t i;
 
 		memset(&s, 0, sizeof(s));
 		if (mpiv_steer_parse(text, strlen(text), rank, &s, why, sizeof(why)) < 0) {
@@ -112,23 +164,10 @@ void explore_print_decisions(FILE *f, const struct xrun *r, const char *indent)
 			mpiv_steer_release(&s);
 			break;
 		}
-		for (k = 0; k < s.n; k++) {
-			long e = decision_event(&ts->ranks[rank], k);
-
-			if (e < 0)
-				snprintf(line, sizeof(line),
-					 "decision %zu, which the run did not reach", k + 1);
-			else
-				decision_text(ts, rank, e, &s.d[k], line, sizeof(line));
-			if (times && !strcmp(line, prev)) {
-				times++;
-				continue;
-			}
-			print_line(f, indent, rank, prev, times);
-			snprintf(prev, sizeof(prev), "%s", line);
-			times = 1;
-		}
-		print_line(f, indent, rank, prev, times);
+		print_decisions(f, indent, ts, rank, "0", s.d, s.n);
+		for (i = 0; i < s.nthreads; i++)
+			print_decisions(f, indent, ts, rank, s.threads[i].path, s.threads[i].d,
+					s.threads[i].n);
 		mpiv_steer_release(&s);
 	}
 	if (ts == &own)

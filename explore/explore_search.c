@@ -14,6 +14,13 @@
 #include "tr_check.h"
 #include "tr_explore.h"
 
+void explore_threads_unsteered(struct explore *x, const struct xrun *r, const char *why)
+{
+	if (x->threads_why[0])
+		return; /* the first says it */
+	snprintf(x->threads_why, sizeof(x->threads_why), "run %d: %s", r->index, why);
+}
+
 int explore_add_path(struct explore *x, struct xrun *r)
 {
 	struct tr_opts opts = {ENG_BUF_ZERO, 0, 0, 1, 0};
@@ -29,12 +36,23 @@ int explore_add_path(struct explore *x, struct xrun *r)
 		return error_report(&err);
 	}
 	if (r->prog.nprocs != r->prog.nranks) {
-		/* verify's runs are steered thread by thread only once the recorder can: the
-		 * caller answers from this run alone (cli/verify_threads.c) */
-		eng_prog_release(&r->prog);
-		mpiv_traceset_release(&r->ts);
-		x->threaded_run = r->dir;
-		return MPIV_EXIT_BAD_INPUT;
+		char why[1024];
+
+		/* the first run stands for every run (no decision, no order left open but
+		 * among alike messages), or has choices steering cannot make: the caller
+		 * answers from this run alone (cli/verify_threads.c) */
+		if (!r->item && (explore_threads_fixed(&r->ts, why, sizeof(why)) ||
+				 !explore_threads_steered(&r->ts, why, sizeof(why)))) {
+			eng_prog_release(&r->prog);
+			mpiv_traceset_release(&r->ts);
+			x->threaded_run = r->dir;
+			return MPIV_EXIT_BAD_INPUT;
+		}
+		if (r->item && !explore_threads_steered(&r->ts, why, sizeof(why))) {
+			/* a later run with such choices: what it shows is kept, but it may
+			 * stand for runs none made */
+			explore_threads_unsteered(x, r, why);
+		}
 	}
 	xmodel_fill_inputs(&r->prog, &r->ts);
 	r->usable = 1;
@@ -53,7 +71,7 @@ void xitem_release(struct xitem *it)
 
 /* ---- describing ---- */
 
-/* The steering file of a path: its buffering, then each rank's decisions. */
+/* The steering file of a path: its buffering, then each rank's decisions, thread by thread. */
 static char *steer_text(const struct xpath *pt, const struct mpiv_buffering *mode)
 {
 	enum mpiv_steer_buffering b = MPIV_STEER_NATURAL;
@@ -70,8 +88,7 @@ static char *steer_text(const struct xpath *pt, const struct mpiv_buffering *mod
 						      MPIV_STEER_EAGER;
 	mpiv_steer_write_header(f, b, mode ? mode->bytes : 0, mode ? mode->sync_colls : 0);
 	for (r = 0; r < pt->nranks; r++)
-		if (pt->steer[r].n)
-			mpiv_steer_write_rank(f, r, pt->steer[r].d, pt->steer[r].n);
+		mpiv_steer_write_all(f, &pt->steer[r]);
 	fclose(f);
 	return text;
 }

@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "model.h"
+#include "trace_threads.h"
 #include "translate.h"
 #include "xalloc.h"
 
@@ -202,6 +203,39 @@ static void proc_decisions(const struct xmodel *m, struct mpiv_traceset *const *
 	free(nb.id);
 }
 
+/* Process q's decisions on path w, into rank steering s: its initial thread's, or a thread
+ * line named by the thread's path in the run it comes from (base/steer.h). A thread whose
+ * path is not known is not steered (a run whose threads' decisions are steered has them all
+ * known: explore_threads_fixed()). */
+static void proc_steer(const struct xmodel *m, struct mpiv_traceset *const *sets, int q,
+		       const struct walked *w, struct mpiv_steer *s)
+{
+	const struct eng_prog *p = &m->prog;
+	struct mpiv_steer tmp;
+	struct mpiv_steer_thread *t;
+	char path[MPIV_STEER_PATH];
+	int32_t thread = p->proc_thread[q];
+
+	memset(&tmp, 0, sizeof(tmp));
+	proc_decisions(m, sets, q, w, &tmp);
+	if (thread == 0) {
+		s->d = tmp.d;
+		s->n = tmp.n;
+		return;
+	}
+	if (!tmp.n || !p->nins[q] ||
+	    mpiv_thread_path(&sets[m->run[q][0]]->ranks[p->proc_rank[q]], thread, path,
+			     sizeof(path)) < 0) {
+		mpiv_steer_release(&tmp);
+		return;
+	}
+	s->threads = xrealloc(s->threads, (s->nthreads + 1) * sizeof(*s->threads));
+	t = &s->threads[s->nthreads++];
+	memcpy(t->path, path, sizeof(path));
+	t->d = tmp.d;
+	t->n = tmp.n;
+}
+
 int xpath_of(const struct xmodel *m, struct mpiv_traceset *const *sets, const int *path, int npath,
 	     struct xpath *out)
 {
@@ -210,7 +244,7 @@ int xpath_of(const struct xmodel *m, struct mpiv_traceset *const *sets, const in
 	struct eng_observer obs;
 	struct walked *w = xcalloc((size_t)p->nprocs, sizeof(*w));
 	int32_t *st = xcalloc(eng_state_bytes(p), 1);
-	int q, i;
+	int q, i, r;
 
 	memset(out, 0, sizeof(*out));
 	for (q = 0; q < p->nprocs; q++) {
@@ -237,15 +271,16 @@ int xpath_of(const struct xmodel *m, struct mpiv_traceset *const *sets, const in
 	out->run = xcalloc((size_t)p->nranks, sizeof(*out->run));
 	out->event = xcalloc((size_t)p->nranks, sizeof(*out->event));
 	out->at_end = xcalloc((size_t)p->nranks, sizeof(*out->at_end));
+	for (r = 0; r < p->nranks; r++)
+		out->steer[r].rank = r;
 	for (q = p->nprocs - 1; q >= 0; q--) { /* a rank's first process (thread 0) last */
-		int r = p->proc_rank[q], pc = eng_pc(p, st, q);
+		int pc = eng_pc(p, st, q);
 
+		r = p->proc_rank[q];
 		out->run[r] = m->run[q][pc];
 		out->event[r] = p->ins[q][pc].ev;
 		out->at_end[r] = eng_at_end(p, st, q);
-		mpiv_steer_release(&out->steer[r]);
-		out->steer[r].rank = r;
-		proc_decisions(m, sets, q, &w[q], &out->steer[r]);
+		proc_steer(m, sets, q, &w[q], &out->steer[r]);
 	}
 	for (q = 0; q < p->nprocs; q++) {
 		free(w[q].seq);

@@ -1,14 +1,27 @@
 /* Whether a run whose ranks call MPI from several threads stands for every run (explore.h,
- * explore_threads_fixed()). verify cannot steer threads yet, but it need not where nothing is
- * left to steer: when no call is a decision and the calls of a rank that could meet the same
- * message are ordered by the program itself, every run makes the calls of this one and every
- * receive takes the message it took here, whatever the threads' timing.
+ * explore_threads_fixed()), or for every run that takes the same decisions, which verify
+ * steers thread by thread (explore_threads_steered()). A run leaves nothing to steer when no
+ * call is a decision and the calls of a rank that could meet the same message are ordered by
+ * the program itself: every run makes the calls of this one and every receive takes the
+ * message it took here, whatever the threads' timing. Where the only calls that leave a
+ * choice are decisions that verify can steer (a thread's wildcard receive or probe, a
+ * completion that chooses in a rank whose calls all come from one thread), each run that
+ * takes them as this one did is this one, and verify's runs, steered to each of them, cover
+ * every run.
  *
  * The order between a rank's threads is their program order joined by pthread_create and
  * pthread_join (doc/semantics.md 1.3), kept as a vector clock per thread: clock[t][u] is how
  * many of thread u's calls thread t is known to come after. A set of calls is ordered when
  * each comes after the one recorded before it (the recorded order agrees with the program's
- * wherever the program fixes one, so consecutive pairs are enough).
+ * wherever the program fixes one, so consecutive pairs are enough). A receive from
+ * MPI_ANY_SOURCE can take any sender's message: steered to one sender, it still competes with
+ * the rank's other receives on its communicator, so where a rank has one, all its receives
+ * and probes on that communicator are one set.
+ *
+ * Alike messages (below) leave no choice to a run that stands for every run, whose model
+ * holds every order of them; they do to verify's runs, whose models take which message a
+ * receive got for an input, which steering cannot give. Where verify steers, every set must
+ * be ordered.
  *
  * Calls in no order the program sets may still meet the same messages where those messages
  * are all alike: a channel (a sender, a receiver, a communicator and a tag) whose every
@@ -20,6 +33,8 @@
 #include <string.h>
 
 #include "explore.h"
+#include "steer.h"
+#include "trace_threads.h"
 #include "tr_comm.h"
 #include "tr_reqmap.h"
 #include "xalloc.h"
@@ -34,7 +49,9 @@ enum chan_role {
 	CH_RECV,	 /* receives and probes from peer with tag on comm */
 	CH_RECV_ANY_TAG, /* receives and probes from peer on comm, some with MPI_ANY_TAG */
 	CH_COLL,	 /* collectives on comm */
+	CH_RECV_WILD,	 /* receives and probes on comm, some from MPI_ANY_SOURCE */
 	CH_ANY_TAG_MARK, /* not a set: rank tag receives from peer on comm with MPI_ANY_TAG */
+	CH_ANY_SRC_MARK, /* not a set: rank peer receives on comm from MPI_ANY_SOURCE */
 	/* not sets: what the messages from peer to `to` on comm carry, with tag (CH_DATA), or
 	 * with any tag (CH_DATA_ANY_TAG, tag 0) */
 	CH_DATA,
@@ -120,7 +137,9 @@ struct walk {
 	const struct mpiv_traceset *ts;
 	int rank;
 	const struct tr_comms *cm;
-	struct chans *marks; /* CH_ANY_TAG_MARK, CH_DATA and CH_DATA_ANY_TAG keys of every rank */
+	/* CH_ANY_TAG_MARK, CH_ANY_SRC_MARK, CH_DATA and CH_DATA_ANY_TAG keys of every rank */
+	struct chans *marks;
+	int steered; /* decisions verify steers are no choice (explore_threads_steered()) */
 	struct chans sets;
 	struct tr_reqmap inits;
 	uint32_t *clock; /* nthreads x nthreads */
@@ -171,6 +190,7 @@ static const char *const role_words[] = {
 	[CH_RECV] = "receive from rank %d with tag %d",
 	[CH_RECV_ANY_TAG] = "receive from rank %d, with MPI_ANY_TAG among their tags,",
 	[CH_COLL] = "make collective calls",
+	[CH_RECV_WILD] = "receive, some from MPI_ANY_SOURCE,",
 };
 
 /* Call e of thread t joins the set k: it must come after the set's last call. Returns 0, or
@@ -184,7 +204,7 @@ static int join(struct walk *w, int32_t role, int32_t comm, int32_t peer, int32_
 
 	if (s->thread >= 0 && s->thread != t &&
 	    w->clock[(size_t)t * (size_t)w->nthreads + (size_t)s->thread] < s->clock &&
-	    !set_alike(w, role, comm, peer, tag)) {
+	    (w->steered || !set_alike(w, role, comm, peer, tag))) {
 		char what[128], a[512], b[512];
 
 		snprintf(what, sizeof(what), role_words[role], peer, tag);
@@ -216,15 +236,21 @@ static int join_send(struct walk *w, int32_t comm, int32_t peer, int32_t tag, in
 
 static int join_recv(struct walk *w, int32_t comm, int32_t peer, int32_t tag, int32_t t, long e)
 {
+	struct chan_key wild = {CH_ANY_SRC_MARK, comm, w->rank, 0, 0};
+
 	if (peer == MPIV_PROC_NULL)
 		return 0;
-	if (peer == MPIV_ANY_SOURCE) {
+	if (peer == MPIV_ANY_SOURCE && !w->steered) {
 		char a[512];
 
 		explore_event_where(w->ts, w->rank, e, a, sizeof(a));
 		snprintf(w->why, w->size, "rank %d's %s takes any sender's message", w->rank, a);
 		return -1;
 	}
+	if (chan_find(w->marks, &wild, 0) && join(w, CH_RECV_WILD, comm, 0, 0, t, e))
+		return -1;
+	if (peer == MPIV_ANY_SOURCE)
+		return 0;
 	if (tag != MPIV_ANY_TAG && join(w, CH_RECV, comm, peer, tag, t, e))
 		return -1;
 	if (tag == MPIV_ANY_TAG || any_tag_receiver(w, w->rank, peer, comm))
@@ -311,15 +337,33 @@ static void clock_merge(struct walk *w, int32_t u, int32_t t)
 			cu[i] = ct[i];
 }
 
+/* Whether decision ev of the rank can be steered (w->steered): a wildcard receive's or
+ * probe's by its thread's path, which the trace must hold; a completion's by the requests'
+ * ids, which are the same in every run only where one thread makes them all (several: the
+ * rank's calls come from more than one thread). */
+static int steerable(const struct walk *w, const struct mpiv_event *ev, int several)
+{
+	char path[MPIV_STEER_PATH];
+
+	if (!w->steered)
+		return 0;
+	if (mpiv_event_decision(ev) == MPIV_DEC_COMPLETION)
+		return !several;
+	return mpiv_thread_path(&w->ts->ranks[w->rank], ev->thread, path, sizeof(path)) == 0;
+}
+
 static int walk_rank(struct walk *w)
 {
 	const struct mpiv_rank_trace *rt = &w->ts->ranks[w->rank];
 	size_t e, op = 0;
 	int32_t most = 0;
+	int several = 0; /* the rank's calls come from several threads */
 
-	for (e = 0; e < rt->nevents; e++)
+	for (e = 0; e < rt->nevents; e++) {
+		several |= mpiv_trace_event(rt, e)->thread != mpiv_trace_event(rt, 0)->thread;
 		if (mpiv_trace_event(rt, e)->thread > most)
 			most = mpiv_trace_event(rt, e)->thread;
+	}
 	for (op = 0; op < rt->nthread_ops; op++) {
 		if (rt->thread_ops[op].self > most)
 			most = rt->thread_ops[op].self;
@@ -345,14 +389,19 @@ static int walk_rank(struct walk *w)
 			else if (o->op == MPIV_THREAD_JOIN)
 				clock_merge(w, o->self, o->other);
 		}
-		if (mpiv_event_decision(ev) != MPIV_DEC_NONE) {
+		if (mpiv_event_decision(ev) != MPIV_DEC_NONE && !steerable(w, ev, several)) {
 			char a[512];
 
 			explore_event_where(w->ts, w->rank, (long)e, a, sizeof(a));
-			snprintf(w->why, w->size, "rank %d's %s %s", w->rank, a,
+			snprintf(w->why, w->size, "rank %d's %s %s%s", w->rank, a,
 				 mpiv_event_decision(ev) == MPIV_DEC_SOURCE ?
 					 "takes any sender's message" :
-					 "completes one of several requests");
+					 "completes one of several requests",
+				 !w->steered ?
+					 "" :
+				 mpiv_event_decision(ev) == MPIV_DEC_SOURCE ?
+					 ", in a thread whose creation the trace does not hold" :
+					 ", and other threads of the rank call MPI too");
 			return -1;
 		}
 		w->clock[(size_t)t * (size_t)w->nthreads + (size_t)t]++;
@@ -420,10 +469,16 @@ static void mark_channels(const struct mpiv_traceset *ts, const struct tr_comms 
 
 				chan_find(marks, &k, 1);
 			}
+			if (peer == MPIV_ANY_SOURCE) {
+				struct chan_key k = {CH_ANY_SRC_MARK, comm, r, 0, 0};
+
+				chan_find(marks, &k, 1);
+			}
 		}
 }
 
-int explore_threads_fixed(const struct mpiv_traceset *ts, char *why, size_t size)
+/* explore_threads_fixed() and explore_threads_steered(). */
+static int threads_fixed(const struct mpiv_traceset *ts, int steered, char *why, size_t size)
 {
 	struct chans marks = {NULL, 0, 0};
 	struct eng_prog prog;
@@ -441,7 +496,8 @@ int explore_threads_fixed(const struct mpiv_traceset *ts, char *why, size_t size
 	if (!rc)
 		mark_channels(ts, &cm, &marks);
 	for (r = 0; r < ts->nranks && !rc; r++) {
-		struct walk w = {ts, r, &cm, &marks, {NULL, 0, 0}, {0}, NULL, 0, why, size};
+		struct walk w = {ts,  r,    &cm, &marks, steered, {NULL, 0, 0},
+				 {0}, NULL, 0,	 why,	 size};
 
 		tr_reqmap_init(&w.inits, sizeof(struct init_env));
 		rc = walk_rank(&w);
@@ -453,4 +509,14 @@ int explore_threads_fixed(const struct mpiv_traceset *ts, char *why, size_t size
 	tr_comms_release(&cm);
 	eng_prog_release(&prog);
 	return !rc;
+}
+
+int explore_threads_fixed(const struct mpiv_traceset *ts, char *why, size_t size)
+{
+	return threads_fixed(ts, 0, why, size);
+}
+
+int explore_threads_steered(const struct mpiv_traceset *ts, char *why, size_t size)
+{
+	return threads_fixed(ts, 1, why, size);
 }

@@ -1,13 +1,17 @@
 /* Whether a run of threads stands for every run (explore_threads_fixed(), verify on threaded
- * programs): a family of two-rank exchanges generated over every combination of how many
+ * programs), or for every run that decides as it did (explore_threads_steered(), verify's
+ * steered runs): a family of two-rank exchanges generated over every combination of how many
  * threads, rounds, which tags, how the threads are ordered, how the calls are written and
- * what the messages carry, each with the answer it must get; then the calls that are
- * decisions whatever the threads. */
+ * what the messages carry, each with the answers it must get; then the calls that are
+ * decisions whatever the threads, which steering takes where it can; and the threads' paths
+ * that steering names them by. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "explore.h"
+#include "steer.h"
+#include "trace_threads.h"
 #include "unit.h"
 #include "xalloc.h"
 
@@ -147,7 +151,8 @@ static char *rank_trace(int sender, int nthreads, int rounds, enum tags tags, en
 	return b.s;
 }
 
-static int fixed_of(const char *r0, const char *r1, char *why, size_t size)
+/* explore_threads_fixed(), or explore_threads_steered() if steered, of ranks r0 and r1. */
+static int answer_of(const char *r0, const char *r1, int steered, char *why, size_t size)
 {
 	const char *ranks[] = {r0, r1, NULL};
 	struct mpiv_traceset ts;
@@ -155,9 +160,20 @@ static int fixed_of(const char *r0, const char *r1, char *why, size_t size)
 
 	if (unit_load_ranks(ranks, &ts))
 		return -1;
-	fixed = explore_threads_fixed(&ts, why, size);
+	fixed = steered ? explore_threads_steered(&ts, why, size) :
+			  explore_threads_fixed(&ts, why, size);
 	mpiv_traceset_release(&ts);
 	return fixed;
+}
+
+static int fixed_of(const char *r0, const char *r1, char *why, size_t size)
+{
+	return answer_of(r0, r1, 0, why, size);
+}
+
+static int steered_of(const char *r0, const char *r1, char *why, size_t size)
+{
+	return answer_of(r0, r1, 1, why, size);
 }
 
 static void test_family(void)
@@ -195,6 +211,12 @@ static void test_family(void)
 								   tags == TAG_OWN || alike;
 							int got;
 
+							/* steered runs take no order among alike
+							 * messages for granted */
+							if (steered_of(r0, r1, why, sizeof(why)) !=
+							    (want && !(alike && nthreads > 1 &&
+								       order == ORDER_NONE)))
+								wrong++;
 							why[0] = '\0';
 							got = fixed_of(r0, r1, why, sizeof(why));
 							cases++;
@@ -275,10 +297,110 @@ static void test_decisions(void)
 	}
 }
 
+/* A rank of four threads: main (0) makes thread 1, then thread 2, which makes thread 3 (if
+ * told: else the trace does not hold thread 1's creation); thread 1 receives from any sender
+ * on tag 1, main on tag 0 from rank 0, after joining thread 1 if joined. */
+static char *threads_rank(int joined, int told)
+{
+	struct unit_buf b = {0};
+
+	unit_add(&b,
+		 HEAD ", {\"call\": \"MPI_Recv\", \"peer\": \"any\", \"tag\": 1, \"comm\": 0, "
+		      "\"bytes\": 4, \"src\": 0, \"mtag\": 1, \"thread\": 1}, {\"call\": "
+		      "\"MPI_Recv\", \"peer\": 0, \"tag\": 0, \"comm\": 0, \"bytes\": 4}, "
+		      "{\"call\": \"MPI_Finalize\"}], \"threads\": [%s{\"op\": \"create\", "
+		      "\"thread\": 0, \"other\": 2, \"before\": 1}, {\"op\": \"create\", "
+		      "\"thread\": 2, \"other\": 3, \"before\": 1}%s]",
+		 1,
+		 told ? "{\"op\": \"create\", \"thread\": 0, \"other\": 1, \"before\": 1}, " : "",
+		 joined ? ", {\"op\": \"join\", \"thread\": 0, \"other\": 1, \"before\": 2}" : "");
+	return b.s;
+}
+
+/* What steering takes: a thread's receive from any sender, if the trace holds the thread's
+ * creation, unless another thread of the rank may receive from the same communicator in no
+ * order the program sets; an MPI_Waitany in a rank whose calls come from one thread only. */
+static void test_steered_decisions(void)
+{
+	static const char *const peer =
+		"\"rank\": 0, \"size\": 2, \"thread_level\": 3, \"events\": [{\"call\": "
+		"\"MPI_Init_thread\"}, {\"call\": \"MPI_Send\", \"peer\": 1, \"tag\": 0, \"comm\": "
+		"0, \"bytes\": 4}, {\"call\": \"MPI_Send\", \"peer\": 1, \"tag\": 5, \"comm\": 0, "
+		"\"bytes\": 4}, {\"call\": \"MPI_Finalize\"}]";
+	static const char *const waitany_alone =
+		"\"rank\": 1, \"size\": 2, \"thread_level\": 3, \"events\": [{\"call\": "
+		"\"MPI_Init_thread\"}, {\"call\": \"MPI_Irecv\", \"peer\": 0, \"tag\": 0, \"comm\": "
+		"0, \"bytes\": 4, \"req\": 0}, {\"call\": \"MPI_Irecv\", \"peer\": 0, \"tag\": 5, "
+		"\"comm\": 0, \"bytes\": 4, \"req\": 1}, {\"call\": \"MPI_Waitany\", \"reqs\": "
+		"[{\"req\": 0, \"src\": 0, \"tag\": 0}, {\"req\": 1}], \"npending\": 1}, {\"call\": "
+		"\"MPI_Finalize\"}]";
+	static const char *const waitany_beside =
+		"\"rank\": 1, \"size\": 2, \"thread_level\": 3, \"events\": [{\"call\": "
+		"\"MPI_Init_thread\"}, {\"call\": \"MPI_Irecv\", \"peer\": 0, \"tag\": 0, \"comm\": "
+		"0, \"bytes\": 4, \"req\": 0}, {\"call\": \"MPI_Irecv\", \"peer\": 0, \"tag\": 5, "
+		"\"comm\": 0, \"bytes\": 4, \"req\": 1}, {\"call\": \"MPI_Send\", \"peer\": 0, \"tag\": 9, "
+		"\"comm\": 0, \"bytes\": 4, \"thread\": 1}, {\"call\": \"MPI_Waitany\", \"reqs\": [{\"req\": 0, \"src\": 0, "
+		"\"tag\": 0}, {\"req\": 1}], \"npending\": 1}, {\"call\": \"MPI_Finalize\"}], "
+		"\"threads\": [{\"op\": \"create\", \"thread\": 0, \"other\": 1, \"before\": 1}]";
+	char why[1536], *r1;
+
+	/* steered: the wildcard thread joined before main receives */
+	r1 = threads_rank(1, 1);
+	CU_ASSERT_EQUAL(steered_of(peer, r1, why, sizeof(why)), 1);
+	CU_ASSERT_EQUAL(fixed_of(peer, r1, why, sizeof(why)), 0);
+	free(r1);
+	/* side by side with main's receive on the same communicator: it competes */
+	r1 = threads_rank(0, 1);
+	CU_ASSERT_EQUAL(steered_of(peer, r1, why, sizeof(why)), 0);
+	CU_ASSERT_PTR_NOT_NULL(strstr(why, "some from MPI_ANY_SOURCE"));
+	free(r1);
+	/* a thread whose creation the trace does not hold has no path */
+	r1 = threads_rank(1, 0);
+	CU_ASSERT_EQUAL(steered_of(peer, r1, why, sizeof(why)), 0);
+	CU_ASSERT_PTR_NOT_NULL(strstr(why, "whose creation the trace does not hold"));
+	free(r1);
+	/* MPI_Waitany: steered where one thread makes every call, not beside another */
+	CU_ASSERT_EQUAL(steered_of(peer, waitany_alone, why, sizeof(why)), 1);
+	CU_ASSERT_EQUAL(steered_of(peer, waitany_beside, why, sizeof(why)), 0);
+	CU_ASSERT_PTR_NOT_NULL(strstr(why, "other threads of the rank call MPI too"));
+}
+
+/* Paths: main is "0", the k-th thread a thread made is its path and ".k"; a thread whose
+ * creation is not recorded, or a path longer than the room, has none. */
+static void test_thread_paths(void)
+{
+	static const char *const peer =
+		"\"rank\": 0, \"size\": 2, \"thread_level\": 3, \"events\": [{\"call\": "
+		"\"MPI_Init_thread\"}, {\"call\": \"MPI_Finalize\"}]";
+	const char *ranks[] = {peer, NULL, NULL};
+	struct mpiv_traceset ts;
+	char *r = threads_rank(1, 1), buf[MPIV_STEER_PATH];
+	const struct mpiv_rank_trace *t;
+
+	ranks[1] = r;
+	CU_ASSERT_FATAL(unit_load_ranks(ranks, &ts) == 0);
+	t = &ts.ranks[1];
+	CU_ASSERT_EQUAL(mpiv_thread_path(t, 0, buf, sizeof(buf)), 0);
+	CU_ASSERT_STRING_EQUAL(buf, "0");
+	CU_ASSERT_EQUAL(mpiv_thread_path(t, 1, buf, sizeof(buf)), 0);
+	CU_ASSERT_STRING_EQUAL(buf, "0.1");
+	CU_ASSERT_EQUAL(mpiv_thread_path(t, 2, buf, sizeof(buf)), 0);
+	CU_ASSERT_STRING_EQUAL(buf, "0.2");
+	CU_ASSERT_EQUAL(mpiv_thread_path(t, 3, buf, sizeof(buf)), 0);
+	CU_ASSERT_STRING_EQUAL(buf, "0.2.1");
+	CU_ASSERT(mpiv_steer_path_valid(buf));
+	CU_ASSERT_EQUAL(mpiv_thread_path(t, 4, buf, sizeof(buf)), -1);
+	CU_ASSERT_EQUAL(mpiv_thread_path(t, 3, buf, 5), -1);
+	mpiv_traceset_release(&ts);
+	free(r);
+}
+
 static CU_TestInfo tests[] = {
 	{"the exchange family: fixed exactly where no two threads can meet one message",
 	 test_family},
 	{"decisions and shared collectives are never fixed", test_decisions},
+	{"steering takes a thread's decisions where nothing else competes", test_steered_decisions},
+	{"threads are named by their creators, the same in every run", test_thread_paths},
 	CU_TEST_INFO_NULL,
 };
 
