@@ -239,6 +239,11 @@ int rec_status_enter(unsigned call, uint32_t op, uint64_t site)
 	return s->thread;
 }
 
+void rec_status_set_op(struct st_slot *s, uint32_t op)
+{
+	atomic_store_explicit(&s->op, op, memory_order_relaxed);
+}
+
 void rec_status_leave_at(struct st_slot *s)
 {
 	uint64_t seq = atomic_load_explicit(&s->seq, memory_order_relaxed);

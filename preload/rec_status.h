@@ -65,6 +65,10 @@ struct st_slot *rec_status_self(void);
 void rec_status_enter_at(struct st_slot *s, unsigned call, uint32_t op, uint64_t site);
 void rec_status_leave_at(struct st_slot *s);
 
+/* The call the owner of s is blocked in has event index op after all: another thread (the
+ * recorder's watcher, which wrote it into the trace) says so while the owner waits. */
+void rec_status_set_op(struct st_slot *s, uint32_t op);
+
 /* Set FINALIZED, stop the writer thread and write the file a last time, synchronously. */
 void rec_status_finalize(void);
 

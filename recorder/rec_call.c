@@ -50,7 +50,10 @@ struct rec_thread {
 	/* exchange protocol: the watcher let go of a call its
 	 * owner took back */
 	atomic_int released;
-	atomic_int used;	 /* a live thread owns the slot */
+	atomic_int used; /* a live thread owns the slot */
+	/* the owner's status slot (MPI_THREAD_MULTIPLE: set as it posts a call), whose event
+	 * index of a blocked call the watcher makes exact when it writes the call */
+	_Atomic(struct st_slot *) status;
 	struct rec_thread *next; /* every slot, newest first */
 };
 
@@ -215,6 +218,8 @@ void rec_call_posted(struct rec_call *c)
 	if ((c->bits & REC_C_POSTED) || (!t && !(t = rec_thread_self())))
 		return;
 	c->bits |= REC_C_POSTED;
+	if (rec_multi)
+		atomic_store_explicit(&t->status, rec_status_self(), memory_order_relaxed);
 	rec_call_post(c, t);
 }
 
@@ -406,6 +411,12 @@ static int rec_watch_thread(struct rec_thread *t, uint64_t beat, uint64_t now)
 		 * and replaces this one. */
 		rec_output_call(c, MPIV_EV_INCOMPLETE);
 		c->bits |= REC_C_INCOMPLETE_SENT;
+		/* with threads, the index the call was entered with was a count of calls
+		 * entered (rec_call_enter()): the status now says the one it got */
+		if (rec_multi && (c->bits & REC_C_INDEXED) &&
+		    atomic_load_explicit(&t->status, memory_order_relaxed))
+			rec_status_set_op(atomic_load_explicit(&t->status, memory_order_relaxed),
+					  c->ev.index);
 	}
 	unwritten = !(c->bits & REC_C_INCOMPLETE_SENT);
 	rec_unclaim(t, p);
