@@ -1,12 +1,14 @@
-/* verify on a program whose ranks call MPI from several threads. Its runs cannot be steered
- * yet (the recorder steers a rank's decisions in its one thread's order), so verify does for
- * its first run what check and replay do: the model of that run, threads and their order
- * included, searched in the modes asked for, and each deadlock it has replayed on the real
- * MPI library, the threads' receives held in the counterexample's order (doc/verify.md). A
- * deadlock replay reproduces is confirmed. No deadlock in the model is "no deadlock" only
- * when the run leaves nothing to steer (explore_threads_fixed(): every receive can take the
- * one message it took, whatever the threads' timing), so that its model is every run's;
- * otherwise the decisions left make it inconclusive. */
+/* verify on a program whose ranks call MPI from several threads, where its first run is not
+ * for steering (explore_add_path()): it stands for every run (explore_threads_fixed(): no
+ * decision, and every receive can take the one message it took, whatever the threads'
+ * timing), or it leaves choices steering cannot make (explore_threads_steered(): threads
+ * that race for messages that differ, or alike ones). verify then does for that run what
+ * check and replay do: the model of that run, threads and their order included, searched in
+ * the modes asked for, and each deadlock it has replayed on the real MPI library, the
+ * threads' receives held in the counterexample's order (doc/verify.md). A deadlock replay
+ * reproduces is confirmed. No deadlock in the model is "no deadlock" only when the run stands
+ * for every run; otherwise the choices left make it inconclusive, naming why steering cannot
+ * take them. */
 #include <errno.h>
 #include <fcntl.h>
 #include <getopt.h>
@@ -121,11 +123,13 @@ static void print_json(const char *doc_path, const char *outdir, const int *repr
 }
 
 /* NULL if the run in run_dir leaves nothing to steer (explore_threads_fixed()); else why,
- * in buf. */
+ * in buf: why steering cannot take what it leaves (explore_threads_steered(), which verify
+ * found it could not). */
 static const char *threads_left(const char *run_dir, char *buf, size_t size)
 {
 	struct mpiv_traceset ts;
 	struct mpiv_error err;
+	char why[1024];
 	int fixed;
 
 	memset(&ts, 0, sizeof(ts));
@@ -135,6 +139,8 @@ static const char *threads_left(const char *run_dir, char *buf, size_t size)
 		return buf;
 	}
 	fixed = explore_threads_fixed(&ts, buf, size);
+	if (!fixed && !explore_threads_steered(&ts, why, sizeof(why)))
+		snprintf(buf, size, "%s", why);
 	mpiv_traceset_release(&ts);
 	return fixed ? NULL : buf;
 }
@@ -156,9 +162,9 @@ int verify_threaded(const struct verify_opts *o, const char *outdir, const char 
 	const char *left;
 	int rc, checked, i, n = 0, confirmed = 0, k;
 
-	inform("run 1: ranks call MPI from several threads, which verify cannot steer yet: its "
-	       "model is searched and each deadlock replayed (check, replay), and it stands for "
-	       "every run if it leaves nothing to steer");
+	inform("run 1: ranks call MPI from several threads, and steering would not take the run "
+	       "further: its model is searched and each deadlock replayed (check, replay), and it "
+	       "stands for every run if it leaves nothing to steer");
 	snprintf(check_dir, sizeof(check_dir), "%s/check", outdir);
 	snprintf(doc, sizeof(doc), "%s/check.json", outdir);
 	check_argv[6] = (char *)formats[out];
@@ -230,7 +236,8 @@ int verify_threaded(const struct verify_opts *o, const char *outdir, const char 
 		       checked == MPIV_EXIT_OK ?
 			   "no deadlock on the paths of run 1 (check)" :
 			   "the search of run 1's model was cut short (check)",
-		       left ? "; verify cannot steer threads yet, and " : "", left ? left : "");
+		       left ? "; the threads leave choices verify cannot steer: " : "",
+		       left ? left : "");
 	free(reproduced);
 	return rc;
 }

@@ -3,6 +3,7 @@
 #include <string.h>
 
 #include "trace_threads.h"
+#include "steer.h"
 #include "xalloc.h"
 
 static const char *const kind_names[] =
@@ -60,6 +61,21 @@ int mpiv_thread_path(const struct mpiv_rank_trace *t, int32_t thread, char *buf,
 		     t->thread_ops[i].self == made->self;
 	n = strlen(buf);
 	return snprintf(buf + n, size - n, ".%u", k) < (int)(size - n) ? 0 : -1;
+}
+
+int32_t mpiv_thread_of_path(const struct mpiv_rank_trace *t, const char *path)
+{
+	char p[MPIV_STEER_PATH];
+	size_t i;
+
+	if (!strcmp(path, "0"))
+		return 0;
+	for (i = 0; i < t->nthread_ops; i++)
+		if (t->thread_ops[i].op == MPIV_THREAD_CREATE &&
+		    mpiv_thread_path(t, t->thread_ops[i].other, p, sizeof(p)) == 0 &&
+		    !strcmp(p, path))
+			return t->thread_ops[i].other;
+	return -1;
 }
 
 json_t *mpiv_thread_ops_to_json(const struct mpiv_rank_trace *t)

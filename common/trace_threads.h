@@ -20,6 +20,9 @@ int mpiv_trace_add_thread_op(struct mpiv_rank_trace *t, const struct mpiv_thread
  * than size - 1. */
 int mpiv_thread_path(const struct mpiv_rank_trace *t, int32_t thread, char *buf, size_t size);
 
+/* The number in t of the thread whose path is path, or -1 if none has. */
+int32_t mpiv_thread_of_path(const struct mpiv_rank_trace *t, const char *path);
+
 /* t's thread records as a JSON array (new reference), or NULL when it has none. */
 json_t *mpiv_thread_ops_to_json(const struct mpiv_rank_trace *t);
 

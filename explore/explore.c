@@ -14,7 +14,9 @@
 #include "clock.h"
 #include "diag.h"
 #include "explore.h"
+#include "steer.h"
 #include "stuck.h"
+#include "trace_threads.h"
 #include "xalloc.h"
 
 /* Could the last call of rank t (event e) wait on a decision steering pins: a wildcard
@@ -64,6 +66,53 @@ static int hang_may_be_pinned(const struct xrun *r)
  * deadlock there has no choice left at its end. With buffering, a collective of the run may
  * have waited for every member, as MPI lets any do (doc/semantics.md 5.2): the path is walked
  * both ways. */
+/* Is some thread of run r, whose ranks call MPI from several threads, blocked in a decision
+ * the steering forced (a receive or probe pinned to one sender, a completion to its
+ * requests)? Those decisions a thread took before are each a match MPI allows, so a hang
+ * with none pinned is the program's. The thread's steered decisions are counted in the
+ * trace as the recorder counts them: its own, in its order. */
+static int threads_pinned(const struct xrun *r)
+{
+	int k;
+
+	for (k = 0; k < r->ts.nranks; k++) {
+		const struct mpiv_rank_trace *t = &r->ts.ranks[k];
+		struct mpiv_steer s;
+		char why[128], path[MPIV_STEER_PATH];
+		size_t e, i, n;
+		int pinned = 0;
+
+		if (mpiv_steer_parse(r->item->steer, strlen(r->item->steer), k, &s, why,
+				     sizeof(why)) < 0) {
+			mpiv_steer_release(&s);
+			return 1; /* written by verify: not so */
+		}
+		for (e = 0; e < t->nevents && !pinned; e++) {
+			const struct mpiv_event *ev = mpiv_trace_event(t, e);
+			const struct mpiv_steer_decision *d;
+			int32_t thread = ev->thread;
+			size_t nth = 0;
+
+			if (!(ev->flags & MPIV_EV_INCOMPLETE) ||
+			    mpiv_event_decision(ev) == MPIV_DEC_NONE ||
+			    mpiv_thread_path(t, thread, path, sizeof(path)) < 0)
+				continue;
+			for (i = 0; i < e; i++) {
+				const struct mpiv_event *before = mpiv_trace_event(t, i);
+
+				nth += before->thread == thread &&
+				       mpiv_event_decision(before) != MPIV_DEC_NONE;
+			}
+			mpiv_steer_decisions_of(&s, path, &d, &n);
+			pinned = nth < n && !mpiv_steer_free(&d[nth]);
+		}
+		mpiv_steer_release(&s);
+		if (pinned)
+			return 1;
+	}
+	return 0;
+}
+
 static int genuine_hang(struct xrun *r)
 {
 	enum eng_buffering b;
@@ -71,6 +120,10 @@ static int genuine_hang(struct xrun *r)
 
 	if (!hang_may_be_pinned(r))
 		return 1;
+	/* the model of a hung run of threads cannot tell (another thread may be about to call
+	 * MPI): what the steering pinned can */
+	if (r->prog.nprocs != r->prog.nranks)
+		return !threads_pinned(r);
 	b = explore_run_buffering(&r->ts, r->item, &eager, NULL);
 	return explore_stuck_on_path(&r->prog, &r->ts, b, eager, 0, 0) ||
 	       (b != ENG_BUF_ZERO && explore_stuck_on_path(&r->prog, &r->ts, b, eager, 1, 0));

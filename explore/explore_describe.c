@@ -30,22 +30,6 @@ void explore_event_where(const struct mpiv_traceset *ts, int r, long e, char *bu
 	mpiv_cex_site_release(&site);
 }
 
-/* The number in t of the thread whose path is path (base/steer.h), or -1 if none has. */
-static int32_t thread_of_path(const struct mpiv_rank_trace *t, const char *path)
-{
-	char p[MPIV_STEER_PATH];
-	size_t i;
-
-	if (!strcmp(path, "0"))
-		return 0;
-	for (i = 0; i < t->nthread_ops; i++)
-		if (t->thread_ops[i].op == MPIV_THREAD_CREATE &&
-		    mpiv_thread_path(t, t->thread_ops[i].other, p, sizeof(p)) == 0 &&
-		    !strcmp(p, path))
-			return t->thread_ops[i].other;
-	return -1;
-}
-
 /* The event of the k-th decision (from 0) of thread in t, or -1 if the trace has fewer. */
 static long decision_event(const struct mpiv_rank_trace *t, int32_t thread, size_t k)
 {
@@ -110,7 +94,7 @@ static void print_line(FILE *f, const char *indent, int r, const char *path, con
 static void print_decisions(FILE *f, const char *indent, const struct mpiv_traceset *ts, int rank,
 			    const char *path, const struct mpiv_steer_decision *d, size_t n)
 {
-	int32_t thread = thread_of_path(&ts->ranks[rank], path);
+	int32_t thread = mpiv_thread_of_path(&ts->ranks[rank], path);
 	char line[2048], prev[2048] = "";
 	int times = 0;
 	size_t k;

@@ -13,6 +13,7 @@
 #include "xalloc.h"
 #include "tr_check.h"
 #include "tr_explore.h"
+#include "trace_threads.h"
 
 void explore_threads_unsteered(struct explore *x, const struct xrun *r, const char *why)
 {
@@ -149,11 +150,116 @@ static void asked_again(struct explore *x, const struct xitem *it)
 			x->doubted[i]->asked_again = 1;
 }
 
-/* Add it to items unless an item with the same steering is there or was made. */
+/* The sender that decision ev (event e of t, a source decision) took: a receive's or probe's
+ * own; an MPI_Irecv's, its request's completion's; MPIV_NONE if the trace does not say. */
+static int32_t source_taken(const struct mpiv_rank_trace *t, size_t e, const struct mpiv_event *ev)
+{
+	int32_t req;
+	uint32_t j;
+
+	if (ev->src != MPIV_NONE || mpiv_call_kind(ev->call) != MPIV_KIND_IRECV || !ev->nreqs)
+		return ev->src;
+	req = ev->reqs[0].req; /* ev is not valid past the events asked for below */
+	for (e++; e < t->nevents; e++) {
+		const struct mpiv_event *c = mpiv_trace_event(t, e);
+
+		for (j = 0; mpiv_call_kind(c->call) == MPIV_KIND_WAIT && j < c->nreqs; j++)
+			if (c->reqs[j].req == req && j < c->nreqs - c->npending)
+				return c->reqs[j].src;
+	}
+	return MPIV_NONE;
+}
+
+/* Whether thread of t made decisions d[0..n) first, each as steering has it (the recorder's
+ * test, rec_steer.c: the call, its communicator and tag) with the same outcome. */
+static int thread_took(const struct mpiv_rank_trace *t, int32_t thread,
+		       const struct mpiv_steer_decision *d, size_t n)
+{
+	size_t e, k = 0;
+	uint32_t j;
+
+	for (e = 0; e < t->nevents && k < n; e++) {
+		const struct mpiv_event *ev = mpiv_trace_event(t, e);
+		enum mpiv_decision kind;
+
+		if (ev->thread != thread || (kind = mpiv_event_decision(ev)) == MPIV_DEC_NONE)
+			continue;
+		if (ev->call != d[k].call)
+			return 0;
+		if (mpiv_steer_free(&d[k])) {
+			k++;
+			continue;
+		}
+		/* source_taken() last: ev is not valid past it */
+		if (kind == MPIV_DEC_SOURCE &&
+		    (d[k].src == MPIV_NONE || d[k].comm != ev->comm ||
+		     d[k].tag != mpiv_event_recv_tag(ev) || d[k].src != source_taken(t, e, ev)))
+			return 0;
+		if (kind == MPIV_DEC_COMPLETION) {
+			if (d[k].nreqs != ev->nreqs - ev->npending)
+				return 0;
+			for (j = 0; j < d[k].nreqs; j++)
+				if (d[k].reqs[j] != ev->reqs[j].req)
+					return 0;
+		}
+		k++;
+	}
+	return k == n;
+}
+
+/* Whether run r took every decision of steering text: each thread's (by its path) as its
+ * first, with the same outcomes. Then r is a run of that steering, made already. */
+static int run_took(const struct xrun *r, const char *text)
+{
+	int k, took = 1;
+
+	for (k = 0; k < r->ts.nranks && took; k++) {
+		const struct mpiv_rank_trace *t = &r->ts.ranks[k];
+		struct mpiv_steer s;
+		char why[128];
+		size_t i;
+
+		if (mpiv_steer_parse(text, strlen(text), k, &s, why, sizeof(why)) < 0) {
+			mpiv_steer_release(&s);
+			return 0;
+		}
+		took = thread_took(t, 0, s.d, s.n);
+		for (i = 0; i < s.nthreads && took; i++) {
+			int32_t thread = mpiv_thread_of_path(t, s.threads[i].path);
+
+			took = thread >= 0 &&
+			       thread_took(t, thread, s.threads[i].d, s.threads[i].n);
+		}
+		mpiv_steer_release(&s);
+	}
+	return took;
+}
+
+/* Whether a run made so far took every decision of frontier item it: with runs modelled each
+ * on its own, the model of one run asks for what another run took (one that was steered to
+ * fewer decisions, and took these freely). */
+static int frontier_run(const struct explore *x, const struct xitem *it)
+{
+	int i;
+
+	if (x->merged || it->kind != XITEM_FRONTIER)
+		return 0; /* one model of every run: no run took what it asks for */
+	for (i = 0; i < x->nruns; i++)
+		if (x->runs[i]->usable && run_took(x->runs[i], it->steer))
+			return 1;
+	return 0;
+}
+
+/* Add it to items unless an item with the same steering is there or was made, or a run took
+ * what it asks for. */
 static void add_item(struct explore *x, struct xitem **items, int *n, size_t *cap, struct xitem *it)
 {
 	int i;
 
+	if (frontier_run(x, it)) {
+		xitem_release(it);
+		return;
+	}
 	if (tried(x, it->steer)) {
 		if (it->kind == XITEM_DEADLOCK)
 			asked_again(x, it);
@@ -213,24 +319,31 @@ static int deadlock_item(const struct explore *x, struct model *md, const struct
 	xkey_open(&sig);
 	for (r = 0; r < pt.nranks; r++) {
 		const struct mpiv_rank_trace *t = &md->runs[pt.run[r]]->ranks[r];
-		const struct mpiv_event *ev;
 		long e = pt.event[r];
 
 		it->event[r] = -1;
-		if (pt.at_end[r] || e < 0 || (size_t)e >= t->nevents) {
-			it->call[r] = -1;
-			continue;
+		it->call[r] = -1;
+		if (!pt.at_end[r] && e >= 0 && (size_t)e < t->nevents) {
+			it->call[r] = mpiv_trace_event(t, (size_t)e)->call;
+			it->event[r] = e;
 		}
-		ev = mpiv_trace_event(t, (size_t)e);
-		it->call[r] = ev->call;
-		it->event[r] = e;
-		q = md->m.prog.rank_proc[r];
-		if (s->place[q] < 0)
+	}
+	/* each process blocked: a rank's threads each where it is */
+	for (q = 0; q < pt.nprocs; q++) {
+		const struct mpiv_traceset *ts = md->runs[pt.prun[q]];
+		const struct mpiv_rank_trace *t;
+		const struct mpiv_event *ev;
+		long e = pt.pevent[q];
+
+		r = md->m.prog.proc_rank[q];
+		t = &ts->ranks[r];
+		if (s->place[q] < 0 || e < 0 || (size_t)e >= t->nevents)
 			continue;
+		ev = mpiv_trace_event(t, (size_t)e);
 		it->polled |= polled_event(t, e);
 		xkey_rank(&sig, ev->call, ev->site ? mpiv_trace_module(t, ev->site) : NULL,
 			  MPIV_SITE_ADDR(ev->site));
-		explore_event_where(md->runs[pt.run[r]], r, e, buf, sizeof(buf));
+		explore_event_where(ts, r, e, buf, sizeof(buf));
 		fprintf(w, "%srank %d in %s", wlen ? "; " : "", r, buf);
 		fflush(w);
 	}
@@ -277,8 +390,9 @@ static int frontier_item(struct model *md, const struct tr_frontier *f, struct x
 	it->kind = XITEM_FRONTIER;
 	it->nranks = pt.nranks;
 	it->steer = steer_text(&pt, NULL);
-	ts = md->runs[pt.run[r]];
-	explore_event_where(ts, r, pt.event[r], buf, sizeof(buf));
+	/* the call of the process (the thread) that takes the input */
+	ts = md->runs[pt.prun[f->proc]];
+	explore_event_where(ts, r, pt.pevent[f->proc], buf, sizeof(buf));
 	input_desc(f, input, sizeof(input));
 	len = strlen(buf) + strlen(input) + 64;
 	it->what = xmalloc(len);

@@ -89,6 +89,11 @@ struct xpath {
 	int *run;     /* per rank: the run of the instruction it is at in the last state */
 	long *event;  /* per rank: that instruction's event, in that run's trace */
 	char *at_end; /* per rank: 1 if it reached its end */
+	/* the same per process (a rank's threads each): the run and event of the instruction
+	 * it is at; a rank's entries above are its first process's (its initial thread's) */
+	int nprocs;
+	int *prun;
+	long *pevent;
 };
 
 /* Run path[0..npath) on m's program and describe it (out: release with xpath_release()).

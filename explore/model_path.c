@@ -82,6 +82,7 @@ static const struct mpiv_event *source_call(const struct mpiv_rank_trace *t,
 					    const struct eng_instr *in, long e)
 {
 	const struct mpiv_event *ev;
+	int32_t thread;
 	long k;
 
 	if (in->a != ENG_ANY || e < 0 || (size_t)e >= t->nevents)
@@ -89,10 +90,11 @@ static const struct mpiv_event *source_call(const struct mpiv_rank_trace *t,
 	ev = mpiv_trace_event(t, (size_t)e);
 	if (mpiv_event_decision(ev) == MPIV_DEC_SOURCE)
 		return ev;
+	thread = ev->thread; /* ev is not valid past the events asked for below */
 	for (k = e - 1; k >= 0; k--) {
 		const struct mpiv_event *pr = mpiv_trace_event(t, (size_t)k);
 
-		if (pr->thread != ev->thread)
+		if (pr->thread != thread)
 			continue;
 		if (mpiv_call_kind(pr->call) != MPIV_KIND_PROBE)
 			return NULL;
@@ -271,12 +273,17 @@ int xpath_of(const struct xmodel *m, struct mpiv_traceset *const *sets, const in
 	out->run = xcalloc((size_t)p->nranks, sizeof(*out->run));
 	out->event = xcalloc((size_t)p->nranks, sizeof(*out->event));
 	out->at_end = xcalloc((size_t)p->nranks, sizeof(*out->at_end));
+	out->nprocs = p->nprocs;
+	out->prun = xcalloc((size_t)p->nprocs, sizeof(*out->prun));
+	out->pevent = xcalloc((size_t)p->nprocs, sizeof(*out->pevent));
 	for (r = 0; r < p->nranks; r++)
 		out->steer[r].rank = r;
 	for (q = p->nprocs - 1; q >= 0; q--) { /* a rank's first process (thread 0) last */
 		int pc = eng_pc(p, st, q);
 
 		r = p->proc_rank[q];
+		out->prun[q] = m->run[q][pc];
+		out->pevent[q] = p->ins[q][pc].ev;
 		out->run[r] = m->run[q][pc];
 		out->event[r] = p->ins[q][pc].ev;
 		out->at_end[r] = eng_at_end(p, st, q);
@@ -304,5 +311,7 @@ void xpath_release(struct xpath *pt)
 	free(pt->run);
 	free(pt->event);
 	free(pt->at_end);
+	free(pt->prun);
+	free(pt->pevent);
 	memset(pt, 0, sizeof(*pt));
 }

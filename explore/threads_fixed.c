@@ -358,11 +358,14 @@ static int walk_rank(struct walk *w)
 	size_t e, op = 0;
 	int32_t most = 0;
 	int several = 0; /* the rank's calls come from several threads */
+	int32_t first = rt->nevents ? mpiv_trace_event(rt, 0)->thread : 0;
 
 	for (e = 0; e < rt->nevents; e++) {
-		several |= mpiv_trace_event(rt, e)->thread != mpiv_trace_event(rt, 0)->thread;
-		if (mpiv_trace_event(rt, e)->thread > most)
-			most = mpiv_trace_event(rt, e)->thread;
+		int32_t t = mpiv_trace_event(rt, e)->thread;
+
+		several |= t != first;
+		if (t > most)
+			most = t;
 	}
 	for (op = 0; op < rt->nthread_ops; op++) {
 		if (rt->thread_ops[op].self > most)
