@@ -4,9 +4,10 @@
  * Rank 0 sends two tag-0 messages; rank 1 receives them in two threads side by side, each
  * with the same source and tag. Correct on every path, but which thread takes which message
  * is the threads' timing (doc/semantics.md 1.3), and a thread could act on what it got:
- * verify, which cannot steer threads yet, answers inconclusive and names the two receives
- * that compete, where ok/threads-exchange.c, whose threads receive on tags of their own,
- * leaves nothing to steer and is answered "no deadlock" from its first run. */
+ * verify, which steers a thread's decisions but not the threads' timing, answers
+ * inconclusive and names the two receives that compete, where ok/threads-exchange.c, whose
+ * threads receive on tags of their own, leaves nothing to steer and is answered "no
+ * deadlock" from its first run. */
 #include <mpi.h>
 #include <pthread.h>
 #include <stdio.h>

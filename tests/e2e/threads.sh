@@ -7,6 +7,15 @@
 # alike, verify answers "no deadlock" from the first run; where they can meet messages that
 # differ, inconclusive, naming the two calls that compete; never "no deadlock" then.
 #
+# Then the task farms of tests/e2e/programs/threads-farm.c, whose server threads take each
+# request from any worker: each way of taking it (MPI_Recv, MPI_Probe, MPI_Irecv, polled
+# MPI_Iprobe from MPI_ANY_SOURCE) correct and with a deadlock on the paths where the wrong
+# worker gets the last task, one or two servers, made by main or by a thread main made (the
+# forms rotate). verify steers each server thread's decisions: "no deadlock" with decisions
+# explored, or the deadlock confirmed on a steered run, whose steering names a thread.
+# Servers that share one communicator race for every request, which steering cannot settle:
+# inconclusive where correct, never "no deadlock".
+#
 # Prints `ok NAME` or `FAIL NAME: why` per case and ends with `N passed, M failed`.
 # Exit status: 0 all passed, 1 a case failed, 77 skipped (mpicc, mpirun or spin missing).
 set -u
@@ -44,6 +53,51 @@ for by in 0 1 2 3 4 5; do
 			expect "$name: inconclusive, the two calls that compete named" 5 "$prog.log" \
 				'"verdict": "inconclusive"' '"threads_explored": false' \
 				'"threads_left": "rank [01].s threads [0-9]+ and [0-9]+ (send to|receive from) rank [01] with tag 0 .*threads-family.c:[0-9]+'
+		fi
+		no_leftovers "$prog" || fail "$name: no leftover processes" "$LEFTOVERS"
+	done
+done
+
+serves=("" "MPI_Recv" "MPI_Probe" "MPI_Irecv" "MPI_Iprobe")
+i=0
+for serve in 1 2 3 4; do
+	for bug in 0 1 2 3; do
+		i=$((i + 1))
+		shared=0
+		test "$bug" -ge 2 && shared=1
+		# the forms rotate: one server with 2 tasks, or two with 1 each; made by main or
+		# by a thread it made
+		nt=$((1 + i % 2))
+		nest=$(((i / 2) % 2))
+		ntasks=$((3 - nt))
+		test "$shared" = 1 && { test "$serve" -le 2 || continue; nt=2; ntasks=1; }
+		name="threads: farm served by $nt thread(s) with ${serves[$serve]}$(test "$nest" = 1 && echo ", nested")$(test "$shared" = 1 && echo ", one communicator"), bug $((bug % 2))"
+		prog=$WORK/farm-$serve-$bug
+		if ! "$MPICC" -g -O0 -Wall -DSERVE=$serve -DNT=$nt -DNEST=$nest -DSHARED=$shared \
+			-DNTASKS=$ntasks -DBUG=$((bug % 2)) -o "$prog" \
+			"$SRCDIR/tests/e2e/programs/threads-farm.c" -lpthread >"$prog.cc.log" 2>&1; then
+			fail "$name: compile" "$MPICC failed" "$prog.cc.log"
+			continue
+		fi
+		run_cmd "$prog.log" "$LIMIT" "$MPIVERIFY" verify -o "$prog.out" --deadlock-timeout 3 \
+			--json -- "$MPIRUN" -np 3 "$prog"
+		if test "$shared" = 1 && test "$bug" = 2; then
+			expect "$name: inconclusive, the servers' race named" 5 "$prog.log" \
+				'"verdict": "inconclusive"' '"threads_left": "rank 0.s .*MPI_ANY_SOURCE'
+		elif test "$shared" = 1; then
+			if test "$RC" = 0; then
+				fail "$name: never no deadlock" "exit 0" "$prog.log"
+			else
+				pass "$name: never no deadlock (exit $RC)"
+			fi
+		elif test "$bug" = 0; then
+			expect "$name: no deadlock, the servers' decisions explored" 0 "$prog.log" \
+				'"verdict": "no deadlock"' '"complete": true' \
+				'"decisions_explored": [1-9]'
+		else
+			expect "$name: deadlock confirmed on a run a server thread was steered" 1 \
+				"$prog.log" '"verdict": "deadlock"' \
+				'"steering": "mpiverify-steer 1\\n.*thread 0 0\.1(\.[12])? '
 		fi
 		no_leftovers "$prog" || fail "$name: no leftover processes" "$LEFTOVERS"
 	done

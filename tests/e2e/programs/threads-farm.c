@@ -1,0 +1,172 @@
+/* Task farms served by threads (tests/e2e/threads.sh): rank 0's NT server threads each hand
+ * out NTASKS tasks to the other ranks, its workers, whichever asks first, while its main
+ * thread waits for them; each worker is served by every server in turn. Which worker gets
+ * which task is a decision of a server thread: verify steers each thread's own.
+ *
+ *	-DSERVE=n	how a server takes the next request from any worker:
+ *			1 MPI_Recv(MPI_ANY_SOURCE); 2 MPI_Probe(MPI_ANY_SOURCE), then MPI_Recv from
+ *			the source found; 3 MPI_Irecv(MPI_ANY_SOURCE) and MPI_Wait; 4 MPI_Iprobe
+ *			polled, then MPI_Recv from the source found
+ *	-DNT=n		server threads (1 or more)
+ *	-DNEST=1	the servers are made by a thread main made, not by main itself
+ *	-DSHARED=1	every server on MPI_COMM_WORLD, a tag of its own (else a duplicate
+ *			communicator each, the way to keep threads' messages apart): servers that
+ *			receive from any worker on one communicator race for every request, which
+ *			verify cannot steer
+ *	-DNTASKS=n	tasks per server
+ *	-DBUG=n		0 correct on every path; 1 server 0 expects the notice of its last
+ *			task from the highest worker, but the worker that got that task sends it
+ *			(once server 0 let it go): a deadlock on the paths where another did. The
+ *			other workers ask a little late, so the first run seldom takes such a path:
+ *			verify must steer a server there
+ *	-DINLINE=1	no threads: main serves, each server in turn (the same farm, for
+ *			bench/run.sh to set against the threads')
+ *
+ * Workers: mpirun -np W+1. */
+#include <mpi.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <unistd.h>
+
+#ifndef SERVE
+#define SERVE 1
+#endif
+#ifndef NT
+#define NT 1
+#endif
+#ifndef NEST
+#define NEST 0
+#endif
+#ifndef SHARED
+#define SHARED 0
+#endif
+#ifndef NTASKS
+#define NTASKS 2
+#endif
+#ifndef BUG
+#define BUG 0
+#endif
+#ifndef INLINE
+#define INLINE 0
+#endif
+
+/* a server's tags: requests, replies, the notice of its last task */
+#define TAG_REQ(s) (10 * (s) + 1)
+#define TAG_REPLY(s) (10 * (s) + 2)
+#define TAG_LAST(s) (10 * (s) + 3)
+
+static int nworkers;
+static MPI_Comm comms[NT];
+
+/* The next request from any worker on server s's communicator: its value, and who sent it. */
+static int take_request(int s, int *source)
+{
+	MPI_Status st;
+	MPI_Request req;
+	int v, flag = 0;
+
+	switch (SERVE) {
+	case 1:
+		MPI_Recv(&v, 1, MPI_INT, MPI_ANY_SOURCE, TAG_REQ(s), comms[s], &st);
+		break;
+	case 2:
+		MPI_Probe(MPI_ANY_SOURCE, TAG_REQ(s), comms[s], &st);
+		MPI_Recv(&v, 1, MPI_INT, st.MPI_SOURCE, TAG_REQ(s), comms[s], &st);
+		break;
+	case 3:
+		MPI_Irecv(&v, 1, MPI_INT, MPI_ANY_SOURCE, TAG_REQ(s), comms[s], &req);
+		MPI_Wait(&req, &st);
+		break;
+	default:
+		while (!flag)
+			MPI_Iprobe(MPI_ANY_SOURCE, TAG_REQ(s), comms[s], &flag, &st);
+		MPI_Recv(&v, 1, MPI_INT, st.MPI_SOURCE, TAG_REQ(s), comms[s], &st);
+	}
+	*source = st.MPI_SOURCE;
+	return v;
+}
+
+static void *serve(void *arg)
+{
+	int s = (int)(long)arg, served = 0, stopped = 0, source, task, v;
+
+	while (stopped < nworkers) {
+		take_request(s, &source);
+		task = served < NTASKS ? served++ : -1;
+		stopped += task < 0;
+		MPI_Send(&task, 1, MPI_INT, source, TAG_REPLY(s), comms[s]);
+	}
+	if (s == 0 && NTASKS > 0)
+		MPI_Recv(&v, 1, MPI_INT, BUG == 1 ? nworkers : MPI_ANY_SOURCE, TAG_LAST(s),
+			 comms[s], MPI_STATUS_IGNORE);
+	return NULL;
+}
+
+static void *servers(void *arg)
+{
+	pthread_t t[NT];
+	long s;
+
+	(void)arg;
+	for (s = 0; s < NT; s++)
+		pthread_create(&t[s], NULL, serve, (void *)s);
+	for (s = 0; s < NT; s++)
+		pthread_join(t[s], NULL);
+	return NULL;
+}
+
+static void work(int rank)
+{
+	int s, task = 0, result, last;
+
+	for (s = 0; s < NT; s++) {
+		last = 0;
+		for (result = 0;; result = 2 * task) {
+			if (rank != nworkers)
+				usleep(20000);
+			MPI_Send(&result, 1, MPI_INT, 0, TAG_REQ(s), comms[s]);
+			MPI_Recv(&task, 1, MPI_INT, 0, TAG_REPLY(s), comms[s], MPI_STATUS_IGNORE);
+			if (task < 0)
+				break;
+			last |= task == NTASKS - 1;
+		}
+		if (s == 0 && last)
+			MPI_Send(&task, 1, MPI_INT, 0, TAG_LAST(s), comms[s]);
+	}
+}
+
+int main(int argc, char **argv)
+{
+	int provided, rank, size, s;
+	pthread_t t;
+
+	MPI_Init_thread(&argc, &argv, MPI_THREAD_MULTIPLE, &provided);
+	if (provided < MPI_THREAD_MULTIPLE) {
+		fprintf(stderr, "MPI_THREAD_MULTIPLE not provided\n");
+		MPI_Abort(MPI_COMM_WORLD, 1);
+	}
+	MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+	MPI_Comm_size(MPI_COMM_WORLD, &size);
+	nworkers = size - 1;
+	for (s = 0; s < NT; s++)
+		if (SHARED)
+			comms[s] = MPI_COMM_WORLD;
+		else
+			MPI_Comm_dup(MPI_COMM_WORLD, &comms[s]);
+	if (rank == 0 && INLINE) {
+		for (s = 0; s < NT; s++)
+			serve((void *)(long)s);
+	} else if (rank == 0 && NEST) {
+		pthread_create(&t, NULL, servers, NULL);
+		pthread_join(t, NULL);
+	} else if (rank == 0) {
+		servers(NULL);
+	} else {
+		work(rank);
+	}
+	MPI_Barrier(MPI_COMM_WORLD);
+	for (s = 0; s < NT && !SHARED; s++)
+		MPI_Comm_free(&comms[s]);
+	MPI_Finalize();
+	return 0;
+}
