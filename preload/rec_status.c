@@ -616,11 +616,11 @@ void rec_status_diverged(unsigned call, uint32_t op, uint64_t site, const char *
 	st_stick(MPIV_ST_DIVERGED, &where, text);
 }
 
-void rec_status_crashed(void)
+void rec_status_crashed(int unwind)
 {
 	static struct rec_stack crash; /* not on the dying thread's stack */
 
-	if (!st_stacks_ok || pthread_mutex_trylock(&st_write_lock) != 0)
+	if (!st_stacks_ok || !unwind || pthread_mutex_trylock(&st_write_lock) != 0)
 		return;
 	if (st_fd >= 0 && !st_crashed && rec_stack_take(&crash) > 0) {
 		st_stack_lines = (uint32_t)rec_stack_format(&crash, st_stack, sizeof(st_stack));

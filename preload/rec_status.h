@@ -88,8 +88,9 @@ void rec_status_diverged(unsigned call, uint32_t op, uint64_t site, const char *
 /* The calling thread got a fatal signal and the rank is about to die: take its stack and write
  * the file at once with it (stack_op MPIV_STATUS_CRASH_OP), so that verify can say where the
  * rank died. For the recorder's fatal-signal handler only; does nothing if the writer is
- * busy (the crash came while it wrote). */
-void rec_status_crashed(void);
+ * busy (the crash came while it wrote), nor unless unwind (the stack can be walked without
+ * faulting again: the handler's caller knows). */
+void rec_status_crashed(int unwind);
 
 /* Set FAILED with text (cut to fit) and write the file at once. Thread-safe. */
 void rec_status_failed(const char *text);

@@ -21,6 +21,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <sys/mman.h>
 #include <ucontext.h>
 #include <unistd.h>
 
@@ -141,6 +142,7 @@ static __thread char out_me __attribute__((tls_model("initial-exec")));
 static const int out_signals[] = {SIGSEGV, SIGBUS, SIGABRT, SIGFPE, SIGILL, SIGTERM};
 #define REC_OUT_NSIGNALS (sizeof(out_signals) / sizeof(out_signals[0]))
 static struct sigaction out_old_action[REC_OUT_NSIGNALS]; /* chained to */
+static long out_page_size;				  /* for out_unwind_safe() */
 static int out_installed[REC_OUT_NSIGNALS];		  /* ours is in place */
 
 /* Take lock. Returns 1, or 0 if this thread holds it already: a signal handler (the
@@ -657,6 +659,34 @@ static int out_stack_overflow(int sig, const siginfo_t *info, const void *uctx)
 #endif
 }
 
+/* Whether the stack of the thread interrupted at uctx can be walked without a fault: the
+ * unwinder reads the instruction at the interrupted address (to tell a signal frame) and the
+ * stack from the interrupted pointer on, so both must be mapped. A call through a bad function
+ * pointer jumps to an address that is not: a fault in the handler, where the signal is
+ * blocked, would kill the rank before its trace is written. mincore() says whether a page is
+ * mapped, in a system call. */
+static int out_unwind_safe(const void *uctx)
+{
+#if defined(__x86_64__) && defined(REG_RIP) && defined(REG_RSP)
+	const ucontext_t *uc = uctx;
+	uintptr_t at[2], page = (uintptr_t)out_page_size;
+	unsigned char v;
+	int i;
+
+	if (!uc || !page)
+		return 0;
+	at[0] = (uintptr_t)uc->uc_mcontext.gregs[REG_RIP];
+	at[1] = (uintptr_t)uc->uc_mcontext.gregs[REG_RSP];
+	for (i = 0; i < 2; i++)
+		if (mincore((void *)(at[i] & ~(page - 1)), 1, &v) != 0)
+			return 0;
+	return 1;
+#else
+	(void)uctx;
+	return 1;
+#endif
+}
+
 /* Whether the program's handler old could have run for this signal without the recorder:
  * not for a stack overflow, when it needed the thread's own stack (the program gave it no
  * alternate one) and the recorder's handler runs only thanks to the recorder's alternate
@@ -694,7 +724,7 @@ static void out_on_signal(int sig, siginfo_t *info, void *uctx)
 	 * first, as telling the stack's frames apart may add modules to the trace, which must
 	 * go before the stop record. */
 	if (sig != SIGTERM)
-		rec_status_crashed();
+		rec_status_crashed(out_unwind_safe(uctx));
 	out_flush_from_signal(sig != SIGTERM || !(old && old->sa_handler != SIG_DFL &&
 						  old->sa_handler != SIG_IGN) ?
 				      sig :
@@ -722,6 +752,7 @@ static void out_install_handlers(void)
 	struct sigaction sa;
 	unsigned i;
 
+	out_page_size = sysconf(_SC_PAGESIZE); /* not async-signal-safe: asked now */
 	memset(&sa, 0, sizeof(sa));
 	sa.sa_sigaction = out_on_signal;
 	sa.sa_flags = SA_SIGINFO | SA_RESTART | SA_ONSTACK;
