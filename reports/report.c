@@ -350,7 +350,7 @@ void report_deadlock(FILE *f, const struct mpiv_traceset *ts, const struct tr_de
 	struct rank_classes cs = RANK_CLASSES(d->cex.nranks);
 	char desc[256], where[512], modes[256];
 	size_t k, nsync = 0, nwild = 0, iwild = 0;
-	int r, any_wild = 0;
+	int r, any_wild = 0, differ = 0;
 
 	tr_deadlock_modes(d, modes, sizeof(modes));
 	fprintf(f, "\n%s %d of %d: %s (found with buffering: %s)\n", klass, i, n, meaning, modes);
@@ -432,8 +432,10 @@ void report_deadlock(FILE *f, const struct mpiv_traceset *ts, const struct tr_de
 		fprintf(f, " rank %d\n", cex->cycle[0].rank);
 	}
 	classes_release(&cs);
-	for (k = 0; k < cex->nmatches; k++)
+	for (k = 0; k < cex->nmatches; k++) {
 		nwild += cex->matches[k].wildcard != 0;
+		differ |= cex->matches[k].wildcard && !cex->matches[k].as_recorded;
+	}
 	for (k = 0; k < cex->nmatches; k++) {
 		const struct mpiv_cex_match *m = &cex->matches[k];
 
@@ -449,8 +451,12 @@ void report_deadlock(FILE *f, const struct mpiv_traceset *ts, const struct tr_de
 					nwild - REPORT_LIST_MOST / 2 * 2, nwild);
 			continue;
 		}
+		/* the recorded run's own may lead there where the counterexample's differ */
 		if (!any_wild)
-			fprintf(f, "  wildcard matches that lead there, in order (%s):\n",
+			fprintf(f, "  wildcard matches that lead there, in order (%s%s):\n",
+				d->recorded > 0 && differ ?
+					"the counterexample's, not all the recorded run's; but " :
+					"",
 				d->recorded > 0 ?
 					"the recorded run's own lead there too: it needs no "
 					"other" :
