@@ -28,8 +28,10 @@
 #     64; BENCH_VERIFY_TASKS): the farm zoo's value-stop farm and MPI_Waitany farm (correct:
 #     no deadlock, every decision explored), how both grow from the fewest tasks to the
 #     most, and a plot of the runs (verify-runs.svg, bench/plot-runs.sh); then the NBX
-#     exchange over 1 to 8 rounds, two examples with a bug (found and confirmed), and two
-#     ranks of 2 and 4 threads exchanging 10 to 1000 rounds (examples/ok/threads-exchange.c);
+#     exchange over 1 to 8 rounds, two examples with a bug (found and confirmed), two
+#     ranks of 2 and 4 threads exchanging 10 to 1000 rounds (examples/ok/threads-exchange.c),
+#     and a task farm served by 1 and 2 threads that take requests from any worker, against
+#     the same farm served by main (tests/e2e/programs/threads-farm.c);
 #  6. scale-out: verify's runs per second against --jobs (the MPI_Waitany farm, 3 ranks), and
 #     the wall time of `check --buffering all` (its modes' searches at once, a process each)
 #     against `--buffering zero` alone, on a master/worker trace;
@@ -488,6 +490,19 @@ if part verify; then
 				"$SRCDIR/examples/ok/threads-exchange.c" -lpthread &&
 				bench_verify "threads exchange, $th threads (rounds)" threads-prog 2 \
 					$rounds
+		done
+	done
+	# threads that decide: a task farm served by 1 or 2 threads of rank 0, each taking
+	# requests from any of 2 workers, against the same farm served by main, each server in
+	# turn (tests/e2e/programs/threads-farm.c); runs of threads are modelled each on its own
+	for nt in 1 2; do
+		for t in 1 2 3 4; do
+			for inline in 0 1; do
+				"$MPICC" -O2 -DNT=$nt -DNTASKS=$t -DINLINE=$inline -o farm-threads \
+					"$SRCDIR/tests/e2e/programs/threads-farm.c" -lpthread &&
+					bench_verify "farm of $nt server$(test $nt = 1 || echo s), $(test $inline = 1 && echo main || echo threads)" \
+						farm-threads 3 $t
+			done
 		done
 	done
 	# the value-stop farm in mpi4py, on the library Debian builds mpi4py for (Open MPI)

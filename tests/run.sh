@@ -14,7 +14,8 @@
 # and suppressions, record, replay and verify through srun on a Slurm cluster the test starts
 # itself, which build of the preload libraries a job gets (MPICH's, Open MPI's, or refused),
 # the CMake module under ctest (tests/ctest), Python programs through mpi4py (on the MPI
-# library Debian builds it for), verify on a family of threaded exchanges (tests/e2e/threads.sh),
+# library Debian builds it for), verify on a family of threaded exchanges and on task farms
+# served by threads (tests/e2e/threads.sh),
 # the Sessions model in the ways programs use it (tests/e2e/sessions.sh, MPI-4 libraries only),
 # intercommunicators made, used and ended in the ways programs do (tests/e2e/intercomms.sh),
 # then the check that the committed configure is what autoconf makes of configure.ac. The
