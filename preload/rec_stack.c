@@ -8,6 +8,7 @@
 #include <limits.h>
 #include <link.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
 #include <sys/syscall.h>
@@ -230,9 +231,10 @@ static int stk_format_python(const struct rec_stack *st, char *buf, size_t size)
 int rec_stack_format(const struct rec_stack *st, char *buf, size_t size)
 {
 	struct link_map *self = stk_module((const void *)rec_stack_format), *lm;
+	struct link_map *libc = stk_module((const void *)abort);
 	const char *path;
 	size_t used = 0;
-	int i, first = 1, lines = 0, n;
+	int i, first, lines = 0, n, outer = 0, inner = -1;
 	char line[PATH_MAX + 32];
 
 	if (size)
@@ -243,11 +245,25 @@ int rec_stack_format(const struct rec_stack *st, char *buf, size_t size)
 		return stk_format_python(st, buf, size);
 	n = st->n < REC_STACK_MAX ? st->n : REC_STACK_MAX;
 	/* The program's frames start after the outermost frame of this library: the MPI_*
-	 * wrapper the program called. */
+	 * wrapper the program called. But a thread the program created through this library's
+	 * pthread_create starts in this library's start routine (rec_threads.c), below which
+	 * only the C library's frames come: that frame ends the program's, and the one of this
+	 * library before it is the wrapper. */
 	for (i = 0; i < n; i++) {
-		if (self && stk_module(st->frames[i]) == self)
-			first = i + 1;
+		if (self && stk_module(st->frames[i]) == self) {
+			inner = outer;
+			outer = i;
+		}
 	}
+	if (outer > 0 && inner >= 0 && libc) {
+		for (i = outer + 1; i < n && stk_module(st->frames[i]) == libc; i++)
+			;
+		if (i == n) {
+			n = outer;
+			outer = inner;
+		}
+	}
+	first = outer + 1;
 	/* and after the MPI library's frames that called it: a Fortran binding */
 	while (first < n && rec_site_inner(st->frames[first]))
 		first++;
