@@ -72,9 +72,10 @@ static char *slurp(const char *path)
 }
 
 /* --json: check's document, each deadlock with whether replay reproduced it and replay's
- * report (outdir/replay-N.log), and the verdict and exit status verify's. */
-static void print_json(const char *doc_path, const char *outdir, const int *reproduced, int n,
-		       int rc, const char *left)
+ * report (outdir/replay-N.log), a crash of run 1 (crash, NULL if none) as a finding of kind
+ * "crash" beside them, and the verdict and exit status verify's. */
+static void print_json(const char *doc_path, const char *outdir, const char *run_dir,
+		       const int *reproduced, int n, int rc, const char *left, const char *crash)
 {
 	char log[PATH_MAX + 32];
 	json_error_t jerr;
@@ -99,6 +100,15 @@ static void print_json(const char *doc_path, const char *outdir, const int *repr
 					rc == MPIV_EXIT_OK	 ? "no deadlock" :
 								   "inconclusive"));
 	json_object_set_new(doc, "exit", json_integer(rc));
+	/* a rank that stopped of itself in run 1: the program's crash, on the library's path, a
+	 * finding as verify's runs report one (doc/verify.md) */
+	if (crash && !json_is_array(dl)) {
+		dl = json_array();
+		json_object_set_new(doc, "deadlocks", dl);
+	}
+	if (crash)
+		json_array_append_new(dl, json_pack("{s:s, s:i, s:s, s:s}", "kind", "crash", "run",
+						    1, "stopped", crash, "trace", run_dir));
 	/* true: the threads left no decision to explore */
 	json_object_set_new(doc, "threads_explored", json_boolean(!left));
 	if (left)
@@ -122,27 +132,47 @@ static void print_json(const char *doc_path, const char *outdir, const int *repr
 	json_decref(doc);
 }
 
-/* NULL if the run in run_dir leaves nothing to steer (explore_threads_fixed()); else why,
- * in buf: why steering cannot take what it leaves (explore_threads_steered(), which verify
- * found it could not). */
-static const char *threads_left(const char *run_dir, char *buf, size_t size)
+/* NULL if run ts leaves nothing to steer (explore_threads_fixed()); else why, in buf: why
+ * steering cannot take what it leaves (explore_threads_steered(), which verify found it
+ * could not). */
+static const char *threads_left(const struct mpiv_traceset *ts, char *buf, size_t size)
 {
-	struct mpiv_traceset ts;
-	struct mpiv_error err;
 	char why[1024];
-	int fixed;
 
-	memset(&ts, 0, sizeof(ts));
-	mpiv_error_init(&err);
-	if (mpiv_traceset_load_records(run_dir, &ts, &err)) {
-		snprintf(buf, size, "its traces could not be read again: %s", err.text);
+	if (explore_threads_fixed(ts, buf, size))
+		return NULL;
+	if (!explore_threads_steered(ts, why, sizeof(why)))
+		snprintf(buf, size, "%s", why);
+	return buf;
+}
+
+/* The rank of run ts that stopped of itself (a signal of its own, MPI_Abort, an exit without
+ * MPI_Finalize: explore_stop_rank() 0), described into buf as verify's runs describe theirs;
+ * NULL if none did. It crashed on the path the library took: a finding whatever the model
+ * says. */
+static const char *run_crash(const struct mpiv_traceset *ts, char *buf, size_t size)
+{
+	struct tr_stop s;
+	char how[300];
+	int r;
+
+	for (r = 0; r < ts->nranks; r++) {
+		tr_stop_of(ts, r, &s);
+		if (s.kind == TR_FINISHED || explore_stop_rank(&s) != 0)
+			continue;
+		tr_stop_describe(ts, &s, how, sizeof(how));
+		snprintf(buf, size, "rank %d %s", s.rank, how);
+		if (ts->ranks[r].nevents) {
+			char where[1024];
+			size_t len = strlen(buf);
+
+			explore_event_where(ts, r, (long)ts->ranks[r].nevents - 1, where,
+					    sizeof(where));
+			snprintf(buf + len, size - len, "; its last MPI call: %s", where);
+		}
 		return buf;
 	}
-	fixed = explore_threads_fixed(&ts, buf, size);
-	if (!fixed && !explore_threads_steered(&ts, why, sizeof(why)))
-		snprintf(buf, size, "%s", why);
-	mpiv_traceset_release(&ts);
-	return fixed ? NULL : buf;
+	return NULL;
 }
 
 int verify_threaded(const struct verify_opts *o, const char *outdir, const char *run_dir)
@@ -158,8 +188,10 @@ int verify_threaded(const struct verify_opts *o, const char *outdir, const char 
 	enum findings_output out = o->findings.output;
 	char **replay_argv;
 	int *reproduced = NULL;
-	char left_buf[1536];
-	const char *left;
+	char left_buf[1536], crash_buf[1536];
+	const char *left, *crash;
+	struct mpiv_traceset ts;
+	struct mpiv_error err;
 	int rc, checked, i, n = 0, confirmed = 0, k;
 
 	inform("run 1: ranks call MPI from several threads, and steering would not take the run "
@@ -173,7 +205,13 @@ int verify_threaded(const struct verify_opts *o, const char *outdir, const char 
 	if (rc != MPIV_EXIT_DEADLOCK && rc != MPIV_EXIT_OK && rc != MPIV_EXIT_INCONCLUSIVE)
 		return rc; /* check said why */
 	checked = rc;
-	left = threads_left(run_dir, left_buf, sizeof(left_buf));
+	memset(&ts, 0, sizeof(ts));
+	mpiv_error_init(&err);
+	if (mpiv_traceset_load_records(run_dir, &ts, &err))
+		die(MPIV_EXIT_TOOL, "run 1's traces could not be read again: %s", err.text);
+	left = threads_left(&ts, left_buf, sizeof(left_buf));
+	crash = run_crash(&ts, crash_buf, sizeof(crash_buf));
+	mpiv_traceset_release(&ts);
 	for (k = 0; o->command[k]; k++)
 		;
 	replay_argv = xcalloc((size_t)k + 9, sizeof(*replay_argv));
@@ -212,14 +250,22 @@ int verify_threaded(const struct verify_opts *o, const char *outdir, const char 
 	}
 	free(replay_argv);
 	/* "no deadlock" only from a complete search of a model that is every run's */
-	rc = confirmed				    ? MPIV_EXIT_DEADLOCK :
+	rc = confirmed || crash			    ? MPIV_EXIT_DEADLOCK :
 	     checked == MPIV_EXIT_OK && !n && !left ? MPIV_EXIT_OK :
 						      MPIV_EXIT_INCONCLUSIVE;
 	if (out == OUT_JSON)
-		print_json(doc, outdir, reproduced, n, rc, left);
+		print_json(doc, outdir, run_dir, reproduced, n, rc, left, crash);
 	else if (out != OUT_TEXT)
 		inform("%d of the model's %d deadlock%s reproduced by replay", confirmed, n,
 		       n == 1 ? "" : "s");
+	else if (crash && !confirmed)
+		printf("crash: confirmed on the real MPI library (run 1): %s\n"
+		       "verdict: 1 crash confirmed on the real MPI library\n",
+		       crash);
+	else if (crash)
+		printf("crash: confirmed on the real MPI library (run 1): %s\n"
+		       "verdict: %d deadlock%s and 1 crash confirmed on the real MPI library\n",
+		       crash, confirmed, confirmed == 1 ? "" : "s");
 	else if (confirmed)
 		printf("verdict: %d deadlock%s confirmed on the real MPI library (of %d the model of "
 		       "run 1 has; %s)\n",

@@ -176,11 +176,7 @@ static char *run_mismatch(const struct xrun *r, char **key)
 	return NULL;
 }
 
-/* How telling a way of stopping is, most first: a rank that aborted, crashed or exited stopped
- * of itself; one that record ended, or that died of a signal launchers end jobs with (Open
- * MPI's mpirun sends SIGTERM to the other ranks when one stops), most likely stopped because
- * of it; one killed without a word, the least telling. */
-static int stop_rank(const struct tr_stop *s)
+int explore_stop_rank(const struct tr_stop *s)
 {
 	switch (s->kind) {
 	case TR_STOP_ABORTED:
@@ -237,14 +233,14 @@ static void classify(struct explore *x, struct xrun *r)
 		others += r->end == XRUN_STOPPED;
 		/* the rank that stopped of itself (aborted, crashed, exited) rather than one the
 		 * launcher then killed, or record ended */
-		if (r->end != XRUN_STOPPED || stop_rank(&s) < stop_rank(&first))
+		if (r->end != XRUN_STOPPED || explore_stop_rank(&s) < explore_stop_rank(&first))
 			first = s;
 		r->end = XRUN_STOPPED;
 	}
 	if (r->end == XRUN_STOPPED) {
 		char buf[300];
 
-		r->crashed = stop_rank(&first) == 0;
+		r->crashed = explore_stop_rank(&first) == 0;
 		tr_stop_describe(&r->ts, &first, buf, sizeof(buf));
 		r->stopped = xmalloc(strlen(buf) + 80);
 		sprintf(r->stopped, "rank %d %s", first.rank, buf);
@@ -295,7 +291,7 @@ static int crash_rank(const struct xrun *r, struct tr_stop *s)
 
 	for (k = 0; k < r->ts.nranks; k++) {
 		tr_stop_of(&r->ts, k, s);
-		if (s->kind != TR_FINISHED && !stop_rank(s))
+		if (s->kind != TR_FINISHED && !explore_stop_rank(s))
 			return k;
 	}
 	return -1;
