@@ -12,7 +12,8 @@
 # MPI_Iprobe from MPI_ANY_SOURCE) correct and with a deadlock on the paths where the wrong
 # worker gets the last task, one or two servers, made by main or by a thread main made (the
 # forms rotate). verify steers each server thread's decisions: "no deadlock" with decisions
-# explored, or the deadlock confirmed on a steered run, whose steering names a thread.
+# explored, or the deadlock confirmed on a steered run, whose steering names a thread, and
+# whose report has the blocked server thread's stack.
 # Servers that share one communicator race for every request, which steering cannot settle:
 # inconclusive where correct, never "no deadlock".
 #
@@ -97,7 +98,8 @@ for serve in 1 2 3 4; do
 		else
 			expect "$name: deadlock confirmed on a run a server thread was steered" 1 \
 				"$prog.log" '"verdict": "deadlock"' \
-				'"steering": "mpiverify-steer 1\\n.*thread 0 0\.1(\.[12])? '
+				'"steering": "mpiverify-steer 1\\n.*thread 0 0\.1(\.[12])? ' \
+				'#0 threads-farm.c:[0-9]+ \(serve\)'
 		fi
 		no_leftovers "$prog" || fail "$name: no leftover processes" "$LEFTOVERS"
 	done
