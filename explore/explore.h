@@ -318,8 +318,8 @@ int explore_threads_fixed(const struct mpiv_traceset *ts, char *why, size_t size
 /* Whether run ts stands for every run that takes its decisions as it did, which verify's
  * runs, steered thread by thread, then cover: as explore_threads_fixed(), but a decision is
  * no choice where verify can steer it (a wildcard receive's or probe's in a thread whose
- * path the trace holds, base/steer.h; a completion's in a rank whose calls all come from one
- * thread), and every receive and probe of a rank on a communicator where it receives from
+ * path the trace holds, base/steer.h; a completion's in a rank whose requests are all one
+ * thread's), and every receive and probe of a rank on a communicator where it receives from
  * MPI_ANY_SOURCE must be ordered with the others (a wildcard receive steered to a sender
  * still competes with the rank's receives from it). Returns 1 if so; 0 with why filled. */
 int explore_threads_steered(const struct mpiv_traceset *ts, char *why, size_t size);

@@ -5,7 +5,7 @@
  * the program itself: every run makes the calls of this one and every receive takes the
  * message it took here, whatever the threads' timing. Where the only calls that leave a
  * choice are decisions that verify can steer (a thread's wildcard receive or probe, a
- * completion that chooses in a rank whose calls all come from one thread), each run that
+ * completion that chooses in a rank whose requests are all one thread's), each run that
  * takes them as this one did is this one, and verify's runs, steered to each of them, cover
  * every run.
  *
@@ -339,8 +339,8 @@ static void clock_merge(struct walk *w, int32_t u, int32_t t)
 
 /* Whether decision ev of the rank can be steered (w->steered): a wildcard receive's or
  * probe's by its thread's path, which the trace must hold; a completion's by the requests'
- * ids, which are the same in every run only where one thread makes them all (several: the
- * rank's calls come from more than one thread). */
+ * ids, which are the same in every run only where one thread makes them all (several: calls
+ * of more than one thread of the rank name requests). */
 static int steerable(const struct walk *w, const struct mpiv_event *ev, int several)
 {
 	char path[MPIV_STEER_PATH];
@@ -357,15 +357,18 @@ static int walk_rank(struct walk *w)
 	const struct mpiv_rank_trace *rt = &w->ts->ranks[w->rank];
 	size_t e, op = 0;
 	int32_t most = 0;
-	int several = 0; /* the rank's calls come from several threads */
-	int32_t first = rt->nevents ? mpiv_trace_event(rt, 0)->thread : 0;
+	int several = 0; /* calls of several threads of the rank name requests */
+	int32_t maker = -1;
 
 	for (e = 0; e < rt->nevents; e++) {
-		int32_t t = mpiv_trace_event(rt, e)->thread;
+		const struct mpiv_event *ev = mpiv_trace_event(rt, e);
 
-		several |= t != first;
-		if (t > most)
-			most = t;
+		if (ev->nreqs && maker >= 0 && ev->thread != maker)
+			several = 1;
+		if (ev->nreqs && maker < 0)
+			maker = ev->thread;
+		if (ev->thread > most)
+			most = ev->thread;
 	}
 	for (op = 0; op < rt->nthread_ops; op++) {
 		if (rt->thread_ops[op].self > most)
@@ -404,7 +407,7 @@ static int walk_rank(struct walk *w)
 					 "" :
 				 mpiv_event_decision(ev) == MPIV_DEC_SOURCE ?
 					 ", in a thread whose creation the trace does not hold" :
-					 ", and other threads of the rank call MPI too");
+					 ", and other threads of the rank make requests too");
 			return -1;
 		}
 		w->clock[(size_t)t * (size_t)w->nthreads + (size_t)t]++;

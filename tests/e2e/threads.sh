@@ -9,13 +9,14 @@
 #
 # Then the task farms of tests/e2e/programs/threads-farm.c, whose server threads take each
 # request from any worker: each way of taking it (MPI_Recv, MPI_Probe, MPI_Irecv, polled
-# MPI_Iprobe from MPI_ANY_SOURCE) correct and with a deadlock on the paths where the wrong
-# worker gets the last task, one or two servers, made by main or by a thread main made (the
-# forms rotate). verify steers each server thread's decisions: "no deadlock" with decisions
+# MPI_Iprobe from MPI_ANY_SOURCE, MPI_Waitany over a receive per worker) correct and with a
+# deadlock on the paths where the wrong worker gets the last task, one or two servers, made
+# by main or by a thread main made (the forms rotate). verify steers each server thread's decisions: "no deadlock" with decisions
 # explored, or the deadlock confirmed on a steered run, whose steering names a thread, and
 # whose report has the blocked server thread's stack.
-# Servers that share one communicator race for every request, which steering cannot settle:
-# inconclusive where correct, never "no deadlock".
+# Servers that share one communicator race for every request, and two servers' MPI_Waitany
+# complete requests numbered by both, which steering cannot settle: inconclusive where
+# correct, never "no deadlock".
 #
 # Prints `ok NAME` or `FAIL NAME: why` per case and ends with `N passed, M failed`.
 # Exit status: 0 all passed, 1 a case failed, 77 skipped (mpicc, mpirun or spin missing).
@@ -59,9 +60,9 @@ for by in 0 1 2 3 4 5; do
 	done
 done
 
-serves=("" "MPI_Recv" "MPI_Probe" "MPI_Irecv" "MPI_Iprobe")
+serves=("" "MPI_Recv" "MPI_Probe" "MPI_Irecv" "MPI_Iprobe" "MPI_Waitany")
 i=0
-for serve in 1 2 3 4; do
+for serve in 1 2 3 4 5; do
 	for bug in 0 1 2 3; do
 		i=$((i + 1))
 		shared=0
@@ -71,7 +72,20 @@ for serve in 1 2 3 4; do
 		nt=$((1 + i % 2))
 		nest=$(((i / 2) % 2))
 		ntasks=$((3 - nt))
-		test "$shared" = 1 && { test "$serve" -le 2 || continue; nt=2; ntasks=1; }
+		if test "$shared" = 1; then
+			# two servers on one communicator: with MPI_Recv and MPI_Probe; and the
+			# MPI_Waitany farm's two servers (below)
+			test "$serve" -le 2 || { test "$serve" = 5 && test "$bug" = 2; } || continue
+			nt=2
+			ntasks=1
+		fi
+		# MPI_Waitany is steered where one thread makes every request: one server, and
+		# two are the choices steering cannot make (each on a communicator of its own)
+		if test "$serve" = 5; then
+			nt=$((1 + shared))
+			ntasks=$((3 - nt))
+			shared=0
+		fi
 		name="threads: farm served by $nt thread(s) with ${serves[$serve]}$(test "$nest" = 1 && echo ", nested")$(test "$shared" = 1 && echo ", one communicator"), bug $((bug % 2))"
 		prog=$WORK/farm-$serve-$bug
 		if ! "$MPICC" -g -O0 -Wall -DSERVE=$serve -DNT=$nt -DNEST=$nest -DSHARED=$shared \
@@ -82,7 +96,11 @@ for serve in 1 2 3 4; do
 		fi
 		run_cmd "$prog.log" "$LIMIT" "$MPIVERIFY" verify -o "$prog.out" --deadlock-timeout 3 \
 			--json -- "$MPIRUN" -np 3 "$prog"
-		if test "$shared" = 1 && test "$bug" = 2; then
+		if test "$serve" = 5 && test "$nt" = 2; then
+			expect "$name: inconclusive, the completion steering cannot make named" 5 \
+				"$prog.log" '"verdict": "inconclusive"' \
+				'"threads_left": "rank 0.s MPI_Waitany.*other threads of the rank make requests too'
+		elif test "$shared" = 1 && test "$bug" = 2; then
 			expect "$name: inconclusive, the servers' race named" 5 "$prog.log" \
 				'"verdict": "inconclusive"' '"threads_left": "rank 0.s .*MPI_ANY_SOURCE'
 		elif test "$shared" = 1; then

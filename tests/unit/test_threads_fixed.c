@@ -334,14 +334,18 @@ static void test_steered_decisions(void)
 		"\"comm\": 0, \"bytes\": 4, \"req\": 1}, {\"call\": \"MPI_Waitany\", \"reqs\": "
 		"[{\"req\": 0, \"src\": 0, \"tag\": 0}, {\"req\": 1}], \"npending\": 1}, {\"call\": "
 		"\"MPI_Finalize\"}]";
+	/* main's MPI_Waitany, thread 1 sending beside it: with MPI_Send, no request; with
+	 * MPI_Isend, a request of its own */
 	static const char *const waitany_beside =
 		"\"rank\": 1, \"size\": 2, \"thread_level\": 3, \"events\": [{\"call\": "
 		"\"MPI_Init_thread\"}, {\"call\": \"MPI_Irecv\", \"peer\": 0, \"tag\": 0, \"comm\": "
 		"0, \"bytes\": 4, \"req\": 0}, {\"call\": \"MPI_Irecv\", \"peer\": 0, \"tag\": 5, "
-		"\"comm\": 0, \"bytes\": 4, \"req\": 1}, {\"call\": \"MPI_Send\", \"peer\": 0, \"tag\": 9, "
-		"\"comm\": 0, \"bytes\": 4, \"thread\": 1}, {\"call\": \"MPI_Waitany\", \"reqs\": [{\"req\": 0, \"src\": 0, "
-		"\"tag\": 0}, {\"req\": 1}], \"npending\": 1}, {\"call\": \"MPI_Finalize\"}], "
-		"\"threads\": [{\"op\": \"create\", \"thread\": 0, \"other\": 1, \"before\": 1}]";
+		"\"comm\": 0, \"bytes\": 4, \"req\": 1}, {\"call\": \"%s\", \"peer\": 0, \"tag\": 9, "
+		"\"comm\": 0, \"bytes\": 4, \"thread\": 1%s}, {\"call\": \"MPI_Waitany\", \"reqs\": "
+		"[{\"req\": 0, \"src\": 0, \"tag\": 0}, {\"req\": 1}], \"npending\": 1}, {\"call\": "
+		"\"MPI_Finalize\"}], \"threads\": [{\"op\": \"create\", \"thread\": 0, \"other\": 1, "
+		"\"before\": 1}]";
+	char beside[1024];
 	char why[1536], *r1;
 
 	/* steered: the wildcard thread joined before main receives */
@@ -359,10 +363,14 @@ static void test_steered_decisions(void)
 	CU_ASSERT_EQUAL(steered_of(peer, r1, why, sizeof(why)), 0);
 	CU_ASSERT_PTR_NOT_NULL(strstr(why, "whose creation the trace does not hold"));
 	free(r1);
-	/* MPI_Waitany: steered where one thread makes every call, not beside another */
+	/* MPI_Waitany: steered where one thread makes every request, beside a thread that
+	 * makes none, not beside one that makes its own */
 	CU_ASSERT_EQUAL(steered_of(peer, waitany_alone, why, sizeof(why)), 1);
-	CU_ASSERT_EQUAL(steered_of(peer, waitany_beside, why, sizeof(why)), 0);
-	CU_ASSERT_PTR_NOT_NULL(strstr(why, "other threads of the rank call MPI too"));
+	snprintf(beside, sizeof(beside), waitany_beside, "MPI_Send", "");
+	CU_ASSERT_EQUAL(steered_of(peer, beside, why, sizeof(why)), 1);
+	snprintf(beside, sizeof(beside), waitany_beside, "MPI_Isend", ", \"req\": 2");
+	CU_ASSERT_EQUAL(steered_of(peer, beside, why, sizeof(why)), 0);
+	CU_ASSERT_PTR_NOT_NULL(strstr(why, "other threads of the rank make requests too"));
 }
 
 /* Paths: main is "0", the k-th thread a thread made is its path and ".k"; a thread whose

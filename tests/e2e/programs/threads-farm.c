@@ -6,7 +6,10 @@
  *	-DSERVE=n	how a server takes the next request from any worker:
  *			1 MPI_Recv(MPI_ANY_SOURCE); 2 MPI_Probe(MPI_ANY_SOURCE), then MPI_Recv from
  *			the source found; 3 MPI_Irecv(MPI_ANY_SOURCE) and MPI_Wait; 4 MPI_Iprobe
- *			polled, then MPI_Recv from the source found
+ *			polled, then MPI_Recv from the source found; 5 an MPI_Irecv from each
+ *			worker and MPI_Waitany, the receive of the worker served posted again
+ *			while it works on (steered only where one thread makes every request:
+ *			one server)
  *	-DNT=n		server threads (1 or more)
  *	-DNEST=1	the servers are made by a thread main made, not by main itself
  *	-DSHARED=1	every server on MPI_COMM_WORLD, a tag of its own (else a duplicate
@@ -58,6 +61,18 @@
 static int nworkers;
 static MPI_Comm comms[NT];
 
+/* SERVE 5: server s's receive from each worker (MPI_REQUEST_NULL once it stopped), and what
+ * it got */
+#define MAX_WORKERS 16
+static MPI_Request reqs[NT][MAX_WORKERS];
+static int vals[NT][MAX_WORKERS];
+
+/* SERVE 5: post server s's receive from worker w (rank w + 1). */
+static void post(int s, int w)
+{
+	MPI_Irecv(&vals[s][w], 1, MPI_INT, w + 1, TAG_REQ(s), comms[s], &reqs[s][w]);
+}
+
 /* The next request from any worker on server s's communicator: its value, and who sent it. */
 static int take_request(int s, int *source)
 {
@@ -77,10 +92,14 @@ static int take_request(int s, int *source)
 		MPI_Irecv(&v, 1, MPI_INT, MPI_ANY_SOURCE, TAG_REQ(s), comms[s], &req);
 		MPI_Wait(&req, &st);
 		break;
-	default:
+	case 4:
 		while (!flag)
 			MPI_Iprobe(MPI_ANY_SOURCE, TAG_REQ(s), comms[s], &flag, &st);
 		MPI_Recv(&v, 1, MPI_INT, st.MPI_SOURCE, TAG_REQ(s), comms[s], &st);
+		break;
+	default:
+		MPI_Waitany(nworkers, reqs[s], &flag, &st);
+		v = vals[s][flag];
 	}
 	*source = st.MPI_SOURCE;
 	return v;
@@ -88,13 +107,17 @@ static int take_request(int s, int *source)
 
 static void *serve(void *arg)
 {
-	int s = (int)(long)arg, served = 0, stopped = 0, source, task, v;
+	int s = (int)(long)arg, served = 0, stopped = 0, source, task, v, w;
 
+	for (w = 0; SERVE == 5 && w < nworkers; w++)
+		post(s, w);
 	while (stopped < nworkers) {
 		take_request(s, &source);
 		task = served < NTASKS ? served++ : -1;
 		stopped += task < 0;
 		MPI_Send(&task, 1, MPI_INT, source, TAG_REPLY(s), comms[s]);
+		if (SERVE == 5 && task >= 0)
+			post(s, source - 1); /* its next request */
 	}
 	if (s == 0 && NTASKS > 0)
 		MPI_Recv(&v, 1, MPI_INT, BUG == 1 ? nworkers : MPI_ANY_SOURCE, TAG_LAST(s),
