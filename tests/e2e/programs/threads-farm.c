@@ -12,6 +12,8 @@
  *			one server)
  *	-DNT=n		server threads (1 or more)
  *	-DNEST=1	the servers are made by a thread main made, not by main itself
+ *	-DOPENMP=1	the servers are an OpenMP team (compile with -fopenmp): main serves
+ *			as its thread 0, the threads the OpenMP runtime makes as the others
  *	-DSHARED=1	every server on MPI_COMM_WORLD, a tag of its own (else a duplicate
  *			communicator each, the way to keep threads' messages apart): servers that
  *			receive from any worker on one communicator race for every request, which
@@ -51,6 +53,12 @@
 #endif
 #ifndef INLINE
 #define INLINE 0
+#endif
+#ifndef OPENMP
+#define OPENMP 0
+#endif
+#if OPENMP
+#include <omp.h>
 #endif
 
 /* a server's tags: requests, replies, the notice of its last task */
@@ -176,7 +184,12 @@ int main(int argc, char **argv)
 			comms[s] = MPI_COMM_WORLD;
 		else
 			MPI_Comm_dup(MPI_COMM_WORLD, &comms[s]);
-	if (rank == 0 && INLINE) {
+	if (rank == 0 && OPENMP) {
+#if OPENMP
+#pragma omp parallel num_threads(NT)
+		serve((void *)(long)omp_get_thread_num());
+#endif
+	} else if (rank == 0 && INLINE) {
 		for (s = 0; s < NT; s++)
 			serve((void *)(long)s);
 	} else if (rank == 0 && NEST) {
