@@ -11,7 +11,8 @@
 # request from any worker: each way of taking it (MPI_Recv, MPI_Probe, MPI_Irecv, polled
 # MPI_Iprobe from MPI_ANY_SOURCE, MPI_Waitany over a receive per worker) correct and with a
 # deadlock on the paths where the wrong worker gets the last task, one or two servers, made
-# by main or by a thread main made (the forms rotate), or an OpenMP team. verify steers each server thread's decisions: "no deadlock" with decisions
+# by main or by a thread main made (the forms rotate), or an OpenMP team; workers that ask
+# one server after the other, or all at once from a thread each. verify steers each server thread's decisions: "no deadlock" with decisions
 # explored, or the deadlock confirmed on a steered run, whose steering names a thread, and
 # whose report has the blocked server thread's stack.
 # Servers that share one communicator race for every request, and two servers' MPI_Waitany
@@ -123,15 +124,24 @@ for serve in 1 2 3 4 5; do
 	done
 done
 
-# the servers as an OpenMP team: main serves as its thread 0, the runtime's thread as 0.1
-for serve in 1 2; do
-	bug=$((serve - 1))
-	name="threads: farm served by an OpenMP team of 2 with ${serves[$serve]}, bug $bug"
-	prog=$WORK/farm-omp-$serve
-	if ! "$MPICC" -g -O0 -Wall -fopenmp -DOPENMP=1 -DSERVE=$serve -DNT=2 -DNTASKS=1 \
-		-DBUG=$bug -o "$prog" "$SRCDIR/tests/e2e/programs/threads-farm.c" -lpthread \
+# the servers as an OpenMP team (main serves as its thread 0, the runtime's thread as 0.1);
+# two server threads, each worker asking both at once from a thread for each
+for form in omp-1-0 omp-2-1 workers-1-0 workers-3-1; do
+	bug=${form##*-}
+	serve=${form%-*}
+	serve=${serve#*-}
+	if test "${form%%-*}" = omp; then
+		name="threads: farm served by an OpenMP team of 2 with ${serves[$serve]}, bug $bug"
+		flags="-fopenmp -DOPENMP=1"
+	else
+		name="threads: farm of 2 server threads with ${serves[$serve]}, workers of 2 threads, bug $bug"
+		flags="-DWORKER_THREADS=1"
+	fi
+	prog=$WORK/farm-$form
+	if ! "$MPICC" -g -O0 -Wall $flags -DSERVE=$serve -DNT=2 -DNTASKS=1 -DBUG=$bug \
+		-o "$prog" "$SRCDIR/tests/e2e/programs/threads-farm.c" -lpthread \
 		>"$prog.cc.log" 2>&1; then
-		fail "$name: compile" "$MPICC -fopenmp failed" "$prog.cc.log"
+		fail "$name: compile" "$MPICC $flags failed" "$prog.cc.log"
 		continue
 	fi
 	run_cmd "$prog.log" "$LIMIT" "$MPIVERIFY" verify -o "$prog.out" --deadlock-timeout 3 \

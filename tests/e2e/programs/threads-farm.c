@@ -24,6 +24,8 @@
  *			(once server 0 let it go): a deadlock on the paths where another did. The
  *			other workers ask a little late, so the first run seldom takes such a path:
  *			verify must steer a server there
+ *	-DWORKER_THREADS=1  each worker asks every server at once, a thread a server, where
+ *			it otherwise asks them in turn
  *	-DINLINE=1	no threads: main serves, each server in turn (the same farm, for
  *			bench/run.sh to set against the threads')
  *
@@ -53,6 +55,9 @@
 #endif
 #ifndef INLINE
 #define INLINE 0
+#endif
+#ifndef WORKER_THREADS
+#define WORKER_THREADS 0
 #endif
 #ifndef OPENMP
 #define OPENMP 0
@@ -146,24 +151,39 @@ static void *servers(void *arg)
 	return NULL;
 }
 
-static void work(int rank)
-{
-	int s, task = 0, result, last;
+static int my_rank;
 
-	for (s = 0; s < NT; s++) {
-		last = 0;
-		for (result = 0;; result = 2 * task) {
-			if (rank != nworkers)
-				usleep(20000);
-			MPI_Send(&result, 1, MPI_INT, 0, TAG_REQ(s), comms[s]);
-			MPI_Recv(&task, 1, MPI_INT, 0, TAG_REPLY(s), comms[s], MPI_STATUS_IGNORE);
-			if (task < 0)
-				break;
-			last |= task == NTASKS - 1;
-		}
-		if (s == 0 && last)
-			MPI_Send(&task, 1, MPI_INT, 0, TAG_LAST(s), comms[s]);
+/* A worker's turn with server s: ask until it says stop. */
+static void *ask(void *arg)
+{
+	int s = (int)(long)arg, task = 0, result, last = 0;
+
+	for (result = 0;; result = 2 * task) {
+		if (my_rank != nworkers)
+			usleep(20000);
+		MPI_Send(&result, 1, MPI_INT, 0, TAG_REQ(s), comms[s]);
+		MPI_Recv(&task, 1, MPI_INT, 0, TAG_REPLY(s), comms[s], MPI_STATUS_IGNORE);
+		if (task < 0)
+			break;
+		last |= task == NTASKS - 1;
 	}
+	if (s == 0 && last)
+		MPI_Send(&task, 1, MPI_INT, 0, TAG_LAST(s), comms[s]);
+	return NULL;
+}
+
+static void work(void)
+{
+	pthread_t t[NT];
+	long s;
+
+	for (s = 0; s < NT; s++)
+		if (WORKER_THREADS)
+			pthread_create(&t[s], NULL, ask, (void *)s);
+		else
+			ask((void *)s);
+	for (s = 0; s < NT && WORKER_THREADS; s++)
+		pthread_join(t[s], NULL);
 }
 
 int main(int argc, char **argv)
@@ -198,7 +218,8 @@ int main(int argc, char **argv)
 	} else if (rank == 0) {
 		servers(NULL);
 	} else {
-		work(rank);
+		my_rank = rank;
+		work();
 	}
 	MPI_Barrier(MPI_COMM_WORLD);
 	for (s = 0; s < NT && !SHARED; s++)
