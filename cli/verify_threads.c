@@ -146,33 +146,26 @@ static const char *threads_left(const struct mpiv_traceset *ts, char *buf, size_
 	return buf;
 }
 
-/* The rank of run ts that stopped of itself (a signal of its own, MPI_Abort, an exit without
- * MPI_Finalize: explore_stop_rank() 0), described into buf as verify's runs describe theirs;
- * NULL if none did. It crashed on the path the library took: a finding whatever the model
- * says. */
+/* The rank of run ts that stopped of itself (explore_crash_rank()), described into buf as
+ * verify's runs describe theirs; NULL if none did. It crashed on the path the library took:
+ * a finding whatever the model says. */
 static const char *run_crash(const struct mpiv_traceset *ts, char *buf, size_t size)
 {
 	struct tr_stop s;
-	char how[300];
-	int r;
+	char how[300], where[1024];
+	int r = explore_crash_rank(ts, &s);
+	size_t len;
 
-	for (r = 0; r < ts->nranks; r++) {
-		tr_stop_of(ts, r, &s);
-		if (s.kind == TR_FINISHED || explore_stop_rank(&s) != 0)
-			continue;
-		tr_stop_describe(ts, &s, how, sizeof(how));
-		snprintf(buf, size, "rank %d %s", s.rank, how);
-		if (ts->ranks[r].nevents) {
-			char where[1024];
-			size_t len = strlen(buf);
-
-			explore_event_where(ts, r, (long)ts->ranks[r].nevents - 1, where,
-					    sizeof(where));
-			snprintf(buf + len, size - len, "; its last MPI call: %s", where);
-		}
-		return buf;
+	if (r < 0)
+		return NULL;
+	tr_stop_describe(ts, &s, how, sizeof(how));
+	snprintf(buf, size, "rank %d %s", r, how);
+	if (ts->ranks[r].nevents) {
+		len = strlen(buf);
+		explore_event_where(ts, r, (long)ts->ranks[r].nevents - 1, where, sizeof(where));
+		snprintf(buf + len, size - len, "; its last MPI call: %s", where);
 	}
-	return NULL;
+	return buf;
 }
 
 int verify_threaded(const struct verify_opts *o, const char *outdir, const char *run_dir)

@@ -63,6 +63,19 @@ int mpiv_thread_path(const struct mpiv_rank_trace *t, int32_t thread, char *buf,
 	return snprintf(buf + n, size - n, ".%u", k) < (int)(size - n) ? 0 : -1;
 }
 
+long mpiv_thread_next_decision(const struct mpiv_rank_trace *t, int32_t thread, size_t from)
+{
+	size_t e;
+
+	for (e = from; e < t->nevents; e++) {
+		const struct mpiv_event *ev = mpiv_trace_event(t, e);
+
+		if (ev->thread == thread && mpiv_event_decision(ev) != MPIV_DEC_NONE)
+			return (long)e;
+	}
+	return -1;
+}
+
 int32_t mpiv_thread_of_path(const struct mpiv_rank_trace *t, const char *path)
 {
 	char p[MPIV_STEER_PATH];

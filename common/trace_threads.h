@@ -20,6 +20,11 @@ int mpiv_trace_add_thread_op(struct mpiv_rank_trace *t, const struct mpiv_thread
  * than size - 1. */
 int mpiv_thread_path(const struct mpiv_rank_trace *t, int32_t thread, char *buf, size_t size);
 
+/* The first event of thread in t from event `from` on that is a decision
+ * (mpiv_event_decision()), or -1: a thread's decisions in its own order, as the recorder
+ * counts them to steer it. */
+long mpiv_thread_next_decision(const struct mpiv_rank_trace *t, int32_t thread, size_t from);
+
 /* The number in t of the thread whose path is path, or -1 if none has. */
 int32_t mpiv_thread_of_path(const struct mpiv_rank_trace *t, const char *path);
 

@@ -59,13 +59,6 @@ static int hang_may_be_pinned(const struct xrun *r)
 	return 0;
 }
 
-/* A steered run hung: is it a deadlock of the program, or did a receive the steering pinned
- * to one sender wait for a message another sender's could have stood for? Where no rank is in
- * a call that could wait on a pin, the hang is the program's. Otherwise the run's own trace is
- * replayed on the model (sends completing as they were forced to, or as the library does): a
- * deadlock there has no choice left at its end. With buffering, a collective of the run may
- * have waited for every member, as MPI lets any do (doc/semantics.md 5.2): the path is walked
- * both ways. */
 /* Is some thread of run r, whose ranks call MPI from several threads, blocked in a decision
  * the steering forced (a receive or probe pinned to one sender, a completion to its
  * requests)? Those decisions a thread took before are each a match MPI allows, so a hang
@@ -77,9 +70,11 @@ static int threads_pinned(const struct xrun *r)
 
 	for (k = 0; k < r->ts.nranks; k++) {
 		const struct mpiv_rank_trace *t = &r->ts.ranks[k];
+		const struct mpiv_steer_decision *d;
 		struct mpiv_steer s;
 		char why[128], path[MPIV_STEER_PATH];
-		size_t e, i, n;
+		size_t e, n, nth;
+		long i;
 		int pinned = 0;
 
 		if (mpiv_steer_parse(r->item->steer, strlen(r->item->steer), k, &s, why,
@@ -89,20 +84,17 @@ static int threads_pinned(const struct xrun *r)
 		}
 		for (e = 0; e < t->nevents && !pinned; e++) {
 			const struct mpiv_event *ev = mpiv_trace_event(t, e);
-			const struct mpiv_steer_decision *d;
 			int32_t thread = ev->thread;
-			size_t nth = 0;
 
 			if (!(ev->flags & MPIV_EV_INCOMPLETE) ||
 			    mpiv_event_decision(ev) == MPIV_DEC_NONE ||
 			    mpiv_thread_path(t, thread, path, sizeof(path)) < 0)
 				continue;
-			for (i = 0; i < e; i++) {
-				const struct mpiv_event *before = mpiv_trace_event(t, i);
-
-				nth += before->thread == thread &&
-				       mpiv_event_decision(before) != MPIV_DEC_NONE;
-			}
+			/* which of the thread's decisions it is */
+			for (nth = 0, i = mpiv_thread_next_decision(t, thread, 0);
+			     i >= 0 && (size_t)i < e;
+			     i = mpiv_thread_next_decision(t, thread, (size_t)i + 1))
+				nth++;
 			mpiv_steer_decisions_of(&s, path, &d, &n);
 			pinned = nth < n && !mpiv_steer_free(&d[nth]);
 		}
@@ -113,6 +105,13 @@ static int threads_pinned(const struct xrun *r)
 	return 0;
 }
 
+/* A steered run hung: is it a deadlock of the program, or did a receive the steering pinned
+ * to one sender wait for a message another sender's could have stood for? Where no rank is in
+ * a call that could wait on a pin, the hang is the program's. Otherwise the run's own trace is
+ * replayed on the model (sends completing as they were forced to, or as the library does): a
+ * deadlock there has no choice left at its end. With buffering, a collective of the run may
+ * have waited for every member, as MPI lets any do (doc/semantics.md 5.2): the path is walked
+ * both ways. */
 static int genuine_hang(struct xrun *r)
 {
 	enum eng_buffering b;
@@ -176,7 +175,11 @@ static char *run_mismatch(const struct xrun *r, char **key)
 	return NULL;
 }
 
-int explore_stop_rank(const struct tr_stop *s)
+/* How telling a way of stopping is, most first: a rank that aborted, crashed or exited stopped
+ * of itself; one that record ended, or that died of a signal launchers end jobs with (Open
+ * MPI's mpirun sends SIGTERM to the other ranks when one stops), most likely stopped because
+ * of it; one killed without a word, the least telling. */
+static int stop_rank(const struct tr_stop *s)
 {
 	switch (s->kind) {
 	case TR_STOP_ABORTED:
@@ -233,14 +236,14 @@ static void classify(struct explore *x, struct xrun *r)
 		others += r->end == XRUN_STOPPED;
 		/* the rank that stopped of itself (aborted, crashed, exited) rather than one the
 		 * launcher then killed, or record ended */
-		if (r->end != XRUN_STOPPED || explore_stop_rank(&s) < explore_stop_rank(&first))
+		if (r->end != XRUN_STOPPED || stop_rank(&s) < stop_rank(&first))
 			first = s;
 		r->end = XRUN_STOPPED;
 	}
 	if (r->end == XRUN_STOPPED) {
 		char buf[300];
 
-		r->crashed = explore_stop_rank(&first) == 0;
+		r->crashed = stop_rank(&first) == 0;
 		tr_stop_describe(&r->ts, &first, buf, sizeof(buf));
 		r->stopped = xmalloc(strlen(buf) + 80);
 		sprintf(r->stopped, "rank %d %s", first.rank, buf);
@@ -284,14 +287,13 @@ static struct xrun *new_run(struct explore *x, struct xitem *item)
 	return r;
 }
 
-/* The rank of crashed run r that stopped of itself (its stop into s), -1 if none did. */
-static int crash_rank(const struct xrun *r, struct tr_stop *s)
+int explore_crash_rank(const struct mpiv_traceset *ts, struct tr_stop *s)
 {
 	int k;
 
-	for (k = 0; k < r->ts.nranks; k++) {
-		tr_stop_of(&r->ts, k, s);
-		if (s->kind != TR_FINISHED && !explore_stop_rank(s))
+	for (k = 0; k < ts->nranks; k++) {
+		tr_stop_of(ts, k, s);
+		if (s->kind != TR_FINISHED && !stop_rank(s))
 			return k;
 	}
 	return -1;
@@ -306,7 +308,7 @@ static char *crash_key(struct xrun *r)
 	uint64_t site = 0;
 	char key[800], where[1024];
 	struct tr_stop s;
-	int k = crash_rank(r, &s);
+	int k = explore_crash_rank(&r->ts, &s);
 
 	if (k < 0)
 		return xstrdup("stop;");

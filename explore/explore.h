@@ -240,12 +240,9 @@ void explore_settle(struct explore *x);
  * decision explored), MPIV_EXIT_INCONCLUSIVE, or the code of an error (a message said it). */
 int explore_loop(struct explore *x, const struct explore_runner *runner);
 
-/* How telling a way of stopping is, most first: 0, a rank that aborted, crashed or exited
- * stopped of itself (a crash of the program); 1, one that record ended, or that died of a
- * signal launchers end jobs with (Open MPI's mpirun sends SIGTERM to the other ranks when one
- * stops), most likely stopped because of it; 2, one killed without a word, the least
- * telling. */
-int explore_stop_rank(const struct tr_stop *s);
+/* The rank of ts that stopped of itself (a signal of its own, MPI_Abort, an exit without
+ * MPI_Finalize: a crash of the program), its stop into s; -1 if none did. */
+int explore_crash_rank(const struct mpiv_traceset *ts, struct tr_stop *s);
 
 /* Whether the exploration covered every path: no decision left, no search cut short, no
  * model deadlock a run neither confirmed nor refuted, no rank that stopped in a run, no run

@@ -30,18 +30,6 @@ void explore_event_where(const struct mpiv_traceset *ts, int r, long e, char *bu
 	mpiv_cex_site_release(&site);
 }
 
-/* The event of the k-th decision (from 0) of thread in t, or -1 if the trace has fewer. */
-static long decision_event(const struct mpiv_rank_trace *t, int32_t thread, size_t k)
-{
-	size_t e;
-
-	for (e = 0; e < t->nevents; e++)
-		if (mpiv_trace_event(t, e)->thread == thread &&
-		    mpiv_event_decision(mpiv_trace_event(t, e)) != MPIV_DEC_NONE && k-- == 0)
-			return (long)e;
-	return -1;
-}
-
 /* One decision of rank r, as it was taken at event e of ts, into buf. */
 static void decision_text(const struct mpiv_traceset *ts, int r, long e,
 			  const struct mpiv_steer_decision *d, char *buf, size_t size)
@@ -97,10 +85,13 @@ static void print_decisions(FILE *f, const char *indent, const struct mpiv_trace
 	int32_t thread = mpiv_thread_of_path(&ts->ranks[rank], path);
 	char line[2048], prev[2048] = "";
 	int times = 0;
+	long e = -1;
 	size_t k;
 
 	for (k = 0; k < n; k++) {
-		long e = thread < 0 ? -1 : decision_event(&ts->ranks[rank], thread, k);
+		/* the thread's k-th decision; none once one is missing */
+		if (thread >= 0 && (k == 0 || e >= 0))
+			e = mpiv_thread_next_decision(&ts->ranks[rank], thread, (size_t)(e + 1));
 
 		if (e < 0)
 			snprintf(line, sizeof(line), "decision %zu, which the run did not reach",

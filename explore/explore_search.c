@@ -175,15 +175,15 @@ static int32_t source_taken(const struct mpiv_rank_trace *t, size_t e, const str
 static int thread_took(const struct mpiv_rank_trace *t, int32_t thread,
 		       const struct mpiv_steer_decision *d, size_t n)
 {
-	size_t e, k = 0;
+	size_t k = 0;
 	uint32_t j;
+	long e;
 
-	for (e = 0; e < t->nevents && k < n; e++) {
-		const struct mpiv_event *ev = mpiv_trace_event(t, e);
-		enum mpiv_decision kind;
+	for (e = mpiv_thread_next_decision(t, thread, 0); e >= 0 && k < n;
+	     e = mpiv_thread_next_decision(t, thread, (size_t)e + 1)) {
+		const struct mpiv_event *ev = mpiv_trace_event(t, (size_t)e);
+		enum mpiv_decision kind = mpiv_event_decision(ev);
 
-		if (ev->thread != thread || (kind = mpiv_event_decision(ev)) == MPIV_DEC_NONE)
-			continue;
 		if (ev->call != d[k].call)
 			return 0;
 		if (mpiv_steer_free(&d[k])) {
@@ -191,9 +191,9 @@ static int thread_took(const struct mpiv_rank_trace *t, int32_t thread,
 			continue;
 		}
 		/* source_taken() last: ev is not valid past it */
-		if (kind == MPIV_DEC_SOURCE &&
-		    (d[k].src == MPIV_NONE || d[k].comm != ev->comm ||
-		     d[k].tag != mpiv_event_recv_tag(ev) || d[k].src != source_taken(t, e, ev)))
+		if (kind == MPIV_DEC_SOURCE && (d[k].src == MPIV_NONE || d[k].comm != ev->comm ||
+						d[k].tag != mpiv_event_recv_tag(ev) ||
+						d[k].src != source_taken(t, (size_t)e, ev)))
 			return 0;
 		if (kind == MPIV_DEC_COMPLETION) {
 			if (d[k].nreqs != ev->nreqs - ev->npending)
