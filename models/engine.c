@@ -1135,12 +1135,21 @@ static int receive_posted(const struct eng_prog *p, const int32_t *st, int q,
 /* ---- one-sided ---- */
 
 /* Have the processes of in's pairs (process, instruction) all executed their instruction? */
+/* Has process o executed its instruction x (a window's post or complete, a thread's mark;
+ * ENG_MARK_END: reached its end; -1: one it never makes)? */
+static int pair_done(const struct eng_prog *p, const int32_t *st, int32_t o, int32_t x)
+{
+	if (x == ENG_MARK_END)
+		return p->ins[o][PC(p, st, o)].op == ENG_END;
+	return x >= 0 && PC(p, st, o) > x;
+}
+
 static int win_pairs_done(const struct eng_prog *p, const int32_t *st, const struct eng_instr *in)
 {
 	int i;
 
 	for (i = 0; i + 1 < in->n; i += 2)
-		if (in->list[i + 1] < 0 || PC(p, st, in->list[i]) <= in->list[i + 1])
+		if (!pair_done(p, st, in->list[i], in->list[i + 1]))
 			return 0;
 	return 1;
 }
@@ -2642,7 +2651,7 @@ int eng_waits_for(const struct eng_prog *p, const int32_t *st, int q, int *out)
 	case ENG_WIN_WAIT:
 	case ENG_THREAD_AFTER:
 		for (i = 0; i + 1 < in->n; i += 2)
-			if (in->list[i + 1] < 0 || PC(p, st, in->list[i]) <= in->list[i + 1])
+			if (!pair_done(p, st, in->list[i], in->list[i + 1]))
 				n = in->list[i] != q ? add_unique(out, n, in->list[i]) : n;
 		return n;
 	case ENG_WIN_LOCK:
@@ -2851,7 +2860,8 @@ static int valid_list(const struct eng_prog *p, const struct eng_instr *ins, int
 	if (ENG_WIN_OP(in->op))
 		return j & 1 ? in->list[j] >= -1 : in->list[j] >= 0 && in->list[j] < p->nprocs;
 	if (in->op == ENG_THREAD_AFTER) /* a mark of another process (checked once all are read) */
-		return j & 1 ? in->list[j] >= 0 : in->list[j] >= 0 && in->list[j] < p->nprocs;
+		return j & 1 ? in->list[j] >= 0 || in->list[j] == ENG_MARK_END :
+			       in->list[j] >= 0 && in->list[j] < p->nprocs;
 	if (in->list[j] < 0 || in->list[j] >= (p->verify ? n : i))
 		return 0;
 	/* verify's live waits name their posts in ascending order (live_listed() looks up) */
@@ -3086,7 +3096,8 @@ static int thread_pairs_valid(const struct eng_prog *p)
 				int o = in->list[j], x = in->list[j + 1];
 
 				if (o == q || p->proc_rank[o] != p->proc_rank[q] ||
-				    x >= p->nins[o] || p->ins[o][x].op != ENG_THREAD_MARK)
+				    (x != ENG_MARK_END &&
+				     (x >= p->nins[o] || p->ins[o][x].op != ENG_THREAD_MARK)))
 					return 0;
 			}
 		}

@@ -141,10 +141,15 @@ enum eng_opcode {
 	 * that another joins: never blocks */
 	ENG_THREAD_MARK = 24,
 	/* list[0..n) pairs (process of the same rank, the instruction
-	 * of its ENG_THREAD_MARK): waits until each has executed it (a
-	 * thread's start, a return from pthread_join) */
+	 * of its ENG_THREAD_MARK, or ENG_MARK_END): waits until each has
+	 * executed it (a thread's start, a return from pthread_join) */
 	ENG_THREAD_AFTER = 25,
 };
+
+/* In an ENG_THREAD_AFTER pair, the mark before the process's end: the pair holds once the
+ * process is at an ENG_END. verify's model of several runs has one such mark per way a thread
+ * can end (explore/model_threads.c), and a join waits for whichever it passed. */
+#define ENG_MARK_END (-2)
 
 /* Is op one of the one-sided synchronisation instructions (their operand a is a window)? */
 #define ENG_WIN_OP(op) ((op) >= ENG_WIN_POST && (op) <= ENG_WIN_UNLOCK)
