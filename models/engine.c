@@ -2146,8 +2146,10 @@ static int walk_choices(const struct eng_prog *p, const int32_t *st, struct walk
 			continue;
 		for (li = 0; li < NLIVE(p, st, d); li++) {
 			int32_t e = LIVE(p, st, d)[li];
-			const struct eng_instr *in = &CUR(p, st, d)[e >> 1];
-
+			struct eng_instr tmp;
+			/* as posted: verify's receive that follows an input takes from the
+			 * source it had then */
+			const struct eng_instr *in = live_instr(p, st, d, li, &tmp);
 			int lo, hi;
 
 			if ((e & 1) || in->op != ENG_POST_RECV || in->a == ENG_PROC_NULL ||
