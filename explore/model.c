@@ -471,9 +471,9 @@ static void run_tables(struct seq *v)
 /* ---- one model ---- */
 
 /* Can the programs of several runs be one model? Their communicators must be the same;
- * one-sided calls and threads are not merged yet (their instructions name other processes'
- * instructions, which differ from run to run), nor partitioned requests (their pairs' tags
- * are one run's). */
+ * one-sided calls are not merged yet (their instructions name other processes' instructions,
+ * which differ from run to run), nor partitioned requests (their pairs' tags are one run's).
+ * Threads are, where model_threads.c finds it can. */
 static const char *unmergeable(struct eng_prog *const *progs, int nruns)
 {
 	int i, c, q, k;
@@ -481,8 +481,6 @@ static const char *unmergeable(struct eng_prog *const *progs, int nruns)
 	for (i = 0; i < nruns; i++) {
 		const struct eng_prog *p = progs[i];
 
-		if (p->nprocs != p->nranks)
-			return "ranks call MPI from several threads";
 		if (p->nlocks)
 			return "the program takes window locks";
 		if (p->partitioned)
@@ -504,7 +502,7 @@ static const char *unmergeable(struct eng_prog *const *progs, int nruns)
 
 /* Process q of every run: its runs' tables and its tree, each run's instructions its nodes. */
 static void build_tree(struct eng_prog *const *progs, struct mpiv_traceset *const *sets, int nruns,
-		       int q, struct seq *v, struct tree *t)
+		       const struct xthreads *th, int q, struct seq *v, struct tree *t)
 {
 	int s, k;
 
@@ -514,9 +512,8 @@ static void build_tree(struct eng_prog *const *progs, struct mpiv_traceset *cons
 
 		memset(&v[s], 0, sizeof(v[s]));
 		v[s].run = s;
-		v[s].t = &sets[s]->ranks[progs[s]->proc_rank[q]];
-		v[s].ins = progs[s]->ins[q];
-		v[s].n = progs[s]->nins[q];
+		v[s].t = &sets[s]->ranks[progs[s]->proc_rank[xm_threads_proc(th, s, q)]];
+		v[s].ins = xm_threads_ins(th, progs, s, q, &v[s].n);
 		v[s].node = xmalloc((size_t)v[s].n * sizeof(*v[s].node));
 		run_tables(&v[s]);
 		for (k = 0; k < v[s].n; k++) {
@@ -640,6 +637,7 @@ int xmodel_build(struct eng_prog *const *progs, struct mpiv_traceset *const *set
 	struct tree *trees;
 	int32_t **colors;
 	struct votes votes;
+	struct xthreads th;
 	const char *why;
 	int i, q, k, c, nregs = 1, copy;
 	long sends = 0;
@@ -647,12 +645,12 @@ int xmodel_build(struct eng_prog *const *progs, struct mpiv_traceset *const *set
 	memset(m, 0, sizeof(*m));
 	if (nruns < 1)
 		return mpiv_error_set(err, MPIV_EXIT_TOOL, NULL, -1, -1, "no run to merge");
-	why = nruns > 1 ? unmergeable(progs, nruns) : NULL;
-	if (why)
+	why = unmergeable(progs, nruns);
+	if (why && nruns > 1)
 		return mpiv_error_set(err, MPIV_EXIT_BAD_INPUT, NULL, -1, -1,
 				      "the runs cannot be one model: %s", why);
 	/* one run alone is its own model, whatever it does */
-	copy = nruns == 1 && unmergeable(progs, 1);
+	copy = why != NULL;
 	/* destinations and sources that follow inputs, decided by call site over every run */
 	memset(&votes, 0, sizeof(votes));
 	for (k = 1; k >= 0; k--)
@@ -661,6 +659,12 @@ int xmodel_build(struct eng_prog *const *progs, struct mpiv_traceset *const *set
 				follow_inputs(&sets[i]->ranks[progs[i]->proc_rank[q]],
 					      progs[i]->ins[q], progs[i]->nins[q], &votes, k);
 	free(votes.v);
+	memset(&th, 0, sizeof(th));
+	why = copy ? NULL : xm_threads_prepare(progs, sets, nruns, &th);
+	if (why && nruns > 1)
+		return mpiv_error_set(err, MPIV_EXIT_BAD_INPUT, NULL, -1, -1,
+				      "the runs cannot be one model: %s", why);
+	copy |= why != NULL;
 
 	out->verify = 1;
 	out->nranks = progs[0]->nranks;
@@ -697,7 +701,7 @@ int xmodel_build(struct eng_prog *const *progs, struct mpiv_traceset *const *set
 	colors = xcalloc((size_t)out->nprocs, sizeof(*colors));
 	for (q = 0; q < out->nprocs; q++) {
 		vs[q] = xcalloc((size_t)nruns, sizeof(**vs));
-		build_tree(progs, sets, nruns, q, vs[q], &trees[q]);
+		build_tree(progs, sets, nruns, &th, q, vs[q], &trees[q]);
 		k = registers(vs[q], nruns, &colors[q]);
 		nregs = k > nregs ? k : nregs;
 		if (!copy)
@@ -720,6 +724,9 @@ int xmodel_build(struct eng_prog *const *progs, struct mpiv_traceset *const *set
 			xm_copy(m, &vs[q][0], q);
 		else
 			xm_layout(m, vs[q], nruns, &trees[q], nregs, colors[q], flags, q);
+	}
+	xm_threads_fix(m, vs, trees, &th);
+	for (q = 0; q < out->nprocs; q++) {
 		seqs_release(vs[q], nruns, &trees[q]);
 		free(vs[q]);
 		free(colors[q]);
@@ -739,14 +746,16 @@ int xmodel_build(struct eng_prog *const *progs, struct mpiv_traceset *const *set
 		long most = 0;
 
 		for (i = 0; i < nruns; i++) {
+			int pq = xm_threads_proc(&th, i, q);
 			long n = 0;
 
-			for (k = 0; k < progs[i]->nins[q]; k++)
-				n += progs[i]->ins[q][k].op == ENG_POST_SEND;
+			for (k = 0; k < progs[i]->nins[pq]; k++)
+				n += progs[i]->ins[pq][k].op == ENG_POST_SEND;
 			most = n > most ? n : most;
 		}
 		sends += most;
 	}
+	xm_threads_release(&th);
 	out->buffering = progs[0]->buffering;
 	out->eager = progs[0]->eager;
 	out->maxmsg = XMODEL_MSGS;

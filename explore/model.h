@@ -8,6 +8,8 @@
  *	model_layout.c	the tree and its loops laid out as the model's graph
  *	model_path.c	a path of the model as a run must take it: each rank's decisions
  *	model_inputs.c	the inputs a run took, written into the branches of its own program
+ *	model_threads.c	a rank's threads, the same processes in every run, and the order
+ *			pthread_create and pthread_join put between them
  *
  * Library code, as the translator's: errors go into a struct mpiv_error, nothing is printed. */
 #ifndef MPIV_MODEL_H
@@ -68,7 +70,8 @@ enum xmodel_flags {
  * i, sets[i] its trace set; flags (enum xmodel_flags) say how. Decides which sends'
  * destinations and receives' sources follow an input (and so changes the posts of progs).
  * Returns 0 (release m with xmodel_release()), or -1 with err filled when the runs cannot be
- * one model (threads, one-sided synchronisation, different communicators). */
+ * one model (threads made where the runs differ, one-sided synchronisation, different
+ * communicators). */
 int xmodel_build(struct eng_prog *const *progs, struct mpiv_traceset *const *sets, int nruns,
 		 unsigned flags, struct xmodel *m, struct mpiv_error *err);
 

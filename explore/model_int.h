@@ -12,7 +12,7 @@
 struct seq {
 	int run;
 	const struct mpiv_rank_trace *t; /* the run's trace of the process's rank */
-	struct eng_instr *ins;		 /* the run's, not copied */
+	struct eng_instr *ins;		 /* the run's (xm_threads_ins()) */
 	int n;
 	int32_t *node;	   /* per instruction: its node in the tree */
 	int ninputs;	   /* inputs it takes (the highest register number) */
@@ -108,5 +108,34 @@ void xm_layout(struct xmodel *m, struct seq *v, int nv, struct tree *t, int nreg
 /* A run's program, as it is, is its own model: for what cannot be merged (threads, one-sided
  * synchronisation), whose instructions name other processes' instructions. */
 void xm_copy(struct xmodel *m, const struct seq *v, int q);
+
+/* ---- model_threads.c ---- */
+
+/* The runs' programs as the model sees them where ranks call MPI from several threads: each
+ * run's processes in the model's order, their marks named alike in every run. */
+struct xthreads {
+	int on; /* 0: a process per rank, each run's programs as they are */
+	int nruns, nprocs;
+	int **perm;		 /* per run, per model process: the run's process */
+	struct eng_instr ***ins; /* per run, per model process: its program, copied */
+	int **nins;
+};
+
+/* Ready th for progs[0..nruns) (their posts decided: follow_inputs()). Returns NULL, or why
+ * the runs cannot be one model (th released). */
+const char *xm_threads_prepare(struct eng_prog *const *progs, struct mpiv_traceset *const *sets,
+			       int nruns, struct xthreads *th);
+
+/* Run s's program of model process q (*n instructions), and its process number in s. */
+struct eng_instr *xm_threads_ins(const struct xthreads *th, struct eng_prog *const *progs, int s,
+				 int q, int *n);
+int xm_threads_proc(const struct xthreads *th, int s, int q);
+
+/* Once every process is laid out: each creation's mark named by its instruction in the
+ * model. */
+void xm_threads_fix(struct xmodel *m, struct seq *const *vs, const struct tree *trees,
+		    const struct xthreads *th);
+
+void xm_threads_release(struct xthreads *th);
 
 #endif
