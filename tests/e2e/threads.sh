@@ -12,9 +12,10 @@
 # MPI_Iprobe from MPI_ANY_SOURCE, MPI_Waitany over a receive per worker) correct and with a
 # deadlock on the paths where the wrong worker gets the last task, one or two servers, made
 # by main or by a thread main made (the forms rotate), or an OpenMP team; workers that ask
-# one server after the other, or all at once from a thread each. verify steers each server thread's decisions: "no deadlock" with decisions
-# explored, or the deadlock confirmed on a steered run, whose steering names a thread, and
-# whose report has the blocked server thread's stack.
+# one server after the other, or all at once from a thread each. verify steers each server
+# thread's decisions and makes the runs one model: "no deadlock" with decisions explored, or
+# the deadlock confirmed on a steered run, whose steering names a thread, and whose report
+# has the blocked server thread's stack.
 # Servers that share one communicator race for every request, and two servers' MPI_Waitany
 # complete requests numbered by both, which steering cannot settle: inconclusive where
 # correct, never "no deadlock".
@@ -111,9 +112,9 @@ for serve in 1 2 3 4 5; do
 				pass "$name: never no deadlock (exit $RC)"
 			fi
 		elif test "$bug" = 0; then
-			expect "$name: no deadlock, the servers' decisions explored" 0 "$prog.log" \
-				'"verdict": "no deadlock"' '"complete": true' \
-				'"decisions_explored": [1-9]'
+			expect "$name: no deadlock, the servers' decisions explored, one model" 0 \
+				"$prog.log" '"verdict": "no deadlock"' '"complete": true' \
+				'"decisions_explored": [1-9]' '"merged": true'
 		else
 			expect "$name: deadlock confirmed on a run a server thread was steered" 1 \
 				"$prog.log" '"verdict": "deadlock"' \
@@ -147,8 +148,9 @@ for form in omp-1-0 omp-2-1 workers-1-0 workers-3-1; do
 	run_cmd "$prog.log" "$LIMIT" "$MPIVERIFY" verify -o "$prog.out" --deadlock-timeout 3 \
 		--json -- "$MPIRUN" -np 3 "$prog"
 	if test "$bug" = 0; then
-		expect "$name: no deadlock, the servers' decisions explored" 0 "$prog.log" \
-			'"verdict": "no deadlock"' '"complete": true' '"decisions_explored": [1-9]'
+		expect "$name: no deadlock, the servers' decisions explored, one model" 0 \
+			"$prog.log" '"verdict": "no deadlock"' '"complete": true' \
+			'"decisions_explored": [1-9]' '"merged": true'
 	else
 		expect "$name: deadlock confirmed on a steered run" 1 "$prog.log" \
 			'"verdict": "deadlock"' '"steering": "mpiverify-steer 1\\n'
