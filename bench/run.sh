@@ -494,7 +494,7 @@ if part verify; then
 	done
 	# threads that decide: a task farm served by 1 or 2 threads of rank 0, each taking
 	# requests from any of 2 workers, against the same farm served by main, each server in
-	# turn (tests/e2e/programs/threads-farm.c); runs of threads are modelled each on its own
+	# turn (tests/e2e/programs/threads-farm.c); both make their runs one model
 	for nt in 1 2; do
 		for t in 1 2 3 4; do
 			for inline in 0 1; do
