@@ -99,11 +99,31 @@ static int shared_start(const struct xthreads *th, int nruns, int q)
 	return end;
 }
 
+/* Does every creation's mark that program ins[0..n) waits for lie where its creator's runs are
+ * alike (start[])? NULL, or why not. */
+static const char *creations_shared(const struct eng_instr *ins, int n, const int *start)
+{
+	int i, j;
+
+	for (i = 0; i < n; i++)
+		for (j = 0; ins[i].op == ENG_THREAD_AFTER && j + 1 < ins[i].n; j += 2) {
+			int o = ins[i].list[j], x = ins[i].list[j + 1];
+
+			if (x == ENG_MARK_END || x < start[o])
+				continue;
+			if (!start[o])
+				return "a thread that creates threads makes other calls in other runs "
+				       "before it learns anything: it acts on what another thread took";
+			return "a thread is created after its creator learnt an input";
+		}
+	return NULL;
+}
+
 const char *xm_threads_prepare(struct eng_prog *const *progs, struct mpiv_traceset *const *sets,
 			       int nruns, struct xthreads *th)
 {
 	const char *why = NULL;
-	int s, q, i, j, nprocs = progs[0]->nprocs;
+	int s, q, nprocs = progs[0]->nprocs;
 	int *inv, *start;
 
 	memset(th, 0, sizeof(*th));
@@ -143,14 +163,7 @@ const char *xm_threads_prepare(struct eng_prog *const *progs, struct mpiv_traces
 		start[q] = shared_start(th, nruns, q);
 	for (s = 0; s < nruns && !why; s++)
 		for (q = 0; q < nprocs && !why; q++)
-			for (i = 0; i < th->nins[s][q] && !why; i++) {
-				const struct eng_instr *in = &th->ins[s][q][i];
-
-				for (j = 0; in->op == ENG_THREAD_AFTER && j + 1 < in->n; j += 2)
-					if (in->list[j + 1] != ENG_MARK_END &&
-					    in->list[j + 1] >= start[in->list[j]])
-						why = "a thread is created where the runs differ";
-			}
+			why = creations_shared(th->ins[s][q], th->nins[s][q], start);
 	free(start);
 	if (why)
 		xm_threads_release(th);
