@@ -80,20 +80,30 @@ static struct eng_instr *shared_names(const struct eng_prog *p, const int *inv, 
 }
 
 /* How far every run's program of model process q is the same call after the same calls, up to
- * its first branch after the start: the instructions before it. */
+ * its first branch after the start: the instructions before it; 0 if the runs differ there. A
+ * run that stopped on the way (a hang: the thread was stuck in a call, or in a join) goes run
+ * 0's way if it made the same calls up to there, as the model has it (xm_same_way()); run 0
+ * itself must reach the branch, so that the way is laid out from it. */
 static int shared_start(const struct xthreads *th, int nruns, int q)
 {
 	const struct eng_instr *ins0 = th->ins[0][q];
-	int n = th->nins[0][q], end, s, k;
+	int n = th->nins[0][q], end, len, s, k;
 
 	for (end = 1; end < n && ins0[end].op != ENG_BRANCH; end++)
 		;
+	len = end < n ? end + 1 : n; /* up to the branch, or the whole program */
+	if (ins0[len - 1].op == ENG_STOP)
+		return 0;
 	for (s = 1; s < nruns; s++) {
-		/* the runs must reach the branch alike, or end alike */
-		if (th->nins[s][q] < (end < n ? end + 1 : n) || (end == n && th->nins[s][q] != n))
+		const struct eng_instr *ins = th->ins[s][q];
+		int ns = th->nins[s][q], upto = len;
+
+		if (ins[ns - 1].op == ENG_STOP && ns <= len)
+			upto = ns - 1; /* stopped short: its calls must be run 0's */
+		else if (ns < len || (end == n && ns != n))
 			return 0;
-		for (k = 0; k < (end < n ? end + 1 : n); k++)
-			if (!xm_same_call(&th->ins[s][q][k], &ins0[k]))
+		for (k = 0; k < upto; k++)
+			if (!xm_same_call(&ins[k], &ins0[k]))
 				return 0;
 	}
 	return end;

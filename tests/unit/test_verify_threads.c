@@ -65,6 +65,26 @@ static const char *const farm_21[] = {
 	NULL,
 };
 
+/* A run that hung: worker 1 died at once, the server waits for its request, main waits in
+ * its join, worker 2 for main's word. */
+static const char *const farm_hung[] = {
+	RANK(INIT ", " SEND(2, 5, 56, 2) ", " TURN(2) ", " EV(
+		     "MPI_Recv",
+		     ", \"peer\": \"any\", \"tag\": 1, \"comm\": 0, \"bytes\": 4, \"incomplete\": "
+		     "true" SITE(32),
+		     1),
+	     OP("create", 0, 1, 1) ", " OP("create", 0, 2, 1)),
+	RANK(INIT, ""),
+	RANK(INIT
+	     ", " SEND(0, 1, 16, 0) ", " SEND(0, 4, 24, 0) ", " RECV("0", 2, 0, 2, 64, 0) ", " RECV(
+		     "0", 5, 0, 5, 88, 0) ", " EV("MPI_Recv",
+						  ", \"peer\": 0, \"tag\": 6, \"comm\": 0, "
+						  "\"bytes\": 4, \"incomplete\": true" SITE(96),
+						  0),
+	     ""),
+	NULL,
+};
+
 /* Main takes a request from any worker, then makes a thread that answers worker 1, then
  * takes the other request: the thread is made after main learnt something. */
 #define LATE(first, second)                                                                       \
@@ -125,9 +145,9 @@ static int end_marks(const struct eng_prog *p, int q)
  * data looked for the sender of the recorded run rather than the one it took. */
 static void test_threads_merged(void)
 {
-	struct run r[2];
-	struct eng_prog *progs[2];
-	struct mpiv_traceset *sets[2];
+	struct run r[3];
+	struct eng_prog *progs[3];
+	struct mpiv_traceset *sets[3];
 	struct xmodel m;
 	struct mpiv_error err;
 	int b;
@@ -160,6 +180,25 @@ static void test_threads_merged(void)
 		tr_explore_release(&res);
 	}
 	xmodel_release(&m);
+	/* with a run that hung: main stopped in its join, short of the calls of the others;
+	 * it went their way (it made their calls up to there), and the model is theirs */
+	CU_ASSERT_FATAL(load(farm_hung, &r[2]) == 0);
+	progs[2] = &r[2].prog;
+	sets[2] = &r[2].ts;
+	CU_ASSERT_EQUAL_FATAL(xmodel_build(progs, sets, 3, 0, &m, &err), 0);
+	for (b = ENG_BUF_ZERO; b <= ENG_BUF_INFINITE; b++) {
+		struct tr_explore_opts eo;
+		struct tr_explore_result res;
+
+		memset(&eo, 0, sizeof(eo));
+		m.prog.buffering = b;
+		tr_explore(&m.prog, &eo, &res);
+		CU_ASSERT_EQUAL(res.nstuck, 0);
+		CU_ASSERT_EQUAL(res.nfrontiers, 0);
+		tr_explore_release(&res);
+	}
+	xmodel_release(&m);
+	unload(&r[2]);
 	/* one run alone: the other order is a frontier of its server thread */
 	CU_ASSERT_EQUAL_FATAL(xmodel_build(progs, sets, 1, 0, &m, &err), 0);
 	{
@@ -197,7 +236,8 @@ static void test_threads_created_late(void)
 	sets[1] = &r[1].ts;
 	mpiv_error_init(&err);
 	CU_ASSERT_EQUAL(xmodel_build(progs, sets, 2, 0, &m, &err), -1);
-	CU_ASSERT_PTR_NOT_NULL(strstr(err.text, "a thread is created after its creator learnt an input"));
+	CU_ASSERT_PTR_NOT_NULL(
+		strstr(err.text, "a thread is created after its creator learnt an input"));
 	mpiv_error_init(&err);
 	CU_ASSERT_EQUAL_FATAL(xmodel_build(progs, sets, 1, 0, &m, &err), 0);
 	CU_ASSERT_EQUAL(m.prog.nprocs, 4);
