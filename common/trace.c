@@ -304,6 +304,8 @@ static int load_records(struct mpiv_rank_trace *t, const struct mpiv_tf_header *
 				free(rec.ev.group);
 				goto out;
 			}
+			if (!rec.replaces)
+				mpiv_thread_note_requests(t, &rec.ev);
 			if (rec.replaces)
 				rule_rewrite(rule, rec.ev.index, rec.ev.thread,
 					     rec.ev.flags & MPIV_EV_INCOMPLETE);
@@ -792,6 +794,7 @@ void mpiv_rank_trace_release(struct mpiv_rank_trace *t)
 	free(t->reductions);
 	free(t->thread_ops);
 	free(t->live);
+	mpiv_thread_requests_release(t);
 
 	for (i = 0; t->events && i < t->nevents; i++)
 		mpiv_event_release(&t->events[i]);

@@ -42,6 +42,8 @@ struct mpiv_live_req {
 	struct mpiv_event maker;
 };
 
+struct mpiv_req_index;
+
 struct mpiv_rank_trace {
 	int rank; /* world rank */
 	int size; /* world size as this rank saw it */
@@ -70,6 +72,11 @@ struct mpiv_rank_trace {
 	uint64_t kinds;	     /* 1 << enum mpiv_kind of every call made */
 	unsigned call_flags; /* mpiv_call_flags() of every call made, or'ed */
 	int threaded;	     /* some call comes from another thread than the main one */
+	/* who made each request (mpiv_thread_request()), noted as the events are read
+	 * (mpiv_thread_note_requests()): the next new id, and from the first call of
+	 * another thread than the initial one on, the makers */
+	int32_t req_next;
+	struct mpiv_req_index *req_index;
 	struct mpiv_module *modules;
 	size_t nmodules;
 	struct mpiv_newcomm *comms; /* communicators the rank got, by event index */

@@ -781,6 +781,7 @@ int mpiv_trace_load_json(const char *path, struct mpiv_rank_trace *t, struct mpi
 		t->kinds |= 1ULL << mpiv_call_kind(t->events[i].call);
 		t->call_flags |= mpiv_call_flags(t->events[i].call);
 		t->threaded |= t->events[i].thread != 0;
+		mpiv_thread_note_requests(t, &t->events[i]);
 		if (newcomm_from_json(json_array_get(evs, i), (long)i, t, err))
 			goto fail;
 	}

@@ -149,3 +149,108 @@ int mpiv_thread_ops_from_json(json_t *a, struct mpiv_rank_trace *t, struct mpiv_
 	}
 	return 0;
 }
+
+/* Who made the requests of a trace from its first call of another thread than the initial
+ * one on (those before are the initial thread's, each its id-th): an entry per request, in
+ * the order of their ids, which is the order they were made in. */
+struct mpiv_req_index {
+	int32_t base; /* the first id noted */
+	struct {
+		int32_t id, thread, nth;
+	} * m;
+	size_t n, cap;
+	struct {
+		int32_t thread, made; /* requests it made so far */
+	} * count;		      /* per thread that made some */
+	size_t ncount, capcount;
+};
+
+/* The count of requests thread made so far, in x (made 0 if new). */
+static int32_t *made_by(struct mpiv_req_index *x, int32_t thread)
+{
+	size_t k;
+
+	for (k = 0; k < x->ncount && x->count[k].thread != thread; k++)
+		;
+	if (k == x->ncount) {
+		xgrow((void **)&x->count, &x->capcount, x->ncount + 1, sizeof(*x->count));
+		x->count[k].thread = thread;
+		x->count[k].made = 0;
+		x->ncount++;
+	}
+	return &x->count[k].made;
+}
+
+void mpiv_thread_note_requests(struct mpiv_rank_trace *t, const struct mpiv_event *ev)
+{
+	struct mpiv_req_index *x = t->req_index;
+	uint32_t j;
+
+	if (!x && ev->thread != 0) {
+		x = t->req_index = xcalloc(1, sizeof(*x));
+		x->base = t->req_next;
+		*made_by(x, 0) = t->req_next;
+	}
+	for (j = 0; j < ev->nreqs; j++) {
+		if (ev->reqs[j].req < t->req_next)
+			continue; /* made before: used, started or completed here */
+		if (x) {
+			xgrow((void **)&x->m, &x->cap, x->n + 1, sizeof(*x->m));
+			x->m[x->n].id = ev->reqs[j].req;
+			x->m[x->n].thread = ev->thread;
+			x->m[x->n++].nth = (*made_by(x, ev->thread))++;
+		}
+		t->req_next = ev->reqs[j].req + 1;
+	}
+}
+
+void mpiv_thread_requests_release(struct mpiv_rank_trace *t)
+{
+	if (t->req_index) {
+		free(t->req_index->m);
+		free(t->req_index->count);
+		free(t->req_index);
+	}
+	t->req_index = NULL;
+}
+
+int32_t mpiv_thread_request(const struct mpiv_rank_trace *t, int32_t id, int32_t *nth)
+{
+	const struct mpiv_req_index *x = t->req_index;
+	size_t lo = 0, hi;
+
+	*nth = -1;
+	if (id < 0 || id >= t->req_next)
+		return -1;
+	if (!x || id < x->base) {
+		*nth = id;
+		return 0;
+	}
+	for (hi = x->n; lo < hi;) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (x->m[mid].id < id)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	if (lo == x->n || x->m[lo].id != id)
+		return -1; /* no event made it */
+	*nth = x->m[lo].nth;
+	return x->m[lo].thread;
+}
+
+int32_t mpiv_thread_request_id(const struct mpiv_rank_trace *t, int32_t thread, int32_t nth)
+{
+	const struct mpiv_req_index *x = t->req_index;
+	size_t k;
+
+	if (nth < 0)
+		return -1;
+	if (thread == 0 && (!x || nth < x->base))
+		return nth < t->req_next ? nth : -1;
+	for (k = 0; x && k < x->n; k++)
+		if (x->m[k].thread == thread && x->m[k].nth == nth)
+			return x->m[k].id;
+	return -1;
+}

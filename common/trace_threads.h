@@ -25,6 +25,20 @@ int mpiv_thread_path(const struct mpiv_rank_trace *t, int32_t thread, char *buf,
  * counts them to steer it. */
 long mpiv_thread_next_decision(const struct mpiv_rank_trace *t, int32_t thread, size_t from);
 
+/* Note who made the requests event ev of t makes (each new id: the recorder numbers a rank's
+ * requests in the order it makes them), as the readers read the events in order. */
+void mpiv_thread_note_requests(struct mpiv_rank_trace *t, const struct mpiv_event *ev);
+void mpiv_thread_requests_release(struct mpiv_rank_trace *t);
+
+/* The thread of t that made request id (the recorder's id), and into *nth the request's
+ * number among that thread's requests, 0, 1, ... in the order it made them: the number a
+ * thread's steering names it by (base/steer.h). -1 if no event of t makes it. In a trace of
+ * one thread: 0, and *nth is id. */
+int32_t mpiv_thread_request(const struct mpiv_rank_trace *t, int32_t id, int32_t *nth);
+
+/* The id of the request that is the nth thread made in t, or -1. */
+int32_t mpiv_thread_request_id(const struct mpiv_rank_trace *t, int32_t thread, int32_t nth);
+
 /* The number in t of the thread whose path is path, or -1 if none has. */
 int32_t mpiv_thread_of_path(const struct mpiv_rank_trace *t, const char *path);
 

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "model.h"
+#include "trace_threads.h"
 #include "translate.h"
 #include "tr_explore.h"
 #include "unit.h"
@@ -246,7 +247,41 @@ static void test_threads_created_late(void)
 	unload(&r[1]);
 }
 
+/* Requests by their makers: main and thread 1 make two each, in turn; steering names each by
+ * its number among its thread's. */
+static void test_request_numbers(void)
+{
+#define IRECV(req, thread)                                                                      \
+	EV("MPI_Irecv", ", \"peer\": 1, \"tag\": 0, \"comm\": 0, \"bytes\": 4, \"req\": " #req, \
+	   thread)
+	static const char *const ranks[] = {
+		RANK(INIT
+		     ", " IRECV(0, 0) ", " IRECV(1, 1) ", " IRECV(2, 0) ", " IRECV(3, 1) ", " FIN,
+		     OP("create", 0, 1, 1)),
+		RANK(INIT ", " FIN, ""),
+		NULL,
+	};
+#undef IRECV
+	static const int32_t thread[] = {0, 1, 0, 1}, nth[] = {0, 0, 1, 1};
+	struct mpiv_traceset ts;
+	int32_t id, n;
+
+	CU_ASSERT_FATAL(unit_load_ranks(ranks, &ts) == 0);
+	for (id = 0; id < 4; id++) {
+		CU_ASSERT_EQUAL(mpiv_thread_request(&ts.ranks[0], id, &n), thread[id]);
+		CU_ASSERT_EQUAL(n, nth[id]);
+		CU_ASSERT_EQUAL(mpiv_thread_request_id(&ts.ranks[0], thread[id], nth[id]), id);
+	}
+	CU_ASSERT_EQUAL(mpiv_thread_request(&ts.ranks[0], 4, &n), -1);
+	CU_ASSERT_EQUAL(mpiv_thread_request_id(&ts.ranks[0], 1, 2), -1);
+	CU_ASSERT_EQUAL(mpiv_thread_request_id(&ts.ranks[0], 2, 0), -1);
+	/* a rank of one thread: the ids */
+	CU_ASSERT_EQUAL(mpiv_thread_request(&ts.ranks[1], 0, &n), -1); /* it made none */
+	mpiv_traceset_release(&ts);
+}
+
 static CU_TestInfo tests[] = {
+	{"requests numbered by their threads", test_request_numbers},
 	{"runs of threads, one model", test_threads_merged},
 	{"a thread made after an input", test_threads_created_late},
 	CU_TEST_INFO_NULL,
