@@ -13,8 +13,11 @@
  *	rank R N			N decisions of rank R follow, one a line, in order:
  *	CALL COMM TAG src S		a receive or probe on COMM with TAG (MPIV_ANY_TAG: -1)
  *					takes world rank S's message
- *	CALL COMM TAG reqs K ID...	a completion completes exactly these K requests (the
- *					recorder's request ids); COMM and TAG are -3 (unused)
+ *	CALL COMM TAG reqs K N...	a completion completes exactly these K requests, each
+ *					by its number among the requests the calling thread
+ *					made (0, 1, ... in the order it made them: in a rank of
+ *					one thread, the recorder's request ids); COMM and TAG
+ *					are -3 (unused)
  *	CALL COMM TAG free		a decision of either kind whose outcome is the run's:
  *					counted, not forced (the model does not tell its outcomes
  *					apart: the program does not act on them)
@@ -52,7 +55,7 @@ struct mpiv_steer_decision {
 	 * MPIV_NONE for a completion */
 	int32_t src;
 	uint32_t nreqs; /* a completion: the requests it completes ... */
-	int32_t *reqs;	/* ... by the recorder's ids; owned */
+	int32_t *reqs;	/* ... by their numbers among the thread's requests; owned */
 };
 
 /* How a steered run's standard sends complete: as a model's buffering mode has them. */

@@ -130,6 +130,8 @@ int32_t rec_request_add_data(const MPI_Request *where, int is_recv, MPI_Comm com
 
 	e.handle = *where;
 	e.where = where;
+	e.by = &rec_tls;
+	e.nth = rec_tls.nreqs++;
 	e.is_recv = is_recv;
 	e.comm = comm;
 	e.digest = digest;
@@ -524,7 +526,8 @@ static int active_count(const struct completion *cp)
 
 /* The positions in cp of the requests steering decision d completes, into pos (room for
  * cp->n); their number, or -1 after stopping the steering (one of them is not passed, or
- * want, if not 0, says how many the call completes). */
+ * want, if not 0, says how many the call completes). d names each request by its number
+ * among the requests of the calling thread, which made it (base/steer.h). */
 static int steered_positions(const struct completion *cp, const struct mpiv_steer_decision *d,
 			     int want, int *pos)
 {
@@ -537,7 +540,8 @@ static int steered_positions(const struct completion *cp, const struct mpiv_stee
 	}
 	for (j = 0; j < d->nreqs; j++) {
 		for (i = 0; i < cp->n; i++)
-			if (cp->ent[i].handle != MPI_REQUEST_NULL && cp->ent[i].id == d->reqs[j])
+			if (cp->ent[i].handle != MPI_REQUEST_NULL && cp->ent[i].by == &rec_tls &&
+			    cp->ent[i].nth == d->reqs[j])
 				break;
 		if (i == cp->n) {
 			rec_steer_stop("a request the steering completes is not passed");

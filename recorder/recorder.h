@@ -79,6 +79,9 @@ struct rec_tls {
 	/* its slot for the watcher (rec_call.c), made at its
 	 * first blocking call */
 	struct rec_thread *self;
+	/* requests it made: the next one's number among them,
+	 * which steering names a completion's requests by */
+	int32_t nreqs;
 };
 extern __thread struct rec_tls rec_tls __attribute__((tls_model("initial-exec")));
 
@@ -450,8 +453,12 @@ struct rec_reqent {
 	 * every send that completed at once the same built-in
 	 * handle, and a freed request's may be given again */
 	MPI_Request handle;
-	const MPI_Request *where;  /* the program's variable it was returned in */
-	int32_t id;		   /* its id in the trace, REC_REQ_UNKNOWN if not in the table */
+	const MPI_Request *where; /* the program's variable it was returned in */
+	int32_t id;		  /* its id in the trace, REC_REQ_UNKNOWN if not in the table */
+	/* the thread that made it (its rec_tls), and the request's
+	 * number among that thread's (base/steer.h) */
+	const struct rec_tls *by;
+	int32_t nth;
 	int is_recv;		   /* a receive: completion reports source and tag */
 	MPI_Comm comm;		   /* its communicator, to make the source a world rank */
 	enum rec_digest_at digest; /* when its data's digest is made ... */
