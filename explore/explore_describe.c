@@ -35,6 +35,7 @@ static void decision_text(const struct mpiv_traceset *ts, int r, long e,
 			  const struct mpiv_steer_decision *d, char *buf, size_t size)
 {
 	char made[1024];
+	int32_t thread;
 	size_t n;
 	uint32_t j;
 
@@ -47,8 +48,11 @@ static void decision_text(const struct mpiv_traceset *ts, int r, long e,
 		return;
 	}
 	snprintf(buf + n, size - n, " completes");
+	/* the requests by their numbers among the calling thread's (base/steer.h) */
+	thread = mpiv_trace_event(&ts->ranks[r], (size_t)e)->thread;
 	for (j = 0; j < d->nreqs; j++) {
-		long m = mpiv_trace_request_maker(&ts->ranks[r], e, d->reqs[j]);
+		int32_t id = mpiv_thread_request_id(&ts->ranks[r], thread, d->reqs[j]);
+		long m = id >= 0 ? mpiv_trace_request_maker(&ts->ranks[r], e, id) : -1;
 
 		n = strlen(buf);
 		if (m < 0) {

@@ -196,10 +196,14 @@ static int thread_took(const struct mpiv_rank_trace *t, int32_t thread,
 						d[k].src != source_taken(t, (size_t)e, ev)))
 			return 0;
 		if (kind == MPIV_DEC_COMPLETION) {
+			int32_t nth;
+
 			if (d[k].nreqs != ev->nreqs - ev->npending)
 				return 0;
+			/* by the requests' numbers among the thread's (base/steer.h) */
 			for (j = 0; j < d[k].nreqs; j++)
-				if (d[k].reqs[j] != ev->reqs[j].req)
+				if (mpiv_thread_request(t, ev->reqs[j].req, &nth) != thread ||
+				    d[k].reqs[j] != nth)
 					return 0;
 		}
 		k++;

@@ -19,6 +19,7 @@
 #include <string.h>
 
 #include "model_int.h"
+#include "trace_threads.h"
 #include "translate.h"
 #include "xalloc.h"
 
@@ -386,7 +387,7 @@ static int32_t reads(const struct seq *v, int k)
 static void run_tables(struct seq *v)
 {
 	const struct mpiv_rank_trace *t = v->t;
-	int32_t next = 0, r;
+	int32_t next = 0, mine = 0, nth, r;
 	size_t e = 0;
 	int k, i;
 
@@ -440,16 +441,17 @@ static void run_tables(struct seq *v)
 		r = reads(v, k);
 		if (r >= 0 && r < v->ninputs && v->lastread[r] < k)
 			v->lastread[r] = k;
-		/* the requests made before the event: the recorder numbers them in order */
+		/* the requests the thread made before the event: the recorder numbers the
+		 * rank's in order */
 		for (; in->ev >= 0 && e < (size_t)in->ev && e < t->nevents; e++) {
 			const struct mpiv_event *ev = mpiv_trace_event(t, e);
 			uint32_t j;
 
 			for (j = 0; j < ev->nreqs; j++)
-				if (ev->reqs[j].req >= next)
-					next = ev->reqs[j].req + 1;
+				for (; next <= ev->reqs[j].req; next++)
+					mine += mpiv_thread_request(t, next, &nth) == v->thread;
 		}
-		v->made[k] = next;
+		v->made[k] = mine;
 		v->req[k] = -1;
 		if ((in->op == ENG_POST_SEND || in->op == ENG_POST_RECV || in->op == ENG_ICOLL ||
 		     in->op == ENG_GREQ) &&
@@ -462,8 +464,9 @@ static void run_tables(struct seq *v)
 				j += v->ins[x].op == ENG_POST_SEND ||
 				     v->ins[x].op == ENG_POST_RECV || v->ins[x].op == ENG_ICOLL ||
 				     v->ins[x].op == ENG_GREQ;
-			if ((uint32_t)j < ev->nreqs)
-				v->req[k] = ev->reqs[j].req;
+			if ((uint32_t)j < ev->nreqs &&
+			    mpiv_thread_request(t, ev->reqs[j].req, &nth) == v->thread)
+				v->req[k] = nth;
 		}
 	}
 }
@@ -513,6 +516,7 @@ static void build_tree(struct eng_prog *const *progs, struct mpiv_traceset *cons
 		memset(&v[s], 0, sizeof(v[s]));
 		v[s].run = s;
 		v[s].t = &sets[s]->ranks[progs[s]->proc_rank[xm_threads_proc(th, s, q)]];
+		v[s].thread = progs[s]->proc_thread[xm_threads_proc(th, s, q)];
 		v[s].ins = xm_threads_ins(th, progs, s, q, &v[s].n);
 		v[s].node = xmalloc((size_t)v[s].n * sizeof(*v[s].node));
 		run_tables(&v[s]);

@@ -12,16 +12,20 @@
 struct seq {
 	int run;
 	const struct mpiv_rank_trace *t; /* the run's trace of the process's rank */
+	int32_t thread;			 /* the process's thread in that trace */
 	struct eng_instr *ins;		 /* the run's (xm_threads_ins()) */
 	int n;
 	int32_t *node;	   /* per instruction: its node in the tree */
 	int ninputs;	   /* inputs it takes (the highest register number) */
 	int32_t *post;	   /* per input: the instruction that takes it, -1 */
 	int32_t *lastread; /* per input: the last instruction that reads it, -1 */
-	int32_t *made;	   /* per instruction: requests the rank made before its event */
-	int32_t *req;	   /* per instruction: a post's request id, -1 */
-	int32_t *live;	   /* per instruction: requests live before it */
-	uint32_t *colls;   /* per instruction: a digest of the collectives before it */
+	/* per instruction: requests the process's thread made before its event, and a
+	 * post's request, by its number among them (mpiv_thread_request(): in a rank of one
+	 * thread, the recorder's id); -1 */
+	int32_t *made;
+	int32_t *req;
+	int32_t *live;	 /* per instruction: requests live before it */
+	uint32_t *colls; /* per instruction: a digest of the collectives before it */
 };
 
 /* A run's pass through a node: seq s, its instruction k. */

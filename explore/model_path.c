@@ -5,8 +5,9 @@
  * them) are those of the events of each stretch, in that run's trace, with the outcomes the
  * path took, up to the first one the path leaves open.
  *
- * A completion names requests by the recorder's ids, 0, 1, ... in the order the rank made
- * them: along the path, a stretch of run R's calls that starts where R had made `anchor`
+ * A completion names requests by their numbers among the requests of the thread that made
+ * them, 0, 1, ... in the order it made them (in a rank of one thread, the recorder's ids):
+ * along the path, a stretch of run R's calls that starts where R's thread had made `anchor`
  * requests, and where the path had made `base`, numbers R's request x base + x - anchor. */
 #include <stdlib.h>
 #include <string.h>
@@ -154,14 +155,20 @@ static int stretch_decisions(const struct xmodel *m, int q, const struct mpiv_ra
 		} else if ((in->op == ENG_WAIT || in->op == ENG_WAITANY ||
 			    in->op == ENG_WAIT_SOME) &&
 			   mpiv_event_decision(ev) == MPIV_DEC_COMPLETION && in->ev != done) {
-			/* one the model does not choose: as the run did, renumbered */
+			/* one the model does not choose: as the run did, renumbered (each request
+			 * by its number among its thread's, which are the calling thread's where
+			 * steering takes the decision) */
+			int32_t thread = ev->thread, nth;
 			uint32_t x;
 
 			done = in->ev;
 			d.nreqs = ev->nreqs - ev->npending;
 			d.reqs = xmalloc((d.nreqs + 1) * sizeof(*d.reqs));
 			for (x = 0; x < d.nreqs; x++)
-				d.reqs[x] = (int32_t)(nb->base + ev->reqs[x].req - nb->anchor);
+				d.reqs[x] = mpiv_thread_request(t, ev->reqs[x].req, &nth) ==
+							    thread ?
+						    (int32_t)(nb->base + nth - nb->anchor) :
+						    -1;
 		} else {
 			continue;
 		}

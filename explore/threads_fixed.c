@@ -5,7 +5,7 @@
  * the program itself: every run makes the calls of this one and every receive takes the
  * message it took here, whatever the threads' timing. Where the only calls that leave a
  * choice are decisions that verify can steer (a thread's wildcard receive or probe, a
- * completion that chooses in a rank whose requests are all one thread's), each run that
+ * completion that chooses among requests its own thread made), each run that
  * takes them as this one did is this one, and verify's runs, steered to each of them, cover
  * every run.
  *
@@ -337,19 +337,22 @@ static void clock_merge(struct walk *w, int32_t u, int32_t t)
 			cu[i] = ct[i];
 }
 
-/* Whether decision ev of the rank can be steered (w->steered): a wildcard receive's or
- * probe's by its thread's path, which the trace must hold; a completion's by the requests'
- * ids, which are the same in every run only where one thread makes them all (several: calls
- * of more than one thread of the rank name requests). */
-static int steerable(const struct walk *w, const struct mpiv_event *ev, int several)
+/* Whether decision ev of the rank can be steered (w->steered): by its thread's path, which the
+ * trace must hold; a completion by its requests' numbers among its thread's (base/steer.h),
+ * which are the same in every run where the thread made them all. */
+static int steerable(const struct walk *w, const struct mpiv_event *ev)
 {
+	const struct mpiv_rank_trace *t = &w->ts->ranks[w->rank];
 	char path[MPIV_STEER_PATH];
+	int32_t nth;
+	uint32_t j;
 
-	if (!w->steered)
+	if (!w->steered || mpiv_thread_path(t, ev->thread, path, sizeof(path)) < 0)
 		return 0;
-	if (mpiv_event_decision(ev) == MPIV_DEC_COMPLETION)
-		return !several;
-	return mpiv_thread_path(&w->ts->ranks[w->rank], ev->thread, path, sizeof(path)) == 0;
+	for (j = 0; mpiv_event_decision(ev) == MPIV_DEC_COMPLETION && j < ev->nreqs; j++)
+		if (mpiv_thread_request(t, ev->reqs[j].req, &nth) != ev->thread)
+			return 0;
+	return 1;
 }
 
 static int walk_rank(struct walk *w)
@@ -357,16 +360,10 @@ static int walk_rank(struct walk *w)
 	const struct mpiv_rank_trace *rt = &w->ts->ranks[w->rank];
 	size_t e, op = 0;
 	int32_t most = 0;
-	int several = 0; /* calls of several threads of the rank name requests */
-	int32_t maker = -1;
 
 	for (e = 0; e < rt->nevents; e++) {
 		const struct mpiv_event *ev = mpiv_trace_event(rt, e);
 
-		if (ev->nreqs && maker >= 0 && ev->thread != maker)
-			several = 1;
-		if (ev->nreqs && maker < 0)
-			maker = ev->thread;
 		if (ev->thread > most)
 			most = ev->thread;
 	}
@@ -395,7 +392,7 @@ static int walk_rank(struct walk *w)
 			else if (o->op == MPIV_THREAD_JOIN)
 				clock_merge(w, o->self, o->other);
 		}
-		if (mpiv_event_decision(ev) != MPIV_DEC_NONE && !steerable(w, ev, several)) {
+		if (mpiv_event_decision(ev) != MPIV_DEC_NONE && !steerable(w, ev)) {
 			char a[512];
 
 			explore_event_where(w->ts, w->rank, (long)e, a, sizeof(a));
@@ -405,9 +402,9 @@ static int walk_rank(struct walk *w)
 					 "completes one of several requests",
 				 !w->steered ?
 					 "" :
-				 mpiv_event_decision(ev) == MPIV_DEC_SOURCE ?
+				 mpiv_thread_path(rt, t, a, sizeof(a)) < 0 ?
 					 ", in a thread whose creation the trace does not hold" :
-					 ", and other threads of the rank make requests too");
+					 ", of requests another thread made");
 			return -1;
 		}
 		w->clock[(size_t)t * (size_t)w->nthreads + (size_t)t]++;

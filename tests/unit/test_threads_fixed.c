@@ -335,16 +335,16 @@ static void test_steered_decisions(void)
 		"[{\"req\": 0, \"src\": 0, \"tag\": 0}, {\"req\": 1}], \"npending\": 1}, {\"call\": "
 		"\"MPI_Finalize\"}]";
 	/* main's MPI_Waitany, thread 1 sending beside it: with MPI_Send, no request; with
-	 * MPI_Isend, a request of its own */
+	 * MPI_Isend, a request of its own; or thread 1's MPI_Waitany, of main's requests */
 	static const char *const waitany_beside =
 		"\"rank\": 1, \"size\": 2, \"thread_level\": 3, \"events\": [{\"call\": "
 		"\"MPI_Init_thread\"}, {\"call\": \"MPI_Irecv\", \"peer\": 0, \"tag\": 0, \"comm\": "
 		"0, \"bytes\": 4, \"req\": 0}, {\"call\": \"MPI_Irecv\", \"peer\": 0, \"tag\": 5, "
 		"\"comm\": 0, \"bytes\": 4, \"req\": 1}, {\"call\": \"%s\", \"peer\": 0, \"tag\": 9, "
 		"\"comm\": 0, \"bytes\": 4, \"thread\": 1%s}, {\"call\": \"MPI_Waitany\", \"reqs\": "
-		"[{\"req\": 0, \"src\": 0, \"tag\": 0}, {\"req\": 1}], \"npending\": 1}, {\"call\": "
-		"\"MPI_Finalize\"}], \"threads\": [{\"op\": \"create\", \"thread\": 0, \"other\": 1, "
-		"\"before\": 1}]";
+		"[{\"req\": 0, \"src\": 0, \"tag\": 0}, {\"req\": 1}], \"npending\": 1, \"thread\": "
+		"%d}, {\"call\": \"MPI_Finalize\"}], \"threads\": [{\"op\": \"create\", \"thread\": "
+		"0, \"other\": 1, \"before\": 1}]";
 	char beside[1024];
 	char why[1536], *r1;
 
@@ -363,14 +363,17 @@ static void test_steered_decisions(void)
 	CU_ASSERT_EQUAL(steered_of(peer, r1, why, sizeof(why)), 0);
 	CU_ASSERT_PTR_NOT_NULL(strstr(why, "whose creation the trace does not hold"));
 	free(r1);
-	/* MPI_Waitany: steered where one thread makes every request, beside a thread that
-	 * makes none, not beside one that makes its own */
+	/* MPI_Waitany: steered where the thread that calls it made its requests, beside a
+	 * thread that makes none or its own (steering numbers a thread's requests on their
+	 * own), not where it completes another thread's */
 	CU_ASSERT_EQUAL(steered_of(peer, waitany_alone, why, sizeof(why)), 1);
-	snprintf(beside, sizeof(beside), waitany_beside, "MPI_Send", "");
+	snprintf(beside, sizeof(beside), waitany_beside, "MPI_Send", "", 0);
 	CU_ASSERT_EQUAL(steered_of(peer, beside, why, sizeof(why)), 1);
-	snprintf(beside, sizeof(beside), waitany_beside, "MPI_Isend", ", \"req\": 2");
+	snprintf(beside, sizeof(beside), waitany_beside, "MPI_Isend", ", \"req\": 2", 0);
+	CU_ASSERT_EQUAL(steered_of(peer, beside, why, sizeof(why)), 1);
+	snprintf(beside, sizeof(beside), waitany_beside, "MPI_Send", "", 1);
 	CU_ASSERT_EQUAL(steered_of(peer, beside, why, sizeof(why)), 0);
-	CU_ASSERT_PTR_NOT_NULL(strstr(why, "other threads of the rank make requests too"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(why, "of requests another thread made"));
 }
 
 /* Paths: main is "0", the k-th thread a thread made is its path and ".k"; a thread whose
