@@ -122,14 +122,18 @@ for serve in 1 2 3 4 5; do
 done
 
 # the servers as an OpenMP team (main serves as its thread 0, the runtime's thread as 0.1);
-# two server threads, each worker asking both at once from a thread for each
-for form in omp-1-0 omp-2-1 workers-1-0 workers-3-1; do
+# two server threads, each worker asking both at once from a thread for each; two servers'
+# MPI_Waitany while main's MPI_Ibarrier is a request of its own
+for form in omp-1-0 omp-2-1 workers-1-0 workers-3-1 ibarrier-5-0 ibarrier-5-1; do
 	bug=${form##*-}
 	serve=${form%-*}
 	serve=${serve#*-}
 	if test "${form%%-*}" = omp; then
 		name="threads: farm served by an OpenMP team of 2 with ${serves[$serve]}, bug $bug"
 		flags="-fopenmp -DOPENMP=1"
+	elif test "${form%%-*}" = ibarrier; then
+		name="threads: farm of 2 server threads with ${serves[$serve]}, main's request beside, bug $bug"
+		flags="-DIBARRIER=1"
 	else
 		name="threads: farm of 2 server threads with ${serves[$serve]}, workers of 2 threads, bug $bug"
 		flags="-DWORKER_THREADS=1"

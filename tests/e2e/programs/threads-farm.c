@@ -8,8 +8,7 @@
  *			the source found; 3 MPI_Irecv(MPI_ANY_SOURCE) and MPI_Wait; 4 MPI_Iprobe
  *			polled, then MPI_Recv from the source found; 5 an MPI_Irecv from each
  *			worker and MPI_Waitany, the receive of the worker served posted again
- *			while it works on (steered only where one thread makes every request:
- *			one server)
+ *			while it works on (steered by each server's own requests)
  *	-DNT=n		server threads (1 or more)
  *	-DNEST=1	the servers are made by a thread main made, not by main itself
  *	-DOPENMP=1	the servers are an OpenMP team (compile with -fopenmp): main serves
@@ -28,6 +27,9 @@
  *			it otherwise asks them in turn
  *	-DINLINE=1	no threads: main serves, each server in turn (the same farm, for
  *			bench/run.sh to set against the threads')
+ *	-DIBARRIER=1	every rank ends with MPI_Ibarrier and MPI_Wait, rank 0's main posting
+ *			its barrier before it makes the servers: a request of main's, made
+ *			while the servers make theirs
  *
  * Workers: mpirun -np W+1. */
 #include <mpi.h>
@@ -61,6 +63,9 @@
 #endif
 #ifndef OPENMP
 #define OPENMP 0
+#endif
+#ifndef IBARRIER
+#define IBARRIER 0
 #endif
 #if OPENMP
 #include <omp.h>
@@ -189,6 +194,7 @@ static void work(void)
 int main(int argc, char **argv)
 {
 	int provided, rank, size, s;
+	MPI_Request end;
 	pthread_t t;
 
 	MPI_Init_thread(&argc, &argv, MPI_THREAD_MULTIPLE, &provided);
@@ -204,6 +210,8 @@ int main(int argc, char **argv)
 			comms[s] = MPI_COMM_WORLD;
 		else
 			MPI_Comm_dup(MPI_COMM_WORLD, &comms[s]);
+	if (IBARRIER && rank == 0)
+		MPI_Ibarrier(MPI_COMM_WORLD, &end);
 	if (rank == 0 && OPENMP) {
 #if OPENMP
 #pragma omp parallel num_threads(NT)
@@ -221,7 +229,12 @@ int main(int argc, char **argv)
 		my_rank = rank;
 		work();
 	}
-	MPI_Barrier(MPI_COMM_WORLD);
+	if (IBARRIER && rank != 0)
+		MPI_Ibarrier(MPI_COMM_WORLD, &end);
+	if (IBARRIER)
+		MPI_Wait(&end, MPI_STATUS_IGNORE);
+	else
+		MPI_Barrier(MPI_COMM_WORLD);
 	for (s = 0; s < NT && !SHARED; s++)
 		MPI_Comm_free(&comms[s]);
 	MPI_Finalize();
