@@ -15,7 +15,7 @@
 # itself, which build of the preload libraries a job gets (MPICH's, Open MPI's, or refused),
 # the CMake module under ctest (tests/ctest), Python programs through mpi4py (on the MPI
 # library Debian builds it for), verify on a family of threaded exchanges and on task farms
-# served by threads (tests/e2e/threads.sh),
+# served by threads (tests/e2e/threads.sh; a few of its cases on Open MPI too),
 # the Sessions model in the ways programs use it (tests/e2e/sessions.sh, MPI-4 libraries only),
 # intercommunicators made, used and ended in the ways programs do (tests/e2e/intercomms.sh),
 # then the check that the committed configure is what autoconf makes of configure.ac. The
@@ -74,13 +74,17 @@ part()
 verify_picks=$(cd "$SRCDIR/examples/verify" && grep -l 'lib=openmpi' -- *.c | sed 's/\.c$//' |
 	paste -sd '|')
 OPENMPI_EXAMPLES="^examples/(deadlock|ok|stopped)/|^examples/verify/(first-sender-branch|race-assert|farm-waitany${verify_picks:+|$verify_picks})\.c\$"
+# of threads.sh: a family exchange, farms served by threads (MPI_Recv, two servers'
+# MPI_Waitany beside main's request) and by an OpenMP team, correct and buggy
+OPENMPI_THREADS="a tag per thread, 2 threads|served by 2 thread\(s\) with MPI_Recv, bug 0|with MPI_Waitany, main's request beside, bug 1|OpenMP team of 2 with MPI_Probe, bug 1"
 HAVE_OPENMPI=0
 command -v mpicc.openmpi >/dev/null 2>&1 && command -v mpirun.openmpi >/dev/null 2>&1 &&
 	HAVE_OPENMPI=1
 
 # on_openmpi PART...: each part (exports, e2e, replay, recorder, triage, record-calls,
-# intercomms: Open MPI's MPI_Comm_disconnect synchronises, MPICH's does not) again on Open MPI,
-# as PART-openmpi.
+# intercomms: Open MPI's MPI_Comm_disconnect synchronises, MPICH's does not; threads: a few
+# of its cases, the interposition of pthread_create and the steering of threads under Open
+# MPI's own threads) again on Open MPI, as PART-openmpi.
 on_openmpi()
 {
 	local p script pick
@@ -100,7 +104,7 @@ on_openmpi()
 		pick=.
 		test "$p" = e2e && pick=$OPENMPI_EXAMPLES
 		part "$p-openmpi" env MPICC=mpicc.openmpi MPIRUN=mpirun.openmpi \
-			E2E_EXAMPLES="$pick" "$script"
+			E2E_EXAMPLES="$pick" THREADS_CASES="$OPENMPI_THREADS" "$script"
 	done
 }
 
@@ -140,6 +144,7 @@ part verify-limits "$SRCDIR/tests/e2e/verify-limits.sh"
 part bad-input "$SRCDIR/tests/e2e/badinput.sh"
 part mpi-libs "$SRCDIR/tests/e2e/mpilibs.sh"
 part threads "$SRCDIR/tests/e2e/threads.sh"
+on_openmpi threads
 part reductions "$SRCDIR/tests/e2e/reductions.sh"
 part record-calls "$SRCDIR/tests/e2e/record-calls.sh"
 on_openmpi record-calls

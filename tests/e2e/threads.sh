@@ -33,11 +33,19 @@ require_mpi_built
 WORK=$(make_workdir threads) || exit 1
 LIMIT=120
 
+# picked NAME: whether case NAME is to run: THREADS_CASES, an extended regular expression its
+# name must match (all if unset; tests/run.sh runs a few on Open MPI)
+picked()
+{
+	test -z "${THREADS_CASES:-}" || printf '%s\n' "$1" | grep -qE -- "$THREADS_CASES"
+}
+
 names=("a tag per thread" "a communicator per thread" "matched probes" "nonblocking calls"
 	"one tag for every thread" "one tag and one value for every thread")
 for by in 0 1 2 3 4 5; do
 	for nt in 2 4; do
 		name="threads: ${names[$by]}, $nt threads"
+		picked "$name" || continue
 		prog=$WORK/family-$by-$nt
 		# threads that race for every message: the model holds every order of them, 2
 		# rounds (5 rounds of 4 threads are 48 s of search)
@@ -89,6 +97,7 @@ for serve in 1 2 3 4 5; do
 			shared=0
 		fi
 		name="threads: farm served by $nt thread(s) with ${serves[$serve]}$(test "$nest" = 1 && echo ", nested")$(test "$shared" = 1 && echo ", one communicator"), bug $((bug % 2))"
+		picked "$name" || continue
 		prog=$WORK/farm-$serve-$bug
 		if ! "$MPICC" -g -O0 -Wall -DSERVE=$serve -DNT=$nt -DNEST=$nest -DSHARED=$shared \
 			-DNTASKS=$ntasks -DBUG=$((bug % 2)) -o "$prog" \
@@ -138,6 +147,7 @@ for form in omp-1-0 omp-2-1 workers-1-0 workers-3-1 ibarrier-5-0 ibarrier-5-1; d
 		name="threads: farm of 2 server threads with ${serves[$serve]}, workers of 2 threads, bug $bug"
 		flags="-DWORKER_THREADS=1"
 	fi
+	picked "$name" || continue
 	prog=$WORK/farm-$form
 	if ! "$MPICC" -g -O0 -Wall $flags -DSERVE=$serve -DNT=2 -DNTASKS=1 -DBUG=$bug \
 		-o "$prog" "$SRCDIR/tests/e2e/programs/threads-farm.c" -lpthread \
