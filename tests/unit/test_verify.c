@@ -63,35 +63,13 @@ static const char *const branch_b[] = {
 static const char *const farm_12[] = FARM(1, 2);
 static const char *const farm_21[] = FARM(2, 1);
 
-/* One run, loaded and translated for verify with its inputs filled. */
-struct run {
-	struct mpiv_traceset ts;
-	struct eng_prog prog;
-};
-
-static int load(const char *const events[], struct run *r)
+static int load(const char *const events[], struct unit_run *r)
 {
-	struct tr_opts opts = {ENG_BUF_ZERO, 0, 0, 1, 0};
-
-	memset(r, 0, sizeof(*r));
-	if (unit_load_case(events, &r->ts))
-		return -1;
-	if (tr_translate(&r->ts, &opts, &r->prog, NULL)) {
-		mpiv_traceset_release(&r->ts);
-		return -1;
-	}
-	xmodel_fill_inputs(&r->prog, &r->ts);
-	return 0;
-}
-
-static void unload(struct run *r)
-{
-	eng_prog_release(&r->prog);
-	mpiv_traceset_release(&r->ts);
+	return unit_run_load(events, 1, r);
 }
 
 /* Model runs[0..n) in buffering b and search. Returns 0, or -1 if they cannot be one model. */
-static int merge_search(struct run *runs, int n, enum eng_buffering b, struct xmodel *m,
+static int merge_search(struct unit_run *runs, int n, enum eng_buffering b, struct xmodel *m,
 			struct tr_explore_result *res)
 {
 	struct eng_prog *progs[4];
@@ -127,7 +105,7 @@ static int most_ways(const struct eng_prog *p, int q)
  * run recorded. */
 static void test_inputs_and_branches(void)
 {
-	struct run r;
+	struct unit_run r;
 	const struct eng_instr *ins;
 	int i, branches = 0;
 
@@ -158,14 +136,14 @@ static void test_inputs_and_branches(void)
 	/* ranks 1 and 2 send from the same call: the same key in every run */
 	CU_ASSERT_EQUAL(r.prog.ins[1][1].site, r.prog.ins[2][1].site);
 	CU_ASSERT(r.prog.ins[1][1].site != 0);
-	unload(&r);
+	unit_run_release(&r);
 }
 
 /* One run: the other sender is a frontier (no run shows what rank 0 does then); the
  * recorded branch itself is free of deadlock. */
 static void test_frontier_of_one_run(void)
 {
-	struct run r;
+	struct unit_run r;
 	struct xmodel m;
 	struct tr_explore_result res;
 
@@ -179,14 +157,14 @@ static void test_frontier_of_one_run(void)
 	CU_ASSERT(res.frontiers[0].sym & ENG_IN_SOURCE);
 	tr_explore_release(&res);
 	xmodel_release(&m);
-	unload(&r);
+	unit_run_release(&r);
 }
 
 /* Both runs merged: rank 0's branch has two ways on; taking rank 2 first it goes on in run b's
  * and deadlocks; no frontier is left. */
 static void test_merged_runs_deadlock(void)
 {
-	struct run r[2];
+	struct unit_run r[2];
 	struct xmodel m;
 	struct tr_explore_result res;
 	struct xpath pt;
@@ -215,8 +193,8 @@ static void test_merged_runs_deadlock(void)
 	xpath_release(&pt);
 	tr_explore_release(&res);
 	xmodel_release(&m);
-	unload(&r[0]);
-	unload(&r[1]);
+	unit_run_release(&r[0]);
+	unit_run_release(&r[1]);
 }
 
 /* The farm's replies follow the source just received: one run models every order of the
@@ -224,7 +202,7 @@ static void test_merged_runs_deadlock(void)
  * of both orders leave none; no order deadlocks. */
 static void test_destination_follows_source(void)
 {
-	struct run r[2];
+	struct unit_run r[2];
 	struct xmodel m;
 	struct tr_explore_result res;
 	const struct eng_instr *ins;
@@ -252,8 +230,8 @@ static void test_destination_follows_source(void)
 	CU_ASSERT_EQUAL(res.nfrontiers, 0);
 	tr_explore_release(&res);
 	xmodel_release(&m);
-	unload(&r[0]);
-	unload(&r[1]);
+	unit_run_release(&r[0]);
+	unit_run_release(&r[1]);
 }
 
 /* Without the dependence (the replies come from a call that does not always answer the
@@ -275,7 +253,7 @@ static void test_destination_kept(void)
 			  64) ", " SEND(0, 0, 80) ", " RECV("0", "\"any\"", 0, 2, 64) ", " FIN "]",
 		NULL,
 	};
-	struct run r;
+	struct unit_run r;
 	struct xmodel m;
 	struct tr_explore_result res;
 	int i;
@@ -289,7 +267,7 @@ static void test_destination_kept(void)
 	CU_ASSERT(res.nfrontiers >= 1);
 	tr_explore_release(&res);
 	xmodel_release(&m);
-	unload(&r);
+	unit_run_release(&r);
 }
 
 /* MPI_Waitany's index is a choice in verify, and the branch after it compares it: the other
@@ -310,7 +288,7 @@ static void test_waitany_choice(void)
 		"[" INIT ", " SEND(0, 0, 20) ", " FIN "]",
 		NULL,
 	};
-	struct run r;
+	struct unit_run r;
 	struct xmodel m;
 	struct tr_explore_result res;
 	struct xpath pt;
@@ -335,7 +313,7 @@ static void test_waitany_choice(void)
 	xpath_release(&pt);
 	tr_explore_release(&res);
 	xmodel_release(&m);
-	unload(&r);
+	unit_run_release(&r);
 }
 
 /* Two ranks each send the other one message with MPI_Issend and poll: MPI_Iprobe, then the
@@ -360,7 +338,7 @@ static void test_polls_race(void)
 						  POLLS(FOUND(0), TESTED, 0), NULL};
 	static const char *const test_first[] = {POLLS(TESTED, FOUND(1), 1),
 						 POLLS(TESTED, FOUND(0), 0), NULL};
-	struct run r[2];
+	struct unit_run r[2];
 	struct xmodel m;
 	struct tr_explore_result res;
 	int i, polled = 0;
@@ -385,8 +363,8 @@ static void test_polls_race(void)
 	CU_ASSERT_EQUAL(res.nfrontiers, 0);
 	tr_explore_release(&res);
 	xmodel_release(&m);
-	unload(&r[0]);
-	unload(&r[1]);
+	unit_run_release(&r[0]);
+	unit_run_release(&r[1]);
 }
 
 /* Which collectives meet depends on the paths: without the translator's marking, the
@@ -399,7 +377,7 @@ static void test_collective_mismatch(void)
 		"[" INIT ", {\"call\": \"MPI_Allreduce\", \"comm\": 0, \"bytes\": 4}, " FIN "]",
 		NULL,
 	};
-	struct run r;
+	struct unit_run r;
 	struct xmodel m;
 	struct tr_explore_result res;
 
@@ -408,7 +386,7 @@ static void test_collective_mismatch(void)
 	CU_ASSERT_EQUAL(res.nstuck, 1);
 	tr_explore_release(&res);
 	xmodel_release(&m);
-	unload(&r);
+	unit_run_release(&r);
 }
 
 /* The steering file: buffering line and decisions, written and read back. */

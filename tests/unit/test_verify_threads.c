@@ -1,7 +1,8 @@
 /* verify's one model of the runs of a threaded program (explore/model_threads.c): a rank's
  * threads found by their paths whatever order they first called MPI in, a join that waits
  * for the end of whichever way the joined thread went, a receive that follows the source a
- * thread took, and runs that stay apart where a thread is created after they part. */
+ * thread took, a run that hung in a join, requests numbered by the threads that made them, and
+ * runs that stay apart where a thread is created after they part. */
 #include <stdlib.h>
 #include <string.h>
 
@@ -41,28 +42,28 @@
 	OP("create", 0, 1, 1) \
 	", " OP("create", 0, 2, 1) ", " OP("join", 0, 1, 8) ", " OP("join", 0, 2, 8)
 #define MAIN_AFTER SEND(2, 6, 72, 0) ", " RECV("2", 1, 2, 1, 80, 0) ", " FIN
+/* The workers: each asks, sends the request's data and takes its task; worker 2 then takes
+ * thread 2's word and main's, and asks main. */
+#define WORKER1                                                                             \
+	RANK(INIT ", " SEND(0, 1, 16, 0) ", " SEND(0, 4, 24, 0) ", " RECV("0", 2, 0, 2, 64, \
+									  0) ", " FIN,      \
+	     "")
+#define WORKER2_ASKED SEND(0, 1, 16, 0) ", " SEND(0, 4, 24, 0) ", " RECV("0", 2, 0, 2, 64, 0)
+#define WORKER2                                                                                \
+	RANK(INIT ", " WORKER2_ASKED                                                           \
+		  ", " RECV("0", 5, 0, 5, 88, 0) ", " RECV("0", 6, 0, 6, 96,                   \
+							   0) ", " SEND(0, 1, 16, 0) ", " FIN, \
+	     "")
 static const char *const farm_12[] = {
 	RANK(INIT ", " TURN(1) ", " TURN(2) ", " SEND(2, 5, 56, 2) ", " MAIN_AFTER, THREADS),
-	RANK(INIT
-	     ", " SEND(0, 1, 16, 0) ", " SEND(0, 4, 24, 0) ", " RECV("0", 2, 0, 2, 64, 0) ", " FIN,
-	     ""),
-	RANK(INIT
-	     ", " SEND(0, 1, 16, 0) ", " SEND(0, 4, 24, 0) ", " RECV("0", 2, 0, 2, 64, 0) ", " RECV(
-		     "0", 5, 0, 5, 88, 0) ", " RECV("0", 6, 0, 6, 96, 0) ", " SEND(0, 1, 16,
-										   0) ", " FIN,
-	     ""),
+	WORKER1,
+	WORKER2,
 	NULL,
 };
 static const char *const farm_21[] = {
 	RANK(INIT ", " SEND(2, 5, 56, 2) ", " TURN(2) ", " TURN(1) ", " MAIN_AFTER, THREADS),
-	RANK(INIT
-	     ", " SEND(0, 1, 16, 0) ", " SEND(0, 4, 24, 0) ", " RECV("0", 2, 0, 2, 64, 0) ", " FIN,
-	     ""),
-	RANK(INIT
-	     ", " SEND(0, 1, 16, 0) ", " SEND(0, 4, 24, 0) ", " RECV("0", 2, 0, 2, 64, 0) ", " RECV(
-		     "0", 5, 0, 5, 88, 0) ", " RECV("0", 6, 0, 6, 96, 0) ", " SEND(0, 1, 16,
-										   0) ", " FIN,
-	     ""),
+	WORKER1,
+	WORKER2,
 	NULL,
 };
 
@@ -76,12 +77,11 @@ static const char *const farm_hung[] = {
 		     1),
 	     OP("create", 0, 1, 1) ", " OP("create", 0, 2, 1)),
 	RANK(INIT, ""),
-	RANK(INIT
-	     ", " SEND(0, 1, 16, 0) ", " SEND(0, 4, 24, 0) ", " RECV("0", 2, 0, 2, 64, 0) ", " RECV(
-		     "0", 5, 0, 5, 88, 0) ", " EV("MPI_Recv",
-						  ", \"peer\": 0, \"tag\": 6, \"comm\": 0, "
-						  "\"bytes\": 4, \"incomplete\": true" SITE(96),
-						  0),
+	RANK(INIT ", " WORKER2_ASKED ", " RECV("0", 5, 0, 5, 88, 0) ", " EV(
+		     "MPI_Recv",
+		     ", \"peer\": 0, \"tag\": 6, \"comm\": 0, \"bytes\": 4, \"incomplete\": true" SITE(
+			     96),
+		     0),
 	     ""),
 	NULL,
 };
@@ -101,30 +101,28 @@ static const char *const farm_hung[] = {
 static const char *const late_12[] = LATE(1, 2);
 static const char *const late_21[] = LATE(2, 1);
 
-struct run {
-	struct mpiv_traceset ts;
-	struct eng_prog prog;
-};
-
-static int load(const char *const ranks[], struct run *r)
+static int load(const char *const ranks[], struct unit_run *r)
 {
-	struct tr_opts opts = {ENG_BUF_ZERO, 0, 0, 1, 0};
-
-	memset(r, 0, sizeof(*r));
-	if (unit_load_ranks(ranks, &r->ts))
-		return -1;
-	if (tr_translate(&r->ts, &opts, &r->prog, NULL)) {
-		mpiv_traceset_release(&r->ts);
-		return -1;
-	}
-	xmodel_fill_inputs(&r->prog, &r->ts);
-	return 0;
+	return unit_run_load(ranks, 0, r);
 }
 
-static void unload(struct run *r)
+/* Search m in both buffering modes: neither deadlock nor frontier in either. */
+static void search_clean(struct xmodel *m)
 {
-	eng_prog_release(&r->prog);
-	mpiv_traceset_release(&r->ts);
+	int b;
+
+	for (b = ENG_BUF_ZERO; b <= ENG_BUF_INFINITE; b++) {
+		struct tr_explore_opts eo;
+		struct tr_explore_result res;
+
+		memset(&eo, 0, sizeof(eo));
+		m->prog.buffering = b;
+		tr_explore(&m->prog, &eo, &res);
+		CU_ASSERT(res.complete);
+		CU_ASSERT_EQUAL(res.nstuck, 0);
+		CU_ASSERT_EQUAL(res.nfrontiers, 0);
+		tr_explore_release(&res);
+	}
 }
 
 /* The pairs of process q's ENG_THREAD_AFTERs that name ENG_MARK_END. */
@@ -146,12 +144,11 @@ static int end_marks(const struct eng_prog *p, int q)
  * data looked for the sender of the recorded run rather than the one it took. */
 static void test_threads_merged(void)
 {
-	struct run r[3];
+	struct unit_run r[3];
 	struct eng_prog *progs[3];
 	struct mpiv_traceset *sets[3];
 	struct xmodel m;
 	struct mpiv_error err;
-	int b;
 
 	CU_ASSERT_FATAL(load(farm_12, &r[0]) == 0);
 	CU_ASSERT_FATAL(load(farm_21, &r[1]) == 0);
@@ -168,18 +165,7 @@ static void test_threads_merged(void)
 	CU_ASSERT_EQUAL(m.prog.nprocs, 5);
 	CU_ASSERT_EQUAL(m.prog.proc_thread[1], 1);
 	CU_ASSERT_EQUAL(end_marks(&m.prog, 0), 2); /* main joins both threads */
-	for (b = ENG_BUF_ZERO; b <= ENG_BUF_INFINITE; b++) {
-		struct tr_explore_opts eo;
-		struct tr_explore_result res;
-
-		memset(&eo, 0, sizeof(eo));
-		m.prog.buffering = b;
-		tr_explore(&m.prog, &eo, &res);
-		CU_ASSERT(res.complete);
-		CU_ASSERT_EQUAL(res.nstuck, 0);
-		CU_ASSERT_EQUAL(res.nfrontiers, 0);
-		tr_explore_release(&res);
-	}
+	search_clean(&m);
 	xmodel_release(&m);
 	/* with a run that hung: main stopped in its join, short of the calls of the others;
 	 * it went their way (it made their calls up to there), and the model is theirs */
@@ -187,19 +173,9 @@ static void test_threads_merged(void)
 	progs[2] = &r[2].prog;
 	sets[2] = &r[2].ts;
 	CU_ASSERT_EQUAL_FATAL(xmodel_build(progs, sets, 3, 0, &m, &err), 0);
-	for (b = ENG_BUF_ZERO; b <= ENG_BUF_INFINITE; b++) {
-		struct tr_explore_opts eo;
-		struct tr_explore_result res;
-
-		memset(&eo, 0, sizeof(eo));
-		m.prog.buffering = b;
-		tr_explore(&m.prog, &eo, &res);
-		CU_ASSERT_EQUAL(res.nstuck, 0);
-		CU_ASSERT_EQUAL(res.nfrontiers, 0);
-		tr_explore_release(&res);
-	}
+	search_clean(&m);
 	xmodel_release(&m);
-	unload(&r[2]);
+	unit_run_release(&r[2]);
 	/* one run alone: the other order is a frontier of its server thread */
 	CU_ASSERT_EQUAL_FATAL(xmodel_build(progs, sets, 1, 0, &m, &err), 0);
 	{
@@ -214,8 +190,8 @@ static void test_threads_merged(void)
 		tr_explore_release(&res);
 	}
 	xmodel_release(&m);
-	unload(&r[0]);
-	unload(&r[1]);
+	unit_run_release(&r[0]);
+	unit_run_release(&r[1]);
 }
 
 /* A thread made after its creator learnt an input is not made on every path of the model:
@@ -223,7 +199,7 @@ static void test_threads_merged(void)
  * still is its own. */
 static void test_threads_created_late(void)
 {
-	struct run r[2];
+	struct unit_run r[2];
 	struct eng_prog *progs[2];
 	struct mpiv_traceset *sets[2];
 	struct xmodel m;
@@ -243,8 +219,8 @@ static void test_threads_created_late(void)
 	CU_ASSERT_EQUAL_FATAL(xmodel_build(progs, sets, 1, 0, &m, &err), 0);
 	CU_ASSERT_EQUAL(m.prog.nprocs, 4);
 	xmodel_release(&m);
-	unload(&r[0]);
-	unload(&r[1]);
+	unit_run_release(&r[0]);
+	unit_run_release(&r[1]);
 }
 
 /* Requests by their makers: main and thread 1 make two each, in turn; steering names each by

@@ -15,6 +15,18 @@ int unit_load_case(const char *const events[], struct mpiv_traceset *ts);
  * "events": [...]). */
 int unit_load_ranks(const char *const ranks[], struct mpiv_traceset *ts);
 
+/* One run as verify's model takes it: its trace set, and its program translated for verify
+ * with the inputs the run took filled in. */
+struct unit_run {
+	struct mpiv_traceset ts;
+	struct eng_prog prog;
+};
+
+/* Load run r from ranks (as unit_load_ranks(), or unit_load_case() if events). Returns 0 or
+ * -1. */
+int unit_run_load(const char *const ranks[], int events, struct unit_run *r);
+void unit_run_release(struct unit_run *r);
+
 /* Explore every choice of prog natively (depth-first). Returns the number of reachable
  * deadlock states (-1 on overflow); *done counts reachable final states where every rank
  * finished. */

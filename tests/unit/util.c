@@ -7,6 +7,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "model.h"
 #include "translate.h"
 #include "unit.h"
 #include "xalloc.h"
@@ -159,6 +160,27 @@ int unit_load_case(const char *const events[], struct mpiv_traceset *ts)
 int unit_load_ranks(const char *const ranks[], struct mpiv_traceset *ts)
 {
 	return load_json(ranks, "%s", ts);
+}
+
+int unit_run_load(const char *const ranks[], int events, struct unit_run *r)
+{
+	struct tr_opts opts = {ENG_BUF_ZERO, 0, 0, 1, 0};
+
+	memset(r, 0, sizeof(*r));
+	if ((events ? unit_load_case : unit_load_ranks)(ranks, &r->ts))
+		return -1;
+	if (tr_translate(&r->ts, &opts, &r->prog, NULL)) {
+		mpiv_traceset_release(&r->ts);
+		return -1;
+	}
+	xmodel_fill_inputs(&r->prog, &r->ts);
+	return 0;
+}
+
+void unit_run_release(struct unit_run *r)
+{
+	eng_prog_release(&r->prog);
+	mpiv_traceset_release(&r->ts);
 }
 
 static long explore(const struct eng_prog *p, const int32_t *st, long *done, int depth)
