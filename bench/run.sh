@@ -30,8 +30,9 @@
 #     most, and a plot of the runs (verify-runs.svg, bench/plot-runs.sh); then the NBX
 #     exchange over 1 to 8 rounds, two examples with a bug (found and confirmed), two
 #     ranks of 2 and 4 threads exchanging 10 to 1000 rounds (examples/ok/threads-exchange.c),
-#     and a task farm served by 1 and 2 threads that take requests from any worker, against
-#     the same farm served by main (tests/e2e/programs/threads-farm.c);
+#     and a task farm served by 1 and 2 threads that take requests from any worker (and by
+#     2 that complete their own with MPI_Waitany), against the same farm served by main
+#     (tests/e2e/programs/threads-farm.c);
 #  6. scale-out: verify's runs per second against --jobs (the MPI_Waitany farm, 3 ranks), and
 #     the wall time of `check --buffering all` (its modes' searches at once, a process each)
 #     against `--buffering zero` alone, on a master/worker trace;
@@ -503,6 +504,16 @@ if part verify; then
 					bench_verify "farm of $nt server$(test $nt = 1 || echo s), $(test $inline = 1 && echo main || echo threads)" \
 						farm-threads 3 $t
 			done
+		done
+	done
+	# the same with two servers each completing its own requests with MPI_Waitany (steered
+	# by the numbers of each thread's requests)
+	for t in 1 2 3; do
+		for inline in 0 1; do
+			"$MPICC" -O2 -DSERVE=5 -DNT=2 -DNTASKS=$t -DINLINE=$inline -o farm-threads \
+				"$SRCDIR/tests/e2e/programs/threads-farm.c" -lpthread &&
+				bench_verify "Waitany farm of 2 servers, $(test $inline = 1 && echo main || echo threads)" \
+					farm-threads 3 $t
 		done
 	done
 	# the value-stop farm in mpi4py, on the library Debian builds mpi4py for (Open MPI)
