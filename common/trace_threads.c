@@ -150,15 +150,22 @@ int mpiv_thread_ops_from_json(json_t *a, struct mpiv_rank_trace *t, struct mpiv_
 	return 0;
 }
 
-/* Who made the requests of a trace from its first call of another thread than the initial
- * one on (those before are the initial thread's, each its id-th): an entry per request, in
- * the order of their ids, which is the order they were made in. */
+/* Who made the requests of a trace whose threads may call MPI at once (MPI_THREAD_MULTIPLE):
+ * an entry per request, at the first event that names it. The recorder numbers a rank's
+ * requests in the order it makes them, but threads write their events as their calls return,
+ * so a request may be named after one of a higher id: ids below the highest that no event
+ * named yet are holes, and an id in a hole is a new request. Below MPI_THREAD_MULTIPLE the
+ * calls come one at a time, and every request is the initial thread's, each its id-th. */
 struct mpiv_req_index {
-	int32_t base; /* the first id noted */
 	struct {
 		int32_t id, thread, nth;
 	} * m;
 	size_t n, cap;
+	int sorted; /* m is in the order of ids */
+	struct {
+		int32_t lo, hi; /* ids lo .. hi - 1 */
+	} * holes;
+	size_t nholes, capholes;
 	struct {
 		int32_t thread, made; /* requests it made so far */
 	} * count;		      /* per thread that made some */
@@ -181,26 +188,62 @@ static int32_t *made_by(struct mpiv_req_index *x, int32_t thread)
 	return &x->count[k].made;
 }
 
+/* Is id, below the highest named, in a hole of x? Then it is named now: out of the hole. */
+static int fill_hole(struct mpiv_req_index *x, int32_t id)
+{
+	size_t k;
+
+	for (k = 0; k < x->nholes; k++) {
+		int32_t lo = x->holes[k].lo, hi = x->holes[k].hi;
+
+		if (id < lo || id >= hi)
+			continue;
+		if (id == lo)
+			x->holes[k].lo++;
+		else if (id == hi - 1)
+			x->holes[k].hi--;
+		else { /* split */
+			xgrow((void **)&x->holes, &x->capholes, x->nholes + 1, sizeof(*x->holes));
+			x->holes[x->nholes].lo = id + 1;
+			x->holes[x->nholes++].hi = hi;
+			x->holes[k].hi = id;
+		}
+		if (x->holes[k].lo >= x->holes[k].hi)
+			x->holes[k] = x->holes[--x->nholes];
+		return 1;
+	}
+	return 0;
+}
+
 void mpiv_thread_note_requests(struct mpiv_rank_trace *t, const struct mpiv_event *ev)
 {
 	struct mpiv_req_index *x = t->req_index;
 	uint32_t j;
 
-	if (!x && ev->thread != 0) {
+	if (!x && t->thread_level >= 3 /* MPI_THREAD_MULTIPLE */ && ev->nreqs) {
 		x = t->req_index = xcalloc(1, sizeof(*x));
-		x->base = t->req_next;
-		*made_by(x, 0) = t->req_next;
+		x->sorted = 1;
 	}
 	for (j = 0; j < ev->nreqs; j++) {
-		if (ev->reqs[j].req < t->req_next)
+		int32_t id = ev->reqs[j].req;
+
+		if (id < 0 || (id < t->req_next && !(x && fill_hole(x, id))))
 			continue; /* made before: used, started or completed here */
 		if (x) {
+			if (id > t->req_next) {
+				xgrow((void **)&x->holes, &x->capholes, x->nholes + 1,
+				      sizeof(*x->holes));
+				x->holes[x->nholes].lo = t->req_next;
+				x->holes[x->nholes++].hi = id;
+			}
 			xgrow((void **)&x->m, &x->cap, x->n + 1, sizeof(*x->m));
-			x->m[x->n].id = ev->reqs[j].req;
+			x->sorted &= !x->n || x->m[x->n - 1].id < id;
+			x->m[x->n].id = id;
 			x->m[x->n].thread = ev->thread;
 			x->m[x->n++].nth = (*made_by(x, ev->thread))++;
 		}
-		t->req_next = ev->reqs[j].req + 1;
+		if (id >= t->req_next)
+			t->req_next = id + 1;
 	}
 }
 
@@ -208,23 +251,35 @@ void mpiv_thread_requests_release(struct mpiv_rank_trace *t)
 {
 	if (t->req_index) {
 		free(t->req_index->m);
+		free(t->req_index->holes);
 		free(t->req_index->count);
 		free(t->req_index);
 	}
 	t->req_index = NULL;
 }
 
+static int by_id(const void *a, const void *b)
+{
+	int32_t x = *(const int32_t *)a, y = *(const int32_t *)b;
+
+	return (x > y) - (x < y);
+}
+
 int32_t mpiv_thread_request(const struct mpiv_rank_trace *t, int32_t id, int32_t *nth)
 {
-	const struct mpiv_req_index *x = t->req_index;
+	struct mpiv_req_index *x = t->req_index;
 	size_t lo = 0, hi;
 
 	*nth = -1;
 	if (id < 0 || id >= t->req_next)
 		return -1;
-	if (!x || id < x->base) {
+	if (!x) {
 		*nth = id;
 		return 0;
+	}
+	if (!x->sorted) { /* a cache of what t says, in the order of ids once asked */
+		qsort(x->m, x->n, sizeof(*x->m), by_id);
+		x->sorted = 1;
 	}
 	for (hi = x->n; lo < hi;) {
 		size_t mid = lo + (hi - lo) / 2;
@@ -247,9 +302,9 @@ int32_t mpiv_thread_request_id(const struct mpiv_rank_trace *t, int32_t thread, 
 
 	if (nth < 0)
 		return -1;
-	if (thread == 0 && (!x || nth < x->base))
-		return nth < t->req_next ? nth : -1;
-	for (k = 0; x && k < x->n; k++)
+	if (!x)
+		return thread == 0 && nth < t->req_next ? nth : -1;
+	for (k = 0; k < x->n; k++)
 		if (x->m[k].thread == thread && x->m[k].nth == nth)
 			return x->m[k].id;
 	return -1;

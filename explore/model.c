@@ -387,7 +387,7 @@ static int32_t reads(const struct seq *v, int k)
 static void run_tables(struct seq *v)
 {
 	const struct mpiv_rank_trace *t = v->t;
-	int32_t next = 0, mine = 0, nth, r;
+	int32_t mine = 0, nth, r;
 	size_t e = 0;
 	int k, i;
 
@@ -441,15 +441,17 @@ static void run_tables(struct seq *v)
 		r = reads(v, k);
 		if (r >= 0 && r < v->ninputs && v->lastread[r] < k)
 			v->lastread[r] = k;
-		/* the requests the thread made before the event: the recorder numbers the
-		 * rank's in order */
+		/* the requests the thread made before the event: it numbers its own in the
+		 * order it makes them, and an event names a request after the one that made
+		 * it */
 		for (; in->ev >= 0 && e < (size_t)in->ev && e < t->nevents; e++) {
 			const struct mpiv_event *ev = mpiv_trace_event(t, e);
 			uint32_t j;
 
 			for (j = 0; j < ev->nreqs; j++)
-				for (; next <= ev->reqs[j].req; next++)
-					mine += mpiv_thread_request(t, next, &nth) == v->thread;
+				if (mpiv_thread_request(t, ev->reqs[j].req, &nth) == v->thread &&
+				    nth >= mine)
+					mine = nth + 1;
 		}
 		v->made[k] = mine;
 		v->req[k] = -1;

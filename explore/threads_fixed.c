@@ -393,7 +393,7 @@ static int walk_rank(struct walk *w)
 				clock_merge(w, o->self, o->other);
 		}
 		if (mpiv_event_decision(ev) != MPIV_DEC_NONE && !steerable(w, ev)) {
-			char a[512];
+			char a[512], path[MPIV_STEER_PATH];
 
 			explore_event_where(w->ts, w->rank, (long)e, a, sizeof(a));
 			snprintf(w->why, w->size, "rank %d's %s %s%s", w->rank, a,
@@ -402,7 +402,7 @@ static int walk_rank(struct walk *w)
 					 "completes one of several requests",
 				 !w->steered ?
 					 "" :
-				 mpiv_thread_path(rt, t, a, sizeof(a)) < 0 ?
+				 mpiv_thread_path(rt, t, path, sizeof(path)) < 0 ?
 					 ", in a thread whose creation the trace does not hold" :
 					 ", of requests another thread made");
 			return -1;

@@ -223,16 +223,19 @@ static void test_threads_created_late(void)
 	unit_run_release(&r[1]);
 }
 
-/* Requests by their makers: main and thread 1 make two each, in turn; steering names each by
- * its number among its thread's. */
+/* Requests by their makers: main and thread 1 make two each, main's second written before
+ * thread 1's first, whose id is lower (ids are given as requests are made, events written
+ * as calls return), and main waits for its second; steering names each by its number among
+ * its thread's. */
 static void test_request_numbers(void)
 {
 #define IRECV(req, thread)                                                                      \
 	EV("MPI_Irecv", ", \"peer\": 1, \"tag\": 0, \"comm\": 0, \"bytes\": 4, \"req\": " #req, \
 	   thread)
 	static const char *const ranks[] = {
-		RANK(INIT
-		     ", " IRECV(0, 0) ", " IRECV(1, 1) ", " IRECV(2, 0) ", " IRECV(3, 1) ", " FIN,
+		RANK(INIT ", " IRECV(0, 0) ", " IRECV(2, 0) ", " IRECV(1, 1) ", " EV(
+			     "MPI_Wait", ", \"reqs\": [{\"req\": 2, \"src\": 1, \"tag\": 0}]",
+			     0) ", " IRECV(3, 1) ", " FIN,
 		     OP("create", 0, 1, 1)),
 		RANK(INIT ", " FIN, ""),
 		NULL,
