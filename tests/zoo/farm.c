@@ -6,6 +6,9 @@
  *	-DSTOP=n	how the work stops (STOP_*)
  *	-DNTASKS=n	tasks, 1 or more
  *	-DBUG=n		0: correct on every path; else one bug planted on one path (BUG_*)
+ *	-DROUNDS=n	the whole farm n times over, as a farm per time step (1 or more);
+ *			a bug is planted in the last round only
+ *	-DSYNC=n	what parts the rounds (SYNC_*)
  *
  * Every worker asks first: it sends a request (tag REQ, the result of its last task, 0 at
  * first), then takes the master's reply. A correct shape deadlocks on no path, whatever order
@@ -40,6 +43,12 @@
  * highest one gets it): a crash on the paths where another worker gets it */
 #define BUG_ABORT 3
 
+/* what parts one round from the next: without it, a worker's request of the next round could
+ * meet the master's receive of the last */
+#define SYNC_BARRIER 1	 /* MPI_Barrier */
+#define SYNC_ALLREDUCE 2 /* MPI_Allreduce of the workers' results, a time step's sum */
+#define SYNC_COMM 3	 /* nothing: each round on a duplicate of MPI_COMM_WORLD of its own */
+
 #ifndef REPLY
 #define REPLY REPLY_SOURCE
 #endif
@@ -52,11 +61,19 @@
 #ifndef BUG
 #define BUG 0
 #endif
+#ifndef ROUNDS
+#define ROUNDS 1
+#endif
+#ifndef SYNC
+#define SYNC SYNC_BARRIER
+#endif
 
 /* the tags */
 enum { TAG_REQ = 1, TAG_WORK, TAG_STOP, TAG_FINAL, TAG_NONE, TAG_LAST };
 
 static int nworkers;
+static MPI_Comm comm; /* the round's */
+static int bug;	      /* BUG, in the last round; else 0 */
 
 /* ---- the master ---- */
 
@@ -78,7 +95,7 @@ static int serve(struct master *m, int w)
 		tag = TAG_NONE;
 	else if (task < 0 && STOP == STOP_TAG)
 		tag = TAG_STOP;
-	MPI_Send(&task, 1, MPI_INT, w, tag, MPI_COMM_WORLD);
+	MPI_Send(&task, 1, MPI_INT, w, tag, comm);
 	if (task >= 0 || STOP == STOP_BCAST)
 		return 1;
 	m->working--;
@@ -93,13 +110,13 @@ static int take(struct master *m, int *tag)
 
 	switch (REPLY) {
 	case REPLY_PROBE:
-		MPI_Probe(MPI_ANY_SOURCE, MPI_ANY_TAG, MPI_COMM_WORLD, &st);
-		MPI_Recv(&msg, 1, MPI_INT, st.MPI_SOURCE, st.MPI_TAG, MPI_COMM_WORLD, &st);
+		MPI_Probe(MPI_ANY_SOURCE, MPI_ANY_TAG, comm, &st);
+		MPI_Recv(&msg, 1, MPI_INT, st.MPI_SOURCE, st.MPI_TAG, comm, &st);
 		break;
 	case REPLY_IPROBE:
 		while (!flag)
-			MPI_Iprobe(MPI_ANY_SOURCE, MPI_ANY_TAG, MPI_COMM_WORLD, &flag, &st);
-		MPI_Recv(&msg, 1, MPI_INT, st.MPI_SOURCE, st.MPI_TAG, MPI_COMM_WORLD, &st);
+			MPI_Iprobe(MPI_ANY_SOURCE, MPI_ANY_TAG, comm, &flag, &st);
+		MPI_Recv(&msg, 1, MPI_INT, st.MPI_SOURCE, st.MPI_TAG, comm, &st);
 		break;
 	case REPLY_WAITANY:
 		MPI_Waitany(nworkers, m->rq, &i, &st);
@@ -109,7 +126,7 @@ static int take(struct master *m, int *tag)
 			MPI_Testany(nworkers, m->rq, &i, &flag, &st);
 		break;
 	default:
-		MPI_Recv(&msg, 1, MPI_INT, MPI_ANY_SOURCE, MPI_ANY_TAG, MPI_COMM_WORLD, &st);
+		MPI_Recv(&msg, 1, MPI_INT, MPI_ANY_SOURCE, MPI_ANY_TAG, comm, &st);
 		break;
 	}
 	*tag = st.MPI_TAG;
@@ -120,7 +137,7 @@ static int take(struct master *m, int *tag)
 /* Post worker w's receive (the request kinds). */
 static void post(struct master *m, int w)
 {
-	MPI_Irecv(&m->in[w - 1], 1, MPI_INT, w, MPI_ANY_TAG, MPI_COMM_WORLD, &m->rq[w - 1]);
+	MPI_Irecv(&m->in[w - 1], 1, MPI_INT, w, MPI_ANY_TAG, comm, &m->rq[w - 1]);
 }
 
 /* One request of worker w, tagged tag, served; its receive posted again if it asks again.
@@ -180,7 +197,7 @@ static void master(void)
 				post(&m, w);
 			serve_all(&m, nworkers);
 			more = m.next < NTASKS;
-			MPI_Bcast(&more, 1, MPI_INT, 0, MPI_COMM_WORLD);
+			MPI_Bcast(&more, 1, MPI_INT, 0, comm);
 		}
 	} else {
 		if (REPLY == REPLY_WAITANY || REPLY == REPLY_TESTANY || REPLY == REPLY_WAITSOME)
@@ -188,8 +205,8 @@ static void master(void)
 				post(&m, w);
 		serve_all(&m, 0);
 	}
-	if (BUG == BUG_LAST)
-		MPI_Recv(&tag, 1, MPI_INT, nworkers, TAG_LAST, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+	if (bug == BUG_LAST)
+		MPI_Recv(&tag, 1, MPI_INT, nworkers, TAG_LAST, comm, MPI_STATUS_IGNORE);
 	free(m.rq);
 	free(m.in);
 }
@@ -208,8 +225,8 @@ static int ask(int rank, int result, int *round_over)
 	MPI_Status st;
 	int task;
 
-	MPI_Send(&result, 1, MPI_INT, 0, TAG_REQ, MPI_COMM_WORLD);
-	MPI_Recv(&task, 1, MPI_INT, 0, MPI_ANY_TAG, MPI_COMM_WORLD, &st);
+	MPI_Send(&result, 1, MPI_INT, 0, TAG_REQ, comm);
+	MPI_Recv(&task, 1, MPI_INT, 0, MPI_ANY_TAG, comm, &st);
 	*round_over = st.MPI_TAG == TAG_NONE;
 	if (st.MPI_TAG == TAG_STOP || st.MPI_TAG == TAG_NONE)
 		return -1;
@@ -223,40 +240,41 @@ static int lasttask;
 static void work(int rank, int task, int *result)
 {
 	*result = task * task + rank;
-	if (BUG == BUG_ABORT && task == NTASKS - 1 && rank != nworkers)
+	if (bug == BUG_ABORT && task == NTASKS - 1 && rank != nworkers)
 		abort();
 	/* waited for as the worker ends: the master takes it after its loop */
-	if (BUG == BUG_LAST && task == NTASKS - 1) {
+	if (bug == BUG_LAST && task == NTASKS - 1) {
 		lasttask = task;
-		MPI_Isend(&lasttask, 1, MPI_INT, 0, TAG_LAST, MPI_COMM_WORLD, &last);
+		MPI_Isend(&lasttask, 1, MPI_INT, 0, TAG_LAST, comm, &last);
 	}
 }
 
-static void worker(int rank)
+/* A round of the worker's; returns its last result. */
+static int worker(int rank)
 {
 	int result = 0, task, done = 0, more = 1, idle;
 
 	if (STOP == STOP_BCAST) {
 		while (more) {
 			task = ask(rank, result, &idle);
-			if (BUG == BUG_TASK && rank == 1 && task == NTASKS / 2)
-				return;
+			if (bug == BUG_TASK && rank == 1 && task == NTASKS / 2)
+				return result;
 			if (task >= 0)
 				work(rank, task, &result);
-			MPI_Bcast(&more, 1, MPI_INT, 0, MPI_COMM_WORLD);
+			MPI_Bcast(&more, 1, MPI_INT, 0, comm);
 		}
-		return;
+		return result;
 	}
 	for (;;) {
 		if (STOP == STOP_COUNT && done == quota(rank)) {
-			MPI_Send(&result, 1, MPI_INT, 0, TAG_FINAL, MPI_COMM_WORLD);
-			return;
+			MPI_Send(&result, 1, MPI_INT, 0, TAG_FINAL, comm);
+			return result;
 		}
 		task = ask(rank, result, &idle);
 		if (task < 0)
-			return;
-		if (BUG == BUG_TASK && rank == 1 && task == NTASKS / 2)
-			return;
+			return result;
+		if (bug == BUG_TASK && rank == 1 && task == NTASKS / 2)
+			return result;
 		work(rank, task, &result);
 		done++;
 	}
@@ -264,7 +282,8 @@ static void worker(int rank)
 
 int main(int argc, char **argv)
 {
-	int rank, size;
+	MPI_Comm comms[ROUNDS];
+	int rank, size, r, result = 0, sum;
 
 	MPI_Init(&argc, &argv);
 	MPI_Comm_rank(MPI_COMM_WORLD, &rank);
@@ -272,12 +291,29 @@ int main(int argc, char **argv)
 	nworkers = size - 1;
 	if (nworkers < 1)
 		MPI_Abort(MPI_COMM_WORLD, 2);
-	if (rank == 0) {
-		master();
-	} else {
-		worker(rank);
-		MPI_Wait(&last, MPI_STATUS_IGNORE);
+	for (r = 0; r < ROUNDS; r++)
+		if (SYNC == SYNC_COMM)
+			MPI_Comm_dup(MPI_COMM_WORLD, &comms[r]);
+		else
+			comms[r] = MPI_COMM_WORLD;
+	for (r = 0; r < ROUNDS; r++) {
+		comm = comms[r];
+		bug = r == ROUNDS - 1 ? BUG : 0;
+		if (rank == 0)
+			master();
+		else
+			result = worker(rank);
+		if (r == ROUNDS - 1)
+			break;
+		if (SYNC == SYNC_BARRIER)
+			MPI_Barrier(MPI_COMM_WORLD);
+		else if (SYNC == SYNC_ALLREDUCE)
+			MPI_Allreduce(&result, &sum, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD);
 	}
+	if (rank != 0)
+		MPI_Wait(&last, MPI_STATUS_IGNORE);
+	for (r = 0; r < ROUNDS && SYNC == SYNC_COMM; r++)
+		MPI_Comm_free(&comms[r]);
 	MPI_Finalize();
 	return 0;
 }

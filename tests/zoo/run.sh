@@ -7,11 +7,16 @@
 #	tests/zoo/run.sh		the shapes of make check (SHAPES=check)
 #	SHAPES=long tests/zoo/run.sh	every reply, stop and bug, 2 to 5 workers, 1 to 16 tasks
 #	SHAPES='r2 s2 b0 t8 w3' ...	one shape: reply, stop, bug, tasks, workers
+#	SHAPES='r2 s2 b0 t8 w3 n3 y2'	the same farm in 3 rounds, parted by MPI_Allreduce
 #	JOBS2=1				also verify --jobs 2 and compare the answers
 #
 # The shapes of at most EXHAUSTIVE_WORKERS workers and EXHAUSTIVE_TASKS tasks (2 and 3 in
 # make check, 3 and 4 in the long list) are verified again with --exhaustive, every order of
-# every decision a run of its own: the verdict must be the same (the reductions lose none).
+# every decision a run of its own: the verdict must be the same (the reductions lose none);
+# of the farms in rounds, those of 2 rounds.
+#
+# A farm in rounds (n2 and up) must take at most ROUND_RUNS runs a round (12): the runs of
+# its rounds add up, where they multiplied before the model took its loops a phase at a time.
 #
 # Prints `ok NAME` or `FAIL NAME: why` per shape, with the runs verify made, and ends with
 # `N passed, M failed`. KEEP=1 keeps tests/out/zoo.*. Exit status: 0, 1, or 77 (no MPI).
@@ -41,6 +46,13 @@ check_shapes()
 			done
 		done
 	done
+	# in rounds: every reply, correct in 3 rounds and with each bug in the last of 2, each
+	# way of parting them
+	for r in 1 2 3 4 5 6; do
+		echo "r$r s$((r % 4 + 1)) b0 t2 w2 n3 y$((r % 3 + 1))"
+		b=$((r % 3 + 1))
+		echo "r$r s$(((r + b - 2) % 4 + 1)) b$b t2 w2 n2 y$(((r + 1) % 3 + 1))"
+	done
 }
 
 long_shapes()
@@ -52,6 +64,8 @@ long_shapes()
 				for s in 1 2 3 4; do
 					for b in 0 1 2 3; do
 						echo "r$r s$s b$b t$t w$w"
+						test "$t" -ne 4 ||
+							echo "r$r s$s b$b t$t w$w n3 y$(((r + s + b) % 3 + 1))"
 					done
 				done
 			done
@@ -66,16 +80,20 @@ answer()
 	grep -o '"call": "MPI_[A-Za-z_]*"' "$1" | LC_ALL=C sort -u
 }
 
-# shape R S B T W: build the shape, verify it, check the answer.
+# shape R S B T W [N Y]: build the shape, verify it, check the answer.
 shape()
 {
-	local r=${1#r} s=${2#s} b=${3#b} t=${4#t} w=${5#w} name="r$1 s$2 b$3 t$4 w$5"
+	local r=${1#r} s=${2#s} b=${3#b} t=${4#t} w=${5#w} n=${6:-n1} y=${7:-y1} name
+	n=${n#n}
+	y=${y#y}
 	name="reply=$r stop=$s bug=$b tasks=$t workers=$w"
-	local prog="$WORK/farm-r$r-s$s-b$b-t$t" dir="$WORK/r$r-s$s-b$b-t$t-w$w" want=0 runs
+	test "$n" -eq 1 || name="$name rounds=$n sync=$y"
+	local prog="$WORK/farm-r$r-s$s-b$b-t$t-n$n-y$y" dir="$WORK/r$r-s$s-b$b-t$t-w$w-n$n-y$y"
+	local want=0 runs
 	test "$b" -eq 0 || want=1
 	if ! test -x "$prog" &&
-		! "$MPICC" -g -DREPLY="$r" -DSTOP="$s" -DBUG="$b" -DNTASKS="$t" -o "$prog" \
-			"$SRCDIR/tests/zoo/farm.c" >"$prog.log" 2>&1; then
+		! "$MPICC" -g -DREPLY="$r" -DSTOP="$s" -DBUG="$b" -DNTASKS="$t" -DROUNDS="$n" \
+			-DSYNC="$y" -o "$prog" "$SRCDIR/tests/zoo/farm.c" >"$prog.log" 2>&1; then
 		fail "$name: compile" "$MPICC failed" "$prog.log"
 		return
 	fi
@@ -87,13 +105,17 @@ shape()
 	else
 		pass "$name ($runs runs)"
 	fi
+	if test "$n" -gt 1 && test "${runs:-0}" -gt $((n * ${ROUND_RUNS:-12})); then
+		fail "$name: at most ${ROUND_RUNS:-12} runs a round" "$runs runs" "$dir.log"
+	fi
 	# the planted abort is a crash, not a deadlock
 	if test "$b" -eq 3 && test "$RC" -eq 1 && ! grep -q '"kind": "crash"' "$dir.log"; then
 		fail "$name: the abort is reported as a crash" "no crash finding" "$dir.log"
 	fi
-	echo "$r $s $b $t $w $RC ${runs:-0}" >>"$WORK/runs.txt"
+	echo "$r $s $b $t $w $n $y $RC ${runs:-0}" >>"$WORK/runs.txt"
 	check_leftovers "$name: no leftover processes" "$prog"
-	if test "$w" -le "$EXHAUSTIVE_WORKERS" && test "$t" -le "$EXHAUSTIVE_TASKS"; then
+	if test "$w" -le "$EXHAUSTIVE_WORKERS" && test "$t" -le "$EXHAUSTIVE_TASKS" &&
+		test "$n" -le 2; then
 		run_cmd "$dir-all.log" "$VERIFY_LIMIT" "$MPIVERIFY" verify -o "$dir-all" --exhaustive \
 			--max-runs 2000 --deadlock-timeout 2 --json -- "$MPIRUN" -np $((w + 1)) "$prog"
 		runs=$(sed -n 's/^    "runs": \([0-9]*\),$/\1/p' "$dir-all.log" | head -n 1)
@@ -125,8 +147,8 @@ long)
 	;;
 *) echo "$SHAPES" >"$WORK/shapes" ;;
 esac
-while read -r r s b t w; do
-	shape "$r" "$s" "$b" "$t" "$w"
+while read -r r s b t w n y; do
+	shape "$r" "$s" "$b" "$t" "$w" $n $y
 done <"$WORK/shapes"
 if summary; then
 	test -n "${KEEP:-}" || rm -rf "$WORK"
