@@ -505,6 +505,19 @@ static const char *unmergeable(struct eng_prog *const *progs, int nruns)
 	return NULL;
 }
 
+/* The phase of the program in which branch k of run v learns the input of post x: the
+ * collectives made before it, and the communicator and tag of a receive or probe
+ * (model_fold.c). */
+static uint32_t phase_of(const struct seq *v, int k, int x)
+{
+	uint32_t h = v->colls[k];
+	const struct eng_instr *in = x >= 0 ? &v->ins[x] : NULL;
+
+	if (in && (in->op == ENG_POST_RECV || in->op == ENG_PROBE))
+		h = ((h ^ (uint32_t)in->b) * 16777619u ^ (uint32_t)in->c) * 16777619u;
+	return h;
+}
+
 /* Process q of every run: its runs' tables and its tree, each run's instructions its nodes. */
 static void build_tree(struct eng_prog *const *progs, struct mpiv_traceset *const *sets, int nruns,
 		       const struct xthreads *th, int q, struct seq *v, struct tree *t)
@@ -545,6 +558,7 @@ static void build_tree(struct eng_prog *const *progs, struct mpiv_traceset *cons
 			int x = input_post(v[p0->s].ins, v[p0->s].n, v[p0->s].ins[p0->k].a);
 
 			nd->key = x >= 0 ? xm_call_key(v[p0->s].t, &v[p0->s].ins[x]) : 0;
+			nd->phase = phase_of(&v[p0->s], p0->k, x);
 		}
 	}
 }

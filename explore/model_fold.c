@@ -9,15 +9,21 @@
  *
  * The branches of a call site are one (folded) where
  *   - the call site recurs: a run passed two of its branches;
- *   - no request is live at any of them (what the loop's calls wait for is the loop's), no
- *     collective lies between one and the next, and the collectives before each are the same
- *     calls (the engine numbers collectives per communicator);
+ *   - no request is live at any of them (what the loop's calls wait for is the loop's), and
+ *     the collectives before each are the same calls (the engine numbers collectives per
+ *     communicator), so that no collective lies between one and the next;
  *   - no two runs took there the same input (in every part) and went different ways: the
  *     process would act on more than the call site and the input;
  *   - and two runs took there the same input at different branches and went the same way:
  *     the evidence that the process goes on alike at different depths.
  * The rules are checked together: two ways are the same when their calls are and they lead
- * to the same branch, and a folded call site's branches are one branch. */
+ * to the same branch, and a folded call site's branches are one branch.
+ *
+ * A farm served in rounds (a farm per time step, a collective between them) is no loop as
+ * a whole: the stop of a round leads to the next round, that of the last to the end. Its
+ * call sites are then tried a phase at a time, the branches after the same collectives on the
+ * same communicator and tag, under the same rules. A phase's branches are one whatever the
+ * phases before did, so that the rounds' runs add up instead of multiplying. */
 #include <stdlib.h>
 #include <string.h>
 
@@ -126,9 +132,23 @@ static int is_branch(const struct seq *v, const struct tnode *nd)
 	return v[nd->pass[0].s].ins[nd->pass[0].k].op == ENG_BRANCH;
 }
 
-/* Group t's branch nodes: the nodes of each call site in keys[0..nkeys) one group, every other
- * branch node a group of its own. */
-static void regroup(const struct seq *v, struct tree *t, const int32_t *keys, int nkeys)
+/* A call site that may be a loop: every branch node of it, or those of one phase (struct
+ * tnode's phase: a farm served again after a collective, or on another communicator or
+ * tag). */
+struct cand {
+	int32_t key;
+	int whole;
+	uint32_t phase;
+};
+
+static int cand_has(const struct cand *c, const struct tnode *nd)
+{
+	return nd->key && nd->key == c->key && (c->whole || nd->phase == c->phase);
+}
+
+/* Group t's branch nodes: those of each candidate in c[0..nc) one group, every other branch
+ * node a group of its own. */
+static void regroup(const struct seq *v, struct tree *t, const struct cand *c, int nc)
 {
 	size_t k;
 	int i;
@@ -138,46 +158,41 @@ static void regroup(const struct seq *v, struct tree *t, const int32_t *keys, in
 		free(t->g[k].copies);
 	}
 	t->ng = 0;
-	for (i = 0; i < nkeys; i++)
-		new_group(t, keys[i], 1);
+	for (i = 0; i < nc; i++)
+		new_group(t, c[i].key, 1);
 	for (k = 0; k < t->len; k++) {
 		struct tnode *nd = &t->n[k];
 
 		nd->group = -1;
 		if (!is_branch(v, nd))
 			continue;
-		for (i = 0; i < nkeys && (!nd->key || keys[i] != nd->key); i++)
+		for (i = 0; i < nc && !cand_has(&c[i], nd); i++)
 			;
-		group_add(t, i < nkeys ? i : new_group(t, nd->key, 0), (int)k);
+		group_add(t, i < nc ? i : new_group(t, nd->key, 0), (int)k);
 	}
 }
 
-/* Can the nodes of call site key be one loop, whatever the runs show of their ways: does the
- * site recur, with no request live at it, no collective in its ways, and the same collectives
- * before each of its nodes? */
-static int loop_shape(const struct seq *v, int nv, const struct tree *t, int32_t key)
+/* Can the nodes of candidate c be one loop, whatever the runs show of their ways: does it
+ * recur, with no request live at it and the same collectives before each of its nodes? A
+ * collective on a way on is no obstacle: one on a way back to the loop would make the
+ * collectives before its nodes differ, and one on a way out has the same number whichever
+ * turn the loop ends at. */
+static int loop_shape(const struct seq *v, int nv, const struct tree *t, const struct cand *c)
 {
-	int s, k, j, recur = 0, nodes = 0;
+	int s, k, recur = 0, nodes = 0;
 	uint32_t colls = 0;
 
 	for (s = 0; s < nv; s++) {
 		int here = 0;
 
 		for (k = 1; k < v[s].n; k++) {
-			const struct eng_instr *in = &v[s].ins[k];
-			int end;
-
-			if (in->op != ENG_BRANCH || t->n[v[s].node[k]].key != key)
+			if (v[s].ins[k].op != ENG_BRANCH || !cand_has(c, &t->n[v[s].node[k]]))
 				continue;
 			if (v[s].live[k])
 				return 0;
 			if (nodes++ && v[s].colls[k] != colls)
 				return 0;
 			colls = v[s].colls[k];
-			end = xm_way_of(v, s, k);
-			for (j = k + 1; j <= end; j++)
-				if (v[s].ins[j].op == ENG_COLL || v[s].ins[j].op == ENG_ICOLL)
-					return 0;
 			recur |= ++here > 1;
 		}
 	}
@@ -208,35 +223,81 @@ static int loop_evidence(const struct seq *v, const struct tree *t, const struct
 	return ok && alike;
 }
 
-void xm_fold(struct seq *v, int nv, struct tree *t, int loops)
+/* Add candidate c to *cs if it has a loop's shape. */
+static void cand_try(const struct seq *v, int nv, const struct tree *t, struct cand c,
+		     struct cand **cs, int *n, size_t *cap)
 {
-	int32_t *keys = NULL;
-	size_t cap = 0, k;
-	int nkeys = 0, i, changed = 1;
+	int i;
 
-	/* the call sites that may be loops */
-	for (k = 0; k < t->len; k++) {
-		int32_t key = t->n[k].key;
+	for (i = 0; i < *n; i++)
+		if ((*cs)[i].key == c.key && ((*cs)[i].whole || (*cs)[i].phase == c.phase))
+			return;
+	if (!loop_shape(v, nv, t, &c))
+		return;
+	xgrow((void **)cs, cap, (size_t)*n + 1, sizeof(**cs));
+	(*cs)[(*n)++] = c;
+}
 
-		if (!key || !is_branch(v, &t->n[k]))
-			continue;
-		for (i = 0; i < nkeys && keys[i] != key; i++)
-			;
-		if (!loops || i < nkeys || !loop_shape(v, nv, t, key))
-			continue;
-		xgrow((void **)&keys, &cap, (size_t)nkeys + 1, sizeof(*keys));
-		keys[nkeys++] = key;
-	}
-	/* each that the runs do not show to be one, unfolded, until every one left is */
+/* Drop each candidate the runs do not show to be one, until every one left is. */
+static void keep_evidenced(const struct seq *v, struct tree *t, struct cand *cs, int *n)
+{
+	int i, changed = 1;
+
 	while (changed) {
 		changed = 0;
-		regroup(v, t, keys, nkeys);
-		for (i = 0; i < nkeys; i++)
+		regroup(v, t, cs, *n);
+		for (i = 0; i < *n; i++)
 			if (!loop_evidence(v, t, &t->g[i])) {
-				keys[i] = keys[--nkeys];
+				cs[i] = cs[--*n];
 				changed = 1;
 				break;
 			}
 	}
-	free(keys);
+}
+
+static int cand_cmp(const void *a, const void *b)
+{
+	const struct cand *x = a, *y = b;
+
+	if (x->key != y->key)
+		return x->key < y->key ? -1 : 1;
+	return x->phase < y->phase ? -1 : x->phase > y->phase;
+}
+
+void xm_fold(struct seq *v, int nv, struct tree *t, int loops)
+{
+	struct cand *cs = NULL, *phases = NULL;
+	size_t cap = 0, k, j, e, nr = 0;
+	int n = 0, i;
+
+	/* the call sites that may be loops, each as a whole */
+	for (k = 0; loops && k < t->len; k++)
+		if (t->n[k].key && is_branch(v, &t->n[k]))
+			cand_try(v, nv, t, (struct cand){t->n[k].key, 1, 0}, &cs, &n, &cap);
+	keep_evidenced(v, t, cs, &n);
+	if (!loops) {
+		free(cs);
+		return;
+	}
+	/* a call site that is no loop as a whole may be one in each of its phases */
+	phases = xmalloc((t->len + 1) * sizeof(*phases));
+	for (k = 0; k < t->len; k++)
+		if (t->n[k].key && is_branch(v, &t->n[k]))
+			phases[nr++] = (struct cand){t->n[k].key, 0, t->n[k].phase};
+	qsort(phases, nr, sizeof(*phases), cand_cmp);
+	for (k = 0; k < nr; k = e) {
+		for (e = k; e < nr && phases[e].key == phases[k].key; e++)
+			;
+		for (i = 0; i < n && cs[i].key != phases[k].key; i++)
+			;
+		/* a loop as a whole, or of one phase (tried as a whole) */
+		if (i < n || phases[e - 1].phase == phases[k].phase)
+			continue;
+		for (j = k; j < e; j++)
+			if (j == k || phases[j].phase != phases[j - 1].phase)
+				cand_try(v, nv, t, phases[j], &cs, &n, &cap);
+	}
+	free(phases);
+	keep_evidenced(v, t, cs, &n);
+	free(cs);
 }

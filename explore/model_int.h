@@ -38,8 +38,11 @@ struct tnode {
 	int parent, child, sibling; /* -1: none */
 	struct pass *pass;	    /* the runs through it */
 	size_t npass, cappass;
-	char last;     /* a reader: no run through it reads its register later */
-	int32_t key;   /* a branch: the call site of the call whose input it learns */
+	char last;   /* a reader: no run through it reads its register later */
+	int32_t key; /* a branch: the call site of the call whose input it learns */
+	/* a branch: a digest of the collectives before it and its call's communicator and
+	 * tag, which tell a call site's phases apart (model_fold.c) */
+	uint32_t phase;
 	int32_t group; /* a branch: its group (struct bgroup), else -1 */
 	int32_t instr; /* while laid out: its copy on the path being laid out */
 };

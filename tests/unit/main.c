@@ -11,7 +11,7 @@ int main(void)
 		search_suite,  verify_suite,	     redcheck_suite,	  suppress_suite,
 		slurm_suite,   nodes_suite,	     promela_suite,	  recorded_suite,
 		segment_suite, report_group_suite,   threads_fixed_suite, window_waits_suite,
-		stuck_suite,   verify_threads_suite, CU_SUITE_INFO_NULL,
+		stuck_suite,   verify_threads_suite, verify_rounds_suite, CU_SUITE_INFO_NULL,
 	};
 	unsigned failed;
 

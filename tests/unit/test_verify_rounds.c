@@ -1,0 +1,95 @@
+/* verify's model of a farm served in rounds (doc/verify.md section 2): a worker's loop is
+ * one loop in each round, whatever the rounds before it did. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "model.h"
+#include "translate.h"
+#include "tr_explore.h"
+#include "unit.h"
+
+#define INIT "{\"call\": \"MPI_Init\"}"
+#define FIN "{\"call\": \"MPI_Finalize\"}"
+#define BARRIER "{\"call\": \"MPI_Barrier\", \"comm\": 0}"
+#define SITE(a) ", \"site\": {\"module\": 0, \"addr\": " #a "}"
+#define SEND(peer, tag, site)                                          \
+	"{\"call\": \"MPI_Send\", \"peer\": " #peer ", \"tag\": " #tag \
+	", \"comm\": 0, \"bytes\": 4" SITE(site) "}"
+#define RECV(peer, tag, src, site)                                    \
+	"{\"call\": \"MPI_Recv\", \"peer\": " peer ", \"tag\": " #tag \
+	", \"comm\": 0, \"bytes\": 4, \"src\": " #src ", \"mtag\": " #tag SITE(site) "}"
+
+/* The farm: in each round the master takes requests (tag 1, from any worker) and replies to
+ * the worker that asked, with the round's one task (from call site 48) or, once it is handed
+ * out, a stop (from 56); a worker asks until it is stopped. An MPI_Barrier ends each round but
+ * the last. */
+#define ASK(w) RECV("\"any\"", 1, w, 32)
+#define TASK(w) ASK(w) ", " SEND(w, 2, 48)
+#define STOP(w) ASK(w) ", " SEND(w, 2, 56)
+#define ROUND(first, second) TASK(first) ", " STOP(second) ", " STOP(first)
+/* a worker's turn: its request (tag 1, call site 16), then the reply, a task or a stop */
+#define GETS SEND(0, 1, 16) ", " RECV("0", 2, 0, 64)
+#define WORKED GETS ", " GETS
+#define IDLE GETS
+
+/* Run a: worker 1 gets round 1's task, worker 2 round 2's; run b the other way round. */
+static const char *const rounds_a[] = {
+	"[" INIT ", " ROUND(1, 2) ", " BARRIER ", " ROUND(2, 1) ", " FIN "]",
+	"[" INIT ", " WORKED ", " BARRIER ", " IDLE ", " FIN "]",
+	"[" INIT ", " IDLE ", " BARRIER ", " WORKED ", " FIN "]",
+	NULL,
+};
+static const char *const rounds_b[] = {
+	"[" INIT ", " ROUND(2, 1) ", " BARRIER ", " ROUND(1, 2) ", " FIN "]",
+	"[" INIT ", " IDLE ", " BARRIER ", " WORKED ", " FIN "]",
+	"[" INIT ", " WORKED ", " BARRIER ", " IDLE ", " FIN "]",
+	NULL,
+};
+
+static int search(struct unit_run *runs, int n, struct xmodel *m, struct tr_explore_result *res)
+{
+	struct eng_prog *progs[2];
+	struct mpiv_traceset *sets[2];
+	struct tr_explore_opts eo;
+	int i;
+
+	for (i = 0; i < n; i++) {
+		progs[i] = &runs[i].prog;
+		sets[i] = &runs[i].ts;
+	}
+	if (xmodel_build(progs, sets, n, 0, m, NULL))
+		return -1;
+	m->prog.buffering = ENG_BUF_ZERO;
+	memset(&eo, 0, sizeof(eo));
+	return tr_explore(&m->prog, &eo, res);
+}
+
+/* Each run shows a worker taking the task in one round and not the other. Where the rounds
+ * stayed apart, a worker's second round would go on from each way its first went, and
+ * taking the task there after having taken it in the first (or after not) is an input no run
+ * showed: a frontier. The rounds are each a loop: every input the two runs showed in a
+ * round is known there, whatever came before, and nothing is left to run. */
+static void test_round_loops(void)
+{
+	struct unit_run r[2];
+	struct xmodel m;
+	struct tr_explore_result res;
+
+	CU_ASSERT_FATAL(unit_run_load(rounds_a, 1, &r[0]) == 0);
+	CU_ASSERT_FATAL(unit_run_load(rounds_b, 1, &r[1]) == 0);
+	CU_ASSERT_FATAL(search(r, 2, &m, &res) == 0);
+	CU_ASSERT(res.complete);
+	CU_ASSERT_EQUAL(res.nstuck, 0);
+	CU_ASSERT_EQUAL(res.nfrontiers, 0);
+	tr_explore_release(&res);
+	xmodel_release(&m);
+	unit_run_release(&r[0]);
+	unit_run_release(&r[1]);
+}
+
+static CU_TestInfo tests[] = {
+	{"a worker's loop is one loop in each round", test_round_loops},
+	CU_TEST_INFO_NULL,
+};
+
+CU_SuiteInfo verify_rounds_suite = {"verify rounds", NULL, NULL, NULL, NULL, tests};
