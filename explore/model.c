@@ -76,7 +76,8 @@ int32_t xm_call_key(const struct mpiv_rank_trace *t, const struct eng_instr *in)
 
 /* Walk the posts of ins[0..n): for each send or receive that names its peer, the last source
  * input learnt before it (a wildcard receive's or probe's, or the peer of the request an
- * any-completion returned), if on the post's communicator. vote: count; else mark the posts of
+ * any-completion returned), if on the post's communicator and no collective on it came
+ * between. vote: count; else mark the posts of
  * the call sites that follow. */
 static void follow_inputs(const struct mpiv_rank_trace *t, struct eng_instr *ins, int n,
 			  struct votes *vs, int vote)
@@ -110,6 +111,12 @@ static void follow_inputs(const struct mpiv_rank_trace *t, struct eng_instr *ins
 			}
 			continue;
 		}
+		/* a collective on its communicator closes a phase of the program: a post after
+		 * it follows no input taken before it (a farm's receives posted afresh for
+		 * every worker at the start of each round, by the call that posts a worker's
+		 * receive again once it answered) */
+		if ((in->op == ENG_COLL || in->op == ENG_ICOLL) && in->a == comm)
+			id = -1;
 		if ((in->op != ENG_POST_SEND && !recv) || in->a < 0 || id < 0 || in->b != comm)
 			continue;
 		key = 2 * (int64_t)xm_call_key(t, in) + recv;

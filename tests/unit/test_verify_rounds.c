@@ -1,5 +1,7 @@
 /* verify's model of a farm served in rounds (doc/verify.md section 2): a worker's loop is
- * one loop in each round, whatever the rounds before it did. */
+ * one loop in each round, whatever the rounds before it did, and a receive posted again for
+ * the worker that answered follows it in every round, although the same call posts each
+ * round's first receives afresh. */
 #include <stdlib.h>
 #include <string.h>
 
@@ -87,8 +89,71 @@ static void test_round_loops(void)
 	unit_run_release(&r[1]);
 }
 
+/* The MPI_Waitany farm in rounds: each round posts a receive for each worker (call site
+ * 24), takes the first request to complete, replies to its worker and posts that worker's
+ * receive again from the same call site. Round 1 serves worker 1 first, round 2 worker 2. */
+#define POST(w, req)                              \
+	"{\"call\": \"MPI_Irecv\", \"peer\": " #w \
+	", \"tag\": 1, \"comm\": 0, \"bytes\": 4, \"reqs\": [{\"req\": " #req "}]" SITE(24) "}"
+#define DONE(req, w) "{\"req\": " #req ", \"src\": " #w ", \"tag\": 1}"
+#define PENDING(req) "{\"req\": " #req "}"
+#define WAITANY(reqs, pending) \
+	"{\"call\": \"MPI_Waitany\", \"pending\": " #pending ", \"reqs\": [" reqs "]" SITE(40) "}"
+/* The reposted receive of round 2 (the second post of call site 24 after its second
+ * MPI_Waitany) must follow the source that MPI_Waitany returned, as round 1's does: the
+ * round's first posts, to each worker in turn whatever the last round's last input, say
+ * nothing against it. */
+static void test_round_posts_afresh(void)
+{
+	static const char *const farm[] = {
+		"[" INIT
+		", " POST(1, 0) ", " POST(2, 1) ", " WAITANY(DONE(0, 1) ", " PENDING(1), 1) ", " SEND(1, 2, 48) ", " POST(1, 2) ", " WAITANY(
+			DONE(1, 2) ", " PENDING(2),
+			1) ", " SEND(2, 2,
+				     56) ", " WAITANY(DONE(2, 1),
+						      0) ", " SEND(1, 2,
+								   56) ", " BARRIER
+								       ", " POST(1, 3) ", " POST(2, 4) ", " WAITANY(DONE(4, 2) ", " PENDING(3), 1) ", " SEND(2, 2, 48) ", " POST(
+									       2,
+									       5) ", " WAITANY(DONE(3,
+												    1) ", " PENDING(5),
+											       1) ", " SEND(1,
+													    2,
+													    56) ", " WAITANY(DONE(5,
+																  2),
+															     0) ", " SEND(2,
+																	  2,
+																	  56) ", " FIN
+																	      "]",
+		"[" INIT ", " WORKED ", " BARRIER ", " IDLE ", " FIN "]",
+		"[" INIT ", " IDLE ", " BARRIER ", " WORKED ", " FIN "]",
+		NULL,
+	};
+	struct unit_run r;
+	struct xmodel m;
+	struct tr_explore_result res;
+	const struct eng_prog *p;
+	int k, reposts = 0;
+
+	CU_ASSERT_FATAL(unit_run_load(farm, 1, &r) == 0);
+	CU_ASSERT_FATAL(search(&r, 1, &m, &res) == 0);
+	p = &m.prog;
+	/* a repost: a receive posted right after a reply */
+	for (k = 1; k < p->nins[0]; k++)
+		if (p->ins[0][k].op == ENG_POST_RECV && p->ins[0][k - 1].op == ENG_WAIT) {
+			CU_ASSERT(p->ins[0][k].sym & ENG_IN_SOURCE);
+			reposts++;
+		}
+	CU_ASSERT_EQUAL(reposts, 2);
+	CU_ASSERT_EQUAL(res.nstuck, 0);
+	tr_explore_release(&res);
+	xmodel_release(&m);
+	unit_run_release(&r);
+}
+
 static CU_TestInfo tests[] = {
 	{"a worker's loop is one loop in each round", test_round_loops},
+	{"a receive posted again follows in every round", test_round_posts_afresh},
 	CU_TEST_INFO_NULL,
 };
 
