@@ -142,6 +142,60 @@ static void follow_inputs(const struct mpiv_rank_trace *t, struct eng_instr *ins
 	}
 }
 
+/* A digest of instruction k of ins, the same for the same call wherever it is made, as the
+ * calls of a loop's body are the same at every turn (model_fold.c): input numbers are the
+ * run's, and a wait names posts by how far back they are. */
+static uint32_t call_digest(const struct eng_instr *ins, int k)
+{
+	const struct eng_instr *in = &ins[k];
+	int follows = (in->op == ENG_POST_SEND || in->op == ENG_POST_RECV) &&
+		      (in->sym & ENG_IN_SOURCE);
+	uint32_t w[9] = {(uint32_t)in->op,
+			 (uint32_t)in->sym,
+			 follows ? 0 : (uint32_t)in->a,
+			 (uint32_t)in->b,
+			 (uint32_t)in->c,
+			 (uint32_t)in->d,
+			 in->reg > 0,
+			 in->op == ENG_POST_SEND ? (uint32_t)in->site : 0,
+			 0};
+	uint32_t h = 2166136261u;
+	int i;
+
+	if (in->op == ENG_BRANCH) {
+		w[2] = in->a >= 0;
+		w[1] = w[3] = w[4] = w[5] = 0;
+	} else if (in->op == ENG_WAITANY && in->reg > 0) {
+		w[2] = w[3] = w[4] = 0;
+	} else if (ENG_LISTED(in->op)) {
+		w[8] = (uint32_t)in->n;
+		for (i = 0; i < in->n && in->op != ENG_COLL && in->op != ENG_ICOLL; i++)
+			w[8] = (w[8] ^ (uint32_t)(k - in->list[i])) * 16777619u;
+	} else if (in->op == ENG_POST_RECV) {
+		w[8] = in->rreg > 0;
+	}
+	for (i = 0; i < 9; i++)
+		h = (h ^ w[i]) * 16777619u;
+	return h;
+}
+
+/* v's since of instruction k (struct seq), its tables before it filled in. */
+static uint32_t since(const struct seq *v, int k)
+{
+	uint32_t h;
+
+	if (k && v->colls[k] == v->colls[k - 1]) {
+		if (!v->since[k - 1])
+			return 0;
+		h = (v->since[k - 1] ^ call_digest(v->ins, k)) * 16777619u;
+	} else if (v->colls[k] == 2166136261u || v->live[k]) {
+		return 0;
+	} else {
+		h = (v->colls[k] ^ call_digest(v->ins, k)) * 16777619u;
+	}
+	return h ? h : 1;
+}
+
 /* ---- the tree of a process's runs ---- */
 
 int xm_same_call(const struct eng_instr *x, const struct eng_instr *y)
@@ -408,6 +462,7 @@ static void run_tables(struct seq *v)
 	v->req = xmalloc((size_t)v->n * sizeof(int32_t));
 	v->live = xmalloc((size_t)v->n * sizeof(int32_t));
 	v->colls = xmalloc((size_t)v->n * sizeof(uint32_t));
+	v->since = xmalloc((size_t)v->n * sizeof(uint32_t));
 	for (i = 0; i < v->ninputs; i++)
 		v->post[i] = v->lastread[i] = -1;
 	for (k = 0; k < v->n; k++) {
@@ -431,6 +486,7 @@ static void run_tables(struct seq *v)
 					       (uint32_t)b->d << 16) *
 					      16777619u;
 		}
+		v->since[k] = since(v, k);
 
 		/* where an input is taken: a probe's or an any-completion's there, a receive's
 		 * where its request completes (the engine's live_release()) */
@@ -566,6 +622,7 @@ static void build_tree(struct eng_prog *const *progs, struct mpiv_traceset *cons
 
 			nd->key = x >= 0 ? xm_call_key(v[p0->s].t, &v[p0->s].ins[x]) : 0;
 			nd->phase = phase_of(&v[p0->s], p0->k, x);
+			nd->path = v[p0->s].since[p0->k];
 		}
 	}
 }
@@ -645,6 +702,7 @@ static void seqs_release(struct seq *v, int nv, struct tree *t)
 		free(v[s].req);
 		free(v[s].live);
 		free(v[s].colls);
+		free(v[s].since);
 	}
 	for (k = 0; k < t->len; k++)
 		free(t->n[k].pass);

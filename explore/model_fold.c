@@ -132,18 +132,22 @@ static int is_branch(const struct seq *v, const struct tnode *nd)
 	return v[nd->pass[0].s].ins[nd->pass[0].k].op == ENG_BRANCH;
 }
 
-/* A call site that may be a loop: every branch node of it, or those of one phase (struct
- * tnode's phase: a farm served again after a collective, or on another communicator or
- * tag). */
+/* A call site that may be a loop: every branch node of it (CAND_WHOLE), or those of one
+ * phase (CAND_PHASE; struct tnode's phase: a farm served again after a collective, or on
+ * another communicator or tag), or those of one place in a phase whatever came before it
+ * (CAND_PLACE: the same calls since the phase began, struct tnode's path). */
+enum { CAND_WHOLE, CAND_PHASE, CAND_PLACE };
 struct cand {
 	int32_t key;
-	int whole;
-	uint32_t phase;
+	int kind;
+	uint32_t phase, path;
 };
 
 static int cand_has(const struct cand *c, const struct tnode *nd)
 {
-	return nd->key && nd->key == c->key && (c->whole || nd->phase == c->phase);
+	return nd->key && nd->key == c->key &&
+	       (c->kind == CAND_WHOLE ||
+		(nd->phase == c->phase && (c->kind == CAND_PHASE || nd->path == c->path)));
 }
 
 /* Group t's branch nodes: those of each candidate in c[0..nc) one group, every other branch
@@ -199,9 +203,9 @@ static int loop_shape(const struct seq *v, int nv, const struct tree *t, const s
 	return recur;
 }
 
-/* Do the runs show the process going on alike from every node of group g: none took one
- * input there and went two ways, and some took one input at two of its nodes and went the
- * same way? */
+/* What the runs show of group g: 0 if one input there went two ways; else 1, 3 if some took
+ * one input at two of its nodes and went the same way (the process goes on alike from
+ * them). */
 static int loop_evidence(const struct seq *v, const struct tree *t, const struct bgroup *g)
 {
 	struct pass *pass;
@@ -220,7 +224,7 @@ static int loop_evidence(const struct seq *v, const struct tree *t, const struct
 				 v[pass[i].s].node[pass[i].k] != v[pass[j].s].node[pass[j].k];
 		}
 	free(pass);
-	return ok && alike;
+	return ok ? 1 + 2 * alike : 0;
 }
 
 /* Add candidate c to *cs if it has a loop's shape. */
@@ -230,29 +234,39 @@ static void cand_try(const struct seq *v, int nv, const struct tree *t, struct c
 	int i;
 
 	for (i = 0; i < *n; i++)
-		if ((*cs)[i].key == c.key && ((*cs)[i].whole || (*cs)[i].phase == c.phase))
+		if ((*cs)[i].key == c.key && (*cs)[i].kind == c.kind && (*cs)[i].phase == c.phase &&
+		    (*cs)[i].path == c.path)
 			return;
-	if (!loop_shape(v, nv, t, &c))
+	if (c.kind != CAND_PLACE && !loop_shape(v, nv, t, &c))
 		return;
 	xgrow((void **)cs, cap, (size_t)*n + 1, sizeof(**cs));
 	(*cs)[(*n)++] = c;
 }
 
-/* Drop each candidate the runs do not show to be one, until every one left is. */
+/* Drop each candidate the runs do not show to be one, until every one left is: a loop or a
+ * place where one input went two ways, a loop with no evidence that it goes on alike, and
+ * the places of a phase none of which has any. */
 static void keep_evidenced(const struct seq *v, struct tree *t, struct cand *cs, int *n)
 {
-	int i, changed = 1;
+	int *ev = NULL, i, j, changed = 1, alike;
 
 	while (changed) {
 		changed = 0;
 		regroup(v, t, cs, *n);
+		ev = xrealloc(ev, ((size_t)*n + 1) * sizeof(*ev));
 		for (i = 0; i < *n; i++)
-			if (!loop_evidence(v, t, &t->g[i])) {
+			ev[i] = loop_evidence(v, t, &t->g[i]);
+		for (i = 0; !changed && i < *n; i++) {
+			for (j = 0, alike = ev[i] == 3; cs[i].kind == CAND_PLACE && j < *n; j++)
+				alike |= cs[j].kind == CAND_PLACE && cs[j].key == cs[i].key &&
+					 cs[j].phase == cs[i].phase && ev[j] == 3;
+			if (!ev[i] || !alike) {
 				cs[i] = cs[--*n];
 				changed = 1;
-				break;
 			}
+		}
 	}
+	free(ev);
 }
 
 static int cand_cmp(const void *a, const void *b)
@@ -261,7 +275,9 @@ static int cand_cmp(const void *a, const void *b)
 
 	if (x->key != y->key)
 		return x->key < y->key ? -1 : 1;
-	return x->phase < y->phase ? -1 : x->phase > y->phase;
+	if (x->phase != y->phase)
+		return x->phase < y->phase ? -1 : 1;
+	return x->path < y->path ? -1 : x->path > y->path;
 }
 
 void xm_fold(struct seq *v, int nv, struct tree *t, int loops)
@@ -273,7 +289,8 @@ void xm_fold(struct seq *v, int nv, struct tree *t, int loops)
 	/* the call sites that may be loops, each as a whole */
 	for (k = 0; loops && k < t->len; k++)
 		if (t->n[k].key && is_branch(v, &t->n[k]))
-			cand_try(v, nv, t, (struct cand){t->n[k].key, 1, 0}, &cs, &n, &cap);
+			cand_try(v, nv, t, (struct cand){t->n[k].key, CAND_WHOLE, 0, 0}, &cs, &n,
+				 &cap);
 	keep_evidenced(v, t, cs, &n);
 	if (!loops) {
 		free(cs);
@@ -283,7 +300,7 @@ void xm_fold(struct seq *v, int nv, struct tree *t, int loops)
 	phases = xmalloc((t->len + 1) * sizeof(*phases));
 	for (k = 0; k < t->len; k++)
 		if (t->n[k].key && is_branch(v, &t->n[k]))
-			phases[nr++] = (struct cand){t->n[k].key, 0, t->n[k].phase};
+			phases[nr++] = (struct cand){t->n[k].key, CAND_PHASE, t->n[k].phase, 0};
 	qsort(phases, nr, sizeof(*phases), cand_cmp);
 	for (k = 0; k < nr; k = e) {
 		for (e = k; e < nr && phases[e].key == phases[k].key; e++)
@@ -297,6 +314,22 @@ void xm_fold(struct seq *v, int nv, struct tree *t, int loops)
 			if (j == k || phases[j].phase != phases[j - 1].phase)
 				cand_try(v, nv, t, phases[j], &cs, &n, &cap);
 	}
+	keep_evidenced(v, t, cs, &n);
+	/* the branch nodes of a place in a phase that is no loop either, where the phases
+	 * before it went different ways */
+	for (k = nr = 0; k < t->len; k++) {
+		const struct tnode *nd = &t->n[k];
+
+		for (i = 0; i < n && !cand_has(&cs[i], nd); i++)
+			;
+		if (nd->key && nd->path && i == n && is_branch(v, nd))
+			phases[nr++] = (struct cand){nd->key, CAND_PLACE, nd->phase, nd->path};
+	}
+	qsort(phases, nr, sizeof(*phases), cand_cmp);
+	for (k = 0; k + 1 < nr; k++)
+		if (!cand_cmp(&phases[k], &phases[k + 1]) &&
+		    (!k || cand_cmp(&phases[k - 1], &phases[k])))
+			cand_try(v, nv, t, phases[k], &cs, &n, &cap);
 	free(phases);
 	keep_evidenced(v, t, cs, &n);
 	free(cs);

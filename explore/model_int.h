@@ -26,6 +26,10 @@ struct seq {
 	int32_t *req;
 	int32_t *live;	 /* per instruction: requests live before it */
 	uint32_t *colls; /* per instruction: a digest of the collectives before it */
+	/* per instruction: a digest of the calls of its phase up to it (from the first after
+	 * the last collective); 0 in the first phase, or in one that began with requests
+	 * live */
+	uint32_t *since;
 };
 
 /* A run's pass through a node: seq s, its instruction k. */
@@ -43,6 +47,7 @@ struct tnode {
 	/* a branch: a digest of the collectives before it and its call's communicator and
 	 * tag, which tell a call site's phases apart (model_fold.c) */
 	uint32_t phase;
+	uint32_t path; /* a branch: its run's since (struct seq) */
 	int32_t group; /* a branch: its group (struct bgroup), else -1 */
 	int32_t instr; /* while laid out: its copy on the path being laid out */
 };

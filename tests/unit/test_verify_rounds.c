@@ -1,7 +1,8 @@
 /* verify's model of a farm served in rounds (doc/verify.md section 2): a worker's loop is
- * one loop in each round, whatever the rounds before it did, and a receive posted again for
- * the worker that answered follows it in every round, although the same call posts each
- * round's first receives afresh. */
+ * one loop in each round, whatever the rounds before it did; a round's places are one where
+ * its loop is none, unless a run shows the round acting on the one before; and a receive
+ * posted again for the worker that answered follows it in every round, although the same
+ * call posts each round's first receives afresh. */
 #include <stdlib.h>
 #include <string.h>
 
@@ -50,8 +51,8 @@ static const char *const rounds_b[] = {
 
 static int search(struct unit_run *runs, int n, struct xmodel *m, struct tr_explore_result *res)
 {
-	struct eng_prog *progs[2];
-	struct mpiv_traceset *sets[2];
+	struct eng_prog *progs[4];
+	struct mpiv_traceset *sets[4];
 	struct tr_explore_opts eo;
 	int i;
 
@@ -87,6 +88,63 @@ static void test_round_loops(void)
 	xmodel_release(&m);
 	unit_run_release(&r[0]);
 	unit_run_release(&r[1]);
+}
+
+/* A master that answers each worker from a call of its own (worker 1 from call site 48,
+ * worker 2 from 56) takes one request of each a round, whichever comes first: its second
+ * receive of a round ends the round, so that its receive is no loop, in a round or as a
+ * whole. */
+#define ANSWER_1 ASK(1) ", " SEND(1, 2, 48)
+#define ANSWER_2 ASK(2) ", " SEND(2, 2, 56)
+#define MROUND(first, second) ANSWER_##first ", " ANSWER_##second
+#define MASTER(a, b, c, d) "[" INIT ", " MROUND(a, b) ", " BARRIER ", " MROUND(c, d) ", " FIN "]"
+#define ASKER "[" INIT ", " GETS ", " BARRIER ", " GETS ", " FIN "]"
+
+/* Three runs: worker 1 first in both rounds, worker 2 first in both, and worker 2 first
+ * then worker 1. Where the second round went on from each way the first went, worker 2
+ * first in the second round after worker 1 first in the first is a frontier. A round's
+ * places (the same calls since the barrier) are one whatever the round before did, where
+ * the runs show it: the third run took at the second round's first receive what the first
+ * took there, after another first round, and went on alike. */
+static void test_round_places(void)
+{
+	static const char *const runs[3][4] = {
+		{MASTER(1, 2, 1, 2), ASKER, ASKER, NULL},
+		{MASTER(2, 1, 2, 1), ASKER, ASKER, NULL},
+		{MASTER(2, 1, 1, 2), ASKER, ASKER, NULL},
+	};
+	static const char *const other[] = {
+		"[" INIT ", " MROUND(1, 2) ", " BARRIER
+					   ", " ASK(1) ", " SEND(1, 2, 64) ", " ANSWER_2 ", " FIN
+									   "]",
+		ASKER,
+		ASKER,
+		NULL,
+	};
+	struct unit_run r[4];
+	struct xmodel m;
+	struct tr_explore_result res;
+	int i;
+
+	for (i = 0; i < 3; i++)
+		CU_ASSERT_FATAL(unit_run_load(runs[i], 1, &r[i]) == 0);
+	CU_ASSERT_FATAL(search(r, 3, &m, &res) == 0);
+	CU_ASSERT(res.complete);
+	CU_ASSERT_EQUAL(res.nstuck, 0);
+	CU_ASSERT_EQUAL(res.nfrontiers, 0);
+	tr_explore_release(&res);
+	xmodel_release(&m);
+	/* a fourth run answers worker 1 from another call (64) in the second round after the
+	 * first run's first round: the second round acts on the first, and its places are
+	 * not one; worker 2 first there after worker 1 first in the first is a frontier
+	 * again */
+	CU_ASSERT_FATAL(unit_run_load(other, 1, &r[3]) == 0);
+	CU_ASSERT_FATAL(search(r, 4, &m, &res) == 0);
+	CU_ASSERT(res.nfrontiers > 0);
+	tr_explore_release(&res);
+	xmodel_release(&m);
+	for (i = 0; i < 4; i++)
+		unit_run_release(&r[i]);
 }
 
 /* The MPI_Waitany farm in rounds: each round posts a receive for each worker (call site
@@ -153,6 +211,7 @@ static void test_round_posts_afresh(void)
 
 static CU_TestInfo tests[] = {
 	{"a worker's loop is one loop in each round", test_round_loops},
+	{"a round's places are one whatever came before", test_round_places},
 	{"a receive posted again follows in every round", test_round_posts_afresh},
 	CU_TEST_INFO_NULL,
 };
