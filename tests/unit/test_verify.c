@@ -68,26 +68,6 @@ static int load(const char *const events[], struct unit_run *r)
 	return unit_run_load(events, 1, r);
 }
 
-/* Model runs[0..n) in buffering b and search. Returns 0, or -1 if they cannot be one model. */
-static int merge_search(struct unit_run *runs, int n, enum eng_buffering b, struct xmodel *m,
-			struct tr_explore_result *res)
-{
-	struct eng_prog *progs[4];
-	struct mpiv_traceset *sets[4];
-	struct tr_explore_opts eo;
-	int i;
-
-	for (i = 0; i < n; i++) {
-		progs[i] = &runs[i].prog;
-		sets[i] = &runs[i].ts;
-	}
-	if (xmodel_build(progs, sets, n, 0, m, NULL))
-		return -1;
-	m->prog.buffering = b;
-	memset(&eo, 0, sizeof(eo));
-	return tr_explore(&m->prog, &eo, res);
-}
-
 /* The ways on of process q's branches that take an input: the most any has. */
 static int most_ways(const struct eng_prog *p, int q)
 {
@@ -148,7 +128,7 @@ static void test_frontier_of_one_run(void)
 	struct tr_explore_result res;
 
 	CU_ASSERT_FATAL(load(branch_a, &r) == 0);
-	CU_ASSERT_FATAL(merge_search(&r, 1, ENG_BUF_ZERO, &m, &res) == 0);
+	CU_ASSERT_FATAL(unit_merge_search(&r, 1, ENG_BUF_ZERO, &m, &res) == 0);
 	CU_ASSERT(res.complete);
 	CU_ASSERT_EQUAL(res.nstuck, 0);
 	CU_ASSERT_EQUAL_FATAL(res.nfrontiers, 1);
@@ -172,7 +152,7 @@ static void test_merged_runs_deadlock(void)
 
 	CU_ASSERT_FATAL(load(branch_a, &r[0]) == 0);
 	CU_ASSERT_FATAL(load(branch_b, &r[1]) == 0);
-	CU_ASSERT_FATAL(merge_search(r, 2, ENG_BUF_ZERO, &m, &res) == 0);
+	CU_ASSERT_FATAL(unit_merge_search(r, 2, ENG_BUF_ZERO, &m, &res) == 0);
 	CU_ASSERT_EQUAL(most_ways(&m.prog, 0), 2);
 	CU_ASSERT_EQUAL(most_ways(&m.prog, 1), 0); /* the senders learn nothing */
 	CU_ASSERT_EQUAL(res.nfrontiers, 0);
@@ -210,7 +190,7 @@ static void test_destination_follows_source(void)
 
 	CU_ASSERT_FATAL(load(farm_12, &r[0]) == 0);
 	CU_ASSERT_FATAL(load(farm_21, &r[1]) == 0);
-	CU_ASSERT_FATAL(merge_search(r, 1, ENG_BUF_ZERO, &m, &res) == 0);
+	CU_ASSERT_FATAL(unit_merge_search(r, 1, ENG_BUF_ZERO, &m, &res) == 0);
 	ins = m.prog.ins[0];
 	for (i = 0; i < m.prog.nins[0]; i++)
 		if (ins[i].op == ENG_POST_SEND && ins[i].c == 2) {
@@ -225,7 +205,7 @@ static void test_destination_follows_source(void)
 	CU_ASSERT(res.nfrontiers >= 1);
 	tr_explore_release(&res);
 	xmodel_release(&m);
-	CU_ASSERT_FATAL(merge_search(r, 2, ENG_BUF_ZERO, &m, &res) == 0);
+	CU_ASSERT_FATAL(unit_merge_search(r, 2, ENG_BUF_ZERO, &m, &res) == 0);
 	CU_ASSERT_EQUAL(res.nstuck, 0);
 	CU_ASSERT_EQUAL(res.nfrontiers, 0);
 	tr_explore_release(&res);
@@ -259,7 +239,7 @@ static void test_destination_kept(void)
 	int i;
 
 	CU_ASSERT_FATAL(load(farm_fixed, &r) == 0);
-	CU_ASSERT_FATAL(merge_search(&r, 1, ENG_BUF_INFINITE, &m, &res) == 0);
+	CU_ASSERT_FATAL(unit_merge_search(&r, 1, ENG_BUF_INFINITE, &m, &res) == 0);
 	for (i = 0; i < m.prog.nins[0]; i++)
 		if (m.prog.ins[0][i].op == ENG_POST_SEND)
 			CU_ASSERT_EQUAL(m.prog.ins[0][i].sym, 0);
@@ -296,7 +276,7 @@ static void test_waitany_choice(void)
 	int i;
 
 	CU_ASSERT_FATAL(load(waitany, &r) == 0);
-	CU_ASSERT_FATAL(merge_search(&r, 1, ENG_BUF_ZERO, &m, &res) == 0);
+	CU_ASSERT_FATAL(unit_merge_search(&r, 1, ENG_BUF_ZERO, &m, &res) == 0);
 	CU_ASSERT_EQUAL(res.nstuck, 0);
 	CU_ASSERT_EQUAL_FATAL(res.nfrontiers, 1);
 	CU_ASSERT_EQUAL(res.frontiers[0].proc, 0);
@@ -348,11 +328,11 @@ static void test_polls_race(void)
 	for (i = 0; i < r[1].prog.nins[0]; i++)
 		polled += (r[1].prog.ins[0][i].sym & ENG_POLLED) != 0;
 	CU_ASSERT_EQUAL(polled, 2); /* the test's wait, the found message's receive */
-	CU_ASSERT_FATAL(merge_search(&r[1], 1, ENG_BUF_ZERO, &m, &res) == 0);
+	CU_ASSERT_FATAL(unit_merge_search(&r[1], 1, ENG_BUF_ZERO, &m, &res) == 0);
 	CU_ASSERT_EQUAL(res.nstuck, 1);
 	tr_explore_release(&res);
 	xmodel_release(&m);
-	CU_ASSERT_FATAL(merge_search(r, 2, ENG_BUF_ZERO, &m, &res) == 0);
+	CU_ASSERT_FATAL(unit_merge_search(r, 2, ENG_BUF_ZERO, &m, &res) == 0);
 	/* after the send, a branch on no input: which poll succeeds first, of two ways */
 	for (i = 0, polled = 0; i < m.prog.nins[0]; i++)
 		polled += m.prog.ins[0][i].op == ENG_BRANCH && m.prog.ins[0][i].a < 0 &&
@@ -382,7 +362,7 @@ static void test_collective_mismatch(void)
 	struct tr_explore_result res;
 
 	CU_ASSERT_FATAL(load(mismatch, &r) == 0);
-	CU_ASSERT_FATAL(merge_search(&r, 1, ENG_BUF_INFINITE, &m, &res) == 0);
+	CU_ASSERT_FATAL(unit_merge_search(&r, 1, ENG_BUF_INFINITE, &m, &res) == 0);
 	CU_ASSERT_EQUAL(res.nstuck, 1);
 	tr_explore_release(&res);
 	xmodel_release(&m);

@@ -3,11 +3,9 @@
  * its loop is none, unless a run shows the round acting on the one before; and a receive
  * posted again for the worker that answered follows it in every round, although the same
  * call posts each round's first receives afresh. */
-#include <stdlib.h>
-#include <string.h>
+#include <stddef.h>
 
 #include "model.h"
-#include "translate.h"
 #include "tr_explore.h"
 #include "unit.h"
 
@@ -49,24 +47,6 @@ static const char *const rounds_b[] = {
 	NULL,
 };
 
-static int search(struct unit_run *runs, int n, struct xmodel *m, struct tr_explore_result *res)
-{
-	struct eng_prog *progs[4];
-	struct mpiv_traceset *sets[4];
-	struct tr_explore_opts eo;
-	int i;
-
-	for (i = 0; i < n; i++) {
-		progs[i] = &runs[i].prog;
-		sets[i] = &runs[i].ts;
-	}
-	if (xmodel_build(progs, sets, n, 0, m, NULL))
-		return -1;
-	m->prog.buffering = ENG_BUF_ZERO;
-	memset(&eo, 0, sizeof(eo));
-	return tr_explore(&m->prog, &eo, res);
-}
-
 /* Each run shows a worker taking the task in one round and not the other. Where the rounds
  * stayed apart, a worker's second round would go on from each way its first went, and
  * taking the task there after having taken it in the first (or after not) is an input no run
@@ -80,7 +60,7 @@ static void test_round_loops(void)
 
 	CU_ASSERT_FATAL(unit_run_load(rounds_a, 1, &r[0]) == 0);
 	CU_ASSERT_FATAL(unit_run_load(rounds_b, 1, &r[1]) == 0);
-	CU_ASSERT_FATAL(search(r, 2, &m, &res) == 0);
+	CU_ASSERT_FATAL(unit_merge_search(r, 2, ENG_BUF_ZERO, &m, &res) == 0);
 	CU_ASSERT(res.complete);
 	CU_ASSERT_EQUAL(res.nstuck, 0);
 	CU_ASSERT_EQUAL(res.nfrontiers, 0);
@@ -128,7 +108,7 @@ static void test_round_places(void)
 
 	for (i = 0; i < 3; i++)
 		CU_ASSERT_FATAL(unit_run_load(runs[i], 1, &r[i]) == 0);
-	CU_ASSERT_FATAL(search(r, 3, &m, &res) == 0);
+	CU_ASSERT_FATAL(unit_merge_search(r, 3, ENG_BUF_ZERO, &m, &res) == 0);
 	CU_ASSERT(res.complete);
 	CU_ASSERT_EQUAL(res.nstuck, 0);
 	CU_ASSERT_EQUAL(res.nfrontiers, 0);
@@ -139,7 +119,7 @@ static void test_round_places(void)
 	 * not one; worker 2 first there after worker 1 first in the first is a frontier
 	 * again */
 	CU_ASSERT_FATAL(unit_run_load(other, 1, &r[3]) == 0);
-	CU_ASSERT_FATAL(search(r, 4, &m, &res) == 0);
+	CU_ASSERT_FATAL(unit_merge_search(r, 4, ENG_BUF_ZERO, &m, &res) == 0);
 	CU_ASSERT(res.nfrontiers > 0);
 	tr_explore_release(&res);
 	xmodel_release(&m);
@@ -194,7 +174,7 @@ static void test_round_posts_afresh(void)
 	int k, reposts = 0;
 
 	CU_ASSERT_FATAL(unit_run_load(farm, 1, &r) == 0);
-	CU_ASSERT_FATAL(search(&r, 1, &m, &res) == 0);
+	CU_ASSERT_FATAL(unit_merge_search(&r, 1, ENG_BUF_ZERO, &m, &res) == 0);
 	p = &m.prog;
 	/* a repost: a receive posted right after a reply */
 	for (k = 1; k < p->nins[0]; k++)

@@ -27,6 +27,13 @@ struct unit_run {
 int unit_run_load(const char *const ranks[], int events, struct unit_run *r);
 void unit_run_release(struct unit_run *r);
 
+/* verify's model of runs[0..n) (at most 4) into *m, searched in buffering b into *res.
+ * Returns 0, or -1 if they cannot be one model. */
+struct xmodel;
+struct tr_explore_result;
+int unit_merge_search(struct unit_run *runs, int n, enum eng_buffering b, struct xmodel *m,
+		      struct tr_explore_result *res);
+
 /* Explore every choice of prog natively (depth-first). Returns the number of reachable
  * deadlock states (-1 on overflow); *done counts reachable final states where every rank
  * finished. */

@@ -9,6 +9,7 @@
 
 #include "model.h"
 #include "translate.h"
+#include "tr_explore.h"
 #include "unit.h"
 #include "xalloc.h"
 
@@ -181,6 +182,25 @@ void unit_run_release(struct unit_run *r)
 {
 	eng_prog_release(&r->prog);
 	mpiv_traceset_release(&r->ts);
+}
+
+int unit_merge_search(struct unit_run *runs, int n, enum eng_buffering b, struct xmodel *m,
+		      struct tr_explore_result *res)
+{
+	struct eng_prog *progs[4];
+	struct mpiv_traceset *sets[4];
+	struct tr_explore_opts eo;
+	int i;
+
+	for (i = 0; i < n && i < 4; i++) {
+		progs[i] = &runs[i].prog;
+		sets[i] = &runs[i].ts;
+	}
+	if (n > 4 || xmodel_build(progs, sets, n, 0, m, NULL))
+		return -1;
+	m->prog.buffering = b;
+	memset(&eo, 0, sizeof(eo));
+	return tr_explore(&m->prog, &eo, res);
 }
 
 static long explore(const struct eng_prog *p, const int32_t *st, long *done, int depth)
