@@ -28,8 +28,9 @@
 #     64; BENCH_VERIFY_TASKS): the farm zoo's value-stop farm and MPI_Waitany farm (correct:
 #     no deadlock, every decision explored), how both grow from the fewest tasks to the
 #     most, and a plot of the runs (verify-runs.svg, bench/plot-runs.sh); then the NBX
-#     exchange over 1 to 8 rounds, two examples with a bug (found and confirmed), two
-#     ranks of 2 and 4 threads exchanging 10 to 1000 rounds (examples/ok/threads-exchange.c),
+#     exchange over 1 to 8 rounds, both farms in 1 to 8 rounds (an MPI_Allreduce between
+#     them), two examples with a bug (found and confirmed), two ranks of 2 and 4 threads
+#     exchanging 10 to 1000 rounds (examples/ok/threads-exchange.c),
 #     and a task farm served by 1 and 2 threads that take requests from any worker (and by
 #     2 that complete their own with MPI_Waitany), against the same farm served by main
 #     (tests/e2e/programs/threads-farm.c);
@@ -473,6 +474,15 @@ if part verify; then
 				s0[k] ? s1[k] / s0[k] : 0 } }' verify.dat
 	"$SRCDIR/bench/plot-runs.sh" verify.dat >verify-runs.svg &&
 		echo "plot of runs against tasks: $WORK/verify-runs.svg"
+	# the same two farms (4 tasks, 3 workers) in rounds, a time step's MPI_Allreduce between
+	# them (tests/zoo/farm.c's ROUNDS): the runs of the rounds add up
+	for farm in "1 value-stop farm in rounds" "2 MPI_Waitany farm in rounds"; do
+		for rounds in 1 2 4 8; do
+			"$MPICC" -O2 -DREPLY="${farm%% *}" -DSTOP=2 -DNTASKS=4 -DROUNDS=$rounds -DSYNC=2 \
+				-o farm-prog "$SRCDIR/tests/zoo/farm.c" &&
+				bench_verify "${farm#* }" farm-prog 4 $rounds
+		done
+	done
 	# the shapes of the examples
 	"$MPICC" -O2 -o nbx-prog "$SRCDIR/examples/verify/nbx.c" &&
 		for rounds in 1 2 4 8; do
