@@ -45,7 +45,10 @@ static int same_rel(const struct eng_instr *x, int ox, const struct eng_instr *y
 		a.rreg = a.rreg > 0;
 		b.rreg = b.rreg > 0;
 	}
-	if (!(a.op == ENG_WAIT || a.op == ENG_WAITANY || a.op == ENG_WAIT_SOME) || a.op != b.op)
+	/* an any-completion that takes an input waits, in the model, for every post of the
+	 * calls whose requests it was passed (model_layout.c), whichever those were */
+	if (!(a.op == ENG_WAIT || a.op == ENG_WAITANY || a.op == ENG_WAIT_SOME) || a.op != b.op ||
+	    (a.op == ENG_WAITANY && a.reg))
 		return xm_same_call(&a, &b);
 	if (a.n != b.n || a.d != b.d || a.reg != b.reg)
 		return 0;
@@ -245,27 +248,29 @@ static void cand_try(const struct seq *v, int nv, const struct tree *t, struct c
 
 /* Drop each candidate the runs do not show to be one, until every one left is: a loop or a
  * place where one input went two ways, a loop with no evidence that it goes on alike, and
- * the places of a phase none of which has any. */
+ * the places of a phase none of which has any. Every one that fails is dropped at once:
+ * dropping a candidate parts its branches, which only takes evidence from the others. */
 static void keep_evidenced(const struct seq *v, struct tree *t, struct cand *cs, int *n)
 {
-	int *ev = NULL, i, j, changed = 1, alike;
+	int *ev = NULL, i, j, kept, alike;
 
-	while (changed) {
-		changed = 0;
+	do {
 		regroup(v, t, cs, *n);
 		ev = xrealloc(ev, ((size_t)*n + 1) * sizeof(*ev));
 		for (i = 0; i < *n; i++)
 			ev[i] = loop_evidence(v, t, &t->g[i]);
-		for (i = 0; !changed && i < *n; i++) {
+		for (i = 0; i < *n; i++) {
 			for (j = 0, alike = ev[i] == 3; cs[i].kind == CAND_PLACE && j < *n; j++)
 				alike |= cs[j].kind == CAND_PLACE && cs[j].key == cs[i].key &&
 					 cs[j].phase == cs[i].phase && ev[j] == 3;
-			if (!ev[i] || !alike) {
-				cs[i] = cs[--*n];
-				changed = 1;
-			}
+			ev[i] = ev[i] && alike;
 		}
-	}
+		for (i = kept = 0; i < *n; i++)
+			if (ev[i])
+				cs[kept++] = cs[i];
+		j = *n;
+		*n = kept;
+	} while (kept < j);
 	free(ev);
 }
 
