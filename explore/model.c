@@ -623,6 +623,11 @@ static void build_tree(struct eng_prog *const *progs, struct mpiv_traceset *cons
 			nd->key = x >= 0 ? xm_call_key(v[p0->s].t, &v[p0->s].ins[x]) : 0;
 			nd->phase = phase_of(&v[p0->s], p0->k, x);
 			nd->path = v[p0->s].since[p0->k];
+		} else if (v[nd->pass[0].s].ins[nd->pass[0].k].op == ENG_BRANCH &&
+			   nd->pass[0].k > 0) {
+			nd->poll = 1;
+			nd->phase = v[nd->pass[0].s].colls[nd->pass[0].k];
+			nd->path = v[nd->pass[0].s].since[nd->pass[0].k];
 		}
 	}
 }

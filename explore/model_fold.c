@@ -148,6 +148,9 @@ struct cand {
 
 static int cand_has(const struct cand *c, const struct tnode *nd)
 {
+	/* the branches before a poll at a place (no call site: they take no input) */
+	if (!c->key)
+		return nd->poll && nd->phase == c->phase && nd->path == c->path;
 	return nd->key && nd->key == c->key &&
 	       (c->kind == CAND_WHOLE ||
 		(nd->phase == c->phase && (c->kind == CAND_PHASE || nd->path == c->path)));
@@ -166,7 +169,7 @@ static void regroup(const struct seq *v, struct tree *t, const struct cand *c, i
 	}
 	t->ng = 0;
 	for (i = 0; i < nc; i++)
-		new_group(t, c[i].key, 1);
+		new_group(t, c[i].key, c[i].key != 0);
 	for (k = 0; k < t->len; k++) {
 		struct tnode *nd = &t->n[k];
 
@@ -230,6 +233,37 @@ static int loop_evidence(const struct seq *v, const struct tree *t, const struct
 	return ok ? 1 + 2 * alike : 0;
 }
 
+/* Do ways a and b make the same calls, up to their next branches? */
+static int same_calls(const struct seq *v, const struct pass *a, const struct pass *b)
+{
+	int ea = xm_way_of(v, a->s, a->k), eb = xm_way_of(v, b->s, b->k), j;
+
+	if (ea - a->k != eb - b->k)
+		return 0;
+	for (j = 1; j <= ea - a->k; j++)
+		if (!same_rel(&v[a->s].ins[a->k + j], a->k, &v[b->s].ins[b->k + j], b->k))
+			return 0;
+	return 1;
+}
+
+/* What the runs show of group g of branches before a poll, as loop_evidence() does: 0 if
+ * two runs made the same calls from there and went on to different branches (the poll that
+ * succeeded first is a choice: runs that went different ways by making other calls say
+ * nothing against the group), else 3. */
+static int poll_evidence(const struct seq *v, const struct tree *t, const struct bgroup *g)
+{
+	struct pass *pass;
+	size_t n = xm_group_passes(t, g, &pass), i, j;
+	int ok = 1;
+
+	for (i = 0; ok && i < n; i++)
+		for (j = i + 1; ok && j < n; j++)
+			ok = !same_calls(v, &pass[i], &pass[j]) ||
+			     xm_same_way(v, t, &pass[i], &pass[j]);
+	free(pass);
+	return 3 * ok;
+}
+
 /* Add candidate c to *cs if it has a loop's shape. */
 static void cand_try(const struct seq *v, int nv, const struct tree *t, struct cand c,
 		     struct cand **cs, int *n, size_t *cap)
@@ -258,7 +292,7 @@ static void keep_evidenced(const struct seq *v, struct tree *t, struct cand *cs,
 		regroup(v, t, cs, *n);
 		ev = xrealloc(ev, ((size_t)*n + 1) * sizeof(*ev));
 		for (i = 0; i < *n; i++)
-			ev[i] = loop_evidence(v, t, &t->g[i]);
+			ev[i] = (cs[i].key ? loop_evidence : poll_evidence)(v, t, &t->g[i]);
 		for (i = 0; i < *n; i++) {
 			for (j = 0, alike = ev[i] == 3; cs[i].kind == CAND_PLACE && j < *n; j++)
 				alike |= cs[j].kind == CAND_PLACE && cs[j].key == cs[i].key &&
@@ -327,7 +361,7 @@ void xm_fold(struct seq *v, int nv, struct tree *t, int loops)
 
 		for (i = 0; i < n && !cand_has(&cs[i], nd); i++)
 			;
-		if (nd->key && nd->path && i == n && is_branch(v, nd))
+		if ((nd->key || nd->poll) && nd->path && i == n && is_branch(v, nd))
 			phases[nr++] = (struct cand){nd->key, CAND_PLACE, nd->phase, nd->path};
 	}
 	qsort(phases, nr, sizeof(*phases), cand_cmp);

@@ -43,9 +43,10 @@ struct tnode {
 	struct pass *pass;	    /* the runs through it */
 	size_t npass, cappass;
 	char last;   /* a reader: no run through it reads its register later */
+	char poll;   /* a branch on no input, before a poll */
 	int32_t key; /* a branch: the call site of the call whose input it learns */
-	/* a branch: a digest of the collectives before it and its call's communicator and
-	 * tag, which tell a call site's phases apart (model_fold.c) */
+	/* a branch: a digest of the collectives before it and (on an input) its call's
+	 * communicator and tag, which tell a call site's phases apart (model_fold.c) */
 	uint32_t phase;
 	uint32_t path; /* a branch: its run's since (struct seq) */
 	int32_t group; /* a branch: its group (struct bgroup), else -1 */
