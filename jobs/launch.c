@@ -18,6 +18,7 @@
 
 #include "environment.h"
 #include "launch.h"
+#include "launcher_dirs.h"
 #include "status.h"
 #include "status_file.h"
 #include "xalloc.h"
@@ -601,7 +602,9 @@ static int job_alive(struct launch *l)
 
 /* Send sig to the job's processes on this host that are not in the launcher's group: those
  * below us (Hydra's proxies and ranks run in sessions of their own) and the local ranks named
- * by status files. */
+ * by status files. The group has had its signal: Open MPI 4.1's mpirun takes a second SIGTERM
+ * as the user's second Ctrl-C and exits at once, leaving its session directory in the temporary
+ * directory (8 MB a job). */
 static void signal_rest(struct launch *l, int sig)
 {
 	size_t n, i;
@@ -609,11 +612,13 @@ static void signal_rest(struct launch *l, int sig)
 
 	p = descendants(&n);
 	for (i = 0; i < n; i++)
-		kill(p[i], sig);
+		if (getpgid(p[i]) != l->pid)
+			kill(p[i], sig);
 	free(p);
 	p = local_ranks(l, &n);
 	for (i = 0; i < n; i++)
-		kill(p[i], sig);
+		if (getpgid(p[i]) != l->pid)
+			kill(p[i], sig);
 	free(p);
 }
 
@@ -657,18 +662,22 @@ int launch_end(struct launch *l)
 	 * on every node, remote ones included. The ranks on this host get theirs at once as well:
 	 * Open MPI 4.1's mpirun sends its own only after a SIGCONT and a second's wait
 	 * (odls_base_sigkill_timeout), a second every hang and every confirmed deadlock cost. */
-	if (!l->exited)
+	if (!l->exited && getpgid(l->pid) != l->pid)
 		kill(l->pid, SIGTERM);
 	kill(-l->pid, SIGTERM);
 	signal_rest(l, SIGTERM);
 	if (wait_gone(l, TERM_GRACE_MS, 1))
 		return 0;
+	/* killed, the launcher cleans nothing up */
 	kill_all(l, SIGKILL);
-	if (wait_gone(l, KILL_GRACE_MS, 0))
-		return 0;
-	/* a second round for processes forked while we were killing */
-	kill_all(l, SIGKILL);
-	return wait_gone(l, KILL_GRACE_MS, 0) ? 0 : -1;
+	if (!wait_gone(l, KILL_GRACE_MS, 0)) {
+		/* a second round for processes forked while we were killing */
+		kill_all(l, SIGKILL);
+		if (!wait_gone(l, KILL_GRACE_MS, 0))
+			return -1;
+	}
+	launcher_dirs_remove(l->pid);
+	return 0;
 }
 
 void launch_release(struct launch *l)
