@@ -79,6 +79,11 @@ if test "$MPI_LIB" = openmpi; then
 		export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
 	fi
 	export OMPI_MCA_rmaps_base_oversubscribe=1
+	# Open MPI's mpirun keeps a session directory (ompi.HOST.UID/pid.PID, about 8 MB) in its
+	# temporary directory until it exits: each script gives it one of its own, so that
+	# check_leftovers can tell that a job mpiverify ended left none behind.
+	OMPI_SESSIONS=$(mktemp -d "${TMPDIR:-/tmp}/mpiverify-ompi.XXXXXX") || exit 1
+	export OMPI_MCA_orte_tmpdir_base=$OMPI_SESSIONS
 fi
 
 # ---- tools ----
@@ -352,16 +357,42 @@ describe_rc()
 	esac
 }
 
-# check_leftovers NAME PROGRAM: one case asserting that no process of PROGRAM survived (WORK
-# holds its list when some did).
+# sessions_left: the session directories of Open MPI's mpirun that outlived it, one a line, after
+# allowing a second for one that is still on its way out; none on another library.
+sessions_left()
+{
+	local d left
+	test -n "${OMPI_SESSIONS:-}" || return 0
+	for _ in $(seq 5); do
+		left=''
+		for d in "$OMPI_SESSIONS"/ompi.*/pid.*; do
+			test -d "$d" && left="$left$d"$'\n'
+		done
+		test -z "$left" && return 0
+		sleep 0.2
+	done
+	printf '%s' "$left"
+}
+
+# check_leftovers NAME PROGRAM: one case asserting that no process of PROGRAM survived and that
+# no launcher left its session directory behind (WORK holds their list when some did).
 check_leftovers()
 {
-	if no_leftovers "$2"; then
-		pass "$1"
-	else
+	local left
+	if ! no_leftovers "$2"; then
 		echo "$LEFTOVERS" >"$WORK/leftovers.log"
 		fail "$1" "processes of '$2' still running (killed now)" "$WORK/leftovers.log"
+		return
 	fi
+	left=$(sessions_left)
+	if test -n "$left"; then
+		echo "$left" >"$WORK/leftovers.log"
+		rm -rf "$OMPI_SESSIONS"/ompi.*
+		fail "$1" "Open MPI's mpirun left its session directory (removed now)" \
+			"$WORK/leftovers.log"
+		return
+	fi
+	pass "$1"
 }
 
 # ---- counting ----
@@ -433,6 +464,7 @@ same_checks()
 # summary: the last line of every test script; returns 1 if anything failed.
 summary()
 {
+	test -n "${OMPI_SESSIONS:-}" && rm -rf "$OMPI_SESSIONS"
 	echo "$PASSED passed, $FAILED failed"
 	test "$FAILED" -eq 0
 }
