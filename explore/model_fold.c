@@ -23,7 +23,10 @@
  * a whole: the stop of a round leads to the next round, that of the last to the end. Its
  * call sites are then tried a phase at a time, the branches after the same collectives on the
  * same communicator and tag, under the same rules. A phase's branches are one whatever the
- * phases before did, so that the rounds' runs add up instead of multiplying. */
+ * phases before did, so that the rounds' runs add up instead of multiplying. Rounds with
+ * nothing between them are told apart by the input that ends one: where one input went two
+ * ways at a call site (a worker's stop, that starts the next round or ends the run), its
+ * branches are tried a round at a time, by how often the run took that input there before. */
 #include <stdlib.h>
 #include <string.h>
 
@@ -139,7 +142,7 @@ static int is_branch(const struct seq *v, const struct tnode *nd)
  * phase (CAND_PHASE; struct tnode's phase: a farm served again after a collective, or on
  * another communicator or tag), or those of one place in a phase whatever came before it
  * (CAND_PLACE: the same calls since the phase began, struct tnode's path). */
-enum { CAND_WHOLE, CAND_PHASE, CAND_PLACE };
+enum { CAND_WHOLE, CAND_PHASE, CAND_PLACE, CAND_ROUND };
 struct cand {
 	int32_t key;
 	int kind;
@@ -151,6 +154,8 @@ static int cand_has(const struct cand *c, const struct tnode *nd)
 	/* the branches before a poll at a place (no call site: they take no input) */
 	if (!c->key)
 		return nd->poll && nd->phase == c->phase && nd->path == c->path;
+	if (c->kind == CAND_ROUND)
+		return nd->key == c->key && nd->phase == c->phase && nd->exits == c->path;
 	return nd->key && nd->key == c->key &&
 	       (c->kind == CAND_WHOLE ||
 		(nd->phase == c->phase && (c->kind == CAND_PHASE || nd->path == c->path)));
@@ -294,8 +299,10 @@ static void keep_evidenced(const struct seq *v, struct tree *t, struct cand *cs,
 		for (i = 0; i < *n; i++)
 			ev[i] = (cs[i].key ? loop_evidence : poll_evidence)(v, t, &t->g[i]);
 		for (i = 0; i < *n; i++) {
-			for (j = 0, alike = ev[i] == 3; cs[i].kind == CAND_PLACE && j < *n; j++)
-				alike |= cs[j].kind == CAND_PLACE && cs[j].key == cs[i].key &&
+			/* a place, or a round, may go on alike where another of its phase does */
+			for (j = 0, alike = ev[i] == 3;
+			     (cs[i].kind == CAND_PLACE || cs[i].kind == CAND_ROUND) && j < *n; j++)
+				alike |= cs[j].kind == cs[i].kind && cs[j].key == cs[i].key &&
 					 cs[j].phase == cs[i].phase && ev[j] == 3;
 			ev[i] = ev[i] && alike;
 		}
@@ -306,6 +313,85 @@ static void keep_evidenced(const struct seq *v, struct tree *t, struct cand *cs,
 		*n = kept;
 	} while (kept < j);
 	free(ev);
+}
+
+/* Does way p of a branch of call site key leave it: end the run, or go on to a branch of
+ * another call site? */
+static int leaves(const struct seq *v, const struct tree *t, const struct pass *p, int32_t key)
+{
+	int e = xm_way_of(v, p->s, p->k);
+
+	return v[p->s].ins[e].op != ENG_BRANCH || t->n[v[p->s].node[e]].key != key;
+}
+
+/* Number the branch nodes of call site key in phase by round: each node's exits is 1 + how
+ * often its run took, at the site's branches before it, an input that went two ways at the
+ * site (the same in every part, back to the site on one way and out of it on another). Returns 0, numbering
+ * nothing, where no input went two ways or a node would take two numbers (the rounds are
+ * not told apart by that input alone). */
+static int number_rounds(const struct seq *v, int nv, struct tree *t, int32_t key, uint32_t phase)
+{
+	struct pass *pass = NULL, **ends = NULL;
+	size_t n = 0, cap = 0, nends = 0, capends = 0, i, j, k;
+	int s, ok = 1;
+	char *out;
+
+	for (k = 0; k < t->len; k++) {
+		const struct tnode *nd = &t->n[k];
+
+		if (nd->key != key || nd->phase != phase || !is_branch(v, nd))
+			continue;
+		xgrow((void **)&pass, &cap, n + nd->npass, sizeof(*pass));
+		memcpy(pass + n, nd->pass, nd->npass * sizeof(*pass));
+		n += nd->npass;
+	}
+	out = xmalloc(n + 1);
+	for (i = 0; i < n; i++)
+		out[i] = (char)leaves(v, t, &pass[i], key);
+	for (i = 0; i < n; i++)
+		for (j = i + 1; j < n; j++)
+			if (out[i] != out[j] && !xm_input_diff(xm_pass_input(v, &pass[i]),
+							       xm_pass_input(v, &pass[j]))) {
+				for (k = 0; k < nends && xm_input_diff(xm_pass_input(v, ends[k]),
+								       xm_pass_input(v, &pass[i]));
+				     k++)
+					;
+				if (k == nends) {
+					xgrow((void **)&ends, &capends, nends + 1, sizeof(*ends));
+					ends[nends++] = &pass[i];
+				}
+			}
+	for (k = 0; k < t->len; k++)
+		if (t->n[k].key == key && t->n[k].phase == phase)
+			t->n[k].exits = 0;
+	for (s = 0; nends && ok && s < nv; s++) {
+		uint32_t round = 1;
+		int x;
+
+		for (x = 0; ok && x < v[s].n; x++) {
+			struct tnode *nd = &t->n[v[s].node[x]];
+			struct pass p = {s, x};
+
+			if (nd->key != key || nd->phase != phase || v[s].ins[x].op != ENG_BRANCH)
+				continue;
+			ok = !nd->exits || nd->exits == round;
+			nd->exits = round;
+			for (k = 0; k < nends; k++)
+				if (!xm_input_diff(xm_pass_input(v, ends[k]),
+						   xm_pass_input(v, &p))) {
+					round++;
+					break;
+				}
+		}
+	}
+	if (!ok || !nends)
+		for (k = 0; k < t->len; k++)
+			if (t->n[k].key == key && t->n[k].phase == phase)
+				t->n[k].exits = 0;
+	free(out);
+	free(ends);
+	free(pass);
+	return ok && nends;
 }
 
 static int cand_cmp(const void *a, const void *b)
@@ -352,6 +438,26 @@ void xm_fold(struct seq *v, int nv, struct tree *t, int loops)
 		for (j = k; j < e; j++)
 			if (j == k || phases[j].phase != phases[j - 1].phase)
 				cand_try(v, nv, t, phases[j], &cs, &n, &cap);
+	}
+	keep_evidenced(v, t, cs, &n);
+	/* a call site that is no loop in a phase either, where an input went two ways: the
+	 * rounds of a loop with nothing between them, a loop each */
+	for (k = 0; k < nr; k++) {
+		const struct cand *c = &phases[k];
+
+		if (k && phases[k - 1].key == c->key && phases[k - 1].phase == c->phase)
+			continue;
+		for (i = 0;
+		     i < n && !cand_has(&cs[i], &(struct tnode){.key = c->key, .phase = c->phase});
+		     i++)
+			;
+		if (i < n || !number_rounds(v, nv, t, c->key, c->phase))
+			continue;
+		for (j = 0; j < t->len; j++)
+			if (t->n[j].exits && t->n[j].key == c->key && t->n[j].phase == c->phase)
+				cand_try(v, nv, t,
+					 (struct cand){c->key, CAND_ROUND, c->phase, t->n[j].exits},
+					 &cs, &n, &cap);
 	}
 	keep_evidenced(v, t, cs, &n);
 	/* the branch nodes of a place in a phase that is no loop either, where the phases

@@ -49,6 +49,9 @@ struct tnode {
 	 * communicator and tag, which tell a call site's phases apart (model_fold.c) */
 	uint32_t phase;
 	uint32_t path; /* a branch: its run's since (struct seq) */
+	/* a branch: 1 + how often its run took, at its call site in its phase, an input that
+	 * went two ways there (a round's stop, model_fold.c); 0 where none did */
+	uint32_t exits;
 	int32_t group; /* a branch: its group (struct bgroup), else -1 */
 	int32_t instr; /* while laid out: its copy on the path being laid out */
 };
