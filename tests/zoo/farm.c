@@ -44,7 +44,9 @@
 #define BUG_ABORT 3
 
 /* what parts one round from the next: without it, a worker's request of the next round could
- * meet the master's receive of the last */
+ * meet the master's receive of the last, unless every worker's round ends on a reply the
+ * master sends once it has taken every request of the round (STOP_TAG, STOP_VALUE) */
+#define SYNC_NONE 0	 /* nothing: the rounds one after the other on MPI_COMM_WORLD */
 #define SYNC_BARRIER 1	 /* MPI_Barrier */
 #define SYNC_ALLREDUCE 2 /* MPI_Allreduce of the workers' results, a time step's sum */
 #define SYNC_COMM 3	 /* nothing: each round on a duplicate of MPI_COMM_WORLD of its own */

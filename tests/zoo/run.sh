@@ -56,6 +56,11 @@ check_shapes()
 	done
 	# a poll that stops on a count, after every order of the rounds before
 	echo "r6 s3 b0 t3 w3 n3 y1"
+	# rounds with nothing between them, told apart by the workers' stops
+	echo "r1 s1 b0 t2 w2 n3 y0"
+	echo "r5 s2 b0 t2 w2 n3 y0"
+	echo "r1 s2 b2 t2 w2 n2 y0"
+	echo "r5 s1 b1 t2 w2 n2 y0"
 }
 
 long_shapes()
