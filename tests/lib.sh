@@ -84,6 +84,9 @@ if test "$MPI_LIB" = openmpi; then
 	# check_leftovers can tell that a job mpiverify ended left none behind.
 	OMPI_SESSIONS=$(mktemp -d "${TMPDIR:-/tmp}/mpiverify-ompi.XXXXXX") || exit 1
 	export OMPI_MCA_orte_tmpdir_base=$OMPI_SESSIONS
+	# removed however the script ends (a script that sets a trap of its own removes it in
+	# summary)
+	trap 'rm -rf "$OMPI_SESSIONS"' EXIT
 fi
 
 # ---- tools ----
