@@ -179,12 +179,25 @@ static uint32_t call_digest(const struct eng_instr *ins, int k)
 	return h;
 }
 
+/* Does instruction k of v begin a phase with no collective: the first after an
+ * MPI_Waitany or MPI_Testany that completed the last live request (a master that serves its
+ * workers so has none live between its rounds only; MPI_Waitsome may complete every request
+ * in the middle of a round, and does not count)? */
+static int drained(const struct seq *v, int k)
+{
+	return k && !v->live[k] && v->ins[k - 1].op == ENG_WAITANY;
+}
+
 /* v's since of instruction k (struct seq), its tables before it filled in. */
 static uint32_t since(const struct seq *v, int k)
 {
 	uint32_t h;
 
-	if (k && v->colls[k] == v->colls[k - 1]) {
+	if (drained(v, k)) {
+		/* the rounds stay apart: the k-th drain's places are not the next one's */
+		h = ((v->colls[k] ^ (uint32_t)v->drains[k]) * 16777619u ^ call_digest(v->ins, k)) *
+		    16777619u;
+	} else if (k && v->colls[k] == v->colls[k - 1]) {
 		if (!v->since[k - 1])
 			return 0;
 		h = (v->since[k - 1] ^ call_digest(v->ins, k)) * 16777619u;
@@ -463,6 +476,7 @@ static void run_tables(struct seq *v)
 	v->live = xmalloc((size_t)v->n * sizeof(int32_t));
 	v->colls = xmalloc((size_t)v->n * sizeof(uint32_t));
 	v->since = xmalloc((size_t)v->n * sizeof(uint32_t));
+	v->drains = xmalloc((size_t)v->n * sizeof(int32_t));
 	for (i = 0; i < v->ninputs; i++)
 		v->post[i] = v->lastread[i] = -1;
 	for (k = 0; k < v->n; k++) {
@@ -486,6 +500,7 @@ static void run_tables(struct seq *v)
 					       (uint32_t)b->d << 16) *
 					      16777619u;
 		}
+		v->drains[k] = (k ? v->drains[k - 1] : 0) + drained(v, k);
 		v->since[k] = since(v, k);
 
 		/* where an input is taken: a probe's or an any-completion's there, a receive's
@@ -708,6 +723,7 @@ static void seqs_release(struct seq *v, int nv, struct tree *t)
 		free(v[s].live);
 		free(v[s].colls);
 		free(v[s].since);
+		free(v[s].drains);
 	}
 	for (k = 0; k < t->len; k++)
 		free(t->n[k].pass);

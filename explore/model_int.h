@@ -27,9 +27,10 @@ struct seq {
 	int32_t *live;	 /* per instruction: requests live before it */
 	uint32_t *colls; /* per instruction: a digest of the collectives before it */
 	/* per instruction: a digest of the calls of its phase up to it (from the first after
-	 * the last collective); 0 in the first phase, or in one that began with requests
-	 * live */
+	 * the last collective, or after the last any-completion that left no request live);
+	 * 0 in the first phase, or in one that began with requests live */
 	uint32_t *since;
+	int32_t *drains; /* per instruction: the any-completions before it that left none */
 };
 
 /* A run's pass through a node: seq s, its instruction k. */
