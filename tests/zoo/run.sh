@@ -59,6 +59,7 @@ check_shapes()
 	# rounds with nothing between them, told apart by the workers' stops
 	echo "r1 s1 b0 t2 w2 n3 y0"
 	echo "r5 s2 b0 t2 w2 n3 y0"
+	echo "r2 s1 b0 t2 w2 n3 y0"
 	echo "r1 s2 b2 t2 w2 n2 y0"
 	echo "r5 s1 b1 t2 w2 n2 y0"
 }
