@@ -324,6 +324,16 @@ static int leaves(const struct seq *v, const struct tree *t, const struct pass *
 	return v[p->s].ins[e].op != ENG_BRANCH || t->n[v[p->s].node[e]].key != key;
 }
 
+/* Forget the rounds of the branch nodes of call site key in phase. */
+static void clear_rounds(struct tree *t, int32_t key, uint32_t phase)
+{
+	size_t k;
+
+	for (k = 0; k < t->len; k++)
+		if (t->n[k].key == key && t->n[k].phase == phase)
+			t->n[k].exits = 0;
+}
+
 /* Number the branch nodes of call site key in phase by round: each node's exits is 1 + how
  * often its run took, at the site's branches before it, an input that went two ways at the
  * site (the same in every part, back to the site on one way and out of it on another). Returns 0, numbering
@@ -361,9 +371,7 @@ static int number_rounds(const struct seq *v, int nv, struct tree *t, int32_t ke
 					ends[nends++] = &pass[i];
 				}
 			}
-	for (k = 0; k < t->len; k++)
-		if (t->n[k].key == key && t->n[k].phase == phase)
-			t->n[k].exits = 0;
+	clear_rounds(t, key, phase);
 	for (s = 0; nends && ok && s < nv; s++) {
 		uint32_t round = 1;
 		int x;
@@ -385,13 +393,23 @@ static int number_rounds(const struct seq *v, int nv, struct tree *t, int32_t ke
 		}
 	}
 	if (!ok || !nends)
-		for (k = 0; k < t->len; k++)
-			if (t->n[k].key == key && t->n[k].phase == phase)
-				t->n[k].exits = 0;
+		clear_rounds(t, key, phase);
 	free(out);
 	free(ends);
 	free(pass);
 	return ok && nends;
+}
+
+/* Is call site key a loop as a whole, or in phase, by the candidates cs[0..n)? */
+static int folded(const struct cand *cs, int n, int32_t key, uint32_t phase)
+{
+	int i;
+
+	for (i = 0; i < n; i++)
+		if (cs[i].key == key && (cs[i].kind == CAND_WHOLE ||
+					 (cs[i].kind == CAND_PHASE && cs[i].phase == phase)))
+			return 1;
+	return 0;
 }
 
 static int cand_cmp(const void *a, const void *b)
@@ -445,13 +463,8 @@ void xm_fold(struct seq *v, int nv, struct tree *t, int loops)
 	for (k = 0; k < nr; k++) {
 		const struct cand *c = &phases[k];
 
-		if (k && phases[k - 1].key == c->key && phases[k - 1].phase == c->phase)
-			continue;
-		for (i = 0;
-		     i < n && !cand_has(&cs[i], &(struct tnode){.key = c->key, .phase = c->phase});
-		     i++)
-			;
-		if (i < n || !number_rounds(v, nv, t, c->key, c->phase))
+		if ((k && phases[k - 1].key == c->key && phases[k - 1].phase == c->phase) ||
+		    folded(cs, n, c->key, c->phase) || !number_rounds(v, nv, t, c->key, c->phase))
 			continue;
 		for (j = 0; j < t->len; j++)
 			if (t->n[j].exits && t->n[j].key == c->key && t->n[j].phase == c->phase)
