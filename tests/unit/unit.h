@@ -33,6 +33,9 @@ struct xmodel;
 struct tr_explore_result;
 int unit_merge_search(struct unit_run *runs, int n, enum eng_buffering b, struct xmodel *m,
 		      struct tr_explore_result *res);
+/* Assert that search *res was complete and found no deadlock and no frontier (nothing left
+ * for a run to show); then release it. */
+void unit_expect_explored(struct tr_explore_result *res);
 
 /* Explore every choice of prog natively (depth-first). Returns the number of reachable
  * deadlock states (-1 on overflow); *done counts reachable final states where every rank

@@ -203,6 +203,14 @@ int unit_merge_search(struct unit_run *runs, int n, enum eng_buffering b, struct
 	return tr_explore(&m->prog, &eo, res);
 }
 
+void unit_expect_explored(struct tr_explore_result *res)
+{
+	CU_ASSERT(res->complete);
+	CU_ASSERT_EQUAL(res->nstuck, 0);
+	CU_ASSERT_EQUAL(res->nfrontiers, 0);
+	tr_explore_release(res);
+}
+
 static long explore(const struct eng_prog *p, const int32_t *st, long *done, int depth)
 {
 	size_t bytes = eng_state_bytes(p);
