@@ -62,7 +62,8 @@ void launch_describe_exit(const struct launch *l, char *buf, unsigned long size)
  * and to its process group; after up to 3 s, SIGKILL to the group, to every process this one
  * still has below it, and to each rank whose status file says it runs on this host (checked
  * to belong to this job before it is killed). Ranks on other hosts are left to the launcher.
- * Reaps the launcher. Returns 0, or -1 if something of the job could not be made to exit. */
+ * Reaps the launcher, and removes the session directory of one that died of a signal
+ * (jobs/launcher_dirs.h). Returns 0, or -1 if something of the job could not be made to exit. */
 int launch_end(struct launch *l);
 
 /* 1 if every rank of the job has ended on this host, and one at least is a zombie that its
