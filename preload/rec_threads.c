@@ -19,8 +19,11 @@
 void (*rec_thread_told)(int op, int32_t self, int32_t other);
 
 static atomic_int th_next = 1;	  /* the next number a thread gets (0: the initial one) */
-static __thread int32_t th_number /* 1 + the calling thread's number; 0: none yet */
+static __thread int32_t th_number /* 1 + the calling thread's own number; 0: none yet */
 	__attribute__((tls_model("initial-exec")));
+/* The own number of the thread that initialised MPI, if not the initial thread's (0): the
+ * numbers it and the initial thread are known by are swapped (rec_thread_make_main()). */
+static atomic_int th_main;
 /* the calling thread was started by pthread_create() here: its end is told */
 static __thread int th_started __attribute__((tls_model("initial-exec")));
 /* its path (base/steer.h): "" for the initial thread (whose path is "0") and for one whose
@@ -46,7 +49,8 @@ static void th_find(void)
 	th_exit = (exit_fn)dlsym(RTLD_NEXT, "pthread_exit");
 }
 
-int32_t rec_thread_number(void)
+/* The calling thread's own number: its creation's, 0 for the initial thread. */
+static int32_t th_own(void)
 {
 	if (!th_number)
 		th_number = 1 +
@@ -54,8 +58,30 @@ int32_t rec_thread_number(void)
 	return th_number - 1;
 }
 
+/* The number a thread whose own number is own is known by. */
+static int32_t th_known(int32_t own)
+{
+	int32_t main = atomic_load_explicit(&th_main, memory_order_relaxed);
+
+	return own == main ? 0 : own == 0 ? main : own;
+}
+
+int32_t rec_thread_number(void)
+{
+	return th_known(th_own());
+}
+
+void rec_thread_make_main(void)
+{
+	atomic_store_explicit(&th_main, th_own(), memory_order_relaxed);
+}
+
 const char *rec_thread_path(void)
 {
+	int32_t main = atomic_load_explicit(&th_main, memory_order_relaxed);
+
+	if (main)
+		return th_own() == main ? "0" : th_own() == 0 ? "" : th_path_set ? th_path : "";
 	if (th_path_set)
 		return th_path;
 	return syscall(SYS_gettid) == getpid() ? "0" : "";
@@ -96,9 +122,10 @@ static void *th_begin(void *p)
 	th_path_set = 1;
 	ret = s.fn(s.arg);
 	/* it makes no more calls: a rank ended while other threads were blocked is not
-	 * waiting for this one */
-	if (rec_thread_told)
-		rec_thread_told(MPIV_THREAD_EXIT, s.number, s.number);
+	 * waiting for this one (the end of the thread that initialised MPI, as the initial
+	 * thread's, is not told) */
+	if (rec_thread_told && th_known(s.number))
+		rec_thread_told(MPIV_THREAD_EXIT, th_known(s.number), th_known(s.number));
 	return ret;
 }
 
@@ -107,8 +134,8 @@ static void *th_begin(void *p)
 MPIV_EXPORT void pthread_exit(void *ret)
 {
 	pthread_once(&th_once, th_find);
-	if (th_started && rec_thread_told)
-		rec_thread_told(MPIV_THREAD_EXIT, th_number - 1, th_number - 1);
+	if (th_started && rec_thread_told && rec_thread_number())
+		rec_thread_told(MPIV_THREAD_EXIT, rec_thread_number(), rec_thread_number());
 	th_started = 0;
 	if (th_exit)
 		th_exit(ret);
@@ -144,7 +171,7 @@ MPIV_EXPORT int pthread_create(pthread_t *t, const pthread_attr_t *attr, void *(
 		const char *mine = rec_thread_path();
 		int n;
 
-		rec_thread_told(MPIV_THREAD_CREATE, rec_thread_number(), s->number);
+		rec_thread_told(MPIV_THREAD_CREATE, rec_thread_number(), th_known(s->number));
 		th_created++;
 		n = snprintf(s->path, sizeof(s->path), "%s.%u", mine, th_created);
 		if (!*mine || n < 0 || (size_t)n >= sizeof(s->path))
@@ -185,7 +212,7 @@ MPIV_EXPORT int pthread_join(pthread_t t, void **ret)
 		}
 	pthread_mutex_unlock(&th_lock);
 	if (e && rec_thread_told)
-		rec_thread_told(MPIV_THREAD_JOIN, rec_thread_number(), e->number);
+		rec_thread_told(MPIV_THREAD_JOIN, rec_thread_number(), th_known(e->number));
 	free(e);
 	return 0;
 }

@@ -12,12 +12,20 @@
 
 #pragma GCC visibility push(hidden)
 
-/* The calling thread's number: 0 for the process's initial thread, the number its creator gave
- * it for a thread created through pthread_create, else a new one at its first ask. */
+/* The calling thread's number: 0 for the thread that initialised MPI (the process's initial
+ * thread, unless another called MPI_Init), the number its creator gave it for a thread created
+ * through pthread_create, else a new one at its first ask; the initial thread, where another
+ * initialised MPI, has that thread's. So a rank whose MPI calls come from one thread has them
+ * all from thread 0, as its calls below MPI_THREAD_MULTIPLE must (MPI-4.1 11.6.1: the "main
+ * thread" is the one that called MPI_Init). */
 int32_t rec_thread_number(void);
 
+/* Make the calling thread, about to initialise MPI, thread 0 (rec_thread_number()). Call
+ * first in MPI_Init and MPI_Init_thread, before a number is asked for the call. */
+void rec_thread_make_main(void);
+
 /* The calling thread's path (base/steer.h), the same in every run of the program: "0" for
- * the initial thread, "P.K" for the K-th thread that thread P created while creations were
+ * thread 0, "P.K" for the K-th thread that thread P created while creations were
  * told (rec_thread_told set), "" for any other. */
 const char *rec_thread_path(void);
 

@@ -10,6 +10,7 @@
 #include "calm.h"
 #include "rec_comm.h"
 #include "rec_status.h"
+#include "rec_threads.h"
 
 /* by MPI_Init or the first session: once; and whether MPI_Init was called (then
  * MPI_Finalize, not a session's end, ends the rank) */
@@ -65,6 +66,7 @@ MPIV_EXPORT int MPI_Init(int *argc, char ***argv)
 	struct rep_call c;
 	int rc;
 
+	rec_thread_make_main();
 	if (!rep_call_enter(&c, MPIV_CALL_Init, __builtin_return_address(0)))
 		return PMPI_Init(argc, argv);
 	rc = PMPI_Init(argc, argv);
@@ -81,6 +83,7 @@ MPIV_EXPORT int MPI_Init_thread(int *argc, char ***argv, int required, int *prov
 	struct rep_call c;
 	int rc;
 
+	rec_thread_make_main();
 	if (!rep_call_enter(&c, MPIV_CALL_Init_thread, __builtin_return_address(0)))
 		return PMPI_Init_thread(argc, argv, required, provided);
 	rc = PMPI_Init_thread(argc, argv, required, provided);

@@ -75,8 +75,9 @@ verify_picks=$(cd "$SRCDIR/examples/verify" && grep -l 'lib=openmpi' -- *.c | se
 	paste -sd '|')
 OPENMPI_EXAMPLES="^examples/(deadlock|ok|stopped)/|^examples/verify/(first-sender-branch|race-assert|farm-waitany${verify_picks:+|$verify_picks})\.c\$"
 # of threads.sh: a family exchange, farms served by threads (MPI_Recv, two servers'
-# MPI_Waitany beside main's request) and by an OpenMP team, correct and buggy
-OPENMPI_THREADS="a tag per thread, 2 threads|served by 2 thread\(s\) with MPI_Recv, bug 0|with MPI_Waitany, main's request beside, bug 1|OpenMP team of 2 with MPI_Probe, bug 1"
+# MPI_Waitany beside main's request) and by an OpenMP team, correct and buggy; MPI
+# initialised by a thread main made
+OPENMPI_THREADS="a tag per thread, 2 threads|served by 2 thread\(s\) with MPI_Recv, bug 0|with MPI_Waitany, main's request beside, bug 1|OpenMP team of 2 with MPI_Probe, bug 1|initialised by a thread main made, FUNNELED, head to head"
 HAVE_OPENMPI=0
 command -v mpicc.openmpi >/dev/null 2>&1 && command -v mpirun.openmpi >/dev/null 2>&1 &&
 	HAVE_OPENMPI=1

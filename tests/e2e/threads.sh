@@ -20,6 +20,9 @@
 # inconclusive where correct, never "no deadlock". Two servers' MPI_Waitany each complete the
 # requests their own thread made, which steering names by their number among that thread's.
 #
+# Then MPI initialised by a thread main made, at every thread level (the family of
+# tests/e2e/programs/threads-init-family.c, below).
+#
 # Prints `ok NAME` or `FAIL NAME: why` per case and ends with `N passed, M failed`.
 # Exit status: 0 all passed, 1 a case failed, 77 skipped (mpicc, mpirun or spin missing).
 set -u
@@ -164,6 +167,66 @@ for form in omp-1-0 omp-2-1 workers-1-0 workers-3-1 ibarrier-5-0 ibarrier-5-1; d
 	else
 		expect "$name: deadlock confirmed on a steered run" 1 "$prog.log" \
 			'"verdict": "deadlock"' '"steering": "mpiverify-steer 1\\n'
+	fi
+	no_leftovers "$prog" || fail "$name: no leftover processes" "$LEFTOVERS"
+done
+# MPI initialised by a thread main made (tests/e2e/programs/threads-init-family.c), at each
+# thread level, made by main or by a thread of main's (the forms rotate), correct and head to
+# head; and under MPI_THREAD_MULTIPLE with the initial thread calling MPI too. The thread that
+# initialised MPI is thread 0 of the trace (MPI-4.1 11.6.1's main thread), so a rank below
+# MULTIPLE is one sequence of calls; check, replay and verify answer as for a program that
+# initialises MPI in main.
+levels=("MPI_Init" "FUNNELED" "SERIALIZED" "MULTIPLE")
+for form in 0-0 0-1 1-0 1-1 2-0 2-1 3-0 3-1 3-0-initial 3-1-initial; do
+	level=${form%%-*}
+	bug=${form#*-}
+	bug=${bug%%-*}
+	initial=0
+	case $form in *-initial) initial=1 ;; esac
+	nest=$(((level + bug) % 2))
+	name="threads: MPI initialised by a thread$(test "$nest" = 1 && echo " of a thread") main made, ${levels[$level]}$(test "$initial" = 1 && echo ", main calling MPI too"), $(test "$bug" = 1 && echo "head to head" || echo correct)"
+	picked "$name" || continue
+	prog=$WORK/init-$form
+	if ! "$MPICC" -g -O0 -Wall -DLEVEL=$level -DNEST=$nest -DBUG=$bug -DINITIAL=$initial \
+		-o "$prog" "$SRCDIR/tests/e2e/programs/threads-init-family.c" -lpthread \
+		>"$prog.cc.log" 2>&1; then
+		fail "$name: compile" "$MPICC failed" "$prog.cc.log"
+		continue
+	fi
+	run_cmd "$prog.record.log" "$LIMIT" "$MPIVERIFY" record -o "$prog.trace" \
+		--deadlock-timeout 5 -- "$MPIRUN" -np 2 "$prog"
+	expect "$name: record" 0 "$prog.record.log" "traces in"
+	# the initialising thread's calls are thread 0's: no thread named but main's own exchange
+	# (a send and a receive on each of the 2 ranks)
+	run_cmd "$prog.trace.log" "$LIMIT" "$MPIVERIFY" trace "$prog.trace"
+	threads=$(grep -c '"thread":' "$prog.trace.log")
+	if test "$threads" = $((initial * 4)); then
+		pass "$name: the initialising thread is thread 0"
+	else
+		fail "$name: the initialising thread is thread 0" \
+			"$threads events of another thread, want $((initial * 4))" "$prog.trace.log"
+	fi
+	for mode in zero infinite; do
+		run_cmd "$prog.$mode.log" "$LIMIT" "$MPIVERIFY" check "$prog.trace" \
+			--buffering "$mode" -o "$prog.trace/check-$mode"
+		if test "$bug" = 1 && test "$mode" = zero; then
+			expect_text "$name: check --buffering $mode: the deadlock" 1 \
+				"$prog.$mode.log" "threads-init-family.c:"
+			run_cmd "$prog.replay.log" "$LIMIT" "$MPIVERIFY" replay \
+				--trace "$prog.trace/check-$mode/cex.json" --deadlock-timeout 5
+			expect_text "$name: replay" 1 "$prog.replay.log" reproduced
+		else
+			expect_text "$name: check --buffering $mode: no deadlock" 0 \
+				"$prog.$mode.log" "no deadlock"
+		fi
+	done
+	run_cmd "$prog.verify.log" "$LIMIT" "$MPIVERIFY" verify -o "$prog.out" \
+		--deadlock-timeout 3 -- "$MPIRUN" -np 2 "$prog"
+	if test "$bug" = 1; then
+		expect_text "$name: verify: confirmed" 1 "$prog.verify.log" \
+			"deadlock confirmed"
+	else
+		expect_text "$name: verify: no deadlock" 0 "$prog.verify.log" "no deadlock"
 	fi
 	no_leftovers "$prog" || fail "$name: no leftover processes" "$LEFTOVERS"
 done
