@@ -74,20 +74,57 @@ int32_t xm_call_key(const struct mpiv_rank_trace *t, const struct eng_instr *in)
 	return tr_site_key(t, mpiv_trace_event(t, (size_t)in->ev)->site);
 }
 
+/* The change in live requests instruction in makes (the engine's count, as run_tables()
+ * keeps it). */
+static int live_change(const struct eng_instr *in)
+{
+	if (in->op == ENG_POST_SEND || in->op == ENG_POST_RECV || in->op == ENG_ICOLL ||
+	    in->op == ENG_GREQ)
+		return 1;
+	if (in->op == ENG_WAIT || in->op == ENG_WAIT_SOME)
+		return -in->n;
+	return in->op == ENG_WAITANY ? -in->d : 0;
+}
+
+/* Does ins[i], a receive, begin a round of them: two or more before the next wait? */
+static int posts_a_round(const struct eng_instr *ins, int n, int i)
+{
+	int posts = 0;
+
+	for (; i < n && posts < 2; i++)
+		if (ins[i].op == ENG_POST_RECV)
+			posts++;
+		else if (ins[i].op == ENG_WAIT || ins[i].op == ENG_WAITANY ||
+			 ins[i].op == ENG_WAIT_SOME || ins[i].op == ENG_PROBE)
+			break;
+	return posts >= 2;
+}
+
 /* Walk the posts of ins[0..n): for each send or receive that names its peer, the last source
  * input learnt before it (a wildcard receive's or probe's, or the peer of the request an
  * any-completion returned), if on the post's communicator and no collective on it came
- * between. vote: count; else mark the posts of
+ * between, nor a new round of posts. vote: count; else mark the posts of
  * the call sites that follow. */
 static void follow_inputs(const struct mpiv_rank_trace *t, struct eng_instr *ins, int n,
 			  struct votes *vs, int vote)
 {
-	int i, src = 0, comm = -1, id = -1;
+	int i, src = 0, comm = -1, id = -1, live = 0, drained = 0;
 
-	for (i = 0; i < n; i++) {
+	for (i = 0; i < n; live += live_change(&ins[i]), i++) {
 		struct eng_instr *in = &ins[i];
 		int recv = in->op == ENG_POST_RECV;
 		int64_t key;
+
+		/* An any-completion that left no request live ends a round as a collective
+		 * does (drained() below): the receives that begin the next one, several before
+		 * a wait (one for every worker), follow no input taken before; the reply to the
+		 * input it took, and the one receive posted again for that worker, do. */
+		if (in->op == ENG_WAITANY)
+			drained = live - in->d == 0;
+		if (recv && drained && !live && posts_a_round(ins, n, i))
+			id = -1;
+		if (recv)
+			drained = 0;
 
 		if (vote && (in->op == ENG_POST_SEND || recv)) { /* decided afresh each time */
 			in->sym &= (int16_t) ~(ENG_IN_SOURCE | ENG_IN_LAST);

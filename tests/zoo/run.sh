@@ -62,6 +62,10 @@ check_shapes()
 	echo "r2 s1 b0 t2 w2 n3 y0"
 	echo "r1 s2 b2 t2 w2 n2 y0"
 	echo "r5 s1 b1 t2 w2 n2 y0"
+	# and served by any-completions to 3 workers, whose next round's receives follow no
+	# input of the round before
+	echo "r2 s2 b0 t3 w3 n2 y0"
+	echo "r3 s1 b2 t2 w3 n2 y0"
 }
 
 long_shapes()
