@@ -475,10 +475,9 @@ if part verify; then
 	"$SRCDIR/bench/plot-runs.sh" verify.dat >verify-runs.svg &&
 		echo "plot of runs against tasks: $WORK/verify-runs.svg"
 	# the same two farms (4 tasks, 3 workers) in rounds, a time step's MPI_Allreduce between
-	# them (tests/zoo/farm.c's ROUNDS), or nothing (SYNC=0; the value-stop farm only: the
-	# MPI_Waitany farm's take more than 200 runs at 3 workers, doc/verify.md section 4)
+	# them (tests/zoo/farm.c's ROUNDS), or nothing (SYNC=0)
 	for farm in "1 2 value-stop farm in rounds" "2 2 MPI_Waitany farm in rounds" \
-		"1 0 value-stop farm, rounds unparted"; do
+		"1 0 value-stop farm, rounds unparted" "2 0 MPI_Waitany farm, rounds unparted"; do
 		read -r reply sync name <<<"$farm"
 		for rounds in 1 2 4 8; do
 			"$MPICC" -O2 -DREPLY="$reply" -DSTOP=2 -DNTASKS=4 -DROUNDS=$rounds \
