@@ -11,7 +11,8 @@
 # request from any worker: each way of taking it (MPI_Recv, MPI_Probe, MPI_Irecv, polled
 # MPI_Iprobe from MPI_ANY_SOURCE, MPI_Waitany over a receive per worker) correct and with a
 # deadlock on the paths where the wrong worker gets the last task, one or two servers, made
-# by main or by a thread main made (the forms rotate), or an OpenMP team; workers that ask
+# by main or by a thread main made (the forms rotate), or an OpenMP team, or by a thread
+# that initialised MPI where main did not; workers that ask
 # one server after the other, or all at once from a thread each. verify steers each server
 # thread's decisions and makes the runs one model: "no deadlock" with decisions explored, or
 # the deadlock confirmed on a steered run, whose steering names a thread, and whose report
@@ -135,8 +136,11 @@ done
 
 # the servers as an OpenMP team (main serves as its thread 0, the runtime's thread as 0.1);
 # two server threads, each worker asking both at once from a thread for each; two servers'
-# MPI_Waitany while main's MPI_Ibarrier is a request of its own
-for form in omp-1-0 omp-2-1 workers-1-0 workers-3-1 ibarrier-5-0 ibarrier-5-1; do
+# MPI_Waitany while main's MPI_Ibarrier is a request of its own; two server threads of a
+# thread that initialised MPI, not the initial one (thread 0 all the same: their paths are
+# 0.1 and 0.2, which steering names)
+for form in omp-1-0 omp-2-1 workers-1-0 workers-3-1 ibarrier-5-0 ibarrier-5-1 initthread-1-0 \
+	initthread-2-1; do
 	bug=${form##*-}
 	serve=${form%-*}
 	serve=${serve#*-}
@@ -146,6 +150,9 @@ for form in omp-1-0 omp-2-1 workers-1-0 workers-3-1 ibarrier-5-0 ibarrier-5-1; d
 	elif test "${form%%-*}" = ibarrier; then
 		name="threads: farm of 2 server threads with ${serves[$serve]}, main's request beside, bug $bug"
 		flags="-DIBARRIER=1"
+	elif test "${form%%-*}" = initthread; then
+		name="threads: farm of 2 server threads with ${serves[$serve]}, MPI initialised by a thread main made, bug $bug"
+		flags="-DINIT_THREAD=1"
 	else
 		name="threads: farm of 2 server threads with ${serves[$serve]}, workers of 2 threads, bug $bug"
 		flags="-DWORKER_THREADS=1"

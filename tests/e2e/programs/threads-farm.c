@@ -30,6 +30,8 @@
  *	-DIBARRIER=1	every rank ends with MPI_Ibarrier and MPI_Wait, rank 0's main posting
  *			its barrier before it makes the servers: a request of main's, made
  *			while the servers make theirs
+ *	-DINIT_THREAD=1	main only starts a thread that does all of the above, MPI_Init_thread
+ *			included, and joins it
  *
  * Workers: mpirun -np W+1. */
 #include <mpi.h>
@@ -57,6 +59,9 @@
 #endif
 #ifndef INLINE
 #define INLINE 0
+#endif
+#ifndef INIT_THREAD
+#define INIT_THREAD 0
 #endif
 #ifndef WORKER_THREADS
 #define WORKER_THREADS 0
@@ -191,7 +196,7 @@ static void work(void)
 		pthread_join(t[s], NULL);
 }
 
-int main(int argc, char **argv)
+static int farm(int argc, char **argv)
 {
 	int provided, rank, size, s;
 	MPI_Request end;
@@ -238,5 +243,28 @@ int main(int argc, char **argv)
 	for (s = 0; s < NT && !SHARED; s++)
 		MPI_Comm_free(&comms[s]);
 	MPI_Finalize();
+	return 0;
+}
+
+static int argc_;
+static char **argv_;
+
+static void *farm_thread(void *arg)
+{
+	(void)arg;
+	farm(argc_, argv_);
+	return NULL;
+}
+
+int main(int argc, char **argv)
+{
+	pthread_t t;
+
+	if (!INIT_THREAD)
+		return farm(argc, argv);
+	argc_ = argc;
+	argv_ = argv;
+	pthread_create(&t, NULL, farm_thread, NULL);
+	pthread_join(t, NULL);
 	return 0;
 }
