@@ -1890,13 +1890,26 @@ static int build_rank(const struct mpiv_traceset *ts, const struct mpiv_rank_tra
 
 		if (check_event(b, ev, err) || over_limit(b, ev, err))
 			goto fail;
-		if (ev->thread != 0 && t->thread_level < 3 /* MPI_THREAD_MULTIPLE */) {
-			mpiv_error_set(
-				err, MPIV_EXIT_BAD_INPUT, t->source, t->rank, ev->index,
-				"%s from thread %d of a rank that is not MPI_THREAD_MULTIPLE "
-				"(thread level %d): the program serialises its threads' calls "
-				"itself, which check cannot judge yet",
-				mpiv_call_name(ev->call), ev->thread, t->thread_level);
+		/* thread 0 initialised MPI (doc/trace-format.md) */
+		if (ev->thread != 0 && t->thread_level == 2 /* MPI_THREAD_SERIALIZED */) {
+			mpiv_error_set(err, MPIV_EXIT_BAD_INPUT, t->source, t->rank, ev->index,
+				       "%s from thread %d, another than the one that "
+				       "initialised MPI, of a rank whose threads call MPI one "
+				       "at a time (MPI_THREAD_SERIALIZED): the order the "
+				       "program puts between their calls is its own, which "
+				       "check cannot judge yet",
+				       mpiv_call_name(ev->call), ev->thread);
+			goto fail;
+		}
+		if (ev->thread != 0 && t->thread_level < 2) {
+			mpiv_error_set(err, MPIV_EXIT_BAD_INPUT, t->source, t->rank, ev->index,
+				       "%s from thread %d, another than the one that "
+				       "initialised MPI, at thread level %s: only that thread "
+				       "may call MPI there (MPI-4.1 11.6.1), so the program is "
+				       "erroneous",
+				       mpiv_call_name(ev->call), ev->thread,
+				       t->thread_level == 1 ? "MPI_THREAD_FUNNELED" :
+							      "MPI_THREAD_SINGLE");
 			goto fail;
 		}
 		if (t->threaded)

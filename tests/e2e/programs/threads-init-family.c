@@ -10,8 +10,9 @@
  *	-DNEST=1	the thread that initialises MPI is made by a thread main made
  *	-DBUG=n		0 ranks 0 and 1 exchange a message each way, in order; 1 both send
  *			first (head to head: a deadlock without buffering, MPI-4.1 3.5)
- *	-DINITIAL=1	(LEVEL 3) the initial thread also exchanges a message of its own, on
- *			another tag, once MPI is initialised: two threads that call MPI
+ *	-DINITIAL=1	the initial thread also exchanges a message of its own, on another
+ *			tag, once MPI is initialised: two threads that call MPI, at once under
+ *			MULTIPLE, one after the other below it (erroneous below SERIALIZED)
  *
  * Ranks: mpirun -np 2. */
 #include <mpi.h>
@@ -69,7 +70,9 @@ static void *mpi_main(void *arg)
 		pthread_barrier_wait(&ready);
 	exchange(1, BUG);
 	if (INITIAL)
-		pthread_barrier_wait(&ready); /* the initial thread's exchange is over */
+		pthread_barrier_wait(&ready); /* the initial thread's exchange may begin */
+	if (INITIAL)
+		pthread_barrier_wait(&ready); /* and is over */
 	MPI_Finalize();
 	return NULL;
 }
@@ -95,7 +98,12 @@ int main(int argc, char **argv)
 		abort();
 	if (INITIAL) {
 		pthread_barrier_wait(&ready);
+		/* below MULTIPLE, one thread's calls after the other's */
+		if (LEVEL < 3)
+			pthread_barrier_wait(&ready);
 		exchange(2, 0);
+		if (LEVEL == 3)
+			pthread_barrier_wait(&ready);
 		pthread_barrier_wait(&ready);
 	}
 	pthread_join(t, NULL);
