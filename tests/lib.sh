@@ -448,6 +448,20 @@ expect_grep()
 	pass "$name"
 }
 
+# verify_family NAME PROG NP BUG WORDS: verify PROG under $MPIRUN -np NP (its report in
+# PROG.verify.log, its outputs in PROG.verify): "no deadlock" (exit 0) where BUG is 0, else the
+# deadlock confirmed (exit 1) with WORDS in the report.
+verify_family()
+{
+	run_cmd "$2.verify.log" "$LIMIT" "$MPIVERIFY" verify -o "$2.verify" \
+		--deadlock-timeout "${VERIFY_TIMEOUT:-5}" -- "$MPIRUN" -np "$3" "$2"
+	if test "$4" = 0; then
+		expect_text "$1: verify: no deadlock" 0 "$2.verify.log" "no deadlock"
+	else
+		expect_text "$1: verify: confirmed" 1 "$2.verify.log" "$5"
+	fi
+}
+
 # same_checks A ALOG B BLOG: two checks, into the directories A and B, whose reports are ALOG
 # and BLOG, said the same (each directory's name read as OUT) and wrote the same
 # counterexamples (cex*.json); appends what differs to WHY, and leaves the reports so read in

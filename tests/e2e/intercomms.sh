@@ -64,15 +64,7 @@ for make in $MAKES; do
 						"$prog.$mode.log" "intercomm-family.c:"
 				fi
 			done
-			run_cmd "$prog.verify.log" "$LIMIT" "$MPIVERIFY" verify -o "$prog.verify" \
-				--deadlock-timeout 5 -- "$MPIRUN" -np 4 "$prog"
-			if test "$bug" = 0; then
-				expect_text "$name: verify: no deadlock" 0 "$prog.verify.log" \
-					"no deadlock"
-			else
-				expect_text "$name: verify: confirmed" 1 "$prog.verify.log" \
-					"intercomm-family.c:"
-			fi
+			verify_family "$name" "$prog" 4 "$bug" "intercomm-family.c:"
 			no_leftovers "$prog" || fail "$name: no leftover processes" "$LEFTOVERS"
 		done
 	done

@@ -76,15 +76,7 @@ for start in 1 2 3 4; do
 				fi
 			done
 			test "$lib" != 2 && test "$bug" != 2 || continue
-			run_cmd "$prog.verify.log" "$LIMIT" "$MPIVERIFY" verify -o "$prog.verify" \
-				--deadlock-timeout 5 -- "$MPIRUN" -np 3 "$prog"
-			if test "$bug" = 0; then
-				expect_text "$name: verify: no deadlock" 0 "$prog.verify.log" \
-					"no deadlock"
-			else
-				expect_text "$name: verify: confirmed" 1 "$prog.verify.log" \
-					"sessions-family.c:"
-			fi
+			verify_family "$name" "$prog" 3 "$bug" "sessions-family.c:"
 			no_leftovers "$prog" || fail "$name: no leftover processes" "$LEFTOVERS"
 		done
 	done

@@ -238,14 +238,7 @@ for form in 0-0 0-1 1-0 1-1 2-0 2-1 3-0 3-1 3-0-initial 3-1-initial 1-0-initial 
 		no_leftovers "$prog" || fail "$name: no leftover processes" "$LEFTOVERS"
 		continue
 	fi
-	run_cmd "$prog.verify.log" "$LIMIT" "$MPIVERIFY" verify -o "$prog.out" \
-		--deadlock-timeout 3 -- "$MPIRUN" -np 2 "$prog"
-	if test "$bug" = 1; then
-		expect_text "$name: verify: confirmed" 1 "$prog.verify.log" \
-			"deadlock confirmed"
-	else
-		expect_text "$name: verify: no deadlock" 0 "$prog.verify.log" "no deadlock"
-	fi
+	VERIFY_TIMEOUT=3 verify_family "$name" "$prog" 2 "$bug" "deadlock confirmed"
 	no_leftovers "$prog" || fail "$name: no leftover processes" "$LEFTOVERS"
 done
 summary
