@@ -41,6 +41,13 @@ int mpiv_trace_add_thread_op(struct mpiv_rank_trace *t, const struct mpiv_thread
 	return 0;
 }
 
+/* Is op the creation of a thread made before MPI_Init (doc/trace-format.md: one there already,
+ * told by thread 0 before the first event), which has no path? */
+static int made_before(const struct mpiv_thread_op *op)
+{
+	return op->op == MPIV_THREAD_CREATE && op->self == 0 && op->before == 0;
+}
+
 int mpiv_thread_path(const struct mpiv_rank_trace *t, int32_t thread, char *buf, size_t size)
 {
 	const struct mpiv_thread_op *made = NULL;
@@ -54,11 +61,12 @@ int mpiv_thread_path(const struct mpiv_rank_trace *t, int32_t thread, char *buf,
 			made = &t->thread_ops[i];
 	/* the creator's path, in less room than this one's (each step adds 2 or more, so a
 	 * loop of creations, which records never hold, ends too) */
-	if (!made || size < 4 || mpiv_thread_path(t, made->self, buf, size - 2) < 0)
+	if (!made || made_before(made) || size < 4 ||
+	    mpiv_thread_path(t, made->self, buf, size - 2) < 0)
 		return -1;
 	for (i = 0; &t->thread_ops[i] <= made; i++)
 		k += t->thread_ops[i].op == MPIV_THREAD_CREATE &&
-		     t->thread_ops[i].self == made->self;
+		     t->thread_ops[i].self == made->self && !made_before(&t->thread_ops[i]);
 	n = strlen(buf);
 	return snprintf(buf + n, size - n, ".%u", k) < (int)(size - n) ? 0 : -1;
 }

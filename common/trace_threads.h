@@ -15,9 +15,9 @@ int mpiv_trace_add_thread_op(struct mpiv_rank_trace *t, const struct mpiv_thread
 			     size_t nevents, const char *where, struct mpiv_error *err);
 
 /* The path of thread in t (base/steer.h: the name verify steers a thread by, the same in
- * every run): "0" for the initial thread, "P.K" for the K-th thread that thread P created in
- * t's records. Returns 0, or -1 if its creation is not among them, or the path is longer
- * than size - 1. */
+ * every run): "0" for thread 0, "P.K" for the K-th thread that thread P created in t's
+ * records (those there before MPI_Init, told at the trace's start, have none). Returns 0, or
+ * -1 if its creation is not among them, or the path is longer than size - 1. */
 int mpiv_thread_path(const struct mpiv_rank_trace *t, int32_t thread, char *buf, size_t size);
 
 /* The first event of thread in t from event `from` on that is a decision

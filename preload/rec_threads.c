@@ -98,10 +98,39 @@ int rec_thread_create_own(pthread_t *t, const pthread_attr_t *attr, void *(*fn)(
 struct th_entry {
 	pthread_t id;
 	int32_t number;
+	int ended; /* it returned or called pthread_exit */
 	struct th_entry *next;
 };
 static struct th_entry *th_list;
 static pthread_mutex_t th_lock = PTHREAD_MUTEX_INITIALIZER;
+
+/* The thread whose own number is number ended. */
+static void th_ended(int32_t number)
+{
+	struct th_entry *e;
+
+	pthread_mutex_lock(&th_lock);
+	for (e = th_list; e; e = e->next)
+		if (e->number == number)
+			e->ended = 1;
+	pthread_mutex_unlock(&th_lock);
+}
+
+void rec_thread_tell_made(void)
+{
+	struct th_entry *e;
+
+	if (!rec_thread_told)
+		return;
+	/* the initial thread, where another initialised MPI */
+	if (th_known(0))
+		rec_thread_told(MPIV_THREAD_CREATE, 0, th_known(0));
+	pthread_mutex_lock(&th_lock);
+	for (e = th_list; e; e = e->next)
+		if (!e->ended && th_known(e->number))
+			rec_thread_told(MPIV_THREAD_CREATE, 0, th_known(e->number));
+	pthread_mutex_unlock(&th_lock);
+}
 
 struct th_start {
 	void *(*fn)(void *);
@@ -124,6 +153,7 @@ static void *th_begin(void *p)
 	/* it makes no more calls: a rank ended while other threads were blocked is not
 	 * waiting for this one (the end of the thread that initialised MPI, as the initial
 	 * thread's, is not told) */
+	th_ended(s.number);
 	if (rec_thread_told && th_known(s.number))
 		rec_thread_told(MPIV_THREAD_EXIT, th_known(s.number), th_known(s.number));
 	return ret;
@@ -134,6 +164,8 @@ static void *th_begin(void *p)
 MPIV_EXPORT void pthread_exit(void *ret)
 {
 	pthread_once(&th_once, th_find);
+	if (th_started)
+		th_ended(th_own());
 	if (th_started && rec_thread_told && rec_thread_number())
 		rec_thread_told(MPIV_THREAD_EXIT, rec_thread_number(), rec_thread_number());
 	th_started = 0;
@@ -177,19 +209,31 @@ MPIV_EXPORT int pthread_create(pthread_t *t, const pthread_attr_t *attr, void *(
 		if (!*mine || n < 0 || (size_t)n >= sizeof(s->path))
 			s->path[0] = '\0';
 	}
+	/* listed before it runs, so that its end finds it (th_ended()) */
 	e->number = s->number;
-	rc = th_create(t, attr, th_begin, s);
-	if (rc != 0) {
-		free(s);
-		free(e);
-		return rc;
-	}
-	e->id = *t;
+	e->ended = 0;
+	memset(&e->id, 0, sizeof(e->id));
 	pthread_mutex_lock(&th_lock);
 	e->next = th_list;
 	th_list = e;
 	pthread_mutex_unlock(&th_lock);
-	return 0;
+	rc = th_create(t, attr, th_begin, s);
+	pthread_mutex_lock(&th_lock);
+	if (rc != 0) {
+		struct th_entry **p;
+
+		for (p = &th_list; *p != e; p = &(*p)->next)
+			;
+		*p = e->next;
+	} else {
+		e->id = *t;
+	}
+	pthread_mutex_unlock(&th_lock);
+	if (rc != 0) {
+		free(s);
+		free(e);
+	}
+	return rc;
 }
 
 MPIV_EXPORT int pthread_join(pthread_t t, void **ret)

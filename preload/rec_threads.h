@@ -38,6 +38,12 @@ int rec_thread_create_own(pthread_t *t, const pthread_attr_t *attr, void *(*fn)(
  * number. Defined by each library (recorder/rec_call.c, replayer/wrappers.c). */
 int rec_thread_in_call(void);
 
+/* Tell rec_thread_told of the threads there are already, as if thread 0 had just created
+ * them: the program's threads made before (not joined, not ended), and the initial thread
+ * where another initialised MPI. For the recorder, once it begins to be told, so that a
+ * trace names every thread that may call MPI. */
+void rec_thread_tell_made(void);
+
 /* Told of every pthread_create (op MPIV_THREAD_CREATE, made before the created thread runs),
  * every pthread_join that returned (MPIV_THREAD_JOIN), with the two threads' numbers, and of
  * every created thread's end, by return or pthread_exit (MPIV_THREAD_EXIT, its number twice): the

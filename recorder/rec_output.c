@@ -893,6 +893,7 @@ int rec_output_open(int rank, int size, int thread_level)
 	/* the order between threads matters where several may call MPI; below
 	 * MPI_THREAD_MULTIPLE a thread record could also race a call on the ring */
 	rec_thread_told = out_multi ? out_thread : NULL;
+	rec_thread_tell_made();
 	out_install_handlers();
 	if (!out_on_exit_set) {
 		out_on_exit_set = 1;

@@ -138,9 +138,10 @@ done
 # two server threads, each worker asking both at once from a thread for each; two servers'
 # MPI_Waitany while main's MPI_Ibarrier is a request of its own; two server threads of a
 # thread that initialised MPI, not the initial one (thread 0 all the same: their paths are
-# 0.1 and 0.2, which steering names)
+# 0.1 and 0.2, which steering names); and the same beside a thread made before MPI_Init that
+# never calls it (named at the trace's start, with no path: the servers' stay 0.1 and 0.2)
 for form in omp-1-0 omp-2-1 workers-1-0 workers-3-1 ibarrier-5-0 ibarrier-5-1 initthread-1-0 \
-	initthread-2-1; do
+	initthread-2-1 idlebefore-1-0 idlebefore-2-1; do
 	bug=${form##*-}
 	serve=${form%-*}
 	serve=${serve#*-}
@@ -153,6 +154,9 @@ for form in omp-1-0 omp-2-1 workers-1-0 workers-3-1 ibarrier-5-0 ibarrier-5-1 in
 	elif test "${form%%-*}" = initthread; then
 		name="threads: farm of 2 server threads with ${serves[$serve]}, MPI initialised by a thread main made, bug $bug"
 		flags="-DINIT_THREAD=1"
+	elif test "${form%%-*}" = idlebefore; then
+		name="threads: farm of 2 server threads with ${serves[$serve]}, an idle thread made before MPI_Init, bug $bug"
+		flags="-DIDLE_BEFORE=1"
 	else
 		name="threads: farm of 2 server threads with ${serves[$serve]}, workers of 2 threads, bug $bug"
 		flags="-DWORKER_THREADS=1"

@@ -32,6 +32,8 @@
  *			while the servers make theirs
  *	-DINIT_THREAD=1	main only starts a thread that does all of the above, MPI_Init_thread
  *			included, and joins it
+ *	-DIDLE_BEFORE=1	main first makes a thread that never calls MPI and sleeps to the end,
+ *			before MPI_Init (a runtime's or a library's own)
  *
  * Workers: mpirun -np W+1. */
 #include <mpi.h>
@@ -62,6 +64,9 @@
 #endif
 #ifndef INIT_THREAD
 #define INIT_THREAD 0
+#endif
+#ifndef IDLE_BEFORE
+#define IDLE_BEFORE 0
 #endif
 #ifndef WORKER_THREADS
 #define WORKER_THREADS 0
@@ -256,10 +261,20 @@ static void *farm_thread(void *arg)
 	return NULL;
 }
 
+static void *idle(void *arg)
+{
+	(void)arg;
+	for (;;)
+		pause();
+	return NULL;
+}
+
 int main(int argc, char **argv)
 {
 	pthread_t t;
 
+	if (IDLE_BEFORE && !pthread_create(&t, NULL, idle, NULL))
+		pthread_detach(t);
 	if (!INIT_THREAD)
 		return farm(argc, argv);
 	argc_ = argc;
