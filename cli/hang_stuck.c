@@ -56,10 +56,17 @@ int hang_stuck(void *ctx, const struct monitor_result *res)
 	for (k = 0; k < res->size; k++) {
 		const struct monitor_rank *m = &res->ranks[k];
 		const struct mpiv_rank_trace *t = &ts.ranks[k];
+		const struct mpiv_event *ev;
 
-		if (m->state == MPIV_ST_IN_CALL &&
-		    (!t->incomplete || m->op < 0 || t->nevents != (size_t)m->op + 1 ||
-		     mpiv_trace_event(t, (size_t)m->op)->call != m->call)) {
+		if (m->state != MPIV_ST_IN_CALL)
+			continue;
+		/* its blocked call is the last event; with threads, the status names the
+		 * longest blocked, which another's blocked call may follow */
+		ev = t->incomplete && m->op >= 0 && (size_t)m->op < t->nevents &&
+				     (t->threaded || t->nevents == (size_t)m->op + 1) ?
+			     mpiv_trace_event(t, (size_t)m->op) :
+			     NULL;
+		if (!ev || ev->call != m->call || !(ev->flags & MPIV_EV_INCOMPLETE)) {
 			stuck = -1;
 			goto out;
 		}

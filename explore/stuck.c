@@ -1,6 +1,6 @@
 /* When a run (record's or verify's) is deadlocked, judged on its traces (explore.h's
  * explore_stuck_now(), and a hung run's genuine_hang() in explore.c): the run's own path
- * walked in its model. */
+ * walked in its model, where every thread that may call MPI is blocked in a call. */
 #include <stdlib.h>
 
 #include "explore.h"
@@ -77,6 +77,57 @@ static int as_hang(struct mpiv_traceset *ts)
 	return 0;
 }
 
+/* A thread of a rank, as a hang's trace shows it. */
+struct stuck_thread {
+	int32_t thread;
+	int blocked; /* its last call had not returned, or ended MPI */
+	int ended;   /* it returned, or another thread joined it */
+};
+
+static struct stuck_thread *thread_of(struct stuck_thread **th, size_t *n, size_t *cap,
+				      int32_t thread)
+{
+	size_t i;
+
+	for (i = *n; i-- > 0;)
+		if ((*th)[i].thread == thread)
+			return &(*th)[i];
+	xgrow((void **)th, cap, *n + 1, sizeof(**th));
+	(*th)[*n] = (struct stuck_thread){thread, 0, 0};
+	return &(*th)[(*n)++];
+}
+
+/* Is every thread of rank trace t blocked in an MPI call, or done with MPI? Its threads are
+ * those the trace names: by a call, or by a thread record (the recorder tells of every thread
+ * there is when MPI is initialised, and of each made later). One that made no call and did
+ * not end may still call MPI, and whoever waits may be waiting for it: the traces cannot
+ * judge. */
+static int threads_blocked(const struct mpiv_rank_trace *t)
+{
+	struct stuck_thread *th = NULL;
+	size_t n = 0, cap = 0, i;
+	int ok = 1;
+
+	for (i = 0; i < t->nevents; i++) {
+		const struct mpiv_event *ev = mpiv_trace_event(t, i);
+		struct stuck_thread *x = thread_of(&th, &n, &cap, ev->thread);
+
+		/* as_hang() takes a rank whose last call ends MPI for finished */
+		x->blocked = (ev->flags & MPIV_EV_INCOMPLETE) || ev->call == MPIV_CALL_Finalize ||
+			     ev->call == MPIV_CALL_Session_finalize;
+	}
+	for (i = 0; i < t->nthread_ops; i++) {
+		const struct mpiv_thread_op *op = &t->thread_ops[i];
+		struct stuck_thread *x = thread_of(&th, &n, &cap, op->other);
+
+		x->ended |= op->op == MPIV_THREAD_EXIT || op->op == MPIV_THREAD_JOIN;
+	}
+	for (i = 0; i < n && ok; i++)
+		ok = th[i].blocked || th[i].ended;
+	free(th);
+	return ok;
+}
+
 int explore_stuck_now(struct mpiv_traceset *ts, const struct xitem *it)
 {
 	struct tr_opts opts = {ENG_BUF_ZERO, 0, 0, 1, 0};
@@ -87,7 +138,8 @@ int explore_stuck_now(struct mpiv_traceset *ts, const struct xitem *it)
 	int r, known, stuck;
 
 	for (r = 0; r < ts->nranks; r++)
-		if (ts->ranks[r].thread_level >= 3 /* MPI_THREAD_MULTIPLE */)
+		if (ts->ranks[r].thread_level >= 3 /* MPI_THREAD_MULTIPLE */ &&
+		    !threads_blocked(&ts->ranks[r]))
 			return 0;
 	if (as_hang(ts) < 0)
 		return 0;
@@ -97,6 +149,8 @@ int explore_stuck_now(struct mpiv_traceset *ts, const struct xitem *it)
 	mpiv_error_init(&err);
 	if (tr_translate(ts, &opts, &prog, &err) < 0)
 		return 0;
+	/* one thread a rank calling MPI: the walk of a run of several is not yet trusted to
+	 * see a message that one of them may still take */
 	stuck = prog.nprocs == prog.nranks;
 	if (stuck) {
 		xmodel_fill_inputs(&prog, ts);

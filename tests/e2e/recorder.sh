@@ -268,6 +268,35 @@ if compile rec-send-ring; then
 	fi
 fi
 
+# ---- threads blocked in MPI calls (rec-thread-hang.c, MPI_THREAD_MULTIPLE): judged on the
+# traces once the one thread of each rank that calls MPI is blocked, where no other thread may
+# still call (one made before MPI_Init or after it that has not called MPI yet may, and the
+# run goes on: it completes 2 s later); two blocked threads a rank are left to the timeout ----
+if compile rec-thread-hang -lpthread; then
+	for form in "alone" "alone before" "alone after" "pair" "pair before"; do
+		name="thread hang, $form"
+		log=$WORK/thread-hang-${form// /-}.record.log
+		# shellcheck disable=SC2086 # the form is the program's arguments
+		run_cmd "$log" 20 "$MPIVERIFY" record -o "$WORK/thread-hang-${form// /-}" \
+			--deadlock-timeout 4 -- "$MPIRUN" -np 2 "$BINDIR/rec-thread-hang" $form
+		case $form in
+		alone) want='the traces so far show that no call' ;;
+		pair) want='every rank blocked for [0-9]* s$' ;;
+		*) want='' ;;
+		esac
+		if test -n "$want"; then
+			expect "$name: record says '$want'" \
+				"$(test "$RC" -eq 1 && grep -q -- "$want" "$log"; echo $?)" \
+				"$(describe "$RC"), want 1 and that line" "$log"
+		else
+			expect "$name: the run completes" "$(test "$RC" -eq 0; echo $?)" \
+				"$(describe "$RC"), want 0" "$log"
+		fi
+	done
+	no_leftovers "$BINDIR/rec-thread-hang" ||
+		fail "thread hang: no leftover processes" "$LEFTOVERS"
+fi
+
 # ---- a hang after a long run: judged on the traces while they are short, else the timeout
 # decides (the monitor does not read a long run's whole trace: over 8 MiB of files) ----
 if compile rec-long-then-hang; then

@@ -3,9 +3,11 @@
  * call (incomplete) or finished, generated over the shape, the ranks, the message size, how
  * the calls are written (blocking, or nonblocking and completed by each of MPI_Wait, Waitall,
  * Waitany and Waitsome), the blocked receive's tag (the message's, another, MPI_ANY_TAG), the
- * thread level and whether the library's eager threshold is known, each with the answer it
- * must get: stuck only where no call could complete, whatever
- * the library did next. */
+ * thread level, another thread of rank 0's (none, one yet to call MPI, one that ended, one
+ * blocked) and whether the library's eager threshold is known, each with the answer it must
+ * get: stuck only where no call could complete, whatever the library did next, and never
+ * while a thread that may still call MPI has not (nor, yet, where two threads of a rank are
+ * blocked: left to the timeout). */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -95,15 +97,32 @@ static void finalize(struct unit_buf *b)
 	unit_add(b, ", {\"call\": \"MPI_Finalize\"}");
 }
 
+/* Another thread of rank 0 (MPI_THREAD_MULTIPLE), made when MPI was initialised: none, one
+ * that made no MPI call yet, one that ended, one blocked in a receive nothing sends. */
+enum extra { EXTRA_NONE, EXTRA_IDLE, EXTRA_ENDED, EXTRA_BLOCKED, EXTRA_N };
+
+static const char *const extra_names[] = {"no other thread", "a thread yet to call MPI",
+					  "a thread that ended", "a thread blocked"};
+
 /* Rank r's trace of the standstill. */
 static char *rank_trace(enum shape shape, int r, int n, long bytes, enum how how, int tag,
-			int level, int eager_known)
+			int level, int eager_known, enum extra extra)
 {
 	struct unit_buf b = {0};
 
 	unit_add(&b, "\"rank\": %d, \"size\": %d, \"thread_level\": %d, \"library\": \"%s\", ", r,
 		 n, level, eager_known ? "MPICH Version:\\t4.0.2" : "an MPI library");
+	if (r == 0 && extra != EXTRA_NONE)
+		unit_add(&b,
+			 "\"threads\": [{\"op\": \"create\", \"thread\": 0, \"other\": 1, "
+			 "\"before\": 1}%s], ",
+			 extra == EXTRA_ENDED ? ", {\"op\": \"exit\", \"thread\": 1, \"other\": "
+						"1, \"before\": 1}" :
+						"");
 	unit_add(&b, "\"events\": [{\"call\": \"%s\"}", level ? "MPI_Init_thread" : "MPI_Init");
+	if (r == 0 && extra == EXTRA_BLOCKED)
+		unit_add(&b, ", {\"call\": \"MPI_Recv\", \"peer\": 1, \"tag\": 9, \"comm\": 0, "
+			     "\"bytes\": 4, \"thread\": 1, \"incomplete\": true}");
 	switch (shape) {
 	case SHAPE_SEND_RING:
 		send_to(&b, (r + 1) % n, bytes, how, 1);
@@ -153,11 +172,13 @@ static char *rank_trace(enum shape shape, int r, int n, long bytes, enum how how
 }
 
 /* The answer the standstill must get. */
-static int expected(enum shape shape, long bytes, int tag, int level, int eager_known)
+static int expected(enum shape shape, long bytes, int tag, int eager_known, enum extra extra)
 {
 	int unbufferable = eager_known && bytes > 8255;
 
-	if (level == 3) /* another thread may be about to call MPI */
+	/* the other thread may be about to call MPI; two threads blocked are left to the
+	 * timeout (explore_stuck_now() judges one calling thread a rank) */
+	if (extra == EXTRA_IDLE || extra == EXTRA_BLOCKED)
 		return 0;
 	switch (shape) {
 	case SHAPE_SEND_RING: /* a send the library may still buffer could complete */
@@ -177,28 +198,28 @@ static int expected(enum shape shape, long bytes, int tag, int level, int eager_
 
 /* One standstill: its answer against the expected one. */
 static int one_case(enum shape shape, int n, long bytes, enum how how, int tag, int level,
-		    int known, int *stuck)
+		    int known, enum extra extra, int *stuck)
 {
 	char *ranks[5] = {NULL};
 	struct mpiv_traceset ts;
 	int r, want, got;
 
 	for (r = 0; r < n; r++)
-		ranks[r] = rank_trace(shape, r, n, bytes, how, tag, level, known);
+		ranks[r] = rank_trace(shape, r, n, bytes, how, tag, level, known, extra);
 	if (unit_load_ranks((const char *const *)ranks, &ts) != 0) {
 		fprintf(stderr, "\n%s, %d ranks, %s, tag %d: did not load", shape_names[shape], n,
 			how_names[how], tag);
 		CU_FAIL("a standstill did not load");
 		got = -1;
 	} else {
-		want = expected(shape, bytes, tag, level, known);
+		want = expected(shape, bytes, tag, known, extra);
 		got = explore_stuck_now(&ts, NULL);
 		if (got != want)
 			fprintf(stderr,
-				"\n%s, %d ranks, %ld bytes, %s, tag %d, thread level %d, eager "
-				"%s: stuck %d, expected %d",
+				"\n%s, %d ranks, %ld bytes, %s, tag %d, thread level %d, %s, "
+				"eager %s: stuck %d, expected %d",
 				shape_names[shape], n, bytes, how_names[how], tag, level,
-				known ? "known" : "unknown", got, want);
+				extra_names[extra], known ? "known" : "unknown", got, want);
 		CU_ASSERT_EQUAL(got, want);
 		*stuck += got;
 		mpiv_traceset_release(&ts);
@@ -208,27 +229,32 @@ static int one_case(enum shape shape, int n, long bytes, enum how how, int tag, 
 	return got >= 0;
 }
 
+/* The thread levels and other threads each standstill is tried with: MPI_THREAD_SINGLE, and
+ * MPI_THREAD_MULTIPLE with each enum extra. */
+static void each_form(enum shape shape, int n, long bytes, enum how how, int tag, int *cases,
+		      int *stuck)
+{
+	int known, form;
+
+	for (form = 0; form <= EXTRA_N; form++)
+		for (known = 0; known < 2; known++)
+			*cases += one_case(shape, n, bytes, how, tag, form ? 3 : 0, known,
+					   form ? (enum extra)(form - 1) : EXTRA_NONE, stuck);
+}
+
 static void test_family(void)
 {
 	static const long sizes[] = {4, 1 << 20};
-	int shape, n, s, how, t, level, known, cases = 0, stuck = 0;
+	int shape, n, s, how, t, cases = 0, stuck = 0;
 
 	for (shape = 0; shape < SHAPE_NSHAPES; shape++)
 		for (n = 2; n <= 4; n++)
 			for (s = 0; s < 2; s++)
 				for (how = 0; how < HOW_N; how++)
 					for (t = 0; t < 3; t++)
-						for (level = 0; level <= 3; level += 3)
-							for (known = 0; known < 2; known++)
-								if (shape != SHAPE_WILDCARD ||
-								    n == 3)
-									cases += one_case(shape, n,
-											  sizes[s],
-											  how,
-											  tags[t],
-											  level,
-											  known,
-											  &stuck);
+						if (shape != SHAPE_WILDCARD || n == 3)
+							each_form(shape, n, sizes[s], how, tags[t],
+								  &cases, &stuck);
 	/* both answers, many times each */
 	CU_ASSERT(stuck >= 200 && cases - stuck >= 500);
 }
