@@ -145,21 +145,17 @@ for form in omp-1-0 omp-2-1 workers-1-0 workers-3-1 ibarrier-5-0 ibarrier-5-1 in
 	bug=${form##*-}
 	serve=${form%-*}
 	serve=${serve#*-}
-	if test "${form%%-*}" = omp; then
+	case ${form%%-*} in
+	omp) beside="" flags="-fopenmp -DOPENMP=1" ;;
+	ibarrier) beside="main's request beside" flags="-DIBARRIER=1" ;;
+	initthread) beside="MPI initialised by a thread main made" flags="-DINIT_THREAD=1" ;;
+	idlebefore) beside="an idle thread made before MPI_Init" flags="-DIDLE_BEFORE=1" ;;
+	*) beside="workers of 2 threads" flags="-DWORKER_THREADS=1" ;;
+	esac
+	if test -z "$beside"; then
 		name="threads: farm served by an OpenMP team of 2 with ${serves[$serve]}, bug $bug"
-		flags="-fopenmp -DOPENMP=1"
-	elif test "${form%%-*}" = ibarrier; then
-		name="threads: farm of 2 server threads with ${serves[$serve]}, main's request beside, bug $bug"
-		flags="-DIBARRIER=1"
-	elif test "${form%%-*}" = initthread; then
-		name="threads: farm of 2 server threads with ${serves[$serve]}, MPI initialised by a thread main made, bug $bug"
-		flags="-DINIT_THREAD=1"
-	elif test "${form%%-*}" = idlebefore; then
-		name="threads: farm of 2 server threads with ${serves[$serve]}, an idle thread made before MPI_Init, bug $bug"
-		flags="-DIDLE_BEFORE=1"
 	else
-		name="threads: farm of 2 server threads with ${serves[$serve]}, workers of 2 threads, bug $bug"
-		flags="-DWORKER_THREADS=1"
+		name="threads: farm of 2 server threads with ${serves[$serve]}, $beside, bug $bug"
 	fi
 	picked "$name" || continue
 	prog=$WORK/farm-$form
