@@ -149,13 +149,8 @@ int explore_stuck_now(struct mpiv_traceset *ts, const struct xitem *it)
 	mpiv_error_init(&err);
 	if (tr_translate(ts, &opts, &prog, &err) < 0)
 		return 0;
-	/* one thread a rank calling MPI: the walk of a run of several is not yet trusted to
-	 * see a message that one of them may still take */
-	stuck = prog.nprocs == prog.nranks;
-	if (stuck) {
-		xmodel_fill_inputs(&prog, ts);
-		stuck = explore_stuck_on_path(&prog, ts, b, eager, 0, 1);
-	}
+	xmodel_fill_inputs(&prog, ts);
+	stuck = explore_stuck_on_path(&prog, ts, b, eager, 0, 1);
 	eng_prog_release(&prog);
 	return stuck;
 }

@@ -8,9 +8,8 @@
  *	rec-thread-hang alone|pair after	the same thread, made after MPI_Init
  *
  * record judges a hang on its traces once every thread of a rank that may call MPI is
- * blocked in a call (one thread a rank, for now; two are left to the timeout), and must not
- * take the runs with a late sender for hangs while it sleeps: it has made no MPI call yet,
- * and could. */
+ * blocked in a call, and must not take the runs with a late sender for hangs while it
+ * sleeps: it has made no MPI call yet, and could. */
 #include <mpi.h>
 #include <pthread.h>
 #include <stdlib.h>
