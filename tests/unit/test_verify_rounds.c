@@ -131,21 +131,19 @@ static void test_round_places(void)
 #define PENDING(req) "{\"req\": " #req "}"
 #define WAITANY(reqs, pending) \
 	"{\"call\": \"MPI_Waitany\", \"pending\": " #pending ", \"reqs\": [" reqs "]" SITE(40) "}"
-/* Round 1 serves worker 1 first, round 2 worker 2: each round's first posts, a reply to
- * each worker as it asks (a task from call site 48, a stop from 56), and the receive of the
- * worker that got a task posted again. */
-#define WROUND_1                                                                                   \
-	POST(1, 0)                                                                                 \
-	", " POST(2, 1) ", " WAITANY(DONE(0, 1) ", " PENDING(1), 1) ", " SEND(1, 2, 48) ", " POST( \
-		1, 2) ", " WAITANY(DONE(1, 2) ", " PENDING(2),                                     \
-				   1) ", " SEND(2, 2, 56) ", " WAITANY(DONE(2, 1),                 \
-								       0) ", " SEND(1, 2, 56)
-#define WROUND_2                                                                                   \
-	POST(1, 3)                                                                                 \
-	", " POST(2, 4) ", " WAITANY(DONE(4, 2) ", " PENDING(3), 1) ", " SEND(2, 2, 48) ", " POST( \
-		2, 5) ", " WAITANY(DONE(3, 1) ", " PENDING(5),                                     \
-				   1) ", " SEND(1, 2, 56) ", " WAITANY(DONE(5, 2),                 \
-								       0) ", " SEND(2, 2, 56)
+/* A round: the first posts, worker 1's request p1 and worker 2's p2; then the first to ask,
+ * worker f (its request rf), gets the task (call site 48) and its receive posted again (request
+ * rn); the other, o (ro), gets a stop (56), and so does f when it asks again. */
+#define WTASK(f, rf, ro, rn) \
+	WAITANY(DONE(rf, f) ", " PENDING(ro), 1) ", " SEND(f, 2, 48) ", " POST(f, rn)
+#define WSTOP(o, ro, rn) WAITANY(DONE(ro, o) ", " PENDING(rn), 1) ", " SEND(o, 2, 56)
+#define WLAST(f, rn) WAITANY(DONE(rn, f), 0) ", " SEND(f, 2, 56)
+#define WROUND(p1, p2, f, rf, o, ro, rn) \
+	POST(1, p1)                      \
+	", " POST(2, p2) ", " WTASK(f, rf, ro, rn) ", " WSTOP(o, ro, rn) ", " WLAST(f, rn)
+/* Round 1 serves worker 1 first, round 2 worker 2. */
+#define WROUND_1 WROUND(0, 1, 1, 0, 2, 1, 2)
+#define WROUND_2 WROUND(3, 4, 2, 4, 1, 3, 5)
 
 /* Does the model of the one run of farm have both of its reposted receives (a post of call
  * site 24 between a reply and the next MPI_Waitany) follow the source that MPI_Waitany
