@@ -348,6 +348,18 @@ REC_HOT void rec_call_leave(struct rec_call *c)
 	rec_tls.depth--;
 }
 
+void rec_call_write_early(struct rec_call *c)
+{
+	struct st_slot *slot = rec_status_self();
+
+	c->bits |= REC_C_EARLY;
+	rec_output_call(c, MPIV_EV_INCOMPLETE);
+	c->bits |= REC_C_INCOMPLETE_SENT; /* the watcher leaves it be */
+	/* with threads, the status says the index it got (rec_watch_thread()) */
+	if (rec_multi && slot)
+		rec_status_set_op(slot, c->ev.index);
+}
+
 /* Claim t's posted call p; returns 1 if the watcher may now read it. */
 static int rec_claim(struct rec_thread *t, uintptr_t p)
 {

@@ -948,7 +948,7 @@ static REC_COLD void out_call_slow(struct rec_call *c, unsigned flags)
 	if (fresh && !flags && out_last && out_segment_full())
 		out_restart();
 	/* a blocked call (the watcher's): a hang may follow, the window must say where */
-	if (flags && out_last)
+	if (flags && out_last && !(c->bits & REC_C_EARLY))
 		atomic_store(&out_dump, 1);
 	if (fresh) {
 		c->ev.index = out_tf.nevents;

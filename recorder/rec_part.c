@@ -1,9 +1,9 @@
 /* Partitioned communication (MPI-4.1 chapter 4, doc/semantics.md 4.9): the requests of
  * MPI_Psend_init and MPI_Precv_init, which the trace follows like other persistent ones, and
  * for each send how many of its partitions the current start has made ready. The call that
- * readies the last is flagged MPIV_EV_PARTS_READY: from there its message can go, and the
- * model posts it there. Programs ready partitions from several threads, so the table has a
- * lock; it holds the few partitioned sends a program makes, and is searched from the end. */
+ * readies the last is flagged MPIV_EV_PARTS_READY: from there its message can go. Programs
+ * ready partitions from several threads, so the table has a lock; it holds the few
+ * partitioned sends a program makes, and is searched from the end. */
 #include <pthread.h>
 #include <stdlib.h>
 
@@ -12,9 +12,10 @@
 
 #if MPI_VERSION >= 4
 struct part_send {
-	int32_t id;	/* the recorder's request id */
-	int partitions; /* of the send */
-	long ready;	/* partitions made ready since the last start */
+	MPI_Request handle; /* as MPI_Psend_init made it (a persistent request keeps it) */
+	int32_t id;	    /* the recorder's request id */
+	int partitions;	    /* of the send */
+	long ready;	    /* partitions made ready since the last start */
 };
 
 static struct part_send *part_sends;
@@ -27,6 +28,18 @@ static struct part_send *part_find(int32_t id)
 
 	for (i = part_n; i-- > 0;)
 		if (part_sends[i].id == id)
+			return &part_sends[i];
+	return NULL;
+}
+
+/* By handle: the newest send made with it (a freed one's handle may be reused). Not by the
+ * request table, from which a wait of another thread may have taken it (rec_Wait()). */
+static struct part_send *part_find_handle(MPI_Request h)
+{
+	size_t i;
+
+	for (i = part_n; i-- > 0;)
+		if (part_sends[i].handle == h)
 			return &part_sends[i];
 	return NULL;
 }
@@ -46,20 +59,45 @@ int rec_part_started(int32_t id)
 	return now;
 }
 
-/* Partitions n more of request h's made ready by call c: the request listed, and c flagged
- * if they are now all ready. */
-static void part_ready(struct rec_call *c, MPI_Request h, long n)
+/* Partitions n more of request h's about to be made ready by call c, before the call makes
+ * them so: the request listed, and c flagged if they are now all ready. With threads, c is
+ * written at once, under the lock (rec_call_write_early()): the partitions of a start are
+ * then counted in the order of their calls' records, the flagged call is the last of them,
+ * and each comes before the wait its partition may let return and before the next start, so
+ * that check knows which start each belongs to (doc/semantics.md 4.9). Returns the
+ * partitions counted, for part_unready(). */
+static long part_ready(struct rec_call *c, MPI_Request h, long n)
 {
-	int32_t id = rec_request_find(h);
+	struct part_send *p;
+	long counted = 0;
+
+	pthread_mutex_lock(&part_lock);
+	p = part_find_handle(h);
+	if (p)
+		rec_call_add_req(c, p->id, MPIV_NONE, MPIV_NONE);
+	if (p && p->ready < p->partitions) {
+		counted = n;
+		if ((p->ready += n) >= p->partitions)
+			c->ev.flags |= MPIV_EV_PARTS_READY;
+	}
+	if (rec_multi)
+		rec_call_write_early(c);
+	pthread_mutex_unlock(&part_lock);
+	return counted;
+}
+
+/* The call counted by part_ready() failed: its partitions are not ready after all. */
+static void part_unready(struct rec_call *c, MPI_Request h, long counted)
+{
 	struct part_send *p;
 
-	if (id == REC_REQ_UNKNOWN)
+	if (!counted)
 		return;
-	rec_call_add_req(c, id, MPIV_NONE, MPIV_NONE);
 	pthread_mutex_lock(&part_lock);
-	p = part_find(id);
-	if (p && p->ready < p->partitions && (p->ready += n) >= p->partitions)
-		c->ev.flags |= MPIV_EV_PARTS_READY;
+	p = part_find_handle(h);
+	if (p)
+		p->ready -= counted;
+	c->ev.flags &= (uint16_t)~MPIV_EV_PARTS_READY;
 	pthread_mutex_unlock(&part_lock);
 }
 
@@ -81,7 +119,7 @@ int rec_Psend_init(struct rec_call *c, const void *buf, int partitions, MPI_Coun
 	/* without room its readiness is never known: its message never goes in the model,
 	 * whose answer is then about a program that never sends it (out of memory here) */
 	if (!mpiv_grow((void **)&part_sends, &part_cap, part_n, sizeof(*part_sends)))
-		part_sends[part_n++] = (struct part_send){id, partitions, 0};
+		part_sends[part_n++] = (struct part_send){*request, id, partitions, 0};
 	pthread_mutex_unlock(&part_lock);
 	return rc;
 }
@@ -102,37 +140,42 @@ int rec_Precv_init(struct rec_call *c, void *buf, int partitions, MPI_Count coun
 
 int rec_Pready(struct rec_call *c, int partition, MPI_Request request)
 {
+	long counted = part_ready(c, request, 1);
 	int rc;
 
 	rec_call_posted(c);
 	rc = PMPI_Pready(partition, request);
 	rec_call_returned(c);
-	if (rc == MPI_SUCCESS)
-		part_ready(c, request, 1);
+	if (rc != MPI_SUCCESS)
+		part_unready(c, request, counted);
 	return rc;
 }
 
 int rec_Pready_range(struct rec_call *c, int partition_low, int partition_high, MPI_Request request)
 {
+	long counted = partition_high >= partition_low ?
+			       part_ready(c, request, (long)partition_high - partition_low + 1) :
+			       0;
 	int rc;
 
 	rec_call_posted(c);
 	rc = PMPI_Pready_range(partition_low, partition_high, request);
 	rec_call_returned(c);
-	if (rc == MPI_SUCCESS && partition_high >= partition_low)
-		part_ready(c, request, (long)partition_high - partition_low + 1);
+	if (rc != MPI_SUCCESS)
+		part_unready(c, request, counted);
 	return rc;
 }
 
 int rec_Pready_list(struct rec_call *c, int length, int array_of_partitions[], MPI_Request request)
 {
+	long counted = length > 0 ? part_ready(c, request, length) : 0;
 	int rc;
 
 	rec_call_posted(c);
 	rc = PMPI_Pready_list(length, array_of_partitions, request);
 	rec_call_returned(c);
-	if (rc == MPI_SUCCESS && length > 0)
-		part_ready(c, request, length);
+	if (rc != MPI_SUCCESS)
+		part_unready(c, request, counted);
 	return rc;
 }
 #else

@@ -39,6 +39,9 @@ enum rec_call_bits {
 	 * site, enter and the requests were written; the rest
 	 * is in slot (rec_call_unquick()) */
 	REC_C_QUICK = 1 << 5,
+	/* written before its call was made (rec_call_write_early()),
+	 * as incomplete: not a blocked call */
+	REC_C_EARLY = 1 << 6,
 	/* any of these: the event is not written by rec_output_call()'s common case */
 	REC_C_OUT_SLOW = REC_C_INDEXED | REC_C_FAILED_POLL | REC_C_MEMBERS,
 };
@@ -139,6 +142,11 @@ int rec_call_reserve_reqs(struct rec_call *c, uint32_t n);
 
 /* End the call: write its event, update the status, free what c owns, drop the guard. */
 void rec_call_leave(struct rec_call *c);
+
+/* Write call c now, before it is made, as incomplete: its index then comes before that of
+ * every call its effect lets return (a wait that an MPI_Pready of another thread completes);
+ * rec_call_leave() writes its complete record over it. */
+void rec_call_write_early(struct rec_call *c);
 
 /* The envelope e of call c (env_<name>(), preload/env.h, which the replayer checks with too)
  * into its event; the wrapper does so before the handler runs, which may read it (steering,
