@@ -100,7 +100,20 @@ struct after_fix {
 	size_t proc;
 	int instr;
 	int32_t *c;
-	size_t n;
+	size_t n, cap;
+};
+
+/* A partitioned send started by one thread whose partitions other threads ready (doc/
+ * semantics.md 4.9): its message goes in the thread that started it, after the marks the
+ * others' MPI_Pready* leave, at that thread's next call (owner_call()). */
+struct part_wait {
+	int32_t req;
+	size_t owner;	/* the process that started it */
+	int32_t *marks; /* (process, its ENG_THREAD_MARK) pairs, for an after_fix */
+	size_t nmarks, capmarks;
+	int ready;  /* this start's partitions are all ready (a call flagged parts_ready) */
+	int judged; /* the owner's next call after the start was built */
+	long fix;   /* the ENG_THREAD_AFTER made (b->fix), that later marks join; -1 none */
 };
 
 /* A rank's program being built: one process per thread that called MPI. */
@@ -142,6 +155,8 @@ struct builder {
 	size_t nth, capth;
 	struct after_fix *fix; /* ENG_THREAD_AFTERs whose lists are made at the end */
 	size_t nfix, capfix;
+	struct part_wait *pw; /* partitioned sends started, by start */
+	size_t npw, cappw;
 	size_t next_op; /* the rank's next thread record (t->thread_ops) */
 };
 
@@ -1373,21 +1388,32 @@ static struct eng_instr *emit_in(struct builder *b, size_t k, int op, int ev)
 	return in;
 }
 
+/* An ENG_THREAD_AFTER in process k for constraints c (n words, room for cap), which it takes
+ * over; its list is made at the end (fix_orders()). Returns its place in b->fix. */
+static size_t add_after(struct builder *b, size_t k, int ev, int32_t *c, size_t n, size_t cap)
+{
+	struct after_fix *f;
+
+	emit_in(b, k, ENG_THREAD_AFTER, ev);
+	xgrow((void **)&b->fix, &b->capfix, b->nfix + 1, sizeof(*b->fix));
+	f = &b->fix[b->nfix];
+	f->proc = k;
+	f->instr = (int)b->procs[k].n - 1;
+	f->c = c;
+	f->n = n;
+	f->cap = cap;
+	return b->nfix++;
+}
+
 /* Before process k's next call: an ENG_THREAD_AFTER for what its thread must wait for. */
 static void flush_order(struct builder *b, size_t k, int ev)
 {
 	struct thread_order *o = thread_of(b, b->procs[k].thread);
-	struct after_fix *f;
 
 	if (!o->npend)
 		return;
-	emit_in(b, k, ENG_THREAD_AFTER, b->procs[k].last >= 0 ? (int)b->procs[k].last : ev);
-	xgrow((void **)&b->fix, &b->capfix, b->nfix + 1, sizeof(*b->fix));
-	f = &b->fix[b->nfix++];
-	f->proc = k;
-	f->instr = (int)b->procs[k].n - 1;
-	f->c = o->pend;
-	f->n = o->npend;
+	add_after(b, k, b->procs[k].last >= 0 ? (int)b->procs[k].last : ev, o->pend, o->npend,
+		  o->cappend);
 	o->pend = NULL;
 	o->npend = o->cappend = 0;
 }
@@ -1491,6 +1517,9 @@ static void fix_orders(struct builder *b)
 	for (i = 0; i < b->nth; i++)
 		free(b->th[i].pend);
 	free(b->th);
+	for (i = 0; i < b->npw; i++)
+		free(b->pw[i].marks);
+	free(b->pw);
 }
 
 /* The end of every process of the rank: ENG_END if the rank finished; otherwise, after what
@@ -1661,6 +1690,37 @@ static void build_p2p(struct builder *b, const struct mpiv_event *ev, size_t i)
 	}
 }
 
+/* Request req's partitioned send, started and deferred by the process being built. */
+static void part_started(struct builder *b, int32_t req)
+{
+	struct part_wait *w = NULL;
+	size_t i;
+
+	for (i = 0; i < b->npw && !w; i++)
+		if (b->pw[i].req == req)
+			w = &b->pw[i];
+	if (!w) {
+		xgrow((void **)&b->pw, &b->cappw, b->npw + 1, sizeof(*b->pw));
+		w = &b->pw[b->npw++];
+		memset(w, 0, sizeof(*w));
+		w->req = req;
+	}
+	w->owner = b->cur;
+	w->nmarks = 0;
+	w->ready = w->judged = 0;
+	w->fix = -1;
+}
+
+static struct part_wait *part_wait_of(struct builder *b, int32_t req)
+{
+	size_t i;
+
+	for (i = 0; i < b->npw; i++)
+		if (b->pw[i].req == req)
+			return &b->pw[i];
+	return NULL;
+}
+
 /* A persistent request made (a send's, a receive's, a collective's: its template) or
  * started (doc/semantics.md 4.4). Returns 0, or -1 with err filled. */
 static int build_persistent(struct builder *b, const struct mpiv_event *ev, size_t i,
@@ -1702,6 +1762,7 @@ static int build_persistent(struct builder *b, const struct mpiv_event *ev, size
 			    !(ev->flags & MPIV_EV_PARTS_READY)) {
 				map_req(b, req, -1);
 				req_of(b, req)->deferred = 1;
+				part_started(b, req);
 				continue;
 			}
 			b->start_data = ev->reqs[j].data;
@@ -1719,34 +1780,147 @@ static int build_persistent(struct builder *b, const struct mpiv_event *ev, size
 	return 0;
 }
 
-/* MPI_Pready and kin (doc/semantics.md 4.9): the one that readies a started partitioned
- * send's last partition posts its message, in the thread that started it (check does not
- * judge partitions readied by another thread yet). Returns 0 or -1 with err filled. */
-static int build_pready(struct builder *b, const struct mpiv_event *ev, struct mpiv_error *err)
+/* The deferred send of request req (its struct build_req e) posted now, in the process being
+ * built, at event ev. */
+static void post_parts(struct builder *b, struct build_req *e, int32_t req, int ev)
 {
-	const struct mpiv_event *env;
-	struct build_req *e;
-	int32_t req;
-	int idx;
+	const struct mpiv_event *env = mpiv_trace_event(b->t, (size_t)e->tmpl);
 
-	if (!(ev->flags & MPIV_EV_PARTS_READY) || ev->nreqs < 1)
-		return 0;
-	req = ev->reqs[0].req;
-	e = req_of(b, req);
-	if (!e || !e->deferred)
-		return 0; /* not started: erroneous, and the library said so */
-	if (e->proc != (int32_t)b->cur)
-		return mpiv_error_set(err, MPIV_EXIT_BAD_INPUT, b->t->source, b->t->rank, ev->index,
-				      "%s on thread %d readies the last partition of request %d, "
-				      "which thread %d started: check cannot judge partitions "
-				      "readied by another thread yet",
-				      mpiv_call_name(ev->call), cur(b)->thread, req,
-				      b->procs[e->proc].thread);
-	env = mpiv_trace_event(b->t, (size_t)e->tmpl);
 	e->deferred = 0;
 	b->start_data = 0;
-	idx = post(b, env, (int)ev->index, 1);
-	map_req(b, req, idx);
+	map_req(b, req, post(b, env, ev, 1));
+}
+
+/* MPI_Pready and kin (doc/semantics.md 4.9): the one that readies a started partitioned
+ * send's last partition posts its message, where the thread that started it readies them
+ * all. A partition another thread readies leaves a mark there, which the thread that started
+ * the send waits for before it posts the message (owner_call()). */
+static void build_pready(struct builder *b, const struct mpiv_event *ev)
+{
+	struct part_wait *w;
+	struct build_req *e;
+	int32_t req, pair[2];
+
+	if (ev->nreqs < 1 || !(w = part_wait_of(b, req = ev->reqs[0].req)))
+		return;
+	e = req_of(b, req);
+	if (!e || (!e->deferred && w->fix < 0))
+		return; /* not started: erroneous, and the library said so */
+	if (ev->flags & MPIV_EV_PARTS_READY)
+		w->ready = 1;
+	if (b->cur == w->owner) {
+		if (w->ready && !w->nmarks && e->deferred)
+			post_parts(b, e, req, (int)ev->index);
+		return;
+	}
+	emit(b, ENG_THREAD_MARK, (int)ev->index);
+	pair[0] = (int32_t)b->cur;
+	pair[1] = last_instr(b);
+	if (w->fix >= 0) { /* its owner is blocked in a wait for it already */
+		struct after_fix *f = &b->fix[w->fix];
+
+		xgrow((void **)&f->c, &f->cap, f->n + 2, sizeof(*f->c));
+		memcpy(f->c + f->n, pair, sizeof(pair));
+		f->n += 2;
+		return;
+	}
+	xgrow((void **)&w->marks, &w->capmarks, w->nmarks + 2, sizeof(*w->marks));
+	memcpy(w->marks + w->nmarks, pair, sizeof(pair));
+	w->nmarks += 2;
+}
+
+/* Does the rank's trace, after event i and before request req is started again, have an
+ * MPI_Pready* of req from another thread than `thread`? *ready is set if one readies the
+ * last partition. The recorder writes each before its partitions are ready (rec_part.c), so
+ * the calls of one start come after the start and before what they let return. */
+static int readied_later(const struct builder *b, size_t i, int32_t req, int32_t thread, int *ready)
+{
+	const struct mpiv_rank_trace *t = b->t;
+	int other = 0;
+	uint32_t k;
+
+	for (i++; i < t->first + t->nevents; i++) {
+		const struct mpiv_event *ev = mpiv_trace_event(t, i);
+		enum mpiv_kind kind = mpiv_call_kind(ev->call);
+
+		if (kind == MPIV_KIND_START) {
+			for (k = 0; k < ev->nreqs && ev->reqs[k].req != req; k++)
+				;
+			if (k < ev->nreqs)
+				break;
+		}
+		if (kind != MPIV_KIND_LOCAL || !(mpiv_call_flags(ev->call) & MPIV_F_PARTITIONED) ||
+		    ev->nreqs < 1 || ev->reqs[0].req != req)
+			continue;
+		other |= ev->thread != thread;
+		if (ev->flags & MPIV_EV_PARTS_READY)
+			*ready = 1;
+	}
+	return other;
+}
+
+/* Where in ev's requests request req is: 1 among those it completed, 2 among the others, 0
+ * not there. */
+static int lists_req(const struct mpiv_event *ev, int32_t req)
+{
+	uint32_t j;
+
+	for (j = 0; j < ev->nreqs; j++)
+		if (ev->reqs[j].req == req)
+			return j < ev->nreqs - ev->npending ? 1 : 2;
+	return 0;
+}
+
+/* The first call of a thread after it started a partitioned send whose partitions other
+ * threads ready, its own MPI_Pready* and tests that found nothing aside (they change nothing):
+ * the send's message is posted here, once the other threads' marks are passed, and before
+ * this call's own instructions. That is exact where this call completes the send, or waits
+ * for it to the end of the trace: the thread does nothing else the others may wait for
+ * meanwhile, and the message goes as soon as the last partition is ready, whichever thread
+ * readies it. Any other call is refused. Returns 0 or -1 with err filled. */
+static int owner_call(struct builder *b, const struct mpiv_event *ev, size_t i,
+		      struct mpiv_error *err)
+{
+	enum mpiv_kind kind = mpiv_call_kind(ev->call);
+	int incomplete = !!(ev->flags & MPIV_EV_INCOMPLETE);
+	size_t k;
+
+	for (k = 0; k < b->npw; k++) {
+		struct part_wait *w = &b->pw[k];
+		struct build_req *e = req_of(b, w->req);
+		int ready = w->ready, where;
+
+		if (w->owner != b->cur || w->judged || !e || !e->deferred)
+			continue;
+		if ((kind == MPIV_KIND_LOCAL && (mpiv_call_flags(ev->call) & MPIV_F_PARTITIONED) &&
+		     ev->nreqs >= 1 && ev->reqs[0].req == w->req) ||
+		    (kind == MPIV_KIND_WAIT && ev->npending == ev->nreqs && !incomplete))
+			continue;
+		w->judged = 1;
+		if (!readied_later(b, i - 1, w->req, cur(b)->thread, &ready) && !w->nmarks)
+			continue; /* readied by this thread alone: build_pready() posts it */
+		where = kind == MPIV_KIND_WAIT ? lists_req(ev, w->req) : 0;
+		if (!ready && where)
+			continue; /* a wait that never completes (build_wait()) */
+		if (where == 1 || (where && incomplete)) {
+			size_t f = add_after(b, b->cur, (int)ev->index, w->marks, w->nmarks,
+					     w->capmarks);
+
+			w->marks = NULL;
+			w->nmarks = w->capmarks = 0;
+			if (incomplete)
+				w->fix = (long)f; /* partitions readied later join it */
+			post_parts(b, e, w->req, (int)ev->index);
+			continue;
+		}
+		return mpiv_error_set(err, MPIV_EXIT_BAD_INPUT, b->t->source, b->t->rank, ev->index,
+				      "%s on thread %d, before it completes request %d, a "
+				      "partitioned send whose partitions other threads ready: "
+				      "check sends its message from the thread that started it, "
+				      "and cannot judge that thread calling MPI before it waits "
+				      "for the send yet",
+				      mpiv_call_name(ev->call), cur(b)->thread, w->req);
+	}
 	return 0;
 }
 
@@ -1916,6 +2090,8 @@ static int build_rank(const struct mpiv_traceset *ts, const struct mpiv_rank_tra
 			thread_records(b, i);
 		select_thread(b, ev->thread);
 		flush_order(b, b->cur, (int)i);
+		if (b->npw && owner_call(b, ev, i, err))
+			goto fail;
 		if (b->verify)
 			flush_completions(b, ev);
 		cur(b)->last = (long)i;
@@ -1999,9 +2175,8 @@ static int build_rank(const struct mpiv_traceset *ts, const struct mpiv_rank_tra
 			build_collective(b, ev);
 			break;
 		case MPIV_KIND_LOCAL:
-			if ((mpiv_call_flags(ev->call) & MPIV_F_PARTITIONED) &&
-			    build_pready(b, ev, err))
-				goto fail;
+			if (mpiv_call_flags(ev->call) & MPIV_F_PARTITIONED)
+				build_pready(b, ev);
 			break;
 		default: /* MPI_Init, MPI_Comm_free (it does not wait) */
 			break;

@@ -70,9 +70,11 @@ static int may_wait(const struct mpiv_event *ev)
 }
 
 /* Mark the partitioned sends among rank t's inits ins[0..n) that may wait between readying
- * their first and their last partition at one of their starts (tr_parts_waits()): in the
- * thread that readies them, a call that may wait between a MPI_Pready* of the request and the
- * one flagged parts_ready. One pass over the rank's events, the sends being readied counted. */
+ * their first and their last partition at one of their starts (tr_parts_waits()): a call that
+ * may wait between a MPI_Pready* of the request and the one flagged parts_ready, in the
+ * thread that readies them, or in any thread of a rank whose threads call MPI (another may
+ * ready the next partition once it has waited). One pass over the rank's events, the sends
+ * being readied counted. */
 static void sends_waiting(const struct mpiv_rank_trace *t, struct tr_part_init *ins, size_t n)
 {
 	int32_t *req = xcalloc(n + 1, sizeof(*req)), *thread = xcalloc(n + 1, sizeof(*thread));
@@ -104,7 +106,7 @@ static void sends_waiting(const struct mpiv_rank_trace *t, struct tr_part_init *
 		if (!readying || !may_wait(ev))
 			continue;
 		for (k = 0; k < n; k++)
-			if (thread[k] >= 0 && thread[k] == ev->thread)
+			if (thread[k] >= 0 && (thread[k] == ev->thread || t->threaded))
 				ins[k].waits = 1;
 	}
 	free(req);

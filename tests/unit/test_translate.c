@@ -161,7 +161,8 @@ static void test_refused(void)
 		       "MPI_Grequest_complete of request 0, which is no generalized request of "
 		       "this rank");
 	/* partitioned communication: a receive from anybody, a send completed whose partitions
-	 * never were all ready, the last partition readied by another thread than the start */
+	 * never were all ready, a thread that calls MPI between starting a send another thread
+	 * readies and completing it */
 	expect_refused(
 		"[{\"call\":\"MPI_Precv_init\",\"peer\":\"any\",\"tag\":0,\"comm\":0,"
 		"\"req\":0}]",
@@ -178,11 +179,14 @@ static void test_refused(void)
 		"{\"call\":\"MPI_Psend_init\",\"peer\":0,\"tag\":0,\"comm\":0,\"req\":0},"
 		"{\"call\":\"MPI_Start\",\"reqs\":[{\"req\":0}]},"
 		"{\"call\":\"MPI_Pready\",\"reqs\":[{\"req\":0}],\"parts_ready\":true,"
-		"\"thread\":1}",
-		"MPI_Pready on thread 1 readies the last partition of request 0, which "
-		"thread 0 started: check cannot judge partitions readied by another thread "
-		"yet",
-		3);
+		"\"thread\":1},"
+		"{\"call\":\"MPI_Barrier\",\"comm\":0},"
+		"{\"call\":\"MPI_Wait\",\"reqs\":[{\"req\":0}]}",
+		"MPI_Barrier on thread 0, before it completes request 0, a partitioned send "
+		"whose partitions other threads ready: check sends its message from the thread "
+		"that started it, and cannot judge that thread calling MPI before it waits for "
+		"the send yet",
+		4);
 	/* the end of a library's session, the program's going on, with a communicator made
 	 * since the library's MPI_Session_init alive: it may synchronise with its members */
 	expect_refused("[{\"call\":\"MPI_Session_init\"},{\"call\":\"MPI_Session_init\"},"
@@ -216,6 +220,44 @@ static void test_refused(void)
 			 "MPI_Grequest_complete on thread 1 of request 0, which thread 0 started: "
 			 "check cannot judge requests shared between threads yet",
 			 2);
+}
+
+/* A partitioned send that thread 0 starts and waits for, readied by thread 0 and by thread 1
+ * (the last partition): thread 1 marks where it readied its partition, and thread 0 posts the
+ * message after that mark, before its wait (doc/semantics.md 4.9). */
+static void test_partitions_threads(void)
+{
+	const char *const ev[] = {
+		"\"rank\": 0, \"size\": 1, \"thread_level\": 3, \"events\": ["
+		"{\"call\":\"MPI_Init_thread\"},"
+		"{\"call\":\"MPI_Psend_init\",\"peer\":0,\"tag\":0,\"comm\":0,\"req\":0},"
+		"{\"call\":\"MPI_Start\",\"reqs\":[{\"req\":0}]},"
+		"{\"call\":\"MPI_Pready\",\"reqs\":[{\"req\":0}]},"
+		"{\"call\":\"MPI_Pready\",\"reqs\":[{\"req\":0}],\"parts_ready\":true,"
+		"\"thread\":1},"
+		"{\"call\":\"MPI_Wait\",\"reqs\":[{\"req\":0}],\"incomplete\":true}]",
+		NULL,
+	};
+	struct mpiv_traceset ts;
+	struct eng_prog p;
+	struct tr_opts opts = {ENG_BUF_ZERO, 0, 0, 0, 0};
+	const struct eng_instr *in;
+
+	CU_ASSERT_FATAL(unit_load_ranks(ev, &ts) == 0);
+	CU_ASSERT_FATAL(tr_translate(&ts, &opts, &p, NULL) == 0);
+	CU_ASSERT_EQUAL_FATAL(p.nprocs, 2);
+	/* thread 1: its mark, then it stops with the rank */
+	CU_ASSERT_FATAL(p.nins[1] >= 1);
+	CU_ASSERT(p.ins[1][0].op == ENG_THREAD_MARK && p.ins[1][0].ev == 4);
+	/* thread 0: after thread 1's mark, the message, then the wait for it */
+	CU_ASSERT_FATAL(p.nins[0] >= 3);
+	in = p.ins[0];
+	CU_ASSERT(in[0].op == ENG_THREAD_AFTER && in[0].n == 2 && in[0].list[0] == 1 &&
+		  in[0].list[1] == 0 && in[0].ev == 5);
+	CU_ASSERT(in[1].op == ENG_POST_SEND && in[1].a == 0 && in[1].ev == 5);
+	CU_ASSERT(in[2].op == ENG_WAIT && in[2].n == 1 && in[2].list[0] == 1 && in[2].ev == 5);
+	eng_prog_release(&p);
+	mpiv_traceset_release(&ts);
 }
 
 #define SPLIT(members) \
@@ -500,6 +542,7 @@ static void test_reqmap(void)
 static CU_TestInfo translate_tests[] = {
 	{"instructions", test_instructions},
 	{"refused traces", test_refused},
+	{"partitions readied by another thread", test_partitions_threads},
 	{"trace without finalize", test_no_finalize},
 	{"communicators across ranks", test_comms},
 	{"peer outside its communicator", test_comm_peer_outside},
