@@ -138,17 +138,10 @@ static int predicted_deadlock(const struct mpiv_cex *cex, const struct mpiv_trac
 		const struct mpiv_cex_rank *cr = &cex->ranks[r];
 		const struct mpiv_rank_trace *t = &ts->ranks[r];
 
-		long blocked = cr->blocked_op;
-		size_t k;
+		long blocked = mpiv_cex_first_blocked(cr, NULL, NULL);
 
 		if (cr->stopped)
 			return -1;
-		/* threads: the status names the call of its threads in a call that came first
-		 * (the lowest event), which is where the counterexample's threads wait */
-		for (k = 0; cr->nthreads > 1 && k < cr->nthreads; k++)
-			if (cr->threads[k].blocked_op >= 0 &&
-			    (blocked < 0 || cr->threads[k].blocked_op < blocked))
-				blocked = cr->threads[k].blocked_op;
 		call[r] = -1;
 		op[r] = -1;
 		if (blocked < 0)

@@ -686,6 +686,28 @@ const struct mpiv_cex_op *mpiv_cex_find(const struct mpiv_cex_rank *r, uint32_t 
 	return NULL;
 }
 
+long mpiv_cex_first_blocked(const struct mpiv_cex_rank *cr, const char **desc,
+			    const struct mpiv_cex_site **site)
+{
+	long blocked = cr->blocked_op;
+	const char *d = cr->blocked_desc;
+	const struct mpiv_cex_site *s = &cr->site;
+	size_t k;
+
+	for (k = 0; cr->nthreads > 1 && k < cr->nthreads; k++)
+		if (cr->threads[k].blocked_op >= 0 &&
+		    (blocked < 0 || cr->threads[k].blocked_op < blocked)) {
+			blocked = cr->threads[k].blocked_op;
+			d = cr->threads[k].blocked_desc;
+			s = &cr->threads[k].site;
+		}
+	if (desc)
+		*desc = d;
+	if (site)
+		*site = s;
+	return blocked;
+}
+
 void mpiv_cex_release(struct mpiv_cex *cex)
 {
 	size_t i;

@@ -131,6 +131,13 @@ int mpiv_cex_check_trace(const struct mpiv_cex *cex, const struct mpiv_traceset 
 /* The op entry for event index op of rank r, or NULL if r did not execute it. */
 const struct mpiv_cex_op *mpiv_cex_find(const struct mpiv_cex_rank *r, uint32_t op);
 
+/* Where a replay finds rank cr stuck: the call of its threads in a call that came first (the
+ * lowest event; a rank's status names that one), or the rank's own where one thread calls
+ * MPI. Returns its event, -1 if the rank finishes; *desc and *site (either may be NULL) get
+ * its description ("MPI_Recv(source=1, ...)") and call site. */
+long mpiv_cex_first_blocked(const struct mpiv_cex_rank *cr, const char **desc,
+			    const struct mpiv_cex_site **site);
+
 /* Free everything cex owns and zero it. */
 void mpiv_cex_release(struct mpiv_cex *cex);
 

@@ -136,21 +136,30 @@ static void print_stack(FILE *f, const struct monitor_rank *m, int crash)
 
 static void print_prediction(FILE *f, const struct mpiv_cex_rank *cr, int differs)
 {
+	const struct mpiv_cex_site *site;
+	const char *desc;
+	long op = mpiv_cex_first_blocked(cr, &desc, &site);
 	char where[1024];
+	int name;
 
-	if (cr->blocked_op < 0) {
+	if (op < 0) {
 		fprintf(f, "    predicted: finished%s\n", differs ? " (differs)" : "");
 		return;
 	}
 	where[0] = '\0';
-	if (cr->site.function || cr->site.file) {
+	if (site->function || site->file) {
 		char loc[1000];
 
-		mpiv_srcloc_format(&cr->site, loc, sizeof(loc));
+		mpiv_srcloc_format(site, loc, sizeof(loc));
 		snprintf(where, sizeof(where), " at %s", loc);
 	}
-	fprintf(f, "    predicted: blocked in %s (event %ld)%s%s\n",
-		cr->blocked_call ? cr->blocked_call : "an MPI call", cr->blocked_op, where,
+	/* the call's name: a thread's is its description up to the arguments */
+	if (op == cr->blocked_op && cr->blocked_call)
+		desc = cr->blocked_call;
+	if (!desc)
+		desc = "an MPI call";
+	name = (int)strcspn(desc, "(");
+	fprintf(f, "    predicted: blocked in %.*s (event %ld)%s%s\n", name, desc, op, where,
 		differs ? " (differs)" : "");
 }
 
@@ -204,11 +213,12 @@ static int rank_block(FILE *f, const struct monitor_result *res, int r, const ch
 
 	finished = m && m->seen && m->state == MPIV_ST_FINALIZED;
 	if (cr) {
+		long op = mpiv_cex_first_blocked(cr, NULL, NULL);
+
 		if (finished)
-			differs = cr->blocked_op >= 0;
+			differs = op >= 0;
 		else
-			differs = !m || !m->seen || m->state != MPIV_ST_IN_CALL ||
-				  m->op != cr->blocked_op;
+			differs = !m || !m->seen || m->state != MPIV_ST_IN_CALL || m->op != op;
 	} else {
 		differs = 0;
 	}
