@@ -1871,13 +1871,14 @@ static int lists_req(const struct mpiv_event *ev, int32_t req)
 	return 0;
 }
 
-/* The first call of a thread after it started a partitioned send whose partitions other
- * threads ready, its own MPI_Pready* and tests that found nothing aside (they change nothing):
- * the send's message is posted here, once the other threads' marks are passed, and before
- * this call's own instructions. That is exact where this call completes the send, or waits
- * for it to the end of the trace: the thread does nothing else the others may wait for
- * meanwhile, and the message goes as soon as the last partition is ready, whichever thread
- * readies it. Any other call is refused. Returns 0 or -1 with err filled. */
+/* The first call that may wait (tr_may_wait()) of a thread after it started a partitioned
+ * send whose partitions other threads ready: the send's message is posted there, once the
+ * other threads' marks are passed, and before that call's own instructions. That is exact
+ * where the call completes the send, or waits for it to the end of the trace: the thread
+ * then does nothing the others may wait for meanwhile (its calls before it never wait, the
+ * engine makes them at once), and the message goes as soon as the last partition is ready,
+ * whichever thread readies it. Any other call that may wait is refused, and so is one that
+ * names the send before (a cancel, a free). Returns 0 or -1 with err filled. */
 static int owner_call(struct builder *b, const struct mpiv_event *ev, size_t i,
 		      struct mpiv_error *err)
 {
@@ -1888,18 +1889,22 @@ static int owner_call(struct builder *b, const struct mpiv_event *ev, size_t i,
 	for (k = 0; k < b->npw; k++) {
 		struct part_wait *w = &b->pw[k];
 		struct build_req *e = req_of(b, w->req);
-		int ready = w->ready, where;
+		int ready = w->ready, where, pready;
 
 		if (w->owner != b->cur || w->judged || !e || !e->deferred)
 			continue;
-		if ((kind == MPIV_KIND_LOCAL && (mpiv_call_flags(ev->call) & MPIV_F_PARTITIONED) &&
-		     ev->nreqs >= 1 && ev->reqs[0].req == w->req) ||
-		    (kind == MPIV_KIND_WAIT && ev->npending == ev->nreqs && !incomplete))
+		pready = kind == MPIV_KIND_LOCAL &&
+			 (mpiv_call_flags(ev->call) & MPIV_F_PARTITIONED);
+		where = lists_req(ev, w->req);
+		/* a failed poll of the send changes nothing, unless the thread polls to the end */
+		if (pready ||
+		    (!incomplete && !tr_may_wait(ev) && (!where || kind == MPIV_KIND_WAIT)))
 			continue;
 		w->judged = 1;
 		if (!readied_later(b, i - 1, w->req, cur(b)->thread, &ready) && !w->nmarks)
 			continue; /* readied by this thread alone: build_pready() posts it */
-		where = kind == MPIV_KIND_WAIT ? lists_req(ev, w->req) : 0;
+		if (kind != MPIV_KIND_WAIT)
+			where = 0;
 		if (!ready && where)
 			continue; /* a wait that never completes (build_wait()) */
 		if (where == 1 || (where && incomplete)) {
@@ -1917,8 +1922,8 @@ static int owner_call(struct builder *b, const struct mpiv_event *ev, size_t i,
 				      "%s on thread %d, before it completes request %d, a "
 				      "partitioned send whose partitions other threads ready: "
 				      "check sends its message from the thread that started it, "
-				      "and cannot judge that thread calling MPI before it waits "
-				      "for the send yet",
+				      "and cannot judge a call there that may wait, or that names "
+				      "the send, yet",
 				      mpiv_call_name(ev->call), cur(b)->thread, w->req);
 	}
 	return 0;

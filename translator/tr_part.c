@@ -42,9 +42,7 @@ static int32_t nth_of(const struct pair_key *seen, const int *sides, size_t nsee
 	return n;
 }
 
-/* Whether event ev may wait for another rank: anything but a local call, a post, the making
- * or freeing of a request, and a poll that found nothing. */
-static int may_wait(const struct mpiv_event *ev)
+int tr_may_wait(const struct mpiv_event *ev)
 {
 	switch (mpiv_call_kind(ev->call)) {
 	case MPIV_KIND_LOCAL:
@@ -103,7 +101,7 @@ static void sends_waiting(const struct mpiv_rank_trace *t, struct tr_part_init *
 			}
 			continue;
 		}
-		if (!readying || !may_wait(ev))
+		if (!readying || !tr_may_wait(ev))
 			continue;
 		for (k = 0; k < n; k++)
 			if (thread[k] >= 0 && (thread[k] == ev->thread || t->threaded))

@@ -48,4 +48,8 @@ int tr_parts_waits(const struct tr_parts *pt, int32_t pair);
 
 void tr_parts_release(struct tr_parts *pt);
 
+/* Whether event ev may wait for another rank: anything but a local call, a post, the making
+ * or freeing of a request, and a poll that found nothing. */
+int tr_may_wait(const struct mpiv_event *ev);
+
 #endif

@@ -184,8 +184,8 @@ static void test_refused(void)
 		"{\"call\":\"MPI_Wait\",\"reqs\":[{\"req\":0}]}",
 		"MPI_Barrier on thread 0, before it completes request 0, a partitioned send "
 		"whose partitions other threads ready: check sends its message from the thread "
-		"that started it, and cannot judge that thread calling MPI before it waits for "
-		"the send yet",
+		"that started it, and cannot judge a call there that may wait, or that names the "
+		"send, yet",
 		4);
 	/* the end of a library's session, the program's going on, with a communicator made
 	 * since the library's MPI_Session_init alive: it may synchronise with its members */

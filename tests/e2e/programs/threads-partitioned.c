@@ -4,6 +4,8 @@
  * The main thread starts both requests each round; NT threads ready the send's partitions,
  * each its share, and the main thread its own as well with OWNER=1; then it completes both.
  * Compile-time choices (-D):
+ *	START=0 MPI_Startall of both requests, 1 MPI_Start of the send, then of the receive
+ *		(the send's message goes from the main thread at its first call that may wait)
  *	READY=0 MPI_Pready one partition at a time, 1 MPI_Pready_range, 2 MPI_Pready_list
  *	DONE=0	MPI_Wait of each request, 1 MPI_Waitall, 2 MPI_Test on the send until it
  *		completes, then MPI_Wait of the receive; 3 an MPI_Send to the peer before the
@@ -25,6 +27,9 @@
 #ifndef NT
 #define NT 2
 #endif
+#ifndef START
+#define START 0
+#endif
 #ifndef READY
 #define READY 0
 #endif
@@ -44,10 +49,10 @@
 #define ROUNDS 3
 #endif
 
-#define SHARES (NT + OWNER)	    /* who readies partitions */
-#define PER 2			    /* partitions each readies */
-#define PARTS (SHARES * PER)	    /* partitions of a send */
-#define COUNT 4			    /* doubles a partition */
+#define SHARES (NT + OWNER)  /* who readies partitions */
+#define PER 2		     /* partitions each readies */
+#define PARTS (SHARES * PER) /* partitions of a send */
+#define COUNT 4		     /* doubles a partition */
 
 static double out[PARTS * COUNT], in[PARTS * COUNT];
 static MPI_Request req[2];
@@ -152,7 +157,12 @@ int main(int argc, char **argv)
 		pthread_create(&th[s], NULL, worker, (void *)s);
 #endif
 	for (round = 0; round < ROUNDS; round++) {
-		MPI_Startall(2, req);
+		if (START) {
+			MPI_Start(&req[0]);
+			MPI_Start(&req[1]);
+		} else {
+			MPI_Startall(2, req);
+		}
 #if TEAM == 0
 		for (s = 0; s < NT; s++)
 			pthread_create(&th[s], NULL, worker, (void *)s);
