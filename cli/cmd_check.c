@@ -68,7 +68,8 @@ static const char check_usage[] =
 	"\n"
 	"exit: 0 no deadlock (or every one suppressed), 1 deadlock (or reduction error) found,\n"
 	"2 usage, 3 bad trace or suppressions file, 4 spin or the C compiler failed,\n"
-	"5 inconclusive (the search was cut short);\n"
+	"5 inconclusive (the search was cut short, a rank did not finish, or check left out\n"
+	"calls it cannot judge yet);\n"
 	"with --promela: 0 written, 3 a call or a size the standalone model cannot encode\n";
 
 /* What the command line asks for. */
@@ -76,6 +77,16 @@ struct check_args {
 	struct check_plan plan;
 	struct findings_opts o;
 };
+
+/* The ranks whose calls check left out from one it cannot judge yet (tr_leave_out()). */
+static int left_out(const struct mpiv_traceset *ts)
+{
+	int r, n = 0;
+
+	for (r = 0; r < ts->nranks; r++)
+		n += ts->ranks[r].unjudged != 0;
+	return n;
+}
 
 /* The text report: notes, stopped ranks, warnings, reduction errors, the deadlocks fs does not
  * hide, the suppressed ones, and the verdict; search_rc is the search's answer. */
@@ -118,6 +129,10 @@ static void print_text(const struct check_result *run, const struct check_outcom
 		printf("mpiverify: inconclusive: no deadlock found%s, but the search was not "
 		       "complete\n",
 		       but);
+	else if (left_out(ts) == nstops)
+		printf("mpiverify: inconclusive: no deadlock among the calls check judged%s, but "
+		       "it left out those of %d rank%s from one it cannot judge yet (above)\n",
+		       but, nstops, nstops == 1 ? "" : "s");
 	else
 		printf("mpiverify: inconclusive: no deadlock among what was recorded%s, but %d "
 		       "rank%s did not finish (above): the rest of the run is unknown\n",

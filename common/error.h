@@ -13,6 +13,9 @@ struct mpiv_error {
 	long event;	     /* event index or record number at fault, -1 if none */
 	int line;	     /* JSON line, 0 if none */
 	char text[512];	     /* what went wrong, lower case, no final period */
+	/* a call check cannot judge yet (tr_unjudged()): the trace is
+	 * well formed, and its calls before that one can be judged */
+	int unjudged;
 };
 
 void mpiv_error_init(struct mpiv_error *err);

@@ -804,6 +804,7 @@ void mpiv_rank_trace_release(struct mpiv_rank_trace *t)
 		free(t->modules[i].path);
 	free(t->modules);
 	free(t->source);
+	free(t->unjudged_why);
 	memset(t, 0, sizeof(*t));
 	t->rank = -1;
 }

@@ -105,6 +105,11 @@ struct mpiv_rank_trace {
 	 * its MPI_Init returned): no event, truncated */
 	int absent;
 	char *source; /* the file it was read from */
+	/* check: 1 + the index of the first event it leaves out, a
+	 * call it cannot judge yet (why: unjudged_why), with every
+	 * later one (tr_leave_out()); 0: none */
+	long unjudged;
+	char *unjudged_why;
 };
 
 /* How the job ended, as record saw it. */

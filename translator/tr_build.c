@@ -326,10 +326,10 @@ static int32_t req_instr2(const struct builder *b, int32_t req)
 static int pair_refused(const struct builder *b, const struct mpiv_event *ev, int32_t req,
 			struct mpiv_error *err)
 {
-	return mpiv_error_set(err, MPIV_EXIT_BAD_INPUT, b->t->source, b->t->rank, ev->index,
-			      "%s of request %d, an MPI_Isendrecv's: check cannot judge that "
-			      "yet (MPI_Wait, MPI_Waitall, MPI_Test and MPI_Testall it can)",
-			      mpiv_call_name(ev->call), req);
+	return tr_unjudged(err, b->t->source, b->t->rank, ev->index,
+			   "%s of request %d, an MPI_Isendrecv's: check cannot judge that "
+			   "yet (MPI_Wait, MPI_Waitall, MPI_Test and MPI_Testall it can)",
+			   mpiv_call_name(ev->call), req);
 }
 
 static int engine_peer(int32_t peer)
@@ -657,25 +657,25 @@ static int check_event(const struct builder *b, const struct mpiv_event *ev, str
 		      (mpiv_call_flags(ev->call) & MPIV_F_RMA_REQUEST);
 
 	if (kind == MPIV_KIND_UNSUPPORTED)
-		return mpiv_error_set(err, MPIV_EXIT_BAD_INPUT, t->source, t->rank, ev->index,
-				      "the trace uses %s, which check cannot judge yet",
-				      mpiv_call_name(ev->call));
+		return tr_unjudged(err, t->source, t->rank, ev->index,
+				   "the trace uses %s, which check cannot judge yet",
+				   mpiv_call_name(ev->call));
 	if (ev->flags & MPIV_EV_LARGE_COUNT)
-		return mpiv_error_set(err, MPIV_EXIT_BAD_INPUT, t->source, t->rank, ev->index,
-				      "the trace uses %s with a count past 2^31 - 1, which check "
-				      "cannot judge yet",
-				      mpiv_call_name(ev->call));
+		return tr_unjudged(err, t->source, t->rank, ev->index,
+				   "the trace uses %s with a count past 2^31 - 1, which check "
+				   "cannot judge yet",
+				   mpiv_call_name(ev->call));
 	if (b->threaded && kind >= MPIV_KIND_WIN_CREATE && kind <= MPIV_KIND_WIN_LOCAL)
-		return mpiv_error_set(err, MPIV_EXIT_BAD_INPUT, t->source, t->rank, ev->index,
-				      "%s in a rank whose threads call MPI: check cannot judge "
-				      "one-sided calls with threads yet",
-				      mpiv_call_name(ev->call));
+		return tr_unjudged(err, t->source, t->rank, ev->index,
+				   "%s in a rank whose threads call MPI: check cannot judge "
+				   "one-sided calls with threads yet",
+				   mpiv_call_name(ev->call));
 	if (needs_comm && comm_id(b, ev->comm) < 0)
-		return mpiv_error_set(err, MPIV_EXIT_BAD_INPUT, t->source, t->rank, ev->index,
-				      "%s on a communicator check does not know (comm %d): one "
-				      "made by a call mpiverify does not record (such as "
-				      "MPI_Comm_get_parent), which check cannot judge yet",
-				      mpiv_call_name(ev->call), ev->comm);
+		return tr_unjudged(err, t->source, t->rank, ev->index,
+				   "%s on a communicator check does not know (comm %d): one "
+				   "made by a call mpiverify does not record (such as "
+				   "MPI_Comm_get_parent), which check cannot judge yet",
+				   mpiv_call_name(ev->call), ev->comm);
 	if (kind == MPIV_KIND_COMM_GROUP && !mpiv_trace_newcomm(t, ev->index) &&
 	    (ev->flags & MPIV_EV_INCOMPLETE) &&
 	    !(ev->call == MPIV_CALL_Intercomm_create_from_groups && ev->ngroup))
@@ -761,12 +761,12 @@ static int check_parrived(struct builder *b, const struct mpiv_event *ev, struct
 				      "receive of this rank",
 				      req);
 	if (tr_parts_waits(b->parts, pair))
-		return mpiv_error_set(err, MPIV_EXIT_BAD_INPUT, b->t->source, b->t->rank, ev->index,
-				      "MPI_Parrived of request %d, whose sender waits for another "
-				      "rank between readying its first and its last partition: "
-				      "check sends a partitioned message whole, and cannot judge "
-				      "a receiver that acts on one partition's arrival then yet",
-				      req);
+		return tr_unjudged(err, b->t->source, b->t->rank, ev->index,
+				   "MPI_Parrived of request %d, whose sender waits for another "
+				   "rank between readying its first and its last partition: "
+				   "check sends a partitioned message whole, and cannot judge "
+				   "a receiver that acts on one partition's arrival then yet",
+				   req);
 	return 0;
 }
 
@@ -806,8 +806,8 @@ static int check_session_end(struct builder *b, size_t i, struct mpiv_error *err
 				break;
 		}
 		if (j == i)
-			return mpiv_error_set(
-				err, MPIV_EXIT_BAD_INPUT, t->source, t->rank, (long)i,
+			return tr_unjudged(
+				err, t->source, t->rank, (long)i,
 				"MPI_Session_finalize while the communicator event %u made since its "
 				"MPI_Session_init is not freed: it may synchronise with its members "
 				"(MPI-4.1 11.3.1), which check cannot judge yet",
@@ -857,13 +857,12 @@ static int block_on(struct builder *b, const struct mpiv_event *ev, int32_t **li
 		if (req_instr2(b, req) >= 0)
 			any = 0;
 		if (req_proc(b, req) != (int32_t)b->cur)
-			return mpiv_error_set(err, MPIV_EXIT_BAD_INPUT, b->t->source, b->t->rank,
-					      ev->index,
-					      "%s on thread %d waits for request %d, "
-					      "which thread %d made: check cannot judge requests "
-					      "shared between threads yet",
-					      mpiv_call_name(ev->call), cur(b)->thread, req,
-					      b->procs[req_proc(b, req)].thread);
+			return tr_unjudged(err, b->t->source, b->t->rank, ev->index,
+					   "%s on thread %d waits for request %d, "
+					   "which thread %d made: check cannot judge requests "
+					   "shared between threads yet",
+					   mpiv_call_name(ev->call), cur(b)->thread, req,
+					   b->procs[req_proc(b, req)].thread);
 		(*list)[n++] = instr;
 		if (req_instr2(b, req) >= 0)
 			(*list)[n++] = req_instr2(b, req);
@@ -924,13 +923,12 @@ static int build_wait(struct builder *b, const struct mpiv_event *ev, int32_t **
 					      mpiv_call_name(ev->call), req);
 		}
 		if (req_proc(b, req) != (int32_t)b->cur)
-			return mpiv_error_set(err, MPIV_EXIT_BAD_INPUT, b->t->source, b->t->rank,
-					      ev->index,
-					      "%s on thread %d completes request %d, which "
-					      "thread %d made: check cannot judge requests shared "
-					      "between threads yet",
-					      mpiv_call_name(ev->call), cur(b)->thread, req,
-					      b->procs[req_proc(b, req)].thread);
+			return tr_unjudged(err, b->t->source, b->t->rank, ev->index,
+					   "%s on thread %d completes request %d, which "
+					   "thread %d made: check cannot judge requests shared "
+					   "between threads yet",
+					   mpiv_call_name(ev->call), cur(b)->thread, req,
+					   b->procs[req_proc(b, req)].thread);
 		if (j < ndone) {
 			req_done(b, req);
 			/* completed ones first, as ENG_WAITANY wants them; both halves of an
@@ -1131,11 +1129,11 @@ static int build_greq_complete(struct builder *b, const struct mpiv_event *ev,
 				      "generalized request of this rank",
 				      req);
 	if (req_proc(b, req) != (int32_t)b->cur)
-		return mpiv_error_set(err, MPIV_EXIT_BAD_INPUT, t->source, t->rank, ev->index,
-				      "MPI_Grequest_complete on thread %d of request %d, which "
-				      "thread %d started: check cannot judge requests shared "
-				      "between threads yet",
-				      cur(b)->thread, req, b->procs[req_proc(b, req)].thread);
+		return tr_unjudged(err, t->source, t->rank, ev->index,
+				   "MPI_Grequest_complete on thread %d of request %d, which "
+				   "thread %d started: check cannot judge requests shared "
+				   "between threads yet",
+				   cur(b)->thread, req, b->procs[req_proc(b, req)].thread);
 	emit(b, ENG_GREQ_DONE, (int)ev->index)->a = instr;
 	return 0;
 }
@@ -1918,13 +1916,13 @@ static int owner_call(struct builder *b, const struct mpiv_event *ev, size_t i,
 			post_parts(b, e, w->req, (int)ev->index);
 			continue;
 		}
-		return mpiv_error_set(err, MPIV_EXIT_BAD_INPUT, b->t->source, b->t->rank, ev->index,
-				      "%s on thread %d, before it completes request %d, a "
-				      "partitioned send whose partitions other threads ready: "
-				      "check sends its message from the thread that started it, "
-				      "and cannot judge a call there that may wait, or that names "
-				      "the send, yet",
-				      mpiv_call_name(ev->call), cur(b)->thread, w->req);
+		return tr_unjudged(err, b->t->source, b->t->rank, ev->index,
+				   "%s on thread %d, before it completes request %d, a "
+				   "partitioned send whose partitions other threads ready: "
+				   "check sends its message from the thread that started it, "
+				   "and cannot judge a call there that may wait, or that names "
+				   "the send, yet",
+				   mpiv_call_name(ev->call), cur(b)->thread, w->req);
 	}
 	return 0;
 }
@@ -2051,8 +2049,8 @@ static int build_rank(const struct mpiv_traceset *ts, const struct mpiv_rank_tra
 
 	b->t = t;
 	tr_stop_of(ts, t->rank, &stop);
-	if (to < t->nevents)
-		stop.kind = TR_FINISHED;
+	if (to < t->nevents && !t->unjudged)
+		stop.kind = TR_FINISHED; /* a segment's end */
 	b->threaded = t->threaded;
 	while (b->next_op < t->nthread_ops && t->thread_ops[b->next_op].before < from)
 		b->next_op++; /* an earlier segment's */
@@ -2071,13 +2069,13 @@ static int build_rank(const struct mpiv_traceset *ts, const struct mpiv_rank_tra
 			goto fail;
 		/* thread 0 initialised MPI (doc/trace-format.md) */
 		if (ev->thread != 0 && t->thread_level == 2 /* MPI_THREAD_SERIALIZED */) {
-			mpiv_error_set(err, MPIV_EXIT_BAD_INPUT, t->source, t->rank, ev->index,
-				       "%s from thread %d, another than the one that "
-				       "initialised MPI, of a rank whose threads call MPI one "
-				       "at a time (MPI_THREAD_SERIALIZED): the order the "
-				       "program puts between their calls is its own, which "
-				       "check cannot judge yet",
-				       mpiv_call_name(ev->call), ev->thread);
+			tr_unjudged(err, t->source, t->rank, ev->index,
+				    "%s from thread %d, another than the one that "
+				    "initialised MPI, of a rank whose threads call MPI one "
+				    "at a time (MPI_THREAD_SERIALIZED): the order the "
+				    "program puts between their calls is its own, which "
+				    "check cannot judge yet",
+				    mpiv_call_name(ev->call), ev->thread);
 			goto fail;
 		}
 		if (ev->thread != 0 && t->thread_level < 2) {
@@ -2577,7 +2575,8 @@ int tr_translate_spans(const struct mpiv_traceset *ts, const struct tr_opts *opt
 			rc = build_rank(ts, &ts->ranks[r], span[r].from, span[r].to, span[r].tmpl,
 					span[r].ntmpl, &b, err);
 		else
-			rc = build_rank(ts, &ts->ranks[r], 0, ts->ranks[r].nevents, NULL, 0, &b,
+			rc = build_rank(ts, &ts->ranks[r], 0,
+					tr_judged(&ts->ranks[r], ts->ranks[r].nevents), NULL, 0, &b,
 					err);
 		free(b.coll_seq);
 		free(b.nwins);

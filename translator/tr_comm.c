@@ -17,6 +17,7 @@
 #include <string.h>
 
 #include "tr_comm.h"
+#include "translate.h"
 #include "xalloc.h"
 
 /* What names a derived communicator on every rank alike. */
@@ -244,7 +245,7 @@ static int comm_rank(struct comm_set *s, struct tr_comms *cm, const struct mpiv_
 	cm->local[t->rank] = local;
 	cm->nlocal[t->rank] = nids;
 	/* a rank that makes no communicator has nothing more to map: no need to read it */
-	for (i = 0; (t->call_flags & MPIV_F_NEWCOMM) && i < t->nevents; i++) {
+	for (i = 0; (t->call_flags & MPIV_F_NEWCOMM) && i < tr_judged(t, t->nevents); i++) {
 		const struct mpiv_event *ev = mpiv_trace_event(t, i);
 		enum mpiv_kind kind = mpiv_call_kind(ev->call);
 		const struct mpiv_newcomm *nc = mpiv_trace_newcomm(t, (uint32_t)i);
@@ -304,11 +305,10 @@ static int comm_rank(struct comm_set *s, struct tr_comms *cm, const struct mpiv_
 			    ev->call != MPIV_CALL_Comm_dup_with_info &&
 			    ev->call != MPIV_CALL_Comm_idup_with_info) {
 				free(count);
-				return mpiv_error_set(err, MPIV_EXIT_BAD_INPUT, t->source, t->rank,
-						      (long)i,
-						      "%s of an intercommunicator, which "
-						      "check cannot judge yet",
-						      mpiv_call_name(ev->call));
+				return tr_unjudged(err, t->source, t->rank, (long)i,
+						   "%s of an intercommunicator, which "
+						   "check cannot judge yet",
+						   mpiv_call_name(ev->call));
 			}
 			dup = *nc;
 			dup.n = (uint32_t)s->prog->comms[parent].n;

@@ -55,6 +55,12 @@ void tr_stop_of(const struct mpiv_traceset *ts, int r, struct tr_stop *s)
 	s->in_call = t->nevents &&
 		     (mpiv_trace_event(t, t->nevents - 1)->flags & MPIV_EV_INCOMPLETE);
 	s->seen = seen ? seen->seen : MPIV_SEEN_NONE;
+	if (t->unjudged) {
+		s->kind = TR_STOP_UNJUDGED;
+		s->event = t->unjudged - 2;
+		s->in_call = 0;
+		return;
+	}
 	if (seen && seen->seen == MPIV_SEEN_IN_CALL)
 		s->in_call = 1;
 	/* In a hang record ended, a rank inside MPI_Finalize waited there for the others (as
@@ -125,6 +131,11 @@ void tr_stop_describe(const struct mpiv_traceset *ts, const struct tr_stop *s, c
 	switch (s->kind) {
 	case TR_FINISHED:
 		snprintf(buf, size, "finished (MPI_Finalize returned)");
+		break;
+	case TR_STOP_UNJUDGED:
+		snprintf(buf, size, "was left out from its event %ld on: %s", s->event + 1,
+			 ts->ranks[s->rank].unjudged_why ? ts->ranks[s->rank].unjudged_why :
+							   "a call check cannot judge yet");
 		break;
 	case TR_STOP_ABORTED:
 		snprintf(buf, size, "called MPI_Abort with error code %d", s->code);

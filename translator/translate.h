@@ -216,6 +216,9 @@ enum tr_stop_kind {
 	/* no word of how: killed with SIGKILL (the launcher ends the
 	 * other ranks so when one stops), or its trace was cut */
 	TR_STOP_KILLED,
+	/* check left out its calls from one it cannot judge yet on
+	 * (t->unjudged): event is the last it judged */
+	TR_STOP_UNJUDGED,
 };
 
 struct tr_stop {
@@ -226,6 +229,19 @@ struct tr_stop {
 	int in_call; /* it was inside its last call (the call never returned) */
 	int seen;    /* enum mpiv_rank_seen: what record last saw of it */
 };
+
+/* Record in err a call check cannot judge yet, at event of rank in source: as
+ * mpiv_error_set() with MPIV_EXIT_BAD_INPUT, marked err->unjudged if it is err's first error.
+ * Always returns -1. */
+int tr_unjudged(struct mpiv_error *err, const char *source, int rank, long event, const char *fmt,
+		...) __attribute__((format(printf, 5, 6)));
+
+/* The end (an index) of rank t's events that check judges, of those before `to`. */
+size_t tr_judged(const struct mpiv_rank_trace *t, size_t to);
+
+/* After err from tr_translate(): if it is a call check cannot judge yet, leave out its rank's
+ * calls from it on (t->unjudged) and return 1, to translate again; else 0. */
+int tr_leave_out(struct mpiv_traceset *ts, const struct mpiv_error *err);
 
 /* How rank r of ts ended: its stop record, else what record saw (meta.json), else the trace
  * (one that ends in a complete MPI_Finalize, as traces written by hand do, finished). */

@@ -260,6 +260,58 @@ static void test_partitions_threads(void)
 	mpiv_traceset_release(&ts);
 }
 
+/* A call check cannot judge yet (MPI_Comm_spawn) after or before two ranks' head-to-head
+ * sends: tr_translate() refuses the trace at it, marked unjudged; tr_leave_out() leaves out
+ * rank 0's calls from it on, and the trace translates. Rank 0 stops there in the model: the
+ * deadlock before it is found without buffering; with the spawn first, rank 1 waits for a
+ * rank that might have gone on, which is no deadlock. */
+static void left_out_case(const char *rank0, long at, long deadlocks)
+{
+	const char *const ev[] = {
+		rank0,
+		"[{\"call\":\"MPI_Init\"},"
+		"{\"call\":\"MPI_Send\",\"peer\":0,\"tag\":0,\"comm\":0,\"bytes\":4},"
+		"{\"call\":\"MPI_Recv\",\"peer\":0,\"tag\":0,\"comm\":0,\"bytes\":4},"
+		"{\"call\":\"MPI_Finalize\"}]",
+		NULL,
+	};
+	struct mpiv_traceset ts;
+	struct eng_prog p;
+	struct tr_opts opts = {ENG_BUF_ZERO, 0, 0, 0, 0};
+	struct mpiv_error err;
+	struct tr_stop s;
+	long done;
+
+	CU_ASSERT_FATAL(unit_load_case(ev, &ts) == 0);
+	mpiv_error_init(&err);
+	CU_ASSERT_FATAL(tr_translate(&ts, &opts, &p, &err) == -1);
+	CU_ASSERT(err.unjudged && err.rank == 0 && err.event == at);
+	CU_ASSERT_FATAL(tr_leave_out(&ts, &err) == 1);
+	/* the same error again is no call to leave out: it stands */
+	CU_ASSERT(tr_leave_out(&ts, &err) == 0);
+	mpiv_error_init(&err);
+	CU_ASSERT_FATAL(tr_translate(&ts, &opts, &p, &err) == 0);
+	tr_stop_of(&ts, 0, &s);
+	CU_ASSERT(s.kind == TR_STOP_UNJUDGED && s.event == at - 1);
+	CU_ASSERT_EQUAL(unit_explore(&p, &done), deadlocks);
+	eng_prog_release(&p);
+	mpiv_traceset_release(&ts);
+}
+
+static void test_left_out(void)
+{
+	left_out_case("[{\"call\":\"MPI_Init\"},"
+		      "{\"call\":\"MPI_Send\",\"peer\":1,\"tag\":0,\"comm\":0,\"bytes\":4},"
+		      "{\"call\":\"MPI_Recv\",\"peer\":1,\"tag\":0,\"comm\":0,\"bytes\":4},"
+		      "{\"call\":\"MPI_Comm_spawn\",\"comm\":0},{\"call\":\"MPI_Finalize\"}]",
+		      3, 1);
+	left_out_case("[{\"call\":\"MPI_Init\"},{\"call\":\"MPI_Comm_spawn\",\"comm\":0},"
+		      "{\"call\":\"MPI_Send\",\"peer\":1,\"tag\":0,\"comm\":0,\"bytes\":4},"
+		      "{\"call\":\"MPI_Recv\",\"peer\":1,\"tag\":0,\"comm\":0,\"bytes\":4},"
+		      "{\"call\":\"MPI_Finalize\"}]",
+		      1, 0);
+}
+
 #define SPLIT(members) \
 	"{\"call\":\"MPI_Comm_split\",\"comm\":0,\"newcomm\":2,\"members\":" members "}"
 #define BARRIER2 "{\"call\":\"MPI_Barrier\",\"comm\":2}"
@@ -543,6 +595,7 @@ static CU_TestInfo translate_tests[] = {
 	{"instructions", test_instructions},
 	{"refused traces", test_refused},
 	{"partitions readied by another thread", test_partitions_threads},
+	{"calls check cannot judge left out", test_left_out},
 	{"trace without finalize", test_no_finalize},
 	{"communicators across ranks", test_comms},
 	{"peer outside its communicator", test_comm_peer_outside},

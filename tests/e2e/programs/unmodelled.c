@@ -1,6 +1,6 @@
 /* Correct programs that use calls the model does not know yet, one per argument: record must
- * write them, and check must refuse the trace with exit 3 naming the call, never give a
- * verdict that ignores it.
+ * write them, and check must leave out a rank's calls from the first on, naming it, and be
+ * inconclusive (exit 5), never give a verdict that ignores it.
  *   intercomm   MPI_Comm_split of an intercommunicator (MPI_Intercomm_create joins the
  *               two halves of MPI_COMM_WORLD)
  *   partitioned MPI-4 partitioned communication from rank 0 to rank 1, the receiver
