@@ -831,6 +831,17 @@ static int32_t never_ready(struct builder *b, const struct mpiv_event *ev)
 	return last_instr(b);
 }
 
+/* ev, on another thread than the one that made request req, does (waits for, completes) it. */
+static int shared_request(struct builder *b, const struct mpiv_event *ev, const char *does,
+			  int32_t req, struct mpiv_error *err)
+{
+	return tr_unjudged(err, b->t->source, b->t->rank, ev->index,
+			   "%s on thread %d %s request %d, which thread %d made: check cannot "
+			   "judge requests shared between threads yet",
+			   mpiv_call_name(ev->call), cur(b)->thread, does, req,
+			   b->procs[req_proc(b, req)].thread);
+}
+
 /* A completion call that never returned, or a polling loop that was still polling when the
  * rank stopped: wait for all of its requests (any = 0: MPI_Test, MPI_Testall) or for one
  * (MPI_Waitany, MPI_Testany and the some kinds), whichever completion ends it. Returns 0 or
@@ -857,12 +868,7 @@ static int block_on(struct builder *b, const struct mpiv_event *ev, int32_t **li
 		if (req_instr2(b, req) >= 0)
 			any = 0;
 		if (req_proc(b, req) != (int32_t)b->cur)
-			return tr_unjudged(err, b->t->source, b->t->rank, ev->index,
-					   "%s on thread %d waits for request %d, "
-					   "which thread %d made: check cannot judge requests "
-					   "shared between threads yet",
-					   mpiv_call_name(ev->call), cur(b)->thread, req,
-					   b->procs[req_proc(b, req)].thread);
+			return shared_request(b, ev, "waits for", req, err);
 		(*list)[n++] = instr;
 		if (req_instr2(b, req) >= 0)
 			(*list)[n++] = req_instr2(b, req);
@@ -923,12 +929,7 @@ static int build_wait(struct builder *b, const struct mpiv_event *ev, int32_t **
 					      mpiv_call_name(ev->call), req);
 		}
 		if (req_proc(b, req) != (int32_t)b->cur)
-			return tr_unjudged(err, b->t->source, b->t->rank, ev->index,
-					   "%s on thread %d completes request %d, which "
-					   "thread %d made: check cannot judge requests shared "
-					   "between threads yet",
-					   mpiv_call_name(ev->call), cur(b)->thread, req,
-					   b->procs[req_proc(b, req)].thread);
+			return shared_request(b, ev, "completes", req, err);
 		if (j < ndone) {
 			req_done(b, req);
 			/* completed ones first, as ENG_WAITANY wants them; both halves of an
