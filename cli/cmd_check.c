@@ -78,16 +78,6 @@ struct check_args {
 	struct findings_opts o;
 };
 
-/* The ranks whose calls check left out from one it cannot judge yet (tr_leave_out()). */
-static int left_out(const struct mpiv_traceset *ts)
-{
-	int r, n = 0;
-
-	for (r = 0; r < ts->nranks; r++)
-		n += ts->ranks[r].unjudged != 0;
-	return n;
-}
-
 /* The text report: notes, stopped ranks, warnings, reduction errors, the deadlocks fs does not
  * hide, the suppressed ones, and the verdict; search_rc is the search's answer. */
 static void print_text(const struct check_result *run, const struct check_outcome *co,
@@ -129,7 +119,7 @@ static void print_text(const struct check_result *run, const struct check_outcom
 		printf("mpiverify: inconclusive: no deadlock found%s, but the search was not "
 		       "complete\n",
 		       but);
-	else if (left_out(ts) == nstops)
+	else if (tr_left_out(ts) == nstops)
 		printf("mpiverify: inconclusive: no deadlock among the calls check judged%s, but "
 		       "it left out those of %d rank%s from one it cannot judge yet (above)\n",
 		       but, nstops, nstops == 1 ? "" : "s");

@@ -22,24 +22,15 @@ static struct part_send *part_sends;
 static size_t part_n, part_cap;
 static pthread_mutex_t part_lock = PTHREAD_MUTEX_INITIALIZER;
 
-static struct part_send *part_find(int32_t id)
-{
-	size_t i;
-
-	for (i = part_n; i-- > 0;)
-		if (part_sends[i].id == id)
-			return &part_sends[i];
-	return NULL;
-}
-
-/* By handle: the newest send made with it (a freed one's handle may be reused). Not by the
+/* The newest send with request id id, or, with id REC_REQ_UNKNOWN, made with handle h (a
+ * freed one's handle may be reused): MPI_Pready* look for it by handle, not through the
  * request table, from which a wait of another thread may have taken it (rec_Wait()). */
-static struct part_send *part_find_handle(MPI_Request h)
+static struct part_send *part_find(int32_t id, MPI_Request h)
 {
 	size_t i;
 
 	for (i = part_n; i-- > 0;)
-		if (part_sends[i].handle == h)
+		if (id != REC_REQ_UNKNOWN ? part_sends[i].id == id : part_sends[i].handle == h)
 			return &part_sends[i];
 	return NULL;
 }
@@ -50,7 +41,7 @@ int rec_part_started(int32_t id)
 	int now = 0;
 
 	pthread_mutex_lock(&part_lock);
-	p = part_find(id);
+	p = part_find(id, MPI_REQUEST_NULL);
 	if (p) {
 		p->ready = 0;
 		now = p->partitions == 0;
@@ -72,7 +63,7 @@ static long part_ready(struct rec_call *c, MPI_Request h, long n)
 	long counted = 0;
 
 	pthread_mutex_lock(&part_lock);
-	p = part_find_handle(h);
+	p = part_find(REC_REQ_UNKNOWN, h);
 	if (p)
 		rec_call_add_req(c, p->id, MPIV_NONE, MPIV_NONE);
 	if (p && p->ready < p->partitions) {
@@ -94,7 +85,7 @@ static void part_unready(struct rec_call *c, MPI_Request h, long counted)
 	if (!counted)
 		return;
 	pthread_mutex_lock(&part_lock);
-	p = part_find_handle(h);
+	p = part_find(REC_REQ_UNKNOWN, h);
 	if (p)
 		p->ready -= counted;
 	c->ev.flags &= (uint16_t)~MPIV_EV_PARTS_READY;

@@ -10,7 +10,7 @@
 json_t *check_document(const struct check_outcome *c)
 {
 	json_t *doc = json_object(), *dl = json_array();
-	int i, r;
+	int i;
 
 	for (i = 0; i < c->found->n; i++)
 		json_array_append_new(dl, report_deadlock_json(c->ts, &c->found->d[i]));
@@ -37,9 +37,7 @@ json_t *check_document(const struct check_outcome *c)
 			json_array_append_new(why, json_string("search-cut"));
 		if (!tr_all_finished(c->ts))
 			json_array_append_new(why, json_string("ranks-stopped"));
-		for (r = 0; r < c->ts->nranks && !c->ts->ranks[r].unjudged; r++)
-			;
-		if (r < c->ts->nranks)
+		if (tr_left_out(c->ts))
 			json_array_append_new(why, json_string("calls-left-out"));
 		json_object_set_new(doc, "inconclusive", why);
 	}

@@ -633,17 +633,6 @@ static void report_stop_class(FILE *f, const struct mpiv_traceset *ts, const str
 	classes_release(&waiters);
 }
 
-/* Did check leave out calls of a rank of ts (tr_leave_out())? */
-static int any_left_out(const struct mpiv_traceset *ts)
-{
-	int r;
-
-	for (r = 0; r < ts->nranks; r++)
-		if (ts->ranks[r].unjudged)
-			return 1;
-	return 0;
-}
-
 int report_stops(FILE *f, const struct mpiv_traceset *ts, const struct eng_prog *prog)
 {
 	int *who = malloc((size_t)ts->nranks * sizeof(int) + 1);
@@ -676,9 +665,9 @@ int report_stops(FILE *f, const struct mpiv_traceset *ts, const struct eng_prog 
 			fprintf(f,
 				"ranks that did not finish%s (the run is not a whole path: check "
 				"never answers \"no deadlock\" for it):\n",
-				any_left_out(ts) ? ", or whose calls check left out from one it "
-						   "cannot judge yet" :
-						   "");
+				tr_left_out(ts) ? ", or whose calls check left out from one it "
+						  "cannot judge yet" :
+						  "");
 		if (c->n >= GROUP_MIN) {
 			if (c->ranks[0] == r) {
 				struct rank_class one = *c;

@@ -48,3 +48,12 @@ int tr_leave_out(struct mpiv_traceset *ts, const struct mpiv_error *err)
 	t->unjudged_why = xstrdup(err->text);
 	return 1;
 }
+
+int tr_left_out(const struct mpiv_traceset *ts)
+{
+	int r, n = 0;
+
+	for (r = 0; r < ts->nranks; r++)
+		n += ts->ranks[r].unjudged != 0;
+	return n;
+}

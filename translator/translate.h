@@ -243,6 +243,9 @@ size_t tr_judged(const struct mpiv_rank_trace *t, size_t to);
  * calls from it on (t->unjudged) and return 1, to translate again; else 0. */
 int tr_leave_out(struct mpiv_traceset *ts, const struct mpiv_error *err);
 
+/* The ranks of ts whose calls check left out (tr_leave_out()). */
+int tr_left_out(const struct mpiv_traceset *ts);
+
 /* How rank r of ts ended: its stop record, else what record saw (meta.json), else the trace
  * (one that ends in a complete MPI_Finalize, as traces written by hand do, finished). */
 void tr_stop_of(const struct mpiv_traceset *ts, int r, struct tr_stop *s);
