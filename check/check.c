@@ -766,12 +766,8 @@ int check_traces(struct check_plan *plan, struct check_result *res, struct mpiv_
 		topts.eager = plan->modes[0].b.bytes;
 	}
 	topts.max_instrs = max_instrs(plan);
-	while (tr_translate(&res->ts, &topts, &res->prog_store, err)) {
-		/* a call it cannot judge yet: its rank's calls from there on are left out */
-		if (tr_leave_out(&res->ts, err)) {
-			mpiv_error_init(err);
-			continue;
-		}
+	/* a call it cannot judge yet: its rank's calls from there on are left out */
+	if (tr_translate_judged(&res->ts, &topts, &res->prog_store, err)) {
 		if (err->code != MPIV_EXIT_INCONCLUSIVE)
 			goto fail;
 		too_large(plan, res, err);

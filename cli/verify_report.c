@@ -157,18 +157,19 @@ static void print_text(const struct explore *x, int rc, const struct findings *f
 		       x->nfound ? "no deadlock but those "
 				   "suppressed, and " :
 				   "",
-		       x->left		 ? "decisions are left unexplored" :
-		       x->incomplete	 ? "a search was cut short" :
-		       x->nunconfirmed	 ? "the model has deadlocks no run showed" :
-		       x->threads_why[0] ? "threads left choices no run was steered to" :
-					   "a rank stopped in some run");
+		       x->left		   ? "decisions are left unexplored" :
+		       x->incomplete	   ? "a search was cut short" :
+		       x->nunconfirmed	   ? "the model has deadlocks no run showed" :
+		       x->threads_why[0]   ? "threads left choices no run was steered to" :
+		       explore_left_out(x) ? "calls verify cannot judge yet were left out" :
+					     "a rank stopped in some run");
 	}
 }
 
 /* Why verify is inconclusive, each reason a word a script can test (doc/verify.md): decisions
  * left unexplored, a search cut short, deadlocks of the model no run showed, runs of threads
- * that may stand for runs none made, a rank of some run stopped from outside (what is left
- * when none of the others is). */
+ * that may stand for runs none made, calls left out, a rank of some run stopped from outside
+ * (what is left when none of the others is). */
 static json_t *inconclusive_json(const struct explore *x)
 {
 	json_t *why = json_array();
@@ -181,6 +182,8 @@ static json_t *inconclusive_json(const struct explore *x)
 		json_array_append_new(why, json_string("unconfirmed"));
 	if (x->threads_why[0])
 		json_array_append_new(why, json_string("threads-unsteered"));
+	if (explore_left_out(x))
+		json_array_append_new(why, json_string("calls-left-out"));
 	if (!json_array_size(why))
 		json_array_append_new(why, json_string("ranks-stopped"));
 	return why;

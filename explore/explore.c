@@ -199,7 +199,7 @@ static int stop_rank(const struct tr_stop *s)
 static void classify(struct explore *x, struct xrun *r)
 {
 	struct tr_stop first = {0};
-	int k, others = 0;
+	int k, others = 0, left_out = 0;
 
 	switch (r->seen) {
 	case XSEEN_INTERRUPTED:
@@ -233,6 +233,7 @@ static void classify(struct explore *x, struct xrun *r)
 		tr_stop_of(&r->ts, k, &s);
 		if (s.kind == TR_FINISHED)
 			continue;
+		left_out += s.kind == TR_STOP_UNJUDGED;
 		others += r->end == XRUN_STOPPED;
 		/* the rank that stopped of itself (aborted, crashed, exited) rather than one the
 		 * launcher then killed, or record ended */
@@ -244,12 +245,18 @@ static void classify(struct explore *x, struct xrun *r)
 		char buf[300];
 
 		r->crashed = stop_rank(&first) == 0;
+		r->left_out = left_out;
 		tr_stop_describe(&r->ts, &first, buf, sizeof(buf));
-		r->stopped = xmalloc(strlen(buf) + 80);
+		r->stopped = xmalloc(strlen(buf) + 120);
 		sprintf(r->stopped, "rank %d %s", first.rank, buf);
-		if (others)
+		/* the others: left out as well (SERIALIZED threads in every rank, say), or not */
+		left_out -= first.kind == TR_STOP_UNJUDGED;
+		if (left_out)
+			sprintf(r->stopped + strlen(r->stopped), "; %d other rank%s left out so",
+				left_out, left_out > 1 ? "s" : "");
+		if (others - left_out)
 			sprintf(r->stopped + strlen(r->stopped), "; %d other rank%s did not finish",
-				others, others > 1 ? "s" : "");
+				others - left_out, others - left_out > 1 ? "s" : "");
 	}
 }
 
@@ -535,6 +542,15 @@ static int run_round(struct explore *x, const struct explore_runner *runner, str
 	if (signal)
 		return 128 + signal;
 	return rc;
+}
+
+int explore_left_out(const struct explore *x)
+{
+	int i, n = 0;
+
+	for (i = 0; i < x->nruns; i++)
+		n += x->runs[i]->end == XRUN_STOPPED && x->runs[i]->left_out;
+	return n;
 }
 
 int explore_whole(const struct explore *x)

@@ -109,6 +109,9 @@ struct xrun {
 	 * itself (a signal of its own, MPI_Abort, exit without
 	 * MPI_Finalize), not by the launcher or verify: a finding */
 	int crashed;
+	/* XRUN_STOPPED: ranks whose calls from one on were left out, calls check cannot judge
+	 * yet (tr_leave_out()) */
+	int left_out;
 	/* XITEM_DEADLOCK, XRUN_COMPLETED: the search after it, with this run in its model, asked
 	 * again for the same run (explore_search()) */
 	int asked_again;
@@ -249,6 +252,9 @@ int explore_crash_rank(const struct mpiv_traceset *ts, struct tr_stop *s);
  * of threads that may stand for runs none made (threads_why). Without
  * it, verify never answers "no deadlock" (nor 0 once suppressions hide every deadlock). */
 int explore_whole(const struct explore *x);
+
+/* The runs in which some rank's calls were left out (struct xrun's left_out). */
+int explore_left_out(const struct explore *x);
 
 /* Free what x holds. */
 void explore_release(struct explore *x);

@@ -32,7 +32,9 @@ int explore_add_path(struct explore *x, struct xrun *r)
 	 * an event, not 128, and verify keeps every run's */
 	if (mpiv_traceset_load_records(r->dir, &r->ts, &err) < 0)
 		return error_report(&err);
-	if (tr_translate(&r->ts, &opts, &r->prog, &err) < 0) {
+	/* a call check cannot judge yet: the rank's calls from there on are left out, and the
+	 * run is one where that rank stopped there (classify()) */
+	if (tr_translate_judged(&r->ts, &opts, &r->prog, &err) < 0) {
 		mpiv_traceset_release(&r->ts);
 		return error_report(&err);
 	}

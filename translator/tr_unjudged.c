@@ -57,3 +57,13 @@ int tr_left_out(const struct mpiv_traceset *ts)
 		n += ts->ranks[r].unjudged != 0;
 	return n;
 }
+
+int tr_translate_judged(struct mpiv_traceset *ts, const struct tr_opts *opts, struct eng_prog *prog,
+			struct mpiv_error *err)
+{
+	int rc;
+
+	while ((rc = tr_translate(ts, opts, prog, err)) && tr_leave_out(ts, err))
+		mpiv_error_init(err);
+	return rc;
+}

@@ -246,6 +246,11 @@ int tr_leave_out(struct mpiv_traceset *ts, const struct mpiv_error *err);
 /* The ranks of ts whose calls check left out (tr_leave_out()). */
 int tr_left_out(const struct mpiv_traceset *ts);
 
+/* tr_translate(), leaving out each call it cannot judge yet (tr_leave_out()) and translating
+ * again, until it translates or fails otherwise: what tr_translate() returns then. */
+int tr_translate_judged(struct mpiv_traceset *ts, const struct tr_opts *opts, struct eng_prog *prog,
+			struct mpiv_error *err);
+
 /* How rank r of ts ended: its stop record, else what record saw (meta.json), else the trace
  * (one that ends in a complete MPI_Finalize, as traces written by hand do, finished). */
 void tr_stop_of(const struct mpiv_traceset *ts, int r, struct tr_stop *s);

@@ -550,6 +550,13 @@ unmodelled()
 		"$BAD/$mode-check.log" "$text" &&
 		expect_exit "unmodelled call: check says it left them out" 5 \
 			"$BAD/$mode-check.log" "was left out from its event"
+	# verify leaves them out the same way: inconclusive, with the reason a script tests
+	run_cmd "$BAD/$mode-verify.log" 120 "$MPIVERIFY" verify --json -o "$BAD/$mode-verify" \
+		--deadlock-timeout 5 -- "$MPIRUN" -np 2 "$BINDIR/unmodelled" "$mode"
+	expect_exit "unmodelled call: verify leaves out the calls from $call on" 5 \
+		"$BAD/$mode-verify.log" "$text" &&
+		expect_exit "unmodelled call: verify says why it is inconclusive" 5 \
+			"$BAD/$mode-verify.log" '"calls-left-out"'
 }
 if "$MPICC" -g -O0 -o "$BINDIR/unmodelled" "$SRCDIR/tests/e2e/programs/unmodelled.c" \
 	>"$BAD/unmodelled-cc.log" 2>&1; then
