@@ -58,6 +58,8 @@ struct xitem {
 	 * of what one found): the program polls there, and a run that
 	 * passes shows a way out the model did not know */
 	int polled;
+	/* XITEM_FRONTIER: at a branch the runs leave unsettled (struct xmodel's unsettled) */
+	int unsettled;
 };
 
 /* What the runner saw of a run. */

@@ -394,6 +394,8 @@ static int frontier_item(struct model *md, const struct tr_frontier *f, struct x
 	}
 	memset(it, 0, sizeof(*it));
 	it->kind = XITEM_FRONTIER;
+	it->unsettled = f->place >= 0 && f->place < p->nins[f->proc] &&
+			md->m.unsettled[f->proc][f->place];
 	it->nranks = pt.nranks;
 	it->steer = steer_text(&pt, NULL);
 	/* the call of the process (the thread) that takes the input */
@@ -505,7 +507,13 @@ static void search_model(struct explore *x, struct model *md, struct xitem **ite
 	}
 }
 
-/* Deadlocks first (to confirm), then frontiers, each in the order found. */
+/* Deadlocks first (to confirm), then the frontiers of unsettled branches, then the others,
+ * each in the order found. A round makes only the first few (EXPLORE_ROUND): the run of an
+ * unsettled branch's frontier takes there an input the runs took at another branch of its
+ * place, and may show that the process goes on alike from both. The model then takes them as
+ * one, and the frontiers that the branches apart made (a copy of the rest of the phase each)
+ * are gone: a farm whose workers answered in a new order in one run costs a round, not one
+ * round per frontier of that order. */
 static void deadlocks_first(struct xitem *items, int n)
 {
 	struct xitem *sorted = xmalloc((size_t)n * sizeof(*sorted));
@@ -515,7 +523,10 @@ static void deadlocks_first(struct xitem *items, int n)
 		if (items[i].kind == XITEM_DEADLOCK)
 			sorted[k++] = items[i];
 	for (i = 0; i < n; i++)
-		if (items[i].kind != XITEM_DEADLOCK)
+		if (items[i].kind != XITEM_DEADLOCK && items[i].unsettled)
+			sorted[k++] = items[i];
+	for (i = 0; i < n; i++)
+		if (items[i].kind != XITEM_DEADLOCK && !items[i].unsettled)
 			sorted[k++] = items[i];
 	memcpy(items, sorted, (size_t)n * sizeof(*items));
 	free(sorted);

@@ -839,6 +839,7 @@ int xmodel_build(struct eng_prog *const *progs, struct mpiv_traceset *const *set
 	m->req = xcalloc((size_t)out->nprocs, sizeof(*m->req));
 	m->anchor = xcalloc((size_t)out->nprocs, sizeof(*m->anchor));
 	m->starts = xcalloc((size_t)out->nprocs, sizeof(*m->starts));
+	m->unsettled = xcalloc((size_t)out->nprocs, sizeof(*m->unsettled));
 	vs = xcalloc((size_t)out->nprocs, sizeof(*vs));
 	trees = xcalloc((size_t)out->nprocs, sizeof(*trees));
 	colors = xcalloc((size_t)out->nprocs, sizeof(*colors));
@@ -928,12 +929,14 @@ void xmodel_release(struct xmodel *m)
 		free(m->req[q]);
 		free(m->anchor[q]);
 		free(m->starts[q]);
+		free(m->unsettled[q]);
 	}
 	free(m->run);
 	free(m->made);
 	free(m->req);
 	free(m->anchor);
 	free(m->starts);
+	free(m->unsettled);
 	eng_prog_release(&m->prog);
 	memset(m, 0, sizeof(*m));
 }

@@ -55,6 +55,10 @@ struct xmodel {
 	 * requests */
 	char **starts;
 	int32_t **anchor;
+	/* per process, per instruction: 1 if the instruction is a branch whose runs show neither
+	 * that it goes on as the branches of its place do, nor that it does not (model_fold.c):
+	 * the runs of its frontiers may fold the model, and are made first */
+	char **unsettled;
 };
 
 /* How a model takes what its runs show. */

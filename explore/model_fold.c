@@ -292,6 +292,7 @@ static void cand_try(const struct seq *v, int nv, const struct tree *t, struct c
 static void keep_evidenced(const struct seq *v, struct tree *t, struct cand *cs, int *n)
 {
 	int *ev = NULL, i, j, kept, alike;
+	size_t k;
 
 	do {
 		regroup(v, t, cs, *n);
@@ -299,11 +300,15 @@ static void keep_evidenced(const struct seq *v, struct tree *t, struct cand *cs,
 		for (i = 0; i < *n; i++)
 			ev[i] = (cs[i].key ? loop_evidence : poll_evidence)(v, t, &t->g[i]);
 		for (i = 0; i < *n; i++) {
+			int fine = cs[i].kind == CAND_PLACE || cs[i].kind == CAND_ROUND;
+
 			/* a place, or a round, may go on alike where another of its phase does */
-			for (j = 0, alike = ev[i] == 3;
-			     (cs[i].kind == CAND_PLACE || cs[i].kind == CAND_ROUND) && j < *n; j++)
+			for (j = 0, alike = ev[i] == 3; fine && j < *n; j++)
 				alike |= cs[j].kind == cs[i].kind && cs[j].key == cs[i].key &&
 					 cs[j].phase == cs[i].phase && ev[j] == 3;
+			/* one the runs say nothing against, but nothing for: unsettled */
+			for (k = 0; fine && ev[i] && !alike && k < t->g[i].nnodes; k++)
+				t->n[t->g[i].nodes[k]].unsettled = 1;
 			ev[i] = ev[i] && alike;
 		}
 		for (i = kept = 0; i < *n; i++)
@@ -490,5 +495,10 @@ void xm_fold(struct seq *v, int nv, struct tree *t, int loops)
 			cand_try(v, nv, t, phases[k], &cs, &n, &cap);
 	free(phases);
 	keep_evidenced(v, t, cs, &n);
+	/* a round left unsettled may be folded as a place after all (the groups of the
+	 * candidates kept come first, regroup()) */
+	for (k = 0; k < t->len; k++)
+		if (t->n[k].group >= 0 && t->n[k].group < n)
+			t->n[k].unsettled = 0;
 	free(cs);
 }

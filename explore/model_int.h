@@ -43,8 +43,12 @@ struct tnode {
 	int parent, child, sibling; /* -1: none */
 	struct pass *pass;	    /* the runs through it */
 	size_t npass, cappass;
-	char last;   /* a reader: no run through it reads its register later */
-	char poll;   /* a branch on no input, before a poll */
+	char last; /* a reader: no run through it reads its register later */
+	char poll; /* a branch on no input, before a poll */
+	/* a branch of a place (or a round) of a phase whose runs show neither that the process
+	 * goes on alike from its nodes nor that it does not (model_fold.c): a run that takes
+	 * at one node an input taken at another may show which */
+	char unsettled;
 	int32_t key; /* a branch: the call site of the call whose input it learns */
 	/* a branch: a digest of the collectives before it and (on an input) its call's
 	 * communicator and tag, which tell a call site's phases apart (model_fold.c) */

@@ -28,8 +28,8 @@ struct layout {
 	int32_t **loopreg;    /* per run, per input: the register of the loop that reads it, 0 */
 	struct eng_instr *ins;
 	int32_t *run, *made, *req, *anchor;
-	char *starts;
-	size_t n, cap, capside[5];
+	char *starts, *unsettled;
+	size_t n, cap, capside[6];
 };
 
 /* The model's register (from 1, 0 none) of input number reg (from 1) of run s: a loop's own,
@@ -118,6 +118,7 @@ static int emit(struct layout *L, int s, int k)
 	xgrow((void **)&L->req, &L->capside[2], L->n + 1, sizeof(*L->req));
 	xgrow((void **)&L->anchor, &L->capside[3], L->n + 1, sizeof(*L->anchor));
 	xgrow((void **)&L->starts, &L->capside[4], L->n + 1, sizeof(*L->starts));
+	xgrow((void **)&L->unsettled, &L->capside[5], L->n + 1, sizeof(*L->unsettled));
 	in = &L->ins[L->n++];
 	*in = v->ins[k];
 	L->run[i] = v->run;
@@ -125,6 +126,7 @@ static int emit(struct layout *L, int s, int k)
 	L->req[i] = v->req[k];
 	L->anchor[i] = 0;
 	L->starts[i] = 0;
+	L->unsettled[i] = in->op == ENG_BRANCH && nd->unsettled;
 	nd->instr = i;
 	if (in->op != ENG_BRANCH)
 		in->reg = renumber(L, s, in->reg);
@@ -409,6 +411,7 @@ void xm_layout(struct xmodel *m, struct seq *v, int nv, struct tree *t, int nreg
 	m->req[q] = L.req;
 	m->anchor[q] = L.anchor;
 	m->starts[q] = L.starts;
+	m->unsettled[q] = L.unsettled;
 	for (s = 0; s < nv; s++)
 		free(L.loopreg[s]);
 	free(L.loopreg);
@@ -433,4 +436,5 @@ void xm_copy(struct xmodel *m, const struct seq *v, int q)
 	memcpy(m->req[q], v->req, (size_t)v->n * sizeof(int32_t));
 	m->anchor[q] = xcalloc((size_t)v->n, sizeof(int32_t));
 	m->starts[q] = xcalloc((size_t)v->n, 1);
+	m->unsettled[q] = xcalloc((size_t)v->n, 1);
 }

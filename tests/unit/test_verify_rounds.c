@@ -121,6 +121,53 @@ static void test_round_places(void)
 		unit_run_release(&r[i]);
 }
 
+/* The branches of process q of m the runs leave unsettled (struct xmodel's unsettled), and of
+ * res's frontiers those at one of them, into *at. */
+static int unsettled(const struct xmodel *m, const struct tr_explore_result *res, int q, int *at)
+{
+	int k, n = 0;
+
+	for (k = 0; k < m->prog.nins[q]; k++)
+		n += m->unsettled[q][k];
+	for (k = *at = 0; k < res->nfrontiers; k++)
+		*at += res->frontiers[k].proc == q && m->unsettled[q][res->frontiers[k].place];
+	return n;
+}
+
+/* The first two runs of test_round_places() take each second round after another first
+ * round, and its first receive's inputs differ: nothing says whether the second round goes
+ * on alike whatever the first did, or not. Its branches are unsettled, and so are frontiers
+ * there (verify makes their runs first: one of them may show it, as the third run does);
+ * the first round's are not. Once the third run shows it, no branch is. */
+static void test_round_unsettled(void)
+{
+	static const char *const runs[3][4] = {
+		{MASTER(1, 2, 1, 2), ASKER, ASKER, NULL},
+		{MASTER(2, 1, 2, 1), ASKER, ASKER, NULL},
+		{MASTER(2, 1, 1, 2), ASKER, ASKER, NULL},
+	};
+	struct unit_run r[3];
+	struct xmodel m;
+	struct tr_explore_result res;
+	int i, at;
+
+	for (i = 0; i < 3; i++)
+		CU_ASSERT_FATAL(unit_run_load(runs[i], 1, &r[i]) == 0);
+	CU_ASSERT_FATAL(unit_merge_search(r, 2, ENG_BUF_ZERO, &m, &res) == 0);
+	CU_ASSERT(res.nfrontiers > 0);
+	CU_ASSERT(unsettled(&m, &res, 0, &at) == 2); /* the second round's first receive */
+	CU_ASSERT(at > 0);
+	CU_ASSERT(unsettled(&m, &res, 1, &at) == 0);
+	tr_explore_release(&res);
+	xmodel_release(&m);
+	CU_ASSERT_FATAL(unit_merge_search(r, 3, ENG_BUF_ZERO, &m, &res) == 0);
+	CU_ASSERT(unsettled(&m, &res, 0, &at) == 0);
+	unit_expect_explored(&res);
+	xmodel_release(&m);
+	for (i = 0; i < 3; i++)
+		unit_run_release(&r[i]);
+}
+
 /* The MPI_Waitany farm in rounds: each round posts a receive for each worker (call site
  * 24), takes the first request to complete, replies to its worker and posts that worker's
  * receive again from the same call site. Round 1 serves worker 1 first, round 2 worker 2. */
@@ -198,6 +245,7 @@ static void test_round_posts_afresh(void)
 static CU_TestInfo tests[] = {
 	{"a worker's loop is one loop in each round", test_round_loops},
 	{"a round's places are one whatever came before", test_round_places},
+	{"a round after two others, its inputs apart, is unsettled", test_round_unsettled},
 	{"a receive posted again follows in every round", test_round_posts_afresh},
 	CU_TEST_INFO_NULL,
 };
