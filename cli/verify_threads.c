@@ -274,7 +274,8 @@ int verify_threaded(const struct verify_opts *o, const char *outdir, const char 
 		       n ? "the model of run 1 has deadlocks replay did not reproduce" :
 		       checked == MPIV_EXIT_OK ?
 			   "no deadlock on the paths of run 1 (check)" :
-			   "the search of run 1's model was cut short (check)",
+			   "check was inconclusive on run 1's model (its report, above, says "
+			   "why: a search cut short, ranks that did not finish, calls left out)",
 		       left ? "; the threads leave choices verify cannot steer: " : "",
 		       left ? left : "");
 	free(reproduced);
