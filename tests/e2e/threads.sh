@@ -317,12 +317,14 @@ if test "$(mpi_version)" -ge 4; then
 				"$prog.check.log" "was left out from its event" \
 				"MPI_Send on thread 0, before it completes request" \
 				"cannot judge a call there that may wait, or that names the send, yet"
-			# and so does verify, whose runs are modelled on their own (threads)
+			# and so does verify: in its model of the runs, or in the model of the
+			# first run alone where it leaves choices steering cannot make (which
+			# the threads' timing decides)
 			run_cmd "$prog.verify.log" "$LIMIT" "$MPIVERIFY" verify -o "$prog.verify" \
 				--deadlock-timeout 3 -- "$MPIRUN" -np 2 "$prog"
-			expect_text "$name: verify leaves the main thread's send on out" 5 \
+			expect_grep -E "$name: verify leaves the main thread's send on out" 5 \
 				"$prog.verify.log" "was left out from its event" \
-				"verdict: inconclusive: check was inconclusive on run 1's model"
+				"verdict: inconclusive: (calls verify cannot judge yet were left out|check was inconclusive on run 1's model)"
 		elif test "$bug" = 0; then
 			expect_text "$name: check: no deadlock" 0 "$prog.check.log" \
 				"no deadlock on the recorded path"
