@@ -517,17 +517,15 @@ static void search_model(struct explore *x, struct model *md, struct xitem **ite
 static void deadlocks_first(struct xitem *items, int n)
 {
 	struct xitem *sorted = xmalloc((size_t)n * sizeof(*sorted));
-	int i, k = 0;
+	int i, k = 0, pass;
 
-	for (i = 0; i < n; i++)
-		if (items[i].kind == XITEM_DEADLOCK)
-			sorted[k++] = items[i];
-	for (i = 0; i < n; i++)
-		if (items[i].kind != XITEM_DEADLOCK && items[i].unsettled)
-			sorted[k++] = items[i];
-	for (i = 0; i < n; i++)
-		if (items[i].kind != XITEM_DEADLOCK && !items[i].unsettled)
-			sorted[k++] = items[i];
+	/* pass 0: deadlocks; 1: unsettled frontiers; 2: the other frontiers */
+	for (pass = 0; pass < 3; pass++)
+		for (i = 0; i < n; i++)
+			if ((items[i].kind == XITEM_DEADLOCK ? 0 :
+			     items[i].unsettled		     ? 1 :
+							       2) == pass)
+				sorted[k++] = items[i];
 	memcpy(items, sorted, (size_t)n * sizeof(*items));
 	free(sorted);
 }

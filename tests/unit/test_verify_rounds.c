@@ -77,19 +77,20 @@ static void test_round_loops(void)
 #define MASTER(a, b, c, d) "[" INIT ", " MROUND(a, b) ", " BARRIER ", " MROUND(c, d) ", " FIN "]"
 #define ASKER "[" INIT ", " GETS ", " BARRIER ", " GETS ", " FIN "]"
 
-/* Three runs: worker 1 first in both rounds, worker 2 first in both, and worker 2 first
- * then worker 1. Where the second round went on from each way the first went, worker 2
- * first in the second round after worker 1 first in the first is a frontier. A round's
- * places (the same calls since the barrier) are one whatever the round before did, where
- * the runs show it: the third run took at the second round's first receive what the first
- * took there, after another first round, and went on alike. */
+/* Three runs (three_runs): worker 1 first in both rounds, worker 2 first in both, and
+ * worker 2 first then worker 1. Where the second round went on from each way the first
+ * went, worker 2 first in the second round after worker 1 first in the first is a frontier.
+ * A round's places (the same calls since the barrier) are one whatever the round before
+ * did, where the runs show it: the third run took at the second round's first receive what
+ * the first took there, after another first round, and went on alike. */
+static const char *const three_runs[3][4] = {
+	{MASTER(1, 2, 1, 2), ASKER, ASKER, NULL},
+	{MASTER(2, 1, 2, 1), ASKER, ASKER, NULL},
+	{MASTER(2, 1, 1, 2), ASKER, ASKER, NULL},
+};
+
 static void test_round_places(void)
 {
-	static const char *const runs[3][4] = {
-		{MASTER(1, 2, 1, 2), ASKER, ASKER, NULL},
-		{MASTER(2, 1, 2, 1), ASKER, ASKER, NULL},
-		{MASTER(2, 1, 1, 2), ASKER, ASKER, NULL},
-	};
 	static const char *const other[] = {
 		"[" INIT ", " MROUND(1, 2) ", " BARRIER
 					   ", " ASK(1) ", " SEND(1, 2, 64) ", " ANSWER_2 ", " FIN
@@ -104,7 +105,7 @@ static void test_round_places(void)
 	int i;
 
 	for (i = 0; i < 3; i++)
-		CU_ASSERT_FATAL(unit_run_load(runs[i], 1, &r[i]) == 0);
+		CU_ASSERT_FATAL(unit_run_load(three_runs[i], 1, &r[i]) == 0);
 	CU_ASSERT_FATAL(unit_merge_search(r, 3, ENG_BUF_ZERO, &m, &res) == 0);
 	unit_expect_explored(&res);
 	xmodel_release(&m);
@@ -134,25 +135,20 @@ static int unsettled(const struct xmodel *m, const struct tr_explore_result *res
 	return n;
 }
 
-/* The first two runs of test_round_places() take each second round after another first
- * round, and its first receive's inputs differ: nothing says whether the second round goes
- * on alike whatever the first did, or not. Its branches are unsettled, and so are frontiers
+/* The first two of three_runs take each second round after another first round, and its
+ * first receive's inputs differ: nothing says whether the second round goes on alike
+ * whatever the first did, or not. Its branches are unsettled, and so are frontiers
  * there (verify makes their runs first: one of them may show it, as the third run does);
  * the first round's are not. Once the third run shows it, no branch is. */
 static void test_round_unsettled(void)
 {
-	static const char *const runs[3][4] = {
-		{MASTER(1, 2, 1, 2), ASKER, ASKER, NULL},
-		{MASTER(2, 1, 2, 1), ASKER, ASKER, NULL},
-		{MASTER(2, 1, 1, 2), ASKER, ASKER, NULL},
-	};
 	struct unit_run r[3];
 	struct xmodel m;
 	struct tr_explore_result res;
 	int i, at;
 
 	for (i = 0; i < 3; i++)
-		CU_ASSERT_FATAL(unit_run_load(runs[i], 1, &r[i]) == 0);
+		CU_ASSERT_FATAL(unit_run_load(three_runs[i], 1, &r[i]) == 0);
 	CU_ASSERT_FATAL(unit_merge_search(r, 2, ENG_BUF_ZERO, &m, &res) == 0);
 	CU_ASSERT(res.nfrontiers > 0);
 	CU_ASSERT(unsettled(&m, &res, 0, &at) == 2); /* the second round's first receive */
