@@ -67,18 +67,30 @@ static int cut_short(const struct seq *v, const struct pass *p, int end)
 	return v[p->s].ins[end].op == ENG_STOP;
 }
 
-/* Are the calls of a's way, before its end, those b's makes first? */
+/* Are the calls of a's way, before its end, those b's makes first? A run that stopped in a
+ * wildcard probe (or in a polling loop, which verify takes as one) found nothing: where b's
+ * process found a message, verify took the probe and the receive of what it found as that
+ * receive, after a poll's branch (doc/semantics.md 4.5), so the probe is the receive or the
+ * branch before it. */
 static int prefix_of(const struct seq *v, const struct pass *a, int ea, const struct pass *b,
 		     int eb)
 {
-	int j;
+	int j, n = ea - a->k - 1, len = eb - b->k; /* a's calls; b's way, its end among them */
+	const struct eng_instr *last = &v[a->s].ins[ea - 1], *y;
+	int probe = n > 0 && last->op == ENG_PROBE;
 
-	if (ea - a->k > eb - b->k)
+	if (n + !probe > len)
 		return 0;
-	for (j = 1; j < ea - a->k; j++)
+	for (j = 1; j < n + !probe; j++)
 		if (!same_rel(&v[a->s].ins[a->k + j], a->k, &v[b->s].ins[b->k + j], b->k))
 			return 0;
-	return 1;
+	if (!probe)
+		return 1;
+	y = &v[b->s].ins[b->k + n];
+	if (n == len)
+		return y->op == ENG_BRANCH && y->a < 0; /* a poll's branch */
+	return same_rel(last, a->k, y, b->k) ||
+	       (y->op == ENG_POST_RECV && last->a == y->a && last->b == y->b && last->c == y->c);
 }
 
 int xm_same_way(const struct seq *v, const struct tree *t, const struct pass *a,

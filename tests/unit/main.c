@@ -6,13 +6,13 @@
 int main(void)
 {
 	CU_SuiteInfo suites[] = {
-		event_suite,	    trace_suite,	  cex_suite,	       translate_suite,
-		engine_suite,	    reduction_suite,	  warn_suite,	       mpilib_suite,
-		search_suite,	    verify_suite,	  redcheck_suite,      suppress_suite,
-		slurm_suite,	    nodes_suite,	  promela_suite,       recorded_suite,
-		segment_suite,	    report_group_suite,	  threads_fixed_suite, window_waits_suite,
-		stuck_suite,	    verify_threads_suite, verify_rounds_suite, launcher_dirs_suite,
-		CU_SUITE_INFO_NULL,
+		event_suite,	     trace_suite,	   cex_suite,		translate_suite,
+		engine_suite,	     reduction_suite,	   warn_suite,		mpilib_suite,
+		search_suite,	     verify_suite,	   redcheck_suite,	suppress_suite,
+		slurm_suite,	     nodes_suite,	   promela_suite,	recorded_suite,
+		segment_suite,	     report_group_suite,   threads_fixed_suite, window_waits_suite,
+		stuck_suite,	     verify_threads_suite, verify_rounds_suite, verify_farm_suite,
+		launcher_dirs_suite, CU_SUITE_INFO_NULL,
 	};
 	unsigned failed;
 
