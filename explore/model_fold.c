@@ -153,7 +153,7 @@ static int is_branch(const struct seq *v, const struct tnode *nd)
 /* A call site that may be a loop: every branch node of it (CAND_WHOLE), or those of one
  * phase (CAND_PHASE; struct tnode's phase: a farm served again after a collective, or on
  * another communicator or tag), or those of one place in a phase whatever came before it
- * (CAND_PLACE: the same calls since the phase began, struct tnode's path). */
+ * (CAND_PLACE: the same calls since the phase began, in any order: struct tnode's path). */
 enum { CAND_WHOLE, CAND_PHASE, CAND_PLACE, CAND_ROUND };
 struct cand {
 	int32_t key;

@@ -26,9 +26,9 @@ struct seq {
 	int32_t *req;
 	int32_t *live;	 /* per instruction: requests live before it */
 	uint32_t *colls; /* per instruction: a digest of the collectives before it */
-	/* per instruction: a digest of the calls of its phase up to it (from the first after
-	 * the last collective, or after the last any-completion that left no request live);
-	 * 0 in the first phase, or in one that began with requests live */
+	/* per instruction: a digest of the calls of its phase up to it, in any order (from the
+	 * start, the first after the last collective, or after the last any-completion that
+	 * left no request live); 0 in a phase that began with requests live */
 	uint32_t *since;
 	int32_t *drains; /* per instruction: the any-completions before it that left none */
 };
