@@ -18,6 +18,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "digest.h"
 #include "model_int.h"
 #include "trace_threads.h"
 #include "translate.h"
@@ -225,16 +226,6 @@ static int drained(const struct seq *v, int k)
 	return k && !v->live[k] && v->ins[k - 1].op == ENG_WAITANY;
 }
 
-/* h spread over every bit, so that sums of digests seldom meet. */
-static uint32_t mix32(uint32_t h)
-{
-	h ^= h >> 16;
-	h *= 0x85ebca6bu;
-	h ^= h >> 13;
-	h *= 0xc2b2ae35u;
-	return h ^ (h >> 16);
-}
-
 /* v's since of instruction k (struct seq), its tables before it filled in: the calls of the
  * phase summed, as a counter of calls of each kind, so that the same calls made in another
  * order are the same place (the state of a master that counts what it took, whatever order
@@ -250,7 +241,9 @@ static uint32_t since(const struct seq *v, int k)
 	} else if (k && v->colls[k] == v->colls[k - 1]) {
 		if (!v->since[k - 1])
 			return 0;
-		h = v->since[k - 1] + mix32(call_digest(v->ins, k));
+		/* each call's digest spread over every bit, so that sums seldom meet */
+		h = v->since[k - 1] +
+		    (uint32_t)(mpiv_digest_mix(MPIV_DIGEST_SEED, call_digest(v->ins, k)) >> 32);
 	} else if (v->live[k]) {
 		return 0;
 	} else {
