@@ -1049,7 +1049,10 @@ static void drop_left(struct proc_build *pb)
 
 /* verify: the requests a completion of several has still to return (split_completion()),
  * before event ev: all of them before a call that completes, probes, synchronises or ends;
- * the next one before a call to its peer (where the program's calls for it begin). */
+ * before a call to the peer of one, that one and those before it (where the program's calls
+ * for it begin: it served those before with no call, as a master that counts a worker's last
+ * word and sends nothing). Were only the next one returned there, the call would come before
+ * the model learned the request it answers. */
 static void flush_completions(struct builder *b, const struct mpiv_event *ev)
 {
 	struct proc_build *pb = cur(b);
@@ -1059,11 +1062,16 @@ static void flush_completions(struct builder *b, const struct mpiv_event *ev)
 	if (!pb->nleft)
 		return;
 	if (kind == MPIV_KIND_SEND || kind == MPIV_KIND_ISEND || kind == MPIV_KIND_RECV ||
-	    kind == MPIV_KIND_IRECV || kind == MPIV_KIND_SENDRECV || kind == MPIV_KIND_ISENDRECV)
-		n = ev->peer >= 0 && pb->left[0].peer == ev->peer &&
-		    pb->left[0].comm == comm_id(b, ev->comm);
-	else if (kind != MPIV_KIND_LOCAL && kind != MPIV_KIND_SEND_INIT &&
-		 kind != MPIV_KIND_RECV_INIT && kind != MPIV_KIND_REQUEST_FREE)
+	    kind == MPIV_KIND_IRECV || kind == MPIV_KIND_SENDRECV || kind == MPIV_KIND_ISENDRECV) {
+		/* those before it were served with no call (a worker's last word, counted) */
+		for (i = 0; ev->peer >= 0 && i < pb->nleft; i++)
+			if (pb->left[i].peer == ev->peer &&
+			    pb->left[i].comm == comm_id(b, ev->comm)) {
+				n = i + 1;
+				break;
+			}
+	} else if (kind != MPIV_KIND_LOCAL && kind != MPIV_KIND_SEND_INIT &&
+		   kind != MPIV_KIND_RECV_INIT && kind != MPIV_KIND_REQUEST_FREE)
 		n = pb->nleft;
 	for (i = 0; i < n; i++) {
 		struct some_left *l = &pb->left[i];

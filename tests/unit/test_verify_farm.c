@@ -2,7 +2,8 @@
  * steered where a worker has nothing more to say hangs in the master's probe, and says nothing
  * of what the messages carried; and a place of a phase is the calls made since the phase
  * began in any order, as a master that counts its workers' last words is in the same state
- * whichever order they came in. */
+ * whichever order they came in. A master that serves what MPI_Waitsome returned, one after
+ * another, makes its calls for each after the model returned it. */
 #include <stddef.h>
 
 #include "model.h"
@@ -84,9 +85,66 @@ static void test_farm_stopped_polling(void)
 	expect_stopped_probe_alike(a, b, c);
 }
 
+/* ---- a completion of several, served in order ---- */
+
+#define POST(w, r)                                        \
+	"{\"call\": \"MPI_Irecv\", \"peer\": " #w         \
+	", \"tag\": \"any\", \"comm\": 0, \"bytes\": 4, " \
+	"\"reqs\": [{\"req\": " #r "}]" SITE(40) "}"
+#define TASK_TO(w)                               \
+	"{\"call\": \"MPI_Send\", \"peer\": " #w \
+	", \"tag\": 2, \"comm\": 0, \"bytes\": 4" SITE(56) "}"
+#define WAITSOME(pending, reqs) \
+	"{\"call\": \"MPI_Waitsome\", \"pending\": " #pending ", \"reqs\": [" reqs "]" SITE(48) "}"
+#define DONE(r, w, t) "{\"req\": " #r ", \"src\": " #w ", \"tag\": " #t "}"
+#define ASK SEND_TAG(1, 16) ", "
+#define TAKE_TASK                                                                             \
+	"{\"call\": \"MPI_Recv\", \"peer\": 0, \"tag\": \"any\", \"comm\": 0, \"bytes\": 4, " \
+	"\"src\": 0, \"mtag\": 2" SITE(20) "}, "
+#define SEND_TAG(t, site)                                    \
+	"{\"call\": \"MPI_Send\", \"peer\": 0, \"tag\": " #t \
+	", \"comm\": 0, \"bytes\": 4" SITE(site) "}"
+#define LAST SEND_TAG(4, 24)
+
+#define MASTER_SERVES                                                                  \
+	WAITSOME(0, DONE(0, 1, 1) ", " DONE(1, 2, 4) ", " DONE(2, 3, 1))               \
+	", " TASK_TO(1) ", " POST(1, 3) ", " TASK_TO(3) ", " POST(3, 4) ", " WAITSOME( \
+		1, DONE(3, 1, 4) ", {\"req\": 4}") ", " WAITSOME(0, DONE(4, 3, 4))
+
+/* The master's MPI_Waitsome returns worker 1's request, worker 2's last word and worker 3's
+ * request at once; it serves them in that order: a task to worker 1, nothing for worker 2's
+ * last word (it counts it), a task to worker 3. The model returns the three one at a time,
+ * each where the program's calls for it begin: worker 2's and worker 3's before the task to
+ * worker 3. Were worker 3's returned after that task (only the next one, worker 2's, looked
+ * for at a call to its peer), the task would follow worker 1's request in the model, and a
+ * master that had served worker 3 before would serve it again: a deadlock no run has. */
+static void test_waitsome_served_in_order(void)
+{
+	static const char *const ranks[] =
+		{"[" INIT ", " POST(1, 0) ", " POST(2, 1) ", " POST(3, 2) ", " MASTER_SERVES
+									  ", " FIN "]",
+		 "[" INIT ", " ASK TAKE_TASK LAST ", " FIN "]", "[" INIT ", " LAST ", " FIN "]",
+		 "[" INIT ", " ASK TAKE_TASK LAST ", " FIN "]", NULL};
+	struct unit_run r;
+	int pc, returned = 0;
+
+	CU_ASSERT_FATAL(unit_run_load(ranks, 1, &r) == 0);
+	for (pc = 0; pc < r.prog.nins[0]; pc++) {
+		const struct eng_instr *in = &r.prog.ins[0][pc];
+
+		returned += in->op == ENG_WAITANY;
+		if (in->op == ENG_POST_SEND && in->a == 3)
+			break;
+	}
+	CU_ASSERT_FATAL(pc < r.prog.nins[0]);
+	CU_ASSERT_EQUAL(returned, 3);
+	unit_run_release(&r);
+}
+
 static CU_TestInfo tests[] = {
 	{"a run stopped in a probe says nothing of the data", test_farm_stopped_in_probe},
 	{"nor does one stopped polling", test_farm_stopped_polling},
+	{"a completion of several is served in order", test_waitsome_served_in_order},
 	CU_TEST_INFO_NULL,
 };
 
