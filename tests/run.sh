@@ -166,7 +166,8 @@ EOF
 unit()
 {
 	if test -x tests/unit/run-unit; then
-		part unit env MPIV_MODEL_CASES="$SRCDIR/tests/model/cases" tests/unit/run-unit
+		part unit env MPIV_MODEL_CASES="$SRCDIR/tests/model/cases" \
+			MPIV_UNIT_DATA="$SRCDIR/tests/unit/data" tests/unit/run-unit
 	else
 		echo "==== unit: 'tests/unit/run-unit' not built (make tests/unit/run-unit)"
 		echo "unit: FAILED (not built)" >>"$RESULTS/$LANE"

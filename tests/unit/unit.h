@@ -25,6 +25,9 @@ struct unit_run {
 /* Load run r from ranks (as unit_load_ranks(), or unit_load_case() if events). Returns 0 or
  * -1. */
 int unit_run_load(const char *const ranks[], int events, struct unit_run *r);
+/* Load run r from trace directory dir under unit_data_dir() (a recorded run, as `mpiverify
+ * trace -o` writes it). Returns 0 or -1. */
+int unit_run_load_dir(const char *dir, struct unit_run *r);
 void unit_run_release(struct unit_run *r);
 
 /* verify's model of runs[0..n) (at most 4) into *m, searched in buffering b into *res.
@@ -49,6 +52,9 @@ long unit_deadlocks(const char *const events[], enum eng_buffering b);
 /* tests/model/cases (MPIV_MODEL_CASES, else relative to the top of the tree, where make check
  * runs). */
 const char *unit_cases_dir(void);
+/* tests/unit/data, the recorded runs unit tests read (MPIV_UNIT_DATA, else relative to the
+ * top of the tree). */
+const char *unit_data_dir(void);
 
 /* Call fn(dir, ctx) on every case directory of unit_cases_dir(); returns how many. */
 int unit_each_case(void (*fn)(const char *dir, void *ctx), void *ctx);

@@ -20,6 +20,13 @@ const char *unit_cases_dir(void)
 	return d && *d ? d : "tests/model/cases";
 }
 
+const char *unit_data_dir(void)
+{
+	const char *d = getenv("MPIV_UNIT_DATA");
+
+	return d && *d ? d : "tests/unit/data";
+}
+
 int unit_each_case(void (*fn)(const char *dir, void *ctx), void *ctx)
 {
 	DIR *d = opendir(unit_cases_dir());
@@ -163,19 +170,36 @@ int unit_load_ranks(const char *const ranks[], struct mpiv_traceset *ts)
 	return load_json(ranks, "%s", ts);
 }
 
-int unit_run_load(const char *const ranks[], int events, struct unit_run *r)
+/* r's program of its loaded traces, for verify, its inputs filled in. Returns 0 or -1. */
+static int run_translate(struct unit_run *r)
 {
 	struct tr_opts opts = {ENG_BUF_ZERO, 0, 0, 1, 0};
 
-	memset(r, 0, sizeof(*r));
-	if ((events ? unit_load_case : unit_load_ranks)(ranks, &r->ts))
-		return -1;
 	if (tr_translate(&r->ts, &opts, &r->prog, NULL)) {
 		mpiv_traceset_release(&r->ts);
 		return -1;
 	}
 	xmodel_fill_inputs(&r->prog, &r->ts);
 	return 0;
+}
+
+int unit_run_load(const char *const ranks[], int events, struct unit_run *r)
+{
+	memset(r, 0, sizeof(*r));
+	if ((events ? unit_load_case : unit_load_ranks)(ranks, &r->ts))
+		return -1;
+	return run_translate(r);
+}
+
+int unit_run_load_dir(const char *dir, struct unit_run *r)
+{
+	char path[512];
+
+	memset(r, 0, sizeof(*r));
+	snprintf(path, sizeof(path), "%s/%s", unit_data_dir(), dir);
+	if (mpiv_traceset_load_records(path, &r->ts, NULL) < 0)
+		return -1;
+	return run_translate(r);
 }
 
 void unit_run_release(struct unit_run *r)
