@@ -304,13 +304,17 @@ static void cand_try(const struct seq *v, int nv, const struct tree *t, struct c
 static void keep_evidenced(const struct seq *v, struct tree *t, struct cand *cs, int *n)
 {
 	int *ev = NULL, i, j, kept, alike;
+	char *keep = NULL;
 	size_t k;
 
 	do {
 		regroup(v, t, cs, *n);
 		ev = xrealloc(ev, ((size_t)*n + 1) * sizeof(*ev));
+		keep = xrealloc(keep, (size_t)*n + 1);
 		for (i = 0; i < *n; i++)
 			ev[i] = (cs[i].key ? loop_evidence : poll_evidence)(v, t, &t->g[i]);
+		/* what each keeps is decided on every one's evidence, none's verdict: a place
+		 * late in cs has the evidence of those before it as one early has theirs */
 		for (i = 0; i < *n; i++) {
 			int fine = cs[i].kind == CAND_PLACE || cs[i].kind == CAND_ROUND;
 
@@ -321,14 +325,15 @@ static void keep_evidenced(const struct seq *v, struct tree *t, struct cand *cs,
 			/* one the runs say nothing against, but nothing for: unsettled */
 			for (k = 0; fine && ev[i] && !alike && k < t->g[i].nnodes; k++)
 				t->n[t->g[i].nodes[k]].unsettled = 1;
-			ev[i] = ev[i] && alike;
+			keep[i] = ev[i] && alike;
 		}
 		for (i = kept = 0; i < *n; i++)
-			if (ev[i])
+			if (keep[i])
 				cs[kept++] = cs[i];
 		j = *n;
 		*n = kept;
 	} while (kept < j);
+	free(keep);
 	free(ev);
 }
 

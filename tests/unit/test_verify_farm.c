@@ -2,8 +2,9 @@
  * steered where a worker has nothing more to say hangs in the master's probe, and says nothing
  * of what the messages carried; and a place of a phase is the calls made since the phase
  * began in any order, as a master that counts its workers' last words is in the same state
- * whichever order they came in. A master that serves what MPI_Waitsome returned, one after
- * another, makes its calls for each after the model returned it. */
+ * whichever order they came in, the runs' evidence at one place of a phase holding for
+ * every place of it. A master that serves what MPI_Waitsome returned, one after another,
+ * makes its calls for each after the model returned it. */
 #include <stddef.h>
 
 #include "model.h"
@@ -141,10 +142,41 @@ static void test_waitsome_served_in_order(void)
 	unit_run_release(&r);
 }
 
+/* ---- places alike ---- */
+
+/* Two recorded runs of the farm of tests/zoo/farm.c whose master polls with MPI_Iprobe and
+ * counts its workers' last words (4 tasks, 4 workers, 2 rounds parted by MPI_Barrier;
+ * data/farm-places). The master is at many places of the first round, and the runs show at
+ * some of them one input taken after two histories and the master going on alike: every place
+ * of the round is then one whatever came before. Only the round's last word, where the next
+ * call is the barrier, is left unsettled, once in each run. Were the evidence of a place
+ * weighed against what was kept of those before it, not against their evidence, the places
+ * late in the candidates' order would be left unsettled (4 branches here), each with a copy
+ * of the rest of the round. */
+static void test_places_alike(void)
+{
+	struct unit_run r[2];
+	struct xmodel m;
+	struct tr_explore_result res;
+	int pc, unsettled = 0;
+
+	CU_ASSERT_FATAL(unit_run_load_dir("farm-places/1", &r[0]) == 0);
+	CU_ASSERT_FATAL(unit_run_load_dir("farm-places/2", &r[1]) == 0);
+	CU_ASSERT_FATAL(unit_merge_search(r, 2, ENG_BUF_ZERO, &m, &res) == 0);
+	for (pc = 0; pc < m.prog.nins[0]; pc++)
+		unsettled += m.prog.ins[0][pc].op == ENG_BRANCH && m.unsettled[0][pc];
+	CU_ASSERT_EQUAL(unsettled, 2);
+	tr_explore_release(&res);
+	xmodel_release(&m);
+	unit_run_release(&r[0]);
+	unit_run_release(&r[1]);
+}
+
 static CU_TestInfo tests[] = {
 	{"a run stopped in a probe says nothing of the data", test_farm_stopped_in_probe},
 	{"nor does one stopped polling", test_farm_stopped_polling},
 	{"a completion of several is served in order", test_waitsome_served_in_order},
+	{"a place's evidence is its phase's", test_places_alike},
 	CU_TEST_INFO_NULL,
 };
 
