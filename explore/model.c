@@ -101,6 +101,17 @@ static int posts_a_round(const struct eng_instr *ins, int n, int i)
 	return posts >= 2;
 }
 
+/* After an any-completion at ins[k - 1] that left no request live: does a round of receives
+ * follow (the first receive posted after it begins two or more before a wait), or none at
+ * all? One receive alone is posted again for the worker just answered: the round goes on. */
+static int begins_round(const struct eng_instr *ins, int n, int k)
+{
+	for (; k < n && ins[k].op != ENG_POST_RECV; k++)
+		if (ins[k].op == ENG_WAITANY)
+			return 0;
+	return k == n || posts_a_round(ins, n, k);
+}
+
 /* Walk the posts of ins[0..n): for each send or receive that names its peer, the last source
  * input learnt before it (a wildcard receive's or probe's, or the peer of the request an
  * any-completion returned), if on the post's communicator and no collective on it came
@@ -218,12 +229,14 @@ static uint32_t call_digest(const struct eng_instr *ins, int k)
 }
 
 /* Does instruction k of v begin a phase with no collective: the first after an
- * MPI_Waitany or MPI_Testany that completed the last live request (a master that serves its
- * workers so has none live between its rounds only; MPI_Waitsome may complete every request
- * in the middle of a round, and does not count)? */
+ * MPI_Waitany or MPI_Testany that completed the last live request, where a round of receives
+ * follows (begins_round())? A master that serves its workers so has none live between its
+ * rounds only; one that has a single worker left posts that worker's receive again and goes
+ * on in the same round, its count of what it handed out carried over. MPI_Waitsome may
+ * complete every request in the middle of a round, and does not count. */
 static int drained(const struct seq *v, int k)
 {
-	return k && !v->live[k] && v->ins[k - 1].op == ENG_WAITANY;
+	return k && !v->live[k] && v->ins[k - 1].op == ENG_WAITANY && begins_round(v->ins, v->n, k);
 }
 
 /* v's since of instruction k (struct seq), its tables before it filled in: the calls of the

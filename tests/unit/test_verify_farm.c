@@ -172,11 +172,44 @@ static void test_places_alike(void)
 	unit_run_release(&r[1]);
 }
 
+/* ---- a round that goes on with one worker ---- */
+
+/* Two recorded runs of the farm of tests/zoo/farm.c whose master serves with MPI_Waitany and
+ * counts its workers' last words, 4 tasks to 3 workers (data/farm-drain). Worker 1 has two
+ * tasks to do, the others one each. In the second run workers 2 and 3 are done before
+ * worker 1 asks at all: its first request completes the master's last live receive, as its
+ * second does in the first run. The master posts that worker's receive again and goes on in
+ * the same round, with two tasks handed out in one run and three in the other. Were a round
+ * taken to begin there, as it does where a receive is posted again for every worker, the two
+ * requests would be at one place and go two ways (the task sent, task 2 or 3), and what tells
+ * them apart would be the data the worker sent: every branch of the master would compare
+ * it, each result a frontier. */
+static void test_drained_round_goes_on(void)
+{
+	struct unit_run r[2];
+	struct xmodel m;
+	struct tr_explore_result res;
+	int pc, data = 0;
+
+	CU_ASSERT_FATAL(unit_run_load_dir("farm-drain/1", &r[0]) == 0);
+	CU_ASSERT_FATAL(unit_run_load_dir("farm-drain/2", &r[1]) == 0);
+	CU_ASSERT_FATAL(unit_merge_search(r, 2, ENG_BUF_ZERO, &m, &res) == 0);
+	for (pc = 0; pc < m.prog.nins[0]; pc++)
+		data += m.prog.ins[0][pc].op == ENG_BRANCH && m.prog.ins[0][pc].a >= 0 &&
+			(m.prog.ins[0][pc].sym & ENG_IN_SITE);
+	CU_ASSERT_EQUAL(data, 0);
+	tr_explore_release(&res);
+	xmodel_release(&m);
+	unit_run_release(&r[0]);
+	unit_run_release(&r[1]);
+}
+
 static CU_TestInfo tests[] = {
 	{"a run stopped in a probe says nothing of the data", test_farm_stopped_in_probe},
 	{"nor does one stopped polling", test_farm_stopped_polling},
 	{"a completion of several is served in order", test_waitsome_served_in_order},
 	{"a place's evidence is its phase's", test_places_alike},
+	{"a round goes on where one receive is posted again", test_drained_round_goes_on},
 	CU_TEST_INFO_NULL,
 };
 
