@@ -23,6 +23,14 @@
 #define REPLY_WAITSOME 4 /* the same with MPI_Waitsome, serving every worker it returns */
 #define REPLY_PROBE 5	 /* MPI_Probe(MPI_ANY_SOURCE), then MPI_Recv from the source it found */
 #define REPLY_IPROBE 6	 /* the same, polling with MPI_Iprobe */
+#define REPLY_TESTSOME 7 /* the requests of REPLY_WAITSOME, polling with MPI_Testsome */
+
+/* the replies that keep a receive posted per worker */
+#define REQUESTS                                                                        \
+	(REPLY == REPLY_WAITANY || REPLY == REPLY_TESTANY || REPLY == REPLY_WAITSOME || \
+	 REPLY == REPLY_TESTSOME)
+/* the replies that may return several requests at once */
+#define SOME (REPLY == REPLY_WAITSOME || REPLY == REPLY_TESTSOME)
 
 #define STOP_TAG 1   /* a reply of tag STOP ends a worker */
 #define STOP_VALUE 2 /* a reply whose task is -1 ends a worker */
@@ -154,8 +162,7 @@ static int answer(struct master *m, int w, int tag)
 	}
 	again = serve(m, w);
 	/* rounds post their receives as they start */
-	if (again && STOP != STOP_BCAST &&
-	    (REPLY == REPLY_WAITANY || REPLY == REPLY_TESTANY || REPLY == REPLY_WAITSOME))
+	if (again && STOP != STOP_BCAST && REQUESTS)
 		post(m, w);
 	return 0;
 }
@@ -168,8 +175,13 @@ static void serve_all(struct master *m, int requests)
 	int tag, w, n, k, served = 0;
 
 	while (requests ? served < requests : m->working > 0) {
-		if (REPLY == REPLY_WAITSOME) {
-			MPI_Waitsome(nworkers, m->rq, &n, idx, sts);
+		if (SOME) {
+			n = 0;
+			if (REPLY == REPLY_WAITSOME)
+				MPI_Waitsome(nworkers, m->rq, &n, idx, sts);
+			else
+				while (n == 0)
+					MPI_Testsome(nworkers, m->rq, &n, idx, sts);
 			for (k = 0; k < n; k++, served++)
 				answer(m, idx[k] + 1, sts[k].MPI_TAG);
 			continue;
@@ -193,16 +205,14 @@ static void master(void)
 		m.rq[w - 1] = MPI_REQUEST_NULL;
 	if (STOP == STOP_BCAST) {
 		while (more) {
-			for (w = 1; w <= nworkers && REPLY != REPLY_SOURCE &&
-				    REPLY != REPLY_PROBE && REPLY != REPLY_IPROBE;
-			     w++)
+			for (w = 1; w <= nworkers && REQUESTS; w++)
 				post(&m, w);
 			serve_all(&m, nworkers);
 			more = m.next < NTASKS;
 			MPI_Bcast(&more, 1, MPI_INT, 0, comm);
 		}
 	} else {
-		if (REPLY == REPLY_WAITANY || REPLY == REPLY_TESTANY || REPLY == REPLY_WAITSOME)
+		if (REQUESTS)
 			for (w = 1; w <= nworkers; w++)
 				post(&m, w);
 		serve_all(&m, 0);

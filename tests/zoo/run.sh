@@ -38,7 +38,7 @@ VERIFY_LIMIT=${VERIFY_LIMIT:-300}
 check_shapes()
 {
 	local r s b i=0
-	for r in 1 2 3 4 5 6; do
+	for r in 1 2 3 4 5 6 7; do
 		for s in 1 2 3 4; do
 			for b in 0 1 2 3; do
 				i=$((i + 1))
@@ -49,11 +49,15 @@ check_shapes()
 	done
 	# in rounds: every reply, correct in 3 rounds and with each bug in the last of 2, each
 	# way of parting them
-	for r in 1 2 3 4 5 6; do
+	for r in 1 2 3 4 5 6 7; do
 		echo "r$r s$((r % 4 + 1)) b0 t2 w2 n3 y$((r % 3 + 1))"
 		b=$((r % 3 + 1))
 		echo "r$r s$(((r + b - 2) % 4 + 1)) b$b t2 w2 n2 y$(((r + 1) % 3 + 1))"
 	done
+	# counts that share the tasks out unevenly: the last worker still asking is served
+	# alone, its receive the only one posted again, and the round goes on
+	echo "r2 s3 b0 t4 w3"
+	echo "r7 s3 b1 t5 w3"
 	# a poll that stops on a count, after every order of the rounds before
 	echo "r6 s3 b0 t3 w3 n3 y1"
 	# rounds with nothing between them, told apart by the workers' stops
@@ -73,7 +77,7 @@ long_shapes()
 	local r s b t w
 	for w in 2 3 5; do
 		for t in 1 4 9 16; do
-			for r in 1 2 3 4 5 6; do
+			for r in 1 2 3 4 5 6 7; do
 				for s in 1 2 3 4; do
 					for b in 0 1 2 3; do
 						echo "r$r s$s b$b t$t w$w"
