@@ -8,6 +8,26 @@
 #include "check.h"
 #include "tr_promela.h"
 
+/* Say which ranks' calls the model written to path leaves out: its deadlocks are deadlocks,
+ * but its having none says nothing of those calls. */
+static void note_left_out(const struct mpiv_traceset *ts, const char *path)
+{
+	struct tr_stop s;
+	char why[600];
+	int r;
+
+	for (r = 0; r < ts->nranks; r++) {
+		tr_stop_of(ts, r, &s);
+		if (s.kind != TR_STOP_UNJUDGED)
+			continue;
+		tr_stop_describe(ts, &s, why, sizeof(why));
+		fprintf(stderr,
+			"mpiverify: note: %s: rank %d %s; the model stops it there: a deadlock "
+			"it has is one, but one it has not says nothing of those calls\n",
+			strcmp(path, "-") ? path : "the model", r, why);
+	}
+}
+
 int check_promela(const char *path, const char *dir, const struct mpiv_buffering *b,
 		  struct mpiv_error *err)
 {
@@ -21,7 +41,9 @@ int check_promela(const char *path, const char *dir, const struct mpiv_buffering
 
 	if (mpiv_traceset_load(dir, &ts, err))
 		return -1;
-	if (tr_translate(&ts, &topts, &prog, err)) {
+	/* a call check cannot judge yet: its rank's calls from there on are left out, as check
+	 * leaves them out (the model stops the rank there, free as a rank that stopped) */
+	if (tr_translate_judged(&ts, &topts, &prog, err)) {
 		mpiv_traceset_release(&ts);
 		return -1;
 	}
@@ -41,6 +63,8 @@ int check_promela(const char *path, const char *dir, const struct mpiv_buffering
 				    strerror(errno));
 	if (rc && !to_stdout)
 		unlink(path); /* no half a model */
+	if (!rc)
+		note_left_out(&ts, path);
 	eng_prog_release(&prog);
 	mpiv_traceset_release(&ts);
 	return rc ? -1 : 0;

@@ -1007,6 +1007,23 @@ static void write_held(struct writer *w, const struct prog *g, int q, int i, int
 	}
 }
 
+/* The comment where process q's trace ends before it finished: why (a call check cannot
+ * judge yet is one the model leaves out, with every call after it). */
+static void stop_comment(struct writer *w, const struct prog *g, int q)
+{
+	struct tr_stop s;
+	char why[600];
+
+	tr_stop_of(g->ts, rank_of(g, q), &s);
+	if (s.kind != TR_STOP_UNJUDGED) {
+		out(w, "\t/* the trace ends here: the rank stopped without finishing */\n");
+		return;
+	}
+	tr_stop_describe(g->ts, &s, why, sizeof(why));
+	sanitize(why);
+	out(w, "\t/* the rank %s; it stops here, as a rank that might have gone on */\n", why);
+}
+
 static void write_instr(struct writer *w, const struct prog *g, int q, int i)
 {
 	const struct eng_prog *p = g->p;
@@ -1094,7 +1111,7 @@ static void write_instr(struct writer *w, const struct prog *g, int q, int i)
 			out(w, "\tprintf(\"%s: finished\\n\");\n", who);
 		break;
 	case ENG_STOP:
-		out(w, "\t/* the trace ends here: the rank stopped without finishing */\n");
+		stop_comment(w, g, q);
 		out(w,
 		    "\td_step { %sstopped[%d] = 1; printf(\"%s: stopped (its trace ends)\\n\") "
 		    "}\n",
