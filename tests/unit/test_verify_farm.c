@@ -6,6 +6,7 @@
  * every place of it. A master that serves what MPI_Waitsome returned, one after another,
  * makes its calls for each after the model returned it. */
 #include <stddef.h>
+#include <stdio.h>
 
 #include "model.h"
 #include "tr_explore.h"
@@ -142,6 +143,28 @@ static void test_waitsome_served_in_order(void)
 	unit_run_release(&r);
 }
 
+/* The model of two recorded runs (data/NAME/1 and 2), searched without buffering. */
+static void merge_recorded(const char *name, struct unit_run r[2], struct xmodel *m,
+			   struct tr_explore_result *res)
+{
+	char d[64];
+	int i;
+
+	for (i = 0; i < 2; i++) {
+		snprintf(d, sizeof(d), "%s/%d", name, i + 1);
+		CU_ASSERT_FATAL(unit_run_load_dir(d, &r[i]) == 0);
+	}
+	CU_ASSERT_FATAL(unit_merge_search(r, 2, ENG_BUF_ZERO, m, res) == 0);
+}
+
+static void release_recorded(struct unit_run r[2], struct xmodel *m, struct tr_explore_result *res)
+{
+	tr_explore_release(res);
+	xmodel_release(m);
+	unit_run_release(&r[0]);
+	unit_run_release(&r[1]);
+}
+
 /* ---- places alike ---- */
 
 /* Two recorded runs of the farm of tests/zoo/farm.c whose master polls with MPI_Iprobe and
@@ -160,16 +183,11 @@ static void test_places_alike(void)
 	struct tr_explore_result res;
 	int pc, unsettled = 0;
 
-	CU_ASSERT_FATAL(unit_run_load_dir("farm-places/1", &r[0]) == 0);
-	CU_ASSERT_FATAL(unit_run_load_dir("farm-places/2", &r[1]) == 0);
-	CU_ASSERT_FATAL(unit_merge_search(r, 2, ENG_BUF_ZERO, &m, &res) == 0);
+	merge_recorded("farm-places", r, &m, &res);
 	for (pc = 0; pc < m.prog.nins[0]; pc++)
 		unsettled += m.prog.ins[0][pc].op == ENG_BRANCH && m.unsettled[0][pc];
 	CU_ASSERT_EQUAL(unsettled, 2);
-	tr_explore_release(&res);
-	xmodel_release(&m);
-	unit_run_release(&r[0]);
-	unit_run_release(&r[1]);
+	release_recorded(r, &m, &res);
 }
 
 /* ---- a round that goes on with one worker ---- */
@@ -191,17 +209,12 @@ static void test_drained_round_goes_on(void)
 	struct tr_explore_result res;
 	int pc, data = 0;
 
-	CU_ASSERT_FATAL(unit_run_load_dir("farm-drain/1", &r[0]) == 0);
-	CU_ASSERT_FATAL(unit_run_load_dir("farm-drain/2", &r[1]) == 0);
-	CU_ASSERT_FATAL(unit_merge_search(r, 2, ENG_BUF_ZERO, &m, &res) == 0);
+	merge_recorded("farm-drain", r, &m, &res);
 	for (pc = 0; pc < m.prog.nins[0]; pc++)
 		data += m.prog.ins[0][pc].op == ENG_BRANCH && m.prog.ins[0][pc].a >= 0 &&
 			(m.prog.ins[0][pc].sym & ENG_IN_SITE);
 	CU_ASSERT_EQUAL(data, 0);
-	tr_explore_release(&res);
-	xmodel_release(&m);
-	unit_run_release(&r[0]);
-	unit_run_release(&r[1]);
+	release_recorded(r, &m, &res);
 }
 
 static CU_TestInfo tests[] = {
