@@ -21,8 +21,8 @@ static const char trace_usage[] =
 	"\n"
 	"Print a trace as JSON (the format of doc/trace-format.md): every rank of trace\n"
 	"directory DIR (default ./mpiverify-trace), one rank with -r, or one rank's FILE.\n"
-	"With -o, write OUTDIR/rank-N.json for every rank instead: a trace directory check\n"
-	"reads like the recorded one.\n"
+	"With -o, write OUTDIR/rank-N.json for every rank instead, and the run's meta.json:\n"
+	"a trace directory check reads like the recorded one.\n"
 	"\n"
 	"With --otf2, write the recorded run as the OTF2 archive OUTDIR/traces.otf2 (for\n"
 	"Vampir, otf2-print), with the run's times if it was recorded with --timestamps, else\n"
@@ -81,6 +81,23 @@ static int print_rank(const struct mpiv_rank_trace *t, const char *outdir)
 	    (int)sizeof(path))
 		return usage_error("trace", "output directory name too long");
 	if (mpiv_trace_save_json(path, t, &err))
+		return error_report(&err);
+	return MPIV_EXIT_OK;
+}
+
+/* -o of a whole directory: what record saw of the run (meta.json) goes with its ranks. Of a
+ * hung job, it says which ranks had reached MPI_Finalize: without it, a rank record ended
+ * there would be one that stopped, and a deadlock on it no deadlock. */
+static int copy_meta(const char *what, const struct mpiv_traceset *ts, const char *outdir)
+{
+	char path[PATH_MAX];
+	struct mpiv_error err;
+
+	if (snprintf(path, sizeof(path), "%s/" MPIV_META_FILE, what) >= (int)sizeof(path) ||
+	    access(path, F_OK) != 0)
+		return MPIV_EXIT_OK;
+	mpiv_error_init(&err);
+	if (mpiv_meta_save(outdir, &ts->meta, &err))
 		return error_report(&err);
 	return MPIV_EXIT_OK;
 }
@@ -168,6 +185,8 @@ int cmd_trace(int argc, char **argv)
 	for (r = 0; rc == MPIV_EXIT_OK && r < ts.nranks; r++)
 		if (rank < 0 || r == rank)
 			rc = print_rank(&ts.ranks[r], outdir);
+	if (rc == MPIV_EXIT_OK && outdir && rank < 0)
+		rc = copy_meta(what, &ts, outdir);
 	mpiv_traceset_release(&ts);
 	return rc;
 }
