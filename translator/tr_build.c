@@ -851,7 +851,7 @@ static int block_on(struct builder *b, const struct mpiv_event *ev, int32_t **li
 {
 	struct eng_instr *in;
 	uint32_t j;
-	int n = 0;
+	int n = 0, taken, polled;
 
 	xgrow((void **)list, listcap, ev->nreqs + 1, sizeof(**list));
 	for (j = 0; j < ev->nreqs; j++) {
@@ -875,16 +875,25 @@ static int block_on(struct builder *b, const struct mpiv_event *ev, int32_t **li
 	}
 	if (n == 0)
 		return 0;
+	/* verify: an any-completion is the call the runs that went on made there, stuck
+	 * (explore/ takes this run's path for a prefix of theirs); MPI_Waitsome and
+	 * MPI_Testsome too, whose returns verify splits into one any-completion each
+	 * (split_completion()), and a polling one after the poll's branch the runs whose poll
+	 * succeeded have before it */
+	taken = b->verify && any && mpiv_call_any_completion(ev->call);
+	polled = taken && (mpiv_call_flags(ev->call) & MPIV_F_POLL);
+	if (polled)
+		poll_branch(b, (int)ev->index);
 	in = emit(b, any ? ENG_WAIT_SOME : ENG_WAIT, (int)ev->index);
 	in->n = n;
 	in->list = wait_list(b, *list, n);
-	/* verify: MPI_Waitany or MPI_Testany is the call the runs that went on made there,
-	 * stuck (explore/ takes this run's path for a prefix of theirs) */
-	if (b->verify && any && (ev->call == MPIV_CALL_Waitany || ev->call == MPIV_CALL_Testany)) {
+	if (taken) {
 		in->op = ENG_WAITANY;
 		in->d = 1;
 		in->reg = 1 + cur(b)->ninputs++;
 	}
+	if (polled)
+		in->sym |= ENG_POLLED;
 	return 0;
 }
 

@@ -95,6 +95,16 @@ else
 	fail "trace DIR > FILE keeps every rank" "the file is not the three ranks of trace -o" \
 		"$WORK/trace-all.json"
 fi
+# ... and what record saw of the run goes with them: of a hung job, which ranks were inside
+# MPI_Finalize when record ended it (tests/unit/data: a farm whose master polls for a word
+# worker 1 never sends). Without its meta.json, those ranks would be ones that stopped, and
+# the deadlock on them inconclusive.
+hung_dir=$SRCDIR/tests/unit/data/farm-stuck-polling/2
+run_cmd "$WORK/hung-trace.log" "$LIMIT" "$MPIVERIFY" trace -o "$WORK/hung-json" "$hung_dir"
+expect_text "trace -o of a hung run" 0 "$WORK/hung-trace.log"
+run_cmd "$WORK/hung-check.log" "$LIMIT" "$MPIVERIFY" check "$WORK/hung-json"
+expect_text "check of trace -o's copy of a hung run finds its deadlock" 1 \
+	"$WORK/hung-check.log" "1 deadlock found on the recorded path"
 mkdir -p "$WORK/trace-one"
 cp "$WORK/trace-o/rank-0.json" "$WORK/trace-o/rank-2.json" "$WORK/trace-one/"
 "$MPIVERIFY" trace -r 1 "$case_dir" >"$WORK/trace-one/rank-1.json"

@@ -165,6 +165,17 @@ static void release_recorded(struct unit_run r[2], struct xmodel *m, struct tr_e
 	unit_run_release(&r[1]);
 }
 
+/* How many of the master's (process 0's) branches compare the data of what it took. */
+static int master_compares_data(const struct xmodel *m)
+{
+	int pc, data = 0;
+
+	for (pc = 0; pc < m->prog.nins[0]; pc++)
+		data += m->prog.ins[0][pc].op == ENG_BRANCH && m->prog.ins[0][pc].a >= 0 &&
+			(m->prog.ins[0][pc].sym & ENG_IN_SITE);
+	return data;
+}
+
 /* ---- places alike ---- */
 
 /* Two recorded runs of the farm of tests/zoo/farm.c whose master polls with MPI_Iprobe and
@@ -207,14 +218,45 @@ static void test_drained_round_goes_on(void)
 	struct unit_run r[2];
 	struct xmodel m;
 	struct tr_explore_result res;
-	int pc, data = 0;
 
 	merge_recorded("farm-drain", r, &m, &res);
-	for (pc = 0; pc < m.prog.nins[0]; pc++)
-		data += m.prog.ins[0][pc].op == ENG_BRANCH && m.prog.ins[0][pc].a >= 0 &&
-			(m.prog.ins[0][pc].sym & ENG_IN_SITE);
-	CU_ASSERT_EQUAL(data, 0);
+	CU_ASSERT_EQUAL(master_compares_data(&m), 0);
 	release_recorded(r, &m, &res);
+}
+
+/* ---- an any-completion that never returned ---- */
+
+/* Two recorded runs of the farm of tests/zoo/farm.c whose master serves with MPI_Waitsome
+ * (data/farm-stuck-some: 4 workers) or polls with MPI_Testsome (data/farm-stuck-polling: 3
+ * workers) and counts its workers' last words, worker 1 leaving without a word when it gets
+ * task 2 of 4. The second run of each is that deadlock: the master stuck in a Waitsome that
+ * never returned, or polling for good. It made the call the first run's master made there
+ * and returned from, one any-completion of the same requests (after the poll's branch of a
+ * poll that succeeds), and its path is a prefix of the first's. Were the stuck call a wait
+ * of its own kind, the two runs would go two ways after one input at the place before it,
+ * and what told them apart would be the data the workers sent: the master's branches would
+ * compare it, each result a frontier. */
+static void expect_stuck_prefix(const char *name)
+{
+	struct unit_run r[2];
+	struct xmodel m;
+	struct tr_explore_result res;
+
+	merge_recorded(name, r, &m, &res);
+	CU_ASSERT_EQUAL(master_compares_data(&m), 0);
+	/* the deadlock: the workers had reached MPI_Finalize (meta.json says so) */
+	CU_ASSERT_EQUAL(res.nstuck, 1);
+	release_recorded(r, &m, &res);
+}
+
+static void test_stuck_in_waitsome(void)
+{
+	expect_stuck_prefix("farm-stuck-some");
+}
+
+static void test_stuck_polling_testsome(void)
+{
+	expect_stuck_prefix("farm-stuck-polling");
 }
 
 static CU_TestInfo tests[] = {
@@ -223,6 +265,8 @@ static CU_TestInfo tests[] = {
 	{"a completion of several is served in order", test_waitsome_served_in_order},
 	{"a place's evidence is its phase's", test_places_alike},
 	{"a round goes on where one receive is posted again", test_drained_round_goes_on},
+	{"a blocked Waitsome is the call the others returned from", test_stuck_in_waitsome},
+	{"so is a Testsome that polls for good", test_stuck_polling_testsome},
 	CU_TEST_INFO_NULL,
 };
 
