@@ -143,6 +143,8 @@ static void print_text(const struct explore *x, int rc, const struct findings *f
 		printf("a search was cut short: %s\n", x->incomplete_why);
 	if (x->threads_why[0])
 		printf("threads: the runs may not cover every run: %s\n", x->threads_why);
+	if (x->polls_why[0])
+		printf("polls: the runs may not cover every run: %s\n", x->polls_why);
 	findings_print_suppressed(stdout, fs);
 	switch (rc) {
 	case MPIV_EXIT_DEADLOCK:
@@ -161,6 +163,8 @@ static void print_text(const struct explore *x, int rc, const struct findings *f
 		       x->incomplete	   ? "a search was cut short" :
 		       x->nunconfirmed	   ? "the model has deadlocks no run showed" :
 		       x->threads_why[0]   ? "threads left choices no run was steered to" :
+		       x->polls_why[0]	   ? "a rank polled receives in turn, an order no run "
+					     "was steered to" :
 		       explore_left_out(x) ? "calls verify cannot judge yet were left out" :
 					     "a rank stopped in some run");
 	}
@@ -168,7 +172,8 @@ static void print_text(const struct explore *x, int rc, const struct findings *f
 
 /* Why verify is inconclusive, each reason a word a script can test (doc/verify.md): decisions
  * left unexplored, a search cut short, deadlocks of the model no run showed, runs of threads
- * that may stand for runs none made, calls left out, a rank of some run stopped from outside
+ * that may stand for runs none made, receives polled in turn, calls left out, a rank of some
+ * run stopped from outside
  * (what is left when none of the others is). */
 static json_t *inconclusive_json(const struct explore *x)
 {
@@ -182,6 +187,8 @@ static json_t *inconclusive_json(const struct explore *x)
 		json_array_append_new(why, json_string("unconfirmed"));
 	if (x->threads_why[0])
 		json_array_append_new(why, json_string("threads-unsteered"));
+	if (x->polls_why[0])
+		json_array_append_new(why, json_string("polls-unsteered"));
 	if (explore_left_out(x))
 		json_array_append_new(why, json_string("calls-left-out"));
 	if (!json_array_size(why))

@@ -560,7 +560,8 @@ int explore_whole(const struct explore *x)
 	for (i = 0; i < x->nruns; i++)
 		if (x->runs[i]->end == XRUN_STOPPED)
 			return 0;
-	return !x->left && !x->incomplete && !x->nunconfirmed && !x->threads_why[0];
+	return !x->left && !x->incomplete && !x->nunconfirmed && !x->threads_why[0] &&
+	       !x->polls_why[0];
 }
 
 int explore_loop(struct explore *x, const struct explore_runner *runner)

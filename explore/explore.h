@@ -229,6 +229,9 @@ struct explore {
 	 * found; "" if none): a run whose threads have such choices, or one that did not take
 	 * the decisions it was steered to; never then "no deadlock" */
 	char threads_why[1200];
+	/* why a run showed a rank polling several receives in turn (explore_poll_turns(), the
+	 * first reason found; "" if none): never then "no deadlock" */
+	char polls_why[1200];
 	char unmerged_why[512]; /* why not (an error's text) */
 };
 
@@ -251,7 +254,8 @@ int explore_crash_rank(const struct mpiv_traceset *ts, struct tr_stop *s);
 
 /* Whether the exploration covered every path: no decision left, no search cut short, no
  * model deadlock a run neither confirmed nor refuted, no rank that stopped in a run, no run
- * of threads that may stand for runs none made (threads_why). Without
+ * of threads that may stand for runs none made (threads_why), no run that polled receives in
+ * turn (polls_why). Without
  * it, verify never answers "no deadlock" (nor 0 once suppressions hide every deadlock). */
 int explore_whole(const struct explore *x);
 
@@ -260,6 +264,12 @@ int explore_left_out(const struct explore *x);
 
 /* Free what x holds. */
 void explore_release(struct explore *x);
+
+/* ---- poll_turns.c ---- */
+
+/* Does a rank of ts poll several receives in turn, acting on which finds a message first (a
+ * decision no run is steered to)? 1 with why filled (size bytes), else 0. */
+int explore_poll_turns(const struct mpiv_traceset *ts, char *why, size_t size);
 
 void xrun_free(struct xrun *r);
 

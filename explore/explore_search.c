@@ -58,6 +58,12 @@ int explore_add_path(struct explore *x, struct xrun *r)
 		}
 	}
 	xmodel_fill_inputs(&r->prog, &r->ts);
+	if (!x->polls_why[0]) {
+		char why[1100];
+
+		if (explore_poll_turns(&r->ts, why, sizeof(why)))
+			snprintf(x->polls_why, sizeof(x->polls_why), "run %d: %s", r->index, why);
+	}
 	r->usable = 1;
 	return 0;
 }

@@ -388,7 +388,7 @@ verify_case()
 	if test "$VERIFY" = inconclusive && test "$RC" -eq 5; then
 		if grep -qE '^  "inconclusive": \[' "$log" &&
 			sed -n '/^  "inconclusive": \[/,/\]/p' "$log" |
-			grep -qE '"(decisions-left|search-cut|unconfirmed|threads-unsteered|ranks-stopped)"'; then
+			grep -qE '"(decisions-left|search-cut|unconfirmed|threads-unsteered|polls-unsteered|ranks-stopped)"'; then
 			pass "$name: verify --json says why it is inconclusive"
 		else
 			fail "$name: verify --json says why it is inconclusive" \

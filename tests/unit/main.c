@@ -12,7 +12,7 @@ int main(void)
 		slurm_suite,	     nodes_suite,	   promela_suite,	recorded_suite,
 		segment_suite,	     report_group_suite,   threads_fixed_suite, window_waits_suite,
 		stuck_suite,	     verify_threads_suite, verify_rounds_suite, verify_farm_suite,
-		launcher_dirs_suite, CU_SUITE_INFO_NULL,
+		launcher_dirs_suite, poll_turns_suite,	   CU_SUITE_INFO_NULL,
 	};
 	unsigned failed;
 

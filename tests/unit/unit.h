@@ -84,6 +84,7 @@ extern CU_SuiteInfo event_suite, trace_suite, cex_suite, translate_suite, engine
 	reduction_suite, warn_suite, mpilib_suite, search_suite, verify_suite, redcheck_suite,
 	suppress_suite, slurm_suite, nodes_suite, promela_suite, recorded_suite, segment_suite,
 	report_group_suite, threads_fixed_suite, window_waits_suite, stuck_suite,
-	verify_threads_suite, verify_rounds_suite, verify_farm_suite, launcher_dirs_suite;
+	verify_threads_suite, verify_rounds_suite, verify_farm_suite, launcher_dirs_suite,
+	poll_turns_suite;
 
 #endif

@@ -1,0 +1,91 @@
+/* Receives polled in turn (explore/poll_turns.c): which runs show a rank acting on which of
+ * several polls found a message first, a decision verify does not steer. */
+#include "explore.h"
+#include "unit.h"
+
+#define INIT "{\"call\": \"MPI_Init\"}"
+#define FIN "{\"call\": \"MPI_Finalize\"}"
+#define SEND_TO_0 "{\"call\": \"MPI_Send\", \"peer\": 0, \"tag\": 0, \"comm\": 0, \"bytes\": 4}"
+/* rank 0's receive of request id from rank peer */
+#define IRECV(peer, id)                                                                         \
+	"{\"call\": \"MPI_Irecv\", \"peer\": " #peer ", \"tag\": 0, \"comm\": 0, \"bytes\": 4," \
+	" \"reqs\": [{\"req\": " #id "}]}"
+/* an MPI_Test of request id that found nothing, and one that completed it (from rank src) */
+#define TEST_MISS(id) "{\"call\": \"MPI_Test\", \"pending\": 1, \"reqs\": [{\"req\": " #id "}]}"
+#define TEST_HIT(id, src) \
+	"{\"call\": \"MPI_Test\", \"reqs\": [{\"req\": " #id ", \"src\": " #src ", \"tag\": 0}]}"
+#define IPROBE_MISS(peer) "{\"call\": \"MPI_Iprobe\", \"peer\": " #peer ", \"tag\": 0, \"comm\": 0}"
+#define IPROBE_HIT(peer, src)                                                                     \
+	"{\"call\": \"MPI_Iprobe\", \"peer\": " #peer ", \"tag\": 0, \"comm\": 0, \"src\": " #src \
+	", \"mtag\": 0}"
+#define IPROBE_ANY_MISS "{\"call\": \"MPI_Iprobe\", \"peer\": \"any\", \"tag\": 0, \"comm\": 0}"
+#define IPROBE_ANY_HIT(src)                                                                     \
+	"{\"call\": \"MPI_Iprobe\", \"peer\": \"any\", \"tag\": 0, \"comm\": 0, \"src\": " #src \
+	", \"mtag\": 0}"
+#define ISEND_TO_1(id)                                                                  \
+	"{\"call\": \"MPI_Isend\", \"peer\": 1, \"tag\": 1, \"comm\": 0, \"bytes\": 4," \
+	" \"reqs\": [{\"req\": " #id "}]}"
+#define TEST_DONE(id) "{\"call\": \"MPI_Test\", \"reqs\": [{\"req\": " #id "}]}"
+#define RECV_FROM(src)                                                                        \
+	"{\"call\": \"MPI_Recv\", \"peer\": " #src ", \"tag\": 0, \"comm\": 0, \"bytes\": 4," \
+	" \"src\": " #src ", \"mtag\": 0}"
+
+/* Whether the run of rank 0's events (ranks 1 and 2 each send it one message) polls in
+ * turn. */
+static int polls_in_turn(const char *rank0)
+{
+	const char *const ranks[] = {rank0, "[" INIT ", " SEND_TO_0 ", " FIN "]",
+				     "[" INIT ", " SEND_TO_0 ", " FIN "]", NULL};
+	struct mpiv_traceset ts;
+	char why[1024];
+	int turns;
+
+	if (unit_load_case(ranks, &ts))
+		return -1;
+	turns = explore_poll_turns(&ts, why, sizeof(why));
+	mpiv_traceset_release(&ts);
+	return turns;
+}
+
+/* The master tests worker 1's request, finds nothing, and tests worker 2's, which has come:
+ * it serves worker 2 first because its request came first. */
+static void test_tests_in_turn(void)
+{
+	CU_ASSERT_EQUAL(polls_in_turn("[" INIT ", " IRECV(1, 0) ", " IRECV(2, 1) ", " TEST_MISS(
+				0) ", " TEST_HIT(1, 2) ", " TEST_HIT(0, 1) ", " FIN "]"),
+			1);
+	/* the same with MPI_Iprobe of each worker */
+	CU_ASSERT_EQUAL(polls_in_turn(
+				"[" INIT ", " IPROBE_MISS(1) ", " IPROBE_HIT(2, 2) ", " RECV_FROM(
+					2) ", " IPROBE_HIT(1, 1) ", " RECV_FROM(1) ", " FIN "]"),
+			1);
+}
+
+/* One receive polled until it comes, then the next: each poll's miss and find are of the
+ * same receive. So is a wildcard probe with a test of something else between (the NBX
+ * exchange tests its barrier's request): the test is no receive. */
+static void test_one_at_a_time(void)
+{
+	CU_ASSERT_EQUAL(
+		polls_in_turn(
+			"[" INIT ", " IRECV(1, 0) ", " IRECV(2, 1) ", " TEST_MISS(0) ", " TEST_MISS(
+				0) ", " TEST_HIT(0, 1) ", " TEST_MISS(1) ", " TEST_HIT(1,
+										       2) ", " FIN
+											  "]"),
+		0);
+	CU_ASSERT_EQUAL(
+		polls_in_turn("[" INIT ", " ISEND_TO_1(
+			0) ", " IPROBE_ANY_MISS
+			   ", " TEST_MISS(0) ", " IPROBE_ANY_HIT(2) ", " RECV_FROM(
+				   2) ", " IPROBE_ANY_HIT(1) ", " RECV_FROM(1) ", " TEST_DONE(0) ", " FIN
+												 "]"),
+		0);
+}
+
+static CU_TestInfo tests[] = {
+	{"receives tested in turn", test_tests_in_turn},
+	{"one receive polled at a time", test_one_at_a_time},
+	CU_TEST_INFO_NULL,
+};
+
+CU_SuiteInfo poll_turns_suite = {"poll turns", NULL, NULL, NULL, NULL, tests};
