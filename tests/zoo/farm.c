@@ -24,11 +24,12 @@
 #define REPLY_PROBE 5	 /* MPI_Probe(MPI_ANY_SOURCE), then MPI_Recv from the source it found */
 #define REPLY_IPROBE 6	 /* the same, polling with MPI_Iprobe */
 #define REPLY_TESTSOME 7 /* the requests of REPLY_WAITSOME, polling with MPI_Testsome */
+#define REPLY_TESTEACH 8 /* the same requests, polling each in turn with MPI_Test */
 
 /* the replies that keep a receive posted per worker */
 #define REQUESTS                                                                        \
 	(REPLY == REPLY_WAITANY || REPLY == REPLY_TESTANY || REPLY == REPLY_WAITSOME || \
-	 REPLY == REPLY_TESTSOME)
+	 REPLY == REPLY_TESTSOME || REPLY == REPLY_TESTEACH)
 /* the replies that may return several requests at once */
 #define SOME (REPLY == REPLY_WAITSOME || REPLY == REPLY_TESTSOME)
 
@@ -93,6 +94,7 @@ struct master {
 	int working;	 /* workers not stopped yet */
 	MPI_Request *rq; /* REPLY_WAITANY and kin: one receive per worker */
 	int *in;	 /* and its buffer */
+	int last;	 /* REPLY_TESTEACH: the worker (from 0) whose request completed last */
 };
 
 /* The reply to worker w's request: the next task, or the end (a stop or a NONE). Returns
@@ -134,6 +136,15 @@ static int take(struct master *m, int *tag)
 	case REPLY_TESTANY:
 		while (!flag)
 			MPI_Testany(nworkers, m->rq, &i, &flag, &st);
+		break;
+	case REPLY_TESTEACH:
+		/* the next worker's request after the one served last, and so on around */
+		for (i = m->last; !flag;) {
+			i = (i + 1) % nworkers;
+			if (m->rq[i] != MPI_REQUEST_NULL)
+				MPI_Test(&m->rq[i], &flag, &st);
+		}
+		m->last = i;
 		break;
 	default:
 		MPI_Recv(&msg, 1, MPI_INT, MPI_ANY_SOURCE, MPI_ANY_TAG, comm, &st);
@@ -196,7 +207,7 @@ static void serve_all(struct master *m, int requests)
 
 static void master(void)
 {
-	struct master m = {0, nworkers, NULL, NULL};
+	struct master m = {0, nworkers, NULL, NULL, -1};
 	int w, more = 1, tag;
 
 	m.rq = malloc((size_t)nworkers * sizeof(*m.rq));
