@@ -1,14 +1,20 @@
 /* verify (explore.h): receives polled in turn. A master that tests each worker's request with
  * MPI_Test, one after the other, until one has come (or probes each worker with MPI_Iprobe),
- * acts on which of its polls found something first: a Testany written by hand. verify steers
- * which message a poll finds and which request an any-completion returns, not which of
- * several polls succeeds first (doc/verify.md, "Limits"), and the model takes a polling loop
- * for one call at the poll that succeeded: the orders no run showed are paths no run is
- * steered to, and verify never then answers "no deadlock". A run shows such polls where a
- * poll of one receive found nothing and a poll of another then found its message, with
- * nothing but polls between them. A loop that polls one receive (or one set of them, as
- * MPI_Testany does) until it comes, and polls of something else between (the barrier request
- * of the NBX exchange), are none. */
+ * and serves the one it found, acts on which of its polls found something first: a Testany
+ * written by hand. verify steers which message a poll finds and which request an
+ * any-completion returns, not which of several polls succeeds first (doc/verify.md,
+ * "Limits"), and the model takes a polling loop for one call at the poll that succeeded: the
+ * orders no run showed are paths no run is steered to, and verify never then answers "no
+ * deadlock". A run shows such polls where a call site polled one receive (MPI_Test of a
+ * request, MPI_Iprobe of a source), found nothing, and its next poll, with nothing but polls
+ * between, was of another receive. A run whose tests all found their request at once shows
+ * no turn, and looks the same as a loop over an array that tests each request until it
+ * comes: where a test found its request at once while a receive from another peer waited,
+ * and no test of that call site found nothing and was followed by a test of the same request
+ * while another waited (the array's loop), it may be either, and counts as a turn. A loop
+ * that polls one receive until it comes, then the next, MPI_Testany and MPI_Testsome (a
+ * decision verify steers), a wildcard probe, receives from one peer (MPI's order is theirs)
+ * and polls of something else between (the NBX exchange's barrier request) are none. */
 #include <stdlib.h>
 #include <string.h>
 
@@ -45,98 +51,194 @@ static int is_recv(const struct recv_ids *ids, int32_t id)
 	return id >= 0 && (size_t)id / 8 < ids->cap && (ids->bit[id / 8] >> (id % 8) & 1);
 }
 
-/* What poll ev polls for, if it polls for receives only: its requests (in any order, as an
- * any-completion lists them as they stood) or a probe's envelope, as a key other than 0; 0
- * for any other call. */
+/* What poll ev polls for, if it polls for one receive: its request's id, or a probe's
+ * envelope with a source, as a key other than 0; 0 for any other call (a poll of several
+ * requests at once, MPI_Testany and kin, takes a decision verify steers; a wildcard probe,
+ * one verify steers too). */
 static uint64_t recv_target(const struct mpiv_event *ev, const struct recv_ids *ids)
 {
-	uint64_t sum = 0, mix = 0;
-	uint32_t j;
-
 	if (!(mpiv_call_flags(ev->call) & MPIV_F_POLL))
 		return 0;
 	switch (mpiv_call_kind(ev->call)) {
 	case MPIV_KIND_PROBE:
 	case MPIV_KIND_MPROBE:
-		return 1 + ((uint64_t)(uint32_t)ev->peer << 32 ^ (uint64_t)(uint32_t)ev->tag << 8 ^
-			    (uint64_t)(uint32_t)ev->comm);
-	case MPIV_KIND_WAIT:
-		if (ev->nreqs == 0)
+		if (ev->peer == MPIV_ANY_SOURCE)
 			return 0;
-		for (j = 0; j < ev->nreqs; j++) {
-			uint64_t v = (uint64_t)(uint32_t)ev->reqs[j].req * 0x9e3779b97f4a7c15ULL;
-
-			if (!is_recv(ids, ev->reqs[j].req))
-				return 0;
-			sum += v;
-			mix ^= v >> 7;
-		}
-		return (sum ^ mix) | 1;
+		return (1 + ((uint64_t)(uint32_t)ev->peer << 32 ^ (uint64_t)(uint32_t)ev->tag << 8 ^
+			     (uint64_t)(uint32_t)ev->comm))
+		       << 1;
+	case MPIV_KIND_WAIT:
+		if (ev->nreqs != 1 || ev->call == MPIV_CALL_Testany ||
+		    ev->call == MPIV_CALL_Testsome || !is_recv(ids, ev->reqs[0].req))
+			return 0;
+		return (uint64_t)(uint32_t)ev->reqs[0].req << 1 | 1;
 	default:
 		return 0;
 	}
 }
 
-/* A thread's run of polls: a receive target a poll of it missed (0: none yet), and that
- * poll's event. Threads poll on their own: one thread's miss and another's find are no
- * turn. */
-struct poll_run {
-	uint64_t failed;
-	long missed;
+/* A poll call site of one thread: the target of its last poll, when, and whether it found
+ * nothing, with only polls since (the thread's other calls clear it); and what its polls of
+ * one request showed: a turn (after a miss, another receive next), a request found at its
+ * first poll while other receives waited (a loop over an array, or a farm whose polls all
+ * found at once: ambiguous), and a request polled again after a miss while others waited
+ * (the array's loop: what makes the first none). */
+struct poll_site {
+	int32_t thread;
+	uint64_t site, last;
+	long last_at, turn_at, first_at;
+	int missed, again;
 };
+
+/* The receive requests alive (posted, not completed) of one rank, and how many; the peer
+ * of each receive request (its source as posted), by id. */
+struct alive {
+	struct recv_ids ids;
+	int n;
+	int32_t *peer;
+	size_t npeer;
+};
+
+static void note_peer(struct alive *a, int32_t id, int32_t peer)
+{
+	if (id < 0)
+		return;
+	if ((size_t)id >= a->npeer) {
+		size_t n = a->npeer ? a->npeer : 64;
+
+		while (n <= (size_t)id)
+			n *= 2;
+		a->peer = xrealloc(a->peer, n * sizeof(*a->peer));
+		memset(a->peer + a->npeer, 0xff, (n - a->npeer) * sizeof(*a->peer));
+		a->npeer = n;
+	}
+	a->peer[id] = peer;
+}
+
+/* Is a receive from another peer than request id's alive beside it? (A loop that polls
+ * one peer's receives one after the other keeps the order MPI gives them; receives from
+ * several, a farm's, may come in any.) */
+static int other_peer_alive(const struct alive *a, int32_t id)
+{
+	int32_t peer = id >= 0 && (size_t)id < a->npeer ? a->peer[id] : -1;
+	size_t k;
+
+	for (k = 0; k < a->ids.cap * 8 && k < a->npeer; k++)
+		if ((int32_t)k != id && (a->ids.bit[k / 8] >> (k % 8) & 1) && a->peer[k] != peer)
+			return 1;
+	return 0;
+}
+
+static void set_alive(struct alive *a, int32_t id, int on)
+{
+	if (id < 0 || is_recv(&a->ids, id) == on)
+		return;
+	if (on) {
+		mark_recv(&a->ids, id);
+		a->n++;
+	} else {
+		a->ids.bit[id / 8] &= (unsigned char)~(1u << (id % 8));
+		a->n--;
+	}
+}
 
 /* Rank r's polls in turn, if any: 1 with why filled, else 0. */
 static int rank_polls_in_turn(const struct mpiv_traceset *ts, int r, char *why, size_t size)
 {
 	const struct mpiv_rank_trace *t = &ts->ranks[r];
 	struct recv_ids ids = {NULL, 0};
-	struct poll_run *runs = NULL, *p;
-	size_t i, nruns = 0;
-	int found = 0;
+	struct alive alive = {{NULL, 0}, 0, NULL, 0};
+	struct poll_site *sites = NULL, *s;
+	size_t i, nsites = 0, capsites = 0, k;
+	long at = -1, before = -1;
+	uint32_t j;
 
-	for (i = 0; i < t->nevents && !found; i++) {
+	for (i = 0; i < t->nevents; i++) {
 		const struct mpiv_event *ev = mpiv_trace_event(t, i);
 		unsigned kind = mpiv_call_kind(ev->call);
 		uint64_t target;
+		int failed = mpiv_event_failed_poll(ev), others;
 
-		if (ev->thread < 0)
-			continue;
-		if ((size_t)ev->thread >= nruns) {
-			size_t n = (size_t)ev->thread + 1;
-
-			runs = xrealloc(runs, n * sizeof(*runs));
-			memset(runs + nruns, 0, (n - nruns) * sizeof(*runs));
-			nruns = n;
-		}
-		p = &runs[ev->thread];
 		if ((kind == MPIV_KIND_IRECV || kind == MPIV_KIND_RECV_INIT) && ev->nreqs)
 			mark_recv(&ids, ev->reqs[0].req);
+		if ((kind == MPIV_KIND_IRECV || kind == MPIV_KIND_RECV_INIT) && ev->nreqs)
+			note_peer(&alive, ev->reqs[0].req, ev->peer);
+		if (kind == MPIV_KIND_IRECV && ev->nreqs)
+			set_alive(&alive, ev->reqs[0].req, 1);
+		if (kind == MPIV_KIND_START)
+			for (j = 0; j < ev->nreqs; j++)
+				if (is_recv(&ids, ev->reqs[j].req))
+					set_alive(&alive, ev->reqs[j].req, 1);
 		target = recv_target(ev, &ids);
-		if (mpiv_event_failed_poll(ev)) {
-			if (target && !p->failed) {
-				p->failed = target;
-				p->missed = (long)i;
-			}
-			continue; /* polls of something else between: still one run of polls */
+		/* the other receives waiting while this call polls one */
+		others = alive.n - (target & 1 && is_recv(&alive.ids, ev->reqs[0].req));
+		if (kind == MPIV_KIND_WAIT && !failed)
+			for (j = 0; j < ev->nreqs - ev->npending; j++)
+				set_alive(&alive, ev->reqs[j].req, 0);
+		if (!(mpiv_call_flags(ev->call) & MPIV_F_POLL)) {
+			/* a call that is no poll: the thread went on, whatever it missed */
+			for (k = 0; k < nsites; k++)
+				if (sites[k].thread == ev->thread)
+					sites[k].missed = 0;
+			continue;
 		}
-		if (target && p->failed && target != p->failed) {
-			char a[400], b[400];
+		if (!target)
+			continue; /* a poll of something else (the NBX barrier's request) */
+		for (k = 0;
+		     k < nsites && (sites[k].thread != ev->thread || sites[k].site != ev->site);
+		     k++)
+			;
+		if (k == nsites) {
+			xgrow((void **)&sites, &capsites, nsites + 1, sizeof(*sites));
+			sites[nsites++] = (struct poll_site){ev->thread, ev->site, 0, -1,
+							     -1,	 -1,	   0, 0};
+		}
+		s = &sites[k];
+		if (s->missed && s->last != target && s->turn_at < 0)
+			s->turn_at = (long)i;
+		else if (s->missed && s->last == target && others)
+			s->again = 1;
+		else if (!s->missed && !failed && others && (target & 1) && s->first_at < 0 &&
+			 other_peer_alive(&alive, ev->reqs[0].req))
+			s->first_at = (long)i;
+		if (s->turn_at == (long)i)
+			before = s->last_at;
+		s->last = target;
+		s->last_at = (long)i;
+		s->missed = failed;
+	}
+	for (k = 0; k < nsites && at < 0; k++)
+		if (sites[k].turn_at >= 0)
+			at = sites[k].turn_at;
+	if (at >= 0) {
+		char a[400], b[400];
 
-			explore_event_where(ts, r, p->missed, a, sizeof(a));
-			explore_event_where(ts, r, (long)i, b, sizeof(b));
+		explore_event_where(ts, r, before, a, sizeof(a));
+		explore_event_where(ts, r, at, b, sizeof(b));
+		snprintf(why, size,
+			 "rank %d polls several receives in turn at one call site (%s found "
+			 "nothing, and %s was next): which of them finds its message first is a "
+			 "decision no run is steered to",
+			 r, a, b);
+	}
+	for (k = 0; k < nsites && at < 0; k++)
+		if (sites[k].first_at >= 0 && !sites[k].again) {
+			char a[400];
+
+			at = sites[k].first_at;
+			explore_event_where(ts, r, at, a, sizeof(a));
 			snprintf(
 				why, size,
-				"rank %d polls several receives in turn (%s found nothing, then %s "
-				"found its message): which of them finds a message first is a "
-				"decision no run is steered to",
-				r, a, b);
-			found = 1;
+				"rank %d's %s found each receive it polled at its first poll, with "
+				"other receives waiting: whether it polls them in turn, acting on "
+				"which comes first, no run shows",
+				r, a);
 		}
-		p->failed = 0;
-	}
 	free(ids.bit);
-	free(runs);
-	return found;
+	free(alive.ids.bit);
+	free(alive.peer);
+	free(sites);
+	return at >= 0;
 }
 
 int explore_poll_turns(const struct mpiv_traceset *ts, char *why, size_t size)
