@@ -91,12 +91,16 @@ struct poll_site {
 };
 
 /* The receive requests alive (posted, not completed) of one rank, and how many; the peer
- * of each receive request (its source as posted), by id. */
+ * of each receive request (its source as posted), by id; and how many alive receives there
+ * are from each peer (by world rank, then MPI_ANY_SOURCE and any other value), and from how
+ * many peers. */
 struct alive {
 	struct recv_ids ids;
 	int n;
 	int32_t *peer;
 	size_t npeer;
+	int *from; /* size + 2 */
+	int size, peers;
 };
 
 static void note_peer(struct alive *a, int32_t id, int32_t peer)
@@ -115,30 +119,39 @@ static void note_peer(struct alive *a, int32_t id, int32_t peer)
 	a->peer[id] = peer;
 }
 
-/* Is a receive from another peer than request id's alive beside it? (A loop that polls
+/* The slot of a->from that counts the receives of request id. */
+static int from_slot(const struct alive *a, int32_t id)
+{
+	int32_t peer = id >= 0 && (size_t)id < a->npeer ? a->peer[id] : MPIV_NONE;
+
+	if (peer >= 0 && peer < a->size)
+		return peer;
+	return peer == MPIV_ANY_SOURCE ? a->size : a->size + 1;
+}
+
+/* Is a receive from another peer than request id's alive (id itself not)? A loop that polls
  * one peer's receives one after the other keeps the order MPI gives them; receives from
- * several, a farm's, may come in any.) */
+ * several, a farm's, may come in any. */
 static int other_peer_alive(const struct alive *a, int32_t id)
 {
-	int32_t peer = id >= 0 && (size_t)id < a->npeer ? a->peer[id] : -1;
-	size_t k;
-
-	for (k = 0; k < a->ids.cap * 8 && k < a->npeer; k++)
-		if ((int32_t)k != id && (a->ids.bit[k / 8] >> (k % 8) & 1) && a->peer[k] != peer)
-			return 1;
-	return 0;
+	return a->peers - (a->from[from_slot(a, id)] > 0) > 0;
 }
 
 static void set_alive(struct alive *a, int32_t id, int on)
 {
+	int *from;
+
 	if (id < 0 || is_recv(&a->ids, id) == on)
 		return;
+	from = &a->from[from_slot(a, id)];
 	if (on) {
 		mark_recv(&a->ids, id);
 		a->n++;
+		a->peers += (*from)++ == 0;
 	} else {
 		a->ids.bit[id / 8] &= (unsigned char)~(1u << (id % 8));
 		a->n--;
+		a->peers -= --(*from) == 0;
 	}
 }
 
@@ -147,12 +160,13 @@ static int rank_polls_in_turn(const struct mpiv_traceset *ts, int r, char *why, 
 {
 	const struct mpiv_rank_trace *t = &ts->ranks[r];
 	struct recv_ids ids = {NULL, 0};
-	struct alive alive = {{NULL, 0}, 0, NULL, 0};
+	struct alive alive = {{NULL, 0}, 0, NULL, 0, NULL, t->size > 0 ? t->size : 1, 0};
 	struct poll_site *sites = NULL, *s;
 	size_t i, nsites = 0, capsites = 0, k;
 	long at = -1, before = -1;
 	uint32_t j;
 
+	alive.from = xcalloc((size_t)alive.size + 2, sizeof(*alive.from));
 	for (i = 0; i < t->nevents; i++) {
 		const struct mpiv_event *ev = mpiv_trace_event(t, i);
 		unsigned kind = mpiv_call_kind(ev->call);
@@ -237,6 +251,7 @@ static int rank_polls_in_turn(const struct mpiv_traceset *ts, int r, char *why, 
 	free(ids.bit);
 	free(alive.ids.bit);
 	free(alive.peer);
+	free(alive.from);
 	free(sites);
 	return at >= 0;
 }
