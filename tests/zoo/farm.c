@@ -25,6 +25,8 @@
 #define REPLY_IPROBE 6	 /* the same, polling with MPI_Iprobe */
 #define REPLY_TESTSOME 7 /* the requests of REPLY_WAITSOME, polling with MPI_Testsome */
 #define REPLY_TESTEACH 8 /* the same requests, polling each in turn with MPI_Test */
+#define REPLY_ISOURCE 9	 /* MPI_Irecv(MPI_ANY_SOURCE) and MPI_Wait, reply to its source */
+#define REPLY_TSOURCE 10 /* the same, polling with MPI_Test */
 
 /* the replies that keep a receive posted per worker */
 #define REQUESTS                                                                        \
@@ -118,6 +120,7 @@ static int serve(struct master *m, int w)
 static int take(struct master *m, int *tag)
 {
 	MPI_Status st;
+	MPI_Request r;
 	int msg, flag = 0, i, w;
 
 	switch (REPLY) {
@@ -145,6 +148,14 @@ static int take(struct master *m, int *tag)
 				MPI_Test(&m->rq[i], &flag, &st);
 		}
 		m->last = i;
+		break;
+	case REPLY_ISOURCE:
+	case REPLY_TSOURCE:
+		MPI_Irecv(&msg, 1, MPI_INT, MPI_ANY_SOURCE, MPI_ANY_TAG, comm, &r);
+		if (REPLY == REPLY_ISOURCE)
+			MPI_Wait(&r, &st);
+		while (!flag && REPLY == REPLY_TSOURCE)
+			MPI_Test(&r, &flag, &st);
 		break;
 	default:
 		MPI_Recv(&msg, 1, MPI_INT, MPI_ANY_SOURCE, MPI_ANY_TAG, comm, &st);

@@ -63,6 +63,13 @@ check_shapes()
 	# receives tested in turn with MPI_Test: never "no deadlock" (shape())
 	echo "r8 s3 b0 t3 w3"
 	echo "r8 s2 b1 t4 w3"
+	# a wildcard MPI_Irecv, waited for or polled with MPI_Test
+	echo "r9 s2 b0 t4 w3"
+	echo "r9 s3 b1 t4 w3"
+	echo "r10 s1 b0 t3 w3"
+	echo "r10 s3 b1 t4 w3"
+	echo "r9 s4 b0 t2 w2"
+	echo "r10 s2 b2 t3 w2"
 	# rounds with nothing between them, told apart by the workers' stops
 	echo "r1 s1 b0 t2 w2 n3 y0"
 	echo "r5 s2 b0 t2 w2 n3 y0"
@@ -80,7 +87,7 @@ long_shapes()
 	local r s b t w
 	for w in 2 3 5; do
 		for t in 1 4 9 16; do
-			for r in 1 2 3 4 5 6 7 8; do
+			for r in 1 2 3 4 5 6 7 8 9 10; do
 				for s in 1 2 3 4; do
 					for b in 0 1 2 3; do
 						echo "r$r s$s b$b t$t w$w"
