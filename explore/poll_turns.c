@@ -86,7 +86,9 @@ static uint64_t recv_target(const struct mpiv_event *ev, const struct recv_ids *
 struct poll_site {
 	int32_t thread;
 	uint64_t site, last;
-	long last_at, turn_at, first_at;
+	long last_at;
+	long turn_at, turn_after; /* the poll of the turn, and the poll that missed before it */
+	long first_at;
 	int missed, again;
 };
 
@@ -173,10 +175,10 @@ static int rank_polls_in_turn(const struct mpiv_traceset *ts, int r, char *why, 
 		uint64_t target;
 		int failed = mpiv_event_failed_poll(ev), others;
 
-		if ((kind == MPIV_KIND_IRECV || kind == MPIV_KIND_RECV_INIT) && ev->nreqs)
+		if ((kind == MPIV_KIND_IRECV || kind == MPIV_KIND_RECV_INIT) && ev->nreqs) {
 			mark_recv(&ids, ev->reqs[0].req);
-		if ((kind == MPIV_KIND_IRECV || kind == MPIV_KIND_RECV_INIT) && ev->nreqs)
 			note_peer(&alive, ev->reqs[0].req, ev->peer);
+		}
 		if (kind == MPIV_KIND_IRECV && ev->nreqs)
 			set_alive(&alive, ev->reqs[0].req, 1);
 		if (kind == MPIV_KIND_START)
@@ -204,26 +206,31 @@ static int rank_polls_in_turn(const struct mpiv_traceset *ts, int r, char *why, 
 			;
 		if (k == nsites) {
 			xgrow((void **)&sites, &capsites, nsites + 1, sizeof(*sites));
-			sites[nsites++] = (struct poll_site){ev->thread, ev->site, 0, -1,
-							     -1,	 -1,	   0, 0};
+			sites[nsites++] = (struct poll_site){.thread = ev->thread,
+							     .site = ev->site,
+							     .last_at = -1,
+							     .turn_at = -1,
+							     .turn_after = -1,
+							     .first_at = -1};
 		}
 		s = &sites[k];
-		if (s->missed && s->last != target && s->turn_at < 0)
+		if (s->missed && s->last != target && s->turn_at < 0) {
 			s->turn_at = (long)i;
-		else if (s->missed && s->last == target && others)
+			s->turn_after = s->last_at;
+		} else if (s->missed && s->last == target && others)
 			s->again = 1;
 		else if (!s->missed && !failed && others && (target & 1) && s->first_at < 0 &&
 			 other_peer_alive(&alive, ev->reqs[0].req))
 			s->first_at = (long)i;
-		if (s->turn_at == (long)i)
-			before = s->last_at;
 		s->last = target;
 		s->last_at = (long)i;
 		s->missed = failed;
 	}
 	for (k = 0; k < nsites && at < 0; k++)
-		if (sites[k].turn_at >= 0)
+		if (sites[k].turn_at >= 0) {
 			at = sites[k].turn_at;
+			before = sites[k].turn_after;
+		}
 	if (at >= 0) {
 		char a[400], b[400];
 
