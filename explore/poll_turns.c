@@ -21,41 +21,53 @@
 #include "explore.h"
 #include "xalloc.h"
 
-/* The receive requests of one rank: a bit per request id. */
-struct recv_ids {
-	unsigned char *bit;
-	size_t cap; /* bytes */
+/* The receive requests of one rank, by id: each one's peer (its source as posted; MPIV_NONE
+ * for an id that is no receive) and whether it is alive (posted, not completed); how many
+ * are alive, how many of those are from each peer (by world rank, then MPI_ANY_SOURCE and
+ * any other value), and from how many peers. */
+struct recvs {
+	int32_t *peer;
+	unsigned char *alive;
+	size_t cap;
+	int n;
+	int *from; /* size + 2 */
+	int size, peers;
 };
 
-static void mark_recv(struct recv_ids *ids, int32_t id)
+static void note_recv(struct recvs *a, int32_t id, int32_t peer)
 {
-	size_t byte;
-
 	if (id < 0)
 		return;
-	byte = (size_t)id / 8;
-	if (byte >= ids->cap) {
-		size_t cap = ids->cap ? ids->cap : 64;
+	if ((size_t)id >= a->cap) {
+		size_t n = a->cap ? a->cap : 64, k;
 
-		while (cap <= byte)
-			cap *= 2;
-		ids->bit = xrealloc(ids->bit, cap);
-		memset(ids->bit + ids->cap, 0, cap - ids->cap);
-		ids->cap = cap;
+		while (n <= (size_t)id)
+			n *= 2;
+		a->peer = xrealloc(a->peer, n * sizeof(*a->peer));
+		a->alive = xrealloc(a->alive, n);
+		for (k = a->cap; k < n; k++)
+			a->peer[k] = MPIV_NONE;
+		memset(a->alive + a->cap, 0, n - a->cap);
+		a->cap = n;
 	}
-	ids->bit[byte] |= (unsigned char)(1u << (id % 8));
+	a->peer[id] = peer;
 }
 
-static int is_recv(const struct recv_ids *ids, int32_t id)
+static int is_recv(const struct recvs *a, int32_t id)
 {
-	return id >= 0 && (size_t)id / 8 < ids->cap && (ids->bit[id / 8] >> (id % 8) & 1);
+	return id >= 0 && (size_t)id < a->cap && a->peer[id] != MPIV_NONE;
+}
+
+static int is_alive(const struct recvs *a, int32_t id)
+{
+	return is_recv(a, id) && a->alive[id];
 }
 
 /* What poll ev polls for, if it polls for one receive: its request's id, or a probe's
  * envelope with a source, as a key other than 0; 0 for any other call (a poll of several
  * requests at once, MPI_Testany and kin, takes a decision verify steers; a wildcard probe,
  * one verify steers too). */
-static uint64_t recv_target(const struct mpiv_event *ev, const struct recv_ids *ids)
+static uint64_t recv_target(const struct mpiv_event *ev, const struct recvs *recvs)
 {
 	if (!(mpiv_call_flags(ev->call) & MPIV_F_POLL))
 		return 0;
@@ -69,7 +81,7 @@ static uint64_t recv_target(const struct mpiv_event *ev, const struct recv_ids *
 		       << 1;
 	case MPIV_KIND_WAIT:
 		if (ev->nreqs != 1 || ev->call == MPIV_CALL_Testany ||
-		    ev->call == MPIV_CALL_Testsome || !is_recv(ids, ev->reqs[0].req))
+		    ev->call == MPIV_CALL_Testsome || !is_recv(recvs, ev->reqs[0].req))
 			return 0;
 		return (uint64_t)(uint32_t)ev->reqs[0].req << 1 | 1;
 	default:
@@ -92,39 +104,10 @@ struct poll_site {
 	int missed, again;
 };
 
-/* The receive requests alive (posted, not completed) of one rank, and how many; the peer
- * of each receive request (its source as posted), by id; and how many alive receives there
- * are from each peer (by world rank, then MPI_ANY_SOURCE and any other value), and from how
- * many peers. */
-struct alive {
-	struct recv_ids ids;
-	int n;
-	int32_t *peer;
-	size_t npeer;
-	int *from; /* size + 2 */
-	int size, peers;
-};
-
-static void note_peer(struct alive *a, int32_t id, int32_t peer)
-{
-	if (id < 0)
-		return;
-	if ((size_t)id >= a->npeer) {
-		size_t n = a->npeer ? a->npeer : 64;
-
-		while (n <= (size_t)id)
-			n *= 2;
-		a->peer = xrealloc(a->peer, n * sizeof(*a->peer));
-		memset(a->peer + a->npeer, 0xff, (n - a->npeer) * sizeof(*a->peer));
-		a->npeer = n;
-	}
-	a->peer[id] = peer;
-}
-
 /* The slot of a->from that counts the receives of request id. */
-static int from_slot(const struct alive *a, int32_t id)
+static int from_slot(const struct recvs *a, int32_t id)
 {
-	int32_t peer = id >= 0 && (size_t)id < a->npeer ? a->peer[id] : MPIV_NONE;
+	int32_t peer = a->peer[id];
 
 	if (peer >= 0 && peer < a->size)
 		return peer;
@@ -134,24 +117,24 @@ static int from_slot(const struct alive *a, int32_t id)
 /* Is a receive from another peer than request id's alive (id itself not)? A loop that polls
  * one peer's receives one after the other keeps the order MPI gives them; receives from
  * several, a farm's, may come in any. */
-static int other_peer_alive(const struct alive *a, int32_t id)
+static int other_peer_alive(const struct recvs *a, int32_t id)
 {
 	return a->peers - (a->from[from_slot(a, id)] > 0) > 0;
 }
 
-static void set_alive(struct alive *a, int32_t id, int on)
+/* Receive request id is posted (on) or completed. */
+static void set_alive(struct recvs *a, int32_t id, int on)
 {
 	int *from;
 
-	if (id < 0 || is_recv(&a->ids, id) == on)
+	if (!is_recv(a, id) || a->alive[id] == on)
 		return;
 	from = &a->from[from_slot(a, id)];
+	a->alive[id] = (unsigned char)on;
 	if (on) {
-		mark_recv(&a->ids, id);
 		a->n++;
 		a->peers += (*from)++ == 0;
 	} else {
-		a->ids.bit[id / 8] &= (unsigned char)~(1u << (id % 8));
 		a->n--;
 		a->peers -= --(*from) == 0;
 	}
@@ -161,36 +144,32 @@ static void set_alive(struct alive *a, int32_t id, int on)
 static int rank_polls_in_turn(const struct mpiv_traceset *ts, int r, char *why, size_t size)
 {
 	const struct mpiv_rank_trace *t = &ts->ranks[r];
-	struct recv_ids ids = {NULL, 0};
-	struct alive alive = {{NULL, 0}, 0, NULL, 0, NULL, t->size > 0 ? t->size : 1, 0};
+	struct recvs recvs = {NULL, NULL, 0, 0, NULL, t->size > 0 ? t->size : 1, 0};
 	struct poll_site *sites = NULL, *s;
 	size_t i, nsites = 0, capsites = 0, k;
 	long at = -1, before = -1;
 	uint32_t j;
 
-	alive.from = xcalloc((size_t)alive.size + 2, sizeof(*alive.from));
+	recvs.from = xcalloc((size_t)recvs.size + 2, sizeof(*recvs.from));
 	for (i = 0; i < t->nevents; i++) {
 		const struct mpiv_event *ev = mpiv_trace_event(t, i);
 		unsigned kind = mpiv_call_kind(ev->call);
 		uint64_t target;
 		int failed = mpiv_event_failed_poll(ev), others;
 
-		if ((kind == MPIV_KIND_IRECV || kind == MPIV_KIND_RECV_INIT) && ev->nreqs) {
-			mark_recv(&ids, ev->reqs[0].req);
-			note_peer(&alive, ev->reqs[0].req, ev->peer);
-		}
+		if ((kind == MPIV_KIND_IRECV || kind == MPIV_KIND_RECV_INIT) && ev->nreqs)
+			note_recv(&recvs, ev->reqs[0].req, ev->peer);
 		if (kind == MPIV_KIND_IRECV && ev->nreqs)
-			set_alive(&alive, ev->reqs[0].req, 1);
+			set_alive(&recvs, ev->reqs[0].req, 1);
 		if (kind == MPIV_KIND_START)
 			for (j = 0; j < ev->nreqs; j++)
-				if (is_recv(&ids, ev->reqs[j].req))
-					set_alive(&alive, ev->reqs[j].req, 1);
-		target = recv_target(ev, &ids);
+				set_alive(&recvs, ev->reqs[j].req, 1);
+		target = recv_target(ev, &recvs);
 		/* the other receives waiting while this call polls one */
-		others = alive.n - (target & 1 && is_recv(&alive.ids, ev->reqs[0].req));
+		others = recvs.n - (target & 1 && is_alive(&recvs, ev->reqs[0].req));
 		if (kind == MPIV_KIND_WAIT && !failed)
 			for (j = 0; j < ev->nreqs - ev->npending; j++)
-				set_alive(&alive, ev->reqs[j].req, 0);
+				set_alive(&recvs, ev->reqs[j].req, 0);
 		if (!(mpiv_call_flags(ev->call) & MPIV_F_POLL)) {
 			/* a call that is no poll: the thread went on, whatever it missed */
 			for (k = 0; k < nsites; k++)
@@ -220,7 +199,7 @@ static int rank_polls_in_turn(const struct mpiv_traceset *ts, int r, char *why, 
 		} else if (s->missed && s->last == target && others)
 			s->again = 1;
 		else if (!s->missed && !failed && others && (target & 1) && s->first_at < 0 &&
-			 other_peer_alive(&alive, ev->reqs[0].req))
+			 other_peer_alive(&recvs, ev->reqs[0].req))
 			s->first_at = (long)i;
 		s->last = target;
 		s->last_at = (long)i;
@@ -255,10 +234,9 @@ static int rank_polls_in_turn(const struct mpiv_traceset *ts, int r, char *why, 
 				"which comes first, no run shows",
 				r, a);
 		}
-	free(ids.bit);
-	free(alive.ids.bit);
-	free(alive.peer);
-	free(alive.from);
+	free(recvs.peer);
+	free(recvs.alive);
+	free(recvs.from);
 	free(sites);
 	return at >= 0;
 }
