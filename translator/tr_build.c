@@ -875,18 +875,20 @@ static int block_on(struct builder *b, const struct mpiv_event *ev, int32_t **li
 	}
 	if (n == 0)
 		return 0;
-	/* verify: an any-completion is the call the runs that went on made there, stuck
-	 * (explore/ takes this run's path for a prefix of theirs); MPI_Waitsome and
-	 * MPI_Testsome too, whose returns verify splits into one any-completion each
-	 * (split_completion()), and a polling one after the poll's branch the runs whose poll
-	 * succeeded have before it */
+	/* verify: the call is the one the runs that went on made there, stuck (explore/ takes
+	 * this run's path for a prefix of theirs): a wait for all its requests as wait_for()
+	 * makes it; an any-completion's, MPI_Waitsome's and MPI_Testsome's too, whose returns
+	 * verify splits into one any-completion each (split_completion()); and a polling one
+	 * (MPI_Test too) after the poll's branch the runs whose poll succeeded have before it */
 	taken = b->verify && any && mpiv_call_any_completion(ev->call);
-	polled = taken && (mpiv_call_flags(ev->call) & MPIV_F_POLL);
+	polled = b->verify && (mpiv_call_flags(ev->call) & MPIV_F_POLL);
 	if (polled)
 		poll_branch(b, (int)ev->index);
 	in = emit(b, any ? ENG_WAIT_SOME : ENG_WAIT, (int)ev->index);
 	in->n = n;
 	in->list = wait_list(b, *list, n);
+	if (b->verify && !any)
+		in->d = n;
 	if (taken) {
 		in->op = ENG_WAITANY;
 		in->d = 1;

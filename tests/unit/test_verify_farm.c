@@ -228,11 +228,13 @@ static void test_drained_round_goes_on(void)
 
 /* Two recorded runs of the farm of tests/zoo/farm.c whose master serves with MPI_Waitsome
  * (data/farm-stuck-some: 4 workers) or polls with MPI_Testsome (data/farm-stuck-polling: 3
- * workers) and counts its workers' last words, worker 1 leaving without a word when it gets
- * task 2 of 4. The second run of each is that deadlock: the master stuck in a Waitsome that
- * never returned, or polling for good. It made the call the first run's master made there
- * and returned from, one any-completion of the same requests (after the poll's branch of a
- * poll that succeeds), and its path is a prefix of the first's. Were the stuck call a wait
+ * workers) and counts its workers' last words, or polls one MPI_Irecv(MPI_ANY_SOURCE) with
+ * MPI_Test and stops its workers by tag (data/farm-stuck-test: 3 workers), worker 1 leaving
+ * without a word when it gets task 2 of 4. The second run of each is that deadlock: the
+ * master stuck in a Waitsome that never returned, or polling for good. It made the call the
+ * first run's master made there and returned from (one any-completion of the same requests;
+ * the test of the same request), after the poll's branch of a poll that succeeds, and its
+ * path is a prefix of the first's. Were the stuck call a wait
  * of its own kind, the two runs would go two ways after one input at the place before it,
  * and what told them apart would be the data the workers sent: the master's branches would
  * compare it, each result a frontier. */
@@ -259,6 +261,11 @@ static void test_stuck_polling_testsome(void)
 	expect_stuck_prefix("farm-stuck-polling");
 }
 
+static void test_stuck_polling_test(void)
+{
+	expect_stuck_prefix("farm-stuck-test");
+}
+
 static CU_TestInfo tests[] = {
 	{"a run stopped in a probe says nothing of the data", test_farm_stopped_in_probe},
 	{"nor does one stopped polling", test_farm_stopped_polling},
@@ -267,6 +274,7 @@ static CU_TestInfo tests[] = {
 	{"a round goes on where one receive is posted again", test_drained_round_goes_on},
 	{"a blocked Waitsome is the call the others returned from", test_stuck_in_waitsome},
 	{"so is a Testsome that polls for good", test_stuck_polling_testsome},
+	{"and an MPI_Test that polls for good", test_stuck_polling_test},
 	CU_TEST_INFO_NULL,
 };
 
