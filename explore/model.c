@@ -232,8 +232,9 @@ static uint32_t call_digest(const struct eng_instr *ins, int k)
  * MPI_Waitany or MPI_Testany that completed the last live request, where a round of receives
  * follows (begins_round())? A master that serves its workers so has none live between its
  * rounds only; one that has a single worker left posts that worker's receive again and goes
- * on in the same round, its count of what it handed out carried over. MPI_Waitsome may
- * complete every request in the middle of a round, and does not count. */
+ * on in the same round, its count of what it handed out carried over. An MPI_Waitsome or
+ * MPI_Testsome is one such any-completion per request it returned (split_completion() in
+ * translator/tr_build.c), and counts as they do. */
 static int drained(const struct seq *v, int k)
 {
 	return k && !v->live[k] && v->ins[k - 1].op == ENG_WAITANY && begins_round(v->ins, v->n, k);
