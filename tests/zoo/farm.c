@@ -9,6 +9,7 @@
  *	-DROUNDS=n	the whole farm n times over, as a farm per time step (1 or more);
  *			a bug is planted in the last round only
  *	-DSYNC=n	what parts the rounds (SYNC_*)
+ *	-DSENDS=n	how requests and replies travel (SENDS_*)
  *
  * Every worker asks first: it sends a request (tag REQ, the result of its last task, 0 at
  * first), then takes the master's reply. A correct shape deadlocks on no path, whatever order
@@ -62,8 +63,19 @@
 #define SYNC_ALLREDUCE 2 /* MPI_Allreduce of the workers' results, a time step's sum */
 #define SYNC_COMM 3	 /* nothing: each round on a duplicate of MPI_COMM_WORLD of its own */
 
+#define SENDS_PLAIN 0 /* MPI_Send and MPI_Recv */
+/* the master replies with MPI_Isend, and waits for its last reply to a worker before the
+ * next, and for them all at the end */
+#define SENDS_ISEND 1
+#define SENDS_SENDRECV 2 /* a worker asks with MPI_Sendrecv: its request out, the reply in */
+/* a worker posts the reply's MPI_Irecv before it sends its request, then waits for it */
+#define SENDS_IRECV_FIRST 3
+
 #ifndef REPLY
 #define REPLY REPLY_SOURCE
+#endif
+#ifndef SENDS
+#define SENDS SENDS_PLAIN
 #endif
 #ifndef STOP
 #define STOP STOP_TAG
@@ -92,11 +104,13 @@ static int bug;	      /* BUG, in the last round; else 0 */
 
 /* What the master keeps between requests. */
 struct master {
-	int next;	 /* the next task to hand out */
-	int working;	 /* workers not stopped yet */
-	MPI_Request *rq; /* REPLY_WAITANY and kin: one receive per worker */
-	int *in;	 /* and its buffer */
-	int last;	 /* REPLY_TESTEACH: the worker (from 0) whose request completed last */
+	int next;	  /* the next task to hand out */
+	int working;	  /* workers not stopped yet */
+	MPI_Request *rq;  /* REPLY_WAITANY and kin: one receive per worker */
+	int *in;	  /* and its buffer */
+	int last;	  /* REPLY_TESTEACH: the worker (from 0) whose request completed last */
+	MPI_Request *out; /* SENDS_ISEND: the last reply to each worker */
+	int *task;	  /* and its buffer */
 };
 
 /* The reply to worker w's request: the next task, or the end (a stop or a NONE). Returns
@@ -109,7 +123,13 @@ static int serve(struct master *m, int w)
 		tag = TAG_NONE;
 	else if (task < 0 && STOP == STOP_TAG)
 		tag = TAG_STOP;
-	MPI_Send(&task, 1, MPI_INT, w, tag, comm);
+	if (SENDS == SENDS_ISEND) {
+		MPI_Wait(&m->out[w - 1], MPI_STATUS_IGNORE);
+		m->task[w - 1] = task;
+		MPI_Isend(&m->task[w - 1], 1, MPI_INT, w, tag, comm, &m->out[w - 1]);
+	} else {
+		MPI_Send(&task, 1, MPI_INT, w, tag, comm);
+	}
 	if (task >= 0 || STOP == STOP_BCAST)
 		return 1;
 	m->working--;
@@ -218,13 +238,15 @@ static void serve_all(struct master *m, int requests)
 
 static void master(void)
 {
-	struct master m = {0, nworkers, NULL, NULL, -1};
+	struct master m = {0, nworkers, NULL, NULL, -1, NULL, NULL};
 	int w, more = 1, tag;
 
 	m.rq = malloc((size_t)nworkers * sizeof(*m.rq));
 	m.in = malloc((size_t)nworkers * sizeof(*m.in));
+	m.out = malloc((size_t)nworkers * sizeof(*m.out));
+	m.task = malloc((size_t)nworkers * sizeof(*m.task));
 	for (w = 1; w <= nworkers; w++)
-		m.rq[w - 1] = MPI_REQUEST_NULL;
+		m.rq[w - 1] = m.out[w - 1] = MPI_REQUEST_NULL;
 	if (STOP == STOP_BCAST) {
 		while (more) {
 			for (w = 1; w <= nworkers && REQUESTS; w++)
@@ -239,10 +261,14 @@ static void master(void)
 				post(&m, w);
 		serve_all(&m, 0);
 	}
+	if (SENDS == SENDS_ISEND)
+		MPI_Waitall(nworkers, m.out, MPI_STATUSES_IGNORE);
 	if (bug == BUG_LAST)
 		MPI_Recv(&tag, 1, MPI_INT, nworkers, TAG_LAST, comm, MPI_STATUS_IGNORE);
 	free(m.rq);
 	free(m.in);
+	free(m.out);
+	free(m.task);
 }
 
 /* ---- a worker ---- */
@@ -257,10 +283,20 @@ static int quota(int w)
 static int ask(int rank, int result, int *round_over)
 {
 	MPI_Status st;
+	MPI_Request r;
 	int task;
 
-	MPI_Send(&result, 1, MPI_INT, 0, TAG_REQ, comm);
-	MPI_Recv(&task, 1, MPI_INT, 0, MPI_ANY_TAG, comm, &st);
+	if (SENDS == SENDS_SENDRECV) {
+		MPI_Sendrecv(&result, 1, MPI_INT, 0, TAG_REQ, &task, 1, MPI_INT, 0, MPI_ANY_TAG,
+			     comm, &st);
+	} else if (SENDS == SENDS_IRECV_FIRST) {
+		MPI_Irecv(&task, 1, MPI_INT, 0, MPI_ANY_TAG, comm, &r);
+		MPI_Send(&result, 1, MPI_INT, 0, TAG_REQ, comm);
+		MPI_Wait(&r, &st);
+	} else {
+		MPI_Send(&result, 1, MPI_INT, 0, TAG_REQ, comm);
+		MPI_Recv(&task, 1, MPI_INT, 0, MPI_ANY_TAG, comm, &st);
+	}
 	*round_over = st.MPI_TAG == TAG_NONE;
 	if (st.MPI_TAG == TAG_STOP || st.MPI_TAG == TAG_NONE)
 		return -1;

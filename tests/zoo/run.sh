@@ -8,6 +8,7 @@
 #	SHAPES=long tests/zoo/run.sh	every reply, stop and bug, 2 to 5 workers, 1 to 16 tasks
 #	SHAPES='r2 s2 b0 t8 w3' ...	one shape: reply, stop, bug, tasks, workers
 #	SHAPES='r2 s2 b0 t8 w3 n3 y2'	the same farm in 3 rounds, parted by MPI_Allreduce
+#	SHAPES='r2 s2 b0 t8 w3 m1'	one round, the master replying with MPI_Isend (SENDS)
 #	JOBS2=1				also verify --jobs 2 and compare the answers
 #
 # The shapes of at most EXHAUSTIVE_WORKERS workers and EXHAUSTIVE_TASKS tasks (2 and 3 in
@@ -70,6 +71,16 @@ check_shapes()
 	echo "r10 s3 b1 t4 w3"
 	echo "r9 s4 b0 t2 w2"
 	echo "r10 s2 b2 t3 w2"
+	# the other ways requests and replies travel: the master's MPI_Isend (small: its runs
+	# grow with the orders of the workers' answers, tests/zoo/README.md), the workers'
+	# MPI_Sendrecv, the workers' receive posted before their request
+	echo "r1 s1 b1 t2 w2 m1"
+	echo "r2 s1 b1 t2 w2 m1"
+	echo "r4 s4 b0 t2 w2 m1"
+	echo "r1 s2 b0 t3 w2 m2"
+	echo "r6 s3 b2 t4 w3 m2"
+	echo "r9 s3 b1 t4 w3 m3"
+	echo "r3 s1 b0 t3 w2 m3"
 	# rounds with nothing between them, told apart by the workers' stops
 	echo "r1 s1 b0 t2 w2 n3 y0"
 	echo "r5 s2 b0 t2 w2 n3 y0"
@@ -93,6 +104,8 @@ long_shapes()
 						echo "r$r s$s b$b t$t w$w"
 						test "$t" -ne 4 ||
 							echo "r$r s$s b$b t$t w$w n3 y$(((r + s + b) % 3 + 1))"
+						test "$t" -ne 4 ||
+							echo "r$r s$s b$b t$t w$w m$(((r + s + b) % 3 + 1))"
 					done
 				done
 			done
@@ -107,15 +120,23 @@ answer()
 	grep -o '"call": "MPI_[A-Za-z_]*"' "$1" | LC_ALL=C sort -u
 }
 
-# shape R S B T W [N Y]: build the shape, verify it, check the answer.
+# shape R S B T W [N Y] [M]: build the shape, verify it, check the answer.
 shape()
 {
-	local r=${1#r} s=${2#s} b=${3#b} t=${4#t} w=${5#w} n=${6:-n1} y=${7:-y1} name
-	n=${n#n}
-	y=${y#y}
+	local r=${1#r} s=${2#s} b=${3#b} t=${4#t} w=${5#w} n=1 y=1 m=0 name arg
+	shift 5
+	for arg; do
+		case $arg in
+		n*) n=${arg#n} ;;
+		y*) y=${arg#y} ;;
+		m*) m=${arg#m} ;;
+		esac
+	done
 	name="reply=$r stop=$s bug=$b tasks=$t workers=$w"
 	test "$n" -eq 1 || name="$name rounds=$n sync=$y"
-	local prog="$WORK/farm-r$r-s$s-b$b-t$t-n$n-y$y" dir="$WORK/r$r-s$s-b$b-t$t-w$w-n$n-y$y"
+	test "$m" -eq 0 || name="$name sends=$m"
+	local prog="$WORK/farm-r$r-s$s-b$b-t$t-n$n-y$y-m$m"
+	local dir="$WORK/r$r-s$s-b$b-t$t-w$w-n$n-y$y-m$m"
 	local want=0 runs
 	test "$b" -eq 0 || want=1
 	# receives tested in turn: which comes first is a decision no run is steered to, so a
@@ -123,7 +144,8 @@ shape()
 	test "$r" -ne 8 || test "$b" -ne 0 || want=5
 	if ! test -x "$prog" &&
 		! "$MPICC" -g -DREPLY="$r" -DSTOP="$s" -DBUG="$b" -DNTASKS="$t" -DROUNDS="$n" \
-			-DSYNC="$y" -o "$prog" "$SRCDIR/tests/zoo/farm.c" >"$prog.log" 2>&1; then
+			-DSYNC="$y" -DSENDS="$m" -o "$prog" "$SRCDIR/tests/zoo/farm.c" \
+			>"$prog.log" 2>&1; then
 		fail "$name: compile" "$MPICC failed" "$prog.log"
 		return
 	fi
@@ -166,7 +188,7 @@ shape()
 	if test "$b" -eq 3 && test "$RC" -eq 1 && ! grep -q '"kind": "crash"' "$dir.log"; then
 		fail "$name: the abort is reported as a crash" "no crash finding" "$dir.log"
 	fi
-	echo "$r $s $b $t $w $n $y $RC ${runs:-0}" >>"$WORK/runs.txt"
+	echo "$r $s $b $t $w $n $y $m $RC ${runs:-0}" >>"$WORK/runs.txt"
 	check_leftovers "$name: no leftover processes" "$prog"
 	if test "$w" -le "$EXHAUSTIVE_WORKERS" && test "$t" -le "$EXHAUSTIVE_TASKS" &&
 		test "$n" -le 2 && test "$r" -ne 8; then
@@ -201,8 +223,8 @@ long)
 	;;
 *) echo "$SHAPES" >"$WORK/shapes" ;;
 esac
-while read -r r s b t w n y; do
-	shape "$r" "$s" "$b" "$t" "$w" $n $y
+while read -r r s b t w more; do
+	shape "$r" "$s" "$b" "$t" "$w" $more
 done <"$WORK/shapes"
 if summary; then
 	test -n "${KEEP:-}" || rm -rf "$WORK"
