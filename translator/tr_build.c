@@ -1099,10 +1099,11 @@ static void flush_completions(struct builder *b, const struct mpiv_event *ev)
 
 /* MPI_Cancel of a request a nonblocking send or receive posted (doc/semantics.md 4.7): an
  * ENG_CANCEL of its post (that of MPI_Imrecv, whose message is matched already, is one from
- * MPI_PROC_NULL: the cancel fails, as it must). What the model does not judge yet is refused:
- * a cancel of a persistent request, of a collective or of a request another thread made, a
- * second cancel of one request, and a cancel where verify follows inputs. Returns 0 or -1
- * with err filled. */
+ * MPI_PROC_NULL: the cancel fails, as it must). What the model does not judge yet is left out
+ * (tr_unjudged()): a cancel of a persistent request or of a request another thread made, and
+ * any cancel in verify, whose model of several runs has no place for one yet (a cancel names
+ * its post by where it is in one run). A cancel of no send or receive (a collective's, MPI-4.1
+ * 6.12) and a second cancel of one request are refused. Returns 0 or -1 with err filled. */
 static int build_cancel(struct builder *b, const struct mpiv_event *ev, struct mpiv_error *err)
 {
 	const struct mpiv_rank_trace *t = b->t;
@@ -1112,12 +1113,18 @@ static int build_cancel(struct builder *b, const struct mpiv_event *ev, struct m
 
 	if (req_instr2(b, req) >= 0)
 		return pair_refused(b, ev, req, err);
-	if (!post || req_proc(b, req) != (int32_t)b->cur || b->verify || req_tmpl(b, req) >= 0 ||
-	    (post->op != ENG_POST_SEND && post->op != ENG_POST_RECV))
+	if (b->verify || req_tmpl(b, req) >= 0 || (post && req_proc(b, req) != (int32_t)b->cur))
+		return tr_unjudged(err, t->source, t->rank, ev->index,
+				   "MPI_Cancel of request %d: %s", req,
+				   b->verify		 ? "verify cannot judge a cancel yet" :
+				   req_tmpl(b, req) >= 0 ? "check cannot judge the cancel of a "
+							   "persistent request yet" :
+							   "check cannot judge requests shared "
+							   "between threads yet");
+	if (!post || (post->op != ENG_POST_SEND && post->op != ENG_POST_RECV))
 		return mpiv_error_set(err, MPIV_EXIT_BAD_INPUT, t->source, t->rank, ev->index,
-				      "MPI_Cancel of request %d: check judges only the cancel of "
-				      "a nonblocking send or receive of the same thread, once, "
-				      "outside verify",
+				      "MPI_Cancel of request %d, which no nonblocking send or "
+				      "receive of this rank posted",
 				      req);
 	for (i = 0; i < cur(b)->n; i++)
 		if (cur(b)->ins[i].op == ENG_CANCEL && cur(b)->ins[i].a == instr)

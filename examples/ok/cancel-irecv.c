@@ -1,9 +1,11 @@
-/* mpiverify-test: np=2 record=ok
+/* mpiverify-test: np=2 record=ok verify=inconclusive
  * mpiverify-test: buffering=zero expect=ok
  * mpiverify-test: buffering=infinite expect=ok
  * Rank 0 posts a receive for a message nobody sends, gives up on it with MPI_Cancel, and
  * completes it; then both ranks exchange a message. A receive that no message can match may
- * only be cancelled (MPI-4.1 3.8.4): its wait returns, and there is no deadlock. */
+ * only be cancelled (MPI-4.1 3.8.4): its wait returns, and there is no deadlock. verify
+ * cannot judge a cancel yet: it leaves rank 0's calls from the cancel on out of its model,
+ * and says "inconclusive" (doc/usage.md, "Calls check leaves out"). */
 #include <mpi.h>
 #include <stdio.h>
 

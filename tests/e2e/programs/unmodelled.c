@@ -16,7 +16,11 @@
  *               MPI-4 large-count collectives with arrays: MPI_Allgatherv_c whose counts
  *               fit an int but whose displacements do not (of a type of no bytes), then
  *               MPI_Ialltoallv_c with counts of 2^31 (examples/ok/large-count-arrays.c has
- *               them fit) */
+ *               them fit)
+ *   persistent-cancel
+ *               rank 0 starts a persistent receive no message meets, cancels it and
+ *               waits for it, then both ranks meet in a barrier (a nonblocking receive's
+ *               cancel is modelled: examples/ok/cancel-irecv.c) */
 #include <mpi.h>
 #include <stdio.h>
 #include <string.h>
@@ -40,6 +44,18 @@ int main(int argc, char **argv)
 		MPI_Comm_free(&sub);
 		MPI_Comm_free(&inter);
 		MPI_Comm_free(&half);
+	} else if (!strcmp(mode, "persistent-cancel")) {
+		MPI_Request req;
+		int x = 0;
+
+		if (rank == 0) {
+			MPI_Recv_init(&x, 1, MPI_INT, 1, 99, MPI_COMM_WORLD, &req);
+			MPI_Start(&req);
+			MPI_Cancel(&req);
+			MPI_Wait(&req, MPI_STATUS_IGNORE);
+			MPI_Request_free(&req);
+		}
+		MPI_Barrier(MPI_COMM_WORLD);
 #if MPI_VERSION >= 4 /* tests/e2e/run.sh runs these with an MPI-4 library only */
 	} else if (!strcmp(mode, "partitioned")) {
 		MPI_Request req = MPI_REQUEST_NULL;
