@@ -28,6 +28,11 @@
 #define REPLY_TESTEACH 8 /* the same requests, polling each in turn with MPI_Test */
 #define REPLY_ISOURCE 9	 /* MPI_Irecv(MPI_ANY_SOURCE) and MPI_Wait, reply to its source */
 #define REPLY_TSOURCE 10 /* the same, polling with MPI_Test */
+#define REPLY_MPROBE 11	 /* MPI_Mprobe(MPI_ANY_SOURCE), then MPI_Mrecv of the message found */
+#define REPLY_IMPROBE 12 /* the same, polling with MPI_Improbe */
+/* an MPI_Irecv(MPI_ANY_SOURCE) posted ahead: once it completes the next is posted before the
+ * reply, and the last, which no request will meet, is cancelled */
+#define REPLY_AHEAD 13
 
 /* the replies that keep a receive posted per worker */
 #define REQUESTS                                                                        \
@@ -104,13 +109,15 @@ static int bug;	      /* BUG, in the last round; else 0 */
 
 /* What the master keeps between requests. */
 struct master {
-	int next;	  /* the next task to hand out */
-	int working;	  /* workers not stopped yet */
-	MPI_Request *rq;  /* REPLY_WAITANY and kin: one receive per worker */
-	int *in;	  /* and its buffer */
-	int last;	  /* REPLY_TESTEACH: the worker (from 0) whose request completed last */
-	MPI_Request *out; /* SENDS_ISEND: the last reply to each worker */
-	int *task;	  /* and its buffer */
+	int next;	   /* the next task to hand out */
+	int working;	   /* workers not stopped yet */
+	MPI_Request *rq;   /* REPLY_WAITANY and kin: one receive per worker */
+	int *in;	   /* and its buffer */
+	int last;	   /* REPLY_TESTEACH: the worker (from 0) whose request completed last */
+	MPI_Request *out;  /* SENDS_ISEND: the last reply to each worker */
+	int *task;	   /* and its buffer */
+	MPI_Request ahead; /* REPLY_AHEAD: the receive posted ahead */
+	int inbox;	   /* and its buffer */
 };
 
 /* The reply to worker w's request: the next task, or the end (a stop or a NONE). Returns
@@ -141,6 +148,7 @@ static int take(struct master *m, int *tag)
 {
 	MPI_Status st;
 	MPI_Request r;
+	MPI_Message mm;
 	int msg, flag = 0, i, w;
 
 	switch (REPLY) {
@@ -168,6 +176,20 @@ static int take(struct master *m, int *tag)
 				MPI_Test(&m->rq[i], &flag, &st);
 		}
 		m->last = i;
+		break;
+	case REPLY_MPROBE:
+		MPI_Mprobe(MPI_ANY_SOURCE, MPI_ANY_TAG, comm, &mm, &st);
+		MPI_Mrecv(&msg, 1, MPI_INT, &mm, &st);
+		break;
+	case REPLY_IMPROBE:
+		while (!flag)
+			MPI_Improbe(MPI_ANY_SOURCE, MPI_ANY_TAG, comm, &flag, &mm, &st);
+		MPI_Mrecv(&msg, 1, MPI_INT, &mm, &st);
+		break;
+	case REPLY_AHEAD:
+		MPI_Wait(&m->ahead, &st);
+		msg = m->inbox;
+		MPI_Irecv(&m->inbox, 1, MPI_INT, MPI_ANY_SOURCE, MPI_ANY_TAG, comm, &m->ahead);
 		break;
 	case REPLY_ISOURCE:
 	case REPLY_TSOURCE:
@@ -236,9 +258,22 @@ static void serve_all(struct master *m, int requests)
 	free(idx);
 }
 
+/* REPLY_AHEAD: post the first receive (start), or cancel the last */
+static void ahead(struct master *m, int start)
+{
+	if (REPLY != REPLY_AHEAD)
+		return;
+	if (start) {
+		MPI_Irecv(&m->inbox, 1, MPI_INT, MPI_ANY_SOURCE, MPI_ANY_TAG, comm, &m->ahead);
+		return;
+	}
+	MPI_Cancel(&m->ahead);
+	MPI_Wait(&m->ahead, MPI_STATUS_IGNORE);
+}
+
 static void master(void)
 {
-	struct master m = {0, nworkers, NULL, NULL, -1, NULL, NULL};
+	struct master m = {0, nworkers, NULL, NULL, -1, NULL, NULL, MPI_REQUEST_NULL, 0};
 	int w, more = 1, tag;
 
 	m.rq = malloc((size_t)nworkers * sizeof(*m.rq));
@@ -251,7 +286,9 @@ static void master(void)
 		while (more) {
 			for (w = 1; w <= nworkers && REQUESTS; w++)
 				post(&m, w);
+			ahead(&m, 1);
 			serve_all(&m, nworkers);
+			ahead(&m, 0);
 			more = m.next < NTASKS;
 			MPI_Bcast(&more, 1, MPI_INT, 0, comm);
 		}
@@ -259,7 +296,9 @@ static void master(void)
 		if (REQUESTS)
 			for (w = 1; w <= nworkers; w++)
 				post(&m, w);
+		ahead(&m, 1);
 		serve_all(&m, 0);
+		ahead(&m, 0);
 	}
 	if (SENDS == SENDS_ISEND)
 		MPI_Waitall(nworkers, m.out, MPI_STATUSES_IGNORE);

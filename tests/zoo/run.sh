@@ -61,6 +61,14 @@ check_shapes()
 	echo "r7 s3 b1 t5 w3"
 	# a poll that stops on a count, after every order of the rounds before
 	echo "r6 s3 b0 t3 w3 n3 y1"
+	# matched probes, blocking and polled; a wildcard receive posted ahead, the last
+	# cancelled (never "no deadlock": shape())
+	echo "r11 s2 b0 t3 w3"
+	echo "r11 s1 b1 t4 w3"
+	echo "r12 s3 b0 t4 w3"
+	echo "r12 s2 b2 t3 w2"
+	echo "r13 s1 b0 t3 w2"
+	echo "r13 s1 b1 t4 w3"
 	# receives tested in turn with MPI_Test: never "no deadlock" (shape())
 	echo "r8 s3 b0 t3 w3"
 	echo "r8 s2 b1 t4 w3"
@@ -98,7 +106,7 @@ long_shapes()
 	local r s b t w
 	for w in 2 3 5; do
 		for t in 1 4 9 16; do
-			for r in 1 2 3 4 5 6 7 8 9 10; do
+			for r in 1 2 3 4 5 6 7 8 9 10 11 12 13; do
 				for s in 1 2 3 4; do
 					for b in 0 1 2 3; do
 						echo "r$r s$s b$b t$t w$w"
@@ -137,11 +145,20 @@ shape()
 	test "$m" -eq 0 || name="$name sends=$m"
 	local prog="$WORK/farm-r$r-s$s-b$b-t$t-n$n-y$y-m$m"
 	local dir="$WORK/r$r-s$s-b$b-t$t-w$w-n$n-y$y-m$m"
-	local want=0 runs
+	local want=0 runs why= because=
 	test "$b" -eq 0 || want=1
 	# receives tested in turn: which comes first is a decision no run is steered to, so a
 	# correct one is never "no deadlock", and a buggy one "deadlock" or that (doc/verify.md)
-	test "$r" -ne 8 || test "$b" -ne 0 || want=5
+	if test "$r" -eq 8; then
+		why=polls-unsteered because="receives polled in turn"
+		test "$b" -ne 0 || want=5
+	fi
+	# the receive posted ahead is cancelled, a call verify leaves out: a correct farm is
+	# "inconclusive", and a deadlock after the cancel (bug 2) may be too
+	if test "$r" -eq 13 && { test "$b" -eq 0 || test "$b" -eq 2; }; then
+		why=calls-left-out because="the cancel left out"
+		test "$b" -ne 0 || want=5
+	fi
 	if ! test -x "$prog" &&
 		! "$MPICC" -g -DREPLY="$r" -DSTOP="$s" -DBUG="$b" -DNTASKS="$t" -DROUNDS="$n" \
 			-DSYNC="$y" -DSENDS="$m" -o "$prog" "$SRCDIR/tests/zoo/farm.c" \
@@ -152,13 +169,12 @@ shape()
 	run_cmd "$dir.log" "$VERIFY_LIMIT" "$MPIVERIFY" verify -o "$dir" --deadlock-timeout 2 \
 		--json -- "$MPIRUN" -np $((w + 1)) "$prog"
 	runs=$(sed -n 's/^    "runs": \([0-9]*\),$/\1/p' "$dir.log" | head -n 1)
-	if test "$r" -eq 8 && test "$RC" -eq 5; then
-		if sed -n '/^  "inconclusive": \[/,/\]/p' "$dir.log" | grep -q '"polls-unsteered"'
+	if test -n "$why" && test "$RC" -eq 5; then
+		if sed -n '/^  "inconclusive": \[/,/\]/p' "$dir.log" | grep -q "\"$why\""
 		then
-			pass "$name: inconclusive, receives polled in turn ($runs runs)"
+			pass "$name: inconclusive, $because ($runs runs)"
 		else
-			fail "$name" "inconclusive, but not for the receives polled in turn" \
-				"$dir.log"
+			fail "$name" "inconclusive, but not for $because" "$dir.log"
 		fi
 	elif test "$RC" -ne "$want"; then
 		fail "$name" "$(describe_rc "$RC"), want exit $want" "$dir.log"
