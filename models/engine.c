@@ -989,6 +989,22 @@ static int live_listed(const struct eng_prog *p, const int32_t *st, int q, int l
 	return lo < in->n && in->list[lo] == instr;
 }
 
+/* verify: is live entry li of process q one that wait in (ENG_WAIT_LIVE) waits for: posted
+ * by a listed instruction and, with ENG_WAIT_FOLLOW, to or from the peer in its register? */
+static int wait_takes(const struct eng_prog *p, const int32_t *st, int q, int li,
+		      const struct eng_instr *in)
+{
+	const struct eng_instr *post;
+
+	if (!live_listed(p, st, q, li, in))
+		return 0;
+	if (!(in->sym & ENG_WAIT_FOLLOW))
+		return 1;
+	post = &CUR(p, st, q)[LIVE(p, st, q)[li] >> 1];
+	return (follow_reg(post) ? LINFO(p, st, q, li)[0] : post->a) ==
+	       REG(p, st, q, in->reg - 1)[0];
+}
+
 /* verify: wait in (ENG_WAIT_LIVE) of process q: are its live requests all complete? Frees them
  * if so. */
 static int wait_live(const struct eng_prog *p, int32_t *st, int q, const struct eng_instr *in)
@@ -996,10 +1012,10 @@ static int wait_live(const struct eng_prog *p, int32_t *st, int q, const struct 
 	int li;
 
 	for (li = 0; li < NLIVE(p, st, q); li++)
-		if (live_listed(p, st, q, li, in) && !(LIVE(p, st, q)[li] & 1))
+		if (wait_takes(p, st, q, li, in) && !(LIVE(p, st, q)[li] & 1))
 			return 0;
 	for (li = NLIVE(p, st, q) - 1; li >= 0; li--)
-		if (live_listed(p, st, q, li, in))
+		if (wait_takes(p, st, q, li, in))
 			live_release(p, st, q, li);
 	return 1;
 }
@@ -1200,7 +1216,7 @@ static int poll_ready(const struct eng_prog *p, const int32_t *st, int q,
 	case ENG_WAIT:
 		if (in->sym & ENG_WAIT_LIVE) {
 			for (li = 0; li < NLIVE(p, st, q); li++)
-				if (live_listed(p, st, q, li, in) && !(LIVE(p, st, q)[li] & 1))
+				if (wait_takes(p, st, q, li, in) && !(LIVE(p, st, q)[li] & 1))
 					return 0;
 			return 1;
 		}
@@ -2681,7 +2697,7 @@ int eng_waits_for(const struct eng_prog *p, const int32_t *st, int q, int *out)
 		int li = in->sym & ENG_WAIT_LIVE ? i : live_find(p, st, q, in->list[i]), dest;
 
 		if (li < 0 || (LIVE(p, st, q)[li] & 1) ||
-		    ((in->sym & ENG_WAIT_LIVE) && !live_listed(p, st, q, li, in)))
+		    ((in->sym & ENG_WAIT_LIVE) && !wait_takes(p, st, q, li, in)))
 			continue;
 		post = live_instr(p, st, q, li, &tmp);
 		if (post->op == ENG_ICOLL) {
@@ -2914,7 +2930,9 @@ static int read_instrs(struct eng_prog *p, FILE *f, int r, int n, struct eng_ins
 		 * opcode uses it; verify's (registers, branches, follows) only in its programs */
 		if (nlist < 0 || nlist > (1 << 24) || bytes < 0 || bytes > ENG_MAX_BYTES ||
 		    in->reg < 0 || in->reg > p->nregs || (in->reg && !p->verify) ||
-		    (sym & ~((wait ? ENG_WAIT_LIVE * p->verify : maxsym) |
+		    (sym & ~((wait ? (ENG_WAIT_LIVE | (op == ENG_WAIT ? ENG_WAIT_FOLLOW : 0)) *
+					      p->verify :
+				     maxsym) |
 			     (polls(op) ? ENG_POLLED * p->verify : 0))) ||
 		    ((op == ENG_POST_SEND || op == ENG_POST_RECV) && (sym & ENG_IN_SOURCE) &&
 		     !(op == ENG_POST_SEND ? in->reg : key)) ||
@@ -2924,7 +2942,9 @@ static int read_instrs(struct eng_prog *p, FILE *f, int r, int n, struct eng_ins
 		    (!listed && nlist) || (listed && bytes) || (coll && sym) ||
 		    (key && op != ENG_POST_SEND && !coll && !(op == ENG_POST_RECV && p->verify)) ||
 		    key < 0 || (coll && key > INT16_MAX) ||
-		    (op == ENG_POST_RECV && key > p->nregs) || (op == ENG_CANCEL && p->verify))
+		    (op == ENG_POST_RECV && key > p->nregs) || (op == ENG_CANCEL && p->verify) ||
+		    ((sym & ENG_WAIT_FOLLOW) && op == ENG_WAIT &&
+		     (!(sym & ENG_WAIT_LIVE) || in->reg < 1)))
 			goto bad_instr;
 		in->op = (int16_t)op; /* small, as checked */
 		if (listed)
@@ -2984,7 +3004,8 @@ static int read_instrs(struct eng_prog *p, FILE *f, int r, int n, struct eng_ins
 		if ((in->op == ENG_GREQ_DONE &&
 		     (in->a < 0 || in->a >= i || (*out)[in->a].op != ENG_GREQ)) ||
 		    (in->op == ENG_WAITANY && (in->d < 1 || in->d > in->n)) ||
-		    ((in->op == ENG_WAIT || in->op == ENG_WAIT_SOME) && in->n < 1)) {
+		    ((in->op == ENG_WAIT || in->op == ENG_WAIT_SOME) && in->n < 1 &&
+		     !(in->op == ENG_WAIT && (in->sym & ENG_WAIT_FOLLOW)))) {
 			free(cancelled);
 			return bad(msg, size,
 				   in->op == ENG_GREQ_DONE ? "generalized request" : "wait list");

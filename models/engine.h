@@ -223,6 +223,13 @@ enum eng_buffering {
  * sender an any-completion returned) */
 #define ENG_WAIT_LIVE 1
 
+/* ENG_WAIT with ENG_WAIT_LIVE (verify): of the live requests its posts made, only those whose
+ * peer is the source in register reg - 1, none at all being a wait that returns at once. A
+ * program that keeps a request per peer (its last reply to each worker) waits for that peer's
+ * when it hears from the peer again, and on MPI_REQUEST_NULL the first time: one call, whose
+ * request follows the input as a reply's destination does (explore/model.c) */
+#define ENG_WAIT_FOLLOW 2
+
 /* verify: ENG_WAIT, ENG_WAITANY, ENG_PROBE, ENG_POST_RECV: the call stands for a poll that
  * succeeded (MPI_Test*, MPI_Iprobe, the receive of what a wildcard MPI_Iprobe found): a
  * program that polls goes on in whichever of its polls succeeds first, so at a branch's
