@@ -63,7 +63,8 @@ static int input_post(const struct eng_instr *ins, int n, int id)
 	int i;
 
 	for (i = 0; i < n; i++)
-		if (ins[i].reg == id + 1 && ins[i].op != ENG_BRANCH && ins[i].op != ENG_POST_SEND)
+		if (ins[i].reg == id + 1 && ins[i].op != ENG_BRANCH && ins[i].op != ENG_POST_SEND &&
+		    ins[i].op != ENG_WAIT)
 			return i;
 	return -1;
 }
@@ -112,6 +113,104 @@ static int begins_round(const struct eng_instr *ins, int n, int k)
 	return k == n || posts_a_round(ins, n, k);
 }
 
+/* Process a live set of posts: alive[0..*n) as ins[i] leaves it, the posts it made added, the
+ * requests it completed taken out. */
+static void live_step(const struct eng_instr *ins, int i, int32_t **alive, size_t *n, size_t *cap)
+{
+	const struct eng_instr *in = &ins[i];
+	int j, done = in->op == ENG_WAITANY ? in->d : in->n;
+	size_t k;
+
+	if (in->op == ENG_POST_SEND || in->op == ENG_POST_RECV) {
+		xgrow((void **)alive, cap, *n + 1, sizeof(**alive));
+		(*alive)[(*n)++] = i;
+	}
+	if (in->op != ENG_WAIT && in->op != ENG_WAITANY && in->op != ENG_WAIT_SOME)
+		return;
+	for (j = 0; j < done; j++)
+		for (k = 0; k < *n; k++)
+			if ((*alive)[k] == in->list[j]) {
+				memmove(*alive + k, *alive + k + 1, (*n - k - 1) * sizeof(**alive));
+				(*n)--;
+				break;
+			}
+}
+
+/* A wait for one request (MPI_Wait), or an empty one (MPI_Wait on MPI_REQUEST_NULL, which the
+ * translator makes an ENG_WAIT_FOLLOW), after source input id (-1: none) from src on comm: is
+ * it the wait for the request the process keeps per peer, made when it hears from the peer
+ * again? Its request is to or from src, the only one live from its call, and an empty wait had
+ * none live to or from src at all. vote: count, by the wait's call; else make the waits of the
+ * calls that always are so wait for the live request of their call to the input's source. */
+static void follow_wait(const struct mpiv_rank_trace *t, const struct eng_instr *ins,
+			struct eng_instr *in, const int32_t *alive, size_t nalive, int src,
+			int comm, int id, struct votes *vs, int vote)
+{
+	const struct eng_instr *x = in->n ? &ins[in->list[0]] : NULL;
+	int32_t key = xm_call_key(t, in), xk = x ? xm_call_key(t, x) : 0;
+	struct site_vote *v = vote_of(vs, 4 * (int64_t)key + 2);
+	size_t j;
+	int to = 0;
+
+	if (vote) { /* decided afresh each time */
+		in->a = 0;
+		if (x) {
+			in->sym &= (int16_t) ~(ENG_WAIT_LIVE | ENG_WAIT_FOLLOW);
+			in->reg = 0;
+		}
+	}
+	if (id < 0) {
+		v->no += vote;
+		return;
+	}
+	for (j = 0; j < nalive; j++) {
+		const struct eng_instr *y = &ins[alive[j]];
+
+		to += y->a == src && y->b == comm && (!x || xm_call_key(t, y) == xk);
+	}
+	if (vote) {
+		int yes = x ? x->a == src && x->b == comm && to == 1 : to == 0;
+
+		v->yes += yes && x;
+		v->no += !yes;
+	} else if (v->yes && !v->no) {
+		in->sym |= ENG_WAIT_LIVE | ENG_WAIT_FOLLOW;
+		in->reg = id + 1;
+		in->a = key;
+	}
+}
+
+/* An MPI_Waitall: are its requests every live one its calls made (the last reply to each
+ * worker, as many as were served)? vote: count, by the wait's call; else make the waits of the
+ * calls that always are so wait for whatever requests their calls have live (ENG_WAIT_LIVE):
+ * one call, however many it had. */
+static void wait_all_live(const struct mpiv_rank_trace *t, const struct eng_instr *ins,
+			  struct eng_instr *in, const int32_t *alive, size_t nalive,
+			  struct votes *vs, int vote)
+{
+	int32_t key = xm_call_key(t, in);
+	struct site_vote *v = vote_of(vs, 4 * (int64_t)key + 3);
+	size_t j;
+	int i, from = 0;
+
+	if (vote) { /* decided afresh each time */
+		in->sym &= (int16_t)~ENG_WAIT_LIVE;
+		in->a = 0;
+		for (j = 0; j < nalive; j++) {
+			int32_t k = xm_call_key(t, &ins[alive[j]]);
+
+			for (i = 0; i < in->n && xm_call_key(t, &ins[in->list[i]]) != k; i++)
+				;
+			from += i < in->n;
+		}
+		v->yes += from == in->n;
+		v->no += from != in->n;
+	} else if (v->yes && !v->no) {
+		in->sym |= ENG_WAIT_LIVE;
+		in->a = key;
+	}
+}
+
 /* Walk the posts of ins[0..n): for each send or receive that names its peer, the last source
  * input learnt before it (a wildcard receive's or probe's, or the peer of the request an
  * any-completion returned), if on the post's communicator and no collective on it came
@@ -121,8 +220,11 @@ static void follow_inputs(const struct mpiv_rank_trace *t, struct eng_instr *ins
 			  struct votes *vs, int vote)
 {
 	int i, src = 0, comm = -1, id = -1, live = 0, drained = 0;
+	int32_t *alive = NULL;
+	size_t nalive = 0, capalive = 0;
 
-	for (i = 0; i < n; live += live_change(&ins[i]), i++) {
+	for (i = 0; i < n;
+	     live += live_change(&ins[i]), live_step(ins, i, &alive, &nalive, &capalive), i++) {
 		struct eng_instr *in = &ins[i];
 		int recv = in->op == ENG_POST_RECV;
 		int64_t key;
@@ -166,9 +268,18 @@ static void follow_inputs(const struct mpiv_rank_trace *t, struct eng_instr *ins
 		 * receive again once it answered) */
 		if ((in->op == ENG_COLL || in->op == ENG_ICOLL) && in->a == comm)
 			id = -1;
+		if (in->op == ENG_WAIT && !(in->sym & ENG_POLLED) && in->ev >= 0 &&
+		    (size_t)in->ev < t->nevents) {
+			unsigned call = mpiv_trace_event(t, (size_t)in->ev)->call;
+
+			if (call == MPIV_CALL_Wait && in->n <= 1)
+				follow_wait(t, ins, in, alive, nalive, src, comm, id, vs, vote);
+			else if (call == MPIV_CALL_Waitall)
+				wait_all_live(t, ins, in, alive, nalive, vs, vote);
+		}
 		if ((in->op != ENG_POST_SEND && !recv) || in->a < 0 || id < 0 || in->b != comm)
 			continue;
-		key = 2 * (int64_t)xm_call_key(t, in) + recv;
+		key = 4 * (int64_t)xm_call_key(t, in) + recv;
 		if (vote) {
 			struct site_vote *v = vote_of(vs, key);
 
@@ -189,6 +300,7 @@ static void follow_inputs(const struct mpiv_rank_trace *t, struct eng_instr *ins
 				in->reg = id + 1;
 		}
 	}
+	free(alive);
 }
 
 /* A digest of instruction k of ins, the same for the same call wherever it is made, as the
@@ -216,6 +328,8 @@ static uint32_t call_digest(const struct eng_instr *ins, int k)
 		w[1] = w[3] = w[4] = w[5] = 0;
 	} else if (in->op == ENG_WAITANY && in->reg > 0) {
 		w[2] = w[3] = w[4] = 0;
+	} else if (in->op == ENG_WAIT && (in->sym & ENG_WAIT_LIVE)) {
+		w[5] = 0; /* the wait of its call (a) for its live requests, whatever they were */
 	} else if (ENG_LISTED(in->op)) {
 		w[8] = (uint32_t)in->n;
 		for (i = 0; i < in->n && in->op != ENG_COLL && in->op != ENG_ICOLL; i++)
@@ -280,6 +394,10 @@ int xm_same_call(const struct eng_instr *x, const struct eng_instr *y)
 	/* an any-completion of the same array, whatever it held then (ENG_WAIT_LIVE) */
 	if (x->op == ENG_WAITANY && x->reg > 0)
 		return x->d == y->d;
+	/* the wait of its call (a) for the input's peer, whether it had a request
+	 * (ENG_WAIT_FOLLOW), or for what its calls have live, however many */
+	if (x->op == ENG_WAIT && (x->sym & ENG_WAIT_LIVE))
+		return x->sym == y->sym && x->a == y->a;
 	/* sym is a collective's call too (they share storage) */
 	if (x->sym != y->sym || x->b != y->b || x->c != y->c || x->d != y->d ||
 	    (x->op == ENG_POST_SEND && x->site != y->site) ||
@@ -511,6 +629,8 @@ static int32_t reads(const struct seq *v, int k)
 		return in->reg - 1;
 	if (in->op == ENG_POST_RECV && (in->sym & ENG_IN_SOURCE))
 		return in->rreg - 1;
+	if (in->op == ENG_WAIT && (in->sym & ENG_WAIT_FOLLOW))
+		return in->reg - 1;
 	return -1;
 }
 

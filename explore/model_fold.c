@@ -51,7 +51,7 @@ static int same_rel(const struct eng_instr *x, int ox, const struct eng_instr *y
 	/* an any-completion that takes an input waits, in the model, for every post of the
 	 * calls whose requests it was passed (model_layout.c), whichever those were */
 	if (!(a.op == ENG_WAIT || a.op == ENG_WAITANY || a.op == ENG_WAIT_SOME) || a.op != b.op ||
-	    (a.op == ENG_WAITANY && a.reg))
+	    (a.op == ENG_WAITANY && a.reg) || (a.op == ENG_WAIT && (a.sym & ENG_WAIT_LIVE)))
 		return xm_same_call(&a, &b);
 	if (a.n != b.n || a.d != b.d || a.reg != b.reg)
 		return 0;

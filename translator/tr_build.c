@@ -908,8 +908,19 @@ static int build_wait(struct builder *b, const struct mpiv_event *ev, int32_t **
 	uint32_t ndone = ev->nreqs - ev->npending, j;
 	int n = 0, d = 0;
 
-	if (ndone == 0 && (ev->flags & MPIV_EV_INCOMPLETE))
-		return block_on(b, ev, list, listcap, 1, err); /* stuck in MPI_Waitany */
+	if (ndone == 0 && (ev->flags & MPIV_EV_INCOMPLETE)) /* stuck in MPI_Waitany */
+		return block_on(b, ev, list, listcap, ev->call != MPIV_CALL_Wait, err);
+	if (ndone == 0 && b->verify && ev->call == MPIV_CALL_Wait && cur(b)->ninputs > 0) {
+		/* verify: MPI_Wait on MPI_REQUEST_NULL after an input, where another run may
+		 * have waited for a request (its last reply to the worker it heard from, none
+		 * the first time): a wait for nothing, one call with those if explore/ finds
+		 * they follow the input (ENG_WAIT_FOLLOW) */
+		struct eng_instr *in = emit(b, ENG_WAIT, (int)ev->index);
+
+		in->sym = ENG_WAIT_LIVE | ENG_WAIT_FOLLOW;
+		in->reg = cur(b)->ninputs;
+		return 0;
+	}
 	if (ndone == 0)
 		return 0; /* a test that found nothing: no effect (doc/semantics.md 4.3) */
 	xgrow((void **)list, listcap, 2 * (size_t)ev->nreqs + 1, sizeof(**list));

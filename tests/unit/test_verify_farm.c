@@ -266,6 +266,42 @@ static void test_stuck_polling_test(void)
 	expect_stuck_prefix("farm-stuck-test");
 }
 
+/* ---- a reply per worker, waited for before the next ---- */
+
+/* Two recorded runs of the farm of tests/zoo/farm.c whose master replies with MPI_Isend,
+ * keeping a request per worker: it waits for its last reply to a worker before it sends the
+ * next (MPI_Wait on MPI_REQUEST_NULL the first time), and for the last ones at the end with
+ * MPI_Waitall; 4 tasks, 2 workers stopped by tag (data/farm-isend-reply). Worker 2 takes every
+ * task before worker 1 asks at all in the first run, the two take turns in the second: the
+ * master's second wait is for a reply in one and on MPI_REQUEST_NULL in the other, and its
+ * MPI_Waitall holds two requests in both, made at other places. Each wait follows the input before it (the
+ * live reply to the worker just heard from, none the first time), the MPI_Waitall waits for
+ * whatever replies are live: the master makes the same calls whatever the order. Were the
+ * waits taken as they were, the runs would part there and the master's branches would tell
+ * them apart by the data the workers sent, each result a frontier. */
+static void test_reply_waits_follow(void)
+{
+	struct unit_run r[2];
+	struct xmodel m;
+	struct tr_explore_result res;
+	int pc, follow = 0, ways = 0;
+
+	merge_recorded("farm-isend-reply", r, &m, &res);
+	CU_ASSERT_EQUAL(master_compares_data(&m), 0);
+	for (pc = 0; pc < m.prog.nins[0]; pc++) {
+		const struct eng_instr *in = &m.prog.ins[0][pc];
+		int i;
+
+		follow += in->op == ENG_WAIT && (in->sym & ENG_WAIT_FOLLOW);
+		for (i = 1; in->op == ENG_BRANCH && i < in->n / ENG_BRANCH_WORDS; i++)
+			ways += in->list[i * ENG_BRANCH_WORDS] != in->list[0];
+	}
+	/* one path: a wait before each reply, 4 tasks and 2 stops */
+	CU_ASSERT_EQUAL(follow, 6);
+	CU_ASSERT_EQUAL(ways, 0);
+	release_recorded(r, &m, &res);
+}
+
 static CU_TestInfo tests[] = {
 	{"a run stopped in a probe says nothing of the data", test_farm_stopped_in_probe},
 	{"nor does one stopped polling", test_farm_stopped_polling},
@@ -275,6 +311,7 @@ static CU_TestInfo tests[] = {
 	{"a blocked Waitsome is the call the others returned from", test_stuck_in_waitsome},
 	{"so is a Testsome that polls for good", test_stuck_polling_testsome},
 	{"and an MPI_Test that polls for good", test_stuck_polling_test},
+	{"a wait for the last reply to a worker follows the input", test_reply_waits_follow},
 	CU_TEST_INFO_NULL,
 };
 
