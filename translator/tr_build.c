@@ -56,6 +56,7 @@ struct proc_build {
 	int ninputs;		/* verify: inputs taken so far (the next one's number) */
 	struct some_left *left; /* verify: what a completion of several has still to return */
 	size_t nleft, capleft;
+	int32_t null_wait; /* verify: 1 + an MPI_Wait on MPI_REQUEST_NULL's event, not yet made */
 };
 
 /* A request of the rank being built, in its table while it is active or persistent (or a
@@ -910,15 +911,8 @@ static int build_wait(struct builder *b, const struct mpiv_event *ev, int32_t **
 
 	if (ndone == 0 && (ev->flags & MPIV_EV_INCOMPLETE)) /* stuck in MPI_Waitany */
 		return block_on(b, ev, list, listcap, ev->call != MPIV_CALL_Wait, err);
-	if (ndone == 0 && b->verify && ev->call == MPIV_CALL_Wait && cur(b)->ninputs > 0) {
-		/* verify: MPI_Wait on MPI_REQUEST_NULL after an input, where another run may
-		 * have waited for a request (its last reply to the worker it heard from, none
-		 * the first time): a wait for nothing, one call with those if explore/ finds
-		 * they follow the input (ENG_WAIT_FOLLOW) */
-		struct eng_instr *in = emit(b, ENG_WAIT, (int)ev->index);
-
-		in->sym = ENG_WAIT_LIVE | ENG_WAIT_FOLLOW;
-		in->reg = cur(b)->ninputs;
+	if (ndone == 0 && b->verify && ev->call == MPIV_CALL_Wait) {
+		cur(b)->null_wait = (int32_t)ev->index + 1; /* made by null_wait() */
 		return 0;
 	}
 	if (ndone == 0)
@@ -1069,6 +1063,27 @@ static void drop_left(struct proc_build *pb)
 	pb->nleft = pb->capleft = 0;
 }
 
+/* verify: an MPI_Wait on MPI_REQUEST_NULL after an input, where another run may have waited
+ * for a request (its last reply to the worker it heard from, none the first time): a wait for
+ * nothing, one call with those if explore/ finds they follow the input (ENG_WAIT_FOLLOW).
+ * Made before the process's next call, once what a completion of several returns before that
+ * is returned (flush_completions()): the wait is the first of the program's calls for the
+ * request it serves next, and follows that request's input. */
+static void null_wait(struct builder *b)
+{
+	struct proc_build *pb = cur(b);
+	struct eng_instr *in;
+
+	if (!pb->null_wait)
+		return;
+	if (pb->ninputs > 0) {
+		in = emit(b, ENG_WAIT, pb->null_wait - 1);
+		in->sym = ENG_WAIT_LIVE | ENG_WAIT_FOLLOW;
+		in->reg = pb->ninputs;
+	}
+	pb->null_wait = 0;
+}
+
 /* verify: the requests a completion of several has still to return (split_completion()),
  * before event ev: all of them before a call that completes, probes, synchronises or ends;
  * before a call to the peer of one, that one and those before it (where the program's calls
@@ -1081,10 +1096,22 @@ static void flush_completions(struct builder *b, const struct mpiv_event *ev)
 	enum mpiv_kind kind = ev ? mpiv_call_kind(ev->call) : MPIV_KIND_FINALIZE;
 	size_t i, n = 0;
 
-	if (!pb->nleft)
-		return;
-	if (kind == MPIV_KIND_SEND || kind == MPIV_KIND_ISEND || kind == MPIV_KIND_RECV ||
-	    kind == MPIV_KIND_IRECV || kind == MPIV_KIND_SENDRECV || kind == MPIV_KIND_ISENDRECV) {
+	if (!pb->nleft || (ev && ev->call == MPIV_CALL_Wait && ev->nreqs == 0))
+		return; /* a wait on MPI_REQUEST_NULL: null_wait() */
+	if (ev && ev->call == MPIV_CALL_Wait && req_instr(b, ev->reqs[0].req) >= 0) {
+		/* a wait for one request to or from a peer is a call to that peer, as a send
+		 * is (the last reply to a worker, waited for before the next) */
+		const struct eng_instr *post = &pb->ins[req_instr(b, ev->reqs[0].req)];
+
+		for (i = 0; i < pb->nleft; i++)
+			if (pb->left[i].peer == post->a && pb->left[i].comm == post->b &&
+			    (post->op == ENG_POST_SEND || post->op == ENG_POST_RECV)) {
+				n = i + 1;
+				break;
+			}
+	} else if (kind == MPIV_KIND_SEND || kind == MPIV_KIND_ISEND || kind == MPIV_KIND_RECV ||
+		   kind == MPIV_KIND_IRECV || kind == MPIV_KIND_SENDRECV ||
+		   kind == MPIV_KIND_ISENDRECV) {
 		/* those before it were served with no call (a worker's last word, counted) */
 		for (i = 0; ev->peer >= 0 && i < pb->nleft; i++)
 			if (pb->left[i].peer == ev->peer &&
@@ -1575,6 +1602,7 @@ static int finish_procs(struct builder *b, const struct tr_stop *stop, int32_t *
 
 		b->cur = k;
 		flush_completions(b, NULL);
+		null_wait(b);
 		drop_left(cur(b));
 		ev = cur(b)->last >= 0 ? (int)cur(b)->last : 0;
 		/* a thread that ended before its rank stopped made all its calls */
@@ -2133,8 +2161,10 @@ static int build_rank(const struct mpiv_traceset *ts, const struct mpiv_rank_tra
 		flush_order(b, b->cur, (int)i);
 		if (b->npw && owner_call(b, ev, i, err))
 			goto fail;
-		if (b->verify)
+		if (b->verify) {
 			flush_completions(b, ev);
+			null_wait(b);
+		}
 		cur(b)->last = (long)i;
 		if (attach >= 0) {
 			/* a segment's rank starts with the buffer attached before it (one thread) */

@@ -79,12 +79,13 @@ check_shapes()
 	echo "r10 s3 b1 t4 w3"
 	echo "r9 s4 b0 t2 w2"
 	echo "r10 s2 b2 t3 w2"
-	# the other ways requests and replies travel: the master's MPI_Isend (small: its runs
-	# grow with the orders of the workers' answers, tests/zoo/README.md), the workers'
-	# MPI_Sendrecv, the workers' receive posted before their request
-	echo "r1 s1 b1 t2 w2 m1"
-	echo "r2 s1 b1 t2 w2 m1"
+	# the other ways requests and replies travel: the master's MPI_Isend, its wait for the
+	# last reply to a worker following the input, the workers' MPI_Sendrecv, the workers'
+	# receive posted before their request
+	echo "r1 s1 b1 t4 w3 m1"
+	echo "r2 s2 b0 t4 w3 m1"
 	echo "r4 s4 b0 t2 w2 m1"
+	echo "r9 s3 b0 t5 w3 m1"
 	echo "r1 s2 b0 t3 w2 m2"
 	echo "r6 s3 b2 t4 w3 m2"
 	echo "r9 s3 b1 t4 w3 m3"
@@ -154,8 +155,9 @@ shape()
 		test "$b" -ne 0 || want=5
 	fi
 	# the receive posted ahead is cancelled, a call verify leaves out: a correct farm is
-	# "inconclusive", and a deadlock after the cancel (bug 2) may be too
-	if test "$r" -eq 13 && { test "$b" -eq 0 || test "$b" -eq 2; }; then
+	# "inconclusive", and a deadlock after the cancel (bug 2) may be too, as may a crash on
+	# an order past the cancel that no run happened to take (bug 3)
+	if test "$r" -eq 13 && test "$b" -ne 1; then
 		why=calls-left-out because="the cancel left out"
 		test "$b" -ne 0 || want=5
 	fi
