@@ -1,27 +1,28 @@
 #!/bin/bash
 # make check: the C sources against .clang-format, every command's options the same in its
 # --help and the man page (tests/check-options.sh), every MPI function of MPICH's mpi.h
-# modelled, refused or listed as passing through (tests/check-calls.sh), the CUnit unit tests, the model cases
-# through SPIN, the standalone Promela model against the engine (tests/promela/run.sh), the
-# preload libraries' exports, then the end-to-end tests on the examples, verify on the farm
-# zoo (tests/zoo), verify under a memory limit and stopped by signals in its search
-# (tests/e2e/verify-limits.sh), replay's own tests and the recorder's robustness tests
-# (crashes, aborts, hangs, threads, a program close to its stack limit), record --last's windows
-# of a long run's last calls (tests/e2e/triage.sh), what it records of
-# every call, the OTF2 export (read back by otf2-print), the bad input and command-line edge
-# cases, a short run of every fuzz target, the reduction check (record --check-reductions)
-# against a faulty MPI library, the report files (HTML in headless Chromium, SARIF, Graphviz)
-# and suppressions, record, replay and verify through srun on a Slurm cluster the test starts
-# itself, which build of the preload libraries a job gets (MPICH's, Open MPI's, or refused),
-# the CMake module under ctest (tests/ctest), Python programs through mpi4py (on the MPI
-# library Debian builds it for), verify on a family of threaded exchanges and on task farms
-# served by threads (tests/e2e/threads.sh; a few of its cases on Open MPI too),
-# the Sessions model in the ways programs use it (tests/e2e/sessions.sh, MPI-4 libraries only),
-# intercommunicators made, used and ended in the ways programs do (tests/e2e/intercomms.sh),
-# then the check that the committed configure is what autoconf makes of configure.ac. The
-# parts that run MPI programs run on MPICH (tests/lib.sh: MPICC, MPIRUN), then again on Open
-# MPI where it is installed (below: which parts, and why). The parts run in three lanes side by
-# side, each taking the next part of one queue (below). Each part prints its own summary; this script ends with one line per part and
+# modelled, refused or listed as passing through (tests/check-calls.sh), the CUnit unit tests,
+# the model cases through SPIN, the standalone Promela model against the engine
+# (tests/promela/run.sh), the preload libraries' exports, then the end-to-end tests on the
+# examples, verify on the farm zoo and on programs that branch on which peer answered first
+# (tests/zoo), verify under a memory limit and stopped by signals in its search
+# (tests/e2e/verify-limits.sh), replay's own tests and the recorder's robustness tests (crashes,
+# aborts, hangs, threads, a program close to its stack limit), record --last's windows of a long
+# run's last calls (tests/e2e/triage.sh), what it records of every call, the OTF2 export (read
+# back by otf2-print), the bad input and command-line edge cases, a short run of every fuzz
+# target, the reduction check (record --check-reductions) against a faulty MPI library, the
+# report files (HTML in headless Chromium, SARIF, Graphviz) and suppressions, record, replay and
+# verify through srun on a Slurm cluster the test starts itself, which build of the preload
+# libraries a job gets (MPICH's, Open MPI's, or refused), the CMake module under ctest
+# (tests/ctest), Python programs through mpi4py (on the MPI library Debian builds it for),
+# verify on a family of threaded exchanges and on task farms served by threads
+# (tests/e2e/threads.sh; a few of its cases on Open MPI too), the Sessions model in the ways
+# programs use it (tests/e2e/sessions.sh, MPI-4 libraries only), intercommunicators made, used
+# and ended in the ways programs do (tests/e2e/intercomms.sh), then the check that the committed
+# configure is what autoconf makes of configure.ac. The parts that run MPI programs run on MPICH
+# (tests/lib.sh: MPICC, MPIRUN), then again on Open MPI where it is installed (below: which
+# parts, and why). The parts run in three lanes side by side, each taking the next part of one
+# queue (below). Each part prints its own summary; this script ends with one line per part and
 # the time of the whole, and exits non-zero if any part failed (a part that exits 77 was
 # skipped: a tool it needs is missing).
 set -u
@@ -146,6 +147,7 @@ part bad-input "$SRCDIR/tests/e2e/badinput.sh"
 part mpi-libs "$SRCDIR/tests/e2e/mpilibs.sh"
 part threads "$SRCDIR/tests/e2e/threads.sh"
 on_openmpi threads
+part first-sender "$SRCDIR/tests/zoo/first.sh"
 part reductions "$SRCDIR/tests/e2e/reductions.sh"
 part record-calls "$SRCDIR/tests/e2e/record-calls.sh"
 on_openmpi record-calls
