@@ -485,3 +485,15 @@ summary()
 	echo "$PASSED passed, $FAILED failed"
 	test "$FAILED" -eq 0
 }
+
+# finish_work: the end of a script that worked in $WORK: the summary, then $WORK removed if
+# everything passed (KEEP=1 keeps it), named if not; exits 0 or 1.
+finish_work()
+{
+	if summary; then
+		test -n "${KEEP:-}" || rm -rf "$WORK"
+		exit 0
+	fi
+	echo "outputs kept in $WORK"
+	exit 1
+}

@@ -300,9 +300,4 @@ expect_text "sizes of 2^31 and 2^32 bytes in the warnings" 0 "$WORK/big-json.log
 	'took a 2147483648-byte message into 2147483647 bytes' \
 	'MPI_Send(dest=0, tag=1, comm=WORLD, 4294967296 bytes)'
 
-if summary; then
-	test -n "${KEEP:-}" || rm -rf "$WORK"
-	exit 0
-fi
-echo "outputs kept in $WORK"
-exit 1
+finish_work

@@ -69,9 +69,4 @@ for make in $MAKES; do
 		done
 	done
 done
-if summary; then
-	test -n "${KEEP:-}" || rm -rf "$WORK"
-	exit 0
-fi
-echo "outputs kept in $WORK"
-exit 1
+finish_work

@@ -252,9 +252,4 @@ for lib in mpich openmpi; do
 		"$WORK/notrace-$lib.log" "no rank wrote a trace into"
 done
 
-if summary; then
-	test -n "${KEEP:-}" || rm -rf "$WORK"
-	exit 0
-fi
-echo "outputs kept in $WORK"
-exit 1
+finish_work

@@ -450,9 +450,4 @@ if record_check cancel 2 "$BINDIR/cancel-isend-recv" zero; then
 	leftovers "not reproduced: cancelled send" "$BINDIR/cancel-isend-recv"
 fi
 
-if summary; then
-	test -n "${KEEP:-}" || rm -rf "$WORK"
-	exit 0
-fi
-echo "outputs kept in $WORK"
-exit 1
+finish_work

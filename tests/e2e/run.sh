@@ -662,9 +662,4 @@ fi
 
 echo "slowest examples (seconds):"
 sort -rn "$WORK/times" | head -n 8 | sed -e 's/^/    /'
-if summary; then
-	test -n "${KEEP:-}" || rm -rf "$WORK"
-	exit 0
-fi
-echo "outputs kept in $WORK"
-exit 1
+finish_work

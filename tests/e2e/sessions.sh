@@ -83,9 +83,4 @@ for start in 1 2 3 4; do
 		done
 	done
 done
-if summary; then
-	test -n "${KEEP:-}" || rm -rf "$WORK"
-	exit 0
-fi
-echo "outputs kept in $WORK"
-exit 1
+finish_work

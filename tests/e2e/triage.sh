@@ -222,9 +222,4 @@ run_cmd "$WORK/bad.log" 10 "$MPIVERIFY" record --last 10 --check-reductions -- "
 expect_text "record --last with --check-reductions: a usage error" 2 "$WORK/bad.log" \
 	"--last and --check-reductions do not go together"
 
-if summary; then
-	test -n "${KEEP:-}" || rm -rf "$WORK"
-	exit 0
-fi
-echo "outputs kept in $WORK"
-exit 1
+finish_work

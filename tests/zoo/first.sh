@@ -87,9 +87,4 @@ esac
 while read -r k o b n; do
 	test -n "$k" && shape "$k" "$o" "$b" "$n"
 done <"$WORK/shapes"
-if summary; then
-	test -n "${KEEP:-}" || rm -rf "$WORK"
-	exit 0
-fi
-echo "outputs kept in $WORK"
-exit 1
+finish_work

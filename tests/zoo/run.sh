@@ -244,9 +244,4 @@ esac
 while read -r r s b t w more; do
 	shape "$r" "$s" "$b" "$t" "$w" $more
 done <"$WORK/shapes"
-if summary; then
-	test -n "${KEEP:-}" || rm -rf "$WORK"
-	exit 0
-fi
-echo "outputs kept in $WORK"
-exit 1
+finish_work
