@@ -909,7 +909,8 @@ static int build_wait(struct builder *b, const struct mpiv_event *ev, int32_t **
 	uint32_t ndone = ev->nreqs - ev->npending, j;
 	int n = 0, d = 0;
 
-	if (ndone == 0 && (ev->flags & MPIV_EV_INCOMPLETE)) /* stuck in MPI_Waitany */
+	/* stuck: in MPI_Wait, for its one request; in MPI_Waitany, for any */
+	if (ndone == 0 && (ev->flags & MPIV_EV_INCOMPLETE))
 		return block_on(b, ev, list, listcap, ev->call != MPIV_CALL_Wait, err);
 	if (ndone == 0 && b->verify && ev->call == MPIV_CALL_Wait) {
 		cur(b)->null_wait = (int32_t)ev->index + 1; /* made by null_wait() */
@@ -1098,7 +1099,8 @@ static void flush_completions(struct builder *b, const struct mpiv_event *ev)
 
 	if (!pb->nleft || (ev && ev->call == MPIV_CALL_Wait && ev->nreqs == 0))
 		return; /* a wait on MPI_REQUEST_NULL: null_wait() */
-	if (ev && ev->call == MPIV_CALL_Wait && req_instr(b, ev->reqs[0].req) >= 0) {
+	if (ev && ev->call == MPIV_CALL_Wait && req_instr(b, ev->reqs[0].req) >= 0 &&
+	    req_proc(b, ev->reqs[0].req) == (int32_t)b->cur) {
 		/* a wait for one request to or from a peer is a call to that peer, as a send
 		 * is (the last reply to a worker, waited for before the next) */
 		const struct eng_instr *post = &pb->ins[req_instr(b, ev->reqs[0].req)];
