@@ -32,7 +32,7 @@
  * communicator before it, was its peer that source? And did its peer differ from one to the
  * next (else following changes nothing: a process that talks to one rank alone)? */
 struct site_vote {
-	int64_t key; /* 2 * a call's key (xm_call_key()), + 1 for a receive */
+	int64_t key; /* vote_key() */
 	int yes, no;
 	int32_t peer; /* the first peer voted, -1 */
 	int peers;    /* 1: one peer so far, 2: several */
@@ -42,6 +42,16 @@ struct votes {
 	struct site_vote *v;
 	size_t n, cap;
 };
+
+/* What a call site's votes decide: whether its sends, its receives, its MPI_Waits
+ * (follow_wait()) or its MPI_Waitalls (wait_all_live()) follow the input. */
+enum vote_kind { VOTE_SEND, VOTE_RECV, VOTE_WAIT, VOTE_WAITALL };
+
+/* The votes' key of call site key (xm_call_key()) for what they decide. */
+static int64_t vote_key(int32_t key, enum vote_kind kind)
+{
+	return 4 * (int64_t)key + kind;
+}
 
 static struct site_vote *vote_of(struct votes *vs, int64_t key)
 {
@@ -148,7 +158,7 @@ static void follow_wait(const struct mpiv_rank_trace *t, const struct eng_instr 
 {
 	const struct eng_instr *x = in->n ? &ins[in->list[0]] : NULL;
 	int32_t key = xm_call_key(t, in), xk = x ? xm_call_key(t, x) : 0;
-	struct site_vote *v = vote_of(vs, 4 * (int64_t)key + 2);
+	struct site_vote *v = vote_of(vs, vote_key(key, VOTE_WAIT));
 	size_t j;
 	int to = 0;
 
@@ -189,7 +199,7 @@ static void wait_all_live(const struct mpiv_rank_trace *t, const struct eng_inst
 			  struct votes *vs, int vote)
 {
 	int32_t key = xm_call_key(t, in);
-	struct site_vote *v = vote_of(vs, 4 * (int64_t)key + 3);
+	struct site_vote *v = vote_of(vs, vote_key(key, VOTE_WAITALL));
 	size_t j;
 	int i, from = 0;
 
@@ -279,7 +289,7 @@ static void follow_inputs(const struct mpiv_rank_trace *t, struct eng_instr *ins
 		}
 		if ((in->op != ENG_POST_SEND && !recv) || in->a < 0 || id < 0 || in->b != comm)
 			continue;
-		key = 4 * (int64_t)xm_call_key(t, in) + recv;
+		key = vote_key(xm_call_key(t, in), recv ? VOTE_RECV : VOTE_SEND);
 		if (vote) {
 			struct site_vote *v = vote_of(vs, key);
 
