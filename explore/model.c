@@ -535,17 +535,26 @@ struct site_parts {
 	int needed, unmoved;
 };
 
-static struct site_parts *parts_of(struct site_parts **sp, size_t *n, size_t *cap, int32_t key)
+/* What every call site's branches showed, over each time the trees were grown: a part the
+ * runs' own sends showed the process acting on stays needed once those sends are stripped of
+ * data no one reads (model_unread.c), so that a worker whose results show it acting on each
+ * task's value is still handed every value at every place. */
+struct parts {
+	struct site_parts *sp;
+	size_t n, cap;
+};
+
+static struct site_parts *parts_of(struct parts *ps, int32_t key)
 {
 	size_t i;
 
-	for (i = 0; i < *n; i++)
-		if ((*sp)[i].key == key)
-			return &(*sp)[i];
-	xgrow((void **)sp, cap, *n + 1, sizeof(**sp));
-	memset(&(*sp)[*n], 0, sizeof(**sp));
-	(*sp)[*n].key = key;
-	return &(*sp)[(*n)++];
+	for (i = 0; i < ps->n; i++)
+		if (ps->sp[i].key == key)
+			return &ps->sp[i];
+	xgrow((void **)&ps->sp, &ps->cap, ps->n + 1, sizeof(*ps->sp));
+	memset(&ps->sp[ps->n], 0, sizeof(*ps->sp));
+	ps->sp[ps->n].key = key;
+	return &ps->sp[ps->n++];
 }
 
 /* ---- registers ---- */
@@ -836,11 +845,13 @@ static void build_tree(struct eng_prog *const *progs, struct mpiv_traceset *cons
 
 /* What each branch of every process compares: what tells its runs' ways apart, and of the
  * parts its call left open those no run showed to leave the process unmoved at that call
- * site (the knowledge of a call site pooled over every process and branch). */
-static void choose_parts(struct seq *const *vs, struct tree *trees, int nprocs, unsigned flags)
+ * site (the knowledge of a call site pooled over every process and branch, and into ps over
+ * every time the trees were grown). */
+static void choose_parts(struct seq *const *vs, struct tree *trees, int nprocs, unsigned flags,
+			 struct parts *ps)
 {
-	struct site_parts *sp = NULL, *x;
-	size_t nsp = 0, capsp = 0, k, i, j, n;
+	struct site_parts *x;
+	size_t k, i, j, n;
 	struct pass *pass;
 	int q;
 
@@ -852,7 +863,7 @@ static void choose_parts(struct seq *const *vs, struct tree *trees, int nprocs, 
 				continue; /* the start: it compares nothing */
 			n = xm_group_passes(&trees[q], g, &pass);
 			g->sym = (int16_t)required_parts(vs[q], &trees[q], pass, n);
-			x = parts_of(&sp, &nsp, &capsp, g->key);
+			x = parts_of(ps, g->key);
 			x->needed |= g->sym;
 			for (i = 0; i < n; i++)
 				for (j = i + 1; j < n; j++)
@@ -872,13 +883,12 @@ static void choose_parts(struct seq *const *vs, struct tree *trees, int nprocs, 
 				continue;
 			p0 = &trees[q].n[g->nodes[0]].pass[0];
 			open = vs[q][p0->s].ins[p0->k].sym & ENG_IN_PARTS;
-			x = parts_of(&sp, &nsp, &capsp, g->key);
+			x = parts_of(ps, g->key);
 			if (flags & XMODEL_EXHAUSTIVE)
 				g->sym = (int16_t)(g->sym | open);
 			else
 				g->sym = (int16_t)(g->sym | (open & ~(x->unmoved & ~x->needed)));
 		}
-	free(sp);
 }
 
 size_t xm_group_passes(const struct tree *t, const struct bgroup *g, struct pass **out)
@@ -931,6 +941,8 @@ int xmodel_build(struct eng_prog *const *progs, struct mpiv_traceset *const *set
 	int32_t **colors;
 	struct votes votes;
 	struct xthreads th;
+	struct xstrip strip;
+	struct parts known = {NULL, 0, 0};
 	const char *why;
 	int i, q, k, c, nregs = 1, copy;
 	long sends = 0;
@@ -953,6 +965,7 @@ int xmodel_build(struct eng_prog *const *progs, struct mpiv_traceset *const *set
 					      progs[i]->ins[q], progs[i]->nins[q], &votes, k);
 	free(votes.v);
 	memset(&th, 0, sizeof(th));
+	memset(&strip, 0, sizeof(strip));
 	why = copy ? NULL : xm_threads_prepare(progs, sets, nruns, &th);
 	if (why && nruns > 1)
 		return mpiv_error_set(err, MPIV_EXIT_BAD_INPUT, NULL, -1, -1,
@@ -993,16 +1006,27 @@ int xmodel_build(struct eng_prog *const *progs, struct mpiv_traceset *const *set
 	vs = xcalloc((size_t)out->nprocs, sizeof(*vs));
 	trees = xcalloc((size_t)out->nprocs, sizeof(*trees));
 	colors = xcalloc((size_t)out->nprocs, sizeof(*colors));
-	for (q = 0; q < out->nprocs; q++) {
+	for (q = 0; q < out->nprocs; q++)
 		vs[q] = xcalloc((size_t)nruns, sizeof(**vs));
-		build_tree(progs, sets, nruns, &th, q, vs[q], &trees[q]);
-		k = registers(vs[q], nruns, &colors[q]);
-		nregs = k > nregs ? k : nregs;
-		if (!copy)
-			xm_fold(vs[q], nruns, &trees[q], !(flags & XMODEL_EXHAUSTIVE));
+	/* the trees, grown again while a send's data is found unread, or read after all */
+	for (;;) {
+		for (q = 0, nregs = 1; q < out->nprocs; q++) {
+			build_tree(progs, sets, nruns, &th, q, vs[q], &trees[q]);
+			k = registers(vs[q], nruns, &colors[q]);
+			nregs = k > nregs ? k : nregs;
+			if (!copy)
+				xm_fold(vs[q], nruns, &trees[q], !(flags & XMODEL_EXHAUSTIVE));
+		}
+		if (copy)
+			break;
+		choose_parts(vs, trees, out->nprocs, flags, &known);
+		if (!xm_strip_unread(vs, trees, out->nprocs, nruns, &strip))
+			break;
+		for (q = 0; q < out->nprocs; q++) {
+			seqs_release(vs[q], nruns, &trees[q]);
+			free(colors[q]);
+		}
 	}
-	if (!copy)
-		choose_parts(vs, trees, out->nprocs, flags);
 	/* the registers inputs share, and one of its own for each loop */
 	out->nregs = copy ? progs[0]->nregs : nregs;
 	for (q = 0; q < out->nprocs && !copy; q++) {
@@ -1020,6 +1044,8 @@ int xmodel_build(struct eng_prog *const *progs, struct mpiv_traceset *const *set
 			xm_layout(m, vs[q], nruns, &trees[q], nregs, colors[q], flags, q);
 	}
 	xm_threads_fix(m, vs, trees, &th);
+	xm_strip_restore(&strip);
+	free(known.sp);
 	for (q = 0; q < out->nprocs; q++) {
 		seqs_release(vs[q], nruns, &trees[q]);
 		free(vs[q]);

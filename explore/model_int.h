@@ -118,6 +118,32 @@ size_t xm_group_passes(const struct tree *t, const struct bgroup *g, struct pass
  * the nodes of a call site are one loop (model_fold.c's rules); the groups into t->g. */
 void xm_fold(struct seq *v, int nv, struct tree *t, int loops);
 
+/* ---- model_unread.c ---- */
+
+/* The sends a build made send their call site alone (model_unread.c). */
+struct xstripped {
+	struct eng_instr *at; /* a run's send */
+	int32_t was, key;     /* its site as recorded; its call site */
+};
+struct xstrip {
+	struct xstripped *saved; /* every send ever stripped, by at */
+	size_t nsaved, capsaved;
+	/* call sites whose messages some branch compared, or whose process took one input two
+	 * ways once they were stripped */
+	int32_t *keep;
+	size_t nkeep, capkeep;
+	long *choices; /* per process: its choices with every send as recorded (choices()) */
+};
+
+/* After choose_parts(): strip what no branch of trees[0..nprocs) reads of the sends of the
+ * runs vs[q][0..nruns), and give back what one now reads. Returns 1 if a send changed (grow
+ * the trees again), else 0. */
+int xm_strip_unread(struct seq *const *vs, const struct tree *trees, int nprocs, int nruns,
+		    struct xstrip *st);
+
+/* Every send as its run recorded it; st released. */
+void xm_strip_restore(struct xstrip *st);
+
 /* ---- model_layout.c ---- */
 
 /* Lay process q of m out from its tree and groups: input i of its runs in register color[i] + 1

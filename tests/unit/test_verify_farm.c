@@ -166,14 +166,28 @@ static void release_recorded(struct unit_run r[2], struct xmodel *m, struct tr_e
 }
 
 /* How many of the master's (process 0's) branches compare the data of what it took. */
-static int master_compares_data(const struct xmodel *m)
+static int compares_data(const struct xmodel *m, int q)
 {
 	int pc, data = 0;
 
-	for (pc = 0; pc < m->prog.nins[0]; pc++)
-		data += m->prog.ins[0][pc].op == ENG_BRANCH && m->prog.ins[0][pc].a >= 0 &&
-			(m->prog.ins[0][pc].sym & ENG_IN_SITE);
+	for (pc = 0; pc < m->prog.nins[q]; pc++)
+		data += m->prog.ins[q][pc].op == ENG_BRANCH && m->prog.ins[q][pc].a >= 0 &&
+			(m->prog.ins[q][pc].sym & ENG_IN_SITE);
 	return data;
+}
+
+/* How many ways of process q's branches part from their first. */
+static int ways_parted(const struct xmodel *m, int q)
+{
+	int pc, i, ways = 0;
+
+	for (pc = 0; pc < m->prog.nins[q]; pc++) {
+		const struct eng_instr *in = &m->prog.ins[q][pc];
+
+		for (i = 1; in->op == ENG_BRANCH && i < in->n / ENG_BRANCH_WORDS; i++)
+			ways += in->list[i * ENG_BRANCH_WORDS] != in->list[0];
+	}
+	return ways;
 }
 
 /* ---- places alike ---- */
@@ -220,7 +234,7 @@ static void test_drained_round_goes_on(void)
 	struct tr_explore_result res;
 
 	merge_recorded("farm-drain", r, &m, &res);
-	CU_ASSERT_EQUAL(master_compares_data(&m), 0);
+	CU_ASSERT_EQUAL(compares_data(&m, 0), 0);
 	release_recorded(r, &m, &res);
 }
 
@@ -245,7 +259,7 @@ static void expect_stuck_prefix(const char *name)
 	struct tr_explore_result res;
 
 	merge_recorded(name, r, &m, &res);
-	CU_ASSERT_EQUAL(master_compares_data(&m), 0);
+	CU_ASSERT_EQUAL(compares_data(&m, 0), 0);
 	/* the deadlock: the workers had reached MPI_Finalize (meta.json says so) */
 	CU_ASSERT_EQUAL(res.nstuck, 1);
 	release_recorded(r, &m, &res);
@@ -284,21 +298,91 @@ static void test_reply_waits_follow(void)
 	struct unit_run r[2];
 	struct xmodel m;
 	struct tr_explore_result res;
-	int pc, follow = 0, ways = 0;
+	int pc, follow = 0;
 
 	merge_recorded("farm-isend-reply", r, &m, &res);
-	CU_ASSERT_EQUAL(master_compares_data(&m), 0);
-	for (pc = 0; pc < m.prog.nins[0]; pc++) {
-		const struct eng_instr *in = &m.prog.ins[0][pc];
-		int i;
-
-		follow += in->op == ENG_WAIT && (in->sym & ENG_WAIT_FOLLOW);
-		for (i = 1; in->op == ENG_BRANCH && i < in->n / ENG_BRANCH_WORDS; i++)
-			ways += in->list[i * ENG_BRANCH_WORDS] != in->list[0];
-	}
+	CU_ASSERT_EQUAL(compares_data(&m, 0), 0);
+	for (pc = 0; pc < m.prog.nins[0]; pc++)
+		follow += m.prog.ins[0][pc].op == ENG_WAIT &&
+			  (m.prog.ins[0][pc].sym & ENG_WAIT_FOLLOW);
 	/* one path: a wait before each reply, 4 tasks and 2 stops */
 	CU_ASSERT_EQUAL(follow, 6);
-	CU_ASSERT_EQUAL(ways, 0);
+	CU_ASSERT_EQUAL(ways_parted(&m, 0), 0);
+	release_recorded(r, &m, &res);
+}
+
+/* ---- data no one reads ---- */
+
+/* Two recorded runs of the farm of tests/zoo/farm.c whose workers stop after their known
+ * share of the tasks, sending their last result with each request; 4 tasks, 2 workers
+ * (data/farm-count-share). Worker 1 is handed tasks 1 and 3 in the first run, 0 and 2 in the
+ * second (worker 2 the others): its requests after the first carry other results. The master
+ * stores results and goes on alike whatever they are, so no branch of it compares what a
+ * worker's message carried, and a worker's sends are the same calls whatever data they send:
+ * each worker is one path, every way of its branches the same. Were the data kept, each
+ * worker's branches would tell its tasks apart by their values (the next request differs),
+ * each share of the tasks a path of its own. Its results showed it acting on the values all
+ * the same: its branches still compare them, so that a value no run handed it at a place is
+ * a frontier there. */
+static void test_unread_data_is_not_a_path(void)
+{
+	struct unit_run r[2];
+	struct xmodel m;
+	struct tr_explore_result res;
+	int q;
+
+	merge_recorded("farm-count-share", r, &m, &res);
+	CU_ASSERT_EQUAL(compares_data(&m, 0), 0);
+	for (q = 1; q < m.prog.nprocs; q++) {
+		CU_ASSERT(compares_data(&m, q) > 0);
+		CU_ASSERT_EQUAL(ways_parted(&m, q), 0);
+	}
+	release_recorded(r, &m, &res);
+}
+
+/* How many ways of process q's branches go elsewhere than another way for the same input
+ * (in the parts the branch compares): choices the model makes. */
+static int choices_made(const struct xmodel *m, int q)
+{
+	int pc, i, j, w, c = 0;
+
+	for (pc = 0; pc < m->prog.nins[q]; pc++) {
+		const struct eng_instr *in = &m->prog.ins[q][pc];
+		int n = in->op == ENG_BRANCH ? in->n / ENG_BRANCH_WORDS : 0;
+
+		for (i = 0; i < n; i++)
+			for (j = i + 1; j < n; j++) {
+				const int32_t *x = &in->list[i * ENG_BRANCH_WORDS],
+					      *y = &in->list[j * ENG_BRANCH_WORDS];
+				static const int part[] = {ENG_IN_SOURCE, ENG_IN_TAG, ENG_IN_SITE,
+							   ENG_IN_REQ};
+
+				for (w = 0; w < 4 && (!(in->sym & part[w]) || x[w + 1] == y[w + 1]);
+				     w++)
+					;
+				c += w == 4 && x[0] != y[0];
+			}
+	}
+	return c;
+}
+
+/* Two recorded runs of the same farm in 3 rounds with nothing between them, 2 tasks each,
+ * 2 workers stopped by tag (data/farm-rounds-stop): worker 2 is stopped as the third message it
+ * takes in both, at the end of the first round in one run and of the last in the other. Its
+ * calls up to there are the same; what tells the two apart is the result it sends next, 0 at
+ * the start of a round. No branch reads that result, but stripped of it the worker would take
+ * the stop two ways from one node (the next round, or the end), a choice the model would make
+ * and every run refute: the worker keeps its data. */
+static void test_unread_data_kept_where_it_parts(void)
+{
+	struct unit_run r[2];
+	struct xmodel m;
+	struct tr_explore_result res;
+	int q;
+
+	merge_recorded("farm-rounds-stop", r, &m, &res);
+	for (q = 0; q < m.prog.nprocs; q++)
+		CU_ASSERT_EQUAL(choices_made(&m, q), 0);
 	release_recorded(r, &m, &res);
 }
 
@@ -312,6 +396,8 @@ static CU_TestInfo tests[] = {
 	{"so is a Testsome that polls for good", test_stuck_polling_testsome},
 	{"and an MPI_Test that polls for good", test_stuck_polling_test},
 	{"a wait for the last reply to a worker follows the input", test_reply_waits_follow},
+	{"data no one reads parts no paths", test_unread_data_is_not_a_path},
+	{"unless it tells the sender's own states apart", test_unread_data_kept_where_it_parts},
 	CU_TEST_INFO_NULL,
 };
 
