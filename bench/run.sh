@@ -24,18 +24,17 @@
 #  4. the reduction check's cost (record --check-reductions): MPI_Allreduce of 8 and of 1M
 #     doubles on 2 and 4 ranks, recorded with the check against recorded without it (and
 #     against plain runs), best of $RUNS each, the three kinds of run alternating;
-#  5. verify's runs and time against workers (3, 5, 7; BENCH_VERIFY_WORKERS) and tasks (4 to
-#     64; BENCH_VERIFY_TASKS): the farm zoo's value-stop farm, MPI_Waitany farm and value-stop
-#     farm replying with MPI_Isend (correct: no deadlock, every decision explored), how each
-#     grows from the fewest tasks to the most, and a plot of the runs (verify-runs.svg,
-#     bench/plot-runs.sh); then the NBX exchange over 1 to 8 rounds, both farms in 1 to 8
-#     rounds (an MPI_Allreduce between them, and the value-stop farm's with nothing between
-#     them), the polled farm in 3 rounds verified 5 times idle and 5 beside two busy loops
-#     (BENCH_VERIFY_REPEAT), two examples with a bug (found and confirmed), two ranks of 2 and
-#     4 threads exchanging 10 to 1000 rounds (examples/ok/threads-exchange.c), and a task farm
-#     served by 1 and 2 threads that take requests from any worker (and by 2 that complete
-#     their own with MPI_Waitany), against the same farm served by main
-#     (tests/e2e/programs/threads-farm.c);
+#  5. verify's runs and time against workers (3, 5, 7; BENCH_VERIFY_WORKERS) and tasks (4 to 64;
+#     BENCH_VERIFY_TASKS): the farm zoo's value-stop farm, MPI_Waitany farm, value-stop farm
+#     replying with MPI_Isend and count-stop farm (correct: no deadlock, every decision explored),
+#     how each grows from the fewest tasks to the most, and a plot of the runs (verify-runs.svg,
+#     bench/plot-runs.sh); then the NBX exchange over 1 to 8 rounds, the first two farms in 1 to 8
+#     rounds (an MPI_Allreduce between them, and the value-stop farm's with nothing between them),
+#     the polled farm in 3 rounds verified 5 times idle and 5 beside two busy loops
+#     (BENCH_VERIFY_REPEAT), two examples with a bug (found and confirmed), two ranks of 2 and 4
+#     threads exchanging 10 to 1000 rounds (examples/ok/threads-exchange.c), and a task farm served
+#     by 1 and 2 threads that take requests from any worker (and by 2 that complete their own with
+#     MPI_Waitany), against the same farm served by main (tests/e2e/programs/threads-farm.c);
 #  6. scale-out: verify's runs per second against --jobs (the MPI_Waitany farm, 3 ranks), and
 #     the wall time of `check --buffering all` (its modes' searches at once, a process each)
 #     against `--buffering zero` alone, on a master/worker trace;
@@ -455,15 +454,16 @@ if part verify; then
 			verify.json
 	}
 	# the value-stop farm (MPI_ANY_SOURCE, reply to status.MPI_SOURCE), the MPI_Waitany farm
-	# (a receive per worker, reposted), and the value-stop farm whose master replies with
-	# MPI_Isend, waiting for its last reply to a worker before the next (SENDS=1), all
-	# correct: no deadlock, every decision explored
-	for farm in "1 0 value-stop farm (MPI_ANY_SOURCE)" "2 0 MPI_Waitany farm" \
-		"1 1 value-stop farm, MPI_Isend replies"; do
-		read -r reply sends name <<<"$farm"
+	# (a receive per worker, reposted), the value-stop farm whose master replies with
+	# MPI_Isend, waiting for its last reply to a worker before the next (SENDS=1), and the
+	# farm whose workers stop after their known share, their last result sent with each
+	# request (STOP=3), all correct: no deadlock, every decision explored
+	for farm in "1 2 0 value-stop farm (MPI_ANY_SOURCE)" "2 2 0 MPI_Waitany farm" \
+		"1 2 1 value-stop farm, MPI_Isend replies" "1 3 0 count-stop farm (MPI_ANY_SOURCE)"; do
+		read -r reply stop sends name <<<"$farm"
 		for w in $VWORKERS; do
 			for t in $VTASKS; do
-				"$MPICC" -O2 -DREPLY="$reply" -DSTOP=2 -DNTASKS="$t" -DSENDS="$sends" \
+				"$MPICC" -O2 -DREPLY="$reply" -DSTOP="$stop" -DNTASKS="$t" -DSENDS="$sends" \
 					-o farm-prog "$SRCDIR/tests/zoo/farm.c" || continue
 				bench_verify "$name" farm-prog $((w + 1)) "$t"
 			done
