@@ -253,6 +253,6 @@ long)
 *) echo "$SHAPES" >"$WORK/shapes" ;;
 esac
 while read -r r s b t w more; do
-	shape "$r" "$s" "$b" "$t" "$w" $more
+	test -n "$r" && shape "$r" "$s" "$b" "$t" "$w" $more
 done <"$WORK/shapes"
 finish_work
