@@ -16,15 +16,15 @@
 # every decision a run of its own: the verdict must be the same (the reductions lose none);
 # of the farms in rounds, those of 2 rounds.
 #
-# A farm in rounds (n2 and up) must take at most ROUND_RUNS runs (12) a round and worker past
-# the first, ROUND_RUNS_UNPARTED (16) with nothing between the rounds: the runs of its rounds
-# add up, where they multiplied before the model took its loops a phase at a time. A farm in
-# one round whose workers stop after their known share of more tasks than workers must take
-# at most COUNT_RUNS runs (3) a task: each task handed to a worker once, somewhere, where each
-# share of the tasks was a path of its own before (doc/verify.md, "Data no one reads"). Reply
-# 13 is left out: its receive posted ahead is live wherever the master takes a word, which
-# leaves the master no places, and its runs grow with the orders of the workers' last words
-# (2 workers: 72 runs for 9 tasks, the 200-run cap for 16; "inconclusive" all the same).
+# A farm in rounds (n2 and up) must take at most ROUND_RUNS runs (12) a round and worker past the
+# first, ROUND_RUNS_UNPARTED (16) with nothing between the rounds: the runs of its rounds add up,
+# where they multiplied before the model took its loops a phase at a time. A farm in one round
+# whose workers stop after their known share of more tasks than workers must take at most
+# ROUND_RUNS runs and COUNT_RUNS (3) a task: each task handed to a worker once, somewhere, where
+# each share of the tasks was a path of its own before (doc/verify.md, "Data no one reads").
+# Reply 13 is left out: its receive posted ahead is live wherever the master takes a word, which
+# leaves the master no places, and its runs grow with the orders of the workers' last words (2
+# workers: 72 runs for 9 tasks, the 200-run cap for 16; "inconclusive" all the same).
 #
 # Prints `ok NAME` or `FAIL NAME: why` per shape, with the runs verify made, and ends with
 # `N passed, M failed`. KEEP=1 keeps tests/out/zoo.*. Exit status: 0, 1, or 77 (no MPI).
@@ -199,7 +199,8 @@ shape()
 	if test "$n" -gt 1; then
 		most=$((n * (w - 1) * per)) bound="at most $per runs a round and worker past one"
 	elif test "$s" -eq 3 && test "$t" -gt "$w" && test "$r" -ne 13; then
-		most=$((t * ${COUNT_RUNS:-3})) bound="at most ${COUNT_RUNS:-3} runs a task"
+		most=$((per + t * ${COUNT_RUNS:-3}))
+		bound="at most $per runs and ${COUNT_RUNS:-3} a task"
 	fi
 	# Polled farms take more runs where the ranks' timing varies more (a loaded machine:
 	# reply=6 stop=3 in 3 rounds of 3 workers took 22 runs alone, 65 beside two busy
