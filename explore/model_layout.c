@@ -175,15 +175,13 @@ static int one_way(const struct layout *L, const struct bgroup *g)
 }
 
 /* A group gi whose every way is target, that compares what messages carried, also takes there
- * what the process took at another branch of its call site whose inputs all went one way and
- * that took one input this one took, where that differs from what it took here in what the
- * message carried alone: a value a run showed going on as another at one place of a call site
- * goes on as that other at every place where it went one way, as a loop's turns do
- * (doc/verify.md, "Data no one reads"). A worker that stops after its known share of the
- * tasks, whose results show it acting on each task's value, need not be handed every task at
- * every place. Places that share no input say nothing of each other: a worker stopped by the
- * value -1 at one place and handed a task at another has no task and no stop in common there.
- * Added to *l (of *nl words, room for *cap). */
+ * what the process took alike at another branch of its call site (a group whose inputs all
+ * went one way), where that differs from what it took here in what the message carried alone:
+ * a value a run showed going on as any other at one place of a call site goes on as any
+ * other at every place of it, as a loop's turns do (doc/verify.md, "Data no one reads"). A
+ * worker that stops after its known share of the tasks, whose results show it acting on each
+ * task's value, need not be handed every task at every place: each once, somewhere. Added to
+ * *l (of *nl words, room for *cap). */
 static void alike_elsewhere(const struct layout *L, int gi, int32_t target, int32_t **l, size_t *nl,
 			    size_t *cap)
 {
@@ -192,22 +190,13 @@ static void alike_elsewhere(const struct layout *L, int gi, int32_t target, int3
 	struct pass *pass;
 	size_t k, n, p, q;
 
-	size_t own = *nl;
-
 	for (k = 0; k < L->t->ng; k++) {
 		const struct bgroup *o = &L->t->g[k];
-		int shared = 0;
 
 		if ((int)k == gi || o->key != g->key || !one_way(L, o))
 			continue;
 		n = xm_group_passes(L->t, o, &pass);
-		/* the other group took some input this one took: its way is this one's */
-		for (p = 0; p < n && !shared; p++)
-			for (q = 0; q < own && !shared; q += ENG_BRANCH_WORDS)
-				shared = !(
-					xm_input_diff(&(*l)[q + 1], xm_pass_input(L->v, &pass[p])) &
-					sym);
-		for (p = 0; p < n && shared; p++) {
+		for (p = 0; p < n; p++) {
 			const int32_t *in = xm_pass_input(L->v, &pass[p]);
 			int near = 0;
 
