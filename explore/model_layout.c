@@ -24,7 +24,6 @@ struct layout {
 	struct tree *t;
 	struct eng_prog *out; /* whose blocks hold the lists */
 	int nregs;	      /* registers the inputs share (the loops' come after) */
-	unsigned flags;	      /* enum xmodel_flags */
 	const int32_t *color; /* per input number: the register it shares, from 0 */
 	int32_t **loopreg;    /* per run, per input: the register of the loop that reads it, 0 */
 	struct eng_instr *ins;
@@ -266,7 +265,7 @@ static void layout_group(struct layout *L, int gi)
 		nl += ENG_BRANCH_WORDS;
 		one &= target[p] == target[0];
 	}
-	if (n && one && (sym & ENG_IN_SITE) && !g->folded && !(L->flags & XMODEL_EXHAUSTIVE))
+	if (n && one && (sym & ENG_IN_SITE) && !g->folded)
 		alike_elsewhere(L, gi, target[0], &l, &nl, &capl);
 	g->n = (int32_t)nl;
 	g->list = xcheck(eng_list_alloc(L->out, nl), nl * sizeof(*l));
@@ -457,7 +456,6 @@ void xm_layout(struct xmodel *m, struct seq *v, int nv, struct tree *t, int nreg
 	L.t = t;
 	L.out = &m->prog;
 	L.nregs = nregs;
-	L.flags = flags;
 	L.color = color;
 	loop_registers(&L, nv);
 	/* the start, every run's first instruction: a branch on no input */
