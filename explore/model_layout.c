@@ -161,62 +161,6 @@ static int emit(struct layout *L, int s, int k)
 	return i;
 }
 
-/* Do all passes of group g go one way? */
-static int one_way(const struct layout *L, const struct bgroup *g)
-{
-	struct pass *pass;
-	size_t n = xm_group_passes(L->t, g, &pass), p;
-
-	for (p = 1; p < n && xm_same_way(L->v, L->t, &pass[0], &pass[p]); p++)
-		;
-	free(pass);
-	return p >= n;
-}
-
-/* A group gi whose every way is target, that compares what messages carried, also takes there
- * what the process took alike at another branch of its call site (a group whose inputs all
- * went one way), where that differs from what it took here in what the message carried alone:
- * a value a run showed going on as any other at one place of a call site goes on as any
- * other at every place of it, as a loop's turns do (doc/verify.md, "Data no one reads"). A
- * worker that stops after its known share of the tasks, whose results show it acting on each
- * task's value, need not be handed every task at every place: each once, somewhere. Added to
- * *l (of *nl words, room for *cap). */
-static void alike_elsewhere(const struct layout *L, int gi, int32_t target, int32_t **l, size_t *nl,
-			    size_t *cap)
-{
-	const struct bgroup *g = &L->t->g[gi];
-	int sym = g->sym & ENG_IN_PARTS;
-	struct pass *pass;
-	size_t k, n, p, q;
-
-	for (k = 0; k < L->t->ng; k++) {
-		const struct bgroup *o = &L->t->g[k];
-
-		if ((int)k == gi || o->key != g->key || !one_way(L, o))
-			continue;
-		n = xm_group_passes(L->t, o, &pass);
-		for (p = 0; p < n; p++) {
-			const int32_t *in = xm_pass_input(L->v, &pass[p]);
-			int near = 0;
-
-			for (q = 0; q < *nl; q += ENG_BRANCH_WORDS) {
-				int d = xm_input_diff(&(*l)[q + 1], in) & sym;
-
-				if (!d)
-					break;
-				near |= d == ENG_IN_SITE;
-			}
-			if (q < *nl || !near)
-				continue;
-			xgrow((void **)l, cap, *nl + ENG_BRANCH_WORDS, sizeof(**l));
-			(*l)[*nl] = target;
-			memcpy(&(*l)[*nl + 1], in, (ENG_BRANCH_WORDS - 1) * sizeof(**l));
-			*nl += ENG_BRANCH_WORDS;
-		}
-		free(pass);
-	}
-}
-
 /* Lay out the ways on of group gi: for each, the instructions of the first run that went it up
  * to its end, a branch of the next group, laid out in turn if it is not yet; then the group's
  * list: a way for each input, in the parts it compares, a run took to there. */
@@ -225,10 +169,9 @@ static void layout_group(struct layout *L, int gi)
 	struct bgroup *g = &L->t->g[gi];
 	struct pass *pass;
 	size_t n = xm_group_passes(L->t, g, &pass), p, q, nl = 0;
-	size_t capl = (n + 1) * ENG_BRANCH_WORDS;
 	int32_t *target = xmalloc((n + 1) * sizeof(*target));
-	int32_t *l = xmalloc(capl * sizeof(*l));
-	int sym = g->sym & ENG_IN_PARTS, one = 1;
+	int32_t *l = xmalloc((n + 1) * ENG_BRANCH_WORDS * sizeof(*l));
+	int sym = g->sym & ENG_IN_PARTS;
 
 	g->laid = 1;
 	for (p = 0; p < n; p++) {
@@ -263,10 +206,7 @@ static void layout_group(struct layout *L, int gi)
 		l[nl] = target[p];
 		memcpy(&l[nl + 1], in, (ENG_BRANCH_WORDS - 1) * sizeof(*l));
 		nl += ENG_BRANCH_WORDS;
-		one &= target[p] == target[0];
 	}
-	if (n && one && (sym & ENG_IN_SITE) && !g->folded)
-		alike_elsewhere(L, gi, target[0], &l, &nl, &capl);
 	g->n = (int32_t)nl;
 	g->list = xcheck(eng_list_alloc(L->out, nl), nl * sizeof(*l));
 	memcpy(g->list, l, nl * sizeof(*l));
