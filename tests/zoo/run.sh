@@ -20,7 +20,7 @@
 # first, ROUND_RUNS_UNPARTED (16) with nothing between the rounds: the runs of its rounds add up,
 # where they multiplied before the model took its loops a phase at a time. A farm in one round
 # whose workers stop after their known share of more tasks than workers must take at most
-# ROUND_RUNS runs and COUNT_RUNS (3) a task: each task handed to a worker once, somewhere, where
+# ROUND_RUNS runs and COUNT_RUNS (4) a task: each task handed to a worker at each turn, where
 # each share of the tasks was a path of its own before (doc/verify.md, "Data no one reads").
 # Reply 13 is left out: its receive posted ahead is live wherever the master takes a word, which
 # leaves the master no places, and its runs grow with the orders of the workers' last words (2
@@ -199,8 +199,8 @@ shape()
 	if test "$n" -gt 1; then
 		most=$((n * (w - 1) * per)) bound="at most $per runs a round and worker past one"
 	elif test "$s" -eq 3 && test "$t" -gt "$w" && test "$r" -ne 13; then
-		most=$((per + t * ${COUNT_RUNS:-3}))
-		bound="at most $per runs and ${COUNT_RUNS:-3} a task"
+		most=$((per + t * ${COUNT_RUNS:-4}))
+		bound="at most $per runs and ${COUNT_RUNS:-4} a task"
 	fi
 	# Polled farms take more runs where the ranks' timing varies more (a loaded machine:
 	# reply=6 stop=3 in 3 rounds of 3 workers took 22 runs alone, 65 beside two busy
