@@ -115,23 +115,24 @@ static long choices(const struct seq *v, const struct tree *t)
 	return c;
 }
 
+/* Keep the data of the sends of call site key (none: 0). */
+static void keep(struct xstrip *st, int32_t key)
+{
+	if (!key || has(st->keep, st->nkeep, key))
+		return;
+	xgrow((void **)&st->keep, &st->capkeep, st->nkeep + 1, sizeof(*st->keep));
+	st->keep[st->nkeep++] = key;
+}
+
 /* Keep the data of every send of process q (runs v[0..nruns)). */
 static void keep_sends(struct xstrip *st, const struct seq *v, int nruns)
 {
 	int s, k;
-	int32_t key;
 
 	for (s = 0; s < nruns; s++)
-		for (k = 0; k < v[s].n; k++) {
-			if (v[s].ins[k].op != ENG_POST_SEND)
-				continue;
-			key = xm_call_key(v[s].t, &v[s].ins[k]);
-			if (key && !has(st->keep, st->nkeep, key)) {
-				xgrow((void **)&st->keep, &st->capkeep, st->nkeep + 1,
-				      sizeof(*st->keep));
-				st->keep[st->nkeep++] = key;
-			}
-		}
+		for (k = 0; k < v[s].n; k++)
+			if (v[s].ins[k].op == ENG_POST_SEND)
+				keep(st, xm_call_key(v[s].t, &v[s].ins[k]));
 }
 
 int xm_strip_unread(struct seq *const *vs, const struct tree *trees, int nprocs, int nruns,
@@ -163,13 +164,8 @@ int xm_strip_unread(struct seq *const *vs, const struct tree *trees, int nprocs,
 					continue;
 				x = stripped(st, n0, in);
 				was = x ? x->was : in->site;
-				key = xm_call_key(vs[q][s].t, in);
-				if (key && bsearch(&was, read, nread, sizeof(*read), cmp_i32) &&
-				    !has(st->keep, st->nkeep, key)) {
-					xgrow((void **)&st->keep, &st->capkeep, st->nkeep + 1,
-					      sizeof(*st->keep));
-					st->keep[st->nkeep++] = key;
-				}
+				if (bsearch(&was, read, nread, sizeof(*read), cmp_i32))
+					keep(st, xm_call_key(vs[q][s].t, in));
 			}
 	free(read);
 	/* a site kept now sends its data again */
