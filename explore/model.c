@@ -865,9 +865,13 @@ static void choose_parts(struct seq *const *vs, struct tree *trees, int nprocs, 
 			g->sym = (int16_t)required_parts(vs[q], &trees[q], pass, n);
 			x = parts_of(ps, g->key);
 			x->needed |= g->sym;
+			/* a way cut short shows nothing unmoved: it goes any way that made its
+			 * calls (xm_cut_short()) */
 			for (i = 0; i < n; i++)
 				for (j = i + 1; j < n; j++)
-					if (xm_same_way(vs[q], &trees[q], &pass[i], &pass[j]))
+					if (!xm_cut_short(vs[q], &pass[i]) &&
+					    !xm_cut_short(vs[q], &pass[j]) &&
+					    xm_same_way(vs[q], &trees[q], &pass[i], &pass[j]))
 						x->unmoved |= xm_input_diff(
 							xm_pass_input(vs[q], &pass[i]),
 							xm_pass_input(vs[q], &pass[j]));

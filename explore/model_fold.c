@@ -61,10 +61,14 @@ static int same_rel(const struct eng_instr *x, int ox, const struct eng_instr *y
 	return 1;
 }
 
-/* Is pass p's way cut short: its run stopped before its next branch (a hang, a crash)? */
 static int cut_short(const struct seq *v, const struct pass *p, int end)
 {
 	return v[p->s].ins[end].op == ENG_STOP;
+}
+
+int xm_cut_short(const struct seq *v, const struct pass *p)
+{
+	return cut_short(v, p, xm_way_of(v, p->s, p->k));
 }
 
 /* Are the calls of a's way, before its end, those b's makes first? A run that stopped in a
@@ -338,11 +342,13 @@ static void keep_evidenced(const struct seq *v, struct tree *t, struct cand *cs,
 }
 
 /* Does way p of a branch of call site key leave it: end the run, or go on to a branch of
- * another call site? */
+ * another call site? 2: unknown, its run stopped on the way (xm_cut_short()). */
 static int leaves(const struct seq *v, const struct tree *t, const struct pass *p, int32_t key)
 {
 	int e = xm_way_of(v, p->s, p->k);
 
+	if (cut_short(v, p, e))
+		return 2;
 	return v[p->s].ins[e].op != ENG_BRANCH || t->n[v[p->s].node[e]].key != key;
 }
 
@@ -358,9 +364,9 @@ static void clear_rounds(struct tree *t, int32_t key, uint32_t phase)
 
 /* Number the branch nodes of call site key in phase by round: each node's exits is 1 + how
  * often its run took, at the site's branches before it, an input that went two ways at the
- * site (the same in every part, back to the site on one way and out of it on another). Returns 0, numbering
- * nothing, where no input went two ways or a node would take two numbers (the rounds are
- * not told apart by that input alone). */
+ * site (the same in every part, back to the site on one way and out of it on another; a way
+ * cut short goes neither). Returns 0, numbering nothing, where no input went two ways or a
+ * node would take two numbers (the rounds are not told apart by that input alone). */
 static int number_rounds(const struct seq *v, int nv, struct tree *t, int32_t key, uint32_t phase)
 {
 	struct pass *pass = NULL, **ends = NULL;
@@ -382,8 +388,9 @@ static int number_rounds(const struct seq *v, int nv, struct tree *t, int32_t ke
 		out[i] = (char)leaves(v, t, &pass[i], key);
 	for (i = 0; i < n; i++)
 		for (j = i + 1; j < n; j++)
-			if (out[i] != out[j] && !xm_input_diff(xm_pass_input(v, &pass[i]),
-							       xm_pass_input(v, &pass[j]))) {
+			if (out[i] != out[j] && out[i] != 2 && out[j] != 2 &&
+			    !xm_input_diff(xm_pass_input(v, &pass[i]),
+					   xm_pass_input(v, &pass[j]))) {
 				for (k = 0; k < nends && xm_input_diff(xm_pass_input(v, ends[k]),
 								       xm_pass_input(v, &pass[i]));
 				     k++)

@@ -104,6 +104,11 @@ const int32_t *xm_pass_input(const struct seq *v, const struct pass *p);
 /* The parts in which two inputs differ (ENG_IN_*). */
 int xm_input_diff(const int32_t *a, const int32_t *b);
 
+/* Is pass p's way cut short: its run stopped before its next branch (a hang, a crash, a
+ * steered run sent where the program could not go)? Such a way goes the way of any that makes
+ * the same calls up to there (xm_same_way()), and so tells nothing of where its input leads. */
+int xm_cut_short(const struct seq *v, const struct pass *p);
+
 /* Do passes a and b of t's branches go on the same way: the same calls to the same branch
  * (group) or end? */
 int xm_same_way(const struct seq *v, const struct tree *t, const struct pass *a,

@@ -161,27 +161,63 @@ static int emit(struct layout *L, int s, int k)
 	return i;
 }
 
+/* The pass of pass[0..n) whose way pass[p] is laid out by, or -1: its own. A whole way is
+ * laid out by the first whole one before it that went the same way. One cut short goes the way
+ * of any that made the same calls up to there, of two that went apart too (xm_same_way()), so
+ * it lays out no other: it takes a whole way it may be, one that took its input (in the parts
+ * sym compared) first, else the first cut way before it that went its way. */
+static long laid_like(const struct layout *L, const struct pass *pass, size_t n, size_t p, int sym)
+{
+	const struct pass *a = &pass[p];
+	long whole = -1, cut = -1;
+	size_t q;
+
+	if (!xm_cut_short(L->v, a)) {
+		for (q = 0; q < p; q++)
+			if (!xm_cut_short(L->v, &pass[q]) && xm_same_way(L->v, L->t, &pass[q], a))
+				return (long)q;
+		return -1;
+	}
+	for (q = 0; q < n; q++) {
+		if (q == p || !xm_same_way(L->v, L->t, &pass[q], a))
+			continue;
+		if (!xm_cut_short(L->v, &pass[q])) {
+			if (!(xm_input_diff(xm_pass_input(L->v, &pass[q]), xm_pass_input(L->v, a)) &
+			      sym))
+				return (long)q;
+			if (whole < 0)
+				whole = (long)q;
+		} else if (q < p && cut < 0) {
+			cut = (long)q;
+		}
+	}
+	return whole >= 0 ? whole : cut;
+}
+
 /* Lay out the ways on of group gi: for each, the instructions of the first run that went it up
- * to its end, a branch of the next group, laid out in turn if it is not yet; then the group's
- * list: a way for each input, in the parts it compares, a run took to there. */
+ * to its end, a branch of the next group, laid out in turn if it is not yet (the whole ways
+ * first, then those cut short, laid_like()); then the group's list: a way for each input, in
+ * the parts it compares, a run took to there. */
 static void layout_group(struct layout *L, int gi)
 {
 	struct bgroup *g = &L->t->g[gi];
 	struct pass *pass;
-	size_t n = xm_group_passes(L->t, g, &pass), p, q, nl = 0;
+	size_t n = xm_group_passes(L->t, g, &pass), p, i, nl = 0;
+	long q;
 	int32_t *target = xmalloc((n + 1) * sizeof(*target));
 	int32_t *l = xmalloc((n + 1) * ENG_BRANCH_WORDS * sizeof(*l));
 	int sym = g->sym & ENG_IN_PARTS;
 
 	g->laid = 1;
-	for (p = 0; p < n; p++) {
-		const struct pass *a = &pass[p];
+	for (i = 0; i < 2 * n; i++) {
+		const struct pass *a = &pass[p = i % n];
 		int j, end = xm_way_of(L->v, a->s, a->k);
 		const struct tnode *last;
 
-		for (q = 0; q < p && !xm_same_way(L->v, L->t, &pass[q], a); q++)
-			;
-		if (q < p) { /* laid out by the first pass that went there */
+		if (xm_cut_short(L->v, a) != (i >= n))
+			continue;
+		q = laid_like(L, pass, n, p, sym);
+		if (q >= 0) { /* laid out by another pass that went there */
 			target[p] = target[q];
 			continue;
 		}
@@ -198,10 +234,10 @@ static void layout_group(struct layout *L, int gi)
 	for (p = 0; p < n; p++) {
 		const int32_t *in = xm_pass_input(L->v, &pass[p]);
 
-		for (q = 0; q < nl; q += ENG_BRANCH_WORDS)
-			if (l[q] == target[p] && !(xm_input_diff(&l[q + 1], in) & sym))
+		for (i = 0; i < nl; i += ENG_BRANCH_WORDS)
+			if (l[i] == target[p] && !(xm_input_diff(&l[i + 1], in) & sym))
 				break;
-		if (q < nl)
+		if (i < nl)
 			continue;
 		l[nl] = target[p];
 		memcpy(&l[nl + 1], in, (ENG_BRANCH_WORDS - 1) * sizeof(*l));

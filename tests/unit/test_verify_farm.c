@@ -144,25 +144,38 @@ static void test_waitsome_served_in_order(void)
 }
 
 /* The model of two recorded runs (data/NAME/1 and 2), searched without buffering. */
-static void merge_recorded(const char *name, struct unit_run r[2], struct xmodel *m,
-			   struct tr_explore_result *res)
+static void merge_runs(const char *name, struct unit_run *r, int n, struct xmodel *m,
+		       struct tr_explore_result *res)
 {
 	char d[64];
 	int i;
 
-	for (i = 0; i < 2; i++) {
+	for (i = 0; i < n; i++) {
 		snprintf(d, sizeof(d), "%s/%d", name, i + 1);
 		CU_ASSERT_FATAL(unit_run_load_dir(d, &r[i]) == 0);
 	}
-	CU_ASSERT_FATAL(unit_merge_search(r, 2, ENG_BUF_ZERO, m, res) == 0);
+	CU_ASSERT_FATAL(unit_merge_search(r, n, ENG_BUF_ZERO, m, res) == 0);
+}
+
+static void release_runs(struct unit_run *r, int n, struct xmodel *m, struct tr_explore_result *res)
+{
+	int i;
+
+	tr_explore_release(res);
+	xmodel_release(m);
+	for (i = 0; i < n; i++)
+		unit_run_release(&r[i]);
+}
+
+static void merge_recorded(const char *name, struct unit_run r[2], struct xmodel *m,
+			   struct tr_explore_result *res)
+{
+	merge_runs(name, r, 2, m, res);
 }
 
 static void release_recorded(struct unit_run r[2], struct xmodel *m, struct tr_explore_result *res)
 {
-	tr_explore_release(res);
-	xmodel_release(m);
-	unit_run_release(&r[0]);
-	unit_run_release(&r[1]);
+	release_runs(r, 2, m, res);
 }
 
 /* How many of the master's (process 0's) branches compare the data of what it took. */
@@ -386,6 +399,35 @@ static void test_unread_data_kept_where_it_parts(void)
 	release_recorded(r, &m, &res);
 }
 
+/* ---- runs cut short ---- */
+
+/* Four recorded runs of the farm of 3 rounds with nothing between them, 2 tasks and 2 workers
+ * stopped by tag (data/farm-rounds-cut). The first two are whole. The model of those two let
+ * the master take a request the program could not send then, and the two runs steered there
+ * hung: their traces stop, worker 1's in round 2, in its request after a task. A way cut short
+ * goes the way of any that made the same calls up to there, of the task's and of the stop's
+ * alike. It must not stand for either in the model: worker 1 would go back into round 2 on its
+ * stop, and never end (a deadlock of the model). Nor is it a way out of the round: the task
+ * would seem to end a round as the stop does, the rounds would not be told apart, and every
+ * run after it would add a path. Worker 1's program from the four runs is the one from the
+ * two whole ones, and neither has a deadlock. */
+static void test_cut_runs_add_no_way(void)
+{
+	struct unit_run r[4];
+	struct xmodel m;
+	struct tr_explore_result res;
+	int whole;
+
+	merge_runs("farm-rounds-cut", r, 2, &m, &res);
+	whole = m.prog.nins[1];
+	CU_ASSERT_EQUAL(res.nstuck, 0);
+	release_runs(r, 2, &m, &res);
+	merge_runs("farm-rounds-cut", r, 4, &m, &res);
+	CU_ASSERT_EQUAL(m.prog.nins[1], whole);
+	CU_ASSERT_EQUAL(res.nstuck, 0);
+	release_runs(r, 4, &m, &res);
+}
+
 static CU_TestInfo tests[] = {
 	{"a run stopped in a probe says nothing of the data", test_farm_stopped_in_probe},
 	{"nor does one stopped polling", test_farm_stopped_polling},
@@ -398,6 +440,7 @@ static CU_TestInfo tests[] = {
 	{"a wait for the last reply to a worker follows the input", test_reply_waits_follow},
 	{"data no one reads parts no paths", test_unread_data_is_not_a_path},
 	{"unless it tells the sender's own states apart", test_unread_data_kept_where_it_parts},
+	{"a run cut short adds no way of its own", test_cut_runs_add_no_way},
 	CU_TEST_INFO_NULL,
 };
 
