@@ -108,6 +108,11 @@ int xm_same_way(const struct seq *v, const struct tree *t, const struct pass *a,
 	if (cut_short(v, a, ea) != cut_short(v, b, eb))
 		return cut_short(v, a, ea) ? prefix_of(v, a, ea, b, eb) :
 					     prefix_of(v, b, eb, a, ea);
+	/* two that stopped on the way: the one that stopped sooner made the other's calls up to
+	 * there (one blocked in a send, the other in the receive after it) */
+	if (cut_short(v, a, ea))
+		return ea - a->k <= eb - b->k ? prefix_of(v, a, ea, b, eb) :
+						prefix_of(v, b, eb, a, ea);
 	na = v[a->s].node[ea];
 	nb = v[b->s].node[eb];
 	/* from one node the tree tells: the same calls lead to the same node */

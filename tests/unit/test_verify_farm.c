@@ -401,6 +401,25 @@ static void test_unread_data_kept_where_it_parts(void)
 
 /* ---- runs cut short ---- */
 
+/* Worker q's instructions in the model of runs name/1 and name/2, which are whole, and of those
+ * and name/3 and name/4, which hung: the same, and no deadlock in either model. */
+static void cut_runs_add_nothing(const char *name, int q)
+{
+	struct unit_run r[4];
+	struct xmodel m;
+	struct tr_explore_result res;
+	int whole;
+
+	merge_runs(name, r, 2, &m, &res);
+	whole = m.prog.nins[q];
+	CU_ASSERT_EQUAL(res.nstuck, 0);
+	release_runs(r, 2, &m, &res);
+	merge_runs(name, r, 4, &m, &res);
+	CU_ASSERT_EQUAL(m.prog.nins[q], whole);
+	CU_ASSERT_EQUAL(res.nstuck, 0);
+	release_runs(r, 4, &m, &res);
+}
+
 /* Four recorded runs of the farm of 3 rounds with nothing between them, 2 tasks and 2 workers
  * stopped by tag (data/farm-rounds-cut). The first two are whole. The model of those two let
  * the master take a request the program could not send then, and the two runs steered there
@@ -409,23 +428,21 @@ static void test_unread_data_kept_where_it_parts(void)
  * alike. It must not stand for either in the model: worker 1 would go back into round 2 on its
  * stop, and never end (a deadlock of the model). Nor is it a way out of the round: the task
  * would seem to end a round as the stop does, the rounds would not be told apart, and every
- * run after it would add a path. Worker 1's program from the four runs is the one from the
- * two whole ones, and neither has a deadlock. */
+ * run after it would add a path. */
 static void test_cut_runs_add_no_way(void)
 {
-	struct unit_run r[4];
-	struct xmodel m;
-	struct tr_explore_result res;
-	int whole;
+	cut_runs_add_nothing("farm-rounds-cut", 1);
+}
 
-	merge_runs("farm-rounds-cut", r, 2, &m, &res);
-	whole = m.prog.nins[1];
-	CU_ASSERT_EQUAL(res.nstuck, 0);
-	release_runs(r, 2, &m, &res);
-	merge_runs("farm-rounds-cut", r, 4, &m, &res);
-	CU_ASSERT_EQUAL(m.prog.nins[1], whole);
-	CU_ASSERT_EQUAL(res.nstuck, 0);
-	release_runs(r, 4, &m, &res);
+/* The same farm served with MPI_Probe and stopped by value (data/farm-probe-cut): two whole
+ * runs, then two that hung where they were steered, worker 2's after the task of its third
+ * round, one blocked in its request and one in the receive of the reply. Both went the way of
+ * any that made their calls: they are not apart, for the one that stopped sooner made the
+ * other's calls up to there. Were they, round 3 would be no loop, and then neither would the
+ * rounds before it. */
+static void test_cut_runs_not_apart(void)
+{
+	cut_runs_add_nothing("farm-probe-cut", 2);
 }
 
 static CU_TestInfo tests[] = {
@@ -441,6 +458,7 @@ static CU_TestInfo tests[] = {
 	{"data no one reads parts no paths", test_unread_data_is_not_a_path},
 	{"unless it tells the sender's own states apart", test_unread_data_kept_where_it_parts},
 	{"a run cut short adds no way of its own", test_cut_runs_add_no_way},
+	{"nor do two cut at different calls", test_cut_runs_not_apart},
 	CU_TEST_INFO_NULL,
 };
 
